@@ -1,0 +1,62 @@
+/* kprio common types: status codes, rich errors, allocation hooks.
+ *
+ * Every fallible library call returns kp_status (KP_OK == 0, negative on error) and, when the
+ * caller passes a kp_error, fills it with a one-line message that names the source file, the
+ * object and the field (e.g. "items[12] (Pod team-a/web-1): spec.containers[0].resources...").
+ * The library never prints; the CLI renders kp_error as "kprio: FILE: MESSAGE". */
+#ifndef KP_COMMON_H
+#define KP_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    KP_OK = 0,
+    KP_EINVAL = -1,   /* invalid input value (bad quantity, bad enum value, ...) */
+    KP_ESYNTAX = -2,  /* JSON/YAML syntax error */
+    KP_ENOMEM = -3,   /* allocation failed */
+    KP_EIO = -4,      /* file could not be read */
+    KP_ERANGE = -5,   /* value out of range / overflow */
+    KP_ENOTFOUND = -6,/* unknown reference (node, pod, priority class) */
+    KP_ELIMIT = -7    /* input exceeds a hard limit (depth, size, count) */
+} kp_status;
+
+#define KP_ERR_MSG_CAP 512
+
+/* Rich error. Plain value type: no owned pointers. */
+typedef struct kp_error {
+    kp_status code;
+    char source[256];      /* file name, "-" for stdin, "" if none */
+    long line, column;     /* 1-based, 0 when unknown */
+    char msg[KP_ERR_MSG_CAP];
+} kp_error;
+
+/* Clears err (may be NULL). */
+void kp_error_clear(kp_error *err);
+/* Sets err->code and a printf-style message; returns code. err may be NULL. */
+kp_status kp_error_set(kp_error *err, kp_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Prefixes the existing message with "prefix: " (used to add object context). */
+void kp_error_prefix(kp_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Human-readable name of a status code. */
+const char *kp_status_str(kp_status st);
+
+/* Version string of the library, e.g. "0.1.0". */
+const char *kp_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,72 @@
+/* Kubernetes resource.Quantity: exact parsing, comparison and canonical formatting.
+ *
+ * Mirrors k8s.io/apimachinery/pkg/api/resource (ParseQuantity, Quantity.String, Value,
+ * MilliValue). A quantity is held exactly as value * 10^scale with scale >= -9 (upstream rounds
+ * every parsed value up in magnitude to nano units). Values whose mantissa does not fit in int64
+ * after normalisation are rejected with KP_ERANGE instead of being wrapped. */
+#ifndef KP_QUANTITY_H
+#define KP_QUANTITY_H
+
+#include "kprio/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    KP_QFMT_DECIMAL_SI = 0,  /* 1k, 500m, 2M */
+    KP_QFMT_BINARY_SI = 1,   /* 1Ki, 2Gi */
+    KP_QFMT_DECIMAL_EXP = 2  /* 1e3 */
+} kp_qformat;
+
+/* Plain value type. The exact amount is mant * 10^scale. */
+typedef struct kp_quantity {
+    int64_t mant;
+    int32_t scale;     /* power of ten, >= -9 */
+    kp_qformat format; /* remembered from the suffix, as upstream */
+} kp_quantity;
+
+/* Parses s[0..len) (not necessarily NUL-terminated). On failure returns KP_EINVAL (or KP_ERANGE
+ * for magnitudes that cannot be held) and writes an upstream-worded reason into err
+ * ("quantities must match the regular expression ...", "unable to parse quantity's suffix"). */
+kp_status kp_quantity_parse(const char *s, size_t len, kp_quantity *out, kp_error *err);
+
+/* Exact quantity from an integer, like resource.NewQuantity(v, format). */
+kp_quantity kp_quantity_from_int(int64_t v, kp_qformat format);
+/* Exact quantity v/1000, like resource.NewMilliQuantity(v, format). */
+kp_quantity kp_quantity_from_milli(int64_t v, kp_qformat format);
+
+/* Value() rounded up away from zero. Returns KP_ERANGE if it does not fit in int64. */
+kp_status kp_quantity_value(const kp_quantity *q, int64_t *out);
+/* MilliValue(): value*1000 rounded up away from zero. KP_ERANGE on overflow. */
+kp_status kp_quantity_milli_value(const kp_quantity *q, int64_t *out);
+
+/* Exact comparison: <0, 0, >0. */
+int kp_quantity_cmp(const kp_quantity *a, const kp_quantity *b);
+
+/* Canonical string as Quantity.String() prints it ("100Mi", "1500m", "2k", "0").
+ * Writes at most cap bytes incl. NUL; returns the length it needed (like snprintf). */
+size_t kp_quantity_format(const kp_quantity *q, char *buf, size_t cap);
+
+/* A buffer of this size holds the canonical string (with NUL) of every quantity that
+ * kp_quantity_parse, kp_quantity_from_int or kp_quantity_from_milli can produce (the longest is
+ * 39 characters, e.g. "-9223372036854775807000000000000000000E"). */
+#define KP_QUANTITY_STR_MAX 48
+
+/* Upstream ParseQuantity caches the input string when a cheap test says it is already canonical,
+ * and Quantity.String() then returns the input verbatim, even where it differs from the canonical
+ * form ("+1Ki", "01", "1.", "1E3", "1.500", "15e0"). Returns true when upstream would do that for
+ * s[0..len); a caller that needs String() parity (e.g. threshold values in eviction messages) then
+ * prints the original text instead of kp_quantity_format(). Only meaningful for strings that
+ * kp_quantity_parse accepts. */
+bool kp_quantity_parse_keeps_string(const char *s, size_t len);
+
+/* Convenience: canonical string of an integer amount in the given format
+ * (NewQuantity(v, fmt).String()) and of a milli amount (NewMilliQuantity(v, fmt).String()). */
+size_t kp_quantity_format_int(int64_t v, kp_qformat format, char *buf, size_t cap);
+size_t kp_quantity_format_milli(int64_t v, kp_qformat format, char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

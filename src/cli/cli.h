@@ -1,0 +1,54 @@
+/* Shared CLI plumbing (internal to the kprio binary).
+ *
+ * Exit codes: 0 answered, 1 bad input or runtime error, 2 wrong usage. Every error is one line
+ * on stderr starting with "kprio: ". Results go to stdout; warnings and progress to stderr. */
+#ifndef KP_CLI_CLI_H
+#define KP_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kprio/cluster.h"
+#include "out/emit.h"
+
+enum { KP_EXIT_OK = 0, KP_EXIT_ERROR = 1, KP_EXIT_USAGE = 2 };
+
+/* Options every cluster-reading command accepts: -f/--filename (repeatable), -R/--recursive,
+ * -o/--output. */
+typedef struct {
+    const char *files[256];
+    int n_files;
+    bool recursive;
+    kp_outfmt out;
+} kp_cli_common;
+
+/* Tries to consume argv[*i] (and its value) as a common option. Returns 1 if consumed, 0 if not a
+ * common option, -1 on a usage error (already printed). Accepts "-f X", "-fX", "--filename=X",
+ * "-o json", "-ojson", "--output=json". */
+int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i);
+/* Reads the value of option argv[*i] ("--opt V" or "--opt=V"); NULL + usage message if missing. */
+const char *kp_cli_optval(int argc, char **argv, int *i, const char *cmd);
+/* True if argv[i] is exactly name or starts with "name=". */
+bool kp_cli_is_opt(const char *arg, const char *name);
+
+/* Loads and finalizes all -f inputs, printing warnings to stderr (and a one-line error on
+ * failure). Returns NULL on error (caller exits 1). Shows progress on a terminal when slow. */
+kp_cluster *kp_cli_load(const kp_cli_common *c);
+
+/* Prints "kprio: <msg>" to stderr for a kp_error (source prefix included when set). */
+void kp_cli_print_error(const kp_error *err);
+/* Prints "kprio <cmd>: <msg>\nusage: ..." and returns KP_EXIT_USAGE. */
+int kp_cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Sub-commands (one file each: src/cli/cmd_<name>.c). */
+int kp_cmd_inspect(int argc, char **argv);
+int kp_cmd_schedule(int argc, char **argv);
+int kp_cmd_why(int argc, char **argv);
+int kp_cmd_evict(int argc, char **argv);
+int kp_cmd_admit(int argc, char **argv);
+
+#endif

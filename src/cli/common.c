@@ -1,0 +1,120 @@
+/* Shared CLI plumbing: option parsing, loading with progress, error printing. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+bool kp_cli_is_opt(const char *arg, const char *name) {
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == 0 || arg[n] == '=');
+}
+
+const char *kp_cli_optval(int argc, char **argv, int *i, const char *cmd) {
+    const char *arg = argv[*i];
+    const char *eq = strchr(arg, '=');
+    if (arg[0] == '-' && arg[1] == '-' && eq) return eq + 1;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "kprio %s: option %s needs a value\nRun 'kprio %s --help' for usage.\n", cmd, arg, cmd);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
+    const char *a = argv[*i];
+    const char *val = NULL;
+    if (strcmp(a, "-R") == 0 || strcmp(a, "--recursive") == 0) {
+        c->recursive = true;
+        return 1;
+    }
+    if (strcmp(a, "-f") == 0 || strcmp(a, "-o") == 0 || kp_cli_is_opt(a, "--filename") || kp_cli_is_opt(a, "--output")) {
+        val = kp_cli_optval(argc, argv, i, argv[0]);
+        if (!val) return -1;
+    } else if ((strncmp(a, "-f", 2) == 0 || strncmp(a, "-o", 2) == 0) && a[2]) {
+        val = a + 2;
+        if (*val == '=') val++;
+    } else {
+        return 0;
+    }
+    bool is_file = a[1] == 'f' || strncmp(a, "--filename", 10) == 0;
+    if (is_file) {
+        if (c->n_files >= (int)(sizeof c->files / sizeof c->files[0])) {
+            fprintf(stderr, "kprio %s: too many -f options (limit 256)\n", argv[0]);
+            return -1;
+        }
+        c->files[c->n_files++] = val;
+        return 1;
+    }
+    if (!kp_outfmt_parse(val, &c->out)) {
+        fprintf(stderr, "kprio %s: unknown output format \"%s\" (use table, json or yaml)\n", argv[0], val);
+        return -1;
+    }
+    return 1;
+}
+
+void kp_cli_print_error(const kp_error *err) {
+    if (err->source[0]) {
+        if (err->code == KP_ESYNTAX) fprintf(stderr, "kprio: %s: %s\n", err->source, err->msg);
+        else fprintf(stderr, "kprio: %s: %s\n", err->source, err->msg);
+    } else {
+        fprintf(stderr, "kprio: %s\n", err->msg);
+    }
+}
+
+int kp_cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "kprio %s: %s\nusage: %s\n", cmd, buf, usage);
+    return KP_EXIT_USAGE;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+kp_cluster *kp_cli_load(const kp_cli_common *c) {
+    kp_cluster *cl = kp_cluster_new();
+    if (!cl) {
+        fprintf(stderr, "kprio: out of memory\n");
+        return NULL;
+    }
+    kp_error err;
+    kp_error_clear(&err);
+    double t0 = now_s();
+    bool tty = isatty(2);
+    bool shown = false;
+    for (int i = 0; i < c->n_files; i++) {
+        if (tty && now_s() - t0 > 1.0) {
+            fprintf(stderr, "\rkprio: loading %s (%d/%d, %.0f MB so far)...", c->files[i], i + 1, c->n_files,
+                    (double)kp_cluster_bytes_loaded(cl) / 1e6);
+            shown = true;
+        }
+        if (kp_cluster_load_path(cl, c->files[i], c->recursive, &err) != KP_OK) {
+            if (shown) fputc('\n', stderr);
+            if (!err.source[0]) snprintf(err.source, sizeof err.source, "%s", c->files[i]);
+            kp_cli_print_error(&err);
+            kp_cluster_free(cl);
+            return NULL;
+        }
+    }
+    if (kp_cluster_finalize(cl, &err) != KP_OK) {
+        if (shown) fputc('\n', stderr);
+        kp_cli_print_error(&err);
+        kp_cluster_free(cl);
+        return NULL;
+    }
+    if (shown || (tty && now_s() - t0 > 1.0))
+        fprintf(stderr, "\rkprio: loaded %.0f MB, %zu nodes, %zu pods in %.1f s\n",
+                (double)kp_cluster_bytes_loaded(cl) / 1e6, kp_cluster_node_count(cl), kp_cluster_pod_count(cl),
+                now_s() - t0);
+    for (size_t i = 0; i < kp_cluster_warning_count(cl); i++) fprintf(stderr, "kprio: warning: %s\n", kp_cluster_warning(cl, i));
+    return cl;
+}

@@ -1,0 +1,161 @@
+/* Arena allocator and string interner. See arena.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arena.h"
+
+struct kp_arena_chunk {
+    kp_arena_chunk *next;
+    size_t used, cap;
+    _Alignas(16) unsigned char data[];
+};
+
+#define ARENA_CHUNK_MIN ((size_t)64 * 1024)
+
+void kp__arena_init(kp_arena *a) { memset(a, 0, sizeof *a); }
+
+void kp__arena_fini(kp_arena *a) {
+    kp_arena_chunk *c = a->head;
+    while (c) {
+        kp_arena_chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    memset(a, 0, sizeof *a);
+}
+
+void kp__arena_reset(kp_arena *a) {
+    kp_arena_chunk *c = a->head;
+    if (!c) return;
+    /* Keep the oldest chunk (the tail of the list): it is usually big enough for the next use. */
+    while (c->next) {
+        kp_arena_chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    a->head = c;
+    c->used = 0;
+    a->total = 0;
+    a->reserved = c->cap;
+}
+
+void *kp__arena_alloc(kp_arena *a, size_t n) {
+    n = (n + 15) & ~(size_t)15;
+    kp_arena_chunk *c = a->head;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = n > ARENA_CHUNK_MIN ? n : ARENA_CHUNK_MIN;
+        /* Grow chunk size with the arena so big snapshots need few mallocs. */
+        if (a->reserved / 8 > cap) cap = a->reserved / 8;
+        if (cap > ((size_t)16 << 20) && cap > n) cap = n > ((size_t)16 << 20) ? n : ((size_t)16 << 20);
+        kp_arena_chunk *nc = malloc(sizeof *nc + cap);
+        if (!nc) return NULL;
+        nc->used = 0;
+        nc->cap = cap;
+        if (c && c->cap - c->used >= 4096) {
+            /* The current chunk still has room: put the new one behind it. */
+            nc->next = c->next;
+            c->next = nc;
+            c = nc;
+        } else {
+            nc->next = c;
+            a->head = nc;
+            c = nc;
+        }
+        a->reserved += cap;
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    a->total += n;
+    memset(p, 0, n);
+    return p;
+}
+
+void *kp__arena_dup(kp_arena *a, const void *p, size_t n) {
+    void *q = kp__arena_alloc(a, n + 1);
+    if (q && n) memcpy(q, p, n);
+    return q;
+}
+
+static uint32_t hash_bytes(const char *s, size_t len) {
+    /* FNV-1a: fast enough for short Kubernetes names and stable across runs. */
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+bool kp__intern_init(kp_interner *in, kp_arena *arena) {
+    memset(in, 0, sizeof *in);
+    in->arena = arena;
+    in->table_cap = 1024;
+    in->table = calloc(in->table_cap, sizeof *in->table);
+    if (!in->table) return false;
+    return kp__intern(in, "", 0) == 0;
+}
+
+void kp__intern_fini(kp_interner *in) {
+    free(in->ptr);
+    free(in->len);
+    free(in->table);
+    memset(in, 0, sizeof *in);
+}
+
+kp_str kp__intern_find(const kp_interner *in, const char *s, size_t len) {
+    uint32_t mask = in->table_cap - 1;
+    uint32_t i = hash_bytes(s, len) & mask;
+    for (;;) {
+        uint32_t slot = in->table[i];
+        if (!slot) return UINT32_MAX;
+        uint32_t id = slot - 1;
+        if (in->len[id] == len && memcmp(in->ptr[id], s, len) == 0) return id;
+        i = (i + 1) & mask;
+    }
+}
+
+static bool grow_table(kp_interner *in) {
+    uint32_t ncap = in->table_cap * 2;
+    uint32_t *nt = calloc(ncap, sizeof *nt);
+    if (!nt) return false;
+    for (uint32_t id = 0; id < in->n; id++) {
+        uint32_t i = hash_bytes(in->ptr[id], in->len[id]) & (ncap - 1);
+        while (nt[i]) i = (i + 1) & (ncap - 1);
+        nt[i] = id + 1;
+    }
+    free(in->table);
+    in->table = nt;
+    in->table_cap = ncap;
+    return true;
+}
+
+kp_str kp__intern(kp_interner *in, const char *s, size_t len) {
+    if (len > UINT32_MAX / 2) return UINT32_MAX;
+    uint32_t mask = in->table_cap - 1;
+    uint32_t i = hash_bytes(s, len) & mask;
+    for (;;) {
+        uint32_t slot = in->table[i];
+        if (!slot) break;
+        uint32_t id = slot - 1;
+        if (in->len[id] == len && memcmp(in->ptr[id], s, len) == 0) return id;
+        i = (i + 1) & mask;
+    }
+    if (in->n == in->cap) {
+        uint32_t ncap = in->cap ? in->cap * 2 : 1024;
+        const char **np = realloc(in->ptr, ncap * sizeof *np);
+        if (!np) return UINT32_MAX;
+        in->ptr = np;
+        uint32_t *nl = realloc(in->len, ncap * sizeof *nl);
+        if (!nl) return UINT32_MAX;
+        in->len = nl;
+        in->cap = ncap;
+    }
+    char *copy = kp__arena_dup(in->arena, s, len);
+    if (!copy) return UINT32_MAX;
+    kp_str id = in->n++;
+    in->ptr[id] = copy;
+    in->len[id] = (uint32_t)len;
+    in->table[i] = id + 1;
+    if (in->n * 2 > in->table_cap && !grow_table(in)) return UINT32_MAX;
+    return id;
+}

@@ -1,0 +1,352 @@
+/* kp_cluster lifecycle, object registry with identity maps, NodeInfo-style aggregates. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cluster_int.h"
+#include "kprio/cluster.h"
+
+/* ---- identity map: (kind, ns, name) -> index ---- */
+typedef struct {
+    uint64_t *keys; /* 0 = empty */
+    uint32_t *vals;
+    uint32_t cap, n;
+} idmap;
+
+
+
+typedef struct kp_cluster_ext {
+    kp_cluster base;
+    idmap maps[5];
+} kp_cluster_ext;
+
+enum { MAP_POD, MAP_NODE, MAP_CLASS, MAP_PDB, MAP_NS };
+
+static uint64_t idkey(kp_str ns, kp_str name) { return ((uint64_t)ns << 32 | name) + 1; }
+
+static uint32_t idmap_hash(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (uint32_t)k;
+}
+
+static long idmap_get(const idmap *m, uint64_t key) {
+    if (!m->cap) return -1;
+    uint32_t i = idmap_hash(key) & (m->cap - 1);
+    while (m->keys[i]) {
+        if (m->keys[i] == key) return m->vals[i];
+        i = (i + 1) & (m->cap - 1);
+    }
+    return -1;
+}
+
+static bool idmap_put(idmap *m, uint64_t key, uint32_t val) {
+    if ((m->n + 1) * 2 > m->cap) {
+        uint32_t ncap = m->cap ? m->cap * 2 : 1024;
+        uint64_t *nk = calloc(ncap, sizeof *nk);
+        uint32_t *nv = calloc(ncap, sizeof *nv);
+        if (!nk || !nv) {
+            free(nk);
+            free(nv);
+            return false;
+        }
+        for (uint32_t i = 0; i < m->cap; i++) {
+            if (!m->keys[i]) continue;
+            uint32_t j = idmap_hash(m->keys[i]) & (ncap - 1);
+            while (nk[j]) j = (j + 1) & (ncap - 1);
+            nk[j] = m->keys[i];
+            nv[j] = m->vals[i];
+        }
+        free(m->keys);
+        free(m->vals);
+        m->keys = nk;
+        m->vals = nv;
+        m->cap = ncap;
+    }
+    uint32_t i = idmap_hash(key) & (m->cap - 1);
+    while (m->keys[i] && m->keys[i] != key) i = (i + 1) & (m->cap - 1);
+    if (!m->keys[i]) m->n++;
+    m->keys[i] = key;
+    m->vals[i] = val;
+    return true;
+}
+
+static idmap *map_of(kp_cluster *cl, int which) { return &((kp_cluster_ext *)cl)->maps[which]; }
+
+/* Grows an array of elements of size sz; returns pointer to a new zeroed slot. */
+static void *grow(void **arr, uint32_t *n, uint32_t *cap, size_t sz) {
+    if (*n == *cap) {
+        uint32_t ncap = *cap ? *cap * 2 : 64;
+        void *na = realloc(*arr, (size_t)ncap * sz);
+        if (!na) return NULL;
+        *arr = na;
+        *cap = ncap;
+    }
+    void *slot = (char *)*arr + (size_t)(*n) * sz;
+    memset(slot, 0, sz);
+    (*n)++;
+    return slot;
+}
+
+/* Returns the slot for (ns,name) in the array: a fresh one, or the old one reset (replace). */
+static void *upsert(kp_cluster *cl, int which, void **arr, uint32_t *n, uint32_t *cap, size_t sz,
+                    kp_str ns, kp_str name, const char *kind) {
+    idmap *m = map_of(cl, which);
+    uint64_t key = idkey(ns, name);
+    long old = idmap_get(m, key);
+    if (old >= 0) {
+        kp__cluster_warn(cl, "%s %s%s%s appears more than once; the later definition replaces the earlier",
+                         kind, ns ? kp__s(cl, ns) : "", ns ? "/" : "", kp__s(cl, name));
+        void *slot = (char *)*arr + (size_t)old * sz;
+        memset(slot, 0, sz);
+        return slot;
+    }
+    void *slot = grow(arr, n, cap, sz);
+    if (!slot) return NULL;
+    if (!idmap_put(m, key, *n - 1)) return NULL;
+    return slot;
+}
+
+kp_pod *kp__cluster_new_pod(kp_cluster *cl, kp_str ns, kp_str name) {
+    kp_pod *p = upsert(cl, MAP_POD, (void **)&cl->pods, &cl->n_pods, &cl->cap_pods, sizeof *p, ns, name, "Pod");
+    if (!p) return NULL;
+    p->ns = ns;
+    p->name = name;
+    p->creation_ts = p->deletion_ts = p->start_time = KP_TIME_NONE;
+    p->node = -1;
+    p->termination_grace = 30;
+    p->src_index = (uint32_t)(p - cl->pods);
+    return p;
+}
+
+kp_node *kp__cluster_new_node(kp_cluster *cl, kp_str name) {
+    kp_node *n = upsert(cl, MAP_NODE, (void **)&cl->nodes, &cl->n_nodes, &cl->cap_nodes, sizeof *n, 0, name, "Node");
+    if (!n) return NULL;
+    n->name = name;
+    n->creation_ts = KP_TIME_NONE;
+    n->src_index = (uint32_t)(n - cl->nodes);
+    return n;
+}
+
+kp_priority_class *kp__cluster_new_class(kp_cluster *cl, kp_str name) {
+    idmap *m = map_of(cl, MAP_CLASS);
+    long old = idmap_get(m, idkey(0, name));
+    if (old >= 0 && cl->classes[old].builtin) {
+        /* kubectl get priorityclass lists the built-in classes too: accept them silently;
+         * finalize checks they still carry the built-in values. */
+        memset(&cl->classes[old], 0, sizeof cl->classes[old]);
+        cl->classes[old].name = name;
+        cl->classes[old].builtin = true;
+        return &cl->classes[old];
+    }
+    kp_priority_class *pc = upsert(cl, MAP_CLASS, (void **)&cl->classes, &cl->n_classes, &cl->cap_classes,
+                                   sizeof *pc, 0, name, "PriorityClass");
+    if (pc) pc->name = name;
+    return pc;
+}
+
+kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name) {
+    kp_pdb *b = upsert(cl, MAP_PDB, (void **)&cl->pdbs, &cl->n_pdbs, &cl->cap_pdbs, sizeof *b, ns, name,
+                       "PodDisruptionBudget");
+    if (b) {
+        b->ns = ns;
+        b->name = name;
+    }
+    return b;
+}
+
+kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name) {
+    kp_namespace *ns = upsert(cl, MAP_NS, (void **)&cl->namespaces, &cl->n_namespaces, &cl->cap_namespaces,
+                              sizeof *ns, 0, name, "Namespace");
+    if (ns) ns->name = name;
+    return ns;
+}
+
+void kp__cluster_note_skipped(kp_cluster *cl, const char *kind) {
+    cl->n_skipped_kinds++;
+    size_t kl = strlen(kind), used = strlen(cl->skipped_kinds);
+    /* keep a short list of distinct kinds for the summary warning */
+    const char *p = cl->skipped_kinds;
+    while ((p = strstr(p, kind))) {
+        if ((p == cl->skipped_kinds || p[-1] == ' ') && (p[kl] == ',' || p[kl] == 0)) return;
+        p += kl;
+    }
+    if (used + kl + 3 < sizeof cl->skipped_kinds)
+        snprintf(cl->skipped_kinds + used, sizeof cl->skipped_kinds - used, "%s%s", used ? ", " : "", kind);
+}
+
+void kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (cl->n_warnings >= 100000) return; /* bounded */
+    if (cl->n_warnings == cl->cap_warnings) {
+        uint32_t ncap = cl->cap_warnings ? cl->cap_warnings * 2 : 16;
+        char **nw = realloc(cl->warnings, ncap * sizeof *nw);
+        if (!nw) return;
+        cl->warnings = nw;
+        cl->cap_warnings = ncap;
+    }
+    char *w = strdup(buf);
+    if (w) cl->warnings[cl->n_warnings++] = w;
+}
+
+int kp__res_index(kp_cluster *cl, const char *name, size_t len) {
+    for (uint32_t i = 0; i < cl->n_res; i++)
+        if (kp__strlen(&cl->strs, cl->res_names[i]) == len && memcmp(kp__s(cl, cl->res_names[i]), name, len) == 0)
+            return (int)i;
+    if (cl->n_res >= KP_MAX_RES) return -1;
+    kp_str id = kp__intern(&cl->strs, name, len);
+    if (id == UINT32_MAX) return -1;
+    cl->res_names[cl->n_res] = id;
+    return (int)cl->n_res++;
+}
+
+int64_t kp__resv_get(const kp_resv *v, int r) {
+    for (uint16_t i = 0; i < v->n; i++)
+        if (v->e[i].res == r) return v->e[i].v;
+    return 0;
+}
+
+kp_cluster *kp_cluster_new(void) {
+    kp_cluster_ext *ext = calloc(1, sizeof *ext);
+    if (!ext) return NULL;
+    kp_cluster *cl = &ext->base;
+    kp__arena_init(&cl->arena);
+    if (!kp__intern_init(&cl->strs, &cl->arena)) {
+        free(ext);
+        return NULL;
+    }
+    static const char *fixed[] = {"cpu", "memory", "ephemeral-storage", "pods"};
+    for (int i = 0; i < KP_RES_FIXED; i++) kp__res_index(cl, fixed[i], strlen(fixed[i]));
+    cl->s_default_scheduler = kp__intern(&cl->strs, "default-scheduler", 17);
+    cl->s_tcp = kp__intern(&cl->strs, "TCP", 3);
+    cl->s_any_ip = kp__intern(&cl->strs, "0.0.0.0", 7);
+    cl->s_hostname_key = kp__intern(&cl->strs, "kubernetes.io/hostname", 22);
+    /* Built-in classes the API server creates at bootstrap (SystemPriorityClasses). */
+    static const struct {
+        const char *name;
+        int32_t value;
+        const char *desc;
+    } builtin[] = {
+        {"system-node-critical", 2000001000, "Used for system critical pods that must not be moved from their current node."},
+        {"system-cluster-critical", 2000000000, "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
+    };
+    for (int i = 0; i < 2; i++) {
+        kp_priority_class *pc = kp__cluster_new_class(cl, kp__intern(&cl->strs, builtin[i].name, strlen(builtin[i].name)));
+        if (!pc) {
+            kp_cluster_free(cl);
+            return NULL;
+        }
+        pc->value = builtin[i].value;
+        pc->builtin = true;
+        pc->description = kp__intern(&cl->strs, builtin[i].desc, strlen(builtin[i].desc));
+    }
+    return cl;
+}
+
+void kp_cluster_free(kp_cluster *cl) {
+    if (!cl) return;
+    kp_cluster_ext *ext = (kp_cluster_ext *)cl;
+    for (int i = 0; i < 5; i++) {
+        free(ext->maps[i].keys);
+        free(ext->maps[i].vals);
+    }
+    for (uint32_t i = 0; i < cl->n_nodes; i++) free(cl->nodes[i].pods);
+    for (uint32_t i = 0; i < cl->n_warnings; i++) free(cl->warnings[i]);
+    free(cl->warnings);
+    free(cl->pods);
+    free(cl->nodes);
+    free(cl->classes);
+    free(cl->pdbs);
+    free(cl->namespaces);
+    kp__intern_fini(&cl->strs);
+    kp__arena_fini(&cl->arena);
+
+    free(ext);
+}
+
+/* ---- NodeInfo aggregates (mirror framework.NodeInfo.AddPod / RemovePod) ---- */
+
+kp_status kp__node_add_pod(kp_cluster *cl, uint32_t node, uint32_t pod) {
+    kp_node *n = &cl->nodes[node];
+    kp_pod *p = &cl->pods[pod];
+    if (n->n_pods == n->cap_pods) {
+        uint32_t ncap = n->cap_pods ? n->cap_pods * 2 : 8;
+        uint32_t *np = realloc(n->pods, ncap * sizeof *np);
+        if (!np) return KP_ENOMEM;
+        n->pods = np;
+        n->cap_pods = ncap;
+    }
+    p->pos_in_node = n->n_pods;
+    n->pods[n->n_pods++] = pod;
+    p->node = (int32_t)node;
+    for (uint16_t i = 0; i < p->req.n; i++) n->requested[p->req.e[i].res] += p->req.e[i].v;
+    n->nz_cpu += p->nz_cpu;
+    n->nz_mem += p->nz_mem;
+    if (p->pod_affinity || p->pod_anti_affinity) n->n_affinity_pods++;
+    return KP_OK;
+}
+
+void kp__node_remove_pod(kp_cluster *cl, uint32_t pod) {
+    kp_pod *p = &cl->pods[pod];
+    if (p->node < 0) return;
+    kp_node *n = &cl->nodes[p->node];
+    uint32_t pos = p->pos_in_node;
+    /* swap-with-last removal, as NodeInfo.RemovePod does */
+    uint32_t last = n->pods[n->n_pods - 1];
+    n->pods[pos] = last;
+    cl->pods[last].pos_in_node = pos;
+    n->n_pods--;
+    for (uint16_t i = 0; i < p->req.n; i++) n->requested[p->req.e[i].res] -= p->req.e[i].v;
+    n->nz_cpu -= p->nz_cpu;
+    n->nz_mem -= p->nz_mem;
+    if (p->pod_affinity || p->pod_anti_affinity) n->n_affinity_pods--;
+    p->node = -1;
+}
+
+const char *kp__pod_ref(const kp_cluster *cl, const kp_pod *p, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s/%s", kp__s(cl, p->ns), kp__s(cl, p->name));
+    return buf;
+}
+
+/* ---- public accessors ---- */
+
+size_t kp_cluster_node_count(const kp_cluster *cl) { return cl->n_nodes; }
+size_t kp_cluster_pod_count(const kp_cluster *cl) { return cl->n_pods; }
+uint64_t kp_cluster_bytes_loaded(const kp_cluster *cl) { return cl->bytes_loaded; }
+size_t kp_cluster_model_bytes(const kp_cluster *cl) {
+    size_t b = cl->arena.reserved + (size_t)cl->cap_pods * sizeof(kp_pod) + (size_t)cl->cap_nodes * sizeof(kp_node);
+    b += (size_t)cl->strs.cap * (sizeof(char *) + sizeof(uint32_t)) + (size_t)cl->strs.table_cap * sizeof(uint32_t);
+    for (uint32_t i = 0; i < cl->n_nodes; i++) b += cl->nodes[i].cap_pods * sizeof(uint32_t);
+    const kp_cluster_ext *ext = (const kp_cluster_ext *)cl;
+    for (int i = 0; i < 5; i++) b += ext->maps[i].cap * (sizeof(uint64_t) + sizeof(uint32_t));
+    return b;
+}
+size_t kp_cluster_warning_count(const kp_cluster *cl) { return cl->n_warnings; }
+const char *kp_cluster_warning(const kp_cluster *cl, size_t i) { return i < cl->n_warnings ? cl->warnings[i] : NULL; }
+
+long kp_cluster_find_pod(const kp_cluster *cl, const char *ref) {
+    const char *slash = strchr(ref, '/');
+    const char *ns = "default", *name = ref;
+    size_t ns_len = 7;
+    if (slash) {
+        ns = ref;
+        ns_len = (size_t)(slash - ref);
+        name = slash + 1;
+    }
+    kp_str nsid = kp__intern_find(&cl->strs, ns, ns_len);
+    kp_str nid = kp__intern_find(&cl->strs, name, strlen(name));
+    if (nsid == UINT32_MAX || nid == UINT32_MAX) return -1;
+    return idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_POD], idkey(nsid, nid));
+}
+
+long kp_cluster_find_node(const kp_cluster *cl, const char *name) {
+    kp_str nid = kp__intern_find(&cl->strs, name, strlen(name));
+    if (nid == UINT32_MAX) return -1;
+    return idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_NODE], idkey(0, nid));
+}

@@ -1,0 +1,25 @@
+/* Cluster construction helpers used by the decoders (internal). Objects with the same identity
+ * (kind, namespace, name) replace earlier ones, with a warning: later -f inputs win, so a what-if
+ * manifest can override an object of the snapshot. */
+#ifndef KP_CORE_CLUSTER_INT_H
+#define KP_CORE_CLUSTER_INT_H
+
+#include "core/model.h"
+
+kp_pod *kp__cluster_new_pod(kp_cluster *cl, kp_str ns, kp_str name);
+kp_node *kp__cluster_new_node(kp_cluster *cl, kp_str name);
+kp_priority_class *kp__cluster_new_class(kp_cluster *cl, kp_str name);
+kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name);
+kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name);
+void kp__cluster_note_skipped(kp_cluster *cl, const char *kind);
+
+/* Derived per-pod values (finalize.c), exposed for engines and tests. */
+kp_qos kp__pod_compute_qos(const kp_cluster *cl, const kp_pod *p);
+/* Fills dense out[KP_MAX_RES] with component-helpers PodRequests(pod) incl. overhead when
+ * with_overhead; non_zero substitutes 100m cpu / 200Mi memory for missing container requests
+ * (scheduler's non-zero requests used for scoring). */
+void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero, int64_t *out);
+void kp__pod_limits(const kp_cluster *cl, const kp_pod *p, int64_t *out);
+const char *kp__qos_name(kp_qos q);
+
+#endif

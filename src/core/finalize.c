@@ -1,0 +1,313 @@
+/* kp_cluster_finalize: PriorityClass validation, the Priority admission plugin's resolution of
+ * each pod's priority and preemptionPolicy, QoS class, criticality, request vectors, and the
+ * attachment of bound pods to their nodes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cluster_int.h"
+#include "kprio/cluster.h"
+
+#define HIGHEST_USER_PRIORITY 1000000000
+#define SYSTEM_CRITICAL_PRIORITY 2000000000
+#define DEFAULT_CPU_REQUEST 100                    /* millicores: schedutil DefaultMilliCPURequest */
+#define DEFAULT_MEM_REQUEST ((int64_t)200 << 20)   /* bytes: schedutil DefaultMemoryRequest */
+
+const char *kp__qos_name(kp_qos q) {
+    switch (q) {
+    case KP_QOS_BESTEFFORT: return "BestEffort";
+    case KP_QOS_BURSTABLE: return "Burstable";
+    case KP_QOS_GUARANTEED: return "Guaranteed";
+    }
+    return "BestEffort";
+}
+
+static bool is_hugepages(const kp_cluster *cl, int r) {
+    return strncmp(kp__s(cl, cl->res_names[r]), "hugepages-", 10) == 0;
+}
+
+/* mirrors component-helpers resource.PodRequests (sidecar-aware max of init steps). */
+void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero, int64_t *out) {
+    int64_t apps[KP_MAX_RES] = {0}, side[KP_MAX_RES] = {0}, init_max[KP_MAX_RES] = {0};
+    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
+        const kp_container *c = &p->containers[i];
+        int64_t req[KP_MAX_RES] = {0};
+        bool has_cpu = false, has_mem = false;
+        for (uint16_t k = 0; k < c->req.n; k++) {
+            req[c->req.e[k].res] = c->req.e[k].v;
+            if (c->req.e[k].res == KP_RES_CPU) has_cpu = true;
+            if (c->req.e[k].res == KP_RES_MEM) has_mem = true;
+        }
+        if (non_zero) {
+            /* NonMissingContainerRequests: only requests that are absent get the default */
+            if (!has_cpu) req[KP_RES_CPU] = DEFAULT_CPU_REQUEST;
+            if (!has_mem) req[KP_RES_MEM] = DEFAULT_MEM_REQUEST;
+        }
+        if (!c->is_init) {
+            for (uint32_t r = 0; r < cl->n_res; r++) apps[r] += req[r];
+        } else if (c->is_sidecar) {
+            for (uint32_t r = 0; r < cl->n_res; r++) {
+                apps[r] += req[r];
+                side[r] += req[r];
+                if (side[r] > init_max[r]) init_max[r] = side[r];
+            }
+        } else {
+            for (uint32_t r = 0; r < cl->n_res; r++) {
+                int64_t need = req[r] + side[r];
+                if (need > init_max[r]) init_max[r] = need;
+            }
+        }
+    }
+    for (uint32_t r = 0; r < KP_MAX_RES; r++) out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
+    if (p->has_pod_resources) {
+        /* pod-level requests replace the aggregate for cpu, memory and hugepages-* */
+        for (uint16_t k = 0; k < p->pod_req.n; k++) {
+            int r = p->pod_req.e[k].res;
+            if (r == KP_RES_CPU || r == KP_RES_MEM || is_hugepages(cl, r)) out[r] = p->pod_req.e[k].v;
+        }
+    }
+    if (with_overhead)
+        for (uint16_t k = 0; k < p->overhead.n; k++) out[p->overhead.e[k].res] += p->overhead.e[k].v;
+}
+
+/* mirrors component-helpers resource.PodLimits */
+void kp__pod_limits(const kp_cluster *cl, const kp_pod *p, int64_t *out) {
+    int64_t apps[KP_MAX_RES] = {0}, side[KP_MAX_RES] = {0}, init_max[KP_MAX_RES] = {0};
+    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
+        const kp_container *c = &p->containers[i];
+        int64_t lim[KP_MAX_RES] = {0};
+        for (uint16_t k = 0; k < c->lim.n; k++) lim[c->lim.e[k].res] = c->lim.e[k].v;
+        for (uint32_t r = 0; r < cl->n_res; r++) {
+            if (!c->is_init) {
+                apps[r] += lim[r];
+            } else if (c->is_sidecar) {
+                apps[r] += lim[r];
+                side[r] += lim[r];
+                if (side[r] > init_max[r]) init_max[r] = side[r];
+            } else if (lim[r] + side[r] > init_max[r]) {
+                init_max[r] = lim[r] + side[r];
+            }
+        }
+    }
+    for (uint32_t r = 0; r < KP_MAX_RES; r++) out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
+    if (p->has_pod_resources)
+        for (uint16_t k = 0; k < p->pod_lim.n; k++) {
+            int r = p->pod_lim.e[k].res;
+            if (r == KP_RES_CPU || r == KP_RES_MEM || is_hugepages(cl, r)) out[r] = p->pod_lim.e[k].v;
+        }
+}
+
+/* mirrors v1qos.ComputePodQOS: only cpu and memory count; quantities <= 0 are ignored. */
+kp_qos kp__pod_compute_qos(const kp_cluster *cl, const kp_pod *p) {
+    (void)cl;
+    int64_t req[2] = {0}, lim[2] = {0};
+    bool has_req[2] = {false}, has_lim[2] = {false};
+    bool guaranteed = true;
+    if (p->has_pod_resources && (p->pod_req.n || p->pod_lim.n)) {
+        for (uint16_t k = 0; k < p->pod_req.n; k++) {
+            int r = p->pod_req.e[k].res;
+            if (r <= KP_RES_MEM && p->pod_req.e[k].v > 0) { req[r] += p->pod_req.e[k].v; has_req[r] = true; }
+        }
+        for (uint16_t k = 0; k < p->pod_lim.n; k++) {
+            int r = p->pod_lim.e[k].res;
+            if (r <= KP_RES_MEM && p->pod_lim.e[k].v > 0) { lim[r] += p->pod_lim.e[k].v; has_lim[r] = true; }
+        }
+        guaranteed = has_lim[0] && has_lim[1];
+    } else {
+        for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
+            const kp_container *c = &p->containers[i];
+            bool found[2] = {false, false};
+            for (uint16_t k = 0; k < c->req.n; k++) {
+                int r = c->req.e[k].res;
+                if (r <= KP_RES_MEM && c->req.e[k].v > 0) { req[r] += c->req.e[k].v; has_req[r] = true; }
+            }
+            for (uint16_t k = 0; k < c->lim.n; k++) {
+                int r = c->lim.e[k].res;
+                if (r <= KP_RES_MEM && c->lim.e[k].v > 0) { lim[r] += c->lim.e[k].v; has_lim[r] = true; found[r] = true; }
+            }
+            if (!found[0] || !found[1]) guaranteed = false;
+        }
+    }
+    if (!has_req[0] && !has_req[1] && !has_lim[0] && !has_lim[1]) return KP_QOS_BESTEFFORT;
+    if (guaranteed) {
+        for (int r = 0; r < 2; r++)
+            if (has_req[r] && (!has_lim[r] || lim[r] != req[r])) guaranteed = false;
+        int nreq = has_req[0] + has_req[1], nlim = has_lim[0] + has_lim[1];
+        if (guaranteed && nreq == nlim) return KP_QOS_GUARANTEED;
+    }
+    return KP_QOS_BURSTABLE;
+}
+
+static const kp_priority_class *find_class(const kp_cluster *cl, kp_str name) {
+    for (uint32_t i = 0; i < cl->n_classes; i++)
+        if (cl->classes[i].name == name) return &cl->classes[i];
+    return NULL;
+}
+
+static kp_status validate_classes(kp_cluster *cl, kp_error *err) {
+    const kp_priority_class *def = NULL;
+    for (uint32_t i = 0; i < cl->n_classes; i++) {
+        kp_priority_class *pc = &cl->classes[i];
+        const char *name = kp__s(cl, pc->name);
+        if (strncmp(name, "system-", 7) == 0) {
+            /* ValidatePriorityClass: the system- prefix is reserved for the built-in classes */
+            bool ok = (strcmp(name, "system-node-critical") == 0 && pc->value == 2000001000) ||
+                      (strcmp(name, "system-cluster-critical") == 0 && pc->value == 2000000000);
+            if (!pc->builtin || !ok || pc->global_default)
+                return kp_error_set(err, KP_EINVAL,
+                                    "PriorityClass %s: metadata.name: priority class names with '%s' prefix are reserved for system use only",
+                                    name, "system-");
+            pc->builtin = true;
+            continue;
+        }
+        if (pc->value > HIGHEST_USER_PRIORITY)
+            return kp_error_set(err, KP_EINVAL, "PriorityClass %s: value: %d: must be no greater than %d", name,
+                                pc->value, HIGHEST_USER_PRIORITY);
+        if (pc->global_default) {
+            if (def)
+                return kp_error_set(err, KP_EINVAL,
+                                    "PriorityClass %s: globalDefault: PriorityClass %s is already marked as default. Only one default can exist",
+                                    name, kp__s(cl, def->name));
+            def = pc;
+        }
+    }
+    return KP_OK;
+}
+
+static const kp_priority_class *default_class(const kp_cluster *cl) {
+    /* getDefaultPriorityClass: the lowest value among globalDefault classes */
+    const kp_priority_class *def = NULL;
+    for (uint32_t i = 0; i < cl->n_classes; i++)
+        if (cl->classes[i].global_default && (!def || cl->classes[i].value < def->value)) def = &cl->classes[i];
+    return def;
+}
+
+/* mirrors plugin/pkg/admission/priority (admitPod, create) for pods without spec.priority. */
+static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
+    char ref[512];
+    kp__pod_ref(cl, p, ref, sizeof ref);
+    const kp_priority_class *pc = p->priority_class ? find_class(cl, p->priority_class) : NULL;
+    if (p->has_priority) {
+        /* Already admitted: keep the stored value; a deleted class only warrants a warning. */
+        if (p->priority_class && !pc) {
+            p->class_missing = true;
+            kp__cluster_warn(cl, "Pod %s: spec.priorityClassName: PriorityClass %s no longer exists (keeping spec.priority %d)",
+                             ref, kp__s(cl, p->priority_class), p->priority);
+        }
+        if (!p->has_preemption_policy) p->preemption_policy = pc && pc->has_preemption_policy ? pc->preemption_policy : KP_PREEMPT_LOWER;
+        return KP_OK;
+    }
+    int32_t prio = 0;
+    kp_preempt_policy policy = KP_PREEMPT_LOWER;
+    if (!p->priority_class) {
+        const kp_priority_class *def = default_class(cl);
+        if (def) {
+            p->priority_class = def->name;
+            prio = def->value;
+            if (def->has_preemption_policy) policy = def->preemption_policy;
+        }
+    } else {
+        if (!pc)
+            return kp_error_set(err, KP_ENOTFOUND, "%s: Pod %s: spec.priorityClassName: no PriorityClass with name %s was found",
+                                p->src_file ? p->src_file : "", ref, kp__s(cl, p->priority_class));
+        prio = pc->value;
+        if (pc->has_preemption_policy) policy = pc->preemption_policy;
+    }
+    if (p->has_preemption_policy && p->preemption_policy != policy)
+        return kp_error_set(err, KP_EINVAL,
+                            "%s: Pod %s: spec.preemptionPolicy: the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name",
+                            p->src_file ? p->src_file : "", ref,
+                            p->preemption_policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority",
+                            policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority");
+    p->priority = prio;
+    p->has_priority = true;
+    p->preemption_policy = policy;
+    p->has_preemption_policy = true;
+    return KP_OK;
+}
+
+static bool has_annotation(const kp_cluster *cl, const kp_pod *p, const char *key, const char **val) {
+    kp_str k = kp__intern_find(&cl->strs, key, strlen(key));
+    if (k == UINT32_MAX) return false;
+    kp_str v;
+    if (!kp__labels_get(&p->annotations, k, &v)) return false;
+    if (val) *val = kp__s(cl, v);
+    return true;
+}
+
+bool kp__pod_is_terminal(const kp_pod *p) {
+    return p->phase == KP_PHASE_SUCCEEDED || p->phase == KP_PHASE_FAILED;
+}
+
+bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *type, const char *status, const char *reason) {
+    for (uint16_t i = 0; i < p->n_conditions; i++) {
+        const kp_condition *c = &p->conditions[i];
+        if (strcmp(kp__s(cl, c->type), type) != 0) continue;
+        /* upstream reads the first condition of that type */
+        return (!status || strcmp(kp__s(cl, c->status), status) == 0) &&
+               (!reason || strcmp(kp__s(cl, c->reason), reason) == 0);
+    }
+    return false;
+}
+
+static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
+    uint16_t n = 0;
+    for (uint32_t r = 0; r < cl->n_res; r++)
+        if (dense[r]) n++;
+    out->n = n;
+    out->e = NULL;
+    if (!n) return KP_OK;
+    out->e = kp__arena_alloc(&cl->arena, n * sizeof *out->e);
+    if (!out->e) return KP_ENOMEM;
+    n = 0;
+    for (uint32_t r = 0; r < cl->n_res; r++)
+        if (dense[r]) out->e[n++] = (kp_resent){(uint8_t)r, dense[r]};
+    return KP_OK;
+}
+
+kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
+    if (cl->finalized) return KP_OK;
+    kp_status st = validate_classes(cl, err);
+    if (st != KP_OK) return st;
+    if (cl->n_skipped_kinds)
+        kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s", cl->n_skipped_kinds, cl->skipped_kinds);
+    uint32_t n_unknown_node = 0;
+    for (uint32_t i = 0; i < cl->n_pods; i++) {
+        kp_pod *p = &cl->pods[i];
+        p->src_index = i;
+        if ((st = resolve_priority(cl, p, err)) != KP_OK) return st;
+        const char *src = NULL;
+        p->is_static = has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
+        p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
+        p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
+        if (p->status_qos) {
+            const char *q = kp__s(cl, p->status_qos);
+            p->qos = strcmp(q, "Guaranteed") == 0 ? KP_QOS_GUARANTEED : strcmp(q, "Burstable") == 0 ? KP_QOS_BURSTABLE : KP_QOS_BESTEFFORT;
+        } else {
+            p->qos = kp__pod_compute_qos(cl, p);
+        }
+        int64_t dense[KP_MAX_RES];
+        kp__pod_requests(cl, p, true, false, dense);
+        if ((st = to_resv(cl, dense, &p->req)) != KP_OK) return kp_error_set(err, st, "out of memory");
+        kp__pod_requests(cl, p, true, true, dense);
+        p->nz_cpu = dense[KP_RES_CPU];
+        p->nz_mem = dense[KP_RES_MEM];
+        p->node = -1;
+    }
+    for (uint32_t i = 0; i < cl->n_pods; i++) {
+        kp_pod *p = &cl->pods[i];
+        if (!p->node_name || kp__pod_is_terminal(p)) continue; /* terminal pods hold no resources */
+        long n = kp_cluster_find_node(cl, kp__s(cl, p->node_name));
+        if (n < 0) {
+            if (n_unknown_node++ < 5) {
+                char ref[512];
+                kp__cluster_warn(cl, "Pod %s is bound to node %s, which is not in the input; it is ignored for placement",
+                                 kp__pod_ref(cl, p, ref, sizeof ref), kp__s(cl, p->node_name));
+            }
+            continue;
+        }
+        if (kp__node_add_pod(cl, (uint32_t)n, i) != KP_OK) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    }
+    if (n_unknown_node > 5) kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input", n_unknown_node - 5);
+    cl->finalized = true;
+    return KP_OK;
+}

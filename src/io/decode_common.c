@@ -1,0 +1,250 @@
+/* Shared field decoders: strings, label maps, resource lists, selectors, conditions. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/decode_common.h"
+#include "kprio/quantity.h"
+
+void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n) {
+    void *p = kp__arena_alloc(&cl->arena, n);
+    if (!p) kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+    return p;
+}
+
+kp_str kp__d_intern(kp_cluster *cl, const char *s, size_t len) { return kp__intern(&cl->strs, s, len); }
+
+kp_status kp__d_str(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_str *out) {
+    const char *s = NULL;
+    bool present = false;
+    kp_status st = kp__dget_str(d, obj, key, &s, &present);
+    if (st != KP_OK || !present) return st;
+    kp_str id = kp__intern(&cl->strs, s, strlen(s));
+    if (id == UINT32_MAX) return kp__dctx_fail(d, NULL, KP_ENOMEM, key, "out of memory");
+    *out = id;
+    return KP_OK;
+}
+
+static int label_cmp(const void *a, const void *b) {
+    const kp_label *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_labels *out) {
+    const kp_tnode *m;
+    kp_status st = kp__dget_obj(d, obj, key, &m);
+    if (st != KP_OK || !m || m->n == 0) return st;
+    if (m->n > KP_MAX_LIST) return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u entries exceed the limit of %d", m->n, KP_MAX_LIST);
+    kp_label *items = kp__d_alloc(d, cl, m->n * sizeof *items);
+    if (!items) return KP_ENOMEM;
+    uint32_t n = 0;
+    size_t saved = kp__dctx_push(d, key);
+    for (const kp_tnode *c = m->first; c; c = c->next) {
+        if (c->type != KP_T_STR) {
+            char k[128];
+            snprintf(k, sizeof k, "%.*s", (int)c->key_len, c->key);
+            st = kp__dctx_fail(d, c, KP_EINVAL, k, "expected a string value, got %s",
+                               c->type == KP_T_NUM ? "a number (quote it)" : c->type == KP_T_BOOL ? "a boolean (quote it)" : "a non-string");
+            kp__dctx_pop(d, saved);
+            return st;
+        }
+        kp_str k = kp__intern(&cl->strs, c->key, c->key_len);
+        kp_str v = kp__intern(&cl->strs, c->s, c->len);
+        if (k == UINT32_MAX || v == UINT32_MAX) {
+            kp__dctx_pop(d, saved);
+            return kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+        }
+        /* duplicate keys (possible in YAML): the last one wins, as in Go's map decoding */
+        uint32_t j;
+        for (j = 0; j < n && items[j].key != k; j++) {}
+        items[j].key = k;
+        items[j].val = v;
+        if (j == n) n++;
+    }
+    kp__dctx_pop(d, saved);
+    qsort(items, n, sizeof *items, label_cmp);
+    out->n = n;
+    out->items = items;
+    return KP_OK;
+}
+
+kp_status kp__d_quantity(kp_dctx *d, const kp_tnode *n, const char *field, bool milli, int64_t *out) {
+    if (n->type != KP_T_STR && n->type != KP_T_NUM)
+        return kp__dctx_fail(d, n, KP_EINVAL, field, "expected a quantity string");
+    kp_quantity q;
+    kp_error qe;
+    kp_error_clear(&qe);
+    if (kp_quantity_parse(n->s, n->len, &q, &qe) != KP_OK)
+        return kp__dctx_fail(d, n, KP_EINVAL, field, "invalid quantity \"%s\": %s", n->s, qe.msg);
+    kp_status st = milli ? kp_quantity_milli_value(&q, out) : kp_quantity_value(&q, out);
+    if (st != KP_OK) return kp__dctx_fail(d, n, KP_ERANGE, field, "quantity \"%s\" is too large", n->s);
+    return KP_OK;
+}
+
+static int resent_cmp(const void *a, const void *b) {
+    const kp_resent *x = a, *y = b;
+    return (int)x->res - (int)y->res;
+}
+
+kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_resv *out) {
+    const kp_tnode *m;
+    kp_status st = kp__dget_obj(d, obj, key, &m);
+    if (st != KP_OK || !m || m->n == 0) return st;
+    if (m->n > KP_MAX_RES) return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u resources exceed the limit of %d", m->n, KP_MAX_RES);
+    kp_resent *e = kp__d_alloc(d, cl, m->n * sizeof *e);
+    if (!e) return KP_ENOMEM;
+    uint16_t n = 0;
+    size_t saved = kp__dctx_push(d, key);
+    for (const kp_tnode *c = m->first; c; c = c->next) {
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)c->key_len, c->key);
+        int r = kp__res_index(cl, c->key, c->key_len);
+        if (r < 0) {
+            st = kp__dctx_fail(d, c, KP_ELIMIT, name, "more than %d distinct resource names in the cluster", KP_MAX_RES);
+            break;
+        }
+        int64_t v;
+        st = kp__d_quantity(d, c, name, r == KP_RES_CPU, &v);
+        if (st != KP_OK) break;
+        uint16_t j;
+        for (j = 0; j < n && e[j].res != r; j++) {}
+        e[j].res = (uint8_t)r;
+        e[j].v = v;
+        if (j == n) n++;
+    }
+    kp__dctx_pop(d, saved);
+    if (st != KP_OK) return st;
+    qsort(e, n, sizeof *e, resent_cmp);
+    out->n = n;
+    out->e = e;
+    return KP_OK;
+}
+
+kp_status kp__d_dense_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                                int64_t *vals, bool *has) {
+    kp_resv v = {0};
+    kp_status st = kp__d_resources(d, cl, obj, key, &v);
+    if (st != KP_OK) return st;
+    for (uint16_t i = 0; i < v.n; i++) {
+        vals[v.e[i].res] = v.e[i].v;
+        if (has) has[v.e[i].res] = true;
+    }
+    return KP_OK;
+}
+
+kp_status kp__d_str_list(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                         uint16_t *n, kp_str **out) {
+    const kp_tnode *a;
+    kp_status st = kp__dget_arr(d, obj, key, &a);
+    if (st != KP_OK || !a || a->n == 0) return st;
+    if (a->n > 65535) return kp__dctx_fail(d, a, KP_ELIMIT, key, "too many entries (%u)", a->n);
+    kp_str *v = kp__d_alloc(d, cl, a->n * sizeof *v);
+    if (!v) return KP_ENOMEM;
+    uint16_t i = 0;
+    for (const kp_tnode *c = a->first; c; c = c->next, i++) {
+        if (c->type != KP_T_STR) {
+            size_t saved = kp__dctx_push(d, key);
+            kp__dctx_push_index(d, i);
+            st = kp__dctx_fail(d, c, KP_EINVAL, NULL, "expected a string");
+            kp__dctx_pop(d, saved);
+            return st;
+        }
+        v[i] = kp__intern(&cl->strs, c->s, c->len);
+    }
+    *n = i;
+    *out = v;
+    return KP_OK;
+}
+
+static kp_status decode_selreq(kp_dctx *d, kp_cluster *cl, const kp_tnode *e, bool node_ops, kp_selreq *r) {
+    const char *op = NULL;
+    kp_status st = kp__d_str(d, cl, e, "key", &r->key);
+    if (st != KP_OK) return st;
+    bool has_op = false;
+    if ((st = kp__dget_str(d, e, "operator", &op, &has_op)) != KP_OK) return st;
+    if (!has_op) return kp__dctx_fail(d, e, KP_EINVAL, "operator", "required value");
+    if (strcmp(op, "In") == 0) r->op = KP_OP_IN;
+    else if (strcmp(op, "NotIn") == 0) r->op = KP_OP_NOTIN;
+    else if (strcmp(op, "Exists") == 0) r->op = KP_OP_EXISTS;
+    else if (strcmp(op, "DoesNotExist") == 0) r->op = KP_OP_DOESNOTEXIST;
+    else if (node_ops && strcmp(op, "Gt") == 0) r->op = KP_OP_GT;
+    else if (node_ops && strcmp(op, "Lt") == 0) r->op = KP_OP_LT;
+    else
+        return kp__dctx_fail(d, kp__tree_get(e, "operator"), KP_EINVAL, "operator", "unsupported value \"%s\"", op);
+    if ((st = kp__d_str_list(d, cl, e, "values", &r->n_values, &r->values)) != KP_OK) return st;
+    /* validation as the API server does it (ValidateLabelSelectorRequirement /
+     * validateNodeSelectorRequirement) */
+    if ((r->op == KP_OP_IN || r->op == KP_OP_NOTIN) && r->n_values == 0)
+        return kp__dctx_fail(d, e, KP_EINVAL, "values", "must be specified when `operator` is 'In' or 'NotIn'");
+    if ((r->op == KP_OP_EXISTS || r->op == KP_OP_DOESNOTEXIST) && r->n_values != 0)
+        return kp__dctx_fail(d, e, KP_EINVAL, "values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+    if ((r->op == KP_OP_GT || r->op == KP_OP_LT) && r->n_values != 1)
+        return kp__dctx_fail(d, e, KP_EINVAL, "values", "must be specified single value when `operator` is 'Lt' or 'Gt'");
+    return KP_OK;
+}
+
+kp_status kp__d_selreqs(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, bool node_ops,
+                        uint16_t *n, kp_selreq **out) {
+    const kp_tnode *a;
+    kp_status st = kp__dget_arr(d, obj, key, &a);
+    if (st != KP_OK || !a || a->n == 0) return st;
+    if (a->n > 65535) return kp__dctx_fail(d, a, KP_ELIMIT, key, "too many entries (%u)", a->n);
+    kp_selreq *v = kp__d_alloc(d, cl, a->n * sizeof *v);
+    if (!v) return KP_ENOMEM;
+    size_t saved = kp__dctx_push(d, key);
+    uint16_t i = 0;
+    for (const kp_tnode *c = a->first; c; c = c->next, i++) {
+        size_t s2 = kp__dctx_push_index(d, i);
+        if (c->type != KP_T_OBJ) st = kp__dctx_fail(d, c, KP_EINVAL, NULL, "expected an object");
+        else st = decode_selreq(d, cl, c, node_ops, &v[i]);
+        kp__dctx_pop(d, s2);
+        if (st != KP_OK) break;
+    }
+    kp__dctx_pop(d, saved);
+    if (st != KP_OK) return st;
+    *n = i;
+    *out = v;
+    return KP_OK;
+}
+
+kp_status kp__d_label_selector(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                               kp_label_selector *out) {
+    const kp_tnode *s;
+    kp_status st = kp__dget_obj(d, obj, key, &s);
+    if (st != KP_OK || !s) return st;
+    out->is_set = true;
+    size_t saved = kp__dctx_push(d, key);
+    st = kp__d_labels(d, cl, s, "matchLabels", &out->match_labels);
+    if (st == KP_OK) st = kp__d_selreqs(d, cl, s, "matchExpressions", false, &out->n_exprs, &out->exprs);
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
+kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                           uint16_t *n, kp_condition **out) {
+    const kp_tnode *a;
+    kp_status st = kp__dget_arr(d, obj, key, &a);
+    if (st != KP_OK || !a || a->n == 0) return st;
+    if (a->n > 1000) return kp__dctx_fail(d, a, KP_ELIMIT, key, "too many conditions (%u)", a->n);
+    kp_condition *v = kp__d_alloc(d, cl, a->n * sizeof *v);
+    if (!v) return KP_ENOMEM;
+    size_t saved = kp__dctx_push(d, key);
+    uint16_t i = 0;
+    for (const kp_tnode *c = a->first; c && st == KP_OK; c = c->next, i++) {
+        size_t s2 = kp__dctx_push_index(d, i);
+        if (c->type != KP_T_OBJ) {
+            st = kp__dctx_fail(d, c, KP_EINVAL, NULL, "expected an object");
+        } else {
+            st = kp__d_str(d, cl, c, "type", &v[i].type);
+            if (st == KP_OK) st = kp__d_str(d, cl, c, "status", &v[i].status);
+            if (st == KP_OK) st = kp__d_str(d, cl, c, "reason", &v[i].reason);
+            if (st == KP_OK) st = kp__d_str(d, cl, c, "message", &v[i].message);
+        }
+        kp__dctx_pop(d, s2);
+    }
+    kp__dctx_pop(d, saved);
+    if (st != KP_OK) return st;
+    *n = i;
+    *out = v;
+    return KP_OK;
+}

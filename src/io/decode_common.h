@@ -1,0 +1,37 @@
+/* Field decoders shared by the kind decoders (internal to src/io). Each reads one JSON/YAML
+ * construct from a value tree into the model, reporting errors with the field path. */
+#ifndef KP_IO_DECODE_COMMON_H
+#define KP_IO_DECODE_COMMON_H
+
+#include "core/model.h"
+#include "io/tree.h"
+
+#define KP_MAX_LIST 100000 /* entries of one array/map inside an object: more is absurd input */
+
+kp_str kp__d_intern(kp_cluster *cl, const char *s, size_t len);
+kp_status kp__d_str(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_str *out);
+kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_labels *out);
+kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_resv *out);
+kp_status kp__d_dense_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                                int64_t *vals, bool *has);
+kp_status kp__d_label_selector(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                               kp_label_selector *out);
+/* Array of requirements (matchExpressions / matchFields); node_ops allows Gt/Lt. */
+kp_status kp__d_selreqs(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, bool node_ops,
+                        uint16_t *n, kp_selreq **out);
+kp_status kp__d_str_list(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                         uint16_t *n, kp_str **out);
+kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                           uint16_t *n, kp_condition **out);
+/* Parses a quantity node (string or number) into the integer unit of resource name: cpu ->
+ * millicores (MilliValue), everything else Value() rounded up. */
+kp_status kp__d_quantity(kp_dctx *d, const kp_tnode *n, const char *field, bool milli, int64_t *out);
+void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n);
+
+/* taint/toleration effect; allow_empty for tolerations (all effects). */
+kp_status kp__d_effect(kp_dctx *d, const kp_tnode *obj, bool allow_empty, kp_effect *out);
+
+kp_status kp__decode_pod(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_pod *p);
+kp_status kp__decode_node(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_node *n);
+
+#endif

@@ -1,0 +1,49 @@
+/* Event streams from the two syntax back ends (internal): JSON via simdjson On-Demand
+ * (json_simdjson.cpp, the project's single C++ file) and YAML via libyaml (yaml_events.c). Both
+ * feed the same consumer (tree.c), so every kind is decoded by one field dispatcher. */
+#ifndef KP_IO_EVENTS_H
+#define KP_IO_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    KP_EV_DOC_BEGIN = 0,
+    KP_EV_DOC_END,
+    KP_EV_OBJ_BEGIN,
+    KP_EV_OBJ_END,
+    KP_EV_ARR_BEGIN,
+    KP_EV_ARR_END,
+    KP_EV_KEY,
+    KP_EV_STR,
+    KP_EV_NUM,   /* text = the number as written */
+    KP_EV_TRUE,
+    KP_EV_FALSE,
+    KP_EV_NULL
+} kp_ev;
+
+/* Consumer callback. Return 0 to continue, 1 after a KEY to skip that member's value entirely,
+ * negative to abort (the consumer keeps its own error). off = byte offset in the buffer. */
+typedef int (*kp_ev_fn)(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off);
+
+#define KP_JSON_PADDING 64 /* bytes readable (zeroed) after the JSON buffer */
+#define KP_MAX_DEPTH 128
+
+/* Walks one JSON text (buf[len] followed by KP_JSON_PADDING readable bytes). Returns 0 on
+ * success, the consumer's negative value if it aborted, or -1000 on a syntax error with
+ * *err_off and errmsg set. */
+int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
+                    size_t errcap, uint64_t *err_off);
+
+/* Walks a YAML stream (several documents). Same return convention. */
+int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
+                    size_t errcap, uint64_t *err_off);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,163 @@
+// The project's one C++ translation unit: wraps simdjson's On-Demand API behind the C event
+// interface of events.h. Nothing else in kprio is C++. simdjson validates structure and UTF-8 up
+// front; scalars are validated as they are read, and every scalar is read here (bar skipped
+// members), so malformed numbers or literals are reported, not passed through.
+#include <simdjson.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include "io/events.h"
+
+using namespace simdjson;
+using ondemand::json_type;
+
+namespace {
+
+constexpr int kSyntax = -1000;
+
+struct Walker {
+    const char *buf;
+    size_t len;
+    kp_ev_fn fn;
+    void *ctx;
+    char *errmsg;
+    size_t errcap;
+    uint64_t *err_off;
+    uint64_t last_off = 0;
+
+    int fail(const char *what, error_code e, uint64_t off) {
+        std::snprintf(errmsg, errcap, "%s%s%s", what, e == SUCCESS ? "" : ": ",
+                      e == SUCCESS ? "" : error_message(e));
+        *err_off = off;
+        return kSyntax;
+    }
+
+    uint64_t offset_of(std::string_view tok) {
+        if (tok.data() >= buf && tok.data() <= buf + len) last_off = uint64_t(tok.data() - buf);
+        return last_off;
+    }
+
+    template <typename V> int scalar(V &v, json_type t) {
+        std::string_view raw;
+        raw = v.raw_json_token();
+        uint64_t off = offset_of(raw);
+        switch (t) {
+        case json_type::string: {
+            std::string_view s;
+            error_code e = v.get_string().get(s);
+            if (e) return fail("invalid string", e, off);
+            return fn(ctx, KP_EV_STR, s.data(), s.size(), off);
+        }
+        case json_type::number: {
+            // Validate as a JSON number; keep the text so quantities like 1e3 stay exact.
+            ondemand::number n;
+            error_code e = v.get_number().get(n);
+            if (e) {
+                return fail("invalid number", e, off);
+            }
+            size_t n_len = raw.size();
+            while (n_len && (raw[n_len - 1] == ' ' || raw[n_len - 1] == '\n' ||
+                             raw[n_len - 1] == '\r' || raw[n_len - 1] == '\t'))
+                n_len--;
+            return fn(ctx, KP_EV_NUM, raw.data(), n_len, off);
+        }
+        case json_type::boolean: {
+            bool b;
+            error_code e = v.get_bool().get(b);
+            if (e) return fail("invalid literal", e, off);
+            return fn(ctx, b ? KP_EV_TRUE : KP_EV_FALSE, nullptr, 0, off);
+        }
+        case json_type::null: {
+            bool is_null = false;
+            if (v.is_null().get(is_null) != SUCCESS || !is_null)
+                return fail("invalid literal", SUCCESS, off);
+            return fn(ctx, KP_EV_NULL, nullptr, 0, off);
+        }
+        default: break;
+        }
+        return fail("unexpected value", SUCCESS, off);
+    }
+
+    template <typename V> int value(V &&v, int depth) {
+        if (depth > KP_MAX_DEPTH) return fail("nesting deeper than 128 levels", SUCCESS, last_off);
+        json_type t;
+        error_code e = v.type().get(t);
+        if (e) return fail("invalid value", e, last_off);
+        if (t == json_type::object) {
+            ondemand::object obj;
+            if ((e = v.get_object().get(obj))) return fail("invalid object", e, last_off);
+            int r = fn(ctx, KP_EV_OBJ_BEGIN, nullptr, 0, last_off);
+            if (r < 0) return r;
+            for (auto field_res : obj) {
+                ondemand::field f;
+                if ((e = std::move(field_res).get(f))) return fail("invalid object member", e, last_off);
+                std::string_view key;
+                if ((e = f.unescaped_key().get(key))) return fail("invalid key", e, last_off);
+                r = fn(ctx, KP_EV_KEY, key.data(), key.size(), last_off);
+                if (r < 0) return r;
+                if (r == 1) continue; // skipped: On-Demand steps over the unread value
+                r = value(f.value(), depth + 1);
+                if (r < 0) return r;
+            }
+            return fn(ctx, KP_EV_OBJ_END, nullptr, 0, last_off);
+        }
+        if (t == json_type::array) {
+            ondemand::array arr;
+            if ((e = v.get_array().get(arr))) return fail("invalid array", e, last_off);
+            int r = fn(ctx, KP_EV_ARR_BEGIN, nullptr, 0, last_off);
+            if (r < 0) return r;
+            for (auto el : arr) {
+                ondemand::value ev;
+                if ((e = std::move(el).get(ev))) return fail("invalid array element", e, last_off);
+                r = value(ev, depth + 1);
+                if (r < 0) return r;
+            }
+            return fn(ctx, KP_EV_ARR_END, nullptr, 0, last_off);
+        }
+        return scalar(v, t);
+    }
+};
+
+} // namespace
+
+extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
+                               size_t errcap, uint64_t *err_off) {
+    Walker w{buf, len, fn, ctx, errmsg, errcap, err_off};
+    ondemand::parser parser(len > 0xFFFFFFFFull ? 0xFFFFFFFFull : (len < 4096 ? 4096 : len));
+    ondemand::document doc;
+    error_code e = parser.iterate(buf, len, len + KP_JSON_PADDING).get(doc);
+    if (e) return w.fail("invalid JSON", e, 0);
+    int r = fn(ctx, KP_EV_DOC_BEGIN, nullptr, 0, 0);
+    if (r < 0) return r;
+    json_type t;
+    e = doc.type().get(t);
+    if (e) {
+        const char *loc = nullptr;
+        uint64_t off = doc.current_location().get(loc) == SUCCESS && loc ? uint64_t(loc - buf) : 0;
+        return w.fail("invalid JSON", e, off);
+    }
+    if (t == json_type::object || t == json_type::array) {
+        ondemand::value root;
+        if ((e = doc.get_value().get(root))) return w.fail("invalid JSON", e, 0);
+        r = w.value(root, 0);
+    } else {
+        return w.fail("the top level must be an object or an array", SUCCESS, 0);
+    }
+    if (r < 0) {
+        if (r == kSyntax && *err_off == 0) {
+            const char *loc = nullptr;
+            if (doc.current_location().get(loc) == SUCCESS && loc) *err_off = uint64_t(loc - buf);
+        }
+        return r;
+    }
+    // Trailing content: once the root is consumed, current_location() only succeeds if tokens
+    // remain (simdjson 3.0 has no document::at_end()).
+    {
+        const char *loc = nullptr;
+        if (doc.current_location().get(loc) == SUCCESS && loc && loc < buf + len)
+            return w.fail("unexpected content after the top-level value", SUCCESS, uint64_t(loc - buf));
+    }
+    return fn(ctx, KP_EV_DOC_END, nullptr, 0, len);
+}

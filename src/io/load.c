@@ -1,0 +1,388 @@
+/* Object dispatch (kind -> decoder) and kp_cluster_load_buffer / kp_cluster_load_path. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/cluster_int.h"
+#include "io/decode_common.h"
+#include "kprio/cluster.h"
+
+#define TRY(x)                        \
+    do {                              \
+        kp_status st_ = (x);          \
+        if (st_ != KP_OK) return st_; \
+    } while (0)
+
+#define KP_MAX_FILE_BYTES ((size_t)8 << 30) /* 8 GiB: larger input is absurd for one snapshot */
+
+typedef struct {
+    kp_cluster *cl;
+    const char *source;
+} load_ctx;
+
+static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_node *n) {
+    const kp_tnode *meta, *spec, *status;
+    TRY(kp__dget_obj(d, obj, "metadata", &meta));
+    size_t saved = kp__dctx_push(d, "metadata");
+    kp_status st = kp__d_str(d, cl, meta, "uid", &n->uid);
+    if (st == KP_OK) st = kp__d_labels(d, cl, meta, "labels", &n->labels);
+    if (st == KP_OK) st = kp__d_labels(d, cl, meta, "annotations", &n->annotations);
+    if (st == KP_OK) st = kp__dget_time(d, meta, "creationTimestamp", &n->creation_ts, NULL);
+    kp__dctx_pop(d, saved);
+    if (st != KP_OK) return st;
+    TRY(kp__dget_obj(d, obj, "spec", &spec));
+    if (spec) {
+        saved = kp__dctx_push(d, "spec");
+        const kp_tnode *taints;
+        st = kp__dget_bool(d, spec, "unschedulable", &n->unschedulable, NULL);
+        if (st == KP_OK) st = kp__dget_arr(d, spec, "taints", &taints);
+        if (st == KP_OK && taints && taints->n) {
+            if (taints->n > 10000) st = kp__dctx_fail(d, taints, KP_ELIMIT, "taints", "too many entries");
+            n->taints = st == KP_OK ? kp__d_alloc(d, cl, taints->n * sizeof *n->taints) : NULL;
+            if (st == KP_OK && !n->taints) st = KP_ENOMEM;
+            size_t s1 = kp__dctx_push(d, "taints");
+            uint32_t i = 0;
+            for (const kp_tnode *t = taints->first; t && st == KP_OK; t = t->next, i++) {
+                size_t s2 = kp__dctx_push_index(d, i);
+                if (t->type != KP_T_OBJ) st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
+                if (st == KP_OK) st = kp__d_str(d, cl, t, "key", &n->taints[i].key);
+                if (st == KP_OK && !n->taints[i].key) st = kp__dctx_fail(d, t, KP_EINVAL, "key", "required value");
+                if (st == KP_OK) st = kp__d_str(d, cl, t, "value", &n->taints[i].value);
+                if (st == KP_OK) st = kp__d_effect(d, t, false, &n->taints[i].effect);
+                kp__dctx_pop(d, s2);
+            }
+            n->n_taints = (uint16_t)i;
+            kp__dctx_pop(d, s1);
+        }
+        kp__dctx_pop(d, saved);
+        if (st != KP_OK) return st;
+    }
+    TRY(kp__dget_obj(d, obj, "status", &status));
+    if (status) {
+        saved = kp__dctx_push(d, "status");
+        const kp_tnode *images;
+        st = kp__d_dense_resources(d, cl, status, "allocatable", n->alloc, n->has_alloc);
+        if (st == KP_OK) st = kp__d_dense_resources(d, cl, status, "capacity", n->cap, NULL);
+        if (st == KP_OK) st = kp__d_conditions(d, cl, status, "conditions", &n->n_conditions, &n->conditions);
+        if (st == KP_OK) st = kp__dget_arr(d, status, "images", &images);
+        if (st == KP_OK && images && images->n) {
+            uint32_t total = 0;
+            for (const kp_tnode *im = images->first; im; im = im->next) {
+                const kp_tnode *names = kp__tree_get(im, "names");
+                if (names && names->type == KP_T_ARR) total += names->n;
+            }
+            if (total > 100000) st = kp__dctx_fail(d, images, KP_ELIMIT, "images", "too many image names");
+            n->images = (st == KP_OK && total) ? kp__d_alloc(d, cl, total * sizeof *n->images) : NULL;
+            size_t s1 = kp__dctx_push(d, "images");
+            uint32_t i = 0;
+            for (const kp_tnode *im = images->first; im && st == KP_OK && n->images; im = im->next, i++) {
+                size_t s2 = kp__dctx_push_index(d, i);
+                int64_t size = 0;
+                const kp_tnode *names;
+                if (im->type != KP_T_OBJ) st = kp__dctx_fail(d, im, KP_EINVAL, NULL, "expected an object");
+                if (st == KP_OK) st = kp__dget_int(d, im, "sizeBytes", 0, INT64_MAX, &size, NULL);
+                if (st == KP_OK) st = kp__dget_arr(d, im, "names", &names);
+                for (const kp_tnode *nm = names ? names->first : NULL; nm && st == KP_OK; nm = nm->next) {
+                    if (nm->type != KP_T_STR) {
+                        st = kp__dctx_fail(d, nm, KP_EINVAL, "names", "expected a string");
+                        break;
+                    }
+                    n->images[n->n_images].name = kp__intern(&cl->strs, nm->s, nm->len);
+                    n->images[n->n_images].size = size;
+                    n->n_images++;
+                }
+                kp__dctx_pop(d, s2);
+            }
+            kp__dctx_pop(d, s1);
+        }
+        kp__dctx_pop(d, saved);
+    }
+    return st;
+}
+
+static kp_status decode_pc(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_priority_class *pc) {
+    int64_t v = 0;
+    bool has = false;
+    TRY(kp__dget_int(d, obj, "value", INT32_MIN, INT32_MAX, &v, &has));
+    if (!has) return kp__dctx_fail(d, obj, KP_EINVAL, "value", "required value");
+    pc->value = (int32_t)v;
+    TRY(kp__dget_bool(d, obj, "globalDefault", &pc->global_default, NULL));
+    const char *pp = NULL;
+    TRY(kp__dget_str(d, obj, "preemptionPolicy", &pp, &has));
+    if (has) {
+        pc->has_preemption_policy = true;
+        if (strcmp(pp, "Never") == 0) pc->preemption_policy = KP_PREEMPT_NEVER;
+        else if (strcmp(pp, "PreemptLowerPriority") == 0) pc->preemption_policy = KP_PREEMPT_LOWER;
+        else return kp__dctx_fail(d, kp__tree_get(obj, "preemptionPolicy"), KP_EINVAL, "preemptionPolicy",
+                                  "unsupported value \"%s\": supported values: \"Never\", \"PreemptLowerPriority\"", pp);
+    }
+    return kp__d_str(d, cl, obj, "description", &pc->description);
+}
+
+static kp_status decode_int_or_string(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                                      bool *has, kp_str *out) {
+    const kp_tnode *n = kp__tree_get(obj, key);
+    *has = false;
+    if (!n || n->type == KP_T_NULL) return KP_OK;
+    if (n->type != KP_T_NUM && n->type != KP_T_STR)
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an integer or a percentage string");
+    if (n->type == KP_T_NUM) {
+        char *end;
+        long long v = strtoll(n->s, &end, 10);
+        if (*end || v < 0 || v > INT32_MAX) return kp__dctx_fail(d, n, KP_EINVAL, key, "invalid value %s", n->s);
+    } else {
+        char *end;
+        long long v = strtoll(n->s, &end, 10);
+        if (end == n->s || strcmp(end, "%") != 0 || v < 0 || v > 100)
+            return kp__dctx_fail(d, n, KP_EINVAL, key, "invalid value \"%s\": must be an integer or a percentage (0%%-100%%)", n->s);
+    }
+    *has = true;
+    *out = kp__intern(&cl->strs, n->s, n->len);
+    return KP_OK;
+}
+
+static kp_status decode_pdb(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_pdb *b) {
+    const kp_tnode *spec, *status;
+    TRY(kp__dget_obj(d, obj, "spec", &spec));
+    if (spec) {
+        size_t saved = kp__dctx_push(d, "spec");
+        kp_status st = kp__d_label_selector(d, cl, spec, "selector", &b->selector);
+        if (st == KP_OK) st = decode_int_or_string(d, cl, spec, "minAvailable", &b->has_min_available, &b->min_available);
+        if (st == KP_OK) st = decode_int_or_string(d, cl, spec, "maxUnavailable", &b->has_max_unavailable, &b->max_unavailable);
+        if (st == KP_OK && b->has_min_available && b->has_max_unavailable)
+            st = kp__dctx_fail(d, spec, KP_EINVAL, NULL, "minAvailable and maxUnavailable cannot be both set");
+        kp__dctx_pop(d, saved);
+        if (st != KP_OK) return st;
+    }
+    TRY(kp__dget_obj(d, obj, "status", &status));
+    if (status) {
+        size_t saved = kp__dctx_push(d, "status");
+        int64_t v = 0;
+        bool has = false;
+        const kp_tnode *dp;
+        kp_status st = kp__dget_int(d, status, "disruptionsAllowed", INT32_MIN, INT32_MAX, &v, &has);
+        b->has_status = has;
+        b->disruptions_allowed = (int32_t)v;
+        if (st == KP_OK) st = kp__dget_int(d, status, "currentHealthy", INT32_MIN, INT32_MAX, &v, &has);
+        if (has) b->current_healthy = (int32_t)v;
+        if (st == KP_OK) st = kp__dget_int(d, status, "desiredHealthy", INT32_MIN, INT32_MAX, &v, &has);
+        if (has) b->desired_healthy = (int32_t)v;
+        if (st == KP_OK) st = kp__dget_int(d, status, "expectedPods", INT32_MIN, INT32_MAX, &v, &has);
+        if (has) b->expected_pods = (int32_t)v;
+        if (st == KP_OK) st = kp__dget_obj(d, status, "disruptedPods", &dp);
+        if (st == KP_OK && dp && dp->n) {
+            b->disrupted = kp__d_alloc(d, cl, dp->n * sizeof *b->disrupted);
+            if (!b->disrupted) st = KP_ENOMEM;
+            for (const kp_tnode *c = dp->first; c && st == KP_OK; c = c->next)
+                b->disrupted[b->n_disrupted++] = kp__intern(&cl->strs, c->key, c->key_len);
+        }
+        kp__dctx_pop(d, saved);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
+static bool api_group_ok(const char *api, const char *kind) {
+    if (!api) return true; /* items of a typed List may omit apiVersion */
+    if (strcmp(kind, "Pod") == 0 || strcmp(kind, "Node") == 0 || strcmp(kind, "Namespace") == 0)
+        return strcmp(api, "v1") == 0;
+    if (strcmp(kind, "PriorityClass") == 0)
+        return strcmp(api, "scheduling.k8s.io/v1") == 0 || strcmp(api, "scheduling.k8s.io/v1beta1") == 0;
+    if (strcmp(kind, "PodDisruptionBudget") == 0)
+        return strcmp(api, "policy/v1") == 0 || strcmp(api, "policy/v1beta1") == 0;
+    return true;
+}
+
+static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
+    load_ctx *lc = vctx;
+    kp_cluster *cl = lc->cl;
+    kp_dctx d;
+    memset(&d, 0, sizeof d);
+    d.err = err;
+    d.doc = doc;
+    char where[48];
+    if (doc->item_index >= 0) snprintf(where, sizeof where, "items[%ld]", doc->item_index);
+    else if (doc->doc_index > 0) snprintf(where, sizeof where, "document %ld", doc->doc_index + 1);
+    else where[0] = 0;
+    snprintf(d.object, sizeof d.object, "%s", where);
+
+    const char *kind = NULL, *api = NULL;
+    bool has_kind = false;
+    TRY(kp__dget_str(&d, obj, "kind", &kind, &has_kind));
+    TRY(kp__dget_str(&d, obj, "apiVersion", &api, NULL));
+    char kind_buf[64];
+    if (!has_kind && doc->list_kind) {
+        size_t kl = strlen(doc->list_kind);
+        if (kl > 4 && strcmp(doc->list_kind + kl - 4, "List") == 0 && kl - 4 < sizeof kind_buf) {
+            memcpy(kind_buf, doc->list_kind, kl - 4);
+            kind_buf[kl - 4] = 0;
+            kind = kind_buf;
+            has_kind = true;
+        }
+    }
+    if (!has_kind) return kp__dctx_fail(&d, obj, KP_EINVAL, "kind", "required value (not a Kubernetes object)");
+    cl->n_objects++;
+    bool is_pod = strcmp(kind, "Pod") == 0, is_node = strcmp(kind, "Node") == 0;
+    bool is_pc = strcmp(kind, "PriorityClass") == 0, is_pdb = strcmp(kind, "PodDisruptionBudget") == 0;
+    bool is_ns = strcmp(kind, "Namespace") == 0;
+    if (!(is_pod || is_node || is_pc || is_pdb || is_ns)) {
+        kp__cluster_note_skipped(cl, kind);
+        return KP_OK;
+    }
+    if (!api_group_ok(api, kind))
+        return kp__dctx_fail(&d, kp__tree_get(obj, "apiVersion"), KP_EINVAL, "apiVersion",
+                             "unsupported apiVersion \"%s\" for kind %s", api, kind);
+    const kp_tnode *meta;
+    TRY(kp__dget_obj(&d, obj, "metadata", &meta));
+    const char *name = NULL, *ns = NULL;
+    bool has_name = false, has_ns = false;
+    size_t saved = kp__dctx_push(&d, "metadata");
+    kp_status st = kp__dget_str(&d, meta, "name", &name, &has_name);
+    if (st == KP_OK) st = kp__dget_str(&d, meta, "namespace", &ns, &has_ns);
+    if (st == KP_OK && (!has_name || !name[0])) st = kp__dctx_fail(&d, meta ? meta : obj, KP_EINVAL, "name", "required value");
+    kp__dctx_pop(&d, saved);
+    if (st != KP_OK) return st;
+    bool namespaced = is_pod || is_pdb;
+    if (namespaced && (!has_ns || !ns[0])) ns = "default";
+    snprintf(d.object, sizeof d.object, "%s%s%s %s%s%s%s", where, where[0] ? " (" : "", kind,
+             namespaced ? ns : "", namespaced ? "/" : "", name, where[0] ? ")" : "");
+    kp_str name_id = kp__intern(&cl->strs, name, strlen(name));
+    kp_str ns_id = namespaced ? kp__intern(&cl->strs, ns, strlen(ns)) : 0;
+    if (name_id == UINT32_MAX || ns_id == UINT32_MAX) return kp_error_set(err, KP_ENOMEM, "out of memory");
+
+    if (is_pod) {
+        kp_pod *p = kp__cluster_new_pod(cl, ns_id, name_id);
+        if (!p) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        p->src_file = kp__s(cl, kp__intern(&cl->strs, lc->source, strlen(lc->source)));
+        return kp__decode_pod(&d, cl, obj, p);
+    }
+    if (is_node) {
+        kp_node *n = kp__cluster_new_node(cl, name_id);
+        if (!n) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        return decode_node_obj(&d, cl, obj, n);
+    }
+    if (is_pc) {
+        kp_priority_class *pc = kp__cluster_new_class(cl, name_id);
+        if (!pc) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        return decode_pc(&d, cl, obj, pc);
+    }
+    if (is_pdb) {
+        kp_pdb *b = kp__cluster_new_pdb(cl, ns_id, name_id);
+        if (!b) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        return decode_pdb(&d, cl, obj, b);
+    }
+    kp_namespace *nsp = kp__cluster_new_namespace(cl, name_id);
+    if (!nsp) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    saved = kp__dctx_push(&d, "metadata");
+    st = kp__d_labels(&d, cl, meta, "labels", &nsp->labels);
+    kp__dctx_pop(&d, saved);
+    return st;
+}
+
+kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char *buf, size_t len,
+                                 kp_error *err) {
+    if (cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster already finalized");
+    load_ctx lc = {cl, source ? source : ""};
+    const char *b = buf;
+    char *copy = NULL;
+    /* simdjson needs readable padding after the text: copy unless the caller's buffer came from
+     * kp__read_file (kp__cluster_load_padded). */
+    copy = malloc(len + 64);
+    if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    memcpy(copy, buf, len);
+    memset(copy + len, 0, 64);
+    b = copy;
+    kp_status st = kp__tree_parse(lc.source, b, len, true, on_object, &lc, err);
+    free(copy);
+    if (st == KP_OK) cl->bytes_loaded += len;
+    if (st != KP_OK && err && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", lc.source);
+    return st;
+}
+
+static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf, size_t len, kp_error *err) {
+    load_ctx lc = {cl, source};
+    kp_status st = kp__tree_parse(source, buf, len, true, on_object, &lc, err);
+    if (st == KP_OK) cl->bytes_loaded += len;
+    if (st != KP_OK && err && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", source);
+    return st;
+}
+
+static kp_status load_file(kp_cluster *cl, const char *path, kp_error *err) {
+    char *buf = NULL;
+    size_t len = 0;
+    kp_status st = kp__read_file(path, KP_MAX_FILE_BYTES, &buf, &len, err);
+    if (st != KP_OK) {
+        if (err) snprintf(err->source, sizeof err->source, "%s", path);
+        return st;
+    }
+    st = load_padded(cl, path, buf, len, err);
+    free(buf);
+    return st;
+}
+
+static int name_cmp(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool has_manifest_ext(const char *name) {
+    size_t n = strlen(name);
+    return (n > 5 && strcmp(name + n - 5, ".json") == 0) || (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+           (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+}
+
+static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int depth, kp_error *err) {
+    if (depth > 32) return kp_error_set(err, KP_ELIMIT, "directories nested too deeply");
+    DIR *dir = opendir(path);
+    if (!dir) {
+        if (err) snprintf(err->source, sizeof err->source, "%s", path);
+        return kp_error_set(err, KP_EIO, "cannot open directory");
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    kp_status st = KP_OK;
+    while ((de = readdir(dir))) {
+        if (de->d_name[0] == '.') continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn) {
+                st = kp_error_set(err, KP_ENOMEM, "out of memory");
+                break;
+            }
+            names = nn;
+        }
+        size_t l = strlen(path) + strlen(de->d_name) + 2;
+        names[n] = malloc(l);
+        if (!names[n]) {
+            st = kp_error_set(err, KP_ENOMEM, "out of memory");
+            break;
+        }
+        snprintf(names[n], l, "%s/%s", path, de->d_name);
+        n++;
+    }
+    closedir(dir);
+    if (st == KP_OK) qsort(names, n, sizeof *names, name_cmp);
+    for (size_t i = 0; i < n && st == KP_OK; i++) {
+        struct stat sb;
+        if (stat(names[i], &sb) != 0) continue;
+        if (S_ISDIR(sb.st_mode)) {
+            if (recursive) st = load_dir(cl, names[i], true, depth + 1, err);
+        } else if (has_manifest_ext(names[i])) {
+            st = load_file(cl, names[i], err);
+        }
+    }
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return st;
+}
+
+kp_status kp_cluster_load_path(kp_cluster *cl, const char *path, bool recursive, kp_error *err) {
+    if (cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster already finalized");
+    struct stat sb;
+    if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return load_dir(cl, path, recursive, 0, err);
+    return load_file(cl, path, err);
+}

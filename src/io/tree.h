@@ -1,0 +1,97 @@
+/* Per-object value trees built from JSON (simdjson) or YAML (libyaml) events (internal).
+ *
+ * kp__tree_parse walks a buffer and calls `cb` once per top-level object: the document itself,
+ * or, when split_lists is set and the document has an "items" array (a List / *List), once per
+ * item. The tree handed to cb lives in scratch memory that is reset after cb returns, so no DOM
+ * outlives one object. Strings are copied (NUL-terminated) into that scratch memory.
+ * `metadata.managedFields` and the kubectl last-applied annotation are skipped while parsing. */
+#ifndef KP_IO_TREE_H
+#define KP_IO_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kprio/common.h"
+
+typedef enum { KP_T_NULL = 0, KP_T_BOOL, KP_T_NUM, KP_T_STR, KP_T_OBJ, KP_T_ARR } kp_ttype;
+
+typedef struct kp_tnode {
+    kp_ttype type;
+    bool b;              /* KP_T_BOOL */
+    const char *key;     /* member name when the parent is an object, else NULL */
+    uint32_t key_len;
+    const char *s;       /* KP_T_STR / KP_T_NUM: text (numbers keep their source spelling) */
+    uint32_t len;
+    uint32_t n;          /* children count (objects, arrays) */
+    struct kp_tnode *first, *last, *next;
+    uint64_t off;        /* byte offset in the source buffer, for line/column in errors */
+} kp_tnode;
+
+typedef struct {
+    const char *source;  /* file name as given */
+    const char *buf;     /* whole source buffer (for offset -> line/column) */
+    size_t len;
+    long doc_index;      /* YAML document number (0-based) */
+    long item_index;     /* index in items[] or -1 when the object is the document itself */
+    const char *list_kind; /* kind of the enclosing List if already seen, else NULL */
+} kp_tdoc;
+
+typedef kp_status (*kp_tree_cb)(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err);
+
+/* Parses buf (JSON if the first non-blank byte is '{' or '[', else YAML). Syntax errors are
+ * KP_ESYNTAX with err->line/column set and a message "line L, column C: what". Depth is capped
+ * at 128 (KP_ELIMIT). A top-level JSON array is treated like a List's items. */
+kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool split_lists,
+                         kp_tree_cb cb, void *ctx, kp_error *err);
+
+/* Member lookup (first match), NULL if absent. */
+const kp_tnode *kp__tree_get(const kp_tnode *obj, const char *key);
+/* Walks a dotted path of member names ("metadata.name"). */
+const kp_tnode *kp__tree_path(const kp_tnode *obj, const char *dotted);
+bool kp__tree_key_is(const kp_tnode *n, const char *key);
+
+/* 1-based line and column of byte offset off in buf. */
+void kp__offset_to_linecol(const char *buf, size_t len, uint64_t off, long *line, long *col);
+
+/* ---- typed reading with field paths for errors ---- */
+
+/* A decoding context: names the file and object in every error, tracks the field path. */
+typedef struct kp_dctx {
+    kp_error *err;
+    const kp_tdoc *doc;
+    char object[200]; /* e.g. "items[12] (Pod team-a/web-1)" */
+    char path[400];   /* current field path, e.g. "spec.containers[0]" */
+    size_t path_len;
+} kp_dctx;
+
+/* Path stack: push ".key" (or "key" at the start) / "[i]"; pop restores the saved length. */
+size_t kp__dctx_push(kp_dctx *d, const char *key);
+size_t kp__dctx_push_index(kp_dctx *d, uint32_t i);
+void kp__dctx_pop(kp_dctx *d, size_t saved);
+/* Sets err: "SOURCE: OBJECT: PATH[.field]: message" (line/column from n when known). Returns code. */
+kp_status kp__dctx_fail(kp_dctx *d, const kp_tnode *n, kp_status code, const char *field,
+                        const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+/* Typed getters for member `key` of obj. Absent or null: returns KP_OK and leaves *out / *present
+ * untouched (present=false). Wrong type or bad value: KP_EINVAL with a path error. */
+kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out, bool *present);
+kp_status kp__dget_int(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t min, int64_t max,
+                       int64_t *out, bool *present);
+kp_status kp__dget_bool(kp_dctx *d, const kp_tnode *obj, const char *key, bool *out, bool *present);
+/* Expects obj[key] to be an object/array (or absent/null -> *out = NULL). */
+kp_status kp__dget_obj(kp_dctx *d, const kp_tnode *obj, const char *key, const kp_tnode **out);
+kp_status kp__dget_arr(kp_dctx *d, const kp_tnode *obj, const char *key, const kp_tnode **out);
+/* RFC 3339 timestamp ("2024-05-01T10:00:00Z", fractions and offsets accepted) -> unix seconds
+ * (and nanoseconds in *nanos if non-NULL). */
+kp_status kp__parse_time(const char *s, size_t len, int64_t *secs, int32_t *nanos);
+kp_status kp__dget_time(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out, bool *present);
+
+/* Whole file (or "-" for stdin) into a malloc'ed buffer with 64 spare zeroed bytes after len
+ * (simdjson padding). Caller frees. Bounded by max_bytes (KP_ELIMIT beyond). */
+kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *len, kp_error *err);
+
+#endif

@@ -1,0 +1,293 @@
+/* Streaming JSON / YAML writer and kubectl-style tables. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/emit.h"
+
+bool kp_outfmt_parse(const char *s, kp_outfmt *out) {
+    if (strcmp(s, "table") == 0 || strcmp(s, "wide") == 0) *out = KP_OUT_TABLE;
+    else if (strcmp(s, "json") == 0) *out = KP_OUT_JSON;
+    else if (strcmp(s, "yaml") == 0) *out = KP_OUT_YAML;
+    else return false;
+    return true;
+}
+
+#define EMIT_MAX_DEPTH 64
+
+typedef struct {
+    bool is_obj;
+    int count;
+    int indent; /* YAML: indentation of this container's keys / dashes */
+    bool inline_first; /* YAML: first key goes right after "- " */
+} frame;
+
+struct kp_emit {
+    FILE *f;
+    kp_outfmt fmt;
+    frame st[EMIT_MAX_DEPTH];
+    int depth;
+    bool after_key; /* JSON: a key was written, value follows */
+};
+
+kp_emit *kp_emit_new(FILE *f, kp_outfmt fmt) {
+    kp_emit *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    e->f = f;
+    e->fmt = fmt;
+    return e;
+}
+
+void kp_emit_free(kp_emit *e) {
+    if (!e) return;
+    if (e->fmt == KP_OUT_JSON) fputc('\n', e->f);
+    free(e);
+}
+
+static void indent(kp_emit *e, int n) {
+    for (int i = 0; i < n; i++) fputc(' ', e->f);
+}
+
+static void json_str(FILE *f, const char *s, size_t len) {
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (c < 0x20) fprintf(f, "\\u%04x", c);
+            else fputc(c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+/* JSON: comma + newline + indentation before a new element/member. */
+static void json_before_value(kp_emit *e) {
+    if (e->after_key) {
+        e->after_key = false;
+        return;
+    }
+    if (e->depth == 0) return;
+    frame *fr = &e->st[e->depth - 1];
+    fputs(fr->count ? ",\n" : "\n", e->f);
+    indent(e, e->depth * 4);
+    fr->count++;
+}
+
+/* YAML: position the cursor for a scalar or a container that is an array element / member value. */
+static void yaml_before_value(kp_emit *e, bool container) {
+    if (e->depth == 0) return;
+    frame *fr = &e->st[e->depth - 1];
+    if (fr->is_obj) {
+        /* after "key:" */
+        if (!container) fputc(' ', e->f);
+        return;
+    }
+    if (fr->count == 0 && fr->inline_first) {
+        fputs("- ", e->f);
+    } else {
+        if (fr->count == 0 && e->depth > 1) fputc('\n', e->f);
+        indent(e, fr->indent);
+        fputs("- ", e->f);
+    }
+    fr->count++;
+}
+
+static bool yaml_needs_quotes(const char *s, size_t len) {
+    if (len == 0) return true;
+    static const char *const special[] = {"true", "false", "yes", "no", "on", "off", "null", "~", "y", "n",
+                                          "True", "False", "Yes", "No", "On", "Off", "Null", "TRUE", "FALSE",
+                                          "YES", "NO", "ON", "OFF", "NULL", "Y", "N", NULL};
+    for (int i = 0; special[i]; i++)
+        if (strlen(special[i]) == len && memcmp(special[i], s, len) == 0) return true;
+    if (strchr("-?:,[]{}#&*!|>'\"%@` ", s[0])) return true;
+    if (s[len - 1] == ' ' || s[len - 1] == ':') return true;
+    bool numeric = true;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if ((unsigned char)c < 0x20) return true;
+        if (c == ':' && i + 1 < len && s[i + 1] == ' ') return true;
+        if (c == '#' && i > 0 && s[i - 1] == ' ') return true;
+        if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) numeric = false;
+    }
+    return numeric;
+}
+
+static void scalar_raw(kp_emit *e, const char *text, size_t len, bool is_string) {
+    if (e->fmt == KP_OUT_JSON) {
+        json_before_value(e);
+        if (is_string) json_str(e->f, text, len);
+        else fwrite(text, 1, len, e->f);
+        return;
+    }
+    yaml_before_value(e, false);
+    if (is_string && yaml_needs_quotes(text, len)) json_str(e->f, text, len);
+    else fwrite(text, 1, len, e->f);
+    fputc('\n', e->f);
+}
+
+void kp_emit_strn(kp_emit *e, const char *s, size_t len) { scalar_raw(e, s, len, true); }
+void kp_emit_str(kp_emit *e, const char *s) {
+    if (!s) {
+        kp_emit_null(e);
+        return;
+    }
+    scalar_raw(e, s, strlen(s), true);
+}
+void kp_emit_int(kp_emit *e, int64_t v) {
+    char b[32];
+    int n = snprintf(b, sizeof b, "%" PRId64, v);
+    scalar_raw(e, b, (size_t)n, false);
+}
+void kp_emit_bool(kp_emit *e, bool v) { scalar_raw(e, v ? "true" : "false", v ? 4 : 5, false); }
+void kp_emit_null(kp_emit *e) { scalar_raw(e, "null", 4, false); }
+
+static void open_container(kp_emit *e, bool is_obj) {
+    if (e->depth >= EMIT_MAX_DEPTH) return;
+    frame nf = {is_obj, 0, 0, false};
+    if (e->fmt == KP_OUT_JSON) {
+        json_before_value(e);
+        fputc(is_obj ? '{' : '[', e->f);
+    } else {
+        if (e->depth == 0) {
+            nf.indent = 0;
+        } else {
+            frame *pf = &e->st[e->depth - 1];
+            if (pf->is_obj) {
+                /* value of "key:": objects indent by 2, sequences stay at the key's column */
+                nf.indent = is_obj ? pf->indent + 2 : pf->indent;
+            } else {
+                yaml_before_value(e, true);
+                nf.indent = pf->indent + 2;
+                nf.inline_first = true;
+            }
+        }
+    }
+    e->st[e->depth++] = nf;
+}
+
+static void close_container(kp_emit *e) {
+    if (e->depth == 0) return;
+    frame fr = e->st[--e->depth];
+    if (e->fmt == KP_OUT_JSON) {
+        if (fr.count) {
+            fputc('\n', e->f);
+            indent(e, e->depth * 4);
+        }
+        fputc(fr.is_obj ? '}' : ']', e->f);
+        return;
+    }
+    if (fr.count == 0) {
+        /* after "- " (inline) or at the top no space is needed; after "key:" one is */
+        bool space = e->depth > 0 && !fr.inline_first;
+        fprintf(e->f, "%s%s\n", space ? " " : "", fr.is_obj ? "{}" : "[]");
+    }
+}
+
+void kp_emit_obj_begin(kp_emit *e) { open_container(e, true); }
+void kp_emit_obj_end(kp_emit *e) { close_container(e); }
+void kp_emit_arr_begin(kp_emit *e) { open_container(e, false); }
+void kp_emit_arr_end(kp_emit *e) { close_container(e); }
+
+void kp_emit_key(kp_emit *e, const char *key) {
+    if (e->depth == 0) return;
+    frame *fr = &e->st[e->depth - 1];
+    if (e->fmt == KP_OUT_JSON) {
+        fputs(fr->count ? ",\n" : "\n", e->f);
+        indent(e, e->depth * 4);
+        fr->count++;
+        json_str(e->f, key, strlen(key));
+        fputs(": ", e->f);
+        e->after_key = true;
+        return;
+    }
+    if (fr->count == 0 && fr->inline_first) {
+        /* first key right after "- " */
+    } else {
+        if (fr->count == 0 && e->depth > 1) fputc('\n', e->f);
+        indent(e, fr->indent);
+    }
+    fr->count++;
+    if (yaml_needs_quotes(key, strlen(key))) json_str(e->f, key, strlen(key));
+    else fputs(key, e->f);
+    fputc(':', e->f);
+}
+
+void kp_emit_kv_str(kp_emit *e, const char *key, const char *s) {
+    kp_emit_key(e, key);
+    kp_emit_str(e, s);
+}
+void kp_emit_kv_int(kp_emit *e, const char *key, int64_t v) {
+    kp_emit_key(e, key);
+    kp_emit_int(e, v);
+}
+void kp_emit_kv_bool(kp_emit *e, const char *key, bool v) {
+    kp_emit_key(e, key);
+    kp_emit_bool(e, v);
+}
+
+/* ---- tables ---- */
+
+struct kp_table {
+    int n_cols;
+    char **cells;
+    size_t n, cap;
+};
+
+kp_table *kp_table_new(int n_cols) {
+    kp_table *t = calloc(1, sizeof *t);
+    if (t) t->n_cols = n_cols > 0 ? n_cols : 1;
+    return t;
+}
+
+void kp_table_add(kp_table *t, const char *cell) {
+    if (!t) return;
+    if (t->n == t->cap) {
+        size_t ncap = t->cap ? t->cap * 2 : 64;
+        char **nc = realloc(t->cells, ncap * sizeof *nc);
+        if (!nc) return;
+        t->cells = nc;
+        t->cap = ncap;
+    }
+    t->cells[t->n++] = strdup(cell ? cell : "");
+}
+
+void kp_table_addf(kp_table *t, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    kp_table_add(t, buf);
+}
+
+void kp_table_print(const kp_table *t, FILE *f) {
+    if (!t) return;
+    size_t *w = calloc((size_t)t->n_cols, sizeof *w);
+    if (!w) return;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t l = t->cells[i] ? strlen(t->cells[i]) : 0;
+        if (l > w[i % (size_t)t->n_cols]) w[i % (size_t)t->n_cols] = l;
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        int col = (int)(i % (size_t)t->n_cols);
+        const char *c = t->cells[i] ? t->cells[i] : "";
+        bool last = col == t->n_cols - 1 || i == t->n - 1;
+        if (last) fprintf(f, "%s\n", c);
+        else fprintf(f, "%-*s   ", (int)w[col], c);
+    }
+    free(w);
+}
+
+void kp_table_free(kp_table *t) {
+    if (!t) return;
+    for (size_t i = 0; i < t->n; i++) free(t->cells[i]);
+    free(t->cells);
+    free(t);
+}
