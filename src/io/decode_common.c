@@ -1,4 +1,5 @@
 /* Shared field decoders: strings, label maps, resource lists, selectors, conditions. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,7 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
     uint32_t n = 0;
     size_t saved = kp__dctx_push(d, key);
     for (const kp_tnode *c = m->first; c; c = c->next) {
-        if (c->type != KP_T_STR) {
+        if (c->type != KP_T_STR && !(c->plain && c->s && c->type != KP_T_NULL)) {
             char k[128];
             snprintf(k, sizeof k, "%.*s", (int)c->key_len, c->key);
             st = kp__dctx_fail(d, c, KP_EINVAL, k, "expected a string value, got %s",
@@ -77,7 +78,9 @@ kp_status kp__d_quantity(kp_dctx *d, const kp_tnode *n, const char *field, bool 
     if (kp_quantity_parse(n->s, n->len, &q, &qe) != KP_OK)
         return kp__dctx_fail(d, n, KP_EINVAL, field, "invalid quantity \"%s\": %s", n->s, qe.msg);
     kp_status st = milli ? kp_quantity_milli_value(&q, out) : kp_quantity_value(&q, out);
-    if (st != KP_OK) return kp__dctx_fail(d, n, KP_ERANGE, field, "quantity \"%s\" is too large", n->s);
+    /* upstream caps binary-suffixed magnitudes at 2^63-1 while parsing; an amount that large is
+     * no real resource, so it is reported rather than carried as a silently capped value */
+    if (st != KP_OK || *out == INT64_MAX || *out == INT64_MIN) return kp__dctx_fail(d, n, KP_ERANGE, field, "quantity \"%s\" is too large", n->s);
     return KP_OK;
 }
 
@@ -142,7 +145,7 @@ kp_status kp__d_str_list(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const 
     if (!v) return KP_ENOMEM;
     uint16_t i = 0;
     for (const kp_tnode *c = a->first; c; c = c->next, i++) {
-        if (c->type != KP_T_STR) {
+        if (c->type != KP_T_STR && !(c->plain && c->s && c->type != KP_T_NULL)) {
             size_t saved = kp__dctx_push(d, key);
             kp__dctx_push_index(d, i);
             st = kp__dctx_fail(d, c, KP_EINVAL, NULL, "expected a string");

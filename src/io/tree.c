@@ -26,6 +26,7 @@ typedef struct {
     long item_index;
     char list_kind[64];
     bool split;
+    bool yaml;                        /* scalars are YAML plain/quoted */
     kp_tree_cb cb;
     void *ctx;
     kp_tdoc doc;
@@ -107,7 +108,8 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     case KP_EV_DOC_END:
         if (b->root && b->root->type == KP_T_OBJ && !b->in_items) {
             if (dispatch(b, b->root, -1) < 0) return -1;
-        } else if (b->root && b->root->type != KP_T_OBJ && b->root->type != KP_T_ARR) {
+        } else if (b->root && b->root->type != KP_T_OBJ && b->root->type != KP_T_ARR && b->root->type != KP_T_NULL) {
+            /* an empty YAML document (e.g. a trailing ---) is a null root: nothing to load */
             kp_error_set(b->err, KP_EINVAL, "the document is not an object");
             b->st = KP_EINVAL;
             return -1;
@@ -189,7 +191,8 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
         kp_tnode *n = new_node(b, t, off);
         if (!n) return -1;
         if (t == KP_T_BOOL) n->b = ev == KP_EV_TRUE;
-        if (t == KP_T_STR || t == KP_T_NUM) {
+        if (b->yaml && t != KP_T_STR) n->plain = true;
+        if (s && (t == KP_T_STR || t == KP_T_NUM || n->plain)) {
             char *c = kp__arena_dup(b->cur, s, len);
             if (!c) return -1;
             n->s = c;
@@ -246,6 +249,7 @@ kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool s
     } else if (json) {
         rc = kp__json_events(buf, len, on_event, b, msg, sizeof msg, &eoff);
     } else {
+        b->yaml = true;
         rc = kp__yaml_events(buf, len, on_event, b, msg, sizeof msg, &eoff);
     }
     kp_status st = KP_OK;
@@ -350,7 +354,9 @@ kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const c
     if (present) *present = false;
     const kp_tnode *n = kp__tree_get(obj, key);
     if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_STR) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected a string, got %s", type_name(n->type));
+    /* sigs.k8s.io/yaml converts a plain YAML scalar to a string when the target field is one */
+    if (n->type != KP_T_STR && !(n->plain && n->s))
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "expected a string, got %s", type_name(n->type));
     *out = n->s;
     if (present) *present = true;
     return KP_OK;

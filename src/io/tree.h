@@ -19,6 +19,7 @@ typedef enum { KP_T_NULL = 0, KP_T_BOOL, KP_T_NUM, KP_T_STR, KP_T_OBJ, KP_T_ARR 
 typedef struct kp_tnode {
     kp_ttype type;
     bool b;              /* KP_T_BOOL */
+    bool plain;          /* YAML plain scalar: its text is kept and may be read as a string */
     const char *key;     /* member name when the parent is an object, else NULL */
     uint32_t key_len;
     const char *s;       /* KP_T_STR / KP_T_NUM: text (numbers keep their source spelling) */

@@ -111,7 +111,7 @@ int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *e
                 if (strcmp(tag, "tag:yaml.org,2002:str") == 0) t = KP_EV_STR;
             }
             value_start = true;
-            rc = fn(ctx, t, s, n, off);
+            rc = fn(ctx, t, s, n, off); /* text passed for every type: plain scalars may be strings */
             break;
         }
         case YAML_MAPPING_START_EVENT:
