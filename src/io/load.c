@@ -80,7 +80,7 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
             for (const kp_tnode *im = images->first; im && st == KP_OK && n->images; im = im->next, i++) {
                 size_t s2 = kp__dctx_push_index(d, i);
                 int64_t size = 0;
-                const kp_tnode *names;
+                const kp_tnode *names = NULL;
                 if (im->type != KP_T_OBJ) st = kp__dctx_fail(d, im, KP_EINVAL, NULL, "expected an object");
                 if (st == KP_OK) st = kp__dget_int(d, im, "sizeBytes", 0, INT64_MAX, &size, NULL);
                 if (st == KP_OK) st = kp__dget_arr(d, im, "names", &names);
