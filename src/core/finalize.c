@@ -181,7 +181,9 @@ static const kp_priority_class *default_class(const kp_cluster *cl) {
     return def;
 }
 
-/* mirrors plugin/pkg/admission/priority (admitPod, create) for pods without spec.priority. */
+/* mirrors plugin/pkg/admission/priority (admitPod, create) for pods without spec.priority.
+ * Static pods never pass the API server: the kubelet sees only what their manifest says, so an
+ * unset spec.priority stays unset (priority 0, and IsCriticalPod does not count it). */
 static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
     char ref[512];
     kp__pod_ref(cl, p, ref, sizeof ref);
@@ -274,9 +276,10 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     for (uint32_t i = 0; i < cl->n_pods; i++) {
         kp_pod *p = &cl->pods[i];
         p->src_index = i;
-        if ((st = resolve_priority(cl, p, err)) != KP_OK) return st;
         const char *src = NULL;
         p->is_static = has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
+        if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
+        if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
         p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
         p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
         if (p->status_qos) {

@@ -168,7 +168,8 @@ typedef struct kp_pod {
     kp_owner_ref *owners;
 
     /* priority: spec.priority if set, else resolved at finalize (Priority admission plugin) */
-    bool has_priority;      /* spec.priority present in the input */
+    bool has_priority;      /* priority known: spec.priority in the input, or resolved at finalize */
+    bool has_spec_priority; /* spec.priority was present in the input itself */
     int32_t priority;       /* effective priority after finalize */
     kp_str priority_class;  /* spec.priorityClassName (after admission resolution) */
     bool has_preemption_policy;

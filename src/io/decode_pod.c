@@ -425,6 +425,7 @@ static kp_status decode_spec(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, k
     TRY(kp__dget_int(d, spec, "priority", INT32_MIN, INT32_MAX, &v, &has));
     if (has) {
         p->has_priority = true;
+        p->has_spec_priority = true;
         p->priority = (int32_t)v;
     }
     TRY(kp__d_str(d, cl, spec, "priorityClassName", &p->priority_class));

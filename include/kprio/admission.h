@@ -1,0 +1,125 @@
+/* Kubelet pod admission and critical-pod admission preemption.
+ *
+ * Reproduces what a kubelet decides when a pod arrives for its node:
+ *   1. the eviction manager's admit handler (node-pressure conditions),
+ *   2. the predicate admit handler (resource fit incl. pods count and extended resources, node
+ *      affinity/selector, node name, host ports, untolerated NoExecute taints, OS checks),
+ *   3. when the pod is critical and every predicate failure is a resource shortage, the
+ *      CriticalPodAdmissionHandler (pkg/kubelet/preemption) that picks pods to preempt.
+ * The cluster is only read; victims are reported, not removed.
+ *
+ * Typical use:
+ *     kp_admission *a = kp_admission_new();
+ *     kp_admit_options o; kp_admit_options_init(&o);
+ *     kp_admit(cl, node, pod, &o, a, &err);
+ *     if (kp_admission_admitted(a)) ...
+ *     kp_admission_free(a);
+ * A kp_admission can be reused for many calls (no allocation once warm). Not thread-safe per
+ * object; distinct objects may be used concurrently on the same finalized cluster. */
+#ifndef KP_ADMISSION_H
+#define KP_ADMISSION_H
+
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Node-pressure conditions the eviction manager's admit handler looks at (bitmask). */
+enum {
+    KP_NODE_COND_MEMORY_PRESSURE = 1u,
+    KP_NODE_COND_DISK_PRESSURE = 2u,
+    KP_NODE_COND_PID_PRESSURE = 4u
+};
+
+typedef struct kp_admit_options {
+    /* false: the node's status.conditions decide (type *Pressure with status "True").
+     * true: `conditions` (KP_NODE_COND_* bits) replaces them. */
+    bool override_conditions;
+    unsigned conditions;
+} kp_admit_options;
+
+/* Defaults: conditions from the node. */
+void kp_admit_options_init(kp_admit_options *o);
+
+/* The KP_NODE_COND_* bits node `node` reports in its status.conditions (type MemoryPressure,
+ * DiskPressure or PIDPressure with status "True"); 0 for a bad index. A starting point for
+ * callers that override single conditions. */
+unsigned kp_admit_node_conditions(const kp_cluster *cl, size_t node);
+
+/* One admission failure reason, as the kubelet's PredicateFailureReason / PodAdmitResult. */
+typedef struct kp_admit_reason {
+    char reason[96];      /* "OutOfcpu", "OutOfexample.com/gpu", "NodeAffinity", "Evicted", ... */
+    char message[320];    /* upstream Error() text */
+    bool insufficient;    /* an InsufficientResourceError (the fields below are set) */
+    char resource[64];    /* resource name */
+    int64_t requested, used, capacity; /* cpu in millicores, other resources in units */
+} kp_admit_reason;
+
+typedef enum { KP_ADMIT_QOS_BESTEFFORT = 0, KP_ADMIT_QOS_BURSTABLE, KP_ADMIT_QOS_GUARANTEED } kp_admit_qos;
+
+/* One pod chosen for preemption. */
+typedef struct kp_admit_victim {
+    size_t pod;           /* pod index in the cluster */
+    kp_admit_qos qos;
+    int32_t priority;     /* effective priority */
+} kp_admit_victim;
+
+/* One admissionRequirement: an insufficient amount that preemption must free. */
+typedef struct kp_admit_requirement {
+    char resource[64];
+    int64_t quantity;     /* Requested - (Capacity - Used) */
+} kp_admit_requirement;
+
+typedef struct kp_admission kp_admission;
+
+/* New empty result object. NULL on allocation failure. */
+kp_admission *kp_admission_new(void);
+/* Releases it. NULL is a no-op. */
+void kp_admission_free(kp_admission *a);
+
+/* Decides whether pod `pod` is admitted on node `node` as the kubelet would, against the active
+ * (non-terminal) pods bound to that node in the finalized cluster `cl`; the pod itself is never
+ * counted among them. Mirrors kubelet canAdmitPod over the eviction admit handler then
+ * predicateAdmitHandler.Admit with CriticalPodAdmissionHandler.HandleAdmissionFailure.
+ * opts may be NULL (defaults). The result (admitted flag, top-level reason/message, the failure
+ * reasons found before any preemption, the insufficient amounts and the victims in upstream
+ * order) is written into `out`, replacing what it held. Returns KP_OK whether admitted or not;
+ * KP_EINVAL for a non-finalized cluster or an index out of range; KP_ENOMEM. */
+kp_status kp_admit(const kp_cluster *cl, size_t node, size_t pod, const kp_admit_options *opts,
+                   kp_admission *out, kp_error *err);
+
+/* ---- accessors (valid until the next kp_admit on the same object or its free) ---- */
+
+/* True when the pod is admitted (it fits, or it is critical and preemption freed enough). */
+bool kp_admission_admitted(const kp_admission *a);
+/* True when the pod is critical (static, mirror, or priority >= 2000000000). */
+bool kp_admission_critical(const kp_admission *a);
+/* PodAdmitResult.Reason of the rejection ("" when admitted). */
+const char *kp_admission_reason(const kp_admission *a);
+/* PodAdmitResult.Message of the rejection; for an admitted pod a short summary. */
+const char *kp_admission_message(const kp_admission *a);
+/* Failure reasons found before any preemption (all of them, in upstream order). */
+size_t kp_admission_reason_count(const kp_admission *a);
+const kp_admit_reason *kp_admission_reason_at(const kp_admission *a, size_t i);
+/* Insufficient amounts handed to preemption (empty unless preemption ran). */
+size_t kp_admission_requirement_count(const kp_admission *a);
+const kp_admit_requirement *kp_admission_requirement_at(const kp_admission *a, size_t i);
+/* Victims in upstream order: BestEffort ones, then Burstable, then Guaranteed (empty unless
+ * the pod is admitted through preemption). */
+size_t kp_admission_victim_count(const kp_admission *a);
+const kp_admit_victim *kp_admission_victim_at(const kp_admission *a, size_t i);
+
+/* Status every victim receives from the kubelet (constants, for output). */
+#define KP_ADMIT_VICTIM_PHASE "Failed"
+#define KP_ADMIT_VICTIM_REASON "Preempting"
+#define KP_ADMIT_VICTIM_MESSAGE "Preempted in order to admit critical pod"
+#define KP_ADMIT_VICTIM_CONDITION_TYPE "DisruptionTarget"
+#define KP_ADMIT_VICTIM_CONDITION_REASON "TerminationByKubelet"
+#define KP_ADMIT_VICTIM_CONDITION_MESSAGE "Pod was preempted by Kubelet to accommodate a critical pod."
+
+#ifdef __cplusplus
+}
+#endif
+#endif

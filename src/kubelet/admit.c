@@ -1,0 +1,185 @@
+/* Kubelet pod admission: the public entry point and the result object.
+ *
+ * kp_admit mirrors the kubelet's canAdmitPod over its admit handlers in registration order:
+ * the eviction manager's handler first (node pressure), then predicateAdmitHandler.Admit, whose
+ * admission failure handler is the CriticalPodAdmissionHandler (HandleAdmissionFailure →
+ * evictPodsToFreeRequests). The first handler that rejects decides. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kubelet/admit.h"
+
+void kp_admit_options_init(kp_admit_options *o) {
+    if (!o) return;
+    memset(o, 0, sizeof *o);
+}
+
+unsigned kp_admit_node_conditions(const kp_cluster *cl, size_t node) {
+    if (!cl || node >= cl->n_nodes) return 0;
+    return kp__admit_conditions(cl, &cl->nodes[node], NULL);
+}
+
+kp_admission *kp_admission_new(void) { return calloc(1, sizeof(kp_admission)); }
+
+void kp_admission_free(kp_admission *a) {
+    if (!a) return;
+    free(a->victims);
+    free(a->cands);
+    free(a->vals);
+    free(a->order);
+    free(a->picked);
+    free(a);
+}
+
+static void reset(kp_admission *a) {
+    a->admitted = false;
+    a->critical = false;
+    a->reason[0] = '\0';
+    a->message[0] = '\0';
+    a->msg_kind = KP__MSG_TEXT;
+    a->n_reasons = 0;
+    a->n_reqs = 0;
+    a->n_victims = 0;
+}
+
+/* Rejection with the reason/message of one PredicateFailureReason (predicateAdmitHandler.Admit
+ * reports only the first). */
+static void reject_with(kp_admission *a, uint32_t i) {
+    a->admitted = false;
+    kp__admit_copy(a->reason, sizeof a->reason, a->reasons[i].reason);
+    a->msg_kind = KP__MSG_REASON;
+    a->msg_reason = i;
+}
+
+/* mirrors CriticalPodAdmissionHandler.HandleAdmissionFailure + evictPodsToFreeRequests and the
+ * handling of their result in predicateAdmitHandler.Admit. */
+static kp_status handle_failure(const kp_cluster *cl, uint32_t node, uint32_t pod, kp_admission *a) {
+    if (!a->critical) {
+        reject_with(a, 0);
+        return KP_OK;
+    }
+    /* InsufficientResourceError is not a reason to reject a critical pod, unless other reasons
+     * exist: then only those are returned (the first one is reported). */
+    for (uint32_t i = 0; i < a->n_reasons; i++) {
+        if (!a->reasons[i].insufficient) {
+            reject_with(a, i);
+            return KP_OK;
+        }
+    }
+    kp__admit_reqlist reqs;
+    reqs.n = 0;
+    for (uint32_t i = 0; i < a->n_reasons && reqs.n < KP__ADMIT_MAX_REQS; i++) {
+        const kp_admit_reason *r = &a->reasons[i];
+        reqs.r[reqs.n].res = a->reason_res[i];
+        reqs.r[reqs.n].k = (uint8_t)reqs.n;
+        reqs.r[reqs.n].q = r->requested - (r->capacity - r->used); /* GetInsufficientAmount */
+        kp_admit_requirement *out = &a->reqs[a->n_reqs++];
+        kp__admit_copy(out->resource, sizeof out->resource, r->resource);
+        out->quantity = reqs.r[reqs.n].q;
+        reqs.n++;
+    }
+
+    char err[768];
+    kp_status st = KP_OK;
+    if (!kp__admit_pods_to_preempt(cl, node, pod, &reqs, a, err, sizeof err, &st)) {
+        if (st != KP_OK) return st;
+        a->admitted = false;
+        a->n_victims = 0;
+        kp__admit_copy(a->reason, sizeof a->reason, "UnexpectedAdmissionError");
+        snprintf(a->message, sizeof a->message,
+                 "Unexpected error while attempting to recover from admission failure: "
+                 "preemption: error finding a set of pods to preempt: %s",
+                 err);
+        return KP_OK;
+    }
+    /* Kill failures are only logged upstream: the pod is admitted once victims are chosen. */
+    a->admitted = true;
+    a->msg_kind = KP__MSG_PREEMPTED;
+    a->msg_reqs.n = reqs.n;
+    memcpy(a->msg_reqs.r, reqs.r, reqs.n * sizeof reqs.r[0]);
+    return KP_OK;
+}
+
+kp_status kp_admit(const kp_cluster *cl, size_t node, size_t pod, const kp_admit_options *opts,
+                   kp_admission *out, kp_error *err) {
+    if (!cl || !out) return kp_error_set(err, KP_EINVAL, "admit: no cluster or result object");
+    reset(out);
+    if (!cl->finalized) return kp_error_set(err, KP_EINVAL, "admit: cluster is not finalized");
+    if (node >= cl->n_nodes)
+        return kp_error_set(err, KP_EINVAL, "admit: node index %zu out of range", node);
+    if (pod >= cl->n_pods)
+        return kp_error_set(err, KP_EINVAL, "admit: pod index %zu out of range", pod);
+
+    const kp_node *n = &cl->nodes[node];
+    const kp_pod *p = &cl->pods[pod];
+    out->cl = cl;
+    out->critical = kp__admit_is_critical(p);
+
+    /* eviction manager admit handler (node-pressure conditions) */
+    unsigned conds = kp__admit_conditions(cl, n, opts);
+    if (kp__admit_eviction_reject(cl, p, conds, out->critical, out)) {
+        reject_with(out, 0);
+        return KP_OK;
+    }
+
+    /* predicateAdmitHandler.Admit: checks preemption cannot help come first */
+    if (kp__admit_os_reject(cl, n, p, out)) {
+        reject_with(out, 0);
+        return KP_OK;
+    }
+    kp__admit_general_filter(cl, (uint32_t)node, (uint32_t)pod, out);
+    if (out->n_reasons == 0) {
+        out->admitted = true;
+        kp__admit_copy(out->message, sizeof out->message, "admitted");
+        return KP_OK;
+    }
+    kp_status st = handle_failure(cl, (uint32_t)node, (uint32_t)pod, out);
+    if (st != KP_OK) {
+        reset(out);
+        return kp_error_set(err, st, "admit: out of memory");
+    }
+    return KP_OK;
+}
+
+/* ---- accessors ---- */
+
+bool kp_admission_admitted(const kp_admission *a) { return a && a->admitted; }
+bool kp_admission_critical(const kp_admission *a) { return a && a->critical; }
+const char *kp_admission_reason(const kp_admission *a) { return a ? a->reason : ""; }
+/* The message and the insufficient-resource texts are formatted on first access. The object is
+ * always heap-allocated non-const (kp_admission_new), so writing through it here is defined. */
+const char *kp_admission_message(const kp_admission *a) {
+    if (!a) return "";
+    kp_admission *m = (kp_admission *)(uintptr_t)a;
+    switch (m->msg_kind) {
+    case KP__MSG_TEXT: break;
+    case KP__MSG_REASON:
+        kp__admit_format_reason(m, m->msg_reason);
+        kp__admit_copy(m->message, sizeof m->message, m->reasons[m->msg_reason].message);
+        break;
+    case KP__MSG_PREEMPTED: {
+        char s[768];
+        kp__admit_reqs_string(m->cl, &m->msg_reqs, s, sizeof s);
+        snprintf(m->message, sizeof m->message,
+                 "admitted after preempting %u pod(s) to free resources: %s", m->n_victims, s);
+        break;
+    }
+    }
+    m->msg_kind = KP__MSG_TEXT;
+    return m->message;
+}
+size_t kp_admission_reason_count(const kp_admission *a) { return a ? a->n_reasons : 0; }
+const kp_admit_reason *kp_admission_reason_at(const kp_admission *a, size_t i) {
+    if (!a || i >= a->n_reasons) return NULL;
+    kp__admit_format_reason((kp_admission *)(uintptr_t)a, (uint32_t)i);
+    return &a->reasons[i];
+}
+size_t kp_admission_requirement_count(const kp_admission *a) { return a ? a->n_reqs : 0; }
+const kp_admit_requirement *kp_admission_requirement_at(const kp_admission *a, size_t i) {
+    return a && i < a->n_reqs ? &a->reqs[i] : NULL;
+}
+size_t kp_admission_victim_count(const kp_admission *a) { return a ? a->n_victims : 0; }
+const kp_admit_victim *kp_admission_victim_at(const kp_admission *a, size_t i) {
+    return a && i < a->n_victims ? &a->victims[i] : NULL;
+}
