@@ -22,10 +22,11 @@
 static char yaml[1 << 20];
 static size_t yaml_len;
 
+static void y(const char *fmt, ...)
 #if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
+    __attribute__((format(printf, 1, 2)))
 #endif
-static void y(const char *fmt, ...);
+    ;
 static void y(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

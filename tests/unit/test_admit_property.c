@@ -24,10 +24,11 @@ static long pick(long lo, long hi) { return lo + (long)(rnd() % (uint64_t)(hi - 
 
 static char yaml[1 << 18];
 static size_t yaml_len;
+static void y(const char *fmt, ...)
 #if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
+    __attribute__((format(printf, 1, 2)))
 #endif
-static void y(const char *fmt, ...);
+    ;
 static void y(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
