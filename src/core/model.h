@@ -129,6 +129,7 @@ typedef struct {
 
 typedef struct {
     kp_str name;
+    kp_str image; /* spec.containers[].image as written */
     kp_resv req, lim;
     bool is_init, is_sidecar; /* sidecar = init container with restartPolicy Always */
     uint16_t n_ports;         /* only ports with hostPort > 0 */

@@ -46,6 +46,7 @@ static kp_status decode_ports(kp_dctx *d, kp_cluster *cl, const kp_tnode *c, kp_
 static kp_status decode_container(kp_dctx *d, kp_cluster *cl, const kp_tnode *c, bool is_init, kp_container *ct) {
     if (c->type != KP_T_OBJ) return kp__dctx_fail(d, c, KP_EINVAL, NULL, "expected an object");
     TRY(kp__d_str(d, cl, c, "name", &ct->name));
+    TRY(kp__d_str(d, cl, c, "image", &ct->image));
     ct->is_init = is_init;
     const kp_tnode *res;
     TRY(kp__dget_obj(d, c, "resources", &res));

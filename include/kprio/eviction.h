@@ -1,0 +1,238 @@
+/* Kubelet node-pressure eviction: the eviction manager's synchronize loop as a library.
+ *
+ * Mirrors k8s.io/kubernetes/pkg/kubelet/eviction (managerImpl.synchronize and helpers.go) of the
+ * newest release line. Three inputs, each with its own handle:
+ *   - kp_evict_config: eviction thresholds and timings, from a KubeletConfiguration document
+ *     and/or the equivalent kubelet flags (ParseThresholdConfig rules and error texts);
+ *   - kp_evict_summary: one parsed Summary API document (/stats/summary), one synchronize step;
+ *   - kp_evict_manager: the state carried between steps for one node of a loaded cluster.
+ *
+ * Typical use:
+ *     kp_evict_config *cfg = kp_evict_config_new();
+ *     kp_evict_config_set_flag(cfg, "eviction-hard", "memory.available<1Gi", &err);
+ *     kp_evict_config_finish(cfg, &err);
+ *     kp_evict_manager *m = kp_evict_manager_new(cl, node_index, cfg, &err);
+ *     for each summary file:
+ *         kp_evict_summary_parse(path, buf, len, &s, &err);
+ *         kp_evict_manager_step(m, s, &res, &err);   (res: this step's decision)
+ *         kp_evict_summary_free(s);
+ *     kp_evict_manager_free(m); kp_evict_config_free(cfg);
+ *
+ * Where upstream is nondeterministic (Go map order: the order of thresholds met, of node
+ * conditions, of fully tied pods) kprio uses documented deterministic rules (docs/evict.md).
+ * No function here prints, exits or reads files. Handles are not thread-safe; distinct handles
+ * may be used from distinct threads. */
+#ifndef KP_EVICTION_H
+#define KP_EVICTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Eviction signals (evictionapi.Signal), in the order kprio reports them. */
+typedef enum {
+    KP_EVSIG_MEMORY_AVAILABLE = 0,          /* memory.available */
+    KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE,  /* allocatableMemory.available */
+    KP_EVSIG_NODEFS_AVAILABLE,              /* nodefs.available */
+    KP_EVSIG_NODEFS_INODES_FREE,            /* nodefs.inodesFree */
+    KP_EVSIG_IMAGEFS_AVAILABLE,             /* imagefs.available */
+    KP_EVSIG_IMAGEFS_INODES_FREE,           /* imagefs.inodesFree */
+    KP_EVSIG_CONTAINERFS_AVAILABLE,         /* containerfs.available */
+    KP_EVSIG_CONTAINERFS_INODES_FREE,       /* containerfs.inodesFree */
+    KP_EVSIG_PID_AVAILABLE,                 /* pid.available */
+    KP_EVSIG_COUNT
+} kp_evict_signal;
+
+/* Upstream spelling of a signal ("memory.available"). */
+const char *kp_evict_signal_name(kp_evict_signal s);
+/* Parses an upstream signal name; false if it is not a supported signal (validSignal). */
+bool kp_evict_signal_parse(const char *s, size_t len, kp_evict_signal *out);
+/* Resource a signal reclaims (signalToResource): "memory", "ephemeral-storage", "inodes",
+ * "pids". */
+const char *kp_evict_signal_resource(kp_evict_signal s);
+
+/* Node conditions, as bits. */
+enum { KP_EVCOND_MEMORY = 1u, KP_EVCOND_DISK = 2u, KP_EVCOND_PID = 4u };
+
+/* Filesystem layout (HasDedicatedImageFs / HasDedicatedContainerFs). AUTO detects it from the
+ * first summary: dedicated when runtime.imageFs is a different filesystem from node.fs, split
+ * when runtime.containerFs is a different filesystem from runtime.imageFs. */
+typedef enum { KP_EVFS_AUTO = 0, KP_EVFS_SHARED, KP_EVFS_DEDICATED, KP_EVFS_SPLIT } kp_evict_fs_layout;
+
+/* ---------------------------------------------------------------- configuration */
+
+typedef struct kp_evict_config kp_evict_config;
+
+/* New configuration holding kubelet defaults: evictionHard = the Linux defaults
+ * (memory.available<100Mi, nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%,
+ * imagefs.inodesFree<5%), transition period 5m, max pod grace 0, enforceNodeAllocatable [pods],
+ * localStorageCapacityIsolation true. NULL on allocation failure. */
+kp_evict_config *kp_evict_config_new(void);
+/* Releases a configuration. NULL is a no-op. */
+void kp_evict_config_free(kp_evict_config *cfg);
+
+/* Reads a KubeletConfiguration (YAML or JSON; kind must be KubeletConfiguration when present)
+ * and takes its eviction fields: evictionHard, evictionSoft, evictionSoftGracePeriod,
+ * evictionMinimumReclaim, evictionPressureTransitionPeriod, evictionMaxPodGracePeriod,
+ * enforceNodeAllocatable, mergeDefaultEvictionSettings, localStorageCapacityIsolation.
+ * Errors (KP_ESYNTAX, KP_EINVAL) name source, object and field. Values are checked by
+ * kp_evict_config_finish. */
+kp_status kp_evict_config_load_buffer(kp_evict_config *cfg, const char *source, const char *buf,
+                                      size_t len, kp_error *err);
+
+/* Applies one kubelet flag (name without dashes) as the kubelet command line does, on top of any
+ * loaded configuration: "eviction-hard" / "eviction-soft" ("sig<val,..."),
+ * "eviction-soft-grace-period" / "eviction-minimum-reclaim" ("sig=val,..."; the first use of a
+ * map flag replaces the map, later uses add to it), "eviction-pressure-transition-period"
+ * (duration), "eviction-max-pod-grace-period" (int32), "enforce-node-allocatable"
+ * (comma list), "local-storage-capacity-isolation" (bool). Errors use upstream's words
+ * ("malformed pair, expect string<string"). KP_ENOTFOUND for an unknown flag name. */
+kp_status kp_evict_config_set_flag(kp_evict_config *cfg, const char *name, const char *value,
+                                   kp_error *err);
+
+/* Models node-level reclaim (container and image garbage collection): "SIGNAL=QUANTITY" says GC
+ * would free QUANTITY on the filesystem of SIGNAL (bytes for *.available, inodes for
+ * *.inodesFree). Without it GC frees nothing, as on a node with nothing to collect. */
+kp_status kp_evict_config_set_reclaimable(kp_evict_config *cfg, const char *spec, kp_error *err);
+/* Forces the filesystem layout instead of detecting it (--imagefs). */
+void kp_evict_config_set_fs_layout(kp_evict_config *cfg, kp_evict_fs_layout layout);
+
+/* Builds the threshold list exactly as ParseThresholdConfig does (hard, then soft, then the
+ * allocatableMemory.available copies of hard memory thresholds when enforceNodeAllocatable holds
+ * "pods") and validates every value. Errors carry upstream's text, e.g.
+ * "unsupported eviction signal mem.available". Must succeed before kp_evict_manager_new. */
+kp_status kp_evict_config_finish(kp_evict_config *cfg, kp_error *err);
+
+/* A configured threshold, for display. */
+typedef struct {
+    kp_evict_signal signal;
+    bool hard;              /* grace period == 0 */
+    int64_t grace_ns;       /* grace period, nanoseconds */
+    char value[48];         /* "100Mi", "10%" */
+    char min_reclaim[48];   /* "" when none */
+} kp_evict_threshold_info;
+
+/* Number of thresholds after kp_evict_config_finish (0 before). */
+size_t kp_evict_config_threshold_count(const kp_evict_config *cfg);
+/* Fills *out with threshold i (0 <= i < count). KP_ERANGE if i is out of range. */
+kp_status kp_evict_config_threshold(const kp_evict_config *cfg, size_t i,
+                                    kp_evict_threshold_info *out);
+/* evictionPressureTransitionPeriod (ns) and evictionMaxPodGracePeriod (s). */
+int64_t kp_evict_config_transition_ns(const kp_evict_config *cfg);
+int64_t kp_evict_config_max_pod_grace(const kp_evict_config *cfg);
+
+/* Formats a duration as Go's time.Duration.String() does ("0s", "2m0s", "1.5s"). */
+void kp_evict_format_duration(int64_t ns, char *buf, size_t cap);
+
+/* ---------------------------------------------------------------- summaries */
+
+typedef struct kp_evict_summary kp_evict_summary;
+
+/* Parses one Summary API document (JSON, as the kubelet serves /stats/summary; YAML accepted
+ * too). Every numeric field is optional. The buffer is not retained; for JSON it must have 64
+ * readable bytes after len (kp__read_file provides them). On success *out owns the parsed
+ * stats. Errors: KP_ESYNTAX with line/column, KP_EINVAL naming the field
+ * ("pods[3].containers[0].rootfs.usedBytes: expected an unsigned integer"). */
+kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len,
+                                 kp_evict_summary **out, kp_error *err);
+/* Releases a summary. NULL is a no-op. */
+void kp_evict_summary_free(kp_evict_summary *s);
+/* The step's time: the newest `time` among the node-level stats, unix nanoseconds; false when
+ * the summary carries no node-level time. */
+bool kp_evict_summary_time(const kp_evict_summary *s, int64_t *unix_ns);
+/* Number of pod entries. */
+size_t kp_evict_summary_pod_count(const kp_evict_summary *s);
+
+/* ---------------------------------------------------------------- the manager */
+
+typedef struct kp_evict_manager kp_evict_manager;
+
+/* Observation of one signal in a step (signalObservation). */
+typedef struct {
+    bool present;           /* false when an input the signal needs is missing */
+    int64_t available;      /* bytes, inodes or PIDs (may be negative for pids) */
+    int64_t capacity;
+    int64_t time_ns;        /* the stat's time, 0 when absent (upstream zero time) */
+} kp_evict_observation;
+
+/* One threshold met in a step. */
+typedef struct {
+    uint32_t index;         /* threshold index in the manager's list (kp_evict_manager_threshold) */
+    kp_evict_signal signal;
+    bool hard;
+    int64_t grace_ns;
+    bool grace_met;         /* passed the grace period (thresholdsMetGracePeriod) */
+    bool acted;             /* grace met and its stats were updated (thresholdsUpdatedStats) */
+    int64_t quantity;       /* threshold resolved against the capacity (GetThresholdQuantity) */
+    const char *value;      /* configured value, "100Mi" / "10%" */
+    const char *quantity_str; /* resolved quantity as upstream prints it ("100Mi") */
+} kp_evict_met;
+
+/* One evicted pod. */
+typedef struct {
+    uint32_t pod;           /* cluster pod index */
+    const char *signal;     /* threshold signal, or emptydirfs.limit / ephemeralpodfs.limit /
+                               ephemeralcontainerfs.limit for local-storage evictions */
+    int64_t grace_seconds;  /* grace period override */
+    const char *message;    /* pod status message, upstream text */
+    uint32_t n_annotations; /* event annotations, keys sorted */
+    const char *const *ann_keys;
+    const char *const *ann_values;
+    bool local_storage;
+} kp_evict_eviction;
+
+/* A step's decision. Every pointer borrows from the manager and stays valid until the next
+ * kp_evict_manager_step or kp_evict_manager_free. */
+typedef struct {
+    int64_t time_ns;                          /* step time */
+    kp_evict_observation obs[KP_EVSIG_COUNT]; /* observations, by signal */
+    uint32_t n_met;                           /* thresholds met (with min-reclaim hysteresis) */
+    const kp_evict_met *met;
+    unsigned conditions;                      /* KP_EVCOND_* bits reported after this step */
+    bool has_reclaim;                         /* a threshold was chosen to reclaim */
+    uint32_t reclaim_threshold;               /* its index */
+    const char *reclaim_resource;             /* "memory", "ephemeral-storage", ... */
+    unsigned node_reclaim;                    /* 1 = container GC ran, 2 = image GC ran */
+    bool node_reclaim_enough;                 /* GC relieved every threshold: no pod evicted */
+    uint32_t n_ranking;                       /* pods in eviction order, when ranking ran */
+    const uint32_t *ranking;                  /* cluster pod indices */
+    uint32_t n_evicted;
+    const kp_evict_eviction *evicted;
+    const char *note;                         /* why nothing was evicted, or NULL */
+    kp_evict_fs_layout layout;                /* layout in use (never AUTO) */
+} kp_evict_result;
+
+/* Creates the manager for node `node` (index, see kp_cluster_find_node) of a finalized cluster
+ * with a finished configuration. The active pods are the node's bound pods that are not
+ * terminal, in load order. cl and cfg are borrowed and must outlive the manager. NULL with
+ * err set (KP_EINVAL, KP_ENOMEM) on failure. */
+kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp_evict_config *cfg,
+                                       kp_error *err);
+/* Releases a manager. NULL is a no-op. */
+void kp_evict_manager_free(kp_evict_manager *m);
+
+/* Runs one synchronize step on summary s (borrowed for the call only) and writes the decision
+ * to *res. Steps must come in time order. Evicted pods leave the active set for later steps.
+ * Errors: KP_EINVAL when the step time goes backwards, KP_ENOMEM. */
+kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s,
+                                kp_evict_result *res, kp_error *err);
+
+/* Thresholds the manager evaluates (the configuration's, plus the derived containerfs ones once
+ * the layout is known). */
+size_t kp_evict_manager_threshold_count(const kp_evict_manager *m);
+kp_status kp_evict_manager_threshold(const kp_evict_manager *m, size_t i,
+                                     kp_evict_threshold_info *out);
+/* Number of pods still active. */
+size_t kp_evict_manager_active_count(const kp_evict_manager *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

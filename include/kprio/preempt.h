@@ -1,0 +1,106 @@
+/* What-if preemption: would this pod preempt, on which node, whom?
+ *
+ * kp_preempt_evaluate runs one scheduling attempt for a pod of a loaded, finalized cluster the way
+ * kube-scheduler's default profile does (PreFilter + Filter on every node, with nominated pods)
+ * and, when the pod fits nowhere, DefaultPreemption's PostFilter: the nominated node, its victims
+ * in upstream order (most important first), the number of PDB violations, upstream's message, and
+ * per node why it was or was not a candidate. Nothing is actuated: the cluster is left exactly as
+ * it was (dry runs remove and re-add pods and restore each node's pod order).
+ *
+ *     kp_preempt_options o = kp_preempt_options_default();
+ *     kp_preemption *p;
+ *     if (kp_preempt_evaluate(cl, kp_cluster_find_pod(cl, "prod/web-0"), &o, &p, &err) == KP_OK) {
+ *         if (kp_preemption_outcome(p) == KP_PREEMPTION_NOMINATED) ... kp_preemption_node(p) ...
+ *         kp_preemption_free(p);
+ *     }
+ *
+ * Determinism: every random choice (candidate offset, final tie between equally good nodes) is
+ * drawn from a PRNG seeded with options.seed, or injected with options.offset / options.tie.
+ * Not thread-safe with respect to the cluster (it is temporarily modified during the call). */
+#ifndef KP_PREEMPT_H
+#define KP_PREEMPT_H
+
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+#include "kprio/sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kp_preemption kp_preemption;
+
+#define KP_PREEMPT_NOW_NONE INT64_MIN
+
+typedef struct {
+    const kp_sched_config *config; /* NULL = default profile (DefaultPreemption 10 % / 100) */
+    uint64_t seed;                 /* PRNG seed */
+    const char *compat;            /* NULL = newest; "1.35" (or older) = pre-1.36 PDB accounting
+                                    * and victim order (docs/preemption.md) */
+    bool reference;                /* run the naive upstream-step-by-step algorithm */
+    long offset;                   /* -1: PRNG; else the candidate offset (mod #potential nodes) */
+    long tie;                      /* -1: PRNG; else index among nodes tied after the cascade */
+    int64_t now;                   /* unix seconds for nil startTime; KP_PREEMPT_NOW_NONE =
+                                    * "later than any start time" */
+    long protect_pod;              /* -1, or a pod index to treat as covered by a PDB with no
+                                    * disruptions left (what-if used by `kprio why`) */
+} kp_preempt_options;
+
+kp_preempt_options kp_preempt_options_default(void);
+
+typedef enum {
+    KP_PREEMPTION_NOMINATED = 0,   /* a node was chosen; victims listed */
+    KP_PREEMPTION_NOT_ELIGIBLE,    /* preemptionPolicy Never, or a victim still terminating on
+                                    * the pod's nominated node */
+    KP_PREEMPTION_NO_CANDIDATES,   /* no node helps; message says why per node */
+    KP_PREEMPTION_NOT_NEEDED       /* the pod fits on some node: it would simply be bound */
+} kp_preemption_verdict;
+
+/* Evaluates preemption for pod index `pod` (kp_cluster_find_pod). The pod must exist and not be
+ * bound. Errors: KP_EINVAL (bad pod index, bound pod, bad compat, cluster not finalized),
+ * KP_ENOMEM. On success *out owns the result (kp_preemption_free). */
+kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options *opt,
+                              kp_preemption **out, kp_error *err);
+void kp_preemption_free(kp_preemption *p);
+
+kp_preemption_verdict kp_preemption_outcome(const kp_preemption *p);
+/* Nominated node index (NOMINATED) or a node it fits on (NOT_NEEDED); -1 otherwise. */
+long kp_preemption_node(const kp_preemption *p);
+size_t kp_preemption_victim_count(const kp_preemption *p);
+/* Victim i (pod index), most important first; -1 if out of range. */
+long kp_preemption_victim(const kp_preemption *p, size_t i);
+int kp_preemption_pdb_violations(const kp_preemption *p);
+/* Upstream's PostFilter message: "preemption: 0/3 nodes are available: ..." or
+ * "preemption: found a potential placement for pod on node X, preempting N victims". */
+const char *kp_preemption_message(const kp_preemption *p);
+/* Which step of the node-choice cascade decided ("fewest PDB violations", ...); "" if none. */
+const char *kp_preemption_decided_by(const kp_preemption *p);
+size_t kp_preemption_candidate_count(const kp_preemption *p);
+/* Filter calls made by the dry run (for comparing --reference with the optimised path). */
+uint64_t kp_preemption_filter_calls(const kp_preemption *p);
+
+/* Per-node explanation. */
+typedef struct {
+    bool potential;        /* failed Filter with plain Unschedulable (preemption might help) */
+    bool considered;       /* dry-run evaluated (within the candidate budget) */
+    bool candidate;        /* victims found */
+    size_t n_victims;
+    const uint32_t *victims; /* pod indices, most important first (borrowed) */
+    int pdb_violations;
+    const char *filter_reason; /* the node's Filter verdict for the pod ("" if it passed) */
+    const char *reason;        /* why not a candidate ("" if candidate or not considered) */
+} kp_preemption_node_info;
+
+/* Errors: KP_EINVAL for a bad node index. Pointers borrow from p. */
+kp_status kp_preemption_node_get(const kp_preemption *p, long node, kp_preemption_node_info *out);
+
+/* Names for rendering: "namespace/name" of a pod and a node's name (borrowing the cluster). */
+const char *kp_preemption_pod_ref(const kp_preemption *p, long pod, char *buf, size_t cap);
+const char *kp_preemption_node_name(const kp_preemption *p, long node);
+/* Effective priority of a pod of the evaluated cluster (0 for a bad index). */
+int32_t kp_preemption_pod_priority(const kp_preemption *p, long pod);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

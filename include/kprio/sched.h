@@ -1,0 +1,95 @@
+/* kube-scheduler's scheduling cycle over a loaded cluster: queue, filters, scores, nominations
+ * and (through DefaultPreemption) preemption.
+ *
+ * Typical use:
+ *     kp_sched_config *cfg = NULL;                       // NULL = the default profile
+ *     kp_sched_config_load(&cfg, "sched.yaml", NULL, &err);
+ *     kp_sched_options opt = kp_sched_options_default();
+ *     kp_sched *s;
+ *     kp_sched_new(cl, cfg, &opt, &s, &err);             // cl: a finalized cluster
+ *     kp_sched_run(s, &err);                             // every pending pod, queue order
+ *     for (size_t i = 0; i < kp_sched_result_count(s); i++) { kp_sched_result r; kp_sched_result_get(s, i, &r); ... }
+ *     kp_sched_free(s); kp_sched_config_free(cfg);
+ * The scheduler mutates the cluster it was given: bound pods are added to their nodes, victims
+ * become terminating (or are removed with until_settled). Not thread-safe. */
+#ifndef KP_SCHED_H
+#define KP_SCHED_H
+
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kp_sched kp_sched;
+typedef struct kp_sched_config kp_sched_config;
+
+/* Loads a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON). The
+ * profile whose schedulerName equals scheduler_name is used (NULL: "default-scheduler", or the
+ * only profile). Unknown fields, plugins and unsupported settings are KP_EINVAL with
+ * "FILE: KubeSchedulerConfiguration: FIELD: what is wrong". */
+kp_status kp_sched_config_load(kp_sched_config **out, const char *path, const char *scheduler_name,
+                               kp_error *err);
+kp_status kp_sched_config_load_buffer(kp_sched_config **out, const char *source, const char *buf,
+                                      size_t len, const char *scheduler_name, kp_error *err);
+void kp_sched_config_free(kp_sched_config *cfg);
+
+typedef struct {
+    const char *scheduler_name; /* profile to serve; NULL = the config's (default-scheduler) */
+    uint64_t seed;              /* PRNG seed (host ties, preemption offsets) */
+    bool until_settled;         /* victims terminate at once; retry until nothing changes */
+    const char *compat;         /* "1.35" etc. for older upstream behaviour; NULL = newest */
+} kp_sched_options;
+
+kp_sched_options kp_sched_options_default(void);
+
+/* Creates a scheduler over a finalized cluster (borrowed; must outlive the scheduler). cfg may
+ * be NULL (default profile); it is copied. Errors: KP_EINVAL (cluster not finalized, bad
+ * compat version), KP_ENOMEM. */
+kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sched_options *opt,
+                       kp_sched **out, kp_error *err);
+void kp_sched_free(kp_sched *s);
+
+/* Requests a per-node explanation for pod index `pod` (from kp_cluster_find_pod). */
+kp_status kp_sched_explain(kp_sched *s, long pod, kp_error *err);
+
+/* Schedules every pending pod of the profile in queue order (priority desc, then creation
+ * time, then load order). Each binding is visible to later pods. */
+kp_status kp_sched_run(kp_sched *s, kp_error *err);
+/* Schedules one pod (index) now, as the next queue pop would. */
+kp_status kp_sched_schedule_one(kp_sched *s, long pod, kp_error *err);
+
+typedef enum {
+    KP_OUTCOME_BOUND = 0,
+    KP_OUTCOME_NOMINATED,
+    KP_OUTCOME_UNSCHEDULABLE
+} kp_sched_outcome;
+
+/* A view of one pod's result; pointers borrow from the scheduler (valid until it is freed or
+ * run again). */
+typedef struct {
+    long pod;                  /* pod index */
+    int32_t priority;
+    kp_sched_outcome outcome;
+    long node;                 /* bound node index, -1 */
+    long nominated_node;       /* nominated node index, -1 */
+    size_t n_victims;
+    const uint32_t *victims;   /* pod indices, upstream order (most important first) */
+    const int32_t *victim_nodes; /* node index each victim was preempted on */
+    int32_t pdb_violations;
+    const char *message;       /* "" when bound */
+} kp_sched_result;
+
+size_t kp_sched_result_count(const kp_sched *s);
+/* Results in the order pods were first attempted. */
+kp_status kp_sched_result_get(const kp_sched *s, size_t i, kp_sched_result *out);
+
+/* "namespace/name" of a pod and name of a node (for rendering results). */
+const char *kp_sched_pod_ref(const kp_sched *s, long pod, char *buf, size_t cap);
+const char *kp_sched_node_name(const kp_sched *s, long node);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

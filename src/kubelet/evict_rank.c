@@ -1,0 +1,158 @@
+/* Pod ranking for eviction.
+ *
+ * Upstream: helpers.go (orderedBy, priority, exceedMemoryRequests, memory, process,
+ * exceedDiskRequests, disk, podDiskUsage, localVolumeNames, rankMemoryPressure,
+ * rankPIDPressure, rankDiskPressureFunc, buildSignalToRankFunc). Each comparator chain is turned
+ * into a key tuple per pod (computed once per step), then sorted with the input position as the
+ * last key. Upstream's sort.Sort is not stable (and its input order is Go-map random); a stable
+ * order equals upstream's for <= 12 pods and is a documented deterministic choice beyond. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kubelet/evict_types.h"
+
+/* mirrors buildSignalToRankFunc */
+kp__ev_rank_fn kp__ev_rank_fn_for(kp_evict_signal sig, bool imagefs, bool split) {
+    kp__ev_rank_fn fn = {KP__EVRANK_DISK, 0, false};
+    const unsigned all = KP__EVFS_IMAGES | KP__EVFS_ROOT | KP__EVFS_LOGS | KP__EVFS_LOCALVOL;
+    bool nodefs = false, image = false;
+    switch (sig) {
+    case KP_EVSIG_MEMORY_AVAILABLE:
+    case KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE: fn.kind = KP__EVRANK_MEMORY; return fn;
+    case KP_EVSIG_PID_AVAILABLE: fn.kind = KP__EVRANK_PID; return fn;
+    case KP_EVSIG_NODEFS_AVAILABLE: nodefs = true; break;
+    case KP_EVSIG_NODEFS_INODES_FREE: nodefs = true; fn.inodes = true; break;
+    case KP_EVSIG_IMAGEFS_AVAILABLE: image = true; break;
+    case KP_EVSIG_IMAGEFS_INODES_FREE: image = true; fn.inodes = true; break;
+    case KP_EVSIG_CONTAINERFS_AVAILABLE: break;
+    case KP_EVSIG_CONTAINERFS_INODES_FREE: fn.inodes = true; break;
+    case KP_EVSIG_COUNT: break;
+    }
+    if (imagefs && !split) {
+        /* containerfs ranks like imagefs */
+        fn.fs_types = nodefs ? (KP__EVFS_LOGS | KP__EVFS_LOCALVOL) : (KP__EVFS_ROOT | KP__EVFS_IMAGES);
+    } else if (imagefs && split) {
+        /* containerfs ranks like nodefs */
+        fn.fs_types = image ? KP__EVFS_IMAGES : (KP__EVFS_LOGS | KP__EVFS_LOCALVOL | KP__EVFS_ROOT);
+    } else {
+        fn.fs_types = all;
+    }
+    return fn;
+}
+
+/* localVolumeNames: hostPath and local ephemeral volumes (emptyDir on the default medium,
+ * gitRepo, configMap). The model records emptyDir only, so those are the local volumes here. */
+static bool volume_is_local(const kp_volume *v) { return v->is_empty_dir && !v->memory_medium; }
+
+static int64_t fs_bytes(const kp__ev_fs *fs) { return (fs->has & KP__EVF_USED) ? kp__ev_u2i(fs->used) : 0; }
+static int64_t fs_inodes(const kp__ev_fs *fs) {
+    return (fs->has & KP__EVF_IUSED) ? kp__ev_u2i(fs->inodes_used) : 0;
+}
+
+/* mirrors podDiskUsage (containerUsage + podLocalVolumeUsage) */
+int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp__ev_pstats *st,
+                              unsigned fs_types, bool inodes) {
+    int64_t total = 0;
+    for (uint32_t i = 0; i < st->n_containers; i++) {
+        const kp__ev_cstats *c = &st->containers[i];
+        if (fs_types & KP__EVFS_ROOT)
+            total = kp__ev_sat_add(total, inodes ? fs_inodes(&c->rootfs) : fs_bytes(&c->rootfs));
+        if (fs_types & KP__EVFS_LOGS)
+            total = kp__ev_sat_add(total, inodes ? fs_inodes(&c->logs) : fs_bytes(&c->logs));
+    }
+    if (fs_types & KP__EVFS_LOCALVOL) {
+        for (uint16_t v = 0; v < p->n_volumes; v++) {
+            const kp_volume *vol = &p->volumes[v];
+            if (!volume_is_local(vol)) continue;
+            const char *name = kp__s(cl, vol->name);
+            size_t nl = cl->strs.len[vol->name];
+            for (uint32_t j = 0; j < st->n_volumes; j++) {
+                const kp__ev_vstats *vs = &st->volumes[j];
+                if (vs->name && vs->name_len == nl && memcmp(vs->name, name, nl) == 0) {
+                    total = kp__ev_sat_add(total, inodes ? fs_inodes(&vs->fs) : fs_bytes(&vs->fs));
+                    break;
+                }
+            }
+        }
+    }
+    return total;
+}
+
+static inline bool key_less(const kp__ev_rank_key *x, const kp__ev_rank_key *y) {
+    if (x->k1 != y->k1) return x->k1 < y->k1;
+    if (x->k2 != y->k2) return x->k2 < y->k2;
+    if (x->k3 != y->k3) return x->k3 < y->k3;
+    return x->pos < y->pos;
+}
+
+/* Sorts keys[0..n) by key_less: insertion sort on runs of 16, then bottom-up merges through
+ * tmp (n entries). Keys are distinct (pos), so the order is total and the result stable. */
+static void sort_keys(kp__ev_rank_key *keys, kp__ev_rank_key *tmp, uint32_t n) {
+    const uint32_t run = 16;
+    for (uint32_t s = 0; s < n; s += run) {
+        uint32_t e = s + run < n ? s + run : n;
+        for (uint32_t i = s + 1; i < e; i++) {
+            kp__ev_rank_key v = keys[i];
+            uint32_t j = i;
+            while (j > s && key_less(&v, &keys[j - 1])) { keys[j] = keys[j - 1]; j--; }
+            keys[j] = v;
+        }
+    }
+    kp__ev_rank_key *src = keys, *dst = tmp;
+    for (uint32_t w = run; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi) dst[o++] = key_less(&src[b], &src[a]) ? src[b++] : src[a++];
+            while (a < mid) dst[o++] = src[a++];
+            while (b < hi) dst[o++] = src[b++];
+        }
+        kp__ev_rank_key *t = src; src = dst; dst = t;
+    }
+    if (src != keys) memcpy(keys, src, (size_t)n * sizeof *keys);
+}
+
+static int64_t neg_sat(int64_t v) { return v == INT64_MIN ? INT64_MAX : -v; }
+
+/* Keys (ascending = evicted first):
+ *   memory / disk: k1 = 0 no stats (cmpBool(!found1, !found2) puts them first), 1 usage exceeds
+ *                  the request, 2 within it; k2 = priority; k3 = -(usage - request).
+ *   pid:           k1 = priority; k2 = 0 no stats, 1 stats; k3 = -process count. */
+void kp__ev_rank(const kp_cluster *cl, const kp__ev_rank_fn *fn, kp__ev_rank_pod *pods, uint32_t n,
+                 kp__ev_rank_key *keys, kp__ev_rank_pod *tmp) { /* keys: 2n entries */
+    for (uint32_t i = 0; i < n; i++) {
+        const kp__ev_rank_pod *rp = &pods[i];
+        kp__ev_rank_key *k = &keys[i];
+        k->pos = i;
+        k->k3 = 0;
+        switch (fn->kind) {
+        case KP__EVRANK_MEMORY: { /* mirrors rankMemoryPressure */
+            k->k2 = rp->priority;
+            if (!rp->st) { k->k1 = 0; break; }
+            int64_t usage = (rp->st->mem.has & KP__EVM_WS) ? kp__ev_u2i(rp->st->mem.ws) : 0;
+            k->k1 = usage > rp->mem_req ? 1 : 2;
+            k->k3 = neg_sat(kp__ev_sat_add(usage, neg_sat(rp->mem_req)));
+            break;
+        }
+        case KP__EVRANK_PID: /* mirrors rankPIDPressure */
+            k->k1 = rp->priority;
+            k->k2 = rp->st ? 1 : 0;
+            if (rp->st) k->k3 = rp->st->has_procs ? neg_sat(kp__ev_u2i(rp->st->procs)) : 0;
+            break;
+        case KP__EVRANK_DISK: { /* mirrors rankDiskPressureFunc */
+            k->k2 = rp->priority;
+            if (!rp->st) { k->k1 = 0; break; }
+            int64_t usage = kp__ev_pod_disk_usage(cl, &cl->pods[rp->pod], rp->st, fn->fs_types, fn->inodes);
+            /* exceedDiskRequests compares with the request of the measured resource (none for
+             * inodes); disk subtracts the ephemeral-storage request even for inodes */
+            int64_t req = fn->inodes ? 0 : rp->eph_req;
+            k->k1 = usage > req ? 1 : 2;
+            k->k3 = neg_sat(kp__ev_sat_add(usage, neg_sat(rp->eph_req)));
+            break;
+        }
+        }
+    }
+    sort_keys(keys, keys + n, n);
+    for (uint32_t i = 0; i < n; i++) tmp[i] = pods[keys[i].pos];
+    memcpy(pods, tmp, (size_t)n * sizeof *tmp);
+}

@@ -1,0 +1,676 @@
+/* KubeSchedulerConfiguration loading (see config.h). Mirrors
+ * pkg/scheduler/apis/config/v1/{default_plugins.go (getDefaultPlugins, mergePlugins),
+ * defaults.go} and frameworkImpl.expandMultiPointPlugins for the effective plugin lists. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/tree.h"
+#include "kprio/sched.h"
+#include "sched/config.h"
+
+static const char *const PL_NAMES[KP_PL_COUNT] = {
+    "SchedulingGates", "PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration",
+    "NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
+    "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity", "DefaultPreemption",
+    "NodeResourcesBalancedAllocation", "ImageLocality", "DefaultBinder"};
+
+/* extension points each plugin implements (upstream's plugin types) */
+static const uint16_t PL_EPS[KP_PL_COUNT] = {
+    KP_EP_PREENQUEUE,                                                        /* SchedulingGates */
+    KP_EP_QUEUESORT,                                                         /* PrioritySort */
+    KP_EP_FILTER,                                                            /* NodeUnschedulable */
+    KP_EP_FILTER,                                                            /* NodeName */
+    KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,                             /* TaintToleration */
+    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* NodeAffinity */
+    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* NodePorts */
+    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* NodeResourcesFit */
+    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* VolumeRestrictions */
+    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* NodeVolumeLimits */
+    KP_EP_PREENQUEUE | KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE | KP_EP_RESERVE | KP_EP_PREBIND, /* VolumeBinding */
+    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* VolumeZone */
+    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* PodTopologySpread */
+    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* InterPodAffinity */
+    KP_EP_PREENQUEUE | KP_EP_POSTFILTER,                                     /* DefaultPreemption */
+    KP_EP_PRESCORE | KP_EP_SCORE,                                            /* BalancedAllocation */
+    KP_EP_SCORE,                                                             /* ImageLocality */
+    KP_EP_BIND,                                                              /* DefaultBinder */
+};
+
+/* default MultiPoint set (getDefaultPlugins) with weights */
+static const struct {
+    kp_plugin pl;
+    int32_t weight;
+} DEFAULT_MP[] = {
+    {KP_PL_SCHEDULING_GATES, 0}, {KP_PL_PRIORITY_SORT, 0}, {KP_PL_NODE_UNSCHEDULABLE, 0},
+    {KP_PL_NODE_NAME, 0},        {KP_PL_TAINT_TOLERATION, 3}, {KP_PL_NODE_AFFINITY, 2},
+    {KP_PL_NODE_PORTS, 0},       {KP_PL_FIT, 1},            {KP_PL_VOLUME_RESTRICTIONS, 0},
+    {KP_PL_NODE_VOLUME_LIMITS, 0}, {KP_PL_VOLUME_BINDING, 0}, {KP_PL_VOLUME_ZONE, 0},
+    {KP_PL_SPREAD, 2},           {KP_PL_INTERPOD, 2},       {KP_PL_DEFAULT_PREEMPTION, 0},
+    {KP_PL_BALANCED, 1},         {KP_PL_IMAGE_LOCALITY, 1}, {KP_PL_DEFAULT_BINDER, 0},
+};
+
+static const char *const EP_KEYS[KP_N_EP] = {"preEnqueue", "queueSort", "preFilter", "filter",
+                                             "postFilter", "preScore", "score", "reserve",
+                                             "permit", "preBind", "bind", "postBind"};
+
+const char *kp__plugin_name(kp_plugin p) { return (unsigned)p < KP_PL_COUNT ? PL_NAMES[p] : "?"; }
+
+static int plugin_by_name(const char *n) {
+    for (int i = 0; i < KP_PL_COUNT; i++)
+        if (strcmp(PL_NAMES[i], n) == 0) return i;
+    return -1;
+}
+
+/* ---- plugin sets ---- */
+
+#define MAX_SET 32
+typedef struct {
+    int16_t pl[MAX_SET]; /* -1 = "*" (disabled only) */
+    int32_t weight[MAX_SET];
+    uint8_t n;
+} pset;
+
+typedef struct {
+    pset enabled, disabled;
+} pluginset;
+
+static bool pset_has(const pset *s, int pl) {
+    for (uint8_t i = 0; i < s->n; i++)
+        if (s->pl[i] == pl) return true;
+    return false;
+}
+
+static int pset_find(const pset *s, int pl) {
+    for (uint8_t i = 0; i < s->n; i++)
+        if (s->pl[i] == pl) return i;
+    return -1;
+}
+
+/* mirrors mergePluginSet */
+static void merge_set(const pluginset *def, const pluginset *custom, pluginset *out) {
+    memset(out, 0, sizeof *out);
+    out->disabled = custom->disabled;
+    for (uint8_t i = 0; i < def->disabled.n && out->disabled.n < MAX_SET; i++) out->disabled.pl[out->disabled.n++] = def->disabled.pl[i];
+    bool replaced[MAX_SET] = {false};
+    if (!pset_has(&out->disabled, -1)) {
+        for (uint8_t i = 0; i < def->enabled.n; i++) {
+            int pl = def->enabled.pl[i];
+            if (pset_has(&out->disabled, pl)) continue;
+            int ci = pset_find(&custom->enabled, pl);
+            int32_t w = def->enabled.weight[i];
+            if (ci >= 0) {
+                w = custom->enabled.weight[ci];
+                replaced[ci] = true;
+            }
+            out->enabled.pl[out->enabled.n] = (int16_t)pl;
+            out->enabled.weight[out->enabled.n++] = w;
+        }
+    }
+    for (uint8_t i = 0; i < custom->enabled.n && out->enabled.n < MAX_SET; i++) {
+        if (replaced[i]) continue;
+        out->enabled.pl[out->enabled.n] = custom->enabled.pl[i];
+        out->enabled.weight[out->enabled.n++] = custom->enabled.weight[i];
+    }
+}
+
+/* mirrors expandMultiPointPlugins for one extension point: override plugins, then MultiPoint
+ * plugins, then the point's own plugins. Returns KP_EINVAL on double registration. */
+static kp_status expand(const pluginset *mp, const pluginset *ep, uint16_t ep_bit, uint8_t *out,
+                        uint8_t *n_out, int32_t *weights, char *why, size_t why_cap) {
+    *n_out = 0;
+    int16_t order[3 * MAX_SET];
+    int32_t w[3 * MAX_SET];
+    uint8_t n = 0;
+    for (uint8_t i = 0; i < ep->enabled.n; i++) {
+        int pl = ep->enabled.pl[i];
+        if (!(PL_EPS[pl] & ep_bit)) {
+            snprintf(why, why_cap, "plugin \"%s\" does not extend this extension point", PL_NAMES[pl]);
+            return KP_EINVAL;
+        }
+        if (pset_find(&ep->enabled, pl) != i) {
+            snprintf(why, why_cap, "plugin \"%s\" is enabled twice", PL_NAMES[pl]);
+            return KP_EINVAL;
+        }
+    }
+    if (!pset_has(&ep->disabled, -1)) {
+        int16_t ov[MAX_SET], mpe[MAX_SET];
+        int32_t mpw[MAX_SET];
+        uint8_t n_ov = 0, n_mp = 0;
+        for (uint8_t i = 0; i < mp->enabled.n; i++) {
+            int pl = mp->enabled.pl[i];
+            if (!(PL_EPS[pl] & ep_bit)) continue;
+            if (pset_has(&ep->disabled, pl)) continue;
+            if (pset_has(&ep->enabled, pl)) {
+                ov[n_ov++] = (int16_t)pl;
+                continue;
+            }
+            for (uint8_t k = 0; k < n_mp; k++)
+                if (mpe[k] == pl) {
+                    snprintf(why, why_cap, "plugin \"%s\" already registered", PL_NAMES[pl]);
+                    return KP_EINVAL;
+                }
+            mpe[n_mp] = (int16_t)pl;
+            mpw[n_mp++] = mp->enabled.weight[i];
+        }
+        for (uint8_t i = 0; i < n_ov; i++) {
+            order[n] = ov[i];
+            w[n++] = ep->enabled.weight[pset_find(&ep->enabled, ov[i])];
+        }
+        for (uint8_t i = 0; i < n_mp; i++) {
+            order[n] = mpe[i];
+            w[n++] = mpw[i];
+        }
+    }
+    for (uint8_t i = 0; i < ep->enabled.n; i++) {
+        bool dup = false;
+        for (uint8_t k = 0; k < n && !dup; k++) dup = order[k] == ep->enabled.pl[i];
+        if (dup) continue;
+        order[n] = ep->enabled.pl[i];
+        w[n++] = ep->enabled.weight[i];
+    }
+    for (uint8_t i = 0; i < n; i++) {
+        out[(*n_out)++] = (uint8_t)order[i];
+        if (weights) weights[order[i]] = w[i] > 0 ? w[i] : 1;
+    }
+    return KP_OK;
+}
+
+static void set_default_args(kp_sched_config *c) {
+    c->strategy = KP_STRAT_LEAST;
+    c->n_fit_res = 2;
+    snprintf(c->fit_res[0].name, sizeof c->fit_res[0].name, "cpu");
+    c->fit_res[0].weight = 1;
+    snprintf(c->fit_res[1].name, sizeof c->fit_res[1].name, "memory");
+    c->fit_res[1].weight = 1;
+    c->n_bal_res = 2;
+    c->bal_res[0] = c->fit_res[0];
+    c->bal_res[1] = c->fit_res[1];
+    c->min_candidate_pct = 10;
+    c->min_candidate_abs = 100;
+    c->spread_system_defaulting = true;
+    c->hard_pod_affinity_weight = 1;
+}
+
+static kp_status build_lists(kp_sched_config *c, const pluginset *mp_custom, const pluginset *eps,
+                             char *why, size_t why_cap, int *bad_ep) {
+    pluginset def;
+    memset(&def, 0, sizeof def);
+    for (size_t i = 0; i < sizeof DEFAULT_MP / sizeof DEFAULT_MP[0]; i++) {
+        def.enabled.pl[def.enabled.n] = (int16_t)DEFAULT_MP[i].pl;
+        def.enabled.weight[def.enabled.n++] = DEFAULT_MP[i].weight;
+    }
+    pluginset mp;
+    merge_set(&def, mp_custom, &mp);
+    uint8_t tmp[KP_PL_COUNT], n_tmp;
+    for (int e = 0; e < KP_N_EP; e++) {
+        uint16_t bit = (uint16_t)(1u << e);
+        uint8_t *dst = tmp, *n_dst = &n_tmp;
+        int32_t *weights = NULL;
+        if (bit == KP_EP_PREFILTER) dst = c->prefilter, n_dst = &c->n_prefilter;
+        else if (bit == KP_EP_FILTER) dst = c->filter, n_dst = &c->n_filter;
+        else if (bit == KP_EP_PRESCORE) dst = c->prescore, n_dst = &c->n_prescore;
+        else if (bit == KP_EP_SCORE) dst = c->score, n_dst = &c->n_score, weights = c->score_weight;
+        if (expand(&mp, &eps[e], bit, dst, n_dst, weights, why, why_cap) != KP_OK) {
+            *bad_ep = e;
+            return KP_EINVAL;
+        }
+        if (bit == KP_EP_POSTFILTER) {
+            c->postfilter_preemption = false;
+            for (uint8_t i = 0; i < n_tmp; i++)
+                if (tmp[i] == KP_PL_DEFAULT_PREEMPTION) c->postfilter_preemption = true;
+        }
+    }
+    return KP_OK;
+}
+
+void kp__sched_config_defaults(kp_sched_config *c) {
+    memset(c, 0, sizeof *c);
+    snprintf(c->scheduler_name, sizeof c->scheduler_name, "default-scheduler");
+    set_default_args(c);
+    pluginset none[KP_N_EP], mp;
+    memset(none, 0, sizeof none);
+    memset(&mp, 0, sizeof mp);
+    char why[160];
+    int bad;
+    (void)build_lists(c, &mp, none, why, sizeof why, &bad);
+}
+
+/* ================================================================ parsing */
+
+typedef struct {
+    kp_sched_config *c;
+    const char *want_name;
+    bool seen;
+    kp_status st;
+} pctx;
+
+/* every member of obj must be one of keys[] (NULL-terminated) */
+static kp_status only_keys(kp_dctx *d, const kp_tnode *obj, const char *const *keys) {
+    for (const kp_tnode *m = obj->first; m; m = m->next) {
+        bool ok = false;
+        for (size_t i = 0; keys[i] && !ok; i++) ok = kp__tree_key_is(m, keys[i]);
+        if (!ok) {
+            char k[128];
+            snprintf(k, sizeof k, "%.*s", (int)m->key_len, m->key);
+            return kp__dctx_fail(d, m, KP_EINVAL, k, "unknown or unsupported field");
+        }
+    }
+    return KP_OK;
+}
+
+static kp_status need_obj(kp_dctx *d, const kp_tnode *n, const char *field) {
+    if (n->type != KP_T_OBJ) return kp__dctx_fail(d, n, KP_EINVAL, field, "expected an object");
+    return KP_OK;
+}
+
+static kp_status parse_pset(kp_dctx *d, const kp_tnode *arr, pset *out, bool allow_star, bool with_weight) {
+    if (arr->type != KP_T_ARR) return kp__dctx_fail(d, arr, KP_EINVAL, NULL, "expected an array");
+    uint32_t i = 0;
+    for (const kp_tnode *e = arr->first; e; e = e->next, i++) {
+        size_t sv = kp__dctx_push_index(d, i);
+        kp_status st;
+        static const char *const k_w[] = {"name", "weight", NULL}, *const k_n[] = {"name", NULL};
+        if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, with_weight ? k_w : k_n)) != KP_OK) return st;
+        const char *name = NULL;
+        bool has;
+        int64_t w = 0;
+        if ((st = kp__dget_str(d, e, "name", &name, &has)) != KP_OK) return st;
+        if (!has) return kp__dctx_fail(d, e, KP_EINVAL, "name", "required");
+        if (with_weight && (st = kp__dget_int(d, e, "weight", 0, 100, &w, &has)) != KP_OK) return st;
+        int pl = -1;
+        if (!(allow_star && strcmp(name, "*") == 0)) {
+            pl = plugin_by_name(name);
+            if (pl < 0) return kp__dctx_fail(d, e, KP_EINVAL, "name", "plugin \"%s\" does not exist (or is not supported by kprio)", name);
+        }
+        if (out->n >= MAX_SET) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many plugins");
+        out->pl[out->n] = (int16_t)pl;
+        out->weight[out->n++] = (int32_t)w;
+        kp__dctx_pop(d, sv);
+    }
+    return KP_OK;
+}
+
+static kp_status parse_pluginset(kp_dctx *d, const kp_tnode *o, pluginset *ps, bool score) {
+    static const char *const keys[] = {"enabled", "disabled", NULL};
+    kp_status st;
+    if ((st = need_obj(d, o, NULL)) != KP_OK || (st = only_keys(d, o, keys)) != KP_OK) return st;
+    const kp_tnode *en = kp__tree_get(o, "enabled"), *dis = kp__tree_get(o, "disabled");
+    size_t sv;
+    if (en && en->type != KP_T_NULL) {
+        sv = kp__dctx_push(d, "enabled");
+        if ((st = parse_pset(d, en, &ps->enabled, false, score)) != KP_OK) return st;
+        kp__dctx_pop(d, sv);
+    }
+    if (dis && dis->type != KP_T_NULL) {
+        sv = kp__dctx_push(d, "disabled");
+        if ((st = parse_pset(d, dis, &ps->disabled, true, false)) != KP_OK) return st;
+        kp__dctx_pop(d, sv);
+    }
+    return KP_OK;
+}
+
+static kp_status parse_resources(kp_dctx *d, const kp_tnode *arr, kp_cfg_resource *out, uint8_t *n) {
+    if (arr->type != KP_T_ARR) return kp__dctx_fail(d, arr, KP_EINVAL, NULL, "expected an array");
+    *n = 0;
+    uint32_t i = 0;
+    for (const kp_tnode *e = arr->first; e; e = e->next, i++) {
+        size_t sv = kp__dctx_push_index(d, i);
+        static const char *const keys[] = {"name", "weight", NULL};
+        kp_status st;
+        if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, keys)) != KP_OK) return st;
+        const char *name = NULL;
+        bool has;
+        int64_t w = 1;
+        if ((st = kp__dget_str(d, e, "name", &name, &has)) != KP_OK) return st;
+        if (!has || !*name) return kp__dctx_fail(d, e, KP_EINVAL, "name", "required");
+        if ((st = kp__dget_int(d, e, "weight", 1, 100, &w, &has)) != KP_OK) return st;
+        if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many resources");
+        snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
+        out[*n].weight = w;
+        (*n)++;
+        kp__dctx_pop(d, sv);
+    }
+    return KP_OK;
+}
+
+static kp_status parse_strlist(kp_dctx *d, const kp_tnode *arr, char (*out)[64], uint8_t *n) {
+    if (arr->type != KP_T_ARR) return kp__dctx_fail(d, arr, KP_EINVAL, NULL, "expected an array");
+    uint32_t i = 0;
+    for (const kp_tnode *e = arr->first; e; e = e->next, i++) {
+        if (e->type != KP_T_STR) return kp__dctx_fail(d, e, KP_EINVAL, NULL, "[%u]: expected a string", i);
+        if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many entries");
+        snprintf(out[(*n)++], 64, "%s", e->s);
+    }
+    return KP_OK;
+}
+
+static kp_status parse_fit_args(kp_dctx *d, kp_sched_config *c, const kp_tnode *a) {
+    static const char *const keys[] = {"apiVersion", "kind", "ignoredResources", "ignoredResourceGroups", "scoringStrategy", NULL};
+    kp_status st;
+    if ((st = only_keys(d, a, keys)) != KP_OK) return st;
+    const kp_tnode *n;
+    size_t sv;
+    if ((n = kp__tree_get(a, "ignoredResources")) && n->type != KP_T_NULL) {
+        sv = kp__dctx_push(d, "ignoredResources");
+        if ((st = parse_strlist(d, n, c->ignored, &c->n_ignored)) != KP_OK) return st;
+        kp__dctx_pop(d, sv);
+    }
+    if ((n = kp__tree_get(a, "ignoredResourceGroups")) && n->type != KP_T_NULL) {
+        sv = kp__dctx_push(d, "ignoredResourceGroups");
+        if ((st = parse_strlist(d, n, c->ignored_groups, &c->n_ignored_groups)) != KP_OK) return st;
+        kp__dctx_pop(d, sv);
+    }
+    const kp_tnode *ss = kp__tree_get(a, "scoringStrategy");
+    if (!ss || ss->type == KP_T_NULL) return KP_OK;
+    sv = kp__dctx_push(d, "scoringStrategy");
+    static const char *const skeys[] = {"type", "resources", "requestedToCapacityRatio", NULL};
+    if ((st = need_obj(d, ss, NULL)) != KP_OK || (st = only_keys(d, ss, skeys)) != KP_OK) return st;
+    const char *type = NULL;
+    bool has;
+    if ((st = kp__dget_str(d, ss, "type", &type, &has)) != KP_OK) return st;
+    if (!has || strcmp(type, "LeastAllocated") == 0) c->strategy = KP_STRAT_LEAST;
+    else if (strcmp(type, "MostAllocated") == 0) c->strategy = KP_STRAT_MOST;
+    else if (strcmp(type, "RequestedToCapacityRatio") == 0) c->strategy = KP_STRAT_RTCR;
+    else return kp__dctx_fail(d, ss, KP_EINVAL, "type", "unsupported value \"%s\" (LeastAllocated, MostAllocated, RequestedToCapacityRatio)", type);
+    if ((n = kp__tree_get(ss, "resources")) && n->type != KP_T_NULL) {
+        size_t sv2 = kp__dctx_push(d, "resources");
+        if ((st = parse_resources(d, n, c->fit_res, &c->n_fit_res)) != KP_OK) return st;
+        kp__dctx_pop(d, sv2);
+    }
+    const kp_tnode *r = kp__tree_get(ss, "requestedToCapacityRatio");
+    if (c->strategy == KP_STRAT_RTCR) {
+        if (!r || r->type != KP_T_OBJ) return kp__dctx_fail(d, ss, KP_EINVAL, "requestedToCapacityRatio", "required for RequestedToCapacityRatio");
+        size_t sv2 = kp__dctx_push(d, "requestedToCapacityRatio");
+        static const char *const rkeys[] = {"shape", NULL};
+        if ((st = only_keys(d, r, rkeys)) != KP_OK) return st;
+        const kp_tnode *shape = kp__tree_get(r, "shape");
+        if (!shape || shape->type != KP_T_ARR || shape->n == 0) return kp__dctx_fail(d, r, KP_EINVAL, "shape", "at least one point required");
+        size_t sv3 = kp__dctx_push(d, "shape");
+        uint32_t i = 0;
+        c->n_shape = 0;
+        for (const kp_tnode *e = shape->first; e; e = e->next, i++) {
+            size_t sv4 = kp__dctx_push_index(d, i);
+            static const char *const pkeys[] = {"utilization", "score", NULL};
+            if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, pkeys)) != KP_OK) return st;
+            int64_t u = 0, sc = 0;
+            if ((st = kp__dget_int(d, e, "utilization", 0, 100, &u, &has)) != KP_OK) return st;
+            if ((st = kp__dget_int(d, e, "score", 0, 10, &sc, &has)) != KP_OK) return st;
+            if (c->n_shape && u <= c->shape[c->n_shape - 1].utilization)
+                return kp__dctx_fail(d, e, KP_EINVAL, "utilization", "values must be sorted in increasing order");
+            if (c->n_shape >= KP_CFG_MAX_SHAPE) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many points");
+            c->shape[c->n_shape].utilization = u;
+            c->shape[c->n_shape].score = sc * 10; /* MaxNodeScore / MaxCustomPriorityScore */
+            c->n_shape++;
+            kp__dctx_pop(d, sv4);
+        }
+        kp__dctx_pop(d, sv3);
+        kp__dctx_pop(d, sv2);
+    } else if (r && r->type != KP_T_NULL) {
+        return kp__dctx_fail(d, r, KP_EINVAL, "requestedToCapacityRatio", "only valid with type RequestedToCapacityRatio");
+    }
+    kp__dctx_pop(d, sv);
+    return KP_OK;
+}
+
+static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, const kp_tnode *a) {
+    kp_status st;
+    bool has;
+    if (a->type != KP_T_OBJ) return kp__dctx_fail(d, a, KP_EINVAL, NULL, "expected an object");
+    if (strcmp(name, "NodeResourcesFit") == 0) return parse_fit_args(d, c, a);
+    if (strcmp(name, "NodeResourcesBalancedAllocation") == 0) {
+        static const char *const keys[] = {"apiVersion", "kind", "resources", NULL};
+        if ((st = only_keys(d, a, keys)) != KP_OK) return st;
+        const kp_tnode *r = kp__tree_get(a, "resources");
+        if (r && r->type != KP_T_NULL) {
+            size_t sv = kp__dctx_push(d, "resources");
+            if ((st = parse_resources(d, r, c->bal_res, &c->n_bal_res)) != KP_OK) return st;
+            kp__dctx_pop(d, sv);
+        }
+        return KP_OK;
+    }
+    if (strcmp(name, "DefaultPreemption") == 0) {
+        static const char *const keys[] = {"apiVersion", "kind", "minCandidateNodesPercentage", "minCandidateNodesAbsolute", NULL};
+        if ((st = only_keys(d, a, keys)) != KP_OK) return st;
+        int64_t v;
+        if ((st = kp__dget_int(d, a, "minCandidateNodesPercentage", 0, 100, &v, &has)) != KP_OK) return st;
+        if (has) c->min_candidate_pct = (int32_t)v;
+        if ((st = kp__dget_int(d, a, "minCandidateNodesAbsolute", 0, INT32_MAX, &v, &has)) != KP_OK) return st;
+        if (has) c->min_candidate_abs = (int32_t)v;
+        if (c->min_candidate_pct == 0 && c->min_candidate_abs == 0)
+            return kp__dctx_fail(d, a, KP_EINVAL, "minCandidateNodesPercentage", "cannot be zero at the same time as minCandidateNodesAbsolute");
+        return KP_OK;
+    }
+    if (strcmp(name, "InterPodAffinity") == 0) {
+        static const char *const keys[] = {"apiVersion", "kind", "hardPodAffinityWeight", "ignorePreferredTermsOfExistingPods", NULL};
+        if ((st = only_keys(d, a, keys)) != KP_OK) return st;
+        int64_t v;
+        if ((st = kp__dget_int(d, a, "hardPodAffinityWeight", 0, 100, &v, &has)) != KP_OK) return st;
+        if (has) c->hard_pod_affinity_weight = (int32_t)v;
+        return kp__dget_bool(d, a, "ignorePreferredTermsOfExistingPods", &c->ignore_preferred_terms_of_existing_pods, &has);
+    }
+    if (strcmp(name, "PodTopologySpread") == 0) {
+        static const char *const keys[] = {"apiVersion", "kind", "defaultConstraints", "defaultingType", NULL};
+        if ((st = only_keys(d, a, keys)) != KP_OK) return st;
+        const char *dt = NULL;
+        if ((st = kp__dget_str(d, a, "defaultingType", &dt, &has)) != KP_OK) return st;
+        if (has && strcmp(dt, "List") == 0) c->spread_system_defaulting = false;
+        else if (has && strcmp(dt, "System") != 0)
+            return kp__dctx_fail(d, a, KP_EINVAL, "defaultingType", "unsupported value \"%s\" (System, List)", dt);
+        const kp_tnode *dc = kp__tree_get(a, "defaultConstraints");
+        if (dc && dc->type != KP_T_NULL) {
+            if (dc->type != KP_T_ARR) return kp__dctx_fail(d, dc, KP_EINVAL, "defaultConstraints", "expected an array");
+            if (c->spread_system_defaulting && dc->n)
+                return kp__dctx_fail(d, dc, KP_EINVAL, "defaultConstraints", "when defaultingType is System, defaultConstraints must be empty");
+            size_t sv = kp__dctx_push(d, "defaultConstraints");
+            uint32_t i = 0;
+            for (const kp_tnode *e = dc->first; e; e = e->next, i++) {
+                size_t sv2 = kp__dctx_push_index(d, i);
+                static const char *const ck[] = {"maxSkew", "topologyKey", "whenUnsatisfiable", NULL};
+                if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, ck)) != KP_OK) return st;
+                if (c->n_default_spread >= KP_CFG_MAX_DEFAULT_SPREAD) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many constraints");
+                kp_cfg_spread *cs = &c->default_spread[c->n_default_spread++];
+                int64_t v = 0;
+                if ((st = kp__dget_int(d, e, "maxSkew", 1, INT32_MAX, &v, &has)) != KP_OK) return st;
+                if (!has) return kp__dctx_fail(d, e, KP_EINVAL, "maxSkew", "required");
+                cs->max_skew = (int32_t)v;
+                const char *tk = NULL, *wu = NULL;
+                if ((st = kp__dget_str(d, e, "topologyKey", &tk, &has)) != KP_OK) return st;
+                if (!has || !*tk) return kp__dctx_fail(d, e, KP_EINVAL, "topologyKey", "required");
+                snprintf(cs->topology_key, sizeof cs->topology_key, "%s", tk);
+                if ((st = kp__dget_str(d, e, "whenUnsatisfiable", &wu, &has)) != KP_OK) return st;
+                if (!has || (strcmp(wu, "DoNotSchedule") != 0 && strcmp(wu, "ScheduleAnyway") != 0))
+                    return kp__dctx_fail(d, e, KP_EINVAL, "whenUnsatisfiable", "must be DoNotSchedule or ScheduleAnyway");
+                cs->schedule_anyway = strcmp(wu, "ScheduleAnyway") == 0;
+                kp__dctx_pop(d, sv2);
+            }
+            kp__dctx_pop(d, sv);
+        }
+        return KP_OK;
+    }
+    if (strcmp(name, "NodeAffinity") == 0) {
+        static const char *const keys[] = {"apiVersion", "kind", NULL};
+        return only_keys(d, a, keys); /* addedAffinity is not supported: reported as unknown */
+    }
+    if (plugin_by_name(name) >= 0) {
+        static const char *const keys[] = {"apiVersion", "kind", NULL};
+        return only_keys(d, a, keys);
+    }
+    return kp__dctx_fail(d, a, KP_EINVAL, NULL, "plugin \"%s\" does not exist (or is not supported by kprio)", name);
+}
+
+static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p) {
+    static const char *const keys[] = {"schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig", NULL};
+    kp_status st;
+    if ((st = need_obj(d, p, NULL)) != KP_OK || (st = only_keys(d, p, keys)) != KP_OK) return st;
+    bool has;
+    int64_t v;
+    if ((st = kp__dget_int(d, p, "percentageOfNodesToScore", 0, 100, &v, &has)) != KP_OK) return st;
+    if (has) c->pct_nodes_to_score = (int32_t)v;
+    pluginset mp, eps[KP_N_EP];
+    memset(&mp, 0, sizeof mp);
+    memset(eps, 0, sizeof eps);
+    const kp_tnode *pl = kp__tree_get(p, "plugins");
+    if (pl && pl->type != KP_T_NULL) {
+        size_t sv = kp__dctx_push(d, "plugins");
+        if ((st = need_obj(d, pl, NULL)) != KP_OK) return st;
+        for (const kp_tnode *m = pl->first; m; m = m->next) {
+            char k[64];
+            snprintf(k, sizeof k, "%.*s", (int)m->key_len, m->key);
+            size_t sv2 = kp__dctx_push(d, k);
+            if (strcmp(k, "multiPoint") == 0) {
+                if ((st = parse_pluginset(d, m, &mp, true)) != KP_OK) return st;
+            } else {
+                int e = -1;
+                for (int i = 0; i < KP_N_EP; i++)
+                    if (strcmp(EP_KEYS[i], k) == 0) e = i;
+                if (e < 0) {
+                    kp__dctx_pop(d, sv2);
+                    return kp__dctx_fail(d, m, KP_EINVAL, k, "unknown extension point");
+                }
+                if ((st = parse_pluginset(d, m, &eps[e], (1u << e) == KP_EP_SCORE)) != KP_OK) return st;
+            }
+            kp__dctx_pop(d, sv2);
+        }
+        kp__dctx_pop(d, sv);
+    }
+    char why[160];
+    int bad = 0;
+    if (build_lists(c, &mp, eps, why, sizeof why, &bad) != KP_OK) {
+        size_t sv = kp__dctx_push(d, "plugins");
+        kp_status r = kp__dctx_fail(d, pl, KP_EINVAL, EP_KEYS[bad], "%s", why);
+        kp__dctx_pop(d, sv);
+        return r;
+    }
+    const kp_tnode *pc = kp__tree_get(p, "pluginConfig");
+    if (pc && pc->type != KP_T_NULL) {
+        if (pc->type != KP_T_ARR) return kp__dctx_fail(d, pc, KP_EINVAL, "pluginConfig", "expected an array");
+        size_t sv = kp__dctx_push(d, "pluginConfig");
+        uint32_t i = 0;
+        for (const kp_tnode *e = pc->first; e; e = e->next, i++) {
+            size_t sv2 = kp__dctx_push_index(d, i);
+            static const char *const ck[] = {"name", "args", NULL};
+            if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, ck)) != KP_OK) return st;
+            const char *name = NULL;
+            if ((st = kp__dget_str(d, e, "name", &name, &has)) != KP_OK) return st;
+            if (!has) return kp__dctx_fail(d, e, KP_EINVAL, "name", "required");
+            const kp_tnode *a = kp__tree_get(e, "args");
+            if (a && a->type != KP_T_NULL) {
+                size_t sv3 = kp__dctx_push(d, "args");
+                if ((st = parse_args(d, c, name, a)) != KP_OK) return st;
+                kp__dctx_pop(d, sv3);
+            }
+            kp__dctx_pop(d, sv2);
+        }
+        kp__dctx_pop(d, sv);
+    }
+    return KP_OK;
+}
+
+static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
+    pctx *x = ctx;
+    kp_dctx d;
+    memset(&d, 0, sizeof d);
+    d.err = err;
+    d.doc = doc;
+    snprintf(d.object, sizeof d.object, "KubeSchedulerConfiguration");
+    kp_status st;
+    if (obj->type != KP_T_OBJ) return kp__dctx_fail(&d, obj, KP_EINVAL, NULL, "expected an object");
+    if (x->seen) return kp__dctx_fail(&d, obj, KP_EINVAL, NULL, "more than one document");
+    x->seen = true;
+    const char *av = NULL, *kind = NULL;
+    bool has;
+    if ((st = kp__dget_str(&d, obj, "kind", &kind, &has)) != KP_OK) return st;
+    if (!has || strcmp(kind, "KubeSchedulerConfiguration") != 0)
+        return kp__dctx_fail(&d, obj, KP_EINVAL, "kind", "expected KubeSchedulerConfiguration");
+    if ((st = kp__dget_str(&d, obj, "apiVersion", &av, &has)) != KP_OK) return st;
+    if (!has || strcmp(av, "kubescheduler.config.k8s.io/v1") != 0)
+        return kp__dctx_fail(&d, obj, KP_EINVAL, "apiVersion", "unsupported \"%s\" (expected kubescheduler.config.k8s.io/v1)", has ? av : "");
+    /* settings that do not change decisions in a single-threaded replay are accepted */
+    static const char *const keys[] = {"apiVersion", "kind", "parallelism", "leaderElection", "clientConnection",
+                                       "healthzBindAddress", "metricsBindAddress", "enableProfiling",
+                                       "enableContentionProfiling", "percentageOfNodesToScore",
+                                       "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles",
+                                       "delayCacheUntilActive", NULL};
+    if ((st = only_keys(&d, obj, keys)) != KP_OK) return st;
+    kp_sched_config *c = x->c;
+    int64_t v;
+    if ((st = kp__dget_int(&d, obj, "percentageOfNodesToScore", 0, 100, &v, &has)) != KP_OK) return st;
+    int32_t global_pct = has ? (int32_t)v : 0;
+    const kp_tnode *profiles = kp__tree_get(obj, "profiles");
+    c->pct_nodes_to_score = global_pct;
+    if (!profiles || profiles->type == KP_T_NULL || profiles->n == 0) return KP_OK;
+    if (profiles->type != KP_T_ARR) return kp__dctx_fail(&d, profiles, KP_EINVAL, "profiles", "expected an array");
+    const char *want = x->want_name ? x->want_name : "default-scheduler";
+    const kp_tnode *chosen = NULL;
+    uint32_t i = 0, chosen_i = 0;
+    for (const kp_tnode *p = profiles->first; p; p = p->next, i++) {
+        const char *name = "default-scheduler";
+        if (p->type == KP_T_OBJ) {
+            const kp_tnode *sn = kp__tree_get(p, "schedulerName");
+            if (sn && sn->type == KP_T_STR) name = sn->s;
+        }
+        for (const kp_tnode *q = profiles->first; q != p; q = q->next) {
+            const kp_tnode *sn = q->type == KP_T_OBJ ? kp__tree_get(q, "schedulerName") : NULL;
+            const char *qn = sn && sn->type == KP_T_STR ? sn->s : "default-scheduler";
+            if (strcmp(qn, name) == 0) {
+                size_t sv = kp__dctx_push(&d, "profiles");
+                kp__dctx_push_index(&d, i);
+                kp_status r = kp__dctx_fail(&d, p, KP_EINVAL, "schedulerName", "duplicate profile \"%s\"", name);
+                kp__dctx_pop(&d, sv);
+                return r;
+            }
+        }
+        if (!chosen && strcmp(name, want) == 0) chosen = p, chosen_i = i;
+    }
+    if (!chosen && !x->want_name && profiles->n == 1) chosen = profiles->first, chosen_i = 0;
+    if (!chosen) return kp__dctx_fail(&d, profiles, KP_EINVAL, "profiles", "no profile has schedulerName \"%s\"", want);
+    size_t sv = kp__dctx_push(&d, "profiles");
+    kp__dctx_push_index(&d, chosen_i);
+    const kp_tnode *sn = kp__tree_get(chosen, "schedulerName");
+    if (sn && sn->type == KP_T_STR) snprintf(c->scheduler_name, sizeof c->scheduler_name, "%s", sn->s);
+    st = parse_profile(&d, c, chosen);
+    kp__dctx_pop(&d, sv);
+    return st;
+}
+
+kp_status kp__sched_config_parse(kp_sched_config *c, const char *source, const char *buf, size_t len,
+                                 const char *scheduler_name, kp_error *err) {
+    kp__sched_config_defaults(c);
+    snprintf(c->source, sizeof c->source, "%s", source);
+    pctx x = {c, scheduler_name, false, KP_OK};
+    kp_status st = kp__tree_parse(source, buf, len, false, on_doc, &x, err);
+    if (st == KP_OK && !x.seen) st = kp_error_set(err, KP_EINVAL, "KubeSchedulerConfiguration: empty document");
+    if (st != KP_OK && err) snprintf(err->source, sizeof err->source, "%s", source);
+    return st;
+}
+
+/* ---- public wrappers ---- */
+
+kp_status kp_sched_config_load_buffer(kp_sched_config **out, const char *source, const char *buf,
+                                      size_t len, const char *scheduler_name, kp_error *err) {
+    *out = NULL;
+    kp_sched_config *c = malloc(sizeof *c);
+    if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    kp_status st = kp__sched_config_parse(c, source, buf, len, scheduler_name, err);
+    if (st != KP_OK) {
+        free(c);
+        return st;
+    }
+    *out = c;
+    return KP_OK;
+}
+
+kp_status kp_sched_config_load(kp_sched_config **out, const char *path, const char *scheduler_name,
+                               kp_error *err) {
+    char *buf = NULL;
+    size_t len = 0;
+    *out = NULL;
+    kp_status st = kp__read_file(path, (size_t)16 << 20, &buf, &len, err);
+    if (st != KP_OK) return st;
+    st = kp_sched_config_load_buffer(out, path, buf, len, scheduler_name, err);
+    free(buf);
+    return st;
+}
+
+void kp_sched_config_free(kp_sched_config *cfg) { free(cfg); }

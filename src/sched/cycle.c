@@ -1,0 +1,202 @@
+/* CycleState for one pod: PreFilter, Filter with the two-pass nominated-pods rule, and the
+ * PreFilterExtensions AddPod/RemovePod that preemption uses (mirrors frameworkImpl's
+ * RunPreFilterPlugins, RunFilterPlugins, RunFilterPluginsWithNominatedPods, addGENominatedPods). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/sched_int.h"
+
+static bool pod_has_ports(const kp_pod *p) {
+    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
+        const kp_container *ct = &p->containers[i];
+        if (ct->is_init && !ct->is_sidecar) continue;
+        if (ct->n_ports) return true;
+    }
+    return false;
+}
+
+static bool in_list(const uint8_t *l, uint8_t n, kp_plugin pl) {
+    for (uint8_t i = 0; i < n; i++)
+        if (l[i] == pl) return true;
+    return false;
+}
+
+/* mirrors RunPreFilterPlugins for the plugins kprio models. */
+kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
+    kp_cycle *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->s = s;
+    c->pod = pod;
+    c->p = &s->cl->pods[pod];
+    kp__pairmap_init(&c->aff_counts, false);
+    kp__pairmap_init(&c->anti_counts, false);
+    kp__pairmap_init(&c->existing_anti, false);
+    kp__status_reset(pre);
+    const kp_sched_config *cfg = &s->cfg;
+    for (uint8_t i = 0; i < cfg->n_filter; i++) c->run[cfg->filter[i]] = true;
+    const kp_pod *p = c->p;
+
+    /* PreFilter Skip decisions (the plugin's Filter then does not run) */
+    if (!p->node_affinity || !p->node_affinity->has_required) {
+        if (p->node_selector.n == 0) c->run[KP_PL_NODE_AFFINITY] = false;
+    }
+    if (!pod_has_ports(p)) c->run[KP_PL_NODE_PORTS] = false;
+    /* volume plugins: kprio models no volumes / PVCs, so their Filter always succeeds */
+    c->run[KP_PL_VOLUME_RESTRICTIONS] = c->run[KP_PL_NODE_VOLUME_LIMITS] = false;
+    c->run[KP_PL_VOLUME_BINDING] = c->run[KP_PL_VOLUME_ZONE] = false;
+
+    /* run PreFilter in the configured order; the first rejection stops (RunPreFilterPlugins) */
+    for (uint8_t i = 0; i < cfg->n_prefilter; i++) {
+        kp_plugin pl = (kp_plugin)cfg->prefilter[i];
+        kp_status st = KP_OK;
+        switch (pl) {
+        case KP_PL_NODE_AFFINITY:
+            if (c->run[KP_PL_NODE_AFFINITY] || in_list(cfg->filter, cfg->n_filter, pl))
+                st = kp__prefilter_node_affinity(c, pre);
+            break;
+        case KP_PL_INTERPOD:
+            if (c->run[KP_PL_INTERPOD]) st = kp__ipa_prefilter(c);
+            break;
+        case KP_PL_SPREAD:
+            if (c->run[KP_PL_SPREAD]) st = kp__spread_prefilter(c);
+            break;
+        default:
+            break;
+        }
+        if (st != KP_OK) {
+            kp__cycle_free(c);
+            return NULL;
+        }
+        if (pre->code != KP_CODE_SUCCESS) {
+            pre->plugin = kp__plugin_name(pl);
+            break;
+        }
+    }
+    if (!c->ipa) c->run[KP_PL_INTERPOD] = false;
+    if (!c->n_spread) c->run[KP_PL_SPREAD] = false;
+    for (uint8_t i = 0; i < cfg->n_filter; i++)
+        if (c->run[cfg->filter[i]]) c->active[c->n_active++] = cfg->filter[i];
+    return c;
+}
+
+void kp__cycle_free(kp_cycle *c) {
+    if (!c) return;
+    kp__ipa_fini(c);
+    kp__spread_fini(c);
+    kp__pairmap_fini(&c->aff_counts);
+    kp__pairmap_fini(&c->anti_counts);
+    kp__pairmap_fini(&c->existing_anti);
+    free(c->allowed);
+    free(c);
+}
+
+/* One filter plugin on node (with c->extra pods virtually present). */
+static void run_plugin(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_node_status *st) {
+    const kp_node *n = &c->s->cl->nodes[node];
+    kp__status_reset(st);
+    switch (pl) {
+    case KP_PL_NODE_UNSCHEDULABLE: kp__filter_node_unschedulable(c, n, st); break;
+    case KP_PL_NODE_NAME: kp__filter_node_name(c, node, st); break;
+    case KP_PL_TAINT_TOLERATION: kp__filter_taints(c, n, st); break;
+    case KP_PL_NODE_AFFINITY: kp__filter_node_affinity(c, n, st); break;
+    case KP_PL_NODE_PORTS: kp__filter_node_ports(c, n, st); break;
+    case KP_PL_FIT: kp__filter_fit(c, n, st); break;
+    case KP_PL_SPREAD: kp__spread_filter(c, n, st); break;
+    case KP_PL_INTERPOD: kp__ipa_filter(c, n, st); break;
+    default: break; /* volume plugins: no volumes modelled, always Success */
+    }
+    if (st->code != KP_CODE_SUCCESS) st->plugin = kp__plugin_name(pl);
+}
+
+/* mirrors RunFilterPlugins: the first non-success status wins */
+static void run_filters(const kp_cycle *c, uint32_t node, kp_node_status *out) {
+    for (uint8_t i = 0; i < c->n_active; i++) {
+        kp_plugin pl = (kp_plugin)c->active[i];
+        if (pl == KP_PL_NODE_UNSCHEDULABLE && !c->s->cl->nodes[node].unschedulable) continue;
+        run_plugin(c, pl, node, out);
+        if (out->code != KP_CODE_SUCCESS) return;
+    }
+    kp__status_reset(out);
+}
+
+#define KP_MAX_NOMINATED_PASS 256
+
+/* mirrors RunFilterPluginsWithNominatedPods + addGENominatedPods */
+void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
+    kp_sched *s = c->s;
+    kp_cluster *cl = s->cl;
+    uint32_t extra[KP_MAX_NOMINATED_PASS], n_extra = 0;
+    for (uint32_t i = 0; i < s->nom_n[node] && n_extra < KP_MAX_NOMINATED_PASS; i++) {
+        uint32_t q = s->nom_pods[node][i];
+        if (q == c->pod || cl->pods[q].node >= 0) continue;
+        if (cl->pods[q].priority >= c->p->priority) extra[n_extra++] = q;
+    }
+    if (n_extra == 0) {
+        run_filters(c, node, out);
+        return;
+    }
+    /* pass 1: a virtual NodeInfo with the nominated pods added (Fit and NodePorts read
+     * c->extra; the PreFilter state gets AddPod, undone afterwards) */
+    kp_str save_vals[64];
+    int64_t save_nums[64];
+    kp__spread_save(c, save_vals, save_nums);
+    const kp_node *n = &cl->nodes[node];
+    for (uint32_t i = 0; i < n_extra; i++) {
+        if (c->ipa) kp__ipa_update(c, &cl->pods[extra[i]], n, 1);
+        if (c->n_spread) kp__spread_update(c, &cl->pods[extra[i]], n, 1);
+    }
+    c->extra = extra;
+    c->n_extra = n_extra;
+    run_filters(c, node, out);
+    c->extra = NULL;
+    c->n_extra = 0;
+    for (uint32_t i = 0; i < n_extra; i++) {
+        if (c->ipa) kp__ipa_update(c, &cl->pods[extra[i]], n, -1);
+        if (c->n_spread) kp__spread_update(c, &cl->pods[extra[i]], n, -1);
+    }
+    kp__spread_restore(c, save_vals, save_nums);
+    if (out->code != KP_CODE_SUCCESS) return;
+    /* pass 2: the real node */
+    run_filters(c, node, out);
+}
+
+/* PreFilterExtensions.RemovePod / AddPod of InterPodAffinity and PodTopologySpread */
+void kp__cycle_remove_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
+    const kp_node *n = &c->s->cl->nodes[node];
+    const kp_pod *v = &c->s->cl->pods[victim];
+    if (c->ipa) kp__ipa_update(c, v, n, -1);
+    if (c->n_spread) kp__spread_update(c, v, n, -1);
+}
+
+void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
+    const kp_node *n = &c->s->cl->nodes[node];
+    const kp_pod *v = &c->s->cl->pods[victim];
+    if (c->ipa) kp__ipa_update(c, v, n, 1);
+    if (c->n_spread) kp__spread_update(c, v, n, 1);
+}
+
+/* --explain: every enabled filter's own verdict on the real node (no early stop). */
+void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node *en) {
+    const kp_sched_config *cfg = &c->s->cfg;
+    en->n_filters = 0;
+    for (uint8_t i = 0; i < cfg->n_filter; i++) {
+        kp_plugin pl = (kp_plugin)cfg->filter[i];
+        kp_explain_filter *f = &en->filters[en->n_filters++];
+        f->plugin = (uint8_t)pl;
+        if (!c->run[pl]) {
+            bool vol = pl == KP_PL_VOLUME_RESTRICTIONS || pl == KP_PL_NODE_VOLUME_LIMITS ||
+                       pl == KP_PL_VOLUME_BINDING || pl == KP_PL_VOLUME_ZONE;
+            f->code = KP_CODE_SUCCESS;
+            snprintf(f->reason, sizeof f->reason, "%s", vol ? "skipped (volumes are not modelled)" : "skipped (nothing to check for this pod)");
+            continue;
+        }
+        kp_node_status st;
+        run_plugin(c, pl, node, &st);
+        f->code = st.code;
+        f->reason[0] = 0;
+        size_t off = 0;
+        for (uint8_t r = 0; r < st.n_reasons && off < sizeof f->reason; r++)
+            off += (size_t)snprintf(f->reason + off, sizeof f->reason - off, "%s%s", r ? ", " : "", st.reasons[r]);
+    }
+}

@@ -1,0 +1,216 @@
+/* InterPodAffinity: PreFilter state with AddPod/RemovePod, Filter, PreScore/Score/Normalize
+ * (pkg/scheduler/framework/plugins/interpodaffinity/{filtering,scoring}.go). Topology pairs are
+ * (key id, value id) in pairmaps that delete entries reaching zero, as upstream's maps do. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/sched_int.h"
+
+/* mirrors topologyToMatchedTermCount.update: only when the node has the topology label */
+static void tp_update(kp_pairmap *m, const kp_node *n, kp_str key, int64_t delta) {
+    kp_str val;
+    if (kp__labels_get(&n->labels, key, &val)) (void)kp__pairmap_add(m, kp__pair(key, val), delta);
+}
+
+/* mirrors podMatchesAllAffinityTerms (false for no terms) */
+static bool matches_all(const kp_sched *s, const kp_pod_affinity_term *terms, uint16_t n,
+                        const kp_pod *owner, const kp_pod *pod) {
+    if (n == 0) return false;
+    for (uint16_t i = 0; i < n; i++)
+        if (!kp__term_matches(s, &terms[i], owner, pod)) return false;
+    return true;
+}
+
+static void existing_anti_update(kp_cycle *c, const kp_pod *existing, const kp_node *n, int64_t mult) {
+    if (!kp__pod_has_required_anti(existing)) return;
+    const kp_pod_affinity *a = existing->pod_anti_affinity;
+    for (uint16_t t = 0; t < a->n_required; t++)
+        if (kp__term_matches(c->s, &a->required[t], existing, c->p)) tp_update(&c->existing_anti, n, a->required[t].topology_key, mult);
+}
+
+static void incoming_update(kp_cycle *c, const kp_pod *existing, const kp_node *n, int64_t mult) {
+    const kp_pod *p = c->p;
+    if (p->pod_affinity && p->pod_affinity->n_required &&
+        matches_all(c->s, p->pod_affinity->required, p->pod_affinity->n_required, p, existing)) {
+        for (uint16_t t = 0; t < p->pod_affinity->n_required; t++)
+            tp_update(&c->aff_counts, n, p->pod_affinity->required[t].topology_key, mult);
+    }
+    if (kp__pod_has_required_anti(p)) {
+        const kp_pod_affinity *a = p->pod_anti_affinity;
+        for (uint16_t t = 0; t < a->n_required; t++)
+            if (kp__term_matches(c->s, &a->required[t], p, existing)) tp_update(&c->anti_counts, n, a->required[t].topology_key, mult);
+    }
+}
+
+/* mirrors InterPodAffinity.PreFilter (Skip when nothing to check) */
+kp_status kp__ipa_prefilter(kp_cycle *c) {
+    const kp_cluster *cl = c->s->cl;
+    const kp_pod *p = c->p;
+    bool has_aff = p->pod_affinity && p->pod_affinity->n_required;
+    bool has_anti = kp__pod_has_required_anti(p);
+    if (c->s->n_anti_pods) {
+        /* getExistingAntiAffinityCounts over the pods with affinity */
+        for (uint32_t i = 0; i < c->s->n_aff_pods; i++) {
+            const kp_pod *e = &cl->pods[c->s->aff_pods[i]];
+            if (e->node >= 0) existing_anti_update(c, e, &cl->nodes[e->node], 1);
+        }
+    }
+    if (has_aff || has_anti) {
+        for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
+            const kp_node *n = &cl->nodes[ni];
+            for (uint32_t j = 0; j < n->n_pods; j++) incoming_update(c, &cl->pods[n->pods[j]], n, 1);
+        }
+    }
+    c->ipa = c->existing_anti.live || has_aff || has_anti;
+    return KP_OK;
+}
+
+/* mirrors preFilterState.updateWithPod (AddPod: +1, RemovePod: -1) */
+void kp__ipa_update(kp_cycle *c, const kp_pod *added, const kp_node *n, int64_t mult) {
+    existing_anti_update(c, added, n, mult);
+    incoming_update(c, added, n, mult);
+}
+
+void kp__ipa_fini(kp_cycle *c) { (void)c; }
+
+/* mirrors satisfyPodAffinity / satisfyPodAntiAffinity / satisfyExistingPodsAntiAffinity */
+void kp__ipa_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
+    const kp_pod *p = c->p;
+    if (p->pod_affinity && p->pod_affinity->n_required) {
+        bool pods_exist = true, ok = true;
+        for (uint16_t t = 0; t < p->pod_affinity->n_required && ok; t++) {
+            kp_str key = p->pod_affinity->required[t].topology_key, val;
+            if (!kp__labels_get(&n->labels, key, &val)) ok = false;
+            else if (kp__pairmap_get(&c->aff_counts, kp__pair(key, val)) <= 0) pods_exist = false;
+        }
+        if (ok && !pods_exist) {
+            /* the first pod of a series with affinity to itself */
+            ok = c->aff_counts.live == 0 &&
+                 matches_all(c->s, p->pod_affinity->required, p->pod_affinity->n_required, p, p);
+        }
+        if (!ok) {
+            st->code = KP_CODE_UNRESOLVABLE;
+            kp__status_add_reason(st, "node(s) didn't match pod affinity rules");
+            return;
+        }
+    }
+    if (kp__pod_has_required_anti(p) && c->anti_counts.live) {
+        const kp_pod_affinity *a = p->pod_anti_affinity;
+        for (uint16_t t = 0; t < a->n_required; t++) {
+            kp_str key = a->required[t].topology_key, val;
+            if (kp__labels_get(&n->labels, key, &val) && kp__pairmap_get(&c->anti_counts, kp__pair(key, val)) > 0) {
+                st->code = KP_CODE_UNSCHEDULABLE;
+                kp__status_add_reason(st, "node(s) didn't match pod anti-affinity rules");
+                return;
+            }
+        }
+    }
+    if (c->existing_anti.live) {
+        for (uint32_t i = 0; i < n->labels.n; i++) {
+            const kp_label *l = &n->labels.items[i];
+            if (kp__pairmap_get(&c->existing_anti, kp__pair(l->key, l->val)) > 0) {
+                st->code = KP_CODE_UNSCHEDULABLE;
+                kp__status_add_reason(st, "node(s) didn't satisfy existing pods anti-affinity rules");
+                return;
+            }
+        }
+    }
+}
+
+/* ================================================================ scoring */
+
+typedef struct {
+    kp_pairmap m; /* (key, value) -> score */
+    kp_str keys[64];
+    uint32_t n_keys;
+} topo_score;
+
+static void ts_add(topo_score *ts, const kp_node *n, kp_str key, int64_t w) {
+    kp_str val;
+    if (!kp__labels_get(&n->labels, key, &val)) return;
+    (void)kp__pairmap_add(&ts->m, kp__pair(key, val), w);
+    for (uint32_t i = 0; i < ts->n_keys; i++)
+        if (ts->keys[i] == key) return;
+    if (ts->n_keys < 64) ts->keys[ts->n_keys++] = key;
+}
+
+/* mirrors processExistingPod */
+static void process_existing(kp_sched *s, topo_score *ts, const kp_pod *existing, const kp_node *n,
+                             const kp_pod *p) {
+    if (n->labels.n == 0) return;
+    if (p->pod_affinity)
+        for (uint16_t i = 0; i < p->pod_affinity->n_preferred; i++) {
+            const kp_weighted_pat *w = &p->pod_affinity->preferred[i];
+            if (kp__term_matches(s, &w->term, p, existing)) ts_add(ts, n, w->term.topology_key, w->weight);
+        }
+    if (p->pod_anti_affinity)
+        for (uint16_t i = 0; i < p->pod_anti_affinity->n_preferred; i++) {
+            const kp_weighted_pat *w = &p->pod_anti_affinity->preferred[i];
+            if (kp__term_matches(s, &w->term, p, existing)) ts_add(ts, n, w->term.topology_key, -(int64_t)w->weight);
+        }
+    int32_t hard = s->cfg.hard_pod_affinity_weight;
+    if (existing->pod_affinity) {
+        if (hard > 0)
+            for (uint16_t i = 0; i < existing->pod_affinity->n_required; i++) {
+                const kp_pod_affinity_term *t = &existing->pod_affinity->required[i];
+                if (kp__term_matches(s, t, existing, p)) ts_add(ts, n, t->topology_key, hard);
+            }
+        for (uint16_t i = 0; i < existing->pod_affinity->n_preferred; i++) {
+            const kp_weighted_pat *w = &existing->pod_affinity->preferred[i];
+            if (kp__term_matches(s, &w->term, existing, p)) ts_add(ts, n, w->term.topology_key, w->weight);
+        }
+    }
+    if (existing->pod_anti_affinity)
+        for (uint16_t i = 0; i < existing->pod_anti_affinity->n_preferred; i++) {
+            const kp_weighted_pat *w = &existing->pod_anti_affinity->preferred[i];
+            if (kp__term_matches(s, &w->term, existing, p)) ts_add(ts, n, w->term.topology_key, -(int64_t)w->weight);
+        }
+}
+
+/* mirrors InterPodAffinity PreScore + Score + NormalizeScore over the feasible nodes. */
+bool kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
+    const kp_cluster *cl = s->cl;
+    bool has_constraints = (p->pod_affinity && p->pod_affinity->n_preferred) ||
+                           (p->pod_anti_affinity && p->pod_anti_affinity->n_preferred);
+    if (s->cfg.ignore_preferred_terms_of_existing_pods && !has_constraints) return false;
+    /* only pods with (anti-)affinity can contribute: skip the scan when there are none */
+    if (!has_constraints && s->n_aff_pods == 0) return false;
+    topo_score ts;
+    memset(&ts, 0, sizeof ts);
+    kp__pairmap_init(&ts.m, true);
+    if (has_constraints) {
+        for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
+            const kp_node *n = &cl->nodes[ni];
+            for (uint32_t j = 0; j < n->n_pods; j++) process_existing(s, &ts, &cl->pods[n->pods[j]], n, p);
+        }
+    } else {
+        for (uint32_t i = 0; i < s->n_aff_pods; i++) {
+            const kp_pod *e = &cl->pods[s->aff_pods[i]];
+            if (e->node >= 0) process_existing(s, &ts, e, &cl->nodes[e->node], p);
+        }
+    }
+    if (ts.m.live == 0) {
+        kp__pairmap_fini(&ts.m);
+        return false;
+    }
+    int64_t mn = INT64_MAX, mx = INT64_MIN;
+    for (uint32_t i = 0; i < n_nodes; i++) {
+        const kp_node *n = &cl->nodes[nodes[i]];
+        int64_t sc = 0;
+        for (uint32_t k = 0; k < ts.n_keys; k++) {
+            kp_str val;
+            if (kp__labels_get(&n->labels, ts.keys[k], &val)) sc += kp__pairmap_get(&ts.m, kp__pair(ts.keys[k], val));
+        }
+        out[i] = sc;
+        if (sc > mx) mx = sc;
+        if (sc < mn) mn = sc;
+    }
+    int64_t diff = mx - mn;
+    for (uint32_t i = 0; i < n_nodes; i++) {
+        double f = 0;
+        if (diff > 0) f = (double)KP_MAX_NODE_SCORE * ((double)(out[i] - mn) / (double)diff);
+        out[i] = (int64_t)f;
+    }
+    kp__pairmap_fini(&ts.m);
+    return true;
+}

@@ -1,0 +1,281 @@
+/* PodTopologySpread: PreFilter state (per-constraint domain counts + criticalPaths) with
+ * AddPod/RemovePod, Filter, PreScore/Score/Normalize
+ * (pkg/scheduler/framework/plugins/podtopologyspread/{common,filtering,scoring}.go).
+ *
+ * Default constraints (PodTopologySpreadArgs) need helper.DefaultSelector, built from the
+ * Services / ReplicaSets / StatefulSets selecting the pod; kprio does not model those objects, so
+ * the selector is empty and, as upstream does for an empty default selector, no default
+ * constraint applies. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/sched_int.h"
+
+#define MAX_INT32 2147483647
+
+/* selector incl. matchLabelKeys requirements, against labels */
+static bool sel_matches(const kp_cluster *cl, const kp_spread_c *c, const kp_labels *l) {
+    for (uint16_t i = 0; i < c->n_extra; i++) {
+        kp_str v;
+        if (!kp__labels_get(l, c->extra[i].key, &v) || v != c->extra[i].val) return false;
+    }
+    return kp__selector_matches(cl, c->sel, l);
+}
+
+/* labels.Selector.Empty(): a selector with no requirements */
+static bool sel_empty(const kp_spread_c *c) {
+    return c->sel->is_set && c->sel->match_labels.n == 0 && c->sel->n_exprs == 0 && c->n_extra == 0;
+}
+
+/* mirrors countPodsMatchSelector: skips terminating pods and other namespaces */
+static int64_t count_matching(const kp_cluster *cl, const kp_spread_c *c, const kp_node *n, kp_str ns) {
+    if (sel_empty(c)) return 0;
+    int64_t cnt = 0;
+    for (uint32_t i = 0; i < n->n_pods; i++) {
+        const kp_pod *q = &cl->pods[n->pods[i]];
+        if (q->deletion_ts != KP_TIME_NONE || q->ns != ns) continue;
+        if (sel_matches(cl, c, &q->labels)) cnt++;
+    }
+    return cnt;
+}
+
+/* mirrors topologySpreadConstraint.matchNodeInclusionPolicies */
+bool kp__spread_node_included(const kp_cluster *cl, const kp_pod *p, kp_inclusion_policy aff,
+                              kp_inclusion_policy taint, const kp_node *n) {
+    if (aff == KP_POLICY_HONOR && !kp__pod_matches_node_selector_and_affinity(cl, p, n)) return false;
+    if (taint == KP_POLICY_HONOR) {
+        for (uint16_t i = 0; i < n->n_taints; i++) {
+            const kp_taint *t = &n->taints[i];
+            if ((t->effect == KP_EFFECT_NOSCHEDULE || t->effect == KP_EFFECT_NOEXECUTE) && !kp__tolerations_tolerate(p, t))
+                return false;
+        }
+    }
+    return true;
+}
+
+static bool node_has_all_keys(const kp_spread_c *cs, uint16_t n, const kp_node *node) {
+    for (uint16_t i = 0; i < n; i++) {
+        kp_str v;
+        if (!kp__labels_get(&node->labels, cs[i].key, &v)) return false;
+    }
+    return true;
+}
+
+/* mirrors filterTopologySpreadConstraints: the pod's constraints with the given action */
+static uint16_t build_constraints(const kp_cluster *cl, const kp_pod *p, kp_when_unsat when, kp_spread_c *out) {
+    uint16_t n = 0;
+    for (uint16_t i = 0; i < p->n_spread; i++) {
+        const kp_spread *sp = &p->spread[i];
+        if (sp->when != when) continue;
+        kp_spread_c *c = &out[n++];
+        memset(c, 0, sizeof *c);
+        c->key = sp->topology_key;
+        c->max_skew = sp->max_skew;
+        c->has_min_domains = sp->has_min_domains;
+        c->min_domains = sp->has_min_domains ? sp->min_domains : 1;
+        c->aff_policy = sp->has_node_affinity_policy ? sp->node_affinity_policy : KP_POLICY_HONOR;
+        c->taint_policy = sp->has_node_taints_policy ? sp->node_taints_policy : KP_POLICY_IGNORE;
+        c->sel = &sp->selector;
+        for (uint16_t k = 0; k < sp->n_match_label_keys && c->n_extra < 8; k++) {
+            kp_str v;
+            if (kp__labels_get(&p->labels, sp->match_label_keys[k], &v)) {
+                c->extra[c->n_extra].key = sp->match_label_keys[k];
+                c->extra[c->n_extra].val = v;
+                c->n_extra++;
+            }
+        }
+        c->self_match = sel_matches(cl, c, &p->labels);
+        kp__pairmap_init(&c->counts, true);
+    }
+    return n;
+}
+
+/* mirrors criticalPaths.update */
+static void paths_update(kp_spread_c *c, kp_str val, int64_t num) {
+    int i = -1;
+    if (c->paths[0].val == val) i = 0;
+    else if (c->paths[1].val == val) i = 1;
+    if (i >= 0) {
+        c->paths[i].num = num;
+        if (c->paths[0].num > c->paths[1].num) {
+            kp_str tv = c->paths[0].val;
+            int64_t tn = c->paths[0].num;
+            c->paths[0] = c->paths[1];
+            c->paths[1].val = tv;
+            c->paths[1].num = tn;
+        }
+    } else if (num < c->paths[0].num) {
+        c->paths[1] = c->paths[0];
+        c->paths[0].val = val;
+        c->paths[0].num = num;
+    } else if (num < c->paths[1].num) {
+        c->paths[1].val = val;
+        c->paths[1].num = num;
+    }
+}
+
+/* mirrors PodTopologySpread.PreFilter / calPreFilterState (hard constraints only) */
+kp_status kp__spread_prefilter(kp_cycle *c) {
+    const kp_cluster *cl = c->s->cl;
+    const kp_pod *p = c->p;
+    uint16_t n_hard = 0;
+    for (uint16_t i = 0; i < p->n_spread; i++) n_hard += p->spread[i].when == KP_WHEN_DONOTSCHEDULE;
+    if (!n_hard) return KP_OK; /* Skip (default constraints: see the file comment) */
+    c->spread = calloc(n_hard, sizeof *c->spread);
+    if (!c->spread) return KP_ENOMEM;
+    c->n_spread = build_constraints(cl, p, KP_WHEN_DONOTSCHEDULE, c->spread);
+    for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
+        const kp_node *n = &cl->nodes[ni];
+        if (!node_has_all_keys(c->spread, c->n_spread, n)) continue;
+        for (uint16_t i = 0; i < c->n_spread; i++) {
+            kp_spread_c *sc = &c->spread[i];
+            if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
+            kp_str v;
+            kp__labels_get(&n->labels, sc->key, &v);
+            if (kp__pairmap_add(&sc->counts, v, count_matching(cl, sc, n, p->ns)) != KP_OK) return KP_ENOMEM;
+        }
+    }
+    for (uint16_t i = 0; i < c->n_spread; i++) {
+        kp_spread_c *sc = &c->spread[i];
+        sc->paths[0].val = sc->paths[1].val = UINT32_MAX;
+        sc->paths[0].num = sc->paths[1].num = MAX_INT32;
+        for (uint32_t k = 0; k < sc->counts.cap; k++) {
+            uint64_t key;
+            int64_t val;
+            if (kp__pairmap_slot(&sc->counts, k, &key, &val)) paths_update(sc, (kp_str)key, val);
+        }
+    }
+    return KP_OK;
+}
+
+/* mirrors preFilterState.updateWithPod */
+void kp__spread_update(kp_cycle *c, const kp_pod *q, const kp_node *n, int64_t delta) {
+    const kp_cluster *cl = c->s->cl;
+    if (q->ns != c->p->ns) return;
+    if (!node_has_all_keys(c->spread, c->n_spread, n)) return;
+    for (uint16_t i = 0; i < c->n_spread; i++) {
+        kp_spread_c *sc = &c->spread[i];
+        if (!sel_matches(cl, sc, &q->labels)) continue;
+        if (!kp__spread_node_included(cl, c->p, sc->aff_policy, sc->taint_policy, n)) continue;
+        kp_str v;
+        kp__labels_get(&n->labels, sc->key, &v);
+        (void)kp__pairmap_add(&sc->counts, v, delta);
+        paths_update(sc, v, kp__pairmap_get(&sc->counts, v));
+    }
+}
+
+void kp__spread_save(const kp_cycle *c, kp_str *vals, int64_t *nums) {
+    for (uint16_t i = 0; i < c->n_spread && i < 32; i++)
+        for (int k = 0; k < 2; k++) vals[2 * i + k] = c->spread[i].paths[k].val, nums[2 * i + k] = c->spread[i].paths[k].num;
+}
+
+void kp__spread_restore(kp_cycle *c, const kp_str *vals, const int64_t *nums) {
+    for (uint16_t i = 0; i < c->n_spread && i < 32; i++)
+        for (int k = 0; k < 2; k++) c->spread[i].paths[k].val = vals[2 * i + k], c->spread[i].paths[k].num = nums[2 * i + k];
+}
+
+void kp__spread_fini(kp_cycle *c) {
+    for (uint16_t i = 0; i < c->n_spread; i++) kp__pairmap_fini(&c->spread[i].counts);
+    free(c->spread);
+    c->spread = NULL;
+    c->n_spread = 0;
+}
+
+/* mirrors PodTopologySpread.Filter */
+void kp__spread_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
+    for (uint16_t i = 0; i < c->n_spread; i++) {
+        const kp_spread_c *sc = &c->spread[i];
+        kp_str v;
+        if (!kp__labels_get(&n->labels, sc->key, &v)) {
+            st->code = KP_CODE_UNRESOLVABLE;
+            kp__status_add_reason(st, "node(s) didn't match pod topology spread constraints (missing required label)");
+            return;
+        }
+        int64_t min_match = sc->paths[0].num;
+        if ((int64_t)sc->counts.live < sc->min_domains) min_match = 0;
+        int64_t skew = kp__pairmap_get(&sc->counts, v) + (sc->self_match ? 1 : 0) - min_match;
+        if (skew > sc->max_skew) {
+            st->code = KP_CODE_UNSCHEDULABLE;
+            kp__status_add_reason(st, "node(s) didn't match pod topology spread constraints");
+            return;
+        }
+    }
+}
+
+/* mirrors PodTopologySpread PreScore + Score + NormalizeScore (soft constraints). */
+bool kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
+    const kp_cluster *cl = s->cl;
+    uint16_t n_soft = 0;
+    for (uint16_t i = 0; i < p->n_spread; i++) n_soft += p->spread[i].when == KP_WHEN_SCHEDULEANYWAY;
+    if (!n_soft || !n_nodes) return false;
+    kp_spread_c *cs = calloc(n_soft, sizeof *cs);
+    double *weight = calloc(n_soft, sizeof *weight);
+    uint8_t *ignored = s->ignored_nodes;
+    if (!cs || !weight) {
+        free(cs);
+        free(weight);
+        return false;
+    }
+    uint16_t nc = build_constraints(cl, p, KP_WHEN_SCHEDULEANYWAY, cs);
+    kp_str host = cl->s_hostname_key;
+    uint32_t n_ignored = 0;
+    /* initPreScoreState: domains of the feasible nodes (requireAllTopologies: the pod has its
+     * own constraints) */
+    for (uint32_t i = 0; i < n_nodes; i++) {
+        const kp_node *n = &cl->nodes[nodes[i]];
+        ignored[i] = !node_has_all_keys(cs, nc, n);
+        if (ignored[i]) {
+            n_ignored++;
+            continue;
+        }
+        for (uint16_t k = 0; k < nc; k++) {
+            if (cs[k].key == host) continue;
+            kp_str v;
+            kp__labels_get(&n->labels, cs[k].key, &v);
+            if (!kp__pairmap_has(&cs[k].counts, v)) (void)kp__pairmap_add(&cs[k].counts, v, 0);
+        }
+    }
+    for (uint16_t k = 0; k < nc; k++) {
+        uint32_t sz = cs[k].key == host ? n_nodes - n_ignored : cs[k].counts.live;
+        weight[k] = log((double)sz + 2);
+    }
+    /* count matching pods over all nodes, for domains that hold a feasible node */
+    for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
+        const kp_node *n = &cl->nodes[ni];
+        if (!node_has_all_keys(cs, nc, n)) continue;
+        for (uint16_t k = 0; k < nc; k++) {
+            if (cs[k].key == host) continue;
+            if (!kp__spread_node_included(cl, p, cs[k].aff_policy, cs[k].taint_policy, n)) continue;
+            kp_str v;
+            kp__labels_get(&n->labels, cs[k].key, &v);
+            if (!kp__pairmap_has(&cs[k].counts, v)) continue;
+            (void)kp__pairmap_add(&cs[k].counts, v, count_matching(cl, &cs[k], n, p->ns));
+        }
+    }
+    int64_t mn = INT64_MAX, mx = 0;
+    for (uint32_t i = 0; i < n_nodes; i++) {
+        if (ignored[i]) continue;
+        const kp_node *n = &cl->nodes[nodes[i]];
+        double score = 0;
+        for (uint16_t k = 0; k < nc; k++) {
+            kp_str v;
+            if (!kp__labels_get(&n->labels, cs[k].key, &v)) continue;
+            int64_t cnt = cs[k].key == host ? count_matching(cl, &cs[k], n, p->ns) : kp__pairmap_get(&cs[k].counts, v);
+            /* scoreForCount */
+            score += (double)cnt * weight[k] + (double)(cs[k].max_skew - 1);
+        }
+        out[i] = (int64_t)llround(score);
+        if (out[i] < mn) mn = out[i];
+        if (out[i] > mx) mx = out[i];
+    }
+    for (uint32_t i = 0; i < n_nodes; i++) {
+        if (ignored[i]) out[i] = 0;
+        else if (mx == 0) out[i] = KP_MAX_NODE_SCORE;
+        else out[i] = KP_MAX_NODE_SCORE * (mx + mn - out[i]) / mx;
+    }
+    for (uint16_t k = 0; k < nc; k++) kp__pairmap_fini(&cs[k].counts);
+    free(cs);
+    free(weight);
+    return true;
+}

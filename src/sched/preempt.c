@@ -1,0 +1,517 @@
+/* DefaultPreemption PostFilter: eligibility, potential nodes, candidate budget and offset, the
+ * sequential dry run with two bounded candidate lists, the node-choice cascade, the FitError
+ * message, and actuation. Victim selection itself lives in preempt_victims.c.
+ *
+ * Deliberate, documented divergences from upstream (docs/preemption.md "Determinism"):
+ *  - potential nodes are kept in snapshot (node index) order instead of Go map order;
+ *  - the dry run is sequential (upstream with parallelism 1): no extra nodes past the stop rule;
+ *  - the final tie among equally good nodes is drawn from the seeded PRNG (or injected);
+ *  - PDBs are consulted in namespace/name order instead of informer order;
+ *  - nil startTime is one frozen "now" per attempt (+infinity unless opts.now is set). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/preempt_int.h"
+
+void kp__preempt_opts_default(kp_preempt_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->compat = KP_PREEMPT_COMPAT_NEWEST;
+    o->offset = -1;
+    o->tie = -1;
+    o->now = KP_TIME_NONE;
+    o->protect_pod = -1;
+}
+
+bool kp__preempt_compat_parse(const char *v, kp_preempt_compat *out) {
+    if (!v) return false;
+    if (v[0] == 'v') v++;
+    char *end = NULL;
+    long major = strtol(v, &end, 10);
+    if (end == v || *end != '.' || major != 1) return false;
+    const char *m = end + 1;
+    long minor = strtol(m, &end, 10);
+    if (end == m || (*end != '\0' && *end != '.') || minor < 0 || minor > 999) return false;
+    *out = minor <= 35 ? KP_PREEMPT_COMPAT_1_35 : KP_PREEMPT_COMPAT_NEWEST;
+    return true;
+}
+
+void kp__preempt_result_fini(kp_preempt_result *r) {
+    if (!r) return;
+    free(r->victims);
+    for (uint32_t i = 0; i < r->n_nodes; i++) free(r->nodes[i].victims);
+    free(r->nodes);
+    r->victims = NULL;
+    r->nodes = NULL;
+    r->n_victims = r->n_nodes = 0;
+}
+
+const char *kp__preempt_event_note(const kp_cluster *cl, uint32_t preemptor, uint32_t node,
+                                   char *buf, size_t cap) {
+    snprintf(buf, cap, "Preempted by pod %s on node %s", kp__s(cl, cl->pods[preemptor].uid),
+             kp__s(cl, cl->nodes[node].name));
+    return buf;
+}
+
+/* ---------------------------------------------------------------- eligibility ---- */
+
+/* First condition of type DisruptionTarget decides (podTerminatingByPreemption). */
+static bool terminating_by_preemption(const kp_cluster *cl, const kp_pod *p) {
+    if (p->deletion_ts == KP_TIME_NONE) return false;
+    for (uint16_t i = 0; i < p->n_conditions; i++) {
+        const kp_condition *c = &p->conditions[i];
+        if (strcmp(kp__s(cl, c->type), "DisruptionTarget") != 0) continue;
+        return strcmp(kp__s(cl, c->status), "True") == 0 &&
+               strcmp(kp__s(cl, c->reason), "PreemptionByScheduler") == 0;
+    }
+    return false;
+}
+
+static int32_t node_by_name(const kp_cluster *cl, kp_str name) {
+    if (!name) return -1;
+    for (uint32_t i = 0; i < cl->n_nodes; i++)
+        if (cl->nodes[i].name == name) return (int32_t)i;
+    return -1;
+}
+
+/* mirrors DefaultPreemption.PodEligibleToPreemptOthers; msg gets the reason when false. */
+static bool eligible(const kp_pctx *x, const kp_node_status *statuses, const char **msg) {
+    const kp_cluster *cl = x->cl;
+    const kp_pod *p = &cl->pods[x->pod];
+    if (p->preemption_policy == KP_PREEMPT_NEVER) {
+        *msg = "not eligible due to preemptionPolicy=Never.";
+        return false;
+    }
+    int32_t nn = node_by_name(cl, p->nominated_node);
+    if (p->nominated_node && nn >= 0 && statuses[nn].code != KP_CODE_UNRESOLVABLE) {
+        const kp_node *nd = &cl->nodes[nn];
+        for (uint32_t i = 0; i < nd->n_pods; i++) {
+            const kp_pod *q = &cl->pods[nd->pods[i]];
+            if (q->priority < p->priority && terminating_by_preemption(cl, q)) {
+                *msg = "not eligible due to a terminating pod on the nominated node.";
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- FitError message ---- */
+
+typedef struct {
+    const char *reason;
+    uint32_t count;
+} hist_ent;
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* FitError.Error() over the dry-run statuses; nodes without one are "Preemption is not helpful
+ * for scheduling". Result: "preemption: 0/N nodes are available: <sorted histogram>." */
+static void fit_message(const kp_cluster *cl, const kp_node_status *dry, const bool *has_dry,
+                        char *buf, size_t cap) {
+    uint32_t n_ent = 0, n_absent = 0, max_ent = cl->n_nodes * KP_STATUS_MAX_REASONS + 1;
+    hist_ent *h = calloc(max_ent, sizeof *h);
+    if (!h) {
+        snprintf(buf, cap, "preemption: 0/%u nodes are available.", cl->n_nodes);
+        return;
+    }
+    for (uint32_t i = 0; i < cl->n_nodes; i++) {
+        if (!has_dry[i]) {
+            n_absent++;
+            continue;
+        }
+        for (uint8_t r = 0; r < dry[i].n_reasons; r++) {
+            uint32_t j = 0;
+            while (j < n_ent && strcmp(h[j].reason, dry[i].reasons[r]) != 0) j++;
+            if (j == n_ent) h[n_ent++].reason = dry[i].reasons[r];
+            h[j].count++;
+        }
+    }
+    if (n_absent) {
+        const char *na = "Preemption is not helpful for scheduling";
+        uint32_t j = 0;
+        while (j < n_ent && strcmp(h[j].reason, na) != 0) j++;
+        if (j == n_ent) h[n_ent++].reason = na;
+        h[j].count += n_absent;
+    }
+    char **items = calloc(n_ent ? n_ent : 1, sizeof *items);
+    size_t len = 0;
+    len += (size_t)snprintf(buf, cap, "preemption: 0/%u nodes are available", cl->n_nodes);
+    if (items) {
+        for (uint32_t j = 0; j < n_ent; j++) {
+            size_t l = strlen(h[j].reason) + 16;
+            items[j] = malloc(l);
+            if (items[j]) snprintf(items[j], l, "%u %s", h[j].count, h[j].reason);
+            else items[j] = NULL;
+        }
+        uint32_t n_ok = 0;
+        for (uint32_t j = 0; j < n_ent; j++)
+            if (items[j]) items[n_ok++] = items[j];
+        qsort(items, n_ok, sizeof *items, cmp_str);
+        for (uint32_t j = 0; j < n_ok; j++) {
+            if (len < cap) len += (size_t)snprintf(buf + len, cap - len, "%s%s", j ? ", " : ": ", items[j]);
+            free(items[j]);
+        }
+        free(items);
+    }
+    if (len < cap) snprintf(buf + len, cap - len, ".");
+    free(h);
+}
+
+/* ---------------------------------------------------------------- node choice ---- */
+
+typedef struct {
+    uint32_t node;
+    kp_pvict v;
+} cand;
+
+/* mirrors util.GetEarliestPodStartTime: earliest start among the victims of maximal priority. */
+static int64_t earliest_start(const kp_pctx *x, const kp_pvict *v) {
+    if (v->n_victims == 0) return INT64_MIN;
+    int32_t maxp = x->cl->pods[v->victims[0]].priority;
+    int64_t best = kp__preempt_start_key(x, v->victims[0]);
+    for (uint32_t i = 0; i < v->n_victims; i++) {
+        int32_t p = x->cl->pods[v->victims[i]].priority;
+        int64_t t = kp__preempt_start_key(x, v->victims[i]);
+        if (p == maxp) {
+            if (t < best) best = t;
+        } else if (p > maxp) {
+            maxp = p;
+            best = t;
+        }
+    }
+    return best;
+}
+
+static int64_t cand_score(const kp_pctx *x, const cand *c, int step) {
+    const kp_pod *pods = x->cl->pods;
+    switch (step) {
+    case 0: return -(int64_t)c->v.n_viol;
+    case 1: return -(int64_t)pods[c->v.victims[0]].priority;
+    case 2: {
+        int64_t sum = 0;
+        for (uint32_t i = 0; i < c->v.n_victims; i++)
+            sum += (int64_t)pods[c->v.victims[i]].priority + ((int64_t)1 << 31);
+        return -sum;
+    }
+    case 3: return -(int64_t)c->v.n_victims;
+    default: return earliest_start(x, &c->v);
+    }
+}
+
+static const char *const cascade_names[] = {
+    "fewest PDB violations", "lowest highest-priority victim",
+    "smallest sum of victim priorities (+2^31 each)", "fewest victims",
+    "latest start time among the highest-priority victims"};
+
+/* mirrors SelectCandidate / pickOneNodeForPreemption. Returns the index into cands. */
+static uint32_t pick_candidate(kp_pctx *x, const cand *cands, uint32_t n, const char **decided,
+                               kp_error *err, kp_status *rc) {
+    *rc = KP_OK;
+    if (n == 1) {
+        *decided = "only candidate";
+        return 0;
+    }
+    uint32_t *live = malloc(n * sizeof *live);
+    if (!live) {
+        *rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+        return 0;
+    }
+    uint32_t n_live = n;
+    for (uint32_t i = 0; i < n; i++) live[i] = i;
+    for (int step = 0; step < 5; step++) {
+        int64_t best = INT64_MIN;
+        for (uint32_t i = 0; i < n_live; i++) {
+            int64_t s = cand_score(x, &cands[live[i]], step);
+            if (s > best) best = s;
+        }
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n_live; i++)
+            if (cand_score(x, &cands[live[i]], step) == best) live[k++] = live[i];
+        if (k == 1 && n_live > 1) {
+            *decided = cascade_names[step];
+            uint32_t r = live[0];
+            free(live);
+            return r;
+        }
+        n_live = k;
+    }
+    uint32_t pick = x->o->tie >= 0 ? (uint32_t)(x->o->tie % n_live)
+                                   : kp__prng_below(kp__sched_prng(x->s), n_live);
+    *decided = "tie broken by the seeded PRNG";
+    uint32_t r = live[pick];
+    free(live);
+    return r;
+}
+
+/* ---------------------------------------------------------------- PostFilter ---- */
+
+static int32_t calc_num_candidates(const kp_pctx *x, uint32_t n) {
+    int32_t pct = 10, abs_min = 100;
+    kp__sched_preemption_args(x->s, &pct, &abs_min);
+    int64_t k = (int64_t)n * pct / 100;
+    if (k < abs_min) k = abs_min;
+    if (k > n) k = n;
+    return (int32_t)k;
+}
+
+static int cmp_pdb(const kp_cluster *cl, uint32_t a, uint32_t b) {
+    const kp_pdb *pa = &cl->pdbs[a], *pb = &cl->pdbs[b];
+    int c = strcmp(kp__s(cl, pa->ns), kp__s(cl, pb->ns));
+    return c ? c : strcmp(kp__s(cl, pa->name), kp__s(cl, pb->name));
+}
+
+/* PDBs in namespace/name order (upstream: informer order, arbitrary). Insertion sort: few PDBs. */
+static void sort_pdbs(const kp_cluster *cl, uint32_t *order) {
+    for (uint32_t i = 0; i < cl->n_pdbs; i++) {
+        uint32_t v = i, j = i;
+        while (j > 0 && cmp_pdb(cl, v, order[j - 1]) < 0) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = v;
+    }
+}
+
+static bool fast_path_allowed(const kp_pctx *x) {
+    if (x->o->reference || x->o->no_fastpath) return false;
+    const kp_pod *p = &x->cl->pods[x->pod];
+    if (p->pod_affinity || p->pod_anti_affinity || p->n_spread) return false;
+    for (uint16_t i = 0; i < p->n_containers + p->n_init; i++)
+        if (p->containers[i].n_ports) return false;
+    /* scalar resources may be ignored by the Fit args (ignoredResources): leave them to Filter */
+    for (uint16_t i = 0; i < p->req.n; i++)
+        if (p->req.e[i].res >= KP_RES_FIXED && p->req.e[i].v > 0) return false;
+    for (uint32_t i = 0; i < x->cl->n_nodes; i++)
+        if (x->cl->nodes[i].n_affinity_pods) return false;
+    return true;
+}
+
+static void record_node(kp_preempt_result *out, uint32_t node, const kp_node_status *st,
+                        const kp_pvict *v, bool candidate) {
+    if (!out->nodes) return;
+    kp_preempt_node *pn = &out->nodes[node];
+    pn->considered = true;
+    pn->candidate = candidate;
+    if (st) pn->dry_status = *st;
+    if (v && candidate) {
+        pn->n_victims = v->n_victims;
+        pn->pdb_violations = v->n_viol;
+        pn->victims = malloc((v->n_victims ? v->n_victims : 1) * sizeof *pn->victims);
+        if (pn->victims) memcpy(pn->victims, v->victims, v->n_victims * sizeof *pn->victims);
+        else pn->n_victims = 0;
+    }
+}
+
+kp_status kp__preempt_postfilter(kp_sched *s, kp_cycle *c, uint32_t pod,
+                                 const kp_node_status *statuses, bool explain,
+                                 kp_preempt_result *out, kp_error *err) {
+    return kp__preempt_postfilter_ex(s, c, pod, statuses, explain, NULL, out, err);
+}
+
+/* mirrors Evaluator.Preempt + findCandidates + DryRunPreemption (sequential). */
+kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
+                                    const kp_node_status *statuses, bool explain,
+                                    kp_preempt_opts *o, kp_preempt_result *out, kp_error *err) {
+    kp_preempt_opts defaults;
+    if (!o) {
+        kp__preempt_opts_default(&defaults);
+        o = &defaults;
+    }
+    kp_cluster *cl = kp__sched_cluster(s);
+    memset(out, 0, sizeof *out);
+    out->node = -1;
+    out->now = o->now;
+    out->decided_by = "";
+    kp_pctx x = {.s = s, .c = c, .cl = cl, .pod = pod, .prio = cl->pods[pod].priority, .o = o};
+    x.now_key = o->now == KP_TIME_NONE ? INT64_MAX : o->now;
+    kp_status rc = KP_OK;
+    uint32_t nn = cl->n_nodes;
+
+    if (explain) {
+        out->nodes = calloc(nn ? nn : 1, sizeof *out->nodes);
+        if (!out->nodes) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+        out->n_nodes = nn;
+        for (uint32_t i = 0; i < nn; i++) {
+            out->nodes[i].node = i;
+            out->nodes[i].filter_code = statuses[i].code;
+        }
+    }
+    const char *msg = NULL;
+    if (!eligible(&x, statuses, &msg)) {
+        out->outcome = KP_PREEMPT_NOT_ELIGIBLE;
+        snprintf(out->message, sizeof out->message, "preemption: %s", msg);
+        return KP_OK;
+    }
+    x.fast = fast_path_allowed(&x);
+
+    kp_node_status *dry = calloc(nn ? nn : 1, sizeof *dry);
+    bool *has_dry = calloc(nn ? nn : 1, sizeof *has_dry);
+    uint32_t *potential = malloc((nn ? nn : 1) * sizeof *potential);
+    x.pdb_order = malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_order);
+    x.pdb_allowed = malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_allowed);
+    cand *cands = NULL;
+    if (!dry || !has_dry || !potential || !x.pdb_order || !x.pdb_allowed) {
+        rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+        goto out;
+    }
+    sort_pdbs(cl, x.pdb_order);
+
+    /* potential nodes: status exactly Unschedulable, snapshot order (nodesWherePreemptionMightHelp) */
+    uint32_t n_pot = 0;
+    for (uint32_t i = 0; i < nn; i++)
+        if (statuses[i].code == KP_CODE_UNSCHEDULABLE) potential[n_pot++] = i;
+
+    uint32_t n_cands = 0, n_nonviol = 0, n_violc = 0;
+    if (n_pot > 0) {
+        int32_t budget = calc_num_candidates(&x, n_pot);
+        uint32_t offset = o->offset >= 0 ? (uint32_t)(o->offset % n_pot)
+                                         : kp__prng_below(kp__sched_prng(s), n_pot);
+        /* two bounded lists of capacity `budget`: non-violating and violating */
+        cand *nonviol = calloc((size_t)budget * 2 + 1, sizeof *nonviol);
+        if (!nonviol) {
+            rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+            goto out;
+        }
+        cand *violc = nonviol + budget;
+        for (uint32_t i = 0; i < n_pot && rc == KP_OK; i++) {
+            uint32_t node = potential[(offset + i) % n_pot];
+            kp_pvict v;
+            rc = kp__preempt_select_victims(&x, node, &statuses[node], &v, err);
+            if (rc != KP_OK) break;
+            if (v.st.code == KP_CODE_SUCCESS && v.n_victims > 0) {
+                bool keep = v.n_viol == 0 ? n_nonviol < (uint32_t)budget : n_violc < (uint32_t)budget;
+                if (keep) {
+                    record_node(out, node, NULL, &v, true);
+                    if (v.n_viol == 0) nonviol[n_nonviol++] = (cand){node, v};
+                    else violc[n_violc++] = (cand){node, v};
+                } else { /* list full: silently dropped, as upstream */
+                    kp_node_status dropped;
+                    kp__status_reset(&dropped);
+                    kp__status_add_reason(&dropped, v.n_viol ? "dropped: the list of PDB-violating candidates was full"
+                                                             : "dropped: the list of candidates was full");
+                    record_node(out, node, &dropped, NULL, false);
+                    free(v.victims);
+                }
+                if (n_nonviol > 0 && n_nonviol + n_violc >= (uint32_t)budget) break;
+                continue;
+            }
+            if (v.st.code == KP_CODE_SUCCESS) { /* nothing to evict, yet it failed before */
+                kp__status_reset(&v.st);
+                v.st.code = KP_CODE_ERROR;
+                kp__status_add_reason(&v.st, "expected at least one victim pod on node");
+            }
+            free(v.victims);
+            dry[node] = v.st;
+            has_dry[node] = true;
+            record_node(out, node, &v.st, NULL, false);
+        }
+        if (rc != KP_OK) {
+            for (uint32_t i = 0; i < n_nonviol; i++) free(nonviol[i].v.victims);
+            for (uint32_t i = 0; i < n_violc; i++) free(violc[i].v.victims);
+            free(nonviol);
+            goto out;
+        }
+        n_cands = n_nonviol + n_violc;
+        cands = nonviol;
+        memmove(cands + n_nonviol, violc, n_violc * sizeof *cands);
+    }
+    out->n_candidates = n_cands;
+    if (n_cands == 0) {
+        out->outcome = KP_PREEMPT_NO_CANDIDATES;
+        fit_message(cl, dry, has_dry, out->message, sizeof out->message);
+        goto out;
+    }
+    const char *decided = "";
+    uint32_t best = pick_candidate(&x, cands, n_cands, &decided, err, &rc);
+    if (rc != KP_OK) goto out;
+    out->outcome = KP_PREEMPT_NOMINATED;
+    out->node = (int32_t)cands[best].node;
+    out->victims = cands[best].v.victims;
+    out->n_victims = cands[best].v.n_victims;
+    out->pdb_violations = cands[best].v.n_viol;
+    out->decided_by = decided;
+    cands[best].v.victims = NULL;
+    snprintf(out->message, sizeof out->message,
+             "preemption: found a potential placement for pod on node %s, preempting %u victims",
+             kp__s(cl, cl->nodes[out->node].name), out->n_victims);
+out:
+    if (cands)
+        for (uint32_t i = 0; i < n_cands; i++) free(cands[i].v.victims);
+    free(cands);
+    free(dry);
+    free(has_dry);
+    free(potential);
+    free(x.pdb_order);
+    free(x.pdb_allowed);
+    free(x.scratch);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- actuation ---- */
+
+/* Adds/replaces the DisruptionTarget condition (PreemptPod's status patch). */
+static kp_status mark_disruption(kp_cluster *cl, kp_pod *p, kp_error *err) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority pod",
+             p->scheduler_name ? kp__s(cl, p->scheduler_name) : "default-scheduler");
+    kp_condition cond;
+    cond.type = kp__intern(&cl->strs, "DisruptionTarget", 16);
+    cond.status = kp__intern(&cl->strs, "True", 4);
+    cond.reason = kp__intern(&cl->strs, "PreemptionByScheduler", 21);
+    cond.message = kp__intern(&cl->strs, msg, strlen(msg));
+    if (cond.type == UINT32_MAX || cond.status == UINT32_MAX || cond.reason == UINT32_MAX ||
+        cond.message == UINT32_MAX)
+        return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+    for (uint16_t i = 0; i < p->n_conditions; i++)
+        if (p->conditions[i].type == cond.type) {
+            p->conditions[i] = cond;
+            return KP_OK;
+        }
+    kp_condition *nc = kp__arena_alloc(&cl->arena, (p->n_conditions + 1u) * sizeof *nc);
+    if (!nc) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+    if (p->n_conditions) memcpy(nc, p->conditions, p->n_conditions * sizeof *nc);
+    nc[p->n_conditions] = cond;
+    p->conditions = nc;
+    p->n_conditions++;
+    return KP_OK;
+}
+
+/* mirrors Evaluator.prepareCandidateAsync (async preemption, default since 1.33): victims not yet
+ * terminating get DisruptionTarget and a deletionTimestamp; lower-priority pods nominated to the
+ * node lose their nomination; the preemptor is nominated. Nothing is cleared when every victim
+ * is already terminating. */
+kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result *r, kp_error *err) {
+    if (!r || r->outcome != KP_PREEMPT_NOMINATED || r->node < 0) return KP_OK;
+    kp_cluster *cl = kp__sched_cluster(s);
+    kp_pod *pre = &cl->pods[pod];
+    uint32_t n_delete = 0;
+    for (uint32_t i = 0; i < r->n_victims; i++) {
+        kp_pod *v = &cl->pods[r->victims[i]];
+        if (v->deletion_ts != KP_TIME_NONE) continue;
+        kp_status rc = mark_disruption(cl, v, err);
+        if (rc != KP_OK) return rc;
+        v->deletion_ts = r->now == KP_TIME_NONE ? 0 : r->now;
+        n_delete++;
+    }
+    if (n_delete > 0) {
+        const uint32_t *nom = NULL;
+        uint32_t n_nom = kp__sched_nominated_on(s, (uint32_t)r->node, &nom);
+        /* copy: un-nominating edits the nominator's list */
+        uint32_t *lower = malloc((n_nom ? n_nom : 1) * sizeof *lower);
+        if (!lower) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+        uint32_t n_lower = 0;
+        for (uint32_t i = 0; i < n_nom; i++)
+            if (nom[i] != pod && cl->pods[nom[i]].priority < pre->priority) lower[n_lower++] = nom[i];
+        for (uint32_t i = 0; i < n_lower; i++) {
+            kp__sched_nominate(s, lower[i], -1);
+            cl->pods[lower[i]].nominated_node = 0;
+        }
+        free(lower);
+    }
+    kp__sched_nominate(s, pod, r->node);
+    pre->nominated_node = cl->nodes[r->node].name;
+    return KP_OK;
+}

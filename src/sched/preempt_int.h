@@ -1,0 +1,49 @@
+/* Internals shared by the preemption files (preempt.c: PostFilter driver, dry run, node choice,
+ * actuation; preempt_victims.c: SelectVictimsOnNode, importance order, PDB classification).
+ * Not used outside src/sched/preempt*.c. */
+#ifndef KP_SCHED_PREEMPT_INT_H
+#define KP_SCHED_PREEMPT_INT_H
+
+#include "sched/preempt.h"
+
+/* One preemption attempt (one call of kp__preempt_postfilter_ex). */
+typedef struct {
+    kp_sched *s;
+    kp_cycle *c;
+    kp_cluster *cl;
+    uint32_t pod;            /* the preemptor */
+    int32_t prio;            /* its priority */
+    kp_preempt_opts *o;
+    int64_t now_key;         /* start time used for pods with nil startTime */
+    bool fast;               /* resource arithmetic allowed for reprieve (see preempt_victims.c) */
+    uint32_t *pdb_order;     /* PDB indices sorted by namespace/name (stable, documented) */
+    int32_t *pdb_allowed;    /* scratch: budget per PDB, refreshed per node */
+    uint32_t *scratch;       /* scratch pod arrays, sized for the largest node */
+    uint32_t scratch_cap;
+} kp_pctx;
+
+/* Result of SelectVictimsOnNode for one node. victims: heap, most important first. */
+typedef struct {
+    kp_node_status st;       /* code SUCCESS when a candidate */
+    uint32_t *victims;
+    uint32_t n_victims;
+    int32_t n_viol;
+} kp_pvict;
+
+/* mirrors MoreImportantVictim (newest) / MoreImportantPod (--compat 1.35): true if a is more
+ * important than b. */
+bool kp__preempt_more_important(const kp_pctx *x, uint32_t a, uint32_t b);
+/* Sorts pods most important first (stable insertion/merge sort on the total order). */
+void kp__preempt_sort(const kp_pctx *x, uint32_t *pods, uint32_t n);
+/* mirrors filterPodsWithPDBViolation: splits sorted pods into violating / non-violating
+ * (order-preserving). Budgets start fresh from each PDB's status. */
+void kp__preempt_classify_pdb(kp_pctx *x, const uint32_t *pods, uint32_t n, uint32_t *viol,
+                              uint32_t *n_viol, uint32_t *nonviol, uint32_t *n_nonviol);
+/* mirrors SelectVictimsOnNode. Leaves the node exactly as found (pods, order, aggregates, cycle
+ * state). Chooses the reference / incremental / arithmetic path from x. */
+kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_status *filter_st,
+                                     kp_pvict *out, kp_error *err);
+/* The pod's start time as an ordering key (nil -> x->now_key). */
+int64_t kp__preempt_start_key(const kp_pctx *x, uint32_t pod);
+
+#endif

@@ -1,0 +1,470 @@
+/* The scheduler object: node order (node_tree), nominator, PRNG, queue and the run loop
+ * (mirrors the parts of pkg/scheduler that drive ScheduleOne over a fixed snapshot). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/sched_int.h"
+
+/* ================================================================ status, PRNG */
+
+void kp__status_reset(kp_node_status *st) {
+    st->code = KP_CODE_SUCCESS;
+    st->plugin = NULL;
+    st->n_reasons = 0;
+}
+
+void kp__status_add_reason(kp_node_status *st, const char *reason) {
+    if (st->n_reasons >= KP_STATUS_MAX_REASONS) return;
+    snprintf(st->reasons[st->n_reasons], sizeof st->reasons[0], "%s", reason);
+    st->n_reasons++;
+}
+
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void kp__prng_seed(kp_prng *r, uint64_t seed) {
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+/* xoshiro256** */
+uint64_t kp__prng_next(kp_prng *r) {
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+uint32_t kp__prng_below(kp_prng *r, uint32_t n) {
+    /* Lemire's multiply-shift with rejection: unbiased */
+    uint64_t m = (uint64_t)(uint32_t)(kp__prng_next(r) >> 32) * n;
+    uint32_t l = (uint32_t)m;
+    if (l < n) {
+        uint32_t t = (uint32_t)(-n) % n;
+        while (l < t) {
+            m = (uint64_t)(uint32_t)(kp__prng_next(r) >> 32) * n;
+            l = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* ================================================================ hooks */
+
+kp_cluster *kp__sched_cluster(kp_sched *s) { return s->cl; }
+kp_prng *kp__sched_prng(kp_sched *s) { return &s->prng; }
+
+void kp__sched_preemption_args(const kp_sched *s, int32_t *min_pct, int32_t *min_abs) {
+    *min_pct = s->cfg.min_candidate_pct;
+    *min_abs = s->cfg.min_candidate_abs;
+}
+
+uint32_t kp__sched_nominated_on(kp_sched *s, uint32_t node, const uint32_t **pods) {
+    *pods = s->nom_pods[node];
+    return s->nom_n[node];
+}
+
+/* mirrors nominator.deleteNominatedPodIfExistsUnlocked + addNominatedPodUnlocked */
+void kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
+    int32_t old = s->nom_of[pod];
+    if (old >= 0) {
+        uint32_t *l = s->nom_pods[old], n = s->nom_n[old];
+        for (uint32_t i = 0; i < n; i++) {
+            if (l[i] == pod) {
+                memmove(l + i, l + i + 1, (n - i - 1) * sizeof *l);
+                s->nom_n[old]--;
+                break;
+            }
+        }
+        s->nom_of[pod] = -1;
+    }
+    kp_pod *p = &s->cl->pods[pod];
+    if (node >= 0 && p->node < 0) {
+        if (s->nom_n[node] == s->nom_cap[node]) {
+            uint32_t ncap = s->nom_cap[node] ? s->nom_cap[node] * 2 : 4;
+            uint32_t *nl = realloc(s->nom_pods[node], ncap * sizeof *nl);
+            if (!nl) return; /* allocation failure: the nomination is dropped */
+            s->nom_pods[node] = nl;
+            s->nom_cap[node] = ncap;
+        }
+        s->nom_pods[node][s->nom_n[node]++] = pod;
+        s->nom_of[pod] = node;
+        p->nominated_node = s->cl->nodes[node].name;
+    } else {
+        p->nominated_node = 0;
+    }
+}
+
+/* ================================================================ helpers */
+
+const kp_labels *kp__ns_labels(const kp_sched *s, kp_str ns) {
+    int64_t i = kp__pairmap_get(&s->ns_index, ns);
+    return i > 0 ? &s->cl->namespaces[i - 1].labels : NULL;
+}
+
+/* mirrors AffinityTerm.Matches: (namespace listed || namespaceSelector matches the pod's
+ * namespace labels) && selector matches the pod's labels. Namespaces default to the owner's. */
+bool kp__term_matches(const kp_sched *s, const kp_pod_affinity_term *t, const kp_pod *owner,
+                      const kp_pod *pod) {
+    bool ns_ok = false;
+    if (t->n_namespaces == 0 && !t->ns_selector.is_set) {
+        ns_ok = pod->ns == owner->ns;
+    } else {
+        for (uint16_t i = 0; i < t->n_namespaces && !ns_ok; i++) ns_ok = t->namespaces[i] == pod->ns;
+        if (!ns_ok && t->ns_selector.is_set) {
+            const kp_labels *nl = kp__ns_labels(s, pod->ns);
+            static const kp_labels empty = {0, NULL};
+            ns_ok = kp__selector_matches(s->cl, &t->ns_selector, nl ? nl : &empty);
+        }
+    }
+    if (!ns_ok) return false;
+    /* metav1.LabelSelectorAsSelector: nil selector matches nothing, empty matches everything */
+    return kp__selector_matches(s->cl, &t->selector, &pod->labels);
+}
+
+bool kp__pod_has_required_anti(const kp_pod *p) {
+    return p->pod_anti_affinity && p->pod_anti_affinity->n_required > 0;
+}
+
+kp_status kp__sched_track_affinity_pod(kp_sched *s, uint32_t pod) {
+    if (s->n_aff_pods == s->cap_aff_pods) {
+        uint32_t ncap = s->cap_aff_pods ? s->cap_aff_pods * 2 : 64;
+        uint32_t *np = realloc(s->aff_pods, ncap * sizeof *np);
+        if (!np) return KP_ENOMEM;
+        s->aff_pods = np;
+        s->cap_aff_pods = ncap;
+    }
+    s->aff_pods[s->n_aff_pods++] = pod;
+    return KP_OK;
+}
+
+/* ================================================================ node order */
+
+static bool labels_get_str(const kp_cluster *cl, const kp_labels *l, const char *key, kp_str *v) {
+    kp_str k = kp__intern_find(&cl->strs, key, strlen(key));
+    if (k == UINT32_MAX) return false;
+    return kp__labels_get(l, k, v);
+}
+
+/* mirrors utilnode.GetZoneKey: region and zone labels (GA, then beta) */
+static uint64_t zone_key(const kp_cluster *cl, const kp_node *n) {
+    kp_str region = 0, zone = 0;
+    if (!labels_get_str(cl, &n->labels, "topology.kubernetes.io/region", &region))
+        labels_get_str(cl, &n->labels, "failure-domain.beta.kubernetes.io/region", &region);
+    if (!labels_get_str(cl, &n->labels, "topology.kubernetes.io/zone", &zone))
+        labels_get_str(cl, &n->labels, "failure-domain.beta.kubernetes.io/zone", &zone);
+    return kp__pair(region, zone);
+}
+
+/* mirrors nodeTree.list: zones in first-seen order, round-robin over them */
+static kp_status build_order(kp_sched *s) {
+    kp_cluster *cl = s->cl;
+    uint32_t n = cl->n_nodes;
+    s->order = malloc((n ? n : 1) * sizeof *s->order);
+    uint32_t *zone_of = malloc((n ? n : 1) * sizeof *zone_of);
+    uint32_t *zone_cnt = calloc(n ? n : 1, sizeof *zone_cnt);
+    uint32_t *zone_start = calloc(n + 1, sizeof *zone_start);
+    uint32_t *by_zone = malloc((n ? n : 1) * sizeof *by_zone);
+    kp_pairmap zmap;
+    kp__pairmap_init(&zmap, true);
+    kp_status st = KP_OK;
+    if (!s->order || !zone_of || !zone_cnt || !zone_start || !by_zone) {
+        st = KP_ENOMEM;
+        goto out;
+    }
+    uint32_t n_zones = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t k = zone_key(cl, &cl->nodes[i]);
+        int64_t z = kp__pairmap_get(&zmap, k);
+        if (z == 0) {
+            z = ++n_zones;
+            if ((st = kp__pairmap_add(&zmap, k, z)) != KP_OK) goto out;
+        }
+        zone_of[i] = (uint32_t)(z - 1);
+        zone_cnt[z - 1]++;
+    }
+    for (uint32_t z = 0; z < n_zones; z++) zone_start[z + 1] = zone_start[z] + zone_cnt[z];
+    memset(zone_cnt, 0, n * sizeof *zone_cnt);
+    for (uint32_t i = 0; i < n; i++) by_zone[zone_start[zone_of[i]] + zone_cnt[zone_of[i]]++] = i;
+    uint32_t k = 0;
+    for (uint32_t idx = 0; k < n; idx++) {
+        for (uint32_t z = 0; z < n_zones; z++) {
+            if (idx < zone_cnt[z]) s->order[k++] = by_zone[zone_start[z] + idx];
+        }
+    }
+    s->n_order = n;
+out:
+    free(zone_of);
+    free(zone_cnt);
+    free(zone_start);
+    free(by_zone);
+    kp__pairmap_fini(&zmap);
+    return st;
+}
+
+/* ================================================================ create / free */
+
+kp_sched_options kp_sched_options_default(void) {
+    kp_sched_options o;
+    memset(&o, 0, sizeof o);
+    return o;
+}
+
+static int find_res(kp_cluster *cl, const char *name) {
+    kp_str id = kp__intern_find(&cl->strs, name, strlen(name));
+    if (id == UINT32_MAX) return -1;
+    for (uint32_t r = 0; r < cl->n_res; r++)
+        if (cl->res_names[r] == id) return (int)r;
+    return -1;
+}
+
+kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sched_options *opt,
+                       kp_sched **out, kp_error *err) {
+    *out = NULL;
+    if (!cl || !cl->finalized) return kp_error_set(err, KP_EINVAL, "scheduler: cluster is not finalized");
+    kp_sched *s = calloc(1, sizeof *s);
+    if (!s) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    s->cl = cl;
+    if (cfg) s->cfg = *cfg;
+    else kp__sched_config_defaults(&s->cfg);
+    kp_sched_options o = opt ? *opt : kp_sched_options_default();
+    kp__prng_seed(&s->prng, o.seed);
+    s->until_settled = o.until_settled;
+    if (o.compat && *o.compat) {
+        kp_preempt_compat pc;
+        if (!kp__preempt_compat_parse(o.compat, &pc)) {
+            free(s);
+            return kp_error_set(err, KP_EINVAL, "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)", o.compat);
+        }
+        snprintf(s->compat, sizeof s->compat, "%s", o.compat);
+    }
+    const char *name = o.scheduler_name ? o.scheduler_name : s->cfg.scheduler_name;
+    s->sched_name = kp__intern_find(&cl->strs, name, strlen(name));
+
+    uint32_t nn = cl->n_nodes, np = cl->n_pods;
+    s->nom_pods = calloc(nn + 1, sizeof *s->nom_pods);
+    s->nom_n = calloc(nn + 1, sizeof *s->nom_n);
+    s->nom_cap = calloc(nn + 1, sizeof *s->nom_cap);
+    s->nom_of = malloc((np + 1) * sizeof *s->nom_of);
+    s->statuses = malloc((nn + 1) * sizeof *s->statuses);
+    s->has_status = calloc(nn + 1, sizeof *s->has_status);
+    s->feasible = malloc((nn + 1) * sizeof *s->feasible);
+    s->scores = malloc((nn + 1) * sizeof *s->scores);
+    s->plug_scores = malloc((nn + 1) * sizeof *s->plug_scores);
+    s->ignored_nodes = calloc(nn + 1, 1);
+    s->res_of_pod = malloc((np + 1) * sizeof *s->res_of_pod);
+    kp__pairmap_init(&s->image_nodes, true);
+    kp__pairmap_init(&s->ns_index, true);
+    kp_status st = KP_OK;
+    if (!s->nom_pods || !s->nom_n || !s->nom_cap || !s->nom_of || !s->statuses || !s->has_status ||
+        !s->feasible || !s->scores || !s->plug_scores || !s->ignored_nodes || !s->res_of_pod) {
+        st = KP_ENOMEM;
+        goto fail;
+    }
+    for (uint32_t i = 0; i < np; i++) s->nom_of[i] = -1, s->res_of_pod[i] = -1;
+    if ((st = build_order(s)) != KP_OK) goto fail;
+
+    for (uint8_t i = 0; i < s->cfg.n_fit_res; i++) s->fit_res_idx[i] = find_res(cl, s->cfg.fit_res[i].name);
+    for (uint8_t i = 0; i < s->cfg.n_bal_res; i++) s->bal_res_idx[i] = find_res(cl, s->cfg.bal_res[i].name);
+    for (uint8_t i = 0; i < s->cfg.n_ignored; i++) {
+        int r = find_res(cl, s->cfg.ignored[i]);
+        if (r >= 0) s->ignored_res[r] = true;
+    }
+    for (uint32_t r = KP_RES_FIXED; r < cl->n_res; r++) {
+        const char *rn = kp__s(cl, cl->res_names[r]);
+        const char *slash = strchr(rn, '/');
+        for (uint8_t g = 0; slash && g < s->cfg.n_ignored_groups; g++) {
+            size_t gl = strlen(s->cfg.ignored_groups[g]);
+            if ((size_t)(slash - rn) == gl && memcmp(rn, s->cfg.ignored_groups[g], gl) == 0) s->ignored_res[r] = true;
+        }
+    }
+    /* ImageStateSummary.NumNodes: distinct nodes per image name */
+    for (uint32_t i = 0; i < nn; i++) {
+        const kp_node *n = &cl->nodes[i];
+        for (uint32_t j = 0; j < n->n_images; j++) {
+            bool dup = false;
+            for (uint32_t k = 0; k < j && !dup; k++) dup = n->images[k].name == n->images[j].name;
+            if (!dup && (st = kp__pairmap_add(&s->image_nodes, n->images[j].name, 1)) != KP_OK) goto fail;
+        }
+    }
+    for (uint32_t i = 0; i < cl->n_namespaces; i++)
+        if ((st = kp__pairmap_add(&s->ns_index, cl->namespaces[i].name, (int64_t)i + 1)) != KP_OK) goto fail;
+    for (uint32_t i = 0; i < np; i++)
+    {
+        if (cl->pods[i].node >= 0 && kp__pod_has_required_anti(&cl->pods[i])) s->n_anti_pods++;
+        if (cl->pods[i].node >= 0 && (cl->pods[i].pod_affinity || cl->pods[i].pod_anti_affinity) &&
+            (st = kp__sched_track_affinity_pod(s, i)) != KP_OK)
+            goto fail;
+    }
+
+    /* nominator: pending pods carrying status.nominatedNodeName, in load order */
+    for (uint32_t i = 0; i < np; i++) {
+        kp_pod *p = &cl->pods[i];
+        if (!p->nominated_node || p->node >= 0 || p->node_name || kp__pod_is_terminal(p)) continue;
+        if (p->scheduler_name != s->sched_name) continue;
+        long nd = kp_cluster_find_node(cl, kp__s(cl, p->nominated_node));
+        if (nd >= 0) kp__sched_nominate(s, i, (int32_t)nd);
+    }
+    *out = s;
+    return KP_OK;
+fail:
+    kp_sched_free(s);
+    return kp_error_set(err, st, "scheduler: out of memory");
+}
+
+static void explain_free(kp_explain *e) {
+    if (!e) return;
+    if (e->has_preempt) kp__preempt_result_fini(&e->preempt);
+    free(e->nodes);
+    free(e);
+}
+
+void kp_sched_free(kp_sched *s) {
+    if (!s) return;
+    if (s->nom_pods)
+        for (uint32_t i = 0; i < s->cl->n_nodes; i++) free(s->nom_pods[i]);
+    free(s->nom_pods);
+    free(s->nom_n);
+    free(s->nom_cap);
+    free(s->nom_of);
+    free(s->order);
+    free(s->aff_pods);
+    free(s->statuses);
+    free(s->has_status);
+    free(s->feasible);
+    free(s->scores);
+    free(s->plug_scores);
+    free(s->ignored_nodes);
+    free(s->res_of_pod);
+    kp__pairmap_fini(&s->image_nodes);
+    kp__pairmap_fini(&s->ns_index);
+    for (uint32_t i = 0; i < s->n_res; i++) {
+        free(s->res[i].victims);
+        free(s->res[i].victim_nodes);
+        free(s->res[i].message);
+    }
+    free(s->res);
+    explain_free(s->explain);
+    free(s);
+}
+
+kp_status kp_sched_explain(kp_sched *s, long pod, kp_error *err) {
+    if (pod < 0 || (uint32_t)pod >= s->cl->n_pods) return kp_error_set(err, KP_ENOTFOUND, "explain: no such pod");
+    explain_free(s->explain);
+    s->explain = calloc(1, sizeof *s->explain);
+    if (!s->explain) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    s->explain->pod = (uint32_t)pod;
+    s->explain->selected = -1;
+    s->explain->nodes = calloc(s->cl->n_nodes + 1, sizeof *s->explain->nodes);
+    if (!s->explain->nodes) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    s->explain->n_nodes = s->cl->n_nodes;
+    return KP_OK;
+}
+
+/* ================================================================ queue and run */
+
+/* Pending for this profile: no nodeName, not terminal, not being deleted. */
+static bool is_pending(const kp_sched *s, const kp_pod *p) {
+    return p->scheduler_name == s->sched_name && !p->node_name && p->node < 0 &&
+           !kp__pod_is_terminal(p) && p->deletion_ts == KP_TIME_NONE;
+}
+
+typedef struct {
+    int32_t prio;
+    int64_t ts;
+    uint32_t src, idx;
+} qkey;
+
+/* mirrors PrioritySort.Less (priority desc, then enqueue time); enqueue time is the
+ * creationTimestamp, then load order */
+static int queue_cmp(const void *a, const void *b) {
+    const qkey *x = a, *y = b;
+    if (x->prio != y->prio) return x->prio > y->prio ? -1 : 1;
+    if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+kp_status kp_sched_schedule_one(kp_sched *s, long pod, kp_error *err) {
+    if (pod < 0 || (uint32_t)pod >= s->cl->n_pods) return kp_error_set(err, KP_ENOTFOUND, "no such pod");
+    bool changed = false;
+    return kp__sched_attempt(s, (uint32_t)pod, &changed, err);
+}
+
+kp_status kp_sched_run(kp_sched *s, kp_error *err) {
+    kp_cluster *cl = s->cl;
+    uint32_t *q = malloc((cl->n_pods + 1) * sizeof *q), n = 0;
+    qkey *keys = malloc((cl->n_pods + 1) * sizeof *keys);
+    if (!q || !keys) {
+        free(q);
+        free(keys);
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
+    }
+    for (uint32_t i = 0; i < cl->n_pods; i++) {
+        const kp_pod *p = &cl->pods[i];
+        if (!is_pending(s, p)) continue;
+        keys[n].prio = p->priority;
+        keys[n].ts = p->creation_ts;
+        keys[n].src = p->src_index;
+        keys[n].idx = i;
+        n++;
+    }
+    qsort(keys, n, sizeof *keys, queue_cmp);
+    for (uint32_t i = 0; i < n; i++) q[i] = keys[i].idx;
+    free(keys);
+    kp_status st = KP_OK;
+    uint32_t max_rounds = s->until_settled ? n + 2 : 1;
+    for (uint32_t round = 0; round < max_rounds; round++) {
+        bool changed = false;
+        for (uint32_t i = 0; i < n; i++) {
+            if (cl->pods[q[i]].node >= 0) continue; /* bound in an earlier round */
+            bool ch = false;
+            if ((st = kp__sched_attempt(s, q[i], &ch, err)) != KP_OK) goto out;
+            changed |= ch;
+        }
+        if (!changed) break;
+    }
+out:
+    free(q);
+    return st;
+}
+
+/* ================================================================ results */
+
+size_t kp_sched_result_count(const kp_sched *s) { return s->n_res; }
+
+kp_status kp_sched_result_get(const kp_sched *s, size_t i, kp_sched_result *out) {
+    if (i >= s->n_res) return KP_ERANGE;
+    const kp_result_int *r = &s->res[i];
+    out->pod = r->pod;
+    out->priority = s->cl->pods[r->pod].priority;
+    out->outcome = r->outcome;
+    out->node = r->node;
+    out->nominated_node = r->nominated;
+    out->n_victims = r->n_victims;
+    out->victims = r->victims;
+    out->victim_nodes = r->victim_nodes;
+    out->pdb_violations = r->pdb_violations;
+    out->message = r->message ? r->message : "";
+    return KP_OK;
+}
+
+const char *kp_sched_pod_ref(const kp_sched *s, long pod, char *buf, size_t cap) {
+    return kp__pod_ref(s->cl, &s->cl->pods[pod], buf, cap);
+}
+
+const char *kp_sched_node_name(const kp_sched *s, long node) {
+    return node >= 0 ? kp__s(s->cl, s->cl->nodes[node].name) : "";
+}

@@ -1,0 +1,368 @@
+/* One scheduling attempt: findNodesThatFitPod (nominated node first, then the full pass from
+ * nextStartNodeIndex until numFeasibleNodesToFind), prioritizeNodes, selectHost, bind; on
+ * failure the FitError and the DefaultPreemption PostFilter (pkg/scheduler/schedule_one.go). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/sched_int.h"
+
+/* mirrors numFeasibleNodesToFind (minFeasibleNodesToFind 100, minFeasibleNodesPercentageToFind 5) */
+uint32_t kp__num_feasible_to_find(int32_t pct, uint32_t n_all) {
+    if (n_all < 100) return n_all;
+    int64_t p = pct;
+    if (p == 0) {
+        p = 50 - (int64_t)n_all / 125;
+        if (p < 5) p = 5;
+    }
+    int64_t k = (int64_t)n_all * p / 100;
+    return k < 100 ? 100 : (uint32_t)k;
+}
+
+/* mirrors selectHost (reservoir sampling among the nodes with the maximum total score; the PRNG
+ * replaces Go's global rand) */
+uint32_t kp__select_host(kp_sched *s, const uint32_t *nodes, const int64_t *totals, uint32_t n) {
+    uint32_t sel = nodes[0], cnt = 1;
+    int64_t mx = totals[0];
+    for (uint32_t i = 1; i < n; i++) {
+        if (totals[i] > mx) {
+            mx = totals[i];
+            sel = nodes[i];
+            cnt = 1;
+        } else if (totals[i] == mx) {
+            cnt++;
+            if (kp__prng_below(&s->prng, cnt) == 0) sel = nodes[i];
+        }
+    }
+    return sel;
+}
+
+typedef struct {
+    const char *reason;
+    uint32_t count;
+} hist_ent;
+
+static int hist_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* mirrors FitError.Error(): "0/N nodes are available: <PreFilterMsg>." or the sorted histogram */
+void kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, char *buf, size_t cap) {
+    uint32_t nn = s->cl->n_nodes;
+    size_t off = (size_t)snprintf(buf, cap, "0/%u nodes are available:", nn);
+    if (off >= cap) return;
+    if (prefilter_msg && *prefilter_msg) {
+        snprintf(buf + off, cap - off, " %s.", prefilter_msg);
+        return;
+    }
+    hist_ent ents[64];
+    uint32_t n_ents = 0;
+    for (uint32_t i = 0; i < nn; i++) {
+        if (!s->has_status[i]) continue;
+        const kp_node_status *st = &s->statuses[i];
+        for (uint8_t r = 0; r < st->n_reasons; r++) {
+            uint32_t k = 0;
+            while (k < n_ents && strcmp(ents[k].reason, st->reasons[r]) != 0) k++;
+            if (k == n_ents) {
+                if (n_ents == 64) continue;
+                ents[n_ents].reason = st->reasons[r];
+                ents[n_ents].count = 0;
+                n_ents++;
+            }
+            ents[k].count++;
+        }
+    }
+    if (!n_ents) return;
+    char *strs[64];
+    char store[64][140];
+    for (uint32_t k = 0; k < n_ents; k++) {
+        snprintf(store[k], sizeof store[k], "%u %s", ents[k].count, ents[k].reason);
+        strs[k] = store[k];
+    }
+    qsort(strs, n_ents, sizeof *strs, hist_cmp);
+    for (uint32_t k = 0; k < n_ents && off < cap; k++)
+        off += (size_t)snprintf(buf + off, cap - off, "%s%s", k ? ", " : " ", strs[k]);
+    if (off < cap) snprintf(buf + off, cap - off, ".");
+}
+
+/* ---- results ---- */
+
+static kp_result_int *result_for(kp_sched *s, uint32_t pod) {
+    if (s->res_of_pod[pod] >= 0) return &s->res[s->res_of_pod[pod]];
+    if (s->n_res == s->cap_res) {
+        uint32_t ncap = s->cap_res ? s->cap_res * 2 : 64;
+        kp_result_int *nr = realloc(s->res, ncap * sizeof *nr);
+        if (!nr) return NULL;
+        s->res = nr;
+        s->cap_res = ncap;
+    }
+    kp_result_int *r = &s->res[s->n_res];
+    memset(r, 0, sizeof *r);
+    r->pod = pod;
+    r->node = r->nominated = -1;
+    s->res_of_pod[pod] = (int32_t)s->n_res++;
+    return r;
+}
+
+static kp_status set_message(kp_result_int *r, const char *msg) {
+    free(r->message);
+    r->message = NULL;
+    if (!msg || !*msg) return KP_OK;
+    size_t len = strlen(msg);
+    r->message = malloc(len + 1);
+    if (!r->message) return KP_ENOMEM;
+    memcpy(r->message, msg, len + 1);
+    return KP_OK;
+}
+
+static kp_status add_victims(kp_result_int *r, const uint32_t *v, uint32_t n, int32_t node) {
+    if (!n) return KP_OK;
+    if (r->n_victims + n > r->cap_victims) {
+        uint32_t ncap = r->n_victims + n + 8;
+        uint32_t *nv = realloc(r->victims, ncap * sizeof *nv);
+        if (!nv) return KP_ENOMEM;
+        r->victims = nv;
+        int32_t *nn = realloc(r->victim_nodes, ncap * sizeof *nn);
+        if (!nn) return KP_ENOMEM;
+        r->victim_nodes = nn;
+        r->cap_victims = ncap;
+    }
+    memcpy(r->victims + r->n_victims, v, n * sizeof *v);
+    for (uint32_t i = 0; i < n; i++) r->victim_nodes[r->n_victims + i] = node;
+    r->n_victims += n;
+    return KP_OK;
+}
+
+/* assume + bind: the pod joins the node (later pods see it) and leaves the nominator */
+static kp_status bind(kp_sched *s, uint32_t pod, uint32_t node) {
+    kp_cluster *cl = s->cl;
+    kp_status st = kp__node_add_pod(cl, node, pod);
+    if (st != KP_OK) return st;
+    kp_pod *p = &cl->pods[pod];
+    p->node_name = cl->nodes[node].name;
+    kp__sched_nominate(s, pod, -1);
+    if (kp__pod_has_required_anti(p)) s->n_anti_pods++;
+    if (p->pod_affinity || p->pod_anti_affinity) return kp__sched_track_affinity_pod(s, pod);
+    return KP_OK;
+}
+
+/* ---- explain helpers ---- */
+
+static void explain_filters(kp_sched *s, kp_cycle *c, uint32_t node, const kp_node_status *overall) {
+    kp_explain_node *en = &s->explain->nodes[node];
+    en->evaluated = true;
+    en->overall = *overall;
+    kp__cycle_explain_filters(c, node, en);
+}
+
+/* prioritizeNodes: weighted sum of the normalised plugin scores */
+static kp_status prioritize(kp_sched *s, const kp_pod *p, uint32_t n_feas, bool explain) {
+    const kp_sched_config *cfg = &s->cfg;
+    memset(s->scores, 0, n_feas * sizeof *s->scores);
+    for (uint8_t k = 0; k < cfg->n_score; k++) {
+        kp_plugin pl = (kp_plugin)cfg->score[k];
+        if (!kp__score_plugin(s, pl, p, s->feasible, n_feas, s->plug_scores)) {
+            if (explain)
+                for (uint32_t i = 0; i < n_feas; i++) s->explain->nodes[s->feasible[i]].plugin_score[pl] = 0;
+            continue;
+        }
+        int64_t w = cfg->score_weight[pl];
+        for (uint32_t i = 0; i < n_feas; i++) {
+            s->scores[i] += s->plug_scores[i] * w;
+            if (explain) s->explain->nodes[s->feasible[i]].plugin_score[pl] = s->plug_scores[i] * w;
+        }
+    }
+    if (explain)
+        for (uint32_t i = 0; i < n_feas; i++) {
+            s->explain->nodes[s->feasible[i]].scored = true;
+            s->explain->nodes[s->feasible[i]].total = s->scores[i];
+        }
+    return KP_OK;
+}
+
+static void record(kp_sched *s, uint32_t node, const kp_node_status *st) {
+    if (!s->has_status[node]) {
+        s->has_status[node] = true;
+        s->n_statuses++;
+    }
+    s->statuses[node] = *st;
+}
+
+/* mirrors ScheduleOne's scheduling cycle for one pod over the current cluster state. */
+kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *err) {
+    kp_cluster *cl = s->cl;
+    kp_pod *p = &cl->pods[pod];
+    uint32_t nn = cl->n_nodes;
+    bool explain = s->explain && s->explain->pod == pod;
+    *changed = false;
+    kp_result_int *res = result_for(s, pod);
+    if (!res) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    res->attempts++;
+    if (explain) {
+        kp_explain *e = s->explain;
+        if (e->has_preempt) kp__preempt_result_fini(&e->preempt);
+        memset(e->nodes, 0, (nn + 1) * sizeof *e->nodes);
+        e->attempted = true;
+        e->has_preempt = false;
+        e->selected = -1;
+        e->nominated_first = false;
+        e->prefilter_msg[0] = 0;
+    }
+    memset(s->has_status, 0, nn + 1);
+    s->n_statuses = 0;
+
+    kp_node_status pre;
+    kp_cycle *c = kp__cycle_new(s, pod, &pre);
+    if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    char prefilter_msg[256] = "";
+    uint32_t n_feas = 0;
+    int32_t chosen = -1;
+    kp_status st = KP_OK;
+
+    if (nn == 0) {
+        st = set_message(res, "no nodes available to schedule pods");
+        res->outcome = KP_OUTCOME_UNSCHEDULABLE;
+        res->node = -1;
+        goto out;
+    }
+    if (pre.code != KP_CODE_SUCCESS) {
+        size_t off = 0;
+        for (uint8_t r = 0; r < pre.n_reasons && off < sizeof prefilter_msg; r++)
+            off += (size_t)snprintf(prefilter_msg + off, sizeof prefilter_msg - off, "%s%s", r ? ", " : "", pre.reasons[r]);
+        for (uint32_t i = 0; i < nn; i++) record(s, i, &pre);
+        if (explain) snprintf(s->explain->prefilter_msg, sizeof s->explain->prefilter_msg, "%s", prefilter_msg);
+        goto failed;
+    }
+
+    /* nominated node first (evaluateNominatedNode) */
+    if (s->nom_of[pod] >= 0) {
+        uint32_t nd = (uint32_t)s->nom_of[pod];
+        kp_node_status nst;
+        kp__cycle_filter(c, nd, &nst);
+        if (explain) explain_filters(s, c, nd, &nst);
+        if (nst.code == KP_CODE_SUCCESS) {
+            chosen = (int32_t)nd;
+            if (explain) s->explain->nominated_first = true;
+            goto bound;
+        }
+        record(s, nd, &nst);
+    }
+
+    /* full pass (findNodesThatPassFilters) */
+    {
+        uint32_t *list = s->order, n_list = s->n_order;
+        uint32_t *sub = NULL;
+        if (c->allowed) {
+            sub = malloc((nn + 1) * sizeof *sub);
+            if (!sub) {
+                st = kp_error_set(err, KP_ENOMEM, "out of memory");
+                goto out;
+            }
+            n_list = 0;
+            for (uint32_t i = 0; i < s->n_order; i++)
+                if (c->allowed[s->order[i]]) sub[n_list++] = s->order[i];
+            list = sub;
+        }
+        uint32_t to_find = kp__num_feasible_to_find(s->cfg.pct_nodes_to_score, n_list);
+        if (s->cfg.n_score == 0) to_find = 1;
+        for (uint32_t i = 0; i < n_list && n_feas < to_find; i++) {
+            uint32_t nd = list[(s->next_start + i) % n_list];
+            kp_node_status nst;
+            kp__cycle_filter(c, nd, &nst);
+            if (explain) explain_filters(s, c, nd, &nst);
+            if (nst.code == KP_CODE_SUCCESS) {
+                s->feasible[n_feas++] = nd;
+                if (explain) s->explain->nodes[nd].feasible = true;
+            } else {
+                record(s, nd, &nst);
+            }
+        }
+        /* processedNodes = feasible + statuses recorded (incl. a failed nominated node) */
+        if (nn) s->next_start = (uint32_t)(((uint64_t)s->next_start + n_feas + s->n_statuses) % nn);
+        free(sub);
+        if (c->allowed) {
+            /* nodes outside the PreFilterResult: absent status */
+            kp_node_status ab;
+            kp__status_reset(&ab);
+            ab.code = KP_CODE_UNRESOLVABLE;
+            ab.plugin = kp__plugin_name(KP_PL_NODE_AFFINITY);
+            kp__status_add_reason(&ab, "node(s) didn't satisfy plugin(s) [NodeAffinity]");
+            if (n_feas == 0) {
+                for (uint32_t i = 0; i < nn; i++)
+                    if (!c->allowed[i] && !s->has_status[i]) record(s, i, &ab);
+            }
+        }
+    }
+    if (n_feas == 0) goto failed;
+    if (n_feas == 1) {
+        chosen = (int32_t)s->feasible[0];
+        goto bound;
+    }
+    prioritize(s, p, n_feas, explain);
+    chosen = (int32_t)kp__select_host(s, s->feasible, s->scores, n_feas);
+
+bound:
+    if ((st = bind(s, pod, (uint32_t)chosen)) != KP_OK) {
+        kp_error_set(err, st, "out of memory");
+        goto out;
+    }
+    if (explain) s->explain->selected = chosen;
+    res->outcome = KP_OUTCOME_BOUND;
+    res->node = chosen;
+    res->nominated = -1;
+    st = set_message(res, "");
+    *changed = true;
+    goto out;
+
+failed: {
+    char msg[2048];
+    kp__fit_error_message(s, prefilter_msg, msg, sizeof msg);
+    res->outcome = KP_OUTCOME_UNSCHEDULABLE;
+    res->node = -1;
+    if (s->cfg.postfilter_preemption) {
+        /* every node has a status for preemption; unvisited ones are absent (unresolvable) */
+        for (uint32_t i = 0; i < nn; i++) {
+            if (s->has_status[i]) continue;
+            kp__status_reset(&s->statuses[i]);
+            s->statuses[i].code = KP_CODE_UNRESOLVABLE;
+        }
+        kp_preempt_opts o;
+        kp__preempt_opts_default(&o);
+        if (s->compat[0]) kp__preempt_compat_parse(s->compat, &o.compat);
+        kp_preempt_result pr;
+        memset(&pr, 0, sizeof pr);
+        st = kp__preempt_postfilter_ex(s, c, pod, s->statuses, explain, &o, &pr, err);
+        if (st != KP_OK) goto out;
+        size_t off = strlen(msg);
+        if (pr.message[0] && off < sizeof msg) snprintf(msg + off, sizeof msg - off, " %s", pr.message);
+        if (pr.outcome == KP_PREEMPT_NOMINATED) {
+            st = kp__preempt_actuate(s, pod, &pr, err);
+            if (st == KP_OK) {
+                res->outcome = KP_OUTCOME_NOMINATED;
+                res->nominated = pr.node;
+                res->pdb_violations += pr.pdb_violations;
+                st = add_victims(res, pr.victims, pr.n_victims, pr.node);
+                if (pr.n_victims) *changed = true;
+                if (s->until_settled) {
+                    /* victims terminate at once: they leave their node */
+                    for (uint32_t v = 0; v < pr.n_victims; v++) kp__node_remove_pod(cl, pr.victims[v]);
+                }
+            }
+        } else {
+            res->nominated = -1;
+            if (pr.outcome == KP_PREEMPT_NO_CANDIDATES && s->nom_of[pod] >= 0) kp__sched_nominate(s, pod, -1);
+        }
+        if (explain) {
+            s->explain->preempt = pr;
+            s->explain->has_preempt = true;
+        } else {
+            kp__preempt_result_fini(&pr);
+        }
+        if (st != KP_OK) goto out;
+    }
+    if (s->until_settled && res->outcome == KP_OUTCOME_UNSCHEDULABLE) res->nominated = -1;
+    st = set_message(res, msg);
+    if (st != KP_OK) kp_error_set(err, st, "out of memory");
+}
+out:
+    kp__cycle_free(c);
+    return st;
+}

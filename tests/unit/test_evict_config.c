@@ -1,0 +1,300 @@
+/* Eviction configuration: threshold syntax and errors (helpers_test.go TestParseThresholdConfig,
+ * TestParsePercentage), durations, flags, KubeletConfiguration, containerfs derivation
+ * (TestUpdateContainerFsThresholds), threshold quantities (api/types_test.go). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "kprio/eviction.h"
+#include "kubelet/evict_types.h"
+
+static kp_evict_config *cfg_flags(const char *const *kv, size_t n, kp_error *err) {
+    kp_evict_config *c = kp_evict_config_new();
+    kp_error_clear(err);
+    for (size_t i = 0; i + 1 < n; i += 2)
+        if (kp_evict_config_set_flag(c, kv[i], kv[i + 1], err) != KP_OK) { kp_evict_config_free(c); return NULL; }
+    if (kp_evict_config_finish(c, err) != KP_OK) { kp_evict_config_free(c); return NULL; }
+    return c;
+}
+
+/* Error text after finish, "" when it succeeds. */
+static const char *finish_error(const char *const *kv, size_t n) {
+    static kp_error err;
+    kp_evict_config *c = cfg_flags(kv, n, &err);
+    if (c) { kp_evict_config_free(c); return ""; }
+    return err.msg;
+}
+
+KT_TEST(defaults_are_linux_kubelet_defaults) {
+    kp_error err;
+    kp_evict_config *c = cfg_flags(NULL, 0, &err);
+    KT_CHECK(c != NULL);
+    /* 5 defaults + allocatableMemory.available copy of the hard memory threshold */
+    KT_CHECK_INT(kp_evict_config_threshold_count(c), 6);
+    kp_evict_threshold_info t;
+    kp_evict_config_threshold(c, 0, &t);
+    KT_CHECK_STR(kp_evict_signal_name(t.signal), "memory.available");
+    KT_CHECK_STR(t.value, "100Mi");
+    KT_CHECK(t.hard);
+    kp_evict_config_threshold(c, 3, &t);
+    KT_CHECK_STR(kp_evict_signal_name(t.signal), "imagefs.available");
+    KT_CHECK_STR(t.value, "15%");
+    kp_evict_config_threshold(c, 5, &t);
+    KT_CHECK_STR(kp_evict_signal_name(t.signal), "allocatableMemory.available");
+    KT_CHECK_INT(kp_evict_config_transition_ns(c), INT64_C(300000000000));
+    kp_evict_config_free(c);
+}
+
+/* R12 "all memory eviction values" */
+KT_TEST(all_memory_eviction_values) {
+    const char *kv[] = {"eviction-hard", "memory.available<150Mi", "eviction-soft", "memory.available<300Mi",
+                        "eviction-soft-grace-period", "memory.available=30s", "eviction-minimum-reclaim",
+                        "memory.available=0"};
+    kp_error err;
+    kp_evict_config *c = cfg_flags(kv, 8, &err);
+    KT_CHECK(c != NULL);
+    if (!c) return;
+    KT_CHECK_INT(kp_evict_config_threshold_count(c), 3);
+    kp_evict_threshold_info t;
+    kp_evict_config_threshold(c, 0, &t);
+    KT_CHECK_STR(t.value, "150Mi");
+    KT_CHECK_STR(t.min_reclaim, "0");
+    kp_evict_config_threshold(c, 1, &t);
+    KT_CHECK_STR(t.value, "300Mi");
+    KT_CHECK_INT(t.grace_ns, INT64_C(30000000000));
+    KT_CHECK(!t.hard);
+    kp_evict_config_threshold(c, 2, &t);
+    KT_CHECK_STR(kp_evict_signal_name(t.signal), "allocatableMemory.available");
+    KT_CHECK_STR(t.value, "150Mi");
+    KT_CHECK_STR(t.min_reclaim, "0");
+    kp_evict_config_free(c);
+}
+
+KT_TEST(zero_and_hundred_percent_are_ignored) {
+    const char *kv[] = {"eviction-hard", "memory.available<0%,nodefs.available<100%", "enforce-node-allocatable", ""};
+    kp_error err;
+    kp_evict_config *c = cfg_flags(kv, 4, &err);
+    KT_CHECK(c != NULL);
+    if (c) KT_CHECK_INT(kp_evict_config_threshold_count(c), 0);
+    kp_evict_config_free(c);
+    const char *kv2[] = {"eviction-hard", "memory.available<0.0%"};
+    c = cfg_flags(kv2, 2, &err);
+    KT_CHECK(c != NULL); /* "0.0%" is not ignored */
+    if (c) KT_CHECK_INT(kp_evict_config_threshold_count(c), 2);
+    kp_evict_config_free(c);
+}
+
+KT_TEST(threshold_errors_use_upstream_words) {
+    const char *a[] = {"eviction-hard", "mem.available<150Mi"};
+    KT_CHECK_STR(finish_error(a, 2), "--eviction-hard: unsupported eviction signal mem.available");
+    const char *b[] = {"eviction-hard", "memory.available<-150Mi"};
+    KT_CHECK_STR(finish_error(b, 2), "--eviction-hard: eviction threshold memory.available must be positive: -150Mi");
+    const char *c[] = {"eviction-hard", "memory.available<-15%"};
+    KT_CHECK_STR(finish_error(c, 2), "--eviction-hard: eviction percentage threshold memory.available must be >= 0%: -15%");
+    const char *d[] = {"eviction-hard", "memory.available<150%"};
+    KT_CHECK_STR(finish_error(d, 2), "--eviction-hard: eviction percentage threshold memory.available must be <= 100%: 150%");
+    const char *e[] = {"eviction-soft", "memory.available<-150Mi", "eviction-soft-grace-period", "memory.available=30s"};
+    KT_CHECK_STR(finish_error(e, 4), "--eviction-soft: eviction threshold memory.available must be positive: -150Mi");
+    const char *f[] = {"eviction-hard", "memory.available<150Mi,mem.available<150Mi"};
+    KT_CHECK_STR(finish_error(f, 2), "--eviction-hard: unsupported eviction signal mem.available");
+    const char *g[] = {"eviction-soft", "memory.available<150Mi"};
+    KT_CHECK_STR(finish_error(g, 2), "--eviction-soft: grace period must be specified for the soft eviction threshold memory.available");
+    const char *h[] = {"eviction-soft", "memory.available<150Mi", "eviction-soft-grace-period", "memory.available=-30s"};
+    KT_CHECK_STR(finish_error(h, 4),
+                 "--eviction-soft-grace-period: invalid eviction grace period specified: -30s, must be a positive value");
+    const char *i[] = {"eviction-minimum-reclaim", "memory.available=-300Mi"};
+    KT_CHECK_STR(finish_error(i, 2), "--eviction-minimum-reclaim: negative eviction minimum reclaim specified for memory.available");
+    const char *j[] = {"eviction-hard", "memory.available<foo%"};
+    KT_CHECK_STR(finish_error(j, 2), "--eviction-hard: strconv.ParseFloat: parsing \"foo\": invalid syntax");
+    const char *k[] = {"eviction-hard", "memory.available<blah"};
+    KT_CHECK_CONTAINS(finish_error(k, 2), "quantities must match the regular expression");
+    const char *l[] = {"eviction-minimum-reclaim", "memory.available=0%"};
+    KT_CHECK_STR(finish_error(l, 2), "--eviction-minimum-reclaim: eviction percentage minimum reclaim memory.available must be positive: 0%");
+    const char *m[] = {"eviction-hard", "memory.available<NaN%"};
+    KT_CHECK_CONTAINS(finish_error(m, 2), "must be a number");
+}
+
+KT_TEST(flag_syntax_errors) {
+    kp_evict_config *c = kp_evict_config_new();
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK(kp_evict_config_set_flag(c, "eviction-hard", "memory.available=100Mi", &err) != KP_OK);
+    KT_CHECK_STR(err.msg, "invalid argument \"memory.available=100Mi\" for \"--eviction-hard\" flag: malformed pair, expect string<string");
+    KT_CHECK(kp_evict_config_set_flag(c, "eviction-soft-grace-period", "memory.available<1m", &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "malformed pair, expect string=string");
+    KT_CHECK(kp_evict_config_set_flag(c, "eviction-max-pod-grace-period", "ten", &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "strconv.ParseInt: parsing \"ten\": invalid syntax");
+    KT_CHECK(kp_evict_config_set_flag(c, "eviction-pressure-transition-period", "5", &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "time: missing unit in duration \"5\"");
+    /* later map flags add; keys and values are trimmed; empty items skipped */
+    KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-hard", " memory.available < 1Gi ,,", &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-hard", "nodefs.available<5%", &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_set_flag(c, "enforce-node-allocatable", "", &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_finish(c, &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_threshold_count(c), 2);
+    kp_evict_config_free(c);
+}
+
+KT_TEST(percentages_are_float32) {
+    float p;
+    KT_CHECK_INT(kp__ev_parse_percentage("10.5%", 5, &p, NULL), KP_OK);
+    KT_CHECK(p == (float)(10.5f / 100.0f));
+    KT_CHECK_INT(kp__ev_parse_percentage("25.5%", 5, &p, NULL), KP_OK);
+    KT_CHECK(p == 0.255f);
+    KT_CHECK(kp__ev_parse_percentage("blah", 4, &p, NULL) != KP_OK);
+    KT_CHECK(kp__ev_parse_percentage("12%345", 6, &p, NULL) != KP_OK);
+    KT_CHECK(kp__ev_parse_percentage(" 5%", 3, &p, NULL) != KP_OK);
+    /* spec 1.3 worked values of GetThresholdQuantity */
+    kp__ev_value v = {true, 0, {0, 0, KP_QFMT_DECIMAL_SI}};
+    kp__ev_parse_percentage("10%", 3, &v.pct, NULL);
+    KT_CHECK_INT(kp__ev_value_amount(&v, INT64_C(1048576000)).whole, 104857601);
+    KT_CHECK_INT(kp__ev_value_amount(&v, INT64_C(1073741824)).whole, 107374184);
+    KT_CHECK_INT(kp__ev_value_amount(&v, 255816).whole, 25581);
+    kp__ev_parse_percentage("15%", 3, &v.pct, NULL);
+    KT_CHECK_INT(kp__ev_value_amount(&v, INT64_C(1073741824)).whole, 161061280);
+    kp__ev_parse_percentage("10.5%", 5, &v.pct, NULL);
+    KT_CHECK_INT(kp__ev_value_amount(&v, INT64_C(21474836480)).whole, INT64_C(2254857760));
+    char buf[32];
+    kp__ev_threshold_quantity_str(&v, INT64_C(21474836480), buf, sizeof buf);
+    KT_CHECK_STR(buf, "2254857760");
+}
+
+KT_TEST(go_durations) {
+    int64_t ns = -1;
+    KT_CHECK_INT(kp__ev_parse_duration("1m30s", 5, &ns, NULL), KP_OK);
+    KT_CHECK_INT(ns, INT64_C(90000000000));
+    KT_CHECK_INT(kp__ev_parse_duration("300ms", 5, &ns, NULL), KP_OK);
+    KT_CHECK_INT(ns, 300000000);
+    KT_CHECK_INT(kp__ev_parse_duration("1.5h", 4, &ns, NULL), KP_OK);
+    KT_CHECK_INT(ns, INT64_C(5400000000000));
+    KT_CHECK_INT(kp__ev_parse_duration("0", 1, &ns, NULL), KP_OK);
+    KT_CHECK_INT(ns, 0);
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK(kp__ev_parse_duration("", 0, &ns, &err) != KP_OK);
+    KT_CHECK_STR(err.msg, "time: invalid duration \"\"");
+    KT_CHECK(kp__ev_parse_duration("3x", 2, &ns, &err) != KP_OK);
+    KT_CHECK_STR(err.msg, "time: unknown unit \"x\" in duration \"3x\"");
+    char buf[32];
+    kp__ev_format_duration(INT64_C(120000000000), buf, sizeof buf);
+    KT_CHECK_STR(buf, "2m0s");
+    kp__ev_format_duration(INT64_C(3723500000000), buf, sizeof buf);
+    KT_CHECK_STR(buf, "1h2m3.5s");
+    kp__ev_format_duration(0, buf, sizeof buf);
+    KT_CHECK_STR(buf, "0s");
+    kp__ev_format_duration(1500000, buf, sizeof buf);
+    KT_CHECK_STR(buf, "1.5ms");
+}
+
+static const char KUBECONF[] =
+    "apiVersion: kubelet.config.k8s.io/v1beta1\n"
+    "kind: KubeletConfiguration\n"
+    "evictionHard:\n"
+    "  memory.available: \"200Mi\"\n"
+    "evictionSoft:\n"
+    "  nodefs.available: \"15%\"\n"
+    "evictionSoftGracePeriod:\n"
+    "  nodefs.available: \"1m\"\n"
+    "evictionMinimumReclaim:\n"
+    "  nodefs.available: \"1Gi\"\n"
+    "evictionPressureTransitionPeriod: \"30s\"\n"
+    "evictionMaxPodGracePeriod: 20\n"
+    "enforceNodeAllocatable: [\"pods\"]\n";
+
+KT_TEST(kubelet_configuration) {
+    kp_evict_config *c = kp_evict_config_new();
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_evict_config_load_buffer(c, "kubelet.yaml", KUBECONF, strlen(KUBECONF), &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_finish(c, &err), KP_OK);
+    /* a set evictionHard drops the other defaults */
+    KT_CHECK_INT(kp_evict_config_threshold_count(c), 3);
+    KT_CHECK_INT(kp_evict_config_transition_ns(c), INT64_C(30000000000));
+    KT_CHECK_INT(kp_evict_config_max_pod_grace(c), 20);
+    kp_evict_threshold_info t;
+    kp_evict_config_threshold(c, 1, &t);
+    KT_CHECK_STR(t.min_reclaim, "1Gi");
+    /* flags override the file */
+    KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-hard", "pid.available<100", &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_finish(c, &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_threshold_count(c), 2);
+    kp_evict_config_free(c);
+
+    static const char merge[] = "kind: KubeletConfiguration\nmergeDefaultEvictionSettings: true\n"
+                                "evictionHard:\n  memory.available: \"1Gi\"\n";
+    c = kp_evict_config_new();
+    KT_CHECK_INT(kp_evict_config_load_buffer(c, "k.yaml", merge, strlen(merge), &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_finish(c, &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_threshold_count(c), 6);
+    kp_evict_config_threshold(c, 0, &t);
+    KT_CHECK_STR(t.value, "1Gi");
+    kp_evict_config_free(c);
+
+    static const char bad[] = "kind: KubeletConfiguration\nevictionHard:\n  mem.available: \"1Gi\"\n";
+    c = kp_evict_config_new();
+    KT_CHECK_INT(kp_evict_config_load_buffer(c, "k.yaml", bad, strlen(bad), &err), KP_OK);
+    KT_CHECK(kp_evict_config_finish(c, &err) != KP_OK);
+    KT_CHECK_STR(err.source, "k.yaml");
+    KT_CHECK_STR(err.msg, "KubeletConfiguration: evictionHard: unsupported eviction signal mem.available");
+    kp_evict_config_free(c);
+
+    static const char wrong_kind[] = "kind: Pod\n";
+    c = kp_evict_config_new();
+    KT_CHECK(kp_evict_config_load_buffer(c, "k.yaml", wrong_kind, strlen(wrong_kind), &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "expected KubeletConfiguration");
+    kp_evict_config_free(c);
+}
+
+static kp__ev_threshold mk(kp_evict_signal s, const char *q, int64_t grace) {
+    kp__ev_threshold t;
+    memset(&t, 0, sizeof t);
+    t.signal = s;
+    t.has_op = true;
+    t.grace_ns = grace;
+    kp_quantity_parse(q, strlen(q), &t.value.q, NULL);
+    snprintf(t.value_text, sizeof t.value_text, "%s", q);
+    return t;
+}
+
+/* TestUpdateContainerFsThresholds: containerfs copies nodefs (single fs or split) or imagefs */
+KT_TEST(containerfs_thresholds) {
+    for (int layout = 0; layout < 3; layout++) {
+        uint32_t n = 4;
+        kp__ev_threshold *th = malloc(n * sizeof *th);
+        th[0] = mk(KP_EVSIG_NODEFS_AVAILABLE, "1Gi", 0);
+        th[1] = mk(KP_EVSIG_IMAGEFS_AVAILABLE, "2Gi", 0);
+        th[2] = mk(KP_EVSIG_NODEFS_AVAILABLE, "3Gi", 60);
+        th[3] = mk(KP_EVSIG_CONTAINERFS_AVAILABLE, "9Gi", 0); /* user value: overwritten */
+        bool replaced[8] = {false};
+        bool imagefs = layout > 0, split = layout == 2;
+        KT_CHECK_INT(kp__ev_update_containerfs(&th, &n, imagefs, split, replaced, 8), KP_OK);
+        KT_CHECK_INT(n, 7);
+        KT_CHECK(replaced[3]);
+        KT_CHECK_INT(th[3].signal, KP_EVSIG_CONTAINERFS_AVAILABLE);
+        KT_CHECK_STR(th[3].value_text, layout == 1 ? "2Gi" : "1Gi");
+        /* soft containerfs.available */
+        KT_CHECK_INT(th[4].signal, KP_EVSIG_CONTAINERFS_AVAILABLE);
+        KT_CHECK(layout == 1 ? !th[4].has_op : (th[4].has_op && th[4].grace_ns == 60));
+        /* inodes copies of absent thresholds are never met */
+        KT_CHECK_INT(th[5].signal, KP_EVSIG_CONTAINERFS_INODES_FREE);
+        KT_CHECK(!th[5].has_op);
+        free(th);
+    }
+}
+
+KT_TEST(reclaimable_spec) {
+    kp_evict_config *c = kp_evict_config_new();
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_evict_config_set_reclaimable(c, "nodefs.available=15Gi", &err), KP_OK);
+    KT_CHECK(kp_evict_config_set_reclaimable(c, "memory.available=1Gi", &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "no node-level reclaim");
+    KT_CHECK(kp_evict_config_set_reclaimable(c, "nodefs.available", &err) != KP_OK);
+    kp_evict_config_free(c);
+}
+
+KT_MAIN(KT_CASE(defaults_are_linux_kubelet_defaults), KT_CASE(all_memory_eviction_values),
+        KT_CASE(zero_and_hundred_percent_are_ignored), KT_CASE(threshold_errors_use_upstream_words),
+        KT_CASE(flag_syntax_errors), KT_CASE(percentages_are_float32), KT_CASE(go_durations),
+        KT_CASE(kubelet_configuration), KT_CASE(containerfs_thresholds), KT_CASE(reclaimable_spec))

@@ -1,0 +1,482 @@
+/* The eviction manager end to end through the public API (eviction_manager_test.go scenarios
+ * E2-E5, E9, E12-E15 of the spec, byEvictionPriority R10, thresholdsUpdatedStats R13, transition
+ * period R14) plus Summary decoding errors and the pod-stats join. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "kprio/cluster.h"
+#include "kprio/eviction.h"
+
+#define MI (INT64_C(1024) * 1024)
+#define GI (INT64_C(1024) * MI)
+
+static char yb[65536];
+static size_t yl;
+static void y(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void y(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(yb + yl, sizeof yb - yl, fmt, ap);
+    va_end(ap);
+    if (n > 0) yl += (size_t)n;
+}
+
+static kp_cluster *load(void) {
+    static const char node[] = "---\nkind: Node\napiVersion: v1\nmetadata: {name: n1}\n"
+                               "status: {allocatable: {memory: 8Gi, cpu: '4', pods: '110'}}\n";
+    kp_cluster *cl = kp_cluster_new();
+    kp_error err;
+    kp_error_clear(&err);
+    if (kp_cluster_load_buffer(cl, "node.yaml", node, strlen(node), &err) != KP_OK ||
+        kp_cluster_load_buffer(cl, "pods.yaml", yb, yl, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
+        fprintf(stderr, "load: %s\n", err.msg);
+        kp_cluster_free(cl);
+        cl = NULL;
+    }
+    yl = 0;
+    return cl;
+}
+
+/* Pod with one container; res is the YAML of its resources block or "" */
+static void pod(const char *name, int prio, const char *res, const char *extra) {
+    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: %s, namespace: default, uid: uid-%s}\n", name, name);
+    y("spec:\n  nodeName: n1\n  priority: %d\n  containers:\n  - name: %s\n%s%s", prio, name, res, extra);
+}
+
+static kp_evict_config *cfg(const char *hard, const char *soft, const char *grace, const char *mr) {
+    kp_evict_config *c = kp_evict_config_new();
+    kp_error err;
+    kp_error_clear(&err);
+    kp_evict_config_set_flag(c, "eviction-hard", hard, &err);
+    kp_evict_config_set_flag(c, "enforce-node-allocatable", "", &err);
+    kp_evict_config_set_flag(c, "eviction-max-pod-grace-period", "5", &err);
+    if (soft) kp_evict_config_set_flag(c, "eviction-soft", soft, &err);
+    if (grace) kp_evict_config_set_flag(c, "eviction-soft-grace-period", grace, &err);
+    if (mr) kp_evict_config_set_flag(c, "eviction-minimum-reclaim", mr, &err);
+    if (kp_evict_config_finish(c, &err) != KP_OK) fprintf(stderr, "cfg: %s\n", err.msg);
+    return c;
+}
+
+static kp_evict_summary *summary(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static kp_evict_summary *summary(const char *fmt, ...) {
+    char *buf = calloc(1, 65536 + 64);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, 65536, fmt, ap);
+    va_end(ap);
+    kp_evict_summary *s = NULL;
+    kp_error err;
+    kp_error_clear(&err);
+    if (kp_evict_summary_parse("s.json", buf, (size_t)n, &s, &err) != KP_OK) fprintf(stderr, "summary: %s\n", err.msg);
+    free(buf);
+    return s;
+}
+
+static const char *evicted_name(const kp_cluster *cl, const kp_evict_result *r, uint32_t i) {
+    static char ref[256];
+    long k = (long)r->evicted[i].pod;
+    snprintf(ref, sizeof ref, "%ld", k);
+    (void)cl;
+    return ref;
+}
+
+static long pod_index(const kp_cluster *cl, const char *name) {
+    char ref[128];
+    snprintf(ref, sizeof ref, "default/%s", name);
+    return kp_cluster_find_pod(cl, ref);
+}
+
+static void check_evicted(const kp_cluster *cl, const kp_evict_result *r, const char *name, int64_t grace) {
+    KT_CHECK_INT(r->n_evicted, 1);
+    if (r->n_evicted < 1) return;
+    KT_CHECK_INT((long)r->evicted[0].pod, pod_index(cl, name));
+    KT_CHECK_INT(r->evicted[0].grace_seconds, grace);
+    (void)evicted_name;
+}
+
+#define MEMPOD(name, ws) \
+    "{\"podRef\":{\"name\":\"" name "\",\"namespace\":\"default\",\"uid\":\"uid-" name "\"},\"memory\":{\"workingSetBytes\":%lld}}"
+
+/* E2: message text, no container sentence without container memory stats */
+KT_TEST(memory_pressure_verify_pod_status) {
+    pod("below-requests", 0, "    resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n", "");
+    pod("above-requests", 0, "    resources: {requests: {memory: 100Mi}, limits: {memory: 1Gi}}\n", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, kp_cluster_find_node(cl, "n1"), c, &err);
+    kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
+                                  MEMPOD("below-requests", 0) "," MEMPOD("above-requests", 0) "]}",
+                                  (long long)(1500 * MI), (long long)(1500 * MI), (long long)(900 * MI), (long long)(700 * MI));
+    kp_evict_result r;
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    check_evicted(cl, &r, "above-requests", 1);
+    if (r.n_evicted) {
+        KT_CHECK_STR(r.evicted[0].message, "The node was low on resource: memory. Threshold quantity: 2Gi, available: 1500Mi. ");
+        KT_CHECK_INT(r.evicted[0].n_annotations, 3);
+        KT_CHECK_STR(r.evicted[0].ann_keys[2], "starved_resource");
+        KT_CHECK_STR(r.evicted[0].ann_values[2], "memory");
+    }
+    KT_CHECK_INT(r.conditions, KP_EVCOND_MEMORY);
+    KT_CHECK_INT(kp_evict_manager_active_count(m), 1);
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* E3: pid pressure, DecimalSI message */
+KT_TEST(pid_pressure_verify_pod_status) {
+    pod("pod1", -1, "", "");
+    pod("pod2", 0, "", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("pid.available<1200", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_summary *s = summary(
+        "{\"node\":{\"rlimit\":{\"maxpid\":1500,\"curproc\":1000}},\"pods\":["
+        "{\"podRef\":{\"name\":\"pod1\",\"namespace\":\"default\",\"uid\":\"uid-pod1\"},\"process_stats\":{\"process_count\":2}},"
+        "{\"podRef\":{\"name\":\"pod2\",\"namespace\":\"default\",\"uid\":\"uid-pod2\"},\"process_stats\":{\"process_count\":2}}]}");
+    kp_evict_result r;
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    check_evicted(cl, &r, "pod1", 1);
+    if (r.n_evicted) KT_CHECK_STR(r.evicted[0].message, "The node was low on resource: pids. Threshold quantity: 1200, available: 500. ");
+    KT_CHECK_INT(r.conditions, KP_EVCOND_PID);
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+#define DISKPOD(name, root) \
+    "{\"podRef\":{\"name\":\"" name "\",\"namespace\":\"default\",\"uid\":\"uid-" name "\"},\"containers\":[{\"name\":\"" name \
+    "\",\"rootfs\":{\"usedBytes\":%lld},\"logs\":{\"usedBytes\":0}}]}"
+
+/* E4 (single fs, nodefs) and E5 (dedicated imagefs): container sentence for ephemeral-storage */
+KT_TEST(disk_pressure_verify_pod_status) {
+    for (int dedicated = 0; dedicated < 2; dedicated++) {
+        pod("below-requests", 0, "    resources: {requests: {ephemeral-storage: 1Gi}, limits: {ephemeral-storage: 1Gi}}\n", "");
+        if (dedicated)
+            pod("above-requests", 0, "    resources: {requests: {ephemeral-storage: 50Gi}, limits: {ephemeral-storage: 50Gi}}\n", "");
+        else
+            pod("above-requests", 0, "    resources: {requests: {ephemeral-storage: 100Mi}, limits: {ephemeral-storage: 1Gi}}\n", "");
+        kp_cluster *cl = load();
+        if (!cl) { KT_CHECK(0); return; }
+        kp_evict_config *c = cfg(dedicated ? "imagefs.available<50Gi" : "nodefs.available<2Gi", NULL, NULL, NULL);
+        kp_evict_config_set_fs_layout(c, dedicated ? KP_EVFS_DEDICATED : KP_EVFS_SHARED);
+        kp_evict_config_set_flag(c, "local-storage-capacity-isolation", "false", NULL);
+        kp_error err;
+        kp_evict_config_finish(c, &err);
+        kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+        long long avail = dedicated ? 10 * GI : 1536 * MI;
+        kp_evict_summary *s = summary(
+            "{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld},\"runtime\":{\"imageFs\":"
+            "{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":[" DISKPOD("below-requests", 0) "," DISKPOD("above-requests", 0) "]}",
+            avail, 2 * avail, avail, 2 * avail, (long long)(900 * MI), (long long)(dedicated ? 80 * GI : 700 * MI));
+        kp_evict_result r;
+        KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+        check_evicted(cl, &r, "above-requests", 1);
+        if (r.n_evicted)
+            KT_CHECK_STR(r.evicted[0].message,
+                         dedicated ? "The node was low on resource: ephemeral-storage. Threshold quantity: 50Gi, available: 10Gi. "
+                                     "Container above-requests was using 80Gi, request is 50Gi, has larger consumption of ephemeral-storage. "
+                                   : "The node was low on resource: ephemeral-storage. Threshold quantity: 2Gi, available: 1536Mi. "
+                                     "Container above-requests was using 700Mi, request is 100Mi, has larger consumption of ephemeral-storage. ");
+        KT_CHECK_INT(r.layout, dedicated ? KP_EVFS_DEDICATED : KP_EVFS_SHARED);
+        kp_evict_summary_free(s);
+        kp_evict_manager_free(m);
+        kp_evict_config_free(c);
+        kp_cluster_free(cl);
+    }
+}
+
+static kp_evict_summary *mem_summary(long long t_sec, long long avail, const char *pods) {
+    return summary("{\"node\":{\"memory\":{\"time\":\"2025-01-01T%02lld:%02lld:%02lldZ\",\"availableBytes\":%lld,"
+                   "\"workingSetBytes\":%lld}},\"pods\":[%s]}",
+                   t_sec / 3600, t_sec / 60 % 60, t_sec % 60, avail, avail, pods);
+}
+
+/* E9: min-reclaim hysteresis keeps the threshold active until available >= 1Gi + 500Mi */
+KT_TEST(min_reclaim) {
+    pod("a", -1, "", "");
+    pod("b", -1, "", "");
+    pod("c", -1, "", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("memory.available<1Gi", NULL, NULL, "memory.available=500Mi");
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_result r;
+    const long long av[5] = {2 * GI, 500 * MI, (long long)(1.2 * GI), 2 * GI, 2 * GI};
+    const long long ts[5] = {0, 60, 120, 180, 480};
+    const int evict[5] = {0, 1, 1, 0, 0};
+    const unsigned cond[5] = {0, KP_EVCOND_MEMORY, KP_EVCOND_MEMORY, KP_EVCOND_MEMORY, 0};
+    for (int i = 0; i < 5; i++) {
+        kp_evict_summary *s = mem_summary(ts[i], av[i], "");
+        KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+        KT_CHECK_INT(r.n_evicted, evict[i]);
+        KT_CHECK_INT(r.conditions, cond[i]);
+        if (r.n_evicted) KT_CHECK_INT(r.evicted[0].grace_seconds, 1);
+        kp_evict_summary_free(s);
+    }
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* E12: a static critical pod is never evicted; pressure still reported */
+KT_TEST(static_critical_pods_are_not_evicted) {
+    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: critical, namespace: kube-system, uid: uid-critical, "
+      "annotations: {kubernetes.io/config.source: file}}\nspec:\n  nodeName: n1\n  priority: 2000000000\n"
+      "  containers:\n  - name: c\n");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("", "memory.available<2Gi", "memory.available=2m", NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_result r;
+    for (int i = 0; i < 3; i++) {
+        kp_evict_summary *s = mem_summary(i * 90, 1500 * MI,
+                                          "{\"podRef\":{\"name\":\"critical\",\"namespace\":\"kube-system\"},\"memory\":{\"workingSetBytes\":838860800}}");
+        KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+        KT_CHECK_INT(r.n_evicted, 0);
+        KT_CHECK_INT(r.conditions, KP_EVCOND_MEMORY);
+        kp_evict_summary_free(s);
+    }
+    KT_CHECK_INT(r.n_ranking, 1); /* ranked (the join fell back to namespace/name), then skipped */
+    KT_CHECK(r.note != NULL);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* E13 + E15: local storage limits evict every offender in one step, in active order */
+KT_TEST(local_storage_limit_evictions) {
+    pod("empty-dir", 0, "", "  volumes:\n  - name: emptyDirVolume\n    emptyDir: {sizeLimit: 900Mi}\n");
+    pod("container-limit", 0, "    resources: {limits: {ephemeral-storage: 800Mi}}\n", "");
+    pod("pod-limit", 0, "    resources: {limits: {ephemeral-storage: 800Mi}}\n", "");
+    pod("innocent", 0, "", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("nodefs.available<1Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_summary *s = summary(
+        "{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld}},\"pods\":["
+        "{\"podRef\":{\"name\":\"empty-dir\",\"namespace\":\"default\",\"uid\":\"uid-empty-dir\"},\"volume\":[{\"name\":\"emptyDirVolume\",\"usedBytes\":%lld}]},"
+        "{\"podRef\":{\"name\":\"container-limit\",\"namespace\":\"default\",\"uid\":\"uid-container-limit\"},\"containers\":[{\"name\":\"container-limit\",\"rootfs\":{\"usedBytes\":%lld},\"logs\":{\"usedBytes\":%lld}}]},"
+        "{\"podRef\":{\"name\":\"pod-limit\",\"namespace\":\"default\",\"uid\":\"uid-pod-limit\"},\"ephemeral-storage\":{\"usedBytes\":%lld}},"
+        "{\"podRef\":{\"name\":\"innocent\",\"namespace\":\"default\",\"uid\":\"uid-innocent\"},\"ephemeral-storage\":{\"usedBytes\":1}}]}",
+        (long long)(200 * MI), (long long)(10 * GI), (long long)(1800 * MI), (long long)(800 * MI), (long long)(800 * MI),
+        (long long)(1600 * MI));
+    kp_evict_result r;
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    KT_CHECK_INT(r.n_evicted, 3);
+    if (r.n_evicted == 3) {
+        KT_CHECK_STR(r.evicted[0].signal, "emptydirfs.limit");
+        KT_CHECK_STR(r.evicted[0].message, "Usage of EmptyDir volume \"emptyDirVolume\" exceeds the limit \"900Mi\". ");
+        /* no pod-level ephemeral-storage stats: pod usage counts as 0, the container check fires */
+        KT_CHECK_STR(r.evicted[1].signal, "ephemeralcontainerfs.limit");
+        KT_CHECK_STR(r.evicted[1].message, "Container container-limit exceeded its local ephemeral storage limit \"800Mi\". ");
+        KT_CHECK_STR(r.evicted[2].signal, "ephemeralpodfs.limit"); /* pod limit = sum of container limits */
+        KT_CHECK_STR(r.evicted[2].message, "Pod ephemeral local storage usage exceeds the total limit of containers 800Mi. ");
+        for (int i = 0; i < 3; i++) {
+            KT_CHECK_INT(r.evicted[i].grace_seconds, 1);
+            KT_CHECK(r.evicted[i].local_storage);
+            KT_CHECK_INT(r.evicted[i].n_annotations, 0);
+        }
+    }
+    KT_CHECK_INT(kp_evict_manager_active_count(m), 1);
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* Container-level check: logs + rootfs against the container's own limit */
+KT_TEST(container_ephemeral_limit) {
+    pod("p", 0, "    resources: {limits: {ephemeral-storage: 1Gi}}\n", "");
+    y("  - name: side\n    resources: {limits: {ephemeral-storage: 10Gi}}\n");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("nodefs.available<1Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_summary *s = summary(
+        "{\"pods\":[{\"podRef\":{\"uid\":\"uid-p\"},\"ephemeral-storage\":{\"usedBytes\":%lld},"
+        "\"containers\":[{\"name\":\"p\",\"rootfs\":{\"usedBytes\":%lld},\"logs\":{\"usedBytes\":%lld}}]}]}",
+        (long long)(2 * GI), (long long)(1536 * MI), (long long)(512 * MI + 1));
+    kp_evict_result r;
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    KT_CHECK_INT(r.n_evicted, 1);
+    if (r.n_evicted) {
+        KT_CHECK_STR(r.evicted[0].signal, "ephemeralcontainerfs.limit");
+        KT_CHECK_STR(r.evicted[0].message, "Container p exceeded its local ephemeral storage limit \"1Gi\". ");
+    }
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* E14: allocatableMemory.available from the "pods" system container */
+KT_TEST(allocatable_memory_pressure) {
+    pod("be", -1, "", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("allocatableMemory.available<1Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_result r;
+    const long long av[2] = {4 * GI, 500 * MI};
+    for (int i = 0; i < 2; i++) {
+        kp_evict_summary *s = summary("{\"node\":{\"systemContainers\":[{\"name\":\"kubelet\"},{\"name\":\"pods\",\"memory\":"
+                                      "{\"availableBytes\":%lld,\"workingSetBytes\":%lld}}]},\"pods\":[]}",
+                                      av[i], av[i]);
+        KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+        KT_CHECK_INT(r.n_evicted, i);
+        KT_CHECK(r.obs[KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE].present);
+        KT_CHECK(!r.obs[KP_EVSIG_MEMORY_AVAILABLE].present);
+        kp_evict_summary_free(s);
+    }
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* R10: memory is reclaimed first when nodefs, pid and memory are all met */
+KT_TEST(eviction_priority_memory_first) {
+    pod("p", 0, "", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("nodefs.available<1Gi,pid.available<100,memory.available<1Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":1,\"workingSetBytes\":1},"
+                                  "\"fs\":{\"availableBytes\":1,\"capacityBytes\":10},\"rlimit\":{\"maxpid\":10,\"curproc\":5}}}");
+    kp_evict_result r;
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    KT_CHECK(r.has_reclaim);
+    KT_CHECK_STR(r.reclaim_resource, "memory");
+    KT_CHECK_INT(r.n_met, 3);
+    KT_CHECK_INT(r.conditions, KP_EVCOND_MEMORY | KP_EVCOND_DISK | KP_EVCOND_PID);
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* R13: no eviction when the signal's stats time did not advance */
+KT_TEST(stale_stats_are_not_acted_on) {
+    pod("a", 0, "", "");
+    pod("b", 0, "", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("memory.available<1Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_result r;
+    kp_evict_summary *s = mem_summary(60, 100 * MI, "");
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    KT_CHECK_INT(r.n_evicted, 1);
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK); /* same observation time */
+    KT_CHECK_INT(r.n_evicted, 0);
+    KT_CHECK_INT(r.n_met, 1);
+    if (r.n_met) {
+        KT_CHECK(r.met[0].grace_met);
+        KT_CHECK(!r.met[0].acted);
+    }
+    kp_evict_summary_free(s);
+    s = mem_summary(30, 100 * MI, "");
+    KT_CHECK(kp_evict_manager_step(m, s, &r, &err) != KP_OK); /* time goes backwards */
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* R14 + soft grace: conditions come before the grace period and outlive the pressure by the
+ * transition period */
+KT_TEST(transition_period) {
+    pod("a", 0, "", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("", "memory.available<2Gi", "memory.available=2m", NULL);
+    kp_error err;
+    kp_evict_config_set_flag(c, "eviction-pressure-transition-period", "2m", &err);
+    kp_evict_config_finish(c, &err);
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_result r;
+    const long long ts[4] = {0, 60, 150, 200};
+    const long long av[4] = {GI, 3 * GI, 3 * GI, 3 * GI};
+    const unsigned want[4] = {KP_EVCOND_MEMORY, KP_EVCOND_MEMORY, 0, 0};
+    for (int i = 0; i < 4; i++) {
+        kp_evict_summary *s = mem_summary(ts[i], av[i], "");
+        KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+        KT_CHECK_INT(r.conditions, want[i]);
+        KT_CHECK_INT(r.n_evicted, 0);
+        kp_evict_summary_free(s);
+    }
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+KT_TEST(summary_errors_name_the_field) {
+    kp_evict_summary *s = NULL;
+    kp_error err;
+    kp_error_clear(&err);
+    char buf[256 + 64] = "{\"pods\":[{\"containers\":[{\"rootfs\":{\"usedBytes\":-5}}]}]}";
+    KT_CHECK(kp_evict_summary_parse("bad.json", buf, strlen(buf), &s, &err) != KP_OK);
+    KT_CHECK_STR(err.source, "bad.json");
+    KT_CHECK_STR(err.msg, "Summary: pods[0].containers[0].rootfs.usedBytes: expected an unsigned integer");
+    char buf2[256 + 64] = "{\"node\":{\"fs\":{\"time\":\"yesterday\"}}}";
+    KT_CHECK(kp_evict_summary_parse("bad.json", buf2, strlen(buf2), &s, &err) != KP_OK);
+    KT_CHECK_STR(err.msg, "Summary: node.fs.time: invalid RFC 3339 time");
+    char buf3[256 + 64] = "{\"node\": [}";
+    KT_CHECK(kp_evict_summary_parse("bad.json", buf3, strlen(buf3), &s, &err) != KP_OK);
+    KT_CHECK_INT(err.code, KP_ESYNTAX);
+    char buf4[256 + 64] = "{\"node\":{\"memory\":{\"time\":\"2025-01-01T00:00:10Z\"},\"fs\":{\"time\":\"2025-01-01T00:00:20Z\"}}}";
+    KT_CHECK_INT(kp_evict_summary_parse("ok.json", buf4, strlen(buf4), &s, &err), KP_OK);
+    int64_t t = 0;
+    KT_CHECK(kp_evict_summary_time(s, &t));
+    KT_CHECK_INT(t, INT64_C(1735689620) * 1000000000);
+    kp_evict_summary_free(s);
+}
+
+/* Regression: after an eviction the remaining pods keep their own stats in later steps */
+KT_TEST(stats_follow_pods_after_eviction) {
+    pod("p1", -1, "", "");
+    pod("p2", 0, "", "");
+    pod("p3", 0, "", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("memory.available<1Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_result r;
+    const char *want[3] = {"p1", "p3", "p2"};
+    for (int i = 0; i < 3; i++) {
+        char pods[1024];
+        snprintf(pods, sizeof pods, MEMPOD("p1", 0) "," MEMPOD("p2", 0) "," MEMPOD("p3", 0), 10LL * MI, 100LL * MI,
+                 500LL * MI);
+        kp_evict_summary *s = mem_summary(60 * (i + 1), 100 * MI, pods);
+        KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+        check_evicted(cl, &r, want[i], 1);
+        KT_CHECK_INT(r.n_ranking, 3 - i);
+        kp_evict_summary_free(s);
+    }
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(memory_pressure_verify_pod_status), KT_CASE(stats_follow_pods_after_eviction), KT_CASE(pid_pressure_verify_pod_status),
+        KT_CASE(disk_pressure_verify_pod_status), KT_CASE(min_reclaim), KT_CASE(static_critical_pods_are_not_evicted),
+        KT_CASE(local_storage_limit_evictions), KT_CASE(container_ephemeral_limit), KT_CASE(allocatable_memory_pressure),
+        KT_CASE(eviction_priority_memory_first), KT_CASE(stale_stats_are_not_acted_on), KT_CASE(transition_period),
+        KT_CASE(summary_errors_name_the_field))

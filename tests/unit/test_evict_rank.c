@@ -1,0 +1,385 @@
+/* Ranking and threshold helpers (helpers_test.go): TestOrderedby*, TestRankMemoryPressure-style
+ * orderings R1-R9 of the spec, byEvictionPriority (R10), thresholdsMet (R11), rank function
+ * tables per filesystem layout. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/model.h"
+#include "harness.h"
+#include "kprio/cluster.h"
+#include "kubelet/evict_types.h"
+
+#define MI (INT64_C(1024) * 1024)
+
+static char ybuf[65536];
+static size_t ylen;
+
+static void y(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void y(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(ybuf + ylen, sizeof ybuf - ylen, fmt, ap);
+    va_end(ap);
+    if (n > 0) ylen += (size_t)n;
+}
+
+/* A bound pod: priority, memory request (Mi, <0 none), ephemeral request (Mi, <0 none),
+ * optional volumes YAML. */
+static void pod(const char *name, int prio, int mem_mi, int eph_mi, const char *volumes) {
+    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: %s, namespace: default, uid: %s}\n", name, name);
+    y("spec:\n  nodeName: n1\n  priority: %d\n  containers:\n  - name: %s\n", prio, name);
+    if (mem_mi >= 0 || eph_mi >= 0) {
+        y("    resources:\n      requests:\n");
+        if (mem_mi >= 0) y("        memory: %dMi\n", mem_mi);
+        if (eph_mi >= 0) y("        ephemeral-storage: %dMi\n", eph_mi);
+    }
+    if (volumes) y("  volumes:\n%s", volumes);
+}
+
+static kp_cluster *load(void) {
+    static const char node[] = "---\nkind: Node\napiVersion: v1\nmetadata: {name: n1}\n"
+                               "status: {allocatable: {memory: 8Gi, cpu: '4', pods: '110'}}\n";
+    kp_cluster *cl = kp_cluster_new();
+    kp_error err;
+    kp_error_clear(&err);
+    if (kp_cluster_load_buffer(cl, "node.yaml", node, strlen(node), &err) != KP_OK ||
+        kp_cluster_load_buffer(cl, "pods.yaml", ybuf, ylen, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
+        fprintf(stderr, "load: %s\n", err.msg);
+        kp_cluster_free(cl);
+        ylen = 0;
+        return NULL;
+    }
+    ylen = 0;
+    return cl;
+}
+
+static kp__ev_pstats st[16];
+static kp__ev_cstats cs[16];
+static kp__ev_vstats vs[16];
+static kp__ev_rank_pod rp[40];
+
+static void setup(kp_cluster *cl, uint32_t n) {
+    memset(st, 0, sizeof st);
+    memset(cs, 0, sizeof cs);
+    memset(vs, 0, sizeof vs);
+    for (uint32_t i = 0; i < n; i++) {
+        const kp_pod *p = &cl->pods[i];
+        rp[i].pod = i;
+        rp[i].priority = p->priority;
+        rp[i].mem_req = kp__resv_get(&p->req, KP_RES_MEM);
+        rp[i].eph_req = kp__resv_get(&p->req, KP_RES_EPH);
+        rp[i].st = &st[i];
+        st[i].containers = &cs[i];
+        st[i].n_containers = 1;
+        cs[i].name = kp__s(cl, p->name);
+        cs[i].name_len = (uint32_t)strlen(cs[i].name);
+    }
+}
+
+static void set_ws(uint32_t i, int64_t ws) {
+    st[i].mem.has = KP__EVM_PRESENT | KP__EVM_WS;
+    st[i].mem.ws = (uint64_t)ws;
+}
+static void set_fs(uint32_t i, int64_t root, int64_t logs) {
+    cs[i].rootfs.has = KP__EVF_PRESENT | KP__EVF_USED;
+    cs[i].rootfs.used = (uint64_t)root;
+    cs[i].logs.has = KP__EVF_PRESENT | KP__EVF_USED;
+    cs[i].logs.used = (uint64_t)logs;
+}
+
+static void rank(kp_cluster *cl, kp_evict_signal sig, bool imagefs, bool split, uint32_t n) {
+    kp__ev_rank_key keys[32];
+    kp__ev_rank_pod tmp[16];
+    kp__ev_rank_fn fn = kp__ev_rank_fn_for(sig, imagefs, split);
+    kp__ev_rank(cl, &fn, rp, n, keys, tmp);
+}
+
+static const char *name_at(kp_cluster *cl, uint32_t i) { return kp__s(cl, cl->pods[rp[i].pod].name); }
+
+/* R1 */
+KT_TEST(exceed_memory_requests_first) {
+    pod("below", -1, 200, -1, NULL);
+    pod("exceeds", 1, 100, -1, NULL);
+    kp_cluster *cl = load();
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    setup(cl, 2);
+    set_ws(0, 199 * MI);
+    set_ws(1, 101 * MI);
+    rank(cl, KP_EVSIG_MEMORY_AVAILABLE, false, false, 2);
+    KT_CHECK_STR(name_at(cl, 0), "exceeds");
+    KT_CHECK_STR(name_at(cl, 1), "below");
+    kp_cluster_free(cl);
+}
+
+/* R2 */
+KT_TEST(exceed_disk_requests_first) {
+    pod("below", -1, -1, 200, NULL);
+    pod("exceeds", 1, -1, 100, NULL);
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    setup(cl, 2);
+    set_fs(0, 100 * MI, 99 * MI);
+    set_fs(1, 90 * MI, 11 * MI);
+    rank(cl, KP_EVSIG_NODEFS_AVAILABLE, false, false, 2);
+    KT_CHECK_STR(name_at(cl, 0), "exceeds");
+    kp_cluster_free(cl);
+}
+
+/* R3: no stats involved for priority; pods without stats go first and tie */
+KT_TEST(priority_orders_ascending) {
+    pod("high", 12534, -1, -1, NULL);
+    pod("mid", 1, -1, -1, NULL);
+    pod("low", -134, -1, -1, NULL);
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    setup(cl, 3);
+    for (int i = 0; i < 3; i++) rp[i].st = NULL;
+    rank(cl, KP_EVSIG_MEMORY_AVAILABLE, false, false, 3);
+    KT_CHECK_STR(name_at(cl, 0), "low");
+    KT_CHECK_STR(name_at(cl, 1), "mid");
+    KT_CHECK_STR(name_at(cl, 2), "high");
+    kp_cluster_free(cl);
+}
+
+/* R4: disk usage - request, with one emptyDir each (all priorities equal) */
+KT_TEST(disk_usage_minus_request) {
+    static const char vol[] = "  - name: v\n    emptyDir: {}\n";
+    const int req[6] = {-1, -1, 100, 100, 400, 400};
+    const char *names[6] = {"p1", "p2", "p3", "p4", "p5", "p6"};
+    const int64_t use[6] = {300, 100, 350, 110, 375, 120};
+    for (int i = 5; i >= 0; i--) pod(names[i], 0, -1, req[i], vol);
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    setup(cl, 6);
+    for (uint32_t i = 0; i < 6; i++) {
+        int k = 5 - (int)i;
+        set_fs(i, use[k] * MI / 3, use[k] * MI / 3);
+        vs[i].name = "v";
+        vs[i].name_len = 1;
+        vs[i].fs.has = KP__EVF_PRESENT | KP__EVF_USED;
+        vs[i].fs.used = (uint64_t)(use[k] * MI - 2 * (use[k] * MI / 3));
+        st[i].volumes = &vs[i];
+        st[i].n_volumes = 1;
+    }
+    rank(cl, KP_EVSIG_NODEFS_AVAILABLE, false, false, 6);
+    const char *want[6] = {"p1", "p3", "p2", "p4", "p5", "p6"};
+    for (int i = 0; i < 6; i++) KT_CHECK_STR(name_at(cl, (uint32_t)i), want[i]);
+    kp_cluster_free(cl);
+}
+
+/* R5 */
+KT_TEST(inodes_rank) {
+    pod("low", 0, -1, -1, NULL);
+    pod("medium", 0, -1, -1, NULL);
+    pod("high", 0, -1, -1, NULL);
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    setup(cl, 3);
+    const uint64_t inodes[3] = {200000, 300000, 400000};
+    for (int i = 0; i < 3; i++) {
+        cs[i].rootfs.has = KP__EVF_PRESENT | KP__EVF_IUSED;
+        cs[i].rootfs.inodes_used = inodes[i];
+    }
+    rank(cl, KP_EVSIG_NODEFS_INODES_FREE, false, false, 3);
+    KT_CHECK_STR(name_at(cl, 0), "high");
+    KT_CHECK_STR(name_at(cl, 1), "medium");
+    KT_CHECK_STR(name_at(cl, 2), "low");
+    kp_cluster_free(cl);
+}
+
+/* R6 / R8: exceeds, then priority, then usage - request; given in reverse */
+KT_TEST(full_disk_and_memory_rank) {
+    const int prio[8] = {-1, -1, 1, 1, -1, -1, 1, 1};
+    const int64_t delta[8] = {500, 50, 500, 50, -200, -800, -200, -800};
+    char name[8][8];
+    for (int i = 7; i >= 0; i--) {
+        snprintf(name[i], sizeof name[i], "pod%d", i + 1);
+        pod(name[i], prio[i], 1000, 1000, NULL);
+    }
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    for (int pass = 0; pass < 2; pass++) {
+        setup(cl, 8);
+        for (uint32_t i = 0; i < 8; i++) {
+            int k = 7 - (int)i;
+            set_fs(i, (1000 + delta[k]) * MI, 0);
+            set_ws(i, (1000 + delta[k]) * MI);
+        }
+        rank(cl, pass ? KP_EVSIG_MEMORY_AVAILABLE : KP_EVSIG_NODEFS_AVAILABLE, false, false, 8);
+        for (int i = 0; i < 8; i++) KT_CHECK_STR(name_at(cl, (uint32_t)i), name[i]);
+    }
+    kp_cluster_free(cl);
+}
+
+/* R7 */
+KT_TEST(memory_usage_minus_request) {
+    const int req[6] = {-1, -1, 100, 100, 1024, 1024};
+    const int64_t ws[6] = {500, 300, 800, 300, 800, 200};
+    const char *names[6] = {"p1", "p2", "p3", "p4", "p5", "p6"};
+    for (int i = 0; i < 6; i++) pod(names[i], 0, req[i], -1, NULL);
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    setup(cl, 6);
+    for (uint32_t i = 0; i < 6; i++) set_ws(i, ws[i] * MI);
+    rank(cl, KP_EVSIG_MEMORY_AVAILABLE, false, false, 6);
+    const char *want[6] = {"p3", "p1", "p2", "p4", "p5", "p6"};
+    for (int i = 0; i < 6; i++) KT_CHECK_STR(name_at(cl, (uint32_t)i), want[i]);
+    kp_cluster_free(cl);
+}
+
+/* R9 */
+KT_TEST(pid_rank) {
+    pod("p4", 1, -1, -1, NULL);
+    pod("p3", 1, -1, -1, NULL);
+    pod("p2", -1, -1, -1, NULL);
+    pod("p1", -1, -1, -1, NULL);
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    setup(cl, 4);
+    const uint64_t procs[4] = {5, 20, 6, 20};
+    for (int i = 0; i < 4; i++) { st[i].has_procs = true; st[i].procs = procs[i]; }
+    rank(cl, KP_EVSIG_PID_AVAILABLE, false, false, 4);
+    const char *want[4] = {"p1", "p2", "p3", "p4"};
+    for (int i = 0; i < 4; i++) KT_CHECK_STR(name_at(cl, (uint32_t)i), want[i]);
+    kp_cluster_free(cl);
+}
+
+/* Pods without stats are evicted first (cmpBool(!found1, !found2)). */
+KT_TEST(no_stats_first) {
+    pod("with", -5, -1, -1, NULL);
+    pod("without", 5, -1, -1, NULL);
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    setup(cl, 2);
+    set_ws(0, 10 * MI);
+    rp[1].st = NULL;
+    rank(cl, KP_EVSIG_MEMORY_AVAILABLE, false, false, 2);
+    KT_CHECK_STR(name_at(cl, 0), "without");
+    kp_cluster_free(cl);
+}
+
+/* buildSignalToRankFunc per layout */
+KT_TEST(rank_tables_per_layout) {
+    kp__ev_rank_fn f = kp__ev_rank_fn_for(KP_EVSIG_NODEFS_AVAILABLE, true, false);
+    KT_CHECK_INT(f.fs_types, KP__EVFS_LOGS | KP__EVFS_LOCALVOL);
+    f = kp__ev_rank_fn_for(KP_EVSIG_IMAGEFS_INODES_FREE, true, false);
+    KT_CHECK_INT(f.fs_types, KP__EVFS_ROOT | KP__EVFS_IMAGES);
+    KT_CHECK(f.inodes);
+    f = kp__ev_rank_fn_for(KP_EVSIG_CONTAINERFS_AVAILABLE, true, false);
+    KT_CHECK_INT(f.fs_types, KP__EVFS_ROOT | KP__EVFS_IMAGES);
+    f = kp__ev_rank_fn_for(KP_EVSIG_CONTAINERFS_AVAILABLE, true, true);
+    KT_CHECK_INT(f.fs_types, KP__EVFS_LOGS | KP__EVFS_LOCALVOL | KP__EVFS_ROOT);
+    f = kp__ev_rank_fn_for(KP_EVSIG_IMAGEFS_AVAILABLE, true, true);
+    KT_CHECK_INT(f.fs_types, KP__EVFS_IMAGES);
+    f = kp__ev_rank_fn_for(KP_EVSIG_IMAGEFS_AVAILABLE, false, false);
+    KT_CHECK_INT(f.fs_types, KP__EVFS_IMAGES | KP__EVFS_ROOT | KP__EVFS_LOGS | KP__EVFS_LOCALVOL);
+    KT_CHECK_INT(kp__ev_rank_fn_for(KP_EVSIG_PID_AVAILABLE, false, false).kind, KP__EVRANK_PID);
+}
+
+static kp__ev_threshold th_q(kp_evict_signal s, const char *q, const char *mr) {
+    kp__ev_threshold t;
+    memset(&t, 0, sizeof t);
+    t.signal = s;
+    t.has_op = true;
+    if (q[strlen(q) - 1] == '%') {
+        t.value.is_pct = true;
+        kp__ev_parse_percentage(q, strlen(q), &t.value.pct, NULL);
+    } else {
+        kp_quantity_parse(q, strlen(q), &t.value.q, NULL);
+    }
+    if (mr) {
+        t.has_min_reclaim = true;
+        if (mr[strlen(mr) - 1] == '%') {
+            t.min_reclaim.is_pct = true;
+            kp__ev_parse_percentage(mr, strlen(mr), &t.min_reclaim.pct, NULL);
+        } else {
+            kp_quantity_parse(mr, strlen(mr), &t.min_reclaim.q, NULL);
+        }
+    }
+    return t;
+}
+
+/* R11 */
+KT_TEST(thresholds_met) {
+    kp__ev_threshold th[2];
+    uint32_t idx[2] = {0, 1}, out[2];
+    kp_evict_observation obs[KP_EVSIG_COUNT];
+    memset(obs, 0, sizeof obs);
+    th[0] = th_q(KP_EVSIG_MEMORY_AVAILABLE, "1Gi", "500Mi");
+    obs[0].present = true;
+    obs[0].capacity = 8192 * MI;
+    obs[0].available = 500 * MI;
+    KT_CHECK_INT(kp__ev_thresholds_met(th, idx, 1, obs, false, out), 1);
+    obs[0].available = 2048 * MI;
+    KT_CHECK_INT(kp__ev_thresholds_met(th, idx, 1, obs, false, out), 0);
+    obs[0].available = (int64_t)(1.05 * 1024) * MI;
+    KT_CHECK_INT(kp__ev_thresholds_met(th, idx, 1, obs, true, out), 1);
+    KT_CHECK_INT(kp__ev_thresholds_met(th, idx, 1, obs, false, out), 0);
+    obs[0].available = 2048 * MI;
+    KT_CHECK_INT(kp__ev_thresholds_met(th, idx, 1, obs, true, out), 0);
+    /* equality is not met */
+    obs[0].available = 1024 * MI;
+    KT_CHECK_INT(kp__ev_thresholds_met(th, idx, 1, obs, false, out), 0);
+    /* percentages: memory 20% (min reclaim 5%), nodefs 30% */
+    th[0] = th_q(KP_EVSIG_MEMORY_AVAILABLE, "20%", "5%");
+    th[1] = th_q(KP_EVSIG_NODEFS_AVAILABLE, "30%", NULL);
+    obs[KP_EVSIG_MEMORY_AVAILABLE].capacity = 1000 * MI;
+    obs[KP_EVSIG_NODEFS_AVAILABLE].present = true;
+    obs[KP_EVSIG_NODEFS_AVAILABLE].capacity = 1000 * 1024 * MI;
+    const int64_t cases[4][3] = {{100, 100, 2}, {300, 400, 0}, {300, 100, 1}, {100, 400, 1}};
+    for (int i = 0; i < 4; i++) {
+        obs[KP_EVSIG_MEMORY_AVAILABLE].available = cases[i][0] * MI;
+        obs[KP_EVSIG_NODEFS_AVAILABLE].available = cases[i][1] * 1024 * MI;
+        KT_CHECK_INT(kp__ev_thresholds_met(th, idx, 2, obs, false, out), cases[i][2]);
+    }
+    obs[KP_EVSIG_MEMORY_AVAILABLE].available = 225 * MI;
+    obs[KP_EVSIG_NODEFS_AVAILABLE].available = 400 * 1024 * MI;
+    KT_CHECK_INT(kp__ev_thresholds_met(th, idx, 1, obs, true, out), 1);
+    obs[KP_EVSIG_MEMORY_AVAILABLE].available = 300 * MI;
+    KT_CHECK_INT(kp__ev_thresholds_met(th, idx, 1, obs, true, out), 0);
+    /* an absent observation never meets */
+    obs[KP_EVSIG_MEMORY_AVAILABLE].present = false;
+    obs[KP_EVSIG_MEMORY_AVAILABLE].available = 0;
+    KT_CHECK_INT(kp__ev_thresholds_met(th, idx, 1, obs, false, out), 0);
+}
+
+KT_TEST(fractional_threshold_compares_exactly) {
+    kp__ev_threshold t = th_q(KP_EVSIG_PID_AVAILABLE, "100.5", NULL);
+    uint32_t idx[1] = {0}, out[1];
+    kp_evict_observation obs[KP_EVSIG_COUNT];
+    memset(obs, 0, sizeof obs);
+    obs[KP_EVSIG_PID_AVAILABLE].present = true;
+    obs[KP_EVSIG_PID_AVAILABLE].available = 100;
+    KT_CHECK_INT(kp__ev_thresholds_met(&t, idx, 1, obs, false, out), 1);
+    obs[KP_EVSIG_PID_AVAILABLE].available = 101;
+    KT_CHECK_INT(kp__ev_thresholds_met(&t, idx, 1, obs, false, out), 0);
+}
+
+/* More than one insertion-sort run: the merge keeps the order total and stable. */
+KT_TEST(large_rank_is_stable) {
+    const uint32_t n = 37;
+    kp__ev_rank_key keys[80];
+    kp__ev_rank_pod tmp[40];
+    for (uint32_t i = 0; i < n; i++) {
+        rp[i].pod = i;
+        rp[i].priority = (int32_t)((i * 7919u) % 5);
+        rp[i].st = NULL; /* no stats: priority decides, ties keep input order */
+    }
+    kp__ev_rank_fn fn = kp__ev_rank_fn_for(KP_EVSIG_MEMORY_AVAILABLE, false, false);
+    kp__ev_rank(NULL, &fn, rp, n, keys, tmp);
+    for (uint32_t i = 1; i < n; i++) {
+        KT_CHECK(rp[i - 1].priority <= rp[i].priority);
+        if (rp[i - 1].priority == rp[i].priority) KT_CHECK(rp[i - 1].pod < rp[i].pod);
+    }
+    bool seen[40] = {false};
+    for (uint32_t i = 0; i < n; i++) seen[rp[i].pod] = true;
+    for (uint32_t i = 0; i < n; i++) KT_CHECK(seen[i]);
+}
+
+KT_MAIN(KT_CASE(exceed_memory_requests_first), KT_CASE(large_rank_is_stable), KT_CASE(exceed_disk_requests_first),
+        KT_CASE(priority_orders_ascending), KT_CASE(disk_usage_minus_request), KT_CASE(inodes_rank),
+        KT_CASE(full_disk_and_memory_rank), KT_CASE(memory_usage_minus_request), KT_CASE(pid_rank),
+        KT_CASE(no_stats_first), KT_CASE(rank_tables_per_layout), KT_CASE(thresholds_met),
+        KT_CASE(fractional_threshold_compares_exactly))
