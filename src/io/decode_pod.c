@@ -392,7 +392,10 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
                 const char *medium = NULL;
                 bool has_medium = false;
                 st = kp__dget_str(d, ed, "medium", &medium, &has_medium);
-                if (st == KP_OK && has_medium) v->memory_medium = strcmp(medium, "Memory") == 0;
+                if (st == KP_OK && has_medium) {
+                    v->memory_medium = strcmp(medium, "Memory") == 0;
+                    v->hugepages_medium = strncmp(medium, "HugePages", 9) == 0;
+                }
                 const kp_tnode *sl = kp__tree_get(ed, "sizeLimit");
                 if (st == KP_OK && sl && sl->type != KP_T_NULL) {
                     st = kp__d_quantity(d, sl, "sizeLimit", false, &v->size_limit);
@@ -401,6 +404,9 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
                 kp__dctx_pop(d, s3);
             }
         }
+        if (st == KP_OK)
+            v->is_local = (v->is_empty_dir && !v->memory_medium && !v->hugepages_medium) || kp__tree_get(t, "hostPath") ||
+                          kp__tree_get(t, "gitRepo") || kp__tree_get(t, "configMap");
         kp__dctx_pop(d, s2);
     }
     p->n_volumes = (uint16_t)i;

@@ -42,7 +42,8 @@ kp__ev_rank_fn kp__ev_rank_fn_for(kp_evict_signal sig, bool imagefs, bool split)
 
 /* localVolumeNames: hostPath and local ephemeral volumes (emptyDir on the default medium,
  * gitRepo, configMap). The model records emptyDir only, so those are the local volumes here. */
-static bool volume_is_local(const kp_volume *v) { return v->is_empty_dir && !v->memory_medium; }
+/* mirrors localVolumeNames: hostPath, gitRepo, configMap and default-medium emptyDir */
+static bool volume_is_local(const kp_volume *v) { return v->is_local; }
 
 static int64_t fs_bytes(const kp__ev_fs *fs) { return (fs->has & KP__EVF_USED) ? kp__ev_u2i(fs->used) : 0; }
 static int64_t fs_inodes(const kp__ev_fs *fs) {
