@@ -40,8 +40,6 @@ kp__ev_rank_fn kp__ev_rank_fn_for(kp_evict_signal sig, bool imagefs, bool split)
     return fn;
 }
 
-/* localVolumeNames: hostPath and local ephemeral volumes (emptyDir on the default medium,
- * gitRepo, configMap). The model records emptyDir only, so those are the local volumes here. */
 /* mirrors localVolumeNames: hostPath, gitRepo, configMap and default-medium emptyDir */
 static bool volume_is_local(const kp_volume *v) { return v->is_local; }
 
