@@ -3,7 +3,8 @@
  * Mirrors k8s.io/apimachinery/pkg/api/resource (ParseQuantity, Quantity.String, Value,
  * MilliValue). A quantity is held exactly as value * 10^scale with scale >= -9 (upstream rounds
  * every parsed value up in magnitude to nano units). Values whose mantissa does not fit in int64
- * after normalisation are rejected with KP_ERANGE instead of being wrapped. */
+ * after normalisation, or whose normalised scale exceeds 36, are rejected with KP_ERANGE instead of
+ * being wrapped. See docs/internals/quantity.md for the remaining differences from upstream. */
 #ifndef KP_QUANTITY_H
 #define KP_QUANTITY_H
 

@@ -20,7 +20,12 @@
  *     exact int64 value (exponents that do not fit int64 are ErrSuffix, like upstream).
  *   - Upstream's String() cannot print DecimalSI values whose canonical exponent exceeds 18 (it
  *     prints the mantissa with no suffix, which changes the value). Here zeros are appended up
- *     to the "E" suffix instead: 10^21 prints "1000E". */
+ *     to the "E" suffix instead: 10^21 prints "1000E".
+ *   - Value()/MilliValue() always round away from zero. Upstream does so on its int64 path, but
+ *     its inf.Dec path truncates negative values and adds one (-1.0000000001 -> 0). Overflow is
+ *     KP_ERANGE here; upstream saturates or wraps.
+ *   - String() caching of the input text is not reproduced by kp_quantity_format; see
+ *     kp_quantity_parse_keeps_string(). */
 #include <stdio.h>
 #include <string.h>
 

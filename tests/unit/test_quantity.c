@@ -436,6 +436,12 @@ KT_TEST(test_parse_not_nul_terminated) {
     KT_CHECK_INT(kp_quantity_parse(zero, 3, &q, &err), KP_OK);
     KT_CHECK_INT(q.format, BSI);
     KT_CHECK_INT(kp_quantity_parse(NULL, 0, &q, &err), KP_EINVAL);
+    /* an embedded NUL is just a bad character */
+    KT_CHECK_INT(kp_quantity_parse("0000000\0", 8, &q, &err), KP_EINVAL);
+    KT_CHECK_STR(err.msg, FMT_ERR);
+    KT_CHECK_INT(kp_quantity_parse("1\0Ki", 4, &q, &err), KP_EINVAL);
+    KT_CHECK_INT(kp_quantity_parse("1Ki\0", 3, &q, &err), KP_OK);
+    KT_CHECK_INT(q.mant, 1024);
 }
 
 /* ---------------------------------------------------------------------------------------- */
