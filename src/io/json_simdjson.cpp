@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string_view>
 
 #include "io/events.h"
@@ -125,7 +126,20 @@ struct Walker {
 extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
                                size_t errcap, uint64_t *err_off) {
     Walker w{buf, len, fn, ctx, errmsg, errcap, err_off};
-    ondemand::parser parser(len > 0xFFFFFFFFull ? 0xFFFFFFFFull : (len < 4096 ? 4096 : len));
+    // Small documents (List items cut by the splitter, configs) reuse one parser per thread so
+    // its buffers are allocated once; a big document gets its own parser, freed afterwards.
+    constexpr size_t kReuseMax = size_t(16) << 20;
+    static thread_local ondemand::parser small_parser(kReuseMax);
+    ondemand::parser *big = nullptr;
+    if (len > kReuseMax) {
+        big = new (std::nothrow) ondemand::parser(len > 0xFFFFFFFFull ? 0xFFFFFFFFull : len);
+        if (!big) return w.fail("out of memory", SUCCESS, 0);
+    }
+    struct Cleanup {
+        ondemand::parser *p;
+        ~Cleanup() { delete p; }
+    } cleanup{big};
+    ondemand::parser &parser = big ? *big : small_parser;
     ondemand::document doc;
     error_code e = parser.iterate(buf, len, len + KP_JSON_PADDING).get(doc);
     if (e) return w.fail("invalid JSON", e, 0);

@@ -32,6 +32,8 @@ typedef struct {
     kp_tdoc doc;
     kp_error *err;
     kp_status st;
+    long cur_item;                    /* item index of a document parsed by the List splitter */
+    uint64_t base_off;                /* offset of that document in the whole buffer */
 } builder;
 
 static bool skip_key(const char *s, size_t n) {
@@ -43,7 +45,7 @@ static kp_tnode *new_node(builder *b, kp_ttype t, uint64_t off) {
     kp_tnode *n = kp__arena_alloc(b->cur, sizeof *n);
     if (!n) return NULL;
     n->type = t;
-    n->off = off;
+    n->off = off + b->base_off;
     if (b->key) {
         n->key = b->key;
         n->key_len = b->key_len;
@@ -103,11 +105,11 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
         b->in_items = false;
         b->items_node = NULL;
         b->item_index = 0;
-        b->list_kind[0] = 0;
+        if (b->cur_item < 0) b->list_kind[0] = 0; /* items keep their List's kind */
         return 0;
     case KP_EV_DOC_END:
         if (b->root && b->root->type == KP_T_OBJ && !b->in_items) {
-            if (dispatch(b, b->root, -1) < 0) return -1;
+            if (dispatch(b, b->root, b->cur_item) < 0) return -1;
         } else if (b->root && b->root->type != KP_T_OBJ && b->root->type != KP_T_ARR && b->root->type != KP_T_NULL) {
             /* an empty YAML document (e.g. a trailing ---) is a null root: nothing to load */
             kp_error_set(b->err, KP_EINVAL, "the document is not an object");
@@ -224,6 +226,177 @@ void kp__offset_to_linecol(const char *buf, size_t len, uint64_t off, long *line
     *col = c;
 }
 
+/* ---- List splitter ----
+ * A kubectl List is one huge object whose "items" array holds every object. Parsing it as one
+ * simdjson document needs a structural index and string buffer proportional to the whole file;
+ * cutting the array into one byte range per item and parsing each range on its own keeps that
+ * working memory at the size of one object and the data hot in cache. The cut tracks strings,
+ * escapes and nesting; simdjson still validates every item fully, and the separators between items
+ * are checked here. */
+
+static const char *skip_ws(const char *p, const char *e) {
+    while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
+    return p;
+}
+
+/* p at an opening quote; returns the byte after the closing quote, NULL if unterminated. */
+static const char *skip_string(const char *p, const char *e) {
+    p++;
+    for (;;) {
+        const char *q = memchr(p, '"', (size_t)(e - p));
+        if (!q) return NULL;
+        const char *b = q;
+        while (b > p && b[-1] == '\\') b--;
+        if (((q - b) & 1) == 0) return q + 1;
+        p = q + 1;
+    }
+}
+
+static const char *skip_value(const char *p, const char *e) {
+    if (p >= e) return NULL;
+    if (*p == '"') return skip_string(p, e);
+    if (*p != '{' && *p != '[') {
+        while (p < e && !strchr(",}] \t\r\n", *p)) p++;
+        return p;
+    }
+    int depth = 0;
+    while (p < e) {
+        char c = *p;
+        if (c == '"') {
+            p = skip_string(p, e);
+            if (!p) return NULL;
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            if (++depth > KP_MAX_DEPTH) return NULL;
+        } else if (c == '}' || c == ']') {
+            if (--depth == 0) return p + 1;
+        }
+        p++;
+    }
+    return NULL;
+}
+
+static kp_status split_fail(builder *b, const char *buf, size_t len, const char *at, const char *what) {
+    long line, col;
+    kp__offset_to_linecol(buf, len, (uint64_t)(at - buf), &line, &col);
+    kp_status st = kp_error_set(b->err, KP_ESYNTAX, "line %ld, column %ld: %s", line, col, what);
+    if (b->err) {
+        b->err->line = line;
+        b->err->column = col;
+    }
+    return st;
+}
+
+static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_t base, size_t full_len,
+                                const char *full_buf);
+
+/* Returns KP_OK after dispatching every item, 1 if buf is not a List object (caller parses it
+ * whole), or an error. */
+static int split_list(builder *b, const char *buf, size_t len) {
+    const char *e = buf + len, *p = skip_ws(buf, e);
+    if (p >= e || *p != '{') return 1;
+    /* first pass over the top-level members: is there an "items" array? */
+    const char *q = p + 1;
+    bool has_items = false;
+    for (;;) {
+        q = skip_ws(q, e);
+        if (q >= e || *q != '"') return 1;
+        const char *k = q;
+        q = skip_string(q, e);
+        if (!q) return 1;
+        bool is_items = q - k == 7 && memcmp(k, "\"items\"", 7) == 0;
+        q = skip_ws(q, e);
+        if (q >= e || *q != ':') return 1;
+        q = skip_ws(q + 1, e);
+        if (is_items) {
+            has_items = q < e && *q == '[';
+            break;
+        }
+        const char *v = q;
+        q = skip_value(q, e);
+        if (!q) return 1;
+        if (q - v > 2 && *v == '"' && k[1] == 'k' && q - k >= 6 && memcmp(k, "\"kind\"", 6) == 0 &&
+            (size_t)(q - v - 2) < sizeof b->list_kind) {
+            memcpy(b->list_kind, v + 1, (size_t)(q - v - 2));
+            b->list_kind[q - v - 2] = 0;
+        }
+        q = skip_ws(q, e);
+        if (q < e && *q == ',') {
+            q++;
+            continue;
+        }
+        return 1;
+    }
+    if (!has_items) return 1;
+    /* q is at '[': cut the elements */
+    long idx = 0;
+    p = skip_ws(q + 1, e);
+    if (p < e && *p == ']') {
+        p++;
+    } else {
+        for (;;) {
+            p = skip_ws(p, e);
+            const char *start = p;
+            if (p >= e || *p != '{') return split_fail(b, buf, len, p, "items: expected an object");
+            p = skip_value(p, e);
+            if (!p) return 1; /* unbalanced: let the full parser describe it */
+            b->cur_item = idx++;
+            kp_status st = parse_json_doc(b, start, (size_t)(p - start), (uint64_t)(start - buf), len, buf);
+            if (st != KP_OK) return st;
+            p = skip_ws(p, e);
+            if (p < e && *p == ',') {
+                p++;
+                continue;
+            }
+            if (p < e && *p == ']') {
+                p++;
+                break;
+            }
+            return split_fail(b, buf, len, p, "expected ',' or ']' after an element of items");
+        }
+    }
+    /* the rest of the List object: other members, then '}' and nothing after it */
+    for (;;) {
+        p = skip_ws(p, e);
+        if (p < e && *p == '}') break;
+        if (p >= e || *p != ',') return split_fail(b, buf, len, p, "expected ',' or '}' in the List object");
+        p = skip_ws(p + 1, e);
+        if (p >= e || *p != '"' || !(p = skip_string(p, e))) return split_fail(b, buf, len, p ? p : e, "expected a member name");
+        p = skip_ws(p, e);
+        if (p >= e || *p != ':') return split_fail(b, buf, len, p, "expected ':'");
+        const char *v = skip_ws(p + 1, e);
+        p = skip_value(v, e);
+        if (!p || p == v) return split_fail(b, buf, len, v, "invalid value");
+    }
+    p = skip_ws(p + 1, e);
+    if (p != e) return split_fail(b, buf, len, p, "unexpected content after the top-level value");
+    return KP_OK;
+}
+
+static kp_status syntax_error(builder *b, const char *full_buf, size_t full_len, uint64_t off, const char *msg) {
+    long line, col;
+    kp__offset_to_linecol(full_buf, full_len, off, &line, &col);
+    kp_status st = kp_error_set(b->err, KP_ESYNTAX, "line %ld, column %ld: %s", line, col, msg);
+    if (b->err) {
+        b->err->line = line;
+        b->err->column = col;
+    }
+    return st;
+}
+
+static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_t base, size_t full_len,
+                                const char *full_buf) {
+    char msg[256] = "";
+    uint64_t eoff = 0;
+    b->base_off = base;
+    int rc = kp__json_events(buf, len, on_event, b, msg, sizeof msg, &eoff);
+    b->base_off = 0;
+    if (rc == -1000) return syntax_error(b, full_buf, full_len, base + eoff, msg);
+    if (rc < 0) return b->st != KP_OK ? b->st : kp_error_set(b->err, KP_ENOMEM, "out of memory");
+    return KP_OK;
+}
+
 kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool split_lists,
                          kp_tree_cb cb, void *ctx, kp_error *err) {
     builder *b = calloc(1, sizeof *b);
@@ -235,34 +408,35 @@ kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool s
     b->cb = cb;
     b->ctx = ctx;
     b->err = err;
+    b->cur_item = -1;
     b->doc.source = source;
     b->doc.buf = buf;
     b->doc.len = len;
     size_t i = 0;
     while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n')) i++;
     bool json = i < len && (buf[i] == '{' || buf[i] == '[');
-    char msg[256] = "";
-    uint64_t eoff = 0;
-    int rc;
-    if (i == len) {
-        rc = 0; /* empty input: no objects */
-    } else if (json) {
-        rc = kp__json_events(buf, len, on_event, b, msg, sizeof msg, &eoff);
-    } else {
-        b->yaml = true;
-        rc = kp__yaml_events(buf, len, on_event, b, msg, sizeof msg, &eoff);
-    }
     kp_status st = KP_OK;
-    if (rc == -1000) {
-        long line, col;
-        kp__offset_to_linecol(buf, len, eoff, &line, &col);
-        st = kp_error_set(err, KP_ESYNTAX, "line %ld, column %ld: %s", line, col, msg);
-        if (err) {
-            err->line = line;
-            err->column = col;
+    if (i == len) {
+        st = KP_OK; /* empty input: no objects */
+    } else if (json) {
+        int r = 1;
+        if (split_lists) {
+            /* items are parsed as standalone documents: the builder must not split again */
+            b->split = false;
+            r = split_list(b, buf, len);
+            b->split = split_lists;
+            b->cur_item = -1;
+            b->list_kind[0] = 0;
         }
-    } else if (rc < 0) {
-        st = b->st != KP_OK ? b->st : kp_error_set(err, KP_ENOMEM, "out of memory");
+        if (r == 1) st = parse_json_doc(b, buf, len, 0, len, buf);
+        else st = (kp_status)r;
+    } else {
+        char msg[256] = "";
+        uint64_t eoff = 0;
+        b->yaml = true;
+        int rc = kp__yaml_events(buf, len, on_event, b, msg, sizeof msg, &eoff);
+        if (rc == -1000) st = syntax_error(b, buf, len, eoff, msg);
+        else if (rc < 0) st = b->st != KP_OK ? b->st : kp_error_set(err, KP_ENOMEM, "out of memory");
     }
     kp__arena_fini(&b->root_arena);
     kp__arena_fini(&b->item_arena);
