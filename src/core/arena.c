@@ -40,7 +40,7 @@ void kp__arena_reset(kp_arena *a) {
 }
 
 void *kp__arena_alloc(kp_arena *a, size_t n) {
-    n = (n + 15) & ~(size_t)15;
+    n = (n + 7) & ~(size_t)7; /* 8-byte alignment: every model type needs at most that */
     kp_arena_chunk *c = a->head;
     if (!c || c->cap - c->used < n) {
         size_t cap = n > ARENA_CHUNK_MIN ? n : ARENA_CHUNK_MIN;
@@ -68,6 +68,15 @@ void *kp__arena_alloc(kp_arena *a, size_t n) {
     a->total += n;
     memset(p, 0, n);
     return p;
+}
+
+void kp__arena_unalloc(kp_arena *a, void *p, size_t n) {
+    kp_arena_chunk *c = a->head;
+    n = (n + 7) & ~(size_t)7;
+    if (c && c->used >= n && (unsigned char *)p == c->data + c->used - n) {
+        c->used -= n;
+        a->total -= n;
+    }
 }
 
 void *kp__arena_dup(kp_arena *a, const void *p, size_t n) {

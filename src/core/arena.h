@@ -24,6 +24,8 @@ void kp__arena_reset(kp_arena *a);
 /* Zeroed, 8-byte aligned memory; NULL only on allocation failure. */
 void *kp__arena_alloc(kp_arena *a, size_t n);
 void *kp__arena_dup(kp_arena *a, const void *p, size_t n);
+/* Gives back p (n bytes) if it is the most recent allocation; otherwise does nothing. */
+void kp__arena_unalloc(kp_arena *a, void *p, size_t n);
 
 typedef uint32_t kp_str;
 

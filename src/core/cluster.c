@@ -19,6 +19,9 @@ typedef struct {
 typedef struct kp_cluster_ext {
     kp_cluster base;
     idmap maps[5];
+    /* recently seen distinct toleration lists, for sharing (small direct-mapped cache) */
+    const kp_toleration *tol_cache[64];
+    uint16_t tol_cache_n[64];
 } kp_cluster_ext;
 
 enum { MAP_POD, MAP_NODE, MAP_CLASS, MAP_PDB, MAP_NS };
@@ -193,6 +196,26 @@ void kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
     }
     char *w = strdup(buf);
     if (w) cl->warnings[cl->n_warnings++] = w;
+}
+
+void kp__cluster_share_tolerations(kp_cluster *cl, kp_pod *p) {
+    if (!p->n_tolerations) return;
+    kp_cluster_ext *ext = (kp_cluster_ext *)cl;
+    uint32_t h = p->n_tolerations;
+    for (uint16_t i = 0; i < p->n_tolerations; i++) {
+        const kp_toleration *t = &p->tolerations[i];
+        h = h * 31 + t->key * 7 + t->value * 13 + (uint32_t)t->op * 3 + (uint32_t)t->effect + (uint32_t)t->seconds;
+    }
+    uint32_t slot = h & 63;
+    const kp_toleration *c = ext->tol_cache[slot];
+    if (c && ext->tol_cache_n[slot] == p->n_tolerations &&
+        memcmp(c, p->tolerations, p->n_tolerations * sizeof *c) == 0) {
+        kp__arena_unalloc(&cl->arena, p->tolerations, p->n_tolerations * sizeof *c);
+        p->tolerations = (kp_toleration *)c; /* shared and read-only from here on */
+        return;
+    }
+    ext->tol_cache[slot] = p->tolerations;
+    ext->tol_cache_n[slot] = p->n_tolerations;
 }
 
 int kp__res_index(kp_cluster *cl, const char *name, size_t len) {

@@ -12,6 +12,9 @@ kp_priority_class *kp__cluster_new_class(kp_cluster *cl, kp_str name);
 kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name);
 kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name);
 void kp__cluster_note_skipped(kp_cluster *cl, const char *kind);
+/* Points p->tolerations at an identical list already loaded (most pods carry the same default
+ * not-ready/unreachable tolerations), so each distinct list is stored once. */
+void kp__cluster_share_tolerations(kp_cluster *cl, kp_pod *p);
 
 /* Derived per-pod values (finalize.c), exposed for engines and tests. */
 kp_qos kp__pod_compute_qos(const kp_cluster *cl, const kp_pod *p);

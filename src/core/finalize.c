@@ -2,6 +2,7 @@
  * each pod's priority and preemptionPolicy, QoS class, criticality, request vectors, and the
  * attachment of bound pods to their nodes. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/cluster_int.h"
@@ -309,6 +310,14 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
             continue;
         }
         if (kp__node_add_pod(cl, (uint32_t)n, i) != KP_OK) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    }
+    /* The object arrays grew by doubling while loading; give the unused tail back. */
+    if (cl->n_pods && cl->n_pods < cl->cap_pods) {
+        kp_pod *np = realloc(cl->pods, cl->n_pods * sizeof *np);
+        if (np) {
+            cl->pods = np;
+            cl->cap_pods = cl->n_pods;
+        }
     }
     if (n_unknown_node > 5) kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input", n_unknown_node - 5);
     cl->finalized = true;

@@ -31,7 +31,15 @@ static int label_cmp(const void *a, const void *b) {
     return x->key < y->key ? -1 : x->key > y->key;
 }
 
+/* Annotations kept in the model: only those a decision reads (static/mirror pod markers). Others
+ * (often large and unique, e.g. checksums, JSON blobs) would cost memory on every pod and change
+ * nothing kprio computes. */
+static bool annotation_kept(const kp_tnode *c) {
+    return c->key_len > 21 && memcmp(c->key, "kubernetes.io/config.", 21) == 0;
+}
+
 kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_labels *out) {
+    bool only_kept = strcmp(key, "annotations") == 0;
     const kp_tnode *m;
     kp_status st = kp__dget_obj(d, obj, key, &m);
     if (st != KP_OK || !m || m->n == 0) return st;
@@ -41,6 +49,7 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
     uint32_t n = 0;
     size_t saved = kp__dctx_push(d, key);
     for (const kp_tnode *c = m->first; c; c = c->next) {
+        if (only_kept && !annotation_kept(c)) continue;
         if (c->type != KP_T_STR && !(c->plain && c->s && c->type != KP_T_NULL)) {
             char k[128];
             snprintf(k, sizeof k, "%.*s", (int)c->key_len, c->key);
@@ -223,31 +232,38 @@ kp_status kp__d_label_selector(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, 
     return st;
 }
 
-kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, const char *only_type,
                            uint16_t *n, kp_condition **out) {
     const kp_tnode *a;
     kp_status st = kp__dget_arr(d, obj, key, &a);
     if (st != KP_OK || !a || a->n == 0) return st;
     if (a->n > 1000) return kp__dctx_fail(d, a, KP_ELIMIT, key, "too many conditions (%u)", a->n);
-    kp_condition *v = kp__d_alloc(d, cl, a->n * sizeof *v);
-    if (!v) return KP_ENOMEM;
+    uint32_t want = 0;
+    for (const kp_tnode *c = a->first; c; c = c->next) {
+        const kp_tnode *t = kp__tree_get(c, "type");
+        if (!only_type || (t && t->type == KP_T_STR && strcmp(t->s, only_type) == 0)) want++;
+    }
+    kp_condition *v = want ? kp__d_alloc(d, cl, want * sizeof *v) : NULL;
+    if (want && !v) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, key);
-    uint16_t i = 0;
+    uint16_t i = 0, k = 0;
     for (const kp_tnode *c = a->first; c && st == KP_OK; c = c->next, i++) {
         size_t s2 = kp__dctx_push_index(d, i);
+        kp_condition cond = {0};
         if (c->type != KP_T_OBJ) {
             st = kp__dctx_fail(d, c, KP_EINVAL, NULL, "expected an object");
         } else {
-            st = kp__d_str(d, cl, c, "type", &v[i].type);
-            if (st == KP_OK) st = kp__d_str(d, cl, c, "status", &v[i].status);
-            if (st == KP_OK) st = kp__d_str(d, cl, c, "reason", &v[i].reason);
-            if (st == KP_OK) st = kp__d_str(d, cl, c, "message", &v[i].message);
+            st = kp__d_str(d, cl, c, "type", &cond.type);
+            if (st == KP_OK) st = kp__d_str(d, cl, c, "status", &cond.status);
+            if (st == KP_OK) st = kp__d_str(d, cl, c, "reason", &cond.reason);
+            if (st == KP_OK) st = kp__d_str(d, cl, c, "message", &cond.message);
         }
+        if (st == KP_OK && k < want && (!only_type || strcmp(kp__s(cl, cond.type), only_type) == 0)) v[k++] = cond;
         kp__dctx_pop(d, s2);
     }
     kp__dctx_pop(d, saved);
     if (st != KP_OK) return st;
-    *n = i;
+    *n = k;
     *out = v;
     return KP_OK;
 }

@@ -21,7 +21,8 @@ kp_status kp__d_selreqs(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const c
                         uint16_t *n, kp_selreq **out);
 kp_status kp__d_str_list(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
                          uint16_t *n, kp_str **out);
-kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+/* Conditions; only_type keeps just that type (NULL keeps all). */
+kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, const char *only_type,
                            uint16_t *n, kp_condition **out);
 /* Parses a quantity node (string or number) into the integer unit of resource name: cpu ->
  * millicores (MilliValue), everything else Value() rounded up. */

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cluster_int.h"
 #include "io/decode_common.h"
 
 #define TRY(x)                        \
@@ -306,6 +307,7 @@ static kp_status decode_tolerations(kp_dctx *d, kp_cluster *cl, const kp_tnode *
     }
     p->n_tolerations = (uint16_t)i;
     kp__dctx_pop(d, saved);
+    if (st == KP_OK) kp__cluster_share_tolerations(cl, p);
     return st;
 }
 
@@ -503,7 +505,9 @@ static kp_status decode_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *statu
         if (strcmp(q, "Guaranteed") && strcmp(q, "Burstable") && strcmp(q, "BestEffort"))
             return kp__dctx_fail(d, kp__tree_get(status, "qosClass"), KP_EINVAL, "qosClass", "unsupported value \"%s\"", q);
     }
-    return kp__d_conditions(d, cl, status, "conditions", &p->n_conditions, &p->conditions);
+    /* Of a pod's conditions only DisruptionTarget changes a decision (preemption eligibility);
+     * the others are validated and not kept. */
+    return kp__d_conditions(d, cl, status, "conditions", "DisruptionTarget", &p->n_conditions, &p->conditions);
 }
 
 static kp_status decode_owners(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta, kp_pod *p) {

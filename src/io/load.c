@@ -65,7 +65,7 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
         const kp_tnode *images;
         st = kp__d_dense_resources(d, cl, status, "allocatable", n->alloc, n->has_alloc);
         if (st == KP_OK) st = kp__d_dense_resources(d, cl, status, "capacity", n->cap, NULL);
-        if (st == KP_OK) st = kp__d_conditions(d, cl, status, "conditions", &n->n_conditions, &n->conditions);
+        if (st == KP_OK) st = kp__d_conditions(d, cl, status, "conditions", NULL, &n->n_conditions, &n->conditions);
         if (st == KP_OK) st = kp__dget_arr(d, status, "images", &images);
         if (st == KP_OK && images && images->n) {
             uint32_t total = 0;
