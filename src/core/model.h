@@ -164,57 +164,55 @@ typedef enum { KP_PREEMPT_LOWER = 0, KP_PREEMPT_NEVER } kp_preempt_policy;
 #define KP_TIME_NONE INT64_MIN
 
 typedef struct kp_pod {
-    kp_str ns, name, uid;
+    /* Field order groups 8-, 4-, 2- and 1-byte members so the struct has no padding holes:
+     * 150,000 of these must stay well under 1 KiB each together with their arena data. */
     kp_labels labels, annotations;
+    kp_labels node_selector;
     int64_t creation_ts; /* unix seconds, KP_TIME_NONE if unset */
     int64_t deletion_ts; /* KP_TIME_NONE if not being deleted */
     int64_t start_time;  /* status.startTime, KP_TIME_NONE if unset */
-    uint16_t n_owners;
+    int64_t termination_grace; /* seconds, default 30 */
+    int64_t nz_cpu, nz_mem;    /* derived: non-zero requests for scoring (100m / 200Mi defaults) */
     kp_owner_ref *owners;
+    kp_node_affinity *node_affinity;           /* NULL if none */
+    kp_pod_affinity *pod_affinity, *pod_anti_affinity; /* NULL if none */
+    kp_toleration *tolerations; /* may be shared between pods: read-only */
+    kp_spread *spread;
+    kp_container *containers;      /* n_containers + n_init entries: apps, then init containers */
+    kp_volume *volumes;
+    kp_condition *conditions;      /* only DisruptionTarget is kept */
+    const char *src_file;          /* file it came from (interned path) */
+    kp_resv overhead;
+    kp_resv pod_req, pod_lim;      /* pod-level spec.resources */
+    kp_resv req;                   /* derived: scheduler PodRequests (incl. overhead, pod-level) */
+
+    kp_str ns, name, uid;
+    kp_str priority_class;  /* spec.priorityClassName (after admission resolution) */
+    kp_str scheduler_name;  /* "default-scheduler" when unset */
+    kp_str node_name;       /* spec.nodeName ("" = unbound) */
+    kp_str nominated_node;  /* status.nominatedNodeName */
+    kp_str os_name;         /* spec.os.name */
+    kp_str status_qos;      /* status.qosClass as loaded ("" if absent) */
+    int32_t priority;       /* effective priority after finalize */
+    int32_t node;           /* derived: index of the bound node, -1 if none */
+    uint32_t pos_in_node;   /* derived: index in nodes[node].pods */
+    uint32_t src_index;     /* load order, stable tie-break */
+
+    uint16_t n_owners, n_tolerations, n_spread;
+    uint16_t n_containers, n_init;
+    uint16_t n_volumes, n_conditions;
 
     /* priority: spec.priority if set, else resolved at finalize (Priority admission plugin) */
     bool has_priority;      /* priority known: spec.priority in the input, or resolved at finalize */
     bool has_spec_priority; /* spec.priority was present in the input itself */
-    int32_t priority;       /* effective priority after finalize */
-    kp_str priority_class;  /* spec.priorityClassName (after admission resolution) */
     bool has_preemption_policy;
-    kp_preempt_policy preemption_policy;
     bool class_missing;     /* has spec.priority but its class no longer exists (warning) */
-
-    kp_str scheduler_name;  /* "default-scheduler" when unset */
-    kp_str node_name;       /* spec.nodeName ("" = unbound) */
-    kp_str nominated_node;  /* status.nominatedNodeName */
-    kp_labels node_selector;
-    kp_node_affinity *node_affinity;           /* NULL if none */
-    kp_pod_affinity *pod_affinity, *pod_anti_affinity; /* NULL if none */
-    uint16_t n_tolerations, n_spread;
-    kp_toleration *tolerations;
-    kp_spread *spread;
-    uint16_t n_containers, n_init; /* containers[0..n_containers) then init containers */
-    kp_container *containers;      /* n_containers + n_init entries */
-    kp_resv overhead;
-    bool has_pod_resources;        /* spec.resources (pod-level) present */
-    kp_resv pod_req, pod_lim;
-    uint16_t n_volumes;
-    kp_volume *volumes;
-    int64_t termination_grace; /* seconds, default 30 */
+    bool has_pod_resources; /* spec.resources (pod-level) present */
     bool has_termination_grace;
-    kp_str os_name;            /* spec.os.name */
-
-    kp_phase phase;
-    kp_str status_qos;         /* status.qosClass as loaded ("" if absent) */
-    uint16_t n_conditions;
-    kp_condition *conditions;
-
-    /* derived at finalize */
-    kp_qos qos;
-    bool is_static, is_mirror, is_critical;
-    kp_resv req;               /* scheduler PodRequests (incl. overhead, pod-level) */
-    int64_t nz_cpu, nz_mem;    /* non-zero requests for scoring (100m / 200Mi defaults) */
-    int32_t node;              /* index of the bound node, -1 if none */
-    uint32_t pos_in_node;      /* index in nodes[node].pods */
-    uint32_t src_index;        /* load order, stable tie-break */
-    const char *src_file;      /* file it came from (interned path) */
+    bool is_static, is_mirror, is_critical; /* derived */
+    uint8_t preemption_policy; /* kp_preempt_policy */
+    uint8_t phase;             /* kp_phase */
+    uint8_t qos;               /* kp_qos, derived */
 } kp_pod;
 
 typedef struct {

@@ -59,7 +59,14 @@ static kp_status decode_container(kp_dctx *d, kp_cluster *cl, const kp_tnode *c,
         if (st != KP_OK) return st;
         /* API defaulting: a limit without a request makes the request equal to the limit
          * (SetDefaults_Container / defaultResources). */
-        if (ct->lim.n) {
+        bool lim_only = false; /* a limit whose resource has no request */
+        for (uint16_t j = 0; j < ct->lim.n && !lim_only; j++) {
+            bool found = false;
+            for (uint16_t i = 0; i < ct->req.n; i++)
+                if (ct->req.e[i].res == ct->lim.e[j].res) found = true;
+            if (!found) lim_only = true;
+        }
+        if (lim_only) {
             kp_resent *e = kp__d_alloc(d, cl, (size_t)(ct->req.n + ct->lim.n) * sizeof *e);
             if (!e) return KP_ENOMEM;
             uint16_t n = 0, i = 0, j = 0;
@@ -379,7 +386,7 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
     if (!p->volumes) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, "volumes");
     kp_status st = KP_OK;
-    uint32_t i = 0;
+    uint32_t i = 0, kept = 0;
     for (const kp_tnode *t = a->first; t && st == KP_OK; t = t->next, i++) {
         size_t s2 = kp__dctx_push_index(d, i);
         kp_volume *v = &p->volumes[i];
@@ -409,9 +416,18 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
         if (st == KP_OK)
             v->is_local = (v->is_empty_dir && !v->memory_medium && !v->hugepages_medium) || kp__tree_get(t, "hostPath") ||
                           kp__tree_get(t, "gitRepo") || kp__tree_get(t, "configMap");
+        /* only emptyDir and node-local volumes matter to a decision (eviction); others (secrets,
+         * projected tokens, PVCs) are validated and not kept */
+        if (st == KP_OK && (v->is_empty_dir || v->is_local)) kept++;
+        else if (st == KP_OK) memset(v, 0, sizeof *v);
+        if (st == KP_OK && kept && v != &p->volumes[kept - 1]) {
+            p->volumes[kept - 1] = *v;
+            memset(v, 0, sizeof *v);
+        }
         kp__dctx_pop(d, s2);
     }
-    p->n_volumes = (uint16_t)i;
+    (void)i;
+    p->n_volumes = (uint16_t)kept;
     kp__dctx_pop(d, saved);
     return st;
 }

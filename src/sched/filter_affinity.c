@@ -42,23 +42,83 @@ static void incoming_update(kp_cycle *c, const kp_pod *existing, const kp_node *
     }
 }
 
+/* PreFilter over the pod index (podindex.h): existing pods' required anti-affinity from the list of
+ * pods carrying it, the incoming pod's terms from the candidates of each term's selector /
+ * namespaces. Same counts as the scan over every pod on every node (kp_sched.no_index). */
+static kp_status ipa_prefilter_indexed(kp_cycle *c, bool has_aff, bool has_anti) {
+    kp_sched *s = c->s;
+    const kp_cluster *cl = s->cl;
+    const kp_pod *p = c->p;
+    kp_status st = kp__podindex_ensure(&s->ix, cl);
+    if (st != KP_OK) return st;
+    if (s->n_anti_pods) {
+        for (uint32_t i = 0; i < s->ix.n_anti; i++) {
+            const kp_pod *e = &cl->pods[s->ix.anti_pods[i]];
+            if (e->node >= 0) existing_anti_update(c, e, &cl->nodes[e->node], 1);
+        }
+    }
+    kp_ix_plan plan;
+    uint32_t q;
+    if (has_aff) {
+        /* a pod must match every term: the candidates of the most selective term suffice */
+        const kp_pod_affinity *a = p->pod_affinity;
+        kp_ix_plan best;
+        memset(&best, 0, sizeof best);
+        uint64_t best_n = UINT64_MAX;
+        for (uint16_t t = 0; t < a->n_required; t++) {
+            kp__podindex_plan_term(&s->ix, &a->required[t], p, &plan);
+            uint64_t n = kp__podindex_plan_size(&plan, cl);
+            if (n < best_n) {
+                best = plan;
+                best_n = n;
+            }
+        }
+        kp_ix_iter it = {&best, cl->n_pods, 0, 0};
+        while (kp__ix_next(&it, &q)) {
+            const kp_pod *e = &cl->pods[q];
+            if (e->node < 0 || !matches_all(s, a->required, a->n_required, p, e)) continue;
+            const kp_node *n = &cl->nodes[e->node];
+            for (uint16_t t = 0; t < a->n_required; t++) tp_update(&c->aff_counts, n, a->required[t].topology_key, 1);
+        }
+    }
+    if (has_anti) {
+        const kp_pod_affinity *a = p->pod_anti_affinity;
+        for (uint16_t t = 0; t < a->n_required; t++) {
+            kp__podindex_plan_term(&s->ix, &a->required[t], p, &plan);
+            kp_ix_iter it = {&plan, cl->n_pods, 0, 0};
+            while (kp__ix_next(&it, &q)) {
+                const kp_pod *e = &cl->pods[q];
+                if (e->node < 0 || !kp__term_matches(s, &a->required[t], p, e)) continue;
+                tp_update(&c->anti_counts, &cl->nodes[e->node], a->required[t].topology_key, 1);
+            }
+        }
+    }
+    return KP_OK;
+}
+
 /* mirrors InterPodAffinity.PreFilter (Skip when nothing to check) */
 kp_status kp__ipa_prefilter(kp_cycle *c) {
     const kp_cluster *cl = c->s->cl;
     const kp_pod *p = c->p;
     bool has_aff = p->pod_affinity && p->pod_affinity->n_required;
     bool has_anti = kp__pod_has_required_anti(p);
-    if (c->s->n_anti_pods) {
-        /* getExistingAntiAffinityCounts over the pods with affinity */
-        for (uint32_t i = 0; i < c->s->n_aff_pods; i++) {
-            const kp_pod *e = &cl->pods[c->s->aff_pods[i]];
-            if (e->node >= 0) existing_anti_update(c, e, &cl->nodes[e->node], 1);
+    if (!c->s->no_index) {
+        kp_status st = ipa_prefilter_indexed(c, has_aff, has_anti);
+        if (st != KP_OK) return st;
+    } else {
+        /* reference path: every pod on every node */
+        if (c->s->n_anti_pods) {
+            /* getExistingAntiAffinityCounts over the pods with affinity */
+            for (uint32_t i = 0; i < c->s->n_aff_pods; i++) {
+                const kp_pod *e = &cl->pods[c->s->aff_pods[i]];
+                if (e->node >= 0) existing_anti_update(c, e, &cl->nodes[e->node], 1);
+            }
         }
-    }
-    if (has_aff || has_anti) {
-        for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
-            const kp_node *n = &cl->nodes[ni];
-            for (uint32_t j = 0; j < n->n_pods; j++) incoming_update(c, &cl->pods[n->pods[j]], n, 1);
+        if (has_aff || has_anti) {
+            for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
+                const kp_node *n = &cl->nodes[ni];
+                for (uint32_t j = 0; j < n->n_pods; j++) incoming_update(c, &cl->pods[n->pods[j]], n, 1);
+            }
         }
     }
     c->ipa = c->existing_anti.live || has_aff || has_anti;

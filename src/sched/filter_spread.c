@@ -115,6 +115,51 @@ static void paths_update(kp_spread_c *c, kp_str val, int64_t num) {
     }
 }
 
+/* calPreFilterState's per-node counting over the pod index: count_matching for every node at
+ * once from the candidates of the constraint's selector (same namespace, not terminating), then
+ * the same per-node pairmap additions in the same node order as the scan of every node. */
+static kp_status spread_counts_indexed(kp_cycle *c) {
+    kp_sched *s = c->s;
+    const kp_cluster *cl = s->cl;
+    const kp_pod *p = c->p;
+    kp_status st = kp__podindex_ensure(&s->ix, cl);
+    if (st != KP_OK) return st;
+    if (!s->ix_count) {
+        s->ix_count = calloc(cl->n_nodes + 1, sizeof *s->ix_count);
+        if (!s->ix_count) return KP_ENOMEM;
+    }
+    uint32_t *cnt = s->ix_count;
+    for (uint16_t i = 0; i < c->n_spread; i++) {
+        kp_spread_c *sc = &c->spread[i];
+        kp_ix_plan plan;
+        memset(&plan, 0, sizeof plan); /* empty selector: count_matching is 0 everywhere */
+        if (!sel_empty(sc)) kp__podindex_plan(&s->ix, sc->sel, sc->extra, sc->n_extra, &p->ns, 1, &plan);
+        kp_ix_iter it = {&plan, cl->n_pods, 0, 0};
+        uint32_t q;
+        while (kp__ix_next(&it, &q)) {
+            const kp_pod *e = &cl->pods[q];
+            if (e->node < 0 || e->deletion_ts != KP_TIME_NONE || e->ns != p->ns) continue;
+            if (sel_matches(cl, sc, &e->labels)) cnt[e->node]++;
+        }
+        for (uint32_t ni = 0; ni < cl->n_nodes && st == KP_OK; ni++) {
+            const kp_node *n = &cl->nodes[ni];
+            if (!node_has_all_keys(c->spread, c->n_spread, n)) continue;
+            if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
+            kp_str v;
+            kp__labels_get(&n->labels, sc->key, &v);
+            st = kp__pairmap_add(&sc->counts, v, cnt[ni]);
+        }
+        /* back to zero: the same candidates again (cheaper than clearing every node) */
+        it = (kp_ix_iter){&plan, cl->n_pods, 0, 0};
+        while (kp__ix_next(&it, &q)) {
+            const kp_pod *e = &cl->pods[q];
+            if (e->node >= 0) cnt[e->node] = 0;
+        }
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
 /* mirrors PodTopologySpread.PreFilter / calPreFilterState (hard constraints only) */
 kp_status kp__spread_prefilter(kp_cycle *c) {
     const kp_cluster *cl = c->s->cl;
@@ -125,16 +170,22 @@ kp_status kp__spread_prefilter(kp_cycle *c) {
     c->spread = calloc(n_hard, sizeof *c->spread);
     if (!c->spread) return KP_ENOMEM;
     c->n_spread = build_constraints(cl, p, KP_WHEN_DONOTSCHEDULE, c->spread);
-    for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
-        const kp_node *n = &cl->nodes[ni];
-        if (!node_has_all_keys(c->spread, c->n_spread, n)) continue;
-        for (uint16_t i = 0; i < c->n_spread; i++) {
-            kp_spread_c *sc = &c->spread[i];
-            if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
-            kp_str v;
-            kp__labels_get(&n->labels, sc->key, &v);
-            if (kp__pairmap_add(&sc->counts, v, count_matching(cl, sc, n, p->ns)) != KP_OK) return KP_ENOMEM;
+    if (c->s->no_index) {
+        /* reference path: count every node's pods */
+        for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
+            const kp_node *n = &cl->nodes[ni];
+            if (!node_has_all_keys(c->spread, c->n_spread, n)) continue;
+            for (uint16_t i = 0; i < c->n_spread; i++) {
+                kp_spread_c *sc = &c->spread[i];
+                if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
+                kp_str v;
+                kp__labels_get(&n->labels, sc->key, &v);
+                if (kp__pairmap_add(&sc->counts, v, count_matching(cl, sc, n, p->ns)) != KP_OK) return KP_ENOMEM;
+            }
         }
+    } else {
+        kp_status st = spread_counts_indexed(c);
+        if (st != KP_OK) return st;
     }
     for (uint16_t i = 0; i < c->n_spread; i++) {
         kp_spread_c *sc = &c->spread[i];

@@ -107,25 +107,29 @@ static int cmp_str(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* A dry-run status recorded for one node (compact: only nodes that have one). */
+typedef struct {
+    uint32_t node;
+    kp_node_status st;
+} dry_ent;
+
 /* FitError.Error() over the dry-run statuses; nodes without one are "Preemption is not helpful
- * for scheduling". Result: "preemption: 0/N nodes are available: <sorted histogram>." */
-static void fit_message(const kp_cluster *cl, const kp_node_status *dry, const bool *has_dry,
-                        char *buf, size_t cap) {
-    uint32_t n_ent = 0, n_absent = 0, max_ent = cl->n_nodes * KP_STATUS_MAX_REASONS + 1;
+ * for scheduling". Result: "preemption: 0/N nodes are available: <sorted histogram>." The
+ * histogram is sorted at the end, so the order of `dry` does not matter. */
+static void fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry, char *buf,
+                        size_t cap) {
+    uint32_t n_ent = 0, n_absent = cl->n_nodes - n_dry, max_ent = n_dry * KP_STATUS_MAX_REASONS + 1;
     hist_ent *h = calloc(max_ent, sizeof *h);
     if (!h) {
         snprintf(buf, cap, "preemption: 0/%u nodes are available.", cl->n_nodes);
         return;
     }
-    for (uint32_t i = 0; i < cl->n_nodes; i++) {
-        if (!has_dry[i]) {
-            n_absent++;
-            continue;
-        }
-        for (uint8_t r = 0; r < dry[i].n_reasons; r++) {
+    for (uint32_t i = 0; i < n_dry; i++) {
+        const kp_node_status *st = &dry[i].st;
+        for (uint8_t r = 0; r < st->n_reasons; r++) {
             uint32_t j = 0;
-            while (j < n_ent && strcmp(h[j].reason, dry[i].reasons[r]) != 0) j++;
-            if (j == n_ent) h[n_ent++].reason = dry[i].reasons[r];
+            while (j < n_ent && strcmp(h[j].reason, st->reasons[r]) != 0) j++;
+            if (j == n_ent) h[n_ent++].reason = st->reasons[r];
             h[j].count++;
         }
     }
@@ -162,9 +166,13 @@ static void fit_message(const kp_cluster *cl, const kp_node_status *dry, const b
 
 /* ---------------------------------------------------------------- node choice ---- */
 
+/* A candidate (compact: the dry-run status is not kept). */
 typedef struct {
     uint32_t node;
-    kp_pvict v;
+    uint32_t n_victims;
+    int32_t n_viol;
+    uint32_t *victims;
+    int64_t score[KP_PREEMPT_N_SCORES];
 } cand;
 
 /* mirrors util.GetEarliestPodStartTime: earliest start among the victims of maximal priority. */
@@ -185,21 +193,21 @@ static int64_t earliest_start(const kp_pctx *x, const kp_pvict *v) {
     return best;
 }
 
-static int64_t cand_score(const kp_pctx *x, const cand *c, int step) {
+/* The pickOneNodeForPreemption score functions, in order (higher wins). */
+void kp__preempt_scores(const kp_pctx *x, kp_pvict *v) {
     const kp_pod *pods = x->cl->pods;
-    switch (step) {
-    case 0: return -(int64_t)c->v.n_viol;
-    case 1: return -(int64_t)pods[c->v.victims[0]].priority;
-    case 2: {
-        int64_t sum = 0;
-        for (uint32_t i = 0; i < c->v.n_victims; i++)
-            sum += (int64_t)pods[c->v.victims[i]].priority + ((int64_t)1 << 31);
-        return -sum;
-    }
-    case 3: return -(int64_t)c->v.n_victims;
-    default: return earliest_start(x, &c->v);
-    }
+    int64_t sum = 0;
+    for (uint32_t i = 0; i < v->n_victims; i++)
+        sum += (int64_t)pods[v->victims[i]].priority + ((int64_t)1 << 31);
+    v->score[0] = -(int64_t)v->n_viol;
+    v->score[1] = v->n_victims ? -(int64_t)pods[v->victims[0]].priority : 0;
+    v->score[2] = -sum;
+    v->score[3] = -(int64_t)v->n_victims;
+    v->score[4] = earliest_start(x, v);
+    v->has_scores = true;
 }
+
+static int64_t cand_score(const cand *c, int step) { return c->score[step]; }
 
 static const char *const cascade_names[] = {
     "fewest PDB violations", "lowest highest-priority victim",
@@ -224,12 +232,12 @@ static uint32_t pick_candidate(kp_pctx *x, const cand *cands, uint32_t n, const 
     for (int step = 0; step < 5; step++) {
         int64_t best = INT64_MIN;
         for (uint32_t i = 0; i < n_live; i++) {
-            int64_t s = cand_score(x, &cands[live[i]], step);
+            int64_t s = cand_score(&cands[live[i]], step);
             if (s > best) best = s;
         }
         uint32_t k = 0;
         for (uint32_t i = 0; i < n_live; i++)
-            if (cand_score(x, &cands[live[i]], step) == best) live[k++] = live[i];
+            if (cand_score(&cands[live[i]], step) == best) live[k++] = live[i];
         if (k == 1 && n_live > 1) {
             *decided = cascade_names[step];
             uint32_t r = live[0];
@@ -284,6 +292,8 @@ static bool fast_path_allowed(const kp_pctx *x) {
     /* scalar resources may be ignored by the Fit args (ignoredResources): leave them to Filter */
     for (uint16_t i = 0; i < p->req.n; i++)
         if (p->req.e[i].res >= KP_RES_FIXED && p->req.e[i].v > 0) return false;
+    /* the scheduler tracks every bound pod with (anti-)affinity: none ever -> no scan */
+    if (x->s && kp__sched_affinity_pod_bound(x->s) == 0) return true;
     for (uint32_t i = 0; i < x->cl->n_nodes; i++)
         if (x->cl->nodes[i].n_affinity_pods) return false;
     return true;
@@ -347,13 +357,18 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     }
     x.fast = fast_path_allowed(&x);
 
-    kp_node_status *dry = calloc(nn ? nn : 1, sizeof *dry);
-    bool *has_dry = calloc(nn ? nn : 1, sizeof *has_dry);
+    if (x.fast) kp__preempt_cache_begin(&x);
+    x.defer = !explain;
+
+    dry_ent *dry = NULL; /* dry-run statuses of nodes that are not candidates */
+    uint32_t n_dry = 0, cap_dry = 0;
+    uint32_t *deferred = NULL, n_deferred = 0; /* nodes whose status is computed on demand */
     uint32_t *potential = malloc((nn ? nn : 1) * sizeof *potential);
     x.pdb_order = malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_order);
     x.pdb_allowed = malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_allowed);
     cand *cands = NULL;
-    if (!dry || !has_dry || !potential || !x.pdb_order || !x.pdb_allowed) {
+    uint32_t n_cands = 0;
+    if (!potential || !x.pdb_order || !x.pdb_allowed) {
         rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         goto out;
     }
@@ -361,32 +376,59 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
 
     /* potential nodes: status exactly Unschedulable, snapshot order (nodesWherePreemptionMightHelp) */
     uint32_t n_pot = 0;
-    for (uint32_t i = 0; i < nn; i++)
+    for (uint32_t i = 0; i < nn; i++) {
+#if defined(__GNUC__)
+        if (i + 16 < nn) __builtin_prefetch(&statuses[i + 16].code); /* ~700-byte stride */
+#endif
         if (statuses[i].code == KP_CODE_UNSCHEDULABLE) potential[n_pot++] = i;
+    }
 
-    uint32_t n_cands = 0, n_nonviol = 0, n_violc = 0;
+    uint32_t n_nonviol = 0, n_violc = 0;
     if (n_pot > 0) {
         int32_t budget = calc_num_candidates(&x, n_pot);
         uint32_t offset = o->offset >= 0 ? (uint32_t)(o->offset % n_pot)
                                          : kp__prng_below(kp__sched_prng(s), n_pot);
         /* two bounded lists of capacity `budget`: non-violating and violating */
-        cand *nonviol = calloc((size_t)budget * 2 + 1, sizeof *nonviol);
-        if (!nonviol) {
+        cands = calloc((size_t)budget * 2 + 1, sizeof *cands);
+        if (!cands) {
             rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
             goto out;
         }
-        cand *violc = nonviol + budget;
+        cand *nonviol = cands, *violc = cands + budget;
         for (uint32_t i = 0; i < n_pot && rc == KP_OK; i++) {
             uint32_t node = potential[(offset + i) % n_pot];
+            if (x.cache) { /* the loop is memory-bound: hint the nodes visited next */
+                kp__preempt_prefetch(&x, potential[(offset + i + 8) % n_pot], true);
+                kp__preempt_prefetch(&x, potential[(offset + i + 4) % n_pot], false);
+            }
             kp_pvict v;
             rc = kp__preempt_select_victims(&x, node, &statuses[node], &v, err);
-            if (rc != KP_OK) break;
+            if (rc != KP_OK) {
+                free(v.victims);
+                break;
+            }
+            if (v.deferred) { /* cannot fit even with every lower-priority pod gone */
+                if (!deferred) {
+                    deferred = malloc(n_pot * sizeof *deferred);
+                    if (!deferred) {
+                        rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+                        break;
+                    }
+                }
+                deferred[n_deferred++] = node;
+                continue;
+            }
             if (v.st.code == KP_CODE_SUCCESS && v.n_victims > 0) {
                 bool keep = v.n_viol == 0 ? n_nonviol < (uint32_t)budget : n_violc < (uint32_t)budget;
                 if (keep) {
                     record_node(out, node, NULL, &v, true);
-                    if (v.n_viol == 0) nonviol[n_nonviol++] = (cand){node, v};
-                    else violc[n_violc++] = (cand){node, v};
+                    if (!v.has_scores) kp__preempt_scores(&x, &v);
+                    cand *cd = v.n_viol == 0 ? &nonviol[n_nonviol++] : &violc[n_violc++];
+                    cd->node = node;
+                    cd->n_victims = v.n_victims;
+                    cd->n_viol = v.n_viol;
+                    cd->victims = v.victims;
+                    memcpy(cd->score, v.score, sizeof cd->score);
                 } else { /* list full: silently dropped, as upstream */
                     kp_node_status dropped;
                     kp__status_reset(&dropped);
@@ -404,24 +446,51 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
                 kp__status_add_reason(&v.st, "expected at least one victim pod on node");
             }
             free(v.victims);
-            dry[node] = v.st;
-            has_dry[node] = true;
             record_node(out, node, &v.st, NULL, false);
+            if (n_dry == cap_dry) {
+                uint32_t nc = cap_dry ? cap_dry * 2 : 16;
+                dry_ent *nd = realloc(dry, nc * sizeof *nd);
+                if (!nd) {
+                    rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+                    break;
+                }
+                dry = nd;
+                cap_dry = nc;
+            }
+            dry[n_dry].node = node;
+            dry[n_dry++].st = v.st;
         }
-        if (rc != KP_OK) {
-            for (uint32_t i = 0; i < n_nonviol; i++) free(nonviol[i].v.victims);
-            for (uint32_t i = 0; i < n_violc; i++) free(violc[i].v.victims);
-            free(nonviol);
-            goto out;
-        }
-        n_cands = n_nonviol + n_violc;
-        cands = nonviol;
         memmove(cands + n_nonviol, violc, n_violc * sizeof *cands);
+        n_cands = n_nonviol + n_violc;
+        if (rc != KP_OK) goto out;
     }
     out->n_candidates = n_cands;
     if (n_cands == 0) {
+        /* the message needs the exact status of the deferred nodes: the real filter, now */
+        x.defer = false;
+        if (n_deferred && cap_dry < n_dry + n_deferred) {
+            dry_ent *nd = realloc(dry, (n_dry + n_deferred) * sizeof *nd);
+            if (!nd) {
+                rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+                goto out;
+            }
+            dry = nd;
+            cap_dry = n_dry + n_deferred;
+        }
+        for (uint32_t i = 0; i < n_deferred; i++) {
+            kp_pvict v;
+            rc = kp__preempt_select_victims(&x, deferred[i], &statuses[deferred[i]], &v, err);
+            free(v.victims);
+            if (rc != KP_OK) goto out;
+            if (v.st.code == KP_CODE_SUCCESS) { /* cannot happen: the sums said it does not fit */
+                rc = kp_error_set(err, KP_EINVAL, "preemption: arithmetic and Filter disagree");
+                goto out;
+            }
+            dry[n_dry].node = deferred[i];
+            dry[n_dry++].st = v.st;
+        }
         out->outcome = KP_PREEMPT_NO_CANDIDATES;
-        fit_message(cl, dry, has_dry, out->message, sizeof out->message);
+        fit_message(cl, dry, n_dry, out->message, sizeof out->message);
         goto out;
     }
     const char *decided = "";
@@ -429,20 +498,20 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     if (rc != KP_OK) goto out;
     out->outcome = KP_PREEMPT_NOMINATED;
     out->node = (int32_t)cands[best].node;
-    out->victims = cands[best].v.victims;
-    out->n_victims = cands[best].v.n_victims;
-    out->pdb_violations = cands[best].v.n_viol;
+    out->victims = cands[best].victims;
+    out->n_victims = cands[best].n_victims;
+    out->pdb_violations = cands[best].n_viol;
     out->decided_by = decided;
-    cands[best].v.victims = NULL;
+    cands[best].victims = NULL;
     snprintf(out->message, sizeof out->message,
              "preemption: found a potential placement for pod on node %s, preempting %u victims",
              kp__s(cl, cl->nodes[out->node].name), out->n_victims);
 out:
     if (cands)
-        for (uint32_t i = 0; i < n_cands; i++) free(cands[i].v.victims);
+        for (uint32_t i = 0; i < n_cands; i++) free(cands[i].victims);
     free(cands);
     free(dry);
-    free(has_dry);
+    free(deferred);
     free(potential);
     free(x.pdb_order);
     free(x.pdb_allowed);

@@ -86,6 +86,8 @@ kp_status kp__preempt_postfilter(kp_sched *s, kp_cycle *c, uint32_t pod,
  * the node lose their nomination. */
 kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result *r, kp_error *err);
 void kp__preempt_result_fini(kp_preempt_result *r);
+/* Frees the per-scheduler preemption cache (kp__sched_preempt_cache); NULL is fine. */
+void kp__preempt_cache_free(void *cache);
 
 /* Same as kp__preempt_postfilter with explicit options (o may be NULL = defaults; o->filter_calls
  * is updated when o is non-NULL). */

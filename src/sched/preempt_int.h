@@ -20,7 +20,15 @@ typedef struct {
     int32_t *pdb_allowed;    /* scratch: budget per PDB, refreshed per node */
     uint32_t *scratch;       /* scratch pod arrays, sized for the largest node */
     uint32_t scratch_cap;
+    bool defer;              /* arithmetic path may defer the exact status of a node that cannot
+                              * fit even with all lower-priority pods gone (computed only if the
+                              * message needs it: no candidate at all) */
+    struct kp_pcache *cache; /* per-scheduler per-node sorted view (preempt_victims.c) or NULL */
+    int64_t pre_req[3];      /* preemptor's cpu / memory / ephemeral-storage requests */
 } kp_pctx;
+
+/* Node-choice scores (SelectCandidate's table, higher wins), steps 1..5. */
+#define KP_PREEMPT_N_SCORES 5
 
 /* Result of SelectVictimsOnNode for one node. victims: heap, most important first. */
 typedef struct {
@@ -28,6 +36,9 @@ typedef struct {
     uint32_t *victims;
     uint32_t n_victims;
     int32_t n_viol;
+    bool deferred;           /* status not computed yet (see kp_pctx.defer); code UNSCHEDULABLE */
+    bool has_scores;         /* score[] filled by the victim selection */
+    int64_t score[KP_PREEMPT_N_SCORES];
 } kp_pvict;
 
 /* mirrors MoreImportantVictim (newest) / MoreImportantPod (--compat 1.35): true if a is more
@@ -43,6 +54,13 @@ void kp__preempt_classify_pdb(kp_pctx *x, const uint32_t *pods, uint32_t n, uint
  * state). Chooses the reference / incremental / arithmetic path from x. */
 kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_status *filter_st,
                                      kp_pvict *out, kp_error *err);
+/* Fills v->score[] from the victims (used when the selection did not). */
+void kp__preempt_scores(const kp_pctx *x, kp_pvict *v);
+/* Cache-prefetch hint for a node the dry run visits soon (far: header only). No effect on
+ * results. */
+void kp__preempt_prefetch(const kp_pctx *x, uint32_t node, bool far);
+/* Prepares x->cache for this attempt (drops it when now_key / compat changed). */
+void kp__preempt_cache_begin(kp_pctx *x);
 /* The pod's start time as an ordering key (nil -> x->now_key). */
 int64_t kp__preempt_start_key(const kp_pctx *x, uint32_t pod);
 

@@ -344,6 +344,321 @@ static kp_status select_arith(kp_pctx *x, uint32_t node, work *w, kp_pvict *out,
     return KP_OK;
 }
 
+/* ---------------------------------------------------------------- per-node cache ---- */
+
+/* The arithmetic path's view of a node: its pods sorted most important first (the order
+ * SelectVictimsOnNode sorts victims in) with their priority, start key and cpu / memory /
+ * ephemeral-storage requests (struct of arrays, one block per node), plus suffix sums of the
+ * requests. Because priority is the first key of the order, the lower-priority pods of any
+ * preemptor are a suffix of this list starting at a priority-band boundary, and "fits with all
+ * of them removed" is one subtraction from the band's suffix sum (kept inline in the header for
+ * up to PC_BANDS bands, so a node that cannot fit costs one cache line).
+ * Kept per scheduler across attempts; an entry is valid while the node's pod list (indices and
+ * order) equals the one it was built from (the pod attributes read never change during a run)
+ * and now_key / compat are unchanged. */
+#define PC_BANDS 6
+
+typedef struct {
+    bool built;
+    uint8_t n_bands;            /* distinct priorities, 0 = more than PC_BANDS (use prio[]) */
+    uint32_t n, cap;
+    int32_t band_prio[PC_BANDS]; /* descending */
+    uint32_t band_start[PC_BANDS];
+    int64_t band_suf[PC_BANDS][3]; /* requests of the pods from band_start on */
+    void *block;                /* the arrays below, one allocation */
+    uint32_t *pods;             /* node->pods when built (validation) */
+    int32_t *prio;              /* sorted view, most important first */
+    uint32_t *pod;
+    int64_t *start;
+    int64_t *req[3];            /* cpu, memory, ephemeral-storage */
+    int64_t *suf;               /* suf[i*3+k] = sum of req[k][j] for j >= i; (n+1)*3 values */
+} pc_node;
+
+struct kp_pcache {
+    uint32_t n_nodes;
+    int64_t now_key;
+    kp_preempt_compat compat;
+    pc_node *nodes;
+};
+
+void kp__preempt_cache_free(void *cache) {
+    struct kp_pcache *c = cache;
+    if (!c) return;
+    for (uint32_t i = 0; i < c->n_nodes; i++) free(c->nodes[i].block);
+    free(c->nodes);
+    free(c);
+}
+
+void kp__preempt_cache_begin(kp_pctx *x) {
+    x->cache = NULL;
+    if (!x->s) return;
+    void **slot = kp__sched_preempt_cache(x->s);
+    struct kp_pcache *c = *slot;
+    if (c && c->n_nodes != x->cl->n_nodes) {
+        kp__preempt_cache_free(c);
+        c = *slot = NULL;
+    }
+    if (!c) {
+        c = calloc(1, sizeof *c);
+        if (!c) return;
+        c->nodes = calloc(x->cl->n_nodes ? x->cl->n_nodes : 1, sizeof *c->nodes);
+        if (!c->nodes) {
+            free(c);
+            return;
+        }
+        c->n_nodes = x->cl->n_nodes;
+        c->now_key = x->now_key;
+        c->compat = x->o->compat;
+        *slot = c;
+    }
+    if (c->now_key != x->now_key || c->compat != x->o->compat) {
+        for (uint32_t i = 0; i < c->n_nodes; i++) c->nodes[i].built = false;
+        c->now_key = x->now_key;
+        c->compat = x->o->compat;
+    }
+    const kp_pod *p = &x->cl->pods[x->pod];
+    for (int k = 0; k < 3; k++) x->pre_req[k] = kp__resv_get(&p->req, k);
+    x->cache = c;
+}
+
+#if defined(__GNUC__)
+#define PC_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PC_PREFETCH(p) ((void)(p))
+#endif
+
+/* Prefetch hint for a node the dry run visits soon (memory-bound loop). far: header and node
+ * only; near: also the arrays the victim selection reads. Never changes results. */
+void kp__preempt_prefetch(const kp_pctx *x, uint32_t node, bool far) {
+    if (!x->cache) return;
+    const kp_node *nd = &x->cl->nodes[node];
+    const pc_node *c = &x->cache->nodes[node];
+    if (far) {
+        PC_PREFETCH(c);
+        PC_PREFETCH(&nd->n_pods);
+        PC_PREFETCH(&nd->requested[0]);
+        PC_PREFETCH(&nd->alloc[0]);
+        return;
+    }
+    PC_PREFETCH(nd->pods);
+    if (!c->built) return;
+    const char *b = c->block, *e = (const char *)(c->prio + c->n);
+    size_t n8 = (size_t)c->n * 8, stride = (size_t)c->cap * 8;
+    /* pods, pod, prio (validation, victims) and start / cpu / memory (reprieve, scores) */
+    for (const char *q = (const char *)c->pods; q < e; q += 64) PC_PREFETCH(q);
+    for (size_t off = 0; off < n8; off += 64) {
+        PC_PREFETCH(b + off);          /* start */
+        PC_PREFETCH(b + stride + off);     /* cpu */
+        PC_PREFETCH(b + 2 * stride + off); /* memory */
+    }
+}
+
+/* The node's cache entry, (re)built if stale; NULL when out of memory. tmp: n_pods scratch. */
+static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
+    pc_node *c = &x->cache->nodes[node];
+    const kp_node *nd = &x->cl->nodes[node];
+    uint32_t n = nd->n_pods;
+    if (c->built && c->n == n && memcmp(c->pods, nd->pods, n * sizeof *nd->pods) == 0) return c;
+    c->built = false;
+    if (n > c->cap || !c->block) {
+        uint32_t cap = n ? n : 1;
+        /* 8-byte arrays first, then the 4-byte ones */
+        size_t sz = (size_t)cap * 4 * sizeof(int64_t) + ((size_t)cap + 1) * 3 * sizeof(int64_t) +
+                    (size_t)cap * 3 * sizeof(uint32_t);
+        void *blk = malloc(sz);
+        if (!blk) return NULL;
+        free(c->block);
+        c->block = blk;
+        c->cap = cap;
+        int64_t *q = blk;
+        c->start = q;
+        q += cap;
+        for (int k = 0; k < 3; k++) {
+            c->req[k] = q;
+            q += cap;
+        }
+        c->suf = q;
+        q += ((size_t)cap + 1) * 3;
+        uint32_t *u = (uint32_t *)q;
+        c->pods = u;
+        c->pod = u + cap;
+        c->prio = (int32_t *)(u + 2 * (size_t)cap);
+    }
+    memcpy(c->pods, nd->pods, n * sizeof *nd->pods);
+    memcpy(tmp, nd->pods, n * sizeof *nd->pods);
+    kp__preempt_sort(x, tmp, n);
+    for (uint32_t i = 0; i < n; i++) {
+        const kp_pod *q = &x->cl->pods[tmp[i]];
+        c->prio[i] = q->priority;
+        c->pod[i] = tmp[i];
+        c->start[i] = kp__preempt_start_key(x, tmp[i]);
+        for (int k = 0; k < 3; k++) c->req[k][i] = kp__resv_get(&q->req, k);
+    }
+    for (int k = 0; k < 3; k++) c->suf[(size_t)n * 3 + k] = 0;
+    for (uint32_t i = n; i-- > 0;)
+        for (int k = 0; k < 3; k++) c->suf[(size_t)i * 3 + k] = c->suf[(size_t)(i + 1) * 3 + k] + c->req[k][i];
+    uint32_t nb = 0;
+    bool over = false;
+    for (uint32_t i = 0; i < n && !over; i++) {
+        if (i > 0 && c->prio[i] == c->prio[i - 1]) continue;
+        if (nb == PC_BANDS) {
+            over = true;
+            break;
+        }
+        c->band_prio[nb] = c->prio[i];
+        c->band_start[nb] = i;
+        for (int k = 0; k < 3; k++) c->band_suf[nb][k] = c->suf[(size_t)i * 3 + k];
+        nb++;
+    }
+    c->n_bands = over ? 0 : (uint8_t)nb;
+    c->n = n;
+    c->built = true;
+    return c;
+}
+
+/* fits_arith over the dense cpu / memory / ephemeral-storage vector. */
+static inline bool fits3(const kp_pctx *x, const kp_node *nd, const int64_t *used, uint32_t n_used) {
+    if ((int64_t)n_used + 1 > nd->alloc[KP_RES_PODS]) return false;
+    for (int k = 0; k < 3; k++)
+        if (x->pre_req[k] > 0 && x->pre_req[k] > nd->alloc[k] - used[k]) return false;
+    return true;
+}
+
+/* Arithmetic SelectVictimsOnNode on the cached sorted view (same conditions as select_arith).
+ * Returns false when the caller must take the generic path (out of memory, or the node cannot
+ * fit and its exact status is needed now). */
+static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_status *rc,
+                          kp_error *err) {
+    const kp_cluster *cl = x->cl;
+    const kp_node *nd = &cl->nodes[node];
+    *rc = KP_OK;
+    const pc_node *c = pc_get(x, node, w->potential);
+    if (!c) return false;
+    /* first pod of lower priority: a band boundary (entries sorted by priority, descending) */
+    uint32_t first = c->n;
+    int64_t used[3];
+    if (c->n_bands > 0) {
+        uint32_t b = 0;
+        while (b < c->n_bands && c->band_prio[b] >= x->prio) b++;
+        if (b < c->n_bands) {
+            first = c->band_start[b];
+            for (int k = 0; k < 3; k++) used[k] = nd->requested[k] - c->band_suf[b][k];
+        }
+    } else {
+        uint32_t lo = 0, hi = c->n;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (c->prio[mid] < x->prio) hi = mid;
+            else lo = mid + 1;
+        }
+        first = lo;
+        for (int k = 0; k < 3; k++) used[k] = nd->requested[k] - c->suf[(size_t)first * 3 + k];
+    }
+    uint32_t n_pot = c->n - first;
+    if (n_pot == 0) {
+        out->st.code = KP_CODE_UNRESOLVABLE;
+        out->st.plugin = "DefaultPreemption";
+        kp__status_add_reason(&out->st, "No preemption victims found for incoming pod");
+        return true;
+    }
+    uint32_t n_used = c->n - n_pot;
+    /* pass 1 of RunFilterPluginsWithNominatedPods (see select_arith) */
+    const uint32_t *nom = NULL;
+    uint32_t n_nom = kp__sched_nominated_on(x->s, node, &nom);
+    for (uint32_t i = 0; i < n_nom; i++) {
+        const kp_pod *q = &cl->pods[nom[i]];
+        if (nom[i] == x->pod || q->priority < x->prio) continue;
+        n_used++;
+        for (int k = 0; k < 3; k++) used[k] += kp__resv_get(&q->req, k);
+    }
+    if (!fits3(x, nd, used, n_used)) {
+        if (!x->defer) return false; /* the generic path runs the real filter for the text */
+        out->st.code = KP_CODE_UNSCHEDULABLE;
+        out->st.plugin = "NodeResourcesFit";
+        out->deferred = true;
+        return true;
+    }
+    /* reprieve: PDB-violating pods first, then the others, each in importance order. Only the
+     * resources the preemptor requests can change the verdict. */
+    int64_t avail[3];
+    bool need[3];
+    for (int k = 0; k < 3; k++) {
+        need[k] = x->pre_req[k] > 0;
+        avail[k] = nd->alloc[k] - used[k] - x->pre_req[k]; /* slack; reprieve needs req <= slack */
+    }
+    int64_t pod_slack = nd->alloc[KP_RES_PODS] - (int64_t)n_used - 1;
+    uint32_t *victims = w->victims, nv = 0, n_viol_v = 0;
+    bool pdbs = cl->n_pdbs > 0 || x->o->protect_pod >= 0;
+#define PC_TRY(i, on_victim)                                                                  \
+    do {                                                                                      \
+        uint32_t i_ = (i);                                                                    \
+        bool ok_ = pod_slack >= 1;                                                            \
+        for (int k = 0; k < 3 && ok_; k++)                                                    \
+            if (need[k] && c->req[k][i_] > avail[k]) ok_ = false;                             \
+        if (ok_) {                                                                            \
+            pod_slack--;                                                                      \
+            for (int k = 0; k < 3; k++) avail[k] -= c->req[k][i_];                            \
+        } else {                                                                              \
+            victims[nv++] = i_;                                                               \
+            on_victim;                                                                        \
+        }                                                                                     \
+    } while (0)
+    if (!pdbs) {
+        for (uint32_t i = first; i < c->n; i++) PC_TRY(i, (void)0);
+    } else {
+        uint8_t *viol = (uint8_t *)w->saved; /* n_pot flags */
+        uint32_t n_vc = 0;
+        for (uint32_t i = 0; i < cl->n_pdbs; i++)
+            x->pdb_allowed[i] = cl->pdbs[i].has_status ? cl->pdbs[i].disruptions_allowed : 0;
+        for (uint32_t i = 0; i < n_pot; i++) {
+            viol[i] = pod_violates(x, c->pod[first + i]);
+            n_vc += viol[i];
+        }
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t i = 0; i < n_pot; i++)
+                if (viol[i] == (pass == 0)) PC_TRY(first + i, n_viol_v += pass == 0);
+        if (n_vc > 0 && n_vc < n_pot && n_viol_v > 0 && n_viol_v < nv) {
+            /* re-sort: importance order is entry order; merge the two ascending runs */
+            uint32_t *tmp = w->nonviol, a = 0, b = n_viol_v, k = 0;
+            while (a < n_viol_v && b < nv) tmp[k++] = victims[a] < victims[b] ? victims[a++] : victims[b++];
+            while (a < n_viol_v) tmp[k++] = victims[a++];
+            while (b < nv) tmp[k++] = victims[b++];
+            memcpy(victims, tmp, nv * sizeof *victims);
+        }
+    }
+#undef PC_TRY
+    kp__status_reset(&out->st);
+    out->n_viol = (int32_t)n_viol_v;
+    out->n_victims = nv;
+    if (nv == 0) return true;
+    out->victims = malloc(nv * sizeof *out->victims);
+    if (!out->victims) {
+        *rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+        return true;
+    }
+    /* node-choice scores (preempt.c kp__preempt_scores), from the cached keys */
+    int64_t sum = 0, best = c->start[victims[0]];
+    int32_t maxp = c->prio[victims[0]];
+    for (uint32_t i = 0; i < nv; i++) {
+        uint32_t e = victims[i];
+        out->victims[i] = c->pod[e];
+        sum += (int64_t)c->prio[e] + ((int64_t)1 << 31);
+        if (c->prio[e] == maxp) {
+            if (c->start[e] < best) best = c->start[e];
+        } else if (c->prio[e] > maxp) {
+            maxp = c->prio[e];
+            best = c->start[e];
+        }
+    }
+    out->score[0] = -(int64_t)n_viol_v;
+    out->score[1] = -(int64_t)c->prio[victims[0]];
+    out->score[2] = -sum;
+    out->score[3] = -(int64_t)nv;
+    out->score[4] = best;
+    out->has_scores = true;
+    return true;
+}
+
 static bool node_failed_in_fit(const kp_node_status *st) {
     return st && st->plugin && strcmp(st->plugin, "NodeResourcesFit") == 0;
 }
@@ -353,7 +668,11 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
                                      kp_pvict *out, kp_error *err) {
     kp_cluster *cl = x->cl;
     kp_node *nd = &cl->nodes[node];
-    memset(out, 0, sizeof *out);
+    out->victims = NULL;
+    out->n_victims = 0;
+    out->n_viol = 0;
+    out->deferred = false;
+    out->has_scores = false;
     kp__status_reset(&out->st);
     uint32_t cap = nd->n_pods ? nd->n_pods : 1;
     if (cap > x->scratch_cap) {
@@ -365,6 +684,10 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
     uint32_t sc = x->scratch_cap;
     work w = {.potential = x->scratch, .saved = x->scratch + sc, .viol = x->scratch + 2 * sc,
               .nonviol = x->scratch + 3 * sc, .victims = x->scratch + 4 * sc};
+    if (!x->o->reference && x->fast && x->cache && node_failed_in_fit(filter_st)) {
+        kp_status crc;
+        if (select_cached(x, node, &w, out, &crc, err)) return crc;
+    }
     w.n_saved = nd->n_pods;
     memcpy(w.saved, nd->pods, nd->n_pods * sizeof *nd->pods);
     for (uint32_t i = 0; i < nd->n_pods; i++)

@@ -71,6 +71,10 @@ void kp__sched_preemption_args(const kp_sched *s, int32_t *min_pct, int32_t *min
     *min_abs = s->cfg.min_candidate_abs;
 }
 
+uint32_t kp__sched_affinity_pod_bound(const kp_sched *s) { return s->n_aff_pods; }
+
+void **kp__sched_preempt_cache(kp_sched *s) { return &s->preempt_cache; }
+
 uint32_t kp__sched_nominated_on(kp_sched *s, uint32_t node, const uint32_t **pods) {
     *pods = s->nom_pods[node];
     return s->nom_n[node];
@@ -341,6 +345,9 @@ void kp_sched_free(kp_sched *s) {
     free(s->nom_of);
     free(s->order);
     free(s->aff_pods);
+    kp__preempt_cache_free(s->preempt_cache);
+    kp__podindex_fini(&s->ix);
+    free(s->ix_count);
     free(s->statuses);
     free(s->has_status);
     free(s->feasible);

@@ -67,5 +67,11 @@ void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node);
 /* [preemption hook] Nominator: pods nominated to node (indices), and (un)nominating. */
 uint32_t kp__sched_nominated_on(kp_sched *s, uint32_t node, const uint32_t **pods);
 void kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node /* -1 clears */);
+/* [preemption hook] Number of bound pods carrying pod (anti-)affinity ever tracked by the
+ * scheduler (upper bound; 0 means no pod on any node has (anti-)affinity). */
+uint32_t kp__sched_affinity_pod_bound(const kp_sched *s);
+/* [preemption hook] Slot for the preemption code's per-scheduler cache (opaque); kp_sched_free
+ * releases it with kp__preempt_cache_free (preempt.h). */
+void **kp__sched_preempt_cache(kp_sched *s);
 
 #endif
