@@ -138,6 +138,15 @@ static bool grow_table(kp_interner *in) {
     return true;
 }
 
+void kp__intern_trim(kp_interner *in) {
+    if (in->n == in->cap || in->n == 0) return;
+    const char **np = realloc(in->ptr, in->n * sizeof *np);
+    if (np) in->ptr = np;
+    uint32_t *nl = realloc(in->len, in->n * sizeof *nl);
+    if (nl) in->len = nl;
+    if (np && nl) in->cap = in->n;
+}
+
 kp_str kp__intern(kp_interner *in, const char *s, size_t len) {
     if (len > UINT32_MAX / 2) return UINT32_MAX;
     uint32_t mask = in->table_cap - 1;
@@ -165,6 +174,7 @@ kp_str kp__intern(kp_interner *in, const char *s, size_t len) {
     in->ptr[id] = copy;
     in->len[id] = (uint32_t)len;
     in->table[i] = id + 1;
-    if (in->n * 2 > in->table_cap && !grow_table(in)) return UINT32_MAX;
+    /* grow at 3/4 load: linear probing stays short and the table costs ~5 bytes per string */
+    if (in->n * 4 > in->table_cap * 3 && !grow_table(in)) return UINT32_MAX;
     return id;
 }

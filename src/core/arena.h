@@ -42,6 +42,8 @@ bool kp__intern_init(kp_interner *in, kp_arena *arena);
 void kp__intern_fini(kp_interner *in);
 /* Returns the id of s[0..len), adding it if new; UINT32_MAX on allocation failure. */
 kp_str kp__intern(kp_interner *in, const char *s, size_t len);
+/* Gives back unused capacity of the id arrays (after loading; later interning still works). */
+void kp__intern_trim(kp_interner *in);
 /* Returns the id if present, else UINT32_MAX (no insertion). */
 kp_str kp__intern_find(const kp_interner *in, const char *s, size_t len);
 static inline const char *kp__str(const kp_interner *in, kp_str id) { return in->ptr[id]; }

@@ -319,6 +319,7 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
             cl->cap_pods = cl->n_pods;
         }
     }
+    kp__intern_trim(&cl->strs);
     if (n_unknown_node > 5) kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input", n_unknown_node - 5);
     cl->finalized = true;
     return KP_OK;
