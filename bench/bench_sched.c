@@ -3,7 +3,9 @@
  *   basic      N nodes holding 30 pods each, 10,000 pending pods, no inter-pod constraints
  *   affinity   same, 20% of pending pods carry required anti-affinity (hostname) or a
  *              DoNotSchedule topology spread constraint (zone)
- * Usage: bench_sched [NODES...]   (default: 1000 5000 15000 for basic, 5000 for affinity) */
+ * Usage: bench_sched [NODES...]            basic workload only, at each node count
+ *        bench_sched affinity [NODES...]   affinity workload only (default 5000 nodes)
+ *        (no arguments: 1000 5000 15000 for basic, 5000 for affinity) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +136,11 @@ static int run(const char *label, int n_nodes, int pct) {
 
 int main(int argc, char **argv) {
     int rc = 0;
+    if (argc > 1 && strcmp(argv[1], "affinity") == 0) {
+        if (argc == 2) return run("affinity", 5000, 20);
+        for (int i = 2; i < argc; i++) rc |= run("affinity", (int)strtol(argv[i], NULL, 10), 20);
+        return rc;
+    }
     if (argc > 1) {
         for (int i = 1; i < argc; i++) rc |= run("basic", (int)strtol(argv[i], NULL, 10), 0);
         return rc;

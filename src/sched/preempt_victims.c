@@ -160,7 +160,7 @@ static kp_status put_back(kp_pctx *x, uint32_t node, uint32_t pod, kp_error *err
 /* Puts node->pods back into the saved order (same set of pods; only positions differ). */
 static void restore_order(kp_cluster *cl, uint32_t node, const uint32_t *saved, uint32_t n) {
     kp_node *nd = &cl->nodes[node];
-    memcpy(nd->pods, saved, n * sizeof *saved);
+    if (n) memcpy(nd->pods, saved, n * sizeof *saved); /* a node without pods has no array */
     for (uint32_t i = 0; i < n; i++) cl->pods[saved[i]].pos_in_node = i;
 }
 
@@ -484,8 +484,10 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
         c->pod = u + cap;
         c->prio = (int32_t *)(u + 2 * (size_t)cap);
     }
-    memcpy(c->pods, nd->pods, n * sizeof *nd->pods);
-    memcpy(tmp, nd->pods, n * sizeof *nd->pods);
+    if (n) {
+        memcpy(c->pods, nd->pods, n * sizeof *nd->pods);
+        memcpy(tmp, nd->pods, n * sizeof *nd->pods);
+    }
     kp__preempt_sort(x, tmp, n);
     for (uint32_t i = 0; i < n; i++) {
         const kp_pod *q = &x->cl->pods[tmp[i]];
@@ -689,7 +691,7 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
         if (select_cached(x, node, &w, out, &crc, err)) return crc;
     }
     w.n_saved = nd->n_pods;
-    memcpy(w.saved, nd->pods, nd->n_pods * sizeof *nd->pods);
+    if (nd->n_pods) memcpy(w.saved, nd->pods, nd->n_pods * sizeof *nd->pods);
     for (uint32_t i = 0; i < nd->n_pods; i++)
         if (cl->pods[nd->pods[i]].priority < x->prio) w.potential[w.n_potential++] = nd->pods[i];
     if (w.n_potential == 0) {
