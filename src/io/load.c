@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "core/cluster_int.h"
+#include "io/events.h"
 #include "io/decode_common.h"
 #include "kprio/cluster.h"
 
@@ -281,31 +282,25 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     return st;
 }
 
-kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char *buf, size_t len,
-                                 kp_error *err) {
-    if (cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster already finalized");
-    load_ctx lc = {cl, source ? source : ""};
-    const char *b = buf;
-    char *copy = NULL;
-    /* simdjson needs readable padding after the text: copy unless the caller's buffer came from
-     * kp__read_file (kp__cluster_load_padded). */
-    copy = malloc(len + 64);
-    if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
-    memcpy(copy, buf, len);
-    memset(copy + len, 0, 64);
-    b = copy;
-    kp_status st = kp__tree_parse(lc.source, b, len, true, on_object, &lc, err);
-    free(copy);
-    if (st == KP_OK) cl->bytes_loaded += len;
-    if (st != KP_OK && err && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", lc.source);
-    return st;
-}
-
 static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf, size_t len, kp_error *err) {
     load_ctx lc = {cl, source};
     kp_status st = kp__tree_parse(source, buf, len, true, on_object, &lc, err);
     if (st == KP_OK) cl->bytes_loaded += len;
     if (st != KP_OK && err && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", source);
+    return st;
+}
+
+kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char *buf, size_t len,
+                                 kp_error *err) {
+    if (cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster already finalized");
+    /* simdjson reads up to KP_JSON_PADDING bytes past the text: parse a padded copy (files read by
+     * kp__read_file are padded already and go straight to load_padded). */
+    char *copy = malloc(len + KP_JSON_PADDING);
+    if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    memcpy(copy, buf, len);
+    memset(copy + len, 0, KP_JSON_PADDING);
+    kp_status st = load_padded(cl, source ? source : "", copy, len, err);
+    free(copy);
     return st;
 }
 
