@@ -8,6 +8,7 @@
 #include "core/cluster_int.h"
 #include "io/events.h"
 #include "io/decode_common.h"
+#include "io/input.h"
 #include "kprio/cluster.h"
 
 #define TRY(x)                        \
@@ -305,15 +306,14 @@ kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char 
 }
 
 static kp_status load_file(kp_cluster *cl, const char *path, kp_error *err) {
-    char *buf = NULL;
-    size_t len = 0;
-    kp_status st = kp__read_file(path, KP_MAX_FILE_BYTES, &buf, &len, err);
+    kp_input in;
+    kp_status st = kp__input_open(path, KP_MAX_FILE_BYTES, &in, err);
     if (st != KP_OK) {
         if (err) snprintf(err->source, sizeof err->source, "%s", path);
         return st;
     }
-    st = load_padded(cl, path, buf, len, err);
-    free(buf);
+    st = load_padded(cl, path, in.buf, in.len, err);
+    kp__input_close(&in);
     return st;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/arena.h"
 #include "io/events.h"
+#include "io/jscan.h"
 #include "io/tree.h"
 
 typedef struct {
@@ -259,22 +260,7 @@ static const char *skip_value(const char *p, const char *e) {
         while (p < e && !strchr(",}] \t\r\n", *p)) p++;
         return p;
     }
-    int depth = 0;
-    while (p < e) {
-        char c = *p;
-        if (c == '"') {
-            p = skip_string(p, e);
-            if (!p) return NULL;
-            continue;
-        }
-        if (c == '{' || c == '[') {
-            if (++depth > KP_MAX_DEPTH) return NULL;
-        } else if (c == '}' || c == ']') {
-            if (--depth == 0) return p + 1;
-        }
-        p++;
-    }
-    return NULL;
+    return kp__json_skip_container(p, e);
 }
 
 static kp_status split_fail(builder *b, const char *buf, size_t len, const char *at, const char *what) {

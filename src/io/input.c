@@ -1,0 +1,82 @@
+/* Mapped input files (see input.h). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
+#include "io/input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/events.h"
+#include "io/tree.h"
+
+static size_t page_size(void) {
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+/* Reserves len + padding bytes of zero pages, then maps the file over the start of them: the
+ * bytes past end of file up to the page end read as zero, and the reserved tail covers a file
+ * that ends exactly on a page boundary. */
+static kp_status map_file(int fd, size_t len, kp_input *in, kp_error *err) {
+    size_t pg = page_size();
+    size_t total = (len + KP_JSON_PADDING + pg - 1) / pg * pg;
+    void *base = mmap(NULL, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return kp_error_set(err, KP_ENOMEM, "cannot reserve %zu bytes: %s", total, strerror(errno));
+    void *m = mmap(base, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+    if (m == MAP_FAILED) {
+        int e = errno;
+        munmap(base, total);
+        return kp_error_set(err, KP_EIO, "cannot map: %s", strerror(e));
+    }
+    /* one front-to-back pass: large read-ahead, no need to keep pages mapped behind us */
+    (void)madvise(base, len, MADV_SEQUENTIAL);
+    in->buf = base;
+    in->len = len;
+    in->map = base;
+    in->map_len = total;
+    return KP_OK;
+}
+
+kp_status kp__input_open(const char *path, size_t max_bytes, kp_input *in, kp_error *err) {
+    memset(in, 0, sizeof *in);
+    if (strcmp(path, "-") != 0) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return kp_error_set(err, KP_EIO, "cannot open: %s", strerror(errno));
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= KP_INPUT_MAP_MIN) {
+            kp_status s;
+            if ((uint64_t)st.st_size > max_bytes)
+                s = kp_error_set(err, KP_ELIMIT, "file is larger than the limit of %zu bytes", max_bytes);
+            else
+                s = map_file(fd, (size_t)st.st_size, in, err);
+            close(fd);
+            return s;
+        }
+        close(fd);
+    }
+    char *b = NULL;
+    size_t n = 0;
+    kp_status s = kp__read_file(path, max_bytes, &b, &n, err);
+    if (s != KP_OK) return s;
+    in->buf = b;
+    in->len = n;
+    return KP_OK;
+}
+
+void kp__input_done_with(kp_input *in, const char *upto) {
+    if (!in->map || upto <= in->buf) return;
+    size_t pg = page_size();
+    size_t n = (size_t)(upto - in->buf) / pg * pg;
+    if (n) (void)madvise(in->map, n, MADV_DONTNEED);
+}
+
+void kp__input_close(kp_input *in) {
+    if (in->map) munmap(in->map, in->map_len);
+    else free((void *)in->buf);
+    memset(in, 0, sizeof *in);
+}

@@ -1,0 +1,22 @@
+/* Cutting JSON text without parsing it (internal). Used by the List splitter (tree.c) to find
+ * where each item of a kubectl List ends, so each item can be parsed as its own document. */
+#ifndef KP_IO_JSCAN_H
+#define KP_IO_JSCAN_H
+
+#include <stdbool.h>
+
+#include "io/events.h"
+
+/* Nesting deeper than this makes the cut give up (the full parser then reports the depth). */
+#define KP_JSCAN_MAX_DEPTH KP_MAX_DEPTH
+
+/* p at '{' or '[': returns the byte after the matching close bracket, honouring strings and
+ * escapes, or NULL if the text ends first or nests deeper than KP_JSCAN_MAX_DEPTH. Reads up to
+ * 63 bytes past `end` (the caller's buffer carries KP_JSON_PADDING readable bytes after the
+ * text). Only meaningful on valid JSON: the cut pieces are validated by the parser afterwards. */
+const char *kp__json_skip_container(const char *p, const char *end);
+
+/* The same cut one byte at a time: the reference the fast version is tested against. */
+const char *kp__json_skip_container_ref(const char *p, const char *end);
+
+#endif

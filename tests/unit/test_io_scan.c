@@ -1,0 +1,181 @@
+/* The List splitter's block scanner against its byte-at-a-time reference, the string interner,
+ * and mapped input files. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/arena.h"
+#include "io/events.h"
+#include "io/input.h"
+#include "io/jscan.h"
+#include "harness.h"
+
+static uint64_t rng = 88172645463325252u;
+static uint32_t rnd(uint32_t n) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng % n);
+}
+
+/* Random JSON-shaped text: nested containers, strings holding brackets, quotes and escape runs
+ * (so quotes and backslash runs fall on every position of a 64-byte block), whitespace runs. */
+static void gen_value(char *b, size_t *n, size_t cap, int depth) {
+    if (*n + 200 > cap) {
+        b[(*n)++] = '0';
+        return;
+    }
+    uint32_t k = depth > 12 ? 3 : rnd(5);
+    if (k <= 1) {
+        char o = k == 0 ? '{' : '[', c = k == 0 ? '}' : ']';
+        b[(*n)++] = o;
+        uint32_t m = rnd(5);
+        for (uint32_t i = 0; i < m; i++) {
+            if (i) b[(*n)++] = ',';
+            for (uint32_t w = rnd(70); w; w--) b[(*n)++] = ' ';
+            if (o == '{') {
+                b[(*n)++] = '"';
+                b[(*n)++] = 'k';
+                b[(*n)++] = '"';
+                b[(*n)++] = ':';
+            }
+            gen_value(b, n, cap, depth + 1);
+        }
+        b[(*n)++] = c;
+    } else if (k == 2) {
+        b[(*n)++] = '"';
+        for (uint32_t m = rnd(90); m; m--) {
+            static const char alpha[] = "ab{}[]:, ";
+            uint32_t t = rnd(12);
+            if (t == 0) {
+                for (uint32_t r = 1 + rnd(4); r; r--) { b[(*n)++] = '\\'; b[(*n)++] = '\\'; }
+            } else if (t == 1) {
+                b[(*n)++] = '\\';
+                b[(*n)++] = '"';
+            } else {
+                b[(*n)++] = alpha[rnd(sizeof alpha - 1)];
+            }
+        }
+        b[(*n)++] = '"';
+    } else {
+        b[(*n)++] = '1';
+    }
+}
+
+KT_TEST(scan_matches_reference_on_random_text) {
+    size_t cap = 1 << 16;
+    char *b = malloc(cap + KP_JSON_PADDING);
+    int checked = 0, mismatched = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        size_t n = 0;
+        b[n++] = iter % 2 ? '{' : '[';
+        if (b[0] == '{') { memcpy(b + n, "\"a\":", 4); n += 4; }
+        gen_value(b, &n, cap - 4, 1);
+        b[n++] = b[0] == '{' ? '}' : ']';
+        size_t full = n;
+        /* trailing bytes after the value, then sometimes truncate the text */
+        memcpy(b + n, ",{}", 3);
+        n += 3;
+        if (iter % 7 == 0) n = full - 1 - rnd((uint32_t)(full - 1));
+        memset(b + n, 0, KP_JSON_PADDING);
+        const char *fast = kp__json_skip_container(b, b + n);
+        const char *ref = kp__json_skip_container_ref(b, b + n);
+        checked++;
+        if (fast != ref) mismatched++;
+        if (iter % 7 != 0) KT_CHECK(ref == b + full);
+    }
+    KT_CHECK_INT(mismatched, 0);
+    KT_CHECK_INT(checked, 3000);
+    free(b);
+}
+
+KT_TEST(scan_handles_escapes_across_block_edges) {
+    /* an escaped quote whose backslash is the last byte of the first 64-byte block */
+    char b[256 + KP_JSON_PADDING];
+    memset(b, 0, sizeof b);
+    size_t n = 0;
+    b[n++] = '[';
+    b[n++] = '"';
+    while (n < 63) b[n++] = 'x';
+    b[n++] = '\\'; /* offset 63 */
+    b[n++] = '"';  /* escaped: the string goes on */
+    memcpy(b + n, "]\"]", 3); /* the ']' inside the string does not close */
+    n += 3;
+    const char *end = kp__json_skip_container(b, b + n);
+    KT_CHECK(end == b + n);
+    KT_CHECK(kp__json_skip_container_ref(b, b + n) == b + n);
+    /* "\\" then a quote that does end the string */
+    memcpy(b + 62, "\\\\\"]", 4);
+    KT_CHECK(kp__json_skip_container(b, b + 66) == b + 66);
+    KT_CHECK(kp__json_skip_container_ref(b, b + 66) == b + 66);
+}
+
+KT_TEST(scan_gives_up_on_depth_and_truncation) {
+    char b[400 + KP_JSON_PADDING];
+    memset(b, 0, sizeof b);
+    for (int i = 0; i < 200; i++) b[i] = '[';
+    for (int i = 200; i < 400; i++) b[i] = ']';
+    KT_CHECK(kp__json_skip_container(b, b + 400) == NULL);
+    KT_CHECK(kp__json_skip_container(b + 100, b + 300) == b + 300);
+    KT_CHECK(kp__json_skip_container(b, b + 100) == NULL);
+    KT_CHECK(kp__json_skip_container(b + 200, b + 400) == NULL); /* not at a container */
+}
+
+KT_TEST(intern_round_trips_many_strings) {
+    kp_arena a;
+    kp__arena_init(&a);
+    kp_interner in;
+    KT_CHECK(kp__intern_init(&in, &a));
+    char buf[64];
+    int bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        int len = snprintf(buf, sizeof buf, "pod-%d-%s", i, i % 3 ? "x" : "a-much-longer-suffix-beyond-8");
+        kp_str id = kp__intern(&in, buf, (size_t)len);
+        if (id == UINT32_MAX || kp__intern(&in, buf, (size_t)len) != id) bad++;
+        if (kp__intern_find(&in, buf, (size_t)len) != id || strcmp(in.ptr[id], buf) != 0) bad++;
+    }
+    KT_CHECK_INT(bad, 0);
+    KT_CHECK(kp__intern_find(&in, "pod-200000-x", 12) == UINT32_MAX);
+    KT_CHECK(kp__intern_find(&in, "", 0) == 0);
+    /* same bytes, different lengths are different strings */
+    KT_CHECK(kp__intern(&in, "abc", 2) != kp__intern(&in, "abc", 3));
+    kp__intern_fini(&in);
+    kp__arena_fini(&a);
+}
+
+static void check_mapped_file(size_t size) {
+    char path[] = "/tmp/kprio-test-input-XXXXXX";
+    int fd = mkstemp(path);
+    KT_CHECK(fd >= 0);
+    if (fd < 0) return;
+    char *data = malloc(size);
+    for (size_t i = 0; i < size; i++) data[i] = (char)('a' + i % 26);
+    KT_CHECK(write(fd, data, size) == (ssize_t)size);
+    close(fd);
+    kp_input in;
+    kp_error err = {0};
+    KT_CHECK_INT(kp__input_open(path, (size_t)1 << 30, &in, &err), KP_OK);
+    KT_CHECK(in.map != NULL);
+    KT_CHECK_INT(in.len, size);
+    KT_CHECK(memcmp(in.buf, data, size) == 0);
+    int nonzero = 0;
+    for (int i = 0; i < KP_JSON_PADDING; i++) nonzero |= in.buf[size + (size_t)i];
+    KT_CHECK_INT(nonzero, 0);
+    kp__input_done_with(&in, in.buf + size / 2);
+    KT_CHECK(memcmp(in.buf, data, size) == 0); /* released pages read back from the file */
+    kp__input_close(&in);
+    KT_CHECK_INT(kp__input_open(path, size - 1, &in, &err), KP_ELIMIT);
+    unlink(path);
+    free(data);
+}
+
+KT_TEST(mapped_input_is_padded_with_zeros) {
+    long pg = sysconf(_SC_PAGESIZE);
+    check_mapped_file((size_t)pg * 300);          /* ends exactly on a page boundary */
+    check_mapped_file((size_t)pg * 300 - 10);     /* padding crosses into the next page */
+    check_mapped_file(KP_INPUT_MAP_MIN + 12345);
+}
+
+KT_MAIN(KT_CASE(scan_matches_reference_on_random_text), KT_CASE(scan_handles_escapes_across_block_edges),
+        KT_CASE(scan_gives_up_on_depth_and_truncation), KT_CASE(intern_round_trips_many_strings),
+        KT_CASE(mapped_input_is_padded_with_zeros))
