@@ -33,12 +33,11 @@ static kp_status map_file(int fd, size_t len, kp_input *in, kp_error *err) {
         munmap(base, total);
         return kp_error_set(err, KP_EIO, "cannot map: %s", strerror(e));
     }
-    /* one front-to-back pass: large read-ahead, no need to keep pages mapped behind us */
-    (void)madvise(base, len, MADV_SEQUENTIAL);
     in->buf = base;
     in->len = len;
     in->map = base;
     in->map_len = total;
+    kp__input_advance(in, in->buf);
     return KP_OK;
 }
 
@@ -68,11 +67,27 @@ kp_status kp__input_open(const char *path, size_t max_bytes, kp_input *in, kp_er
     return KP_OK;
 }
 
-void kp__input_done_with(kp_input *in, const char *upto) {
-    if (!in->map || upto <= in->buf) return;
+/* Prefaulting a window ahead of the parser is what makes mapped input fast: measured on the
+ * 224 MB snapshot, the splitter's first pass runs at memory speed (62 ms) over prefaulted pages
+ * against 70-115 ms taking a fault per 64 KiB, and read() into a buffer costs 190 ms (copy plus
+ * zeroing fresh pages). Releasing the window behind keeps the resident set to about two windows
+ * whatever the file size. MADV_POPULATE_READ needs Linux 5.14; older kernels fault on demand. */
+void kp__input_advance(kp_input *in, const char *pos) {
+    if (!in->map) return;
     size_t pg = page_size();
-    size_t n = (size_t)(upto - in->buf) / pg * pg;
-    if (n) (void)madvise(in->map, n, MADV_DONTNEED);
+    size_t at = (size_t)(pos - in->buf) / pg * pg;
+    if (at >= in->ahead && in->ahead < in->len) {
+        size_t n = in->len - at < KP_INPUT_WINDOW ? in->len - at : KP_INPUT_WINDOW;
+        size_t n_pages = (n + pg - 1) / pg * pg;
+#ifdef MADV_POPULATE_READ
+        (void)madvise((char *)in->map + at, n_pages, MADV_POPULATE_READ);
+#endif
+        in->ahead = at + n_pages;
+    }
+    if (at >= in->behind + KP_INPUT_WINDOW) {
+        (void)madvise((char *)in->map + in->behind, at - in->behind, MADV_DONTNEED);
+        in->behind = at;
+    }
 }
 
 void kp__input_close(kp_input *in) {

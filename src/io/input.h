@@ -7,11 +7,13 @@
 
 #include "kprio/common.h"
 
-typedef struct {
+typedef struct kp_input_s {
     const char *buf; /* len bytes of text, then KP_JSON_PADDING readable bytes */
     size_t len;
     void *map;       /* mapping base (NULL: buf is a malloc'ed copy) */
     size_t map_len;
+    size_t ahead;    /* bytes [0, ahead) are prefaulted */
+    size_t behind;   /* bytes [0, behind) were released */
 } kp_input;
 
 /* Opens path ("-" = stdin). A regular file of at least KP_INPUT_MAP_MIN bytes is mapped
@@ -19,12 +21,14 @@ typedef struct {
  * place: no copy, no zeroing); anything else is read into a padded malloc'ed buffer. Bounded by
  * max_bytes (KP_ELIMIT beyond). Release with kp__input_close. */
 kp_status kp__input_open(const char *path, size_t max_bytes, kp_input *in, kp_error *err);
-/* Tells the kernel the bytes before `upto` will not be read again soon (mapped input only): the
- * pages leave this process's resident set and are read back from the page cache on demand (an
- * error message may still quote an earlier line). */
-void kp__input_done_with(kp_input *in, const char *upto);
+/* The reader has reached pos (mapped input only; no-op otherwise): prefaults the next
+ * KP_INPUT_WINDOW bytes when pos enters unfaulted pages, and releases pages more than a window
+ * behind, so the resident set stays near two windows. Released pages read back from the page
+ * cache if touched again (an error message counting lines, say). */
+void kp__input_advance(kp_input *in, const char *pos);
 void kp__input_close(kp_input *in);
 
 #define KP_INPUT_MAP_MIN ((size_t)1 << 20)
+#define KP_INPUT_WINDOW ((size_t)16 << 20)
 
 #endif

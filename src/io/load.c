@@ -283,9 +283,12 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     return st;
 }
 
-static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf, size_t len, kp_error *err) {
+/* buf: padded text; in: the input file it comes from, if any (lets the parser release pages). */
+static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf, size_t len,
+                             kp_input *in, kp_error *err) {
     load_ctx lc = {cl, source};
-    kp_status st = kp__tree_parse(source, buf, len, true, on_object, &lc, err);
+    kp_status st = in ? kp__tree_parse_input(source, in, true, on_object, &lc, err)
+                      : kp__tree_parse(source, buf, len, true, on_object, &lc, err);
     if (st == KP_OK) cl->bytes_loaded += len;
     if (st != KP_OK && err && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", source);
     return st;
@@ -300,7 +303,7 @@ kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char 
     if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
     memcpy(copy, buf, len);
     memset(copy + len, 0, KP_JSON_PADDING);
-    kp_status st = load_padded(cl, source ? source : "", copy, len, err);
+    kp_status st = load_padded(cl, source ? source : "", copy, len, NULL, err);
     free(copy);
     return st;
 }
@@ -312,7 +315,7 @@ static kp_status load_file(kp_cluster *cl, const char *path, kp_error *err) {
         if (err) snprintf(err->source, sizeof err->source, "%s", path);
         return st;
     }
-    st = load_padded(cl, path, in.buf, in.len, err);
+    st = load_padded(cl, path, in.buf, in.len, &in, err);
     kp__input_close(&in);
     return st;
 }

@@ -9,6 +9,7 @@
 
 #include "core/arena.h"
 #include "io/events.h"
+#include "io/input.h"
 #include "io/jscan.h"
 #include "io/tree.h"
 
@@ -35,6 +36,7 @@ typedef struct {
     kp_status st;
     long cur_item;                    /* item index of a document parsed by the List splitter */
     uint64_t base_off;                /* offset of that document in the whole buffer */
+    kp_input *input;                  /* mapped input: told how far the splitter got */
 } builder;
 
 static bool skip_key(const char *s, size_t n) {
@@ -330,6 +332,7 @@ static int split_list(builder *b, const char *buf, size_t len) {
             b->cur_item = idx++;
             kp_status st = parse_json_doc(b, start, (size_t)(p - start), (uint64_t)(start - buf), len, buf);
             if (st != KP_OK) return st;
+            if (b->input) kp__input_advance(b->input, p);
             p = skip_ws(p, e);
             if (p < e && *p == ',') {
                 p++;
@@ -383,10 +386,11 @@ static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_
     return KP_OK;
 }
 
-kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool split_lists,
-                         kp_tree_cb cb, void *ctx, kp_error *err) {
+static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_input *input,
+                            bool split_lists, kp_tree_cb cb, void *ctx, kp_error *err) {
     builder *b = calloc(1, sizeof *b);
     if (!b) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    b->input = input;
     kp__arena_init(&b->root_arena);
     kp__arena_init(&b->item_arena);
     b->cur = &b->root_arena;
@@ -428,6 +432,16 @@ kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool s
     kp__arena_fini(&b->item_arena);
     free(b);
     return st;
+}
+
+kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool split_lists,
+                         kp_tree_cb cb, void *ctx, kp_error *err) {
+    return tree_parse(source, buf, len, NULL, split_lists, cb, ctx, err);
+}
+
+kp_status kp__tree_parse_input(const char *source, kp_input *in, bool split_lists, kp_tree_cb cb,
+                               void *ctx, kp_error *err) {
+    return tree_parse(source, in->buf, in->len, in, split_lists, cb, ctx, err);
 }
 
 bool kp__tree_key_is(const kp_tnode *n, const char *key) {

@@ -46,6 +46,12 @@ typedef kp_status (*kp_tree_cb)(void *ctx, const kp_tnode *obj, const kp_tdoc *d
 kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool split_lists,
                          kp_tree_cb cb, void *ctx, kp_error *err);
 
+/* The same over an input file (input.h): a mapped file's pages are released behind the List
+ * splitter as it goes, so a multi-gigabyte List never sits in memory whole. */
+struct kp_input_s;
+kp_status kp__tree_parse_input(const char *source, struct kp_input_s *in, bool split_lists,
+                               kp_tree_cb cb, void *ctx, kp_error *err);
+
 /* Member lookup (first match), NULL if absent. */
 const kp_tnode *kp__tree_get(const kp_tnode *obj, const char *key);
 /* Walks a dotted path of member names ("metadata.name"). */
