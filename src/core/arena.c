@@ -27,19 +27,24 @@ void kp__arena_fini(kp_arena *a) {
 void kp__arena_reset(kp_arena *a) {
     kp_arena_chunk *c = a->head;
     if (!c) return;
-    /* Keep the oldest chunk (the tail of the list): it is usually big enough for the next use. */
-    while (c->next) {
-        kp_arena_chunk *n = c->next;
-        free(c);
-        c = n;
+    if (c->next) {
+        /* Several chunks: replace them by one chunk as large as all of them, so a scratch arena
+         * reset per object (the ingest trees) settles on one allocation instead of freeing and
+         * re-allocating (and the kernel re-zeroing) overflow chunks for every object. */
+        size_t cap = a->reserved;
+        kp__arena_fini(a);
+        kp_arena_chunk *nc = malloc(sizeof *nc + cap);
+        if (!nc) return; /* the next alloc mallocs afresh */
+        nc->next = NULL;
+        nc->cap = cap;
+        a->head = c = nc;
     }
-    a->head = c;
     c->used = 0;
     a->total = 0;
     a->reserved = c->cap;
 }
 
-void *kp__arena_alloc(kp_arena *a, size_t n) {
+static void *arena_alloc_raw(kp_arena *a, size_t n) {
     n = (n + 7) & ~(size_t)7; /* 8-byte alignment: every model type needs at most that */
     kp_arena_chunk *c = a->head;
     if (!c || c->cap - c->used < n) {
@@ -66,7 +71,12 @@ void *kp__arena_alloc(kp_arena *a, size_t n) {
     void *p = c->data + c->used;
     c->used += n;
     a->total += n;
-    memset(p, 0, n);
+    return p;
+}
+
+void *kp__arena_alloc(kp_arena *a, size_t n) {
+    void *p = arena_alloc_raw(a, n);
+    if (p) memset(p, 0, n);
     return p;
 }
 
@@ -80,8 +90,10 @@ void kp__arena_unalloc(kp_arena *a, void *p, size_t n) {
 }
 
 void *kp__arena_dup(kp_arena *a, const void *p, size_t n) {
-    void *q = kp__arena_alloc(a, n + 1);
-    if (q && n) memcpy(q, p, n);
+    char *q = arena_alloc_raw(a, n + 1);
+    if (!q) return NULL;
+    if (n) memcpy(q, p, n);
+    q[n] = 0;
     return q;
 }
 

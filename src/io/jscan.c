@@ -134,11 +134,17 @@ static inline uint64_t escaped_chars(uint64_t bslash, uint64_t *carry) {
     return esc;
 }
 
+/* The scan is the first touch of every byte of the file, so it runs at memory speed; prefetching
+ * 2 KiB ahead (across page boundaries, where the hardware prefetcher stops) halved its time on
+ * the 224 MB benchmark snapshot (85-110 ms -> 35-45 ms). */
+#define KP_JSCAN_PREFETCH 2048
+
 const char *kp__json_skip_container(const char *p, const char *end) {
     if (p >= end || (*p != '{' && *p != '[')) return NULL;
     uint64_t esc_carry = 0, in_str_carry = 0;
     long depth = 0;
     for (const char *blk = p; blk < end; blk += 64) {
+        __builtin_prefetch(blk + KP_JSCAN_PREFETCH);
         block_masks m = classify(blk);
         size_t avail = (size_t)(end - blk);
         uint64_t valid = avail >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << avail) - 1);

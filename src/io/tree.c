@@ -473,20 +473,33 @@ const kp_tnode *kp__tree_path(const kp_tnode *obj, const char *dotted) {
 
 /* ---- decoding context ---- */
 
+/* Appends bytes to the path, truncating at its capacity. Runs for every field decoded, error or
+ * not, so it copies bytes rather than formatting. */
+static void path_append(kp_dctx *d, const char *s, size_t n) {
+    size_t room = sizeof d->path - 1 - d->path_len;
+    if (n > room) n = room;
+    memcpy(d->path + d->path_len, s, n);
+    d->path_len += n;
+    d->path[d->path_len] = 0;
+}
+
 size_t kp__dctx_push(kp_dctx *d, const char *key) {
     size_t saved = d->path_len;
-    int n = snprintf(d->path + d->path_len, sizeof d->path - d->path_len, "%s%s",
-                     d->path_len ? "." : "", key);
-    if (n > 0) d->path_len += (size_t)n;
-    if (d->path_len >= sizeof d->path) d->path_len = sizeof d->path - 1;
+    if (d->path_len) path_append(d, ".", 1);
+    path_append(d, key, strlen(key));
     return saved;
 }
 
 size_t kp__dctx_push_index(kp_dctx *d, uint32_t i) {
     size_t saved = d->path_len;
-    int n = snprintf(d->path + d->path_len, sizeof d->path - d->path_len, "[%u]", i);
-    if (n > 0) d->path_len += (size_t)n;
-    if (d->path_len >= sizeof d->path) d->path_len = sizeof d->path - 1;
+    char tmp[16], *e = tmp + sizeof tmp, *q = e;
+    *--q = ']';
+    do {
+        *--q = (char)('0' + i % 10);
+        i /= 10;
+    } while (i);
+    *--q = '[';
+    path_append(d, q, (size_t)(e - q));
     return saved;
 }
 
