@@ -16,12 +16,17 @@ typedef struct {
 
 
 
+#define SHARE_CACHE 2048
+
 typedef struct kp_cluster_ext {
     kp_cluster base;
     idmap maps[5];
     /* recently seen distinct toleration lists, for sharing (small direct-mapped cache) */
     const kp_toleration *tol_cache[64];
     uint16_t tol_cache_n[64];
+    /* recently stored distinct read-only arrays (resource lists, label maps), for sharing */
+    const void *share_cache[SHARE_CACHE];
+    size_t share_cache_len[SHARE_CACHE];
 } kp_cluster_ext;
 
 enum { MAP_POD, MAP_NODE, MAP_CLASS, MAP_PDB, MAP_NS };
@@ -216,6 +221,30 @@ void kp__cluster_share_tolerations(kp_cluster *cl, kp_pod *p) {
     }
     ext->tol_cache[slot] = p->tolerations;
     ext->tol_cache_n[slot] = p->n_tolerations;
+}
+
+void *kp__cluster_store_shared(kp_cluster *cl, const void *data, size_t bytes) {
+    if (!bytes) return NULL;
+    kp_cluster_ext *ext = (kp_cluster_ext *)cl;
+    uint64_t h = bytes, w;
+    const unsigned char *b = data;
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        memcpy(&w, b + i, 8);
+        h = (h ^ w) * 0x9E3779B97F4A7C15u;
+        h ^= h >> 29;
+    }
+    for (; i < bytes; i++) h = (h ^ b[i]) * 0x100000001B3u;
+    uint32_t slot = (uint32_t)(h >> 40) & (SHARE_CACHE - 1);
+    const void *c = ext->share_cache[slot];
+    if (c && ext->share_cache_len[slot] == bytes && memcmp(c, data, bytes) == 0)
+        return (void *)c; /* shared and read-only from here on */
+    void *copy = kp__arena_alloc(&cl->arena, bytes);
+    if (!copy) return NULL;
+    memcpy(copy, data, bytes);
+    ext->share_cache[slot] = copy;
+    ext->share_cache_len[slot] = bytes;
+    return copy;
 }
 
 int kp__res_index(kp_cluster *cl, const char *name, size_t len) {

@@ -253,18 +253,17 @@ bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *ty
 }
 
 static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
+    kp_resent e[KP_MAX_RES];
+    memset(e, 0, sizeof e); /* padding too: stored arrays are compared bytewise */
     uint16_t n = 0;
     for (uint32_t r = 0; r < cl->n_res; r++)
-        if (dense[r]) n++;
+        if (dense[r]) {
+            e[n].res = (uint8_t)r;
+            e[n++].v = dense[r];
+        }
     out->n = n;
-    out->e = NULL;
-    if (!n) return KP_OK;
-    out->e = kp__arena_alloc(&cl->arena, n * sizeof *out->e);
-    if (!out->e) return KP_ENOMEM;
-    n = 0;
-    for (uint32_t r = 0; r < cl->n_res; r++)
-        if (dense[r]) out->e[n++] = (kp_resent){(uint8_t)r, dense[r]};
-    return KP_OK;
+    out->e = kp__cluster_store_shared(cl, e, n * sizeof *e);
+    return n && !out->e ? KP_ENOMEM : KP_OK;
 }
 
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "io/decode_common.h"
+#include "core/cluster_int.h"
 #include "kprio/quantity.h"
 
 void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n) {
@@ -44,25 +45,26 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
     kp_status st = kp__dget_obj(d, obj, key, &m);
     if (st != KP_OK || !m || m->n == 0) return st;
     if (m->n > KP_MAX_LIST) return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u entries exceed the limit of %d", m->n, KP_MAX_LIST);
-    kp_label *items = kp__d_alloc(d, cl, m->n * sizeof *items);
-    if (!items) return KP_ENOMEM;
+    /* built in scratch memory, then stored shared (replicas carry identical label maps) */
+    kp_label local[64];
+    kp_label *items = m->n <= 64 ? local : malloc(m->n * sizeof *items);
+    if (!items) return kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
     uint32_t n = 0;
     size_t saved = kp__dctx_push(d, key);
-    for (const kp_tnode *c = m->first; c; c = c->next) {
+    for (const kp_tnode *c = m->first; c && st == KP_OK; c = c->next) {
         if (only_kept && !annotation_kept(c)) continue;
         if (c->type != KP_T_STR && !(c->plain && c->s && c->type != KP_T_NULL)) {
             char k[128];
             snprintf(k, sizeof k, "%.*s", (int)c->key_len, c->key);
             st = kp__dctx_fail(d, c, KP_EINVAL, k, "expected a string value, got %s",
                                c->type == KP_T_NUM ? "a number (quote it)" : c->type == KP_T_BOOL ? "a boolean (quote it)" : "a non-string");
-            kp__dctx_pop(d, saved);
-            return st;
+            break;
         }
         kp_str k = kp__intern(&cl->strs, c->key, c->key_len);
         kp_str v = kp__intern(&cl->strs, c->s, c->len);
         if (k == UINT32_MAX || v == UINT32_MAX) {
-            kp__dctx_pop(d, saved);
-            return kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+            st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+            break;
         }
         /* duplicate keys (possible in YAML): the last one wins, as in Go's map decoding */
         uint32_t j;
@@ -72,10 +74,16 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
         if (j == n) n++;
     }
     kp__dctx_pop(d, saved);
-    qsort(items, n, sizeof *items, label_cmp);
-    out->n = n;
-    out->items = items;
-    return KP_OK;
+    out->n = 0;
+    out->items = NULL;
+    if (st == KP_OK && n) {
+        qsort(items, n, sizeof *items, label_cmp);
+        out->items = kp__cluster_store_shared(cl, items, n * sizeof *items);
+        out->n = out->items ? n : 0;
+        if (!out->items) st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+    }
+    if (items != local) free(items);
+    return st;
 }
 
 kp_status kp__d_quantity(kp_dctx *d, const kp_tnode *n, const char *field, bool milli, int64_t *out) {
@@ -103,13 +111,15 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
     kp_status st = kp__dget_obj(d, obj, key, &m);
     if (st != KP_OK || !m || m->n == 0) return st;
     if (m->n > KP_MAX_RES) return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u resources exceed the limit of %d", m->n, KP_MAX_RES);
-    kp_resent *e = kp__d_alloc(d, cl, m->n * sizeof *e);
-    if (!e) return KP_ENOMEM;
+    kp_resent e[KP_MAX_RES];
+    memset(e, 0, sizeof e); /* padding too: stored arrays are compared bytewise */
     uint16_t n = 0;
     size_t saved = kp__dctx_push(d, key);
     for (const kp_tnode *c = m->first; c; c = c->next) {
         char name[256];
-        snprintf(name, sizeof name, "%.*s", (int)c->key_len, c->key);
+        size_t nl = c->key_len < sizeof name - 1 ? c->key_len : sizeof name - 1;
+        memcpy(name, c->key, nl);
+        name[nl] = 0;
         int r = kp__res_index(cl, c->key, c->key_len);
         if (r < 0) {
             st = kp__dctx_fail(d, c, KP_ELIMIT, name, "more than %d distinct resource names in the cluster", KP_MAX_RES);
@@ -128,7 +138,8 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
     if (st != KP_OK) return st;
     qsort(e, n, sizeof *e, resent_cmp);
     out->n = n;
-    out->e = e;
+    out->e = kp__cluster_store_shared(cl, e, n * sizeof *e);
+    if (n && !out->e) return kp__dctx_fail(d, m, KP_ENOMEM, key, "out of memory");
     return KP_OK;
 }
 
