@@ -309,7 +309,38 @@ KT_TEST(time_parsing) {
     KT_CHECK(kp__parse_time("yesterday", 9, &s, NULL) != KP_OK);
 }
 
-KT_MAIN(KT_CASE(json_list_and_items), KT_CASE(typed_list_items_without_kind), KT_CASE(top_level_array_and_multidoc_yaml),
+/* Identical label maps and resource lists are stored once; different ones keep their values. */
+KT_TEST(identical_arrays_are_shared) {
+    const char *y =
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, labels: {app: web, tier: fe}}\n"
+        "spec:\n  containers: [{name: c, resources: {requests: {cpu: 100m, memory: 1Gi}}}]\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b, labels: {tier: fe, app: web}}\n"
+        "spec:\n  containers: [{name: c, resources: {requests: {memory: 1Gi, cpu: 100m}}}]\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: c, labels: {app: web, tier: be}}\n"
+        "spec:\n  containers: [{name: c, resources: {requests: {cpu: 200m, memory: 1Gi}}}]\n";
+    kp_error err;
+    kp_cluster *cl = load(y, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    const kp_pod *a = pod(cl, "a"), *b = pod(cl, "b"), *c = pod(cl, "c");
+    KT_CHECK(a && b && c);
+    if (!a || !b || !c) { kp_cluster_free(cl); return; }
+    KT_CHECK(a->labels.items == b->labels.items);
+    KT_CHECK(a->labels.items != c->labels.items);
+    KT_CHECK(a->containers[0].req.e == b->containers[0].req.e);
+    KT_CHECK(a->containers[0].req.e != c->containers[0].req.e);
+    KT_CHECK(a->req.e == b->req.e);
+    KT_CHECK_INT(kp__resv_get(&c->req, KP_RES_CPU), 200);
+    KT_CHECK_INT(kp__resv_get(&a->req, KP_RES_CPU), 100);
+    KT_CHECK_INT(kp__resv_get(&c->req, KP_RES_MEM), (long long)1 << 30);
+    kp_str tier = kp__intern_find(&cl->strs, "tier", 4);
+    kp_str v;
+    KT_CHECK(kp__labels_get(&c->labels, tier, &v) && strcmp(kp__s(cl, v), "be") == 0);
+    KT_CHECK(kp__labels_get(&a->labels, tier, &v) && strcmp(kp__s(cl, v), "fe") == 0);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(identical_arrays_are_shared), KT_CASE(json_list_and_items), KT_CASE(typed_list_items_without_kind), KT_CASE(top_level_array_and_multidoc_yaml),
         KT_CASE(priority_resolution_like_admission), KT_CASE(priority_errors), KT_CASE(qos_classes),
         KT_CASE(request_vector_with_init_and_sidecars), KT_CASE(static_and_mirror_pods_are_critical),
         KT_CASE(bad_input_names_object_and_field), KT_CASE(deep_nesting_is_rejected), KT_CASE(duplicates_replace_with_warning),
