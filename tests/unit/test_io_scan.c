@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "core/arena.h"
+#include "kprio/cluster.h"
 #include "io/events.h"
 #include "io/input.h"
 #include "io/jscan.h"
@@ -177,6 +178,65 @@ KT_TEST(mapped_input_is_padded_with_zeros) {
     check_mapped_file(KP_INPUT_MAP_MIN + 12345);
 }
 
+/* A List big enough to be mapped (> KP_INPUT_MAP_MIN) loads through the splitter with pages
+ * released behind it; an error deep inside still names the right line, and a field error the
+ * right item. */
+static char *write_list(int n_pods, int bad_item, const char *bad_text, size_t *len_out) {
+    size_t cap = (size_t)n_pods * 700 + 4096, n = 0;
+    char *b = malloc(cap);
+    n += (size_t)snprintf(b + n, cap - n, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n");
+    for (int i = 0; i < n_pods; i++) {
+        n += (size_t)snprintf(b + n, cap - n,
+                              "        {\n            \"apiVersion\": \"v1\",\n            \"kind\": \"Pod\",\n"
+                              "            \"metadata\": {\"name\": \"p%d\", \"namespace\": \"ns\", "
+                              "\"annotations\": {\"note\": \"braces } ] and \\\" quotes \\\\\"}},\n"
+                              "            \"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": "
+                              "{\"requests\": {\"cpu\": \"%s\"}}}]}\n        }%s\n",
+                              i, i == bad_item && bad_text ? bad_text : "100m", i + 1 < n_pods ? "," : "");
+    }
+    n += (size_t)snprintf(b + n, cap - n, "    ],\n    \"kind\": \"List\"\n}\n");
+    *len_out = n;
+    return b;
+}
+
+static kp_status load_text_file(const char *text, size_t len, kp_error *err, uint32_t *pods) {
+    char path[] = "/tmp/kprio-test-list-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0 || write(fd, text, len) != (ssize_t)len) return KP_EIO;
+    close(fd);
+    kp_cluster *cl = kp_cluster_new();
+    kp_error_clear(err);
+    kp_status st = kp_cluster_load_path(cl, path, false, err);
+    if (st == KP_OK) st = kp_cluster_finalize(cl, err);
+    *pods = st == KP_OK ? (uint32_t)kp_cluster_pod_count(cl) : 0;
+    kp_cluster_free(cl);
+    unlink(path);
+    return st;
+}
+
+KT_TEST(mapped_list_loads_and_reports_errors) {
+    size_t len;
+    uint32_t pods = 0;
+    kp_error err;
+    char *t = write_list(4000, -1, NULL, &len);
+    KT_CHECK(len > KP_INPUT_MAP_MIN);
+    KT_CHECK_INT(load_text_file(t, len, &err, &pods), KP_OK);
+    KT_CHECK_INT(pods, 4000);
+    free(t);
+    /* a field error in item 3500 */
+    t = write_list(4000, 3500, "1.2.3", &len);
+    KT_CHECK_INT(load_text_file(t, len, &err, &pods), KP_EINVAL);
+    KT_CHECK(strstr(err.msg, "items[3500]") != NULL);
+    KT_CHECK(strstr(err.msg, "invalid quantity \"1.2.3\"") != NULL);
+    free(t);
+    /* a syntax error (unquoted value) in item 3000, which starts on line 4 + 3000 * 6 */
+    t = write_list(4000, 3000, "\", \"x\": nope, \"y\": \"1", &len);
+    KT_CHECK_INT(load_text_file(t, len, &err, &pods), KP_ESYNTAX);
+    KT_CHECK_INT(err.line, 4 + 3000 * 6 + 4);
+    free(t);
+}
+
 KT_MAIN(KT_CASE(scan_matches_reference_on_random_text), KT_CASE(scan_handles_escapes_across_block_edges),
         KT_CASE(scan_gives_up_on_depth_and_truncation), KT_CASE(intern_round_trips_many_strings),
-        KT_CASE(mapped_input_is_padded_with_zeros))
+        KT_CASE(mapped_input_is_padded_with_zeros),
+        KT_CASE(mapped_list_loads_and_reports_errors))
