@@ -40,6 +40,11 @@ kp_status kp_cluster_load_path(kp_cluster *cl, const char *path, bool recursive,
  * before any engine runs. */
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err);
 
+/* Progress of a long load: called about every 32 MB of an input file (and once at its end) with
+ * the file name, bytes read so far and the file size. The CLI uses it for its progress line. */
+typedef void (*kp_progress_fn)(void *ctx, const char *source, uint64_t done, uint64_t total);
+void kp_cluster_set_progress(kp_cluster *cl, kp_progress_fn fn, void *ctx);
+
 /* Counts. */
 size_t kp_cluster_node_count(const kp_cluster *cl);
 size_t kp_cluster_pod_count(const kp_cluster *cl);

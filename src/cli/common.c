@@ -80,6 +80,22 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+typedef struct {
+    double t0;
+    bool tty, shown;
+    int file, n_files;
+    uint64_t before; /* bytes of earlier files */
+} load_progress;
+
+/* Progress line on a terminal once loading has taken over a second. */
+static void on_progress(void *ctx, const char *source, uint64_t done, uint64_t total) {
+    load_progress *lp = ctx;
+    if (!lp->tty || now_s() - lp->t0 <= 1.0) return;
+    fprintf(stderr, "\rkprio: loading %s (file %d/%d): %.0f of %.0f MB, %.0f MB in all...", source, lp->file + 1,
+            lp->n_files, (double)done / 1e6, (double)total / 1e6, (double)(lp->before + done) / 1e6);
+    lp->shown = true;
+}
+
 kp_cluster *kp_cli_load(const kp_cli_common *c) {
     kp_cluster *cl = kp_cluster_new();
     if (!cl) {
@@ -88,33 +104,30 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
     }
     kp_error err;
     kp_error_clear(&err);
-    double t0 = now_s();
-    bool tty = isatty(2);
-    bool shown = false;
+    load_progress lp = {now_s(), isatty(2) != 0, false, 0, c->n_files, 0};
+    kp_cluster_set_progress(cl, on_progress, &lp);
     for (int i = 0; i < c->n_files; i++) {
-        if (tty && now_s() - t0 > 1.0) {
-            fprintf(stderr, "\rkprio: loading %s (%d/%d, %.0f MB so far)...", c->files[i], i + 1, c->n_files,
-                    (double)kp_cluster_bytes_loaded(cl) / 1e6);
-            shown = true;
-        }
+        lp.file = i;
+        lp.before = kp_cluster_bytes_loaded(cl);
         if (kp_cluster_load_path(cl, c->files[i], c->recursive, &err) != KP_OK) {
-            if (shown) fputc('\n', stderr);
+            if (lp.shown) fputc('\n', stderr);
             if (!err.source[0]) snprintf(err.source, sizeof err.source, "%s", c->files[i]);
             kp_cli_print_error(&err);
             kp_cluster_free(cl);
             return NULL;
         }
     }
+    kp_cluster_set_progress(cl, NULL, NULL);
     if (kp_cluster_finalize(cl, &err) != KP_OK) {
-        if (shown) fputc('\n', stderr);
+        if (lp.shown) fputc('\n', stderr);
         kp_cli_print_error(&err);
         kp_cluster_free(cl);
         return NULL;
     }
-    if (shown || (tty && now_s() - t0 > 1.0))
-        fprintf(stderr, "\rkprio: loaded %.0f MB, %zu nodes, %zu pods in %.1f s\n",
+    if (lp.shown || (lp.tty && now_s() - lp.t0 > 1.0))
+        fprintf(stderr, "\rkprio: loaded %.0f MB, %zu nodes, %zu pods in %.1f s\033[K\n",
                 (double)kp_cluster_bytes_loaded(cl) / 1e6, kp_cluster_node_count(cl), kp_cluster_pod_count(cl),
-                now_s() - t0);
+                now_s() - lp.t0);
     for (size_t i = 0; i < kp_cluster_warning_count(cl); i++) fprintf(stderr, "kprio: warning: %s\n", kp_cluster_warning(cl, i));
     return cl;
 }

@@ -371,6 +371,10 @@ const char *kp__pod_ref(const kp_cluster *cl, const kp_pod *p, char *buf, size_t
 size_t kp_cluster_node_count(const kp_cluster *cl) { return cl->n_nodes; }
 size_t kp_cluster_pod_count(const kp_cluster *cl) { return cl->n_pods; }
 uint64_t kp_cluster_bytes_loaded(const kp_cluster *cl) { return cl->bytes_loaded; }
+void kp_cluster_set_progress(kp_cluster *cl, kp_progress_fn fn, void *ctx) {
+    cl->progress_fn = fn;
+    cl->progress_ctx = ctx;
+}
 size_t kp_cluster_model_bytes(const kp_cluster *cl) {
     size_t b = cl->arena.reserved + (size_t)cl->cap_pods * sizeof(kp_pod) + (size_t)cl->cap_nodes * sizeof(kp_node);
     b += (size_t)cl->strs.cap * (sizeof(char *) + sizeof(uint32_t)) + (size_t)cl->strs.table_cap * sizeof(uint32_t);

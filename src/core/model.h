@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "kprio/cluster.h"
 #include "kprio/common.h"
 
 #define KP_MAX_RES 32 /* distinct resource names per cluster (cpu, memory, ... extended) */
@@ -295,6 +296,9 @@ typedef struct kp_cluster {
     char skipped_kinds[256];  /* comma-separated distinct kinds, truncated */
     uint64_t bytes_loaded;
     uint32_t n_objects;
+    kp_progress_fn progress_fn; /* kp_cluster_set_progress */
+    void *progress_ctx;
+    uint64_t progress_next;     /* offset in the current input of the next report */
 
     /* well-known interned strings */
     kp_str s_default_scheduler, s_tcp, s_any_ip, s_hostname_key;

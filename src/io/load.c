@@ -197,9 +197,15 @@ static bool api_group_ok(const char *api, const char *kind) {
     return true;
 }
 
+#define PROGRESS_STEP ((uint64_t)32 << 20)
+
 static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
     load_ctx *lc = vctx;
     kp_cluster *cl = lc->cl;
+    if (cl->progress_fn && obj->off >= cl->progress_next) {
+        cl->progress_fn(cl->progress_ctx, lc->source, obj->off, doc->len);
+        cl->progress_next = obj->off + PROGRESS_STEP;
+    }
     kp_dctx d;
     memset(&d, 0, sizeof d);
     d.err = err;
@@ -287,9 +293,12 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
 static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf, size_t len,
                              kp_input *in, kp_error *err) {
     load_ctx lc = {cl, source};
+    cl->progress_next = PROGRESS_STEP;
     kp_status st = in ? kp__tree_parse_input(source, in, true, on_object, &lc, err)
                       : kp__tree_parse(source, buf, len, true, on_object, &lc, err);
     if (st == KP_OK) cl->bytes_loaded += len;
+    if (st == KP_OK && cl->progress_fn && cl->progress_next > PROGRESS_STEP)
+        cl->progress_fn(cl->progress_ctx, source, len, len); /* a report was made: close it */
     if (st != KP_OK && err && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", source);
     return st;
 }
