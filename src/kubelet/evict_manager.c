@@ -34,7 +34,7 @@ typedef struct {
 struct kp_evict_manager {
     const kp_cluster *cl;
     const kp_evict_config *cfg;
-    kp__ev_threshold *th, *th_old; /* th_old: the list before containerfs derivation */
+    kp__ev_threshold *th;
     uint32_t n_th;
     bool layout_known, imagefs, split;
     ev_active *act;
@@ -171,7 +171,6 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
     const kp_node *n = &cl->nodes[node];
     uint32_t cap_th = cfg->n_th + 4;
     m->th = malloc(cap_th * sizeof *m->th);
-    m->th_old = malloc(cap_th * sizeof *m->th_old);
     m->fo_has = calloc(cap_th, sizeof *m->fo_has);
     m->fo_at = calloc(cap_th, sizeof *m->fo_at);
     m->met_prev = calloc(cap_th, sizeof *m->met_prev);
@@ -188,7 +187,7 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
     m->keys = calloc(np * 2, sizeof *m->keys);
     m->ranking = calloc(np, sizeof *m->ranking);
     m->ev = calloc(np, sizeof *m->ev);
-    if (!m->th || !m->th_old || !m->fo_has || !m->fo_at || !m->met_prev || !m->ia || !m->ib || !m->ic || !m->all ||
+    if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->ia || !m->ib || !m->ic || !m->all ||
         !m->met || !m->act || !m->stats_of || !m->rank || !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
         goto oom;
     if (cfg->n_th) memcpy(m->th, cfg->th, cfg->n_th * sizeof *m->th);
@@ -219,7 +218,7 @@ oom:
 
 void kp_evict_manager_free(kp_evict_manager *m) {
     if (!m) return;
-    free(m->th); free(m->th_old); free(m->fo_has); free(m->fo_at); free(m->met_prev);
+    free(m->th); free(m->fo_has); free(m->fo_at); free(m->met_prev);
     free(m->ia); free(m->ib); free(m->ic); free(m->all); free(m->met);
     free(m->act); free(m->stats_of); free(m->rank); free(m->rank_tmp); free(m->keys);
     free(m->ranking); free(m->ev); free(m->uid_tab); free(m->nn_tab);
@@ -391,7 +390,7 @@ static kp_evict_eviction *add_eviction(kp_evict_manager *m, uint32_t pod, const 
 
 /* ---------------------------------------------------------------- local storage */
 
-/* PodLimits(pod)[ephemeral-storage]: sidecar-aware sum/max, plus overhead when present. */
+/* PodLimits(pod)[ephemeral-storage]: sidecar-aware sum/max, plus the overhead when non-zero. */
 static bool pod_eph_limit(const kp_pod *p, int64_t *out) {
     bool has = false, has_init = false, has_restart = false;
     int64_t sum = 0, init_max = 0, restart = 0, v;
@@ -413,7 +412,8 @@ static bool pod_eph_limit(const kp_pod *p, int64_t *out) {
         if (has_use && (!has_init || use > init_max)) { init_max = use; has_init = true; }
     }
     if (has_init && (!has || init_max > sum)) { sum = init_max; has = true; }
-    if (has && resv_find(&p->overhead, KP_RES_EPH, &v)) sum = kp__ev_sat_add(sum, v);
+    /* PodLimits adds the overhead to non-zero limits only */
+    if (has && sum != 0 && resv_find(&p->overhead, KP_RES_EPH, &v)) sum = kp__ev_sat_add(sum, v);
     *out = sum;
     return has;
 }
@@ -659,20 +659,20 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         res->note = "no eviction thresholds configured";
         return KP_OK;
     }
-    /* Layout and containerfs thresholds, once. The first step still evaluates the list from
-     * before the derivation (upstream's synchronize shadows its `thresholds` variable). */
-    const kp__ev_threshold *eval = m->th;
+    /* Layout and containerfs thresholds, once. The first step still evaluates only the entries
+     * from before the derivation: upstream's synchronize shadows its `thresholds` variable, which
+     * keeps the old length but shares the backing array, so user containerfs thresholds that
+     * UpdateContainerFsThresholds overwrote in place are evaluated with their new values while
+     * the appended copies are not evaluated until the next step. */
     uint32_t n_eval = m->n_th;
-    bool replaced[64] = {false};
     if (!m->layout_known) {
         m->layout_known = true;
         detect_layout(m, s);
-        if (m->n_th) memcpy(m->th_old, m->th, m->n_th * sizeof *m->th);
-        eval = m->th_old;
-        if (kp__ev_update_containerfs(&m->th, &m->n_th, m->imagefs, m->split, replaced, 64) != KP_OK)
+        if (kp__ev_update_containerfs(&m->th, &m->n_th, m->imagefs, m->split, NULL, 0) != KP_OK)
             return kp_error_set(err, KP_ENOMEM, "out of memory");
         res->layout = layout_of(m);
     }
+    const kp__ev_threshold *eval = m->th;
     join_stats(m, s);
 
     /* thresholds met, then those previously met whose min-reclaim is not yet satisfied */
@@ -732,16 +732,6 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
     for (int sg = 0; sg < KP_EVSIG_COUNT; sg++) {
         m->last_has[sg] = obs[sg].present;
         m->last_time[sg] = obs[sg].time_ns;
-    }
-    /* state keyed by a threshold that the containerfs derivation replaced is dropped: upstream
-     * keys it by the old threshold value, which never matches again */
-    for (i = 0; i < 64 && i < m->n_th; i++) {
-        if (!replaced[i]) continue;
-        m->fo_has[i] = false;
-        uint32_t w = 0;
-        for (uint32_t k = 0; k < m->n_met_prev; k++)
-            if (m->met_prev[k] != i) m->met_prev[w++] = m->met_prev[k];
-        m->n_met_prev = w;
     }
 
     if (cfg->local_storage_isolation) {
