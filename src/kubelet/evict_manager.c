@@ -39,6 +39,7 @@ struct kp_evict_manager {
     bool layout_known, imagefs, split;
     ev_active *act;
     uint32_t n_act, n_pods_total; /* live pods / slots */
+    uint32_t n_local_check;       /* slots with local_check set (evicted ones included) */
     uint32_t *uid_tab, *nn_tab; /* open addressing over active pods: local index + 1 */
     uint32_t tab_cap;
     /* state carried between steps */
@@ -209,6 +210,7 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
         for (uint16_t v = 0; v < p->n_volumes; v++)
             if (p->volumes[v].is_empty_dir && p->volumes[v].has_size_limit && p->volumes[v].size_limit > 0)
                 a->local_check = true;
+        if (a->local_check) m->n_local_check++;
     }
     m->n_pods_total = m->n_act;
     if (build_index(m) != KP_OK) goto oom;
@@ -803,7 +805,9 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         res->layout = layout_of(m);
     }
     const kp__ev_threshold *eval = m->th;
-    join_stats(m, s);
+    /* statsFunc: the join runs only when something reads pod stats (the local-storage checks of
+     * pods that have limits, ranking); a quiet step reads none */
+    bool joined = false;
 
     /* thresholds met, then those previously met whose min-reclaim is not yet satisfied */
     uint32_t *T = m->ia, nT, i;
@@ -865,7 +869,11 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
     }
 
     if (cfg->local_storage_isolation) {
-        local_storage_eviction(m);
+        if (m->n_local_check) {
+            join_stats(m, s);
+            joined = true;
+            local_storage_eviction(m);
+        }
         if (m->n_ev > 0) { res->n_evicted = m->n_ev; return KP_OK; }
     }
     if (n3 == 0) {
@@ -886,6 +894,7 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         res->note = "eviction thresholds have been met, but no pods are active to evict";
         return KP_OK;
     }
+    if (!joined) join_stats(m, s);
     kp__ev_rank_fn fn = kp__ev_rank_fn_for(eval[chosen].signal, m->imagefs, m->split);
     uint32_t n_live = 0;
     for (i = 0; i < m->n_pods_total; i++) {

@@ -564,10 +564,48 @@ KT_TEST(threshold_quantity_keeps_its_spelling) {
     }
 }
 
+static const char *bytes_spelling(void *ctx, uint32_t pod, kp_evict_spec_field f, const char *name, const char *res,
+                                  size_t *len) {
+    (void)pod;
+    ++*(int *)ctx;
+    if (f != KP_EVSPEC_REQUEST || strcmp(name, "p") != 0 || strcmp(res, "memory") != 0) return NULL;
+    *len = 9;
+    return "104857600xyz"; /* not NUL-terminated at len */
+}
+
+/* kp_evict_manager_set_spec_text: the request prints as written ("104857600"); without a source
+ * the integer prints as before ("100Mi") */
+KT_TEST(spec_text_source_spells_requests) {
+    pod("p", 0, "    resources: {requests: {memory: 100Mi}}\n", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
+                                  "{\"podRef\":{\"uid\":\"uid-p\"},\"containers\":[{\"name\":\"p\",\"memory\":{\"workingSetBytes\":%lld}}]}]}",
+                                  (long long)GI, (long long)GI, (long long)GI);
+    const char *want[] = {"Container p was using 1Gi, request is 104857600, has larger consumption of memory. ",
+                          "Container p was using 1Gi, request is 100Mi, has larger consumption of memory. "};
+    for (int round = 0; round < 2; round++) {
+        kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+        int calls = 0;
+        if (round == 0) kp_evict_manager_set_spec_text(m, bytes_spelling, &calls);
+        kp_evict_result r;
+        KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+        KT_CHECK_INT(r.n_evicted, 1);
+        if (r.n_evicted) KT_CHECK_CONTAINS(r.evicted[0].message, want[round]);
+        KT_CHECK(round == 1 || calls > 0);
+        kp_evict_manager_free(m);
+    }
+    kp_evict_summary_free(s);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(memory_pressure_verify_pod_status), KT_CASE(stats_follow_pods_after_eviction), KT_CASE(pid_pressure_verify_pod_status),
         KT_CASE(disk_pressure_verify_pod_status), KT_CASE(min_reclaim), KT_CASE(static_critical_pods_are_not_evicted),
         KT_CASE(local_storage_limit_evictions), KT_CASE(container_ephemeral_limit), KT_CASE(allocatable_memory_pressure),
         KT_CASE(eviction_priority_memory_first), KT_CASE(stale_stats_are_not_acted_on), KT_CASE(transition_period),
         KT_CASE(summary_errors_name_the_field),
         KT_CASE(containerfs_overwritten_before_first_step), KT_CASE(pod_limit_overhead_only_when_non_zero),
-        KT_CASE(threshold_quantity_keeps_its_spelling))
+        KT_CASE(threshold_quantity_keeps_its_spelling), KT_CASE(spec_text_source_spells_requests))
