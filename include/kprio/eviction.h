@@ -224,6 +224,29 @@ void kp_evict_manager_free(kp_evict_manager *m);
 kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s,
                                 kp_evict_result *res, kp_error *err);
 
+/* Pod spec quantities that eviction messages print (upstream prints Quantity.String(), which
+ * depends on how the quantity was written: "100Mi" prints "100Mi", "104857600" prints
+ * "104857600", "1.5Gi" prints "1536Mi"). The cluster model keeps integer values only, so the
+ * caller may say how each was written; without that source kprio prints the integer in BinarySI
+ * when it is a multiple of 1024, else in DecimalSI. */
+typedef enum {
+    KP_EVSPEC_REQUEST = 0, /* container or init container NAME: resources.requests[RESOURCE] */
+    KP_EVSPEC_LIMIT,       /* container or init container NAME: resources.limits[RESOURCE] */
+    KP_EVSPEC_POD_REQUEST, /* pod-level spec.resources.requests[RESOURCE] (NAME is "") */
+    KP_EVSPEC_OVERHEAD,    /* spec.overhead[RESOURCE] (NAME is "") */
+    KP_EVSPEC_SIZE_LIMIT   /* volume NAME: emptyDir.sizeLimit (RESOURCE is "") */
+} kp_evict_spec_field;
+
+/* Returns the text of a quantity as written in the pod's spec (not necessarily NUL-terminated,
+ * its length in *len), or NULL when unknown or absent. pod is a cluster pod index. The text must
+ * stay valid until the next call. A text that does not parse or disagrees with the model's value
+ * is ignored. */
+typedef const char *(*kp_evict_spec_text_fn)(void *ctx, uint32_t pod, kp_evict_spec_field field,
+                                             const char *name, const char *resource, size_t *len);
+/* Installs the spec-text source (NULL: none). It is called only while a step builds the message
+ * of an eviction, from the thread running kp_evict_manager_step. */
+void kp_evict_manager_set_spec_text(kp_evict_manager *m, kp_evict_spec_text_fn fn, void *ctx);
+
 /* Thresholds the manager evaluates (the configuration's, plus the derived containerfs ones once
  * the layout is known). */
 size_t kp_evict_manager_threshold_count(const kp_evict_manager *m);

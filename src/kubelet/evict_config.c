@@ -255,9 +255,14 @@ kp_status kp__ev_parse_percentage(const char *s, size_t len, float *out, kp_erro
     return KP_OK;
 }
 
-static void value_text(const kp__ev_value *v, const char *orig, char *buf, size_t cap) {
-    if (v->is_pct) snprintf(buf, cap, "%s", orig);
-    else kp_quantity_format(&v->q, buf, cap);
+/* The value's display text: a percentage as written, a quantity as String() prints it. */
+static void value_text(kp__ev_value *v, const char *orig, char *buf, size_t cap) {
+    if (v->is_pct) {
+        snprintf(buf, cap, "%s", orig);
+        return;
+    }
+    kp__ev_quantity_string(&v->q, orig, strlen(orig), v->str, sizeof v->str);
+    snprintf(buf, cap, "%s", v->str);
 }
 
 /* mirrors parseThresholdStatement */
@@ -292,8 +297,8 @@ kp_status kp__ev_parse_threshold(const char *signal, const char *val, kp__ev_thr
         kp_status st = kp_quantity_parse(val, vlen, &q, err);
         if (st != KP_OK) return st;
         if (q.mant <= 0) {
-            char buf[64];
-            kp_quantity_format(&q, buf, sizeof buf);
+            char buf[KP_QUANTITY_STR_MAX];
+            kp__ev_quantity_string(&q, val, vlen, buf, sizeof buf);
             return kp_error_set(err, KP_EINVAL, "eviction threshold %s must be positive: %s", signal, buf);
         }
         out->value.q = q;
@@ -521,7 +526,7 @@ kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool i
         if (!t.has_op) { memset(&t.value, 0, sizeof t.value); t.value_text[0] = 0; }
         if (idx[k] >= 0) {
             out[idx[k]] = t;
-            if ((uint32_t)idx[k] < replaced_cap) replaced[idx[k]] = true;
+            if (replaced && (uint32_t)idx[k] < replaced_cap) replaced[idx[k]] = true;
         } else {
             out[n++] = t;
         }

@@ -34,11 +34,12 @@ typedef struct {
 struct kp_evict_manager {
     const kp_cluster *cl;
     const kp_evict_config *cfg;
-    kp__ev_threshold *th, *th_old; /* th_old: the list before containerfs derivation */
+    kp__ev_threshold *th;
     uint32_t n_th;
     bool layout_known, imagefs, split;
     ev_active *act;
     uint32_t n_act, n_pods_total; /* live pods / slots */
+    uint32_t n_local_check;       /* slots with local_check set (evicted ones included) */
     uint32_t *uid_tab, *nn_tab; /* open addressing over active pods: local index + 1 */
     uint32_t tab_cap;
     /* state carried between steps */
@@ -62,6 +63,8 @@ struct kp_evict_manager {
     kp_evict_eviction *ev;
     uint32_t n_ev;
     kp_arena arena;
+    kp_evict_spec_text_fn spec_fn; /* how spec quantities were written (messages only) */
+    void *spec_ctx;
 };
 
 /* ---------------------------------------------------------------- small helpers */
@@ -123,7 +126,8 @@ static char *arena_printf(kp_arena *a, const char *fmt, ...) {
     return kp__arena_dup(a, buf, (size_t)n + 1);
 }
 
-static bool pod_eph_limit(const kp_pod *p, int64_t *out);
+struct ev_qty;
+static bool pod_eph_limit(const kp_evict_manager *m, uint32_t pod, int64_t *out, struct ev_qty *qout);
 
 /* ---------------------------------------------------------------- creation */
 
@@ -171,7 +175,6 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
     const kp_node *n = &cl->nodes[node];
     uint32_t cap_th = cfg->n_th + 4;
     m->th = malloc(cap_th * sizeof *m->th);
-    m->th_old = malloc(cap_th * sizeof *m->th_old);
     m->fo_has = calloc(cap_th, sizeof *m->fo_has);
     m->fo_at = calloc(cap_th, sizeof *m->fo_at);
     m->met_prev = calloc(cap_th, sizeof *m->met_prev);
@@ -188,7 +191,7 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
     m->keys = calloc(np * 2, sizeof *m->keys);
     m->ranking = calloc(np, sizeof *m->ranking);
     m->ev = calloc(np, sizeof *m->ev);
-    if (!m->th || !m->th_old || !m->fo_has || !m->fo_at || !m->met_prev || !m->ia || !m->ib || !m->ic || !m->all ||
+    if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->ia || !m->ib || !m->ic || !m->all ||
         !m->met || !m->act || !m->stats_of || !m->rank || !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
         goto oom;
     if (cfg->n_th) memcpy(m->th, cfg->th, cfg->n_th * sizeof *m->th);
@@ -203,10 +206,11 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
         a->eph_req = request_quantity(p, KP_RES_EPH);
         a->critical = p->is_critical;
         int64_t lim;
-        a->local_check = pod_eph_limit(p, &lim);
+        a->local_check = pod_eph_limit(m, a->pod, &lim, NULL);
         for (uint16_t v = 0; v < p->n_volumes; v++)
             if (p->volumes[v].is_empty_dir && p->volumes[v].has_size_limit && p->volumes[v].size_limit > 0)
                 a->local_check = true;
+        if (a->local_check) m->n_local_check++;
     }
     m->n_pods_total = m->n_act;
     if (build_index(m) != KP_OK) goto oom;
@@ -219,7 +223,7 @@ oom:
 
 void kp_evict_manager_free(kp_evict_manager *m) {
     if (!m) return;
-    free(m->th); free(m->th_old); free(m->fo_has); free(m->fo_at); free(m->met_prev);
+    free(m->th); free(m->fo_has); free(m->fo_at); free(m->met_prev);
     free(m->ia); free(m->ib); free(m->ic); free(m->all); free(m->met);
     free(m->act); free(m->stats_of); free(m->rank); free(m->rank_tmp); free(m->keys);
     free(m->ranking); free(m->ev); free(m->uid_tab); free(m->nn_tab);
@@ -242,6 +246,11 @@ kp_status kp_evict_manager_threshold(const kp_evict_manager *m, size_t i, kp_evi
 }
 
 size_t kp_evict_manager_active_count(const kp_evict_manager *m) { return m->n_act; }
+
+void kp_evict_manager_set_spec_text(kp_evict_manager *m, kp_evict_spec_text_fn fn, void *ctx) {
+    m->spec_fn = fn;
+    m->spec_ctx = ctx;
+}
 
 /* ---------------------------------------------------------------- per-step pieces */
 
@@ -391,37 +400,154 @@ static kp_evict_eviction *add_eviction(kp_evict_manager *m, uint32_t pod, const 
 
 /* ---------------------------------------------------------------- local storage */
 
-/* PodLimits(pod)[ephemeral-storage]: sidecar-aware sum/max, plus overhead when present. */
-static bool pod_eph_limit(const kp_pod *p, int64_t *out) {
+/* ---------------------------------------------------------------- spec quantities */
+
+/* A spec quantity as upstream holds it: exact value, format, and whether String() returns the
+ * text ParseQuantity cached (kept) or the canonical form. */
+typedef struct ev_qty {
+    kp_quantity q;
+    bool kept;
+    char str[KP_QUANTITY_STR_MAX];
+} ev_qty;
+
+/* The quantity behind a model integer v: parsed from the text the pod was written with when
+ * the spec-text source knows it and it agrees with v, else rebuilt from v (an absent quantity
+ * is v = 0, Quantity{} upstream, which prints "0"). */
+static void spec_qty(const kp_evict_manager *m, uint32_t pod, kp_evict_spec_field f, const char *name,
+                     const char *res, int64_t v, ev_qty *out) {
+    size_t len = 0;
+    const char *t = m->spec_fn ? m->spec_fn(m->spec_ctx, pod, f, name, res, &len) : NULL;
+    int64_t iv;
+    if (t && kp_quantity_parse(t, len, &out->q, NULL) == KP_OK && kp_quantity_value(&out->q, &iv) == KP_OK && iv == v) {
+        out->kept = len < sizeof out->str && kp_quantity_parse_keeps_string(t, len);
+        if (out->kept) {
+            memcpy(out->str, t, len);
+            out->str[len] = 0;
+        }
+        return;
+    }
+    out->q = kp_quantity_from_int(v, (v != 0 && v % 1024 == 0) ? KP_QFMT_BINARY_SI : KP_QFMT_DECIMAL_SI);
+    out->kept = false;
+}
+
+/* Quantity.String() */
+static const char *qty_str(ev_qty *x) {
+    if (!x->kept) kp_quantity_format(&x->q, x->str, sizeof x->str);
+    return x->str;
+}
+
+static int64_t pow10_mul(int64_t v, int32_t n, bool *ok) {
+    for (int32_t i = 0; i < n && *ok; i++) {
+        if (v > INT64_MAX / 10 || v < INT64_MIN / 10) *ok = false;
+        else v *= 10;
+    }
+    return v;
+}
+
+/* mirrors Quantity.Add: exact sum; the cached string is dropped; a zero receiver takes the
+ * addend's format. Beyond int64 (upstream switches to inf.Dec) the sum of the model integers
+ * is used instead. */
+static void qty_add(ev_qty *a, const ev_qty *b, int64_t int_sum) {
+    kp_qformat f = a->q.mant == 0 ? b->q.format : a->q.format;
+    int32_t sc = a->q.scale < b->q.scale ? a->q.scale : b->q.scale;
+    bool ok = true;
+    int64_t x = pow10_mul(a->q.mant, a->q.scale - sc, &ok), y = pow10_mul(b->q.mant, b->q.scale - sc, &ok);
+    if (ok && ((y > 0 && x > INT64_MAX - y) || (y < 0 && x < INT64_MIN - y))) ok = false;
+    if (ok) {
+        a->q.mant = x + y;
+        a->q.scale = sc;
+    } else {
+        a->q = kp_quantity_from_int(int_sum, f);
+    }
+    a->q.format = f;
+    a->kept = false;
+}
+
+/* addResourceList for one resource: the first value is a DeepCopy (keeps its string), later
+ * ones are added. */
+static void qty_accumulate(ev_qty *acc, bool *has, const ev_qty *v, int64_t int_sum) {
+    if (!*has) *acc = *v;
+    else qty_add(acc, v, int_sum);
+    *has = true;
+}
+
+/* PodLimits(pod)[ephemeral-storage] (AggregateContainerLimits, sidecar-aware: regular
+ * containers and restartable init containers add up, each init container counts with the
+ * sidecars started before it, the pod takes the larger of the two; then the overhead when the
+ * limit is non-zero). *out gets the integer; qout (optional) the quantity as upstream prints it. */
+static bool pod_eph_limit(const kp_evict_manager *m, uint32_t pod, int64_t *out, ev_qty *qout) {
+    const kp_pod *p = &m->cl->pods[pod];
     bool has = false, has_init = false, has_restart = false;
     int64_t sum = 0, init_max = 0, restart = 0, v;
-    for (uint16_t i = 0; i < p->n_containers; i++)
-        if (resv_find(&p->containers[i].lim, KP_RES_EPH, &v)) { sum = kp__ev_sat_add(sum, v); has = true; }
+    ev_qty qsum, qinit, qrestart, qv, quse;
+    memset(&qsum, 0, sizeof qsum);
+    qinit = qrestart = qv = quse = qsum;
+    for (uint16_t i = 0; i < p->n_containers; i++) {
+        const kp_container *c = &p->containers[i];
+        if (!resv_find(&c->lim, KP_RES_EPH, &v)) continue;
+        sum = kp__ev_sat_add(sum, v);
+        if (qout) {
+            spec_qty(m, pod, KP_EVSPEC_LIMIT, kp__s(m->cl, c->name), "ephemeral-storage", v, &qv);
+            qty_accumulate(&qsum, &has, &qv, sum);
+        }
+        has = true;
+    }
     for (uint16_t i = 0; i < p->n_init; i++) {
         const kp_container *c = &p->containers[p->n_containers + i];
         bool hv = resv_find(&c->lim, KP_RES_EPH, &v);
+        if (hv && qout) spec_qty(m, pod, KP_EVSPEC_LIMIT, kp__s(m->cl, c->name), "ephemeral-storage", v, &qv);
         int64_t use;
         bool has_use;
         if (c->is_sidecar) {
-            if (hv) { sum = kp__ev_sat_add(sum, v); has = true; restart = kp__ev_sat_add(restart, v); has_restart = true; }
+            if (hv) {
+                sum = kp__ev_sat_add(sum, v);
+                restart = kp__ev_sat_add(restart, v);
+                if (qout) {
+                    qty_accumulate(&qsum, &has, &qv, sum);
+                    qty_accumulate(&qrestart, &has_restart, &qv, restart);
+                }
+                has = has_restart = true;
+            }
             use = restart;
             has_use = has_restart;
+            quse = qrestart;
         } else {
             use = kp__ev_sat_add(hv ? v : 0, restart);
             has_use = hv || has_restart;
+            if (qout && has_use) { /* tmp = copy(own limit) + restartable limits */
+                bool h = false;
+                if (hv) qty_accumulate(&quse, &h, &qv, use);
+                if (has_restart) qty_accumulate(&quse, &h, &qrestart, use);
+            }
         }
-        if (has_use && (!has_init || use > init_max)) { init_max = use; has_init = true; }
+        if (has_use && (!has_init || use > init_max)) { /* maxResourceList: DeepCopy when larger */
+            init_max = use;
+            qinit = quse;
+            has_init = true;
+        }
     }
-    if (has_init && (!has || init_max > sum)) { sum = init_max; has = true; }
-    if (has && resv_find(&p->overhead, KP_RES_EPH, &v)) sum = kp__ev_sat_add(sum, v);
+    if (has_init && (!has || init_max > sum)) {
+        sum = init_max;
+        qsum = qinit;
+        has = true;
+    }
+    /* PodLimits adds the overhead to non-zero limits only */
+    if (has && sum != 0 && resv_find(&p->overhead, KP_RES_EPH, &v)) {
+        sum = kp__ev_sat_add(sum, v);
+        if (qout) {
+            spec_qty(m, pod, KP_EVSPEC_OVERHEAD, "", "ephemeral-storage", v, &qv);
+            qty_add(&qsum, &qv, sum);
+        }
+    }
     *out = sum;
+    if (qout) *qout = qsum;
     return has;
 }
 
 /* mirrors localStorageEviction (all three checks, in active order, unranked) */
 static void local_storage_eviction(kp_evict_manager *m) {
     const kp_cluster *cl = m->cl;
-    char q[64];
+    ev_qty qt;
     for (uint32_t i = 0; i < m->n_pods_total; i++) {
         const ev_active *a = &m->act[i];
         if (a->gone || !a->local_check) continue;
@@ -447,18 +573,19 @@ static void local_storage_eviction(kp_evict_manager *m) {
             }
             if (!found || used <= vol->size_limit) continue;
             if (a->critical) break; /* evictPod refuses; the other checks still run */
-            kp__ev_format_spec_qty(vol->size_limit, q, sizeof q);
-            msg = arena_printf(&m->arena, "Usage of EmptyDir volume \"%s\" exceeds the limit \"%s\". ", name, q);
+            spec_qty(m, a->pod, KP_EVSPEC_SIZE_LIMIT, name, "", vol->size_limit, &qt);
+            msg = arena_printf(&m->arena, "Usage of EmptyDir volume \"%s\" exceeds the limit \"%s\". ", name, qty_str(&qt));
             why = "emptydirfs.limit";
         }
         /* podEphemeralStorageLimitEviction */
         int64_t limit;
-        if (!msg && pod_eph_limit(p, &limit)) {
+        if (!msg && pod_eph_limit(m, a->pod, &limit, NULL)) {
             int64_t used = (st->eph.has & KP__EVF_USED) ? kp__ev_u2i(st->eph.used) : 0;
             if (used > limit && !a->critical) {
-                kp__ev_format_spec_qty(limit, q, sizeof q);
+                pod_eph_limit(m, a->pod, &limit, &qt);
                 msg = arena_printf(&m->arena,
-                                   "Pod ephemeral local storage usage exceeds the total limit of containers %s. ", q);
+                                   "Pod ephemeral local storage usage exceeds the total limit of containers %s. ",
+                                   qty_str(&qt));
                 why = "ephemeralpodfs.limit";
             }
         }
@@ -468,6 +595,7 @@ static void local_storage_eviction(kp_evict_manager *m) {
             int64_t used = (cs->logs.has & KP__EVF_USED) ? kp__ev_u2i(cs->logs.used) : 0;
             if (!m->imagefs && (cs->rootfs.has & KP__EVF_USED)) used = kp__ev_sat_add(used, kp__ev_u2i(cs->rootfs.used));
             int64_t lim = 0;
+            const char *lim_name = "";
             bool has_lim = false;
             for (uint16_t c = 0; c < p->n_containers; c++) {
                 const kp_container *ct = &p->containers[c];
@@ -475,14 +603,15 @@ static void local_storage_eviction(kp_evict_manager *m) {
                 if (cs->name && cl->strs.len[ct->name] == cs->name_len &&
                     memcmp(kp__s(cl, ct->name), cs->name, cs->name_len) == 0 && resv_find(&ct->lim, KP_RES_EPH, &v) && v != 0) {
                     lim = v;
+                    lim_name = kp__s(cl, ct->name);
                     has_lim = true;
                 }
             }
             if (!has_lim || lim >= used) continue;
             if (a->critical) break;
-            kp__ev_format_spec_qty(lim, q, sizeof q);
+            spec_qty(m, a->pod, KP_EVSPEC_LIMIT, lim_name, "ephemeral-storage", lim, &qt);
             msg = arena_printf(&m->arena, "Container %.*s exceeded its local ephemeral storage limit \"%s\". ",
-                               (int)cs->name_len, cs->name, q);
+                               (int)cs->name_len, cs->name, qty_str(&qt));
             why = "ephemeralcontainerfs.limit";
         }
         if (!msg) continue;
@@ -499,10 +628,12 @@ static void obs_str(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
 }
 
 /* mirrors evictionMessage + getThresholdMetInfo */
-static void eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const char *resource, const kp_pod *p,
+static void eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const char *resource, uint32_t rp_pod,
                              const kp__ev_pstats *st, const uint32_t *t3, uint32_t n3,
                              const kp_evict_observation *obs) {
     const kp_cluster *cl = m->cl;
+    const kp_pod *p = &cl->pods[rp_pod];
+    ev_qty qt;
     char msg[2048], q[64], a[64];
     size_t o = (size_t)snprintf(msg, sizeof msg, "The node was low on resource: %s. ", resource);
     for (uint32_t k = 0; k < n3; k++) {
@@ -527,9 +658,10 @@ static void eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const ch
     if (is_mem && p->has_pod_resources && resv_find(&p->pod_req, KP_RES_MEM, &preq) && (st->mem.has & KP__EVM_PRESENT)) {
         int64_t ws = (st->mem.has & KP__EVM_WS) ? kp__ev_u2i(st->mem.ws) : 0;
         kp_quantity_format_int(ws, KP_QFMT_BINARY_SI, a, sizeof a);
-        kp__ev_format_spec_qty(preq, q, sizeof q);
+        spec_qty(m, rp_pod, KP_EVSPEC_POD_REQUEST, "", "memory", preq, &qt);
         o += (size_t)snprintf(msg + o, o < sizeof msg ? sizeof msg - o : 0,
-                              "Pod %s was using %s, request is %s, has larger consumption of memory. ", pod_name, a, q);
+                              "Pod %s was using %s, request is %s, has larger consumption of memory. ", pod_name, a,
+                              qty_str(&qt));
         pod_usage = kp__arena_dup(&m->arena, a, strlen(a) + 1);
     }
     uint32_t n_all = (uint32_t)p->n_containers + p->n_init;
@@ -552,10 +684,10 @@ static void eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const ch
             }
             if (has_usage && usage > req) {
                 kp_quantity_format_int(usage, KP_QFMT_BINARY_SI, a, sizeof a);
-                kp__ev_format_spec_qty(req, q, sizeof q);
+                spec_qty(m, rp_pod, KP_EVSPEC_REQUEST, kp__s(cl, ct->name), resource, req, &qt);
                 o += (size_t)snprintf(msg + o, o < sizeof msg ? sizeof msg - o : 0,
                                       "Container %s was using %s, request is %s, has larger consumption of %s. ",
-                                      kp__s(cl, ct->name), a, q, resource);
+                                      kp__s(cl, ct->name), a, qty_str(&qt), resource);
                 nn += (size_t)snprintf(names + nn, nn < sizeof names ? sizeof names - nn : 0, "%s%s", nn ? "," : "",
                                        kp__s(cl, ct->name));
                 nu += (size_t)snprintf(usages + nu, nu < sizeof usages ? sizeof usages - nu : 0, "%s%s", nu ? "," : "", a);
@@ -626,7 +758,7 @@ static void evict_one(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_
         }
         if (p->is_critical) continue;
         kp_evict_eviction *e = add_eviction(m, rp->pod, kp_evict_signal_name(t->signal), grace, NULL, false);
-        eviction_message(m, e, resource, p, rp->st, t3, n3, obs);
+        eviction_message(m, e, resource, rp->pod, rp->st, t3, n3, obs);
         remove_active(m, rp->pod);
         return;
     }
@@ -659,21 +791,23 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         res->note = "no eviction thresholds configured";
         return KP_OK;
     }
-    /* Layout and containerfs thresholds, once. The first step still evaluates the list from
-     * before the derivation (upstream's synchronize shadows its `thresholds` variable). */
-    const kp__ev_threshold *eval = m->th;
+    /* Layout and containerfs thresholds, once. The first step still evaluates only the entries
+     * from before the derivation: upstream's synchronize shadows its `thresholds` variable, which
+     * keeps the old length but shares the backing array, so user containerfs thresholds that
+     * UpdateContainerFsThresholds overwrote in place are evaluated with their new values while
+     * the appended copies are not evaluated until the next step. */
     uint32_t n_eval = m->n_th;
-    bool replaced[64] = {false};
     if (!m->layout_known) {
         m->layout_known = true;
         detect_layout(m, s);
-        if (m->n_th) memcpy(m->th_old, m->th, m->n_th * sizeof *m->th);
-        eval = m->th_old;
-        if (kp__ev_update_containerfs(&m->th, &m->n_th, m->imagefs, m->split, replaced, 64) != KP_OK)
+        if (kp__ev_update_containerfs(&m->th, &m->n_th, m->imagefs, m->split, NULL, 0) != KP_OK)
             return kp_error_set(err, KP_ENOMEM, "out of memory");
         res->layout = layout_of(m);
     }
-    join_stats(m, s);
+    const kp__ev_threshold *eval = m->th;
+    /* statsFunc: the join runs only when something reads pod stats (the local-storage checks of
+     * pods that have limits, ranking); a quiet step reads none */
+    bool joined = false;
 
     /* thresholds met, then those previously met whose min-reclaim is not yet satisfied */
     uint32_t *T = m->ia, nT, i;
@@ -733,19 +867,13 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         m->last_has[sg] = obs[sg].present;
         m->last_time[sg] = obs[sg].time_ns;
     }
-    /* state keyed by a threshold that the containerfs derivation replaced is dropped: upstream
-     * keys it by the old threshold value, which never matches again */
-    for (i = 0; i < 64 && i < m->n_th; i++) {
-        if (!replaced[i]) continue;
-        m->fo_has[i] = false;
-        uint32_t w = 0;
-        for (uint32_t k = 0; k < m->n_met_prev; k++)
-            if (m->met_prev[k] != i) m->met_prev[w++] = m->met_prev[k];
-        m->n_met_prev = w;
-    }
 
     if (cfg->local_storage_isolation) {
-        local_storage_eviction(m);
+        if (m->n_local_check) {
+            join_stats(m, s);
+            joined = true;
+            local_storage_eviction(m);
+        }
         if (m->n_ev > 0) { res->n_evicted = m->n_ev; return KP_OK; }
     }
     if (n3 == 0) {
@@ -766,6 +894,7 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         res->note = "eviction thresholds have been met, but no pods are active to evict";
         return KP_OK;
     }
+    if (!joined) join_stats(m, s);
     kp__ev_rank_fn fn = kp__ev_rank_fn_for(eval[chosen].signal, m->imagefs, m->split);
     uint32_t n_live = 0;
     for (i = 0; i < m->n_pods_total; i++) {

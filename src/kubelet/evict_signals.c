@@ -69,8 +69,17 @@ void kp__ev_threshold_quantity_str(const kp__ev_value *v, int64_t capacity, char
         kp__ev_amount a = kp__ev_value_amount(v, capacity);
         kp_quantity_format_int(a.whole, KP_QFMT_BINARY_SI, buf, cap);
     } else {
-        kp_quantity_format(&v->q, buf, cap);
+        snprintf(buf, cap, "%s", v->str); /* DeepCopy keeps the cached string */
     }
+}
+
+void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, char *buf, size_t cap) {
+    if (text && len < cap && kp_quantity_parse_keeps_string(text, len)) {
+        memcpy(buf, text, len);
+        buf[len] = 0;
+        return;
+    }
+    kp_quantity_format(q, buf, cap);
 }
 
 /* mirrors compareThresholdValue */

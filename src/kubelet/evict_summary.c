@@ -153,12 +153,11 @@ static bool get_str(sctx *x, kp_ev ev, const char *s, size_t len, const char **o
         x->failed = true;
         return false;
     }
-    char *p = kp__arena_alloc(&x->s->arena, len + 1);
+    char *p = kp__arena_dup(&x->s->arena, s, len); /* NUL-terminated, not zeroed first */
     if (!p) {
         x->oom = true;
         return false;
     }
-    memcpy(p, s, len);
     *out = p;
     *olen = (uint32_t)len;
     return true;

@@ -26,6 +26,7 @@ typedef struct {
     bool is_pct;
     float pct;       /* fraction (0.1 for "10%"), float32 as upstream */
     kp_quantity q;
+    char str[KP_QUANTITY_STR_MAX]; /* q.String(): the text as written when ParseQuantity keeps it */
 } kp__ev_value;
 
 /* evictionapi.Threshold. has_op false = empty Operator (containerfs copy of an absent
@@ -222,8 +223,11 @@ uint32_t kp__ev_hash(const char *s, size_t n);
 /* Saturating helpers. */
 int64_t kp__ev_sat_add(int64_t a, int64_t b);
 int64_t kp__ev_u2i(uint64_t v);
-/* Canonical text of a spec quantity held as an integer (requests, limits, sizeLimit): BinarySI
- * when a multiple of 1024, else DecimalSI (the model keeps values, not the original suffix). */
+/* Quantity.String() of a quantity parsed from text[0..len): the text itself when ParseQuantity
+ * keeps it (kp_quantity_parse_keeps_string), else the canonical form. */
+void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, char *buf, size_t cap);
+/* Text of a spec quantity held only as an integer (no original spelling known): BinarySI when
+ * a multiple of 1024, else DecimalSI. */
 void kp__ev_format_spec_qty(int64_t v, char *buf, size_t cap);
 
 #endif

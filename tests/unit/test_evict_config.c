@@ -146,7 +146,7 @@ KT_TEST(percentages_are_float32) {
     KT_CHECK(kp__ev_parse_percentage("12%345", 6, &p, NULL) != KP_OK);
     KT_CHECK(kp__ev_parse_percentage(" 5%", 3, &p, NULL) != KP_OK);
     /* spec 1.3 worked values of GetThresholdQuantity */
-    kp__ev_value v = {true, 0, {0, 0, KP_QFMT_DECIMAL_SI}};
+    kp__ev_value v = {true, 0, {0, 0, KP_QFMT_DECIMAL_SI}, ""};
     kp__ev_parse_percentage("10%", 3, &v.pct, NULL);
     KT_CHECK_INT(kp__ev_value_amount(&v, INT64_C(1048576000)).whole, 104857601);
     KT_CHECK_INT(kp__ev_value_amount(&v, INT64_C(1073741824)).whole, 107374184);

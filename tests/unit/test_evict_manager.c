@@ -475,8 +475,137 @@ KT_TEST(stats_follow_pods_after_eviction) {
     kp_cluster_free(cl);
 }
 
+/* UpdateContainerFsThresholds overwrites a user containerfs threshold in place, and the first
+ * synchronize (which keeps the old slice length) already sees the new value: with nodefs<1Gi the
+ * user's containerfs.available<10Gi is never evaluated (kprio evaluated it on the first step). */
+KT_TEST(containerfs_overwritten_before_first_step) {
+    pod("p", 0, "", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("nodefs.available<1Gi,containerfs.available<10Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_summary *s = summary("{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld},"
+                                  "\"runtime\":{\"containerFs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":[]}",
+                                  (long long)(50 * GI), (long long)(100 * GI), (long long)(5 * GI), (long long)(100 * GI));
+    kp_evict_result r;
+    for (int step = 0; step < 2; step++) {
+        KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+        KT_CHECK_INT(r.n_met, 0);
+        KT_CHECK_INT(r.conditions, 0);
+    }
+    kp_evict_threshold_info ti;
+    KT_CHECK_INT(kp_evict_manager_threshold(m, 1, &ti), KP_OK);
+    KT_CHECK_INT(ti.signal, KP_EVSIG_CONTAINERFS_AVAILABLE);
+    KT_CHECK_STR(ti.value, "1Gi");
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* PodLimits adds spec.overhead only to a non-zero limit: a zero ephemeral-storage limit stays 0 */
+KT_TEST(pod_limit_overhead_only_when_non_zero) {
+    pod("zero", 0, "    resources: {limits: {ephemeral-storage: '0'}}\n", "  overhead: {ephemeral-storage: 1Gi}\n");
+    pod("some", 0, "    resources: {limits: {ephemeral-storage: 1Mi}}\n", "  overhead: {ephemeral-storage: 1Gi}\n");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("nodefs.available<1Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_summary *s = summary("{\"pods\":[{\"podRef\":{\"uid\":\"uid-zero\"},\"ephemeral-storage\":{\"usedBytes\":%lld}},"
+                                  "{\"podRef\":{\"uid\":\"uid-some\"},\"ephemeral-storage\":{\"usedBytes\":%lld}}]}",
+                                  (long long)(100 * MI), (long long)(100 * MI));
+    kp_evict_result r;
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    KT_CHECK_INT(r.n_evicted, 1);
+    if (r.n_evicted) {
+        KT_CHECK_INT((long)r.evicted[0].pod, pod_index(cl, "zero"));
+        KT_CHECK_STR(r.evicted[0].signal, "ephemeralpodfs.limit");
+        KT_CHECK_STR(r.evicted[0].message, "Pod ephemeral local storage usage exceeds the total limit of containers 0. ");
+    }
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* GetThresholdQuantity deep-copies the threshold, so "Threshold quantity" prints Quantity.String()
+ * with the string ParseQuantity cached: "1.500G" stays "1.500G" (canonical: 1500M) */
+KT_TEST(threshold_quantity_keeps_its_spelling) {
+    pod("p", 0, "", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("memory.available<1.500G", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
+                                  MEMPOD("p", 0) "]}", (long long)GI, (long long)GI, (long long)MI);
+    kp_evict_result r;
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    KT_CHECK_INT(r.n_evicted, 1);
+    if (r.n_evicted)
+        KT_CHECK_STR(r.evicted[0].message, "The node was low on resource: memory. Threshold quantity: 1.500G, available: 1Gi. ");
+    if (r.n_met) KT_CHECK_STR(r.met[0].quantity_str, "1.500G");
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+    const char *bad[] = {"memory.available<-1.500G", "memory.available<0"};
+    const char *want[] = {"eviction threshold memory.available must be positive: -1.500G",
+                          "eviction threshold memory.available must be positive: 0"};
+    for (int i = 0; i < 2; i++) {
+        kp_evict_config *b = kp_evict_config_new();
+        kp_error_clear(&err);
+        kp_evict_config_set_flag(b, "eviction-hard", bad[i], &err);
+        KT_CHECK(kp_evict_config_finish(b, &err) != KP_OK);
+        KT_CHECK_CONTAINS(err.msg, want[i]);
+        kp_evict_config_free(b);
+    }
+}
+
+static const char *bytes_spelling(void *ctx, uint32_t pod, kp_evict_spec_field f, const char *name, const char *res,
+                                  size_t *len) {
+    (void)pod;
+    ++*(int *)ctx;
+    if (f != KP_EVSPEC_REQUEST || strcmp(name, "p") != 0 || strcmp(res, "memory") != 0) return NULL;
+    *len = 9;
+    return "104857600xyz"; /* not NUL-terminated at len */
+}
+
+/* kp_evict_manager_set_spec_text: the request prints as written ("104857600"); without a source
+ * the integer prints as before ("100Mi") */
+KT_TEST(spec_text_source_spells_requests) {
+    pod("p", 0, "    resources: {requests: {memory: 100Mi}}\n", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
+                                  "{\"podRef\":{\"uid\":\"uid-p\"},\"containers\":[{\"name\":\"p\",\"memory\":{\"workingSetBytes\":%lld}}]}]}",
+                                  (long long)GI, (long long)GI, (long long)GI);
+    const char *want[] = {"Container p was using 1Gi, request is 104857600, has larger consumption of memory. ",
+                          "Container p was using 1Gi, request is 100Mi, has larger consumption of memory. "};
+    for (int round = 0; round < 2; round++) {
+        kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+        int calls = 0;
+        if (round == 0) kp_evict_manager_set_spec_text(m, bytes_spelling, &calls);
+        kp_evict_result r;
+        KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+        KT_CHECK_INT(r.n_evicted, 1);
+        if (r.n_evicted) KT_CHECK_CONTAINS(r.evicted[0].message, want[round]);
+        KT_CHECK(round == 1 || calls > 0);
+        kp_evict_manager_free(m);
+    }
+    kp_evict_summary_free(s);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(memory_pressure_verify_pod_status), KT_CASE(stats_follow_pods_after_eviction), KT_CASE(pid_pressure_verify_pod_status),
         KT_CASE(disk_pressure_verify_pod_status), KT_CASE(min_reclaim), KT_CASE(static_critical_pods_are_not_evicted),
         KT_CASE(local_storage_limit_evictions), KT_CASE(container_ephemeral_limit), KT_CASE(allocatable_memory_pressure),
         KT_CASE(eviction_priority_memory_first), KT_CASE(stale_stats_are_not_acted_on), KT_CASE(transition_period),
-        KT_CASE(summary_errors_name_the_field))
+        KT_CASE(summary_errors_name_the_field),
+        KT_CASE(containerfs_overwritten_before_first_step), KT_CASE(pod_limit_overhead_only_when_non_zero),
+        KT_CASE(threshold_quantity_keeps_its_spelling), KT_CASE(spec_text_source_spells_requests))
