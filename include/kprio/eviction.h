@@ -226,9 +226,9 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s,
 
 /* Pod spec quantities that eviction messages print (upstream prints Quantity.String(), which
  * depends on how the quantity was written: "100Mi" prints "100Mi", "104857600" prints
- * "104857600", "1.5Gi" prints "1536Mi"). The cluster model keeps integer values only, so the
- * caller may say how each was written; without that source kprio prints the integer in BinarySI
- * when it is a multiple of 1024, else in DecimalSI. */
+ * "104857600", "1.5Gi" prints "1536Mi"). The cluster model keeps each quantity's spelling from the
+ * manifest and is the default source; a caller may install another. A quantity with no known
+ * spelling prints in BinarySI when it is a multiple of 1024, else in DecimalSI. */
 typedef enum {
     KP_EVSPEC_REQUEST = 0, /* container or init container NAME: resources.requests[RESOURCE] */
     KP_EVSPEC_LIMIT,       /* container or init container NAME: resources.limits[RESOURCE] */

@@ -235,138 +235,6 @@ static int parse_layout(const char *v, kp_evict_fs_layout *out) {
     return 0;
 }
 
-/* ---------------------------------------------------------------- spec quantities as written */
-
-/* Upstream's messages print requests, limits and sizeLimits with Quantity.String(), which
- * depends on how each was written ("100Mi" vs "104857600"); the cluster model keeps integers.
- * On the first message that needs one, this re-reads the snapshot files holding the node's pods
- * (one object at a time, no DOM kept) and records every quantity of those pods' resources,
- * overhead and emptyDir sizeLimits. Pods read from stdin keep kprio's integer rendering. */
-typedef struct {
-    uint32_t pod;
-    kp_evict_spec_field field;
-    char *name, *res, *text;
-    size_t text_len;
-} spec_ent;
-
-typedef struct {
-    const kp_cluster *cl;
-    long node;
-    bool loaded;
-    spec_ent *e;
-    size_t n, cap;
-} spec_src;
-
-static void spec_add(spec_src *x, uint32_t pod, kp_evict_spec_field f, const char *name, size_t name_len,
-                     const kp_tnode *res) {
-    for (const kp_tnode *q = res ? res->first : NULL; q; q = q->next) {
-        if ((q->type != KP_T_STR && q->type != KP_T_NUM) || !q->key) continue;
-        if (x->n == x->cap) {
-            size_t nc = x->cap ? x->cap * 2 : 64;
-            spec_ent *ne = realloc(x->e, nc * sizeof *ne);
-            if (!ne) return;
-            x->e = ne;
-            x->cap = nc;
-        }
-        spec_ent *e = &x->e[x->n];
-        e->pod = pod;
-        e->field = f;
-        e->name = strndup(name, name_len);
-        e->res = strndup(q->key, q->key_len);
-        e->text = strndup(q->s, q->len);
-        e->text_len = q->len;
-        if (!e->name || !e->res || !e->text) {
-            free(e->name); free(e->res); free(e->text);
-            return;
-        }
-        x->n++;
-    }
-}
-
-static const kp_tnode *spec_str(const kp_tnode *obj, const char *key) {
-    const kp_tnode *n = obj ? kp__tree_get(obj, key) : NULL;
-    return n && n->type == KP_T_STR ? n : NULL;
-}
-
-static kp_status spec_obj(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
-    spec_src *x = ctx;
-    (void)doc;
-    (void)err;
-    const kp_tnode *kind = spec_str(obj, "kind"), *md = kp__tree_get(obj, "metadata");
-    const kp_tnode *name = spec_str(md, "name"), *ns = spec_str(md, "namespace");
-    if (!kind || strcmp(kind->s, "Pod") != 0 || !name) return KP_OK;
-    char ref[1024];
-    snprintf(ref, sizeof ref, "%s/%s", ns && ns->len ? ns->s : "default", name->s);
-    long pi = kp_cluster_find_pod(x->cl, ref);
-    if (pi < 0 || x->cl->pods[pi].node != x->node) return KP_OK;
-    uint32_t pod = (uint32_t)pi;
-    const kp_tnode *spec = kp__tree_get(obj, "spec");
-    if (!spec) return KP_OK;
-    static const char *const lists[] = {"containers", "initContainers"};
-    for (int l = 0; l < 2; l++) {
-        const kp_tnode *arr = kp__tree_get(spec, lists[l]);
-        for (const kp_tnode *c = arr && arr->type == KP_T_ARR ? arr->first : NULL; c; c = c->next) {
-            const kp_tnode *cn = spec_str(c, "name"), *r = c->type == KP_T_OBJ ? kp__tree_get(c, "resources") : NULL;
-            if (!cn || !r || r->type != KP_T_OBJ) continue;
-            spec_add(x, pod, KP_EVSPEC_REQUEST, cn->s, cn->len, kp__tree_get(r, "requests"));
-            spec_add(x, pod, KP_EVSPEC_LIMIT, cn->s, cn->len, kp__tree_get(r, "limits"));
-        }
-    }
-    const kp_tnode *r = kp__tree_get(spec, "resources");
-    if (r && r->type == KP_T_OBJ) spec_add(x, pod, KP_EVSPEC_POD_REQUEST, "", 0, kp__tree_get(r, "requests"));
-    spec_add(x, pod, KP_EVSPEC_OVERHEAD, "", 0, kp__tree_get(spec, "overhead"));
-    const kp_tnode *vols = kp__tree_get(spec, "volumes");
-    for (const kp_tnode *v = vols && vols->type == KP_T_ARR ? vols->first : NULL; v; v = v->next) {
-        const kp_tnode *vn = spec_str(v, "name"), *ed = v->type == KP_T_OBJ ? kp__tree_get(v, "emptyDir") : NULL;
-        if (vn && ed && ed->type == KP_T_OBJ) spec_add(x, pod, KP_EVSPEC_SIZE_LIMIT, vn->s, vn->len, ed);
-    }
-    return KP_OK;
-}
-
-static void spec_load(spec_src *x) {
-    const kp_node *n = &x->cl->nodes[x->node];
-    x->loaded = true;
-    for (uint32_t i = 0; i < n->n_pods; i++) {
-        const char *file = x->cl->pods[n->pods[i]].src_file;
-        bool seen = !file || strcmp(file, "-") == 0;
-        for (uint32_t j = 0; j < i && !seen; j++) seen = x->cl->pods[n->pods[j]].src_file == file;
-        if (seen) continue;
-        char *buf = NULL;
-        size_t len = 0;
-        kp_error err;
-        kp_error_clear(&err);
-        if (kp__read_file(file, (size_t)4 << 30, &buf, &len, &err) == KP_OK)
-            (void)kp__tree_parse(file, buf, len, true, spec_obj, x, &err);
-        free(buf);
-    }
-}
-
-static const char *spec_text(void *ctx, uint32_t pod, kp_evict_spec_field f, const char *name, const char *res,
-                             size_t *len) {
-    spec_src *x = ctx;
-    if (!x->loaded) spec_load(x);
-    for (size_t i = 0; i < x->n; i++) {
-        const spec_ent *e = &x->e[i];
-        if (e->pod != pod || e->field != f) continue;
-        /* a sizeLimit entry is keyed by volume name; its member must be sizeLimit itself */
-        if (f == KP_EVSPEC_SIZE_LIMIT ? strcmp(e->res, "sizeLimit") != 0 : strcmp(e->res, res) != 0) continue;
-        if (strcmp(e->name, name) != 0) continue;
-        *len = e->text_len;
-        return e->text;
-    }
-    return NULL;
-}
-
-static void spec_free(spec_src *x) {
-    for (size_t i = 0; i < x->n; i++) {
-        free(x->e[i].name);
-        free(x->e[i].res);
-        free(x->e[i].text);
-    }
-    free(x->e);
-}
-
-/* Everything after option parsing; owns and frees what it creates. */
 static int run(const kp_cli_common *c, const char *node_name, const char **summaries, int n_sum,
                const char *config_file, const flag_arg *flags, int n_flags, const char **reclaim, int n_reclaim,
                kp_evict_fs_layout layout) {
@@ -378,8 +246,6 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     kp_evict_summary **sums = calloc((size_t)n_sum, sizeof *sums);
     kp_evict_config *cfg = kp_evict_config_new();
     kp_table *t = NULL;
-    spec_src spec;
-    memset(&spec, 0, sizeof spec);
     if (!sums || !cfg) { fprintf(stderr, "kprio: out of memory\n"); goto out; }
     if (config_file) {
         char *buf = NULL;
@@ -417,9 +283,6 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     }
     m = kp_evict_manager_new(cl, node, cfg, &err);
     if (!m) { fail_err(&err, NULL); goto out; }
-    spec.cl = cl;
-    spec.node = node;
-    kp_evict_manager_set_spec_text(m, spec_text, &spec);
     kp_emit *e = NULL;
     if (c->out == KP_OUT_TABLE) {
         t = kp_table_new(5);
@@ -463,7 +326,6 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     }
     rc = KP_EXIT_OK;
 out:
-    spec_free(&spec);
     kp_table_free(t);
     kp_evict_manager_free(m);
     kp_cluster_free(cl);

@@ -25,6 +25,8 @@ enum { KP_RES_CPU = 0, KP_RES_MEM = 1, KP_RES_EPH = 2, KP_RES_PODS = 3, KP_RES_F
 /* Sparse resource list (pod-side): entries sorted by resource index. */
 typedef struct {
     uint8_t res; /* index into cl->res_names */
+    kp_str text; /* the quantity as written ("" when derived): messages print upstream's
+                  * Quantity.String(), which depends on the spelling ("1Gi" vs "1073741824") */
     int64_t v;
 } kp_resent;
 typedef struct {
@@ -139,6 +141,7 @@ typedef struct {
 
 typedef struct {
     kp_str name;
+    kp_str size_limit_text; /* emptyDir.sizeLimit as written ("" if none) */
     bool is_empty_dir;
     bool has_size_limit;
     int64_t size_limit; /* bytes */

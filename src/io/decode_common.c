@@ -132,6 +132,11 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
         for (j = 0; j < n && e[j].res != r; j++) {}
         e[j].res = (uint8_t)r;
         e[j].v = v;
+        e[j].text = kp__intern(&cl->strs, c->s, c->len);
+        if (e[j].text == UINT32_MAX) {
+            st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+            break;
+        }
         if (j == n) n++;
     }
     kp__dctx_pop(d, saved);

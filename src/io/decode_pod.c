@@ -409,6 +409,8 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
                 if (st == KP_OK && sl && sl->type != KP_T_NULL) {
                     st = kp__d_quantity(d, sl, "sizeLimit", false, &v->size_limit);
                     v->has_size_limit = st == KP_OK;
+                    if (st == KP_OK && (v->size_limit_text = kp__d_intern(cl, sl->s, sl->len)) == UINT32_MAX)
+                        st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
                 }
                 kp__dctx_pop(d, s3);
             }

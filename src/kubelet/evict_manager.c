@@ -413,10 +413,44 @@ typedef struct ev_qty {
 /* The quantity behind a model integer v: parsed from the text the pod was written with when
  * the spec-text source knows it and it agrees with v, else rebuilt from v (an absent quantity
  * is v = 0, Quantity{} upstream, which prints "0"). */
+static const kp_resent *resv_entry(const kp_cluster *cl, const kp_resv *rv, const char *res) {
+    for (uint16_t i = 0; i < rv->n; i++)
+        if (strcmp(kp__s(cl, cl->res_names[rv->e[i].res]), res) == 0) return &rv->e[i];
+    return NULL;
+}
+
+/* The spelling the cluster model kept from the pod's manifest (the default spec-text source). */
+static const char *model_spec_text(const kp_cluster *cl, uint32_t pod, kp_evict_spec_field f, const char *name,
+                                   const char *res, size_t *len) {
+    const kp_pod *p = &cl->pods[pod];
+    const kp_resent *e = NULL;
+    kp_str text = 0;
+    switch (f) {
+    case KP_EVSPEC_REQUEST:
+    case KP_EVSPEC_LIMIT:
+        for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init && !e; i++) {
+            const kp_container *c = &p->containers[i];
+            if (strcmp(kp__s(cl, c->name), name) == 0) e = resv_entry(cl, f == KP_EVSPEC_REQUEST ? &c->req : &c->lim, res);
+        }
+        break;
+    case KP_EVSPEC_POD_REQUEST: e = resv_entry(cl, &p->pod_req, res); break;
+    case KP_EVSPEC_OVERHEAD: e = resv_entry(cl, &p->overhead, res); break;
+    case KP_EVSPEC_SIZE_LIMIT:
+        for (uint16_t i = 0; i < p->n_volumes && !text; i++)
+            if (strcmp(kp__s(cl, p->volumes[i].name), name) == 0) text = p->volumes[i].size_limit_text;
+        break;
+    }
+    if (e) text = e->text;
+    if (!text) return NULL;
+    *len = kp__strlen(&cl->strs, text);
+    return kp__s(cl, text);
+}
+
 static void spec_qty(const kp_evict_manager *m, uint32_t pod, kp_evict_spec_field f, const char *name,
                      const char *res, int64_t v, ev_qty *out) {
     size_t len = 0;
-    const char *t = m->spec_fn ? m->spec_fn(m->spec_ctx, pod, f, name, res, &len) : NULL;
+    const char *t = m->spec_fn ? m->spec_fn(m->spec_ctx, pod, f, name, res, &len)
+                               : model_spec_text(m->cl, pod, f, name, res, &len);
     int64_t iv;
     if (t && kp_quantity_parse(t, len, &out->q, NULL) == KP_OK && kp_quantity_value(&out->q, &iv) == KP_OK && iv == v) {
         out->kept = len < sizeof out->str && kp_quantity_parse_keeps_string(t, len);
