@@ -17,10 +17,11 @@ typedef struct {
 
 
 #define SHARE_CACHE 2048
+enum { MAP_POD, MAP_NODE, MAP_CLASS, MAP_PDB, MAP_NS, MAP_WL, MAP_COUNT = MAP_WL + KP_WL_KINDS };
 
 typedef struct kp_cluster_ext {
     kp_cluster base;
-    idmap maps[5];
+    idmap maps[MAP_COUNT];
     /* recently seen distinct toleration lists, for sharing (small direct-mapped cache) */
     const kp_toleration *tol_cache[64];
     uint16_t tol_cache_n[64];
@@ -28,8 +29,6 @@ typedef struct kp_cluster_ext {
     const void *share_cache[SHARE_CACHE];
     size_t share_cache_len[SHARE_CACHE];
 } kp_cluster_ext;
-
-enum { MAP_POD, MAP_NODE, MAP_CLASS, MAP_PDB, MAP_NS };
 
 static uint64_t idkey(kp_str ns, kp_str name) { return ((uint64_t)ns << 32 | name) + 1; }
 
@@ -172,6 +171,18 @@ kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name) {
     return ns;
 }
 
+kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns, kp_str name) {
+    static const char *const names[KP_WL_KINDS] = {"Service", "ReplicationController", "ReplicaSet", "StatefulSet"};
+    kp_workload *w = upsert(cl, MAP_WL + (int)kind, (void **)&cl->workloads, &cl->n_workloads,
+                            &cl->cap_workloads, sizeof *w, ns, name, names[kind]);
+    if (w) {
+        w->kind = kind;
+        w->ns = ns;
+        w->name = name;
+    }
+    return w;
+}
+
 void kp__cluster_note_skipped(kp_cluster *cl, const char *kind) {
     cl->n_skipped_kinds++;
     size_t kl = strlen(kind), used = strlen(cl->skipped_kinds);
@@ -304,7 +315,7 @@ kp_cluster *kp_cluster_new(void) {
 void kp_cluster_free(kp_cluster *cl) {
     if (!cl) return;
     kp_cluster_ext *ext = (kp_cluster_ext *)cl;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < MAP_COUNT; i++) {
         free(ext->maps[i].keys);
         free(ext->maps[i].vals);
     }
@@ -316,6 +327,7 @@ void kp_cluster_free(kp_cluster *cl) {
     free(cl->classes);
     free(cl->pdbs);
     free(cl->namespaces);
+    free(cl->workloads);
     kp__intern_fini(&cl->strs);
     kp__arena_fini(&cl->arena);
 
@@ -380,7 +392,7 @@ size_t kp_cluster_model_bytes(const kp_cluster *cl) {
     b += (size_t)cl->strs.cap * (sizeof(char *) + sizeof(uint32_t)) + (size_t)cl->strs.table_cap * sizeof(uint32_t);
     for (uint32_t i = 0; i < cl->n_nodes; i++) b += cl->nodes[i].cap_pods * sizeof(uint32_t);
     const kp_cluster_ext *ext = (const kp_cluster_ext *)cl;
-    for (int i = 0; i < 5; i++) b += ext->maps[i].cap * (sizeof(uint64_t) + sizeof(uint32_t));
+    for (int i = 0; i < MAP_COUNT; i++) b += ext->maps[i].cap * (sizeof(uint64_t) + sizeof(uint32_t));
     return b;
 }
 size_t kp_cluster_warning_count(const kp_cluster *cl) { return cl->n_warnings; }

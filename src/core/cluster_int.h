@@ -11,6 +11,8 @@ kp_node *kp__cluster_new_node(kp_cluster *cl, kp_str name);
 kp_priority_class *kp__cluster_new_class(kp_cluster *cl, kp_str name);
 kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name);
 kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name);
+/* Service / ReplicationController / ReplicaSet / StatefulSet (same replace rule per kind). */
+kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns, kp_str name);
 void kp__cluster_note_skipped(kp_cluster *cl, const char *kind);
 /* Points p->tolerations at an identical list already loaded (most pods carry the same default
  * not-ready/unreachable tolerations), so each distinct list is stored once. */

@@ -154,6 +154,7 @@ typedef struct {
 
 typedef struct {
     kp_str kind, name, uid;
+    kp_str api_version; /* as written ("apps/v1"); 0 if absent */
     bool controller;
 } kp_owner_ref;
 
@@ -274,6 +275,17 @@ typedef struct {
     kp_labels labels;
 } kp_namespace;
 
+/* Workload objects, kept only for PodTopologySpread's default selector (helper.DefaultSelector):
+ * namespace, name and the selector, nothing else. */
+typedef enum { KP_WL_SERVICE = 0, KP_WL_RC, KP_WL_RS, KP_WL_STS, KP_WL_KINDS } kp_workload_kind;
+typedef struct {
+    kp_str ns, name;
+    kp_workload_kind kind;
+    bool has_map;            /* Service / ReplicationController: spec.selector present (not nil) */
+    kp_labels map;           /* Service / ReplicationController: spec.selector (map) */
+    kp_label_selector sel;   /* ReplicaSet / StatefulSet: spec.selector (LabelSelector) */
+} kp_workload;
+
 typedef struct kp_cluster {
     kp_arena arena;
     kp_interner strs;
@@ -290,6 +302,8 @@ typedef struct kp_cluster {
     uint32_t n_pdbs, cap_pdbs;
     kp_namespace *namespaces;
     uint32_t n_namespaces, cap_namespaces;
+    kp_workload *workloads; /* Services, ReplicationControllers, ReplicaSets, StatefulSets */
+    uint32_t n_workloads, cap_workloads;
 
     bool finalized;
     /* warnings collected while loading/finalizing; the CLI prints them */

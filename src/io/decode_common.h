@@ -35,4 +35,9 @@ kp_status kp__d_effect(kp_dctx *d, const kp_tnode *obj, bool allow_empty, kp_eff
 kp_status kp__decode_pod(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_pod *p);
 kp_status kp__decode_node(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_node *n);
 
+/* decode_workload.c: Service / ReplicationController / ReplicaSet / StatefulSet (selectors only) */
+bool kp__workload_kind(const char *kind, kp_workload_kind *out);
+bool kp__workload_api_ok(kp_workload_kind kind, const char *api);
+kp_status kp__decode_workload(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_workload *w);
+
 #endif

@@ -544,6 +544,7 @@ static kp_status decode_owners(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta,
         if (st == KP_OK) st = kp__d_str(d, cl, t, "kind", &p->owners[i].kind);
         if (st == KP_OK) st = kp__d_str(d, cl, t, "name", &p->owners[i].name);
         if (st == KP_OK) st = kp__d_str(d, cl, t, "uid", &p->owners[i].uid);
+        if (st == KP_OK) st = kp__d_str(d, cl, t, "apiVersion", &p->owners[i].api_version);
         if (st == KP_OK) st = kp__dget_bool(d, t, "controller", &p->owners[i].controller, NULL);
         kp__dctx_pop(d, s2);
     }

@@ -235,11 +235,13 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     bool is_pod = strcmp(kind, "Pod") == 0, is_node = strcmp(kind, "Node") == 0;
     bool is_pc = strcmp(kind, "PriorityClass") == 0, is_pdb = strcmp(kind, "PodDisruptionBudget") == 0;
     bool is_ns = strcmp(kind, "Namespace") == 0;
-    if (!(is_pod || is_node || is_pc || is_pdb || is_ns)) {
+    kp_workload_kind wk = KP_WL_SERVICE;
+    bool is_wl = kp__workload_kind(kind, &wk);
+    if (!(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl)) {
         kp__cluster_note_skipped(cl, kind);
         return KP_OK;
     }
-    if (!api_group_ok(api, kind))
+    if (is_wl ? api && !kp__workload_api_ok(wk, api) : !api_group_ok(api, kind))
         return kp__dctx_fail(&d, kp__tree_get(obj, "apiVersion"), KP_EINVAL, "apiVersion",
                              "unsupported apiVersion \"%s\" for kind %s", api, kind);
     const kp_tnode *meta;
@@ -252,7 +254,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     if (st == KP_OK && (!has_name || !name[0])) st = kp__dctx_fail(&d, meta ? meta : obj, KP_EINVAL, "name", "required value");
     kp__dctx_pop(&d, saved);
     if (st != KP_OK) return st;
-    bool namespaced = is_pod || is_pdb;
+    bool namespaced = is_pod || is_pdb || is_wl;
     if (namespaced && (!has_ns || !ns[0])) ns = "default";
     snprintf(d.object, sizeof d.object, "%s%s%s %s%s%s%s", where, where[0] ? " (" : "", kind,
              namespaced ? ns : "", namespaced ? "/" : "", name, where[0] ? ")" : "");
@@ -280,6 +282,11 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
         kp_pdb *b = kp__cluster_new_pdb(cl, ns_id, name_id);
         if (!b) return kp_error_set(err, KP_ENOMEM, "out of memory");
         return decode_pdb(&d, cl, obj, b);
+    }
+    if (is_wl) {
+        kp_workload *w = kp__cluster_new_workload(cl, wk, ns_id, name_id);
+        if (!w) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        return kp__decode_workload(&d, cl, obj, w);
     }
     kp_namespace *nsp = kp__cluster_new_namespace(cl, name_id);
     if (!nsp) return kp_error_set(err, KP_ENOMEM, "out of memory");

@@ -2,10 +2,15 @@
  * AddPod/RemovePod, Filter, PreScore/Score/Normalize
  * (pkg/scheduler/framework/plugins/podtopologyspread/{common,filtering,scoring}.go).
  *
- * Default constraints (PodTopologySpreadArgs) need helper.DefaultSelector, built from the
- * Services / ReplicaSets / StatefulSets selecting the pod; kprio does not model those objects, so
- * the selector is empty and, as upstream does for an empty default selector, no default
- * constraint applies. */
+ * A pod without constraints of its own is spread by the default constraints
+ * (PodTopologySpreadArgs: defaultingType System — hostname maxSkew 3, zone maxSkew 5,
+ * ScheduleAnyway — or List) with helper.DefaultSelector built from the Services /
+ * ReplicationControllers / ReplicaSets / StatefulSets selecting it (spread_default.c); an empty
+ * DefaultSelector means no default constraint applies (buildDefaultConstraints).
+ *
+ * Matching pods per node come from the pod index (podindex.h): the candidates of the constraint's
+ * selector are counted into a per-node array instead of scanning every pod of every node;
+ * kp_sched.no_index selects the scan (reference path for the cross-check tests). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,22 +67,39 @@ static bool node_has_all_keys(const kp_spread_c *cs, uint16_t n, const kp_node *
     return true;
 }
 
-/* mirrors filterTopologySpreadConstraints: the pod's constraints with the given action */
-static uint16_t build_constraints(const kp_cluster *cl, const kp_pod *p, kp_when_unsat when, kp_spread_c *out) {
-    uint16_t n = 0;
-    for (uint16_t i = 0; i < p->n_spread; i++) {
-        const kp_spread *sp = &p->spread[i];
+/* mirrors filterTopologySpreadConstraints (the pod's own constraints with action `when`) or, for a
+ * pod without constraints, buildDefaultConstraints (the default ones with the DefaultSelector). */
+kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat when, kp_spread_c **out,
+                                 uint16_t *n_out) {
+    const kp_cluster *cl = s->cl;
+    const kp_spread *src = p->spread;
+    uint16_t n_src = p->n_spread, n = 0;
+    const kp_label_selector *dsel = NULL;
+    *out = NULL;
+    *n_out = 0;
+    if (n_src == 0) n_src = kp__spread_defaults_get(s, &src);
+    for (uint16_t i = 0; i < n_src; i++) n += src[i].when == when;
+    if (n == 0) return KP_OK;
+    if (p->n_spread == 0) {
+        kp_status st = kp__default_selector(s, (uint32_t)(p - cl->pods), &dsel);
+        if (st != KP_OK || !dsel) return st; /* selector.Empty(): no default constraint */
+    }
+    kp_spread_c *cs = calloc(n, sizeof *cs);
+    if (!cs) return KP_ENOMEM;
+    n = 0;
+    for (uint16_t i = 0; i < n_src; i++) {
+        const kp_spread *sp = &src[i];
         if (sp->when != when) continue;
-        kp_spread_c *c = &out[n++];
-        memset(c, 0, sizeof *c);
+        kp_spread_c *c = &cs[n++];
         c->key = sp->topology_key;
         c->max_skew = sp->max_skew;
         c->has_min_domains = sp->has_min_domains;
         c->min_domains = sp->has_min_domains ? sp->min_domains : 1;
         c->aff_policy = sp->has_node_affinity_policy ? sp->node_affinity_policy : KP_POLICY_HONOR;
         c->taint_policy = sp->has_node_taints_policy ? sp->node_taints_policy : KP_POLICY_IGNORE;
-        c->sel = &sp->selector;
-        for (uint16_t k = 0; k < sp->n_match_label_keys && c->n_extra < 8; k++) {
+        /* default constraints: the DefaultSelector replaces the selector built with matchLabelKeys */
+        c->sel = dsel ? dsel : &sp->selector;
+        for (uint16_t k = 0; !dsel && k < sp->n_match_label_keys && c->n_extra < 8; k++) {
             kp_str v;
             if (kp__labels_get(&p->labels, sp->match_label_keys[k], &v)) {
                 c->extra[c->n_extra].key = sp->match_label_keys[k];
@@ -88,7 +110,52 @@ static uint16_t build_constraints(const kp_cluster *cl, const kp_pod *p, kp_when
         c->self_match = sel_matches(cl, c, &p->labels);
         kp__pairmap_init(&c->counts, true);
     }
-    return n;
+    *out = cs;
+    *n_out = n;
+    return KP_OK;
+}
+
+/* Matching pods per node for constraint sc (countPodsMatchSelector on every node) into cnt[]
+ * (zero on entry); node_counts_clear zeroes it again. */
+static kp_status node_counts(kp_sched *s, const kp_spread_c *sc, kp_str ns, uint32_t *cnt) {
+    const kp_cluster *cl = s->cl;
+    if (s->no_index) {
+        for (uint32_t ni = 0; ni < cl->n_nodes; ni++) cnt[ni] = (uint32_t)count_matching(cl, sc, &cl->nodes[ni], ns);
+        return KP_OK;
+    }
+    kp_status st = kp__podindex_ensure(&s->ix, cl);
+    if (st != KP_OK) return st;
+    kp_ix_plan plan;
+    memset(&plan, 0, sizeof plan); /* empty selector: count_matching is 0 everywhere */
+    if (!sel_empty(sc)) kp__podindex_plan(&s->ix, sc->sel, sc->extra, sc->n_extra, &ns, 1, &plan);
+    kp_ix_iter it = {&plan, cl->n_pods, 0, 0};
+    uint32_t q;
+    while (kp__ix_next(&it, &q)) {
+        const kp_pod *e = &cl->pods[q];
+        if (e->node < 0 || e->deletion_ts != KP_TIME_NONE || e->ns != ns) continue;
+        if (sel_matches(cl, sc, &e->labels)) cnt[e->node]++;
+    }
+    return KP_OK;
+}
+
+static void node_counts_clear(kp_sched *s, const kp_spread_c *sc, kp_str ns, uint32_t *cnt) {
+    const kp_cluster *cl = s->cl;
+    if (s->no_index || sel_empty(sc)) {
+        if (s->no_index) memset(cnt, 0, cl->n_nodes * sizeof *cnt);
+        return;
+    }
+    /* the same candidates again (cheaper than clearing every node) */
+    kp_ix_plan plan;
+    kp__podindex_plan(&s->ix, sc->sel, sc->extra, sc->n_extra, &ns, 1, &plan);
+    kp_ix_iter it = {&plan, cl->n_pods, 0, 0};
+    uint32_t q;
+    while (kp__ix_next(&it, &q))
+        if (cl->pods[q].node >= 0) cnt[cl->pods[q].node] = 0;
+}
+
+static uint32_t *count_scratch(kp_sched *s) {
+    if (!s->ix_count) s->ix_count = calloc(s->cl->n_nodes + 1, sizeof *s->ix_count);
+    return s->ix_count;
 }
 
 /* mirrors criticalPaths.update */
@@ -115,32 +182,18 @@ static void paths_update(kp_spread_c *c, kp_str val, int64_t num) {
     }
 }
 
-/* calPreFilterState's per-node counting over the pod index: count_matching for every node at
- * once from the candidates of the constraint's selector (same namespace, not terminating), then
- * the same per-node pairmap additions in the same node order as the scan of every node. */
-static kp_status spread_counts_indexed(kp_cycle *c) {
+/* mirrors PodTopologySpread.PreFilter / calPreFilterState (hard constraints only) */
+kp_status kp__spread_prefilter(kp_cycle *c) {
     kp_sched *s = c->s;
     const kp_cluster *cl = s->cl;
     const kp_pod *p = c->p;
-    kp_status st = kp__podindex_ensure(&s->ix, cl);
-    if (st != KP_OK) return st;
-    if (!s->ix_count) {
-        s->ix_count = calloc(cl->n_nodes + 1, sizeof *s->ix_count);
-        if (!s->ix_count) return KP_ENOMEM;
-    }
-    uint32_t *cnt = s->ix_count;
-    for (uint16_t i = 0; i < c->n_spread; i++) {
+    kp_status st = kp__spread_constraints(s, p, KP_WHEN_DONOTSCHEDULE, &c->spread, &c->n_spread);
+    if (st != KP_OK || !c->n_spread) return st; /* no constraint: Skip */
+    uint32_t *cnt = count_scratch(s);
+    if (!cnt) return KP_ENOMEM;
+    for (uint16_t i = 0; i < c->n_spread && st == KP_OK; i++) {
         kp_spread_c *sc = &c->spread[i];
-        kp_ix_plan plan;
-        memset(&plan, 0, sizeof plan); /* empty selector: count_matching is 0 everywhere */
-        if (!sel_empty(sc)) kp__podindex_plan(&s->ix, sc->sel, sc->extra, sc->n_extra, &p->ns, 1, &plan);
-        kp_ix_iter it = {&plan, cl->n_pods, 0, 0};
-        uint32_t q;
-        while (kp__ix_next(&it, &q)) {
-            const kp_pod *e = &cl->pods[q];
-            if (e->node < 0 || e->deletion_ts != KP_TIME_NONE || e->ns != p->ns) continue;
-            if (sel_matches(cl, sc, &e->labels)) cnt[e->node]++;
-        }
+        if ((st = node_counts(s, sc, p->ns, cnt)) != KP_OK) break;
         for (uint32_t ni = 0; ni < cl->n_nodes && st == KP_OK; ni++) {
             const kp_node *n = &cl->nodes[ni];
             if (!node_has_all_keys(c->spread, c->n_spread, n)) continue;
@@ -149,44 +202,9 @@ static kp_status spread_counts_indexed(kp_cycle *c) {
             kp__labels_get(&n->labels, sc->key, &v);
             st = kp__pairmap_add(&sc->counts, v, cnt[ni]);
         }
-        /* back to zero: the same candidates again (cheaper than clearing every node) */
-        it = (kp_ix_iter){&plan, cl->n_pods, 0, 0};
-        while (kp__ix_next(&it, &q)) {
-            const kp_pod *e = &cl->pods[q];
-            if (e->node >= 0) cnt[e->node] = 0;
-        }
-        if (st != KP_OK) return st;
+        node_counts_clear(s, sc, p->ns, cnt);
     }
-    return KP_OK;
-}
-
-/* mirrors PodTopologySpread.PreFilter / calPreFilterState (hard constraints only) */
-kp_status kp__spread_prefilter(kp_cycle *c) {
-    const kp_cluster *cl = c->s->cl;
-    const kp_pod *p = c->p;
-    uint16_t n_hard = 0;
-    for (uint16_t i = 0; i < p->n_spread; i++) n_hard += p->spread[i].when == KP_WHEN_DONOTSCHEDULE;
-    if (!n_hard) return KP_OK; /* Skip (default constraints: see the file comment) */
-    c->spread = calloc(n_hard, sizeof *c->spread);
-    if (!c->spread) return KP_ENOMEM;
-    c->n_spread = build_constraints(cl, p, KP_WHEN_DONOTSCHEDULE, c->spread);
-    if (c->s->no_index) {
-        /* reference path: count every node's pods */
-        for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
-            const kp_node *n = &cl->nodes[ni];
-            if (!node_has_all_keys(c->spread, c->n_spread, n)) continue;
-            for (uint16_t i = 0; i < c->n_spread; i++) {
-                kp_spread_c *sc = &c->spread[i];
-                if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
-                kp_str v;
-                kp__labels_get(&n->labels, sc->key, &v);
-                if (kp__pairmap_add(&sc->counts, v, count_matching(cl, sc, n, p->ns)) != KP_OK) return KP_ENOMEM;
-            }
-        }
-    } else {
-        kp_status st = spread_counts_indexed(c);
-        if (st != KP_OK) return st;
-    }
+    if (st != KP_OK) return st;
     for (uint16_t i = 0; i < c->n_spread; i++) {
         kp_spread_c *sc = &c->spread[i];
         sc->paths[0].val = sc->paths[1].val = UINT32_MAX;
@@ -254,79 +272,80 @@ void kp__spread_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st) 
     }
 }
 
-/* mirrors PodTopologySpread PreScore + Score + NormalizeScore (soft constraints). */
+/* mirrors PodTopologySpread PreScore + Score + NormalizeScore (soft constraints). The score of a
+ * node is summed constraint by constraint in constraint order, as Score does per node. */
 bool kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
     const kp_cluster *cl = s->cl;
-    uint16_t n_soft = 0;
-    for (uint16_t i = 0; i < p->n_spread; i++) n_soft += p->spread[i].when == KP_WHEN_SCHEDULEANYWAY;
-    if (!n_soft || !n_nodes) return false;
-    kp_spread_c *cs = calloc(n_soft, sizeof *cs);
-    double *weight = calloc(n_soft, sizeof *weight);
+    kp_spread_c *cs = NULL;
+    uint16_t nc = 0;
+    if (!n_nodes || kp__spread_constraints(s, p, KP_WHEN_SCHEDULEANYWAY, &cs, &nc) != KP_OK || !nc) return false;
+    double *acc = calloc(n_nodes, sizeof *acc);
+    uint32_t *cnt = count_scratch(s);
     uint8_t *ignored = s->ignored_nodes;
-    if (!cs || !weight) {
-        free(cs);
-        free(weight);
-        return false;
-    }
-    uint16_t nc = build_constraints(cl, p, KP_WHEN_SCHEDULEANYWAY, cs);
+    bool ok = acc && cnt;
+    /* requireAllTopologies: only system-default spreading scores nodes lacking a topology key */
+    bool require_all = p->n_spread > 0 || !kp__spread_defaults_system(s);
     kp_str host = cl->s_hostname_key;
     uint32_t n_ignored = 0;
-    /* initPreScoreState: domains of the feasible nodes (requireAllTopologies: the pod has its
-     * own constraints) */
-    for (uint32_t i = 0; i < n_nodes; i++) {
+    /* initPreScoreState: domains of the feasible nodes */
+    for (uint32_t i = 0; i < n_nodes && ok; i++) {
         const kp_node *n = &cl->nodes[nodes[i]];
-        ignored[i] = !node_has_all_keys(cs, nc, n);
+        ignored[i] = require_all && !node_has_all_keys(cs, nc, n);
         if (ignored[i]) {
             n_ignored++;
             continue;
         }
         for (uint16_t k = 0; k < nc; k++) {
             if (cs[k].key == host) continue;
-            kp_str v;
+            kp_str v = 0; /* a missing label reads as "" (Go map lookup) */
             kp__labels_get(&n->labels, cs[k].key, &v);
-            if (!kp__pairmap_has(&cs[k].counts, v)) (void)kp__pairmap_add(&cs[k].counts, v, 0);
+            if (!kp__pairmap_has(&cs[k].counts, v) && kp__pairmap_add(&cs[k].counts, v, 0) != KP_OK) ok = false;
         }
     }
-    for (uint16_t k = 0; k < nc; k++) {
-        uint32_t sz = cs[k].key == host ? n_nodes - n_ignored : cs[k].counts.live;
-        weight[k] = log((double)sz + 2);
-    }
-    /* count matching pods over all nodes, for domains that hold a feasible node */
-    for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
-        const kp_node *n = &cl->nodes[ni];
-        if (!node_has_all_keys(cs, nc, n)) continue;
-        for (uint16_t k = 0; k < nc; k++) {
-            if (cs[k].key == host) continue;
-            if (!kp__spread_node_included(cl, p, cs[k].aff_policy, cs[k].taint_policy, n)) continue;
+    for (uint16_t k = 0; k < nc && ok; k++) {
+        kp_spread_c *sc = &cs[k];
+        uint32_t sz = sc->key == host ? n_nodes - n_ignored : sc->counts.live;
+        double weight = log((double)sz + 2); /* topologyNormalizingWeight */
+        if (node_counts(s, sc, p->ns, cnt) != KP_OK) {
+            ok = false;
+            break;
+        }
+        if (sc->key != host) {
+            /* PreScore's processAllNode: domain counts over every node, for domains of feasible nodes */
+            for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
+                const kp_node *n = &cl->nodes[ni];
+                if (require_all && !node_has_all_keys(cs, nc, n)) continue;
+                if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
+                kp_str v = 0;
+                kp__labels_get(&n->labels, sc->key, &v);
+                if (cnt[ni] && kp__pairmap_has(&sc->counts, v)) (void)kp__pairmap_add(&sc->counts, v, cnt[ni]);
+            }
+        }
+        /* Score: per-node counts for the hostname key, domain counts otherwise; scoreForCount */
+        for (uint32_t i = 0; i < n_nodes; i++) {
             kp_str v;
-            kp__labels_get(&n->labels, cs[k].key, &v);
-            if (!kp__pairmap_has(&cs[k].counts, v)) continue;
-            (void)kp__pairmap_add(&cs[k].counts, v, count_matching(cl, &cs[k], n, p->ns));
+            if (ignored[i] || !kp__labels_get(&cl->nodes[nodes[i]].labels, sc->key, &v)) continue;
+            int64_t c = sc->key == host ? cnt[nodes[i]] : kp__pairmap_get(&sc->counts, v);
+            acc[i] += (double)c * weight + (double)(sc->max_skew - 1);
         }
+        node_counts_clear(s, sc, p->ns, cnt);
     }
-    int64_t mn = INT64_MAX, mx = 0;
-    for (uint32_t i = 0; i < n_nodes; i++) {
-        if (ignored[i]) continue;
-        const kp_node *n = &cl->nodes[nodes[i]];
-        double score = 0;
-        for (uint16_t k = 0; k < nc; k++) {
-            kp_str v;
-            if (!kp__labels_get(&n->labels, cs[k].key, &v)) continue;
-            int64_t cnt = cs[k].key == host ? count_matching(cl, &cs[k], n, p->ns) : kp__pairmap_get(&cs[k].counts, v);
-            /* scoreForCount */
-            score += (double)cnt * weight[k] + (double)(cs[k].max_skew - 1);
+    if (ok) {
+        int64_t mn = INT64_MAX, mx = 0;
+        for (uint32_t i = 0; i < n_nodes; i++) {
+            if (ignored[i]) continue;
+            out[i] = (int64_t)llround(acc[i]);
+            if (out[i] < mn) mn = out[i];
+            if (out[i] > mx) mx = out[i];
         }
-        out[i] = (int64_t)llround(score);
-        if (out[i] < mn) mn = out[i];
-        if (out[i] > mx) mx = out[i];
-    }
-    for (uint32_t i = 0; i < n_nodes; i++) {
-        if (ignored[i]) out[i] = 0;
-        else if (mx == 0) out[i] = KP_MAX_NODE_SCORE;
-        else out[i] = KP_MAX_NODE_SCORE * (mx + mn - out[i]) / mx;
+        for (uint32_t i = 0; i < n_nodes; i++) {
+            if (ignored[i]) out[i] = 0;
+            else if (mx == 0) out[i] = KP_MAX_NODE_SCORE;
+            else out[i] = KP_MAX_NODE_SCORE * (mx + mn - out[i]) / mx;
+        }
     }
     for (uint16_t k = 0; k < nc; k++) kp__pairmap_fini(&cs[k].counts);
     free(cs);
-    free(weight);
-    return true;
+    free(acc);
+    return ok;
 }

@@ -303,6 +303,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
             if (!dup && (st = kp__pairmap_add(&s->image_nodes, n->images[j].name, 1)) != KP_OK) goto fail;
         }
     }
+    if ((st = kp__spread_defaults_init(s)) != KP_OK) goto fail;
     for (uint32_t i = 0; i < cl->n_namespaces; i++)
         if ((st = kp__pairmap_add(&s->ns_index, cl->namespaces[i].name, (int64_t)i + 1)) != KP_OK) goto fail;
     for (uint32_t i = 0; i < np; i++)
@@ -348,6 +349,7 @@ void kp_sched_free(kp_sched *s) {
     kp__preempt_cache_free(s->preempt_cache);
     kp__podindex_fini(&s->ix);
     free(s->ix_count);
+    kp__spread_defaults_free(s);
     free(s->statuses);
     free(s->has_status);
     free(s->feasible);

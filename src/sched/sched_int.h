@@ -58,6 +58,8 @@ typedef struct kp_explain {
     kp_preempt_result preempt;
 } kp_explain;
 
+typedef struct kp_spread_defaults kp_spread_defaults;
+
 /* ---- the scheduler ---- */
 struct kp_sched {
     kp_cluster *cl;
@@ -99,6 +101,8 @@ struct kp_sched {
     kp_podindex ix;
     bool no_index;      /* test hook: PreFilters scan every pod on every node (reference path) */
     uint32_t *ix_count; /* per-node scratch counts (PodTopologySpread PreFilter), zero between uses */
+    /* PodTopologySpread default constraints and per-pod DefaultSelector (spread_default.c) */
+    kp_spread_defaults *def;
 
     /* scratch for one scheduling attempt */
     kp_node_status *statuses; /* per node */
@@ -196,9 +200,24 @@ void kp__spread_save(const kp_cycle *c, kp_str *vals, int64_t *nums);
 void kp__spread_restore(kp_cycle *c, const kp_str *vals, const int64_t *nums);
 bool kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
                       int64_t *out);
+/* the constraints a pod is spread by: its own, else the default ones (KP_ENOMEM on failure) */
+kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat when, kp_spread_c **out,
+                                 uint16_t *n_out);
 /* node passes nodeAffinityPolicy / nodeTaintsPolicy for the pod (MatchNodeInclusionPolicies) */
 bool kp__spread_node_included(const kp_cluster *cl, const kp_pod *p, kp_inclusion_policy aff,
                               kp_inclusion_policy taint, const kp_node *n);
+
+/* PodTopologySpread default constraints (spread_default.c) */
+kp_status kp__spread_defaults_init(kp_sched *s);
+void kp__spread_defaults_free(kp_sched *s);
+/* The default constraints (*out, returns their count; selectors unset: the pod's DefaultSelector
+ * applies; only maxSkew, topologyKey and whenUnsatisfiable are set). */
+uint8_t kp__spread_defaults_get(const kp_sched *s, const kp_spread **out);
+/* defaultingType System (PreScore's requireAllTopologies is then false for pods without constraints) */
+bool kp__spread_defaults_system(const kp_sched *s);
+/* helper.DefaultSelector for pod, cached; *out NULL when it is empty (no default constraint applies,
+ * as buildDefaultConstraints decides). KP_ENOMEM on allocation failure. */
+kp_status kp__default_selector(kp_sched *s, uint32_t pod, const kp_label_selector **out);
 
 /* scores (score.c): raw -> normalised, unweighted, per feasible node; false = plugin skipped */
 bool kp__score_plugin(kp_sched *s, kp_plugin pl, const kp_pod *p, const uint32_t *nodes,
