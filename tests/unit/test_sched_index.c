@@ -1,7 +1,8 @@
-/* The pod index behind the InterPodAffinity / PodTopologySpread PreFilters (src/sched/podindex.c)
- * against the reference scan of every pod on every node (kp_sched.no_index), on randomised
- * clusters (seeded): the PreFilter state of every pending pod, PreFilter state after bindings,
- * and whole runs must agree. */
+/* The pod index behind the InterPodAffinity / PodTopologySpread PreFilters and scores
+ * (src/sched/podindex.c) against the reference scan of every pod on every node
+ * (kp_sched.no_index), on randomised clusters (seeded, with Services / ReplicaSets /
+ * ReplicationControllers for the default spreading constraints): the PreFilter state and the
+ * scores of every pending pod, the same after bindings, and whole runs must agree. */
 #include <stdarg.h>
 
 #include "test_sched_util.h"
@@ -69,27 +70,48 @@ static void term(sbuf *b) {
     put(b, "}");
 }
 
+static void preferred(sbuf *b) {
+    put(b, "preferredDuringSchedulingIgnoredDuringExecution: [");
+    uint32_t n = 1 + rnd(2);
+    for (uint32_t i = 0; i < n; i++) {
+        put(b, "%s{weight: %u, podAffinityTerm: ", i ? ", " : "", 1 + rnd(100));
+        term(b);
+        put(b, "}");
+    }
+    put(b, "]");
+}
+
+/* the terms of one podAffinity / podAntiAffinity block */
+static void terms(sbuf *b, bool required) {
+    if (!required) {
+        preferred(b);
+        return;
+    }
+    put(b, "requiredDuringSchedulingIgnoredDuringExecution: [");
+    term(b);
+    if (rnd(3) == 0) {
+        put(b, ", ");
+        term(b);
+    }
+    put(b, "]");
+}
+
+/* required (anti-)affinity, or else sometimes preferred terms only */
 static void affinity(sbuf *b, bool allow_aff) {
     bool aff = allow_aff && rnd(3) == 0, anti = rnd(2) == 0;
+    bool pref_aff = rnd(3) == 0, pref_anti = rnd(3) == 0, required = !pref_aff && !pref_anti;
+    if (!required) aff = pref_aff, anti = pref_anti;
     if (!aff && !anti) return;
     put(b, ", affinity: {");
     if (aff) {
-        put(b, "podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [");
-        term(b);
-        if (rnd(3) == 0) {
-            put(b, ", ");
-            term(b);
-        }
-        put(b, "]}%s", anti ? ", " : "");
+        put(b, "podAffinity: {");
+        terms(b, required);
+        put(b, "}%s", anti ? ", " : "");
     }
     if (anti) {
-        put(b, "podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [");
-        term(b);
-        if (rnd(3) == 0) {
-            put(b, ", ");
-            term(b);
-        }
-        put(b, "]}");
+        put(b, "podAntiAffinity: {");
+        terms(b, required);
+        put(b, "}");
     }
     put(b, "}");
 }
@@ -136,6 +158,14 @@ static char *gen_cluster(uint64_t seed, uint32_t *n_pending) {
     for (uint32_t i = 0; i < n_nodes; i++)
         put(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: ds%u, namespace: kube-system, labels: {app: ds}}\n"
                 "spec: {nodeName: n%u, priority: 2000000000, containers: [{name: c}]}\n", i, i);
+    /* Services / ReplicaSets / ReplicationControllers for the default spreading constraints */
+    for (int i = 0; i < 3; i++) {
+        if (rnd(2)) put(&b, "---\napiVersion: v1\nkind: Service\nmetadata: {name: svc%d, namespace: ns%u}\nspec: {selector: {app: %s}}\n", i, rnd(3), apps[rnd(4)]);
+        if (rnd(4) == 0) put(&b, "---\napiVersion: v1\nkind: Service\nmetadata: {name: headless%d, namespace: ns%u}\nspec: {}\n", i, rnd(3));
+        put(&b, "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs%d, namespace: ns%u}\nspec: {selector: ", i, rnd(3));
+        selector(&b);
+        put(&b, "}\n---\napiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc%d, namespace: ns%u}\nspec: {selector: {tier: %s}}\n", i, rnd(3), tiers[rnd(2)]);
+    }
     uint32_t n_bound = 10 + rnd(50);
     for (uint32_t i = 0; i < n_bound; i++) {
         put(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e%u, namespace: ns%u, ", i, rnd(3));
@@ -149,6 +179,11 @@ static char *gen_cluster(uint64_t seed, uint32_t *n_pending) {
     for (uint32_t i = 0; i < *n_pending; i++) {
         put(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%u, namespace: ns%u, ", i, rnd(3));
         labels(&b);
+        switch (rnd(4)) {
+        case 0: put(&b, ", ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs%u, uid: u, controller: true}]", rnd(3)); break;
+        case 1: put(&b, ", ownerReferences: [{apiVersion: v1, kind: ReplicationController, name: rc%u, uid: u, controller: true}]", rnd(3)); break;
+        default: break;
+        }
         put(&b, "}\nspec: {priority: %u, containers: [{name: c, resources: {requests: {cpu: %um}}}]", rnd(3) * 100,
             100 + rnd(3000));
         if (rnd(2)) affinity(&b, true);
@@ -171,7 +206,7 @@ static bool same_map(const kp_pairmap *a, const kp_pairmap *b) {
     return true;
 }
 
-static int n_compared;
+static int n_compared, n_scored;
 
 /* PreFilter of every pending pod, indexed vs reference, on the cluster's current state. */
 static void compare_prefilters(kp_sched *s) {
@@ -209,6 +244,24 @@ static void compare_prefilters(kp_sched *s) {
             kp__cycle_filter(a, n, &s1);
             kp__cycle_filter(r, n, &s2);
             KT_CHECK_INT(s1.code, s2.code);
+        }
+        /* InterPodAffinity and PodTopologySpread scores over every node as the feasible set */
+        static const kp_plugin pls[] = {KP_PL_INTERPOD, KP_PL_SPREAD};
+        for (int k = 0; k < 2; k++) {
+            int64_t *o1 = calloc(cl->n_nodes + 1, sizeof *o1), *o2 = calloc(cl->n_nodes + 1, sizeof *o2);
+            uint32_t *all = calloc(cl->n_nodes + 1, sizeof *all);
+            for (uint32_t n = 0; n < cl->n_nodes; n++) all[n] = n;
+            s->no_index = false;
+            bool r1 = kp__score_plugin(s, pls[k], &cl->pods[i], all, cl->n_nodes, o1);
+            s->no_index = true;
+            bool r2 = kp__score_plugin(s, pls[k], &cl->pods[i], all, cl->n_nodes, o2);
+            s->no_index = false;
+            KT_CHECK_INT(r1, r2);
+            for (uint32_t n = 0; r1 && r2 && n < cl->n_nodes; n++) KT_CHECK_INT(o1[n], o2[n]);
+            n_scored += r1;
+            free(o1);
+            free(o2);
+            free(all);
         }
         n_compared++;
         kp__cycle_free(a);
@@ -248,6 +301,7 @@ KT_TEST(indexed_prefilter_matches_full_scan) {
         free(y);
     }
     KT_CHECK(n_compared > 500);
+    KT_CHECK(n_scored > 300);
 }
 
 KT_TEST(indexed_runs_match_full_scan_runs) {
