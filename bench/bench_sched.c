@@ -7,6 +7,7 @@
  *        bench_sched affinity [NODES...]   affinity workload only (default 5000 nodes)
  *        (no arguments: 1000 5000 15000 for basic, 5000 for affinity) */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,11 +91,14 @@ static buf_t gen(int n_nodes, int pods_per_node, int n_pending, int pct_constrai
     return b;
 }
 
-static double now_s(void) {
+static double clock_s(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
+/* CPU time of this thread: less disturbed than wall time by other load on a shared machine */
+static double cpu_s(void) { return clock_s(CLOCK_THREAD_CPUTIME_ID); }
 
 static int run(const char *label, int n_nodes, int pct) {
     const int per_node = 30, pending = 10000;
@@ -115,20 +119,24 @@ static int run(const char *label, int n_nodes, int pct) {
         fprintf(stderr, "bench_sched: %s\n", err.msg);
         return 1;
     }
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     if (kp_sched_run(s, &err) != KP_OK) {
         fprintf(stderr, "bench_sched: run failed: %s\n", err.msg);
         return 1;
     }
-    double dt = now_s() - t0;
+    double dt = now_s() - t0, dc = cpu_s() - c0;
     size_t bound = 0, n = kp_sched_result_count(s);
+    uint64_t sum = 1469598103934665603ULL; /* FNV-1a over (outcome, node) per result: decisions digest */
     for (size_t i = 0; i < n; i++) {
         kp_sched_result r;
         kp_sched_result_get(s, i, &r);
         bound += r.outcome == KP_OUTCOME_BOUND;
+        const char *nd = r.node >= 0 ? kp_sched_node_name(s, r.node) : "-";
+        sum = (sum ^ (uint64_t)r.outcome) * 1099511628211ULL;
+        for (; *nd; nd++) sum = (sum ^ (uint8_t)*nd) * 1099511628211ULL;
     }
-    printf("%-9s nodes=%-6d existing=%-7d pending=%-6d bound=%-6zu time=%.3fs  %.0f pods/s\n", label, n_nodes,
-           n_nodes * per_node, pending, bound, dt, (double)n / dt);
+    printf("%-9s nodes=%-6d existing=%-7d pending=%-6d bound=%-6zu time=%.3fs  %.0f pods/s  cpu=%.3fs  %.0f pods/cpu-s  decisions=%016llx\n",
+           label, n_nodes, n_nodes * per_node, pending, bound, dt, (double)n / dt, dc, (double)n / dc, (unsigned long long)sum);
     kp_sched_free(s);
     kp_cluster_free(cl);
     return 0;

@@ -36,6 +36,7 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
     const kp_sched_config *cfg = &s->cfg;
     for (uint8_t i = 0; i < cfg->n_filter; i++) c->run[cfg->filter[i]] = true;
     const kp_pod *p = c->p;
+    kp__fit_prepare(c);
 
     /* PreFilter Skip decisions (the plugin's Filter then does not run) */
     if (!p->node_affinity || !p->node_affinity->has_required) {
@@ -75,8 +76,12 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
     }
     if (!c->ipa) c->run[KP_PL_INTERPOD] = false;
     if (!c->n_spread) c->run[KP_PL_SPREAD] = false;
-    for (uint8_t i = 0; i < cfg->n_filter; i++)
+    for (uint8_t i = 0; i < cfg->n_filter; i++) {
+        /* NodeName.Filter succeeds on every node for a pod without spec.nodeName: not run (it still
+         * shows as run in --explain, which reads c->run) */
+        if (cfg->filter[i] == KP_PL_NODE_NAME && !p->node_name) continue;
         if (c->run[cfg->filter[i]]) c->active[c->n_active++] = cfg->filter[i];
+    }
     return c;
 }
 
@@ -91,10 +96,17 @@ void kp__cycle_free(kp_cycle *c) {
     free(c);
 }
 
-/* One filter plugin on node (with c->extra pods virtually present). */
-static void run_plugin(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_node_status *st) {
+/* kp__status_reset, inlined: the filter loop resets once per node, not once per plugin */
+static inline void status_clear(kp_node_status *st) {
+    st->code = KP_CODE_SUCCESS;
+    st->plugin = NULL;
+    st->n_reasons = 0;
+}
+
+/* One filter plugin on node (with c->extra pods virtually present); st must be clear (Success, no
+ * reasons) on entry: a plugin writes only when it rejects the node. */
+static void filter_one(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_node_status *st) {
     const kp_node *n = &c->s->cl->nodes[node];
-    kp__status_reset(st);
     switch (pl) {
     case KP_PL_NODE_UNSCHEDULABLE: kp__filter_node_unschedulable(c, n, st); break;
     case KP_PL_NODE_NAME: kp__filter_node_name(c, node, st); break;
@@ -109,15 +121,23 @@ static void run_plugin(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_node_s
     if (st->code != KP_CODE_SUCCESS) st->plugin = kp__plugin_name(pl);
 }
 
-/* mirrors RunFilterPlugins: the first non-success status wins */
+static void run_plugin(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_node_status *st) {
+    status_clear(st);
+    filter_one(c, pl, node, st);
+}
+
+/* mirrors RunFilterPlugins: the first non-success status wins. NodeUnschedulable and
+ * TaintToleration are not called on nodes where they cannot reject (schedulable node, no taints). */
 static void run_filters(const kp_cycle *c, uint32_t node, kp_node_status *out) {
+    const kp_node *n = &c->s->cl->nodes[node];
+    status_clear(out);
     for (uint8_t i = 0; i < c->n_active; i++) {
         kp_plugin pl = (kp_plugin)c->active[i];
-        if (pl == KP_PL_NODE_UNSCHEDULABLE && !c->s->cl->nodes[node].unschedulable) continue;
-        run_plugin(c, pl, node, out);
+        if (pl == KP_PL_NODE_UNSCHEDULABLE && !n->unschedulable) continue;
+        if (pl == KP_PL_TAINT_TOLERATION && n->n_taints == 0) continue;
+        filter_one(c, pl, node, out);
         if (out->code != KP_CODE_SUCCESS) return;
     }
-    kp__status_reset(out);
 }
 
 #define KP_MAX_NOMINATED_PASS 256

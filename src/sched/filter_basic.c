@@ -197,36 +197,46 @@ bool kp__res_is_scalar(const char *name) {
     return false;
 }
 
+/* The per-pod part of fitsRequest: the requested resources the filter checks, in request order
+ * (cpu, memory, ephemeral-storage, then scalar resources; zero requests, the pods count,
+ * non-scalar unknown names and ignored extended resources are not checked). */
+void kp__fit_prepare(kp_cycle *c) {
+    const kp_cluster *cl = c->s->cl;
+    const kp_pod *p = c->p;
+    c->n_fit = 0;
+    for (uint16_t i = 0; i < p->req.n && c->n_fit < KP_MAX_RES; i++) {
+        int r = p->req.e[i].res;
+        int64_t want = p->req.e[i].v;
+        if (want <= 0 || r == KP_RES_PODS) continue;
+        if (r >= KP_RES_FIXED) { /* scalar resources: hugepages, extended, ... */
+            const char *rn = kp__s(cl, cl->res_names[r]);
+            if (!kp__res_is_scalar(rn)) continue;
+            if (kp__res_is_extended(rn) && c->s->ignored_res[r]) continue;
+        }
+        c->fit_res[c->n_fit] = (uint8_t)r;
+        c->fit_want[c->n_fit++] = want;
+    }
+}
+
 /* mirrors fitsRequest: every insufficiency is a reason; any request above allocatable makes
  * the status UnschedulableAndUnresolvable. Nominated pods of pass 1 (c->extra) count as on the
  * node. */
 void kp__filter_fit(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
     const kp_cluster *cl = c->s->cl;
-    const kp_pod *p = c->p;
     bool unresolvable = false;
     int64_t n_pods = n->n_pods + c->n_extra;
     if (n_pods + 1 > n->alloc[KP_RES_PODS]) kp__status_add_reason(st, "Too many pods");
-    bool any = false;
-    for (uint16_t i = 0; i < p->req.n && !any; i++) any = p->req.e[i].v != 0 && p->req.e[i].res != KP_RES_PODS;
-    if (any) {
-        for (uint16_t i = 0; i < p->req.n; i++) {
-            int r = p->req.e[i].res;
-            int64_t want = p->req.e[i].v;
-            if (want <= 0 || r == KP_RES_PODS) continue;
-            const char *rn = kp__s(cl, cl->res_names[r]);
-            if (r >= KP_RES_FIXED) { /* scalar resources: hugepages, extended, ... */
-                if (!kp__res_is_scalar(rn)) continue;
-                if (kp__res_is_extended(rn) && c->s->ignored_res[r]) continue;
-            }
-            int64_t used = n->requested[r];
-            for (uint32_t k = 0; k < c->n_extra; k++) used += kp__resv_get(&cl->pods[c->extra[k]].req, r);
-            int64_t alloc = n->alloc[r];
-            if (want > alloc - used) {
-                char buf[112];
-                snprintf(buf, sizeof buf, "Insufficient %s", rn);
-                kp__status_add_reason(st, buf);
-                if (want > alloc) unresolvable = true;
-            }
+    for (uint8_t i = 0; i < c->n_fit; i++) { /* the requests kp__fit_prepare selected */
+        int r = c->fit_res[i];
+        int64_t want = c->fit_want[i];
+        int64_t used = n->requested[r];
+        for (uint32_t k = 0; k < c->n_extra; k++) used += kp__resv_get(&cl->pods[c->extra[k]].req, r);
+        int64_t alloc = n->alloc[r];
+        if (want > alloc - used) {
+            char buf[112];
+            snprintf(buf, sizeof buf, "Insufficient %s", kp__s(cl, cl->res_names[r]));
+            kp__status_add_reason(st, buf);
+            if (want > alloc) unresolvable = true;
         }
     }
     if (st->n_reasons) st->code = unresolvable ? KP_CODE_UNRESOLVABLE : KP_CODE_UNSCHEDULABLE;

@@ -150,6 +150,10 @@ struct kp_cycle {
     bool run[KP_PL_COUNT]; /* filter enabled for this pod (not skipped by PreFilter) */
     uint8_t active[KP_PL_COUNT], n_active; /* the filters to run, in order */
     uint8_t *allowed;      /* PreFilterResult node subset (NULL = all nodes) */
+    /* NodeResourcesFit: the pod's requests the filter checks (kp__fit_prepare) */
+    uint8_t n_fit;
+    uint8_t fit_res[KP_MAX_RES];
+    int64_t fit_want[KP_MAX_RES];
 
     /* InterPodAffinity */
     bool ipa;
@@ -180,6 +184,8 @@ void kp__filter_taints(const kp_cycle *c, const kp_node *n, kp_node_status *st);
 void kp__filter_node_affinity(const kp_cycle *c, const kp_node *n, kp_node_status *st);
 void kp__filter_node_ports(const kp_cycle *c, const kp_node *n, kp_node_status *st);
 void kp__filter_fit(const kp_cycle *c, const kp_node *n, kp_node_status *st);
+/* NodeResourcesFit's per-pod preparation (kp__cycle_new calls it) */
+void kp__fit_prepare(kp_cycle *c);
 /* NodeAffinity PreFilter: PreFilterResult from matchFields metadata.name (conflict -> status) */
 kp_status kp__prefilter_node_affinity(kp_cycle *c, kp_node_status *pre);
 

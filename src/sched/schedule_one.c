@@ -165,10 +165,9 @@ static kp_status prioritize(kp_sched *s, const kp_pod *p, uint32_t n_feas, bool 
             continue;
         }
         int64_t w = cfg->score_weight[pl];
-        for (uint32_t i = 0; i < n_feas; i++) {
-            s->scores[i] += s->plug_scores[i] * w;
-            if (explain) s->explain->nodes[s->feasible[i]].plugin_score[pl] = s->plug_scores[i] * w;
-        }
+        for (uint32_t i = 0; i < n_feas; i++) s->scores[i] += s->plug_scores[i] * w;
+        if (explain)
+            for (uint32_t i = 0; i < n_feas; i++) s->explain->nodes[s->feasible[i]].plugin_score[pl] = s->plug_scores[i] * w;
     }
     if (explain)
         for (uint32_t i = 0; i < n_feas; i++) {
