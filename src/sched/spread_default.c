@@ -225,7 +225,7 @@ static kp_status build(kp_sched *s, uint32_t pod) {
     kp_label_selector *sel = &d->sel[pod];
     memset(sel, 0, sizeof *sel);
     sel->is_set = true;
-    qsort(ls.v, ls.n, sizeof *ls.v, label_cmp);
+    if (ls.n) qsort(ls.v, ls.n, sizeof *ls.v, label_cmp);
     sel->match_labels.n = ls.n;
     sel->match_labels.items = ls.v;
     if (n_req) {
