@@ -241,9 +241,6 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
         kp__cluster_note_skipped(cl, kind);
         return KP_OK;
     }
-    if (is_wl ? api && !kp__workload_api_ok(wk, api) : !api_group_ok(api, kind))
-        return kp__dctx_fail(&d, kp__tree_get(obj, "apiVersion"), KP_EINVAL, "apiVersion",
-                             "unsupported apiVersion \"%s\" for kind %s", api, kind);
     const kp_tnode *meta;
     TRY(kp__dget_obj(&d, obj, "metadata", &meta));
     const char *name = NULL, *ns = NULL;
@@ -258,6 +255,10 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     if (namespaced && (!has_ns || !ns[0])) ns = "default";
     snprintf(d.object, sizeof d.object, "%s%s%s %s%s%s%s", where, where[0] ? " (" : "", kind,
              namespaced ? ns : "", namespaced ? "/" : "", name, where[0] ? ")" : "");
+    /* checked once the object is named, so the error says which object */
+    if (is_wl ? api && !kp__workload_api_ok(wk, api) : !api_group_ok(api, kind))
+        return kp__dctx_fail(&d, kp__tree_get(obj, "apiVersion"), KP_EINVAL, "apiVersion",
+                             "unsupported apiVersion \"%s\" for kind %s", api, kind);
     kp_str name_id = kp__intern(&cl->strs, name, strlen(name));
     kp_str ns_id = namespaced ? kp__intern(&cl->strs, ns, strlen(ns)) : 0;
     if (name_id == UINT32_MAX || ns_id == UINT32_MAX) return kp_error_set(err, KP_ENOMEM, "out of memory");
