@@ -29,6 +29,8 @@ typedef struct {
     bool local_check; /* has an emptyDir sizeLimit or an ephemeral-storage limit: the local-storage
                          checks can evict it; for other pods they are no-ops */
     uint32_t uid_hash;
+    uint32_t uid_len;
+    const char *uid;  /* the pod's uid bytes: the join compares without touching the pod */
 } ev_active;
 
 struct kp_evict_manager {
@@ -152,6 +154,8 @@ static kp_status build_index(kp_evict_manager *m) {
             while (m->uid_tab[h]) h = (h + 1) & (cap - 1);
             m->uid_tab[h] = i + 1;
             m->act[i].uid_hash = full;
+            m->act[i].uid = kp__s(cl, p->uid);
+            m->act[i].uid_len = cl->strs.len[p->uid];
         }
     }
     return KP_OK;
@@ -263,25 +267,25 @@ static void join_stats(kp_evict_manager *m, const kp_evict_summary *s) {
         const kp__ev_pstats *ps = &s->pods[j];
         uint32_t hit = 0;
         if (ps->uid_len) {
+            const char *uid = kp__ev_str(s, ps->uid);
             for (uint32_t h = ps->uid_hash & mask; m->uid_tab[h]; h = (h + 1) & mask) {
                 const ev_active *a = &m->act[m->uid_tab[h] - 1];
-                if (a->uid_hash != ps->uid_hash) continue;
-                const kp_pod *p = &cl->pods[a->pod];
-                if (cl->strs.len[p->uid] == ps->uid_len && memcmp(kp__s(cl, p->uid), ps->uid, ps->uid_len) == 0) {
+                if (a->uid_hash == ps->uid_hash && a->uid_len == ps->uid_len && memcmp(a->uid, uid, ps->uid_len) == 0) {
                     hit = m->uid_tab[h];
                     break;
                 }
             }
         }
         if (!hit && ps->name_len) {
-            const char *ns = ps->ns_len ? ps->ns : "default";
+            const char *ns = ps->ns_len ? kp__ev_str(s, ps->ns) : "default";
+            const char *name = kp__ev_str(s, ps->name);
             size_t nsl = ps->ns_len ? ps->ns_len : 7;
-            for (uint32_t h = nn_hash(ns, nsl, ps->name, ps->name_len) & mask; m->nn_tab[h]; h = (h + 1) & mask) {
+            for (uint32_t h = nn_hash(ns, nsl, name, ps->name_len) & mask; m->nn_tab[h]; h = (h + 1) & mask) {
                 const kp_pod *p = &cl->pods[m->act[m->nn_tab[h] - 1].pod];
                 size_t pnsl;
                 const char *pns = pod_ns(cl, p, &pnsl);
                 if (pnsl == nsl && memcmp(pns, ns, nsl) == 0 && cl->strs.len[p->name] == ps->name_len &&
-                    memcmp(kp__s(cl, p->name), ps->name, ps->name_len) == 0) {
+                    memcmp(kp__s(cl, p->name), name, ps->name_len) == 0) {
                     hit = m->nn_tab[h];
                     break;
                 }
@@ -579,7 +583,7 @@ static bool pod_eph_limit(const kp_evict_manager *m, uint32_t pod, int64_t *out,
 }
 
 /* mirrors localStorageEviction (all three checks, in active order, unranked) */
-static void local_storage_eviction(kp_evict_manager *m) {
+static void local_storage_eviction(kp_evict_manager *m, const kp_evict_summary *s) {
     const kp_cluster *cl = m->cl;
     ev_qty qt;
     for (uint32_t i = 0; i < m->n_pods_total; i++) {
@@ -598,11 +602,13 @@ static void local_storage_eviction(kp_evict_manager *m) {
             size_t nl = cl->strs.len[vol->name];
             bool found = false;
             int64_t used = 0;
+            const kp__ev_vstats *vols = kp__ev_pod_vols(s, st);
             for (uint32_t j = 0; j < st->n_volumes; j++) {
-                const kp__ev_vstats *vs = &st->volumes[j];
-                if (vs->name_len == nl && vs->name && memcmp(vs->name, name, nl) == 0 && (vs->fs.has & KP__EVF_USED)) {
+                const kp__ev_vstats *vs = &vols[j];
+                if (vs->name_len == nl && (vs->has & KP__EVV_NAME) && memcmp(kp__ev_str(s, vs->name), name, nl) == 0 &&
+                    (vs->has & KP__EVV_USED)) {
                     found = true;
-                    used = kp__ev_u2i(vs->fs.used);
+                    used = kp__ev_u2i(vs->used);
                 }
             }
             if (!found || used <= vol->size_limit) continue;
@@ -614,7 +620,7 @@ static void local_storage_eviction(kp_evict_manager *m) {
         /* podEphemeralStorageLimitEviction */
         int64_t limit;
         if (!msg && pod_eph_limit(m, a->pod, &limit, NULL)) {
-            int64_t used = (st->eph.has & KP__EVF_USED) ? kp__ev_u2i(st->eph.used) : 0;
+            int64_t used = (st->has & KP__EVP_EPH_USED) ? kp__ev_u2i(st->eph_used) : 0;
             if (used > limit && !a->critical) {
                 pod_eph_limit(m, a->pod, &limit, &qt);
                 msg = arena_printf(&m->arena,
@@ -624,18 +630,20 @@ static void local_storage_eviction(kp_evict_manager *m) {
             }
         }
         /* containerEphemeralStorageLimitEviction */
+        const kp__ev_cstats *conts = kp__ev_pod_conts(s, st);
         for (uint32_t j = 0; j < st->n_containers && !msg; j++) {
-            const kp__ev_cstats *cs = &st->containers[j];
-            int64_t used = (cs->logs.has & KP__EVF_USED) ? kp__ev_u2i(cs->logs.used) : 0;
-            if (!m->imagefs && (cs->rootfs.has & KP__EVF_USED)) used = kp__ev_sat_add(used, kp__ev_u2i(cs->rootfs.used));
+            const kp__ev_cstats *cs = &conts[j];
+            const char *cs_name = kp__ev_str(s, cs->name);
+            int64_t used = (cs->has & KP__EVC_LOGS_USED) ? kp__ev_u2i(cs->logs_used) : 0;
+            if (!m->imagefs && (cs->has & KP__EVC_ROOT_USED)) used = kp__ev_sat_add(used, kp__ev_u2i(cs->root_used));
             int64_t lim = 0;
             const char *lim_name = "";
             bool has_lim = false;
             for (uint16_t c = 0; c < p->n_containers; c++) {
                 const kp_container *ct = &p->containers[c];
                 int64_t v;
-                if (cs->name && cl->strs.len[ct->name] == cs->name_len &&
-                    memcmp(kp__s(cl, ct->name), cs->name, cs->name_len) == 0 && resv_find(&ct->lim, KP_RES_EPH, &v) && v != 0) {
+                if ((cs->has & KP__EVC_NAME) && cl->strs.len[ct->name] == cs->name_len &&
+                    memcmp(kp__s(cl, ct->name), cs_name, cs->name_len) == 0 && resv_find(&ct->lim, KP_RES_EPH, &v) && v != 0) {
                     lim = v;
                     lim_name = kp__s(cl, ct->name);
                     has_lim = true;
@@ -645,7 +653,7 @@ static void local_storage_eviction(kp_evict_manager *m) {
             if (a->critical) break;
             spec_qty(m, a->pod, KP_EVSPEC_LIMIT, lim_name, "ephemeral-storage", lim, &qt);
             msg = arena_printf(&m->arena, "Container %.*s exceeded its local ephemeral storage limit \"%s\". ",
-                               (int)cs->name_len, cs->name, qty_str(&qt));
+                               (int)cs->name_len, cs_name, qty_str(&qt));
             why = "ephemeralcontainerfs.limit";
         }
         if (!msg) continue;
@@ -663,7 +671,7 @@ static void obs_str(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
 
 /* mirrors evictionMessage + getThresholdMetInfo */
 static void eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const char *resource, uint32_t rp_pod,
-                             const kp__ev_pstats *st, const uint32_t *t3, uint32_t n3,
+                             const kp_evict_summary *s, const kp__ev_pstats *st, const uint32_t *t3, uint32_t n3,
                              const kp_evict_observation *obs) {
     const kp_cluster *cl = m->cl;
     const kp_pod *p = &cl->pods[rp_pod];
@@ -689,8 +697,8 @@ static void eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const ch
     bool is_mem = strcmp(resource, "memory") == 0, is_eph = strcmp(resource, "ephemeral-storage") == 0;
     const char *pod_name = kp__s(cl, p->name), *pod_usage = NULL;
     int64_t preq;
-    if (is_mem && p->has_pod_resources && resv_find(&p->pod_req, KP_RES_MEM, &preq) && (st->mem.has & KP__EVM_PRESENT)) {
-        int64_t ws = (st->mem.has & KP__EVM_WS) ? kp__ev_u2i(st->mem.ws) : 0;
+    if (is_mem && p->has_pod_resources && resv_find(&p->pod_req, KP_RES_MEM, &preq) && (st->has & KP__EVP_MEM)) {
+        int64_t ws = (st->has & KP__EVP_WS) ? kp__ev_u2i(st->ws) : 0;
         kp_quantity_format_int(ws, KP_QFMT_BINARY_SI, a, sizeof a);
         spec_qty(m, rp_pod, KP_EVSPEC_POD_REQUEST, "", "memory", preq, &qt);
         o += (size_t)snprintf(msg + o, o < sizeof msg ? sizeof msg - o : 0,
@@ -699,22 +707,24 @@ static void eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const ch
         pod_usage = kp__arena_dup(&m->arena, a, strlen(a) + 1);
     }
     uint32_t n_all = (uint32_t)p->n_containers + p->n_init;
+    const kp__ev_cstats *conts = kp__ev_pod_conts(s, st);
     for (uint32_t j = 0; j < st->n_containers; j++) {
-        const kp__ev_cstats *cs = &st->containers[j];
-        if (!cs->name) continue;
+        const kp__ev_cstats *cs = &conts[j];
+        const char *cs_name = kp__ev_str(s, cs->name);
+        if (!(cs->has & KP__EVC_NAME)) continue;
         for (uint32_t c = 0; c < n_all; c++) {
             const kp_container *ct = &p->containers[c];
-            if (cl->strs.len[ct->name] != cs->name_len || memcmp(kp__s(cl, ct->name), cs->name, cs->name_len) != 0)
+            if (cl->strs.len[ct->name] != cs->name_len || memcmp(kp__s(cl, ct->name), cs_name, cs->name_len) != 0)
                 continue;
             int64_t req = is_mem ? kp__resv_get(&ct->req, KP_RES_MEM) : is_eph ? kp__resv_get(&ct->req, KP_RES_EPH) : 0;
             bool has_usage = false;
             int64_t usage = 0;
-            if (is_eph && (cs->rootfs.has & KP__EVF_USED) && (cs->logs.has & KP__EVF_USED)) {
+            if (is_eph && (cs->has & KP__EVC_ROOT_USED) && (cs->has & KP__EVC_LOGS_USED)) {
                 has_usage = true;
-                usage = kp__ev_u2i(cs->rootfs.used + cs->logs.used);
-            } else if (is_mem && (cs->mem.has & KP__EVM_WS)) {
+                usage = kp__ev_u2i(cs->root_used + cs->logs_used);
+            } else if (is_mem && (cs->has & KP__EVC_WS)) {
                 has_usage = true;
-                usage = kp__ev_u2i(cs->mem.ws);
+                usage = kp__ev_u2i(cs->ws);
             }
             if (has_usage && usage > req) {
                 kp_quantity_format_int(usage, KP_QFMT_BINARY_SI, a, sizeof a);
@@ -779,7 +789,7 @@ static bool contains(const uint32_t *a, uint32_t n, uint32_t v) {
 static int cond_index(unsigned bit) { return bit == KP_EVCOND_MEMORY ? 0 : bit == KP_EVCOND_DISK ? 1 : 2; }
 
 /* Evicts the first non-critical pod of the ranking (evictPod refuses critical pods). */
-static void evict_one(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_t chosen, const char *resource,
+static void evict_one(kp_evict_manager *m, const kp_evict_summary *s, const kp__ev_threshold *eval, uint32_t chosen, const char *resource,
                       const uint32_t *t3, uint32_t n3, const kp_evict_observation *obs, kp_evict_result *res) {
     const kp__ev_threshold *t = &eval[chosen];
     for (uint32_t r = 0; r < res->n_ranking; r++) {
@@ -792,7 +802,7 @@ static void evict_one(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_
         }
         if (p->is_critical) continue;
         kp_evict_eviction *e = add_eviction(m, rp->pod, kp_evict_signal_name(t->signal), grace, NULL, false);
-        eviction_message(m, e, resource, rp->pod, rp->st, t3, n3, obs);
+        eviction_message(m, e, resource, rp->pod, s, rp->st, t3, n3, obs);
         remove_active(m, rp->pod);
         return;
     }
@@ -906,7 +916,7 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         if (m->n_local_check) {
             join_stats(m, s);
             joined = true;
-            local_storage_eviction(m);
+            local_storage_eviction(m, s);
         }
         if (m->n_ev > 0) { res->n_evicted = m->n_ev; return KP_OK; }
     }
@@ -940,10 +950,10 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         rp->eph_req = m->act[i].eph_req;
         rp->st = m->stats_of[i];
     }
-    kp__ev_rank(m->cl, &fn, m->rank, m->n_act, m->keys, m->rank_tmp);
+    kp__ev_rank(m->cl, s, &fn, m->rank, m->n_act, m->keys, m->rank_tmp);
     res->n_ranking = m->n_act;
     for (i = 0; i < m->n_act; i++) m->ranking[i] = m->rank[i].pod;
-    evict_one(m, eval, chosen, resource, T3, n3, obs, res);
+    evict_one(m, s, eval, chosen, resource, T3, n3, obs, res);
     res->n_evicted = m->n_ev;
     return KP_OK;
 }

@@ -43,21 +43,22 @@ kp__ev_rank_fn kp__ev_rank_fn_for(kp_evict_signal sig, bool imagefs, bool split)
 /* mirrors localVolumeNames: hostPath, gitRepo, configMap and default-medium emptyDir */
 static bool volume_is_local(const kp_volume *v) { return v->is_local; }
 
-static int64_t fs_bytes(const kp__ev_fs *fs) { return (fs->has & KP__EVF_USED) ? kp__ev_u2i(fs->used) : 0; }
-static int64_t fs_inodes(const kp__ev_fs *fs) {
-    return (fs->has & KP__EVF_IUSED) ? kp__ev_u2i(fs->inodes_used) : 0;
-}
+/* v when bit is in has, else 0 (an absent stat counts as zero) */
+static int64_t stat_or_0(uint8_t has, uint8_t bit, uint64_t v) { return (has & bit) ? kp__ev_u2i(v) : 0; }
 
 /* mirrors podDiskUsage (containerUsage + podLocalVolumeUsage) */
-int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp__ev_pstats *st,
-                              unsigned fs_types, bool inodes) {
+int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp_evict_summary *s,
+                              const kp__ev_pstats *st, unsigned fs_types, bool inodes) {
     int64_t total = 0;
+    const kp__ev_cstats *cs = kp__ev_pod_conts(s, st);
     for (uint32_t i = 0; i < st->n_containers; i++) {
-        const kp__ev_cstats *c = &st->containers[i];
+        const kp__ev_cstats *c = &cs[i];
         if (fs_types & KP__EVFS_ROOT)
-            total = kp__ev_sat_add(total, inodes ? fs_inodes(&c->rootfs) : fs_bytes(&c->rootfs));
+            total = kp__ev_sat_add(total, inodes ? stat_or_0(c->has, KP__EVC_ROOT_IUSED, c->root_iused)
+                                                 : stat_or_0(c->has, KP__EVC_ROOT_USED, c->root_used));
         if (fs_types & KP__EVFS_LOGS)
-            total = kp__ev_sat_add(total, inodes ? fs_inodes(&c->logs) : fs_bytes(&c->logs));
+            total = kp__ev_sat_add(total, inodes ? stat_or_0(c->has, KP__EVC_LOGS_IUSED, c->logs_iused)
+                                                 : stat_or_0(c->has, KP__EVC_LOGS_USED, c->logs_used));
     }
     if (fs_types & KP__EVFS_LOCALVOL) {
         for (uint16_t v = 0; v < p->n_volumes; v++) {
@@ -65,10 +66,12 @@ int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp__e
             if (!volume_is_local(vol)) continue;
             const char *name = kp__s(cl, vol->name);
             size_t nl = cl->strs.len[vol->name];
+            const kp__ev_vstats *vols = kp__ev_pod_vols(s, st);
             for (uint32_t j = 0; j < st->n_volumes; j++) {
-                const kp__ev_vstats *vs = &st->volumes[j];
-                if (vs->name && vs->name_len == nl && memcmp(vs->name, name, nl) == 0) {
-                    total = kp__ev_sat_add(total, inodes ? fs_inodes(&vs->fs) : fs_bytes(&vs->fs));
+                const kp__ev_vstats *vs = &vols[j];
+                if ((vs->has & KP__EVV_NAME) && vs->name_len == nl && memcmp(kp__ev_str(s, vs->name), name, nl) == 0) {
+                    total = kp__ev_sat_add(total, inodes ? stat_or_0(vs->has, KP__EVV_IUSED, vs->iused)
+                                                         : stat_or_0(vs->has, KP__EVV_USED, vs->used));
                     break;
                 }
             }
@@ -78,14 +81,13 @@ int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp__e
 }
 
 static inline bool key_less(const kp__ev_rank_key *x, const kp__ev_rank_key *y) {
-    if (x->k1 != y->k1) return x->k1 < y->k1;
-    if (x->k2 != y->k2) return x->k2 < y->k2;
-    if (x->k3 != y->k3) return x->k3 < y->k3;
-    return x->pos < y->pos;
+    return x->hi != y->hi ? x->hi < y->hi : x->lo < y->lo;
 }
 
-/* Sorts keys[0..n) by key_less: insertion sort on runs of 16, then bottom-up merges through
- * tmp (n entries). Keys are distinct (pos), so the order is total and the result stable. */
+/* Sorts keys[0..n) by key_less, stably (equal keys keep their input order, as pos would
+ * order them): insertion sort on runs of 16 moving an entry only past strictly greater ones,
+ * then bottom-up merges through tmp (n entries) taking from the right run only when strictly
+ * less. */
 static void sort_keys(kp__ev_rank_key *keys, kp__ev_rank_key *tmp, uint32_t n) {
     const uint32_t run = 16;
     for (uint32_t s = 0; s < n; s += run) {
@@ -113,40 +115,53 @@ static void sort_keys(kp__ev_rank_key *keys, kp__ev_rank_key *tmp, uint32_t n) {
 
 static int64_t neg_sat(int64_t v) { return v == INT64_MIN ? INT64_MAX : -v; }
 
-/* Keys (ascending = evicted first):
+/* Order-preserving maps of signed integers to unsigned ones. */
+static uint64_t ord64(int64_t v) { return (uint64_t)v ^ (UINT64_C(1) << 63); }
+static uint64_t ord32(int32_t v) { return (uint64_t)((uint32_t)v ^ UINT32_C(0x80000000)); }
+
+/* Keys (ascending = evicted first), the comparator chain (k1, k2, k3) packed as hi, lo:
  *   memory / disk: k1 = 0 no stats (cmpBool(!found1, !found2) puts them first), 1 usage exceeds
  *                  the request, 2 within it; k2 = priority; k3 = -(usage - request).
- *   pid:           k1 = priority; k2 = 0 no stats, 1 stats; k3 = -process count. */
-void kp__ev_rank(const kp_cluster *cl, const kp__ev_rank_fn *fn, kp__ev_rank_pod *pods, uint32_t n,
-                 kp__ev_rank_key *keys, kp__ev_rank_pod *tmp) { /* keys: 2n entries */
+ *                  hi = k1 << 32 | priority, lo = k3.
+ *   pid:           k1 = priority; k2 = 0 no stats, 1 stats; k3 = -process count.
+ *                  hi = priority << 1 | k2, lo = k3.
+ * Ties keep the input order (the sort is stable). */
+void kp__ev_rank(const kp_cluster *cl, const kp_evict_summary *s, const kp__ev_rank_fn *fn,
+                 kp__ev_rank_pod *pods, uint32_t n, kp__ev_rank_key *keys,
+                 kp__ev_rank_pod *tmp) { /* keys: 2n entries */
     for (uint32_t i = 0; i < n; i++) {
         const kp__ev_rank_pod *rp = &pods[i];
+        const kp__ev_pstats *st = rp->st;
         kp__ev_rank_key *k = &keys[i];
         k->pos = i;
-        k->k3 = 0;
         switch (fn->kind) {
         case KP__EVRANK_MEMORY: { /* mirrors rankMemoryPressure */
-            k->k2 = rp->priority;
-            if (!rp->st) { k->k1 = 0; break; }
-            int64_t usage = (rp->st->mem.has & KP__EVM_WS) ? kp__ev_u2i(rp->st->mem.ws) : 0;
-            k->k1 = usage > rp->mem_req ? 1 : 2;
-            k->k3 = neg_sat(kp__ev_sat_add(usage, neg_sat(rp->mem_req)));
+            if (!st) {
+                k->hi = ord32(rp->priority);
+                k->lo = ord64(0);
+                break;
+            }
+            int64_t usage = stat_or_0(st->has, KP__EVP_WS, st->ws);
+            k->hi = (uint64_t)(usage > rp->mem_req ? 1 : 2) << 32 | ord32(rp->priority);
+            k->lo = ord64(neg_sat(kp__ev_sat_add(usage, neg_sat(rp->mem_req))));
             break;
         }
         case KP__EVRANK_PID: /* mirrors rankPIDPressure */
-            k->k1 = rp->priority;
-            k->k2 = rp->st ? 1 : 0;
-            if (rp->st) k->k3 = rp->st->has_procs ? neg_sat(kp__ev_u2i(rp->st->procs)) : 0;
+            k->hi = ord32(rp->priority) << 1 | (st ? 1 : 0);
+            k->lo = ord64(st ? neg_sat(stat_or_0(st->has, KP__EVP_PROCS, st->procs)) : 0);
             break;
         case KP__EVRANK_DISK: { /* mirrors rankDiskPressureFunc */
-            k->k2 = rp->priority;
-            if (!rp->st) { k->k1 = 0; break; }
-            int64_t usage = kp__ev_pod_disk_usage(cl, &cl->pods[rp->pod], rp->st, fn->fs_types, fn->inodes);
+            if (!st) {
+                k->hi = ord32(rp->priority);
+                k->lo = ord64(0);
+                break;
+            }
+            int64_t usage = kp__ev_pod_disk_usage(cl, &cl->pods[rp->pod], s, st, fn->fs_types, fn->inodes);
             /* exceedDiskRequests compares with the request of the measured resource (none for
              * inodes); disk subtracts the ephemeral-storage request even for inodes */
             int64_t req = fn->inodes ? 0 : rp->eph_req;
-            k->k1 = usage > req ? 1 : 2;
-            k->k3 = neg_sat(kp__ev_sat_add(usage, neg_sat(rp->eph_req)));
+            k->hi = (uint64_t)(usage > req ? 1 : 2) << 32 | ord32(rp->priority);
+            k->lo = ord64(neg_sat(kp__ev_sat_add(usage, neg_sat(rp->eph_req))));
             break;
         }
         }

@@ -9,18 +9,6 @@
 
 #include "kubelet/evict_types.h"
 
-int64_t kp__ev_sat_add(int64_t a, int64_t b) {
-    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
-    return a + b;
-}
-
-/* int64(uint64) as Go converts it (two's complement wrap). */
-int64_t kp__ev_u2i(uint64_t v) {
-    if (v <= (uint64_t)INT64_MAX) return (int64_t)v;
-    return (int64_t)(v - (uint64_t)INT64_MAX - 1) + INT64_MIN;
-}
-
 static kp__ev_amount quantity_amount(const kp_quantity *q) {
     kp__ev_amount a = {0, 0};
     if (q->scale >= 0) {

@@ -5,8 +5,15 @@
  *
  * A direct consumer of the JSON / YAML event stream (io/events.h): a stack of frames tracks where
  * in the document the parser is (node.memory, pods[i].containers[j].rootfs, ...); every member
- * it does not read is skipped (the JSON back end steps over it without looking inside). No value
- * tree is built and the field path of an error is only spelt out when an error occurs.
+ * it does not read is skipped (the JSON back end steps over it without looking inside). Members
+ * the reference decoder validates are still read (a number is checked even where its value is
+ * not kept) so that this parser never accepts what that decoder rejects. No value tree is built
+ * and the field path of an error is only spelt out when an error occurs.
+ *
+ * The kept form is compact (evict_types.h): pod-side objects are read into one scratch
+ * kp__ev_mem / kp__ev_fs and only the fields eviction reads are stored; elements and strings
+ * collect in the builder's scratch vectors (reused from element to element, not zeroed in bulk)
+ * and are copied once into the summary's single allocation at the end.
  *
  * A summary this parser cannot take as is (a wrong type, a bad number or time, a syntax error,
  * not exactly one object document, ...) is handed to the reference decoder over the value tree
@@ -67,7 +74,9 @@ typedef struct {
     uint8_t kind;
     const char *name; /* path component ("memory"), NULL for an array element */
     uint32_t index;   /* element: its index; array: elements so far */
-    void *t;          /* K_MEM: kp__ev_mem, K_FS / K_VOL: kp__ev_fs (K_VOL: kp__ev_vstats) ... */
+    void *t;          /* K_MEM: kp__ev_mem, K_FS: kp__ev_fs, K_POD: kp__ev_pstats ... */
+    void *rec;        /* K_MEM / K_FS / K_VOL of a pod-side record: the record the object's */
+    int8_t sink;      /* compact fields go to (kp__ev_sink), -1 for node-level objects */
     /* K_SYSC: 0 name not seen yet, 1 the pods container, 2 another container */
     uint8_t sys_state;
     bool name_seen, mem_seen, mem_deferred; /* memory read (into sys_tmp) before the name */
@@ -81,23 +90,21 @@ typedef struct {
 typedef struct {
     uint8_t act, sub;
     bool strict; /* A_OBJ: null is an error too (podRef) */
+    int8_t sink; /* A_OBJ: kp__ev_sink of a pod-side object, -1 none */
     const char *name;
     void *p;      /* target */
-    uint8_t *has; /* A_U64: has byte, bit */
+    uint8_t *has; /* A_U64, A_STR (optional): has byte, bit */
     uint8_t bit;
-    uint32_t *lenp; /* A_STR: length */
+    uint32_t *lenp; /* A_STR: length (p: the string's offset) */
 } member;
 
-/* growable scratch vector; copied into the arena when its array ends */
 typedef struct {
-    char *p;
-    uint32_t n, cap;
-} vec;
-
-typedef struct {
-    kp_evict_summary *s;
+    kp__ev_builder b;
+    kp_evict_summary *s; /* &b.head: node-level fields */
     bool failed;        /* not for the fast path: the reference decoder takes over */
     kp__ev_mem sys_tmp; /* systemContainers[i].memory read before its name */
+    kp__ev_mem tmp_mem; /* the pod-side memory object being read (they never nest) */
+    kp__ev_fs tmp_fs;   /* the pod-side filesystem object or volume being read */
 
     frame f[MAX_FRAMES];
     int depth;          /* frames in use (0 = outside the root) */
@@ -108,8 +115,6 @@ typedef struct {
 
     int n_docs;         /* object documents seen */
     int root_ev;        /* event that opened the current document's root (-1: none yet) */
-    bool oom;
-    vec pods, conts, vols;
 } sctx;
 
 /* ---------------------------------------------------------------- scalars */
@@ -147,18 +152,13 @@ static void get_time(sctx *x, kp_ev ev, const char *s, size_t len, int64_t *out)
     *out = secs * KP__NS_PER_SEC + nanos;
 }
 
-static bool get_str(sctx *x, kp_ev ev, const char *s, size_t len, const char **out, uint32_t *olen) {
+static bool get_str(sctx *x, kp_ev ev, const char *s, size_t len, uint32_t *off, uint32_t *olen) {
     if (ev == KP_EV_NULL) return false;
-    if (ev != KP_EV_STR) {
+    if (ev != KP_EV_STR || len > UINT32_MAX - 1) {
         x->failed = true;
         return false;
     }
-    char *p = kp__arena_dup(&x->s->arena, s, len); /* NUL-terminated, not zeroed first */
-    if (!p) {
-        x->oom = true;
-        return false;
-    }
-    *out = p;
+    if (!kp__ev_build_str(&x->b, s, len, off)) return false;
     *olen = (uint32_t)len;
     return true;
 }
@@ -172,6 +172,15 @@ static void m_set(member *m, uint8_t act, const char *name, void *p) {
     m->name = name;
     m->p = p;
     m->strict = false;
+    m->sink = -1;
+    m->has = NULL;
+}
+
+static void m_str(member *m, const char *name, uint32_t *off, uint32_t *len, uint8_t *has, uint8_t bit) {
+    m_set(m, A_STR, name, off);
+    m->lenp = len;
+    m->has = has;
+    m->bit = bit;
 }
 
 static void m_u64(member *m, const char *name, uint64_t *p, uint8_t *has, uint8_t bit) {
@@ -183,6 +192,12 @@ static void m_u64(member *m, const char *name, uint64_t *p, uint8_t *has, uint8_
 static void m_obj(member *m, uint8_t act, uint8_t sub, const char *name, void *p) {
     m_set(m, act, name, p);
     m->sub = sub;
+}
+
+/* a pod-side memory or filesystem object of record rec */
+static void m_sink(member *m, uint8_t sub, const char *name, void *rec, kp__ev_sink sink) {
+    m_obj(m, A_OBJ, sub, name, rec);
+    m->sink = (int8_t)sink;
 }
 
 static void fs_member(member *m, kp__ev_fs *fs, const char *s, size_t len) {
@@ -239,13 +254,9 @@ static void on_key(sctx *x, const char *s, size_t len) {
     case K_MEM: mem_member(m, f->t, s, len); break;
     case K_FS: fs_member(m, f->t, s, len); break;
     case K_VOL: {
-        kp__ev_vstats *v = f->t;
-        if (KEYIS("name")) {
-            m_set(m, A_STR, "name", &v->name);
-            m->lenp = &v->name_len;
-        } else {
-            fs_member(m, &v->fs, s, len);
-        }
+        kp__ev_vstats *v = f->rec;
+        if (KEYIS("name")) m_str(m, "name", &v->name, &v->name_len, &v->has, KP__EVV_NAME);
+        else fs_member(m, f->t, s, len);
         break;
     }
     case K_CPU:
@@ -288,9 +299,9 @@ static void on_key(sctx *x, const char *s, size_t len) {
             m_obj(m, A_OBJ, K_PODREF, "podRef", p);
             m->strict = true;
         } else if (KEYIS("memory")) {
-            m_obj(m, A_OBJ, K_MEM, "memory", &p->mem);
+            m_sink(m, K_MEM, "memory", p, KP__EVSINK_POD_MEM);
         } else if (KEYIS("ephemeral-storage")) {
-            m_obj(m, A_OBJ, K_FS, "ephemeral-storage", &p->eph);
+            m_sink(m, K_FS, "ephemeral-storage", p, KP__EVSINK_POD_EPH);
         } else if (KEYIS("process_stats")) {
             m_obj(m, A_OBJ, K_PROC, "process_stats", p);
         } else if (KEYIS("containers")) {
@@ -303,11 +314,9 @@ static void on_key(sctx *x, const char *s, size_t len) {
     case K_PODREF: {
         kp__ev_pstats *p = f->t;
         if (KEYIS("name")) {
-            m_set(m, A_STR, "name", &p->name);
-            m->lenp = &p->name_len;
+            m_str(m, "name", &p->name, &p->name_len, NULL, 0);
         } else if (KEYIS("namespace")) {
-            m_set(m, A_STR, "namespace", &p->ns);
-            m->lenp = &p->ns_len;
+            m_str(m, "namespace", &p->ns, &p->ns_len, NULL, 0);
         } else if (KEYIS("uid")) {
             m_set(m, A_UID, "uid", p);
         }
@@ -319,14 +328,13 @@ static void on_key(sctx *x, const char *s, size_t len) {
     case K_CONT: {
         kp__ev_cstats *c = f->t;
         if (KEYIS("name")) {
-            m_set(m, A_STR, "name", &c->name);
-            m->lenp = &c->name_len;
+            m_str(m, "name", &c->name, &c->name_len, &c->has, KP__EVC_NAME);
         } else if (KEYIS("memory")) {
-            m_obj(m, A_OBJ, K_MEM, "memory", &c->mem);
+            m_sink(m, K_MEM, "memory", c, KP__EVSINK_CONT_MEM);
         } else if (KEYIS("rootfs")) {
-            m_obj(m, A_OBJ, K_FS, "rootfs", &c->rootfs);
+            m_sink(m, K_FS, "rootfs", c, KP__EVSINK_CONT_ROOT);
         } else if (KEYIS("logs")) {
-            m_obj(m, A_OBJ, K_FS, "logs", &c->logs);
+            m_sink(m, K_FS, "logs", c, KP__EVSINK_CONT_LOGS);
         }
         break;
     }
@@ -336,42 +344,19 @@ static void on_key(sctx *x, const char *s, size_t len) {
 
 /* ---------------------------------------------------------------- frames */
 
-static void *vec_push(sctx *x, vec *v, size_t sz) {
-    if (v->n == v->cap) {
-        uint32_t ncap = v->cap ? v->cap * 2 : 16;
-        char *np = realloc(v->p, (size_t)ncap * sz);
-        if (!np) {
-            x->oom = true;
-            return NULL;
-        }
-        v->p = np;
-        v->cap = ncap;
-    }
-    void *e = v->p + (size_t)v->n++ * sz;
-    memset(e, 0, sz);
-    return e;
-}
-
-/* the vector's elements into the summary arena (NULL when empty, as a zero-length array) */
-static void *vec_commit(sctx *x, vec *v, size_t sz, uint32_t *count) {
-    *count = v->n;
-    if (v->n == 0) return NULL;
-    void *a = kp__arena_alloc(&x->s->arena, (size_t)v->n * sz);
-    if (!a) {
-        x->oom = true;
-        return NULL;
-    }
-    memcpy(a, v->p, (size_t)v->n * sz);
-    return a;
-}
-
 static frame *push(sctx *x, uint8_t kind, const char *name, void *t) {
     if (x->depth >= MAX_FRAMES) return NULL; /* cannot happen: the frame kinds nest < 8 deep */
     frame *f = &x->f[x->depth++];
-    memset(f, 0, sizeof *f);
+    /* field by field: a memset here compiles to `rep stos`, slow to start, once per object */
     f->kind = kind;
     f->name = name;
+    f->index = 0;
     f->t = t;
+    f->rec = NULL;
+    f->sink = -1;
+    f->sys_state = 0;
+    f->name_seen = f->mem_seen = f->mem_deferred = f->time_seen = false;
+    f->tm = 0;
     return f;
 }
 
@@ -388,29 +373,37 @@ static void element(sctx *x, frame *arr, kp_ev ev) {
         x->failed = true;
         return;
     }
-    void *t = NULL;
+    void *t = NULL, *rec = NULL;
     uint8_t kind;
     switch (arr->kind) {
     case K_PODS:
         kind = K_POD;
-        t = vec_push(x, &x->pods, sizeof(kp__ev_pstats));
+        t = kp__ev_build_push(&x->b, &x->b.pods, sizeof(kp__ev_pstats));
         break;
     case K_CONTS:
         kind = K_CONT;
-        t = vec_push(x, &x->conts, sizeof(kp__ev_cstats));
+        t = kp__ev_build_push(&x->b, &x->b.conts, sizeof(kp__ev_cstats));
         break;
     case K_VOLS:
+        /* the volume's own members are filesystem stats: read into tmp_fs */
         kind = K_VOL;
-        t = vec_push(x, &x->vols, sizeof(kp__ev_vstats));
-        if (t) ((kp__ev_vstats *)t)->fs.has = KP__EVF_PRESENT;
+        rec = kp__ev_build_push(&x->b, &x->b.vols, sizeof(kp__ev_vstats));
+        t = &x->tmp_fs;
+        if (rec) kp__ev_sink_load(KP__EVSINK_VOL, rec, NULL, &x->tmp_fs);
         break;
     default:
         kind = K_SYSC;
         break;
     }
-    if (x->oom) return;
+    if (x->b.oom) return;
     frame *f = push(x, kind, NULL, t);
-    if (f) f->index = i;
+    if (f) {
+        f->index = i;
+        if (rec) {
+            f->rec = rec;
+            f->sink = KP__EVSINK_VOL;
+        }
+    }
 }
 
 /* the value of member x->m (ev: its first event) */
@@ -441,16 +434,17 @@ static void value(sctx *x, kp_ev ev, const char *s, size_t len) {
         } else {
             kp__ev_pstats *p = m->p;
             p->procs = v;
-            p->has_procs = true;
+            p->has |= KP__EVP_PROCS;
         }
         break;
     }
     case A_TIME: get_time(x, ev, s, len, m->p); break;
-    case A_STR: (void)get_str(x, ev, s, len, m->p, m->lenp); break;
+    case A_STR:
+        if (get_str(x, ev, s, len, m->p, m->lenp) && m->has) *m->has |= m->bit;
+        break;
     case A_UID: {
         kp__ev_pstats *p = m->p;
-        (void)get_str(x, ev, s, len, &p->uid, &p->uid_len);
-        if (p->uid) p->uid_hash = kp__ev_hash(p->uid, p->uid_len);
+        if (get_str(x, ev, s, len, &p->uid, &p->uid_len)) p->uid_hash = kp__ev_hash(s, len);
         break;
     }
     case A_SYSNAME: {
@@ -472,9 +466,18 @@ static void value(sctx *x, kp_ev ev, const char *s, size_t len) {
         break;
     case A_OBJ:
         if (ev == KP_EV_OBJ_BEGIN) {
-            (void)push(x, m->sub, m->name, m->p);
-            if (m->sub == K_MEM) ((kp__ev_mem *)m->p)->has |= KP__EVM_PRESENT;
-            else if (m->sub == K_FS) ((kp__ev_fs *)m->p)->has |= KP__EVF_PRESENT;
+            void *t = m->p;
+            if (m->sink >= 0) { /* pod-side: read into the scratch object, kept at its end */
+                t = m->sub == K_MEM ? (void *)&x->tmp_mem : (void *)&x->tmp_fs;
+                kp__ev_sink_load((kp__ev_sink)m->sink, m->p, &x->tmp_mem, &x->tmp_fs);
+            }
+            frame *f = push(x, m->sub, m->name, t);
+            if (f && m->sink >= 0) {
+                f->rec = m->p;
+                f->sink = m->sink;
+            }
+            if (m->sub == K_MEM) ((kp__ev_mem *)t)->has |= KP__EVM_PRESENT;
+            else if (m->sub == K_FS) ((kp__ev_fs *)t)->has |= KP__EVF_PRESENT;
             else if (m->sub == K_RLIMIT) sum->has_rlimit = true;
             return;
         }
@@ -483,10 +486,11 @@ static void value(sctx *x, kp_ev ev, const char *s, size_t len) {
         break;
     case A_ARR:
         if (ev == KP_EV_ARR_BEGIN) {
+            /* a repeated key replaces the earlier array (its elements stay unreferenced) */
             frame *f = push(x, m->sub, m->name, m->p);
-            if (f && m->sub == K_PODS) x->pods.n = 0;
-            else if (f && m->sub == K_CONTS) x->conts.n = 0;
-            else if (f && m->sub == K_VOLS) x->vols.n = 0;
+            if (f && m->sub == K_PODS) x->b.pods.n = 0;
+            else if (f && m->sub == K_CONTS) ((kp__ev_pstats *)m->p)->c0 = x->b.conts.n;
+            else if (f && m->sub == K_VOLS) ((kp__ev_pstats *)m->p)->v0 = x->b.vols.n;
             return;
         }
         if (ev == KP_EV_NULL) break;
@@ -501,23 +505,17 @@ static void value(sctx *x, kp_ev ev, const char *s, size_t len) {
 static void pop(sctx *x) {
     frame *f = &x->f[--x->depth];
     kp_evict_summary *sum = x->s;
+    if (f->sink >= 0) kp__ev_sink_store((kp__ev_sink)f->sink, f->rec, &x->tmp_mem, &x->tmp_fs);
     switch (f->kind) {
     case K_CPU: newest(sum, f->tm); break;
-    case K_PODS: {
-        void *a = vec_commit(x, &x->pods, sizeof(kp__ev_pstats), &sum->n_pods);
-        sum->pods = a;
-        break;
-    }
     case K_CONTS: {
         kp__ev_pstats *p = f->t;
-        void *a = vec_commit(x, &x->conts, sizeof(kp__ev_cstats), &p->n_containers);
-        p->containers = a;
+        p->n_containers = x->b.conts.n - p->c0;
         break;
     }
     case K_VOLS: {
         kp__ev_pstats *p = f->t;
-        void *a = vec_commit(x, &x->vols, sizeof(kp__ev_vstats), &p->n_volumes);
-        p->volumes = a;
+        p->n_volumes = x->b.vols.n - p->v0;
         break;
     }
     case K_SYSC:
@@ -574,7 +572,7 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     case KP_EV_OBJ_END:
     case KP_EV_ARR_END:
         if (x->depth > 0) pop(x);
-        return x->oom || x->failed ? -1 : 0;
+        return x->b.oom || x->failed ? -1 : 0;
     default: break;
     }
     /* a value: the document's root, an array element, or a member's value */
@@ -587,7 +585,7 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     frame *f = &x->f[x->depth - 1];
     if (f->kind == K_PODS || f->kind == K_CONTS || f->kind == K_VOLS || f->kind == K_SYSCS) {
         element(x, f, ev);
-        return x->oom || x->failed ? -1 : 0;
+        return x->b.oom || x->failed ? -1 : 0;
     }
     if (!x->have_member) { /* cannot happen: every value in an object follows its key */
         if (ev == KP_EV_OBJ_BEGIN || ev == KP_EV_ARR_BEGIN) x->skip_depth = 1;
@@ -595,7 +593,7 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     }
     x->have_member = false;
     value(x, ev, s, len);
-    return x->oom || x->failed ? -1 : 0;
+    return x->b.oom || x->failed ? -1 : 0;
 }
 
 kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len,
@@ -603,15 +601,10 @@ kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len
     *out = NULL;
     size_t i = 0;
     while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n')) i++;
-    kp_evict_summary *s = calloc(1, sizeof *s);
     sctx *x = calloc(1, sizeof *x);
-    if (!s || !x) {
-        free(s);
-        free(x);
-        return kp_error_set(err, KP_ENOMEM, "out of memory");
-    }
-    kp__arena_init(&s->arena);
-    x->s = s;
+    if (!x) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    kp__ev_build_init(&x->b);
+    x->s = &x->b.head;
     char msg[256] = "";
     uint64_t eoff = 0;
     int rc = -1; /* empty input: the reference decoder words the error */
@@ -619,31 +612,197 @@ kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len
         if (buf[i] == '{' || buf[i] == '[') rc = kp__json_events(buf, len, on_event, x, msg, sizeof msg, &eoff);
         else rc = kp__yaml_events(buf, len, on_event, x, msg, sizeof msg, &eoff);
     }
-    bool ok = rc == 0 && !x->failed && !x->oom && x->n_docs == 1;
-    bool oom = x->oom;
-    free(x->pods.p);
-    free(x->conts.p);
-    free(x->vols.p);
+    bool ok = rc == 0 && !x->failed && !x->b.oom && x->n_docs == 1;
+    bool oom = x->b.oom;
+    kp_evict_summary *s = ok ? kp__ev_build_finish(&x->b) : NULL;
+    if (ok && !s) oom = true;
+    kp__ev_build_fini(&x->b);
     free(x);
-    if (!ok) {
-        kp_evict_summary_free(s);
-        if (oom) return kp_error_set(err, KP_ENOMEM, "out of memory");
-        return kp__ev_summary_parse_tree(source, buf, len, out, err);
+    if (oom) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    if (!s) return kp__ev_summary_parse_tree(source, buf, len, out, err);
+    kp__ev_summary_times(s);
+    *out = s;
+    return KP_OK;
+}
+
+void kp_evict_summary_free(kp_evict_summary *s) { free(s); }
+
+/* ---------------------------------------------------------------- builder */
+
+void kp__ev_build_init(kp__ev_builder *b) { memset(b, 0, sizeof *b); }
+
+void kp__ev_build_fini(kp__ev_builder *b) {
+    free(b->pods.p);
+    free(b->conts.p);
+    free(b->vols.p);
+    free(b->strs.p);
+    memset(b, 0, sizeof *b);
+}
+
+/* room for `more` elements of size sz */
+static bool vec_reserve(kp__ev_builder *b, kp__ev_vec *v, size_t more, size_t sz) {
+    if (more <= (size_t)(v->cap - v->n)) return true;
+    size_t need = (size_t)v->n + more, ncap = v->cap ? v->cap : 64;
+    while (ncap < need) ncap *= 2;
+    if (ncap > UINT32_MAX || ncap > SIZE_MAX / sz) {
+        b->oom = true;
+        return false;
     }
+    char *np = realloc(v->p, ncap * sz);
+    if (!np) {
+        b->oom = true;
+        return false;
+    }
+    v->p = np;
+    v->cap = (uint32_t)ncap;
+    return true;
+}
+
+void *kp__ev_build_push(kp__ev_builder *b, kp__ev_vec *v, size_t sz) {
+    if (!vec_reserve(b, v, 1, sz)) return NULL;
+    void *e = v->p + (size_t)v->n++ * sz;
+    memset(e, 0, sz);
+    return e;
+}
+
+bool kp__ev_build_str(kp__ev_builder *b, const char *s, size_t len, uint32_t *off) {
+    if (len >= UINT32_MAX - b->strs.n) {
+        b->oom = true;
+        return false;
+    }
+    if (!vec_reserve(b, &b->strs, len + 1, 1)) return false;
+    *off = b->strs.n;
+    if (len) memcpy(b->strs.p + b->strs.n, s, len);
+    b->strs.p[b->strs.n + len] = 0;
+    b->strs.n += (uint32_t)len + 1;
+    return true;
+}
+
+static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+kp_evict_summary *kp__ev_build_finish(kp__ev_builder *b) {
+    size_t o_pods = round8(sizeof(kp_evict_summary));
+    size_t o_conts = o_pods + round8((size_t)b->pods.n * sizeof(kp__ev_pstats));
+    size_t o_vols = o_conts + round8((size_t)b->conts.n * sizeof(kp__ev_cstats));
+    size_t o_strs = o_vols + round8((size_t)b->vols.n * sizeof(kp__ev_vstats));
+    char *block = malloc(o_strs + b->strs.n);
+    if (!block) return NULL;
+    /* every byte is written once: no zeroing first */
+    kp_evict_summary *s = (kp_evict_summary *)(void *)block;
+    *s = b->head;
+    s->n_pods = b->pods.n;
+    s->n_conts = b->conts.n;
+    s->n_vols = b->vols.n;
+    s->strs_len = b->strs.n;
+    s->pods = b->pods.n ? memcpy(block + o_pods, b->pods.p, (size_t)b->pods.n * sizeof(kp__ev_pstats)) : NULL;
+    s->conts = b->conts.n ? memcpy(block + o_conts, b->conts.p, (size_t)b->conts.n * sizeof(kp__ev_cstats)) : NULL;
+    s->vols = b->vols.n ? memcpy(block + o_vols, b->vols.p, (size_t)b->vols.n * sizeof(kp__ev_vstats)) : NULL;
+    s->strs = b->strs.n ? memcpy(block + o_strs, b->strs.p, b->strs.n) : "";
+    return s;
+}
+
+void kp__ev_summary_times(kp_evict_summary *s) {
     newest(s, s->node_mem.time_ns);
     newest(s, s->node_fs.time_ns);
     newest(s, s->imagefs.time_ns);
     newest(s, s->containerfs.time_ns);
     newest(s, s->rlimit_time_ns);
     newest(s, s->pods_mem.time_ns);
-    *out = s;
-    return KP_OK;
 }
 
-void kp_evict_summary_free(kp_evict_summary *s) {
-    if (!s) return;
-    kp__arena_fini(&s->arena);
-    free(s);
+/* ---------------------------------------------------------------- compact fields */
+
+static uint8_t bit_if(bool c, uint8_t bit) { return c ? bit : 0; }
+
+static void mem_init(kp__ev_mem *m, uint8_t has, uint64_t ws) {
+    m->has = has;
+    m->time_ns = 0;
+    m->avail = m->usage = 0;
+    m->ws = ws;
+}
+
+static void fs_init(kp__ev_fs *fs, uint8_t has, uint64_t used, uint64_t inodes_used) {
+    fs->has = has;
+    fs->time_ns = 0;
+    fs->avail = fs->cap = fs->inodes_free = fs->inodes = 0;
+    fs->used = used;
+    fs->inodes_used = inodes_used;
+}
+
+void kp__ev_sink_load(kp__ev_sink k, const void *rec, kp__ev_mem *mem, kp__ev_fs *fs) {
+    switch (k) {
+    case KP__EVSINK_POD_MEM: {
+        const kp__ev_pstats *p = rec;
+        mem_init(mem, bit_if(p->has & KP__EVP_MEM, KP__EVM_PRESENT) | bit_if(p->has & KP__EVP_WS, KP__EVM_WS), p->ws);
+        return;
+    }
+    case KP__EVSINK_POD_EPH: {
+        const kp__ev_pstats *p = rec;
+        fs_init(fs, bit_if(p->has & KP__EVP_EPH_USED, KP__EVF_USED), p->eph_used, 0);
+        return;
+    }
+    case KP__EVSINK_CONT_MEM: {
+        const kp__ev_cstats *c = rec;
+        mem_init(mem, bit_if(c->has & KP__EVC_WS, KP__EVM_WS), c->ws);
+        return;
+    }
+    case KP__EVSINK_CONT_ROOT:
+    case KP__EVSINK_CONT_LOGS: {
+        const kp__ev_cstats *c = rec;
+        bool root = k == KP__EVSINK_CONT_ROOT;
+        fs_init(fs,
+                bit_if(c->has & (root ? KP__EVC_ROOT_USED : KP__EVC_LOGS_USED), KP__EVF_USED) |
+                    bit_if(c->has & (root ? KP__EVC_ROOT_IUSED : KP__EVC_LOGS_IUSED), KP__EVF_IUSED),
+                root ? c->root_used : c->logs_used, root ? c->root_iused : c->logs_iused);
+        return;
+    }
+    case KP__EVSINK_VOL: {
+        const kp__ev_vstats *v = rec;
+        fs_init(fs, KP__EVF_PRESENT | bit_if(v->has & KP__EVV_USED, KP__EVF_USED) | bit_if(v->has & KP__EVV_IUSED, KP__EVF_IUSED),
+                v->used, v->iused);
+        return;
+    }
+    }
+}
+
+void kp__ev_sink_store(kp__ev_sink k, void *rec, const kp__ev_mem *mem, const kp__ev_fs *fs) {
+    switch (k) {
+    case KP__EVSINK_POD_MEM: {
+        kp__ev_pstats *p = rec;
+        p->has |= bit_if(mem->has & KP__EVM_PRESENT, KP__EVP_MEM) | bit_if(mem->has & KP__EVM_WS, KP__EVP_WS);
+        p->ws = mem->ws;
+        return;
+    }
+    case KP__EVSINK_POD_EPH: {
+        kp__ev_pstats *p = rec;
+        p->has |= bit_if(fs->has & KP__EVF_USED, KP__EVP_EPH_USED);
+        p->eph_used = fs->used;
+        return;
+    }
+    case KP__EVSINK_CONT_MEM: {
+        kp__ev_cstats *c = rec;
+        c->has |= bit_if(mem->has & KP__EVM_WS, KP__EVC_WS);
+        c->ws = mem->ws;
+        return;
+    }
+    case KP__EVSINK_CONT_ROOT:
+    case KP__EVSINK_CONT_LOGS: {
+        kp__ev_cstats *c = rec;
+        bool root = k == KP__EVSINK_CONT_ROOT;
+        c->has |= bit_if(fs->has & KP__EVF_USED, root ? KP__EVC_ROOT_USED : KP__EVC_LOGS_USED) |
+                  bit_if(fs->has & KP__EVF_IUSED, root ? KP__EVC_ROOT_IUSED : KP__EVC_LOGS_IUSED);
+        *(root ? &c->root_used : &c->logs_used) = fs->used;
+        *(root ? &c->root_iused : &c->logs_iused) = fs->inodes_used;
+        return;
+    }
+    case KP__EVSINK_VOL: {
+        kp__ev_vstats *v = rec;
+        v->has |= bit_if(fs->has & KP__EVF_USED, KP__EVV_USED) | bit_if(fs->has & KP__EVF_IUSED, KP__EVV_IUSED);
+        v->used = fs->used;
+        v->iused = fs->inodes_used;
+        return;
+    }
+    }
 }
 
 bool kp_evict_summary_time(const kp_evict_summary *s, int64_t *unix_ns) {

@@ -12,7 +12,8 @@
 
 typedef struct {
     kp_dctx d;
-    kp_evict_summary *s;
+    kp__ev_builder b;
+    kp_evict_summary *s; /* &b.head */
     int n_docs;
 } sctx;
 
@@ -103,34 +104,44 @@ static kp_status parse_mem(kp_dctx *d, const kp_tnode *o, kp__ev_mem *m) {
     return st;
 }
 
-static kp_status dup_str(sctx *x, const kp_tnode *n, const char **out, uint32_t *len) {
+static kp_status oom(sctx *x) { return kp_error_set(x->d.err, KP_ENOMEM, "out of memory"); }
+
+/* a string member into the summary's strings; *has |= bit when present (has optional) */
+static kp_status dup_str(sctx *x, const kp_tnode *n, uint32_t *off, uint32_t *len, uint8_t *has, uint8_t bit) {
     if (n->type == KP_T_NULL) return KP_OK;
     if (n->type != KP_T_STR) return fail_field(&x->d, n, "expected a string");
-    char *p = kp__arena_dup(&x->s->arena, n->s, (size_t)n->len + 1);
-    if (!p) return kp_error_set(x->d.err, KP_ENOMEM, "out of memory");
-    *out = p;
+    if (!kp__ev_build_str(&x->b, n->s, n->len, off)) return oom(x);
     *len = n->len;
+    if (has) *has |= bit;
     return KP_OK;
+}
+
+/* a pod-side memory or filesystem object: decoded in full, its compact fields kept in rec */
+static kp_status parse_sink(sctx *x, const kp_tnode *o, void *rec, kp__ev_sink k) {
+    kp__ev_mem mem;
+    kp__ev_fs fs;
+    bool is_mem = k == KP__EVSINK_POD_MEM || k == KP__EVSINK_CONT_MEM;
+    if (o->type == KP_T_NULL) return KP_OK;
+    kp__ev_sink_load(k, rec, &mem, &fs);
+    kp_status st = is_mem ? parse_mem(&x->d, o, &mem) : parse_fs(&x->d, o, &fs);
+    if (st == KP_OK) kp__ev_sink_store(k, rec, &mem, &fs);
+    return st;
 }
 
 static kp_status parse_container(sctx *x, const kp_tnode *o, kp__ev_cstats *cs) {
     kp_status st = KP_OK;
     for (const kp_tnode *c = o->first; c && st == KP_OK; c = c->next) {
-        if (KEY(c, "name")) st = dup_str(x, c, &cs->name, &cs->name_len);
-        else if (KEY(c, "memory")) st = parse_mem(&x->d, c, &cs->mem);
-        else if (KEY(c, "rootfs")) st = parse_fs(&x->d, c, &cs->rootfs);
-        else if (KEY(c, "logs")) st = parse_fs(&x->d, c, &cs->logs);
+        if (KEY(c, "name")) st = dup_str(x, c, &cs->name, &cs->name_len, &cs->has, KP__EVC_NAME);
+        else if (KEY(c, "memory")) st = parse_sink(x, c, cs, KP__EVSINK_CONT_MEM);
+        else if (KEY(c, "rootfs")) st = parse_sink(x, c, cs, KP__EVSINK_CONT_ROOT);
+        else if (KEY(c, "logs")) st = parse_sink(x, c, cs, KP__EVSINK_CONT_LOGS);
     }
     return st;
 }
 
-/* Allocates an array of n zeroed elements of size sz in the summary arena. */
-static void *arr_alloc(sctx *x, uint32_t n, size_t sz) {
-    if (n == 0) return NULL;
-    return kp__arena_alloc(&x->s->arena, (size_t)n * sz);
-}
-
-static kp_status parse_array(sctx *x, const kp_tnode *a, void **items, uint32_t *count, size_t sz,
+/* The elements of array a appended to v (element size sz, each decoded by `each`); *first and
+ * *count (optional) say where they are. */
+static kp_status parse_array(sctx *x, const kp_tnode *a, kp__ev_vec *v, size_t sz, uint32_t *first, uint32_t *count,
                              kp_status (*each)(sctx *, const kp_tnode *, void *)) {
     if (a->type == KP_T_NULL) return KP_OK;
     if (a->type != KP_T_ARR) return fail_field(&x->d, a, "expected an array");
@@ -139,19 +150,19 @@ static kp_status parse_array(sctx *x, const kp_tnode *a, void **items, uint32_t 
     memcpy(key, a->key, kl);
     key[kl] = 0;
     size_t saved = kp__dctx_push(&x->d, key);
-    char *arr = arr_alloc(x, a->n, sz);
-    if (a->n && !arr) return kp_error_set(x->d.err, KP_ENOMEM, "out of memory");
-    uint32_t i = 0;
+    uint32_t start = v->n, i = 0;
     for (const kp_tnode *e = a->first; e; e = e->next, i++) {
         size_t s2 = kp__dctx_push_index(&x->d, i);
         if (e->type != KP_T_OBJ) return kp__dctx_fail(&x->d, e, KP_EINVAL, NULL, "expected an object");
-        kp_status st = each(x, e, arr + (size_t)i * sz);
+        void *el = kp__ev_build_push(&x->b, v, sz);
+        if (!el) return oom(x);
+        kp_status st = each(x, e, el);
         if (st != KP_OK) return st;
         kp__dctx_pop(&x->d, s2);
     }
     kp__dctx_pop(&x->d, saved);
-    *items = arr;
-    *count = i;
+    if (first) *first = start;
+    if (count) *count = i;
     return KP_OK;
 }
 
@@ -162,17 +173,19 @@ static kp_status each_container(sctx *x, const kp_tnode *o, void *out) {
 static kp_status each_volume(sctx *x, const kp_tnode *o, void *out) {
     kp__ev_vstats *v = out;
     kp_status st = KP_OK;
-    v->fs.has = KP__EVF_PRESENT;
+    kp__ev_fs fs;
+    kp__ev_sink_load(KP__EVSINK_VOL, v, NULL, &fs);
     for (const kp_tnode *c = o->first; c && st == KP_OK; c = c->next) {
-        if (KEY(c, "name")) st = dup_str(x, c, &v->name, &v->name_len);
-        else if (KEY(c, "time")) st = get_time(&x->d, c, &v->fs.time_ns);
-        else if (KEY(c, "availableBytes")) st = get_u64(&x->d, c, &v->fs.avail, &v->fs.has, KP__EVF_AVAIL);
-        else if (KEY(c, "capacityBytes")) st = get_u64(&x->d, c, &v->fs.cap, &v->fs.has, KP__EVF_CAP);
-        else if (KEY(c, "usedBytes")) st = get_u64(&x->d, c, &v->fs.used, &v->fs.has, KP__EVF_USED);
-        else if (KEY(c, "inodesFree")) st = get_u64(&x->d, c, &v->fs.inodes_free, &v->fs.has, KP__EVF_IFREE);
-        else if (KEY(c, "inodes")) st = get_u64(&x->d, c, &v->fs.inodes, &v->fs.has, KP__EVF_INODES);
-        else if (KEY(c, "inodesUsed")) st = get_u64(&x->d, c, &v->fs.inodes_used, &v->fs.has, KP__EVF_IUSED);
+        if (KEY(c, "name")) st = dup_str(x, c, &v->name, &v->name_len, &v->has, KP__EVV_NAME);
+        else if (KEY(c, "time")) st = get_time(&x->d, c, &fs.time_ns);
+        else if (KEY(c, "availableBytes")) st = get_u64(&x->d, c, &fs.avail, &fs.has, KP__EVF_AVAIL);
+        else if (KEY(c, "capacityBytes")) st = get_u64(&x->d, c, &fs.cap, &fs.has, KP__EVF_CAP);
+        else if (KEY(c, "usedBytes")) st = get_u64(&x->d, c, &fs.used, &fs.has, KP__EVF_USED);
+        else if (KEY(c, "inodesFree")) st = get_u64(&x->d, c, &fs.inodes_free, &fs.has, KP__EVF_IFREE);
+        else if (KEY(c, "inodes")) st = get_u64(&x->d, c, &fs.inodes, &fs.has, KP__EVF_INODES);
+        else if (KEY(c, "inodesUsed")) st = get_u64(&x->d, c, &fs.inodes_used, &fs.has, KP__EVF_IUSED);
     }
+    if (st == KP_OK) kp__ev_sink_store(KP__EVSINK_VOL, v, NULL, &fs);
     return st;
 }
 
@@ -184,18 +197,18 @@ static kp_status each_pod(sctx *x, const kp_tnode *o, void *out) {
             if ((st = expect_obj(&x->d, c)) != KP_OK) break;
             size_t saved = kp__dctx_push(&x->d, "podRef");
             for (const kp_tnode *r = c->first; r && st == KP_OK; r = r->next) {
-                if (KEY(r, "name")) st = dup_str(x, r, &p->name, &p->name_len);
-                else if (KEY(r, "namespace")) st = dup_str(x, r, &p->ns, &p->ns_len);
+                if (KEY(r, "name")) st = dup_str(x, r, &p->name, &p->name_len, NULL, 0);
+                else if (KEY(r, "namespace")) st = dup_str(x, r, &p->ns, &p->ns_len, NULL, 0);
                 else if (KEY(r, "uid")) {
-                    st = dup_str(x, r, &p->uid, &p->uid_len);
-                    if (p->uid) p->uid_hash = kp__ev_hash(p->uid, p->uid_len);
+                    st = dup_str(x, r, &p->uid, &p->uid_len, NULL, 0);
+                    if (st == KP_OK && r->type == KP_T_STR) p->uid_hash = kp__ev_hash(r->s, r->len);
                 }
             }
             if (st == KP_OK) kp__dctx_pop(&x->d, saved);
         } else if (KEY(c, "memory")) {
-            st = parse_mem(&x->d, c, &p->mem);
+            st = parse_sink(x, c, p, KP__EVSINK_POD_MEM);
         } else if (KEY(c, "ephemeral-storage")) {
-            st = parse_fs(&x->d, c, &p->eph);
+            st = parse_sink(x, c, p, KP__EVSINK_POD_EPH);
         } else if (KEY(c, "process_stats")) {
             if (c->type == KP_T_NULL) continue;
             if ((st = expect_obj(&x->d, c)) != KP_OK) break;
@@ -204,18 +217,15 @@ static kp_status each_pod(sctx *x, const kp_tnode *o, void *out) {
                 uint8_t has = 0;
                 if (KEY(r, "process_count")) {
                     st = get_u64(&x->d, r, &p->procs, &has, 1);
-                    if (has) p->has_procs = true;
+                    if (has) p->has |= KP__EVP_PROCS;
                 }
             }
             if (st == KP_OK) kp__dctx_pop(&x->d, saved);
         } else if (KEY(c, "containers")) {
-            void *items = NULL;
-            st = parse_array(x, c, &items, &p->n_containers, sizeof(kp__ev_cstats), each_container);
-            p->containers = items;
+            /* p stays valid: only the container vector grows meanwhile */
+            st = parse_array(x, c, &x->b.conts, sizeof(kp__ev_cstats), &p->c0, &p->n_containers, each_container);
         } else if (KEY(c, "volume")) {
-            void *items = NULL;
-            st = parse_array(x, c, &items, &p->n_volumes, sizeof(kp__ev_vstats), each_volume);
-            p->volumes = items;
+            st = parse_array(x, c, &x->b.vols, sizeof(kp__ev_vstats), &p->v0, &p->n_volumes, each_volume);
         }
     }
     return st;
@@ -308,40 +318,32 @@ static kp_status summary_cb(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, 
         if (KEY(c, "node")) {
             if (c->type != KP_T_NULL) st = parse_node(x, c);
         } else if (KEY(c, "pods")) {
-            void *items = NULL;
-            st = parse_array(x, c, &items, &x->s->n_pods, sizeof(kp__ev_pstats), each_pod);
-            x->s->pods = items;
+            if (c->type == KP_T_ARR) x->b.pods.n = 0; /* a repeated key replaces the earlier array */
+            st = parse_array(x, c, &x->b.pods, sizeof(kp__ev_pstats), NULL, NULL, each_pod);
         }
     }
-    if (st != KP_OK) return st;
-    kp_evict_summary *s = x->s;
-    newest(s, s->node_mem.time_ns);
-    newest(s, s->node_fs.time_ns);
-    newest(s, s->imagefs.time_ns);
-    newest(s, s->containerfs.time_ns);
-    newest(s, s->rlimit_time_ns);
-    newest(s, s->pods_mem.time_ns);
-    return KP_OK;
+    return st;
 }
 
 kp_status kp__ev_summary_parse_tree(const char *source, const char *buf, size_t len,
                                     kp_evict_summary **out, kp_error *err) {
     *out = NULL;
-    kp_evict_summary *s = calloc(1, sizeof *s);
-    if (!s) return kp_error_set(err, KP_ENOMEM, "out of memory");
-    kp__arena_init(&s->arena);
-    sctx x;
-    memset(&x, 0, sizeof x);
-    x.s = s;
-    snprintf(x.d.object, sizeof x.d.object, "Summary");
-    kp_status st = kp__tree_parse(source, buf, len, false, summary_cb, &x, err);
-    if (st == KP_OK && x.n_docs == 0) st = kp_error_set(err, KP_EINVAL, "empty summary document");
+    sctx *x = calloc(1, sizeof *x);
+    if (!x) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    kp__ev_build_init(&x->b);
+    x->s = &x->b.head;
+    snprintf(x->d.object, sizeof x->d.object, "Summary");
+    kp_status st = kp__tree_parse(source, buf, len, false, summary_cb, x, err);
+    if (st == KP_OK && x->n_docs == 0) st = kp_error_set(err, KP_EINVAL, "empty summary document");
+    kp_evict_summary *s = NULL;
+    if (st == KP_OK && !(s = kp__ev_build_finish(&x->b))) st = kp_error_set(err, KP_ENOMEM, "out of memory");
+    kp__ev_build_fini(&x->b);
+    free(x);
     if (st != KP_OK) {
         if (err && err->source[0] == 0) snprintf(err->source, sizeof err->source, "%s", source);
-        kp__arena_fini(&s->arena);
-        free(s);
         return st;
     }
+    kp__ev_summary_times(s);
     *out = s;
     return KP_OK;
 }

@@ -133,35 +133,51 @@ typedef struct {
     uint64_t avail, usage, ws;
 } kp__ev_mem;
 
+/* The pod-side stats are kept compact: only the fields eviction reads, strings as offsets into
+ * the summary's string bytes (kp__ev_str), containers and volumes as index ranges into the
+ * summary-wide arrays. A parsed summary is one allocation (kp__ev_build_finish): the struct, then
+ * pods, containers, volumes and strings, each contiguous, so a step's join and ranking stream
+ * through a few kilobytes instead of chasing pointers. */
+enum {
+    KP__EVC_NAME = 1 << 0,       /* name present (possibly "") */
+    KP__EVC_WS = 1 << 1,         /* memory.workingSetBytes */
+    KP__EVC_ROOT_USED = 1 << 2,  /* rootfs.usedBytes */
+    KP__EVC_ROOT_IUSED = 1 << 3, /* rootfs.inodesUsed */
+    KP__EVC_LOGS_USED = 1 << 4,  /* logs.usedBytes */
+    KP__EVC_LOGS_IUSED = 1 << 5  /* logs.inodesUsed */
+};
 typedef struct {
-    const char *name;
-    uint32_t name_len;
-    kp__ev_mem mem;
-    kp__ev_fs rootfs, logs;
+    uint32_t name, name_len; /* name: offset in the summary's strings */
+    uint8_t has;             /* KP__EVC_* */
+    uint64_t ws, root_used, root_iused, logs_used, logs_iused;
 } kp__ev_cstats;
 
+enum { KP__EVV_NAME = 1 << 0, KP__EVV_USED = 1 << 1, KP__EVV_IUSED = 1 << 2 };
 typedef struct {
-    const char *name;
-    uint32_t name_len;
-    kp__ev_fs fs;
+    uint32_t name, name_len;
+    uint8_t has; /* KP__EVV_* */
+    uint64_t used, iused;
 } kp__ev_vstats;
 
+enum {
+    KP__EVP_MEM = 1 << 0,      /* memory object present */
+    KP__EVP_WS = 1 << 1,       /* memory.workingSetBytes */
+    KP__EVP_PROCS = 1 << 2,    /* process_stats.process_count */
+    KP__EVP_EPH_USED = 1 << 3  /* ephemeral-storage.usedBytes */
+};
 typedef struct {
-    /* hot fields first: a step's join and memory/pid ranking read only this cache line */
-    uint32_t uid_hash; /* kp__ev_hash of uid, computed while parsing (the join reads no strings) */
-    bool has_procs;
-    uint64_t procs;
-    kp__ev_mem mem;
-    const char *ns, *name, *uid;
-    uint32_t ns_len, name_len, uid_len;
-    kp__ev_fs eph;
-    uint32_t n_containers, n_volumes;
-    kp__ev_cstats *containers;
-    kp__ev_vstats *volumes;
+    /* the join and memory / pid ranking read the first 40 bytes */
+    uint32_t uid_hash; /* kp__ev_hash of uid, computed while parsing (uid_len 0: no uid) */
+    uint32_t uid_len;
+    uint32_t uid;      /* offset in the summary's strings */
+    uint8_t has;       /* KP__EVP_* */
+    uint64_t ws, procs, eph_used;
+    uint32_t ns, ns_len, name, name_len;
+    uint32_t c0, n_containers; /* containers: the summary's conts[c0 .. c0 + n_containers) */
+    uint32_t v0, n_volumes;    /* volumes: vols[v0 .. v0 + n_volumes) */
 } kp__ev_pstats;
 
 struct kp_evict_summary {
-    kp_arena arena;
     kp__ev_mem node_mem;
     kp__ev_mem pods_mem; /* systemContainers[name=pods].memory */
     bool has_pods_container;
@@ -172,9 +188,62 @@ struct kp_evict_summary {
     int64_t maxpid, curproc;
     bool has_time;
     int64_t time_ns;
-    kp__ev_pstats *pods;
-    uint32_t n_pods;
+    uint32_t n_pods, n_conts, n_vols, strs_len;
+    /* in the same allocation as the struct (NULL when empty) */
+    const kp__ev_pstats *pods;
+    const kp__ev_cstats *conts;
+    const kp__ev_vstats *vols;
+    const char *strs; /* NUL-terminated strings, back to back */
 };
+
+static inline const char *kp__ev_str(const kp_evict_summary *s, uint32_t off) { return s->strs + off; }
+static inline const kp__ev_cstats *kp__ev_pod_conts(const kp_evict_summary *s, const kp__ev_pstats *p) {
+    return s->conts + p->c0;
+}
+static inline const kp__ev_vstats *kp__ev_pod_vols(const kp_evict_summary *s, const kp__ev_pstats *p) {
+    return s->vols + p->v0;
+}
+
+/* Builds a summary's compact form while a decoder reads it (evict_summary.c). Elements and
+ * strings go to growable scratch vectors; kp__ev_build_finish copies them, once, into the
+ * summary's single allocation. */
+typedef struct {
+    char *p;
+    uint32_t n, cap; /* elements (bytes for strs) */
+} kp__ev_vec;
+typedef struct {
+    kp_evict_summary head; /* node-level fields, filled in place by the decoder */
+    kp__ev_vec pods, conts, vols, strs;
+    bool oom;
+} kp__ev_builder;
+
+void kp__ev_build_init(kp__ev_builder *b);
+void kp__ev_build_fini(kp__ev_builder *b);
+/* A zeroed element appended to v (b->pods, b->conts or b->vols; size sz); NULL (b->oom set) on
+ * allocation failure. Pointers into v are valid until the next push onto v. */
+void *kp__ev_build_push(kp__ev_builder *b, kp__ev_vec *v, size_t sz);
+/* Appends s[0..len) and a NUL to the strings; false (b->oom set) on allocation failure. */
+bool kp__ev_build_str(kp__ev_builder *b, const char *s, size_t len, uint32_t *off);
+/* The summary: head plus the vectors, in one allocation; NULL on allocation failure. The builder
+ * still needs kp__ev_build_fini. */
+kp_evict_summary *kp__ev_build_finish(kp__ev_builder *b);
+/* Final touches shared by both decoders: the step time from the node-level times. */
+void kp__ev_summary_times(kp_evict_summary *s);
+
+/* The compact fields of one pod-side memory or filesystem object. A decoder reads the object
+ * into a full kp__ev_mem / kp__ev_fs seeded with kp__ev_sink_load (so a repeated key updates
+ * what the first occurrence set, as decoding in place did) and keeps it with kp__ev_sink_store.
+ * rec: the kp__ev_pstats (POD_*), kp__ev_cstats (CONT_*) or kp__ev_vstats (VOL). */
+typedef enum {
+    KP__EVSINK_POD_MEM,
+    KP__EVSINK_POD_EPH,
+    KP__EVSINK_CONT_MEM,
+    KP__EVSINK_CONT_ROOT,
+    KP__EVSINK_CONT_LOGS,
+    KP__EVSINK_VOL
+} kp__ev_sink;
+void kp__ev_sink_load(kp__ev_sink k, const void *rec, kp__ev_mem *mem, kp__ev_fs *fs);
+void kp__ev_sink_store(kp__ev_sink k, void *rec, const kp__ev_mem *mem, const kp__ev_fs *fs);
 
 /* Observations from a summary (makeSignalObservations). */
 void kp__ev_observe(const kp_evict_summary *s, kp_evict_observation obs[KP_EVSIG_COUNT]);
@@ -206,23 +275,32 @@ typedef struct {
 /* buildSignalToRankFunc for a layout. */
 kp__ev_rank_fn kp__ev_rank_fn_for(kp_evict_signal sig, bool imagefs, bool split);
 /* podDiskUsage for resource bytes (inodes=false) or inodes. */
-int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp__ev_pstats *st,
-                              unsigned fs_types, bool inodes);
-/* Sorts pods (n entries) into eviction order; stable on the input order. keys (2n entries) and
- * tmp (n entries) are scratch arrays. */
+int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp_evict_summary *s,
+                              const kp__ev_pstats *st, unsigned fs_types, bool inodes);
+/* Sorts pods (n entries, stats from summary s) into eviction order; stable on the input order.
+ * keys (2n entries) and tmp (n entries) are scratch arrays. A key is the rank function's
+ * comparator chain packed into two unsigned words compared in order (hi, lo). */
 typedef struct {
-    int64_t k1, k2, k3;
+    uint64_t hi, lo;
     uint32_t pos;
 } kp__ev_rank_key;
-void kp__ev_rank(const kp_cluster *cl, const kp__ev_rank_fn *fn, kp__ev_rank_pod *pods, uint32_t n,
-                 kp__ev_rank_key *keys, kp__ev_rank_pod *tmp);
+void kp__ev_rank(const kp_cluster *cl, const kp_evict_summary *s, const kp__ev_rank_fn *fn,
+                 kp__ev_rank_pod *pods, uint32_t n, kp__ev_rank_key *keys, kp__ev_rank_pod *tmp);
 
 /* Hash used to join pod stats to pods (FNV-1a with a finalizer). */
 uint32_t kp__ev_hash(const char *s, size_t n);
 
-/* Saturating helpers. */
-int64_t kp__ev_sat_add(int64_t a, int64_t b);
-int64_t kp__ev_u2i(uint64_t v);
+/* Saturating addition (inline: the rank keys use it per pod). */
+static inline int64_t kp__ev_sat_add(int64_t a, int64_t b) {
+    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+    return a + b;
+}
+/* int64(uint64) as Go converts it (two's complement wrap). */
+static inline int64_t kp__ev_u2i(uint64_t v) {
+    if (v <= (uint64_t)INT64_MAX) return (int64_t)v;
+    return (int64_t)(v - (uint64_t)INT64_MAX - 1) + INT64_MIN;
+}
 /* Quantity.String() of a quantity parsed from text[0..len): the text itself when ParseQuantity
  * keeps it (kp_quantity_parse_keeps_string), else the canonical form. */
 void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, char *buf, size_t cap);

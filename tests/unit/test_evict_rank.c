@@ -54,15 +54,34 @@ static kp_cluster *load(void) {
     return cl;
 }
 
+/* a summary assembled by hand: pod i has container i (named like the pod) and, when a test
+ * adds one, volume i */
 static kp__ev_pstats st[16];
 static kp__ev_cstats cs[16];
 static kp__ev_vstats vs[16];
+static char strs[512];
+static size_t strs_len;
+static kp_evict_summary sum;
 static kp__ev_rank_pod rp[40];
+
+static uint32_t add_str(const char *s) {
+    size_t len = strlen(s);
+    uint32_t off = (uint32_t)strs_len;
+    memcpy(strs + strs_len, s, len + 1);
+    strs_len += len + 1;
+    return off;
+}
 
 static void setup(kp_cluster *cl, uint32_t n) {
     memset(st, 0, sizeof st);
     memset(cs, 0, sizeof cs);
     memset(vs, 0, sizeof vs);
+    memset(&sum, 0, sizeof sum);
+    strs_len = 0;
+    sum.pods = st;
+    sum.conts = cs;
+    sum.vols = vs;
+    sum.strs = strs;
     for (uint32_t i = 0; i < n; i++) {
         const kp_pod *p = &cl->pods[i];
         rp[i].pod = i;
@@ -70,29 +89,30 @@ static void setup(kp_cluster *cl, uint32_t n) {
         rp[i].mem_req = kp__resv_get(&p->req, KP_RES_MEM);
         rp[i].eph_req = kp__resv_get(&p->req, KP_RES_EPH);
         rp[i].st = &st[i];
-        st[i].containers = &cs[i];
+        st[i].c0 = i;
         st[i].n_containers = 1;
-        cs[i].name = kp__s(cl, p->name);
-        cs[i].name_len = (uint32_t)strlen(cs[i].name);
+        st[i].v0 = i;
+        cs[i].name = add_str(kp__s(cl, p->name));
+        cs[i].name_len = (uint32_t)strlen(kp__s(cl, p->name));
+        cs[i].has = KP__EVC_NAME;
     }
 }
 
 static void set_ws(uint32_t i, int64_t ws) {
-    st[i].mem.has = KP__EVM_PRESENT | KP__EVM_WS;
-    st[i].mem.ws = (uint64_t)ws;
+    st[i].has |= KP__EVP_MEM | KP__EVP_WS;
+    st[i].ws = (uint64_t)ws;
 }
 static void set_fs(uint32_t i, int64_t root, int64_t logs) {
-    cs[i].rootfs.has = KP__EVF_PRESENT | KP__EVF_USED;
-    cs[i].rootfs.used = (uint64_t)root;
-    cs[i].logs.has = KP__EVF_PRESENT | KP__EVF_USED;
-    cs[i].logs.used = (uint64_t)logs;
+    cs[i].has |= KP__EVC_ROOT_USED | KP__EVC_LOGS_USED;
+    cs[i].root_used = (uint64_t)root;
+    cs[i].logs_used = (uint64_t)logs;
 }
 
 static void rank(kp_cluster *cl, kp_evict_signal sig, bool imagefs, bool split, uint32_t n) {
     kp__ev_rank_key keys[32];
     kp__ev_rank_pod tmp[16];
     kp__ev_rank_fn fn = kp__ev_rank_fn_for(sig, imagefs, split);
-    kp__ev_rank(cl, &fn, rp, n, keys, tmp);
+    kp__ev_rank(cl, &sum, &fn, rp, n, keys, tmp);
 }
 
 static const char *name_at(kp_cluster *cl, uint32_t i) { return kp__s(cl, cl->pods[rp[i].pod].name); }
@@ -156,11 +176,10 @@ KT_TEST(disk_usage_minus_request) {
     for (uint32_t i = 0; i < 6; i++) {
         int k = 5 - (int)i;
         set_fs(i, use[k] * MI / 3, use[k] * MI / 3);
-        vs[i].name = "v";
+        vs[i].name = add_str("v");
         vs[i].name_len = 1;
-        vs[i].fs.has = KP__EVF_PRESENT | KP__EVF_USED;
-        vs[i].fs.used = (uint64_t)(use[k] * MI - 2 * (use[k] * MI / 3));
-        st[i].volumes = &vs[i];
+        vs[i].has = KP__EVV_NAME | KP__EVV_USED;
+        vs[i].used = (uint64_t)(use[k] * MI - 2 * (use[k] * MI / 3));
         st[i].n_volumes = 1;
     }
     rank(cl, KP_EVSIG_NODEFS_AVAILABLE, false, false, 6);
@@ -179,8 +198,8 @@ KT_TEST(inodes_rank) {
     setup(cl, 3);
     const uint64_t inodes[3] = {200000, 300000, 400000};
     for (int i = 0; i < 3; i++) {
-        cs[i].rootfs.has = KP__EVF_PRESENT | KP__EVF_IUSED;
-        cs[i].rootfs.inodes_used = inodes[i];
+        cs[i].has |= KP__EVC_ROOT_IUSED;
+        cs[i].root_iused = inodes[i];
     }
     rank(cl, KP_EVSIG_NODEFS_INODES_FREE, false, false, 3);
     KT_CHECK_STR(name_at(cl, 0), "high");
@@ -239,7 +258,7 @@ KT_TEST(pid_rank) {
     if (!cl) { KT_CHECK(0); return; }
     setup(cl, 4);
     const uint64_t procs[4] = {5, 20, 6, 20};
-    for (int i = 0; i < 4; i++) { st[i].has_procs = true; st[i].procs = procs[i]; }
+    for (int i = 0; i < 4; i++) { st[i].has |= KP__EVP_PROCS; st[i].procs = procs[i]; }
     rank(cl, KP_EVSIG_PID_AVAILABLE, false, false, 4);
     const char *want[4] = {"p1", "p2", "p3", "p4"};
     for (int i = 0; i < 4; i++) KT_CHECK_STR(name_at(cl, (uint32_t)i), want[i]);
@@ -368,7 +387,7 @@ KT_TEST(large_rank_is_stable) {
         rp[i].st = NULL; /* no stats: priority decides, ties keep input order */
     }
     kp__ev_rank_fn fn = kp__ev_rank_fn_for(KP_EVSIG_MEMORY_AVAILABLE, false, false);
-    kp__ev_rank(NULL, &fn, rp, n, keys, tmp);
+    kp__ev_rank(NULL, NULL, &fn, rp, n, keys, tmp);
     for (uint32_t i = 1; i < n; i++) {
         KT_CHECK(rp[i - 1].priority <= rp[i].priority);
         if (rp[i - 1].priority == rp[i].priority) KT_CHECK(rp[i - 1].pod < rp[i].pod);
