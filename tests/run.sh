@@ -19,7 +19,10 @@ for t in "$B"/tests/test_*; do
     echo "$(basename "$t"): $p passed, $f failed"
 done
 rm -f /tmp/kprio-unit-err.$$
-g=$(sh tests/golden/run.sh "$B" | tee /dev/stderr | awk '/^GOLDEN/{print $2, $3}' | tail -n 1)
+# (not `tee /dev/stderr`: reopening stderr truncates it when it is redirected to a file)
+gout=$(sh tests/golden/run.sh "$B")
+printf '%s\n' "$gout" | grep -v '^ok ' >&2
+g=$(printf '%s\n' "$gout" | awk '/^GOLDEN/{print $2, $3}' | tail -n 1)
 if [ -n "$g" ]; then pass=$((pass+${g% *})); fail=$((fail+${g#* })); else fail=$((fail+1)); fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
