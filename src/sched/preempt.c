@@ -13,6 +13,11 @@
 #include <string.h>
 
 #include "sched/preempt_int.h"
+#ifndef KP_PF_SCAN
+#define KP_PF_SCAN 16
+#define KP_PF_FAR 8
+#define KP_PF_NEAR 4
+#endif
 
 void kp__preempt_opts_default(kp_preempt_opts *o) {
     memset(o, 0, sizeof *o);
@@ -173,6 +178,7 @@ typedef struct {
     int32_t n_viol;
     uint32_t *victims;
     int64_t score[KP_PREEMPT_N_SCORES];
+    const int64_t *score4_at; /* kp_pvict.score4_at */
 } cand;
 
 /* mirrors util.GetEarliestPodStartTime: earliest start among the victims of maximal priority. */
@@ -207,14 +213,24 @@ void kp__preempt_scores(const kp_pctx *x, kp_pvict *v) {
     v->has_scores = true;
 }
 
-static int64_t cand_score(const cand *c, int step) { return c->score[step]; }
+static int64_t cand_score(const cand *c, int step) {
+    return step == 4 && c->score4_at ? *c->score4_at : c->score[step];
+}
 
 static const char *const cascade_names[] = {
     "fewest PDB violations", "lowest highest-priority victim",
     "smallest sum of victim priorities (+2^31 each)", "fewest victims",
     "latest start time among the highest-priority victims"};
 
-/* mirrors SelectCandidate / pickOneNodeForPreemption. Returns the index into cands. */
+/* mirrors SelectCandidate / pickOneNodeForPreemption. Returns the index into cands.
+ *
+ * Upstream filters the candidate list step by step (keep the nodes with the best score of step
+ * s, stop when one is left, then pick at random among the survivors). One pass computes the
+ * same: the survivors of step s are exactly the candidates whose scores 0..s equal the
+ * lexicographic maximum's, so for the running maximum we keep live[s] = how many candidates
+ * match its prefix 0..s, and the candidates matching all five (in list order, for the final
+ * draw). The deciding step is the first s with live[s] == 1. Score 4 is read only for
+ * candidates that tie with the maximum on steps 0..3 (it may be a lazy load, cand.score4_at). */
 static uint32_t pick_candidate(kp_pctx *x, const cand *cands, uint32_t n, const char **decided,
                                kp_error *err, kp_status *rc) {
     *rc = KP_OK;
@@ -222,35 +238,49 @@ static uint32_t pick_candidate(kp_pctx *x, const cand *cands, uint32_t n, const 
         *decided = "only candidate";
         return 0;
     }
-    uint32_t *live = malloc(n * sizeof *live);
-    if (!live) {
+    uint32_t *ties = malloc(n * sizeof *ties);
+    if (!ties) {
         *rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         return 0;
     }
-    uint32_t n_live = n;
-    for (uint32_t i = 0; i < n; i++) live[i] = i;
-    for (int step = 0; step < 5; step++) {
-        int64_t best = INT64_MIN;
-        for (uint32_t i = 0; i < n_live; i++) {
-            int64_t s = cand_score(&cands[live[i]], step);
-            if (s > best) best = s;
-        }
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < n_live; i++)
-            if (cand_score(&cands[live[i]], step) == best) live[k++] = live[i];
-        if (k == 1 && n_live > 1) {
-            *decided = cascade_names[step];
-            uint32_t r = live[0];
-            free(live);
-            return r;
-        }
-        n_live = k;
+    uint32_t best = 0, live[KP_PREEMPT_N_SCORES], n_ties = 1;
+    int64_t bs[KP_PREEMPT_N_SCORES];
+    for (int k = 0; k < KP_PREEMPT_N_SCORES; k++) {
+        bs[k] = cand_score(&cands[0], k);
+        live[k] = 1;
     }
-    uint32_t pick = x->o->tie >= 0 ? (uint32_t)(x->o->tie % n_live)
-                                   : kp__prng_below(kp__sched_prng(x->s), n_live);
+    ties[0] = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        const cand *c = &cands[i];
+        int j = 0; /* first step where c and the maximum differ (5: none) */
+        int64_t v = 0;
+        while (j < KP_PREEMPT_N_SCORES && (v = cand_score(c, j)) == bs[j]) j++;
+        for (int k = 0; k < j; k++) live[k]++;
+        if (j == KP_PREEMPT_N_SCORES) {
+            ties[n_ties++] = i;
+        } else if (v > bs[j]) { /* new maximum: only c matches it from step j on */
+            best = i;
+            bs[j] = v;
+            live[j] = 1;
+            for (int k = j + 1; k < KP_PREEMPT_N_SCORES; k++) {
+                bs[k] = cand_score(c, k);
+                live[k] = 1;
+            }
+            ties[0] = i;
+            n_ties = 1;
+        }
+    }
+    for (int k = 0; k < KP_PREEMPT_N_SCORES; k++)
+        if (live[k] == 1) {
+            *decided = cascade_names[k];
+            free(ties);
+            return best;
+        }
+    uint32_t pick = x->o->tie >= 0 ? (uint32_t)(x->o->tie % n_ties)
+                                   : kp__prng_below(kp__sched_prng(x->s), n_ties);
     *decided = "tie broken by the seeded PRNG";
-    uint32_t r = live[pick];
-    free(live);
+    uint32_t r = ties[pick];
+    free(ties);
     return r;
 }
 
@@ -335,7 +365,8 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     out->node = -1;
     out->now = o->now;
     out->decided_by = "";
-    kp_pctx x = {.s = s, .c = c, .cl = cl, .pod = pod, .prio = cl->pods[pod].priority, .o = o};
+    kp_pctx x = {.s = s, .c = c, .cl = cl, .pod = pod, .prio = cl->pods[pod].priority, .o = o,
+                 .statuses = statuses};
     x.now_key = o->now == KP_TIME_NONE ? INT64_MAX : o->now;
     kp_status rc = KP_OK;
     uint32_t nn = cl->n_nodes;
@@ -359,6 +390,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
 
     if (x.fast) kp__preempt_cache_begin(&x);
     x.defer = !explain;
+    x.lazy = !explain; /* explain records every candidate's victims */
 
     dry_ent *dry = NULL; /* dry-run statuses of nodes that are not candidates */
     uint32_t n_dry = 0, cap_dry = 0;
@@ -376,11 +408,17 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
 
     /* potential nodes: status exactly Unschedulable, snapshot order (nodesWherePreemptionMightHelp) */
     uint32_t n_pot = 0;
-    for (uint32_t i = 0; i < nn; i++) {
+    if (o->codes) {
+        for (uint32_t i = 0; i < nn; i++) {
+            if (o->codes[i] == KP_CODE_UNSCHEDULABLE) potential[n_pot++] = i;
+        }
+    } else {
+        for (uint32_t i = 0; i < nn; i++) {
 #if defined(__GNUC__)
-        if (i + 16 < nn) __builtin_prefetch(&statuses[i + 16].code); /* ~700-byte stride */
+            if (i + KP_PF_SCAN < nn) __builtin_prefetch(&statuses[i + KP_PF_SCAN].code); /* ~700-byte stride */
 #endif
-        if (statuses[i].code == KP_CODE_UNSCHEDULABLE) potential[n_pot++] = i;
+            if (statuses[i].code == KP_CODE_UNSCHEDULABLE) potential[n_pot++] = i;
+        }
     }
 
     uint32_t n_nonviol = 0, n_violc = 0;
@@ -389,7 +427,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
         uint32_t offset = o->offset >= 0 ? (uint32_t)(o->offset % n_pot)
                                          : kp__prng_below(kp__sched_prng(s), n_pot);
         /* two bounded lists of capacity `budget`: non-violating and violating */
-        cands = calloc((size_t)budget * 2 + 1, sizeof *cands);
+        cands = malloc(((size_t)budget * 2 + 1) * sizeof *cands); /* entries set when used */
         if (!cands) {
             rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
             goto out;
@@ -398,8 +436,8 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
         for (uint32_t i = 0; i < n_pot && rc == KP_OK; i++) {
             uint32_t node = potential[(offset + i) % n_pot];
             if (x.cache) { /* the loop is memory-bound: hint the nodes visited next */
-                kp__preempt_prefetch(&x, potential[(offset + i + 8) % n_pot], true);
-                kp__preempt_prefetch(&x, potential[(offset + i + 4) % n_pot], false);
+                kp__preempt_prefetch(&x, potential[(offset + i + KP_PF_FAR) % n_pot], true);
+                kp__preempt_prefetch(&x, potential[(offset + i + KP_PF_NEAR) % n_pot], false);
             }
             kp_pvict v;
             rc = kp__preempt_select_victims(&x, node, &statuses[node], &v, err);
@@ -429,6 +467,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
                     cd->n_viol = v.n_viol;
                     cd->victims = v.victims;
                     memcpy(cd->score, v.score, sizeof cd->score);
+                    cd->score4_at = v.score4_at;
                 } else { /* list full: silently dropped, as upstream */
                     kp_node_status dropped;
                     kp__status_reset(&dropped);
@@ -496,6 +535,20 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     const char *decided = "";
     uint32_t best = pick_candidate(&x, cands, n_cands, &decided, err, &rc);
     if (rc != KP_OK) goto out;
+    if (!cands[best].victims) { /* lazy candidate: select again, materialising the victims */
+        kp_pvict v;
+        uint32_t node = cands[best].node;
+        x.lazy = false;
+        rc = kp__preempt_select_victims(&x, node, &statuses[node], &v, err);
+        if (rc == KP_OK && (v.st.code != KP_CODE_SUCCESS || v.n_victims != cands[best].n_victims ||
+                            v.n_viol != cands[best].n_viol || !v.victims))
+            rc = kp_error_set(err, KP_EINVAL, "preemption: victim selection is not repeatable");
+        if (rc != KP_OK) {
+            free(v.victims);
+            goto out;
+        }
+        cands[best].victims = v.victims;
+    }
     out->outcome = KP_PREEMPT_NOMINATED;
     out->node = (int32_t)cands[best].node;
     out->victims = cands[best].victims;

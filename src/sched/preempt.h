@@ -69,6 +69,9 @@ typedef struct {
                                * KP_TIME_NONE: nil startTime sorts as +infinity, deletion at 0 */
     int32_t protect_pod;      /* what-if: >= 0 treats this pod as covered by a PDB with no
                                * disruptions allowed (kprio why); -1 = none */
+    const uint8_t *codes;     /* optional: codes[i] == statuses[i].code for every node, a compact
+                               * copy kept by the caller's Filter pass; the potential-node scan
+                               * then reads n bytes instead of n statuses (NULL: read statuses) */
     uint64_t filter_calls;    /* out: Filter invocations made (statistics, tests) */
 } kp_preempt_opts;
 

@@ -14,6 +14,7 @@ typedef struct {
     uint32_t pod;            /* the preemptor */
     int32_t prio;            /* its priority */
     kp_preempt_opts *o;
+    const kp_node_status *statuses; /* the failed Filter pass's verdicts (index = node) */
     int64_t now_key;         /* start time used for pods with nil startTime */
     bool fast;               /* resource arithmetic allowed for reprieve (see preempt_victims.c) */
     uint32_t *pdb_order;     /* PDB indices sorted by namespace/name (stable, documented) */
@@ -23,6 +24,8 @@ typedef struct {
     bool defer;              /* arithmetic path may defer the exact status of a node that cannot
                               * fit even with all lower-priority pods gone (computed only if the
                               * message needs it: no candidate at all) */
+    bool lazy;               /* cached arithmetic path: candidates get n_victims and scores but
+                              * no victim list (the caller materialises the winner's) */
     struct kp_pcache *cache; /* per-scheduler per-node sorted view (preempt_victims.c) or NULL */
     int64_t pre_req[3];      /* preemptor's cpu / memory / ephemeral-storage requests */
 } kp_pctx;
@@ -39,6 +42,9 @@ typedef struct {
     bool deferred;           /* status not computed yet (see kp_pctx.defer); code UNSCHEDULABLE */
     bool has_scores;         /* score[] filled by the victim selection */
     int64_t score[KP_PREEMPT_N_SCORES];
+    const int64_t *score4_at; /* non-NULL: score[4] is *score4_at, read by the node choice only
+                               * when steps 1..4 tie (points into the node's cache entry, valid
+                               * for the rest of the attempt: each node is selected once) */
 } kp_pvict;
 
 /* mirrors MoreImportantVictim (newest) / MoreImportantPod (--compat 1.35): true if a is more

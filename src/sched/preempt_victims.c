@@ -346,39 +346,79 @@ static kp_status select_arith(kp_pctx *x, uint32_t node, work *w, kp_pvict *out,
 
 /* ---------------------------------------------------------------- per-node cache ---- */
 
-/* The arithmetic path's view of a node: its pods sorted most important first (the order
- * SelectVictimsOnNode sorts victims in) with their priority, start key and cpu / memory /
- * ephemeral-storage requests (struct of arrays, one block per node), plus suffix sums of the
- * requests. Because priority is the first key of the order, the lower-priority pods of any
- * preemptor are a suffix of this list starting at a priority-band boundary, and "fits with all
- * of them removed" is one subtraction from the band's suffix sum (kept inline in the header for
- * up to PC_BANDS bands, so a node that cannot fit costs one cache line).
- * Kept per scheduler across attempts; an entry is valid while the node's pod list (indices and
- * order) equals the one it was built from (the pod attributes read never change during a run)
- * and now_key / compat are unchanged. */
-#define PC_BANDS 6
+/* The arithmetic path's view of a node, kept per scheduler across attempts (struct kp_pcache):
+ *  - entries: the node's pods sorted most important first (the order SelectVictimsOnNode sorts
+ *    victims in) with priority, start key, cpu / memory / ephemeral-storage requests and suffix
+ *    sums of the requests (struct of arrays). Priority is the first key of the order, so the
+ *    lower-priority pods of any preemptor are a suffix of the entries.
+ *  - runs: maximal stretches of consecutive entries with equal priority and equal cpu and memory
+ *    requests. Greedy reprieve over k identical pods keeps the first m that fit and evicts the
+ *    rest, so without PDBs the whole reprieve is one division per run (select_runs) and the
+ *    victims are the tail of each run. Replicas of one workload make runs long.
+ *  - a one-cache-line header per node (dense array, visited nearly sequentially by the dry run):
+ *    size, allocatable, and the requested cpu / memory of the pods the entry was built from.
+ * An entry is valid while the node's pod list (indices and order) equals the copy it was built
+ * from: the requested amounts are a function of that list, the pod and node attributes read
+ * never change during a run, and now_key / compat are checked per attempt. */
+typedef struct {
+    int64_t cpu, mem; /* requests of each pod of the run */
+    int32_t prio;
+    uint32_t end;     /* one past the run's last entry */
+} pc_run;
 
 typedef struct {
+    void *block;      /* the arrays of pc_view, one allocation */
+    uint32_t n, cap;  /* entries (= pods when built), capacity of the block */
+    uint32_t n_runs;
     bool built;
-    uint8_t n_bands;            /* distinct priorities, 0 = more than PC_BANDS (use prio[]) */
-    uint32_t n, cap;
-    int32_t band_prio[PC_BANDS]; /* descending */
-    uint32_t band_start[PC_BANDS];
-    int64_t band_suf[PC_BANDS][3]; /* requests of the pods from band_start on */
-    void *block;                /* the arrays below, one allocation */
-    uint32_t *pods;             /* node->pods when built (validation) */
-    int32_t *prio;              /* sorted view, most important first */
-    uint32_t *pod;
-    int64_t *start;
-    int64_t *req[3];            /* cpu, memory, ephemeral-storage */
-    int64_t *suf;               /* suf[i*3+k] = sum of req[k][j] for j >= i; (n+1)*3 values */
+    int64_t alloc[3]; /* allocatable cpu, memory, pods */
+    int64_t req[2];   /* requested cpu, memory of the n pods */
 } pc_node;
+
+/* The arrays of one block, in memory order: the validation copy and the runs first (what
+ * select_runs reads), then the per-entry arrays. */
+typedef struct {
+    uint32_t *copy;   /* node->pods when built */
+    pc_run *runs;
+    int64_t *start;   /* start key per entry */
+    int64_t *req[3];  /* cpu, memory, ephemeral-storage per entry */
+    int64_t *suf;     /* suf[i*3+k] = sum of req[k][j] for j >= i; (n+1)*3 values */
+    uint32_t *pod;    /* pod index per entry */
+    int32_t *prio;    /* priority per entry */
+} pc_view;
+
+static size_t pc_runs_offset(uint32_t cap) { return ((size_t)cap * sizeof(uint32_t) + 7) & ~(size_t)7; }
+
+static size_t pc_block_size(uint32_t cap) {
+    return pc_runs_offset(cap) + (size_t)cap * sizeof(pc_run) + (size_t)cap * 4 * sizeof(int64_t) +
+           ((size_t)cap + 1) * 3 * sizeof(int64_t) + (size_t)cap * 2 * sizeof(uint32_t);
+}
+
+static pc_view pc_arrays(const pc_node *c) {
+    pc_view a;
+    char *b = c->block;
+    size_t cap = c->cap;
+    a.copy = (uint32_t *)b;
+    a.runs = (pc_run *)(b + pc_runs_offset(c->cap));
+    int64_t *q = (int64_t *)(a.runs + cap);
+    a.start = q;
+    q += cap;
+    for (int k = 0; k < 3; k++) {
+        a.req[k] = q;
+        q += cap;
+    }
+    a.suf = q;
+    q += (cap + 1) * 3;
+    a.pod = (uint32_t *)q;
+    a.prio = (int32_t *)(a.pod + cap);
+    return a;
+}
 
 struct kp_pcache {
     uint32_t n_nodes;
     int64_t now_key;
     kp_preempt_compat compat;
-    pc_node *nodes;
+    pc_node *nodes; /* 64-byte aligned, one header per cache line */
 };
 
 void kp__preempt_cache_free(void *cache) {
@@ -387,6 +427,13 @@ void kp__preempt_cache_free(void *cache) {
     for (uint32_t i = 0; i < c->n_nodes; i++) free(c->nodes[i].block);
     free(c->nodes);
     free(c);
+}
+
+static pc_node *pc_nodes_new(uint32_t n) {
+    size_t sz = ((size_t)(n ? n : 1) * sizeof(pc_node) + 63) & ~(size_t)63;
+    pc_node *p = aligned_alloc(64, sz);
+    if (p) memset(p, 0, sz);
+    return p;
 }
 
 void kp__preempt_cache_begin(kp_pctx *x) {
@@ -401,7 +448,7 @@ void kp__preempt_cache_begin(kp_pctx *x) {
     if (!c) {
         c = calloc(1, sizeof *c);
         if (!c) return;
-        c->nodes = calloc(x->cl->n_nodes ? x->cl->n_nodes : 1, sizeof *c->nodes);
+        c->nodes = pc_nodes_new(x->cl->n_nodes);
         if (!c->nodes) {
             free(c);
             return;
@@ -427,30 +474,24 @@ void kp__preempt_cache_begin(kp_pctx *x) {
 #define PC_PREFETCH(p) ((void)(p))
 #endif
 
-/* Prefetch hint for a node the dry run visits soon (memory-bound loop). far: header and node
- * only; near: also the arrays the victim selection reads. Never changes results. */
+/* Prefetch hint for a node the dry run visits soon (memory-bound loop). far: the cache header,
+ * the node's pod-list line and its Filter status; near: also what the validation and select_runs read (the
+ * node's pod list, the copy and the runs). Never changes results. */
 void kp__preempt_prefetch(const kp_pctx *x, uint32_t node, bool far) {
     if (!x->cache) return;
     const kp_node *nd = &x->cl->nodes[node];
     const pc_node *c = &x->cache->nodes[node];
     if (far) {
         PC_PREFETCH(c);
-        PC_PREFETCH(&nd->n_pods);
-        PC_PREFETCH(&nd->requested[0]);
-        PC_PREFETCH(&nd->alloc[0]);
+        PC_PREFETCH(&nd->pods);
+        if (x->statuses) PC_PREFETCH(&x->statuses[node].plugin);
         return;
     }
-    PC_PREFETCH(nd->pods);
+    const char *p = (const char *)nd->pods, *pe = p + (size_t)nd->n_pods * sizeof *nd->pods;
+    for (; p < pe; p += 64) PC_PREFETCH(p);
     if (!c->built) return;
-    const char *b = c->block, *e = (const char *)(c->prio + c->n);
-    size_t n8 = (size_t)c->n * 8, stride = (size_t)c->cap * 8;
-    /* pods, pod, prio (validation, victims) and start / cpu / memory (reprieve, scores) */
-    for (const char *q = (const char *)c->pods; q < e; q += 64) PC_PREFETCH(q);
-    for (size_t off = 0; off < n8; off += 64) {
-        PC_PREFETCH(b + off);          /* start */
-        PC_PREFETCH(b + stride + off);     /* cpu */
-        PC_PREFETCH(b + 2 * stride + off); /* memory */
-    }
+    const char *b = c->block, *be = b + pc_runs_offset(c->cap) + (size_t)c->n_runs * sizeof(pc_run);
+    for (; b < be; b += 64) PC_PREFETCH(b);
 }
 
 /* The node's cache entry, (re)built if stale; NULL when out of memory. tmp: n_pods scratch. */
@@ -458,71 +499,191 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
     pc_node *c = &x->cache->nodes[node];
     const kp_node *nd = &x->cl->nodes[node];
     uint32_t n = nd->n_pods;
-    if (c->built && c->n == n && memcmp(c->pods, nd->pods, n * sizeof *nd->pods) == 0) return c;
+    if (c->built && c->n == n && (n == 0 || memcmp(c->block, nd->pods, n * sizeof *nd->pods) == 0))
+        return c;
     c->built = false;
     if (n > c->cap || !c->block) {
         uint32_t cap = n ? n : 1;
-        /* 8-byte arrays first, then the 4-byte ones */
-        size_t sz = (size_t)cap * 4 * sizeof(int64_t) + ((size_t)cap + 1) * 3 * sizeof(int64_t) +
-                    (size_t)cap * 3 * sizeof(uint32_t);
-        void *blk = malloc(sz);
+        void *blk = malloc(pc_block_size(cap));
         if (!blk) return NULL;
         free(c->block);
         c->block = blk;
         c->cap = cap;
-        int64_t *q = blk;
-        c->start = q;
-        q += cap;
-        for (int k = 0; k < 3; k++) {
-            c->req[k] = q;
-            q += cap;
-        }
-        c->suf = q;
-        q += ((size_t)cap + 1) * 3;
-        uint32_t *u = (uint32_t *)q;
-        c->pods = u;
-        c->pod = u + cap;
-        c->prio = (int32_t *)(u + 2 * (size_t)cap);
     }
+    pc_view a = pc_arrays(c);
     if (n) {
-        memcpy(c->pods, nd->pods, n * sizeof *nd->pods);
+        memcpy(a.copy, nd->pods, n * sizeof *nd->pods);
         memcpy(tmp, nd->pods, n * sizeof *nd->pods);
     }
     kp__preempt_sort(x, tmp, n);
+    uint32_t n_runs = 0;
     for (uint32_t i = 0; i < n; i++) {
         const kp_pod *q = &x->cl->pods[tmp[i]];
-        c->prio[i] = q->priority;
-        c->pod[i] = tmp[i];
-        c->start[i] = kp__preempt_start_key(x, tmp[i]);
-        for (int k = 0; k < 3; k++) c->req[k][i] = kp__resv_get(&q->req, k);
-    }
-    for (int k = 0; k < 3; k++) c->suf[(size_t)n * 3 + k] = 0;
-    for (uint32_t i = n; i-- > 0;)
-        for (int k = 0; k < 3; k++) c->suf[(size_t)i * 3 + k] = c->suf[(size_t)(i + 1) * 3 + k] + c->req[k][i];
-    uint32_t nb = 0;
-    bool over = false;
-    for (uint32_t i = 0; i < n && !over; i++) {
-        if (i > 0 && c->prio[i] == c->prio[i - 1]) continue;
-        if (nb == PC_BANDS) {
-            over = true;
-            break;
+        a.prio[i] = q->priority;
+        a.pod[i] = tmp[i];
+        a.start[i] = kp__preempt_start_key(x, tmp[i]);
+        for (int k = 0; k < 3; k++) a.req[k][i] = kp__resv_get(&q->req, k);
+        if (n_runs == 0 || a.runs[n_runs - 1].prio != a.prio[i] ||
+            a.runs[n_runs - 1].cpu != a.req[KP_RES_CPU][i] || a.runs[n_runs - 1].mem != a.req[KP_RES_MEM][i]) {
+            pc_run *r = &a.runs[n_runs++];
+            r->cpu = a.req[KP_RES_CPU][i];
+            r->mem = a.req[KP_RES_MEM][i];
+            r->prio = a.prio[i];
         }
-        c->band_prio[nb] = c->prio[i];
-        c->band_start[nb] = i;
-        for (int k = 0; k < 3; k++) c->band_suf[nb][k] = c->suf[(size_t)i * 3 + k];
-        nb++;
+        a.runs[n_runs - 1].end = i + 1;
     }
-    c->n_bands = over ? 0 : (uint8_t)nb;
+    for (int k = 0; k < 3; k++) a.suf[(size_t)n * 3 + k] = 0;
+    for (uint32_t i = n; i-- > 0;)
+        for (int k = 0; k < 3; k++) a.suf[(size_t)i * 3 + k] = a.suf[(size_t)(i + 1) * 3 + k] + a.req[k][i];
     c->n = n;
+    c->n_runs = n_runs;
+    c->alloc[0] = nd->alloc[KP_RES_CPU];
+    c->alloc[1] = nd->alloc[KP_RES_MEM];
+    c->alloc[2] = nd->alloc[KP_RES_PODS];
+    c->req[0] = nd->requested[KP_RES_CPU];
+    c->req[1] = nd->requested[KP_RES_MEM];
     c->built = true;
     return c;
 }
 
-/* fits_arith over the dense cpu / memory / ephemeral-storage vector. */
-static inline bool fits3(const kp_pctx *x, const kp_node *nd, const int64_t *used, uint32_t n_used) {
-    if ((int64_t)n_used + 1 > nd->alloc[KP_RES_PODS]) return false;
+/* fits_arith over the dense cpu / memory / ephemeral-storage vector: alloc[0..2] as the node's
+ * first three resources, alloc_pods its pod capacity. */
+static inline bool fits3(const kp_pctx *x, const int64_t *alloc, int64_t alloc_pods,
+                         const int64_t *used, uint32_t n_used) {
+    if ((int64_t)n_used + 1 > alloc_pods) return false;
     for (int k = 0; k < 3; k++)
-        if (x->pre_req[k] > 0 && x->pre_req[k] > nd->alloc[k] - used[k]) return false;
+        if (x->pre_req[k] > 0 && x->pre_req[k] > alloc[k] - used[k]) return false;
+    return true;
+}
+
+static void set_no_victims(kp_pvict *out) {
+    out->st.code = KP_CODE_UNRESOLVABLE;
+    out->st.plugin = "DefaultPreemption";
+    kp__status_add_reason(&out->st, "No preemption victims found for incoming pod");
+}
+
+/* pass 1 of RunFilterPluginsWithNominatedPods: nominated pods of >= priority count as on the
+ * node; for resources pass 1 failing is the only way the pair of passes can fail. */
+static void add_nominated(kp_pctx *x, uint32_t node, int64_t *used, uint32_t *n_used) {
+    const uint32_t *nom = NULL;
+    uint32_t n_nom = kp__sched_nominated_on(x->s, node, &nom);
+    for (uint32_t i = 0; i < n_nom; i++) {
+        const kp_pod *q = &x->cl->pods[nom[i]];
+        if (nom[i] == x->pod || q->priority < x->prio) continue;
+        (*n_used)++;
+        for (int k = 0; k < 3; k++) used[k] += kp__resv_get(&q->req, k);
+    }
+}
+
+/* The node cannot fit the preemptor even with every lower-priority pod gone: defer its exact
+ * status (x->defer) or let the generic path run the real filter for the text (false). */
+static bool cannot_fit(const kp_pctx *x, kp_pvict *out) {
+    if (!x->defer) return false;
+    out->st.code = KP_CODE_UNSCHEDULABLE;
+    out->st.plugin = "NodeResourcesFit";
+    out->deferred = true;
+    return true;
+}
+
+/* Candidate result from the chosen entries (entry indices in importance order): scores from the
+ * cached keys, and the victims' pod indices unless x->lazy (postfilter materialises the winner's
+ * victims only). */
+static void finish_cached(const kp_pctx *x, const pc_view *a, const uint32_t *entries, uint32_t nv,
+                          int32_t n_viol, kp_pvict *out, kp_status *rc, kp_error *err) {
+    kp__status_reset(&out->st);
+    out->n_viol = n_viol;
+    out->n_victims = nv;
+    if (nv == 0) return;
+    int64_t sum = 0, best = a->start[entries[0]];
+    int32_t maxp = a->prio[entries[0]];
+    for (uint32_t i = 0; i < nv; i++) {
+        uint32_t e = entries[i];
+        sum += (int64_t)a->prio[e] + ((int64_t)1 << 31);
+        if (a->prio[e] == maxp) {
+            if (a->start[e] < best) best = a->start[e];
+        } else if (a->prio[e] > maxp) {
+            maxp = a->prio[e];
+            best = a->start[e];
+        }
+    }
+    out->score[0] = -(int64_t)n_viol;
+    out->score[1] = -(int64_t)a->prio[entries[0]];
+    out->score[2] = -sum;
+    out->score[3] = -(int64_t)nv;
+    out->score[4] = best;
+    out->has_scores = true;
+    if (x->lazy) return;
+    out->victims = malloc(nv * sizeof *out->victims);
+    if (!out->victims) {
+        *rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+        return;
+    }
+    for (uint32_t i = 0; i < nv; i++) out->victims[i] = a->pod[entries[i]];
+}
+
+/* SelectVictimsOnNode over the runs (no PDBs in play, the preemptor requests no ephemeral
+ * storage). Per run of k identical pods with slack s: m = min(k, pod slots, s / request) are
+ * reprieved, exactly what pod-by-pod greedy reprieve does; the k - m later entries are victims.
+ * The victims are in importance order already (entry order; no PDB split to merge). */
+static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, const pc_view *a, work *w,
+                        kp_pvict *out, kp_status *rc, kp_error *err) {
+    uint32_t r0 = 0;
+    while (r0 < c->n_runs && a->runs[r0].prio >= x->prio) r0++;
+    if (r0 == c->n_runs) {
+        set_no_victims(out);
+        return true;
+    }
+    uint32_t first = r0 ? a->runs[r0 - 1].end : 0;
+    int64_t used[3] = {c->req[0], c->req[1], 0};
+    for (uint32_t r = r0, s = first; r < c->n_runs; s = a->runs[r++].end) {
+        int64_t len = a->runs[r].end - s;
+        used[0] -= len * a->runs[r].cpu;
+        used[1] -= len * a->runs[r].mem;
+    }
+    uint32_t n_used = first;
+    add_nominated(x, node, used, &n_used);
+    const int64_t alloc[3] = {c->alloc[0], c->alloc[1], 0};
+    if (!fits3(x, alloc, c->alloc[2], used, n_used)) return cannot_fit(x, out);
+    bool need_cpu = x->pre_req[0] > 0, need_mem = x->pre_req[1] > 0;
+    int64_t av_cpu = alloc[0] - used[0] - x->pre_req[0], av_mem = alloc[1] - used[1] - x->pre_req[1];
+    int64_t pod_slack = c->alloc[2] - (int64_t)n_used - 1;
+    uint32_t nv = 0, first_victim = 0, *entries = w->victims;
+    int64_t sum = 0;
+    int32_t top = 0;
+    for (uint32_t r = r0, s = first; r < c->n_runs; s = a->runs[r++].end) {
+        const pc_run *run = &a->runs[r];
+        int64_t len = run->end - s, keep = len < pod_slack ? len : pod_slack;
+        if (need_cpu && run->cpu > 0 && av_cpu / run->cpu < keep) keep = av_cpu / run->cpu;
+        if (need_mem && run->mem > 0 && av_mem / run->mem < keep) keep = av_mem / run->mem;
+        pod_slack -= keep;
+        if (need_cpu) av_cpu -= keep * run->cpu;
+        if (need_mem) av_mem -= keep * run->mem;
+        if (keep == len) continue;
+        if (nv == 0) {
+            first_victim = s + (uint32_t)keep;
+            top = run->prio;
+        }
+        nv += (uint32_t)(len - keep);
+        sum += (len - keep) * ((int64_t)run->prio + ((int64_t)1 << 31));
+        if (!x->lazy)
+            for (uint32_t e = s + (uint32_t)keep; e < run->end; e++) *entries++ = e;
+    }
+    if (!x->lazy) { /* the scores again from the entries: same values, plus the victim list */
+        finish_cached(x, a, w->victims, nv, 0, out, rc, err);
+        return true;
+    }
+    kp__status_reset(&out->st);
+    out->n_victims = nv;
+    if (nv == 0) return true;
+    /* node-choice scores (preempt.c kp__preempt_scores): the first victim in importance order
+     * has the highest victim priority and the earliest start among those; its start key is read
+     * only if the cascade gets that far (score4_at) */
+    out->score[0] = 0;
+    out->score[1] = -(int64_t)top;
+    out->score[2] = -sum;
+    out->score[3] = -(int64_t)nv;
+    out->score4_at = &a->start[first_victim];
+    out->has_scores = true;
     return true;
 }
 
@@ -536,50 +697,26 @@ static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_
     *rc = KP_OK;
     const pc_node *c = pc_get(x, node, w->potential);
     if (!c) return false;
-    /* first pod of lower priority: a band boundary (entries sorted by priority, descending) */
-    uint32_t first = c->n;
-    int64_t used[3];
-    if (c->n_bands > 0) {
-        uint32_t b = 0;
-        while (b < c->n_bands && c->band_prio[b] >= x->prio) b++;
-        if (b < c->n_bands) {
-            first = c->band_start[b];
-            for (int k = 0; k < 3; k++) used[k] = nd->requested[k] - c->band_suf[b][k];
-        }
-    } else {
-        uint32_t lo = 0, hi = c->n;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (c->prio[mid] < x->prio) hi = mid;
-            else lo = mid + 1;
-        }
-        first = lo;
-        for (int k = 0; k < 3; k++) used[k] = nd->requested[k] - c->suf[(size_t)first * 3 + k];
+    pc_view a = pc_arrays(c);
+    bool pdbs = cl->n_pdbs > 0 || x->o->protect_pod >= 0;
+    if (!pdbs && x->pre_req[KP_RES_EPH] <= 0) return select_runs(x, node, c, &a, w, out, rc, err);
+    /* first pod of lower priority (entries sorted by priority, descending) */
+    uint32_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a.prio[mid] < x->prio) hi = mid;
+        else lo = mid + 1;
     }
-    uint32_t n_pot = c->n - first;
+    uint32_t first = lo, n_pot = c->n - first;
     if (n_pot == 0) {
-        out->st.code = KP_CODE_UNRESOLVABLE;
-        out->st.plugin = "DefaultPreemption";
-        kp__status_add_reason(&out->st, "No preemption victims found for incoming pod");
+        set_no_victims(out);
         return true;
     }
-    uint32_t n_used = c->n - n_pot;
-    /* pass 1 of RunFilterPluginsWithNominatedPods (see select_arith) */
-    const uint32_t *nom = NULL;
-    uint32_t n_nom = kp__sched_nominated_on(x->s, node, &nom);
-    for (uint32_t i = 0; i < n_nom; i++) {
-        const kp_pod *q = &cl->pods[nom[i]];
-        if (nom[i] == x->pod || q->priority < x->prio) continue;
-        n_used++;
-        for (int k = 0; k < 3; k++) used[k] += kp__resv_get(&q->req, k);
-    }
-    if (!fits3(x, nd, used, n_used)) {
-        if (!x->defer) return false; /* the generic path runs the real filter for the text */
-        out->st.code = KP_CODE_UNSCHEDULABLE;
-        out->st.plugin = "NodeResourcesFit";
-        out->deferred = true;
-        return true;
-    }
+    int64_t used[3];
+    for (int k = 0; k < 3; k++) used[k] = nd->requested[k] - a.suf[(size_t)first * 3 + k];
+    uint32_t n_used = first;
+    add_nominated(x, node, used, &n_used);
+    if (!fits3(x, nd->alloc, nd->alloc[KP_RES_PODS], used, n_used)) return cannot_fit(x, out);
     /* reprieve: PDB-violating pods first, then the others, each in importance order. Only the
      * resources the preemptor requests can change the verdict. */
     int64_t avail[3];
@@ -590,16 +727,15 @@ static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_
     }
     int64_t pod_slack = nd->alloc[KP_RES_PODS] - (int64_t)n_used - 1;
     uint32_t *victims = w->victims, nv = 0, n_viol_v = 0;
-    bool pdbs = cl->n_pdbs > 0 || x->o->protect_pod >= 0;
 #define PC_TRY(i, on_victim)                                                                  \
     do {                                                                                      \
         uint32_t i_ = (i);                                                                    \
         bool ok_ = pod_slack >= 1;                                                            \
         for (int k = 0; k < 3 && ok_; k++)                                                    \
-            if (need[k] && c->req[k][i_] > avail[k]) ok_ = false;                             \
+            if (need[k] && a.req[k][i_] > avail[k]) ok_ = false;                              \
         if (ok_) {                                                                            \
             pod_slack--;                                                                      \
-            for (int k = 0; k < 3; k++) avail[k] -= c->req[k][i_];                            \
+            for (int k = 0; k < 3; k++) avail[k] -= a.req[k][i_];                             \
         } else {                                                                              \
             victims[nv++] = i_;                                                               \
             on_victim;                                                                        \
@@ -613,7 +749,7 @@ static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_
         for (uint32_t i = 0; i < cl->n_pdbs; i++)
             x->pdb_allowed[i] = cl->pdbs[i].has_status ? cl->pdbs[i].disruptions_allowed : 0;
         for (uint32_t i = 0; i < n_pot; i++) {
-            viol[i] = pod_violates(x, c->pod[first + i]);
+            viol[i] = pod_violates(x, a.pod[first + i]);
             n_vc += viol[i];
         }
         for (int pass = 0; pass < 2; pass++)
@@ -621,43 +757,15 @@ static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_
                 if (viol[i] == (pass == 0)) PC_TRY(first + i, n_viol_v += pass == 0);
         if (n_vc > 0 && n_vc < n_pot && n_viol_v > 0 && n_viol_v < nv) {
             /* re-sort: importance order is entry order; merge the two ascending runs */
-            uint32_t *tmp = w->nonviol, a = 0, b = n_viol_v, k = 0;
-            while (a < n_viol_v && b < nv) tmp[k++] = victims[a] < victims[b] ? victims[a++] : victims[b++];
-            while (a < n_viol_v) tmp[k++] = victims[a++];
-            while (b < nv) tmp[k++] = victims[b++];
+            uint32_t *tmp = w->nonviol, i = 0, j = n_viol_v, k = 0;
+            while (i < n_viol_v && j < nv) tmp[k++] = victims[i] < victims[j] ? victims[i++] : victims[j++];
+            while (i < n_viol_v) tmp[k++] = victims[i++];
+            while (j < nv) tmp[k++] = victims[j++];
             memcpy(victims, tmp, nv * sizeof *victims);
         }
     }
 #undef PC_TRY
-    kp__status_reset(&out->st);
-    out->n_viol = (int32_t)n_viol_v;
-    out->n_victims = nv;
-    if (nv == 0) return true;
-    out->victims = malloc(nv * sizeof *out->victims);
-    if (!out->victims) {
-        *rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-        return true;
-    }
-    /* node-choice scores (preempt.c kp__preempt_scores), from the cached keys */
-    int64_t sum = 0, best = c->start[victims[0]];
-    int32_t maxp = c->prio[victims[0]];
-    for (uint32_t i = 0; i < nv; i++) {
-        uint32_t e = victims[i];
-        out->victims[i] = c->pod[e];
-        sum += (int64_t)c->prio[e] + ((int64_t)1 << 31);
-        if (c->prio[e] == maxp) {
-            if (c->start[e] < best) best = c->start[e];
-        } else if (c->prio[e] > maxp) {
-            maxp = c->prio[e];
-            best = c->start[e];
-        }
-    }
-    out->score[0] = -(int64_t)n_viol_v;
-    out->score[1] = -(int64_t)c->prio[victims[0]];
-    out->score[2] = -sum;
-    out->score[3] = -(int64_t)nv;
-    out->score[4] = best;
-    out->has_scores = true;
+    finish_cached(x, &a, victims, nv, (int32_t)n_viol_v, out, rc, err);
     return true;
 }
 
@@ -675,6 +783,7 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
     out->n_viol = 0;
     out->deferred = false;
     out->has_scores = false;
+    out->score4_at = NULL;
     kp__status_reset(&out->st);
     uint32_t cap = nd->n_pods ? nd->n_pods : 1;
     if (cap > x->scratch_cap) {
@@ -695,9 +804,7 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
     for (uint32_t i = 0; i < nd->n_pods; i++)
         if (cl->pods[nd->pods[i]].priority < x->prio) w.potential[w.n_potential++] = nd->pods[i];
     if (w.n_potential == 0) {
-        out->st.code = KP_CODE_UNRESOLVABLE;
-        out->st.plugin = "DefaultPreemption";
-        kp__status_add_reason(&out->st, "No preemption victims found for incoming pod");
+        set_no_victims(out);
         return KP_OK;
     }
     kp_status rc;
