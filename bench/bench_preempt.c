@@ -123,7 +123,7 @@ static double decide(kp_sched *s, kp_cluster *cl, uint32_t pod, long offset, boo
     kp_cycle *c = kp__cycle_new(s, pod, &pre);
     for (uint32_t i = 0; i < cl->n_nodes; i++) {
         kp__cycle_filter(c, i, &st[i]);
-        if (codes) codes[i] = (uint8_t)st[i].code;
+        if (codes) codes[i] = kp__preempt_status_code(&st[i]);
     }
     kp_preempt_opts o;
     kp__preempt_opts_default(&o);

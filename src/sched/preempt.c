@@ -28,6 +28,11 @@ void kp__preempt_opts_default(kp_preempt_opts *o) {
     o->protect_pod = -1;
 }
 
+uint8_t kp__preempt_status_code(const kp_node_status *st) {
+    bool fit = st->plugin && strcmp(st->plugin, "NodeResourcesFit") == 0;
+    return (uint8_t)((unsigned)st->code | (fit ? KP_PREEMPT_CODE_FIT : 0u));
+}
+
 bool kp__preempt_compat_parse(const char *v, kp_preempt_compat *out) {
     if (!v) return false;
     if (v[0] == 'v') v++;
@@ -366,7 +371,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     out->now = o->now;
     out->decided_by = "";
     kp_pctx x = {.s = s, .c = c, .cl = cl, .pod = pod, .prio = cl->pods[pod].priority, .o = o,
-                 .statuses = statuses};
+                 .statuses = o->codes ? NULL : statuses};
     x.now_key = o->now == KP_TIME_NONE ? INT64_MAX : o->now;
     kp_status rc = KP_OK;
     uint32_t nn = cl->n_nodes;
@@ -410,7 +415,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     uint32_t n_pot = 0;
     if (o->codes) {
         for (uint32_t i = 0; i < nn; i++) {
-            if (o->codes[i] == KP_CODE_UNSCHEDULABLE) potential[n_pot++] = i;
+            if ((o->codes[i] & ~KP_PREEMPT_CODE_FIT) == KP_CODE_UNSCHEDULABLE) potential[n_pot++] = i;
         }
     } else {
         for (uint32_t i = 0; i < nn; i++) {

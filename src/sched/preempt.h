@@ -69,13 +69,18 @@ typedef struct {
                                * KP_TIME_NONE: nil startTime sorts as +infinity, deletion at 0 */
     int32_t protect_pod;      /* what-if: >= 0 treats this pod as covered by a PDB with no
                                * disruptions allowed (kprio why); -1 = none */
-    const uint8_t *codes;     /* optional: codes[i] == statuses[i].code for every node, a compact
-                               * copy kept by the caller's Filter pass; the potential-node scan
-                               * then reads n bytes instead of n statuses (NULL: read statuses) */
+    const uint8_t *codes;     /* optional: codes[i] == kp__preempt_status_code(&statuses[i]) for
+                               * every node, a compact copy kept by the caller's Filter pass; the
+                               * dry run then reads n bytes instead of n statuses (NULL: read
+                               * the statuses) */
     uint64_t filter_calls;    /* out: Filter invocations made (statistics, tests) */
 } kp_preempt_opts;
 
 void kp__preempt_opts_default(kp_preempt_opts *o);
+/* The compact form of a Filter status for kp_preempt_opts.codes: the kp_code, plus
+ * KP_PREEMPT_CODE_FIT when the failing plugin is NodeResourcesFit. */
+#define KP_PREEMPT_CODE_FIT 0x80
+uint8_t kp__preempt_status_code(const kp_node_status *st);
 /* "1.35", "1.34", ... -> KP_PREEMPT_COMPAT_1_35; "1.36" and newer -> NEWEST. False if unparsable. */
 bool kp__preempt_compat_parse(const char *version, kp_preempt_compat *out);
 

@@ -14,7 +14,8 @@ typedef struct {
     uint32_t pod;            /* the preemptor */
     int32_t prio;            /* its priority */
     kp_preempt_opts *o;
-    const kp_node_status *statuses; /* the failed Filter pass's verdicts (index = node) */
+    const kp_node_status *statuses; /* the failed Filter pass's verdicts (index = node), for
+                                     * prefetching; NULL when o->codes stands in for them */
     int64_t now_key;         /* start time used for pods with nil startTime */
     bool fast;               /* resource arithmetic allowed for reprieve (see preempt_victims.c) */
     uint32_t *pdb_order;     /* PDB indices sorted by namespace/name (stable, documented) */

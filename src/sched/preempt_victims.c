@@ -349,17 +349,24 @@ static kp_status select_arith(kp_pctx *x, uint32_t node, work *w, kp_pvict *out,
 /* The arithmetic path's view of a node, kept per scheduler across attempts (struct kp_pcache):
  *  - entries: the node's pods sorted most important first (the order SelectVictimsOnNode sorts
  *    victims in) with priority, start key, cpu / memory / ephemeral-storage requests and suffix
- *    sums of the requests (struct of arrays). Priority is the first key of the order, so the
- *    lower-priority pods of any preemptor are a suffix of the entries.
+ *    sums of the requests (struct of arrays, one block per node). Priority is the first key of
+ *    the order, so the lower-priority pods of any preemptor are a suffix of the entries.
  *  - runs: maximal stretches of consecutive entries with equal priority and equal cpu and memory
  *    requests. Greedy reprieve over k identical pods keeps the first m that fit and evicts the
  *    rest, so without PDBs the whole reprieve is one division per run (select_runs) and the
- *    victims are the tail of each run. Replicas of one workload make runs long.
- *  - a one-cache-line header per node (dense array, visited nearly sequentially by the dry run):
- *    size, allocatable, and the requested cpu / memory of the pods the entry was built from.
+ *    victims are the tail of each run. Replicas of one workload make runs long; up to
+ *    PC_MAX_RUNS are kept inline in the header, a node with more takes the per-entry path.
+ *  - a header per node in one dense array (the dry run visits nodes nearly in index order, so
+ *    headers stream through the cache): size, allocatable, the requested cpu / memory of the pods
+ *    the entry was built from, and the runs; and the copy of the node's pod list used to
+ *    validate the entry, in one dense arena in node order (own allocation if it outgrows its
+ *    slot). The dry run of a node with runs reads only these two, the node's pod list and one
+ *    start key; the per-entry block is read by the per-entry path and for the winner's victims.
  * An entry is valid while the node's pod list (indices and order) equals the copy it was built
  * from: the requested amounts are a function of that list, the pod and node attributes read
  * never change during a run, and now_key / compat are checked per attempt. */
+#define PC_MAX_RUNS 4
+
 typedef struct {
     int64_t cpu, mem; /* requests of each pod of the run */
     int32_t prio;
@@ -367,42 +374,45 @@ typedef struct {
 } pc_run;
 
 typedef struct {
-    void *block;      /* the arrays of pc_view, one allocation */
-    uint32_t n, cap;  /* entries (= pods when built), capacity of the block */
-    uint32_t n_runs;
-    bool built;
-    int64_t alloc[3]; /* allocatable cpu, memory, pods */
-    int64_t req[2];   /* requested cpu, memory of the n pods */
+    _Alignas(64) uint32_t *copy; /* node->pods when built: in a kp_pcache.arena slot or own heap */
+    int64_t *start;        /* start key per entry: same slot, after copy_cap copy entries */
+    void *block;           /* the per-entry arrays of pc_view, one allocation */
+    uint32_t n, cap;       /* entries (= pods when built), capacity of the block */
+    uint32_t copy_cap;     /* capacity of copy and start */
+    uint8_t n_runs;        /* runs[0..n_runs); PC_MAX_RUNS + 1 = too many (per-entry path) */
+    bool built, copy_owned;
+    int64_t alloc[3];      /* allocatable cpu, memory, pods */
+    int64_t req[2];        /* requested cpu, memory of the n pods */
+    pc_run runs[PC_MAX_RUNS];
 } pc_node;
 
-/* The arrays of one block, in memory order: the validation copy and the runs first (what
- * select_runs reads), then the per-entry arrays. */
+/* The per-entry arrays of one block (start keys: pc_node.start). */
 typedef struct {
-    uint32_t *copy;   /* node->pods when built */
-    pc_run *runs;
-    int64_t *start;   /* start key per entry */
     int64_t *req[3];  /* cpu, memory, ephemeral-storage per entry */
     int64_t *suf;     /* suf[i*3+k] = sum of req[k][j] for j >= i; (n+1)*3 values */
     uint32_t *pod;    /* pod index per entry */
     int32_t *prio;    /* priority per entry */
 } pc_view;
 
-static size_t pc_runs_offset(uint32_t cap) { return ((size_t)cap * sizeof(uint32_t) + 7) & ~(size_t)7; }
-
 static size_t pc_block_size(uint32_t cap) {
-    return pc_runs_offset(cap) + (size_t)cap * sizeof(pc_run) + (size_t)cap * 4 * sizeof(int64_t) +
-           ((size_t)cap + 1) * 3 * sizeof(int64_t) + (size_t)cap * 2 * sizeof(uint32_t);
+    return (size_t)cap * 3 * sizeof(int64_t) + ((size_t)cap + 1) * 3 * sizeof(int64_t) +
+           (size_t)cap * 2 * sizeof(uint32_t);
+}
+
+/* A slot of capacity cap: cap pod indices, padded to 8 bytes, then cap start keys (in 8-byte
+ * units). */
+static size_t pc_slot_words(uint32_t cap) { return ((size_t)cap + 1) / 2 + cap; }
+
+static void pc_slot_set(pc_node *c, int64_t *slot, uint32_t cap) {
+    c->copy = (uint32_t *)slot;
+    c->start = slot + ((size_t)cap + 1) / 2;
+    c->copy_cap = cap;
 }
 
 static pc_view pc_arrays(const pc_node *c) {
     pc_view a;
-    char *b = c->block;
     size_t cap = c->cap;
-    a.copy = (uint32_t *)b;
-    a.runs = (pc_run *)(b + pc_runs_offset(c->cap));
-    int64_t *q = (int64_t *)(a.runs + cap);
-    a.start = q;
-    q += cap;
+    int64_t *q = c->block;
     for (int k = 0; k < 3; k++) {
         a.req[k] = q;
         q += cap;
@@ -418,22 +428,47 @@ struct kp_pcache {
     uint32_t n_nodes;
     int64_t now_key;
     kp_preempt_compat compat;
-    pc_node *nodes; /* 64-byte aligned, one header per cache line */
+    pc_node *nodes;  /* 64-byte aligned */
+    int64_t *arena;  /* the copy / start-key slots, node by node */
 };
 
 void kp__preempt_cache_free(void *cache) {
     struct kp_pcache *c = cache;
     if (!c) return;
-    for (uint32_t i = 0; i < c->n_nodes; i++) free(c->nodes[i].block);
+    for (uint32_t i = 0; i < c->n_nodes; i++) {
+        free(c->nodes[i].block);
+        if (c->nodes[i].copy_owned) free(c->nodes[i].copy);
+    }
     free(c->nodes);
+    free(c->arena);
     free(c);
 }
 
-static pc_node *pc_nodes_new(uint32_t n) {
+/* Headers and copy slots sized from the current pod counts (+ 25 % and 4 for growth). */
+static struct kp_pcache *pc_new(const kp_cluster *cl) {
+    struct kp_pcache *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    uint32_t n = cl->n_nodes;
     size_t sz = ((size_t)(n ? n : 1) * sizeof(pc_node) + 63) & ~(size_t)63;
-    pc_node *p = aligned_alloc(64, sz);
-    if (p) memset(p, 0, sz);
-    return p;
+    c->nodes = aligned_alloc(64, sz);
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++) total += pc_slot_words(cl->nodes[i].n_pods + cl->nodes[i].n_pods / 4 + 4);
+    c->arena = malloc((total ? total : 1) * sizeof *c->arena);
+    if (!c->nodes || !c->arena) {
+        free(c->nodes);
+        free(c->arena);
+        free(c);
+        return NULL;
+    }
+    memset(c->nodes, 0, sz);
+    int64_t *slot = c->arena;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t cap = cl->nodes[i].n_pods + cl->nodes[i].n_pods / 4 + 4;
+        pc_slot_set(&c->nodes[i], slot, cap);
+        slot += pc_slot_words(cap);
+    }
+    c->n_nodes = n;
+    return c;
 }
 
 void kp__preempt_cache_begin(kp_pctx *x) {
@@ -446,14 +481,8 @@ void kp__preempt_cache_begin(kp_pctx *x) {
         c = *slot = NULL;
     }
     if (!c) {
-        c = calloc(1, sizeof *c);
+        c = pc_new(x->cl);
         if (!c) return;
-        c->nodes = pc_nodes_new(x->cl->n_nodes);
-        if (!c->nodes) {
-            free(c);
-            return;
-        }
-        c->n_nodes = x->cl->n_nodes;
         c->now_key = x->now_key;
         c->compat = x->o->compat;
         *slot = c;
@@ -474,24 +503,27 @@ void kp__preempt_cache_begin(kp_pctx *x) {
 #define PC_PREFETCH(p) ((void)(p))
 #endif
 
+/* Prefetches the cache lines of [p, p + len). */
+static void prefetch_range(const void *p, size_t len) {
+    const char *b = (const char *)((uintptr_t)p & ~(uintptr_t)63), *e = (const char *)p + len;
+    for (; b < e; b += 64) PC_PREFETCH(b);
+}
+
 /* Prefetch hint for a node the dry run visits soon (memory-bound loop). far: the cache header,
- * the node's pod-list line and its Filter status; near: also what the validation and select_runs read (the
- * node's pod list, the copy and the runs). Never changes results. */
+ * the node's pod-list line and its Filter status; near: the node's pod list and the copy it is
+ * validated against (pointers read from the far lines). Never changes results. */
 void kp__preempt_prefetch(const kp_pctx *x, uint32_t node, bool far) {
     if (!x->cache) return;
     const kp_node *nd = &x->cl->nodes[node];
     const pc_node *c = &x->cache->nodes[node];
     if (far) {
-        PC_PREFETCH(c);
+        prefetch_range(c, sizeof *c);
         PC_PREFETCH(&nd->pods);
         if (x->statuses) PC_PREFETCH(&x->statuses[node].plugin);
         return;
     }
-    const char *p = (const char *)nd->pods, *pe = p + (size_t)nd->n_pods * sizeof *nd->pods;
-    for (; p < pe; p += 64) PC_PREFETCH(p);
-    if (!c->built) return;
-    const char *b = c->block, *be = b + pc_runs_offset(c->cap) + (size_t)c->n_runs * sizeof(pc_run);
-    for (; b < be; b += 64) PC_PREFETCH(b);
+    prefetch_range(nd->pods, (size_t)nd->n_pods * sizeof *nd->pods);
+    if (c->built) prefetch_range(c->copy, (size_t)c->n * sizeof *c->copy);
 }
 
 /* The node's cache entry, (re)built if stale; NULL when out of memory. tmp: n_pods scratch. */
@@ -499,7 +531,7 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
     pc_node *c = &x->cache->nodes[node];
     const kp_node *nd = &x->cl->nodes[node];
     uint32_t n = nd->n_pods;
-    if (c->built && c->n == n && (n == 0 || memcmp(c->block, nd->pods, n * sizeof *nd->pods) == 0))
+    if (c->built && c->n == n && (n == 0 || memcmp(c->copy, nd->pods, n * sizeof *nd->pods) == 0))
         return c;
     c->built = false;
     if (n > c->cap || !c->block) {
@@ -510,9 +542,16 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
         c->block = blk;
         c->cap = cap;
     }
+    if (n > c->copy_cap) {
+        int64_t *slot = malloc(pc_slot_words(n) * sizeof *slot);
+        if (!slot) return NULL;
+        if (c->copy_owned) free(c->copy);
+        pc_slot_set(c, slot, n);
+        c->copy_owned = true;
+    }
     pc_view a = pc_arrays(c);
     if (n) {
-        memcpy(a.copy, nd->pods, n * sizeof *nd->pods);
+        memcpy(c->copy, nd->pods, n * sizeof *nd->pods);
         memcpy(tmp, nd->pods, n * sizeof *nd->pods);
     }
     kp__preempt_sort(x, tmp, n);
@@ -521,22 +560,25 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
         const kp_pod *q = &x->cl->pods[tmp[i]];
         a.prio[i] = q->priority;
         a.pod[i] = tmp[i];
-        a.start[i] = kp__preempt_start_key(x, tmp[i]);
+        c->start[i] = kp__preempt_start_key(x, tmp[i]);
         for (int k = 0; k < 3; k++) a.req[k][i] = kp__resv_get(&q->req, k);
-        if (n_runs == 0 || a.runs[n_runs - 1].prio != a.prio[i] ||
-            a.runs[n_runs - 1].cpu != a.req[KP_RES_CPU][i] || a.runs[n_runs - 1].mem != a.req[KP_RES_MEM][i]) {
-            pc_run *r = &a.runs[n_runs++];
-            r->cpu = a.req[KP_RES_CPU][i];
-            r->mem = a.req[KP_RES_MEM][i];
-            r->prio = a.prio[i];
+        if (n_runs > PC_MAX_RUNS) continue;
+        pc_run *last = n_runs ? &c->runs[n_runs - 1] : NULL;
+        if (!last || last->prio != a.prio[i] || last->cpu != a.req[KP_RES_CPU][i] ||
+            last->mem != a.req[KP_RES_MEM][i]) {
+            if (n_runs++ == PC_MAX_RUNS) continue; /* too many: per-entry path */
+            last = &c->runs[n_runs - 1];
+            last->cpu = a.req[KP_RES_CPU][i];
+            last->mem = a.req[KP_RES_MEM][i];
+            last->prio = a.prio[i];
         }
-        a.runs[n_runs - 1].end = i + 1;
+        last->end = i + 1;
     }
     for (int k = 0; k < 3; k++) a.suf[(size_t)n * 3 + k] = 0;
     for (uint32_t i = n; i-- > 0;)
         for (int k = 0; k < 3; k++) a.suf[(size_t)i * 3 + k] = a.suf[(size_t)(i + 1) * 3 + k] + a.req[k][i];
     c->n = n;
-    c->n_runs = n_runs;
+    c->n_runs = (uint8_t)n_runs;
     c->alloc[0] = nd->alloc[KP_RES_CPU];
     c->alloc[1] = nd->alloc[KP_RES_MEM];
     c->alloc[2] = nd->alloc[KP_RES_PODS];
@@ -588,22 +630,23 @@ static bool cannot_fit(const kp_pctx *x, kp_pvict *out) {
 /* Candidate result from the chosen entries (entry indices in importance order): scores from the
  * cached keys, and the victims' pod indices unless x->lazy (postfilter materialises the winner's
  * victims only). */
-static void finish_cached(const kp_pctx *x, const pc_view *a, const uint32_t *entries, uint32_t nv,
-                          int32_t n_viol, kp_pvict *out, kp_status *rc, kp_error *err) {
+static void finish_cached(const kp_pctx *x, const pc_node *c, const pc_view *a,
+                          const uint32_t *entries, uint32_t nv, int32_t n_viol, kp_pvict *out,
+                          kp_status *rc, kp_error *err) {
     kp__status_reset(&out->st);
     out->n_viol = n_viol;
     out->n_victims = nv;
     if (nv == 0) return;
-    int64_t sum = 0, best = a->start[entries[0]];
+    int64_t sum = 0, best = c->start[entries[0]];
     int32_t maxp = a->prio[entries[0]];
     for (uint32_t i = 0; i < nv; i++) {
         uint32_t e = entries[i];
         sum += (int64_t)a->prio[e] + ((int64_t)1 << 31);
         if (a->prio[e] == maxp) {
-            if (a->start[e] < best) best = a->start[e];
+            if (c->start[e] < best) best = c->start[e];
         } else if (a->prio[e] > maxp) {
             maxp = a->prio[e];
-            best = a->start[e];
+            best = c->start[e];
         }
     }
     out->score[0] = -(int64_t)n_viol;
@@ -625,20 +668,20 @@ static void finish_cached(const kp_pctx *x, const pc_view *a, const uint32_t *en
  * storage). Per run of k identical pods with slack s: m = min(k, pod slots, s / request) are
  * reprieved, exactly what pod-by-pod greedy reprieve does; the k - m later entries are victims.
  * The victims are in importance order already (entry order; no PDB split to merge). */
-static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, const pc_view *a, work *w,
-                        kp_pvict *out, kp_status *rc, kp_error *err) {
+static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, work *w, kp_pvict *out,
+                        kp_status *rc, kp_error *err) {
     uint32_t r0 = 0;
-    while (r0 < c->n_runs && a->runs[r0].prio >= x->prio) r0++;
+    while (r0 < c->n_runs && c->runs[r0].prio >= x->prio) r0++;
     if (r0 == c->n_runs) {
         set_no_victims(out);
         return true;
     }
-    uint32_t first = r0 ? a->runs[r0 - 1].end : 0;
+    uint32_t first = r0 ? c->runs[r0 - 1].end : 0;
     int64_t used[3] = {c->req[0], c->req[1], 0};
-    for (uint32_t r = r0, s = first; r < c->n_runs; s = a->runs[r++].end) {
-        int64_t len = a->runs[r].end - s;
-        used[0] -= len * a->runs[r].cpu;
-        used[1] -= len * a->runs[r].mem;
+    for (uint32_t r = r0, s = first; r < c->n_runs; s = c->runs[r++].end) {
+        int64_t len = c->runs[r].end - s;
+        used[0] -= len * c->runs[r].cpu;
+        used[1] -= len * c->runs[r].mem;
     }
     uint32_t n_used = first;
     add_nominated(x, node, used, &n_used);
@@ -650,8 +693,8 @@ static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, const pc_vi
     uint32_t nv = 0, first_victim = 0, *entries = w->victims;
     int64_t sum = 0;
     int32_t top = 0;
-    for (uint32_t r = r0, s = first; r < c->n_runs; s = a->runs[r++].end) {
-        const pc_run *run = &a->runs[r];
+    for (uint32_t r = r0, s = first; r < c->n_runs; s = c->runs[r++].end) {
+        const pc_run *run = &c->runs[r];
         int64_t len = run->end - s, keep = len < pod_slack ? len : pod_slack;
         if (need_cpu && run->cpu > 0 && av_cpu / run->cpu < keep) keep = av_cpu / run->cpu;
         if (need_mem && run->mem > 0 && av_mem / run->mem < keep) keep = av_mem / run->mem;
@@ -668,8 +711,9 @@ static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, const pc_vi
         if (!x->lazy)
             for (uint32_t e = s + (uint32_t)keep; e < run->end; e++) *entries++ = e;
     }
+    pc_view a = pc_arrays(c);
     if (!x->lazy) { /* the scores again from the entries: same values, plus the victim list */
-        finish_cached(x, a, w->victims, nv, 0, out, rc, err);
+        finish_cached(x, c, &a, w->victims, nv, 0, out, rc, err);
         return true;
     }
     kp__status_reset(&out->st);
@@ -682,7 +726,7 @@ static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, const pc_vi
     out->score[1] = -(int64_t)top;
     out->score[2] = -sum;
     out->score[3] = -(int64_t)nv;
-    out->score4_at = &a->start[first_victim];
+    out->score4_at = &c->start[first_victim];
     out->has_scores = true;
     return true;
 }
@@ -697,9 +741,10 @@ static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_
     *rc = KP_OK;
     const pc_node *c = pc_get(x, node, w->potential);
     if (!c) return false;
-    pc_view a = pc_arrays(c);
     bool pdbs = cl->n_pdbs > 0 || x->o->protect_pod >= 0;
-    if (!pdbs && x->pre_req[KP_RES_EPH] <= 0) return select_runs(x, node, c, &a, w, out, rc, err);
+    if (!pdbs && x->pre_req[KP_RES_EPH] <= 0 && c->n_runs <= PC_MAX_RUNS)
+        return select_runs(x, node, c, w, out, rc, err);
+    pc_view a = pc_arrays(c);
     /* first pod of lower priority (entries sorted by priority, descending) */
     uint32_t lo = 0, hi = c->n;
     while (lo < hi) {
@@ -765,11 +810,13 @@ static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_
         }
     }
 #undef PC_TRY
-    finish_cached(x, &a, victims, nv, (int32_t)n_viol_v, out, rc, err);
+    finish_cached(x, c, &a, victims, nv, (int32_t)n_viol_v, out, rc, err);
     return true;
 }
 
-static bool node_failed_in_fit(const kp_node_status *st) {
+/* The node failed the Filter pass in NodeResourcesFit (from the compact codes when given). */
+static bool node_failed_in_fit(const kp_pctx *x, uint32_t node, const kp_node_status *st) {
+    if (x->o->codes) return (x->o->codes[node] & KP_PREEMPT_CODE_FIT) != 0;
     return st && st->plugin && strcmp(st->plugin, "NodeResourcesFit") == 0;
 }
 
@@ -795,7 +842,7 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
     uint32_t sc = x->scratch_cap;
     work w = {.potential = x->scratch, .saved = x->scratch + sc, .viol = x->scratch + 2 * sc,
               .nonviol = x->scratch + 3 * sc, .victims = x->scratch + 4 * sc};
-    if (!x->o->reference && x->fast && x->cache && node_failed_in_fit(filter_st)) {
+    if (!x->o->reference && x->fast && x->cache && node_failed_in_fit(x, node, filter_st)) {
         kp_status crc;
         if (select_cached(x, node, &w, out, &crc, err)) return crc;
     }
@@ -810,7 +857,7 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
     kp_status rc;
     if (x->o->reference)
         rc = select_reference(x, node, &w, out, err);
-    else if (x->fast && node_failed_in_fit(filter_st))
+    else if (x->fast && node_failed_in_fit(x, node, filter_st))
         rc = select_arith(x, node, &w, out, err);
     else
         rc = select_incremental(x, node, &w, out, err);
