@@ -182,7 +182,17 @@ static void record(kp_sched *s, uint32_t node, const kp_node_status *st) {
         s->has_status[node] = true;
         s->n_statuses++;
     }
-    s->statuses[node] = *st;
+    /* only the reasons in use: the whole struct is ~700 bytes and every node of a failed pass
+     * records one */
+    kp_node_status *d = &s->statuses[node];
+    d->code = st->code;
+    d->plugin = st->plugin;
+    d->n_reasons = st->n_reasons;
+    for (uint8_t r = 0; r < st->n_reasons; r++) {
+        size_t len = strnlen(st->reasons[r], sizeof st->reasons[r] - 1);
+        memcpy(d->reasons[r], st->reasons[r], len);
+        d->reasons[r][len] = '\0';
+    }
 }
 
 /* mirrors ScheduleOne's scheduling cycle for one pod over the current cluster state. */
