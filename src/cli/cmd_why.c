@@ -28,7 +28,9 @@ typedef struct {
     int pdb_violations;
     /* what-if: PDB with no budget */
     bool pdb_spares;
-    long pdb_alt_node;      /* where the preemptor would go instead (-1: nowhere) */
+    long pdb_alt_node;      /* where the preemptor would go then (-1: nowhere) */
+    size_t n_alt_victims;   /* its victims then (when pdb_alt_node is the same node) */
+    long alt_victims[64];
     bool pdb_evaluated;
 } why_answer;
 
@@ -50,7 +52,13 @@ static void print_table(const why_answer *a, kp_preemption *names, const char *t
     printf("What would have spared it:\n");
     printf("  - priority >= %d (pods of equal or higher priority are never victims)\n", a->pre_prio);
     if (a->pdb_evaluated) {
-        if (a->pdb_spares && a->pdb_alt_node >= 0)
+        if (a->pdb_spares && a->pdb_alt_node >= 0 && a->pdb_alt_node == a->node) {
+            printf("  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
+                   "would still go to node %s, preempting ", kp_preemption_node_name(names, a->node));
+            for (size_t i = 0; i < a->n_alt_victims; i++)
+                printf("%s%s", i ? ", " : "", kp_preemption_pod_ref(names, a->alt_victims[i], buf, sizeof buf));
+            printf(" instead)\n");
+        } else if (a->pdb_spares && a->pdb_alt_node >= 0)
             printf("  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
                    "would go to node %s instead)\n", kp_preemption_node_name(names, a->pdb_alt_node));
         else if (a->pdb_spares)
@@ -94,8 +102,16 @@ static void print_doc(const why_answer *a, kp_preemption *names, const char *tar
             kp_emit_obj_begin(e);
             kp_emit_kv_str(e, "change", "podDisruptionBudget");
             kp_emit_kv_bool(e, "spares", a->pdb_spares);
-            if (a->pdb_spares && a->pdb_alt_node >= 0)
+            if (a->pdb_spares && a->pdb_alt_node >= 0 && a->pdb_alt_node == a->node) {
+                kp_emit_kv_str(e, "preemptorNode", kp_preemption_node_name(names, a->node));
+                kp_emit_key(e, "victimsInstead");
+                kp_emit_arr_begin(e);
+                for (size_t i = 0; i < a->n_alt_victims; i++)
+                    kp_emit_str(e, kp_preemption_pod_ref(names, a->alt_victims[i], buf, sizeof buf));
+                kp_emit_arr_end(e);
+            } else if (a->pdb_spares && a->pdb_alt_node >= 0) {
                 kp_emit_kv_str(e, "preemptorNodeInstead", kp_preemption_node_name(names, a->pdb_alt_node));
+            }
             kp_emit_obj_end(e);
         }
         kp_emit_arr_end(e);
@@ -208,6 +224,8 @@ int kp_cmd_why(int argc, char **argv) {
                 if (kp_preemption_victim(alt, i) == pod) still = true;
             a.pdb_spares = !still;
             a.pdb_alt_node = kp_preemption_outcome(alt) == KP_PREEMPTION_NOMINATED ? kp_preemption_node(alt) : -1;
+            for (size_t i = 0; i < kp_preemption_victim_count(alt) && a.n_alt_victims < 64; i++)
+                a.alt_victims[a.n_alt_victims++] = kp_preemption_victim(alt, i);
             kp_preemption_free(alt);
         }
     }
