@@ -141,4 +141,117 @@ KT_TEST(property_random_clusters) {
     KT_CHECK(nominated > 30); /* the generator exercises the interesting path */
 }
 
-KT_MAIN(KT_CASE(property_random_clusters))
+/* ---- replica-shaped clusters: the run-length path, lazy victim lists, compact codes and the
+ * per-scheduler cache across attempts, against the reference path ---- */
+
+/* One PostFilter without explain (lazy victim lists on the fast path); the fast path also gets
+ * the compact status codes. Result rendered as "node|victims|violations|message". */
+static void attempt_plain(kp_sched *s, uint32_t pod, bool reference, int64_t offset, char *out,
+                          size_t cap) {
+    kp_error err;
+    kp_error_clear(&err);
+    uint32_t nn = tp_cl->n_nodes;
+    kp_node_status *st = calloc(nn + 1, sizeof *st);
+    uint8_t *codes = calloc(nn + 1, 1);
+    kp_node_status pre;
+    kp__status_reset(&pre);
+    kp_cycle *c = kp__cycle_new(s, pod, &pre);
+    for (uint32_t i = 0; i < nn; i++) {
+        if (pre.code != KP_CODE_SUCCESS) st[i] = pre;
+        else kp__cycle_filter(c, i, &st[i]);
+        codes[i] = kp__preempt_status_code(&st[i]);
+    }
+    kp_preempt_opts po;
+    kp__preempt_opts_default(&po);
+    po.offset = offset;
+    po.tie = 0;
+    po.reference = reference;
+    if (!reference) po.codes = codes;
+    kp_preempt_result r;
+    KT_CHECK_INT(kp__preempt_postfilter_ex(s, c, pod, st, false, &po, &r, &err), KP_OK);
+    char names[512];
+    tp_names(tp_cl, r.victims, r.n_victims, names, sizeof names);
+    snprintf(out, cap, "%d|%s|%d|%s", r.node, names, r.pdb_violations, r.message);
+    kp__preempt_result_fini(&r);
+    kp__cycle_free(c);
+    free(codes);
+    free(st);
+}
+
+static kp_sched *plain_sched(void) {
+    kp_error err;
+    kp_error_clear(&err);
+    kp_sched_options so = kp_sched_options_default();
+    so.seed = 1;
+    kp_sched *s = NULL;
+    KT_CHECK_INT(kp_sched_new(tp_cl, NULL, &so, &s, &err), KP_OK);
+    return s;
+}
+
+static void replica_cluster(void) {
+    static const char *const cpus[3] = {"50m", "100m", "150m"}, *const mems[2] = {"10", "20"};
+    tp_begin();
+    int n_nodes = 2 + (int)rnd(5);
+    int tpl_prio[4], tpl_cpu[4], tpl_mem[4];
+    for (int t = 0; t < 4; t++) {
+        tpl_prio[t] = prios[rnd(4)];
+        tpl_cpu[t] = (int)rnd(3);
+        tpl_mem[t] = (int)rnd(2);
+    }
+    for (int i = 0; i < n_nodes; i++) {
+        char n[16];
+        snprintf(n, sizeof n, "node%d", i);
+        tp_node(n, "1000m", "200", 4 + (int)rnd(9), NULL);
+        int k = (int)rnd(11);
+        for (int j = 0; j < k; j++) {
+            int t = (int)rnd(rnd(2) ? 2 : 4); /* mostly two templates: long runs */
+            char pn[32];
+            snprintf(pn, sizeof pn, "q%d-%d", i, j);
+            tp_pod(pn, n, tpl_prio[t], cpus[tpl_cpu[t]], mems[tpl_mem[t]], rnd(4) ? (int)rnd(50) : -1, NULL);
+        }
+    }
+    char cs[16], ms[16];
+    snprintf(cs, sizeof cs, "%dm", 200 + 100 * (int)rnd(8));
+    snprintf(ms, sizeof ms, "%d", rnd(3) ? 10 : 60 + 20 * (int)rnd(4));
+    tp_pod("p", NULL, 100 + 900 * (int)rnd(2), cs, ms, -1, NULL);
+    tp_pod("n1", NULL, 1000, "300m", "10", -1, NULL); /* nominated elsewhere, counts as used */
+}
+
+KT_TEST(property_replica_runs_and_cache) {
+    rng_state = 20240917;
+    int compared = 0, nominated = 0;
+    for (int iter = 0; iter < 200; iter++) {
+        replica_cluster();
+        if (!tp_load()) continue;
+        uint32_t pod = (uint32_t)kp_cluster_find_pod(tp_cl, "default/p");
+        uint32_t n1 = (uint32_t)kp_cluster_find_pod(tp_cl, "default/n1");
+        int32_t nom_node = rnd(2) ? (int32_t)rnd(tp_cl->n_nodes) : -1;
+        kp_sched *fast = plain_sched();
+        if (nom_node >= 0) kp__sched_nominate(fast, n1, nom_node);
+        for (int round = 0; round < 3; round++) {
+            int64_t offset = (int64_t)rnd(8);
+            char a[1024], b[1024];
+            attempt_plain(fast, pod, false, offset, a, sizeof a); /* reuses the cache after round 0 */
+            kp_sched *ref = plain_sched();
+            if (nom_node >= 0) kp__sched_nominate(ref, n1, nom_node);
+            attempt_plain(ref, pod, true, offset, b, sizeof b);
+            kp_sched_free(ref);
+            KT_CHECK_STR(a, b);
+            compared++;
+            nominated += a[0] != '-';
+            /* move one bound pod to another node (same pod count overall) before the next round */
+            uint32_t from = rnd(tp_cl->n_nodes), to = rnd(tp_cl->n_nodes);
+            if (tp_cl->nodes[from].n_pods > 0) {
+                uint32_t q = tp_cl->nodes[from].pods[rnd(tp_cl->nodes[from].n_pods)];
+                kp__node_remove_pod(tp_cl, q);
+                KT_CHECK_INT(kp__node_add_pod(tp_cl, to, q), KP_OK);
+            }
+        }
+        kp_sched_free(fast);
+        tp_end();
+    }
+    KT_CHECK(compared == 600);
+    KT_CHECK(nominated > 150);
+}
+
+KT_MAIN(KT_CASE(property_random_clusters), KT_CASE(property_replica_runs_and_cache))
