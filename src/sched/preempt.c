@@ -13,11 +13,9 @@
 #include <string.h>
 
 #include "sched/preempt_int.h"
-#ifndef KP_PF_SCAN
-#define KP_PF_SCAN 16
-#define KP_PF_FAR 8
-#define KP_PF_NEAR 4
-#endif
+/* Prefetch distances in nodes: the status scan, and the dry run's two stages (far: headers and
+ * lines at fixed addresses; near: what the far lines point to). */
+enum { KP_PF_SCAN = 16, KP_PF_FAR = 8, KP_PF_NEAR = 4 };
 
 void kp__preempt_opts_default(kp_preempt_opts *o) {
     memset(o, 0, sizeof *o);
@@ -289,6 +287,62 @@ static uint32_t pick_candidate(kp_pctx *x, const cand *cands, uint32_t n, const 
     return r;
 }
 
+/* ---------------------------------------------------------------- potential nodes ---- */
+
+/* With the compact codes (kp_preempt_opts.codes) the potential nodes (code exactly
+ * Unschedulable) are counted and the one of rank `offset` found 8 codes at a time; the dry run
+ * then takes them in visiting order from there (pot_fill), so only the nodes it reaches are
+ * examined one by one. */
+static inline bool is_potential(uint8_t code) {
+    return (code & ~KP_PREEMPT_CODE_FIT) == KP_CODE_UNSCHEDULABLE;
+}
+
+/* 0x80 in every byte of the 8 codes at p that is_potential, 0 elsewhere (exact: no carries). */
+static inline uint64_t potential_mask8(const uint8_t *p) {
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    uint64_t v = (w & low7) ^ 0x0101010101010101ull; /* zero byte where the code matches */
+    return ~((v + low7) | v) & 0x8080808080808080ull;
+}
+
+/* Number of 0x80 bytes in a potential_mask8 value (bytes summed by one multiplication). */
+static inline uint32_t mask8_count(uint64_t m) {
+    return (uint32_t)(((m >> 7) * 0x0101010101010101ull) >> 56);
+}
+
+static uint32_t potential_count(const uint8_t *codes, uint32_t nn) {
+    uint32_t n = 0, i = 0;
+    for (; i + 8 <= nn; i += 8) n += mask8_count(potential_mask8(codes + i));
+    for (; i < nn; i++) n += is_potential(codes[i]);
+    return n;
+}
+
+/* Node index of the potential node of rank r (r < the number of potential nodes). */
+static uint32_t potential_find(const uint8_t *codes, uint32_t nn, uint32_t r) {
+    uint32_t i = 0;
+    for (; i + 8 <= nn; i += 8) {
+        uint32_t c = mask8_count(potential_mask8(codes + i));
+        if (c > r) break;
+        r -= c;
+    }
+    for (;; i++)
+        if (is_potential(codes[i]) && r-- == 0) return i;
+}
+
+/* Appends potential nodes in visiting order to seq[*filled..want) (want <= the number of
+ * potential nodes), scanning from node *next and wrapping at nn. */
+static void pot_fill(const uint8_t *codes, uint32_t nn, uint32_t *seq, uint32_t *filled,
+                     uint32_t want, uint32_t *next) {
+    uint32_t n = *filled, i = *next;
+    while (n < want) {
+        if (is_potential(codes[i])) seq[n++] = i;
+        if (++i == nn) i = 0;
+    }
+    *filled = n;
+    *next = i;
+}
+
 /* ---------------------------------------------------------------- PostFilter ---- */
 
 static int32_t calc_num_candidates(const kp_pctx *x, uint32_t n) {
@@ -411,12 +465,12 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     }
     sort_pdbs(cl, x.pdb_order);
 
-    /* potential nodes: status exactly Unschedulable, snapshot order (nodesWherePreemptionMightHelp) */
+    /* potential nodes: status exactly Unschedulable, snapshot order (nodesWherePreemptionMightHelp);
+     * `potential` gets them in visiting order (rank offset first), all at once from the statuses
+     * or on demand from the codes */
     uint32_t n_pot = 0;
     if (o->codes) {
-        for (uint32_t i = 0; i < nn; i++) {
-            if ((o->codes[i] & ~KP_PREEMPT_CODE_FIT) == KP_CODE_UNSCHEDULABLE) potential[n_pot++] = i;
-        }
+        n_pot = potential_count(o->codes, nn);
     } else {
         for (uint32_t i = 0; i < nn; i++) {
 #if defined(__GNUC__)
@@ -431,6 +485,21 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
         int32_t budget = calc_num_candidates(&x, n_pot);
         uint32_t offset = o->offset >= 0 ? (uint32_t)(o->offset % n_pot)
                                          : kp__prng_below(kp__sched_prng(s), n_pot);
+        uint32_t filled = n_pot, next = 0; /* codes: potential[0..filled) produced so far */
+        if (o->codes) {
+            filled = 0;
+            next = potential_find(o->codes, nn, offset);
+        } else if (offset > 0) { /* rotate into visiting order */
+            uint32_t *rot = malloc(n_pot * sizeof *rot);
+            if (!rot) {
+                rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+                goto out;
+            }
+            memcpy(rot, potential + offset, (n_pot - offset) * sizeof *rot);
+            memcpy(rot + (n_pot - offset), potential, offset * sizeof *rot);
+            free(potential);
+            potential = rot;
+        }
         /* two bounded lists of capacity `budget`: non-violating and violating */
         cands = malloc(((size_t)budget * 2 + 1) * sizeof *cands); /* entries set when used */
         if (!cands) {
@@ -439,10 +508,14 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
         }
         cand *nonviol = cands, *violc = cands + budget;
         for (uint32_t i = 0; i < n_pot && rc == KP_OK; i++) {
-            uint32_t node = potential[(offset + i) % n_pot];
+            if (filled <= i + KP_PF_FAR && filled < n_pot) {
+                uint32_t want = i + KP_PF_FAR + 64;
+                pot_fill(o->codes, nn, potential, &filled, want < n_pot ? want : n_pot, &next);
+            }
+            uint32_t node = potential[i];
             if (x.cache) { /* the loop is memory-bound: hint the nodes visited next */
-                kp__preempt_prefetch(&x, potential[(offset + i + KP_PF_FAR) % n_pot], true);
-                kp__preempt_prefetch(&x, potential[(offset + i + KP_PF_NEAR) % n_pot], false);
+                if (i + KP_PF_FAR < n_pot) kp__preempt_prefetch(&x, potential[i + KP_PF_FAR], true);
+                if (i + KP_PF_NEAR < n_pot) kp__preempt_prefetch(&x, potential[i + KP_PF_NEAR], false);
             }
             kp_pvict v;
             rc = kp__preempt_select_victims(&x, node, &statuses[node], &v, err);

@@ -503,10 +503,14 @@ void kp__preempt_cache_begin(kp_pctx *x) {
 #define PC_PREFETCH(p) ((void)(p))
 #endif
 
-/* Prefetches the cache lines of [p, p + len). */
-static void prefetch_range(const void *p, size_t len) {
-    const char *b = (const char *)((uintptr_t)p & ~(uintptr_t)63), *e = (const char *)p + len;
-    for (; b < e; b += 64) PC_PREFETCH(b);
+/* Prefetches the cache lines of [p, p + len): the first, the last and (for up to 3 lines) the
+ * middle one; longer ranges get the rest from the hardware prefetcher. */
+static inline void prefetch_range(const void *p, size_t len) {
+    if (len == 0) return;
+    const char *b = p;
+    PC_PREFETCH(b);
+    PC_PREFETCH(b + len - 1);
+    if (len > 64) PC_PREFETCH(b + 64);
 }
 
 /* Prefetch hint for a node the dry run visits soon (memory-bound loop). far: the cache header,
@@ -711,13 +715,12 @@ static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, work *w, kp
         if (!x->lazy)
             for (uint32_t e = s + (uint32_t)keep; e < run->end; e++) *entries++ = e;
     }
-    pc_view a = pc_arrays(c);
     if (!x->lazy) { /* the scores again from the entries: same values, plus the victim list */
+        pc_view a = pc_arrays(c);
         finish_cached(x, c, &a, w->victims, nv, 0, out, rc, err);
         return true;
     }
-    kp__status_reset(&out->st);
-    out->n_victims = nv;
+    out->n_victims = nv; /* out->st: Success since kp__preempt_select_victims reset it */
     if (nv == 0) return true;
     /* node-choice scores (preempt.c kp__preempt_scores): the first victim in importance order
      * has the highest victim priority and the earliest start among those; its start key is read

@@ -191,7 +191,7 @@ static kp_sched *plain_sched(void) {
 static void replica_cluster(void) {
     static const char *const cpus[3] = {"50m", "100m", "150m"}, *const mems[2] = {"10", "20"};
     tp_begin();
-    int n_nodes = 2 + (int)rnd(5);
+    int n_nodes = 2 + (int)rnd(19); /* past 8 and 16: the codes are counted 8 at a time */
     int tpl_prio[4], tpl_cpu[4], tpl_mem[4];
     for (int t = 0; t < 4; t++) {
         tpl_prio[t] = prios[rnd(4)];
@@ -229,7 +229,7 @@ KT_TEST(property_replica_runs_and_cache) {
         kp_sched *fast = plain_sched();
         if (nom_node >= 0) kp__sched_nominate(fast, n1, nom_node);
         for (int round = 0; round < 3; round++) {
-            int64_t offset = (int64_t)rnd(8);
+            int64_t offset = (int64_t)rnd(24);
             char a[1024], b[1024];
             attempt_plain(fast, pod, false, offset, a, sizeof a); /* reuses the cache after round 0 */
             kp_sched *ref = plain_sched();
