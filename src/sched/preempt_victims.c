@@ -668,6 +668,14 @@ static void finish_cached(const kp_pctx *x, const pc_node *c, const pc_view *a,
     for (uint32_t i = 0; i < nv; i++) out->victims[i] = a->pod[entries[i]];
 }
 
+/* min(keep, avail / req) for req > 0, avail >= 0, keep >= 0: a multiplication instead of the
+ * division when the product cannot overflow (keep < 2^31, req < 2^32) and all keep fit. */
+static inline int64_t fit_count(int64_t keep, int64_t avail, int64_t req) {
+    if (keep < ((int64_t)1 << 31) && req < ((int64_t)1 << 32) && keep * req <= avail) return keep;
+    int64_t q = avail / req;
+    return q < keep ? q : keep;
+}
+
 /* SelectVictimsOnNode over the runs (no PDBs in play, the preemptor requests no ephemeral
  * storage). Per run of k identical pods with slack s: m = min(k, pod slots, s / request) are
  * reprieved, exactly what pod-by-pod greedy reprieve does; the k - m later entries are victims.
@@ -700,8 +708,8 @@ static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, work *w, kp
     for (uint32_t r = r0, s = first; r < c->n_runs; s = c->runs[r++].end) {
         const pc_run *run = &c->runs[r];
         int64_t len = run->end - s, keep = len < pod_slack ? len : pod_slack;
-        if (need_cpu && run->cpu > 0 && av_cpu / run->cpu < keep) keep = av_cpu / run->cpu;
-        if (need_mem && run->mem > 0 && av_mem / run->mem < keep) keep = av_mem / run->mem;
+        if (need_cpu && run->cpu > 0) keep = fit_count(keep, av_cpu, run->cpu);
+        if (need_mem && run->mem > 0) keep = fit_count(keep, av_mem, run->mem);
         pod_slack -= keep;
         if (need_cpu) av_cpu -= keep * run->cpu;
         if (need_mem) av_mem -= keep * run->mem;
