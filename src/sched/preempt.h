@@ -4,7 +4,10 @@
  * `kprio schedule --reference` set opts.reference = true; for `--compat 1.35` use
  * kp__preempt_compat_parse("1.35", &opts.compat). kp_preempt_result gained `now` (copied from the
  * opts, used by kp__preempt_actuate for deletionTimestamp) and kp__preempt_event_note formats the
- * `Preempted` event text. Everything else is unchanged.
+ * `Preempted` event text. Optional: kp_preempt_opts.codes, one byte per node
+ * (kp__preempt_status_code of its status) kept while the Filter pass records statuses, spares the
+ * dry run from reading every status (schedule_one.c does not pass it yet). Everything else is
+ * unchanged.
  *
  * DefaultPreemption PostFilter (internal interface between the scheduling cycle and
  * preemption). Owned by the preemption code (issue 4); called by the scheduling cycle (issue 3)
