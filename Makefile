@@ -44,9 +44,6 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-# The List splitter's block scanner picks its SIMD kernel at compile time too.
-$(BUILD)/src/io/jscan.o: CFLAGS += $(SIMD_ARCH)
-
 $(BUILD)/%.o: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -MMD -MP -c -o $@ $<

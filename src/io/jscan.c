@@ -1,8 +1,8 @@
 /* Finding where a JSON object or array ends without parsing it (see jscan.h).
  *
  * The List splitter calls this once per item of a kubectl List, over every byte of the file, so
- * it runs 64 bytes at a time: per block, bit masks of quotes, backslashes and brackets (SSE2
- * compares on x86-64, a portable byte loop elsewhere), escaped characters resolved from the
+ * it runs 64 bytes at a time: per block, bit masks of quotes, backslashes and brackets (AVX2 or
+ * SSE2 compares on x86-64, chosen at run time; a portable byte loop elsewhere), escaped characters resolved from the
  * backslash runs, string interiors from a prefix-XOR of the unescaped quotes, and then only the
  * brackets outside strings are counted. The technique is the one of simdjson's stage 1
  * (Langdale & Lemire, "Parsing Gigabytes of JSON per Second"), reduced to what a cut needs. */
@@ -11,7 +11,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__AVX512BW__) || defined(__AVX2__) || defined(__SSE2__)
+/* x86-64 picks its kernel at run time from what the CPU reports: AVX-512BW, AVX2, else SSE2
+ * (every x86-64 CPU). Run-time choice, not -march=native, so one binary runs anywhere and under
+ * valgrind (which reports no AVX-512 and gets the AVX2 kernel). Other targets use a portable
+ * byte loop. '{' | 0x20 == '{' and '[' | 0x20 == '{' (likewise
+ * '}' and ']'), so one compare per side finds both bracket kinds. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KP_JSCAN_X86 1
 #include <immintrin.h>
 #endif
 
@@ -19,11 +25,8 @@ typedef struct {
     uint64_t quote, bslash, open, close;
 } block_masks;
 
-/* '{' | 0x20 == '{' and '[' | 0x20 == '{' (likewise '}' and ']'), so one compare per side finds
- * both bracket kinds. jscan.o is built for the build machine's CPU (SIMD_ARCH, as the simdjson
- * shim is), which picks the widest kernel below. */
-#if defined(__AVX512BW__)
-static block_masks classify(const char *p) {
+#ifdef KP_JSCAN_X86
+__attribute__((target("avx512f,avx512bw"))) static inline block_masks classify_avx512(const char *p) {
     __m512i v = _mm512_loadu_si512((const void *)p);
     __m512i f = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
     block_masks m;
@@ -33,12 +36,12 @@ static block_masks classify(const char *p) {
     m.close = _mm512_cmpeq_epi8_mask(f, _mm512_set1_epi8('}'));
     return m;
 }
-#elif defined(__AVX2__)
-static inline uint64_t eq32(__m256i v, char c) {
+
+__attribute__((target("avx2"))) static inline uint64_t eq32(__m256i v, char c) {
     return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(c)));
 }
 
-static block_masks classify(const char *p) {
+__attribute__((target("avx2"))) static inline block_masks classify_avx2(const char *p) {
     block_masks m = {0, 0, 0, 0};
     for (int i = 0; i < 2; i++) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * i));
@@ -51,12 +54,12 @@ static block_masks classify(const char *p) {
     }
     return m;
 }
-#elif defined(__SSE2__)
+
 static inline uint64_t eq16(__m128i v, char c) {
     return (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
 }
 
-static block_masks classify(const char *p) {
+static inline block_masks classify_base(const char *p) {
     block_masks m = {0, 0, 0, 0};
     for (int i = 0; i < 4; i++) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
@@ -70,7 +73,7 @@ static block_masks classify(const char *p) {
     return m;
 }
 #else
-static block_masks classify(const char *p) {
+static inline block_masks classify_base(const char *p) {
     block_masks m = {0, 0, 0, 0};
     for (int i = 0; i < 64; i++) {
         uint64_t bit = (uint64_t)1 << i;
@@ -86,15 +89,14 @@ static block_masks classify(const char *p) {
 }
 #endif
 
-static inline int popcount64(uint64_t x) {
-#if defined(__GNUC__) && defined(__POPCNT__)
-    return __builtin_popcountll(x);
-#else
+/* hw: the calling kernel is built with POPCNT (a constant, folded once inlined); without it
+ * the builtin is a libgcc call (it showed at 3% of a load), so SWAR instead. */
+static inline int popcount64(uint64_t x, bool hw) {
+    if (hw) return __builtin_popcountll(x);
     x = x - ((x >> 1) & 0x5555555555555555u);
     x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
     return (int)((x * 0x0101010101010101u) >> 56);
-#endif
 }
 
 static inline int ctz64(uint64_t x) {
@@ -139,38 +141,76 @@ static inline uint64_t escaped_chars(uint64_t bslash, uint64_t *carry) {
  * the 224 MB benchmark snapshot (85-110 ms -> 35-45 ms). */
 #define KP_JSCAN_PREFETCH 2048
 
-const char *kp__json_skip_container(const char *p, const char *end) {
-    if (p >= end || (*p != '{' && *p != '[')) return NULL;
-    uint64_t esc_carry = 0, in_str_carry = 0;
-    long depth = 0;
-    for (const char *blk = p; blk < end; blk += 64) {
-        __builtin_prefetch(blk + KP_JSCAN_PREFETCH);
-        block_masks m = classify(blk);
-        size_t avail = (size_t)(end - blk);
-        uint64_t valid = avail >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << avail) - 1);
-        uint64_t esc = m.bslash ? escaped_chars(m.bslash & valid, &esc_carry) : esc_carry;
-        if (!m.bslash) esc_carry = 0;
-        uint64_t quotes = m.quote & ~esc & valid;
-        uint64_t in_str = prefix_xor(quotes) ^ in_str_carry;
-        in_str_carry = (uint64_t)0 - (in_str >> 63);
-        uint64_t open = m.open & ~in_str & valid, close = m.close & ~in_str & valid;
-        int nclose = popcount64(close);
-        if (nclose < depth) {
-            /* depth cannot reach zero in this block: opens only add to it */
-            depth += popcount64(open) - nclose;
-            if (depth > KP_JSCAN_MAX_DEPTH) return NULL;
-            continue;
-        }
-        for (uint64_t all = open | close; all; all &= all - 1) {
-            int i = ctz64(all);
-            if (open >> i & 1) {
-                if (++depth > KP_JSCAN_MAX_DEPTH) return NULL;
-            } else if (--depth == 0) {
-                return blk + i + 1;
+/* One block's step of the cut: returns the end of the value, NULL to keep going (*give_up set
+ * when the scan must give up). */
+static inline const char *scan_block(const char *blk, const char *end, block_masks m, uint64_t *esc_carry,
+                                     uint64_t *in_str_carry, long *depth, bool *give_up, bool hw_popcnt) {
+    size_t avail = (size_t)(end - blk);
+    uint64_t valid = avail >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << avail) - 1);
+    uint64_t esc = m.bslash ? escaped_chars(m.bslash & valid, esc_carry) : *esc_carry;
+    if (!m.bslash) *esc_carry = 0;
+    uint64_t quotes = m.quote & ~esc & valid;
+    uint64_t in_str = prefix_xor(quotes) ^ *in_str_carry;
+    *in_str_carry = (uint64_t)0 - (in_str >> 63);
+    uint64_t open = m.open & ~in_str & valid, close = m.close & ~in_str & valid;
+    int nclose = popcount64(close, hw_popcnt);
+    if (nclose < *depth) {
+        /* depth cannot reach zero in this block: opens only add to it */
+        *depth += popcount64(open, hw_popcnt) - nclose;
+        if (*depth > KP_JSCAN_MAX_DEPTH) *give_up = true;
+        return NULL;
+    }
+    for (uint64_t all = open | close; all; all &= all - 1) {
+        int i = ctz64(all);
+        if (open >> i & 1) {
+            if (++*depth > KP_JSCAN_MAX_DEPTH) {
+                *give_up = true;
+                return NULL;
             }
+        } else if (--*depth == 0) {
+            return blk + i + 1;
         }
     }
     return NULL;
+}
+
+#define SKIP_LOOP(CLASSIFY, HW_POPCNT)                                                          \
+    uint64_t esc_carry = 0, in_str_carry = 0;                                                   \
+    long depth = 0;                                                                             \
+    bool give_up = false;                                                                       \
+    for (const char *blk = p; blk < end; blk += 64) {                                           \
+        __builtin_prefetch(blk + KP_JSCAN_PREFETCH);                                            \
+        const char *r = scan_block(blk, end, CLASSIFY(blk), &esc_carry, &in_str_carry, &depth, \
+                                   &give_up, HW_POPCNT);                                        \
+        if (r || give_up) return r;                                                             \
+    }                                                                                           \
+    return NULL
+
+static const char *skip_base(const char *p, const char *end) { SKIP_LOOP(classify_base, false); }
+
+#ifdef KP_JSCAN_X86
+__attribute__((target("avx2,popcnt"))) static const char *skip_avx2(const char *p, const char *end) {
+    SKIP_LOOP(classify_avx2, true);
+}
+
+__attribute__((target("avx512f,avx512bw,popcnt"))) static const char *skip_avx512(const char *p, const char *end) {
+    SKIP_LOOP(classify_avx512, true);
+}
+#endif
+
+const char *kp__json_skip_container(const char *p, const char *end) {
+    if (p >= end || (*p != '{' && *p != '[')) return NULL;
+#ifdef KP_JSCAN_X86
+    if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("popcnt")) return skip_avx512(p, end);
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) return skip_avx2(p, end);
+#endif
+    return skip_base(p, end);
+}
+
+/* For tests: the baseline kernel whatever the CPU. */
+const char *kp__json_skip_container_base(const char *p, const char *end) {
+    if (p >= end || (*p != '{' && *p != '[')) return NULL;
+    return skip_base(p, end);
 }
 
 const char *kp__json_skip_container_ref(const char *p, const char *end) {

@@ -16,6 +16,9 @@
  * text). Only meaningful on valid JSON: the cut pieces are validated by the parser afterwards. */
 const char *kp__json_skip_container(const char *p, const char *end);
 
+/* The baseline kernel (SSE2 on x86-64) whatever the CPU supports, for tests. */
+const char *kp__json_skip_container_base(const char *p, const char *end);
+
 /* The same cut one byte at a time: the reference the fast version is tested against. */
 const char *kp__json_skip_container_ref(const char *p, const char *end);
 
