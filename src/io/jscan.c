@@ -25,8 +25,16 @@ typedef struct {
     uint64_t quote, bslash, open, close;
 } block_masks;
 
+/* The block step is instantiated in each kernel: it must be inlined there (a call per 64 bytes,
+ * and the popcount builtin only becomes one instruction inside a POPCNT-enabled kernel). */
+#if defined(__GNUC__) || defined(__clang__)
+#define KP_INLINE static inline __attribute__((always_inline))
+#else
+#define KP_INLINE static inline
+#endif
+
 #ifdef KP_JSCAN_X86
-__attribute__((target("avx512f,avx512bw"))) static inline block_masks classify_avx512(const char *p) {
+__attribute__((target("avx512f,avx512bw"))) KP_INLINE block_masks classify_avx512(const char *p) {
     __m512i v = _mm512_loadu_si512((const void *)p);
     __m512i f = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
     block_masks m;
@@ -37,11 +45,11 @@ __attribute__((target("avx512f,avx512bw"))) static inline block_masks classify_a
     return m;
 }
 
-__attribute__((target("avx2"))) static inline uint64_t eq32(__m256i v, char c) {
+__attribute__((target("avx2"))) KP_INLINE uint64_t eq32(__m256i v, char c) {
     return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(c)));
 }
 
-__attribute__((target("avx2"))) static inline block_masks classify_avx2(const char *p) {
+__attribute__((target("avx2"))) KP_INLINE block_masks classify_avx2(const char *p) {
     block_masks m = {0, 0, 0, 0};
     for (int i = 0; i < 2; i++) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * i));
@@ -55,11 +63,11 @@ __attribute__((target("avx2"))) static inline block_masks classify_avx2(const ch
     return m;
 }
 
-static inline uint64_t eq16(__m128i v, char c) {
+KP_INLINE uint64_t eq16(__m128i v, char c) {
     return (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
 }
 
-static inline block_masks classify_base(const char *p) {
+KP_INLINE block_masks classify_base(const char *p) {
     block_masks m = {0, 0, 0, 0};
     for (int i = 0; i < 4; i++) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
@@ -73,7 +81,7 @@ static inline block_masks classify_base(const char *p) {
     return m;
 }
 #else
-static inline block_masks classify_base(const char *p) {
+KP_INLINE block_masks classify_base(const char *p) {
     block_masks m = {0, 0, 0, 0};
     for (int i = 0; i < 64; i++) {
         uint64_t bit = (uint64_t)1 << i;
@@ -91,7 +99,7 @@ static inline block_masks classify_base(const char *p) {
 
 /* hw: the calling kernel is built with POPCNT (a constant, folded once inlined); without it
  * the builtin is a libgcc call (it showed at 3% of a load), so SWAR instead. */
-static inline int popcount64(uint64_t x, bool hw) {
+KP_INLINE int popcount64(uint64_t x, bool hw) {
     if (hw) return __builtin_popcountll(x);
     x = x - ((x >> 1) & 0x5555555555555555u);
     x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
@@ -99,7 +107,7 @@ static inline int popcount64(uint64_t x, bool hw) {
     return (int)((x * 0x0101010101010101u) >> 56);
 }
 
-static inline int ctz64(uint64_t x) {
+KP_INLINE int ctz64(uint64_t x) {
 #if defined(__GNUC__)
     return __builtin_ctzll(x);
 #else
@@ -110,7 +118,7 @@ static inline int ctz64(uint64_t x) {
 }
 
 /* Bit i set: bits 0..i of x have odd parity (inclusive prefix XOR). */
-static inline uint64_t prefix_xor(uint64_t x) {
+KP_INLINE uint64_t prefix_xor(uint64_t x) {
     x ^= x << 1;
     x ^= x << 2;
     x ^= x << 4;
@@ -123,7 +131,7 @@ static inline uint64_t prefix_xor(uint64_t x) {
 /* Characters escaped by a backslash. Backslash runs are rare in Kubernetes JSON (escaped quotes
  * inside annotation values), so walking the backslash bits one by one is cheap and plainly
  * right: an unescaped backslash escapes the next byte, possibly the first of the next block. */
-static inline uint64_t escaped_chars(uint64_t bslash, uint64_t *carry) {
+KP_INLINE uint64_t escaped_chars(uint64_t bslash, uint64_t *carry) {
     uint64_t esc = *carry;
     *carry = 0;
     while (bslash) {
@@ -143,7 +151,7 @@ static inline uint64_t escaped_chars(uint64_t bslash, uint64_t *carry) {
 
 /* One block's step of the cut: returns the end of the value, NULL to keep going (*give_up set
  * when the scan must give up). */
-static inline const char *scan_block(const char *blk, const char *end, block_masks m, uint64_t *esc_carry,
+KP_INLINE const char *scan_block(const char *blk, const char *end, block_masks m, uint64_t *esc_carry,
                                      uint64_t *in_str_carry, long *depth, bool *give_up, bool hw_popcnt) {
     size_t avail = (size_t)(end - blk);
     uint64_t valid = avail >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << avail) - 1);
