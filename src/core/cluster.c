@@ -186,6 +186,7 @@ kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_
 void kp__cluster_note_skipped(kp_cluster *cl, const char *kind) {
     cl->n_skipped_kinds++;
     size_t kl = strlen(kind), used = strlen(cl->skipped_kinds);
+    if (kl == 0) return; /* (an empty kind is rejected by the loader; strstr would not advance) */
     /* keep a short list of distinct kinds for the summary warning */
     const char *p = cl->skipped_kinds;
     while ((p = strstr(p, kind))) {

@@ -230,7 +230,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
             has_kind = true;
         }
     }
-    if (!has_kind) return kp__dctx_fail(&d, obj, KP_EINVAL, "kind", "required value (not a Kubernetes object)");
+    if (!has_kind || !kind[0]) return kp__dctx_fail(&d, obj, KP_EINVAL, "kind", "required value (not a Kubernetes object)");
     cl->n_objects++;
     bool is_pod = strcmp(kind, "Pod") == 0, is_node = strcmp(kind, "Node") == 0;
     bool is_pc = strcmp(kind, "PriorityClass") == 0, is_pdb = strcmp(kind, "PodDisruptionBudget") == 0;

@@ -19,7 +19,7 @@ run() { # name source extra-flags corpus
     clang++ -fsanitize=fuzzer,address,undefined $B/$1.o $objs $B/json_simdjson.o -o $B/$1 -lsimdjson -lyaml -lm
     rm -rf $B/corpus-$1 && mkdir -p $B/corpus-$1 && cp tests/fuzz/corpus/$4/* $B/corpus-$1/ 2>/dev/null || true
     echo "fuzz: $1 for ${SECS}s"
-    ASAN_OPTIONS=detect_leaks=1 $B/$1 -max_total_time="$SECS" -max_len=65536 -print_final_stats=0 $B/corpus-$1 \
+    ASAN_OPTIONS=detect_leaks=1 $B/$1 -max_total_time="$SECS" -timeout=10 -max_len=65536 -print_final_stats=0 $B/corpus-$1 \
         -artifact_prefix=$B/ 2>$B/$1.log || { tail -n 60 $B/$1.log; echo "fuzz: $1 FAILED"; exit 1; }
     grep -E '^#[0-9]+ *DONE' $B/$1.log | tail -n 1 || true
 }
