@@ -22,9 +22,6 @@ enum { MAP_POD, MAP_NODE, MAP_CLASS, MAP_PDB, MAP_NS, MAP_WL, MAP_COUNT = MAP_WL
 typedef struct kp_cluster_ext {
     kp_cluster base;
     idmap maps[MAP_COUNT];
-    /* recently seen distinct toleration lists, for sharing (small direct-mapped cache) */
-    const kp_toleration *tol_cache[64];
-    uint16_t tol_cache_n[64];
     /* recently stored distinct read-only arrays (resource lists, label maps), for sharing */
     const void *share_cache[SHARE_CACHE];
     size_t share_cache_len[SHARE_CACHE];
@@ -215,29 +212,9 @@ void kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
     if (w) cl->warnings[cl->n_warnings++] = w;
 }
 
-void kp__cluster_share_tolerations(kp_cluster *cl, kp_pod *p) {
-    if (!p->n_tolerations) return;
-    kp_cluster_ext *ext = (kp_cluster_ext *)cl;
-    uint32_t h = p->n_tolerations;
-    for (uint16_t i = 0; i < p->n_tolerations; i++) {
-        const kp_toleration *t = &p->tolerations[i];
-        h = h * 31 + t->key * 7 + t->value * 13 + (uint32_t)t->op * 3 + (uint32_t)t->effect + (uint32_t)t->seconds;
-    }
-    uint32_t slot = h & 63;
-    const kp_toleration *c = ext->tol_cache[slot];
-    if (c && ext->tol_cache_n[slot] == p->n_tolerations &&
-        memcmp(c, p->tolerations, p->n_tolerations * sizeof *c) == 0) {
-        kp__arena_unalloc(&cl->arena, p->tolerations, p->n_tolerations * sizeof *c);
-        p->tolerations = (kp_toleration *)c; /* shared and read-only from here on */
-        return;
-    }
-    ext->tol_cache[slot] = p->tolerations;
-    ext->tol_cache_n[slot] = p->n_tolerations;
-}
 
-void *kp__cluster_store_shared(kp_cluster *cl, const void *data, size_t bytes) {
-    if (!bytes) return NULL;
-    kp_cluster_ext *ext = (kp_cluster_ext *)cl;
+/* The cache slot for an array's bytes; *hit = an identical array stored there. */
+static uint32_t share_slot(const kp_cluster_ext *ext, const void *data, size_t bytes, const void **hit) {
     uint64_t h = bytes, w;
     const unsigned char *b = data;
     size_t i = 0;
@@ -249,14 +226,36 @@ void *kp__cluster_store_shared(kp_cluster *cl, const void *data, size_t bytes) {
     for (; i < bytes; i++) h = (h ^ b[i]) * 0x100000001B3u;
     uint32_t slot = (uint32_t)(h >> 40) & (SHARE_CACHE - 1);
     const void *c = ext->share_cache[slot];
-    if (c && ext->share_cache_len[slot] == bytes && memcmp(c, data, bytes) == 0)
-        return (void *)c; /* shared and read-only from here on */
+    *hit = c && ext->share_cache_len[slot] == bytes && memcmp(c, data, bytes) == 0 ? c : NULL;
+    return slot;
+}
+
+void *kp__cluster_store_shared(kp_cluster *cl, const void *data, size_t bytes) {
+    if (!bytes) return NULL;
+    kp_cluster_ext *ext = (kp_cluster_ext *)cl;
+    const void *hit;
+    uint32_t slot = share_slot(ext, data, bytes, &hit);
+    if (hit) return (void *)hit; /* shared and read-only from here on */
     void *copy = kp__arena_alloc(&cl->arena, bytes);
     if (!copy) return NULL;
     memcpy(copy, data, bytes);
     ext->share_cache[slot] = copy;
     ext->share_cache_len[slot] = bytes;
     return copy;
+}
+
+void *kp__cluster_share_stored(kp_cluster *cl, void *stored, size_t bytes) {
+    if (!bytes) return stored;
+    kp_cluster_ext *ext = (kp_cluster_ext *)cl;
+    const void *hit;
+    uint32_t slot = share_slot(ext, stored, bytes, &hit);
+    if (hit) {
+        kp__arena_unalloc(&cl->arena, stored, bytes); /* reclaimed if it was the last allocation */
+        return (void *)hit;
+    }
+    ext->share_cache[slot] = stored;
+    ext->share_cache_len[slot] = bytes;
+    return stored;
 }
 
 int kp__res_index(kp_cluster *cl, const char *name, size_t len) {

@@ -314,7 +314,7 @@ static kp_status decode_tolerations(kp_dctx *d, kp_cluster *cl, const kp_tnode *
     }
     p->n_tolerations = (uint16_t)i;
     kp__dctx_pop(d, saved);
-    if (st == KP_OK) kp__cluster_share_tolerations(cl, p);
+    if (st == KP_OK) p->tolerations = kp__cluster_share_stored(cl, p->tolerations, p->n_tolerations * sizeof *p->tolerations);
     return st;
 }
 
