@@ -238,7 +238,47 @@ KT_TEST(mapped_list_loads_and_reports_errors) {
     free(t);
 }
 
+typedef struct {
+    int calls;
+    uint64_t last_done, total;
+    int backwards;
+} progress_log;
+
+static void on_progress(void *ctx, const char *source, uint64_t done, uint64_t total) {
+    progress_log *pl = ctx;
+    (void)source;
+    if (done < pl->last_done) pl->backwards++;
+    pl->calls++;
+    pl->last_done = done;
+    pl->total = total;
+}
+
+/* A load reports progress about every 32 MB of a file and closes with done == total. */
+KT_TEST(progress_reported_during_a_large_load) {
+    size_t len;
+    char *t = write_list(150000, -1, NULL, &len); /* ~44 MB */
+    char path[] = "/tmp/kprio-test-progress-XXXXXX";
+    int fd = mkstemp(path);
+    KT_CHECK(fd >= 0 && write(fd, t, len) == (ssize_t)len);
+    if (fd >= 0) close(fd);
+    free(t);
+    kp_cluster *cl = kp_cluster_new();
+    progress_log pl = {0, 0, 0, 0};
+    kp_cluster_set_progress(cl, on_progress, &pl);
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_cluster_load_path(cl, path, false, &err), KP_OK);
+    KT_CHECK(pl.calls >= (int)(len / ((size_t)32 << 20)));
+    KT_CHECK(pl.calls <= (int)(len / ((size_t)32 << 20)) + 2);
+    KT_CHECK_INT(pl.backwards, 0);
+    KT_CHECK_INT(pl.total, len);
+    KT_CHECK_INT(pl.last_done, len);
+    kp_cluster_free(cl);
+    unlink(path);
+}
+
 KT_MAIN(KT_CASE(scan_matches_reference_on_random_text), KT_CASE(scan_handles_escapes_across_block_edges),
         KT_CASE(scan_gives_up_on_depth_and_truncation), KT_CASE(intern_round_trips_many_strings),
         KT_CASE(mapped_input_is_padded_with_zeros),
-        KT_CASE(mapped_list_loads_and_reports_errors))
+        KT_CASE(mapped_list_loads_and_reports_errors),
+        KT_CASE(progress_reported_during_a_large_load))
