@@ -53,6 +53,15 @@ void kp_error_prefix(kp_error *err, const char *fmt, ...)
 /* Human-readable name of a status code. */
 const char *kp_status_str(kp_status st);
 
+/* Heap memory for callers of the library (the CLI, the simulator, bindings): the same allocator
+ * the library uses, so fault-injection tests cover callers too. Semantics of malloc, calloc,
+ * realloc, strdup and free; kp_free(NULL) is a no-op. NULL means out of memory. */
+void *kp_malloc(size_t n);
+void *kp_calloc(size_t count, size_t size);
+void *kp_realloc(void *p, size_t n);
+char *kp_strdup(const char *s);
+void kp_free(void *p);
+
 /* Version string of the library, e.g. "0.1.0". */
 const char *kp_version(void);
 

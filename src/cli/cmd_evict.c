@@ -243,7 +243,7 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     int rc = KP_EXIT_ERROR;
     kp_cluster *cl = NULL;
     kp_evict_manager *m = NULL;
-    kp_evict_summary **sums = calloc((size_t)n_sum, sizeof *sums);
+    kp_evict_summary **sums = kp_calloc((size_t)n_sum, sizeof *sums);
     kp_evict_config *cfg = kp_evict_config_new();
     kp_table *t = NULL;
     if (!sums || !cfg) { fprintf(stderr, "kprio: out of memory\n"); goto out; }
@@ -252,7 +252,7 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
         size_t len = 0;
         if (kp__read_file(config_file, (size_t)64 << 20, &buf, &len, &err) != KP_OK) { fail_err(&err, config_file); goto out; }
         kp_status st = kp_evict_config_load_buffer(cfg, config_file, buf, len, &err);
-        free(buf);
+        kp_free(buf);
         if (st != KP_OK) { fail_err(&err, config_file); goto out; }
     }
     for (int i = 0; i < n_flags; i++)
@@ -271,7 +271,7 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
         size_t len = 0;
         if (kp__read_file(summaries[i], (size_t)1 << 30, &buf, &len, &err) != KP_OK) { fail_err(&err, summaries[i]); goto out; }
         kp_status st = kp_evict_summary_parse(summaries[i], buf, len, &sums[i], &err);
-        free(buf);
+        kp_free(buf);
         if (st != KP_OK) { fail_err(&err, summaries[i]); goto out; }
     }
     cl = kp_cli_load(c);
@@ -330,7 +330,7 @@ out:
     kp_evict_manager_free(m);
     kp_cluster_free(cl);
     for (int i = 0; sums && i < n_sum; i++) kp_evict_summary_free(sums[i]);
-    free(sums);
+    kp_free(sums);
     kp_evict_config_free(cfg);
     return rc;
 }
@@ -342,9 +342,9 @@ int kp_cmd_evict(int argc, char **argv) {
     const char *node_name = NULL, *config_file = NULL;
     kp_evict_fs_layout layout = KP_EVFS_AUTO;
     int n_sum = 0, n_flags = 0, n_reclaim = 0;
-    const char **summaries = calloc((size_t)argc + 1, sizeof *summaries);
-    const char **reclaim = calloc((size_t)argc + 1, sizeof *reclaim);
-    flag_arg *flags = calloc((size_t)argc + 1, sizeof *flags);
+    const char **summaries = kp_calloc((size_t)argc + 1, sizeof *summaries);
+    const char **reclaim = kp_calloc((size_t)argc + 1, sizeof *reclaim);
+    flag_arg *flags = kp_calloc((size_t)argc + 1, sizeof *flags);
     int rc = KP_EXIT_USAGE;
     if (!summaries || !reclaim || !flags) { rc = KP_EXIT_ERROR; goto out; }
     for (int i = 1; i < argc; i++) {
@@ -392,8 +392,8 @@ int kp_cmd_evict(int argc, char **argv) {
     if (n_sum == 0) { rc = kp_cli_usage_error("evict", USAGE, "--summary is required"); goto out; }
     rc = run(&c, node_name, summaries, n_sum, config_file, flags, n_flags, reclaim, n_reclaim, layout);
 out:
-    free(summaries);
-    free(reclaim);
-    free(flags);
+    kp_free(summaries);
+    kp_free(reclaim);
+    kp_free(flags);
     return rc;
 }

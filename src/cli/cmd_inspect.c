@@ -26,7 +26,7 @@ static int pdb_cmp(const void *a, const void *b) {
 }
 
 static uint32_t *sorted_idx(uint32_t n, int (*cmp)(const void *, const void *)) {
-    uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    uint32_t *idx = kp_malloc((n ? n : 1) * sizeof *idx);
     if (!idx) return NULL;
     for (uint32_t i = 0; i < n; i++) idx[i] = i;
     qsort(idx, n, sizeof *idx, cmp);
@@ -84,11 +84,11 @@ static void collect_warnings(const kp_cluster *cl, pod_stats *ps, char ***out, u
         if (!line[0]) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
-            char **nw = realloc(w, cap * sizeof *nw);
+            char **nw = kp_realloc(w, cap * sizeof *nw);
             if (!nw) break;
             w = nw;
         }
-        w[n++] = strdup(line);
+        w[n++] = kp_strdup(line);
     }
     *out = w;
     *n_out = n;
@@ -118,9 +118,9 @@ int kp_cmd_inspect(int argc, char **argv) {
     uint32_t *classes = sorted_idx(cl->n_classes, class_cmp);
     uint32_t *pdbs = sorted_idx(cl->n_pdbs, pdb_cmp);
     uint32_t nc = cl->n_classes + 1;
-    uint32_t *by_class = calloc((size_t)cl->n_nodes * nc + 1, sizeof *by_class);
-    uint32_t *qos = calloc((size_t)cl->n_nodes * 3 + 1, sizeof *qos);
-    uint32_t *class_total = calloc(nc, sizeof *class_total);
+    uint32_t *by_class = kp_calloc((size_t)cl->n_nodes * nc + 1, sizeof *by_class);
+    uint32_t *qos = kp_calloc((size_t)cl->n_nodes * 3 + 1, sizeof *qos);
+    uint32_t *class_total = kp_calloc(nc, sizeof *class_total);
     if (!nodes || !classes || !pdbs || !by_class || !qos || !class_total) {
         fprintf(stderr, "kprio: out of memory\n");
         exit(KP_EXIT_ERROR);
@@ -299,14 +299,14 @@ int kp_cmd_inspect(int argc, char **argv) {
         kp_emit_obj_end(e);
         kp_emit_free(e);
     }
-    for (uint32_t i = 0; i < n_warn; i++) free(warn[i]);
-    free(warn);
-    free(nodes);
-    free(classes);
-    free(pdbs);
-    free(by_class);
-    free(qos);
-    free(class_total);
+    for (uint32_t i = 0; i < n_warn; i++) kp_free(warn[i]);
+    kp_free(warn);
+    kp_free(nodes);
+    kp_free(classes);
+    kp_free(pdbs);
+    kp_free(by_class);
+    kp_free(qos);
+    kp_free(class_total);
     kp_cluster_free(cl);
     return KP_EXIT_OK;
 }

@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "kprio/sched.h"
-#include "out/emit.h"
+#include "render/emit.h"
 #include "sched/sched_int.h"
 
 static const char *USAGE =

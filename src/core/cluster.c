@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "core/cluster_int.h"
 #include "kprio/cluster.h"
 
@@ -49,11 +50,11 @@ static long idmap_get(const idmap *m, uint64_t key) {
 static bool idmap_put(idmap *m, uint64_t key, uint32_t val) {
     if ((m->n + 1) * 2 > m->cap) {
         uint32_t ncap = m->cap ? m->cap * 2 : 1024;
-        uint64_t *nk = calloc(ncap, sizeof *nk);
-        uint32_t *nv = calloc(ncap, sizeof *nv);
+        uint64_t *nk = kp__calloc(ncap, sizeof *nk);
+        uint32_t *nv = kp__calloc(ncap, sizeof *nv);
         if (!nk || !nv) {
-            free(nk);
-            free(nv);
+            kp__free(nk);
+            kp__free(nv);
             return false;
         }
         for (uint32_t i = 0; i < m->cap; i++) {
@@ -63,8 +64,8 @@ static bool idmap_put(idmap *m, uint64_t key, uint32_t val) {
             nk[j] = m->keys[i];
             nv[j] = m->vals[i];
         }
-        free(m->keys);
-        free(m->vals);
+        kp__free(m->keys);
+        kp__free(m->vals);
         m->keys = nk;
         m->vals = nv;
         m->cap = ncap;
@@ -83,7 +84,7 @@ static idmap *map_of(kp_cluster *cl, int which) { return &((kp_cluster_ext *)cl)
 static void *grow(void **arr, uint32_t *n, uint32_t *cap, size_t sz) {
     if (*n == *cap) {
         uint32_t ncap = *cap ? *cap * 2 : 64;
-        void *na = realloc(*arr, (size_t)ncap * sz);
+        void *na = kp__realloc(*arr, (size_t)ncap * sz);
         if (!na) return NULL;
         *arr = na;
         *cap = ncap;
@@ -203,12 +204,12 @@ void kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
     if (cl->n_warnings >= 100000) return; /* bounded */
     if (cl->n_warnings == cl->cap_warnings) {
         uint32_t ncap = cl->cap_warnings ? cl->cap_warnings * 2 : 16;
-        char **nw = realloc(cl->warnings, ncap * sizeof *nw);
+        char **nw = kp__realloc(cl->warnings, ncap * sizeof *nw);
         if (!nw) return;
         cl->warnings = nw;
         cl->cap_warnings = ncap;
     }
-    char *w = strdup(buf);
+    char *w = kp__strdup(buf);
     if (w) cl->warnings[cl->n_warnings++] = w;
 }
 
@@ -276,12 +277,12 @@ int64_t kp__resv_get(const kp_resv *v, int r) {
 }
 
 kp_cluster *kp_cluster_new(void) {
-    kp_cluster_ext *ext = calloc(1, sizeof *ext);
+    kp_cluster_ext *ext = kp__calloc(1, sizeof *ext);
     if (!ext) return NULL;
     kp_cluster *cl = &ext->base;
     kp__arena_init(&cl->arena);
     if (!kp__intern_init(&cl->strs, &cl->arena)) {
-        free(ext);
+        kp__free(ext);
         return NULL;
     }
     static const char *fixed[] = {"cpu", "memory", "ephemeral-storage", "pods"};
@@ -316,22 +317,22 @@ void kp_cluster_free(kp_cluster *cl) {
     if (!cl) return;
     kp_cluster_ext *ext = (kp_cluster_ext *)cl;
     for (int i = 0; i < MAP_COUNT; i++) {
-        free(ext->maps[i].keys);
-        free(ext->maps[i].vals);
+        kp__free(ext->maps[i].keys);
+        kp__free(ext->maps[i].vals);
     }
-    for (uint32_t i = 0; i < cl->n_nodes; i++) free(cl->nodes[i].pods);
-    for (uint32_t i = 0; i < cl->n_warnings; i++) free(cl->warnings[i]);
-    free(cl->warnings);
-    free(cl->pods);
-    free(cl->nodes);
-    free(cl->classes);
-    free(cl->pdbs);
-    free(cl->namespaces);
-    free(cl->workloads);
+    for (uint32_t i = 0; i < cl->n_nodes; i++) kp__free(cl->nodes[i].pods);
+    for (uint32_t i = 0; i < cl->n_warnings; i++) kp__free(cl->warnings[i]);
+    kp__free(cl->warnings);
+    kp__free(cl->pods);
+    kp__free(cl->nodes);
+    kp__free(cl->classes);
+    kp__free(cl->pdbs);
+    kp__free(cl->namespaces);
+    kp__free(cl->workloads);
     kp__intern_fini(&cl->strs);
     kp__arena_fini(&cl->arena);
 
-    free(ext);
+    kp__free(ext);
 }
 
 /* ---- NodeInfo aggregates (mirror framework.NodeInfo.AddPod / RemovePod) ---- */
@@ -341,7 +342,7 @@ kp_status kp__node_add_pod(kp_cluster *cl, uint32_t node, uint32_t pod) {
     kp_pod *p = &cl->pods[pod];
     if (n->n_pods == n->cap_pods) {
         uint32_t ncap = n->cap_pods ? n->cap_pods * 2 : 8;
-        uint32_t *np = realloc(n->pods, ncap * sizeof *np);
+        uint32_t *np = kp__realloc(n->pods, ncap * sizeof *np);
         if (!np) return KP_ENOMEM;
         n->pods = np;
         n->cap_pods = ncap;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "core/cluster_int.h"
 #include "kprio/cluster.h"
 
@@ -312,7 +313,7 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     }
     /* The object arrays grew by doubling while loading; give the unused tail back. */
     if (cl->n_pods && cl->n_pods < cl->cap_pods) {
-        kp_pod *np = realloc(cl->pods, cl->n_pods * sizeof *np);
+        kp_pod *np = kp__realloc(cl->pods, cl->n_pods * sizeof *np);
         if (np) {
             cl->pods = np;
             cl->cap_pods = cl->n_pods;

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/arena.h"
+#include "base/arena.h"
 #include "kprio/cluster.h"
 #include "kprio/common.h"
 

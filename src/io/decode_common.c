@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "io/decode_common.h"
 #include "core/cluster_int.h"
 #include "kprio/quantity.h"
@@ -47,7 +48,7 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
     if (m->n > KP_MAX_LIST) return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u entries exceed the limit of %d", m->n, KP_MAX_LIST);
     /* built in scratch memory, then stored shared (replicas carry identical label maps) */
     kp_label local[64];
-    kp_label *items = m->n <= 64 ? local : malloc(m->n * sizeof *items);
+    kp_label *items = m->n <= 64 ? local : kp__malloc(m->n * sizeof *items);
     if (!items) return kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
     uint32_t n = 0;
     size_t saved = kp__dctx_push(d, key);
@@ -82,7 +83,7 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
         out->n = out->items ? n : 0;
         if (!out->items) st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
     }
-    if (items != local) free(items);
+    if (items != local) kp__free(items);
     return st;
 }
 

@@ -1,5 +1,6 @@
 /* Mapped input files (see input.h). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
+#include "base/alloc.h"
 #include "io/input.h"
 
 #include <errno.h>
@@ -92,6 +93,6 @@ void kp__input_advance(kp_input *in, const char *pos) {
 
 void kp__input_close(kp_input *in) {
     if (in->map) munmap(in->map, in->map_len);
-    else free((void *)in->buf);
+    else kp__free((void *)in->buf);
     memset(in, 0, sizeof *in);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/alloc.h"
 #include "core/cluster_int.h"
 #include "io/events.h"
 #include "io/decode_common.h"
@@ -316,12 +317,12 @@ kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char 
     if (cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster already finalized");
     /* simdjson reads up to KP_JSON_PADDING bytes past the text: parse a padded copy (files read by
      * kp__read_file are padded already and go straight to load_padded). */
-    char *copy = malloc(len + KP_JSON_PADDING);
+    char *copy = kp__malloc(len + KP_JSON_PADDING);
     if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
     memcpy(copy, buf, len);
     memset(copy + len, 0, KP_JSON_PADDING);
     kp_status st = load_padded(cl, source ? source : "", copy, len, NULL, err);
-    free(copy);
+    kp__free(copy);
     return st;
 }
 
@@ -362,7 +363,7 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
         if (de->d_name[0] == '.') continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
-            char **nn = realloc(names, cap * sizeof *nn);
+            char **nn = kp__realloc(names, cap * sizeof *nn);
             if (!nn) {
                 st = kp_error_set(err, KP_ENOMEM, "out of memory");
                 break;
@@ -370,7 +371,7 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
             names = nn;
         }
         size_t l = strlen(path) + strlen(de->d_name) + 2;
-        names[n] = malloc(l);
+        names[n] = kp__malloc(l);
         if (!names[n]) {
             st = kp_error_set(err, KP_ENOMEM, "out of memory");
             break;
@@ -389,8 +390,8 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
             st = load_file(cl, names[i], err);
         }
     }
-    for (size_t i = 0; i < n; i++) free(names[i]);
-    free(names);
+    for (size_t i = 0; i < n; i++) kp__free(names[i]);
+    kp__free(names);
     return st;
 }
 

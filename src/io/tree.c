@@ -7,7 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "io/events.h"
 #include "io/input.h"
 #include "io/jscan.h"
@@ -388,7 +389,7 @@ static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_
 
 static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_input *input,
                             bool split_lists, kp_tree_cb cb, void *ctx, kp_error *err) {
-    builder *b = calloc(1, sizeof *b);
+    builder *b = kp__calloc(1, sizeof *b);
     if (!b) return kp_error_set(err, KP_ENOMEM, "out of memory");
     b->input = input;
     kp__arena_init(&b->root_arena);
@@ -430,7 +431,7 @@ static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_
     }
     kp__arena_fini(&b->root_arena);
     kp__arena_fini(&b->item_arena);
-    free(b);
+    kp__free(b);
     return st;
 }
 
@@ -676,7 +677,7 @@ kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *
         }
         cap = (size_t)stbuf.st_size + 1;
     }
-    char *b = malloc(cap + KP_JSON_PADDING);
+    char *b = kp__malloc(cap + KP_JSON_PADDING);
     if (!b) {
         if (f != stdin) fclose(f);
         return kp_error_set(err, KP_ENOMEM, "out of memory reading file");
@@ -684,14 +685,14 @@ kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *
     for (;;) {
         if (n == cap) {
             if (cap >= max_bytes) {
-                free(b);
+                kp__free(b);
                 if (f != stdin) fclose(f);
                 return kp_error_set(err, KP_ELIMIT, "input is larger than the limit of %zu bytes", max_bytes);
             }
             size_t ncap = cap * 2 > max_bytes ? max_bytes : cap * 2;
-            char *nb = realloc(b, ncap + KP_JSON_PADDING);
+            char *nb = kp__realloc(b, ncap + KP_JSON_PADDING);
             if (!nb) {
-                free(b);
+                kp__free(b);
                 if (f != stdin) fclose(f);
                 return kp_error_set(err, KP_ENOMEM, "out of memory reading file");
             }
@@ -705,7 +706,7 @@ kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *
     int bad = ferror(f);
     if (f != stdin) fclose(f);
     if (bad) {
-        free(b);
+        kp__free(b);
         return kp_error_set(err, KP_EIO, "read error");
     }
     memset(b + n, 0, KP_JSON_PADDING);

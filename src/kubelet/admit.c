@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "kubelet/admit.h"
 
 void kp_admit_options_init(kp_admit_options *o) {
@@ -20,16 +21,16 @@ unsigned kp_admit_node_conditions(const kp_cluster *cl, size_t node) {
     return kp__admit_conditions(cl, &cl->nodes[node], NULL);
 }
 
-kp_admission *kp_admission_new(void) { return calloc(1, sizeof(kp_admission)); }
+kp_admission *kp_admission_new(void) { return kp__calloc(1, sizeof(kp_admission)); }
 
 void kp_admission_free(kp_admission *a) {
     if (!a) return;
-    free(a->victims);
-    free(a->cands);
-    free(a->vals);
-    free(a->order);
-    free(a->picked);
-    free(a);
+    kp__free(a->victims);
+    kp__free(a->cands);
+    kp__free(a->vals);
+    kp__free(a->order);
+    kp__free(a->picked);
+    kp__free(a);
 }
 
 static void reset(kp_admission *a) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "kubelet/admit.h"
 
 /* Grows the scratch arrays of `a` for n candidates and n * k cached values. */
@@ -16,13 +17,13 @@ static kp_status reserve(kp_admission *a, uint32_t n, uint32_t k) {
     if (n > a->cap_cands) {
         uint32_t cap = a->cap_cands ? a->cap_cands : 16;
         while (cap < n) cap *= 2;
-        kp__admit_cand *c = realloc(a->cands, (size_t)cap * sizeof *c);
+        kp__admit_cand *c = kp__realloc(a->cands, (size_t)cap * sizeof *c);
         if (!c) return KP_ENOMEM;
         a->cands = c;
-        uint32_t *o = realloc(a->order, (size_t)cap * 3 * sizeof *o);
+        uint32_t *o = kp__realloc(a->order, (size_t)cap * 3 * sizeof *o);
         if (!o) return KP_ENOMEM;
         a->order = o;
-        uint32_t *pk = realloc(a->picked, (size_t)cap * sizeof *pk);
+        uint32_t *pk = kp__realloc(a->picked, (size_t)cap * sizeof *pk);
         if (!pk) return KP_ENOMEM;
         a->picked = pk;
         a->cap_cands = cap;
@@ -31,7 +32,7 @@ static kp_status reserve(kp_admission *a, uint32_t n, uint32_t k) {
     if (nv > a->cap_vals) {
         size_t cap = a->cap_vals ? a->cap_vals : 64;
         while (cap < nv) cap *= 2;
-        int64_t *v = realloc(a->vals, cap * sizeof *v);
+        int64_t *v = kp__realloc(a->vals, cap * sizeof *v);
         if (!v) return KP_ENOMEM;
         a->vals = v;
         a->cap_vals = cap;
@@ -229,7 +230,7 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
     if (total > a->cap_victims) {
         uint32_t cap = a->cap_victims ? a->cap_victims : 8;
         while (cap < total) cap *= 2;
-        kp_admit_victim *nv = realloc(a->victims, (size_t)cap * sizeof *nv);
+        kp_admit_victim *nv = kp__realloc(a->victims, (size_t)cap * sizeof *nv);
         if (!nv) {
             *st = KP_ENOMEM;
             return false;

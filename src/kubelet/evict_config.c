@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "io/tree.h"
 #include "kubelet/evict_types.h"
 
@@ -339,7 +340,7 @@ static kp_status th_push(kp__ev_threshold **th, uint32_t *n, uint32_t *cap, cons
                          kp_error *err) {
     if (*n == *cap) {
         uint32_t nc = *cap ? *cap * 2 : 16;
-        kp__ev_threshold *p = realloc(*th, nc * sizeof *p);
+        kp__ev_threshold *p = kp__realloc(*th, nc * sizeof *p);
         if (!p) return kp_error_set(err, KP_ENOMEM, "out of memory");
         *th = p;
         *cap = nc;
@@ -461,13 +462,13 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__ev_map **wh
             }
         }
     }
-    free(c->th);
+    kp__free(c->th);
     c->th = th;
     c->n_th = n;
     c->finished = true;
     return KP_OK;
 fail:
-    free(th);
+    kp__free(th);
     return st;
 }
 
@@ -518,7 +519,7 @@ kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool i
     if ((imagefs && split) || (!imagefs && !split)) base = 0;
     else if (imagefs && !split) base = 4;
     else return KP_OK; /* no imagefs but split: upstream adds nothing */
-    kp__ev_threshold *out = realloc(th, (n + 4) * sizeof *out);
+    kp__ev_threshold *out = kp__realloc(th, (n + 4) * sizeof *out);
     if (!out) return KP_ENOMEM;
     for (int k = 0; k < 4; k++) {
         kp__ev_threshold t = src[base + k];

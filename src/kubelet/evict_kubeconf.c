@@ -7,24 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "io/tree.h"
 #include "kubelet/evict_types.h"
 
 /* ---------------------------------------------------------------- ordered string maps */
 
 static void map_clear(kp__ev_map *m) {
-    for (uint32_t i = 0; i < m->n; i++) { free(m->items[i].key); free(m->items[i].val); }
+    for (uint32_t i = 0; i < m->n; i++) { kp__free(m->items[i].key); kp__free(m->items[i].val); }
     m->n = 0;
 }
 
 static void map_fini(kp__ev_map *m) {
     map_clear(m);
-    free(m->items);
+    kp__free(m->items);
     memset(m, 0, sizeof *m);
 }
 
 static char *dupn(const char *s, size_t n) {
-    char *p = malloc(n + 1);
+    char *p = kp__malloc(n + 1);
     if (!p) return NULL;
     memcpy(p, s, n);
     p[n] = 0;
@@ -44,20 +45,20 @@ static kp_status map_put(kp__ev_map *m, const char *k, size_t klen, const char *
     if (!val) return kp_error_set(err, KP_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < m->n; i++) {
         if (strlen(m->items[i].key) == klen && memcmp(m->items[i].key, k, klen) == 0) {
-            free(m->items[i].val);
+            kp__free(m->items[i].val);
             m->items[i].val = val;
             return KP_OK;
         }
     }
     if (m->n == m->cap) {
         uint32_t nc = m->cap ? m->cap * 2 : 8;
-        kp__ev_kv *ni = realloc(m->items, nc * sizeof *ni);
-        if (!ni) { free(val); return kp_error_set(err, KP_ENOMEM, "out of memory"); }
+        kp__ev_kv *ni = kp__realloc(m->items, nc * sizeof *ni);
+        if (!ni) { kp__free(val); return kp_error_set(err, KP_ENOMEM, "out of memory"); }
         m->items = ni;
         m->cap = nc;
     }
     char *key = dupn(k, klen);
-    if (!key) { free(val); return kp_error_set(err, KP_ENOMEM, "out of memory"); }
+    if (!key) { kp__free(val); return kp_error_set(err, KP_ENOMEM, "out of memory"); }
     m->items[m->n].key = key;
     m->items[m->n].val = val;
     m->n++;
@@ -70,7 +71,7 @@ static const char *const default_hard[][2] = {
 #define N_DEFAULT_HARD (sizeof default_hard / sizeof default_hard[0])
 
 kp_evict_config *kp_evict_config_new(void) {
-    kp_evict_config *c = calloc(1, sizeof *c);
+    kp_evict_config *c = kp__calloc(1, sizeof *c);
     if (!c) return NULL;
     for (size_t i = 0; i < N_DEFAULT_HARD; i++) {
         if (map_put(&c->hard, default_hard[i][0], strlen(default_hard[i][0]), default_hard[i][1],
@@ -92,8 +93,8 @@ void kp_evict_config_free(kp_evict_config *c) {
     map_fini(&c->soft);
     map_fini(&c->grace);
     map_fini(&c->minreclaim);
-    free(c->th);
-    free(c);
+    kp__free(c->th);
+    kp__free(c);
 }
 
 /* ---------------------------------------------------------------- kubelet flags */

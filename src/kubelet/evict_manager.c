@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "kubelet/evict_types.h"
 
 #define MONITOR_NS (10 * KP__NS_PER_SEC) /* evictionMonitoringPeriod, for summaries without time */
@@ -138,8 +139,8 @@ static kp_status build_index(kp_evict_manager *m) {
     uint32_t cap = 16;
     while (cap < m->n_act * 2 + 2) cap *= 2;
     m->tab_cap = cap;
-    m->uid_tab = calloc(cap, sizeof *m->uid_tab);
-    m->nn_tab = calloc(cap, sizeof *m->nn_tab);
+    m->uid_tab = kp__calloc(cap, sizeof *m->uid_tab);
+    m->nn_tab = kp__calloc(cap, sizeof *m->nn_tab);
     if (!m->uid_tab || !m->nn_tab) return KP_ENOMEM;
     for (uint32_t i = 0; i < m->n_act; i++) {
         const kp_pod *p = &cl->pods[m->act[i].pod];
@@ -171,30 +172,30 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
         kp_error_set(err, KP_EINVAL, "node index %ld out of range", node);
         return NULL;
     }
-    kp_evict_manager *m = calloc(1, sizeof *m);
+    kp_evict_manager *m = kp__calloc(1, sizeof *m);
     if (!m) goto oom;
     kp__arena_init(&m->arena);
     m->cl = cl;
     m->cfg = cfg;
     const kp_node *n = &cl->nodes[node];
     uint32_t cap_th = cfg->n_th + 4;
-    m->th = malloc(cap_th * sizeof *m->th);
-    m->fo_has = calloc(cap_th, sizeof *m->fo_has);
-    m->fo_at = calloc(cap_th, sizeof *m->fo_at);
-    m->met_prev = calloc(cap_th, sizeof *m->met_prev);
-    m->ia = calloc(cap_th * 2, sizeof *m->ia);
-    m->ib = calloc(cap_th * 2, sizeof *m->ib);
-    m->ic = calloc(cap_th * 2, sizeof *m->ic);
-    m->all = calloc(cap_th, sizeof *m->all);
-    m->met = calloc(cap_th * 2, sizeof *m->met);
+    m->th = kp__malloc(cap_th * sizeof *m->th);
+    m->fo_has = kp__calloc(cap_th, sizeof *m->fo_has);
+    m->fo_at = kp__calloc(cap_th, sizeof *m->fo_at);
+    m->met_prev = kp__calloc(cap_th, sizeof *m->met_prev);
+    m->ia = kp__calloc(cap_th * 2, sizeof *m->ia);
+    m->ib = kp__calloc(cap_th * 2, sizeof *m->ib);
+    m->ic = kp__calloc(cap_th * 2, sizeof *m->ic);
+    m->all = kp__calloc(cap_th, sizeof *m->all);
+    m->met = kp__calloc(cap_th * 2, sizeof *m->met);
     size_t np = n->n_pods ? n->n_pods : 1;
-    m->act = calloc(np, sizeof *m->act);
-    m->stats_of = calloc(np, sizeof *m->stats_of);
-    m->rank = calloc(np, sizeof *m->rank);
-    m->rank_tmp = calloc(np, sizeof *m->rank_tmp);
-    m->keys = calloc(np * 2, sizeof *m->keys);
-    m->ranking = calloc(np, sizeof *m->ranking);
-    m->ev = calloc(np, sizeof *m->ev);
+    m->act = kp__calloc(np, sizeof *m->act);
+    m->stats_of = kp__calloc(np, sizeof *m->stats_of);
+    m->rank = kp__calloc(np, sizeof *m->rank);
+    m->rank_tmp = kp__calloc(np, sizeof *m->rank_tmp);
+    m->keys = kp__calloc(np * 2, sizeof *m->keys);
+    m->ranking = kp__calloc(np, sizeof *m->ranking);
+    m->ev = kp__calloc(np, sizeof *m->ev);
     if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->ia || !m->ib || !m->ic || !m->all ||
         !m->met || !m->act || !m->stats_of || !m->rank || !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
         goto oom;
@@ -227,12 +228,12 @@ oom:
 
 void kp_evict_manager_free(kp_evict_manager *m) {
     if (!m) return;
-    free(m->th); free(m->fo_has); free(m->fo_at); free(m->met_prev);
-    free(m->ia); free(m->ib); free(m->ic); free(m->all); free(m->met);
-    free(m->act); free(m->stats_of); free(m->rank); free(m->rank_tmp); free(m->keys);
-    free(m->ranking); free(m->ev); free(m->uid_tab); free(m->nn_tab);
+    kp__free(m->th); kp__free(m->fo_has); kp__free(m->fo_at); kp__free(m->met_prev);
+    kp__free(m->ia); kp__free(m->ib); kp__free(m->ic); kp__free(m->all); kp__free(m->met);
+    kp__free(m->act); kp__free(m->stats_of); kp__free(m->rank); kp__free(m->rank_tmp); kp__free(m->keys);
+    kp__free(m->ranking); kp__free(m->ev); kp__free(m->uid_tab); kp__free(m->nn_tab);
     kp__arena_fini(&m->arena);
-    free(m);
+    kp__free(m);
 }
 
 size_t kp_evict_manager_threshold_count(const kp_evict_manager *m) { return m->n_th; }

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "io/events.h"
 #include "io/tree.h"
 #include "kubelet/evict_summary_tree.h"
@@ -601,7 +602,7 @@ kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len
     *out = NULL;
     size_t i = 0;
     while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n')) i++;
-    sctx *x = calloc(1, sizeof *x);
+    sctx *x = kp__calloc(1, sizeof *x);
     if (!x) return kp_error_set(err, KP_ENOMEM, "out of memory");
     kp__ev_build_init(&x->b);
     x->s = &x->b.head;
@@ -617,7 +618,7 @@ kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len
     kp_evict_summary *s = ok ? kp__ev_build_finish(&x->b) : NULL;
     if (ok && !s) oom = true;
     kp__ev_build_fini(&x->b);
-    free(x);
+    kp__free(x);
     if (oom) return kp_error_set(err, KP_ENOMEM, "out of memory");
     if (!s) return kp__ev_summary_parse_tree(source, buf, len, out, err);
     kp__ev_summary_times(s);
@@ -625,17 +626,17 @@ kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len
     return KP_OK;
 }
 
-void kp_evict_summary_free(kp_evict_summary *s) { free(s); }
+void kp_evict_summary_free(kp_evict_summary *s) { kp__free(s); }
 
 /* ---------------------------------------------------------------- builder */
 
 void kp__ev_build_init(kp__ev_builder *b) { memset(b, 0, sizeof *b); }
 
 void kp__ev_build_fini(kp__ev_builder *b) {
-    free(b->pods.p);
-    free(b->conts.p);
-    free(b->vols.p);
-    free(b->strs.p);
+    kp__free(b->pods.p);
+    kp__free(b->conts.p);
+    kp__free(b->vols.p);
+    kp__free(b->strs.p);
     memset(b, 0, sizeof *b);
 }
 
@@ -648,7 +649,7 @@ static bool vec_reserve(kp__ev_builder *b, kp__ev_vec *v, size_t more, size_t sz
         b->oom = true;
         return false;
     }
-    char *np = realloc(v->p, ncap * sz);
+    char *np = kp__realloc(v->p, ncap * sz);
     if (!np) {
         b->oom = true;
         return false;
@@ -685,7 +686,7 @@ kp_evict_summary *kp__ev_build_finish(kp__ev_builder *b) {
     size_t o_conts = o_pods + round8((size_t)b->pods.n * sizeof(kp__ev_pstats));
     size_t o_vols = o_conts + round8((size_t)b->conts.n * sizeof(kp__ev_cstats));
     size_t o_strs = o_vols + round8((size_t)b->vols.n * sizeof(kp__ev_vstats));
-    char *block = malloc(o_strs + b->strs.n);
+    char *block = kp__malloc(o_strs + b->strs.n);
     if (!block) return NULL;
     /* every byte is written once: no zeroing first */
     kp_evict_summary *s = (kp_evict_summary *)(void *)block;

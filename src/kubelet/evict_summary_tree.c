@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "io/tree.h"
 #include "kubelet/evict_summary_tree.h"
 #include "kubelet/evict_types.h"
@@ -328,7 +329,7 @@ static kp_status summary_cb(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, 
 kp_status kp__ev_summary_parse_tree(const char *source, const char *buf, size_t len,
                                     kp_evict_summary **out, kp_error *err) {
     *out = NULL;
-    sctx *x = calloc(1, sizeof *x);
+    sctx *x = kp__calloc(1, sizeof *x);
     if (!x) return kp_error_set(err, KP_ENOMEM, "out of memory");
     kp__ev_build_init(&x->b);
     x->s = &x->b.head;
@@ -338,7 +339,7 @@ kp_status kp__ev_summary_parse_tree(const char *source, const char *buf, size_t 
     kp_evict_summary *s = NULL;
     if (st == KP_OK && !(s = kp__ev_build_finish(&x->b))) st = kp_error_set(err, KP_ENOMEM, "out of memory");
     kp__ev_build_fini(&x->b);
-    free(x);
+    kp__free(x);
     if (st != KP_OK) {
         if (err && err->source[0] == 0) snprintf(err->source, sizeof err->source, "%s", source);
         return st;

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/arena.h"
+#include "base/arena.h"
 #include "core/model.h"
 #include "kprio/eviction.h"
 #include "kprio/quantity.h"

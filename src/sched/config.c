@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "io/tree.h"
 #include "kprio/sched.h"
 #include "sched/config.h"
@@ -650,11 +651,11 @@ kp_status kp__sched_config_parse(kp_sched_config *c, const char *source, const c
 kp_status kp_sched_config_load_buffer(kp_sched_config **out, const char *source, const char *buf,
                                       size_t len, const char *scheduler_name, kp_error *err) {
     *out = NULL;
-    kp_sched_config *c = malloc(sizeof *c);
+    kp_sched_config *c = kp__malloc(sizeof *c);
     if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
     kp_status st = kp__sched_config_parse(c, source, buf, len, scheduler_name, err);
     if (st != KP_OK) {
-        free(c);
+        kp__free(c);
         return st;
     }
     *out = c;
@@ -669,8 +670,8 @@ kp_status kp_sched_config_load(kp_sched_config **out, const char *path, const ch
     kp_status st = kp__read_file(path, (size_t)16 << 20, &buf, &len, err);
     if (st != KP_OK) return st;
     st = kp_sched_config_load_buffer(out, path, buf, len, scheduler_name, err);
-    free(buf);
+    kp__free(buf);
     return st;
 }
 
-void kp_sched_config_free(kp_sched_config *cfg) { free(cfg); }
+void kp_sched_config_free(kp_sched_config *cfg) { kp__free(cfg); }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sched/sched_int.h"
 
 static bool pod_has_ports(const kp_pod *p) {
@@ -24,7 +25,7 @@ static bool in_list(const uint8_t *l, uint8_t n, kp_plugin pl) {
 
 /* mirrors RunPreFilterPlugins for the plugins kprio models. */
 kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
-    kp_cycle *c = calloc(1, sizeof *c);
+    kp_cycle *c = kp__calloc(1, sizeof *c);
     if (!c) return NULL;
     c->s = s;
     c->pod = pod;
@@ -92,8 +93,8 @@ void kp__cycle_free(kp_cycle *c) {
     kp__pairmap_fini(&c->aff_counts);
     kp__pairmap_fini(&c->anti_counts);
     kp__pairmap_fini(&c->existing_anti);
-    free(c->allowed);
-    free(c);
+    kp__free(c->allowed);
+    kp__free(c);
 }
 
 /* kp__status_reset, inlined: the filter loop resets once per node, not once per plugin */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sched/sched_int.h"
 
 /* ---- NodeUnschedulable ---- */
@@ -94,7 +95,7 @@ kp_status kp__prefilter_node_affinity(kp_cycle *c, kp_node_status *pre) {
         for (uint16_t f = 0; f < term->n_fields && !has_names; f++) has_names = sreq_is_name_in(cl, &term->fields[f]);
         if (!has_names) return KP_OK;
     }
-    uint8_t *set = calloc(cl->n_nodes + 1, 1);
+    uint8_t *set = kp__calloc(cl->n_nodes + 1, 1);
     if (!set) return KP_ENOMEM;
     uint32_t n_names = 0;
     for (uint16_t t = 0; t < na->n_required; t++) {
@@ -114,7 +115,7 @@ kp_status kp__prefilter_node_affinity(kp_cycle *c, kp_node_status *pre) {
         }
     }
     if (n_names == 0) {
-        free(set);
+        kp__free(set);
         pre->code = KP_CODE_UNRESOLVABLE;
         kp__status_add_reason(pre, "pod affinity terms conflict");
         return KP_OK;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sched/sched_int.h"
 
 #define MAX_INT32 2147483647
@@ -84,7 +85,7 @@ kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat whe
         kp_status st = kp__default_selector(s, (uint32_t)(p - cl->pods), &dsel);
         if (st != KP_OK || !dsel) return st; /* selector.Empty(): no default constraint */
     }
-    kp_spread_c *cs = calloc(n, sizeof *cs);
+    kp_spread_c *cs = kp__calloc(n, sizeof *cs);
     if (!cs) return KP_ENOMEM;
     n = 0;
     for (uint16_t i = 0; i < n_src; i++) {
@@ -154,7 +155,7 @@ static void node_counts_clear(kp_sched *s, const kp_spread_c *sc, kp_str ns, uin
 }
 
 static uint32_t *count_scratch(kp_sched *s) {
-    if (!s->ix_count) s->ix_count = calloc(s->cl->n_nodes + 1, sizeof *s->ix_count);
+    if (!s->ix_count) s->ix_count = kp__calloc(s->cl->n_nodes + 1, sizeof *s->ix_count);
     return s->ix_count;
 }
 
@@ -246,7 +247,7 @@ void kp__spread_restore(kp_cycle *c, const kp_str *vals, const int64_t *nums) {
 
 void kp__spread_fini(kp_cycle *c) {
     for (uint16_t i = 0; i < c->n_spread; i++) kp__pairmap_fini(&c->spread[i].counts);
-    free(c->spread);
+    kp__free(c->spread);
     c->spread = NULL;
     c->n_spread = 0;
 }
@@ -279,7 +280,7 @@ bool kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint3
     kp_spread_c *cs = NULL;
     uint16_t nc = 0;
     if (!n_nodes || kp__spread_constraints(s, p, KP_WHEN_SCHEDULEANYWAY, &cs, &nc) != KP_OK || !nc) return false;
-    double *acc = calloc(n_nodes, sizeof *acc);
+    double *acc = kp__calloc(n_nodes, sizeof *acc);
     uint32_t *cnt = count_scratch(s);
     uint8_t *ignored = s->ignored_nodes;
     bool ok = acc && cnt;
@@ -345,7 +346,7 @@ bool kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint3
         }
     }
     for (uint16_t k = 0; k < nc; k++) kp__pairmap_fini(&cs[k].counts);
-    free(cs);
-    free(acc);
+    kp__free(cs);
+    kp__free(acc);
     return ok;
 }

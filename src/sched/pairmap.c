@@ -1,4 +1,5 @@
 /* Open-addressing count map for plugin PreFilter/PreScore state (see pairmap.h). */
+#include "base/alloc.h"
 #include "sched/pairmap.h"
 
 #include <stdlib.h>
@@ -19,9 +20,9 @@ void kp__pairmap_init(kp_pairmap *m, bool keep_zero) {
 }
 
 void kp__pairmap_fini(kp_pairmap *m) {
-    free(m->keys);
-    free(m->vals);
-    free(m->present);
+    kp__free(m->keys);
+    kp__free(m->vals);
+    kp__free(m->present);
     bool kz = m->keep_zero;
     memset(m, 0, sizeof *m);
     m->keep_zero = kz;
@@ -55,13 +56,13 @@ bool kp__pairmap_has(const kp_pairmap *m, uint64_t key) {
 
 static kp_status grow(kp_pairmap *m) {
     uint32_t ncap = m->cap ? m->cap * 2 : 64;
-    uint64_t *nk = calloc(ncap, sizeof *nk);
-    int64_t *nv = calloc(ncap, sizeof *nv);
-    bool *np = calloc(ncap, sizeof *np);
+    uint64_t *nk = kp__calloc(ncap, sizeof *nk);
+    int64_t *nv = kp__calloc(ncap, sizeof *nv);
+    bool *np = kp__calloc(ncap, sizeof *np);
     if (!nk || !nv || !np) {
-        free(nk);
-        free(nv);
-        free(np);
+        kp__free(nk);
+        kp__free(nv);
+        kp__free(np);
         return KP_ENOMEM;
     }
     uint32_t used = 0;
@@ -74,9 +75,9 @@ static kp_status grow(kp_pairmap *m) {
         np[j] = true;
         used++;
     }
-    free(m->keys);
-    free(m->vals);
-    free(m->present);
+    kp__free(m->keys);
+    kp__free(m->vals);
+    kp__free(m->present);
     m->keys = nk;
     m->vals = nv;
     m->present = np;

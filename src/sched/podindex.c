@@ -1,4 +1,5 @@
 /* Pod index for the inter-pod PreFilters (see podindex.h). */
+#include "base/alloc.h"
 #include "sched/podindex.h"
 
 #include <stdlib.h>
@@ -7,11 +8,11 @@
 void kp__podindex_fini(kp_podindex *ix) {
     kp__pairmap_fini(&ix->ns_map);
     kp__pairmap_fini(&ix->lbl_map);
-    free(ix->ns_off);
-    free(ix->ns_pods);
-    free(ix->lbl_off);
-    free(ix->lbl_pods);
-    free(ix->anti_pods);
+    kp__free(ix->ns_off);
+    kp__free(ix->ns_pods);
+    kp__free(ix->lbl_off);
+    kp__free(ix->lbl_pods);
+    kp__free(ix->anti_pods);
     memset(ix, 0, sizeof *ix);
 }
 
@@ -30,7 +31,7 @@ static kp_status count_into(kp_pairmap *m, uint64_t key, uint32_t **cnt, uint32_
     if (k == 0) {
         if (*n_lists == *cap) {
             uint32_t ncap = *cap ? *cap * 2 : 256;
-            uint32_t *nc = realloc(*cnt, ncap * sizeof *nc);
+            uint32_t *nc = kp__realloc(*cnt, ncap * sizeof *nc);
             if (!nc) return KP_ENOMEM;
             *cnt = nc;
             *cap = ncap;
@@ -45,7 +46,7 @@ static kp_status count_into(kp_pairmap *m, uint64_t key, uint32_t **cnt, uint32_
 
 /* counts -> CSR offsets (n_lists + 1 entries); cnt becomes the fill cursor */
 static uint32_t *offsets(uint32_t *cnt, uint32_t n_lists) {
-    uint32_t *off = malloc(((size_t)n_lists + 1) * sizeof *off);
+    uint32_t *off = kp__malloc(((size_t)n_lists + 1) * sizeof *off);
     if (!off) return NULL;
     off[0] = 0;
     for (uint32_t k = 0; k < n_lists; k++) {
@@ -71,11 +72,11 @@ static kp_status build(kp_podindex *ix, const kp_cluster *cl) {
         }
         if (p->pod_anti_affinity && p->pod_anti_affinity->n_required) ix->n_anti++;
     }
-    ix->ns_off = offsets(ns_cnt ? ns_cnt : (ns_cnt = calloc(1, sizeof *ns_cnt)), n_ns);
-    ix->lbl_off = offsets(lbl_cnt ? lbl_cnt : (lbl_cnt = calloc(1, sizeof *lbl_cnt)), n_lbl);
-    ix->ns_pods = malloc(((size_t)(ix->ns_off ? ix->ns_off[n_ns] : 0) + 1) * sizeof *ix->ns_pods);
-    ix->lbl_pods = malloc(((size_t)(ix->lbl_off ? ix->lbl_off[n_lbl] : 0) + 1) * sizeof *ix->lbl_pods);
-    ix->anti_pods = malloc(((size_t)ix->n_anti + 1) * sizeof *ix->anti_pods);
+    ix->ns_off = offsets(ns_cnt ? ns_cnt : (ns_cnt = kp__calloc(1, sizeof *ns_cnt)), n_ns);
+    ix->lbl_off = offsets(lbl_cnt ? lbl_cnt : (lbl_cnt = kp__calloc(1, sizeof *lbl_cnt)), n_lbl);
+    ix->ns_pods = kp__malloc(((size_t)(ix->ns_off ? ix->ns_off[n_ns] : 0) + 1) * sizeof *ix->ns_pods);
+    ix->lbl_pods = kp__malloc(((size_t)(ix->lbl_off ? ix->lbl_off[n_lbl] : 0) + 1) * sizeof *ix->lbl_pods);
+    ix->anti_pods = kp__malloc(((size_t)ix->n_anti + 1) * sizeof *ix->anti_pods);
     if (!ix->ns_off || !ix->lbl_off || !ix->ns_pods || !ix->lbl_pods || !ix->anti_pods) {
         st = KP_ENOMEM;
         goto out;
@@ -96,8 +97,8 @@ static kp_status build(kp_podindex *ix, const kp_cluster *cl) {
     ix->n_pods = cl->n_pods;
     ix->built = true;
 out:
-    free(ns_cnt);
-    free(lbl_cnt);
+    kp__free(ns_cnt);
+    kp__free(lbl_cnt);
     return st;
 }
 

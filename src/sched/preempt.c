@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sched/preempt_int.h"
 /* Prefetch distances in nodes: the status scan, and the dry run's two stages (far: headers and
  * lines at fixed addresses; near: what the far lines point to). */
@@ -46,9 +47,9 @@ bool kp__preempt_compat_parse(const char *v, kp_preempt_compat *out) {
 
 void kp__preempt_result_fini(kp_preempt_result *r) {
     if (!r) return;
-    free(r->victims);
-    for (uint32_t i = 0; i < r->n_nodes; i++) free(r->nodes[i].victims);
-    free(r->nodes);
+    kp__free(r->victims);
+    for (uint32_t i = 0; i < r->n_nodes; i++) kp__free(r->nodes[i].victims);
+    kp__free(r->nodes);
     r->victims = NULL;
     r->nodes = NULL;
     r->n_victims = r->n_nodes = 0;
@@ -127,7 +128,7 @@ typedef struct {
 static void fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry, char *buf,
                         size_t cap) {
     uint32_t n_ent = 0, n_absent = cl->n_nodes - n_dry, max_ent = n_dry * KP_STATUS_MAX_REASONS + 1;
-    hist_ent *h = calloc(max_ent, sizeof *h);
+    hist_ent *h = kp__calloc(max_ent, sizeof *h);
     if (!h) {
         snprintf(buf, cap, "preemption: 0/%u nodes are available.", cl->n_nodes);
         return;
@@ -148,13 +149,13 @@ static void fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry
         if (j == n_ent) h[n_ent++].reason = na;
         h[j].count += n_absent;
     }
-    char **items = calloc(n_ent ? n_ent : 1, sizeof *items);
+    char **items = kp__calloc(n_ent ? n_ent : 1, sizeof *items);
     size_t len = 0;
     len += (size_t)snprintf(buf, cap, "preemption: 0/%u nodes are available", cl->n_nodes);
     if (items) {
         for (uint32_t j = 0; j < n_ent; j++) {
             size_t l = strlen(h[j].reason) + 16;
-            items[j] = malloc(l);
+            items[j] = kp__malloc(l);
             if (items[j]) snprintf(items[j], l, "%u %s", h[j].count, h[j].reason);
             else items[j] = NULL;
         }
@@ -164,12 +165,12 @@ static void fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry
         qsort(items, n_ok, sizeof *items, cmp_str);
         for (uint32_t j = 0; j < n_ok; j++) {
             if (len < cap) len += (size_t)snprintf(buf + len, cap - len, "%s%s", j ? ", " : ": ", items[j]);
-            free(items[j]);
+            kp__free(items[j]);
         }
-        free(items);
+        kp__free(items);
     }
     if (len < cap) snprintf(buf + len, cap - len, ".");
-    free(h);
+    kp__free(h);
 }
 
 /* ---------------------------------------------------------------- node choice ---- */
@@ -241,7 +242,7 @@ static uint32_t pick_candidate(kp_pctx *x, const cand *cands, uint32_t n, const 
         *decided = "only candidate";
         return 0;
     }
-    uint32_t *ties = malloc(n * sizeof *ties);
+    uint32_t *ties = kp__malloc(n * sizeof *ties);
     if (!ties) {
         *rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         return 0;
@@ -276,14 +277,14 @@ static uint32_t pick_candidate(kp_pctx *x, const cand *cands, uint32_t n, const 
     for (int k = 0; k < KP_PREEMPT_N_SCORES; k++)
         if (live[k] == 1) {
             *decided = cascade_names[k];
-            free(ties);
+            kp__free(ties);
             return best;
         }
     uint32_t pick = x->o->tie >= 0 ? (uint32_t)(x->o->tie % n_ties)
                                    : kp__prng_below(kp__sched_prng(x->s), n_ties);
     *decided = "tie broken by the seeded PRNG";
     uint32_t r = ties[pick];
-    free(ties);
+    kp__free(ties);
     return r;
 }
 
@@ -398,7 +399,7 @@ static void record_node(kp_preempt_result *out, uint32_t node, const kp_node_sta
     if (v && candidate) {
         pn->n_victims = v->n_victims;
         pn->pdb_violations = v->n_viol;
-        pn->victims = malloc((v->n_victims ? v->n_victims : 1) * sizeof *pn->victims);
+        pn->victims = kp__malloc((v->n_victims ? v->n_victims : 1) * sizeof *pn->victims);
         if (pn->victims) memcpy(pn->victims, v->victims, v->n_victims * sizeof *pn->victims);
         else pn->n_victims = 0;
     }
@@ -431,7 +432,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     uint32_t nn = cl->n_nodes;
 
     if (explain) {
-        out->nodes = calloc(nn ? nn : 1, sizeof *out->nodes);
+        out->nodes = kp__calloc(nn ? nn : 1, sizeof *out->nodes);
         if (!out->nodes) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         out->n_nodes = nn;
         for (uint32_t i = 0; i < nn; i++) {
@@ -454,9 +455,9 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     dry_ent *dry = NULL; /* dry-run statuses of nodes that are not candidates */
     uint32_t n_dry = 0, cap_dry = 0;
     uint32_t *deferred = NULL, n_deferred = 0; /* nodes whose status is computed on demand */
-    uint32_t *potential = malloc((nn ? nn : 1) * sizeof *potential);
-    x.pdb_order = malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_order);
-    x.pdb_allowed = malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_allowed);
+    uint32_t *potential = kp__malloc((nn ? nn : 1) * sizeof *potential);
+    x.pdb_order = kp__malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_order);
+    x.pdb_allowed = kp__malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_allowed);
     cand *cands = NULL;
     uint32_t n_cands = 0;
     if (!potential || !x.pdb_order || !x.pdb_allowed) {
@@ -490,18 +491,18 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
             filled = 0;
             next = potential_find(o->codes, nn, offset);
         } else if (offset > 0) { /* rotate into visiting order */
-            uint32_t *rot = malloc(n_pot * sizeof *rot);
+            uint32_t *rot = kp__malloc(n_pot * sizeof *rot);
             if (!rot) {
                 rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
                 goto out;
             }
             memcpy(rot, potential + offset, (n_pot - offset) * sizeof *rot);
             memcpy(rot + (n_pot - offset), potential, offset * sizeof *rot);
-            free(potential);
+            kp__free(potential);
             potential = rot;
         }
         /* two bounded lists of capacity `budget`: non-violating and violating */
-        cands = malloc(((size_t)budget * 2 + 1) * sizeof *cands); /* entries set when used */
+        cands = kp__malloc(((size_t)budget * 2 + 1) * sizeof *cands); /* entries set when used */
         if (!cands) {
             rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
             goto out;
@@ -520,12 +521,12 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
             kp_pvict v;
             rc = kp__preempt_select_victims(&x, node, &statuses[node], &v, err);
             if (rc != KP_OK) {
-                free(v.victims);
+                kp__free(v.victims);
                 break;
             }
             if (v.deferred) { /* cannot fit even with every lower-priority pod gone */
                 if (!deferred) {
-                    deferred = malloc(n_pot * sizeof *deferred);
+                    deferred = kp__malloc(n_pot * sizeof *deferred);
                     if (!deferred) {
                         rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
                         break;
@@ -552,7 +553,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
                     kp__status_add_reason(&dropped, v.n_viol ? "dropped: the list of PDB-violating candidates was full"
                                                              : "dropped: the list of candidates was full");
                     record_node(out, node, &dropped, NULL, false);
-                    free(v.victims);
+                    kp__free(v.victims);
                 }
                 if (n_nonviol > 0 && n_nonviol + n_violc >= (uint32_t)budget) break;
                 continue;
@@ -562,11 +563,11 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
                 v.st.code = KP_CODE_ERROR;
                 kp__status_add_reason(&v.st, "expected at least one victim pod on node");
             }
-            free(v.victims);
+            kp__free(v.victims);
             record_node(out, node, &v.st, NULL, false);
             if (n_dry == cap_dry) {
                 uint32_t nc = cap_dry ? cap_dry * 2 : 16;
-                dry_ent *nd = realloc(dry, nc * sizeof *nd);
+                dry_ent *nd = kp__realloc(dry, nc * sizeof *nd);
                 if (!nd) {
                     rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
                     break;
@@ -586,7 +587,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
         /* the message needs the exact status of the deferred nodes: the real filter, now */
         x.defer = false;
         if (n_deferred && cap_dry < n_dry + n_deferred) {
-            dry_ent *nd = realloc(dry, (n_dry + n_deferred) * sizeof *nd);
+            dry_ent *nd = kp__realloc(dry, (n_dry + n_deferred) * sizeof *nd);
             if (!nd) {
                 rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
                 goto out;
@@ -597,7 +598,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
         for (uint32_t i = 0; i < n_deferred; i++) {
             kp_pvict v;
             rc = kp__preempt_select_victims(&x, deferred[i], &statuses[deferred[i]], &v, err);
-            free(v.victims);
+            kp__free(v.victims);
             if (rc != KP_OK) goto out;
             if (v.st.code == KP_CODE_SUCCESS) { /* cannot happen: the sums said it does not fit */
                 rc = kp_error_set(err, KP_EINVAL, "preemption: arithmetic and Filter disagree");
@@ -622,7 +623,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
                             v.n_viol != cands[best].n_viol || !v.victims))
             rc = kp_error_set(err, KP_EINVAL, "preemption: victim selection is not repeatable");
         if (rc != KP_OK) {
-            free(v.victims);
+            kp__free(v.victims);
             goto out;
         }
         cands[best].victims = v.victims;
@@ -639,14 +640,14 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
              kp__s(cl, cl->nodes[out->node].name), out->n_victims);
 out:
     if (cands)
-        for (uint32_t i = 0; i < n_cands; i++) free(cands[i].victims);
-    free(cands);
-    free(dry);
-    free(deferred);
-    free(potential);
-    free(x.pdb_order);
-    free(x.pdb_allowed);
-    free(x.scratch);
+        for (uint32_t i = 0; i < n_cands; i++) kp__free(cands[i].victims);
+    kp__free(cands);
+    kp__free(dry);
+    kp__free(deferred);
+    kp__free(potential);
+    kp__free(x.pdb_order);
+    kp__free(x.pdb_allowed);
+    kp__free(x.scratch);
     return rc;
 }
 
@@ -700,7 +701,7 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
         const uint32_t *nom = NULL;
         uint32_t n_nom = kp__sched_nominated_on(s, (uint32_t)r->node, &nom);
         /* copy: un-nominating edits the nominator's list */
-        uint32_t *lower = malloc((n_nom ? n_nom : 1) * sizeof *lower);
+        uint32_t *lower = kp__malloc((n_nom ? n_nom : 1) * sizeof *lower);
         if (!lower) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         uint32_t n_lower = 0;
         for (uint32_t i = 0; i < n_nom; i++)
@@ -709,7 +710,7 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
             kp__sched_nominate(s, lower[i], -1);
             cl->pods[lower[i]].nominated_node = 0;
         }
-        free(lower);
+        kp__free(lower);
     }
     kp__sched_nominate(s, pod, r->node);
     pre->nominated_node = cl->nodes[r->node].name;

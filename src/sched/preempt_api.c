@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "kprio/preempt.h"
 #include "sched/preempt.h"
 
@@ -39,11 +40,11 @@ static void status_text(const kp_node_status *st, char *buf, size_t cap) {
 void kp_preemption_free(kp_preemption *p) {
     if (!p) return;
     kp__preempt_result_fini(&p->r);
-    free(p->statuses);
-    free(p->filter_txt);
-    free(p->dry_txt);
+    kp__free(p->statuses);
+    kp__free(p->filter_txt);
+    kp__free(p->dry_txt);
     kp_sched_free(p->s);
-    free(p);
+    kp__free(p);
 }
 
 /* One scheduling attempt's Filter pass (findNodesThatFitPod over all nodes), then PostFilter. */
@@ -72,7 +73,7 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
         return kp_error_set(err, KP_EINVAL, "preempt: --compat %s: expected a version like 1.35",
                             opt->compat);
 
-    kp_preemption *p = calloc(1, sizeof *p);
+    kp_preemption *p = kp__calloc(1, sizeof *p);
     if (!p) return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
     p->cl = cl;
     p->fit_node = -1;
@@ -81,13 +82,13 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
     so.compat = opt->compat;
     kp_status rc = kp_sched_new(cl, opt->config, &so, &p->s, err);
     if (rc != KP_OK) {
-        free(p);
+        kp__free(p);
         return rc;
     }
     uint32_t nn = cl->n_nodes;
-    p->statuses = calloc(nn ? nn : 1, sizeof *p->statuses);
-    p->filter_txt = calloc(nn ? nn : 1, sizeof *p->filter_txt);
-    p->dry_txt = calloc(nn ? nn : 1, sizeof *p->dry_txt);
+    p->statuses = kp__calloc(nn ? nn : 1, sizeof *p->statuses);
+    p->filter_txt = kp__calloc(nn ? nn : 1, sizeof *p->filter_txt);
+    p->dry_txt = kp__calloc(nn ? nn : 1, sizeof *p->dry_txt);
     if (!p->statuses || !p->filter_txt || !p->dry_txt) {
         kp_preemption_free(p);
         return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");

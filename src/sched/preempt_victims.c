@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sched/preempt_int.h"
 
 /* ---------------------------------------------------------------- importance order ---- */
@@ -70,7 +71,7 @@ void kp__preempt_sort(const kp_pctx *x, uint32_t *pods, uint32_t n) {
         merge_sort(x, pods, NULL, n);
         return;
     }
-    uint32_t *tmp = malloc(n * sizeof *tmp);
+    uint32_t *tmp = kp__malloc(n * sizeof *tmp);
     if (!tmp) { /* fall back to insertion sort: same order, slower */
         for (uint32_t i = 1; i < n; i++) {
             uint32_t v = pods[i], j = i;
@@ -83,7 +84,7 @@ void kp__preempt_sort(const kp_pctx *x, uint32_t *pods, uint32_t n) {
         return;
     }
     merge_sort(x, pods, tmp, n);
-    free(tmp);
+    kp__free(tmp);
 }
 
 /* ---------------------------------------------------------------- PDB classification ---- */
@@ -223,11 +224,11 @@ static kp_status select_reference(kp_pctx *x, uint32_t node, work *w, kp_pvict *
                              &w->n_nonviol);
     /* reprieve in order: violating, then non-violating. A pod is "kept" when reprieved. */
     uint32_t n_order = w->n_viol + w->n_nonviol;
-    bool *kept = calloc(n_order ? n_order : 1, sizeof *kept);
-    uint32_t *order = malloc((n_order ? n_order : 1) * sizeof *order);
+    bool *kept = kp__calloc(n_order ? n_order : 1, sizeof *kept);
+    uint32_t *order = kp__malloc((n_order ? n_order : 1) * sizeof *order);
     if (!kept || !order) {
-        free(kept);
-        free(order);
+        kp__free(kept);
+        kp__free(order);
         return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
     }
     memcpy(order, w->viol, w->n_viol * sizeof *order);
@@ -248,8 +249,8 @@ static kp_status select_reference(kp_pctx *x, uint32_t node, work *w, kp_pvict *
             if (i < w->n_viol) w->n_viol_victims++;
         }
     }
-    free(kept);
-    free(order);
+    kp__free(kept);
+    kp__free(order);
     finish_victims(x, w, w->n_viol > 0 && w->n_nonviol > 0);
     return rc;
 }
@@ -436,28 +437,28 @@ void kp__preempt_cache_free(void *cache) {
     struct kp_pcache *c = cache;
     if (!c) return;
     for (uint32_t i = 0; i < c->n_nodes; i++) {
-        free(c->nodes[i].block);
-        if (c->nodes[i].copy_owned) free(c->nodes[i].copy);
+        kp__free(c->nodes[i].block);
+        if (c->nodes[i].copy_owned) kp__free(c->nodes[i].copy);
     }
-    free(c->nodes);
-    free(c->arena);
-    free(c);
+    kp__free(c->nodes);
+    kp__free(c->arena);
+    kp__free(c);
 }
 
 /* Headers and copy slots sized from the current pod counts (+ 25 % and 4 for growth). */
 static struct kp_pcache *pc_new(const kp_cluster *cl) {
-    struct kp_pcache *c = calloc(1, sizeof *c);
+    struct kp_pcache *c = kp__calloc(1, sizeof *c);
     if (!c) return NULL;
     uint32_t n = cl->n_nodes;
     size_t sz = ((size_t)(n ? n : 1) * sizeof(pc_node) + 63) & ~(size_t)63;
-    c->nodes = aligned_alloc(64, sz);
+    c->nodes = kp__aligned_alloc(64, sz);
     size_t total = 0;
     for (uint32_t i = 0; i < n; i++) total += pc_slot_words(cl->nodes[i].n_pods + cl->nodes[i].n_pods / 4 + 4);
-    c->arena = malloc((total ? total : 1) * sizeof *c->arena);
+    c->arena = kp__malloc((total ? total : 1) * sizeof *c->arena);
     if (!c->nodes || !c->arena) {
-        free(c->nodes);
-        free(c->arena);
-        free(c);
+        kp__free(c->nodes);
+        kp__free(c->arena);
+        kp__free(c);
         return NULL;
     }
     memset(c->nodes, 0, sz);
@@ -540,16 +541,16 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
     c->built = false;
     if (n > c->cap || !c->block) {
         uint32_t cap = n ? n : 1;
-        void *blk = malloc(pc_block_size(cap));
+        void *blk = kp__malloc(pc_block_size(cap));
         if (!blk) return NULL;
-        free(c->block);
+        kp__free(c->block);
         c->block = blk;
         c->cap = cap;
     }
     if (n > c->copy_cap) {
-        int64_t *slot = malloc(pc_slot_words(n) * sizeof *slot);
+        int64_t *slot = kp__malloc(pc_slot_words(n) * sizeof *slot);
         if (!slot) return NULL;
-        if (c->copy_owned) free(c->copy);
+        if (c->copy_owned) kp__free(c->copy);
         pc_slot_set(c, slot, n);
         c->copy_owned = true;
     }
@@ -660,7 +661,7 @@ static void finish_cached(const kp_pctx *x, const pc_node *c, const pc_view *a,
     out->score[4] = best;
     out->has_scores = true;
     if (x->lazy) return;
-    out->victims = malloc(nv * sizeof *out->victims);
+    out->victims = kp__malloc(nv * sizeof *out->victims);
     if (!out->victims) {
         *rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         return;
@@ -845,7 +846,7 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
     kp__status_reset(&out->st);
     uint32_t cap = nd->n_pods ? nd->n_pods : 1;
     if (cap > x->scratch_cap) {
-        uint32_t *ns = realloc(x->scratch, (size_t)cap * 5 * sizeof *ns);
+        uint32_t *ns = kp__realloc(x->scratch, (size_t)cap * 5 * sizeof *ns);
         if (!ns) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         x->scratch = ns;
         x->scratch_cap = cap;
@@ -876,7 +877,7 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
     out->n_viol = w.n_viol_victims;
     out->n_victims = w.n_victims;
     if (w.n_victims) {
-        out->victims = malloc(w.n_victims * sizeof *out->victims);
+        out->victims = kp__malloc(w.n_victims * sizeof *out->victims);
         if (!out->victims) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         memcpy(out->victims, w.victims, w.n_victims * sizeof *out->victims);
     }

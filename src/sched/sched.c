@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sched/sched_int.h"
 
 /* ================================================================ status, PRNG */
@@ -98,7 +99,7 @@ void kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
     if (node >= 0 && p->node < 0) {
         if (s->nom_n[node] == s->nom_cap[node]) {
             uint32_t ncap = s->nom_cap[node] ? s->nom_cap[node] * 2 : 4;
-            uint32_t *nl = realloc(s->nom_pods[node], ncap * sizeof *nl);
+            uint32_t *nl = kp__realloc(s->nom_pods[node], ncap * sizeof *nl);
             if (!nl) return; /* allocation failure: the nomination is dropped */
             s->nom_pods[node] = nl;
             s->nom_cap[node] = ncap;
@@ -145,7 +146,7 @@ bool kp__pod_has_required_anti(const kp_pod *p) {
 kp_status kp__sched_track_affinity_pod(kp_sched *s, uint32_t pod) {
     if (s->n_aff_pods == s->cap_aff_pods) {
         uint32_t ncap = s->cap_aff_pods ? s->cap_aff_pods * 2 : 64;
-        uint32_t *np = realloc(s->aff_pods, ncap * sizeof *np);
+        uint32_t *np = kp__realloc(s->aff_pods, ncap * sizeof *np);
         if (!np) return KP_ENOMEM;
         s->aff_pods = np;
         s->cap_aff_pods = ncap;
@@ -176,11 +177,11 @@ static uint64_t zone_key(const kp_cluster *cl, const kp_node *n) {
 static kp_status build_order(kp_sched *s) {
     kp_cluster *cl = s->cl;
     uint32_t n = cl->n_nodes;
-    s->order = malloc((n ? n : 1) * sizeof *s->order);
-    uint32_t *zone_of = malloc((n ? n : 1) * sizeof *zone_of);
-    uint32_t *zone_cnt = calloc(n ? n : 1, sizeof *zone_cnt);
-    uint32_t *zone_start = calloc(n + 1, sizeof *zone_start);
-    uint32_t *by_zone = malloc((n ? n : 1) * sizeof *by_zone);
+    s->order = kp__malloc((n ? n : 1) * sizeof *s->order);
+    uint32_t *zone_of = kp__malloc((n ? n : 1) * sizeof *zone_of);
+    uint32_t *zone_cnt = kp__calloc(n ? n : 1, sizeof *zone_cnt);
+    uint32_t *zone_start = kp__calloc(n + 1, sizeof *zone_start);
+    uint32_t *by_zone = kp__malloc((n ? n : 1) * sizeof *by_zone);
     kp_pairmap zmap;
     kp__pairmap_init(&zmap, true);
     kp_status st = KP_OK;
@@ -210,10 +211,10 @@ static kp_status build_order(kp_sched *s) {
     }
     s->n_order = n;
 out:
-    free(zone_of);
-    free(zone_cnt);
-    free(zone_start);
-    free(by_zone);
+    kp__free(zone_of);
+    kp__free(zone_cnt);
+    kp__free(zone_start);
+    kp__free(by_zone);
     kp__pairmap_fini(&zmap);
     return st;
 }
@@ -238,7 +239,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
                        kp_sched **out, kp_error *err) {
     *out = NULL;
     if (!cl || !cl->finalized) return kp_error_set(err, KP_EINVAL, "scheduler: cluster is not finalized");
-    kp_sched *s = calloc(1, sizeof *s);
+    kp_sched *s = kp__calloc(1, sizeof *s);
     if (!s) return kp_error_set(err, KP_ENOMEM, "out of memory");
     s->cl = cl;
     if (cfg) s->cfg = *cfg;
@@ -249,7 +250,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     if (o.compat && *o.compat) {
         kp_preempt_compat pc;
         if (!kp__preempt_compat_parse(o.compat, &pc)) {
-            free(s);
+            kp__free(s);
             return kp_error_set(err, KP_EINVAL, "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)", o.compat);
         }
         snprintf(s->compat, sizeof s->compat, "%s", o.compat);
@@ -258,17 +259,17 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     s->sched_name = kp__intern_find(&cl->strs, name, strlen(name));
 
     uint32_t nn = cl->n_nodes, np = cl->n_pods;
-    s->nom_pods = calloc(nn + 1, sizeof *s->nom_pods);
-    s->nom_n = calloc(nn + 1, sizeof *s->nom_n);
-    s->nom_cap = calloc(nn + 1, sizeof *s->nom_cap);
-    s->nom_of = malloc((np + 1) * sizeof *s->nom_of);
-    s->statuses = malloc((nn + 1) * sizeof *s->statuses);
-    s->has_status = calloc(nn + 1, sizeof *s->has_status);
-    s->feasible = malloc((nn + 1) * sizeof *s->feasible);
-    s->scores = malloc((nn + 1) * sizeof *s->scores);
-    s->plug_scores = malloc((nn + 1) * sizeof *s->plug_scores);
-    s->ignored_nodes = calloc(nn + 1, 1);
-    s->res_of_pod = malloc((np + 1) * sizeof *s->res_of_pod);
+    s->nom_pods = kp__calloc(nn + 1, sizeof *s->nom_pods);
+    s->nom_n = kp__calloc(nn + 1, sizeof *s->nom_n);
+    s->nom_cap = kp__calloc(nn + 1, sizeof *s->nom_cap);
+    s->nom_of = kp__malloc((np + 1) * sizeof *s->nom_of);
+    s->statuses = kp__malloc((nn + 1) * sizeof *s->statuses);
+    s->has_status = kp__calloc(nn + 1, sizeof *s->has_status);
+    s->feasible = kp__malloc((nn + 1) * sizeof *s->feasible);
+    s->scores = kp__malloc((nn + 1) * sizeof *s->scores);
+    s->plug_scores = kp__malloc((nn + 1) * sizeof *s->plug_scores);
+    s->ignored_nodes = kp__calloc(nn + 1, 1);
+    s->res_of_pod = kp__malloc((np + 1) * sizeof *s->res_of_pod);
     kp__pairmap_init(&s->image_nodes, true);
     kp__pairmap_init(&s->ns_index, true);
     kp_status st = KP_OK;
@@ -332,51 +333,51 @@ fail:
 static void explain_free(kp_explain *e) {
     if (!e) return;
     if (e->has_preempt) kp__preempt_result_fini(&e->preempt);
-    free(e->nodes);
-    free(e);
+    kp__free(e->nodes);
+    kp__free(e);
 }
 
 void kp_sched_free(kp_sched *s) {
     if (!s) return;
     if (s->nom_pods)
-        for (uint32_t i = 0; i < s->cl->n_nodes; i++) free(s->nom_pods[i]);
-    free(s->nom_pods);
-    free(s->nom_n);
-    free(s->nom_cap);
-    free(s->nom_of);
-    free(s->order);
-    free(s->aff_pods);
+        for (uint32_t i = 0; i < s->cl->n_nodes; i++) kp__free(s->nom_pods[i]);
+    kp__free(s->nom_pods);
+    kp__free(s->nom_n);
+    kp__free(s->nom_cap);
+    kp__free(s->nom_of);
+    kp__free(s->order);
+    kp__free(s->aff_pods);
     kp__preempt_cache_free(s->preempt_cache);
     kp__podindex_fini(&s->ix);
-    free(s->ix_count);
+    kp__free(s->ix_count);
     kp__spread_defaults_free(s);
-    free(s->statuses);
-    free(s->has_status);
-    free(s->feasible);
-    free(s->scores);
-    free(s->plug_scores);
-    free(s->ignored_nodes);
-    free(s->res_of_pod);
+    kp__free(s->statuses);
+    kp__free(s->has_status);
+    kp__free(s->feasible);
+    kp__free(s->scores);
+    kp__free(s->plug_scores);
+    kp__free(s->ignored_nodes);
+    kp__free(s->res_of_pod);
     kp__pairmap_fini(&s->image_nodes);
     kp__pairmap_fini(&s->ns_index);
     for (uint32_t i = 0; i < s->n_res; i++) {
-        free(s->res[i].victims);
-        free(s->res[i].victim_nodes);
-        free(s->res[i].message);
+        kp__free(s->res[i].victims);
+        kp__free(s->res[i].victim_nodes);
+        kp__free(s->res[i].message);
     }
-    free(s->res);
+    kp__free(s->res);
     explain_free(s->explain);
-    free(s);
+    kp__free(s);
 }
 
 kp_status kp_sched_explain(kp_sched *s, long pod, kp_error *err) {
     if (pod < 0 || (uint32_t)pod >= s->cl->n_pods) return kp_error_set(err, KP_ENOTFOUND, "explain: no such pod");
     explain_free(s->explain);
-    s->explain = calloc(1, sizeof *s->explain);
+    s->explain = kp__calloc(1, sizeof *s->explain);
     if (!s->explain) return kp_error_set(err, KP_ENOMEM, "out of memory");
     s->explain->pod = (uint32_t)pod;
     s->explain->selected = -1;
-    s->explain->nodes = calloc(s->cl->n_nodes + 1, sizeof *s->explain->nodes);
+    s->explain->nodes = kp__calloc(s->cl->n_nodes + 1, sizeof *s->explain->nodes);
     if (!s->explain->nodes) return kp_error_set(err, KP_ENOMEM, "out of memory");
     s->explain->n_nodes = s->cl->n_nodes;
     return KP_OK;
@@ -414,11 +415,11 @@ kp_status kp_sched_schedule_one(kp_sched *s, long pod, kp_error *err) {
 
 kp_status kp_sched_run(kp_sched *s, kp_error *err) {
     kp_cluster *cl = s->cl;
-    uint32_t *q = malloc((cl->n_pods + 1) * sizeof *q), n = 0;
-    qkey *keys = malloc((cl->n_pods + 1) * sizeof *keys);
+    uint32_t *q = kp__malloc((cl->n_pods + 1) * sizeof *q), n = 0;
+    qkey *keys = kp__malloc((cl->n_pods + 1) * sizeof *keys);
     if (!q || !keys) {
-        free(q);
-        free(keys);
+        kp__free(q);
+        kp__free(keys);
         return kp_error_set(err, KP_ENOMEM, "out of memory");
     }
     for (uint32_t i = 0; i < cl->n_pods; i++) {
@@ -432,7 +433,7 @@ kp_status kp_sched_run(kp_sched *s, kp_error *err) {
     }
     qsort(keys, n, sizeof *keys, queue_cmp);
     for (uint32_t i = 0; i < n; i++) q[i] = keys[i].idx;
-    free(keys);
+    kp__free(keys);
     kp_status st = KP_OK;
     uint32_t max_rounds = s->until_settled ? n + 2 : 1;
     for (uint32_t round = 0; round < max_rounds; round++) {
@@ -446,7 +447,7 @@ kp_status kp_sched_run(kp_sched *s, kp_error *err) {
         if (!changed) break;
     }
 out:
-    free(q);
+    kp__free(q);
     return st;
 }
 

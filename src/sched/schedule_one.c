@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sched/sched_int.h"
 
 /* mirrors numFeasibleNodesToFind (minFeasibleNodesToFind 100, minFeasibleNodesPercentageToFind 5) */
@@ -89,7 +90,7 @@ static kp_result_int *result_for(kp_sched *s, uint32_t pod) {
     if (s->res_of_pod[pod] >= 0) return &s->res[s->res_of_pod[pod]];
     if (s->n_res == s->cap_res) {
         uint32_t ncap = s->cap_res ? s->cap_res * 2 : 64;
-        kp_result_int *nr = realloc(s->res, ncap * sizeof *nr);
+        kp_result_int *nr = kp__realloc(s->res, ncap * sizeof *nr);
         if (!nr) return NULL;
         s->res = nr;
         s->cap_res = ncap;
@@ -103,11 +104,11 @@ static kp_result_int *result_for(kp_sched *s, uint32_t pod) {
 }
 
 static kp_status set_message(kp_result_int *r, const char *msg) {
-    free(r->message);
+    kp__free(r->message);
     r->message = NULL;
     if (!msg || !*msg) return KP_OK;
     size_t len = strlen(msg);
-    r->message = malloc(len + 1);
+    r->message = kp__malloc(len + 1);
     if (!r->message) return KP_ENOMEM;
     memcpy(r->message, msg, len + 1);
     return KP_OK;
@@ -117,10 +118,10 @@ static kp_status add_victims(kp_result_int *r, const uint32_t *v, uint32_t n, in
     if (!n) return KP_OK;
     if (r->n_victims + n > r->cap_victims) {
         uint32_t ncap = r->n_victims + n + 8;
-        uint32_t *nv = realloc(r->victims, ncap * sizeof *nv);
+        uint32_t *nv = kp__realloc(r->victims, ncap * sizeof *nv);
         if (!nv) return KP_ENOMEM;
         r->victims = nv;
-        int32_t *nn = realloc(r->victim_nodes, ncap * sizeof *nn);
+        int32_t *nn = kp__realloc(r->victim_nodes, ncap * sizeof *nn);
         if (!nn) return KP_ENOMEM;
         r->victim_nodes = nn;
         r->cap_victims = ncap;
@@ -260,7 +261,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
         uint32_t *list = s->order, n_list = s->n_order;
         uint32_t *sub = NULL;
         if (c->allowed) {
-            sub = malloc((nn + 1) * sizeof *sub);
+            sub = kp__malloc((nn + 1) * sizeof *sub);
             if (!sub) {
                 st = kp_error_set(err, KP_ENOMEM, "out of memory");
                 goto out;
@@ -286,7 +287,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
         }
         /* processedNodes = feasible + statuses recorded (incl. a failed nominated node) */
         if (nn) s->next_start = (uint32_t)(((uint64_t)s->next_start + n_feas + s->n_statuses) % nn);
-        free(sub);
+        kp__free(sub);
         if (c->allowed) {
             /* nodes outside the PreFilterResult: absent status */
             kp_node_status ab;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sched/sched_int.h"
 
 /* mirrors helper.DefaultNormalizeScore */
@@ -207,8 +208,8 @@ typedef struct {
 } pod_images;
 
 static void pod_images_fini(pod_images *pi) {
-    if (pi->name != pi->name_buf) free(pi->name);
-    if (pi->nodes_with != pi->nodes_with_buf) free(pi->nodes_with);
+    if (pi->name != pi->name_buf) kp__free(pi->name);
+    if (pi->nodes_with != pi->nodes_with_buf) kp__free(pi->nodes_with);
 }
 
 /* false on allocation failure (more containers than the inline buffers hold) */
@@ -219,8 +220,8 @@ static bool pod_images_init(const kp_sched *s, const kp_pod *p, pod_images *pi) 
     pi->name = pi->name_buf;
     pi->nodes_with = pi->nodes_with_buf;
     if (pi->n_ct > POD_IMAGES_INLINE) {
-        pi->name = malloc(pi->n_ct * sizeof *pi->name);
-        pi->nodes_with = malloc(pi->n_ct * sizeof *pi->nodes_with);
+        pi->name = kp__malloc(pi->n_ct * sizeof *pi->name);
+        pi->nodes_with = kp__malloc(pi->n_ct * sizeof *pi->nodes_with);
         if (!pi->name || !pi->nodes_with) {
             pod_images_fini(pi);
             return false;

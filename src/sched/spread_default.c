@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sched/sched_int.h"
 
 struct kp_spread_defaults {
@@ -59,7 +60,7 @@ static kp_str find(const kp_cluster *cl, const char *s) { return kp__intern_find
 
 kp_status kp__spread_defaults_init(kp_sched *s) {
     const kp_cluster *cl = s->cl;
-    kp_spread_defaults *d = calloc(1, sizeof *d);
+    kp_spread_defaults *d = kp__calloc(1, sizeof *d);
     if (!d) return KP_ENOMEM;
     s->def = d;
     for (int k = 0; k < KP_WL_KINDS; k++) kp__pairmap_init(&d->by_name[k], true);
@@ -88,9 +89,9 @@ kp_status kp__spread_defaults_init(kp_sched *s) {
     d->s_sts = find(cl, "StatefulSet");
     d->s_v1 = find(cl, "v1");
     d->s_apps_v1 = find(cl, "apps/v1");
-    d->sel = calloc(cl->n_pods + 1, sizeof *d->sel);
-    d->state = calloc(cl->n_pods + 1, 1);
-    d->svc = malloc((cl->n_workloads + 1) * sizeof *d->svc);
+    d->sel = kp__calloc(cl->n_pods + 1, sizeof *d->sel);
+    d->state = kp__calloc(cl->n_pods + 1, 1);
+    d->svc = kp__malloc((cl->n_workloads + 1) * sizeof *d->svc);
     if (!d->sel || !d->state || !d->svc) return KP_ENOMEM;
     for (uint32_t i = 0; i < cl->n_workloads; i++) {
         const kp_workload *w = &cl->workloads[i];
@@ -113,15 +114,15 @@ void kp__spread_defaults_free(kp_sched *s) {
     if (d->state)
         for (uint32_t i = 0; i < s->cl->n_pods; i++)
             if (d->state[i] == DS_SET) {
-                free(d->sel[i].match_labels.items);
-                free(d->sel[i].exprs);
+                kp__free(d->sel[i].match_labels.items);
+                kp__free(d->sel[i].exprs);
             }
     for (int k = 0; k < KP_WL_KINDS; k++) kp__pairmap_fini(&d->by_name[k]);
     kp__pairmap_fini(&d->svc_ns);
-    free(d->sel);
-    free(d->state);
-    free(d->svc);
-    free(d);
+    kp__free(d->sel);
+    kp__free(d->state);
+    kp__free(d->svc);
+    kp__free(d);
     s->def = NULL;
 }
 
@@ -146,7 +147,7 @@ static bool set_put(labelset *ls, kp_str key, kp_str val) {
         }
     if (ls->n == ls->cap) {
         uint32_t ncap = ls->cap ? ls->cap * 2 : 8;
-        kp_label *nv = realloc(ls->v, ncap * sizeof *nv);
+        kp_label *nv = kp__realloc(ls->v, ncap * sizeof *nv);
         if (!nv) return false;
         ls->v = nv;
         ls->cap = ncap;
@@ -218,7 +219,7 @@ static kp_status build(kp_sched *s, uint32_t pod) {
     }
     uint32_t n_req = add ? add->match_labels.n + add->n_exprs : 0;
     if (ls.n == 0 && n_req == 0) {
-        free(ls.v);
+        kp__free(ls.v);
         d->state[pod] = DS_EMPTY;
         return KP_OK;
     }
@@ -230,7 +231,7 @@ static kp_status build(kp_sched *s, uint32_t pod) {
     sel->match_labels.items = ls.v;
     if (n_req) {
         if (n_req > UINT16_MAX) n_req = UINT16_MAX;
-        sel->exprs = malloc(n_req * sizeof *sel->exprs);
+        sel->exprs = kp__malloc(n_req * sizeof *sel->exprs);
         if (!sel->exprs) goto nomem;
         uint16_t k = 0;
         for (uint32_t i = 0; i < add->match_labels.n && k < n_req; i++, k++) {
@@ -243,7 +244,7 @@ static kp_status build(kp_sched *s, uint32_t pod) {
     d->state[pod] = DS_SET;
     return KP_OK;
 nomem:
-    free(ls.v);
+    kp__free(ls.v);
     return KP_ENOMEM;
 }
 

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/arena.h"
+#include "base/arena.h"
 #include "kprio/cluster.h"
 #include "io/events.h"
 #include "io/input.h"

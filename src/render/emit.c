@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/emit.h"
+#include "base/alloc.h"
+#include "render/emit.h"
 
 bool kp_outfmt_parse(const char *s, kp_outfmt *out) {
     if (strcmp(s, "table") == 0 || strcmp(s, "wide") == 0) *out = KP_OUT_TABLE;
@@ -32,7 +33,7 @@ struct kp_emit {
 };
 
 kp_emit *kp_emit_new(FILE *f, kp_outfmt fmt) {
-    kp_emit *e = calloc(1, sizeof *e);
+    kp_emit *e = kp__calloc(1, sizeof *e);
     if (!e) return NULL;
     e->f = f;
     e->fmt = fmt;
@@ -42,7 +43,7 @@ kp_emit *kp_emit_new(FILE *f, kp_outfmt fmt) {
 void kp_emit_free(kp_emit *e) {
     if (!e) return;
     if (e->fmt == KP_OUT_JSON) fputc('\n', e->f);
-    free(e);
+    kp__free(e);
 }
 
 static void indent(kp_emit *e, int n) {
@@ -241,7 +242,7 @@ struct kp_table {
 };
 
 kp_table *kp_table_new(int n_cols) {
-    kp_table *t = calloc(1, sizeof *t);
+    kp_table *t = kp__calloc(1, sizeof *t);
     if (t) t->n_cols = n_cols > 0 ? n_cols : 1;
     return t;
 }
@@ -250,12 +251,12 @@ void kp_table_add(kp_table *t, const char *cell) {
     if (!t) return;
     if (t->n == t->cap) {
         size_t ncap = t->cap ? t->cap * 2 : 64;
-        char **nc = realloc(t->cells, ncap * sizeof *nc);
+        char **nc = kp__realloc(t->cells, ncap * sizeof *nc);
         if (!nc) return;
         t->cells = nc;
         t->cap = ncap;
     }
-    t->cells[t->n++] = strdup(cell ? cell : "");
+    t->cells[t->n++] = kp__strdup(cell ? cell : "");
 }
 
 void kp_table_addf(kp_table *t, const char *fmt, ...) {
@@ -269,7 +270,7 @@ void kp_table_addf(kp_table *t, const char *fmt, ...) {
 
 void kp_table_print(const kp_table *t, FILE *f) {
     if (!t) return;
-    size_t *w = calloc((size_t)t->n_cols, sizeof *w);
+    size_t *w = kp__calloc((size_t)t->n_cols, sizeof *w);
     if (!w) return;
     for (size_t i = 0; i < t->n; i++) {
         size_t l = t->cells[i] ? strlen(t->cells[i]) : 0;
@@ -282,12 +283,12 @@ void kp_table_print(const kp_table *t, FILE *f) {
         if (last) fprintf(f, "%s\n", c);
         else fprintf(f, "%-*s   ", (int)w[col], c);
     }
-    free(w);
+    kp__free(w);
 }
 
 void kp_table_free(kp_table *t) {
     if (!t) return;
-    for (size_t i = 0; i < t->n; i++) free(t->cells[i]);
-    free(t->cells);
-    free(t);
+    for (size_t i = 0; i < t->n; i++) kp__free(t->cells[i]);
+    kp__free(t->cells);
+    kp__free(t);
 }

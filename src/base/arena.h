@@ -3,8 +3,8 @@
  * Snapshot data (pods, nodes, selectors, strings) lives in one arena and is released at once by
  * kp__arena_fini. The interner maps byte strings to small ids (kp_str); id 0 is the empty string,
  * so a zeroed field means "unset". */
-#ifndef KP_CORE_ARENA_H
-#define KP_CORE_ARENA_H
+#ifndef KP_BASE_ARENA_H
+#define KP_BASE_ARENA_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 
 struct kp_arena_chunk {
     kp_arena_chunk *next;
@@ -18,7 +19,7 @@ void kp__arena_fini(kp_arena *a) {
     kp_arena_chunk *c = a->head;
     while (c) {
         kp_arena_chunk *n = c->next;
-        free(c);
+        kp__free(c);
         c = n;
     }
     memset(a, 0, sizeof *a);
@@ -33,7 +34,7 @@ void kp__arena_reset(kp_arena *a) {
          * re-allocating (and the kernel re-zeroing) overflow chunks for every object. */
         size_t cap = a->reserved;
         kp__arena_fini(a);
-        kp_arena_chunk *nc = malloc(sizeof *nc + cap);
+        kp_arena_chunk *nc = kp__malloc(sizeof *nc + cap);
         if (!nc) return; /* the next alloc mallocs afresh */
         nc->next = NULL;
         nc->cap = cap;
@@ -52,7 +53,7 @@ static void *arena_alloc_raw(kp_arena *a, size_t n) {
         /* Grow chunk size with the arena so big snapshots need few mallocs. */
         if (a->reserved / 8 > cap) cap = a->reserved / 8;
         if (cap > ((size_t)16 << 20) && cap > n) cap = n > ((size_t)16 << 20) ? n : ((size_t)16 << 20);
-        kp_arena_chunk *nc = malloc(sizeof *nc + cap);
+        kp_arena_chunk *nc = kp__malloc(sizeof *nc + cap);
         if (!nc) return NULL;
         nc->used = 0;
         nc->cap = cap;
@@ -130,15 +131,15 @@ bool kp__intern_init(kp_interner *in, kp_arena *arena) {
     memset(in, 0, sizeof *in);
     in->arena = arena;
     in->table_cap = 1024;
-    in->table = calloc(in->table_cap, sizeof *in->table);
+    in->table = kp__calloc(in->table_cap, sizeof *in->table);
     if (!in->table) return false;
     return kp__intern(in, "", 0) == 0;
 }
 
 void kp__intern_fini(kp_interner *in) {
-    free(in->ptr);
-    free(in->len);
-    free(in->table);
+    kp__free(in->ptr);
+    kp__free(in->len);
+    kp__free(in->table);
     memset(in, 0, sizeof *in);
 }
 
@@ -164,7 +165,7 @@ kp_str kp__intern_find(const kp_interner *in, const char *s, size_t len) {
 
 static bool grow_table(kp_interner *in) {
     uint32_t ncap = in->table_cap * 2;
-    uint32_t *nt = calloc(ncap, sizeof *nt);
+    uint32_t *nt = kp__calloc(ncap, sizeof *nt);
     if (!nt) return false;
     for (uint32_t id = 0; id < in->n; id++) {
         uint32_t h = hash_bytes(in->ptr[id], in->len[id]);
@@ -172,7 +173,7 @@ static bool grow_table(kp_interner *in) {
         while (nt[i]) i = (i + 1) & (ncap - 1);
         nt[i] = TAG_OF(h) | (id + 1);
     }
-    free(in->table);
+    kp__free(in->table);
     in->table = nt;
     in->table_cap = ncap;
     return true;
@@ -180,9 +181,9 @@ static bool grow_table(kp_interner *in) {
 
 void kp__intern_trim(kp_interner *in) {
     if (in->n == in->cap || in->n == 0) return;
-    const char **np = realloc(in->ptr, in->n * sizeof *np);
+    const char **np = kp__realloc(in->ptr, in->n * sizeof *np);
     if (np) in->ptr = np;
-    uint32_t *nl = realloc(in->len, in->n * sizeof *nl);
+    uint32_t *nl = kp__realloc(in->len, in->n * sizeof *nl);
     if (nl) in->len = nl;
     if (np && nl) in->cap = in->n;
 }
@@ -195,10 +196,10 @@ kp_str kp__intern(kp_interner *in, const char *s, size_t len) {
     if (in->n >= ID_MASK - 1) return UINT32_MAX; /* ids must fit the slot's id bits */
     if (in->n == in->cap) {
         uint32_t ncap = in->cap ? in->cap * 2 : 1024;
-        const char **np = realloc(in->ptr, ncap * sizeof *np);
+        const char **np = kp__realloc(in->ptr, ncap * sizeof *np);
         if (!np) return UINT32_MAX;
         in->ptr = np;
-        uint32_t *nl = realloc(in->len, ncap * sizeof *nl);
+        uint32_t *nl = kp__realloc(in->len, ncap * sizeof *nl);
         if (!nl) return UINT32_MAX;
         in->len = nl;
         in->cap = ncap;
