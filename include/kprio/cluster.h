@@ -56,6 +56,20 @@ size_t kp_cluster_model_bytes(const kp_cluster *cl);
 size_t kp_cluster_warning_count(const kp_cluster *cl);
 const char *kp_cluster_warning(const kp_cluster *cl, size_t i);
 
+/* Index of a pod or a node in a cluster (load order; stable for the cluster's life); -1 = none.
+ * Every module's API takes and returns indices of this type. */
+typedef long kp_index;
+
+/* Names and basic facts of pods and nodes, for rendering (strings borrow from the cluster and
+ * live as long as it; an index out of range gives "" / 0 / -1). */
+const char *kp_cluster_pod_namespace(const kp_cluster *cl, kp_index pod);
+const char *kp_cluster_pod_name(const kp_cluster *cl, kp_index pod);
+/* Effective priority (spec.priority, or resolved at finalize). */
+int32_t kp_cluster_pod_priority(const kp_cluster *cl, kp_index pod);
+/* Node the pod is bound to (after finalize or a binding), -1 when pending. */
+kp_index kp_cluster_pod_node(const kp_cluster *cl, kp_index pod);
+const char *kp_cluster_node_name(const kp_cluster *cl, kp_index node);
+
 /* Pod lookup by "namespace/name" (or "name" for namespace default): index or -1. */
 long kp_cluster_find_pod(const kp_cluster *cl, const char *ref);
 /* Node lookup by name: index or -1. */

@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "kprio/sched.h"
-#include "render/emit.h"
+#include "kprio/emit.h"
 #include "sched/sched_int.h"
 
 static const char *USAGE =

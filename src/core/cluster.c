@@ -399,6 +399,22 @@ size_t kp_cluster_model_bytes(const kp_cluster *cl) {
 size_t kp_cluster_warning_count(const kp_cluster *cl) { return cl->n_warnings; }
 const char *kp_cluster_warning(const kp_cluster *cl, size_t i) { return i < cl->n_warnings ? cl->warnings[i] : NULL; }
 
+const char *kp_cluster_pod_namespace(const kp_cluster *cl, kp_index pod) {
+    return pod >= 0 && (size_t)pod < cl->n_pods ? kp__s(cl, cl->pods[pod].ns) : "";
+}
+const char *kp_cluster_pod_name(const kp_cluster *cl, kp_index pod) {
+    return pod >= 0 && (size_t)pod < cl->n_pods ? kp__s(cl, cl->pods[pod].name) : "";
+}
+int32_t kp_cluster_pod_priority(const kp_cluster *cl, kp_index pod) {
+    return pod >= 0 && (size_t)pod < cl->n_pods ? cl->pods[pod].priority : 0;
+}
+kp_index kp_cluster_pod_node(const kp_cluster *cl, kp_index pod) {
+    return pod >= 0 && (size_t)pod < cl->n_pods ? cl->pods[pod].node : -1;
+}
+const char *kp_cluster_node_name(const kp_cluster *cl, kp_index node) {
+    return node >= 0 && (size_t)node < cl->n_nodes ? kp__s(cl, cl->nodes[node].name) : "";
+}
+
 long kp_cluster_find_pod(const kp_cluster *cl, const char *ref) {
     const char *slash = strchr(ref, '/');
     const char *ns = "default", *name = ref;

@@ -1,10 +1,10 @@
-/* Streaming JSON/YAML writer and kubectl-style table writer (internal, used by the CLI).
+/* Streaming JSON/YAML writer and kubectl-style table writer (src/render/emit.c), used by the CLI.
  *
  * The same calls produce JSON (2-space indent, keys in call order) or YAML (block style, strings
  * quoted only when needed). Keys appear in the order they are emitted, so output is
  * deterministic. Writers buffer nothing beyond the FILE*. */
-#ifndef KP_RENDER_EMIT_H
-#define KP_RENDER_EMIT_H
+#ifndef KP_EMIT_H
+#define KP_EMIT_H
 
 #include <stdbool.h>
 #include <stdint.h>
