@@ -1,10 +1,10 @@
-/* Streaming JSON / YAML writer and kubectl-style tables. */
+/* Streaming JSON / YAML writer and kubectl-style tables. Public headers only: memory comes from
+ * kp_malloc & co. (kprio/common.h), the library's allocator with its test hook. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/alloc.h"
 #include "kprio/emit.h"
 
 bool kp_outfmt_parse(const char *s, kp_outfmt *out) {
@@ -36,7 +36,7 @@ struct kp_emit {
 };
 
 kp_emit *kp_emit_new(FILE *f, kp_outfmt fmt) {
-    kp_emit *e = kp__calloc(1, sizeof *e);
+    kp_emit *e = kp_calloc(1, sizeof *e);
     if (!e) return NULL;
     e->f = f;
     e->fmt = fmt;
@@ -50,8 +50,8 @@ kp_status kp_emit_status(const kp_emit *e) { return e ? e->status : KP_ENOMEM; }
 void kp_emit_free(kp_emit *e) {
     if (!e) return;
     if (e->fmt == KP_OUT_JSON && e->status == KP_OK) fputc('\n', e->f);
-    if (e->st != e->inline_st) kp__free(e->st);
-    kp__free(e);
+    if (e->st != e->inline_st) kp_free(e->st);
+    kp_free(e);
 }
 
 /* False (and nothing is written) once the writer has failed or when there is none. */
@@ -165,8 +165,8 @@ void kp_emit_null(kp_emit *e) { scalar_raw(e, "null", 4, false); }
 static bool push_room(kp_emit *e) {
     if (e->depth < e->cap) return true;
     frame *heap = e->st == e->inline_st ? NULL : e->st;
-    size_t cap = e->cap;
-    if (!kp__grow((void **)&heap, &cap, e->depth + 1, sizeof *heap, 2 * EMIT_INLINE_DEPTH)) {
+    size_t cap = e->cap * 2;
+    if (cap > SIZE_MAX / sizeof *heap || !(heap = kp_realloc(heap, cap * sizeof *heap))) {
         e->status = KP_ENOMEM;
         return false;
     }
@@ -271,21 +271,31 @@ struct kp_table {
 };
 
 kp_table *kp_table_new(int n_cols) {
-    kp_table *t = kp__calloc(1, sizeof *t);
+    kp_table *t = kp_calloc(1, sizeof *t);
     if (!t) return NULL;
     t->n_cols = n_cols > 0 ? n_cols : 1;
-    t->width = kp__calloc((size_t)t->n_cols, sizeof *t->width);
+    t->width = kp_calloc((size_t)t->n_cols, sizeof *t->width);
     if (!t->width) t->status = KP_ENOMEM;
     return t;
 }
 
 kp_status kp_table_status(const kp_table *t) { return t ? t->status : KP_ENOMEM; }
 
-/* Takes ownership of cell (a kp__ allocation; NULL = the allocation failed). */
+/* Takes ownership of cell (a kp_malloc allocation; NULL = the allocation failed). */
 static void add_owned(kp_table *t, char *cell) {
-    if (!cell || t->status != KP_OK ||
-        !kp__grow((void **)&t->cells, &t->cap, t->n + 1, sizeof *t->cells, 64)) {
-        kp__free(cell);
+    if (cell && t->status == KP_OK && t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        char **cells = cap > SIZE_MAX / sizeof *cells ? NULL : kp_realloc(t->cells, cap * sizeof *cells);
+        if (cells) {
+            t->cells = cells;
+            t->cap = cap;
+        } else {
+            kp_free(cell);
+            cell = NULL;
+        }
+    }
+    if (!cell || t->status != KP_OK) {
+        kp_free(cell);
         t->status = KP_ENOMEM;
         return;
     }
@@ -296,7 +306,7 @@ static void add_owned(kp_table *t, char *cell) {
 
 void kp_table_add(kp_table *t, const char *cell) {
     if (!t || t->status != KP_OK) return;
-    add_owned(t, kp__strdup(cell ? cell : ""));
+    add_owned(t, kp_strdup(cell ? cell : ""));
 }
 
 void kp_table_addf(kp_table *t, const char *fmt, ...) {
@@ -305,7 +315,7 @@ void kp_table_addf(kp_table *t, const char *fmt, ...) {
     va_start(ap, fmt);
     int len = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    char *cell = len < 0 ? NULL : kp__malloc((size_t)len + 1);
+    char *cell = len < 0 ? NULL : kp_malloc((size_t)len + 1);
     if (cell) {
         va_start(ap, fmt);
         vsnprintf(cell, (size_t)len + 1, fmt, ap);
@@ -327,8 +337,8 @@ kp_status kp_table_print(const kp_table *t, FILE *f) {
 
 void kp_table_free(kp_table *t) {
     if (!t) return;
-    for (size_t i = 0; i < t->n; i++) kp__free(t->cells[i]);
-    kp__free(t->cells);
-    kp__free(t->width);
-    kp__free(t);
+    for (size_t i = 0; i < t->n; i++) kp_free(t->cells[i]);
+    kp_free(t->cells);
+    kp_free(t->width);
+    kp_free(t);
 }
