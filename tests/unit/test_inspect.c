@@ -144,6 +144,31 @@ KT_TEST(percent_is_exact_and_saturates) {
     KT_CHECK_INT(kp_inspect_percent(INT64_MAX - 6, 100), INT64_MAX - 6);
 }
 
+#ifdef __SIZEOF_INT128__
+__extension__ typedef __int128 wide;
+/* Against 128-bit arithmetic, over amounts of every magnitude: the exact quotient rounded toward
+ * zero, or the int64 limit when it does not fit. */
+KT_TEST(percent_matches_wide_arithmetic) {
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t a = (int64_t)(x >> (x & 63)) * ((x >> 8) & 1 ? -1 : 1);
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t b = (int64_t)((x >> 1) >> (x & 63));
+        if (b <= 0) continue;
+        wide want = (wide)a * 100 / b;
+        if (want > INT64_MAX) want = INT64_MAX;
+        if (want < INT64_MIN) want = INT64_MIN;
+        if (kp_inspect_percent(a, b) != (int64_t)want) {
+            KT_CHECK_INT(kp_inspect_percent(a, b), (int64_t)want);
+            break;
+        }
+    }
+}
+#else
+KT_TEST(percent_matches_wide_arithmetic) {}
+#endif
+
 /* A node whose requests dwarf its allocatable: the percentages saturate (the old (int) cast of
  * requested * 100 wrapped) and the table prints them. */
 KT_TEST(huge_quantities_saturate) {
@@ -204,5 +229,5 @@ KT_TEST(out_of_memory_reaches_the_caller) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(rows_sorted_and_counted), KT_CASE(unfinalized_cluster_is_rejected), KT_CASE(percent_is_exact_and_saturates),
+KT_MAIN(KT_CASE(rows_sorted_and_counted), KT_CASE(unfinalized_cluster_is_rejected), KT_CASE(percent_is_exact_and_saturates), KT_CASE(percent_matches_wide_arithmetic),
         KT_CASE(huge_quantities_saturate), KT_CASE(out_of_memory_reaches_the_caller))
