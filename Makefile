@@ -52,6 +52,9 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(BUILD)/libkprio.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libkprio.a $(LDFLAGS) $(LDLIBS) -lstdc++
 
+# CLI tests compile src/cli/*.c into the test binary.
+$(BUILD)/tests/test_cli_%: $(CLI_C) src/cli/cli.h
+
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libkprio.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libkprio.a $(LDFLAGS) $(LDLIBS) -lstdc++

@@ -64,6 +64,10 @@ void kp_free(void *p);
 
 /* Version string of the library, e.g. "0.1.0". */
 const char *kp_version(void);
+/* The upstream Kubernetes release line whose decisions kprio reproduces by default
+ * (kube-scheduler, kubelet); older lines' differences are selected with a compat option
+ * (docs/schedule.md, docs/preemption.md). */
+#define KP_KUBERNETES_VERSION "1.36"
 
 #ifdef __cplusplus
 }

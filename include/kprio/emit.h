@@ -1,8 +1,19 @@
 /* Streaming JSON/YAML writer and kubectl-style table writer (src/render/emit.c), used by the CLI.
  *
- * The same calls produce JSON (2-space indent, keys in call order) or YAML (block style, strings
+ * The same calls produce JSON (4-space indent, keys in call order) or YAML (block style, strings
  * quoted only when needed). Keys appear in the order they are emitted, so output is
- * deterministic. Writers buffer nothing beyond the FILE*. */
+ * deterministic. Writers buffer nothing beyond the FILE*.
+ *
+ * Errors are sticky: a writer whose allocation failed (or that is NULL because kp_emit_new or
+ * kp_table_new failed) ignores every later call, and its status call reports KP_ENOMEM. So a
+ * caller writes the whole document and checks once at the end:
+ *     kp_emit *e = kp_emit_new(stdout, KP_OUT_JSON);
+ *     ... kp_emit_* ...
+ *     kp_status st = kp_emit_status(e);
+ *     kp_emit_free(e);
+ * The emitter allocates only when containers nest deeper than 32, so a document of ordinary depth
+ * never fails half-way; a table allocates while cells are added and prints nothing at all when it
+ * has failed (kp_table_print returns the status). */
 #ifndef KP_EMIT_H
 #define KP_EMIT_H
 
@@ -10,14 +21,22 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kprio/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { KP_OUT_TABLE = 0, KP_OUT_JSON, KP_OUT_YAML } kp_outfmt;
 
 /* Parses "table"/"wide"/"json"/"yaml"; returns false on anything else. */
 bool kp_outfmt_parse(const char *s, kp_outfmt *out);
 
 typedef struct kp_emit kp_emit;
-kp_emit *kp_emit_new(FILE *f, kp_outfmt fmt); /* fmt must be JSON or YAML */
-void kp_emit_free(kp_emit *e);                /* finishes the document (newline) */
+kp_emit *kp_emit_new(FILE *f, kp_outfmt fmt); /* fmt must be JSON or YAML; NULL = out of memory */
+/* KP_OK, or the first failure (KP_ENOMEM; also for e == NULL). */
+kp_status kp_emit_status(const kp_emit *e);
+void kp_emit_free(kp_emit *e); /* finishes the document (newline) unless it failed; NULL no-op */
 void kp_emit_obj_begin(kp_emit *e);
 void kp_emit_obj_end(kp_emit *e);
 void kp_emit_arr_begin(kp_emit *e);
@@ -36,14 +55,20 @@ void kp_emit_kv_bool(kp_emit *e, const char *key, bool v);
 /* Table: add cells row by row, then print with columns padded to the widest cell plus 3 spaces
  * (kubectl's tabwriter look). Header row first. */
 typedef struct kp_table kp_table;
-kp_table *kp_table_new(int n_cols);
+kp_table *kp_table_new(int n_cols); /* NULL = out of memory (every call accepts NULL) */
 void kp_table_add(kp_table *t, const char *cell); /* appends to the current row; copies */
 void kp_table_addf(kp_table *t, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-void kp_table_print(const kp_table *t, FILE *f);
-void kp_table_free(kp_table *t);
+/* KP_OK, or the first failure (KP_ENOMEM; also for t == NULL). */
+kp_status kp_table_status(const kp_table *t);
+/* Prints the table and returns KP_OK; prints nothing and returns the status when it failed. */
+kp_status kp_table_print(const kp_table *t, FILE *f);
+void kp_table_free(kp_table *t); /* NULL no-op */
 
+#ifdef __cplusplus
+}
+#endif
 #endif

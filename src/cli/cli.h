@@ -13,14 +13,21 @@
 
 enum { KP_EXIT_OK = 0, KP_EXIT_ERROR = 1, KP_EXIT_USAGE = 2 };
 
-/* Options every cluster-reading command accepts: -f/--filename (repeatable), -R/--recursive,
- * -o/--output. */
+/* Options every cluster-reading command accepts: -f/--filename (repeatable, any number),
+ * -R/--recursive, -o/--output. Initialise with kp_cli_common_init (or zero it) and release with
+ * kp_cli_common_free; do not copy an initialised value (files may point into it). */
 typedef struct {
-    const char *files[256];
+    const char **files; /* the -f values in order, borrowed from argv */
     int n_files;
     bool recursive;
     kp_outfmt out;
+    int cap_files;
+    const char *files_inline[16]; /* first 16 -f values: no allocation in the common case */
 } kp_cli_common;
+
+void kp_cli_common_init(kp_cli_common *c);
+/* Releases the list of -f values if it outgrew files_inline. */
+void kp_cli_common_free(kp_cli_common *c);
 
 /* Tries to consume argv[*i] (and its value) as a common option. Returns 1 if consumed, 0 if not a
  * common option, -1 on a usage error (already printed). Accepts "-f X", "-fX", "--filename=X",
@@ -35,8 +42,12 @@ bool kp_cli_is_opt(const char *arg, const char *name);
  * failure). Returns NULL on error (caller exits 1). Shows progress on a terminal when slow. */
 kp_cluster *kp_cli_load(const kp_cli_common *c);
 
-/* Prints "kprio: <msg>" to stderr for a kp_error (source prefix included when set). */
-void kp_cli_print_error(const kp_error *err);
+/* Prints a kp_error as one line on stderr and returns KP_EXIT_ERROR. The only place that maps
+ * status codes to CLI output: KP_ENOMEM prints exactly "kprio: out of memory" (whatever the
+ * message and source); anything else "kprio: SOURCE: MESSAGE" (source prefix when set). */
+int kp_cli_print_error(const kp_error *err);
+/* The same for a bare status (no kp_error): "kprio: out of memory", "kprio: <status name>". */
+int kp_cli_print_status(kp_status st);
 /* Prints "kprio <cmd>: <msg>\nusage: ..." and returns KP_EXIT_USAGE. */
 int kp_cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -23,6 +23,37 @@ const char *kp_cli_optval(int argc, char **argv, int *i, const char *cmd) {
     return argv[++*i];
 }
 
+void kp_cli_common_init(kp_cli_common *c) {
+    memset(c, 0, sizeof *c);
+    c->files = c->files_inline;
+    c->cap_files = (int)(sizeof c->files_inline / sizeof c->files_inline[0]);
+}
+
+void kp_cli_common_free(kp_cli_common *c) {
+    if (c->files != c->files_inline) kp_free((void *)c->files);
+    kp_cli_common_init(c);
+}
+
+/* Appends a -f value, growing the list (zeroed structs start on files_inline). */
+static bool add_file(kp_cli_common *c, const char *val) {
+    if (!c->files) {
+        c->files = c->files_inline;
+        c->cap_files = (int)(sizeof c->files_inline / sizeof c->files_inline[0]);
+    }
+    if (c->n_files == c->cap_files) {
+        if (c->cap_files > (1 << 28)) return false;
+        int cap = c->cap_files * 2;
+        const char **nf = kp_malloc((size_t)cap * sizeof *nf);
+        if (!nf) return false;
+        memcpy(nf, c->files, (size_t)c->n_files * sizeof *nf);
+        if (c->files != c->files_inline) kp_free((void *)c->files);
+        c->files = nf;
+        c->cap_files = cap;
+    }
+    c->files[c->n_files++] = val;
+    return true;
+}
+
 int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
     const char *a = argv[*i];
     const char *val = NULL;
@@ -41,11 +72,10 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
     }
     bool is_file = a[1] == 'f' || strncmp(a, "--filename", 10) == 0;
     if (is_file) {
-        if (c->n_files >= (int)(sizeof c->files / sizeof c->files[0])) {
-            fprintf(stderr, "kprio %s: too many -f options (limit 256)\n", argv[0]);
+        if (!add_file(c, val)) {
+            kp_cli_print_status(KP_ENOMEM);
             return -1;
         }
-        c->files[c->n_files++] = val;
         return 1;
     }
     if (!kp_outfmt_parse(val, &c->out)) {
@@ -55,13 +85,16 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
     return 1;
 }
 
-void kp_cli_print_error(const kp_error *err) {
-    if (err->source[0]) {
-        if (err->code == KP_ESYNTAX) fprintf(stderr, "kprio: %s: %s\n", err->source, err->msg);
-        else fprintf(stderr, "kprio: %s: %s\n", err->source, err->msg);
-    } else {
-        fprintf(stderr, "kprio: %s\n", err->msg);
-    }
+int kp_cli_print_error(const kp_error *err) {
+    if (err->code == KP_ENOMEM) return kp_cli_print_status(KP_ENOMEM);
+    if (err->source[0]) fprintf(stderr, "kprio: %s: %s\n", err->source, err->msg);
+    else fprintf(stderr, "kprio: %s\n", err->msg);
+    return KP_EXIT_ERROR;
+}
+
+int kp_cli_print_status(kp_status st) {
+    fprintf(stderr, "kprio: %s\n", kp_status_str(st));
+    return KP_EXIT_ERROR;
 }
 
 int kp_cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) {
@@ -99,7 +132,7 @@ static void on_progress(void *ctx, const char *source, uint64_t done, uint64_t t
 kp_cluster *kp_cli_load(const kp_cli_common *c) {
     kp_cluster *cl = kp_cluster_new();
     if (!cl) {
-        fprintf(stderr, "kprio: out of memory\n");
+        kp_cli_print_status(KP_ENOMEM);
         return NULL;
     }
     kp_error err;

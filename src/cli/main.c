@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
         return KP_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-        printf("kprio %s\n", kp_version());
+        printf("kprio %s (Kubernetes %s: kube-scheduler and kubelet decisions)\n", kp_version(), KP_KUBERNETES_VERSION);
         return KP_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -281,16 +281,21 @@ kp_cluster *kp_cluster_new(void) {
     if (!ext) return NULL;
     kp_cluster *cl = &ext->base;
     kp__arena_init(&cl->arena);
-    if (!kp__intern_init(&cl->strs, &cl->arena)) {
-        kp__free(ext);
+    bool ok = kp__intern_init(&cl->strs, &cl->arena);
+    static const char *fixed[] = {"cpu", "memory", "ephemeral-storage", "pods"};
+    for (int i = 0; ok && i < KP_RES_FIXED; i++) ok = kp__res_index(cl, fixed[i], strlen(fixed[i])) == i;
+    if (ok) {
+        cl->s_default_scheduler = kp__intern(&cl->strs, "default-scheduler", 17);
+        cl->s_tcp = kp__intern(&cl->strs, "TCP", 3);
+        cl->s_any_ip = kp__intern(&cl->strs, "0.0.0.0", 7);
+        cl->s_hostname_key = kp__intern(&cl->strs, "kubernetes.io/hostname", 22);
+        ok = cl->s_default_scheduler != UINT32_MAX && cl->s_tcp != UINT32_MAX && cl->s_any_ip != UINT32_MAX &&
+             cl->s_hostname_key != UINT32_MAX;
+    }
+    if (!ok) { /* out of memory: release what was built (kp_cluster_free takes a partial cluster) */
+        kp_cluster_free(cl);
         return NULL;
     }
-    static const char *fixed[] = {"cpu", "memory", "ephemeral-storage", "pods"};
-    for (int i = 0; i < KP_RES_FIXED; i++) kp__res_index(cl, fixed[i], strlen(fixed[i]));
-    cl->s_default_scheduler = kp__intern(&cl->strs, "default-scheduler", 17);
-    cl->s_tcp = kp__intern(&cl->strs, "TCP", 3);
-    cl->s_any_ip = kp__intern(&cl->strs, "0.0.0.0", 7);
-    cl->s_hostname_key = kp__intern(&cl->strs, "kubernetes.io/hostname", 22);
     /* Built-in classes the API server creates at bootstrap (SystemPriorityClasses). */
     static const struct {
         const char *name;
@@ -301,14 +306,16 @@ kp_cluster *kp_cluster_new(void) {
         {"system-cluster-critical", 2000000000, "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
     };
     for (int i = 0; i < 2; i++) {
-        kp_priority_class *pc = kp__cluster_new_class(cl, kp__intern(&cl->strs, builtin[i].name, strlen(builtin[i].name)));
+        kp_str name = kp__intern(&cl->strs, builtin[i].name, strlen(builtin[i].name));
+        kp_str desc = kp__intern(&cl->strs, builtin[i].desc, strlen(builtin[i].desc));
+        kp_priority_class *pc = name == UINT32_MAX || desc == UINT32_MAX ? NULL : kp__cluster_new_class(cl, name);
         if (!pc) {
             kp_cluster_free(cl);
             return NULL;
         }
         pc->value = builtin[i].value;
         pc->builtin = true;
-        pc->description = kp__intern(&cl->strs, builtin[i].desc, strlen(builtin[i].desc));
+        pc->description = desc;
     }
     return cl;
 }

@@ -1,10 +1,10 @@
-/* Streaming JSON / YAML writer and kubectl-style tables. */
+/* Streaming JSON / YAML writer and kubectl-style tables. Public headers only: memory comes from
+ * kp_malloc & co. (kprio/common.h), the library's allocator with its test hook. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/alloc.h"
 #include "kprio/emit.h"
 
 bool kp_outfmt_parse(const char *s, kp_outfmt *out) {
@@ -15,7 +15,8 @@ bool kp_outfmt_parse(const char *s, kp_outfmt *out) {
     return true;
 }
 
-#define EMIT_MAX_DEPTH 64
+/* Containers nest this deep without allocating; deeper documents grow the stack on the heap. */
+#define EMIT_INLINE_DEPTH 32
 
 typedef struct {
     bool is_obj;
@@ -27,24 +28,34 @@ typedef struct {
 struct kp_emit {
     FILE *f;
     kp_outfmt fmt;
-    frame st[EMIT_MAX_DEPTH];
-    int depth;
+    kp_status status; /* sticky: the first failure; every call after it writes nothing */
+    frame *st;        /* inline_st, or a heap copy once deeper than EMIT_INLINE_DEPTH */
+    size_t depth, cap;
     bool after_key; /* JSON: a key was written, value follows */
+    frame inline_st[EMIT_INLINE_DEPTH];
 };
 
 kp_emit *kp_emit_new(FILE *f, kp_outfmt fmt) {
-    kp_emit *e = kp__calloc(1, sizeof *e);
+    kp_emit *e = kp_calloc(1, sizeof *e);
     if (!e) return NULL;
     e->f = f;
     e->fmt = fmt;
+    e->st = e->inline_st;
+    e->cap = EMIT_INLINE_DEPTH;
     return e;
 }
 
+kp_status kp_emit_status(const kp_emit *e) { return e ? e->status : KP_ENOMEM; }
+
 void kp_emit_free(kp_emit *e) {
     if (!e) return;
-    if (e->fmt == KP_OUT_JSON) fputc('\n', e->f);
-    kp__free(e);
+    if (e->fmt == KP_OUT_JSON && e->status == KP_OK) fputc('\n', e->f);
+    if (e->st != e->inline_st) kp_free(e->st);
+    kp_free(e);
 }
+
+/* False (and nothing is written) once the writer has failed or when there is none. */
+static bool usable(const kp_emit *e) { return e && e->status == KP_OK; }
 
 static void indent(kp_emit *e, int n) {
     for (int i = 0; i < n; i++) fputc(' ', e->f);
@@ -77,7 +88,7 @@ static void json_before_value(kp_emit *e) {
     if (e->depth == 0) return;
     frame *fr = &e->st[e->depth - 1];
     fputs(fr->count ? ",\n" : "\n", e->f);
-    indent(e, e->depth * 4);
+    indent(e, (int)e->depth * 4);
     fr->count++;
 }
 
@@ -121,6 +132,7 @@ static bool yaml_needs_quotes(const char *s, size_t len) {
 }
 
 static void scalar_raw(kp_emit *e, const char *text, size_t len, bool is_string) {
+    if (!usable(e)) return;
     if (e->fmt == KP_OUT_JSON) {
         json_before_value(e);
         if (is_string) json_str(e->f, text, len);
@@ -149,8 +161,23 @@ void kp_emit_int(kp_emit *e, int64_t v) {
 void kp_emit_bool(kp_emit *e, bool v) { scalar_raw(e, v ? "true" : "false", v ? 4 : 5, false); }
 void kp_emit_null(kp_emit *e) { scalar_raw(e, "null", 4, false); }
 
+/* Room for one more frame: the inline stack, then the heap (sticky KP_ENOMEM). */
+static bool push_room(kp_emit *e) {
+    if (e->depth < e->cap) return true;
+    frame *heap = e->st == e->inline_st ? NULL : e->st;
+    size_t cap = e->cap * 2;
+    if (cap > SIZE_MAX / sizeof *heap || !(heap = kp_realloc(heap, cap * sizeof *heap))) {
+        e->status = KP_ENOMEM;
+        return false;
+    }
+    if (e->st == e->inline_st) memcpy(heap, e->inline_st, sizeof e->inline_st);
+    e->st = heap;
+    e->cap = cap;
+    return true;
+}
+
 static void open_container(kp_emit *e, bool is_obj) {
-    if (e->depth >= EMIT_MAX_DEPTH) return;
+    if (!usable(e) || !push_room(e)) return;
     frame nf = {is_obj, 0, 0, false};
     if (e->fmt == KP_OUT_JSON) {
         json_before_value(e);
@@ -174,12 +201,12 @@ static void open_container(kp_emit *e, bool is_obj) {
 }
 
 static void close_container(kp_emit *e) {
-    if (e->depth == 0) return;
+    if (!usable(e) || e->depth == 0) return;
     frame fr = e->st[--e->depth];
     if (e->fmt == KP_OUT_JSON) {
         if (fr.count) {
             fputc('\n', e->f);
-            indent(e, e->depth * 4);
+            indent(e, (int)e->depth * 4);
         }
         fputc(fr.is_obj ? '}' : ']', e->f);
         return;
@@ -197,11 +224,11 @@ void kp_emit_arr_begin(kp_emit *e) { open_container(e, false); }
 void kp_emit_arr_end(kp_emit *e) { close_container(e); }
 
 void kp_emit_key(kp_emit *e, const char *key) {
-    if (e->depth == 0) return;
+    if (!usable(e) || e->depth == 0) return;
     frame *fr = &e->st[e->depth - 1];
     if (e->fmt == KP_OUT_JSON) {
         fputs(fr->count ? ",\n" : "\n", e->f);
-        indent(e, e->depth * 4);
+        indent(e, (int)e->depth * 4);
         fr->count++;
         json_str(e->f, key, strlen(key));
         fputs(": ", e->f);
@@ -237,58 +264,81 @@ void kp_emit_kv_bool(kp_emit *e, const char *key, bool v) {
 
 struct kp_table {
     int n_cols;
+    kp_status status; /* sticky: the first failure; kp_table_print reports it and prints nothing */
     char **cells;
     size_t n, cap;
+    size_t *width; /* per column, kept as cells are added so printing never allocates */
 };
 
 kp_table *kp_table_new(int n_cols) {
-    kp_table *t = kp__calloc(1, sizeof *t);
-    if (t) t->n_cols = n_cols > 0 ? n_cols : 1;
+    kp_table *t = kp_calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->n_cols = n_cols > 0 ? n_cols : 1;
+    t->width = kp_calloc((size_t)t->n_cols, sizeof *t->width);
+    if (!t->width) t->status = KP_ENOMEM;
     return t;
 }
 
-void kp_table_add(kp_table *t, const char *cell) {
-    if (!t) return;
-    if (t->n == t->cap) {
-        size_t ncap = t->cap ? t->cap * 2 : 64;
-        char **nc = kp__realloc(t->cells, ncap * sizeof *nc);
-        if (!nc) return;
-        t->cells = nc;
-        t->cap = ncap;
+kp_status kp_table_status(const kp_table *t) { return t ? t->status : KP_ENOMEM; }
+
+/* Takes ownership of cell (a kp_malloc allocation; NULL = the allocation failed). */
+static void add_owned(kp_table *t, char *cell) {
+    if (cell && t->status == KP_OK && t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        char **cells = cap > SIZE_MAX / sizeof *cells ? NULL : kp_realloc(t->cells, cap * sizeof *cells);
+        if (cells) {
+            t->cells = cells;
+            t->cap = cap;
+        } else {
+            kp_free(cell);
+            cell = NULL;
+        }
     }
-    t->cells[t->n++] = kp__strdup(cell ? cell : "");
+    if (!cell || t->status != KP_OK) {
+        kp_free(cell);
+        t->status = KP_ENOMEM;
+        return;
+    }
+    size_t col = t->n % (size_t)t->n_cols, len = strlen(cell);
+    if (len > t->width[col]) t->width[col] = len;
+    t->cells[t->n++] = cell;
+}
+
+void kp_table_add(kp_table *t, const char *cell) {
+    if (!t || t->status != KP_OK) return;
+    add_owned(t, kp_strdup(cell ? cell : ""));
 }
 
 void kp_table_addf(kp_table *t, const char *fmt, ...) {
-    char buf[1024];
+    if (!t || t->status != KP_OK) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    kp_table_add(t, buf);
+    char *cell = len < 0 ? NULL : kp_malloc((size_t)len + 1);
+    if (cell) {
+        va_start(ap, fmt);
+        vsnprintf(cell, (size_t)len + 1, fmt, ap);
+        va_end(ap);
+    }
+    add_owned(t, cell);
 }
 
-void kp_table_print(const kp_table *t, FILE *f) {
-    if (!t) return;
-    size_t *w = kp__calloc((size_t)t->n_cols, sizeof *w);
-    if (!w) return;
-    for (size_t i = 0; i < t->n; i++) {
-        size_t l = t->cells[i] ? strlen(t->cells[i]) : 0;
-        if (l > w[i % (size_t)t->n_cols]) w[i % (size_t)t->n_cols] = l;
-    }
+kp_status kp_table_print(const kp_table *t, FILE *f) {
+    if (!t || t->status != KP_OK) return kp_table_status(t);
     for (size_t i = 0; i < t->n; i++) {
         int col = (int)(i % (size_t)t->n_cols);
-        const char *c = t->cells[i] ? t->cells[i] : "";
         bool last = col == t->n_cols - 1 || i == t->n - 1;
-        if (last) fprintf(f, "%s\n", c);
-        else fprintf(f, "%-*s   ", (int)w[col], c);
+        if (last) fprintf(f, "%s\n", t->cells[i]);
+        else fprintf(f, "%-*s   ", (int)t->width[col], t->cells[i]);
     }
-    kp__free(w);
+    return KP_OK;
 }
 
 void kp_table_free(kp_table *t) {
     if (!t) return;
-    for (size_t i = 0; i < t->n; i++) kp__free(t->cells[i]);
-    kp__free(t->cells);
-    kp__free(t);
+    for (size_t i = 0; i < t->n; i++) kp_free(t->cells[i]);
+    kp_free(t->cells);
+    kp_free(t->width);
+    kp_free(t);
 }

@@ -1,0 +1,105 @@
+/* Inspection of a loaded cluster: the data behind `kprio inspect` (a kubectl-describe-style
+ * overview), computed once from a finalized cluster and read through accessors.
+ *
+ * Typical use:
+ *     kp_inspection *in = NULL;
+ *     if (kp_inspection_new(cl, &in, &err) != KP_OK) ...;      // KP_ENOMEM, KP_EINVAL
+ *     for (size_t i = 0; i < kp_inspection_node_count(in); i++) {
+ *         const kp_inspect_node *n = kp_inspection_node(in, i);  // sorted by name
+ *         ...
+ *     }
+ *     kp_inspection_free(in);
+ *
+ * Rows are sorted deterministically: nodes by name, PriorityClasses by value (highest first) then
+ * name, PodDisruptionBudgets by namespace then name, warnings in pod load order. Every pointer a
+ * row holds (names, the per-class counts) is borrowed: valid until the inspection is freed, and,
+ * for names, as long as the cluster is neither freed nor mutated (the inspection borrows the
+ * cluster's strings; it is a snapshot of counts, not a live view). */
+#ifndef KP_INSPECT_H
+#define KP_INSPECT_H
+
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kp_inspection kp_inspection;
+
+/* Cluster-wide counts. */
+typedef struct {
+    size_t nodes, pods;
+    size_t pending_pods;     /* not bound, not terminal (Succeeded/Failed), not terminating */
+    size_t terminating_pods; /* deletionTimestamp set */
+    size_t nominated_pods;   /* status.nominatedNodeName set (and not terminating) */
+    size_t class_missing_pods; /* PriorityClass deleted since admission (and neither of the above) */
+    size_t priority_classes, pod_disruption_budgets;
+} kp_inspect_summary;
+
+/* Pods of one PriorityClass on a node. */
+typedef struct {
+    const char *priority_class; /* "" = pods without an existing PriorityClass */
+    size_t pods;
+} kp_inspect_count;
+
+/* One node, as `kubectl describe node` summarises it ("Allocated resources"). Percentages are
+ * requested * 100 / allocatable rounded toward zero (0 when allocatable is 0 or less), exact for
+ * every int64 amount, and saturate at INT64_MAX / INT64_MIN instead of wrapping. */
+typedef struct {
+    const char *name;
+    bool unschedulable, tainted;
+    int64_t allocatable_cpu_milli, allocatable_memory, allocatable_pods;
+    int64_t requested_cpu_milli, requested_memory, requested_pods; /* requested_pods = pods bound */
+    int64_t percent_cpu, percent_memory, percent_pods;
+    size_t pods_guaranteed, pods_burstable, pods_besteffort; /* by QoS class */
+    /* Pods by PriorityClass: classes in PriorityClass row order, then "" (no class); classes
+     * with no pod on the node are left out. */
+    size_t n_by_class;
+    const kp_inspect_count *by_class;
+} kp_inspect_node;
+
+/* One PriorityClass (built-in ones included). */
+typedef struct {
+    const char *name;
+    int32_t value;
+    bool global_default;
+    const char *preemption_policy; /* "PreemptLowerPriority" or "Never" */
+    size_t pods;                   /* pods of this class in the whole cluster */
+} kp_inspect_class;
+
+/* One PodDisruptionBudget. */
+typedef struct {
+    const char *ns, *name;         /* namespace, name */
+    const char *min_available, *max_unavailable; /* int-or-string as written; NULL when unset */
+    bool has_status;             /* status present: disruptions_allowed is meaningful */
+    int32_t disruptions_allowed; /* status.disruptionsAllowed */
+    size_t disrupted_pods;       /* entries of status.disruptedPods */
+} kp_inspect_pdb;
+
+/* Computes the inspection of a finalized cluster into *out (NULL on error). Errors: KP_EINVAL
+ * (cluster not finalized), KP_ENOMEM. */
+kp_status kp_inspection_new(const kp_cluster *cl, kp_inspection **out, kp_error *err);
+/* Releases the inspection. NULL is a no-op. */
+void kp_inspection_free(kp_inspection *in);
+
+const kp_inspect_summary *kp_inspection_summary(const kp_inspection *in);
+size_t kp_inspection_node_count(const kp_inspection *in);
+const kp_inspect_node *kp_inspection_node(const kp_inspection *in, size_t i); /* NULL if out of range */
+size_t kp_inspection_class_count(const kp_inspection *in);
+const kp_inspect_class *kp_inspection_class(const kp_inspection *in, size_t i);
+size_t kp_inspection_pdb_count(const kp_inspection *in);
+const kp_inspect_pdb *kp_inspection_pdb(const kp_inspection *in, size_t i);
+/* Warnings for state that changes decisions: terminating pods (and whether they are preemption
+ * victims), nominated pods, pods whose PriorityClass no longer exists. One line each. */
+size_t kp_inspection_warning_count(const kp_inspection *in);
+const char *kp_inspection_warning(const kp_inspection *in, size_t i);
+
+/* requested * 100 / allocatable as kp_inspect_node reports it (exported for tests and for callers
+ * that compute their own rows). */
+int64_t kp_inspect_percent(int64_t requested, int64_t allocatable);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,24 @@
+/* Rendering of an inspection (kprio/inspect.h): kubectl-style tables, or a kprio/v1alpha1
+ * ClusterInspection document in JSON or YAML (keys: summary, nodes[], priorityClasses[],
+ * podDisruptionBudgets[], warnings[]). */
+#ifndef KP_RENDER_INSPECT_H
+#define KP_RENDER_INSPECT_H
+
+#include <stdio.h>
+
+#include "kprio/common.h"
+#include "kprio/emit.h"
+#include "kprio/inspect.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes the inspection to f in fmt. Everything that allocates happens before the first byte is
+ * written, so KP_ENOMEM means nothing was written. */
+kp_status kp_render_inspection(FILE *f, const kp_inspection *in, kp_outfmt fmt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

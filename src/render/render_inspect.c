@@ -1,0 +1,233 @@
+/* `kprio inspect` output: tables (kubectl's look) and the ClusterInspection document. Public
+ * headers only. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "kprio/quantity.h"
+#include "kprio/render_inspect.h"
+
+typedef struct {
+    char s[KP_QUANTITY_STR_MAX];
+} qstr;
+
+static qstr cpu_str(int64_t milli) {
+    qstr q;
+    kp_quantity_format_milli(milli, KP_QFMT_DECIMAL_SI, q.s, sizeof q.s);
+    return q;
+}
+static qstr mem_str(int64_t bytes) {
+    qstr q;
+    kp_quantity_format_int(bytes, KP_QFMT_BINARY_SI, q.s, sizeof q.s);
+    return q;
+}
+
+/* "class=n,class=n" ("<none>" for pods without a class; "<none>" when the node has no pod).
+ * kp_malloc'd; NULL when out of memory. */
+static char *class_cell(const kp_inspect_node *n) {
+    size_t len = 0;
+    for (size_t j = 0; j < n->n_by_class; j++) {
+        const char *name = n->by_class[j].priority_class[0] ? n->by_class[j].priority_class : "<none>";
+        len += (j ? 1 : 0) + strlen(name) + 1 + 20;
+    }
+    char *cell = kp_malloc(len + sizeof "<none>");
+    if (!cell) return NULL;
+    strcpy(cell, "<none>");
+    size_t used = 0;
+    for (size_t j = 0; j < n->n_by_class; j++) {
+        const char *name = n->by_class[j].priority_class[0] ? n->by_class[j].priority_class : "<none>";
+        used += (size_t)snprintf(cell + used, len + 1 - used, "%s%s=%zu", j ? "," : "", name, n->by_class[j].pods);
+    }
+    return cell;
+}
+
+static kp_table *node_table(const kp_inspection *in) {
+    kp_table *t = kp_table_new(7);
+    const char *hdr[] = {"NODE", "CPU REQ/ALLOC", "MEMORY REQ/ALLOC", "PODS", "QOS G/B/BE", "PRIORITY CLASSES", "FLAGS"};
+    for (int i = 0; i < 7; i++) kp_table_add(t, hdr[i]);
+    for (size_t k = 0; k < kp_inspection_node_count(in); k++) {
+        const kp_inspect_node *n = kp_inspection_node(in, k);
+        kp_table_add(t, n->name);
+        kp_table_addf(t, "%s/%s (%" PRId64 "%%)", cpu_str(n->requested_cpu_milli).s, cpu_str(n->allocatable_cpu_milli).s,
+                      n->percent_cpu);
+        kp_table_addf(t, "%s/%s (%" PRId64 "%%)", mem_str(n->requested_memory).s, mem_str(n->allocatable_memory).s,
+                      n->percent_memory);
+        kp_table_addf(t, "%" PRId64 "/%" PRId64, n->requested_pods, n->allocatable_pods);
+        kp_table_addf(t, "%zu/%zu/%zu", n->pods_guaranteed, n->pods_burstable, n->pods_besteffort);
+        char *cell = class_cell(n);
+        if (!cell) {
+            kp_table_free(t);
+            return NULL; /* kp_table_status(NULL) is KP_ENOMEM */
+        }
+        kp_table_add(t, cell);
+        kp_free(cell);
+        if (n->unschedulable || n->tainted)
+            kp_table_addf(t, "%s%s", n->unschedulable ? "Unschedulable " : "", n->tainted ? "Tainted" : "");
+        else
+            kp_table_add(t, "-");
+    }
+    return t;
+}
+
+static kp_table *class_table(const kp_inspection *in) {
+    kp_table *t = kp_table_new(5);
+    const char *hdr[] = {"PRIORITYCLASS", "VALUE", "GLOBAL-DEFAULT", "PREEMPTIONPOLICY", "PODS"};
+    for (int i = 0; i < 5; i++) kp_table_add(t, hdr[i]);
+    for (size_t k = 0; k < kp_inspection_class_count(in); k++) {
+        const kp_inspect_class *pc = kp_inspection_class(in, k);
+        kp_table_add(t, pc->name);
+        kp_table_addf(t, "%d", (int)pc->value);
+        kp_table_add(t, pc->global_default ? "true" : "false");
+        kp_table_add(t, pc->preemption_policy);
+        kp_table_addf(t, "%zu", pc->pods);
+    }
+    return t;
+}
+
+static kp_table *pdb_table(const kp_inspection *in) {
+    kp_table *t = kp_table_new(5);
+    const char *hdr[] = {"PDB", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "DISRUPTED PODS"};
+    for (int i = 0; i < 5; i++) kp_table_add(t, hdr[i]);
+    for (size_t k = 0; k < kp_inspection_pdb_count(in); k++) {
+        const kp_inspect_pdb *b = kp_inspection_pdb(in, k);
+        kp_table_addf(t, "%s/%s", b->ns, b->name);
+        kp_table_add(t, b->min_available ? b->min_available : "N/A");
+        kp_table_add(t, b->max_unavailable ? b->max_unavailable : "N/A");
+        if (b->has_status) kp_table_addf(t, "%d", (int)b->disruptions_allowed);
+        else kp_table_add(t, "<unknown>");
+        kp_table_addf(t, "%zu", b->disrupted_pods);
+    }
+    return t;
+}
+
+/* The three tables are built completely, and their status checked, before anything is printed:
+ * out of memory leaves the output empty. */
+static kp_status render_tables(FILE *f, const kp_inspection *in) {
+    const kp_inspect_summary *s = kp_inspection_summary(in);
+    kp_table *nodes = node_table(in), *classes = class_table(in);
+    kp_table *pdbs = s->pod_disruption_budgets ? pdb_table(in) : NULL;
+    kp_status st = kp_table_status(nodes);
+    if (st == KP_OK) st = kp_table_status(classes);
+    if (st == KP_OK && s->pod_disruption_budgets) st = kp_table_status(pdbs);
+    if (st == KP_OK) {
+        fprintf(f, "Cluster: %zu nodes, %zu pods (%zu pending), %zu PriorityClasses, %zu PodDisruptionBudgets\n\n",
+                s->nodes, s->pods, s->pending_pods, s->priority_classes, s->pod_disruption_budgets);
+        kp_table_print(nodes, f);
+        fprintf(f, "\n");
+        kp_table_print(classes, f);
+        if (pdbs) {
+            fprintf(f, "\n");
+            kp_table_print(pdbs, f);
+        }
+        size_t n_warn = kp_inspection_warning_count(in);
+        if (n_warn) {
+            fprintf(f, "\nWarnings (state that changes decisions):\n");
+            for (size_t i = 0; i < n_warn; i++) fprintf(f, "  - %s\n", kp_inspection_warning(in, i));
+        }
+    }
+    kp_table_free(nodes);
+    kp_table_free(classes);
+    kp_table_free(pdbs);
+    return st;
+}
+
+static void emit_node(kp_emit *e, const kp_inspect_node *n) {
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "name", n->name);
+    kp_emit_kv_bool(e, "unschedulable", n->unschedulable);
+    kp_emit_key(e, "allocatable");
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "cpu", cpu_str(n->allocatable_cpu_milli).s);
+    kp_emit_kv_str(e, "memory", mem_str(n->allocatable_memory).s);
+    kp_emit_kv_int(e, "pods", n->allocatable_pods);
+    kp_emit_obj_end(e);
+    kp_emit_key(e, "requested");
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "cpu", cpu_str(n->requested_cpu_milli).s);
+    kp_emit_kv_str(e, "memory", mem_str(n->requested_memory).s);
+    kp_emit_kv_int(e, "pods", n->requested_pods);
+    kp_emit_obj_end(e);
+    kp_emit_key(e, "percentRequested");
+    kp_emit_obj_begin(e);
+    kp_emit_kv_int(e, "cpu", n->percent_cpu);
+    kp_emit_kv_int(e, "memory", n->percent_memory);
+    kp_emit_kv_int(e, "pods", n->percent_pods);
+    kp_emit_obj_end(e);
+    kp_emit_key(e, "podsByQOSClass");
+    kp_emit_obj_begin(e);
+    kp_emit_kv_int(e, "Guaranteed", (int64_t)n->pods_guaranteed);
+    kp_emit_kv_int(e, "Burstable", (int64_t)n->pods_burstable);
+    kp_emit_kv_int(e, "BestEffort", (int64_t)n->pods_besteffort);
+    kp_emit_obj_end(e);
+    kp_emit_key(e, "podsByPriorityClass");
+    kp_emit_obj_begin(e);
+    for (size_t j = 0; j < n->n_by_class; j++) kp_emit_kv_int(e, n->by_class[j].priority_class, (int64_t)n->by_class[j].pods);
+    kp_emit_obj_end(e);
+    kp_emit_obj_end(e);
+}
+
+static void emit_summary(kp_emit *e, const kp_inspect_summary *s) {
+    kp_emit_key(e, "summary");
+    kp_emit_obj_begin(e);
+    kp_emit_kv_int(e, "nodes", (int64_t)s->nodes);
+    kp_emit_kv_int(e, "pods", (int64_t)s->pods);
+    kp_emit_kv_int(e, "pendingPods", (int64_t)s->pending_pods);
+    kp_emit_kv_int(e, "terminatingPods", (int64_t)s->terminating_pods);
+    kp_emit_kv_int(e, "nominatedPods", (int64_t)s->nominated_pods);
+    kp_emit_kv_int(e, "priorityClasses", (int64_t)s->priority_classes);
+    kp_emit_kv_int(e, "podDisruptionBudgets", (int64_t)s->pod_disruption_budgets);
+    kp_emit_obj_end(e);
+}
+
+static void emit_pdb(kp_emit *e, const kp_inspect_pdb *b) {
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "namespace", b->ns);
+    kp_emit_kv_str(e, "name", b->name);
+    if (b->min_available) kp_emit_kv_str(e, "minAvailable", b->min_available);
+    if (b->max_unavailable) kp_emit_kv_str(e, "maxUnavailable", b->max_unavailable);
+    kp_emit_key(e, "disruptionsAllowed");
+    if (b->has_status) kp_emit_int(e, b->disruptions_allowed);
+    else kp_emit_null(e);
+    kp_emit_kv_int(e, "disruptedPods", (int64_t)b->disrupted_pods);
+    kp_emit_obj_end(e);
+}
+
+static kp_status render_document(FILE *f, const kp_inspection *in, kp_outfmt fmt) {
+    kp_emit *e = kp_emit_new(f, fmt); /* NULL: every call below is a no-op, the status KP_ENOMEM */
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
+    kp_emit_kv_str(e, "kind", "ClusterInspection");
+    emit_summary(e, kp_inspection_summary(in));
+    kp_emit_key(e, "nodes");
+    kp_emit_arr_begin(e);
+    for (size_t k = 0; k < kp_inspection_node_count(in); k++) emit_node(e, kp_inspection_node(in, k));
+    kp_emit_arr_end(e);
+    kp_emit_key(e, "priorityClasses");
+    kp_emit_arr_begin(e);
+    for (size_t k = 0; k < kp_inspection_class_count(in); k++) {
+        const kp_inspect_class *pc = kp_inspection_class(in, k);
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "name", pc->name);
+        kp_emit_kv_int(e, "value", pc->value);
+        kp_emit_kv_bool(e, "globalDefault", pc->global_default);
+        kp_emit_kv_str(e, "preemptionPolicy", pc->preemption_policy);
+        kp_emit_kv_int(e, "pods", (int64_t)pc->pods);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+    kp_emit_key(e, "podDisruptionBudgets");
+    kp_emit_arr_begin(e);
+    for (size_t k = 0; k < kp_inspection_pdb_count(in); k++) emit_pdb(e, kp_inspection_pdb(in, k));
+    kp_emit_arr_end(e);
+    kp_emit_key(e, "warnings");
+    kp_emit_arr_begin(e);
+    for (size_t i = 0; i < kp_inspection_warning_count(in); i++) kp_emit_str(e, kp_inspection_warning(in, i));
+    kp_emit_arr_end(e);
+    kp_emit_obj_end(e);
+    kp_status st = kp_emit_status(e);
+    kp_emit_free(e);
+    return st;
+}
+
+kp_status kp_render_inspection(FILE *f, const kp_inspection *in, kp_outfmt fmt) {
+    return fmt == KP_OUT_TABLE ? render_tables(f, in) : render_document(f, in, fmt);
+}
