@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "core/cluster_int.h"
+#include "core/cluster.h"
 #include "kprio/cluster.h"
 
 /* ---- identity map: (kind, ns, name) -> index ---- */
@@ -259,23 +259,6 @@ void *kp__cluster_share_stored(kp_cluster *cl, void *stored, size_t bytes) {
     return stored;
 }
 
-int kp__res_index(kp_cluster *cl, const char *name, size_t len) {
-    for (uint32_t i = 0; i < cl->n_res; i++)
-        if (kp__strlen(&cl->strs, cl->res_names[i]) == len && memcmp(kp__s(cl, cl->res_names[i]), name, len) == 0)
-            return (int)i;
-    if (cl->n_res >= KP_MAX_RES) return -1;
-    kp_str id = kp__intern(&cl->strs, name, len);
-    if (id == UINT32_MAX) return -1;
-    cl->res_names[cl->n_res] = id;
-    return (int)cl->n_res++;
-}
-
-int64_t kp__resv_get(const kp_resv *v, int r) {
-    for (uint16_t i = 0; i < v->n; i++)
-        if (v->e[i].res == r) return v->e[i].v;
-    return 0;
-}
-
 kp_cluster *kp_cluster_new(void) {
     kp_cluster_ext *ext = kp__calloc(1, sizeof *ext);
     if (!ext) return NULL;
@@ -333,50 +316,6 @@ void kp_cluster_free(kp_cluster *cl) {
     kp__arena_fini(&cl->arena);
 
     kp__free(ext);
-}
-
-/* ---- NodeInfo aggregates (mirror framework.NodeInfo.AddPod / RemovePod) ---- */
-
-kp_status kp__node_add_pod(kp_cluster *cl, uint32_t node, uint32_t pod) {
-    kp_node *n = &cl->nodes[node];
-    kp_pod *p = &cl->pods[pod];
-    if (n->n_pods == n->cap_pods) {
-        uint32_t ncap = n->cap_pods ? n->cap_pods * 2 : 8;
-        uint32_t *np = kp__realloc(n->pods, ncap * sizeof *np);
-        if (!np) return KP_ENOMEM;
-        n->pods = np;
-        n->cap_pods = ncap;
-    }
-    p->pos_in_node = n->n_pods;
-    n->pods[n->n_pods++] = pod;
-    p->node = (int32_t)node;
-    for (uint16_t i = 0; i < p->req.n; i++) n->requested[p->req.e[i].res] += p->req.e[i].v;
-    n->nz_cpu += p->nz_cpu;
-    n->nz_mem += p->nz_mem;
-    if (p->pod_affinity || p->pod_anti_affinity) n->n_affinity_pods++;
-    return KP_OK;
-}
-
-void kp__node_remove_pod(kp_cluster *cl, uint32_t pod) {
-    kp_pod *p = &cl->pods[pod];
-    if (p->node < 0) return;
-    kp_node *n = &cl->nodes[p->node];
-    uint32_t pos = p->pos_in_node;
-    /* swap-with-last removal, as NodeInfo.RemovePod does */
-    uint32_t last = n->pods[n->n_pods - 1];
-    n->pods[pos] = last;
-    cl->pods[last].pos_in_node = pos;
-    n->n_pods--;
-    for (uint16_t i = 0; i < p->req.n; i++) n->requested[p->req.e[i].res] -= p->req.e[i].v;
-    n->nz_cpu -= p->nz_cpu;
-    n->nz_mem -= p->nz_mem;
-    if (p->pod_affinity || p->pod_anti_affinity) n->n_affinity_pods--;
-    p->node = -1;
-}
-
-const char *kp__pod_ref(const kp_cluster *cl, const kp_pod *p, char *buf, size_t cap) {
-    snprintf(buf, cap, "%s/%s", kp__s(cl, p->ns), kp__s(cl, p->name));
-    return buf;
 }
 
 /* ---- public accessors ---- */

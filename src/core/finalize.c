@@ -238,21 +238,6 @@ static bool has_annotation(const kp_cluster *cl, const kp_pod *p, const char *ke
     return true;
 }
 
-bool kp__pod_is_terminal(const kp_pod *p) {
-    return p->phase == KP_PHASE_SUCCEEDED || p->phase == KP_PHASE_FAILED;
-}
-
-bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *type, const char *status, const char *reason) {
-    for (uint16_t i = 0; i < p->n_conditions; i++) {
-        const kp_condition *c = &p->conditions[i];
-        if (strcmp(kp__s(cl, c->type), type) != 0) continue;
-        /* upstream reads the first condition of that type */
-        return (!status || strcmp(kp__s(cl, c->status), status) == 0) &&
-               (!reason || strcmp(kp__s(cl, c->reason), reason) == 0);
-    }
-    return false;
-}
-
 static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
     kp_resent e[KP_MAX_RES];
     memset(e, 0, sizeof e); /* padding too: stored arrays are compared bytewise */

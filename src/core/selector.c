@@ -1,24 +1,14 @@
-/* Label and selector matching, taints and tolerations (mirrors apimachinery labels.Selector,
- * component-helpers nodeaffinity and v1helper.TolerationsTolerateTaint). */
+/* Label selector and node selector matching (mirrors apimachinery labels.Selector and
+ * component-helpers nodeaffinity). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/model.h"
-
-bool kp__labels_get(const kp_labels *l, kp_str key, kp_str *val) {
-    uint32_t lo = 0, hi = l->n;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (l->items[mid].key == key) {
-            if (val) *val = l->items[mid].val;
-            return true;
-        }
-        if (l->items[mid].key < key) lo = mid + 1;
-        else hi = mid;
-    }
-    return false;
-}
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/selector.h"
 
 static bool parse_i64(const char *s, int64_t *out) {
     if (!*s) return false;
@@ -98,15 +88,3 @@ bool kp__pod_matches_node_selector_and_affinity(const kp_cluster *cl, const kp_p
     return false;
 }
 
-bool kp__toleration_tolerates(const kp_toleration *t, const kp_taint *taint) {
-    if (t->effect != KP_EFFECT_NONE && t->effect != taint->effect) return false;
-    if (t->key && t->key != taint->key) return false;
-    if (t->op == KP_TOL_EXISTS) return true;
-    return t->value == taint->value;
-}
-
-bool kp__tolerations_tolerate(const kp_pod *p, const kp_taint *taint) {
-    for (uint16_t i = 0; i < p->n_tolerations; i++)
-        if (kp__toleration_tolerates(&p->tolerations[i], taint)) return true;
-    return false;
-}

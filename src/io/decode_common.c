@@ -6,7 +6,7 @@
 
 #include "base/alloc.h"
 #include "io/decode_common.h"
-#include "core/cluster_int.h"
+#include "core/cluster.h"
 #include "kprio/quantity.h"
 
 void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n) {

@@ -3,7 +3,12 @@
 #ifndef KP_IO_DECODE_COMMON_H
 #define KP_IO_DECODE_COMMON_H
 
-#include "core/model.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/meta.h"
+#include "core/resources.h"
+#include "core/selector.h"
+#include "core/taints.h"
 #include "io/tree.h"
 
 #define KP_MAX_LIST 100000 /* entries of one array/map inside an object: more is absurd input */

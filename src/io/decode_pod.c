@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/cluster_int.h"
+#include "core/cluster.h"
 #include "io/decode_common.h"
 
 #define TRY(x)                        \

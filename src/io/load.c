@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "base/alloc.h"
-#include "core/cluster_int.h"
+#include "core/cluster.h"
 #include "io/events.h"
 #include "io/decode_common.h"
 #include "io/input.h"
