@@ -102,8 +102,9 @@ static void *upsert(kp_cluster *cl, int which, void **arr, uint32_t *n, uint32_t
     uint64_t key = idkey(ns, name);
     long old = idmap_get(m, key);
     if (old >= 0) {
-        kp__cluster_warn(cl, "%s %s%s%s appears more than once; the later definition replaces the earlier",
-                         kind, ns ? kp__s(cl, ns) : "", ns ? "/" : "", kp__s(cl, name));
+        if (kp__cluster_warn(cl, "%s %s%s%s appears more than once; the later definition replaces the earlier",
+                             kind, ns ? kp__s(cl, ns) : "", ns ? "/" : "", kp__s(cl, name)) != KP_OK)
+            return NULL;
         void *slot = (char *)*arr + (size_t)old * sz;
         memset(slot, 0, sz);
         return slot;
@@ -195,24 +196,22 @@ void kp__cluster_note_skipped(kp_cluster *cl, const char *kind) {
         snprintf(cl->skipped_kinds + used, sizeof cl->skipped_kinds - used, "%s%s", used ? ", " : "", kind);
 }
 
-void kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
-    char buf[512];
+kp_status kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (cl->n_warnings >= 100000) return; /* bounded */
-    if (cl->n_warnings == cl->cap_warnings) {
-        uint32_t ncap = cl->cap_warnings ? cl->cap_warnings * 2 : 16;
-        char **nw = kp__realloc(cl->warnings, ncap * sizeof *nw);
-        if (!nw) return;
-        cl->warnings = nw;
-        cl->cap_warnings = ncap;
-    }
-    char *w = kp__strdup(buf);
-    if (w) cl->warnings[cl->n_warnings++] = w;
+    if (n < 0) return KP_EINVAL;
+    if (!kp__grow((void **)&cl->warnings, &cl->cap_warnings, (size_t)cl->n_warnings + 1, sizeof *cl->warnings, 16))
+        return KP_ENOMEM;
+    char *w = kp__malloc((size_t)n + 1);
+    if (!w) return KP_ENOMEM;
+    va_start(ap, fmt);
+    vsnprintf(w, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    cl->warnings[cl->n_warnings++] = w;
+    return KP_OK;
 }
-
 
 /* The cache slot for an array's bytes; *hit = an identical array stored there. */
 static uint32_t share_slot(const kp_cluster_ext *ext, const void *data, size_t bytes, const void **hit) {
@@ -265,15 +264,19 @@ kp_cluster *kp_cluster_new(void) {
     kp_cluster *cl = &ext->base;
     kp__arena_init(&cl->arena);
     if (!kp__intern_init(&cl->strs, &cl->arena)) {
+        kp__intern_fini(&cl->strs); /* (a failed init may have allocated part of the table) */
+        kp__arena_fini(&cl->arena);
         kp__free(ext);
         return NULL;
     }
+    /* Every string and resource the model refers to by a fixed id; the first allocation that
+     * fails makes the whole cluster NULL (the documented out-of-memory answer). */
     static const char *fixed[] = {"cpu", "memory", "ephemeral-storage", "pods"};
-    for (int i = 0; i < KP_RES_FIXED; i++) kp__res_index(cl, fixed[i], strlen(fixed[i]));
-    cl->s_default_scheduler = kp__intern(&cl->strs, "default-scheduler", 17);
-    cl->s_tcp = kp__intern(&cl->strs, "TCP", 3);
-    cl->s_any_ip = kp__intern(&cl->strs, "0.0.0.0", 7);
-    cl->s_hostname_key = kp__intern(&cl->strs, "kubernetes.io/hostname", 22);
+    bool ok = true;
+    for (int i = 0; i < KP_RES_FIXED; i++) ok = ok && kp__res_index(cl, fixed[i], strlen(fixed[i])) == i;
+    kp_str *const wk[] = {&cl->s_default_scheduler, &cl->s_tcp, &cl->s_any_ip, &cl->s_hostname_key};
+    static const char *wk_text[] = {"default-scheduler", "TCP", "0.0.0.0", "kubernetes.io/hostname"};
+    for (int i = 0; i < 4; i++) ok = ok && (*wk[i] = kp__intern(&cl->strs, wk_text[i], strlen(wk_text[i]))) != UINT32_MAX;
     /* Built-in classes the API server creates at bootstrap (SystemPriorityClasses). */
     static const struct {
         const char *name;
@@ -283,15 +286,21 @@ kp_cluster *kp_cluster_new(void) {
         {"system-node-critical", 2000001000, "Used for system critical pods that must not be moved from their current node."},
         {"system-cluster-critical", 2000000000, "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
     };
-    for (int i = 0; i < 2; i++) {
-        kp_priority_class *pc = kp__cluster_new_class(cl, kp__intern(&cl->strs, builtin[i].name, strlen(builtin[i].name)));
+    for (int i = 0; i < 2 && ok; i++) {
+        kp_str name = kp__intern(&cl->strs, builtin[i].name, strlen(builtin[i].name));
+        kp_str desc = kp__intern(&cl->strs, builtin[i].desc, strlen(builtin[i].desc));
+        kp_priority_class *pc = name != UINT32_MAX && desc != UINT32_MAX ? kp__cluster_new_class(cl, name) : NULL;
         if (!pc) {
-            kp_cluster_free(cl);
-            return NULL;
+            ok = false;
+            break;
         }
         pc->value = builtin[i].value;
         pc->builtin = true;
-        pc->description = kp__intern(&cl->strs, builtin[i].desc, strlen(builtin[i].desc));
+        pc->description = desc;
+    }
+    if (!ok) {
+        kp_cluster_free(cl);
+        return NULL;
     }
     return cl;
 }

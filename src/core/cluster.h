@@ -45,7 +45,8 @@ typedef struct kp_cluster {
     bool finalized;
     /* warnings collected while loading/finalizing; the CLI prints them */
     char **warnings;
-    uint32_t n_warnings, cap_warnings;
+    uint32_t n_warnings;
+    size_t cap_warnings;
     uint32_t n_skipped_kinds; /* objects of kinds kprio does not model */
     char skipped_kinds[256];  /* comma-separated distinct kinds, truncated */
     uint64_t bytes_loaded;
@@ -60,8 +61,9 @@ typedef struct kp_cluster {
 
 static inline const char *kp__s(const kp_cluster *cl, kp_str id) { return cl->strs.ptr[id]; }
 
-/* Adds a formatted warning (copied). */
-void kp__cluster_warn(kp_cluster *cl, const char *fmt, ...)
+/* Adds a formatted warning (copied). KP_ENOMEM when it cannot be stored: a warning is part of
+ * the answer, so callers pass the failure on. */
+kp_status kp__cluster_warn(kp_cluster *cl, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

@@ -194,8 +194,9 @@ static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
         /* Already admitted: keep the stored value; a deleted class only warrants a warning. */
         if (p->priority_class && !pc) {
             p->class_missing = true;
-            kp__cluster_warn(cl, "Pod %s: spec.priorityClassName: PriorityClass %s no longer exists (keeping spec.priority %d)",
-                             ref, kp__s(cl, p->priority_class), p->priority);
+            if (kp__cluster_warn(cl, "Pod %s: spec.priorityClassName: PriorityClass %s no longer exists (keeping spec.priority %d)",
+                                 ref, kp__s(cl, p->priority_class), p->priority) != KP_OK)
+                return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory storing a warning", ref);
         }
         if (!p->has_preemption_policy) p->preemption_policy = pc && pc->has_preemption_policy ? pc->preemption_policy : KP_PREEMPT_LOWER;
         return KP_OK;
@@ -257,7 +258,8 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     kp_status st = validate_classes(cl, err);
     if (st != KP_OK) return st;
     if (cl->n_skipped_kinds)
-        kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s", cl->n_skipped_kinds, cl->skipped_kinds);
+        if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s", cl->n_skipped_kinds, cl->skipped_kinds) != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     uint32_t n_unknown_node = 0;
     for (uint32_t i = 0; i < cl->n_pods; i++) {
         kp_pod *p = &cl->pods[i];
@@ -276,7 +278,10 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         }
         int64_t dense[KP_MAX_RES];
         kp__pod_requests(cl, p, true, false, dense);
-        if ((st = to_resv(cl, dense, &p->req)) != KP_OK) return kp_error_set(err, st, "out of memory");
+        if ((st = to_resv(cl, dense, &p->req)) != KP_OK) {
+            char ref[512];
+            return kp_error_set(err, st, "Pod %s: out of memory", kp__pod_ref(cl, p, ref, sizeof ref));
+        }
         kp__pod_requests(cl, p, true, true, dense);
         p->nz_cpu = dense[KP_RES_CPU];
         p->nz_mem = dense[KP_RES_MEM];
@@ -289,12 +294,17 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         if (n < 0) {
             if (n_unknown_node++ < 5) {
                 char ref[512];
-                kp__cluster_warn(cl, "Pod %s is bound to node %s, which is not in the input; it is ignored for placement",
-                                 kp__pod_ref(cl, p, ref, sizeof ref), kp__s(cl, p->node_name));
+                if (kp__cluster_warn(cl, "Pod %s is bound to node %s, which is not in the input; it is ignored for placement",
+                                     kp__pod_ref(cl, p, ref, sizeof ref), kp__s(cl, p->node_name)) != KP_OK)
+                    return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory storing a warning", ref);
             }
             continue;
         }
-        if (kp__node_add_pod(cl, (uint32_t)n, i) != KP_OK) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        if (kp__node_add_pod(cl, (uint32_t)n, i) != KP_OK) {
+            char ref[512];
+            return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory adding it to node %s",
+                                kp__pod_ref(cl, p, ref, sizeof ref), kp__s(cl, p->node_name));
+        }
     }
     /* The object arrays grew by doubling while loading; give the unused tail back. */
     if (cl->n_pods && cl->n_pods < cl->cap_pods) {
@@ -305,7 +315,9 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         }
     }
     kp__intern_trim(&cl->strs);
-    if (n_unknown_node > 5) kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input", n_unknown_node - 5);
+    if (n_unknown_node > 5 &&
+        kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input", n_unknown_node - 5) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     cl->finalized = true;
     return KP_OK;
 }

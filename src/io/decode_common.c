@@ -15,17 +15,26 @@ void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n) {
     return p;
 }
 
-kp_str kp__d_intern(kp_cluster *cl, const char *s, size_t len) { return kp__intern(&cl->strs, s, len); }
+kp_status kp__d_intern(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const char *field, const char *s, size_t len,
+                       kp_str *out) {
+    kp_str id = kp__intern(&cl->strs, s, len);
+    if (id != UINT32_MAX) {
+        *out = id;
+        return KP_OK;
+    }
+    /* kp__intern fails for want of memory, or when the ids it can hand out are used up */
+    if (cl->strs.n >= ((uint32_t)1 << KP__INTERN_ID_BITS) - 2)
+        return kp__dctx_fail(d, n, KP_ELIMIT, field, "more than %u distinct strings in the input (the interner's limit)",
+                             ((uint32_t)1 << KP__INTERN_ID_BITS) - 2);
+    return kp__dctx_fail(d, n, KP_ENOMEM, field, "out of memory");
+}
 
 kp_status kp__d_str(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_str *out) {
     const char *s = NULL;
     bool present = false;
     kp_status st = kp__dget_str(d, obj, key, &s, &present);
     if (st != KP_OK || !present) return st;
-    kp_str id = kp__intern(&cl->strs, s, strlen(s));
-    if (id == UINT32_MAX) return kp__dctx_fail(d, NULL, KP_ENOMEM, key, "out of memory");
-    *out = id;
-    return KP_OK;
+    return kp__d_intern(d, cl, kp__tree_get(obj, key), key, s, strlen(s), out);
 }
 
 static int label_cmp(const void *a, const void *b) {
@@ -61,12 +70,10 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
                                c->type == KP_T_NUM ? "a number (quote it)" : c->type == KP_T_BOOL ? "a boolean (quote it)" : "a non-string");
             break;
         }
-        kp_str k = kp__intern(&cl->strs, c->key, c->key_len);
-        kp_str v = kp__intern(&cl->strs, c->s, c->len);
-        if (k == UINT32_MAX || v == UINT32_MAX) {
-            st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+        kp_str k, v;
+        if ((st = kp__d_intern(d, cl, c, NULL, c->key, c->key_len, &k)) != KP_OK ||
+            (st = kp__d_intern(d, cl, c, NULL, c->s, c->len, &v)) != KP_OK)
             break;
-        }
         /* duplicate keys (possible in YAML): the last one wins, as in Go's map decoding */
         uint32_t j;
         for (j = 0; j < n && items[j].key != k; j++) {}
@@ -133,11 +140,7 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
         for (j = 0; j < n && e[j].res != r; j++) {}
         e[j].res = (uint8_t)r;
         e[j].v = v;
-        e[j].text = kp__intern(&cl->strs, c->s, c->len);
-        if (e[j].text == UINT32_MAX) {
-            st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
-            break;
-        }
+        if ((st = kp__d_intern(d, cl, c, name, c->s, c->len, &e[j].text)) != KP_OK) break;
         if (j == n) n++;
     }
     kp__dctx_pop(d, saved);
@@ -178,7 +181,7 @@ kp_status kp__d_str_list(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const 
             kp__dctx_pop(d, saved);
             return st;
         }
-        v[i] = kp__intern(&cl->strs, c->s, c->len);
+        if ((st = kp__d_intern(d, cl, c, key, c->s, c->len, &v[i])) != KP_OK) return st;
     }
     *n = i;
     *out = v;

@@ -13,7 +13,10 @@
 
 #define KP_MAX_LIST 100000 /* entries of one array/map inside an object: more is absurd input */
 
-kp_str kp__d_intern(kp_cluster *cl, const char *s, size_t len);
+/* Interns s[0..len) into *out; KP_ENOMEM (or KP_ELIMIT when the interner's ids are used up) as a
+ * path error on node n / field otherwise. */
+kp_status kp__d_intern(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const char *field, const char *s, size_t len,
+                       kp_str *out);
 kp_status kp__d_str(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_str *out);
 kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_labels *out);
 kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_resv *out);

@@ -202,7 +202,7 @@ static kp_status decode_pat(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, kp_po
     const char *tk = NULL;
     TRY(kp__dget_str(d, t, "topologyKey", &tk, &has));
     if (!has || !tk[0]) return kp__dctx_fail(d, t, KP_EINVAL, "topologyKey", "can not be empty");
-    out->topology_key = kp__intern(&cl->strs, tk, strlen(tk));
+    TRY(kp__d_intern(d, cl, kp__tree_get(t, "topologyKey"), "topologyKey", tk, strlen(tk), &out->topology_key));
     TRY(kp__d_str_list(d, cl, t, "matchLabelKeys", &out->n_match_label_keys, &out->match_label_keys));
     TRY(kp__d_str_list(d, cl, t, "mismatchLabelKeys", &out->n_mismatch_label_keys, &out->mismatch_label_keys));
     return KP_OK;
@@ -368,7 +368,7 @@ static kp_status decode_spread(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec,
         if (st == KP_OK) {
             sc->max_skew = (int32_t)skew;
             sc->min_domains = (int32_t)md;
-            sc->topology_key = kp__intern(&cl->strs, tk, strlen(tk));
+            st = kp__d_intern(d, cl, kp__tree_get(t, "topologyKey"), "topologyKey", tk, strlen(tk), &sc->topology_key);
         }
         kp__dctx_pop(d, s2);
     }
@@ -409,8 +409,7 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
                 if (st == KP_OK && sl && sl->type != KP_T_NULL) {
                     st = kp__d_quantity(d, sl, "sizeLimit", false, &v->size_limit);
                     v->has_size_limit = st == KP_OK;
-                    if (st == KP_OK && (v->size_limit_text = kp__d_intern(cl, sl->s, sl->len)) == UINT32_MAX)
-                        st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+                    if (st == KP_OK) st = kp__d_intern(d, cl, sl, "sizeLimit", sl->s, sl->len, &v->size_limit_text);
                 }
                 kp__dctx_pop(d, s3);
             }
