@@ -182,18 +182,21 @@ kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_
     return w;
 }
 
-void kp__cluster_note_skipped(kp_cluster *cl, const char *kind) {
+kp_status kp__cluster_note_skipped(kp_cluster *cl, const char *kind) {
     cl->n_skipped_kinds++;
-    size_t kl = strlen(kind), used = strlen(cl->skipped_kinds);
-    if (kl == 0) return; /* (an empty kind is rejected by the loader; strstr would not advance) */
-    /* keep a short list of distinct kinds for the summary warning */
+    size_t kl = strlen(kind), used = cl->skipped_len;
+    if (kl == 0) return KP_OK; /* (an empty kind is rejected by the loader; strstr would not advance) */
+    /* keep the list of distinct kinds for the summary warning */
     const char *p = cl->skipped_kinds;
-    while ((p = strstr(p, kind))) {
-        if ((p == cl->skipped_kinds || p[-1] == ' ') && (p[kl] == ',' || p[kl] == 0)) return;
+    while (p && (p = strstr(p, kind))) {
+        if ((p == cl->skipped_kinds || p[-1] == ' ') && (p[kl] == ',' || p[kl] == 0)) return KP_OK;
         p += kl;
     }
-    if (used + kl + 3 < sizeof cl->skipped_kinds)
-        snprintf(cl->skipped_kinds + used, sizeof cl->skipped_kinds - used, "%s%s", used ? ", " : "", kind);
+    size_t need = used + (used ? 2 : 0) + kl + 1;
+    if (!kp__grow((void **)&cl->skipped_kinds, &cl->skipped_cap, need, 1, 256)) return KP_ENOMEM;
+    snprintf(cl->skipped_kinds + used, cl->skipped_cap - used, "%s%s", used ? ", " : "", kind);
+    cl->skipped_len = need - 1;
+    return KP_OK;
 }
 
 kp_status kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
@@ -315,6 +318,7 @@ void kp_cluster_free(kp_cluster *cl) {
     for (uint32_t i = 0; i < cl->n_nodes; i++) kp__free(cl->nodes[i].pods);
     for (uint32_t i = 0; i < cl->n_warnings; i++) kp__free(cl->warnings[i]);
     kp__free(cl->warnings);
+    kp__free(cl->skipped_kinds);
     kp__free(cl->pods);
     kp__free(cl->nodes);
     kp__free(cl->classes);

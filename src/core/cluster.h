@@ -48,7 +48,8 @@ typedef struct kp_cluster {
     uint32_t n_warnings;
     size_t cap_warnings;
     uint32_t n_skipped_kinds; /* objects of kinds kprio does not model */
-    char skipped_kinds[256];  /* comma-separated distinct kinds, truncated */
+    char *skipped_kinds;      /* comma-separated distinct kinds (heap; NULL while none) */
+    size_t skipped_len, skipped_cap;
     uint64_t bytes_loaded;
     uint32_t n_objects;
     kp_progress_fn progress_fn; /* kp_cluster_set_progress */
@@ -76,7 +77,9 @@ kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name);
 kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name);
 /* Service / ReplicationController / ReplicaSet / StatefulSet (same replace rule per kind). */
 kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns, kp_str name);
-void kp__cluster_note_skipped(kp_cluster *cl, const char *kind);
+/* Counts an object of a kind kprio does not model and remembers the kind for the summary warning.
+ * KP_ENOMEM when the kind cannot be stored. */
+kp_status kp__cluster_note_skipped(kp_cluster *cl, const char *kind);
 /* Stores a read-only array (resource list, label map) in the cluster arena, or returns an
  * identical one stored recently: replicas of a workload carry the same requests, limits and
  * labels, so each distinct array is mostly stored once (~130 B per pod saved on the benchmark

@@ -258,7 +258,8 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     kp_status st = validate_classes(cl, err);
     if (st != KP_OK) return st;
     if (cl->n_skipped_kinds)
-        if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s", cl->n_skipped_kinds, cl->skipped_kinds) != KP_OK)
+        if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s", cl->n_skipped_kinds,
+                             cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
             return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     uint32_t n_unknown_node = 0;
     for (uint32_t i = 0; i < cl->n_pods; i++) {

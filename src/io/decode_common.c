@@ -29,6 +29,11 @@ kp_status kp__d_intern(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const char
     return kp__dctx_fail(d, n, KP_ENOMEM, field, "out of memory");
 }
 
+kp_status kp__d_check_count(kp_dctx *d, const kp_tnode *n, const char *key, uint32_t count, uint32_t limit) {
+    if (count <= limit) return KP_OK;
+    return kp__dctx_fail(d, n, KP_ELIMIT, key, "%u entries exceed kprio's limit of %u", count, limit);
+}
+
 kp_status kp__d_str(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_str *out) {
     const char *s = NULL;
     bool present = false;
@@ -54,7 +59,7 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
     const kp_tnode *m;
     kp_status st = kp__dget_obj(d, obj, key, &m);
     if (st != KP_OK || !m || m->n == 0) return st;
-    if (m->n > KP_MAX_LIST) return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u entries exceed the limit of %d", m->n, KP_MAX_LIST);
+    if ((st = kp__d_check_count(d, m, key, m->n, KP_MAX_LIST)) != KP_OK) return st;
     /* built in scratch memory, then stored shared (replicas carry identical label maps) */
     kp_label local[64];
     kp_label *items = m->n <= 64 ? local : kp__malloc(m->n * sizeof *items);
@@ -118,7 +123,8 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
     const kp_tnode *m;
     kp_status st = kp__dget_obj(d, obj, key, &m);
     if (st != KP_OK || !m || m->n == 0) return st;
-    if (m->n > KP_MAX_RES) return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u resources exceed the limit of %d", m->n, KP_MAX_RES);
+    if (m->n > KP_MAX_RES)
+        return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u resources exceed kprio's limit of %d distinct resource names", m->n, KP_MAX_RES);
     kp_resent e[KP_MAX_RES];
     memset(e, 0, sizeof e); /* padding too: stored arrays are compared bytewise */
     uint16_t n = 0;
@@ -130,7 +136,7 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
         name[nl] = 0;
         int r = kp__res_index(cl, c->key, c->key_len);
         if (r < 0) {
-            st = kp__dctx_fail(d, c, KP_ELIMIT, name, "more than %d distinct resource names in the cluster", KP_MAX_RES);
+            st = kp__dctx_fail(d, c, KP_ELIMIT, name, "more than %d distinct resource names in the cluster (kprio's limit)", KP_MAX_RES);
             break;
         }
         int64_t v;
@@ -169,7 +175,7 @@ kp_status kp__d_str_list(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const 
     const kp_tnode *a;
     kp_status st = kp__dget_arr(d, obj, key, &a);
     if (st != KP_OK || !a || a->n == 0) return st;
-    if (a->n > 65535) return kp__dctx_fail(d, a, KP_ELIMIT, key, "too many entries (%u)", a->n);
+    if ((st = kp__d_check_count(d, a, key, a->n, KP_MAX_ENTRIES)) != KP_OK) return st;
     kp_str *v = kp__d_alloc(d, cl, a->n * sizeof *v);
     if (!v) return KP_ENOMEM;
     uint16_t i = 0;
@@ -220,7 +226,7 @@ kp_status kp__d_selreqs(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const c
     const kp_tnode *a;
     kp_status st = kp__dget_arr(d, obj, key, &a);
     if (st != KP_OK || !a || a->n == 0) return st;
-    if (a->n > 65535) return kp__dctx_fail(d, a, KP_ELIMIT, key, "too many entries (%u)", a->n);
+    if ((st = kp__d_check_count(d, a, key, a->n, KP_MAX_ENTRIES)) != KP_OK) return st;
     kp_selreq *v = kp__d_alloc(d, cl, a->n * sizeof *v);
     if (!v) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, key);
@@ -257,7 +263,7 @@ kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, cons
     const kp_tnode *a;
     kp_status st = kp__dget_arr(d, obj, key, &a);
     if (st != KP_OK || !a || a->n == 0) return st;
-    if (a->n > 1000) return kp__dctx_fail(d, a, KP_ELIMIT, key, "too many conditions (%u)", a->n);
+    if ((st = kp__d_check_count(d, a, key, a->n, KP_MAX_ENTRIES)) != KP_OK) return st;
     uint32_t want = 0;
     for (const kp_tnode *c = a->first; c; c = c->next) {
         const kp_tnode *t = kp__tree_get(c, "type");

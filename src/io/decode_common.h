@@ -11,7 +11,13 @@
 #include "core/taints.h"
 #include "io/tree.h"
 
-#define KP_MAX_LIST 100000 /* entries of one array/map inside an object: more is absurd input */
+#define KP_MAX_LIST 100000 /* entries of one label map: more is absurd input */
+/* Entries of one list kept with a 16-bit count in the model (containers, ports, tolerations,
+ * terms, expressions, values, ...): more is an error naming the limit, never a wrapped count. */
+#define KP_MAX_ENTRIES 65535
+
+/* KP_ELIMIT naming the limit (and the file, object and field key) when count > limit. */
+kp_status kp__d_check_count(kp_dctx *d, const kp_tnode *n, const char *key, uint32_t count, uint32_t limit);
 
 /* Interns s[0..len) into *out; KP_ENOMEM (or KP_ELIMIT when the interner's ids are used up) as a
  * path error on node n / field otherwise. */

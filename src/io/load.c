@@ -43,7 +43,7 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
         st = kp__dget_bool(d, spec, "unschedulable", &n->unschedulable, NULL);
         if (st == KP_OK) st = kp__dget_arr(d, spec, "taints", &taints);
         if (st == KP_OK && taints && taints->n) {
-            if (taints->n > 10000) st = kp__dctx_fail(d, taints, KP_ELIMIT, "taints", "too many entries");
+            st = kp__d_check_count(d, taints, "taints", taints->n, KP_MAX_ENTRIES);
             n->taints = st == KP_OK ? kp__d_alloc(d, cl, taints->n * sizeof *n->taints) : NULL;
             if (st == KP_OK && !n->taints) st = KP_ENOMEM;
             size_t s1 = kp__dctx_push(d, "taints");
@@ -77,7 +77,7 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
                 const kp_tnode *names = kp__tree_get(im, "names");
                 if (names && names->type == KP_T_ARR) total += names->n;
             }
-            if (total > 100000) st = kp__dctx_fail(d, images, KP_ELIMIT, "images", "too many image names");
+            st = kp__d_check_count(d, images, "images", total, KP_MAX_LIST);
             n->images = (st == KP_OK && total) ? kp__d_alloc(d, cl, total * sizeof *n->images) : NULL;
             if (st == KP_OK && total && !n->images) st = KP_ENOMEM; /* (kp__d_alloc set the message) */
             size_t s1 = kp__dctx_push(d, "images");
@@ -242,7 +242,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     kp_workload_kind wk = KP_WL_SERVICE;
     bool is_wl = kp__workload_kind(kind, &wk);
     if (!(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl)) {
-        kp__cluster_note_skipped(cl, kind);
+        if (kp__cluster_note_skipped(cl, kind) != KP_OK) return kp__dctx_fail(&d, obj, KP_ENOMEM, "kind", "out of memory");
         return KP_OK;
     }
     const kp_tnode *meta;
