@@ -8,6 +8,7 @@
 #include "base/alloc.h"
 #include "core/cluster_int.h"
 #include "kprio/cluster.h"
+#include "kprio/quantity.h"
 
 #define HIGHEST_USER_PRIORITY 1000000000
 #define SYSTEM_CRITICAL_PRIORITY 2000000000
@@ -239,6 +240,64 @@ static bool has_annotation(const kp_cluster *cl, const kp_pod *p, const char *ke
     return true;
 }
 
+/* Adds |v| to bound[r] for one resource list entry, or fails naming the field. */
+static kp_status bound_add(kp_cluster *cl, const kp_pod *p, int64_t *bound, int r, int64_t v, const char *what,
+                           kp_error *err) {
+    if (kp_amount_add(bound[r], v < 0 ? -v : v, &bound[r]) == KP_OK) return KP_OK;
+    char ref[512];
+    return kp_error_set(err, KP_ERANGE, "%s: Pod %s: %s.%s: the pod's amounts of %s add up to more than %lld (kprio's limit)",
+                        p->src_file ? p->src_file : "", kp__pod_ref(cl, p, ref, sizeof ref), what,
+                        kp__s(cl, cl->res_names[r]), kp__s(cl, cl->res_names[r]), (long long)INT64_MAX);
+}
+
+static kp_status bound_list(kp_cluster *cl, const kp_pod *p, int64_t *bound, const kp_resv *v, const char *what,
+                            kp_error *err) {
+    for (uint16_t k = 0; k < v->n; k++) {
+        kp_status st = bound_add(cl, p, bound, v->e[k].res, v->e[k].v, what, err);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
+/* Every sum the pod's request and limit vectors are built from (PodRequests, PodLimits, QoS, with
+ * the non-zero defaults and overhead) is bounded by the sum of the absolute amounts of all its
+ * containers, overhead and pod-level resources: checked here once, so those sums cannot wrap. */
+static kp_status check_pod_sums(kp_cluster *cl, const kp_pod *p, kp_error *err) {
+    int64_t req[KP_MAX_RES] = {0}, lim[KP_MAX_RES] = {0};
+    char what[96];
+    kp_status st = KP_OK;
+    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init && st == KP_OK; i++) {
+        const kp_container *c = &p->containers[i];
+        bool init = i >= p->n_containers;
+        uint32_t idx = init ? i - p->n_containers : i;
+        snprintf(what, sizeof what, "spec.%s[%u].resources.requests", init ? "initContainers" : "containers", idx);
+        st = bound_list(cl, p, req, &c->req, what, err);
+        /* the scheduler's non-zero defaults for a missing cpu / memory request */
+        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_CPU, DEFAULT_CPU_REQUEST, what, err);
+        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_MEM, DEFAULT_MEM_REQUEST, what, err);
+        snprintf(what, sizeof what, "spec.%s[%u].resources.limits", init ? "initContainers" : "containers", idx);
+        if (st == KP_OK) st = bound_list(cl, p, lim, &c->lim, what, err);
+    }
+    if (st == KP_OK) st = bound_list(cl, p, req, &p->pod_req, "spec.resources.requests", err);
+    if (st == KP_OK) st = bound_list(cl, p, lim, &p->pod_lim, "spec.resources.limits", err);
+    if (st == KP_OK) st = bound_list(cl, p, req, &p->overhead, "spec.overhead", err);
+    return st;
+}
+
+/* The node's requested amount that adding pod p would take past int64 (kp__node_add_pod said
+ * KP_ERANGE): reported with the pod and the node. */
+static kp_status node_sum_error(kp_cluster *cl, const kp_pod *p, const kp_node *n, kp_error *err) {
+    const char *res = NULL;
+    int64_t unused;
+    for (uint16_t i = 0; i < p->req.n && !res; i++)
+        if (kp_amount_add(n->requested[p->req.e[i].res], p->req.e[i].v, &unused) != KP_OK) res = kp__s(cl, cl->res_names[p->req.e[i].res]);
+    if (!res) res = kp_amount_add(n->nz_cpu, p->nz_cpu, &unused) != KP_OK ? "cpu (non-zero)" : "memory (non-zero)";
+    char ref[512];
+    return kp_error_set(err, KP_ERANGE, "%s: Pod %s: spec.nodeName: the requests of %s of the pods bound to node %s add up to more than %lld (kprio's limit)",
+                        p->src_file ? p->src_file : "", kp__pod_ref(cl, p, ref, sizeof ref), res, kp__s(cl, n->name),
+                        (long long)INT64_MAX);
+}
+
 static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
     kp_resent e[KP_MAX_RES];
     memset(e, 0, sizeof e); /* padding too: stored arrays are compared bytewise */
@@ -269,6 +328,7 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         p->is_static = has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
         if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
         if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
+        if ((st = check_pod_sums(cl, p, err)) != KP_OK) return st;
         p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
         p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
         if (p->status_qos) {
@@ -301,7 +361,9 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
             }
             continue;
         }
-        if (kp__node_add_pod(cl, (uint32_t)n, i) != KP_OK) {
+        st = kp__node_add_pod(cl, (uint32_t)n, i);
+        if (st == KP_ERANGE) return node_sum_error(cl, p, &cl->nodes[n], err);
+        if (st != KP_OK) {
             char ref[512];
             return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory adding it to node %s",
                                 kp__pod_ref(cl, p, ref, sizeof ref), kp__s(cl, p->node_name));

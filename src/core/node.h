@@ -41,7 +41,8 @@ typedef struct kp_node {
 } kp_node;
 
 /* NodeInfo mutation mirrors (keep aggregates exact): framework.NodeInfo.AddPod / RemovePod,
- * including the swap-with-last removal order. */
+ * including the swap-with-last removal order. kp__node_add_pod: KP_ENOMEM, or KP_ERANGE when a sum
+ * of the node's requests would not fit in int64 (the node is then unchanged). */
 kp_status kp__node_add_pod(kp_cluster *cl, uint32_t node, uint32_t pod);
 void kp__node_remove_pod(kp_cluster *cl, uint32_t pod);
 

@@ -441,10 +441,44 @@ KT_TEST(limit_long_warnings_are_whole) {
     kp_cluster_free(cl);
 }
 
+#define PODSPEC(name, spec) "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name "}\nspec:\n" spec
+
+/* ---- sums of requests never wrap: KP_ERANGE naming the object and the field ---- */
+
+KT_TEST(request_sums_overflow_is_an_error) {
+    kp_error err;
+    /* two containers of 7Ei: 14Ei does not fit in int64 bytes */
+    KT_CHECK(load_fails(PODSPEC("big", "  containers: [{name: a, resources: {requests: {memory: 7Ei}}},\n"
+                                   "               {name: b, resources: {requests: {memory: 7Ei}}}]\n"), &err));
+    KT_CHECK_INT(err.code, KP_ERANGE);
+    KT_CHECK_CONTAINS(err.msg, "Pod default/big: spec.containers[1].resources.requests.memory: the pod's amounts of memory add up");
+    /* limits too */
+    KT_CHECK(load_fails(PODSPEC("big", "  containers: [{name: c}]\n"
+                                       "  initContainers: [{name: a, resources: {requests: {example.com/x: 1}, limits: {example.com/x: 5E}}},\n"
+                                       "                   {name: b, resources: {requests: {example.com/x: 1}, limits: {example.com/x: 5E}}}]\n"), &err));
+    KT_CHECK_INT(err.code, KP_ERANGE);
+    KT_CHECK_CONTAINS(err.msg, "spec.initContainers[1].resources.limits.example.com/x");
+    /* overhead added to large requests */
+    KT_CHECK(load_fails(PODSPEC("big", "  overhead: {memory: 4Ei}\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n"), &err));
+    KT_CHECK_INT(err.code, KP_ERANGE);
+    KT_CHECK_CONTAINS(err.msg, "Pod default/big: spec.overhead.memory");
+    /* two such pods on one node */
+    KT_CHECK(load_fails("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {memory: 1Gi}}\n"
+                        PODSPEC("a", "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n")
+                        PODSPEC("b", "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n"), &err));
+    KT_CHECK_INT(err.code, KP_ERANGE);
+    KT_CHECK_CONTAINS(err.msg, "Pod default/b: spec.nodeName: the requests of memory of the pods bound to node n1 add up");
+    /* a large but representable pod still loads */
+    kp_cluster *cl = load(PODSPEC("ok", "  containers: [{name: a, resources: {requests: {memory: 7Ei}}}]\n"), &err);
+    KT_CHECK(cl != NULL);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(identical_arrays_are_shared), KT_CASE(json_list_and_items), KT_CASE(typed_list_items_without_kind), KT_CASE(top_level_array_and_multidoc_yaml),
         KT_CASE(priority_resolution_like_admission), KT_CASE(priority_errors), KT_CASE(qos_classes),
         KT_CASE(request_vector_with_init_and_sidecars), KT_CASE(static_and_mirror_pods_are_critical),
         KT_CASE(bad_input_names_object_and_field), KT_CASE(deep_nesting_is_rejected), KT_CASE(duplicates_replace_with_warning),
         KT_CASE(terminal_and_unknown_node_pods_hold_nothing), KT_CASE(selectors_and_affinity), KT_CASE(time_parsing),
         KT_CASE(limit_node_selector_terms_is_an_error), KT_CASE(limit_lists_name_the_limit),
-        KT_CASE(limit_skipped_kinds_are_all_listed), KT_CASE(limit_long_warnings_are_whole))
+        KT_CASE(limit_skipped_kinds_are_all_listed), KT_CASE(limit_long_warnings_are_whole),
+        KT_CASE(request_sums_overflow_is_an_error))
