@@ -224,7 +224,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     bool has_kind = false;
     TRY(kp__dget_str(&d, obj, "kind", &kind, &has_kind));
     TRY(kp__dget_str(&d, obj, "apiVersion", &api, NULL));
-    char kind_buf[64];
+    char kind_buf[64]; /* an item kind is its List kind less "List": <= 59 bytes for valid kinds */
     if (!has_kind && doc->list_kind) {
         size_t kl = strlen(doc->list_kind);
         if (kl > 4 && strcmp(doc->list_kind + kl - 4, "List") == 0 && kl - 4 < sizeof kind_buf) {

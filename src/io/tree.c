@@ -25,7 +25,8 @@ typedef struct {
     bool in_items;                    /* an items array (or top-level array) was opened */
     kp_tnode *items_node;             /* that array: stack[1] while its elements are parsed */
     long item_index;
-    char list_kind[64];
+    char list_kind[64];               /* a List kind is a DNS-1035 label (<= 63 bytes, apiextensions
+                                       * validation of names.listKind): any valid one fits */
     bool split;
     bool yaml;                        /* scalars are YAML plain/quoted */
     kp_tree_cb cb;
