@@ -10,7 +10,7 @@ int kp__res_index(kp_cluster *cl, const char *name, size_t len) {
             return (int)i;
     if (cl->n_res >= KP_MAX_RES) return -1;
     kp_str id = kp__intern(&cl->strs, name, len);
-    if (id == UINT32_MAX) return -1;
+    if (id == UINT32_MAX) return -2;
     cl->res_names[cl->n_res] = id;
     return (int)cl->n_res++;
 }

@@ -28,7 +28,8 @@ typedef struct {
     kp_resent *e;
 } kp_resv;
 
-/* Resource index for name (registered if new). -1 if the per-cluster limit is exceeded. */
+/* Resource index for name (registered if new). -1 if the per-cluster limit (KP_MAX_RES) is
+ * exceeded, -2 if the name cannot be stored (out of memory). */
 int kp__res_index(kp_cluster *cl, const char *name, size_t len);
 /* Value of resource r in a sparse vector (0 if absent). */
 int64_t kp__resv_get(const kp_resv *v, int r);

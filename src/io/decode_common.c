@@ -135,6 +135,10 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
         memcpy(name, c->key, nl);
         name[nl] = 0;
         int r = kp__res_index(cl, c->key, c->key_len);
+        if (r == -2) {
+            st = kp__dctx_fail(d, c, KP_ENOMEM, name, "out of memory");
+            break;
+        }
         if (r < 0) {
             st = kp__dctx_fail(d, c, KP_ELIMIT, name, "more than %d distinct resource names in the cluster (kprio's limit)", KP_MAX_RES);
             break;
