@@ -240,20 +240,30 @@ static bool has_annotation(const kp_cluster *cl, const kp_pod *p, const char *ke
     return true;
 }
 
-/* Adds |v| to bound[r] for one resource list entry, or fails naming the field. */
-static kp_status bound_add(kp_cluster *cl, const kp_pod *p, int64_t *bound, int r, int64_t v, const char *what,
+/* Where an amount of a pod comes from, for the error message (formatted only on error). */
+typedef struct {
+    const char *list;   /* "containers", "initContainers", NULL for a pod-level field */
+    uint32_t index;
+    const char *field;  /* "resources.requests", "resources.limits", "spec.overhead", ... */
+} amount_src;
+
+/* Adds |v| to bound[r], or fails naming the pod, the field and the resource. */
+static kp_status bound_add(kp_cluster *cl, const kp_pod *p, int64_t *bound, int r, int64_t v, const amount_src *src,
                            kp_error *err) {
     if (kp_amount_add(bound[r], v < 0 ? -v : v, &bound[r]) == KP_OK) return KP_OK;
-    char ref[512];
+    char ref[512], what[96];
+    if (src->list) snprintf(what, sizeof what, "spec.%s[%u].%s", src->list, src->index, src->field);
+    else snprintf(what, sizeof what, "%s", src->field);
+    const char *res = kp__s(cl, cl->res_names[r]);
     return kp_error_set(err, KP_ERANGE, "%s: Pod %s: %s.%s: the pod's amounts of %s add up to more than %lld (kprio's limit)",
-                        p->src_file ? p->src_file : "", kp__pod_ref(cl, p, ref, sizeof ref), what,
-                        kp__s(cl, cl->res_names[r]), kp__s(cl, cl->res_names[r]), (long long)INT64_MAX);
+                        p->src_file ? p->src_file : "", kp__pod_ref(cl, p, ref, sizeof ref), what, res, res,
+                        (long long)INT64_MAX);
 }
 
-static kp_status bound_list(kp_cluster *cl, const kp_pod *p, int64_t *bound, const kp_resv *v, const char *what,
+static kp_status bound_list(kp_cluster *cl, const kp_pod *p, int64_t *bound, const kp_resv *v, const amount_src *src,
                             kp_error *err) {
     for (uint16_t k = 0; k < v->n; k++) {
-        kp_status st = bound_add(cl, p, bound, v->e[k].res, v->e[k].v, what, err);
+        kp_status st = bound_add(cl, p, bound, v->e[k].res, v->e[k].v, src, err);
         if (st != KP_OK) return st;
     }
     return KP_OK;
@@ -264,23 +274,23 @@ static kp_status bound_list(kp_cluster *cl, const kp_pod *p, int64_t *bound, con
  * containers, overhead and pod-level resources: checked here once, so those sums cannot wrap. */
 static kp_status check_pod_sums(kp_cluster *cl, const kp_pod *p, kp_error *err) {
     int64_t req[KP_MAX_RES] = {0}, lim[KP_MAX_RES] = {0};
-    char what[96];
     kp_status st = KP_OK;
     for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init && st == KP_OK; i++) {
         const kp_container *c = &p->containers[i];
         bool init = i >= p->n_containers;
-        uint32_t idx = init ? i - p->n_containers : i;
-        snprintf(what, sizeof what, "spec.%s[%u].resources.requests", init ? "initContainers" : "containers", idx);
-        st = bound_list(cl, p, req, &c->req, what, err);
+        amount_src src = {init ? "initContainers" : "containers", init ? i - p->n_containers : i, "resources.requests"};
+        st = bound_list(cl, p, req, &c->req, &src, err);
         /* the scheduler's non-zero defaults for a missing cpu / memory request */
-        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_CPU, DEFAULT_CPU_REQUEST, what, err);
-        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_MEM, DEFAULT_MEM_REQUEST, what, err);
-        snprintf(what, sizeof what, "spec.%s[%u].resources.limits", init ? "initContainers" : "containers", idx);
-        if (st == KP_OK) st = bound_list(cl, p, lim, &c->lim, what, err);
+        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_CPU, DEFAULT_CPU_REQUEST, &src, err);
+        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_MEM, DEFAULT_MEM_REQUEST, &src, err);
+        src.field = "resources.limits";
+        if (st == KP_OK) st = bound_list(cl, p, lim, &c->lim, &src, err);
     }
-    if (st == KP_OK) st = bound_list(cl, p, req, &p->pod_req, "spec.resources.requests", err);
-    if (st == KP_OK) st = bound_list(cl, p, lim, &p->pod_lim, "spec.resources.limits", err);
-    if (st == KP_OK) st = bound_list(cl, p, req, &p->overhead, "spec.overhead", err);
+    static const amount_src pod_req = {NULL, 0, "spec.resources.requests"}, pod_lim = {NULL, 0, "spec.resources.limits"},
+                            overhead = {NULL, 0, "spec.overhead"};
+    if (st == KP_OK) st = bound_list(cl, p, req, &p->pod_req, &pod_req, err);
+    if (st == KP_OK) st = bound_list(cl, p, lim, &p->pod_lim, &pod_lim, err);
+    if (st == KP_OK) st = bound_list(cl, p, req, &p->overhead, &overhead, err);
     return st;
 }
 
