@@ -76,13 +76,13 @@ static void make_big_list(void) {
         n += (size_t)snprintf(big_list + n, cap - n,
                               "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\"},"
                               "\"status\":{\"allocatable\":{\"cpu\":\"8\",\"memory\":\"32Gi\",\"pods\":\"110\"}}},", i);
-    for (int i = 0; i < 1200; i++)
+    for (int i = 0; i < 700; i++)
         n += (size_t)snprintf(big_list + n, cap - n,
                               "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%d\",\"namespace\":\"ns-%d\","
                               "\"labels\":{\"app\":\"app-%d\",\"uid\":\"u-%d\"}},\"spec\":{\"nodeName\":\"node-%d\","
                               "\"containers\":[{\"name\":\"c-%d\",\"image\":\"img-%d\",\"resources\":{\"requests\":"
                               "{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}}}]}}%s",
-                              i, i % 50, i % 300, i, i % 40, i, i, 10 + i, 20 + i, i + 1 < 1200 ? "," : "");
+                              i, i % 50, i % 300, i, i % 40, i, i, 10 + i, 20 + i, i + 1 < 700 ? "," : "");
     n += (size_t)snprintf(big_list + n, cap - n, "]}");
     big_len = n;
 }
