@@ -37,7 +37,9 @@ kp_status kp_cluster_load_path(kp_cluster *cl, const char *path, bool recursive,
 /* Completes the model after all loads: validates and resolves PriorityClasses and each pod's
  * priority and preemptionPolicy as the Priority admission plugin does, computes QoS class,
  * criticality and request vectors, and attaches bound pods to their nodes. Must be called once
- * before any engine runs. */
+ * before any engine runs. Errors: KP_EINVAL / KP_ENOTFOUND (a class or a pod's priority),
+ * KP_ERANGE (a sum of requests that does not fit in int64, naming the pod and field), KP_ENOMEM.
+ * After an error (of a load or of finalize) the cluster is only fit for kp_cluster_free. */
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err);
 
 /* Progress of a long load: called about every 32 MB of an input file (and once at its end) with

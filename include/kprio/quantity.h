@@ -45,6 +45,18 @@ kp_status kp_quantity_milli_value(const kp_quantity *q, int64_t *out);
 /* Exact comparison: <0, 0, >0. */
 int kp_quantity_cmp(const kp_quantity *a, const kp_quantity *b);
 
+/* Checked arithmetic on integer amounts in the model's units (millicores, bytes, counts): the
+ * single copy every sum of requests, limits or capacities goes through. Each writes *out and
+ * returns KP_OK, or returns KP_ERANGE and leaves *out untouched when the exact result does not fit
+ * in int64 (upstream's Quantity arithmetic would switch to arbitrary precision; kprio reports the
+ * amount instead of carrying a wrapped one). */
+kp_status kp_amount_add(int64_t a, int64_t b, int64_t *out);
+kp_status kp_amount_sub(int64_t a, int64_t b, int64_t *out);
+/* a * count, e.g. a per-pod amount times a number of replicas. */
+kp_status kp_amount_mul(int64_t a, int64_t count, int64_t *out);
+/* <0, 0, >0. */
+int kp_amount_cmp(int64_t a, int64_t b);
+
 /* Canonical string as Quantity.String() prints it ("100Mi", "1500m", "2k", "0").
  * Writes at most cap bytes incl. NUL; returns the length it needed (like snprintf). */
 size_t kp_quantity_format(const kp_quantity *q, char *buf, size_t cap);

@@ -46,6 +46,7 @@ void kp__arena_reset(kp_arena *a) {
 }
 
 static void *arena_alloc_raw(kp_arena *a, size_t n) {
+    if (n > SIZE_MAX / 2) return NULL; /* the rounding and the chunk header below must not wrap */
     n = (n + 7) & ~(size_t)7; /* 8-byte alignment: every model type needs at most that */
     kp_arena_chunk *c = a->head;
     if (!c || c->cap - c->used < n) {
@@ -181,11 +182,14 @@ static bool grow_table(kp_interner *in) {
 
 void kp__intern_trim(kp_interner *in) {
     if (in->n == in->cap || in->n == 0) return;
+    /* cap is the capacity of ptr; len may stay larger when its own shrink fails. (Keeping the old
+     * cap after ptr shrank would let the next new string write past the end of ptr.) */
     const char **np = kp__realloc(in->ptr, in->n * sizeof *np);
-    if (np) in->ptr = np;
+    if (!np) return;
+    in->ptr = np;
+    in->cap = in->n;
     uint32_t *nl = kp__realloc(in->len, in->n * sizeof *nl);
     if (nl) in->len = nl;
-    if (np && nl) in->cap = in->n;
 }
 
 kp_str kp__intern(kp_interner *in, const char *s, size_t len) {

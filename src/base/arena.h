@@ -38,6 +38,7 @@ typedef struct kp_interner {
     uint32_t table_cap;      /* power of two */
 } kp_interner;
 
+/* false on allocation failure; kp__intern_fini releases what it allocated either way. */
 bool kp__intern_init(kp_interner *in, kp_arena *arena);
 void kp__intern_fini(kp_interner *in);
 /* Ids live in the low bits of a table slot (the rest is a hash tag): at most 2^25 - 2 distinct

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "core/cluster_int.h"
+#include "core/cluster.h"
 #include "kprio/cluster.h"
 
 /* ---- identity map: (kind, ns, name) -> index ---- */
@@ -102,8 +102,9 @@ static void *upsert(kp_cluster *cl, int which, void **arr, uint32_t *n, uint32_t
     uint64_t key = idkey(ns, name);
     long old = idmap_get(m, key);
     if (old >= 0) {
-        kp__cluster_warn(cl, "%s %s%s%s appears more than once; the later definition replaces the earlier",
-                         kind, ns ? kp__s(cl, ns) : "", ns ? "/" : "", kp__s(cl, name));
+        if (kp__cluster_warn(cl, "%s %s%s%s appears more than once; the later definition replaces the earlier",
+                             kind, ns ? kp__s(cl, ns) : "", ns ? "/" : "", kp__s(cl, name)) != KP_OK)
+            return NULL;
         void *slot = (char *)*arr + (size_t)old * sz;
         memset(slot, 0, sz);
         return slot;
@@ -181,38 +182,39 @@ kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_
     return w;
 }
 
-void kp__cluster_note_skipped(kp_cluster *cl, const char *kind) {
+kp_status kp__cluster_note_skipped(kp_cluster *cl, const char *kind) {
     cl->n_skipped_kinds++;
-    size_t kl = strlen(kind), used = strlen(cl->skipped_kinds);
-    if (kl == 0) return; /* (an empty kind is rejected by the loader; strstr would not advance) */
-    /* keep a short list of distinct kinds for the summary warning */
+    size_t kl = strlen(kind), used = cl->skipped_len;
+    if (kl == 0) return KP_OK; /* (an empty kind is rejected by the loader; strstr would not advance) */
+    /* keep the list of distinct kinds for the summary warning */
     const char *p = cl->skipped_kinds;
-    while ((p = strstr(p, kind))) {
-        if ((p == cl->skipped_kinds || p[-1] == ' ') && (p[kl] == ',' || p[kl] == 0)) return;
+    while (p && (p = strstr(p, kind))) {
+        if ((p == cl->skipped_kinds || p[-1] == ' ') && (p[kl] == ',' || p[kl] == 0)) return KP_OK;
         p += kl;
     }
-    if (used + kl + 3 < sizeof cl->skipped_kinds)
-        snprintf(cl->skipped_kinds + used, sizeof cl->skipped_kinds - used, "%s%s", used ? ", " : "", kind);
+    size_t need = used + (used ? 2 : 0) + kl + 1;
+    if (!kp__grow((void **)&cl->skipped_kinds, &cl->skipped_cap, need, 1, 256)) return KP_ENOMEM;
+    snprintf(cl->skipped_kinds + used, cl->skipped_cap - used, "%s%s", used ? ", " : "", kind);
+    cl->skipped_len = need - 1;
+    return KP_OK;
 }
 
-void kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
-    char buf[512];
+kp_status kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (cl->n_warnings >= 100000) return; /* bounded */
-    if (cl->n_warnings == cl->cap_warnings) {
-        uint32_t ncap = cl->cap_warnings ? cl->cap_warnings * 2 : 16;
-        char **nw = kp__realloc(cl->warnings, ncap * sizeof *nw);
-        if (!nw) return;
-        cl->warnings = nw;
-        cl->cap_warnings = ncap;
-    }
-    char *w = kp__strdup(buf);
-    if (w) cl->warnings[cl->n_warnings++] = w;
+    if (n < 0) return KP_EINVAL;
+    if (!kp__grow((void **)&cl->warnings, &cl->cap_warnings, (size_t)cl->n_warnings + 1, sizeof *cl->warnings, 16))
+        return KP_ENOMEM;
+    char *w = kp__malloc((size_t)n + 1);
+    if (!w) return KP_ENOMEM;
+    va_start(ap, fmt);
+    vsnprintf(w, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    cl->warnings[cl->n_warnings++] = w;
+    return KP_OK;
 }
-
 
 /* The cache slot for an array's bytes; *hit = an identical array stored there. */
 static uint32_t share_slot(const kp_cluster_ext *ext, const void *data, size_t bytes, const void **hit) {
@@ -259,43 +261,25 @@ void *kp__cluster_share_stored(kp_cluster *cl, void *stored, size_t bytes) {
     return stored;
 }
 
-int kp__res_index(kp_cluster *cl, const char *name, size_t len) {
-    for (uint32_t i = 0; i < cl->n_res; i++)
-        if (kp__strlen(&cl->strs, cl->res_names[i]) == len && memcmp(kp__s(cl, cl->res_names[i]), name, len) == 0)
-            return (int)i;
-    if (cl->n_res >= KP_MAX_RES) return -1;
-    kp_str id = kp__intern(&cl->strs, name, len);
-    if (id == UINT32_MAX) return -1;
-    cl->res_names[cl->n_res] = id;
-    return (int)cl->n_res++;
-}
-
-int64_t kp__resv_get(const kp_resv *v, int r) {
-    for (uint16_t i = 0; i < v->n; i++)
-        if (v->e[i].res == r) return v->e[i].v;
-    return 0;
-}
-
 kp_cluster *kp_cluster_new(void) {
     kp_cluster_ext *ext = kp__calloc(1, sizeof *ext);
     if (!ext) return NULL;
     kp_cluster *cl = &ext->base;
     kp__arena_init(&cl->arena);
-    bool ok = kp__intern_init(&cl->strs, &cl->arena);
-    static const char *fixed[] = {"cpu", "memory", "ephemeral-storage", "pods"};
-    for (int i = 0; ok && i < KP_RES_FIXED; i++) ok = kp__res_index(cl, fixed[i], strlen(fixed[i])) == i;
-    if (ok) {
-        cl->s_default_scheduler = kp__intern(&cl->strs, "default-scheduler", 17);
-        cl->s_tcp = kp__intern(&cl->strs, "TCP", 3);
-        cl->s_any_ip = kp__intern(&cl->strs, "0.0.0.0", 7);
-        cl->s_hostname_key = kp__intern(&cl->strs, "kubernetes.io/hostname", 22);
-        ok = cl->s_default_scheduler != UINT32_MAX && cl->s_tcp != UINT32_MAX && cl->s_any_ip != UINT32_MAX &&
-             cl->s_hostname_key != UINT32_MAX;
-    }
-    if (!ok) { /* out of memory: release what was built (kp_cluster_free takes a partial cluster) */
-        kp_cluster_free(cl);
+    if (!kp__intern_init(&cl->strs, &cl->arena)) {
+        kp__intern_fini(&cl->strs); /* (a failed init may have allocated part of the table) */
+        kp__arena_fini(&cl->arena);
+        kp__free(ext);
         return NULL;
     }
+    /* Every string and resource the model refers to by a fixed id; the first allocation that
+     * fails makes the whole cluster NULL (the documented out-of-memory answer). */
+    static const char *fixed[] = {"cpu", "memory", "ephemeral-storage", "pods"};
+    bool ok = true;
+    for (int i = 0; i < KP_RES_FIXED; i++) ok = ok && kp__res_index(cl, fixed[i], strlen(fixed[i])) == i;
+    kp_str *const wk[] = {&cl->s_default_scheduler, &cl->s_tcp, &cl->s_any_ip, &cl->s_hostname_key};
+    static const char *wk_text[] = {"default-scheduler", "TCP", "0.0.0.0", "kubernetes.io/hostname"};
+    for (int i = 0; i < 4; i++) ok = ok && (*wk[i] = kp__intern(&cl->strs, wk_text[i], strlen(wk_text[i]))) != UINT32_MAX;
     /* Built-in classes the API server creates at bootstrap (SystemPriorityClasses). */
     static const struct {
         const char *name;
@@ -305,17 +289,21 @@ kp_cluster *kp_cluster_new(void) {
         {"system-node-critical", 2000001000, "Used for system critical pods that must not be moved from their current node."},
         {"system-cluster-critical", 2000000000, "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
     };
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2 && ok; i++) {
         kp_str name = kp__intern(&cl->strs, builtin[i].name, strlen(builtin[i].name));
         kp_str desc = kp__intern(&cl->strs, builtin[i].desc, strlen(builtin[i].desc));
-        kp_priority_class *pc = name == UINT32_MAX || desc == UINT32_MAX ? NULL : kp__cluster_new_class(cl, name);
+        kp_priority_class *pc = name != UINT32_MAX && desc != UINT32_MAX ? kp__cluster_new_class(cl, name) : NULL;
         if (!pc) {
-            kp_cluster_free(cl);
-            return NULL;
+            ok = false;
+            break;
         }
         pc->value = builtin[i].value;
         pc->builtin = true;
         pc->description = desc;
+    }
+    if (!ok) {
+        kp_cluster_free(cl);
+        return NULL;
     }
     return cl;
 }
@@ -330,6 +318,7 @@ void kp_cluster_free(kp_cluster *cl) {
     for (uint32_t i = 0; i < cl->n_nodes; i++) kp__free(cl->nodes[i].pods);
     for (uint32_t i = 0; i < cl->n_warnings; i++) kp__free(cl->warnings[i]);
     kp__free(cl->warnings);
+    kp__free(cl->skipped_kinds);
     kp__free(cl->pods);
     kp__free(cl->nodes);
     kp__free(cl->classes);
@@ -340,50 +329,6 @@ void kp_cluster_free(kp_cluster *cl) {
     kp__arena_fini(&cl->arena);
 
     kp__free(ext);
-}
-
-/* ---- NodeInfo aggregates (mirror framework.NodeInfo.AddPod / RemovePod) ---- */
-
-kp_status kp__node_add_pod(kp_cluster *cl, uint32_t node, uint32_t pod) {
-    kp_node *n = &cl->nodes[node];
-    kp_pod *p = &cl->pods[pod];
-    if (n->n_pods == n->cap_pods) {
-        uint32_t ncap = n->cap_pods ? n->cap_pods * 2 : 8;
-        uint32_t *np = kp__realloc(n->pods, ncap * sizeof *np);
-        if (!np) return KP_ENOMEM;
-        n->pods = np;
-        n->cap_pods = ncap;
-    }
-    p->pos_in_node = n->n_pods;
-    n->pods[n->n_pods++] = pod;
-    p->node = (int32_t)node;
-    for (uint16_t i = 0; i < p->req.n; i++) n->requested[p->req.e[i].res] += p->req.e[i].v;
-    n->nz_cpu += p->nz_cpu;
-    n->nz_mem += p->nz_mem;
-    if (p->pod_affinity || p->pod_anti_affinity) n->n_affinity_pods++;
-    return KP_OK;
-}
-
-void kp__node_remove_pod(kp_cluster *cl, uint32_t pod) {
-    kp_pod *p = &cl->pods[pod];
-    if (p->node < 0) return;
-    kp_node *n = &cl->nodes[p->node];
-    uint32_t pos = p->pos_in_node;
-    /* swap-with-last removal, as NodeInfo.RemovePod does */
-    uint32_t last = n->pods[n->n_pods - 1];
-    n->pods[pos] = last;
-    cl->pods[last].pos_in_node = pos;
-    n->n_pods--;
-    for (uint16_t i = 0; i < p->req.n; i++) n->requested[p->req.e[i].res] -= p->req.e[i].v;
-    n->nz_cpu -= p->nz_cpu;
-    n->nz_mem -= p->nz_mem;
-    if (p->pod_affinity || p->pod_anti_affinity) n->n_affinity_pods--;
-    p->node = -1;
-}
-
-const char *kp__pod_ref(const kp_cluster *cl, const kp_pod *p, char *buf, size_t cap) {
-    snprintf(buf, cap, "%s/%s", kp__s(cl, p->ns), kp__s(cl, p->name));
-    return buf;
 }
 
 /* ---- public accessors ---- */

@@ -8,6 +8,7 @@
 #include "base/alloc.h"
 #include "core/cluster_int.h"
 #include "kprio/cluster.h"
+#include "kprio/quantity.h"
 
 #define HIGHEST_USER_PRIORITY 1000000000
 #define SYSTEM_CRITICAL_PRIORITY 2000000000
@@ -194,8 +195,9 @@ static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
         /* Already admitted: keep the stored value; a deleted class only warrants a warning. */
         if (p->priority_class && !pc) {
             p->class_missing = true;
-            kp__cluster_warn(cl, "Pod %s: spec.priorityClassName: PriorityClass %s no longer exists (keeping spec.priority %d)",
-                             ref, kp__s(cl, p->priority_class), p->priority);
+            if (kp__cluster_warn(cl, "Pod %s: spec.priorityClassName: PriorityClass %s no longer exists (keeping spec.priority %d)",
+                                 ref, kp__s(cl, p->priority_class), p->priority) != KP_OK)
+                return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory storing a warning", ref);
         }
         if (!p->has_preemption_policy) p->preemption_policy = pc && pc->has_preemption_policy ? pc->preemption_policy : KP_PREEMPT_LOWER;
         return KP_OK;
@@ -238,19 +240,72 @@ static bool has_annotation(const kp_cluster *cl, const kp_pod *p, const char *ke
     return true;
 }
 
-bool kp__pod_is_terminal(const kp_pod *p) {
-    return p->phase == KP_PHASE_SUCCEEDED || p->phase == KP_PHASE_FAILED;
+/* Where an amount of a pod comes from, for the error message (formatted only on error). */
+typedef struct {
+    const char *list;   /* "containers", "initContainers", NULL for a pod-level field */
+    uint32_t index;
+    const char *field;  /* "resources.requests", "resources.limits", "spec.overhead", ... */
+} amount_src;
+
+/* Adds |v| to bound[r], or fails naming the pod, the field and the resource. */
+static kp_status bound_add(kp_cluster *cl, const kp_pod *p, int64_t *bound, int r, int64_t v, const amount_src *src,
+                           kp_error *err) {
+    if (kp_amount_add(bound[r], v < 0 ? -v : v, &bound[r]) == KP_OK) return KP_OK;
+    char ref[512], what[96];
+    if (src->list) snprintf(what, sizeof what, "spec.%s[%u].%s", src->list, src->index, src->field);
+    else snprintf(what, sizeof what, "%s", src->field);
+    const char *res = kp__s(cl, cl->res_names[r]);
+    return kp_error_set(err, KP_ERANGE, "%s: Pod %s: %s.%s: the pod's amounts of %s add up to more than %lld (kprio's limit)",
+                        p->src_file ? p->src_file : "", kp__pod_ref(cl, p, ref, sizeof ref), what, res, res,
+                        (long long)INT64_MAX);
 }
 
-bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *type, const char *status, const char *reason) {
-    for (uint16_t i = 0; i < p->n_conditions; i++) {
-        const kp_condition *c = &p->conditions[i];
-        if (strcmp(kp__s(cl, c->type), type) != 0) continue;
-        /* upstream reads the first condition of that type */
-        return (!status || strcmp(kp__s(cl, c->status), status) == 0) &&
-               (!reason || strcmp(kp__s(cl, c->reason), reason) == 0);
+static kp_status bound_list(kp_cluster *cl, const kp_pod *p, int64_t *bound, const kp_resv *v, const amount_src *src,
+                            kp_error *err) {
+    for (uint16_t k = 0; k < v->n; k++) {
+        kp_status st = bound_add(cl, p, bound, v->e[k].res, v->e[k].v, src, err);
+        if (st != KP_OK) return st;
     }
-    return false;
+    return KP_OK;
+}
+
+/* Every sum the pod's request and limit vectors are built from (PodRequests, PodLimits, QoS, with
+ * the non-zero defaults and overhead) is bounded by the sum of the absolute amounts of all its
+ * containers, overhead and pod-level resources: checked here once, so those sums cannot wrap. */
+static kp_status check_pod_sums(kp_cluster *cl, const kp_pod *p, kp_error *err) {
+    int64_t req[KP_MAX_RES] = {0}, lim[KP_MAX_RES] = {0};
+    kp_status st = KP_OK;
+    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init && st == KP_OK; i++) {
+        const kp_container *c = &p->containers[i];
+        bool init = i >= p->n_containers;
+        amount_src src = {init ? "initContainers" : "containers", init ? i - p->n_containers : i, "resources.requests"};
+        st = bound_list(cl, p, req, &c->req, &src, err);
+        /* the scheduler's non-zero defaults for a missing cpu / memory request */
+        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_CPU, DEFAULT_CPU_REQUEST, &src, err);
+        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_MEM, DEFAULT_MEM_REQUEST, &src, err);
+        src.field = "resources.limits";
+        if (st == KP_OK) st = bound_list(cl, p, lim, &c->lim, &src, err);
+    }
+    static const amount_src pod_req = {NULL, 0, "spec.resources.requests"}, pod_lim = {NULL, 0, "spec.resources.limits"},
+                            overhead = {NULL, 0, "spec.overhead"};
+    if (st == KP_OK) st = bound_list(cl, p, req, &p->pod_req, &pod_req, err);
+    if (st == KP_OK) st = bound_list(cl, p, lim, &p->pod_lim, &pod_lim, err);
+    if (st == KP_OK) st = bound_list(cl, p, req, &p->overhead, &overhead, err);
+    return st;
+}
+
+/* The node's requested amount that adding pod p would take past int64 (kp__node_add_pod said
+ * KP_ERANGE): reported with the pod and the node. */
+static kp_status node_sum_error(kp_cluster *cl, const kp_pod *p, const kp_node *n, kp_error *err) {
+    const char *res = NULL;
+    int64_t unused;
+    for (uint16_t i = 0; i < p->req.n && !res; i++)
+        if (kp_amount_add(n->requested[p->req.e[i].res], p->req.e[i].v, &unused) != KP_OK) res = kp__s(cl, cl->res_names[p->req.e[i].res]);
+    if (!res) res = kp_amount_add(n->nz_cpu, p->nz_cpu, &unused) != KP_OK ? "cpu (non-zero)" : "memory (non-zero)";
+    char ref[512];
+    return kp_error_set(err, KP_ERANGE, "%s: Pod %s: spec.nodeName: the requests of %s of the pods bound to node %s add up to more than %lld (kprio's limit)",
+                        p->src_file ? p->src_file : "", kp__pod_ref(cl, p, ref, sizeof ref), res, kp__s(cl, n->name),
+                        (long long)INT64_MAX);
 }
 
 static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
@@ -272,7 +327,9 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     kp_status st = validate_classes(cl, err);
     if (st != KP_OK) return st;
     if (cl->n_skipped_kinds)
-        kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s", cl->n_skipped_kinds, cl->skipped_kinds);
+        if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s", cl->n_skipped_kinds,
+                             cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     uint32_t n_unknown_node = 0;
     for (uint32_t i = 0; i < cl->n_pods; i++) {
         kp_pod *p = &cl->pods[i];
@@ -281,6 +338,7 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         p->is_static = has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
         if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
         if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
+        if ((st = check_pod_sums(cl, p, err)) != KP_OK) return st;
         p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
         p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
         if (p->status_qos) {
@@ -291,7 +349,10 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         }
         int64_t dense[KP_MAX_RES];
         kp__pod_requests(cl, p, true, false, dense);
-        if ((st = to_resv(cl, dense, &p->req)) != KP_OK) return kp_error_set(err, st, "out of memory");
+        if ((st = to_resv(cl, dense, &p->req)) != KP_OK) {
+            char ref[512];
+            return kp_error_set(err, st, "Pod %s: out of memory", kp__pod_ref(cl, p, ref, sizeof ref));
+        }
         kp__pod_requests(cl, p, true, true, dense);
         p->nz_cpu = dense[KP_RES_CPU];
         p->nz_mem = dense[KP_RES_MEM];
@@ -304,12 +365,19 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         if (n < 0) {
             if (n_unknown_node++ < 5) {
                 char ref[512];
-                kp__cluster_warn(cl, "Pod %s is bound to node %s, which is not in the input; it is ignored for placement",
-                                 kp__pod_ref(cl, p, ref, sizeof ref), kp__s(cl, p->node_name));
+                if (kp__cluster_warn(cl, "Pod %s is bound to node %s, which is not in the input; it is ignored for placement",
+                                     kp__pod_ref(cl, p, ref, sizeof ref), kp__s(cl, p->node_name)) != KP_OK)
+                    return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory storing a warning", ref);
             }
             continue;
         }
-        if (kp__node_add_pod(cl, (uint32_t)n, i) != KP_OK) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        st = kp__node_add_pod(cl, (uint32_t)n, i);
+        if (st == KP_ERANGE) return node_sum_error(cl, p, &cl->nodes[n], err);
+        if (st != KP_OK) {
+            char ref[512];
+            return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory adding it to node %s",
+                                kp__pod_ref(cl, p, ref, sizeof ref), kp__s(cl, p->node_name));
+        }
     }
     /* The object arrays grew by doubling while loading; give the unused tail back. */
     if (cl->n_pods && cl->n_pods < cl->cap_pods) {
@@ -320,7 +388,9 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         }
     }
     kp__intern_trim(&cl->strs);
-    if (n_unknown_node > 5) kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input", n_unknown_node - 5);
+    if (n_unknown_node > 5 &&
+        kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input", n_unknown_node - 5) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     cl->finalized = true;
     return KP_OK;
 }

@@ -750,3 +750,28 @@ size_t kp_quantity_format_milli(int64_t v, kp_qformat format, char *buf, size_t 
     kp_quantity q = kp_quantity_from_milli(v, format);
     return kp_quantity_format(&q, buf, cap);
 }
+
+/* ---- checked arithmetic on integer amounts (see quantity.h) ---- */
+
+kp_status kp_amount_add(int64_t a, int64_t b, int64_t *out) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) return KP_ERANGE;
+    *out = r;
+    return KP_OK;
+}
+
+kp_status kp_amount_sub(int64_t a, int64_t b, int64_t *out) {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) return KP_ERANGE;
+    *out = r;
+    return KP_OK;
+}
+
+kp_status kp_amount_mul(int64_t a, int64_t count, int64_t *out) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, count, &r)) return KP_ERANGE;
+    *out = r;
+    return KP_OK;
+}
+
+int kp_amount_cmp(int64_t a, int64_t b) { return (a > b) - (a < b); }

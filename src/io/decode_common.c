@@ -6,7 +6,7 @@
 
 #include "base/alloc.h"
 #include "io/decode_common.h"
-#include "core/cluster_int.h"
+#include "core/cluster.h"
 #include "kprio/quantity.h"
 
 void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n) {
@@ -15,17 +15,31 @@ void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n) {
     return p;
 }
 
-kp_str kp__d_intern(kp_cluster *cl, const char *s, size_t len) { return kp__intern(&cl->strs, s, len); }
+kp_status kp__d_intern(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const char *field, const char *s, size_t len,
+                       kp_str *out) {
+    kp_str id = kp__intern(&cl->strs, s, len);
+    if (id != UINT32_MAX) {
+        *out = id;
+        return KP_OK;
+    }
+    /* kp__intern fails for want of memory, or when the ids it can hand out are used up */
+    if (cl->strs.n >= ((uint32_t)1 << KP__INTERN_ID_BITS) - 2)
+        return kp__dctx_fail(d, n, KP_ELIMIT, field, "more than %u distinct strings in the input (the interner's limit)",
+                             ((uint32_t)1 << KP__INTERN_ID_BITS) - 2);
+    return kp__dctx_fail(d, n, KP_ENOMEM, field, "out of memory");
+}
+
+kp_status kp__d_check_count(kp_dctx *d, const kp_tnode *n, const char *key, uint32_t count, uint32_t limit) {
+    if (count <= limit) return KP_OK;
+    return kp__dctx_fail(d, n, KP_ELIMIT, key, "%u entries exceed kprio's limit of %u", count, limit);
+}
 
 kp_status kp__d_str(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_str *out) {
     const char *s = NULL;
     bool present = false;
     kp_status st = kp__dget_str(d, obj, key, &s, &present);
     if (st != KP_OK || !present) return st;
-    kp_str id = kp__intern(&cl->strs, s, strlen(s));
-    if (id == UINT32_MAX) return kp__dctx_fail(d, NULL, KP_ENOMEM, key, "out of memory");
-    *out = id;
-    return KP_OK;
+    return kp__d_intern(d, cl, kp__tree_get(obj, key), key, s, strlen(s), out);
 }
 
 static int label_cmp(const void *a, const void *b) {
@@ -45,7 +59,7 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
     const kp_tnode *m;
     kp_status st = kp__dget_obj(d, obj, key, &m);
     if (st != KP_OK || !m || m->n == 0) return st;
-    if (m->n > KP_MAX_LIST) return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u entries exceed the limit of %d", m->n, KP_MAX_LIST);
+    if ((st = kp__d_check_count(d, m, key, m->n, KP_MAX_LIST)) != KP_OK) return st;
     /* built in scratch memory, then stored shared (replicas carry identical label maps) */
     kp_label local[64];
     kp_label *items = m->n <= 64 ? local : kp__malloc(m->n * sizeof *items);
@@ -61,12 +75,10 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
                                c->type == KP_T_NUM ? "a number (quote it)" : c->type == KP_T_BOOL ? "a boolean (quote it)" : "a non-string");
             break;
         }
-        kp_str k = kp__intern(&cl->strs, c->key, c->key_len);
-        kp_str v = kp__intern(&cl->strs, c->s, c->len);
-        if (k == UINT32_MAX || v == UINT32_MAX) {
-            st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+        kp_str k, v;
+        if ((st = kp__d_intern(d, cl, c, NULL, c->key, c->key_len, &k)) != KP_OK ||
+            (st = kp__d_intern(d, cl, c, NULL, c->s, c->len, &v)) != KP_OK)
             break;
-        }
         /* duplicate keys (possible in YAML): the last one wins, as in Go's map decoding */
         uint32_t j;
         for (j = 0; j < n && items[j].key != k; j++) {}
@@ -111,7 +123,8 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
     const kp_tnode *m;
     kp_status st = kp__dget_obj(d, obj, key, &m);
     if (st != KP_OK || !m || m->n == 0) return st;
-    if (m->n > KP_MAX_RES) return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u resources exceed the limit of %d", m->n, KP_MAX_RES);
+    if (m->n > KP_MAX_RES)
+        return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u resources exceed kprio's limit of %d distinct resource names", m->n, KP_MAX_RES);
     kp_resent e[KP_MAX_RES];
     memset(e, 0, sizeof e); /* padding too: stored arrays are compared bytewise */
     uint16_t n = 0;
@@ -122,8 +135,12 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
         memcpy(name, c->key, nl);
         name[nl] = 0;
         int r = kp__res_index(cl, c->key, c->key_len);
+        if (r == -2) {
+            st = kp__dctx_fail(d, c, KP_ENOMEM, name, "out of memory");
+            break;
+        }
         if (r < 0) {
-            st = kp__dctx_fail(d, c, KP_ELIMIT, name, "more than %d distinct resource names in the cluster", KP_MAX_RES);
+            st = kp__dctx_fail(d, c, KP_ELIMIT, name, "more than %d distinct resource names in the cluster (kprio's limit)", KP_MAX_RES);
             break;
         }
         int64_t v;
@@ -133,11 +150,7 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
         for (j = 0; j < n && e[j].res != r; j++) {}
         e[j].res = (uint8_t)r;
         e[j].v = v;
-        e[j].text = kp__intern(&cl->strs, c->s, c->len);
-        if (e[j].text == UINT32_MAX) {
-            st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
-            break;
-        }
+        if ((st = kp__d_intern(d, cl, c, name, c->s, c->len, &e[j].text)) != KP_OK) break;
         if (j == n) n++;
     }
     kp__dctx_pop(d, saved);
@@ -166,7 +179,7 @@ kp_status kp__d_str_list(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const 
     const kp_tnode *a;
     kp_status st = kp__dget_arr(d, obj, key, &a);
     if (st != KP_OK || !a || a->n == 0) return st;
-    if (a->n > 65535) return kp__dctx_fail(d, a, KP_ELIMIT, key, "too many entries (%u)", a->n);
+    if ((st = kp__d_check_count(d, a, key, a->n, KP_MAX_ENTRIES)) != KP_OK) return st;
     kp_str *v = kp__d_alloc(d, cl, a->n * sizeof *v);
     if (!v) return KP_ENOMEM;
     uint16_t i = 0;
@@ -178,7 +191,7 @@ kp_status kp__d_str_list(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const 
             kp__dctx_pop(d, saved);
             return st;
         }
-        v[i] = kp__intern(&cl->strs, c->s, c->len);
+        if ((st = kp__d_intern(d, cl, c, key, c->s, c->len, &v[i])) != KP_OK) return st;
     }
     *n = i;
     *out = v;
@@ -217,7 +230,7 @@ kp_status kp__d_selreqs(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const c
     const kp_tnode *a;
     kp_status st = kp__dget_arr(d, obj, key, &a);
     if (st != KP_OK || !a || a->n == 0) return st;
-    if (a->n > 65535) return kp__dctx_fail(d, a, KP_ELIMIT, key, "too many entries (%u)", a->n);
+    if ((st = kp__d_check_count(d, a, key, a->n, KP_MAX_ENTRIES)) != KP_OK) return st;
     kp_selreq *v = kp__d_alloc(d, cl, a->n * sizeof *v);
     if (!v) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, key);
@@ -254,7 +267,7 @@ kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, cons
     const kp_tnode *a;
     kp_status st = kp__dget_arr(d, obj, key, &a);
     if (st != KP_OK || !a || a->n == 0) return st;
-    if (a->n > 1000) return kp__dctx_fail(d, a, KP_ELIMIT, key, "too many conditions (%u)", a->n);
+    if ((st = kp__d_check_count(d, a, key, a->n, KP_MAX_ENTRIES)) != KP_OK) return st;
     uint32_t want = 0;
     for (const kp_tnode *c = a->first; c; c = c->next) {
         const kp_tnode *t = kp__tree_get(c, "type");

@@ -3,12 +3,26 @@
 #ifndef KP_IO_DECODE_COMMON_H
 #define KP_IO_DECODE_COMMON_H
 
-#include "core/model.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/meta.h"
+#include "core/resources.h"
+#include "core/selector.h"
+#include "core/taints.h"
 #include "io/tree.h"
 
-#define KP_MAX_LIST 100000 /* entries of one array/map inside an object: more is absurd input */
+#define KP_MAX_LIST 100000 /* entries of one label map: more is absurd input */
+/* Entries of one list kept with a 16-bit count in the model (containers, ports, tolerations,
+ * terms, expressions, values, ...): more is an error naming the limit, never a wrapped count. */
+#define KP_MAX_ENTRIES 65535
 
-kp_str kp__d_intern(kp_cluster *cl, const char *s, size_t len);
+/* KP_ELIMIT naming the limit (and the file, object and field key) when count > limit. */
+kp_status kp__d_check_count(kp_dctx *d, const kp_tnode *n, const char *key, uint32_t count, uint32_t limit);
+
+/* Interns s[0..len) into *out; KP_ENOMEM (or KP_ELIMIT when the interner's ids are used up) as a
+ * path error on node n / field otherwise. */
+kp_status kp__d_intern(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const char *field, const char *s, size_t len,
+                       kp_str *out);
 kp_status kp__d_str(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_str *out);
 kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_labels *out);
 kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_resv *out);

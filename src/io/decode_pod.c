@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/cluster_int.h"
+#include "core/cluster.h"
 #include "io/decode_common.h"
 
 #define TRY(x)                        \
@@ -15,7 +15,7 @@ static kp_status decode_ports(kp_dctx *d, kp_cluster *cl, const kp_tnode *c, kp_
     const kp_tnode *a;
     TRY(kp__dget_arr(d, c, "ports", &a));
     if (!a || a->n == 0) return KP_OK;
-    if (a->n > 65535) return kp__dctx_fail(d, a, KP_ELIMIT, "ports", "too many ports");
+    TRY(kp__d_check_count(d, a, "ports", a->n, KP_MAX_ENTRIES));
     kp_port *ports = kp__d_alloc(d, cl, a->n * sizeof *ports);
     if (!ports) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, "ports");
@@ -103,7 +103,8 @@ static kp_status decode_containers(kp_dctx *d, kp_cluster *cl, const kp_tnode *s
     TRY(kp__dget_arr(d, spec, "containers", &a));
     TRY(kp__dget_arr(d, spec, "initContainers", &ia));
     uint32_t n = a ? a->n : 0, ni = ia ? ia->n : 0;
-    if (n + ni > 10000) return kp__dctx_fail(d, a, KP_ELIMIT, "containers", "too many containers (%u)", n + ni);
+    /* the two counts share one array indexed by a 16-bit sum in the engines */
+    TRY(kp__d_check_count(d, a ? a : ia, a ? "containers" : "initContainers", n + ni, KP_MAX_ENTRIES));
     if (n + ni == 0) return KP_OK;
     kp_container *cs = kp__d_alloc(d, cl, (n + ni) * sizeof *cs);
     if (!cs) return KP_ENOMEM;
@@ -150,6 +151,7 @@ static kp_status decode_node_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode
         a->has_required = true;
         size_t s1 = kp__dctx_push(d, "requiredDuringSchedulingIgnoredDuringExecution");
         st = kp__dget_arr(d, req, "nodeSelectorTerms", &terms);
+        if (st == KP_OK && terms) st = kp__d_check_count(d, terms, "nodeSelectorTerms", terms->n, KP_MAX_ENTRIES);
         if (st == KP_OK && terms && terms->n) {
             a->required = kp__d_alloc(d, cl, terms->n * sizeof *a->required);
             if (!a->required) st = KP_ENOMEM;
@@ -166,6 +168,8 @@ static kp_status decode_node_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode
         kp__dctx_pop(d, s1);
     }
     if (st == KP_OK) st = kp__dget_arr(d, na, "preferredDuringSchedulingIgnoredDuringExecution", &pref);
+    if (st == KP_OK && pref)
+        st = kp__d_check_count(d, pref, "preferredDuringSchedulingIgnoredDuringExecution", pref->n, KP_MAX_ENTRIES);
     if (st == KP_OK && pref && pref->n) {
         a->preferred = kp__d_alloc(d, cl, pref->n * sizeof *a->preferred);
         if (!a->preferred) st = KP_ENOMEM;
@@ -202,7 +206,7 @@ static kp_status decode_pat(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, kp_po
     const char *tk = NULL;
     TRY(kp__dget_str(d, t, "topologyKey", &tk, &has));
     if (!has || !tk[0]) return kp__dctx_fail(d, t, KP_EINVAL, "topologyKey", "can not be empty");
-    out->topology_key = kp__intern(&cl->strs, tk, strlen(tk));
+    TRY(kp__d_intern(d, cl, kp__tree_get(t, "topologyKey"), "topologyKey", tk, strlen(tk), &out->topology_key));
     TRY(kp__d_str_list(d, cl, t, "matchLabelKeys", &out->n_match_label_keys, &out->match_label_keys));
     TRY(kp__d_str_list(d, cl, t, "mismatchLabelKeys", &out->n_mismatch_label_keys, &out->mismatch_label_keys));
     return KP_OK;
@@ -215,6 +219,8 @@ static kp_status decode_pod_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode 
     size_t saved = kp__dctx_push(d, key);
     const kp_tnode *req, *pref;
     kp_status st = kp__dget_arr(d, pa, "requiredDuringSchedulingIgnoredDuringExecution", &req);
+    if (st == KP_OK && req)
+        st = kp__d_check_count(d, req, "requiredDuringSchedulingIgnoredDuringExecution", req->n, KP_MAX_ENTRIES);
     if (st == KP_OK && req && req->n) {
         a->required = kp__d_alloc(d, cl, req->n * sizeof *a->required);
         if (!a->required) st = KP_ENOMEM;
@@ -229,6 +235,8 @@ static kp_status decode_pod_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode 
         kp__dctx_pop(d, s1);
     }
     if (st == KP_OK) st = kp__dget_arr(d, pa, "preferredDuringSchedulingIgnoredDuringExecution", &pref);
+    if (st == KP_OK && pref)
+        st = kp__d_check_count(d, pref, "preferredDuringSchedulingIgnoredDuringExecution", pref->n, KP_MAX_ENTRIES);
     if (st == KP_OK && pref && pref->n) {
         a->preferred = kp__d_alloc(d, cl, pref->n * sizeof *a->preferred);
         if (!a->preferred) st = KP_ENOMEM;
@@ -283,7 +291,7 @@ static kp_status decode_tolerations(kp_dctx *d, kp_cluster *cl, const kp_tnode *
     const kp_tnode *a;
     TRY(kp__dget_arr(d, spec, "tolerations", &a));
     if (!a || !a->n) return KP_OK;
-    if (a->n > 65535) return kp__dctx_fail(d, a, KP_ELIMIT, "tolerations", "too many entries");
+    TRY(kp__d_check_count(d, a, "tolerations", a->n, KP_MAX_ENTRIES));
     p->tolerations = kp__d_alloc(d, cl, a->n * sizeof *p->tolerations);
     if (!p->tolerations) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, "tolerations");
@@ -332,7 +340,7 @@ static kp_status decode_spread(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec,
     const kp_tnode *a;
     TRY(kp__dget_arr(d, spec, "topologySpreadConstraints", &a));
     if (!a || !a->n) return KP_OK;
-    if (a->n > 1000) return kp__dctx_fail(d, a, KP_ELIMIT, "topologySpreadConstraints", "too many entries");
+    TRY(kp__d_check_count(d, a, "topologySpreadConstraints", a->n, KP_MAX_ENTRIES));
     p->spread = kp__d_alloc(d, cl, a->n * sizeof *p->spread);
     if (!p->spread) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, "topologySpreadConstraints");
@@ -368,7 +376,7 @@ static kp_status decode_spread(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec,
         if (st == KP_OK) {
             sc->max_skew = (int32_t)skew;
             sc->min_domains = (int32_t)md;
-            sc->topology_key = kp__intern(&cl->strs, tk, strlen(tk));
+            st = kp__d_intern(d, cl, kp__tree_get(t, "topologyKey"), "topologyKey", tk, strlen(tk), &sc->topology_key);
         }
         kp__dctx_pop(d, s2);
     }
@@ -381,7 +389,7 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
     const kp_tnode *a;
     TRY(kp__dget_arr(d, spec, "volumes", &a));
     if (!a || !a->n) return KP_OK;
-    if (a->n > 65535) return kp__dctx_fail(d, a, KP_ELIMIT, "volumes", "too many entries");
+    TRY(kp__d_check_count(d, a, "volumes", a->n, KP_MAX_ENTRIES));
     p->volumes = kp__d_alloc(d, cl, a->n * sizeof *p->volumes);
     if (!p->volumes) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, "volumes");
@@ -409,8 +417,7 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
                 if (st == KP_OK && sl && sl->type != KP_T_NULL) {
                     st = kp__d_quantity(d, sl, "sizeLimit", false, &v->size_limit);
                     v->has_size_limit = st == KP_OK;
-                    if (st == KP_OK && (v->size_limit_text = kp__d_intern(cl, sl->s, sl->len)) == UINT32_MAX)
-                        st = kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+                    if (st == KP_OK) st = kp__d_intern(d, cl, sl, "sizeLimit", sl->s, sl->len, &v->size_limit_text);
                 }
                 kp__dctx_pop(d, s3);
             }
@@ -532,7 +539,7 @@ static kp_status decode_owners(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta,
     const kp_tnode *a;
     TRY(kp__dget_arr(d, meta, "ownerReferences", &a));
     if (!a || !a->n) return KP_OK;
-    if (a->n > 1000) return kp__dctx_fail(d, a, KP_ELIMIT, "ownerReferences", "too many entries");
+    TRY(kp__d_check_count(d, a, "ownerReferences", a->n, KP_MAX_ENTRIES));
     p->owners = kp__d_alloc(d, cl, a->n * sizeof *p->owners);
     if (!p->owners) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, "ownerReferences");

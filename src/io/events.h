@@ -30,6 +30,10 @@ typedef enum {
  * negative to abort (the consumer keeps its own error). off = byte offset in the buffer. */
 typedef int (*kp_ev_fn)(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off);
 
+/* Returned by a back end that runs out of memory (not a syntax error; the caller reports
+ * KP_ENOMEM). */
+#define KP_EV_NOMEM (-1001)
+
 #define KP_JSON_PADDING 64 /* bytes readable (zeroed) after the JSON buffer */
 #define KP_MAX_DEPTH 128
 
@@ -39,7 +43,8 @@ typedef int (*kp_ev_fn)(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t
 int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
                     size_t errcap, uint64_t *err_off);
 
-/* Walks a YAML stream (several documents). Same return convention. */
+/* Walks a YAML stream (several documents). Same return convention, and KP_EV_NOMEM when libyaml
+ * runs out of memory. */
 int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
                     size_t errcap, uint64_t *err_off);
 

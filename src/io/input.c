@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -13,7 +14,6 @@
 #include <unistd.h>
 
 #include "io/events.h"
-#include "io/tree.h"
 
 static size_t page_size(void) {
     long p = sysconf(_SC_PAGESIZE);
@@ -95,4 +95,69 @@ void kp__input_close(kp_input *in) {
     if (in->map) munmap(in->map, in->map_len);
     else kp__free((void *)in->buf);
     memset(in, 0, sizeof *in);
+}
+
+void kp__offset_to_linecol(const char *buf, size_t len, uint64_t off, long *line, long *col) {
+    long l = 1, c = 1;
+    if (off > len) off = len;
+    for (size_t i = 0; i < off; i++) {
+        if (buf[i] == '\n') {
+            l++;
+            c = 1;
+        } else {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *len, kp_error *err) {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return kp_error_set(err, KP_EIO, "cannot open: %s", strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    struct stat stbuf;
+    if (f != stdin && fstat(fileno(f), &stbuf) == 0 && S_ISREG(stbuf.st_mode)) {
+        if ((uint64_t)stbuf.st_size > max_bytes) {
+            fclose(f);
+            return kp_error_set(err, KP_ELIMIT, "file is larger than the limit of %zu bytes", max_bytes);
+        }
+        cap = (size_t)stbuf.st_size + 1;
+    }
+    char *b = kp__malloc(cap + KP_JSON_PADDING);
+    if (!b) {
+        if (f != stdin) fclose(f);
+        return kp_error_set(err, KP_ENOMEM, "out of memory reading file");
+    }
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max_bytes) {
+                kp__free(b);
+                if (f != stdin) fclose(f);
+                return kp_error_set(err, KP_ELIMIT, "input is larger than the limit of %zu bytes", max_bytes);
+            }
+            size_t ncap = cap * 2 > max_bytes ? max_bytes : cap * 2;
+            char *nb = kp__realloc(b, ncap + KP_JSON_PADDING);
+            if (!nb) {
+                kp__free(b);
+                if (f != stdin) fclose(f);
+                return kp_error_set(err, KP_ENOMEM, "out of memory reading file");
+            }
+            b = nb;
+            cap = ncap;
+        }
+        size_t got = fread(b + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f);
+    if (f != stdin) fclose(f);
+    if (bad) {
+        kp__free(b);
+        return kp_error_set(err, KP_EIO, "read error");
+    }
+    memset(b + n, 0, KP_JSON_PADDING);
+    *buf = b;
+    *len = n;
+    return KP_OK;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kprio/common.h"
 
@@ -27,6 +28,13 @@ kp_status kp__input_open(const char *path, size_t max_bytes, kp_input *in, kp_er
  * cache if touched again (an error message counting lines, say). */
 void kp__input_advance(kp_input *in, const char *pos);
 void kp__input_close(kp_input *in);
+
+/* 1-based line and column of byte offset off in buf. */
+void kp__offset_to_linecol(const char *buf, size_t len, uint64_t off, long *line, long *col);
+
+/* Whole file (or "-" for stdin) into a malloc'ed buffer with 64 spare zeroed bytes after len
+ * (simdjson padding). Caller frees. Bounded by max_bytes (KP_ELIMIT beyond). */
+kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *len, kp_error *err);
 
 #define KP_INPUT_MAP_MIN ((size_t)1 << 20)
 #define KP_INPUT_WINDOW ((size_t)16 << 20)

@@ -1,12 +1,13 @@
 /* Object dispatch (kind -> decoder) and kp_cluster_load_buffer / kp_cluster_load_path. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "base/alloc.h"
-#include "core/cluster_int.h"
+#include "core/cluster.h"
 #include "io/events.h"
 #include "io/decode_common.h"
 #include "io/input.h"
@@ -42,7 +43,7 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
         st = kp__dget_bool(d, spec, "unschedulable", &n->unschedulable, NULL);
         if (st == KP_OK) st = kp__dget_arr(d, spec, "taints", &taints);
         if (st == KP_OK && taints && taints->n) {
-            if (taints->n > 10000) st = kp__dctx_fail(d, taints, KP_ELIMIT, "taints", "too many entries");
+            st = kp__d_check_count(d, taints, "taints", taints->n, KP_MAX_ENTRIES);
             n->taints = st == KP_OK ? kp__d_alloc(d, cl, taints->n * sizeof *n->taints) : NULL;
             if (st == KP_OK && !n->taints) st = KP_ENOMEM;
             size_t s1 = kp__dctx_push(d, "taints");
@@ -76,8 +77,9 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
                 const kp_tnode *names = kp__tree_get(im, "names");
                 if (names && names->type == KP_T_ARR) total += names->n;
             }
-            if (total > 100000) st = kp__dctx_fail(d, images, KP_ELIMIT, "images", "too many image names");
+            st = kp__d_check_count(d, images, "images", total, KP_MAX_LIST);
             n->images = (st == KP_OK && total) ? kp__d_alloc(d, cl, total * sizeof *n->images) : NULL;
+            if (st == KP_OK && total && !n->images) st = KP_ENOMEM; /* (kp__d_alloc set the message) */
             size_t s1 = kp__dctx_push(d, "images");
             uint32_t i = 0;
             for (const kp_tnode *im = images->first; im && st == KP_OK && n->images; im = im->next, i++) {
@@ -92,7 +94,8 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
                         st = kp__dctx_fail(d, nm, KP_EINVAL, "names", "expected a string");
                         break;
                     }
-                    n->images[n->n_images].name = kp__intern(&cl->strs, nm->s, nm->len);
+                    st = kp__d_intern(d, cl, nm, "names", nm->s, nm->len, &n->images[n->n_images].name);
+                    if (st != KP_OK) break;
                     n->images[n->n_images].size = size;
                     n->n_images++;
                 }
@@ -142,8 +145,7 @@ static kp_status decode_int_or_string(kp_dctx *d, kp_cluster *cl, const kp_tnode
             return kp__dctx_fail(d, n, KP_EINVAL, key, "invalid value \"%s\": must be an integer or a percentage (0%%-100%%)", n->s);
     }
     *has = true;
-    *out = kp__intern(&cl->strs, n->s, n->len);
-    return KP_OK;
+    return kp__d_intern(d, cl, n, key, n->s, n->len, out);
 }
 
 static kp_status decode_pdb(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_pdb *b) {
@@ -179,7 +181,8 @@ static kp_status decode_pdb(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_
             b->disrupted = kp__d_alloc(d, cl, dp->n * sizeof *b->disrupted);
             if (!b->disrupted) st = KP_ENOMEM;
             for (const kp_tnode *c = dp->first; c && st == KP_OK; c = c->next)
-                b->disrupted[b->n_disrupted++] = kp__intern(&cl->strs, c->key, c->key_len);
+                if ((st = kp__d_intern(d, cl, c, "disruptedPods", c->key, c->key_len, &b->disrupted[b->n_disrupted])) == KP_OK)
+                    b->n_disrupted++;
         }
         kp__dctx_pop(d, saved);
         if (st != KP_OK) return st;
@@ -221,7 +224,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     bool has_kind = false;
     TRY(kp__dget_str(&d, obj, "kind", &kind, &has_kind));
     TRY(kp__dget_str(&d, obj, "apiVersion", &api, NULL));
-    char kind_buf[64];
+    char kind_buf[64]; /* an item kind is its List kind less "List": <= 59 bytes for valid kinds */
     if (!has_kind && doc->list_kind) {
         size_t kl = strlen(doc->list_kind);
         if (kl > 4 && strcmp(doc->list_kind + kl - 4, "List") == 0 && kl - 4 < sizeof kind_buf) {
@@ -239,7 +242,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     kp_workload_kind wk = KP_WL_SERVICE;
     bool is_wl = kp__workload_kind(kind, &wk);
     if (!(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl)) {
-        kp__cluster_note_skipped(cl, kind);
+        if (kp__cluster_note_skipped(cl, kind) != KP_OK) return kp__dctx_fail(&d, obj, KP_ENOMEM, "kind", "out of memory");
         return KP_OK;
     }
     const kp_tnode *meta;
@@ -260,38 +263,39 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     if (is_wl ? api && !kp__workload_api_ok(wk, api) : !api_group_ok(api, kind))
         return kp__dctx_fail(&d, kp__tree_get(obj, "apiVersion"), KP_EINVAL, "apiVersion",
                              "unsupported apiVersion \"%s\" for kind %s", api, kind);
-    kp_str name_id = kp__intern(&cl->strs, name, strlen(name));
-    kp_str ns_id = namespaced ? kp__intern(&cl->strs, ns, strlen(ns)) : 0;
-    if (name_id == UINT32_MAX || ns_id == UINT32_MAX) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    kp_str name_id = 0, ns_id = 0, src_id = 0;
+    TRY(kp__d_intern(&d, cl, meta, "metadata.name", name, strlen(name), &name_id));
+    if (namespaced) TRY(kp__d_intern(&d, cl, meta, "metadata.namespace", ns, strlen(ns), &ns_id));
+    if (is_pod) TRY(kp__d_intern(&d, cl, NULL, NULL, lc->source, strlen(lc->source), &src_id));
 
     if (is_pod) {
         kp_pod *p = kp__cluster_new_pod(cl, ns_id, name_id);
-        if (!p) return kp_error_set(err, KP_ENOMEM, "out of memory");
-        p->src_file = kp__s(cl, kp__intern(&cl->strs, lc->source, strlen(lc->source)));
+        if (!p) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
+        p->src_file = kp__s(cl, src_id);
         return kp__decode_pod(&d, cl, obj, p);
     }
     if (is_node) {
         kp_node *n = kp__cluster_new_node(cl, name_id);
-        if (!n) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        if (!n) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
         return decode_node_obj(&d, cl, obj, n);
     }
     if (is_pc) {
         kp_priority_class *pc = kp__cluster_new_class(cl, name_id);
-        if (!pc) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        if (!pc) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
         return decode_pc(&d, cl, obj, pc);
     }
     if (is_pdb) {
         kp_pdb *b = kp__cluster_new_pdb(cl, ns_id, name_id);
-        if (!b) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        if (!b) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
         return decode_pdb(&d, cl, obj, b);
     }
     if (is_wl) {
         kp_workload *w = kp__cluster_new_workload(cl, wk, ns_id, name_id);
-        if (!w) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        if (!w) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
         return kp__decode_workload(&d, cl, obj, w);
     }
     kp_namespace *nsp = kp__cluster_new_namespace(cl, name_id);
-    if (!nsp) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    if (!nsp) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
     saved = kp__dctx_push(&d, "metadata");
     st = kp__d_labels(&d, cl, meta, "labels", &nsp->labels);
     kp__dctx_pop(&d, saved);
@@ -349,7 +353,10 @@ static bool has_manifest_ext(const char *name) {
 }
 
 static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int depth, kp_error *err) {
-    if (depth > 32) return kp_error_set(err, KP_ELIMIT, "directories nested too deeply");
+    if (depth > 32) {
+        if (err) snprintf(err->source, sizeof err->source, "%s", path);
+        return kp_error_set(err, KP_ELIMIT, "directories nested more than 32 levels deep (kprio's limit)");
+    }
     DIR *dir = opendir(path);
     if (!dir) {
         if (err) snprintf(err->source, sizeof err->source, "%s", path);
@@ -383,7 +390,14 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
     if (st == KP_OK) qsort(names, n, sizeof *names, name_cmp);
     for (size_t i = 0; i < n && st == KP_OK; i++) {
         struct stat sb;
-        if (stat(names[i], &sb) != 0) continue;
+        if (stat(names[i], &sb) != 0) {
+            /* a manifest that cannot be read is an error, as for kubectl -f; other names are skipped */
+            if (!has_manifest_ext(names[i])) continue;
+            int e = errno;
+            if (err) snprintf(err->source, sizeof err->source, "%s", names[i]);
+            st = kp_error_set(err, KP_EIO, "cannot open: %s", strerror(e));
+            break;
+        }
         if (S_ISDIR(sb.st_mode)) {
             if (recursive) st = load_dir(cl, names[i], true, depth + 1, err);
         } else if (has_manifest_ext(names[i])) {

@@ -1,17 +1,15 @@
-/* Builds per-object value trees from kp_ev events and hands them to a callback (see tree.h). */
-#include <errno.h>
-#include <stdarg.h>
+/* Builds per-object value trees from kp_ev events and hands them to a callback (see tree.h).
+ * Layers of src/io, bottom up: input.c (bytes) <- json_simdjson.cpp, yaml_events.c, jscan.c,
+ * list_split.c (event sources) <- tree.c <- dctx.c (typed reading) <- decode_*.c <- load.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/alloc.h"
 #include "base/arena.h"
 #include "io/events.h"
 #include "io/input.h"
-#include "io/jscan.h"
+#include "io/list_split.h"
 #include "io/tree.h"
 
 typedef struct {
@@ -27,7 +25,8 @@ typedef struct {
     bool in_items;                    /* an items array (or top-level array) was opened */
     kp_tnode *items_node;             /* that array: stack[1] while its elements are parsed */
     long item_index;
-    char list_kind[64];
+    char list_kind[64];               /* a List kind is a DNS-1035 label (<= 63 bytes, apiextensions
+                                       * validation of names.listKind): any valid one fits */
     bool split;
     bool yaml;                        /* scalars are YAML plain/quoted */
     kp_tree_cb cb;
@@ -215,155 +214,6 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     return 0;
 }
 
-void kp__offset_to_linecol(const char *buf, size_t len, uint64_t off, long *line, long *col) {
-    long l = 1, c = 1;
-    if (off > len) off = len;
-    for (size_t i = 0; i < off; i++) {
-        if (buf[i] == '\n') {
-            l++;
-            c = 1;
-        } else {
-            c++;
-        }
-    }
-    *line = l;
-    *col = c;
-}
-
-/* ---- List splitter ----
- * A kubectl List is one huge object whose "items" array holds every object. Parsing it as one
- * simdjson document needs a structural index and string buffer proportional to the whole file;
- * cutting the array into one byte range per item and parsing each range on its own keeps that
- * working memory at the size of one object and the data hot in cache. The cut tracks strings,
- * escapes and nesting; simdjson still validates every item fully, and the separators between items
- * are checked here. */
-
-static const char *skip_ws(const char *p, const char *e) {
-    while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
-    return p;
-}
-
-/* p at an opening quote; returns the byte after the closing quote, NULL if unterminated. */
-static const char *skip_string(const char *p, const char *e) {
-    p++;
-    for (;;) {
-        const char *q = memchr(p, '"', (size_t)(e - p));
-        if (!q) return NULL;
-        const char *b = q;
-        while (b > p && b[-1] == '\\') b--;
-        if (((q - b) & 1) == 0) return q + 1;
-        p = q + 1;
-    }
-}
-
-static const char *skip_value(const char *p, const char *e) {
-    if (p >= e) return NULL;
-    if (*p == '"') return skip_string(p, e);
-    if (*p != '{' && *p != '[') {
-        while (p < e && !strchr(",}] \t\r\n", *p)) p++;
-        return p;
-    }
-    return kp__json_skip_container(p, e);
-}
-
-static kp_status split_fail(builder *b, const char *buf, size_t len, const char *at, const char *what) {
-    long line, col;
-    kp__offset_to_linecol(buf, len, (uint64_t)(at - buf), &line, &col);
-    kp_status st = kp_error_set(b->err, KP_ESYNTAX, "line %ld, column %ld: %s", line, col, what);
-    if (b->err) {
-        b->err->line = line;
-        b->err->column = col;
-    }
-    return st;
-}
-
-static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_t base, size_t full_len,
-                                const char *full_buf);
-
-/* Returns KP_OK after dispatching every item, 1 if buf is not a List object (caller parses it
- * whole), or an error. */
-static int split_list(builder *b, const char *buf, size_t len) {
-    const char *e = buf + len, *p = skip_ws(buf, e);
-    if (p >= e || *p != '{') return 1;
-    /* first pass over the top-level members: is there an "items" array? */
-    const char *q = p + 1;
-    bool has_items = false;
-    for (;;) {
-        q = skip_ws(q, e);
-        if (q >= e || *q != '"') return 1;
-        const char *k = q;
-        q = skip_string(q, e);
-        if (!q) return 1;
-        bool is_items = q - k == 7 && memcmp(k, "\"items\"", 7) == 0;
-        q = skip_ws(q, e);
-        if (q >= e || *q != ':') return 1;
-        q = skip_ws(q + 1, e);
-        if (is_items) {
-            has_items = q < e && *q == '[';
-            break;
-        }
-        const char *v = q;
-        q = skip_value(q, e);
-        if (!q) return 1;
-        if (q - v > 2 && *v == '"' && k[1] == 'k' && q - k >= 6 && memcmp(k, "\"kind\"", 6) == 0 &&
-            (size_t)(q - v - 2) < sizeof b->list_kind) {
-            memcpy(b->list_kind, v + 1, (size_t)(q - v - 2));
-            b->list_kind[q - v - 2] = 0;
-        }
-        q = skip_ws(q, e);
-        if (q < e && *q == ',') {
-            q++;
-            continue;
-        }
-        return 1;
-    }
-    if (!has_items) return 1;
-    /* q is at '[': cut the elements */
-    long idx = 0;
-    p = skip_ws(q + 1, e);
-    if (p < e && *p == ']') {
-        p++;
-    } else {
-        for (;;) {
-            p = skip_ws(p, e);
-            const char *start = p;
-            if (p >= e || *p != '{') return split_fail(b, buf, len, p, "items: expected an object");
-            p = skip_value(p, e);
-            if (!p) return 1; /* unbalanced: let the full parser describe it */
-            b->cur_item = idx++;
-            kp_status st = parse_json_doc(b, start, (size_t)(p - start), (uint64_t)(start - buf), len, buf);
-            if (st != KP_OK) return st;
-            if (b->input) kp__input_advance(b->input, p);
-            p = skip_ws(p, e);
-            if (p < e && *p == ',') {
-                p++;
-                continue;
-            }
-            if (p < e && *p == ']') {
-                p++;
-                break;
-            }
-            return split_fail(b, buf, len, p, "expected ',' or ']' after an element of items");
-        }
-    }
-    /* the rest of the List object: other members, then '}' and nothing after it */
-    for (;;) {
-        p = skip_ws(p, e);
-        if (p < e && *p == '}') break;
-        if (p >= e || *p != ',') return split_fail(b, buf, len, p, "expected ',' or '}' in the List object");
-        p = skip_ws(p + 1, e);
-        if (p >= e || *p != '"' || !(p = skip_string(p, e))) return split_fail(b, buf, len, p ? p : e, "expected a member name");
-        p = skip_ws(p, e);
-        if (p >= e || *p != ':') return split_fail(b, buf, len, p, "expected ':'");
-        const char *v = skip_ws(p + 1, e);
-        p = skip_value(v, e);
-        if (!p || p == v) return split_fail(b, buf, len, v, "invalid value");
-    }
-    p = skip_ws(p + 1, e);
-    if (p != e) return split_fail(b, buf, len, p, "unexpected content after the top-level value");
-    return KP_OK;
-}
-
 static kp_status syntax_error(builder *b, const char *full_buf, size_t full_len, uint64_t off, const char *msg) {
     long line, col;
     kp__offset_to_linecol(full_buf, full_len, off, &line, &col);
@@ -385,6 +235,15 @@ static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_
     if (rc == -1000) return syntax_error(b, full_buf, full_len, base + eoff, msg);
     if (rc < 0) return b->st != KP_OK ? b->st : kp_error_set(b->err, KP_ENOMEM, "out of memory");
     return KP_OK;
+}
+
+/* One element of a List's items, cut by kp__list_split: parsed as its own document. */
+static kp_status split_item(void *ctx, const char *start, size_t len, long idx) {
+    builder *b = ctx;
+    b->cur_item = idx;
+    kp_status st = parse_json_doc(b, start, len, (uint64_t)(start - b->doc.buf), b->doc.len, b->doc.buf);
+    if (st == KP_OK && b->input) kp__input_advance(b->input, start + len);
+    return st;
 }
 
 static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_input *input,
@@ -414,7 +273,7 @@ static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_
         if (split_lists) {
             /* items are parsed as standalone documents: the builder must not split again */
             b->split = false;
-            r = split_list(b, buf, len);
+            r = kp__list_split(buf, len, b->list_kind, sizeof b->list_kind, split_item, b, err);
             b->split = split_lists;
             b->cur_item = -1;
             b->list_kind[0] = 0;
@@ -472,245 +331,3 @@ const kp_tnode *kp__tree_path(const kp_tnode *obj, const char *dotted) {
     return obj;
 }
 
-/* ---- decoding context ---- */
-
-/* Appends bytes to the path, truncating at its capacity. Runs for every field decoded, error or
- * not, so it copies bytes rather than formatting. */
-static void path_append(kp_dctx *d, const char *s, size_t n) {
-    size_t room = sizeof d->path - 1 - d->path_len;
-    if (n > room) n = room;
-    memcpy(d->path + d->path_len, s, n);
-    d->path_len += n;
-    d->path[d->path_len] = 0;
-}
-
-size_t kp__dctx_push(kp_dctx *d, const char *key) {
-    size_t saved = d->path_len;
-    if (d->path_len) path_append(d, ".", 1);
-    path_append(d, key, strlen(key));
-    return saved;
-}
-
-size_t kp__dctx_push_index(kp_dctx *d, uint32_t i) {
-    size_t saved = d->path_len;
-    char tmp[16], *e = tmp + sizeof tmp, *q = e;
-    *--q = ']';
-    do {
-        *--q = (char)('0' + i % 10);
-        i /= 10;
-    } while (i);
-    *--q = '[';
-    path_append(d, q, (size_t)(e - q));
-    return saved;
-}
-
-void kp__dctx_pop(kp_dctx *d, size_t saved) {
-    d->path_len = saved;
-    d->path[saved] = 0;
-}
-
-kp_status kp__dctx_fail(kp_dctx *d, const kp_tnode *n, kp_status code, const char *field,
-                        const char *fmt, ...) {
-    char what[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    char path[480];
-    snprintf(path, sizeof path, "%s%s%s", d->path, (field && d->path_len) ? "." : "", field ? field : "");
-    if (d->err) {
-        kp_error_set(d->err, code, "%s%s%s%s%s", d->object, d->object[0] ? ": " : "", path,
-                     path[0] ? ": " : "", what);
-        if (n && d->doc) kp__offset_to_linecol(d->doc->buf, d->doc->len, n->off, &d->err->line, &d->err->column);
-    }
-    return code;
-}
-
-static const char *type_name(kp_ttype t) {
-    switch (t) {
-    case KP_T_NULL: return "null";
-    case KP_T_BOOL: return "a boolean";
-    case KP_T_NUM: return "a number";
-    case KP_T_STR: return "a string";
-    case KP_T_OBJ: return "an object";
-    case KP_T_ARR: return "an array";
-    }
-    return "?";
-}
-
-kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out, bool *present) {
-    if (present) *present = false;
-    const kp_tnode *n = kp__tree_get(obj, key);
-    if (!n || n->type == KP_T_NULL) return KP_OK;
-    /* sigs.k8s.io/yaml converts a plain YAML scalar to a string when the target field is one */
-    if (n->type != KP_T_STR && !(n->plain && n->s))
-        return kp__dctx_fail(d, n, KP_EINVAL, key, "expected a string, got %s", type_name(n->type));
-    *out = n->s;
-    if (present) *present = true;
-    return KP_OK;
-}
-
-kp_status kp__dget_int(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t min, int64_t max,
-                       int64_t *out, bool *present) {
-    if (present) *present = false;
-    const kp_tnode *n = kp__tree_get(obj, key);
-    if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_NUM) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an integer, got %s", type_name(n->type));
-    errno = 0;
-    char *end = NULL;
-    long long v = strtoll(n->s, &end, 10);
-    if (end == n->s || *end != 0) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an integer, got \"%s\"", n->s);
-    if (errno == ERANGE || v < min || v > max)
-        return kp__dctx_fail(d, n, KP_ERANGE, key, "%s is out of range [%lld, %lld]", n->s, (long long)min, (long long)max);
-    *out = v;
-    if (present) *present = true;
-    return KP_OK;
-}
-
-kp_status kp__dget_bool(kp_dctx *d, const kp_tnode *obj, const char *key, bool *out, bool *present) {
-    if (present) *present = false;
-    const kp_tnode *n = kp__tree_get(obj, key);
-    if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_BOOL) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected a boolean, got %s", type_name(n->type));
-    *out = n->b;
-    if (present) *present = true;
-    return KP_OK;
-}
-
-kp_status kp__dget_obj(kp_dctx *d, const kp_tnode *obj, const char *key, const kp_tnode **out) {
-    *out = NULL;
-    const kp_tnode *n = kp__tree_get(obj, key);
-    if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_OBJ) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an object, got %s", type_name(n->type));
-    *out = n;
-    return KP_OK;
-}
-
-kp_status kp__dget_arr(kp_dctx *d, const kp_tnode *obj, const char *key, const kp_tnode **out) {
-    *out = NULL;
-    const kp_tnode *n = kp__tree_get(obj, key);
-    if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_ARR) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an array, got %s", type_name(n->type));
-    *out = n;
-    return KP_OK;
-}
-
-static int digits(const char *s, size_t n, int *out) {
-    int v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9') return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return 0;
-}
-
-static int64_t days_from_civil(int64_t y, int m, int d) {
-    /* Howard Hinnant's algorithm: days since 1970-01-01 in the proleptic Gregorian calendar. */
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-kp_status kp__parse_time(const char *s, size_t len, int64_t *secs, int32_t *nanos) {
-    int Y, M, D, h, m, sec;
-    if (len < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
-        s[13] != ':' || s[16] != ':')
-        return KP_EINVAL;
-    if (digits(s, 4, &Y) || digits(s + 5, 2, &M) || digits(s + 8, 2, &D) || digits(s + 11, 2, &h) ||
-        digits(s + 14, 2, &m) || digits(s + 17, 2, &sec))
-        return KP_EINVAL;
-    if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 60) return KP_EINVAL;
-    size_t i = 19;
-    int32_t ns = 0;
-    if (i < len && s[i] == '.') {
-        i++;
-        int nd = 0;
-        while (i < len && s[i] >= '0' && s[i] <= '9') {
-            if (nd < 9) ns = ns * 10 + (s[i] - '0');
-            nd++;
-            i++;
-        }
-        if (nd == 0) return KP_EINVAL;
-        for (; nd < 9; nd++) ns *= 10;
-    }
-    int64_t off = 0;
-    if (i < len && (s[i] == 'Z' || s[i] == 'z')) {
-        i++;
-    } else if (i + 6 == len && (s[i] == '+' || s[i] == '-') && s[i + 3] == ':') {
-        int oh, om;
-        if (digits(s + i + 1, 2, &oh) || digits(s + i + 4, 2, &om)) return KP_EINVAL;
-        off = (int64_t)(oh * 3600 + om * 60) * (s[i] == '-' ? -1 : 1);
-        i += 6;
-    } else {
-        return KP_EINVAL;
-    }
-    if (i != len) return KP_EINVAL;
-    *secs = days_from_civil(Y, M, D) * 86400 + h * 3600 + m * 60 + sec - off;
-    if (nanos) *nanos = ns;
-    return KP_OK;
-}
-
-kp_status kp__dget_time(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out, bool *present) {
-    if (present) *present = false;
-    const kp_tnode *n = kp__tree_get(obj, key);
-    if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_STR) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an RFC 3339 time string, got %s", type_name(n->type));
-    if (kp__parse_time(n->s, n->len, out, NULL) != KP_OK)
-        return kp__dctx_fail(d, n, KP_EINVAL, key, "invalid RFC 3339 time \"%s\"", n->s);
-    if (present) *present = true;
-    return KP_OK;
-}
-
-kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *len, kp_error *err) {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) return kp_error_set(err, KP_EIO, "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    struct stat stbuf;
-    if (f != stdin && fstat(fileno(f), &stbuf) == 0 && S_ISREG(stbuf.st_mode)) {
-        if ((uint64_t)stbuf.st_size > max_bytes) {
-            fclose(f);
-            return kp_error_set(err, KP_ELIMIT, "file is larger than the limit of %zu bytes", max_bytes);
-        }
-        cap = (size_t)stbuf.st_size + 1;
-    }
-    char *b = kp__malloc(cap + KP_JSON_PADDING);
-    if (!b) {
-        if (f != stdin) fclose(f);
-        return kp_error_set(err, KP_ENOMEM, "out of memory reading file");
-    }
-    for (;;) {
-        if (n == cap) {
-            if (cap >= max_bytes) {
-                kp__free(b);
-                if (f != stdin) fclose(f);
-                return kp_error_set(err, KP_ELIMIT, "input is larger than the limit of %zu bytes", max_bytes);
-            }
-            size_t ncap = cap * 2 > max_bytes ? max_bytes : cap * 2;
-            char *nb = kp__realloc(b, ncap + KP_JSON_PADDING);
-            if (!nb) {
-                kp__free(b);
-                if (f != stdin) fclose(f);
-                return kp_error_set(err, KP_ENOMEM, "out of memory reading file");
-            }
-            b = nb;
-            cap = ncap;
-        }
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(f);
-    if (f != stdin) fclose(f);
-    if (bad) {
-        kp__free(b);
-        return kp_error_set(err, KP_EIO, "read error");
-    }
-    memset(b + n, 0, KP_JSON_PADDING);
-    *buf = b;
-    *len = n;
-    return KP_OK;
-}

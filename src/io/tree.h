@@ -58,47 +58,8 @@ const kp_tnode *kp__tree_get(const kp_tnode *obj, const char *key);
 const kp_tnode *kp__tree_path(const kp_tnode *obj, const char *dotted);
 bool kp__tree_key_is(const kp_tnode *n, const char *key);
 
-/* 1-based line and column of byte offset off in buf. */
-void kp__offset_to_linecol(const char *buf, size_t len, uint64_t off, long *line, long *col);
-
-/* ---- typed reading with field paths for errors ---- */
-
-/* A decoding context: names the file and object in every error, tracks the field path. */
-typedef struct kp_dctx {
-    kp_error *err;
-    const kp_tdoc *doc;
-    char object[200]; /* e.g. "items[12] (Pod team-a/web-1)" */
-    char path[400];   /* current field path, e.g. "spec.containers[0]" */
-    size_t path_len;
-} kp_dctx;
-
-/* Path stack: push ".key" (or "key" at the start) / "[i]"; pop restores the saved length. */
-size_t kp__dctx_push(kp_dctx *d, const char *key);
-size_t kp__dctx_push_index(kp_dctx *d, uint32_t i);
-void kp__dctx_pop(kp_dctx *d, size_t saved);
-/* Sets err: "SOURCE: OBJECT: PATH[.field]: message" (line/column from n when known). Returns code. */
-kp_status kp__dctx_fail(kp_dctx *d, const kp_tnode *n, kp_status code, const char *field,
-                        const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
 #endif
-    ;
-/* Typed getters for member `key` of obj. Absent or null: returns KP_OK and leaves *out / *present
- * untouched (present=false). Wrong type or bad value: KP_EINVAL with a path error. */
-kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out, bool *present);
-kp_status kp__dget_int(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t min, int64_t max,
-                       int64_t *out, bool *present);
-kp_status kp__dget_bool(kp_dctx *d, const kp_tnode *obj, const char *key, bool *out, bool *present);
-/* Expects obj[key] to be an object/array (or absent/null -> *out = NULL). */
-kp_status kp__dget_obj(kp_dctx *d, const kp_tnode *obj, const char *key, const kp_tnode **out);
-kp_status kp__dget_arr(kp_dctx *d, const kp_tnode *obj, const char *key, const kp_tnode **out);
-/* RFC 3339 timestamp ("2024-05-01T10:00:00Z", fractions and offsets accepted) -> unix seconds
- * (and nanoseconds in *nanos if non-NULL). */
-kp_status kp__parse_time(const char *s, size_t len, int64_t *secs, int32_t *nanos);
-kp_status kp__dget_time(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out, bool *present);
 
-/* Whole file (or "-" for stdin) into a malloc'ed buffer with 64 spare zeroed bytes after len
- * (simdjson padding). Caller frees. Bounded by max_bytes (KP_ELIMIT beyond). */
-kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *len, kp_error *err);
-
-#endif
+/* Compatibility: the typed reading (dctx.h) and kp__read_file (input.h) were declared here. */
+#include "io/dctx.h"
+#include "io/input.h"

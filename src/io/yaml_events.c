@@ -66,7 +66,7 @@ int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *e
     if (!yaml_parser_initialize(&p)) {
         snprintf(errmsg, errcap, "out of memory");
         *err_off = 0;
-        return -1000;
+        return KP_EV_NOMEM; /* not a syntax error */
     }
     yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
     level stack[KP_MAX_DEPTH + 2];
@@ -78,7 +78,7 @@ int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *e
             snprintf(errmsg, errcap, "%s%s%s", p.problem ? p.problem : "invalid YAML",
                      p.context ? " " : "", p.context ? p.context : "");
             *err_off = p.problem_mark.index;
-            rc = -1000;
+            rc = p.error == YAML_MEMORY_ERROR ? KP_EV_NOMEM : -1000;
             break;
         }
         uint64_t off = ev.start_mark.index;

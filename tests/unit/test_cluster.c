@@ -340,8 +340,145 @@ KT_TEST(identical_arrays_are_shared) {
     kp_cluster_free(cl);
 }
 
+/* ---- fixed limits: a real limit is an error naming it, the file, the object and the field;
+ * never a wrapped count or a truncated list ---- */
+
+/* A pod whose spec holds `pre`, then n copies of `elem` separated by commas, then `post`. */
+static char *pod_with_repeats(const char *pre, const char *elem, size_t n, const char *post) {
+    size_t el = strlen(elem), cap = strlen(pre) + strlen(post) + n * (el + 1) + 256;
+    char *s = malloc(cap);
+    size_t k = (size_t)snprintf(s, cap, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{%s", pre);
+    for (size_t i = 0; i < n; i++) {
+        if (i) s[k++] = ',';
+        memcpy(s + k, elem, el);
+        k += el;
+    }
+    snprintf(s + k, cap - k, "%s}}", post);
+    return s;
+}
+
+KT_TEST(limit_node_selector_terms_is_an_error) {
+    /* 65536 terms wrapped the 16-bit count to 0: the pod then had no required terms at all */
+    kp_error err;
+    char *s = pod_with_repeats("\"containers\":[{\"name\":\"c\"}],\"affinity\":{\"nodeAffinity\":{"
+                               "\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[",
+                               "{}", 65536, "]}}}");
+    KT_CHECK(load_fails(s, &err));
+    KT_CHECK_INT(err.code, KP_ELIMIT);
+    KT_CHECK_CONTAINS(err.msg, "Pod default/p");
+    KT_CHECK_CONTAINS(err.msg, "nodeSelectorTerms: 65536 entries exceed kprio's limit of 65535");
+    KT_CHECK_STR(err.source, "in.yaml");
+    free(s);
+    s = pod_with_repeats("\"containers\":[{\"name\":\"c\"}],\"affinity\":{\"podAntiAffinity\":{"
+                         "\"requiredDuringSchedulingIgnoredDuringExecution\":[",
+                         "{\"topologyKey\":\"z\"}", 65536, "]}}");
+    KT_CHECK(load_fails(s, &err));
+    KT_CHECK_INT(err.code, KP_ELIMIT);
+    KT_CHECK_CONTAINS(err.msg, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution: 65536 entries exceed kprio's limit of 65535");
+    free(s);
+}
+
+KT_TEST(limit_lists_name_the_limit) {
+    kp_error err;
+    char *s = pod_with_repeats("\"containers\":[{\"name\":\"c\"}],\"tolerations\":[", "{\"operator\":\"Exists\"}", 65536, "]");
+    KT_CHECK(load_fails(s, &err));
+    KT_CHECK_INT(err.code, KP_ELIMIT);
+    KT_CHECK_CONTAINS(err.msg, "Pod default/p: spec.tolerations: 65536 entries exceed kprio's limit of 65535");
+    free(s);
+    /* 12000 containers were refused by an arbitrary limit of 10000; the model counts to 65535 */
+    s = pod_with_repeats("\"containers\":[", "{\"name\":\"c\"}", 12000, "]");
+    kp_cluster *cl = load(s, &err);
+    KT_CHECK(cl != NULL);
+    if (cl) KT_CHECK_INT(pod(cl, "default/p")->n_containers, 12000);
+    kp_cluster_free(cl);
+    free(s);
+    /* 33 distinct resource names in one cluster */
+    char *n = malloc(4096);
+    size_t k = (size_t)snprintf(n, 4096, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{");
+    for (int i = 0; i < 30; i++) k += (size_t)snprintf(n + k, 4096 - k, "%s\"example.com/r%d\":\"1\"", i ? "," : "", i);
+    snprintf(n + k, 4096 - k, "}}}");
+    KT_CHECK(load_fails(n, &err));
+    KT_CHECK_INT(err.code, KP_ELIMIT);
+    KT_CHECK_CONTAINS(err.msg, "Node n: status.allocatable.example.com/r28: more than 32 distinct resource names in the cluster (kprio's limit)");
+    free(n);
+}
+
+KT_TEST(limit_skipped_kinds_are_all_listed) {
+    /* the list of skipped kinds was cut at 256 bytes without a word */
+    char *s = malloc(8192);
+    size_t k = 0;
+    for (int i = 0; i < 40; i++)
+        k += (size_t)snprintf(s + k, 8192 - k, "---\napiVersion: x/v1\nkind: SomeKind%02d\nmetadata: {name: a}\n", i);
+    kp_error err;
+    kp_cluster *cl = load(s, &err);
+    KT_CHECK(cl != NULL);
+    if (cl) {
+        KT_CHECK_INT(kp_cluster_warning_count(cl), 1);
+        KT_CHECK_CONTAINS(kp_cluster_warning(cl, 0), "skipped 40 object(s)");
+        KT_CHECK_CONTAINS(kp_cluster_warning(cl, 0), "SomeKind00, SomeKind01");
+        KT_CHECK_CONTAINS(kp_cluster_warning(cl, 0), "SomeKind38, SomeKind39");
+    }
+    kp_cluster_free(cl);
+    free(s);
+}
+
+KT_TEST(limit_long_warnings_are_whole) {
+    /* warnings were formatted into 512 bytes: long names lost the end of the message */
+    char name[254], cls[254], text[2048];
+    memset(name, 'n', 253);
+    name[253] = 0;
+    memset(cls, 'c', 253);
+    cls[253] = 0;
+    snprintf(text, sizeof text, "apiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: %s}\n"
+             "spec: {priority: 5, priorityClassName: %s, containers: [{name: c}]}\n", name, name + 190, cls);
+    kp_error err;
+    kp_cluster *cl = load(text, &err);
+    KT_CHECK(cl != NULL);
+    if (cl) {
+        KT_CHECK_INT(kp_cluster_warning_count(cl), 1);
+        KT_CHECK_CONTAINS(kp_cluster_warning(cl, 0), "no longer exists (keeping spec.priority 5)");
+    }
+    kp_cluster_free(cl);
+}
+
+#define PODSPEC(name, spec) "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name "}\nspec:\n" spec
+
+/* ---- sums of requests never wrap: KP_ERANGE naming the object and the field ---- */
+
+KT_TEST(request_sums_overflow_is_an_error) {
+    kp_error err;
+    /* two containers of 7Ei: 14Ei does not fit in int64 bytes */
+    KT_CHECK(load_fails(PODSPEC("big", "  containers: [{name: a, resources: {requests: {memory: 7Ei}}},\n"
+                                   "               {name: b, resources: {requests: {memory: 7Ei}}}]\n"), &err));
+    KT_CHECK_INT(err.code, KP_ERANGE);
+    KT_CHECK_CONTAINS(err.msg, "Pod default/big: spec.containers[1].resources.requests.memory: the pod's amounts of memory add up");
+    /* limits too */
+    KT_CHECK(load_fails(PODSPEC("big", "  containers: [{name: c}]\n"
+                                       "  initContainers: [{name: a, resources: {requests: {example.com/x: 1}, limits: {example.com/x: 5E}}},\n"
+                                       "                   {name: b, resources: {requests: {example.com/x: 1}, limits: {example.com/x: 5E}}}]\n"), &err));
+    KT_CHECK_INT(err.code, KP_ERANGE);
+    KT_CHECK_CONTAINS(err.msg, "spec.initContainers[1].resources.limits.example.com/x");
+    /* overhead added to large requests */
+    KT_CHECK(load_fails(PODSPEC("big", "  overhead: {memory: 4Ei}\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n"), &err));
+    KT_CHECK_INT(err.code, KP_ERANGE);
+    KT_CHECK_CONTAINS(err.msg, "Pod default/big: spec.overhead.memory");
+    /* two such pods on one node */
+    KT_CHECK(load_fails("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {memory: 1Gi}}\n"
+                        PODSPEC("a", "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n")
+                        PODSPEC("b", "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n"), &err));
+    KT_CHECK_INT(err.code, KP_ERANGE);
+    KT_CHECK_CONTAINS(err.msg, "Pod default/b: spec.nodeName: the requests of memory of the pods bound to node n1 add up");
+    /* a large but representable pod still loads */
+    kp_cluster *cl = load(PODSPEC("ok", "  containers: [{name: a, resources: {requests: {memory: 7Ei}}}]\n"), &err);
+    KT_CHECK(cl != NULL);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(identical_arrays_are_shared), KT_CASE(json_list_and_items), KT_CASE(typed_list_items_without_kind), KT_CASE(top_level_array_and_multidoc_yaml),
         KT_CASE(priority_resolution_like_admission), KT_CASE(priority_errors), KT_CASE(qos_classes),
         KT_CASE(request_vector_with_init_and_sidecars), KT_CASE(static_and_mirror_pods_are_critical),
         KT_CASE(bad_input_names_object_and_field), KT_CASE(deep_nesting_is_rejected), KT_CASE(duplicates_replace_with_warning),
-        KT_CASE(terminal_and_unknown_node_pods_hold_nothing), KT_CASE(selectors_and_affinity), KT_CASE(time_parsing))
+        KT_CASE(terminal_and_unknown_node_pods_hold_nothing), KT_CASE(selectors_and_affinity), KT_CASE(time_parsing),
+        KT_CASE(limit_node_selector_terms_is_an_error), KT_CASE(limit_lists_name_the_limit),
+        KT_CASE(limit_skipped_kinds_are_all_listed), KT_CASE(limit_long_warnings_are_whole),
+        KT_CASE(request_sums_overflow_is_an_error))

@@ -1186,7 +1186,28 @@ KT_TEST(test_spec_examples) {
     KT_CHECK_STR(buf, "1000Mi");
 }
 
-KT_MAIN(KT_CASE(test_parse_table), KT_CASE(test_parse_table_signs),
+KT_TEST(test_amount_checked) {
+    int64_t r = 7;
+    KT_CHECK_INT(kp_amount_add(INT64_MAX - 1, 1, &r), KP_OK);
+    KT_CHECK(r == INT64_MAX);
+    r = 7;
+    KT_CHECK_INT(kp_amount_add(INT64_MAX, 1, &r), KP_ERANGE);
+    KT_CHECK_INT(r, 7); /* untouched on overflow */
+    KT_CHECK_INT(kp_amount_add(INT64_MIN, -1, &r), KP_ERANGE);
+    KT_CHECK_INT(kp_amount_add((int64_t)7 << 60, (int64_t)7 << 60, &r), KP_ERANGE); /* 7Ei + 7Ei */
+    KT_CHECK_INT(kp_amount_sub(INT64_MIN, 1, &r), KP_ERANGE);
+    KT_CHECK_INT(kp_amount_sub(5, 7, &r), KP_OK);
+    KT_CHECK_INT(r, -2);
+    KT_CHECK_INT(kp_amount_mul((int64_t)1 << 62, 2, &r), KP_ERANGE);
+    KT_CHECK_INT(kp_amount_mul((int64_t)1 << 61, 3, &r), KP_OK);
+    KT_CHECK(r == (int64_t)3 << 61);
+    KT_CHECK_INT(kp_amount_mul(-1, INT64_MIN, &r), KP_ERANGE);
+    KT_CHECK(kp_amount_cmp(INT64_MIN, INT64_MAX) < 0);
+    KT_CHECK(kp_amount_cmp(3, 3) == 0);
+    KT_CHECK(kp_amount_cmp(INT64_MAX, -1) > 0);
+}
+
+KT_MAIN(KT_CASE(test_amount_checked), KT_CASE(test_parse_table), KT_CASE(test_parse_table_signs),
         KT_CASE(test_parse_format_roundtrip), KT_CASE(test_parse_invalid),
         KT_CASE(test_error_messages_exact), KT_CASE(test_parse_not_nul_terminated),
         KT_CASE(test_string_table), KT_CASE(test_parse_emit), KT_CASE(test_zero),

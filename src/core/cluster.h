@@ -1,0 +1,93 @@
+/* The cluster (internal; the public face is include/kprio/cluster.h): every object of a snapshot,
+ * and the construction helpers the decoders use.
+ *
+ * All snapshot data lives in the cluster's arena; strings are interned (kp_str, 0 = empty/unset).
+ * Pods and nodes are addressed by index into cl->pods / cl->nodes. Objects with the same identity
+ * (kind, namespace, name) replace earlier ones, with a warning: later -f inputs win, so a what-if
+ * manifest can override an object of the snapshot. */
+#ifndef KP_CORE_CLUSTER_H
+#define KP_CORE_CLUSTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "core/namespace.h"
+#include "core/node.h"
+#include "core/pdb.h"
+#include "core/pod.h"
+#include "core/priority_class.h"
+#include "core/resources.h"
+#include "core/workload.h"
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+
+typedef struct kp_cluster {
+    kp_arena arena;
+    kp_interner strs;
+    kp_str res_names[KP_MAX_RES];
+    uint32_t n_res;
+
+    kp_pod *pods;
+    uint32_t n_pods, cap_pods;
+    kp_node *nodes;
+    uint32_t n_nodes, cap_nodes;
+    kp_priority_class *classes;
+    uint32_t n_classes, cap_classes;
+    kp_pdb *pdbs;
+    uint32_t n_pdbs, cap_pdbs;
+    kp_namespace *namespaces;
+    uint32_t n_namespaces, cap_namespaces;
+    kp_workload *workloads; /* Services, ReplicationControllers, ReplicaSets, StatefulSets */
+    uint32_t n_workloads, cap_workloads;
+
+    bool finalized;
+    /* warnings collected while loading/finalizing; the CLI prints them */
+    char **warnings;
+    uint32_t n_warnings;
+    size_t cap_warnings;
+    uint32_t n_skipped_kinds; /* objects of kinds kprio does not model */
+    char *skipped_kinds;      /* comma-separated distinct kinds (heap; NULL while none) */
+    size_t skipped_len, skipped_cap;
+    uint64_t bytes_loaded;
+    uint32_t n_objects;
+    kp_progress_fn progress_fn; /* kp_cluster_set_progress */
+    void *progress_ctx;
+    uint64_t progress_next;     /* offset in the current input of the next report */
+
+    /* well-known interned strings */
+    kp_str s_default_scheduler, s_tcp, s_any_ip, s_hostname_key;
+} kp_cluster;
+
+static inline const char *kp__s(const kp_cluster *cl, kp_str id) { return cl->strs.ptr[id]; }
+
+/* Adds a formatted warning (copied). KP_ENOMEM when it cannot be stored: a warning is part of
+ * the answer, so callers pass the failure on. */
+kp_status kp__cluster_warn(kp_cluster *cl, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+kp_pod *kp__cluster_new_pod(kp_cluster *cl, kp_str ns, kp_str name);
+kp_node *kp__cluster_new_node(kp_cluster *cl, kp_str name);
+kp_priority_class *kp__cluster_new_class(kp_cluster *cl, kp_str name);
+kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name);
+kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name);
+/* Service / ReplicationController / ReplicaSet / StatefulSet (same replace rule per kind). */
+kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns, kp_str name);
+/* Counts an object of a kind kprio does not model and remembers the kind for the summary warning.
+ * KP_ENOMEM when the kind cannot be stored. */
+kp_status kp__cluster_note_skipped(kp_cluster *cl, const char *kind);
+/* Stores a read-only array (resource list, label map) in the cluster arena, or returns an
+ * identical one stored recently: replicas of a workload carry the same requests, limits and
+ * labels, so each distinct array is mostly stored once (~130 B per pod saved on the benchmark
+ * snapshot). Compared bytewise: callers zero padding. NULL when bytes is 0 or out of memory. */
+void *kp__cluster_store_shared(kp_cluster *cl, const void *data, size_t bytes);
+/* The same for an array already in the cluster arena (e.g. a pod's tolerations: most pods carry
+ * the same default not-ready/unreachable ones): returns an identical stored array (giving back
+ * `stored` when it was the arena's last allocation) or registers and returns `stored`. */
+void *kp__cluster_share_stored(kp_cluster *cl, void *stored, size_t bytes);
+
+#endif

@@ -1,0 +1,26 @@
+/* Pod classification and naming (mirrors pkg/kubelet/types). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cluster.h"
+#include "core/pod.h"
+
+bool kp__pod_is_terminal(const kp_pod *p) {
+    return p->phase == KP_PHASE_SUCCEEDED || p->phase == KP_PHASE_FAILED;
+}
+
+bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *type, const char *status, const char *reason) {
+    for (uint16_t i = 0; i < p->n_conditions; i++) {
+        const kp_condition *c = &p->conditions[i];
+        if (strcmp(kp__s(cl, c->type), type) != 0) continue;
+        /* upstream reads the first condition of that type */
+        return (!status || strcmp(kp__s(cl, c->status), status) == 0) &&
+               (!reason || strcmp(kp__s(cl, c->reason), reason) == 0);
+    }
+    return false;
+}
+
+const char *kp__pod_ref(const kp_cluster *cl, const kp_pod *p, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s/%s", kp__s(cl, p->ns), kp__s(cl, p->name));
+    return buf;
+}

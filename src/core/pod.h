@@ -1,0 +1,130 @@
+/* Pods (internal): the decoded spec and status fields the engines read, and derived values set by
+ * kp_cluster_finalize. */
+#ifndef KP_CORE_POD_H
+#define KP_CORE_POD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "core/labels.h"
+#include "core/meta.h"
+#include "core/priority_class.h"
+#include "core/resources.h"
+#include "core/selector.h"
+#include "core/taints.h"
+#include "kprio/cluster.h"
+
+typedef enum { KP_WHEN_DONOTSCHEDULE = 0, KP_WHEN_SCHEDULEANYWAY } kp_when_unsat;
+typedef enum { KP_POLICY_HONOR = 0, KP_POLICY_IGNORE } kp_inclusion_policy;
+typedef struct {
+    int32_t max_skew;
+    kp_str topology_key;
+    kp_when_unsat when;
+    kp_label_selector selector;
+    bool has_min_domains;
+    int32_t min_domains;
+    bool has_node_affinity_policy, has_node_taints_policy;
+    kp_inclusion_policy node_affinity_policy; /* default Honor */
+    kp_inclusion_policy node_taints_policy;   /* default Ignore */
+    uint16_t n_match_label_keys;
+    kp_str *match_label_keys;
+} kp_spread;
+
+typedef struct {
+    int32_t host_port, container_port;
+    kp_str protocol; /* "TCP" when unset */
+    kp_str host_ip;  /* "0.0.0.0" when unset */
+} kp_port;
+
+typedef struct {
+    kp_str name;
+    kp_str image; /* spec.containers[].image as written */
+    kp_resv req, lim;
+    bool is_init, is_sidecar; /* sidecar = init container with restartPolicy Always */
+    uint16_t n_ports;         /* only ports with hostPort > 0 */
+    kp_port *ports;
+} kp_container;
+
+typedef struct {
+    kp_str name;
+    kp_str size_limit_text; /* emptyDir.sizeLimit as written ("" if none) */
+    bool is_empty_dir;
+    bool has_size_limit;
+    int64_t size_limit; /* bytes */
+    bool memory_medium; /* emptyDir medium: Memory */
+    bool hugepages_medium; /* emptyDir medium: HugePages or HugePages-<size> */
+    /* local ephemeral storage on the node's filesystem, as the kubelet's localVolumeNames counts it:
+     * hostPath, gitRepo, configMap, and emptyDir on the default medium */
+    bool is_local;
+} kp_volume;
+
+typedef struct {
+    kp_str kind, name, uid;
+    kp_str api_version; /* as written ("apps/v1"); 0 if absent */
+    bool controller;
+} kp_owner_ref;
+
+typedef enum { KP_PHASE_UNKNOWN = 0, KP_PHASE_PENDING, KP_PHASE_RUNNING, KP_PHASE_SUCCEEDED, KP_PHASE_FAILED } kp_phase;
+typedef enum { KP_QOS_BESTEFFORT = 0, KP_QOS_BURSTABLE, KP_QOS_GUARANTEED } kp_qos;
+
+typedef struct kp_pod {
+    /* Field order groups 8-, 4-, 2- and 1-byte members so the struct has no padding holes:
+     * 150,000 of these must stay well under 1 KiB each together with their arena data. */
+    kp_labels labels, annotations;
+    kp_labels node_selector;
+    int64_t creation_ts; /* unix seconds, KP_TIME_NONE if unset */
+    int64_t deletion_ts; /* KP_TIME_NONE if not being deleted */
+    int64_t start_time;  /* status.startTime, KP_TIME_NONE if unset */
+    int64_t termination_grace; /* seconds, default 30 */
+    int64_t nz_cpu, nz_mem;    /* derived: non-zero requests for scoring (100m / 200Mi defaults) */
+    kp_owner_ref *owners;
+    kp_node_affinity *node_affinity;           /* NULL if none */
+    kp_pod_affinity *pod_affinity, *pod_anti_affinity; /* NULL if none */
+    kp_toleration *tolerations; /* may be shared between pods: read-only */
+    kp_spread *spread;
+    kp_container *containers;      /* n_containers + n_init entries: apps, then init containers */
+    kp_volume *volumes;
+    kp_condition *conditions;      /* only DisruptionTarget is kept */
+    const char *src_file;          /* file it came from (interned path) */
+    kp_resv overhead;
+    kp_resv pod_req, pod_lim;      /* pod-level spec.resources */
+    kp_resv req;                   /* derived: scheduler PodRequests (incl. overhead, pod-level) */
+
+    kp_str ns, name, uid;
+    kp_str priority_class;  /* spec.priorityClassName (after admission resolution) */
+    kp_str scheduler_name;  /* "default-scheduler" when unset */
+    kp_str node_name;       /* spec.nodeName ("" = unbound) */
+    kp_str nominated_node;  /* status.nominatedNodeName */
+    kp_str os_name;         /* spec.os.name */
+    kp_str status_qos;      /* status.qosClass as loaded ("" if absent) */
+    int32_t priority;       /* effective priority after finalize */
+    int32_t node;           /* derived: index of the bound node, -1 if none */
+    uint32_t pos_in_node;   /* derived: index in nodes[node].pods */
+    uint32_t src_index;     /* load order, stable tie-break */
+
+    uint16_t n_owners, n_tolerations, n_spread;
+    uint16_t n_containers, n_init;
+    uint16_t n_volumes, n_conditions;
+
+    /* priority: spec.priority if set, else resolved at finalize (Priority admission plugin) */
+    bool has_priority;      /* priority known: spec.priority in the input, or resolved at finalize */
+    bool has_spec_priority; /* spec.priority was present in the input itself */
+    bool has_preemption_policy;
+    bool class_missing;     /* has spec.priority but its class no longer exists (warning) */
+    bool has_pod_resources; /* spec.resources (pod-level) present */
+    bool has_termination_grace;
+    bool is_static, is_mirror, is_critical; /* derived */
+    uint8_t preemption_policy; /* kp_preempt_policy */
+    uint8_t phase;             /* kp_phase */
+    uint8_t qos;               /* kp_qos, derived */
+} kp_pod;
+
+/* Pod classification (mirrors pkg/kubelet/types + v1qos). */
+bool kp__pod_is_terminal(const kp_pod *p);
+bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *type, const char *status, const char *reason);
+/* Readable name in messages: "ns/name". Writes into buf, returns buf. */
+const char *kp__pod_ref(const kp_cluster *cl, const kp_pod *p, char *buf, size_t cap);
+
+#endif

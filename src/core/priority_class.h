@@ -1,0 +1,22 @@
+/* PriorityClass objects (internal). */
+#ifndef KP_CORE_PRIORITY_CLASS_H
+#define KP_CORE_PRIORITY_CLASS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+
+typedef enum { KP_PREEMPT_LOWER = 0, KP_PREEMPT_NEVER } kp_preempt_policy;
+
+typedef struct {
+    kp_str name;
+    int32_t value;
+    bool global_default;
+    kp_preempt_policy preemption_policy;
+    bool has_preemption_policy;
+    kp_str description;
+    bool builtin;
+} kp_priority_class;
+
+#endif

@@ -1,0 +1,201 @@
+/* Typed reading of value trees with field paths for errors (see dctx.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/dctx.h"
+#include "io/input.h"
+
+/* Appends bytes to the path, truncating at its capacity. Runs for every field decoded, error or
+ * not, so it copies bytes rather than formatting. */
+static void path_append(kp_dctx *d, const char *s, size_t n) {
+    size_t room = sizeof d->path - 1 - d->path_len;
+    if (n > room) n = room;
+    memcpy(d->path + d->path_len, s, n);
+    d->path_len += n;
+    d->path[d->path_len] = 0;
+}
+
+size_t kp__dctx_push(kp_dctx *d, const char *key) {
+    size_t saved = d->path_len;
+    if (d->path_len) path_append(d, ".", 1);
+    path_append(d, key, strlen(key));
+    return saved;
+}
+
+size_t kp__dctx_push_index(kp_dctx *d, uint32_t i) {
+    size_t saved = d->path_len;
+    char tmp[16], *e = tmp + sizeof tmp, *q = e;
+    *--q = ']';
+    do {
+        *--q = (char)('0' + i % 10);
+        i /= 10;
+    } while (i);
+    *--q = '[';
+    path_append(d, q, (size_t)(e - q));
+    return saved;
+}
+
+void kp__dctx_pop(kp_dctx *d, size_t saved) {
+    d->path_len = saved;
+    d->path[saved] = 0;
+}
+
+kp_status kp__dctx_fail(kp_dctx *d, const kp_tnode *n, kp_status code, const char *field,
+                        const char *fmt, ...) {
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    char path[480];
+    snprintf(path, sizeof path, "%s%s%s", d->path, (field && d->path_len) ? "." : "", field ? field : "");
+    if (d->err) {
+        kp_error_set(d->err, code, "%s%s%s%s%s", d->object, d->object[0] ? ": " : "", path,
+                     path[0] ? ": " : "", what);
+        if (n && d->doc) kp__offset_to_linecol(d->doc->buf, d->doc->len, n->off, &d->err->line, &d->err->column);
+    }
+    return code;
+}
+
+static const char *type_name(kp_ttype t) {
+    switch (t) {
+    case KP_T_NULL: return "null";
+    case KP_T_BOOL: return "a boolean";
+    case KP_T_NUM: return "a number";
+    case KP_T_STR: return "a string";
+    case KP_T_OBJ: return "an object";
+    case KP_T_ARR: return "an array";
+    }
+    return "?";
+}
+
+kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out, bool *present) {
+    if (present) *present = false;
+    const kp_tnode *n = kp__tree_get(obj, key);
+    if (!n || n->type == KP_T_NULL) return KP_OK;
+    /* sigs.k8s.io/yaml converts a plain YAML scalar to a string when the target field is one */
+    if (n->type != KP_T_STR && !(n->plain && n->s))
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "expected a string, got %s", type_name(n->type));
+    *out = n->s;
+    if (present) *present = true;
+    return KP_OK;
+}
+
+kp_status kp__dget_int(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t min, int64_t max,
+                       int64_t *out, bool *present) {
+    if (present) *present = false;
+    const kp_tnode *n = kp__tree_get(obj, key);
+    if (!n || n->type == KP_T_NULL) return KP_OK;
+    if (n->type != KP_T_NUM) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an integer, got %s", type_name(n->type));
+    errno = 0;
+    char *end = NULL;
+    long long v = strtoll(n->s, &end, 10);
+    if (end == n->s || *end != 0) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an integer, got \"%s\"", n->s);
+    if (errno == ERANGE || v < min || v > max)
+        return kp__dctx_fail(d, n, KP_ERANGE, key, "%s is out of range [%lld, %lld]", n->s, (long long)min, (long long)max);
+    *out = v;
+    if (present) *present = true;
+    return KP_OK;
+}
+
+kp_status kp__dget_bool(kp_dctx *d, const kp_tnode *obj, const char *key, bool *out, bool *present) {
+    if (present) *present = false;
+    const kp_tnode *n = kp__tree_get(obj, key);
+    if (!n || n->type == KP_T_NULL) return KP_OK;
+    if (n->type != KP_T_BOOL) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected a boolean, got %s", type_name(n->type));
+    *out = n->b;
+    if (present) *present = true;
+    return KP_OK;
+}
+
+kp_status kp__dget_obj(kp_dctx *d, const kp_tnode *obj, const char *key, const kp_tnode **out) {
+    *out = NULL;
+    const kp_tnode *n = kp__tree_get(obj, key);
+    if (!n || n->type == KP_T_NULL) return KP_OK;
+    if (n->type != KP_T_OBJ) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an object, got %s", type_name(n->type));
+    *out = n;
+    return KP_OK;
+}
+
+kp_status kp__dget_arr(kp_dctx *d, const kp_tnode *obj, const char *key, const kp_tnode **out) {
+    *out = NULL;
+    const kp_tnode *n = kp__tree_get(obj, key);
+    if (!n || n->type == KP_T_NULL) return KP_OK;
+    if (n->type != KP_T_ARR) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an array, got %s", type_name(n->type));
+    *out = n;
+    return KP_OK;
+}
+
+static int digits(const char *s, size_t n, int *out) {
+    int v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+static int64_t days_from_civil(int64_t y, int m, int d) {
+    /* Howard Hinnant's algorithm: days since 1970-01-01 in the proleptic Gregorian calendar. */
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+kp_status kp__parse_time(const char *s, size_t len, int64_t *secs, int32_t *nanos) {
+    int Y, M, D, h, m, sec;
+    if (len < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+        s[13] != ':' || s[16] != ':')
+        return KP_EINVAL;
+    if (digits(s, 4, &Y) || digits(s + 5, 2, &M) || digits(s + 8, 2, &D) || digits(s + 11, 2, &h) ||
+        digits(s + 14, 2, &m) || digits(s + 17, 2, &sec))
+        return KP_EINVAL;
+    if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 60) return KP_EINVAL;
+    size_t i = 19;
+    int32_t ns = 0;
+    if (i < len && s[i] == '.') {
+        i++;
+        int nd = 0;
+        while (i < len && s[i] >= '0' && s[i] <= '9') {
+            if (nd < 9) ns = ns * 10 + (s[i] - '0');
+            nd++;
+            i++;
+        }
+        if (nd == 0) return KP_EINVAL;
+        for (; nd < 9; nd++) ns *= 10;
+    }
+    int64_t off = 0;
+    if (i < len && (s[i] == 'Z' || s[i] == 'z')) {
+        i++;
+    } else if (i + 6 == len && (s[i] == '+' || s[i] == '-') && s[i + 3] == ':') {
+        int oh, om;
+        if (digits(s + i + 1, 2, &oh) || digits(s + i + 4, 2, &om)) return KP_EINVAL;
+        off = (int64_t)(oh * 3600 + om * 60) * (s[i] == '-' ? -1 : 1);
+        i += 6;
+    } else {
+        return KP_EINVAL;
+    }
+    if (i != len) return KP_EINVAL;
+    *secs = days_from_civil(Y, M, D) * 86400 + h * 3600 + m * 60 + sec - off;
+    if (nanos) *nanos = ns;
+    return KP_OK;
+}
+
+kp_status kp__dget_time(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out, bool *present) {
+    if (present) *present = false;
+    const kp_tnode *n = kp__tree_get(obj, key);
+    if (!n || n->type == KP_T_NULL) return KP_OK;
+    if (n->type != KP_T_STR) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an RFC 3339 time string, got %s", type_name(n->type));
+    if (kp__parse_time(n->s, n->len, out, NULL) != KP_OK)
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "invalid RFC 3339 time \"%s\"", n->s);
+    if (present) *present = true;
+    return KP_OK;
+}
+
