@@ -86,6 +86,9 @@ void kp_evict_config_free(kp_evict_config *cfg);
  * kp_evict_config_finish. */
 kp_status kp_evict_config_load_buffer(kp_evict_config *cfg, const char *source, const char *buf,
                                       size_t len, kp_error *err);
+/* kp_evict_config_load_buffer on the contents of the file at path (the path names it in errors).
+ * KP_EIO when the file cannot be read, KP_ELIMIT beyond 64 MiB. */
+kp_status kp_evict_config_load_path(kp_evict_config *cfg, const char *path, kp_error *err);
 
 /* Applies one kubelet flag (name without dashes) as the kubelet command line does, on top of any
  * loaded configuration: "eviction-hard" / "eviction-soft" ("sig<val,..."),
@@ -142,6 +145,9 @@ typedef struct kp_evict_summary kp_evict_summary;
  * ("pods[3].containers[0].rootfs.usedBytes: expected an unsigned integer"). */
 kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len,
                                  kp_evict_summary **out, kp_error *err);
+/* kp_evict_summary_parse on the contents of the file at path (the path names it in errors).
+ * KP_EIO when the file cannot be read, KP_ELIMIT beyond 1 GiB. */
+kp_status kp_evict_summary_load_path(const char *path, kp_evict_summary **out, kp_error *err);
 /* Releases a summary. NULL is a no-op. */
 void kp_evict_summary_free(kp_evict_summary *s);
 /* The step's time: the newest `time` among the node-level stats, unix nanoseconds; false when

@@ -248,12 +248,7 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     kp_table *t = NULL;
     if (!sums || !cfg) { fprintf(stderr, "kprio: out of memory\n"); goto out; }
     if (config_file) {
-        char *buf = NULL;
-        size_t len = 0;
-        if (kp__read_file(config_file, (size_t)64 << 20, &buf, &len, &err) != KP_OK) { fail_err(&err, config_file); goto out; }
-        kp_status st = kp_evict_config_load_buffer(cfg, config_file, buf, len, &err);
-        kp_free(buf);
-        if (st != KP_OK) { fail_err(&err, config_file); goto out; }
+        if (kp_evict_config_load_path(cfg, config_file, &err) != KP_OK) { fail_err(&err, config_file); goto out; }
     }
     for (int i = 0; i < n_flags; i++)
         if (kp_evict_config_set_flag(cfg, flags[i].flag, flags[i].value, &err) != KP_OK) { fail_err(&err, NULL); goto out; }
@@ -267,12 +262,7 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     kp_evict_config_set_fs_layout(cfg, layout);
     if (kp_evict_config_finish(cfg, &err) != KP_OK) { fail_err(&err, NULL); goto out; }
     for (int i = 0; i < n_sum; i++) {
-        char *buf = NULL;
-        size_t len = 0;
-        if (kp__read_file(summaries[i], (size_t)1 << 30, &buf, &len, &err) != KP_OK) { fail_err(&err, summaries[i]); goto out; }
-        kp_status st = kp_evict_summary_parse(summaries[i], buf, len, &sums[i], &err);
-        kp_free(buf);
-        if (st != KP_OK) { fail_err(&err, summaries[i]); goto out; }
+        if (kp_evict_summary_load_path(summaries[i], &sums[i], &err) != KP_OK) { fail_err(&err, summaries[i]); goto out; }
     }
     cl = kp_cli_load(c);
     if (!cl) goto out;

@@ -72,24 +72,6 @@ struct kp_evict_manager {
 
 /* ---------------------------------------------------------------- small helpers */
 
-static uint32_t fnv_raw(const char *s, size_t n, uint32_t h) {
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
-
-/* FNV-1a plus a finalizer: the low bits of plain FNV cluster badly on short similar keys
- * ("u1", "u2", ...), and the tables index by low bits. */
-static uint32_t mix(uint32_t h) {
-    h ^= h >> 16;
-    h *= 0x7feb352du;
-    h ^= h >> 15;
-    h *= 0x846ca68bu;
-    h ^= h >> 16;
-    return h;
-}
-
-uint32_t kp__ev_hash(const char *s, size_t n) { return mix(fnv_raw(s, n, 2166136261u)); }
-
 static const char *pod_ns(const kp_cluster *cl, const kp_pod *p, size_t *len) {
     if (cl->strs.len[p->ns] == 0) { *len = 7; return "default"; }
     *len = cl->strs.len[p->ns];
@@ -97,7 +79,7 @@ static const char *pod_ns(const kp_cluster *cl, const kp_pod *p, size_t *len) {
 }
 
 static uint32_t nn_hash(const char *ns, size_t nsl, const char *name, size_t nl) {
-    return mix(fnv_raw(name, nl, fnv_raw("/", 1, fnv_raw(ns, nsl, 2166136261u))));
+    return kp__ev_mix(kp__ev_fnv(name, nl, kp__ev_fnv("/", 1, kp__ev_fnv(ns, nsl, KP__EV_FNV_BASIS))));
 }
 
 static bool resv_find(const kp_resv *v, int r, int64_t *out) {

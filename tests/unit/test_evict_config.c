@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "kprio/eviction.h"
+#include "base/gosyntax.h"
 #include "kubelet/evict_types.h"
 
 static kp_evict_config *cfg_flags(const char *const *kv, size_t n, kp_error *err) {
@@ -162,28 +163,27 @@ KT_TEST(percentages_are_float32) {
 
 KT_TEST(go_durations) {
     int64_t ns = -1;
-    KT_CHECK_INT(kp__ev_parse_duration("1m30s", 5, &ns, NULL), KP_OK);
+    char msg[KP_ERR_MSG_CAP];
+    KT_CHECK_INT(kp__go_parse_duration("1m30s", 5, &ns, msg, sizeof msg), KP_OK);
     KT_CHECK_INT(ns, INT64_C(90000000000));
-    KT_CHECK_INT(kp__ev_parse_duration("300ms", 5, &ns, NULL), KP_OK);
+    KT_CHECK_INT(kp__go_parse_duration("300ms", 5, &ns, msg, sizeof msg), KP_OK);
     KT_CHECK_INT(ns, 300000000);
-    KT_CHECK_INT(kp__ev_parse_duration("1.5h", 4, &ns, NULL), KP_OK);
+    KT_CHECK_INT(kp__go_parse_duration("1.5h", 4, &ns, msg, sizeof msg), KP_OK);
     KT_CHECK_INT(ns, INT64_C(5400000000000));
-    KT_CHECK_INT(kp__ev_parse_duration("0", 1, &ns, NULL), KP_OK);
+    KT_CHECK_INT(kp__go_parse_duration("0", 1, &ns, msg, sizeof msg), KP_OK);
     KT_CHECK_INT(ns, 0);
-    kp_error err;
-    kp_error_clear(&err);
-    KT_CHECK(kp__ev_parse_duration("", 0, &ns, &err) != KP_OK);
-    KT_CHECK_STR(err.msg, "time: invalid duration \"\"");
-    KT_CHECK(kp__ev_parse_duration("3x", 2, &ns, &err) != KP_OK);
-    KT_CHECK_STR(err.msg, "time: unknown unit \"x\" in duration \"3x\"");
+    KT_CHECK(kp__go_parse_duration("", 0, &ns, msg, sizeof msg) != KP_OK);
+    KT_CHECK_STR(msg, "time: invalid duration \"\"");
+    KT_CHECK(kp__go_parse_duration("3x", 2, &ns, msg, sizeof msg) != KP_OK);
+    KT_CHECK_STR(msg, "time: unknown unit \"x\" in duration \"3x\"");
     char buf[32];
-    kp__ev_format_duration(INT64_C(120000000000), buf, sizeof buf);
+    kp__go_format_duration(INT64_C(120000000000), buf, sizeof buf);
     KT_CHECK_STR(buf, "2m0s");
-    kp__ev_format_duration(INT64_C(3723500000000), buf, sizeof buf);
+    kp__go_format_duration(INT64_C(3723500000000), buf, sizeof buf);
     KT_CHECK_STR(buf, "1h2m3.5s");
-    kp__ev_format_duration(0, buf, sizeof buf);
+    kp__go_format_duration(0, buf, sizeof buf);
     KT_CHECK_STR(buf, "0s");
-    kp__ev_format_duration(1500000, buf, sizeof buf);
+    kp__go_format_duration(1500000, buf, sizeof buf);
     KT_CHECK_STR(buf, "1.5ms");
 }
 
