@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "kubelet/evict_types.h"
+#include "kubelet/evict_thresholds.h"
 
 #define MONITOR_NS (10 * KP__NS_PER_SEC) /* evictionMonitoringPeriod, for summaries without time */
 #define N_COND 3

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kubelet/evict_types.h"
+#include "kubelet/evict_thresholds.h"
 
 static kp__ev_amount quantity_amount(const kp_quantity *q) {
     kp__ev_amount a = {0, 0};

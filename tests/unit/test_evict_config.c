@@ -8,7 +8,7 @@
 #include "harness.h"
 #include "kprio/eviction.h"
 #include "base/gosyntax.h"
-#include "kubelet/evict_types.h"
+#include "kubelet/evict_thresholds.h"
 
 static kp_evict_config *cfg_flags(const char *const *kv, size_t n, kp_error *err) {
     kp_evict_config *c = kp_evict_config_new();

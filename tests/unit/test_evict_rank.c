@@ -8,7 +8,7 @@
 #include "core/model.h"
 #include "harness.h"
 #include "kprio/cluster.h"
-#include "kubelet/evict_types.h"
+#include "kubelet/evict_thresholds.h"
 
 #define MI (INT64_C(1024) * 1024)
 

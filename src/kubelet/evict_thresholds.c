@@ -17,7 +17,7 @@
 
 #include "base/alloc.h"
 #include "base/gosyntax.h"
-#include "kubelet/evict_types.h"
+#include "kubelet/evict_thresholds.h"
 
 /* mirrors signalToResource */
 const char *kp_evict_signal_resource(kp_evict_signal s) {
