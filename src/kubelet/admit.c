@@ -10,6 +10,8 @@
 
 #include "base/alloc.h"
 #include "kubelet/admit.h"
+#include "kubelet/admit_predicates.h"
+#include "kubelet/admit_preempt.h"
 
 void kp_admit_options_init(kp_admit_options *o) {
     if (!o) return;

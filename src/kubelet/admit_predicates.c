@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kubelet/admit.h"
+#include "kubelet/admit_predicates.h"
 
 /* mirrors kubetypes.Preemptable */
 bool kp__admit_preemptable(const kp_pod *preemptor, const kp_pod *preemptee) {

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "kubelet/admit.h"
+#include "kubelet/admit_predicates.h"
+#include "kubelet/admit_preempt.h"
 
 /* Grows the scratch arrays of `a` for n candidates and n * k cached values. */
 static kp_status reserve(kp_admission *a, uint32_t n, uint32_t k) {

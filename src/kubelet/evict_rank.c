@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kubelet/evict_rank.h"
 #include "kubelet/evict_thresholds.h"
 
 /* mirrors buildSignalToRankFunc */

@@ -1,21 +1,23 @@
-/* Internal types of the eviction manager (src/kubelet/evict_*.c).
+/* Eviction thresholds (internal): evictionapi.Threshold and its value, ParseThresholdConfig over
+ * the decoded settings (core/kubelet_config.h), threshold quantities (GetThresholdQuantity) and
+ * the containerfs derivation (UpdateContainerFsThresholds).
  *
- * evict_config.c   threshold syntax, durations, percentages, ParseThresholdConfig
- * evict_kubeconf.c KubeletConfiguration fields, kubelet flags, defaults
- * evict_summary.c  Summary API parsing into compact structs
- * evict_signals.c  observations, thresholdsMet, threshold quantities (GetThresholdQuantity)
- * evict_rank.c     pod ranking (rankMemoryPressure, rankDiskPressureFunc, rankPIDPressure)
- * evict_manager.c  synchronize, local-storage eviction, messages */
-#ifndef KP_KUBELET_EVICT_TYPES_H
-#define KP_KUBELET_EVICT_TYPES_H
+ * The kubelet's eviction modules, one header each:
+ *   evict_thresholds  thresholds, their values and quantities (this file)
+ *   evict_signals     observations (makeSignalObservations), thresholdsMet
+ *   evict_rank        pod ranking (rankMemoryPressure, rankDiskPressureFunc, rankPIDPressure)
+ *   evict_spec        spec quantities as the pod spelled them (messages)
+ *   evict_local_storage  localStorageEviction and PodLimits[ephemeral-storage]
+ *   evict_message     evictionMessage
+ *   evict_manager     synchronize */
+#ifndef KP_KUBELET_EVICT_THRESHOLDS_H
+#define KP_KUBELET_EVICT_THRESHOLDS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/arena.h"
 #include "core/kubelet_config.h"
 #include "core/summary.h"
-#include "core/model.h"
 #include "kprio/eviction.h"
 #include "kprio/quantity.h"
 
@@ -72,48 +74,6 @@ kp_status kp__ev_parse_threshold(const char *signal, const char *val, kp__ev_thr
  * Returns KP_ENOMEM on allocation failure. */
 kp_status kp__ev_update_containerfs(kp__ev_threshold **th, uint32_t *n, bool imagefs, bool split,
                                     bool *replaced, uint32_t replaced_cap);
-
-/* Observations from a summary (makeSignalObservations). */
-void kp__ev_observe(const kp_evict_summary *s, kp_evict_observation obs[KP_EVSIG_COUNT]);
-/* thresholdsMet over th[idx[k]] for k < n; writes met indices into out (capacity n), returns the
- * count. */
-uint32_t kp__ev_thresholds_met(const kp__ev_threshold *th, const uint32_t *idx, uint32_t n,
-                               const kp_evict_observation obs[KP_EVSIG_COUNT],
-                               bool enforce_min_reclaim, uint32_t *out);
-
-/* ---------------------------------------------------------------- ranking */
-
-/* What the rank functions need to know about one active pod in one step. */
-typedef struct {
-    uint32_t pod;             /* cluster pod index */
-    int32_t priority;
-    int64_t mem_req, eph_req; /* GetResourceRequestQuantity */
-    const kp__ev_pstats *st;  /* NULL when the summary has no stats for it */
-} kp__ev_rank_pod;
-
-typedef enum { KP__EVRANK_MEMORY, KP__EVRANK_PID, KP__EVRANK_DISK } kp__ev_rank_kind;
-enum { KP__EVFS_ROOT = 1, KP__EVFS_LOGS = 2, KP__EVFS_LOCALVOL = 4, KP__EVFS_IMAGES = 8 };
-
-typedef struct {
-    kp__ev_rank_kind kind;
-    unsigned fs_types;  /* KP__EVFS_* for disk */
-    bool inodes;        /* disk resource inodes instead of ephemeral-storage */
-} kp__ev_rank_fn;
-
-/* buildSignalToRankFunc for a layout. */
-kp__ev_rank_fn kp__ev_rank_fn_for(kp_evict_signal sig, bool imagefs, bool split);
-/* podDiskUsage for resource bytes (inodes=false) or inodes. */
-int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp_evict_summary *s,
-                              const kp__ev_pstats *st, unsigned fs_types, bool inodes);
-/* Sorts pods (n entries, stats from summary s) into eviction order; stable on the input order.
- * keys (2n entries) and tmp (n entries) are scratch arrays. A key is the rank function's
- * comparator chain packed into two unsigned words compared in order (hi, lo). */
-typedef struct {
-    uint64_t hi, lo;
-    uint32_t pos;
-} kp__ev_rank_key;
-void kp__ev_rank(const kp_cluster *cl, const kp_evict_summary *s, const kp__ev_rank_fn *fn,
-                 kp__ev_rank_pod *pods, uint32_t n, kp__ev_rank_key *keys, kp__ev_rank_pod *tmp);
 
 /* Saturating addition (inline: the rank keys use it per pod). */
 static inline int64_t kp__ev_sat_add(int64_t a, int64_t b) {

@@ -7,6 +7,7 @@
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
 #include "kubelet/admit.h"
+#include "kubelet/admit_predicates.h"
 
 static kp_cluster *load(const char *y) {
     kp_error err;

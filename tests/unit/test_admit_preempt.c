@@ -8,6 +8,8 @@
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
 #include "kubelet/admit.h"
+#include "kubelet/admit_predicates.h"
+#include "kubelet/admit_preempt.h"
 
 /* ---- building clusters ---------------------------------------------------------------- */
 

@@ -1,0 +1,100 @@
+/* The eviction message and annotations: evictionMessage and getThresholdMetInfo (helpers.go). */
+#include <stdio.h>
+#include <string.h>
+
+#include "kubelet/evict_message.h"
+#include "kubelet/evict_signals.h"
+
+static void obs_str(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
+    bool decimal = kp__ev_is_inode_signal(s) || s == KP_EVSIG_PID_AVAILABLE;
+    kp_quantity_format_int(v, decimal ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI, buf, cap);
+}
+
+/* mirrors evictionMessage + getThresholdMetInfo */
+void kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const char *resource, uint32_t rp_pod,
+                             const kp_evict_summary *s, const kp__ev_pstats *st, const uint32_t *t3, uint32_t n3,
+                             const kp_evict_observation *obs) {
+    const kp_cluster *cl = m->cl;
+    const kp_pod *p = &cl->pods[rp_pod];
+    kp__ev_qty qt;
+    char msg[2048], q[64], a[64];
+    size_t o = (size_t)snprintf(msg, sizeof msg, "The node was low on resource: %s. ", resource);
+    for (uint32_t k = 0; k < n3; k++) {
+        const kp__ev_threshold *t = &m->th[t3[k]];
+        if (strcmp(kp_evict_signal_resource(t->signal), resource) != 0 || !obs[t->signal].present) continue;
+        kp__ev_threshold_quantity_str(&t->value, obs[t->signal].capacity, q, sizeof q);
+        obs_str(t->signal, obs[t->signal].available, a, sizeof a);
+        o += (size_t)snprintf(msg + o, o < sizeof msg ? sizeof msg - o : 0, "Threshold quantity: %s, available: %s. ", q, a);
+        break;
+    }
+    if (!st) {
+        e->message = kp__arena_dup(&m->arena, msg, strlen(msg) + 1);
+        return;
+    }
+    const char *keys[5], *vals[5];
+    uint32_t na = 0;
+    char names[1024] = "", usages[1024] = "";
+    size_t nn = 0, nu = 0;
+    bool is_mem = strcmp(resource, "memory") == 0, is_eph = strcmp(resource, "ephemeral-storage") == 0;
+    const char *pod_name = kp__s(cl, p->name), *pod_usage = NULL;
+    int64_t preq;
+    if (is_mem && p->has_pod_resources && kp__ev_resv_find(&p->pod_req, KP_RES_MEM, &preq) && (st->has & KP__EVP_MEM)) {
+        int64_t ws = (st->has & KP__EVP_WS) ? kp__ev_u2i(st->ws) : 0;
+        kp_quantity_format_int(ws, KP_QFMT_BINARY_SI, a, sizeof a);
+        kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_POD_REQUEST, "", "memory", preq, &qt);
+        o += (size_t)snprintf(msg + o, o < sizeof msg ? sizeof msg - o : 0,
+                              "Pod %s was using %s, request is %s, has larger consumption of memory. ", pod_name, a,
+                              kp__ev_qty_str(&qt));
+        pod_usage = kp__arena_dup(&m->arena, a, strlen(a) + 1);
+    }
+    uint32_t n_all = (uint32_t)p->n_containers + p->n_init;
+    const kp__ev_cstats *conts = kp__ev_pod_conts(s, st);
+    for (uint32_t j = 0; j < st->n_containers; j++) {
+        const kp__ev_cstats *cs = &conts[j];
+        const char *cs_name = kp__ev_str(s, cs->name);
+        if (!(cs->has & KP__EVC_NAME)) continue;
+        for (uint32_t c = 0; c < n_all; c++) {
+            const kp_container *ct = &p->containers[c];
+            if (cl->strs.len[ct->name] != cs->name_len || memcmp(kp__s(cl, ct->name), cs_name, cs->name_len) != 0)
+                continue;
+            int64_t req = is_mem ? kp__resv_get(&ct->req, KP_RES_MEM) : is_eph ? kp__resv_get(&ct->req, KP_RES_EPH) : 0;
+            bool has_usage = false;
+            int64_t usage = 0;
+            if (is_eph && (cs->has & KP__EVC_ROOT_USED) && (cs->has & KP__EVC_LOGS_USED)) {
+                has_usage = true;
+                usage = kp__ev_u2i(cs->root_used + cs->logs_used);
+            } else if (is_mem && (cs->has & KP__EVC_WS)) {
+                has_usage = true;
+                usage = kp__ev_u2i(cs->ws);
+            }
+            if (has_usage && usage > req) {
+                kp_quantity_format_int(usage, KP_QFMT_BINARY_SI, a, sizeof a);
+                kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_REQUEST, kp__s(cl, ct->name), resource, req, &qt);
+                o += (size_t)snprintf(msg + o, o < sizeof msg ? sizeof msg - o : 0,
+                                      "Container %s was using %s, request is %s, has larger consumption of %s. ",
+                                      kp__s(cl, ct->name), a, kp__ev_qty_str(&qt), resource);
+                nn += (size_t)snprintf(names + nn, nn < sizeof names ? sizeof names - nn : 0, "%s%s", nn ? "," : "",
+                                       kp__s(cl, ct->name));
+                nu += (size_t)snprintf(usages + nu, nu < sizeof usages ? sizeof usages - nu : 0, "%s%s", nu ? "," : "", a);
+            }
+            break;
+        }
+    }
+    /* annotations, keys sorted as Go's encoding of a map[string]string */
+    keys[na] = "offending_containers"; vals[na++] = kp__arena_dup(&m->arena, names, strlen(names) + 1);
+    keys[na] = "offending_containers_usage"; vals[na++] = kp__arena_dup(&m->arena, usages, strlen(usages) + 1);
+    if (pod_usage) {
+        keys[na] = "offending_pod"; vals[na++] = pod_name;
+        keys[na] = "offending_pod_usage"; vals[na++] = pod_usage;
+    }
+    keys[na] = "starved_resource"; vals[na++] = resource;
+    const char **kk = kp__arena_alloc(&m->arena, na * sizeof *kk), **vv = kp__arena_alloc(&m->arena, na * sizeof *vv);
+    if (kk && vv) {
+        memcpy(kk, keys, na * sizeof *kk);
+        memcpy(vv, vals, na * sizeof *vv);
+        e->n_annotations = na;
+        e->ann_keys = kk;
+        e->ann_values = vv;
+    }
+    e->message = kp__arena_dup(&m->arena, msg, strlen(msg) + 1);
+}
