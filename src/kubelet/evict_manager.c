@@ -94,10 +94,10 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
     m->fo_has = kp__calloc(cap_th, sizeof *m->fo_has);
     m->fo_at = kp__calloc(cap_th, sizeof *m->fo_at);
     m->met_prev = kp__calloc(cap_th, sizeof *m->met_prev);
-    m->ia = kp__calloc(cap_th * 2, sizeof *m->ia);
-    m->ib = kp__calloc(cap_th * 2, sizeof *m->ib);
-    m->ic = kp__calloc(cap_th * 2, sizeof *m->ic);
-    m->all = kp__calloc(cap_th, sizeof *m->all);
+    m->th_met = kp__calloc(cap_th * 2, sizeof *m->th_met);
+    m->th_scratch = kp__calloc(cap_th * 2, sizeof *m->th_scratch);
+    m->th_updated = kp__calloc(cap_th * 2, sizeof *m->th_updated);
+    m->th_all = kp__calloc(cap_th, sizeof *m->th_all);
     m->met = kp__calloc(cap_th * 2, sizeof *m->met);
     size_t np = n->n_pods ? n->n_pods : 1;
     m->act = kp__calloc(np, sizeof *m->act);
@@ -107,7 +107,7 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
     m->keys = kp__calloc(np * 2, sizeof *m->keys);
     m->ranking = kp__calloc(np, sizeof *m->ranking);
     m->ev = kp__calloc(np, sizeof *m->ev);
-    if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->ia || !m->ib || !m->ic || !m->all ||
+    if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->th_met || !m->th_scratch || !m->th_updated || !m->th_all ||
         !m->met || !m->act || !m->stats_of || !m->rank || !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
         goto oom;
     if (cfg->n_th) memcpy(m->th, cfg->th, cfg->n_th * sizeof *m->th);
@@ -140,7 +140,7 @@ oom:
 void kp_evict_manager_free(kp_evict_manager *m) {
     if (!m) return;
     kp__free(m->th); kp__free(m->fo_has); kp__free(m->fo_at); kp__free(m->met_prev);
-    kp__free(m->ia); kp__free(m->ib); kp__free(m->ic); kp__free(m->all); kp__free(m->met);
+    kp__free(m->th_met); kp__free(m->th_scratch); kp__free(m->th_updated); kp__free(m->th_all); kp__free(m->met);
     kp__free(m->act); kp__free(m->stats_of); kp__free(m->rank); kp__free(m->rank_tmp); kp__free(m->keys);
     kp__free(m->ranking); kp__free(m->ev); kp__free(m->uid_tab); kp__free(m->nn_tab);
     kp__arena_fini(&m->arena);
@@ -277,8 +277,8 @@ static bool reclaim_node_level(kp_evict_manager *m, kp_evict_signal sig, const k
             if (after[s].present) after[s].available = kp__ev_sat_add(after[s].available, m->cfg->reclaimable[src]);
         }
     }
-    for (uint32_t i = 0; i < m->n_th; i++) m->all[i] = i;
-    uint32_t still = kp__ev_thresholds_met(m->th, m->all, m->n_th, after, true, m->ib);
+    for (uint32_t i = 0; i < m->n_th; i++) m->th_all[i] = i;
+    uint32_t still = kp__ev_thresholds_met(m->th, m->th_all, m->n_th, after, true, m->th_scratch);
     res->node_reclaim_enough = still == 0;
     return still == 0;
 }
@@ -334,6 +334,107 @@ static void evict_one(kp_evict_manager *m, const kp_evict_summary *s, const kp__
     res->note = "unable to evict any pods from the node (every candidate is critical)";
 }
 
+/* thresholdsMet, then mergeThresholds with the thresholds met last time whose minimum reclaim
+ * is not yet satisfied (thresholdsNotYetResolved). Writes indices into m->th_met; returns the
+ * count. */
+static uint32_t thresholds_met_merged(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_t n_eval,
+                                      const kp_evict_observation *obs) {
+    uint32_t *met = m->th_met, n_met;
+    for (uint32_t i = 0; i < n_eval; i++) m->th_all[i] = i;
+    n_met = kp__ev_thresholds_met(eval, m->th_all, n_eval, obs, false, met);
+    if (m->n_met_prev == 0) return n_met;
+    uint32_t *unresolved = m->th_scratch;
+    uint32_t n_unresolved = kp__ev_thresholds_met(m->th, m->met_prev, m->n_met_prev, obs, true, unresolved);
+    for (uint32_t k = 0; k < n_unresolved; k++) { /* mirrors mergeThresholds */
+        bool dup = false;
+        for (uint32_t j = 0; j < n_met && !dup; j++) dup = kp__ev_threshold_same(&eval[met[j]], &m->th[unresolved[k]]);
+        if (!dup) met[n_met++] = unresolved[k];
+    }
+    return n_met;
+}
+
+/* mirrors thresholdsFirstObservedAt: entries not met now are forgotten */
+static void thresholds_first_observed_at(kp_evict_manager *m, uint32_t n_eval, uint32_t n_met, int64_t now) {
+    for (uint32_t i = 0; i < n_eval || i < m->n_th; i++) {
+        if (!contains(m->th_met, n_met, i)) { m->fo_has[i] = false; continue; }
+        if (!m->fo_has[i]) { m->fo_has[i] = true; m->fo_at[i] = now; }
+    }
+}
+
+/* mirrors nodeConditions, nodeConditionsLastObservedAt and nodeConditionsObservedSince: the
+ * conditions of every threshold met (before grace periods), held for the transition period */
+static void node_conditions(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_t n_met, int64_t now) {
+    unsigned observed = 0;
+    for (uint32_t i = 0; i < n_met; i++) observed |= condition_of(eval[m->th_met[i]].signal);
+    m->conditions = 0;
+    for (unsigned bit = 1; bit <= KP_EVCOND_PID; bit <<= 1) {
+        int c = cond_index(bit);
+        if (observed & bit) { m->cond_has[c] = true; m->cond_at[c] = now; }
+        if (m->cond_has[c] && now - m->cond_at[c] < m->cfg->transition_ns) m->conditions |= bit;
+    }
+}
+
+/* mirrors thresholdsMetGracePeriod, then thresholdsUpdatedStats: fills m->met (the report of
+ * every threshold met), keeps those past their grace period for the next step (met_prev) and
+ * writes those with updated stats into m->th_updated; returns their count. */
+static uint32_t thresholds_met_grace_period(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_t n_met,
+                                            const kp_evict_observation *obs, int64_t now) {
+    uint32_t n_grace = 0, n_updated = 0, *grace_met = m->th_scratch;
+    for (uint32_t i = 0; i < n_met; i++) {
+        uint32_t ti = m->th_met[i];
+        const kp__ev_threshold *t = &eval[ti];
+        kp_evict_met *me = &m->met[i];
+        memset(me, 0, sizeof *me);
+        me->index = ti;
+        me->signal = t->signal;
+        me->hard = t->grace_ns == 0;
+        me->grace_ns = t->grace_ns;
+        me->grace_met = now - m->fo_at[ti] >= t->grace_ns;
+        me->value = t->value_text;
+        char q[64];
+        kp__ev_threshold_quantity_str(&t->value, obs[t->signal].capacity, q, sizeof q);
+        me->quantity_str = kp__arena_dup(&m->arena, q, strlen(q) + 1);
+        me->quantity = kp__ev_value_amount(&t->value, obs[t->signal].capacity).whole;
+        if (!me->grace_met) continue;
+        grace_met[n_grace++] = ti;
+        const kp_evict_observation *o = &obs[t->signal];
+        if (o->present && (!m->last_has[t->signal] || o->time_ns == 0 || o->time_ns > m->last_time[t->signal])) {
+            me->acted = true;
+            m->th_updated[n_updated++] = ti;
+        }
+    }
+    memcpy(m->met_prev, grace_met, n_grace * sizeof *m->met_prev);
+    m->n_met_prev = n_grace;
+    for (int sg = 0; sg < KP_EVSIG_COUNT; sg++) {
+        m->last_has[sg] = obs[sg].present;
+        m->last_time[sg] = obs[sg].time_ns;
+    }
+    return n_updated;
+}
+
+/* The rank function of the chosen signal over the active pods (signalToRankFunc), then
+ * evictPod on the first that may go. */
+static void rank_and_evict(kp_evict_manager *m, const kp_evict_summary *s, const kp__ev_threshold *eval,
+                           uint32_t chosen, const char *resource, uint32_t n_updated,
+                           const kp_evict_observation *obs, kp_evict_result *res) {
+    kp__ev_rank_fn fn = kp__ev_rank_fn_for(eval[chosen].signal, m->imagefs, m->split);
+    uint32_t n_live = 0;
+    for (uint32_t i = 0; i < m->n_pods_total; i++) {
+        if (m->act[i].gone) continue;
+        kp__ev_rank_pod *rp = &m->rank[n_live++];
+        rp->pod = m->act[i].pod;
+        rp->priority = m->act[i].priority;
+        rp->mem_req = m->act[i].mem_req;
+        rp->eph_req = m->act[i].eph_req;
+        rp->st = m->stats_of[i];
+    }
+    kp__ev_rank(m->cl, s, &fn, m->rank, m->n_act, m->keys, m->rank_tmp);
+    res->n_ranking = m->n_act;
+    for (uint32_t i = 0; i < m->n_act; i++) m->ranking[i] = m->rank[i].pod;
+    evict_one(m, s, eval, chosen, resource, m->th_updated, n_updated, obs, res);
+    res->n_evicted = m->n_ev;
+}
+
 /* mirrors managerImpl.synchronize */
 kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, kp_evict_result *res,
                                 kp_error *err) {
@@ -349,7 +450,7 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
     m->n_ev = 0;
     res->time_ns = now;
     kp_evict_observation *obs = res->obs;
-    kp__ev_observe(s, obs);
+    kp__ev_observe(s, obs); /* makeSignalObservations */
     res->met = m->met;
     res->ranking = m->ranking;
     res->evicted = m->ev;
@@ -374,69 +475,16 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         res->layout = layout_of(m);
     }
     const kp__ev_threshold *eval = m->th;
+    uint32_t n_met = thresholds_met_merged(m, eval, n_eval, obs);
+    thresholds_first_observed_at(m, n_eval, n_met, now);
+    node_conditions(m, eval, n_met, now);
+    res->conditions = m->conditions;
+    uint32_t n_updated = thresholds_met_grace_period(m, eval, n_met, obs, now);
+    res->n_met = n_met;
+
     /* statsFunc: the join runs only when something reads pod stats (the local-storage checks of
      * pods that have limits, ranking); a quiet step reads none */
     bool joined = false;
-
-    /* thresholds met, then those previously met whose min-reclaim is not yet satisfied */
-    uint32_t *T = m->ia, nT, i;
-    for (i = 0; i < n_eval; i++) m->all[i] = i;
-    nT = kp__ev_thresholds_met(eval, m->all, n_eval, obs, false, T);
-    if (m->n_met_prev > 0) {
-        uint32_t nb = kp__ev_thresholds_met(m->th, m->met_prev, m->n_met_prev, obs, true, m->ib);
-        for (uint32_t k = 0; k < nb; k++) { /* mirrors mergeThresholds */
-            bool dup = false;
-            for (uint32_t j = 0; j < nT && !dup; j++) dup = kp__ev_threshold_same(&eval[T[j]], &m->th[m->ib[k]]);
-            if (!dup) T[nT++] = m->ib[k];
-        }
-    }
-    /* thresholdsFirstObservedAt: entries not met now are forgotten */
-    for (i = 0; i < n_eval || i < m->n_th; i++) {
-        if (!contains(T, nT, i)) { m->fo_has[i] = false; continue; }
-        if (!m->fo_has[i]) { m->fo_has[i] = true; m->fo_at[i] = now; }
-    }
-    /* node conditions from every threshold met (before grace periods) */
-    unsigned observed = 0;
-    for (i = 0; i < nT; i++) observed |= condition_of(eval[T[i]].signal);
-    m->conditions = 0;
-    for (unsigned bit = 1; bit <= KP_EVCOND_PID; bit <<= 1) {
-        int c = cond_index(bit);
-        if (observed & bit) { m->cond_has[c] = true; m->cond_at[c] = now; }
-        if (m->cond_has[c] && now - m->cond_at[c] < cfg->transition_ns) m->conditions |= bit;
-    }
-    res->conditions = m->conditions;
-    /* thresholdsMetGracePeriod, then thresholdsUpdatedStats */
-    uint32_t n2 = 0, n3 = 0, *T3 = m->ic;
-    for (i = 0; i < nT; i++) {
-        const kp__ev_threshold *t = &eval[T[i]];
-        kp_evict_met *me = &m->met[i];
-        memset(me, 0, sizeof *me);
-        me->index = T[i];
-        me->signal = t->signal;
-        me->hard = t->grace_ns == 0;
-        me->grace_ns = t->grace_ns;
-        me->grace_met = now - m->fo_at[T[i]] >= t->grace_ns;
-        me->value = t->value_text;
-        char q[64];
-        kp__ev_threshold_quantity_str(&t->value, obs[t->signal].capacity, q, sizeof q);
-        me->quantity_str = kp__arena_dup(&m->arena, q, strlen(q) + 1);
-        me->quantity = kp__ev_value_amount(&t->value, obs[t->signal].capacity).whole;
-        if (!me->grace_met) continue;
-        m->ib[n2++] = T[i];
-        const kp_evict_observation *o = &obs[t->signal];
-        if (o->present && (!m->last_has[t->signal] || o->time_ns == 0 || o->time_ns > m->last_time[t->signal])) {
-            me->acted = true;
-            T3[n3++] = T[i];
-        }
-    }
-    res->n_met = nT;
-    memcpy(m->met_prev, m->ib, n2 * sizeof *m->met_prev);
-    m->n_met_prev = n2;
-    for (int sg = 0; sg < KP_EVSIG_COUNT; sg++) {
-        m->last_has[sg] = obs[sg].present;
-        m->last_time[sg] = obs[sg].time_ns;
-    }
-
     if (cfg->local_storage_isolation) {
         if (m->n_local_check) {
             join_stats(m, s);
@@ -445,12 +493,12 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         }
         if (m->n_ev > 0) { res->n_evicted = m->n_ev; return KP_OK; }
     }
-    if (n3 == 0) {
-        res->note = nT ? "thresholds met, but none past its grace period with updated stats" : NULL;
+    if (n_updated == 0) {
+        res->note = n_met ? "thresholds met, but none past its grace period with updated stats" : NULL;
         return KP_OK;
     }
-    sort_by_eviction_priority(eval, T3, n3);
-    uint32_t chosen = T3[0]; /* getReclaimableThreshold: every supported signal has a resource */
+    sort_by_eviction_priority(eval, m->th_updated, n_updated);
+    uint32_t chosen = m->th_updated[0]; /* getReclaimableThreshold: every supported signal has a resource */
     const char *resource = kp_evict_signal_resource(eval[chosen].signal);
     res->has_reclaim = true;
     res->reclaim_threshold = chosen;
@@ -464,21 +512,6 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         return KP_OK;
     }
     if (!joined) join_stats(m, s);
-    kp__ev_rank_fn fn = kp__ev_rank_fn_for(eval[chosen].signal, m->imagefs, m->split);
-    uint32_t n_live = 0;
-    for (i = 0; i < m->n_pods_total; i++) {
-        if (m->act[i].gone) continue;
-        kp__ev_rank_pod *rp = &m->rank[n_live++];
-        rp->pod = m->act[i].pod;
-        rp->priority = m->act[i].priority;
-        rp->mem_req = m->act[i].mem_req;
-        rp->eph_req = m->act[i].eph_req;
-        rp->st = m->stats_of[i];
-    }
-    kp__ev_rank(m->cl, s, &fn, m->rank, m->n_act, m->keys, m->rank_tmp);
-    res->n_ranking = m->n_act;
-    for (i = 0; i < m->n_act; i++) m->ranking[i] = m->rank[i].pod;
-    evict_one(m, s, eval, chosen, resource, T3, n3, obs, res);
-    res->n_evicted = m->n_ev;
+    rank_and_evict(m, s, eval, chosen, resource, n_updated, obs, res);
     return KP_OK;
 }

@@ -55,7 +55,10 @@ struct kp_evict_manager {
     int64_t last_step;
     unsigned conditions;
     /* per-step scratch and results */
-    uint32_t *ia, *ib, *ic, *all;
+    uint32_t *th_met;     /* thresholds met this step (indices into th), merged with the unresolved */
+    uint32_t *th_scratch; /* thresholds not yet resolved / past their grace period / still met after GC */
+    uint32_t *th_updated; /* thresholds past their grace period with updated stats: acted on */
+    uint32_t *th_all;     /* 0 .. n_th - 1 */
     kp_evict_met *met;
     const kp__ev_pstats **stats_of;
     kp__ev_rank_pod *rank, *rank_tmp;
