@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kprio/node_conditions.h"
 #include "kprio/cluster.h"
 #include "kprio/common.h"
 
@@ -59,7 +60,12 @@ bool kp_evict_signal_parse(const char *s, size_t len, kp_evict_signal *out);
 const char *kp_evict_signal_resource(kp_evict_signal s);
 
 /* Node conditions, as bits. */
-enum { KP_EVCOND_MEMORY = 1u, KP_EVCOND_DISK = 2u, KP_EVCOND_PID = 4u };
+/* The node conditions a step reports: the KP_NODE_COND_* bits (kprio/node_conditions.h). */
+enum {
+    KP_EVCOND_MEMORY = KP_NODE_COND_MEMORY_PRESSURE,
+    KP_EVCOND_DISK = KP_NODE_COND_DISK_PRESSURE,
+    KP_EVCOND_PID = KP_NODE_COND_PID_PRESSURE
+};
 
 /* Filesystem layout (HasDedicatedImageFs / HasDedicatedContainerFs). AUTO detects it from the
  * first summary: dedicated when runtime.imageFs is a different filesystem from node.fs, split

@@ -24,13 +24,8 @@ void *kp__cluster_store_shared(kp_cluster *cl, const void *data, size_t bytes);
  * `stored` when it was the arena's last allocation) or registers and returns `stored`. */
 void *kp__cluster_share_stored(kp_cluster *cl, void *stored, size_t bytes);
 
-/* Derived per-pod values (finalize.c), exposed for engines and tests. */
-kp_qos kp__pod_compute_qos(const kp_cluster *cl, const kp_pod *p);
-/* Fills dense out[KP_MAX_RES] with component-helpers PodRequests(pod) incl. overhead when
- * with_overhead; non_zero substitutes 100m cpu / 200Mi memory for missing container requests
- * (scheduler's non-zero requests used for scoring). */
-void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero, int64_t *out);
-void kp__pod_limits(const kp_cluster *cl, const kp_pod *p, int64_t *out);
-const char *kp__qos_name(kp_qos q);
+/* Derived per-pod values: core/pod_requests.h (PodRequests, PodLimits), core/qos.h. */
+#include "core/pod_requests.h"
+#include "core/qos.h"
 
 #endif

@@ -18,6 +18,7 @@
 #include "base/arena.h"
 #include "kprio/cluster.h"
 #include "kprio/common.h"
+#include "kprio/qos.h"
 
 #define KP_MAX_RES 32 /* distinct resource names per cluster (cpu, memory, ... extended) */
 enum { KP_RES_CPU = 0, KP_RES_MEM = 1, KP_RES_EPH = 2, KP_RES_PODS = 3, KP_RES_FIXED = 4 };
@@ -163,7 +164,7 @@ typedef struct {
 } kp_condition;
 
 typedef enum { KP_PHASE_UNKNOWN = 0, KP_PHASE_PENDING, KP_PHASE_RUNNING, KP_PHASE_SUCCEEDED, KP_PHASE_FAILED } kp_phase;
-typedef enum { KP_QOS_BESTEFFORT = 0, KP_QOS_BURSTABLE, KP_QOS_GUARANTEED } kp_qos;
+/* kp_qos: include/kprio/qos.h */
 typedef enum { KP_PREEMPT_LOWER = 0, KP_PREEMPT_NEVER } kp_preempt_policy;
 
 #define KP_TIME_NONE INT64_MIN

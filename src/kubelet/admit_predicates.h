@@ -22,10 +22,6 @@ static inline bool kp__admit_is_critical(const kp_pod *p) {
 }
 /* mirrors kubetypes.Preemptable */
 bool kp__admit_preemptable(const kp_pod *preemptor, const kp_pod *preemptee);
-/* mirrors resource.GetResourceRequest: pods -> 1, cpu in millicores, others in units; container
- * requests aggregated sidecar-aware, pod-level requests replacing them when set, overhead added
- * only when the result is non-zero. */
-int64_t kp__admit_pod_request(const kp_cluster *cl, const kp_pod *p, int res);
 /* Pods the kubelet would count as active on the node (non-terminal), excluding `self`. */
 static inline bool kp__admit_active_other(const kp_pod *p, uint32_t idx, uint32_t self) {
     return idx != self && p->phase != KP_PHASE_SUCCEEDED && p->phase != KP_PHASE_FAILED;

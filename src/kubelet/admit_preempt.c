@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/pod_requests.h"
 #include "kubelet/admit_predicates.h"
 #include "kubelet/admit_preempt.h"
 
@@ -188,11 +189,11 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
                 v[reqs->r[j].k] = x;
             }
         } else {
-            c->mem = kp__admit_pod_request(cl, q, KP_RES_MEM);
-            c->cpu = kp__admit_pod_request(cl, q, KP_RES_CPU);
+            c->mem = kp__pod_resource_request(cl, q, KP_RES_MEM);
+            c->cpu = kp__pod_resource_request(cl, q, KP_RES_CPU);
             for (uint32_t j = 0; j < k; j++) {
                 int r = reqs->r[j].res;
-                v[reqs->r[j].k] = r == KP_RES_MEM ? c->mem : r == KP_RES_CPU ? c->cpu : kp__admit_pod_request(cl, q, r);
+                v[reqs->r[j].k] = r == KP_RES_MEM ? c->mem : r == KP_RES_CPU ? c->cpu : kp__pod_resource_request(cl, q, r);
             }
         }
         c->val = v;
@@ -246,9 +247,7 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
             kp_admit_victim *vt = &a->victims[a->n_victims++];
             vt->pod = a->cands[parts[p]->ix[i]].pod;
             vt->priority = q->priority;
-            vt->qos = q->qos == KP_QOS_GUARANTEED  ? KP_ADMIT_QOS_GUARANTEED
-                      : q->qos == KP_QOS_BURSTABLE ? KP_ADMIT_QOS_BURSTABLE
-                                                   : KP_ADMIT_QOS_BESTEFFORT;
+            vt->qos = (kp_qos)q->qos;
         }
     }
     return true;

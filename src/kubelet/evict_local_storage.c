@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/pod_requests.h"
 #include "kubelet/evict_local_storage.h"
 
 /* printf into the step's arena (NULL when out of memory). */
@@ -27,11 +28,11 @@ static char *arena_printf(kp_arena *a, const char *fmt, ...) {
     return buf;
 }
 
-/* PodLimits(pod)[ephemeral-storage] (AggregateContainerLimits, sidecar-aware: regular
- * containers and restartable init containers add up, each init container counts with the
- * sidecars started before it, the pod takes the larger of the two; then the overhead when the
- * limit is non-zero). *out gets the integer; qout (optional) the quantity as upstream prints it. */
-bool kp__ev_pod_eph_limit(const kp__ev_spec_src *src, uint32_t pod, int64_t *out, kp__ev_qty *qout) {
+/* The quantity PodLimits(pod)[ephemeral-storage] prints as (Quantity.String after the Add calls
+ * of AggregateContainerLimits, sidecar-aware, and the overhead): the same walk as
+ * kp__pod_aggregate_container, carried out on spec quantities so that the message spells the sum
+ * as upstream does. The decision itself uses core's integer copy (kp__ev_pod_eph_limit). */
+static bool eph_limit_quantity(const kp__ev_spec_src *src, uint32_t pod, int64_t *out, kp__ev_qty *qout) {
     const kp_pod *p = &src->cl->pods[pod];
     bool has = false, has_init = false, has_restart = false;
     int64_t sum = 0, init_max = 0, restart = 0, v;
@@ -97,6 +98,18 @@ bool kp__ev_pod_eph_limit(const kp__ev_spec_src *src, uint32_t pod, int64_t *out
     }
     *out = sum;
     if (qout) *qout = qsum;
+    return has;
+}
+
+/* PodLimits(pod)[ephemeral-storage]: the sidecar-aware aggregate (core/pod_requests.c), plus
+ * the overhead when the limit is non-zero (ephemeral-storage is no pod-level resource). */
+bool kp__ev_pod_eph_limit(const kp__ev_spec_src *src, uint32_t pod, int64_t *out, kp__ev_qty *qout) {
+    if (qout) return eph_limit_quantity(src, pod, out, qout);
+    const kp_pod *p = &src->cl->pods[pod];
+    bool has = false;
+    int64_t sum = kp__pod_aggregate_container(p, KP_RES_EPH, true, &has), v;
+    if (has && sum != 0 && kp__ev_resv_find(&p->overhead, KP_RES_EPH, &v)) sum = kp__ev_sat_add(sum, v);
+    *out = sum;
     return has;
 }
 

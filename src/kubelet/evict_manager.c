@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/node_conditions.h"
+#include "core/pod_requests.h"
 #include "kubelet/evict_local_storage.h"
 #include "kubelet/evict_manager.h"
 #include "kubelet/evict_message.h"
@@ -35,12 +37,6 @@ static uint32_t nn_hash(const char *ns, size_t nsl, const char *name, size_t nl)
     return kp__ev_mix(kp__ev_fnv(name, nl, kp__ev_fnv("/", 1, kp__ev_fnv(ns, nsl, KP__EV_FNV_BASIS))));
 }
 
-/* mirrors v1resource.GetResourceRequestQuantity: PodRequests without overhead, plus the overhead
- * only when the result is non-zero. p->req already holds the overhead. */
-static int64_t request_quantity(const kp_pod *p, int r) {
-    int64_t total = kp__resv_get(&p->req, r), ov = kp__resv_get(&p->overhead, r);
-    return total - ov == 0 ? 0 : total;
-}
 
 /* ---------------------------------------------------------------- creation */
 
@@ -118,8 +114,8 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
         kp__ev_active *a = &m->act[m->n_act++];
         a->pod = n->pods[i];
         a->priority = p->priority;
-        a->mem_req = request_quantity(p, KP_RES_MEM);
-        a->eph_req = request_quantity(p, KP_RES_EPH);
+        a->mem_req = kp__pod_resource_request(cl, p, KP_RES_MEM); /* GetResourceRequestQuantity */
+        a->eph_req = kp__pod_resource_request(cl, p, KP_RES_EPH);
         a->critical = p->is_critical;
         int64_t lim;
         a->local_check = kp__ev_pod_eph_limit(&m->spec, a->pod, &lim, NULL);
@@ -311,8 +307,6 @@ static bool contains(const uint32_t *a, uint32_t n, uint32_t v) {
     return false;
 }
 
-static int cond_index(unsigned bit) { return bit == KP_EVCOND_MEMORY ? 0 : bit == KP_EVCOND_DISK ? 1 : 2; }
-
 /* Evicts the first non-critical pod of the ranking (evictPod refuses critical pods). */
 static void evict_one(kp_evict_manager *m, const kp_evict_summary *s, const kp__ev_threshold *eval, uint32_t chosen, const char *resource,
                       const uint32_t *t3, uint32_t n3, const kp_evict_observation *obs, kp_evict_result *res) {
@@ -368,7 +362,7 @@ static void node_conditions(kp_evict_manager *m, const kp__ev_threshold *eval, u
     for (uint32_t i = 0; i < n_met; i++) observed |= condition_of(eval[m->th_met[i]].signal);
     m->conditions = 0;
     for (unsigned bit = 1; bit <= KP_EVCOND_PID; bit <<= 1) {
-        int c = cond_index(bit);
+        int c = kp__node_condition_index(bit);
         if (observed & bit) { m->cond_has[c] = true; m->cond_at[c] = now; }
         if (m->cond_has[c] && now - m->cond_at[c] < m->cfg->transition_ns) m->conditions |= bit;
     }

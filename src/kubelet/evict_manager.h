@@ -17,7 +17,6 @@
 #include "kubelet/evict_thresholds.h"
 
 #define MONITOR_NS (10 * KP__NS_PER_SEC) /* evictionMonitoringPeriod, for summaries without time */
-#define N_COND 3
 
 typedef struct {
     uint32_t pod;
@@ -46,8 +45,8 @@ struct kp_evict_manager {
     /* state carried between steps */
     bool *fo_has;
     int64_t *fo_at;
-    bool cond_has[N_COND];
-    int64_t cond_at[N_COND];
+    bool cond_has[KP_NODE_COND_COUNT];
+    int64_t cond_at[KP_NODE_COND_COUNT];
     uint32_t *met_prev, n_met_prev;
     bool last_has[KP_EVSIG_COUNT];
     int64_t last_time[KP_EVSIG_COUNT];
