@@ -65,29 +65,12 @@ const char *kp__ev_qty_str(kp__ev_qty *x) {
     return x->str;
 }
 
-static int64_t pow10_mul(int64_t v, int32_t n, bool *ok) {
-    for (int32_t i = 0; i < n && *ok; i++) {
-        if (v > INT64_MAX / 10 || v < INT64_MIN / 10) *ok = false;
-        else v *= 10;
-    }
-    return v;
-}
-
 /* mirrors Quantity.Add: exact sum; the cached string is dropped; a zero receiver takes the
  * addend's format. Beyond int64 (upstream switches to inf.Dec) the sum of the model integers
  * is used instead. */
 void kp__ev_qty_add(kp__ev_qty *a, const kp__ev_qty *b, int64_t int_sum) {
     kp_qformat f = a->q.mant == 0 ? b->q.format : a->q.format;
-    int32_t sc = a->q.scale < b->q.scale ? a->q.scale : b->q.scale;
-    bool ok = true;
-    int64_t x = pow10_mul(a->q.mant, a->q.scale - sc, &ok), y = pow10_mul(b->q.mant, b->q.scale - sc, &ok);
-    if (ok && ((y > 0 && x > INT64_MAX - y) || (y < 0 && x < INT64_MIN - y))) ok = false;
-    if (ok) {
-        a->q.mant = x + y;
-        a->q.scale = sc;
-    } else {
-        a->q = kp_quantity_from_int(int_sum, f);
-    }
+    if (kp_quantity_add(&a->q, &b->q) != KP_OK) a->q = kp_quantity_from_int(int_sum, f);
     a->q.format = f;
     a->kept = false;
 }

@@ -294,7 +294,31 @@ KT_TEST(reclaimable_spec) {
     kp_evict_config_free(c);
 }
 
+/* Quantity.Add as the eviction messages use it (kp_quantity_add): exact, scales aligned down,
+ * zero operands, and KP_ERANGE where upstream would switch to inf.Dec. */
+KT_TEST(quantity_add) {
+    kp_quantity a, b;
+    char buf[KP_QUANTITY_STR_MAX];
+    KT_CHECK_INT(kp_quantity_parse("1Gi", 3, &a, NULL), KP_OK);
+    KT_CHECK_INT(kp_quantity_parse("500Mi", 5, &b, NULL), KP_OK);
+    KT_CHECK_INT(kp_quantity_add(&a, &b), KP_OK);
+    kp_quantity_format(&a, buf, sizeof buf);
+    KT_CHECK_STR(buf, "1524Mi");
+    KT_CHECK_INT(kp_quantity_parse("1500m", 5, &a, NULL), KP_OK);
+    KT_CHECK_INT(kp_quantity_parse("2", 1, &b, NULL), KP_OK);
+    KT_CHECK_INT(kp_quantity_add(&a, &b), KP_OK);
+    kp_quantity_format(&a, buf, sizeof buf);
+    KT_CHECK_STR(buf, "3500m");
+    a = kp_quantity_from_int(0, KP_QFMT_DECIMAL_SI);
+    KT_CHECK_INT(kp_quantity_add(&a, &b), KP_OK);
+    KT_CHECK_INT(a.mant, b.mant);
+    KT_CHECK_INT(a.scale, b.scale);
+    a = kp_quantity_from_int(INT64_MAX, KP_QFMT_DECIMAL_SI);
+    KT_CHECK_INT(kp_quantity_add(&a, &b), KP_ERANGE);
+    KT_CHECK_INT(a.mant, INT64_MAX);
+}
+
 KT_MAIN(KT_CASE(defaults_are_linux_kubelet_defaults), KT_CASE(all_memory_eviction_values),
         KT_CASE(zero_and_hundred_percent_are_ignored), KT_CASE(threshold_errors_use_upstream_words),
         KT_CASE(flag_syntax_errors), KT_CASE(percentages_are_float32), KT_CASE(go_durations),
-        KT_CASE(kubelet_configuration), KT_CASE(containerfs_thresholds), KT_CASE(reclaimable_spec))
+        KT_CASE(kubelet_configuration), KT_CASE(containerfs_thresholds), KT_CASE(reclaimable_spec), KT_CASE(quantity_add))
