@@ -114,7 +114,7 @@ bool kp__ev_pod_eph_limit(const kp__ev_spec_src *src, uint32_t pod, int64_t *out
 }
 
 /* mirrors localStorageEviction (all three checks, in active order, unranked) */
-void kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summary *s) {
+kp_status kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summary *s) {
     const kp_cluster *cl = m->cl;
     kp__ev_qty qt;
     for (uint32_t i = 0; i < m->n_pods_total; i++) {
@@ -146,6 +146,7 @@ void kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summary *
             if (a->critical) break; /* evictPod refuses; the other checks still run */
             kp__ev_spec_qty(&m->spec, a->pod, KP_EVSPEC_SIZE_LIMIT, name, "", vol->size_limit, &qt);
             msg = arena_printf(&m->arena, "Usage of EmptyDir volume \"%s\" exceeds the limit \"%s\". ", name, kp__ev_qty_str(&qt));
+            if (!msg) return KP_ENOMEM;
             why = "emptydirfs.limit";
         }
         /* podEphemeralStorageLimitEviction */
@@ -157,6 +158,7 @@ void kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summary *
                 msg = arena_printf(&m->arena,
                                    "Pod ephemeral local storage usage exceeds the total limit of containers %s. ",
                                    kp__ev_qty_str(&qt));
+                if (!msg) return KP_ENOMEM;
                 why = "ephemeralpodfs.limit";
             }
         }
@@ -185,10 +187,12 @@ void kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summary *
             kp__ev_spec_qty(&m->spec, a->pod, KP_EVSPEC_LIMIT, lim_name, "ephemeral-storage", lim, &qt);
             msg = arena_printf(&m->arena, "Container %.*s exceeded its local ephemeral storage limit \"%s\". ",
                                (int)cs->name_len, cs_name, kp__ev_qty_str(&qt));
+            if (!msg) return KP_ENOMEM;
             why = "ephemeralcontainerfs.limit";
         }
         if (!msg) continue;
         kp__ev_add_eviction(m, a->pod, why, 1, msg, true);
         kp__ev_remove_active(m, a->pod);
     }
+    return KP_OK;
 }

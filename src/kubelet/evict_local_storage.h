@@ -14,7 +14,8 @@
  * the integer, qout (optional) the quantity as upstream prints it; false when no container
  * sets the limit. */
 bool kp__ev_pod_eph_limit(const kp__ev_spec_src *src, uint32_t pod, int64_t *out, kp__ev_qty *qout);
-/* mirrors localStorageEviction: the pods over a local-storage limit are evicted (m->ev). */
-void kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summary *s);
+/* mirrors localStorageEviction: the pods over a local-storage limit are evicted (m->ev).
+ * KP_ENOMEM when out of memory. */
+kp_status kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summary *s);
 
 #endif

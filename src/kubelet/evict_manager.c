@@ -308,7 +308,7 @@ static bool contains(const uint32_t *a, uint32_t n, uint32_t v) {
 }
 
 /* Evicts the first non-critical pod of the ranking (evictPod refuses critical pods). */
-static void evict_one(kp_evict_manager *m, const kp_evict_summary *s, const kp__ev_threshold *eval, uint32_t chosen, const char *resource,
+static kp_status evict_one(kp_evict_manager *m, const kp_evict_summary *s, const kp__ev_threshold *eval, uint32_t chosen, const char *resource,
                       const uint32_t *t3, uint32_t n3, const kp_evict_observation *obs, kp_evict_result *res) {
     const kp__ev_threshold *t = &eval[chosen];
     for (uint32_t r = 0; r < res->n_ranking; r++) {
@@ -321,11 +321,11 @@ static void evict_one(kp_evict_manager *m, const kp_evict_summary *s, const kp__
         }
         if (p->is_critical) continue;
         kp_evict_eviction *e = kp__ev_add_eviction(m, rp->pod, kp_evict_signal_name(t->signal), grace, NULL, false);
-        kp__ev_eviction_message(m, e, resource, rp->pod, s, rp->st, t3, n3, obs);
         kp__ev_remove_active(m, rp->pod);
-        return;
+        return kp__ev_eviction_message(m, e, resource, rp->pod, s, rp->st, t3, n3, obs);
     }
     res->note = "unable to evict any pods from the node (every candidate is critical)";
+    return KP_OK;
 }
 
 /* thresholdsMet, then mergeThresholds with the thresholds met last time whose minimum reclaim
@@ -370,9 +370,10 @@ static void node_conditions(kp_evict_manager *m, const kp__ev_threshold *eval, u
 
 /* mirrors thresholdsMetGracePeriod, then thresholdsUpdatedStats: fills m->met (the report of
  * every threshold met), keeps those past their grace period for the next step (met_prev) and
- * writes those with updated stats into m->th_updated; returns their count. */
-static uint32_t thresholds_met_grace_period(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_t n_met,
-                                            const kp_evict_observation *obs, int64_t now) {
+ * writes those with updated stats into m->th_updated (*n_acted of them). KP_ENOMEM when out of
+ * memory. */
+static kp_status thresholds_met_grace_period(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_t n_met,
+                                             const kp_evict_observation *obs, int64_t now, uint32_t *n_acted) {
     uint32_t n_grace = 0, n_updated = 0, *grace_met = m->th_scratch;
     for (uint32_t i = 0; i < n_met; i++) {
         uint32_t ti = m->th_met[i];
@@ -388,6 +389,7 @@ static uint32_t thresholds_met_grace_period(kp_evict_manager *m, const kp__ev_th
         char q[64];
         kp__ev_threshold_quantity_str(&t->value, obs[t->signal].capacity, q, sizeof q);
         me->quantity_str = kp__arena_dup(&m->arena, q, strlen(q) + 1);
+        if (!me->quantity_str) return KP_ENOMEM;
         me->quantity = kp__ev_value_amount(&t->value, obs[t->signal].capacity).whole;
         if (!me->grace_met) continue;
         grace_met[n_grace++] = ti;
@@ -403,12 +405,13 @@ static uint32_t thresholds_met_grace_period(kp_evict_manager *m, const kp__ev_th
         m->last_has[sg] = obs[sg].present;
         m->last_time[sg] = obs[sg].time_ns;
     }
-    return n_updated;
+    *n_acted = n_updated;
+    return KP_OK;
 }
 
 /* The rank function of the chosen signal over the active pods (signalToRankFunc), then
  * evictPod on the first that may go. */
-static void rank_and_evict(kp_evict_manager *m, const kp_evict_summary *s, const kp__ev_threshold *eval,
+static kp_status rank_and_evict(kp_evict_manager *m, const kp_evict_summary *s, const kp__ev_threshold *eval,
                            uint32_t chosen, const char *resource, uint32_t n_updated,
                            const kp_evict_observation *obs, kp_evict_result *res) {
     kp__ev_rank_fn fn = kp__ev_rank_fn_for(eval[chosen].signal, m->imagefs, m->split);
@@ -425,8 +428,9 @@ static void rank_and_evict(kp_evict_manager *m, const kp_evict_summary *s, const
     kp__ev_rank(m->cl, s, &fn, m->rank, m->n_act, m->keys, m->rank_tmp);
     res->n_ranking = m->n_act;
     for (uint32_t i = 0; i < m->n_act; i++) m->ranking[i] = m->rank[i].pod;
-    evict_one(m, s, eval, chosen, resource, m->th_updated, n_updated, obs, res);
+    kp_status st = evict_one(m, s, eval, chosen, resource, m->th_updated, n_updated, obs, res);
     res->n_evicted = m->n_ev;
+    return st;
 }
 
 /* mirrors managerImpl.synchronize */
@@ -473,7 +477,9 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
     thresholds_first_observed_at(m, n_eval, n_met, now);
     node_conditions(m, eval, n_met, now);
     res->conditions = m->conditions;
-    uint32_t n_updated = thresholds_met_grace_period(m, eval, n_met, obs, now);
+    uint32_t n_updated = 0;
+    if (thresholds_met_grace_period(m, eval, n_met, obs, now, &n_updated) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
     res->n_met = n_met;
 
     /* statsFunc: the join runs only when something reads pod stats (the local-storage checks of
@@ -483,7 +489,7 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         if (m->n_local_check) {
             join_stats(m, s);
             joined = true;
-            kp__ev_local_storage_eviction(m, s);
+            if (kp__ev_local_storage_eviction(m, s) != KP_OK) return kp_error_set(err, KP_ENOMEM, "out of memory");
         }
         if (m->n_ev > 0) { res->n_evicted = m->n_ev; return KP_OK; }
     }
@@ -506,6 +512,7 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         return KP_OK;
     }
     if (!joined) join_stats(m, s);
-    rank_and_evict(m, s, eval, chosen, resource, n_updated, obs, res);
+    if (rank_and_evict(m, s, eval, chosen, resource, n_updated, obs, res) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
     return KP_OK;
 }

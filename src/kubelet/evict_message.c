@@ -1,9 +1,46 @@
 /* The eviction message and annotations: evictionMessage and getThresholdMetInfo (helpers.go). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "kubelet/evict_message.h"
 #include "kubelet/evict_signals.h"
+
+/* A growing text (the message and the annotation lists have no length limit). */
+typedef struct {
+    char *p;
+    size_t n, cap;
+    bool oom;
+} text;
+
+static void text_add(text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void text_add(text *t, const char *fmt, ...) {
+    if (t->oom) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(t->p ? t->p + t->n : NULL, t->p ? t->cap - t->n : 0, fmt, ap);
+    va_end(ap);
+    if (w < 0) return;
+    if (!t->p || t->n + (size_t)w >= t->cap) {
+        size_t need = t->n + (size_t)w + 1;
+        if (!kp__grow((void **)&t->p, &t->cap, need, 1, 256)) { t->oom = true; return; }
+        va_start(ap, fmt);
+        vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
+        va_end(ap);
+    }
+    t->n += (size_t)w;
+}
+
+/* The text, copied into the step's arena ("" for an empty text); NULL when out of memory. */
+static const char *text_keep(kp_arena *a, text *t) {
+    if (t->oom) return NULL;
+    return kp__arena_dup(a, t->p ? t->p : "", t->n + 1);
+}
 
 static void obs_str(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
     bool decimal = kp__ev_is_inode_signal(s) || s == KP_EVSIG_PID_AVAILABLE;
@@ -11,30 +48,30 @@ static void obs_str(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
 }
 
 /* mirrors evictionMessage + getThresholdMetInfo */
-void kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const char *resource, uint32_t rp_pod,
+kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const char *resource, uint32_t rp_pod,
                              const kp_evict_summary *s, const kp__ev_pstats *st, const uint32_t *t3, uint32_t n3,
                              const kp_evict_observation *obs) {
     const kp_cluster *cl = m->cl;
     const kp_pod *p = &cl->pods[rp_pod];
     kp__ev_qty qt;
-    char msg[2048], q[64], a[64];
-    size_t o = (size_t)snprintf(msg, sizeof msg, "The node was low on resource: %s. ", resource);
+    char q[64], a[64];
+    text msg = {0}, names = {0}, usages = {0};
+    kp_status st_out = KP_ENOMEM;
+    text_add(&msg, "The node was low on resource: %s. ", resource);
     for (uint32_t k = 0; k < n3; k++) {
         const kp__ev_threshold *t = &m->th[t3[k]];
         if (strcmp(kp_evict_signal_resource(t->signal), resource) != 0 || !obs[t->signal].present) continue;
         kp__ev_threshold_quantity_str(&t->value, obs[t->signal].capacity, q, sizeof q);
         obs_str(t->signal, obs[t->signal].available, a, sizeof a);
-        o += (size_t)snprintf(msg + o, o < sizeof msg ? sizeof msg - o : 0, "Threshold quantity: %s, available: %s. ", q, a);
+        text_add(&msg, "Threshold quantity: %s, available: %s. ", q, a);
         break;
     }
     if (!st) {
-        e->message = kp__arena_dup(&m->arena, msg, strlen(msg) + 1);
-        return;
+        if ((e->message = text_keep(&m->arena, &msg)) != NULL) st_out = KP_OK;
+        goto out;
     }
     const char *keys[5], *vals[5];
     uint32_t na = 0;
-    char names[1024] = "", usages[1024] = "";
-    size_t nn = 0, nu = 0;
     bool is_mem = strcmp(resource, "memory") == 0, is_eph = strcmp(resource, "ephemeral-storage") == 0;
     const char *pod_name = kp__s(cl, p->name), *pod_usage = NULL;
     int64_t preq;
@@ -42,10 +79,9 @@ void kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const ch
         int64_t ws = (st->has & KP__EVP_WS) ? kp__ev_u2i(st->ws) : 0;
         kp_quantity_format_int(ws, KP_QFMT_BINARY_SI, a, sizeof a);
         kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_POD_REQUEST, "", "memory", preq, &qt);
-        o += (size_t)snprintf(msg + o, o < sizeof msg ? sizeof msg - o : 0,
-                              "Pod %s was using %s, request is %s, has larger consumption of memory. ", pod_name, a,
-                              kp__ev_qty_str(&qt));
-        pod_usage = kp__arena_dup(&m->arena, a, strlen(a) + 1);
+        text_add(&msg, "Pod %s was using %s, request is %s, has larger consumption of memory. ", pod_name, a,
+                 kp__ev_qty_str(&qt));
+        if (!(pod_usage = kp__arena_dup(&m->arena, a, strlen(a) + 1))) goto out;
     }
     uint32_t n_all = (uint32_t)p->n_containers + p->n_init;
     const kp__ev_cstats *conts = kp__ev_pod_conts(s, st);
@@ -70,31 +106,34 @@ void kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const ch
             if (has_usage && usage > req) {
                 kp_quantity_format_int(usage, KP_QFMT_BINARY_SI, a, sizeof a);
                 kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_REQUEST, kp__s(cl, ct->name), resource, req, &qt);
-                o += (size_t)snprintf(msg + o, o < sizeof msg ? sizeof msg - o : 0,
-                                      "Container %s was using %s, request is %s, has larger consumption of %s. ",
-                                      kp__s(cl, ct->name), a, kp__ev_qty_str(&qt), resource);
-                nn += (size_t)snprintf(names + nn, nn < sizeof names ? sizeof names - nn : 0, "%s%s", nn ? "," : "",
-                                       kp__s(cl, ct->name));
-                nu += (size_t)snprintf(usages + nu, nu < sizeof usages ? sizeof usages - nu : 0, "%s%s", nu ? "," : "", a);
+                text_add(&msg, "Container %s was using %s, request is %s, has larger consumption of %s. ",
+                         kp__s(cl, ct->name), a, kp__ev_qty_str(&qt), resource);
+                text_add(&names, "%s%s", names.n ? "," : "", kp__s(cl, ct->name));
+                text_add(&usages, "%s%s", usages.n ? "," : "", a);
             }
             break;
         }
     }
     /* annotations, keys sorted as Go's encoding of a map[string]string */
-    keys[na] = "offending_containers"; vals[na++] = kp__arena_dup(&m->arena, names, strlen(names) + 1);
-    keys[na] = "offending_containers_usage"; vals[na++] = kp__arena_dup(&m->arena, usages, strlen(usages) + 1);
+    keys[na] = "offending_containers"; vals[na++] = text_keep(&m->arena, &names);
+    keys[na] = "offending_containers_usage"; vals[na++] = text_keep(&m->arena, &usages);
+    if (!vals[0] || !vals[1]) goto out;
     if (pod_usage) {
         keys[na] = "offending_pod"; vals[na++] = pod_name;
         keys[na] = "offending_pod_usage"; vals[na++] = pod_usage;
     }
     keys[na] = "starved_resource"; vals[na++] = resource;
     const char **kk = kp__arena_alloc(&m->arena, na * sizeof *kk), **vv = kp__arena_alloc(&m->arena, na * sizeof *vv);
-    if (kk && vv) {
-        memcpy(kk, keys, na * sizeof *kk);
-        memcpy(vv, vals, na * sizeof *vv);
-        e->n_annotations = na;
-        e->ann_keys = kk;
-        e->ann_values = vv;
-    }
-    e->message = kp__arena_dup(&m->arena, msg, strlen(msg) + 1);
+    if (!kk || !vv) goto out;
+    memcpy(kk, keys, na * sizeof *kk);
+    memcpy(vv, vals, na * sizeof *vv);
+    e->n_annotations = na;
+    e->ann_keys = kk;
+    e->ann_values = vv;
+    if ((e->message = text_keep(&m->arena, &msg)) != NULL) st_out = KP_OK;
+out:
+    kp__free(msg.p);
+    kp__free(names.p);
+    kp__free(usages.p);
+    return st_out;
 }

@@ -190,8 +190,8 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
             goto fail;
         if (!ignored && (st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
     }
-    int64_t graces[32];
-    kp_evict_signal grace_sig[32];
+    int64_t graces[KP_EVSIG_COUNT]; /* one per signal: parseGracePeriods keys a map by signal */
+    kp_evict_signal grace_sig[KP_EVSIG_COUNT];
     uint32_t n_grace = 0;
     *where = &c->grace;
     for (uint32_t i = 0; i < c->grace.n; i++) {
@@ -214,7 +214,7 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
         }
         uint32_t j = 0;
         while (j < n_grace && grace_sig[j] != sig) j++;
-        if (j == n_grace && n_grace < 32) n_grace++;
+        if (j == n_grace) n_grace++;
         grace_sig[j] = sig;
         graces[j] = g;
     }
