@@ -121,6 +121,12 @@ const kp_admit_victim *kp_admission_victim_at(const kp_admission *a, size_t i);
 #define KP_ADMIT_VICTIM_CONDITION_REASON "TerminationByKubelet"
 #define KP_ADMIT_VICTIM_CONDITION_MESSAGE "Pod was preempted by Kubelet to accommodate a critical pod."
 
+/* The pod the manifest at `path` added to cl, for `kprio admit --pod FILE`: pods with an index
+ * >= first_new (the pod count before the file was loaded) or a pod read from that file that
+ * replaced an earlier one. *n_found (optional): how many such pods; returns the first, -1 when
+ * none. */
+kp_index kp_admit_pod_from_file(const kp_cluster *cl, size_t first_new, const char *path, size_t *n_found);
+
 #ifdef __cplusplus
 }
 #endif

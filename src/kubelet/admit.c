@@ -186,3 +186,17 @@ size_t kp_admission_victim_count(const kp_admission *a) { return a ? a->n_victim
 const kp_admit_victim *kp_admission_victim_at(const kp_admission *a, size_t i) {
     return a && i < a->n_victims ? &a->victims[i] : NULL;
 }
+
+kp_index kp_admit_pod_from_file(const kp_cluster *cl, size_t first_new, const char *path, size_t *n_found) {
+    kp_index found = -1;
+    size_t n = 0;
+    for (size_t i = 0; i < cl->n_pods; i++) {
+        const kp_pod *p = &cl->pods[i];
+        if (i >= first_new || (p->src_file && strcmp(p->src_file, path) == 0)) {
+            if (found < 0) found = (kp_index)i;
+            n++;
+        }
+    }
+    if (n_found) *n_found = n;
+    return found;
+}
