@@ -7,12 +7,27 @@
 #include "kubelet/evict_message.h"
 #include "kubelet/evict_signals.h"
 
-/* A growing text (the message and the annotation lists have no length limit). */
+/* A growing text (the message and the annotation lists have no length limit): starts in its own
+ * buffer and moves to the heap only when that is too small, so a step formats each piece once and
+ * allocates nothing in the common case. */
 typedef struct {
     char *p;
     size_t n, cap;
     bool oom;
+    char local[1024];
 } text;
+
+static void text_init(text *t) {
+    t->p = t->local;
+    t->n = 0;
+    t->cap = sizeof t->local;
+    t->oom = false;
+    t->local[0] = 0;
+}
+
+static void text_fini(text *t) {
+    if (t->p != t->local) kp__free(t->p);
+}
 
 static void text_add(text *t, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -23,12 +38,17 @@ static void text_add(text *t, const char *fmt, ...) {
     if (t->oom) return;
     va_list ap;
     va_start(ap, fmt);
-    int w = vsnprintf(t->p ? t->p + t->n : NULL, t->p ? t->cap - t->n : 0, fmt, ap);
+    int w = vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
     va_end(ap);
     if (w < 0) return;
-    if (!t->p || t->n + (size_t)w >= t->cap) {
-        size_t need = t->n + (size_t)w + 1;
-        if (!kp__grow((void **)&t->p, &t->cap, need, 1, 256)) { t->oom = true; return; }
+    if (t->n + (size_t)w >= t->cap) {
+        size_t cap = t->cap * 2;
+        while (cap <= t->n + (size_t)w) cap *= 2;
+        char *np = t->p == t->local ? kp__malloc(cap) : kp__realloc(t->p, cap);
+        if (!np) { t->oom = true; return; }
+        if (t->p == t->local) memcpy(np, t->local, t->n);
+        t->p = np;
+        t->cap = cap;
         va_start(ap, fmt);
         vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
         va_end(ap);
@@ -39,7 +59,7 @@ static void text_add(text *t, const char *fmt, ...) {
 /* The text, copied into the step's arena ("" for an empty text); NULL when out of memory. */
 static const char *text_keep(kp_arena *a, text *t) {
     if (t->oom) return NULL;
-    return kp__arena_dup(a, t->p ? t->p : "", t->n + 1);
+    return kp__arena_dup(a, t->p, t->n + 1);
 }
 
 static void obs_str(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
@@ -55,7 +75,10 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
     const kp_pod *p = &cl->pods[rp_pod];
     kp__ev_qty qt;
     char q[64], a[64];
-    text msg = {0}, names = {0}, usages = {0};
+    text msg, names, usages;
+    text_init(&msg);
+    text_init(&names);
+    text_init(&usages);
     kp_status st_out = KP_ENOMEM;
     text_add(&msg, "The node was low on resource: %s. ", resource);
     for (uint32_t k = 0; k < n3; k++) {
@@ -132,8 +155,8 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
     e->ann_values = vv;
     if ((e->message = text_keep(&m->arena, &msg)) != NULL) st_out = KP_OK;
 out:
-    kp__free(msg.p);
-    kp__free(names.p);
-    kp__free(usages.p);
+    text_fini(&msg);
+    text_fini(&names);
+    text_fini(&usages);
     return st_out;
 }

@@ -675,7 +675,6 @@ KT_TEST(out_of_memory_reaches_the_caller) {
                     KT_CHECK_STR(r.evicted[0].signal, round == 0 ? "emptydirfs.limit" : "memory.available");
                 }
             }
-            if (round == 1 && st == KP_OK) KT_CHECK(n > 0); /* the message needed memory */
             kp_evict_manager_free(m);
         }
         KT_CHECK(done);
