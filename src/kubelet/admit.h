@@ -44,7 +44,10 @@ typedef enum { KP__MSG_TEXT = 0, KP__MSG_REASON, KP__MSG_PREEMPTED } kp__admit_m
 struct kp_admission {
     bool admitted, critical;
     char reason[96];
-    char message[1024];
+    char *message;               /* message_cap bytes (kp_admission_new; grown by handle_failure) */
+    size_t message_cap;
+    char *text;                  /* scratch for the requirement list (text_cap bytes) */
+    size_t text_cap;
     kp__admit_msg msg_kind;
     uint32_t msg_reason;         /* KP__MSG_REASON: the reason whose message it is */
     kp__admit_reqlist msg_reqs;  /* KP__MSG_PREEMPTED: the requirements freed */
@@ -66,5 +69,9 @@ struct kp_admission {
     uint32_t *order; /* bucket index lists (3 * cap_cands) */
     uint32_t *picked; /* victims as candidate indices (cap_cands) */
 };
+
+/* Room for a message naming every requirement of l: the requirement list
+ * (admissionRequirementList.toString) plus `extra` bytes of surrounding text. */
+size_t kp__admit_reqs_text_bound(const kp_cluster *cl, const kp__admit_reqlist *l, size_t extra);
 
 #endif
