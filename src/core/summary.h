@@ -114,6 +114,10 @@ static inline int64_t kp__ev_u2i(uint64_t v) {
     return (int64_t)(v - (uint64_t)INT64_MAX - 1) + INT64_MIN;
 }
 
+/* Same content (every field whose `has` bit is set, strings by content): the check of the
+ * differential pair of decoders (io/decode_summary.h, io/decode_summary_tree.h). */
+bool kp__summary_equal(const kp_evict_summary *a, const kp_evict_summary *b);
+
 /* The hash that joins pod stats to pods: FNV-1a plus a finalizer (the low bits of plain FNV
  * cluster badly on short similar keys, "u1", "u2", ..., and the tables index by low bits).
  * Decoders store it with each pod's uid (kp__ev_pstats.uid_hash); the manager hashes the pods
