@@ -13,14 +13,14 @@
  *     kp_evict_config_finish(cfg, &err);
  *     kp_evict_manager *m = kp_evict_manager_new(cl, node_index, cfg, &err);
  *     for each summary file:
- *         kp_evict_summary_parse(path, buf, len, &s, &err);
+ *         kp_evict_summary_load_path(path, &s, &err);   (or kp_evict_summary_parse on bytes)
  *         kp_evict_manager_step(m, s, &res, &err);   (res: this step's decision)
  *         kp_evict_summary_free(s);
  *     kp_evict_manager_free(m); kp_evict_config_free(cfg);
  *
  * Where upstream is nondeterministic (Go map order: the order of thresholds met, of node
  * conditions, of fully tied pods) kprio uses documented deterministic rules (docs/evict.md).
- * No function here prints, exits or reads files. Handles are not thread-safe; distinct handles
+ * No function here prints or exits; only the *_load_path functions read files. Handles are not thread-safe; distinct handles
  * may be used from distinct threads. */
 #ifndef KP_EVICTION_H
 #define KP_EVICTION_H
