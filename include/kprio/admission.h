@@ -19,6 +19,8 @@
 #ifndef KP_ADMISSION_H
 #define KP_ADMISSION_H
 
+#include "kprio/node_conditions.h"
+#include "kprio/qos.h"
 #include "kprio/cluster.h"
 #include "kprio/common.h"
 
@@ -26,12 +28,8 @@
 extern "C" {
 #endif
 
-/* Node-pressure conditions the eviction manager's admit handler looks at (bitmask). */
-enum {
-    KP_NODE_COND_MEMORY_PRESSURE = 1u,
-    KP_NODE_COND_DISK_PRESSURE = 2u,
-    KP_NODE_COND_PID_PRESSURE = 4u
-};
+/* Node-pressure conditions the eviction manager's admit handler looks at: the KP_NODE_COND_*
+ * bits of kprio/node_conditions.h. */
 
 typedef struct kp_admit_options {
     /* false: the node's status.conditions decide (type *Pressure with status "True").
@@ -57,7 +55,11 @@ typedef struct kp_admit_reason {
     int64_t requested, used, capacity; /* cpu in millicores, other resources in units */
 } kp_admit_reason;
 
-typedef enum { KP_ADMIT_QOS_BESTEFFORT = 0, KP_ADMIT_QOS_BURSTABLE, KP_ADMIT_QOS_GUARANTEED } kp_admit_qos;
+/* A victim's QoS class: kp_qos (kprio/qos.h); the KP_ADMIT_QOS_* names are the same values. */
+typedef kp_qos kp_admit_qos;
+#define KP_ADMIT_QOS_BESTEFFORT KP_QOS_BESTEFFORT
+#define KP_ADMIT_QOS_BURSTABLE KP_QOS_BURSTABLE
+#define KP_ADMIT_QOS_GUARANTEED KP_QOS_GUARANTEED
 
 /* One pod chosen for preemption. */
 typedef struct kp_admit_victim {
@@ -118,6 +120,12 @@ const kp_admit_victim *kp_admission_victim_at(const kp_admission *a, size_t i);
 #define KP_ADMIT_VICTIM_CONDITION_TYPE "DisruptionTarget"
 #define KP_ADMIT_VICTIM_CONDITION_REASON "TerminationByKubelet"
 #define KP_ADMIT_VICTIM_CONDITION_MESSAGE "Pod was preempted by Kubelet to accommodate a critical pod."
+
+/* The pod the manifest at `path` added to cl, for `kprio admit --pod FILE`: pods with an index
+ * >= first_new (the pod count before the file was loaded) or a pod read from that file that
+ * replaced an earlier one. *n_found (optional): how many such pods; returns the first, -1 when
+ * none. */
+kp_index kp_admit_pod_from_file(const kp_cluster *cl, size_t first_new, const char *path, size_t *n_found);
 
 #ifdef __cplusplus
 }

@@ -13,14 +13,14 @@
  *     kp_evict_config_finish(cfg, &err);
  *     kp_evict_manager *m = kp_evict_manager_new(cl, node_index, cfg, &err);
  *     for each summary file:
- *         kp_evict_summary_parse(path, buf, len, &s, &err);
+ *         kp_evict_summary_load_path(path, &s, &err);   (or kp_evict_summary_parse on bytes)
  *         kp_evict_manager_step(m, s, &res, &err);   (res: this step's decision)
  *         kp_evict_summary_free(s);
  *     kp_evict_manager_free(m); kp_evict_config_free(cfg);
  *
  * Where upstream is nondeterministic (Go map order: the order of thresholds met, of node
  * conditions, of fully tied pods) kprio uses documented deterministic rules (docs/evict.md).
- * No function here prints, exits or reads files. Handles are not thread-safe; distinct handles
+ * No function here prints or exits; only the *_load_path functions read files. Handles are not thread-safe; distinct handles
  * may be used from distinct threads. */
 #ifndef KP_EVICTION_H
 #define KP_EVICTION_H
@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kprio/node_conditions.h"
 #include "kprio/cluster.h"
 #include "kprio/common.h"
 
@@ -59,7 +60,12 @@ bool kp_evict_signal_parse(const char *s, size_t len, kp_evict_signal *out);
 const char *kp_evict_signal_resource(kp_evict_signal s);
 
 /* Node conditions, as bits. */
-enum { KP_EVCOND_MEMORY = 1u, KP_EVCOND_DISK = 2u, KP_EVCOND_PID = 4u };
+/* The node conditions a step reports: the KP_NODE_COND_* bits (kprio/node_conditions.h). */
+enum {
+    KP_EVCOND_MEMORY = KP_NODE_COND_MEMORY_PRESSURE,
+    KP_EVCOND_DISK = KP_NODE_COND_DISK_PRESSURE,
+    KP_EVCOND_PID = KP_NODE_COND_PID_PRESSURE
+};
 
 /* Filesystem layout (HasDedicatedImageFs / HasDedicatedContainerFs). AUTO detects it from the
  * first summary: dedicated when runtime.imageFs is a different filesystem from node.fs, split
@@ -86,6 +92,9 @@ void kp_evict_config_free(kp_evict_config *cfg);
  * kp_evict_config_finish. */
 kp_status kp_evict_config_load_buffer(kp_evict_config *cfg, const char *source, const char *buf,
                                       size_t len, kp_error *err);
+/* kp_evict_config_load_buffer on the contents of the file at path (the path names it in errors).
+ * KP_EIO when the file cannot be read, KP_ELIMIT beyond 64 MiB. */
+kp_status kp_evict_config_load_path(kp_evict_config *cfg, const char *path, kp_error *err);
 
 /* Applies one kubelet flag (name without dashes) as the kubelet command line does, on top of any
  * loaded configuration: "eviction-hard" / "eviction-soft" ("sig<val,..."),
@@ -142,6 +151,9 @@ typedef struct kp_evict_summary kp_evict_summary;
  * ("pods[3].containers[0].rootfs.usedBytes: expected an unsigned integer"). */
 kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len,
                                  kp_evict_summary **out, kp_error *err);
+/* kp_evict_summary_parse on the contents of the file at path (the path names it in errors).
+ * KP_EIO when the file cannot be read, KP_ELIMIT beyond 1 GiB. */
+kp_status kp_evict_summary_load_path(const char *path, kp_evict_summary **out, kp_error *err);
 /* Releases a summary. NULL is a no-op. */
 void kp_evict_summary_free(kp_evict_summary *s);
 /* The step's time: the newest `time` among the node-level stats, unix nanoseconds; false when

@@ -79,6 +79,10 @@ bool kp_quantity_parse_keeps_string(const char *s, size_t len);
 size_t kp_quantity_format_int(int64_t v, kp_qformat format, char *buf, size_t cap);
 size_t kp_quantity_format_milli(int64_t v, kp_qformat format, char *buf, size_t cap);
 
+/* a += b exactly (Quantity.Add for amounts that fit int64); KP_ERANGE, a unchanged, beyond
+ * int64. a->format is kept. */
+kp_status kp_quantity_add(kp_quantity *a, const kp_quantity *b);
+
 #ifdef __cplusplus
 }
 #endif

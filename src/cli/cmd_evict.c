@@ -4,13 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
-#include "core/model.h"
-#include "io/tree.h"
 #include "kprio/eviction.h"
-#include "kprio/quantity.h"
+#include "kprio/render_kubelet.h"
 
 static const char *const USAGE =
     "kprio evict -f FILE... --node NODE --summary FILE... [--config FILE] [eviction flags]\n"
@@ -52,173 +49,10 @@ static const char *const KUBELET_FLAGS[] = {
     "local-storage-capacity-isolation"};
 #define N_KUBELET_FLAGS (sizeof KUBELET_FLAGS / sizeof KUBELET_FLAGS[0])
 
-static const char *const COND_NAMES[] = {"MemoryPressure", "DiskPressure", "PIDPressure"};
-
 typedef struct {
     const char *flag;
     const char *value;
 } flag_arg;
-
-static void fmt_time(int64_t ns, char *buf, size_t cap) {
-    time_t secs = (time_t)(ns / 1000000000);
-    struct tm tm;
-    if (!gmtime_r(&secs, &tm)) { snprintf(buf, cap, "?"); return; }
-    strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static bool decimal_signal(kp_evict_signal s) {
-    return s == KP_EVSIG_NODEFS_INODES_FREE || s == KP_EVSIG_IMAGEFS_INODES_FREE ||
-           s == KP_EVSIG_CONTAINERFS_INODES_FREE || s == KP_EVSIG_PID_AVAILABLE;
-}
-
-static void fmt_obs(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
-    kp_quantity_format_int(v, decimal_signal(s) ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI, buf, cap);
-}
-
-static const char *layout_name(kp_evict_fs_layout l) {
-    switch (l) {
-    case KP_EVFS_AUTO: return "auto";
-    case KP_EVFS_SHARED: return "shared";
-    case KP_EVFS_DEDICATED: return "dedicated";
-    case KP_EVFS_SPLIT: return "split";
-    }
-    return "shared";
-}
-
-static void emit_threshold_list(kp_emit *e, const kp_evict_manager *m) {
-    char g[32];
-    kp_emit_key(e, "thresholds");
-    kp_emit_arr_begin(e);
-    for (size_t i = 0; i < kp_evict_manager_threshold_count(m); i++) {
-        kp_evict_threshold_info t;
-        if (kp_evict_manager_threshold(m, i, &t) != KP_OK || !t.value[0]) continue;
-        kp_emit_obj_begin(e);
-        kp_emit_kv_str(e, "signal", kp_evict_signal_name(t.signal));
-        kp_emit_kv_str(e, "operator", "LessThan");
-        kp_emit_kv_str(e, "value", t.value);
-        kp_evict_format_duration(t.grace_ns, g, sizeof g);
-        kp_emit_kv_str(e, "gracePeriod", g);
-        kp_emit_kv_bool(e, "hard", t.hard);
-        if (t.min_reclaim[0]) kp_emit_kv_str(e, "minReclaim", t.min_reclaim);
-        kp_emit_obj_end(e);
-    }
-    kp_emit_arr_end(e);
-}
-
-static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const kp_evict_result *r) {
-    char buf[64], buf2[64], ref[512];
-    kp_emit_obj_begin(e);
-    fmt_time(r->time_ns, buf, sizeof buf);
-    kp_emit_kv_str(e, "time", buf);
-    kp_emit_kv_str(e, "summary", file);
-    kp_emit_key(e, "signals");
-    kp_emit_obj_begin(e);
-    for (int s = 0; s < KP_EVSIG_COUNT; s++) {
-        if (!r->obs[s].present) continue;
-        kp_emit_key(e, kp_evict_signal_name((kp_evict_signal)s));
-        kp_emit_obj_begin(e);
-        fmt_obs((kp_evict_signal)s, r->obs[s].available, buf, sizeof buf);
-        kp_emit_kv_str(e, "available", buf);
-        fmt_obs((kp_evict_signal)s, r->obs[s].capacity, buf, sizeof buf);
-        kp_emit_kv_str(e, "capacity", buf);
-        kp_emit_obj_end(e);
-    }
-    kp_emit_obj_end(e);
-    kp_emit_key(e, "thresholdsMet");
-    kp_emit_arr_begin(e);
-    for (uint32_t i = 0; i < r->n_met; i++) {
-        const kp_evict_met *t = &r->met[i];
-        kp_emit_obj_begin(e);
-        kp_emit_kv_str(e, "signal", kp_evict_signal_name(t->signal));
-        kp_emit_kv_str(e, "operator", "LessThan");
-        kp_emit_kv_str(e, "value", t->value);
-        kp_emit_kv_str(e, "quantity", t->quantity_str);
-        kp_evict_format_duration(t->grace_ns, buf2, sizeof buf2);
-        kp_emit_kv_str(e, "gracePeriod", buf2);
-        kp_emit_kv_bool(e, "hard", t->hard);
-        kp_emit_kv_bool(e, "gracePeriodMet", t->grace_met);
-        kp_emit_kv_bool(e, "statsUpdated", t->acted);
-        kp_emit_obj_end(e);
-    }
-    kp_emit_arr_end(e);
-    kp_emit_key(e, "nodeConditions");
-    kp_emit_arr_begin(e);
-    for (unsigned c = 0; c < 3; c++)
-        if (r->conditions & (1u << c)) kp_emit_str(e, COND_NAMES[c]);
-    kp_emit_arr_end(e);
-    if (r->has_reclaim) {
-        kp_emit_key(e, "reclaim");
-        kp_emit_obj_begin(e);
-        for (uint32_t i = 0; i < r->n_met; i++)
-            if (r->met[i].index == r->reclaim_threshold) kp_emit_kv_str(e, "signal", kp_evict_signal_name(r->met[i].signal));
-        kp_emit_kv_str(e, "resource", r->reclaim_resource);
-        kp_emit_key(e, "nodeLevel");
-        kp_emit_arr_begin(e);
-        if (r->node_reclaim & 1) kp_emit_str(e, "containerGC");
-        if (r->node_reclaim & 2) kp_emit_str(e, "imageGC");
-        kp_emit_arr_end(e);
-        kp_emit_kv_bool(e, "relieved", r->node_reclaim_enough);
-        kp_emit_obj_end(e);
-    }
-    kp_emit_key(e, "ranking");
-    kp_emit_arr_begin(e);
-    for (uint32_t i = 0; i < r->n_ranking; i++) kp_emit_str(e, kp__pod_ref(cl, &cl->pods[r->ranking[i]], ref, sizeof ref));
-    kp_emit_arr_end(e);
-    kp_emit_key(e, "evicted");
-    kp_emit_arr_begin(e);
-    for (uint32_t i = 0; i < r->n_evicted; i++) {
-        const kp_evict_eviction *v = &r->evicted[i];
-        kp_emit_obj_begin(e);
-        kp_emit_kv_str(e, "pod", kp__pod_ref(cl, &cl->pods[v->pod], ref, sizeof ref));
-        kp_emit_kv_str(e, "signal", v->signal);
-        kp_emit_kv_int(e, "gracePeriodSeconds", v->grace_seconds);
-        kp_emit_kv_str(e, "message", v->message);
-        kp_emit_key(e, "annotations");
-        kp_emit_obj_begin(e);
-        for (uint32_t a = 0; a < v->n_annotations; a++) kp_emit_kv_str(e, v->ann_keys[a], v->ann_values[a]);
-        kp_emit_obj_end(e);
-        kp_emit_kv_bool(e, "disruptionTarget", !v->local_storage);
-        kp_emit_obj_end(e);
-    }
-    kp_emit_arr_end(e);
-    if (r->note) kp_emit_kv_str(e, "note", r->note);
-    kp_emit_obj_end(e);
-}
-
-static void table_row(kp_table *t, const kp_cluster *cl, const kp_evict_result *r) {
-    char buf[64], q[64], a[64], ref[512], cell[2048];
-    fmt_time(r->time_ns, buf, sizeof buf);
-    kp_table_add(t, buf);
-    size_t o = 0;
-    cell[0] = 0;
-    for (uint32_t i = 0; i < r->n_met; i++) {
-        const kp_evict_met *m = &r->met[i];
-        fmt_obs(m->signal, r->obs[m->signal].available, a, sizeof a);
-        snprintf(q, sizeof q, "%s", m->quantity_str);
-        o += (size_t)snprintf(cell + o, o < sizeof cell ? sizeof cell - o : 0, "%s%s %s<%s%s", o ? ", " : "",
-                              kp_evict_signal_name(m->signal), a, q, m->grace_met ? "" : " (grace)");
-    }
-    kp_table_add(t, o ? cell : "<none>");
-    o = 0;
-    cell[0] = 0;
-    for (unsigned c = 0; c < 3; c++)
-        if (r->conditions & (1u << c))
-            o += (size_t)snprintf(cell + o, o < sizeof cell ? sizeof cell - o : 0, "%s%s", o ? "," : "", COND_NAMES[c]);
-    kp_table_add(t, o ? cell : "<none>");
-    o = 0;
-    cell[0] = 0;
-    for (uint32_t i = 0; i < r->n_evicted; i++)
-        o += (size_t)snprintf(cell + o, o < sizeof cell ? sizeof cell - o : 0, "%s%s", o ? "," : "",
-                              kp__pod_ref(cl, &cl->pods[r->evicted[i].pod], ref, sizeof ref));
-    kp_table_add(t, o ? cell : "<none>");
-    o = 0;
-    cell[0] = 0;
-    for (uint32_t i = 0; i < r->n_evicted; i++)
-        o += (size_t)snprintf(cell + o, o < sizeof cell ? sizeof cell - o : 0, "%s%s grace %llds", o ? ", " : "",
-                              r->evicted[i].signal, (long long)r->evicted[i].grace_seconds);
-    if (!r->n_evicted && r->note) o = (size_t)snprintf(cell, sizeof cell, "%s", r->note);
-    kp_table_add(t, o ? cell : "");
-}
 
 static int fail_err(kp_error *err, const char *source) {
     if (!err->source[0] && source) snprintf(err->source, sizeof err->source, "%s", source);
@@ -245,15 +79,10 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     kp_evict_manager *m = NULL;
     kp_evict_summary **sums = kp_calloc((size_t)n_sum, sizeof *sums);
     kp_evict_config *cfg = kp_evict_config_new();
-    kp_table *t = NULL;
+    kp_evict_report *report = NULL;
     if (!sums || !cfg) { fprintf(stderr, "kprio: out of memory\n"); goto out; }
     if (config_file) {
-        char *buf = NULL;
-        size_t len = 0;
-        if (kp__read_file(config_file, (size_t)64 << 20, &buf, &len, &err) != KP_OK) { fail_err(&err, config_file); goto out; }
-        kp_status st = kp_evict_config_load_buffer(cfg, config_file, buf, len, &err);
-        kp_free(buf);
-        if (st != KP_OK) { fail_err(&err, config_file); goto out; }
+        if (kp_evict_config_load_path(cfg, config_file, &err) != KP_OK) { fail_err(&err, config_file); goto out; }
     }
     for (int i = 0; i < n_flags; i++)
         if (kp_evict_config_set_flag(cfg, flags[i].flag, flags[i].value, &err) != KP_OK) { fail_err(&err, NULL); goto out; }
@@ -267,12 +96,7 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     kp_evict_config_set_fs_layout(cfg, layout);
     if (kp_evict_config_finish(cfg, &err) != KP_OK) { fail_err(&err, NULL); goto out; }
     for (int i = 0; i < n_sum; i++) {
-        char *buf = NULL;
-        size_t len = 0;
-        if (kp__read_file(summaries[i], (size_t)1 << 30, &buf, &len, &err) != KP_OK) { fail_err(&err, summaries[i]); goto out; }
-        kp_status st = kp_evict_summary_parse(summaries[i], buf, len, &sums[i], &err);
-        kp_free(buf);
-        if (st != KP_OK) { fail_err(&err, summaries[i]); goto out; }
+        if (kp_evict_summary_load_path(summaries[i], &sums[i], &err) != KP_OK) { fail_err(&err, summaries[i]); goto out; }
     }
     cl = kp_cli_load(c);
     if (!cl) goto out;
@@ -283,50 +107,21 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     }
     m = kp_evict_manager_new(cl, node, cfg, &err);
     if (!m) { fail_err(&err, NULL); goto out; }
-    kp_emit *e = NULL;
-    if (c->out == KP_OUT_TABLE) {
-        t = kp_table_new(5);
-        if (!t) goto out;
-        kp_table_add(t, "TIME");
-        kp_table_add(t, "THRESHOLDS MET (available<threshold)");
-        kp_table_add(t, "CONDITIONS");
-        kp_table_add(t, "EVICTED");
-        kp_table_add(t, "WHY");
-    } else {
-        e = kp_emit_new(stdout, c->out);
-        if (!e) goto out;
-        kp_emit_obj_begin(e);
-        kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
-        kp_emit_kv_str(e, "kind", "EvictionReport");
-        kp_emit_kv_str(e, "node", node_name);
-    }
+    if (!(report = kp_evict_report_new(stdout, c->out, cl, node_name))) goto out;
     kp_evict_result res;
     for (int i = 0; i < n_sum; i++) {
         if (kp_evict_manager_step(m, sums[i], &res, &err) != KP_OK) {
-            if (e) { kp_emit_obj_end(e); kp_emit_free(e); }
+            kp_evict_report_free(report); /* a document is closed where it stands */
+            report = NULL;
             fail_err(&err, summaries[i]);
             goto out;
         }
-        if (i == 0 && e) {
-            kp_emit_kv_str(e, "imageFilesystem", layout_name(res.layout));
-            emit_threshold_list(e, m);
-            kp_emit_key(e, "steps");
-            kp_emit_arr_begin(e);
-        }
-        if (e) emit_step(e, cl, summaries[i], &res);
-        else table_row(t, cl, &res);
+        kp_evict_report_step(report, m, summaries[i], &res);
     }
-    if (e) {
-        if (n_sum == 0) { kp_emit_key(e, "steps"); kp_emit_arr_begin(e); }
-        kp_emit_arr_end(e);
-        kp_emit_obj_end(e);
-        kp_emit_free(e);
-    } else {
-        kp_table_print(t, stdout);
-    }
+    kp_evict_report_finish(report);
     rc = KP_EXIT_OK;
 out:
-    kp_table_free(t);
+    kp_evict_report_free(report);
     kp_evict_manager_free(m);
     kp_cluster_free(cl);
     for (int i = 0; sums && i < n_sum; i++) kp_evict_summary_free(sums[i]);

@@ -7,138 +7,13 @@
 
 #include "base/alloc.h"
 #include "core/cluster_int.h"
+#include "core/pod_requests.h"
+#include "core/qos.h"
 #include "kprio/cluster.h"
 #include "kprio/quantity.h"
 
 #define HIGHEST_USER_PRIORITY 1000000000
 #define SYSTEM_CRITICAL_PRIORITY 2000000000
-#define DEFAULT_CPU_REQUEST 100                    /* millicores: schedutil DefaultMilliCPURequest */
-#define DEFAULT_MEM_REQUEST ((int64_t)200 << 20)   /* bytes: schedutil DefaultMemoryRequest */
-
-const char *kp__qos_name(kp_qos q) {
-    switch (q) {
-    case KP_QOS_BESTEFFORT: return "BestEffort";
-    case KP_QOS_BURSTABLE: return "Burstable";
-    case KP_QOS_GUARANTEED: return "Guaranteed";
-    }
-    return "BestEffort";
-}
-
-static bool is_hugepages(const kp_cluster *cl, int r) {
-    return strncmp(kp__s(cl, cl->res_names[r]), "hugepages-", 10) == 0;
-}
-
-/* mirrors component-helpers resource.PodRequests (sidecar-aware max of init steps). */
-void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero, int64_t *out) {
-    int64_t apps[KP_MAX_RES] = {0}, side[KP_MAX_RES] = {0}, init_max[KP_MAX_RES] = {0};
-    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
-        const kp_container *c = &p->containers[i];
-        int64_t req[KP_MAX_RES] = {0};
-        bool has_cpu = false, has_mem = false;
-        for (uint16_t k = 0; k < c->req.n; k++) {
-            req[c->req.e[k].res] = c->req.e[k].v;
-            if (c->req.e[k].res == KP_RES_CPU) has_cpu = true;
-            if (c->req.e[k].res == KP_RES_MEM) has_mem = true;
-        }
-        if (non_zero) {
-            /* NonMissingContainerRequests: only requests that are absent get the default */
-            if (!has_cpu) req[KP_RES_CPU] = DEFAULT_CPU_REQUEST;
-            if (!has_mem) req[KP_RES_MEM] = DEFAULT_MEM_REQUEST;
-        }
-        if (!c->is_init) {
-            for (uint32_t r = 0; r < cl->n_res; r++) apps[r] += req[r];
-        } else if (c->is_sidecar) {
-            for (uint32_t r = 0; r < cl->n_res; r++) {
-                apps[r] += req[r];
-                side[r] += req[r];
-                if (side[r] > init_max[r]) init_max[r] = side[r];
-            }
-        } else {
-            for (uint32_t r = 0; r < cl->n_res; r++) {
-                int64_t need = req[r] + side[r];
-                if (need > init_max[r]) init_max[r] = need;
-            }
-        }
-    }
-    for (uint32_t r = 0; r < KP_MAX_RES; r++) out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
-    if (p->has_pod_resources) {
-        /* pod-level requests replace the aggregate for cpu, memory and hugepages-* */
-        for (uint16_t k = 0; k < p->pod_req.n; k++) {
-            int r = p->pod_req.e[k].res;
-            if (r == KP_RES_CPU || r == KP_RES_MEM || is_hugepages(cl, r)) out[r] = p->pod_req.e[k].v;
-        }
-    }
-    if (with_overhead)
-        for (uint16_t k = 0; k < p->overhead.n; k++) out[p->overhead.e[k].res] += p->overhead.e[k].v;
-}
-
-/* mirrors component-helpers resource.PodLimits */
-void kp__pod_limits(const kp_cluster *cl, const kp_pod *p, int64_t *out) {
-    int64_t apps[KP_MAX_RES] = {0}, side[KP_MAX_RES] = {0}, init_max[KP_MAX_RES] = {0};
-    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
-        const kp_container *c = &p->containers[i];
-        int64_t lim[KP_MAX_RES] = {0};
-        for (uint16_t k = 0; k < c->lim.n; k++) lim[c->lim.e[k].res] = c->lim.e[k].v;
-        for (uint32_t r = 0; r < cl->n_res; r++) {
-            if (!c->is_init) {
-                apps[r] += lim[r];
-            } else if (c->is_sidecar) {
-                apps[r] += lim[r];
-                side[r] += lim[r];
-                if (side[r] > init_max[r]) init_max[r] = side[r];
-            } else if (lim[r] + side[r] > init_max[r]) {
-                init_max[r] = lim[r] + side[r];
-            }
-        }
-    }
-    for (uint32_t r = 0; r < KP_MAX_RES; r++) out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
-    if (p->has_pod_resources)
-        for (uint16_t k = 0; k < p->pod_lim.n; k++) {
-            int r = p->pod_lim.e[k].res;
-            if (r == KP_RES_CPU || r == KP_RES_MEM || is_hugepages(cl, r)) out[r] = p->pod_lim.e[k].v;
-        }
-}
-
-/* mirrors v1qos.ComputePodQOS: only cpu and memory count; quantities <= 0 are ignored. */
-kp_qos kp__pod_compute_qos(const kp_cluster *cl, const kp_pod *p) {
-    (void)cl;
-    int64_t req[2] = {0}, lim[2] = {0};
-    bool has_req[2] = {false}, has_lim[2] = {false};
-    bool guaranteed = true;
-    if (p->has_pod_resources && (p->pod_req.n || p->pod_lim.n)) {
-        for (uint16_t k = 0; k < p->pod_req.n; k++) {
-            int r = p->pod_req.e[k].res;
-            if (r <= KP_RES_MEM && p->pod_req.e[k].v > 0) { req[r] += p->pod_req.e[k].v; has_req[r] = true; }
-        }
-        for (uint16_t k = 0; k < p->pod_lim.n; k++) {
-            int r = p->pod_lim.e[k].res;
-            if (r <= KP_RES_MEM && p->pod_lim.e[k].v > 0) { lim[r] += p->pod_lim.e[k].v; has_lim[r] = true; }
-        }
-        guaranteed = has_lim[0] && has_lim[1];
-    } else {
-        for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
-            const kp_container *c = &p->containers[i];
-            bool found[2] = {false, false};
-            for (uint16_t k = 0; k < c->req.n; k++) {
-                int r = c->req.e[k].res;
-                if (r <= KP_RES_MEM && c->req.e[k].v > 0) { req[r] += c->req.e[k].v; has_req[r] = true; }
-            }
-            for (uint16_t k = 0; k < c->lim.n; k++) {
-                int r = c->lim.e[k].res;
-                if (r <= KP_RES_MEM && c->lim.e[k].v > 0) { lim[r] += c->lim.e[k].v; has_lim[r] = true; found[r] = true; }
-            }
-            if (!found[0] || !found[1]) guaranteed = false;
-        }
-    }
-    if (!has_req[0] && !has_req[1] && !has_lim[0] && !has_lim[1]) return KP_QOS_BESTEFFORT;
-    if (guaranteed) {
-        for (int r = 0; r < 2; r++)
-            if (has_req[r] && (!has_lim[r] || lim[r] != req[r])) guaranteed = false;
-        int nreq = has_req[0] + has_req[1], nlim = has_lim[0] + has_lim[1];
-        if (guaranteed && nreq == nlim) return KP_QOS_GUARANTEED;
-    }
-    return KP_QOS_BURSTABLE;
-}
 
 static const kp_priority_class *find_class(const kp_cluster *cl, kp_str name) {
     for (uint32_t i = 0; i < cl->n_classes; i++)
@@ -281,8 +156,8 @@ static kp_status check_pod_sums(kp_cluster *cl, const kp_pod *p, kp_error *err) 
         amount_src src = {init ? "initContainers" : "containers", init ? i - p->n_containers : i, "resources.requests"};
         st = bound_list(cl, p, req, &c->req, &src, err);
         /* the scheduler's non-zero defaults for a missing cpu / memory request */
-        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_CPU, DEFAULT_CPU_REQUEST, &src, err);
-        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_MEM, DEFAULT_MEM_REQUEST, &src, err);
+        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_CPU, KP_DEFAULT_CPU_REQUEST, &src, err);
+        if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_MEM, KP_DEFAULT_MEM_REQUEST, &src, err);
         src.field = "resources.limits";
         if (st == KP_OK) st = bound_list(cl, p, lim, &c->lim, &src, err);
     }
@@ -345,7 +220,7 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
             const char *q = kp__s(cl, p->status_qos);
             p->qos = strcmp(q, "Guaranteed") == 0 ? KP_QOS_GUARANTEED : strcmp(q, "Burstable") == 0 ? KP_QOS_BURSTABLE : KP_QOS_BESTEFFORT;
         } else {
-            p->qos = kp__pod_compute_qos(cl, p);
+            p->qos = kp__pod_compute_qos(p);
         }
         int64_t dense[KP_MAX_RES];
         kp__pod_requests(cl, p, true, false, dense);

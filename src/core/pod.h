@@ -15,6 +15,7 @@
 #include "core/selector.h"
 #include "core/taints.h"
 #include "kprio/cluster.h"
+#include "kprio/qos.h"
 
 typedef enum { KP_WHEN_DONOTSCHEDULE = 0, KP_WHEN_SCHEDULEANYWAY } kp_when_unsat;
 typedef enum { KP_POLICY_HONOR = 0, KP_POLICY_IGNORE } kp_inclusion_policy;
@@ -67,7 +68,7 @@ typedef struct {
 } kp_owner_ref;
 
 typedef enum { KP_PHASE_UNKNOWN = 0, KP_PHASE_PENDING, KP_PHASE_RUNNING, KP_PHASE_SUCCEEDED, KP_PHASE_FAILED } kp_phase;
-typedef enum { KP_QOS_BESTEFFORT = 0, KP_QOS_BURSTABLE, KP_QOS_GUARANTEED } kp_qos;
+/* kp_qos: include/kprio/qos.h */
 
 typedef struct kp_pod {
     /* Field order groups 8-, 4-, 2- and 1-byte members so the struct has no padding holes:

@@ -10,6 +10,8 @@
 
 #include "base/alloc.h"
 #include "kubelet/admit.h"
+#include "kubelet/admit_predicates.h"
+#include "kubelet/admit_preempt.h"
 
 void kp_admit_options_init(kp_admit_options *o) {
     if (!o) return;
@@ -21,7 +23,29 @@ unsigned kp_admit_node_conditions(const kp_cluster *cl, size_t node) {
     return kp__admit_conditions(cl, &cl->nodes[node], NULL);
 }
 
-kp_admission *kp_admission_new(void) { return kp__calloc(1, sizeof(kp_admission)); }
+kp_admission *kp_admission_new(void) {
+    kp_admission *a = kp__calloc(1, sizeof(kp_admission));
+    if (!a) return NULL;
+    a->message_cap = 1024;
+    if (!(a->message = kp__malloc(a->message_cap))) {
+        kp__free(a);
+        return NULL;
+    }
+    a->message[0] = '\0';
+    return a;
+}
+
+/* Grows *buf to hold at least need bytes (contents dropped). */
+static kp_status reserve_text(char **buf, size_t *cap, size_t need) {
+    if (need <= *cap) return KP_OK;
+    char *p = kp__malloc(need);
+    if (!p) return KP_ENOMEM;
+    p[0] = '\0';
+    kp__free(*buf);
+    *buf = p;
+    *cap = need;
+    return KP_OK;
+}
 
 void kp_admission_free(kp_admission *a) {
     if (!a) return;
@@ -30,6 +54,8 @@ void kp_admission_free(kp_admission *a) {
     kp__free(a->vals);
     kp__free(a->order);
     kp__free(a->picked);
+    kp__free(a->message);
+    kp__free(a->text);
     kp__free(a);
 }
 
@@ -81,17 +107,20 @@ static kp_status handle_failure(const kp_cluster *cl, uint32_t node, uint32_t po
         reqs.n++;
     }
 
-    char err[768];
-    kp_status st = KP_OK;
-    if (!kp__admit_pods_to_preempt(cl, node, pod, &reqs, a, err, sizeof err, &st)) {
+    /* the messages name every requirement: room for them, before any is written */
+    size_t need = kp__admit_reqs_text_bound(cl, &reqs, 256);
+    kp_status st = reserve_text(&a->text, &a->text_cap, need);
+    if (st == KP_OK) st = reserve_text(&a->message, &a->message_cap, need + 256);
+    if (st != KP_OK) return st;
+    if (!kp__admit_pods_to_preempt(cl, node, pod, &reqs, a, a->text, a->text_cap, &st)) {
         if (st != KP_OK) return st;
         a->admitted = false;
         a->n_victims = 0;
         kp__admit_copy(a->reason, sizeof a->reason, "UnexpectedAdmissionError");
-        snprintf(a->message, sizeof a->message,
+        snprintf(a->message, a->message_cap,
                  "Unexpected error while attempting to recover from admission failure: "
                  "preemption: error finding a set of pods to preempt: %s",
-                 err);
+                 a->text);
         return KP_OK;
     }
     /* Kill failures are only logged upstream: the pod is admitted once victims are chosen. */
@@ -132,7 +161,7 @@ kp_status kp_admit(const kp_cluster *cl, size_t node, size_t pod, const kp_admit
     kp__admit_general_filter(cl, (uint32_t)node, (uint32_t)pod, out);
     if (out->n_reasons == 0) {
         out->admitted = true;
-        kp__admit_copy(out->message, sizeof out->message, "admitted");
+        kp__admit_copy(out->message, out->message_cap, "admitted");
         return KP_OK;
     }
     kp_status st = handle_failure(cl, (uint32_t)node, (uint32_t)pod, out);
@@ -157,15 +186,13 @@ const char *kp_admission_message(const kp_admission *a) {
     case KP__MSG_TEXT: break;
     case KP__MSG_REASON:
         kp__admit_format_reason(m, m->msg_reason);
-        kp__admit_copy(m->message, sizeof m->message, m->reasons[m->msg_reason].message);
+        kp__admit_copy(m->message, m->message_cap, m->reasons[m->msg_reason].message);
         break;
-    case KP__MSG_PREEMPTED: {
-        char s[768];
-        kp__admit_reqs_string(m->cl, &m->msg_reqs, s, sizeof s);
-        snprintf(m->message, sizeof m->message,
-                 "admitted after preempting %u pod(s) to free resources: %s", m->n_victims, s);
+    case KP__MSG_PREEMPTED: /* handle_failure made room for the list in text and message */
+        kp__admit_reqs_string(m->cl, &m->msg_reqs, m->text, m->text_cap);
+        snprintf(m->message, m->message_cap,
+                 "admitted after preempting %u pod(s) to free resources: %s", m->n_victims, m->text);
         break;
-    }
     }
     m->msg_kind = KP__MSG_TEXT;
     return m->message;
@@ -183,4 +210,18 @@ const kp_admit_requirement *kp_admission_requirement_at(const kp_admission *a, s
 size_t kp_admission_victim_count(const kp_admission *a) { return a ? a->n_victims : 0; }
 const kp_admit_victim *kp_admission_victim_at(const kp_admission *a, size_t i) {
     return a && i < a->n_victims ? &a->victims[i] : NULL;
+}
+
+kp_index kp_admit_pod_from_file(const kp_cluster *cl, size_t first_new, const char *path, size_t *n_found) {
+    kp_index found = -1;
+    size_t n = 0;
+    for (size_t i = 0; i < cl->n_pods; i++) {
+        const kp_pod *p = &cl->pods[i];
+        if (i >= first_new || (p->src_file && strcmp(p->src_file, path) == 0)) {
+            if (found < 0) found = (kp_index)i;
+            n++;
+        }
+    }
+    if (n_found) *n_found = n;
+    return found;
 }

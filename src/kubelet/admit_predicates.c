@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kubelet/admit.h"
+#include "core/node_conditions.h"
+#include "core/pod_requests.h"
+#include "kubelet/admit_predicates.h"
 
 /* mirrors kubetypes.Preemptable */
 bool kp__admit_preemptable(const kp_pod *preemptor, const kp_pod *preemptee) {
@@ -19,62 +21,7 @@ bool kp__admit_preemptable(const kp_pod *preemptor, const kp_pod *preemptee) {
     return false;
 }
 
-/* kp__resv_get, inlined here: these loops run for every pod of the node on every decision. */
-static inline int64_t resv_get(const kp_resv *v, int r) {
-    for (uint16_t i = 0; i < v->n; i++)
-        if (v->e[i].res == r) return v->e[i].v;
-    return 0;
-}
-
 static bool is_hugepages(const char *name) { return strncmp(name, "hugepages-", 10) == 0; }
-
-/* mirrors resourcehelper.IsSupportedPodLevelResource */
-static bool pod_level_supported(const kp_cluster *cl, int r) {
-    return r == KP_RES_CPU || r == KP_RES_MEM || is_hugepages(kp__s(cl, cl->res_names[r]));
-}
-
-static bool resv_has_supported(const kp_cluster *cl, const kp_resv *v) {
-    for (uint16_t i = 0; i < v->n; i++)
-        if (pod_level_supported(cl, v->e[i].res)) return true;
-    return false;
-}
-
-/* mirrors resourcehelper.AggregateContainerRequests for one resource: regular containers sum;
- * init containers run in order, sidecars (restartPolicy Always) stay running and add to both the
- * sum and the running sidecar total; the result is the max of the sum and the largest init use. */
-static int64_t aggregate_container_request(const kp_pod *p, int r) {
-    int64_t sum = 0, max_init = 0, sidecars = 0;
-    for (uint16_t i = 0; i < p->n_containers; i++) sum += resv_get(&p->containers[i].req, r);
-    for (uint16_t i = 0; i < p->n_init; i++) {
-        const kp_container *c = &p->containers[p->n_containers + i];
-        int64_t x = resv_get(&c->req, r), use;
-        if (c->is_sidecar) {
-            sum += x;
-            sidecars += x;
-            use = sidecars;
-        } else {
-            use = x + sidecars;
-        }
-        if (use > max_init) max_init = use;
-    }
-    return sum > max_init ? sum : max_init;
-}
-
-/* mirrors resource.GetResourceRequest / GetResourceRequestQuantity */
-int64_t kp__admit_pod_request(const kp_cluster *cl, const kp_pod *p, int res) {
-    if (res == KP_RES_PODS) return 1;
-    if (!p->has_pod_resources && p->n_init == 0 && p->n_containers == 1 && !p->overhead.n)
-        return resv_get(&p->containers[0].req, res); /* the common shape, same result */
-    bool pod_level = p->has_pod_resources &&
-                     (resv_has_supported(cl, &p->pod_req) || resv_has_supported(cl, &p->pod_lim));
-    int64_t v;
-    if (!pod_level)
-        v = aggregate_container_request(p, res);
-    else /* container level skipped; supported pod-level requests replace the aggregate */
-        v = pod_level_supported(cl, res) ? resv_get(&p->pod_req, res) : 0;
-    if (v != 0 && p->overhead.n) v += resv_get(&p->overhead, res); /* overhead only on a non-zero total */
-    return v;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* resource names (pkg/apis/core/v1/helper)                                                   */
@@ -152,21 +99,9 @@ static void add_insufficient(kp_admission *a, int ri, const char *res, int64_t r
 /* ------------------------------------------------------------------------------------------ */
 /* eviction manager admit handler                                                             */
 
-static bool cond_true(const kp_cluster *cl, const kp_node *n, const char *type) {
-    for (uint16_t i = 0; i < n->n_conditions; i++) {
-        const kp_condition *c = &n->conditions[i];
-        if (strcmp(kp__s(cl, c->type), type) == 0) return strcmp(kp__s(cl, c->status), "True") == 0;
-    }
-    return false;
-}
-
 unsigned kp__admit_conditions(const kp_cluster *cl, const kp_node *n, const kp_admit_options *o) {
     if (o && o->override_conditions) return o->conditions;
-    unsigned c = 0;
-    if (cond_true(cl, n, "MemoryPressure")) c |= KP_NODE_COND_MEMORY_PRESSURE;
-    if (cond_true(cl, n, "DiskPressure")) c |= KP_NODE_COND_DISK_PRESSURE;
-    if (cond_true(cl, n, "PIDPressure")) c |= KP_NODE_COND_PID_PRESSURE;
-    return c;
+    return kp__node_pressure_conditions(cl, n);
 }
 
 /* corev1helpers.TolerationsTolerateTaint for the taint {node.kubernetes.io/memory-pressure,
@@ -191,19 +126,7 @@ bool kp__admit_eviction_reject(const kp_cluster *cl, const kp_pod *p, unsigned c
         if (tolerates_memory_pressure(cl, p)) return false;
     }
     char list[64];
-    size_t len = 0;
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {{KP_NODE_COND_MEMORY_PRESSURE, "MemoryPressure"},
-                 {KP_NODE_COND_DISK_PRESSURE, "DiskPressure"},
-                 {KP_NODE_COND_PID_PRESSURE, "PIDPressure"}};
-    list[0] = '\0';
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (!(conds & names[i].bit)) continue;
-        int w = snprintf(list + len, sizeof list - len, "%s%s", len ? " " : "", names[i].name);
-        if (w > 0) len += (size_t)w;
-    }
+    kp__node_conditions_format(conds, " ", list, sizeof list);
     kp_admit_reason *r = kp__admit_add_reason(a);
     kp__admit_copy(r->reason, sizeof r->reason, "Evicted");
     snprintf(r->message, sizeof r->message, "The node had condition: [%s]. ", list);

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "kubelet/admit.h"
+#include "core/pod_requests.h"
+#include "kubelet/admit_predicates.h"
+#include "kubelet/admit_preempt.h"
 
 /* Grows the scratch arrays of `a` for n candidates and n * k cached values. */
 static kp_status reserve(kp_admission *a, uint32_t n, uint32_t k) {
@@ -106,6 +108,19 @@ void kp__admit_reqs_string(const kp_cluster *cl, const kp__admit_reqlist *l, cha
     if (len < cap) snprintf(buf + len, cap - len, "]");
 }
 
+size_t kp__admit_reqs_text_bound(const kp_cluster *cl, const kp__admit_reqlist *l, size_t extra) {
+    size_t n = extra + 8;
+    for (uint32_t i = 0; i < l->n; i++) n += kp__strlen(&cl->strs, cl->res_names[l->r[i].res]) + 48;
+    return n;
+}
+
+/* getPodsToPreempt's error when the pods cannot free the requirements l. */
+static void no_set_found(const kp_cluster *cl, const kp__admit_reqlist *l, char *errbuf, size_t errcap) {
+    int w = snprintf(errbuf, errcap, "no set of running pods found to reclaim resources: ");
+    size_t len = w > 0 ? (size_t)w : 0;
+    if (len < errcap) kp__admit_reqs_string(cl, l, errbuf + len, errcap - len);
+}
+
 /* mirrors getPodsToPreemptByDistance. `pods` is consumed (swap-remove). Picks are appended to
  * `out` (capacity: pods->n). Returns false with upstream's error text when pods run out. */
 static bool by_distance(const kp_cluster *cl, const kp_admission *a, idxlist *pods,
@@ -115,9 +130,7 @@ static bool by_distance(const kp_cluster *cl, const kp_admission *a, idxlist *po
     memcpy(reqs.r, rl->r, rl->n * sizeof rl->r[0]);
     while (reqs.n > 0) {
         if (pods->n == 0) {
-            char s[768];
-            kp__admit_reqs_string(cl, &reqs, s, sizeof s);
-            snprintf(errbuf, errcap, "no set of running pods found to reclaim resources: %s", s);
+            no_set_found(cl, &reqs, errbuf, errcap);
             return false;
         }
         double best = (double)(reqs.n + 1);
@@ -187,11 +200,11 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
                 v[reqs->r[j].k] = x;
             }
         } else {
-            c->mem = kp__admit_pod_request(cl, q, KP_RES_MEM);
-            c->cpu = kp__admit_pod_request(cl, q, KP_RES_CPU);
+            c->mem = kp__pod_resource_request(cl, q, KP_RES_MEM);
+            c->cpu = kp__pod_resource_request(cl, q, KP_RES_CPU);
             for (uint32_t j = 0; j < k; j++) {
                 int r = reqs->r[j].res;
-                v[reqs->r[j].k] = r == KP_RES_MEM ? c->mem : r == KP_RES_CPU ? c->cpu : kp__admit_pod_request(cl, q, r);
+                v[reqs->r[j].k] = r == KP_RES_MEM ? c->mem : r == KP_RES_CPU ? c->cpu : kp__pod_resource_request(cl, q, r);
             }
         }
         c->val = v;
@@ -207,9 +220,7 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
     kp__admit_reqlist left;
     subtract(a, reqs, &lbe, &lbu, &lgu, &left);
     if (left.n > 0) {
-        char s[768];
-        kp__admit_reqs_string(cl, &left, s, sizeof s);
-        snprintf(errbuf, errcap, "no set of running pods found to reclaim resources: %s", s);
+        no_set_found(cl, &left, errbuf, errcap);
         return false;
     }
 
@@ -245,9 +256,7 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
             kp_admit_victim *vt = &a->victims[a->n_victims++];
             vt->pod = a->cands[parts[p]->ix[i]].pod;
             vt->priority = q->priority;
-            vt->qos = q->qos == KP_QOS_GUARANTEED  ? KP_ADMIT_QOS_GUARANTEED
-                      : q->qos == KP_QOS_BURSTABLE ? KP_ADMIT_QOS_BURSTABLE
-                                                   : KP_ADMIT_QOS_BESTEFFORT;
+            vt->qos = (kp_qos)q->qos;
         }
     }
     return true;

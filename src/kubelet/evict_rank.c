@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kubelet/evict_types.h"
+#include "kubelet/evict_rank.h"
+#include "kubelet/evict_thresholds.h"
 
 /* mirrors buildSignalToRankFunc */
 kp__ev_rank_fn kp__ev_rank_fn_for(kp_evict_signal sig, bool imagefs, bool split) {

@@ -1,92 +1,13 @@
 /* Signal observations and threshold evaluation.
  *
  * Upstream: helpers.go (makeSignalObservations, thresholdsMet, hasThreshold,
- * compareThresholdValue), helpers_linux.go (makeMemoryAvailableSignalObservation) and
- * api/types.go (GetThresholdQuantity). Quantities are compared exactly: a threshold may carry
- * fractions (scale down to 10^-9), observations are integers. */
+ * compareThresholdValue), helpers_linux.go (makeMemoryAvailableSignalObservation). Quantities are
+ * compared exactly (evict_thresholds.c: kp__ev_value_amount): a threshold may carry fractions
+ * (scale down to 10^-9), observations are integers. */
 #include <stdio.h>
 #include <string.h>
 
-#include "kubelet/evict_types.h"
-
-static kp__ev_amount quantity_amount(const kp_quantity *q) {
-    kp__ev_amount a = {0, 0};
-    if (q->scale >= 0) {
-        int64_t v = q->mant;
-        for (int32_t i = 0; i < q->scale; i++) {
-            if (v > INT64_MAX / 10) { a.whole = INT64_MAX; return a; }
-            if (v < INT64_MIN / 10) { a.whole = INT64_MIN; return a; }
-            v *= 10;
-        }
-        a.whole = v;
-        return a;
-    }
-    int64_t div = 1, mul = 1;
-    for (int32_t i = 0; i < -q->scale && i < 9; i++) div *= 10;
-    for (int32_t i = 0; i < 9 + q->scale; i++) mul *= 10;
-    int64_t whole = q->mant / div, rem = q->mant % div;
-    if (rem < 0) { whole -= 1; rem += div; }
-    a.whole = whole;
-    a.nanos = (int32_t)(rem * mul);
-    return a;
-}
-
-/* mirrors GetThresholdQuantity: float32 percentage times the capacity in float64, truncated */
-kp__ev_amount kp__ev_value_amount(const kp__ev_value *v, int64_t capacity) {
-    if (v->is_pct) {
-        kp__ev_amount a = {(int64_t)((double)capacity * (double)v->pct), 0};
-        return a;
-    }
-    return quantity_amount(&v->q);
-}
-
-kp__ev_amount kp__ev_amount_add(kp__ev_amount a, kp__ev_amount b) {
-    kp__ev_amount r;
-    r.whole = kp__ev_sat_add(a.whole, b.whole);
-    r.nanos = a.nanos + b.nanos;
-    if (r.nanos >= 1000000000) { r.nanos -= 1000000000; r.whole = kp__ev_sat_add(r.whole, 1); }
-    return r;
-}
-
-bool kp__ev_amount_gt_int(kp__ev_amount a, int64_t v) {
-    return a.whole > v || (a.whole == v && a.nanos > 0);
-}
-
-void kp__ev_threshold_quantity_str(const kp__ev_value *v, int64_t capacity, char *buf, size_t cap) {
-    if (v->is_pct) {
-        kp__ev_amount a = kp__ev_value_amount(v, capacity);
-        kp_quantity_format_int(a.whole, KP_QFMT_BINARY_SI, buf, cap);
-    } else {
-        snprintf(buf, cap, "%s", v->str); /* DeepCopy keeps the cached string */
-    }
-}
-
-void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, char *buf, size_t cap) {
-    if (text && len < cap && kp_quantity_parse_keeps_string(text, len)) {
-        memcpy(buf, text, len);
-        buf[len] = 0;
-        return;
-    }
-    kp_quantity_format(q, buf, cap);
-}
-
-/* mirrors compareThresholdValue */
-bool kp__ev_value_equal(const kp__ev_value *a, const kp__ev_value *b) {
-    if (!a->is_pct) return !b->is_pct && kp_quantity_cmp(&a->q, &b->q) == 0;
-    if (!b->is_pct) return false;
-    return a->pct == b->pct;
-}
-
-/* mirrors hasThreshold's comparison */
-bool kp__ev_threshold_same(const kp__ev_threshold *a, const kp__ev_threshold *b) {
-    return a->grace_ns == b->grace_ns && a->has_op == b->has_op && a->signal == b->signal &&
-           kp__ev_value_equal(&a->value, &b->value);
-}
-
-void kp__ev_format_spec_qty(int64_t v, char *buf, size_t cap) {
-    kp_qformat f = (v != 0 && v % 1024 == 0) ? KP_QFMT_BINARY_SI : KP_QFMT_DECIMAL_SI;
-    kp_quantity_format_int(v, f, buf, cap);
-}
+#include "kubelet/evict_signals.h"
 
 static void obs_fs(kp_evict_observation *avail, kp_evict_observation *inodes, const kp__ev_fs *fs) {
     if (!(fs->has & KP__EVF_PRESENT)) return;

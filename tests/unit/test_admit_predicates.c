@@ -7,6 +7,8 @@
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
 #include "kubelet/admit.h"
+#include "core/pod_requests.h"
+#include "kubelet/admit_predicates.h"
 
 static kp_cluster *load(const char *y) {
     kp_error err;
@@ -349,15 +351,15 @@ KT_TEST(kubelet_resource_request) {
     const kp_pod *ip = &cl->pods[kp_cluster_find_pod(cl, "init")];
     const kp_pod *op = &cl->pods[kp_cluster_find_pod(cl, "ovh")];
     /* cpu: sum 200 + sidecar 100 = 300; init uses 500, 100 (sidecar), 450+100=550 -> 550 */
-    KT_CHECK_INT(kp__admit_pod_request(cl, ip, KP_RES_CPU), 550);
-    KT_CHECK_INT(kp__admit_pod_request(cl, ip, KP_RES_MEM), 30 * 1024 * 1024);
-    KT_CHECK_INT(kp__admit_pod_request(cl, ip, KP_RES_PODS), 1);
-    KT_CHECK_INT(kp__admit_pod_request(cl, op, KP_RES_CPU), 150);
-    KT_CHECK_INT(kp__admit_pod_request(cl, op, KP_RES_MEM), 0); /* no request: overhead not added */
+    KT_CHECK_INT(kp__pod_resource_request(cl, ip, KP_RES_CPU), 550);
+    KT_CHECK_INT(kp__pod_resource_request(cl, ip, KP_RES_MEM), 30 * 1024 * 1024);
+    KT_CHECK_INT(kp__pod_resource_request(cl, ip, KP_RES_PODS), 1);
+    KT_CHECK_INT(kp__pod_resource_request(cl, op, KP_RES_CPU), 150);
+    KT_CHECK_INT(kp__pod_resource_request(cl, op, KP_RES_MEM), 0); /* no request: overhead not added */
     /* without overhead or pod-level resources the kubelet's figure is the scheduler's request
      * vector (admit_preempt.c relies on it) */
-    KT_CHECK_INT(kp__admit_pod_request(cl, ip, KP_RES_CPU), kp__resv_get(&ip->req, KP_RES_CPU));
-    KT_CHECK_INT(kp__admit_pod_request(cl, ip, KP_RES_MEM), kp__resv_get(&ip->req, KP_RES_MEM));
+    KT_CHECK_INT(kp__pod_resource_request(cl, ip, KP_RES_CPU), kp__resv_get(&ip->req, KP_RES_CPU));
+    KT_CHECK_INT(kp__pod_resource_request(cl, ip, KP_RES_MEM), kp__resv_get(&ip->req, KP_RES_MEM));
     /* with overhead they differ where the container total is zero */
     KT_CHECK_INT(kp__resv_get(&op->req, KP_RES_MEM), 5 * 1024 * 1024);
     kp_cluster_free(cl);

@@ -8,6 +8,8 @@
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
 #include "kubelet/admit.h"
+#include "kubelet/admit_predicates.h"
+#include "kubelet/admit_preempt.h"
 
 /* ---- building clusters ---------------------------------------------------------------- */
 
@@ -452,7 +454,33 @@ KT_TEST(admit_critical_with_non_resource_reason_is_rejected) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(p1_no_requirements_no_pods), KT_CASE(p2_pods_requirement_without_pods_fails),
+
+/* Beyond the old 768-byte requirement list and 1024-byte message: a critical pod short of sixteen
+ * extended resources with long names; every requirement is named, the list is closed. */
+KT_TEST(long_requirement_lists_are_not_cut) {
+    yaml_len = 0;
+    y("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nstatus:\n  allocatable:\n    cpu: \"4\"\n"
+      "    memory: 8Gi\n    pods: \"110\"\n");
+    for (int i = 0; i < 16; i++) y("    example.com/a-rather-long-extended-resource-name-%02d: \"1\"\n", i);
+    y("---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: crit\n  namespace: kube-system\nspec:\n"
+      "  priority: 2000000000\n  containers:\n  - name: c\n    resources:\n      requests:\n");
+    for (int i = 0; i < 16; i++) y("        example.com/a-rather-long-extended-resource-name-%02d: \"2\"\n", i);
+    kp_cluster *cl = load();
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_admission *a = kp_admission_new();
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_admit(cl, 0, (size_t)kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, &err), KP_OK);
+    KT_CHECK(!kp_admission_admitted(a));
+    const char *msg = kp_admission_message(a);
+    KT_CHECK(strlen(msg) > 1024);
+    KT_CHECK(strstr(msg, "(res: example.com/a-rather-long-extended-resource-name-15, q: 1), ]") != NULL);
+    kp_admission_free(a);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(long_requirement_lists_are_not_cut), KT_CASE(p1_no_requirements_no_pods), KT_CASE(p2_pods_requirement_without_pods_fails),
         KT_CASE(p3_single_burstable_exact), KT_CASE(p4_insufficient_totals),
         KT_CASE(p5_besteffort_before_burstable), KT_CASE(p6_burstable_before_guaranteed),
         KT_CASE(p7_smallest_sufficient_burstable), KT_CASE(p8_distance_prefers_the_pod_that_covers),

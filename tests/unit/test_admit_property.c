@@ -12,6 +12,9 @@
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
 #include "kubelet/admit.h"
+#include "core/pod_requests.h"
+#include "kubelet/admit_predicates.h"
+#include "kubelet/admit_preempt.h"
 
 static uint64_t rng_state;
 static uint64_t rnd(void) { /* xorshift64* */
@@ -131,7 +134,7 @@ KT_TEST(property_victims_sound_and_sufficient) {
             KT_CHECK(ri >= 0);
             int64_t freed = 0;
             for (size_t v = 0; v < nv; v++)
-                freed += kp__admit_pod_request(cl, &cl->pods[kp_admission_victim_at(a, v)->pod], ri);
+                freed += kp__pod_resource_request(cl, &cl->pods[kp_admission_victim_at(a, v)->pod], ri);
             KT_CHECK(freed >= req->quantity);
         }
         /* soundness */
@@ -162,7 +165,7 @@ KT_TEST(property_victims_sound_and_sufficient) {
                     const kp_pod *q = &cl->pods[node->pods[i]];
                     if (!kp__admit_active_other(q, node->pods[i], (uint32_t)pi)) continue;
                     if (!kp__admit_preemptable(pre, q)) continue;
-                    all += kp__admit_pod_request(cl, q, ri);
+                    all += kp__pod_resource_request(cl, q, ri);
                 }
                 if (all < req->quantity) short_somewhere = true;
             }

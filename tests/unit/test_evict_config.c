@@ -7,7 +7,8 @@
 
 #include "harness.h"
 #include "kprio/eviction.h"
-#include "kubelet/evict_types.h"
+#include "base/gosyntax.h"
+#include "kubelet/evict_thresholds.h"
 
 static kp_evict_config *cfg_flags(const char *const *kv, size_t n, kp_error *err) {
     kp_evict_config *c = kp_evict_config_new();
@@ -162,28 +163,27 @@ KT_TEST(percentages_are_float32) {
 
 KT_TEST(go_durations) {
     int64_t ns = -1;
-    KT_CHECK_INT(kp__ev_parse_duration("1m30s", 5, &ns, NULL), KP_OK);
+    char msg[KP_ERR_MSG_CAP];
+    KT_CHECK_INT(kp__go_parse_duration("1m30s", 5, &ns, msg, sizeof msg), KP_OK);
     KT_CHECK_INT(ns, INT64_C(90000000000));
-    KT_CHECK_INT(kp__ev_parse_duration("300ms", 5, &ns, NULL), KP_OK);
+    KT_CHECK_INT(kp__go_parse_duration("300ms", 5, &ns, msg, sizeof msg), KP_OK);
     KT_CHECK_INT(ns, 300000000);
-    KT_CHECK_INT(kp__ev_parse_duration("1.5h", 4, &ns, NULL), KP_OK);
+    KT_CHECK_INT(kp__go_parse_duration("1.5h", 4, &ns, msg, sizeof msg), KP_OK);
     KT_CHECK_INT(ns, INT64_C(5400000000000));
-    KT_CHECK_INT(kp__ev_parse_duration("0", 1, &ns, NULL), KP_OK);
+    KT_CHECK_INT(kp__go_parse_duration("0", 1, &ns, msg, sizeof msg), KP_OK);
     KT_CHECK_INT(ns, 0);
-    kp_error err;
-    kp_error_clear(&err);
-    KT_CHECK(kp__ev_parse_duration("", 0, &ns, &err) != KP_OK);
-    KT_CHECK_STR(err.msg, "time: invalid duration \"\"");
-    KT_CHECK(kp__ev_parse_duration("3x", 2, &ns, &err) != KP_OK);
-    KT_CHECK_STR(err.msg, "time: unknown unit \"x\" in duration \"3x\"");
+    KT_CHECK(kp__go_parse_duration("", 0, &ns, msg, sizeof msg) != KP_OK);
+    KT_CHECK_STR(msg, "time: invalid duration \"\"");
+    KT_CHECK(kp__go_parse_duration("3x", 2, &ns, msg, sizeof msg) != KP_OK);
+    KT_CHECK_STR(msg, "time: unknown unit \"x\" in duration \"3x\"");
     char buf[32];
-    kp__ev_format_duration(INT64_C(120000000000), buf, sizeof buf);
+    kp__go_format_duration(INT64_C(120000000000), buf, sizeof buf);
     KT_CHECK_STR(buf, "2m0s");
-    kp__ev_format_duration(INT64_C(3723500000000), buf, sizeof buf);
+    kp__go_format_duration(INT64_C(3723500000000), buf, sizeof buf);
     KT_CHECK_STR(buf, "1h2m3.5s");
-    kp__ev_format_duration(0, buf, sizeof buf);
+    kp__go_format_duration(0, buf, sizeof buf);
     KT_CHECK_STR(buf, "0s");
-    kp__ev_format_duration(1500000, buf, sizeof buf);
+    kp__go_format_duration(1500000, buf, sizeof buf);
     KT_CHECK_STR(buf, "1.5ms");
 }
 
@@ -294,7 +294,31 @@ KT_TEST(reclaimable_spec) {
     kp_evict_config_free(c);
 }
 
+/* Quantity.Add as the eviction messages use it (kp_quantity_add): exact, scales aligned down,
+ * zero operands, and KP_ERANGE where upstream would switch to inf.Dec. */
+KT_TEST(quantity_add) {
+    kp_quantity a, b;
+    char buf[KP_QUANTITY_STR_MAX];
+    KT_CHECK_INT(kp_quantity_parse("1Gi", 3, &a, NULL), KP_OK);
+    KT_CHECK_INT(kp_quantity_parse("500Mi", 5, &b, NULL), KP_OK);
+    KT_CHECK_INT(kp_quantity_add(&a, &b), KP_OK);
+    kp_quantity_format(&a, buf, sizeof buf);
+    KT_CHECK_STR(buf, "1524Mi");
+    KT_CHECK_INT(kp_quantity_parse("1500m", 5, &a, NULL), KP_OK);
+    KT_CHECK_INT(kp_quantity_parse("2", 1, &b, NULL), KP_OK);
+    KT_CHECK_INT(kp_quantity_add(&a, &b), KP_OK);
+    kp_quantity_format(&a, buf, sizeof buf);
+    KT_CHECK_STR(buf, "3500m");
+    a = kp_quantity_from_int(0, KP_QFMT_DECIMAL_SI);
+    KT_CHECK_INT(kp_quantity_add(&a, &b), KP_OK);
+    KT_CHECK_INT(a.mant, b.mant);
+    KT_CHECK_INT(a.scale, b.scale);
+    a = kp_quantity_from_int(INT64_MAX, KP_QFMT_DECIMAL_SI);
+    KT_CHECK_INT(kp_quantity_add(&a, &b), KP_ERANGE);
+    KT_CHECK_INT(a.mant, INT64_MAX);
+}
+
 KT_MAIN(KT_CASE(defaults_are_linux_kubelet_defaults), KT_CASE(all_memory_eviction_values),
         KT_CASE(zero_and_hundred_percent_are_ignored), KT_CASE(threshold_errors_use_upstream_words),
         KT_CASE(flag_syntax_errors), KT_CASE(percentages_are_float32), KT_CASE(go_durations),
-        KT_CASE(kubelet_configuration), KT_CASE(containerfs_thresholds), KT_CASE(reclaimable_spec))
+        KT_CASE(kubelet_configuration), KT_CASE(containerfs_thresholds), KT_CASE(reclaimable_spec), KT_CASE(quantity_add))

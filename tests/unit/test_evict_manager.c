@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/eviction.h"
+#include "base/alloc.h"
 
 #define MI (INT64_C(1024) * 1024)
 #define GI (INT64_C(1024) * MI)
@@ -602,7 +603,88 @@ KT_TEST(spec_text_source_spells_requests) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(memory_pressure_verify_pod_status), KT_CASE(stats_follow_pods_after_eviction), KT_CASE(pid_pressure_verify_pod_status),
+
+/* Beyond the old fixed buffers (a 2048-byte message, 1024-byte annotation lists): forty long
+ * container names all over their memory requests; every sentence and name is kept. */
+KT_TEST(long_messages_are_not_cut) {
+    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: wide, namespace: default, uid: uid-wide}\n");
+    y("spec:\n  nodeName: n1\n  containers:\n");
+    for (int i = 0; i < 40; i++)
+        y("  - name: container-with-a-rather-long-name-%02d\n    resources: {requests: {memory: 1Mi}}\n", i);
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    static char js[16384];
+    size_t o = (size_t)snprintf(js, sizeof js, "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":1}},"
+                                "\"pods\":[{\"podRef\":{\"name\":\"wide\",\"namespace\":\"default\",\"uid\":\"uid-wide\"},"
+                                "\"memory\":{\"workingSetBytes\":1},\"containers\":[", (long long)MI);
+    for (int i = 0; i < 40; i++)
+        o += (size_t)snprintf(js + o, sizeof js - o, "%s{\"name\":\"container-with-a-rather-long-name-%02d\","
+                              "\"memory\":{\"workingSetBytes\":%lld}}", i ? "," : "", i, (long long)(2 * MI));
+    snprintf(js + o, sizeof js - o, "]}]}");
+    kp_evict_summary *sm = summary("%s", js);
+    kp_evict_result r;
+    KT_CHECK_INT(kp_evict_manager_step(m, sm, &r, &err), KP_OK);
+    KT_CHECK_INT(r.n_evicted, 1);
+    if (r.n_evicted == 1) {
+        KT_CHECK(strlen(r.evicted[0].message) > 4000);
+        KT_CHECK(strstr(r.evicted[0].message, "Container container-with-a-rather-long-name-39 was using 2Mi, request is "
+                                              "1Mi, has larger consumption of memory. ") != NULL);
+        KT_CHECK(strlen(r.evicted[0].ann_values[0]) > 1400);
+        KT_CHECK(strstr(r.evicted[0].ann_values[0], ",container-with-a-rather-long-name-39") != NULL);
+    }
+    kp_evict_summary_free(sm);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* Every allocation failure during a step reaches the caller as KP_ENOMEM: never a step that
+ * succeeds with a missing message or a skipped eviction. */
+KT_TEST(out_of_memory_reaches_the_caller) {
+    pod("empty-dir", 0, "", "  volumes:\n  - name: v\n    emptyDir: {sizeLimit: 900Mi}\n");
+    pod("hog", 0, "    resources: {requests: {memory: 100Mi}}\n", "");
+    kp_cluster *cl = load();
+    if (!cl) { KT_CHECK(0); return; }
+    kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
+    kp_evict_summary *sm = summary(
+        "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":1}},\"pods\":["
+        "{\"podRef\":{\"name\":\"empty-dir\",\"namespace\":\"default\",\"uid\":\"uid-empty-dir\"},\"volume\":[{\"name\":\"v\",\"usedBytes\":%lld}]},"
+        "{\"podRef\":{\"name\":\"hog\",\"namespace\":\"default\",\"uid\":\"uid-hog\"},\"memory\":{\"workingSetBytes\":%lld},"
+        "\"containers\":[{\"name\":\"hog\",\"memory\":{\"workingSetBytes\":%lld}}]}]}",
+        (long long)MI, (long long)GI, (long long)GI, (long long)GI);
+    for (int round = 0; round < 2; round++) { /* local storage, then memory ranking */
+        bool done = false;
+        for (long n = 0; n < 1000 && !done; n++) {
+            kp_error err;
+            kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+            if (!m) { KT_CHECK(0); break; }
+            kp_evict_result r;
+            if (round == 1) KT_CHECK_INT(kp_evict_manager_step(m, sm, &r, &err), KP_OK); /* evicts empty-dir */
+            kp__alloc_fail_after(n, true);
+            kp_status st = kp_evict_manager_step(m, sm, &r, &err);
+            kp__alloc_fail_after(-1, false);
+            KT_CHECK(st == KP_OK || st == KP_ENOMEM);
+            if (st == KP_OK) {
+                done = true;
+                KT_CHECK_INT(r.n_evicted, 1);
+                if (r.n_evicted == 1) {
+                    KT_CHECK(r.evicted[0].message != NULL && r.evicted[0].message[0] != 0);
+                    KT_CHECK_STR(r.evicted[0].signal, round == 0 ? "emptydirfs.limit" : "memory.available");
+                }
+            }
+            kp_evict_manager_free(m);
+        }
+        KT_CHECK(done);
+    }
+    kp_evict_summary_free(sm);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(long_messages_are_not_cut), KT_CASE(out_of_memory_reaches_the_caller), KT_CASE(memory_pressure_verify_pod_status), KT_CASE(stats_follow_pods_after_eviction), KT_CASE(pid_pressure_verify_pod_status),
         KT_CASE(disk_pressure_verify_pod_status), KT_CASE(min_reclaim), KT_CASE(static_critical_pods_are_not_evicted),
         KT_CASE(local_storage_limit_evictions), KT_CASE(container_ephemeral_limit), KT_CASE(allocatable_memory_pressure),
         KT_CASE(eviction_priority_memory_first), KT_CASE(stale_stats_are_not_acted_on), KT_CASE(transition_period),

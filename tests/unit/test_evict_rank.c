@@ -8,7 +8,9 @@
 #include "core/model.h"
 #include "harness.h"
 #include "kprio/cluster.h"
-#include "kubelet/evict_types.h"
+#include "kubelet/evict_rank.h"
+#include "kubelet/evict_signals.h"
+#include "kubelet/evict_thresholds.h"
 
 #define MI (INT64_C(1024) * 1024)
 

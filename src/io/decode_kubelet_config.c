@@ -1,116 +1,34 @@
-/* KubeletConfiguration and kubelet flags: the eviction fields, their defaults
- * (pkg/kubelet/apis/config/v1beta1/defaults.go, defaults_linux.go) and the flag syntax of
- * k8s.io/component-base/cli/flag (MapStringString, LangleSeparatedMapStringString) and pflag.
- * Map entries keep the order in which they were written; Go maps have none. */
+/* Decoding the kubelet's eviction settings: a KubeletConfiguration document (YAML or JSON) and
+ * the kubelet flags, into the plain settings of src/core/kubelet_config.h. Mirrors the flag
+ * syntax of k8s.io/component-base/cli/flag (MapStringString, LangleSeparatedMapStringString),
+ * pflag and strconv; defaults are src/core/kubelet_config.c's. Map entries keep the order in
+ * which they were written; Go maps have none. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/gosyntax.h"
+#include "core/kubelet_config.h"
+#include "io/decode_kubelet_config.h"
 #include "io/tree.h"
-#include "kubelet/evict_types.h"
-
-/* ---------------------------------------------------------------- ordered string maps */
-
-static void map_clear(kp__ev_map *m) {
-    for (uint32_t i = 0; i < m->n; i++) { kp__free(m->items[i].key); kp__free(m->items[i].val); }
-    m->n = 0;
-}
-
-static void map_fini(kp__ev_map *m) {
-    map_clear(m);
-    kp__free(m->items);
-    memset(m, 0, sizeof *m);
-}
-
-static char *dupn(const char *s, size_t n) {
-    char *p = kp__malloc(n + 1);
-    if (!p) return NULL;
-    memcpy(p, s, n);
-    p[n] = 0;
-    return p;
-}
-
-static const char *map_get(const kp__ev_map *m, const char *key) {
-    for (uint32_t i = 0; i < m->n; i++)
-        if (strcmp(m->items[i].key, key) == 0) return m->items[i].val;
-    return NULL;
-}
-
-/* Sets key (later writes win, keeping the first position). */
-static kp_status map_put(kp__ev_map *m, const char *k, size_t klen, const char *v, size_t vlen,
-                         kp_error *err) {
-    char *val = dupn(v, vlen);
-    if (!val) return kp_error_set(err, KP_ENOMEM, "out of memory");
-    for (uint32_t i = 0; i < m->n; i++) {
-        if (strlen(m->items[i].key) == klen && memcmp(m->items[i].key, k, klen) == 0) {
-            kp__free(m->items[i].val);
-            m->items[i].val = val;
-            return KP_OK;
-        }
-    }
-    if (m->n == m->cap) {
-        uint32_t nc = m->cap ? m->cap * 2 : 8;
-        kp__ev_kv *ni = kp__realloc(m->items, nc * sizeof *ni);
-        if (!ni) { kp__free(val); return kp_error_set(err, KP_ENOMEM, "out of memory"); }
-        m->items = ni;
-        m->cap = nc;
-    }
-    char *key = dupn(k, klen);
-    if (!key) { kp__free(val); return kp_error_set(err, KP_ENOMEM, "out of memory"); }
-    m->items[m->n].key = key;
-    m->items[m->n].val = val;
-    m->n++;
-    return KP_OK;
-}
-
-static const char *const default_hard[][2] = {
-    {"memory.available", "100Mi"}, {"nodefs.available", "10%"}, {"nodefs.inodesFree", "5%"},
-    {"imagefs.available", "15%"},  {"imagefs.inodesFree", "5%"}};
-#define N_DEFAULT_HARD (sizeof default_hard / sizeof default_hard[0])
-
-kp_evict_config *kp_evict_config_new(void) {
-    kp_evict_config *c = kp__calloc(1, sizeof *c);
-    if (!c) return NULL;
-    for (size_t i = 0; i < N_DEFAULT_HARD; i++) {
-        if (map_put(&c->hard, default_hard[i][0], strlen(default_hard[i][0]), default_hard[i][1],
-                    strlen(default_hard[i][1]), NULL) != KP_OK) {
-            kp_evict_config_free(c);
-            return NULL;
-        }
-    }
-    c->hard.is_set = true;
-    c->transition_ns = 5 * 60 * KP__NS_PER_SEC;
-    c->enforce_pods = true;
-    c->local_storage_isolation = true;
-    return c;
-}
-
-void kp_evict_config_free(kp_evict_config *c) {
-    if (!c) return;
-    map_fini(&c->hard);
-    map_fini(&c->soft);
-    map_fini(&c->grace);
-    map_fini(&c->minreclaim);
-    kp__free(c->th);
-    kp__free(c);
-}
+#include "kprio/quantity.h"
 
 /* ---------------------------------------------------------------- kubelet flags */
 
 static kp_status flag_invalid(const char *flag, const char *value, kp_error *err, const char *detail) {
     char q[200];
-    kp__ev_go_quote(value, strlen(value), q, sizeof q);
+    kp__go_quote(value, strlen(value), q, sizeof q);
     return kp_error_set(err, KP_EINVAL, "invalid argument %s for \"--%s\" flag: %s", q, flag, detail);
 }
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 /* mirrors MapStringString.Set / LangleSeparatedMapStringString.Set */
-static kp_status map_flag_set(kp__ev_map *m, const char *flag, const char *value, char sep,
+static kp_status map_flag_set(kp__kcfg_map *m, const char *flag, const char *value, char sep,
                               kp_error *err) {
-    if (!m->flag_set) { map_clear(m); m->flag_set = true; }
+    if (!m->flag_set) { kp__kcfg_map_clear(m); m->flag_set = true; }
     m->is_set = true;
     const char *p = value;
     while (1) {
@@ -126,7 +44,7 @@ static kp_status map_flag_set(kp__ev_map *m, const char *flag, const char *value
             while (ke > k && is_space(ke[-1])) ke--;
             while (v < ve && is_space(*v)) v++;
             while (ve > v && is_space(ve[-1])) ve--;
-            kp_status st = map_put(m, k, (size_t)(ke - k), v, (size_t)(ve - v), err);
+            kp_status st = kp__kcfg_map_put(m, k, (size_t)(ke - k), v, (size_t)(ve - v), err);
             if (st != KP_OK) return st;
         }
         if (!e) break;
@@ -144,7 +62,7 @@ static kp_status parse_bool_flag(const char *flag, const char *v, bool *out, kp_
         if (strcmp(v, f[i]) == 0) { *out = false; return KP_OK; }
     }
     char q[160], d[320];
-    kp__ev_go_quote(v, strlen(v), q, sizeof q);
+    kp__go_quote(v, strlen(v), q, sizeof q);
     snprintf(d, sizeof d, "strconv.ParseBool: parsing %s: invalid syntax", q);
     return flag_invalid(flag, v, err, d);
 }
@@ -159,10 +77,9 @@ kp_status kp_evict_config_set_flag(kp_evict_config *c, const char *name, const c
     if (strcmp(name, "eviction-minimum-reclaim") == 0)
         return map_flag_set(&c->minreclaim, name, value, '=', err);
     if (strcmp(name, "eviction-pressure-transition-period") == 0) {
-        kp_error e2;
-        kp_error_clear(&e2);
-        if (kp__ev_parse_duration(value, strlen(value), &c->transition_ns, &e2) != KP_OK)
-            return flag_invalid(name, value, err, e2.msg);
+        char msg[KP_ERR_MSG_CAP] = "";
+        if (kp__go_parse_duration(value, strlen(value), &c->transition_ns, msg, sizeof msg) != KP_OK)
+            return flag_invalid(name, value, err, msg);
         return KP_OK;
     }
     if (strcmp(name, "eviction-max-pod-grace-period") == 0) {
@@ -170,7 +87,7 @@ kp_status kp_evict_config_set_flag(kp_evict_config *c, const char *name, const c
         errno = 0;
         long long v = strtoll(value, &end, 0);
         char q[160], d[320];
-        kp__ev_go_quote(value, strlen(value), q, sizeof q);
+        kp__go_quote(value, strlen(value), q, sizeof q);
         if (!*value || *end || is_space(*value)) {
             snprintf(d, sizeof d, "strconv.ParseInt: parsing %s: invalid syntax", q);
             return flag_invalid(name, value, err, d);
@@ -221,7 +138,6 @@ kp_status kp_evict_config_set_reclaimable(kp_evict_config *c, const char *spec, 
     return KP_OK;
 }
 
-void kp_evict_config_set_fs_layout(kp_evict_config *c, kp_evict_fs_layout layout) { c->layout = layout; }
 
 /* ---------------------------------------------------------------- KubeletConfiguration */
 
@@ -230,14 +146,14 @@ typedef struct {
     int n_docs;
 } load_ctx;
 
-static kp_status load_map(kp_dctx *d, const kp_tnode *obj, const char *key, kp__ev_map *m) {
+static kp_status load_map(kp_dctx *d, const kp_tnode *obj, const char *key, kp__kcfg_map *m) {
     const kp_tnode *o;
     kp_status st = kp__dget_obj(d, obj, key, &o);
     if (st != KP_OK) return st;
     if (!o) return KP_OK;
     if (o->type != KP_T_OBJ)
         return kp__dctx_fail(d, o, KP_EINVAL, key, "expected an object (map of signal to string)");
-    map_clear(m);
+    kp__kcfg_map_clear(m);
     m->is_set = true;
     m->flag_set = false;
     size_t saved = kp__dctx_push(d, key);
@@ -247,7 +163,7 @@ static kp_status load_map(kp_dctx *d, const kp_tnode *obj, const char *key, kp__
             snprintf(field, sizeof field, "%.*s", (int)c->key_len, c->key);
             return kp__dctx_fail(d, c, KP_EINVAL, field, "expected a string");
         }
-        st = map_put(m, c->key, c->key_len, c->s, c->len, d->err);
+        st = kp__kcfg_map_put(m, c->key, c->key_len, c->s, c->len, d->err);
         if (st != KP_OK) return st;
     }
     kp__dctx_pop(d, saved);
@@ -278,11 +194,10 @@ static kp_status load_cb(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp
     const char *s = NULL;
     if ((st = kp__dget_str(&d, obj, "evictionPressureTransitionPeriod", &s, &present)) != KP_OK) return st;
     if (present) {
-        kp_error e2;
-        kp_error_clear(&e2);
-        if (kp__ev_parse_duration(s, strlen(s), &c->transition_ns, &e2) != KP_OK)
+        char msg[KP_ERR_MSG_CAP] = "";
+        if (kp__go_parse_duration(s, strlen(s), &c->transition_ns, msg, sizeof msg) != KP_OK)
             return kp__dctx_fail(&d, kp__tree_get(obj, "evictionPressureTransitionPeriod"), KP_EINVAL,
-                                 "evictionPressureTransitionPeriod", "%s", e2.msg);
+                                 "evictionPressureTransitionPeriod", "%s", msg);
         if (c->transition_ns == 0) c->transition_ns = 5 * 60 * KP__NS_PER_SEC; /* SetDefaults */
     }
     int64_t iv;
@@ -314,14 +229,12 @@ kp_status kp_evict_config_load_buffer(kp_evict_config *c, const char *source, co
     return st;
 }
 
-/* mergeDefaultEvictionSettings: default evictionHard entries missing from a set map are added. */
-kp_status kp__ev_merge_default_hard(kp_evict_config *c, kp_error *err) {
-    if (!c->hard.is_set) return KP_OK;
-    for (size_t i = 0; i < N_DEFAULT_HARD; i++) {
-        if (map_get(&c->hard, default_hard[i][0])) continue;
-        kp_status st = map_put(&c->hard, default_hard[i][0], strlen(default_hard[i][0]), default_hard[i][1],
-                               strlen(default_hard[i][1]), err);
-        if (st != KP_OK) return st;
-    }
-    return KP_OK;
+kp_status kp_evict_config_load_path(kp_evict_config *c, const char *path, kp_error *err) {
+    char *buf = NULL;
+    size_t len = 0;
+    kp_status st = kp__read_file(path, KP_KUBELET_CONFIG_MAX_BYTES, &buf, &len, err);
+    if (st != KP_OK) return st;
+    st = kp_evict_config_load_buffer(c, path, buf, len, err);
+    kp__free(buf);
+    return st;
 }

@@ -1,6 +1,7 @@
-/* Eviction configuration: threshold syntax (ParseThresholdConfig and friends), Go durations,
- * float32 percentages and the containerfs threshold derivation (flags and KubeletConfiguration
- * fields are in evict_kubeconf.c).
+/* Eviction configuration: threshold syntax (ParseThresholdConfig and friends), float32
+ * percentages and the containerfs threshold derivation, over the decoded settings of
+ * core/kubelet_config.h (flags and KubeletConfiguration documents are decoded in
+ * src/io/decode_kubelet_config.c; Go durations are base/gosyntax.c's).
  *
  * Upstream: pkg/kubelet/eviction/helpers.go (ParseThresholdConfig, parseThresholdStatement,
  * parsePercentage, parseGracePeriods, parseMinimumReclaims, addAllocatableThresholds,
@@ -15,27 +16,8 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "io/tree.h"
-#include "kubelet/evict_types.h"
-
-static const char *const sig_names[KP_EVSIG_COUNT] = {
-    "memory.available",  "allocatableMemory.available", "nodefs.available",
-    "nodefs.inodesFree", "imagefs.available",           "imagefs.inodesFree",
-    "containerfs.available", "containerfs.inodesFree",  "pid.available"};
-
-const char *kp_evict_signal_name(kp_evict_signal s) {
-    return (unsigned)s < KP_EVSIG_COUNT ? sig_names[s] : "";
-}
-
-bool kp_evict_signal_parse(const char *s, size_t len, kp_evict_signal *out) {
-    for (int i = 0; i < KP_EVSIG_COUNT; i++) {
-        if (strlen(sig_names[i]) == len && memcmp(sig_names[i], s, len) == 0) {
-            *out = (kp_evict_signal)i;
-            return true;
-        }
-    }
-    return false;
-}
+#include "base/gosyntax.h"
+#include "kubelet/evict_thresholds.h"
 
 /* mirrors signalToResource */
 const char *kp_evict_signal_resource(kp_evict_signal s) {
@@ -54,204 +36,17 @@ const char *kp_evict_signal_resource(kp_evict_signal s) {
     return "";
 }
 
-/* ---------------------------------------------------------------- Go durations */
-
-/* Go's strconv.Quote for the plain strings we see; escapes quote, backslash and controls. */
-void kp__ev_go_quote(const char *s, size_t len, char *buf, size_t cap) {
-    size_t o = 0;
-    if (cap < 3) { if (cap) buf[0] = 0; return; }
-    buf[o++] = '"';
-    for (size_t i = 0; i < len && o + 5 < cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') { buf[o++] = '\\'; buf[o++] = (char)c; }
-        else if (c < 0x20) { o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", c); }
-        else buf[o++] = (char)c;
-    }
-    buf[o++] = '"';
-    buf[o] = 0;
-}
-
-static kp_status dur_invalid(const char *s, size_t len, kp_error *err) {
-    char q[160];
-    kp__ev_go_quote(s, len, q, sizeof q);
-    return kp_error_set(err, KP_EINVAL, "time: invalid duration %s", q);
-}
-
-/* mirrors time.ParseDuration */
-kp_status kp__ev_parse_duration(const char *s, size_t len, int64_t *out_ns, kp_error *err) {
-    const char *orig = s;
-    size_t orig_len = len, i = 0;
-    bool neg = false;
-    uint64_t d = 0;
-    const uint64_t lim = (uint64_t)1 << 63;
-    if (len > 0 && (s[0] == '-' || s[0] == '+')) { neg = s[0] == '-'; i = 1; }
-    if (len - i == 1 && s[i] == '0') { *out_ns = 0; return KP_OK; }
-    if (i == len) return dur_invalid(orig, orig_len, err);
-    while (i < len) {
-        uint64_t v = 0, f = 0;
-        double scale = 1.0;
-        if (!(s[i] == '.' || (s[i] >= '0' && s[i] <= '9'))) return dur_invalid(orig, orig_len, err);
-        size_t start = i;
-        while (i < len && s[i] >= '0' && s[i] <= '9') {
-            if (v > (lim - 1) / 10) return dur_invalid(orig, orig_len, err);
-            v = v * 10 + (uint64_t)(s[i] - '0');
-            if (v > lim - 1) return dur_invalid(orig, orig_len, err);
-            i++;
-        }
-        bool pre = i != start, post = false;
-        if (i < len && s[i] == '.') {
-            i++;
-            size_t fs = i;
-            bool overflow = false;
-            while (i < len && s[i] >= '0' && s[i] <= '9') {
-                if (!overflow) {
-                    if (f > (lim - 1) / 10) overflow = true;
-                    else {
-                        uint64_t y = f * 10 + (uint64_t)(s[i] - '0');
-                        if (y > lim) overflow = true;
-                        else { f = y; scale *= 10; }
-                    }
-                }
-                i++;
-            }
-            post = i != fs;
-        }
-        if (!pre && !post) return dur_invalid(orig, orig_len, err);
-        size_t us = i;
-        while (i < len && s[i] != '.' && !(s[i] >= '0' && s[i] <= '9')) i++;
-        if (i == us) {
-            char q[160];
-            kp__ev_go_quote(orig, orig_len, q, sizeof q);
-            return kp_error_set(err, KP_EINVAL, "time: missing unit in duration %s", q);
-        }
-        size_t ul = i - us;
-        const char *u = s + us;
-        uint64_t unit = 0;
-        if (ul == 2 && memcmp(u, "ns", 2) == 0) unit = 1;
-        else if ((ul == 2 && memcmp(u, "us", 2) == 0) || (ul == 3 && memcmp(u, "\xc2\xb5s", 3) == 0) ||
-                 (ul == 3 && memcmp(u, "\xce\xbcs", 3) == 0)) unit = 1000;
-        else if (ul == 2 && memcmp(u, "ms", 2) == 0) unit = 1000000;
-        else if (ul == 1 && u[0] == 's') unit = 1000000000ULL;
-        else if (ul == 1 && u[0] == 'm') unit = 60ULL * 1000000000ULL;
-        else if (ul == 1 && u[0] == 'h') unit = 3600ULL * 1000000000ULL;
-        if (!unit) {
-            char q1[64], q2[160];
-            kp__ev_go_quote(u, ul, q1, sizeof q1);
-            kp__ev_go_quote(orig, orig_len, q2, sizeof q2);
-            return kp_error_set(err, KP_EINVAL, "time: unknown unit %s in duration %s", q1, q2);
-        }
-        if (v > lim / unit) return dur_invalid(orig, orig_len, err);
-        v *= unit;
-        if (f > 0) {
-            v += (uint64_t)((double)f * ((double)unit / scale));
-            if (v > lim) return dur_invalid(orig, orig_len, err);
-        }
-        d += v;
-        if (d > lim) return dur_invalid(orig, orig_len, err);
-    }
-    if (neg) { *out_ns = d == lim ? INT64_MIN : -(int64_t)d; return KP_OK; }
-    if (d > lim - 1) return dur_invalid(orig, orig_len, err);
-    *out_ns = (int64_t)d;
-    return KP_OK;
-}
-
-/* digits of v with trailing zeros dropped, as Go's fmtFrac; returns "" when v is 0 */
-static void frac_digits(uint64_t v, int prec, char *buf, size_t cap) {
-    char tmp[24];
-    int n = 0;
-    bool printed = false;
-    for (int i = 0; i < prec; i++) {
-        int digit = (int)(v % 10);
-        printed = printed || digit != 0;
-        if (printed) tmp[n++] = (char)('0' + digit);
-        v /= 10;
-    }
-    size_t o = 0;
-    if (n > 0 && cap > 1) buf[o++] = '.';
-    while (n > 0 && o + 1 < cap) buf[o++] = tmp[--n];
-    if (cap) buf[o] = 0;
-}
-
-/* mirrors time.Duration.String */
-void kp__ev_format_duration(int64_t ns, char *buf, size_t cap) {
-    if (ns == 0) { snprintf(buf, cap, "0s"); return; }
-    const char *sign = ns < 0 ? "-" : "";
-    uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    char fr[24];
-    if (u < 1000000000ULL) {
-        if (u < 1000) { snprintf(buf, cap, "%s%lluns", sign, (unsigned long long)u); return; }
-        if (u < 1000000) {
-            frac_digits(u % 1000, 3, fr, sizeof fr);
-            snprintf(buf, cap, "%s%llu%s\xc2\xb5s", sign, (unsigned long long)(u / 1000), fr);
-            return;
-        }
-        frac_digits(u % 1000000, 6, fr, sizeof fr);
-        snprintf(buf, cap, "%s%llu%sms", sign, (unsigned long long)(u / 1000000), fr);
-        return;
-    }
-    frac_digits(u % 1000000000ULL, 9, fr, sizeof fr);
-    uint64_t secs = u / 1000000000ULL;
-    if (secs >= 3600)
-        snprintf(buf, cap, "%s%lluh%llum%llu%ss", sign, (unsigned long long)(secs / 3600),
-                 (unsigned long long)(secs / 60 % 60), (unsigned long long)(secs % 60), fr);
-    else if (secs >= 60)
-        snprintf(buf, cap, "%s%llum%llu%ss", sign, (unsigned long long)(secs / 60),
-                 (unsigned long long)(secs % 60), fr);
-    else
-        snprintf(buf, cap, "%s%llu%ss", sign, (unsigned long long)secs, fr);
-}
-
-void kp_evict_format_duration(int64_t ns, char *buf, size_t cap) { kp__ev_format_duration(ns, buf, cap); }
+void kp_evict_format_duration(int64_t ns, char *buf, size_t cap) { kp__go_format_duration(ns, buf, cap); }
 
 /* ---------------------------------------------------------------- percentages, statements */
-
-static bool is_alpha_word(const char *s, const char *word) {
-    size_t n = strlen(word);
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-        if (c != word[i]) return false;
-    }
-    return s[n] == 0;
-}
-
-/* Go strconv.ParseFloat(body, 32) syntax check (decimal, hex with p exponent, inf, nan). */
-static bool go_float_syntax(const char *b) {
-    const char *p = b;
-    if (*p == '+' || *p == '-') p++;
-    if (is_alpha_word(p, "inf") || is_alpha_word(p, "infinity")) return true;
-    if (p == b && is_alpha_word(p, "nan")) return true;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) return strpbrk(p, "pP") != NULL;
-    bool digits = false;
-    while (*p >= '0' && *p <= '9') { p++; digits = true; }
-    if (*p == '.') { p++; while (*p >= '0' && *p <= '9') { p++; digits = true; } }
-    if (!digits) return false;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-') p++;
-        if (!(*p >= '0' && *p <= '9')) return false;
-        while (*p >= '0' && *p <= '9') p++;
-    }
-    return *p == 0;
-}
 
 /* mirrors parsePercentage */
 kp_status kp__ev_parse_percentage(const char *s, size_t len, float *out, kp_error *err) {
     while (len > 0 && s[len - 1] == '%') len--;
-    char body[128], q[160];
-    if (len >= sizeof body) len = sizeof body - 1;
-    memcpy(body, s, len);
-    body[len] = 0;
-    kp__ev_go_quote(body, len, q, sizeof q);
-    if (!go_float_syntax(body))
-        return kp_error_set(err, KP_EINVAL, "strconv.ParseFloat: parsing %s: invalid syntax", q);
-    errno = 0;
-    char *end = NULL;
-    float v = strtof(body, &end);
-    if (end != body + len)
-        return kp_error_set(err, KP_EINVAL, "strconv.ParseFloat: parsing %s: invalid syntax", q);
-    if (isinf(v) && !strpbrk(body, "iI"))
-        return kp_error_set(err, KP_ERANGE, "strconv.ParseFloat: parsing %s: value out of range", q);
+    char msg[KP_ERR_MSG_CAP];
+    float v;
+    kp_status st = kp__go_parse_float32(s, len, &v, msg, sizeof msg);
+    if (st != KP_OK) return kp_error_set(err, st, "%s", msg);
     *out = (float)(v / 100.0f);
     return KP_OK;
 }
@@ -350,7 +145,7 @@ static kp_status th_push(kp__ev_threshold **th, uint32_t *n, uint32_t *cap, cons
 }
 
 /* Names where a map came from in errors: the flag, or the KubeletConfiguration field. */
-static void label_error(const kp_evict_config *c, const kp__ev_map *m, const char *field, const char *flag,
+static void label_error(const kp_evict_config *c, const kp__kcfg_map *m, const char *field, const char *flag,
                         kp_error *err) {
     if (!err) return;
     if (m->flag_set || !c->source[0]) {
@@ -361,11 +156,11 @@ static void label_error(const kp_evict_config *c, const kp__ev_map *m, const cha
     }
 }
 
-static kp_status finish(kp_evict_config *c, kp_error *err, const kp__ev_map **where);
+static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **where);
 
 /* mirrors ParseThresholdConfig (plus the mergeDefaultEvictionSettings defaulting) */
 kp_status kp_evict_config_finish(kp_evict_config *c, kp_error *err) {
-    const kp__ev_map *where = NULL;
+    const kp__kcfg_map *where = NULL;
     kp_status st = finish(c, err, &where);
     if (st != KP_OK && st != KP_ENOMEM && where) {
         if (where == &c->hard) label_error(c, where, "evictionHard", "eviction-hard", err);
@@ -376,12 +171,12 @@ kp_status kp_evict_config_finish(kp_evict_config *c, kp_error *err) {
     return st;
 }
 
-static kp_status finish(kp_evict_config *c, kp_error *err, const kp__ev_map **where) {
+static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **where) {
     kp__ev_threshold *th = NULL, t;
     uint32_t n = 0, cap = 0, n_hard;
     kp_status st = KP_OK;
     bool ignored;
-    if (c->merge_defaults && (st = kp__ev_merge_default_hard(c, err)) != KP_OK) goto fail;
+    if (c->merge_defaults && (st = kp__kcfg_merge_default_hard(c, err)) != KP_OK) goto fail;
     *where = &c->hard;
     for (uint32_t i = 0; i < c->hard.n; i++) {
         if ((st = kp__ev_parse_threshold(c->hard.items[i].key, c->hard.items[i].val, &t, &ignored, err)) != KP_OK)
@@ -395,19 +190,23 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__ev_map **wh
             goto fail;
         if (!ignored && (st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
     }
-    int64_t graces[32];
-    kp_evict_signal grace_sig[32];
+    int64_t graces[KP_EVSIG_COUNT]; /* one per signal: parseGracePeriods keys a map by signal */
+    kp_evict_signal grace_sig[KP_EVSIG_COUNT];
     uint32_t n_grace = 0;
     *where = &c->grace;
     for (uint32_t i = 0; i < c->grace.n; i++) {
-        const kp__ev_kv *kv = &c->grace.items[i];
+        const kp__kcfg_kv *kv = &c->grace.items[i];
         kp_evict_signal sig;
         int64_t g;
         if (!kp_evict_signal_parse(kv->key, strlen(kv->key), &sig)) {
             st = kp_error_set(err, KP_EINVAL, "unsupported eviction signal %s", kv->key);
             goto fail;
         }
-        if ((st = kp__ev_parse_duration(kv->val, strlen(kv->val), &g, err)) != KP_OK) goto fail;
+        char msg[KP_ERR_MSG_CAP];
+        if ((st = kp__go_parse_duration(kv->val, strlen(kv->val), &g, msg, sizeof msg)) != KP_OK) {
+            st = kp_error_set(err, st, "%s", msg);
+            goto fail;
+        }
         if (g < 0) {
             st = kp_error_set(err, KP_EINVAL, "invalid eviction grace period specified: %s, must be a positive value",
                               kv->val);
@@ -415,7 +214,7 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__ev_map **wh
         }
         uint32_t j = 0;
         while (j < n_grace && grace_sig[j] != sig) j++;
-        if (j == n_grace && n_grace < 32) n_grace++;
+        if (j == n_grace) n_grace++;
         grace_sig[j] = sig;
         graces[j] = g;
     }
@@ -424,7 +223,7 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__ev_map **wh
     bool has_mr[KP_EVSIG_COUNT] = {false};
     *where = &c->minreclaim;
     for (uint32_t i = 0; i < c->minreclaim.n; i++) {
-        const kp__ev_kv *kv = &c->minreclaim.items[i];
+        const kp__kcfg_kv *kv = &c->minreclaim.items[i];
         kp__ev_value v;
         char text[48];
         if ((st = parse_min_reclaim(kv->key, kv->val, &v, text, sizeof text, err)) != KP_OK) goto fail;
@@ -535,4 +334,88 @@ kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool i
     *thp = out;
     *np = n;
     return KP_OK;
+}
+
+/* ---------------------------------------------------------------- values and quantities */
+
+/* api/types.go GetThresholdQuantity, hasThreshold and compareThresholdValue: exact amounts
+ * (whole units plus nanos) so that fractional thresholds compare with integer observations. */
+
+static kp__ev_amount quantity_amount(const kp_quantity *q) {
+    kp__ev_amount a = {0, 0};
+    if (q->scale >= 0) {
+        int64_t v = q->mant;
+        for (int32_t i = 0; i < q->scale; i++) {
+            if (v > INT64_MAX / 10) { a.whole = INT64_MAX; return a; }
+            if (v < INT64_MIN / 10) { a.whole = INT64_MIN; return a; }
+            v *= 10;
+        }
+        a.whole = v;
+        return a;
+    }
+    int64_t div = 1, mul = 1;
+    for (int32_t i = 0; i < -q->scale && i < 9; i++) div *= 10;
+    for (int32_t i = 0; i < 9 + q->scale; i++) mul *= 10;
+    int64_t whole = q->mant / div, rem = q->mant % div;
+    if (rem < 0) { whole -= 1; rem += div; }
+    a.whole = whole;
+    a.nanos = (int32_t)(rem * mul);
+    return a;
+}
+
+/* mirrors GetThresholdQuantity: float32 percentage times the capacity in float64, truncated */
+kp__ev_amount kp__ev_value_amount(const kp__ev_value *v, int64_t capacity) {
+    if (v->is_pct) {
+        kp__ev_amount a = {(int64_t)((double)capacity * (double)v->pct), 0};
+        return a;
+    }
+    return quantity_amount(&v->q);
+}
+
+kp__ev_amount kp__ev_amount_add(kp__ev_amount a, kp__ev_amount b) {
+    kp__ev_amount r;
+    r.whole = kp__ev_sat_add(a.whole, b.whole);
+    r.nanos = a.nanos + b.nanos;
+    if (r.nanos >= 1000000000) { r.nanos -= 1000000000; r.whole = kp__ev_sat_add(r.whole, 1); }
+    return r;
+}
+
+bool kp__ev_amount_gt_int(kp__ev_amount a, int64_t v) {
+    return a.whole > v || (a.whole == v && a.nanos > 0);
+}
+
+void kp__ev_threshold_quantity_str(const kp__ev_value *v, int64_t capacity, char *buf, size_t cap) {
+    if (v->is_pct) {
+        kp__ev_amount a = kp__ev_value_amount(v, capacity);
+        kp_quantity_format_int(a.whole, KP_QFMT_BINARY_SI, buf, cap);
+    } else {
+        snprintf(buf, cap, "%s", v->str); /* DeepCopy keeps the cached string */
+    }
+}
+
+void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, char *buf, size_t cap) {
+    if (text && len < cap && kp_quantity_parse_keeps_string(text, len)) {
+        memcpy(buf, text, len);
+        buf[len] = 0;
+        return;
+    }
+    kp_quantity_format(q, buf, cap);
+}
+
+/* mirrors compareThresholdValue */
+bool kp__ev_value_equal(const kp__ev_value *a, const kp__ev_value *b) {
+    if (!a->is_pct) return !b->is_pct && kp_quantity_cmp(&a->q, &b->q) == 0;
+    if (!b->is_pct) return false;
+    return a->pct == b->pct;
+}
+
+/* mirrors hasThreshold's comparison */
+bool kp__ev_threshold_same(const kp__ev_threshold *a, const kp__ev_threshold *b) {
+    return a->grace_ns == b->grace_ns && a->has_op == b->has_op && a->signal == b->signal &&
+           kp__ev_value_equal(&a->value, &b->value);
+}
+
+void kp__ev_format_spec_qty(int64_t v, char *buf, size_t cap) {
+    kp_qformat f = (v != 0 && v % 1024 == 0) ? KP_QFMT_BINARY_SI : KP_QFMT_DECIMAL_SI;
+    kp_quantity_format_int(v, f, buf, cap);
 }

@@ -1,5 +1,5 @@
 /* The reference Summary API decoder over the value tree (io/tree.h): slow, but it reads every
- * member of the document, so it is what reports a bad summary. evict_summary.c parses from the
+ * member of the document, so it is what reports a bad summary. decode_summary.c parses from the
  * event stream and falls back to this decoder whenever it meets a problem, so a bad summary gets
  * exactly this decoder's diagnostics (first error in document order, field path, line/column). */
 #include <stdio.h>
@@ -8,8 +8,8 @@
 
 #include "base/alloc.h"
 #include "io/tree.h"
-#include "kubelet/evict_summary_tree.h"
-#include "kubelet/evict_types.h"
+#include "io/decode_summary_tree.h"
+#include "io/summary_build.h"
 
 typedef struct {
     kp_dctx d;
@@ -232,12 +232,6 @@ static kp_status each_pod(sctx *x, const kp_tnode *o, void *out) {
     return st;
 }
 
-static void newest(kp_evict_summary *s, int64_t t) {
-    if (t == 0) return;
-    if (!s->has_time || t > s->time_ns) s->time_ns = t;
-    s->has_time = true;
-}
-
 static kp_status parse_node(sctx *x, const kp_tnode *o) {
     kp_evict_summary *s = x->s;
     kp_status st = expect_obj(&x->d, o);
@@ -256,7 +250,7 @@ static kp_status parse_node(sctx *x, const kp_tnode *o) {
                 st = get_time(&x->d, t, &tm);
                 if (st == KP_OK) kp__dctx_pop(&x->d, s2);
             }
-            newest(s, tm);
+            kp__ev_summary_newest(s, tm);
         } else if (KEY(c, "runtime")) {
             if (c->type == KP_T_NULL) continue;
             if ((st = expect_obj(&x->d, c)) != KP_OK) break;
@@ -326,7 +320,7 @@ static kp_status summary_cb(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, 
     return st;
 }
 
-kp_status kp__ev_summary_parse_tree(const char *source, const char *buf, size_t len,
+kp_status kp__summary_decode_tree(const char *source, const char *buf, size_t len,
                                     kp_evict_summary **out, kp_error *err) {
     *out = NULL;
     sctx *x = kp__calloc(1, sizeof *x);

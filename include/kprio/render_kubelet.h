@@ -1,0 +1,42 @@
+/* kprio: reports of the kubelet engines, as the `kprio evict` and `kprio admit` commands print
+ * them (tables, or JSON / YAML documents through kprio/emit.h). Built on the public API only. */
+#ifndef KP_KPRIO_RENDER_KUBELET_H
+#define KP_KPRIO_RENDER_KUBELET_H
+
+#include <stdio.h>
+
+#include "kprio/admission.h"
+#include "kprio/cluster.h"
+#include "kprio/emit.h"
+#include "kprio/eviction.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes one admission decision of pod `pod` on node `node` to f: a table plus the message and
+ * victims (KP_OUT_TABLE), or an AdmissionResult document. conditions: the KP_NODE_COND_* bits
+ * the decision used. */
+void kp_render_admission(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index node, kp_index pod,
+                         unsigned conditions, const kp_admission *a);
+
+/* An eviction report being written: one table row or one `steps` entry per synchronize step. */
+typedef struct kp_evict_report kp_evict_report;
+
+/* A report for node_name on f (node_name and cl are borrowed). NULL when out of memory. */
+kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *cl, const char *node_name);
+/* Adds the step of summary file `summary` (its result res from manager m). The first step of a
+ * document also writes the image filesystem layout and the thresholds in force. */
+void kp_evict_report_step(kp_evict_report *r, const kp_evict_manager *m, const char *summary,
+                          const kp_evict_result *res);
+/* Ends the report: prints the table, or closes the document. */
+void kp_evict_report_finish(kp_evict_report *r);
+/* Releases r. A document not finished is closed where it stands (what was written stays); a
+ * table not finished is not printed. NULL is a no-op. */
+void kp_evict_report_free(kp_evict_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

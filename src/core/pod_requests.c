@@ -1,0 +1,145 @@
+/* The pod's resource requests and limits: the single copy of component-helpers
+ * resource.PodRequests / PodLimits / AggregateContainerRequests (sidecar-aware: init containers
+ * run in order, restartable init containers keep running beside the later ones and the regular
+ * containers) and of the kubelet's resource.GetResourceRequest(Quantity), which skips the
+ * containers when pod-level resources are set. Used by finalize (the pod's request vectors),
+ * admission and eviction. */
+#include <string.h>
+
+#include "core/pod_requests.h"
+
+
+static inline int64_t resv_get(const kp_resv *v, int r, bool *has) {
+    for (uint16_t i = 0; i < v->n; i++)
+        if (v->e[i].res == r) { *has = true; return v->e[i].v; }
+    return 0;
+}
+
+static inline int64_t sat_add(int64_t a, int64_t b) {
+    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+    return a + b;
+}
+
+/* mirrors resourcehelper.IsSupportedPodLevelResource: cpu, memory and hugepages-* */
+bool kp__pod_level_supported(const kp_cluster *cl, int r) {
+    return r == KP_RES_CPU || r == KP_RES_MEM || strncmp(kp__s(cl, cl->res_names[r]), "hugepages-", 10) == 0;
+}
+
+/* mirrors component-helpers resource.PodRequests (sidecar-aware max of init steps). */
+void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero, int64_t *out) {
+    int64_t apps[KP_MAX_RES] = {0}, side[KP_MAX_RES] = {0}, init_max[KP_MAX_RES] = {0};
+    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
+        const kp_container *c = &p->containers[i];
+        int64_t req[KP_MAX_RES] = {0};
+        bool has_cpu = false, has_mem = false;
+        for (uint16_t k = 0; k < c->req.n; k++) {
+            req[c->req.e[k].res] = c->req.e[k].v;
+            if (c->req.e[k].res == KP_RES_CPU) has_cpu = true;
+            if (c->req.e[k].res == KP_RES_MEM) has_mem = true;
+        }
+        if (non_zero) {
+            /* NonMissingContainerRequests: only requests that are absent get the default */
+            if (!has_cpu) req[KP_RES_CPU] = KP_DEFAULT_CPU_REQUEST;
+            if (!has_mem) req[KP_RES_MEM] = KP_DEFAULT_MEM_REQUEST;
+        }
+        if (!c->is_init) {
+            for (uint32_t r = 0; r < cl->n_res; r++) apps[r] += req[r];
+        } else if (c->is_sidecar) {
+            for (uint32_t r = 0; r < cl->n_res; r++) {
+                apps[r] += req[r];
+                side[r] += req[r];
+                if (side[r] > init_max[r]) init_max[r] = side[r];
+            }
+        } else {
+            for (uint32_t r = 0; r < cl->n_res; r++) {
+                int64_t need = req[r] + side[r];
+                if (need > init_max[r]) init_max[r] = need;
+            }
+        }
+    }
+    for (uint32_t r = 0; r < KP_MAX_RES; r++) out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
+    if (p->has_pod_resources) {
+        /* pod-level requests replace the aggregate for cpu, memory and hugepages-* */
+        for (uint16_t k = 0; k < p->pod_req.n; k++) {
+            int r = p->pod_req.e[k].res;
+            if (kp__pod_level_supported(cl, r)) out[r] = p->pod_req.e[k].v;
+        }
+    }
+    if (with_overhead)
+        for (uint16_t k = 0; k < p->overhead.n; k++) out[p->overhead.e[k].res] += p->overhead.e[k].v;
+}
+
+/* mirrors component-helpers resource.PodLimits */
+void kp__pod_limits(const kp_cluster *cl, const kp_pod *p, int64_t *out) {
+    int64_t apps[KP_MAX_RES] = {0}, side[KP_MAX_RES] = {0}, init_max[KP_MAX_RES] = {0};
+    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
+        const kp_container *c = &p->containers[i];
+        int64_t lim[KP_MAX_RES] = {0};
+        for (uint16_t k = 0; k < c->lim.n; k++) lim[c->lim.e[k].res] = c->lim.e[k].v;
+        for (uint32_t r = 0; r < cl->n_res; r++) {
+            if (!c->is_init) {
+                apps[r] += lim[r];
+            } else if (c->is_sidecar) {
+                apps[r] += lim[r];
+                side[r] += lim[r];
+                if (side[r] > init_max[r]) init_max[r] = side[r];
+            } else if (lim[r] + side[r] > init_max[r]) {
+                init_max[r] = lim[r] + side[r];
+            }
+        }
+    }
+    for (uint32_t r = 0; r < KP_MAX_RES; r++) out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
+    if (p->has_pod_resources)
+        for (uint16_t k = 0; k < p->pod_lim.n; k++) {
+            int r = p->pod_lim.e[k].res;
+            if (kp__pod_level_supported(cl, r)) out[r] = p->pod_lim.e[k].v;
+        }
+}
+
+int64_t kp__pod_aggregate_container(const kp_pod *p, int r, bool limits, bool *has) {
+    int64_t sum = 0, max_init = 0, sidecars = 0;
+    bool any = false;
+    for (uint16_t i = 0; i < p->n_containers; i++) {
+        const kp_container *c = &p->containers[i];
+        sum = sat_add(sum, resv_get(limits ? &c->lim : &c->req, r, &any));
+    }
+    for (uint16_t i = 0; i < p->n_init; i++) {
+        const kp_container *c = &p->containers[p->n_containers + i];
+        int64_t x = resv_get(limits ? &c->lim : &c->req, r, &any), use;
+        if (c->is_sidecar) {
+            sum = sat_add(sum, x);
+            sidecars = sat_add(sidecars, x);
+            use = sidecars;
+        } else {
+            use = sat_add(x, sidecars);
+        }
+        if (use > max_init) max_init = use;
+    }
+    if (has) *has = any;
+    return sum > max_init ? sum : max_init;
+}
+
+static bool resv_has_supported(const kp_cluster *cl, const kp_resv *v) {
+    for (uint16_t i = 0; i < v->n; i++)
+        if (kp__pod_level_supported(cl, v->e[i].res)) return true;
+    return false;
+}
+
+bool kp__pod_level_resources_set(const kp_cluster *cl, const kp_pod *p) {
+    return p->has_pod_resources && (resv_has_supported(cl, &p->pod_req) || resv_has_supported(cl, &p->pod_lim));
+}
+
+int64_t kp__pod_resource_request(const kp_cluster *cl, const kp_pod *p, int r) {
+    if (r == KP_RES_PODS) return 1;
+    bool has = false;
+    if (!p->has_pod_resources && p->n_init == 0 && p->n_containers == 1 && !p->overhead.n)
+        return resv_get(&p->containers[0].req, r, &has); /* the common shape, same result */
+    int64_t v;
+    if (!kp__pod_level_resources_set(cl, p))
+        v = kp__pod_aggregate_container(p, r, false, NULL);
+    else /* container level skipped; supported pod-level requests replace the aggregate */
+        v = kp__pod_level_supported(cl, r) ? resv_get(&p->pod_req, r, &has) : 0;
+    if (v != 0 && p->overhead.n) v = sat_add(v, resv_get(&p->overhead, r, &has)); /* only on a non-zero total */
+    return v;
+}

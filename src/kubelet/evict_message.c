@@ -1,0 +1,162 @@
+/* The eviction message and annotations: evictionMessage and getThresholdMetInfo (helpers.go). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "kubelet/evict_message.h"
+#include "kubelet/evict_signals.h"
+
+/* A growing text (the message and the annotation lists have no length limit): starts in its own
+ * buffer and moves to the heap only when that is too small, so a step formats each piece once and
+ * allocates nothing in the common case. */
+typedef struct {
+    char *p;
+    size_t n, cap;
+    bool oom;
+    char local[1024];
+} text;
+
+static void text_init(text *t) {
+    t->p = t->local;
+    t->n = 0;
+    t->cap = sizeof t->local;
+    t->oom = false;
+    t->local[0] = 0;
+}
+
+static void text_fini(text *t) {
+    if (t->p != t->local) kp__free(t->p);
+}
+
+static void text_add(text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void text_add(text *t, const char *fmt, ...) {
+    if (t->oom) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
+    va_end(ap);
+    if (w < 0) return;
+    if (t->n + (size_t)w >= t->cap) {
+        size_t cap = t->cap * 2;
+        while (cap <= t->n + (size_t)w) cap *= 2;
+        char *np = t->p == t->local ? kp__malloc(cap) : kp__realloc(t->p, cap);
+        if (!np) { t->oom = true; return; }
+        if (t->p == t->local) memcpy(np, t->local, t->n);
+        t->p = np;
+        t->cap = cap;
+        va_start(ap, fmt);
+        vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
+        va_end(ap);
+    }
+    t->n += (size_t)w;
+}
+
+/* The text, copied into the step's arena ("" for an empty text); NULL when out of memory. */
+static const char *text_keep(kp_arena *a, text *t) {
+    if (t->oom) return NULL;
+    return kp__arena_dup(a, t->p, t->n + 1);
+}
+
+static void obs_str(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
+    bool decimal = kp__ev_is_inode_signal(s) || s == KP_EVSIG_PID_AVAILABLE;
+    kp_quantity_format_int(v, decimal ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI, buf, cap);
+}
+
+/* mirrors evictionMessage + getThresholdMetInfo */
+kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const char *resource, uint32_t rp_pod,
+                             const kp_evict_summary *s, const kp__ev_pstats *st, const uint32_t *t3, uint32_t n3,
+                             const kp_evict_observation *obs) {
+    const kp_cluster *cl = m->cl;
+    const kp_pod *p = &cl->pods[rp_pod];
+    kp__ev_qty qt;
+    char q[64], a[64];
+    text msg, names, usages;
+    text_init(&msg);
+    text_init(&names);
+    text_init(&usages);
+    kp_status st_out = KP_ENOMEM;
+    text_add(&msg, "The node was low on resource: %s. ", resource);
+    for (uint32_t k = 0; k < n3; k++) {
+        const kp__ev_threshold *t = &m->th[t3[k]];
+        if (strcmp(kp_evict_signal_resource(t->signal), resource) != 0 || !obs[t->signal].present) continue;
+        kp__ev_threshold_quantity_str(&t->value, obs[t->signal].capacity, q, sizeof q);
+        obs_str(t->signal, obs[t->signal].available, a, sizeof a);
+        text_add(&msg, "Threshold quantity: %s, available: %s. ", q, a);
+        break;
+    }
+    if (!st) {
+        if ((e->message = text_keep(&m->arena, &msg)) != NULL) st_out = KP_OK;
+        goto out;
+    }
+    const char *keys[5], *vals[5];
+    uint32_t na = 0;
+    bool is_mem = strcmp(resource, "memory") == 0, is_eph = strcmp(resource, "ephemeral-storage") == 0;
+    const char *pod_name = kp__s(cl, p->name), *pod_usage = NULL;
+    int64_t preq;
+    if (is_mem && p->has_pod_resources && kp__ev_resv_find(&p->pod_req, KP_RES_MEM, &preq) && (st->has & KP__EVP_MEM)) {
+        int64_t ws = (st->has & KP__EVP_WS) ? kp__ev_u2i(st->ws) : 0;
+        kp_quantity_format_int(ws, KP_QFMT_BINARY_SI, a, sizeof a);
+        kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_POD_REQUEST, "", "memory", preq, &qt);
+        text_add(&msg, "Pod %s was using %s, request is %s, has larger consumption of memory. ", pod_name, a,
+                 kp__ev_qty_str(&qt));
+        if (!(pod_usage = kp__arena_dup(&m->arena, a, strlen(a) + 1))) goto out;
+    }
+    uint32_t n_all = (uint32_t)p->n_containers + p->n_init;
+    const kp__ev_cstats *conts = kp__ev_pod_conts(s, st);
+    for (uint32_t j = 0; j < st->n_containers; j++) {
+        const kp__ev_cstats *cs = &conts[j];
+        const char *cs_name = kp__ev_str(s, cs->name);
+        if (!(cs->has & KP__EVC_NAME)) continue;
+        for (uint32_t c = 0; c < n_all; c++) {
+            const kp_container *ct = &p->containers[c];
+            if (cl->strs.len[ct->name] != cs->name_len || memcmp(kp__s(cl, ct->name), cs_name, cs->name_len) != 0)
+                continue;
+            int64_t req = is_mem ? kp__resv_get(&ct->req, KP_RES_MEM) : is_eph ? kp__resv_get(&ct->req, KP_RES_EPH) : 0;
+            bool has_usage = false;
+            int64_t usage = 0;
+            if (is_eph && (cs->has & KP__EVC_ROOT_USED) && (cs->has & KP__EVC_LOGS_USED)) {
+                has_usage = true;
+                usage = kp__ev_u2i(cs->root_used + cs->logs_used);
+            } else if (is_mem && (cs->has & KP__EVC_WS)) {
+                has_usage = true;
+                usage = kp__ev_u2i(cs->ws);
+            }
+            if (has_usage && usage > req) {
+                kp_quantity_format_int(usage, KP_QFMT_BINARY_SI, a, sizeof a);
+                kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_REQUEST, kp__s(cl, ct->name), resource, req, &qt);
+                text_add(&msg, "Container %s was using %s, request is %s, has larger consumption of %s. ",
+                         kp__s(cl, ct->name), a, kp__ev_qty_str(&qt), resource);
+                text_add(&names, "%s%s", names.n ? "," : "", kp__s(cl, ct->name));
+                text_add(&usages, "%s%s", usages.n ? "," : "", a);
+            }
+            break;
+        }
+    }
+    /* annotations, keys sorted as Go's encoding of a map[string]string */
+    keys[na] = "offending_containers"; vals[na++] = text_keep(&m->arena, &names);
+    keys[na] = "offending_containers_usage"; vals[na++] = text_keep(&m->arena, &usages);
+    if (!vals[0] || !vals[1]) goto out;
+    if (pod_usage) {
+        keys[na] = "offending_pod"; vals[na++] = pod_name;
+        keys[na] = "offending_pod_usage"; vals[na++] = pod_usage;
+    }
+    keys[na] = "starved_resource"; vals[na++] = resource;
+    const char **kk = kp__arena_alloc(&m->arena, na * sizeof *kk), **vv = kp__arena_alloc(&m->arena, na * sizeof *vv);
+    if (!kk || !vv) goto out;
+    memcpy(kk, keys, na * sizeof *kk);
+    memcpy(vv, vals, na * sizeof *vv);
+    e->n_annotations = na;
+    e->ann_keys = kk;
+    e->ann_values = vv;
+    if ((e->message = text_keep(&m->arena, &msg)) != NULL) st_out = KP_OK;
+out:
+    text_fini(&msg);
+    text_fini(&names);
+    text_fini(&usages);
+    return st_out;
+}

@@ -1,0 +1,286 @@
+/* kprio evict's report: one row (table) or one object (JSON / YAML) per synchronize step, from
+ * the public eviction API (include/kprio/render_kubelet.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "kprio/cluster.h"
+#include "kprio/emit.h"
+#include "kprio/eviction.h"
+#include "kprio/node_conditions.h"
+#include "kprio/quantity.h"
+#include "kprio/render_kubelet.h"
+
+/* A growing table cell (no length limit); out of memory leaves what fitted. */
+typedef struct {
+    char *p;
+    size_t n, cap;
+} text;
+
+static void text_add(text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void text_add(text *t, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(t->p ? t->p + t->n : NULL, t->p ? t->cap - t->n : 0, fmt, ap);
+    va_end(ap);
+    if (w < 0) return;
+    if (!t->p || t->n + (size_t)w >= t->cap) {
+        size_t cap = t->cap ? t->cap : 256;
+        while (cap <= t->n + (size_t)w) cap *= 2;
+        char *np = kp_realloc(t->p, cap);
+        if (!np) return;
+        t->p = np;
+        t->cap = cap;
+        va_start(ap, fmt);
+        vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
+        va_end(ap);
+    }
+    t->n += (size_t)w;
+}
+
+/* Adds the cell (or `empty` when nothing was written) and starts the next one. */
+static void text_cell(kp_table *t, text *c, const char *empty) {
+    kp_table_add(t, c->n ? c->p : empty);
+    c->n = 0;
+    if (c->p) c->p[0] = 0;
+}
+
+static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
+    text ref = {0};
+    text_add(&ref, "%s/%s", kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
+    kp_emit_str(e, ref.p ? ref.p : "");
+    kp_free(ref.p);
+}
+
+static void fmt_time(int64_t ns, char *buf, size_t cap) {
+    time_t secs = (time_t)(ns / 1000000000);
+    struct tm tm;
+    if (!gmtime_r(&secs, &tm)) { snprintf(buf, cap, "?"); return; }
+    strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static bool decimal_signal(kp_evict_signal s) {
+    return s == KP_EVSIG_NODEFS_INODES_FREE || s == KP_EVSIG_IMAGEFS_INODES_FREE ||
+           s == KP_EVSIG_CONTAINERFS_INODES_FREE || s == KP_EVSIG_PID_AVAILABLE;
+}
+
+static void fmt_obs(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
+    kp_quantity_format_int(v, decimal_signal(s) ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI, buf, cap);
+}
+
+static const char *layout_name(kp_evict_fs_layout l) {
+    switch (l) {
+    case KP_EVFS_AUTO: return "auto";
+    case KP_EVFS_SHARED: return "shared";
+    case KP_EVFS_DEDICATED: return "dedicated";
+    case KP_EVFS_SPLIT: return "split";
+    }
+    return "shared";
+}
+
+static void emit_threshold_list(kp_emit *e, const kp_evict_manager *m) {
+    char g[32];
+    kp_emit_key(e, "thresholds");
+    kp_emit_arr_begin(e);
+    for (size_t i = 0; i < kp_evict_manager_threshold_count(m); i++) {
+        kp_evict_threshold_info t;
+        if (kp_evict_manager_threshold(m, i, &t) != KP_OK || !t.value[0]) continue;
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "signal", kp_evict_signal_name(t.signal));
+        kp_emit_kv_str(e, "operator", "LessThan");
+        kp_emit_kv_str(e, "value", t.value);
+        kp_evict_format_duration(t.grace_ns, g, sizeof g);
+        kp_emit_kv_str(e, "gracePeriod", g);
+        kp_emit_kv_bool(e, "hard", t.hard);
+        if (t.min_reclaim[0]) kp_emit_kv_str(e, "minReclaim", t.min_reclaim);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+}
+
+static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const kp_evict_result *r) {
+    char buf[64], buf2[64];
+    kp_emit_obj_begin(e);
+    fmt_time(r->time_ns, buf, sizeof buf);
+    kp_emit_kv_str(e, "time", buf);
+    kp_emit_kv_str(e, "summary", file);
+    kp_emit_key(e, "signals");
+    kp_emit_obj_begin(e);
+    for (int s = 0; s < KP_EVSIG_COUNT; s++) {
+        if (!r->obs[s].present) continue;
+        kp_emit_key(e, kp_evict_signal_name((kp_evict_signal)s));
+        kp_emit_obj_begin(e);
+        fmt_obs((kp_evict_signal)s, r->obs[s].available, buf, sizeof buf);
+        kp_emit_kv_str(e, "available", buf);
+        fmt_obs((kp_evict_signal)s, r->obs[s].capacity, buf, sizeof buf);
+        kp_emit_kv_str(e, "capacity", buf);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_obj_end(e);
+    kp_emit_key(e, "thresholdsMet");
+    kp_emit_arr_begin(e);
+    for (uint32_t i = 0; i < r->n_met; i++) {
+        const kp_evict_met *t = &r->met[i];
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "signal", kp_evict_signal_name(t->signal));
+        kp_emit_kv_str(e, "operator", "LessThan");
+        kp_emit_kv_str(e, "value", t->value);
+        kp_emit_kv_str(e, "quantity", t->quantity_str);
+        kp_evict_format_duration(t->grace_ns, buf2, sizeof buf2);
+        kp_emit_kv_str(e, "gracePeriod", buf2);
+        kp_emit_kv_bool(e, "hard", t->hard);
+        kp_emit_kv_bool(e, "gracePeriodMet", t->grace_met);
+        kp_emit_kv_bool(e, "statsUpdated", t->acted);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+    kp_emit_key(e, "nodeConditions");
+    kp_emit_arr_begin(e);
+    for (unsigned c = 0; c < KP_NODE_COND_COUNT; c++)
+        if (r->conditions & (1u << c)) kp_emit_str(e, kp_node_condition_name(1u << c));
+    kp_emit_arr_end(e);
+    if (r->has_reclaim) {
+        kp_emit_key(e, "reclaim");
+        kp_emit_obj_begin(e);
+        for (uint32_t i = 0; i < r->n_met; i++)
+            if (r->met[i].index == r->reclaim_threshold) kp_emit_kv_str(e, "signal", kp_evict_signal_name(r->met[i].signal));
+        kp_emit_kv_str(e, "resource", r->reclaim_resource);
+        kp_emit_key(e, "nodeLevel");
+        kp_emit_arr_begin(e);
+        if (r->node_reclaim & 1) kp_emit_str(e, "containerGC");
+        if (r->node_reclaim & 2) kp_emit_str(e, "imageGC");
+        kp_emit_arr_end(e);
+        kp_emit_kv_bool(e, "relieved", r->node_reclaim_enough);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_key(e, "ranking");
+    kp_emit_arr_begin(e);
+    for (uint32_t i = 0; i < r->n_ranking; i++) emit_pod_ref(e, cl, r->ranking[i]);
+    kp_emit_arr_end(e);
+    kp_emit_key(e, "evicted");
+    kp_emit_arr_begin(e);
+    for (uint32_t i = 0; i < r->n_evicted; i++) {
+        const kp_evict_eviction *v = &r->evicted[i];
+        kp_emit_obj_begin(e);
+        kp_emit_key(e, "pod");
+        emit_pod_ref(e, cl, (kp_index)v->pod);
+        kp_emit_kv_str(e, "signal", v->signal);
+        kp_emit_kv_int(e, "gracePeriodSeconds", v->grace_seconds);
+        kp_emit_kv_str(e, "message", v->message);
+        kp_emit_key(e, "annotations");
+        kp_emit_obj_begin(e);
+        for (uint32_t a = 0; a < v->n_annotations; a++) kp_emit_kv_str(e, v->ann_keys[a], v->ann_values[a]);
+        kp_emit_obj_end(e);
+        kp_emit_kv_bool(e, "disruptionTarget", !v->local_storage);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+    if (r->note) kp_emit_kv_str(e, "note", r->note);
+    kp_emit_obj_end(e);
+}
+
+static void table_row(kp_table *t, const kp_cluster *cl, const kp_evict_result *r) {
+    char buf[64], a[64];
+    text cell = {0};
+    fmt_time(r->time_ns, buf, sizeof buf);
+    kp_table_add(t, buf);
+    for (uint32_t i = 0; i < r->n_met; i++) {
+        const kp_evict_met *m = &r->met[i];
+        fmt_obs(m->signal, r->obs[m->signal].available, a, sizeof a);
+        text_add(&cell, "%s%s %s<%s%s", cell.n ? ", " : "", kp_evict_signal_name(m->signal), a, m->quantity_str,
+                 m->grace_met ? "" : " (grace)");
+    }
+    text_cell(t, &cell, "<none>");
+    for (unsigned c = 0; c < KP_NODE_COND_COUNT; c++)
+        if (r->conditions & (1u << c)) text_add(&cell, "%s%s", cell.n ? "," : "", kp_node_condition_name(1u << c));
+    text_cell(t, &cell, "<none>");
+    for (uint32_t i = 0; i < r->n_evicted; i++)
+        text_add(&cell, "%s%s/%s", cell.n ? "," : "", kp_cluster_pod_namespace(cl, (kp_index)r->evicted[i].pod),
+                 kp_cluster_pod_name(cl, (kp_index)r->evicted[i].pod));
+    text_cell(t, &cell, "<none>");
+    for (uint32_t i = 0; i < r->n_evicted; i++)
+        text_add(&cell, "%s%s grace %llds", cell.n ? ", " : "", r->evicted[i].signal,
+                 (long long)r->evicted[i].grace_seconds);
+    if (!r->n_evicted && r->note) text_add(&cell, "%s", r->note);
+    text_cell(t, &cell, "");
+    kp_free(cell.p);
+}
+
+struct kp_evict_report {
+    FILE *f;
+    kp_outfmt fmt;
+    const kp_cluster *cl;
+    kp_emit *e;
+    kp_table *t;
+    size_t n_steps;
+    bool finished;
+};
+
+kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *cl, const char *node_name) {
+    kp_evict_report *r = kp_calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->f = f;
+    r->fmt = fmt;
+    r->cl = cl;
+    if (fmt == KP_OUT_TABLE) {
+        r->t = kp_table_new(5);
+        if (!r->t) { kp_free(r); return NULL; }
+        kp_table_add(r->t, "TIME");
+        kp_table_add(r->t, "THRESHOLDS MET (available<threshold)");
+        kp_table_add(r->t, "CONDITIONS");
+        kp_table_add(r->t, "EVICTED");
+        kp_table_add(r->t, "WHY");
+        return r;
+    }
+    r->e = kp_emit_new(f, fmt);
+    if (!r->e) { kp_free(r); return NULL; }
+    kp_emit_obj_begin(r->e);
+    kp_emit_kv_str(r->e, "apiVersion", "kprio/v1alpha1");
+    kp_emit_kv_str(r->e, "kind", "EvictionReport");
+    kp_emit_kv_str(r->e, "node", node_name);
+    return r;
+}
+
+void kp_evict_report_step(kp_evict_report *r, const kp_evict_manager *m, const char *summary,
+                          const kp_evict_result *res) {
+    if (r->e) {
+        if (r->n_steps == 0) {
+            kp_emit_kv_str(r->e, "imageFilesystem", layout_name(res->layout));
+            emit_threshold_list(r->e, m);
+            kp_emit_key(r->e, "steps");
+            kp_emit_arr_begin(r->e);
+        }
+        emit_step(r->e, r->cl, summary, res);
+    } else {
+        table_row(r->t, r->cl, res);
+    }
+    r->n_steps++;
+}
+
+void kp_evict_report_finish(kp_evict_report *r) {
+    if (r->e) {
+        if (r->n_steps == 0) { kp_emit_key(r->e, "steps"); kp_emit_arr_begin(r->e); }
+        kp_emit_arr_end(r->e);
+        kp_emit_obj_end(r->e);
+        kp_emit_free(r->e);
+        r->e = NULL;
+    } else {
+        kp_table_print(r->t, r->f);
+    }
+    r->finished = true;
+}
+
+void kp_evict_report_free(kp_evict_report *r) {
+    if (!r) return;
+    if (r->e) { /* not finished: close the document where it stands */
+        kp_emit_obj_end(r->e);
+        kp_emit_free(r->e);
+    }
+    kp_table_free(r->t);
+    kp_free(r);
+}
