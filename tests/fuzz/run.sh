@@ -7,7 +7,7 @@ B=build-fuzz
 mkdir -p $B
 FLAGS="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc"
 LIBSRC=$(find src -name '*.c' -not -path 'src/cli/*')
-clang++ -std=c++17 -g -O1 -march=native -fsanitize=address,undefined -Iinclude -Isrc -c src/io/json_simdjson.cpp -o $B/json_simdjson.o
+clang++ -std=c++17 -g -O1 -fsanitize=address,undefined -Iinclude -Isrc -c src/io/json_simdjson.cpp -o $B/json_simdjson.o
 objs=""
 for f in $LIBSRC; do
     o=$B/$(echo "$f" | tr '/' '_' | sed 's/\.c$/.o/')
