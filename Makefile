@@ -11,7 +11,7 @@ SAN     ?=
 WERROR  ?=
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
            -Wformat=2 $(if $(filter 1,$(WERROR)),-Werror)
-CXXWARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
+CXXWARN := -Wall -Wextra -Wpedantic $(if $(filter 1,$(WERROR)),-Werror)
 CFLAGS  += -std=c11 $(OPT) $(WARN) $(SAN) -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
 # Portable by default: the binary runs on any x86-64. simdjson still picks its fastest stage-1
 # kernel (icelake/haswell/westmere) at run time; NATIVE=1 builds the shim for this CPU only.
