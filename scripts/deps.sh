@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages kprio builds with, if any is missing. Idempotent: does nothing
 # when everything is present. Needs root (or sudo) only when something must be installed.
 set -e
-PKGS="build-essential g++ clang libclang-rt-14-dev libsimdjson-dev libyaml-dev valgrind"
+PKGS="build-essential g++ clang libclang-rt-14-dev libsimdjson-dev libyaml-dev valgrind cppcheck clang-format"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,0 +1,161 @@
+#!/bin/sh
+# Self-test of scripts/check_layout.sh: builds a tiny tree that keeps every rule (it must pass),
+# then breaks each rule once and checks that each break is reported with its rule number.
+# Runs in a temporary directory; needs cc and nm only.
+set -eu
+here=$(cd "$(dirname "$0")/../.." && pwd)
+chk="$here/scripts/check_layout.sh"
+t=$(mktemp -d "${TMPDIR:-/tmp}/kp-layout-test.XXXXXX")
+trap 'rm -rf "$t"' EXIT INT TERM
+fail=0
+put() { mkdir -p "$(dirname "$t/tree/$1")"; cat > "$t/tree/$1"; }
+build() {
+    rm -rf "$t/build"
+    (cd "$t/tree" && find src -name '*.c' | while read -r f; do
+        mkdir -p "$t/build/$(dirname "$f")"
+        cc -std=c11 -O0 -w -Isrc -c "$f" -o "$t/build/${f%.c}.o" || exit 1
+    done)
+}
+run() { sh "$chk" "$t/build" "$t/tree" > "$t/out" 2> "$t/err" && echo 0 > "$t/rc" || echo $? > "$t/rc"; }
+expect() { # rule pattern
+    if grep "^check-layout: RULE $1: " "$t/out" | grep -q -- "$2"; then :; else
+        echo "FAIL: rule $1 not reported: $2"; fail=1; fi
+}
+
+# --- a clean tree: one file per layer, each calling the one below --------------------------
+put src/base/b.h <<'X'
+int kp__base_f(int x);
+X
+put src/base/b.c <<'X'
+#include <stdlib.h>
+#include "base/b.h"
+int kp__base_f(int x) { char *p = malloc(4); free(p); return x + 1; }
+X
+put src/core/c.h <<'X'
+int kp__core_f(int x);
+X
+put src/core/c.c <<'X'
+#include "base/b.h"
+#include "core/c.h"
+int kp__core_f(int x) { return kp__base_f(x); }
+X
+put src/io/a.h <<'X'
+int kp__io_a(int x);
+X
+put src/io/a.c <<'X'
+#include <stdio.h>
+#include "core/c.h"
+#include "io/a.h"
+int kp__io_a(int x) { FILE *f = fopen("x", "r"); if (f) fclose(f); return kp__core_f(x); }
+X
+put src/sched/s.c <<'X'
+#include "core/c.h"
+int kp_sched_f(int x);
+int kp_sched_f(int x) { return kp__core_f(x); }
+X
+put src/kubelet/k.h <<'X'
+int kp_kubelet_f(int x);
+X
+put src/kubelet/k.c <<'X'
+#include "core/c.h"
+#include "kubelet/k.h"
+int kp_kubelet_f(int x) { return kp__core_f(x); }
+X
+put src/render/r.c <<'X'
+#include <stdio.h>
+int kp_render_f(int x);
+int kp_render_f(int x) { return printf("%d\n", x); }
+X
+put src/cli/main.c <<'X'
+#include <stdio.h>
+int kp_render_f(int x);
+int main(void)
+{
+    return kp_render_f(1) < 0;
+}
+X
+build; run
+if [ "$(cat "$t/rc")" != 0 ]; then echo "FAIL: the clean tree is reported:"; cat "$t/out" "$t/err"; fail=1; fi
+
+# --- break each rule once -------------------------------------------------------------------
+put src/cli/main.c <<'X'
+#include <stdio.h>
+#include "core/c.h"
+int kp_render_f(int x);
+int main(void)
+{
+    return kp_render_f(1) < 0 || kp__core_f(2) < 0;
+}
+X
+put src/sched/s.c <<'X'
+#include "core/c.h"
+#include "kubelet/k.h"
+int kp_sched_f(int x);
+int kp_sched_f(int x) { return kp__core_f(x); }
+X
+put src/sim/sim.c <<'X'
+#include "core/c.h"
+int kp_sim_f(void);
+int kp_sim_f(void) { return 0; }
+X
+put src/core/c.c <<'X'
+#include <stdio.h>
+#include <stdlib.h>
+#include "base/b.h"
+#include "core/c.h"
+#include "io/a.h"
+int kp__core_f(int x) { return kp__base_f(x); }
+int kp__core_g(void);
+int kp__core_g(void) {
+    FILE *f = fopen("/etc/hostname", "r");
+    char *p = malloc(8);
+    free(p);
+    if (f) fclose(f);
+    return kp__io_a(1);
+}
+X
+put src/io/p.c <<'X'
+int kp__io_p(int n);
+int kp__io_q(int n);
+int kp__io_p(int n) { return n ? kp__io_q(n - 1) : 0; }
+X
+put src/io/q.c <<'X'
+int kp__io_p(int n);
+int kp__io_q(int n);
+int kp__io_q(int n) { return n ? kp__io_p(n - 1) : 1; }
+X
+{
+    echo '#define KP_MAX_THINGS 4'
+    echo 'static int things[KP_MAX_THINGS];'
+    echo 'int kp__io_long(int x);'
+    echo 'int kp__io_long(int x)'
+    echo '{'
+    echo '    /* a brace in a comment { and in a string: */'
+    echo '    const char *s = "}{";'
+    i=0; while [ $i -lt 150 ]; do echo "    x += things[$((i % 4))] + (int)s[0]; /* $i */"; i=$((i + 1)); done
+    echo '    return x;'
+    echo '}'
+    i=0; while [ $i -lt 660 ]; do echo "/* filler $i */"; i=$((i + 1)); done
+} | put src/io/big.c
+build; run
+[ "$(cat "$t/rc")" = 1 ] || { echo "FAIL: broken tree: exit $(cat "$t/rc"), want 1"; fail=1; }
+expect 1 'src/cli/main.c:2: includes core/c.h'
+expect 1 'src/cli/main.c: calls kp__core_f defined in src/core/c.c'
+expect 2 'src/sched/s.c:2: includes kubelet/k.h'
+expect 2 'src/sim/sim.c:1: includes core/c.h'
+expect 3 'src/core/c.c: calls fopen'
+expect 4 'src/core/c.c: calls malloc'
+expect 4 'src/core/c.c: calls free'
+expect 5 'src/io/p: in a circle of calls with src/io/q'
+expect 6 'src/io/big.c: 8[0-9][0-9] lines'
+expect 6 'src/io/big.c:4: function kp__io_long is 156 lines'
+expect 7 'src/core/c.c:5: includes io/a.h (layer io is above core)'
+expect 7 'src/core/c.c: uses kp__io_a of src/io/a.c'
+if grep -q 'src/sim: folder is in no layer' "$t/out"; then echo "FAIL: sim reported as no layer"; fail=1; fi
+grep -q 'WARNING: RULE 8: src/io/big.c:1: KP_MAX_THINGS' "$t/out" || { echo "FAIL: rule 8 warning missing"; fail=1; }
+# the clean files stay clean
+if grep -q 'src/kubelet/k.c\|src/render/r.c\|src/io/a.c: calls fopen' "$t/out"; then
+    echo "FAIL: a clean file is reported:"; grep 'src/kubelet/k.c\|src/render/r.c\|src/io/a.c: calls fopen' "$t/out"; fail=1
+fi
+if [ $fail != 0 ]; then echo "--- check_layout output:"; cat "$t/out" "$t/err"; echo "test-layout: FAILED"; exit 1; fi
+echo "test-layout: $(grep -c '^check-layout: RULE' "$t/out") violations found as expected, clean tree passes"
