@@ -43,6 +43,7 @@ deps:
 
 $(BUILD)/libkprio.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
+	rm -f $@
 	ar rcs $@ $^
 
 $(BUILD)/kprio: $(CLI_OBJ) $(BUILD)/libkprio.a

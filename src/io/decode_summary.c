@@ -557,11 +557,14 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
             return -1;
         return 0;
     case KP_EV_KEY:
-        if (x->depth == 0) return 1;
+        /* Skipped members are still checked by the JSON back end: the kubelet's decoder
+         * (encoding/json) rejects a malformed document wherever the error is, and so does the
+         * reference decoder this one must agree with. */
+        if (x->depth == 0) return KP_EV_SKIP_CHECKED;
         on_key(x, s, len);
         if (x->m.act == A_SKIP) {
             x->skip_pending = true;
-            return 1;
+            return KP_EV_SKIP_CHECKED;
         }
         x->have_member = true;
         return 0;

@@ -27,6 +27,11 @@ struct Walker {
     size_t errcap;
     uint64_t *err_off;
     uint64_t last_off = 0;
+    int quiet = 0; // > 0 while checking a member the consumer skipped: events are not delivered
+
+    int emit(kp_ev ev, const char *s, size_t n, uint64_t off) {
+        return quiet ? 0 : fn(ctx, ev, s, n, off);
+    }
 
     int fail(const char *what, error_code e, uint64_t off) {
         std::snprintf(errmsg, errcap, "%s%s%s", what, e == SUCCESS ? "" : ": ",
@@ -49,7 +54,7 @@ struct Walker {
             std::string_view s;
             error_code e = v.get_string().get(s);
             if (e) return fail("invalid string", e, off);
-            return fn(ctx, KP_EV_STR, s.data(), s.size(), off);
+            return emit(KP_EV_STR, s.data(), s.size(), off);
         }
         case json_type::number: {
             // Validate as a JSON number; keep the text so quantities like 1e3 stay exact.
@@ -62,19 +67,19 @@ struct Walker {
             while (n_len && (raw[n_len - 1] == ' ' || raw[n_len - 1] == '\n' ||
                              raw[n_len - 1] == '\r' || raw[n_len - 1] == '\t'))
                 n_len--;
-            return fn(ctx, KP_EV_NUM, raw.data(), n_len, off);
+            return emit(KP_EV_NUM, raw.data(), n_len, off);
         }
         case json_type::boolean: {
             bool b;
             error_code e = v.get_bool().get(b);
             if (e) return fail("invalid literal", e, off);
-            return fn(ctx, b ? KP_EV_TRUE : KP_EV_FALSE, nullptr, 0, off);
+            return emit(b ? KP_EV_TRUE : KP_EV_FALSE, nullptr, 0, off);
         }
         case json_type::null: {
             bool is_null = false;
             if (v.is_null().get(is_null) != SUCCESS || !is_null)
                 return fail("invalid literal", SUCCESS, off);
-            return fn(ctx, KP_EV_NULL, nullptr, 0, off);
+            return emit(KP_EV_NULL, nullptr, 0, off);
         }
         default: break;
         }
@@ -89,25 +94,32 @@ struct Walker {
         if (t == json_type::object) {
             ondemand::object obj;
             if ((e = v.get_object().get(obj))) return fail("invalid object", e, last_off);
-            int r = fn(ctx, KP_EV_OBJ_BEGIN, nullptr, 0, last_off);
+            int r = emit(KP_EV_OBJ_BEGIN, nullptr, 0, last_off);
             if (r < 0) return r;
             for (auto field_res : obj) {
                 ondemand::field f;
                 if ((e = std::move(field_res).get(f))) return fail("invalid object member", e, last_off);
                 std::string_view key;
                 if ((e = f.unescaped_key().get(key))) return fail("invalid key", e, last_off);
-                r = fn(ctx, KP_EV_KEY, key.data(), key.size(), last_off);
+                r = emit(KP_EV_KEY, key.data(), key.size(), last_off);
                 if (r < 0) return r;
                 if (r == 1) continue; // skipped: On-Demand steps over the unread value
+                if (r == 2) {         // skipped, but its syntax is checked (nothing delivered)
+                    quiet++;
+                    r = value(f.value(), depth + 1);
+                    quiet--;
+                    if (r < 0) return r;
+                    continue;
+                }
                 r = value(f.value(), depth + 1);
                 if (r < 0) return r;
             }
-            return fn(ctx, KP_EV_OBJ_END, nullptr, 0, last_off);
+            return emit(KP_EV_OBJ_END, nullptr, 0, last_off);
         }
         if (t == json_type::array) {
             ondemand::array arr;
             if ((e = v.get_array().get(arr))) return fail("invalid array", e, last_off);
-            int r = fn(ctx, KP_EV_ARR_BEGIN, nullptr, 0, last_off);
+            int r = emit(KP_EV_ARR_BEGIN, nullptr, 0, last_off);
             if (r < 0) return r;
             for (auto el : arr) {
                 ondemand::value ev;
@@ -115,7 +127,7 @@ struct Walker {
                 r = value(ev, depth + 1);
                 if (r < 0) return r;
             }
-            return fn(ctx, KP_EV_ARR_END, nullptr, 0, last_off);
+            return emit(KP_EV_ARR_END, nullptr, 0, last_off);
         }
         return scalar(v, t);
     }
@@ -143,7 +155,7 @@ extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *c
     ondemand::document doc;
     error_code e = parser.iterate(buf, len, len + KP_JSON_PADDING).get(doc);
     if (e) return w.fail("invalid JSON", e, 0);
-    int r = fn(ctx, KP_EV_DOC_BEGIN, nullptr, 0, 0);
+    int r = w.emit(KP_EV_DOC_BEGIN, nullptr, 0, 0);
     if (r < 0) return r;
     json_type t;
     e = doc.type().get(t);
@@ -173,5 +185,5 @@ extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *c
         if (doc.current_location().get(loc) == SUCCESS && loc && loc < buf + len)
             return w.fail("unexpected content after the top-level value", SUCCESS, uint64_t(loc - buf));
     }
-    return fn(ctx, KP_EV_DOC_END, nullptr, 0, len);
+    return w.emit(KP_EV_DOC_END, nullptr, 0, len);
 }

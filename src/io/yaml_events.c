@@ -144,7 +144,7 @@ int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *e
         default: break;
         }
         if (rc >= 0 && value_start && depth > 0 && stack[depth - 1].is_map) stack[depth - 1].expect_key = true;
-        if (rc == 1) rc = 0; /* YAML back end does not skip; the consumer ignores the value */
+        if (rc == KP_EV_SKIP || rc == KP_EV_SKIP_CHECKED) rc = 0; /* YAML back end does not skip; the consumer ignores the value */
         yaml_event_delete(&ev);
         if (rc < 0) break;
     }

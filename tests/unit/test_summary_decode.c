@@ -2,11 +2,13 @@
  * decoder accepts, the reference decoder over the value tree gives the same summary
  * (kp__summary_equal). Run over the summaries of the golden cases and a YAML rendering. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/summary.h"
 #include "harness.h"
 #include "io/decode_summary.h"
 #include "io/decode_summary_tree.h"
+#include "kprio/eviction.h"
 
 static const char *const FILES[] = {
     "tests/golden/evict-memory-pressure/s1.json", "tests/golden/evict-memory-pressure/s2.json",
@@ -72,4 +74,32 @@ KT_TEST(decoders_agree_on_yaml_and_odd_shapes) {
     for (size_t i = 0; i < sizeof DOCS / sizeof DOCS[0]; i++) check_pair("doc", DOCS[i], strlen(DOCS[i]));
 }
 
-KT_MAIN(KT_CASE(decoders_agree_on_golden_summaries), KT_CASE(decoders_agree_on_yaml_and_odd_shapes))
+/* Found by fuzz_summary: the fast path skipped members it does not read without checking them,
+ * so a document with a syntax error inside such a member was accepted while the reference
+ * decoder (and the kubelet's encoding/json) rejects it. */
+KT_TEST(malformed_json_in_a_skipped_member_is_rejected) {
+    static const char *const DOCS[] = {
+        "{\"n5ode\": {\"a\": 0 \"b\": 1}, \"node\": {\"nodeName\": \"n1\"}}",
+        "{\"node\": {\"nodeName\": \"n1\", \"unknown\": [1 2]}}",
+        "{\"node\": {\"memory\": {\"availableBytes\": 1, \"x\": {\"y\": tru}}}}",
+    };
+    for (size_t i = 0; i < sizeof DOCS / sizeof DOCS[0]; i++) {
+        size_t len = strlen(DOCS[i]);
+        char *buf = kp_calloc(1, len + 64); /* the JSON back end's padding */
+        KT_CHECK(buf != NULL);
+        if (!buf) return;
+        memcpy(buf, DOCS[i], len);
+        kp_evict_summary *fast = NULL, *pub = NULL;
+        kp_error err;
+        kp_error_clear(&err);
+        KT_CHECK(kp__summary_decode_events(buf, len, &fast) != KP_OK);
+        KT_CHECK_INT(kp_evict_summary_parse("s.json", buf, len, &pub, &err), KP_ESYNTAX);
+        KT_CHECK(err.msg[0] != 0);
+        kp_evict_summary_free(fast);
+        kp_evict_summary_free(pub);
+        kp_free(buf);
+    }
+}
+
+KT_MAIN(KT_CASE(decoders_agree_on_golden_summaries), KT_CASE(decoders_agree_on_yaml_and_odd_shapes),
+        KT_CASE(malformed_json_in_a_skipped_member_is_rejected))
