@@ -145,7 +145,7 @@ static kp_status decode_node_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode
     kp_node_affinity *a = kp__d_alloc(d, cl, sizeof *a);
     if (!a) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, "nodeAffinity");
-    const kp_tnode *req, *terms, *pref;
+    const kp_tnode *req = NULL, *terms = NULL, *pref = NULL;
     kp_status st = kp__dget_obj(d, na, "requiredDuringSchedulingIgnoredDuringExecution", &req);
     if (st == KP_OK && req) {
         a->has_required = true;
@@ -217,7 +217,7 @@ static kp_status decode_pod_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode 
     kp_pod_affinity *a = kp__d_alloc(d, cl, sizeof *a);
     if (!a) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, key);
-    const kp_tnode *req, *pref;
+    const kp_tnode *req = NULL, *pref = NULL;
     kp_status st = kp__dget_arr(d, pa, "requiredDuringSchedulingIgnoredDuringExecution", &req);
     if (st == KP_OK && req)
         st = kp__d_check_count(d, req, "requiredDuringSchedulingIgnoredDuringExecution", req->n, KP_MAX_ENTRIES);

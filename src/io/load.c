@@ -387,7 +387,7 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
         n++;
     }
     closedir(dir);
-    if (st == KP_OK) qsort(names, n, sizeof *names, name_cmp);
+    if (st == KP_OK && n) qsort(names, n, sizeof *names, name_cmp);
     for (size_t i = 0; i < n && st == KP_OK; i++) {
         struct stat sb;
         if (stat(names[i], &sb) != 0) {

@@ -11,12 +11,12 @@ typedef struct {
 } qstr;
 
 static qstr cpu_str(int64_t milli) {
-    qstr q;
+    qstr q = {{0}};
     kp_quantity_format_milli(milli, KP_QFMT_DECIMAL_SI, q.s, sizeof q.s);
     return q;
 }
 static qstr mem_str(int64_t bytes) {
-    qstr q;
+    qstr q = {{0}};
     kp_quantity_format_int(bytes, KP_QFMT_BINARY_SI, q.s, sizeof q.s);
     return q;
 }
