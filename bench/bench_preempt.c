@@ -26,7 +26,7 @@
 
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
-#include "sched/preempt.h"
+#include "sched/preempt/preempt.h"
 
 static double now_s(void) {
     struct timespec ts;

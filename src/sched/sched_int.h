@@ -10,7 +10,7 @@
 #include "sched/config.h"
 #include "sched/pairmap.h"
 #include "sched/podindex.h"
-#include "sched/preempt.h"
+#include "sched/preempt/preempt.h"
 #include "sched/sched.h"
 
 #define KP_MAX_NODE_SCORE 100

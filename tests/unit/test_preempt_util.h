@@ -13,7 +13,7 @@
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
-#include "sched/preempt.h"
+#include "sched/preempt/preempt.h"
 
 #define TP_MAX_NODES 300
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/preempt_int.h"
+#include "sched/preempt/victims.h"
 /* Prefetch distances in nodes: the status scan, and the dry run's two stages (far: headers and
  * lines at fixed addresses; near: what the far lines point to). */
 enum { KP_PF_SCAN = 16, KP_PF_FAR = 8, KP_PF_NEAR = 4 };

@@ -4,7 +4,7 @@
 #ifndef KP_SCHED_PREEMPT_INT_H
 #define KP_SCHED_PREEMPT_INT_H
 
-#include "sched/preempt.h"
+#include "sched/preempt/preempt.h"
 
 /* One preemption attempt (one call of kp__preempt_postfilter_ex). */
 typedef struct {

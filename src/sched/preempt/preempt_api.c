@@ -6,7 +6,7 @@
 
 #include "base/alloc.h"
 #include "kprio/preempt.h"
-#include "sched/preempt.h"
+#include "sched/preempt/preempt.h"
 
 struct kp_preemption {
     kp_sched *s;

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/preempt_int.h"
+#include "sched/preempt/victims.h"
 
 /* ---------------------------------------------------------------- importance order ---- */
 
