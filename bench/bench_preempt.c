@@ -26,6 +26,9 @@
 
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
+#include "sched/cycle.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
 #include "sched/preempt/preempt.h"
 
 static double now_s(void) {

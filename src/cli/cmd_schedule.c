@@ -9,7 +9,11 @@
 #include "cli/cli.h"
 #include "kprio/sched.h"
 #include "kprio/emit.h"
-#include "sched/sched_int.h"
+#include "sched/cycle.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
+#include "sched/schedule_one.h"
+#include "sched/score.h"
 
 static const char *USAGE =
     "kprio schedule -f FILE|DIR|- [-f ...] [-R] [--config FILE] [--scheduler-name NAME] [--seed N]\n"

@@ -6,7 +6,15 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/sched_int.h"
+#include "sched/cycle.h"
+#include "sched/plugins/inter_pod_affinity.h"
+#include "sched/plugins/node_affinity.h"
+#include "sched/plugins/node_name.h"
+#include "sched/plugins/node_ports.h"
+#include "sched/plugins/node_resources_fit.h"
+#include "sched/plugins/node_unschedulable.h"
+#include "sched/plugins/pod_topology_spread.h"
+#include "sched/plugins/taint_toleration.h"
 
 static bool pod_has_ports(const kp_pod *p) {
     for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {

@@ -6,7 +6,14 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/sched_int.h"
+#include "base/prng.h"
+#include "sched/cycle.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
+#include "sched/plugins/inter_pod_affinity.h"
+#include "sched/preempt/preempt.h"
+#include "sched/schedule_one.h"
+#include "sched/score.h"
 
 /* mirrors numFeasibleNodesToFind (minFeasibleNodesToFind 100, minFeasibleNodesPercentageToFind 5) */
 uint32_t kp__num_feasible_to_find(int32_t pct, uint32_t n_all) {

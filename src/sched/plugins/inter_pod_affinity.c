@@ -4,7 +4,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/sched_int.h"
+#include "sched/framework.h"
+#include "sched/plugins/inter_pod_affinity.h"
+
+const kp_labels *kp__ns_labels(const kp_sched *s, kp_str ns) {
+    int64_t i = kp__pairmap_get(&s->ns_index, ns);
+    return i > 0 ? &s->cl->namespaces[i - 1].labels : NULL;
+}
+
+/* mirrors AffinityTerm.Matches: (namespace listed || namespaceSelector matches the pod's
+ * namespace labels) && selector matches the pod's labels. Namespaces default to the owner's. */
+bool kp__term_matches(const kp_sched *s, const kp_pod_affinity_term *t, const kp_pod *owner,
+                      const kp_pod *pod) {
+    bool ns_ok = false;
+    if (t->n_namespaces == 0 && !t->ns_selector.is_set) {
+        ns_ok = pod->ns == owner->ns;
+    } else {
+        for (uint16_t i = 0; i < t->n_namespaces && !ns_ok; i++) ns_ok = t->namespaces[i] == pod->ns;
+        if (!ns_ok && t->ns_selector.is_set) {
+            const kp_labels *nl = kp__ns_labels(s, pod->ns);
+            static const kp_labels empty = {0, NULL};
+            ns_ok = kp__selector_matches(s->cl, &t->ns_selector, nl ? nl : &empty);
+        }
+    }
+    if (!ns_ok) return false;
+    /* metav1.LabelSelectorAsSelector: nil selector matches nothing, empty matches everything */
+    return kp__selector_matches(s->cl, &t->selector, &pod->labels);
+}
 
 /* mirrors topologyToMatchedTermCount.update: only when the node has the topology label */
 static void tp_update(kp_pairmap *m, const kp_node *n, kp_str key, int64_t delta) {

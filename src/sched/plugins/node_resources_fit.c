@@ -1,202 +1,12 @@
-/* Node-local Filter plugins: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
- * NodePorts, NodeResourcesFit (pkg/scheduler/framework/plugins/{nodeunschedulable,nodename,
- * tainttoleration,nodeaffinity,nodeports,noderesources}). Reason strings are upstream's. */
+/* NodeResourcesFit (pkg/scheduler/framework/plugins/noderesources/fit.go): Filter (fitsRequest) and
+ * Score (LeastAllocated / MostAllocated / RequestedToCapacityRatio). Reason strings are upstream's;
+ * integer math as upstream except RequestedToCapacityRatio's float rounding. */
+#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "base/alloc.h"
-#include "sched/sched_int.h"
-
-/* ---- NodeUnschedulable ---- */
-
-/* mirrors NodeUnschedulable.Filter: a pod tolerating node.kubernetes.io/unschedulable:NoSchedule
- * may land on a cordoned node */
-void kp__filter_node_unschedulable(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
-    if (!n->unschedulable) return;
-    const kp_cluster *cl = c->s->cl;
-    const char *k = "node.kubernetes.io/unschedulable";
-    kp_taint t;
-    memset(&t, 0, sizeof t);
-    t.key = kp__intern_find(&cl->strs, k, strlen(k));
-    t.effect = KP_EFFECT_NOSCHEDULE;
-    if (t.key != UINT32_MAX && kp__tolerations_tolerate(c->p, &t)) return;
-    if (t.key == UINT32_MAX) {
-        /* the key string is not interned: only an empty-key Exists toleration can match */
-        for (uint16_t i = 0; i < c->p->n_tolerations; i++) {
-            const kp_toleration *tol = &c->p->tolerations[i];
-            if (tol->key == 0 && tol->op == KP_TOL_EXISTS &&
-                (tol->effect == KP_EFFECT_NONE || tol->effect == KP_EFFECT_NOSCHEDULE))
-                return;
-        }
-    }
-    st->code = KP_CODE_UNRESOLVABLE;
-    kp__status_add_reason(st, "node(s) were unschedulable");
-}
-
-/* ---- NodeName ---- */
-
-void kp__filter_node_name(const kp_cycle *c, uint32_t node, kp_node_status *st) {
-    const kp_pod *p = c->p;
-    if (!p->node_name || p->node_name == c->s->cl->nodes[node].name) return;
-    st->code = KP_CODE_UNRESOLVABLE;
-    kp__status_add_reason(st, "node(s) didn't match the requested node name");
-}
-
-/* ---- TaintToleration ---- */
-
-/* mirrors TaintToleration.Filter: the first NoSchedule/NoExecute taint (node order) the pod does
- * not tolerate */
-void kp__filter_taints(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
-    const kp_cluster *cl = c->s->cl;
-    for (uint16_t i = 0; i < n->n_taints; i++) {
-        const kp_taint *t = &n->taints[i];
-        if (t->effect != KP_EFFECT_NOSCHEDULE && t->effect != KP_EFFECT_NOEXECUTE) continue;
-        if (kp__tolerations_tolerate(c->p, t)) continue;
-        char buf[112];
-        snprintf(buf, sizeof buf, "node(s) had untolerated taint {%s: %s}", kp__s(cl, t->key), kp__s(cl, t->value));
-        st->code = KP_CODE_UNRESOLVABLE;
-        kp__status_add_reason(st, buf);
-        return;
-    }
-}
-
-/* ---- NodeAffinity ---- */
-
-void kp__filter_node_affinity(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
-    if (kp__pod_matches_node_selector_and_affinity(c->s->cl, c->p, n)) return;
-    st->code = KP_CODE_UNRESOLVABLE;
-    kp__status_add_reason(st, "node(s) didn't match Pod's node affinity/selector");
-}
-
-static bool sreq_is_name_in(const kp_cluster *cl, const kp_selreq *r) {
-    return r->op == KP_OP_IN && strcmp(kp__s(cl, r->key), "metadata.name") == 0;
-}
-
-static bool req_has_value(const kp_selreq *r, kp_str v) {
-    for (uint16_t w = 0; w < r->n_values; w++)
-        if (r->values[w] == v) return true;
-    return false;
-}
-
-/* mirrors NodeAffinity.PreFilter: terms whose matchFields pin metadata.name In (...) narrow the
- * node set (PreFilterResult: union over terms of the intersection within a term); disjoint pins
- * make the pod unschedulable ("pod affinity terms conflict"). Names that are not nodes are
- * dropped later, as findNodesThatFitPod does. */
-kp_status kp__prefilter_node_affinity(kp_cycle *c, kp_node_status *pre) {
-    const kp_pod *p = c->p;
-    if (!p->node_affinity || !p->node_affinity->has_required) return KP_OK;
-    kp_cluster *cl = c->s->cl;
-    const kp_node_affinity *na = p->node_affinity;
-    /* first pass: does every term pin names? (else every node is allowed) */
-    for (uint16_t t = 0; t < na->n_required; t++) {
-        const kp_nsterm *term = &na->required[t];
-        bool has_names = false;
-        for (uint16_t f = 0; f < term->n_fields && !has_names; f++) has_names = sreq_is_name_in(cl, &term->fields[f]);
-        if (!has_names) return KP_OK;
-    }
-    uint8_t *set = kp__calloc(cl->n_nodes + 1, 1);
-    if (!set) return KP_ENOMEM;
-    uint32_t n_names = 0;
-    for (uint16_t t = 0; t < na->n_required; t++) {
-        const kp_nsterm *term = &na->required[t];
-        const kp_selreq *first = NULL;
-        for (uint16_t f = 0; f < term->n_fields && !first; f++)
-            if (sreq_is_name_in(cl, &term->fields[f])) first = &term->fields[f];
-        for (uint16_t v = 0; v < first->n_values; v++) {
-            kp_str name = first->values[v];
-            bool in_all = true;
-            for (uint16_t f = 0; f < term->n_fields && in_all; f++)
-                if (sreq_is_name_in(cl, &term->fields[f])) in_all = req_has_value(&term->fields[f], name);
-            if (!in_all) continue;
-            n_names++;
-            long nd = kp_cluster_find_node(cl, kp__s(cl, name));
-            if (nd >= 0) set[nd] = 1;
-        }
-    }
-    if (n_names == 0) {
-        kp__free(set);
-        pre->code = KP_CODE_UNRESOLVABLE;
-        kp__status_add_reason(pre, "pod affinity terms conflict");
-        return KP_OK;
-    }
-    c->allowed = set;
-    return KP_OK;
-}
-
-/* ---- NodePorts ---- */
-
-typedef struct {
-    kp_str ip, proto;
-    int32_t port;
-} hport;
-
-static bool ports_conflict(const kp_cluster *cl, const hport *used, uint32_t n_used, const kp_port *want) {
-    for (uint32_t i = 0; i < n_used; i++) {
-        if (used[i].port != want->host_port || used[i].proto != want->protocol) continue;
-        /* mirrors HostPortInfo.CheckConflict: 0.0.0.0 conflicts with every IP */
-        if (want->host_ip == cl->s_any_ip || used[i].ip == cl->s_any_ip || used[i].ip == want->host_ip)
-            return true;
-    }
-    return false;
-}
-
-static uint32_t collect_ports(const kp_pod *p, hport *out, uint32_t n, uint32_t cap) {
-    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
-        const kp_container *ct = &p->containers[i];
-        if (ct->is_init && !ct->is_sidecar) continue;
-        for (uint16_t j = 0; j < ct->n_ports && n < cap; j++) {
-            out[n].ip = ct->ports[j].host_ip;
-            out[n].proto = ct->ports[j].protocol;
-            out[n].port = ct->ports[j].host_port;
-            n++;
-        }
-    }
-    return n;
-}
-
-/* mirrors NodePorts.Filter (fitsPorts against NodeInfo.UsedPorts) */
-void kp__filter_node_ports(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
-    const kp_cluster *cl = c->s->cl;
-    hport used[512];
-    uint32_t n_used = 0;
-    for (uint32_t i = 0; i < n->n_pods; i++) n_used = collect_ports(&cl->pods[n->pods[i]], used, n_used, 512);
-    for (uint32_t i = 0; i < c->n_extra; i++) n_used = collect_ports(&cl->pods[c->extra[i]], used, n_used, 512);
-    const kp_pod *p = c->p;
-    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
-        const kp_container *ct = &p->containers[i];
-        if (ct->is_init && !ct->is_sidecar) continue;
-        for (uint16_t j = 0; j < ct->n_ports; j++) {
-            if (ports_conflict(cl, used, n_used, &ct->ports[j])) {
-                st->code = KP_CODE_UNSCHEDULABLE;
-                kp__status_add_reason(st, "node(s) didn't have free ports for the requested pod ports");
-                return;
-            }
-        }
-    }
-}
-
-/* ---- NodeResourcesFit ---- */
-
-bool kp__res_is_extended(const char *name) {
-    /* v1helper.IsExtendedResourceName: not native (has '/', no kubernetes.io/ prefix), and not
-     * "requests." prefixed */
-    const char *slash = strchr(name, '/');
-    if (!slash) return false;
-    if (strstr(name, "kubernetes.io/") == name || strstr(name, ".kubernetes.io/") != NULL) return false;
-    if (strncmp(name, "requests.", 9) == 0) return false;
-    return true;
-}
-
-bool kp__res_is_scalar(const char *name) {
-    /* IsScalarResourceName: extended, hugepages-*, prefixed native, attachable-volume-* */
-    if (kp__res_is_extended(name)) return true;
-    if (strncmp(name, "hugepages-", 10) == 0) return true;
-    if (strncmp(name, "attachable-volumes-", 19) == 0) return true;
-    if (strchr(name, '/') && (strstr(name, "kubernetes.io/") == name || strstr(name, ".kubernetes.io/")))
-        return true;
-    return false;
-}
+#include "sched/plugins/node_resources_fit.h"
+#include "sched/plugins/resource_allocation.h"
 
 /* Appends the reason "Insufficient <resource>" (what kp__status_add_reason would store, without
  * formatting it twice: a preempting pod's Filter pass produces it for every node). */
@@ -252,4 +62,64 @@ void kp__filter_fit(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
         }
     }
     if (st->n_reasons) st->code = unresolvable ? KP_CODE_UNRESOLVABLE : KP_CODE_UNSCHEDULABLE;
+}
+
+
+/* mirrors helper.BuildBrokenLinearFunction */
+static int64_t broken_linear(const kp_sched_config *cfg, int64_t p) {
+    for (uint8_t i = 0; i < cfg->n_shape; i++) {
+        if (p <= cfg->shape[i].utilization) {
+            if (i == 0) return cfg->shape[0].score;
+            const kp_cfg_shape *a = &cfg->shape[i - 1], *b = &cfg->shape[i];
+            return a->score + (b->score - a->score) * (p - a->utilization) / (b->utilization - a->utilization);
+        }
+    }
+    return cfg->shape[cfg->n_shape - 1].score;
+}
+
+/* the node score of NodeResourcesFit's strategy (strat is constant in each caller's loop) */
+static inline int64_t fit_score(const kp_sched_config *cfg, kp_strategy strat, const kp_node *n, const kp_pod_vec *v) {
+    int64_t node_score = 0, weight_sum = 0;
+    for (uint8_t i = 0; i < v->n; i++) {
+        int64_t alloc = 0, req = 0, rs = 0;
+        if (!kp__alloc_req(v, i, n, &alloc, &req)) continue;
+        switch (strat) {
+        case KP_STRAT_LEAST: /* leastRequestedScore */
+            rs = req > alloc ? 0 : (alloc - req) * KP_MAX_NODE_SCORE / alloc;
+            break;
+        case KP_STRAT_MOST: /* mostRequestedScore */
+            rs = (req > alloc ? alloc : req) * KP_MAX_NODE_SCORE / alloc;
+            break;
+        case KP_STRAT_RTCR: { /* requestedToCapacityRatio: only positive resource scores count */
+            int64_t util = req > alloc ? 100 : (req <= 0 ? 0 : req * 100 / alloc);
+            rs = broken_linear(cfg, util);
+            if (rs <= 0) continue;
+            break;
+        }
+        }
+        node_score += rs * v->w[i];
+        weight_sum += v->w[i];
+    }
+    if (weight_sum == 0) return 0;
+    if (strat == KP_STRAT_RTCR) return (int64_t)llround((double)node_score / (double)weight_sum);
+    return node_score / weight_sum;
+}
+
+
+/* mirrors NodeResourcesFit.Score over nodes[n] (the configured scoring strategy) */
+void kp__fit_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out) {
+    const kp_cluster *cl = s->cl;
+    kp_pod_vec v;
+    kp__pod_vec_init(s, p, s->fit_res_idx, s->cfg.fit_res, s->cfg.n_fit_res, false, &v);
+    switch (s->cfg.strategy) { /* one loop per strategy: the switch in fit_score folds away */
+    case KP_STRAT_LEAST:
+        for (uint32_t i = 0; i < n; i++) out[i] = fit_score(&s->cfg, KP_STRAT_LEAST, &cl->nodes[nodes[i]], &v);
+        break;
+    case KP_STRAT_MOST:
+        for (uint32_t i = 0; i < n; i++) out[i] = fit_score(&s->cfg, KP_STRAT_MOST, &cl->nodes[nodes[i]], &v);
+        break;
+    case KP_STRAT_RTCR:
+        for (uint32_t i = 0; i < n; i++) out[i] = fit_score(&s->cfg, KP_STRAT_RTCR, &cl->nodes[nodes[i]], &v);
+        break;
+    }
 }

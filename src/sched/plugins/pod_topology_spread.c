@@ -16,7 +16,10 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/sched_int.h"
+#include "sched/framework.h"
+#include "sched/plugins/pod_topology_spread.h"
+#include "sched/plugins/pod_topology_spread_default.h"
+#include "sched/status.h"
 
 #define MAX_INT32 2147483647
 

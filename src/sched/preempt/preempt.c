@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/prng.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
 #include "sched/preempt/victims.h"
 /* Prefetch distances in nodes: the status scan, and the dry run's two stages (far: headers and
  * lines at fixed addresses; near: what the far lines point to). */

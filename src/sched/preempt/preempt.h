@@ -21,7 +21,11 @@
 #ifndef KP_SCHED_PREEMPT_H
 #define KP_SCHED_PREEMPT_H
 
-#include "sched/sched.h"
+#include "core/model.h"
+#include "sched/status.h"
+
+typedef struct kp_sched kp_sched;
+typedef struct kp_cycle kp_cycle;
 
 typedef enum {
     KP_PREEMPT_NOMINATED = 0,   /* a node was chosen; victims listed */

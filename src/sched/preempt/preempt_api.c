@@ -6,6 +6,8 @@
 
 #include "base/alloc.h"
 #include "kprio/preempt.h"
+#include "sched/cycle.h"
+#include "sched/framework.h"
 #include "sched/preempt/preempt.h"
 
 struct kp_preemption {

@@ -20,6 +20,9 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "sched/cycle.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
 #include "sched/preempt/victims.h"
 
 /* ---------------------------------------------------------------- importance order ---- */
