@@ -59,6 +59,9 @@ struct kp_sched {
     uint32_t **nom_pods;
     uint32_t *nom_n, *nom_cap;
     int32_t *nom_of;
+    /* scratch for the Filter's nominated pass (kp__cycle_filter), as long as the longest list */
+    uint32_t *nom_scratch;
+    uint32_t cap_nom_scratch;
 
     /* resolved resource indices for score args (-1 = resource unknown to the cluster) */
     int fit_res_idx[KP_CFG_MAX_RES];
@@ -113,15 +116,16 @@ typedef struct {
     int32_t min_domains;
     kp_inclusion_policy aff_policy, taint_policy;
     const kp_label_selector *sel;
-    /* matchLabelKeys: extra `key In (value)` requirements from the pod's labels */
+    /* matchLabelKeys: extra `key In (value)` requirements from the pod's labels (every key the
+     * pod has a label for; the array lives in the same allocation as the constraints) */
     uint16_t n_extra;
-    kp_label extra[8];
+    kp_label *extra;
     bool self_match;
     kp_pairmap counts; /* value id -> matching pods (keep_zero: Go keeps entries) */
     struct {
         kp_str val;
         int64_t num;
-    } paths[2]; /* criticalPaths */
+    } paths[2], saved_paths[2]; /* criticalPaths; their copy around the nominated pass */
 } kp_spread_c;
 
 struct kp_cycle {

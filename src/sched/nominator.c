@@ -11,7 +11,7 @@ uint32_t kp__sched_nominated_on(kp_sched *s, uint32_t node, const uint32_t **pod
 }
 
 /* mirrors nominator.deleteNominatedPodIfExistsUnlocked + addNominatedPodUnlocked */
-void kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
+kp_status kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
     int32_t old = s->nom_of[pod];
     if (old >= 0) {
         uint32_t *l = s->nom_pods[old], n = s->nom_n[old];
@@ -29,9 +29,21 @@ void kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
         if (s->nom_n[node] == s->nom_cap[node]) {
             uint32_t ncap = s->nom_cap[node] ? s->nom_cap[node] * 2 : 4;
             uint32_t *nl = kp__realloc(s->nom_pods[node], ncap * sizeof *nl);
-            if (!nl) return; /* allocation failure: the nomination is dropped */
+            if (!nl) {
+                p->nominated_node = 0;
+                return KP_ENOMEM;
+            }
             s->nom_pods[node] = nl;
             s->nom_cap[node] = ncap;
+            if (ncap > s->cap_nom_scratch) {
+                uint32_t *ns = kp__realloc(s->nom_scratch, ncap * sizeof *ns);
+                if (!ns) {
+                    p->nominated_node = 0;
+                    return KP_ENOMEM;
+                }
+                s->nom_scratch = ns;
+                s->cap_nom_scratch = ncap;
+            }
         }
         s->nom_pods[node][s->nom_n[node]++] = pod;
         s->nom_of[pod] = node;
@@ -39,4 +51,5 @@ void kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
     } else {
         p->nominated_node = 0;
     }
+    return KP_OK;
 }

@@ -177,7 +177,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
         if (!p->nominated_node || p->node >= 0 || p->node_name || kp__pod_is_terminal(p)) continue;
         if (p->scheduler_name != s->sched_name) continue;
         long nd = kp_cluster_find_node(cl, kp__s(cl, p->nominated_node));
-        if (nd >= 0) kp__sched_nominate(s, i, (int32_t)nd);
+        if (nd >= 0 && (st = kp__sched_nominate(s, i, (int32_t)nd)) != KP_OK) goto fail;
     }
     *out = s;
     return KP_OK;
@@ -201,6 +201,7 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s->nom_n);
     kp__free(s->nom_cap);
     kp__free(s->nom_of);
+    kp__free(s->nom_scratch);
     kp__free(s->order);
     kp__free(s->aff_pods);
     kp__preempt_cache_free(s->preempt_cache);

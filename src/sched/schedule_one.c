@@ -8,6 +8,7 @@
 #include "base/alloc.h"
 #include "base/prng.h"
 #include "sched/cycle.h"
+#include "sched/diagnosis.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"
@@ -45,50 +46,22 @@ uint32_t kp__select_host(kp_sched *s, const uint32_t *nodes, const int64_t *tota
     return sel;
 }
 
-typedef struct {
-    const char *reason;
-    uint32_t count;
-} hist_ent;
-
-static int hist_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
-
-/* mirrors FitError.Error(): "0/N nodes are available: <PreFilterMsg>." or the sorted histogram */
-void kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, char *buf, size_t cap) {
+/* mirrors FitError.Error(): "0/N nodes are available: <PreFilterMsg>." or the sorted histogram
+ * of the reasons of every node with a status */
+kp_status kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, char *buf, size_t cap) {
     uint32_t nn = s->cl->n_nodes;
-    size_t off = (size_t)snprintf(buf, cap, "0/%u nodes are available:", nn);
-    if (off >= cap) return;
     if (prefilter_msg && *prefilter_msg) {
-        snprintf(buf + off, cap - off, " %s.", prefilter_msg);
-        return;
+        snprintf(buf, cap, "0/%u nodes are available: %s.", nn, prefilter_msg);
+        return KP_OK;
     }
-    hist_ent ents[64];
-    uint32_t n_ents = 0;
-    for (uint32_t i = 0; i < nn; i++) {
-        if (!s->has_status[i]) continue;
-        const kp_node_status *st = &s->statuses[i];
-        for (uint8_t r = 0; r < st->n_reasons; r++) {
-            uint32_t k = 0;
-            while (k < n_ents && strcmp(ents[k].reason, st->reasons[r]) != 0) k++;
-            if (k == n_ents) {
-                if (n_ents == 64) continue;
-                ents[n_ents].reason = st->reasons[r];
-                ents[n_ents].count = 0;
-                n_ents++;
-            }
-            ents[k].count++;
-        }
-    }
-    if (!n_ents) return;
-    char *strs[64];
-    char store[64][140];
-    for (uint32_t k = 0; k < n_ents; k++) {
-        snprintf(store[k], sizeof store[k], "%u %s", ents[k].count, ents[k].reason);
-        strs[k] = store[k];
-    }
-    qsort(strs, n_ents, sizeof *strs, hist_cmp);
-    for (uint32_t k = 0; k < n_ents && off < cap; k++)
-        off += (size_t)snprintf(buf + off, cap - off, "%s%s", k ? ", " : " ", strs[k]);
-    if (off < cap) snprintf(buf + off, cap - off, ".");
+    kp_diagnosis d;
+    kp__diagnosis_init(&d);
+    kp_status st = KP_OK;
+    for (uint32_t i = 0; i < nn && st == KP_OK; i++)
+        if (s->has_status[i]) st = kp__diagnosis_add_status(&d, &s->statuses[i]);
+    if (st == KP_OK) st = kp__diagnosis_message(&d, "", nn, false, buf, cap);
+    kp__diagnosis_fini(&d);
+    return st;
 }
 
 /* ---- results ---- */
@@ -167,7 +140,9 @@ static kp_status prioritize(kp_sched *s, const kp_pod *p, uint32_t n_feas, bool 
     memset(s->scores, 0, n_feas * sizeof *s->scores);
     for (uint8_t k = 0; k < cfg->n_score; k++) {
         kp_plugin pl = (kp_plugin)cfg->score[k];
-        if (!kp__score_plugin(s, pl, p, s->feasible, n_feas, s->plug_scores)) {
+        int scored = kp__score_plugin(s, pl, p, s->feasible, n_feas, s->plug_scores);
+        if (scored < 0) return (kp_status)scored;
+        if (!scored) {
             if (explain)
                 for (uint32_t i = 0; i < n_feas; i++) s->explain->nodes[s->feasible[i]].plugin_score[pl] = 0;
             continue;
@@ -313,7 +288,10 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
         chosen = (int32_t)s->feasible[0];
         goto bound;
     }
-    prioritize(s, p, n_feas, explain);
+    if ((st = prioritize(s, p, n_feas, explain)) != KP_OK) {
+        kp_error_set(err, st, "out of memory");
+        goto out;
+    }
     chosen = (int32_t)kp__select_host(s, s->feasible, s->scores, n_feas);
 
 bound:
@@ -331,7 +309,10 @@ bound:
 
 failed: {
     char msg[2048];
-    kp__fit_error_message(s, prefilter_msg, msg, sizeof msg);
+    if ((st = kp__fit_error_message(s, prefilter_msg, msg, sizeof msg)) != KP_OK) {
+        kp_error_set(err, st, "out of memory");
+        goto out;
+    }
     res->outcome = KP_OUTCOME_UNSCHEDULABLE;
     res->node = -1;
     if (s->cfg.postfilter_preemption) {

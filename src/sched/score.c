@@ -10,16 +10,16 @@
 #include "sched/plugins/taint_toleration.h"
 #include "sched/score.h"
 
-bool kp__score_plugin(kp_sched *s, kp_plugin pl, const kp_pod *p, const uint32_t *nodes, uint32_t n,
+int kp__score_plugin(kp_sched *s, kp_plugin pl, const kp_pod *p, const uint32_t *nodes, uint32_t n,
                       int64_t *out) {
     switch (pl) {
-    case KP_PL_FIT: kp__fit_score(s, p, nodes, n, out); return true;
+    case KP_PL_FIT: kp__fit_score(s, p, nodes, n, out); return 1;
     case KP_PL_BALANCED: return kp__balanced_allocation_score(s, p, nodes, n, out);
-    case KP_PL_TAINT_TOLERATION: kp__taint_toleration_score(s, p, nodes, n, out); return true;
+    case KP_PL_TAINT_TOLERATION: kp__taint_toleration_score(s, p, nodes, n, out); return 1;
     case KP_PL_NODE_AFFINITY: return kp__node_affinity_score(s, p, nodes, n, out);
     case KP_PL_IMAGE_LOCALITY: return kp__image_locality_score(s, p, nodes, n, out);
     case KP_PL_INTERPOD: return kp__ipa_score(s, p, nodes, n, out);
     case KP_PL_SPREAD: return kp__spread_score(s, p, nodes, n, out);
-    default: return false;
+    default: return 0;
     }
 }

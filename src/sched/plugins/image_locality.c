@@ -86,11 +86,11 @@ static int64_t image_score(const kp_sched *s, const pod_images *pi, const kp_nod
 }
 
 
-/* mirrors ImageLocality.Score over nodes[n]; false when the plugin is skipped (out of memory) */
-bool kp__image_locality_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out) {
+/* mirrors ImageLocality.Score over nodes[n]: 1 scored, KP_ENOMEM */
+int kp__image_locality_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out) {
     const kp_cluster *cl = s->cl;
     pod_images pi;
-    if (!pod_images_init(s, p, &pi)) return false; /* out of memory: plugin skipped */
+    if (!pod_images_init(s, p, &pi)) return KP_ENOMEM;
     if (pi.n == 0) { /* no node has any of the pod's images: the same score everywhere */
         int64_t v = image_score(s, &pi, NULL);
         for (uint32_t i = 0; i < n; i++) out[i] = v;
@@ -98,5 +98,5 @@ bool kp__image_locality_score(const kp_sched *s, const kp_pod *p, const uint32_t
         for (uint32_t i = 0; i < n; i++) out[i] = image_score(s, &pi, &cl->nodes[nodes[i]]);
     }
     pod_images_fini(&pi);
-    return true;
+    return 1;
 }

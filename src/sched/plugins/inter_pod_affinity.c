@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sched/framework.h"
 #include "sched/plugins/inter_pod_affinity.h"
 
@@ -207,17 +208,28 @@ void kp__ipa_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
 
 typedef struct {
     kp_pairmap m; /* (key, value) -> score */
-    kp_str keys[64];
-    uint32_t n_keys;
+    kp_str *keys; /* topology keys seen (grows) */
+    uint32_t n_keys, cap_keys;
+    kp_status st; /* KP_ENOMEM once an addition failed */
 } topo_score;
 
 static void ts_add(topo_score *ts, const kp_node *n, kp_str key, int64_t w) {
     kp_str val;
     if (!kp__labels_get(&n->labels, key, &val)) return;
-    (void)kp__pairmap_add(&ts->m, kp__pair(key, val), w);
+    if (kp__pairmap_add(&ts->m, kp__pair(key, val), w) != KP_OK) ts->st = KP_ENOMEM;
     for (uint32_t i = 0; i < ts->n_keys; i++)
         if (ts->keys[i] == key) return;
-    if (ts->n_keys < 64) ts->keys[ts->n_keys++] = key;
+    if (ts->n_keys == ts->cap_keys) {
+        uint32_t ncap = ts->cap_keys ? ts->cap_keys * 2 : 8;
+        kp_str *nk = kp__realloc(ts->keys, ncap * sizeof *nk);
+        if (!nk) {
+            ts->st = KP_ENOMEM;
+            return;
+        }
+        ts->keys = nk;
+        ts->cap_keys = ncap;
+    }
+    ts->keys[ts->n_keys++] = key;
 }
 
 /* processExistingPod, the incoming pod's preferred terms against existing */
@@ -288,14 +300,21 @@ static void incoming_terms_indexed(kp_sched *s, topo_score *ts, const kp_pod *p)
     }
 }
 
-/* mirrors InterPodAffinity PreScore + Score + NormalizeScore over the feasible nodes. */
-bool kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
+static int ts_fini(topo_score *ts, int ret) {
+    kp__pairmap_fini(&ts->m);
+    kp__free(ts->keys);
+    return ts->st != KP_OK ? ts->st : ret;
+}
+
+/* mirrors InterPodAffinity PreScore + Score + NormalizeScore over the feasible nodes: 1 scored,
+ * 0 Skip, KP_ENOMEM. */
+int kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
     const kp_cluster *cl = s->cl;
     bool has_constraints = (p->pod_affinity && p->pod_affinity->n_preferred) ||
                            (p->pod_anti_affinity && p->pod_anti_affinity->n_preferred);
-    if (s->cfg.ignore_preferred_terms_of_existing_pods && !has_constraints) return false;
+    if (s->cfg.ignore_preferred_terms_of_existing_pods && !has_constraints) return 0;
     /* only pods with (anti-)affinity can contribute: skip the scan when there are none */
-    if (!has_constraints && s->n_aff_pods == 0) return false;
+    if (!has_constraints && s->n_aff_pods == 0) return 0;
     topo_score ts;
     memset(&ts, 0, sizeof ts);
     kp__pairmap_init(&ts.m, true);
@@ -313,10 +332,7 @@ bool kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t
             if (e->node >= 0) process_existing_terms(s, &ts, e, &cl->nodes[e->node], p);
         }
     }
-    if (ts.m.live == 0) {
-        kp__pairmap_fini(&ts.m);
-        return false;
-    }
+    if (ts.st != KP_OK || ts.m.live == 0) return ts_fini(&ts, 0);
     int64_t mn = INT64_MAX, mx = INT64_MIN;
     for (uint32_t i = 0; i < n_nodes; i++) {
         const kp_node *n = &cl->nodes[nodes[i]];
@@ -335,6 +351,5 @@ bool kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t
         if (diff > 0) f = (double)KP_MAX_NODE_SCORE * ((double)(out[i] - mn) / (double)diff);
         out[i] = (int64_t)f;
     }
-    kp__pairmap_fini(&ts.m);
-    return true;
+    return ts_fini(&ts, 1);
 }

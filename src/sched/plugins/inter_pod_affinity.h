@@ -23,7 +23,7 @@ void kp__ipa_update(kp_cycle *c, const kp_pod *added, const kp_node *n, int64_t 
 /* mirrors InterPodAffinity.Filter */
 void kp__ipa_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st);
 void kp__ipa_fini(kp_cycle *c);
-/* InterPodAffinity PreScore+Score+Normalize over feasible nodes; false = Skip */
-bool kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out);
+/* InterPodAffinity PreScore+Score+Normalize over feasible nodes: 1 scored, 0 Skip, KP_ENOMEM */
+int kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out);
 
 #endif

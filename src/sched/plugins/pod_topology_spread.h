@@ -14,12 +14,11 @@ void kp__spread_update(kp_cycle *c, const kp_pod *added, const kp_node *n, int64
 /* mirrors PodTopologySpread.Filter */
 void kp__spread_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st);
 void kp__spread_fini(kp_cycle *c);
-/* Saves / restores the constraints' criticalPaths (2 per constraint: vals and nums hold
- * 2 * c->n_spread entries). */
-void kp__spread_save(const kp_cycle *c, kp_str *vals, int64_t *nums);
-void kp__spread_restore(kp_cycle *c, const kp_str *vals, const int64_t *nums);
-/* PreScore + Score + NormalizeScore over nodes[n]; false = Skip */
-bool kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
+/* Saves / restores every constraint's criticalPaths (around the nominated pass; not nested). */
+void kp__spread_save(kp_cycle *c);
+void kp__spread_restore(kp_cycle *c);
+/* PreScore + Score + NormalizeScore over nodes[n]: 1 scored, 0 Skip, KP_ENOMEM */
+int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
                       int64_t *out);
 /* the constraints a pod is spread by: its own, else the default ones (KP_ENOMEM on failure) */
 kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat when, kp_spread_c **out,

@@ -14,6 +14,7 @@
 
 #include "base/alloc.h"
 #include "base/prng.h"
+#include "sched/diagnosis.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
 #include "sched/preempt/victims.h"
@@ -110,15 +111,6 @@ static bool eligible(const kp_pctx *x, const kp_node_status *statuses, const cha
 
 /* ---------------------------------------------------------------- FitError message ---- */
 
-typedef struct {
-    const char *reason;
-    uint32_t count;
-} hist_ent;
-
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* A dry-run status recorded for one node (compact: only nodes that have one). */
 typedef struct {
     uint32_t node;
@@ -127,53 +119,19 @@ typedef struct {
 
 /* FitError.Error() over the dry-run statuses; nodes without one are "Preemption is not helpful
  * for scheduling". Result: "preemption: 0/N nodes are available: <sorted histogram>." The
- * histogram is sorted at the end, so the order of `dry` does not matter. */
-static void fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry, char *buf,
-                        size_t cap) {
-    uint32_t n_ent = 0, n_absent = cl->n_nodes - n_dry, max_ent = n_dry * KP_STATUS_MAX_REASONS + 1;
-    hist_ent *h = kp__calloc(max_ent, sizeof *h);
-    if (!h) {
-        snprintf(buf, cap, "preemption: 0/%u nodes are available.", cl->n_nodes);
-        return;
-    }
-    for (uint32_t i = 0; i < n_dry; i++) {
-        const kp_node_status *st = &dry[i].st;
-        for (uint8_t r = 0; r < st->n_reasons; r++) {
-            uint32_t j = 0;
-            while (j < n_ent && strcmp(h[j].reason, st->reasons[r]) != 0) j++;
-            if (j == n_ent) h[n_ent++].reason = st->reasons[r];
-            h[j].count++;
-        }
-    }
-    if (n_absent) {
-        const char *na = "Preemption is not helpful for scheduling";
-        uint32_t j = 0;
-        while (j < n_ent && strcmp(h[j].reason, na) != 0) j++;
-        if (j == n_ent) h[n_ent++].reason = na;
-        h[j].count += n_absent;
-    }
-    char **items = kp__calloc(n_ent ? n_ent : 1, sizeof *items);
-    size_t len = 0;
-    len += (size_t)snprintf(buf, cap, "preemption: 0/%u nodes are available", cl->n_nodes);
-    if (items) {
-        for (uint32_t j = 0; j < n_ent; j++) {
-            size_t l = strlen(h[j].reason) + 16;
-            items[j] = kp__malloc(l);
-            if (items[j]) snprintf(items[j], l, "%u %s", h[j].count, h[j].reason);
-            else items[j] = NULL;
-        }
-        uint32_t n_ok = 0;
-        for (uint32_t j = 0; j < n_ent; j++)
-            if (items[j]) items[n_ok++] = items[j];
-        qsort(items, n_ok, sizeof *items, cmp_str);
-        for (uint32_t j = 0; j < n_ok; j++) {
-            if (len < cap) len += (size_t)snprintf(buf + len, cap - len, "%s%s", j ? ", " : ": ", items[j]);
-            kp__free(items[j]);
-        }
-        kp__free(items);
-    }
-    if (len < cap) snprintf(buf + len, cap - len, ".");
-    kp__free(h);
+ * histogram is sorted at the end, so the order of `dry` does not matter. KP_ENOMEM. */
+static kp_status fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry, char *buf,
+                             size_t cap) {
+    uint32_t n_absent = cl->n_nodes - n_dry;
+    kp_diagnosis d;
+    kp__diagnosis_init(&d);
+    kp_status st = KP_OK;
+    for (uint32_t i = 0; i < n_dry && st == KP_OK; i++) st = kp__diagnosis_add_status(&d, &dry[i].st);
+    if (st == KP_OK && n_absent)
+        st = kp__diagnosis_add(&d, "Preemption is not helpful for scheduling", n_absent);
+    if (st == KP_OK) st = kp__diagnosis_message(&d, "preemption: ", cl->n_nodes, true, buf, cap);
+    kp__diagnosis_fini(&d);
+    return st;
 }
 
 /* ---------------------------------------------------------------- node choice ---- */
@@ -611,7 +569,10 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
             dry[n_dry++].st = v.st;
         }
         out->outcome = KP_PREEMPT_NO_CANDIDATES;
-        fit_message(cl, dry, n_dry, out->message, sizeof out->message);
+        if ((rc = fit_message(cl, dry, n_dry, out->message, sizeof out->message)) != KP_OK) {
+            kp_error_set(err, rc, "out of memory");
+            goto out;
+        }
         goto out;
     }
     const char *decided = "";
@@ -715,7 +676,8 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
         }
         kp__free(lower);
     }
-    kp__sched_nominate(s, pod, r->node);
+    if (kp__sched_nominate(s, pod, r->node) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
     pre->nominated_node = cl->nodes[r->node].name;
     return KP_OK;
 }
