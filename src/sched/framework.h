@@ -19,6 +19,7 @@
 #include "sched/explain.h"
 #include "sched/pairmap.h"
 #include "sched/podindex.h"
+#include "sched/preempt/preempt.h"
 #include "sched/status.h"
 
 typedef struct kp_cycle kp_cycle;
@@ -48,8 +49,7 @@ struct kp_sched {
     kp_prng prng;
     kp_str sched_name; /* interned profile name (UINT32_MAX if absent in the cluster) */
     bool until_settled;
-    char compat[32]; /* --compat VERSION ("" = newest) */
-    int compat_minor; /* 0 = newest, else 1.<minor> */
+    kp_preempt_compat preempt_compat; /* --compat VERSION, parsed once by kp_sched_new */
 
     uint32_t *order; /* zone round-robin node order (node_tree) */
     uint32_t n_order;

@@ -103,13 +103,11 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     kp_sched_options o = opt ? *opt : kp_sched_options_default();
     kp__prng_seed(&s->prng, o.seed);
     s->until_settled = o.until_settled;
-    if (o.compat && *o.compat) {
-        kp_preempt_compat pc;
-        if (!kp__preempt_compat_parse(o.compat, &pc)) {
-            kp__free(s);
-            return kp_error_set(err, KP_EINVAL, "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)", o.compat);
-        }
-        snprintf(s->compat, sizeof s->compat, "%s", o.compat);
+    /* --compat is parsed once, here; every preemption attempt reads s->preempt_compat */
+    s->preempt_compat = KP_PREEMPT_COMPAT_NEWEST;
+    if (o.compat && *o.compat && !kp__preempt_compat_parse(o.compat, &s->preempt_compat)) {
+        kp__free(s);
+        return kp_error_set(err, KP_EINVAL, "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)", o.compat);
     }
     const char *name = o.scheduler_name ? o.scheduler_name : s->cfg.scheduler_name;
     s->sched_name = kp__intern_find(&cl->strs, name, strlen(name));
