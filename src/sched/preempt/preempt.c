@@ -17,6 +17,8 @@
 #include "sched/diagnosis.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
+#include "sched/preempt/cache.h"
+#include "sched/preempt/order.h"
 #include "sched/preempt/victims.h"
 /* Prefetch distances in nodes: the status scan, and the dry run's two stages (far: headers and
  * lines at fixed addresses; near: what the far lines point to). */
