@@ -65,10 +65,13 @@ static int plugin_by_name(const char *n) {
 
 /* ---- plugin sets ---- */
 
+/* A configured list holds at most MAX_SET entries (an error naming the list beyond that); a
+ * merged list (defaults + configured) at most MERGED_SET, so merging never drops an entry. */
 #define MAX_SET 32
+#define MERGED_SET (2 * MAX_SET + KP_PL_COUNT)
 typedef struct {
-    int16_t pl[MAX_SET]; /* -1 = "*" (disabled only) */
-    int32_t weight[MAX_SET];
+    int16_t pl[MERGED_SET]; /* -1 = "*" (disabled only) */
+    int32_t weight[MERGED_SET];
     uint8_t n;
 } pset;
 
@@ -92,8 +95,8 @@ static int pset_find(const pset *s, int pl) {
 static void merge_set(const pluginset *def, const pluginset *custom, pluginset *out) {
     memset(out, 0, sizeof *out);
     out->disabled = custom->disabled;
-    for (uint8_t i = 0; i < def->disabled.n && out->disabled.n < MAX_SET; i++) out->disabled.pl[out->disabled.n++] = def->disabled.pl[i];
-    bool replaced[MAX_SET] = {false};
+    for (uint8_t i = 0; i < def->disabled.n && out->disabled.n < MERGED_SET; i++) out->disabled.pl[out->disabled.n++] = def->disabled.pl[i];
+    bool replaced[MERGED_SET] = {false};
     if (!pset_has(&out->disabled, -1)) {
         for (uint8_t i = 0; i < def->enabled.n; i++) {
             int pl = def->enabled.pl[i];
@@ -108,7 +111,7 @@ static void merge_set(const pluginset *def, const pluginset *custom, pluginset *
             out->enabled.weight[out->enabled.n++] = w;
         }
     }
-    for (uint8_t i = 0; i < custom->enabled.n && out->enabled.n < MAX_SET; i++) {
+    for (uint8_t i = 0; i < custom->enabled.n && out->enabled.n < MERGED_SET; i++) {
         if (replaced[i]) continue;
         out->enabled.pl[out->enabled.n] = custom->enabled.pl[i];
         out->enabled.weight[out->enabled.n++] = custom->enabled.weight[i];
@@ -120,8 +123,8 @@ static void merge_set(const pluginset *def, const pluginset *custom, pluginset *
 static kp_status expand(const pluginset *mp, const pluginset *ep, uint16_t ep_bit, uint8_t *out,
                         uint8_t *n_out, int32_t *weights, char *why, size_t why_cap) {
     *n_out = 0;
-    int16_t order[3 * MAX_SET];
-    int32_t w[3 * MAX_SET];
+    int16_t order[3 * MERGED_SET];
+    int32_t w[3 * MERGED_SET];
     uint8_t n = 0;
     for (uint8_t i = 0; i < ep->enabled.n; i++) {
         int pl = ep->enabled.pl[i];
@@ -135,15 +138,18 @@ static kp_status expand(const pluginset *mp, const pluginset *ep, uint16_t ep_bi
         }
     }
     if (!pset_has(&ep->disabled, -1)) {
-        int16_t ov[MAX_SET], mpe[MAX_SET];
-        int32_t mpw[MAX_SET];
+        int16_t ov[MERGED_SET], mpe[MERGED_SET];
+        int32_t mpw[MERGED_SET];
         uint8_t n_ov = 0, n_mp = 0;
         for (uint8_t i = 0; i < mp->enabled.n; i++) {
             int pl = mp->enabled.pl[i];
             if (!(PL_EPS[pl] & ep_bit)) continue;
             if (pset_has(&ep->disabled, pl)) continue;
             if (pset_has(&ep->enabled, pl)) {
-                ov[n_ov++] = (int16_t)pl;
+                /* overridePlugins is a set: a plugin MultiPoint enables twice is overridden once */
+                bool seen = false;
+                for (uint8_t k = 0; k < n_ov && !seen; k++) seen = ov[k] == pl;
+                if (!seen) ov[n_ov++] = (int16_t)pl;
                 continue;
             }
             for (uint8_t k = 0; k < n_mp; k++)

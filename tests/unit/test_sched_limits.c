@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "sched/config.h"
 #include "sched/diagnosis.h"
 #include "sched/plugins/pod_topology_spread.h"
 #include "test_sched_util.h"
@@ -190,7 +191,32 @@ KT_TEST(spread_state_restored_for_every_constraint_beyond_32) {
     free(b.p);
 }
 
+KT_TEST(multipoint_enabling_a_plugin_many_times_is_a_set) {
+    /* MultiPoint enables NodePorts 20 times and the filter point enables it again: upstream's
+     * overridePlugins is a set (NodePorts filters once); the old code wrote past the
+     * extension point's list */
+    sbuf b = {0};
+    put(&b, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+            "- schedulerName: default-scheduler\n  plugins:\n    multiPoint:\n      enabled:\n");
+    for (int i = 0; i < 20; i++) put(&b, "      - name: NodePorts\n");
+    put(&b, "    preFilter:\n      enabled:\n      - name: NodePorts\n    filter:\n      enabled:\n      - name: NodePorts\n");
+    kp_error err;
+    kp_error_clear(&err);
+    kp_sched_config *cfg = NULL;
+    KT_CHECK_INT(kp_sched_config_load_buffer(&cfg, "cfg.yaml", b.p, b.len, NULL, &err), KP_OK);
+    if (!cfg) fprintf(stderr, "  %s\n", err.msg);
+    if (cfg) {
+        int n_ports = 0;
+        for (uint8_t i = 0; i < cfg->n_filter; i++) n_ports += cfg->filter[i] == KP_PL_NODE_PORTS;
+        KT_CHECK_INT(n_ports, 1);
+        KT_CHECK(cfg->n_filter <= KP_PL_COUNT);
+    }
+    kp_sched_config_free(cfg);
+    free(b.p);
+}
+
 KT_MAIN(KT_CASE(host_ports_beyond_512_still_conflict), KT_CASE(fit_error_keeps_more_than_64_reasons),
         KT_CASE(diagnosis_grows_and_sorts), KT_CASE(every_nominated_pod_reserves_beyond_256),
         KT_CASE(match_label_keys_beyond_8_all_count),
-        KT_CASE(spread_state_restored_for_every_constraint_beyond_32))
+        KT_CASE(spread_state_restored_for_every_constraint_beyond_32),
+        KT_CASE(multipoint_enabling_a_plugin_many_times_is_a_set))
