@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sched/config.h"
+#include "core/sched_config.h"
 #include "sched/preempt/preempt.h"
 #include "sched/status.h"
 

@@ -15,7 +15,7 @@
 #include "base/prng.h"
 #include "core/model.h"
 #include "kprio/sched.h"
-#include "sched/config.h"
+#include "core/sched_config.h"
 #include "sched/explain.h"
 #include "sched/pairmap.h"
 #include "sched/podindex.h"

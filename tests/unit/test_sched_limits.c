@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "sched/config.h"
+#include "core/sched_config.h"
 #include "sched/diagnosis.h"
 #include "sched/plugins/pod_topology_spread.h"
 #include "test_sched_util.h"

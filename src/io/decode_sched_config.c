@@ -8,7 +8,7 @@
 #include "base/alloc.h"
 #include "io/tree.h"
 #include "kprio/sched.h"
-#include "sched/config.h"
+#include "core/sched_config.h"
 
 static const char *const PL_NAMES[KP_PL_COUNT] = {
     "SchedulingGates", "PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration",

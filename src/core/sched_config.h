@@ -5,8 +5,8 @@
  * framework's expandMultiPointPlugins do, so the effective per-extension-point lists (order and
  * weights) are what kube-scheduler would build. Unknown plugins, unknown fields and settings kprio
  * cannot honour are errors naming the file and the field. */
-#ifndef KP_SCHED_CONFIG_H
-#define KP_SCHED_CONFIG_H
+#ifndef KP_CORE_SCHED_CONFIG_H
+#define KP_CORE_SCHED_CONFIG_H
 
 #include <stdbool.h>
 #include <stdint.h>
