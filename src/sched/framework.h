@@ -42,6 +42,14 @@ typedef struct {
 
 typedef struct kp_spread_defaults kp_spread_defaults;
 
+/* Cluster-dependent Filter reasons (reasons.c) */
+typedef struct {
+    char **insufficient; /* per resource: "Insufficient <name>" */
+    char **taint;        /* per node taint (taint_off[node] + i): NoSchedule / NoExecute only */
+    uint32_t *taint_off; /* n_nodes + 1 offsets */
+    uint32_t n_res, n_taints;
+} kp_reasons;
+
 /* ---- the scheduler ---- */
 struct kp_sched {
     kp_cluster *cl;
@@ -101,6 +109,7 @@ struct kp_sched {
     uint32_t n_res, cap_res;
     int32_t *res_of_pod; /* pod -> result index or -1 */
     kp_explain *explain; /* NULL unless requested */
+    kp_reasons reasons;  /* cluster-dependent Filter reasons (reasons.c) */
 };
 
 /* ---- per-pod CycleState ---- */

@@ -10,6 +10,7 @@
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/pod_topology_spread_default.h"
 #include "sched/preempt/preempt.h"
+#include "sched/reasons.h"
 #include "sched/schedule_one.h"
 
 
@@ -159,6 +160,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
         }
     }
     if ((st = kp__spread_defaults_init(s)) != KP_OK) goto fail;
+    if ((st = kp__reasons_init(s)) != KP_OK) goto fail;
     for (uint32_t i = 0; i < cl->n_namespaces; i++)
         if ((st = kp__pairmap_add(&s->ns_index, cl->namespaces[i].name, (int64_t)i + 1)) != KP_OK) goto fail;
     for (uint32_t i = 0; i < np; i++)
@@ -200,6 +202,7 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s->nom_cap);
     kp__free(s->nom_of);
     kp__free(s->nom_scratch);
+    kp__reasons_free(s);
     kp__free(s->order);
     kp__free(s->aff_pods);
     kp__preempt_cache_free(s->preempt_cache);

@@ -165,17 +165,12 @@ static void record(kp_sched *s, uint32_t node, const kp_node_status *st) {
         s->has_status[node] = true;
         s->n_statuses++;
     }
-    /* only the reasons in use: the whole struct is ~700 bytes and every node of a failed pass
-     * records one */
+    /* only the reasons in use: every node of a failed pass records one */
     kp_node_status *d = &s->statuses[node];
     d->code = st->code;
     d->plugin = st->plugin;
     d->n_reasons = st->n_reasons;
-    for (uint8_t r = 0; r < st->n_reasons; r++) {
-        size_t len = strnlen(st->reasons[r], sizeof st->reasons[r] - 1);
-        memcpy(d->reasons[r], st->reasons[r], len);
-        d->reasons[r][len] = '\0';
-    }
+    memcpy(d->reasons, st->reasons, st->n_reasons * sizeof *st->reasons);
 }
 
 /* --explain: a fresh record for this attempt (only called when explain is on) */
@@ -231,8 +226,12 @@ static kp_status find_nodes_that_pass_filters(kp_sched *s, kp_cycle *c, bool exp
     }
     uint32_t to_find = kp__num_feasible_to_find(s->cfg.pct_nodes_to_score, n_list);
     if (s->cfg.n_score == 0) to_find = 1;
+    /* visit list[(next_start + i) % n_list] for i = 0, 1, ...; the index wraps without a
+     * division per node */
+    uint32_t at = n_list ? s->next_start % n_list : 0;
     for (uint32_t i = 0; i < n_list && n_feas < to_find; i++) {
-        uint32_t nd = list[(s->next_start + i) % n_list];
+        uint32_t nd = list[at];
+        if (++at == n_list) at = 0;
         kp_node_status nst;
         kp__cycle_filter(c, nd, &nst);
         if (explain) explain_filters(s, c, nd, &nst);

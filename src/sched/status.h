@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "core/model.h"
+
 typedef enum {
     KP_CODE_SUCCESS = 0,
     KP_CODE_UNSCHEDULABLE = 1,
@@ -12,16 +14,25 @@ typedef enum {
     KP_CODE_ERROR = 3
 } kp_code;
 
-#define KP_STATUS_MAX_REASONS 6
-/* framework.Status of one node for one pod. Reasons are upstream's strings. */
+/* The most reasons a status can hold, a bound and not a cap: NodeResourcesFit gives "Too many
+ * pods" plus one "Insufficient <resource>" per resource of the cluster (at most KP_MAX_RES);
+ * every other plugin gives one reason. Upstream keeps every reason, so does kprio. */
+#define KP_STATUS_MAX_REASONS (1 + KP_MAX_RES)
+/* framework.Status of one node for one pod. Reasons are upstream's strings, borrowed: static
+ * strings, or the scheduler's formatted reasons (sched/reasons.h), valid as long as it lives. */
 typedef struct {
     kp_code code;
     const char *plugin; /* failing plugin name (static string), NULL on success */
     uint8_t n_reasons;
-    char reasons[KP_STATUS_MAX_REASONS][112];
+    const char *reasons[KP_STATUS_MAX_REASONS];
 } kp_node_status;
 
 void kp__status_reset(kp_node_status *st);
-void kp__status_add_reason(kp_node_status *st, const char *reason);
+/* Appends reason (borrowed: it must outlive the status). Inline: filters call it per rejected
+ * node. */
+static inline void kp__status_add_reason(kp_node_status *st, const char *reason) {
+    if (st->n_reasons >= KP_STATUS_MAX_REASONS) return; /* cannot happen: see the bound */
+    st->reasons[st->n_reasons++] = reason;
+}
 
 #endif

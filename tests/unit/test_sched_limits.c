@@ -1,6 +1,7 @@
 /* Fixed limits that used to change answers (issue 16): each case fails on the code that had the
  * limit. Host ports beyond 512, more than 64 distinct FitError reasons, more than 256 nominated
- * pods on a node, more than 8 matchLabelKeys, more than 32 spread constraints. */
+ * pods on a node, more than 8 matchLabelKeys, more than 32 spread constraints, a plugin
+ * MultiPoint enables many times, more than 6 reasons in a status, reasons over 111 characters. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -215,8 +216,53 @@ KT_TEST(multipoint_enabling_a_plugin_many_times_is_a_set) {
     free(b.p);
 }
 
+KT_TEST(status_keeps_every_reason_beyond_6) {
+    /* a full node short of 7 resources: "Too many pods" and 7 "Insufficient" reasons, all kept
+     * (the old status kept 6) */
+    const char *y =
+        NODE_HDR "metadata: {name: n1}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: 1, "
+        "ephemeral-storage: 1Gi, hugepages-2Mi: 2Mi, hugepages-1Gi: 1Gi, example.com/a: 1, example.com/b: 1}}\n"
+        POD_HDR "metadata: {name: old, namespace: default}\nspec: {nodeName: n1, containers: [{name: c}]}\n"
+        POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c, resources: "
+        "{requests: {cpu: 2, memory: 2Gi, ephemeral-storage: 2Gi, hugepages-2Mi: 4Mi, hugepages-1Gi: 2Gi, "
+        "example.com/a: 2, example.com/b: 2}, limits: {hugepages-2Mi: 4Mi, hugepages-1Gi: 2Gi, "
+        "example.com/a: 2, example.com/b: 2}}}]}\n";
+    kp_cluster *cl = ts_load(y);
+    KT_CHECK(cl != NULL);
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_node_status st = ts_filter(s, "p", "n1");
+    KT_CHECK_INT(st.n_reasons, 8);
+    KT_CHECK_STR(st.reasons[0], "Too many pods");
+    KT_CHECK_STR(st.reasons[7], "Insufficient example.com/b");
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+}
+
+KT_TEST(taint_reason_is_not_truncated) {
+    /* a 100-character taint key: the reason is longer than the old 111-character buffer */
+    char key[101];
+    memset(key, 'k', 100);
+    key[100] = 0;
+    sbuf b = {0};
+    put(&b, NODE_HDR "metadata: {name: n1}\nspec: {taints: [{key: %s, value: v, effect: NoSchedule}]}\n"
+            "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n", key);
+    put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c}]}\n");
+    kp_cluster *cl = ts_load(b.p);
+    KT_CHECK(cl != NULL);
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_node_status st = ts_filter(s, "p", "n1");
+    char want[256];
+    snprintf(want, sizeof want, "node(s) had untolerated taint {%s: v}", key);
+    KT_CHECK_INT(st.n_reasons, 1);
+    KT_CHECK_STR(st.reasons[0], want);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+    free(b.p);
+}
+
 KT_MAIN(KT_CASE(host_ports_beyond_512_still_conflict), KT_CASE(fit_error_keeps_more_than_64_reasons),
         KT_CASE(diagnosis_grows_and_sorts), KT_CASE(every_nominated_pod_reserves_beyond_256),
         KT_CASE(match_label_keys_beyond_8_all_count),
         KT_CASE(spread_state_restored_for_every_constraint_beyond_32),
-        KT_CASE(multipoint_enabling_a_plugin_many_times_is_a_set))
+        KT_CASE(multipoint_enabling_a_plugin_many_times_is_a_set),
+        KT_CASE(status_keeps_every_reason_beyond_6), KT_CASE(taint_reason_is_not_truncated))

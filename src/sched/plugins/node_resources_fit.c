@@ -8,19 +8,6 @@
 #include "sched/plugins/node_resources_fit.h"
 #include "sched/plugins/resource_allocation.h"
 
-/* Appends the reason "Insufficient <resource>" (what kp__status_add_reason would store, without
- * formatting it twice: a preempting pod's Filter pass produces it for every node). */
-static void add_insufficient(kp_node_status *st, const char *rn) {
-    static const char prefix[] = "Insufficient ";
-    if (st->n_reasons >= KP_STATUS_MAX_REASONS) return;
-    char *dst = st->reasons[st->n_reasons++];
-    size_t n_prefix = sizeof prefix - 1, n_rn = strlen(rn), room = sizeof st->reasons[0] - 1 - n_prefix;
-    if (n_rn > room) n_rn = room;
-    memcpy(dst, prefix, n_prefix);
-    memcpy(dst + n_prefix, rn, n_rn);
-    dst[n_prefix + n_rn] = '\0';
-}
-
 /* The per-pod part of fitsRequest: the requested resources the filter checks, in request order
  * (cpu, memory, ephemeral-storage, then scalar resources; zero requests, the pods count,
  * non-scalar unknown names and ignored extended resources are not checked). */
@@ -57,7 +44,7 @@ void kp__filter_fit(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
         for (uint32_t k = 0; k < c->n_extra; k++) used += kp__resv_get(&cl->pods[c->extra[k]].req, r);
         int64_t alloc = n->alloc[r];
         if (want > alloc - used) {
-            add_insufficient(st, kp__s(cl, cl->res_names[r]));
+            kp__status_add_reason(st, c->s->reasons.insufficient[r]); /* "Insufficient <resource>" */
             if (want > alloc) unresolvable = true;
         }
     }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "sched/framework.h"
+#include "sched/status.h"
 
 /* NodeResourcesFit's per-pod preparation (kp__cycle_new calls it) */
 void kp__fit_prepare(kp_cycle *c);

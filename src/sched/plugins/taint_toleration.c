@@ -1,21 +1,19 @@
 /* TaintToleration (pkg/scheduler/framework/plugins/tainttoleration). */
-#include <stdio.h>
-
 #include "sched/plugins/helper.h"
 #include "sched/plugins/taint_toleration.h"
+#include "sched/status.h"
 
 /* mirrors TaintToleration.Filter: the first NoSchedule/NoExecute taint (node order) the pod does
  * not tolerate */
 void kp__filter_taints(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
-    const kp_cluster *cl = c->s->cl;
+    const kp_reasons *rs = &c->s->reasons;
     for (uint16_t i = 0; i < n->n_taints; i++) {
         const kp_taint *t = &n->taints[i];
         if (t->effect != KP_EFFECT_NOSCHEDULE && t->effect != KP_EFFECT_NOEXECUTE) continue;
         if (kp__tolerations_tolerate(c->p, t)) continue;
-        char buf[112];
-        snprintf(buf, sizeof buf, "node(s) had untolerated taint {%s: %s}", kp__s(cl, t->key), kp__s(cl, t->value));
         st->code = KP_CODE_UNRESOLVABLE;
-        kp__status_add_reason(st, buf);
+        /* "node(s) had untolerated taint {key: value}", formatted when the scheduler was made */
+        kp__status_add_reason(st, rs->taint[rs->taint_off[n - c->s->cl->nodes] + i]);
         return;
     }
 }

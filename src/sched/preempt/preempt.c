@@ -425,7 +425,7 @@ static kp_status nodes_where_preemption_might_help(const kp_pctx *x, dry_run *d)
     const kp_node_status *statuses = d->statuses;
     for (uint32_t i = 0; i < nn; i++) {
 #if defined(__GNUC__)
-        if (i + KP_PF_SCAN < nn) __builtin_prefetch(&statuses[i + KP_PF_SCAN].code); /* ~700-byte stride */
+        if (i + KP_PF_SCAN < nn) __builtin_prefetch(&statuses[i + KP_PF_SCAN].code); /* one status per node: a strided scan */
 #endif
         if (statuses[i].code == KP_CODE_UNSCHEDULABLE) d->potential[d->n_pot++] = i;
     }
