@@ -99,6 +99,8 @@ static kp_status parse_resources(kp_dctx *d, const kp_tnode *arr, kp_cfg_resourc
         if (!has || !*name) return kp__dctx_fail(d, e, KP_EINVAL, "name", "required");
         if ((st = kp__dget_int(d, e, "weight", 1, 100, &w, &has)) != KP_OK) return st;
         if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many resources");
+        if (strlen(name) >= sizeof out[*n].name)
+            return kp__dctx_fail(d, e, KP_ELIMIT, "name", "longer than %zu characters (kprio's limit)", sizeof out[*n].name - 1);
         snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
         out[*n].weight = w;
         (*n)++;
@@ -113,6 +115,8 @@ static kp_status parse_strlist(kp_dctx *d, const kp_tnode *arr, char (*out)[64],
     for (const kp_tnode *e = arr->first; e; e = e->next, i++) {
         if (e->type != KP_T_STR) return kp__dctx_fail(d, e, KP_EINVAL, NULL, "[%u]: expected a string", i);
         if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many entries");
+        if (strlen(e->s) >= 64)
+            return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "[%u]: longer than 63 characters (kprio's limit)", i);
         snprintf(out[(*n)++], 64, "%s", e->s);
     }
     return KP_OK;
@@ -250,6 +254,9 @@ static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, co
                 const char *tk = NULL, *wu = NULL;
                 if ((st = kp__dget_str(d, e, "topologyKey", &tk, &has)) != KP_OK) return st;
                 if (!has || !*tk) return kp__dctx_fail(d, e, KP_EINVAL, "topologyKey", "required");
+                if (strlen(tk) >= sizeof cs->topology_key)
+                    return kp__dctx_fail(d, e, KP_ELIMIT, "topologyKey", "longer than %zu characters (kprio's limit)",
+                                         sizeof cs->topology_key - 1);
                 snprintf(cs->topology_key, sizeof cs->topology_key, "%s", tk);
                 if ((st = kp__dget_str(d, e, "whenUnsatisfiable", &wu, &has)) != KP_OK) return st;
                 if (!has || (strcmp(wu, "DoNotSchedule") != 0 && strcmp(wu, "ScheduleAnyway") != 0))
@@ -401,6 +408,12 @@ static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_e
     size_t sv = kp__dctx_push(&d, "profiles");
     kp__dctx_push_index(&d, chosen_i);
     const kp_tnode *sn = kp__tree_get(chosen, "schedulerName");
+    if (sn && sn->type == KP_T_STR && strlen(sn->s) >= sizeof c->scheduler_name) {
+        kp_status r = kp__dctx_fail(&d, sn, KP_ELIMIT, "schedulerName", "longer than %zu characters (kprio's limit)",
+                                    sizeof c->scheduler_name - 1);
+        kp__dctx_pop(&d, sv);
+        return r;
+    }
     if (sn && sn->type == KP_T_STR) snprintf(c->scheduler_name, sizeof c->scheduler_name, "%s", sn->s);
     st = parse_profile(&d, c, chosen);
     kp__dctx_pop(&d, sv);

@@ -260,9 +260,30 @@ KT_TEST(taint_reason_is_not_truncated) {
     free(b.p);
 }
 
+KT_TEST(config_names_beyond_the_buffers_are_errors) {
+    /* an ignoredResources name longer than kprio keeps is an error naming the limit, not a
+     * truncated name that silently matches nothing */
+    char name[80];
+    memset(name, 'x', 70);
+    memcpy(name, "example.com/", 12);
+    name[70] = 0;
+    sbuf b = {0};
+    put(&b, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+            "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+            "      ignoredResources: [%s]\n", name);
+    kp_error err;
+    kp_error_clear(&err);
+    kp_sched_config *cfg = NULL;
+    KT_CHECK_INT(kp_sched_config_load_buffer(&cfg, "cfg.yaml", b.p, b.len, NULL, &err), KP_ELIMIT);
+    KT_CHECK(strstr(err.msg, "longer than 63 characters") != NULL);
+    kp_sched_config_free(cfg);
+    free(b.p);
+}
+
 KT_MAIN(KT_CASE(host_ports_beyond_512_still_conflict), KT_CASE(fit_error_keeps_more_than_64_reasons),
         KT_CASE(diagnosis_grows_and_sorts), KT_CASE(every_nominated_pod_reserves_beyond_256),
         KT_CASE(match_label_keys_beyond_8_all_count),
         KT_CASE(spread_state_restored_for_every_constraint_beyond_32),
         KT_CASE(multipoint_enabling_a_plugin_many_times_is_a_set),
-        KT_CASE(status_keeps_every_reason_beyond_6), KT_CASE(taint_reason_is_not_truncated))
+        KT_CASE(status_keeps_every_reason_beyond_6), KT_CASE(taint_reason_is_not_truncated),
+        KT_CASE(config_names_beyond_the_buffers_are_errors))
