@@ -1,8 +1,43 @@
-/* --explain: the public accessors over the record the scheduling attempt fills (explain.h).
- * Nothing here runs while scheduling: the attempt writes the record only for the explained pod,
- * behind one branch per node. */
+/* --explain: the recorder the scheduling attempt calls for the explained pod only, and the
+ * public accessors over what it recorded (explain.h). */
+#include <string.h>
+
 #include "kprio/preempt.h"
+#include "sched/cycle.h"
 #include "sched/framework.h"
+
+/* ---- the recorder ---- */
+
+void kp__explain_begin(kp_explain *e, uint32_t n_nodes) {
+    if (e->has_preempt) kp__preempt_result_fini(&e->preempt);
+    memset(e->nodes, 0, (n_nodes + 1) * sizeof *e->nodes);
+    e->attempted = true;
+    e->has_preempt = false;
+    e->selected = -1;
+    e->nominated_first = false;
+    e->prefilter_msg[0] = 0;
+}
+
+void kp__explain_filters(kp_sched *s, kp_cycle *c, uint32_t node, const kp_node_status *overall) {
+    kp_explain_node *en = &s->explain->nodes[node];
+    en->evaluated = true;
+    en->overall = *overall;
+    kp__cycle_explain_filters(c, node, en);
+}
+
+void kp__explain_plugin_scores(kp_sched *s, kp_plugin pl, uint32_t n_feas, int64_t weight) {
+    for (uint32_t i = 0; i < n_feas; i++)
+        s->explain->nodes[s->feasible[i]].plugin_score[pl] = weight ? s->plug_scores[i] * weight : 0;
+}
+
+void kp__explain_totals(kp_sched *s, uint32_t n_feas) {
+    for (uint32_t i = 0; i < n_feas; i++) {
+        s->explain->nodes[s->feasible[i]].scored = true;
+        s->explain->nodes[s->feasible[i]].total = s->scores[i];
+    }
+}
+
+/* ---- accessors ---- */
 
 const char *kp_filter_code_name(kp_filter_code c) {
     switch (c) {

@@ -38,4 +38,18 @@ typedef struct kp_explain {
     kp_preempt_result preempt;
 } kp_explain;
 
+typedef struct kp_sched kp_sched;
+typedef struct kp_cycle kp_cycle;
+
+/* The recorder: the scheduling attempt calls these only for the explained pod, each behind one
+ * branch, so an attempt without --explain does no per-node bookkeeping and builds no text. */
+/* A fresh record for this attempt. */
+void kp__explain_begin(kp_explain *e, uint32_t n_nodes);
+/* Node's overall Filter verdict and every enabled filter's own verdict on it. */
+void kp__explain_filters(kp_sched *s, kp_cycle *c, uint32_t node, const kp_node_status *overall);
+/* Plugin pl's weighted scores of the n_feas feasible nodes (weight 0: the plugin was skipped). */
+void kp__explain_plugin_scores(kp_sched *s, kp_plugin pl, uint32_t n_feas, int64_t weight);
+/* The feasible nodes' total scores. */
+void kp__explain_totals(kp_sched *s, uint32_t n_feas);
+
 #endif

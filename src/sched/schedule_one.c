@@ -9,6 +9,7 @@
 #include "base/prng.h"
 #include "sched/cycle.h"
 #include "sched/diagnosis.h"
+#include "sched/explain.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"
@@ -125,15 +126,6 @@ static kp_status bind(kp_sched *s, uint32_t pod, uint32_t node) {
     return KP_OK;
 }
 
-/* ---- explain helpers ---- */
-
-static void explain_filters(kp_sched *s, kp_cycle *c, uint32_t node, const kp_node_status *overall) {
-    kp_explain_node *en = &s->explain->nodes[node];
-    en->evaluated = true;
-    en->overall = *overall;
-    kp__cycle_explain_filters(c, node, en);
-}
-
 /* prioritizeNodes: weighted sum of the normalised plugin scores */
 static kp_status prioritize(kp_sched *s, const kp_pod *p, uint32_t n_feas, bool explain) {
     const kp_sched_config *cfg = &s->cfg;
@@ -143,20 +135,14 @@ static kp_status prioritize(kp_sched *s, const kp_pod *p, uint32_t n_feas, bool 
         int scored = kp__score_plugin(s, pl, p, s->feasible, n_feas, s->plug_scores);
         if (scored < 0) return (kp_status)scored;
         if (!scored) {
-            if (explain)
-                for (uint32_t i = 0; i < n_feas; i++) s->explain->nodes[s->feasible[i]].plugin_score[pl] = 0;
+            if (explain) kp__explain_plugin_scores(s, pl, n_feas, 0);
             continue;
         }
         int64_t w = cfg->score_weight[pl];
         for (uint32_t i = 0; i < n_feas; i++) s->scores[i] += s->plug_scores[i] * w;
-        if (explain)
-            for (uint32_t i = 0; i < n_feas; i++) s->explain->nodes[s->feasible[i]].plugin_score[pl] = s->plug_scores[i] * w;
+        if (explain) kp__explain_plugin_scores(s, pl, n_feas, w);
     }
-    if (explain)
-        for (uint32_t i = 0; i < n_feas; i++) {
-            s->explain->nodes[s->feasible[i]].scored = true;
-            s->explain->nodes[s->feasible[i]].total = s->scores[i];
-        }
+    if (explain) kp__explain_totals(s, n_feas);
     return KP_OK;
 }
 
@@ -171,17 +157,6 @@ static void record(kp_sched *s, uint32_t node, const kp_node_status *st) {
     d->plugin = st->plugin;
     d->n_reasons = st->n_reasons;
     memcpy(d->reasons, st->reasons, st->n_reasons * sizeof *st->reasons);
-}
-
-/* --explain: a fresh record for this attempt (only called when explain is on) */
-static void explain_begin(kp_explain *e, uint32_t nn) {
-    if (e->has_preempt) kp__preempt_result_fini(&e->preempt);
-    memset(e->nodes, 0, (nn + 1) * sizeof *e->nodes);
-    e->attempted = true;
-    e->has_preempt = false;
-    e->selected = -1;
-    e->nominated_first = false;
-    e->prefilter_msg[0] = 0;
 }
 
 /* The PreFilter rejection as the FitError's PreFilterMsg; every node gets the status. */
@@ -200,7 +175,7 @@ static bool evaluate_nominated_node(kp_sched *s, kp_cycle *c, uint32_t pod, bool
     uint32_t nd = (uint32_t)s->nom_of[pod];
     kp_node_status nst;
     kp__cycle_filter(c, nd, &nst);
-    if (explain) explain_filters(s, c, nd, &nst);
+    if (explain) kp__explain_filters(s, c, nd, &nst);
     if (nst.code == KP_CODE_SUCCESS) {
         if (explain) s->explain->nominated_first = true;
         return true;
@@ -234,7 +209,7 @@ static kp_status find_nodes_that_pass_filters(kp_sched *s, kp_cycle *c, bool exp
         if (++at == n_list) at = 0;
         kp_node_status nst;
         kp__cycle_filter(c, nd, &nst);
-        if (explain) explain_filters(s, c, nd, &nst);
+        if (explain) kp__explain_filters(s, c, nd, &nst);
         if (nst.code == KP_CODE_SUCCESS) {
             s->feasible[n_feas++] = nd;
             if (explain) s->explain->nodes[nd].feasible = true;
@@ -344,7 +319,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     kp_result_int *res = result_for(s, pod);
     if (!res) return kp_error_set(err, KP_ENOMEM, "out of memory");
     res->attempts++;
-    if (explain) explain_begin(s->explain, nn);
+    if (explain) kp__explain_begin(s->explain, nn);
     memset(s->has_status, 0, nn + 1);
     s->n_statuses = 0;
 
