@@ -73,3 +73,17 @@ kp_status kp__diagnosis_message(const kp_diagnosis *d, const char *prefix, uint3
     kp__free(text);
     return KP_OK;
 }
+
+kp_status kp__diagnosis_text(const kp_diagnosis *d, const char *prefix, uint32_t n_nodes, bool period_if_empty,
+                             char **out) {
+    size_t cap = strlen(prefix) + 64; /* "0/N nodes are available" and the punctuation */
+    for (uint32_t k = 0; k < d->n; k++) cap += strlen(d->ents[k].reason) + 14; /* "count reason, " */
+    *out = kp__malloc(cap);
+    if (!*out) return KP_ENOMEM;
+    kp_status st = kp__diagnosis_message(d, prefix, n_nodes, period_if_empty, *out, cap);
+    if (st != KP_OK) {
+        kp__free(*out);
+        *out = NULL;
+    }
+    return st;
+}

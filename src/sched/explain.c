@@ -114,7 +114,7 @@ kp_status kp_sched_explain_preemption_get(const kp_sched *s, kp_sched_preemption
                                                             : KP_PREEMPTION_NO_CANDIDATES;
     out->node = pr->node;
     out->decided_by = pr->decided_by ? pr->decided_by : "";
-    out->message = pr->message;
+    out->message = pr->message ? pr->message : "";
     out->n_nodes = pr->n_nodes;
     return KP_OK;
 }

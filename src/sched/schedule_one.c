@@ -48,11 +48,14 @@ uint32_t kp__select_host(kp_sched *s, const uint32_t *nodes, const int64_t *tota
 }
 
 /* mirrors FitError.Error(): "0/N nodes are available: <PreFilterMsg>." or the sorted histogram
- * of the reasons of every node with a status */
-kp_status kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, char *buf, size_t cap) {
+ * of the reasons of every node with a status; *out is a heap string (kp__free) */
+kp_status kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, char **out) {
     uint32_t nn = s->cl->n_nodes;
+    *out = NULL;
     if (prefilter_msg && *prefilter_msg) {
-        snprintf(buf, cap, "0/%u nodes are available: %s.", nn, prefilter_msg);
+        size_t cap = strlen(prefilter_msg) + 48;
+        if (!(*out = kp__malloc(cap))) return KP_ENOMEM;
+        snprintf(*out, cap, "0/%u nodes are available: %s.", nn, prefilter_msg);
         return KP_OK;
     }
     kp_diagnosis d;
@@ -60,7 +63,7 @@ kp_status kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, ch
     kp_status st = KP_OK;
     for (uint32_t i = 0; i < nn && st == KP_OK; i++)
         if (s->has_status[i]) st = kp__diagnosis_add_status(&d, &s->statuses[i]);
-    if (st == KP_OK) st = kp__diagnosis_message(&d, "", nn, false, buf, cap);
+    if (st == KP_OK) st = kp__diagnosis_text(&d, "", nn, false, out);
     kp__diagnosis_fini(&d);
     return st;
 }
@@ -249,7 +252,7 @@ static kp_status record_bound(kp_sched *s, kp_result_int *res, uint32_t pod, uin
 /* mirrors runPostFilterPlugins with DefaultPreemption: every node has a status (unvisited ones
  * are absent: unresolvable); a nominated result is actuated; msg gains the preemption text. */
 static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod, bool explain,
-                             char *msg, size_t cap, bool *changed, kp_error *err) {
+                             char **msg, bool *changed, kp_error *err) {
     kp_cluster *cl = s->cl;
     for (uint32_t i = 0; i < cl->n_nodes; i++) {
         if (s->has_status[i]) continue;
@@ -262,9 +265,21 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
     kp_preempt_result pr;
     memset(&pr, 0, sizeof pr);
     kp_status st = kp__preempt_postfilter_ex(s, c, pod, s->statuses, explain, &o, &pr, err);
-    if (st != KP_OK) return st;
-    size_t off = strlen(msg);
-    if (pr.message[0] && off < cap) snprintf(msg + off, cap - off, " %s", pr.message);
+    if (st != KP_OK) {
+        kp__preempt_result_fini(&pr);
+        return st;
+    }
+    if (pr.message && pr.message[0]) { /* the FitError text, then the PostFilter's */
+        size_t len = strlen(*msg) + strlen(pr.message) + 2;
+        char *joined = kp__malloc(len);
+        if (!joined) {
+            kp__preempt_result_fini(&pr);
+            return kp_error_set(err, KP_ENOMEM, "out of memory");
+        }
+        snprintf(joined, len, "%s %s", *msg, pr.message);
+        kp__free(*msg);
+        *msg = joined;
+    }
     if (pr.outcome == KP_PREEMPT_NOMINATED) {
         st = kp__preempt_actuate(s, pod, &pr, err);
         if (st == KP_OK) {
@@ -295,16 +310,19 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
 static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod,
                                            const char *prefilter_msg, bool explain, bool *changed,
                                            kp_error *err) {
-    char msg[2048];
-    kp_status st = kp__fit_error_message(s, prefilter_msg, msg, sizeof msg);
+    char *msg = NULL;
+    kp_status st = kp__fit_error_message(s, prefilter_msg, &msg);
     if (st != KP_OK) return kp_error_set(err, st, "out of memory");
     res->outcome = KP_OUTCOME_UNSCHEDULABLE;
     res->node = -1;
     if (s->cfg.postfilter_preemption &&
-        (st = post_filter(s, c, res, pod, explain, msg, sizeof msg, changed, err)) != KP_OK)
+        (st = post_filter(s, c, res, pod, explain, &msg, changed, err)) != KP_OK) {
+        kp__free(msg);
         return st;
+    }
     if (s->until_settled && res->outcome == KP_OUTCOME_UNSCHEDULABLE) res->nominated = -1;
     st = set_message(res, msg);
+    kp__free(msg);
     if (st != KP_OK) kp_error_set(err, st, "out of memory");
     return st;
 }

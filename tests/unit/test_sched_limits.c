@@ -67,10 +67,11 @@ KT_TEST(fit_error_keeps_more_than_64_reasons) {
         snprintf(reasons[i], sizeof reasons[i], "r%02u", i);
         kp__status_add_reason(&s->statuses[i], reasons[i]);
     }
-    char msg[4096];
-    KT_CHECK_INT(kp__fit_error_message(s, "", msg, sizeof msg), KP_OK);
-    KT_CHECK(strstr(msg, "1 r00, ") != NULL);
-    KT_CHECK(strstr(msg, ", 1 r69.") != NULL);
+    char *msg = NULL;
+    KT_CHECK_INT(kp__fit_error_message(s, "", &msg), KP_OK);
+    KT_CHECK(msg && strstr(msg, "1 r00, ") != NULL);
+    KT_CHECK(msg && strstr(msg, ", 1 r69.") != NULL);
+    kp_free(msg);
     kp_sched_free(s);
     kp_cluster_free(cl);
     free(b.p);
@@ -280,10 +281,35 @@ KT_TEST(config_names_beyond_the_buffers_are_errors) {
     free(b.p);
 }
 
+KT_TEST(messages_are_not_truncated) {
+    /* 60 nodes with distinct 60-character taint keys: the FitError and the preemption message
+     * list all 60 (the old buffers held 2048 and 512 characters) */
+    sbuf b = {0};
+    for (int i = 0; i < 60; i++)
+        put(&b, NODE_HDR "metadata: {name: n%02d}\nspec: {taints: [{key: %057d%03d, value: v, effect: NoSchedule}]}\n"
+                "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n", i, 0, i);
+    put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {priority: 100, containers: [{name: c}]}\n");
+    kp_cluster *cl = ts_load(b.p);
+    KT_CHECK(cl != NULL);
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
+    const kp_result_int *r = ts_result(s, "p");
+    KT_CHECK(r && r->message);
+    int n = 0;
+    for (const char *m = r && r->message ? r->message : ""; (m = strstr(m, "untolerated taint")); m++) n++;
+    KT_CHECK_INT(n, 60);
+    KT_CHECK(r && r->message && strstr(r->message, "preemption: 0/60 nodes are available: 60 Preemption is not helpful") != NULL);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+    free(b.p);
+}
+
 KT_MAIN(KT_CASE(host_ports_beyond_512_still_conflict), KT_CASE(fit_error_keeps_more_than_64_reasons),
         KT_CASE(diagnosis_grows_and_sorts), KT_CASE(every_nominated_pod_reserves_beyond_256),
         KT_CASE(match_label_keys_beyond_8_all_count),
         KT_CASE(spread_state_restored_for_every_constraint_beyond_32),
         KT_CASE(multipoint_enabling_a_plugin_many_times_is_a_set),
         KT_CASE(status_keeps_every_reason_beyond_6), KT_CASE(taint_reason_is_not_truncated),
-        KT_CASE(config_names_beyond_the_buffers_are_errors))
+        KT_CASE(config_names_beyond_the_buffers_are_errors), KT_CASE(messages_are_not_truncated))

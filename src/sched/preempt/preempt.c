@@ -8,6 +8,7 @@
  *  - the final tie among equally good nodes is drawn from the seeded PRNG (or injected);
  *  - PDBs are consulted in namespace/name order instead of informer order;
  *  - nil startTime is one frozen "now" per attempt (+infinity unless opts.now is set). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,27 @@ void kp__preempt_result_fini(kp_preempt_result *r) {
     kp__free(r->victims);
     for (uint32_t i = 0; i < r->n_nodes; i++) kp__free(r->nodes[i].victims);
     kp__free(r->nodes);
+    kp__free(r->message);
     r->victims = NULL;
     r->nodes = NULL;
+    r->message = NULL;
     r->n_victims = r->n_nodes = 0;
+}
+
+kp_status kp__preempt_set_message(kp_preempt_result *r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return KP_EINVAL;
+    char *m = kp__malloc((size_t)n + 1);
+    if (!m) return KP_ENOMEM;
+    va_start(ap, fmt);
+    vsnprintf(m, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    kp__free(r->message);
+    r->message = m;
+    return KP_OK;
 }
 
 const char *kp__preempt_event_note(const kp_cluster *cl, uint32_t preemptor, uint32_t node,
@@ -122,8 +141,7 @@ typedef struct {
 /* FitError.Error() over the dry-run statuses; nodes without one are "Preemption is not helpful
  * for scheduling". Result: "preemption: 0/N nodes are available: <sorted histogram>." The
  * histogram is sorted at the end, so the order of `dry` does not matter. KP_ENOMEM. */
-static kp_status fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry, char *buf,
-                             size_t cap) {
+static kp_status fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry, char **out) {
     uint32_t n_absent = cl->n_nodes - n_dry;
     kp_diagnosis d;
     kp__diagnosis_init(&d);
@@ -131,7 +149,7 @@ static kp_status fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t 
     for (uint32_t i = 0; i < n_dry && st == KP_OK; i++) st = kp__diagnosis_add_status(&d, &dry[i].st);
     if (st == KP_OK && n_absent)
         st = kp__diagnosis_add(&d, "Preemption is not helpful for scheduling", n_absent);
-    if (st == KP_OK) st = kp__diagnosis_message(&d, "preemption: ", cl->n_nodes, true, buf, cap);
+    if (st == KP_OK) st = kp__diagnosis_text(&d, "preemption: ", cl->n_nodes, true, out);
     kp__diagnosis_fini(&d);
     return st;
 }
@@ -546,7 +564,9 @@ static kp_status no_candidates(kp_pctx *x, dry_run *d, kp_preempt_result *out, k
             return kp_error_set(err, rc, "preemption: out of memory");
     }
     out->outcome = KP_PREEMPT_NO_CANDIDATES;
-    if ((rc = fit_message(x->cl, d->dry, d->n_dry, out->message, sizeof out->message)) != KP_OK)
+    kp__free(out->message);
+    out->message = NULL;
+    if ((rc = fit_message(x->cl, d->dry, d->n_dry, &out->message)) != KP_OK)
         kp_error_set(err, rc, "out of memory");
     return rc;
 }
@@ -580,9 +600,9 @@ static kp_status select_candidate(kp_pctx *x, dry_run *d, kp_preempt_result *out
     out->pdb_violations = win->n_viol;
     out->decided_by = decided;
     win->victims = NULL;
-    snprintf(out->message, sizeof out->message,
-             "preemption: found a potential placement for pod on node %s, preempting %u victims",
-             kp__s(cl, cl->nodes[out->node].name), out->n_victims);
+    if (kp__preempt_set_message(out, "preemption: found a potential placement for pod on node %s, preempting %u victims",
+                                kp__s(cl, cl->nodes[out->node].name), out->n_victims) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
     return KP_OK;
 }
 
@@ -621,7 +641,8 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     const char *msg = NULL;
     if (!eligible(&x, statuses, &msg)) {
         out->outcome = KP_PREEMPT_NOT_ELIGIBLE;
-        snprintf(out->message, sizeof out->message, "preemption: %s", msg);
+        if (kp__preempt_set_message(out, "preemption: %s", msg) != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         return KP_OK;
     }
     x.fast = fast_path_allowed(&x);

@@ -137,8 +137,12 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
     }
     if (p->fit_node >= 0) {
         p->verdict = KP_PREEMPTION_NOT_NEEDED;
-        snprintf(p->r.message, sizeof p->r.message, "pod fits on node %s without preemption",
-                 kp__s(cl, cl->nodes[p->fit_node].name));
+        if (kp__preempt_set_message(&p->r, "pod fits on node %s without preemption",
+                                    kp__s(cl, cl->nodes[p->fit_node].name)) != KP_OK) {
+            kp__cycle_free(c);
+            kp_preemption_free(p);
+            return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
+        }
         p->r.node = -1;
         p->r.decided_by = "";
         kp__cycle_free(c);
@@ -181,7 +185,7 @@ long kp_preemption_victim(const kp_preemption *p, size_t i) {
 }
 
 int kp_preemption_pdb_violations(const kp_preemption *p) { return p->r.pdb_violations; }
-const char *kp_preemption_message(const kp_preemption *p) { return p->r.message; }
+const char *kp_preemption_message(const kp_preemption *p) { return p->r.message ? p->r.message : ""; }
 const char *kp_preemption_decided_by(const kp_preemption *p) {
     return p->r.decided_by ? p->r.decided_by : "";
 }
