@@ -85,6 +85,10 @@ size_t kp_sched_result_count(const kp_sched *s);
 /* Results in the order pods were first attempted. */
 kp_status kp_sched_result_get(const kp_sched *s, size_t i, kp_sched_result *out);
 
+/* The result (index for kp_sched_result_get) whose preemption made pod a victim, first in
+ * result order; KP_ENOTFOUND when the pod is nobody's victim. */
+kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t *result);
+
 /* "namespace/name" of a pod and name of a node (for rendering results). */
 const char *kp_sched_pod_ref(const kp_sched *s, long pod, char *buf, size_t cap);
 const char *kp_sched_node_name(const kp_sched *s, long node);

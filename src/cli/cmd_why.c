@@ -19,34 +19,22 @@ static const char *why_usage =
     "kprio why NAMESPACE/NAME -f FILE... [--config FILE] [--seed N] [--compat VERSION] "
     "[-o table|json|yaml]";
 
-/* Copies the n victims of a result (kp_malloc'd; no cap). */
-static kp_index *copy_victims(const uint32_t *v, size_t n) {
-    kp_index *out = kp_malloc((n ? n : 1) * sizeof *out);
-    if (out)
-        for (size_t i = 0; i < n; i++) out[i] = (kp_index)v[i];
-    return out;
-}
-
-/* The pending pod whose preemption evicts `pod` in the simulated schedule. 1 found, 0 not,
- * -1 out of memory. */
+/* The preemptor that makes `pod` a victim in the simulated schedule. 1 found, 0 not, -1 out of
+ * memory. */
 static int find_preemptor(const kp_sched *s, kp_index pod, kp_why_answer *a, kp_index **victims) {
-    for (size_t i = 0; i < kp_sched_result_count(s); i++) {
-        kp_sched_result r;
-        if (kp_sched_result_get(s, i, &r) != KP_OK) continue;
-        for (size_t j = 0; j < r.n_victims; j++) {
-            if ((kp_index)r.victims[j] != pod) continue;
-            a->preempted = true;
-            a->preemptor = r.pod;
-            a->preemptor_priority = r.priority;
-            a->node = r.nominated_node >= 0 ? r.nominated_node : r.node;
-            a->pdb_violations = r.pdb_violations;
-            if (!(*victims = copy_victims(r.victims, r.n_victims))) return -1;
-            a->victims = *victims;
-            a->n_victims = r.n_victims;
-            return 1;
-        }
-    }
-    return 0;
+    size_t i;
+    kp_sched_result r;
+    if (kp_sched_result_find_preemptor(s, pod, &i) != KP_OK || kp_sched_result_get(s, i, &r) != KP_OK) return 0;
+    a->preempted = true;
+    a->preemptor = r.pod;
+    a->preemptor_priority = r.priority;
+    a->node = r.nominated_node >= 0 ? r.nominated_node : r.node;
+    a->pdb_violations = r.pdb_violations;
+    if (!(*victims = kp_malloc((r.n_victims ? r.n_victims : 1) * sizeof **victims))) return -1;
+    for (size_t k = 0; k < r.n_victims; k++) (*victims)[k] = (kp_index)r.victims[k];
+    a->victims = *victims;
+    a->n_victims = r.n_victims;
+    return 1;
 }
 
 /* What-if: `pod` covered by a PDB with no disruptions left. */

@@ -337,3 +337,15 @@ const char *kp_sched_node_name(const kp_sched *s, long node) {
     return node >= 0 ? kp__s(s->cl, s->cl->nodes[node].name) : "";
 }
 
+
+kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t *result) {
+    for (uint32_t i = 0; i < s->n_res; i++) {
+        const kp_result_int *r = &s->res[i];
+        for (uint32_t j = 0; j < r->n_victims; j++) {
+            if ((kp_index)r->victims[j] != pod) continue;
+            *result = i;
+            return KP_OK;
+        }
+    }
+    return KP_ENOTFOUND;
+}
