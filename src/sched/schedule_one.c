@@ -149,6 +149,9 @@ static kp_status prioritize(kp_sched *s, const kp_pod *p, uint32_t n_feas, bool 
     return KP_OK;
 }
 
+#if defined(__GNUC__)
+__attribute__((noinline)) /* the rejection path: kept out of the filter loop */
+#endif
 static void record(kp_sched *s, uint32_t node, const kp_node_status *st) {
     if (!s->has_status[node]) {
         s->has_status[node] = true;
