@@ -86,14 +86,14 @@ struct kp_sched {
      * HavePodsWithAffinityList, kept as a pod list; entries whose pod left its node are skipped */
     uint32_t *aff_pods;
     uint32_t n_aff_pods, cap_aff_pods;
-    /* preemption's per-node cache (preempt_victims.c), freed by kp_sched_free */
+    /* preemption's per-node cache (preempt/cache.c), freed by kp_sched_free */
     void *preempt_cache;
     /* pods by namespace / label for the InterPodAffinity and PodTopologySpread PreFilters
      * (podindex.h; built on first use, never stale: readers check pod->node) */
     kp_podindex ix;
     bool no_index;      /* test hook: PreFilters scan every pod on every node (reference path) */
     uint32_t *ix_count; /* per-node scratch counts (PodTopologySpread PreFilter), zero between uses */
-    /* PodTopologySpread default constraints and per-pod DefaultSelector (spread_default.c) */
+    /* PodTopologySpread default constraints and per-pod DefaultSelector (plugins/pod_topology_spread_default.c) */
     kp_spread_defaults *def;
 
     /* scratch for one scheduling attempt */

@@ -5,7 +5,7 @@
  * A pod without constraints of its own is spread by the default constraints
  * (PodTopologySpreadArgs: defaultingType System — hostname maxSkew 3, zone maxSkew 5,
  * ScheduleAnyway — or List) with helper.DefaultSelector built from the Services /
- * ReplicationControllers / ReplicaSets / StatefulSets selecting it (spread_default.c); an empty
+ * ReplicationControllers / ReplicaSets / StatefulSets selecting it (pod_topology_spread_default.c); an empty
  * DefaultSelector means no default constraint applies (buildDefaultConstraints).
  *
  * Matching pods per node come from the pod index (podindex.h): the candidates of the constraint's

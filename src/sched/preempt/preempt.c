@@ -1,6 +1,6 @@
 /* DefaultPreemption PostFilter: eligibility, potential nodes, candidate budget and offset, the
  * sequential dry run with two bounded candidate lists, the node-choice cascade, the FitError
- * message, and actuation. Victim selection itself lives in preempt_victims.c.
+ * message, and actuation. Victim selection itself lives in victims.c (and cache.c, order.c).
  *
  * Deliberate, documented divergences from upstream (docs/preemption.md "Determinism"):
  *  - potential nodes are kept in snapshot (node index) order instead of Go map order;

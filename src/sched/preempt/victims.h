@@ -17,7 +17,7 @@ typedef struct {
     const kp_node_status *statuses; /* the failed Filter pass's verdicts (index = node), for
                                      * prefetching; NULL when o->codes stands in for them */
     int64_t now_key;         /* start time used for pods with nil startTime */
-    bool fast;               /* resource arithmetic allowed for reprieve (see preempt_victims.c) */
+    bool fast;               /* resource arithmetic allowed for reprieve (see victims.c) */
     uint32_t *pdb_order;     /* PDB indices sorted by namespace/name (stable, documented) */
     int32_t *pdb_allowed;    /* scratch: budget per PDB, refreshed per node */
     uint32_t *scratch;       /* scratch pod arrays, sized for the largest node */
@@ -27,7 +27,7 @@ typedef struct {
                               * message needs it: no candidate at all) */
     bool lazy;               /* cached arithmetic path: candidates get n_victims and scores but
                               * no victim list (the caller materialises the winner's) */
-    struct kp_pcache *cache; /* per-scheduler per-node sorted view (preempt_victims.c) or NULL */
+    struct kp_pcache *cache; /* per-scheduler per-node sorted view (cache.c) or NULL */
     int64_t pre_req[3];      /* preemptor's cpu / memory / ephemeral-storage requests */
 } kp_pctx;
 
