@@ -19,6 +19,9 @@ void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out);
  * (kp__node_remove_pod) / after it added it back (kp__node_add_pod). */
 void kp__cycle_remove_pod(kp_cycle *c, uint32_t victim, uint32_t node);
 void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node);
+/* KP_ENOMEM when a PreFilter state update could not allocate since the cycle began (its
+ * Filter verdicts are then unusable), else KP_OK. Check after a filter pass or a dry run. */
+static inline kp_status kp__cycle_status(const kp_cycle *c) { return c->st; }
 /* --explain: each filter's own verdict on node */
 void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node *en);
 

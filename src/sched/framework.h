@@ -157,6 +157,10 @@ struct kp_cycle {
     uint16_t n_spread;
     kp_spread_c *spread;
 
+    /* KP_ENOMEM once a PreFilter state update (AddPod / RemovePod) could not allocate: the
+     * cycle's verdicts are then unusable and its users report the error (kp__cycle_status) */
+    kp_status st;
+
     /* nominated pods added for pass 1 (virtual NodeInfo) */
     const uint32_t *extra;
     uint32_t n_extra;

@@ -268,6 +268,7 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
     kp_preempt_result pr;
     memset(&pr, 0, sizeof pr);
     kp_status st = kp__preempt_postfilter_ex(s, c, pod, s->statuses, explain, &o, &pr, err);
+    if (st == KP_OK && (st = kp__cycle_status(c)) != KP_OK) kp_error_set(err, st, "preemption: out of memory");
     if (st != KP_OK) {
         kp__preempt_result_fini(&pr);
         return st;
@@ -362,11 +363,17 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
         record_prefilter_failure(s, &pre, explain, prefilter_msg, sizeof prefilter_msg);
         goto failed;
     }
-    if (evaluate_nominated_node(s, c, pod, explain)) {
+    bool nominated_fits = evaluate_nominated_node(s, c, pod, explain);
+    if ((st = kp__cycle_status(c)) != KP_OK) {
+        kp_error_set(err, st, "out of memory");
+        goto out;
+    }
+    if (nominated_fits) {
         chosen = (uint32_t)s->nom_of[pod];
         goto bound;
     }
-    if ((st = find_nodes_that_pass_filters(s, c, explain, &n_feas)) != KP_OK) {
+    if ((st = find_nodes_that_pass_filters(s, c, explain, &n_feas)) != KP_OK ||
+        (st = kp__cycle_status(c)) != KP_OK) {
         kp_error_set(err, st, "out of memory");
         goto out;
     }

@@ -34,9 +34,10 @@ bool kp__term_matches(const kp_sched *s, const kp_pod_affinity_term *t, const kp
 }
 
 /* mirrors topologyToMatchedTermCount.update: only when the node has the topology label */
-static void tp_update(kp_pairmap *m, const kp_node *n, kp_str key, int64_t delta) {
+static void tp_update(kp_cycle *c, kp_pairmap *m, const kp_node *n, kp_str key, int64_t delta) {
     kp_str val;
-    if (kp__labels_get(&n->labels, key, &val)) (void)kp__pairmap_add(m, kp__pair(key, val), delta);
+    if (kp__labels_get(&n->labels, key, &val) && kp__pairmap_add(m, kp__pair(key, val), delta) != KP_OK)
+        c->st = KP_ENOMEM;
 }
 
 /* mirrors podMatchesAllAffinityTerms (false for no terms) */
@@ -52,7 +53,7 @@ static void existing_anti_update(kp_cycle *c, const kp_pod *existing, const kp_n
     if (!kp__pod_has_required_anti(existing)) return;
     const kp_pod_affinity *a = existing->pod_anti_affinity;
     for (uint16_t t = 0; t < a->n_required; t++)
-        if (kp__term_matches(c->s, &a->required[t], existing, c->p)) tp_update(&c->existing_anti, n, a->required[t].topology_key, mult);
+        if (kp__term_matches(c->s, &a->required[t], existing, c->p)) tp_update(c, &c->existing_anti, n, a->required[t].topology_key, mult);
 }
 
 static void incoming_update(kp_cycle *c, const kp_pod *existing, const kp_node *n, int64_t mult) {
@@ -60,12 +61,12 @@ static void incoming_update(kp_cycle *c, const kp_pod *existing, const kp_node *
     if (p->pod_affinity && p->pod_affinity->n_required &&
         matches_all(c->s, p->pod_affinity->required, p->pod_affinity->n_required, p, existing)) {
         for (uint16_t t = 0; t < p->pod_affinity->n_required; t++)
-            tp_update(&c->aff_counts, n, p->pod_affinity->required[t].topology_key, mult);
+            tp_update(c, &c->aff_counts, n, p->pod_affinity->required[t].topology_key, mult);
     }
     if (kp__pod_has_required_anti(p)) {
         const kp_pod_affinity *a = p->pod_anti_affinity;
         for (uint16_t t = 0; t < a->n_required; t++)
-            if (kp__term_matches(c->s, &a->required[t], p, existing)) tp_update(&c->anti_counts, n, a->required[t].topology_key, mult);
+            if (kp__term_matches(c->s, &a->required[t], p, existing)) tp_update(c, &c->anti_counts, n, a->required[t].topology_key, mult);
     }
 }
 
@@ -105,7 +106,7 @@ static kp_status ipa_prefilter_indexed(kp_cycle *c, bool has_aff, bool has_anti)
             const kp_pod *e = &cl->pods[q];
             if (e->node < 0 || !matches_all(s, a->required, a->n_required, p, e)) continue;
             const kp_node *n = &cl->nodes[e->node];
-            for (uint16_t t = 0; t < a->n_required; t++) tp_update(&c->aff_counts, n, a->required[t].topology_key, 1);
+            for (uint16_t t = 0; t < a->n_required; t++) tp_update(c, &c->aff_counts, n, a->required[t].topology_key, 1);
         }
     }
     if (has_anti) {
@@ -116,11 +117,11 @@ static kp_status ipa_prefilter_indexed(kp_cycle *c, bool has_aff, bool has_anti)
             while (kp__ix_next(&it, &q)) {
                 const kp_pod *e = &cl->pods[q];
                 if (e->node < 0 || !kp__term_matches(s, &a->required[t], p, e)) continue;
-                tp_update(&c->anti_counts, &cl->nodes[e->node], a->required[t].topology_key, 1);
+                tp_update(c, &c->anti_counts, &cl->nodes[e->node], a->required[t].topology_key, 1);
             }
         }
     }
-    return KP_OK;
+    return c->st;
 }
 
 /* mirrors InterPodAffinity.PreFilter (Skip when nothing to check) */
@@ -149,7 +150,7 @@ kp_status kp__ipa_prefilter(kp_cycle *c) {
         }
     }
     c->ipa = c->existing_anti.live || has_aff || has_anti;
-    return KP_OK;
+    return c->st;
 }
 
 /* mirrors preFilterState.updateWithPod (AddPod: +1, RemovePod: -1) */

@@ -239,7 +239,10 @@ void kp__spread_update(kp_cycle *c, const kp_pod *q, const kp_node *n, int64_t d
         if (!kp__spread_node_included(cl, c->p, sc->aff_policy, sc->taint_policy, n)) continue;
         kp_str v;
         kp__labels_get(&n->labels, sc->key, &v);
-        (void)kp__pairmap_add(&sc->counts, v, delta);
+        if (kp__pairmap_add(&sc->counts, v, delta) != KP_OK) {
+            c->st = KP_ENOMEM;
+            return;
+        }
         paths_update(sc, v, kp__pairmap_get(&sc->counts, v));
     }
 }

@@ -135,6 +135,11 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
         }
         if (p->statuses[i].code == KP_CODE_SUCCESS && p->fit_node < 0) p->fit_node = i;
     }
+    if (kp__cycle_status(c) != KP_OK) {
+        kp__cycle_free(c);
+        kp_preemption_free(p);
+        return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
+    }
     if (p->fit_node >= 0) {
         p->verdict = KP_PREEMPTION_NOT_NEEDED;
         if (kp__preempt_set_message(&p->r, "pod fits on node %s without preemption",
@@ -150,6 +155,7 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
         return KP_OK;
     }
     rc = kp__preempt_postfilter_ex(p->s, c, (uint32_t)pod, p->statuses, true, &po, &p->r, err);
+    if (rc == KP_OK && (rc = kp__cycle_status(c)) != KP_OK) kp_error_set(err, rc, "preempt: out of memory");
     kp__cycle_free(c);
     if (rc != KP_OK) {
         kp_preemption_free(p);
