@@ -14,8 +14,13 @@ void kp__diagnosis_fini(kp_diagnosis *d) {
 }
 
 kp_status kp__diagnosis_add(kp_diagnosis *d, const char *reason, uint32_t count) {
+    if (d->n && d->ents[d->last].reason == reason) { /* the same string as the last one */
+        d->ents[d->last].count += count;
+        return KP_OK;
+    }
     uint32_t k = 0;
-    while (k < d->n && strcmp(d->ents[k].reason, reason) != 0) k++;
+    /* reasons are mostly the same static or per-scheduler string: compare pointers first */
+    while (k < d->n && d->ents[k].reason != reason && strcmp(d->ents[k].reason, reason) != 0) k++;
     if (k == d->n) {
         if (d->n == d->cap) {
             uint32_t ncap = d->cap ? d->cap * 2 : 16;
@@ -28,6 +33,7 @@ kp_status kp__diagnosis_add(kp_diagnosis *d, const char *reason, uint32_t count)
         d->ents[d->n++].count = 0;
     }
     d->ents[k].count += count;
+    d->last = k;
     return KP_OK;
 }
 

@@ -20,6 +20,7 @@ typedef struct {
 typedef struct {
     kp_reason_count *ents;
     uint32_t n, cap;
+    uint32_t last; /* entry of the last reason added (consecutive nodes mostly share it) */
 } kp_diagnosis;
 
 void kp__diagnosis_init(kp_diagnosis *d);

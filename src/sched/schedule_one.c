@@ -162,7 +162,7 @@ static void record(kp_sched *s, uint32_t node, const kp_node_status *st) {
     d->code = st->code;
     d->plugin = st->plugin;
     d->n_reasons = st->n_reasons;
-    memcpy(d->reasons, st->reasons, st->n_reasons * sizeof *st->reasons);
+    for (uint8_t r = 0; r < st->n_reasons; r++) d->reasons[r] = st->reasons[r];
 }
 
 /* The PreFilter rejection as the FitError's PreFilterMsg; every node gets the status. */
