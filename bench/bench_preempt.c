@@ -26,7 +26,10 @@
 
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
-#include "sched/preempt.h"
+#include "sched/cycle.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
+#include "sched/preempt/preempt.h"
 
 static double now_s(void) {
     struct timespec ts;

@@ -100,6 +100,35 @@ const char *kp_preemption_node_name(const kp_preemption *p, long node);
 /* Effective priority of a pod of the evaluated cluster (0 for a bad index). */
 int32_t kp_preemption_pod_priority(const kp_preemption *p, long pod);
 
+
+/* ---- the explained pod's preemption (kprio schedule --explain) ---- */
+
+typedef struct {
+    kp_preemption_verdict outcome; /* NOMINATED, NOT_ELIGIBLE or NO_CANDIDATES */
+    kp_index node;                 /* nominated node, -1 */
+    const char *decided_by;        /* cascade step, "" */
+    const char *message;           /* upstream's PostFilter message */
+    size_t n_nodes;                /* kp_sched_explain_preemption_node_get indices */
+} kp_sched_preemption_explain;
+
+/* The PostFilter of the explained pod's last attempt. KP_EINVAL when it did not run. */
+kp_status kp_sched_explain_preemption_get(const kp_sched *s, kp_sched_preemption_explain *out);
+
+typedef struct {
+    kp_index node;
+    kp_filter_code filter_code;  /* the node's status in the failed filter pass */
+    bool considered;             /* dry-run evaluated (within the candidate budget) */
+    bool candidate;
+    size_t n_reasons;            /* why not a candidate: kp_sched_explain_preemption_reason */
+    size_t n_victims;
+    const uint32_t *victims;     /* pod indices, most important first (borrowed) */
+    int32_t pdb_violations;
+} kp_sched_preemption_node;
+
+kp_status kp_sched_explain_preemption_node_get(const kp_sched *s, size_t i, kp_sched_preemption_node *out);
+/* Reason r of entry i's dry-run status; "" out of range. */
+const char *kp_sched_explain_preemption_reason(const kp_sched *s, size_t i, size_t r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -85,9 +85,71 @@ size_t kp_sched_result_count(const kp_sched *s);
 /* Results in the order pods were first attempted. */
 kp_status kp_sched_result_get(const kp_sched *s, size_t i, kp_sched_result *out);
 
+/* The result (index for kp_sched_result_get) whose preemption made pod a victim, first in
+ * result order; KP_ENOTFOUND when the pod is nobody's victim. */
+kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t *result);
+
 /* "namespace/name" of a pod and name of a node (for rendering results). */
 const char *kp_sched_pod_ref(const kp_sched *s, long pod, char *buf, size_t cap);
 const char *kp_sched_node_name(const kp_sched *s, long node);
+
+
+/* ---- --explain (kp_sched_explain): what the last attempt of the explained pod saw ---- */
+
+/* framework.Status codes of a Filter verdict. */
+typedef enum {
+    KP_FILTER_SUCCESS = 0,
+    KP_FILTER_UNSCHEDULABLE = 1,
+    KP_FILTER_UNRESOLVABLE = 2, /* UnschedulableAndUnresolvable */
+    KP_FILTER_ERROR = 3
+} kp_filter_code;
+
+/* "Success", "Unschedulable", "UnschedulableAndUnresolvable", "Error". */
+const char *kp_filter_code_name(kp_filter_code c);
+
+typedef struct {
+    kp_index pod;                /* the explained pod */
+    bool attempted;              /* false: not scheduled in this run */
+    const char *prefilter_message; /* PreFilter rejection ("" when none) */
+    bool nominated_node_first;   /* decided on the nominated node without a full pass */
+    kp_index selected_node;      /* -1 */
+    size_t n_nodes;              /* nodes of the cluster (kp_sched_explain_node_get indices) */
+    bool has_preemption;         /* PostFilter ran (kp_sched_explain_preemption_get) */
+} kp_sched_explanation;
+
+/* The explanation requested with kp_sched_explain; false when none was requested. Strings
+ * borrow from the scheduler (valid until it runs again or is freed). */
+bool kp_sched_explanation_get(const kp_sched *s, kp_sched_explanation *out);
+
+typedef struct {
+    bool evaluated;         /* visited by the filter pass */
+    kp_filter_code code;    /* the overall verdict (RunFilterPluginsWithNominatedPods) */
+    const char *plugin;     /* the rejecting plugin; NULL on success */
+    size_t n_reasons;       /* kp_sched_explain_node_reason */
+    size_t n_filters;       /* every enabled filter's own verdict (kp_sched_explain_filter_get) */
+    bool scored;
+    int64_t total_score;
+} kp_sched_explain_node;
+
+/* Node `node`'s record. KP_EINVAL without an explanation or for a bad index. */
+kp_status kp_sched_explain_node_get(const kp_sched *s, kp_index node, kp_sched_explain_node *out);
+/* Reason i of the node's overall verdict (upstream's text); "" out of range. */
+const char *kp_sched_explain_node_reason(const kp_sched *s, kp_index node, size_t i);
+
+typedef struct {
+    const char *plugin;     /* upstream plugin name */
+    kp_filter_code code;
+    const char *reason;     /* "" on success */
+} kp_sched_explain_filter;
+
+/* Filter i of node's record (configured order). KP_EINVAL for a bad index. */
+kp_status kp_sched_explain_filter_get(const kp_sched *s, kp_index node, size_t i,
+                                      kp_sched_explain_filter *out);
+
+/* The Score plugins of the profile, in order, and a node's weighted score from plugin k. */
+size_t kp_sched_score_plugin_count(const kp_sched *s);
+const char *kp_sched_score_plugin_name(const kp_sched *s, size_t k);
+int64_t kp_sched_explain_score(const kp_sched *s, kp_index node, size_t k);
 
 #ifdef __cplusplus
 }

@@ -12,112 +12,57 @@
 
 #include "cli/cli.h"
 #include "kprio/preempt.h"
+#include "kprio/render_sched.h"
 #include "kprio/sched.h"
 
 static const char *why_usage =
     "kprio why NAMESPACE/NAME -f FILE... [--config FILE] [--seed N] [--compat VERSION] "
     "[-o table|json|yaml]";
 
-typedef struct {
-    bool preempted;
-    long preemptor, node;
-    int32_t pod_prio, pre_prio;
-    char decided_by[96];
-    size_t n_victims;
-    long victims[64];
-    int pdb_violations;
-    /* what-if: PDB with no budget */
-    bool pdb_spares;
-    long pdb_alt_node;      /* where the preemptor would go then (-1: nowhere) */
-    size_t n_alt_victims;   /* its victims then (when pdb_alt_node is the same node) */
-    long alt_victims[64];
-    bool pdb_evaluated;
-} why_answer;
-
-static void print_table(const why_answer *a, kp_preemption *names, const char *target) {
-    char buf[256];
-    if (!a->preempted) {
-        printf("%s would not be preempted by any pending pod.\n", target);
-        return;
-    }
-    printf("%s (priority %d) would be preempted.\n", target, a->pod_prio);
-    printf("Preemptor:  %s (priority %d)\n", kp_preemption_pod_ref(names, a->preemptor, buf, sizeof buf),
-           a->pre_prio);
-    printf("Node:       %s", kp_preemption_node_name(names, a->node));
-    if (a->decided_by[0]) printf(" (chosen by: %s)", a->decided_by);
-    printf("\nVictims:    ");
-    for (size_t i = 0; i < a->n_victims; i++)
-        printf("%s%s", i ? ", " : "", kp_preemption_pod_ref(names, a->victims[i], buf, sizeof buf));
-    printf("\nPDB violations: %d\n", a->pdb_violations);
-    printf("What would have spared it:\n");
-    printf("  - priority >= %d (pods of equal or higher priority are never victims)\n", a->pre_prio);
-    if (a->pdb_evaluated) {
-        if (a->pdb_spares && a->pdb_alt_node >= 0 && a->pdb_alt_node == a->node) {
-            printf("  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
-                   "would still go to node %s, preempting ", kp_preemption_node_name(names, a->node));
-            for (size_t i = 0; i < a->n_alt_victims; i++)
-                printf("%s%s", i ? ", " : "", kp_preemption_pod_ref(names, a->alt_victims[i], buf, sizeof buf));
-            printf(" instead)\n");
-        } else if (a->pdb_spares && a->pdb_alt_node >= 0)
-            printf("  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
-                   "would go to node %s instead)\n", kp_preemption_node_name(names, a->pdb_alt_node));
-        else if (a->pdb_spares)
-            printf("  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
-                   "would not preempt at all)\n");
-        else
-            printf("  - a PodDisruptionBudget with no disruptions left covering it: no (PDBs are "
-                   "best effort; the preemptor still needs it gone)\n");
-    }
+/* The preemptor that makes `pod` a victim in the simulated schedule. 1 found, 0 not, -1 out of
+ * memory. */
+static int find_preemptor(const kp_sched *s, kp_index pod, kp_why_answer *a, kp_index **victims) {
+    size_t i;
+    kp_sched_result r;
+    if (kp_sched_result_find_preemptor(s, pod, &i) != KP_OK || kp_sched_result_get(s, i, &r) != KP_OK) return 0;
+    a->preempted = true;
+    a->preemptor = r.pod;
+    a->preemptor_priority = r.priority;
+    a->node = r.nominated_node >= 0 ? r.nominated_node : r.node;
+    a->pdb_violations = r.pdb_violations;
+    if (!(*victims = kp_malloc((r.n_victims ? r.n_victims : 1) * sizeof **victims))) return -1;
+    for (size_t k = 0; k < r.n_victims; k++) (*victims)[k] = (kp_index)r.victims[k];
+    a->victims = *victims;
+    a->n_victims = r.n_victims;
+    return 1;
 }
 
-static void print_doc(const why_answer *a, kp_preemption *names, const char *target, kp_outfmt fmt) {
-    char buf[256];
-    kp_emit *e = kp_emit_new(stdout, fmt);
-    if (!e) return;
-    kp_emit_obj_begin(e);
-    kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
-    kp_emit_kv_str(e, "kind", "WhyPreempted");
-    kp_emit_kv_str(e, "pod", target);
-    kp_emit_kv_bool(e, "preempted", a->preempted);
-    if (a->preempted) {
-        kp_emit_kv_int(e, "priority", a->pod_prio);
-        kp_emit_kv_str(e, "preemptor", kp_preemption_pod_ref(names, a->preemptor, buf, sizeof buf));
-        kp_emit_kv_int(e, "preemptorPriority", a->pre_prio);
-        kp_emit_kv_str(e, "node", kp_preemption_node_name(names, a->node));
-        kp_emit_kv_str(e, "decidedBy", a->decided_by);
-        kp_emit_key(e, "victims");
-        kp_emit_arr_begin(e);
-        for (size_t i = 0; i < a->n_victims; i++)
-            kp_emit_str(e, kp_preemption_pod_ref(names, a->victims[i], buf, sizeof buf));
-        kp_emit_arr_end(e);
-        kp_emit_kv_int(e, "pdbViolations", a->pdb_violations);
-        kp_emit_key(e, "sparedBy");
-        kp_emit_arr_begin(e);
-        kp_emit_obj_begin(e);
-        kp_emit_kv_str(e, "change", "priority");
-        kp_emit_kv_int(e, "atLeast", a->pre_prio);
-        kp_emit_kv_bool(e, "spares", true);
-        kp_emit_obj_end(e);
-        if (a->pdb_evaluated) {
-            kp_emit_obj_begin(e);
-            kp_emit_kv_str(e, "change", "podDisruptionBudget");
-            kp_emit_kv_bool(e, "spares", a->pdb_spares);
-            if (a->pdb_spares && a->pdb_alt_node >= 0 && a->pdb_alt_node == a->node) {
-                kp_emit_kv_str(e, "preemptorNode", kp_preemption_node_name(names, a->node));
-                kp_emit_key(e, "victimsInstead");
-                kp_emit_arr_begin(e);
-                for (size_t i = 0; i < a->n_alt_victims; i++)
-                    kp_emit_str(e, kp_preemption_pod_ref(names, a->alt_victims[i], buf, sizeof buf));
-                kp_emit_arr_end(e);
-            } else if (a->pdb_spares && a->pdb_alt_node >= 0) {
-                kp_emit_kv_str(e, "preemptorNodeInstead", kp_preemption_node_name(names, a->pdb_alt_node));
-            }
-            kp_emit_obj_end(e);
-        }
-        kp_emit_arr_end(e);
+/* What-if: `pod` covered by a PDB with no disruptions left. */
+static int what_if_pdb(kp_cluster *cl, kp_index probe, kp_index pod, const kp_preempt_options *po,
+                       kp_why_answer *a, kp_index **alt_victims) {
+    kp_preemption *alt = NULL;
+    kp_preempt_options pp = *po;
+    pp.protect_pod = pod;
+    kp_error err;
+    kp_error_clear(&err);
+    if (kp_preempt_evaluate(cl, probe, &pp, &alt, &err) != KP_OK) return 0;
+    a->pdb_evaluated = true;
+    size_t n = kp_preemption_victim_count(alt);
+    bool still = false;
+    if (!(*alt_victims = kp_malloc((n ? n : 1) * sizeof **alt_victims))) {
+        kp_preemption_free(alt);
+        return -1;
     }
-    kp_emit_obj_end(e);
-    kp_emit_free(e);
+    for (size_t i = 0; i < n; i++) {
+        (*alt_victims)[i] = kp_preemption_victim(alt, i);
+        if ((*alt_victims)[i] == pod) still = true;
+    }
+    a->pdb_spares = !still;
+    a->pdb_alt_node = kp_preemption_outcome(alt) == KP_PREEMPTION_NOMINATED ? kp_preemption_node(alt) : -1;
+    a->alt_victims = *alt_victims;
+    a->n_alt_victims = n;
+    kp_preemption_free(alt);
+    return 1;
 }
 
 int kp_cmd_why(int argc, char **argv) {
@@ -164,16 +109,18 @@ int kp_cmd_why(int argc, char **argv) {
     kp_sched_config *cfg = NULL;
     kp_sched *s = NULL;
     kp_preemption *names = NULL;
-    why_answer a;
+    kp_index *victims = NULL, *alt_victims = NULL;
+    kp_why_answer a;
     memset(&a, 0, sizeof a);
     a.preemptor = a.node = a.pdb_alt_node = -1;
+    a.decided_by = "";
 
     if (config && kp_sched_config_load(&cfg, config, NULL, &err) != KP_OK) {
         kp_cli_print_error(&err);
         goto out;
     }
     if (!(run_cl = kp_cli_load(&common)) || !(what_cl = kp_cli_load(&common))) goto out;
-    long pod = kp_cluster_find_pod(run_cl, target);
+    kp_index pod = kp_cluster_find_pod(run_cl, target);
     if (pod < 0) {
         fprintf(stderr, "kprio: why: no pod %s in the input\n", target);
         goto out;
@@ -185,61 +132,31 @@ int kp_cmd_why(int argc, char **argv) {
         kp_cli_print_error(&err);
         goto out;
     }
-    for (size_t i = 0; i < kp_sched_result_count(s) && !a.preempted; i++) {
-        kp_sched_result r;
-        if (kp_sched_result_get(s, i, &r) != KP_OK) continue;
-        for (size_t j = 0; j < r.n_victims; j++) {
-            if ((long)r.victims[j] != pod) continue;
-            a.preempted = true;
-            a.preemptor = r.pod;
-            a.pre_prio = r.priority;
-            a.node = r.nominated_node >= 0 ? r.nominated_node : r.node;
-            a.pdb_violations = r.pdb_violations;
-            for (size_t k = 0; k < r.n_victims && a.n_victims < 64; k++) a.victims[a.n_victims++] = r.victims[k];
-            break;
-        }
-    }
+    if (find_preemptor(s, pod, &a, &victims) < 0) goto oom;
     /* what-ifs on the untouched snapshot (indices are identical: same inputs, same load order) */
     kp_preempt_options po = kp_preempt_options_default();
     po.config = cfg;
     po.seed = seed;
     po.compat = compat;
-    long probe = a.preempted ? a.preemptor : pod;
     if (kp_cluster_pod_count(what_cl) != kp_cluster_pod_count(run_cl)) goto out;
-    /* the baseline decision on the snapshot (names, cascade step) */
-    if (a.preempted && kp_preempt_evaluate(what_cl, probe, &po, &names, &err) != KP_OK) {
-        kp_cli_print_error(&err);
-        goto out;
-    }
     if (a.preempted) {
-        const char *d = kp_preemption_decided_by(names);
-        if (kp_preemption_node(names) == a.node) snprintf(a.decided_by, sizeof a.decided_by, "%s", d);
-        kp_preemption *alt = NULL;
-        kp_preempt_options pp = po;
-        pp.protect_pod = pod;
-        if (kp_preempt_evaluate(what_cl, probe, &pp, &alt, &err) == KP_OK) {
-            a.pdb_evaluated = true;
-            bool still = false;
-            for (size_t i = 0; i < kp_preemption_victim_count(alt); i++)
-                if (kp_preemption_victim(alt, i) == pod) still = true;
-            a.pdb_spares = !still;
-            a.pdb_alt_node = kp_preemption_outcome(alt) == KP_PREEMPTION_NOMINATED ? kp_preemption_node(alt) : -1;
-            for (size_t i = 0; i < kp_preemption_victim_count(alt) && a.n_alt_victims < 64; i++)
-                a.alt_victims[a.n_alt_victims++] = kp_preemption_victim(alt, i);
-            kp_preemption_free(alt);
+        /* the baseline decision on the snapshot (names, cascade step) */
+        if (kp_preempt_evaluate(what_cl, a.preemptor, &po, &names, &err) != KP_OK) {
+            kp_cli_print_error(&err);
+            goto out;
         }
+        if (kp_preemption_node(names) == a.node) a.decided_by = kp_preemption_decided_by(names);
+        if (what_if_pdb(what_cl, a.preemptor, pod, &po, &a, &alt_victims) < 0) goto oom;
+        a.pod_priority = kp_preemption_pod_priority(names, pod);
     }
-    if (!names) {
-        if (common.out == KP_OUT_TABLE) printf("%s would not be preempted by any pending pod.\n", target);
-        else print_doc(&a, NULL, target, common.out);
-        rc = KP_EXIT_OK;
-        goto out;
-    }
-    a.pod_prio = kp_preemption_pod_priority(names, pod);
-    if (common.out == KP_OUT_TABLE) print_table(&a, names, target);
-    else print_doc(&a, names, target, common.out);
+    if (kp_render_why(stdout, &a, names, target, common.out) != KP_OK) goto oom;
     rc = KP_EXIT_OK;
+    goto out;
+oom:
+    fprintf(stderr, "kprio: out of memory\n");
 out:
+    kp_free(victims);
+    kp_free(alt_victims);
     kp_preemption_free(names);
     kp_sched_free(s);
     kp_sched_config_free(cfg);

@@ -6,16 +6,16 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/sched_int.h"
-
-static bool pod_has_ports(const kp_pod *p) {
-    for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
-        const kp_container *ct = &p->containers[i];
-        if (ct->is_init && !ct->is_sidecar) continue;
-        if (ct->n_ports) return true;
-    }
-    return false;
-}
+#include "core/host_ports.h"
+#include "sched/cycle.h"
+#include "sched/plugins/inter_pod_affinity.h"
+#include "sched/plugins/node_affinity.h"
+#include "sched/plugins/node_name.h"
+#include "sched/plugins/node_ports.h"
+#include "sched/plugins/node_resources_fit.h"
+#include "sched/plugins/node_unschedulable.h"
+#include "sched/plugins/pod_topology_spread.h"
+#include "sched/plugins/taint_toleration.h"
 
 static bool in_list(const uint8_t *l, uint8_t n, kp_plugin pl) {
     for (uint8_t i = 0; i < n; i++)
@@ -43,7 +43,7 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
     if (!p->node_affinity || !p->node_affinity->has_required) {
         if (p->node_selector.n == 0) c->run[KP_PL_NODE_AFFINITY] = false;
     }
-    if (!pod_has_ports(p)) c->run[KP_PL_NODE_PORTS] = false;
+    if (!kp__pod_has_host_ports(p)) c->run[KP_PL_NODE_PORTS] = false;
     /* volume plugins: kprio models no volumes / PVCs, so their Filter always succeeds */
     c->run[KP_PL_VOLUME_RESTRICTIONS] = c->run[KP_PL_NODE_VOLUME_LIMITS] = false;
     c->run[KP_PL_VOLUME_BINDING] = c->run[KP_PL_VOLUME_ZONE] = false;
@@ -141,14 +141,13 @@ static void run_filters(const kp_cycle *c, uint32_t node, kp_node_status *out) {
     }
 }
 
-#define KP_MAX_NOMINATED_PASS 256
-
 /* mirrors RunFilterPluginsWithNominatedPods + addGENominatedPods */
 void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
     kp_sched *s = c->s;
     kp_cluster *cl = s->cl;
-    uint32_t extra[KP_MAX_NOMINATED_PASS], n_extra = 0;
-    for (uint32_t i = 0; i < s->nom_n[node] && n_extra < KP_MAX_NOMINATED_PASS; i++) {
+    /* every nominated pod counts (no cap): the scratch is as long as the longest list */
+    uint32_t *extra = s->nom_scratch, n_extra = 0;
+    for (uint32_t i = 0; i < s->nom_n[node]; i++) {
         uint32_t q = s->nom_pods[node][i];
         if (q == c->pod || cl->pods[q].node >= 0) continue;
         if (cl->pods[q].priority >= c->p->priority) extra[n_extra++] = q;
@@ -159,9 +158,7 @@ void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
     }
     /* pass 1: a virtual NodeInfo with the nominated pods added (Fit and NodePorts read
      * c->extra; the PreFilter state gets AddPod, undone afterwards) */
-    kp_str save_vals[64];
-    int64_t save_nums[64];
-    kp__spread_save(c, save_vals, save_nums);
+    kp__spread_save(c);
     const kp_node *n = &cl->nodes[node];
     for (uint32_t i = 0; i < n_extra; i++) {
         if (c->ipa) kp__ipa_update(c, &cl->pods[extra[i]], n, 1);
@@ -176,7 +173,7 @@ void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
         if (c->ipa) kp__ipa_update(c, &cl->pods[extra[i]], n, -1);
         if (c->n_spread) kp__spread_update(c, &cl->pods[extra[i]], n, -1);
     }
-    kp__spread_restore(c, save_vals, save_nums);
+    kp__spread_restore(c);
     if (out->code != KP_CODE_SUCCESS) return;
     /* pass 2: the real node */
     run_filters(c, node, out);

@@ -5,157 +5,14 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/sched_int.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
+#include "sched/plugins/inter_pod_affinity.h"
+#include "sched/plugins/pod_topology_spread_default.h"
+#include "sched/preempt/preempt.h"
+#include "sched/reasons.h"
+#include "sched/schedule_one.h"
 
-/* ================================================================ status, PRNG */
-
-void kp__status_reset(kp_node_status *st) {
-    st->code = KP_CODE_SUCCESS;
-    st->plugin = NULL;
-    st->n_reasons = 0;
-}
-
-void kp__status_add_reason(kp_node_status *st, const char *reason) {
-    if (st->n_reasons >= KP_STATUS_MAX_REASONS) return;
-    snprintf(st->reasons[st->n_reasons], sizeof st->reasons[0], "%s", reason);
-    st->n_reasons++;
-}
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-void kp__prng_seed(kp_prng *r, uint64_t seed) {
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
-}
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-/* xoshiro256** */
-uint64_t kp__prng_next(kp_prng *r) {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-uint32_t kp__prng_below(kp_prng *r, uint32_t n) {
-    /* Lemire's multiply-shift with rejection: unbiased */
-    uint64_t m = (uint64_t)(uint32_t)(kp__prng_next(r) >> 32) * n;
-    uint32_t l = (uint32_t)m;
-    if (l < n) {
-        uint32_t t = (uint32_t)(-n) % n;
-        while (l < t) {
-            m = (uint64_t)(uint32_t)(kp__prng_next(r) >> 32) * n;
-            l = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
-/* ================================================================ hooks */
-
-kp_cluster *kp__sched_cluster(kp_sched *s) { return s->cl; }
-kp_prng *kp__sched_prng(kp_sched *s) { return &s->prng; }
-
-void kp__sched_preemption_args(const kp_sched *s, int32_t *min_pct, int32_t *min_abs) {
-    *min_pct = s->cfg.min_candidate_pct;
-    *min_abs = s->cfg.min_candidate_abs;
-}
-
-uint32_t kp__sched_affinity_pod_bound(const kp_sched *s) { return s->n_aff_pods; }
-
-void **kp__sched_preempt_cache(kp_sched *s) { return &s->preempt_cache; }
-
-uint32_t kp__sched_nominated_on(kp_sched *s, uint32_t node, const uint32_t **pods) {
-    *pods = s->nom_pods[node];
-    return s->nom_n[node];
-}
-
-/* mirrors nominator.deleteNominatedPodIfExistsUnlocked + addNominatedPodUnlocked */
-void kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
-    int32_t old = s->nom_of[pod];
-    if (old >= 0) {
-        uint32_t *l = s->nom_pods[old], n = s->nom_n[old];
-        for (uint32_t i = 0; i < n; i++) {
-            if (l[i] == pod) {
-                memmove(l + i, l + i + 1, (n - i - 1) * sizeof *l);
-                s->nom_n[old]--;
-                break;
-            }
-        }
-        s->nom_of[pod] = -1;
-    }
-    kp_pod *p = &s->cl->pods[pod];
-    if (node >= 0 && p->node < 0) {
-        if (s->nom_n[node] == s->nom_cap[node]) {
-            uint32_t ncap = s->nom_cap[node] ? s->nom_cap[node] * 2 : 4;
-            uint32_t *nl = kp__realloc(s->nom_pods[node], ncap * sizeof *nl);
-            if (!nl) return; /* allocation failure: the nomination is dropped */
-            s->nom_pods[node] = nl;
-            s->nom_cap[node] = ncap;
-        }
-        s->nom_pods[node][s->nom_n[node]++] = pod;
-        s->nom_of[pod] = node;
-        p->nominated_node = s->cl->nodes[node].name;
-    } else {
-        p->nominated_node = 0;
-    }
-}
-
-/* ================================================================ helpers */
-
-const kp_labels *kp__ns_labels(const kp_sched *s, kp_str ns) {
-    int64_t i = kp__pairmap_get(&s->ns_index, ns);
-    return i > 0 ? &s->cl->namespaces[i - 1].labels : NULL;
-}
-
-/* mirrors AffinityTerm.Matches: (namespace listed || namespaceSelector matches the pod's
- * namespace labels) && selector matches the pod's labels. Namespaces default to the owner's. */
-bool kp__term_matches(const kp_sched *s, const kp_pod_affinity_term *t, const kp_pod *owner,
-                      const kp_pod *pod) {
-    bool ns_ok = false;
-    if (t->n_namespaces == 0 && !t->ns_selector.is_set) {
-        ns_ok = pod->ns == owner->ns;
-    } else {
-        for (uint16_t i = 0; i < t->n_namespaces && !ns_ok; i++) ns_ok = t->namespaces[i] == pod->ns;
-        if (!ns_ok && t->ns_selector.is_set) {
-            const kp_labels *nl = kp__ns_labels(s, pod->ns);
-            static const kp_labels empty = {0, NULL};
-            ns_ok = kp__selector_matches(s->cl, &t->ns_selector, nl ? nl : &empty);
-        }
-    }
-    if (!ns_ok) return false;
-    /* metav1.LabelSelectorAsSelector: nil selector matches nothing, empty matches everything */
-    return kp__selector_matches(s->cl, &t->selector, &pod->labels);
-}
-
-bool kp__pod_has_required_anti(const kp_pod *p) {
-    return p->pod_anti_affinity && p->pod_anti_affinity->n_required > 0;
-}
-
-kp_status kp__sched_track_affinity_pod(kp_sched *s, uint32_t pod) {
-    if (s->n_aff_pods == s->cap_aff_pods) {
-        uint32_t ncap = s->cap_aff_pods ? s->cap_aff_pods * 2 : 64;
-        uint32_t *np = kp__realloc(s->aff_pods, ncap * sizeof *np);
-        if (!np) return KP_ENOMEM;
-        s->aff_pods = np;
-        s->cap_aff_pods = ncap;
-    }
-    s->aff_pods[s->n_aff_pods++] = pod;
-    return KP_OK;
-}
-
-/* ================================================================ node order */
 
 static bool labels_get_str(const kp_cluster *cl, const kp_labels *l, const char *key, kp_str *v) {
     kp_str k = kp__intern_find(&cl->strs, key, strlen(key));
@@ -247,13 +104,11 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     kp_sched_options o = opt ? *opt : kp_sched_options_default();
     kp__prng_seed(&s->prng, o.seed);
     s->until_settled = o.until_settled;
-    if (o.compat && *o.compat) {
-        kp_preempt_compat pc;
-        if (!kp__preempt_compat_parse(o.compat, &pc)) {
-            kp__free(s);
-            return kp_error_set(err, KP_EINVAL, "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)", o.compat);
-        }
-        snprintf(s->compat, sizeof s->compat, "%s", o.compat);
+    /* --compat is parsed once, here; every preemption attempt reads s->preempt_compat */
+    s->preempt_compat = KP_PREEMPT_COMPAT_NEWEST;
+    if (o.compat && *o.compat && !kp__preempt_compat_parse(o.compat, &s->preempt_compat)) {
+        kp__free(s);
+        return kp_error_set(err, KP_EINVAL, "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)", o.compat);
     }
     const char *name = o.scheduler_name ? o.scheduler_name : s->cfg.scheduler_name;
     s->sched_name = kp__intern_find(&cl->strs, name, strlen(name));
@@ -305,6 +160,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
         }
     }
     if ((st = kp__spread_defaults_init(s)) != KP_OK) goto fail;
+    if ((st = kp__reasons_init(s)) != KP_OK) goto fail;
     for (uint32_t i = 0; i < cl->n_namespaces; i++)
         if ((st = kp__pairmap_add(&s->ns_index, cl->namespaces[i].name, (int64_t)i + 1)) != KP_OK) goto fail;
     for (uint32_t i = 0; i < np; i++)
@@ -321,7 +177,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
         if (!p->nominated_node || p->node >= 0 || p->node_name || kp__pod_is_terminal(p)) continue;
         if (p->scheduler_name != s->sched_name) continue;
         long nd = kp_cluster_find_node(cl, kp__s(cl, p->nominated_node));
-        if (nd >= 0) kp__sched_nominate(s, i, (int32_t)nd);
+        if (nd >= 0 && (st = kp__sched_nominate(s, i, (int32_t)nd)) != KP_OK) goto fail;
     }
     *out = s;
     return KP_OK;
@@ -345,6 +201,8 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s->nom_n);
     kp__free(s->nom_cap);
     kp__free(s->nom_of);
+    kp__free(s->nom_scratch);
+    kp__reasons_free(s);
     kp__free(s->order);
     kp__free(s->aff_pods);
     kp__preempt_cache_free(s->preempt_cache);
@@ -477,4 +335,17 @@ const char *kp_sched_pod_ref(const kp_sched *s, long pod, char *buf, size_t cap)
 
 const char *kp_sched_node_name(const kp_sched *s, long node) {
     return node >= 0 ? kp__s(s->cl, s->cl->nodes[node].name) : "";
+}
+
+
+kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t *result) {
+    for (uint32_t i = 0; i < s->n_res; i++) {
+        const kp_result_int *r = &s->res[i];
+        for (uint32_t j = 0; j < r->n_victims; j++) {
+            if ((kp_index)r->victims[j] != pod) continue;
+            *result = i;
+            return KP_OK;
+        }
+    }
+    return KP_ENOTFOUND;
 }

@@ -6,7 +6,16 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/sched_int.h"
+#include "base/prng.h"
+#include "sched/cycle.h"
+#include "sched/diagnosis.h"
+#include "sched/explain.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
+#include "sched/plugins/inter_pod_affinity.h"
+#include "sched/preempt/preempt.h"
+#include "sched/schedule_one.h"
+#include "sched/score.h"
 
 /* mirrors numFeasibleNodesToFind (minFeasibleNodesToFind 100, minFeasibleNodesPercentageToFind 5) */
 uint32_t kp__num_feasible_to_find(int32_t pct, uint32_t n_all) {
@@ -38,50 +47,25 @@ uint32_t kp__select_host(kp_sched *s, const uint32_t *nodes, const int64_t *tota
     return sel;
 }
 
-typedef struct {
-    const char *reason;
-    uint32_t count;
-} hist_ent;
-
-static int hist_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
-
-/* mirrors FitError.Error(): "0/N nodes are available: <PreFilterMsg>." or the sorted histogram */
-void kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, char *buf, size_t cap) {
+/* mirrors FitError.Error(): "0/N nodes are available: <PreFilterMsg>." or the sorted histogram
+ * of the reasons of every node with a status; *out is a heap string (kp__free) */
+kp_status kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, char **out) {
     uint32_t nn = s->cl->n_nodes;
-    size_t off = (size_t)snprintf(buf, cap, "0/%u nodes are available:", nn);
-    if (off >= cap) return;
+    *out = NULL;
     if (prefilter_msg && *prefilter_msg) {
-        snprintf(buf + off, cap - off, " %s.", prefilter_msg);
-        return;
+        size_t cap = strlen(prefilter_msg) + 48;
+        if (!(*out = kp__malloc(cap))) return KP_ENOMEM;
+        snprintf(*out, cap, "0/%u nodes are available: %s.", nn, prefilter_msg);
+        return KP_OK;
     }
-    hist_ent ents[64];
-    uint32_t n_ents = 0;
-    for (uint32_t i = 0; i < nn; i++) {
-        if (!s->has_status[i]) continue;
-        const kp_node_status *st = &s->statuses[i];
-        for (uint8_t r = 0; r < st->n_reasons; r++) {
-            uint32_t k = 0;
-            while (k < n_ents && strcmp(ents[k].reason, st->reasons[r]) != 0) k++;
-            if (k == n_ents) {
-                if (n_ents == 64) continue;
-                ents[n_ents].reason = st->reasons[r];
-                ents[n_ents].count = 0;
-                n_ents++;
-            }
-            ents[k].count++;
-        }
-    }
-    if (!n_ents) return;
-    char *strs[64];
-    char store[64][140];
-    for (uint32_t k = 0; k < n_ents; k++) {
-        snprintf(store[k], sizeof store[k], "%u %s", ents[k].count, ents[k].reason);
-        strs[k] = store[k];
-    }
-    qsort(strs, n_ents, sizeof *strs, hist_cmp);
-    for (uint32_t k = 0; k < n_ents && off < cap; k++)
-        off += (size_t)snprintf(buf + off, cap - off, "%s%s", k ? ", " : " ", strs[k]);
-    if (off < cap) snprintf(buf + off, cap - off, ".");
+    kp_diagnosis d;
+    kp__diagnosis_init(&d);
+    kp_status st = KP_OK;
+    for (uint32_t i = 0; i < nn && st == KP_OK; i++)
+        if (s->has_status[i]) st = kp__diagnosis_add_status(&d, &s->statuses[i]);
+    if (st == KP_OK) st = kp__diagnosis_text(&d, "", nn, false, out);
+    kp__diagnosis_fini(&d);
+    return st;
 }
 
 /* ---- results ---- */
@@ -145,77 +129,219 @@ static kp_status bind(kp_sched *s, uint32_t pod, uint32_t node) {
     return KP_OK;
 }
 
-/* ---- explain helpers ---- */
-
-static void explain_filters(kp_sched *s, kp_cycle *c, uint32_t node, const kp_node_status *overall) {
-    kp_explain_node *en = &s->explain->nodes[node];
-    en->evaluated = true;
-    en->overall = *overall;
-    kp__cycle_explain_filters(c, node, en);
-}
-
 /* prioritizeNodes: weighted sum of the normalised plugin scores */
 static kp_status prioritize(kp_sched *s, const kp_pod *p, uint32_t n_feas, bool explain) {
     const kp_sched_config *cfg = &s->cfg;
     memset(s->scores, 0, n_feas * sizeof *s->scores);
     for (uint8_t k = 0; k < cfg->n_score; k++) {
         kp_plugin pl = (kp_plugin)cfg->score[k];
-        if (!kp__score_plugin(s, pl, p, s->feasible, n_feas, s->plug_scores)) {
-            if (explain)
-                for (uint32_t i = 0; i < n_feas; i++) s->explain->nodes[s->feasible[i]].plugin_score[pl] = 0;
+        int scored = kp__score_plugin(s, pl, p, s->feasible, n_feas, s->plug_scores);
+        if (scored < 0) return (kp_status)scored;
+        if (!scored) {
+            if (explain) kp__explain_plugin_scores(s, pl, n_feas, 0);
             continue;
         }
         int64_t w = cfg->score_weight[pl];
         for (uint32_t i = 0; i < n_feas; i++) s->scores[i] += s->plug_scores[i] * w;
-        if (explain)
-            for (uint32_t i = 0; i < n_feas; i++) s->explain->nodes[s->feasible[i]].plugin_score[pl] = s->plug_scores[i] * w;
+        if (explain) kp__explain_plugin_scores(s, pl, n_feas, w);
     }
-    if (explain)
-        for (uint32_t i = 0; i < n_feas; i++) {
-            s->explain->nodes[s->feasible[i]].scored = true;
-            s->explain->nodes[s->feasible[i]].total = s->scores[i];
-        }
+    if (explain) kp__explain_totals(s, n_feas);
     return KP_OK;
 }
 
+#if defined(__GNUC__)
+__attribute__((noinline)) /* the rejection path: kept out of the filter loop */
+#endif
 static void record(kp_sched *s, uint32_t node, const kp_node_status *st) {
     if (!s->has_status[node]) {
         s->has_status[node] = true;
         s->n_statuses++;
     }
-    /* only the reasons in use: the whole struct is ~700 bytes and every node of a failed pass
-     * records one */
+    /* only the reasons in use: every node of a failed pass records one */
     kp_node_status *d = &s->statuses[node];
     d->code = st->code;
     d->plugin = st->plugin;
     d->n_reasons = st->n_reasons;
-    for (uint8_t r = 0; r < st->n_reasons; r++) {
-        size_t len = strnlen(st->reasons[r], sizeof st->reasons[r] - 1);
-        memcpy(d->reasons[r], st->reasons[r], len);
-        d->reasons[r][len] = '\0';
-    }
+    for (uint8_t r = 0; r < st->n_reasons; r++) d->reasons[r] = st->reasons[r];
 }
 
-/* mirrors ScheduleOne's scheduling cycle for one pod over the current cluster state. */
-kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *err) {
+/* The PreFilter rejection as the FitError's PreFilterMsg; every node gets the status. */
+static void record_prefilter_failure(kp_sched *s, const kp_node_status *pre, bool explain,
+                                     char *msg, size_t cap) {
+    size_t off = 0;
+    for (uint8_t r = 0; r < pre->n_reasons && off < cap; r++)
+        off += (size_t)snprintf(msg + off, cap - off, "%s%s", r ? ", " : "", pre->reasons[r]);
+    for (uint32_t i = 0; i < s->cl->n_nodes; i++) record(s, i, pre);
+    if (explain) snprintf(s->explain->prefilter_msg, sizeof s->explain->prefilter_msg, "%s", msg);
+}
+
+/* mirrors evaluateNominatedNode: true when the pod's nominated node passes the Filter */
+static bool evaluate_nominated_node(kp_sched *s, kp_cycle *c, uint32_t pod, bool explain) {
+    if (s->nom_of[pod] < 0) return false;
+    uint32_t nd = (uint32_t)s->nom_of[pod];
+    kp_node_status nst;
+    kp__cycle_filter(c, nd, &nst);
+    if (explain) kp__explain_filters(s, c, nd, &nst);
+    if (nst.code == KP_CODE_SUCCESS) {
+        if (explain) s->explain->nominated_first = true;
+        return true;
+    }
+    record(s, nd, &nst);
+    return false;
+}
+
+/* mirrors findNodesThatPassFilters: nodes in zone round-robin order from next_start, until
+ * numFeasibleNodesToFind are feasible (s->feasible); the others get a status. Nodes outside a
+ * PreFilterResult are absent ("didn't satisfy plugin(s) [NodeAffinity]"). */
+static kp_status find_nodes_that_pass_filters(kp_sched *s, kp_cycle *c, bool explain, uint32_t *n_feas_out) {
+    uint32_t nn = s->cl->n_nodes;
+    uint32_t *list = s->order, n_list = s->n_order, n_feas = 0;
+    uint32_t *sub = NULL;
+    if (c->allowed) {
+        sub = kp__malloc((nn + 1) * sizeof *sub);
+        if (!sub) return KP_ENOMEM;
+        n_list = 0;
+        for (uint32_t i = 0; i < s->n_order; i++)
+            if (c->allowed[s->order[i]]) sub[n_list++] = s->order[i];
+        list = sub;
+    }
+    uint32_t to_find = kp__num_feasible_to_find(s->cfg.pct_nodes_to_score, n_list);
+    if (s->cfg.n_score == 0) to_find = 1;
+    /* visit list[(next_start + i) % n_list] for i = 0, 1, ...; the index wraps without a
+     * division per node */
+    uint32_t at = n_list ? s->next_start % n_list : 0;
+    for (uint32_t i = 0; i < n_list && n_feas < to_find; i++) {
+        uint32_t nd = list[at];
+        if (++at == n_list) at = 0;
+        kp_node_status nst;
+        kp__cycle_filter(c, nd, &nst);
+        if (explain) kp__explain_filters(s, c, nd, &nst);
+        if (nst.code == KP_CODE_SUCCESS) {
+            s->feasible[n_feas++] = nd;
+            if (explain) s->explain->nodes[nd].feasible = true;
+        } else {
+            record(s, nd, &nst);
+        }
+    }
+    /* processedNodes = feasible + statuses recorded (incl. a failed nominated node) */
+    if (nn) s->next_start = (uint32_t)(((uint64_t)s->next_start + n_feas + s->n_statuses) % nn);
+    kp__free(sub);
+    if (c->allowed && n_feas == 0) {
+        kp_node_status ab;
+        kp__status_reset(&ab);
+        ab.code = KP_CODE_UNRESOLVABLE;
+        ab.plugin = kp__plugin_name(KP_PL_NODE_AFFINITY);
+        kp__status_add_reason(&ab, "node(s) didn't satisfy plugin(s) [NodeAffinity]");
+        for (uint32_t i = 0; i < nn; i++)
+            if (!c->allowed[i] && !s->has_status[i]) record(s, i, &ab);
+    }
+    *n_feas_out = n_feas;
+    return KP_OK;
+}
+
+/* The pod is bound to node: result and explain record. */
+static kp_status record_bound(kp_sched *s, kp_result_int *res, uint32_t pod, uint32_t node, bool explain,
+                              bool *changed) {
+    kp_status st = bind(s, pod, node);
+    if (st != KP_OK) return st;
+    if (explain) s->explain->selected = (int32_t)node;
+    res->outcome = KP_OUTCOME_BOUND;
+    res->node = (int32_t)node;
+    res->nominated = -1;
+    *changed = true;
+    return set_message(res, "");
+}
+
+/* mirrors runPostFilterPlugins with DefaultPreemption: every node has a status (unvisited ones
+ * are absent: unresolvable); a nominated result is actuated; msg gains the preemption text. */
+static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod, bool explain,
+                             char **msg, bool *changed, kp_error *err) {
     kp_cluster *cl = s->cl;
-    kp_pod *p = &cl->pods[pod];
-    uint32_t nn = cl->n_nodes;
+    for (uint32_t i = 0; i < cl->n_nodes; i++) {
+        if (s->has_status[i]) continue;
+        kp__status_reset(&s->statuses[i]);
+        s->statuses[i].code = KP_CODE_UNRESOLVABLE;
+    }
+    kp_preempt_opts o;
+    kp__preempt_opts_default(&o);
+    o.compat = s->preempt_compat;
+    kp_preempt_result pr;
+    memset(&pr, 0, sizeof pr);
+    kp_status st = kp__preempt_postfilter_ex(s, c, pod, s->statuses, explain, &o, &pr, err);
+    if (st == KP_OK && (st = kp__cycle_status(c)) != KP_OK) kp_error_set(err, st, "preemption: out of memory");
+    if (st != KP_OK) {
+        kp__preempt_result_fini(&pr);
+        return st;
+    }
+    if (pr.message && pr.message[0]) { /* the FitError text, then the PostFilter's */
+        size_t len = strlen(*msg) + strlen(pr.message) + 2;
+        char *joined = kp__malloc(len);
+        if (!joined) {
+            kp__preempt_result_fini(&pr);
+            return kp_error_set(err, KP_ENOMEM, "out of memory");
+        }
+        snprintf(joined, len, "%s %s", *msg, pr.message);
+        kp__free(*msg);
+        *msg = joined;
+    }
+    if (pr.outcome == KP_PREEMPT_NOMINATED) {
+        st = kp__preempt_actuate(s, pod, &pr, err);
+        if (st == KP_OK) {
+            res->outcome = KP_OUTCOME_NOMINATED;
+            res->nominated = pr.node;
+            res->pdb_violations += pr.pdb_violations;
+            st = add_victims(res, pr.victims, pr.n_victims, pr.node);
+            if (pr.n_victims) *changed = true;
+            if (s->until_settled) {
+                /* victims terminate at once: they leave their node */
+                for (uint32_t v = 0; v < pr.n_victims; v++) kp__node_remove_pod(cl, pr.victims[v]);
+            }
+        }
+    } else {
+        res->nominated = -1;
+        if (pr.outcome == KP_PREEMPT_NO_CANDIDATES && s->nom_of[pod] >= 0) kp__sched_nominate(s, pod, -1);
+    }
+    if (explain) {
+        s->explain->preempt = pr;
+        s->explain->has_preempt = true;
+    } else {
+        kp__preempt_result_fini(&pr);
+    }
+    return st;
+}
+
+/* mirrors handleSchedulingFailure after a FitError: the FitError text, then PostFilter. */
+static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod,
+                                           const char *prefilter_msg, bool explain, bool *changed,
+                                           kp_error *err) {
+    char *msg = NULL;
+    kp_status st = kp__fit_error_message(s, prefilter_msg, &msg);
+    if (st != KP_OK) return kp_error_set(err, st, "out of memory");
+    res->outcome = KP_OUTCOME_UNSCHEDULABLE;
+    res->node = -1;
+    if (s->cfg.postfilter_preemption &&
+        (st = post_filter(s, c, res, pod, explain, &msg, changed, err)) != KP_OK) {
+        kp__free(msg);
+        return st;
+    }
+    if (s->until_settled && res->outcome == KP_OUTCOME_UNSCHEDULABLE) res->nominated = -1;
+    st = set_message(res, msg);
+    kp__free(msg);
+    if (st != KP_OK) kp_error_set(err, st, "out of memory");
+    return st;
+}
+
+/* mirrors ScheduleOne's scheduling cycle for one pod over the current cluster state:
+ * PreFilter, findNodesThatFitPod (nominated node first, then the filter pass), prioritizeNodes,
+ * selectHost, bind; on failure the FitError and PostFilter (preemption). */
+kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *err) {
+    uint32_t nn = s->cl->n_nodes;
     bool explain = s->explain && s->explain->pod == pod;
     *changed = false;
     kp_result_int *res = result_for(s, pod);
     if (!res) return kp_error_set(err, KP_ENOMEM, "out of memory");
     res->attempts++;
-    if (explain) {
-        kp_explain *e = s->explain;
-        if (e->has_preempt) kp__preempt_result_fini(&e->preempt);
-        memset(e->nodes, 0, (nn + 1) * sizeof *e->nodes);
-        e->attempted = true;
-        e->has_preempt = false;
-        e->selected = -1;
-        e->nominated_first = false;
-        e->prefilter_msg[0] = 0;
-    }
+    if (explain) kp__explain_begin(s->explain, nn);
     memset(s->has_status, 0, nn + 1);
     s->n_statuses = 0;
 
@@ -224,7 +350,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
     char prefilter_msg[256] = "";
     uint32_t n_feas = 0;
-    int32_t chosen = -1;
+    uint32_t chosen;
     kp_status st = KP_OK;
 
     if (nn == 0) {
@@ -234,144 +360,37 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
         goto out;
     }
     if (pre.code != KP_CODE_SUCCESS) {
-        size_t off = 0;
-        for (uint8_t r = 0; r < pre.n_reasons && off < sizeof prefilter_msg; r++)
-            off += (size_t)snprintf(prefilter_msg + off, sizeof prefilter_msg - off, "%s%s", r ? ", " : "", pre.reasons[r]);
-        for (uint32_t i = 0; i < nn; i++) record(s, i, &pre);
-        if (explain) snprintf(s->explain->prefilter_msg, sizeof s->explain->prefilter_msg, "%s", prefilter_msg);
+        record_prefilter_failure(s, &pre, explain, prefilter_msg, sizeof prefilter_msg);
         goto failed;
     }
-
-    /* nominated node first (evaluateNominatedNode) */
-    if (s->nom_of[pod] >= 0) {
-        uint32_t nd = (uint32_t)s->nom_of[pod];
-        kp_node_status nst;
-        kp__cycle_filter(c, nd, &nst);
-        if (explain) explain_filters(s, c, nd, &nst);
-        if (nst.code == KP_CODE_SUCCESS) {
-            chosen = (int32_t)nd;
-            if (explain) s->explain->nominated_first = true;
-            goto bound;
-        }
-        record(s, nd, &nst);
-    }
-
-    /* full pass (findNodesThatPassFilters) */
-    {
-        uint32_t *list = s->order, n_list = s->n_order;
-        uint32_t *sub = NULL;
-        if (c->allowed) {
-            sub = kp__malloc((nn + 1) * sizeof *sub);
-            if (!sub) {
-                st = kp_error_set(err, KP_ENOMEM, "out of memory");
-                goto out;
-            }
-            n_list = 0;
-            for (uint32_t i = 0; i < s->n_order; i++)
-                if (c->allowed[s->order[i]]) sub[n_list++] = s->order[i];
-            list = sub;
-        }
-        uint32_t to_find = kp__num_feasible_to_find(s->cfg.pct_nodes_to_score, n_list);
-        if (s->cfg.n_score == 0) to_find = 1;
-        for (uint32_t i = 0; i < n_list && n_feas < to_find; i++) {
-            uint32_t nd = list[(s->next_start + i) % n_list];
-            kp_node_status nst;
-            kp__cycle_filter(c, nd, &nst);
-            if (explain) explain_filters(s, c, nd, &nst);
-            if (nst.code == KP_CODE_SUCCESS) {
-                s->feasible[n_feas++] = nd;
-                if (explain) s->explain->nodes[nd].feasible = true;
-            } else {
-                record(s, nd, &nst);
-            }
-        }
-        /* processedNodes = feasible + statuses recorded (incl. a failed nominated node) */
-        if (nn) s->next_start = (uint32_t)(((uint64_t)s->next_start + n_feas + s->n_statuses) % nn);
-        kp__free(sub);
-        if (c->allowed) {
-            /* nodes outside the PreFilterResult: absent status */
-            kp_node_status ab;
-            kp__status_reset(&ab);
-            ab.code = KP_CODE_UNRESOLVABLE;
-            ab.plugin = kp__plugin_name(KP_PL_NODE_AFFINITY);
-            kp__status_add_reason(&ab, "node(s) didn't satisfy plugin(s) [NodeAffinity]");
-            if (n_feas == 0) {
-                for (uint32_t i = 0; i < nn; i++)
-                    if (!c->allowed[i] && !s->has_status[i]) record(s, i, &ab);
-            }
-        }
-    }
-    if (n_feas == 0) goto failed;
-    if (n_feas == 1) {
-        chosen = (int32_t)s->feasible[0];
-        goto bound;
-    }
-    prioritize(s, p, n_feas, explain);
-    chosen = (int32_t)kp__select_host(s, s->feasible, s->scores, n_feas);
-
-bound:
-    if ((st = bind(s, pod, (uint32_t)chosen)) != KP_OK) {
+    bool nominated_fits = evaluate_nominated_node(s, c, pod, explain);
+    if ((st = kp__cycle_status(c)) != KP_OK) {
         kp_error_set(err, st, "out of memory");
         goto out;
     }
-    if (explain) s->explain->selected = chosen;
-    res->outcome = KP_OUTCOME_BOUND;
-    res->node = chosen;
-    res->nominated = -1;
-    st = set_message(res, "");
-    *changed = true;
-    goto out;
-
-failed: {
-    char msg[2048];
-    kp__fit_error_message(s, prefilter_msg, msg, sizeof msg);
-    res->outcome = KP_OUTCOME_UNSCHEDULABLE;
-    res->node = -1;
-    if (s->cfg.postfilter_preemption) {
-        /* every node has a status for preemption; unvisited ones are absent (unresolvable) */
-        for (uint32_t i = 0; i < nn; i++) {
-            if (s->has_status[i]) continue;
-            kp__status_reset(&s->statuses[i]);
-            s->statuses[i].code = KP_CODE_UNRESOLVABLE;
-        }
-        kp_preempt_opts o;
-        kp__preempt_opts_default(&o);
-        if (s->compat[0]) kp__preempt_compat_parse(s->compat, &o.compat);
-        kp_preempt_result pr;
-        memset(&pr, 0, sizeof pr);
-        st = kp__preempt_postfilter_ex(s, c, pod, s->statuses, explain, &o, &pr, err);
-        if (st != KP_OK) goto out;
-        size_t off = strlen(msg);
-        if (pr.message[0] && off < sizeof msg) snprintf(msg + off, sizeof msg - off, " %s", pr.message);
-        if (pr.outcome == KP_PREEMPT_NOMINATED) {
-            st = kp__preempt_actuate(s, pod, &pr, err);
-            if (st == KP_OK) {
-                res->outcome = KP_OUTCOME_NOMINATED;
-                res->nominated = pr.node;
-                res->pdb_violations += pr.pdb_violations;
-                st = add_victims(res, pr.victims, pr.n_victims, pr.node);
-                if (pr.n_victims) *changed = true;
-                if (s->until_settled) {
-                    /* victims terminate at once: they leave their node */
-                    for (uint32_t v = 0; v < pr.n_victims; v++) kp__node_remove_pod(cl, pr.victims[v]);
-                }
-            }
-        } else {
-            res->nominated = -1;
-            if (pr.outcome == KP_PREEMPT_NO_CANDIDATES && s->nom_of[pod] >= 0) kp__sched_nominate(s, pod, -1);
-        }
-        if (explain) {
-            s->explain->preempt = pr;
-            s->explain->has_preempt = true;
-        } else {
-            kp__preempt_result_fini(&pr);
-        }
-        if (st != KP_OK) goto out;
+    if (nominated_fits) {
+        chosen = (uint32_t)s->nom_of[pod];
+        goto bound;
     }
-    if (s->until_settled && res->outcome == KP_OUTCOME_UNSCHEDULABLE) res->nominated = -1;
-    st = set_message(res, msg);
-    if (st != KP_OK) kp_error_set(err, st, "out of memory");
-}
+    if ((st = find_nodes_that_pass_filters(s, c, explain, &n_feas)) != KP_OK ||
+        (st = kp__cycle_status(c)) != KP_OK) {
+        kp_error_set(err, st, "out of memory");
+        goto out;
+    }
+    if (n_feas == 0) goto failed;
+    chosen = s->feasible[0];
+    if (n_feas > 1) {
+        if ((st = prioritize(s, &s->cl->pods[pod], n_feas, explain)) != KP_OK) {
+            kp_error_set(err, st, "out of memory");
+            goto out;
+        }
+        chosen = kp__select_host(s, s->feasible, s->scores, n_feas);
+    }
+bound:
+    if ((st = record_bound(s, res, pod, chosen, explain, changed)) != KP_OK) kp_error_set(err, st, "out of memory");
+    goto out;
+failed:
+    st = handle_scheduling_failure(s, c, res, pod, prefilter_msg, explain, changed, err);
 out:
     kp__cycle_free(c);
     return st;

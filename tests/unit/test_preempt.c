@@ -8,7 +8,7 @@
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
-#include "sched/preempt.h"
+#include "sched/preempt/preempt.h"
 #include "test_preempt_util.h"
 
 /* §6 conventions: small 100m/100, medium 200m/200, large 300m/300, veryLarge 500m/500;

@@ -13,7 +13,10 @@
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
-#include "sched/preempt.h"
+#include "sched/cycle.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
+#include "sched/preempt/preempt.h"
 
 #define TP_MAX_NODES 300
 

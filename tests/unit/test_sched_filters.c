@@ -305,11 +305,13 @@ KT_TEST(fit_error_histogram_sorted_as_strings) {
     kp__status_reset(&s->statuses[0]);
     kp__status_add_reason(&s->statuses[0], "Insufficient memory");
     kp__status_add_reason(&s->statuses[0], "Insufficient cpu");
-    char buf[256];
-    kp__fit_error_message(s, "", buf, sizeof buf);
+    char *buf = NULL;
+    KT_CHECK_INT(kp__fit_error_message(s, "", &buf), KP_OK);
     KT_CHECK_STR(buf, "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.");
-    kp__fit_error_message(s, "pod affinity terms conflict", buf, sizeof buf);
+    kp_free(buf);
+    KT_CHECK_INT(kp__fit_error_message(s, "pod affinity terms conflict", &buf), KP_OK);
     KT_CHECK_STR(buf, "0/1 nodes are available: pod affinity terms conflict.");
+    kp_free(buf);
     kp_sched_free(s);
     kp_cluster_free(cl);
 }

@@ -154,7 +154,7 @@ static char *gen_cluster(uint64_t seed, uint32_t *n_pending) {
             rnd(6) == 0 ? "taints: [{key: dedicated, value: x, effect: NoSchedule}]" : "");
     }
     /* a daemon pod on every node (note: preemption on a node without pods trips UBSan in
-     * preempt_victims.c, memcpy from a NULL pod list; reported, not this test's subject) */
+     * preempt/victims.c, memcpy from a NULL pod list; reported, not this test's subject) */
     for (uint32_t i = 0; i < n_nodes; i++)
         put(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: ds%u, namespace: kube-system, labels: {app: ds}}\n"
                 "spec: {nodeName: n%u, priority: 2000000000, containers: [{name: c}]}\n", i, i);

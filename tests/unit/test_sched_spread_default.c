@@ -1,4 +1,4 @@
-/* helper.DefaultSelector (src/sched/spread_default.c): which Services / controllers contribute,
+/* helper.DefaultSelector (src/sched/plugins/pod_topology_spread_default.c): which Services / controllers contribute,
  * how their selectors merge, and when it is empty (no default constraint applies). */
 #include "test_sched_util.h"
 

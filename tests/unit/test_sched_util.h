@@ -9,7 +9,12 @@
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
-#include "sched/sched_int.h"
+#include "sched/cycle.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
+#include "sched/plugins/pod_topology_spread_default.h"
+#include "sched/schedule_one.h"
+#include "sched/score.h"
 
 static inline kp_cluster *ts_load(const char *y) {
     kp_error err;

@@ -1,10 +1,10 @@
 /* Internals shared by the preemption files (preempt.c: PostFilter driver, dry run, node choice,
- * actuation; preempt_victims.c: SelectVictimsOnNode, importance order, PDB classification).
- * Not used outside src/sched/preempt*.c. */
+ * actuation; victims.c: SelectVictimsOnNode; order.c: importance order, PDB classification;
+ * cache.c: the arithmetic path's per-node cache). Not used outside src/sched/preempt/. */
 #ifndef KP_SCHED_PREEMPT_INT_H
 #define KP_SCHED_PREEMPT_INT_H
 
-#include "sched/preempt.h"
+#include "sched/preempt/preempt.h"
 
 /* One preemption attempt (one call of kp__preempt_postfilter_ex). */
 typedef struct {
@@ -17,7 +17,7 @@ typedef struct {
     const kp_node_status *statuses; /* the failed Filter pass's verdicts (index = node), for
                                      * prefetching; NULL when o->codes stands in for them */
     int64_t now_key;         /* start time used for pods with nil startTime */
-    bool fast;               /* resource arithmetic allowed for reprieve (see preempt_victims.c) */
+    bool fast;               /* resource arithmetic allowed for reprieve (see victims.c) */
     uint32_t *pdb_order;     /* PDB indices sorted by namespace/name (stable, documented) */
     int32_t *pdb_allowed;    /* scratch: budget per PDB, refreshed per node */
     uint32_t *scratch;       /* scratch pod arrays, sized for the largest node */
@@ -27,7 +27,7 @@ typedef struct {
                               * message needs it: no candidate at all) */
     bool lazy;               /* cached arithmetic path: candidates get n_victims and scores but
                               * no victim list (the caller materialises the winner's) */
-    struct kp_pcache *cache; /* per-scheduler per-node sorted view (preempt_victims.c) or NULL */
+    struct kp_pcache *cache; /* per-scheduler per-node sorted view (cache.c) or NULL */
     int64_t pre_req[3];      /* preemptor's cpu / memory / ephemeral-storage requests */
 } kp_pctx;
 
@@ -48,27 +48,25 @@ typedef struct {
                                * for the rest of the attempt: each node is selected once) */
 } kp_pvict;
 
-/* mirrors MoreImportantVictim (newest) / MoreImportantPod (--compat 1.35): true if a is more
- * important than b. */
-bool kp__preempt_more_important(const kp_pctx *x, uint32_t a, uint32_t b);
-/* Sorts pods most important first (stable insertion/merge sort on the total order). */
-void kp__preempt_sort(const kp_pctx *x, uint32_t *pods, uint32_t n);
-/* mirrors filterPodsWithPDBViolation: splits sorted pods into violating / non-violating
- * (order-preserving). Budgets start fresh from each PDB's status. */
-void kp__preempt_classify_pdb(kp_pctx *x, const uint32_t *pods, uint32_t n, uint32_t *viol,
-                              uint32_t *n_viol, uint32_t *nonviol, uint32_t *n_nonviol);
 /* mirrors SelectVictimsOnNode. Leaves the node exactly as found (pods, order, aggregates, cycle
  * state). Chooses the reference / incremental / arithmetic path from x. */
 kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_status *filter_st,
                                      kp_pvict *out, kp_error *err);
+/* Scratch of one SelectVictimsOnNode call (slices of kp_pctx.scratch). */
+typedef struct {
+    uint32_t *potential, *saved, *viol, *nonviol, *victims;
+    uint32_t n_potential, n_saved, n_viol, n_nonviol, n_victims;
+    int32_t n_viol_victims;
+} kp_pwork;
+
+/* A result with no victims and a Success status. */
+static inline void kp__preempt_no_victims(kp_pvict *out) {
+    out->st.code = KP_CODE_UNRESOLVABLE;
+    out->st.plugin = "DefaultPreemption";
+    kp__status_add_reason(&out->st, "No preemption victims found for incoming pod");
+}
+
 /* Fills v->score[] from the victims (used when the selection did not). */
 void kp__preempt_scores(const kp_pctx *x, kp_pvict *v);
-/* Cache-prefetch hint for a node the dry run visits soon (far: header only). No effect on
- * results. */
-void kp__preempt_prefetch(const kp_pctx *x, uint32_t node, bool far);
-/* Prepares x->cache for this attempt (drops it when now_key / compat changed). */
-void kp__preempt_cache_begin(kp_pctx *x);
-/* The pod's start time as an ordering key (nil -> x->now_key). */
-int64_t kp__preempt_start_key(const kp_pctx *x, uint32_t pod);
 
 #endif

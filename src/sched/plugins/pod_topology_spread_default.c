@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/sched_int.h"
+#include "sched/plugins/pod_topology_spread_default.h"
 
 struct kp_spread_defaults {
     bool system;  /* defaultingType System */

@@ -1,6 +1,6 @@
 /* DefaultPreemption PostFilter: eligibility, potential nodes, candidate budget and offset, the
  * sequential dry run with two bounded candidate lists, the node-choice cascade, the FitError
- * message, and actuation. Victim selection itself lives in preempt_victims.c.
+ * message, and actuation. Victim selection itself lives in victims.c (and cache.c, order.c).
  *
  * Deliberate, documented divergences from upstream (docs/preemption.md "Determinism"):
  *  - potential nodes are kept in snapshot (node index) order instead of Go map order;
@@ -8,12 +8,19 @@
  *  - the final tie among equally good nodes is drawn from the seeded PRNG (or injected);
  *  - PDBs are consulted in namespace/name order instead of informer order;
  *  - nil startTime is one frozen "now" per attempt (+infinity unless opts.now is set). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/preempt_int.h"
+#include "base/prng.h"
+#include "sched/diagnosis.h"
+#include "sched/framework.h"
+#include "sched/nominator.h"
+#include "sched/preempt/cache.h"
+#include "sched/preempt/order.h"
+#include "sched/preempt/victims.h"
 /* Prefetch distances in nodes: the status scan, and the dry run's two stages (far: headers and
  * lines at fixed addresses; near: what the far lines point to). */
 enum { KP_PF_SCAN = 16, KP_PF_FAR = 8, KP_PF_NEAR = 4 };
@@ -50,9 +57,27 @@ void kp__preempt_result_fini(kp_preempt_result *r) {
     kp__free(r->victims);
     for (uint32_t i = 0; i < r->n_nodes; i++) kp__free(r->nodes[i].victims);
     kp__free(r->nodes);
+    kp__free(r->message);
     r->victims = NULL;
     r->nodes = NULL;
+    r->message = NULL;
     r->n_victims = r->n_nodes = 0;
+}
+
+kp_status kp__preempt_set_message(kp_preempt_result *r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return KP_EINVAL;
+    char *m = kp__malloc((size_t)n + 1);
+    if (!m) return KP_ENOMEM;
+    va_start(ap, fmt);
+    vsnprintf(m, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    kp__free(r->message);
+    r->message = m;
+    return KP_OK;
 }
 
 const char *kp__preempt_event_note(const kp_cluster *cl, uint32_t preemptor, uint32_t node,
@@ -107,15 +132,6 @@ static bool eligible(const kp_pctx *x, const kp_node_status *statuses, const cha
 
 /* ---------------------------------------------------------------- FitError message ---- */
 
-typedef struct {
-    const char *reason;
-    uint32_t count;
-} hist_ent;
-
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* A dry-run status recorded for one node (compact: only nodes that have one). */
 typedef struct {
     uint32_t node;
@@ -124,53 +140,18 @@ typedef struct {
 
 /* FitError.Error() over the dry-run statuses; nodes without one are "Preemption is not helpful
  * for scheduling". Result: "preemption: 0/N nodes are available: <sorted histogram>." The
- * histogram is sorted at the end, so the order of `dry` does not matter. */
-static void fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry, char *buf,
-                        size_t cap) {
-    uint32_t n_ent = 0, n_absent = cl->n_nodes - n_dry, max_ent = n_dry * KP_STATUS_MAX_REASONS + 1;
-    hist_ent *h = kp__calloc(max_ent, sizeof *h);
-    if (!h) {
-        snprintf(buf, cap, "preemption: 0/%u nodes are available.", cl->n_nodes);
-        return;
-    }
-    for (uint32_t i = 0; i < n_dry; i++) {
-        const kp_node_status *st = &dry[i].st;
-        for (uint8_t r = 0; r < st->n_reasons; r++) {
-            uint32_t j = 0;
-            while (j < n_ent && strcmp(h[j].reason, st->reasons[r]) != 0) j++;
-            if (j == n_ent) h[n_ent++].reason = st->reasons[r];
-            h[j].count++;
-        }
-    }
-    if (n_absent) {
-        const char *na = "Preemption is not helpful for scheduling";
-        uint32_t j = 0;
-        while (j < n_ent && strcmp(h[j].reason, na) != 0) j++;
-        if (j == n_ent) h[n_ent++].reason = na;
-        h[j].count += n_absent;
-    }
-    char **items = kp__calloc(n_ent ? n_ent : 1, sizeof *items);
-    size_t len = 0;
-    len += (size_t)snprintf(buf, cap, "preemption: 0/%u nodes are available", cl->n_nodes);
-    if (items) {
-        for (uint32_t j = 0; j < n_ent; j++) {
-            size_t l = strlen(h[j].reason) + 16;
-            items[j] = kp__malloc(l);
-            if (items[j]) snprintf(items[j], l, "%u %s", h[j].count, h[j].reason);
-            else items[j] = NULL;
-        }
-        uint32_t n_ok = 0;
-        for (uint32_t j = 0; j < n_ent; j++)
-            if (items[j]) items[n_ok++] = items[j];
-        qsort(items, n_ok, sizeof *items, cmp_str);
-        for (uint32_t j = 0; j < n_ok; j++) {
-            if (len < cap) len += (size_t)snprintf(buf + len, cap - len, "%s%s", j ? ", " : ": ", items[j]);
-            kp__free(items[j]);
-        }
-        kp__free(items);
-    }
-    if (len < cap) snprintf(buf + len, cap - len, ".");
-    kp__free(h);
+ * histogram is sorted at the end, so the order of `dry` does not matter. KP_ENOMEM. */
+static kp_status fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry, char **out) {
+    uint32_t n_absent = cl->n_nodes - n_dry;
+    kp_diagnosis d;
+    kp__diagnosis_init(&d);
+    kp_status st = KP_OK;
+    for (uint32_t i = 0; i < n_dry && st == KP_OK; i++) st = kp__diagnosis_add_status(&d, &dry[i].st);
+    if (st == KP_OK && n_absent)
+        st = kp__diagnosis_add(&d, "Preemption is not helpful for scheduling", n_absent);
+    if (st == KP_OK) st = kp__diagnosis_text(&d, "preemption: ", cl->n_nodes, true, out);
+    kp__diagnosis_fini(&d);
+    return st;
 }
 
 /* ---------------------------------------------------------------- node choice ---- */
@@ -389,20 +370,22 @@ static bool fast_path_allowed(const kp_pctx *x) {
     return true;
 }
 
-static void record_node(kp_preempt_result *out, uint32_t node, const kp_node_status *st,
-                        const kp_pvict *v, bool candidate) {
-    if (!out->nodes) return;
+/* --explain: node's verdict in the dry run (a candidate with its victims, or why not). */
+static kp_status record_node(kp_preempt_result *out, uint32_t node, const kp_node_status *st,
+                             const kp_pvict *v, bool candidate) {
+    if (!out->nodes) return KP_OK;
     kp_preempt_node *pn = &out->nodes[node];
     pn->considered = true;
     pn->candidate = candidate;
     if (st) pn->dry_status = *st;
     if (v && candidate) {
+        pn->victims = kp__malloc((v->n_victims ? v->n_victims : 1) * sizeof *pn->victims);
+        if (!pn->victims) return KP_ENOMEM;
         pn->n_victims = v->n_victims;
         pn->pdb_violations = v->n_viol;
-        pn->victims = kp__malloc((v->n_victims ? v->n_victims : 1) * sizeof *pn->victims);
-        if (pn->victims) memcpy(pn->victims, v->victims, v->n_victims * sizeof *pn->victims);
-        else pn->n_victims = 0;
+        memcpy(pn->victims, v->victims, v->n_victims * sizeof *pn->victims);
     }
+    return KP_OK;
 }
 
 kp_status kp__preempt_postfilter(kp_sched *s, kp_cycle *c, uint32_t pod,
@@ -411,7 +394,232 @@ kp_status kp__preempt_postfilter(kp_sched *s, kp_cycle *c, uint32_t pod,
     return kp__preempt_postfilter_ex(s, c, pod, statuses, explain, NULL, out, err);
 }
 
-/* mirrors Evaluator.Preempt + findCandidates + DryRunPreemption (sequential). */
+/* The state of one dry run (findCandidates): the potential nodes in visiting order, the two
+ * bounded candidate lists, the statuses of nodes that are not candidates, deferred nodes. */
+typedef struct {
+    const kp_node_status *statuses;
+    uint32_t *potential;
+    uint32_t n_pot, filled, next; /* codes: potential[0..filled) produced so far */
+    int32_t budget;
+    cand *cands; /* non-violating [0, budget), violating [budget, 2 * budget) */
+    uint32_t n_nonviol, n_violc, n_cands;
+    dry_ent *dry;
+    uint32_t n_dry, cap_dry;
+    uint32_t *deferred, n_deferred;
+} dry_run;
+
+static void dry_run_free(dry_run *d) {
+    if (d->cands)
+        for (uint32_t i = 0; i < d->n_cands; i++) kp__free(d->cands[i].victims);
+    kp__free(d->cands);
+    kp__free(d->dry);
+    kp__free(d->deferred);
+    kp__free(d->potential);
+}
+
+static kp_status dry_add_status(dry_run *d, uint32_t node, const kp_node_status *st) {
+    if (d->n_dry == d->cap_dry) {
+        uint32_t nc = d->cap_dry ? d->cap_dry * 2 : 16;
+        dry_ent *nd = kp__realloc(d->dry, nc * sizeof *nd);
+        if (!nd) return KP_ENOMEM;
+        d->dry = nd;
+        d->cap_dry = nc;
+    }
+    d->dry[d->n_dry].node = node;
+    d->dry[d->n_dry++].st = *st;
+    return KP_OK;
+}
+
+/* mirrors nodesWherePreemptionMightHelp: status exactly Unschedulable, snapshot order; the
+ * list is made all at once from the statuses, or on demand from the codes (o->codes) */
+static kp_status nodes_where_preemption_might_help(const kp_pctx *x, dry_run *d) {
+    uint32_t nn = x->cl->n_nodes;
+    d->potential = kp__malloc((nn ? nn : 1) * sizeof *d->potential);
+    if (!d->potential) return KP_ENOMEM;
+    if (x->o->codes) {
+        d->n_pot = potential_count(x->o->codes, nn);
+        return KP_OK;
+    }
+    const kp_node_status *statuses = d->statuses;
+    for (uint32_t i = 0; i < nn; i++) {
+#if defined(__GNUC__)
+        if (i + KP_PF_SCAN < nn) __builtin_prefetch(&statuses[i + KP_PF_SCAN].code); /* one status per node: a strided scan */
+#endif
+        if (statuses[i].code == KP_CODE_UNSCHEDULABLE) d->potential[d->n_pot++] = i;
+    }
+    return KP_OK;
+}
+
+/* The candidate budget (calculateNumCandidates), the random offset (GetOffsetAndNumCandidates)
+ * and the potential nodes rotated into visiting order. */
+static kp_status plan_visiting_order(kp_pctx *x, dry_run *d) {
+    const kp_preempt_opts *o = x->o;
+    d->budget = calc_num_candidates(x, d->n_pot);
+    uint32_t offset = o->offset >= 0 ? (uint32_t)(o->offset % d->n_pot)
+                                     : kp__prng_below(kp__sched_prng(x->s), d->n_pot);
+    d->filled = d->n_pot;
+    d->next = 0;
+    if (o->codes) {
+        d->filled = 0;
+        d->next = potential_find(o->codes, x->cl->n_nodes, offset);
+    } else if (offset > 0) {
+        uint32_t *rot = kp__malloc(d->n_pot * sizeof *rot);
+        if (!rot) return KP_ENOMEM;
+        memcpy(rot, d->potential + offset, (d->n_pot - offset) * sizeof *rot);
+        memcpy(rot + (d->n_pot - offset), d->potential, offset * sizeof *rot);
+        kp__free(d->potential);
+        d->potential = rot;
+    }
+    /* two bounded lists of capacity `budget`: non-violating and violating */
+    d->cands = kp__malloc(((size_t)d->budget * 2 + 1) * sizeof *d->cands); /* entries set when used */
+    return d->cands ? KP_OK : KP_ENOMEM;
+}
+
+/* A node whose victim selection succeeded: into its bounded list, or dropped when that list is
+ * full (silently, as upstream). */
+static kp_status keep_candidate(kp_pctx *x, dry_run *d, kp_preempt_result *out, uint32_t node, kp_pvict *v) {
+    cand *nonviol = d->cands, *violc = d->cands + d->budget;
+    bool keep = v->n_viol == 0 ? d->n_nonviol < (uint32_t)d->budget : d->n_violc < (uint32_t)d->budget;
+    if (!keep) {
+        kp_node_status dropped;
+        kp__status_reset(&dropped);
+        kp__status_add_reason(&dropped, v->n_viol ? "dropped: the list of PDB-violating candidates was full"
+                                                  : "dropped: the list of candidates was full");
+        kp__free(v->victims);
+        return record_node(out, node, &dropped, NULL, false);
+    }
+    kp_status rc = record_node(out, node, NULL, v, true);
+    if (!v->has_scores) kp__preempt_scores(x, v);
+    cand *cd = v->n_viol == 0 ? &nonviol[d->n_nonviol++] : &violc[d->n_violc++];
+    cd->node = node;
+    cd->n_victims = v->n_victims;
+    cd->n_viol = v->n_viol;
+    cd->victims = v->victims;
+    memcpy(cd->score, v->score, sizeof cd->score);
+    cd->score4_at = v->score4_at;
+    return rc;
+}
+
+/* mirrors DryRunPreemption (sequential, in visiting order): SelectVictimsOnNode per potential
+ * node until enough non-violating candidates are found. Nodes that cannot fit even with every
+ * lower-priority pod gone are deferred (their exact status is computed only if needed). */
+static kp_status dry_run_preemption(kp_pctx *x, dry_run *d, kp_preempt_result *out, kp_error *err) {
+    const kp_preempt_opts *o = x->o;
+    uint32_t nn = x->cl->n_nodes, n_pot = d->n_pot;
+    kp_status rc = KP_OK;
+    for (uint32_t i = 0; i < n_pot && rc == KP_OK; i++) {
+        if (d->filled <= i + KP_PF_FAR && d->filled < n_pot) {
+            uint32_t want = i + KP_PF_FAR + 64;
+            pot_fill(o->codes, nn, d->potential, &d->filled, want < n_pot ? want : n_pot, &d->next);
+        }
+        uint32_t node = d->potential[i];
+        if (x->cache) { /* the loop is memory-bound: hint the nodes visited next */
+            if (i + KP_PF_FAR < n_pot) kp__preempt_prefetch(x, d->potential[i + KP_PF_FAR], true);
+            if (i + KP_PF_NEAR < n_pot) kp__preempt_prefetch(x, d->potential[i + KP_PF_NEAR], false);
+        }
+        kp_pvict v;
+        rc = kp__preempt_select_victims(x, node, &d->statuses[node], &v, err);
+        if (rc != KP_OK) {
+            kp__free(v.victims);
+            return rc;
+        }
+        if (v.deferred) {
+            if (!d->deferred && !(d->deferred = kp__malloc(n_pot * sizeof *d->deferred)))
+                return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+            d->deferred[d->n_deferred++] = node;
+            continue;
+        }
+        if (v.st.code == KP_CODE_SUCCESS && v.n_victims > 0) {
+            rc = keep_candidate(x, d, out, node, &v);
+            if (d->n_nonviol > 0 && d->n_nonviol + d->n_violc >= (uint32_t)d->budget) break;
+            continue;
+        }
+        if (v.st.code == KP_CODE_SUCCESS) { /* nothing to evict, yet it failed before */
+            kp__status_reset(&v.st);
+            v.st.code = KP_CODE_ERROR;
+            kp__status_add_reason(&v.st, "expected at least one victim pod on node");
+        }
+        kp__free(v.victims);
+        rc = record_node(out, node, &v.st, NULL, false);
+        if (rc == KP_OK) rc = dry_add_status(d, node, &v.st);
+    }
+    if (rc != KP_OK) kp_error_set(err, rc, "preemption: out of memory");
+    return rc;
+}
+
+/* No candidate: the deferred nodes' exact statuses (the real filter, now), then the FitError
+ * text "preemption: 0/N nodes are available: ...". */
+static kp_status no_candidates(kp_pctx *x, dry_run *d, kp_preempt_result *out, kp_error *err) {
+    x->defer = false;
+    kp_status rc = KP_OK;
+    for (uint32_t i = 0; i < d->n_deferred; i++) {
+        kp_pvict v;
+        uint32_t node = d->deferred[i];
+        rc = kp__preempt_select_victims(x, node, &d->statuses[node], &v, err);
+        kp__free(v.victims);
+        if (rc != KP_OK) return rc;
+        if (v.st.code == KP_CODE_SUCCESS) /* cannot happen: the sums said it does not fit */
+            return kp_error_set(err, KP_EINVAL, "preemption: arithmetic and Filter disagree");
+        if ((rc = dry_add_status(d, node, &v.st)) != KP_OK)
+            return kp_error_set(err, rc, "preemption: out of memory");
+    }
+    out->outcome = KP_PREEMPT_NO_CANDIDATES;
+    kp__free(out->message);
+    out->message = NULL;
+    if ((rc = fit_message(x->cl, d->dry, d->n_dry, &out->message)) != KP_OK)
+        kp_error_set(err, rc, "out of memory");
+    return rc;
+}
+
+/* mirrors SelectCandidate + the result handed to prepareCandidate: the winner's victims
+ * (selected again when the dry run kept only their count). */
+static kp_status select_candidate(kp_pctx *x, dry_run *d, kp_preempt_result *out, kp_error *err) {
+    const char *decided = "";
+    kp_status rc = KP_OK;
+    uint32_t best = pick_candidate(x, d->cands, d->n_cands, &decided, err, &rc);
+    if (rc != KP_OK) return rc;
+    cand *win = &d->cands[best];
+    if (!win->victims) { /* lazy candidate: select again, materialising the victims */
+        kp_pvict v;
+        x->lazy = false;
+        rc = kp__preempt_select_victims(x, win->node, &d->statuses[win->node], &v, err);
+        if (rc == KP_OK && (v.st.code != KP_CODE_SUCCESS || v.n_victims != win->n_victims ||
+                            v.n_viol != win->n_viol || !v.victims))
+            rc = kp_error_set(err, KP_EINVAL, "preemption: victim selection is not repeatable");
+        if (rc != KP_OK) {
+            kp__free(v.victims);
+            return rc;
+        }
+        win->victims = v.victims;
+    }
+    const kp_cluster *cl = x->cl;
+    out->outcome = KP_PREEMPT_NOMINATED;
+    out->node = (int32_t)win->node;
+    out->victims = win->victims;
+    out->n_victims = win->n_victims;
+    out->pdb_violations = win->n_viol;
+    out->decided_by = decided;
+    win->victims = NULL;
+    if (kp__preempt_set_message(out, "preemption: found a potential placement for pod on node %s, preempting %u victims",
+                                kp__s(cl, cl->nodes[out->node].name), out->n_victims) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+    return KP_OK;
+}
+
+/* --explain: a per-node record for every node, with its Filter verdict. */
+static kp_status explain_nodes_init(kp_preempt_result *out, const kp_node_status *statuses, uint32_t nn) {
+    out->nodes = kp__calloc(nn ? nn : 1, sizeof *out->nodes);
+    if (!out->nodes) return KP_ENOMEM;
+    out->n_nodes = nn;
+    for (uint32_t i = 0; i < nn; i++) {
+        out->nodes[i].node = i;
+        out->nodes[i].filter_code = statuses[i].code;
+    }
+    return KP_OK;
+}
+
+/* mirrors Evaluator.Preempt: PodEligibleToPreemptOthers, findCandidates (potential nodes,
+ * DryRunPreemption), SelectCandidate. The cluster is left as found. */
 kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
                                     const kp_node_status *statuses, bool explain,
                                     kp_preempt_opts *o, kp_preempt_result *out, kp_error *err) {
@@ -428,223 +636,45 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     kp_pctx x = {.s = s, .c = c, .cl = cl, .pod = pod, .prio = cl->pods[pod].priority, .o = o,
                  .statuses = o->codes ? NULL : statuses};
     x.now_key = o->now == KP_TIME_NONE ? INT64_MAX : o->now;
-    kp_status rc = KP_OK;
-    uint32_t nn = cl->n_nodes;
-
-    if (explain) {
-        out->nodes = kp__calloc(nn ? nn : 1, sizeof *out->nodes);
-        if (!out->nodes) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-        out->n_nodes = nn;
-        for (uint32_t i = 0; i < nn; i++) {
-            out->nodes[i].node = i;
-            out->nodes[i].filter_code = statuses[i].code;
-        }
-    }
+    if (explain && explain_nodes_init(out, statuses, cl->n_nodes) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
     const char *msg = NULL;
     if (!eligible(&x, statuses, &msg)) {
         out->outcome = KP_PREEMPT_NOT_ELIGIBLE;
-        snprintf(out->message, sizeof out->message, "preemption: %s", msg);
+        if (kp__preempt_set_message(out, "preemption: %s", msg) != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         return KP_OK;
     }
     x.fast = fast_path_allowed(&x);
-
     if (x.fast) kp__preempt_cache_begin(&x);
     x.defer = !explain;
     x.lazy = !explain; /* explain records every candidate's victims */
 
-    dry_ent *dry = NULL; /* dry-run statuses of nodes that are not candidates */
-    uint32_t n_dry = 0, cap_dry = 0;
-    uint32_t *deferred = NULL, n_deferred = 0; /* nodes whose status is computed on demand */
-    uint32_t *potential = kp__malloc((nn ? nn : 1) * sizeof *potential);
+    dry_run d;
+    memset(&d, 0, sizeof d);
+    d.statuses = statuses;
+    kp_status rc = KP_OK;
     x.pdb_order = kp__malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_order);
     x.pdb_allowed = kp__malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_allowed);
-    cand *cands = NULL;
-    uint32_t n_cands = 0;
-    if (!potential || !x.pdb_order || !x.pdb_allowed) {
+    if (!x.pdb_order || !x.pdb_allowed || nodes_where_preemption_might_help(&x, &d) != KP_OK) {
         rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         goto out;
     }
     sort_pdbs(cl, x.pdb_order);
-
-    /* potential nodes: status exactly Unschedulable, snapshot order (nodesWherePreemptionMightHelp);
-     * `potential` gets them in visiting order (rank offset first), all at once from the statuses
-     * or on demand from the codes */
-    uint32_t n_pot = 0;
-    if (o->codes) {
-        n_pot = potential_count(o->codes, nn);
-    } else {
-        for (uint32_t i = 0; i < nn; i++) {
-#if defined(__GNUC__)
-            if (i + KP_PF_SCAN < nn) __builtin_prefetch(&statuses[i + KP_PF_SCAN].code); /* ~700-byte stride */
-#endif
-            if (statuses[i].code == KP_CODE_UNSCHEDULABLE) potential[n_pot++] = i;
-        }
-    }
-
-    uint32_t n_nonviol = 0, n_violc = 0;
-    if (n_pot > 0) {
-        int32_t budget = calc_num_candidates(&x, n_pot);
-        uint32_t offset = o->offset >= 0 ? (uint32_t)(o->offset % n_pot)
-                                         : kp__prng_below(kp__sched_prng(s), n_pot);
-        uint32_t filled = n_pot, next = 0; /* codes: potential[0..filled) produced so far */
-        if (o->codes) {
-            filled = 0;
-            next = potential_find(o->codes, nn, offset);
-        } else if (offset > 0) { /* rotate into visiting order */
-            uint32_t *rot = kp__malloc(n_pot * sizeof *rot);
-            if (!rot) {
-                rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-                goto out;
-            }
-            memcpy(rot, potential + offset, (n_pot - offset) * sizeof *rot);
-            memcpy(rot + (n_pot - offset), potential, offset * sizeof *rot);
-            kp__free(potential);
-            potential = rot;
-        }
-        /* two bounded lists of capacity `budget`: non-violating and violating */
-        cands = kp__malloc(((size_t)budget * 2 + 1) * sizeof *cands); /* entries set when used */
-        if (!cands) {
-            rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+    if (d.n_pot > 0) {
+        if ((rc = plan_visiting_order(&x, &d)) != KP_OK) {
+            kp_error_set(err, rc, "preemption: out of memory");
             goto out;
         }
-        cand *nonviol = cands, *violc = cands + budget;
-        for (uint32_t i = 0; i < n_pot && rc == KP_OK; i++) {
-            if (filled <= i + KP_PF_FAR && filled < n_pot) {
-                uint32_t want = i + KP_PF_FAR + 64;
-                pot_fill(o->codes, nn, potential, &filled, want < n_pot ? want : n_pot, &next);
-            }
-            uint32_t node = potential[i];
-            if (x.cache) { /* the loop is memory-bound: hint the nodes visited next */
-                if (i + KP_PF_FAR < n_pot) kp__preempt_prefetch(&x, potential[i + KP_PF_FAR], true);
-                if (i + KP_PF_NEAR < n_pot) kp__preempt_prefetch(&x, potential[i + KP_PF_NEAR], false);
-            }
-            kp_pvict v;
-            rc = kp__preempt_select_victims(&x, node, &statuses[node], &v, err);
-            if (rc != KP_OK) {
-                kp__free(v.victims);
-                break;
-            }
-            if (v.deferred) { /* cannot fit even with every lower-priority pod gone */
-                if (!deferred) {
-                    deferred = kp__malloc(n_pot * sizeof *deferred);
-                    if (!deferred) {
-                        rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-                        break;
-                    }
-                }
-                deferred[n_deferred++] = node;
-                continue;
-            }
-            if (v.st.code == KP_CODE_SUCCESS && v.n_victims > 0) {
-                bool keep = v.n_viol == 0 ? n_nonviol < (uint32_t)budget : n_violc < (uint32_t)budget;
-                if (keep) {
-                    record_node(out, node, NULL, &v, true);
-                    if (!v.has_scores) kp__preempt_scores(&x, &v);
-                    cand *cd = v.n_viol == 0 ? &nonviol[n_nonviol++] : &violc[n_violc++];
-                    cd->node = node;
-                    cd->n_victims = v.n_victims;
-                    cd->n_viol = v.n_viol;
-                    cd->victims = v.victims;
-                    memcpy(cd->score, v.score, sizeof cd->score);
-                    cd->score4_at = v.score4_at;
-                } else { /* list full: silently dropped, as upstream */
-                    kp_node_status dropped;
-                    kp__status_reset(&dropped);
-                    kp__status_add_reason(&dropped, v.n_viol ? "dropped: the list of PDB-violating candidates was full"
-                                                             : "dropped: the list of candidates was full");
-                    record_node(out, node, &dropped, NULL, false);
-                    kp__free(v.victims);
-                }
-                if (n_nonviol > 0 && n_nonviol + n_violc >= (uint32_t)budget) break;
-                continue;
-            }
-            if (v.st.code == KP_CODE_SUCCESS) { /* nothing to evict, yet it failed before */
-                kp__status_reset(&v.st);
-                v.st.code = KP_CODE_ERROR;
-                kp__status_add_reason(&v.st, "expected at least one victim pod on node");
-            }
-            kp__free(v.victims);
-            record_node(out, node, &v.st, NULL, false);
-            if (n_dry == cap_dry) {
-                uint32_t nc = cap_dry ? cap_dry * 2 : 16;
-                dry_ent *nd = kp__realloc(dry, nc * sizeof *nd);
-                if (!nd) {
-                    rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-                    break;
-                }
-                dry = nd;
-                cap_dry = nc;
-            }
-            dry[n_dry].node = node;
-            dry[n_dry++].st = v.st;
-        }
-        memmove(cands + n_nonviol, violc, n_violc * sizeof *cands);
-        n_cands = n_nonviol + n_violc;
+        rc = dry_run_preemption(&x, &d, out, err);
+        memmove(d.cands + d.n_nonviol, d.cands + d.budget, d.n_violc * sizeof *d.cands);
+        d.n_cands = d.n_nonviol + d.n_violc;
         if (rc != KP_OK) goto out;
     }
-    out->n_candidates = n_cands;
-    if (n_cands == 0) {
-        /* the message needs the exact status of the deferred nodes: the real filter, now */
-        x.defer = false;
-        if (n_deferred && cap_dry < n_dry + n_deferred) {
-            dry_ent *nd = kp__realloc(dry, (n_dry + n_deferred) * sizeof *nd);
-            if (!nd) {
-                rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-                goto out;
-            }
-            dry = nd;
-            cap_dry = n_dry + n_deferred;
-        }
-        for (uint32_t i = 0; i < n_deferred; i++) {
-            kp_pvict v;
-            rc = kp__preempt_select_victims(&x, deferred[i], &statuses[deferred[i]], &v, err);
-            kp__free(v.victims);
-            if (rc != KP_OK) goto out;
-            if (v.st.code == KP_CODE_SUCCESS) { /* cannot happen: the sums said it does not fit */
-                rc = kp_error_set(err, KP_EINVAL, "preemption: arithmetic and Filter disagree");
-                goto out;
-            }
-            dry[n_dry].node = deferred[i];
-            dry[n_dry++].st = v.st;
-        }
-        out->outcome = KP_PREEMPT_NO_CANDIDATES;
-        fit_message(cl, dry, n_dry, out->message, sizeof out->message);
-        goto out;
-    }
-    const char *decided = "";
-    uint32_t best = pick_candidate(&x, cands, n_cands, &decided, err, &rc);
-    if (rc != KP_OK) goto out;
-    if (!cands[best].victims) { /* lazy candidate: select again, materialising the victims */
-        kp_pvict v;
-        uint32_t node = cands[best].node;
-        x.lazy = false;
-        rc = kp__preempt_select_victims(&x, node, &statuses[node], &v, err);
-        if (rc == KP_OK && (v.st.code != KP_CODE_SUCCESS || v.n_victims != cands[best].n_victims ||
-                            v.n_viol != cands[best].n_viol || !v.victims))
-            rc = kp_error_set(err, KP_EINVAL, "preemption: victim selection is not repeatable");
-        if (rc != KP_OK) {
-            kp__free(v.victims);
-            goto out;
-        }
-        cands[best].victims = v.victims;
-    }
-    out->outcome = KP_PREEMPT_NOMINATED;
-    out->node = (int32_t)cands[best].node;
-    out->victims = cands[best].victims;
-    out->n_victims = cands[best].n_victims;
-    out->pdb_violations = cands[best].n_viol;
-    out->decided_by = decided;
-    cands[best].victims = NULL;
-    snprintf(out->message, sizeof out->message,
-             "preemption: found a potential placement for pod on node %s, preempting %u victims",
-             kp__s(cl, cl->nodes[out->node].name), out->n_victims);
+    out->n_candidates = d.n_cands;
+    rc = d.n_cands == 0 ? no_candidates(&x, &d, out, err) : select_candidate(&x, &d, out, err);
 out:
-    if (cands)
-        for (uint32_t i = 0; i < n_cands; i++) kp__free(cands[i].victims);
-    kp__free(cands);
-    kp__free(dry);
-    kp__free(deferred);
-    kp__free(potential);
+    dry_run_free(&d);
     kp__free(x.pdb_order);
     kp__free(x.pdb_allowed);
     kp__free(x.scratch);
@@ -712,7 +742,8 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
         }
         kp__free(lower);
     }
-    kp__sched_nominate(s, pod, r->node);
+    if (kp__sched_nominate(s, pod, r->node) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
     pre->nominated_node = cl->nodes[r->node].name;
     return KP_OK;
 }

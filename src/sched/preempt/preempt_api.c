@@ -6,7 +6,9 @@
 
 #include "base/alloc.h"
 #include "kprio/preempt.h"
-#include "sched/preempt.h"
+#include "sched/cycle.h"
+#include "sched/framework.h"
+#include "sched/preempt/preempt.h"
 
 struct kp_preemption {
     kp_sched *s;
@@ -15,8 +17,8 @@ struct kp_preemption {
     long fit_node;
     kp_preempt_result r;
     kp_node_status *statuses; /* Filter verdict per node */
-    char (*filter_txt)[256];
-    char (*dry_txt)[256];
+    char **filter_txt; /* per node: the Filter verdict's reasons joined (NULL = "") */
+    char **dry_txt;    /* per node: why not a candidate (NULL = "") */
     uint64_t filter_calls;
 };
 
@@ -30,19 +32,36 @@ kp_preempt_options kp_preempt_options_default(void) {
     return o;
 }
 
-static void status_text(const kp_node_status *st, char *buf, size_t cap) {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (uint8_t i = 0; i < st->n_reasons && len < cap; i++)
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", st->reasons[i]);
+/* The status's reasons joined by ", " (heap, exact size; NULL with *rc KP_OK when there are
+ * none, NULL with *rc KP_ENOMEM on allocation failure). */
+static char *status_text(const kp_node_status *st, kp_status *rc) {
+    *rc = KP_OK;
+    if (st->n_reasons == 0) return NULL;
+    size_t len = 1;
+    for (uint8_t i = 0; i < st->n_reasons; i++) len += strlen(st->reasons[i]) + 2;
+    char *buf = kp__malloc(len);
+    if (!buf) {
+        *rc = KP_ENOMEM;
+        return NULL;
+    }
+    size_t off = 0;
+    for (uint8_t i = 0; i < st->n_reasons; i++)
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", st->reasons[i]);
+    return buf;
+}
+
+static void free_texts(char **t, uint32_t n) {
+    if (t)
+        for (uint32_t i = 0; i < n; i++) kp__free(t[i]);
+    kp__free(t);
 }
 
 void kp_preemption_free(kp_preemption *p) {
     if (!p) return;
     kp__preempt_result_fini(&p->r);
     kp__free(p->statuses);
-    kp__free(p->filter_txt);
-    kp__free(p->dry_txt);
+    free_texts(p->filter_txt, p->cl ? (uint32_t)p->cl->n_nodes : 0);
+    free_texts(p->dry_txt, p->cl ? (uint32_t)p->cl->n_nodes : 0);
     kp_sched_free(p->s);
     kp__free(p);
 }
@@ -107,13 +126,28 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
             kp__cycle_filter(c, i, &p->statuses[i]);
             p->filter_calls++;
         }
-        status_text(&p->statuses[i], p->filter_txt[i], sizeof p->filter_txt[i]);
+        kp_status trc;
+        p->filter_txt[i] = status_text(&p->statuses[i], &trc);
+        if (trc != KP_OK) {
+            kp__cycle_free(c);
+            kp_preemption_free(p);
+            return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
+        }
         if (p->statuses[i].code == KP_CODE_SUCCESS && p->fit_node < 0) p->fit_node = i;
+    }
+    if (kp__cycle_status(c) != KP_OK) {
+        kp__cycle_free(c);
+        kp_preemption_free(p);
+        return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
     }
     if (p->fit_node >= 0) {
         p->verdict = KP_PREEMPTION_NOT_NEEDED;
-        snprintf(p->r.message, sizeof p->r.message, "pod fits on node %s without preemption",
-                 kp__s(cl, cl->nodes[p->fit_node].name));
+        if (kp__preempt_set_message(&p->r, "pod fits on node %s without preemption",
+                                    kp__s(cl, cl->nodes[p->fit_node].name)) != KP_OK) {
+            kp__cycle_free(c);
+            kp_preemption_free(p);
+            return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
+        }
         p->r.node = -1;
         p->r.decided_by = "";
         kp__cycle_free(c);
@@ -121,6 +155,7 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
         return KP_OK;
     }
     rc = kp__preempt_postfilter_ex(p->s, c, (uint32_t)pod, p->statuses, true, &po, &p->r, err);
+    if (rc == KP_OK && (rc = kp__cycle_status(c)) != KP_OK) kp_error_set(err, rc, "preempt: out of memory");
     kp__cycle_free(c);
     if (rc != KP_OK) {
         kp_preemption_free(p);
@@ -134,7 +169,10 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
     }
     for (uint32_t i = 0; i < p->r.n_nodes; i++)
         if (p->r.nodes[i].considered && !p->r.nodes[i].candidate)
-            status_text(&p->r.nodes[i].dry_status, p->dry_txt[i], sizeof p->dry_txt[i]);
+            if (!(p->dry_txt[i] = status_text(&p->r.nodes[i].dry_status, &rc)) && rc != KP_OK) {
+                kp_preemption_free(p);
+                return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
+            }
     *out = p;
     return KP_OK;
 }
@@ -153,7 +191,7 @@ long kp_preemption_victim(const kp_preemption *p, size_t i) {
 }
 
 int kp_preemption_pdb_violations(const kp_preemption *p) { return p->r.pdb_violations; }
-const char *kp_preemption_message(const kp_preemption *p) { return p->r.message; }
+const char *kp_preemption_message(const kp_preemption *p) { return p->r.message ? p->r.message : ""; }
 const char *kp_preemption_decided_by(const kp_preemption *p) {
     return p->r.decided_by ? p->r.decided_by : "";
 }
@@ -165,8 +203,8 @@ kp_status kp_preemption_node_get(const kp_preemption *p, long node, kp_preemptio
         return kp_error_set(NULL, KP_EINVAL, "bad node index");
     memset(out, 0, sizeof *out);
     out->potential = p->statuses[node].code == KP_CODE_UNSCHEDULABLE;
-    out->filter_reason = p->filter_txt[node];
-    out->reason = p->dry_txt[node];
+    out->filter_reason = p->filter_txt[node] ? p->filter_txt[node] : "";
+    out->reason = p->dry_txt[node] ? p->dry_txt[node] : "";
     if ((size_t)node < p->r.n_nodes) {
         const kp_preempt_node *pn = &p->r.nodes[node];
         out->considered = pn->considered;

@@ -21,7 +21,11 @@
 #ifndef KP_SCHED_PREEMPT_H
 #define KP_SCHED_PREEMPT_H
 
-#include "sched/sched.h"
+#include "core/model.h"
+#include "sched/status.h"
+
+typedef struct kp_sched kp_sched;
+typedef struct kp_cycle kp_cycle;
 
 typedef enum {
     KP_PREEMPT_NOMINATED = 0,   /* a node was chosen; victims listed */
@@ -47,7 +51,8 @@ typedef struct kp_preempt_result {
     uint32_t n_victims;
     uint32_t *victims;          /* pod indices in upstream order (most important first) */
     int32_t pdb_violations;
-    char message[512];          /* "preemption: 0/3 nodes are available: ..." or success text */
+    char *message;              /* "preemption: 0/3 nodes are available: ..." or success text
+                                 * (heap, freed with the result; NULL only on error) */
     const char *decided_by;     /* cascade step that picked the node (e.g. "min PDB violations") */
     uint32_t n_nodes;           /* per-node explanation, filled when explain was requested */
     kp_preempt_node *nodes;
@@ -97,6 +102,12 @@ kp_status kp__preempt_postfilter(kp_sched *s, kp_cycle *c, uint32_t pod,
  * the node lose their nomination. */
 kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result *r, kp_error *err);
 void kp__preempt_result_fini(kp_preempt_result *r);
+/* Sets r->message from a printf format (heap). KP_ENOMEM. */
+kp_status kp__preempt_set_message(kp_preempt_result *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* Frees the per-scheduler preemption cache (kp__sched_preempt_cache); NULL is fine. */
 void kp__preempt_cache_free(void *cache);
 

@@ -5,8 +5,8 @@
  * framework's expandMultiPointPlugins do, so the effective per-extension-point lists (order and
  * weights) are what kube-scheduler would build. Unknown plugins, unknown fields and settings kprio
  * cannot honour are errors naming the file and the field. */
-#ifndef KP_SCHED_CONFIG_H
-#define KP_SCHED_CONFIG_H
+#ifndef KP_CORE_SCHED_CONFIG_H
+#define KP_CORE_SCHED_CONFIG_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -108,6 +108,31 @@ typedef struct kp_sched_config {
     int32_t hard_pod_affinity_weight;
     bool ignore_preferred_terms_of_existing_pods;
 } kp_sched_config;
+
+/* Plugin sets as configured (v1.PluginSet): a configured list holds at most KP_CFG_MAX_SET
+ * entries (beyond that the decoder fails naming the list); a merged list (defaults + configured)
+ * at most KP_CFG_MERGED_SET, so merging never drops an entry. */
+#define KP_CFG_MAX_SET 32
+#define KP_CFG_MERGED_SET (2 * KP_CFG_MAX_SET + KP_PL_COUNT)
+typedef struct {
+    int16_t pl[KP_CFG_MERGED_SET]; /* plugin, -1 = "*" (disabled only) */
+    int32_t weight[KP_CFG_MERGED_SET];
+    uint8_t n;
+} kp_cfg_pset;
+
+typedef struct {
+    kp_cfg_pset enabled, disabled;
+} kp_cfg_pluginset;
+
+/* Plugin by upstream name; -1 when kprio does not know it. */
+int kp__plugin_by_name(const char *name);
+/* Extension point e's key in the configuration ("preFilter"). */
+const char *kp__ep_key(int e);
+/* The effective per-extension-point lists of c from the profile's MultiPoint set and the
+ * extension points' own sets (eps[KP_N_EP]): mergePlugins with the defaults, then
+ * expandMultiPointPlugins. KP_EINVAL with *bad_ep and why (e.g. a double registration). */
+kp_status kp__sched_config_build(kp_sched_config *c, const kp_cfg_pluginset *mp, const kp_cfg_pluginset *eps,
+                                 char *why, size_t why_cap, int *bad_ep);
 
 /* The default profile (default plugins, weights and args). */
 void kp__sched_config_defaults(kp_sched_config *c);

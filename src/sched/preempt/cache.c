@@ -1,349 +1,12 @@
-/* Victim selection on one node (DefaultPreemption.SelectVictimsOnNode), the victim importance
- * order (MoreImportantVictim / MoreImportantPod) and PDB classification
- * (filterPodsWithPDBViolation).
- *
- * Three interchangeable implementations of SelectVictimsOnNode give identical decisions:
- *  - reference:   upstream step by step, naively: every Filter call starts from the untouched
- *                 node and removes the pods that step needs removed, then puts everything back
- *                 (O(victims^2) pod moves). Kept as an oracle for tests and the benchmark.
- *  - incremental: upstream's sequence of Filter calls (1 + |potential victims|) on the live node,
- *                 removing/adding one pod at a time through the cluster mutators and the cycle's
- *                 PreFilterExtensions, then restoring the node's exact pod order. No node copy.
- *  - arithmetic:  when the only pod-dependent filter that can change its verdict is
- *                 NodeResourcesFit (preemptor without pod (anti-)affinity, spread constraints or
- *                 host ports; no pod in the cluster carrying (anti-)affinity; the node failed in
- *                 NodeResourcesFit), each reprieve is a resource sum instead of a Filter call.
- *                 The first check ("fits with all lower-priority pods gone") that fails still
- *                 runs the real filter to get upstream's exact status text.
- */
+/* The arithmetic path of SelectVictimsOnNode over a per-scheduler, per-node cache (see below). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/preempt_int.h"
-
-/* ---------------------------------------------------------------- importance order ---- */
-
-int64_t kp__preempt_start_key(const kp_pctx *x, uint32_t pod) {
-    int64_t t = x->cl->pods[pod].start_time;
-    return t == KP_TIME_NONE ? x->now_key : t;
-}
-
-/* mirrors MoreImportantVictim (single pods: priority, start time, UID) and, with --compat 1.35,
- * util.MoreImportantPod (priority, start time; equal keys -> load order, a deterministic stand-in
- * for Go's unstable sort). */
-bool kp__preempt_more_important(const kp_pctx *x, uint32_t a, uint32_t b) {
-    const kp_pod *pa = &x->cl->pods[a], *pb = &x->cl->pods[b];
-    if (pa->priority != pb->priority) return pa->priority > pb->priority;
-    int64_t ta = kp__preempt_start_key(x, a), tb = kp__preempt_start_key(x, b);
-    if (ta != tb) return ta < tb;
-    if (x->o->compat == KP_PREEMPT_COMPAT_NEWEST && pa->uid != pb->uid) {
-        int c = strcmp(kp__s(x->cl, pa->uid), kp__s(x->cl, pb->uid));
-        if (c != 0) return c < 0;
-    }
-    return pa->src_index < pb->src_index;
-}
-
-static void merge_sort(const kp_pctx *x, uint32_t *a, uint32_t *tmp, uint32_t n) {
-    if (n <= 12) {
-        for (uint32_t i = 1; i < n; i++) {
-            uint32_t v = a[i], j = i;
-            while (j > 0 && kp__preempt_more_important(x, v, a[j - 1])) {
-                a[j] = a[j - 1];
-                j--;
-            }
-            a[j] = v;
-        }
-        return;
-    }
-    uint32_t h = n / 2;
-    merge_sort(x, a, tmp, h);
-    merge_sort(x, a + h, tmp, n - h);
-    uint32_t i = 0, j = h, k = 0;
-    while (i < h && j < n) tmp[k++] = kp__preempt_more_important(x, a[j], a[i]) ? a[j++] : a[i++];
-    while (i < h) tmp[k++] = a[i++];
-    while (j < n) tmp[k++] = a[j++];
-    memcpy(a, tmp, n * sizeof *a);
-}
-
-void kp__preempt_sort(const kp_pctx *x, uint32_t *pods, uint32_t n) {
-    if (n <= 12) {
-        merge_sort(x, pods, NULL, n);
-        return;
-    }
-    uint32_t *tmp = kp__malloc(n * sizeof *tmp);
-    if (!tmp) { /* fall back to insertion sort: same order, slower */
-        for (uint32_t i = 1; i < n; i++) {
-            uint32_t v = pods[i], j = i;
-            while (j > 0 && kp__preempt_more_important(x, v, pods[j - 1])) {
-                pods[j] = pods[j - 1];
-                j--;
-            }
-            pods[j] = v;
-        }
-        return;
-    }
-    merge_sort(x, pods, tmp, n);
-    kp__free(tmp);
-}
-
-/* ---------------------------------------------------------------- PDB classification ---- */
-
-static bool in_disrupted(const kp_pdb *pdb, kp_str name) {
-    for (uint32_t i = 0; i < pdb->n_disrupted; i++)
-        if (pdb->disrupted[i] == name) return true;
-    return false;
-}
-
-/* One pod against every PDB, consuming budget (x->pdb_allowed). Newest: stop at the first PDB
- * whose budget goes negative; --compat 1.35: decrement every matching PDB. */
-static bool pod_violates(kp_pctx *x, uint32_t pod) {
-    const kp_cluster *cl = x->cl;
-    const kp_pod *p = &cl->pods[pod];
-    bool viol = false;
-    if (p->labels.n > 0) { /* a pod without labels never matches a PDB */
-        for (uint32_t k = 0; k < cl->n_pdbs; k++) {
-            uint32_t i = x->pdb_order[k];
-            const kp_pdb *pdb = &cl->pdbs[i];
-            if (pdb->ns != p->ns) continue;
-            const kp_label_selector *sel = &pdb->selector;
-            if (!sel->is_set || (sel->match_labels.n == 0 && sel->n_exprs == 0)) continue;
-            if (!kp__selector_matches(cl, sel, &p->labels)) continue;
-            if (in_disrupted(pdb, p->name)) continue; /* already being evicted: no decrement */
-            x->pdb_allowed[i]--;
-            if (x->pdb_allowed[i] < 0) {
-                viol = true;
-                if (x->o->compat == KP_PREEMPT_COMPAT_NEWEST) break;
-            }
-        }
-    }
-    if ((int64_t)pod == (int64_t)x->o->protect_pod) viol = true; /* what-if PDB, allowed 0 */
-    return viol;
-}
-
-void kp__preempt_classify_pdb(kp_pctx *x, const uint32_t *pods, uint32_t n, uint32_t *viol,
-                              uint32_t *n_viol, uint32_t *nonviol, uint32_t *n_nonviol) {
-    *n_viol = *n_nonviol = 0;
-    if (x->cl->n_pdbs == 0 && x->o->protect_pod < 0) {
-        memcpy(nonviol, pods, n * sizeof *pods);
-        *n_nonviol = n;
-        return;
-    }
-    for (uint32_t i = 0; i < x->cl->n_pdbs; i++)
-        x->pdb_allowed[i] = x->cl->pdbs[i].has_status ? x->cl->pdbs[i].disruptions_allowed : 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (pod_violates(x, pods[i]))
-            viol[(*n_viol)++] = pods[i];
-        else
-            nonviol[(*n_nonviol)++] = pods[i];
-    }
-}
-
-/* ---------------------------------------------------------------- node mutation ---- */
-
-static void filter(kp_pctx *x, uint32_t node, kp_node_status *st) {
-    x->o->filter_calls++;
-    kp__cycle_filter(x->c, node, st);
-}
-
-static void take_out(kp_pctx *x, uint32_t node, uint32_t pod) {
-    kp__node_remove_pod(x->cl, pod);
-    kp__cycle_remove_pod(x->c, pod, node);
-}
-
-static kp_status put_back(kp_pctx *x, uint32_t node, uint32_t pod, kp_error *err) {
-    kp_status rc = kp__node_add_pod(x->cl, node, pod);
-    if (rc != KP_OK) return kp_error_set(err, rc, "preemption: cannot re-add pod to node");
-    kp__cycle_add_pod(x->c, pod, node);
-    return KP_OK;
-}
-
-/* Puts node->pods back into the saved order (same set of pods; only positions differ). */
-static void restore_order(kp_cluster *cl, uint32_t node, const uint32_t *saved, uint32_t n) {
-    kp_node *nd = &cl->nodes[node];
-    if (n) memcpy(nd->pods, saved, n * sizeof *saved); /* a node without pods has no array */
-    for (uint32_t i = 0; i < n; i++) cl->pods[saved[i]].pos_in_node = i;
-}
-
-/* ---------------------------------------------------------------- arithmetic fit ---- */
-
-/* NodeResourcesFit.fitsRequest for the preemptor against `used[k]` (amount of the preemptor's
- * k-th requested resource already taken on the node) and `n_used` pods. */
-static bool fits_arith(const kp_pctx *x, const kp_node *nd, const int64_t *used, uint32_t n_used) {
-    const kp_pod *p = &x->cl->pods[x->pod];
-    if ((int64_t)n_used + 1 > nd->alloc[KP_RES_PODS]) return false;
-    for (uint16_t k = 0; k < p->req.n; k++) {
-        int r = p->req.e[k].res;
-        int64_t v = p->req.e[k].v;
-        if (r == KP_RES_PODS) continue;
-        int64_t avail = nd->alloc[r] - used[k];
-        if (r < KP_RES_FIXED) {
-            if (v > 0 && v > avail) return false;
-        } else if (v > avail) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* ---------------------------------------------------------------- SelectVictimsOnNode ---- */
-
-typedef struct {
-    uint32_t *potential, *saved, *viol, *nonviol, *victims;
-    uint32_t n_potential, n_saved, n_viol, n_nonviol, n_victims;
-    int32_t n_viol_victims;
-} work;
-
-/* Orders the chosen victims (upstream re-sorts only when both classes contributed). */
-static void finish_victims(kp_pctx *x, work *w, bool both) {
-    if (both) kp__preempt_sort(x, w->victims, w->n_victims);
-}
-
-/* Reference: each Filter call from the untouched node. */
-static kp_status select_reference(kp_pctx *x, uint32_t node, work *w, kp_pvict *out,
-                                  kp_error *err) {
-    kp_status rc = KP_OK;
-    /* step 1: all potential victims removed */
-    for (uint32_t i = 0; i < w->n_potential; i++) take_out(x, node, w->potential[i]);
-    filter(x, node, &out->st);
-    for (uint32_t i = 0; i < w->n_potential && rc == KP_OK; i++)
-        rc = put_back(x, node, w->potential[i], err);
-    restore_order(x->cl, node, w->saved, w->n_saved);
-    if (rc != KP_OK || out->st.code != KP_CODE_SUCCESS) return rc;
-
-    /* naive selection sort by importance */
-    for (uint32_t i = 0; i < w->n_potential; i++) {
-        uint32_t best = i;
-        for (uint32_t j = i + 1; j < w->n_potential; j++)
-            if (kp__preempt_more_important(x, w->potential[j], w->potential[best])) best = j;
-        uint32_t t = w->potential[i];
-        w->potential[i] = w->potential[best];
-        w->potential[best] = t;
-    }
-    kp__preempt_classify_pdb(x, w->potential, w->n_potential, w->viol, &w->n_viol, w->nonviol,
-                             &w->n_nonviol);
-    /* reprieve in order: violating, then non-violating. A pod is "kept" when reprieved. */
-    uint32_t n_order = w->n_viol + w->n_nonviol;
-    bool *kept = kp__calloc(n_order ? n_order : 1, sizeof *kept);
-    uint32_t *order = kp__malloc((n_order ? n_order : 1) * sizeof *order);
-    if (!kept || !order) {
-        kp__free(kept);
-        kp__free(order);
-        return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-    }
-    memcpy(order, w->viol, w->n_viol * sizeof *order);
-    memcpy(order + w->n_viol, w->nonviol, w->n_nonviol * sizeof *order);
-    for (uint32_t i = 0; i < n_order && rc == KP_OK; i++) {
-        /* state: everything back except the potential pods not yet reprieved, then pod i back */
-        for (uint32_t j = 0; j < n_order; j++)
-            if (j != i && !kept[j]) take_out(x, node, order[j]);
-        kp_node_status st;
-        filter(x, node, &st);
-        for (uint32_t j = 0; j < n_order && rc == KP_OK; j++)
-            if (j != i && !kept[j]) rc = put_back(x, node, order[j], err);
-        restore_order(x->cl, node, w->saved, w->n_saved);
-        if (st.code == KP_CODE_SUCCESS) {
-            kept[i] = true;
-        } else {
-            w->victims[w->n_victims++] = order[i];
-            if (i < w->n_viol) w->n_viol_victims++;
-        }
-    }
-    kp__free(kept);
-    kp__free(order);
-    finish_victims(x, w, w->n_viol > 0 && w->n_nonviol > 0);
-    return rc;
-}
-
-/* Incremental: upstream's exact sequence of Filter calls on the live node. */
-static kp_status select_incremental(kp_pctx *x, uint32_t node, work *w, kp_pvict *out,
-                                    kp_error *err) {
-    kp_status rc = KP_OK;
-    for (uint32_t i = 0; i < w->n_potential; i++) take_out(x, node, w->potential[i]);
-    filter(x, node, &out->st);
-    if (out->st.code != KP_CODE_SUCCESS) {
-        for (uint32_t i = 0; i < w->n_potential && rc == KP_OK; i++)
-            rc = put_back(x, node, w->potential[i], err);
-        restore_order(x->cl, node, w->saved, w->n_saved);
-        return rc;
-    }
-    kp__preempt_sort(x, w->potential, w->n_potential);
-    kp__preempt_classify_pdb(x, w->potential, w->n_potential, w->viol, &w->n_viol, w->nonviol,
-                             &w->n_nonviol);
-    for (int pass = 0; pass < 2 && rc == KP_OK; pass++) {
-        const uint32_t *list = pass == 0 ? w->viol : w->nonviol;
-        uint32_t n = pass == 0 ? w->n_viol : w->n_nonviol;
-        for (uint32_t i = 0; i < n && rc == KP_OK; i++) {
-            rc = put_back(x, node, list[i], err);
-            if (rc != KP_OK) break;
-            kp_node_status st;
-            filter(x, node, &st);
-            if (st.code != KP_CODE_SUCCESS) {
-                take_out(x, node, list[i]);
-                w->victims[w->n_victims++] = list[i];
-                if (pass == 0) w->n_viol_victims++;
-            }
-        }
-    }
-    for (uint32_t i = 0; i < w->n_victims && rc == KP_OK; i++)
-        rc = put_back(x, node, w->victims[i], err);
-    restore_order(x->cl, node, w->saved, w->n_saved);
-    finish_victims(x, w, w->n_viol > 0 && w->n_nonviol > 0);
-    return rc;
-}
-
-/* Arithmetic: NodeResourcesFit is the only verdict that can change (see file comment). */
-static kp_status select_arith(kp_pctx *x, uint32_t node, work *w, kp_pvict *out,
-                              kp_error *err) {
-    const kp_cluster *cl = x->cl;
-    const kp_node *nd = &cl->nodes[node];
-    const kp_pod *pre = &cl->pods[x->pod];
-    int64_t used[KP_MAX_RES];
-    uint32_t n_used = nd->n_pods;
-    for (uint16_t k = 0; k < pre->req.n; k++) used[k] = nd->requested[pre->req.e[k].res];
-    /* pass 1 of RunFilterPluginsWithNominatedPods: nominated pods of >= priority count too; for
-     * resources pass 1 failing is the only way the pair of passes can fail. */
-    const uint32_t *nom = NULL;
-    uint32_t n_nom = kp__sched_nominated_on(x->s, node, &nom);
-    for (uint32_t i = 0; i < n_nom; i++) {
-        const kp_pod *q = &cl->pods[nom[i]];
-        if (nom[i] == x->pod || q->priority < x->prio) continue;
-        n_used++;
-        for (uint16_t k = 0; k < pre->req.n; k++) used[k] += kp__resv_get(&q->req, pre->req.e[k].res);
-    }
-    for (uint32_t i = 0; i < w->n_potential; i++) {
-        const kp_pod *v = &cl->pods[w->potential[i]];
-        n_used--;
-        for (uint16_t k = 0; k < pre->req.n; k++) used[k] -= kp__resv_get(&v->req, pre->req.e[k].res);
-    }
-    if (!fits_arith(x, nd, used, n_used)) /* exact status text from the real filter */
-        return select_incremental(x, node, w, out, err);
-    kp__status_reset(&out->st);
-    kp__preempt_sort(x, w->potential, w->n_potential);
-    kp__preempt_classify_pdb(x, w->potential, w->n_potential, w->viol, &w->n_viol, w->nonviol,
-                             &w->n_nonviol);
-    for (int pass = 0; pass < 2; pass++) {
-        const uint32_t *list = pass == 0 ? w->viol : w->nonviol;
-        uint32_t n = pass == 0 ? w->n_viol : w->n_nonviol;
-        for (uint32_t i = 0; i < n; i++) {
-            const kp_pod *v = &cl->pods[list[i]];
-            int64_t v_req[KP_MAX_RES];
-            for (uint16_t k = 0; k < pre->req.n; k++) {
-                v_req[k] = kp__resv_get(&v->req, pre->req.e[k].res);
-                used[k] += v_req[k];
-            }
-            if (fits_arith(x, nd, used, n_used + 1)) {
-                n_used++;
-                continue;
-            }
-            for (uint16_t k = 0; k < pre->req.n; k++) used[k] -= v_req[k];
-            w->victims[w->n_victims++] = list[i];
-            if (pass == 0) w->n_viol_victims++;
-        }
-    }
-    finish_victims(x, w, w->n_viol > 0 && w->n_nonviol > 0);
-    return KP_OK;
-}
+#include "sched/framework.h"
+#include "sched/nominator.h"
+#include "sched/preempt/cache.h"
+#include "sched/preempt/order.h"
 
 /* ---------------------------------------------------------------- per-node cache ---- */
 
@@ -603,11 +266,6 @@ static inline bool fits3(const kp_pctx *x, const int64_t *alloc, int64_t alloc_p
     return true;
 }
 
-static void set_no_victims(kp_pvict *out) {
-    out->st.code = KP_CODE_UNRESOLVABLE;
-    out->st.plugin = "DefaultPreemption";
-    kp__status_add_reason(&out->st, "No preemption victims found for incoming pod");
-}
 
 /* pass 1 of RunFilterPluginsWithNominatedPods: nominated pods of >= priority count as on the
  * node; for resources pass 1 failing is the only way the pair of passes can fail. */
@@ -681,12 +339,12 @@ static inline int64_t fit_count(int64_t keep, int64_t avail, int64_t req) {
  * storage). Per run of k identical pods with slack s: m = min(k, pod slots, s / request) are
  * reprieved, exactly what pod-by-pod greedy reprieve does; the k - m later entries are victims.
  * The victims are in importance order already (entry order; no PDB split to merge). */
-static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, work *w, kp_pvict *out,
+static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, kp_pwork *w, kp_pvict *out,
                         kp_status *rc, kp_error *err) {
     uint32_t r0 = 0;
     while (r0 < c->n_runs && c->runs[r0].prio >= x->prio) r0++;
     if (r0 == c->n_runs) {
-        set_no_victims(out);
+        kp__preempt_no_victims(out);
         return true;
     }
     uint32_t first = r0 ? c->runs[r0 - 1].end : 0;
@@ -746,8 +404,8 @@ static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, work *w, kp
 /* Arithmetic SelectVictimsOnNode on the cached sorted view (same conditions as select_arith).
  * Returns false when the caller must take the generic path (out of memory, or the node cannot
  * fit and its exact status is needed now). */
-static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_status *rc,
-                          kp_error *err) {
+bool kp__preempt_select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict *out, kp_status *rc,
+                               kp_error *err) {
     const kp_cluster *cl = x->cl;
     const kp_node *nd = &cl->nodes[node];
     *rc = KP_OK;
@@ -766,7 +424,7 @@ static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_
     }
     uint32_t first = lo, n_pot = c->n - first;
     if (n_pot == 0) {
-        set_no_victims(out);
+        kp__preempt_no_victims(out);
         return true;
     }
     int64_t used[3];
@@ -806,7 +464,7 @@ static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_
         for (uint32_t i = 0; i < cl->n_pdbs; i++)
             x->pdb_allowed[i] = cl->pdbs[i].has_status ? cl->pdbs[i].disruptions_allowed : 0;
         for (uint32_t i = 0; i < n_pot; i++) {
-            viol[i] = pod_violates(x, a.pod[first + i]);
+            viol[i] = kp__preempt_pod_violates(x, a.pod[first + i]);
             n_vc += viol[i];
         }
         for (int pass = 0; pass < 2; pass++)
@@ -826,60 +484,3 @@ static bool select_cached(kp_pctx *x, uint32_t node, work *w, kp_pvict *out, kp_
     return true;
 }
 
-/* The node failed the Filter pass in NodeResourcesFit (from the compact codes when given). */
-static bool node_failed_in_fit(const kp_pctx *x, uint32_t node, const kp_node_status *st) {
-    if (x->o->codes) return (x->o->codes[node] & KP_PREEMPT_CODE_FIT) != 0;
-    return st && st->plugin && strcmp(st->plugin, "NodeResourcesFit") == 0;
-}
-
-/* mirrors DefaultPreemption.SelectVictimsOnNode */
-kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_status *filter_st,
-                                     kp_pvict *out, kp_error *err) {
-    kp_cluster *cl = x->cl;
-    kp_node *nd = &cl->nodes[node];
-    out->victims = NULL;
-    out->n_victims = 0;
-    out->n_viol = 0;
-    out->deferred = false;
-    out->has_scores = false;
-    out->score4_at = NULL;
-    kp__status_reset(&out->st);
-    uint32_t cap = nd->n_pods ? nd->n_pods : 1;
-    if (cap > x->scratch_cap) {
-        uint32_t *ns = kp__realloc(x->scratch, (size_t)cap * 5 * sizeof *ns);
-        if (!ns) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-        x->scratch = ns;
-        x->scratch_cap = cap;
-    }
-    uint32_t sc = x->scratch_cap;
-    work w = {.potential = x->scratch, .saved = x->scratch + sc, .viol = x->scratch + 2 * sc,
-              .nonviol = x->scratch + 3 * sc, .victims = x->scratch + 4 * sc};
-    if (!x->o->reference && x->fast && x->cache && node_failed_in_fit(x, node, filter_st)) {
-        kp_status crc;
-        if (select_cached(x, node, &w, out, &crc, err)) return crc;
-    }
-    w.n_saved = nd->n_pods;
-    if (nd->n_pods) memcpy(w.saved, nd->pods, nd->n_pods * sizeof *nd->pods);
-    for (uint32_t i = 0; i < nd->n_pods; i++)
-        if (cl->pods[nd->pods[i]].priority < x->prio) w.potential[w.n_potential++] = nd->pods[i];
-    if (w.n_potential == 0) {
-        set_no_victims(out);
-        return KP_OK;
-    }
-    kp_status rc;
-    if (x->o->reference)
-        rc = select_reference(x, node, &w, out, err);
-    else if (x->fast && node_failed_in_fit(x, node, filter_st))
-        rc = select_arith(x, node, &w, out, err);
-    else
-        rc = select_incremental(x, node, &w, out, err);
-    if (rc != KP_OK || out->st.code != KP_CODE_SUCCESS) return rc;
-    out->n_viol = w.n_viol_victims;
-    out->n_victims = w.n_victims;
-    if (w.n_victims) {
-        out->victims = kp__malloc(w.n_victims * sizeof *out->victims);
-        if (!out->victims) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-        memcpy(out->victims, w.victims, w.n_victims * sizeof *out->victims);
-    }
-    return KP_OK;
-}

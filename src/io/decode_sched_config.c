@@ -1,241 +1,14 @@
-/* KubeSchedulerConfiguration loading (see config.h). Mirrors
- * pkg/scheduler/apis/config/v1/{default_plugins.go (getDefaultPlugins, mergePlugins),
- * defaults.go} and frameworkImpl.expandMultiPointPlugins for the effective plugin lists. */
+/* KubeSchedulerConfiguration decoding (kubescheduler.config.k8s.io/v1, YAML or JSON) into the
+ * document of core/sched_config.h: syntax, fields, plugin names and args; the effective plugin
+ * lists come from core's kp__sched_config_build. Reads the file for kp_sched_config_load. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/sched_config.h"
 #include "io/tree.h"
 #include "kprio/sched.h"
-#include "sched/config.h"
-
-static const char *const PL_NAMES[KP_PL_COUNT] = {
-    "SchedulingGates", "PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration",
-    "NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
-    "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity", "DefaultPreemption",
-    "NodeResourcesBalancedAllocation", "ImageLocality", "DefaultBinder"};
-
-/* extension points each plugin implements (upstream's plugin types) */
-static const uint16_t PL_EPS[KP_PL_COUNT] = {
-    KP_EP_PREENQUEUE,                                                        /* SchedulingGates */
-    KP_EP_QUEUESORT,                                                         /* PrioritySort */
-    KP_EP_FILTER,                                                            /* NodeUnschedulable */
-    KP_EP_FILTER,                                                            /* NodeName */
-    KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,                             /* TaintToleration */
-    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* NodeAffinity */
-    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* NodePorts */
-    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* NodeResourcesFit */
-    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* VolumeRestrictions */
-    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* NodeVolumeLimits */
-    KP_EP_PREENQUEUE | KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE | KP_EP_RESERVE | KP_EP_PREBIND, /* VolumeBinding */
-    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* VolumeZone */
-    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* PodTopologySpread */
-    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* InterPodAffinity */
-    KP_EP_PREENQUEUE | KP_EP_POSTFILTER,                                     /* DefaultPreemption */
-    KP_EP_PRESCORE | KP_EP_SCORE,                                            /* BalancedAllocation */
-    KP_EP_SCORE,                                                             /* ImageLocality */
-    KP_EP_BIND,                                                              /* DefaultBinder */
-};
-
-/* default MultiPoint set (getDefaultPlugins) with weights */
-static const struct {
-    kp_plugin pl;
-    int32_t weight;
-} DEFAULT_MP[] = {
-    {KP_PL_SCHEDULING_GATES, 0}, {KP_PL_PRIORITY_SORT, 0}, {KP_PL_NODE_UNSCHEDULABLE, 0},
-    {KP_PL_NODE_NAME, 0},        {KP_PL_TAINT_TOLERATION, 3}, {KP_PL_NODE_AFFINITY, 2},
-    {KP_PL_NODE_PORTS, 0},       {KP_PL_FIT, 1},            {KP_PL_VOLUME_RESTRICTIONS, 0},
-    {KP_PL_NODE_VOLUME_LIMITS, 0}, {KP_PL_VOLUME_BINDING, 0}, {KP_PL_VOLUME_ZONE, 0},
-    {KP_PL_SPREAD, 2},           {KP_PL_INTERPOD, 2},       {KP_PL_DEFAULT_PREEMPTION, 0},
-    {KP_PL_BALANCED, 1},         {KP_PL_IMAGE_LOCALITY, 1}, {KP_PL_DEFAULT_BINDER, 0},
-};
-
-static const char *const EP_KEYS[KP_N_EP] = {"preEnqueue", "queueSort", "preFilter", "filter",
-                                             "postFilter", "preScore", "score", "reserve",
-                                             "permit", "preBind", "bind", "postBind"};
-
-const char *kp__plugin_name(kp_plugin p) { return (unsigned)p < KP_PL_COUNT ? PL_NAMES[p] : "?"; }
-
-static int plugin_by_name(const char *n) {
-    for (int i = 0; i < KP_PL_COUNT; i++)
-        if (strcmp(PL_NAMES[i], n) == 0) return i;
-    return -1;
-}
-
-/* ---- plugin sets ---- */
-
-#define MAX_SET 32
-typedef struct {
-    int16_t pl[MAX_SET]; /* -1 = "*" (disabled only) */
-    int32_t weight[MAX_SET];
-    uint8_t n;
-} pset;
-
-typedef struct {
-    pset enabled, disabled;
-} pluginset;
-
-static bool pset_has(const pset *s, int pl) {
-    for (uint8_t i = 0; i < s->n; i++)
-        if (s->pl[i] == pl) return true;
-    return false;
-}
-
-static int pset_find(const pset *s, int pl) {
-    for (uint8_t i = 0; i < s->n; i++)
-        if (s->pl[i] == pl) return i;
-    return -1;
-}
-
-/* mirrors mergePluginSet */
-static void merge_set(const pluginset *def, const pluginset *custom, pluginset *out) {
-    memset(out, 0, sizeof *out);
-    out->disabled = custom->disabled;
-    for (uint8_t i = 0; i < def->disabled.n && out->disabled.n < MAX_SET; i++) out->disabled.pl[out->disabled.n++] = def->disabled.pl[i];
-    bool replaced[MAX_SET] = {false};
-    if (!pset_has(&out->disabled, -1)) {
-        for (uint8_t i = 0; i < def->enabled.n; i++) {
-            int pl = def->enabled.pl[i];
-            if (pset_has(&out->disabled, pl)) continue;
-            int ci = pset_find(&custom->enabled, pl);
-            int32_t w = def->enabled.weight[i];
-            if (ci >= 0) {
-                w = custom->enabled.weight[ci];
-                replaced[ci] = true;
-            }
-            out->enabled.pl[out->enabled.n] = (int16_t)pl;
-            out->enabled.weight[out->enabled.n++] = w;
-        }
-    }
-    for (uint8_t i = 0; i < custom->enabled.n && out->enabled.n < MAX_SET; i++) {
-        if (replaced[i]) continue;
-        out->enabled.pl[out->enabled.n] = custom->enabled.pl[i];
-        out->enabled.weight[out->enabled.n++] = custom->enabled.weight[i];
-    }
-}
-
-/* mirrors expandMultiPointPlugins for one extension point: override plugins, then MultiPoint
- * plugins, then the point's own plugins. Returns KP_EINVAL on double registration. */
-static kp_status expand(const pluginset *mp, const pluginset *ep, uint16_t ep_bit, uint8_t *out,
-                        uint8_t *n_out, int32_t *weights, char *why, size_t why_cap) {
-    *n_out = 0;
-    int16_t order[3 * MAX_SET];
-    int32_t w[3 * MAX_SET];
-    uint8_t n = 0;
-    for (uint8_t i = 0; i < ep->enabled.n; i++) {
-        int pl = ep->enabled.pl[i];
-        if (!(PL_EPS[pl] & ep_bit)) {
-            snprintf(why, why_cap, "plugin \"%s\" does not extend this extension point", PL_NAMES[pl]);
-            return KP_EINVAL;
-        }
-        if (pset_find(&ep->enabled, pl) != i) {
-            snprintf(why, why_cap, "plugin \"%s\" is enabled twice", PL_NAMES[pl]);
-            return KP_EINVAL;
-        }
-    }
-    if (!pset_has(&ep->disabled, -1)) {
-        int16_t ov[MAX_SET], mpe[MAX_SET];
-        int32_t mpw[MAX_SET];
-        uint8_t n_ov = 0, n_mp = 0;
-        for (uint8_t i = 0; i < mp->enabled.n; i++) {
-            int pl = mp->enabled.pl[i];
-            if (!(PL_EPS[pl] & ep_bit)) continue;
-            if (pset_has(&ep->disabled, pl)) continue;
-            if (pset_has(&ep->enabled, pl)) {
-                ov[n_ov++] = (int16_t)pl;
-                continue;
-            }
-            for (uint8_t k = 0; k < n_mp; k++)
-                if (mpe[k] == pl) {
-                    snprintf(why, why_cap, "plugin \"%s\" already registered", PL_NAMES[pl]);
-                    return KP_EINVAL;
-                }
-            mpe[n_mp] = (int16_t)pl;
-            mpw[n_mp++] = mp->enabled.weight[i];
-        }
-        for (uint8_t i = 0; i < n_ov; i++) {
-            order[n] = ov[i];
-            w[n++] = ep->enabled.weight[pset_find(&ep->enabled, ov[i])];
-        }
-        for (uint8_t i = 0; i < n_mp; i++) {
-            order[n] = mpe[i];
-            w[n++] = mpw[i];
-        }
-    }
-    for (uint8_t i = 0; i < ep->enabled.n; i++) {
-        bool dup = false;
-        for (uint8_t k = 0; k < n && !dup; k++) dup = order[k] == ep->enabled.pl[i];
-        if (dup) continue;
-        order[n] = ep->enabled.pl[i];
-        w[n++] = ep->enabled.weight[i];
-    }
-    for (uint8_t i = 0; i < n; i++) {
-        out[(*n_out)++] = (uint8_t)order[i];
-        if (weights) weights[order[i]] = w[i] > 0 ? w[i] : 1;
-    }
-    return KP_OK;
-}
-
-static void set_default_args(kp_sched_config *c) {
-    c->strategy = KP_STRAT_LEAST;
-    c->n_fit_res = 2;
-    snprintf(c->fit_res[0].name, sizeof c->fit_res[0].name, "cpu");
-    c->fit_res[0].weight = 1;
-    snprintf(c->fit_res[1].name, sizeof c->fit_res[1].name, "memory");
-    c->fit_res[1].weight = 1;
-    c->n_bal_res = 2;
-    c->bal_res[0] = c->fit_res[0];
-    c->bal_res[1] = c->fit_res[1];
-    c->min_candidate_pct = 10;
-    c->min_candidate_abs = 100;
-    c->spread_system_defaulting = true;
-    c->hard_pod_affinity_weight = 1;
-}
-
-static kp_status build_lists(kp_sched_config *c, const pluginset *mp_custom, const pluginset *eps,
-                             char *why, size_t why_cap, int *bad_ep) {
-    pluginset def;
-    memset(&def, 0, sizeof def);
-    for (size_t i = 0; i < sizeof DEFAULT_MP / sizeof DEFAULT_MP[0]; i++) {
-        def.enabled.pl[def.enabled.n] = (int16_t)DEFAULT_MP[i].pl;
-        def.enabled.weight[def.enabled.n++] = DEFAULT_MP[i].weight;
-    }
-    pluginset mp;
-    merge_set(&def, mp_custom, &mp);
-    uint8_t tmp[KP_PL_COUNT], n_tmp;
-    for (int e = 0; e < KP_N_EP; e++) {
-        uint16_t bit = (uint16_t)(1u << e);
-        uint8_t *dst = tmp, *n_dst = &n_tmp;
-        int32_t *weights = NULL;
-        if (bit == KP_EP_PREFILTER) dst = c->prefilter, n_dst = &c->n_prefilter;
-        else if (bit == KP_EP_FILTER) dst = c->filter, n_dst = &c->n_filter;
-        else if (bit == KP_EP_PRESCORE) dst = c->prescore, n_dst = &c->n_prescore;
-        else if (bit == KP_EP_SCORE) dst = c->score, n_dst = &c->n_score, weights = c->score_weight;
-        if (expand(&mp, &eps[e], bit, dst, n_dst, weights, why, why_cap) != KP_OK) {
-            *bad_ep = e;
-            return KP_EINVAL;
-        }
-        if (bit == KP_EP_POSTFILTER) {
-            c->postfilter_preemption = false;
-            for (uint8_t i = 0; i < n_tmp; i++)
-                if (tmp[i] == KP_PL_DEFAULT_PREEMPTION) c->postfilter_preemption = true;
-        }
-    }
-    return KP_OK;
-}
-
-void kp__sched_config_defaults(kp_sched_config *c) {
-    memset(c, 0, sizeof *c);
-    snprintf(c->scheduler_name, sizeof c->scheduler_name, "default-scheduler");
-    set_default_args(c);
-    pluginset none[KP_N_EP], mp;
-    memset(none, 0, sizeof none);
-    memset(&mp, 0, sizeof mp);
-    char why[160];
-    int bad;
-    (void)build_lists(c, &mp, none, why, sizeof why, &bad);
-}
 
 /* ================================================================ parsing */
 
@@ -246,7 +19,6 @@ typedef struct {
     kp_status st;
 } pctx;
 
-/* every member of obj must be one of keys[] (NULL-terminated) */
 static kp_status only_keys(kp_dctx *d, const kp_tnode *obj, const char *const *keys) {
     for (const kp_tnode *m = obj->first; m; m = m->next) {
         bool ok = false;
@@ -265,7 +37,7 @@ static kp_status need_obj(kp_dctx *d, const kp_tnode *n, const char *field) {
     return KP_OK;
 }
 
-static kp_status parse_pset(kp_dctx *d, const kp_tnode *arr, pset *out, bool allow_star, bool with_weight) {
+static kp_status parse_pset(kp_dctx *d, const kp_tnode *arr, kp_cfg_pset *out, bool allow_star, bool with_weight) {
     if (arr->type != KP_T_ARR) return kp__dctx_fail(d, arr, KP_EINVAL, NULL, "expected an array");
     uint32_t i = 0;
     for (const kp_tnode *e = arr->first; e; e = e->next, i++) {
@@ -281,10 +53,10 @@ static kp_status parse_pset(kp_dctx *d, const kp_tnode *arr, pset *out, bool all
         if (with_weight && (st = kp__dget_int(d, e, "weight", 0, 100, &w, &has)) != KP_OK) return st;
         int pl = -1;
         if (!(allow_star && strcmp(name, "*") == 0)) {
-            pl = plugin_by_name(name);
+            pl = kp__plugin_by_name(name);
             if (pl < 0) return kp__dctx_fail(d, e, KP_EINVAL, "name", "plugin \"%s\" does not exist (or is not supported by kprio)", name);
         }
-        if (out->n >= MAX_SET) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many plugins");
+        if (out->n >= KP_CFG_MAX_SET) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many plugins");
         out->pl[out->n] = (int16_t)pl;
         out->weight[out->n++] = (int32_t)w;
         kp__dctx_pop(d, sv);
@@ -292,7 +64,7 @@ static kp_status parse_pset(kp_dctx *d, const kp_tnode *arr, pset *out, bool all
     return KP_OK;
 }
 
-static kp_status parse_pluginset(kp_dctx *d, const kp_tnode *o, pluginset *ps, bool score) {
+static kp_status parse_pluginset(kp_dctx *d, const kp_tnode *o, kp_cfg_pluginset *ps, bool score) {
     static const char *const keys[] = {"enabled", "disabled", NULL};
     kp_status st;
     if ((st = need_obj(d, o, NULL)) != KP_OK || (st = only_keys(d, o, keys)) != KP_OK) return st;
@@ -327,6 +99,8 @@ static kp_status parse_resources(kp_dctx *d, const kp_tnode *arr, kp_cfg_resourc
         if (!has || !*name) return kp__dctx_fail(d, e, KP_EINVAL, "name", "required");
         if ((st = kp__dget_int(d, e, "weight", 1, 100, &w, &has)) != KP_OK) return st;
         if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many resources");
+        if (strlen(name) >= sizeof out[*n].name)
+            return kp__dctx_fail(d, e, KP_ELIMIT, "name", "longer than %zu characters (kprio's limit)", sizeof out[*n].name - 1);
         snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
         out[*n].weight = w;
         (*n)++;
@@ -341,6 +115,8 @@ static kp_status parse_strlist(kp_dctx *d, const kp_tnode *arr, char (*out)[64],
     for (const kp_tnode *e = arr->first; e; e = e->next, i++) {
         if (e->type != KP_T_STR) return kp__dctx_fail(d, e, KP_EINVAL, NULL, "[%u]: expected a string", i);
         if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many entries");
+        if (strlen(e->s) >= 64)
+            return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "[%u]: longer than 63 characters (kprio's limit)", i);
         snprintf(out[(*n)++], 64, "%s", e->s);
     }
     return KP_OK;
@@ -478,6 +254,9 @@ static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, co
                 const char *tk = NULL, *wu = NULL;
                 if ((st = kp__dget_str(d, e, "topologyKey", &tk, &has)) != KP_OK) return st;
                 if (!has || !*tk) return kp__dctx_fail(d, e, KP_EINVAL, "topologyKey", "required");
+                if (strlen(tk) >= sizeof cs->topology_key)
+                    return kp__dctx_fail(d, e, KP_ELIMIT, "topologyKey", "longer than %zu characters (kprio's limit)",
+                                         sizeof cs->topology_key - 1);
                 snprintf(cs->topology_key, sizeof cs->topology_key, "%s", tk);
                 if ((st = kp__dget_str(d, e, "whenUnsatisfiable", &wu, &has)) != KP_OK) return st;
                 if (!has || (strcmp(wu, "DoNotSchedule") != 0 && strcmp(wu, "ScheduleAnyway") != 0))
@@ -493,7 +272,7 @@ static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, co
         static const char *const keys[] = {"apiVersion", "kind", NULL};
         return only_keys(d, a, keys); /* addedAffinity is not supported: reported as unknown */
     }
-    if (plugin_by_name(name) >= 0) {
+    if (kp__plugin_by_name(name) >= 0) {
         static const char *const keys[] = {"apiVersion", "kind", NULL};
         return only_keys(d, a, keys);
     }
@@ -508,7 +287,7 @@ static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p
     int64_t v;
     if ((st = kp__dget_int(d, p, "percentageOfNodesToScore", 0, 100, &v, &has)) != KP_OK) return st;
     if (has) c->pct_nodes_to_score = (int32_t)v;
-    pluginset mp, eps[KP_N_EP];
+    kp_cfg_pluginset mp, eps[KP_N_EP];
     memset(&mp, 0, sizeof mp);
     memset(eps, 0, sizeof eps);
     const kp_tnode *pl = kp__tree_get(p, "plugins");
@@ -524,7 +303,7 @@ static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p
             } else {
                 int e = -1;
                 for (int i = 0; i < KP_N_EP; i++)
-                    if (strcmp(EP_KEYS[i], k) == 0) e = i;
+                    if (strcmp(kp__ep_key(i), k) == 0) e = i;
                 if (e < 0) {
                     kp__dctx_pop(d, sv2);
                     return kp__dctx_fail(d, m, KP_EINVAL, k, "unknown extension point");
@@ -537,9 +316,9 @@ static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p
     }
     char why[160];
     int bad = 0;
-    if (build_lists(c, &mp, eps, why, sizeof why, &bad) != KP_OK) {
+    if (kp__sched_config_build(c, &mp, eps, why, sizeof why, &bad) != KP_OK) {
         size_t sv = kp__dctx_push(d, "plugins");
-        kp_status r = kp__dctx_fail(d, pl, KP_EINVAL, EP_KEYS[bad], "%s", why);
+        kp_status r = kp__dctx_fail(d, pl, KP_EINVAL, kp__ep_key(bad), "%s", why);
         kp__dctx_pop(d, sv);
         return r;
     }
@@ -629,6 +408,12 @@ static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_e
     size_t sv = kp__dctx_push(&d, "profiles");
     kp__dctx_push_index(&d, chosen_i);
     const kp_tnode *sn = kp__tree_get(chosen, "schedulerName");
+    if (sn && sn->type == KP_T_STR && strlen(sn->s) >= sizeof c->scheduler_name) {
+        kp_status r = kp__dctx_fail(&d, sn, KP_ELIMIT, "schedulerName", "longer than %zu characters (kprio's limit)",
+                                    sizeof c->scheduler_name - 1);
+        kp__dctx_pop(&d, sv);
+        return r;
+    }
     if (sn && sn->type == KP_T_STR) snprintf(c->scheduler_name, sizeof c->scheduler_name, "%s", sn->s);
     st = parse_profile(&d, c, chosen);
     kp__dctx_pop(&d, sv);

@@ -5,7 +5,7 @@
  * A pod without constraints of its own is spread by the default constraints
  * (PodTopologySpreadArgs: defaultingType System — hostname maxSkew 3, zone maxSkew 5,
  * ScheduleAnyway — or List) with helper.DefaultSelector built from the Services /
- * ReplicationControllers / ReplicaSets / StatefulSets selecting it (spread_default.c); an empty
+ * ReplicationControllers / ReplicaSets / StatefulSets selecting it (pod_topology_spread_default.c); an empty
  * DefaultSelector means no default constraint applies (buildDefaultConstraints).
  *
  * Matching pods per node come from the pod index (podindex.h): the candidates of the constraint's
@@ -16,7 +16,10 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sched/sched_int.h"
+#include "sched/framework.h"
+#include "sched/plugins/pod_topology_spread.h"
+#include "sched/plugins/pod_topology_spread_default.h"
+#include "sched/status.h"
 
 #define MAX_INT32 2147483647
 
@@ -85,8 +88,12 @@ kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat whe
         kp_status st = kp__default_selector(s, (uint32_t)(p - cl->pods), &dsel);
         if (st != KP_OK || !dsel) return st; /* selector.Empty(): no default constraint */
     }
-    kp_spread_c *cs = kp__calloc(n, sizeof *cs);
+    size_t n_keys = 0; /* matchLabelKeys of the selected constraints (default ones have none used) */
+    for (uint16_t i = 0; !dsel && i < n_src; i++)
+        if (src[i].when == when) n_keys += src[i].n_match_label_keys;
+    kp_spread_c *cs = kp__calloc(1, n * sizeof *cs + n_keys * sizeof(kp_label));
     if (!cs) return KP_ENOMEM;
+    kp_label *keys = (kp_label *)(cs + n);
     n = 0;
     for (uint16_t i = 0; i < n_src; i++) {
         const kp_spread *sp = &src[i];
@@ -100,7 +107,8 @@ kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat whe
         c->taint_policy = sp->has_node_taints_policy ? sp->node_taints_policy : KP_POLICY_IGNORE;
         /* default constraints: the DefaultSelector replaces the selector built with matchLabelKeys */
         c->sel = dsel ? dsel : &sp->selector;
-        for (uint16_t k = 0; !dsel && k < sp->n_match_label_keys && c->n_extra < 8; k++) {
+        c->extra = keys;
+        for (uint16_t k = 0; !dsel && k < sp->n_match_label_keys; k++) {
             kp_str v;
             if (kp__labels_get(&p->labels, sp->match_label_keys[k], &v)) {
                 c->extra[c->n_extra].key = sp->match_label_keys[k];
@@ -108,6 +116,7 @@ kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat whe
                 c->n_extra++;
             }
         }
+        keys += c->n_extra;
         c->self_match = sel_matches(cl, c, &p->labels);
         kp__pairmap_init(&c->counts, true);
     }
@@ -230,19 +239,22 @@ void kp__spread_update(kp_cycle *c, const kp_pod *q, const kp_node *n, int64_t d
         if (!kp__spread_node_included(cl, c->p, sc->aff_policy, sc->taint_policy, n)) continue;
         kp_str v;
         kp__labels_get(&n->labels, sc->key, &v);
-        (void)kp__pairmap_add(&sc->counts, v, delta);
+        if (kp__pairmap_add(&sc->counts, v, delta) != KP_OK) {
+            c->st = KP_ENOMEM;
+            return;
+        }
         paths_update(sc, v, kp__pairmap_get(&sc->counts, v));
     }
 }
 
-void kp__spread_save(const kp_cycle *c, kp_str *vals, int64_t *nums) {
-    for (uint16_t i = 0; i < c->n_spread && i < 32; i++)
-        for (int k = 0; k < 2; k++) vals[2 * i + k] = c->spread[i].paths[k].val, nums[2 * i + k] = c->spread[i].paths[k].num;
+void kp__spread_save(kp_cycle *c) {
+    for (uint16_t i = 0; i < c->n_spread; i++)
+        memcpy(c->spread[i].saved_paths, c->spread[i].paths, sizeof c->spread[i].paths);
 }
 
-void kp__spread_restore(kp_cycle *c, const kp_str *vals, const int64_t *nums) {
-    for (uint16_t i = 0; i < c->n_spread && i < 32; i++)
-        for (int k = 0; k < 2; k++) c->spread[i].paths[k].val = vals[2 * i + k], c->spread[i].paths[k].num = nums[2 * i + k];
+void kp__spread_restore(kp_cycle *c) {
+    for (uint16_t i = 0; i < c->n_spread; i++)
+        memcpy(c->spread[i].paths, c->spread[i].saved_paths, sizeof c->spread[i].paths);
 }
 
 void kp__spread_fini(kp_cycle *c) {
@@ -275,11 +287,14 @@ void kp__spread_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st) 
 
 /* mirrors PodTopologySpread PreScore + Score + NormalizeScore (soft constraints). The score of a
  * node is summed constraint by constraint in constraint order, as Score does per node. */
-bool kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
+int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
     const kp_cluster *cl = s->cl;
     kp_spread_c *cs = NULL;
     uint16_t nc = 0;
-    if (!n_nodes || kp__spread_constraints(s, p, KP_WHEN_SCHEDULEANYWAY, &cs, &nc) != KP_OK || !nc) return false;
+    if (!n_nodes) return 0;
+    kp_status rc = kp__spread_constraints(s, p, KP_WHEN_SCHEDULEANYWAY, &cs, &nc);
+    if (rc != KP_OK) return rc;
+    if (!nc) return 0;
     double *acc = kp__calloc(n_nodes, sizeof *acc);
     uint32_t *cnt = count_scratch(s);
     uint8_t *ignored = s->ignored_nodes;
@@ -348,5 +363,5 @@ bool kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint3
     for (uint16_t k = 0; k < nc; k++) kp__pairmap_fini(&cs[k].counts);
     kp__free(cs);
     kp__free(acc);
-    return ok;
+    return ok ? 1 : KP_ENOMEM; /* every failure above is an allocation failure */
 }

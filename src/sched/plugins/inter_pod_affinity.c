@@ -4,12 +4,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/sched_int.h"
+#include "base/alloc.h"
+#include "sched/framework.h"
+#include "sched/plugins/inter_pod_affinity.h"
+
+const kp_labels *kp__ns_labels(const kp_sched *s, kp_str ns) {
+    int64_t i = kp__pairmap_get(&s->ns_index, ns);
+    return i > 0 ? &s->cl->namespaces[i - 1].labels : NULL;
+}
+
+/* mirrors AffinityTerm.Matches: (namespace listed || namespaceSelector matches the pod's
+ * namespace labels) && selector matches the pod's labels. Namespaces default to the owner's. */
+bool kp__term_matches(const kp_sched *s, const kp_pod_affinity_term *t, const kp_pod *owner,
+                      const kp_pod *pod) {
+    bool ns_ok = false;
+    if (t->n_namespaces == 0 && !t->ns_selector.is_set) {
+        ns_ok = pod->ns == owner->ns;
+    } else {
+        for (uint16_t i = 0; i < t->n_namespaces && !ns_ok; i++) ns_ok = t->namespaces[i] == pod->ns;
+        if (!ns_ok && t->ns_selector.is_set) {
+            const kp_labels *nl = kp__ns_labels(s, pod->ns);
+            static const kp_labels empty = {0, NULL};
+            ns_ok = kp__selector_matches(s->cl, &t->ns_selector, nl ? nl : &empty);
+        }
+    }
+    if (!ns_ok) return false;
+    /* metav1.LabelSelectorAsSelector: nil selector matches nothing, empty matches everything */
+    return kp__selector_matches(s->cl, &t->selector, &pod->labels);
+}
 
 /* mirrors topologyToMatchedTermCount.update: only when the node has the topology label */
-static void tp_update(kp_pairmap *m, const kp_node *n, kp_str key, int64_t delta) {
+static void tp_update(kp_cycle *c, kp_pairmap *m, const kp_node *n, kp_str key, int64_t delta) {
     kp_str val;
-    if (kp__labels_get(&n->labels, key, &val)) (void)kp__pairmap_add(m, kp__pair(key, val), delta);
+    if (kp__labels_get(&n->labels, key, &val) && kp__pairmap_add(m, kp__pair(key, val), delta) != KP_OK)
+        c->st = KP_ENOMEM;
 }
 
 /* mirrors podMatchesAllAffinityTerms (false for no terms) */
@@ -25,7 +53,7 @@ static void existing_anti_update(kp_cycle *c, const kp_pod *existing, const kp_n
     if (!kp__pod_has_required_anti(existing)) return;
     const kp_pod_affinity *a = existing->pod_anti_affinity;
     for (uint16_t t = 0; t < a->n_required; t++)
-        if (kp__term_matches(c->s, &a->required[t], existing, c->p)) tp_update(&c->existing_anti, n, a->required[t].topology_key, mult);
+        if (kp__term_matches(c->s, &a->required[t], existing, c->p)) tp_update(c, &c->existing_anti, n, a->required[t].topology_key, mult);
 }
 
 static void incoming_update(kp_cycle *c, const kp_pod *existing, const kp_node *n, int64_t mult) {
@@ -33,12 +61,12 @@ static void incoming_update(kp_cycle *c, const kp_pod *existing, const kp_node *
     if (p->pod_affinity && p->pod_affinity->n_required &&
         matches_all(c->s, p->pod_affinity->required, p->pod_affinity->n_required, p, existing)) {
         for (uint16_t t = 0; t < p->pod_affinity->n_required; t++)
-            tp_update(&c->aff_counts, n, p->pod_affinity->required[t].topology_key, mult);
+            tp_update(c, &c->aff_counts, n, p->pod_affinity->required[t].topology_key, mult);
     }
     if (kp__pod_has_required_anti(p)) {
         const kp_pod_affinity *a = p->pod_anti_affinity;
         for (uint16_t t = 0; t < a->n_required; t++)
-            if (kp__term_matches(c->s, &a->required[t], p, existing)) tp_update(&c->anti_counts, n, a->required[t].topology_key, mult);
+            if (kp__term_matches(c->s, &a->required[t], p, existing)) tp_update(c, &c->anti_counts, n, a->required[t].topology_key, mult);
     }
 }
 
@@ -78,7 +106,7 @@ static kp_status ipa_prefilter_indexed(kp_cycle *c, bool has_aff, bool has_anti)
             const kp_pod *e = &cl->pods[q];
             if (e->node < 0 || !matches_all(s, a->required, a->n_required, p, e)) continue;
             const kp_node *n = &cl->nodes[e->node];
-            for (uint16_t t = 0; t < a->n_required; t++) tp_update(&c->aff_counts, n, a->required[t].topology_key, 1);
+            for (uint16_t t = 0; t < a->n_required; t++) tp_update(c, &c->aff_counts, n, a->required[t].topology_key, 1);
         }
     }
     if (has_anti) {
@@ -89,11 +117,11 @@ static kp_status ipa_prefilter_indexed(kp_cycle *c, bool has_aff, bool has_anti)
             while (kp__ix_next(&it, &q)) {
                 const kp_pod *e = &cl->pods[q];
                 if (e->node < 0 || !kp__term_matches(s, &a->required[t], p, e)) continue;
-                tp_update(&c->anti_counts, &cl->nodes[e->node], a->required[t].topology_key, 1);
+                tp_update(c, &c->anti_counts, &cl->nodes[e->node], a->required[t].topology_key, 1);
             }
         }
     }
-    return KP_OK;
+    return c->st;
 }
 
 /* mirrors InterPodAffinity.PreFilter (Skip when nothing to check) */
@@ -122,7 +150,7 @@ kp_status kp__ipa_prefilter(kp_cycle *c) {
         }
     }
     c->ipa = c->existing_anti.live || has_aff || has_anti;
-    return KP_OK;
+    return c->st;
 }
 
 /* mirrors preFilterState.updateWithPod (AddPod: +1, RemovePod: -1) */
@@ -181,17 +209,28 @@ void kp__ipa_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
 
 typedef struct {
     kp_pairmap m; /* (key, value) -> score */
-    kp_str keys[64];
-    uint32_t n_keys;
+    kp_str *keys; /* topology keys seen (grows) */
+    uint32_t n_keys, cap_keys;
+    kp_status st; /* KP_ENOMEM once an addition failed */
 } topo_score;
 
 static void ts_add(topo_score *ts, const kp_node *n, kp_str key, int64_t w) {
     kp_str val;
     if (!kp__labels_get(&n->labels, key, &val)) return;
-    (void)kp__pairmap_add(&ts->m, kp__pair(key, val), w);
+    if (kp__pairmap_add(&ts->m, kp__pair(key, val), w) != KP_OK) ts->st = KP_ENOMEM;
     for (uint32_t i = 0; i < ts->n_keys; i++)
         if (ts->keys[i] == key) return;
-    if (ts->n_keys < 64) ts->keys[ts->n_keys++] = key;
+    if (ts->n_keys == ts->cap_keys) {
+        uint32_t ncap = ts->cap_keys ? ts->cap_keys * 2 : 8;
+        kp_str *nk = kp__realloc(ts->keys, ncap * sizeof *nk);
+        if (!nk) {
+            ts->st = KP_ENOMEM;
+            return;
+        }
+        ts->keys = nk;
+        ts->cap_keys = ncap;
+    }
+    ts->keys[ts->n_keys++] = key;
 }
 
 /* processExistingPod, the incoming pod's preferred terms against existing */
@@ -262,14 +301,21 @@ static void incoming_terms_indexed(kp_sched *s, topo_score *ts, const kp_pod *p)
     }
 }
 
-/* mirrors InterPodAffinity PreScore + Score + NormalizeScore over the feasible nodes. */
-bool kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
+static int ts_fini(topo_score *ts, int ret) {
+    kp__pairmap_fini(&ts->m);
+    kp__free(ts->keys);
+    return ts->st != KP_OK ? ts->st : ret;
+}
+
+/* mirrors InterPodAffinity PreScore + Score + NormalizeScore over the feasible nodes: 1 scored,
+ * 0 Skip, KP_ENOMEM. */
+int kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
     const kp_cluster *cl = s->cl;
     bool has_constraints = (p->pod_affinity && p->pod_affinity->n_preferred) ||
                            (p->pod_anti_affinity && p->pod_anti_affinity->n_preferred);
-    if (s->cfg.ignore_preferred_terms_of_existing_pods && !has_constraints) return false;
+    if (s->cfg.ignore_preferred_terms_of_existing_pods && !has_constraints) return 0;
     /* only pods with (anti-)affinity can contribute: skip the scan when there are none */
-    if (!has_constraints && s->n_aff_pods == 0) return false;
+    if (!has_constraints && s->n_aff_pods == 0) return 0;
     topo_score ts;
     memset(&ts, 0, sizeof ts);
     kp__pairmap_init(&ts.m, true);
@@ -287,10 +333,7 @@ bool kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t
             if (e->node >= 0) process_existing_terms(s, &ts, e, &cl->nodes[e->node], p);
         }
     }
-    if (ts.m.live == 0) {
-        kp__pairmap_fini(&ts.m);
-        return false;
-    }
+    if (ts.st != KP_OK || ts.m.live == 0) return ts_fini(&ts, 0);
     int64_t mn = INT64_MAX, mx = INT64_MIN;
     for (uint32_t i = 0; i < n_nodes; i++) {
         const kp_node *n = &cl->nodes[nodes[i]];
@@ -309,6 +352,5 @@ bool kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t
         if (diff > 0) f = (double)KP_MAX_NODE_SCORE * ((double)(out[i] - mn) / (double)diff);
         out[i] = (int64_t)f;
     }
-    kp__pairmap_fini(&ts.m);
-    return true;
+    return ts_fini(&ts, 1);
 }

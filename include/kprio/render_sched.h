@@ -1,0 +1,49 @@
+/* Rendering of the scheduler's answers (the output of `kprio schedule` and `kprio why`): tables
+ * and kprio/v1alpha1 JSON / YAML documents. Built on the public API only; the library itself
+ * never prints, these write to the stream they are given. */
+#ifndef KPRIO_RENDER_SCHED_H
+#define KPRIO_RENDER_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+#include "kprio/emit.h"
+#include "kprio/preempt.h"
+#include "kprio/sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The SchedulePlan of a run (and the --explain section when one was requested) in fmt. cl is
+ * the cluster s schedules. KP_ENOMEM. */
+kp_status kp_render_schedule(FILE *f, const kp_sched *s, const kp_cluster *cl, kp_outfmt fmt);
+
+/* The answer of `kprio why` for one pod (a plain value; arrays are borrowed). */
+typedef struct {
+    bool preempted;
+    kp_index preemptor, node;
+    int32_t pod_priority, preemptor_priority;
+    const char *decided_by;        /* "" when unknown */
+    size_t n_victims;
+    const kp_index *victims;       /* every victim of the preemptor, most important first */
+    int pdb_violations;
+    bool pdb_evaluated;            /* the what-if "a PDB with no budget covers it" was evaluated */
+    bool pdb_spares;               /* ... and the pod is then no victim */
+    kp_index pdb_alt_node;         /* where the preemptor would go then (-1: nowhere) */
+    size_t n_alt_victims;          /* its victims then */
+    const kp_index *alt_victims;
+} kp_why_answer;
+
+/* Renders a for pod `target` ("namespace/name"); names resolves pod and node names (NULL when
+ * the pod is not preempted). */
+kp_status kp_render_why(FILE *f, const kp_why_answer *a, const kp_preemption *names, const char *target,
+                        kp_outfmt fmt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

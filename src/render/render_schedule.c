@@ -1,0 +1,274 @@
+/* The SchedulePlan of `kprio schedule` (docs/schedule.md): a kubectl-style table or a
+ * kprio/v1alpha1 SchedulePlan document, plus the --explain section; on the public API only. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "kprio/emit.h"
+#include "kprio/preempt.h"
+#include "kprio/render_sched.h"
+#include "kprio/sched.h"
+
+static const char *outcome_str(kp_sched_outcome o) {
+    switch (o) {
+    case KP_OUTCOME_BOUND: return "Bound";
+    case KP_OUTCOME_NOMINATED: return "Nominated";
+    case KP_OUTCOME_UNSCHEDULABLE: return "Unschedulable";
+    }
+    return "?";
+}
+
+static const char *code_str(kp_filter_code c) { return kp_filter_code_name(c); }
+
+/* The reasons joined by ", " (upstream's Status.Message for several reasons). */
+static void node_reasons(const kp_sched *s, kp_index node, size_t n, char *buf, size_t cap) {
+    size_t off = 0;
+    buf[0] = 0;
+    for (size_t r = 0; r < n && off < cap; r++)
+        off += (size_t)snprintf(buf + off, cap - off, "%s%s", r ? ", " : "", kp_sched_explain_node_reason(s, node, r));
+}
+
+static void preempt_reasons(const kp_sched *s, size_t i, size_t n, char *buf, size_t cap) {
+    size_t off = 0;
+    buf[0] = 0;
+    for (size_t r = 0; r < n && off < cap; r++)
+        off += (size_t)snprintf(buf + off, cap - off, "%s%s", r ? ", " : "", kp_sched_explain_preemption_reason(s, i, r));
+}
+
+/* ---------------------------------------------------------------- plan */
+
+static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
+    char ref[512];
+    kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
+    kp_emit_kv_str(e, "kind", "SchedulePlan");
+    kp_emit_key(e, "pods");
+    kp_emit_arr_begin(e);
+    for (size_t i = 0; i < kp_sched_result_count(s); i++) {
+        kp_sched_result r;
+        kp_sched_result_get(s, i, &r);
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "pod", kp_sched_pod_ref(s, r.pod, ref, sizeof ref));
+        kp_emit_kv_int(e, "priority", r.priority);
+        kp_emit_kv_str(e, "outcome", outcome_str(r.outcome));
+        if (r.outcome == KP_OUTCOME_BOUND) kp_emit_kv_str(e, "node", kp_sched_node_name(s, r.node));
+        if (r.outcome == KP_OUTCOME_NOMINATED) kp_emit_kv_str(e, "nominatedNode", kp_sched_node_name(s, r.nominated_node));
+        kp_emit_key(e, "victims");
+        kp_emit_arr_begin(e);
+        for (size_t v = 0; v < r.n_victims; v++) {
+            kp_emit_obj_begin(e);
+            kp_emit_kv_str(e, "pod", kp_sched_pod_ref(s, r.victims[v], ref, sizeof ref));
+            kp_emit_kv_str(e, "node", kp_sched_node_name(s, r.victim_nodes[v]));
+            kp_emit_kv_int(e, "priority", kp_cluster_pod_priority(cl, r.victims[v]));
+            kp_emit_obj_end(e);
+        }
+        kp_emit_arr_end(e);
+        kp_emit_kv_int(e, "pdbViolations", r.pdb_violations);
+        kp_emit_kv_str(e, "message", r.message);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+}
+
+static void print_table(const kp_sched *s, FILE *f) {
+    kp_table *t = kp_table_new(5);
+    if (!t) return;
+    kp_table_add(t, "POD");
+    kp_table_add(t, "PRIORITY");
+    kp_table_add(t, "OUTCOME");
+    kp_table_add(t, "NODE");
+    kp_table_add(t, "MESSAGE");
+    char ref[512];
+    for (size_t i = 0; i < kp_sched_result_count(s); i++) {
+        kp_sched_result r;
+        kp_sched_result_get(s, i, &r);
+        kp_table_add(t, kp_sched_pod_ref(s, r.pod, ref, sizeof ref));
+        kp_table_addf(t, "%" PRId32, r.priority);
+        kp_table_add(t, outcome_str(r.outcome));
+        long node = r.outcome == KP_OUTCOME_BOUND ? r.node : r.outcome == KP_OUTCOME_NOMINATED ? r.nominated_node : -1;
+        kp_table_add(t, node >= 0 ? kp_sched_node_name(s, node) : "<none>");
+        if (r.n_victims) {
+            char msg[4096];
+            size_t off = (size_t)snprintf(msg, sizeof msg, "preempts ");
+            for (size_t v = 0; v < r.n_victims && off < sizeof msg; v++)
+                off += (size_t)snprintf(msg + off, sizeof msg - off, "%s%s", v ? ", " : "",
+                                        kp_sched_pod_ref(s, r.victims[v], ref, sizeof ref));
+            if (off < sizeof msg && r.pdb_violations)
+                off += (size_t)snprintf(msg + off, sizeof msg - off, " (%" PRId32 " PDB violation%s)", r.pdb_violations,
+                                        r.pdb_violations == 1 ? "" : "s");
+            if (off < sizeof msg && r.message[0]) snprintf(msg + off, sizeof msg - off, "; %s", r.message);
+            kp_table_add(t, msg);
+        } else {
+            kp_table_add(t, r.message);
+        }
+    }
+    kp_table_print(t, f);
+    kp_table_free(t);
+}
+
+/* ---------------------------------------------------------------- explain */
+
+static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched_explanation *x, kp_emit *e) {
+    char ref[512], txt[1024];
+    kp_emit_key(e, "explain");
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "pod", kp_sched_pod_ref(s, x->pod, ref, sizeof ref));
+    kp_emit_kv_bool(e, "attempted", x->attempted);
+    if (x->prefilter_message[0]) kp_emit_kv_str(e, "preFilter", x->prefilter_message);
+    if (x->nominated_node_first) kp_emit_kv_bool(e, "nominatedNodeFirst", true);
+    if (x->selected_node >= 0) kp_emit_kv_str(e, "selectedNode", kp_sched_node_name(s, x->selected_node));
+    kp_emit_key(e, "nodes");
+    kp_emit_arr_begin(e);
+    for (size_t i = 0; x->attempted && i < x->n_nodes; i++) {
+        kp_sched_explain_node n;
+        if (kp_sched_explain_node_get(s, (kp_index)i, &n) != KP_OK) continue;
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, (kp_index)i));
+        kp_emit_kv_bool(e, "evaluated", n.evaluated);
+        if (n.evaluated) {
+            kp_emit_kv_str(e, "status", code_str(n.code));
+            if (n.plugin) kp_emit_kv_str(e, "plugin", n.plugin);
+            node_reasons(s, (kp_index)i, n.n_reasons, txt, sizeof txt);
+            if (txt[0]) kp_emit_kv_str(e, "reason", txt);
+            kp_emit_key(e, "filters");
+            kp_emit_arr_begin(e);
+            for (size_t k = 0; k < n.n_filters; k++) {
+                kp_sched_explain_filter ef;
+                if (kp_sched_explain_filter_get(s, (kp_index)i, k, &ef) != KP_OK) continue;
+                kp_emit_obj_begin(e);
+                kp_emit_kv_str(e, "plugin", ef.plugin);
+                kp_emit_kv_str(e, "verdict", code_str(ef.code));
+                if (ef.reason[0]) kp_emit_kv_str(e, "reason", ef.reason);
+                kp_emit_obj_end(e);
+            }
+            kp_emit_arr_end(e);
+        }
+        if (n.scored) {
+            kp_emit_key(e, "scores");
+            kp_emit_obj_begin(e);
+            for (size_t k = 0; k < kp_sched_score_plugin_count(s); k++)
+                kp_emit_kv_int(e, kp_sched_score_plugin_name(s, k), kp_sched_explain_score(s, (kp_index)i, k));
+            kp_emit_obj_end(e);
+            kp_emit_kv_int(e, "totalScore", n.total_score);
+        }
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+    kp_sched_preemption_explain pr;
+    if (x->has_preemption && kp_sched_explain_preemption_get(s, &pr) == KP_OK) {
+        kp_emit_key(e, "preemption");
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "outcome", pr.outcome == KP_PREEMPTION_NOMINATED ? "Nominated"
+                                     : pr.outcome == KP_PREEMPTION_NOT_ELIGIBLE ? "NotEligible" : "NoCandidates");
+        if (pr.node >= 0) kp_emit_kv_str(e, "nominatedNode", kp_sched_node_name(s, pr.node));
+        if (pr.decided_by[0]) kp_emit_kv_str(e, "decidedBy", pr.decided_by);
+        kp_emit_kv_str(e, "message", pr.message);
+        kp_emit_key(e, "nodes");
+        kp_emit_arr_begin(e);
+        for (size_t i = 0; i < pr.n_nodes; i++) {
+            kp_sched_preemption_node pn;
+            if (kp_sched_explain_preemption_node_get(s, i, &pn) != KP_OK) continue;
+            kp_emit_obj_begin(e);
+            kp_emit_kv_str(e, "node", kp_sched_node_name(s, pn.node));
+            kp_emit_kv_str(e, "filterStatus", code_str(pn.filter_code));
+            kp_emit_kv_bool(e, "considered", pn.considered);
+            kp_emit_kv_bool(e, "candidate", pn.candidate);
+            preempt_reasons(s, i, pn.n_reasons, txt, sizeof txt);
+            if (!pn.candidate && txt[0]) kp_emit_kv_str(e, "reason", txt);
+            if (pn.candidate) {
+                kp_emit_key(e, "victims");
+                kp_emit_arr_begin(e);
+                for (size_t v = 0; v < pn.n_victims; v++) kp_emit_str(e, kp_sched_pod_ref(s, pn.victims[v], ref, sizeof ref));
+                kp_emit_arr_end(e);
+                kp_emit_kv_int(e, "pdbViolations", pn.pdb_violations);
+            }
+            kp_emit_obj_end(e);
+        }
+        kp_emit_arr_end(e);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_obj_end(e);
+}
+
+static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched_explanation *x, FILE *f) {
+    char ref[512], txt[1024];
+    fprintf(f, "\nExplain %s (priority %" PRId32 "):\n", kp_sched_pod_ref(s, x->pod, ref, sizeof ref),
+            kp_cluster_pod_priority(cl, x->pod));
+    if (!x->attempted) {
+        fprintf(f, "  not scheduled in this run (not pending for this scheduler, or already bound)\n");
+        return;
+    }
+    if (x->prefilter_message[0]) fprintf(f, "  PreFilter rejected the pod: %s\n", x->prefilter_message);
+    if (x->nominated_node_first) fprintf(f, "  the nominated node passed every filter: chosen without a full pass\n");
+    for (size_t i = 0; i < x->n_nodes; i++) {
+        kp_sched_explain_node n;
+        if (kp_sched_explain_node_get(s, (kp_index)i, &n) != KP_OK) continue;
+        const char *name = kp_cluster_node_name(cl, (kp_index)i);
+        if (!n.evaluated) {
+            fprintf(f, "  %s: not evaluated (enough feasible nodes found first, or outside the PreFilter result)\n", name);
+            continue;
+        }
+        if (n.code == KP_FILTER_SUCCESS) {
+            fprintf(f, "  %s: feasible", name);
+            if (n.scored) {
+                fprintf(f, ", score %" PRId64 " (", n.total_score);
+                for (size_t k = 0; k < kp_sched_score_plugin_count(s); k++)
+                    fprintf(f, "%s%s %" PRId64, k ? ", " : "", kp_sched_score_plugin_name(s, k),
+                            kp_sched_explain_score(s, (kp_index)i, k));
+                fprintf(f, ")");
+            }
+            fprintf(f, "%s\n", x->selected_node == (kp_index)i ? "  <- selected" : "");
+        } else {
+            node_reasons(s, (kp_index)i, n.n_reasons, txt, sizeof txt);
+            fprintf(f, "  %s: %s by %s: %s\n", name, code_str(n.code), n.plugin ? n.plugin : "?", txt);
+        }
+        for (size_t k = 0; k < n.n_filters; k++) {
+            kp_sched_explain_filter ef;
+            if (kp_sched_explain_filter_get(s, (kp_index)i, k, &ef) != KP_OK) continue;
+            fprintf(f, "      %-32s %s%s%s\n", ef.plugin, ef.code == KP_FILTER_SUCCESS ? "ok" : code_str(ef.code),
+                    ef.reason[0] ? ": " : "", ef.reason);
+        }
+    }
+    kp_sched_preemption_explain pr;
+    if (x->has_preemption && kp_sched_explain_preemption_get(s, &pr) == KP_OK) {
+        fprintf(f, "  Preemption: %s", pr.outcome == KP_PREEMPTION_NOMINATED ? "nominated"
+                                    : pr.outcome == KP_PREEMPTION_NOT_ELIGIBLE ? "pod not eligible" : "no candidate node");
+        if (pr.node >= 0) fprintf(f, " %s", kp_sched_node_name(s, pr.node));
+        if (pr.decided_by[0]) fprintf(f, " (decided by: %s)", pr.decided_by);
+        fprintf(f, "\n");
+        if (pr.message[0]) fprintf(f, "    %s\n", pr.message);
+        for (size_t i = 0; i < pr.n_nodes; i++) {
+            kp_sched_preemption_node pn;
+            if (kp_sched_explain_preemption_node_get(s, i, &pn) != KP_OK) continue;
+            fprintf(f, "    %s: ", kp_sched_node_name(s, pn.node));
+            if (pn.candidate) {
+                fprintf(f, "candidate, victims:");
+                for (size_t v = 0; v < pn.n_victims; v++) fprintf(f, " %s", kp_sched_pod_ref(s, pn.victims[v], ref, sizeof ref));
+                fprintf(f, ", PDB violations %" PRId32 "\n", pn.pdb_violations);
+            } else {
+                preempt_reasons(s, i, pn.n_reasons, txt, sizeof txt);
+                if (pn.filter_code == KP_FILTER_UNRESOLVABLE) fprintf(f, "not a candidate: filter status UnschedulableAndUnresolvable (preemption cannot help)\n");
+                else if (!pn.considered) fprintf(f, "not evaluated (candidate budget reached)\n");
+                else fprintf(f, "not a candidate: %s\n", txt[0] ? txt : "no victims help");
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- entry */
+
+kp_status kp_render_schedule(FILE *f, const kp_sched *s, const kp_cluster *cl, kp_outfmt fmt) {
+    kp_sched_explanation x;
+    bool has_explain = kp_sched_explanation_get(s, &x);
+    if (fmt == KP_OUT_JSON || fmt == KP_OUT_YAML) {
+        kp_emit *e = kp_emit_new(f, fmt);
+        if (!e) return KP_ENOMEM;
+        kp_emit_obj_begin(e);
+        emit_plan(s, cl, e);
+        if (has_explain) emit_explain(s, cl, &x, e);
+        kp_emit_obj_end(e);
+        kp_emit_free(e);
+        return KP_OK;
+    }
+    print_table(s, f);
+    if (has_explain) print_explain(s, cl, &x, f);
+    return KP_OK;
+}

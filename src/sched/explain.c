@@ -1,0 +1,144 @@
+/* --explain: the recorder the scheduling attempt calls for the explained pod only, and the
+ * public accessors over what it recorded (explain.h). */
+#include <string.h>
+
+#include "kprio/preempt.h"
+#include "sched/cycle.h"
+#include "sched/framework.h"
+
+/* ---- the recorder ---- */
+
+void kp__explain_begin(kp_explain *e, uint32_t n_nodes) {
+    if (e->has_preempt) kp__preempt_result_fini(&e->preempt);
+    memset(e->nodes, 0, (n_nodes + 1) * sizeof *e->nodes);
+    e->attempted = true;
+    e->has_preempt = false;
+    e->selected = -1;
+    e->nominated_first = false;
+    e->prefilter_msg[0] = 0;
+}
+
+void kp__explain_filters(kp_sched *s, kp_cycle *c, uint32_t node, const kp_node_status *overall) {
+    kp_explain_node *en = &s->explain->nodes[node];
+    en->evaluated = true;
+    en->overall = *overall;
+    kp__cycle_explain_filters(c, node, en);
+}
+
+void kp__explain_plugin_scores(kp_sched *s, kp_plugin pl, uint32_t n_feas, int64_t weight) {
+    for (uint32_t i = 0; i < n_feas; i++)
+        s->explain->nodes[s->feasible[i]].plugin_score[pl] = weight ? s->plug_scores[i] * weight : 0;
+}
+
+void kp__explain_totals(kp_sched *s, uint32_t n_feas) {
+    for (uint32_t i = 0; i < n_feas; i++) {
+        s->explain->nodes[s->feasible[i]].scored = true;
+        s->explain->nodes[s->feasible[i]].total = s->scores[i];
+    }
+}
+
+/* ---- accessors ---- */
+
+const char *kp_filter_code_name(kp_filter_code c) {
+    switch (c) {
+    case KP_FILTER_SUCCESS: return "Success";
+    case KP_FILTER_UNSCHEDULABLE: return "Unschedulable";
+    case KP_FILTER_UNRESOLVABLE: return "UnschedulableAndUnresolvable";
+    case KP_FILTER_ERROR: return "Error";
+    }
+    return "?";
+}
+
+bool kp_sched_explanation_get(const kp_sched *s, kp_sched_explanation *out) {
+    const kp_explain *x = s->explain;
+    if (!x) return false;
+    out->pod = x->pod;
+    out->attempted = x->attempted;
+    out->prefilter_message = x->prefilter_msg;
+    out->nominated_node_first = x->nominated_first;
+    out->selected_node = x->selected;
+    out->n_nodes = x->n_nodes;
+    out->has_preemption = x->has_preempt;
+    return true;
+}
+
+static const kp_explain_node *explain_node(const kp_sched *s, kp_index node) {
+    if (!s->explain || node < 0 || (uint32_t)node >= s->explain->n_nodes) return NULL;
+    return &s->explain->nodes[node];
+}
+
+kp_status kp_sched_explain_node_get(const kp_sched *s, kp_index node, kp_sched_explain_node *out) {
+    const kp_explain_node *n = explain_node(s, node);
+    if (!n) return KP_EINVAL;
+    out->evaluated = n->evaluated;
+    out->code = (kp_filter_code)n->overall.code;
+    out->plugin = n->overall.plugin;
+    out->n_reasons = n->overall.n_reasons;
+    out->n_filters = n->n_filters;
+    out->scored = n->scored;
+    out->total_score = n->total;
+    return KP_OK;
+}
+
+const char *kp_sched_explain_node_reason(const kp_sched *s, kp_index node, size_t i) {
+    const kp_explain_node *n = explain_node(s, node);
+    return n && i < n->overall.n_reasons ? n->overall.reasons[i] : "";
+}
+
+kp_status kp_sched_explain_filter_get(const kp_sched *s, kp_index node, size_t i,
+                                      kp_sched_explain_filter *out) {
+    const kp_explain_node *n = explain_node(s, node);
+    if (!n || i >= n->n_filters) return KP_EINVAL;
+    out->plugin = kp__plugin_name((kp_plugin)n->filters[i].plugin);
+    out->code = (kp_filter_code)n->filters[i].code;
+    out->reason = n->filters[i].reason;
+    return KP_OK;
+}
+
+size_t kp_sched_score_plugin_count(const kp_sched *s) { return s->cfg.n_score; }
+
+const char *kp_sched_score_plugin_name(const kp_sched *s, size_t k) {
+    return k < s->cfg.n_score ? kp__plugin_name((kp_plugin)s->cfg.score[k]) : "";
+}
+
+int64_t kp_sched_explain_score(const kp_sched *s, kp_index node, size_t k) {
+    const kp_explain_node *n = explain_node(s, node);
+    return n && k < s->cfg.n_score ? n->plugin_score[s->cfg.score[k]] : 0;
+}
+
+kp_status kp_sched_explain_preemption_get(const kp_sched *s, kp_sched_preemption_explain *out) {
+    if (!s->explain || !s->explain->has_preempt) return KP_EINVAL;
+    const kp_preempt_result *pr = &s->explain->preempt;
+    out->outcome = pr->outcome == KP_PREEMPT_NOMINATED      ? KP_PREEMPTION_NOMINATED
+                   : pr->outcome == KP_PREEMPT_NOT_ELIGIBLE ? KP_PREEMPTION_NOT_ELIGIBLE
+                                                            : KP_PREEMPTION_NO_CANDIDATES;
+    out->node = pr->node;
+    out->decided_by = pr->decided_by ? pr->decided_by : "";
+    out->message = pr->message ? pr->message : "";
+    out->n_nodes = pr->n_nodes;
+    return KP_OK;
+}
+
+static const kp_preempt_node *preempt_node(const kp_sched *s, size_t i) {
+    if (!s->explain || !s->explain->has_preempt || i >= s->explain->preempt.n_nodes) return NULL;
+    return &s->explain->preempt.nodes[i];
+}
+
+kp_status kp_sched_explain_preemption_node_get(const kp_sched *s, size_t i, kp_sched_preemption_node *out) {
+    const kp_preempt_node *pn = preempt_node(s, i);
+    if (!pn) return KP_EINVAL;
+    out->node = pn->node;
+    out->filter_code = (kp_filter_code)pn->filter_code;
+    out->considered = pn->considered;
+    out->candidate = pn->candidate;
+    out->n_reasons = pn->dry_status.n_reasons;
+    out->n_victims = pn->n_victims;
+    out->victims = pn->victims;
+    out->pdb_violations = pn->pdb_violations;
+    return KP_OK;
+}
+
+const char *kp_sched_explain_preemption_reason(const kp_sched *s, size_t i, size_t r) {
+    const kp_preempt_node *pn = preempt_node(s, i);
+    return pn && r < pn->dry_status.n_reasons ? pn->dry_status.reasons[r] : "";
+}

@@ -1,0 +1,30 @@
+/* The scheduler state's accessors that preemption uses, and the list of bound pods carrying pod
+ * (anti-)affinity (upstream's snapshot HavePodsWithAffinityList). */
+#include "base/alloc.h"
+#include "sched/framework.h"
+
+
+kp_cluster *kp__sched_cluster(kp_sched *s) { return s->cl; }
+kp_prng *kp__sched_prng(kp_sched *s) { return &s->prng; }
+
+void kp__sched_preemption_args(const kp_sched *s, int32_t *min_pct, int32_t *min_abs) {
+    *min_pct = s->cfg.min_candidate_pct;
+    *min_abs = s->cfg.min_candidate_abs;
+}
+
+uint32_t kp__sched_affinity_pod_bound(const kp_sched *s) { return s->n_aff_pods; }
+
+void **kp__sched_preempt_cache(kp_sched *s) { return &s->preempt_cache; }
+
+kp_status kp__sched_track_affinity_pod(kp_sched *s, uint32_t pod) {
+    if (s->n_aff_pods == s->cap_aff_pods) {
+        uint32_t ncap = s->cap_aff_pods ? s->cap_aff_pods * 2 : 64;
+        uint32_t *np = kp__realloc(s->aff_pods, ncap * sizeof *np);
+        if (!np) return KP_ENOMEM;
+        s->aff_pods = np;
+        s->cap_aff_pods = ncap;
+    }
+    s->aff_pods[s->n_aff_pods++] = pod;
+    return KP_OK;
+}
+

@@ -1,0 +1,185 @@
+/* The scheduler's state (framework.Handle plus the queue's and cache's state kprio keeps) and the
+ * per-pod CycleState. Plugins read these types and call no framework function; the framework
+ * (cycle.c, score.c), preemption (preempt/) and the scheduler API (sched.c) sit above them.
+ *
+ * Model: a kp_sched wraps a finalized kp_cluster plus configuration, a seeded PRNG and the
+ * in-memory nominator. A kp_cycle is the per-pod CycleState: PreFilter results for one pod
+ * (affinity / spread precomputation) that can be updated incrementally when pods are removed
+ * from or added back to a node (PreFilterExtensions.RemovePod/AddPod). */
+#ifndef KP_SCHED_FRAMEWORK_H
+#define KP_SCHED_FRAMEWORK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/prng.h"
+#include "core/model.h"
+#include "kprio/sched.h"
+#include "core/sched_config.h"
+#include "sched/explain.h"
+#include "sched/pairmap.h"
+#include "sched/podindex.h"
+#include "sched/preempt/preempt.h"
+#include "sched/status.h"
+
+typedef struct kp_cycle kp_cycle;
+
+#define KP_MAX_NODE_SCORE 100
+
+/* ---- per-pod result of a run ---- */
+typedef struct {
+    uint32_t pod;
+    kp_sched_outcome outcome;
+    int32_t node;      /* bound node or -1 */
+    int32_t nominated; /* nominated node or -1 */
+    uint32_t n_victims, cap_victims;
+    uint32_t *victims; /* every victim this pod caused (in upstream order per attempt) */
+    int32_t *victim_nodes; /* node each victim was preempted on */
+    int32_t pdb_violations;
+    char *message; /* heap */
+    uint32_t attempts;
+} kp_result_int;
+
+typedef struct kp_spread_defaults kp_spread_defaults;
+
+/* Cluster-dependent Filter reasons (reasons.c) */
+typedef struct {
+    char **insufficient; /* per resource: "Insufficient <name>" */
+    char **taint;        /* per node taint (taint_off[node] + i): NoSchedule / NoExecute only */
+    uint32_t *taint_off; /* n_nodes + 1 offsets */
+    uint32_t n_res, n_taints;
+} kp_reasons;
+
+/* ---- the scheduler ---- */
+struct kp_sched {
+    kp_cluster *cl;
+    kp_sched_config cfg;
+    kp_prng prng;
+    kp_str sched_name; /* interned profile name (UINT32_MAX if absent in the cluster) */
+    bool until_settled;
+    kp_preempt_compat preempt_compat; /* --compat VERSION, parsed once by kp_sched_new */
+
+    uint32_t *order; /* zone round-robin node order (node_tree) */
+    uint32_t n_order;
+    uint32_t next_start;
+
+    /* nominator: per node insertion-ordered pod list; per pod its node (-1) */
+    uint32_t **nom_pods;
+    uint32_t *nom_n, *nom_cap;
+    int32_t *nom_of;
+    /* scratch for the Filter's nominated pass (kp__cycle_filter), as long as the longest list */
+    uint32_t *nom_scratch;
+    uint32_t cap_nom_scratch;
+
+    /* resolved resource indices for score args (-1 = resource unknown to the cluster) */
+    int fit_res_idx[KP_CFG_MAX_RES];
+    int bal_res_idx[KP_CFG_MAX_RES];
+    bool ignored_res[KP_MAX_RES];
+
+    /* image name -> number of nodes having it (ImageStateSummary.NumNodes) */
+    kp_pairmap image_nodes;
+    /* namespace name id -> index into cl->namespaces + 1 */
+    kp_pairmap ns_index;
+    /* pods with required anti-affinity currently bound (skip existing-anti scan when 0) */
+    uint32_t n_anti_pods;
+    /* pods bound (now or earlier in the run) that carry pod (anti-)affinity: upstream's
+     * HavePodsWithAffinityList, kept as a pod list; entries whose pod left its node are skipped */
+    uint32_t *aff_pods;
+    uint32_t n_aff_pods, cap_aff_pods;
+    /* preemption's per-node cache (preempt/cache.c), freed by kp_sched_free */
+    void *preempt_cache;
+    /* pods by namespace / label for the InterPodAffinity and PodTopologySpread PreFilters
+     * (podindex.h; built on first use, never stale: readers check pod->node) */
+    kp_podindex ix;
+    bool no_index;      /* test hook: PreFilters scan every pod on every node (reference path) */
+    uint32_t *ix_count; /* per-node scratch counts (PodTopologySpread PreFilter), zero between uses */
+    /* PodTopologySpread default constraints and per-pod DefaultSelector (plugins/pod_topology_spread_default.c) */
+    kp_spread_defaults *def;
+
+    /* scratch for one scheduling attempt */
+    kp_node_status *statuses; /* per node */
+    bool *has_status;
+    uint32_t n_statuses; /* nodes with has_status set */
+    uint32_t *feasible;
+    int64_t *scores, *plug_scores;
+    uint8_t *ignored_nodes;
+
+    /* results */
+    kp_result_int *res;
+    uint32_t n_res, cap_res;
+    int32_t *res_of_pod; /* pod -> result index or -1 */
+    kp_explain *explain; /* NULL unless requested */
+    kp_reasons reasons;  /* cluster-dependent Filter reasons (reasons.c) */
+};
+
+/* ---- per-pod CycleState ---- */
+typedef struct {
+    const kp_pod_affinity_term *t;
+    const kp_pod *owner;
+} kp_term_ref;
+
+typedef struct {
+    kp_str key;
+    int32_t max_skew;
+    bool has_min_domains;
+    int32_t min_domains;
+    kp_inclusion_policy aff_policy, taint_policy;
+    const kp_label_selector *sel;
+    /* matchLabelKeys: extra `key In (value)` requirements from the pod's labels (every key the
+     * pod has a label for; the array lives in the same allocation as the constraints) */
+    uint16_t n_extra;
+    kp_label *extra;
+    bool self_match;
+    kp_pairmap counts; /* value id -> matching pods (keep_zero: Go keeps entries) */
+    struct {
+        kp_str val;
+        int64_t num;
+    } paths[2], saved_paths[2]; /* criticalPaths; their copy around the nominated pass */
+} kp_spread_c;
+
+struct kp_cycle {
+    kp_sched *s;
+    uint32_t pod;
+    const kp_pod *p;
+    bool run[KP_PL_COUNT]; /* filter enabled for this pod (not skipped by PreFilter) */
+    uint8_t active[KP_PL_COUNT], n_active; /* the filters to run, in order */
+    uint8_t *allowed;      /* PreFilterResult node subset (NULL = all nodes) */
+    /* NodeResourcesFit: the pod's requests the filter checks (kp__fit_prepare) */
+    uint8_t n_fit;
+    uint8_t fit_res[KP_MAX_RES];
+    int64_t fit_want[KP_MAX_RES];
+
+    /* InterPodAffinity */
+    bool ipa;
+    kp_pairmap aff_counts, anti_counts, existing_anti;
+
+    /* PodTopologySpread (hard constraints) */
+    uint16_t n_spread;
+    kp_spread_c *spread;
+
+    /* KP_ENOMEM once a PreFilter state update (AddPod / RemovePod) could not allocate: the
+     * cycle's verdicts are then unusable and its users report the error (kp__cycle_status) */
+    kp_status st;
+
+    /* nominated pods added for pass 1 (virtual NodeInfo) */
+    const uint32_t *extra;
+    uint32_t n_extra;
+};
+
+
+/* The cluster the scheduler works on. */
+kp_cluster *kp__sched_cluster(kp_sched *s);
+/* The PRNG (candidate offset, final ties). */
+kp_prng *kp__sched_prng(kp_sched *s);
+/* DefaultPreemptionArgs from the configuration. */
+void kp__sched_preemption_args(const kp_sched *s, int32_t *min_pct, int32_t *min_abs);
+/* Number of bound pods carrying pod (anti-)affinity ever tracked by the scheduler (upper bound;
+ * 0 means no pod on any node has (anti-)affinity). */
+uint32_t kp__sched_affinity_pod_bound(const kp_sched *s);
+/* Slot for the preemption code's per-scheduler cache (opaque); kp_sched_free releases it with
+ * kp__preempt_cache_free (preempt/preempt.h). */
+void **kp__sched_preempt_cache(kp_sched *s);
+/* Appends pod (now bound, with pod (anti-)affinity) to the affinity pod list. KP_ENOMEM. */
+kp_status kp__sched_track_affinity_pod(kp_sched *s, uint32_t pod);
+
+#endif

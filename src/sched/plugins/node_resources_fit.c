@@ -1,0 +1,112 @@
+/* NodeResourcesFit (pkg/scheduler/framework/plugins/noderesources/fit.go): Filter (fitsRequest) and
+ * Score (LeastAllocated / MostAllocated / RequestedToCapacityRatio). Reason strings are upstream's;
+ * integer math as upstream except RequestedToCapacityRatio's float rounding. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sched/plugins/node_resources_fit.h"
+#include "sched/plugins/resource_allocation.h"
+
+/* The per-pod part of fitsRequest: the requested resources the filter checks, in request order
+ * (cpu, memory, ephemeral-storage, then scalar resources; zero requests, the pods count,
+ * non-scalar unknown names and ignored extended resources are not checked). */
+void kp__fit_prepare(kp_cycle *c) {
+    const kp_cluster *cl = c->s->cl;
+    const kp_pod *p = c->p;
+    c->n_fit = 0;
+    for (uint16_t i = 0; i < p->req.n && c->n_fit < KP_MAX_RES; i++) {
+        int r = p->req.e[i].res;
+        int64_t want = p->req.e[i].v;
+        if (want <= 0 || r == KP_RES_PODS) continue;
+        if (r >= KP_RES_FIXED) { /* scalar resources: hugepages, extended, ... */
+            const char *rn = kp__s(cl, cl->res_names[r]);
+            if (!kp__res_is_scalar(rn)) continue;
+            if (kp__res_is_extended(rn) && c->s->ignored_res[r]) continue;
+        }
+        c->fit_res[c->n_fit] = (uint8_t)r;
+        c->fit_want[c->n_fit++] = want;
+    }
+}
+
+/* mirrors fitsRequest: every insufficiency is a reason; any request above allocatable makes
+ * the status UnschedulableAndUnresolvable. Nominated pods of pass 1 (c->extra) count as on the
+ * node. */
+void kp__filter_fit(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
+    const kp_cluster *cl = c->s->cl;
+    bool unresolvable = false;
+    int64_t n_pods = n->n_pods + c->n_extra;
+    if (n_pods + 1 > n->alloc[KP_RES_PODS]) kp__status_add_reason(st, "Too many pods");
+    for (uint8_t i = 0; i < c->n_fit; i++) { /* the requests kp__fit_prepare selected */
+        int r = c->fit_res[i];
+        int64_t want = c->fit_want[i];
+        int64_t used = n->requested[r];
+        for (uint32_t k = 0; k < c->n_extra; k++) used += kp__resv_get(&cl->pods[c->extra[k]].req, r);
+        int64_t alloc = n->alloc[r];
+        if (want > alloc - used) {
+            kp__status_add_reason(st, c->s->reasons.insufficient[r]); /* "Insufficient <resource>" */
+            if (want > alloc) unresolvable = true;
+        }
+    }
+    if (st->n_reasons) st->code = unresolvable ? KP_CODE_UNRESOLVABLE : KP_CODE_UNSCHEDULABLE;
+}
+
+
+/* mirrors helper.BuildBrokenLinearFunction */
+static int64_t broken_linear(const kp_sched_config *cfg, int64_t p) {
+    for (uint8_t i = 0; i < cfg->n_shape; i++) {
+        if (p <= cfg->shape[i].utilization) {
+            if (i == 0) return cfg->shape[0].score;
+            const kp_cfg_shape *a = &cfg->shape[i - 1], *b = &cfg->shape[i];
+            return a->score + (b->score - a->score) * (p - a->utilization) / (b->utilization - a->utilization);
+        }
+    }
+    return cfg->shape[cfg->n_shape - 1].score;
+}
+
+/* the node score of NodeResourcesFit's strategy (strat is constant in each caller's loop) */
+static inline int64_t fit_score(const kp_sched_config *cfg, kp_strategy strat, const kp_node *n, const kp_pod_vec *v) {
+    int64_t node_score = 0, weight_sum = 0;
+    for (uint8_t i = 0; i < v->n; i++) {
+        int64_t alloc = 0, req = 0, rs = 0;
+        if (!kp__alloc_req(v, i, n, &alloc, &req)) continue;
+        switch (strat) {
+        case KP_STRAT_LEAST: /* leastRequestedScore */
+            rs = req > alloc ? 0 : (alloc - req) * KP_MAX_NODE_SCORE / alloc;
+            break;
+        case KP_STRAT_MOST: /* mostRequestedScore */
+            rs = (req > alloc ? alloc : req) * KP_MAX_NODE_SCORE / alloc;
+            break;
+        case KP_STRAT_RTCR: { /* requestedToCapacityRatio: only positive resource scores count */
+            int64_t util = req > alloc ? 100 : (req <= 0 ? 0 : req * 100 / alloc);
+            rs = broken_linear(cfg, util);
+            if (rs <= 0) continue;
+            break;
+        }
+        }
+        node_score += rs * v->w[i];
+        weight_sum += v->w[i];
+    }
+    if (weight_sum == 0) return 0;
+    if (strat == KP_STRAT_RTCR) return (int64_t)llround((double)node_score / (double)weight_sum);
+    return node_score / weight_sum;
+}
+
+
+/* mirrors NodeResourcesFit.Score over nodes[n] (the configured scoring strategy) */
+void kp__fit_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out) {
+    const kp_cluster *cl = s->cl;
+    kp_pod_vec v;
+    kp__pod_vec_init(s, p, s->fit_res_idx, s->cfg.fit_res, s->cfg.n_fit_res, false, &v);
+    switch (s->cfg.strategy) { /* one loop per strategy: the switch in fit_score folds away */
+    case KP_STRAT_LEAST:
+        for (uint32_t i = 0; i < n; i++) out[i] = fit_score(&s->cfg, KP_STRAT_LEAST, &cl->nodes[nodes[i]], &v);
+        break;
+    case KP_STRAT_MOST:
+        for (uint32_t i = 0; i < n; i++) out[i] = fit_score(&s->cfg, KP_STRAT_MOST, &cl->nodes[nodes[i]], &v);
+        break;
+    case KP_STRAT_RTCR:
+        for (uint32_t i = 0; i < n; i++) out[i] = fit_score(&s->cfg, KP_STRAT_RTCR, &cl->nodes[nodes[i]], &v);
+        break;
+    }
+}

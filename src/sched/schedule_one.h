@@ -1,0 +1,19 @@
+/* One scheduling attempt (mirrors schedulingCycle / ScheduleOne). */
+#ifndef KP_SCHED_SCHEDULE_ONE_H
+#define KP_SCHED_SCHEDULE_ONE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sched/framework.h"
+
+/* One scheduling attempt of pod; *changed: bound or caused victims. */
+kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *err);
+/* mirrors numFeasibleNodesToFind */
+uint32_t kp__num_feasible_to_find(int32_t pct, uint32_t n_all);
+/* mirrors selectHost (reservoir sampling among the max total score) */
+uint32_t kp__select_host(kp_sched *s, const uint32_t *nodes, const int64_t *totals, uint32_t n);
+/* FitError message ("0/N nodes are available: ...") from the per-node statuses. KP_ENOMEM. */
+kp_status kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, char **out);
+
+#endif
