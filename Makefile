@@ -34,7 +34,7 @@ EX_SRC  := $(sort $(wildcard examples/*.c))
 EX_BIN  := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 
 .PHONY: all deps demo test test-plain test-asan unit golden bench fuzz clean check-clang \
-	check-layout test-layout cppcheck test-valgrind format check-format
+	check-layout test-layout cppcheck test-valgrind format check-format mirror-table check-docs
 
 all: $(BUILD)/kprio $(UNIT_BIN) $(BENCH_BIN) $(EX_BIN)
 
@@ -102,6 +102,13 @@ check-layout: all
 
 test-layout:
 	@sh tests/layout/run.sh
+
+# docs/architecture.md's upstream-to-kprio table, generated from the `mirrors NAME` comments.
+mirror-table:
+	@sh scripts/update_mirror_table.sh
+
+check-docs:
+	@sh scripts/update_mirror_table.sh --check
 
 CPPCHECK_FLAGS := --enable=warning,performance,portability --error-exitcode=1 --inline-suppr \
 	--quiet -Iinclude -Isrc --std=c11 -D_POSIX_C_SOURCE=200809L \
