@@ -6,9 +6,14 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "core/cluster_int.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/node.h"
+#include "core/pod.h"
 #include "core/pod_requests.h"
+#include "core/priority_class.h"
 #include "core/qos.h"
+#include "core/resources.h"
 #include "kprio/cluster.h"
 #include "kprio/quantity.h"
 

@@ -7,6 +7,8 @@
 
 #include "base/alloc.h"
 #include "core/sched_config.h"
+#include "io/dctx.h"
+#include "io/input.h"
 #include "io/tree.h"
 #include "kprio/sched.h"
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/resources.h"
 #include "kprio/admission.h"
 
 /* generalFilter yields at most: pods + cpu + memory + ephemeral + one per scalar resource

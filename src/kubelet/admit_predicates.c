@@ -9,8 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/node.h"
 #include "core/node_conditions.h"
+#include "core/pod.h"
 #include "core/pod_requests.h"
+#include "core/resources.h"
+#include "core/selector.h"
+#include "core/taints.h"
 #include "kubelet/admit_predicates.h"
 
 /* mirrors kubetypes.Preemptable */

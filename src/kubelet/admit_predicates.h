@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/node.h"
+#include "core/pod.h"
 #include "kprio/admission.h"
 #include "kubelet/admit.h"
 

@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/pod.h"
 #include "core/pod_requests.h"
+#include "core/resources.h"
+#include "core/summary.h"
 #include "kubelet/evict_local_storage.h"
 
 /* printf into the step's arena (NULL when out of memory). */

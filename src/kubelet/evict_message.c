@@ -4,6 +4,10 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/pod.h"
+#include "core/resources.h"
+#include "core/summary.h"
 #include "kubelet/evict_message.h"
 #include "kubelet/evict_signals.h"
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/summary.h"
 #include "kubelet/evict_signals.h"
 
 static void obs_fs(kp_evict_observation *avail, kp_evict_observation *inodes, const kp__ev_fs *fs) {

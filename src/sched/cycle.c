@@ -6,7 +6,11 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
 #include "core/host_ports.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/sched_config.h"
 #include "sched/cycle.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/node_affinity.h"

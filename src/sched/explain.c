@@ -2,6 +2,7 @@
  * public accessors over what it recorded (explain.h). */
 #include <string.h>
 
+#include "core/sched_config.h"
 #include "kprio/preempt.h"
 #include "sched/cycle.h"
 #include "sched/framework.h"

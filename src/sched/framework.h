@@ -13,9 +13,12 @@
 #include <stdint.h>
 
 #include "base/prng.h"
-#include "core/model.h"
-#include "kprio/sched.h"
+#include "core/labels.h"
+#include "core/pod.h"
+#include "core/resources.h"
 #include "core/sched_config.h"
+#include "core/selector.h"
+#include "kprio/sched.h"
 #include "sched/explain.h"
 #include "sched/pairmap.h"
 #include "sched/podindex.h"

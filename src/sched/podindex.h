@@ -12,7 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/labels.h"
+#include "core/pod.h"
+#include "core/selector.h"
 #include "sched/pairmap.h"
 
 typedef struct {

@@ -5,6 +5,13 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/meta.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/resources.h"
+#include "core/sched_config.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"

@@ -7,6 +7,10 @@
 
 #include "base/alloc.h"
 #include "base/prng.h"
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/sched_config.h"
 #include "sched/cycle.h"
 #include "sched/diagnosis.h"
 #include "sched/explain.h"

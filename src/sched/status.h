@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/resources.h"
 
 typedef enum {
     KP_CODE_SUCCESS = 0,

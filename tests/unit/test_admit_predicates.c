@@ -3,12 +3,15 @@
  * eviction_manager_test.go (TestAdmitUnderNodeConditions) and resource helpers. */
 #include <stdlib.h>
 
+#include "core/cluster.h"
 #include "harness.h"
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
 #include "kubelet/admit.h"
 #include "core/pod_requests.h"
 #include "kubelet/admit_predicates.h"
+#include "core/pod.h"
+#include "core/resources.h"
 
 static kp_cluster *load(const char *y) {
     kp_error err;

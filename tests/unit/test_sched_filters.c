@@ -2,6 +2,8 @@
  * node_unschedulable_test.go, taint_toleration_test.go, node_affinity_test.go (incl. PreFilter
  * matchFields), node_ports_test.go, interpodaffinity filtering_test.go and podtopologyspread
  * filtering_test.go, plus the FitError text and numFeasibleNodesToFind. */
+#include "core/cluster.h"
+#include "core/node.h"
 #include "test_sched_util.h"
 
 /* node with cpu (millis) / memory (bytes) / pods allocatable */

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
 #include "sched/plugins/image_locality.h"
 
 #define MB (1024LL * 1024LL)

@@ -15,6 +15,13 @@
 
 #include "base/alloc.h"
 #include "base/prng.h"
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/node.h"
+#include "core/pdb.h"
+#include "core/pod.h"
+#include "core/priority_class.h"
+#include "core/resources.h"
 #include "sched/diagnosis.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"

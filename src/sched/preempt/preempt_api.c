@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/pod.h"
 #include "kprio/preempt.h"
 #include "sched/cycle.h"
 #include "sched/framework.h"
