@@ -27,7 +27,7 @@
 
 typedef struct kp_cycle kp_cycle;
 
-#define KP_MAX_NODE_SCORE 100
+#define KP_MAX_NODE_SCORE 100 /* rule 8: not a limit: upstream's framework.MaxNodeScore */
 
 /* ---- per-pod result of a run ---- */
 typedef struct {

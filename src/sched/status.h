@@ -16,7 +16,8 @@ typedef enum {
 
 /* The most reasons a status can hold, a bound and not a cap: NodeResourcesFit gives "Too many
  * pods" plus one "Insufficient <resource>" per resource of the cluster (at most KP_MAX_RES);
- * every other plugin gives one reason. Upstream keeps every reason, so does kprio. */
+ * every other plugin gives one reason. Upstream keeps every reason, so does kprio.
+ * rule 8: a bound that cannot be reached, not a limit. */
 #define KP_STATUS_MAX_REASONS (1 + KP_MAX_RES)
 /* framework.Status of one node for one pod. Reasons are upstream's strings, borrowed: static
  * strings, or the scheduler's formatted reasons (sched/reasons.h), valid as long as it lives. */
