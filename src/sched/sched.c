@@ -196,6 +196,7 @@ fail:
 static void explain_free(kp_explain *e) {
     if (!e) return;
     if (e->has_preempt) kp__preempt_result_fini(&e->preempt);
+    kp__free(e->text.buf);
     kp__free(e->nodes);
     kp__free(e);
 }
