@@ -5,8 +5,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "core/cluster.h"
 #include "core/sched_config.h"
 #include "sched/diagnosis.h"
+#include "sched/plugins/image_locality.h"
 #include "sched/plugins/pod_topology_spread.h"
 #include "test_sched_util.h"
 
@@ -351,6 +353,32 @@ KT_TEST(explain_reasons_are_not_truncated) {
     free(b.p);
 }
 
+KT_TEST(image_locality_long_untagged_name_counts) {
+    /* an untagged image name of 600 characters is normalised to NAME:latest like any other (a
+     * 512-byte buffer once made it score nothing) */
+    char img[601];
+    memset(img, 'a', 600);
+    memcpy(img, "registry.example.com/", 21);
+    img[600] = 0;
+    sbuf b = {0};
+    put(&b, NODE_HDR "metadata: {name: n1}\nstatus:\n  allocatable: {cpu: 4, memory: 4Gi, pods: 110}\n"
+            "  images: [{names: [\"%s:latest\"], sizeBytes: 500000000}]\n", img);
+    put(&b, NODE_HDR "metadata: {name: n2}\nstatus: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
+    put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c, image: \"%s\"}]}\n", img);
+    kp_cluster *cl = ts_load(b.p);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    uint32_t nodes[2] = {0, 1};
+    int64_t out[2] = {0, 0};
+    KT_CHECK_INT(kp__image_locality_score(s, &cl->pods[kp_cluster_find_pod(cl, "default/p")], nodes, 2, out), 1);
+    KT_CHECK(out[0] > 0);
+    KT_CHECK_INT(out[1], 0);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+    free(b.p);
+}
+
 KT_MAIN(KT_CASE(host_ports_beyond_512_still_conflict), KT_CASE(fit_error_keeps_more_than_64_reasons),
         KT_CASE(diagnosis_grows_and_sorts), KT_CASE(every_nominated_pod_reserves_beyond_256),
         KT_CASE(match_label_keys_beyond_8_all_count),
@@ -358,4 +386,4 @@ KT_MAIN(KT_CASE(host_ports_beyond_512_still_conflict), KT_CASE(fit_error_keeps_m
         KT_CASE(multipoint_enabling_a_plugin_many_times_is_a_set),
         KT_CASE(status_keeps_every_reason_beyond_6), KT_CASE(taint_reason_is_not_truncated),
         KT_CASE(config_names_beyond_the_buffers_are_errors), KT_CASE(messages_are_not_truncated),
-        KT_CASE(explain_reasons_are_not_truncated))
+        KT_CASE(explain_reasons_are_not_truncated), KT_CASE(image_locality_long_untagged_name_counts))
