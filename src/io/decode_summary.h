@@ -7,7 +7,9 @@
 
 #include <stddef.h>
 
-#include "core/summary.h"
+#include "kprio/common.h"
+#include "kprio/eviction.h"
+
 
 /* kp_evict_summary_load_path reads at most this many bytes. rule 8: a real limit, reported:
  * kp__read_file fails with KP_ELIMIT "file is larger than the limit of N bytes". */

@@ -15,10 +15,10 @@
 #include "core/node.h"
 #include "core/node_conditions.h"
 #include "core/pod.h"
-#include "core/pod_requests.h"
 #include "core/resources.h"
 #include "core/selector.h"
 #include "core/taints.h"
+#include "kubelet/admit.h"
 #include "kubelet/admit_predicates.h"
 
 /* mirrors kubetypes.Preemptable */

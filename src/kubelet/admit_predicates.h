@@ -10,7 +10,6 @@
 #include "core/node.h"
 #include "core/pod.h"
 #include "kprio/admission.h"
-#include "kubelet/admit.h"
 
 /* ---- classification (pkg/kubelet/types, pkg/api/v1/resource) ---- */
 

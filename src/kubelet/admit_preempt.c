@@ -15,6 +15,7 @@
 #include "core/pod.h"
 #include "core/pod_requests.h"
 #include "core/resources.h"
+#include "kubelet/admit.h"
 #include "kubelet/admit_predicates.h"
 #include "kubelet/admit_preempt.h"
 

@@ -11,6 +11,9 @@
 #include "core/resources.h"
 #include "core/summary.h"
 #include "kubelet/evict_local_storage.h"
+#include "kubelet/evict_manager.h"
+#include "kubelet/evict_spec.h"
+#include "kubelet/evict_thresholds.h"
 
 /* printf into the step's arena (NULL when out of memory). */
 static char *arena_printf(kp_arena *a, const char *fmt, ...)
