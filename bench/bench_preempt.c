@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/cluster.h"
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
 #include "sched/cycle.h"

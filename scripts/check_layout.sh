@@ -197,10 +197,21 @@ done < "$tmp/files"
 # --- rule 8 (a hint): fixed limits that no error message names ---------------------------------
 # A KP_..MAX.. macro is taken as reported when some line within two of a use of it (outside its
 # #define) holds a string literal: the usual `if (n > KP_MAX_X) return kp__err(..., "...")`.
+# A macro that was read and is not a limit that can change an answer (a bound that cannot be
+# reached, an upstream constant, a cap on an optimisation only) says so where it is defined:
+# `rule 8:` and the reason, on the #define line or in the comment block right above it.
 : > "$tmp/out8"
 grep -n "^[[:space:]]*#[[:space:]]*define[[:space:]][[:space:]]*KP_[A-Z0-9_]*MAX" $(cat "$tmp/files") 2>/dev/null |
 while IFS=: read -r df dl rest; do
     name=$(printf '%s\n' "$rest" | sed 's/^[[:space:]]*#[[:space:]]*define[[:space:]]*\([A-Za-z0-9_]*\).*/\1/')
+    reviewed=$(awk -v dl="$dl" '
+        { line[NR] = $0 }
+        END {
+            if (index(line[dl], "rule 8:")) { print "y"; exit }
+            for (i = dl - 1; i >= 1 && line[i] ~ /^[ \t]*(\/\*|\*)/; i--)
+                if (index(line[i], "rule 8:")) { print "y"; exit }
+        }' "$df")
+    [ -z "$reviewed" ] || continue
     said=$(while read -r f; do
         awk -v m="$name" -v df="$df" -v dl="$dl" -v f="$f" '
             { line[NR] = $0 }

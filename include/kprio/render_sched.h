@@ -13,6 +13,7 @@
 #include "kprio/emit.h"
 #include "kprio/preempt.h"
 #include "kprio/sched.h"
+#include "kprio/why.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,24 +23,8 @@ extern "C" {
  * the cluster s schedules. KP_ENOMEM. */
 kp_status kp_render_schedule(FILE *f, const kp_sched *s, const kp_cluster *cl, kp_outfmt fmt);
 
-/* The answer of `kprio why` for one pod (a plain value; arrays are borrowed). */
-typedef struct {
-    bool preempted;
-    kp_index preemptor, node;
-    int32_t pod_priority, preemptor_priority;
-    const char *decided_by;        /* "" when unknown */
-    size_t n_victims;
-    const kp_index *victims;       /* every victim of the preemptor, most important first */
-    int pdb_violations;
-    bool pdb_evaluated;            /* the what-if "a PDB with no budget covers it" was evaluated */
-    bool pdb_spares;               /* ... and the pod is then no victim */
-    kp_index pdb_alt_node;         /* where the preemptor would go then (-1: nowhere) */
-    size_t n_alt_victims;          /* its victims then */
-    const kp_index *alt_victims;
-} kp_why_answer;
-
-/* Renders a for pod `target` ("namespace/name"); names resolves pod and node names (NULL when
- * the pod is not preempted). */
+/* Renders a (kprio/why.h) for pod `target` ("namespace/name"); names resolves pod and node
+ * names (kp_why_names; NULL when the pod is not preempted). */
 kp_status kp_render_why(FILE *f, const kp_why_answer *a, const kp_preemption *names, const char *target,
                         kp_outfmt fmt);
 

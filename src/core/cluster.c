@@ -6,6 +6,14 @@
 
 #include "base/alloc.h"
 #include "core/cluster.h"
+#include "core/meta.h"
+#include "core/namespace.h"
+#include "core/node.h"
+#include "core/pdb.h"
+#include "core/pod.h"
+#include "core/priority_class.h"
+#include "core/resources.h"
+#include "core/workload.h"
 #include "kprio/cluster.h"
 
 /* ---- identity map: (kind, ns, name) -> index ---- */

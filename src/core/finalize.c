@@ -6,9 +6,14 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "core/cluster_int.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/node.h"
+#include "core/pod.h"
 #include "core/pod_requests.h"
+#include "core/priority_class.h"
 #include "core/qos.h"
+#include "core/resources.h"
 #include "kprio/cluster.h"
 #include "kprio/quantity.h"
 
@@ -63,16 +68,15 @@ static const kp_priority_class *default_class(const kp_cluster *cl) {
  * Static pods never pass the API server: the kubelet sees only what their manifest says, so an
  * unset spec.priority stays unset (priority 0, and IsCriticalPod does not count it). */
 static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
-    char ref[512];
-    kp__pod_ref(cl, p, ref, sizeof ref);
+    const char *ns = kp__s(cl, p->ns), *name = kp__s(cl, p->name); /* "%s/%s": whole names */
     const kp_priority_class *pc = p->priority_class ? find_class(cl, p->priority_class) : NULL;
     if (p->has_priority) {
         /* Already admitted: keep the stored value; a deleted class only warrants a warning. */
         if (p->priority_class && !pc) {
             p->class_missing = true;
-            if (kp__cluster_warn(cl, "Pod %s: spec.priorityClassName: PriorityClass %s no longer exists (keeping spec.priority %d)",
-                                 ref, kp__s(cl, p->priority_class), p->priority) != KP_OK)
-                return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory storing a warning", ref);
+            if (kp__cluster_warn(cl, "Pod %s/%s: spec.priorityClassName: PriorityClass %s no longer exists (keeping spec.priority %d)",
+                                 ns, name, kp__s(cl, p->priority_class), p->priority) != KP_OK)
+                return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory storing a warning", ns, name);
         }
         if (!p->has_preemption_policy) p->preemption_policy = pc && pc->has_preemption_policy ? pc->preemption_policy : KP_PREEMPT_LOWER;
         return KP_OK;
@@ -88,15 +92,15 @@ static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
         }
     } else {
         if (!pc)
-            return kp_error_set(err, KP_ENOTFOUND, "%s: Pod %s: spec.priorityClassName: no PriorityClass with name %s was found",
-                                p->src_file ? p->src_file : "", ref, kp__s(cl, p->priority_class));
+            return kp_error_set(err, KP_ENOTFOUND, "%s: Pod %s/%s: spec.priorityClassName: no PriorityClass with name %s was found",
+                                p->src_file ? p->src_file : "", ns, name, kp__s(cl, p->priority_class));
         prio = pc->value;
         if (pc->has_preemption_policy) policy = pc->preemption_policy;
     }
     if (p->has_preemption_policy && p->preemption_policy != policy)
         return kp_error_set(err, KP_EINVAL,
-                            "%s: Pod %s: spec.preemptionPolicy: the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name",
-                            p->src_file ? p->src_file : "", ref,
+                            "%s: Pod %s/%s: spec.preemptionPolicy: the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name",
+                            p->src_file ? p->src_file : "", ns, name,
                             p->preemption_policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority",
                             policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority");
     p->priority = prio;
@@ -126,12 +130,12 @@ typedef struct {
 static kp_status bound_add(kp_cluster *cl, const kp_pod *p, int64_t *bound, int r, int64_t v, const amount_src *src,
                            kp_error *err) {
     if (kp_amount_add(bound[r], v < 0 ? -v : v, &bound[r]) == KP_OK) return KP_OK;
-    char ref[512], what[96];
+    char what[96];
     if (src->list) snprintf(what, sizeof what, "spec.%s[%u].%s", src->list, src->index, src->field);
     else snprintf(what, sizeof what, "%s", src->field);
     const char *res = kp__s(cl, cl->res_names[r]);
-    return kp_error_set(err, KP_ERANGE, "%s: Pod %s: %s.%s: the pod's amounts of %s add up to more than %lld (kprio's limit)",
-                        p->src_file ? p->src_file : "", kp__pod_ref(cl, p, ref, sizeof ref), what, res, res,
+    return kp_error_set(err, KP_ERANGE, "%s: Pod %s/%s: %s.%s: the pod's amounts of %s add up to more than %lld (kprio's limit)",
+                        p->src_file ? p->src_file : "", kp__s(cl, p->ns), kp__s(cl, p->name), what, res, res,
                         (long long)INT64_MAX);
 }
 
@@ -177,9 +181,8 @@ static kp_status node_sum_error(kp_cluster *cl, const kp_pod *p, const kp_node *
     for (uint16_t i = 0; i < p->req.n && !res; i++)
         if (kp_amount_add(n->requested[p->req.e[i].res], p->req.e[i].v, &unused) != KP_OK) res = kp__s(cl, cl->res_names[p->req.e[i].res]);
     if (!res) res = kp_amount_add(n->nz_cpu, p->nz_cpu, &unused) != KP_OK ? "cpu (non-zero)" : "memory (non-zero)";
-    char ref[512];
-    return kp_error_set(err, KP_ERANGE, "%s: Pod %s: spec.nodeName: the requests of %s of the pods bound to node %s add up to more than %lld (kprio's limit)",
-                        p->src_file ? p->src_file : "", kp__pod_ref(cl, p, ref, sizeof ref), res, kp__s(cl, n->name),
+    return kp_error_set(err, KP_ERANGE, "%s: Pod %s/%s: spec.nodeName: the requests of %s of the pods bound to node %s add up to more than %lld (kprio's limit)",
+                        p->src_file ? p->src_file : "", kp__s(cl, p->ns), kp__s(cl, p->name), res, kp__s(cl, n->name),
                         (long long)INT64_MAX);
 }
 
@@ -224,10 +227,8 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         }
         int64_t dense[KP_MAX_RES];
         kp__pod_requests(cl, p, true, false, dense);
-        if ((st = to_resv(cl, dense, &p->req)) != KP_OK) {
-            char ref[512];
-            return kp_error_set(err, st, "Pod %s: out of memory", kp__pod_ref(cl, p, ref, sizeof ref));
-        }
+        if ((st = to_resv(cl, dense, &p->req)) != KP_OK)
+            return kp_error_set(err, st, "Pod %s/%s: out of memory", kp__s(cl, p->ns), kp__s(cl, p->name));
         kp__pod_requests(cl, p, true, true, dense);
         p->nz_cpu = dense[KP_RES_CPU];
         p->nz_mem = dense[KP_RES_MEM];
@@ -239,20 +240,18 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         long n = kp_cluster_find_node(cl, kp__s(cl, p->node_name));
         if (n < 0) {
             if (n_unknown_node++ < 5) {
-                char ref[512];
-                if (kp__cluster_warn(cl, "Pod %s is bound to node %s, which is not in the input; it is ignored for placement",
-                                     kp__pod_ref(cl, p, ref, sizeof ref), kp__s(cl, p->node_name)) != KP_OK)
-                    return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory storing a warning", ref);
+                if (kp__cluster_warn(cl, "Pod %s/%s is bound to node %s, which is not in the input; it is ignored for placement",
+                                     kp__s(cl, p->ns), kp__s(cl, p->name), kp__s(cl, p->node_name)) != KP_OK)
+                    return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory storing a warning", kp__s(cl, p->ns),
+                                        kp__s(cl, p->name));
             }
             continue;
         }
         st = kp__node_add_pod(cl, (uint32_t)n, i);
         if (st == KP_ERANGE) return node_sum_error(cl, p, &cl->nodes[n], err);
-        if (st != KP_OK) {
-            char ref[512];
-            return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory adding it to node %s",
-                                kp__pod_ref(cl, p, ref, sizeof ref), kp__s(cl, p->node_name));
-        }
+        if (st != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory adding it to node %s", kp__s(cl, p->ns),
+                                kp__s(cl, p->name), kp__s(cl, p->node_name));
     }
     /* The object arrays grew by doubling while loading; give the unused tail back. */
     if (cl->n_pods && cl->n_pods < cl->cap_pods) {

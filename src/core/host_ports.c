@@ -1,5 +1,7 @@
 /* Host ports: see host_ports.h. */
+#include "core/cluster.h"
 #include "core/host_ports.h"
+#include "core/pod.h"
 
 bool kp__host_port_conflicts(const kp_cluster *cl, const kp_port *want, const kp_port *used) {
     if (want->host_port <= 0 || want->host_port != used->host_port) return false;

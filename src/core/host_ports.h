@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "core/model.h"
+#include "core/pod.h"
 
 /* Container c's ports count as the pod's host ports (regular or sidecar init container). */
 static inline bool kp__host_ports_counted(const kp_container *c) { return !c->is_init || c->is_sidecar; }

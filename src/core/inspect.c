@@ -7,7 +7,13 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "core/model.h"
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/node.h"
+#include "core/pdb.h"
+#include "core/pod.h"
+#include "core/priority_class.h"
+#include "core/resources.h"
 #include "kprio/inspect.h"
 
 struct kp_inspection {

@@ -2,6 +2,7 @@
 #include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/node.h"
+#include "core/pod.h"
 #include "kprio/quantity.h"
 
 /* ---- NodeInfo aggregates (mirror framework.NodeInfo.AddPod / RemovePod) ---- */

@@ -2,6 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/node.h"
 #include "core/node_conditions.h"
 
 static const struct {

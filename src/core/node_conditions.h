@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "core/model.h"
+#include "core/node.h"
 #include "kprio/node_conditions.h"
 
 /* The KP_NODE_COND_* bits node n reports in status.conditions (type MemoryPressure,

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/cluster.h"
+#include "core/meta.h"
 #include "core/pod.h"
 
 bool kp__pod_is_terminal(const kp_pod *p) {

@@ -10,7 +10,6 @@
 #include "base/arena.h"
 #include "core/labels.h"
 #include "core/meta.h"
-#include "core/priority_class.h"
 #include "core/resources.h"
 #include "core/selector.h"
 #include "core/taints.h"

@@ -6,7 +6,10 @@
  * admission and eviction. */
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/pod.h"
 #include "core/pod_requests.h"
+#include "core/resources.h"
 
 
 static inline int64_t resv_get(const kp_resv *v, int r, bool *has) {

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/pod.h"
 
 /* The scheduler's requests for containers that set none (schedutil DefaultMilliCPURequest and
  * DefaultMemoryRequest), used for scoring (non-zero requests). */

@@ -1,5 +1,7 @@
 /* The pod's QoS class: the single copy of v1qos.ComputePodQOS and the class names. */
+#include "core/pod.h"
 #include "core/qos.h"
+#include "core/resources.h"
 
 const char *kp_qos_name(kp_qos q) {
     switch (q) {

@@ -3,7 +3,7 @@
 #ifndef KP_CORE_QOS_H
 #define KP_CORE_QOS_H
 
-#include "core/model.h"
+#include "core/pod.h"
 #include "kprio/qos.h"
 
 /* mirrors v1qos.ComputePodQOS: only cpu and memory count; quantities <= 0 are ignored; pod-level

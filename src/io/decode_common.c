@@ -8,6 +8,11 @@
 #include "io/decode_common.h"
 #include "core/cluster.h"
 #include "kprio/quantity.h"
+#include "core/labels.h"
+#include "core/meta.h"
+#include "core/resources.h"
+#include "core/selector.h"
+#include "io/dctx.h"
 
 void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n) {
     void *p = kp__arena_alloc(&cl->arena, n);

@@ -6,9 +6,13 @@
 #include "core/cluster.h"
 #include "core/labels.h"
 #include "core/meta.h"
+#include "core/node.h"
+#include "core/pod.h"
 #include "core/resources.h"
 #include "core/selector.h"
 #include "core/taints.h"
+#include "core/workload.h"
+#include "io/dctx.h"
 #include "io/tree.h"
 
 #define KP_MAX_LIST 100000 /* entries of one label map: more is absurd input */

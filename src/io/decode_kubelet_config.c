@@ -11,7 +11,9 @@
 #include "base/alloc.h"
 #include "base/gosyntax.h"
 #include "core/kubelet_config.h"
+#include "io/dctx.h"
 #include "io/decode_kubelet_config.h"
+#include "io/input.h"
 #include "io/tree.h"
 #include "kprio/quantity.h"
 

@@ -7,7 +7,8 @@
 
 #include "kprio/eviction.h"
 
-/* kp_evict_config_load_path reads at most this many bytes (KP_ELIMIT beyond). */
+/* kp_evict_config_load_path reads at most this many bytes. rule 8: a real limit, reported:
+ * kp__read_file fails with KP_ELIMIT "file is larger than the limit of N bytes". */
 #define KP_KUBELET_CONFIG_MAX_BYTES ((size_t)64 << 20)
 
 #endif

@@ -3,6 +3,12 @@
 #include <string.h>
 
 #include "core/cluster.h"
+#include "core/pod.h"
+#include "core/priority_class.h"
+#include "core/resources.h"
+#include "core/selector.h"
+#include "core/taints.h"
+#include "io/dctx.h"
 #include "io/decode_common.h"
 
 #define TRY(x)                        \

@@ -7,6 +7,8 @@
 
 #include "base/alloc.h"
 #include "core/sched_config.h"
+#include "io/dctx.h"
+#include "io/input.h"
 #include "io/tree.h"
 #include "kprio/sched.h"
 
@@ -56,7 +58,7 @@ static kp_status parse_pset(kp_dctx *d, const kp_tnode *arr, kp_cfg_pset *out, b
             pl = kp__plugin_by_name(name);
             if (pl < 0) return kp__dctx_fail(d, e, KP_EINVAL, "name", "plugin \"%s\" does not exist (or is not supported by kprio)", name);
         }
-        if (out->n >= KP_CFG_MAX_SET) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many plugins");
+        if (out->n >= KP_CFG_MAX_SET) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d plugins (kprio's limit)", KP_CFG_MAX_SET);
         out->pl[out->n] = (int16_t)pl;
         out->weight[out->n++] = (int32_t)w;
         kp__dctx_pop(d, sv);
@@ -98,7 +100,7 @@ static kp_status parse_resources(kp_dctx *d, const kp_tnode *arr, kp_cfg_resourc
         if ((st = kp__dget_str(d, e, "name", &name, &has)) != KP_OK) return st;
         if (!has || !*name) return kp__dctx_fail(d, e, KP_EINVAL, "name", "required");
         if ((st = kp__dget_int(d, e, "weight", 1, 100, &w, &has)) != KP_OK) return st;
-        if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many resources");
+        if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d resources (kprio's limit)", KP_CFG_MAX_RES);
         if (strlen(name) >= sizeof out[*n].name)
             return kp__dctx_fail(d, e, KP_ELIMIT, "name", "longer than %zu characters (kprio's limit)", sizeof out[*n].name - 1);
         snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
@@ -114,7 +116,7 @@ static kp_status parse_strlist(kp_dctx *d, const kp_tnode *arr, char (*out)[64],
     uint32_t i = 0;
     for (const kp_tnode *e = arr->first; e; e = e->next, i++) {
         if (e->type != KP_T_STR) return kp__dctx_fail(d, e, KP_EINVAL, NULL, "[%u]: expected a string", i);
-        if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many entries");
+        if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d entries (kprio's limit)", KP_CFG_MAX_RES);
         if (strlen(e->s) >= 64)
             return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "[%u]: longer than 63 characters (kprio's limit)", i);
         snprintf(out[(*n)++], 64, "%s", e->s);
@@ -175,7 +177,7 @@ static kp_status parse_fit_args(kp_dctx *d, kp_sched_config *c, const kp_tnode *
             if ((st = kp__dget_int(d, e, "score", 0, 10, &sc, &has)) != KP_OK) return st;
             if (c->n_shape && u <= c->shape[c->n_shape - 1].utilization)
                 return kp__dctx_fail(d, e, KP_EINVAL, "utilization", "values must be sorted in increasing order");
-            if (c->n_shape >= KP_CFG_MAX_SHAPE) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many points");
+            if (c->n_shape >= KP_CFG_MAX_SHAPE) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d points (kprio's limit)", KP_CFG_MAX_SHAPE);
             c->shape[c->n_shape].utilization = u;
             c->shape[c->n_shape].score = sc * 10; /* MaxNodeScore / MaxCustomPriorityScore */
             c->n_shape++;
@@ -245,7 +247,8 @@ static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, co
                 size_t sv2 = kp__dctx_push_index(d, i);
                 static const char *const ck[] = {"maxSkew", "topologyKey", "whenUnsatisfiable", NULL};
                 if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, ck)) != KP_OK) return st;
-                if (c->n_default_spread >= KP_CFG_MAX_DEFAULT_SPREAD) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "too many constraints");
+                if (c->n_default_spread >= KP_CFG_MAX_DEFAULT_SPREAD) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d constraints (kprio's limit)",
+                                                                                    KP_CFG_MAX_DEFAULT_SPREAD);
                 kp_cfg_spread *cs = &c->default_spread[c->n_default_spread++];
                 int64_t v = 0;
                 if ((st = kp__dget_int(d, e, "maxSkew", 1, INT32_MAX, &v, &has)) != KP_OK) return st;

@@ -33,7 +33,10 @@
 #include "io/decode_summary.h"
 #include "io/decode_summary_tree.h"
 #include "io/summary_build.h"
-#include "io/tree.h"
+#include "core/kubelet_config.h"
+#include "core/summary.h"
+#include "io/dctx.h"
+#include "io/input.h"
 
 /* frame kinds: the containers whose members the parser reads */
 enum {

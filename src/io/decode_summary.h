@@ -7,9 +7,12 @@
 
 #include <stddef.h>
 
-#include "core/summary.h"
+#include "kprio/common.h"
+#include "kprio/eviction.h"
 
-/* kp_evict_summary_load_path reads at most this many bytes (KP_ELIMIT beyond). */
+
+/* kp_evict_summary_load_path reads at most this many bytes. rule 8: a real limit, reported:
+ * kp__read_file fails with KP_ELIMIT "file is larger than the limit of N bytes". */
 #define KP_SUMMARY_MAX_BYTES ((size_t)1 << 30)
 
 /* The event-stream decoder alone: KP_OK with *out set (free with kp_evict_summary_free),

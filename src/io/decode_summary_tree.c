@@ -10,6 +10,9 @@
 #include "io/tree.h"
 #include "io/decode_summary_tree.h"
 #include "io/summary_build.h"
+#include "core/kubelet_config.h"
+#include "core/summary.h"
+#include "io/dctx.h"
 
 typedef struct {
     kp_dctx d;

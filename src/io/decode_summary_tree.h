@@ -7,7 +7,9 @@
 
 #include <stddef.h>
 
-#include "core/summary.h"
+#include "kprio/common.h"
+#include "kprio/eviction.h"
+
 
 /* Decodes buf[0..len) (JSON or YAML, one object document); source names the input in errors.
  * Same contract as kp_evict_summary_parse: *out set on KP_OK (free with kp_evict_summary_free),

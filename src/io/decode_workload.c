@@ -5,6 +5,8 @@
  * StatefulSet. Everything else in these objects is ignored without validation. */
 #include <string.h>
 
+#include "core/workload.h"
+#include "io/dctx.h"
 #include "io/decode_common.h"
 
 bool kp__workload_kind(const char *kind, kp_workload_kind *out) {

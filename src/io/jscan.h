@@ -7,7 +7,8 @@
 
 #include "io/events.h"
 
-/* Nesting deeper than this makes the cut give up (the full parser then reports the depth). */
+/* Nesting deeper than this makes the cut give up. rule 8: not a limit of its own: the item is
+ * then handed to the full parser, which fails with KP_ELIMIT naming KP_MAX_DEPTH. */
 #define KP_JSCAN_MAX_DEPTH KP_MAX_DEPTH
 
 /* p at '{' or '[': returns the byte after the matching close bracket, honouring strings and

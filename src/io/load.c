@@ -12,6 +12,13 @@
 #include "io/decode_common.h"
 #include "io/input.h"
 #include "kprio/cluster.h"
+#include "core/namespace.h"
+#include "core/node.h"
+#include "core/pdb.h"
+#include "core/pod.h"
+#include "core/priority_class.h"
+#include "core/workload.h"
+#include "io/dctx.h"
 
 #define TRY(x)                        \
     do {                              \

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/summary.h"
 #include "io/summary_build.h"
 
 /* ---------------------------------------------------------------- builder */

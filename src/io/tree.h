@@ -59,7 +59,3 @@ const kp_tnode *kp__tree_path(const kp_tnode *obj, const char *dotted);
 bool kp__tree_key_is(const kp_tnode *n, const char *key);
 
 #endif
-
-/* Compatibility: the typed reading (dctx.h) and kp__read_file (input.h) were declared here. */
-#include "io/dctx.h"
-#include "io/input.h"

@@ -10,13 +10,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/resources.h"
 #include "kprio/admission.h"
 
-/* generalFilter yields at most: pods + cpu + memory + ephemeral + one per scalar resource
- * (< KP_MAX_RES) + NodeAffinity + NodeName + NodePorts + TaintToleration. */
+/* generalFilter yields at most one insufficient-resource reason per resource index (pods, cpu,
+ * memory, ephemeral-storage and the scalar resources: at most KP_MAX_RES, itself a limit the
+ * decoder reports) + NodeAffinity + NodeName + NodePorts + TaintToleration; the OS and
+ * node-condition rejections return before it with one reason. Requirements are the
+ * insufficient reasons. rule 8: bounds that cannot be reached, not limits. */
 #define KP__ADMIT_MAX_REASONS (KP_MAX_RES + 8)
-#define KP__ADMIT_MAX_REQS (KP_MAX_RES + 1)
+#define KP__ADMIT_MAX_REQS (KP_MAX_RES + 1) /* rule 8: a bound (above) */
 
 /* admissionRequirement: resource index (KP_RES_PODS for "pods") and the amount still needed. */
 typedef struct {

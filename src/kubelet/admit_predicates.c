@@ -9,8 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/host_ports.h"
+#include "core/labels.h"
+#include "core/node.h"
 #include "core/node_conditions.h"
-#include "core/pod_requests.h"
+#include "core/pod.h"
+#include "core/resources.h"
+#include "core/selector.h"
+#include "core/taints.h"
+#include "kubelet/admit.h"
 #include "kubelet/admit_predicates.h"
 
 /* mirrors kubetypes.Preemptable */
@@ -236,40 +244,15 @@ static void fit_resources(const kp_cluster *cl, const kp_node *n, uint32_t pod, 
     }
 }
 
-/* HostPortInfo.CheckConflict: 0.0.0.0 conflicts with any address; a specific address conflicts
- * with itself and with 0.0.0.0. Protocol and port must match. */
-static bool port_conflicts(const kp_cluster *cl, const kp_port *want, const kp_port *have) {
-    if (want->host_port <= 0 || want->host_port != have->host_port) return false;
-    if (want->protocol != have->protocol) return false;
-    if (want->host_ip == cl->s_any_ip) return true;
-    return have->host_ip == cl->s_any_ip || have->host_ip == want->host_ip;
-}
-
-/* Containers whose host ports count (schedutil.GetHostPorts): sidecar init containers and
- * regular containers. */
-static bool container_ports_count(const kp_container *c) { return !c->is_init || c->is_sidecar; }
-
-/* mirrors nodeports.Fits */
+/* mirrors nodeports.Fits (fitsPorts): the pod's host ports against those of every active other
+ * pod on the node, with the scheduler's copy of the rule (core/host_ports.h). */
 static bool ports_fit(const kp_cluster *cl, const kp_node *n, uint32_t pod) {
     const kp_pod *p = &cl->pods[pod];
-    uint32_t total = (uint32_t)p->n_containers + p->n_init;
-    for (uint32_t ci = 0; ci < total; ci++) {
-        const kp_container *c = &p->containers[ci];
-        if (!container_ports_count(c)) continue;
-        for (uint16_t k = 0; k < c->n_ports; k++) {
-            for (uint32_t i = 0; i < n->n_pods; i++) {
-                uint32_t qi = n->pods[i];
-                const kp_pod *q = &cl->pods[qi];
-                if (!kp__admit_active_other(q, qi, pod)) continue;
-                uint32_t qtotal = (uint32_t)q->n_containers + q->n_init;
-                for (uint32_t qc = 0; qc < qtotal; qc++) {
-                    const kp_container *d = &q->containers[qc];
-                    if (!container_ports_count(d)) continue;
-                    for (uint16_t m = 0; m < d->n_ports; m++)
-                        if (port_conflicts(cl, &c->ports[k], &d->ports[m])) return false;
-                }
-            }
-        }
+    if (!kp__pod_has_host_ports(p)) return true;
+    for (uint32_t i = 0; i < n->n_pods; i++) {
+        uint32_t qi = n->pods[i];
+        const kp_pod *q = &cl->pods[qi];
+        if (kp__admit_active_other(q, qi, pod) && kp__host_ports_conflict(cl, p, q)) return false;
     }
     return true;
 }

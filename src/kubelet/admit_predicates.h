@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/node.h"
+#include "core/pod.h"
 #include "kprio/admission.h"
-#include "kubelet/admit.h"
 
 /* ---- classification (pkg/kubelet/types, pkg/api/v1/resource) ---- */
 
@@ -41,7 +41,7 @@ bool kp__admit_os_reject(const kp_cluster *cl, const kp_node *n, const kp_pod *p
  * every failure to a->reasons. */
 void kp__admit_general_filter(const kp_cluster *cl, uint32_t node, uint32_t pod, kp_admission *a);
 
-/* Appends a reason; silently ignores overflow beyond KP__ADMIT_MAX_REASONS (cannot happen). */
+/* Appends a reason (at most KP__ADMIT_MAX_REASONS: a bound that cannot be reached). */
 kp_admit_reason *kp__admit_add_reason(kp_admission *a);
 /* Fills in reasons[i].message if it is still pending (InsufficientResourceError.Error()). */
 void kp__admit_format_reason(kp_admission *a, uint32_t i);

@@ -10,7 +10,12 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
 #include "core/pod_requests.h"
+#include "core/resources.h"
+#include "kubelet/admit.h"
 #include "kubelet/admit_predicates.h"
 #include "kubelet/admit_preempt.h"
 

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/model.h"
 #include "kprio/admission.h"
 #include "kubelet/admit.h"
 

@@ -5,8 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/pod.h"
 #include "core/pod_requests.h"
+#include "core/resources.h"
+#include "core/summary.h"
 #include "kubelet/evict_local_storage.h"
+#include "kubelet/evict_manager.h"
+#include "kubelet/evict_spec.h"
+#include "kubelet/evict_thresholds.h"
 
 /* printf into the step's arena (NULL when out of memory). */
 static char *arena_printf(kp_arena *a, const char *fmt, ...)

@@ -6,8 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/summary.h"
-#include "kubelet/evict_manager.h"
 #include "kubelet/evict_spec.h"
 
 /* PodLimits(pod)[ephemeral-storage] (sidecar-aware, overhead added to a non-zero limit): *out

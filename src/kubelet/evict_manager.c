@@ -16,8 +16,13 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/node.h"
 #include "core/node_conditions.h"
+#include "core/pod.h"
 #include "core/pod_requests.h"
+#include "core/resources.h"
+#include "core/summary.h"
 #include "kubelet/evict_local_storage.h"
 #include "kubelet/evict_manager.h"
 #include "kubelet/evict_message.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "core/model.h"
+#include "core/kubelet_config.h"
 #include "core/summary.h"
 #include "kprio/eviction.h"
 #include "kubelet/evict_rank.h"

@@ -4,8 +4,15 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/pod.h"
+#include "core/resources.h"
+#include "core/summary.h"
+#include "kubelet/evict_manager.h"
 #include "kubelet/evict_message.h"
 #include "kubelet/evict_signals.h"
+#include "kubelet/evict_spec.h"
+#include "kubelet/evict_thresholds.h"
 
 /* A growing text (the message and the annotation lists have no length limit): starts in its own
  * buffer and moves to the heap only when that is too small, so a step formats each piece once and

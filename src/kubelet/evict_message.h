@@ -5,7 +5,6 @@
 #include <stdint.h>
 
 #include "core/summary.h"
-#include "kubelet/evict_manager.h"
 
 /* Fills e's message and annotations for evicting pod rp_pod (stats st, NULL when none) to
  * reclaim `resource`; t3[0..n3) are the thresholds acted on, obs this step's observations.

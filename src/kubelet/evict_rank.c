@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/pod.h"
+#include "core/summary.h"
 #include "kubelet/evict_rank.h"
 #include "kubelet/evict_thresholds.h"
 

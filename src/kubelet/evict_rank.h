@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/pod.h"
 #include "core/summary.h"
 #include "kprio/eviction.h"
 

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/summary.h"
 #include "kubelet/evict_signals.h"
+#include "kubelet/evict_thresholds.h"
 
 static void obs_fs(kp_evict_observation *avail, kp_evict_observation *inodes, const kp__ev_fs *fs) {
     if (!(fs->has & KP__EVF_PRESENT)) return;

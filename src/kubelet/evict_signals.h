@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/summary.h"
 #include "kprio/eviction.h"
 #include "kubelet/evict_thresholds.h"
 

@@ -3,6 +3,9 @@
  * pod's manifest spelt it (Quantity.String), and Quantity.Add for the sums messages print. */
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/pod.h"
+#include "core/resources.h"
 #include "kubelet/evict_spec.h"
 
 static const kp_resent *resv_entry(const kp_cluster *cl, const kp_resv *rv, const char *res) {

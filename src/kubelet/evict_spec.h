@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/resources.h"
 #include "kprio/eviction.h"
 #include "kprio/quantity.h"
 

@@ -17,6 +17,7 @@
 
 #include "base/alloc.h"
 #include "base/gosyntax.h"
+#include "core/kubelet_config.h"
 #include "kubelet/evict_thresholds.h"
 
 /* mirrors signalToResource */

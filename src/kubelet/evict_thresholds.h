@@ -16,8 +16,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/kubelet_config.h"
-#include "core/summary.h"
 #include "kprio/eviction.h"
 #include "kprio/quantity.h"
 

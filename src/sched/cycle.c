@@ -6,7 +6,11 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
 #include "core/host_ports.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/sched_config.h"
 #include "sched/cycle.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/node_affinity.h"
@@ -195,7 +199,7 @@ void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
 }
 
 /* --explain: every enabled filter's own verdict on the real node (no early stop). */
-void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node *en) {
+void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node *en, kp_explain *x) {
     const kp_sched_config *cfg = &c->s->cfg;
     en->n_filters = 0;
     for (uint8_t i = 0; i < cfg->n_filter; i++) {
@@ -206,15 +210,13 @@ void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node
             bool vol = pl == KP_PL_VOLUME_RESTRICTIONS || pl == KP_PL_NODE_VOLUME_LIMITS ||
                        pl == KP_PL_VOLUME_BINDING || pl == KP_PL_VOLUME_ZONE;
             f->code = KP_CODE_SUCCESS;
-            snprintf(f->reason, sizeof f->reason, "%s", vol ? "skipped (volumes are not modelled)" : "skipped (nothing to check for this pod)");
-            continue;
+            f->reason = kp__textbuf_add(&x->text, vol ? "skipped (volumes are not modelled)" : "skipped (nothing to check for this pod)", NULL);
+        } else {
+            kp_node_status st;
+            run_plugin(c, pl, node, &st);
+            f->code = st.code;
+            f->reason = kp__textbuf_add(&x->text, NULL, &st); /* every reason, whole */
         }
-        kp_node_status st;
-        run_plugin(c, pl, node, &st);
-        f->code = st.code;
-        f->reason[0] = 0;
-        size_t off = 0;
-        for (uint8_t r = 0; r < st.n_reasons && off < sizeof f->reason; r++)
-            off += (size_t)snprintf(f->reason + off, sizeof f->reason - off, "%s%s", r ? ", " : "", st.reasons[r]);
+        if (f->reason == KP_TEXT_NONE) x->enomem = true;
     }
 }

@@ -2,6 +2,7 @@
  * public accessors over what it recorded (explain.h). */
 #include <string.h>
 
+#include "core/sched_config.h"
 #include "kprio/preempt.h"
 #include "sched/cycle.h"
 #include "sched/framework.h"
@@ -15,14 +16,21 @@ void kp__explain_begin(kp_explain *e, uint32_t n_nodes) {
     e->has_preempt = false;
     e->selected = -1;
     e->nominated_first = false;
-    e->prefilter_msg[0] = 0;
+    e->text.len = 0;
+    e->prefilter_msg = kp__textbuf_add(&e->text, "", NULL);
+    e->enomem = e->prefilter_msg == KP_TEXT_NONE;
+}
+
+void kp__explain_prefilter(kp_explain *e, const kp_node_status *pre) {
+    e->prefilter_msg = kp__textbuf_add(&e->text, NULL, pre);
+    if (e->prefilter_msg == KP_TEXT_NONE) e->enomem = true;
 }
 
 void kp__explain_filters(kp_sched *s, kp_cycle *c, uint32_t node, const kp_node_status *overall) {
     kp_explain_node *en = &s->explain->nodes[node];
     en->evaluated = true;
     en->overall = *overall;
-    kp__cycle_explain_filters(c, node, en);
+    kp__cycle_explain_filters(c, node, en, s->explain);
 }
 
 void kp__explain_plugin_scores(kp_sched *s, kp_plugin pl, uint32_t n_feas, int64_t weight) {
@@ -54,7 +62,7 @@ bool kp_sched_explanation_get(const kp_sched *s, kp_sched_explanation *out) {
     if (!x) return false;
     out->pod = x->pod;
     out->attempted = x->attempted;
-    out->prefilter_message = x->prefilter_msg;
+    out->prefilter_message = kp__textbuf_get(&x->text, x->prefilter_msg);
     out->nominated_node_first = x->nominated_first;
     out->selected_node = x->selected;
     out->n_nodes = x->n_nodes;
@@ -89,9 +97,10 @@ kp_status kp_sched_explain_filter_get(const kp_sched *s, kp_index node, size_t i
                                       kp_sched_explain_filter *out) {
     const kp_explain_node *n = explain_node(s, node);
     if (!n || i >= n->n_filters) return KP_EINVAL;
+    if (n->filters[i].reason == KP_TEXT_NONE) return KP_ENOMEM;
     out->plugin = kp__plugin_name((kp_plugin)n->filters[i].plugin);
     out->code = (kp_filter_code)n->filters[i].code;
-    out->reason = n->filters[i].reason;
+    out->reason = kp__textbuf_get(&s->explain->text, n->filters[i].reason);
     return KP_OK;
 }
 

@@ -13,7 +13,7 @@
 typedef struct {
     uint8_t plugin;
     kp_code code;
-    char reason[112];
+    size_t reason; /* offset in the record's text store (kp_explain.text) */
 } kp_explain_filter;
 
 typedef struct {
@@ -29,13 +29,15 @@ typedef struct {
 typedef struct kp_explain {
     uint32_t pod;
     bool attempted;
-    char prefilter_msg[256];
+    size_t prefilter_msg;  /* offset in `text`; PreFilter's joined reasons ("" if it passed) */
     int32_t selected;      /* chosen node or -1 */
     bool nominated_first;  /* decided on the nominated node without a full pass */
     uint32_t n_nodes;
     kp_explain_node *nodes;
     bool has_preempt;
     kp_preempt_result preempt;
+    kp_textbuf text;       /* the reason texts, whole (grows; reset by each attempt) */
+    bool enomem;           /* a text could not be stored: the attempt reports KP_ENOMEM */
 } kp_explain;
 
 typedef struct kp_sched kp_sched;
@@ -45,6 +47,8 @@ typedef struct kp_cycle kp_cycle;
  * branch, so an attempt without --explain does no per-node bookkeeping and builds no text. */
 /* A fresh record for this attempt. */
 void kp__explain_begin(kp_explain *e, uint32_t n_nodes);
+/* PreFilter's rejection, its reasons joined (FitError's PreFilterMsg). */
+void kp__explain_prefilter(kp_explain *e, const kp_node_status *pre);
 /* Node's overall Filter verdict and every enabled filter's own verdict on it. */
 void kp__explain_filters(kp_sched *s, kp_cycle *c, uint32_t node, const kp_node_status *overall);
 /* Plugin pl's weighted scores of the n_feas feasible nodes (weight 0: the plugin was skipped). */

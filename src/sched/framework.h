@@ -13,9 +13,12 @@
 #include <stdint.h>
 
 #include "base/prng.h"
-#include "core/model.h"
-#include "kprio/sched.h"
+#include "core/labels.h"
+#include "core/pod.h"
+#include "core/resources.h"
 #include "core/sched_config.h"
+#include "core/selector.h"
+#include "kprio/sched.h"
 #include "sched/explain.h"
 #include "sched/pairmap.h"
 #include "sched/podindex.h"
@@ -24,7 +27,7 @@
 
 typedef struct kp_cycle kp_cycle;
 
-#define KP_MAX_NODE_SCORE 100
+#define KP_MAX_NODE_SCORE 100 /* rule 8: not a limit: upstream's framework.MaxNodeScore */
 
 /* ---- per-pod result of a run ---- */
 typedef struct {

@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/pod.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
 

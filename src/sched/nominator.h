@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "kprio/common.h"
+
 typedef struct kp_sched kp_sched;
 
 /* Pods nominated to node (indices, *pods valid until the next nomination change). */

@@ -1,5 +1,9 @@
 /* Pod index for the inter-pod PreFilters (see podindex.h). */
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/pod.h"
+#include "core/selector.h"
 #include "sched/podindex.h"
 
 #include <stdlib.h>

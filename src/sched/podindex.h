@@ -12,7 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/labels.h"
+#include "core/pod.h"
+#include "core/selector.h"
 #include "sched/pairmap.h"
 
 typedef struct {
@@ -28,6 +30,9 @@ typedef struct {
     uint32_t n_anti;
 } kp_podindex;
 
+/* The most value lists a plan unions. rule 8: not a limit on an answer: a selector value set
+ * larger than this is not used to narrow the plan, which then falls back to another option or
+ * to every pod; a plan is only a superset, every candidate is still matched in full. */
 #define KP_IX_MAX_LISTS 16
 
 /* A superset of the pods a selector can match: the union of n_lists disjoint pod lists, or every

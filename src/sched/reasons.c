@@ -3,6 +3,9 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/taints.h"
 #include "sched/framework.h"
 #include "sched/reasons.h"
 

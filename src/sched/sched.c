@@ -5,6 +5,13 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/meta.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/resources.h"
+#include "core/sched_config.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"
@@ -189,6 +196,7 @@ fail:
 static void explain_free(kp_explain *e) {
     if (!e) return;
     if (e->has_preempt) kp__preempt_result_fini(&e->preempt);
+    kp__free(e->text.buf);
     kp__free(e->nodes);
     kp__free(e);
 }

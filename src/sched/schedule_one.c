@@ -7,6 +7,10 @@
 
 #include "base/alloc.h"
 #include "base/prng.h"
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/sched_config.h"
 #include "sched/cycle.h"
 #include "sched/diagnosis.h"
 #include "sched/explain.h"
@@ -49,13 +53,16 @@ uint32_t kp__select_host(kp_sched *s, const uint32_t *nodes, const int64_t *tota
 
 /* mirrors FitError.Error(): "0/N nodes are available: <PreFilterMsg>." or the sorted histogram
  * of the reasons of every node with a status; *out is a heap string (kp__free) */
-kp_status kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, char **out) {
+kp_status kp__fit_error_message(const kp_sched *s, const kp_node_status *prefilter, char **out) {
     uint32_t nn = s->cl->n_nodes;
     *out = NULL;
-    if (prefilter_msg && *prefilter_msg) {
-        size_t cap = strlen(prefilter_msg) + 48;
+    size_t pre_len = prefilter ? kp__status_join(prefilter, NULL, 0) : 0;
+    if (pre_len) { /* PreFilterMsg: every reason, whole */
+        size_t cap = pre_len + 48;
         if (!(*out = kp__malloc(cap))) return KP_ENOMEM;
-        snprintf(*out, cap, "0/%u nodes are available: %s.", nn, prefilter_msg);
+        int n = snprintf(*out, cap, "0/%u nodes are available: ", nn);
+        kp__status_join(prefilter, *out + n, cap - (size_t)n);
+        strcat(*out + n + pre_len, ".");
         return KP_OK;
     }
     kp_diagnosis d;
@@ -165,14 +172,10 @@ static void record(kp_sched *s, uint32_t node, const kp_node_status *st) {
     for (uint8_t r = 0; r < st->n_reasons; r++) d->reasons[r] = st->reasons[r];
 }
 
-/* The PreFilter rejection as the FitError's PreFilterMsg; every node gets the status. */
-static void record_prefilter_failure(kp_sched *s, const kp_node_status *pre, bool explain,
-                                     char *msg, size_t cap) {
-    size_t off = 0;
-    for (uint8_t r = 0; r < pre->n_reasons && off < cap; r++)
-        off += (size_t)snprintf(msg + off, cap - off, "%s%s", r ? ", " : "", pre->reasons[r]);
+/* The PreFilter rejection (the FitError's PreFilterMsg); every node gets the status. */
+static void record_prefilter_failure(kp_sched *s, const kp_node_status *pre, bool explain) {
     for (uint32_t i = 0; i < s->cl->n_nodes; i++) record(s, i, pre);
-    if (explain) snprintf(s->explain->prefilter_msg, sizeof s->explain->prefilter_msg, "%s", msg);
+    if (explain) kp__explain_prefilter(s->explain, pre);
 }
 
 /* mirrors evaluateNominatedNode: true when the pod's nominated node passes the Filter */
@@ -312,10 +315,10 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
 
 /* mirrors handleSchedulingFailure after a FitError: the FitError text, then PostFilter. */
 static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod,
-                                           const char *prefilter_msg, bool explain, bool *changed,
+                                           const kp_node_status *prefilter, bool explain, bool *changed,
                                            kp_error *err) {
     char *msg = NULL;
-    kp_status st = kp__fit_error_message(s, prefilter_msg, &msg);
+    kp_status st = kp__fit_error_message(s, prefilter, &msg);
     if (st != KP_OK) return kp_error_set(err, st, "out of memory");
     res->outcome = KP_OUTCOME_UNSCHEDULABLE;
     res->node = -1;
@@ -348,7 +351,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     kp_node_status pre;
     kp_cycle *c = kp__cycle_new(s, pod, &pre);
     if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
-    char prefilter_msg[256] = "";
+    const kp_node_status *prefilter = NULL; /* set when PreFilter rejected the pod */
     uint32_t n_feas = 0;
     uint32_t chosen;
     kp_status st = KP_OK;
@@ -360,7 +363,8 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
         goto out;
     }
     if (pre.code != KP_CODE_SUCCESS) {
-        record_prefilter_failure(s, &pre, explain, prefilter_msg, sizeof prefilter_msg);
+        record_prefilter_failure(s, &pre, explain);
+        prefilter = &pre;
         goto failed;
     }
     bool nominated_fits = evaluate_nominated_node(s, c, pod, explain);
@@ -390,8 +394,9 @@ bound:
     if ((st = record_bound(s, res, pod, chosen, explain, changed)) != KP_OK) kp_error_set(err, st, "out of memory");
     goto out;
 failed:
-    st = handle_scheduling_failure(s, c, res, pod, prefilter_msg, explain, changed, err);
+    st = handle_scheduling_failure(s, c, res, pod, prefilter, explain, changed, err);
 out:
+    if (st == KP_OK && explain && s->explain->enomem) st = kp_error_set(err, KP_ENOMEM, "explain: out of memory");
     kp__cycle_free(c);
     return st;
 }

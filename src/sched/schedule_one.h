@@ -14,6 +14,6 @@ uint32_t kp__num_feasible_to_find(int32_t pct, uint32_t n_all);
 /* mirrors selectHost (reservoir sampling among the max total score) */
 uint32_t kp__select_host(kp_sched *s, const uint32_t *nodes, const int64_t *totals, uint32_t n);
 /* FitError message ("0/N nodes are available: ...") from the per-node statuses. KP_ENOMEM. */
-kp_status kp__fit_error_message(const kp_sched *s, const char *prefilter_msg, char **out);
+kp_status kp__fit_error_message(const kp_sched *s, const kp_node_status *prefilter, char **out);
 
 #endif

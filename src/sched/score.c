@@ -1,6 +1,8 @@
 /* The Score extension point over the plugin table: each enabled score plugin's raw ->
  * normalised, unweighted scores per feasible node (the plugin part of prioritizeNodes; the
  * weighting and the sum are schedule_one.c's). */
+#include "core/pod.h"
+#include "core/sched_config.h"
 #include "sched/plugins/balanced_allocation.h"
 #include "sched/plugins/image_locality.h"
 #include "sched/plugins/inter_pod_affinity.h"

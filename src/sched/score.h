@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/pod.h"
+#include "core/sched_config.h"
 #include "sched/framework.h"
 
 /* Plugin pl's normalised, unweighted scores for nodes[n] (out[n]): 1 scored, 0 plugin skipped

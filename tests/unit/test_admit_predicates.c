@@ -3,12 +3,15 @@
  * eviction_manager_test.go (TestAdmitUnderNodeConditions) and resource helpers. */
 #include <stdlib.h>
 
+#include "core/cluster.h"
 #include "harness.h"
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
 #include "kubelet/admit.h"
 #include "core/pod_requests.h"
 #include "kubelet/admit_predicates.h"
+#include "core/pod.h"
+#include "core/resources.h"
 
 static kp_cluster *load(const char *y) {
     kp_error err;
@@ -149,6 +152,42 @@ KT_TEST(host_port_conflict) {
     kp_admission_free(a);
     a = admit(cl, "ip"); /* a specific address conflicts with 0.0.0.0 */
     KT_CHECK(!kp_admission_admitted(a));
+    kp_admission_free(a);
+    kp_cluster_free(cl);
+}
+
+/* The kubelet uses the scheduler's copy of the rule (core/host_ports.h): a sidecar init
+ * container's host ports count on both sides, a plain init container's do not, and two different
+ * specific addresses do not overlap (schedutil.GetHostPorts, HostPortInfo.CheckConflict). */
+KT_TEST(host_port_sidecar_and_addresses) {
+    kp_cluster *cl = load(NODE POD("existing") "spec:\n  nodeName: machine1\n  initContainers:\n"
+                          "  - name: side\n    restartPolicy: Always\n    ports:\n"
+                          "    - containerPort: 80\n      hostPort: 123\n      hostIP: 10.0.0.1\n"
+                          "  - name: init\n    ports:\n    - containerPort: 80\n      hostPort: 456\n"
+                          "  containers:\n  - name: c\n"
+                          POD("side") "spec:\n  initContainers:\n  - name: s\n    restartPolicy: Always\n"
+                          "    ports:\n    - containerPort: 80\n      hostPort: 123\n"
+                          "  containers:\n  - name: c\n"
+                          POD("other_ip") "spec:\n  containers:\n  - name: c\n    ports:\n"
+                          "    - containerPort: 80\n      hostPort: 123\n      hostIP: 10.0.0.2\n"
+                          POD("init_port") "spec:\n  containers:\n  - name: c\n    ports:\n"
+                          "    - containerPort: 80\n      hostPort: 456\n"
+                          POD("init_want") "spec:\n  initContainers:\n  - name: i\n    ports:\n"
+                          "    - containerPort: 80\n      hostPort: 123\n  containers:\n  - name: c\n");
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_admission *a = admit(cl, "side"); /* 0.0.0.0 in a sidecar against 10.0.0.1 in a sidecar */
+    KT_CHECK(!kp_admission_admitted(a));
+    KT_CHECK_STR(kp_admission_reason(a), "NodePorts");
+    kp_admission_free(a);
+    a = admit(cl, "other_ip"); /* 10.0.0.2 against 10.0.0.1: no overlap */
+    KT_CHECK(kp_admission_admitted(a));
+    kp_admission_free(a);
+    a = admit(cl, "init_port"); /* the existing pod's plain init container holds no port */
+    KT_CHECK(kp_admission_admitted(a));
+    kp_admission_free(a);
+    a = admit(cl, "init_want"); /* nor does the admitted pod's */
+    KT_CHECK(kp_admission_admitted(a));
     kp_admission_free(a);
     kp_cluster_free(cl);
 }
@@ -418,7 +457,7 @@ KT_TEST(bad_arguments) {
 
 KT_MAIN(KT_CASE(no_resources_requested_always_fits), KT_CASE(not_enough_cpu_and_memory),
         KT_CASE(too_many_pods), KT_CASE(terminal_pods_and_the_pod_itself_do_not_count),
-        KT_CASE(host_name_mismatch), KT_CASE(host_port_conflict),
+        KT_CASE(host_name_mismatch), KT_CASE(host_port_conflict), KT_CASE(host_port_sidecar_and_addresses),
         KT_CASE(taints_only_noexecute_matters), KT_CASE(noschedule_and_prefer_taints_admit),
         KT_CASE(static_pod_node_affinity_mismatch), KT_CASE(extended_resources), KT_CASE(os_checks),
         KT_CASE(admit_under_node_conditions), KT_CASE(conditions_from_node_status),

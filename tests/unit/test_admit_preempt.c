@@ -4,6 +4,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "core/cluster.h"
+#include "core/pod.h"
+#include "core/resources.h"
 #include "harness.h"
 #include "kprio/admission.h"
 #include "kprio/cluster.h"

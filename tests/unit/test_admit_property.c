@@ -15,6 +15,9 @@
 #include "core/pod_requests.h"
 #include "kubelet/admit_predicates.h"
 #include "kubelet/admit_preempt.h"
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
 
 static uint64_t rng_state;
 static uint64_t rnd(void) { /* xorshift64* */

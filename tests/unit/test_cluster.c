@@ -4,8 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cluster_int.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/pod.h"
+#include "core/priority_class.h"
+#include "core/resources.h"
+#include "core/selector.h"
+#include "core/taints.h"
 #include "harness.h"
+#include "io/dctx.h"
 #include "io/tree.h"
 #include "kprio/cluster.h"
 

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/model.h"
+#include "core/cluster.h"
+#include "core/pod.h"
+#include "core/resources.h"
+#include "core/summary.h"
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kubelet/evict_rank.h"

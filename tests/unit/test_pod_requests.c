@@ -5,9 +5,11 @@
  * eviction manager used to take the scheduler's figure; upstream ranks by the kubelet's. */
 #include <stdlib.h>
 
-#include "core/model.h"
+#include "core/cluster.h"
+#include "core/pod.h"
 #include "core/pod_requests.h"
 #include "core/qos.h"
+#include "core/resources.h"
 #include "harness.h"
 #include "kprio/cluster.h"
 

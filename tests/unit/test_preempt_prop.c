@@ -6,6 +6,12 @@
  *  - no victim could have been spared: putting any single victim back makes Filter fail
  *    (resources are monotone, so greedy reprieve in any upstream order leaves no spare victim);
  *  - the PDB violation count, recomputed independently from the PDB statuses, agrees. */
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/node.h"
+#include "core/pdb.h"
+#include "core/pod.h"
+#include "core/selector.h"
 #include "harness.h"
 #include "test_preempt_util.h"
 

@@ -1,5 +1,8 @@
 /* DefaultPreemption node choice (TestSelectBestCandidate), eligibility
  * (TestPodEligibleToPreemptOthers), actuation (TestPreempt), TestPDBInPreemption and --compat. */
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/pod.h"
 #include "harness.h"
 #include "test_preempt_util.h"
 

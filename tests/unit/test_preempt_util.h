@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/node.h"
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/sched.h"

@@ -1,6 +1,9 @@
 /* Scheduling cycle: queue order, node_tree zone order, scores (least_allocated_test.go,
  * balanced_allocation_test.go, taint_toleration_test.go), selectHost determinism, nominated node
  * first, nextStartNodeIndex, --until-settled, configuration. */
+#include "core/cluster.h"
+#include "core/pod.h"
+#include "core/sched_config.h"
 #include "test_sched_util.h"
 
 #define NODE(name, cpu, mem, labels)                                                               \

@@ -2,6 +2,8 @@
  * node_unschedulable_test.go, taint_toleration_test.go, node_affinity_test.go (incl. PreFilter
  * matchFields), node_ports_test.go, interpodaffinity filtering_test.go and podtopologyspread
  * filtering_test.go, plus the FitError text and numFeasibleNodesToFind. */
+#include "core/cluster.h"
+#include "core/node.h"
 #include "test_sched_util.h"
 
 /* node with cpu (millis) / memory (bytes) / pods allocatable */
@@ -306,11 +308,26 @@ KT_TEST(fit_error_histogram_sorted_as_strings) {
     kp__status_add_reason(&s->statuses[0], "Insufficient memory");
     kp__status_add_reason(&s->statuses[0], "Insufficient cpu");
     char *buf = NULL;
-    KT_CHECK_INT(kp__fit_error_message(s, "", &buf), KP_OK);
+    KT_CHECK_INT(kp__fit_error_message(s, NULL, &buf), KP_OK);
     KT_CHECK_STR(buf, "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.");
     kp_free(buf);
-    KT_CHECK_INT(kp__fit_error_message(s, "pod affinity terms conflict", &buf), KP_OK);
+    kp_node_status pre;
+    kp__status_reset(&pre);
+    KT_CHECK_INT(kp__fit_error_message(s, &pre, &buf), KP_OK); /* no reason: the histogram */
+    KT_CHECK_STR(buf, "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.");
+    kp_free(buf);
+    kp__status_add_reason(&pre, "pod affinity terms conflict");
+    KT_CHECK_INT(kp__fit_error_message(s, &pre, &buf), KP_OK);
     KT_CHECK_STR(buf, "0/1 nodes are available: pod affinity terms conflict.");
+    kp_free(buf);
+    /* PreFilterMsg is never cut, however long its reasons (it was a 256-byte buffer once) */
+    char longr[400];
+    memset(longr, 'x', sizeof longr - 1);
+    longr[sizeof longr - 1] = 0;
+    kp__status_add_reason(&pre, longr);
+    KT_CHECK_INT(kp__fit_error_message(s, &pre, &buf), KP_OK);
+    KT_CHECK(buf && strlen(buf) == strlen("0/1 nodes are available: pod affinity terms conflict, .") + 399);
+    KT_CHECK(buf && strstr(buf, "conflict, xxx") && strcmp(buf + strlen(buf) - 4, "xxx.") == 0);
     kp_free(buf);
     kp_sched_free(s);
     kp_cluster_free(cl);

@@ -5,6 +5,8 @@
  * scores of every pending pod, the same after bindings, and whole runs must agree. */
 #include <stdarg.h>
 
+#include "core/cluster.h"
+#include "core/sched_config.h"
 #include "test_sched_util.h"
 
 typedef struct {

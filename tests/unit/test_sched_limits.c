@@ -5,8 +5,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "core/cluster.h"
 #include "core/sched_config.h"
 #include "sched/diagnosis.h"
+#include "sched/plugins/image_locality.h"
 #include "sched/plugins/pod_topology_spread.h"
 #include "test_sched_util.h"
 
@@ -68,7 +70,7 @@ KT_TEST(fit_error_keeps_more_than_64_reasons) {
         kp__status_add_reason(&s->statuses[i], reasons[i]);
     }
     char *msg = NULL;
-    KT_CHECK_INT(kp__fit_error_message(s, "", &msg), KP_OK);
+    KT_CHECK_INT(kp__fit_error_message(s, NULL, &msg), KP_OK);
     KT_CHECK(msg && strstr(msg, "1 r00, ") != NULL);
     KT_CHECK(msg && strstr(msg, ", 1 r69.") != NULL);
     kp_free(msg);
@@ -278,6 +280,20 @@ KT_TEST(config_names_beyond_the_buffers_are_errors) {
     KT_CHECK_INT(kp_sched_config_load_buffer(&cfg, "cfg.yaml", b.p, b.len, NULL, &err), KP_ELIMIT);
     KT_CHECK(strstr(err.msg, "longer than 63 characters") != NULL);
     kp_sched_config_free(cfg);
+    cfg = NULL;
+    /* one entry more than KP_CFG_MAX_RES: the error names the limit */
+    b.len = 0;
+    put(&b, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+            "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+            "      ignoredResources: [");
+    for (int i = 0; i <= KP_CFG_MAX_RES; i++) put(&b, "%sexample.com/r%d", i ? ", " : "", i);
+    put(&b, "]\n");
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_sched_config_load_buffer(&cfg, "cfg.yaml", b.p, b.len, NULL, &err), KP_ELIMIT);
+    char want[64];
+    snprintf(want, sizeof want, "more than %d entries (kprio's limit)", KP_CFG_MAX_RES);
+    KT_CHECK(strstr(err.msg, want) != NULL);
+    kp_sched_config_free(cfg);
     free(b.p);
 }
 
@@ -306,10 +322,68 @@ KT_TEST(messages_are_not_truncated) {
     free(b.p);
 }
 
+KT_TEST(explain_reasons_are_not_truncated) {
+    /* a 200-character taint key: --explain's per-filter reason names it whole (the record held
+     * 112 characters once) */
+    sbuf b = {0};
+    put(&b, NODE_HDR "metadata: {name: n1}\nspec: {taints: [{key: k%0199d, value: v, effect: NoSchedule}]}\n"
+            "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n", 7);
+    put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c}]}\n");
+    kp_cluster *cl = ts_load(b.p);
+    KT_CHECK(cl != NULL);
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_sched_explain(s, kp_cluster_find_pod(cl, "default/p"), &err), KP_OK);
+    KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
+    kp_sched_explain_node n;
+    KT_CHECK_INT(kp_sched_explain_node_get(s, 0, &n), KP_OK);
+    bool found = false;
+    for (size_t i = 0; i < n.n_filters; i++) {
+        kp_sched_explain_filter f;
+        KT_CHECK_INT(kp_sched_explain_filter_get(s, 0, i, &f), KP_OK);
+        if (strcmp(f.plugin, "TaintToleration") != 0) continue;
+        found = true;
+        KT_CHECK(strstr(f.reason, "0000007: v}") != NULL);
+        KT_CHECK(strlen(f.reason) > 200);
+    }
+    KT_CHECK(found);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+    free(b.p);
+}
+
+KT_TEST(image_locality_long_untagged_name_counts) {
+    /* an untagged image name of 600 characters is normalised to NAME:latest like any other (a
+     * 512-byte buffer once made it score nothing) */
+    char img[601];
+    memset(img, 'a', 600);
+    memcpy(img, "registry.example.com/", 21);
+    img[600] = 0;
+    sbuf b = {0};
+    put(&b, NODE_HDR "metadata: {name: n1}\nstatus:\n  allocatable: {cpu: 4, memory: 4Gi, pods: 110}\n"
+            "  images: [{names: [\"%s:latest\"], sizeBytes: 500000000}]\n", img);
+    put(&b, NODE_HDR "metadata: {name: n2}\nstatus: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
+    put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c, image: \"%s\"}]}\n", img);
+    kp_cluster *cl = ts_load(b.p);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    uint32_t nodes[2] = {0, 1};
+    int64_t out[2] = {0, 0};
+    KT_CHECK_INT(kp__image_locality_score(s, &cl->pods[kp_cluster_find_pod(cl, "default/p")], nodes, 2, out), 1);
+    KT_CHECK(out[0] > 0);
+    KT_CHECK_INT(out[1], 0);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+    free(b.p);
+}
+
 KT_MAIN(KT_CASE(host_ports_beyond_512_still_conflict), KT_CASE(fit_error_keeps_more_than_64_reasons),
         KT_CASE(diagnosis_grows_and_sorts), KT_CASE(every_nominated_pod_reserves_beyond_256),
         KT_CASE(match_label_keys_beyond_8_all_count),
         KT_CASE(spread_state_restored_for_every_constraint_beyond_32),
         KT_CASE(multipoint_enabling_a_plugin_many_times_is_a_set),
         KT_CASE(status_keeps_every_reason_beyond_6), KT_CASE(taint_reason_is_not_truncated),
-        KT_CASE(config_names_beyond_the_buffers_are_errors), KT_CASE(messages_are_not_truncated))
+        KT_CASE(config_names_beyond_the_buffers_are_errors), KT_CASE(messages_are_not_truncated),
+        KT_CASE(explain_reasons_are_not_truncated), KT_CASE(image_locality_long_untagged_name_counts))

@@ -1,5 +1,9 @@
 /* helper.DefaultSelector (src/sched/plugins/pod_topology_spread_default.c): which Services / controllers contribute,
  * how their selectors merge, and when it is empty (no default constraint applies). */
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/pod.h"
+#include "core/selector.h"
 #include "test_sched_util.h"
 
 static const char *cluster_yaml =

@@ -2,6 +2,11 @@
  * balanced_allocation.go); float64 as upstream. */
 #include <math.h>
 
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/resources.h"
+#include "core/sched_config.h"
 #include "sched/plugins/balanced_allocation.h"
 #include "sched/plugins/resource_allocation.h"
 

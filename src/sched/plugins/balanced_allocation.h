@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/pod.h"
 #include "sched/framework.h"
 
 /* PreScore + Score over nodes[n]; false = Skip */

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
 #include "sched/plugins/image_locality.h"
 
 #define MB (1024LL * 1024LL)
@@ -53,9 +56,17 @@ static bool pod_images_init(const kp_sched *s, const kp_pod *p, pod_images *pi) 
         kp_str norm = img;
         bool needs_tag = !colon || (slash && colon < slash);
         if (needs_tag && !strchr(name, '@')) {
-            char buf[512];
-            int len = snprintf(buf, sizeof buf, "%s:latest", name);
-            norm = len > 0 && (size_t)len < sizeof buf ? kp__intern_find(&cl->strs, buf, (size_t)len) : UINT32_MAX;
+            char inline_buf[512]; /* a longer name takes the heap: never cut, never skipped */
+            size_t len = strlen(name) + 7;
+            char *buf = len < sizeof inline_buf ? inline_buf : kp__malloc(len + 1);
+            if (!buf) {
+                pod_images_fini(pi);
+                return false;
+            }
+            memcpy(buf, name, len - 7);
+            memcpy(buf + len - 7, ":latest", 8);
+            norm = kp__intern_find(&cl->strs, buf, len);
+            if (buf != inline_buf) kp__free(buf);
         }
         if (norm == UINT32_MAX) continue;
         int64_t nodes_with = kp__pairmap_get(&s->image_nodes, norm);

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/pod.h"
 #include "sched/framework.h"
 
 /* Score over nodes[n]: 1 scored, KP_ENOMEM */

@@ -5,6 +5,11 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/selector.h"
 #include "sched/framework.h"
 #include "sched/plugins/inter_pod_affinity.h"
 

@@ -5,6 +5,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/labels.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/selector.h"
 #include "sched/framework.h"
 
 /* The namespace's labels (NULL when the namespace is not in the input). */

@@ -2,6 +2,10 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/selector.h"
 #include "sched/plugins/helper.h"
 #include "sched/plugins/node_affinity.h"
 

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/node.h"
+#include "core/pod.h"
 #include "sched/framework.h"
 
 /* mirrors NodeAffinity.Filter */

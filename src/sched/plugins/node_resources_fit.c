@@ -5,6 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/resources.h"
+#include "core/sched_config.h"
 #include "sched/plugins/node_resources_fit.h"
 #include "sched/plugins/resource_allocation.h"
 

@@ -1,6 +1,9 @@
 /* NodeUnschedulable (pkg/scheduler/framework/plugins/nodeunschedulable). */
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/taints.h"
 #include "sched/plugins/node_unschedulable.h"
 
 /* mirrors NodeUnschedulable.Filter: a pod tolerating node.kubernetes.io/unschedulable:NoSchedule

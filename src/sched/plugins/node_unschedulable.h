@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/node.h"
 #include "sched/framework.h"
 
 /* Filter: a cordoned node rejects pods not tolerating its unschedulable taint. */

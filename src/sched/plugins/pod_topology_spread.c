@@ -16,6 +16,13 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/meta.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/selector.h"
+#include "core/taints.h"
 #include "sched/framework.h"
 #include "sched/plugins/pod_topology_spread.h"
 #include "sched/plugins/pod_topology_spread_default.h"

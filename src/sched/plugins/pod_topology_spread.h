@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/node.h"
+#include "core/pod.h"
 #include "sched/framework.h"
 
 /* PreFilter: the pod's hard constraints and their counts (c->n_spread). KP_ENOMEM. */

@@ -21,6 +21,12 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/pod.h"
+#include "core/sched_config.h"
+#include "core/selector.h"
+#include "core/workload.h"
 #include "sched/plugins/pod_topology_spread_default.h"
 
 struct kp_spread_defaults {

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/pod.h"
+#include "core/selector.h"
 #include "sched/framework.h"
 
 kp_status kp__spread_defaults_init(kp_sched *s);

@@ -2,6 +2,10 @@
 
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/pod.h"
+#include "core/resources.h"
+#include "core/sched_config.h"
 #include "sched/plugins/resource_allocation.h"
 
 bool kp__res_is_extended(const char *name) {

@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/sched_config.h"
 #include "sched/framework.h"
 
 /* Resource name is a scalar resource (IsScalarResourceName) / an extended resource

@@ -1,4 +1,8 @@
 /* TaintToleration (pkg/scheduler/framework/plugins/tainttoleration). */
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/taints.h"
 #include "sched/plugins/helper.h"
 #include "sched/plugins/taint_toleration.h"
 #include "sched/status.h"

@@ -4,6 +4,11 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/pdb.h"
+#include "core/pod.h"
+#include "core/selector.h"
 #include "sched/preempt/order.h"
 
 /* ---------------------------------------------------------------- importance order ---- */

@@ -15,6 +15,13 @@
 
 #include "base/alloc.h"
 #include "base/prng.h"
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/node.h"
+#include "core/pdb.h"
+#include "core/pod.h"
+#include "core/priority_class.h"
+#include "core/resources.h"
 #include "sched/diagnosis.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
@@ -685,14 +692,20 @@ out:
 
 /* Adds/replaces the DisruptionTarget condition (PreemptPod's status patch). */
 static kp_status mark_disruption(kp_cluster *cl, kp_pod *p, kp_error *err) {
-    char msg[200];
-    snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority pod",
-             p->scheduler_name ? kp__s(cl, p->scheduler_name) : "default-scheduler");
+    static const char tail[] = ": preempting to accommodate a higher priority pod";
+    const char *sched = p->scheduler_name ? kp__s(cl, p->scheduler_name) : "default-scheduler";
+    size_t len = strlen(sched) + sizeof tail - 1;
+    char inline_msg[200]; /* a longer scheduler name takes the heap: the message is never cut */
+    char *msg = len < sizeof inline_msg ? inline_msg : kp__malloc(len + 1);
+    if (!msg) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+    memcpy(msg, sched, len - (sizeof tail - 1));
+    memcpy(msg + len - (sizeof tail - 1), tail, sizeof tail);
     kp_condition cond;
     cond.type = kp__intern(&cl->strs, "DisruptionTarget", 16);
     cond.status = kp__intern(&cl->strs, "True", 4);
     cond.reason = kp__intern(&cl->strs, "PreemptionByScheduler", 21);
-    cond.message = kp__intern(&cl->strs, msg, strlen(msg));
+    cond.message = kp__intern(&cl->strs, msg, len);
+    if (msg != inline_msg) kp__free(msg);
     if (cond.type == UINT32_MAX || cond.status == UINT32_MAX || cond.reason == UINT32_MAX ||
         cond.message == UINT32_MAX)
         return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");

@@ -21,7 +21,6 @@
 #ifndef KP_SCHED_PREEMPT_H
 #define KP_SCHED_PREEMPT_H
 
-#include "core/model.h"
 #include "sched/status.h"
 
 typedef struct kp_sched kp_sched;

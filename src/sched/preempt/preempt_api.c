@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/pod.h"
 #include "kprio/preempt.h"
 #include "sched/cycle.h"
 #include "sched/framework.h"
@@ -75,12 +78,10 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
     if (!cl || !cl->finalized) return kp_error_set(err, KP_EINVAL, "preempt: cluster not finalized");
     if (pod < 0 || (size_t)pod >= cl->n_pods)
         return kp_error_set(err, KP_EINVAL, "preempt: no such pod (index %ld)", pod);
-    if (cl->pods[pod].node >= 0) {
-        char ref[256];
-        return kp_error_set(err, KP_EINVAL, "preempt: pod %s is already bound to node %s",
-                            kp__pod_ref(cl, &cl->pods[pod], ref, sizeof ref),
+    if (cl->pods[pod].node >= 0)
+        return kp_error_set(err, KP_EINVAL, "preempt: pod %s/%s is already bound to node %s",
+                            kp__s(cl, cl->pods[pod].ns), kp__s(cl, cl->pods[pod].name),
                             kp__s(cl, cl->nodes[cl->pods[pod].node].name));
-    }
     kp_preempt_opts po;
     kp__preempt_opts_default(&po);
     po.reference = opt->reference;

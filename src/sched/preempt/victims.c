@@ -23,6 +23,10 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/resources.h"
 #include "sched/cycle.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"

@@ -1,0 +1,58 @@
+/* The `kprio why` question: for a pod that would be a preemption victim when the pending pods
+ * are scheduled, which pending pod preempts it, on which node, how the node was chosen, and what
+ * would have spared it. Built on the public scheduler and preemption API alone (src/sim/why.c);
+ * kprio/render_sched.h renders the answer. */
+#ifndef KPRIO_WHY_H
+#define KPRIO_WHY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+#include "kprio/preempt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The answer of `kprio why` for one pod (a plain value; arrays are borrowed). */
+typedef struct {
+    bool preempted;
+    kp_index preemptor, node;
+    int32_t pod_priority, preemptor_priority;
+    const char *decided_by;        /* "" when unknown */
+    size_t n_victims;
+    const kp_index *victims;       /* every victim of the preemptor, most important first */
+    int pdb_violations;
+    bool pdb_evaluated;            /* the what-if "a PDB with no budget covers it" was evaluated */
+    bool pdb_spares;               /* ... and the pod is then no victim */
+    kp_index pdb_alt_node;         /* where the preemptor would go then (-1: nowhere) */
+    size_t n_alt_victims;          /* its victims then */
+    const kp_index *alt_victims;
+} kp_why_answer;
+
+typedef struct kp_why kp_why;
+
+/* Answers `why` for pod (index, kp_cluster_find_pod) of run_cl. The schedule is simulated on
+ * run_cl exactly as kp_sched_run does (o's config, seed and compat; queue order, bindings and
+ * nominations visible to later pods), which binds pods in run_cl. The baseline decision (names,
+ * cascade step) and the what-if "a PodDisruptionBudget with no disruptions left covers the pod"
+ * are evaluated with kp_preempt_evaluate and o on `snapshot`: the same inputs loaded again,
+ * untouched, so pod indices agree. o NULL: kp_preempt_options_default(). *out (kp_why_free)
+ * owns the answer. Errors: those of kp_sched_new, kp_sched_run and kp_preempt_evaluate,
+ * KP_EINVAL (snapshot has other pods than run_cl), KP_ENOMEM. */
+kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod,
+                          const kp_preempt_options *o, kp_why **out, kp_error *err);
+/* The answer; its arrays live as long as w. */
+const kp_why_answer *kp_why_get(const kp_why *w);
+/* The baseline decision on the snapshot, which names the answer's pods and nodes for
+ * kp_render_why; NULL when the pod is not preempted. */
+const kp_preemption *kp_why_names(const kp_why *w);
+void kp_why_free(kp_why *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
