@@ -100,7 +100,7 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     }
     cl = kp_cli_load(c);
     if (!cl) goto out;
-    long node = kp_cluster_find_node(cl, node_name);
+    kp_index node = kp_cluster_find_node(cl, node_name);
     if (node < 0) {
         fprintf(stderr, "kprio: evict: node \"%s\" not found in the input\n", node_name);
         goto out;

@@ -93,7 +93,7 @@ int kp_cmd_schedule(int argc, char **argv) {
         goto out;
     }
     if (explain) {
-        long pod = kp_cluster_find_pod(cl, explain);
+        kp_index pod = kp_cluster_find_pod(cl, explain);
         if (pod < 0) {
             fprintf(stderr, "kprio: --explain: %s: no such pod in the input\n", explain);
             rc = KP_EXIT_ERROR;
