@@ -71,7 +71,7 @@ int kp_cmd_schedule(int argc, char **argv) {
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
-    if (config && kp_sched_config_load(&cfg, config, sched_name, &err) != KP_OK) {
+    if (config && kp_sched_config_load_path(config, sched_name, &cfg, &err) != KP_OK) {
         kp_cli_print_error(&err);
         return KP_EXIT_ERROR;
     }
@@ -82,7 +82,8 @@ int kp_cmd_schedule(int argc, char **argv) {
     }
     int rc = KP_EXIT_OK;
     kp_sched *s = NULL;
-    kp_sched_options opt = kp_sched_options_default();
+    kp_sched_options opt;
+    kp_sched_options_init(&opt);
     opt.scheduler_name = sched_name;
     opt.seed = seed;
     opt.until_settled = settled;

@@ -23,8 +23,9 @@ static const char *why_usage =
  * memory. */
 static int find_preemptor(const kp_sched *s, kp_index pod, kp_why_answer *a, kp_index **victims) {
     size_t i;
-    kp_sched_result r;
-    if (kp_sched_result_find_preemptor(s, pod, &i) != KP_OK || kp_sched_result_get(s, i, &r) != KP_OK) return 0;
+    const kp_sched_pod_result *rp;
+    if (kp_sched_result_find_preemptor(s, pod, &i) != KP_OK || !(rp = kp_sched_result(s, i))) return 0;
+    kp_sched_pod_result r = *rp;
     a->preempted = true;
     a->preemptor = r.pod;
     a->preemptor_priority = r.priority;
@@ -115,7 +116,7 @@ int kp_cmd_why(int argc, char **argv) {
     a.preemptor = a.node = a.pdb_alt_node = -1;
     a.decided_by = "";
 
-    if (config && kp_sched_config_load(&cfg, config, NULL, &err) != KP_OK) {
+    if (config && kp_sched_config_load_path(config, NULL, &cfg, &err) != KP_OK) {
         kp_cli_print_error(&err);
         goto out;
     }
@@ -125,7 +126,8 @@ int kp_cmd_why(int argc, char **argv) {
         fprintf(stderr, "kprio: why: no pod %s in the input\n", target);
         goto out;
     }
-    kp_sched_options so = kp_sched_options_default();
+    kp_sched_options so;
+    kp_sched_options_init(&so);
     so.seed = seed;
     so.compat = compat;
     if (kp_sched_new(run_cl, cfg, &so, &s, &err) != KP_OK || kp_sched_run(s, &err) != KP_OK) {

@@ -96,7 +96,8 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
     if (!p) return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
     p->cl = cl;
     p->fit_node = -1;
-    kp_sched_options so = kp_sched_options_default();
+    kp_sched_options so;
+    kp_sched_options_init(&so);
     so.seed = opt->seed;
     so.compat = opt->compat;
     kp_status rc = kp_sched_new(cl, opt->config, &so, &p->s, err);
