@@ -38,9 +38,9 @@ typedef struct {
     const kp_index *alt_victims;
 } kp_why_answer;
 
-/* Renders a for pod `target` ("namespace/name"); names resolves pod and node names (NULL when
- * the pod is not preempted). */
-kp_status kp_render_why(FILE *f, const kp_why_answer *a, const kp_preemption *names, const char *target,
+/* Renders a for pod `target` ("namespace/name"); cl is the cluster a's indices refer to (pod and
+ * node names; may be NULL when the pod is not preempted). */
+kp_status kp_render_why(FILE *f, const kp_why_answer *a, const kp_cluster *cl, const char *target,
                         kp_outfmt fmt);
 
 #ifdef __cplusplus

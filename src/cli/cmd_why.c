@@ -46,7 +46,7 @@ static int what_if_pdb(kp_cluster *cl, kp_index probe, kp_index pod, const kp_pr
     pp.protect_pod = pod;
     kp_error err;
     kp_error_clear(&err);
-    if (kp_preempt_evaluate(cl, probe, &pp, &alt, &err) != KP_OK) return 0;
+    if (kp_preemption_new(cl, probe, &pp, &alt, &err) != KP_OK) return 0;
     a->pdb_evaluated = true;
     size_t n = kp_preemption_victim_count(alt);
     bool still = false;
@@ -136,22 +136,23 @@ int kp_cmd_why(int argc, char **argv) {
     }
     if (find_preemptor(s, pod, &a, &victims) < 0) goto oom;
     /* what-ifs on the untouched snapshot (indices are identical: same inputs, same load order) */
-    kp_preempt_options po = kp_preempt_options_default();
+    kp_preempt_options po;
+    kp_preempt_options_init(&po);
     po.config = cfg;
     po.seed = seed;
     po.compat = compat;
     if (kp_cluster_pod_count(what_cl) != kp_cluster_pod_count(run_cl)) goto out;
     if (a.preempted) {
         /* the baseline decision on the snapshot (names, cascade step) */
-        if (kp_preempt_evaluate(what_cl, a.preemptor, &po, &names, &err) != KP_OK) {
+        if (kp_preemption_new(what_cl, a.preemptor, &po, &names, &err) != KP_OK) {
             kp_cli_print_error(&err);
             goto out;
         }
         if (kp_preemption_node(names) == a.node) a.decided_by = kp_preemption_decided_by(names);
         if (what_if_pdb(what_cl, a.preemptor, pod, &po, &a, &alt_victims) < 0) goto oom;
-        a.pod_priority = kp_preemption_pod_priority(names, pod);
+        a.pod_priority = kp_cluster_pod_priority(what_cl, pod);
     }
-    if (kp_render_why(stdout, &a, names, target, common.out) != KP_OK) goto oom;
+    if (kp_render_why(stdout, &a, names ? what_cl : NULL, target, common.out) != KP_OK) goto oom;
     rc = KP_EXIT_OK;
     goto out;
 oom:

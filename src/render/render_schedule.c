@@ -182,7 +182,7 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
             if (pn.candidate) {
                 kp_emit_key(e, "victims");
                 kp_emit_arr_begin(e);
-                for (size_t v = 0; v < pn.n_victims; v++) kp_emit_str(e, pod_ref(cl, pn.victims[v], ref, sizeof ref));
+                for (size_t v = 0; v < pn.n_victims; v++) kp_emit_str(e, pod_ref(cl, kp_sched_explain_preemption_victim(s, i, v), ref, sizeof ref));
                 kp_emit_arr_end(e);
                 kp_emit_kv_int(e, "pdbViolations", pn.pdb_violations);
             }
@@ -247,7 +247,7 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
             fprintf(f, "    %s: ", kp_cluster_node_name(cl, pn.node));
             if (pn.candidate) {
                 fprintf(f, "candidate, victims:");
-                for (size_t v = 0; v < pn.n_victims; v++) fprintf(f, " %s", pod_ref(cl, pn.victims[v], ref, sizeof ref));
+                for (size_t v = 0; v < pn.n_victims; v++) fprintf(f, " %s", pod_ref(cl, kp_sched_explain_preemption_victim(s, i, v), ref, sizeof ref));
                 fprintf(f, ", PDB violations %" PRId32 "\n", pn.pdb_violations);
             } else {
                 preempt_reasons(s, i, pn.n_reasons, txt, sizeof txt);
