@@ -208,7 +208,7 @@ static int bench_decisions(int n_nodes, int per_node, int n_dec, int n_ref_max, 
         double t_round = 0;
         for (int d = 0; d < n_dec; d++) {
             snprintf(name, sizeof name, "default/pre-%05d", d);
-            long pod = kp_cluster_find_pod(cl, name);
+            kp_index pod = kp_cluster_find_pod(cl, name);
             long offset = (long)((d * 7919L) % n_nodes);
             decision a, r;
             t_round += decide(s, cl, (uint32_t)pod, offset, false, st, codes, &a, &c_fast);
