@@ -3,6 +3,7 @@
  * pod's manifest spelt it (Quantity.String), and Quantity.Add for the sums messages print. */
 #include <string.h>
 
+#include "core/quantity.h"
 #include "kubelet/evict_spec.h"
 
 static const kp_resent *resv_entry(const kp_cluster *cl, const kp_resv *rv, const char *res) {
@@ -61,7 +62,7 @@ void kp__ev_spec_qty(const kp__ev_spec_src *src, uint32_t pod, kp_evict_spec_fie
 
 /* Quantity.String() */
 const char *kp__ev_qty_str(kp__ev_qty *x) {
-    if (!x->kept) kp_quantity_format(&x->q, x->str, sizeof x->str);
+    if (!x->kept) kp__quantity_format(&x->q, x->str, sizeof x->str);
     return x->str;
 }
 

@@ -17,6 +17,7 @@
 
 #include "base/alloc.h"
 #include "base/gosyntax.h"
+#include "core/quantity.h"
 #include "kubelet/evict_thresholds.h"
 
 /* mirrors signalToResource */
@@ -390,7 +391,7 @@ bool kp__ev_amount_gt_int(kp__ev_amount a, int64_t v) {
 void kp__ev_threshold_quantity_str(const kp__ev_value *v, int64_t capacity, char *buf, size_t cap) {
     if (v->is_pct) {
         kp__ev_amount a = kp__ev_value_amount(v, capacity);
-        kp_quantity_format_int(a.whole, KP_QFMT_BINARY_SI, buf, cap);
+        kp__quantity_format_int(a.whole, KP_QFMT_BINARY_SI, buf, cap);
     } else {
         snprintf(buf, cap, "%s", v->str); /* DeepCopy keeps the cached string */
     }
@@ -402,7 +403,7 @@ void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, 
         buf[len] = 0;
         return;
     }
-    kp_quantity_format(q, buf, cap);
+    kp__quantity_format(q, buf, cap);
 }
 
 /* mirrors compareThresholdValue */
@@ -420,5 +421,5 @@ bool kp__ev_threshold_same(const kp__ev_threshold *a, const kp__ev_threshold *b)
 
 void kp__ev_format_spec_qty(int64_t v, char *buf, size_t cap) {
     kp_qformat f = (v != 0 && v % 1024 == 0) ? KP_QFMT_BINARY_SI : KP_QFMT_DECIMAL_SI;
-    kp_quantity_format_int(v, f, buf, cap);
+    kp__quantity_format_int(v, f, buf, cap);
 }

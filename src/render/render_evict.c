@@ -70,7 +70,7 @@ static bool decimal_signal(kp_evict_signal s) {
 }
 
 static void fmt_obs(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
-    kp_quantity_format_int(v, decimal_signal(s) ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI, buf, cap);
+    snprintf(buf, cap, "%s", kp_quantity_string_int(v, decimal_signal(s) ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI).s);
 }
 
 static const char *layout_name(kp_evict_fs_layout l) {
