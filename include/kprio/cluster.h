@@ -31,7 +31,8 @@ void kp_cluster_free(kp_cluster *cl);
 
 /* Loads every object of a buffer. `source` names it in errors (file name, "-" for stdin).
  * The buffer is not retained. Format is detected: JSON if the first non-blank byte is '{' or
- * '[', YAML otherwise. Errors: KP_ESYNTAX (with line/column), KP_EINVAL (a field), KP_ELIMIT. */
+ * '[', YAML otherwise. Errors: KP_ESYNTAX (with line/column), KP_EINVAL (a field; also a cluster
+ * already finalized), KP_ELIMIT (a named limit of the decoder), KP_ENOMEM. */
 kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char *buf, size_t len,
                                  kp_error *err);
 /* Loads a file, "-" (stdin) or a directory (files ending in .json, .yaml, .yml; subdirectories

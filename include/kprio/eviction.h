@@ -101,13 +101,15 @@ kp_status kp_evict_config_load_path(kp_evict_config *cfg, const char *path, kp_e
  * map flag replaces the map, later uses add to it), "eviction-pressure-transition-period"
  * (duration), "eviction-max-pod-grace-period" (int32), "enforce-node-allocatable"
  * (comma list), "local-storage-capacity-isolation" (bool). Errors use upstream's words
- * ("malformed pair, expect string<string"). KP_ENOTFOUND for an unknown flag name. */
+ * ("malformed pair, expect string<string"): KP_EINVAL for a bad value, KP_ENOTFOUND for an
+ * unknown flag name, KP_ENOMEM. */
 kp_status kp_evict_config_set_flag(kp_evict_config *cfg, const char *name, const char *value,
                                    kp_error *err);
 
 /* Models node-level reclaim (container and image garbage collection): "SIGNAL=QUANTITY" says GC
  * would free QUANTITY on the filesystem of SIGNAL (bytes for *.available, inodes for
- * *.inodesFree). Without it GC frees nothing, as on a node with nothing to collect. */
+ * *.inodesFree). Without it GC frees nothing, as on a node with nothing to collect. Errors:
+ * KP_EINVAL (a bad signal or quantity), KP_ERANGE (a quantity that cannot be held). */
 kp_status kp_evict_config_set_reclaimable(kp_evict_config *cfg, const char *spec, kp_error *err);
 /* Forces the filesystem layout instead of detecting it (--imagefs). */
 void kp_evict_config_set_fs_layout(kp_evict_config *cfg, kp_evict_fs_layout layout);
@@ -115,7 +117,8 @@ void kp_evict_config_set_fs_layout(kp_evict_config *cfg, kp_evict_fs_layout layo
 /* Builds the threshold list exactly as ParseThresholdConfig does (hard, then soft, then the
  * allocatableMemory.available copies of hard memory thresholds when enforceNodeAllocatable holds
  * "pods") and validates every value. Errors carry upstream's text, e.g.
- * "unsupported eviction signal mem.available". Must succeed before kp_evict_manager_new. */
+ * "unsupported eviction signal mem.available" (KP_EINVAL); KP_ENOMEM. Must succeed before
+ * kp_evict_manager_new. */
 kp_status kp_evict_config_finish(kp_evict_config *cfg, kp_error *err);
 
 /* A configured threshold, for display. */

@@ -1,6 +1,12 @@
 /* Rendering of the scheduler's answers (the output of `kprio schedule` and `kprio why`): tables
  * and kprio/v1alpha1 JSON / YAML documents. Built on the public API only; the library itself
- * never prints, these write to the stream they are given. */
+ * never prints, these write to the stream they are given.
+ *
+ * Typical use:
+ *     kp_sched_run(s, &err);
+ *     kp_status st = kp_render_schedule(stdout, s, cl, KP_OUT_TABLE);   // cl: the scheduled cluster
+ *     ...
+ *     kp_render_why(stdout, &answer, cl, "prod/web-0", KP_OUT_JSON); */
 #ifndef KPRIO_RENDER_SCHED_H
 #define KPRIO_RENDER_SCHED_H
 
