@@ -44,20 +44,20 @@ static double now(void) {
 
 /* Times `iters` decisions for pod `ref` on `node`; returns decisions/s (0 on setup failure). */
 static double measure(const kp_cluster *cl, long node, const char *ref, const char *label, long iters) {
-    long pod = kp_cluster_find_pod(cl, ref);
+    kp_index pod = kp_cluster_find_pod(cl, ref);
     kp_admission *a = kp_admission_new();
     if (node < 0 || pod < 0 || !a) {
         fprintf(stderr, "bench_admit: setup failed\n");
         kp_admission_free(a);
         return 0;
     }
-    kp_admit(cl, (size_t)node, (size_t)pod, NULL, a, NULL); /* warm up, and what is measured */
+    kp_admit(cl, node, pod, NULL, a, NULL); /* warm up, and what is measured */
     size_t victims = kp_admission_victim_count(a), check = 0;
     int admitted = kp_admission_admitted(a);
-    size_t reasons = kp_admission_reason_count(a);
+    size_t reasons = kp_admission_failure_count(a);
     double t0 = now();
     for (long i = 0; i < iters; i++) {
-        kp_admit(cl, (size_t)node, (size_t)pod, NULL, a, NULL);
+        kp_admit(cl, node, pod, NULL, a, NULL);
         check += kp_admission_victim_count(a);
     }
     double dt = now() - t0, rate = (double)iters / dt;
@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
         kp_cluster_free(cl);
         return 1;
     }
-    long node = kp_cluster_find_node(cl, "n1");
+    kp_index node = kp_cluster_find_node(cl, "n1");
     double typical = measure(cl, node, "kube-system/agent", "typical", iters);
     double stress = measure(cl, node, "kube-system/huge", "stress", iters / 8 + 1);
     if (typical <= 0 || stress <= 0) {

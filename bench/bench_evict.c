@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "io/decode_summary.h"
 #include "io/events.h"
 #include "kprio/cluster.h"
 #include "kprio/eviction.h"
@@ -161,7 +162,7 @@ int main(int argc, char **argv) {
             return 1;
         }
         double t1 = now_s();
-        if (kp_evict_summary_parse("bench.json", s.p, s.len, &parsed[k], &err) != KP_OK) {
+        if (kp__summary_load_padded("bench.json", s.p, s.len, &parsed[k], &err) != KP_OK) {
             fprintf(stderr, "bench: summary %d: %s\n", k, err.msg);
             return 1;
         }
@@ -187,7 +188,7 @@ int main(int argc, char **argv) {
         double t0 = now_s();
         (void)kp__json_events(s.p, s.len, noop_event, &events2, msg, sizeof msg, &eoff);
         double t1 = now_s();
-        if (kp_evict_summary_parse("bench.json", s.p, s.len, &tmp, &err) != KP_OK) return 1;
+        if (kp__summary_load_padded("bench.json", s.p, s.len, &tmp, &err) != KP_OK) return 1;
         kp_evict_summary_free(tmp);
         double t2 = now_s();
         t_walk2[k] = t1 - t0;
@@ -205,13 +206,14 @@ int main(int argc, char **argv) {
     size_t n_rank = 0, n_quiet = 0;
     long evicted = 0, ranked = 0, resets = 0;
     for (int rep = 0; rep < reps; rep++) {
-        kp_evict_manager *m = kp_evict_manager_new(cl, 0, cfg, &err);
+        kp_evict_manager *m = NULL;
+        if (kp_evict_manager_new(cl, 0, cfg, &m, &err) != KP_OK) return 1;
         kp_evict_result r;
         double total = 0;
         for (int k = 0; k < n_steps; k++) {
             if (kp_evict_manager_active_count(m) < 100 || (k > 0 && k % 2000 == 0)) {
                 kp_evict_manager_free(m); /* a fresh node; keeps step times monotonic per manager */
-                m = kp_evict_manager_new(cl, 0, cfg, &err);
+                if (kp_evict_manager_new(cl, 0, cfg, &m, &err) != KP_OK) return 1;
                 resets++;
             }
             double t0 = now_s();

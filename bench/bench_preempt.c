@@ -184,7 +184,9 @@ static int bench_decisions(int n_nodes, int per_node, int n_dec, int n_ref_max, 
     free(b.p);
     printf("decisions: %d nodes, %zu pods loaded in %.2f s\n", n_nodes, kp_cluster_pod_count(cl), now_s() - t0);
 
-    kp_sched_options so = kp_sched_options_default();
+    kp_sched_options so;
+
+    kp_sched_options_init(&so);
     kp_sched *s = NULL;
     kp_error err;
     if (kp_sched_new(cl, NULL, &so, &s, &err) != KP_OK) {
@@ -207,7 +209,7 @@ static int bench_decisions(int n_nodes, int per_node, int n_dec, int n_ref_max, 
         double t_round = 0;
         for (int d = 0; d < n_dec; d++) {
             snprintf(name, sizeof name, "default/pre-%05d", d);
-            long pod = kp_cluster_find_pod(cl, name);
+            kp_index pod = kp_cluster_find_pod(cl, name);
             long offset = (long)((d * 7919L) % n_nodes);
             decision a, r;
             t_round += decide(s, cl, (uint32_t)pod, offset, false, st, codes, &a, &c_fast);
@@ -270,7 +272,8 @@ static int bench_basic(int n_nodes) {
     bput(&b, "]}");
     kp_cluster *cl = load(&b);
     free(b.p);
-    kp_sched_options so = kp_sched_options_default();
+    kp_sched_options so;
+    kp_sched_options_init(&so);
     kp_sched *s = NULL;
     kp_error err;
     if (kp_sched_new(cl, NULL, &so, &s, &err) != KP_OK) {
@@ -285,8 +288,8 @@ static int bench_basic(int n_nodes) {
     double t = now_s() - t0, tc = cpu_s() - c0;
     size_t nominated = 0, victims = 0;
     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
-        kp_sched_result r;
-        kp_sched_result_get(s, i, &r);
+        const kp_sched_pod_result *rp = kp_sched_result(s, i);
+        const kp_sched_pod_result r = *rp;
         if (r.outcome == KP_OUTCOME_NOMINATED) nominated++;
         victims += r.n_victims;
     }

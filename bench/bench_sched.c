@@ -113,7 +113,8 @@ static int run(const char *label, int n_nodes, int pct) {
     }
     free(b.p);
     kp_sched *s = NULL;
-    kp_sched_options o = kp_sched_options_default();
+    kp_sched_options o;
+    kp_sched_options_init(&o);
     o.seed = 1;
     if (kp_sched_new(cl, NULL, &o, &s, &err) != KP_OK) {
         fprintf(stderr, "bench_sched: %s\n", err.msg);
@@ -128,10 +129,10 @@ static int run(const char *label, int n_nodes, int pct) {
     size_t bound = 0, n = kp_sched_result_count(s);
     uint64_t sum = 1469598103934665603ULL; /* FNV-1a over (outcome, node) per result: decisions digest */
     for (size_t i = 0; i < n; i++) {
-        kp_sched_result r;
-        kp_sched_result_get(s, i, &r);
+        const kp_sched_pod_result *rp = kp_sched_result(s, i);
+        const kp_sched_pod_result r = *rp;
         bound += r.outcome == KP_OUTCOME_BOUND;
-        const char *nd = r.node >= 0 ? kp_sched_node_name(s, r.node) : "-";
+        const char *nd = r.node >= 0 ? kp_cluster_node_name(cl, r.node) : "-";
         sum = (sum ^ (uint64_t)r.outcome) * 1099511628211ULL;
         for (; *nd; nd++) sum = (sum ^ (uint8_t)*nd) * 1099511628211ULL;
     }

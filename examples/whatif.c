@@ -23,30 +23,30 @@ int main(int argc, char **argv) {
         if (kp_cluster_load_path(cl, argv[i], false, &err) != KP_OK) goto fail;
     }
     if (kp_cluster_finalize(cl, &err) != KP_OK) goto fail;
-    long pod = kp_cluster_find_pod(cl, argv[1]);
+    kp_index pod = kp_cluster_find_pod(cl, argv[1]);
     if (pod < 0) {
         fprintf(stderr, "whatif: no pod %s\n", argv[1]);
         kp_cluster_free(cl);
         return 1;
     }
-    kp_preempt_options opt = kp_preempt_options_default();
+    kp_preempt_options opt;
+    kp_preempt_options_init(&opt);
     kp_preemption *p = NULL;
-    if (kp_preempt_evaluate(cl, pod, &opt, &p, &err) != KP_OK) goto fail;
+    if (kp_preemption_new(cl, pod, &opt, &p, &err) != KP_OK) goto fail;
 
-    char ref[256];
     switch (kp_preemption_outcome(p)) {
     case KP_PREEMPTION_NOT_NEEDED:
         printf("%s fits on node %s: no preemption needed\n", argv[1],
-               kp_preemption_node_name(p, kp_preemption_node(p)));
+               kp_cluster_node_name(cl, kp_preemption_node(p)));
         break;
     case KP_PREEMPTION_NOMINATED:
         printf("%s would preempt on node %s (%s), %d PDB violation(s):\n", argv[1],
-               kp_preemption_node_name(p, kp_preemption_node(p)), kp_preemption_decided_by(p),
+               kp_cluster_node_name(cl, kp_preemption_node(p)), kp_preemption_decided_by(p),
                kp_preemption_pdb_violations(p));
         for (size_t i = 0; i < kp_preemption_victim_count(p); i++) {
-            long v = kp_preemption_victim(p, i);
-            printf("  evict %s (priority %d)\n", kp_preemption_pod_ref(p, v, ref, sizeof ref),
-                   kp_preemption_pod_priority(p, v));
+            kp_index v = kp_preemption_victim(p, i);
+            printf("  evict %s/%s (priority %d)\n", kp_cluster_pod_namespace(cl, v), kp_cluster_pod_name(cl, v),
+                   kp_cluster_pod_priority(cl, v));
         }
         break;
     case KP_PREEMPTION_NOT_ELIGIBLE:

@@ -10,9 +10,14 @@
  *
  * Typical use:
  *     kp_admission *a = kp_admission_new();
- *     kp_admit_options o; kp_admit_options_init(&o);
- *     kp_admit(cl, node, pod, &o, a, &err);
- *     if (kp_admission_admitted(a)) ...
+ *     kp_admit_options o;
+ *     kp_admit_options_init(&o);
+ *     kp_admit(cl, kp_cluster_find_node(cl, "node-1"), kp_cluster_find_pod(cl, "kube-system/dns"), &o, a, &err);
+ *     if (kp_admission_admitted(a))
+ *         for (size_t i = 0; i < kp_admission_victim_count(a); i++)
+ *             printf("preempts %s\n", kp_cluster_pod_name(cl, kp_admission_victim(a, i)->pod));
+ *     else
+ *         printf("%s: %s\n", kp_admission_reason(a), kp_admission_message(a));
  *     kp_admission_free(a);
  * A kp_admission can be reused for many calls (no allocation once warm). Not thread-safe per
  * object; distinct objects may be used concurrently on the same finalized cluster. */
@@ -44,33 +49,28 @@ void kp_admit_options_init(kp_admit_options *o);
 /* The KP_NODE_COND_* bits node `node` reports in its status.conditions (type MemoryPressure,
  * DiskPressure or PIDPressure with status "True"); 0 for a bad index. A starting point for
  * callers that override single conditions. */
-unsigned kp_admit_node_conditions(const kp_cluster *cl, size_t node);
+unsigned kp_admit_node_conditions(const kp_cluster *cl, kp_index node);
 
-/* One admission failure reason, as the kubelet's PredicateFailureReason / PodAdmitResult. */
+/* One admission failure reason, as the kubelet's PredicateFailureReason / PodAdmitResult.
+ * Strings are borrowed from the kp_admission (valid until its next kp_admit or its free). */
 typedef struct kp_admit_reason {
-    char reason[96];      /* "OutOfcpu", "OutOfexample.com/gpu", "NodeAffinity", "Evicted", ... */
-    char message[320];    /* upstream Error() text */
+    const char *reason;   /* "OutOfcpu", "OutOfexample.com/gpu", "NodeAffinity", "Evicted", ... */
+    const char *message;  /* upstream Error() text */
     bool insufficient;    /* an InsufficientResourceError (the fields below are set) */
-    char resource[64];    /* resource name */
+    const char *resource; /* resource name ("" unless insufficient) */
     int64_t requested, used, capacity; /* cpu in millicores, other resources in units */
 } kp_admit_reason;
 
-/* A victim's QoS class: kp_qos (kprio/qos.h); the KP_ADMIT_QOS_* names are the same values. */
-typedef kp_qos kp_admit_qos;
-#define KP_ADMIT_QOS_BESTEFFORT KP_QOS_BESTEFFORT
-#define KP_ADMIT_QOS_BURSTABLE KP_QOS_BURSTABLE
-#define KP_ADMIT_QOS_GUARANTEED KP_QOS_GUARANTEED
-
 /* One pod chosen for preemption. */
 typedef struct kp_admit_victim {
-    size_t pod;           /* pod index in the cluster */
-    kp_admit_qos qos;
+    kp_index pod;
+    kp_qos qos;           /* kprio/qos.h */
     int32_t priority;     /* effective priority */
 } kp_admit_victim;
 
 /* One admissionRequirement: an insufficient amount that preemption must free. */
 typedef struct kp_admit_requirement {
-    char resource[64];
+    const char *resource; /* borrowed from the kp_admission */
     int64_t quantity;     /* Requested - (Capacity - Used) */
 } kp_admit_requirement;
 
@@ -89,7 +89,7 @@ void kp_admission_free(kp_admission *a);
  * reasons found before any preemption, the insufficient amounts and the victims in upstream
  * order) is written into `out`, replacing what it held. Returns KP_OK whether admitted or not;
  * KP_EINVAL for a non-finalized cluster or an index out of range; KP_ENOMEM. */
-kp_status kp_admit(const kp_cluster *cl, size_t node, size_t pod, const kp_admit_options *opts,
+kp_status kp_admit(const kp_cluster *cl, kp_index node, kp_index pod, const kp_admit_options *opts,
                    kp_admission *out, kp_error *err);
 
 /* ---- accessors (valid until the next kp_admit on the same object or its free) ---- */
@@ -102,16 +102,17 @@ bool kp_admission_critical(const kp_admission *a);
 const char *kp_admission_reason(const kp_admission *a);
 /* PodAdmitResult.Message of the rejection; for an admitted pod a short summary. */
 const char *kp_admission_message(const kp_admission *a);
-/* Failure reasons found before any preemption (all of them, in upstream order). */
-size_t kp_admission_reason_count(const kp_admission *a);
-const kp_admit_reason *kp_admission_reason_at(const kp_admission *a, size_t i);
-/* Insufficient amounts handed to preemption (empty unless preemption ran). */
+/* Failure reasons found before any preemption (all of them, in upstream order); NULL out of
+ * range. */
+size_t kp_admission_failure_count(const kp_admission *a);
+const kp_admit_reason *kp_admission_failure(const kp_admission *a, size_t i);
+/* Insufficient amounts handed to preemption (empty unless preemption ran); NULL out of range. */
 size_t kp_admission_requirement_count(const kp_admission *a);
-const kp_admit_requirement *kp_admission_requirement_at(const kp_admission *a, size_t i);
+const kp_admit_requirement *kp_admission_requirement(const kp_admission *a, size_t i);
 /* Victims in upstream order: BestEffort ones, then Burstable, then Guaranteed (empty unless
- * the pod is admitted through preemption). */
+ * the pod is admitted through preemption); NULL out of range. */
 size_t kp_admission_victim_count(const kp_admission *a);
-const kp_admit_victim *kp_admission_victim_at(const kp_admission *a, size_t i);
+const kp_admit_victim *kp_admission_victim(const kp_admission *a, size_t i);
 
 /* Status every victim receives from the kubelet (constants, for output). */
 #define KP_ADMIT_VICTIM_PHASE "Failed"

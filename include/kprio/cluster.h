@@ -19,6 +19,10 @@ extern "C" {
 
 typedef struct kp_cluster kp_cluster;
 
+/* Index of a pod or a node in a cluster (load order; stable for the cluster's life); -1 = none.
+ * Every module's API takes and returns indices of this type. */
+typedef long kp_index;
+
 /* New empty cluster with the built-in PriorityClasses system-cluster-critical (2000000000) and
  * system-node-critical (2000001000). NULL on allocation failure. */
 kp_cluster *kp_cluster_new(void);
@@ -27,11 +31,14 @@ void kp_cluster_free(kp_cluster *cl);
 
 /* Loads every object of a buffer. `source` names it in errors (file name, "-" for stdin).
  * The buffer is not retained. Format is detected: JSON if the first non-blank byte is '{' or
- * '[', YAML otherwise. Errors: KP_ESYNTAX (with line/column), KP_EINVAL (a field), KP_ELIMIT. */
+ * '[', YAML otherwise. Errors: KP_ESYNTAX (with line/column), KP_EINVAL (a field; also a cluster
+ * already finalized), KP_ELIMIT (a named limit of the decoder), KP_ENOMEM. */
 kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char *buf, size_t len,
                                  kp_error *err);
 /* Loads a file, "-" (stdin) or a directory (files ending in .json, .yaml, .yml; subdirectories
- * only when recursive), like kubectl -f / -R. Directory entries are read in name order. */
+ * only when recursive), like kubectl -f / -R. Directory entries are read in name order.
+ * Errors: those of kp_cluster_load_buffer, KP_EIO (a file or directory that cannot be read),
+ * KP_ELIMIT (directories nested deeper than kprio's limit), KP_ENOMEM. */
 kp_status kp_cluster_load_path(kp_cluster *cl, const char *path, bool recursive, kp_error *err);
 
 /* Completes the model after all loads: validates and resolves PriorityClasses and each pod's
@@ -58,10 +65,6 @@ size_t kp_cluster_model_bytes(const kp_cluster *cl);
 size_t kp_cluster_warning_count(const kp_cluster *cl);
 const char *kp_cluster_warning(const kp_cluster *cl, size_t i);
 
-/* Index of a pod or a node in a cluster (load order; stable for the cluster's life); -1 = none.
- * Every module's API takes and returns indices of this type. */
-typedef long kp_index;
-
 /* Names and basic facts of pods and nodes, for rendering (strings borrow from the cluster and
  * live as long as it; an index out of range gives "" / 0 / -1). */
 const char *kp_cluster_pod_namespace(const kp_cluster *cl, kp_index pod);
@@ -72,10 +75,11 @@ int32_t kp_cluster_pod_priority(const kp_cluster *cl, kp_index pod);
 kp_index kp_cluster_pod_node(const kp_cluster *cl, kp_index pod);
 const char *kp_cluster_node_name(const kp_cluster *cl, kp_index node);
 
-/* Pod lookup by "namespace/name" (or "name" for namespace default): index or -1. */
-long kp_cluster_find_pod(const kp_cluster *cl, const char *ref);
+/* Pod lookup by "namespace/name" (or "name" for namespace default): index or -1 (no error
+ * codes: a lookup that finds nothing is not an error here; callers report KP_ENOTFOUND). */
+kp_index kp_cluster_find_pod(const kp_cluster *cl, const char *ref);
 /* Node lookup by name: index or -1. */
-long kp_cluster_find_node(const kp_cluster *cl, const char *name);
+kp_index kp_cluster_find_node(const kp_cluster *cl, const char *name);
 
 #ifdef __cplusplus
 }

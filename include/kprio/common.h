@@ -3,7 +3,13 @@
  * Every fallible library call returns kp_status (KP_OK == 0, negative on error) and, when the
  * caller passes a kp_error, fills it with a one-line message that names the source file, the
  * object and the field (e.g. "items[12] (Pod team-a/web-1): spec.containers[0].resources...").
- * The library never prints; the CLI renders kp_error as "kprio: FILE: MESSAGE". */
+ * The library never prints; the CLI renders kp_error as "kprio: FILE: MESSAGE".
+ *
+ * Typical use:
+ *     kp_error err;
+ *     kp_error_clear(&err);
+ *     if (kp_cluster_load_path(cl, "snapshot.yaml", false, &err) != KP_OK)
+ *         fprintf(stderr, "%s: %s (%s)\n", err.source, err.msg, kp_status_str(err.code)); */
 #ifndef KP_COMMON_H
 #define KP_COMMON_H
 

@@ -11,10 +11,15 @@
  *     kp_evict_config *cfg = kp_evict_config_new();
  *     kp_evict_config_set_flag(cfg, "eviction-hard", "memory.available<1Gi", &err);
  *     kp_evict_config_finish(cfg, &err);
- *     kp_evict_manager *m = kp_evict_manager_new(cl, node_index, cfg, &err);
+ *     kp_evict_manager *m;
+ *     kp_evict_manager_new(cl, kp_cluster_find_node(cl, "node-1"), cfg, &m, &err);
  *     for each summary file:
- *         kp_evict_summary_load_path(path, &s, &err);   (or kp_evict_summary_parse on bytes)
- *         kp_evict_manager_step(m, s, &res, &err);   (res: this step's decision)
+ *         kp_evict_summary *s;
+ *         kp_evict_summary_load_path(path, &s, &err);   (or kp_evict_summary_load_buffer on bytes)
+ *         kp_evict_result res;
+ *         kp_evict_manager_step(m, s, &res, &err);       (res: this step's decision)
+ *         for (size_t i = 0; i < res.n_evicted; i++)
+ *             printf("evict %s\n", kp_cluster_pod_name(cl, res.evicted[i].pod));
  *         kp_evict_summary_free(s);
  *     kp_evict_manager_free(m); kp_evict_config_free(cfg);
  *
@@ -59,13 +64,7 @@ bool kp_evict_signal_parse(const char *s, size_t len, kp_evict_signal *out);
  * "pids". */
 const char *kp_evict_signal_resource(kp_evict_signal s);
 
-/* Node conditions, as bits. */
-/* The node conditions a step reports: the KP_NODE_COND_* bits (kprio/node_conditions.h). */
-enum {
-    KP_EVCOND_MEMORY = KP_NODE_COND_MEMORY_PRESSURE,
-    KP_EVCOND_DISK = KP_NODE_COND_DISK_PRESSURE,
-    KP_EVCOND_PID = KP_NODE_COND_PID_PRESSURE
-};
+/* The node conditions a step reports are the KP_NODE_COND_* bits (kprio/node_conditions.h). */
 
 /* Filesystem layout (HasDedicatedImageFs / HasDedicatedContainerFs). AUTO detects it from the
  * first summary: dedicated when runtime.imageFs is a different filesystem from node.fs, split
@@ -102,13 +101,15 @@ kp_status kp_evict_config_load_path(kp_evict_config *cfg, const char *path, kp_e
  * map flag replaces the map, later uses add to it), "eviction-pressure-transition-period"
  * (duration), "eviction-max-pod-grace-period" (int32), "enforce-node-allocatable"
  * (comma list), "local-storage-capacity-isolation" (bool). Errors use upstream's words
- * ("malformed pair, expect string<string"). KP_ENOTFOUND for an unknown flag name. */
+ * ("malformed pair, expect string<string"): KP_EINVAL for a bad value, KP_ENOTFOUND for an
+ * unknown flag name, KP_ENOMEM. */
 kp_status kp_evict_config_set_flag(kp_evict_config *cfg, const char *name, const char *value,
                                    kp_error *err);
 
 /* Models node-level reclaim (container and image garbage collection): "SIGNAL=QUANTITY" says GC
  * would free QUANTITY on the filesystem of SIGNAL (bytes for *.available, inodes for
- * *.inodesFree). Without it GC frees nothing, as on a node with nothing to collect. */
+ * *.inodesFree). Without it GC frees nothing, as on a node with nothing to collect. Errors:
+ * KP_EINVAL (a bad signal or quantity), KP_ERANGE (a quantity that cannot be held). */
 kp_status kp_evict_config_set_reclaimable(kp_evict_config *cfg, const char *spec, kp_error *err);
 /* Forces the filesystem layout instead of detecting it (--imagefs). */
 void kp_evict_config_set_fs_layout(kp_evict_config *cfg, kp_evict_fs_layout layout);
@@ -116,7 +117,8 @@ void kp_evict_config_set_fs_layout(kp_evict_config *cfg, kp_evict_fs_layout layo
 /* Builds the threshold list exactly as ParseThresholdConfig does (hard, then soft, then the
  * allocatableMemory.available copies of hard memory thresholds when enforceNodeAllocatable holds
  * "pods") and validates every value. Errors carry upstream's text, e.g.
- * "unsupported eviction signal mem.available". Must succeed before kp_evict_manager_new. */
+ * "unsupported eviction signal mem.available" (KP_EINVAL); KP_ENOMEM. Must succeed before
+ * kp_evict_manager_new. */
 kp_status kp_evict_config_finish(kp_evict_config *cfg, kp_error *err);
 
 /* A configured threshold, for display. */
@@ -124,35 +126,39 @@ typedef struct {
     kp_evict_signal signal;
     bool hard;              /* grace period == 0 */
     int64_t grace_ns;       /* grace period, nanoseconds */
-    char value[48];         /* "100Mi", "10%" */
-    char min_reclaim[48];   /* "" when none */
+    const char *value;      /* "100Mi", "10%" */
+    const char *min_reclaim; /* "" when none */
 } kp_evict_threshold_info;
 
 /* Number of thresholds after kp_evict_config_finish (0 before). */
 size_t kp_evict_config_threshold_count(const kp_evict_config *cfg);
-/* Fills *out with threshold i (0 <= i < count). KP_ERANGE if i is out of range. */
-kp_status kp_evict_config_threshold(const kp_evict_config *cfg, size_t i,
-                                    kp_evict_threshold_info *out);
+/* Threshold i; NULL out of range (or before kp_evict_config_finish). Borrowed from the
+ * configuration (valid until it is changed or freed). */
+const kp_evict_threshold_info *kp_evict_config_threshold(const kp_evict_config *cfg, size_t i);
 /* evictionPressureTransitionPeriod (ns) and evictionMaxPodGracePeriod (s). */
 int64_t kp_evict_config_transition_ns(const kp_evict_config *cfg);
 int64_t kp_evict_config_max_pod_grace(const kp_evict_config *cfg);
 
-/* Formats a duration as Go's time.Duration.String() does ("0s", "2m0s", "1.5s"). */
-void kp_evict_format_duration(int64_t ns, char *buf, size_t cap);
+/* A duration as Go's time.Duration.String() prints it ("0s", "2m0s", "1.5s"; at most 25 bytes),
+ * by value. */
+typedef struct {
+    char s[32];
+} kp_duration_str;
+kp_duration_str kp_duration_string(int64_t ns);
 
 /* ---------------------------------------------------------------- summaries */
 
 typedef struct kp_evict_summary kp_evict_summary;
 
 /* Parses one Summary API document (JSON, as the kubelet serves /stats/summary; YAML accepted
- * too). Every numeric field is optional. The buffer is not retained; for JSON it must have 64
- * readable bytes after len (kp__read_file provides them). On success *out owns the parsed
- * stats. Errors: KP_ESYNTAX with line/column, KP_EINVAL naming the field
- * ("pods[3].containers[0].rootfs.usedBytes: expected an unsigned integer"). */
-kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len,
-                                 kp_evict_summary **out, kp_error *err);
-/* kp_evict_summary_parse on the contents of the file at path (the path names it in errors).
- * KP_EIO when the file cannot be read, KP_ELIMIT beyond 1 GiB. */
+ * too) from buf[0..len) (not retained; no padding required: the bytes are copied once into a
+ * buffer the decoder may over-read). Every numeric field is optional. On success *out owns the parsed
+ * stats (NULL on error). Errors: KP_ESYNTAX with line/column, KP_EINVAL naming the field
+ * ("pods[3].containers[0].rootfs.usedBytes: expected an unsigned integer"), KP_ENOMEM. */
+kp_status kp_evict_summary_load_buffer(const char *source, const char *buf, size_t len,
+                                       kp_evict_summary **out, kp_error *err);
+/* kp_evict_summary_load_buffer on the contents of the file at path (the path names it in
+ * errors). KP_EIO when the file cannot be read, KP_ELIMIT beyond 1 GiB. */
 kp_status kp_evict_summary_load_path(const char *path, kp_evict_summary **out, kp_error *err);
 /* Releases a summary. NULL is a no-op. */
 void kp_evict_summary_free(kp_evict_summary *s);
@@ -176,7 +182,7 @@ typedef struct {
 
 /* One threshold met in a step. */
 typedef struct {
-    uint32_t index;         /* threshold index in the manager's list (kp_evict_manager_threshold) */
+    size_t index;           /* threshold index in the manager's list (kp_evict_manager_threshold) */
     kp_evict_signal signal;
     bool hard;
     int64_t grace_ns;
@@ -189,12 +195,12 @@ typedef struct {
 
 /* One evicted pod. */
 typedef struct {
-    uint32_t pod;           /* cluster pod index */
+    kp_index pod;
     const char *signal;     /* threshold signal, or emptydirfs.limit / ephemeralpodfs.limit /
                                ephemeralcontainerfs.limit for local-storage evictions */
     int64_t grace_seconds;  /* grace period override */
     const char *message;    /* pod status message, upstream text */
-    uint32_t n_annotations; /* event annotations, keys sorted */
+    size_t n_annotations;   /* event annotations, keys sorted */
     const char *const *ann_keys;
     const char *const *ann_values;
     bool local_storage;
@@ -205,28 +211,29 @@ typedef struct {
 typedef struct {
     int64_t time_ns;                          /* step time */
     kp_evict_observation obs[KP_EVSIG_COUNT]; /* observations, by signal */
-    uint32_t n_met;                           /* thresholds met (with min-reclaim hysteresis) */
+    size_t n_met;                             /* thresholds met (with min-reclaim hysteresis) */
     const kp_evict_met *met;
-    unsigned conditions;                      /* KP_EVCOND_* bits reported after this step */
+    unsigned conditions;                      /* KP_NODE_COND_* bits reported after this step */
     bool has_reclaim;                         /* a threshold was chosen to reclaim */
-    uint32_t reclaim_threshold;               /* its index */
+    size_t reclaim_threshold;                 /* its index */
     const char *reclaim_resource;             /* "memory", "ephemeral-storage", ... */
     unsigned node_reclaim;                    /* 1 = container GC ran, 2 = image GC ran */
     bool node_reclaim_enough;                 /* GC relieved every threshold: no pod evicted */
-    uint32_t n_ranking;                       /* pods in eviction order, when ranking ran */
-    const uint32_t *ranking;                  /* cluster pod indices */
-    uint32_t n_evicted;
+    size_t n_ranking;                         /* pods in eviction order, when ranking ran */
+    const kp_index *ranking;
+    size_t n_evicted;
     const kp_evict_eviction *evicted;
     const char *note;                         /* why nothing was evicted, or NULL */
     kp_evict_fs_layout layout;                /* layout in use (never AUTO) */
 } kp_evict_result;
 
-/* Creates the manager for node `node` (index, see kp_cluster_find_node) of a finalized cluster
- * with a finished configuration. The active pods are the node's bound pods that are not
- * terminal, in load order. cl and cfg are borrowed and must outlive the manager. NULL with
- * err set (KP_EINVAL, KP_ENOMEM) on failure. */
-kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp_evict_config *cfg,
-                                       kp_error *err);
+/* Creates the manager for node `node` (kp_cluster_find_node) of a finalized cluster with a
+ * finished configuration into *out (NULL on error). The active pods are the node's bound pods
+ * that are not terminal, in load order. cl and cfg are borrowed and must outlive the manager.
+ * Errors: KP_EINVAL (configuration not finished, cluster not finalized, node index out of
+ * range), KP_ENOMEM. */
+kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evict_config *cfg,
+                               kp_evict_manager **out, kp_error *err);
 /* Releases a manager. NULL is a no-op. */
 void kp_evict_manager_free(kp_evict_manager *m);
 
@@ -253,7 +260,7 @@ typedef enum {
  * its length in *len), or NULL when unknown or absent. pod is a cluster pod index. The text must
  * stay valid until the next call. A text that does not parse or disagrees with the model's value
  * is ignored. */
-typedef const char *(*kp_evict_spec_text_fn)(void *ctx, uint32_t pod, kp_evict_spec_field field,
+typedef const char *(*kp_evict_spec_text_fn)(void *ctx, kp_index pod, kp_evict_spec_field field,
                                              const char *name, const char *resource, size_t *len);
 /* Installs the spec-text source (NULL: none). It is called only while a step builds the message
  * of an eviction, from the thread running kp_evict_manager_step. */
@@ -262,8 +269,9 @@ void kp_evict_manager_set_spec_text(kp_evict_manager *m, kp_evict_spec_text_fn f
 /* Thresholds the manager evaluates (the configuration's, plus the derived containerfs ones once
  * the layout is known). */
 size_t kp_evict_manager_threshold_count(const kp_evict_manager *m);
-kp_status kp_evict_manager_threshold(const kp_evict_manager *m, size_t i,
-                                     kp_evict_threshold_info *out);
+/* Threshold i; NULL out of range. Borrowed from the manager (valid until its next step or its
+ * free). */
+const kp_evict_threshold_info *kp_evict_manager_threshold(const kp_evict_manager *m, size_t i);
 /* Number of pods still active. */
 size_t kp_evict_manager_active_count(const kp_evict_manager *m);
 

@@ -1,6 +1,11 @@
 /* kprio: node-pressure conditions (v1.NodeConditionType MemoryPressure, DiskPressure,
  * PIDPressure) as bits. The eviction manager reports them (kp_evict_result.conditions) and its
- * admit handler reads them (kp_admit_options.conditions). */
+ * admit handler reads them (kp_admit_options.conditions).
+ *
+ * Typical use:
+ *     unsigned bit;
+ *     if (kp_node_condition_parse("MemoryPressure", 14, &bit)) o.conditions |= bit;
+ *     if (res.conditions & KP_NODE_COND_DISK_PRESSURE) puts(kp_node_condition_name(KP_NODE_COND_DISK_PRESSURE)); */
 #ifndef KP_KPRIO_NODE_CONDITIONS_H
 #define KP_KPRIO_NODE_CONDITIONS_H
 

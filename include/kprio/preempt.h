@@ -1,16 +1,20 @@
 /* What-if preemption: would this pod preempt, on which node, whom?
  *
- * kp_preempt_evaluate runs one scheduling attempt for a pod of a loaded, finalized cluster the way
+ * kp_preemption_new runs one scheduling attempt for a pod of a loaded, finalized cluster the way
  * kube-scheduler's default profile does (PreFilter + Filter on every node, with nominated pods)
  * and, when the pod fits nowhere, DefaultPreemption's PostFilter: the nominated node, its victims
  * in upstream order (most important first), the number of PDB violations, upstream's message, and
  * per node why it was or was not a candidate. Nothing is actuated: the cluster is left exactly as
  * it was (dry runs remove and re-add pods and restore each node's pod order).
  *
- *     kp_preempt_options o = kp_preempt_options_default();
+ *     kp_preempt_options o;
+ *     kp_preempt_options_init(&o);
  *     kp_preemption *p;
- *     if (kp_preempt_evaluate(cl, kp_cluster_find_pod(cl, "prod/web-0"), &o, &p, &err) == KP_OK) {
- *         if (kp_preemption_outcome(p) == KP_PREEMPTION_NOMINATED) ... kp_preemption_node(p) ...
+ *     if (kp_preemption_new(cl, kp_cluster_find_pod(cl, "prod/web-0"), &o, &p, &err) == KP_OK) {
+ *         if (kp_preemption_outcome(p) == KP_PREEMPTION_NOMINATED)
+ *             for (size_t i = 0; i < kp_preemption_victim_count(p); i++)
+ *                 printf("%s on %s\n", kp_cluster_pod_name(cl, kp_preemption_victim(p, i)),
+ *                        kp_cluster_node_name(cl, kp_preemption_node(p)));
  *         kp_preemption_free(p);
  *     }
  *
@@ -42,11 +46,12 @@ typedef struct {
     long tie;                      /* -1: PRNG; else index among nodes tied after the cascade */
     int64_t now;                   /* unix seconds for nil startTime; KP_PREEMPT_NOW_NONE =
                                     * "later than any start time" */
-    long protect_pod;              /* -1, or a pod index to treat as covered by a PDB with no
+    kp_index protect_pod;          /* -1, or a pod to treat as covered by a PDB with no
                                     * disruptions left (what-if used by `kprio why`) */
 } kp_preempt_options;
 
-kp_preempt_options kp_preempt_options_default(void);
+/* Defaults: offset, tie and protect_pod -1, now KP_PREEMPT_NOW_NONE, everything else 0 / NULL. */
+void kp_preempt_options_init(kp_preempt_options *o);
 
 typedef enum {
     KP_PREEMPTION_NOMINATED = 0,   /* a node was chosen; victims listed */
@@ -56,19 +61,22 @@ typedef enum {
     KP_PREEMPTION_NOT_NEEDED       /* the pod fits on some node: it would simply be bound */
 } kp_preemption_verdict;
 
-/* Evaluates preemption for pod index `pod` (kp_cluster_find_pod). The pod must exist and not be
- * bound. Errors: KP_EINVAL (bad pod index, bound pod, bad compat, cluster not finalized),
- * KP_ENOMEM. On success *out owns the result (kp_preemption_free). */
-kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options *opt,
-                              kp_preemption **out, kp_error *err);
+/* Evaluates preemption for pod `pod` (kp_cluster_find_pod). The pod must exist and not be bound.
+ * opt may be NULL (defaults). Errors: KP_EINVAL (pod index out of range, bound pod, bad compat,
+ * cluster not finalized), KP_ENOMEM. On success *out owns the result (kp_preemption_free);
+ * otherwise *out is NULL. The cluster is borrowed for the handle's life (names of its pods and
+ * nodes: kp_cluster_pod_namespace / kp_cluster_pod_name / kp_cluster_node_name). */
+kp_status kp_preemption_new(kp_cluster *cl, kp_index pod, const kp_preempt_options *opt,
+                            kp_preemption **out, kp_error *err);
+/* Releases the result. NULL is a no-op. */
 void kp_preemption_free(kp_preemption *p);
 
 kp_preemption_verdict kp_preemption_outcome(const kp_preemption *p);
 /* Nominated node index (NOMINATED) or a node it fits on (NOT_NEEDED); -1 otherwise. */
-long kp_preemption_node(const kp_preemption *p);
+kp_index kp_preemption_node(const kp_preemption *p);
 size_t kp_preemption_victim_count(const kp_preemption *p);
 /* Victim i (pod index), most important first; -1 if out of range. */
-long kp_preemption_victim(const kp_preemption *p, size_t i);
+kp_index kp_preemption_victim(const kp_preemption *p, size_t i);
 int kp_preemption_pdb_violations(const kp_preemption *p);
 /* Upstream's PostFilter message: "preemption: 0/3 nodes are available: ..." or
  * "preemption: found a potential placement for pod on node X, preempting N victims". */
@@ -84,21 +92,18 @@ typedef struct {
     bool potential;        /* failed Filter with plain Unschedulable (preemption might help) */
     bool considered;       /* dry-run evaluated (within the candidate budget) */
     bool candidate;        /* victims found */
-    size_t n_victims;
-    const uint32_t *victims; /* pod indices, most important first (borrowed) */
+    size_t n_victims;      /* kp_preemption_node_victim */
     int pdb_violations;
     const char *filter_reason; /* the node's Filter verdict for the pod ("" if it passed) */
     const char *reason;        /* why not a candidate ("" if candidate or not considered) */
 } kp_preemption_node_info;
 
-/* Errors: KP_EINVAL for a bad node index. Pointers borrow from p. */
-kp_status kp_preemption_node_get(const kp_preemption *p, long node, kp_preemption_node_info *out);
-
-/* Names for rendering: "namespace/name" of a pod and a node's name (borrowing the cluster). */
-const char *kp_preemption_pod_ref(const kp_preemption *p, long pod, char *buf, size_t cap);
-const char *kp_preemption_node_name(const kp_preemption *p, long node);
-/* Effective priority of a pod of the evaluated cluster (0 for a bad index). */
-int32_t kp_preemption_pod_priority(const kp_preemption *p, long pod);
+/* Node `node`'s record; NULL for an index out of range. Borrowed from p (valid until it is
+ * freed). */
+const kp_preemption_node_info *kp_preemption_node_detail(const kp_preemption *p, kp_index node);
+/* Victim i of node `node` (most important first); -1 out of range. One at a time: the dry run
+ * keeps its victim lists in a compact form of its own. */
+kp_index kp_preemption_node_victim(const kp_preemption *p, kp_index node, size_t i);
 
 
 /* ---- the explained pod's preemption (kprio schedule --explain) ---- */
@@ -120,12 +125,13 @@ typedef struct {
     bool considered;             /* dry-run evaluated (within the candidate budget) */
     bool candidate;
     size_t n_reasons;            /* why not a candidate: kp_sched_explain_preemption_reason */
-    size_t n_victims;
-    const uint32_t *victims;     /* pod indices, most important first (borrowed) */
+    size_t n_victims;            /* kp_sched_explain_preemption_victim */
     int32_t pdb_violations;
 } kp_sched_preemption_node;
 
 kp_status kp_sched_explain_preemption_node_get(const kp_sched *s, size_t i, kp_sched_preemption_node *out);
+/* Victim v of entry i (most important first); -1 out of range. */
+kp_index kp_sched_explain_preemption_victim(const kp_sched *s, size_t i, size_t v);
 /* Reason r of entry i's dry-run status; "" out of range. */
 const char *kp_sched_explain_preemption_reason(const kp_sched *s, size_t i, size_t r);
 

@@ -1,4 +1,8 @@
-/* kprio: the pod QoS class (v1.PodQOSClass). */
+/* kprio: the pod QoS class (v1.PodQOSClass).
+ *
+ * Typical use:
+ *     const kp_admit_victim *v = kp_admission_victim(a, 0);
+ *     if (v) printf("%s\n", kp_qos_name(v->qos));   // "BestEffort", "Burstable", "Guaranteed" */
 #ifndef KP_KPRIO_QOS_H
 #define KP_KPRIO_QOS_H
 

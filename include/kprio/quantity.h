@@ -4,7 +4,13 @@
  * MilliValue). A quantity is held exactly as value * 10^scale with scale >= -9 (upstream rounds
  * every parsed value up in magnitude to nano units). Values whose mantissa does not fit in int64
  * after normalisation, or whose normalised scale exceeds 36, are rejected with KP_ERANGE instead of
- * being wrapped. See docs/internals/quantity.md for the remaining differences from upstream. */
+ * being wrapped. See docs/internals/quantity.md for the remaining differences from upstream.
+ *
+ * Typical use:
+ *     kp_quantity q;
+ *     if (kp_quantity_parse("1.5Gi", 5, &q, &err) == KP_OK)
+ *         printf("%s\n", kp_quantity_string(&q).s);                        // "1536Mi"
+ *     printf("%s\n", kp_quantity_string_milli(1500, KP_QFMT_DECIMAL_SI).s); // "1500m" */
 #ifndef KP_QUANTITY_H
 #define KP_QUANTITY_H
 
@@ -57,27 +63,31 @@ kp_status kp_amount_mul(int64_t a, int64_t count, int64_t *out);
 /* <0, 0, >0. */
 int kp_amount_cmp(int64_t a, int64_t b);
 
-/* Canonical string as Quantity.String() prints it ("100Mi", "1500m", "2k", "0").
- * Writes at most cap bytes incl. NUL; returns the length it needed (like snprintf). */
-size_t kp_quantity_format(const kp_quantity *q, char *buf, size_t cap);
-
-/* A buffer of this size holds the canonical string (with NUL) of every quantity that
+/* This many bytes hold the canonical string (with NUL) of every quantity that
  * kp_quantity_parse, kp_quantity_from_int or kp_quantity_from_milli can produce (the longest is
  * 39 characters, e.g. "-9223372036854775807000000000000000000E"). */
 #define KP_QUANTITY_STR_MAX 48
+
+/* A formatted quantity, by value: s is NUL-terminated. */
+typedef struct {
+    char s[KP_QUANTITY_STR_MAX];
+} kp_quantity_str;
+
+/* Canonical string as Quantity.String() prints it ("100Mi", "1500m", "2k", "0"). */
+kp_quantity_str kp_quantity_string(const kp_quantity *q);
 
 /* Upstream ParseQuantity caches the input string when a cheap test says it is already canonical,
  * and Quantity.String() then returns the input verbatim, even where it differs from the canonical
  * form ("+1Ki", "01", "1.", "1E3", "1.500", "15e0"). Returns true when upstream would do that for
  * s[0..len); a caller that needs String() parity (e.g. threshold values in eviction messages) then
- * prints the original text instead of kp_quantity_format(). Only meaningful for strings that
+ * prints the original text instead of kp_quantity_string(). Only meaningful for strings that
  * kp_quantity_parse accepts. */
 bool kp_quantity_parse_keeps_string(const char *s, size_t len);
 
 /* Convenience: canonical string of an integer amount in the given format
  * (NewQuantity(v, fmt).String()) and of a milli amount (NewMilliQuantity(v, fmt).String()). */
-size_t kp_quantity_format_int(int64_t v, kp_qformat format, char *buf, size_t cap);
-size_t kp_quantity_format_milli(int64_t v, kp_qformat format, char *buf, size_t cap);
+kp_quantity_str kp_quantity_string_int(int64_t v, kp_qformat format);
+kp_quantity_str kp_quantity_string_milli(int64_t v, kp_qformat format);
 
 /* a += b exactly (Quantity.Add for amounts that fit int64); KP_ERANGE, a unchanged, beyond
  * int64. a->format is kept. */

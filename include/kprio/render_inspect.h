@@ -1,6 +1,13 @@
 /* Rendering of an inspection (kprio/inspect.h): kubectl-style tables, or a kprio/v1alpha1
  * ClusterInspection document in JSON or YAML (keys: summary, nodes[], priorityClasses[],
- * podDisruptionBudgets[], warnings[]). */
+ * podDisruptionBudgets[], warnings[]).
+ *
+ * Typical use:
+ *     kp_inspection *in;
+ *     if (kp_inspection_new(cl, &in, &err) == KP_OK) {
+ *         kp_status st = kp_render_inspection(stdout, in, KP_OUT_JSON);   // KP_ENOMEM: nothing written
+ *         kp_inspection_free(in);
+ *     } */
 #ifndef KP_RENDER_INSPECT_H
 #define KP_RENDER_INSPECT_H
 

@@ -3,12 +3,17 @@
  *
  * Typical use:
  *     kp_sched_config *cfg = NULL;                       // NULL = the default profile
- *     kp_sched_config_load(&cfg, "sched.yaml", NULL, &err);
- *     kp_sched_options opt = kp_sched_options_default();
+ *     kp_sched_config_load_path("sched.yaml", NULL, &cfg, &err);
+ *     kp_sched_options opt;
+ *     kp_sched_options_init(&opt);
  *     kp_sched *s;
  *     kp_sched_new(cl, cfg, &opt, &s, &err);             // cl: a finalized cluster
  *     kp_sched_run(s, &err);                             // every pending pod, queue order
- *     for (size_t i = 0; i < kp_sched_result_count(s); i++) { kp_sched_result r; kp_sched_result_get(s, i, &r); ... }
+ *     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
+ *         const kp_sched_pod_result *r = kp_sched_result(s, i);
+ *         printf("%s/%s %s\n", kp_cluster_pod_namespace(cl, r->pod), kp_cluster_pod_name(cl, r->pod),
+ *                kp_cluster_node_name(cl, r->node));
+ *     }
  *     kp_sched_free(s); kp_sched_config_free(cfg);
  * The scheduler mutates the cluster it was given: bound pods are added to their nodes, victims
  * become terminating (or are removed with until_settled). Not thread-safe. */
@@ -25,14 +30,18 @@ extern "C" {
 typedef struct kp_sched kp_sched;
 typedef struct kp_sched_config kp_sched_config;
 
-/* Loads a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON). The
- * profile whose schedulerName equals scheduler_name is used (NULL: "default-scheduler", or the
- * only profile). Unknown fields, plugins and unsupported settings are KP_EINVAL with
- * "FILE: KubeSchedulerConfiguration: FIELD: what is wrong". */
-kp_status kp_sched_config_load(kp_sched_config **out, const char *path, const char *scheduler_name,
-                               kp_error *err);
-kp_status kp_sched_config_load_buffer(kp_sched_config **out, const char *source, const char *buf,
-                                      size_t len, const char *scheduler_name, kp_error *err);
+/* Loads a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON) from the file
+ * at path into *out (NULL on error). The profile whose schedulerName equals scheduler_name is used
+ * (NULL: "default-scheduler", or the only profile). Errors: KP_EINVAL for unknown fields, plugins,
+ * profiles and unsupported settings ("FILE: KubeSchedulerConfiguration: FIELD: what is wrong"),
+ * KP_ESYNTAX, KP_ELIMIT (a name longer than the configuration's fields), KP_EIO (unreadable file;
+ * path only), KP_ENOMEM. */
+kp_status kp_sched_config_load_path(const char *path, const char *scheduler_name, kp_sched_config **out,
+                                    kp_error *err);
+/* The same on buf[0..len) (not retained); source names it in errors. */
+kp_status kp_sched_config_load_buffer(const char *source, const char *buf, size_t len,
+                                      const char *scheduler_name, kp_sched_config **out, kp_error *err);
+/* Releases a configuration. NULL is a no-op. */
 void kp_sched_config_free(kp_sched_config *cfg);
 
 typedef struct {
@@ -42,23 +51,27 @@ typedef struct {
     const char *compat;         /* "1.35" etc. for older upstream behaviour; NULL = newest */
 } kp_sched_options;
 
-kp_sched_options kp_sched_options_default(void);
+/* Defaults: every field zero / NULL. */
+void kp_sched_options_init(kp_sched_options *o);
 
 /* Creates a scheduler over a finalized cluster (borrowed; must outlive the scheduler). cfg may
  * be NULL (default profile); it is copied. Errors: KP_EINVAL (cluster not finalized, bad
  * compat version), KP_ENOMEM. */
 kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sched_options *opt,
                        kp_sched **out, kp_error *err);
+/* Releases the scheduler. NULL is a no-op. */
 void kp_sched_free(kp_sched *s);
 
-/* Requests a per-node explanation for pod index `pod` (from kp_cluster_find_pod). */
-kp_status kp_sched_explain(kp_sched *s, long pod, kp_error *err);
+/* Requests a per-node explanation for pod index `pod` (from kp_cluster_find_pod). Errors:
+ * KP_EINVAL (index out of range), KP_ENOMEM. */
+kp_status kp_sched_explain(kp_sched *s, kp_index pod, kp_error *err);
 
 /* Schedules every pending pod of the profile in queue order (priority desc, then creation
- * time, then load order). Each binding is visible to later pods. */
+ * time, then load order). Each binding is visible to later pods. Errors: KP_ENOMEM. */
 kp_status kp_sched_run(kp_sched *s, kp_error *err);
-/* Schedules one pod (index) now, as the next queue pop would. */
-kp_status kp_sched_schedule_one(kp_sched *s, long pod, kp_error *err);
+/* Schedules one pod (index) now, as the next queue pop would. Errors: KP_EINVAL (index out of
+ * range), KP_ENOMEM. */
+kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err);
 
 typedef enum {
     KP_OUTCOME_BOUND = 0,
@@ -66,32 +79,29 @@ typedef enum {
     KP_OUTCOME_UNSCHEDULABLE
 } kp_sched_outcome;
 
-/* A view of one pod's result; pointers borrow from the scheduler (valid until it is freed or
- * run again). */
+/* One pod's result. Pod and node names: kp_cluster_pod_namespace / kp_cluster_pod_name /
+ * kp_cluster_node_name on the scheduled cluster. */
 typedef struct {
-    long pod;                  /* pod index */
+    kp_index pod;
     int32_t priority;
     kp_sched_outcome outcome;
-    long node;                 /* bound node index, -1 */
-    long nominated_node;       /* nominated node index, -1 */
+    kp_index node;             /* bound node, -1 */
+    kp_index nominated_node;   /* nominated node, -1 */
     size_t n_victims;
-    const uint32_t *victims;   /* pod indices, upstream order (most important first) */
-    const int32_t *victim_nodes; /* node index each victim was preempted on */
+    const kp_index *victims;   /* pods, upstream order (most important first) */
+    const kp_index *victim_nodes; /* node each victim was preempted on */
     int32_t pdb_violations;
     const char *message;       /* "" when bound */
-} kp_sched_result;
+} kp_sched_pod_result;
 
 size_t kp_sched_result_count(const kp_sched *s);
-/* Results in the order pods were first attempted. */
-kp_status kp_sched_result_get(const kp_sched *s, size_t i, kp_sched_result *out);
+/* Result i, in the order pods were first attempted; NULL out of range. Borrowed (the struct and
+ * its arrays and message): valid until the scheduler runs again or is freed. */
+const kp_sched_pod_result *kp_sched_result(const kp_sched *s, size_t i);
 
-/* The result (index for kp_sched_result_get) whose preemption made pod a victim, first in
- * result order; KP_ENOTFOUND when the pod is nobody's victim. */
+/* The result (index for kp_sched_result) whose preemption made pod a victim, first in result
+ * order; KP_ENOTFOUND when the pod is nobody's victim. */
 kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t *result);
-
-/* "namespace/name" of a pod and name of a node (for rendering results). */
-const char *kp_sched_pod_ref(const kp_sched *s, long pod, char *buf, size_t cap);
-const char *kp_sched_node_name(const kp_sched *s, long node);
 
 
 /* ---- --explain (kp_sched_explain): what the last attempt of the explained pod saw ---- */

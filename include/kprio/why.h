@@ -39,9 +39,9 @@ typedef struct kp_why kp_why;
  * run_cl exactly as kp_sched_run does (o's config, seed and compat; queue order, bindings and
  * nominations visible to later pods), which binds pods in run_cl. The baseline decision (names,
  * cascade step) and the what-if "a PodDisruptionBudget with no disruptions left covers the pod"
- * are evaluated with kp_preempt_evaluate and o on `snapshot`: the same inputs loaded again,
- * untouched, so pod indices agree. o NULL: kp_preempt_options_default(). *out (kp_why_free)
- * owns the answer. Errors: those of kp_sched_new, kp_sched_run and kp_preempt_evaluate,
+ * are evaluated with kp_preemption_new and o on `snapshot`: the same inputs loaded again,
+ * untouched, so pod indices agree. o NULL: kp_preempt_options_init. *out (kp_why_free)
+ * owns the answer. Errors: those of kp_sched_new, kp_sched_run and kp_preemption_new,
  * KP_EINVAL (snapshot has other pods than run_cl), KP_ENOMEM. */
 kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod,
                           const kp_preempt_options *o, kp_why **out, kp_error *err);

@@ -133,7 +133,7 @@ int kp_cmd_admit(int argc, char **argv) {
     kp_admission *a = kp_admission_new();
     kp_error err;
     kp_error_clear(&err);
-    if (!a || kp_admit(cl, (size_t)node, (size_t)pod, &o, a, &err) != KP_OK) {
+    if (!a || kp_admit(cl, node, pod, &o, a, &err) != KP_OK) {
         if (!a) kp_error_set(&err, KP_ENOMEM, "out of memory");
         kp_cli_print_error(&err);
         kp_admission_free(a);

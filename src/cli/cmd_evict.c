@@ -100,13 +100,12 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     }
     cl = kp_cli_load(c);
     if (!cl) goto out;
-    long node = kp_cluster_find_node(cl, node_name);
+    kp_index node = kp_cluster_find_node(cl, node_name);
     if (node < 0) {
         fprintf(stderr, "kprio: evict: node \"%s\" not found in the input\n", node_name);
         goto out;
     }
-    m = kp_evict_manager_new(cl, node, cfg, &err);
-    if (!m) { fail_err(&err, NULL); goto out; }
+    if (kp_evict_manager_new(cl, node, cfg, &m, &err) != KP_OK) { fail_err(&err, NULL); goto out; }
     if (!(report = kp_evict_report_new(stdout, c->out, cl, node_name))) goto out;
     kp_evict_result res;
     for (int i = 0; i < n_sum; i++) {

@@ -71,7 +71,7 @@ int kp_cmd_schedule(int argc, char **argv) {
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
-    if (config && kp_sched_config_load(&cfg, config, sched_name, &err) != KP_OK) {
+    if (config && kp_sched_config_load_path(config, sched_name, &cfg, &err) != KP_OK) {
         kp_cli_print_error(&err);
         return KP_EXIT_ERROR;
     }
@@ -82,7 +82,8 @@ int kp_cmd_schedule(int argc, char **argv) {
     }
     int rc = KP_EXIT_OK;
     kp_sched *s = NULL;
-    kp_sched_options opt = kp_sched_options_default();
+    kp_sched_options opt;
+    kp_sched_options_init(&opt);
     opt.scheduler_name = sched_name;
     opt.seed = seed;
     opt.until_settled = settled;
@@ -93,7 +94,7 @@ int kp_cmd_schedule(int argc, char **argv) {
         goto out;
     }
     if (explain) {
-        long pod = kp_cluster_find_pod(cl, explain);
+        kp_index pod = kp_cluster_find_pod(cl, explain);
         if (pod < 0) {
             fprintf(stderr, "kprio: --explain: %s: no such pod in the input\n", explain);
             rc = KP_EXIT_ERROR;

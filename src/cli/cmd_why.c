@@ -62,7 +62,7 @@ int kp_cmd_why(int argc, char **argv) {
     kp_sched_config *cfg = NULL;
     kp_why *w = NULL;
 
-    if (config && kp_sched_config_load(&cfg, config, NULL, &err) != KP_OK) {
+    if (config && kp_sched_config_load_path(config, NULL, &cfg, &err) != KP_OK) {
         kp_cli_print_error(&err);
         goto out;
     }
@@ -73,7 +73,8 @@ int kp_cmd_why(int argc, char **argv) {
         fprintf(stderr, "kprio: why: no pod %s in the input\n", target);
         goto out;
     }
-    kp_preempt_options po = kp_preempt_options_default();
+    kp_preempt_options po;
+    kp_preempt_options_init(&po);
     po.config = cfg;
     po.seed = seed;
     po.compat = compat;
@@ -81,7 +82,7 @@ int kp_cmd_why(int argc, char **argv) {
         kp_cli_print_error(&err);
         goto out;
     }
-    if (kp_render_why(stdout, kp_why_get(w), kp_why_names(w), target, common.out) != KP_OK) {
+    if (kp_render_why(stdout, kp_why_get(w), what_cl, target, common.out) != KP_OK) {
         kp_cli_print_status(KP_ENOMEM);
         goto out;
     }

@@ -375,7 +375,7 @@ const char *kp_cluster_node_name(const kp_cluster *cl, kp_index node) {
     return node >= 0 && (size_t)node < cl->n_nodes ? kp__s(cl, cl->nodes[node].name) : "";
 }
 
-long kp_cluster_find_pod(const kp_cluster *cl, const char *ref) {
+kp_index kp_cluster_find_pod(const kp_cluster *cl, const char *ref) {
     const char *slash = strchr(ref, '/');
     const char *ns = "default", *name = ref;
     size_t ns_len = 7;
@@ -390,7 +390,7 @@ long kp_cluster_find_pod(const kp_cluster *cl, const char *ref) {
     return idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_POD], idkey(nsid, nid));
 }
 
-long kp_cluster_find_node(const kp_cluster *cl, const char *name) {
+kp_index kp_cluster_find_node(const kp_cluster *cl, const char *name) {
     kp_str nid = kp__intern_find(&cl->strs, name, strlen(name));
     if (nid == UINT32_MAX) return -1;
     return idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_NODE], idkey(0, nid));

@@ -24,12 +24,12 @@
  *   - Value()/MilliValue() always round away from zero. Upstream does so on its int64 path, but
  *     its inf.Dec path truncates negative values and adds one (-1.0000000001 -> 0). Overflow is
  *     KP_ERANGE here; upstream saturates or wraps.
- *   - String() caching of the input text is not reproduced by kp_quantity_format; see
+ *   - String() caching of the input text is not reproduced by kp_quantity_string; see
  *     kp_quantity_parse_keeps_string(). */
 #include <stdio.h>
 #include <string.h>
 
-#include "kprio/quantity.h"
+#include "core/quantity.h"
 
 #define QTY_MAX_SCALE 36
 #define QTY_MIN_SCALE (-9)
@@ -695,7 +695,7 @@ static void qty_format_decimal(qty_out *o, int negative, uint64_t mag, int64_t e
     }
 }
 
-size_t kp_quantity_format(const kp_quantity *q, char *buf, size_t cap) {
+size_t kp__quantity_format(const kp_quantity *q, char *buf, size_t cap) {
     qty_out o = {buf, cap, 0};
     if (!q || q->mant == 0) {
         out_ch(&o, '0');
@@ -741,12 +741,30 @@ size_t kp_quantity_format(const kp_quantity *q, char *buf, size_t cap) {
     return out_finish(&o);
 }
 
-size_t kp_quantity_format_int(int64_t v, kp_qformat format, char *buf, size_t cap) {
+size_t kp__quantity_format_int(int64_t v, kp_qformat format, char *buf, size_t cap) {
     kp_quantity q = kp_quantity_from_int(v, format);
-    return kp_quantity_format(&q, buf, cap);
+    return kp__quantity_format(&q, buf, cap);
 }
 
-size_t kp_quantity_format_milli(int64_t v, kp_qformat format, char *buf, size_t cap) {
+size_t kp__quantity_format_milli(int64_t v, kp_qformat format, char *buf, size_t cap) {
     kp_quantity q = kp_quantity_from_milli(v, format);
-    return kp_quantity_format(&q, buf, cap);
+    return kp__quantity_format(&q, buf, cap);
+}
+
+kp_quantity_str kp_quantity_string(const kp_quantity *q) {
+    kp_quantity_str s;
+    kp__quantity_format(q, s.s, sizeof s.s);
+    return s;
+}
+
+kp_quantity_str kp_quantity_string_int(int64_t v, kp_qformat format) {
+    kp_quantity_str s;
+    kp__quantity_format_int(v, format, s.s, sizeof s.s);
+    return s;
+}
+
+kp_quantity_str kp_quantity_string_milli(int64_t v, kp_qformat format) {
+    kp_quantity_str s;
+    kp__quantity_format_milli(v, format, s.s, sizeof s.s);
+    return s;
 }

@@ -1,6 +1,6 @@
 /* KubeSchedulerConfiguration decoding (kubescheduler.config.k8s.io/v1, YAML or JSON) into the
  * document of core/sched_config.h: syntax, fields, plugin names and args; the effective plugin
- * lists come from core's kp__sched_config_build. Reads the file for kp_sched_config_load. */
+ * lists come from core's kp__sched_config_build. Reads the file for kp_sched_config_load_path. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,8 +436,8 @@ kp_status kp__sched_config_parse(kp_sched_config *c, const char *source, const c
 
 /* ---- public wrappers ---- */
 
-kp_status kp_sched_config_load_buffer(kp_sched_config **out, const char *source, const char *buf,
-                                      size_t len, const char *scheduler_name, kp_error *err) {
+kp_status kp_sched_config_load_buffer(const char *source, const char *buf, size_t len,
+                                      const char *scheduler_name, kp_sched_config **out, kp_error *err) {
     *out = NULL;
     kp_sched_config *c = kp__malloc(sizeof *c);
     if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
@@ -450,14 +450,14 @@ kp_status kp_sched_config_load_buffer(kp_sched_config **out, const char *source,
     return KP_OK;
 }
 
-kp_status kp_sched_config_load(kp_sched_config **out, const char *path, const char *scheduler_name,
-                               kp_error *err) {
+kp_status kp_sched_config_load_path(const char *path, const char *scheduler_name, kp_sched_config **out,
+                                    kp_error *err) {
     char *buf = NULL;
     size_t len = 0;
     *out = NULL;
     kp_status st = kp__read_file(path, (size_t)16 << 20, &buf, &len, err);
     if (st != KP_OK) return st;
-    st = kp_sched_config_load_buffer(out, path, buf, len, scheduler_name, err);
+    st = kp_sched_config_load_buffer(path, buf, len, scheduler_name, out, err);
     kp__free(buf);
     return st;
 }

@@ -626,12 +626,25 @@ kp_status kp__summary_decode_events(const char *buf, size_t len, kp_evict_summar
     return KP_OK;
 }
 
-kp_status kp_evict_summary_parse(const char *source, const char *buf, size_t len,
-                                 kp_evict_summary **out, kp_error *err) {
+kp_status kp__summary_load_padded(const char *source, const char *buf, size_t len, kp_evict_summary **out,
+                                  kp_error *err) {
     kp_status st = kp__summary_decode_events(buf, len, out);
     if (st == KP_ENOMEM) return kp_error_set(err, KP_ENOMEM, "out of memory");
     if (st != KP_OK) return kp__summary_decode_tree(source, buf, len, out, err);
     return KP_OK;
+}
+
+/* The caller's bytes carry no padding contract: one copy with the decoder's zeroed tail. */
+kp_status kp_evict_summary_load_buffer(const char *source, const char *buf, size_t len,
+                                       kp_evict_summary **out, kp_error *err) {
+    *out = NULL;
+    char *copy = kp__malloc(len + KP_JSON_PADDING);
+    if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    if (len) memcpy(copy, buf, len);
+    memset(copy + len, 0, KP_JSON_PADDING);
+    kp_status st = kp__summary_load_padded(source, copy, len, out, err);
+    kp__free(copy);
+    return st;
 }
 
 kp_status kp_evict_summary_load_path(const char *path, kp_evict_summary **out, kp_error *err) {
@@ -640,7 +653,7 @@ kp_status kp_evict_summary_load_path(const char *path, kp_evict_summary **out, k
     *out = NULL;
     kp_status st = kp__read_file(path, KP_SUMMARY_MAX_BYTES, &buf, &len, err);
     if (st != KP_OK) return st;
-    st = kp_evict_summary_parse(path, buf, len, out, err);
+    st = kp__summary_load_padded(path, buf, len, out, err);
     kp__free(buf);
     return st;
 }

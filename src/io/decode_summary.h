@@ -1,5 +1,5 @@
 /* The fast Summary API decoder over the JSON / YAML event stream (decode_summary.c) and the
- * public entry points (include/kprio/eviction.h: kp_evict_summary_parse, kp_evict_summary_load_path),
+ * public entry points (include/kprio/eviction.h: kp_evict_summary_load_buffer, kp_evict_summary_load_path),
  * which fall back to the reference decoder (decode_summary_tree.h) for anything the fast path
  * declines, so errors are always the reference decoder's. */
 #ifndef KP_IO_DECODE_SUMMARY_H
@@ -20,5 +20,10 @@
  * error, not exactly one object document, ...): the reference decoder then decides and words
  * the error. It never accepts what kp__summary_decode_tree rejects (the differential pair). */
 kp_status kp__summary_decode_events(const char *buf, size_t len, kp_evict_summary **out);
+
+/* kp_evict_summary_load_buffer on a buffer that already has KP_JSON_PADDING readable bytes after
+ * len (kp__read_file's): no copy. */
+kp_status kp__summary_load_padded(const char *source, const char *buf, size_t len, kp_evict_summary **out,
+                                  kp_error *err);
 
 #endif

@@ -21,8 +21,8 @@ void kp_admit_options_init(kp_admit_options *o) {
     memset(o, 0, sizeof *o);
 }
 
-unsigned kp_admit_node_conditions(const kp_cluster *cl, size_t node) {
-    if (!cl || node >= cl->n_nodes) return 0;
+unsigned kp_admit_node_conditions(const kp_cluster *cl, kp_index node) {
+    if (!cl || node < 0 || (size_t)node >= cl->n_nodes) return 0;
     return kp__admit_conditions(cl, &cl->nodes[node], NULL);
 }
 
@@ -100,12 +100,12 @@ static kp_status handle_failure(const kp_cluster *cl, uint32_t node, uint32_t po
     kp__admit_reqlist reqs;
     reqs.n = 0;
     for (uint32_t i = 0; i < a->n_reasons && reqs.n < KP__ADMIT_MAX_REQS; i++) {
-        const kp_admit_reason *r = &a->reasons[i];
+        const kp__admit_reason *r = &a->reasons[i];
         reqs.r[reqs.n].res = a->reason_res[i];
         reqs.r[reqs.n].k = (uint8_t)reqs.n;
         reqs.r[reqs.n].q = r->requested - (r->capacity - r->used); /* GetInsufficientAmount */
         kp_admit_requirement *out = &a->reqs[a->n_reqs++];
-        kp__admit_copy(out->resource, sizeof out->resource, r->resource);
+        out->resource = r->resource;
         out->quantity = reqs.r[reqs.n].q;
         reqs.n++;
     }
@@ -134,15 +134,15 @@ static kp_status handle_failure(const kp_cluster *cl, uint32_t node, uint32_t po
     return KP_OK;
 }
 
-kp_status kp_admit(const kp_cluster *cl, size_t node, size_t pod, const kp_admit_options *opts,
+kp_status kp_admit(const kp_cluster *cl, kp_index node, kp_index pod, const kp_admit_options *opts,
                    kp_admission *out, kp_error *err) {
     if (!cl || !out) return kp_error_set(err, KP_EINVAL, "admit: no cluster or result object");
     reset(out);
     if (!cl->finalized) return kp_error_set(err, KP_EINVAL, "admit: cluster is not finalized");
-    if (node >= cl->n_nodes)
-        return kp_error_set(err, KP_EINVAL, "admit: node index %zu out of range", node);
-    if (pod >= cl->n_pods)
-        return kp_error_set(err, KP_EINVAL, "admit: pod index %zu out of range", pod);
+    if (node < 0 || (size_t)node >= cl->n_nodes)
+        return kp_error_set(err, KP_EINVAL, "admit: node index %ld out of range", node);
+    if (pod < 0 || (size_t)pod >= cl->n_pods)
+        return kp_error_set(err, KP_EINVAL, "admit: pod index %ld out of range", pod);
 
     const kp_node *n = &cl->nodes[node];
     const kp_pod *p = &cl->pods[pod];
@@ -200,18 +200,28 @@ const char *kp_admission_message(const kp_admission *a) {
     m->msg_kind = KP__MSG_TEXT;
     return m->message;
 }
-size_t kp_admission_reason_count(const kp_admission *a) { return a ? a->n_reasons : 0; }
-const kp_admit_reason *kp_admission_reason_at(const kp_admission *a, size_t i) {
+size_t kp_admission_failure_count(const kp_admission *a) { return a ? a->n_reasons : 0; }
+const kp_admit_reason *kp_admission_failure(const kp_admission *a, size_t i) {
     if (!a || i >= a->n_reasons) return NULL;
-    kp__admit_format_reason((kp_admission *)(uintptr_t)a, (uint32_t)i);
-    return &a->reasons[i];
+    kp_admission *m = (kp_admission *)(uintptr_t)a; /* the message is formatted on first access */
+    kp__admit_format_reason(m, (uint32_t)i);
+    const kp__admit_reason *r = &m->reasons[i];
+    kp_admit_reason *v = &m->pub_reasons[i];
+    v->reason = r->reason;
+    v->message = r->message;
+    v->insufficient = r->insufficient;
+    v->resource = r->resource;
+    v->requested = r->requested;
+    v->used = r->used;
+    v->capacity = r->capacity;
+    return v;
 }
 size_t kp_admission_requirement_count(const kp_admission *a) { return a ? a->n_reqs : 0; }
-const kp_admit_requirement *kp_admission_requirement_at(const kp_admission *a, size_t i) {
+const kp_admit_requirement *kp_admission_requirement(const kp_admission *a, size_t i) {
     return a && i < a->n_reqs ? &a->reqs[i] : NULL;
 }
 size_t kp_admission_victim_count(const kp_admission *a) { return a ? a->n_victims : 0; }
-const kp_admit_victim *kp_admission_victim_at(const kp_admission *a, size_t i) {
+const kp_admit_victim *kp_admission_victim(const kp_admission *a, size_t i) {
     return a && i < a->n_victims ? &a->victims[i] : NULL;
 }
 

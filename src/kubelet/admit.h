@@ -21,6 +21,16 @@
 #define KP__ADMIT_MAX_REASONS (KP_MAX_RES + 8)
 #define KP__ADMIT_MAX_REQS (KP_MAX_RES + 1) /* rule 8: a bound (above) */
 
+/* One failure reason as the decision writes it (fixed arrays: a reason is written without
+ * allocating); kp_admission_failure hands out a kp_admit_reason pointing into it. */
+typedef struct {
+    char reason[96];
+    char message[320];
+    bool insufficient;
+    char resource[64];
+    int64_t requested, used, capacity;
+} kp__admit_reason;
+
 /* admissionRequirement: resource index (KP_RES_PODS for "pods") and the amount still needed. */
 typedef struct {
     uint8_t res;
@@ -57,7 +67,8 @@ struct kp_admission {
     const kp_cluster *cl;        /* for resource names while formatting */
     bool reason_unformatted[KP__ADMIT_MAX_REASONS]; /* insufficient reasons: message pending */
     uint32_t n_reasons;
-    kp_admit_reason reasons[KP__ADMIT_MAX_REASONS];
+    kp__admit_reason reasons[KP__ADMIT_MAX_REASONS];
+    kp_admit_reason pub_reasons[KP__ADMIT_MAX_REASONS]; /* kp_admission_failure's views */
     uint8_t reason_res[KP__ADMIT_MAX_REASONS]; /* resource index of insufficient reasons */
     uint32_t n_reqs;
     kp_admit_requirement reqs[KP__ADMIT_MAX_REQS];

@@ -58,9 +58,9 @@ size_t kp__admit_copy(char *dst, size_t cap, const char *src) {
     return n;
 }
 
-kp_admit_reason *kp__admit_add_reason(kp_admission *a) {
+kp__admit_reason *kp__admit_add_reason(kp_admission *a) {
     uint32_t i = a->n_reasons < KP__ADMIT_MAX_REASONS ? a->n_reasons++ : KP__ADMIT_MAX_REASONS - 1;
-    kp_admit_reason *r = &a->reasons[i];
+    kp__admit_reason *r = &a->reasons[i];
     r->reason[0] = r->message[0] = r->resource[0] = '\0';
     r->insufficient = false;
     r->requested = r->used = r->capacity = 0;
@@ -70,7 +70,7 @@ kp_admit_reason *kp__admit_add_reason(kp_admission *a) {
 
 /* PredicateFailureError{name, desc}: Error() = "Predicate <name> failed: <desc>" */
 static void add_predicate(kp_admission *a, const char *name, const char *desc) {
-    kp_admit_reason *r = kp__admit_add_reason(a);
+    kp__admit_reason *r = kp__admit_add_reason(a);
     kp__admit_copy(r->reason, sizeof r->reason, name);
     size_t n = kp__admit_copy(r->message, sizeof r->message, "Predicate ");
     n += kp__admit_copy(r->message + n, sizeof r->message - n, name);
@@ -80,7 +80,7 @@ static void add_predicate(kp_admission *a, const char *name, const char *desc) {
 
 void kp__admit_format_reason(kp_admission *a, uint32_t i) {
     if (i >= a->n_reasons || !a->reason_unformatted[i]) return;
-    kp_admit_reason *r = &a->reasons[i];
+    kp__admit_reason *r = &a->reasons[i];
     char res[sizeof r->resource];
     memcpy(res, r->resource, sizeof res);
     snprintf(r->message, sizeof r->message,
@@ -92,7 +92,7 @@ void kp__admit_format_reason(kp_admission *a, uint32_t i) {
 /* InsufficientResourceError; the reason is predicateAdmitHandler.Admit's OutOf<resource>. */
 static void add_insufficient(kp_admission *a, int ri, const char *res, int64_t requested,
                              int64_t used, int64_t capacity) {
-    kp_admit_reason *r = kp__admit_add_reason(a);
+    kp__admit_reason *r = kp__admit_add_reason(a);
     a->reason_res[r - a->reasons] = (uint8_t)ri;
     a->reason_unformatted[r - a->reasons] = true; /* message written on first access */
     r->insufficient = true;
@@ -135,7 +135,7 @@ bool kp__admit_eviction_reject(const kp_cluster *cl, const kp_pod *p, unsigned c
     }
     char list[64];
     kp__node_conditions_format(conds, " ", list, sizeof list);
-    kp_admit_reason *r = kp__admit_add_reason(a);
+    kp__admit_reason *r = kp__admit_add_reason(a);
     kp__admit_copy(r->reason, sizeof r->reason, "Evicted");
     snprintf(r->message, sizeof r->message, "The node had condition: [%s]. ", list);
     return true;
@@ -158,14 +158,14 @@ bool kp__admit_os_reject(const kp_cluster *cl, const kp_node *n, const kp_pod *p
     if (!node_os || !*node_os) node_os = "linux";
     const char *pod_os = label_text(cl, &p->labels, "kubernetes.io/os");
     if (pod_os && strcmp(pod_os, node_os) != 0) {
-        kp_admit_reason *r = kp__admit_add_reason(a);
+        kp__admit_reason *r = kp__admit_add_reason(a);
         kp__admit_copy(r->reason, sizeof r->reason, "PodOSSelectorNodeLabelDoesNotMatch");
         kp__admit_copy(r->message, sizeof r->message,
                        "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label");
         return true;
     }
     if (p->os_name != 0 && strcmp(kp__s(cl, p->os_name), node_os) != 0) {
-        kp_admit_reason *r = kp__admit_add_reason(a);
+        kp__admit_reason *r = kp__admit_add_reason(a);
         kp__admit_copy(r->reason, sizeof r->reason, "PodOSNotSupported");
         kp__admit_copy(r->message, sizeof r->message,
                        "Failed to admit pod as the OS field doesn't match node OS");

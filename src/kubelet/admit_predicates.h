@@ -42,7 +42,7 @@ bool kp__admit_os_reject(const kp_cluster *cl, const kp_node *n, const kp_pod *p
 void kp__admit_general_filter(const kp_cluster *cl, uint32_t node, uint32_t pod, kp_admission *a);
 
 /* Appends a reason (at most KP__ADMIT_MAX_REASONS: a bound that cannot be reached). */
-kp_admit_reason *kp__admit_add_reason(kp_admission *a);
+kp__admit_reason *kp__admit_add_reason(kp_admission *a);
 /* Fills in reasons[i].message if it is still pending (InsufficientResourceError.Error()). */
 void kp__admit_format_reason(kp_admission *a, uint32_t i);
 /* Copies the NUL-terminated src into dst[cap], truncating; returns the length written. */

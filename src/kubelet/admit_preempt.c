@@ -259,7 +259,7 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
         for (uint32_t i = 0; i < parts[p]->n; i++) {
             const kp_pod *q = &cl->pods[a->cands[parts[p]->ix[i]].pod];
             kp_admit_victim *vt = &a->victims[a->n_victims++];
-            vt->pod = a->cands[parts[p]->ix[i]].pod;
+            vt->pod = (kp_index)a->cands[parts[p]->ix[i]].pod;
             vt->priority = q->priority;
             vt->qos = (kp_qos)q->qos;
         }

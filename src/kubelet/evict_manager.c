@@ -73,16 +73,13 @@ static kp_status build_index(kp_evict_manager *m) {
     return KP_OK;
 }
 
-kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp_evict_config *cfg,
-                                       kp_error *err) {
-    if (!cfg->finished) {
-        kp_error_set(err, KP_EINVAL, "eviction configuration not finished");
-        return NULL;
-    }
-    if (!cl->finalized || node < 0 || (unsigned long)node >= cl->n_nodes) {
-        kp_error_set(err, KP_EINVAL, "node index %ld out of range", node);
-        return NULL;
-    }
+kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evict_config *cfg,
+                               kp_evict_manager **out, kp_error *err) {
+    *out = NULL;
+    if (!cfg->finished) return kp_error_set(err, KP_EINVAL, "eviction configuration not finished");
+    if (!cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster not finalized");
+    if (node < 0 || (size_t)node >= cl->n_nodes)
+        return kp_error_set(err, KP_EINVAL, "node index %ld out of range", node);
     kp_evict_manager *m = kp__calloc(1, sizeof *m);
     if (!m) goto oom;
     kp__arena_init(&m->arena);
@@ -131,11 +128,11 @@ kp_evict_manager *kp_evict_manager_new(const kp_cluster *cl, long node, const kp
     }
     m->n_pods_total = m->n_act;
     if (build_index(m) != KP_OK) goto oom;
-    return m;
+    *out = m;
+    return KP_OK;
 oom:
     kp_evict_manager_free(m);
-    kp_error_set(err, KP_ENOMEM, "out of memory");
-    return NULL;
+    return kp_error_set(err, KP_ENOMEM, "out of memory");
 }
 
 void kp_evict_manager_free(kp_evict_manager *m) {
@@ -150,16 +147,8 @@ void kp_evict_manager_free(kp_evict_manager *m) {
 
 size_t kp_evict_manager_threshold_count(const kp_evict_manager *m) { return m->n_th; }
 
-kp_status kp_evict_manager_threshold(const kp_evict_manager *m, size_t i, kp_evict_threshold_info *out) {
-    if (i >= m->n_th) return KP_ERANGE;
-    const kp__ev_threshold *t = &m->th[i];
-    memset(out, 0, sizeof *out);
-    out->signal = t->signal;
-    out->hard = t->grace_ns == 0;
-    out->grace_ns = t->grace_ns;
-    memcpy(out->value, t->value_text, sizeof out->value);
-    if (t->has_min_reclaim) memcpy(out->min_reclaim, t->mr_text, sizeof out->min_reclaim);
-    return KP_OK;
+const kp_evict_threshold_info *kp_evict_manager_threshold(const kp_evict_manager *m, size_t i) {
+    return i < m->n_th ? kp__ev_threshold_info(&m->th[i]) : NULL;
 }
 
 size_t kp_evict_manager_active_count(const kp_evict_manager *m) { return m->n_act; }
@@ -231,9 +220,9 @@ static kp_evict_fs_layout layout_of(const kp_evict_manager *m) {
 }
 
 static unsigned condition_of(kp_evict_signal s) {
-    if (kp__ev_is_memory_signal(s)) return KP_EVCOND_MEMORY;
-    if (s == KP_EVSIG_PID_AVAILABLE) return KP_EVCOND_PID;
-    return KP_EVCOND_DISK;
+    if (kp__ev_is_memory_signal(s)) return KP_NODE_COND_MEMORY_PRESSURE;
+    if (s == KP_EVSIG_PID_AVAILABLE) return KP_NODE_COND_PID_PRESSURE;
+    return KP_NODE_COND_DISK_PRESSURE;
 }
 
 /* buildSignalToNodeReclaimFuncs: 1 = container GC, 2 = image GC */
@@ -366,7 +355,7 @@ static void node_conditions(kp_evict_manager *m, const kp__ev_threshold *eval, u
     unsigned observed = 0;
     for (uint32_t i = 0; i < n_met; i++) observed |= condition_of(eval[m->th_met[i]].signal);
     m->conditions = 0;
-    for (unsigned bit = 1; bit <= KP_EVCOND_PID; bit <<= 1) {
+    for (unsigned bit = 1; bit <= KP_NODE_COND_PID_PRESSURE; bit <<= 1) {
         int c = kp__node_condition_index(bit);
         if (observed & bit) { m->cond_has[c] = true; m->cond_at[c] = now; }
         if (m->cond_has[c] && now - m->cond_at[c] < m->cfg->transition_ns) m->conditions |= bit;

@@ -62,7 +62,7 @@ struct kp_evict_manager {
     const kp__ev_pstats **stats_of;
     kp__ev_rank_pod *rank, *rank_tmp;
     kp__ev_rank_key *keys;
-    uint32_t *ranking;
+    kp_index *ranking;
     kp_evict_eviction *ev;
     uint32_t n_ev;
     kp_arena arena;

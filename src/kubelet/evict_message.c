@@ -6,6 +6,7 @@
 #include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/pod.h"
+#include "core/quantity.h"
 #include "core/resources.h"
 #include "core/summary.h"
 #include "kubelet/evict_manager.h"
@@ -71,7 +72,7 @@ static const char *text_keep(kp_arena *a, text *t) {
 
 static void obs_str(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
     bool decimal = kp__ev_is_inode_signal(s) || s == KP_EVSIG_PID_AVAILABLE;
-    kp_quantity_format_int(v, decimal ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI, buf, cap);
+    kp__quantity_format_int(v, decimal ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI, buf, cap);
 }
 
 /* mirrors evictionMessage + getThresholdMetInfo */
@@ -107,7 +108,7 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
     int64_t preq;
     if (is_mem && p->has_pod_resources && kp__ev_resv_find(&p->pod_req, KP_RES_MEM, &preq) && (st->has & KP__EVP_MEM)) {
         int64_t ws = (st->has & KP__EVP_WS) ? kp__ev_u2i(st->ws) : 0;
-        kp_quantity_format_int(ws, KP_QFMT_BINARY_SI, a, sizeof a);
+        kp__quantity_format_int(ws, KP_QFMT_BINARY_SI, a, sizeof a);
         kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_POD_REQUEST, "", "memory", preq, &qt);
         text_add(&msg, "Pod %s was using %s, request is %s, has larger consumption of memory. ", pod_name, a,
                  kp__ev_qty_str(&qt));
@@ -134,7 +135,7 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
                 usage = kp__ev_u2i(cs->ws);
             }
             if (has_usage && usage > req) {
-                kp_quantity_format_int(usage, KP_QFMT_BINARY_SI, a, sizeof a);
+                kp__quantity_format_int(usage, KP_QFMT_BINARY_SI, a, sizeof a);
                 kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_REQUEST, kp__s(cl, ct->name), resource, req, &qt);
                 text_add(&msg, "Container %s was using %s, request is %s, has larger consumption of %s. ",
                          kp__s(cl, ct->name), a, kp__ev_qty_str(&qt), resource);

@@ -5,6 +5,7 @@
 
 #include "core/cluster.h"
 #include "core/pod.h"
+#include "core/quantity.h"
 #include "core/resources.h"
 #include "kubelet/evict_spec.h"
 
@@ -64,7 +65,7 @@ void kp__ev_spec_qty(const kp__ev_spec_src *src, uint32_t pod, kp_evict_spec_fie
 
 /* Quantity.String() */
 const char *kp__ev_qty_str(kp__ev_qty *x) {
-    if (!x->kept) kp_quantity_format(&x->q, x->str, sizeof x->str);
+    if (!x->kept) kp__quantity_format(&x->q, x->str, sizeof x->str);
     return x->str;
 }
 

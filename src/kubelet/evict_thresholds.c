@@ -18,6 +18,7 @@
 #include "base/alloc.h"
 #include "base/gosyntax.h"
 #include "core/kubelet_config.h"
+#include "core/quantity.h"
 #include "kubelet/evict_thresholds.h"
 
 /* mirrors signalToResource */
@@ -37,7 +38,11 @@ const char *kp_evict_signal_resource(kp_evict_signal s) {
     return "";
 }
 
-void kp_evict_format_duration(int64_t ns, char *buf, size_t cap) { kp__go_format_duration(ns, buf, cap); }
+kp_duration_str kp_duration_string(int64_t ns) {
+    kp_duration_str d;
+    kp__go_format_duration(ns, d.s, sizeof d.s);
+    return d;
+}
 
 /* ---------------------------------------------------------------- percentages, statements */
 
@@ -272,21 +277,20 @@ fail:
     return st;
 }
 
-static void fill_info(const kp__ev_threshold *t, kp_evict_threshold_info *out) {
-    memset(out, 0, sizeof *out);
+const kp_evict_threshold_info *kp__ev_threshold_info(const kp__ev_threshold *t) {
+    kp_evict_threshold_info *out = (kp_evict_threshold_info *)(uintptr_t)&t->info; /* a cache */
     out->signal = t->signal;
     out->hard = t->grace_ns == 0;
     out->grace_ns = t->grace_ns;
-    memcpy(out->value, t->value_text, sizeof out->value);
-    if (t->has_min_reclaim) memcpy(out->min_reclaim, t->mr_text, sizeof out->min_reclaim);
+    out->value = t->value_text;
+    out->min_reclaim = t->has_min_reclaim ? t->mr_text : "";
+    return out;
 }
 
 size_t kp_evict_config_threshold_count(const kp_evict_config *c) { return c->finished ? c->n_th : 0; }
 
-kp_status kp_evict_config_threshold(const kp_evict_config *c, size_t i, kp_evict_threshold_info *out) {
-    if (!c->finished || i >= c->n_th) return KP_ERANGE;
-    fill_info(&c->th[i], out);
-    return KP_OK;
+const kp_evict_threshold_info *kp_evict_config_threshold(const kp_evict_config *c, size_t i) {
+    return c->finished && i < c->n_th ? kp__ev_threshold_info(&c->th[i]) : NULL;
 }
 
 int64_t kp_evict_config_transition_ns(const kp_evict_config *c) { return c->transition_ns; }
@@ -388,7 +392,7 @@ bool kp__ev_amount_gt_int(kp__ev_amount a, int64_t v) {
 void kp__ev_threshold_quantity_str(const kp__ev_value *v, int64_t capacity, char *buf, size_t cap) {
     if (v->is_pct) {
         kp__ev_amount a = kp__ev_value_amount(v, capacity);
-        kp_quantity_format_int(a.whole, KP_QFMT_BINARY_SI, buf, cap);
+        kp__quantity_format_int(a.whole, KP_QFMT_BINARY_SI, buf, cap);
     } else {
         snprintf(buf, cap, "%s", v->str); /* DeepCopy keeps the cached string */
     }
@@ -400,7 +404,7 @@ void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, 
         buf[len] = 0;
         return;
     }
-    kp_quantity_format(q, buf, cap);
+    kp__quantity_format(q, buf, cap);
 }
 
 /* mirrors compareThresholdValue */
@@ -418,5 +422,5 @@ bool kp__ev_threshold_same(const kp__ev_threshold *a, const kp__ev_threshold *b)
 
 void kp__ev_format_spec_qty(int64_t v, char *buf, size_t cap) {
     kp_qformat f = (v != 0 && v % 1024 == 0) ? KP_QFMT_BINARY_SI : KP_QFMT_DECIMAL_SI;
-    kp_quantity_format_int(v, f, buf, cap);
+    kp__quantity_format_int(v, f, buf, cap);
 }

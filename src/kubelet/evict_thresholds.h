@@ -40,7 +40,12 @@ typedef struct kp__ev_threshold {
     int64_t grace_ns;
     char value_text[48];
     char mr_text[48];
+    kp_evict_threshold_info info; /* the public view (kp__ev_threshold_info), filled on access */
 } kp__ev_threshold;
+
+/* Threshold t as kp_evict_config_threshold / kp_evict_manager_threshold return it: t->info,
+ * refreshed (its strings point into t). */
+const kp_evict_threshold_info *kp__ev_threshold_info(const kp__ev_threshold *t);
 
 /* Exact non-negative-or-negative amount: whole units plus nanos (0..999999999). Whole saturates
  * at int64 limits. Enough to compare quantities (scale >= -9) with integer observations. */

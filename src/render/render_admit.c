@@ -36,8 +36,8 @@ static void emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_ind
     kp_emit_kv_bool(e, "admitted", kp_admission_admitted(a));
     kp_emit_key(e, "reasons");
     kp_emit_arr_begin(e);
-    for (size_t i = 0; i < kp_admission_reason_count(a); i++) {
-        const kp_admit_reason *r = kp_admission_reason_at(a, i);
+    for (size_t i = 0; i < kp_admission_failure_count(a); i++) {
+        const kp_admit_reason *r = kp_admission_failure(a, i);
         kp_emit_obj_begin(e);
         kp_emit_kv_str(e, "reason", r->reason);
         kp_emit_kv_str(e, "message", r->message);
@@ -53,10 +53,10 @@ static void emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_ind
     kp_emit_key(e, "victims");
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_admission_victim_count(a); i++) {
-        const kp_admit_victim *v = kp_admission_victim_at(a, i);
+        const kp_admit_victim *v = kp_admission_victim(a, i);
         kp_emit_obj_begin(e);
         kp_emit_key(e, "pod");
-        emit_pod_ref(e, cl, (kp_index)v->pod);
+        emit_pod_ref(e, cl, v->pod);
         kp_emit_kv_str(e, "qosClass", kp_qos_name(v->qos));
         kp_emit_kv_int(e, "priority", v->priority);
         kp_emit_key(e, "status");
@@ -82,7 +82,7 @@ static void emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_ind
     kp_emit_key(e, "insufficient");
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_admission_requirement_count(a); i++) {
-        const kp_admit_requirement *r = kp_admission_requirement_at(a, i);
+        const kp_admit_requirement *r = kp_admission_requirement(a, i);
         kp_emit_obj_begin(e);
         kp_emit_kv_str(e, "resource", r->resource);
         kp_emit_kv_int(e, "quantity", r->quantity);
@@ -114,10 +114,10 @@ static void print_table(FILE *f, const kp_cluster *cl, kp_index node, kp_index p
     kp_table_print(t, f);
     kp_table_free(t);
     fprintf(f, "\nMessage: %s\n", kp_admission_message(a));
-    if (kp_admission_reason_count(a)) {
+    if (kp_admission_failure_count(a)) {
         fprintf(f, "\nFailed before preemption:\n");
-        for (size_t i = 0; i < kp_admission_reason_count(a); i++) {
-            const kp_admit_reason *r = kp_admission_reason_at(a, i);
+        for (size_t i = 0; i < kp_admission_failure_count(a); i++) {
+            const kp_admit_reason *r = kp_admission_failure(a, i);
             fprintf(f, "  %s: %s\n", r->reason, r->message);
         }
     }
@@ -130,9 +130,9 @@ static void print_table(FILE *f, const kp_cluster *cl, kp_index node, kp_index p
         kp_table_add(t, "PRIORITY");
         kp_table_add(t, "STATUS");
         for (size_t i = 0; i < kp_admission_victim_count(a); i++) {
-            const kp_admit_victim *v = kp_admission_victim_at(a, i);
-            kp_table_addf(t, "%s/%s", kp_cluster_pod_namespace(cl, (kp_index)v->pod),
-                          kp_cluster_pod_name(cl, (kp_index)v->pod));
+            const kp_admit_victim *v = kp_admission_victim(a, i);
+            kp_table_addf(t, "%s/%s", kp_cluster_pod_namespace(cl, v->pod),
+                          kp_cluster_pod_name(cl, v->pod));
             kp_table_add(t, kp_qos_name(v->qos));
             kp_table_addf(t, "%d", (int)v->priority);
             kp_table_add(t, KP_ADMIT_VICTIM_PHASE "/" KP_ADMIT_VICTIM_REASON);

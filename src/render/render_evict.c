@@ -70,7 +70,7 @@ static bool decimal_signal(kp_evict_signal s) {
 }
 
 static void fmt_obs(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
-    kp_quantity_format_int(v, decimal_signal(s) ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI, buf, cap);
+    snprintf(buf, cap, "%s", kp_quantity_string_int(v, decimal_signal(s) ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI).s);
 }
 
 static const char *layout_name(kp_evict_fs_layout l) {
@@ -84,27 +84,25 @@ static const char *layout_name(kp_evict_fs_layout l) {
 }
 
 static void emit_threshold_list(kp_emit *e, const kp_evict_manager *m) {
-    char g[32];
     kp_emit_key(e, "thresholds");
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_evict_manager_threshold_count(m); i++) {
-        kp_evict_threshold_info t;
-        if (kp_evict_manager_threshold(m, i, &t) != KP_OK || !t.value[0]) continue;
+        const kp_evict_threshold_info *t = kp_evict_manager_threshold(m, i);
+        if (!t || !t->value[0]) continue;
         kp_emit_obj_begin(e);
-        kp_emit_kv_str(e, "signal", kp_evict_signal_name(t.signal));
+        kp_emit_kv_str(e, "signal", kp_evict_signal_name(t->signal));
         kp_emit_kv_str(e, "operator", "LessThan");
-        kp_emit_kv_str(e, "value", t.value);
-        kp_evict_format_duration(t.grace_ns, g, sizeof g);
-        kp_emit_kv_str(e, "gracePeriod", g);
-        kp_emit_kv_bool(e, "hard", t.hard);
-        if (t.min_reclaim[0]) kp_emit_kv_str(e, "minReclaim", t.min_reclaim);
+        kp_emit_kv_str(e, "value", t->value);
+        kp_emit_kv_str(e, "gracePeriod", kp_duration_string(t->grace_ns).s);
+        kp_emit_kv_bool(e, "hard", t->hard);
+        if (t->min_reclaim[0]) kp_emit_kv_str(e, "minReclaim", t->min_reclaim);
         kp_emit_obj_end(e);
     }
     kp_emit_arr_end(e);
 }
 
 static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const kp_evict_result *r) {
-    char buf[64], buf2[64];
+    char buf[64];
     kp_emit_obj_begin(e);
     fmt_time(r->time_ns, buf, sizeof buf);
     kp_emit_kv_str(e, "time", buf);
@@ -131,8 +129,7 @@ static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const 
         kp_emit_kv_str(e, "operator", "LessThan");
         kp_emit_kv_str(e, "value", t->value);
         kp_emit_kv_str(e, "quantity", t->quantity_str);
-        kp_evict_format_duration(t->grace_ns, buf2, sizeof buf2);
-        kp_emit_kv_str(e, "gracePeriod", buf2);
+        kp_emit_kv_str(e, "gracePeriod", kp_duration_string(t->grace_ns).s);
         kp_emit_kv_bool(e, "hard", t->hard);
         kp_emit_kv_bool(e, "gracePeriodMet", t->grace_met);
         kp_emit_kv_bool(e, "statsUpdated", t->acted);

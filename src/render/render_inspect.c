@@ -6,20 +6,8 @@
 #include "kprio/quantity.h"
 #include "kprio/render_inspect.h"
 
-typedef struct {
-    char s[KP_QUANTITY_STR_MAX];
-} qstr;
-
-static qstr cpu_str(int64_t milli) {
-    qstr q = {{0}};
-    kp_quantity_format_milli(milli, KP_QFMT_DECIMAL_SI, q.s, sizeof q.s);
-    return q;
-}
-static qstr mem_str(int64_t bytes) {
-    qstr q = {{0}};
-    kp_quantity_format_int(bytes, KP_QFMT_BINARY_SI, q.s, sizeof q.s);
-    return q;
-}
+static kp_quantity_str cpu_str(int64_t milli) { return kp_quantity_string_milli(milli, KP_QFMT_DECIMAL_SI); }
+static kp_quantity_str mem_str(int64_t bytes) { return kp_quantity_string_int(bytes, KP_QFMT_BINARY_SI); }
 
 /* "class=n,class=n" ("<none>" for pods without a class; "<none>" when the node has no pod).
  * kp_malloc'd; NULL when out of memory. */

@@ -19,6 +19,12 @@ static const char *outcome_str(kp_sched_outcome o) {
 
 static const char *code_str(kp_filter_code c) { return kp_filter_code_name(c); }
 
+/* "namespace/name" of a pod, cut to cap like the table's other cells. */
+static const char *pod_ref(const kp_cluster *cl, kp_index pod, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s/%s", kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
+    return buf;
+}
+
 /* The reasons joined by ", " (upstream's Status.Message for several reasons). */
 static void node_reasons(const kp_sched *s, kp_index node, size_t n, char *buf, size_t cap) {
     size_t off = 0;
@@ -43,32 +49,32 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
     kp_emit_key(e, "pods");
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
-        kp_sched_result r;
-        kp_sched_result_get(s, i, &r);
+        const kp_sched_pod_result *r = kp_sched_result(s, i);
+        if (!r) continue;
         kp_emit_obj_begin(e);
-        kp_emit_kv_str(e, "pod", kp_sched_pod_ref(s, r.pod, ref, sizeof ref));
-        kp_emit_kv_int(e, "priority", r.priority);
-        kp_emit_kv_str(e, "outcome", outcome_str(r.outcome));
-        if (r.outcome == KP_OUTCOME_BOUND) kp_emit_kv_str(e, "node", kp_sched_node_name(s, r.node));
-        if (r.outcome == KP_OUTCOME_NOMINATED) kp_emit_kv_str(e, "nominatedNode", kp_sched_node_name(s, r.nominated_node));
+        kp_emit_kv_str(e, "pod", pod_ref(cl, r->pod, ref, sizeof ref));
+        kp_emit_kv_int(e, "priority", r->priority);
+        kp_emit_kv_str(e, "outcome", outcome_str(r->outcome));
+        if (r->outcome == KP_OUTCOME_BOUND) kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, r->node));
+        if (r->outcome == KP_OUTCOME_NOMINATED) kp_emit_kv_str(e, "nominatedNode", kp_cluster_node_name(cl, r->nominated_node));
         kp_emit_key(e, "victims");
         kp_emit_arr_begin(e);
-        for (size_t v = 0; v < r.n_victims; v++) {
+        for (size_t v = 0; v < r->n_victims; v++) {
             kp_emit_obj_begin(e);
-            kp_emit_kv_str(e, "pod", kp_sched_pod_ref(s, r.victims[v], ref, sizeof ref));
-            kp_emit_kv_str(e, "node", kp_sched_node_name(s, r.victim_nodes[v]));
-            kp_emit_kv_int(e, "priority", kp_cluster_pod_priority(cl, r.victims[v]));
+            kp_emit_kv_str(e, "pod", pod_ref(cl, r->victims[v], ref, sizeof ref));
+            kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, r->victim_nodes[v]));
+            kp_emit_kv_int(e, "priority", kp_cluster_pod_priority(cl, r->victims[v]));
             kp_emit_obj_end(e);
         }
         kp_emit_arr_end(e);
-        kp_emit_kv_int(e, "pdbViolations", r.pdb_violations);
-        kp_emit_kv_str(e, "message", r.message);
+        kp_emit_kv_int(e, "pdbViolations", r->pdb_violations);
+        kp_emit_kv_str(e, "message", r->message);
         kp_emit_obj_end(e);
     }
     kp_emit_arr_end(e);
 }
 
-static void print_table(const kp_sched *s, FILE *f) {
+static void print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
     kp_table *t = kp_table_new(5);
     if (!t) return;
     kp_table_add(t, "POD");
@@ -78,26 +84,26 @@ static void print_table(const kp_sched *s, FILE *f) {
     kp_table_add(t, "MESSAGE");
     char ref[512];
     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
-        kp_sched_result r;
-        kp_sched_result_get(s, i, &r);
-        kp_table_add(t, kp_sched_pod_ref(s, r.pod, ref, sizeof ref));
-        kp_table_addf(t, "%" PRId32, r.priority);
-        kp_table_add(t, outcome_str(r.outcome));
-        long node = r.outcome == KP_OUTCOME_BOUND ? r.node : r.outcome == KP_OUTCOME_NOMINATED ? r.nominated_node : -1;
-        kp_table_add(t, node >= 0 ? kp_sched_node_name(s, node) : "<none>");
-        if (r.n_victims) {
+        const kp_sched_pod_result *r = kp_sched_result(s, i);
+        if (!r) continue;
+        kp_table_add(t, pod_ref(cl, r->pod, ref, sizeof ref));
+        kp_table_addf(t, "%" PRId32, r->priority);
+        kp_table_add(t, outcome_str(r->outcome));
+        kp_index node = r->outcome == KP_OUTCOME_BOUND ? r->node : r->outcome == KP_OUTCOME_NOMINATED ? r->nominated_node : -1;
+        kp_table_add(t, node >= 0 ? kp_cluster_node_name(cl, node) : "<none>");
+        if (r->n_victims) {
             char msg[4096];
             size_t off = (size_t)snprintf(msg, sizeof msg, "preempts ");
-            for (size_t v = 0; v < r.n_victims && off < sizeof msg; v++)
+            for (size_t v = 0; v < r->n_victims && off < sizeof msg; v++)
                 off += (size_t)snprintf(msg + off, sizeof msg - off, "%s%s", v ? ", " : "",
-                                        kp_sched_pod_ref(s, r.victims[v], ref, sizeof ref));
-            if (off < sizeof msg && r.pdb_violations)
-                off += (size_t)snprintf(msg + off, sizeof msg - off, " (%" PRId32 " PDB violation%s)", r.pdb_violations,
-                                        r.pdb_violations == 1 ? "" : "s");
-            if (off < sizeof msg && r.message[0]) snprintf(msg + off, sizeof msg - off, "; %s", r.message);
+                                        pod_ref(cl, r->victims[v], ref, sizeof ref));
+            if (off < sizeof msg && r->pdb_violations)
+                off += (size_t)snprintf(msg + off, sizeof msg - off, " (%" PRId32 " PDB violation%s)", r->pdb_violations,
+                                        r->pdb_violations == 1 ? "" : "s");
+            if (off < sizeof msg && r->message[0]) snprintf(msg + off, sizeof msg - off, "; %s", r->message);
             kp_table_add(t, msg);
         } else {
-            kp_table_add(t, r.message);
+            kp_table_add(t, r->message);
         }
     }
     kp_table_print(t, f);
@@ -110,11 +116,11 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
     char ref[512], txt[1024];
     kp_emit_key(e, "explain");
     kp_emit_obj_begin(e);
-    kp_emit_kv_str(e, "pod", kp_sched_pod_ref(s, x->pod, ref, sizeof ref));
+    kp_emit_kv_str(e, "pod", pod_ref(cl, x->pod, ref, sizeof ref));
     kp_emit_kv_bool(e, "attempted", x->attempted);
     if (x->prefilter_message[0]) kp_emit_kv_str(e, "preFilter", x->prefilter_message);
     if (x->nominated_node_first) kp_emit_kv_bool(e, "nominatedNodeFirst", true);
-    if (x->selected_node >= 0) kp_emit_kv_str(e, "selectedNode", kp_sched_node_name(s, x->selected_node));
+    if (x->selected_node >= 0) kp_emit_kv_str(e, "selectedNode", kp_cluster_node_name(cl, x->selected_node));
     kp_emit_key(e, "nodes");
     kp_emit_arr_begin(e);
     for (size_t i = 0; x->attempted && i < x->n_nodes; i++) {
@@ -158,7 +164,7 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
         kp_emit_obj_begin(e);
         kp_emit_kv_str(e, "outcome", pr.outcome == KP_PREEMPTION_NOMINATED ? "Nominated"
                                      : pr.outcome == KP_PREEMPTION_NOT_ELIGIBLE ? "NotEligible" : "NoCandidates");
-        if (pr.node >= 0) kp_emit_kv_str(e, "nominatedNode", kp_sched_node_name(s, pr.node));
+        if (pr.node >= 0) kp_emit_kv_str(e, "nominatedNode", kp_cluster_node_name(cl, pr.node));
         if (pr.decided_by[0]) kp_emit_kv_str(e, "decidedBy", pr.decided_by);
         kp_emit_kv_str(e, "message", pr.message);
         kp_emit_key(e, "nodes");
@@ -167,7 +173,7 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
             kp_sched_preemption_node pn;
             if (kp_sched_explain_preemption_node_get(s, i, &pn) != KP_OK) continue;
             kp_emit_obj_begin(e);
-            kp_emit_kv_str(e, "node", kp_sched_node_name(s, pn.node));
+            kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, pn.node));
             kp_emit_kv_str(e, "filterStatus", code_str(pn.filter_code));
             kp_emit_kv_bool(e, "considered", pn.considered);
             kp_emit_kv_bool(e, "candidate", pn.candidate);
@@ -176,7 +182,7 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
             if (pn.candidate) {
                 kp_emit_key(e, "victims");
                 kp_emit_arr_begin(e);
-                for (size_t v = 0; v < pn.n_victims; v++) kp_emit_str(e, kp_sched_pod_ref(s, pn.victims[v], ref, sizeof ref));
+                for (size_t v = 0; v < pn.n_victims; v++) kp_emit_str(e, pod_ref(cl, kp_sched_explain_preemption_victim(s, i, v), ref, sizeof ref));
                 kp_emit_arr_end(e);
                 kp_emit_kv_int(e, "pdbViolations", pn.pdb_violations);
             }
@@ -190,7 +196,7 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
 
 static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched_explanation *x, FILE *f) {
     char ref[512], txt[1024];
-    fprintf(f, "\nExplain %s (priority %" PRId32 "):\n", kp_sched_pod_ref(s, x->pod, ref, sizeof ref),
+    fprintf(f, "\nExplain %s (priority %" PRId32 "):\n", pod_ref(cl, x->pod, ref, sizeof ref),
             kp_cluster_pod_priority(cl, x->pod));
     if (!x->attempted) {
         fprintf(f, "  not scheduled in this run (not pending for this scheduler, or already bound)\n");
@@ -231,17 +237,17 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
     if (x->has_preemption && kp_sched_explain_preemption_get(s, &pr) == KP_OK) {
         fprintf(f, "  Preemption: %s", pr.outcome == KP_PREEMPTION_NOMINATED ? "nominated"
                                     : pr.outcome == KP_PREEMPTION_NOT_ELIGIBLE ? "pod not eligible" : "no candidate node");
-        if (pr.node >= 0) fprintf(f, " %s", kp_sched_node_name(s, pr.node));
+        if (pr.node >= 0) fprintf(f, " %s", kp_cluster_node_name(cl, pr.node));
         if (pr.decided_by[0]) fprintf(f, " (decided by: %s)", pr.decided_by);
         fprintf(f, "\n");
         if (pr.message[0]) fprintf(f, "    %s\n", pr.message);
         for (size_t i = 0; i < pr.n_nodes; i++) {
             kp_sched_preemption_node pn;
             if (kp_sched_explain_preemption_node_get(s, i, &pn) != KP_OK) continue;
-            fprintf(f, "    %s: ", kp_sched_node_name(s, pn.node));
+            fprintf(f, "    %s: ", kp_cluster_node_name(cl, pn.node));
             if (pn.candidate) {
                 fprintf(f, "candidate, victims:");
-                for (size_t v = 0; v < pn.n_victims; v++) fprintf(f, " %s", kp_sched_pod_ref(s, pn.victims[v], ref, sizeof ref));
+                for (size_t v = 0; v < pn.n_victims; v++) fprintf(f, " %s", pod_ref(cl, kp_sched_explain_preemption_victim(s, i, v), ref, sizeof ref));
                 fprintf(f, ", PDB violations %" PRId32 "\n", pn.pdb_violations);
             } else {
                 preempt_reasons(s, i, pn.n_reasons, txt, sizeof txt);
@@ -268,7 +274,7 @@ kp_status kp_render_schedule(FILE *f, const kp_sched *s, const kp_cluster *cl, k
         kp_emit_free(e);
         return KP_OK;
     }
-    print_table(s, f);
+    print_table(s, cl, f);
     if (has_explain) print_explain(s, cl, &x, f);
     return KP_OK;
 }

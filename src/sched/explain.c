@@ -142,9 +142,13 @@ kp_status kp_sched_explain_preemption_node_get(const kp_sched *s, size_t i, kp_s
     out->candidate = pn->candidate;
     out->n_reasons = pn->dry_status.n_reasons;
     out->n_victims = pn->n_victims;
-    out->victims = pn->victims;
     out->pdb_violations = pn->pdb_violations;
     return KP_OK;
+}
+
+kp_index kp_sched_explain_preemption_victim(const kp_sched *s, size_t i, size_t v) {
+    const kp_preempt_node *pn = preempt_node(s, i);
+    return pn && v < pn->n_victims ? (kp_index)pn->victims[v] : -1;
 }
 
 const char *kp_sched_explain_preemption_reason(const kp_sched *s, size_t i, size_t r) {

@@ -31,14 +31,13 @@ typedef struct kp_cycle kp_cycle;
 
 /* ---- per-pod result of a run ---- */
 typedef struct {
-    uint32_t pod;
-    kp_sched_outcome outcome;
-    int32_t node;      /* bound node or -1 */
-    int32_t nominated; /* nominated node or -1 */
-    uint32_t n_victims, cap_victims;
-    uint32_t *victims; /* every victim this pod caused (in upstream order per attempt) */
-    int32_t *victim_nodes; /* node each victim was preempted on */
-    int32_t pdb_violations;
+    /* What kp_sched_result(s, i) returns (borrowed): pod, priority, outcome, node,
+     * nominated_node, pdb_violations; victims, victim_nodes and message alias the owned fields
+     * below (message is "" while none is set). */
+    kp_sched_pod_result pub;
+    size_t cap_victims;
+    kp_index *victims;      /* every victim this pod caused (in upstream order per attempt) */
+    kp_index *victim_nodes; /* node each victim was preempted on */
     char *message; /* heap */
     uint32_t attempts;
 } kp_result_int;

@@ -85,11 +85,7 @@ out:
 
 /* ================================================================ create / free */
 
-kp_sched_options kp_sched_options_default(void) {
-    kp_sched_options o;
-    memset(&o, 0, sizeof o);
-    return o;
-}
+void kp_sched_options_init(kp_sched_options *o) { memset(o, 0, sizeof *o); }
 
 static int find_res(kp_cluster *cl, const char *name) {
     kp_str id = kp__intern_find(&cl->strs, name, strlen(name));
@@ -108,7 +104,9 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     s->cl = cl;
     if (cfg) s->cfg = *cfg;
     else kp__sched_config_defaults(&s->cfg);
-    kp_sched_options o = opt ? *opt : kp_sched_options_default();
+    kp_sched_options o;
+    if (opt) o = *opt;
+    else kp_sched_options_init(&o);
     kp__prng_seed(&s->prng, o.seed);
     s->until_settled = o.until_settled;
     /* --compat is parsed once, here; every preemption attempt reads s->preempt_compat */
@@ -236,8 +234,8 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s);
 }
 
-kp_status kp_sched_explain(kp_sched *s, long pod, kp_error *err) {
-    if (pod < 0 || (uint32_t)pod >= s->cl->n_pods) return kp_error_set(err, KP_ENOTFOUND, "explain: no such pod");
+kp_status kp_sched_explain(kp_sched *s, kp_index pod, kp_error *err) {
+    if (pod < 0 || (size_t)pod >= s->cl->n_pods) return kp_error_set(err, KP_EINVAL, "explain: pod index %ld out of range", pod);
     explain_free(s->explain);
     s->explain = kp__calloc(1, sizeof *s->explain);
     if (!s->explain) return kp_error_set(err, KP_ENOMEM, "out of memory");
@@ -273,8 +271,8 @@ static int queue_cmp(const void *a, const void *b) {
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-kp_status kp_sched_schedule_one(kp_sched *s, long pod, kp_error *err) {
-    if (pod < 0 || (uint32_t)pod >= s->cl->n_pods) return kp_error_set(err, KP_ENOTFOUND, "no such pod");
+kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err) {
+    if (pod < 0 || (size_t)pod >= s->cl->n_pods) return kp_error_set(err, KP_EINVAL, "pod index %ld out of range", pod);
     bool changed = false;
     return kp__sched_attempt(s, (uint32_t)pod, &changed, err);
 }
@@ -321,36 +319,14 @@ out:
 
 size_t kp_sched_result_count(const kp_sched *s) { return s->n_res; }
 
-kp_status kp_sched_result_get(const kp_sched *s, size_t i, kp_sched_result *out) {
-    if (i >= s->n_res) return KP_ERANGE;
-    const kp_result_int *r = &s->res[i];
-    out->pod = r->pod;
-    out->priority = s->cl->pods[r->pod].priority;
-    out->outcome = r->outcome;
-    out->node = r->node;
-    out->nominated_node = r->nominated;
-    out->n_victims = r->n_victims;
-    out->victims = r->victims;
-    out->victim_nodes = r->victim_nodes;
-    out->pdb_violations = r->pdb_violations;
-    out->message = r->message ? r->message : "";
-    return KP_OK;
-}
-
-const char *kp_sched_pod_ref(const kp_sched *s, long pod, char *buf, size_t cap) {
-    return kp__pod_ref(s->cl, &s->cl->pods[pod], buf, cap);
-}
-
-const char *kp_sched_node_name(const kp_sched *s, long node) {
-    return node >= 0 ? kp__s(s->cl, s->cl->nodes[node].name) : "";
-}
+const kp_sched_pod_result *kp_sched_result(const kp_sched *s, size_t i) { return i < s->n_res ? &s->res[i].pub : NULL; }
 
 
 kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t *result) {
     for (uint32_t i = 0; i < s->n_res; i++) {
         const kp_result_int *r = &s->res[i];
-        for (uint32_t j = 0; j < r->n_victims; j++) {
-            if ((kp_index)r->victims[j] != pod) continue;
+        for (size_t j = 0; j < r->pub.n_victims; j++) {
+            if (r->victims[j] != pod) continue;
             *result = i;
             return KP_OK;
         }

@@ -88,8 +88,10 @@ static kp_result_int *result_for(kp_sched *s, uint32_t pod) {
     }
     kp_result_int *r = &s->res[s->n_res];
     memset(r, 0, sizeof *r);
-    r->pod = pod;
-    r->node = r->nominated = -1;
+    r->pub.pod = pod;
+    r->pub.priority = s->cl->pods[pod].priority;
+    r->pub.node = r->pub.nominated_node = -1;
+    r->pub.message = "";
     s->res_of_pod[pod] = (int32_t)s->n_res++;
     return r;
 }
@@ -97,29 +99,36 @@ static kp_result_int *result_for(kp_sched *s, uint32_t pod) {
 static kp_status set_message(kp_result_int *r, const char *msg) {
     kp__free(r->message);
     r->message = NULL;
+    r->pub.message = "";
     if (!msg || !*msg) return KP_OK;
     size_t len = strlen(msg);
     r->message = kp__malloc(len + 1);
     if (!r->message) return KP_ENOMEM;
     memcpy(r->message, msg, len + 1);
+    r->pub.message = r->message;
     return KP_OK;
 }
 
 static kp_status add_victims(kp_result_int *r, const uint32_t *v, uint32_t n, int32_t node) {
     if (!n) return KP_OK;
-    if (r->n_victims + n > r->cap_victims) {
-        uint32_t ncap = r->n_victims + n + 8;
-        uint32_t *nv = kp__realloc(r->victims, ncap * sizeof *nv);
+    size_t have = r->pub.n_victims;
+    if (have + n > r->cap_victims) {
+        size_t ncap = have + n + 8;
+        kp_index *nv = kp__realloc(r->victims, ncap * sizeof *nv);
         if (!nv) return KP_ENOMEM;
         r->victims = nv;
-        int32_t *nn = kp__realloc(r->victim_nodes, ncap * sizeof *nn);
+        r->pub.victims = nv;
+        kp_index *nn = kp__realloc(r->victim_nodes, ncap * sizeof *nn);
         if (!nn) return KP_ENOMEM;
         r->victim_nodes = nn;
+        r->pub.victim_nodes = nn;
         r->cap_victims = ncap;
     }
-    memcpy(r->victims + r->n_victims, v, n * sizeof *v);
-    for (uint32_t i = 0; i < n; i++) r->victim_nodes[r->n_victims + i] = node;
-    r->n_victims += n;
+    for (uint32_t i = 0; i < n; i++) {
+        r->victims[have + i] = v[i];
+        r->victim_nodes[have + i] = node;
+    }
+    r->pub.n_victims = have + n;
     return KP_OK;
 }
 
@@ -248,9 +257,9 @@ static kp_status record_bound(kp_sched *s, kp_result_int *res, uint32_t pod, uin
     kp_status st = bind(s, pod, node);
     if (st != KP_OK) return st;
     if (explain) s->explain->selected = (int32_t)node;
-    res->outcome = KP_OUTCOME_BOUND;
-    res->node = (int32_t)node;
-    res->nominated = -1;
+    res->pub.outcome = KP_OUTCOME_BOUND;
+    res->pub.node = node;
+    res->pub.nominated_node = -1;
     *changed = true;
     return set_message(res, "");
 }
@@ -290,9 +299,9 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
     if (pr.outcome == KP_PREEMPT_NOMINATED) {
         st = kp__preempt_actuate(s, pod, &pr, err);
         if (st == KP_OK) {
-            res->outcome = KP_OUTCOME_NOMINATED;
-            res->nominated = pr.node;
-            res->pdb_violations += pr.pdb_violations;
+            res->pub.outcome = KP_OUTCOME_NOMINATED;
+            res->pub.nominated_node = pr.node;
+            res->pub.pdb_violations += pr.pdb_violations;
             st = add_victims(res, pr.victims, pr.n_victims, pr.node);
             if (pr.n_victims) *changed = true;
             if (s->until_settled) {
@@ -301,7 +310,7 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
             }
         }
     } else {
-        res->nominated = -1;
+        res->pub.nominated_node = -1;
         if (pr.outcome == KP_PREEMPT_NO_CANDIDATES && s->nom_of[pod] >= 0) kp__sched_nominate(s, pod, -1);
     }
     if (explain) {
@@ -320,14 +329,14 @@ static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_i
     char *msg = NULL;
     kp_status st = kp__fit_error_message(s, prefilter, &msg);
     if (st != KP_OK) return kp_error_set(err, st, "out of memory");
-    res->outcome = KP_OUTCOME_UNSCHEDULABLE;
-    res->node = -1;
+    res->pub.outcome = KP_OUTCOME_UNSCHEDULABLE;
+    res->pub.node = -1;
     if (s->cfg.postfilter_preemption &&
         (st = post_filter(s, c, res, pod, explain, &msg, changed, err)) != KP_OK) {
         kp__free(msg);
         return st;
     }
-    if (s->until_settled && res->outcome == KP_OUTCOME_UNSCHEDULABLE) res->nominated = -1;
+    if (s->until_settled && res->pub.outcome == KP_OUTCOME_UNSCHEDULABLE) res->pub.nominated_node = -1;
     st = set_message(res, msg);
     kp__free(msg);
     if (st != KP_OK) kp_error_set(err, st, "out of memory");
@@ -358,8 +367,8 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
 
     if (nn == 0) {
         st = set_message(res, "no nodes available to schedule pods");
-        res->outcome = KP_OUTCOME_UNSCHEDULABLE;
-        res->node = -1;
+        res->pub.outcome = KP_OUTCOME_UNSCHEDULABLE;
+        res->pub.node = -1;
         goto out;
     }
     if (pre.code != KP_CODE_SUCCESS) {

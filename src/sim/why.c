@@ -18,17 +18,18 @@ struct kp_why {
 static kp_status find_preemptor(const kp_sched *s, kp_index pod, kp_why *w) {
     kp_why_answer *a = &w->a;
     size_t i;
-    kp_sched_result r;
-    if (kp_sched_result_find_preemptor(s, pod, &i) != KP_OK || kp_sched_result_get(s, i, &r) != KP_OK) return KP_OK;
+    const kp_sched_pod_result *r;
+    if (kp_sched_result_find_preemptor(s, pod, &i) != KP_OK || !(r = kp_sched_result(s, i))) return KP_OK;
     a->preempted = true;
-    a->preemptor = r.pod;
-    a->preemptor_priority = r.priority;
-    a->node = r.nominated_node >= 0 ? r.nominated_node : r.node;
-    a->pdb_violations = r.pdb_violations;
-    if (!(w->victims = kp_malloc((r.n_victims ? r.n_victims : 1) * sizeof *w->victims))) return KP_ENOMEM;
-    for (size_t k = 0; k < r.n_victims; k++) w->victims[k] = (kp_index)r.victims[k];
+    a->preemptor = r->pod;
+    a->preemptor_priority = r->priority;
+    a->node = r->nominated_node >= 0 ? r->nominated_node : r->node;
+    a->pdb_violations = r->pdb_violations;
+    /* the answer outlives the scheduler the result borrows from: keep a copy of the victims */
+    if (!(w->victims = kp_malloc((r->n_victims ? r->n_victims : 1) * sizeof *w->victims))) return KP_ENOMEM;
+    for (size_t k = 0; k < r->n_victims; k++) w->victims[k] = r->victims[k];
     a->victims = w->victims;
-    a->n_victims = r.n_victims;
+    a->n_victims = r->n_victims;
     return KP_OK;
 }
 
@@ -41,7 +42,7 @@ static kp_status what_if_pdb(kp_cluster *cl, kp_index pod, const kp_preempt_opti
     pp.protect_pod = pod;
     kp_error err;
     kp_error_clear(&err);
-    kp_status st = kp_preempt_evaluate(cl, a->preemptor, &pp, &alt, &err);
+    kp_status st = kp_preemption_new(cl, a->preemptor, &pp, &alt, &err);
     if (st != KP_OK) return st == KP_ENOMEM ? KP_ENOMEM : KP_OK;
     a->pdb_evaluated = true;
     size_t n = kp_preemption_victim_count(alt);
@@ -67,18 +68,22 @@ static kp_status what_ifs(kp_cluster *snapshot, kp_index pod, const kp_preempt_o
                           kp_error *err) {
     kp_why_answer *a = &w->a;
     /* the baseline decision on the snapshot (names, cascade step) */
-    kp_status st = kp_preempt_evaluate(snapshot, a->preemptor, po, &w->names, err);
+    kp_status st = kp_preemption_new(snapshot, a->preemptor, po, &w->names, err);
     if (st != KP_OK) return st;
     if (kp_preemption_node(w->names) == a->node) a->decided_by = kp_preemption_decided_by(w->names);
     if ((st = what_if_pdb(snapshot, pod, po, w)) != KP_OK) return kp_error_set(err, st, "out of memory");
-    a->pod_priority = kp_preemption_pod_priority(w->names, pod);
+    a->pod_priority = kp_cluster_pod_priority(snapshot, pod);
     return KP_OK;
 }
 
 kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod,
                           const kp_preempt_options *o, kp_why **out, kp_error *err) {
     *out = NULL;
-    kp_preempt_options po = o ? *o : kp_preempt_options_default();
+    kp_preempt_options po;
+    if (o)
+        po = *o;
+    else
+        kp_preempt_options_init(&po);
     if (kp_cluster_pod_count(snapshot) != kp_cluster_pod_count(run_cl))
         return kp_error_set(err, KP_EINVAL, "why: the snapshot does not hold the pods of the run");
     kp_why *w = kp_malloc(sizeof *w);
@@ -86,7 +91,8 @@ kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod
     memset(w, 0, sizeof *w);
     w->a.preemptor = w->a.node = w->a.pdb_alt_node = -1;
     w->a.decided_by = "";
-    kp_sched_options so = kp_sched_options_default();
+    kp_sched_options so;
+    kp_sched_options_init(&so);
     so.seed = po.seed;
     so.compat = po.compat;
     kp_sched *s = NULL;

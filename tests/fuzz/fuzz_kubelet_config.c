@@ -29,8 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (st == KP_OK) {
         size_t n = kp_evict_config_threshold_count(cfg);
         for (size_t i = 0; i < n; i++) {
-            kp_evict_threshold_info ti;
-            if (kp_evict_config_threshold(cfg, i, &ti) != KP_OK) abort();
+            const kp_evict_threshold_info *ti = kp_evict_config_threshold(cfg, i);
+            if (!ti || !ti->value || !ti->min_reclaim) abort();
         }
     }
     kp_evict_config_free(cfg);

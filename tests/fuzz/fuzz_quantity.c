@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/quantity.h"
 #include "kprio/quantity.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -36,8 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (q.scale < -9) abort();
 
     char buf[KP_QUANTITY_STR_MAX], again[KP_QUANTITY_STR_MAX];
-    size_t n = kp_quantity_format(&q, buf, sizeof buf);
+    size_t n = kp__quantity_format(&q, buf, sizeof buf);
     if (n >= sizeof buf || strlen(buf) != n) abort();
+    if (strcmp(kp_quantity_string(&q).s, buf) != 0) abort(); /* the public by-value form */
 
     kp_quantity r;
     if (kp_quantity_parse(buf, n, &r, &err) != KP_OK) abort();
@@ -45,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* The re-parsed quantity may carry another format (a BinarySI integer without a binary
      * suffix, e.g. "5244576000", re-parses as DecimalSI and prints "5244576k"), so the strings
      * are compared only when the formats agree. */
-    size_t n2 = kp_quantity_format(&r, again, sizeof again);
+    size_t n2 = kp__quantity_format(&r, again, sizeof again);
     if (n2 >= sizeof again) abort();
     if (r.format == q.format && (n2 != n || strcmp(buf, again) != 0)) abort();
 

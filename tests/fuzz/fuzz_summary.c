@@ -2,7 +2,7 @@
  * event-stream decoder (kp__summary_decode_events, which may decline a document) and the
  * tree-based reference decoder (kp__summary_decode_tree). On every input the fast decoder
  * accepts, the reference must accept and decode the same summary (kp__summary_equal); the public
- * kp_evict_summary_parse must agree with the reference's verdict; every error carries a message. */
+ * kp_evict_summary_load_buffer must agree with the reference's verdict; every error carries a message. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     kp_error_clear(&ec);
     kp_status sa = kp__summary_decode_events(buf, size, &a);
     kp_status sb = kp__summary_decode_tree("fuzz.json", buf, size, &b, &eb);
-    kp_status sc = kp_evict_summary_parse("fuzz.json", buf, size, &c, &ec);
+    kp_status sc = kp_evict_summary_load_buffer("fuzz.json", buf, size, &c, &ec);
     if (sb != KP_OK && eb.msg[0] == 0) abort(); /* every error must carry a message */
     if (sc != KP_OK && ec.msg[0] == 0) abort();
     if (sa == KP_ENOMEM || sb == KP_ENOMEM || sc == KP_ENOMEM) goto out; /* a limit, not a verdict */

@@ -43,7 +43,7 @@ static kp_admission *admit_opts(kp_cluster *cl, const char *pod, const kp_admit_
     KT_CHECK(pi >= 0);
     if (pi < 0) pi = 0;
     kp_error err;
-    KT_CHECK_INT(kp_admit(cl, 0, (size_t)pi, o, a, &err), KP_OK);
+    KT_CHECK_INT(kp_admit(cl, 0, (kp_index)pi, o, a, &err), KP_OK);
     return a;
 }
 static kp_admission *admit(kp_cluster *cl, const char *pod) { return admit_opts(cl, pod, NULL); }
@@ -56,7 +56,7 @@ KT_TEST(no_resources_requested_always_fits) {
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
     KT_CHECK(kp_admission_admitted(a));
-    KT_CHECK_INT(kp_admission_reason_count(a), 0);
+    KT_CHECK_INT(kp_admission_failure_count(a), 0);
     KT_CHECK_STR(kp_admission_reason(a), "");
     kp_admission_free(a);
     kp_cluster_free(cl);
@@ -71,9 +71,9 @@ KT_TEST(not_enough_cpu_and_memory) {
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
     KT_CHECK(!kp_admission_admitted(a));
-    KT_CHECK_INT(kp_admission_reason_count(a), 2);
-    if (kp_admission_reason_count(a) == 2) {
-        const kp_admit_reason *r0 = kp_admission_reason_at(a, 0), *r1 = kp_admission_reason_at(a, 1);
+    KT_CHECK_INT(kp_admission_failure_count(a), 2);
+    if (kp_admission_failure_count(a) == 2) {
+        const kp_admit_reason *r0 = kp_admission_failure(a, 0), *r1 = kp_admission_failure(a, 1);
         KT_CHECK_STR(r0->reason, "OutOfcpu");
         KT_CHECK(r0->insufficient);
         KT_CHECK_INT(r0->requested, 8);
@@ -269,17 +269,17 @@ KT_TEST(extended_resources) {
                  "Node didn't have enough resource: example.com/zero, requested: 1, used: 0, capacity: 0");
     kp_admission_free(a);
     a = admit(cl, "two"); /* scalar resources reported in name order */
-    KT_CHECK_INT(kp_admission_reason_count(a), 2);
-    if (kp_admission_reason_count(a) == 2) {
-        KT_CHECK_STR(kp_admission_reason_at(a, 0)->reason, "OutOfexample.com/a");
-        KT_CHECK_STR(kp_admission_reason_at(a, 1)->reason, "OutOfexample.com/b");
+    KT_CHECK_INT(kp_admission_failure_count(a), 2);
+    if (kp_admission_failure_count(a) == 2) {
+        KT_CHECK_STR(kp_admission_failure(a, 0)->reason, "OutOfexample.com/a");
+        KT_CHECK_STR(kp_admission_failure(a, 1)->reason, "OutOfexample.com/b");
     }
     kp_admission_free(a);
     a = admit(cl, "huge");
     KT_CHECK(!kp_admission_admitted(a));
-    KT_CHECK_INT(kp_admission_reason_count(a), 2); /* memory (0 allocatable) and hugepages */
+    KT_CHECK_INT(kp_admission_failure_count(a), 2); /* memory (0 allocatable) and hugepages */
     KT_CHECK_STR(kp_admission_reason(a), "OutOfmemory");
-    if (kp_admission_reason_count(a) == 2) KT_CHECK_STR(kp_admission_reason_at(a, 1)->reason, "OutOfhugepages-2Mi");
+    if (kp_admission_failure_count(a) == 2) KT_CHECK_STR(kp_admission_failure(a, 1)->reason, "OutOfhugepages-2Mi");
     kp_admission_free(a);
     kp_cluster_free(cl);
 }
@@ -443,8 +443,8 @@ KT_TEST(bad_arguments) {
     KT_CHECK_CONTAINS(err.msg, "node index");
     KT_CHECK_INT(kp_admit(cl, 0, 99, NULL, a, &err), KP_EINVAL);
     KT_CHECK_INT(kp_admit(NULL, 0, 0, NULL, a, &err), KP_EINVAL);
-    KT_CHECK(kp_admission_reason_at(a, 0) == NULL);
-    KT_CHECK(kp_admission_victim_at(a, 0) == NULL);
+    KT_CHECK(kp_admission_failure(a, 0) == NULL);
+    KT_CHECK(kp_admission_victim(a, 0) == NULL);
     kp_admission_free(a);
     kp_admission_free(NULL);
     kp_cluster *raw = kp_cluster_new();

@@ -131,7 +131,7 @@ static void run(const char *preemptor, const char *const *kinds, size_t n, reqsp
     } else {
         size_t len = 0;
         for (size_t i = 0; i < kp_admission_victim_count(a); i++) {
-            const kp_pod *p = &cl->pods[kp_admission_victim_at(a, i)->pod];
+            const kp_pod *p = &cl->pods[kp_admission_victim(a, i)->pod];
             int w = snprintf(out + len, cap - len, "%s%s", i ? "," : "", kp__s(cl, p->name));
             if (w > 0) len += (size_t)w;
         }
@@ -271,7 +271,7 @@ KT_TEST(ties_pick_last_then_swap_remove) {
     size_t len = 0;
     for (size_t i = 0; i < kp_admission_victim_count(a); i++) {
         int w = snprintf(out + len, sizeof out - len, "%s%s", i ? "," : "",
-                         kp__s(cl, cl->pods[kp_admission_victim_at(a, i)->pod].name));
+                         kp__s(cl, cl->pods[kp_admission_victim(a, i)->pod].name));
         if (w > 0) len += (size_t)w;
     }
     /* [a b c d]: pick d (last tie) -> [a b c]; pick c. */
@@ -307,7 +307,7 @@ KT_TEST(swap_remove_reorders_candidates) {
     out[0] = '\0';
     for (size_t i = 0; i < kp_admission_victim_count(a); i++) {
         int w = snprintf(out + len, sizeof out - len, "%s%s", i ? "," : "",
-                         kp__s(cl, cl->pods[kp_admission_victim_at(a, i)->pod].name));
+                         kp__s(cl, cl->pods[kp_admission_victim(a, i)->pod].name));
         if (w > 0) len += (size_t)w;
     }
     KT_CHECK_STR(out, "small,b2");
@@ -361,25 +361,25 @@ KT_TEST(admit_critical_preempts_and_reports_victims) {
     kp_error err;
     long pod = kp_cluster_find_pod(cl, "kube-system/crit");
     KT_CHECK(pod >= 0);
-    KT_CHECK_INT(kp_admit(cl, (size_t)kp_cluster_find_node(cl, "n1"), (size_t)pod, NULL, a, &err), KP_OK);
+    KT_CHECK_INT(kp_admit(cl, kp_cluster_find_node(cl, "n1"), (size_t)pod, NULL, a, &err), KP_OK);
     KT_CHECK(kp_admission_critical(a));
     KT_CHECK(kp_admission_admitted(a));
     /* used: 701m / 701Mi of 1000m / 1024Mi -> short cpu 201m, memory 77Mi */
-    KT_CHECK_INT(kp_admission_reason_count(a), 2);
-    KT_CHECK_STR(kp_admission_reason_at(a, 0)->reason, "OutOfcpu");
-    KT_CHECK_STR(kp_admission_reason_at(a, 0)->message,
+    KT_CHECK_INT(kp_admission_failure_count(a), 2);
+    KT_CHECK_STR(kp_admission_failure(a, 0)->reason, "OutOfcpu");
+    KT_CHECK_STR(kp_admission_failure(a, 0)->message,
                  "Node didn't have enough resource: cpu, requested: 500, used: 701, capacity: 1000");
-    KT_CHECK_STR(kp_admission_reason_at(a, 1)->reason, "OutOfmemory");
+    KT_CHECK_STR(kp_admission_failure(a, 1)->reason, "OutOfmemory");
     KT_CHECK_INT(kp_admission_requirement_count(a), 2);
-    KT_CHECK_INT(kp_admission_requirement_at(a, 0)->quantity, 201);
-    KT_CHECK_INT(kp_admission_requirement_at(a, 1)->quantity, 77 * MI);
+    KT_CHECK_INT(kp_admission_requirement(a, 0)->quantity, 201);
+    KT_CHECK_INT(kp_admission_requirement(a, 1)->quantity, 77 * MI);
     /* guaranteed need after every BE + Burstable pod (401m, 401Mi): none. Burstable pass over
      * [hb, b, t]: hb covers both (distance 0), b leaves (101/201)^2, t nearly 2 -> hb. */
     KT_CHECK_INT(kp_admission_victim_count(a), 1);
     if (kp_admission_victim_count(a) == 1) {
-        const kp_admit_victim *v = kp_admission_victim_at(a, 0);
+        const kp_admit_victim *v = kp_admission_victim(a, 0);
         KT_CHECK_STR(kp__s(cl, cl->pods[v->pod].name), "hb");
-        KT_CHECK_INT(v->qos, KP_ADMIT_QOS_BURSTABLE);
+        KT_CHECK_INT(v->qos, KP_QOS_BURSTABLE);
         KT_CHECK_INT(v->priority, 0);
     }
     KT_CHECK_STR(kp_admission_reason(a), "");
@@ -399,8 +399,8 @@ KT_TEST(admit_critical_not_enough_gives_upstream_error) {
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = kp_admission_new();
-    KT_CHECK_INT(kp_admit(cl, (size_t)kp_cluster_find_node(cl, "n1"),
-                          (size_t)kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, NULL), KP_OK);
+    KT_CHECK_INT(kp_admit(cl, kp_cluster_find_node(cl, "n1"),
+                          kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, NULL), KP_OK);
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_STR(kp_admission_reason(a), "UnexpectedAdmissionError");
     KT_CHECK_STR(kp_admission_message(a),
@@ -422,7 +422,7 @@ KT_TEST(admit_non_critical_preempts_nothing) {
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = kp_admission_new();
-    KT_CHECK_INT(kp_admit(cl, 0, (size_t)kp_cluster_find_pod(cl, "default/web"), NULL, a, NULL), KP_OK);
+    KT_CHECK_INT(kp_admit(cl, 0, kp_cluster_find_pod(cl, "default/web"), NULL, a, NULL), KP_OK);
     KT_CHECK(!kp_admission_critical(a));
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_STR(kp_admission_reason(a), "OutOfcpu");
@@ -444,10 +444,10 @@ KT_TEST(admit_critical_with_non_resource_reason_is_rejected) {
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = kp_admission_new();
-    KT_CHECK_INT(kp_admit(cl, 0, (size_t)kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, NULL), KP_OK);
+    KT_CHECK_INT(kp_admit(cl, 0, kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, NULL), KP_OK);
     KT_CHECK(!kp_admission_admitted(a));
-    KT_CHECK_INT(kp_admission_reason_count(a), 2);
-    KT_CHECK_STR(kp_admission_reason_at(a, 0)->reason, "OutOfcpu");
+    KT_CHECK_INT(kp_admission_failure_count(a), 2);
+    KT_CHECK_STR(kp_admission_failure(a, 0)->reason, "OutOfcpu");
     /* only non-resource reasons are returned; the first is reported */
     KT_CHECK_STR(kp_admission_reason(a), "NodeAffinity");
     KT_CHECK_STR(kp_admission_message(a),
@@ -474,7 +474,7 @@ KT_TEST(long_requirement_lists_are_not_cut) {
     kp_admission *a = kp_admission_new();
     kp_error err;
     kp_error_clear(&err);
-    KT_CHECK_INT(kp_admit(cl, 0, (size_t)kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, &err), KP_OK);
+    KT_CHECK_INT(kp_admit(cl, 0, kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, &err), KP_OK);
     KT_CHECK(!kp_admission_admitted(a));
     const char *msg = kp_admission_message(a);
     KT_CHECK(strlen(msg) > 1024);

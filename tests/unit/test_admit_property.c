@@ -120,7 +120,7 @@ KT_TEST(property_victims_sound_and_sufficient) {
         }
         const kp_pod *pre = &cl->pods[pi];
         const kp_node *node = &cl->nodes[ni];
-        KT_CHECK_INT(kp_admit(cl, (size_t)ni, (size_t)pi, NULL, a, NULL), KP_OK);
+        KT_CHECK_INT(kp_admit(cl, (kp_index)ni, (kp_index)pi, NULL, a, NULL), KP_OK);
         size_t nv = kp_admission_victim_count(a);
         if (!kp_admission_critical(a)) {
             n_noncritical++;
@@ -132,20 +132,20 @@ KT_TEST(property_victims_sound_and_sufficient) {
         }
         /* sufficiency */
         for (size_t r = 0; r < kp_admission_requirement_count(a) && kp_admission_admitted(a); r++) {
-            const kp_admit_requirement *req = kp_admission_requirement_at(a, r);
+            const kp_admit_requirement *req = kp_admission_requirement(a, r);
             int ri = res_of(cl, req->resource);
             KT_CHECK(ri >= 0);
             int64_t freed = 0;
             for (size_t v = 0; v < nv; v++)
-                freed += kp__pod_resource_request(cl, &cl->pods[kp_admission_victim_at(a, v)->pod], ri);
+                freed += kp__pod_resource_request(cl, &cl->pods[kp_admission_victim(a, v)->pod], ri);
             KT_CHECK(freed >= req->quantity);
         }
         /* soundness */
         int last_qos = 0;
         for (size_t v = 0; v < nv; v++) {
-            const kp_admit_victim *vt = kp_admission_victim_at(a, v);
+            const kp_admit_victim *vt = kp_admission_victim(a, v);
             const kp_pod *q = &cl->pods[vt->pod];
-            KT_CHECK(vt->pod != (size_t)pi);
+            KT_CHECK(vt->pod != (kp_index)pi);
             KT_CHECK(q->node == ni);
             KT_CHECK(!kp__pod_is_terminal(q));
             if (kp__admit_is_critical(q)) {
@@ -154,14 +154,14 @@ KT_TEST(property_victims_sound_and_sufficient) {
             }
             KT_CHECK((int)vt->qos >= last_qos);
             last_qos = (int)vt->qos;
-            for (size_t w = 0; w < v; w++) KT_CHECK(kp_admission_victim_at(a, w)->pod != vt->pod);
+            for (size_t w = 0; w < v; w++) KT_CHECK(kp_admission_victim(a, w)->pod != vt->pod);
         }
         /* failure only when the preemptable pods cannot cover some requirement */
         if (!strcmp(kp_admission_reason(a), "UnexpectedAdmissionError")) {
             n_failed++;
             bool short_somewhere = false;
             for (size_t r = 0; r < kp_admission_requirement_count(a); r++) {
-                const kp_admit_requirement *req = kp_admission_requirement_at(a, r);
+                const kp_admit_requirement *req = kp_admission_requirement(a, r);
                 int ri = res_of(cl, req->resource);
                 int64_t all = 0;
                 for (uint32_t i = 0; i < node->n_pods; i++) {

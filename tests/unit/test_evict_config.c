@@ -33,15 +33,18 @@ KT_TEST(defaults_are_linux_kubelet_defaults) {
     KT_CHECK(c != NULL);
     /* 5 defaults + allocatableMemory.available copy of the hard memory threshold */
     KT_CHECK_INT(kp_evict_config_threshold_count(c), 6);
-    kp_evict_threshold_info t;
-    kp_evict_config_threshold(c, 0, &t);
+    kp_evict_threshold_info t = {0};
+    KT_CHECK(kp_evict_config_threshold(c, 0) != NULL);
+    if (kp_evict_config_threshold(c, 0)) t = *kp_evict_config_threshold(c, 0);
     KT_CHECK_STR(kp_evict_signal_name(t.signal), "memory.available");
     KT_CHECK_STR(t.value, "100Mi");
     KT_CHECK(t.hard);
-    kp_evict_config_threshold(c, 3, &t);
+    KT_CHECK(kp_evict_config_threshold(c, 3) != NULL);
+    if (kp_evict_config_threshold(c, 3)) t = *kp_evict_config_threshold(c, 3);
     KT_CHECK_STR(kp_evict_signal_name(t.signal), "imagefs.available");
     KT_CHECK_STR(t.value, "15%");
-    kp_evict_config_threshold(c, 5, &t);
+    KT_CHECK(kp_evict_config_threshold(c, 5) != NULL);
+    if (kp_evict_config_threshold(c, 5)) t = *kp_evict_config_threshold(c, 5);
     KT_CHECK_STR(kp_evict_signal_name(t.signal), "allocatableMemory.available");
     KT_CHECK_INT(kp_evict_config_transition_ns(c), INT64_C(300000000000));
     kp_evict_config_free(c);
@@ -57,15 +60,18 @@ KT_TEST(all_memory_eviction_values) {
     KT_CHECK(c != NULL);
     if (!c) return;
     KT_CHECK_INT(kp_evict_config_threshold_count(c), 3);
-    kp_evict_threshold_info t;
-    kp_evict_config_threshold(c, 0, &t);
+    kp_evict_threshold_info t = {0};
+    KT_CHECK(kp_evict_config_threshold(c, 0) != NULL);
+    if (kp_evict_config_threshold(c, 0)) t = *kp_evict_config_threshold(c, 0);
     KT_CHECK_STR(t.value, "150Mi");
     KT_CHECK_STR(t.min_reclaim, "0");
-    kp_evict_config_threshold(c, 1, &t);
+    KT_CHECK(kp_evict_config_threshold(c, 1) != NULL);
+    if (kp_evict_config_threshold(c, 1)) t = *kp_evict_config_threshold(c, 1);
     KT_CHECK_STR(t.value, "300Mi");
     KT_CHECK_INT(t.grace_ns, INT64_C(30000000000));
     KT_CHECK(!t.hard);
-    kp_evict_config_threshold(c, 2, &t);
+    KT_CHECK(kp_evict_config_threshold(c, 2) != NULL);
+    if (kp_evict_config_threshold(c, 2)) t = *kp_evict_config_threshold(c, 2);
     KT_CHECK_STR(kp_evict_signal_name(t.signal), "allocatableMemory.available");
     KT_CHECK_STR(t.value, "150Mi");
     KT_CHECK_STR(t.min_reclaim, "0");
@@ -212,8 +218,9 @@ KT_TEST(kubelet_configuration) {
     KT_CHECK_INT(kp_evict_config_threshold_count(c), 3);
     KT_CHECK_INT(kp_evict_config_transition_ns(c), INT64_C(30000000000));
     KT_CHECK_INT(kp_evict_config_max_pod_grace(c), 20);
-    kp_evict_threshold_info t;
-    kp_evict_config_threshold(c, 1, &t);
+    kp_evict_threshold_info t = {0};
+    KT_CHECK(kp_evict_config_threshold(c, 1) != NULL);
+    if (kp_evict_config_threshold(c, 1)) t = *kp_evict_config_threshold(c, 1);
     KT_CHECK_STR(t.min_reclaim, "1Gi");
     /* flags override the file */
     KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-hard", "pid.available<100", &err), KP_OK);
@@ -227,7 +234,8 @@ KT_TEST(kubelet_configuration) {
     KT_CHECK_INT(kp_evict_config_load_buffer(c, "k.yaml", merge, strlen(merge), &err), KP_OK);
     KT_CHECK_INT(kp_evict_config_finish(c, &err), KP_OK);
     KT_CHECK_INT(kp_evict_config_threshold_count(c), 6);
-    kp_evict_config_threshold(c, 0, &t);
+    KT_CHECK(kp_evict_config_threshold(c, 0) != NULL);
+    if (kp_evict_config_threshold(c, 0)) t = *kp_evict_config_threshold(c, 0);
     KT_CHECK_STR(t.value, "1Gi");
     kp_evict_config_free(c);
 
@@ -302,12 +310,12 @@ KT_TEST(quantity_add) {
     KT_CHECK_INT(kp_quantity_parse("1Gi", 3, &a, NULL), KP_OK);
     KT_CHECK_INT(kp_quantity_parse("500Mi", 5, &b, NULL), KP_OK);
     KT_CHECK_INT(kp_quantity_add(&a, &b), KP_OK);
-    kp_quantity_format(&a, buf, sizeof buf);
+    snprintf(buf, sizeof buf, "%s", kp_quantity_string(&a).s);
     KT_CHECK_STR(buf, "1524Mi");
     KT_CHECK_INT(kp_quantity_parse("1500m", 5, &a, NULL), KP_OK);
     KT_CHECK_INT(kp_quantity_parse("2", 1, &b, NULL), KP_OK);
     KT_CHECK_INT(kp_quantity_add(&a, &b), KP_OK);
-    kp_quantity_format(&a, buf, sizeof buf);
+    snprintf(buf, sizeof buf, "%s", kp_quantity_string(&a).s);
     KT_CHECK_STR(buf, "3500m");
     a = kp_quantity_from_int(0, KP_QFMT_DECIMAL_SI);
     KT_CHECK_INT(kp_quantity_add(&a, &b), KP_OK);

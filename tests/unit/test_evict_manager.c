@@ -70,7 +70,7 @@ static kp_evict_summary *summary(const char *fmt, ...) {
     kp_evict_summary *s = NULL;
     kp_error err;
     kp_error_clear(&err);
-    if (kp_evict_summary_parse("s.json", buf, (size_t)n, &s, &err) != KP_OK) fprintf(stderr, "summary: %s\n", err.msg);
+    if (kp_evict_summary_load_buffer("s.json", buf, (size_t)n, &s, &err) != KP_OK) fprintf(stderr, "summary: %s\n", err.msg);
     free(buf);
     return s;
 }
@@ -108,7 +108,8 @@ KT_TEST(memory_pressure_verify_pod_status) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, kp_cluster_find_node(cl, "n1"), c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, kp_cluster_find_node(cl, "n1"), c, &m, &err);
     kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
                                   MEMPOD("below-requests", 0) "," MEMPOD("above-requests", 0) "]}",
                                   (long long)(1500 * MI), (long long)(1500 * MI), (long long)(900 * MI), (long long)(700 * MI));
@@ -121,7 +122,7 @@ KT_TEST(memory_pressure_verify_pod_status) {
         KT_CHECK_STR(r.evicted[0].ann_keys[2], "starved_resource");
         KT_CHECK_STR(r.evicted[0].ann_values[2], "memory");
     }
-    KT_CHECK_INT(r.conditions, KP_EVCOND_MEMORY);
+    KT_CHECK_INT(r.conditions, KP_NODE_COND_MEMORY_PRESSURE);
     KT_CHECK_INT(kp_evict_manager_active_count(m), 1);
     kp_evict_summary_free(s);
     kp_evict_manager_free(m);
@@ -137,7 +138,8 @@ KT_TEST(pid_pressure_verify_pod_status) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("pid.available<1200", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_summary *s = summary(
         "{\"node\":{\"rlimit\":{\"maxpid\":1500,\"curproc\":1000}},\"pods\":["
         "{\"podRef\":{\"name\":\"pod1\",\"namespace\":\"default\",\"uid\":\"uid-pod1\"},\"process_stats\":{\"process_count\":2}},"
@@ -146,7 +148,7 @@ KT_TEST(pid_pressure_verify_pod_status) {
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     check_evicted(cl, &r, "pod1", 1);
     if (r.n_evicted) KT_CHECK_STR(r.evicted[0].message, "The node was low on resource: pids. Threshold quantity: 1200, available: 500. ");
-    KT_CHECK_INT(r.conditions, KP_EVCOND_PID);
+    KT_CHECK_INT(r.conditions, KP_NODE_COND_PID_PRESSURE);
     kp_evict_summary_free(s);
     kp_evict_manager_free(m);
     kp_evict_config_free(c);
@@ -172,7 +174,8 @@ KT_TEST(disk_pressure_verify_pod_status) {
         kp_evict_config_set_flag(c, "local-storage-capacity-isolation", "false", NULL);
         kp_error err;
         kp_evict_config_finish(c, &err);
-        kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+        kp_evict_manager *m = NULL;
+        kp_evict_manager_new(cl, 0, c, &m, &err);
         long long avail = dedicated ? 10 * GI : 1536 * MI;
         kp_evict_summary *s = summary(
             "{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld},\"runtime\":{\"imageFs\":"
@@ -210,12 +213,13 @@ KT_TEST(min_reclaim) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("memory.available<1Gi", NULL, NULL, "memory.available=500Mi");
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_result r;
     const long long av[5] = {2 * GI, 500 * MI, (long long)(1.2 * GI), 2 * GI, 2 * GI};
     const long long ts[5] = {0, 60, 120, 180, 480};
     const int evict[5] = {0, 1, 1, 0, 0};
-    const unsigned cond[5] = {0, KP_EVCOND_MEMORY, KP_EVCOND_MEMORY, KP_EVCOND_MEMORY, 0};
+    const unsigned cond[5] = {0, KP_NODE_COND_MEMORY_PRESSURE, KP_NODE_COND_MEMORY_PRESSURE, KP_NODE_COND_MEMORY_PRESSURE, 0};
     for (int i = 0; i < 5; i++) {
         kp_evict_summary *s = mem_summary(ts[i], av[i], "");
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
@@ -238,14 +242,15 @@ KT_TEST(static_critical_pods_are_not_evicted) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("", "memory.available<2Gi", "memory.available=2m", NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_result r;
     for (int i = 0; i < 3; i++) {
         kp_evict_summary *s = mem_summary(i * 90, 1500 * MI,
                                           "{\"podRef\":{\"name\":\"critical\",\"namespace\":\"kube-system\"},\"memory\":{\"workingSetBytes\":838860800}}");
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
         KT_CHECK_INT(r.n_evicted, 0);
-        KT_CHECK_INT(r.conditions, KP_EVCOND_MEMORY);
+        KT_CHECK_INT(r.conditions, KP_NODE_COND_MEMORY_PRESSURE);
         kp_evict_summary_free(s);
     }
     KT_CHECK_INT(r.n_ranking, 1); /* ranked (the join fell back to namespace/name), then skipped */
@@ -265,7 +270,8 @@ KT_TEST(local_storage_limit_evictions) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("nodefs.available<1Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_summary *s = summary(
         "{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld}},\"pods\":["
         "{\"podRef\":{\"name\":\"empty-dir\",\"namespace\":\"default\",\"uid\":\"uid-empty-dir\"},\"volume\":[{\"name\":\"emptyDirVolume\",\"usedBytes\":%lld}]},"
@@ -306,7 +312,8 @@ KT_TEST(container_ephemeral_limit) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("nodefs.available<1Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_summary *s = summary(
         "{\"pods\":[{\"podRef\":{\"uid\":\"uid-p\"},\"ephemeral-storage\":{\"usedBytes\":%lld},"
         "\"containers\":[{\"name\":\"p\",\"rootfs\":{\"usedBytes\":%lld},\"logs\":{\"usedBytes\":%lld}}]}]}",
@@ -331,7 +338,8 @@ KT_TEST(allocatable_memory_pressure) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("allocatableMemory.available<1Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_result r;
     const long long av[2] = {4 * GI, 500 * MI};
     for (int i = 0; i < 2; i++) {
@@ -356,7 +364,8 @@ KT_TEST(eviction_priority_memory_first) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("nodefs.available<1Gi,pid.available<100,memory.available<1Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":1,\"workingSetBytes\":1},"
                                   "\"fs\":{\"availableBytes\":1,\"capacityBytes\":10},\"rlimit\":{\"maxpid\":10,\"curproc\":5}}}");
     kp_evict_result r;
@@ -364,7 +373,7 @@ KT_TEST(eviction_priority_memory_first) {
     KT_CHECK(r.has_reclaim);
     KT_CHECK_STR(r.reclaim_resource, "memory");
     KT_CHECK_INT(r.n_met, 3);
-    KT_CHECK_INT(r.conditions, KP_EVCOND_MEMORY | KP_EVCOND_DISK | KP_EVCOND_PID);
+    KT_CHECK_INT(r.conditions, KP_NODE_COND_MEMORY_PRESSURE | KP_NODE_COND_DISK_PRESSURE | KP_NODE_COND_PID_PRESSURE);
     kp_evict_summary_free(s);
     kp_evict_manager_free(m);
     kp_evict_config_free(c);
@@ -379,7 +388,8 @@ KT_TEST(stale_stats_are_not_acted_on) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("memory.available<1Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_result r;
     kp_evict_summary *s = mem_summary(60, 100 * MI, "");
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
@@ -410,11 +420,12 @@ KT_TEST(transition_period) {
     kp_error err;
     kp_evict_config_set_flag(c, "eviction-pressure-transition-period", "2m", &err);
     kp_evict_config_finish(c, &err);
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_result r;
     const long long ts[4] = {0, 60, 150, 200};
     const long long av[4] = {GI, 3 * GI, 3 * GI, 3 * GI};
-    const unsigned want[4] = {KP_EVCOND_MEMORY, KP_EVCOND_MEMORY, 0, 0};
+    const unsigned want[4] = {KP_NODE_COND_MEMORY_PRESSURE, KP_NODE_COND_MEMORY_PRESSURE, 0, 0};
     for (int i = 0; i < 4; i++) {
         kp_evict_summary *s = mem_summary(ts[i], av[i], "");
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
@@ -432,17 +443,17 @@ KT_TEST(summary_errors_name_the_field) {
     kp_error err;
     kp_error_clear(&err);
     char buf[256 + 64] = "{\"pods\":[{\"containers\":[{\"rootfs\":{\"usedBytes\":-5}}]}]}";
-    KT_CHECK(kp_evict_summary_parse("bad.json", buf, strlen(buf), &s, &err) != KP_OK);
+    KT_CHECK(kp_evict_summary_load_buffer("bad.json", buf, strlen(buf), &s, &err) != KP_OK);
     KT_CHECK_STR(err.source, "bad.json");
     KT_CHECK_STR(err.msg, "Summary: pods[0].containers[0].rootfs.usedBytes: expected an unsigned integer");
     char buf2[256 + 64] = "{\"node\":{\"fs\":{\"time\":\"yesterday\"}}}";
-    KT_CHECK(kp_evict_summary_parse("bad.json", buf2, strlen(buf2), &s, &err) != KP_OK);
+    KT_CHECK(kp_evict_summary_load_buffer("bad.json", buf2, strlen(buf2), &s, &err) != KP_OK);
     KT_CHECK_STR(err.msg, "Summary: node.fs.time: invalid RFC 3339 time");
     char buf3[256 + 64] = "{\"node\": [}";
-    KT_CHECK(kp_evict_summary_parse("bad.json", buf3, strlen(buf3), &s, &err) != KP_OK);
+    KT_CHECK(kp_evict_summary_load_buffer("bad.json", buf3, strlen(buf3), &s, &err) != KP_OK);
     KT_CHECK_INT(err.code, KP_ESYNTAX);
     char buf4[256 + 64] = "{\"node\":{\"memory\":{\"time\":\"2025-01-01T00:00:10Z\"},\"fs\":{\"time\":\"2025-01-01T00:00:20Z\"}}}";
-    KT_CHECK_INT(kp_evict_summary_parse("ok.json", buf4, strlen(buf4), &s, &err), KP_OK);
+    KT_CHECK_INT(kp_evict_summary_load_buffer("ok.json", buf4, strlen(buf4), &s, &err), KP_OK);
     int64_t t = 0;
     KT_CHECK(kp_evict_summary_time(s, &t));
     KT_CHECK_INT(t, INT64_C(1735689620) * 1000000000);
@@ -458,7 +469,8 @@ KT_TEST(stats_follow_pods_after_eviction) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("memory.available<1Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_result r;
     const char *want[3] = {"p1", "p3", "p2"};
     for (int i = 0; i < 3; i++) {
@@ -485,7 +497,8 @@ KT_TEST(containerfs_overwritten_before_first_step) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("nodefs.available<1Gi,containerfs.available<10Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_summary *s = summary("{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld},"
                                   "\"runtime\":{\"containerFs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":[]}",
                                   (long long)(50 * GI), (long long)(100 * GI), (long long)(5 * GI), (long long)(100 * GI));
@@ -495,10 +508,11 @@ KT_TEST(containerfs_overwritten_before_first_step) {
         KT_CHECK_INT(r.n_met, 0);
         KT_CHECK_INT(r.conditions, 0);
     }
-    kp_evict_threshold_info ti;
-    KT_CHECK_INT(kp_evict_manager_threshold(m, 1, &ti), KP_OK);
-    KT_CHECK_INT(ti.signal, KP_EVSIG_CONTAINERFS_AVAILABLE);
-    KT_CHECK_STR(ti.value, "1Gi");
+    const kp_evict_threshold_info *ti = kp_evict_manager_threshold(m, 1);
+    KT_CHECK(ti != NULL);
+    KT_CHECK(kp_evict_manager_threshold(m, kp_evict_manager_threshold_count(m)) == NULL);
+    if (ti) KT_CHECK_INT(ti->signal, KP_EVSIG_CONTAINERFS_AVAILABLE);
+    if (ti) KT_CHECK_STR(ti->value, "1Gi");
     kp_evict_summary_free(s);
     kp_evict_manager_free(m);
     kp_evict_config_free(c);
@@ -513,7 +527,8 @@ KT_TEST(pod_limit_overhead_only_when_non_zero) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("nodefs.available<1Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_summary *s = summary("{\"pods\":[{\"podRef\":{\"uid\":\"uid-zero\"},\"ephemeral-storage\":{\"usedBytes\":%lld}},"
                                   "{\"podRef\":{\"uid\":\"uid-some\"},\"ephemeral-storage\":{\"usedBytes\":%lld}}]}",
                                   (long long)(100 * MI), (long long)(100 * MI));
@@ -539,7 +554,8 @@ KT_TEST(threshold_quantity_keeps_its_spelling) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("memory.available<1.500G", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
                                   MEMPOD("p", 0) "]}", (long long)GI, (long long)GI, (long long)MI);
     kp_evict_result r;
@@ -565,7 +581,7 @@ KT_TEST(threshold_quantity_keeps_its_spelling) {
     }
 }
 
-static const char *bytes_spelling(void *ctx, uint32_t pod, kp_evict_spec_field f, const char *name, const char *res,
+static const char *bytes_spelling(void *ctx, kp_index pod, kp_evict_spec_field f, const char *name, const char *res,
                                   size_t *len) {
     (void)pod;
     ++*(int *)ctx;
@@ -588,7 +604,8 @@ KT_TEST(spec_text_source_spells_requests) {
     const char *want[] = {"Container p was using 1Gi, request is 104857600, has larger consumption of memory. ",
                           "Container p was using 1Gi, request is 100Mi, has larger consumption of memory. "};
     for (int round = 0; round < 2; round++) {
-        kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+        kp_evict_manager *m = NULL;
+        kp_evict_manager_new(cl, 0, c, &m, &err);
         int calls = 0;
         if (round == 0) kp_evict_manager_set_spec_text(m, bytes_spelling, &calls);
         kp_evict_result r;
@@ -615,7 +632,8 @@ KT_TEST(long_messages_are_not_cut) {
     if (!cl) { KT_CHECK(0); return; }
     kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
     static char js[16384];
     size_t o = (size_t)snprintf(js, sizeof js, "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":1}},"
                                 "\"pods\":[{\"podRef\":{\"name\":\"wide\",\"namespace\":\"default\",\"uid\":\"uid-wide\"},"
@@ -659,7 +677,8 @@ KT_TEST(out_of_memory_reaches_the_caller) {
         bool done = false;
         for (long n = 0; n < 1000 && !done; n++) {
             kp_error err;
-            kp_evict_manager *m = kp_evict_manager_new(cl, 0, c, &err);
+            kp_evict_manager *m = NULL;
+            kp_evict_manager_new(cl, 0, c, &m, &err);
             if (!m) { KT_CHECK(0); break; }
             kp_evict_result r;
             if (round == 1) KT_CHECK_INT(kp_evict_manager_step(m, sm, &r, &err), KP_OK); /* evicts empty-dir */

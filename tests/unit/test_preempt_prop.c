@@ -187,7 +187,8 @@ static void attempt_plain(kp_sched *s, uint32_t pod, bool reference, int64_t off
 static kp_sched *plain_sched(void) {
     kp_error err;
     kp_error_clear(&err);
-    kp_sched_options so = kp_sched_options_default();
+    kp_sched_options so;
+    kp_sched_options_init(&so);
     so.seed = 1;
     kp_sched *s = NULL;
     KT_CHECK_INT(kp_sched_new(tp_cl, NULL, &so, &s, &err), KP_OK);

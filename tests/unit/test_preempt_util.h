@@ -135,12 +135,13 @@ static inline bool tp_new_sched(const char *cfg_yaml) {
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
-    if (cfg_yaml && kp_sched_config_load_buffer(&cfg, "cfg.yaml", cfg_yaml, strlen(cfg_yaml), NULL, &err) != KP_OK) {
+    if (cfg_yaml && kp_sched_config_load_buffer("cfg.yaml", cfg_yaml, strlen(cfg_yaml), NULL, &cfg, &err) != KP_OK) {
         fprintf(stderr, "  config failed: %s\n", err.msg);
         kt_failed_checks++;
         return false;
     }
-    kp_sched_options so = kp_sched_options_default();
+    kp_sched_options so;
+    kp_sched_options_init(&so);
     so.seed = 1;
     kp_status rc = kp_sched_new(tp_cl, cfg, &so, &tp_s, &err);
     kp_sched_config_free(cfg);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "core/quantity.h"
 #include "kprio/quantity.h"
 
 #define FMT_ERR "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
@@ -37,8 +38,13 @@ static kp_status parse_str(const char *s, kp_quantity *q, kp_error *err) {
     return st;
 }
 
+/* The public by-value form, copied out. */
 static const char *fmtq(const kp_quantity *q, char *buf, size_t cap) {
-    kp_quantity_format(q, buf, cap);
+    kp_quantity_str v = kp_quantity_string(q);
+    size_t n = strlen(v.s);
+    if (n >= cap) n = cap - 1;
+    memcpy(buf, v.s, n);
+    buf[n] = '\0';
     return buf;
 }
 
@@ -285,7 +291,7 @@ KT_TEST(test_parse_format_roundtrip) {
             kp_quantity q, r;
             kp_error err;
             if (parse_str(in, &q, &err) != KP_OK) continue;
-            size_t n = kp_quantity_format(&q, out, sizeof out);
+            size_t n = kp__quantity_format(&q, out, sizeof out);
             KT_CHECK(n < sizeof out);
             KT_CHECK_INT(parse_str(out, &r, &err), KP_OK);
             if (kp_quantity_cmp(&q, &r) != 0) {
@@ -540,7 +546,7 @@ KT_TEST(test_string_table) {
         const string_case *c = &string_cases[i];
         kp_quantity q = mkq(c->mant, c->scale, c->fmt);
         char buf[KP_QUANTITY_STR_MAX];
-        kp_quantity_format(&q, buf, sizeof buf);
+        kp__quantity_format(&q, buf, sizeof buf);
         KT_CHECK_STR(buf, c->expect);
 
         /* The canonical form parses, and upstream keeps it verbatim ("did not copy canonical
@@ -559,7 +565,7 @@ KT_TEST(test_string_table) {
             char neg[KP_QUANTITY_STR_MAX + 1];
             kp_quantity nq = mkq(-c->mant, c->scale, c->fmt);
             snprintf(neg, sizeof neg, "-%s", c->expect);
-            kp_quantity_format(&nq, buf, sizeof buf);
+            kp__quantity_format(&nq, buf, sizeof buf);
             KT_CHECK_STR(buf, neg);
         }
 
@@ -918,8 +924,9 @@ KT_TEST(test_new_milli) {
         char buf[KP_QUANTITY_STR_MAX];
         kp_quantity q = kp_quantity_from_milli(cases[i].v, cases[i].fmt);
         KT_CHECK_STR(fmtq(&q, buf, sizeof buf), cases[i].expect);
-        kp_quantity_format_milli(cases[i].v, cases[i].fmt, buf, sizeof buf);
+        kp__quantity_format_milli(cases[i].v, cases[i].fmt, buf, sizeof buf);
         KT_CHECK_STR(buf, cases[i].expect);
+        KT_CHECK_STR(kp_quantity_string_milli(cases[i].v, cases[i].fmt).s, cases[i].expect);
         if (!cases[i].exact) continue;
         kp_quantity r;
         kp_error err;
@@ -967,8 +974,9 @@ KT_TEST(test_new_int) {
         kp_quantity q = kp_quantity_from_int(cases[i].v, cases[i].fmt);
         KT_CHECK(q.mant == cases[i].v && q.scale == 0 && q.format == cases[i].fmt);
         KT_CHECK_STR(fmtq(&q, buf, sizeof buf), cases[i].expect);
-        size_t n = kp_quantity_format_int(cases[i].v, cases[i].fmt, buf, sizeof buf);
+        size_t n = kp__quantity_format_int(cases[i].v, cases[i].fmt, buf, sizeof buf);
         KT_CHECK_STR(buf, cases[i].expect);
+        KT_CHECK_STR(kp_quantity_string_int(cases[i].v, cases[i].fmt).s, cases[i].expect);
         KT_CHECK_INT(n, strlen(cases[i].expect));
         if (cases[i].v == INT64_MIN && cases[i].fmt == BSI) continue; /* "-8Ei" re-parses capped */
         kp_quantity r;
@@ -1106,17 +1114,17 @@ KT_TEST(test_format_buffer) {
     kp_quantity q = mkq(1536, 0, BSI); /* "1536" */
     char buf[8];
     memset(buf, 'x', sizeof buf);
-    KT_CHECK_INT(kp_quantity_format(&q, buf, 3), 4); /* needed length, like snprintf */
+    KT_CHECK_INT(kp__quantity_format(&q, buf, 3), 4); /* needed length, like snprintf */
     KT_CHECK_STR(buf, "15");
     KT_CHECK_INT(buf[3], 'x');
-    KT_CHECK_INT(kp_quantity_format(&q, buf, 0), 4);
-    KT_CHECK_INT(kp_quantity_format(&q, NULL, 0), 4);
-    KT_CHECK_INT(kp_quantity_format(&q, buf, 5), 4);
+    KT_CHECK_INT(kp__quantity_format(&q, buf, 0), 4);
+    KT_CHECK_INT(kp__quantity_format(&q, NULL, 0), 4);
+    KT_CHECK_INT(kp__quantity_format(&q, buf, 5), 4);
     KT_CHECK_STR(buf, "1536");
     q = mkq(-15, -1, DSI);
-    KT_CHECK_INT(kp_quantity_format(&q, buf, sizeof buf), 6);
+    KT_CHECK_INT(kp__quantity_format(&q, buf, sizeof buf), 6);
     KT_CHECK_STR(buf, "-1500m");
-    KT_CHECK_INT(kp_quantity_format(&q, buf, 1), 6);
+    KT_CHECK_INT(kp__quantity_format(&q, buf, 1), 6);
     KT_CHECK_STR(buf, "");
     /* the longest canonical string still fits KP_QUANTITY_STR_MAX */
     kp_quantity big;
@@ -1124,7 +1132,7 @@ KT_TEST(test_format_buffer) {
     char out[KP_QUANTITY_STR_MAX];
     KT_CHECK_INT(parse_str("-9223372036854775808e36", &big, &err), KP_OK);
     big.format = DSI;
-    size_t n = kp_quantity_format(&big, out, sizeof out);
+    size_t n = kp__quantity_format(&big, out, sizeof out);
     KT_CHECK_INT(n, 39);
     KT_CHECK_STR(out, "-9223372036854775808000000000000000000E");
     KT_CHECK(n < KP_QUANTITY_STR_MAX);
@@ -1162,27 +1170,27 @@ KT_TEST(test_format_hand_built) {
 /* Values from the eviction spec's worked messages. */
 KT_TEST(test_spec_examples) {
     char buf[KP_QUANTITY_STR_MAX];
-    kp_quantity_format_int(2LL * 1024 * 1024 * 1024, BSI, buf, sizeof buf);
+    kp__quantity_format_int(2LL * 1024 * 1024 * 1024, BSI, buf, sizeof buf);
     KT_CHECK_STR(buf, "2Gi");
-    kp_quantity_format_int(1500LL * 1024 * 1024, BSI, buf, sizeof buf);
+    kp__quantity_format_int(1500LL * 1024 * 1024, BSI, buf, sizeof buf);
     KT_CHECK_STR(buf, "1500Mi");
-    kp_quantity_format_int(1536LL * 1024 * 1024, BSI, buf, sizeof buf);
+    kp__quantity_format_int(1536LL * 1024 * 1024, BSI, buf, sizeof buf);
     KT_CHECK_STR(buf, "1536Mi");
-    kp_quantity_format_int(700LL * 1024 * 1024, BSI, buf, sizeof buf);
+    kp__quantity_format_int(700LL * 1024 * 1024, BSI, buf, sizeof buf);
     KT_CHECK_STR(buf, "700Mi");
-    kp_quantity_format_int(1200, DSI, buf, sizeof buf);
+    kp__quantity_format_int(1200, DSI, buf, sizeof buf);
     KT_CHECK_STR(buf, "1200");
-    kp_quantity_format_int(500, DSI, buf, sizeof buf);
+    kp__quantity_format_int(500, DSI, buf, sizeof buf);
     KT_CHECK_STR(buf, "500");
-    kp_quantity_format_int(50LL * 1024 * 1024 * 1024, BSI, buf, sizeof buf);
+    kp__quantity_format_int(50LL * 1024 * 1024 * 1024, BSI, buf, sizeof buf);
     KT_CHECK_STR(buf, "50Gi");
-    kp_quantity_format_int(104857601, BSI, buf, sizeof buf); /* 10% of 1000Mi, float32 */
+    kp__quantity_format_int(104857601, BSI, buf, sizeof buf); /* 10% of 1000Mi, float32 */
     KT_CHECK_STR(buf, "104857601");
-    kp_quantity_format_int(161061280, BSI, buf, sizeof buf);
+    kp__quantity_format_int(161061280, BSI, buf, sizeof buf);
     KT_CHECK_STR(buf, "161061280");
-    kp_quantity_format_int(25581, BSI, buf, sizeof buf);
+    kp__quantity_format_int(25581, BSI, buf, sizeof buf);
     KT_CHECK_STR(buf, "25581");
-    kp_quantity_format_int(1000LL * 1024 * 1024, BSI, buf, sizeof buf);
+    kp__quantity_format_int(1000LL * 1024 * 1024, BSI, buf, sizeof buf);
     KT_CHECK_STR(buf, "1000Mi");
 }
 

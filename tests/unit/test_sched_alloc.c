@@ -29,11 +29,11 @@ static void digest(const kp_sched *s, char *out, size_t cap) {
     size_t off = 0;
     out[0] = 0;
     for (size_t i = 0; i < kp_sched_result_count(s) && off < cap; i++) {
-        kp_sched_result r;
-        if (kp_sched_result_get(s, i, &r) != KP_OK) continue;
-        off += (size_t)snprintf(out + off, cap - off, "%ld:%d:%ld:%ld:", r.pod, (int)r.outcome, r.node, r.nominated_node);
-        for (size_t v = 0; v < r.n_victims && off < cap; v++)
-            off += (size_t)snprintf(out + off, cap - off, "%u,", r.victims[v]);
+        const kp_sched_pod_result *r = kp_sched_result(s, i);
+        if (!r) continue;
+        off += (size_t)snprintf(out + off, cap - off, "%ld:%d:%ld:%ld:", r->pod, (int)r->outcome, r->node, r->nominated_node);
+        for (size_t v = 0; v < r->n_victims && off < cap; v++)
+            off += (size_t)snprintf(out + off, cap - off, "%ld,", r->victims[v]);
         if (off < cap) off += (size_t)snprintf(out + off, cap - off, "|");
     }
 }
@@ -43,7 +43,8 @@ static kp_status run(const char *path, char *out, size_t cap, long fail_after, u
     if (!cl) return KP_EINVAL;
     kp_error err;
     kp_error_clear(&err);
-    kp_sched_options o = kp_sched_options_default();
+    kp_sched_options o;
+    kp_sched_options_init(&o);
     o.seed = 1;
     kp_sched *s = NULL;
     unsigned long before = kp__alloc_count();

@@ -30,15 +30,16 @@ KT_TEST(queue_order_priority_then_creation) {
     kp_error err;
     KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
     KT_CHECK_INT(kp_sched_result_count(s), 3);
-    char buf[64];
-    kp_sched_result r;
-    kp_sched_result_get(s, 0, &r);
-    KT_CHECK_STR(kp_sched_pod_ref(s, r.pod, buf, sizeof buf), "default/top");
-    kp_sched_result_get(s, 1, &r);
-    KT_CHECK_STR(kp_sched_pod_ref(s, r.pod, buf, sizeof buf), "default/early");
-    kp_sched_result_get(s, 2, &r);
-    KT_CHECK_STR(kp_sched_pod_ref(s, r.pod, buf, sizeof buf), "default/late");
-    KT_CHECK_INT(r.outcome, KP_OUTCOME_BOUND);
+    const char *want[] = {"top", "early", "late"};
+    for (size_t i = 0; i < 3; i++) {
+        const kp_sched_pod_result *r = kp_sched_result(s, i);
+        KT_CHECK(r != NULL);
+        if (!r) continue;
+        KT_CHECK_STR(kp_cluster_pod_namespace(cl, r->pod), "default");
+        KT_CHECK_STR(kp_cluster_pod_name(cl, r->pod), want[i]);
+        if (i == 2) KT_CHECK_INT(r->outcome, KP_OUTCOME_BOUND);
+    }
+    KT_CHECK(kp_sched_result(s, 3) == NULL);
     kp_sched_free(s);
     kp_cluster_free(cl);
 }
@@ -52,7 +53,7 @@ KT_TEST(node_tree_zone_round_robin) {
     kp_sched *s = ts_sched(cl, NULL, 0);
     const char *want[] = {"a1", "b1", "none", "a2", "b2", "a3"};
     KT_CHECK_INT(s->n_order, 6);
-    for (uint32_t i = 0; i < 6 && i < s->n_order; i++) KT_CHECK_STR(kp_sched_node_name(s, s->order[i]), want[i]);
+    for (uint32_t i = 0; i < 6 && i < s->n_order; i++) KT_CHECK_STR(kp_cluster_node_name(cl, s->order[i]), want[i]);
     kp_sched_free(s);
     kp_cluster_free(cl);
 }
@@ -171,7 +172,7 @@ KT_TEST(bindings_visible_to_later_pods) {
     kp_error err;
     KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
     KT_CHECK_STR(ts_node_of(s, "a"), "n1");
-    const kp_result_int *r = ts_result(s, "b");
+    const kp_sched_pod_result *r = ts_result(s, "b");
     KT_CHECK(r && r->outcome == KP_OUTCOME_UNSCHEDULABLE);
     if (r) KT_CHECK_STR(r->message, "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
     KT_CHECK_STR(kp__s(cl, cl->pods[kp_cluster_find_pod(cl, "default/a")].node_name), "n1");
@@ -215,13 +216,14 @@ KT_TEST(until_settled_binds_preemptor) {
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_error err;
     KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
-    const kp_result_int *r = ts_result(s, "high");
+    const kp_sched_pod_result *r = ts_result(s, "high");
     KT_CHECK(r && r->outcome == KP_OUTCOME_NOMINATED && r->n_victims == 1);
     kp_sched_free(s);
     kp_cluster_free(cl);
 
     cl = ts_load(y);
-    kp_sched_options o = kp_sched_options_default();
+    kp_sched_options o;
+    kp_sched_options_init(&o);
     o.until_settled = true;
     KT_CHECK_INT(kp_sched_new(cl, NULL, &o, &s, &err), KP_OK);
     KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
@@ -258,7 +260,7 @@ KT_TEST(config_disable_star_and_weights) {
                             "    score:\n      disabled: [{name: \"*\"}]\n      enabled: [{name: NodeResourcesFit, weight: 7}]\n"
                             "    postFilter:\n      disabled: [{name: DefaultPreemption}]\n"
                             "  pluginConfig:\n  - name: DefaultPreemption\n    args: {minCandidateNodesPercentage: 20, minCandidateNodesAbsolute: 5}\n";
-    KT_CHECK_INT(kp_sched_config_load_buffer(&c, "s.yaml", y, strlen(y), NULL, &err), KP_OK);
+    KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y, strlen(y), NULL, &c, &err), KP_OK);
     if (c) {
         KT_CHECK_INT(c->n_score, 1);
         KT_CHECK_INT(c->score[0], KP_PL_FIT);
@@ -275,21 +277,21 @@ KT_TEST(config_errors_name_file_and_field) {
     kp_sched_config *c = NULL;
     kp_error err;
     const char *y1 = CFG_HDR "profiles:\n- plugins:\n    filter:\n      enabled: [{name: NoSuchPlugin}]\n";
-    KT_CHECK_INT(kp_sched_config_load_buffer(&c, "s.yaml", y1, strlen(y1), NULL, &err), KP_EINVAL);
+    KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y1, strlen(y1), NULL, &c, &err), KP_EINVAL);
     KT_CHECK_STR(err.source, "s.yaml");
     KT_CHECK_CONTAINS(err.msg, "profiles[0].plugins.filter.enabled[0].name");
     KT_CHECK_CONTAINS(err.msg, "NoSuchPlugin");
     const char *y2 = CFG_HDR "profiles:\n- pluginConfig:\n  - name: NodeAffinity\n    args: {addedAffinity: {}}\n";
-    KT_CHECK_INT(kp_sched_config_load_buffer(&c, "s.yaml", y2, strlen(y2), NULL, &err), KP_EINVAL);
+    KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y2, strlen(y2), NULL, &c, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "pluginConfig[0].args.addedAffinity");
     const char *y3 = CFG_HDR "extenders: []\n";
-    KT_CHECK_INT(kp_sched_config_load_buffer(&c, "s.yaml", y3, strlen(y3), NULL, &err), KP_EINVAL);
+    KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y3, strlen(y3), NULL, &c, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "extenders");
     const char *y4 = CFG_HDR "profiles:\n- plugins:\n    score:\n      enabled: [{name: NodeName}]\n";
-    KT_CHECK_INT(kp_sched_config_load_buffer(&c, "s.yaml", y4, strlen(y4), NULL, &err), KP_EINVAL);
+    KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y4, strlen(y4), NULL, &c, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "does not extend");
     const char *y5 = "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n";
-    KT_CHECK_INT(kp_sched_config_load_buffer(&c, "s.yaml", y5, strlen(y5), NULL, &err), KP_EINVAL);
+    KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y5, strlen(y5), NULL, &c, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "apiVersion");
     KT_CHECK(c == NULL);
 }
@@ -298,13 +300,13 @@ KT_TEST(config_selects_profile_by_scheduler_name) {
     kp_sched_config *c = NULL;
     kp_error err;
     const char *y = CFG_HDR "profiles:\n- schedulerName: default-scheduler\n- schedulerName: batch\n  percentageOfNodesToScore: 70\n";
-    KT_CHECK_INT(kp_sched_config_load_buffer(&c, "s.yaml", y, strlen(y), "batch", &err), KP_OK);
+    KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y, strlen(y), "batch", &c, &err), KP_OK);
     if (c) {
         KT_CHECK_STR(c->scheduler_name, "batch");
         KT_CHECK_INT(c->pct_nodes_to_score, 70);
     }
     kp_sched_config_free(c);
-    KT_CHECK_INT(kp_sched_config_load_buffer(&c, "s.yaml", y, strlen(y), "nope", &err), KP_EINVAL);
+    KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y, strlen(y), "nope", &c, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "no profile has schedulerName \"nope\"");
 }
 

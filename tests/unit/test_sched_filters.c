@@ -145,7 +145,7 @@ KT_TEST(node_affinity_prefilter_match_fields) {
     kp_error err;
     KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
     KT_CHECK_STR(ts_node_of(s, "pin"), "n2");
-    const kp_result_int *r = ts_result(s, "conflict");
+    const kp_sched_pod_result *r = ts_result(s, "conflict");
     KT_CHECK(r && r->outcome == KP_OUTCOME_UNSCHEDULABLE);
     if (r) KT_CHECK_STR(r->message, "0/2 nodes are available: pod affinity terms conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
     kp_sched_free(s);
@@ -344,7 +344,7 @@ KT_TEST(fit_error_ten_sorts_before_two) {
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_error err;
     KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
-    const kp_result_int *r = ts_result(s, "p");
+    const kp_sched_pod_result *r = ts_result(s, "p");
     KT_CHECK(r != NULL);
     if (r) KT_CHECK_CONTAINS(r->message, "0/12 nodes are available: 10 node(s) were unschedulable, 2 Insufficient cpu.");
     kp_sched_free(s);

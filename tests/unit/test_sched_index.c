@@ -320,11 +320,11 @@ KT_TEST(indexed_runs_match_full_scan_runs) {
             KT_CHECK_INT(kp_sched_run(s2, &err), KP_OK);
             KT_CHECK_INT(s1->n_res, s2->n_res);
             for (uint32_t i = 0; i < s1->n_res && i < s2->n_res; i++) {
-                KT_CHECK_INT(s1->res[i].pod, s2->res[i].pod);
-                KT_CHECK_INT(s1->res[i].outcome, s2->res[i].outcome);
-                KT_CHECK_INT(s1->res[i].node, s2->res[i].node);
-                KT_CHECK_INT(s1->res[i].nominated, s2->res[i].nominated);
-                KT_CHECK_INT(s1->res[i].n_victims, s2->res[i].n_victims);
+                KT_CHECK_INT(s1->res[i].pub.pod, s2->res[i].pub.pod);
+                KT_CHECK_INT(s1->res[i].pub.outcome, s2->res[i].pub.outcome);
+                KT_CHECK_INT(s1->res[i].pub.node, s2->res[i].pub.node);
+                KT_CHECK_INT(s1->res[i].pub.nominated_node, s2->res[i].pub.nominated_node);
+                KT_CHECK_INT(s1->res[i].pub.n_victims, s2->res[i].pub.n_victims);
                 KT_CHECK_STR(s1->res[i].message ? s1->res[i].message : "", s2->res[i].message ? s2->res[i].message : "");
             }
         }

@@ -207,7 +207,7 @@ KT_TEST(multipoint_enabling_a_plugin_many_times_is_a_set) {
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
-    KT_CHECK_INT(kp_sched_config_load_buffer(&cfg, "cfg.yaml", b.p, b.len, NULL, &err), KP_OK);
+    KT_CHECK_INT(kp_sched_config_load_buffer("cfg.yaml", b.p, b.len, NULL, &cfg, &err), KP_OK);
     if (!cfg) fprintf(stderr, "  %s\n", err.msg);
     if (cfg) {
         int n_ports = 0;
@@ -277,7 +277,7 @@ KT_TEST(config_names_beyond_the_buffers_are_errors) {
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
-    KT_CHECK_INT(kp_sched_config_load_buffer(&cfg, "cfg.yaml", b.p, b.len, NULL, &err), KP_ELIMIT);
+    KT_CHECK_INT(kp_sched_config_load_buffer("cfg.yaml", b.p, b.len, NULL, &cfg, &err), KP_ELIMIT);
     KT_CHECK(strstr(err.msg, "longer than 63 characters") != NULL);
     kp_sched_config_free(cfg);
     cfg = NULL;
@@ -289,7 +289,7 @@ KT_TEST(config_names_beyond_the_buffers_are_errors) {
     for (int i = 0; i <= KP_CFG_MAX_RES; i++) put(&b, "%sexample.com/r%d", i ? ", " : "", i);
     put(&b, "]\n");
     kp_error_clear(&err);
-    KT_CHECK_INT(kp_sched_config_load_buffer(&cfg, "cfg.yaml", b.p, b.len, NULL, &err), KP_ELIMIT);
+    KT_CHECK_INT(kp_sched_config_load_buffer("cfg.yaml", b.p, b.len, NULL, &cfg, &err), KP_ELIMIT);
     char want[64];
     snprintf(want, sizeof want, "more than %d entries (kprio's limit)", KP_CFG_MAX_RES);
     KT_CHECK(strstr(err.msg, want) != NULL);
@@ -311,7 +311,7 @@ KT_TEST(messages_are_not_truncated) {
     kp_error err;
     kp_error_clear(&err);
     KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
-    const kp_result_int *r = ts_result(s, "p");
+    const kp_sched_pod_result *r = ts_result(s, "p");
     KT_CHECK(r && r->message);
     int n = 0;
     for (const char *m = r && r->message ? r->message : ""; (m = strstr(m, "untolerated taint")); m++) n++;

@@ -34,11 +34,12 @@ static inline kp_sched *ts_sched(kp_cluster *cl, const char *cfg_yaml, uint64_t 
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
-    if (cfg_yaml && kp_sched_config_load_buffer(&cfg, "cfg.yaml", cfg_yaml, strlen(cfg_yaml), NULL, &err) != KP_OK) {
+    if (cfg_yaml && kp_sched_config_load_buffer("cfg.yaml", cfg_yaml, strlen(cfg_yaml), NULL, &cfg, &err) != KP_OK) {
         fprintf(stderr, "  config failed: %s\n", err.msg);
         return NULL;
     }
-    kp_sched_options o = kp_sched_options_default();
+    kp_sched_options o;
+    kp_sched_options_init(&o);
     o.seed = seed;
     kp_sched *s = NULL;
     if (kp_sched_new(cl, cfg, &o, &s, &err) != KP_OK) fprintf(stderr, "  sched failed: %s\n", err.msg);
@@ -67,16 +68,16 @@ static inline kp_node_status ts_filter(kp_sched *s, const char *pod, const char 
 }
 
 /* Result of pod after kp_sched_run. */
-static inline const kp_result_int *ts_result(const kp_sched *s, const char *pod) {
-    long p = kp_cluster_find_pod(s->cl, pod);
+static inline const kp_sched_pod_result *ts_result(const kp_sched *s, const char *pod) {
+    kp_index p = kp_cluster_find_pod(s->cl, pod);
     if (p < 0 || s->res_of_pod[p] < 0) return NULL;
-    return &s->res[s->res_of_pod[p]];
+    return kp_sched_result(s, (size_t)s->res_of_pod[p]);
 }
 
 static inline const char *ts_node_of(const kp_sched *s, const char *pod) {
-    const kp_result_int *r = ts_result(s, pod);
+    const kp_sched_pod_result *r = ts_result(s, pod);
     if (!r || r->node < 0) return "";
-    return kp_sched_node_name(s, r->node);
+    return kp_cluster_node_name(s->cl, r->node);
 }
 
 #endif

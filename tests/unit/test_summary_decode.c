@@ -93,7 +93,7 @@ KT_TEST(malformed_json_in_a_skipped_member_is_rejected) {
         kp_error err;
         kp_error_clear(&err);
         KT_CHECK(kp__summary_decode_events(buf, len, &fast) != KP_OK);
-        KT_CHECK_INT(kp_evict_summary_parse("s.json", buf, len, &pub, &err), KP_ESYNTAX);
+        KT_CHECK_INT(kp_evict_summary_load_buffer("s.json", buf, len, &pub, &err), KP_ESYNTAX);
         KT_CHECK(err.msg[0] != 0);
         kp_evict_summary_free(fast);
         kp_evict_summary_free(pub);

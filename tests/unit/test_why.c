@@ -29,7 +29,8 @@ static kp_status evaluate(kp_why **w, kp_cluster **run, kp_cluster **snap, kp_er
     *run = load(CASE);
     *snap = load(CASE);
     if (!*run || !*snap) return KP_EIO;
-    kp_preempt_options po = kp_preempt_options_default();
+    kp_preempt_options po;
+    kp_preempt_options_init(&po);
     po.seed = 1;
     return kp_why_evaluate(*run, *snap, kp_cluster_find_pod(*run, "default/mid-pod3"), &po, w, err);
 }
@@ -80,7 +81,8 @@ KT_TEST(why_allocation_failures_are_enomem) {
         kp_why *w = NULL;
         kp_error err;
         kp_error_clear(&err);
-        kp_preempt_options po = kp_preempt_options_default();
+        kp_preempt_options po;
+        kp_preempt_options_init(&po);
         po.seed = 1;
         kp_index pod = kp_cluster_find_pod(run, "default/mid-pod3");
         kp__alloc_fail_after(n, true);

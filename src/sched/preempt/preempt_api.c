@@ -17,22 +17,21 @@ struct kp_preemption {
     kp_sched *s;
     kp_cluster *cl;
     kp_preemption_verdict verdict;
-    long fit_node;
+    kp_index fit_node;
     kp_preempt_result r;
     kp_node_status *statuses; /* Filter verdict per node */
     char **filter_txt; /* per node: the Filter verdict's reasons joined (NULL = "") */
     char **dry_txt;    /* per node: why not a candidate (NULL = "") */
+    kp_preemption_node_info *info; /* per node: what kp_preemption_node_detail returns */
     uint64_t filter_calls;
 };
 
-kp_preempt_options kp_preempt_options_default(void) {
-    kp_preempt_options o;
-    memset(&o, 0, sizeof o);
-    o.offset = -1;
-    o.tie = -1;
-    o.now = KP_PREEMPT_NOW_NONE;
-    o.protect_pod = -1;
-    return o;
+void kp_preempt_options_init(kp_preempt_options *o) {
+    memset(o, 0, sizeof *o);
+    o->offset = -1;
+    o->tie = -1;
+    o->now = KP_PREEMPT_NOW_NONE;
+    o->protect_pod = -1;
 }
 
 /* The status's reasons joined by ", " (heap, exact size; NULL with *rc KP_OK when there are
@@ -65,14 +64,34 @@ void kp_preemption_free(kp_preemption *p) {
     kp__free(p->statuses);
     free_texts(p->filter_txt, p->cl ? (uint32_t)p->cl->n_nodes : 0);
     free_texts(p->dry_txt, p->cl ? (uint32_t)p->cl->n_nodes : 0);
+    kp__free(p->info);
     kp_sched_free(p->s);
     kp__free(p);
 }
 
+/* The per-node records kp_preemption_node_detail returns, from the Filter verdicts and the dry
+ * run (once per evaluation; strings borrow from p). */
+static void fill_info(kp_preemption *p) {
+    for (size_t node = 0; node < p->cl->n_nodes; node++) {
+        kp_preemption_node_info *out = &p->info[node];
+        out->potential = p->statuses[node].code == KP_CODE_UNSCHEDULABLE;
+        out->filter_reason = p->filter_txt[node] ? p->filter_txt[node] : "";
+        out->reason = p->dry_txt[node] ? p->dry_txt[node] : "";
+        if (node < p->r.n_nodes) {
+            const kp_preempt_node *pn = &p->r.nodes[node];
+            out->considered = pn->considered;
+            out->candidate = pn->candidate;
+            out->n_victims = pn->n_victims;
+            out->pdb_violations = pn->pdb_violations;
+        }
+    }
+}
+
 /* One scheduling attempt's Filter pass (findNodesThatFitPod over all nodes), then PostFilter. */
-kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options *opt,
-                              kp_preemption **out, kp_error *err) {
-    kp_preempt_options defaults = kp_preempt_options_default();
+kp_status kp_preemption_new(kp_cluster *cl, kp_index pod, const kp_preempt_options *opt,
+                            kp_preemption **out, kp_error *err) {
+    kp_preempt_options defaults;
+    kp_preempt_options_init(&defaults);
     if (!opt) opt = &defaults;
     *out = NULL;
     if (!cl || !cl->finalized) return kp_error_set(err, KP_EINVAL, "preempt: cluster not finalized");
@@ -97,7 +116,8 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
     if (!p) return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
     p->cl = cl;
     p->fit_node = -1;
-    kp_sched_options so = kp_sched_options_default();
+    kp_sched_options so;
+    kp_sched_options_init(&so);
     so.seed = opt->seed;
     so.compat = opt->compat;
     kp_status rc = kp_sched_new(cl, opt->config, &so, &p->s, err);
@@ -109,7 +129,8 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
     p->statuses = kp__calloc(nn ? nn : 1, sizeof *p->statuses);
     p->filter_txt = kp__calloc(nn ? nn : 1, sizeof *p->filter_txt);
     p->dry_txt = kp__calloc(nn ? nn : 1, sizeof *p->dry_txt);
-    if (!p->statuses || !p->filter_txt || !p->dry_txt) {
+    p->info = kp__calloc(nn ? nn : 1, sizeof *p->info);
+    if (!p->statuses || !p->filter_txt || !p->dry_txt || !p->info) {
         kp_preemption_free(p);
         return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
     }
@@ -152,6 +173,7 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
         p->r.node = -1;
         p->r.decided_by = "";
         kp__cycle_free(c);
+        fill_info(p);
         *out = p;
         return KP_OK;
     }
@@ -174,21 +196,22 @@ kp_status kp_preempt_evaluate(kp_cluster *cl, long pod, const kp_preempt_options
                 kp_preemption_free(p);
                 return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
             }
+    fill_info(p);
     *out = p;
     return KP_OK;
 }
 
 kp_preemption_verdict kp_preemption_outcome(const kp_preemption *p) { return p->verdict; }
 
-long kp_preemption_node(const kp_preemption *p) {
+kp_index kp_preemption_node(const kp_preemption *p) {
     if (p->verdict == KP_PREEMPTION_NOT_NEEDED) return p->fit_node;
     return p->r.node;
 }
 
 size_t kp_preemption_victim_count(const kp_preemption *p) { return p->r.n_victims; }
 
-long kp_preemption_victim(const kp_preemption *p, size_t i) {
-    return i < p->r.n_victims ? (long)p->r.victims[i] : -1;
+kp_index kp_preemption_victim(const kp_preemption *p, size_t i) {
+    return i < p->r.n_victims ? (kp_index)p->r.victims[i] : -1;
 }
 
 int kp_preemption_pdb_violations(const kp_preemption *p) { return p->r.pdb_violations; }
@@ -199,38 +222,12 @@ const char *kp_preemption_decided_by(const kp_preemption *p) {
 size_t kp_preemption_candidate_count(const kp_preemption *p) { return p->r.n_candidates; }
 uint64_t kp_preemption_filter_calls(const kp_preemption *p) { return p->filter_calls; }
 
-kp_status kp_preemption_node_get(const kp_preemption *p, long node, kp_preemption_node_info *out) {
-    if (node < 0 || (size_t)node >= p->cl->n_nodes)
-        return kp_error_set(NULL, KP_EINVAL, "bad node index");
-    memset(out, 0, sizeof *out);
-    out->potential = p->statuses[node].code == KP_CODE_UNSCHEDULABLE;
-    out->filter_reason = p->filter_txt[node] ? p->filter_txt[node] : "";
-    out->reason = p->dry_txt[node] ? p->dry_txt[node] : "";
-    if ((size_t)node < p->r.n_nodes) {
-        const kp_preempt_node *pn = &p->r.nodes[node];
-        out->considered = pn->considered;
-        out->candidate = pn->candidate;
-        out->n_victims = pn->n_victims;
-        out->victims = pn->victims;
-        out->pdb_violations = pn->pdb_violations;
-    }
-    return KP_OK;
+const kp_preemption_node_info *kp_preemption_node_detail(const kp_preemption *p, kp_index node) {
+    return node >= 0 && (size_t)node < p->cl->n_nodes ? &p->info[node] : NULL;
 }
 
-const char *kp_preemption_pod_ref(const kp_preemption *p, long pod, char *buf, size_t cap) {
-    if (pod < 0 || (size_t)pod >= p->cl->n_pods) {
-        snprintf(buf, cap, "?");
-        return buf;
-    }
-    return kp__pod_ref(p->cl, &p->cl->pods[pod], buf, cap);
-}
-
-const char *kp_preemption_node_name(const kp_preemption *p, long node) {
-    if (node < 0 || (size_t)node >= p->cl->n_nodes) return "";
-    return kp__s(p->cl, p->cl->nodes[node].name);
-}
-
-int32_t kp_preemption_pod_priority(const kp_preemption *p, long pod) {
-    if (pod < 0 || (size_t)pod >= p->cl->n_pods) return 0;
-    return p->cl->pods[pod].priority;
+kp_index kp_preemption_node_victim(const kp_preemption *p, kp_index node, size_t i) {
+    if (node < 0 || (size_t)node >= p->r.n_nodes) return -1;
+    const kp_preempt_node *pn = &p->r.nodes[node];
+    return i < pn->n_victims ? (kp_index)pn->victims[i] : -1;
 }
