@@ -5,6 +5,10 @@
  *              DoNotSchedule topology spread constraint (zone)
  * Usage: bench_sched [NODES...]            basic workload only, at each node count
  *        bench_sched affinity [NODES...]   affinity workload only (default 5000 nodes)
+ *        bench_sched --shape basic|affinity --nodes N [--pending P]
+ *                                          one shape, one size; --pending shrinks the run (e.g.
+ *                                          under callgrind, where instruction counts compare two
+ *                                          builds repeatably on a loaded machine)
  *        (no arguments: 1000 5000 15000 for basic, 5000 for affinity) */
 #include <stdarg.h>
 #include <stdint.h>
@@ -100,8 +104,10 @@ static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
 /* CPU time of this thread: less disturbed than wall time by other load on a shared machine */
 static double cpu_s(void) { return clock_s(CLOCK_THREAD_CPUTIME_ID); }
 
+static int pending = 10000;
+
 static int run(const char *label, int n_nodes, int pct) {
-    const int per_node = 30, pending = 10000;
+    const int per_node = 30;
     buf_t b = gen(n_nodes, per_node, pending, pct);
     kp_error err;
     kp_error_clear(&err);
@@ -145,6 +151,27 @@ static int run(const char *label, int n_nodes, int pct) {
 
 int main(int argc, char **argv) {
     int rc = 0;
+    if (argc > 1 && strncmp(argv[1], "--", 2) == 0) {
+        const char *shape = "basic";
+        int nodes = 1000;
+        for (int i = 1; i < argc; i++) {
+            if (i + 1 < argc && strcmp(argv[i], "--shape") == 0)
+                shape = argv[++i];
+            else if (i + 1 < argc && strcmp(argv[i], "--nodes") == 0)
+                nodes = (int)strtol(argv[++i], NULL, 10);
+            else if (i + 1 < argc && strcmp(argv[i], "--pending") == 0)
+                pending = (int)strtol(argv[++i], NULL, 10);
+            else {
+                fprintf(stderr, "usage: bench_sched --shape basic|affinity --nodes N [--pending P]\n");
+                return 2;
+            }
+        }
+        if (strcmp(shape, "basic") != 0 && strcmp(shape, "affinity") != 0) {
+            fprintf(stderr, "bench_sched: unknown shape %s (basic, affinity)\n", shape);
+            return 2;
+        }
+        return run(shape, nodes, strcmp(shape, "affinity") == 0 ? 20 : 0);
+    }
     if (argc > 1 && strcmp(argv[1], "affinity") == 0) {
         if (argc == 2) return run("affinity", 5000, 20);
         for (int i = 2; i < argc; i++) rc |= run("affinity", (int)strtol(argv[i], NULL, 10), 20);
