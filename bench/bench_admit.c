@@ -43,7 +43,8 @@ static double now(void) {
 }
 
 /* Times `iters` decisions for pod `ref` on `node`; returns decisions/s (0 on setup failure). */
-static double measure(const kp_cluster *cl, long node, const char *ref, const char *label, long iters) {
+static double measure(const kp_cluster *cl, long node, const char *ref, const char *label,
+                      long iters) {
     kp_index pod = kp_cluster_find_pod(cl, ref);
     kp_admission *a = kp_admission_new();
     if (node < 0 || pod < 0 || !a) {
@@ -63,7 +64,8 @@ static double measure(const kp_cluster *cl, long node, const char *ref, const ch
     double dt = now() - t0, rate = (double)iters / dt;
     printf("bench_admit %-8s 110 pods on node, critical pod %s, %zu reasons, %zu victims: "
            "%ld decisions in %.3f s CPU = %.0f decisions/s (%.0f ns/decision)\n",
-           label, admitted ? "admitted" : "rejected", reasons, victims, iters, dt, rate, 1e9 / rate);
+           label, admitted ? "admitted" : "rejected", reasons, victims, iters, dt, rate,
+           1e9 / rate);
     if (check != victims * (size_t)iters) fprintf(stderr, "bench_admit: unstable result\n");
     kp_admission_free(a);
     return rate;
@@ -82,7 +84,8 @@ int main(int argc, char **argv) {
         switch (i % 3) {
         case 0: break; /* BestEffort */
         case 1:
-            y("    resources:\n      requests:\n        cpu: %dm\n        memory: %dMi\n", cpu, mem);
+            y("    resources:\n      requests:\n        cpu: %dm\n        memory: %dMi\n", cpu,
+              mem);
             break;
         default:
             y("    resources:\n      requests:\n        cpu: %dm\n        memory: %dMi\n"
@@ -115,7 +118,8 @@ int main(int argc, char **argv) {
         kp_cluster_free(cl);
         return 1;
     }
-    printf("bench_admit: bar 1000000 decisions/s (typical): %s\n", typical >= 1e6 ? "met" : "NOT met");
+    printf("bench_admit: bar 1000000 decisions/s (typical): %s\n",
+           typical >= 1e6 ? "met" : "NOT met");
     kp_cluster_free(cl);
     return 0;
 }

@@ -45,10 +45,16 @@ static void put(buf_t *b, const char *fmt, ...) {
         va_start(ap, fmt);
         int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
         va_end(ap);
-        if (n >= 0 && (size_t)n < b->cap - b->len) { b->len += (size_t)n; return; }
+        if (n >= 0 && (size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
         b->cap = b->cap * 2 + (size_t)n + 1024;
         b->p = realloc(b->p, b->cap);
-        if (!b->p) { fprintf(stderr, "out of memory\n"); exit(1); }
+        if (!b->p) {
+            fprintf(stderr, "out of memory\n");
+            exit(1);
+        }
     }
 }
 
@@ -87,27 +93,29 @@ static void gen_summary(buf_t *s, int k, int n_pods) {
     s->len = 0;
     long long avail = (k % 4 < 2) ? 512 * MI : 8192 * MI; /* pressure half the time */
     int sec = k * 10;
-    put(s, "{\"node\":{\"nodeName\":\"n1\",\"memory\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\",\"availableBytes\":%lld,"
-           "\"workingSetBytes\":%lld,\"usageBytes\":%lld},\"fs\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\","
-           "\"availableBytes\":%lld,\"capacityBytes\":%lld,\"inodesFree\":9000000,\"inodes\":10000000},"
-           "\"rlimit\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\",\"maxpid\":4194304,\"curproc\":%d}},\"pods\":[",
+    put(s,
+        "{\"node\":{\"nodeName\":\"n1\",\"memory\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\",\"availableBytes\":%lld,"
+        "\"workingSetBytes\":%lld,\"usageBytes\":%lld},\"fs\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\","
+        "\"availableBytes\":%lld,\"capacityBytes\":%lld,\"inodesFree\":9000000,\"inodes\":10000000},"
+        "\"rlimit\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\",\"maxpid\":4194304,\"curproc\":%d}},\"pods\":[",
         1 + sec / 86400, sec / 3600 % 24, sec / 60 % 60, sec % 60, avail, 200000 * MI, 210000 * MI,
         1 + sec / 86400, sec / 3600 % 24, sec / 60 % 60, sec % 60, 400000 * MI, 500000 * MI,
         1 + sec / 86400, sec / 3600 % 24, sec / 60 % 60, sec % 60, 3000 + (int)(next() % 1000));
     for (int i = 0; i < n_pods; i++) {
         long long ws = (long long)(next() % 1024) * MI, root = (long long)(next() % 2048) * MI;
-        put(s, "%s{\"podRef\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"u%d\"},"
-               "\"memory\":{\"workingSetBytes\":%lld,\"usageBytes\":%lld},"
-               "\"containers\":[{\"name\":\"app\",\"memory\":{\"workingSetBytes\":%lld},\"rootfs\":{\"usedBytes\":%lld,"
-               "\"inodesUsed\":%d},\"logs\":{\"usedBytes\":%lld,\"inodesUsed\":3}},{\"name\":\"side\",\"memory\":"
-               "{\"workingSetBytes\":%lld},\"rootfs\":{\"usedBytes\":1048576},\"logs\":{\"usedBytes\":4096}}],"
-               "\"volume\":[{\"name\":\"scratch\",\"usedBytes\":%lld,\"inodesUsed\":12}],"
-               "\"network\":{\"time\":\"2025-01-01T00:00:00Z\",\"name\":\"eth0\",\"rxBytes\":%lld,\"txBytes\":%lld,"
-               "\"interfaces\":[{\"name\":\"eth0\",\"rxBytes\":%lld,\"rxErrors\":0,\"txBytes\":%lld,\"txErrors\":0}]},"
-               "\"cpu\":{\"time\":\"2025-01-01T00:00:00Z\",\"usageNanoCores\":%lld,\"usageCoreNanoSeconds\":%lld},"
-               "\"ephemeral-storage\":{\"usedBytes\":%lld},\"process_stats\":{\"process_count\":%d}}",
-            i ? "," : "", i, i, ws, ws + MI, ws - MI > 0 ? ws - MI : 0, root, 100 + i, 4 * MI, MI, 8 * MI,
-            ws * 3, ws * 2, ws * 3, ws * 2, ws / 7, ws * 11, root + 13 * MI, 1 + i % 40);
+        put(s,
+            "%s{\"podRef\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"u%d\"},"
+            "\"memory\":{\"workingSetBytes\":%lld,\"usageBytes\":%lld},"
+            "\"containers\":[{\"name\":\"app\",\"memory\":{\"workingSetBytes\":%lld},\"rootfs\":{\"usedBytes\":%lld,"
+            "\"inodesUsed\":%d},\"logs\":{\"usedBytes\":%lld,\"inodesUsed\":3}},{\"name\":\"side\",\"memory\":"
+            "{\"workingSetBytes\":%lld},\"rootfs\":{\"usedBytes\":1048576},\"logs\":{\"usedBytes\":4096}}],"
+            "\"volume\":[{\"name\":\"scratch\",\"usedBytes\":%lld,\"inodesUsed\":12}],"
+            "\"network\":{\"time\":\"2025-01-01T00:00:00Z\",\"name\":\"eth0\",\"rxBytes\":%lld,\"txBytes\":%lld,"
+            "\"interfaces\":[{\"name\":\"eth0\",\"rxBytes\":%lld,\"rxErrors\":0,\"txBytes\":%lld,\"txErrors\":0}]},"
+            "\"cpu\":{\"time\":\"2025-01-01T00:00:00Z\",\"usageNanoCores\":%lld,\"usageCoreNanoSeconds\":%lld},"
+            "\"ephemeral-storage\":{\"usedBytes\":%lld},\"process_stats\":{\"process_count\":%d}}",
+            i ? "," : "", i, i, ws, ws + MI, ws - MI > 0 ? ws - MI : 0, root, 100 + i, 4 * MI, MI,
+            8 * MI, ws * 3, ws * 2, ws * 3, ws * 2, ws / 7, ws * 11, root + 13 * MI, 1 + i % 40);
     }
     put(s, "]}\n");
     size_t len = s->len;
@@ -121,30 +129,38 @@ int main(int argc, char **argv) {
     int reps = argc > 3 ? (int)strtol(argv[3], NULL, 10) : 5;
     if (n_pods < 1 || n_steps < 1 || reps < 1) return 2;
     buf_t y = {0};
-    put(&y, "kind: Node\napiVersion: v1\nmetadata: {name: n1}\nstatus: {allocatable: {memory: 256Gi, cpu: '64', pods: '500'}}\n");
+    put(&y,
+        "kind: Node\napiVersion: v1\nmetadata: {name: n1}\nstatus: {allocatable: {memory: 256Gi, cpu: '64', pods: '500'}}\n");
     for (int i = 0; i < n_pods; i++)
-        put(&y, "---\nkind: Pod\napiVersion: v1\nmetadata: {name: p%d, namespace: bench, uid: u%d}\n"
-                "spec:\n  nodeName: n1\n  priority: %d\n  containers:\n  - name: app\n"
-                "    resources: {requests: {memory: %lldMi, cpu: 100m, ephemeral-storage: 1Gi}}\n"
-                "  - name: side\n  volumes:\n  - name: scratch\n    emptyDir: {}\n",
+        put(&y,
+            "---\nkind: Pod\napiVersion: v1\nmetadata: {name: p%d, namespace: bench, uid: u%d}\n"
+            "spec:\n  nodeName: n1\n  priority: %d\n  containers:\n  - name: app\n"
+            "    resources: {requests: {memory: %lldMi, cpu: 100m, ephemeral-storage: 1Gi}}\n"
+            "  - name: side\n  volumes:\n  - name: scratch\n    emptyDir: {}\n",
             i, i, (int)(next() % 5) * 100 - 200, 64LL + (long long)(next() % 512));
     kp_cluster *cl = kp_cluster_new();
     kp_error err;
     kp_error_clear(&err);
-    if (kp_cluster_load_buffer(cl, "bench.yaml", y.p, y.len, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
+    if (kp_cluster_load_buffer(cl, "bench.yaml", y.p, y.len, &err) != KP_OK ||
+        kp_cluster_finalize(cl, &err) != KP_OK) {
         fprintf(stderr, "bench: %s\n", err.msg);
         return 1;
     }
     kp_evict_config *cfg = kp_evict_config_new();
     if (!cfg) return 1;
-    kp_evict_config_set_flag(cfg, "eviction-hard", "memory.available<1Gi,nodefs.available<10%,pid.available<1000", &err);
+    kp_evict_config_set_flag(cfg, "eviction-hard",
+                             "memory.available<1Gi,nodefs.available<10%,pid.available<1000", &err);
     kp_evict_config_set_flag(cfg, "eviction-soft", "memory.available<2Gi", &err);
     kp_evict_config_set_flag(cfg, "eviction-soft-grace-period", "memory.available=30s", &err);
-    if (kp_evict_config_finish(cfg, &err) != KP_OK) { fprintf(stderr, "bench: %s\n", err.msg); return 1; }
+    if (kp_evict_config_finish(cfg, &err) != KP_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return 1;
+    }
 
     /* (1) parsing, and the no-op walk of the same bytes */
     kp_evict_summary **parsed = calloc((size_t)n_steps, sizeof *parsed);
-    double *t_parse = malloc((size_t)n_steps * sizeof *t_parse), *t_walk = malloc((size_t)n_steps * sizeof *t_walk);
+    double *t_parse = malloc((size_t)n_steps * sizeof *t_parse),
+           *t_walk = malloc((size_t)n_steps * sizeof *t_walk);
     double *t_free = malloc((size_t)n_steps * sizeof *t_free);
     if (!parsed || !t_parse || !t_walk || !t_free) return 1;
     double sum_parse = 0, sum_walk = 0, sum_free = 0;
@@ -200,7 +216,8 @@ int main(int argc, char **argv) {
     free(t_walk2);
 
     /* (2) synchronize steps on the parsed summaries, REPS times */
-    double *t_rank = malloc((size_t)n_steps * reps * sizeof *t_rank), *t_quiet = malloc((size_t)n_steps * reps * sizeof *t_quiet);
+    double *t_rank = malloc((size_t)n_steps * reps * sizeof *t_rank),
+           *t_quiet = malloc((size_t)n_steps * reps * sizeof *t_quiet);
     double *rate = malloc((size_t)reps * sizeof *rate);
     if (!t_rank || !t_quiet || !rate) return 1;
     size_t n_rank = 0, n_quiet = 0;
@@ -217,7 +234,10 @@ int main(int argc, char **argv) {
                 resets++;
             }
             double t0 = now_s();
-            if (kp_evict_manager_step(m, parsed[k], &r, &err) != KP_OK) { fprintf(stderr, "bench: step: %s\n", err.msg); return 1; }
+            if (kp_evict_manager_step(m, parsed[k], &r, &err) != KP_OK) {
+                fprintf(stderr, "bench: step: %s\n", err.msg);
+                return 1;
+            }
             double dt = now_s() - t0;
             total += dt;
             if (r.n_ranking) t_rank[n_rank++] = dt;
@@ -237,20 +257,27 @@ int main(int argc, char **argv) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
 
-    printf("bench_evict: %d pods, %d summaries (%.1f MB JSON, %.0f KB each), %d step repetitions\n", n_pods, n_steps,
-           (double)bytes / 1e6, avg_len / 1e3, reps);
-    printf("parse:   %.0f MB/s (median %.0f us/summary, %.0f MB/s)  %.0f summaries/s\n", (double)bytes / 1e6 / sum_parse,
-           med_parse * 1e6, avg_len / 1e6 / med_parse, n_steps / sum_parse);
-    printf("walk:    %.0f MB/s (median %.0f us/summary, %.0f MB/s)  no-op consumer over the shim, %.0f events/summary\n",
-           (double)bytes / 1e6 / sum_walk, med_walk * 1e6, avg_len / 1e6 / med_walk, (double)events / n_steps);
+    printf("bench_evict: %d pods, %d summaries (%.1f MB JSON, %.0f KB each), %d step repetitions\n",
+           n_pods, n_steps, (double)bytes / 1e6, avg_len / 1e3, reps);
+    printf("parse:   %.0f MB/s (median %.0f us/summary, %.0f MB/s)  %.0f summaries/s\n",
+           (double)bytes / 1e6 / sum_parse, med_parse * 1e6, avg_len / 1e6 / med_parse,
+           n_steps / sum_parse);
+    printf(
+        "walk:    %.0f MB/s (median %.0f us/summary, %.0f MB/s)  no-op consumer over the shim, %.0f events/summary\n",
+        (double)bytes / 1e6 / sum_walk, med_walk * 1e6, avg_len / 1e6 / med_walk,
+        (double)events / n_steps);
     printf("ratio:   parse/walk %.2f (medians %.2f)\n", sum_walk / sum_parse, med_walk / med_parse);
-    printf("unkept:  parse/walk %.2f (medians %.2f; parse %.0f us, walk %.0f us): %d summaries parsed and freed at once\n",
-           sum_walk2 / sum_free, med_walk2 / med_free, med_free * 1e6, med_walk2 * 1e6, n_free);
-    printf("steps:   %.0f steps/s median of %d repetitions (best %.0f); per step median %.2f us ranking, %.2f us quiet "
-           "(pre-parsed; %ld ranked, %ld evicted, %ld manager resets)\n",
-           med_rate, reps, best, med_rank * 1e6, med_quiet * 1e6, ranked, evicted, resets);
-    printf("         %.0f steps/s from the per-step medians (%.0f%% ranking steps)\n", med_based, f_rank * 100);
-    printf("total:   %.0f steps/s parsing included\n", n_steps / (sum_parse + (double)n_steps / med_rate));
+    printf(
+        "unkept:  parse/walk %.2f (medians %.2f; parse %.0f us, walk %.0f us): %d summaries parsed and freed at once\n",
+        sum_walk2 / sum_free, med_walk2 / med_free, med_free * 1e6, med_walk2 * 1e6, n_free);
+    printf(
+        "steps:   %.0f steps/s median of %d repetitions (best %.0f); per step median %.2f us ranking, %.2f us quiet "
+        "(pre-parsed; %ld ranked, %ld evicted, %ld manager resets)\n",
+        med_rate, reps, best, med_rank * 1e6, med_quiet * 1e6, ranked, evicted, resets);
+    printf("         %.0f steps/s from the per-step medians (%.0f%% ranking steps)\n", med_based,
+           f_rank * 100);
+    printf("total:   %.0f steps/s parsing included\n",
+           n_steps / (sum_parse + (double)n_steps / med_rate));
     printf("memory:  peak RSS %.0f MB (%.1f KB per parsed summary)\n", (double)ru.ru_maxrss / 1024,
            (double)ru.ru_maxrss / n_steps);
     for (int k = 0; k < n_steps; k++) kp_evict_summary_free(parsed[k]);

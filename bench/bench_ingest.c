@@ -99,7 +99,8 @@ int main(int argc, char **argv) {
         if (s == KP_OK) s = kp_cluster_finalize(cl, &err);
         double t = now_sec() - t0;
         if (s != KP_OK) {
-            fprintf(stderr, "bench_ingest: %s%s%s\n", err.source, err.source[0] ? ": " : "", err.msg);
+            fprintf(stderr, "bench_ingest: %s%s%s\n", err.source, err.source[0] ? ": " : "",
+                    err.msg);
             kp_cluster_free(cl);
             return 1;
         }
@@ -132,7 +133,8 @@ int main(int argc, char **argv) {
     printf("peak RSS / file size:    %.2fx (target <= 1.50x)\n",
            file_bytes ? (double)peak / (double)file_bytes : 0.0);
     printf("resident after load:     %.1f MiB (growth over the empty process)\n", mib(growth));
-    printf("resident growth per pod: %.0f bytes (target < 1024)\n", pods ? (double)growth / (double)pods : 0.0);
+    printf("resident growth per pod: %.0f bytes (target < 1024)\n",
+           pods ? (double)growth / (double)pods : 0.0);
     printf("model bytes per pod:     %.0f bytes (kp_cluster_model_bytes %.1f MiB / pods)\n",
            pods ? (double)model / (double)pods : 0.0, mib(model));
     return 0;

@@ -53,7 +53,8 @@ typedef struct {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void bput(buf_t *b, const char *fmt, ...);
+static void
+bput(buf_t *b, const char *fmt, ...);
 
 static void bput(buf_t *b, const char *fmt, ...) {
     for (;;) {
@@ -77,25 +78,30 @@ static void bput(buf_t *b, const char *fmt, ...) {
 }
 
 static void node_json(buf_t *b, int i, bool *first) {
-    bput(b, "%s{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%05d\","
-            "\"labels\":{\"kubernetes.io/hostname\":\"node-%05d\"}},\"status\":{\"allocatable\":"
-            "{\"cpu\":\"4\",\"memory\":\"32Gi\",\"pods\":\"110\"},\"capacity\":{\"cpu\":\"4\","
-            "\"memory\":\"32Gi\",\"pods\":\"110\"}}}",
+    bput(b,
+         "%s{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%05d\","
+         "\"labels\":{\"kubernetes.io/hostname\":\"node-%05d\"}},\"status\":{\"allocatable\":"
+         "{\"cpu\":\"4\",\"memory\":\"32Gi\",\"pods\":\"110\"},\"capacity\":{\"cpu\":\"4\","
+         "\"memory\":\"32Gi\",\"pods\":\"110\"}}}",
          *first ? "" : ",", i, i);
     *first = false;
 }
 
 static void pod_json(buf_t *b, const char *name, int node, int prio, int cpu_m, const char *mem,
                      int start, bool *first) {
-    bput(b, "%s{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\","
-            "\"namespace\":\"default\",\"uid\":\"uid-%s\"},\"spec\":{\"priority\":%d,",
+    bput(b,
+         "%s{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\","
+         "\"namespace\":\"default\",\"uid\":\"uid-%s\"},\"spec\":{\"priority\":%d,",
          *first ? "" : ",", name, name, prio);
     *first = false;
     if (node >= 0) bput(b, "\"nodeName\":\"node-%05d\",", node);
-    bput(b, "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"%dm\","
-            "\"memory\":\"%s\"}}}]},\"status\":{\"phase\":\"%s\"",
+    bput(b,
+         "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"%dm\","
+         "\"memory\":\"%s\"}}}]},\"status\":{\"phase\":\"%s\"",
          cpu_m, mem, node >= 0 ? "Running" : "Pending");
-    if (start >= 0) bput(b, ",\"startTime\":\"2024-01-01T%02d:%02d:%02dZ\"", start / 3600 % 24, start / 60 % 60, start % 60);
+    if (start >= 0)
+        bput(b, ",\"startTime\":\"2024-01-01T%02d:%02d:%02dZ\"", start / 3600 % 24, start / 60 % 60,
+             start % 60);
     bput(b, "}}");
 }
 
@@ -182,7 +188,8 @@ static int bench_decisions(int n_nodes, int per_node, int n_dec, int n_ref_max, 
     double t0 = now_s();
     kp_cluster *cl = load(&b);
     free(b.p);
-    printf("decisions: %d nodes, %zu pods loaded in %.2f s\n", n_nodes, kp_cluster_pod_count(cl), now_s() - t0);
+    printf("decisions: %d nodes, %zu pods loaded in %.2f s\n", n_nodes, kp_cluster_pod_count(cl),
+           now_s() - t0);
 
     kp_sched_options so;
 
@@ -215,7 +222,8 @@ static int bench_decisions(int n_nodes, int per_node, int n_dec, int n_ref_max, 
             t_round += decide(s, cl, (uint32_t)pod, offset, false, st, codes, &a, &c_fast);
             if (round > 0) {
                 if (!same_decision(&a, &round0[d])) {
-                    fprintf(stderr, "bench_preempt: round %d decision %d differs from round 0\n", round, d);
+                    fprintf(stderr, "bench_preempt: round %d decision %d differs from round 0\n",
+                            round, d);
                     bad++;
                 }
                 continue;
@@ -224,8 +232,10 @@ static int bench_decisions(int n_nodes, int per_node, int n_dec, int n_ref_max, 
             if (d < n_ref) {
                 t_ref += decide(s, cl, (uint32_t)pod, offset, true, st, codes, &r, &c_ref);
                 if (!same_decision(&a, &r)) {
-                    fprintf(stderr, "bench_preempt: decision %d differs (node %d vs %d, %u vs %u victims)\n",
-                            d, a.node, r.node, a.n_victims, r.n_victims);
+                    fprintf(
+                        stderr,
+                        "bench_preempt: decision %d differs (node %d vs %d, %u vs %u victims)\n", d,
+                        a.node, r.node, a.n_victims, r.n_victims);
                     bad++;
                 }
             }
@@ -240,10 +250,11 @@ static int bench_decisions(int n_nodes, int per_node, int n_dec, int n_ref_max, 
            rounds, n_dec, t_fast, fast_rate, rates[0], rates[rounds - 1],
            (double)c_fast / ((double)n_dec * rounds));
     if (n_ref > 0) {
-        printf("reference: %d decisions in %.3f s = %.0f decisions/s (%.1f filter calls/decision)\n",
-               n_ref, t_ref, ref_rate, (double)c_ref / n_ref);
-        printf("identical decisions: %s; speed ratio optimised/reference: %.1fx\n", bad ? "NO" : "yes",
-               fast_rate / ref_rate);
+        printf(
+            "reference: %d decisions in %.3f s = %.0f decisions/s (%.1f filter calls/decision)\n",
+            n_ref, t_ref, ref_rate, (double)c_ref / n_ref);
+        printf("identical decisions: %s; speed ratio optimised/reference: %.1fx\n",
+               bad ? "NO" : "yes", fast_rate / ref_rate);
     }
     free(rates);
     free(round0);
@@ -293,9 +304,10 @@ static int bench_basic(int n_nodes) {
         if (r.outcome == KP_OUTCOME_NOMINATED) nominated++;
         victims += r.n_victims;
     }
-    printf("PreemptionBasic shape: %d nodes, %d preemptors through kp_sched_run: completed in "
-           "%.2f s wall / %.2f s CPU (%.0f pods/s wall, %.0f pods/s CPU), %zu nominated, %zu victims\n",
-           n_nodes, n_nodes, t, tc, n_nodes / t, n_nodes / tc, nominated, victims);
+    printf(
+        "PreemptionBasic shape: %d nodes, %d preemptors through kp_sched_run: completed in "
+        "%.2f s wall / %.2f s CPU (%.0f pods/s wall, %.0f pods/s CPU), %zu nominated, %zu victims\n",
+        n_nodes, n_nodes, t, tc, n_nodes / t, n_nodes / tc, nominated, victims);
     kp_sched_free(s);
     kp_cluster_free(cl);
     return 0;

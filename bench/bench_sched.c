@@ -56,19 +56,22 @@ static buf_t gen(int n_nodes, int pods_per_node, int n_pending, int pct_constrai
     buf_t b = {NULL, 0, 0};
     put(&b, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[");
     for (int i = 0; i < n_nodes; i++) {
-        put(&b, "%s{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%05d\",\"labels\":{"
-                "\"kubernetes.io/hostname\":\"node-%05d\",\"topology.kubernetes.io/zone\":\"zone-%d\"}},"
-                "\"status\":{\"allocatable\":{\"cpu\":\"32\",\"memory\":\"128Gi\",\"pods\":\"110\"}}}",
+        put(&b,
+            "%s{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%05d\",\"labels\":{"
+            "\"kubernetes.io/hostname\":\"node-%05d\",\"topology.kubernetes.io/zone\":\"zone-%d\"}},"
+            "\"status\":{\"allocatable\":{\"cpu\":\"32\",\"memory\":\"128Gi\",\"pods\":\"110\"}}}",
             i ? "," : "", i, i, i % 10);
     }
     unsigned seq = 0;
     for (int i = 0; i < n_nodes; i++) {
         for (int k = 0; k < pods_per_node; k++, seq++) {
-            put(&b, ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"run-%07u\",\"namespace\":\"ns-%u\","
-                    "\"labels\":{\"app\":\"svc-%u\"}},\"spec\":{\"nodeName\":\"node-%05d\",\"priority\":%u,"
-                    "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"%um\",\"memory\":\"%uMi\"}}}]},"
-                    "\"status\":{\"phase\":\"Running\"}}",
-                seq, seq % 20, seq % 100, i, (seq % 4) * 100, 200 + (seq % 5) * 100, 256 + (seq % 4) * 256);
+            put(&b,
+                ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"run-%07u\",\"namespace\":\"ns-%u\","
+                "\"labels\":{\"app\":\"svc-%u\"}},\"spec\":{\"nodeName\":\"node-%05d\",\"priority\":%u,"
+                "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"%um\",\"memory\":\"%uMi\"}}}]},"
+                "\"status\":{\"phase\":\"Running\"}}",
+                seq, seq % 20, seq % 100, i, (seq % 4) * 100, 200 + (seq % 5) * 100,
+                256 + (seq % 4) * 256);
         }
     }
     for (int j = 0; j < n_pending; j++) {
@@ -76,19 +79,24 @@ static buf_t gen(int n_nodes, int pods_per_node, int n_pending, int pct_constrai
         char aff[512];
         if (pct_constrained && (j % 100) < pct_constrained) {
             if (j % 2)
-                snprintf(aff, sizeof aff, ",\"affinity\":{\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
-                                          "[{\"labelSelector\":{\"matchLabels\":{\"app\":\"new-%d\"}},\"topologyKey\":\"kubernetes.io/hostname\"}]}}",
-                         j % 50);
+                snprintf(
+                    aff, sizeof aff,
+                    ",\"affinity\":{\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+                    "[{\"labelSelector\":{\"matchLabels\":{\"app\":\"new-%d\"}},\"topologyKey\":\"kubernetes.io/hostname\"}]}}",
+                    j % 50);
             else
-                snprintf(aff, sizeof aff, ",\"topologySpreadConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"topology.kubernetes.io/zone\","
-                                          "\"whenUnsatisfiable\":\"DoNotSchedule\",\"labelSelector\":{\"matchLabels\":{\"app\":\"new-%d\"}}}]",
-                         j % 50);
+                snprintf(
+                    aff, sizeof aff,
+                    ",\"topologySpreadConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"topology.kubernetes.io/zone\","
+                    "\"whenUnsatisfiable\":\"DoNotSchedule\",\"labelSelector\":{\"matchLabels\":{\"app\":\"new-%d\"}}}]",
+                    j % 50);
             extra = aff;
         }
-        put(&b, ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"new-%06d\",\"namespace\":\"ns-%d\","
-                "\"labels\":{\"app\":\"new-%d\"}},\"spec\":{\"priority\":%d,"
-                "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"250m\",\"memory\":\"512Mi\"}}}]%s},"
-                "\"status\":{\"phase\":\"Pending\"}}",
+        put(&b,
+            ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"new-%06d\",\"namespace\":\"ns-%d\","
+            "\"labels\":{\"app\":\"new-%d\"}},\"spec\":{\"priority\":%d,"
+            "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"250m\",\"memory\":\"512Mi\"}}}]%s},"
+            "\"status\":{\"phase\":\"Pending\"}}",
             j, j % 20, j % 50, (j % 3) * 100, extra);
     }
     put(&b, "]}");
@@ -133,7 +141,8 @@ static int run(const char *label, int n_nodes, int pct) {
     }
     double dt = now_s() - t0, dc = cpu_s() - c0;
     size_t bound = 0, n = kp_sched_result_count(s);
-    uint64_t sum = 1469598103934665603ULL; /* FNV-1a over (outcome, node) per result: decisions digest */
+    uint64_t sum =
+        1469598103934665603ULL; /* FNV-1a over (outcome, node) per result: decisions digest */
     for (size_t i = 0; i < n; i++) {
         const kp_sched_pod_result *rp = kp_sched_result(s, i);
         const kp_sched_pod_result r = *rp;
@@ -142,8 +151,10 @@ static int run(const char *label, int n_nodes, int pct) {
         sum = (sum ^ (uint64_t)r.outcome) * 1099511628211ULL;
         for (; *nd; nd++) sum = (sum ^ (uint8_t)*nd) * 1099511628211ULL;
     }
-    printf("%-9s nodes=%-6d existing=%-7d pending=%-6d bound=%-6zu time=%.3fs  %.0f pods/s  cpu=%.3fs  %.0f pods/cpu-s  decisions=%016llx\n",
-           label, n_nodes, n_nodes * per_node, pending, bound, dt, (double)n / dt, dc, (double)n / dc, (unsigned long long)sum);
+    printf(
+        "%-9s nodes=%-6d existing=%-7d pending=%-6d bound=%-6zu time=%.3fs  %.0f pods/s  cpu=%.3fs  %.0f pods/cpu-s  decisions=%016llx\n",
+        label, n_nodes, n_nodes * per_node, pending, bound, dt, (double)n / dt, dc, (double)n / dc,
+        (unsigned long long)sum);
     kp_sched_free(s);
     kp_cluster_free(cl);
     return 0;
@@ -155,14 +166,14 @@ int main(int argc, char **argv) {
         const char *shape = "basic";
         int nodes = 1000;
         for (int i = 1; i < argc; i++) {
-            if (i + 1 < argc && strcmp(argv[i], "--shape") == 0)
-                shape = argv[++i];
+            if (i + 1 < argc && strcmp(argv[i], "--shape") == 0) shape = argv[++i];
             else if (i + 1 < argc && strcmp(argv[i], "--nodes") == 0)
                 nodes = (int)strtol(argv[++i], NULL, 10);
             else if (i + 1 < argc && strcmp(argv[i], "--pending") == 0)
                 pending = (int)strtol(argv[++i], NULL, 10);
             else {
-                fprintf(stderr, "usage: bench_sched --shape basic|affinity --nodes N [--pending P]\n");
+                fprintf(stderr,
+                        "usage: bench_sched --shape basic|affinity --nodes N [--pending P]\n");
                 return 2;
             }
         }

@@ -59,7 +59,9 @@ static uint64_t rng_next(rng_t *r) {
 }
 
 /* Uniform in [0, n). */
-static uint32_t rng_below(rng_t *r, uint32_t n) { return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32); }
+static uint32_t rng_below(rng_t *r, uint32_t n) {
+    return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
 static bool rng_pct(rng_t *r, uint32_t percent) { return rng_below(r, 100) < percent; }
 
 /* ------------------------------------------------------------------ JSON writer */
@@ -156,7 +158,8 @@ static void jstr(jw_t *w, const char *key, const char *v) {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static void jstrf(jw_t *w, const char *key, const char *fmt, ...) {
+static void
+jstrf(jw_t *w, const char *key, const char *fmt, ...) {
     char tmp[512];
     va_list ap;
     va_start(ap, fmt);
@@ -208,7 +211,8 @@ static void fes(jw_t *w, ...) {
 
 /* ------------------------------------------------------------------ helpers */
 
-static const char kAlnum[] = "bcdfghjklmnpqrstvwxz2456789"; /* Kubernetes' generated-name alphabet */
+static const char kAlnum[] =
+    "bcdfghjklmnpqrstvwxz2456789"; /* Kubernetes' generated-name alphabet */
 static const char kHex[] = "0123456789abcdef";
 
 static void rand_chars(rng_t *r, char *out, size_t n, const char *alphabet, uint32_t alen) {
@@ -216,7 +220,9 @@ static void rand_chars(rng_t *r, char *out, size_t n, const char *alphabet, uint
     out[n] = 0;
 }
 
-static void rand_suffix(rng_t *r, char *out, size_t n) { rand_chars(r, out, n, kAlnum, sizeof kAlnum - 1); }
+static void rand_suffix(rng_t *r, char *out, size_t n) {
+    rand_chars(r, out, n, kAlnum, sizeof kAlnum - 1);
+}
 static void rand_hex(rng_t *r, char *out, size_t n) { rand_chars(r, out, n, kHex, 16); }
 
 /* The 5-character suffix of the idx-th pod of one owner: random-looking but distinct for every
@@ -288,17 +294,17 @@ static void fk_str(jw_t *w, const char *member, const char *value) {
 #define NOW ((int64_t)1717200000 + 90 * 86400) /* 2024-08-30: "now" for the snapshot */
 
 static const char *const kTeams[] = {
-    "payments", "checkout", "search",  "catalog",       "identity",  "ml-platform",
-    "data-pipeline", "observability", "storefront", "ads",  "recommendations", "inventory",
-    "notifications", "billing", "shipping", "analytics", "fraud",  "messaging",
+    "payments",      "checkout",      "search",     "catalog",   "identity",        "ml-platform",
+    "data-pipeline", "observability", "storefront", "ads",       "recommendations", "inventory",
+    "notifications", "billing",       "shipping",   "analytics", "fraud",           "messaging",
 };
 #define N_TEAMS (sizeof kTeams / sizeof kTeams[0])
 #define ML_TEAM 5
 
 static const char *const kBases[] = {
-    "api",      "web",     "worker",  "gateway", "cache",    "indexer", "scheduler", "consumer",
-    "producer", "sync",    "renderer", "auth",   "ingest",   "exporter", "proxy",    "batch",
-    "graphql",  "events",  "reporter", "router", "validator", "mailer", "compactor", "planner",
+    "api",      "web",    "worker",   "gateway", "cache",     "indexer",  "scheduler", "consumer",
+    "producer", "sync",   "renderer", "auth",    "ingest",    "exporter", "proxy",     "batch",
+    "graphql",  "events", "reporter", "router",  "validator", "mailer",   "compactor", "planner",
 };
 #define N_BASES (sizeof kBases / sizeof kBases[0])
 
@@ -308,9 +314,11 @@ static const char *const kZones[] = {"us-east-1a", "us-east-1b", "us-east-1c"};
 static const char *const kCpuReq[] = {"50m", "100m", "200m", "250m", "500m", "750m", "1", "2"};
 static const uint32_t kCpuReqMilli[] = {50, 100, 200, 250, 500, 750, 1000, 2000};
 static const char *const kCpuLim[] = {"200m", "500m", "1", "1", "2", "2", "4", "4"};
-static const char *const kMemReq[] = {"64Mi", "128Mi", "256Mi", "512Mi", "768Mi", "1Gi", "2Gi", "4Gi"};
+static const char *const kMemReq[] = {"64Mi",  "128Mi", "256Mi", "512Mi",
+                                      "768Mi", "1Gi",   "2Gi",   "4Gi"};
 static const uint64_t kMemReqMi[] = {64, 128, 256, 512, 768, 1024, 2048, 4096};
-static const char *const kMemLim[] = {"256Mi", "512Mi", "512Mi", "1Gi", "1536Mi", "2Gi", "4Gi", "8Gi"};
+static const char *const kMemLim[] = {"256Mi",  "512Mi", "512Mi", "1Gi",
+                                      "1536Mi", "2Gi",   "4Gi",   "8Gi"};
 
 typedef struct {
     const char *name;
@@ -321,11 +329,13 @@ typedef struct {
 } pclass_t;
 
 static const pclass_t kClasses[] = {
-    {"platform-critical", 1000000, false, false, "Cluster add-ons and platform services that must keep running."},
+    {"platform-critical", 1000000, false, false,
+     "Cluster add-ons and platform services that must keep running."},
     {"high-priority", 100000, false, false, "Customer-facing services."},
     {"default-priority", 1000, true, false, "Default for workloads that do not choose a class."},
     {"low-priority", 100, false, false, "Internal tools and best-effort services."},
-    {"batch-no-preempt", 10, false, true, "Batch jobs: queue ahead of low priority but never preempt."},
+    {"batch-no-preempt", 10, false, true,
+     "Batch jobs: queue ahead of low priority but never preempt."},
 };
 #define N_CLASSES (sizeof kClasses / sizeof kClasses[0])
 #define PC_PLATFORM 0
@@ -348,22 +358,23 @@ static const node_type_t kNodeTypes[] = {
 typedef struct {
     uint8_t type;
     uint8_t zone;
-    uint8_t tainted;     /* dedicated=ml-platform:NoSchedule */
-    uint8_t cordoned;    /* spec.unschedulable + taint */
-    uint32_t alloc_cpu;  /* milli */
-    uint64_t alloc_mem;  /* bytes */
+    uint8_t tainted; /* dedicated=ml-platform:NoSchedule */
+    uint8_t cordoned; /* spec.unschedulable + taint */
+    uint32_t alloc_cpu; /* milli */
+    uint64_t alloc_mem; /* bytes */
     uint32_t used_cpu;
     uint64_t used_mem;
     uint32_t pods;
 } node_t;
 
 typedef struct {
-    char name[40];    /* app name, also the Deployment name */
-    char hash[12];    /* pod-template-hash */
+    char name[40]; /* app name, also the Deployment name */
+    char hash[12]; /* pod-template-hash */
     char rs_uid[37];
     uint16_t team, base;
     uint8_t tier, n_containers, has_init, qos; /* qos: 0 Guaranteed, 1 Burstable, 2 BestEffort */
-    uint8_t cpu_i, mem_i, pc, affinity, size_limit, tolerate_ml, n_env, omit_limits, helm, fenv, probes, secctx, no_sa, metrics;
+    uint8_t cpu_i, mem_i, pc, affinity, size_limit, tolerate_ml, n_env, omit_limits, helm, fenv,
+        probes, secctx, no_sa, metrics;
     uint16_t v_minor, v_patch;
     uint32_t replicas, healthy;
     uint32_t sfx_base; /* pod name suffixes */
@@ -378,7 +389,7 @@ typedef struct {
     node_t *nodes;
     workload_t *wl;
     uint32_t n_wl;
-    uint64_t rv;        /* resourceVersion counter */
+    uint64_t rv; /* resourceVersion counter */
     char image_pool[400][96];
     uint32_t n_images;
 } gen_t;
@@ -413,7 +424,8 @@ static void mf_end(jw_t *w, const char *manager, const char *subresource, int64_
 
 static void mf_condition(jw_t *w, const char *type) {
     fk_str(w, "type", type);
-    fes(w, ".", "f:lastProbeTime", "f:lastTransitionTime", "f:status", "f:type", (const char *)NULL);
+    fes(w, ".", "f:lastProbeTime", "f:lastTransitionTime", "f:status", "f:type",
+        (const char *)NULL);
     end(w);
 }
 
@@ -483,16 +495,16 @@ static void emit_node(gen_t *g, uint32_t i) {
     mf_begin(w, "v1");
     obj(w, "f:metadata");
     obj(w, "f:annotations");
-    fes(w, ".", "f:alpha.kubernetes.io/provided-node-ip", "f:volumes.kubernetes.io/controller-managed-attach-detach",
-        (const char *)NULL);
+    fes(w, ".", "f:alpha.kubernetes.io/provided-node-ip",
+        "f:volumes.kubernetes.io/controller-managed-attach-detach", (const char *)NULL);
     end(w);
     obj(w, "f:labels");
-    fes(w, ".", "f:beta.kubernetes.io/arch", "f:beta.kubernetes.io/instance-type", "f:beta.kubernetes.io/os",
-        "f:eks.amazonaws.com/capacityType", "f:eks.amazonaws.com/nodegroup",
-        "f:failure-domain.beta.kubernetes.io/region", "f:failure-domain.beta.kubernetes.io/zone",
-        "f:kubernetes.io/arch", "f:kubernetes.io/hostname", "f:kubernetes.io/os",
-        "f:node.kubernetes.io/instance-type", "f:topology.kubernetes.io/region", "f:topology.kubernetes.io/zone",
-        (const char *)NULL);
+    fes(w, ".", "f:beta.kubernetes.io/arch", "f:beta.kubernetes.io/instance-type",
+        "f:beta.kubernetes.io/os", "f:eks.amazonaws.com/capacityType",
+        "f:eks.amazonaws.com/nodegroup", "f:failure-domain.beta.kubernetes.io/region",
+        "f:failure-domain.beta.kubernetes.io/zone", "f:kubernetes.io/arch",
+        "f:kubernetes.io/hostname", "f:kubernetes.io/os", "f:node.kubernetes.io/instance-type",
+        "f:topology.kubernetes.io/region", "f:topology.kubernetes.io/zone", (const char *)NULL);
     end(w);
     end(w);
     obj(w, "f:spec");
@@ -527,7 +539,8 @@ static void emit_node(gen_t *g, uint32_t i) {
     static const char *const conds[] = {"DiskPressure", "MemoryPressure", "PIDPressure", "Ready"};
     for (int c = 0; c < 4; c++) {
         fk_str(w, "type", conds[c]);
-        fes(w, "f:lastHeartbeatTime", "f:lastTransitionTime", "f:message", "f:reason", "f:status", (const char *)NULL);
+        fes(w, "f:lastHeartbeatTime", "f:lastTransitionTime", "f:message", "f:reason", "f:status",
+            (const char *)NULL);
         end(w);
     }
     end(w);
@@ -619,9 +632,9 @@ static void emit_node(gen_t *g, uint32_t i) {
     static const char *const ctype[] = {"MemoryPressure", "DiskPressure", "PIDPressure", "Ready"};
     static const char *const creason[] = {"KubeletHasSufficientMemory", "KubeletHasNoDiskPressure",
                                           "KubeletHasSufficientPID", "KubeletReady"};
-    static const char *const cmsg[] = {"kubelet has sufficient memory available", "kubelet has no disk pressure",
-                                       "kubelet has sufficient PID available",
-                                       "kubelet is posting ready status"};
+    static const char *const cmsg[] = {
+        "kubelet has sufficient memory available", "kubelet has no disk pressure",
+        "kubelet has sufficient PID available", "kubelet is posting ready status"};
     for (int c = 0; c < 4; c++) {
         obj(w, NULL);
         jtime(w, "lastHeartbeatTime", NOW - 20 - (int64_t)rng_below(r, 40));
@@ -649,7 +662,8 @@ static void emit_node(gen_t *g, uint32_t i) {
         rand_hex(&dr, digest, 64);
         obj(w, NULL);
         arr(w, "names");
-        jstrf(w, NULL, "%.*s@sha256:%s", (int)strcspn(g->image_pool[im], ":"), g->image_pool[im], digest);
+        jstrf(w, NULL, "%.*s@sha256:%s", (int)strcspn(g->image_pool[im], ":"), g->image_pool[im],
+              digest);
         jstr(w, NULL, g->image_pool[im]);
         end(w);
         jint(w, "sizeBytes", 5000000 + (int64_t)(rng_next(&dr) % 900000000));
@@ -664,7 +678,8 @@ static void emit_node(gen_t *g, uint32_t i) {
     rand_uid(r, sys);
     jstr(w, "bootID", boot);
     jstr(w, "containerRuntimeVersion", "containerd://1.7.11");
-    jstr(w, "kernelVersion", nt->arm ? "5.10.205-195.807.amzn2.aarch64" : "5.10.205-195.807.amzn2.x86_64");
+    jstr(w, "kernelVersion",
+         nt->arm ? "5.10.205-195.807.amzn2.aarch64" : "5.10.205-195.807.amzn2.x86_64");
     jstr(w, "kubeProxyVersion", "v1.29.0-eks-5e0fdde");
     jstr(w, "kubeletVersion", "v1.29.0-eks-5e0fdde");
     jstr(w, "machineID", machine);
@@ -689,7 +704,8 @@ typedef struct {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static void kv_addf(kv_t *kv, const char *k, const char *fmt, ...) {
+static void
+kv_addf(kv_t *kv, const char *k, const char *fmt, ...) {
     if (kv->n >= MAX_KV) return;
     va_list ap;
     va_start(ap, fmt);
@@ -738,9 +754,9 @@ typedef struct {
     uint16_t port[2];
     const char *port_name[2];
     uint16_t host_port[2];
-    int n_env;       /* plain variables from kEnv */
-    bool field_env;  /* POD_NAME / POD_NAMESPACE / NODE_NAME from the downward API */
-    uint16_t probe;  /* HTTP port of the readiness (and liveness) probe, 0 = none */
+    int n_env; /* plain variables from kEnv */
+    bool field_env; /* POD_NAME / POD_NAMESPACE / NODE_NAME from the downward API */
+    uint16_t probe; /* HTTP port of the readiness (and liveness) probe, 0 = none */
     bool liveness;
     bool privileged;
     int n_cmd;
@@ -751,7 +767,7 @@ typedef struct {
     bool mro[4];
     uint32_t restarts;
     bool sidecar_init; /* init container with restartPolicy: Always */
-    bool secctx;       /* restricted securityContext */
+    bool secctx; /* restricted securityContext */
 } ctr_t;
 
 typedef struct {
@@ -776,7 +792,7 @@ typedef struct {
     int32_t node;
     const char *qos;
     int64_t created, started;
-    int tol;      /* 0 defaults, 1 + dedicated=ml-platform, 2 DaemonSet (tolerates everything) */
+    int tol; /* 0 defaults, 1 + dedicated=ml-platform, 2 DaemonSet (tolerates everything) */
     int affinity; /* 0 none, 1 pod anti-affinity, 2 node affinity (arch/os) + zone preference, 3 DS */
     bool spread;
     const char *app;
@@ -786,9 +802,10 @@ typedef struct {
     uint32_t ip_host;
 } pod_t;
 
-static const char *const kEnvName[] = {"ENVIRONMENT", "LOG_LEVEL", "SERVICE_NAME", "OTEL_EXPORTER_OTLP_ENDPOINT",
-                                       "GOMAXPROCS", "DB_HOST", "REDIS_URL", "FEATURE_FLAGS",
-                                       "JAVA_OPTS", "HTTP_PORT", "METRICS_PORT", "AWS_REGION"};
+static const char *const kEnvName[] = {
+    "ENVIRONMENT", "LOG_LEVEL", "SERVICE_NAME", "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "GOMAXPROCS",  "DB_HOST",   "REDIS_URL",    "FEATURE_FLAGS",
+    "JAVA_OPTS",   "HTTP_PORT", "METRICS_PORT", "AWS_REGION"};
 #define N_ENV (sizeof kEnvName / sizeof kEnvName[0])
 
 static void env_value(char *out, size_t cap, int i, const pod_t *p) {
@@ -927,7 +944,8 @@ static void mf_probe(jw_t *w, const char *key) {
     obj(w, "f:httpGet");
     fes(w, ".", "f:path", "f:port", "f:scheme", (const char *)NULL);
     end(w);
-    fes(w, "f:initialDelaySeconds", "f:periodSeconds", "f:successThreshold", "f:timeoutSeconds", (const char *)NULL);
+    fes(w, "f:initialDelaySeconds", "f:periodSeconds", "f:successThreshold", "f:timeoutSeconds",
+        (const char *)NULL);
     end(w);
 }
 
@@ -1069,10 +1087,11 @@ static void emit_tolerations(jw_t *w, const pod_t *p) {
         obj(w, NULL);
         jstr(w, "operator", "Exists");
         end(w);
-        static const char *const keys[] = {"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable",
-                                           "node.kubernetes.io/disk-pressure", "node.kubernetes.io/memory-pressure",
-                                           "node.kubernetes.io/pid-pressure", "node.kubernetes.io/unschedulable",
-                                           "node.kubernetes.io/network-unavailable"};
+        static const char *const keys[] = {
+            "node.kubernetes.io/not-ready",          "node.kubernetes.io/unreachable",
+            "node.kubernetes.io/disk-pressure",      "node.kubernetes.io/memory-pressure",
+            "node.kubernetes.io/pid-pressure",       "node.kubernetes.io/unschedulable",
+            "node.kubernetes.io/network-unavailable"};
         for (int i = 0; i < 7; i++) {
             obj(w, NULL);
             jstr(w, "effect", i < 2 ? "NoExecute" : "NoSchedule");
@@ -1081,7 +1100,8 @@ static void emit_tolerations(jw_t *w, const pod_t *p) {
             end(w);
         }
     } else {
-        static const char *const keys[] = {"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"};
+        static const char *const keys[] = {"node.kubernetes.io/not-ready",
+                                           "node.kubernetes.io/unreachable"};
         for (int i = 0; i < 2; i++) {
             obj(w, NULL);
             jstr(w, "effect", "NoExecute");
@@ -1321,15 +1341,19 @@ static void emit_pod(gen_t *g, pod_t *p) {
         end(w);
     }
     if (g_mf_full)
-        fes(w, "f:priorityClassName", "f:restartPolicy", "f:schedulerName", "f:securityContext", "f:serviceAccount",
-            "f:serviceAccountName", "f:terminationGracePeriodSeconds", "f:tolerations", (const char *)NULL);
+        fes(w, "f:priorityClassName", "f:restartPolicy", "f:schedulerName", "f:securityContext",
+            "f:serviceAccount", "f:serviceAccountName", "f:terminationGracePeriodSeconds",
+            "f:tolerations", (const char *)NULL);
     else
-        fes(w, "f:priorityClassName", "f:schedulerName", "f:terminationGracePeriodSeconds", (const char *)NULL);
+        fes(w, "f:priorityClassName", "f:schedulerName", "f:terminationGracePeriodSeconds",
+            (const char *)NULL);
     if (p->spread) {
         obj(w, "f:topologySpreadConstraints");
         fe(w, ".");
-        obj(w, "k:{\"topologyKey\":\"topology.kubernetes.io/zone\",\"whenUnsatisfiable\":\"ScheduleAnyway\"}");
-        fes(w, ".", "f:labelSelector", "f:maxSkew", "f:topologyKey", "f:whenUnsatisfiable", (const char *)NULL);
+        obj(w,
+            "k:{\"topologyKey\":\"topology.kubernetes.io/zone\",\"whenUnsatisfiable\":\"ScheduleAnyway\"}");
+        fes(w, ".", "f:labelSelector", "f:maxSkew", "f:topologyKey", "f:whenUnsatisfiable",
+            (const char *)NULL);
         end(w);
         end(w);
     }
@@ -1382,13 +1406,13 @@ static void emit_pod(gen_t *g, pod_t *p) {
         end(w);
         fes(w, "f:containerStatuses", "f:hostIP", (const char *)NULL);
         if (g_mf_full) {
-        obj(w, "f:hostIPs");
-        fe(w, ".");
-        fk_str(w, "ip", hip);
-        fes(w, ".", "f:ip", (const char *)NULL);
-        end(w);
-        end(w);
-        if (p->has_init) fe(w, "f:initContainerStatuses");
+            obj(w, "f:hostIPs");
+            fe(w, ".");
+            fk_str(w, "ip", hip);
+            fes(w, ".", "f:ip", (const char *)NULL);
+            end(w);
+            end(w);
+            if (p->has_init) fe(w, "f:initContainerStatuses");
         }
         fes(w, "f:phase", "f:podIP", (const char *)NULL);
         if (g_mf_full) {
@@ -1485,8 +1509,8 @@ static void emit_pod(gen_t *g, pod_t *p) {
     obj(w, "status");
     arr(w, "conditions");
     if (bound) {
-        static const char *const ct[] = {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
-                                         "PodScheduled"};
+        static const char *const ct[] = {"PodReadyToStartContainers", "Initialized", "Ready",
+                                         "ContainersReady", "PodScheduled"};
         static const int dt[] = {5, 4, 12, 12, 0};
         for (int i = 0; i < 5; i++) {
             obj(w, NULL);
@@ -1500,11 +1524,13 @@ static void emit_pod(gen_t *g, pod_t *p) {
         obj(w, NULL);
         jnull(w, "lastProbeTime");
         jtime(w, "lastTransitionTime", p->created);
-        jstrf(w, "message", "0/%u nodes are available: %u Insufficient cpu, %u Insufficient memory, %u node(s) had "
-                            "untolerated taint {dedicated: ml-platform}. preemption: 0/%u nodes are available: "
-                            "%u No preemption victims found for incoming pod.",
-              g->n_nodes, g->n_nodes / 2, g->n_nodes / 3, g->n_nodes - g->n_nodes / 2 - g->n_nodes / 3,
-              g->n_nodes, g->n_nodes);
+        jstrf(
+            w, "message",
+            "0/%u nodes are available: %u Insufficient cpu, %u Insufficient memory, %u node(s) had "
+            "untolerated taint {dedicated: ml-platform}. preemption: 0/%u nodes are available: "
+            "%u No preemption victims found for incoming pod.",
+            g->n_nodes, g->n_nodes / 2, g->n_nodes / 3,
+            g->n_nodes - g->n_nodes / 2 - g->n_nodes / 3, g->n_nodes, g->n_nodes);
         jstr(w, "reason", "Unschedulable");
         jstr(w, "status", "False");
         jstr(w, "type", "PodScheduled");
@@ -1579,14 +1605,18 @@ static void make_workloads(gen_t *g, uint32_t n_pods) {
         wl->team = (uint16_t)rng_below(r, N_TEAMS);
         wl->base = (uint16_t)rng_below(r, N_BASES);
         uint16_t k = used[wl->team][wl->base]++;
-        if (k) snprintf(wl->name, sizeof wl->name, "%s-%s-%u", kTeams[wl->team], kBases[wl->base], k + 1);
+        if (k)
+            snprintf(wl->name, sizeof wl->name, "%s-%s-%u", kTeams[wl->team], kBases[wl->base],
+                     k + 1);
         else snprintf(wl->name, sizeof wl->name, "%s-%s", kTeams[wl->team], kBases[wl->base]);
         rand_suffix(r, wl->hash, 10);
         rand_uid(r, wl->rs_uid);
         wl->sfx_base = (uint32_t)rng_next(r);
         uint32_t bucket = rng_below(r, 100);
-        uint32_t rep = bucket < 40 ? 1 + rng_below(r, 3) : bucket < 75 ? 3 + rng_below(r, 6)
-                     : bucket < 95 ? 8 + rng_below(r, 23) : 30 + rng_below(r, 91);
+        uint32_t rep = bucket < 40   ? 1 + rng_below(r, 3)
+                       : bucket < 75 ? 3 + rng_below(r, 6)
+                       : bucket < 95 ? 8 + rng_below(r, 23)
+                                     : 30 + rng_below(r, 91);
         wl->replicas = rep < left ? rep : left;
         left -= wl->replicas;
         wl->tier = (uint8_t)rng_below(r, 5);
@@ -1632,7 +1662,8 @@ static bool node_fits(const gen_t *g, uint32_t i, const workload_t *wl) {
     const node_t *n = &g->nodes[i];
     if (n->cordoned) return false;
     if (n->tainted && !wl->tolerate_ml) return false;
-    return n->pods + 1 <= kNodeTypes[n->type].max_pods && n->used_cpu + wl->cpu_milli <= n->alloc_cpu &&
+    return n->pods + 1 <= kNodeTypes[n->type].max_pods &&
+           n->used_cpu + wl->cpu_milli <= n->alloc_cpu &&
            n->used_mem + wl->mem_bytes <= n->alloc_mem;
 }
 
@@ -1721,8 +1752,8 @@ static void workload_pod(gen_t *g, workload_t *wl, uint32_t replica, int32_t nod
     rand_hex(&cr, chk, 64);
     kv_addf(an, "checksum/config", "%s", chk);
     if (wl->base % 2 == 0) {
-        kv_addf(an, "kubectl.kubernetes.io/restartedAt", "2024-08-%02uT1%u:2%u:0%uZ", 1 + wl->v_patch % 28,
-                wl->v_minor % 10, wl->v_patch % 6, wl->v_minor % 10);
+        kv_addf(an, "kubectl.kubernetes.io/restartedAt", "2024-08-%02uT1%u:2%u:0%uZ",
+                1 + wl->v_patch % 28, wl->v_minor % 10, wl->v_patch % 6, wl->v_minor % 10);
     }
     if (wl->probes) {
         kv_addf(an, "prometheus.io/port", "9090");
@@ -1730,8 +1761,9 @@ static void workload_pod(gen_t *g, workload_t *wl, uint32_t replica, int32_t nod
     }
     if (wl->tier == 4) kv_addf(an, "cluster-autoscaler.kubernetes.io/safe-to-evict", "true");
     if (wl->n_containers >= 2) {
-        kv_addf(an, "sidecar.istio.io/status",
-                "{\"initContainers\":null,\"containers\":[\"envoy\"],\"volumes\":null,\"revision\":\"default\"}");
+        kv_addf(
+            an, "sidecar.istio.io/status",
+            "{\"initContainers\":null,\"containers\":[\"envoy\"],\"volumes\":null,\"revision\":\"default\"}");
     }
 
     p->pc_name = kClasses[wl->pc].name;
@@ -1751,8 +1783,8 @@ static void workload_pod(gen_t *g, workload_t *wl, uint32_t replica, int32_t nod
     ctr_t *c = &p->c[0];
     c->name = kBases[wl->base];
     char img[112];
-    snprintf(img, sizeof img, "123456789012.dkr.ecr.us-east-1.amazonaws.com/%s/%s:1.%u.%u", team, kBases[wl->base],
-             wl->v_minor, wl->v_patch);
+    snprintf(img, sizeof img, "123456789012.dkr.ecr.us-east-1.amazonaws.com/%s/%s:1.%u.%u", team,
+             kBases[wl->base], wl->v_minor, wl->v_patch);
     set_image(c->image, sizeof c->image, &c->image_seed, img);
     if (wl->qos != 2) {
         c->cpu_req = kCpuReq[wl->cpu_i];
@@ -1800,7 +1832,8 @@ static void workload_pod(gen_t *g, workload_t *wl, uint32_t replica, int32_t nod
     if (wl->n_containers >= 3) {
         c = &p->c[p->n_c++];
         c->name = "log-shipper";
-        set_image(c->image, sizeof c->image, &c->image_seed, "cr.fluentbit.io/fluent/fluent-bit:2.2.2");
+        set_image(c->image, sizeof c->image, &c->image_seed,
+                  "cr.fluentbit.io/fluent/fluent-bit:2.2.2");
         if (wl->qos != 2) {
             c->cpu_req = "50m";
             c->mem_req = "64Mi";
@@ -1831,7 +1864,8 @@ static void workload_pod(gen_t *g, workload_t *wl, uint32_t replica, int32_t nod
 }
 
 /* DaemonSet pods: kind 0 kube-proxy (kube-system), 1 node-exporter (monitoring, host port). */
-static void daemon_pod(gen_t *g, int kind, uint32_t node, const char *ds_uid, const char *rev, pod_t *p) {
+static void daemon_pod(gen_t *g, int kind, uint32_t node, const char *ds_uid, const char *rev,
+                       pod_t *p) {
     rng_t *r = &g->r;
     memset(p, 0, sizeof *p);
     char sfx[8];
@@ -1878,8 +1912,9 @@ static void daemon_pod(gen_t *g, int kind, uint32_t node, const char *ds_uid, co
     p->n_c = 1;
     c->name = app;
     if (kind == 0) {
-        set_image(c->image, sizeof c->image, &c->image_seed,
-                  "602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/kube-proxy:v1.29.0-minimal-eksbuild.1");
+        set_image(
+            c->image, sizeof c->image, &c->image_seed,
+            "602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/kube-proxy:v1.29.0-minimal-eksbuild.1");
         c->n_cmd = 3;
         c->cmd[0] = "kube-proxy";
         c->cmd[1] = "--v=2";
@@ -1892,7 +1927,8 @@ static void daemon_pod(gen_t *g, int kind, uint32_t node, const char *ds_uid, co
         add_mount(c, "lib-modules", "/lib/modules", true);
         add_sa_mount(p, c);
     } else {
-        set_image(c->image, sizeof c->image, &c->image_seed, "quay.io/prometheus/node-exporter:v1.7.0");
+        set_image(c->image, sizeof c->image, &c->image_seed,
+                  "quay.io/prometheus/node-exporter:v1.7.0");
         c->cpu_req = "50m";
         c->mem_req = "64Mi";
         c->cpu_lim = "250m";
@@ -1924,7 +1960,8 @@ static void emit_pdb(gen_t *g, const workload_t *wl, uint32_t serial) {
     rand_uid(r, uid);
     const char *team = kTeams[wl->team];
     int64_t created = NOW - 40 * 86400 - (int64_t)rng_below(r, 40 * 86400);
-    uint32_t style = rng_below(r, 4); /* 0 minAvailable n, 1 minAvailable %, 2 maxUnavailable n, 3 maxUnavailable % */
+    uint32_t style = rng_below(
+        r, 4); /* 0 minAvailable n, 1 minAvailable %, 2 maxUnavailable n, 3 maxUnavailable % */
     uint32_t expected = wl->replicas, desired;
     char val[16];
     switch (style) {
@@ -1968,7 +2005,8 @@ static void emit_pdb(gen_t *g, const workload_t *wl, uint32_t serial) {
     mf_begin(w, "policy/v1");
     obj(w, "f:metadata");
     obj(w, "f:annotations");
-    fes(w, ".", "f:meta.helm.sh/release-name", "f:meta.helm.sh/release-namespace", (const char *)NULL);
+    fes(w, ".", "f:meta.helm.sh/release-name", "f:meta.helm.sh/release-namespace",
+        (const char *)NULL);
     end(w);
     obj(w, "f:labels");
     fes(w, ".", "f:app", "f:app.kubernetes.io/managed-by", "f:team", (const char *)NULL);
@@ -1985,8 +2023,8 @@ static void emit_pdb(gen_t *g, const workload_t *wl, uint32_t serial) {
     fe(w, ".");
     mf_condition(w, "DisruptionAllowed");
     end(w);
-    fes(w, "f:currentHealthy", "f:desiredHealthy", "f:disruptionsAllowed", "f:expectedPods", "f:observedGeneration",
-        (const char *)NULL);
+    fes(w, "f:currentHealthy", "f:desiredHealthy", "f:disruptionsAllowed", "f:expectedPods",
+        "f:observedGeneration", (const char *)NULL);
     end(w);
     mf_end(w, "kube-controller-manager", "status", NOW - 60);
     end(w);
@@ -2047,8 +2085,8 @@ static void emit_pdb(gen_t *g, const workload_t *wl, uint32_t serial) {
     end(w);
 }
 
-static void emit_class(gen_t *g, const char *name, int32_t value, bool global_default, bool never, const char *desc,
-                       bool builtin) {
+static void emit_class(gen_t *g, const char *name, int32_t value, bool global_default, bool never,
+                       const char *desc, bool builtin) {
     jw_t *w = g->w;
     char uid[37];
     rand_uid(&g->r, uid);
@@ -2079,7 +2117,8 @@ static void emit_class(gen_t *g, const char *name, int32_t value, bool global_de
     if (!builtin) {
         obj(w, "f:metadata");
         obj(w, "f:annotations");
-        fes(w, ".", "f:meta.helm.sh/release-name", "f:meta.helm.sh/release-namespace", (const char *)NULL);
+        fes(w, ".", "f:meta.helm.sh/release-name", "f:meta.helm.sh/release-namespace",
+            (const char *)NULL);
         end(w);
         obj(w, "f:labels");
         fes(w, ".", "f:app.kubernetes.io/managed-by", (const char *)NULL);
@@ -2101,10 +2140,12 @@ static void emit_class(gen_t *g, const char *name, int32_t value, bool global_de
 /* ------------------------------------------------------------------ main */
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: gen_snapshot --nodes N --pods P [--pending K] [--pdbs B] [--seed S]\n"
-               "                    [--managed-fields compact|full] [-o FILE]\n"
-               "Writes a kubectl-style JSON List (nodes, pods, PDBs, PriorityClasses), ~15 KB per pod.\n"
-               "Defaults: --pending P/100, --pdbs P/30, --seed 1, --managed-fields compact, stdout.\n");
+    fprintf(
+        f,
+        "usage: gen_snapshot --nodes N --pods P [--pending K] [--pdbs B] [--seed S]\n"
+        "                    [--managed-fields compact|full] [-o FILE]\n"
+        "Writes a kubectl-style JSON List (nodes, pods, PDBs, PriorityClasses), ~15 KB per pod.\n"
+        "Defaults: --pending P/100, --pdbs P/30, --seed 1, --managed-fields compact, stdout.\n");
 }
 
 static bool parse_u64(const char *s, uint64_t max, uint64_t *out) {
@@ -2185,15 +2226,18 @@ int main(int argc, char **argv) {
     /* images every node may have pulled */
     for (uint32_t t = 0; t < N_TEAMS; t++) {
         for (uint32_t b = 0; b < N_BASES && g->n_images < 380; b += 2) {
-            uint32_t minor = rng_below(r, 40), patch = rng_below(r, 20); /* fixed evaluation order */
+            uint32_t minor = rng_below(r, 40),
+                     patch = rng_below(r, 20); /* fixed evaluation order */
             snprintf(g->image_pool[g->n_images++], sizeof g->image_pool[0],
-                     "123456789012.dkr.ecr.us-east-1.amazonaws.com/%s/%s:1.%u.%u", kTeams[t], kBases[b], minor,
-                     patch);
+                     "123456789012.dkr.ecr.us-east-1.amazonaws.com/%s/%s:1.%u.%u", kTeams[t],
+                     kBases[b], minor, patch);
         }
     }
     static const char *const common_images[] = {
-        "docker.io/envoyproxy/envoy:v1.29.2", "cr.fluentbit.io/fluent/fluent-bit:2.2.2",
-        "quay.io/prometheus/node-exporter:v1.7.0", "docker.io/library/busybox:1.36.1",
+        "docker.io/envoyproxy/envoy:v1.29.2",
+        "cr.fluentbit.io/fluent/fluent-bit:2.2.2",
+        "quay.io/prometheus/node-exporter:v1.7.0",
+        "docker.io/library/busybox:1.36.1",
         "602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/kube-proxy:v1.29.0-minimal-eksbuild.1",
         "602401143452.dkr.ecr.us-east-1.amazonaws.com/amazon-k8s-cni:v1.16.0-eksbuild.1",
         "602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/pause:3.5",
@@ -2218,7 +2262,9 @@ int main(int argc, char **argv) {
         n->cordoned = !n->tainted && rng_below(r, 1000) < 5;
         const node_type_t *nt = &kNodeTypes[n->type];
         n->alloc_cpu = nt->cores * 1000 - (nt->cores >= 16 ? 110 : 90);
-        n->alloc_mem = ((uint64_t)nt->mem_gib * 1048576 - 2200000 - (255 + 11 * nt->max_pods + 100) * 1024) * 1024;
+        n->alloc_mem =
+            ((uint64_t)nt->mem_gib * 1048576 - 2200000 - (255 + 11 * nt->max_pods + 100) * 1024) *
+            1024;
     }
 
     /* pods: DaemonSet pods first (one or two per node when the budget allows), then workloads */
@@ -2276,18 +2322,21 @@ int main(int argc, char **argv) {
     n_cand = 0;
     for (uint32_t k = 0; k < g->n_wl; k++)
         if (all || g->wl[k].replicas >= 2) cand[n_cand++] = k;
-    for (uint64_t j = 0; j < pdbs && n_cand; j++) emit_pdb(g, &g->wl[cand[j % n_cand]], (uint32_t)(j / n_cand));
+    for (uint64_t j = 0; j < pdbs && n_cand; j++)
+        emit_pdb(g, &g->wl[cand[j % n_cand]], (uint32_t)(j / n_cand));
     free(cand);
 
-    emit_class(g, "system-cluster-critical", 2000000000, false, false,
-               "Used for system critical pods that must run in the cluster, but can be moved to another node if "
-               "necessary.",
-               true);
+    emit_class(
+        g, "system-cluster-critical", 2000000000, false, false,
+        "Used for system critical pods that must run in the cluster, but can be moved to another node if "
+        "necessary.",
+        true);
     emit_class(g, "system-node-critical", 2000001000, false, false,
-               "Used for system critical pods that must not be moved from their current node.", true);
+               "Used for system critical pods that must not be moved from their current node.",
+               true);
     for (size_t i = 0; i < N_CLASSES; i++)
-        emit_class(g, kClasses[i].name, kClasses[i].value, kClasses[i].global_default, kClasses[i].never,
-                   kClasses[i].desc, false);
+        emit_class(g, kClasses[i].name, kClasses[i].value, kClasses[i].global_default,
+                   kClasses[i].never, kClasses[i].desc, false);
     end(&w); /* items */
     jstr(&w, "kind", "List");
     obj(&w, "metadata");
@@ -2303,10 +2352,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     fprintf(stderr,
-            "gen_snapshot: %" PRIu64 " bytes (%.1f MB): %" PRIu64 " nodes, %" PRIu64 " pods (%" PRIu64
-            " pending, %" PRIu64 " DaemonSet), %u workloads, %" PRIu64 " PDBs, %zu PriorityClasses; %.0f bytes/pod\n",
-            w.total, (double)w.total / 1e6, nodes, pods, pending, ds_pods, g->n_wl, n_cand ? pdbs : 0,
-            N_CLASSES + 2, pods ? (double)w.total / (double)pods : 0.0);
+            "gen_snapshot: %" PRIu64 " bytes (%.1f MB): %" PRIu64 " nodes, %" PRIu64
+            " pods (%" PRIu64 " pending, %" PRIu64 " DaemonSet), %u workloads, %" PRIu64
+            " PDBs, %zu PriorityClasses; %.0f bytes/pod\n",
+            w.total, (double)w.total / 1e6, nodes, pods, pending, ds_pods, g->n_wl,
+            n_cand ? pdbs : 0, N_CLASSES + 2, pods ? (double)w.total / (double)pods : 0.0);
     free(g->wl);
     free(g->nodes);
     free(w.buf);

@@ -25,14 +25,16 @@ int main(int argc, char **argv) {
     }
     for (int i = 1; i < argc; i++)
         if (kp_cluster_load_path(cl, argv[i], false, &err) != KP_OK) goto fail;
-    if (kp_cluster_finalize(cl, &err) != KP_OK || kp_inspection_new(cl, &in, &err) != KP_OK) goto fail;
+    if (kp_cluster_finalize(cl, &err) != KP_OK || kp_inspection_new(cl, &in, &err) != KP_OK)
+        goto fail;
 
     size_t shown = 0;
     for (size_t i = 0; i < kp_inspection_node_count(in); i++) {
         const kp_inspect_node *n = kp_inspection_node(in, i);
         if (n->percent_cpu < 90) continue;
-        printf("%s: %lld%% cpu requested, %zu Guaranteed / %zu Burstable / %zu BestEffort pods\n", n->name,
-               (long long)n->percent_cpu, n->pods_guaranteed, n->pods_burstable, n->pods_besteffort);
+        printf("%s: %lld%% cpu requested, %zu Guaranteed / %zu Burstable / %zu BestEffort pods\n",
+               n->name, (long long)n->percent_cpu, n->pods_guaranteed, n->pods_burstable,
+               n->pods_besteffort);
         shown++;
     }
     if (!shown) printf("no node has 90%% or more of its cpu requested\n");

@@ -45,8 +45,8 @@ int main(int argc, char **argv) {
                kp_preemption_pdb_violations(p));
         for (size_t i = 0; i < kp_preemption_victim_count(p); i++) {
             kp_index v = kp_preemption_victim(p, i);
-            printf("  evict %s/%s (priority %d)\n", kp_cluster_pod_namespace(cl, v), kp_cluster_pod_name(cl, v),
-                   kp_cluster_pod_priority(cl, v));
+            printf("  evict %s/%s (priority %d)\n", kp_cluster_pod_namespace(cl, v),
+                   kp_cluster_pod_name(cl, v), kp_cluster_pod_priority(cl, v));
         }
         break;
     case KP_PREEMPTION_NOT_ELIGIBLE:

@@ -24,10 +24,10 @@
 #ifndef KP_ADMISSION_H
 #define KP_ADMISSION_H
 
-#include "kprio/node_conditions.h"
-#include "kprio/qos.h"
 #include "kprio/cluster.h"
 #include "kprio/common.h"
+#include "kprio/node_conditions.h"
+#include "kprio/qos.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,9 +54,9 @@ unsigned kp_admit_node_conditions(const kp_cluster *cl, kp_index node);
 /* One admission failure reason, as the kubelet's PredicateFailureReason / PodAdmitResult.
  * Strings are borrowed from the kp_admission (valid until its next kp_admit or its free). */
 typedef struct kp_admit_reason {
-    const char *reason;   /* "OutOfcpu", "OutOfexample.com/gpu", "NodeAffinity", "Evicted", ... */
-    const char *message;  /* upstream Error() text */
-    bool insufficient;    /* an InsufficientResourceError (the fields below are set) */
+    const char *reason; /* "OutOfcpu", "OutOfexample.com/gpu", "NodeAffinity", "Evicted", ... */
+    const char *message; /* upstream Error() text */
+    bool insufficient; /* an InsufficientResourceError (the fields below are set) */
     const char *resource; /* resource name ("" unless insufficient) */
     int64_t requested, used, capacity; /* cpu in millicores, other resources in units */
 } kp_admit_reason;
@@ -64,14 +64,14 @@ typedef struct kp_admit_reason {
 /* One pod chosen for preemption. */
 typedef struct kp_admit_victim {
     kp_index pod;
-    kp_qos qos;           /* kprio/qos.h */
-    int32_t priority;     /* effective priority */
+    kp_qos qos; /* kprio/qos.h */
+    int32_t priority; /* effective priority */
 } kp_admit_victim;
 
 /* One admissionRequirement: an insufficient amount that preemption must free. */
 typedef struct kp_admit_requirement {
     const char *resource; /* borrowed from the kp_admission */
-    int64_t quantity;     /* Requested - (Capacity - Used) */
+    int64_t quantity; /* Requested - (Capacity - Used) */
 } kp_admit_requirement;
 
 typedef struct kp_admission kp_admission;
@@ -120,13 +120,15 @@ const kp_admit_victim *kp_admission_victim(const kp_admission *a, size_t i);
 #define KP_ADMIT_VICTIM_MESSAGE "Preempted in order to admit critical pod"
 #define KP_ADMIT_VICTIM_CONDITION_TYPE "DisruptionTarget"
 #define KP_ADMIT_VICTIM_CONDITION_REASON "TerminationByKubelet"
-#define KP_ADMIT_VICTIM_CONDITION_MESSAGE "Pod was preempted by Kubelet to accommodate a critical pod."
+#define KP_ADMIT_VICTIM_CONDITION_MESSAGE \
+    "Pod was preempted by Kubelet to accommodate a critical pod."
 
 /* The pod the manifest at `path` added to cl, for `kprio admit --pod FILE`: pods with an index
  * >= first_new (the pod count before the file was loaded) or a pod read from that file that
  * replaced an earlier one. *n_found (optional): how many such pods; returns the first, -1 when
  * none. */
-kp_index kp_admit_pod_from_file(const kp_cluster *cl, size_t first_new, const char *path, size_t *n_found);
+kp_index kp_admit_pod_from_file(const kp_cluster *cl, size_t first_new, const char *path,
+                                size_t *n_found);
 
 #ifdef __cplusplus
 }

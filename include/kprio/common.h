@@ -13,9 +13,9 @@
 #ifndef KP_COMMON_H
 #define KP_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdbool.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,13 +23,13 @@ extern "C" {
 
 typedef enum {
     KP_OK = 0,
-    KP_EINVAL = -1,   /* invalid input value (bad quantity, bad enum value, ...) */
-    KP_ESYNTAX = -2,  /* JSON/YAML syntax error */
-    KP_ENOMEM = -3,   /* allocation failed */
-    KP_EIO = -4,      /* file could not be read */
-    KP_ERANGE = -5,   /* value out of range / overflow */
-    KP_ENOTFOUND = -6,/* unknown reference (node, pod, priority class) */
-    KP_ELIMIT = -7    /* input exceeds a hard limit (depth, size, count) */
+    KP_EINVAL = -1, /* invalid input value (bad quantity, bad enum value, ...) */
+    KP_ESYNTAX = -2, /* JSON/YAML syntax error */
+    KP_ENOMEM = -3, /* allocation failed */
+    KP_EIO = -4, /* file could not be read */
+    KP_ERANGE = -5, /* value out of range / overflow */
+    KP_ENOTFOUND = -6, /* unknown reference (node, pod, priority class) */
+    KP_ELIMIT = -7 /* input exceeds a hard limit (depth, size, count) */
 } kp_status;
 
 #define KP_ERR_MSG_CAP 512
@@ -37,8 +37,8 @@ typedef enum {
 /* Rich error. Plain value type: no owned pointers. */
 typedef struct kp_error {
     kp_status code;
-    char source[256];      /* file name, "-" for stdin, "" if none */
-    long line, column;     /* 1-based, 0 when unknown */
+    char source[256]; /* file name, "-" for stdin, "" if none */
+    long line, column; /* 1-based, 0 when unknown */
     char msg[KP_ERR_MSG_CAP];
 } kp_error;
 

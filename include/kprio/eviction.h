@@ -34,9 +34,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kprio/node_conditions.h"
 #include "kprio/cluster.h"
 #include "kprio/common.h"
+#include "kprio/node_conditions.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,15 +44,15 @@ extern "C" {
 
 /* Eviction signals (evictionapi.Signal), in the order kprio reports them. */
 typedef enum {
-    KP_EVSIG_MEMORY_AVAILABLE = 0,          /* memory.available */
-    KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE,  /* allocatableMemory.available */
-    KP_EVSIG_NODEFS_AVAILABLE,              /* nodefs.available */
-    KP_EVSIG_NODEFS_INODES_FREE,            /* nodefs.inodesFree */
-    KP_EVSIG_IMAGEFS_AVAILABLE,             /* imagefs.available */
-    KP_EVSIG_IMAGEFS_INODES_FREE,           /* imagefs.inodesFree */
-    KP_EVSIG_CONTAINERFS_AVAILABLE,         /* containerfs.available */
-    KP_EVSIG_CONTAINERFS_INODES_FREE,       /* containerfs.inodesFree */
-    KP_EVSIG_PID_AVAILABLE,                 /* pid.available */
+    KP_EVSIG_MEMORY_AVAILABLE = 0, /* memory.available */
+    KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE, /* allocatableMemory.available */
+    KP_EVSIG_NODEFS_AVAILABLE, /* nodefs.available */
+    KP_EVSIG_NODEFS_INODES_FREE, /* nodefs.inodesFree */
+    KP_EVSIG_IMAGEFS_AVAILABLE, /* imagefs.available */
+    KP_EVSIG_IMAGEFS_INODES_FREE, /* imagefs.inodesFree */
+    KP_EVSIG_CONTAINERFS_AVAILABLE, /* containerfs.available */
+    KP_EVSIG_CONTAINERFS_INODES_FREE, /* containerfs.inodesFree */
+    KP_EVSIG_PID_AVAILABLE, /* pid.available */
     KP_EVSIG_COUNT
 } kp_evict_signal;
 
@@ -69,7 +69,12 @@ const char *kp_evict_signal_resource(kp_evict_signal s);
 /* Filesystem layout (HasDedicatedImageFs / HasDedicatedContainerFs). AUTO detects it from the
  * first summary: dedicated when runtime.imageFs is a different filesystem from node.fs, split
  * when runtime.containerFs is a different filesystem from runtime.imageFs. */
-typedef enum { KP_EVFS_AUTO = 0, KP_EVFS_SHARED, KP_EVFS_DEDICATED, KP_EVFS_SPLIT } kp_evict_fs_layout;
+typedef enum {
+    KP_EVFS_AUTO = 0,
+    KP_EVFS_SHARED,
+    KP_EVFS_DEDICATED,
+    KP_EVFS_SPLIT
+} kp_evict_fs_layout;
 
 /* ---------------------------------------------------------------- configuration */
 
@@ -124,9 +129,9 @@ kp_status kp_evict_config_finish(kp_evict_config *cfg, kp_error *err);
 /* A configured threshold, for display. */
 typedef struct {
     kp_evict_signal signal;
-    bool hard;              /* grace period == 0 */
-    int64_t grace_ns;       /* grace period, nanoseconds */
-    const char *value;      /* "100Mi", "10%" */
+    bool hard; /* grace period == 0 */
+    int64_t grace_ns; /* grace period, nanoseconds */
+    const char *value; /* "100Mi", "10%" */
     const char *min_reclaim; /* "" when none */
 } kp_evict_threshold_info;
 
@@ -174,33 +179,33 @@ typedef struct kp_evict_manager kp_evict_manager;
 
 /* Observation of one signal in a step (signalObservation). */
 typedef struct {
-    bool present;           /* false when an input the signal needs is missing */
-    int64_t available;      /* bytes, inodes or PIDs (may be negative for pids) */
+    bool present; /* false when an input the signal needs is missing */
+    int64_t available; /* bytes, inodes or PIDs (may be negative for pids) */
     int64_t capacity;
-    int64_t time_ns;        /* the stat's time, 0 when absent (upstream zero time) */
+    int64_t time_ns; /* the stat's time, 0 when absent (upstream zero time) */
 } kp_evict_observation;
 
 /* One threshold met in a step. */
 typedef struct {
-    size_t index;           /* threshold index in the manager's list (kp_evict_manager_threshold) */
+    size_t index; /* threshold index in the manager's list (kp_evict_manager_threshold) */
     kp_evict_signal signal;
     bool hard;
     int64_t grace_ns;
-    bool grace_met;         /* passed the grace period (thresholdsMetGracePeriod) */
-    bool acted;             /* grace met and its stats were updated (thresholdsUpdatedStats) */
-    int64_t quantity;       /* threshold resolved against the capacity (GetThresholdQuantity) */
-    const char *value;      /* configured value, "100Mi" / "10%" */
+    bool grace_met; /* passed the grace period (thresholdsMetGracePeriod) */
+    bool acted; /* grace met and its stats were updated (thresholdsUpdatedStats) */
+    int64_t quantity; /* threshold resolved against the capacity (GetThresholdQuantity) */
+    const char *value; /* configured value, "100Mi" / "10%" */
     const char *quantity_str; /* resolved quantity as upstream prints it ("100Mi") */
 } kp_evict_met;
 
 /* One evicted pod. */
 typedef struct {
     kp_index pod;
-    const char *signal;     /* threshold signal, or emptydirfs.limit / ephemeralpodfs.limit /
+    const char *signal; /* threshold signal, or emptydirfs.limit / ephemeralpodfs.limit /
                                ephemeralcontainerfs.limit for local-storage evictions */
-    int64_t grace_seconds;  /* grace period override */
-    const char *message;    /* pod status message, upstream text */
-    size_t n_annotations;   /* event annotations, keys sorted */
+    int64_t grace_seconds; /* grace period override */
+    const char *message; /* pod status message, upstream text */
+    size_t n_annotations; /* event annotations, keys sorted */
     const char *const *ann_keys;
     const char *const *ann_values;
     bool local_storage;
@@ -209,22 +214,22 @@ typedef struct {
 /* A step's decision. Every pointer borrows from the manager and stays valid until the next
  * kp_evict_manager_step or kp_evict_manager_free. */
 typedef struct {
-    int64_t time_ns;                          /* step time */
+    int64_t time_ns; /* step time */
     kp_evict_observation obs[KP_EVSIG_COUNT]; /* observations, by signal */
-    size_t n_met;                             /* thresholds met (with min-reclaim hysteresis) */
+    size_t n_met; /* thresholds met (with min-reclaim hysteresis) */
     const kp_evict_met *met;
-    unsigned conditions;                      /* KP_NODE_COND_* bits reported after this step */
-    bool has_reclaim;                         /* a threshold was chosen to reclaim */
-    size_t reclaim_threshold;                 /* its index */
-    const char *reclaim_resource;             /* "memory", "ephemeral-storage", ... */
-    unsigned node_reclaim;                    /* 1 = container GC ran, 2 = image GC ran */
-    bool node_reclaim_enough;                 /* GC relieved every threshold: no pod evicted */
-    size_t n_ranking;                         /* pods in eviction order, when ranking ran */
+    unsigned conditions; /* KP_NODE_COND_* bits reported after this step */
+    bool has_reclaim; /* a threshold was chosen to reclaim */
+    size_t reclaim_threshold; /* its index */
+    const char *reclaim_resource; /* "memory", "ephemeral-storage", ... */
+    unsigned node_reclaim; /* 1 = container GC ran, 2 = image GC ran */
+    bool node_reclaim_enough; /* GC relieved every threshold: no pod evicted */
+    size_t n_ranking; /* pods in eviction order, when ranking ran */
     const kp_index *ranking;
     size_t n_evicted;
     const kp_evict_eviction *evicted;
-    const char *note;                         /* why nothing was evicted, or NULL */
-    kp_evict_fs_layout layout;                /* layout in use (never AUTO) */
+    const char *note; /* why nothing was evicted, or NULL */
+    kp_evict_fs_layout layout; /* layout in use (never AUTO) */
 } kp_evict_result;
 
 /* Creates the manager for node `node` (kp_cluster_find_node) of a finalized cluster with a
@@ -250,10 +255,10 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s,
  * spelling prints in BinarySI when it is a multiple of 1024, else in DecimalSI. */
 typedef enum {
     KP_EVSPEC_REQUEST = 0, /* container or init container NAME: resources.requests[RESOURCE] */
-    KP_EVSPEC_LIMIT,       /* container or init container NAME: resources.limits[RESOURCE] */
+    KP_EVSPEC_LIMIT, /* container or init container NAME: resources.limits[RESOURCE] */
     KP_EVSPEC_POD_REQUEST, /* pod-level spec.resources.requests[RESOURCE] (NAME is "") */
-    KP_EVSPEC_OVERHEAD,    /* spec.overhead[RESOURCE] (NAME is "") */
-    KP_EVSPEC_SIZE_LIMIT   /* volume NAME: emptyDir.sizeLimit (RESOURCE is "") */
+    KP_EVSPEC_OVERHEAD, /* spec.overhead[RESOURCE] (NAME is "") */
+    KP_EVSPEC_SIZE_LIMIT /* volume NAME: emptyDir.sizeLimit (RESOURCE is "") */
 } kp_evict_spec_field;
 
 /* Returns the text of a quantity as written in the pod's spec (not necessarily NUL-terminated,

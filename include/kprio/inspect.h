@@ -30,10 +30,11 @@ typedef struct kp_inspection kp_inspection;
 /* Cluster-wide counts. */
 typedef struct {
     size_t nodes, pods;
-    size_t pending_pods;     /* not bound, not terminal (Succeeded/Failed), not terminating */
+    size_t pending_pods; /* not bound, not terminal (Succeeded/Failed), not terminating */
     size_t terminating_pods; /* deletionTimestamp set */
-    size_t nominated_pods;   /* status.nominatedNodeName set (and not terminating) */
-    size_t class_missing_pods; /* PriorityClass deleted since admission (and neither of the above) */
+    size_t nominated_pods; /* status.nominatedNodeName set (and not terminating) */
+    size_t
+        class_missing_pods; /* PriorityClass deleted since admission (and neither of the above) */
     size_t priority_classes, pod_disruption_budgets;
 } kp_inspect_summary;
 
@@ -65,16 +66,16 @@ typedef struct {
     int32_t value;
     bool global_default;
     const char *preemption_policy; /* "PreemptLowerPriority" or "Never" */
-    size_t pods;                   /* pods of this class in the whole cluster */
+    size_t pods; /* pods of this class in the whole cluster */
 } kp_inspect_class;
 
 /* One PodDisruptionBudget. */
 typedef struct {
-    const char *ns, *name;         /* namespace, name */
+    const char *ns, *name; /* namespace, name */
     const char *min_available, *max_unavailable; /* int-or-string as written; NULL when unset */
-    bool has_status;             /* status present: disruptions_allowed is meaningful */
+    bool has_status; /* status present: disruptions_allowed is meaningful */
     int32_t disruptions_allowed; /* status.disruptionsAllowed */
-    size_t disrupted_pods;       /* entries of status.disruptedPods */
+    size_t disrupted_pods; /* entries of status.disruptedPods */
 } kp_inspect_pdb;
 
 /* Computes the inspection of a finalized cluster into *out (NULL on error). Errors: KP_EINVAL
@@ -85,7 +86,8 @@ void kp_inspection_free(kp_inspection *in);
 
 const kp_inspect_summary *kp_inspection_summary(const kp_inspection *in);
 size_t kp_inspection_node_count(const kp_inspection *in);
-const kp_inspect_node *kp_inspection_node(const kp_inspection *in, size_t i); /* NULL if out of range */
+const kp_inspect_node *kp_inspection_node(const kp_inspection *in,
+                                          size_t i); /* NULL if out of range */
 size_t kp_inspection_class_count(const kp_inspection *in);
 const kp_inspect_class *kp_inspection_class(const kp_inspection *in, size_t i);
 size_t kp_inspection_pdb_count(const kp_inspection *in);

@@ -38,15 +38,15 @@ typedef struct kp_preemption kp_preemption;
 
 typedef struct {
     const kp_sched_config *config; /* NULL = default profile (DefaultPreemption 10 % / 100) */
-    uint64_t seed;                 /* PRNG seed */
-    const char *compat;            /* NULL = newest; "1.35" (or older) = pre-1.36 PDB accounting
+    uint64_t seed; /* PRNG seed */
+    const char *compat; /* NULL = newest; "1.35" (or older) = pre-1.36 PDB accounting
                                     * and victim order (docs/preemption.md) */
-    bool reference;                /* run the naive upstream-step-by-step algorithm */
-    long offset;                   /* -1: PRNG; else the candidate offset (mod #potential nodes) */
-    long tie;                      /* -1: PRNG; else index among nodes tied after the cascade */
-    int64_t now;                   /* unix seconds for nil startTime; KP_PREEMPT_NOW_NONE =
+    bool reference; /* run the naive upstream-step-by-step algorithm */
+    long offset; /* -1: PRNG; else the candidate offset (mod #potential nodes) */
+    long tie; /* -1: PRNG; else index among nodes tied after the cascade */
+    int64_t now; /* unix seconds for nil startTime; KP_PREEMPT_NOW_NONE =
                                     * "later than any start time" */
-    kp_index protect_pod;          /* -1, or a pod to treat as covered by a PDB with no
+    kp_index protect_pod; /* -1, or a pod to treat as covered by a PDB with no
                                     * disruptions left (what-if used by `kprio why`) */
 } kp_preempt_options;
 
@@ -54,11 +54,11 @@ typedef struct {
 void kp_preempt_options_init(kp_preempt_options *o);
 
 typedef enum {
-    KP_PREEMPTION_NOMINATED = 0,   /* a node was chosen; victims listed */
-    KP_PREEMPTION_NOT_ELIGIBLE,    /* preemptionPolicy Never, or a victim still terminating on
+    KP_PREEMPTION_NOMINATED = 0, /* a node was chosen; victims listed */
+    KP_PREEMPTION_NOT_ELIGIBLE, /* preemptionPolicy Never, or a victim still terminating on
                                     * the pod's nominated node */
-    KP_PREEMPTION_NO_CANDIDATES,   /* no node helps; message says why per node */
-    KP_PREEMPTION_NOT_NEEDED       /* the pod fits on some node: it would simply be bound */
+    KP_PREEMPTION_NO_CANDIDATES, /* no node helps; message says why per node */
+    KP_PREEMPTION_NOT_NEEDED /* the pod fits on some node: it would simply be bound */
 } kp_preemption_verdict;
 
 /* Evaluates preemption for pod `pod` (kp_cluster_find_pod). The pod must exist and not be bound.
@@ -89,13 +89,13 @@ uint64_t kp_preemption_filter_calls(const kp_preemption *p);
 
 /* Per-node explanation. */
 typedef struct {
-    bool potential;        /* failed Filter with plain Unschedulable (preemption might help) */
-    bool considered;       /* dry-run evaluated (within the candidate budget) */
-    bool candidate;        /* victims found */
-    size_t n_victims;      /* kp_preemption_node_victim */
+    bool potential; /* failed Filter with plain Unschedulable (preemption might help) */
+    bool considered; /* dry-run evaluated (within the candidate budget) */
+    bool candidate; /* victims found */
+    size_t n_victims; /* kp_preemption_node_victim */
     int pdb_violations;
     const char *filter_reason; /* the node's Filter verdict for the pod ("" if it passed) */
-    const char *reason;        /* why not a candidate ("" if candidate or not considered) */
+    const char *reason; /* why not a candidate ("" if candidate or not considered) */
 } kp_preemption_node_info;
 
 /* Node `node`'s record; NULL for an index out of range. Borrowed from p (valid until it is
@@ -110,10 +110,10 @@ kp_index kp_preemption_node_victim(const kp_preemption *p, kp_index node, size_t
 
 typedef struct {
     kp_preemption_verdict outcome; /* NOMINATED, NOT_ELIGIBLE or NO_CANDIDATES */
-    kp_index node;                 /* nominated node, -1 */
-    const char *decided_by;        /* cascade step, "" */
-    const char *message;           /* upstream's PostFilter message */
-    size_t n_nodes;                /* kp_sched_explain_preemption_node_get indices */
+    kp_index node; /* nominated node, -1 */
+    const char *decided_by; /* cascade step, "" */
+    const char *message; /* upstream's PostFilter message */
+    size_t n_nodes; /* kp_sched_explain_preemption_node_get indices */
 } kp_sched_preemption_explain;
 
 /* The PostFilter of the explained pod's last attempt. KP_EINVAL when it did not run. */
@@ -121,15 +121,16 @@ kp_status kp_sched_explain_preemption_get(const kp_sched *s, kp_sched_preemption
 
 typedef struct {
     kp_index node;
-    kp_filter_code filter_code;  /* the node's status in the failed filter pass */
-    bool considered;             /* dry-run evaluated (within the candidate budget) */
+    kp_filter_code filter_code; /* the node's status in the failed filter pass */
+    bool considered; /* dry-run evaluated (within the candidate budget) */
     bool candidate;
-    size_t n_reasons;            /* why not a candidate: kp_sched_explain_preemption_reason */
-    size_t n_victims;            /* kp_sched_explain_preemption_victim */
+    size_t n_reasons; /* why not a candidate: kp_sched_explain_preemption_reason */
+    size_t n_victims; /* kp_sched_explain_preemption_victim */
     int32_t pdb_violations;
 } kp_sched_preemption_node;
 
-kp_status kp_sched_explain_preemption_node_get(const kp_sched *s, size_t i, kp_sched_preemption_node *out);
+kp_status kp_sched_explain_preemption_node_get(const kp_sched *s, size_t i,
+                                               kp_sched_preemption_node *out);
 /* Victim v of entry i (most important first); -1 out of range. */
 kp_index kp_sched_explain_preemption_victim(const kp_sched *s, size_t i, size_t v);
 /* Reason r of entry i's dry-run status; "" out of range. */

@@ -21,15 +21,15 @@ extern "C" {
 #endif
 
 typedef enum {
-    KP_QFMT_DECIMAL_SI = 0,  /* 1k, 500m, 2M */
-    KP_QFMT_BINARY_SI = 1,   /* 1Ki, 2Gi */
-    KP_QFMT_DECIMAL_EXP = 2  /* 1e3 */
+    KP_QFMT_DECIMAL_SI = 0, /* 1k, 500m, 2M */
+    KP_QFMT_BINARY_SI = 1, /* 1Ki, 2Gi */
+    KP_QFMT_DECIMAL_EXP = 2 /* 1e3 */
 } kp_qformat;
 
 /* Plain value type. The exact amount is mant * 10^scale. */
 typedef struct kp_quantity {
     int64_t mant;
-    int32_t scale;     /* power of ten, >= -9 */
+    int32_t scale; /* power of ten, >= -9 */
     kp_qformat format; /* remembered from the suffix, as upstream */
 } kp_quantity;
 

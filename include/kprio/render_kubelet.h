@@ -31,7 +31,8 @@ void kp_render_admission(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index 
 typedef struct kp_evict_report kp_evict_report;
 
 /* A report for node_name on f (node_name and cl are borrowed). NULL when out of memory. */
-kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *cl, const char *node_name);
+kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *cl,
+                                     const char *node_name);
 /* Adds the step of summary file `summary` (its result res from manager m). The first step of a
  * document also writes the image filesystem layout and the thresholds in force. */
 void kp_evict_report_step(kp_evict_report *r, const kp_evict_manager *m, const char *summary,

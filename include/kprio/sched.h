@@ -36,19 +36,20 @@ typedef struct kp_sched_config kp_sched_config;
  * profiles and unsupported settings ("FILE: KubeSchedulerConfiguration: FIELD: what is wrong"),
  * KP_ESYNTAX, KP_ELIMIT (a name longer than the configuration's fields), KP_EIO (unreadable file;
  * path only), KP_ENOMEM. */
-kp_status kp_sched_config_load_path(const char *path, const char *scheduler_name, kp_sched_config **out,
-                                    kp_error *err);
+kp_status kp_sched_config_load_path(const char *path, const char *scheduler_name,
+                                    kp_sched_config **out, kp_error *err);
 /* The same on buf[0..len) (not retained); source names it in errors. */
 kp_status kp_sched_config_load_buffer(const char *source, const char *buf, size_t len,
-                                      const char *scheduler_name, kp_sched_config **out, kp_error *err);
+                                      const char *scheduler_name, kp_sched_config **out,
+                                      kp_error *err);
 /* Releases a configuration. NULL is a no-op. */
 void kp_sched_config_free(kp_sched_config *cfg);
 
 typedef struct {
     const char *scheduler_name; /* profile to serve; NULL = the config's (default-scheduler) */
-    uint64_t seed;              /* PRNG seed (host ties, preemption offsets) */
-    bool until_settled;         /* victims terminate at once; retry until nothing changes */
-    const char *compat;         /* "1.35" etc. for older upstream behaviour; NULL = newest */
+    uint64_t seed; /* PRNG seed (host ties, preemption offsets) */
+    bool until_settled; /* victims terminate at once; retry until nothing changes */
+    const char *compat; /* "1.35" etc. for older upstream behaviour; NULL = newest */
 } kp_sched_options;
 
 /* Defaults: every field zero / NULL. */
@@ -85,13 +86,13 @@ typedef struct {
     kp_index pod;
     int32_t priority;
     kp_sched_outcome outcome;
-    kp_index node;             /* bound node, -1 */
-    kp_index nominated_node;   /* nominated node, -1 */
+    kp_index node; /* bound node, -1 */
+    kp_index nominated_node; /* nominated node, -1 */
     size_t n_victims;
-    const kp_index *victims;   /* pods, upstream order (most important first) */
+    const kp_index *victims; /* pods, upstream order (most important first) */
     const kp_index *victim_nodes; /* node each victim was preempted on */
     int32_t pdb_violations;
-    const char *message;       /* "" when bound */
+    const char *message; /* "" when bound */
 } kp_sched_pod_result;
 
 size_t kp_sched_result_count(const kp_sched *s);
@@ -118,13 +119,13 @@ typedef enum {
 const char *kp_filter_code_name(kp_filter_code c);
 
 typedef struct {
-    kp_index pod;                /* the explained pod */
-    bool attempted;              /* false: not scheduled in this run */
+    kp_index pod; /* the explained pod */
+    bool attempted; /* false: not scheduled in this run */
     const char *prefilter_message; /* PreFilter rejection ("" when none) */
-    bool nominated_node_first;   /* decided on the nominated node without a full pass */
-    kp_index selected_node;      /* -1 */
-    size_t n_nodes;              /* nodes of the cluster (kp_sched_explain_node_get indices) */
-    bool has_preemption;         /* PostFilter ran (kp_sched_explain_preemption_get) */
+    bool nominated_node_first; /* decided on the nominated node without a full pass */
+    kp_index selected_node; /* -1 */
+    size_t n_nodes; /* nodes of the cluster (kp_sched_explain_node_get indices) */
+    bool has_preemption; /* PostFilter ran (kp_sched_explain_preemption_get) */
 } kp_sched_explanation;
 
 /* The explanation requested with kp_sched_explain; false when none was requested. Strings
@@ -132,11 +133,11 @@ typedef struct {
 bool kp_sched_explanation_get(const kp_sched *s, kp_sched_explanation *out);
 
 typedef struct {
-    bool evaluated;         /* visited by the filter pass */
-    kp_filter_code code;    /* the overall verdict (RunFilterPluginsWithNominatedPods) */
-    const char *plugin;     /* the rejecting plugin; NULL on success */
-    size_t n_reasons;       /* kp_sched_explain_node_reason */
-    size_t n_filters;       /* every enabled filter's own verdict (kp_sched_explain_filter_get) */
+    bool evaluated; /* visited by the filter pass */
+    kp_filter_code code; /* the overall verdict (RunFilterPluginsWithNominatedPods) */
+    const char *plugin; /* the rejecting plugin; NULL on success */
+    size_t n_reasons; /* kp_sched_explain_node_reason */
+    size_t n_filters; /* every enabled filter's own verdict (kp_sched_explain_filter_get) */
     bool scored;
     int64_t total_score;
 } kp_sched_explain_node;
@@ -147,9 +148,9 @@ kp_status kp_sched_explain_node_get(const kp_sched *s, kp_index node, kp_sched_e
 const char *kp_sched_explain_node_reason(const kp_sched *s, kp_index node, size_t i);
 
 typedef struct {
-    const char *plugin;     /* upstream plugin name */
+    const char *plugin; /* upstream plugin name */
     kp_filter_code code;
-    const char *reason;     /* "" on success */
+    const char *reason; /* "" on success */
 } kp_sched_explain_filter;
 
 /* Filter i of node's record (configured order). KP_EINVAL for a bad index. */

@@ -22,14 +22,14 @@ typedef struct {
     bool preempted;
     kp_index preemptor, node;
     int32_t pod_priority, preemptor_priority;
-    const char *decided_by;        /* "" when unknown */
+    const char *decided_by; /* "" when unknown */
     size_t n_victims;
-    const kp_index *victims;       /* every victim of the preemptor, most important first */
+    const kp_index *victims; /* every victim of the preemptor, most important first */
     int pdb_violations;
-    bool pdb_evaluated;            /* the what-if "a PDB with no budget covers it" was evaluated */
-    bool pdb_spares;               /* ... and the pod is then no victim */
-    kp_index pdb_alt_node;         /* where the preemptor would go then (-1: nowhere) */
-    size_t n_alt_victims;          /* its victims then */
+    bool pdb_evaluated; /* the what-if "a PDB with no budget covers it" was evaluated */
+    bool pdb_spares; /* ... and the pod is then no victim */
+    kp_index pdb_alt_node; /* where the preemptor would go then (-1: nowhere) */
+    size_t n_alt_victims; /* its victims then */
     const kp_index *alt_victims;
 } kp_why_answer;
 

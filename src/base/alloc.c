@@ -11,74 +11,58 @@ static bool fail_sticky;
 static unsigned long n_allocs;
 
 /* True when this allocation must fail (the fault-injection hook). */
-static bool injected_failure(void)
-{
+static bool injected_failure(void) {
     n_allocs++;
-    if (fail_countdown < 0)
-        return false;
+    if (fail_countdown < 0) return false;
     if (fail_countdown == 0) {
-        if (!fail_sticky)
-            fail_countdown = -1;
+        if (!fail_sticky) fail_countdown = -1;
         return true;
     }
     fail_countdown--;
     return false;
 }
 
-void kp__alloc_fail_after(long n, bool sticky)
-{
+void kp__alloc_fail_after(long n, bool sticky) {
     fail_countdown = n < 0 ? -1 : n;
     fail_sticky = sticky;
 }
 
 unsigned long kp__alloc_count(void) { return n_allocs; }
 
-void *kp__malloc(size_t n)
-{
-    if (injected_failure())
-        return NULL;
+void *kp__malloc(size_t n) {
+    if (injected_failure()) return NULL;
     return malloc(n ? n : 1);
 }
 
-void *kp__calloc(size_t count, size_t size)
-{
-    if (injected_failure())
-        return NULL;
-    if (count == 0 || size == 0)
-        count = size = 1;
+void *kp__calloc(size_t count, size_t size) {
+    if (injected_failure()) return NULL;
+    if (count == 0 || size == 0) count = size = 1;
     return calloc(count, size);
 }
 
-void *kp__realloc(void *p, size_t n)
-{
+void *kp__realloc(void *p, size_t n) {
     if (n == 0) {
         free(p);
         return NULL;
     }
-    if (injected_failure())
-        return NULL;
+    if (injected_failure()) return NULL;
     return realloc(p, n);
 }
 
-void *kp__aligned_alloc(size_t align, size_t n)
-{
-    if (injected_failure())
-        return NULL;
+void *kp__aligned_alloc(size_t align, size_t n) {
+    if (injected_failure()) return NULL;
     /* aligned_alloc wants a size that is a multiple of the alignment. */
     size_t rounded = (n + align - 1) & ~(align - 1);
-    if (rounded < n)
-        return NULL;
+    if (rounded < n) return NULL;
     return aligned_alloc(align, rounded ? rounded : align);
 }
 
 char *kp__strdup(const char *s) { return kp__strndup(s, strlen(s)); }
 
-char *kp__strndup(const char *s, size_t n)
-{
+char *kp__strndup(const char *s, size_t n) {
     size_t len = strnlen(s, n);
     char *d = kp__malloc(len + 1);
-    if (!d)
-        return NULL;
+    if (!d) return NULL;
     memcpy(d, s, len);
     d[len] = '\0';
     return d;
@@ -86,21 +70,16 @@ char *kp__strndup(const char *s, size_t n)
 
 void kp__free(void *p) { free(p); }
 
-bool kp__grow(void **buf, size_t *cap, size_t need, size_t elem, size_t min_cap)
-{
-    if (need <= *cap)
-        return true;
+bool kp__grow(void **buf, size_t *cap, size_t need, size_t elem, size_t min_cap) {
+    if (need <= *cap) return true;
     size_t nc = *cap ? *cap : (min_cap ? min_cap : 1);
     while (nc < need) {
-        if (nc > SIZE_MAX / 2)
-            return false;
+        if (nc > SIZE_MAX / 2) return false;
         nc *= 2;
     }
-    if (elem && nc > SIZE_MAX / elem)
-        return false;
+    if (elem && nc > SIZE_MAX / elem) return false;
     void *nb = kp__realloc(*buf, nc * elem);
-    if (!nb)
-        return false;
+    if (!nb) return false;
     *buf = nb;
     *cap = nc;
     return true;

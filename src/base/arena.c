@@ -53,7 +53,8 @@ static void *arena_alloc_raw(kp_arena *a, size_t n) {
         size_t cap = n > ARENA_CHUNK_MIN ? n : ARENA_CHUNK_MIN;
         /* Grow chunk size with the arena so big snapshots need few mallocs. */
         if (a->reserved / 8 > cap) cap = a->reserved / 8;
-        if (cap > ((size_t)16 << 20) && cap > n) cap = n > ((size_t)16 << 20) ? n : ((size_t)16 << 20);
+        if (cap > ((size_t)16 << 20) && cap > n)
+            cap = n > ((size_t)16 << 20) ? n : ((size_t)16 << 20);
         kp_arena_chunk *nc = kp__malloc(sizeof *nc + cap);
         if (!nc) return NULL;
         nc->used = 0;

@@ -6,9 +6,9 @@
 #ifndef KP_BASE_ARENA_H
 #define KP_BASE_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdbool.h>
 
 typedef struct kp_arena_chunk kp_arena_chunk;
 typedef struct kp_arena {
@@ -30,12 +30,12 @@ void kp__arena_unalloc(kp_arena *a, void *p, size_t n);
 typedef uint32_t kp_str;
 
 typedef struct kp_interner {
-    kp_arena *arena;         /* where string bytes live */
-    const char **ptr;        /* id -> NUL-terminated bytes */
-    uint32_t *len;           /* id -> length */
-    uint32_t n, cap;         /* ids in use / capacity */
-    uint32_t *table;         /* open addressing: id+1, 0 = empty */
-    uint32_t table_cap;      /* power of two */
+    kp_arena *arena; /* where string bytes live */
+    const char **ptr; /* id -> NUL-terminated bytes */
+    uint32_t *len; /* id -> length */
+    uint32_t n, cap; /* ids in use / capacity */
+    uint32_t *table; /* open addressing: id+1, 0 = empty */
+    uint32_t table_cap; /* power of two */
 } kp_interner;
 
 /* false on allocation failure; kp__intern_fini releases what it allocated either way. */

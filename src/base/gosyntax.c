@@ -12,13 +12,19 @@
 /* Go's strconv.Quote for the plain strings we see; escapes quote, backslash and controls. */
 void kp__go_quote(const char *s, size_t len, char *buf, size_t cap) {
     size_t o = 0;
-    if (cap < 3) { if (cap) buf[0] = 0; return; }
+    if (cap < 3) {
+        if (cap) buf[0] = 0;
+        return;
+    }
     buf[o++] = '"';
     for (size_t i = 0; i < len && o + 5 < cap; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') { buf[o++] = '\\'; buf[o++] = (char)c; }
-        else if (c < 0x20) { o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", c); }
-        else buf[o++] = (char)c;
+        if (c == '"' || c == '\\') {
+            buf[o++] = '\\';
+            buf[o++] = (char)c;
+        } else if (c < 0x20) {
+            o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", c);
+        } else buf[o++] = (char)c;
     }
     buf[o++] = '"';
     buf[o] = 0;
@@ -32,19 +38,27 @@ static kp_status dur_invalid(const char *s, size_t len, char *msg, size_t msg_ca
 }
 
 /* mirrors time.ParseDuration */
-kp_status kp__go_parse_duration(const char *s, size_t len, int64_t *out_ns, char *msg, size_t msg_cap) {
+kp_status kp__go_parse_duration(const char *s, size_t len, int64_t *out_ns, char *msg,
+                                size_t msg_cap) {
     const char *orig = s;
     size_t orig_len = len, i = 0;
     bool neg = false;
     uint64_t d = 0;
     const uint64_t lim = (uint64_t)1 << 63;
-    if (len > 0 && (s[0] == '-' || s[0] == '+')) { neg = s[0] == '-'; i = 1; }
-    if (len - i == 1 && s[i] == '0') { *out_ns = 0; return KP_OK; }
+    if (len > 0 && (s[0] == '-' || s[0] == '+')) {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    if (len - i == 1 && s[i] == '0') {
+        *out_ns = 0;
+        return KP_OK;
+    }
     if (i == len) return dur_invalid(orig, orig_len, msg, msg_cap);
     while (i < len) {
         uint64_t v = 0, f = 0;
         double scale = 1.0;
-        if (!(s[i] == '.' || (s[i] >= '0' && s[i] <= '9'))) return dur_invalid(orig, orig_len, msg, msg_cap);
+        if (!(s[i] == '.' || (s[i] >= '0' && s[i] <= '9')))
+            return dur_invalid(orig, orig_len, msg, msg_cap);
         size_t start = i;
         while (i < len && s[i] >= '0' && s[i] <= '9') {
             if (v > (lim - 1) / 10) return dur_invalid(orig, orig_len, msg, msg_cap);
@@ -63,7 +77,10 @@ kp_status kp__go_parse_duration(const char *s, size_t len, int64_t *out_ns, char
                     else {
                         uint64_t y = f * 10 + (uint64_t)(s[i] - '0');
                         if (y > lim) overflow = true;
-                        else { f = y; scale *= 10; }
+                        else {
+                            f = y;
+                            scale *= 10;
+                        }
                     }
                 }
                 i++;
@@ -83,8 +100,10 @@ kp_status kp__go_parse_duration(const char *s, size_t len, int64_t *out_ns, char
         const char *u = s + us;
         uint64_t unit = 0;
         if (ul == 2 && memcmp(u, "ns", 2) == 0) unit = 1;
-        else if ((ul == 2 && memcmp(u, "us", 2) == 0) || (ul == 3 && memcmp(u, "\xc2\xb5s", 3) == 0) ||
-                 (ul == 3 && memcmp(u, "\xce\xbcs", 3) == 0)) unit = 1000;
+        else if ((ul == 2 && memcmp(u, "us", 2) == 0) ||
+                 (ul == 3 && memcmp(u, "\xc2\xb5s", 3) == 0) ||
+                 (ul == 3 && memcmp(u, "\xce\xbcs", 3) == 0))
+            unit = 1000;
         else if (ul == 2 && memcmp(u, "ms", 2) == 0) unit = 1000000;
         else if (ul == 1 && u[0] == 's') unit = 1000000000ULL;
         else if (ul == 1 && u[0] == 'm') unit = 60ULL * 1000000000ULL;
@@ -105,7 +124,10 @@ kp_status kp__go_parse_duration(const char *s, size_t len, int64_t *out_ns, char
         d += v;
         if (d > lim) return dur_invalid(orig, orig_len, msg, msg_cap);
     }
-    if (neg) { *out_ns = d == lim ? INT64_MIN : -(int64_t)d; return KP_OK; }
+    if (neg) {
+        *out_ns = d == lim ? INT64_MIN : -(int64_t)d;
+        return KP_OK;
+    }
     if (d > lim - 1) return dur_invalid(orig, orig_len, msg, msg_cap);
     *out_ns = (int64_t)d;
     return KP_OK;
@@ -130,12 +152,18 @@ static void frac_digits(uint64_t v, int prec, char *buf, size_t cap) {
 
 /* mirrors time.Duration.String */
 void kp__go_format_duration(int64_t ns, char *buf, size_t cap) {
-    if (ns == 0) { snprintf(buf, cap, "0s"); return; }
+    if (ns == 0) {
+        snprintf(buf, cap, "0s");
+        return;
+    }
     const char *sign = ns < 0 ? "-" : "";
     uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
     char fr[24];
     if (u < 1000000000ULL) {
-        if (u < 1000) { snprintf(buf, cap, "%s%lluns", sign, (unsigned long long)u); return; }
+        if (u < 1000) {
+            snprintf(buf, cap, "%s%lluns", sign, (unsigned long long)u);
+            return;
+        }
         if (u < 1000000) {
             frac_digits(u % 1000, 3, fr, sizeof fr);
             snprintf(buf, cap, "%s%llu%s\xc2\xb5s", sign, (unsigned long long)(u / 1000), fr);
@@ -153,8 +181,7 @@ void kp__go_format_duration(int64_t ns, char *buf, size_t cap) {
     else if (secs >= 60)
         snprintf(buf, cap, "%s%llum%llu%ss", sign, (unsigned long long)(secs / 60),
                  (unsigned long long)(secs % 60), fr);
-    else
-        snprintf(buf, cap, "%s%llu%ss", sign, (unsigned long long)secs, fr);
+    else snprintf(buf, cap, "%s%llu%ss", sign, (unsigned long long)secs, fr);
 }
 
 /* ---------------------------------------------------------------- strconv.ParseFloat */
@@ -177,8 +204,17 @@ static bool go_float_syntax(const char *b) {
     if (p == b && is_alpha_word(p, "nan")) return true;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) return strpbrk(p, "pP") != NULL;
     bool digits = false;
-    while (*p >= '0' && *p <= '9') { p++; digits = true; }
-    if (*p == '.') { p++; while (*p >= '0' && *p <= '9') { p++; digits = true; } }
+    while (*p >= '0' && *p <= '9') {
+        p++;
+        digits = true;
+    }
+    if (*p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9') {
+            p++;
+            digits = true;
+        }
+    }
     if (!digits) return false;
     if (*p == 'e' || *p == 'E') {
         p++;

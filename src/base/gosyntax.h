@@ -18,7 +18,8 @@
 void kp__go_quote(const char *s, size_t len, char *buf, size_t cap);
 
 /* time.ParseDuration. KP_EINVAL with Go's text ("time: invalid duration \"x\"") in msg. */
-kp_status kp__go_parse_duration(const char *s, size_t len, int64_t *out_ns, char *msg, size_t msg_cap);
+kp_status kp__go_parse_duration(const char *s, size_t len, int64_t *out_ns, char *msg,
+                                size_t msg_cap);
 
 /* time.Duration.String ("2m0s", "1.5s", "0s", "300ms"). */
 void kp__go_format_duration(int64_t ns, char *buf, size_t cap);

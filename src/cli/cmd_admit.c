@@ -63,9 +63,11 @@ static kp_cluster *load_all(const kp_cli_common *c, const char *pod_file, kp_ind
     *pod_out = kp_admit_pod_from_file(cl, before, pod_file, &n_found);
     if (n_found == 1) return cl;
     if (n_found == 0)
-        fprintf(stderr, "kprio: %s: no Pod found (--pod takes a manifest holding one Pod)\n", pod_file);
+        fprintf(stderr, "kprio: %s: no Pod found (--pod takes a manifest holding one Pod)\n",
+                pod_file);
     else
-        fprintf(stderr, "kprio: %s: %zu Pods found (--pod takes a manifest holding one Pod)\n", pod_file, n_found);
+        fprintf(stderr, "kprio: %s: %zu Pods found (--pod takes a manifest holding one Pod)\n",
+                pod_file, n_found);
     kp_cluster_free(cl);
     return NULL;
 fail:
@@ -113,8 +115,10 @@ int kp_cmd_admit(int argc, char **argv) {
     if (!node_name) return kp_cli_usage_error("admit", USAGE, "--node is required");
     if (!pod_file) return kp_cli_usage_error("admit", USAGE, "--pod is required");
     if (bad_cond) {
-        fprintf(stderr, "kprio: admit: --node-condition \"%s\": expected TYPE=True|False with TYPE one "
-                        "of MemoryPressure, DiskPressure, PIDPressure\n", bad_cond);
+        fprintf(stderr,
+                "kprio: admit: --node-condition \"%s\": expected TYPE=True|False with TYPE one "
+                "of MemoryPressure, DiskPressure, PIDPressure\n",
+                bad_cond);
         return KP_EXIT_ERROR;
     }
     kp_index pod = -1;

@@ -43,10 +43,14 @@ static const char *const USAGE =
     "nodefs.inodesFree<5%, imagefs.available<15%, imagefs.inodesFree<5%.\n"
     "Exit status: 0 answered, 1 bad input, 2 usage error.\n";
 
-static const char *const KUBELET_FLAGS[] = {
-    "eviction-hard", "eviction-soft", "eviction-soft-grace-period", "eviction-minimum-reclaim",
-    "eviction-pressure-transition-period", "eviction-max-pod-grace-period", "enforce-node-allocatable",
-    "local-storage-capacity-isolation"};
+static const char *const KUBELET_FLAGS[] = {"eviction-hard",
+                                            "eviction-soft",
+                                            "eviction-soft-grace-period",
+                                            "eviction-minimum-reclaim",
+                                            "eviction-pressure-transition-period",
+                                            "eviction-max-pod-grace-period",
+                                            "enforce-node-allocatable",
+                                            "local-storage-capacity-isolation"};
 #define N_KUBELET_FLAGS (sizeof KUBELET_FLAGS / sizeof KUBELET_FLAGS[0])
 
 typedef struct {
@@ -70,8 +74,8 @@ static int parse_layout(const char *v, kp_evict_fs_layout *out) {
 }
 
 static int run(const kp_cli_common *c, const char *node_name, const char **summaries, int n_sum,
-               const char *config_file, const flag_arg *flags, int n_flags, const char **reclaim, int n_reclaim,
-               kp_evict_fs_layout layout) {
+               const char *config_file, const flag_arg *flags, int n_flags, const char **reclaim,
+               int n_reclaim, kp_evict_fs_layout layout) {
     kp_error err;
     kp_error_clear(&err);
     int rc = KP_EXIT_ERROR;
@@ -80,12 +84,21 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     kp_evict_summary **sums = kp_calloc((size_t)n_sum, sizeof *sums);
     kp_evict_config *cfg = kp_evict_config_new();
     kp_evict_report *report = NULL;
-    if (!sums || !cfg) { fprintf(stderr, "kprio: out of memory\n"); goto out; }
+    if (!sums || !cfg) {
+        fprintf(stderr, "kprio: out of memory\n");
+        goto out;
+    }
     if (config_file) {
-        if (kp_evict_config_load_path(cfg, config_file, &err) != KP_OK) { fail_err(&err, config_file); goto out; }
+        if (kp_evict_config_load_path(cfg, config_file, &err) != KP_OK) {
+            fail_err(&err, config_file);
+            goto out;
+        }
     }
     for (int i = 0; i < n_flags; i++)
-        if (kp_evict_config_set_flag(cfg, flags[i].flag, flags[i].value, &err) != KP_OK) { fail_err(&err, NULL); goto out; }
+        if (kp_evict_config_set_flag(cfg, flags[i].flag, flags[i].value, &err) != KP_OK) {
+            fail_err(&err, NULL);
+            goto out;
+        }
     for (int i = 0; i < n_reclaim; i++) {
         if (kp_evict_config_set_reclaimable(cfg, reclaim[i], &err) != KP_OK) {
             kp_error_prefix(&err, "--reclaimable");
@@ -94,9 +107,15 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
         }
     }
     kp_evict_config_set_fs_layout(cfg, layout);
-    if (kp_evict_config_finish(cfg, &err) != KP_OK) { fail_err(&err, NULL); goto out; }
+    if (kp_evict_config_finish(cfg, &err) != KP_OK) {
+        fail_err(&err, NULL);
+        goto out;
+    }
     for (int i = 0; i < n_sum; i++) {
-        if (kp_evict_summary_load_path(summaries[i], &sums[i], &err) != KP_OK) { fail_err(&err, summaries[i]); goto out; }
+        if (kp_evict_summary_load_path(summaries[i], &sums[i], &err) != KP_OK) {
+            fail_err(&err, summaries[i]);
+            goto out;
+        }
     }
     cl = kp_cli_load(c);
     if (!cl) goto out;
@@ -105,7 +124,10 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
         fprintf(stderr, "kprio: evict: node \"%s\" not found in the input\n", node_name);
         goto out;
     }
-    if (kp_evict_manager_new(cl, node, cfg, &m, &err) != KP_OK) { fail_err(&err, NULL); goto out; }
+    if (kp_evict_manager_new(cl, node, cfg, &m, &err) != KP_OK) {
+        fail_err(&err, NULL);
+        goto out;
+    }
     if (!(report = kp_evict_report_new(stdout, c->out, cl, node_name))) goto out;
     kp_evict_result res;
     for (int i = 0; i < n_sum; i++) {
@@ -140,7 +162,10 @@ int kp_cmd_evict(int argc, char **argv) {
     const char **reclaim = kp_calloc((size_t)argc + 1, sizeof *reclaim);
     flag_arg *flags = kp_calloc((size_t)argc + 1, sizeof *flags);
     int rc = KP_EXIT_USAGE;
-    if (!summaries || !reclaim || !flags) { rc = KP_EXIT_ERROR; goto out; }
+    if (!summaries || !reclaim || !flags) {
+        rc = KP_EXIT_ERROR;
+        goto out;
+    }
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -173,7 +198,9 @@ int kp_cmd_evict(int argc, char **argv) {
         } else if (kp_cli_is_opt(arg, "--imagefs")) {
             if (!(v = kp_cli_optval(argc, argv, &i, "evict"))) goto out;
             if (parse_layout(v, &layout) != 0) {
-                rc = kp_cli_usage_error("evict", USAGE, "--imagefs must be auto, shared, dedicated or split, not \"%s\"", v);
+                rc = kp_cli_usage_error(
+                    "evict", USAGE,
+                    "--imagefs must be auto, shared, dedicated or split, not \"%s\"", v);
                 goto out;
             }
         } else {
@@ -181,10 +208,20 @@ int kp_cmd_evict(int argc, char **argv) {
             goto out;
         }
     }
-    if (c.n_files == 0) { rc = kp_cli_usage_error("evict", USAGE, "no input: give -f FILE"); goto out; }
-    if (!node_name) { rc = kp_cli_usage_error("evict", USAGE, "--node is required"); goto out; }
-    if (n_sum == 0) { rc = kp_cli_usage_error("evict", USAGE, "--summary is required"); goto out; }
-    rc = run(&c, node_name, summaries, n_sum, config_file, flags, n_flags, reclaim, n_reclaim, layout);
+    if (c.n_files == 0) {
+        rc = kp_cli_usage_error("evict", USAGE, "no input: give -f FILE");
+        goto out;
+    }
+    if (!node_name) {
+        rc = kp_cli_usage_error("evict", USAGE, "--node is required");
+        goto out;
+    }
+    if (n_sum == 0) {
+        rc = kp_cli_usage_error("evict", USAGE, "--summary is required");
+        goto out;
+    }
+    rc = run(&c, node_name, summaries, n_sum, config_file, flags, n_flags, reclaim, n_reclaim,
+             layout);
 out:
     kp_free(summaries);
     kp_free(reclaim);

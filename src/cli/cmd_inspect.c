@@ -28,9 +28,11 @@ int kp_cmd_inspect(int argc, char **argv) {
         }
         int r = kp_cli_common_arg(&c, argc, argv, &i);
         if (r < 0) rc = KP_EXIT_USAGE;
-        else if (r == 0) rc = kp_cli_usage_error("inspect", USAGE, "unknown argument \"%s\"", argv[i]);
+        else if (r == 0)
+            rc = kp_cli_usage_error("inspect", USAGE, "unknown argument \"%s\"", argv[i]);
     }
-    if (rc == KP_EXIT_OK && c.n_files == 0) rc = kp_cli_usage_error("inspect", USAGE, "at least one -f is required");
+    if (rc == KP_EXIT_OK && c.n_files == 0)
+        rc = kp_cli_usage_error("inspect", USAGE, "at least one -f is required");
     if (rc != KP_EXIT_OK) {
         kp_cli_common_free(&c);
         return rc;

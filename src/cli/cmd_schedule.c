@@ -58,7 +58,8 @@ int kp_cmd_schedule(int argc, char **argv) {
             errno = 0;
             unsigned long long x = strtoull(v, &end, 10);
             if (errno || end == v || *end || v[0] == '-')
-                return kp_cli_usage_error("schedule", USAGE, "--seed: \"%s\" is not a non-negative integer", v);
+                return kp_cli_usage_error("schedule", USAGE,
+                                          "--seed: \"%s\" is not a non-negative integer", v);
             seed = (uint64_t)x;
         } else if (strcmp(a, "--until-settled") == 0) {
             settled = true;
@@ -66,7 +67,8 @@ int kp_cmd_schedule(int argc, char **argv) {
             return kp_cli_usage_error("schedule", USAGE, "unknown option \"%s\"", a);
         }
     }
-    if (c.n_files == 0) return kp_cli_usage_error("schedule", USAGE, "no input: give at least one -f FILE");
+    if (c.n_files == 0)
+        return kp_cli_usage_error("schedule", USAGE, "no input: give at least one -f FILE");
 
     kp_error err;
     kp_error_clear(&err);

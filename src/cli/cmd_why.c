@@ -25,9 +25,10 @@ int kp_cmd_why(int argc, char **argv) {
     uint64_t seed = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("usage: %s\n\nFor a pod that would be a preemption victim when the pending pods are\n"
-                   "scheduled: which preemptor, on which node, and what would have spared it.\n",
-                   why_usage);
+            printf(
+                "usage: %s\n\nFor a pod that would be a preemption victim when the pending pods are\n"
+                "scheduled: which preemptor, on which node, and what would have spared it.\n",
+                why_usage);
             return KP_EXIT_OK;
         }
         int r = kp_cli_common_arg(&common, argc, argv, &i);
@@ -42,7 +43,8 @@ int kp_cmd_why(int argc, char **argv) {
             if (!v) return KP_EXIT_USAGE;
             char *end = NULL;
             unsigned long long s = strtoull(v, &end, 10);
-            if (!*v || *end) return kp_cli_usage_error("why", why_usage, "--seed: not a number: %s", v);
+            if (!*v || *end)
+                return kp_cli_usage_error("why", why_usage, "--seed: not a number: %s", v);
             seed = s;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return kp_cli_usage_error("why", why_usage, "unknown option %s", argv[i]);

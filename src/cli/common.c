@@ -17,7 +17,8 @@ const char *kp_cli_optval(int argc, char **argv, int *i, const char *cmd) {
     const char *eq = strchr(arg, '=');
     if (arg[0] == '-' && arg[1] == '-' && eq) return eq + 1;
     if (*i + 1 >= argc) {
-        fprintf(stderr, "kprio %s: option %s needs a value\nRun 'kprio %s --help' for usage.\n", cmd, arg, cmd);
+        fprintf(stderr, "kprio %s: option %s needs a value\nRun 'kprio %s --help' for usage.\n",
+                cmd, arg, cmd);
         return NULL;
     }
     return argv[++*i];
@@ -61,7 +62,8 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
         c->recursive = true;
         return 1;
     }
-    if (strcmp(a, "-f") == 0 || strcmp(a, "-o") == 0 || kp_cli_is_opt(a, "--filename") || kp_cli_is_opt(a, "--output")) {
+    if (strcmp(a, "-f") == 0 || strcmp(a, "-o") == 0 || kp_cli_is_opt(a, "--filename") ||
+        kp_cli_is_opt(a, "--output")) {
         val = kp_cli_optval(argc, argv, i, argv[0]);
         if (!val) return -1;
     } else if ((strncmp(a, "-f", 2) == 0 || strncmp(a, "-o", 2) == 0) && a[2]) {
@@ -79,7 +81,8 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
         return 1;
     }
     if (!kp_outfmt_parse(val, &c->out)) {
-        fprintf(stderr, "kprio %s: unknown output format \"%s\" (use table, json or yaml)\n", argv[0], val);
+        fprintf(stderr, "kprio %s: unknown output format \"%s\" (use table, json or yaml)\n",
+                argv[0], val);
         return -1;
     }
     return 1;
@@ -124,8 +127,9 @@ typedef struct {
 static void on_progress(void *ctx, const char *source, uint64_t done, uint64_t total) {
     load_progress *lp = ctx;
     if (!lp->tty || now_s() - lp->t0 <= 1.0) return;
-    fprintf(stderr, "\rkprio: loading %s (file %d/%d): %.0f of %.0f MB, %.0f MB in all...", source, lp->file + 1,
-            lp->n_files, (double)done / 1e6, (double)total / 1e6, (double)(lp->before + done) / 1e6);
+    fprintf(stderr, "\rkprio: loading %s (file %d/%d): %.0f of %.0f MB, %.0f MB in all...", source,
+            lp->file + 1, lp->n_files, (double)done / 1e6, (double)total / 1e6,
+            (double)(lp->before + done) / 1e6);
     lp->shown = true;
 }
 
@@ -159,8 +163,9 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
     }
     if (lp.shown || (lp.tty && now_s() - lp.t0 > 1.0))
         fprintf(stderr, "\rkprio: loaded %.0f MB, %zu nodes, %zu pods in %.1f s\033[K\n",
-                (double)kp_cluster_bytes_loaded(cl) / 1e6, kp_cluster_node_count(cl), kp_cluster_pod_count(cl),
-                now_s() - lp.t0);
-    for (size_t i = 0; i < kp_cluster_warning_count(cl); i++) fprintf(stderr, "kprio: warning: %s\n", kp_cluster_warning(cl, i));
+                (double)kp_cluster_bytes_loaded(cl) / 1e6, kp_cluster_node_count(cl),
+                kp_cluster_pod_count(cl), now_s() - lp.t0);
+    for (size_t i = 0; i < kp_cluster_warning_count(cl); i++)
+        fprintf(stderr, "kprio: warning: %s\n", kp_cluster_warning(cl, i));
     return cl;
 }

@@ -9,7 +9,8 @@ static const struct {
     int (*fn)(int, char **);
     const char *summary;
 } commands[] = {
-    {"inspect", kp_cmd_inspect, "Overview of a cluster snapshot: nodes, priority classes, PDBs, warnings"},
+    {"inspect", kp_cmd_inspect,
+     "Overview of a cluster snapshot: nodes, priority classes, PDBs, warnings"},
     {"schedule", kp_cmd_schedule, "Schedule pending pods as kube-scheduler would, with preemption"},
     {"why", kp_cmd_why, "Explain why a pod would be preempted, by whom, and what would spare it"},
     {"evict", kp_cmd_evict, "Replay kubelet node-pressure eviction over Summary API snapshots"},
@@ -22,11 +23,10 @@ static void usage(FILE *f) {
             "Usage: kprio COMMAND [options]\n\nCommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f,
-            "\nCommon options: -f FILE|DIR|- (repeatable), -R (recurse into directories),\n"
-            "                -o table|json|yaml\n"
-            "Run 'kprio COMMAND --help' for a command's options. Exit status: 0 answered,\n"
-            "1 bad input or runtime error, 2 wrong usage.\n");
+    fprintf(f, "\nCommon options: -f FILE|DIR|- (repeatable), -R (recurse into directories),\n"
+               "                -o table|json|yaml\n"
+               "Run 'kprio COMMAND --help' for a command's options. Exit status: 0 answered,\n"
+               "1 bad input or runtime error, 2 wrong usage.\n");
 }
 
 int main(int argc, char **argv) {
@@ -34,7 +34,8 @@ int main(int argc, char **argv) {
         usage(stderr);
         return KP_EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
         if (argc > 2 && strcmp(argv[1], "help") == 0) {
             for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
                 if (strcmp(argv[2], commands[i].name) == 0) {
@@ -46,7 +47,8 @@ int main(int argc, char **argv) {
         return KP_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-        printf("kprio %s (Kubernetes %s: kube-scheduler and kubelet decisions)\n", kp_version(), KP_KUBERNETES_VERSION);
+        printf("kprio %s (Kubernetes %s: kube-scheduler and kubelet decisions)\n", kp_version(),
+               KP_KUBERNETES_VERSION);
         return KP_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

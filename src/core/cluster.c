@@ -24,7 +24,6 @@ typedef struct {
 } idmap;
 
 
-
 #define SHARE_CACHE 2048
 enum { MAP_POD, MAP_NODE, MAP_CLASS, MAP_PDB, MAP_NS, MAP_WL, MAP_COUNT = MAP_WL + KP_WL_KINDS };
 
@@ -110,8 +109,9 @@ static void *upsert(kp_cluster *cl, int which, void **arr, uint32_t *n, uint32_t
     uint64_t key = idkey(ns, name);
     long old = idmap_get(m, key);
     if (old >= 0) {
-        if (kp__cluster_warn(cl, "%s %s%s%s appears more than once; the later definition replaces the earlier",
-                             kind, ns ? kp__s(cl, ns) : "", ns ? "/" : "", kp__s(cl, name)) != KP_OK)
+        if (kp__cluster_warn(
+                cl, "%s %s%s%s appears more than once; the later definition replaces the earlier",
+                kind, ns ? kp__s(cl, ns) : "", ns ? "/" : "", kp__s(cl, name)) != KP_OK)
             return NULL;
         void *slot = (char *)*arr + (size_t)old * sz;
         memset(slot, 0, sz);
@@ -124,7 +124,8 @@ static void *upsert(kp_cluster *cl, int which, void **arr, uint32_t *n, uint32_t
 }
 
 kp_pod *kp__cluster_new_pod(kp_cluster *cl, kp_str ns, kp_str name) {
-    kp_pod *p = upsert(cl, MAP_POD, (void **)&cl->pods, &cl->n_pods, &cl->cap_pods, sizeof *p, ns, name, "Pod");
+    kp_pod *p = upsert(cl, MAP_POD, (void **)&cl->pods, &cl->n_pods, &cl->cap_pods, sizeof *p, ns,
+                       name, "Pod");
     if (!p) return NULL;
     p->ns = ns;
     p->name = name;
@@ -136,7 +137,8 @@ kp_pod *kp__cluster_new_pod(kp_cluster *cl, kp_str ns, kp_str name) {
 }
 
 kp_node *kp__cluster_new_node(kp_cluster *cl, kp_str name) {
-    kp_node *n = upsert(cl, MAP_NODE, (void **)&cl->nodes, &cl->n_nodes, &cl->cap_nodes, sizeof *n, 0, name, "Node");
+    kp_node *n = upsert(cl, MAP_NODE, (void **)&cl->nodes, &cl->n_nodes, &cl->cap_nodes, sizeof *n,
+                        0, name, "Node");
     if (!n) return NULL;
     n->name = name;
     n->creation_ts = KP_TIME_NONE;
@@ -155,15 +157,15 @@ kp_priority_class *kp__cluster_new_class(kp_cluster *cl, kp_str name) {
         cl->classes[old].builtin = true;
         return &cl->classes[old];
     }
-    kp_priority_class *pc = upsert(cl, MAP_CLASS, (void **)&cl->classes, &cl->n_classes, &cl->cap_classes,
-                                   sizeof *pc, 0, name, "PriorityClass");
+    kp_priority_class *pc = upsert(cl, MAP_CLASS, (void **)&cl->classes, &cl->n_classes,
+                                   &cl->cap_classes, sizeof *pc, 0, name, "PriorityClass");
     if (pc) pc->name = name;
     return pc;
 }
 
 kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name) {
-    kp_pdb *b = upsert(cl, MAP_PDB, (void **)&cl->pdbs, &cl->n_pdbs, &cl->cap_pdbs, sizeof *b, ns, name,
-                       "PodDisruptionBudget");
+    kp_pdb *b = upsert(cl, MAP_PDB, (void **)&cl->pdbs, &cl->n_pdbs, &cl->cap_pdbs, sizeof *b, ns,
+                       name, "PodDisruptionBudget");
     if (b) {
         b->ns = ns;
         b->name = name;
@@ -172,14 +174,16 @@ kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name) {
 }
 
 kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name) {
-    kp_namespace *ns = upsert(cl, MAP_NS, (void **)&cl->namespaces, &cl->n_namespaces, &cl->cap_namespaces,
-                              sizeof *ns, 0, name, "Namespace");
+    kp_namespace *ns = upsert(cl, MAP_NS, (void **)&cl->namespaces, &cl->n_namespaces,
+                              &cl->cap_namespaces, sizeof *ns, 0, name, "Namespace");
     if (ns) ns->name = name;
     return ns;
 }
 
-kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns, kp_str name) {
-    static const char *const names[KP_WL_KINDS] = {"Service", "ReplicationController", "ReplicaSet", "StatefulSet"};
+kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns,
+                                      kp_str name) {
+    static const char *const names[KP_WL_KINDS] = {"Service", "ReplicationController", "ReplicaSet",
+                                                   "StatefulSet"};
     kp_workload *w = upsert(cl, MAP_WL + (int)kind, (void **)&cl->workloads, &cl->n_workloads,
                             &cl->cap_workloads, sizeof *w, ns, name, names[kind]);
     if (w) {
@@ -193,7 +197,8 @@ kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_
 kp_status kp__cluster_note_skipped(kp_cluster *cl, const char *kind) {
     cl->n_skipped_kinds++;
     size_t kl = strlen(kind), used = cl->skipped_len;
-    if (kl == 0) return KP_OK; /* (an empty kind is rejected by the loader; strstr would not advance) */
+    if (kl == 0)
+        return KP_OK; /* (an empty kind is rejected by the loader; strstr would not advance) */
     /* keep the list of distinct kinds for the summary warning */
     const char *p = cl->skipped_kinds;
     while (p && (p = strstr(p, kind))) {
@@ -213,7 +218,8 @@ kp_status kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0) return KP_EINVAL;
-    if (!kp__grow((void **)&cl->warnings, &cl->cap_warnings, (size_t)cl->n_warnings + 1, sizeof *cl->warnings, 16))
+    if (!kp__grow((void **)&cl->warnings, &cl->cap_warnings, (size_t)cl->n_warnings + 1,
+                  sizeof *cl->warnings, 16))
         return KP_ENOMEM;
     char *w = kp__malloc((size_t)n + 1);
     if (!w) return KP_ENOMEM;
@@ -225,7 +231,8 @@ kp_status kp__cluster_warn(kp_cluster *cl, const char *fmt, ...) {
 }
 
 /* The cache slot for an array's bytes; *hit = an identical array stored there. */
-static uint32_t share_slot(const kp_cluster_ext *ext, const void *data, size_t bytes, const void **hit) {
+static uint32_t share_slot(const kp_cluster_ext *ext, const void *data, size_t bytes,
+                           const void **hit) {
     uint64_t h = bytes, w;
     const unsigned char *b = data;
     size_t i = 0;
@@ -284,23 +291,29 @@ kp_cluster *kp_cluster_new(void) {
      * fails makes the whole cluster NULL (the documented out-of-memory answer). */
     static const char *fixed[] = {"cpu", "memory", "ephemeral-storage", "pods"};
     bool ok = true;
-    for (int i = 0; i < KP_RES_FIXED; i++) ok = ok && kp__res_index(cl, fixed[i], strlen(fixed[i])) == i;
+    for (int i = 0; i < KP_RES_FIXED; i++)
+        ok = ok && kp__res_index(cl, fixed[i], strlen(fixed[i])) == i;
     kp_str *const wk[] = {&cl->s_default_scheduler, &cl->s_tcp, &cl->s_any_ip, &cl->s_hostname_key};
-    static const char *wk_text[] = {"default-scheduler", "TCP", "0.0.0.0", "kubernetes.io/hostname"};
-    for (int i = 0; i < 4; i++) ok = ok && (*wk[i] = kp__intern(&cl->strs, wk_text[i], strlen(wk_text[i]))) != UINT32_MAX;
+    static const char *wk_text[] = {"default-scheduler", "TCP", "0.0.0.0",
+                                    "kubernetes.io/hostname"};
+    for (int i = 0; i < 4; i++)
+        ok = ok && (*wk[i] = kp__intern(&cl->strs, wk_text[i], strlen(wk_text[i]))) != UINT32_MAX;
     /* Built-in classes the API server creates at bootstrap (SystemPriorityClasses). */
     static const struct {
         const char *name;
         int32_t value;
         const char *desc;
     } builtin[] = {
-        {"system-node-critical", 2000001000, "Used for system critical pods that must not be moved from their current node."},
-        {"system-cluster-critical", 2000000000, "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
+        {"system-node-critical", 2000001000,
+         "Used for system critical pods that must not be moved from their current node."},
+        {"system-cluster-critical", 2000000000,
+         "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
     };
     for (int i = 0; i < 2 && ok; i++) {
         kp_str name = kp__intern(&cl->strs, builtin[i].name, strlen(builtin[i].name));
         kp_str desc = kp__intern(&cl->strs, builtin[i].desc, strlen(builtin[i].desc));
-        kp_priority_class *pc = name != UINT32_MAX && desc != UINT32_MAX ? kp__cluster_new_class(cl, name) : NULL;
+        kp_priority_class *pc =
+            name != UINT32_MAX && desc != UINT32_MAX ? kp__cluster_new_class(cl, name) : NULL;
         if (!pc) {
             ok = false;
             break;
@@ -349,15 +362,20 @@ void kp_cluster_set_progress(kp_cluster *cl, kp_progress_fn fn, void *ctx) {
     cl->progress_ctx = ctx;
 }
 size_t kp_cluster_model_bytes(const kp_cluster *cl) {
-    size_t b = cl->arena.reserved + (size_t)cl->cap_pods * sizeof(kp_pod) + (size_t)cl->cap_nodes * sizeof(kp_node);
-    b += (size_t)cl->strs.cap * (sizeof(char *) + sizeof(uint32_t)) + (size_t)cl->strs.table_cap * sizeof(uint32_t);
+    size_t b = cl->arena.reserved + (size_t)cl->cap_pods * sizeof(kp_pod) +
+               (size_t)cl->cap_nodes * sizeof(kp_node);
+    b += (size_t)cl->strs.cap * (sizeof(char *) + sizeof(uint32_t)) +
+         (size_t)cl->strs.table_cap * sizeof(uint32_t);
     for (uint32_t i = 0; i < cl->n_nodes; i++) b += cl->nodes[i].cap_pods * sizeof(uint32_t);
     const kp_cluster_ext *ext = (const kp_cluster_ext *)cl;
-    for (int i = 0; i < MAP_COUNT; i++) b += ext->maps[i].cap * (sizeof(uint64_t) + sizeof(uint32_t));
+    for (int i = 0; i < MAP_COUNT; i++)
+        b += ext->maps[i].cap * (sizeof(uint64_t) + sizeof(uint32_t));
     return b;
 }
 size_t kp_cluster_warning_count(const kp_cluster *cl) { return cl->n_warnings; }
-const char *kp_cluster_warning(const kp_cluster *cl, size_t i) { return i < cl->n_warnings ? cl->warnings[i] : NULL; }
+const char *kp_cluster_warning(const kp_cluster *cl, size_t i) {
+    return i < cl->n_warnings ? cl->warnings[i] : NULL;
+}
 
 const char *kp_cluster_pod_namespace(const kp_cluster *cl, kp_index pod) {
     return pod >= 0 && (size_t)pod < cl->n_pods ? kp__s(cl, cl->pods[pod].ns) : "";

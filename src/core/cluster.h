@@ -48,13 +48,13 @@ typedef struct kp_cluster {
     uint32_t n_warnings;
     size_t cap_warnings;
     uint32_t n_skipped_kinds; /* objects of kinds kprio does not model */
-    char *skipped_kinds;      /* comma-separated distinct kinds (heap; NULL while none) */
+    char *skipped_kinds; /* comma-separated distinct kinds (heap; NULL while none) */
     size_t skipped_len, skipped_cap;
     uint64_t bytes_loaded;
     uint32_t n_objects;
     kp_progress_fn progress_fn; /* kp_cluster_set_progress */
     void *progress_ctx;
-    uint64_t progress_next;     /* offset in the current input of the next report */
+    uint64_t progress_next; /* offset in the current input of the next report */
 
     /* well-known interned strings */
     kp_str s_default_scheduler, s_tcp, s_any_ip, s_hostname_key;
@@ -76,7 +76,8 @@ kp_priority_class *kp__cluster_new_class(kp_cluster *cl, kp_str name);
 kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name);
 kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name);
 /* Service / ReplicationController / ReplicaSet / StatefulSet (same replace rule per kind). */
-kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns, kp_str name);
+kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns,
+                                      kp_str name);
 /* Counts an object of a kind kprio does not model and remembers the kind for the summary warning.
  * KP_ENOMEM when the kind cannot be stored. */
 kp_status kp__cluster_note_skipped(kp_cluster *cl, const char *kind);

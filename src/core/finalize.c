@@ -36,20 +36,23 @@ static kp_status validate_classes(kp_cluster *cl, kp_error *err) {
             bool ok = (strcmp(name, "system-node-critical") == 0 && pc->value == 2000001000) ||
                       (strcmp(name, "system-cluster-critical") == 0 && pc->value == 2000000000);
             if (!pc->builtin || !ok || pc->global_default)
-                return kp_error_set(err, KP_EINVAL,
-                                    "PriorityClass %s: metadata.name: priority class names with '%s' prefix are reserved for system use only",
-                                    name, "system-");
+                return kp_error_set(
+                    err, KP_EINVAL,
+                    "PriorityClass %s: metadata.name: priority class names with '%s' prefix are reserved for system use only",
+                    name, "system-");
             pc->builtin = true;
             continue;
         }
         if (pc->value > HIGHEST_USER_PRIORITY)
-            return kp_error_set(err, KP_EINVAL, "PriorityClass %s: value: %d: must be no greater than %d", name,
+            return kp_error_set(err, KP_EINVAL,
+                                "PriorityClass %s: value: %d: must be no greater than %d", name,
                                 pc->value, HIGHEST_USER_PRIORITY);
         if (pc->global_default) {
             if (def)
-                return kp_error_set(err, KP_EINVAL,
-                                    "PriorityClass %s: globalDefault: PriorityClass %s is already marked as default. Only one default can exist",
-                                    name, kp__s(cl, def->name));
+                return kp_error_set(
+                    err, KP_EINVAL,
+                    "PriorityClass %s: globalDefault: PriorityClass %s is already marked as default. Only one default can exist",
+                    name, kp__s(cl, def->name));
             def = pc;
         }
     }
@@ -60,7 +63,8 @@ static const kp_priority_class *default_class(const kp_cluster *cl) {
     /* getDefaultPriorityClass: the lowest value among globalDefault classes */
     const kp_priority_class *def = NULL;
     for (uint32_t i = 0; i < cl->n_classes; i++)
-        if (cl->classes[i].global_default && (!def || cl->classes[i].value < def->value)) def = &cl->classes[i];
+        if (cl->classes[i].global_default && (!def || cl->classes[i].value < def->value))
+            def = &cl->classes[i];
     return def;
 }
 
@@ -74,11 +78,16 @@ static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
         /* Already admitted: keep the stored value; a deleted class only warrants a warning. */
         if (p->priority_class && !pc) {
             p->class_missing = true;
-            if (kp__cluster_warn(cl, "Pod %s/%s: spec.priorityClassName: PriorityClass %s no longer exists (keeping spec.priority %d)",
-                                 ns, name, kp__s(cl, p->priority_class), p->priority) != KP_OK)
-                return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory storing a warning", ns, name);
+            if (kp__cluster_warn(
+                    cl,
+                    "Pod %s/%s: spec.priorityClassName: PriorityClass %s no longer exists (keeping spec.priority %d)",
+                    ns, name, kp__s(cl, p->priority_class), p->priority) != KP_OK)
+                return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory storing a warning",
+                                    ns, name);
         }
-        if (!p->has_preemption_policy) p->preemption_policy = pc && pc->has_preemption_policy ? pc->preemption_policy : KP_PREEMPT_LOWER;
+        if (!p->has_preemption_policy)
+            p->preemption_policy =
+                pc && pc->has_preemption_policy ? pc->preemption_policy : KP_PREEMPT_LOWER;
         return KP_OK;
     }
     int32_t prio = 0;
@@ -92,17 +101,20 @@ static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
         }
     } else {
         if (!pc)
-            return kp_error_set(err, KP_ENOTFOUND, "%s: Pod %s/%s: spec.priorityClassName: no PriorityClass with name %s was found",
-                                p->src_file ? p->src_file : "", ns, name, kp__s(cl, p->priority_class));
+            return kp_error_set(
+                err, KP_ENOTFOUND,
+                "%s: Pod %s/%s: spec.priorityClassName: no PriorityClass with name %s was found",
+                p->src_file ? p->src_file : "", ns, name, kp__s(cl, p->priority_class));
         prio = pc->value;
         if (pc->has_preemption_policy) policy = pc->preemption_policy;
     }
     if (p->has_preemption_policy && p->preemption_policy != policy)
-        return kp_error_set(err, KP_EINVAL,
-                            "%s: Pod %s/%s: spec.preemptionPolicy: the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name",
-                            p->src_file ? p->src_file : "", ns, name,
-                            p->preemption_policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority",
-                            policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority");
+        return kp_error_set(
+            err, KP_EINVAL,
+            "%s: Pod %s/%s: spec.preemptionPolicy: the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name",
+            p->src_file ? p->src_file : "", ns, name,
+            p->preemption_policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority",
+            policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority");
     p->priority = prio;
     p->has_priority = true;
     p->preemption_policy = policy;
@@ -110,7 +122,8 @@ static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
     return KP_OK;
 }
 
-static bool has_annotation(const kp_cluster *cl, const kp_pod *p, const char *key, const char **val) {
+static bool has_annotation(const kp_cluster *cl, const kp_pod *p, const char *key,
+                           const char **val) {
     kp_str k = kp__intern_find(&cl->strs, key, strlen(key));
     if (k == UINT32_MAX) return false;
     kp_str v;
@@ -121,26 +134,28 @@ static bool has_annotation(const kp_cluster *cl, const kp_pod *p, const char *ke
 
 /* Where an amount of a pod comes from, for the error message (formatted only on error). */
 typedef struct {
-    const char *list;   /* "containers", "initContainers", NULL for a pod-level field */
+    const char *list; /* "containers", "initContainers", NULL for a pod-level field */
     uint32_t index;
-    const char *field;  /* "resources.requests", "resources.limits", "spec.overhead", ... */
+    const char *field; /* "resources.requests", "resources.limits", "spec.overhead", ... */
 } amount_src;
 
 /* Adds |v| to bound[r], or fails naming the pod, the field and the resource. */
-static kp_status bound_add(kp_cluster *cl, const kp_pod *p, int64_t *bound, int r, int64_t v, const amount_src *src,
-                           kp_error *err) {
+static kp_status bound_add(kp_cluster *cl, const kp_pod *p, int64_t *bound, int r, int64_t v,
+                           const amount_src *src, kp_error *err) {
     if (kp_amount_add(bound[r], v < 0 ? -v : v, &bound[r]) == KP_OK) return KP_OK;
     char what[96];
     if (src->list) snprintf(what, sizeof what, "spec.%s[%u].%s", src->list, src->index, src->field);
     else snprintf(what, sizeof what, "%s", src->field);
     const char *res = kp__s(cl, cl->res_names[r]);
-    return kp_error_set(err, KP_ERANGE, "%s: Pod %s/%s: %s.%s: the pod's amounts of %s add up to more than %lld (kprio's limit)",
-                        p->src_file ? p->src_file : "", kp__s(cl, p->ns), kp__s(cl, p->name), what, res, res,
-                        (long long)INT64_MAX);
+    return kp_error_set(
+        err, KP_ERANGE,
+        "%s: Pod %s/%s: %s.%s: the pod's amounts of %s add up to more than %lld (kprio's limit)",
+        p->src_file ? p->src_file : "", kp__s(cl, p->ns), kp__s(cl, p->name), what, res, res,
+        (long long)INT64_MAX);
 }
 
-static kp_status bound_list(kp_cluster *cl, const kp_pod *p, int64_t *bound, const kp_resv *v, const amount_src *src,
-                            kp_error *err) {
+static kp_status bound_list(kp_cluster *cl, const kp_pod *p, int64_t *bound, const kp_resv *v,
+                            const amount_src *src, kp_error *err) {
     for (uint16_t k = 0; k < v->n; k++) {
         kp_status st = bound_add(cl, p, bound, v->e[k].res, v->e[k].v, src, err);
         if (st != KP_OK) return st;
@@ -157,7 +172,8 @@ static kp_status check_pod_sums(kp_cluster *cl, const kp_pod *p, kp_error *err) 
     for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init && st == KP_OK; i++) {
         const kp_container *c = &p->containers[i];
         bool init = i >= p->n_containers;
-        amount_src src = {init ? "initContainers" : "containers", init ? i - p->n_containers : i, "resources.requests"};
+        amount_src src = {init ? "initContainers" : "containers", init ? i - p->n_containers : i,
+                          "resources.requests"};
         st = bound_list(cl, p, req, &c->req, &src, err);
         /* the scheduler's non-zero defaults for a missing cpu / memory request */
         if (st == KP_OK) st = bound_add(cl, p, req, KP_RES_CPU, KP_DEFAULT_CPU_REQUEST, &src, err);
@@ -165,7 +181,8 @@ static kp_status check_pod_sums(kp_cluster *cl, const kp_pod *p, kp_error *err) 
         src.field = "resources.limits";
         if (st == KP_OK) st = bound_list(cl, p, lim, &c->lim, &src, err);
     }
-    static const amount_src pod_req = {NULL, 0, "spec.resources.requests"}, pod_lim = {NULL, 0, "spec.resources.limits"},
+    static const amount_src pod_req = {NULL, 0, "spec.resources.requests"},
+                            pod_lim = {NULL, 0, "spec.resources.limits"},
                             overhead = {NULL, 0, "spec.overhead"};
     if (st == KP_OK) st = bound_list(cl, p, req, &p->pod_req, &pod_req, err);
     if (st == KP_OK) st = bound_list(cl, p, lim, &p->pod_lim, &pod_lim, err);
@@ -179,11 +196,16 @@ static kp_status node_sum_error(kp_cluster *cl, const kp_pod *p, const kp_node *
     const char *res = NULL;
     int64_t unused;
     for (uint16_t i = 0; i < p->req.n && !res; i++)
-        if (kp_amount_add(n->requested[p->req.e[i].res], p->req.e[i].v, &unused) != KP_OK) res = kp__s(cl, cl->res_names[p->req.e[i].res]);
-    if (!res) res = kp_amount_add(n->nz_cpu, p->nz_cpu, &unused) != KP_OK ? "cpu (non-zero)" : "memory (non-zero)";
-    return kp_error_set(err, KP_ERANGE, "%s: Pod %s/%s: spec.nodeName: the requests of %s of the pods bound to node %s add up to more than %lld (kprio's limit)",
-                        p->src_file ? p->src_file : "", kp__s(cl, p->ns), kp__s(cl, p->name), res, kp__s(cl, n->name),
-                        (long long)INT64_MAX);
+        if (kp_amount_add(n->requested[p->req.e[i].res], p->req.e[i].v, &unused) != KP_OK)
+            res = kp__s(cl, cl->res_names[p->req.e[i].res]);
+    if (!res)
+        res = kp_amount_add(n->nz_cpu, p->nz_cpu, &unused) != KP_OK ? "cpu (non-zero)"
+                                                                    : "memory (non-zero)";
+    return kp_error_set(
+        err, KP_ERANGE,
+        "%s: Pod %s/%s: spec.nodeName: the requests of %s of the pods bound to node %s add up to more than %lld (kprio's limit)",
+        p->src_file ? p->src_file : "", kp__s(cl, p->ns), kp__s(cl, p->name), res,
+        kp__s(cl, n->name), (long long)INT64_MAX);
 }
 
 static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
@@ -205,7 +227,8 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     kp_status st = validate_classes(cl, err);
     if (st != KP_OK) return st;
     if (cl->n_skipped_kinds)
-        if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s", cl->n_skipped_kinds,
+        if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",
+                             cl->n_skipped_kinds,
                              cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
             return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     uint32_t n_unknown_node = 0;
@@ -213,7 +236,8 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         kp_pod *p = &cl->pods[i];
         p->src_index = i;
         const char *src = NULL;
-        p->is_static = has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
+        p->is_static =
+            has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
         if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
         if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
         if ((st = check_pod_sums(cl, p, err)) != KP_OK) return st;
@@ -221,14 +245,17 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
         if (p->status_qos) {
             const char *q = kp__s(cl, p->status_qos);
-            p->qos = strcmp(q, "Guaranteed") == 0 ? KP_QOS_GUARANTEED : strcmp(q, "Burstable") == 0 ? KP_QOS_BURSTABLE : KP_QOS_BESTEFFORT;
+            p->qos = strcmp(q, "Guaranteed") == 0  ? KP_QOS_GUARANTEED
+                     : strcmp(q, "Burstable") == 0 ? KP_QOS_BURSTABLE
+                                                   : KP_QOS_BESTEFFORT;
         } else {
             p->qos = kp__pod_compute_qos(p);
         }
         int64_t dense[KP_MAX_RES];
         kp__pod_requests(cl, p, true, false, dense);
         if ((st = to_resv(cl, dense, &p->req)) != KP_OK)
-            return kp_error_set(err, st, "Pod %s/%s: out of memory", kp__s(cl, p->ns), kp__s(cl, p->name));
+            return kp_error_set(err, st, "Pod %s/%s: out of memory", kp__s(cl, p->ns),
+                                kp__s(cl, p->name));
         kp__pod_requests(cl, p, true, true, dense);
         p->nz_cpu = dense[KP_RES_CPU];
         p->nz_mem = dense[KP_RES_MEM];
@@ -240,18 +267,21 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         long n = kp_cluster_find_node(cl, kp__s(cl, p->node_name));
         if (n < 0) {
             if (n_unknown_node++ < 5) {
-                if (kp__cluster_warn(cl, "Pod %s/%s is bound to node %s, which is not in the input; it is ignored for placement",
-                                     kp__s(cl, p->ns), kp__s(cl, p->name), kp__s(cl, p->node_name)) != KP_OK)
-                    return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory storing a warning", kp__s(cl, p->ns),
-                                        kp__s(cl, p->name));
+                if (kp__cluster_warn(
+                        cl,
+                        "Pod %s/%s is bound to node %s, which is not in the input; it is ignored for placement",
+                        kp__s(cl, p->ns), kp__s(cl, p->name), kp__s(cl, p->node_name)) != KP_OK)
+                    return kp_error_set(err, KP_ENOMEM,
+                                        "Pod %s/%s: out of memory storing a warning",
+                                        kp__s(cl, p->ns), kp__s(cl, p->name));
             }
             continue;
         }
         st = kp__node_add_pod(cl, (uint32_t)n, i);
         if (st == KP_ERANGE) return node_sum_error(cl, p, &cl->nodes[n], err);
         if (st != KP_OK)
-            return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory adding it to node %s", kp__s(cl, p->ns),
-                                kp__s(cl, p->name), kp__s(cl, p->node_name));
+            return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory adding it to node %s",
+                                kp__s(cl, p->ns), kp__s(cl, p->name), kp__s(cl, p->node_name));
     }
     /* The object arrays grew by doubling while loading; give the unused tail back. */
     if (cl->n_pods && cl->n_pods < cl->cap_pods) {
@@ -263,7 +293,8 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     }
     kp__intern_trim(&cl->strs);
     if (n_unknown_node > 5 &&
-        kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input", n_unknown_node - 5) != KP_OK)
+        kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input",
+                         n_unknown_node - 5) != KP_OK)
         return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     cl->finalized = true;
     return KP_OK;

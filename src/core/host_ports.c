@@ -1,12 +1,13 @@
 /* Host ports: see host_ports.h. */
-#include "core/cluster.h"
 #include "core/host_ports.h"
+#include "core/cluster.h"
 #include "core/pod.h"
 
 bool kp__host_port_conflicts(const kp_cluster *cl, const kp_port *want, const kp_port *used) {
     if (want->host_port <= 0 || want->host_port != used->host_port) return false;
     if (want->protocol != used->protocol) return false;
-    return want->host_ip == cl->s_any_ip || used->host_ip == cl->s_any_ip || used->host_ip == want->host_ip;
+    return want->host_ip == cl->s_any_ip || used->host_ip == cl->s_any_ip ||
+           used->host_ip == want->host_ip;
 }
 
 bool kp__pod_has_host_ports(const kp_pod *p) {

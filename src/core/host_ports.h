@@ -13,7 +13,9 @@
 #include "core/pod.h"
 
 /* Container c's ports count as the pod's host ports (regular or sidecar init container). */
-static inline bool kp__host_ports_counted(const kp_container *c) { return !c->is_init || c->is_sidecar; }
+static inline bool kp__host_ports_counted(const kp_container *c) {
+    return !c->is_init || c->is_sidecar;
+}
 
 /* mirrors HostPortInfo.CheckConflict: want conflicts with the used port. */
 bool kp__host_port_conflicts(const kp_cluster *cl, const kp_port *want, const kp_port *used);

@@ -33,7 +33,8 @@ struct kp_inspection {
  * 2 * allocatable < 2^64), saturating at the int64 limits. */
 int64_t kp_inspect_percent(int64_t requested, int64_t allocatable) {
     if (allocatable <= 0) return 0;
-    if (requested >= INT64_MIN / 100 && requested <= INT64_MAX / 100) return requested * 100 / allocatable;
+    if (requested >= INT64_MIN / 100 && requested <= INT64_MAX / 100)
+        return requested * 100 / allocatable;
     bool neg = requested < 0;
     uint64_t ua = neg ? (uint64_t)0 - (uint64_t)requested : (uint64_t)requested;
     uint64_t ub = (uint64_t)allocatable, q = ua / ub, r = ua % ub, frac = 0;
@@ -58,9 +59,9 @@ int64_t kp_inspect_percent(int64_t requested, int64_t allocatable) {
 /* ---- deterministic order without globals: sort records that carry their own keys ---- */
 
 typedef struct {
-    int64_t num;         /* descending */
-    const char *a, *b;   /* then ascending, bytewise */
-    uint32_t idx;        /* then load order (keys are unique identities, so never reached) */
+    int64_t num; /* descending */
+    const char *a, *b; /* then ascending, bytewise */
+    uint32_t idx; /* then load order (keys are unique identities, so never reached) */
 } sort_key;
 
 static int sort_key_cmp(const void *x, const void *y) {
@@ -89,7 +90,8 @@ static kp_status add_warning(kp_inspection *in, const char *fmt, ...) {
     int len = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (len < 0) return KP_EINVAL;
-    if (!kp__grow((void **)&in->warnings, &in->cap_warnings, in->n_warnings + 1, sizeof *in->warnings, 16))
+    if (!kp__grow((void **)&in->warnings, &in->cap_warnings, in->n_warnings + 1,
+                  sizeof *in->warnings, 16))
         return KP_ENOMEM;
     char *w = kp__malloc((size_t)len + 1);
     if (!w) return KP_ENOMEM;
@@ -107,21 +109,27 @@ static kp_status collect_warnings(const kp_cluster *cl, kp_inspection *in) {
         const kp_pod *p = &cl->pods[i];
         const char *ns = kp__s(cl, p->ns), *name = kp__s(cl, p->name);
         kp_status st = KP_OK;
-        if (!p->node_name && !kp__pod_is_terminal(p) && p->deletion_ts == KP_TIME_NONE) s->pending_pods++;
+        if (!p->node_name && !kp__pod_is_terminal(p) && p->deletion_ts == KP_TIME_NONE)
+            s->pending_pods++;
         if (p->deletion_ts != KP_TIME_NONE) {
             s->terminating_pods++;
-            bool victim = kp__pod_has_condition(cl, p, "DisruptionTarget", "True", "PreemptionByScheduler");
-            st = add_warning(in, "Pod %s/%s is terminating (deletionTimestamp set): it still holds its resources%s",
-                             ns, name, victim ? "; it is a preemption victim" : "");
+            bool victim =
+                kp__pod_has_condition(cl, p, "DisruptionTarget", "True", "PreemptionByScheduler");
+            st = add_warning(
+                in,
+                "Pod %s/%s is terminating (deletionTimestamp set): it still holds its resources%s",
+                ns, name, victim ? "; it is a preemption victim" : "");
         } else if (p->nominated_node) {
             s->nominated_pods++;
-            st = add_warning(in,
-                             "Pod %s/%s is nominated to node %s: it reserves room there for pods of equal or lower priority",
-                             ns, name, kp__s(cl, p->nominated_node));
+            st = add_warning(
+                in,
+                "Pod %s/%s is nominated to node %s: it reserves room there for pods of equal or lower priority",
+                ns, name, kp__s(cl, p->nominated_node));
         } else if (p->class_missing) {
             s->class_missing_pods++;
-            st = add_warning(in, "Pod %s/%s has priority %d from PriorityClass %s, which no longer exists", ns, name,
-                             p->priority, kp__s(cl, p->priority_class));
+            st = add_warning(
+                in, "Pod %s/%s has priority %d from PriorityClass %s, which no longer exists", ns,
+                name, p->priority, kp__s(cl, p->priority_class));
         }
         if (st != KP_OK) return st;
     }
@@ -137,7 +145,8 @@ static uint32_t class_index(const kp_cluster *cl, const kp_pod *p) {
     return cl->n_classes;
 }
 
-static kp_status class_rows(const kp_cluster *cl, kp_inspection *in, const uint32_t *order, const size_t *total) {
+static kp_status class_rows(const kp_cluster *cl, kp_inspection *in, const uint32_t *order,
+                            const size_t *total) {
     in->classes = kp__calloc(cl->n_classes ? cl->n_classes : 1, sizeof *in->classes);
     if (!in->classes) return KP_ENOMEM;
     for (uint32_t k = 0; k < cl->n_classes; k++) {
@@ -146,7 +155,8 @@ static kp_status class_rows(const kp_cluster *cl, kp_inspection *in, const uint3
         row->name = kp__s(cl, pc->name);
         row->value = pc->value;
         row->global_default = pc->global_default;
-        row->preemption_policy = pc->preemption_policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority";
+        row->preemption_policy =
+            pc->preemption_policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority";
         row->pods = total[order[k]];
     }
     return KP_OK;
@@ -200,7 +210,8 @@ static kp_status count_pods(const kp_cluster *cl, tallies *t) {
     return KP_OK;
 }
 
-static kp_status node_rows(const kp_cluster *cl, kp_inspection *in, const tallies *t, const uint32_t *class_order) {
+static kp_status node_rows(const kp_cluster *cl, kp_inspection *in, const tallies *t,
+                           const uint32_t *class_order) {
     sort_key *keys = sort_keys_new(cl->n_nodes);
     size_t n_counts = 0;
     for (size_t i = 0; i < (size_t)cl->n_nodes * t->nc; i++) n_counts += t->by_class[i] != 0;
@@ -210,7 +221,8 @@ static kp_status node_rows(const kp_cluster *cl, kp_inspection *in, const tallie
         kp__free(keys);
         return KP_ENOMEM;
     }
-    for (uint32_t i = 0; i < cl->n_nodes; i++) keys[i] = (sort_key){0, kp__s(cl, cl->nodes[i].name), "", i};
+    for (uint32_t i = 0; i < cl->n_nodes; i++)
+        keys[i] = (sort_key){0, kp__s(cl, cl->nodes[i].name), "", i};
     sort_keys(keys, cl->n_nodes);
     kp_inspect_count *next = in->counts;
     for (uint32_t k = 0; k < cl->n_nodes; k++) {
@@ -277,7 +289,8 @@ static kp_status build(const kp_cluster *cl, kp_inspection *in) {
 
 kp_status kp_inspection_new(const kp_cluster *cl, kp_inspection **out, kp_error *err) {
     *out = NULL;
-    if (!cl->finalized) return kp_error_set(err, KP_EINVAL, "inspection: the cluster is not finalized");
+    if (!cl->finalized)
+        return kp_error_set(err, KP_EINVAL, "inspection: the cluster is not finalized");
     kp_inspection *in = kp__calloc(1, sizeof *in);
     if (!in) return kp_error_set(err, KP_ENOMEM, "out of memory");
     kp_status st = build(cl, in);

@@ -8,9 +8,9 @@
 /* ---------------------------------------------------------------- eviction signals */
 
 static const char *const sig_names[KP_EVSIG_COUNT] = {
-    "memory.available",  "allocatableMemory.available", "nodefs.available",
-    "nodefs.inodesFree", "imagefs.available",           "imagefs.inodesFree",
-    "containerfs.available", "containerfs.inodesFree",  "pid.available"};
+    "memory.available",      "allocatableMemory.available", "nodefs.available",
+    "nodefs.inodesFree",     "imagefs.available",           "imagefs.inodesFree",
+    "containerfs.available", "containerfs.inodesFree",      "pid.available"};
 
 const char *kp_evict_signal_name(kp_evict_signal s) {
     return (unsigned)s < KP_EVSIG_COUNT ? sig_names[s] : "";
@@ -29,7 +29,10 @@ bool kp_evict_signal_parse(const char *s, size_t len, kp_evict_signal *out) {
 /* ---------------------------------------------------------------- ordered string maps */
 
 void kp__kcfg_map_clear(kp__kcfg_map *m) {
-    for (uint32_t i = 0; i < m->n; i++) { kp__free(m->items[i].key); kp__free(m->items[i].val); }
+    for (uint32_t i = 0; i < m->n; i++) {
+        kp__free(m->items[i].key);
+        kp__free(m->items[i].val);
+    }
     m->n = 0;
 }
 
@@ -59,12 +62,18 @@ kp_status kp__kcfg_map_put(kp__kcfg_map *m, const char *k, size_t klen, const ch
     if (m->n == m->cap) {
         uint32_t nc = m->cap ? m->cap * 2 : 8;
         kp__kcfg_kv *ni = kp__realloc(m->items, nc * sizeof *ni);
-        if (!ni) { kp__free(val); return kp_error_set(err, KP_ENOMEM, "out of memory"); }
+        if (!ni) {
+            kp__free(val);
+            return kp_error_set(err, KP_ENOMEM, "out of memory");
+        }
         m->items = ni;
         m->cap = nc;
     }
     char *key = kp__strndup(k, klen);
-    if (!key) { kp__free(val); return kp_error_set(err, KP_ENOMEM, "out of memory"); }
+    if (!key) {
+        kp__free(val);
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
+    }
     m->items[m->n].key = key;
     m->items[m->n].val = val;
     m->n++;
@@ -74,9 +83,11 @@ kp_status kp__kcfg_map_put(kp__kcfg_map *m, const char *k, size_t klen, const ch
 /* ---------------------------------------------------------------- defaults */
 
 /* DefaultEvictionHard (defaults_linux.go) */
-static const char *const default_hard[][2] = {
-    {"memory.available", "100Mi"}, {"nodefs.available", "10%"}, {"nodefs.inodesFree", "5%"},
-    {"imagefs.available", "15%"},  {"imagefs.inodesFree", "5%"}};
+static const char *const default_hard[][2] = {{"memory.available", "100Mi"},
+                                              {"nodefs.available", "10%"},
+                                              {"nodefs.inodesFree", "5%"},
+                                              {"imagefs.available", "15%"},
+                                              {"imagefs.inodesFree", "5%"}};
 #define N_DEFAULT_HARD (sizeof default_hard / sizeof default_hard[0])
 
 kp_evict_config *kp_evict_config_new(void) {
@@ -106,7 +117,9 @@ void kp_evict_config_free(kp_evict_config *c) {
     kp__free(c);
 }
 
-void kp_evict_config_set_fs_layout(kp_evict_config *c, kp_evict_fs_layout layout) { c->layout = layout; }
+void kp_evict_config_set_fs_layout(kp_evict_config *c, kp_evict_fs_layout layout) {
+    c->layout = layout;
+}
 
 kp_status kp__kcfg_merge_default_hard(kp_evict_config *c, kp_error *err) {
     if (!c->hard.is_set) return KP_OK;

@@ -29,8 +29,8 @@ typedef struct {
 typedef struct {
     kp__kcfg_kv *items;
     uint32_t n, cap;
-    bool is_set;     /* non-nil map (config field present or flag given) */
-    bool flag_set;   /* a flag already replaced the map (later flags add) */
+    bool is_set; /* non-nil map (config field present or flag given) */
+    bool flag_set; /* a flag already replaced the map (later flags add) */
 } kp__kcfg_map;
 
 struct kp__ev_threshold; /* the parsed thresholds: src/kubelet/evict_threshold.h */

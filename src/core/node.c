@@ -1,7 +1,7 @@
 /* Node aggregates of the pods bound to it. */
+#include "core/node.h"
 #include "base/alloc.h"
 #include "core/cluster.h"
-#include "core/node.h"
 #include "core/pod.h"
 #include "kprio/quantity.h"
 
@@ -13,8 +13,10 @@ kp_status kp__node_add_pod(kp_cluster *cl, uint32_t node, uint32_t pod) {
     /* The sums must hold before anything changes: on KP_ERANGE the node is as it was. */
     int64_t unused;
     for (uint16_t i = 0; i < p->req.n; i++)
-        if (kp_amount_add(n->requested[p->req.e[i].res], p->req.e[i].v, &unused) != KP_OK) return KP_ERANGE;
-    if (kp_amount_add(n->nz_cpu, p->nz_cpu, &unused) != KP_OK || kp_amount_add(n->nz_mem, p->nz_mem, &unused) != KP_OK)
+        if (kp_amount_add(n->requested[p->req.e[i].res], p->req.e[i].v, &unused) != KP_OK)
+            return KP_ERANGE;
+    if (kp_amount_add(n->nz_cpu, p->nz_cpu, &unused) != KP_OK ||
+        kp_amount_add(n->nz_mem, p->nz_mem, &unused) != KP_OK)
         return KP_ERANGE;
     if (n->n_pods == n->cap_pods) {
         uint32_t ncap = n->cap_pods ? n->cap_pods * 2 : 8;

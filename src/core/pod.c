@@ -10,7 +10,8 @@ bool kp__pod_is_terminal(const kp_pod *p) {
     return p->phase == KP_PHASE_SUCCEEDED || p->phase == KP_PHASE_FAILED;
 }
 
-bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *type, const char *status, const char *reason) {
+bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *type,
+                           const char *status, const char *reason) {
     for (uint16_t i = 0; i < p->n_conditions; i++) {
         const kp_condition *c = &p->conditions[i];
         if (strcmp(kp__s(cl, c->type), type) != 0) continue;

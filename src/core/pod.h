@@ -27,7 +27,7 @@ typedef struct {
     int32_t min_domains;
     bool has_node_affinity_policy, has_node_taints_policy;
     kp_inclusion_policy node_affinity_policy; /* default Honor */
-    kp_inclusion_policy node_taints_policy;   /* default Ignore */
+    kp_inclusion_policy node_taints_policy; /* default Ignore */
     uint16_t n_match_label_keys;
     kp_str *match_label_keys;
 } kp_spread;
@@ -35,7 +35,7 @@ typedef struct {
 typedef struct {
     int32_t host_port, container_port;
     kp_str protocol; /* "TCP" when unset */
-    kp_str host_ip;  /* "0.0.0.0" when unset */
+    kp_str host_ip; /* "0.0.0.0" when unset */
 } kp_port;
 
 typedef struct {
@@ -43,7 +43,7 @@ typedef struct {
     kp_str image; /* spec.containers[].image as written */
     kp_resv req, lim;
     bool is_init, is_sidecar; /* sidecar = init container with restartPolicy Always */
-    uint16_t n_ports;         /* only ports with hostPort > 0 */
+    uint16_t n_ports; /* only ports with hostPort > 0 */
     kp_port *ports;
 } kp_container;
 
@@ -66,7 +66,13 @@ typedef struct {
     bool controller;
 } kp_owner_ref;
 
-typedef enum { KP_PHASE_UNKNOWN = 0, KP_PHASE_PENDING, KP_PHASE_RUNNING, KP_PHASE_SUCCEEDED, KP_PHASE_FAILED } kp_phase;
+typedef enum {
+    KP_PHASE_UNKNOWN = 0,
+    KP_PHASE_PENDING,
+    KP_PHASE_RUNNING,
+    KP_PHASE_SUCCEEDED,
+    KP_PHASE_FAILED
+} kp_phase;
 /* kp_qos: include/kprio/qos.h */
 
 typedef struct kp_pod {
@@ -76,54 +82,55 @@ typedef struct kp_pod {
     kp_labels node_selector;
     int64_t creation_ts; /* unix seconds, KP_TIME_NONE if unset */
     int64_t deletion_ts; /* KP_TIME_NONE if not being deleted */
-    int64_t start_time;  /* status.startTime, KP_TIME_NONE if unset */
+    int64_t start_time; /* status.startTime, KP_TIME_NONE if unset */
     int64_t termination_grace; /* seconds, default 30 */
-    int64_t nz_cpu, nz_mem;    /* derived: non-zero requests for scoring (100m / 200Mi defaults) */
+    int64_t nz_cpu, nz_mem; /* derived: non-zero requests for scoring (100m / 200Mi defaults) */
     kp_owner_ref *owners;
-    kp_node_affinity *node_affinity;           /* NULL if none */
+    kp_node_affinity *node_affinity; /* NULL if none */
     kp_pod_affinity *pod_affinity, *pod_anti_affinity; /* NULL if none */
     kp_toleration *tolerations; /* may be shared between pods: read-only */
     kp_spread *spread;
-    kp_container *containers;      /* n_containers + n_init entries: apps, then init containers */
+    kp_container *containers; /* n_containers + n_init entries: apps, then init containers */
     kp_volume *volumes;
-    kp_condition *conditions;      /* only DisruptionTarget is kept */
-    const char *src_file;          /* file it came from (interned path) */
+    kp_condition *conditions; /* only DisruptionTarget is kept */
+    const char *src_file; /* file it came from (interned path) */
     kp_resv overhead;
-    kp_resv pod_req, pod_lim;      /* pod-level spec.resources */
-    kp_resv req;                   /* derived: scheduler PodRequests (incl. overhead, pod-level) */
+    kp_resv pod_req, pod_lim; /* pod-level spec.resources */
+    kp_resv req; /* derived: scheduler PodRequests (incl. overhead, pod-level) */
 
     kp_str ns, name, uid;
-    kp_str priority_class;  /* spec.priorityClassName (after admission resolution) */
-    kp_str scheduler_name;  /* "default-scheduler" when unset */
-    kp_str node_name;       /* spec.nodeName ("" = unbound) */
-    kp_str nominated_node;  /* status.nominatedNodeName */
-    kp_str os_name;         /* spec.os.name */
-    kp_str status_qos;      /* status.qosClass as loaded ("" if absent) */
-    int32_t priority;       /* effective priority after finalize */
-    int32_t node;           /* derived: index of the bound node, -1 if none */
-    uint32_t pos_in_node;   /* derived: index in nodes[node].pods */
-    uint32_t src_index;     /* load order, stable tie-break */
+    kp_str priority_class; /* spec.priorityClassName (after admission resolution) */
+    kp_str scheduler_name; /* "default-scheduler" when unset */
+    kp_str node_name; /* spec.nodeName ("" = unbound) */
+    kp_str nominated_node; /* status.nominatedNodeName */
+    kp_str os_name; /* spec.os.name */
+    kp_str status_qos; /* status.qosClass as loaded ("" if absent) */
+    int32_t priority; /* effective priority after finalize */
+    int32_t node; /* derived: index of the bound node, -1 if none */
+    uint32_t pos_in_node; /* derived: index in nodes[node].pods */
+    uint32_t src_index; /* load order, stable tie-break */
 
     uint16_t n_owners, n_tolerations, n_spread;
     uint16_t n_containers, n_init;
     uint16_t n_volumes, n_conditions;
 
     /* priority: spec.priority if set, else resolved at finalize (Priority admission plugin) */
-    bool has_priority;      /* priority known: spec.priority in the input, or resolved at finalize */
+    bool has_priority; /* priority known: spec.priority in the input, or resolved at finalize */
     bool has_spec_priority; /* spec.priority was present in the input itself */
     bool has_preemption_policy;
-    bool class_missing;     /* has spec.priority but its class no longer exists (warning) */
+    bool class_missing; /* has spec.priority but its class no longer exists (warning) */
     bool has_pod_resources; /* spec.resources (pod-level) present */
     bool has_termination_grace;
     bool is_static, is_mirror, is_critical; /* derived */
     uint8_t preemption_policy; /* kp_preempt_policy */
-    uint8_t phase;             /* kp_phase */
-    uint8_t qos;               /* kp_qos, derived */
+    uint8_t phase; /* kp_phase */
+    uint8_t qos; /* kp_qos, derived */
 } kp_pod;
 
 /* Pod classification (mirrors pkg/kubelet/types + v1qos). */
 bool kp__pod_is_terminal(const kp_pod *p);
-bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *type, const char *status, const char *reason);
+bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *type,
+                           const char *status, const char *reason);
 /* Readable name in messages: "ns/name". Writes into buf, returns buf. */
 const char *kp__pod_ref(const kp_cluster *cl, const kp_pod *p, char *buf, size_t cap);
 

@@ -14,7 +14,10 @@
 
 static inline int64_t resv_get(const kp_resv *v, int r, bool *has) {
     for (uint16_t i = 0; i < v->n; i++)
-        if (v->e[i].res == r) { *has = true; return v->e[i].v; }
+        if (v->e[i].res == r) {
+            *has = true;
+            return v->e[i].v;
+        }
     return 0;
 }
 
@@ -26,11 +29,13 @@ static inline int64_t sat_add(int64_t a, int64_t b) {
 
 /* mirrors resourcehelper.IsSupportedPodLevelResource: cpu, memory and hugepages-* */
 bool kp__pod_level_supported(const kp_cluster *cl, int r) {
-    return r == KP_RES_CPU || r == KP_RES_MEM || strncmp(kp__s(cl, cl->res_names[r]), "hugepages-", 10) == 0;
+    return r == KP_RES_CPU || r == KP_RES_MEM ||
+           strncmp(kp__s(cl, cl->res_names[r]), "hugepages-", 10) == 0;
 }
 
 /* mirrors component-helpers resource.PodRequests (sidecar-aware max of init steps). */
-void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero, int64_t *out) {
+void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero,
+                      int64_t *out) {
     int64_t apps[KP_MAX_RES] = {0}, side[KP_MAX_RES] = {0}, init_max[KP_MAX_RES] = {0};
     for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
         const kp_container *c = &p->containers[i];
@@ -61,7 +66,8 @@ void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead,
             }
         }
     }
-    for (uint32_t r = 0; r < KP_MAX_RES; r++) out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
+    for (uint32_t r = 0; r < KP_MAX_RES; r++)
+        out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
     if (p->has_pod_resources) {
         /* pod-level requests replace the aggregate for cpu, memory and hugepages-* */
         for (uint16_t k = 0; k < p->pod_req.n; k++) {
@@ -70,7 +76,8 @@ void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead,
         }
     }
     if (with_overhead)
-        for (uint16_t k = 0; k < p->overhead.n; k++) out[p->overhead.e[k].res] += p->overhead.e[k].v;
+        for (uint16_t k = 0; k < p->overhead.n; k++)
+            out[p->overhead.e[k].res] += p->overhead.e[k].v;
 }
 
 /* mirrors component-helpers resource.PodLimits */
@@ -92,7 +99,8 @@ void kp__pod_limits(const kp_cluster *cl, const kp_pod *p, int64_t *out) {
             }
         }
     }
-    for (uint32_t r = 0; r < KP_MAX_RES; r++) out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
+    for (uint32_t r = 0; r < KP_MAX_RES; r++)
+        out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
     if (p->has_pod_resources)
         for (uint16_t k = 0; k < p->pod_lim.n; k++) {
             int r = p->pod_lim.e[k].res;
@@ -130,7 +138,8 @@ static bool resv_has_supported(const kp_cluster *cl, const kp_resv *v) {
 }
 
 bool kp__pod_level_resources_set(const kp_cluster *cl, const kp_pod *p) {
-    return p->has_pod_resources && (resv_has_supported(cl, &p->pod_req) || resv_has_supported(cl, &p->pod_lim));
+    return p->has_pod_resources &&
+           (resv_has_supported(cl, &p->pod_req) || resv_has_supported(cl, &p->pod_lim));
 }
 
 int64_t kp__pod_resource_request(const kp_cluster *cl, const kp_pod *p, int r) {
@@ -139,10 +148,10 @@ int64_t kp__pod_resource_request(const kp_cluster *cl, const kp_pod *p, int r) {
     if (!p->has_pod_resources && p->n_init == 0 && p->n_containers == 1 && !p->overhead.n)
         return resv_get(&p->containers[0].req, r, &has); /* the common shape, same result */
     int64_t v;
-    if (!kp__pod_level_resources_set(cl, p))
-        v = kp__pod_aggregate_container(p, r, false, NULL);
+    if (!kp__pod_level_resources_set(cl, p)) v = kp__pod_aggregate_container(p, r, false, NULL);
     else /* container level skipped; supported pod-level requests replace the aggregate */
         v = kp__pod_level_supported(cl, r) ? resv_get(&p->pod_req, r, &has) : 0;
-    if (v != 0 && p->overhead.n) v = sat_add(v, resv_get(&p->overhead, r, &has)); /* only on a non-zero total */
+    if (v != 0 && p->overhead.n)
+        v = sat_add(v, resv_get(&p->overhead, r, &has)); /* only on a non-zero total */
     return v;
 }

@@ -11,7 +11,7 @@
 
 /* The scheduler's requests for containers that set none (schedutil DefaultMilliCPURequest and
  * DefaultMemoryRequest), used for scoring (non-zero requests). */
-#define KP_DEFAULT_CPU_REQUEST 100                  /* millicores */
+#define KP_DEFAULT_CPU_REQUEST 100 /* millicores */
 #define KP_DEFAULT_MEM_REQUEST ((int64_t)200 << 20) /* bytes */
 
 /* mirrors resourcehelper.IsSupportedPodLevelResource (cpu, memory, hugepages-*) */
@@ -27,7 +27,8 @@ int64_t kp__pod_aggregate_container(const kp_pod *p, int r, bool limits, bool *h
 /* Fills dense out[KP_MAX_RES] with PodRequests(pod) incl. overhead when with_overhead; non_zero
  * substitutes 100m cpu / 200Mi memory for missing container requests (the scheduler's non-zero
  * requests used for scoring). Pod-level requests replace the aggregate of supported resources. */
-void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero, int64_t *out);
+void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero,
+                      int64_t *out);
 /* Fills dense out[KP_MAX_RES] with PodLimits(pod). */
 void kp__pod_limits(const kp_cluster *cl, const kp_pod *p, int64_t *out);
 /* mirrors the kubelet's resource.GetResourceRequest (GetResourceRequestQuantity's value): pods

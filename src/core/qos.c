@@ -1,6 +1,6 @@
 /* The pod's QoS class: the single copy of v1qos.ComputePodQOS and the class names. */
-#include "core/pod.h"
 #include "core/qos.h"
+#include "core/pod.h"
 #include "core/resources.h"
 
 const char *kp_qos_name(kp_qos q) {
@@ -20,11 +20,17 @@ kp_qos kp__pod_compute_qos(const kp_pod *p) {
     if (p->has_pod_resources && (p->pod_req.n || p->pod_lim.n)) {
         for (uint16_t k = 0; k < p->pod_req.n; k++) {
             int r = p->pod_req.e[k].res;
-            if (r <= KP_RES_MEM && p->pod_req.e[k].v > 0) { req[r] += p->pod_req.e[k].v; has_req[r] = true; }
+            if (r <= KP_RES_MEM && p->pod_req.e[k].v > 0) {
+                req[r] += p->pod_req.e[k].v;
+                has_req[r] = true;
+            }
         }
         for (uint16_t k = 0; k < p->pod_lim.n; k++) {
             int r = p->pod_lim.e[k].res;
-            if (r <= KP_RES_MEM && p->pod_lim.e[k].v > 0) { lim[r] += p->pod_lim.e[k].v; has_lim[r] = true; }
+            if (r <= KP_RES_MEM && p->pod_lim.e[k].v > 0) {
+                lim[r] += p->pod_lim.e[k].v;
+                has_lim[r] = true;
+            }
         }
         guaranteed = has_lim[0] && has_lim[1];
     } else {
@@ -33,11 +39,18 @@ kp_qos kp__pod_compute_qos(const kp_pod *p) {
             bool found[2] = {false, false};
             for (uint16_t k = 0; k < c->req.n; k++) {
                 int r = c->req.e[k].res;
-                if (r <= KP_RES_MEM && c->req.e[k].v > 0) { req[r] += c->req.e[k].v; has_req[r] = true; }
+                if (r <= KP_RES_MEM && c->req.e[k].v > 0) {
+                    req[r] += c->req.e[k].v;
+                    has_req[r] = true;
+                }
             }
             for (uint16_t k = 0; k < c->lim.n; k++) {
                 int r = c->lim.e[k].res;
-                if (r <= KP_RES_MEM && c->lim.e[k].v > 0) { lim[r] += c->lim.e[k].v; has_lim[r] = true; found[r] = true; }
+                if (r <= KP_RES_MEM && c->lim.e[k].v > 0) {
+                    lim[r] += c->lim.e[k].v;
+                    has_lim[r] = true;
+                    found[r] = true;
+                }
             }
             if (!found[0] || !found[1]) guaranteed = false;
         }

@@ -135,9 +135,7 @@ static size_t bn_to_dec(bn_t *a, char *buf, size_t cap) {
 /* ------------------------------------------------------------------------------------------ */
 /* Helpers on magnitudes.                                                                      */
 
-static uint64_t qty_umag(int64_t v) {
-    return v < 0 ? (uint64_t)(-(v + 1)) + 1u : (uint64_t)v;
-}
+static uint64_t qty_umag(int64_t v) { return v < 0 ? (uint64_t)(-(v + 1)) + 1u : (uint64_t)v; }
 
 /* Signed mantissa from a magnitude that the caller has checked against the limit. */
 static int64_t qty_from_mag(int negative, uint64_t mag) {
@@ -146,9 +144,7 @@ static int64_t qty_from_mag(int negative, uint64_t mag) {
     return -(int64_t)mag;
 }
 
-static uint64_t qty_mag_limit(int negative) {
-    return negative ? U64_2POW63 : U64_2POW63 - 1;
-}
+static uint64_t qty_mag_limit(int negative) { return negative ? U64_2POW63 : U64_2POW63 - 1; }
 
 static size_t u64_to_dec(uint64_t v, char *buf) {
     char tmp[24];
@@ -189,10 +185,10 @@ static int qty_cmp_mag(uint64_t ua, int64_t ea, uint64_t ub, int64_t eb) {
 
 typedef struct {
     int negative;
-    int has_digits;     /* the numeric part contained at least one digit */
-    const char *num;    /* integer digits after leading zeros were stripped */
+    int has_digits; /* the numeric part contained at least one digit */
+    const char *num; /* integer digits after leading zeros were stripped */
     size_t num_len;
-    const char *den;    /* fraction digits */
+    const char *den; /* fraction digits */
     size_t den_len;
     const char *suf;
     size_t suf_len;
@@ -200,9 +196,7 @@ typedef struct {
 
 static int qty_isdigit(char c) { return c >= '0' && c <= '9'; }
 
-static int qty_is_suffix_char(char c) {
-    return c != '\0' && strchr("eEinumkKMGTP", c) != NULL;
-}
+static int qty_is_suffix_char(char c) { return c != '\0' && strchr("eEinumkKMGTP", c) != NULL; }
 
 /* Returns 1 on success, 0 for ErrFormatWrong. */
 static int qty_scan_string(const char *s, size_t len, qty_scan *sc) {
@@ -248,7 +242,7 @@ static int qty_scan_string(const char *s, size_t len, qty_scan *sc) {
 /* Suffixes.                                                                                   */
 
 typedef struct {
-    int binary;      /* 1: value * 2^exp; 0: value * 10^exp */
+    int binary; /* 1: value * 2^exp; 0: value * 10^exp */
     int64_t exp;
     kp_qformat format;
 } qty_suffix;
@@ -279,10 +273,9 @@ static int qty_interpret_suffix(const char *s, size_t n, qty_suffix *out) {
         int binary;
         int exp;
     } table[] = {
-        {"", 0, 0},    {"n", 0, -9},  {"u", 0, -6},  {"m", 0, -3},  {"k", 0, 3},
-        {"M", 0, 6},   {"G", 0, 9},   {"T", 0, 12},  {"P", 0, 15},  {"E", 0, 18},
-        {"Ki", 1, 10}, {"Mi", 1, 20}, {"Gi", 1, 30}, {"Ti", 1, 40}, {"Pi", 1, 50},
-        {"Ei", 1, 60},
+        {"", 0, 0},    {"n", 0, -9},  {"u", 0, -6},  {"m", 0, -3},  {"k", 0, 3},   {"M", 0, 6},
+        {"G", 0, 9},   {"T", 0, 12},  {"P", 0, 15},  {"E", 0, 18},  {"Ki", 1, 10}, {"Mi", 1, 20},
+        {"Gi", 1, 30}, {"Ti", 1, 40}, {"Pi", 1, 50}, {"Ei", 1, 60},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         size_t tn = strlen(table[i].name);
@@ -352,8 +345,8 @@ static kp_status qty_too_large(const char *s, size_t len, kp_error *err) {
 /* Parsing.                                                                                     */
 
 /* Decimal suffix: |v| = D * 10^E with D = digits[0..L) (no leading or trailing zeros). */
-static int qty_round_decimal(const qty_digits *dg, size_t L, int64_t E, int negative,
-                             int64_t *mant, int64_t *scale) {
+static int qty_round_decimal(const qty_digits *dg, size_t L, int64_t E, int negative, int64_t *mant,
+                             int64_t *scale) {
     uint64_t lim = qty_mag_limit(negative), mag;
     if (E >= QTY_MIN_SCALE) {
         if (L > 20 || !qty_digits_u64(dg, 0, L, lim, &mag)) return 0;

@@ -6,7 +6,8 @@
 
 int kp__res_index(kp_cluster *cl, const char *name, size_t len) {
     for (uint32_t i = 0; i < cl->n_res; i++)
-        if (kp__strlen(&cl->strs, cl->res_names[i]) == len && memcmp(kp__s(cl, cl->res_names[i]), name, len) == 0)
+        if (kp__strlen(&cl->strs, cl->res_names[i]) == len &&
+            memcmp(kp__s(cl, cl->res_names[i]), name, len) == 0)
             return (int)i;
     if (cl->n_res >= KP_MAX_RES) return -1;
     kp_str id = kp__intern(&cl->strs, name, len);

@@ -7,31 +7,37 @@
 #include "core/sched_config.h"
 
 static const char *const PL_NAMES[KP_PL_COUNT] = {
-    "SchedulingGates", "PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration",
-    "NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
-    "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity", "DefaultPreemption",
-    "NodeResourcesBalancedAllocation", "ImageLocality", "DefaultBinder"};
+    "SchedulingGates",    "PrioritySort",
+    "NodeUnschedulable",  "NodeName",
+    "TaintToleration",    "NodeAffinity",
+    "NodePorts",          "NodeResourcesFit",
+    "VolumeRestrictions", "NodeVolumeLimits",
+    "VolumeBinding",      "VolumeZone",
+    "PodTopologySpread",  "InterPodAffinity",
+    "DefaultPreemption",  "NodeResourcesBalancedAllocation",
+    "ImageLocality",      "DefaultBinder"};
 
 /* extension points each plugin implements (upstream's plugin types) */
 static const uint16_t PL_EPS[KP_PL_COUNT] = {
-    KP_EP_PREENQUEUE,                                                        /* SchedulingGates */
-    KP_EP_QUEUESORT,                                                         /* PrioritySort */
-    KP_EP_FILTER,                                                            /* NodeUnschedulable */
-    KP_EP_FILTER,                                                            /* NodeName */
-    KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,                             /* TaintToleration */
-    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* NodeAffinity */
-    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* NodePorts */
-    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* NodeResourcesFit */
-    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* VolumeRestrictions */
-    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* NodeVolumeLimits */
-    KP_EP_PREENQUEUE | KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE | KP_EP_RESERVE | KP_EP_PREBIND, /* VolumeBinding */
-    KP_EP_PREFILTER | KP_EP_FILTER,                                          /* VolumeZone */
-    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* PodTopologySpread */
-    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE,           /* InterPodAffinity */
-    KP_EP_PREENQUEUE | KP_EP_POSTFILTER,                                     /* DefaultPreemption */
-    KP_EP_PRESCORE | KP_EP_SCORE,                                            /* BalancedAllocation */
-    KP_EP_SCORE,                                                             /* ImageLocality */
-    KP_EP_BIND,                                                              /* DefaultBinder */
+    KP_EP_PREENQUEUE, /* SchedulingGates */
+    KP_EP_QUEUESORT, /* PrioritySort */
+    KP_EP_FILTER, /* NodeUnschedulable */
+    KP_EP_FILTER, /* NodeName */
+    KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE, /* TaintToleration */
+    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE, /* NodeAffinity */
+    KP_EP_PREFILTER | KP_EP_FILTER, /* NodePorts */
+    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE, /* NodeResourcesFit */
+    KP_EP_PREFILTER | KP_EP_FILTER, /* VolumeRestrictions */
+    KP_EP_PREFILTER | KP_EP_FILTER, /* NodeVolumeLimits */
+    KP_EP_PREENQUEUE | KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE |
+        KP_EP_RESERVE | KP_EP_PREBIND, /* VolumeBinding */
+    KP_EP_PREFILTER | KP_EP_FILTER, /* VolumeZone */
+    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE, /* PodTopologySpread */
+    KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_PRESCORE | KP_EP_SCORE, /* InterPodAffinity */
+    KP_EP_PREENQUEUE | KP_EP_POSTFILTER, /* DefaultPreemption */
+    KP_EP_PRESCORE | KP_EP_SCORE, /* BalancedAllocation */
+    KP_EP_SCORE, /* ImageLocality */
+    KP_EP_BIND, /* DefaultBinder */
 };
 
 /* default MultiPoint set (getDefaultPlugins) with weights */
@@ -39,17 +45,29 @@ static const struct {
     kp_plugin pl;
     int32_t weight;
 } DEFAULT_MP[] = {
-    {KP_PL_SCHEDULING_GATES, 0}, {KP_PL_PRIORITY_SORT, 0}, {KP_PL_NODE_UNSCHEDULABLE, 0},
-    {KP_PL_NODE_NAME, 0},        {KP_PL_TAINT_TOLERATION, 3}, {KP_PL_NODE_AFFINITY, 2},
-    {KP_PL_NODE_PORTS, 0},       {KP_PL_FIT, 1},            {KP_PL_VOLUME_RESTRICTIONS, 0},
-    {KP_PL_NODE_VOLUME_LIMITS, 0}, {KP_PL_VOLUME_BINDING, 0}, {KP_PL_VOLUME_ZONE, 0},
-    {KP_PL_SPREAD, 2},           {KP_PL_INTERPOD, 2},       {KP_PL_DEFAULT_PREEMPTION, 0},
-    {KP_PL_BALANCED, 1},         {KP_PL_IMAGE_LOCALITY, 1}, {KP_PL_DEFAULT_BINDER, 0},
+    {KP_PL_SCHEDULING_GATES, 0},
+    {KP_PL_PRIORITY_SORT, 0},
+    {KP_PL_NODE_UNSCHEDULABLE, 0},
+    {KP_PL_NODE_NAME, 0},
+    {KP_PL_TAINT_TOLERATION, 3},
+    {KP_PL_NODE_AFFINITY, 2},
+    {KP_PL_NODE_PORTS, 0},
+    {KP_PL_FIT, 1},
+    {KP_PL_VOLUME_RESTRICTIONS, 0},
+    {KP_PL_NODE_VOLUME_LIMITS, 0},
+    {KP_PL_VOLUME_BINDING, 0},
+    {KP_PL_VOLUME_ZONE, 0},
+    {KP_PL_SPREAD, 2},
+    {KP_PL_INTERPOD, 2},
+    {KP_PL_DEFAULT_PREEMPTION, 0},
+    {KP_PL_BALANCED, 1},
+    {KP_PL_IMAGE_LOCALITY, 1},
+    {KP_PL_DEFAULT_BINDER, 0},
 };
 
 static const char *const EP_KEYS[KP_N_EP] = {"preEnqueue", "queueSort", "preFilter", "filter",
-                                             "postFilter", "preScore", "score", "reserve",
-                                             "permit", "preBind", "bind", "postBind"};
+                                             "postFilter", "preScore",  "score",     "reserve",
+                                             "permit",     "preBind",   "bind",      "postBind"};
 
 const char *kp__plugin_name(kp_plugin p) { return (unsigned)p < KP_PL_COUNT ? PL_NAMES[p] : "?"; }
 
@@ -75,10 +93,12 @@ static int pset_find(const kp_cfg_pset *s, int pl) {
 }
 
 /* mirrors mergePluginSet */
-static void merge_set(const kp_cfg_pluginset *def, const kp_cfg_pluginset *custom, kp_cfg_pluginset *out) {
+static void merge_set(const kp_cfg_pluginset *def, const kp_cfg_pluginset *custom,
+                      kp_cfg_pluginset *out) {
     memset(out, 0, sizeof *out);
     out->disabled = custom->disabled;
-    for (uint8_t i = 0; i < def->disabled.n && out->disabled.n < KP_CFG_MERGED_SET; i++) out->disabled.pl[out->disabled.n++] = def->disabled.pl[i];
+    for (uint8_t i = 0; i < def->disabled.n && out->disabled.n < KP_CFG_MERGED_SET; i++)
+        out->disabled.pl[out->disabled.n++] = def->disabled.pl[i];
     bool replaced[KP_CFG_MERGED_SET] = {false};
     if (!pset_has(&out->disabled, -1)) {
         for (uint8_t i = 0; i < def->enabled.n; i++) {
@@ -103,8 +123,8 @@ static void merge_set(const kp_cfg_pluginset *def, const kp_cfg_pluginset *custo
 
 /* mirrors expandMultiPointPlugins for one extension point: override plugins, then MultiPoint
  * plugins, then the point's own plugins. Returns KP_EINVAL on double registration. */
-static kp_status expand(const kp_cfg_pluginset *mp, const kp_cfg_pluginset *ep, uint16_t ep_bit, uint8_t *out,
-                        uint8_t *n_out, int32_t *weights, char *why, size_t why_cap) {
+static kp_status expand(const kp_cfg_pluginset *mp, const kp_cfg_pluginset *ep, uint16_t ep_bit,
+                        uint8_t *out, uint8_t *n_out, int32_t *weights, char *why, size_t why_cap) {
     *n_out = 0;
     int16_t order[3 * KP_CFG_MERGED_SET];
     int32_t w[3 * KP_CFG_MERGED_SET];
@@ -112,7 +132,8 @@ static kp_status expand(const kp_cfg_pluginset *mp, const kp_cfg_pluginset *ep, 
     for (uint8_t i = 0; i < ep->enabled.n; i++) {
         int pl = ep->enabled.pl[i];
         if (!(PL_EPS[pl] & ep_bit)) {
-            snprintf(why, why_cap, "plugin \"%s\" does not extend this extension point", PL_NAMES[pl]);
+            snprintf(why, why_cap, "plugin \"%s\" does not extend this extension point",
+                     PL_NAMES[pl]);
             return KP_EINVAL;
         }
         if (pset_find(&ep->enabled, pl) != i) {
@@ -182,8 +203,9 @@ static void set_default_args(kp_sched_config *c) {
     c->hard_pod_affinity_weight = 1;
 }
 
-kp_status kp__sched_config_build(kp_sched_config *c, const kp_cfg_pluginset *mp_custom, const kp_cfg_pluginset *eps,
-                                 char *why, size_t why_cap, int *bad_ep) {
+kp_status kp__sched_config_build(kp_sched_config *c, const kp_cfg_pluginset *mp_custom,
+                                 const kp_cfg_pluginset *eps, char *why, size_t why_cap,
+                                 int *bad_ep) {
     kp_cfg_pluginset def;
     memset(&def, 0, sizeof def);
     for (size_t i = 0; i < sizeof DEFAULT_MP / sizeof DEFAULT_MP[0]; i++) {

@@ -84,7 +84,7 @@ typedef struct kp_sched_config {
     uint8_t n_prefilter, n_filter, n_score, n_prescore;
     uint8_t prefilter[KP_PL_COUNT], filter[KP_PL_COUNT], prescore[KP_PL_COUNT], score[KP_PL_COUNT];
     int32_t score_weight[KP_PL_COUNT]; /* indexed by plugin */
-    bool postfilter_preemption;        /* DefaultPreemption enabled at PostFilter */
+    bool postfilter_preemption; /* DefaultPreemption enabled at PostFilter */
 
     /* NodeResourcesFitArgs */
     kp_strategy strategy;
@@ -131,8 +131,9 @@ const char *kp__ep_key(int e);
 /* The effective per-extension-point lists of c from the profile's MultiPoint set and the
  * extension points' own sets (eps[KP_N_EP]): mergePlugins with the defaults, then
  * expandMultiPointPlugins. KP_EINVAL with *bad_ep and why (e.g. a double registration). */
-kp_status kp__sched_config_build(kp_sched_config *c, const kp_cfg_pluginset *mp, const kp_cfg_pluginset *eps,
-                                 char *why, size_t why_cap, int *bad_ep);
+kp_status kp__sched_config_build(kp_sched_config *c, const kp_cfg_pluginset *mp,
+                                 const kp_cfg_pluginset *eps, char *why, size_t why_cap,
+                                 int *bad_ep);
 
 /* The default profile (default plugins, weights and args). */
 void kp__sched_config_defaults(kp_sched_config *c);

@@ -52,7 +52,9 @@ bool kp__selector_matches(const kp_cluster *cl, const kp_label_selector *sel, co
     if (!sel->is_set) return false;
     for (uint32_t i = 0; i < sel->match_labels.n; i++) {
         kp_str v;
-        if (!kp__labels_get(l, sel->match_labels.items[i].key, &v) || v != sel->match_labels.items[i].val) return false;
+        if (!kp__labels_get(l, sel->match_labels.items[i].key, &v) ||
+            v != sel->match_labels.items[i].val)
+            return false;
     }
     for (uint16_t i = 0; i < sel->n_exprs; i++)
         if (!kp__selreq_matches(cl, &sel->exprs[i], l)) return false;
@@ -76,10 +78,13 @@ bool kp__nsterm_matches(const kp_cluster *cl, const kp_nsterm *t, const kp_node 
     return true;
 }
 
-bool kp__pod_matches_node_selector_and_affinity(const kp_cluster *cl, const kp_pod *p, const kp_node *n) {
+bool kp__pod_matches_node_selector_and_affinity(const kp_cluster *cl, const kp_pod *p,
+                                                const kp_node *n) {
     for (uint32_t i = 0; i < p->node_selector.n; i++) {
         kp_str v;
-        if (!kp__labels_get(&n->labels, p->node_selector.items[i].key, &v) || v != p->node_selector.items[i].val) return false;
+        if (!kp__labels_get(&n->labels, p->node_selector.items[i].key, &v) ||
+            v != p->node_selector.items[i].val)
+            return false;
     }
     const kp_node_affinity *a = p->node_affinity;
     if (!a || !a->has_required) return true;
@@ -87,4 +92,3 @@ bool kp__pod_matches_node_selector_and_affinity(const kp_cluster *cl, const kp_p
         if (kp__nsterm_matches(cl, &a->required[i], n)) return true;
     return false;
 }
-

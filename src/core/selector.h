@@ -10,7 +10,14 @@
 #include "core/labels.h"
 #include "kprio/cluster.h"
 
-typedef enum { KP_OP_IN, KP_OP_NOTIN, KP_OP_EXISTS, KP_OP_DOESNOTEXIST, KP_OP_GT, KP_OP_LT } kp_selop;
+typedef enum {
+    KP_OP_IN,
+    KP_OP_NOTIN,
+    KP_OP_EXISTS,
+    KP_OP_DOESNOTEXIST,
+    KP_OP_GT,
+    KP_OP_LT
+} kp_selop;
 typedef struct {
     kp_str key;
     kp_selop op;
@@ -35,7 +42,7 @@ typedef struct {
     kp_nsterm term;
 } kp_pref_nsterm;
 typedef struct {
-    bool has_required;   /* requiredDuringSchedulingIgnoredDuringExecution present */
+    bool has_required; /* requiredDuringSchedulingIgnoredDuringExecution present */
     uint16_t n_required; /* nodeSelectorTerms (ORed) */
     kp_nsterm *required;
     uint16_t n_preferred;

@@ -30,7 +30,12 @@ typedef struct {
     uint64_t avail, cap, used, inodes_free, inodes, inodes_used;
 } kp__ev_fs;
 
-enum { KP__EVM_PRESENT = 1 << 0, KP__EVM_AVAIL = 1 << 1, KP__EVM_USAGE = 1 << 2, KP__EVM_WS = 1 << 3 };
+enum {
+    KP__EVM_PRESENT = 1 << 0,
+    KP__EVM_AVAIL = 1 << 1,
+    KP__EVM_USAGE = 1 << 2,
+    KP__EVM_WS = 1 << 3
+};
 typedef struct {
     uint8_t has;
     int64_t time_ns;
@@ -43,16 +48,16 @@ typedef struct {
  * pods, containers, volumes and strings, each contiguous, so a step's join and ranking stream
  * through a few kilobytes instead of chasing pointers. */
 enum {
-    KP__EVC_NAME = 1 << 0,       /* name present (possibly "") */
-    KP__EVC_WS = 1 << 1,         /* memory.workingSetBytes */
-    KP__EVC_ROOT_USED = 1 << 2,  /* rootfs.usedBytes */
+    KP__EVC_NAME = 1 << 0, /* name present (possibly "") */
+    KP__EVC_WS = 1 << 1, /* memory.workingSetBytes */
+    KP__EVC_ROOT_USED = 1 << 2, /* rootfs.usedBytes */
     KP__EVC_ROOT_IUSED = 1 << 3, /* rootfs.inodesUsed */
-    KP__EVC_LOGS_USED = 1 << 4,  /* logs.usedBytes */
-    KP__EVC_LOGS_IUSED = 1 << 5  /* logs.inodesUsed */
+    KP__EVC_LOGS_USED = 1 << 4, /* logs.usedBytes */
+    KP__EVC_LOGS_IUSED = 1 << 5 /* logs.inodesUsed */
 };
 typedef struct {
     uint32_t name, name_len; /* name: offset in the summary's strings */
-    uint8_t has;             /* KP__EVC_* */
+    uint8_t has; /* KP__EVC_* */
     uint64_t ws, root_used, root_iused, logs_used, logs_iused;
 } kp__ev_cstats;
 
@@ -64,21 +69,21 @@ typedef struct {
 } kp__ev_vstats;
 
 enum {
-    KP__EVP_MEM = 1 << 0,      /* memory object present */
-    KP__EVP_WS = 1 << 1,       /* memory.workingSetBytes */
-    KP__EVP_PROCS = 1 << 2,    /* process_stats.process_count */
-    KP__EVP_EPH_USED = 1 << 3  /* ephemeral-storage.usedBytes */
+    KP__EVP_MEM = 1 << 0, /* memory object present */
+    KP__EVP_WS = 1 << 1, /* memory.workingSetBytes */
+    KP__EVP_PROCS = 1 << 2, /* process_stats.process_count */
+    KP__EVP_EPH_USED = 1 << 3 /* ephemeral-storage.usedBytes */
 };
 typedef struct {
     /* the join and memory / pid ranking read the first 40 bytes */
     uint32_t uid_hash; /* kp__ev_hash of uid, computed while parsing (uid_len 0: no uid) */
     uint32_t uid_len;
-    uint32_t uid;      /* offset in the summary's strings */
-    uint8_t has;       /* KP__EVP_* */
+    uint32_t uid; /* offset in the summary's strings */
+    uint8_t has; /* KP__EVP_* */
     uint64_t ws, procs, eph_used;
     uint32_t ns, ns_len, name, name_len;
     uint32_t c0, n_containers; /* containers: the summary's conts[c0 .. c0 + n_containers) */
-    uint32_t v0, n_volumes;    /* volumes: vols[v0 .. v0 + n_volumes) */
+    uint32_t v0, n_volumes; /* volumes: vols[v0 .. v0 + n_volumes) */
 } kp__ev_pstats;
 
 struct kp_evict_summary {
@@ -100,11 +105,15 @@ struct kp_evict_summary {
     const char *strs; /* NUL-terminated strings, back to back */
 };
 
-static inline const char *kp__ev_str(const kp_evict_summary *s, uint32_t off) { return s->strs + off; }
-static inline const kp__ev_cstats *kp__ev_pod_conts(const kp_evict_summary *s, const kp__ev_pstats *p) {
+static inline const char *kp__ev_str(const kp_evict_summary *s, uint32_t off) {
+    return s->strs + off;
+}
+static inline const kp__ev_cstats *kp__ev_pod_conts(const kp_evict_summary *s,
+                                                    const kp__ev_pstats *p) {
     return s->conts + p->c0;
 }
-static inline const kp__ev_vstats *kp__ev_pod_vols(const kp_evict_summary *s, const kp__ev_pstats *p) {
+static inline const kp__ev_vstats *kp__ev_pod_vols(const kp_evict_summary *s,
+                                                   const kp__ev_pstats *p) {
     return s->vols + p->v0;
 }
 
@@ -135,6 +144,8 @@ static inline uint32_t kp__ev_mix(uint32_t h) {
     h ^= h >> 16;
     return h;
 }
-static inline uint32_t kp__ev_hash(const char *s, size_t n) { return kp__ev_mix(kp__ev_fnv(s, n, KP__EV_FNV_BASIS)); }
+static inline uint32_t kp__ev_hash(const char *s, size_t n) {
+    return kp__ev_mix(kp__ev_fnv(s, n, KP__EV_FNV_BASIS));
+}
 
 #endif

@@ -1,6 +1,6 @@
 /* Taints and tolerations (mirrors v1helper.TolerationsTolerateTaint). */
-#include "core/pod.h"
 #include "core/taints.h"
+#include "core/pod.h"
 
 bool kp__toleration_tolerates(const kp_toleration *t, const kp_taint *taint) {
     if (t->effect != KP_EFFECT_NONE && t->effect != taint->effect) return false;

@@ -7,7 +7,12 @@
 
 #include "base/arena.h"
 
-typedef enum { KP_EFFECT_NONE = 0, KP_EFFECT_NOSCHEDULE, KP_EFFECT_PREFERNOSCHEDULE, KP_EFFECT_NOEXECUTE } kp_effect;
+typedef enum {
+    KP_EFFECT_NONE = 0,
+    KP_EFFECT_NOSCHEDULE,
+    KP_EFFECT_PREFERNOSCHEDULE,
+    KP_EFFECT_NOEXECUTE
+} kp_effect;
 typedef struct {
     kp_str key, value;
     kp_effect effect;

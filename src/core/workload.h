@@ -13,9 +13,9 @@ typedef enum { KP_WL_SERVICE = 0, KP_WL_RC, KP_WL_RS, KP_WL_STS, KP_WL_KINDS } k
 typedef struct {
     kp_str ns, name;
     kp_workload_kind kind;
-    bool has_map;            /* Service / ReplicationController: spec.selector present (not nil) */
-    kp_labels map;           /* Service / ReplicationController: spec.selector (map) */
-    kp_label_selector sel;   /* ReplicaSet / StatefulSet: spec.selector (LabelSelector) */
+    bool has_map; /* Service / ReplicationController: spec.selector present (not nil) */
+    kp_labels map; /* Service / ReplicationController: spec.selector (map) */
+    kp_label_selector sel; /* ReplicaSet / StatefulSet: spec.selector (LabelSelector) */
 } kp_workload;
 
 #endif

@@ -51,11 +51,13 @@ kp_status kp__dctx_fail(kp_dctx *d, const kp_tnode *n, kp_status code, const cha
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     char path[480];
-    snprintf(path, sizeof path, "%s%s%s", d->path, (field && d->path_len) ? "." : "", field ? field : "");
+    snprintf(path, sizeof path, "%s%s%s", d->path, (field && d->path_len) ? "." : "",
+             field ? field : "");
     if (d->err) {
         kp_error_set(d->err, code, "%s%s%s%s%s", d->object, d->object[0] ? ": " : "", path,
                      path[0] ? ": " : "", what);
-        if (n && d->doc) kp__offset_to_linecol(d->doc->buf, d->doc->len, n->off, &d->err->line, &d->err->column);
+        if (n && d->doc)
+            kp__offset_to_linecol(d->doc->buf, d->doc->len, n->off, &d->err->line, &d->err->column);
     }
     return code;
 }
@@ -72,7 +74,8 @@ static const char *type_name(kp_ttype t) {
     return "?";
 }
 
-kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out, bool *present) {
+kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out,
+                       bool *present) {
     if (present) *present = false;
     const kp_tnode *n = kp__tree_get(obj, key);
     if (!n || n->type == KP_T_NULL) return KP_OK;
@@ -89,23 +92,30 @@ kp_status kp__dget_int(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t
     if (present) *present = false;
     const kp_tnode *n = kp__tree_get(obj, key);
     if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_NUM) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an integer, got %s", type_name(n->type));
+    if (n->type != KP_T_NUM)
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an integer, got %s",
+                             type_name(n->type));
     errno = 0;
     char *end = NULL;
     long long v = strtoll(n->s, &end, 10);
-    if (end == n->s || *end != 0) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an integer, got \"%s\"", n->s);
+    if (end == n->s || *end != 0)
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an integer, got \"%s\"", n->s);
     if (errno == ERANGE || v < min || v > max)
-        return kp__dctx_fail(d, n, KP_ERANGE, key, "%s is out of range [%lld, %lld]", n->s, (long long)min, (long long)max);
+        return kp__dctx_fail(d, n, KP_ERANGE, key, "%s is out of range [%lld, %lld]", n->s,
+                             (long long)min, (long long)max);
     *out = v;
     if (present) *present = true;
     return KP_OK;
 }
 
-kp_status kp__dget_bool(kp_dctx *d, const kp_tnode *obj, const char *key, bool *out, bool *present) {
+kp_status kp__dget_bool(kp_dctx *d, const kp_tnode *obj, const char *key, bool *out,
+                        bool *present) {
     if (present) *present = false;
     const kp_tnode *n = kp__tree_get(obj, key);
     if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_BOOL) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected a boolean, got %s", type_name(n->type));
+    if (n->type != KP_T_BOOL)
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "expected a boolean, got %s",
+                             type_name(n->type));
     *out = n->b;
     if (present) *present = true;
     return KP_OK;
@@ -115,7 +125,9 @@ kp_status kp__dget_obj(kp_dctx *d, const kp_tnode *obj, const char *key, const k
     *out = NULL;
     const kp_tnode *n = kp__tree_get(obj, key);
     if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_OBJ) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an object, got %s", type_name(n->type));
+    if (n->type != KP_T_OBJ)
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an object, got %s",
+                             type_name(n->type));
     *out = n;
     return KP_OK;
 }
@@ -124,7 +136,8 @@ kp_status kp__dget_arr(kp_dctx *d, const kp_tnode *obj, const char *key, const k
     *out = NULL;
     const kp_tnode *n = kp__tree_get(obj, key);
     if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_ARR) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an array, got %s", type_name(n->type));
+    if (n->type != KP_T_ARR)
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an array, got %s", type_name(n->type));
     *out = n;
     return KP_OK;
 }
@@ -188,14 +201,16 @@ kp_status kp__parse_time(const char *s, size_t len, int64_t *secs, int32_t *nano
     return KP_OK;
 }
 
-kp_status kp__dget_time(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out, bool *present) {
+kp_status kp__dget_time(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out,
+                        bool *present) {
     if (present) *present = false;
     const kp_tnode *n = kp__tree_get(obj, key);
     if (!n || n->type == KP_T_NULL) return KP_OK;
-    if (n->type != KP_T_STR) return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an RFC 3339 time string, got %s", type_name(n->type));
+    if (n->type != KP_T_STR)
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "expected an RFC 3339 time string, got %s",
+                             type_name(n->type));
     if (kp__parse_time(n->s, n->len, out, NULL) != KP_OK)
         return kp__dctx_fail(d, n, KP_EINVAL, key, "invalid RFC 3339 time \"%s\"", n->s);
     if (present) *present = true;
     return KP_OK;
 }
-

@@ -15,7 +15,7 @@ typedef struct kp_dctx {
     kp_error *err;
     const kp_tdoc *doc;
     char object[200]; /* e.g. "items[12] (Pod team-a/web-1)" */
-    char path[400];   /* current field path, e.g. "spec.containers[0]" */
+    char path[400]; /* current field path, e.g. "spec.containers[0]" */
     size_t path_len;
 } kp_dctx;
 
@@ -32,7 +32,8 @@ kp_status kp__dctx_fail(kp_dctx *d, const kp_tnode *n, kp_status code, const cha
     ;
 /* Typed getters for member `key` of obj. Absent or null: returns KP_OK and leaves *out / *present
  * untouched (present=false). Wrong type or bad value: KP_EINVAL with a path error. */
-kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out, bool *present);
+kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out,
+                       bool *present);
 kp_status kp__dget_int(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t min, int64_t max,
                        int64_t *out, bool *present);
 kp_status kp__dget_bool(kp_dctx *d, const kp_tnode *obj, const char *key, bool *out, bool *present);
@@ -42,6 +43,7 @@ kp_status kp__dget_arr(kp_dctx *d, const kp_tnode *obj, const char *key, const k
 /* RFC 3339 timestamp ("2024-05-01T10:00:00Z", fractions and offsets accepted) -> unix seconds
  * (and nanoseconds in *nanos if non-NULL). */
 kp_status kp__parse_time(const char *s, size_t len, int64_t *secs, int32_t *nanos);
-kp_status kp__dget_time(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out, bool *present);
+kp_status kp__dget_time(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out,
+                        bool *present);
 
 #endif

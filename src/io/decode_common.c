@@ -5,14 +5,14 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "io/decode_common.h"
 #include "core/cluster.h"
-#include "kprio/quantity.h"
 #include "core/labels.h"
 #include "core/meta.h"
 #include "core/resources.h"
 #include "core/selector.h"
 #include "io/dctx.h"
+#include "io/decode_common.h"
+#include "kprio/quantity.h"
 
 void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n) {
     void *p = kp__arena_alloc(&cl->arena, n);
@@ -20,8 +20,8 @@ void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n) {
     return p;
 }
 
-kp_status kp__d_intern(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const char *field, const char *s, size_t len,
-                       kp_str *out) {
+kp_status kp__d_intern(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const char *field,
+                       const char *s, size_t len, kp_str *out) {
     kp_str id = kp__intern(&cl->strs, s, len);
     if (id != UINT32_MAX) {
         *out = id;
@@ -29,14 +29,17 @@ kp_status kp__d_intern(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const char
     }
     /* kp__intern fails for want of memory, or when the ids it can hand out are used up */
     if (cl->strs.n >= ((uint32_t)1 << KP__INTERN_ID_BITS) - 2)
-        return kp__dctx_fail(d, n, KP_ELIMIT, field, "more than %u distinct strings in the input (the interner's limit)",
+        return kp__dctx_fail(d, n, KP_ELIMIT, field,
+                             "more than %u distinct strings in the input (the interner's limit)",
                              ((uint32_t)1 << KP__INTERN_ID_BITS) - 2);
     return kp__dctx_fail(d, n, KP_ENOMEM, field, "out of memory");
 }
 
-kp_status kp__d_check_count(kp_dctx *d, const kp_tnode *n, const char *key, uint32_t count, uint32_t limit) {
+kp_status kp__d_check_count(kp_dctx *d, const kp_tnode *n, const char *key, uint32_t count,
+                            uint32_t limit) {
     if (count <= limit) return KP_OK;
-    return kp__dctx_fail(d, n, KP_ELIMIT, key, "%u entries exceed kprio's limit of %u", count, limit);
+    return kp__dctx_fail(d, n, KP_ELIMIT, key, "%u entries exceed kprio's limit of %u", count,
+                         limit);
 }
 
 kp_status kp__d_str(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_str *out) {
@@ -59,7 +62,8 @@ static bool annotation_kept(const kp_tnode *c) {
     return c->key_len > 21 && memcmp(c->key, "kubernetes.io/config.", 21) == 0;
 }
 
-kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_labels *out) {
+kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                       kp_labels *out) {
     bool only_kept = strcmp(key, "annotations") == 0;
     const kp_tnode *m;
     kp_status st = kp__dget_obj(d, obj, key, &m);
@@ -77,7 +81,9 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
             char k[128];
             snprintf(k, sizeof k, "%.*s", (int)c->key_len, c->key);
             st = kp__dctx_fail(d, c, KP_EINVAL, k, "expected a string value, got %s",
-                               c->type == KP_T_NUM ? "a number (quote it)" : c->type == KP_T_BOOL ? "a boolean (quote it)" : "a non-string");
+                               c->type == KP_T_NUM    ? "a number (quote it)"
+                               : c->type == KP_T_BOOL ? "a boolean (quote it)"
+                                                      : "a non-string");
             break;
         }
         kp_str k, v;
@@ -104,7 +110,8 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
     return st;
 }
 
-kp_status kp__d_quantity(kp_dctx *d, const kp_tnode *n, const char *field, bool milli, int64_t *out) {
+kp_status kp__d_quantity(kp_dctx *d, const kp_tnode *n, const char *field, bool milli,
+                         int64_t *out) {
     if (n->type != KP_T_STR && n->type != KP_T_NUM)
         return kp__dctx_fail(d, n, KP_EINVAL, field, "expected a quantity string");
     kp_quantity q;
@@ -115,7 +122,8 @@ kp_status kp__d_quantity(kp_dctx *d, const kp_tnode *n, const char *field, bool 
     kp_status st = milli ? kp_quantity_milli_value(&q, out) : kp_quantity_value(&q, out);
     /* upstream caps binary-suffixed magnitudes at 2^63-1 while parsing; an amount that large is
      * no real resource, so it is reported rather than carried as a silently capped value */
-    if (st != KP_OK || *out == INT64_MAX || *out == INT64_MIN) return kp__dctx_fail(d, n, KP_ERANGE, field, "quantity \"%s\" is too large", n->s);
+    if (st != KP_OK || *out == INT64_MAX || *out == INT64_MIN)
+        return kp__dctx_fail(d, n, KP_ERANGE, field, "quantity \"%s\" is too large", n->s);
     return KP_OK;
 }
 
@@ -124,12 +132,15 @@ static int resent_cmp(const void *a, const void *b) {
     return (int)x->res - (int)y->res;
 }
 
-kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_resv *out) {
+kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                          kp_resv *out) {
     const kp_tnode *m;
     kp_status st = kp__dget_obj(d, obj, key, &m);
     if (st != KP_OK || !m || m->n == 0) return st;
     if (m->n > KP_MAX_RES)
-        return kp__dctx_fail(d, m, KP_ELIMIT, key, "%u resources exceed kprio's limit of %d distinct resource names", m->n, KP_MAX_RES);
+        return kp__dctx_fail(d, m, KP_ELIMIT, key,
+                             "%u resources exceed kprio's limit of %d distinct resource names",
+                             m->n, KP_MAX_RES);
     kp_resent e[KP_MAX_RES];
     memset(e, 0, sizeof e); /* padding too: stored arrays are compared bytewise */
     uint16_t n = 0;
@@ -145,7 +156,9 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
             break;
         }
         if (r < 0) {
-            st = kp__dctx_fail(d, c, KP_ELIMIT, name, "more than %d distinct resource names in the cluster (kprio's limit)", KP_MAX_RES);
+            st = kp__dctx_fail(
+                d, c, KP_ELIMIT, name,
+                "more than %d distinct resource names in the cluster (kprio's limit)", KP_MAX_RES);
             break;
         }
         int64_t v;
@@ -203,7 +216,8 @@ kp_status kp__d_str_list(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const 
     return KP_OK;
 }
 
-static kp_status decode_selreq(kp_dctx *d, kp_cluster *cl, const kp_tnode *e, bool node_ops, kp_selreq *r) {
+static kp_status decode_selreq(kp_dctx *d, kp_cluster *cl, const kp_tnode *e, bool node_ops,
+                               kp_selreq *r) {
     const char *op = NULL;
     kp_status st = kp__d_str(d, cl, e, "key", &r->key);
     if (st != KP_OK) return st;
@@ -217,21 +231,25 @@ static kp_status decode_selreq(kp_dctx *d, kp_cluster *cl, const kp_tnode *e, bo
     else if (node_ops && strcmp(op, "Gt") == 0) r->op = KP_OP_GT;
     else if (node_ops && strcmp(op, "Lt") == 0) r->op = KP_OP_LT;
     else
-        return kp__dctx_fail(d, kp__tree_get(e, "operator"), KP_EINVAL, "operator", "unsupported value \"%s\"", op);
+        return kp__dctx_fail(d, kp__tree_get(e, "operator"), KP_EINVAL, "operator",
+                             "unsupported value \"%s\"", op);
     if ((st = kp__d_str_list(d, cl, e, "values", &r->n_values, &r->values)) != KP_OK) return st;
     /* validation as the API server does it (ValidateLabelSelectorRequirement /
      * validateNodeSelectorRequirement) */
     if ((r->op == KP_OP_IN || r->op == KP_OP_NOTIN) && r->n_values == 0)
-        return kp__dctx_fail(d, e, KP_EINVAL, "values", "must be specified when `operator` is 'In' or 'NotIn'");
+        return kp__dctx_fail(d, e, KP_EINVAL, "values",
+                             "must be specified when `operator` is 'In' or 'NotIn'");
     if ((r->op == KP_OP_EXISTS || r->op == KP_OP_DOESNOTEXIST) && r->n_values != 0)
-        return kp__dctx_fail(d, e, KP_EINVAL, "values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+        return kp__dctx_fail(d, e, KP_EINVAL, "values",
+                             "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
     if ((r->op == KP_OP_GT || r->op == KP_OP_LT) && r->n_values != 1)
-        return kp__dctx_fail(d, e, KP_EINVAL, "values", "must be specified single value when `operator` is 'Lt' or 'Gt'");
+        return kp__dctx_fail(d, e, KP_EINVAL, "values",
+                             "must be specified single value when `operator` is 'Lt' or 'Gt'");
     return KP_OK;
 }
 
-kp_status kp__d_selreqs(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, bool node_ops,
-                        uint16_t *n, kp_selreq **out) {
+kp_status kp__d_selreqs(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                        bool node_ops, uint16_t *n, kp_selreq **out) {
     const kp_tnode *a;
     kp_status st = kp__dget_arr(d, obj, key, &a);
     if (st != KP_OK || !a || a->n == 0) return st;
@@ -262,13 +280,14 @@ kp_status kp__d_label_selector(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, 
     out->is_set = true;
     size_t saved = kp__dctx_push(d, key);
     st = kp__d_labels(d, cl, s, "matchLabels", &out->match_labels);
-    if (st == KP_OK) st = kp__d_selreqs(d, cl, s, "matchExpressions", false, &out->n_exprs, &out->exprs);
+    if (st == KP_OK)
+        st = kp__d_selreqs(d, cl, s, "matchExpressions", false, &out->n_exprs, &out->exprs);
     kp__dctx_pop(d, saved);
     return st;
 }
 
-kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, const char *only_type,
-                           uint16_t *n, kp_condition **out) {
+kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                           const char *only_type, uint16_t *n, kp_condition **out) {
     const kp_tnode *a;
     kp_status st = kp__dget_arr(d, obj, key, &a);
     if (st != KP_OK || !a || a->n == 0) return st;
@@ -293,7 +312,8 @@ kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, cons
             if (st == KP_OK) st = kp__d_str(d, cl, c, "reason", &cond.reason);
             if (st == KP_OK) st = kp__d_str(d, cl, c, "message", &cond.message);
         }
-        if (st == KP_OK && k < want && (!only_type || strcmp(kp__s(cl, cond.type), only_type) == 0)) v[k++] = cond;
+        if (st == KP_OK && k < want && (!only_type || strcmp(kp__s(cl, cond.type), only_type) == 0))
+            v[k++] = cond;
         kp__dctx_pop(d, s2);
     }
     kp__dctx_pop(d, saved);

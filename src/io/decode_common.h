@@ -21,30 +21,34 @@
 #define KP_MAX_ENTRIES 65535
 
 /* KP_ELIMIT naming the limit (and the file, object and field key) when count > limit. */
-kp_status kp__d_check_count(kp_dctx *d, const kp_tnode *n, const char *key, uint32_t count, uint32_t limit);
+kp_status kp__d_check_count(kp_dctx *d, const kp_tnode *n, const char *key, uint32_t count,
+                            uint32_t limit);
 
 /* Interns s[0..len) into *out; KP_ENOMEM (or KP_ELIMIT when the interner's ids are used up) as a
  * path error on node n / field otherwise. */
-kp_status kp__d_intern(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const char *field, const char *s, size_t len,
-                       kp_str *out);
+kp_status kp__d_intern(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const char *field,
+                       const char *s, size_t len, kp_str *out);
 kp_status kp__d_str(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_str *out);
-kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_labels *out);
-kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, kp_resv *out);
+kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                       kp_labels *out);
+kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                          kp_resv *out);
 kp_status kp__d_dense_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
                                 int64_t *vals, bool *has);
 kp_status kp__d_label_selector(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
                                kp_label_selector *out);
 /* Array of requirements (matchExpressions / matchFields); node_ops allows Gt/Lt. */
-kp_status kp__d_selreqs(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, bool node_ops,
-                        uint16_t *n, kp_selreq **out);
+kp_status kp__d_selreqs(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                        bool node_ops, uint16_t *n, kp_selreq **out);
 kp_status kp__d_str_list(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
                          uint16_t *n, kp_str **out);
 /* Conditions; only_type keeps just that type (NULL keeps all). */
-kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key, const char *only_type,
-                           uint16_t *n, kp_condition **out);
+kp_status kp__d_conditions(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                           const char *only_type, uint16_t *n, kp_condition **out);
 /* Parses a quantity node (string or number) into the integer unit of resource name: cpu ->
  * millicores (MilliValue), everything else Value() rounded up. */
-kp_status kp__d_quantity(kp_dctx *d, const kp_tnode *n, const char *field, bool milli, int64_t *out);
+kp_status kp__d_quantity(kp_dctx *d, const kp_tnode *n, const char *field, bool milli,
+                         int64_t *out);
 void *kp__d_alloc(kp_dctx *d, kp_cluster *cl, size_t n);
 
 /* taint/toleration effect; allow_empty for tolerations (all effects). */

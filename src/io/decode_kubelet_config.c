@@ -19,18 +19,25 @@
 
 /* ---------------------------------------------------------------- kubelet flags */
 
-static kp_status flag_invalid(const char *flag, const char *value, kp_error *err, const char *detail) {
+static kp_status flag_invalid(const char *flag, const char *value, kp_error *err,
+                              const char *detail) {
     char q[200];
     kp__go_quote(value, strlen(value), q, sizeof q);
-    return kp_error_set(err, KP_EINVAL, "invalid argument %s for \"--%s\" flag: %s", q, flag, detail);
+    return kp_error_set(err, KP_EINVAL, "invalid argument %s for \"--%s\" flag: %s", q, flag,
+                        detail);
 }
 
-static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+static bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
 
 /* mirrors MapStringString.Set / LangleSeparatedMapStringString.Set */
 static kp_status map_flag_set(kp__kcfg_map *m, const char *flag, const char *value, char sep,
                               kp_error *err) {
-    if (!m->flag_set) { kp__kcfg_map_clear(m); m->flag_set = true; }
+    if (!m->flag_set) {
+        kp__kcfg_map_clear(m);
+        m->flag_set = true;
+    }
     m->is_set = true;
     const char *p = value;
     while (1) {
@@ -39,8 +46,9 @@ static kp_status map_flag_set(kp__kcfg_map *m, const char *flag, const char *val
         if (n > 0) {
             const char *s = memchr(p, sep, n);
             if (!s)
-                return flag_invalid(flag, value, err, sep == '<' ? "malformed pair, expect string<string"
-                                                                 : "malformed pair, expect string=string");
+                return flag_invalid(flag, value, err,
+                                    sep == '<' ? "malformed pair, expect string<string"
+                                               : "malformed pair, expect string=string");
             const char *k = p, *ke = s, *v = s + 1, *ve = p + n;
             while (k < ke && is_space(*k)) k++;
             while (ke > k && is_space(ke[-1])) ke--;
@@ -60,8 +68,14 @@ static kp_status parse_bool_flag(const char *flag, const char *v, bool *out, kp_
     static const char *const t[] = {"1", "t", "T", "TRUE", "true", "True"};
     static const char *const f[] = {"0", "f", "F", "FALSE", "false", "False"};
     for (size_t i = 0; i < 6; i++) {
-        if (strcmp(v, t[i]) == 0) { *out = true; return KP_OK; }
-        if (strcmp(v, f[i]) == 0) { *out = false; return KP_OK; }
+        if (strcmp(v, t[i]) == 0) {
+            *out = true;
+            return KP_OK;
+        }
+        if (strcmp(v, f[i]) == 0) {
+            *out = false;
+            return KP_OK;
+        }
     }
     char q[160], d[320];
     kp__go_quote(v, strlen(v), q, sizeof q);
@@ -80,7 +94,8 @@ kp_status kp_evict_config_set_flag(kp_evict_config *c, const char *name, const c
         return map_flag_set(&c->minreclaim, name, value, '=', err);
     if (strcmp(name, "eviction-pressure-transition-period") == 0) {
         char msg[KP_ERR_MSG_CAP] = "";
-        if (kp__go_parse_duration(value, strlen(value), &c->transition_ns, msg, sizeof msg) != KP_OK)
+        if (kp__go_parse_duration(value, strlen(value), &c->transition_ns, msg, sizeof msg) !=
+            KP_OK)
             return flag_invalid(name, value, err, msg);
         return KP_OK;
     }
@@ -123,7 +138,8 @@ kp_status kp_evict_config_set_reclaimable(kp_evict_config *c, const char *spec, 
     kp_evict_signal sig;
     if (!eq) return kp_error_set(err, KP_EINVAL, "malformed pair, expect string=string");
     if (!kp_evict_signal_parse(spec, (size_t)(eq - spec), &sig))
-        return kp_error_set(err, KP_EINVAL, "unsupported eviction signal %.*s", (int)(eq - spec), spec);
+        return kp_error_set(err, KP_EINVAL, "unsupported eviction signal %.*s", (int)(eq - spec),
+                            spec);
     if (sig == KP_EVSIG_MEMORY_AVAILABLE || sig == KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE ||
         sig == KP_EVSIG_PID_AVAILABLE)
         return kp_error_set(err, KP_EINVAL, "no node-level reclaim exists for signal %s",
@@ -133,7 +149,8 @@ kp_status kp_evict_config_set_reclaimable(kp_evict_config *c, const char *spec, 
     if (st != KP_OK) return st;
     int64_t v;
     if (q.mant < 0 || kp_quantity_value(&q, &v) != KP_OK)
-        return kp_error_set(err, KP_EINVAL, "reclaimable amount for %s must be a non-negative quantity: %s",
+        return kp_error_set(err, KP_EINVAL,
+                            "reclaimable amount for %s must be a non-negative quantity: %s",
                             kp_evict_signal_name(sig), eq + 1);
     c->has_reclaimable[sig] = true;
     c->reclaimable[sig] = v;
@@ -180,7 +197,9 @@ static kp_status load_cb(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp
     d.err = err;
     d.doc = doc;
     snprintf(d.object, sizeof d.object, "KubeletConfiguration");
-    if (++lc->n_docs > 1) return kp__dctx_fail(&d, obj, KP_EINVAL, NULL, "expected one KubeletConfiguration document");
+    if (++lc->n_docs > 1)
+        return kp__dctx_fail(&d, obj, KP_EINVAL, NULL,
+                             "expected one KubeletConfiguration document");
     if (obj->type != KP_T_OBJ) return kp__dctx_fail(&d, obj, KP_EINVAL, NULL, "expected an object");
     const char *kind = NULL;
     bool present = false;
@@ -194,29 +213,34 @@ static kp_status load_cb(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp
     if ((st = load_map(&d, obj, "evictionSoftGracePeriod", &c->grace)) != KP_OK) return st;
     if ((st = load_map(&d, obj, "evictionMinimumReclaim", &c->minreclaim)) != KP_OK) return st;
     const char *s = NULL;
-    if ((st = kp__dget_str(&d, obj, "evictionPressureTransitionPeriod", &s, &present)) != KP_OK) return st;
+    if ((st = kp__dget_str(&d, obj, "evictionPressureTransitionPeriod", &s, &present)) != KP_OK)
+        return st;
     if (present) {
         char msg[KP_ERR_MSG_CAP] = "";
         if (kp__go_parse_duration(s, strlen(s), &c->transition_ns, msg, sizeof msg) != KP_OK)
-            return kp__dctx_fail(&d, kp__tree_get(obj, "evictionPressureTransitionPeriod"), KP_EINVAL,
-                                 "evictionPressureTransitionPeriod", "%s", msg);
+            return kp__dctx_fail(&d, kp__tree_get(obj, "evictionPressureTransitionPeriod"),
+                                 KP_EINVAL, "evictionPressureTransitionPeriod", "%s", msg);
         if (c->transition_ns == 0) c->transition_ns = 5 * 60 * KP__NS_PER_SEC; /* SetDefaults */
     }
     int64_t iv;
-    if ((st = kp__dget_int(&d, obj, "evictionMaxPodGracePeriod", INT32_MIN, INT32_MAX, &iv, &present)) != KP_OK)
+    if ((st = kp__dget_int(&d, obj, "evictionMaxPodGracePeriod", INT32_MIN, INT32_MAX, &iv,
+                           &present)) != KP_OK)
         return st;
     if (present) c->max_pod_grace = iv;
     bool bv;
-    if ((st = kp__dget_bool(&d, obj, "mergeDefaultEvictionSettings", &bv, &present)) != KP_OK) return st;
+    if ((st = kp__dget_bool(&d, obj, "mergeDefaultEvictionSettings", &bv, &present)) != KP_OK)
+        return st;
     if (present) c->merge_defaults = bv;
-    if ((st = kp__dget_bool(&d, obj, "localStorageCapacityIsolation", &bv, &present)) != KP_OK) return st;
+    if ((st = kp__dget_bool(&d, obj, "localStorageCapacityIsolation", &bv, &present)) != KP_OK)
+        return st;
     if (present) c->local_storage_isolation = bv;
     const kp_tnode *arr;
     if ((st = kp__dget_arr(&d, obj, "enforceNodeAllocatable", &arr)) != KP_OK) return st;
     if (arr) {
         c->enforce_pods = false;
         for (const kp_tnode *e = arr->first; e; e = e->next)
-            if (e->type == KP_T_STR && e->len == 4 && memcmp(e->s, "pods", 4) == 0) c->enforce_pods = true;
+            if (e->type == KP_T_STR && e->len == 4 && memcmp(e->s, "pods", 4) == 0)
+                c->enforce_pods = true;
     }
     return KP_OK;
 }
@@ -227,7 +251,8 @@ kp_status kp_evict_config_load_buffer(kp_evict_config *c, const char *source, co
     c->finished = false;
     snprintf(c->source, sizeof c->source, "%s", source);
     kp_status st = kp__tree_parse(source, buf, len, false, load_cb, &lc, err);
-    if (st != KP_OK && err && err->source[0] == 0) snprintf(err->source, sizeof err->source, "%s", source);
+    if (st != KP_OK && err && err->source[0] == 0)
+        snprintf(err->source, sizeof err->source, "%s", source);
     return st;
 }
 

@@ -50,7 +50,8 @@ static kp_status decode_ports(kp_dctx *d, kp_cluster *cl, const kp_tnode *c, kp_
     return st;
 }
 
-static kp_status decode_container(kp_dctx *d, kp_cluster *cl, const kp_tnode *c, bool is_init, kp_container *ct) {
+static kp_status decode_container(kp_dctx *d, kp_cluster *cl, const kp_tnode *c, bool is_init,
+                                  kp_container *ct) {
     if (c->type != KP_T_OBJ) return kp__dctx_fail(d, c, KP_EINVAL, NULL, "expected an object");
     TRY(kp__d_str(d, cl, c, "name", &ct->name));
     TRY(kp__d_str(d, cl, c, "image", &ct->image));
@@ -96,7 +97,8 @@ static kp_status decode_container(kp_dctx *d, kp_cluster *cl, const kp_tnode *c,
         TRY(kp__dget_str(d, c, "restartPolicy", &rp, &has));
         if (has) {
             if (strcmp(rp, "Always") != 0)
-                return kp__dctx_fail(d, kp__tree_get(c, "restartPolicy"), KP_EINVAL, "restartPolicy",
+                return kp__dctx_fail(d, kp__tree_get(c, "restartPolicy"), KP_EINVAL,
+                                     "restartPolicy",
                                      "unsupported value \"%s\": supported values: \"Always\"", rp);
             ct->is_sidecar = true;
         }
@@ -110,7 +112,8 @@ static kp_status decode_containers(kp_dctx *d, kp_cluster *cl, const kp_tnode *s
     TRY(kp__dget_arr(d, spec, "initContainers", &ia));
     uint32_t n = a ? a->n : 0, ni = ia ? ia->n : 0;
     /* the two counts share one array indexed by a 16-bit sum in the engines */
-    TRY(kp__d_check_count(d, a ? a : ia, a ? "containers" : "initContainers", n + ni, KP_MAX_ENTRIES));
+    TRY(kp__d_check_count(d, a ? a : ia, a ? "containers" : "initContainers", n + ni,
+                          KP_MAX_ENTRIES));
     if (n + ni == 0) return KP_OK;
     kp_container *cs = kp__d_alloc(d, cl, (n + ni) * sizeof *cs);
     if (!cs) return KP_ENOMEM;
@@ -141,7 +144,8 @@ static kp_status decode_nsterm(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, kp
     for (uint16_t i = 0; i < out->n_fields; i++) {
         /* validateNodeFieldSelectorRequirement: only metadata.name, In/NotIn, one value */
         if (strcmp(kp__s(cl, out->fields[i].key), "metadata.name") != 0)
-            return kp__dctx_fail(d, t, KP_EINVAL, "matchFields", "unsupported key \"%s\": supported: \"metadata.name\"",
+            return kp__dctx_fail(d, t, KP_EINVAL, "matchFields",
+                                 "unsupported key \"%s\": supported: \"metadata.name\"",
                                  kp__s(cl, out->fields[i].key));
     }
     return KP_OK;
@@ -157,13 +161,15 @@ static kp_status decode_node_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode
         a->has_required = true;
         size_t s1 = kp__dctx_push(d, "requiredDuringSchedulingIgnoredDuringExecution");
         st = kp__dget_arr(d, req, "nodeSelectorTerms", &terms);
-        if (st == KP_OK && terms) st = kp__d_check_count(d, terms, "nodeSelectorTerms", terms->n, KP_MAX_ENTRIES);
+        if (st == KP_OK && terms)
+            st = kp__d_check_count(d, terms, "nodeSelectorTerms", terms->n, KP_MAX_ENTRIES);
         if (st == KP_OK && terms && terms->n) {
             a->required = kp__d_alloc(d, cl, terms->n * sizeof *a->required);
             if (!a->required) st = KP_ENOMEM;
             size_t s2 = kp__dctx_push(d, "nodeSelectorTerms");
             uint32_t i = 0;
-            for (const kp_tnode *t = terms ? terms->first : NULL; t && st == KP_OK; t = t->next, i++) {
+            for (const kp_tnode *t = terms ? terms->first : NULL; t && st == KP_OK;
+                 t = t->next, i++) {
                 size_t s3 = kp__dctx_push_index(d, i);
                 st = decode_nsterm(d, cl, t, &a->required[i]);
                 kp__dctx_pop(d, s3);
@@ -173,9 +179,11 @@ static kp_status decode_node_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode
         }
         kp__dctx_pop(d, s1);
     }
-    if (st == KP_OK) st = kp__dget_arr(d, na, "preferredDuringSchedulingIgnoredDuringExecution", &pref);
+    if (st == KP_OK)
+        st = kp__dget_arr(d, na, "preferredDuringSchedulingIgnoredDuringExecution", &pref);
     if (st == KP_OK && pref)
-        st = kp__d_check_count(d, pref, "preferredDuringSchedulingIgnoredDuringExecution", pref->n, KP_MAX_ENTRIES);
+        st = kp__d_check_count(d, pref, "preferredDuringSchedulingIgnoredDuringExecution", pref->n,
+                               KP_MAX_ENTRIES);
     if (st == KP_OK && pref && pref->n) {
         a->preferred = kp__d_alloc(d, cl, pref->n * sizeof *a->preferred);
         if (!a->preferred) st = KP_ENOMEM;
@@ -203,7 +211,8 @@ static kp_status decode_node_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode
     return st;
 }
 
-static kp_status decode_pat(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, kp_pod_affinity_term *out) {
+static kp_status decode_pat(kp_dctx *d, kp_cluster *cl, const kp_tnode *t,
+                            kp_pod_affinity_term *out) {
     if (t->type != KP_T_OBJ) return kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
     TRY(kp__d_label_selector(d, cl, t, "labelSelector", &out->selector));
     TRY(kp__d_str_list(d, cl, t, "namespaces", &out->n_namespaces, &out->namespaces));
@@ -212,21 +221,25 @@ static kp_status decode_pat(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, kp_po
     const char *tk = NULL;
     TRY(kp__dget_str(d, t, "topologyKey", &tk, &has));
     if (!has || !tk[0]) return kp__dctx_fail(d, t, KP_EINVAL, "topologyKey", "can not be empty");
-    TRY(kp__d_intern(d, cl, kp__tree_get(t, "topologyKey"), "topologyKey", tk, strlen(tk), &out->topology_key));
-    TRY(kp__d_str_list(d, cl, t, "matchLabelKeys", &out->n_match_label_keys, &out->match_label_keys));
-    TRY(kp__d_str_list(d, cl, t, "mismatchLabelKeys", &out->n_mismatch_label_keys, &out->mismatch_label_keys));
+    TRY(kp__d_intern(d, cl, kp__tree_get(t, "topologyKey"), "topologyKey", tk, strlen(tk),
+                     &out->topology_key));
+    TRY(kp__d_str_list(d, cl, t, "matchLabelKeys", &out->n_match_label_keys,
+                       &out->match_label_keys));
+    TRY(kp__d_str_list(d, cl, t, "mismatchLabelKeys", &out->n_mismatch_label_keys,
+                       &out->mismatch_label_keys));
     return KP_OK;
 }
 
-static kp_status decode_pod_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode *pa, const char *key,
-                                     kp_pod_affinity **out) {
+static kp_status decode_pod_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode *pa,
+                                     const char *key, kp_pod_affinity **out) {
     kp_pod_affinity *a = kp__d_alloc(d, cl, sizeof *a);
     if (!a) return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, key);
     const kp_tnode *req = NULL, *pref = NULL;
     kp_status st = kp__dget_arr(d, pa, "requiredDuringSchedulingIgnoredDuringExecution", &req);
     if (st == KP_OK && req)
-        st = kp__d_check_count(d, req, "requiredDuringSchedulingIgnoredDuringExecution", req->n, KP_MAX_ENTRIES);
+        st = kp__d_check_count(d, req, "requiredDuringSchedulingIgnoredDuringExecution", req->n,
+                               KP_MAX_ENTRIES);
     if (st == KP_OK && req && req->n) {
         a->required = kp__d_alloc(d, cl, req->n * sizeof *a->required);
         if (!a->required) st = KP_ENOMEM;
@@ -240,9 +253,11 @@ static kp_status decode_pod_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode 
         a->n_required = (uint16_t)i;
         kp__dctx_pop(d, s1);
     }
-    if (st == KP_OK) st = kp__dget_arr(d, pa, "preferredDuringSchedulingIgnoredDuringExecution", &pref);
+    if (st == KP_OK)
+        st = kp__dget_arr(d, pa, "preferredDuringSchedulingIgnoredDuringExecution", &pref);
     if (st == KP_OK && pref)
-        st = kp__d_check_count(d, pref, "preferredDuringSchedulingIgnoredDuringExecution", pref->n, KP_MAX_ENTRIES);
+        st = kp__d_check_count(d, pref, "preferredDuringSchedulingIgnoredDuringExecution", pref->n,
+                               KP_MAX_ENTRIES);
     if (st == KP_OK && pref && pref->n) {
         a->preferred = kp__d_alloc(d, cl, pref->n * sizeof *a->preferred);
         if (!a->preferred) st = KP_ENOMEM;
@@ -254,7 +269,8 @@ static kp_status decode_pod_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode 
             const kp_tnode *pt;
             st = kp__dget_int(d, t, "weight", 1, 100, &w, NULL);
             if (st == KP_OK) st = kp__dget_obj(d, t, "podAffinityTerm", &pt);
-            if (st == KP_OK && !pt) st = kp__dctx_fail(d, t, KP_EINVAL, "podAffinityTerm", "required value");
+            if (st == KP_OK && !pt)
+                st = kp__dctx_fail(d, t, KP_EINVAL, "podAffinityTerm", "required value");
             if (st == KP_OK) {
                 size_t s3 = kp__dctx_push(d, "podAffinityTerm");
                 st = decode_pat(d, cl, pt, &a->preferred[i].term);
@@ -284,8 +300,10 @@ static kp_status parse_effect(kp_dctx *d, const kp_tnode *obj, bool allow_empty,
     else if (strcmp(e, "PreferNoSchedule") == 0) *out = KP_EFFECT_PREFERNOSCHEDULE;
     else if (strcmp(e, "NoExecute") == 0) *out = KP_EFFECT_NOEXECUTE;
     else
-        return kp__dctx_fail(d, kp__tree_get(obj, "effect"), KP_EINVAL, "effect",
-                             "unsupported value \"%s\": supported values: \"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"", e);
+        return kp__dctx_fail(
+            d, kp__tree_get(obj, "effect"), KP_EINVAL, "effect",
+            "unsupported value \"%s\": supported values: \"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"",
+            e);
     return KP_OK;
 }
 
@@ -315,30 +333,44 @@ static kp_status decode_tolerations(kp_dctx *d, kp_cluster *cl, const kp_tnode *
         if (st == KP_OK && has_op && op[0]) {
             if (strcmp(op, "Exists") == 0) tl->op = KP_TOL_EXISTS;
             else if (strcmp(op, "Equal") == 0) tl->op = KP_TOL_EQUAL;
-            else st = kp__dctx_fail(d, t, KP_EINVAL, "operator", "unsupported value \"%s\": supported values: \"Equal\", \"Exists\"", op);
+            else
+                st = kp__dctx_fail(
+                    d, t, KP_EINVAL, "operator",
+                    "unsupported value \"%s\": supported values: \"Equal\", \"Exists\"", op);
         }
         if (st == KP_OK) st = parse_effect(d, t, true, &tl->effect);
-        if (st == KP_OK) st = kp__dget_int(d, t, "tolerationSeconds", INT64_MIN, INT64_MAX, &tl->seconds, &tl->has_seconds);
+        if (st == KP_OK)
+            st = kp__dget_int(d, t, "tolerationSeconds", INT64_MIN, INT64_MAX, &tl->seconds,
+                              &tl->has_seconds);
         /* validateTolerations: an empty key requires operator Exists */
         if (st == KP_OK && !tl->key && tl->op != KP_TOL_EXISTS)
-            st = kp__dctx_fail(d, t, KP_EINVAL, "operator", "operator must be Exists when `key` is empty, which means \"match all values and all keys\"");
+            st = kp__dctx_fail(
+                d, t, KP_EINVAL, "operator",
+                "operator must be Exists when `key` is empty, which means \"match all values and all keys\"");
         if (st == KP_OK && tl->op == KP_TOL_EXISTS && tl->value)
-            st = kp__dctx_fail(d, t, KP_EINVAL, "operator", "value must be empty when `operator` is 'Exists'");
+            st = kp__dctx_fail(d, t, KP_EINVAL, "operator",
+                               "value must be empty when `operator` is 'Exists'");
         kp__dctx_pop(d, s2);
     }
     p->n_tolerations = (uint16_t)i;
     kp__dctx_pop(d, saved);
-    if (st == KP_OK) p->tolerations = kp__cluster_share_stored(cl, p->tolerations, p->n_tolerations * sizeof *p->tolerations);
+    if (st == KP_OK)
+        p->tolerations =
+            kp__cluster_share_stored(cl, p->tolerations, p->n_tolerations * sizeof *p->tolerations);
     return st;
 }
 
-static kp_status decode_policy(kp_dctx *d, const kp_tnode *t, const char *key, bool *has, kp_inclusion_policy *out) {
+static kp_status decode_policy(kp_dctx *d, const kp_tnode *t, const char *key, bool *has,
+                               kp_inclusion_policy *out) {
     const char *v = NULL;
     TRY(kp__dget_str(d, t, key, &v, has));
     if (!*has) return KP_OK;
     if (strcmp(v, "Honor") == 0) *out = KP_POLICY_HONOR;
     else if (strcmp(v, "Ignore") == 0) *out = KP_POLICY_IGNORE;
-    else return kp__dctx_fail(d, t, KP_EINVAL, key, "unsupported value \"%s\": supported values: \"Honor\", \"Ignore\"", v);
+    else
+        return kp__dctx_fail(d, t, KP_EINVAL, key,
+                             "unsupported value \"%s\": supported values: \"Honor\", \"Ignore\"",
+                             v);
     return KP_OK;
 }
 
@@ -361,28 +393,45 @@ static kp_status decode_spread(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec,
         bool has_when = false, has_tk = false;
         if (t->type != KP_T_OBJ) st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
         if (st == KP_OK) st = kp__dget_int(d, t, "maxSkew", INT32_MIN, INT32_MAX, &skew, &has_skew);
-        if (st == KP_OK && (!has_skew || skew <= 0)) st = kp__dctx_fail(d, t, KP_EINVAL, "maxSkew", "must be greater than zero");
+        if (st == KP_OK && (!has_skew || skew <= 0))
+            st = kp__dctx_fail(d, t, KP_EINVAL, "maxSkew", "must be greater than zero");
         if (st == KP_OK) st = kp__dget_str(d, t, "topologyKey", &tk, &has_tk);
-        if (st == KP_OK && (!has_tk || !tk[0])) st = kp__dctx_fail(d, t, KP_EINVAL, "topologyKey", "can not be empty");
+        if (st == KP_OK && (!has_tk || !tk[0]))
+            st = kp__dctx_fail(d, t, KP_EINVAL, "topologyKey", "can not be empty");
         if (st == KP_OK) st = kp__dget_str(d, t, "whenUnsatisfiable", &when, &has_when);
         if (st == KP_OK) {
             if (has_when && strcmp(when, "DoNotSchedule") == 0) sc->when = KP_WHEN_DONOTSCHEDULE;
-            else if (has_when && strcmp(when, "ScheduleAnyway") == 0) sc->when = KP_WHEN_SCHEDULEANYWAY;
-            else st = kp__dctx_fail(d, t, KP_EINVAL, "whenUnsatisfiable", "unsupported value \"%s\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"", has_when ? when : "");
+            else if (has_when && strcmp(when, "ScheduleAnyway") == 0)
+                sc->when = KP_WHEN_SCHEDULEANYWAY;
+            else
+                st = kp__dctx_fail(
+                    d, t, KP_EINVAL, "whenUnsatisfiable",
+                    "unsupported value \"%s\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
+                    has_when ? when : "");
         }
         if (st == KP_OK) st = kp__d_label_selector(d, cl, t, "labelSelector", &sc->selector);
-        if (st == KP_OK) st = kp__dget_int(d, t, "minDomains", INT32_MIN, INT32_MAX, &md, &sc->has_min_domains);
-        if (st == KP_OK && sc->has_min_domains && md <= 0) st = kp__dctx_fail(d, t, KP_EINVAL, "minDomains", "must be greater than zero");
+        if (st == KP_OK)
+            st = kp__dget_int(d, t, "minDomains", INT32_MIN, INT32_MAX, &md, &sc->has_min_domains);
+        if (st == KP_OK && sc->has_min_domains && md <= 0)
+            st = kp__dctx_fail(d, t, KP_EINVAL, "minDomains", "must be greater than zero");
         if (st == KP_OK && sc->has_min_domains && sc->when != KP_WHEN_DONOTSCHEDULE)
-            st = kp__dctx_fail(d, t, KP_EINVAL, "minDomains", "can only use minDomains if whenUnsatisfiable=DoNotSchedule");
+            st = kp__dctx_fail(d, t, KP_EINVAL, "minDomains",
+                               "can only use minDomains if whenUnsatisfiable=DoNotSchedule");
         sc->node_taints_policy = KP_POLICY_IGNORE;
-        if (st == KP_OK) st = decode_policy(d, t, "nodeAffinityPolicy", &sc->has_node_affinity_policy, &sc->node_affinity_policy);
-        if (st == KP_OK) st = decode_policy(d, t, "nodeTaintsPolicy", &sc->has_node_taints_policy, &sc->node_taints_policy);
-        if (st == KP_OK) st = kp__d_str_list(d, cl, t, "matchLabelKeys", &sc->n_match_label_keys, &sc->match_label_keys);
+        if (st == KP_OK)
+            st = decode_policy(d, t, "nodeAffinityPolicy", &sc->has_node_affinity_policy,
+                               &sc->node_affinity_policy);
+        if (st == KP_OK)
+            st = decode_policy(d, t, "nodeTaintsPolicy", &sc->has_node_taints_policy,
+                               &sc->node_taints_policy);
+        if (st == KP_OK)
+            st = kp__d_str_list(d, cl, t, "matchLabelKeys", &sc->n_match_label_keys,
+                                &sc->match_label_keys);
         if (st == KP_OK) {
             sc->max_skew = (int32_t)skew;
             sc->min_domains = (int32_t)md;
-            st = kp__d_intern(d, cl, kp__tree_get(t, "topologyKey"), "topologyKey", tk, strlen(tk), &sc->topology_key);
+            st = kp__d_intern(d, cl, kp__tree_get(t, "topologyKey"), "topologyKey", tk, strlen(tk),
+                              &sc->topology_key);
         }
         kp__dctx_pop(d, s2);
     }
@@ -423,14 +472,17 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
                 if (st == KP_OK && sl && sl->type != KP_T_NULL) {
                     st = kp__d_quantity(d, sl, "sizeLimit", false, &v->size_limit);
                     v->has_size_limit = st == KP_OK;
-                    if (st == KP_OK) st = kp__d_intern(d, cl, sl, "sizeLimit", sl->s, sl->len, &v->size_limit_text);
+                    if (st == KP_OK)
+                        st = kp__d_intern(d, cl, sl, "sizeLimit", sl->s, sl->len,
+                                          &v->size_limit_text);
                 }
                 kp__dctx_pop(d, s3);
             }
         }
         if (st == KP_OK)
-            v->is_local = (v->is_empty_dir && !v->memory_medium && !v->hugepages_medium) || kp__tree_get(t, "hostPath") ||
-                          kp__tree_get(t, "gitRepo") || kp__tree_get(t, "configMap");
+            v->is_local = (v->is_empty_dir && !v->memory_medium && !v->hugepages_medium) ||
+                          kp__tree_get(t, "hostPath") || kp__tree_get(t, "gitRepo") ||
+                          kp__tree_get(t, "configMap");
         /* only emptyDir and node-local volumes matter to a decision (eviction); others (secrets,
          * projected tokens, PVCs) are validated and not kept */
         if (st == KP_OK && (v->is_empty_dir || v->is_local)) kept++;
@@ -475,8 +527,11 @@ static kp_status decode_spec(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, k
         p->has_preemption_policy = true;
         if (strcmp(pp, "Never") == 0) p->preemption_policy = KP_PREEMPT_NEVER;
         else if (strcmp(pp, "PreemptLowerPriority") == 0) p->preemption_policy = KP_PREEMPT_LOWER;
-        else return kp__dctx_fail(d, kp__tree_get(spec, "preemptionPolicy"), KP_EINVAL, "preemptionPolicy",
-                                  "unsupported value \"%s\": supported values: \"Never\", \"PreemptLowerPriority\"", pp);
+        else
+            return kp__dctx_fail(
+                d, kp__tree_get(spec, "preemptionPolicy"), KP_EINVAL, "preemptionPolicy",
+                "unsupported value \"%s\": supported values: \"Never\", \"PreemptLowerPriority\"",
+                pp);
     }
     TRY(kp__d_str(d, cl, spec, "schedulerName", &p->scheduler_name));
     if (!p->scheduler_name) p->scheduler_name = cl->s_default_scheduler;
@@ -492,7 +547,8 @@ static kp_status decode_spec(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, k
         if (st == KP_OK) st = kp__dget_obj(d, aff, "podAffinity", &pa);
         if (st == KP_OK && pa) st = decode_pod_affinity(d, cl, pa, "podAffinity", &p->pod_affinity);
         if (st == KP_OK) st = kp__dget_obj(d, aff, "podAntiAffinity", &paa);
-        if (st == KP_OK && paa) st = decode_pod_affinity(d, cl, paa, "podAntiAffinity", &p->pod_anti_affinity);
+        if (st == KP_OK && paa)
+            st = decode_pod_affinity(d, cl, paa, "podAntiAffinity", &p->pod_anti_affinity);
         kp__dctx_pop(d, saved);
         if (st != KP_OK) return st;
     }
@@ -526,7 +582,9 @@ static kp_status decode_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *statu
         else if (strcmp(phase, "Succeeded") == 0) p->phase = KP_PHASE_SUCCEEDED;
         else if (strcmp(phase, "Failed") == 0) p->phase = KP_PHASE_FAILED;
         else if (strcmp(phase, "Unknown") == 0) p->phase = KP_PHASE_UNKNOWN;
-        else return kp__dctx_fail(d, kp__tree_get(status, "phase"), KP_EINVAL, "phase", "unsupported value \"%s\"", phase);
+        else
+            return kp__dctx_fail(d, kp__tree_get(status, "phase"), KP_EINVAL, "phase",
+                                 "unsupported value \"%s\"", phase);
     }
     TRY(kp__dget_time(d, status, "startTime", &p->start_time, NULL));
     TRY(kp__d_str(d, cl, status, "nominatedNodeName", &p->nominated_node));
@@ -534,11 +592,13 @@ static kp_status decode_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *statu
     if (p->status_qos) {
         const char *q = kp__s(cl, p->status_qos);
         if (strcmp(q, "Guaranteed") && strcmp(q, "Burstable") && strcmp(q, "BestEffort"))
-            return kp__dctx_fail(d, kp__tree_get(status, "qosClass"), KP_EINVAL, "qosClass", "unsupported value \"%s\"", q);
+            return kp__dctx_fail(d, kp__tree_get(status, "qosClass"), KP_EINVAL, "qosClass",
+                                 "unsupported value \"%s\"", q);
     }
     /* Of a pod's conditions only DisruptionTarget changes a decision (preemption eligibility);
      * the others are validated and not kept. */
-    return kp__d_conditions(d, cl, status, "conditions", "DisruptionTarget", &p->n_conditions, &p->conditions);
+    return kp__d_conditions(d, cl, status, "conditions", "DisruptionTarget", &p->n_conditions,
+                            &p->conditions);
 }
 
 static kp_status decode_owners(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta, kp_pod *p) {

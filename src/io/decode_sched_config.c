@@ -39,26 +39,35 @@ static kp_status need_obj(kp_dctx *d, const kp_tnode *n, const char *field) {
     return KP_OK;
 }
 
-static kp_status parse_pset(kp_dctx *d, const kp_tnode *arr, kp_cfg_pset *out, bool allow_star, bool with_weight) {
+static kp_status parse_pset(kp_dctx *d, const kp_tnode *arr, kp_cfg_pset *out, bool allow_star,
+                            bool with_weight) {
     if (arr->type != KP_T_ARR) return kp__dctx_fail(d, arr, KP_EINVAL, NULL, "expected an array");
     uint32_t i = 0;
     for (const kp_tnode *e = arr->first; e; e = e->next, i++) {
         size_t sv = kp__dctx_push_index(d, i);
         kp_status st;
         static const char *const k_w[] = {"name", "weight", NULL}, *const k_n[] = {"name", NULL};
-        if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, with_weight ? k_w : k_n)) != KP_OK) return st;
+        if ((st = need_obj(d, e, NULL)) != KP_OK ||
+            (st = only_keys(d, e, with_weight ? k_w : k_n)) != KP_OK)
+            return st;
         const char *name = NULL;
         bool has;
         int64_t w = 0;
         if ((st = kp__dget_str(d, e, "name", &name, &has)) != KP_OK) return st;
         if (!has) return kp__dctx_fail(d, e, KP_EINVAL, "name", "required");
-        if (with_weight && (st = kp__dget_int(d, e, "weight", 0, 100, &w, &has)) != KP_OK) return st;
+        if (with_weight && (st = kp__dget_int(d, e, "weight", 0, 100, &w, &has)) != KP_OK)
+            return st;
         int pl = -1;
         if (!(allow_star && strcmp(name, "*") == 0)) {
             pl = kp__plugin_by_name(name);
-            if (pl < 0) return kp__dctx_fail(d, e, KP_EINVAL, "name", "plugin \"%s\" does not exist (or is not supported by kprio)", name);
+            if (pl < 0)
+                return kp__dctx_fail(d, e, KP_EINVAL, "name",
+                                     "plugin \"%s\" does not exist (or is not supported by kprio)",
+                                     name);
         }
-        if (out->n >= KP_CFG_MAX_SET) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d plugins (kprio's limit)", KP_CFG_MAX_SET);
+        if (out->n >= KP_CFG_MAX_SET)
+            return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d plugins (kprio's limit)",
+                                 KP_CFG_MAX_SET);
         out->pl[out->n] = (int16_t)pl;
         out->weight[out->n++] = (int32_t)w;
         kp__dctx_pop(d, sv);
@@ -85,7 +94,8 @@ static kp_status parse_pluginset(kp_dctx *d, const kp_tnode *o, kp_cfg_pluginset
     return KP_OK;
 }
 
-static kp_status parse_resources(kp_dctx *d, const kp_tnode *arr, kp_cfg_resource *out, uint8_t *n) {
+static kp_status parse_resources(kp_dctx *d, const kp_tnode *arr, kp_cfg_resource *out,
+                                 uint8_t *n) {
     if (arr->type != KP_T_ARR) return kp__dctx_fail(d, arr, KP_EINVAL, NULL, "expected an array");
     *n = 0;
     uint32_t i = 0;
@@ -93,16 +103,21 @@ static kp_status parse_resources(kp_dctx *d, const kp_tnode *arr, kp_cfg_resourc
         size_t sv = kp__dctx_push_index(d, i);
         static const char *const keys[] = {"name", "weight", NULL};
         kp_status st;
-        if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, keys)) != KP_OK) return st;
+        if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, keys)) != KP_OK)
+            return st;
         const char *name = NULL;
         bool has;
         int64_t w = 1;
         if ((st = kp__dget_str(d, e, "name", &name, &has)) != KP_OK) return st;
         if (!has || !*name) return kp__dctx_fail(d, e, KP_EINVAL, "name", "required");
         if ((st = kp__dget_int(d, e, "weight", 1, 100, &w, &has)) != KP_OK) return st;
-        if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d resources (kprio's limit)", KP_CFG_MAX_RES);
+        if (*n >= KP_CFG_MAX_RES)
+            return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d resources (kprio's limit)",
+                                 KP_CFG_MAX_RES);
         if (strlen(name) >= sizeof out[*n].name)
-            return kp__dctx_fail(d, e, KP_ELIMIT, "name", "longer than %zu characters (kprio's limit)", sizeof out[*n].name - 1);
+            return kp__dctx_fail(d, e, KP_ELIMIT, "name",
+                                 "longer than %zu characters (kprio's limit)",
+                                 sizeof out[*n].name - 1);
         snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
         out[*n].weight = w;
         (*n)++;
@@ -115,17 +130,22 @@ static kp_status parse_strlist(kp_dctx *d, const kp_tnode *arr, char (*out)[64],
     if (arr->type != KP_T_ARR) return kp__dctx_fail(d, arr, KP_EINVAL, NULL, "expected an array");
     uint32_t i = 0;
     for (const kp_tnode *e = arr->first; e; e = e->next, i++) {
-        if (e->type != KP_T_STR) return kp__dctx_fail(d, e, KP_EINVAL, NULL, "[%u]: expected a string", i);
-        if (*n >= KP_CFG_MAX_RES) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d entries (kprio's limit)", KP_CFG_MAX_RES);
+        if (e->type != KP_T_STR)
+            return kp__dctx_fail(d, e, KP_EINVAL, NULL, "[%u]: expected a string", i);
+        if (*n >= KP_CFG_MAX_RES)
+            return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d entries (kprio's limit)",
+                                 KP_CFG_MAX_RES);
         if (strlen(e->s) >= 64)
-            return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "[%u]: longer than 63 characters (kprio's limit)", i);
+            return kp__dctx_fail(d, e, KP_ELIMIT, NULL,
+                                 "[%u]: longer than 63 characters (kprio's limit)", i);
         snprintf(out[(*n)++], 64, "%s", e->s);
     }
     return KP_OK;
 }
 
 static kp_status parse_fit_args(kp_dctx *d, kp_sched_config *c, const kp_tnode *a) {
-    static const char *const keys[] = {"apiVersion", "kind", "ignoredResources", "ignoredResourceGroups", "scoringStrategy", NULL};
+    static const char *const keys[] = {
+        "apiVersion", "kind", "ignoredResources", "ignoredResourceGroups", "scoringStrategy", NULL};
     kp_status st;
     if ((st = only_keys(d, a, keys)) != KP_OK) return st;
     const kp_tnode *n;
@@ -151,7 +171,11 @@ static kp_status parse_fit_args(kp_dctx *d, kp_sched_config *c, const kp_tnode *
     if (!has || strcmp(type, "LeastAllocated") == 0) c->strategy = KP_STRAT_LEAST;
     else if (strcmp(type, "MostAllocated") == 0) c->strategy = KP_STRAT_MOST;
     else if (strcmp(type, "RequestedToCapacityRatio") == 0) c->strategy = KP_STRAT_RTCR;
-    else return kp__dctx_fail(d, ss, KP_EINVAL, "type", "unsupported value \"%s\" (LeastAllocated, MostAllocated, RequestedToCapacityRatio)", type);
+    else
+        return kp__dctx_fail(
+            d, ss, KP_EINVAL, "type",
+            "unsupported value \"%s\" (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+            type);
     if ((n = kp__tree_get(ss, "resources")) && n->type != KP_T_NULL) {
         size_t sv2 = kp__dctx_push(d, "resources");
         if ((st = parse_resources(d, n, c->fit_res, &c->n_fit_res)) != KP_OK) return st;
@@ -159,25 +183,32 @@ static kp_status parse_fit_args(kp_dctx *d, kp_sched_config *c, const kp_tnode *
     }
     const kp_tnode *r = kp__tree_get(ss, "requestedToCapacityRatio");
     if (c->strategy == KP_STRAT_RTCR) {
-        if (!r || r->type != KP_T_OBJ) return kp__dctx_fail(d, ss, KP_EINVAL, "requestedToCapacityRatio", "required for RequestedToCapacityRatio");
+        if (!r || r->type != KP_T_OBJ)
+            return kp__dctx_fail(d, ss, KP_EINVAL, "requestedToCapacityRatio",
+                                 "required for RequestedToCapacityRatio");
         size_t sv2 = kp__dctx_push(d, "requestedToCapacityRatio");
         static const char *const rkeys[] = {"shape", NULL};
         if ((st = only_keys(d, r, rkeys)) != KP_OK) return st;
         const kp_tnode *shape = kp__tree_get(r, "shape");
-        if (!shape || shape->type != KP_T_ARR || shape->n == 0) return kp__dctx_fail(d, r, KP_EINVAL, "shape", "at least one point required");
+        if (!shape || shape->type != KP_T_ARR || shape->n == 0)
+            return kp__dctx_fail(d, r, KP_EINVAL, "shape", "at least one point required");
         size_t sv3 = kp__dctx_push(d, "shape");
         uint32_t i = 0;
         c->n_shape = 0;
         for (const kp_tnode *e = shape->first; e; e = e->next, i++) {
             size_t sv4 = kp__dctx_push_index(d, i);
             static const char *const pkeys[] = {"utilization", "score", NULL};
-            if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, pkeys)) != KP_OK) return st;
+            if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, pkeys)) != KP_OK)
+                return st;
             int64_t u = 0, sc = 0;
             if ((st = kp__dget_int(d, e, "utilization", 0, 100, &u, &has)) != KP_OK) return st;
             if ((st = kp__dget_int(d, e, "score", 0, 10, &sc, &has)) != KP_OK) return st;
             if (c->n_shape && u <= c->shape[c->n_shape - 1].utilization)
-                return kp__dctx_fail(d, e, KP_EINVAL, "utilization", "values must be sorted in increasing order");
-            if (c->n_shape >= KP_CFG_MAX_SHAPE) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d points (kprio's limit)", KP_CFG_MAX_SHAPE);
+                return kp__dctx_fail(d, e, KP_EINVAL, "utilization",
+                                     "values must be sorted in increasing order");
+            if (c->n_shape >= KP_CFG_MAX_SHAPE)
+                return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d points (kprio's limit)",
+                                     KP_CFG_MAX_SHAPE);
             c->shape[c->n_shape].utilization = u;
             c->shape[c->n_shape].score = sc * 10; /* MaxNodeScore / MaxCustomPriorityScore */
             c->n_shape++;
@@ -186,7 +217,8 @@ static kp_status parse_fit_args(kp_dctx *d, kp_sched_config *c, const kp_tnode *
         kp__dctx_pop(d, sv3);
         kp__dctx_pop(d, sv2);
     } else if (r && r->type != KP_T_NULL) {
-        return kp__dctx_fail(d, r, KP_EINVAL, "requestedToCapacityRatio", "only valid with type RequestedToCapacityRatio");
+        return kp__dctx_fail(d, r, KP_EINVAL, "requestedToCapacityRatio",
+                             "only valid with type RequestedToCapacityRatio");
     }
     kp__dctx_pop(d, sv);
     return KP_OK;
@@ -209,61 +241,80 @@ static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, co
         return KP_OK;
     }
     if (strcmp(name, "DefaultPreemption") == 0) {
-        static const char *const keys[] = {"apiVersion", "kind", "minCandidateNodesPercentage", "minCandidateNodesAbsolute", NULL};
+        static const char *const keys[] = {"apiVersion", "kind", "minCandidateNodesPercentage",
+                                           "minCandidateNodesAbsolute", NULL};
         if ((st = only_keys(d, a, keys)) != KP_OK) return st;
         int64_t v;
-        if ((st = kp__dget_int(d, a, "minCandidateNodesPercentage", 0, 100, &v, &has)) != KP_OK) return st;
+        if ((st = kp__dget_int(d, a, "minCandidateNodesPercentage", 0, 100, &v, &has)) != KP_OK)
+            return st;
         if (has) c->min_candidate_pct = (int32_t)v;
-        if ((st = kp__dget_int(d, a, "minCandidateNodesAbsolute", 0, INT32_MAX, &v, &has)) != KP_OK) return st;
+        if ((st = kp__dget_int(d, a, "minCandidateNodesAbsolute", 0, INT32_MAX, &v, &has)) != KP_OK)
+            return st;
         if (has) c->min_candidate_abs = (int32_t)v;
         if (c->min_candidate_pct == 0 && c->min_candidate_abs == 0)
-            return kp__dctx_fail(d, a, KP_EINVAL, "minCandidateNodesPercentage", "cannot be zero at the same time as minCandidateNodesAbsolute");
+            return kp__dctx_fail(d, a, KP_EINVAL, "minCandidateNodesPercentage",
+                                 "cannot be zero at the same time as minCandidateNodesAbsolute");
         return KP_OK;
     }
     if (strcmp(name, "InterPodAffinity") == 0) {
-        static const char *const keys[] = {"apiVersion", "kind", "hardPodAffinityWeight", "ignorePreferredTermsOfExistingPods", NULL};
+        static const char *const keys[] = {"apiVersion", "kind", "hardPodAffinityWeight",
+                                           "ignorePreferredTermsOfExistingPods", NULL};
         if ((st = only_keys(d, a, keys)) != KP_OK) return st;
         int64_t v;
-        if ((st = kp__dget_int(d, a, "hardPodAffinityWeight", 0, 100, &v, &has)) != KP_OK) return st;
+        if ((st = kp__dget_int(d, a, "hardPodAffinityWeight", 0, 100, &v, &has)) != KP_OK)
+            return st;
         if (has) c->hard_pod_affinity_weight = (int32_t)v;
-        return kp__dget_bool(d, a, "ignorePreferredTermsOfExistingPods", &c->ignore_preferred_terms_of_existing_pods, &has);
+        return kp__dget_bool(d, a, "ignorePreferredTermsOfExistingPods",
+                             &c->ignore_preferred_terms_of_existing_pods, &has);
     }
     if (strcmp(name, "PodTopologySpread") == 0) {
-        static const char *const keys[] = {"apiVersion", "kind", "defaultConstraints", "defaultingType", NULL};
+        static const char *const keys[] = {"apiVersion", "kind", "defaultConstraints",
+                                           "defaultingType", NULL};
         if ((st = only_keys(d, a, keys)) != KP_OK) return st;
         const char *dt = NULL;
         if ((st = kp__dget_str(d, a, "defaultingType", &dt, &has)) != KP_OK) return st;
         if (has && strcmp(dt, "List") == 0) c->spread_system_defaulting = false;
         else if (has && strcmp(dt, "System") != 0)
-            return kp__dctx_fail(d, a, KP_EINVAL, "defaultingType", "unsupported value \"%s\" (System, List)", dt);
+            return kp__dctx_fail(d, a, KP_EINVAL, "defaultingType",
+                                 "unsupported value \"%s\" (System, List)", dt);
         const kp_tnode *dc = kp__tree_get(a, "defaultConstraints");
         if (dc && dc->type != KP_T_NULL) {
-            if (dc->type != KP_T_ARR) return kp__dctx_fail(d, dc, KP_EINVAL, "defaultConstraints", "expected an array");
+            if (dc->type != KP_T_ARR)
+                return kp__dctx_fail(d, dc, KP_EINVAL, "defaultConstraints", "expected an array");
             if (c->spread_system_defaulting && dc->n)
-                return kp__dctx_fail(d, dc, KP_EINVAL, "defaultConstraints", "when defaultingType is System, defaultConstraints must be empty");
+                return kp__dctx_fail(
+                    d, dc, KP_EINVAL, "defaultConstraints",
+                    "when defaultingType is System, defaultConstraints must be empty");
             size_t sv = kp__dctx_push(d, "defaultConstraints");
             uint32_t i = 0;
             for (const kp_tnode *e = dc->first; e; e = e->next, i++) {
                 size_t sv2 = kp__dctx_push_index(d, i);
-                static const char *const ck[] = {"maxSkew", "topologyKey", "whenUnsatisfiable", NULL};
-                if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, ck)) != KP_OK) return st;
-                if (c->n_default_spread >= KP_CFG_MAX_DEFAULT_SPREAD) return kp__dctx_fail(d, e, KP_ELIMIT, NULL, "more than %d constraints (kprio's limit)",
-                                                                                    KP_CFG_MAX_DEFAULT_SPREAD);
+                static const char *const ck[] = {"maxSkew", "topologyKey", "whenUnsatisfiable",
+                                                 NULL};
+                if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, ck)) != KP_OK)
+                    return st;
+                if (c->n_default_spread >= KP_CFG_MAX_DEFAULT_SPREAD)
+                    return kp__dctx_fail(d, e, KP_ELIMIT, NULL,
+                                         "more than %d constraints (kprio's limit)",
+                                         KP_CFG_MAX_DEFAULT_SPREAD);
                 kp_cfg_spread *cs = &c->default_spread[c->n_default_spread++];
                 int64_t v = 0;
-                if ((st = kp__dget_int(d, e, "maxSkew", 1, INT32_MAX, &v, &has)) != KP_OK) return st;
+                if ((st = kp__dget_int(d, e, "maxSkew", 1, INT32_MAX, &v, &has)) != KP_OK)
+                    return st;
                 if (!has) return kp__dctx_fail(d, e, KP_EINVAL, "maxSkew", "required");
                 cs->max_skew = (int32_t)v;
                 const char *tk = NULL, *wu = NULL;
                 if ((st = kp__dget_str(d, e, "topologyKey", &tk, &has)) != KP_OK) return st;
                 if (!has || !*tk) return kp__dctx_fail(d, e, KP_EINVAL, "topologyKey", "required");
                 if (strlen(tk) >= sizeof cs->topology_key)
-                    return kp__dctx_fail(d, e, KP_ELIMIT, "topologyKey", "longer than %zu characters (kprio's limit)",
+                    return kp__dctx_fail(d, e, KP_ELIMIT, "topologyKey",
+                                         "longer than %zu characters (kprio's limit)",
                                          sizeof cs->topology_key - 1);
                 snprintf(cs->topology_key, sizeof cs->topology_key, "%s", tk);
                 if ((st = kp__dget_str(d, e, "whenUnsatisfiable", &wu, &has)) != KP_OK) return st;
                 if (!has || (strcmp(wu, "DoNotSchedule") != 0 && strcmp(wu, "ScheduleAnyway") != 0))
-                    return kp__dctx_fail(d, e, KP_EINVAL, "whenUnsatisfiable", "must be DoNotSchedule or ScheduleAnyway");
+                    return kp__dctx_fail(d, e, KP_EINVAL, "whenUnsatisfiable",
+                                         "must be DoNotSchedule or ScheduleAnyway");
                 cs->schedule_anyway = strcmp(wu, "ScheduleAnyway") == 0;
                 kp__dctx_pop(d, sv2);
             }
@@ -279,11 +330,13 @@ static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, co
         static const char *const keys[] = {"apiVersion", "kind", NULL};
         return only_keys(d, a, keys);
     }
-    return kp__dctx_fail(d, a, KP_EINVAL, NULL, "plugin \"%s\" does not exist (or is not supported by kprio)", name);
+    return kp__dctx_fail(d, a, KP_EINVAL, NULL,
+                         "plugin \"%s\" does not exist (or is not supported by kprio)", name);
 }
 
 static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p) {
-    static const char *const keys[] = {"schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig", NULL};
+    static const char *const keys[] = {"schedulerName", "percentageOfNodesToScore", "plugins",
+                                       "pluginConfig", NULL};
     kp_status st;
     if ((st = need_obj(d, p, NULL)) != KP_OK || (st = only_keys(d, p, keys)) != KP_OK) return st;
     bool has;
@@ -311,7 +364,8 @@ static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p
                     kp__dctx_pop(d, sv2);
                     return kp__dctx_fail(d, m, KP_EINVAL, k, "unknown extension point");
                 }
-                if ((st = parse_pluginset(d, m, &eps[e], (1u << e) == KP_EP_SCORE)) != KP_OK) return st;
+                if ((st = parse_pluginset(d, m, &eps[e], (1u << e) == KP_EP_SCORE)) != KP_OK)
+                    return st;
             }
             kp__dctx_pop(d, sv2);
         }
@@ -327,13 +381,15 @@ static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p
     }
     const kp_tnode *pc = kp__tree_get(p, "pluginConfig");
     if (pc && pc->type != KP_T_NULL) {
-        if (pc->type != KP_T_ARR) return kp__dctx_fail(d, pc, KP_EINVAL, "pluginConfig", "expected an array");
+        if (pc->type != KP_T_ARR)
+            return kp__dctx_fail(d, pc, KP_EINVAL, "pluginConfig", "expected an array");
         size_t sv = kp__dctx_push(d, "pluginConfig");
         uint32_t i = 0;
         for (const kp_tnode *e = pc->first; e; e = e->next, i++) {
             size_t sv2 = kp__dctx_push_index(d, i);
             static const char *const ck[] = {"name", "args", NULL};
-            if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, ck)) != KP_OK) return st;
+            if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, ck)) != KP_OK)
+                return st;
             const char *name = NULL;
             if ((st = kp__dget_str(d, e, "name", &name, &has)) != KP_OK) return st;
             if (!has) return kp__dctx_fail(d, e, KP_EINVAL, "name", "required");
@@ -368,22 +424,36 @@ static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_e
         return kp__dctx_fail(&d, obj, KP_EINVAL, "kind", "expected KubeSchedulerConfiguration");
     if ((st = kp__dget_str(&d, obj, "apiVersion", &av, &has)) != KP_OK) return st;
     if (!has || strcmp(av, "kubescheduler.config.k8s.io/v1") != 0)
-        return kp__dctx_fail(&d, obj, KP_EINVAL, "apiVersion", "unsupported \"%s\" (expected kubescheduler.config.k8s.io/v1)", has ? av : "");
+        return kp__dctx_fail(&d, obj, KP_EINVAL, "apiVersion",
+                             "unsupported \"%s\" (expected kubescheduler.config.k8s.io/v1)",
+                             has ? av : "");
     /* settings that do not change decisions in a single-threaded replay are accepted */
-    static const char *const keys[] = {"apiVersion", "kind", "parallelism", "leaderElection", "clientConnection",
-                                       "healthzBindAddress", "metricsBindAddress", "enableProfiling",
-                                       "enableContentionProfiling", "percentageOfNodesToScore",
-                                       "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles",
-                                       "delayCacheUntilActive", NULL};
+    static const char *const keys[] = {"apiVersion",
+                                       "kind",
+                                       "parallelism",
+                                       "leaderElection",
+                                       "clientConnection",
+                                       "healthzBindAddress",
+                                       "metricsBindAddress",
+                                       "enableProfiling",
+                                       "enableContentionProfiling",
+                                       "percentageOfNodesToScore",
+                                       "podInitialBackoffSeconds",
+                                       "podMaxBackoffSeconds",
+                                       "profiles",
+                                       "delayCacheUntilActive",
+                                       NULL};
     if ((st = only_keys(&d, obj, keys)) != KP_OK) return st;
     kp_sched_config *c = x->c;
     int64_t v;
-    if ((st = kp__dget_int(&d, obj, "percentageOfNodesToScore", 0, 100, &v, &has)) != KP_OK) return st;
+    if ((st = kp__dget_int(&d, obj, "percentageOfNodesToScore", 0, 100, &v, &has)) != KP_OK)
+        return st;
     int32_t global_pct = has ? (int32_t)v : 0;
     const kp_tnode *profiles = kp__tree_get(obj, "profiles");
     c->pct_nodes_to_score = global_pct;
     if (!profiles || profiles->type == KP_T_NULL || profiles->n == 0) return KP_OK;
-    if (profiles->type != KP_T_ARR) return kp__dctx_fail(&d, profiles, KP_EINVAL, "profiles", "expected an array");
+    if (profiles->type != KP_T_ARR)
+        return kp__dctx_fail(&d, profiles, KP_EINVAL, "profiles", "expected an array");
     const char *want = x->want_name ? x->want_name : "default-scheduler";
     const kp_tnode *chosen = NULL;
     uint32_t i = 0, chosen_i = 0;
@@ -399,7 +469,8 @@ static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_e
             if (strcmp(qn, name) == 0) {
                 size_t sv = kp__dctx_push(&d, "profiles");
                 kp__dctx_push_index(&d, i);
-                kp_status r = kp__dctx_fail(&d, p, KP_EINVAL, "schedulerName", "duplicate profile \"%s\"", name);
+                kp_status r = kp__dctx_fail(&d, p, KP_EINVAL, "schedulerName",
+                                            "duplicate profile \"%s\"", name);
                 kp__dctx_pop(&d, sv);
                 return r;
             }
@@ -407,29 +478,34 @@ static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_e
         if (!chosen && strcmp(name, want) == 0) chosen = p, chosen_i = i;
     }
     if (!chosen && !x->want_name && profiles->n == 1) chosen = profiles->first, chosen_i = 0;
-    if (!chosen) return kp__dctx_fail(&d, profiles, KP_EINVAL, "profiles", "no profile has schedulerName \"%s\"", want);
+    if (!chosen)
+        return kp__dctx_fail(&d, profiles, KP_EINVAL, "profiles",
+                             "no profile has schedulerName \"%s\"", want);
     size_t sv = kp__dctx_push(&d, "profiles");
     kp__dctx_push_index(&d, chosen_i);
     const kp_tnode *sn = kp__tree_get(chosen, "schedulerName");
     if (sn && sn->type == KP_T_STR && strlen(sn->s) >= sizeof c->scheduler_name) {
-        kp_status r = kp__dctx_fail(&d, sn, KP_ELIMIT, "schedulerName", "longer than %zu characters (kprio's limit)",
+        kp_status r = kp__dctx_fail(&d, sn, KP_ELIMIT, "schedulerName",
+                                    "longer than %zu characters (kprio's limit)",
                                     sizeof c->scheduler_name - 1);
         kp__dctx_pop(&d, sv);
         return r;
     }
-    if (sn && sn->type == KP_T_STR) snprintf(c->scheduler_name, sizeof c->scheduler_name, "%s", sn->s);
+    if (sn && sn->type == KP_T_STR)
+        snprintf(c->scheduler_name, sizeof c->scheduler_name, "%s", sn->s);
     st = parse_profile(&d, c, chosen);
     kp__dctx_pop(&d, sv);
     return st;
 }
 
-kp_status kp__sched_config_parse(kp_sched_config *c, const char *source, const char *buf, size_t len,
-                                 const char *scheduler_name, kp_error *err) {
+kp_status kp__sched_config_parse(kp_sched_config *c, const char *source, const char *buf,
+                                 size_t len, const char *scheduler_name, kp_error *err) {
     kp__sched_config_defaults(c);
     snprintf(c->source, sizeof c->source, "%s", source);
     pctx x = {c, scheduler_name, false, KP_OK};
     kp_status st = kp__tree_parse(source, buf, len, false, on_doc, &x, err);
-    if (st == KP_OK && !x.seen) st = kp_error_set(err, KP_EINVAL, "KubeSchedulerConfiguration: empty document");
+    if (st == KP_OK && !x.seen)
+        st = kp_error_set(err, KP_EINVAL, "KubeSchedulerConfiguration: empty document");
     if (st != KP_OK && err) snprintf(err->source, sizeof err->source, "%s", source);
     return st;
 }
@@ -437,7 +513,8 @@ kp_status kp__sched_config_parse(kp_sched_config *c, const char *source, const c
 /* ---- public wrappers ---- */
 
 kp_status kp_sched_config_load_buffer(const char *source, const char *buf, size_t len,
-                                      const char *scheduler_name, kp_sched_config **out, kp_error *err) {
+                                      const char *scheduler_name, kp_sched_config **out,
+                                      kp_error *err) {
     *out = NULL;
     kp_sched_config *c = kp__malloc(sizeof *c);
     if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
@@ -450,8 +527,8 @@ kp_status kp_sched_config_load_buffer(const char *source, const char *buf, size_
     return KP_OK;
 }
 
-kp_status kp_sched_config_load_path(const char *path, const char *scheduler_name, kp_sched_config **out,
-                                    kp_error *err) {
+kp_status kp_sched_config_load_path(const char *path, const char *scheduler_name,
+                                    kp_sched_config **out, kp_error *err) {
     char *buf = NULL;
     size_t len = 0;
     *out = NULL;

@@ -29,59 +29,59 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "io/events.h"
-#include "io/decode_summary.h"
-#include "io/decode_summary_tree.h"
-#include "io/summary_build.h"
 #include "core/kubelet_config.h"
 #include "core/summary.h"
 #include "io/dctx.h"
+#include "io/decode_summary.h"
+#include "io/decode_summary_tree.h"
+#include "io/events.h"
 #include "io/input.h"
+#include "io/summary_build.h"
 
 /* frame kinds: the containers whose members the parser reads */
 enum {
     K_ROOT,
     K_NODE,
-    K_MEM,     /* kp__ev_mem */
-    K_FS,      /* kp__ev_fs */
-    K_CPU,     /* node.cpu: its first "time" */
+    K_MEM, /* kp__ev_mem */
+    K_FS, /* kp__ev_fs */
+    K_CPU, /* node.cpu: its first "time" */
     K_RUNTIME,
     K_RLIMIT,
-    K_SYSCS,   /* node.systemContainers[] */
+    K_SYSCS, /* node.systemContainers[] */
     K_SYSC,
-    K_PODS,    /* pods[] */
+    K_PODS, /* pods[] */
     K_POD,
     K_PODREF,
-    K_PROC,    /* process_stats */
-    K_CONTS,   /* containers[] */
+    K_PROC, /* process_stats */
+    K_CONTS, /* containers[] */
     K_CONT,
-    K_VOLS,    /* volume[] */
+    K_VOLS, /* volume[] */
     K_VOL
 };
 
 /* what to do with the value of the member just announced */
 enum {
     A_SKIP = 0,
-    A_U64,     /* u64 into *u64, has bit */
-    A_TIME,    /* time into *i64 */
-    A_STR,     /* string into *str / *len */
-    A_UID,     /* podRef.uid (+ hash) */
+    A_U64, /* u64 into *u64, has bit */
+    A_TIME, /* time into *i64 */
+    A_STR, /* string into *str / *len */
+    A_UID, /* podRef.uid (+ hash) */
     A_MAXPID,
     A_CURPROC,
     A_PROCS,
     A_SYSNAME, /* systemContainers[i].name */
-    A_OBJ,     /* object -> frame `sub` (null allowed unless `strict`) */
-    A_CPU,     /* node.cpu: object -> K_CPU, anything else ignored */
-    A_ARR      /* array -> frame `sub` (null allowed) */
+    A_OBJ, /* object -> frame `sub` (null allowed unless `strict`) */
+    A_CPU, /* node.cpu: object -> K_CPU, anything else ignored */
+    A_ARR /* array -> frame `sub` (null allowed) */
 };
 
 typedef struct {
     uint8_t kind;
     const char *name; /* path component ("memory"), NULL for an array element */
-    uint32_t index;   /* element: its index; array: elements so far */
-    void *t;          /* K_MEM: kp__ev_mem, K_FS: kp__ev_fs, K_POD: kp__ev_pstats ... */
-    void *rec;        /* K_MEM / K_FS / K_VOL of a pod-side record: the record the object's */
-    int8_t sink;      /* compact fields go to (kp__ev_sink), -1 for node-level objects */
+    uint32_t index; /* element: its index; array: elements so far */
+    void *t; /* K_MEM: kp__ev_mem, K_FS: kp__ev_fs, K_POD: kp__ev_pstats ... */
+    void *rec; /* K_MEM / K_FS / K_VOL of a pod-side record: the record the object's */
+    int8_t sink; /* compact fields go to (kp__ev_sink), -1 for node-level objects */
     /* K_SYSC: 0 name not seen yet, 1 the pods container, 2 another container */
     uint8_t sys_state;
     bool name_seen, mem_seen, mem_deferred; /* memory read (into sys_tmp) before the name */
@@ -97,7 +97,7 @@ typedef struct {
     bool strict; /* A_OBJ: null is an error too (podRef) */
     int8_t sink; /* A_OBJ: kp__ev_sink of a pod-side object, -1 none */
     const char *name;
-    void *p;      /* target */
+    void *p; /* target */
     uint8_t *has; /* A_U64, A_STR (optional): has byte, bit */
     uint8_t bit;
     uint32_t *lenp; /* A_STR: length (p: the string's offset) */
@@ -106,20 +106,20 @@ typedef struct {
 typedef struct {
     kp__ev_builder b;
     kp_evict_summary *s; /* &b.head: node-level fields */
-    bool failed;        /* not for the fast path: the reference decoder takes over */
+    bool failed; /* not for the fast path: the reference decoder takes over */
     kp__ev_mem sys_tmp; /* systemContainers[i].memory read before its name */
     kp__ev_mem tmp_mem; /* the pod-side memory object being read (they never nest) */
-    kp__ev_fs tmp_fs;   /* the pod-side filesystem object or volume being read */
+    kp__ev_fs tmp_fs; /* the pod-side filesystem object or volume being read */
 
     frame f[MAX_FRAMES];
-    int depth;          /* frames in use (0 = outside the root) */
-    member m;           /* pending member (object frames) */
+    int depth; /* frames in use (0 = outside the root) */
+    member m; /* pending member (object frames) */
     bool have_member;
     bool skip_pending;
     int skip_depth;
 
-    int n_docs;         /* object documents seen */
-    int root_ev;        /* event that opened the current document's root (-1: none yet) */
+    int n_docs; /* object documents seen */
+    int root_ev; /* event that opened the current document's root (-1: none yet) */
 } sctx;
 
 /* ---------------------------------------------------------------- scalars */
@@ -181,7 +181,8 @@ static void m_set(member *m, uint8_t act, const char *name, void *p) {
     m->has = NULL;
 }
 
-static void m_str(member *m, const char *name, uint32_t *off, uint32_t *len, uint8_t *has, uint8_t bit) {
+static void m_str(member *m, const char *name, uint32_t *off, uint32_t *len, uint8_t *has,
+                  uint8_t bit) {
     m_set(m, A_STR, name, off);
     m->lenp = len;
     m->has = has;
@@ -218,13 +219,15 @@ static void fs_member(member *m, kp__ev_fs *fs, const char *s, size_t len) {
         break;
     case 10:
         if (KEYIS("inodesFree")) m_u64(m, "inodesFree", &fs->inodes_free, &fs->has, KP__EVF_IFREE);
-        else if (KEYIS("inodesUsed")) m_u64(m, "inodesUsed", &fs->inodes_used, &fs->has, KP__EVF_IUSED);
+        else if (KEYIS("inodesUsed"))
+            m_u64(m, "inodesUsed", &fs->inodes_used, &fs->has, KP__EVF_IUSED);
         break;
     case 13:
         if (KEYIS("capacityBytes")) m_u64(m, "capacityBytes", &fs->cap, &fs->has, KP__EVF_CAP);
         break;
     case 14:
-        if (KEYIS("availableBytes")) m_u64(m, "availableBytes", &fs->avail, &fs->has, KP__EVF_AVAIL);
+        if (KEYIS("availableBytes"))
+            m_u64(m, "availableBytes", &fs->avail, &fs->has, KP__EVF_AVAIL);
         break;
     default: break;
     }
@@ -232,7 +235,8 @@ static void fs_member(member *m, kp__ev_fs *fs, const char *s, size_t len) {
 
 static void mem_member(member *m, kp__ev_mem *mem, const char *s, size_t len) {
     if (KEYIS("time")) m_set(m, A_TIME, "time", &mem->time_ns);
-    else if (KEYIS("availableBytes")) m_u64(m, "availableBytes", &mem->avail, &mem->has, KP__EVM_AVAIL);
+    else if (KEYIS("availableBytes"))
+        m_u64(m, "availableBytes", &mem->avail, &mem->has, KP__EVM_AVAIL);
     else if (KEYIS("usageBytes")) m_u64(m, "usageBytes", &mem->usage, &mem->has, KP__EVM_USAGE);
     else if (KEYIS("workingSetBytes")) m_u64(m, "workingSetBytes", &mem->ws, &mem->has, KP__EVM_WS);
 }
@@ -390,9 +394,7 @@ static void element(sctx *x, frame *arr, kp_ev ev) {
         t = &x->tmp_fs;
         if (rec) kp__ev_sink_load(KP__EVSINK_VOL, rec, NULL, &x->tmp_fs);
         break;
-    default:
-        kind = K_SYSC;
-        break;
+    default: kind = K_SYSC; break;
     }
     if (x->b.oom) return;
     frame *f = push(x, kind, NULL, t);
@@ -556,7 +558,8 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     case KP_EV_DOC_END:
         /* one object document (an empty YAML document, e.g. a trailing ---, is a null root) */
         if (x->root_ev == KP_EV_OBJ_BEGIN && ++x->n_docs > 1) return -1;
-        if (x->root_ev >= 0 && x->root_ev != KP_EV_OBJ_BEGIN && x->root_ev != KP_EV_ARR_BEGIN && x->root_ev != KP_EV_NULL)
+        if (x->root_ev >= 0 && x->root_ev != KP_EV_OBJ_BEGIN && x->root_ev != KP_EV_ARR_BEGIN &&
+            x->root_ev != KP_EV_NULL)
             return -1;
         return 0;
     case KP_EV_KEY:
@@ -610,7 +613,8 @@ kp_status kp__summary_decode_events(const char *buf, size_t len, kp_evict_summar
     uint64_t eoff = 0;
     int rc = -1; /* empty input: the reference decoder words the error */
     if (i < len) {
-        if (buf[i] == '{' || buf[i] == '[') rc = kp__json_events(buf, len, on_event, x, msg, sizeof msg, &eoff);
+        if (buf[i] == '{' || buf[i] == '[')
+            rc = kp__json_events(buf, len, on_event, x, msg, sizeof msg, &eoff);
         else rc = kp__yaml_events(buf, len, on_event, x, msg, sizeof msg, &eoff);
     }
     bool ok = rc == 0 && !x->failed && !x->b.oom && x->n_docs == 1;
@@ -626,8 +630,8 @@ kp_status kp__summary_decode_events(const char *buf, size_t len, kp_evict_summar
     return KP_OK;
 }
 
-kp_status kp__summary_load_padded(const char *source, const char *buf, size_t len, kp_evict_summary **out,
-                                  kp_error *err) {
+kp_status kp__summary_load_padded(const char *source, const char *buf, size_t len,
+                                  kp_evict_summary **out, kp_error *err) {
     kp_status st = kp__summary_decode_events(buf, len, out);
     if (st == KP_ENOMEM) return kp_error_set(err, KP_ENOMEM, "out of memory");
     if (st != KP_OK) return kp__summary_decode_tree(source, buf, len, out, err);

@@ -23,7 +23,7 @@ kp_status kp__summary_decode_events(const char *buf, size_t len, kp_evict_summar
 
 /* kp_evict_summary_load_buffer on a buffer that already has KP_JSON_PADDING readable bytes after
  * len (kp__read_file's): no copy. */
-kp_status kp__summary_load_padded(const char *source, const char *buf, size_t len, kp_evict_summary **out,
-                                  kp_error *err);
+kp_status kp__summary_load_padded(const char *source, const char *buf, size_t len,
+                                  kp_evict_summary **out, kp_error *err);
 
 #endif

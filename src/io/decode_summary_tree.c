@@ -7,12 +7,12 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "io/tree.h"
-#include "io/decode_summary_tree.h"
-#include "io/summary_build.h"
 #include "core/kubelet_config.h"
 #include "core/summary.h"
 #include "io/dctx.h"
+#include "io/decode_summary_tree.h"
+#include "io/summary_build.h"
+#include "io/tree.h"
 
 typedef struct {
     kp_dctx d;
@@ -56,8 +56,8 @@ static kp_status get_time(kp_dctx *d, const kp_tnode *n, int64_t *out) {
     if (n->type != KP_T_STR) return fail_field(d, n, "expected an RFC 3339 time string");
     int64_t secs;
     int32_t nanos;
-    if (kp__parse_time(n->s, n->len, &secs, &nanos) != KP_OK || secs > INT64_MAX / KP__NS_PER_SEC - 1 ||
-        secs < 0)
+    if (kp__parse_time(n->s, n->len, &secs, &nanos) != KP_OK ||
+        secs > INT64_MAX / KP__NS_PER_SEC - 1 || secs < 0)
         return fail_field(d, n, "invalid RFC 3339 time");
     *out = secs * KP__NS_PER_SEC + nanos;
     return KP_OK;
@@ -84,9 +84,11 @@ static kp_status parse_fs(kp_dctx *d, const kp_tnode *o, kp__ev_fs *fs) {
         else if (KEY(c, "availableBytes")) st = get_u64(d, c, &fs->avail, &fs->has, KP__EVF_AVAIL);
         else if (KEY(c, "capacityBytes")) st = get_u64(d, c, &fs->cap, &fs->has, KP__EVF_CAP);
         else if (KEY(c, "usedBytes")) st = get_u64(d, c, &fs->used, &fs->has, KP__EVF_USED);
-        else if (KEY(c, "inodesFree")) st = get_u64(d, c, &fs->inodes_free, &fs->has, KP__EVF_IFREE);
+        else if (KEY(c, "inodesFree"))
+            st = get_u64(d, c, &fs->inodes_free, &fs->has, KP__EVF_IFREE);
         else if (KEY(c, "inodes")) st = get_u64(d, c, &fs->inodes, &fs->has, KP__EVF_INODES);
-        else if (KEY(c, "inodesUsed")) st = get_u64(d, c, &fs->inodes_used, &fs->has, KP__EVF_IUSED);
+        else if (KEY(c, "inodesUsed"))
+            st = get_u64(d, c, &fs->inodes_used, &fs->has, KP__EVF_IUSED);
     }
     if (st == KP_OK && o->key) kp__dctx_pop(d, saved);
     return st;
@@ -111,7 +113,8 @@ static kp_status parse_mem(kp_dctx *d, const kp_tnode *o, kp__ev_mem *m) {
 static kp_status oom(sctx *x) { return kp_error_set(x->d.err, KP_ENOMEM, "out of memory"); }
 
 /* a string member into the summary's strings; *has |= bit when present (has optional) */
-static kp_status dup_str(sctx *x, const kp_tnode *n, uint32_t *off, uint32_t *len, uint8_t *has, uint8_t bit) {
+static kp_status dup_str(sctx *x, const kp_tnode *n, uint32_t *off, uint32_t *len, uint8_t *has,
+                         uint8_t bit) {
     if (n->type == KP_T_NULL) return KP_OK;
     if (n->type != KP_T_STR) return fail_field(&x->d, n, "expected a string");
     if (!kp__ev_build_str(&x->b, n->s, n->len, off)) return oom(x);
@@ -145,8 +148,8 @@ static kp_status parse_container(sctx *x, const kp_tnode *o, kp__ev_cstats *cs) 
 
 /* The elements of array a appended to v (element size sz, each decoded by `each`); *first and
  * *count (optional) say where they are. */
-static kp_status parse_array(sctx *x, const kp_tnode *a, kp__ev_vec *v, size_t sz, uint32_t *first, uint32_t *count,
-                             kp_status (*each)(sctx *, const kp_tnode *, void *)) {
+static kp_status parse_array(sctx *x, const kp_tnode *a, kp__ev_vec *v, size_t sz, uint32_t *first,
+                             uint32_t *count, kp_status (*each)(sctx *, const kp_tnode *, void *)) {
     if (a->type == KP_T_NULL) return KP_OK;
     if (a->type != KP_T_ARR) return fail_field(&x->d, a, "expected an array");
     char key[64];
@@ -157,7 +160,8 @@ static kp_status parse_array(sctx *x, const kp_tnode *a, kp__ev_vec *v, size_t s
     uint32_t start = v->n, i = 0;
     for (const kp_tnode *e = a->first; e; e = e->next, i++) {
         size_t s2 = kp__dctx_push_index(&x->d, i);
-        if (e->type != KP_T_OBJ) return kp__dctx_fail(&x->d, e, KP_EINVAL, NULL, "expected an object");
+        if (e->type != KP_T_OBJ)
+            return kp__dctx_fail(&x->d, e, KP_EINVAL, NULL, "expected an object");
         void *el = kp__ev_build_push(&x->b, v, sz);
         if (!el) return oom(x);
         kp_status st = each(x, e, el);
@@ -182,12 +186,15 @@ static kp_status each_volume(sctx *x, const kp_tnode *o, void *out) {
     for (const kp_tnode *c = o->first; c && st == KP_OK; c = c->next) {
         if (KEY(c, "name")) st = dup_str(x, c, &v->name, &v->name_len, &v->has, KP__EVV_NAME);
         else if (KEY(c, "time")) st = get_time(&x->d, c, &fs.time_ns);
-        else if (KEY(c, "availableBytes")) st = get_u64(&x->d, c, &fs.avail, &fs.has, KP__EVF_AVAIL);
+        else if (KEY(c, "availableBytes"))
+            st = get_u64(&x->d, c, &fs.avail, &fs.has, KP__EVF_AVAIL);
         else if (KEY(c, "capacityBytes")) st = get_u64(&x->d, c, &fs.cap, &fs.has, KP__EVF_CAP);
         else if (KEY(c, "usedBytes")) st = get_u64(&x->d, c, &fs.used, &fs.has, KP__EVF_USED);
-        else if (KEY(c, "inodesFree")) st = get_u64(&x->d, c, &fs.inodes_free, &fs.has, KP__EVF_IFREE);
+        else if (KEY(c, "inodesFree"))
+            st = get_u64(&x->d, c, &fs.inodes_free, &fs.has, KP__EVF_IFREE);
         else if (KEY(c, "inodes")) st = get_u64(&x->d, c, &fs.inodes, &fs.has, KP__EVF_INODES);
-        else if (KEY(c, "inodesUsed")) st = get_u64(&x->d, c, &fs.inodes_used, &fs.has, KP__EVF_IUSED);
+        else if (KEY(c, "inodesUsed"))
+            st = get_u64(&x->d, c, &fs.inodes_used, &fs.has, KP__EVF_IUSED);
     }
     if (st == KP_OK) kp__ev_sink_store(KP__EVSINK_VOL, v, NULL, &fs);
     return st;
@@ -227,9 +234,11 @@ static kp_status each_pod(sctx *x, const kp_tnode *o, void *out) {
             if (st == KP_OK) kp__dctx_pop(&x->d, saved);
         } else if (KEY(c, "containers")) {
             /* p stays valid: only the container vector grows meanwhile */
-            st = parse_array(x, c, &x->b.conts, sizeof(kp__ev_cstats), &p->c0, &p->n_containers, each_container);
+            st = parse_array(x, c, &x->b.conts, sizeof(kp__ev_cstats), &p->c0, &p->n_containers,
+                             each_container);
         } else if (KEY(c, "volume")) {
-            st = parse_array(x, c, &x->b.vols, sizeof(kp__ev_vstats), &p->v0, &p->n_volumes, each_volume);
+            st = parse_array(x, c, &x->b.vols, sizeof(kp__ev_vstats), &p->v0, &p->n_volumes,
+                             each_volume);
         }
     }
     return st;
@@ -274,24 +283,37 @@ static kp_status parse_node(sctx *x, const kp_tnode *o) {
                 if (KEY(r, "time")) st = get_time(&x->d, r, &s->rlimit_time_ns);
                 else if (KEY(r, "maxpid")) {
                     st = get_u64(&x->d, r, &v, &has, 1);
-                    if (has) { s->has_maxpid = true; s->maxpid = kp__ev_u2i(v); }
+                    if (has) {
+                        s->has_maxpid = true;
+                        s->maxpid = kp__ev_u2i(v);
+                    }
                 } else if (KEY(r, "curproc")) {
                     st = get_u64(&x->d, r, &v, &has, 1);
-                    if (has) { s->has_curproc = true; s->curproc = kp__ev_u2i(v); }
+                    if (has) {
+                        s->has_curproc = true;
+                        s->curproc = kp__ev_u2i(v);
+                    }
                 }
             }
             if (st == KP_OK) kp__dctx_pop(&x->d, s2);
         } else if (KEY(c, "systemContainers")) {
             if (c->type == KP_T_NULL) continue;
-            if (c->type != KP_T_ARR) { st = fail_field(&x->d, c, "expected an array"); break; }
+            if (c->type != KP_T_ARR) {
+                st = fail_field(&x->d, c, "expected an array");
+                break;
+            }
             size_t s2 = kp__dctx_push(&x->d, "systemContainers");
             uint32_t i = 0;
             for (const kp_tnode *e = c->first; e && st == KP_OK; e = e->next, i++) {
                 size_t s3 = kp__dctx_push_index(&x->d, i);
-                if (e->type != KP_T_OBJ) { st = kp__dctx_fail(&x->d, e, KP_EINVAL, NULL, "expected an object"); break; }
+                if (e->type != KP_T_OBJ) {
+                    st = kp__dctx_fail(&x->d, e, KP_EINVAL, NULL, "expected an object");
+                    break;
+                }
                 const kp_tnode *nm = kp__tree_get(e, "name");
                 /* getSysContainer: the first entry named "pods" */
-                if (!s->has_pods_container && nm && nm->type == KP_T_STR && nm->len == 4 && memcmp(nm->s, "pods", 4) == 0) {
+                if (!s->has_pods_container && nm && nm->type == KP_T_STR && nm->len == 4 &&
+                    memcmp(nm->s, "pods", 4) == 0) {
                     s->has_pods_container = true;
                     const kp_tnode *mem = kp__tree_get(e, "memory");
                     if (mem) st = parse_mem(&x->d, mem, &s->pods_mem);
@@ -309,14 +331,17 @@ static kp_status summary_cb(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, 
     sctx *x = ctx;
     x->d.err = err;
     x->d.doc = doc;
-    if (++x->n_docs > 1) return kp__dctx_fail(&x->d, obj, KP_EINVAL, NULL, "expected one Summary document");
-    if (obj->type != KP_T_OBJ) return kp__dctx_fail(&x->d, obj, KP_EINVAL, NULL, "expected an object");
+    if (++x->n_docs > 1)
+        return kp__dctx_fail(&x->d, obj, KP_EINVAL, NULL, "expected one Summary document");
+    if (obj->type != KP_T_OBJ)
+        return kp__dctx_fail(&x->d, obj, KP_EINVAL, NULL, "expected an object");
     kp_status st = KP_OK;
     for (const kp_tnode *c = obj->first; c && st == KP_OK; c = c->next) {
         if (KEY(c, "node")) {
             if (c->type != KP_T_NULL) st = parse_node(x, c);
         } else if (KEY(c, "pods")) {
-            if (c->type == KP_T_ARR) x->b.pods.n = 0; /* a repeated key replaces the earlier array */
+            if (c->type == KP_T_ARR)
+                x->b.pods.n = 0; /* a repeated key replaces the earlier array */
             st = parse_array(x, c, &x->b.pods, sizeof(kp__ev_pstats), NULL, NULL, each_pod);
         }
     }
@@ -324,7 +349,7 @@ static kp_status summary_cb(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, 
 }
 
 kp_status kp__summary_decode_tree(const char *source, const char *buf, size_t len,
-                                    kp_evict_summary **out, kp_error *err) {
+                                  kp_evict_summary **out, kp_error *err) {
     *out = NULL;
     sctx *x = kp__calloc(1, sizeof *x);
     if (!x) return kp_error_set(err, KP_ENOMEM, "out of memory");
@@ -334,7 +359,8 @@ kp_status kp__summary_decode_tree(const char *source, const char *buf, size_t le
     kp_status st = kp__tree_parse(source, buf, len, false, summary_cb, x, err);
     if (st == KP_OK && x->n_docs == 0) st = kp_error_set(err, KP_EINVAL, "empty summary document");
     kp_evict_summary *s = NULL;
-    if (st == KP_OK && !(s = kp__ev_build_finish(&x->b))) st = kp_error_set(err, KP_ENOMEM, "out of memory");
+    if (st == KP_OK && !(s = kp__ev_build_finish(&x->b)))
+        st = kp_error_set(err, KP_ENOMEM, "out of memory");
     kp__ev_build_fini(&x->b);
     kp__free(x);
     if (st != KP_OK) {

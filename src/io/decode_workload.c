@@ -10,7 +10,8 @@
 #include "io/decode_common.h"
 
 bool kp__workload_kind(const char *kind, kp_workload_kind *out) {
-    static const char *const kinds[KP_WL_KINDS] = {"Service", "ReplicationController", "ReplicaSet", "StatefulSet"};
+    static const char *const kinds[KP_WL_KINDS] = {"Service", "ReplicationController", "ReplicaSet",
+                                                   "StatefulSet"};
     for (int i = 0; i < KP_WL_KINDS; i++) {
         if (strcmp(kind, kinds[i]) == 0) {
             *out = (kp_workload_kind)i;

@@ -20,7 +20,7 @@ typedef enum {
     KP_EV_ARR_END,
     KP_EV_KEY,
     KP_EV_STR,
-    KP_EV_NUM,   /* text = the number as written */
+    KP_EV_NUM, /* text = the number as written */
     KP_EV_TRUE,
     KP_EV_FALSE,
     KP_EV_NULL

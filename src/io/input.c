@@ -1,7 +1,7 @@
 /* Mapped input files (see input.h). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
-#include "base/alloc.h"
 #include "io/input.h"
+#include "base/alloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +27,8 @@ static kp_status map_file(int fd, size_t len, kp_input *in, kp_error *err) {
     size_t pg = page_size();
     size_t total = (len + KP_JSON_PADDING + pg - 1) / pg * pg;
     void *base = mmap(NULL, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) return kp_error_set(err, KP_ENOMEM, "cannot reserve %zu bytes: %s", total, strerror(errno));
+    if (base == MAP_FAILED)
+        return kp_error_set(err, KP_ENOMEM, "cannot reserve %zu bytes: %s", total, strerror(errno));
     void *m = mmap(base, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
     if (m == MAP_FAILED) {
         int e = errno;
@@ -48,12 +49,13 @@ kp_status kp__input_open(const char *path, size_t max_bytes, kp_input *in, kp_er
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0) return kp_error_set(err, KP_EIO, "cannot open: %s", strerror(errno));
         struct stat st;
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= KP_INPUT_MAP_MIN) {
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            (uint64_t)st.st_size >= KP_INPUT_MAP_MIN) {
             kp_status s;
             if ((uint64_t)st.st_size > max_bytes)
-                s = kp_error_set(err, KP_ELIMIT, "file is larger than the limit of %zu bytes", max_bytes);
-            else
-                s = map_file(fd, (size_t)st.st_size, in, err);
+                s = kp_error_set(err, KP_ELIMIT, "file is larger than the limit of %zu bytes",
+                                 max_bytes);
+            else s = map_file(fd, (size_t)st.st_size, in, err);
             close(fd);
             return s;
         }
@@ -112,7 +114,8 @@ void kp__offset_to_linecol(const char *buf, size_t len, uint64_t off, long *line
     *col = c;
 }
 
-kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *len, kp_error *err) {
+kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *len,
+                        kp_error *err) {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) return kp_error_set(err, KP_EIO, "cannot open: %s", strerror(errno));
     size_t cap = 1 << 16, n = 0;
@@ -120,7 +123,8 @@ kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *
     if (f != stdin && fstat(fileno(f), &stbuf) == 0 && S_ISREG(stbuf.st_mode)) {
         if ((uint64_t)stbuf.st_size > max_bytes) {
             fclose(f);
-            return kp_error_set(err, KP_ELIMIT, "file is larger than the limit of %zu bytes", max_bytes);
+            return kp_error_set(err, KP_ELIMIT, "file is larger than the limit of %zu bytes",
+                                max_bytes);
         }
         cap = (size_t)stbuf.st_size + 1;
     }
@@ -134,7 +138,8 @@ kp_status kp__read_file(const char *path, size_t max_bytes, char **buf, size_t *
             if (cap >= max_bytes) {
                 kp__free(b);
                 if (f != stdin) fclose(f);
-                return kp_error_set(err, KP_ELIMIT, "input is larger than the limit of %zu bytes", max_bytes);
+                return kp_error_set(err, KP_ELIMIT, "input is larger than the limit of %zu bytes",
+                                    max_bytes);
             }
             size_t ncap = cap * 2 > max_bytes ? max_bytes : cap * 2;
             char *nb = kp__realloc(b, ncap + KP_JSON_PADDING);

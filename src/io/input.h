@@ -11,10 +11,10 @@
 typedef struct kp_input_s {
     const char *buf; /* len bytes of text, then KP_JSON_PADDING readable bytes */
     size_t len;
-    void *map;       /* mapping base (NULL: buf is a malloc'ed copy) */
+    void *map; /* mapping base (NULL: buf is a malloc'ed copy) */
     size_t map_len;
-    size_t ahead;    /* bytes [0, ahead) are prefaulted */
-    size_t behind;   /* bytes [0, behind) were released */
+    size_t ahead; /* bytes [0, ahead) are prefaulted */
+    size_t behind; /* bytes [0, behind) were released */
 } kp_input;
 
 /* Opens path ("-" = stdin). A regular file of at least KP_INPUT_MAP_MIN bytes is mapped

@@ -88,8 +88,10 @@ KP_INLINE block_masks classify_base(const char *p) {
         switch (p[i]) {
         case '"': m.quote |= bit; break;
         case '\\': m.bslash |= bit; break;
-        case '{': case '[': m.open |= bit; break;
-        case '}': case ']': m.close |= bit; break;
+        case '{':
+        case '[': m.open |= bit; break;
+        case '}':
+        case ']': m.close |= bit; break;
         default: break;
         }
     }
@@ -112,7 +114,10 @@ KP_INLINE int ctz64(uint64_t x) {
     return __builtin_ctzll(x);
 #else
     int n = 0;
-    while (!(x & 1)) { x >>= 1; n++; }
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
     return n;
 #endif
 }
@@ -151,8 +156,9 @@ KP_INLINE uint64_t escaped_chars(uint64_t bslash, uint64_t *carry) {
 
 /* One block's step of the cut: returns the end of the value, NULL to keep going (*give_up set
  * when the scan must give up). */
-KP_INLINE const char *scan_block(const char *blk, const char *end, block_masks m, uint64_t *esc_carry,
-                                     uint64_t *in_str_carry, long *depth, bool *give_up, bool hw_popcnt) {
+KP_INLINE const char *scan_block(const char *blk, const char *end, block_masks m,
+                                 uint64_t *esc_carry, uint64_t *in_str_carry, long *depth,
+                                 bool *give_up, bool hw_popcnt) {
     size_t avail = (size_t)(end - blk);
     uint64_t valid = avail >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << avail) - 1);
     uint64_t esc = m.bslash ? escaped_chars(m.bslash & valid, esc_carry) : *esc_carry;
@@ -182,26 +188,28 @@ KP_INLINE const char *scan_block(const char *blk, const char *end, block_masks m
     return NULL;
 }
 
-#define SKIP_LOOP(CLASSIFY, HW_POPCNT)                                                          \
-    uint64_t esc_carry = 0, in_str_carry = 0;                                                   \
-    long depth = 0;                                                                             \
-    bool give_up = false;                                                                       \
-    for (const char *blk = p; blk < end; blk += 64) {                                           \
-        __builtin_prefetch(blk + KP_JSCAN_PREFETCH);                                            \
+#define SKIP_LOOP(CLASSIFY, HW_POPCNT)                                                         \
+    uint64_t esc_carry = 0, in_str_carry = 0;                                                  \
+    long depth = 0;                                                                            \
+    bool give_up = false;                                                                      \
+    for (const char *blk = p; blk < end; blk += 64) {                                          \
+        __builtin_prefetch(blk + KP_JSCAN_PREFETCH);                                           \
         const char *r = scan_block(blk, end, CLASSIFY(blk), &esc_carry, &in_str_carry, &depth, \
-                                   &give_up, HW_POPCNT);                                        \
-        if (r || give_up) return r;                                                             \
-    }                                                                                           \
+                                   &give_up, HW_POPCNT);                                       \
+        if (r || give_up) return r;                                                            \
+    }                                                                                          \
     return NULL
 
 static const char *skip_base(const char *p, const char *end) { SKIP_LOOP(classify_base, false); }
 
 #ifdef KP_JSCAN_X86
-__attribute__((target("avx2,popcnt"))) static const char *skip_avx2(const char *p, const char *end) {
+__attribute__((target("avx2,popcnt"))) static const char *skip_avx2(const char *p,
+                                                                    const char *end) {
     SKIP_LOOP(classify_avx2, true);
 }
 
-__attribute__((target("avx512f,avx512bw,popcnt"))) static const char *skip_avx512(const char *p, const char *end) {
+__attribute__((target("avx512f,avx512bw,popcnt"))) static const char *skip_avx512(const char *p,
+                                                                                  const char *end) {
     SKIP_LOOP(classify_avx512, true);
 }
 #endif
@@ -209,8 +217,10 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) static const char *skip_avx51
 const char *kp__json_skip_container(const char *p, const char *end) {
     if (p >= end || (*p != '{' && *p != '[')) return NULL;
 #ifdef KP_JSCAN_X86
-    if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("popcnt")) return skip_avx512(p, end);
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) return skip_avx2(p, end);
+    if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("popcnt"))
+        return skip_avx512(p, end);
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
+        return skip_avx2(p, end);
 #endif
     return skip_base(p, end);
 }

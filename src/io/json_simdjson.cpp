@@ -98,13 +98,14 @@ struct Walker {
             if (r < 0) return r;
             for (auto field_res : obj) {
                 ondemand::field f;
-                if ((e = std::move(field_res).get(f))) return fail("invalid object member", e, last_off);
+                if ((e = std::move(field_res).get(f)))
+                    return fail("invalid object member", e, last_off);
                 std::string_view key;
                 if ((e = f.unescaped_key().get(key))) return fail("invalid key", e, last_off);
                 r = emit(KP_EV_KEY, key.data(), key.size(), last_off);
                 if (r < 0) return r;
                 if (r == 1) continue; // skipped: On-Demand steps over the unread value
-                if (r == 2) {         // skipped, but its syntax is checked (nothing delivered)
+                if (r == 2) { // skipped, but its syntax is checked (nothing delivered)
                     quiet++;
                     r = value(f.value(), depth + 1);
                     quiet--;
@@ -183,7 +184,8 @@ extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *c
     {
         const char *loc = nullptr;
         if (doc.current_location().get(loc) == SUCCESS && loc && loc < buf + len)
-            return w.fail("unexpected content after the top-level value", SUCCESS, uint64_t(loc - buf));
+            return w.fail("unexpected content after the top-level value", SUCCESS,
+                          uint64_t(loc - buf));
     }
     return w.emit(KP_EV_DOC_END, nullptr, 0, len);
 }

@@ -41,7 +41,8 @@ static const char *skip_value(const char *p, const char *e) {
     return kp__json_skip_container(p, e);
 }
 
-static kp_status split_fail(kp_error *err, const char *buf, size_t len, const char *at, const char *what) {
+static kp_status split_fail(kp_error *err, const char *buf, size_t len, const char *at,
+                            const char *what) {
     long line, col;
     kp__offset_to_linecol(buf, len, (uint64_t)(at - buf), &line, &col);
     kp_status st = kp_error_set(err, KP_ESYNTAX, "line %ld, column %ld: %s", line, col, what);
@@ -98,7 +99,8 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
         for (;;) {
             p = skip_ws(p, e);
             const char *start = p;
-            if (p >= e || *p != '{') return split_fail(err, buf, len, p, "items: expected an object");
+            if (p >= e || *p != '{')
+                return split_fail(err, buf, len, p, "items: expected an object");
             p = skip_value(p, e);
             if (!p) return 1; /* unbalanced: let the full parser describe it */
             kp_status st = item(ctx, start, (size_t)(p - start), idx++);
@@ -119,9 +121,11 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
     for (;;) {
         p = skip_ws(p, e);
         if (p < e && *p == '}') break;
-        if (p >= e || *p != ',') return split_fail(err, buf, len, p, "expected ',' or '}' in the List object");
+        if (p >= e || *p != ',')
+            return split_fail(err, buf, len, p, "expected ',' or '}' in the List object");
         p = skip_ws(p + 1, e);
-        if (p >= e || *p != '"' || !(p = skip_string(p, e))) return split_fail(err, buf, len, p ? p : e, "expected a member name");
+        if (p >= e || *p != '"' || !(p = skip_string(p, e)))
+            return split_fail(err, buf, len, p ? p : e, "expected a member name");
         p = skip_ws(p, e);
         if (p >= e || *p != ':') return split_fail(err, buf, len, p, "expected ':'");
         const char *v = skip_ws(p + 1, e);
@@ -132,4 +136,3 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
     if (p != e) return split_fail(err, buf, len, p, "unexpected content after the top-level value");
     return KP_OK;
 }
-

@@ -8,10 +8,6 @@
 
 #include "base/alloc.h"
 #include "core/cluster.h"
-#include "io/events.h"
-#include "io/decode_common.h"
-#include "io/input.h"
-#include "kprio/cluster.h"
 #include "core/namespace.h"
 #include "core/node.h"
 #include "core/pdb.h"
@@ -19,6 +15,10 @@
 #include "core/priority_class.h"
 #include "core/workload.h"
 #include "io/dctx.h"
+#include "io/decode_common.h"
+#include "io/events.h"
+#include "io/input.h"
+#include "kprio/cluster.h"
 
 #define TRY(x)                        \
     do {                              \
@@ -57,9 +57,11 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
             uint32_t i = 0;
             for (const kp_tnode *t = taints->first; t && st == KP_OK; t = t->next, i++) {
                 size_t s2 = kp__dctx_push_index(d, i);
-                if (t->type != KP_T_OBJ) st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
+                if (t->type != KP_T_OBJ)
+                    st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
                 if (st == KP_OK) st = kp__d_str(d, cl, t, "key", &n->taints[i].key);
-                if (st == KP_OK && !n->taints[i].key) st = kp__dctx_fail(d, t, KP_EINVAL, "key", "required value");
+                if (st == KP_OK && !n->taints[i].key)
+                    st = kp__dctx_fail(d, t, KP_EINVAL, "key", "required value");
                 if (st == KP_OK) st = kp__d_str(d, cl, t, "value", &n->taints[i].value);
                 if (st == KP_OK) st = kp__d_effect(d, t, false, &n->taints[i].effect);
                 kp__dctx_pop(d, s2);
@@ -76,7 +78,9 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
         const kp_tnode *images;
         st = kp__d_dense_resources(d, cl, status, "allocatable", n->alloc, n->has_alloc);
         if (st == KP_OK) st = kp__d_dense_resources(d, cl, status, "capacity", n->cap, NULL);
-        if (st == KP_OK) st = kp__d_conditions(d, cl, status, "conditions", NULL, &n->n_conditions, &n->conditions);
+        if (st == KP_OK)
+            st = kp__d_conditions(d, cl, status, "conditions", NULL, &n->n_conditions,
+                                  &n->conditions);
         if (st == KP_OK) st = kp__dget_arr(d, status, "images", &images);
         if (st == KP_OK && images && images->n) {
             uint32_t total = 0;
@@ -85,23 +89,29 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
                 if (names && names->type == KP_T_ARR) total += names->n;
             }
             st = kp__d_check_count(d, images, "images", total, KP_MAX_LIST);
-            n->images = (st == KP_OK && total) ? kp__d_alloc(d, cl, total * sizeof *n->images) : NULL;
-            if (st == KP_OK && total && !n->images) st = KP_ENOMEM; /* (kp__d_alloc set the message) */
+            n->images =
+                (st == KP_OK && total) ? kp__d_alloc(d, cl, total * sizeof *n->images) : NULL;
+            if (st == KP_OK && total && !n->images)
+                st = KP_ENOMEM; /* (kp__d_alloc set the message) */
             size_t s1 = kp__dctx_push(d, "images");
             uint32_t i = 0;
-            for (const kp_tnode *im = images->first; im && st == KP_OK && n->images; im = im->next, i++) {
+            for (const kp_tnode *im = images->first; im && st == KP_OK && n->images;
+                 im = im->next, i++) {
                 size_t s2 = kp__dctx_push_index(d, i);
                 int64_t size = 0;
                 const kp_tnode *names = NULL;
-                if (im->type != KP_T_OBJ) st = kp__dctx_fail(d, im, KP_EINVAL, NULL, "expected an object");
+                if (im->type != KP_T_OBJ)
+                    st = kp__dctx_fail(d, im, KP_EINVAL, NULL, "expected an object");
                 if (st == KP_OK) st = kp__dget_int(d, im, "sizeBytes", 0, INT64_MAX, &size, NULL);
                 if (st == KP_OK) st = kp__dget_arr(d, im, "names", &names);
-                for (const kp_tnode *nm = names ? names->first : NULL; nm && st == KP_OK; nm = nm->next) {
+                for (const kp_tnode *nm = names ? names->first : NULL; nm && st == KP_OK;
+                     nm = nm->next) {
                     if (nm->type != KP_T_STR) {
                         st = kp__dctx_fail(d, nm, KP_EINVAL, "names", "expected a string");
                         break;
                     }
-                    st = kp__d_intern(d, cl, nm, "names", nm->s, nm->len, &n->images[n->n_images].name);
+                    st = kp__d_intern(d, cl, nm, "names", nm->s, nm->len,
+                                      &n->images[n->n_images].name);
                     if (st != KP_OK) break;
                     n->images[n->n_images].size = size;
                     n->n_images++;
@@ -128,14 +138,17 @@ static kp_status decode_pc(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_p
         pc->has_preemption_policy = true;
         if (strcmp(pp, "Never") == 0) pc->preemption_policy = KP_PREEMPT_NEVER;
         else if (strcmp(pp, "PreemptLowerPriority") == 0) pc->preemption_policy = KP_PREEMPT_LOWER;
-        else return kp__dctx_fail(d, kp__tree_get(obj, "preemptionPolicy"), KP_EINVAL, "preemptionPolicy",
-                                  "unsupported value \"%s\": supported values: \"Never\", \"PreemptLowerPriority\"", pp);
+        else
+            return kp__dctx_fail(
+                d, kp__tree_get(obj, "preemptionPolicy"), KP_EINVAL, "preemptionPolicy",
+                "unsupported value \"%s\": supported values: \"Never\", \"PreemptLowerPriority\"",
+                pp);
     }
     return kp__d_str(d, cl, obj, "description", &pc->description);
 }
 
-static kp_status decode_int_or_string(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
-                                      bool *has, kp_str *out) {
+static kp_status decode_int_or_string(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj,
+                                      const char *key, bool *has, kp_str *out) {
     const kp_tnode *n = kp__tree_get(obj, key);
     *has = false;
     if (!n || n->type == KP_T_NULL) return KP_OK;
@@ -144,12 +157,15 @@ static kp_status decode_int_or_string(kp_dctx *d, kp_cluster *cl, const kp_tnode
     if (n->type == KP_T_NUM) {
         char *end;
         long long v = strtoll(n->s, &end, 10);
-        if (*end || v < 0 || v > INT32_MAX) return kp__dctx_fail(d, n, KP_EINVAL, key, "invalid value %s", n->s);
+        if (*end || v < 0 || v > INT32_MAX)
+            return kp__dctx_fail(d, n, KP_EINVAL, key, "invalid value %s", n->s);
     } else {
         char *end;
         long long v = strtoll(n->s, &end, 10);
         if (end == n->s || strcmp(end, "%") != 0 || v < 0 || v > 100)
-            return kp__dctx_fail(d, n, KP_EINVAL, key, "invalid value \"%s\": must be an integer or a percentage (0%%-100%%)", n->s);
+            return kp__dctx_fail(
+                d, n, KP_EINVAL, key,
+                "invalid value \"%s\": must be an integer or a percentage (0%%-100%%)", n->s);
     }
     *has = true;
     return kp__d_intern(d, cl, n, key, n->s, n->len, out);
@@ -161,10 +177,15 @@ static kp_status decode_pdb(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_
     if (spec) {
         size_t saved = kp__dctx_push(d, "spec");
         kp_status st = kp__d_label_selector(d, cl, spec, "selector", &b->selector);
-        if (st == KP_OK) st = decode_int_or_string(d, cl, spec, "minAvailable", &b->has_min_available, &b->min_available);
-        if (st == KP_OK) st = decode_int_or_string(d, cl, spec, "maxUnavailable", &b->has_max_unavailable, &b->max_unavailable);
+        if (st == KP_OK)
+            st = decode_int_or_string(d, cl, spec, "minAvailable", &b->has_min_available,
+                                      &b->min_available);
+        if (st == KP_OK)
+            st = decode_int_or_string(d, cl, spec, "maxUnavailable", &b->has_max_unavailable,
+                                      &b->max_unavailable);
         if (st == KP_OK && b->has_min_available && b->has_max_unavailable)
-            st = kp__dctx_fail(d, spec, KP_EINVAL, NULL, "minAvailable and maxUnavailable cannot be both set");
+            st = kp__dctx_fail(d, spec, KP_EINVAL, NULL,
+                               "minAvailable and maxUnavailable cannot be both set");
         kp__dctx_pop(d, saved);
         if (st != KP_OK) return st;
     }
@@ -174,21 +195,26 @@ static kp_status decode_pdb(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_
         int64_t v = 0;
         bool has = false;
         const kp_tnode *dp;
-        kp_status st = kp__dget_int(d, status, "disruptionsAllowed", INT32_MIN, INT32_MAX, &v, &has);
+        kp_status st =
+            kp__dget_int(d, status, "disruptionsAllowed", INT32_MIN, INT32_MAX, &v, &has);
         b->has_status = has;
         b->disruptions_allowed = (int32_t)v;
-        if (st == KP_OK) st = kp__dget_int(d, status, "currentHealthy", INT32_MIN, INT32_MAX, &v, &has);
+        if (st == KP_OK)
+            st = kp__dget_int(d, status, "currentHealthy", INT32_MIN, INT32_MAX, &v, &has);
         if (has) b->current_healthy = (int32_t)v;
-        if (st == KP_OK) st = kp__dget_int(d, status, "desiredHealthy", INT32_MIN, INT32_MAX, &v, &has);
+        if (st == KP_OK)
+            st = kp__dget_int(d, status, "desiredHealthy", INT32_MIN, INT32_MAX, &v, &has);
         if (has) b->desired_healthy = (int32_t)v;
-        if (st == KP_OK) st = kp__dget_int(d, status, "expectedPods", INT32_MIN, INT32_MAX, &v, &has);
+        if (st == KP_OK)
+            st = kp__dget_int(d, status, "expectedPods", INT32_MIN, INT32_MAX, &v, &has);
         if (has) b->expected_pods = (int32_t)v;
         if (st == KP_OK) st = kp__dget_obj(d, status, "disruptedPods", &dp);
         if (st == KP_OK && dp && dp->n) {
             b->disrupted = kp__d_alloc(d, cl, dp->n * sizeof *b->disrupted);
             if (!b->disrupted) st = KP_ENOMEM;
             for (const kp_tnode *c = dp->first; c && st == KP_OK; c = c->next)
-                if ((st = kp__d_intern(d, cl, c, "disruptedPods", c->key, c->key_len, &b->disrupted[b->n_disrupted])) == KP_OK)
+                if ((st = kp__d_intern(d, cl, c, "disruptedPods", c->key, c->key_len,
+                                       &b->disrupted[b->n_disrupted])) == KP_OK)
                     b->n_disrupted++;
         }
         kp__dctx_pop(d, saved);
@@ -202,7 +228,8 @@ static bool api_group_ok(const char *api, const char *kind) {
     if (strcmp(kind, "Pod") == 0 || strcmp(kind, "Node") == 0 || strcmp(kind, "Namespace") == 0)
         return strcmp(api, "v1") == 0;
     if (strcmp(kind, "PriorityClass") == 0)
-        return strcmp(api, "scheduling.k8s.io/v1") == 0 || strcmp(api, "scheduling.k8s.io/v1beta1") == 0;
+        return strcmp(api, "scheduling.k8s.io/v1") == 0 ||
+               strcmp(api, "scheduling.k8s.io/v1beta1") == 0;
     if (strcmp(kind, "PodDisruptionBudget") == 0)
         return strcmp(api, "policy/v1") == 0 || strcmp(api, "policy/v1beta1") == 0;
     return true;
@@ -241,15 +268,19 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
             has_kind = true;
         }
     }
-    if (!has_kind || !kind[0]) return kp__dctx_fail(&d, obj, KP_EINVAL, "kind", "required value (not a Kubernetes object)");
+    if (!has_kind || !kind[0])
+        return kp__dctx_fail(&d, obj, KP_EINVAL, "kind",
+                             "required value (not a Kubernetes object)");
     cl->n_objects++;
     bool is_pod = strcmp(kind, "Pod") == 0, is_node = strcmp(kind, "Node") == 0;
-    bool is_pc = strcmp(kind, "PriorityClass") == 0, is_pdb = strcmp(kind, "PodDisruptionBudget") == 0;
+    bool is_pc = strcmp(kind, "PriorityClass") == 0,
+         is_pdb = strcmp(kind, "PodDisruptionBudget") == 0;
     bool is_ns = strcmp(kind, "Namespace") == 0;
     kp_workload_kind wk = KP_WL_SERVICE;
     bool is_wl = kp__workload_kind(kind, &wk);
     if (!(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl)) {
-        if (kp__cluster_note_skipped(cl, kind) != KP_OK) return kp__dctx_fail(&d, obj, KP_ENOMEM, "kind", "out of memory");
+        if (kp__cluster_note_skipped(cl, kind) != KP_OK)
+            return kp__dctx_fail(&d, obj, KP_ENOMEM, "kind", "out of memory");
         return KP_OK;
     }
     const kp_tnode *meta;
@@ -259,7 +290,8 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     size_t saved = kp__dctx_push(&d, "metadata");
     kp_status st = kp__dget_str(&d, meta, "name", &name, &has_name);
     if (st == KP_OK) st = kp__dget_str(&d, meta, "namespace", &ns, &has_ns);
-    if (st == KP_OK && (!has_name || !name[0])) st = kp__dctx_fail(&d, meta ? meta : obj, KP_EINVAL, "name", "required value");
+    if (st == KP_OK && (!has_name || !name[0]))
+        st = kp__dctx_fail(&d, meta ? meta : obj, KP_EINVAL, "name", "required value");
     kp__dctx_pop(&d, saved);
     if (st != KP_OK) return st;
     bool namespaced = is_pod || is_pdb || is_wl;
@@ -319,7 +351,8 @@ static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf
     if (st == KP_OK) cl->bytes_loaded += len;
     if (st == KP_OK && cl->progress_fn && cl->progress_next > PROGRESS_STEP)
         cl->progress_fn(cl->progress_ctx, source, len, len); /* a report was made: close it */
-    if (st != KP_OK && err && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", source);
+    if (st != KP_OK && err && !err->source[0])
+        snprintf(err->source, sizeof err->source, "%s", source);
     return st;
 }
 
@@ -355,14 +388,17 @@ static int name_cmp(const void *a, const void *b) {
 
 static bool has_manifest_ext(const char *name) {
     size_t n = strlen(name);
-    return (n > 5 && strcmp(name + n - 5, ".json") == 0) || (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+    return (n > 5 && strcmp(name + n - 5, ".json") == 0) ||
+           (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
            (n > 4 && strcmp(name + n - 4, ".yml") == 0);
 }
 
-static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int depth, kp_error *err) {
+static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int depth,
+                          kp_error *err) {
     if (depth > 32) {
         if (err) snprintf(err->source, sizeof err->source, "%s", path);
-        return kp_error_set(err, KP_ELIMIT, "directories nested more than 32 levels deep (kprio's limit)");
+        return kp_error_set(err, KP_ELIMIT,
+                            "directories nested more than 32 levels deep (kprio's limit)");
     }
     DIR *dir = opendir(path);
     if (!dir) {

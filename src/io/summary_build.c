@@ -74,9 +74,15 @@ kp_evict_summary *kp__ev_build_finish(kp__ev_builder *b) {
     s->n_conts = b->conts.n;
     s->n_vols = b->vols.n;
     s->strs_len = b->strs.n;
-    s->pods = b->pods.n ? memcpy(block + o_pods, b->pods.p, (size_t)b->pods.n * sizeof(kp__ev_pstats)) : NULL;
-    s->conts = b->conts.n ? memcpy(block + o_conts, b->conts.p, (size_t)b->conts.n * sizeof(kp__ev_cstats)) : NULL;
-    s->vols = b->vols.n ? memcpy(block + o_vols, b->vols.p, (size_t)b->vols.n * sizeof(kp__ev_vstats)) : NULL;
+    s->pods = b->pods.n
+                  ? memcpy(block + o_pods, b->pods.p, (size_t)b->pods.n * sizeof(kp__ev_pstats))
+                  : NULL;
+    s->conts = b->conts.n
+                   ? memcpy(block + o_conts, b->conts.p, (size_t)b->conts.n * sizeof(kp__ev_cstats))
+                   : NULL;
+    s->vols = b->vols.n
+                  ? memcpy(block + o_vols, b->vols.p, (size_t)b->vols.n * sizeof(kp__ev_vstats))
+                  : NULL;
     s->strs = b->strs.n ? memcpy(block + o_strs, b->strs.p, b->strs.n) : "";
     return s;
 }
@@ -119,7 +125,10 @@ void kp__ev_sink_load(kp__ev_sink k, const void *rec, kp__ev_mem *mem, kp__ev_fs
     switch (k) {
     case KP__EVSINK_POD_MEM: {
         const kp__ev_pstats *p = rec;
-        mem_init(mem, bit_if(p->has & KP__EVP_MEM, KP__EVM_PRESENT) | bit_if(p->has & KP__EVP_WS, KP__EVM_WS), p->ws);
+        mem_init(mem,
+                 bit_if(p->has & KP__EVP_MEM, KP__EVM_PRESENT) |
+                     bit_if(p->has & KP__EVP_WS, KP__EVM_WS),
+                 p->ws);
         return;
     }
     case KP__EVSINK_POD_EPH: {
@@ -136,15 +145,18 @@ void kp__ev_sink_load(kp__ev_sink k, const void *rec, kp__ev_mem *mem, kp__ev_fs
     case KP__EVSINK_CONT_LOGS: {
         const kp__ev_cstats *c = rec;
         bool root = k == KP__EVSINK_CONT_ROOT;
-        fs_init(fs,
-                bit_if(c->has & (root ? KP__EVC_ROOT_USED : KP__EVC_LOGS_USED), KP__EVF_USED) |
-                    bit_if(c->has & (root ? KP__EVC_ROOT_IUSED : KP__EVC_LOGS_IUSED), KP__EVF_IUSED),
-                root ? c->root_used : c->logs_used, root ? c->root_iused : c->logs_iused);
+        fs_init(
+            fs,
+            bit_if(c->has & (root ? KP__EVC_ROOT_USED : KP__EVC_LOGS_USED), KP__EVF_USED) |
+                bit_if(c->has & (root ? KP__EVC_ROOT_IUSED : KP__EVC_LOGS_IUSED), KP__EVF_IUSED),
+            root ? c->root_used : c->logs_used, root ? c->root_iused : c->logs_iused);
         return;
     }
     case KP__EVSINK_VOL: {
         const kp__ev_vstats *v = rec;
-        fs_init(fs, KP__EVF_PRESENT | bit_if(v->has & KP__EVV_USED, KP__EVF_USED) | bit_if(v->has & KP__EVV_IUSED, KP__EVF_IUSED),
+        fs_init(fs,
+                KP__EVF_PRESENT | bit_if(v->has & KP__EVV_USED, KP__EVF_USED) |
+                    bit_if(v->has & KP__EVV_IUSED, KP__EVF_IUSED),
                 v->used, v->iused);
         return;
     }
@@ -155,7 +167,8 @@ void kp__ev_sink_store(kp__ev_sink k, void *rec, const kp__ev_mem *mem, const kp
     switch (k) {
     case KP__EVSINK_POD_MEM: {
         kp__ev_pstats *p = rec;
-        p->has |= bit_if(mem->has & KP__EVM_PRESENT, KP__EVP_MEM) | bit_if(mem->has & KP__EVM_WS, KP__EVP_WS);
+        p->has |= bit_if(mem->has & KP__EVM_PRESENT, KP__EVP_MEM) |
+                  bit_if(mem->has & KP__EVM_WS, KP__EVP_WS);
         p->ws = mem->ws;
         return;
     }
@@ -183,11 +196,11 @@ void kp__ev_sink_store(kp__ev_sink k, void *rec, const kp__ev_mem *mem, const kp
     }
     case KP__EVSINK_VOL: {
         kp__ev_vstats *v = rec;
-        v->has |= bit_if(fs->has & KP__EVF_USED, KP__EVV_USED) | bit_if(fs->has & KP__EVF_IUSED, KP__EVV_IUSED);
+        v->has |= bit_if(fs->has & KP__EVF_USED, KP__EVV_USED) |
+                  bit_if(fs->has & KP__EVF_IUSED, KP__EVV_IUSED);
         v->used = fs->used;
         v->iused = fs->inodes_used;
         return;
     }
     }
 }
-

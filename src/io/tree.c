@@ -14,29 +14,29 @@
 
 typedef struct {
     kp_arena root_arena, item_arena;
-    kp_arena *cur;                    /* arena new nodes come from */
+    kp_arena *cur; /* arena new nodes come from */
     kp_tnode *stack[KP_MAX_DEPTH + 4];
-    int depth;                        /* number of open containers */
+    int depth; /* number of open containers */
     kp_tnode *root;
-    const char *key;                  /* pending member name for the next value */
+    const char *key; /* pending member name for the next value */
     uint32_t key_len;
-    bool skip_pending;                /* next value is to be skipped */
-    int skip_depth;                   /* >0: inside a skipped container opened at this depth */
-    bool in_items;                    /* an items array (or top-level array) was opened */
-    kp_tnode *items_node;             /* that array: stack[1] while its elements are parsed */
+    bool skip_pending; /* next value is to be skipped */
+    int skip_depth; /* >0: inside a skipped container opened at this depth */
+    bool in_items; /* an items array (or top-level array) was opened */
+    kp_tnode *items_node; /* that array: stack[1] while its elements are parsed */
     long item_index;
-    char list_kind[64];               /* a List kind is a DNS-1035 label (<= 63 bytes, apiextensions
+    char list_kind[64]; /* a List kind is a DNS-1035 label (<= 63 bytes, apiextensions
                                        * validation of names.listKind): any valid one fits */
     bool split;
-    bool yaml;                        /* scalars are YAML plain/quoted */
+    bool yaml; /* scalars are YAML plain/quoted */
     kp_tree_cb cb;
     void *ctx;
     kp_tdoc doc;
     kp_error *err;
     kp_status st;
-    long cur_item;                    /* item index of a document parsed by the List splitter */
-    uint64_t base_off;                /* offset of that document in the whole buffer */
-    kp_input *input;                  /* mapped input: told how far the splitter got */
+    long cur_item; /* item index of a document parsed by the List splitter */
+    uint64_t base_off; /* offset of that document in the whole buffer */
+    kp_input *input; /* mapped input: told how far the splitter got */
 } builder;
 
 static bool skip_key(const char *s, size_t n) {
@@ -63,10 +63,8 @@ static void attach(builder *b, kp_tnode *n) {
         return;
     }
     kp_tnode *p = b->stack[b->depth - 1];
-    if (p->last)
-        p->last->next = n;
-    else
-        p->first = n;
+    if (p->last) p->last->next = n;
+    else p->first = n;
     p->last = n;
     p->n++;
 }
@@ -113,7 +111,8 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     case KP_EV_DOC_END:
         if (b->root && b->root->type == KP_T_OBJ && !b->in_items) {
             if (dispatch(b, b->root, b->cur_item) < 0) return -1;
-        } else if (b->root && b->root->type != KP_T_OBJ && b->root->type != KP_T_ARR && b->root->type != KP_T_NULL) {
+        } else if (b->root && b->root->type != KP_T_OBJ && b->root->type != KP_T_ARR &&
+                   b->root->type != KP_T_NULL) {
             /* an empty YAML document (e.g. a trailing ---) is a null root: nothing to load */
             kp_error_set(b->err, KP_EINVAL, "the document is not an object");
             b->st = KP_EINVAL;
@@ -191,7 +190,10 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
             b->st = KP_EINVAL;
             return -1;
         }
-        kp_ttype t = ev == KP_EV_STR ? KP_T_STR : ev == KP_EV_NUM ? KP_T_NUM : ev == KP_EV_NULL ? KP_T_NULL : KP_T_BOOL;
+        kp_ttype t = ev == KP_EV_STR    ? KP_T_STR
+                     : ev == KP_EV_NUM  ? KP_T_NUM
+                     : ev == KP_EV_NULL ? KP_T_NULL
+                                        : KP_T_BOOL;
         bool is_kind = b->depth == 1 && b->key && b->key_len == 4 && memcmp(b->key, "kind", 4) == 0;
         kp_tnode *n = new_node(b, t, off);
         if (!n) return -1;
@@ -214,7 +216,8 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     return 0;
 }
 
-static kp_status syntax_error(builder *b, const char *full_buf, size_t full_len, uint64_t off, const char *msg) {
+static kp_status syntax_error(builder *b, const char *full_buf, size_t full_len, uint64_t off,
+                              const char *msg) {
     long line, col;
     kp__offset_to_linecol(full_buf, full_len, off, &line, &col);
     kp_status st = kp_error_set(b->err, KP_ESYNTAX, "line %ld, column %ld: %s", line, col, msg);
@@ -225,8 +228,8 @@ static kp_status syntax_error(builder *b, const char *full_buf, size_t full_len,
     return st;
 }
 
-static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_t base, size_t full_len,
-                                const char *full_buf) {
+static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_t base,
+                                size_t full_len, const char *full_buf) {
     char msg[256] = "";
     uint64_t eoff = 0;
     b->base_off = base;
@@ -241,7 +244,8 @@ static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_
 static kp_status split_item(void *ctx, const char *start, size_t len, long idx) {
     builder *b = ctx;
     b->cur_item = idx;
-    kp_status st = parse_json_doc(b, start, len, (uint64_t)(start - b->doc.buf), b->doc.len, b->doc.buf);
+    kp_status st =
+        parse_json_doc(b, start, len, (uint64_t)(start - b->doc.buf), b->doc.len, b->doc.buf);
     if (st == KP_OK && b->input) kp__input_advance(b->input, start + len);
     return st;
 }
@@ -286,7 +290,8 @@ static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_
         b->yaml = true;
         int rc = kp__yaml_events(buf, len, on_event, b, msg, sizeof msg, &eoff);
         if (rc == -1000) st = syntax_error(b, buf, len, eoff, msg);
-        else if (rc < 0) st = b->st != KP_OK ? b->st : kp_error_set(err, KP_ENOMEM, "out of memory");
+        else if (rc < 0)
+            st = b->st != KP_OK ? b->st : kp_error_set(err, KP_ENOMEM, "out of memory");
     }
     kp__arena_fini(&b->root_arena);
     kp__arena_fini(&b->item_arena);
@@ -330,4 +335,3 @@ const kp_tnode *kp__tree_path(const kp_tnode *obj, const char *dotted) {
     }
     return obj;
 }
-

@@ -18,23 +18,23 @@ typedef enum { KP_T_NULL = 0, KP_T_BOOL, KP_T_NUM, KP_T_STR, KP_T_OBJ, KP_T_ARR 
 
 typedef struct kp_tnode {
     kp_ttype type;
-    bool b;              /* KP_T_BOOL */
-    bool plain;          /* YAML plain scalar: its text is kept and may be read as a string */
-    const char *key;     /* member name when the parent is an object, else NULL */
+    bool b; /* KP_T_BOOL */
+    bool plain; /* YAML plain scalar: its text is kept and may be read as a string */
+    const char *key; /* member name when the parent is an object, else NULL */
     uint32_t key_len;
-    const char *s;       /* KP_T_STR / KP_T_NUM: text (numbers keep their source spelling) */
+    const char *s; /* KP_T_STR / KP_T_NUM: text (numbers keep their source spelling) */
     uint32_t len;
-    uint32_t n;          /* children count (objects, arrays) */
+    uint32_t n; /* children count (objects, arrays) */
     struct kp_tnode *first, *last, *next;
-    uint64_t off;        /* byte offset in the source buffer, for line/column in errors */
+    uint64_t off; /* byte offset in the source buffer, for line/column in errors */
 } kp_tnode;
 
 typedef struct {
-    const char *source;  /* file name as given */
-    const char *buf;     /* whole source buffer (for offset -> line/column) */
+    const char *source; /* file name as given */
+    const char *buf; /* whole source buffer (for offset -> line/column) */
     size_t len;
-    long doc_index;      /* YAML document number (0-based) */
-    long item_index;     /* index in items[] or -1 when the object is the document itself */
+    long doc_index; /* YAML document number (0-based) */
+    long item_index; /* index in items[] or -1 when the object is the document itself */
     const char *list_kind; /* kind of the enclosing List if already seen, else NULL */
 } kp_tdoc;
 

@@ -45,8 +45,10 @@ static bool looks_like_number(const char *s, size_t len) {
 
 static kp_ev plain_scalar_type(const char *s, size_t len) {
     static const char *const nulls[] = {"~", "null", "Null", "NULL", NULL};
-    static const char *const trues[] = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "y", "Y", NULL};
-    static const char *const falses[] = {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "n", "N", NULL};
+    static const char *const trues[] = {"true", "True", "TRUE", "yes", "Yes", "YES",
+                                        "on",   "On",   "ON",   "y",   "Y",   NULL};
+    static const char *const falses[] = {"false", "False", "FALSE", "no", "No", "NO",
+                                         "off",   "Off",   "OFF",   "n",  "N",  NULL};
     if (len == 0 || word_in(s, len, nulls)) return KP_EV_NULL;
     if (word_in(s, len, trues)) return KP_EV_TRUE;
     if (word_in(s, len, falses)) return KP_EV_FALSE;
@@ -111,7 +113,8 @@ int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *e
                 if (strcmp(tag, "tag:yaml.org,2002:str") == 0) t = KP_EV_STR;
             }
             value_start = true;
-            rc = fn(ctx, t, s, n, off); /* text passed for every type: plain scalars may be strings */
+            rc = fn(ctx, t, s, n,
+                    off); /* text passed for every type: plain scalars may be strings */
             break;
         }
         case YAML_MAPPING_START_EVENT:
@@ -129,7 +132,8 @@ int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *e
                 break;
             }
             value_start = true;
-            rc = fn(ctx, ev.type == YAML_MAPPING_START_EVENT ? KP_EV_OBJ_BEGIN : KP_EV_ARR_BEGIN, NULL, 0, off);
+            rc = fn(ctx, ev.type == YAML_MAPPING_START_EVENT ? KP_EV_OBJ_BEGIN : KP_EV_ARR_BEGIN,
+                    NULL, 0, off);
             stack[depth].is_map = ev.type == YAML_MAPPING_START_EVENT;
             stack[depth].expect_key = true;
             depth++;
@@ -138,13 +142,16 @@ int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *e
         case YAML_MAPPING_END_EVENT:
         case YAML_SEQUENCE_END_EVENT:
             depth--;
-            rc = fn(ctx, ev.type == YAML_MAPPING_END_EVENT ? KP_EV_OBJ_END : KP_EV_ARR_END, NULL, 0, off);
+            rc = fn(ctx, ev.type == YAML_MAPPING_END_EVENT ? KP_EV_OBJ_END : KP_EV_ARR_END, NULL, 0,
+                    off);
             value_start = true;
             break;
         default: break;
         }
-        if (rc >= 0 && value_start && depth > 0 && stack[depth - 1].is_map) stack[depth - 1].expect_key = true;
-        if (rc == KP_EV_SKIP || rc == KP_EV_SKIP_CHECKED) rc = 0; /* YAML back end does not skip; the consumer ignores the value */
+        if (rc >= 0 && value_start && depth > 0 && stack[depth - 1].is_map)
+            stack[depth - 1].expect_key = true;
+        if (rc == KP_EV_SKIP || rc == KP_EV_SKIP_CHECKED)
+            rc = 0; /* YAML back end does not skip; the consumer ignores the value */
         yaml_event_delete(&ev);
         if (rc < 0) break;
     }

@@ -84,7 +84,8 @@ static void reject_with(kp_admission *a, uint32_t i) {
 
 /* mirrors CriticalPodAdmissionHandler.HandleAdmissionFailure + evictPodsToFreeRequests and the
  * handling of their result in predicateAdmitHandler.Admit. */
-static kp_status handle_failure(const kp_cluster *cl, uint32_t node, uint32_t pod, kp_admission *a) {
+static kp_status handle_failure(const kp_cluster *cl, uint32_t node, uint32_t pod,
+                                kp_admission *a) {
     if (!a->critical) {
         reject_with(a, 0);
         return KP_OK;
@@ -194,7 +195,8 @@ const char *kp_admission_message(const kp_admission *a) {
     case KP__MSG_PREEMPTED: /* handle_failure made room for the list in text and message */
         kp__admit_reqs_string(m->cl, &m->msg_reqs, m->text, m->text_cap);
         snprintf(m->message, m->message_cap,
-                 "admitted after preempting %u pod(s) to free resources: %s", m->n_victims, m->text);
+                 "admitted after preempting %u pod(s) to free resources: %s", m->n_victims,
+                 m->text);
         break;
     }
     m->msg_kind = KP__MSG_TEXT;
@@ -225,7 +227,8 @@ const kp_admit_victim *kp_admission_victim(const kp_admission *a, size_t i) {
     return a && i < a->n_victims ? &a->victims[i] : NULL;
 }
 
-kp_index kp_admit_pod_from_file(const kp_cluster *cl, size_t first_new, const char *path, size_t *n_found) {
+kp_index kp_admit_pod_from_file(const kp_cluster *cl, size_t first_new, const char *path,
+                                size_t *n_found) {
     kp_index found = -1;
     size_t n = 0;
     for (size_t i = 0; i < cl->n_pods; i++) {

@@ -46,7 +46,7 @@ typedef struct {
 /* A preemption candidate: GetResourceRequest values cached for the decision. */
 typedef struct {
     uint32_t pod;
-    int64_t mem, cpu;   /* for smallerResourceRequest */
+    int64_t mem, cpu; /* for smallerResourceRequest */
     const int64_t *val; /* val[k] = GetResourceRequest(pod, requirement k's resource) */
 } kp__admit_cand;
 
@@ -57,14 +57,14 @@ typedef enum { KP__MSG_TEXT = 0, KP__MSG_REASON, KP__MSG_PREEMPTED } kp__admit_m
 struct kp_admission {
     bool admitted, critical;
     char reason[96];
-    char *message;               /* message_cap bytes (kp_admission_new; grown by handle_failure) */
+    char *message; /* message_cap bytes (kp_admission_new; grown by handle_failure) */
     size_t message_cap;
-    char *text;                  /* scratch for the requirement list (text_cap bytes) */
+    char *text; /* scratch for the requirement list (text_cap bytes) */
     size_t text_cap;
     kp__admit_msg msg_kind;
-    uint32_t msg_reason;         /* KP__MSG_REASON: the reason whose message it is */
-    kp__admit_reqlist msg_reqs;  /* KP__MSG_PREEMPTED: the requirements freed */
-    const kp_cluster *cl;        /* for resource names while formatting */
+    uint32_t msg_reason; /* KP__MSG_REASON: the reason whose message it is */
+    kp__admit_reqlist msg_reqs; /* KP__MSG_PREEMPTED: the requirements freed */
+    const kp_cluster *cl; /* for resource names while formatting */
     bool reason_unformatted[KP__ADMIT_MAX_REASONS]; /* insufficient reasons: message pending */
     uint32_t n_reasons;
     kp__admit_reason reasons[KP__ADMIT_MAX_REASONS];

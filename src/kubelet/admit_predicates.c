@@ -126,8 +126,8 @@ static bool tolerates_memory_pressure(const kp_cluster *cl, const kp_pod *p) {
 
 /* mirrors eviction managerImpl.Admit. The condition list is printed in a fixed order
  * (MemoryPressure, DiskPressure, PIDPressure); upstream prints Go map order. */
-bool kp__admit_eviction_reject(const kp_cluster *cl, const kp_pod *p, unsigned conds,
-                               bool critical, kp_admission *a) {
+bool kp__admit_eviction_reject(const kp_cluster *cl, const kp_pod *p, unsigned conds, bool critical,
+                               kp_admission *a) {
     if (conds == 0 || critical) return false;
     if (conds == KP_NODE_COND_MEMORY_PRESSURE) {
         if (p->qos != KP_QOS_BESTEFFORT) return false;
@@ -160,8 +160,9 @@ bool kp__admit_os_reject(const kp_cluster *cl, const kp_node *n, const kp_pod *p
     if (pod_os && strcmp(pod_os, node_os) != 0) {
         kp__admit_reason *r = kp__admit_add_reason(a);
         kp__admit_copy(r->reason, sizeof r->reason, "PodOSSelectorNodeLabelDoesNotMatch");
-        kp__admit_copy(r->message, sizeof r->message,
-                       "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label");
+        kp__admit_copy(
+            r->message, sizeof r->message,
+            "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label");
         return true;
     }
     if (p->os_name != 0 && strcmp(kp__s(cl, p->os_name), node_os) != 0) {
@@ -221,7 +222,8 @@ static void fit_resources(const kp_cluster *cl, const kp_node *n, uint32_t pod, 
         else if (r != KP_RES_PODS) {
             const char *name = kp__s(cl, cl->res_names[r]);
             if (!is_scalar(name)) continue;
-            if (is_extended(name) && !n->has_alloc[r]) continue; /* removeMissingExtendedResources */
+            if (is_extended(name) && !n->has_alloc[r])
+                continue; /* removeMissingExtendedResources */
             sc[n_sc].res = r;
             sc[n_sc].name = name;
             sc[n_sc].req = v;
@@ -235,12 +237,14 @@ static void fit_resources(const kp_cluster *cl, const kp_node *n, uint32_t pod, 
     if (mem > 0 && mem > n->alloc[KP_RES_MEM] - used[KP_RES_MEM])
         add_insufficient(a, KP_RES_MEM, "memory", mem, used[KP_RES_MEM], n->alloc[KP_RES_MEM]);
     if (eph > 0 && eph > n->alloc[KP_RES_EPH] - used[KP_RES_EPH])
-        add_insufficient(a, KP_RES_EPH, "ephemeral-storage", eph, used[KP_RES_EPH], n->alloc[KP_RES_EPH]);
+        add_insufficient(a, KP_RES_EPH, "ephemeral-storage", eph, used[KP_RES_EPH],
+                         n->alloc[KP_RES_EPH]);
     if (n_sc > 1) qsort(sc, n_sc, sizeof sc[0], cmp_scalar);
     for (size_t i = 0; i < n_sc; i++) {
         int r = sc[i].res;
         if (sc[i].req == 0) continue;
-        if (sc[i].req > n->alloc[r] - used[r]) add_insufficient(a, r, sc[i].name, sc[i].req, used[r], n->alloc[r]);
+        if (sc[i].req > n->alloc[r] - used[r])
+            add_insufficient(a, r, sc[i].name, sc[i].req, used[r], n->alloc[r]);
     }
 }
 
@@ -276,7 +280,8 @@ void kp__admit_general_filter(const kp_cluster *cl, uint32_t node, uint32_t pod,
         for (uint16_t i = 0; i < n->n_taints; i++) {
             if (n->taints[i].effect != KP_EFFECT_NOEXECUTE) continue;
             if (!kp__tolerations_tolerate(p, &n->taints[i])) {
-                add_predicate(a, "TaintToleration", "node(s) had taints that the pod didn't tolerate");
+                add_predicate(a, "TaintToleration",
+                              "node(s) had taints that the pod didn't tolerate");
                 break;
             }
         }

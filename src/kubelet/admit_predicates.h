@@ -33,8 +33,8 @@ static inline bool kp__admit_active_other(const kp_pod *p, uint32_t idx, uint32_
  * opts overrides them. */
 unsigned kp__admit_conditions(const kp_cluster *cl, const kp_node *n, const kp_admit_options *o);
 /* mirrors eviction managerImpl.Admit; returns true when the pod is rejected (reason recorded). */
-bool kp__admit_eviction_reject(const kp_cluster *cl, const kp_pod *p, unsigned conds,
-                               bool critical, kp_admission *a);
+bool kp__admit_eviction_reject(const kp_cluster *cl, const kp_pod *p, unsigned conds, bool critical,
+                               kp_admission *a);
 /* mirrors rejectPodAdmissionBasedOnOSSelector / OSField; true when rejected (reason recorded). */
 bool kp__admit_os_reject(const kp_cluster *cl, const kp_node *n, const kp_pod *p, kp_admission *a);
 /* mirrors lifecycle generalFilter (AdmissionCheck with all failures + NoExecute taints): appends

@@ -101,7 +101,8 @@ static bool smaller_request(const kp__admit_cand *x, const kp__admit_cand *y) {
     return true;
 }
 
-void kp__admit_reqs_string(const kp_cluster *cl, const kp__admit_reqlist *l, char *buf, size_t cap) {
+void kp__admit_reqs_string(const kp_cluster *cl, const kp__admit_reqlist *l, char *buf,
+                           size_t cap) {
     size_t len = 0;
     int w = snprintf(buf, cap, "[");
     if (w > 0) len = (size_t)w;
@@ -120,7 +121,8 @@ size_t kp__admit_reqs_text_bound(const kp_cluster *cl, const kp__admit_reqlist *
 }
 
 /* getPodsToPreempt's error when the pods cannot free the requirements l. */
-static void no_set_found(const kp_cluster *cl, const kp__admit_reqlist *l, char *errbuf, size_t errcap) {
+static void no_set_found(const kp_cluster *cl, const kp__admit_reqlist *l, char *errbuf,
+                         size_t errcap) {
     int w = snprintf(errbuf, errcap, "no set of running pods found to reclaim resources: ");
     size_t len = w > 0 ? (size_t)w : 0;
     if (len < errcap) kp__admit_reqs_string(cl, l, errbuf + len, errcap - len);
@@ -171,16 +173,19 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
 
     /* sortPodsByQOS: preemptable pods in the node's order, one list per QoS class */
     uint32_t nc = 0;
-    uint32_t *be = a->order, *bu = a->order + a->cap_cands, *gu = a->order + 2 * (size_t)a->cap_cands;
+    uint32_t *be = a->order, *bu = a->order + a->cap_cands,
+             *gu = a->order + 2 * (size_t)a->cap_cands;
     idxlist lbe = {be, 0}, lbu = {bu, 0}, lgu = {gu, 0};
-    const bool pre_crit = kp__admit_is_critical(preemptor), pre_set = kp__admit_priority_set(preemptor);
+    const bool pre_crit = kp__admit_is_critical(preemptor),
+               pre_set = kp__admit_priority_set(preemptor);
     for (uint32_t i = 0; i < n->n_pods; i++) {
         uint32_t qi = n->pods[i];
         const kp_pod *q = &cl->pods[qi];
         if (!kp__admit_active_other(q, qi, pod)) continue;
         /* kubetypes.Preemptable, with the preemptor's side hoisted out of the loop */
         bool q_set = kp__admit_priority_set(q);
-        if (!(pre_crit && !kp__admit_is_critical(q)) && !(pre_set && q_set && preemptor->priority > q->priority))
+        if (!(pre_crit && !kp__admit_is_critical(q)) &&
+            !(pre_set && q_set && preemptor->priority > q->priority))
             continue;
         kp__admit_cand *c = &a->cands[nc];
         int64_t *v = a->vals + (size_t)nc * (k ? k : 1);
@@ -209,7 +214,9 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
             c->cpu = kp__pod_resource_request(cl, q, KP_RES_CPU);
             for (uint32_t j = 0; j < k; j++) {
                 int r = reqs->r[j].res;
-                v[reqs->r[j].k] = r == KP_RES_MEM ? c->mem : r == KP_RES_CPU ? c->cpu : kp__pod_resource_request(cl, q, r);
+                v[reqs->r[j].k] = r == KP_RES_MEM   ? c->mem
+                                  : r == KP_RES_CPU ? c->cpu
+                                                    : kp__pod_resource_request(cl, q, r);
             }
         }
         c->val = v;

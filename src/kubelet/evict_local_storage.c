@@ -39,7 +39,8 @@ static char *arena_printf(kp_arena *a, const char *fmt, ...) {
  * of AggregateContainerLimits, sidecar-aware, and the overhead): the same walk as
  * kp__pod_aggregate_container, carried out on spec quantities so that the message spells the sum
  * as upstream does. The decision itself uses core's integer copy (kp__ev_pod_eph_limit). */
-static bool eph_limit_quantity(const kp__ev_spec_src *src, uint32_t pod, int64_t *out, kp__ev_qty *qout) {
+static bool eph_limit_quantity(const kp__ev_spec_src *src, uint32_t pod, int64_t *out,
+                               kp__ev_qty *qout) {
     const kp_pod *p = &src->cl->pods[pod];
     bool has = false, has_init = false, has_restart = false;
     int64_t sum = 0, init_max = 0, restart = 0, v;
@@ -51,7 +52,8 @@ static bool eph_limit_quantity(const kp__ev_spec_src *src, uint32_t pod, int64_t
         if (!kp__ev_resv_find(&c->lim, KP_RES_EPH, &v)) continue;
         sum = kp__ev_sat_add(sum, v);
         if (qout) {
-            kp__ev_spec_qty(src, pod, KP_EVSPEC_LIMIT, kp__s(src->cl, c->name), "ephemeral-storage", v, &qv);
+            kp__ev_spec_qty(src, pod, KP_EVSPEC_LIMIT, kp__s(src->cl, c->name), "ephemeral-storage",
+                            v, &qv);
             kp__ev_qty_accumulate(&qsum, &has, &qv, sum);
         }
         has = true;
@@ -59,7 +61,9 @@ static bool eph_limit_quantity(const kp__ev_spec_src *src, uint32_t pod, int64_t
     for (uint16_t i = 0; i < p->n_init; i++) {
         const kp_container *c = &p->containers[p->n_containers + i];
         bool hv = kp__ev_resv_find(&c->lim, KP_RES_EPH, &v);
-        if (hv && qout) kp__ev_spec_qty(src, pod, KP_EVSPEC_LIMIT, kp__s(src->cl, c->name), "ephemeral-storage", v, &qv);
+        if (hv && qout)
+            kp__ev_spec_qty(src, pod, KP_EVSPEC_LIMIT, kp__s(src->cl, c->name), "ephemeral-storage",
+                            v, &qv);
         int64_t use;
         bool has_use;
         if (c->is_sidecar) {
@@ -110,12 +114,14 @@ static bool eph_limit_quantity(const kp__ev_spec_src *src, uint32_t pod, int64_t
 
 /* PodLimits(pod)[ephemeral-storage]: the sidecar-aware aggregate (core/pod_requests.c), plus
  * the overhead when the limit is non-zero (ephemeral-storage is no pod-level resource). */
-bool kp__ev_pod_eph_limit(const kp__ev_spec_src *src, uint32_t pod, int64_t *out, kp__ev_qty *qout) {
+bool kp__ev_pod_eph_limit(const kp__ev_spec_src *src, uint32_t pod, int64_t *out,
+                          kp__ev_qty *qout) {
     if (qout) return eph_limit_quantity(src, pod, out, qout);
     const kp_pod *p = &src->cl->pods[pod];
     bool has = false;
     int64_t sum = kp__pod_aggregate_container(p, KP_RES_EPH, true, &has), v;
-    if (has && sum != 0 && kp__ev_resv_find(&p->overhead, KP_RES_EPH, &v)) sum = kp__ev_sat_add(sum, v);
+    if (has && sum != 0 && kp__ev_resv_find(&p->overhead, KP_RES_EPH, &v))
+        sum = kp__ev_sat_add(sum, v);
     *out = sum;
     return has;
 }
@@ -143,8 +149,8 @@ kp_status kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summ
             const kp__ev_vstats *vols = kp__ev_pod_vols(s, st);
             for (uint32_t j = 0; j < st->n_volumes; j++) {
                 const kp__ev_vstats *vs = &vols[j];
-                if (vs->name_len == nl && (vs->has & KP__EVV_NAME) && memcmp(kp__ev_str(s, vs->name), name, nl) == 0 &&
-                    (vs->has & KP__EVV_USED)) {
+                if (vs->name_len == nl && (vs->has & KP__EVV_NAME) &&
+                    memcmp(kp__ev_str(s, vs->name), name, nl) == 0 && (vs->has & KP__EVV_USED)) {
                     found = true;
                     used = kp__ev_u2i(vs->used);
                 }
@@ -152,7 +158,9 @@ kp_status kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summ
             if (!found || used <= vol->size_limit) continue;
             if (a->critical) break; /* evictPod refuses; the other checks still run */
             kp__ev_spec_qty(&m->spec, a->pod, KP_EVSPEC_SIZE_LIMIT, name, "", vol->size_limit, &qt);
-            msg = arena_printf(&m->arena, "Usage of EmptyDir volume \"%s\" exceeds the limit \"%s\". ", name, kp__ev_qty_str(&qt));
+            msg = arena_printf(&m->arena,
+                               "Usage of EmptyDir volume \"%s\" exceeds the limit \"%s\". ", name,
+                               kp__ev_qty_str(&qt));
             if (!msg) return KP_ENOMEM;
             why = "emptydirfs.limit";
         }
@@ -162,9 +170,10 @@ kp_status kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summ
             int64_t used = (st->has & KP__EVP_EPH_USED) ? kp__ev_u2i(st->eph_used) : 0;
             if (used > limit && !a->critical) {
                 kp__ev_pod_eph_limit(&m->spec, a->pod, &limit, &qt);
-                msg = arena_printf(&m->arena,
-                                   "Pod ephemeral local storage usage exceeds the total limit of containers %s. ",
-                                   kp__ev_qty_str(&qt));
+                msg = arena_printf(
+                    &m->arena,
+                    "Pod ephemeral local storage usage exceeds the total limit of containers %s. ",
+                    kp__ev_qty_str(&qt));
                 if (!msg) return KP_ENOMEM;
                 why = "ephemeralpodfs.limit";
             }
@@ -175,7 +184,8 @@ kp_status kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summ
             const kp__ev_cstats *cs = &conts[j];
             const char *cs_name = kp__ev_str(s, cs->name);
             int64_t used = (cs->has & KP__EVC_LOGS_USED) ? kp__ev_u2i(cs->logs_used) : 0;
-            if (!m->imagefs && (cs->has & KP__EVC_ROOT_USED)) used = kp__ev_sat_add(used, kp__ev_u2i(cs->root_used));
+            if (!m->imagefs && (cs->has & KP__EVC_ROOT_USED))
+                used = kp__ev_sat_add(used, kp__ev_u2i(cs->root_used));
             int64_t lim = 0;
             const char *lim_name = "";
             bool has_lim = false;
@@ -183,7 +193,8 @@ kp_status kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summ
                 const kp_container *ct = &p->containers[c];
                 int64_t v;
                 if ((cs->has & KP__EVC_NAME) && cl->strs.len[ct->name] == cs->name_len &&
-                    memcmp(kp__s(cl, ct->name), cs_name, cs->name_len) == 0 && kp__ev_resv_find(&ct->lim, KP_RES_EPH, &v) && v != 0) {
+                    memcmp(kp__s(cl, ct->name), cs_name, cs->name_len) == 0 &&
+                    kp__ev_resv_find(&ct->lim, KP_RES_EPH, &v) && v != 0) {
                     lim = v;
                     lim_name = kp__s(cl, ct->name);
                     has_lim = true;
@@ -191,8 +202,10 @@ kp_status kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summ
             }
             if (!has_lim || lim >= used) continue;
             if (a->critical) break;
-            kp__ev_spec_qty(&m->spec, a->pod, KP_EVSPEC_LIMIT, lim_name, "ephemeral-storage", lim, &qt);
-            msg = arena_printf(&m->arena, "Container %.*s exceeded its local ephemeral storage limit \"%s\". ",
+            kp__ev_spec_qty(&m->spec, a->pod, KP_EVSPEC_LIMIT, lim_name, "ephemeral-storage", lim,
+                            &qt);
+            msg = arena_printf(&m->arena,
+                               "Container %.*s exceeded its local ephemeral storage limit \"%s\". ",
                                (int)cs->name_len, cs_name, kp__ev_qty_str(&qt));
             if (!msg) return KP_ENOMEM;
             why = "ephemeralcontainerfs.limit";

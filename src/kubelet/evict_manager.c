@@ -33,13 +33,17 @@
 /* ---------------------------------------------------------------- small helpers */
 
 static const char *pod_ns(const kp_cluster *cl, const kp_pod *p, size_t *len) {
-    if (cl->strs.len[p->ns] == 0) { *len = 7; return "default"; }
+    if (cl->strs.len[p->ns] == 0) {
+        *len = 7;
+        return "default";
+    }
     *len = cl->strs.len[p->ns];
     return kp__s(cl, p->ns);
 }
 
 static uint32_t nn_hash(const char *ns, size_t nsl, const char *name, size_t nl) {
-    return kp__ev_mix(kp__ev_fnv(name, nl, kp__ev_fnv("/", 1, kp__ev_fnv(ns, nsl, KP__EV_FNV_BASIS))));
+    return kp__ev_mix(
+        kp__ev_fnv(name, nl, kp__ev_fnv("/", 1, kp__ev_fnv(ns, nsl, KP__EV_FNV_BASIS))));
 }
 
 
@@ -105,8 +109,9 @@ kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evi
     m->keys = kp__calloc(np * 2, sizeof *m->keys);
     m->ranking = kp__calloc(np, sizeof *m->ranking);
     m->ev = kp__calloc(np, sizeof *m->ev);
-    if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->th_met || !m->th_scratch || !m->th_updated || !m->th_all ||
-        !m->met || !m->act || !m->stats_of || !m->rank || !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
+    if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->th_met || !m->th_scratch ||
+        !m->th_updated || !m->th_all || !m->met || !m->act || !m->stats_of || !m->rank ||
+        !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
         goto oom;
     if (cfg->n_th) memcpy(m->th, cfg->th, cfg->n_th * sizeof *m->th);
     m->n_th = cfg->n_th;
@@ -122,7 +127,8 @@ kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evi
         int64_t lim;
         a->local_check = kp__ev_pod_eph_limit(&m->spec, a->pod, &lim, NULL);
         for (uint16_t v = 0; v < p->n_volumes; v++)
-            if (p->volumes[v].is_empty_dir && p->volumes[v].has_size_limit && p->volumes[v].size_limit > 0)
+            if (p->volumes[v].is_empty_dir && p->volumes[v].has_size_limit &&
+                p->volumes[v].size_limit > 0)
                 a->local_check = true;
         if (a->local_check) m->n_local_check++;
     }
@@ -137,10 +143,24 @@ oom:
 
 void kp_evict_manager_free(kp_evict_manager *m) {
     if (!m) return;
-    kp__free(m->th); kp__free(m->fo_has); kp__free(m->fo_at); kp__free(m->met_prev);
-    kp__free(m->th_met); kp__free(m->th_scratch); kp__free(m->th_updated); kp__free(m->th_all); kp__free(m->met);
-    kp__free(m->act); kp__free(m->stats_of); kp__free(m->rank); kp__free(m->rank_tmp); kp__free(m->keys);
-    kp__free(m->ranking); kp__free(m->ev); kp__free(m->uid_tab); kp__free(m->nn_tab);
+    kp__free(m->th);
+    kp__free(m->fo_has);
+    kp__free(m->fo_at);
+    kp__free(m->met_prev);
+    kp__free(m->th_met);
+    kp__free(m->th_scratch);
+    kp__free(m->th_updated);
+    kp__free(m->th_all);
+    kp__free(m->met);
+    kp__free(m->act);
+    kp__free(m->stats_of);
+    kp__free(m->rank);
+    kp__free(m->rank_tmp);
+    kp__free(m->keys);
+    kp__free(m->ranking);
+    kp__free(m->ev);
+    kp__free(m->uid_tab);
+    kp__free(m->nn_tab);
     kp__arena_fini(&m->arena);
     kp__free(m);
 }
@@ -172,7 +192,8 @@ static void join_stats(kp_evict_manager *m, const kp_evict_summary *s) {
             const char *uid = kp__ev_str(s, ps->uid);
             for (uint32_t h = ps->uid_hash & mask; m->uid_tab[h]; h = (h + 1) & mask) {
                 const kp__ev_active *a = &m->act[m->uid_tab[h] - 1];
-                if (a->uid_hash == ps->uid_hash && a->uid_len == ps->uid_len && memcmp(a->uid, uid, ps->uid_len) == 0) {
+                if (a->uid_hash == ps->uid_hash && a->uid_len == ps->uid_len &&
+                    memcmp(a->uid, uid, ps->uid_len) == 0) {
                     hit = m->uid_tab[h];
                     break;
                 }
@@ -182,11 +203,13 @@ static void join_stats(kp_evict_manager *m, const kp_evict_summary *s) {
             const char *ns = ps->ns_len ? kp__ev_str(s, ps->ns) : "default";
             const char *name = kp__ev_str(s, ps->name);
             size_t nsl = ps->ns_len ? ps->ns_len : 7;
-            for (uint32_t h = nn_hash(ns, nsl, name, ps->name_len) & mask; m->nn_tab[h]; h = (h + 1) & mask) {
+            for (uint32_t h = nn_hash(ns, nsl, name, ps->name_len) & mask; m->nn_tab[h];
+                 h = (h + 1) & mask) {
                 const kp_pod *p = &cl->pods[m->act[m->nn_tab[h] - 1].pod];
                 size_t pnsl;
                 const char *pns = pod_ns(cl, p, &pnsl);
-                if (pnsl == nsl && memcmp(pns, ns, nsl) == 0 && cl->strs.len[p->name] == ps->name_len &&
+                if (pnsl == nsl && memcmp(pns, ns, nsl) == 0 &&
+                    cl->strs.len[p->name] == ps->name_len &&
                     memcmp(kp__s(cl, p->name), name, ps->name_len) == 0) {
                     hit = m->nn_tab[h];
                     break;
@@ -200,19 +223,30 @@ static void join_stats(kp_evict_manager *m, const kp_evict_summary *s) {
 static bool fs_same(const kp__ev_fs *a, const kp__ev_fs *b) {
     const uint8_t bits = KP__EVF_AVAIL | KP__EVF_CAP | KP__EVF_IFREE | KP__EVF_INODES;
     if ((a->has & bits) != (b->has & bits)) return false;
-    return a->avail == b->avail && a->cap == b->cap && a->inodes_free == b->inodes_free && a->inodes == b->inodes;
+    return a->avail == b->avail && a->cap == b->cap && a->inodes_free == b->inodes_free &&
+           a->inodes == b->inodes;
 }
 
 /* HasDedicatedImageFs / HasDedicatedContainerFs, from the summary or the forced layout. */
 static void detect_layout(kp_evict_manager *m, const kp_evict_summary *s) {
     switch (m->cfg->layout) {
-    case KP_EVFS_SHARED: m->imagefs = false; m->split = false; return;
-    case KP_EVFS_DEDICATED: m->imagefs = true; m->split = false; return;
-    case KP_EVFS_SPLIT: m->imagefs = true; m->split = true; return;
+    case KP_EVFS_SHARED:
+        m->imagefs = false;
+        m->split = false;
+        return;
+    case KP_EVFS_DEDICATED:
+        m->imagefs = true;
+        m->split = false;
+        return;
+    case KP_EVFS_SPLIT:
+        m->imagefs = true;
+        m->split = true;
+        return;
     case KP_EVFS_AUTO: break;
     }
     m->imagefs = (s->imagefs.has & KP__EVF_PRESENT) && !fs_same(&s->imagefs, &s->node_fs);
-    m->split = m->imagefs && (s->containerfs.has & KP__EVF_PRESENT) && !fs_same(&s->containerfs, &s->imagefs);
+    m->split = m->imagefs && (s->containerfs.has & KP__EVF_PRESENT) &&
+               !fs_same(&s->containerfs, &s->imagefs);
 }
 
 static kp_evict_fs_layout layout_of(const kp_evict_manager *m) {
@@ -250,8 +284,8 @@ static int fs_group(const kp_evict_manager *m, kp_evict_signal s) {
 
 /* mirrors reclaimNodeLevelResources; the summary after GC is this step's summary plus what
  * --reclaimable says GC frees on each filesystem. */
-static bool reclaim_node_level(kp_evict_manager *m, kp_evict_signal sig, const kp_evict_observation *obs,
-                               kp_evict_result *res) {
+static bool reclaim_node_level(kp_evict_manager *m, kp_evict_signal sig,
+                               const kp_evict_observation *obs, kp_evict_result *res) {
     unsigned funcs = reclaim_funcs(m, sig);
     res->node_reclaim = funcs;
     if (!funcs) return false;
@@ -261,10 +295,12 @@ static bool reclaim_node_level(kp_evict_manager *m, kp_evict_signal sig, const k
         if (!m->cfg->has_reclaimable[src]) continue;
         int g = fs_group(m, (kp_evict_signal)src);
         for (int s = 0; s < KP_EVSIG_COUNT; s++) {
-            if (fs_group(m, (kp_evict_signal)s) != g || kp__ev_is_inode_signal((kp_evict_signal)s) !=
-                                                            kp__ev_is_inode_signal((kp_evict_signal)src))
+            if (fs_group(m, (kp_evict_signal)s) != g ||
+                kp__ev_is_inode_signal((kp_evict_signal)s) !=
+                    kp__ev_is_inode_signal((kp_evict_signal)src))
                 continue;
-            if (after[s].present) after[s].available = kp__ev_sat_add(after[s].available, m->cfg->reclaimable[src]);
+            if (after[s].present)
+                after[s].available = kp__ev_sat_add(after[s].available, m->cfg->reclaimable[src]);
         }
     }
     for (uint32_t i = 0; i < m->n_th; i++) m->th_all[i] = i;
@@ -302,8 +338,10 @@ static bool contains(const uint32_t *a, uint32_t n, uint32_t v) {
 }
 
 /* Evicts the first non-critical pod of the ranking (evictPod refuses critical pods). */
-static kp_status evict_one(kp_evict_manager *m, const kp_evict_summary *s, const kp__ev_threshold *eval, uint32_t chosen, const char *resource,
-                      const uint32_t *t3, uint32_t n3, const kp_evict_observation *obs, kp_evict_result *res) {
+static kp_status evict_one(kp_evict_manager *m, const kp_evict_summary *s,
+                           const kp__ev_threshold *eval, uint32_t chosen, const char *resource,
+                           const uint32_t *t3, uint32_t n3, const kp_evict_observation *obs,
+                           kp_evict_result *res) {
     const kp__ev_threshold *t = &eval[chosen];
     for (uint32_t r = 0; r < res->n_ranking; r++) {
         const kp__ev_rank_pod *rp = &m->rank[r];
@@ -311,10 +349,12 @@ static kp_status evict_one(kp_evict_manager *m, const kp_evict_summary *s, const
         int64_t grace = 1; /* immediateEvictionGracePeriodSeconds */
         if (t->grace_ns != 0) {
             grace = m->cfg->max_pod_grace;
-            if (p->has_termination_grace && p->termination_grace < grace) grace = p->termination_grace;
+            if (p->has_termination_grace && p->termination_grace < grace)
+                grace = p->termination_grace;
         }
         if (p->is_critical) continue;
-        kp_evict_eviction *e = kp__ev_add_eviction(m, rp->pod, kp_evict_signal_name(t->signal), grace, NULL, false);
+        kp_evict_eviction *e =
+            kp__ev_add_eviction(m, rp->pod, kp_evict_signal_name(t->signal), grace, NULL, false);
         kp__ev_remove_active(m, rp->pod);
         return kp__ev_eviction_message(m, e, resource, rp->pod, s, rp->st, t3, n3, obs);
     }
@@ -325,39 +365,52 @@ static kp_status evict_one(kp_evict_manager *m, const kp_evict_summary *s, const
 /* thresholdsMet, then mergeThresholds with the thresholds met last time whose minimum reclaim
  * is not yet satisfied (thresholdsNotYetResolved). Writes indices into m->th_met; returns the
  * count. */
-static uint32_t thresholds_met_merged(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_t n_eval,
-                                      const kp_evict_observation *obs) {
+static uint32_t thresholds_met_merged(kp_evict_manager *m, const kp__ev_threshold *eval,
+                                      uint32_t n_eval, const kp_evict_observation *obs) {
     uint32_t *met = m->th_met, n_met;
     for (uint32_t i = 0; i < n_eval; i++) m->th_all[i] = i;
     n_met = kp__ev_thresholds_met(eval, m->th_all, n_eval, obs, false, met);
     if (m->n_met_prev == 0) return n_met;
     uint32_t *unresolved = m->th_scratch;
-    uint32_t n_unresolved = kp__ev_thresholds_met(m->th, m->met_prev, m->n_met_prev, obs, true, unresolved);
+    uint32_t n_unresolved =
+        kp__ev_thresholds_met(m->th, m->met_prev, m->n_met_prev, obs, true, unresolved);
     for (uint32_t k = 0; k < n_unresolved; k++) { /* mirrors mergeThresholds */
         bool dup = false;
-        for (uint32_t j = 0; j < n_met && !dup; j++) dup = kp__ev_threshold_same(&eval[met[j]], &m->th[unresolved[k]]);
+        for (uint32_t j = 0; j < n_met && !dup; j++)
+            dup = kp__ev_threshold_same(&eval[met[j]], &m->th[unresolved[k]]);
         if (!dup) met[n_met++] = unresolved[k];
     }
     return n_met;
 }
 
 /* mirrors thresholdsFirstObservedAt: entries not met now are forgotten */
-static void thresholds_first_observed_at(kp_evict_manager *m, uint32_t n_eval, uint32_t n_met, int64_t now) {
+static void thresholds_first_observed_at(kp_evict_manager *m, uint32_t n_eval, uint32_t n_met,
+                                         int64_t now) {
     for (uint32_t i = 0; i < n_eval || i < m->n_th; i++) {
-        if (!contains(m->th_met, n_met, i)) { m->fo_has[i] = false; continue; }
-        if (!m->fo_has[i]) { m->fo_has[i] = true; m->fo_at[i] = now; }
+        if (!contains(m->th_met, n_met, i)) {
+            m->fo_has[i] = false;
+            continue;
+        }
+        if (!m->fo_has[i]) {
+            m->fo_has[i] = true;
+            m->fo_at[i] = now;
+        }
     }
 }
 
 /* mirrors nodeConditions, nodeConditionsLastObservedAt and nodeConditionsObservedSince: the
  * conditions of every threshold met (before grace periods), held for the transition period */
-static void node_conditions(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_t n_met, int64_t now) {
+static void node_conditions(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_t n_met,
+                            int64_t now) {
     unsigned observed = 0;
     for (uint32_t i = 0; i < n_met; i++) observed |= condition_of(eval[m->th_met[i]].signal);
     m->conditions = 0;
     for (unsigned bit = 1; bit <= KP_NODE_COND_PID_PRESSURE; bit <<= 1) {
         int c = kp__node_condition_index(bit);
-        if (observed & bit) { m->cond_has[c] = true; m->cond_at[c] = now; }
+        if (observed & bit) {
+            m->cond_has[c] = true;
+            m->cond_at[c] = now;
+        }
         if (m->cond_has[c] && now - m->cond_at[c] < m->cfg->transition_ns) m->conditions |= bit;
     }
 }
@@ -366,8 +419,9 @@ static void node_conditions(kp_evict_manager *m, const kp__ev_threshold *eval, u
  * every threshold met), keeps those past their grace period for the next step (met_prev) and
  * writes those with updated stats into m->th_updated (*n_acted of them). KP_ENOMEM when out of
  * memory. */
-static kp_status thresholds_met_grace_period(kp_evict_manager *m, const kp__ev_threshold *eval, uint32_t n_met,
-                                             const kp_evict_observation *obs, int64_t now, uint32_t *n_acted) {
+static kp_status thresholds_met_grace_period(kp_evict_manager *m, const kp__ev_threshold *eval,
+                                             uint32_t n_met, const kp_evict_observation *obs,
+                                             int64_t now, uint32_t *n_acted) {
     uint32_t n_grace = 0, n_updated = 0, *grace_met = m->th_scratch;
     for (uint32_t i = 0; i < n_met; i++) {
         uint32_t ti = m->th_met[i];
@@ -388,7 +442,8 @@ static kp_status thresholds_met_grace_period(kp_evict_manager *m, const kp__ev_t
         if (!me->grace_met) continue;
         grace_met[n_grace++] = ti;
         const kp_evict_observation *o = &obs[t->signal];
-        if (o->present && (!m->last_has[t->signal] || o->time_ns == 0 || o->time_ns > m->last_time[t->signal])) {
+        if (o->present &&
+            (!m->last_has[t->signal] || o->time_ns == 0 || o->time_ns > m->last_time[t->signal])) {
             me->acted = true;
             m->th_updated[n_updated++] = ti;
         }
@@ -405,9 +460,10 @@ static kp_status thresholds_met_grace_period(kp_evict_manager *m, const kp__ev_t
 
 /* The rank function of the chosen signal over the active pods (signalToRankFunc), then
  * evictPod on the first that may go. */
-static kp_status rank_and_evict(kp_evict_manager *m, const kp_evict_summary *s, const kp__ev_threshold *eval,
-                           uint32_t chosen, const char *resource, uint32_t n_updated,
-                           const kp_evict_observation *obs, kp_evict_result *res) {
+static kp_status rank_and_evict(kp_evict_manager *m, const kp_evict_summary *s,
+                                const kp__ev_threshold *eval, uint32_t chosen, const char *resource,
+                                uint32_t n_updated, const kp_evict_observation *obs,
+                                kp_evict_result *res) {
     kp__ev_rank_fn fn = kp__ev_rank_fn_for(eval[chosen].signal, m->imagefs, m->split);
     uint32_t n_live = 0;
     for (uint32_t i = 0; i < m->n_pods_total; i++) {
@@ -428,13 +484,14 @@ static kp_status rank_and_evict(kp_evict_manager *m, const kp_evict_summary *s, 
 }
 
 /* mirrors managerImpl.synchronize */
-kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, kp_evict_result *res,
-                                kp_error *err) {
+kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s,
+                                kp_evict_result *res, kp_error *err) {
     const kp_evict_config *cfg = m->cfg;
     int64_t now;
     if (!kp_evict_summary_time(s, &now)) now = m->has_last_step ? m->last_step + MONITOR_NS : 0;
     if (m->has_last_step && now < m->last_step)
-        return kp_error_set(err, KP_EINVAL, "summary time goes backwards (summaries must be given in time order)");
+        return kp_error_set(err, KP_EINVAL,
+                            "summary time goes backwards (summaries must be given in time order)");
     m->has_last_step = true;
     m->last_step = now;
     kp__arena_reset(&m->arena);
@@ -483,16 +540,22 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s, 
         if (m->n_local_check) {
             join_stats(m, s);
             joined = true;
-            if (kp__ev_local_storage_eviction(m, s) != KP_OK) return kp_error_set(err, KP_ENOMEM, "out of memory");
+            if (kp__ev_local_storage_eviction(m, s) != KP_OK)
+                return kp_error_set(err, KP_ENOMEM, "out of memory");
         }
-        if (m->n_ev > 0) { res->n_evicted = m->n_ev; return KP_OK; }
+        if (m->n_ev > 0) {
+            res->n_evicted = m->n_ev;
+            return KP_OK;
+        }
     }
     if (n_updated == 0) {
-        res->note = n_met ? "thresholds met, but none past its grace period with updated stats" : NULL;
+        res->note =
+            n_met ? "thresholds met, but none past its grace period with updated stats" : NULL;
         return KP_OK;
     }
     sort_by_eviction_priority(eval, m->th_updated, n_updated);
-    uint32_t chosen = m->th_updated[0]; /* getReclaimableThreshold: every supported signal has a resource */
+    uint32_t chosen =
+        m->th_updated[0]; /* getReclaimableThreshold: every supported signal has a resource */
     const char *resource = kp_evict_signal_resource(eval[chosen].signal);
     res->has_reclaim = true;
     res->reclaim_threshold = chosen;

@@ -23,12 +23,12 @@ typedef struct {
     int32_t priority;
     int64_t mem_req, eph_req;
     bool critical;
-    bool gone;       /* evicted in an earlier step (slots stay put: the join index points at them) */
+    bool gone; /* evicted in an earlier step (slots stay put: the join index points at them) */
     bool local_check; /* has an emptyDir sizeLimit or an ephemeral-storage limit: the local-storage
                          checks can evict it; for other pods they are no-ops */
     uint32_t uid_hash;
     uint32_t uid_len;
-    const char *uid;  /* the pod's uid bytes: the join compares without touching the pod */
+    const char *uid; /* the pod's uid bytes: the join compares without touching the pod */
 } kp__ev_active;
 
 struct kp_evict_manager {
@@ -39,7 +39,7 @@ struct kp_evict_manager {
     bool layout_known, imagefs, split;
     kp__ev_active *act;
     uint32_t n_act, n_pods_total; /* live pods / slots */
-    uint32_t n_local_check;       /* slots with local_check set (evicted ones included) */
+    uint32_t n_local_check; /* slots with local_check set (evicted ones included) */
     uint32_t *uid_tab, *nn_tab; /* open addressing over active pods: local index + 1 */
     uint32_t tab_cap;
     /* state carried between steps */
@@ -54,10 +54,11 @@ struct kp_evict_manager {
     int64_t last_step;
     unsigned conditions;
     /* per-step scratch and results */
-    uint32_t *th_met;     /* thresholds met this step (indices into th), merged with the unresolved */
-    uint32_t *th_scratch; /* thresholds not yet resolved / past their grace period / still met after GC */
+    uint32_t *th_met; /* thresholds met this step (indices into th), merged with the unresolved */
+    uint32_t *
+        th_scratch; /* thresholds not yet resolved / past their grace period / still met after GC */
     uint32_t *th_updated; /* thresholds past their grace period with updated stats: acted on */
-    uint32_t *th_all;     /* 0 .. n_th - 1 */
+    uint32_t *th_all; /* 0 .. n_th - 1 */
     kp_evict_met *met;
     const kp__ev_pstats **stats_of;
     kp__ev_rank_pod *rank, *rank_tmp;
@@ -80,8 +81,9 @@ static inline void kp__ev_remove_active(kp_evict_manager *m, uint32_t pod) {
     }
 }
 
-static inline kp_evict_eviction *kp__ev_add_eviction(kp_evict_manager *m, uint32_t pod, const char *signal, int64_t grace,
-                                                              char *msg, bool local) {
+static inline kp_evict_eviction *kp__ev_add_eviction(kp_evict_manager *m, uint32_t pod,
+                                                     const char *signal, int64_t grace, char *msg,
+                                                     bool local) {
     kp_evict_eviction *e = &m->ev[m->n_ev++];
     memset(e, 0, sizeof *e);
     e->pod = pod;

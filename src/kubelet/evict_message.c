@@ -53,7 +53,10 @@ static void text_add(text *t, const char *fmt, ...) {
         size_t cap = t->cap * 2;
         while (cap <= t->n + (size_t)w) cap *= 2;
         char *np = t->p == t->local ? kp__malloc(cap) : kp__realloc(t->p, cap);
-        if (!np) { t->oom = true; return; }
+        if (!np) {
+            t->oom = true;
+            return;
+        }
         if (t->p == t->local) memcpy(np, t->local, t->n);
         t->p = np;
         t->cap = cap;
@@ -76,9 +79,10 @@ static void obs_str(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
 }
 
 /* mirrors evictionMessage + getThresholdMetInfo */
-kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const char *resource, uint32_t rp_pod,
-                             const kp_evict_summary *s, const kp__ev_pstats *st, const uint32_t *t3, uint32_t n3,
-                             const kp_evict_observation *obs) {
+kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, const char *resource,
+                                  uint32_t rp_pod, const kp_evict_summary *s,
+                                  const kp__ev_pstats *st, const uint32_t *t3, uint32_t n3,
+                                  const kp_evict_observation *obs) {
     const kp_cluster *cl = m->cl;
     const kp_pod *p = &cl->pods[rp_pod];
     kp__ev_qty qt;
@@ -91,7 +95,8 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
     text_add(&msg, "The node was low on resource: %s. ", resource);
     for (uint32_t k = 0; k < n3; k++) {
         const kp__ev_threshold *t = &m->th[t3[k]];
-        if (strcmp(kp_evict_signal_resource(t->signal), resource) != 0 || !obs[t->signal].present) continue;
+        if (strcmp(kp_evict_signal_resource(t->signal), resource) != 0 || !obs[t->signal].present)
+            continue;
         kp__ev_threshold_quantity_str(&t->value, obs[t->signal].capacity, q, sizeof q);
         obs_str(t->signal, obs[t->signal].available, a, sizeof a);
         text_add(&msg, "Threshold quantity: %s, available: %s. ", q, a);
@@ -103,15 +108,17 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
     }
     const char *keys[5], *vals[5];
     uint32_t na = 0;
-    bool is_mem = strcmp(resource, "memory") == 0, is_eph = strcmp(resource, "ephemeral-storage") == 0;
+    bool is_mem = strcmp(resource, "memory") == 0,
+         is_eph = strcmp(resource, "ephemeral-storage") == 0;
     const char *pod_name = kp__s(cl, p->name), *pod_usage = NULL;
     int64_t preq;
-    if (is_mem && p->has_pod_resources && kp__ev_resv_find(&p->pod_req, KP_RES_MEM, &preq) && (st->has & KP__EVP_MEM)) {
+    if (is_mem && p->has_pod_resources && kp__ev_resv_find(&p->pod_req, KP_RES_MEM, &preq) &&
+        (st->has & KP__EVP_MEM)) {
         int64_t ws = (st->has & KP__EVP_WS) ? kp__ev_u2i(st->ws) : 0;
         kp__quantity_format_int(ws, KP_QFMT_BINARY_SI, a, sizeof a);
         kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_POD_REQUEST, "", "memory", preq, &qt);
-        text_add(&msg, "Pod %s was using %s, request is %s, has larger consumption of memory. ", pod_name, a,
-                 kp__ev_qty_str(&qt));
+        text_add(&msg, "Pod %s was using %s, request is %s, has larger consumption of memory. ",
+                 pod_name, a, kp__ev_qty_str(&qt));
         if (!(pod_usage = kp__arena_dup(&m->arena, a, strlen(a) + 1))) goto out;
     }
     uint32_t n_all = (uint32_t)p->n_containers + p->n_init;
@@ -122,9 +129,12 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
         if (!(cs->has & KP__EVC_NAME)) continue;
         for (uint32_t c = 0; c < n_all; c++) {
             const kp_container *ct = &p->containers[c];
-            if (cl->strs.len[ct->name] != cs->name_len || memcmp(kp__s(cl, ct->name), cs_name, cs->name_len) != 0)
+            if (cl->strs.len[ct->name] != cs->name_len ||
+                memcmp(kp__s(cl, ct->name), cs_name, cs->name_len) != 0)
                 continue;
-            int64_t req = is_mem ? kp__resv_get(&ct->req, KP_RES_MEM) : is_eph ? kp__resv_get(&ct->req, KP_RES_EPH) : 0;
+            int64_t req = is_mem   ? kp__resv_get(&ct->req, KP_RES_MEM)
+                          : is_eph ? kp__resv_get(&ct->req, KP_RES_EPH)
+                                   : 0;
             bool has_usage = false;
             int64_t usage = 0;
             if (is_eph && (cs->has & KP__EVC_ROOT_USED) && (cs->has & KP__EVC_LOGS_USED)) {
@@ -136,8 +146,10 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
             }
             if (has_usage && usage > req) {
                 kp__quantity_format_int(usage, KP_QFMT_BINARY_SI, a, sizeof a);
-                kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_REQUEST, kp__s(cl, ct->name), resource, req, &qt);
-                text_add(&msg, "Container %s was using %s, request is %s, has larger consumption of %s. ",
+                kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_REQUEST, kp__s(cl, ct->name), resource,
+                                req, &qt);
+                text_add(&msg,
+                         "Container %s was using %s, request is %s, has larger consumption of %s. ",
                          kp__s(cl, ct->name), a, kp__ev_qty_str(&qt), resource);
                 text_add(&names, "%s%s", names.n ? "," : "", kp__s(cl, ct->name));
                 text_add(&usages, "%s%s", usages.n ? "," : "", a);
@@ -146,15 +158,21 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
         }
     }
     /* annotations, keys sorted as Go's encoding of a map[string]string */
-    keys[na] = "offending_containers"; vals[na++] = text_keep(&m->arena, &names);
-    keys[na] = "offending_containers_usage"; vals[na++] = text_keep(&m->arena, &usages);
+    keys[na] = "offending_containers";
+    vals[na++] = text_keep(&m->arena, &names);
+    keys[na] = "offending_containers_usage";
+    vals[na++] = text_keep(&m->arena, &usages);
     if (!vals[0] || !vals[1]) goto out;
     if (pod_usage) {
-        keys[na] = "offending_pod"; vals[na++] = pod_name;
-        keys[na] = "offending_pod_usage"; vals[na++] = pod_usage;
+        keys[na] = "offending_pod";
+        vals[na++] = pod_name;
+        keys[na] = "offending_pod_usage";
+        vals[na++] = pod_usage;
     }
-    keys[na] = "starved_resource"; vals[na++] = resource;
-    const char **kk = kp__arena_alloc(&m->arena, na * sizeof *kk), **vv = kp__arena_alloc(&m->arena, na * sizeof *vv);
+    keys[na] = "starved_resource";
+    vals[na++] = resource;
+    const char **kk = kp__arena_alloc(&m->arena, na * sizeof *kk),
+               **vv = kp__arena_alloc(&m->arena, na * sizeof *vv);
     if (!kk || !vv) goto out;
     memcpy(kk, keys, na * sizeof *kk);
     memcpy(vv, vals, na * sizeof *vv);

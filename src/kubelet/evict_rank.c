@@ -25,16 +25,23 @@ kp__ev_rank_fn kp__ev_rank_fn_for(kp_evict_signal sig, bool imagefs, bool split)
     case KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE: fn.kind = KP__EVRANK_MEMORY; return fn;
     case KP_EVSIG_PID_AVAILABLE: fn.kind = KP__EVRANK_PID; return fn;
     case KP_EVSIG_NODEFS_AVAILABLE: nodefs = true; break;
-    case KP_EVSIG_NODEFS_INODES_FREE: nodefs = true; fn.inodes = true; break;
+    case KP_EVSIG_NODEFS_INODES_FREE:
+        nodefs = true;
+        fn.inodes = true;
+        break;
     case KP_EVSIG_IMAGEFS_AVAILABLE: image = true; break;
-    case KP_EVSIG_IMAGEFS_INODES_FREE: image = true; fn.inodes = true; break;
+    case KP_EVSIG_IMAGEFS_INODES_FREE:
+        image = true;
+        fn.inodes = true;
+        break;
     case KP_EVSIG_CONTAINERFS_AVAILABLE: break;
     case KP_EVSIG_CONTAINERFS_INODES_FREE: fn.inodes = true; break;
     case KP_EVSIG_COUNT: break;
     }
     if (imagefs && !split) {
         /* containerfs ranks like imagefs */
-        fn.fs_types = nodefs ? (KP__EVFS_LOGS | KP__EVFS_LOCALVOL) : (KP__EVFS_ROOT | KP__EVFS_IMAGES);
+        fn.fs_types =
+            nodefs ? (KP__EVFS_LOGS | KP__EVFS_LOCALVOL) : (KP__EVFS_ROOT | KP__EVFS_IMAGES);
     } else if (imagefs && split) {
         /* containerfs ranks like nodefs */
         fn.fs_types = image ? KP__EVFS_IMAGES : (KP__EVFS_LOGS | KP__EVFS_LOCALVOL | KP__EVFS_ROOT);
@@ -48,7 +55,9 @@ kp__ev_rank_fn kp__ev_rank_fn_for(kp_evict_signal sig, bool imagefs, bool split)
 static bool volume_is_local(const kp_volume *v) { return v->is_local; }
 
 /* v when bit is in has, else 0 (an absent stat counts as zero) */
-static int64_t stat_or_0(uint8_t has, uint8_t bit, uint64_t v) { return (has & bit) ? kp__ev_u2i(v) : 0; }
+static int64_t stat_or_0(uint8_t has, uint8_t bit, uint64_t v) {
+    return (has & bit) ? kp__ev_u2i(v) : 0;
+}
 
 /* mirrors podDiskUsage (containerUsage + podLocalVolumeUsage) */
 int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp_evict_summary *s,
@@ -58,11 +67,13 @@ int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp_ev
     for (uint32_t i = 0; i < st->n_containers; i++) {
         const kp__ev_cstats *c = &cs[i];
         if (fs_types & KP__EVFS_ROOT)
-            total = kp__ev_sat_add(total, inodes ? stat_or_0(c->has, KP__EVC_ROOT_IUSED, c->root_iused)
-                                                 : stat_or_0(c->has, KP__EVC_ROOT_USED, c->root_used));
+            total =
+                kp__ev_sat_add(total, inodes ? stat_or_0(c->has, KP__EVC_ROOT_IUSED, c->root_iused)
+                                             : stat_or_0(c->has, KP__EVC_ROOT_USED, c->root_used));
         if (fs_types & KP__EVFS_LOGS)
-            total = kp__ev_sat_add(total, inodes ? stat_or_0(c->has, KP__EVC_LOGS_IUSED, c->logs_iused)
-                                                 : stat_or_0(c->has, KP__EVC_LOGS_USED, c->logs_used));
+            total =
+                kp__ev_sat_add(total, inodes ? stat_or_0(c->has, KP__EVC_LOGS_IUSED, c->logs_iused)
+                                             : stat_or_0(c->has, KP__EVC_LOGS_USED, c->logs_used));
     }
     if (fs_types & KP__EVFS_LOCALVOL) {
         for (uint16_t v = 0; v < p->n_volumes; v++) {
@@ -73,9 +84,11 @@ int64_t kp__ev_pod_disk_usage(const kp_cluster *cl, const kp_pod *p, const kp_ev
             const kp__ev_vstats *vols = kp__ev_pod_vols(s, st);
             for (uint32_t j = 0; j < st->n_volumes; j++) {
                 const kp__ev_vstats *vs = &vols[j];
-                if ((vs->has & KP__EVV_NAME) && vs->name_len == nl && memcmp(kp__ev_str(s, vs->name), name, nl) == 0) {
-                    total = kp__ev_sat_add(total, inodes ? stat_or_0(vs->has, KP__EVV_IUSED, vs->iused)
-                                                         : stat_or_0(vs->has, KP__EVV_USED, vs->used));
+                if ((vs->has & KP__EVV_NAME) && vs->name_len == nl &&
+                    memcmp(kp__ev_str(s, vs->name), name, nl) == 0) {
+                    total =
+                        kp__ev_sat_add(total, inodes ? stat_or_0(vs->has, KP__EVV_IUSED, vs->iused)
+                                                     : stat_or_0(vs->has, KP__EVV_USED, vs->used));
                     break;
                 }
             }
@@ -99,7 +112,10 @@ static void sort_keys(kp__ev_rank_key *keys, kp__ev_rank_key *tmp, uint32_t n) {
         for (uint32_t i = s + 1; i < e; i++) {
             kp__ev_rank_key v = keys[i];
             uint32_t j = i;
-            while (j > s && key_less(&v, &keys[j - 1])) { keys[j] = keys[j - 1]; j--; }
+            while (j > s && key_less(&v, &keys[j - 1])) {
+                keys[j] = keys[j - 1];
+                j--;
+            }
             keys[j] = v;
         }
     }
@@ -112,7 +128,9 @@ static void sort_keys(kp__ev_rank_key *keys, kp__ev_rank_key *tmp, uint32_t n) {
             while (a < mid) dst[o++] = src[a++];
             while (b < hi) dst[o++] = src[b++];
         }
-        kp__ev_rank_key *t = src; src = dst; dst = t;
+        kp__ev_rank_key *t = src;
+        src = dst;
+        dst = t;
     }
     if (src != keys) memcpy(keys, src, (size_t)n * sizeof *keys);
 }
@@ -160,7 +178,8 @@ void kp__ev_rank(const kp_cluster *cl, const kp_evict_summary *s, const kp__ev_r
                 k->lo = ord64(0);
                 break;
             }
-            int64_t usage = kp__ev_pod_disk_usage(cl, &cl->pods[rp->pod], s, st, fn->fs_types, fn->inodes);
+            int64_t usage =
+                kp__ev_pod_disk_usage(cl, &cl->pods[rp->pod], s, st, fn->fs_types, fn->inodes);
             /* exceedDiskRequests compares with the request of the measured resource (none for
              * inodes); disk subtracts the ephemeral-storage request even for inodes */
             int64_t req = fn->inodes ? 0 : rp->eph_req;

@@ -12,10 +12,10 @@
 
 /* What the rank functions need to know about one active pod in one step. */
 typedef struct {
-    uint32_t pod;             /* cluster pod index */
+    uint32_t pod; /* cluster pod index */
     int32_t priority;
     int64_t mem_req, eph_req; /* GetResourceRequestQuantity */
-    const kp__ev_pstats *st;  /* NULL when the summary has no stats for it */
+    const kp__ev_pstats *st; /* NULL when the summary has no stats for it */
 } kp__ev_rank_pod;
 
 typedef enum { KP__EVRANK_MEMORY, KP__EVRANK_PID, KP__EVRANK_DISK } kp__ev_rank_kind;
@@ -23,8 +23,8 @@ enum { KP__EVFS_ROOT = 1, KP__EVFS_LOGS = 2, KP__EVFS_LOCALVOL = 4, KP__EVFS_IMA
 
 typedef struct {
     kp__ev_rank_kind kind;
-    unsigned fs_types;  /* KP__EVFS_* for disk */
-    bool inodes;        /* disk resource inodes instead of ephemeral-storage */
+    unsigned fs_types; /* KP__EVFS_* for disk */
+    bool inodes; /* disk resource inodes instead of ephemeral-storage */
 } kp__ev_rank_fn;
 
 /* buildSignalToRankFunc for a layout. */

@@ -43,7 +43,8 @@ void kp__ev_observe(const kp_evict_summary *s, kp_evict_observation obs[KP_EVSIG
     if (s->has_pods_container) obs_mem(&obs[KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE], &s->pods_mem);
     obs_fs(&obs[KP_EVSIG_NODEFS_AVAILABLE], &obs[KP_EVSIG_NODEFS_INODES_FREE], &s->node_fs);
     obs_fs(&obs[KP_EVSIG_IMAGEFS_AVAILABLE], &obs[KP_EVSIG_IMAGEFS_INODES_FREE], &s->imagefs);
-    obs_fs(&obs[KP_EVSIG_CONTAINERFS_AVAILABLE], &obs[KP_EVSIG_CONTAINERFS_INODES_FREE], &s->containerfs);
+    obs_fs(&obs[KP_EVSIG_CONTAINERFS_AVAILABLE], &obs[KP_EVSIG_CONTAINERFS_INODES_FREE],
+           &s->containerfs);
     if (s->has_rlimit && s->has_maxpid && s->has_curproc) {
         kp_evict_observation *o = &obs[KP_EVSIG_PID_AVAILABLE];
         o->present = true;

@@ -16,8 +16,8 @@ static const kp_resent *resv_entry(const kp_cluster *cl, const kp_resv *rv, cons
 }
 
 /* The spelling the cluster model kept from the pod's manifest (the default spec-text source). */
-static const char *model_spec_text(const kp_cluster *cl, uint32_t pod, kp_evict_spec_field f, const char *name,
-                                   const char *res, size_t *len) {
+static const char *model_spec_text(const kp_cluster *cl, uint32_t pod, kp_evict_spec_field f,
+                                   const char *name, const char *res, size_t *len) {
     const kp_pod *p = &cl->pods[pod];
     const kp_resent *e = NULL;
     kp_str text = 0;
@@ -26,14 +26,16 @@ static const char *model_spec_text(const kp_cluster *cl, uint32_t pod, kp_evict_
     case KP_EVSPEC_LIMIT:
         for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init && !e; i++) {
             const kp_container *c = &p->containers[i];
-            if (strcmp(kp__s(cl, c->name), name) == 0) e = resv_entry(cl, f == KP_EVSPEC_REQUEST ? &c->req : &c->lim, res);
+            if (strcmp(kp__s(cl, c->name), name) == 0)
+                e = resv_entry(cl, f == KP_EVSPEC_REQUEST ? &c->req : &c->lim, res);
         }
         break;
     case KP_EVSPEC_POD_REQUEST: e = resv_entry(cl, &p->pod_req, res); break;
     case KP_EVSPEC_OVERHEAD: e = resv_entry(cl, &p->overhead, res); break;
     case KP_EVSPEC_SIZE_LIMIT:
         for (uint16_t i = 0; i < p->n_volumes && !text; i++)
-            if (strcmp(kp__s(cl, p->volumes[i].name), name) == 0) text = p->volumes[i].size_limit_text;
+            if (strcmp(kp__s(cl, p->volumes[i].name), name) == 0)
+                text = p->volumes[i].size_limit_text;
         break;
     }
     if (e) text = e->text;
@@ -45,13 +47,14 @@ static const char *model_spec_text(const kp_cluster *cl, uint32_t pod, kp_evict_
 /* mirrors how upstream holds a spec quantity. The quantity behind a model integer v: parsed from the text the pod was written with when
  * the spec-text source knows it and it agrees with v, else rebuilt from v (an absent quantity
  * is v = 0, Quantity{} upstream, which prints "0"). */
-void kp__ev_spec_qty(const kp__ev_spec_src *src, uint32_t pod, kp_evict_spec_field f, const char *name,
-                     const char *res, int64_t v, kp__ev_qty *out) {
+void kp__ev_spec_qty(const kp__ev_spec_src *src, uint32_t pod, kp_evict_spec_field f,
+                     const char *name, const char *res, int64_t v, kp__ev_qty *out) {
     size_t len = 0;
     const char *t = src->fn ? src->fn(src->ctx, pod, f, name, res, &len)
-                               : model_spec_text(src->cl, pod, f, name, res, &len);
+                            : model_spec_text(src->cl, pod, f, name, res, &len);
     int64_t iv;
-    if (t && kp_quantity_parse(t, len, &out->q, NULL) == KP_OK && kp_quantity_value(&out->q, &iv) == KP_OK && iv == v) {
+    if (t && kp_quantity_parse(t, len, &out->q, NULL) == KP_OK &&
+        kp_quantity_value(&out->q, &iv) == KP_OK && iv == v) {
         out->kept = len < sizeof out->str && kp_quantity_parse_keeps_string(t, len);
         if (out->kept) {
             memcpy(out->str, t, len);
@@ -59,7 +62,8 @@ void kp__ev_spec_qty(const kp__ev_spec_src *src, uint32_t pod, kp_evict_spec_fie
         }
         return;
     }
-    out->q = kp_quantity_from_int(v, (v != 0 && v % 1024 == 0) ? KP_QFMT_BINARY_SI : KP_QFMT_DECIMAL_SI);
+    out->q =
+        kp_quantity_from_int(v, (v != 0 && v % 1024 == 0) ? KP_QFMT_BINARY_SI : KP_QFMT_DECIMAL_SI);
     out->kept = false;
 }
 

@@ -27,8 +27,8 @@ typedef struct {
 } kp__ev_spec_src;
 
 /* The quantity behind the model integer v of a pod's spec field (see evict_spec.c). */
-void kp__ev_spec_qty(const kp__ev_spec_src *src, uint32_t pod, kp_evict_spec_field f, const char *name,
-                     const char *res, int64_t v, kp__ev_qty *out);
+void kp__ev_spec_qty(const kp__ev_spec_src *src, uint32_t pod, kp_evict_spec_field f,
+                     const char *name, const char *res, int64_t v, kp__ev_qty *out);
 /* Quantity.String() */
 const char *kp__ev_qty_str(kp__ev_qty *x);
 /* Quantity.Add (int_sum: the sum of the model integers, used beyond int64). */
@@ -39,7 +39,10 @@ void kp__ev_qty_accumulate(kp__ev_qty *acc, bool *has, const kp__ev_qty *v, int6
 /* The value of resource r in v; false when absent. */
 static inline bool kp__ev_resv_find(const kp_resv *v, int r, int64_t *out) {
     for (uint16_t i = 0; i < v->n; i++)
-        if (v->e[i].res == r) { *out = v->e[i].v; return true; }
+        if (v->e[i].res == r) {
+            *out = v->e[i].v;
+            return true;
+        }
     return false;
 }
 

@@ -79,19 +79,24 @@ kp_status kp__ev_parse_threshold(const char *signal, const char *val, kp__ev_thr
     out->signal = sig;
     out->has_op = true;
     if (vlen > 0 && val[vlen - 1] == '%') {
-        if (strcmp(val, "0%") == 0 || strcmp(val, "100%") == 0) { *ignored = true; return KP_OK; }
+        if (strcmp(val, "0%") == 0 || strcmp(val, "100%") == 0) {
+            *ignored = true;
+            return KP_OK;
+        }
         float p;
         kp_status st = kp__ev_parse_percentage(val, vlen, &p, err);
         if (st != KP_OK) return st;
         if (isnan(p)) /* Go lets NaN through; it would make a threshold that is never met */
-            return kp_error_set(err, KP_EINVAL, "eviction percentage threshold %s must be a number: %s",
-                                signal, val);
+            return kp_error_set(err, KP_EINVAL,
+                                "eviction percentage threshold %s must be a number: %s", signal,
+                                val);
         if (p < 0)
-            return kp_error_set(err, KP_EINVAL, "eviction percentage threshold %s must be >= 0%%: %s",
-                                signal, val);
+            return kp_error_set(err, KP_EINVAL,
+                                "eviction percentage threshold %s must be >= 0%%: %s", signal, val);
         if (p > 1)
-            return kp_error_set(err, KP_EINVAL, "eviction percentage threshold %s must be <= 100%%: %s",
-                                signal, val);
+            return kp_error_set(err, KP_EINVAL,
+                                "eviction percentage threshold %s must be <= 100%%: %s", signal,
+                                val);
         out->value.is_pct = true;
         out->value.pct = p;
     } else {
@@ -101,7 +106,8 @@ kp_status kp__ev_parse_threshold(const char *signal, const char *val, kp__ev_thr
         if (q.mant <= 0) {
             char buf[KP_QUANTITY_STR_MAX];
             kp__ev_quantity_string(&q, val, vlen, buf, sizeof buf);
-            return kp_error_set(err, KP_EINVAL, "eviction threshold %s must be positive: %s", signal, buf);
+            return kp_error_set(err, KP_EINVAL, "eviction threshold %s must be positive: %s",
+                                signal, buf);
         }
         out->value.q = q;
     }
@@ -123,7 +129,8 @@ static kp_status parse_min_reclaim(const char *signal, const char *val, kp__ev_v
         kp_status st = kp__ev_parse_percentage(val, vlen, &p, err);
         if (st != KP_OK) return st;
         if (!(p > 0))
-            return kp_error_set(err, KP_EINVAL, "eviction percentage minimum reclaim %s must be positive: %s",
+            return kp_error_set(err, KP_EINVAL,
+                                "eviction percentage minimum reclaim %s must be positive: %s",
                                 signal, val);
         out->is_pct = true;
         out->pct = p;
@@ -131,14 +138,15 @@ static kp_status parse_min_reclaim(const char *signal, const char *val, kp__ev_v
         kp_status st = kp_quantity_parse(val, vlen, &out->q, err);
         if (st != KP_OK) return st;
         if (out->q.mant < 0)
-            return kp_error_set(err, KP_EINVAL, "negative eviction minimum reclaim specified for %s", signal);
+            return kp_error_set(err, KP_EINVAL,
+                                "negative eviction minimum reclaim specified for %s", signal);
     }
     value_text(out, val, text, text_cap);
     return KP_OK;
 }
 
-static kp_status th_push(kp__ev_threshold **th, uint32_t *n, uint32_t *cap, const kp__ev_threshold *t,
-                         kp_error *err) {
+static kp_status th_push(kp__ev_threshold **th, uint32_t *n, uint32_t *cap,
+                         const kp__ev_threshold *t, kp_error *err) {
     if (*n == *cap) {
         uint32_t nc = *cap ? *cap * 2 : 16;
         kp__ev_threshold *p = kp__realloc(*th, nc * sizeof *p);
@@ -151,8 +159,8 @@ static kp_status th_push(kp__ev_threshold **th, uint32_t *n, uint32_t *cap, cons
 }
 
 /* Names where a map came from in errors: the flag, or the KubeletConfiguration field. */
-static void label_error(const kp_evict_config *c, const kp__kcfg_map *m, const char *field, const char *flag,
-                        kp_error *err) {
+static void label_error(const kp_evict_config *c, const kp__kcfg_map *m, const char *field,
+                        const char *flag, kp_error *err) {
     if (!err) return;
     if (m->flag_set || !c->source[0]) {
         kp_error_prefix(err, "--%s", flag);
@@ -171,7 +179,8 @@ kp_status kp_evict_config_finish(kp_evict_config *c, kp_error *err) {
     if (st != KP_OK && st != KP_ENOMEM && where) {
         if (where == &c->hard) label_error(c, where, "evictionHard", "eviction-hard", err);
         else if (where == &c->soft) label_error(c, where, "evictionSoft", "eviction-soft", err);
-        else if (where == &c->grace) label_error(c, where, "evictionSoftGracePeriod", "eviction-soft-grace-period", err);
+        else if (where == &c->grace)
+            label_error(c, where, "evictionSoftGracePeriod", "eviction-soft-grace-period", err);
         else label_error(c, where, "evictionMinimumReclaim", "eviction-minimum-reclaim", err);
     }
     return st;
@@ -185,14 +194,16 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
     if (c->merge_defaults && (st = kp__kcfg_merge_default_hard(c, err)) != KP_OK) goto fail;
     *where = &c->hard;
     for (uint32_t i = 0; i < c->hard.n; i++) {
-        if ((st = kp__ev_parse_threshold(c->hard.items[i].key, c->hard.items[i].val, &t, &ignored, err)) != KP_OK)
+        if ((st = kp__ev_parse_threshold(c->hard.items[i].key, c->hard.items[i].val, &t, &ignored,
+                                         err)) != KP_OK)
             goto fail;
         if (!ignored && (st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
     }
     n_hard = n;
     *where = &c->soft;
     for (uint32_t i = 0; i < c->soft.n; i++) {
-        if ((st = kp__ev_parse_threshold(c->soft.items[i].key, c->soft.items[i].val, &t, &ignored, err)) != KP_OK)
+        if ((st = kp__ev_parse_threshold(c->soft.items[i].key, c->soft.items[i].val, &t, &ignored,
+                                         err)) != KP_OK)
             goto fail;
         if (!ignored && (st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
     }
@@ -214,8 +225,9 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
             goto fail;
         }
         if (g < 0) {
-            st = kp_error_set(err, KP_EINVAL, "invalid eviction grace period specified: %s, must be a positive value",
-                              kv->val);
+            st = kp_error_set(
+                err, KP_EINVAL,
+                "invalid eviction grace period specified: %s, must be a positive value", kv->val);
             goto fail;
         }
         uint32_t j = 0;
@@ -232,7 +244,8 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
         const kp__kcfg_kv *kv = &c->minreclaim.items[i];
         kp__ev_value v;
         char text[48];
-        if ((st = parse_min_reclaim(kv->key, kv->val, &v, text, sizeof text, err)) != KP_OK) goto fail;
+        if ((st = parse_min_reclaim(kv->key, kv->val, &v, text, sizeof text, err)) != KP_OK)
+            goto fail;
         kp_evict_signal sig = KP_EVSIG_MEMORY_AVAILABLE;
         if (!kp_evict_signal_parse(kv->key, strlen(kv->key), &sig)) continue; /* checked above */
         mr[sig] = v;
@@ -244,7 +257,8 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
         uint32_t j = 0;
         while (j < n_grace && grace_sig[j] != th[i].signal) j++;
         if (j == n_grace) {
-            st = kp_error_set(err, KP_EINVAL, "grace period must be specified for the soft eviction threshold %s",
+            st = kp_error_set(err, KP_EINVAL,
+                              "grace period must be specified for the soft eviction threshold %s",
                               kp_evict_signal_name(th[i].signal));
             goto fail;
         }
@@ -287,7 +301,9 @@ const kp_evict_threshold_info *kp__ev_threshold_info(const kp__ev_threshold *t) 
     return out;
 }
 
-size_t kp_evict_config_threshold_count(const kp_evict_config *c) { return c->finished ? c->n_th : 0; }
+size_t kp_evict_config_threshold_count(const kp_evict_config *c) {
+    return c->finished ? c->n_th : 0;
+}
 
 const kp_evict_threshold_info *kp_evict_config_threshold(const kp_evict_config *c, size_t i) {
     return c->finished && i < c->n_th ? kp__ev_threshold_info(&c->th[i]) : NULL;
@@ -306,7 +322,8 @@ kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool i
     /* src[0..3]: hard avail, soft avail, hard inodes, soft inodes of nodefs; [4..7] of imagefs */
     kp__ev_threshold src[8];
     memset(src, 0, sizeof src);
-    long idx[4] = {-1, -1, -1, -1}; /* user containerfs: hard avail, soft avail, hard inodes, soft inodes */
+    long idx[4] = {-1, -1, -1,
+                   -1}; /* user containerfs: hard avail, soft avail, hard inodes, soft inodes */
     for (uint32_t i = 0; i < n; i++) {
         int soft = th[i].grace_ns != 0;
         switch (th[i].signal) {
@@ -328,7 +345,10 @@ kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool i
     for (int k = 0; k < 4; k++) {
         kp__ev_threshold t = src[base + k];
         t.signal = k < 2 ? KP_EVSIG_CONTAINERFS_AVAILABLE : KP_EVSIG_CONTAINERFS_INODES_FREE;
-        if (!t.has_op) { memset(&t.value, 0, sizeof t.value); t.value_text[0] = 0; }
+        if (!t.has_op) {
+            memset(&t.value, 0, sizeof t.value);
+            t.value_text[0] = 0;
+        }
         if (idx[k] >= 0) {
             out[idx[k]] = t;
             if (replaced && (uint32_t)idx[k] < replaced_cap) replaced[idx[k]] = true;
@@ -351,8 +371,14 @@ static kp__ev_amount quantity_amount(const kp_quantity *q) {
     if (q->scale >= 0) {
         int64_t v = q->mant;
         for (int32_t i = 0; i < q->scale; i++) {
-            if (v > INT64_MAX / 10) { a.whole = INT64_MAX; return a; }
-            if (v < INT64_MIN / 10) { a.whole = INT64_MIN; return a; }
+            if (v > INT64_MAX / 10) {
+                a.whole = INT64_MAX;
+                return a;
+            }
+            if (v < INT64_MIN / 10) {
+                a.whole = INT64_MIN;
+                return a;
+            }
             v *= 10;
         }
         a.whole = v;
@@ -362,7 +388,10 @@ static kp__ev_amount quantity_amount(const kp_quantity *q) {
     for (int32_t i = 0; i < -q->scale && i < 9; i++) div *= 10;
     for (int32_t i = 0; i < 9 + q->scale; i++) mul *= 10;
     int64_t whole = q->mant / div, rem = q->mant % div;
-    if (rem < 0) { whole -= 1; rem += div; }
+    if (rem < 0) {
+        whole -= 1;
+        rem += div;
+    }
     a.whole = whole;
     a.nanos = (int32_t)(rem * mul);
     return a;
@@ -381,7 +410,10 @@ kp__ev_amount kp__ev_amount_add(kp__ev_amount a, kp__ev_amount b) {
     kp__ev_amount r;
     r.whole = kp__ev_sat_add(a.whole, b.whole);
     r.nanos = a.nanos + b.nanos;
-    if (r.nanos >= 1000000000) { r.nanos -= 1000000000; r.whole = kp__ev_sat_add(r.whole, 1); }
+    if (r.nanos >= 1000000000) {
+        r.nanos -= 1000000000;
+        r.whole = kp__ev_sat_add(r.whole, 1);
+    }
     return r;
 }
 
@@ -398,7 +430,8 @@ void kp__ev_threshold_quantity_str(const kp__ev_value *v, int64_t capacity, char
     }
 }
 
-void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, char *buf, size_t cap) {
+void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, char *buf,
+                            size_t cap) {
     if (text && len < cap && kp_quantity_parse_keeps_string(text, len)) {
         memcpy(buf, text, len);
         buf[len] = 0;

@@ -24,7 +24,7 @@
 /* evictionapi.ThresholdValue: a quantity or a float32 percentage of capacity. */
 typedef struct {
     bool is_pct;
-    float pct;       /* fraction (0.1 for "10%"), float32 as upstream */
+    float pct; /* fraction (0.1 for "10%"), float32 as upstream */
     kp_quantity q;
     char str[KP_QUANTITY_STR_MAX]; /* q.String(): the text as written when ParseQuantity keeps it */
 } kp__ev_value;
@@ -86,7 +86,8 @@ static inline int64_t kp__ev_sat_add(int64_t a, int64_t b) {
 }
 /* Quantity.String() of a quantity parsed from text[0..len): the text itself when ParseQuantity
  * keeps it (kp_quantity_parse_keeps_string), else the canonical form. */
-void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, char *buf, size_t cap);
+void kp__ev_quantity_string(const kp_quantity *q, const char *text, size_t len, char *buf,
+                            size_t cap);
 /* Text of a spec quantity held only as an integer (no original spelling known): BinarySI when
  * a multiple of 1024, else DecimalSI. */
 void kp__ev_format_spec_qty(int64_t v, char *buf, size_t cap);

@@ -29,7 +29,7 @@ struct kp_emit {
     FILE *f;
     kp_outfmt fmt;
     kp_status status; /* sticky: the first failure; every call after it writes nothing */
-    frame *st;        /* inline_st, or a heap copy once deeper than EMIT_INLINE_DEPTH */
+    frame *st; /* inline_st, or a heap copy once deeper than EMIT_INLINE_DEPTH */
     size_t depth, cap;
     bool after_key; /* JSON: a key was written, value follows */
     frame inline_st[EMIT_INLINE_DEPTH];
@@ -113,9 +113,10 @@ static void yaml_before_value(kp_emit *e, bool container) {
 
 static bool yaml_needs_quotes(const char *s, size_t len) {
     if (len == 0) return true;
-    static const char *const special[] = {"true", "false", "yes", "no", "on", "off", "null", "~", "y", "n",
-                                          "True", "False", "Yes", "No", "On", "Off", "Null", "TRUE", "FALSE",
-                                          "YES", "NO", "ON", "OFF", "NULL", "Y", "N", NULL};
+    static const char *const special[] = {"true", "false", "yes",  "no",   "on",    "off", "null",
+                                          "~",    "y",     "n",    "True", "False", "Yes", "No",
+                                          "On",   "Off",   "Null", "TRUE", "FALSE", "YES", "NO",
+                                          "ON",   "OFF",   "NULL", "Y",    "N",     NULL};
     for (int i = 0; special[i]; i++)
         if (strlen(special[i]) == len && memcmp(special[i], s, len) == 0) return true;
     if (strchr("-?:,[]{}#&*!|>'\"%@` ", s[0])) return true;
@@ -126,7 +127,8 @@ static bool yaml_needs_quotes(const char *s, size_t len) {
         if ((unsigned char)c < 0x20) return true;
         if (c == ':' && i + 1 < len && s[i + 1] == ' ') return true;
         if (c == '#' && i > 0 && s[i - 1] == ' ') return true;
-        if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) numeric = false;
+        if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'))
+            numeric = false;
     }
     return numeric;
 }
@@ -285,7 +287,8 @@ kp_status kp_table_status(const kp_table *t) { return t ? t->status : KP_ENOMEM;
 static void add_owned(kp_table *t, char *cell) {
     if (cell && t->status == KP_OK && t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
-        char **cells = cap > SIZE_MAX / sizeof *cells ? NULL : kp_realloc(t->cells, cap * sizeof *cells);
+        char **cells =
+            cap > SIZE_MAX / sizeof *cells ? NULL : kp_realloc(t->cells, cap * sizeof *cells);
         if (cells) {
             t->cells = cells;
             t->cap = cap;

@@ -14,7 +14,10 @@ static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
     const char *ns = kp_cluster_pod_namespace(cl, pod), *name = kp_cluster_pod_name(cl, pod);
     size_t nl = strlen(ns), ml = strlen(name);
     char *ref = kp_malloc(nl + ml + 2);
-    if (!ref) { kp_emit_str(e, ""); return; }
+    if (!ref) {
+        kp_emit_str(e, "");
+        return;
+    }
     memcpy(ref, ns, nl);
     ref[nl] = '/';
     memcpy(ref + nl + 1, name, ml + 1);
@@ -22,8 +25,8 @@ static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
     kp_free(ref);
 }
 
-static void emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index node, kp_index pod,
-                            unsigned conds, const kp_admission *a) {
+static void emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index node,
+                            kp_index pod, unsigned conds, const kp_admission *a) {
     kp_emit *e = kp_emit_new(f, fmt);
     if (!e) return;
     kp_emit_obj_begin(e);
@@ -98,7 +101,8 @@ static void emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_ind
     kp_emit_free(e);
 }
 
-static void print_table(FILE *f, const kp_cluster *cl, kp_index node, kp_index pod, const kp_admission *a) {
+static void print_table(FILE *f, const kp_cluster *cl, kp_index node, kp_index pod,
+                        const kp_admission *a) {
     kp_table *t = kp_table_new(5);
     if (!t) return;
     kp_table_add(t, "POD");

@@ -60,7 +60,10 @@ static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
 static void fmt_time(int64_t ns, char *buf, size_t cap) {
     time_t secs = (time_t)(ns / 1000000000);
     struct tm tm;
-    if (!gmtime_r(&secs, &tm)) { snprintf(buf, cap, "?"); return; }
+    if (!gmtime_r(&secs, &tm)) {
+        snprintf(buf, cap, "?");
+        return;
+    }
     strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
@@ -70,7 +73,9 @@ static bool decimal_signal(kp_evict_signal s) {
 }
 
 static void fmt_obs(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
-    snprintf(buf, cap, "%s", kp_quantity_string_int(v, decimal_signal(s) ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI).s);
+    snprintf(
+        buf, cap, "%s",
+        kp_quantity_string_int(v, decimal_signal(s) ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI).s);
 }
 
 static const char *layout_name(kp_evict_fs_layout l) {
@@ -101,7 +106,8 @@ static void emit_threshold_list(kp_emit *e, const kp_evict_manager *m) {
     kp_emit_arr_end(e);
 }
 
-static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const kp_evict_result *r) {
+static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file,
+                      const kp_evict_result *r) {
     char buf[64];
     kp_emit_obj_begin(e);
     fmt_time(r->time_ns, buf, sizeof buf);
@@ -145,7 +151,8 @@ static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const 
         kp_emit_key(e, "reclaim");
         kp_emit_obj_begin(e);
         for (uint32_t i = 0; i < r->n_met; i++)
-            if (r->met[i].index == r->reclaim_threshold) kp_emit_kv_str(e, "signal", kp_evict_signal_name(r->met[i].signal));
+            if (r->met[i].index == r->reclaim_threshold)
+                kp_emit_kv_str(e, "signal", kp_evict_signal_name(r->met[i].signal));
         kp_emit_kv_str(e, "resource", r->reclaim_resource);
         kp_emit_key(e, "nodeLevel");
         kp_emit_arr_begin(e);
@@ -171,7 +178,8 @@ static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const 
         kp_emit_kv_str(e, "message", v->message);
         kp_emit_key(e, "annotations");
         kp_emit_obj_begin(e);
-        for (uint32_t a = 0; a < v->n_annotations; a++) kp_emit_kv_str(e, v->ann_keys[a], v->ann_values[a]);
+        for (uint32_t a = 0; a < v->n_annotations; a++)
+            kp_emit_kv_str(e, v->ann_keys[a], v->ann_values[a]);
         kp_emit_obj_end(e);
         kp_emit_kv_bool(e, "disruptionTarget", !v->local_storage);
         kp_emit_obj_end(e);
@@ -189,15 +197,17 @@ static void table_row(kp_table *t, const kp_cluster *cl, const kp_evict_result *
     for (uint32_t i = 0; i < r->n_met; i++) {
         const kp_evict_met *m = &r->met[i];
         fmt_obs(m->signal, r->obs[m->signal].available, a, sizeof a);
-        text_add(&cell, "%s%s %s<%s%s", cell.n ? ", " : "", kp_evict_signal_name(m->signal), a, m->quantity_str,
-                 m->grace_met ? "" : " (grace)");
+        text_add(&cell, "%s%s %s<%s%s", cell.n ? ", " : "", kp_evict_signal_name(m->signal), a,
+                 m->quantity_str, m->grace_met ? "" : " (grace)");
     }
     text_cell(t, &cell, "<none>");
     for (unsigned c = 0; c < KP_NODE_COND_COUNT; c++)
-        if (r->conditions & (1u << c)) text_add(&cell, "%s%s", cell.n ? "," : "", kp_node_condition_name(1u << c));
+        if (r->conditions & (1u << c))
+            text_add(&cell, "%s%s", cell.n ? "," : "", kp_node_condition_name(1u << c));
     text_cell(t, &cell, "<none>");
     for (uint32_t i = 0; i < r->n_evicted; i++)
-        text_add(&cell, "%s%s/%s", cell.n ? "," : "", kp_cluster_pod_namespace(cl, (kp_index)r->evicted[i].pod),
+        text_add(&cell, "%s%s/%s", cell.n ? "," : "",
+                 kp_cluster_pod_namespace(cl, (kp_index)r->evicted[i].pod),
                  kp_cluster_pod_name(cl, (kp_index)r->evicted[i].pod));
     text_cell(t, &cell, "<none>");
     for (uint32_t i = 0; i < r->n_evicted; i++)
@@ -218,7 +228,8 @@ struct kp_evict_report {
     bool finished;
 };
 
-kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *cl, const char *node_name) {
+kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *cl,
+                                     const char *node_name) {
     kp_evict_report *r = kp_calloc(1, sizeof *r);
     if (!r) return NULL;
     r->f = f;
@@ -226,7 +237,10 @@ kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *c
     r->cl = cl;
     if (fmt == KP_OUT_TABLE) {
         r->t = kp_table_new(5);
-        if (!r->t) { kp_free(r); return NULL; }
+        if (!r->t) {
+            kp_free(r);
+            return NULL;
+        }
         kp_table_add(r->t, "TIME");
         kp_table_add(r->t, "THRESHOLDS MET (available<threshold)");
         kp_table_add(r->t, "CONDITIONS");
@@ -235,7 +249,10 @@ kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *c
         return r;
     }
     r->e = kp_emit_new(f, fmt);
-    if (!r->e) { kp_free(r); return NULL; }
+    if (!r->e) {
+        kp_free(r);
+        return NULL;
+    }
     kp_emit_obj_begin(r->e);
     kp_emit_kv_str(r->e, "apiVersion", "kprio/v1alpha1");
     kp_emit_kv_str(r->e, "kind", "EvictionReport");
@@ -261,7 +278,10 @@ void kp_evict_report_step(kp_evict_report *r, const kp_evict_manager *m, const c
 
 void kp_evict_report_finish(kp_evict_report *r) {
     if (r->e) {
-        if (r->n_steps == 0) { kp_emit_key(r->e, "steps"); kp_emit_arr_begin(r->e); }
+        if (r->n_steps == 0) {
+            kp_emit_key(r->e, "steps");
+            kp_emit_arr_begin(r->e);
+        }
         kp_emit_arr_end(r->e);
         kp_emit_obj_end(r->e);
         kp_emit_free(r->e);

@@ -6,15 +6,20 @@
 #include "kprio/quantity.h"
 #include "kprio/render_inspect.h"
 
-static kp_quantity_str cpu_str(int64_t milli) { return kp_quantity_string_milli(milli, KP_QFMT_DECIMAL_SI); }
-static kp_quantity_str mem_str(int64_t bytes) { return kp_quantity_string_int(bytes, KP_QFMT_BINARY_SI); }
+static kp_quantity_str cpu_str(int64_t milli) {
+    return kp_quantity_string_milli(milli, KP_QFMT_DECIMAL_SI);
+}
+static kp_quantity_str mem_str(int64_t bytes) {
+    return kp_quantity_string_int(bytes, KP_QFMT_BINARY_SI);
+}
 
 /* "class=n,class=n" ("<none>" for pods without a class; "<none>" when the node has no pod).
  * kp_malloc'd; NULL when out of memory. */
 static char *class_cell(const kp_inspect_node *n) {
     size_t len = 0;
     for (size_t j = 0; j < n->n_by_class; j++) {
-        const char *name = n->by_class[j].priority_class[0] ? n->by_class[j].priority_class : "<none>";
+        const char *name =
+            n->by_class[j].priority_class[0] ? n->by_class[j].priority_class : "<none>";
         len += (j ? 1 : 0) + strlen(name) + 1 + 20;
     }
     char *cell = kp_malloc(len + sizeof "<none>");
@@ -22,23 +27,27 @@ static char *class_cell(const kp_inspect_node *n) {
     strcpy(cell, "<none>");
     size_t used = 0;
     for (size_t j = 0; j < n->n_by_class; j++) {
-        const char *name = n->by_class[j].priority_class[0] ? n->by_class[j].priority_class : "<none>";
-        used += (size_t)snprintf(cell + used, len + 1 - used, "%s%s=%zu", j ? "," : "", name, n->by_class[j].pods);
+        const char *name =
+            n->by_class[j].priority_class[0] ? n->by_class[j].priority_class : "<none>";
+        used += (size_t)snprintf(cell + used, len + 1 - used, "%s%s=%zu", j ? "," : "", name,
+                                 n->by_class[j].pods);
     }
     return cell;
 }
 
 static kp_table *node_table(const kp_inspection *in) {
     kp_table *t = kp_table_new(7);
-    const char *hdr[] = {"NODE", "CPU REQ/ALLOC", "MEMORY REQ/ALLOC", "PODS", "QOS G/B/BE", "PRIORITY CLASSES", "FLAGS"};
+    const char *hdr[] = {"NODE", "CPU REQ/ALLOC", "MEMORY REQ/ALLOC",
+                         "PODS", "QOS G/B/BE",    "PRIORITY CLASSES",
+                         "FLAGS"};
     for (int i = 0; i < 7; i++) kp_table_add(t, hdr[i]);
     for (size_t k = 0; k < kp_inspection_node_count(in); k++) {
         const kp_inspect_node *n = kp_inspection_node(in, k);
         kp_table_add(t, n->name);
-        kp_table_addf(t, "%s/%s (%" PRId64 "%%)", cpu_str(n->requested_cpu_milli).s, cpu_str(n->allocatable_cpu_milli).s,
-                      n->percent_cpu);
-        kp_table_addf(t, "%s/%s (%" PRId64 "%%)", mem_str(n->requested_memory).s, mem_str(n->allocatable_memory).s,
-                      n->percent_memory);
+        kp_table_addf(t, "%s/%s (%" PRId64 "%%)", cpu_str(n->requested_cpu_milli).s,
+                      cpu_str(n->allocatable_cpu_milli).s, n->percent_cpu);
+        kp_table_addf(t, "%s/%s (%" PRId64 "%%)", mem_str(n->requested_memory).s,
+                      mem_str(n->allocatable_memory).s, n->percent_memory);
         kp_table_addf(t, "%" PRId64 "/%" PRId64, n->requested_pods, n->allocatable_pods);
         kp_table_addf(t, "%zu/%zu/%zu", n->pods_guaranteed, n->pods_burstable, n->pods_besteffort);
         char *cell = class_cell(n);
@@ -49,9 +58,9 @@ static kp_table *node_table(const kp_inspection *in) {
         kp_table_add(t, cell);
         kp_free(cell);
         if (n->unschedulable || n->tainted)
-            kp_table_addf(t, "%s%s", n->unschedulable ? "Unschedulable " : "", n->tainted ? "Tainted" : "");
-        else
-            kp_table_add(t, "-");
+            kp_table_addf(t, "%s%s", n->unschedulable ? "Unschedulable " : "",
+                          n->tainted ? "Tainted" : "");
+        else kp_table_add(t, "-");
     }
     return t;
 }
@@ -73,7 +82,8 @@ static kp_table *class_table(const kp_inspection *in) {
 
 static kp_table *pdb_table(const kp_inspection *in) {
     kp_table *t = kp_table_new(5);
-    const char *hdr[] = {"PDB", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "DISRUPTED PODS"};
+    const char *hdr[] = {"PDB", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS",
+                         "DISRUPTED PODS"};
     for (int i = 0; i < 5; i++) kp_table_add(t, hdr[i]);
     for (size_t k = 0; k < kp_inspection_pdb_count(in); k++) {
         const kp_inspect_pdb *b = kp_inspection_pdb(in, k);
@@ -97,8 +107,10 @@ static kp_status render_tables(FILE *f, const kp_inspection *in) {
     if (st == KP_OK) st = kp_table_status(classes);
     if (st == KP_OK && s->pod_disruption_budgets) st = kp_table_status(pdbs);
     if (st == KP_OK) {
-        fprintf(f, "Cluster: %zu nodes, %zu pods (%zu pending), %zu PriorityClasses, %zu PodDisruptionBudgets\n\n",
-                s->nodes, s->pods, s->pending_pods, s->priority_classes, s->pod_disruption_budgets);
+        fprintf(
+            f,
+            "Cluster: %zu nodes, %zu pods (%zu pending), %zu PriorityClasses, %zu PodDisruptionBudgets\n\n",
+            s->nodes, s->pods, s->pending_pods, s->priority_classes, s->pod_disruption_budgets);
         kp_table_print(nodes, f);
         fprintf(f, "\n");
         kp_table_print(classes, f);
@@ -109,7 +121,8 @@ static kp_status render_tables(FILE *f, const kp_inspection *in) {
         size_t n_warn = kp_inspection_warning_count(in);
         if (n_warn) {
             fprintf(f, "\nWarnings (state that changes decisions):\n");
-            for (size_t i = 0; i < n_warn; i++) fprintf(f, "  - %s\n", kp_inspection_warning(in, i));
+            for (size_t i = 0; i < n_warn; i++)
+                fprintf(f, "  - %s\n", kp_inspection_warning(in, i));
         }
     }
     kp_table_free(nodes);
@@ -148,7 +161,8 @@ static void emit_node(kp_emit *e, const kp_inspect_node *n) {
     kp_emit_obj_end(e);
     kp_emit_key(e, "podsByPriorityClass");
     kp_emit_obj_begin(e);
-    for (size_t j = 0; j < n->n_by_class; j++) kp_emit_kv_int(e, n->by_class[j].priority_class, (int64_t)n->by_class[j].pods);
+    for (size_t j = 0; j < n->n_by_class; j++)
+        kp_emit_kv_int(e, n->by_class[j].priority_class, (int64_t)n->by_class[j].pods);
     kp_emit_obj_end(e);
     kp_emit_obj_end(e);
 }
@@ -187,7 +201,8 @@ static kp_status render_document(FILE *f, const kp_inspection *in, kp_outfmt fmt
     emit_summary(e, kp_inspection_summary(in));
     kp_emit_key(e, "nodes");
     kp_emit_arr_begin(e);
-    for (size_t k = 0; k < kp_inspection_node_count(in); k++) emit_node(e, kp_inspection_node(in, k));
+    for (size_t k = 0; k < kp_inspection_node_count(in); k++)
+        emit_node(e, kp_inspection_node(in, k));
     kp_emit_arr_end(e);
     kp_emit_key(e, "priorityClasses");
     kp_emit_arr_begin(e);
@@ -208,7 +223,8 @@ static kp_status render_document(FILE *f, const kp_inspection *in, kp_outfmt fmt
     kp_emit_arr_end(e);
     kp_emit_key(e, "warnings");
     kp_emit_arr_begin(e);
-    for (size_t i = 0; i < kp_inspection_warning_count(in); i++) kp_emit_str(e, kp_inspection_warning(in, i));
+    for (size_t i = 0; i < kp_inspection_warning_count(in); i++)
+        kp_emit_str(e, kp_inspection_warning(in, i));
     kp_emit_arr_end(e);
     kp_emit_obj_end(e);
     kp_status st = kp_emit_status(e);

@@ -30,14 +30,16 @@ static void node_reasons(const kp_sched *s, kp_index node, size_t n, char *buf, 
     size_t off = 0;
     buf[0] = 0;
     for (size_t r = 0; r < n && off < cap; r++)
-        off += (size_t)snprintf(buf + off, cap - off, "%s%s", r ? ", " : "", kp_sched_explain_node_reason(s, node, r));
+        off += (size_t)snprintf(buf + off, cap - off, "%s%s", r ? ", " : "",
+                                kp_sched_explain_node_reason(s, node, r));
 }
 
 static void preempt_reasons(const kp_sched *s, size_t i, size_t n, char *buf, size_t cap) {
     size_t off = 0;
     buf[0] = 0;
     for (size_t r = 0; r < n && off < cap; r++)
-        off += (size_t)snprintf(buf + off, cap - off, "%s%s", r ? ", " : "", kp_sched_explain_preemption_reason(s, i, r));
+        off += (size_t)snprintf(buf + off, cap - off, "%s%s", r ? ", " : "",
+                                kp_sched_explain_preemption_reason(s, i, r));
 }
 
 /* ---------------------------------------------------------------- plan */
@@ -55,8 +57,10 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
         kp_emit_kv_str(e, "pod", pod_ref(cl, r->pod, ref, sizeof ref));
         kp_emit_kv_int(e, "priority", r->priority);
         kp_emit_kv_str(e, "outcome", outcome_str(r->outcome));
-        if (r->outcome == KP_OUTCOME_BOUND) kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, r->node));
-        if (r->outcome == KP_OUTCOME_NOMINATED) kp_emit_kv_str(e, "nominatedNode", kp_cluster_node_name(cl, r->nominated_node));
+        if (r->outcome == KP_OUTCOME_BOUND)
+            kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, r->node));
+        if (r->outcome == KP_OUTCOME_NOMINATED)
+            kp_emit_kv_str(e, "nominatedNode", kp_cluster_node_name(cl, r->nominated_node));
         kp_emit_key(e, "victims");
         kp_emit_arr_begin(e);
         for (size_t v = 0; v < r->n_victims; v++) {
@@ -89,7 +93,9 @@ static void print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
         kp_table_add(t, pod_ref(cl, r->pod, ref, sizeof ref));
         kp_table_addf(t, "%" PRId32, r->priority);
         kp_table_add(t, outcome_str(r->outcome));
-        kp_index node = r->outcome == KP_OUTCOME_BOUND ? r->node : r->outcome == KP_OUTCOME_NOMINATED ? r->nominated_node : -1;
+        kp_index node = r->outcome == KP_OUTCOME_BOUND       ? r->node
+                        : r->outcome == KP_OUTCOME_NOMINATED ? r->nominated_node
+                                                             : -1;
         kp_table_add(t, node >= 0 ? kp_cluster_node_name(cl, node) : "<none>");
         if (r->n_victims) {
             char msg[4096];
@@ -98,9 +104,11 @@ static void print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
                 off += (size_t)snprintf(msg + off, sizeof msg - off, "%s%s", v ? ", " : "",
                                         pod_ref(cl, r->victims[v], ref, sizeof ref));
             if (off < sizeof msg && r->pdb_violations)
-                off += (size_t)snprintf(msg + off, sizeof msg - off, " (%" PRId32 " PDB violation%s)", r->pdb_violations,
-                                        r->pdb_violations == 1 ? "" : "s");
-            if (off < sizeof msg && r->message[0]) snprintf(msg + off, sizeof msg - off, "; %s", r->message);
+                off +=
+                    (size_t)snprintf(msg + off, sizeof msg - off, " (%" PRId32 " PDB violation%s)",
+                                     r->pdb_violations, r->pdb_violations == 1 ? "" : "s");
+            if (off < sizeof msg && r->message[0])
+                snprintf(msg + off, sizeof msg - off, "; %s", r->message);
             kp_table_add(t, msg);
         } else {
             kp_table_add(t, r->message);
@@ -112,7 +120,8 @@ static void print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
 
 /* ---------------------------------------------------------------- explain */
 
-static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched_explanation *x, kp_emit *e) {
+static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched_explanation *x,
+                         kp_emit *e) {
     char ref[512], txt[1024];
     kp_emit_key(e, "explain");
     kp_emit_obj_begin(e);
@@ -120,7 +129,8 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
     kp_emit_kv_bool(e, "attempted", x->attempted);
     if (x->prefilter_message[0]) kp_emit_kv_str(e, "preFilter", x->prefilter_message);
     if (x->nominated_node_first) kp_emit_kv_bool(e, "nominatedNodeFirst", true);
-    if (x->selected_node >= 0) kp_emit_kv_str(e, "selectedNode", kp_cluster_node_name(cl, x->selected_node));
+    if (x->selected_node >= 0)
+        kp_emit_kv_str(e, "selectedNode", kp_cluster_node_name(cl, x->selected_node));
     kp_emit_key(e, "nodes");
     kp_emit_arr_begin(e);
     for (size_t i = 0; x->attempted && i < x->n_nodes; i++) {
@@ -151,7 +161,8 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
             kp_emit_key(e, "scores");
             kp_emit_obj_begin(e);
             for (size_t k = 0; k < kp_sched_score_plugin_count(s); k++)
-                kp_emit_kv_int(e, kp_sched_score_plugin_name(s, k), kp_sched_explain_score(s, (kp_index)i, k));
+                kp_emit_kv_int(e, kp_sched_score_plugin_name(s, k),
+                               kp_sched_explain_score(s, (kp_index)i, k));
             kp_emit_obj_end(e);
             kp_emit_kv_int(e, "totalScore", n.total_score);
         }
@@ -162,8 +173,10 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
     if (x->has_preemption && kp_sched_explain_preemption_get(s, &pr) == KP_OK) {
         kp_emit_key(e, "preemption");
         kp_emit_obj_begin(e);
-        kp_emit_kv_str(e, "outcome", pr.outcome == KP_PREEMPTION_NOMINATED ? "Nominated"
-                                     : pr.outcome == KP_PREEMPTION_NOT_ELIGIBLE ? "NotEligible" : "NoCandidates");
+        kp_emit_kv_str(e, "outcome",
+                       pr.outcome == KP_PREEMPTION_NOMINATED      ? "Nominated"
+                       : pr.outcome == KP_PREEMPTION_NOT_ELIGIBLE ? "NotEligible"
+                                                                  : "NoCandidates");
         if (pr.node >= 0) kp_emit_kv_str(e, "nominatedNode", kp_cluster_node_name(cl, pr.node));
         if (pr.decided_by[0]) kp_emit_kv_str(e, "decidedBy", pr.decided_by);
         kp_emit_kv_str(e, "message", pr.message);
@@ -182,7 +195,9 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
             if (pn.candidate) {
                 kp_emit_key(e, "victims");
                 kp_emit_arr_begin(e);
-                for (size_t v = 0; v < pn.n_victims; v++) kp_emit_str(e, pod_ref(cl, kp_sched_explain_preemption_victim(s, i, v), ref, sizeof ref));
+                for (size_t v = 0; v < pn.n_victims; v++)
+                    kp_emit_str(e, pod_ref(cl, kp_sched_explain_preemption_victim(s, i, v), ref,
+                                           sizeof ref));
                 kp_emit_arr_end(e);
                 kp_emit_kv_int(e, "pdbViolations", pn.pdb_violations);
             }
@@ -194,22 +209,29 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
     kp_emit_obj_end(e);
 }
 
-static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched_explanation *x, FILE *f) {
+static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched_explanation *x,
+                          FILE *f) {
     char ref[512], txt[1024];
     fprintf(f, "\nExplain %s (priority %" PRId32 "):\n", pod_ref(cl, x->pod, ref, sizeof ref),
             kp_cluster_pod_priority(cl, x->pod));
     if (!x->attempted) {
-        fprintf(f, "  not scheduled in this run (not pending for this scheduler, or already bound)\n");
+        fprintf(f,
+                "  not scheduled in this run (not pending for this scheduler, or already bound)\n");
         return;
     }
-    if (x->prefilter_message[0]) fprintf(f, "  PreFilter rejected the pod: %s\n", x->prefilter_message);
-    if (x->nominated_node_first) fprintf(f, "  the nominated node passed every filter: chosen without a full pass\n");
+    if (x->prefilter_message[0])
+        fprintf(f, "  PreFilter rejected the pod: %s\n", x->prefilter_message);
+    if (x->nominated_node_first)
+        fprintf(f, "  the nominated node passed every filter: chosen without a full pass\n");
     for (size_t i = 0; i < x->n_nodes; i++) {
         kp_sched_explain_node n;
         if (kp_sched_explain_node_get(s, (kp_index)i, &n) != KP_OK) continue;
         const char *name = kp_cluster_node_name(cl, (kp_index)i);
         if (!n.evaluated) {
-            fprintf(f, "  %s: not evaluated (enough feasible nodes found first, or outside the PreFilter result)\n", name);
+            fprintf(
+                f,
+                "  %s: not evaluated (enough feasible nodes found first, or outside the PreFilter result)\n",
+                name);
             continue;
         }
         if (n.code == KP_FILTER_SUCCESS) {
@@ -224,19 +246,23 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
             fprintf(f, "%s\n", x->selected_node == (kp_index)i ? "  <- selected" : "");
         } else {
             node_reasons(s, (kp_index)i, n.n_reasons, txt, sizeof txt);
-            fprintf(f, "  %s: %s by %s: %s\n", name, code_str(n.code), n.plugin ? n.plugin : "?", txt);
+            fprintf(f, "  %s: %s by %s: %s\n", name, code_str(n.code), n.plugin ? n.plugin : "?",
+                    txt);
         }
         for (size_t k = 0; k < n.n_filters; k++) {
             kp_sched_explain_filter ef;
             if (kp_sched_explain_filter_get(s, (kp_index)i, k, &ef) != KP_OK) continue;
-            fprintf(f, "      %-32s %s%s%s\n", ef.plugin, ef.code == KP_FILTER_SUCCESS ? "ok" : code_str(ef.code),
+            fprintf(f, "      %-32s %s%s%s\n", ef.plugin,
+                    ef.code == KP_FILTER_SUCCESS ? "ok" : code_str(ef.code),
                     ef.reason[0] ? ": " : "", ef.reason);
         }
     }
     kp_sched_preemption_explain pr;
     if (x->has_preemption && kp_sched_explain_preemption_get(s, &pr) == KP_OK) {
-        fprintf(f, "  Preemption: %s", pr.outcome == KP_PREEMPTION_NOMINATED ? "nominated"
-                                    : pr.outcome == KP_PREEMPTION_NOT_ELIGIBLE ? "pod not eligible" : "no candidate node");
+        fprintf(f, "  Preemption: %s",
+                pr.outcome == KP_PREEMPTION_NOMINATED      ? "nominated"
+                : pr.outcome == KP_PREEMPTION_NOT_ELIGIBLE ? "pod not eligible"
+                                                           : "no candidate node");
         if (pr.node >= 0) fprintf(f, " %s", kp_cluster_node_name(cl, pr.node));
         if (pr.decided_by[0]) fprintf(f, " (decided by: %s)", pr.decided_by);
         fprintf(f, "\n");
@@ -247,11 +273,17 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
             fprintf(f, "    %s: ", kp_cluster_node_name(cl, pn.node));
             if (pn.candidate) {
                 fprintf(f, "candidate, victims:");
-                for (size_t v = 0; v < pn.n_victims; v++) fprintf(f, " %s", pod_ref(cl, kp_sched_explain_preemption_victim(s, i, v), ref, sizeof ref));
+                for (size_t v = 0; v < pn.n_victims; v++)
+                    fprintf(
+                        f, " %s",
+                        pod_ref(cl, kp_sched_explain_preemption_victim(s, i, v), ref, sizeof ref));
                 fprintf(f, ", PDB violations %" PRId32 "\n", pn.pdb_violations);
             } else {
                 preempt_reasons(s, i, pn.n_reasons, txt, sizeof txt);
-                if (pn.filter_code == KP_FILTER_UNRESOLVABLE) fprintf(f, "not a candidate: filter status UnschedulableAndUnresolvable (preemption cannot help)\n");
+                if (pn.filter_code == KP_FILTER_UNRESOLVABLE)
+                    fprintf(
+                        f,
+                        "not a candidate: filter status UnschedulableAndUnresolvable (preemption cannot help)\n");
                 else if (!pn.considered) fprintf(f, "not evaluated (candidate budget reached)\n");
                 else fprintf(f, "not a candidate: %s\n", txt[0] ? txt : "no victims help");
             }

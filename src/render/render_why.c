@@ -7,7 +7,9 @@
 /* "namespace/name" of a pod ("?" for none), cut to cap. */
 static const char *pod_ref(const kp_cluster *cl, kp_index pod, char *buf, size_t cap) {
     if (pod < 0 || (size_t)pod >= kp_cluster_pod_count(cl)) snprintf(buf, cap, "?");
-    else snprintf(buf, cap, "%s/%s", kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
+    else
+        snprintf(buf, cap, "%s/%s", kp_cluster_pod_namespace(cl, pod),
+                 kp_cluster_pod_name(cl, pod));
     return buf;
 }
 
@@ -19,7 +21,7 @@ static void print_table(FILE *f, const kp_why_answer *a, const kp_cluster *cl, c
     }
     fprintf(f, "%s (priority %d) would be preempted.\n", target, a->pod_priority);
     fprintf(f, "Preemptor:  %s (priority %d)\n", pod_ref(cl, a->preemptor, buf, sizeof buf),
-           a->preemptor_priority);
+            a->preemptor_priority);
     fprintf(f, "Node:       %s", kp_cluster_node_name(cl, a->node));
     if (a->decided_by && a->decided_by[0]) fprintf(f, " (chosen by: %s)", a->decided_by);
     fprintf(f, "\nVictims:    ");
@@ -27,27 +29,38 @@ static void print_table(FILE *f, const kp_why_answer *a, const kp_cluster *cl, c
         fprintf(f, "%s%s", i ? ", " : "", pod_ref(cl, a->victims[i], buf, sizeof buf));
     fprintf(f, "\nPDB violations: %d\n", a->pdb_violations);
     fprintf(f, "What would have spared it:\n");
-    fprintf(f, "  - priority >= %d (pods of equal or higher priority are never victims)\n", a->preemptor_priority);
+    fprintf(f, "  - priority >= %d (pods of equal or higher priority are never victims)\n",
+            a->preemptor_priority);
     if (a->pdb_evaluated) {
         if (a->pdb_spares && a->pdb_alt_node >= 0 && a->pdb_alt_node == a->node) {
-            fprintf(f, "  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
-                   "would still go to node %s, preempting ", kp_cluster_node_name(cl, a->node));
+            fprintf(
+                f,
+                "  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
+                "would still go to node %s, preempting ",
+                kp_cluster_node_name(cl, a->node));
             for (size_t i = 0; i < a->n_alt_victims; i++)
                 fprintf(f, "%s%s", i ? ", " : "", pod_ref(cl, a->alt_victims[i], buf, sizeof buf));
             fprintf(f, " instead)\n");
         } else if (a->pdb_spares && a->pdb_alt_node >= 0)
-            fprintf(f, "  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
-                   "would go to node %s instead)\n", kp_cluster_node_name(cl, a->pdb_alt_node));
+            fprintf(
+                f,
+                "  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
+                "would go to node %s instead)\n",
+                kp_cluster_node_name(cl, a->pdb_alt_node));
         else if (a->pdb_spares)
-            fprintf(f, "  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
-                   "would not preempt at all)\n");
+            fprintf(
+                f,
+                "  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
+                "would not preempt at all)\n");
         else
-            fprintf(f, "  - a PodDisruptionBudget with no disruptions left covering it: no (PDBs are "
-                   "best effort; the preemptor still needs it gone)\n");
+            fprintf(f,
+                    "  - a PodDisruptionBudget with no disruptions left covering it: no (PDBs are "
+                    "best effort; the preemptor still needs it gone)\n");
     }
 }
 
-static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl, const char *target, kp_outfmt fmt) {
+static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl,
+                           const char *target, kp_outfmt fmt) {
     char buf[256];
     kp_emit *e = kp_emit_new(f, fmt);
     if (!e) return KP_ENOMEM;
@@ -87,7 +100,8 @@ static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl
                     kp_emit_str(e, pod_ref(cl, a->alt_victims[i], buf, sizeof buf));
                 kp_emit_arr_end(e);
             } else if (a->pdb_spares && a->pdb_alt_node >= 0) {
-                kp_emit_kv_str(e, "preemptorNodeInstead", kp_cluster_node_name(cl, a->pdb_alt_node));
+                kp_emit_kv_str(e, "preemptorNodeInstead",
+                               kp_cluster_node_name(cl, a->pdb_alt_node));
             }
             kp_emit_obj_end(e);
         }
@@ -101,7 +115,8 @@ static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl
 kp_status kp_render_why(FILE *f, const kp_why_answer *a, const kp_cluster *cl, const char *target,
                         kp_outfmt fmt) {
     if (fmt == KP_OUT_TABLE) {
-        if (!a->preempted || !cl) fprintf(f, "%s would not be preempted by any pending pod.\n", target);
+        if (!a->preempted || !cl)
+            fprintf(f, "%s would not be preempted by any pending pod.\n", target);
         else print_table(f, a, cl, target);
         return KP_OK;
     }

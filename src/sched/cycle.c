@@ -67,8 +67,7 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
         case KP_PL_SPREAD:
             if (c->run[KP_PL_SPREAD]) st = kp__spread_prefilter(c);
             break;
-        default:
-            break;
+        default: break;
         }
         if (st != KP_OK) {
             kp__cycle_free(c);
@@ -199,7 +198,8 @@ void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
 }
 
 /* --explain: every enabled filter's own verdict on the real node (no early stop). */
-void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node *en, kp_explain *x) {
+void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node *en,
+                               kp_explain *x) {
     const kp_sched_config *cfg = &c->s->cfg;
     en->n_filters = 0;
     for (uint8_t i = 0; i < cfg->n_filter; i++) {
@@ -210,7 +210,10 @@ void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node
             bool vol = pl == KP_PL_VOLUME_RESTRICTIONS || pl == KP_PL_NODE_VOLUME_LIMITS ||
                        pl == KP_PL_VOLUME_BINDING || pl == KP_PL_VOLUME_ZONE;
             f->code = KP_CODE_SUCCESS;
-            f->reason = kp__textbuf_add(&x->text, vol ? "skipped (volumes are not modelled)" : "skipped (nothing to check for this pod)", NULL);
+            f->reason = kp__textbuf_add(&x->text,
+                                        vol ? "skipped (volumes are not modelled)"
+                                            : "skipped (nothing to check for this pod)",
+                                        NULL);
         } else {
             kp_node_status st;
             run_plugin(c, pl, node, &st);

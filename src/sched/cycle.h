@@ -23,6 +23,7 @@ void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node);
  * Filter verdicts are then unusable), else KP_OK. Check after a filter pass or a dry run. */
 static inline kp_status kp__cycle_status(const kp_cycle *c) { return c->st; }
 /* --explain: each filter's own verdict on node */
-void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node *en, kp_explain *x);
+void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node *en,
+                               kp_explain *x);
 
 #endif

@@ -69,7 +69,9 @@ kp_status kp__diagnosis_message(const kp_diagnosis *d, const char *prefix, uint3
     size_t at = 0;
     for (uint32_t k = 0; k < d->n; k++) {
         items[k] = text + at;
-        at += (size_t)snprintf(items[k], text_len - at, "%u %s", d->ents[k].count, d->ents[k].reason) + 1;
+        at += (size_t)snprintf(items[k], text_len - at, "%u %s", d->ents[k].count,
+                               d->ents[k].reason) +
+              1;
     }
     qsort(items, d->n, sizeof *items, cmp_str);
     for (uint32_t k = 0; k < d->n && off < cap; k++)
@@ -80,10 +82,11 @@ kp_status kp__diagnosis_message(const kp_diagnosis *d, const char *prefix, uint3
     return KP_OK;
 }
 
-kp_status kp__diagnosis_text(const kp_diagnosis *d, const char *prefix, uint32_t n_nodes, bool period_if_empty,
-                             char **out) {
+kp_status kp__diagnosis_text(const kp_diagnosis *d, const char *prefix, uint32_t n_nodes,
+                             bool period_if_empty, char **out) {
     size_t cap = strlen(prefix) + 64; /* "0/N nodes are available" and the punctuation */
-    for (uint32_t k = 0; k < d->n; k++) cap += strlen(d->ents[k].reason) + 14; /* "count reason, " */
+    for (uint32_t k = 0; k < d->n; k++)
+        cap += strlen(d->ents[k].reason) + 14; /* "count reason, " */
     *out = kp__malloc(cap);
     if (!*out) return KP_ENOMEM;
     kp_status st = kp__diagnosis_message(d, prefix, n_nodes, period_if_empty, *out, cap);

@@ -35,7 +35,7 @@ kp_status kp__diagnosis_add_status(kp_diagnosis *d, const kp_node_status *st);
 kp_status kp__diagnosis_message(const kp_diagnosis *d, const char *prefix, uint32_t n_nodes,
                                 bool period_if_empty, char *buf, size_t cap);
 /* The same text, whole, in a heap string *out (kp__free). KP_ENOMEM. */
-kp_status kp__diagnosis_text(const kp_diagnosis *d, const char *prefix, uint32_t n_nodes, bool period_if_empty,
-                             char **out);
+kp_status kp__diagnosis_text(const kp_diagnosis *d, const char *prefix, uint32_t n_nodes,
+                             bool period_if_empty, char **out);
 
 #endif

@@ -35,7 +35,8 @@ void kp__explain_filters(kp_sched *s, kp_cycle *c, uint32_t node, const kp_node_
 
 void kp__explain_plugin_scores(kp_sched *s, kp_plugin pl, uint32_t n_feas, int64_t weight) {
     for (uint32_t i = 0; i < n_feas; i++)
-        s->explain->nodes[s->feasible[i]].plugin_score[pl] = weight ? s->plug_scores[i] * weight : 0;
+        s->explain->nodes[s->feasible[i]].plugin_score[pl] =
+            weight ? s->plug_scores[i] * weight : 0;
 }
 
 void kp__explain_totals(kp_sched *s, uint32_t n_feas) {
@@ -133,7 +134,8 @@ static const kp_preempt_node *preempt_node(const kp_sched *s, size_t i) {
     return &s->explain->preempt.nodes[i];
 }
 
-kp_status kp_sched_explain_preemption_node_get(const kp_sched *s, size_t i, kp_sched_preemption_node *out) {
+kp_status kp_sched_explain_preemption_node_get(const kp_sched *s, size_t i,
+                                               kp_sched_preemption_node *out) {
     const kp_preempt_node *pn = preempt_node(s, i);
     if (!pn) return KP_EINVAL;
     out->node = pn->node;

@@ -17,7 +17,7 @@ typedef struct {
 } kp_explain_filter;
 
 typedef struct {
-    bool evaluated;         /* visited by the scheduler's filter pass */
+    bool evaluated; /* visited by the scheduler's filter pass */
     kp_node_status overall; /* RunFilterPluginsWithNominatedPods result */
     uint8_t n_filters;
     kp_explain_filter filters[KP_PL_COUNT];
@@ -29,15 +29,15 @@ typedef struct {
 typedef struct kp_explain {
     uint32_t pod;
     bool attempted;
-    size_t prefilter_msg;  /* offset in `text`; PreFilter's joined reasons ("" if it passed) */
-    int32_t selected;      /* chosen node or -1 */
-    bool nominated_first;  /* decided on the nominated node without a full pass */
+    size_t prefilter_msg; /* offset in `text`; PreFilter's joined reasons ("" if it passed) */
+    int32_t selected; /* chosen node or -1 */
+    bool nominated_first; /* decided on the nominated node without a full pass */
     uint32_t n_nodes;
     kp_explain_node *nodes;
     bool has_preempt;
     kp_preempt_result preempt;
-    kp_textbuf text;       /* the reason texts, whole (grows; reset by each attempt) */
-    bool enomem;           /* a text could not be stored: the attempt reports KP_ENOMEM */
+    kp_textbuf text; /* the reason texts, whole (grows; reset by each attempt) */
+    bool enomem; /* a text could not be stored: the attempt reports KP_ENOMEM */
 } kp_explain;
 
 typedef struct kp_sched kp_sched;

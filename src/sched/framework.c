@@ -1,7 +1,7 @@
 /* The scheduler state's accessors that preemption uses, and the list of bound pods carrying pod
  * (anti-)affinity (upstream's snapshot HavePodsWithAffinityList). */
-#include "base/alloc.h"
 #include "sched/framework.h"
+#include "base/alloc.h"
 
 
 kp_cluster *kp__sched_cluster(kp_sched *s) { return s->cl; }
@@ -27,4 +27,3 @@ kp_status kp__sched_track_affinity_pod(kp_sched *s, uint32_t pod) {
     s->aff_pods[s->n_aff_pods++] = pod;
     return KP_OK;
 }
-

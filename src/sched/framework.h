@@ -36,7 +36,7 @@ typedef struct {
      * below (message is "" while none is set). */
     kp_sched_pod_result pub;
     size_t cap_victims;
-    kp_index *victims;      /* every victim this pod caused (in upstream order per attempt) */
+    kp_index *victims; /* every victim this pod caused (in upstream order per attempt) */
     kp_index *victim_nodes; /* node each victim was preempted on */
     char *message; /* heap */
     uint32_t attempts;
@@ -47,7 +47,7 @@ typedef struct kp_spread_defaults kp_spread_defaults;
 /* Cluster-dependent Filter reasons (reasons.c) */
 typedef struct {
     char **insufficient; /* per resource: "Insufficient <name>" */
-    char **taint;        /* per node taint (taint_off[node] + i): NoSchedule / NoExecute only */
+    char **taint; /* per node taint (taint_off[node] + i): NoSchedule / NoExecute only */
     uint32_t *taint_off; /* n_nodes + 1 offsets */
     uint32_t n_res, n_taints;
 } kp_reasons;
@@ -93,8 +93,9 @@ struct kp_sched {
     /* pods by namespace / label for the InterPodAffinity and PodTopologySpread PreFilters
      * (podindex.h; built on first use, never stale: readers check pod->node) */
     kp_podindex ix;
-    bool no_index;      /* test hook: PreFilters scan every pod on every node (reference path) */
-    uint32_t *ix_count; /* per-node scratch counts (PodTopologySpread PreFilter), zero between uses */
+    bool no_index; /* test hook: PreFilters scan every pod on every node (reference path) */
+    uint32_t
+        *ix_count; /* per-node scratch counts (PodTopologySpread PreFilter), zero between uses */
     /* PodTopologySpread default constraints and per-pod DefaultSelector (plugins/pod_topology_spread_default.c) */
     kp_spread_defaults *def;
 
@@ -111,7 +112,7 @@ struct kp_sched {
     uint32_t n_res, cap_res;
     int32_t *res_of_pod; /* pod -> result index or -1 */
     kp_explain *explain; /* NULL unless requested */
-    kp_reasons reasons;  /* cluster-dependent Filter reasons (reasons.c) */
+    kp_reasons reasons; /* cluster-dependent Filter reasons (reasons.c) */
 };
 
 /* ---- per-pod CycleState ---- */
@@ -145,7 +146,7 @@ struct kp_cycle {
     const kp_pod *p;
     bool run[KP_PL_COUNT]; /* filter enabled for this pod (not skipped by PreFilter) */
     uint8_t active[KP_PL_COUNT], n_active; /* the filters to run, in order */
-    uint8_t *allowed;      /* PreFilterResult node subset (NULL = all nodes) */
+    uint8_t *allowed; /* PreFilterResult node subset (NULL = all nodes) */
     /* NodeResourcesFit: the pod's requests the filter checks (kp__fit_prepare) */
     uint8_t n_fit;
     uint8_t fit_res[KP_MAX_RES];

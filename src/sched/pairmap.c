@@ -1,6 +1,6 @@
 /* Open-addressing count map for plugin PreFilter/PreScore state (see pairmap.h). */
-#include "base/alloc.h"
 #include "sched/pairmap.h"
+#include "base/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>

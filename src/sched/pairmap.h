@@ -14,10 +14,10 @@
 typedef struct {
     uint64_t *keys; /* key+1, 0 = empty slot */
     int64_t *vals;
-    bool *present;  /* entry exists in the mirrored Go map */
-    uint32_t cap;   /* power of two (0 = not allocated) */
-    uint32_t used;  /* occupied slots */
-    uint32_t live;  /* entries present */
+    bool *present; /* entry exists in the mirrored Go map */
+    uint32_t cap; /* power of two (0 = not allocated) */
+    uint32_t used; /* occupied slots */
+    uint32_t live; /* entries present */
     bool keep_zero;
 } kp_pairmap;
 

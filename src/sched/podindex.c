@@ -1,10 +1,10 @@
 /* Pod index for the inter-pod PreFilters (see podindex.h). */
+#include "sched/podindex.h"
 #include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/labels.h"
 #include "core/pod.h"
 #include "core/selector.h"
-#include "sched/podindex.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +30,8 @@ static bool label_indexed(const kp_labels *l, uint32_t i) {
 }
 
 /* Assigns list numbers (map value = number + 1) and counts members; *n_lists grows. */
-static kp_status count_into(kp_pairmap *m, uint64_t key, uint32_t **cnt, uint32_t *n_lists, uint32_t *cap) {
+static kp_status count_into(kp_pairmap *m, uint64_t key, uint32_t **cnt, uint32_t *n_lists,
+                            uint32_t *cap) {
     int64_t k = kp__pairmap_get(m, key);
     if (k == 0) {
         if (*n_lists == *cap) {
@@ -72,14 +73,18 @@ static kp_status build(kp_podindex *ix, const kp_cluster *cl) {
         for (uint32_t j = 0; j < p->labels.n; j++) {
             if (!label_indexed(&p->labels, j)) continue;
             const kp_label *l = &p->labels.items[j];
-            if ((st = count_into(&ix->lbl_map, kp__pair(l->key, l->val), &lbl_cnt, &n_lbl, &lbl_cap)) != KP_OK) goto out;
+            if ((st = count_into(&ix->lbl_map, kp__pair(l->key, l->val), &lbl_cnt, &n_lbl,
+                                 &lbl_cap)) != KP_OK)
+                goto out;
         }
         if (p->pod_anti_affinity && p->pod_anti_affinity->n_required) ix->n_anti++;
     }
     ix->ns_off = offsets(ns_cnt ? ns_cnt : (ns_cnt = kp__calloc(1, sizeof *ns_cnt)), n_ns);
     ix->lbl_off = offsets(lbl_cnt ? lbl_cnt : (lbl_cnt = kp__calloc(1, sizeof *lbl_cnt)), n_lbl);
-    ix->ns_pods = kp__malloc(((size_t)(ix->ns_off ? ix->ns_off[n_ns] : 0) + 1) * sizeof *ix->ns_pods);
-    ix->lbl_pods = kp__malloc(((size_t)(ix->lbl_off ? ix->lbl_off[n_lbl] : 0) + 1) * sizeof *ix->lbl_pods);
+    ix->ns_pods =
+        kp__malloc(((size_t)(ix->ns_off ? ix->ns_off[n_ns] : 0) + 1) * sizeof *ix->ns_pods);
+    ix->lbl_pods =
+        kp__malloc(((size_t)(ix->lbl_off ? ix->lbl_off[n_lbl] : 0) + 1) * sizeof *ix->lbl_pods);
     ix->anti_pods = kp__malloc(((size_t)ix->n_anti + 1) * sizeof *ix->anti_pods);
     if (!ix->ns_off || !ix->lbl_off || !ix->ns_pods || !ix->lbl_pods || !ix->anti_pods) {
         st = KP_ENOMEM;
@@ -96,7 +101,8 @@ static kp_status build(kp_podindex *ix, const kp_cluster *cl) {
             k = kp__pairmap_get(&ix->lbl_map, kp__pair(l->key, l->val));
             ix->lbl_pods[lbl_cnt[k - 1]++] = i;
         }
-        if (p->pod_anti_affinity && p->pod_anti_affinity->n_required) ix->anti_pods[ix->n_anti++] = i;
+        if (p->pod_anti_affinity && p->pod_anti_affinity->n_required)
+            ix->anti_pods[ix->n_anti++] = i;
     }
     ix->n_pods = cl->n_pods;
     ix->built = true;
@@ -114,8 +120,8 @@ kp_status kp__podindex_ensure(kp_podindex *ix, const kp_cluster *cl) {
     return st;
 }
 
-static uint32_t list_of(const kp_pairmap *m, const uint32_t *off, const uint32_t *pods, uint64_t key,
-                        const uint32_t **out) {
+static uint32_t list_of(const kp_pairmap *m, const uint32_t *off, const uint32_t *pods,
+                        uint64_t key, const uint32_t **out) {
     int64_t k = kp__pairmap_get(m, key);
     if (k == 0) {
         *out = NULL;
@@ -168,14 +174,16 @@ void kp__podindex_plan(const kp_podindex *ix, const kp_label_selector *sel, cons
         memset(&o, 0, sizeof o);
         const kp_label *l = &sel->match_labels.items[i];
         const uint32_t *pods;
-        uint32_t n = list_of(&ix->lbl_map, ix->lbl_off, ix->lbl_pods, kp__pair(l->key, l->val), &pods);
+        uint32_t n =
+            list_of(&ix->lbl_map, ix->lbl_off, ix->lbl_pods, kp__pair(l->key, l->val), &pods);
         add_list(&o, n, pods);
         consider(out, &best, &o);
     }
     for (uint16_t i = 0; i < n_extra; i++) {
         memset(&o, 0, sizeof o);
         const uint32_t *pods;
-        uint32_t n = list_of(&ix->lbl_map, ix->lbl_off, ix->lbl_pods, kp__pair(extra[i].key, extra[i].val), &pods);
+        uint32_t n = list_of(&ix->lbl_map, ix->lbl_off, ix->lbl_pods,
+                             kp__pair(extra[i].key, extra[i].val), &pods);
         add_list(&o, n, pods);
         consider(out, &best, &o);
     }
@@ -186,7 +194,8 @@ void kp__podindex_plan(const kp_podindex *ix, const kp_label_selector *sel, cons
         for (uint16_t v = 0; v < r->n_values; v++) {
             if (seen(r->values, v)) continue;
             const uint32_t *pods;
-            uint32_t n = list_of(&ix->lbl_map, ix->lbl_off, ix->lbl_pods, kp__pair(r->key, r->values[v]), &pods);
+            uint32_t n = list_of(&ix->lbl_map, ix->lbl_off, ix->lbl_pods,
+                                 kp__pair(r->key, r->values[v]), &pods);
             add_list(&o, n, pods);
         }
         consider(out, &best, &o);
@@ -203,14 +212,13 @@ void kp__podindex_plan(const kp_podindex *ix, const kp_label_selector *sel, cons
     }
 }
 
-void kp__podindex_plan_term(const kp_podindex *ix, const kp_pod_affinity_term *t, const kp_pod *owner,
-                            kp_ix_plan *out) {
+void kp__podindex_plan_term(const kp_podindex *ix, const kp_pod_affinity_term *t,
+                            const kp_pod *owner, kp_ix_plan *out) {
     if (t->n_namespaces == 0 && !t->ns_selector.is_set)
         kp__podindex_plan(ix, &t->selector, NULL, 0, &owner->ns, 1, out);
     else if (!t->ns_selector.is_set)
         kp__podindex_plan(ix, &t->selector, NULL, 0, t->namespaces, t->n_namespaces, out);
-    else
-        kp__podindex_plan(ix, &t->selector, NULL, 0, NULL, 0, out); /* any namespace may match */
+    else kp__podindex_plan(ix, &t->selector, NULL, 0, NULL, 0, out); /* any namespace may match */
 }
 
 uint64_t kp__podindex_plan_size(const kp_ix_plan *p, const kp_cluster *cl) {

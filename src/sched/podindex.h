@@ -19,14 +19,14 @@
 
 typedef struct {
     bool built;
-    uint32_t n_pods;       /* cl->n_pods when built */
-    kp_pairmap ns_map;     /* namespace id -> list number + 1 */
-    uint32_t *ns_off;      /* list k: ns_pods[ns_off[k] .. ns_off[k+1]) */
+    uint32_t n_pods; /* cl->n_pods when built */
+    kp_pairmap ns_map; /* namespace id -> list number + 1 */
+    uint32_t *ns_off; /* list k: ns_pods[ns_off[k] .. ns_off[k+1]) */
     uint32_t *ns_pods;
-    kp_pairmap lbl_map;    /* kp__pair(key, value) -> list number + 1 */
+    kp_pairmap lbl_map; /* kp__pair(key, value) -> list number + 1 */
     uint32_t *lbl_off;
     uint32_t *lbl_pods;
-    uint32_t *anti_pods;   /* pods with required anti-affinity, in pod order */
+    uint32_t *anti_pods; /* pods with required anti-affinity, in pod order */
     uint32_t n_anti;
 } kp_podindex;
 
@@ -80,8 +80,8 @@ void kp__podindex_plan(const kp_podindex *ix, const kp_label_selector *sel, cons
                        uint16_t n_extra, const kp_str *ns, uint16_t n_ns, kp_ix_plan *out);
 
 /* Candidates for a v1 PodAffinityTerm owned by owner (its namespaces / namespaceSelector). */
-void kp__podindex_plan_term(const kp_podindex *ix, const kp_pod_affinity_term *t, const kp_pod *owner,
-                            kp_ix_plan *out);
+void kp__podindex_plan_term(const kp_podindex *ix, const kp_pod_affinity_term *t,
+                            const kp_pod *owner, kp_ix_plan *out);
 
 /* Number of candidate pods of a plan (cluster pod count for `all`). */
 uint64_t kp__podindex_plan_size(const kp_ix_plan *p, const kp_cluster *cl);

@@ -9,7 +9,8 @@
 #include "sched/framework.h"
 #include "sched/reasons.h"
 
-static char *format(const char *prefix, const char *a, const char *mid, const char *b, const char *suffix) {
+static char *format(const char *prefix, const char *a, const char *mid, const char *b,
+                    const char *suffix) {
     size_t len = strlen(prefix) + strlen(a) + strlen(mid) + strlen(b) + strlen(suffix) + 1;
     char *s = kp__malloc(len);
     if (s) snprintf(s, len, "%s%s%s%s%s", prefix, a, mid, b, suffix);
@@ -24,7 +25,8 @@ kp_status kp__reasons_init(kp_sched *s) {
     r->taint_off = kp__malloc(((size_t)cl->n_nodes + 1) * sizeof *r->taint_off);
     if (!r->insufficient || !r->taint_off) return KP_ENOMEM;
     for (uint32_t i = 0; i < cl->n_res; i++)
-        if (!(r->insufficient[i] = format("Insufficient ", kp__s(cl, cl->res_names[i]), "", "", "")))
+        if (!(r->insufficient[i] =
+                  format("Insufficient ", kp__s(cl, cl->res_names[i]), "", "", "")))
             return KP_ENOMEM;
     uint32_t n_taints = 0;
     for (uint32_t i = 0; i < cl->n_nodes; i++) {
@@ -40,7 +42,8 @@ kp_status kp__reasons_init(kp_sched *s) {
         for (uint16_t k = 0; k < n->n_taints; k++) {
             const kp_taint *t = &n->taints[k];
             if (t->effect != KP_EFFECT_NOSCHEDULE && t->effect != KP_EFFECT_NOEXECUTE) continue;
-            char *txt = format("node(s) had untolerated taint {", kp__s(cl, t->key), ": ", kp__s(cl, t->value), "}");
+            char *txt = format("node(s) had untolerated taint {", kp__s(cl, t->key), ": ",
+                               kp__s(cl, t->value), "}");
             if (!txt) return KP_ENOMEM;
             r->taint[r->taint_off[i] + k] = txt;
         }

@@ -98,7 +98,8 @@ static int find_res(kp_cluster *cl, const char *name) {
 kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sched_options *opt,
                        kp_sched **out, kp_error *err) {
     *out = NULL;
-    if (!cl || !cl->finalized) return kp_error_set(err, KP_EINVAL, "scheduler: cluster is not finalized");
+    if (!cl || !cl->finalized)
+        return kp_error_set(err, KP_EINVAL, "scheduler: cluster is not finalized");
     kp_sched *s = kp__calloc(1, sizeof *s);
     if (!s) return kp_error_set(err, KP_ENOMEM, "out of memory");
     s->cl = cl;
@@ -113,7 +114,9 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     s->preempt_compat = KP_PREEMPT_COMPAT_NEWEST;
     if (o.compat && *o.compat && !kp__preempt_compat_parse(o.compat, &s->preempt_compat)) {
         kp__free(s);
-        return kp_error_set(err, KP_EINVAL, "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)", o.compat);
+        return kp_error_set(err, KP_EINVAL,
+                            "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)",
+                            o.compat);
     }
     const char *name = o.scheduler_name ? o.scheduler_name : s->cfg.scheduler_name;
     s->sched_name = kp__intern_find(&cl->strs, name, strlen(name));
@@ -141,8 +144,10 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     for (uint32_t i = 0; i < np; i++) s->nom_of[i] = -1, s->res_of_pod[i] = -1;
     if ((st = build_order(s)) != KP_OK) goto fail;
 
-    for (uint8_t i = 0; i < s->cfg.n_fit_res; i++) s->fit_res_idx[i] = find_res(cl, s->cfg.fit_res[i].name);
-    for (uint8_t i = 0; i < s->cfg.n_bal_res; i++) s->bal_res_idx[i] = find_res(cl, s->cfg.bal_res[i].name);
+    for (uint8_t i = 0; i < s->cfg.n_fit_res; i++)
+        s->fit_res_idx[i] = find_res(cl, s->cfg.fit_res[i].name);
+    for (uint8_t i = 0; i < s->cfg.n_bal_res; i++)
+        s->bal_res_idx[i] = find_res(cl, s->cfg.bal_res[i].name);
     for (uint8_t i = 0; i < s->cfg.n_ignored; i++) {
         int r = find_res(cl, s->cfg.ignored[i]);
         if (r >= 0) s->ignored_res[r] = true;
@@ -152,7 +157,8 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
         const char *slash = strchr(rn, '/');
         for (uint8_t g = 0; slash && g < s->cfg.n_ignored_groups; g++) {
             size_t gl = strlen(s->cfg.ignored_groups[g]);
-            if ((size_t)(slash - rn) == gl && memcmp(rn, s->cfg.ignored_groups[g], gl) == 0) s->ignored_res[r] = true;
+            if ((size_t)(slash - rn) == gl && memcmp(rn, s->cfg.ignored_groups[g], gl) == 0)
+                s->ignored_res[r] = true;
         }
     }
     /* ImageStateSummary.NumNodes: distinct nodes per image name */
@@ -161,15 +167,16 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
         for (uint32_t j = 0; j < n->n_images; j++) {
             bool dup = false;
             for (uint32_t k = 0; k < j && !dup; k++) dup = n->images[k].name == n->images[j].name;
-            if (!dup && (st = kp__pairmap_add(&s->image_nodes, n->images[j].name, 1)) != KP_OK) goto fail;
+            if (!dup && (st = kp__pairmap_add(&s->image_nodes, n->images[j].name, 1)) != KP_OK)
+                goto fail;
         }
     }
     if ((st = kp__spread_defaults_init(s)) != KP_OK) goto fail;
     if ((st = kp__reasons_init(s)) != KP_OK) goto fail;
     for (uint32_t i = 0; i < cl->n_namespaces; i++)
-        if ((st = kp__pairmap_add(&s->ns_index, cl->namespaces[i].name, (int64_t)i + 1)) != KP_OK) goto fail;
-    for (uint32_t i = 0; i < np; i++)
-    {
+        if ((st = kp__pairmap_add(&s->ns_index, cl->namespaces[i].name, (int64_t)i + 1)) != KP_OK)
+            goto fail;
+    for (uint32_t i = 0; i < np; i++) {
         if (cl->pods[i].node >= 0 && kp__pod_has_required_anti(&cl->pods[i])) s->n_anti_pods++;
         if (cl->pods[i].node >= 0 && (cl->pods[i].pod_affinity || cl->pods[i].pod_anti_affinity) &&
             (st = kp__sched_track_affinity_pod(s, i)) != KP_OK)
@@ -235,7 +242,8 @@ void kp_sched_free(kp_sched *s) {
 }
 
 kp_status kp_sched_explain(kp_sched *s, kp_index pod, kp_error *err) {
-    if (pod < 0 || (size_t)pod >= s->cl->n_pods) return kp_error_set(err, KP_EINVAL, "explain: pod index %ld out of range", pod);
+    if (pod < 0 || (size_t)pod >= s->cl->n_pods)
+        return kp_error_set(err, KP_EINVAL, "explain: pod index %ld out of range", pod);
     explain_free(s->explain);
     s->explain = kp__calloc(1, sizeof *s->explain);
     if (!s->explain) return kp_error_set(err, KP_ENOMEM, "out of memory");
@@ -272,7 +280,8 @@ static int queue_cmp(const void *a, const void *b) {
 }
 
 kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err) {
-    if (pod < 0 || (size_t)pod >= s->cl->n_pods) return kp_error_set(err, KP_EINVAL, "pod index %ld out of range", pod);
+    if (pod < 0 || (size_t)pod >= s->cl->n_pods)
+        return kp_error_set(err, KP_EINVAL, "pod index %ld out of range", pod);
     bool changed = false;
     return kp__sched_attempt(s, (uint32_t)pod, &changed, err);
 }
@@ -319,7 +328,9 @@ out:
 
 size_t kp_sched_result_count(const kp_sched *s) { return s->n_res; }
 
-const kp_sched_pod_result *kp_sched_result(const kp_sched *s, size_t i) { return i < s->n_res ? &s->res[i].pub : NULL; }
+const kp_sched_pod_result *kp_sched_result(const kp_sched *s, size_t i) {
+    return i < s->n_res ? &s->res[i].pub : NULL;
+}
 
 
 kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t *result) {

@@ -168,7 +168,8 @@ static kp_status prioritize(kp_sched *s, const kp_pod *p, uint32_t n_feas, bool 
 #if defined(__GNUC__)
 __attribute__((noinline)) /* the rejection path: kept out of the filter loop */
 #endif
-static void record(kp_sched *s, uint32_t node, const kp_node_status *st) {
+static void
+record(kp_sched *s, uint32_t node, const kp_node_status *st) {
     if (!s->has_status[node]) {
         s->has_status[node] = true;
         s->n_statuses++;
@@ -205,7 +206,8 @@ static bool evaluate_nominated_node(kp_sched *s, kp_cycle *c, uint32_t pod, bool
 /* mirrors findNodesThatPassFilters: nodes in zone round-robin order from next_start, until
  * numFeasibleNodesToFind are feasible (s->feasible); the others get a status. Nodes outside a
  * PreFilterResult are absent ("didn't satisfy plugin(s) [NodeAffinity]"). */
-static kp_status find_nodes_that_pass_filters(kp_sched *s, kp_cycle *c, bool explain, uint32_t *n_feas_out) {
+static kp_status find_nodes_that_pass_filters(kp_sched *s, kp_cycle *c, bool explain,
+                                              uint32_t *n_feas_out) {
     uint32_t nn = s->cl->n_nodes;
     uint32_t *list = s->order, n_list = s->n_order, n_feas = 0;
     uint32_t *sub = NULL;
@@ -252,8 +254,8 @@ static kp_status find_nodes_that_pass_filters(kp_sched *s, kp_cycle *c, bool exp
 }
 
 /* The pod is bound to node: result and explain record. */
-static kp_status record_bound(kp_sched *s, kp_result_int *res, uint32_t pod, uint32_t node, bool explain,
-                              bool *changed) {
+static kp_status record_bound(kp_sched *s, kp_result_int *res, uint32_t pod, uint32_t node,
+                              bool explain, bool *changed) {
     kp_status st = bind(s, pod, node);
     if (st != KP_OK) return st;
     if (explain) s->explain->selected = (int32_t)node;
@@ -266,8 +268,8 @@ static kp_status record_bound(kp_sched *s, kp_result_int *res, uint32_t pod, uin
 
 /* mirrors runPostFilterPlugins with DefaultPreemption: every node has a status (unvisited ones
  * are absent: unresolvable); a nominated result is actuated; msg gains the preemption text. */
-static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod, bool explain,
-                             char **msg, bool *changed, kp_error *err) {
+static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod,
+                             bool explain, char **msg, bool *changed, kp_error *err) {
     kp_cluster *cl = s->cl;
     for (uint32_t i = 0; i < cl->n_nodes; i++) {
         if (s->has_status[i]) continue;
@@ -280,7 +282,8 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
     kp_preempt_result pr;
     memset(&pr, 0, sizeof pr);
     kp_status st = kp__preempt_postfilter_ex(s, c, pod, s->statuses, explain, &o, &pr, err);
-    if (st == KP_OK && (st = kp__cycle_status(c)) != KP_OK) kp_error_set(err, st, "preemption: out of memory");
+    if (st == KP_OK && (st = kp__cycle_status(c)) != KP_OK)
+        kp_error_set(err, st, "preemption: out of memory");
     if (st != KP_OK) {
         kp__preempt_result_fini(&pr);
         return st;
@@ -311,7 +314,8 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
         }
     } else {
         res->pub.nominated_node = -1;
-        if (pr.outcome == KP_PREEMPT_NO_CANDIDATES && s->nom_of[pod] >= 0) kp__sched_nominate(s, pod, -1);
+        if (pr.outcome == KP_PREEMPT_NO_CANDIDATES && s->nom_of[pod] >= 0)
+            kp__sched_nominate(s, pod, -1);
     }
     if (explain) {
         s->explain->preempt = pr;
@@ -323,9 +327,9 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
 }
 
 /* mirrors handleSchedulingFailure after a FitError: the FitError text, then PostFilter. */
-static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod,
-                                           const kp_node_status *prefilter, bool explain, bool *changed,
-                                           kp_error *err) {
+static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_int *res,
+                                           uint32_t pod, const kp_node_status *prefilter,
+                                           bool explain, bool *changed, kp_error *err) {
     char *msg = NULL;
     kp_status st = kp__fit_error_message(s, prefilter, &msg);
     if (st != KP_OK) return kp_error_set(err, st, "out of memory");
@@ -336,7 +340,8 @@ static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_i
         kp__free(msg);
         return st;
     }
-    if (s->until_settled && res->pub.outcome == KP_OUTCOME_UNSCHEDULABLE) res->pub.nominated_node = -1;
+    if (s->until_settled && res->pub.outcome == KP_OUTCOME_UNSCHEDULABLE)
+        res->pub.nominated_node = -1;
     st = set_message(res, msg);
     kp__free(msg);
     if (st != KP_OK) kp_error_set(err, st, "out of memory");
@@ -400,12 +405,14 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
         chosen = kp__select_host(s, s->feasible, s->scores, n_feas);
     }
 bound:
-    if ((st = record_bound(s, res, pod, chosen, explain, changed)) != KP_OK) kp_error_set(err, st, "out of memory");
+    if ((st = record_bound(s, res, pod, chosen, explain, changed)) != KP_OK)
+        kp_error_set(err, st, "out of memory");
     goto out;
 failed:
     st = handle_scheduling_failure(s, c, res, pod, prefilter, explain, changed, err);
 out:
-    if (st == KP_OK && explain && s->explain->enomem) st = kp_error_set(err, KP_ENOMEM, "explain: out of memory");
+    if (st == KP_OK && explain && s->explain->enomem)
+        st = kp_error_set(err, KP_ENOMEM, "explain: out of memory");
     kp__cycle_free(c);
     return st;
 }

@@ -1,6 +1,7 @@
 /* The Score extension point over the plugin table: each enabled score plugin's raw ->
  * normalised, unweighted scores per feasible node (the plugin part of prioritizeNodes; the
  * weighting and the sum are schedule_one.c's). */
+#include "sched/score.h"
 #include "core/pod.h"
 #include "core/sched_config.h"
 #include "sched/plugins/balanced_allocation.h"
@@ -10,10 +11,9 @@
 #include "sched/plugins/node_resources_fit.h"
 #include "sched/plugins/pod_topology_spread.h"
 #include "sched/plugins/taint_toleration.h"
-#include "sched/score.h"
 
 int kp__score_plugin(kp_sched *s, kp_plugin pl, const kp_pod *p, const uint32_t *nodes, uint32_t n,
-                      int64_t *out) {
+                     int64_t *out) {
     switch (pl) {
     case KP_PL_FIT: kp__fit_score(s, p, nodes, n, out); return 1;
     case KP_PL_BALANCED: return kp__balanced_allocation_score(s, p, nodes, n, out);

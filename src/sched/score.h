@@ -12,6 +12,6 @@
 /* Plugin pl's normalised, unweighted scores for nodes[n] (out[n]): 1 scored, 0 plugin skipped
  * (PreScore Skip), KP_ENOMEM (< 0). */
 int kp__score_plugin(kp_sched *s, kp_plugin pl, const kp_pod *p, const uint32_t *nodes, uint32_t n,
-                      int64_t *out);
+                     int64_t *out);
 
 #endif

@@ -14,7 +14,8 @@ void kp__status_reset(kp_node_status *st) {
 size_t kp__status_join(const kp_node_status *st, char *buf, size_t cap) {
     size_t off = 0;
     for (uint8_t r = 0; r < st->n_reasons; r++) {
-        int n = snprintf(off < cap ? buf + off : NULL, off < cap ? cap - off : 0, "%s%s", r ? ", " : "", st->reasons[r]);
+        int n = snprintf(off < cap ? buf + off : NULL, off < cap ? cap - off : 0, "%s%s",
+                         r ? ", " : "", st->reasons[r]);
         if (n > 0) off += (size_t)n;
     }
     if (cap && st->n_reasons == 0) buf[0] = 0;

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         kp_error_clear(&err);
         kp_status st = kp_sched_config_load_buffer("fuzz.yaml", buf, size, names[i], &cfg, &err);
         if (st != KP_OK && err.msg[0] == 0) abort(); /* every error must carry a message */
-        if (st != KP_OK && cfg) abort();              /* no half-built result on error */
+        if (st != KP_OK && cfg) abort(); /* no half-built result on error */
         kp_sched_config_free(cfg);
     }
     free(buf);

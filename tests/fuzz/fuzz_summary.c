@@ -30,10 +30,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     kp_status sc = kp_evict_summary_load_buffer("fuzz.json", buf, size, &c, &ec);
     if (sb != KP_OK && eb.msg[0] == 0) abort(); /* every error must carry a message */
     if (sc != KP_OK && ec.msg[0] == 0) abort();
-    if (sa == KP_ENOMEM || sb == KP_ENOMEM || sc == KP_ENOMEM) goto out; /* a limit, not a verdict */
+    if (sa == KP_ENOMEM || sb == KP_ENOMEM || sc == KP_ENOMEM)
+        goto out; /* a limit, not a verdict */
     if ((sb == KP_OK) != (sc == KP_OK)) {
         fprintf(stderr, "fuzz_summary: public parse %s (%s), reference %s (%s)\n",
-                sc == KP_OK ? "accepts" : "rejects", ec.msg, sb == KP_OK ? "accepts" : "rejects", eb.msg);
+                sc == KP_OK ? "accepts" : "rejects", ec.msg, sb == KP_OK ? "accepts" : "rejects",
+                eb.msg);
         abort();
     }
     if (sa != KP_OK) goto out; /* the fast decoder declined: the reference decides */

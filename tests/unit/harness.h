@@ -4,52 +4,52 @@
 #ifndef KP_TEST_HARNESS_H
 #define KP_TEST_HARNESS_H
 
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdint.h>
-#include <inttypes.h>
 
 static int kt_failed_checks;
 
 #define KT_TEST(name) static void name(void)
 
-#define KT_CHECK(cond)                                                                  \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
+#define KT_CHECK(cond)                                                                 \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
             fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            kt_failed_checks++;                                                         \
-        }                                                                               \
+            kt_failed_checks++;                                                        \
+        }                                                                              \
     } while (0)
 
-#define KT_CHECK_INT(a, b)                                                               \
-    do {                                                                                 \
-        long long kt_a = (long long)(a), kt_b = (long long)(b);                          \
-        if (kt_a != kt_b) {                                                              \
-            fprintf(stderr, "  %s:%d: %s == %lld, expected %s == %lld\n", __FILE__,      \
-                    __LINE__, #a, kt_a, #b, kt_b);                                       \
-            kt_failed_checks++;                                                          \
-        }                                                                                \
+#define KT_CHECK_INT(a, b)                                                                        \
+    do {                                                                                          \
+        long long kt_a = (long long)(a), kt_b = (long long)(b);                                   \
+        if (kt_a != kt_b) {                                                                       \
+            fprintf(stderr, "  %s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, #a, \
+                    kt_a, #b, kt_b);                                                              \
+            kt_failed_checks++;                                                                   \
+        }                                                                                         \
     } while (0)
 
-#define KT_CHECK_STR(a, b)                                                                \
-    do {                                                                                  \
-        const char *kt_a = (a), *kt_b = (b);                                              \
-        if (!kt_a || !kt_b || strcmp(kt_a, kt_b) != 0) {                                  \
-            fprintf(stderr, "  %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, __LINE__, \
-                    #a, kt_a ? kt_a : "(null)", kt_b ? kt_b : "(null)");                  \
-            kt_failed_checks++;                                                           \
-        }                                                                                 \
+#define KT_CHECK_STR(a, b)                                                                      \
+    do {                                                                                        \
+        const char *kt_a = (a), *kt_b = (b);                                                    \
+        if (!kt_a || !kt_b || strcmp(kt_a, kt_b) != 0) {                                        \
+            fprintf(stderr, "  %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #a, \
+                    kt_a ? kt_a : "(null)", kt_b ? kt_b : "(null)");                            \
+            kt_failed_checks++;                                                                 \
+        }                                                                                       \
     } while (0)
 
 /* Substring check, for error messages. */
-#define KT_CHECK_CONTAINS(hay, needle)                                                     \
-    do {                                                                                   \
-        const char *kt_h = (hay), *kt_n = (needle);                                        \
-        if (!kt_h || !strstr(kt_h, kt_n)) {                                                \
+#define KT_CHECK_CONTAINS(hay, needle)                                                       \
+    do {                                                                                     \
+        const char *kt_h = (hay), *kt_n = (needle);                                          \
+        if (!kt_h || !strstr(kt_h, kt_n)) {                                                  \
             fprintf(stderr, "  %s:%d: \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__, \
-                    kt_h ? kt_h : "(null)", kt_n);                                         \
-            kt_failed_checks++;                                                            \
-        }                                                                                  \
+                    kt_h ? kt_h : "(null)", kt_n);                                           \
+            kt_failed_checks++;                                                              \
+        }                                                                                    \
     } while (0)
 
 typedef struct {
@@ -57,7 +57,8 @@ typedef struct {
     void (*fn)(void);
 } kt_case;
 
-#define KT_CASE(fn) {#fn, fn}
+#define KT_CASE(fn) \
+    { #fn, fn }
 
 static inline int kt_run(const char *suite, const kt_case *cases, size_t n) {
     int passed = 0, failed = 0;
@@ -75,9 +76,9 @@ static inline int kt_run(const char *suite, const kt_case *cases, size_t n) {
     return failed ? 1 : 0;
 }
 
-#define KT_MAIN(...)                                                         \
-    int main(void) {                                                         \
-        static const kt_case kt_cases[] = {__VA_ARGS__};                     \
+#define KT_MAIN(...)                                                             \
+    int main(void) {                                                             \
+        static const kt_case kt_cases[] = {__VA_ARGS__};                         \
         return kt_run(__FILE__, kt_cases, sizeof kt_cases / sizeof kt_cases[0]); \
     }
 

@@ -4,14 +4,14 @@
 #include <stdlib.h>
 
 #include "core/cluster.h"
+#include "core/pod.h"
+#include "core/pod_requests.h"
+#include "core/resources.h"
 #include "harness.h"
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
 #include "kubelet/admit.h"
-#include "core/pod_requests.h"
 #include "kubelet/admit_predicates.h"
-#include "core/pod.h"
-#include "core/resources.h"
 
 static kp_cluster *load(const char *y) {
     kp_error err;
@@ -28,10 +28,9 @@ static kp_cluster *load(const char *y) {
 }
 
 /* machine1: 10m cpu, 20 bytes memory, 32 pods (upstream's makeAllocatableResources(10, 20, 32)) */
-#define NODE_HDR                                                                                \
-    "apiVersion: v1\nkind: Node\nmetadata:\n  name: machine1\n"
-#define NODE_STATUS                                                                             \
-    "status:\n  allocatable:\n    cpu: 10m\n    memory: \"20\"\n    pods: \"32\"\n"               \
+#define NODE_HDR "apiVersion: v1\nkind: Node\nmetadata:\n  name: machine1\n"
+#define NODE_STATUS                                                                 \
+    "status:\n  allocatable:\n    cpu: 10m\n    memory: \"20\"\n    pods: \"32\"\n" \
     "  capacity:\n    cpu: 10m\n    memory: \"20\"\n    pods: \"32\"\n"
 #define NODE NODE_HDR NODE_STATUS
 #define POD(name) "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: " name "\n"
@@ -49,9 +48,10 @@ static kp_admission *admit_opts(kp_cluster *cl, const char *pod, const kp_admit_
 static kp_admission *admit(kp_cluster *cl, const char *pod) { return admit_opts(cl, pod, NULL); }
 
 KT_TEST(no_resources_requested_always_fits) {
-    kp_cluster *cl = load(NODE POD("existing") "spec:\n  nodeName: machine1\n  containers:\n"
-                          "  - name: c\n    resources:\n      requests:\n        cpu: 9m\n"
-                          "        memory: \"19\"\n" POD("p") "spec:\n  containers:\n  - name: c\n");
+    kp_cluster *cl = load(NODE POD(
+        "existing") "spec:\n  nodeName: machine1\n  containers:\n"
+                    "  - name: c\n    resources:\n      requests:\n        cpu: 9m\n"
+                    "        memory: \"19\"\n" POD("p") "spec:\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
@@ -63,10 +63,12 @@ KT_TEST(no_resources_requested_always_fits) {
 }
 
 KT_TEST(not_enough_cpu_and_memory) {
-    kp_cluster *cl = load(NODE POD("existing") "spec:\n  nodeName: machine1\n  containers:\n"
-                          "  - name: c\n    resources:\n      requests:\n        cpu: 5m\n"
-                          "        memory: \"19\"\n" POD("p") "spec:\n  containers:\n  - name: c\n"
-                          "    resources:\n      requests:\n        cpu: 8m\n        memory: \"10\"\n");
+    kp_cluster *cl = load(NODE POD(
+        "existing") "spec:\n  nodeName: machine1\n  containers:\n"
+                    "  - name: c\n    resources:\n      requests:\n        cpu: 5m\n"
+                    "        memory: \"19\"\n" POD(
+                        "p") "spec:\n  containers:\n  - name: c\n"
+                             "    resources:\n      requests:\n        cpu: 8m\n        memory: \"10\"\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
@@ -80,36 +82,39 @@ KT_TEST(not_enough_cpu_and_memory) {
         KT_CHECK_INT(r0->used, 5);
         KT_CHECK_INT(r0->capacity, 10);
         KT_CHECK_STR(r1->reason, "OutOfmemory");
-        KT_CHECK_STR(r1->message, "Node didn't have enough resource: memory, requested: 10, used: 19, capacity: 20");
+        KT_CHECK_STR(
+            r1->message,
+            "Node didn't have enough resource: memory, requested: 10, used: 19, capacity: 20");
     }
     KT_CHECK_STR(kp_admission_reason(a), "OutOfcpu");
-    KT_CHECK_STR(kp_admission_message(a), "Node didn't have enough resource: cpu, requested: 8, used: 5, capacity: 10");
+    KT_CHECK_STR(kp_admission_message(a),
+                 "Node didn't have enough resource: cpu, requested: 8, used: 5, capacity: 10");
     kp_admission_free(a);
     kp_cluster_free(cl);
 }
 
 KT_TEST(too_many_pods) {
-    kp_cluster *cl = load(NODE_HDR "status:\n  allocatable:\n    cpu: \"1\"\n    pods: \"1\"\n"
-                          POD("existing") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
-                          POD("p") "spec:\n  containers:\n  - name: c\n");
+    kp_cluster *cl = load(NODE_HDR "status:\n  allocatable:\n    cpu: \"1\"\n    pods: \"1\"\n" POD(
+        "existing") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n" POD("p") "spec:\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_STR(kp_admission_reason(a), "OutOfpods");
-    KT_CHECK_STR(kp_admission_message(a), "Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1");
+    KT_CHECK_STR(kp_admission_message(a),
+                 "Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1");
     kp_admission_free(a);
     kp_cluster_free(cl);
 }
 
 KT_TEST(terminal_pods_and_the_pod_itself_do_not_count) {
-    kp_cluster *cl = load(NODE_HDR "status:\n  allocatable:\n    cpu: 10m\n    pods: \"2\"\n"
-                          POD("done") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
-                          "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  phase: Succeeded\n"
-                          POD("failed") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
-                          "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  phase: Failed\n"
-                          POD("p") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
-                          "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  phase: Running\n");
+    kp_cluster *cl = load(NODE_HDR "status:\n  allocatable:\n    cpu: 10m\n    pods: \"2\"\n" POD(
+        "done") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
+                "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  phase: Succeeded\n" POD(
+                    "failed") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
+                              "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  phase: Failed\n" POD(
+                                  "p") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
+                                       "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  phase: Running\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
@@ -119,33 +124,37 @@ KT_TEST(terminal_pods_and_the_pod_itself_do_not_count) {
 }
 
 KT_TEST(host_name_mismatch) {
-    kp_cluster *cl = load(NODE "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: machine2\n"
-                          POD("p") "spec:\n  nodeName: machine2\n  containers:\n  - name: c\n");
+    kp_cluster *cl = load(NODE "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: machine2\n" POD(
+        "p") "spec:\n  nodeName: machine2\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_STR(kp_admission_reason(a), "NodeName");
-    KT_CHECK_STR(kp_admission_message(a), "Predicate NodeName failed: node(s) didn't match the requested node name");
+    KT_CHECK_STR(kp_admission_message(a),
+                 "Predicate NodeName failed: node(s) didn't match the requested node name");
     kp_admission_free(a);
     kp_cluster_free(cl);
 }
 
 KT_TEST(host_port_conflict) {
-    kp_cluster *cl = load(NODE POD("existing") "spec:\n  nodeName: machine1\n  containers:\n"
-                          "  - name: c\n    ports:\n    - containerPort: 80\n      hostPort: 123\n"
-                          POD("p") "spec:\n  containers:\n  - name: c\n    ports:\n"
-                          "    - containerPort: 80\n      hostPort: 123\n"
-                          POD("udp") "spec:\n  containers:\n  - name: c\n    ports:\n"
-                          "    - containerPort: 80\n      hostPort: 123\n      protocol: UDP\n"
-                          POD("ip") "spec:\n  containers:\n  - name: c\n    ports:\n"
-                          "    - containerPort: 80\n      hostPort: 123\n      hostIP: 10.0.0.1\n");
+    kp_cluster *cl = load(NODE POD(
+        "existing") "spec:\n  nodeName: machine1\n  containers:\n"
+                    "  - name: c\n    ports:\n    - containerPort: 80\n      hostPort: 123\n" POD(
+                        "p") "spec:\n  containers:\n  - name: c\n    ports:\n"
+                             "    - containerPort: 80\n      hostPort: 123\n" POD(
+                                 "udp") "spec:\n  containers:\n  - name: c\n    ports:\n"
+                                        "    - containerPort: 80\n      hostPort: 123\n      protocol: UDP\n" POD(
+                                            "ip") "spec:\n  containers:\n  - name: c\n    ports:\n"
+                                                  "    - containerPort: 80\n      hostPort: 123\n      hostIP: 10.0.0.1\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_STR(kp_admission_reason(a), "NodePorts");
-    KT_CHECK_STR(kp_admission_message(a), "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports");
+    KT_CHECK_STR(
+        kp_admission_message(a),
+        "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports");
     kp_admission_free(a);
     a = admit(cl, "udp"); /* other protocol: no conflict */
     KT_CHECK(kp_admission_admitted(a));
@@ -160,20 +169,21 @@ KT_TEST(host_port_conflict) {
  * container's host ports count on both sides, a plain init container's do not, and two different
  * specific addresses do not overlap (schedutil.GetHostPorts, HostPortInfo.CheckConflict). */
 KT_TEST(host_port_sidecar_and_addresses) {
-    kp_cluster *cl = load(NODE POD("existing") "spec:\n  nodeName: machine1\n  initContainers:\n"
-                          "  - name: side\n    restartPolicy: Always\n    ports:\n"
-                          "    - containerPort: 80\n      hostPort: 123\n      hostIP: 10.0.0.1\n"
-                          "  - name: init\n    ports:\n    - containerPort: 80\n      hostPort: 456\n"
-                          "  containers:\n  - name: c\n"
-                          POD("side") "spec:\n  initContainers:\n  - name: s\n    restartPolicy: Always\n"
-                          "    ports:\n    - containerPort: 80\n      hostPort: 123\n"
-                          "  containers:\n  - name: c\n"
-                          POD("other_ip") "spec:\n  containers:\n  - name: c\n    ports:\n"
-                          "    - containerPort: 80\n      hostPort: 123\n      hostIP: 10.0.0.2\n"
-                          POD("init_port") "spec:\n  containers:\n  - name: c\n    ports:\n"
-                          "    - containerPort: 80\n      hostPort: 456\n"
-                          POD("init_want") "spec:\n  initContainers:\n  - name: i\n    ports:\n"
-                          "    - containerPort: 80\n      hostPort: 123\n  containers:\n  - name: c\n");
+    kp_cluster *cl = load(NODE POD(
+        "existing") "spec:\n  nodeName: machine1\n  initContainers:\n"
+                    "  - name: side\n    restartPolicy: Always\n    ports:\n"
+                    "    - containerPort: 80\n      hostPort: 123\n      hostIP: 10.0.0.1\n"
+                    "  - name: init\n    ports:\n    - containerPort: 80\n      hostPort: 456\n"
+                    "  containers:\n  - name: c\n" POD(
+                        "side") "spec:\n  initContainers:\n  - name: s\n    restartPolicy: Always\n"
+                                "    ports:\n    - containerPort: 80\n      hostPort: 123\n"
+                                "  containers:\n  - name: c\n" POD(
+                                    "other_ip") "spec:\n  containers:\n  - name: c\n    ports:\n"
+                                                "    - containerPort: 80\n      hostPort: 123\n      hostIP: 10.0.0.2\n" POD(
+                                                    "init_port") "spec:\n  containers:\n  - name: c\n    ports:\n"
+                                                                 "    - containerPort: 80\n      hostPort: 456\n" POD(
+                                                                     "init_want") "spec:\n  initContainers:\n  - name: i\n    ports:\n"
+                                                                                  "    - containerPort: 80\n      hostPort: 123\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "side"); /* 0.0.0.0 in a sidecar against 10.0.0.1 in a sidecar */
@@ -195,11 +205,11 @@ KT_TEST(host_port_sidecar_and_addresses) {
 #define TAINTED_NODE(taints) NODE_HDR "spec:\n  taints:\n" taints NODE_STATUS
 
 KT_TEST(taints_only_noexecute_matters) {
-    kp_cluster *cl = load(TAINTED_NODE("  - key: foo\n    effect: NoSchedule\n  - key: bar\n    effect: NoExecute\n")
-                          POD("tolerant") "spec:\n  tolerations:\n  - key: foo\n  - key: bar\n  containers:\n  - name: c\n"
-                          POD("plain") "spec:\n  containers:\n  - name: c\n"
-                          POD("static") "  annotations:\n    kubernetes.io/config.source: file\n"
-                          "spec:\n  containers:\n  - name: c\n");
+    kp_cluster *cl = load(
+        TAINTED_NODE("  - key: foo\n    effect: NoSchedule\n  - key: bar\n    effect: NoExecute\n")
+            POD("tolerant") "spec:\n  tolerations:\n  - key: foo\n  - key: bar\n  containers:\n  - name: c\n" POD(
+                "plain") "spec:\n  containers:\n  - name: c\n" POD("static") "  annotations:\n    kubernetes.io/config.source: file\n"
+                                                                             "spec:\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "tolerant");
@@ -208,7 +218,9 @@ KT_TEST(taints_only_noexecute_matters) {
     a = admit(cl, "plain");
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_STR(kp_admission_reason(a), "TaintToleration");
-    KT_CHECK_STR(kp_admission_message(a), "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate");
+    KT_CHECK_STR(
+        kp_admission_message(a),
+        "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate");
     kp_admission_free(a);
     a = admit(cl, "static"); /* static pods ignore taints */
     KT_CHECK(kp_admission_admitted(a));
@@ -218,8 +230,9 @@ KT_TEST(taints_only_noexecute_matters) {
 }
 
 KT_TEST(noschedule_and_prefer_taints_admit) {
-    kp_cluster *cl = load(TAINTED_NODE("  - key: foo\n    effect: NoSchedule\n  - key: baz\n    effect: PreferNoSchedule\n")
-                          POD("plain") "spec:\n  containers:\n  - name: c\n");
+    kp_cluster *cl = load(TAINTED_NODE(
+        "  - key: foo\n    effect: NoSchedule\n  - key: baz\n    effect: PreferNoSchedule\n")
+                              POD("plain") "spec:\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "plain");
@@ -229,10 +242,11 @@ KT_TEST(noschedule_and_prefer_taints_admit) {
 }
 
 KT_TEST(static_pod_node_affinity_mismatch) {
-    kp_cluster *cl = load(NODE POD("p") "  annotations:\n    kubernetes.io/config.source: file\nspec:\n"
-                          "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
-                          "        nodeSelectorTerms:\n        - matchExpressions:\n          - key: foo\n"
-                          "            operator: Exists\n  containers:\n  - name: c\n");
+    kp_cluster *cl = load(NODE POD(
+        "p") "  annotations:\n    kubernetes.io/config.source: file\nspec:\n"
+             "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+             "        nodeSelectorTerms:\n        - matchExpressions:\n          - key: foo\n"
+             "            operator: Exists\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
@@ -245,18 +259,20 @@ KT_TEST(static_pod_node_affinity_mismatch) {
 /* removeMissingExtendedResources: an extended resource the node does not advertise is dropped;
  * one advertised with 0 is kept (and then does not fit); hugepages are native, never dropped. */
 KT_TEST(extended_resources) {
-    kp_cluster *cl = load(NODE_HDR "status:\n  allocatable:\n    cpu: \"1\"\n    pods: \"10\"\n"
-                          "    example.com/zero: \"0\"\n    example.com/b: \"1\"\n    example.com/a: \"1\"\n"
-                          POD("missing") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
-                          "        foo.com/bar: \"1\"\n      limits:\n        foo.com/bar: \"1\"\n"
-                          POD("zero") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
-                          "        example.com/zero: \"1\"\n      limits:\n        example.com/zero: \"1\"\n"
-                          POD("two") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
-                          "        example.com/b: \"2\"\n        example.com/a: \"2\"\n      limits:\n"
-                          "        example.com/b: \"2\"\n        example.com/a: \"2\"\n"
-                          POD("huge") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
-                          "        hugepages-2Mi: 2Mi\n        memory: 1Mi\n      limits:\n"
-                          "        hugepages-2Mi: 2Mi\n        memory: 1Mi\n");
+    kp_cluster *cl = load(
+        NODE_HDR
+        "status:\n  allocatable:\n    cpu: \"1\"\n    pods: \"10\"\n"
+        "    example.com/zero: \"0\"\n    example.com/b: \"1\"\n    example.com/a: \"1\"\n" POD(
+            "missing") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
+                       "        foo.com/bar: \"1\"\n      limits:\n        foo.com/bar: \"1\"\n" POD(
+                           "zero") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
+                                   "        example.com/zero: \"1\"\n      limits:\n        example.com/zero: \"1\"\n" POD(
+                                       "two") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
+                                              "        example.com/b: \"2\"\n        example.com/a: \"2\"\n      limits:\n"
+                                              "        example.com/b: \"2\"\n        example.com/a: \"2\"\n" POD(
+                                                  "huge") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
+                                                          "        hugepages-2Mi: 2Mi\n        memory: 1Mi\n      limits:\n"
+                                                          "        hugepages-2Mi: 2Mi\n        memory: 1Mi\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "missing");
@@ -265,8 +281,9 @@ KT_TEST(extended_resources) {
     a = admit(cl, "zero");
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_STR(kp_admission_reason(a), "OutOfexample.com/zero");
-    KT_CHECK_STR(kp_admission_message(a),
-                 "Node didn't have enough resource: example.com/zero, requested: 1, used: 0, capacity: 0");
+    KT_CHECK_STR(
+        kp_admission_message(a),
+        "Node didn't have enough resource: example.com/zero, requested: 1, used: 0, capacity: 0");
     kp_admission_free(a);
     a = admit(cl, "two"); /* scalar resources reported in name order */
     KT_CHECK_INT(kp_admission_failure_count(a), 2);
@@ -279,26 +296,29 @@ KT_TEST(extended_resources) {
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_INT(kp_admission_failure_count(a), 2); /* memory (0 allocatable) and hugepages */
     KT_CHECK_STR(kp_admission_reason(a), "OutOfmemory");
-    if (kp_admission_failure_count(a) == 2) KT_CHECK_STR(kp_admission_failure(a, 1)->reason, "OutOfhugepages-2Mi");
+    if (kp_admission_failure_count(a) == 2)
+        KT_CHECK_STR(kp_admission_failure(a, 1)->reason, "OutOfhugepages-2Mi");
     kp_admission_free(a);
     kp_cluster_free(cl);
 }
 
 KT_TEST(os_checks) {
-    kp_cluster *cl = load(NODE_HDR "  labels:\n    kubernetes.io/os: linux\n" NODE_STATUS
-                          POD("label") "  labels:\n    kubernetes.io/os: windows\nspec:\n  containers:\n  - name: c\n"
-                          POD("field") "spec:\n  os:\n    name: windows\n  containers:\n  - name: c\n"
-                          POD("ok") "  labels:\n    kubernetes.io/os: linux\nspec:\n  os:\n    name: linux\n"
-                          "  containers:\n  - name: c\n");
+    kp_cluster *cl = load(
+        NODE_HDR "  labels:\n    kubernetes.io/os: linux\n" NODE_STATUS
+            POD("label") "  labels:\n    kubernetes.io/os: windows\nspec:\n  containers:\n  - name: c\n" POD(
+                "field") "spec:\n  os:\n    name: windows\n  containers:\n  - name: c\n" POD("ok") "  labels:\n    kubernetes.io/os: linux\nspec:\n  os:\n    name: linux\n"
+                                                                                                   "  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "label");
     KT_CHECK_STR(kp_admission_reason(a), "PodOSSelectorNodeLabelDoesNotMatch");
-    KT_CHECK_STR(kp_admission_message(a), "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label");
+    KT_CHECK_STR(kp_admission_message(a),
+                 "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label");
     kp_admission_free(a);
     a = admit(cl, "field");
     KT_CHECK_STR(kp_admission_reason(a), "PodOSNotSupported");
-    KT_CHECK_STR(kp_admission_message(a), "Failed to admit pod as the OS field doesn't match node OS");
+    KT_CHECK_STR(kp_admission_message(a),
+                 "Failed to admit pod as the OS field doesn't match node OS");
     kp_admission_free(a);
     a = admit(cl, "ok");
     KT_CHECK(kp_admission_admitted(a));
@@ -306,14 +326,14 @@ KT_TEST(os_checks) {
     kp_cluster_free(cl);
 }
 
-#define PRESSURE_PODS                                                                           \
-    POD("be") "spec:\n  containers:\n  - name: c\n"                                             \
-    POD("bu") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 1m\n" \
-    POD("gu") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 1m\n" \
-    "        memory: \"1\"\n      limits:\n        cpu: 1m\n        memory: \"1\"\n"          \
-    POD("betol") "spec:\n  tolerations:\n  - key: node.kubernetes.io/memory-pressure\n"         \
-    "    operator: Exists\n    effect: NoSchedule\n  containers:\n  - name: c\n"                \
-    POD("crit") "spec:\n  priority: 2000000000\n  containers:\n  - name: c\n"
+#define PRESSURE_PODS                                                                                                                            \
+    POD("be")                                                                                                                                    \
+    "spec:\n  containers:\n  - name: c\n" POD("bu") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 1m\n" POD( \
+        "gu") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 1m\n"                                            \
+              "        memory: \"1\"\n      limits:\n        cpu: 1m\n        memory: \"1\"\n" POD(                                              \
+                  "betol") "spec:\n  tolerations:\n  - key: node.kubernetes.io/memory-pressure\n"                                                \
+                           "    operator: Exists\n    effect: NoSchedule\n  containers:\n  - name: c\n" POD(                                     \
+                               "crit") "spec:\n  priority: 2000000000\n  containers:\n  - name: c\n"
 
 static bool admitted_under(kp_cluster *cl, const char *pod, unsigned conds, char *msg, size_t cap) {
     kp_admit_options o;
@@ -346,7 +366,8 @@ KT_TEST(admit_under_node_conditions) {
     KT_CHECK_STR(m, "Evicted|The node had condition: [DiskPressure]. ");
     KT_CHECK(!admitted_under(cl, "bu", MEM | DISK, m, sizeof m));
     KT_CHECK_STR(m, "Evicted|The node had condition: [MemoryPressure DiskPressure]. ");
-    KT_CHECK(!admitted_under(cl, "betol", MEM | PID, m, sizeof m)); /* toleration only helps alone */
+    KT_CHECK(
+        !admitted_under(cl, "betol", MEM | PID, m, sizeof m)); /* toleration only helps alone */
     KT_CHECK(!admitted_under(cl, "gu", PID, m, sizeof m));
     KT_CHECK_STR(m, "Evicted|The node had condition: [PIDPressure]. ");
     KT_CHECK(admitted_under(cl, "crit", MEM | DISK | PID, m, sizeof m));
@@ -355,8 +376,8 @@ KT_TEST(admit_under_node_conditions) {
 
 KT_TEST(conditions_from_node_status) {
     kp_cluster *cl = load(NODE "  conditions:\n  - type: Ready\n    status: \"True\"\n"
-                          "  - type: MemoryPressure\n    status: \"True\"\n"
-                          "  - type: DiskPressure\n    status: \"False\"\n" PRESSURE_PODS);
+                               "  - type: MemoryPressure\n    status: \"True\"\n"
+                               "  - type: DiskPressure\n    status: \"False\"\n" PRESSURE_PODS);
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "be");
@@ -377,14 +398,14 @@ KT_TEST(conditions_from_node_status) {
 
 /* GetResourceRequest: sidecar-aware init maximum, overhead only on a non-zero total, pods = 1. */
 KT_TEST(kubelet_resource_request) {
-    kp_cluster *cl = load(NODE
-                          POD("init") "spec:\n  initContainers:\n  - name: i1\n    resources:\n      requests:\n"
-                          "        cpu: 500m\n  - name: side\n    restartPolicy: Always\n    resources:\n"
-                          "      requests:\n        cpu: 100m\n        memory: 10Mi\n  - name: i2\n"
-                          "    resources:\n      requests:\n        cpu: 450m\n  containers:\n  - name: c\n"
-                          "    resources:\n      requests:\n        cpu: 200m\n        memory: 20Mi\n"
-                          POD("ovh") "spec:\n  overhead:\n    cpu: 50m\n    memory: 5Mi\n  containers:\n"
-                          "  - name: c\n    resources:\n      requests:\n        cpu: 100m\n");
+    kp_cluster *cl = load(NODE POD(
+        "init") "spec:\n  initContainers:\n  - name: i1\n    resources:\n      requests:\n"
+                "        cpu: 500m\n  - name: side\n    restartPolicy: Always\n    resources:\n"
+                "      requests:\n        cpu: 100m\n        memory: 10Mi\n  - name: i2\n"
+                "    resources:\n      requests:\n        cpu: 450m\n  containers:\n  - name: c\n"
+                "    resources:\n      requests:\n        cpu: 200m\n        memory: 20Mi\n" POD(
+                    "ovh") "spec:\n  overhead:\n    cpu: 50m\n    memory: 5Mi\n  containers:\n"
+                           "  - name: c\n    resources:\n      requests:\n        cpu: 100m\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     const kp_pod *ip = &cl->pods[kp_cluster_find_pod(cl, "init")];
@@ -394,7 +415,8 @@ KT_TEST(kubelet_resource_request) {
     KT_CHECK_INT(kp__pod_resource_request(cl, ip, KP_RES_MEM), 30 * 1024 * 1024);
     KT_CHECK_INT(kp__pod_resource_request(cl, ip, KP_RES_PODS), 1);
     KT_CHECK_INT(kp__pod_resource_request(cl, op, KP_RES_CPU), 150);
-    KT_CHECK_INT(kp__pod_resource_request(cl, op, KP_RES_MEM), 0); /* no request: overhead not added */
+    KT_CHECK_INT(kp__pod_resource_request(cl, op, KP_RES_MEM),
+                 0); /* no request: overhead not added */
     /* without overhead or pod-level resources the kubelet's figure is the scheduler's request
      * vector (admit_preempt.c relies on it) */
     KT_CHECK_INT(kp__pod_resource_request(cl, ip, KP_RES_CPU), kp__resv_get(&ip->req, KP_RES_CPU));
@@ -405,15 +427,12 @@ KT_TEST(kubelet_resource_request) {
 }
 
 KT_TEST(preemptable_rule) {
-    kp_cluster *cl = load(NODE
-                          POD("low") "spec:\n  priority: 10\n  containers:\n  - name: c\n"
-                          POD("high") "spec:\n  priority: 20\n  containers:\n  - name: c\n"
-                          POD("cc") "spec:\n  priority: 2000000000\n  containers:\n  - name: c\n"
-                          POD("nc") "spec:\n  priority: 2000001000\n  containers:\n  - name: c\n"
-                          POD("static") "  annotations:\n    kubernetes.io/config.source: file\n"
-                          "spec:\n  containers:\n  - name: c\n"
-                          POD("mirror") "  annotations:\n    kubernetes.io/config.mirror: abc\n"
-                          "spec:\n  priority: 0\n  containers:\n  - name: c\n");
+    kp_cluster *cl = load(
+        NODE POD("low") "spec:\n  priority: 10\n  containers:\n  - name: c\n" POD("high") "spec:\n  priority: 20\n  containers:\n  - name: c\n" POD("cc") "spec:\n  priority: 2000000000\n  containers:\n  - name: c\n" POD(
+            "nc") "spec:\n  priority: 2000001000\n  containers:\n  - name: c\n" POD("static") "  annotations:\n    kubernetes.io/config.source: file\n"
+                                                                                              "spec:\n  containers:\n  - name: c\n" POD(
+                                                                                                  "mirror") "  annotations:\n    kubernetes.io/config.mirror: abc\n"
+                                                                                                            "spec:\n  priority: 0\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
 #define PP(n) (&cl->pods[kp_cluster_find_pod(cl, n)])
@@ -422,12 +441,14 @@ KT_TEST(preemptable_rule) {
     KT_CHECK(kp__admit_is_critical(PP("static")));
     KT_CHECK(kp__admit_is_critical(PP("mirror")));
     KT_CHECK(kp__admit_preemptable(PP("cc"), PP("high")));
-    KT_CHECK(kp__admit_preemptable(PP("high"), PP("low"))); /* rule 2 alone (not used: non-critical never preempts) */
+    KT_CHECK(kp__admit_preemptable(
+        PP("high"), PP("low"))); /* rule 2 alone (not used: non-critical never preempts) */
     KT_CHECK(!kp__admit_preemptable(PP("low"), PP("high")));
     KT_CHECK(kp__admit_preemptable(PP("nc"), PP("cc")));
     KT_CHECK(!kp__admit_preemptable(PP("cc"), PP("nc")));
     KT_CHECK(!kp__admit_preemptable(PP("cc"), PP("cc")));
-    KT_CHECK(kp__admit_preemptable(PP("cc"), PP("mirror"))); /* mirror is critical, priority 0 < 2e9 */
+    KT_CHECK(
+        kp__admit_preemptable(PP("cc"), PP("mirror"))); /* mirror is critical, priority 0 < 2e9 */
     KT_CHECK(!kp__admit_preemptable(PP("mirror"), PP("cc")));
 #undef PP
     kp_cluster_free(cl);
@@ -457,8 +478,9 @@ KT_TEST(bad_arguments) {
 
 KT_MAIN(KT_CASE(no_resources_requested_always_fits), KT_CASE(not_enough_cpu_and_memory),
         KT_CASE(too_many_pods), KT_CASE(terminal_pods_and_the_pod_itself_do_not_count),
-        KT_CASE(host_name_mismatch), KT_CASE(host_port_conflict), KT_CASE(host_port_sidecar_and_addresses),
-        KT_CASE(taints_only_noexecute_matters), KT_CASE(noschedule_and_prefer_taints_admit),
-        KT_CASE(static_pod_node_affinity_mismatch), KT_CASE(extended_resources), KT_CASE(os_checks),
-        KT_CASE(admit_under_node_conditions), KT_CASE(conditions_from_node_status),
-        KT_CASE(kubelet_resource_request), KT_CASE(preemptable_rule), KT_CASE(bad_arguments))
+        KT_CASE(host_name_mismatch), KT_CASE(host_port_conflict),
+        KT_CASE(host_port_sidecar_and_addresses), KT_CASE(taints_only_noexecute_matters),
+        KT_CASE(noschedule_and_prefer_taints_admit), KT_CASE(static_pod_node_affinity_mismatch),
+        KT_CASE(extended_resources), KT_CASE(os_checks), KT_CASE(admit_under_node_conditions),
+        KT_CASE(conditions_from_node_status), KT_CASE(kubelet_resource_request),
+        KT_CASE(preemptable_rule), KT_CASE(bad_arguments))

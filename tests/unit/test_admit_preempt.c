@@ -45,13 +45,16 @@ static void test_pod(const char *kind, const char *name, const char *node) {
     bool limits = false;
     long prio = -1;
     if (!strcmp(kind, "tiny")) cpu = "1m", mem = "1Mi";
-    else if (!strcmp(kind, "bestEffort")) ;
+    else if (!strcmp(kind, "bestEffort"))
+        ;
     else if (!strcmp(kind, "burstable")) cpu = "100m", mem = "100Mi";
     else if (!strcmp(kind, "highRequestBurstable")) cpu = "300m", mem = "300Mi";
     else if (!strcmp(kind, "guaranteed")) cpu = "100m", mem = "100Mi", limits = true;
     else if (!strcmp(kind, "highRequestGuaranteed")) cpu = "300m", mem = "300Mi", limits = true;
-    else if (!strcmp(kind, "clusterCritical")) cpu = "100m", mem = "100Mi", ns = "kube-system", prio = 2000000000;
-    else if (!strcmp(kind, "nodeCritical")) cpu = "100m", mem = "100Mi", ns = "kube-system", prio = 2000000100;
+    else if (!strcmp(kind, "clusterCritical"))
+        cpu = "100m", mem = "100Mi", ns = "kube-system", prio = 2000000000;
+    else if (!strcmp(kind, "nodeCritical"))
+        cpu = "100m", mem = "100Mi", ns = "kube-system", prio = 2000000100;
     y("---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n", name, ns);
     if (*node) y("  nodeName: %s\n", node);
     if (prio >= 0) y("  priority: %ld\n", prio);
@@ -126,7 +129,8 @@ static void run(const char *preemptor, const char *const *kinds, size_t n, reqsp
     kp_status st = KP_OK;
     if (pre < 0 || node < 0) {
         snprintf(out, cap, "lookup failed");
-    } else if (!kp__admit_pods_to_preempt(cl, (uint32_t)node, (uint32_t)pre, &l, a, err, sizeof err, &st)) {
+    } else if (!kp__admit_pods_to_preempt(cl, (uint32_t)node, (uint32_t)pre, &l, a, err, sizeof err,
+                                          &st)) {
         snprintf(out, cap, "error: %s", err);
     } else {
         size_t len = 0;
@@ -140,7 +144,9 @@ static void run(const char *preemptor, const char *const *kinds, size_t n, reqsp
     kp_cluster_free(cl);
 }
 
-#define KINDS(...) ((const char *const[]){__VA_ARGS__}), (sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+#define KINDS(...)                        \
+    ((const char *const[]){__VA_ARGS__}), \
+        (sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 #define NOKINDS ((const char *const[]){""}), 0
 
 /* ---- upstream getPodsToPreempt table -------------------------------------------------- */
@@ -154,31 +160,36 @@ KT_TEST(p1_no_requirements_no_pods) {
 KT_TEST(p2_pods_requirement_without_pods_fails) {
     char out[1024];
     run("clusterCritical", NOKINDS, (reqspec){0, 0, 1, NULL, 0}, out, sizeof out);
-    KT_CHECK_STR(out, "error: no set of running pods found to reclaim resources: [(res: pods, q: 1), ]");
+    KT_CHECK_STR(out,
+                 "error: no set of running pods found to reclaim resources: [(res: pods, q: 1), ]");
 }
 
 KT_TEST(p3_single_burstable_exact) {
     char out[1024];
-    run("clusterCritical", KINDS("burstable"), (reqspec){100, 100 * MI, 1, NULL, 0}, out, sizeof out);
+    run("clusterCritical", KINDS("burstable"), (reqspec){100, 100 * MI, 1, NULL, 0}, out,
+        sizeof out);
     KT_CHECK_STR(out, "burstable");
 }
 
 KT_TEST(p4_insufficient_totals) {
     char out[1024];
-    run("clusterCritical", KINDS("burstable"), (reqspec){200, 200 * MI, 2, NULL, 0}, out, sizeof out);
+    run("clusterCritical", KINDS("burstable"), (reqspec){200, 200 * MI, 2, NULL, 0}, out,
+        sizeof out);
     KT_CHECK_STR(out, "error: no set of running pods found to reclaim resources: "
                       "[(res: cpu, q: 100), (res: memory, q: 104857600), (res: pods, q: 1), ]");
 }
 
 KT_TEST(p5_besteffort_before_burstable) {
     char out[1024];
-    run("clusterCritical", KINDS("burstable", "bestEffort"), (reqspec){0, 0, 1, NULL, 0}, out, sizeof out);
+    run("clusterCritical", KINDS("burstable", "bestEffort"), (reqspec){0, 0, 1, NULL, 0}, out,
+        sizeof out);
     KT_CHECK_STR(out, "bestEffort");
 }
 
 KT_TEST(p6_burstable_before_guaranteed) {
     char out[1024];
-    run("clusterCritical", KINDS("burstable", "guaranteed"), (reqspec){0, 0, 1, NULL, 0}, out, sizeof out);
+    run("clusterCritical", KINDS("burstable", "guaranteed"), (reqspec){0, 0, 1, NULL, 0}, out,
+        sizeof out);
     KT_CHECK_STR(out, "burstable");
 }
 
@@ -199,7 +210,8 @@ KT_TEST(p8_distance_prefers_the_pod_that_covers) {
 KT_TEST(p9_two_burstables_by_distance) {
     char out[1024];
     run("clusterCritical",
-        KINDS("bestEffort", "burstable", "highRequestBurstable", "guaranteed", "highRequestGuaranteed"),
+        KINDS("bestEffort", "burstable", "highRequestBurstable", "guaranteed",
+              "highRequestGuaranteed"),
         (reqspec){350, 350 * MI, 0, NULL, 0}, out, sizeof out);
     /* round 1 picks HB (distance 0.041 vs 1.02), round 2 the remaining (50, 50) picks B */
     KT_CHECK_STR(out, "highRequestBurstable,burstable");
@@ -208,7 +220,8 @@ KT_TEST(p9_two_burstables_by_distance) {
 KT_TEST(p10_guaranteed_needed_and_no_extra_burstable) {
     char out[1024];
     run("clusterCritical",
-        KINDS("bestEffort", "burstable", "highRequestBurstable", "guaranteed", "highRequestGuaranteed"),
+        KINDS("bestEffort", "burstable", "highRequestBurstable", "guaranteed",
+              "highRequestGuaranteed"),
         (reqspec){0, 550 * MI, 0, NULL, 0}, out, sizeof out);
     KT_CHECK_STR(out, "highRequestBurstable,highRequestGuaranteed");
 }
@@ -222,7 +235,8 @@ KT_TEST(p11_node_critical_preempts_cluster_critical) {
 KT_TEST(p12_cluster_critical_cannot_preempt_node_critical) {
     char out[1024];
     run("clusterCritical", KINDS("nodeCritical"), (reqspec){100, 0, 0, NULL, 0}, out, sizeof out);
-    KT_CHECK_STR(out, "error: no set of running pods found to reclaim resources: [(res: cpu, q: 100), ]");
+    KT_CHECK_STR(
+        out, "error: no set of running pods found to reclaim resources: [(res: cpu, q: 100), ]");
 }
 
 KT_TEST(p15_evict_to_free_memory) {
@@ -243,7 +257,9 @@ KT_TEST(p15_equal_priority_critical_not_preemptable) {
 KT_TEST(p15_besteffort_frees_no_memory) {
     char out[1024];
     run("clusterCritical", KINDS("bestEffort"), (reqspec){0, 1 * MI, 0, NULL, 0}, out, sizeof out);
-    KT_CHECK_STR(out, "error: no set of running pods found to reclaim resources: [(res: memory, q: 1048576), ]");
+    KT_CHECK_STR(
+        out,
+        "error: no set of running pods found to reclaim resources: [(res: memory, q: 1048576), ]");
 }
 
 /* Fully tied candidates: smallerResourceRequest is true on equality, so the LAST tied pod in the
@@ -346,11 +362,11 @@ KT_TEST(requirement_string_format) {
 KT_TEST(admit_critical_preempts_and_reports_victims) {
     yaml_len = 0;
     node_yaml("n1", "1", "1Gi", "110");
-    test_pod("highRequestGuaranteed", "g", "n1");   /* 300m 300Mi */
-    test_pod("highRequestBurstable", "hb", "n1");   /* 300m 300Mi */
-    test_pod("burstable", "b", "n1");               /* 100m 100Mi */
+    test_pod("highRequestGuaranteed", "g", "n1"); /* 300m 300Mi */
+    test_pod("highRequestBurstable", "hb", "n1"); /* 300m 300Mi */
+    test_pod("burstable", "b", "n1"); /* 100m 100Mi */
     test_pod("bestEffort", "be", "n1");
-    test_pod("tiny", "t", "n1");                    /* 1m 1Mi */
+    test_pod("tiny", "t", "n1"); /* 1m 1Mi */
     y("---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: crit\n  namespace: kube-system\nspec:\n"
       "  priorityClassName: system-node-critical\n  containers:\n  - name: c\n    resources:\n"
       "      requests:\n        cpu: 500m\n        memory: 400Mi\n");
@@ -367,8 +383,9 @@ KT_TEST(admit_critical_preempts_and_reports_victims) {
     /* used: 701m / 701Mi of 1000m / 1024Mi -> short cpu 201m, memory 77Mi */
     KT_CHECK_INT(kp_admission_failure_count(a), 2);
     KT_CHECK_STR(kp_admission_failure(a, 0)->reason, "OutOfcpu");
-    KT_CHECK_STR(kp_admission_failure(a, 0)->message,
-                 "Node didn't have enough resource: cpu, requested: 500, used: 701, capacity: 1000");
+    KT_CHECK_STR(
+        kp_admission_failure(a, 0)->message,
+        "Node didn't have enough resource: cpu, requested: 500, used: 701, capacity: 1000");
     KT_CHECK_STR(kp_admission_failure(a, 1)->reason, "OutOfmemory");
     KT_CHECK_INT(kp_admission_requirement_count(a), 2);
     KT_CHECK_INT(kp_admission_requirement(a, 0)->quantity, 201);
@@ -400,7 +417,8 @@ KT_TEST(admit_critical_not_enough_gives_upstream_error) {
     if (!cl) return;
     kp_admission *a = kp_admission_new();
     KT_CHECK_INT(kp_admit(cl, kp_cluster_find_node(cl, "n1"),
-                          kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, NULL), KP_OK);
+                          kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, NULL),
+                 KP_OK);
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_STR(kp_admission_reason(a), "UnexpectedAdmissionError");
     KT_CHECK_STR(kp_admission_message(a),
@@ -426,8 +444,9 @@ KT_TEST(admit_non_critical_preempts_nothing) {
     KT_CHECK(!kp_admission_critical(a));
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_STR(kp_admission_reason(a), "OutOfcpu");
-    KT_CHECK_STR(kp_admission_message(a),
-                 "Node didn't have enough resource: cpu, requested: 800, used: 300, capacity: 1000");
+    KT_CHECK_STR(
+        kp_admission_message(a),
+        "Node didn't have enough resource: cpu, requested: 800, used: 300, capacity: 1000");
     KT_CHECK_INT(kp_admission_victim_count(a), 0);
     kp_admission_free(a);
     kp_cluster_free(cl);
@@ -444,14 +463,16 @@ KT_TEST(admit_critical_with_non_resource_reason_is_rejected) {
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = kp_admission_new();
-    KT_CHECK_INT(kp_admit(cl, 0, kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, NULL), KP_OK);
+    KT_CHECK_INT(kp_admit(cl, 0, kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, NULL),
+                 KP_OK);
     KT_CHECK(!kp_admission_admitted(a));
     KT_CHECK_INT(kp_admission_failure_count(a), 2);
     KT_CHECK_STR(kp_admission_failure(a, 0)->reason, "OutOfcpu");
     /* only non-resource reasons are returned; the first is reported */
     KT_CHECK_STR(kp_admission_reason(a), "NodeAffinity");
-    KT_CHECK_STR(kp_admission_message(a),
-                 "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector");
+    KT_CHECK_STR(
+        kp_admission_message(a),
+        "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector");
     KT_CHECK_INT(kp_admission_victim_count(a), 0);
     kp_admission_free(a);
     kp_cluster_free(cl);
@@ -464,36 +485,41 @@ KT_TEST(long_requirement_lists_are_not_cut) {
     yaml_len = 0;
     y("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nstatus:\n  allocatable:\n    cpu: \"4\"\n"
       "    memory: 8Gi\n    pods: \"110\"\n");
-    for (int i = 0; i < 16; i++) y("    example.com/a-rather-long-extended-resource-name-%02d: \"1\"\n", i);
+    for (int i = 0; i < 16; i++)
+        y("    example.com/a-rather-long-extended-resource-name-%02d: \"1\"\n", i);
     y("---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: crit\n  namespace: kube-system\nspec:\n"
       "  priority: 2000000000\n  containers:\n  - name: c\n    resources:\n      requests:\n");
-    for (int i = 0; i < 16; i++) y("        example.com/a-rather-long-extended-resource-name-%02d: \"2\"\n", i);
+    for (int i = 0; i < 16; i++)
+        y("        example.com/a-rather-long-extended-resource-name-%02d: \"2\"\n", i);
     kp_cluster *cl = load();
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = kp_admission_new();
     kp_error err;
     kp_error_clear(&err);
-    KT_CHECK_INT(kp_admit(cl, 0, kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, &err), KP_OK);
+    KT_CHECK_INT(kp_admit(cl, 0, kp_cluster_find_pod(cl, "kube-system/crit"), NULL, a, &err),
+                 KP_OK);
     KT_CHECK(!kp_admission_admitted(a));
     const char *msg = kp_admission_message(a);
     KT_CHECK(strlen(msg) > 1024);
-    KT_CHECK(strstr(msg, "(res: example.com/a-rather-long-extended-resource-name-15, q: 1), ]") != NULL);
+    KT_CHECK(strstr(msg, "(res: example.com/a-rather-long-extended-resource-name-15, q: 1), ]") !=
+             NULL);
     kp_admission_free(a);
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(long_requirement_lists_are_not_cut), KT_CASE(p1_no_requirements_no_pods), KT_CASE(p2_pods_requirement_without_pods_fails),
-        KT_CASE(p3_single_burstable_exact), KT_CASE(p4_insufficient_totals),
-        KT_CASE(p5_besteffort_before_burstable), KT_CASE(p6_burstable_before_guaranteed),
-        KT_CASE(p7_smallest_sufficient_burstable), KT_CASE(p8_distance_prefers_the_pod_that_covers),
-        KT_CASE(p9_two_burstables_by_distance), KT_CASE(p10_guaranteed_needed_and_no_extra_burstable),
+KT_MAIN(KT_CASE(long_requirement_lists_are_not_cut), KT_CASE(p1_no_requirements_no_pods),
+        KT_CASE(p2_pods_requirement_without_pods_fails), KT_CASE(p3_single_burstable_exact),
+        KT_CASE(p4_insufficient_totals), KT_CASE(p5_besteffort_before_burstable),
+        KT_CASE(p6_burstable_before_guaranteed), KT_CASE(p7_smallest_sufficient_burstable),
+        KT_CASE(p8_distance_prefers_the_pod_that_covers), KT_CASE(p9_two_burstables_by_distance),
+        KT_CASE(p10_guaranteed_needed_and_no_extra_burstable),
         KT_CASE(p11_node_critical_preempts_cluster_critical),
         KT_CASE(p12_cluster_critical_cannot_preempt_node_critical),
         KT_CASE(p15_evict_to_free_memory), KT_CASE(p15_equal_priority_critical_not_preemptable),
-        KT_CASE(p15_besteffort_frees_no_memory), KT_CASE(ties_pick_last_then_swap_remove), KT_CASE(swap_remove_reorders_candidates),
-        KT_CASE(ties_prefer_smaller_memory_then_cpu), KT_CASE(requirement_string_format),
-        KT_CASE(admit_critical_preempts_and_reports_victims),
+        KT_CASE(p15_besteffort_frees_no_memory), KT_CASE(ties_pick_last_then_swap_remove),
+        KT_CASE(swap_remove_reorders_candidates), KT_CASE(ties_prefer_smaller_memory_then_cpu),
+        KT_CASE(requirement_string_format), KT_CASE(admit_critical_preempts_and_reports_victims),
         KT_CASE(admit_critical_not_enough_gives_upstream_error),
         KT_CASE(admit_non_critical_preempts_nothing),
         KT_CASE(admit_critical_with_non_resource_reason_is_rejected))

@@ -8,16 +8,16 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/pod_requests.h"
 #include "harness.h"
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
 #include "kubelet/admit.h"
-#include "core/pod_requests.h"
 #include "kubelet/admit_predicates.h"
 #include "kubelet/admit_preempt.h"
-#include "core/cluster.h"
-#include "core/node.h"
-#include "core/pod.h"
 
 static uint64_t rng_state;
 static uint64_t rnd(void) { /* xorshift64* */
@@ -137,7 +137,8 @@ KT_TEST(property_victims_sound_and_sufficient) {
             KT_CHECK(ri >= 0);
             int64_t freed = 0;
             for (size_t v = 0; v < nv; v++)
-                freed += kp__pod_resource_request(cl, &cl->pods[kp_admission_victim(a, v)->pod], ri);
+                freed +=
+                    kp__pod_resource_request(cl, &cl->pods[kp_admission_victim(a, v)->pod], ri);
             KT_CHECK(freed >= req->quantity);
         }
         /* soundness */
@@ -173,7 +174,8 @@ KT_TEST(property_victims_sound_and_sufficient) {
                 if (all < req->quantity) short_somewhere = true;
             }
             KT_CHECK(short_somewhere);
-            KT_CHECK_CONTAINS(kp_admission_message(a), "no set of running pods found to reclaim resources: [");
+            KT_CHECK_CONTAINS(kp_admission_message(a),
+                              "no set of running pods found to reclaim resources: [");
         }
         kp_cluster_free(cl);
     }

@@ -71,18 +71,22 @@ static size_t big_len;
 static void make_big_list(void) {
     size_t cap = 1 << 20, n = 0;
     big_list = malloc(cap);
-    n += (size_t)snprintf(big_list + n, cap - n, "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[");
+    n += (size_t)snprintf(big_list + n, cap - n,
+                          "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[");
     for (int i = 0; i < 40; i++)
-        n += (size_t)snprintf(big_list + n, cap - n,
-                              "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\"},"
-                              "\"status\":{\"allocatable\":{\"cpu\":\"8\",\"memory\":\"32Gi\",\"pods\":\"110\"}}},", i);
+        n += (size_t)snprintf(
+            big_list + n, cap - n,
+            "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\"},"
+            "\"status\":{\"allocatable\":{\"cpu\":\"8\",\"memory\":\"32Gi\",\"pods\":\"110\"}}},",
+            i);
     for (int i = 0; i < 700; i++)
-        n += (size_t)snprintf(big_list + n, cap - n,
-                              "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%d\",\"namespace\":\"ns-%d\","
-                              "\"labels\":{\"app\":\"app-%d\",\"uid\":\"u-%d\"}},\"spec\":{\"nodeName\":\"node-%d\","
-                              "\"containers\":[{\"name\":\"c-%d\",\"image\":\"img-%d\",\"resources\":{\"requests\":"
-                              "{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}}}]}}%s",
-                              i, i % 50, i % 300, i, i % 40, i, i, 10 + i, 20 + i, i + 1 < 700 ? "," : "");
+        n += (size_t)snprintf(
+            big_list + n, cap - n,
+            "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%d\",\"namespace\":\"ns-%d\","
+            "\"labels\":{\"app\":\"app-%d\",\"uid\":\"u-%d\"}},\"spec\":{\"nodeName\":\"node-%d\","
+            "\"containers\":[{\"name\":\"c-%d\",\"image\":\"img-%d\",\"resources\":{\"requests\":"
+            "{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}}}]}}%s",
+            i, i % 50, i % 300, i, i % 40, i, i, 10 + i, 20 + i, i + 1 < 700 ? "," : "");
     n += (size_t)snprintf(big_list + n, cap - n, "]}");
     big_len = n;
 }
@@ -109,7 +113,8 @@ static outcome run(scenario s) {
     kp_cluster *cl = kp_cluster_new();
     if (!cl) {
         o.st = KP_ENOMEM;
-        snprintf(o.msg, sizeof o.msg, "kp_cluster_new: NULL"); /* the documented out-of-memory answer */
+        snprintf(o.msg, sizeof o.msg,
+                 "kp_cluster_new: NULL"); /* the documented out-of-memory answer */
         return o;
     }
     o.st = s(cl, &err);
@@ -139,16 +144,20 @@ static int sweep(const char *name, scenario s, bool sticky) {
         kp__alloc_fail_after(-1, false);
         runs++;
         if (o.st != KP_OK && o.st != KP_ENOMEM) {
-            fprintf(stderr, "  %s: fail after %lu%s: status %s: %s\n", name, n, sticky ? " (sticky)" : "",
-                    kp_status_str(o.st), o.msg);
+            fprintf(stderr, "  %s: fail after %lu%s: status %s: %s\n", name, n,
+                    sticky ? " (sticky)" : "", kp_status_str(o.st), o.msg);
             KT_CHECK(o.st == KP_OK || o.st == KP_ENOMEM);
         } else if (o.st == KP_ENOMEM && !o.msg[0]) {
-            fprintf(stderr, "  %s: fail after %lu%s: KP_ENOMEM without a message\n", name, n, sticky ? " (sticky)" : "");
+            fprintf(stderr, "  %s: fail after %lu%s: KP_ENOMEM without a message\n", name, n,
+                    sticky ? " (sticky)" : "");
             KT_CHECK(o.msg[0]);
-        } else if (o.st == KP_OK && (o.pods != clean.pods || o.nodes != clean.nodes || o.warnings != clean.warnings)) {
-            fprintf(stderr, "  %s: fail after %lu%s: KP_OK but %zu pods, %zu nodes, %zu warnings (clean: %zu, %zu, %zu)\n",
-                    name, n, sticky ? " (sticky)" : "", o.pods, o.nodes, o.warnings, clean.pods, clean.nodes,
-                    clean.warnings);
+        } else if (o.st == KP_OK && (o.pods != clean.pods || o.nodes != clean.nodes ||
+                                     o.warnings != clean.warnings)) {
+            fprintf(
+                stderr,
+                "  %s: fail after %lu%s: KP_OK but %zu pods, %zu nodes, %zu warnings (clean: %zu, %zu, %zu)\n",
+                name, n, sticky ? " (sticky)" : "", o.pods, o.nodes, o.warnings, clean.pods,
+                clean.nodes, clean.warnings);
             KT_CHECK(!"a failed allocation changed the model");
         }
     }
@@ -160,7 +169,9 @@ KT_TEST(alloc_fail_yaml) {
     KT_CHECK(sweep("cluster.yaml", load_yaml, true) > 10);
 }
 
-KT_TEST(alloc_fail_json_list_buffer) { KT_CHECK(sweep("list buffer", load_list_buffer, false) > 10); }
+KT_TEST(alloc_fail_json_list_buffer) {
+    KT_CHECK(sweep("list buffer", load_list_buffer, false) > 10);
+}
 
 KT_TEST(alloc_fail_json_list_file) {
     snprintf(list_path, sizeof list_path, "/tmp/kprio-alloc-fail-XXXXXX");
@@ -183,5 +194,6 @@ KT_TEST(alloc_fail_big_list) {
 
 KT_TEST(alloc_fail_directory) { KT_CHECK(sweep("directory", load_dir, false) > 10); }
 
-KT_MAIN(KT_CASE(alloc_fail_yaml), KT_CASE(alloc_fail_json_list_buffer), KT_CASE(alloc_fail_json_list_file),
-        KT_CASE(alloc_fail_big_list), KT_CASE(alloc_fail_directory))
+KT_MAIN(KT_CASE(alloc_fail_yaml), KT_CASE(alloc_fail_json_list_buffer),
+        KT_CASE(alloc_fail_json_list_file), KT_CASE(alloc_fail_big_list),
+        KT_CASE(alloc_fail_directory))

@@ -67,4 +67,5 @@ KT_TEST(sizes_that_would_wrap) {
     kp__free(p);
 }
 
-KT_MAIN(KT_CASE(intern_trim_with_failed_shrink), KT_CASE(intern_failure_is_reported), KT_CASE(sizes_that_would_wrap))
+KT_MAIN(KT_CASE(intern_trim_with_failed_shrink), KT_CASE(intern_failure_is_reported),
+        KT_CASE(sizes_that_would_wrap))

@@ -9,11 +9,12 @@
 #include "base/alloc.h"
 #include "harness.h"
 
-#include "cli/common.c"
 #include "cli/cmd_inspect.c"
+#include "cli/common.c"
 
 /* Runs kp_cmd_inspect with stdout and stderr captured into out / errbuf. */
-static int run_inspect(int argc, char **argv, char *out, size_t out_cap, char *errbuf, size_t err_cap) {
+static int run_inspect(int argc, char **argv, char *out, size_t out_cap, char *errbuf,
+                       size_t err_cap) {
     fflush(stdout);
     fflush(stderr);
     FILE *fo = tmpfile(), *fe = tmpfile();
@@ -58,7 +59,8 @@ KT_TEST(three_hundred_inputs) {
         char text[256];
         snprintf(text, sizeof text,
                  "apiVersion: v1\nkind: Node\nmetadata: {name: node-%03d}\n"
-                 "status: {allocatable: {cpu: \"1\", memory: 1Gi, pods: \"10\"}}\n", i);
+                 "status: {allocatable: {cpu: \"1\", memory: 1Gi, pods: \"10\"}}\n",
+                 i);
         write_file(paths[i], text);
         argv[argc++] = (char *)"-f";
         argv[argc++] = paths[i];
@@ -97,12 +99,13 @@ KT_TEST(three_hundred_inputs) {
 KT_TEST(out_of_memory_prints_one_line) {
     char path[64];
     snprintf(path, sizeof path, "%s/cluster.yaml", dir);
-    write_file(path,
-               "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"2\", memory: 2Gi, pods: \"9\"}}\n"
-               "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: a, deletionTimestamp: \"2024-01-01T00:00:00Z\"}\n"
-               "spec: {nodeName: n1, containers: [{name: c, resources: {requests: {cpu: 1}}}]}\nstatus: {phase: Running}\n"
-               "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {namespace: a, name: b}\n"
-               "spec: {minAvailable: 1, selector: {}}\n");
+    write_file(
+        path,
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"2\", memory: 2Gi, pods: \"9\"}}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: a, deletionTimestamp: \"2024-01-01T00:00:00Z\"}\n"
+        "spec: {nodeName: n1, containers: [{name: c, resources: {requests: {cpu: 1}}}]}\nstatus: {phase: Running}\n"
+        "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {namespace: a, name: b}\n"
+        "spec: {minAvailable: 1, selector: {}}\n");
     const char *formats[] = {"-otable", "-ojson", "-oyaml"};
     static char want[1 << 16], out[1 << 16], err[1 << 16];
     for (int k = 0; k < 3; k++) {
@@ -124,7 +127,8 @@ KT_TEST(out_of_memory_prints_one_line) {
                 KT_CHECK_INT(rc, 1);
                 KT_CHECK_STR(out, "");
                 KT_CHECK_STR(err, "kprio: out of memory\n");
-                if (strcmp(err, "kprio: out of memory\n") != 0) fprintf(stderr, "  (failing allocation %ld)\n", n);
+                if (strcmp(err, "kprio: out of memory\n") != 0)
+                    fprintf(stderr, "  (failing allocation %ld)\n", n);
             }
         }
         KT_CHECK(done);
@@ -138,4 +142,5 @@ static void setup(void) {
 }
 static void teardown(void) { rmdir(dir); }
 
-KT_MAIN(KT_CASE(setup), KT_CASE(three_hundred_inputs), KT_CASE(out_of_memory_prints_one_line), KT_CASE(teardown))
+KT_MAIN(KT_CASE(setup), KT_CASE(three_hundred_inputs), KT_CASE(out_of_memory_prints_one_line),
+        KT_CASE(teardown))

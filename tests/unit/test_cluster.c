@@ -39,15 +39,17 @@ static bool load_fails(const char *text, kp_error *err) {
     return cl == NULL;
 }
 
-#define POD(name, extra) \
-    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name "}\nspec:\n  containers: [{name: c}]\n" extra
+#define POD(name, extra)                                     \
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name \
+    "}\nspec:\n  containers: [{name: c}]\n" extra
 
 KT_TEST(json_list_and_items) {
-    const char *j = "{\"apiVersion\":\"v1\",\"items\":[{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\","
-                    "\"managedFields\":[{\"x\":{\"y\":1}}]},\"status\":{\"allocatable\":{\"cpu\":\"2\",\"memory\":\"1Gi\",\"pods\":110}}},"
-                    "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\"},\"spec\":{\"nodeName\":\"n1\","
-                    "\"containers\":[{\"name\":\"a\",\"resources\":{\"requests\":{\"cpu\":\"250m\",\"memory\":\"64Mi\"}}}]}}],"
-                    "\"kind\":\"List\",\"metadata\":{\"resourceVersion\":\"\"}}";
+    const char *j =
+        "{\"apiVersion\":\"v1\",\"items\":[{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\","
+        "\"managedFields\":[{\"x\":{\"y\":1}}]},\"status\":{\"allocatable\":{\"cpu\":\"2\",\"memory\":\"1Gi\",\"pods\":110}}},"
+        "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\"},\"spec\":{\"nodeName\":\"n1\","
+        "\"containers\":[{\"name\":\"a\",\"resources\":{\"requests\":{\"cpu\":\"250m\",\"memory\":\"64Mi\"}}}]}}],"
+        "\"kind\":\"List\",\"metadata\":{\"resourceVersion\":\"\"}}";
     kp_error err;
     kp_cluster *cl = load(j, &err);
     KT_CHECK(cl != NULL);
@@ -64,7 +66,8 @@ KT_TEST(json_list_and_items) {
 }
 
 KT_TEST(typed_list_items_without_kind) {
-    const char *j = "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"containers\":[]}}]}";
+    const char *j =
+        "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"containers\":[]}}]}";
     kp_error err;
     kp_cluster *cl = load(j, &err);
     KT_CHECK(cl != NULL);
@@ -74,7 +77,9 @@ KT_TEST(typed_list_items_without_kind) {
 
 KT_TEST(top_level_array_and_multidoc_yaml) {
     kp_error err;
-    kp_cluster *cl = load("[{\"kind\":\"Namespace\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"x\",\"labels\":{\"a\":\"b\"}}}]", &err);
+    kp_cluster *cl = load(
+        "[{\"kind\":\"Namespace\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"x\",\"labels\":{\"a\":\"b\"}}}]",
+        &err);
     KT_CHECK(cl != NULL);
     if (cl) KT_CHECK_INT(cl->n_namespaces, 1);
     kp_cluster_free(cl);
@@ -86,12 +91,14 @@ KT_TEST(top_level_array_and_multidoc_yaml) {
 
 KT_TEST(priority_resolution_like_admission) {
     kp_error err;
-    const char *classes = "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n"
-                          "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: def}\nvalue: 5\nglobalDefault: true\n"
-                          "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: never}\nvalue: 10\npreemptionPolicy: Never\n";
+    const char *classes =
+        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n"
+        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: def}\nvalue: 5\nglobalDefault: true\n"
+        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: never}\nvalue: 10\npreemptionPolicy: Never\n";
     char buf[4096];
-    snprintf(buf, sizeof buf, "%s%s%s%s%s%s", classes, POD("a", "  priorityClassName: high\n"), POD("b", ""),
-             POD("c", "  priorityClassName: never\n"), POD("d", "  priority: 7\n  priorityClassName: gone\n"),
+    snprintf(buf, sizeof buf, "%s%s%s%s%s%s", classes, POD("a", "  priorityClassName: high\n"),
+             POD("b", ""), POD("c", "  priorityClassName: never\n"),
+             POD("d", "  priority: 7\n  priorityClassName: gone\n"),
              POD("e", "  priorityClassName: system-node-critical\n"));
     kp_cluster *cl = load(buf, &err);
     KT_CHECK(cl != NULL);
@@ -120,16 +127,23 @@ KT_TEST(priority_errors) {
     /* a pod cannot opt into Never by itself */
     KT_CHECK(load_fails(POD("a", "  preemptionPolicy: Never\n"), &err));
     KT_CHECK_CONTAINS(err.msg, "spec.preemptionPolicy");
-    KT_CHECK(load_fails("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-x}\nvalue: 1\n", &err));
+    KT_CHECK(load_fails(
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-x}\nvalue: 1\n",
+        &err));
     KT_CHECK_CONTAINS(err.msg, "reserved for system use");
-    KT_CHECK(load_fails("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: big}\nvalue: 1000000001\n", &err));
+    KT_CHECK(load_fails(
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: big}\nvalue: 1000000001\n",
+        &err));
     KT_CHECK_CONTAINS(err.msg, "must be no greater than 1000000000");
-    KT_CHECK(load_fails("---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: a}\nvalue: 1\nglobalDefault: true\n"
-                  "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: b}\nvalue: 2\nglobalDefault: true\n",
-                  &err));
+    KT_CHECK(load_fails(
+        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: a}\nvalue: 1\nglobalDefault: true\n"
+        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: b}\nvalue: 2\nglobalDefault: true\n",
+        &err));
     KT_CHECK_CONTAINS(err.msg, "Only one default can exist");
     /* the built-in classes as kubectl lists them are accepted */
-    kp_cluster *cl = load("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-node-critical}\nvalue: 2000001000\n", &err);
+    kp_cluster *cl = load(
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-node-critical}\nvalue: 2000001000\n",
+        &err);
     KT_CHECK(cl != NULL);
     kp_cluster_free(cl);
 }
@@ -149,7 +163,7 @@ KT_TEST(qos_classes) {
     KT_CHECK_INT(pod(cl, "g")->qos, KP_QOS_GUARANTEED); /* requests defaulted from limits */
     KT_CHECK_INT(pod(cl, "b")->qos, KP_QOS_BURSTABLE);
     KT_CHECK_INT(pod(cl, "e")->qos, KP_QOS_BESTEFFORT); /* only cpu and memory count */
-    KT_CHECK_INT(pod(cl, "m")->qos, KP_QOS_BURSTABLE);  /* second container lacks a memory limit */
+    KT_CHECK_INT(pod(cl, "m")->qos, KP_QOS_BURSTABLE); /* second container lacks a memory limit */
     KT_CHECK_INT(pod(cl, "s")->qos, KP_QOS_GUARANTEED); /* status.qosClass wins (GetPodQOS) */
     kp_cluster_free(cl);
 }
@@ -157,12 +171,13 @@ KT_TEST(qos_classes) {
 KT_TEST(request_vector_with_init_and_sidecars) {
     kp_error err;
     /* upstream doc example: IC1 {2 cpu,1G}, IC2 {2 cpu,3G}, C1 {2,1G}, C2 {1,1G} => {3 cpu, 3G} */
-    const char *y = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
-                    "  initContainers:\n  - {name: i1, resources: {requests: {cpu: 2, memory: 1G}}}\n"
-                    "  - {name: i2, resources: {requests: {cpu: 2, memory: 3G}}}\n"
-                    "  containers:\n  - {name: c1, resources: {requests: {cpu: 2, memory: 1G}}}\n"
-                    "  - {name: c2, resources: {requests: {cpu: 1, memory: 1G}}}\n"
-                    "  overhead: {cpu: 100m}\n";
+    const char *y =
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+        "  initContainers:\n  - {name: i1, resources: {requests: {cpu: 2, memory: 1G}}}\n"
+        "  - {name: i2, resources: {requests: {cpu: 2, memory: 3G}}}\n"
+        "  containers:\n  - {name: c1, resources: {requests: {cpu: 2, memory: 1G}}}\n"
+        "  - {name: c2, resources: {requests: {cpu: 1, memory: 1G}}}\n"
+        "  overhead: {cpu: 100m}\n";
     kp_cluster *cl = load(y, &err);
     KT_CHECK(cl != NULL);
     if (!cl) return;
@@ -180,7 +195,8 @@ KT_TEST(request_vector_with_init_and_sidecars) {
     KT_CHECK(cl != NULL);
     if (!cl) return;
     KT_CHECK_INT(kp__resv_get(&pod(cl, "p")->req, KP_RES_CPU), 4000); /* max(1+1, 3+1) */
-    KT_CHECK_INT(pod(cl, "p")->nz_mem, 2 * 200LL * 1024 * 1024);     /* non-zero defaults per container */
+    KT_CHECK_INT(pod(cl, "p")->nz_mem,
+                 2 * 200LL * 1024 * 1024); /* non-zero defaults per container */
     kp_cluster_free(cl);
     /* pod-level resources replace cpu/memory */
     y = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  resources: {requests: {cpu: 500m}}\n"
@@ -195,9 +211,10 @@ KT_TEST(request_vector_with_init_and_sidecars) {
 
 KT_TEST(static_and_mirror_pods_are_critical) {
     kp_error err;
-    const char *y = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: s, annotations: {kubernetes.io/config.source: file}}\nspec: {containers: []}\n"
-                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, annotations: {kubernetes.io/config.source: api}}\nspec: {containers: []}\n"
-                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: m, annotations: {kubernetes.io/config.mirror: x}}\nspec: {containers: []}\n";
+    const char *y =
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: s, annotations: {kubernetes.io/config.source: file}}\nspec: {containers: []}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, annotations: {kubernetes.io/config.source: api}}\nspec: {containers: []}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: m, annotations: {kubernetes.io/config.mirror: x}}\nspec: {containers: []}\n";
     kp_cluster *cl = load(y, &err);
     KT_CHECK(cl != NULL);
     if (!cl) return;
@@ -209,11 +226,14 @@ KT_TEST(static_and_mirror_pods_are_critical) {
 
 KT_TEST(bad_input_names_object_and_field) {
     kp_error err;
-    const char *j = "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[{\"kind\":\"Namespace\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"x\"}},"
-                    "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"web-1\",\"namespace\":\"team-a\"},\"spec\":{\"containers\":"
-                    "[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"1.2.3\"}}}]}}]}";
+    const char *j =
+        "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[{\"kind\":\"Namespace\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"x\"}},"
+        "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"web-1\",\"namespace\":\"team-a\"},\"spec\":{\"containers\":"
+        "[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"1.2.3\"}}}]}}]}";
     KT_CHECK(load_fails(j, &err));
-    KT_CHECK_CONTAINS(err.msg, "items[1] (Pod team-a/web-1): spec.containers[0].resources.requests.cpu: invalid quantity \"1.2.3\"");
+    KT_CHECK_CONTAINS(
+        err.msg,
+        "items[1] (Pod team-a/web-1): spec.containers[0].resources.requests.cpu: invalid quantity \"1.2.3\"");
     KT_CHECK_STR(err.source, "in.yaml");
     /* YAML syntax error with line and column */
     KT_CHECK(load_fails("apiVersion: v1\nkind: Pod\nmetadata: {name: [\n", &err));
@@ -223,22 +243,30 @@ KT_TEST(bad_input_names_object_and_field) {
     /* JSON syntax error */
     KT_CHECK(load_fails("{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"},}", &err));
     KT_CHECK_INT(err.code, KP_ESYNTAX);
-    KT_CHECK(load_fails("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"priority\":12x}}", &err));
+    KT_CHECK(load_fails(
+        "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"priority\":12x}}",
+        &err));
     KT_CHECK(load_fails("{\"kind\":\"Pod\"} {\"kind\":\"Pod\"}", &err));
     /* wrong types, enums, missing names */
     KT_CHECK(load_fails(POD("a", "  priority: high\n"), &err));
     KT_CHECK_CONTAINS(err.msg, "spec.priority: expected an integer");
     KT_CHECK(load_fails(POD("a", "  priority: 3000000000\n"), &err));
     KT_CHECK_CONTAINS(err.msg, "out of range");
-    KT_CHECK(load_fails("apiVersion: v1\nkind: Pod\nmetadata: {namespace: x}\nspec: {containers: []}\n", &err));
+    KT_CHECK(load_fails(
+        "apiVersion: v1\nkind: Pod\nmetadata: {namespace: x}\nspec: {containers: []}\n", &err));
     KT_CHECK_CONTAINS(err.msg, "metadata.name: required value");
-    KT_CHECK(load_fails("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"labels\":{\"v\":1}},\"spec\":{}}", &err));
+    KT_CHECK(load_fails(
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"labels\":{\"v\":1}},\"spec\":{}}",
+        &err));
     KT_CHECK_CONTAINS(err.msg, "metadata.labels.v: expected a string value");
     KT_CHECK(load_fails(POD("a", "  tolerations: [{key: k, operator: Maybe}]\n"), &err));
     KT_CHECK_CONTAINS(err.msg, "spec.tolerations[0].operator: unsupported value \"Maybe\"");
-    KT_CHECK(load_fails("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {allocatable: {memory: 10Ei}}\n", &err));
+    KT_CHECK(load_fails(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {allocatable: {memory: 10Ei}}\n",
+        &err));
     KT_CHECK_CONTAINS(err.msg, "status.allocatable.memory");
-    KT_CHECK(load_fails("apiVersion: v2\nkind: Pod\nmetadata: {name: a}\nspec: {containers: []}\n", &err));
+    KT_CHECK(load_fails("apiVersion: v2\nkind: Pod\nmetadata: {name: a}\nspec: {containers: []}\n",
+                        &err));
     KT_CHECK_CONTAINS(err.msg, "unsupported apiVersion");
     KT_CHECK(load_fails("just a string\n", &err));
     KT_CHECK(load_fails("a: &x [1]\nb: *x\n", &err));
@@ -272,9 +300,10 @@ KT_TEST(duplicates_replace_with_warning) {
 
 KT_TEST(terminal_and_unknown_node_pods_hold_nothing) {
     kp_error err;
-    const char *y = "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: 1}}\n"
-                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: done}\nspec: {nodeName: n1, containers: [{name: a, resources: {requests: {cpu: 1}}}]}\nstatus: {phase: Succeeded}\n"
-                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: lost}\nspec: {nodeName: n9, containers: []}\n";
+    const char *y =
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: 1}}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: done}\nspec: {nodeName: n1, containers: [{name: a, resources: {requests: {cpu: 1}}}]}\nstatus: {phase: Succeeded}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: lost}\nspec: {nodeName: n9, containers: []}\n";
     kp_cluster *cl = load(y, &err);
     KT_CHECK(cl != NULL);
     if (!cl) return;
@@ -286,13 +315,14 @@ KT_TEST(terminal_and_unknown_node_pods_hold_nothing) {
 
 KT_TEST(selectors_and_affinity) {
     kp_error err;
-    const char *y = "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {zone: a, gpu: \"4\"}}\n"
-                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: []\n  affinity:\n    nodeAffinity:\n"
-                    "      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n"
-                    "        - matchExpressions: [{key: gpu, operator: Gt, values: [\"2\"]}]\n"
-                    "        - matchFields: [{key: metadata.name, operator: In, values: [n2]}]\n"
-                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n  nodeSelector: {zone: b}\n  containers: []\n"
-                    "  tolerations: [{operator: Exists}]\n";
+    const char *y =
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {zone: a, gpu: \"4\"}}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: []\n  affinity:\n    nodeAffinity:\n"
+        "      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n"
+        "        - matchExpressions: [{key: gpu, operator: Gt, values: [\"2\"]}]\n"
+        "        - matchFields: [{key: metadata.name, operator: In, values: [n2]}]\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n  nodeSelector: {zone: b}\n  containers: []\n"
+        "  tolerations: [{operator: Exists}]\n";
     kp_cluster *cl = load(y, &err);
     KT_CHECK(cl != NULL);
     if (!cl) return;
@@ -331,7 +361,10 @@ KT_TEST(identical_arrays_are_shared) {
     if (!cl) return;
     const kp_pod *a = pod(cl, "a"), *b = pod(cl, "b"), *c = pod(cl, "c");
     KT_CHECK(a && b && c);
-    if (!a || !b || !c) { kp_cluster_free(cl); return; }
+    if (!a || !b || !c) {
+        kp_cluster_free(cl);
+        return;
+    }
     KT_CHECK(a->labels.items == b->labels.items);
     KT_CHECK(a->labels.items != c->labels.items);
     KT_CHECK(a->containers[0].req.e == b->containers[0].req.e);
@@ -354,7 +387,9 @@ KT_TEST(identical_arrays_are_shared) {
 static char *pod_with_repeats(const char *pre, const char *elem, size_t n, const char *post) {
     size_t el = strlen(elem), cap = strlen(pre) + strlen(post) + n * (el + 1) + 256;
     char *s = malloc(cap);
-    size_t k = (size_t)snprintf(s, cap, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{%s", pre);
+    size_t k = (size_t)snprintf(
+        s, cap,
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{%s", pre);
     for (size_t i = 0; i < n; i++) {
         if (i) s[k++] = ',';
         memcpy(s + k, elem, el);
@@ -367,9 +402,10 @@ static char *pod_with_repeats(const char *pre, const char *elem, size_t n, const
 KT_TEST(limit_node_selector_terms_is_an_error) {
     /* 65536 terms wrapped the 16-bit count to 0: the pod then had no required terms at all */
     kp_error err;
-    char *s = pod_with_repeats("\"containers\":[{\"name\":\"c\"}],\"affinity\":{\"nodeAffinity\":{"
-                               "\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[",
-                               "{}", 65536, "]}}}");
+    char *s = pod_with_repeats(
+        "\"containers\":[{\"name\":\"c\"}],\"affinity\":{\"nodeAffinity\":{"
+        "\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[",
+        "{}", 65536, "]}}}");
     KT_CHECK(load_fails(s, &err));
     KT_CHECK_INT(err.code, KP_ELIMIT);
     KT_CHECK_CONTAINS(err.msg, "Pod default/p");
@@ -381,16 +417,20 @@ KT_TEST(limit_node_selector_terms_is_an_error) {
                          "{\"topologyKey\":\"z\"}", 65536, "]}}");
     KT_CHECK(load_fails(s, &err));
     KT_CHECK_INT(err.code, KP_ELIMIT);
-    KT_CHECK_CONTAINS(err.msg, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution: 65536 entries exceed kprio's limit of 65535");
+    KT_CHECK_CONTAINS(
+        err.msg,
+        "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution: 65536 entries exceed kprio's limit of 65535");
     free(s);
 }
 
 KT_TEST(limit_lists_name_the_limit) {
     kp_error err;
-    char *s = pod_with_repeats("\"containers\":[{\"name\":\"c\"}],\"tolerations\":[", "{\"operator\":\"Exists\"}", 65536, "]");
+    char *s = pod_with_repeats("\"containers\":[{\"name\":\"c\"}],\"tolerations\":[",
+                               "{\"operator\":\"Exists\"}", 65536, "]");
     KT_CHECK(load_fails(s, &err));
     KT_CHECK_INT(err.code, KP_ELIMIT);
-    KT_CHECK_CONTAINS(err.msg, "Pod default/p: spec.tolerations: 65536 entries exceed kprio's limit of 65535");
+    KT_CHECK_CONTAINS(
+        err.msg, "Pod default/p: spec.tolerations: 65536 entries exceed kprio's limit of 65535");
     free(s);
     /* 12000 containers were refused by an arbitrary limit of 10000; the model counts to 65535 */
     s = pod_with_repeats("\"containers\":[", "{\"name\":\"c\"}", 12000, "]");
@@ -401,12 +441,17 @@ KT_TEST(limit_lists_name_the_limit) {
     free(s);
     /* 33 distinct resource names in one cluster */
     char *n = malloc(4096);
-    size_t k = (size_t)snprintf(n, 4096, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{");
-    for (int i = 0; i < 30; i++) k += (size_t)snprintf(n + k, 4096 - k, "%s\"example.com/r%d\":\"1\"", i ? "," : "", i);
+    size_t k = (size_t)snprintf(
+        n, 4096,
+        "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{");
+    for (int i = 0; i < 30; i++)
+        k += (size_t)snprintf(n + k, 4096 - k, "%s\"example.com/r%d\":\"1\"", i ? "," : "", i);
     snprintf(n + k, 4096 - k, "}}}");
     KT_CHECK(load_fails(n, &err));
     KT_CHECK_INT(err.code, KP_ELIMIT);
-    KT_CHECK_CONTAINS(err.msg, "Node n: status.allocatable.example.com/r28: more than 32 distinct resource names in the cluster (kprio's limit)");
+    KT_CHECK_CONTAINS(
+        err.msg,
+        "Node n: status.allocatable.example.com/r28: more than 32 distinct resource names in the cluster (kprio's limit)");
     free(n);
 }
 
@@ -415,7 +460,8 @@ KT_TEST(limit_skipped_kinds_are_all_listed) {
     char *s = malloc(8192);
     size_t k = 0;
     for (int i = 0; i < 40; i++)
-        k += (size_t)snprintf(s + k, 8192 - k, "---\napiVersion: x/v1\nkind: SomeKind%02d\nmetadata: {name: a}\n", i);
+        k += (size_t)snprintf(
+            s + k, 8192 - k, "---\napiVersion: x/v1\nkind: SomeKind%02d\nmetadata: {name: a}\n", i);
     kp_error err;
     kp_cluster *cl = load(s, &err);
     KT_CHECK(cl != NULL);
@@ -436,8 +482,10 @@ KT_TEST(limit_long_warnings_are_whole) {
     name[253] = 0;
     memset(cls, 'c', 253);
     cls[253] = 0;
-    snprintf(text, sizeof text, "apiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: %s}\n"
-             "spec: {priority: 5, priorityClassName: %s, containers: [{name: c}]}\n", name, name + 190, cls);
+    snprintf(text, sizeof text,
+             "apiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: %s}\n"
+             "spec: {priority: 5, priorityClassName: %s, containers: [{name: c}]}\n",
+             name, name + 190, cls);
     kp_error err;
     kp_cluster *cl = load(text, &err);
     KT_CHECK(cl != NULL);
@@ -448,44 +496,67 @@ KT_TEST(limit_long_warnings_are_whole) {
     kp_cluster_free(cl);
 }
 
-#define PODSPEC(name, spec) "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name "}\nspec:\n" spec
+#define PODSPEC(name, spec) \
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name "}\nspec:\n" spec
 
 /* ---- sums of requests never wrap: KP_ERANGE naming the object and the field ---- */
 
 KT_TEST(request_sums_overflow_is_an_error) {
     kp_error err;
     /* two containers of 7Ei: 14Ei does not fit in int64 bytes */
-    KT_CHECK(load_fails(PODSPEC("big", "  containers: [{name: a, resources: {requests: {memory: 7Ei}}},\n"
-                                   "               {name: b, resources: {requests: {memory: 7Ei}}}]\n"), &err));
+    KT_CHECK(load_fails(
+        PODSPEC("big", "  containers: [{name: a, resources: {requests: {memory: 7Ei}}},\n"
+                       "               {name: b, resources: {requests: {memory: 7Ei}}}]\n"),
+        &err));
     KT_CHECK_INT(err.code, KP_ERANGE);
-    KT_CHECK_CONTAINS(err.msg, "Pod default/big: spec.containers[1].resources.requests.memory: the pod's amounts of memory add up");
+    KT_CHECK_CONTAINS(
+        err.msg,
+        "Pod default/big: spec.containers[1].resources.requests.memory: the pod's amounts of memory add up");
     /* limits too */
-    KT_CHECK(load_fails(PODSPEC("big", "  containers: [{name: c}]\n"
-                                       "  initContainers: [{name: a, resources: {requests: {example.com/x: 1}, limits: {example.com/x: 5E}}},\n"
-                                       "                   {name: b, resources: {requests: {example.com/x: 1}, limits: {example.com/x: 5E}}}]\n"), &err));
+    KT_CHECK(load_fails(
+        PODSPEC(
+            "big",
+            "  containers: [{name: c}]\n"
+            "  initContainers: [{name: a, resources: {requests: {example.com/x: 1}, limits: {example.com/x: 5E}}},\n"
+            "                   {name: b, resources: {requests: {example.com/x: 1}, limits: {example.com/x: 5E}}}]\n"),
+        &err));
     KT_CHECK_INT(err.code, KP_ERANGE);
     KT_CHECK_CONTAINS(err.msg, "spec.initContainers[1].resources.limits.example.com/x");
     /* overhead added to large requests */
-    KT_CHECK(load_fails(PODSPEC("big", "  overhead: {memory: 4Ei}\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n"), &err));
+    KT_CHECK(load_fails(
+        PODSPEC(
+            "big",
+            "  overhead: {memory: 4Ei}\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n"),
+        &err));
     KT_CHECK_INT(err.code, KP_ERANGE);
     KT_CHECK_CONTAINS(err.msg, "Pod default/big: spec.overhead.memory");
     /* two such pods on one node */
-    KT_CHECK(load_fails("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {memory: 1Gi}}\n"
-                        PODSPEC("a", "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n")
-                        PODSPEC("b", "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n"), &err));
+    KT_CHECK(load_fails(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {memory: 1Gi}}\n" PODSPEC(
+            "a",
+            "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n")
+            PODSPEC(
+                "b",
+                "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n"),
+        &err));
     KT_CHECK_INT(err.code, KP_ERANGE);
-    KT_CHECK_CONTAINS(err.msg, "Pod default/b: spec.nodeName: the requests of memory of the pods bound to node n1 add up");
+    KT_CHECK_CONTAINS(
+        err.msg,
+        "Pod default/b: spec.nodeName: the requests of memory of the pods bound to node n1 add up");
     /* a large but representable pod still loads */
-    kp_cluster *cl = load(PODSPEC("ok", "  containers: [{name: a, resources: {requests: {memory: 7Ei}}}]\n"), &err);
+    kp_cluster *cl = load(
+        PODSPEC("ok", "  containers: [{name: a, resources: {requests: {memory: 7Ei}}}]\n"), &err);
     KT_CHECK(cl != NULL);
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(identical_arrays_are_shared), KT_CASE(json_list_and_items), KT_CASE(typed_list_items_without_kind), KT_CASE(top_level_array_and_multidoc_yaml),
+KT_MAIN(KT_CASE(identical_arrays_are_shared), KT_CASE(json_list_and_items),
+        KT_CASE(typed_list_items_without_kind), KT_CASE(top_level_array_and_multidoc_yaml),
         KT_CASE(priority_resolution_like_admission), KT_CASE(priority_errors), KT_CASE(qos_classes),
-        KT_CASE(request_vector_with_init_and_sidecars), KT_CASE(static_and_mirror_pods_are_critical),
-        KT_CASE(bad_input_names_object_and_field), KT_CASE(deep_nesting_is_rejected), KT_CASE(duplicates_replace_with_warning),
-        KT_CASE(terminal_and_unknown_node_pods_hold_nothing), KT_CASE(selectors_and_affinity), KT_CASE(time_parsing),
-        KT_CASE(limit_node_selector_terms_is_an_error), KT_CASE(limit_lists_name_the_limit),
-        KT_CASE(limit_skipped_kinds_are_all_listed), KT_CASE(limit_long_warnings_are_whole),
-        KT_CASE(request_sums_overflow_is_an_error))
+        KT_CASE(request_vector_with_init_and_sidecars),
+        KT_CASE(static_and_mirror_pods_are_critical), KT_CASE(bad_input_names_object_and_field),
+        KT_CASE(deep_nesting_is_rejected), KT_CASE(duplicates_replace_with_warning),
+        KT_CASE(terminal_and_unknown_node_pods_hold_nothing), KT_CASE(selectors_and_affinity),
+        KT_CASE(time_parsing), KT_CASE(limit_node_selector_terms_is_an_error),
+        KT_CASE(limit_lists_name_the_limit), KT_CASE(limit_skipped_kinds_are_all_listed),
+        KT_CASE(limit_long_warnings_are_whole), KT_CASE(request_sums_overflow_is_an_error))

@@ -39,13 +39,16 @@ KT_TEST(json_and_yaml_shape) {
     doc(e, 1);
     KT_CHECK_INT(kp_emit_status(e), KP_OK);
     kp_emit_free(e);
-    KT_CHECK_STR(slurp(f), "{\n    \"name\": \"a b\",\n    \"n\": -3,\n    \"ok\": true,\n    \"list\": [\n        \"yes\",\n"
-                           "        null\n    ],\n    \"deep\": [\n        1\n    ]\n}\n");
+    KT_CHECK_STR(
+        slurp(f),
+        "{\n    \"name\": \"a b\",\n    \"n\": -3,\n    \"ok\": true,\n    \"list\": [\n        \"yes\",\n"
+        "        null\n    ],\n    \"deep\": [\n        1\n    ]\n}\n");
     f = tmpfile();
     e = kp_emit_new(f, KP_OUT_YAML);
     doc(e, 1);
     kp_emit_free(e);
-    KT_CHECK_STR(slurp(f), "name: a b\n\"n\": -3\nok: true\nlist:\n- \"yes\"\n- null\ndeep:\n- 1\n");
+    KT_CHECK_STR(slurp(f),
+                 "name: a b\n\"n\": -3\nok: true\nlist:\n- \"yes\"\n- null\ndeep:\n- 1\n");
 }
 
 /* Nesting deeper than the inline stack grows it: every bracket is written. */
@@ -126,5 +129,6 @@ KT_TEST(table_out_of_memory_prints_nothing) {
     KT_CHECK(done);
 }
 
-KT_MAIN(KT_CASE(json_and_yaml_shape), KT_CASE(no_depth_limit), KT_CASE(emitter_out_of_memory_is_sticky),
-        KT_CASE(table_layout_and_long_cells), KT_CASE(table_out_of_memory_prints_nothing))
+KT_MAIN(KT_CASE(json_and_yaml_shape), KT_CASE(no_depth_limit),
+        KT_CASE(emitter_out_of_memory_is_sticky), KT_CASE(table_layout_and_long_cells),
+        KT_CASE(table_out_of_memory_prints_nothing))

@@ -5,17 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/gosyntax.h"
 #include "harness.h"
 #include "kprio/eviction.h"
-#include "base/gosyntax.h"
 #include "kubelet/evict_thresholds.h"
 
 static kp_evict_config *cfg_flags(const char *const *kv, size_t n, kp_error *err) {
     kp_evict_config *c = kp_evict_config_new();
     kp_error_clear(err);
     for (size_t i = 0; i + 1 < n; i += 2)
-        if (kp_evict_config_set_flag(c, kv[i], kv[i + 1], err) != KP_OK) { kp_evict_config_free(c); return NULL; }
-    if (kp_evict_config_finish(c, err) != KP_OK) { kp_evict_config_free(c); return NULL; }
+        if (kp_evict_config_set_flag(c, kv[i], kv[i + 1], err) != KP_OK) {
+            kp_evict_config_free(c);
+            return NULL;
+        }
+    if (kp_evict_config_finish(c, err) != KP_OK) {
+        kp_evict_config_free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -23,7 +29,10 @@ static kp_evict_config *cfg_flags(const char *const *kv, size_t n, kp_error *err
 static const char *finish_error(const char *const *kv, size_t n) {
     static kp_error err;
     kp_evict_config *c = cfg_flags(kv, n, &err);
-    if (c) { kp_evict_config_free(c); return ""; }
+    if (c) {
+        kp_evict_config_free(c);
+        return "";
+    }
     return err.msg;
 }
 
@@ -52,8 +61,13 @@ KT_TEST(defaults_are_linux_kubelet_defaults) {
 
 /* R12 "all memory eviction values" */
 KT_TEST(all_memory_eviction_values) {
-    const char *kv[] = {"eviction-hard", "memory.available<150Mi", "eviction-soft", "memory.available<300Mi",
-                        "eviction-soft-grace-period", "memory.available=30s", "eviction-minimum-reclaim",
+    const char *kv[] = {"eviction-hard",
+                        "memory.available<150Mi",
+                        "eviction-soft",
+                        "memory.available<300Mi",
+                        "eviction-soft-grace-period",
+                        "memory.available=30s",
+                        "eviction-minimum-reclaim",
                         "memory.available=0"};
     kp_error err;
     kp_evict_config *c = cfg_flags(kv, 8, &err);
@@ -79,7 +93,8 @@ KT_TEST(all_memory_eviction_values) {
 }
 
 KT_TEST(zero_and_hundred_percent_are_ignored) {
-    const char *kv[] = {"eviction-hard", "memory.available<0%,nodefs.available<100%", "enforce-node-allocatable", ""};
+    const char *kv[] = {"eviction-hard", "memory.available<0%,nodefs.available<100%",
+                        "enforce-node-allocatable", ""};
     kp_error err;
     kp_evict_config *c = cfg_flags(kv, 4, &err);
     KT_CHECK(c != NULL);
@@ -96,28 +111,44 @@ KT_TEST(threshold_errors_use_upstream_words) {
     const char *a[] = {"eviction-hard", "mem.available<150Mi"};
     KT_CHECK_STR(finish_error(a, 2), "--eviction-hard: unsupported eviction signal mem.available");
     const char *b[] = {"eviction-hard", "memory.available<-150Mi"};
-    KT_CHECK_STR(finish_error(b, 2), "--eviction-hard: eviction threshold memory.available must be positive: -150Mi");
+    KT_CHECK_STR(finish_error(b, 2),
+                 "--eviction-hard: eviction threshold memory.available must be positive: -150Mi");
     const char *c[] = {"eviction-hard", "memory.available<-15%"};
-    KT_CHECK_STR(finish_error(c, 2), "--eviction-hard: eviction percentage threshold memory.available must be >= 0%: -15%");
+    KT_CHECK_STR(
+        finish_error(c, 2),
+        "--eviction-hard: eviction percentage threshold memory.available must be >= 0%: -15%");
     const char *d[] = {"eviction-hard", "memory.available<150%"};
-    KT_CHECK_STR(finish_error(d, 2), "--eviction-hard: eviction percentage threshold memory.available must be <= 100%: 150%");
-    const char *e[] = {"eviction-soft", "memory.available<-150Mi", "eviction-soft-grace-period", "memory.available=30s"};
-    KT_CHECK_STR(finish_error(e, 4), "--eviction-soft: eviction threshold memory.available must be positive: -150Mi");
+    KT_CHECK_STR(
+        finish_error(d, 2),
+        "--eviction-hard: eviction percentage threshold memory.available must be <= 100%: 150%");
+    const char *e[] = {"eviction-soft", "memory.available<-150Mi", "eviction-soft-grace-period",
+                       "memory.available=30s"};
+    KT_CHECK_STR(finish_error(e, 4),
+                 "--eviction-soft: eviction threshold memory.available must be positive: -150Mi");
     const char *f[] = {"eviction-hard", "memory.available<150Mi,mem.available<150Mi"};
     KT_CHECK_STR(finish_error(f, 2), "--eviction-hard: unsupported eviction signal mem.available");
     const char *g[] = {"eviction-soft", "memory.available<150Mi"};
-    KT_CHECK_STR(finish_error(g, 2), "--eviction-soft: grace period must be specified for the soft eviction threshold memory.available");
-    const char *h[] = {"eviction-soft", "memory.available<150Mi", "eviction-soft-grace-period", "memory.available=-30s"};
-    KT_CHECK_STR(finish_error(h, 4),
-                 "--eviction-soft-grace-period: invalid eviction grace period specified: -30s, must be a positive value");
+    KT_CHECK_STR(
+        finish_error(g, 2),
+        "--eviction-soft: grace period must be specified for the soft eviction threshold memory.available");
+    const char *h[] = {"eviction-soft", "memory.available<150Mi", "eviction-soft-grace-period",
+                       "memory.available=-30s"};
+    KT_CHECK_STR(
+        finish_error(h, 4),
+        "--eviction-soft-grace-period: invalid eviction grace period specified: -30s, must be a positive value");
     const char *i[] = {"eviction-minimum-reclaim", "memory.available=-300Mi"};
-    KT_CHECK_STR(finish_error(i, 2), "--eviction-minimum-reclaim: negative eviction minimum reclaim specified for memory.available");
+    KT_CHECK_STR(
+        finish_error(i, 2),
+        "--eviction-minimum-reclaim: negative eviction minimum reclaim specified for memory.available");
     const char *j[] = {"eviction-hard", "memory.available<foo%"};
-    KT_CHECK_STR(finish_error(j, 2), "--eviction-hard: strconv.ParseFloat: parsing \"foo\": invalid syntax");
+    KT_CHECK_STR(finish_error(j, 2),
+                 "--eviction-hard: strconv.ParseFloat: parsing \"foo\": invalid syntax");
     const char *k[] = {"eviction-hard", "memory.available<blah"};
     KT_CHECK_CONTAINS(finish_error(k, 2), "quantities must match the regular expression");
     const char *l[] = {"eviction-minimum-reclaim", "memory.available=0%"};
-    KT_CHECK_STR(finish_error(l, 2), "--eviction-minimum-reclaim: eviction percentage minimum reclaim memory.available must be positive: 0%");
+    KT_CHECK_STR(
+        finish_error(l, 2),
+        "--eviction-minimum-reclaim: eviction percentage minimum reclaim memory.available must be positive: 0%");
     const char *m[] = {"eviction-hard", "memory.available<NaN%"};
     KT_CHECK_CONTAINS(finish_error(m, 2), "must be a number");
 }
@@ -127,15 +158,20 @@ KT_TEST(flag_syntax_errors) {
     kp_error err;
     kp_error_clear(&err);
     KT_CHECK(kp_evict_config_set_flag(c, "eviction-hard", "memory.available=100Mi", &err) != KP_OK);
-    KT_CHECK_STR(err.msg, "invalid argument \"memory.available=100Mi\" for \"--eviction-hard\" flag: malformed pair, expect string<string");
-    KT_CHECK(kp_evict_config_set_flag(c, "eviction-soft-grace-period", "memory.available<1m", &err) != KP_OK);
+    KT_CHECK_STR(
+        err.msg,
+        "invalid argument \"memory.available=100Mi\" for \"--eviction-hard\" flag: malformed pair, expect string<string");
+    KT_CHECK(kp_evict_config_set_flag(c, "eviction-soft-grace-period", "memory.available<1m",
+                                      &err) != KP_OK);
     KT_CHECK_CONTAINS(err.msg, "malformed pair, expect string=string");
     KT_CHECK(kp_evict_config_set_flag(c, "eviction-max-pod-grace-period", "ten", &err) != KP_OK);
     KT_CHECK_CONTAINS(err.msg, "strconv.ParseInt: parsing \"ten\": invalid syntax");
-    KT_CHECK(kp_evict_config_set_flag(c, "eviction-pressure-transition-period", "5", &err) != KP_OK);
+    KT_CHECK(kp_evict_config_set_flag(c, "eviction-pressure-transition-period", "5", &err) !=
+             KP_OK);
     KT_CHECK_CONTAINS(err.msg, "time: missing unit in duration \"5\"");
     /* later map flags add; keys and values are trimmed; empty items skipped */
-    KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-hard", " memory.available < 1Gi ,,", &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-hard", " memory.available < 1Gi ,,", &err),
+                 KP_OK);
     KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-hard", "nodefs.available<5%", &err), KP_OK);
     KT_CHECK_INT(kp_evict_config_set_flag(c, "enforce-node-allocatable", "", &err), KP_OK);
     KT_CHECK_INT(kp_evict_config_finish(c, &err), KP_OK);
@@ -193,26 +229,26 @@ KT_TEST(go_durations) {
     KT_CHECK_STR(buf, "1.5ms");
 }
 
-static const char KUBECONF[] =
-    "apiVersion: kubelet.config.k8s.io/v1beta1\n"
-    "kind: KubeletConfiguration\n"
-    "evictionHard:\n"
-    "  memory.available: \"200Mi\"\n"
-    "evictionSoft:\n"
-    "  nodefs.available: \"15%\"\n"
-    "evictionSoftGracePeriod:\n"
-    "  nodefs.available: \"1m\"\n"
-    "evictionMinimumReclaim:\n"
-    "  nodefs.available: \"1Gi\"\n"
-    "evictionPressureTransitionPeriod: \"30s\"\n"
-    "evictionMaxPodGracePeriod: 20\n"
-    "enforceNodeAllocatable: [\"pods\"]\n";
+static const char KUBECONF[] = "apiVersion: kubelet.config.k8s.io/v1beta1\n"
+                               "kind: KubeletConfiguration\n"
+                               "evictionHard:\n"
+                               "  memory.available: \"200Mi\"\n"
+                               "evictionSoft:\n"
+                               "  nodefs.available: \"15%\"\n"
+                               "evictionSoftGracePeriod:\n"
+                               "  nodefs.available: \"1m\"\n"
+                               "evictionMinimumReclaim:\n"
+                               "  nodefs.available: \"1Gi\"\n"
+                               "evictionPressureTransitionPeriod: \"30s\"\n"
+                               "evictionMaxPodGracePeriod: 20\n"
+                               "enforceNodeAllocatable: [\"pods\"]\n";
 
 KT_TEST(kubelet_configuration) {
     kp_evict_config *c = kp_evict_config_new();
     kp_error err;
     kp_error_clear(&err);
-    KT_CHECK_INT(kp_evict_config_load_buffer(c, "kubelet.yaml", KUBECONF, strlen(KUBECONF), &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_load_buffer(c, "kubelet.yaml", KUBECONF, strlen(KUBECONF), &err),
+                 KP_OK);
     KT_CHECK_INT(kp_evict_config_finish(c, &err), KP_OK);
     /* a set evictionHard drops the other defaults */
     KT_CHECK_INT(kp_evict_config_threshold_count(c), 3);
@@ -239,17 +275,20 @@ KT_TEST(kubelet_configuration) {
     KT_CHECK_STR(t.value, "1Gi");
     kp_evict_config_free(c);
 
-    static const char bad[] = "kind: KubeletConfiguration\nevictionHard:\n  mem.available: \"1Gi\"\n";
+    static const char bad[] =
+        "kind: KubeletConfiguration\nevictionHard:\n  mem.available: \"1Gi\"\n";
     c = kp_evict_config_new();
     KT_CHECK_INT(kp_evict_config_load_buffer(c, "k.yaml", bad, strlen(bad), &err), KP_OK);
     KT_CHECK(kp_evict_config_finish(c, &err) != KP_OK);
     KT_CHECK_STR(err.source, "k.yaml");
-    KT_CHECK_STR(err.msg, "KubeletConfiguration: evictionHard: unsupported eviction signal mem.available");
+    KT_CHECK_STR(err.msg,
+                 "KubeletConfiguration: evictionHard: unsupported eviction signal mem.available");
     kp_evict_config_free(c);
 
     static const char wrong_kind[] = "kind: Pod\n";
     c = kp_evict_config_new();
-    KT_CHECK(kp_evict_config_load_buffer(c, "k.yaml", wrong_kind, strlen(wrong_kind), &err) != KP_OK);
+    KT_CHECK(kp_evict_config_load_buffer(c, "k.yaml", wrong_kind, strlen(wrong_kind), &err) !=
+             KP_OK);
     KT_CHECK_CONTAINS(err.msg, "expected KubeletConfiguration");
     kp_evict_config_free(c);
 }
@@ -329,4 +368,5 @@ KT_TEST(quantity_add) {
 KT_MAIN(KT_CASE(defaults_are_linux_kubelet_defaults), KT_CASE(all_memory_eviction_values),
         KT_CASE(zero_and_hundred_percent_are_ignored), KT_CASE(threshold_errors_use_upstream_words),
         KT_CASE(flag_syntax_errors), KT_CASE(percentages_are_float32), KT_CASE(go_durations),
-        KT_CASE(kubelet_configuration), KT_CASE(containerfs_thresholds), KT_CASE(reclaimable_spec), KT_CASE(quantity_add))
+        KT_CASE(kubelet_configuration), KT_CASE(containerfs_thresholds), KT_CASE(reclaimable_spec),
+        KT_CASE(quantity_add))

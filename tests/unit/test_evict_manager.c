@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/eviction.h"
-#include "base/alloc.h"
 
 #define MI (INT64_C(1024) * 1024)
 #define GI (INT64_C(1024) * MI)
@@ -31,7 +31,8 @@ static kp_cluster *load(void) {
     kp_error err;
     kp_error_clear(&err);
     if (kp_cluster_load_buffer(cl, "node.yaml", node, strlen(node), &err) != KP_OK ||
-        kp_cluster_load_buffer(cl, "pods.yaml", yb, yl, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
+        kp_cluster_load_buffer(cl, "pods.yaml", yb, yl, &err) != KP_OK ||
+        kp_cluster_finalize(cl, &err) != KP_OK) {
         fprintf(stderr, "load: %s\n", err.msg);
         kp_cluster_free(cl);
         cl = NULL;
@@ -42,8 +43,10 @@ static kp_cluster *load(void) {
 
 /* Pod with one container; res is the YAML of its resources block or "" */
 static void pod(const char *name, int prio, const char *res, const char *extra) {
-    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: %s, namespace: default, uid: uid-%s}\n", name, name);
-    y("spec:\n  nodeName: n1\n  priority: %d\n  containers:\n  - name: %s\n%s%s", prio, name, res, extra);
+    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: %s, namespace: default, uid: uid-%s}\n",
+      name, name);
+    y("spec:\n  nodeName: n1\n  priority: %d\n  containers:\n  - name: %s\n%s%s", prio, name, res,
+      extra);
 }
 
 static kp_evict_config *cfg(const char *hard, const char *soft, const char *grace, const char *mr) {
@@ -70,7 +73,8 @@ static kp_evict_summary *summary(const char *fmt, ...) {
     kp_evict_summary *s = NULL;
     kp_error err;
     kp_error_clear(&err);
-    if (kp_evict_summary_load_buffer("s.json", buf, (size_t)n, &s, &err) != KP_OK) fprintf(stderr, "summary: %s\n", err.msg);
+    if (kp_evict_summary_load_buffer("s.json", buf, (size_t)n, &s, &err) != KP_OK)
+        fprintf(stderr, "summary: %s\n", err.msg);
     free(buf);
     return s;
 }
@@ -89,7 +93,8 @@ static long pod_index(const kp_cluster *cl, const char *name) {
     return kp_cluster_find_pod(cl, ref);
 }
 
-static void check_evicted(const kp_cluster *cl, const kp_evict_result *r, const char *name, int64_t grace) {
+static void check_evicted(const kp_cluster *cl, const kp_evict_result *r, const char *name,
+                          int64_t grace) {
     KT_CHECK_INT(r->n_evicted, 1);
     if (r->n_evicted < 1) return;
     KT_CHECK_INT((long)r->evicted[0].pod, pod_index(cl, name));
@@ -97,27 +102,37 @@ static void check_evicted(const kp_cluster *cl, const kp_evict_result *r, const 
     (void)evicted_name;
 }
 
-#define MEMPOD(name, ws) \
-    "{\"podRef\":{\"name\":\"" name "\",\"namespace\":\"default\",\"uid\":\"uid-" name "\"},\"memory\":{\"workingSetBytes\":%lld}}"
+#define MEMPOD(name, ws)                                                               \
+    "{\"podRef\":{\"name\":\"" name "\",\"namespace\":\"default\",\"uid\":\"uid-" name \
+    "\"},\"memory\":{\"workingSetBytes\":%lld}}"
 
 /* E2: message text, no container sentence without container memory stats */
 KT_TEST(memory_pressure_verify_pod_status) {
-    pod("below-requests", 0, "    resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n", "");
-    pod("above-requests", 0, "    resources: {requests: {memory: 100Mi}, limits: {memory: 1Gi}}\n", "");
+    pod("below-requests", 0, "    resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n",
+        "");
+    pod("above-requests", 0, "    resources: {requests: {memory: 100Mi}, limits: {memory: 1Gi}}\n",
+        "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, kp_cluster_find_node(cl, "n1"), c, &m, &err);
-    kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
-                                  MEMPOD("below-requests", 0) "," MEMPOD("above-requests", 0) "]}",
-                                  (long long)(1500 * MI), (long long)(1500 * MI), (long long)(900 * MI), (long long)(700 * MI));
+    kp_evict_summary *s = summary(
+        "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":[" MEMPOD(
+            "below-requests", 0) "," MEMPOD("above-requests", 0) "]}",
+        (long long)(1500 * MI), (long long)(1500 * MI), (long long)(900 * MI),
+        (long long)(700 * MI));
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     check_evicted(cl, &r, "above-requests", 1);
     if (r.n_evicted) {
-        KT_CHECK_STR(r.evicted[0].message, "The node was low on resource: memory. Threshold quantity: 2Gi, available: 1500Mi. ");
+        KT_CHECK_STR(
+            r.evicted[0].message,
+            "The node was low on resource: memory. Threshold quantity: 2Gi, available: 1500Mi. ");
         KT_CHECK_INT(r.evicted[0].n_annotations, 3);
         KT_CHECK_STR(r.evicted[0].ann_keys[2], "starved_resource");
         KT_CHECK_STR(r.evicted[0].ann_values[2], "memory");
@@ -135,7 +150,10 @@ KT_TEST(pid_pressure_verify_pod_status) {
     pod("pod1", -1, "", "");
     pod("pod2", 0, "", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("pid.available<1200", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
@@ -147,7 +165,10 @@ KT_TEST(pid_pressure_verify_pod_status) {
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     check_evicted(cl, &r, "pod1", 1);
-    if (r.n_evicted) KT_CHECK_STR(r.evicted[0].message, "The node was low on resource: pids. Threshold quantity: 1200, available: 500. ");
+    if (r.n_evicted)
+        KT_CHECK_STR(
+            r.evicted[0].message,
+            "The node was low on resource: pids. Threshold quantity: 1200, available: 500. ");
     KT_CHECK_INT(r.conditions, KP_NODE_COND_PID_PRESSURE);
     kp_evict_summary_free(s);
     kp_evict_manager_free(m);
@@ -155,21 +176,32 @@ KT_TEST(pid_pressure_verify_pod_status) {
     kp_cluster_free(cl);
 }
 
-#define DISKPOD(name, root) \
-    "{\"podRef\":{\"name\":\"" name "\",\"namespace\":\"default\",\"uid\":\"uid-" name "\"},\"containers\":[{\"name\":\"" name \
+#define DISKPOD(name, root)                                                            \
+    "{\"podRef\":{\"name\":\"" name "\",\"namespace\":\"default\",\"uid\":\"uid-" name \
+    "\"},\"containers\":[{\"name\":\"" name                                            \
     "\",\"rootfs\":{\"usedBytes\":%lld},\"logs\":{\"usedBytes\":0}}]}"
 
 /* E4 (single fs, nodefs) and E5 (dedicated imagefs): container sentence for ephemeral-storage */
 KT_TEST(disk_pressure_verify_pod_status) {
     for (int dedicated = 0; dedicated < 2; dedicated++) {
-        pod("below-requests", 0, "    resources: {requests: {ephemeral-storage: 1Gi}, limits: {ephemeral-storage: 1Gi}}\n", "");
+        pod("below-requests", 0,
+            "    resources: {requests: {ephemeral-storage: 1Gi}, limits: {ephemeral-storage: 1Gi}}\n",
+            "");
         if (dedicated)
-            pod("above-requests", 0, "    resources: {requests: {ephemeral-storage: 50Gi}, limits: {ephemeral-storage: 50Gi}}\n", "");
+            pod("above-requests", 0,
+                "    resources: {requests: {ephemeral-storage: 50Gi}, limits: {ephemeral-storage: 50Gi}}\n",
+                "");
         else
-            pod("above-requests", 0, "    resources: {requests: {ephemeral-storage: 100Mi}, limits: {ephemeral-storage: 1Gi}}\n", "");
+            pod("above-requests", 0,
+                "    resources: {requests: {ephemeral-storage: 100Mi}, limits: {ephemeral-storage: 1Gi}}\n",
+                "");
         kp_cluster *cl = load();
-        if (!cl) { KT_CHECK(0); return; }
-        kp_evict_config *c = cfg(dedicated ? "imagefs.available<50Gi" : "nodefs.available<2Gi", NULL, NULL, NULL);
+        if (!cl) {
+            KT_CHECK(0);
+            return;
+        }
+        kp_evict_config *c =
+            cfg(dedicated ? "imagefs.available<50Gi" : "nodefs.available<2Gi", NULL, NULL, NULL);
         kp_evict_config_set_fs_layout(c, dedicated ? KP_EVFS_DEDICATED : KP_EVFS_SHARED);
         kp_evict_config_set_flag(c, "local-storage-capacity-isolation", "false", NULL);
         kp_error err;
@@ -179,17 +211,21 @@ KT_TEST(disk_pressure_verify_pod_status) {
         long long avail = dedicated ? 10 * GI : 1536 * MI;
         kp_evict_summary *s = summary(
             "{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld},\"runtime\":{\"imageFs\":"
-            "{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":[" DISKPOD("below-requests", 0) "," DISKPOD("above-requests", 0) "]}",
-            avail, 2 * avail, avail, 2 * avail, (long long)(900 * MI), (long long)(dedicated ? 80 * GI : 700 * MI));
+            "{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":[" DISKPOD(
+                "below-requests", 0) "," DISKPOD("above-requests", 0) "]}",
+            avail, 2 * avail, avail, 2 * avail, (long long)(900 * MI),
+            (long long)(dedicated ? 80 * GI : 700 * MI));
         kp_evict_result r;
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
         check_evicted(cl, &r, "above-requests", 1);
         if (r.n_evicted)
-            KT_CHECK_STR(r.evicted[0].message,
-                         dedicated ? "The node was low on resource: ephemeral-storage. Threshold quantity: 50Gi, available: 10Gi. "
-                                     "Container above-requests was using 80Gi, request is 50Gi, has larger consumption of ephemeral-storage. "
-                                   : "The node was low on resource: ephemeral-storage. Threshold quantity: 2Gi, available: 1536Mi. "
-                                     "Container above-requests was using 700Mi, request is 100Mi, has larger consumption of ephemeral-storage. ");
+            KT_CHECK_STR(
+                r.evicted[0].message,
+                dedicated
+                    ? "The node was low on resource: ephemeral-storage. Threshold quantity: 50Gi, available: 10Gi. "
+                      "Container above-requests was using 80Gi, request is 50Gi, has larger consumption of ephemeral-storage. "
+                    : "The node was low on resource: ephemeral-storage. Threshold quantity: 2Gi, available: 1536Mi. "
+                      "Container above-requests was using 700Mi, request is 100Mi, has larger consumption of ephemeral-storage. ");
         KT_CHECK_INT(r.layout, dedicated ? KP_EVFS_DEDICATED : KP_EVFS_SHARED);
         kp_evict_summary_free(s);
         kp_evict_manager_free(m);
@@ -199,9 +235,10 @@ KT_TEST(disk_pressure_verify_pod_status) {
 }
 
 static kp_evict_summary *mem_summary(long long t_sec, long long avail, const char *pods) {
-    return summary("{\"node\":{\"memory\":{\"time\":\"2025-01-01T%02lld:%02lld:%02lldZ\",\"availableBytes\":%lld,"
-                   "\"workingSetBytes\":%lld}},\"pods\":[%s]}",
-                   t_sec / 3600, t_sec / 60 % 60, t_sec % 60, avail, avail, pods);
+    return summary(
+        "{\"node\":{\"memory\":{\"time\":\"2025-01-01T%02lld:%02lld:%02lldZ\",\"availableBytes\":%lld,"
+        "\"workingSetBytes\":%lld}},\"pods\":[%s]}",
+        t_sec / 3600, t_sec / 60 % 60, t_sec % 60, avail, avail, pods);
 }
 
 /* E9: min-reclaim hysteresis keeps the threshold active until available >= 1Gi + 500Mi */
@@ -210,7 +247,10 @@ KT_TEST(min_reclaim) {
     pod("b", -1, "", "");
     pod("c", -1, "", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("memory.available<1Gi", NULL, NULL, "memory.available=500Mi");
     kp_error err;
     kp_evict_manager *m = NULL;
@@ -219,7 +259,8 @@ KT_TEST(min_reclaim) {
     const long long av[5] = {2 * GI, 500 * MI, (long long)(1.2 * GI), 2 * GI, 2 * GI};
     const long long ts[5] = {0, 60, 120, 180, 480};
     const int evict[5] = {0, 1, 1, 0, 0};
-    const unsigned cond[5] = {0, KP_NODE_COND_MEMORY_PRESSURE, KP_NODE_COND_MEMORY_PRESSURE, KP_NODE_COND_MEMORY_PRESSURE, 0};
+    const unsigned cond[5] = {0, KP_NODE_COND_MEMORY_PRESSURE, KP_NODE_COND_MEMORY_PRESSURE,
+                              KP_NODE_COND_MEMORY_PRESSURE, 0};
     for (int i = 0; i < 5; i++) {
         kp_evict_summary *s = mem_summary(ts[i], av[i], "");
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
@@ -239,15 +280,19 @@ KT_TEST(static_critical_pods_are_not_evicted) {
       "annotations: {kubernetes.io/config.source: file}}\nspec:\n  nodeName: n1\n  priority: 2000000000\n"
       "  containers:\n  - name: c\n");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("", "memory.available<2Gi", "memory.available=2m", NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_result r;
     for (int i = 0; i < 3; i++) {
-        kp_evict_summary *s = mem_summary(i * 90, 1500 * MI,
-                                          "{\"podRef\":{\"name\":\"critical\",\"namespace\":\"kube-system\"},\"memory\":{\"workingSetBytes\":838860800}}");
+        kp_evict_summary *s = mem_summary(
+            i * 90, 1500 * MI,
+            "{\"podRef\":{\"name\":\"critical\",\"namespace\":\"kube-system\"},\"memory\":{\"workingSetBytes\":838860800}}");
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
         KT_CHECK_INT(r.n_evicted, 0);
         KT_CHECK_INT(r.conditions, KP_NODE_COND_MEMORY_PRESSURE);
@@ -262,12 +307,16 @@ KT_TEST(static_critical_pods_are_not_evicted) {
 
 /* E13 + E15: local storage limits evict every offender in one step, in active order */
 KT_TEST(local_storage_limit_evictions) {
-    pod("empty-dir", 0, "", "  volumes:\n  - name: emptyDirVolume\n    emptyDir: {sizeLimit: 900Mi}\n");
+    pod("empty-dir", 0, "",
+        "  volumes:\n  - name: emptyDirVolume\n    emptyDir: {sizeLimit: 900Mi}\n");
     pod("container-limit", 0, "    resources: {limits: {ephemeral-storage: 800Mi}}\n", "");
     pod("pod-limit", 0, "    resources: {limits: {ephemeral-storage: 800Mi}}\n", "");
     pod("innocent", 0, "", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("nodefs.available<1Gi", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
@@ -278,19 +327,25 @@ KT_TEST(local_storage_limit_evictions) {
         "{\"podRef\":{\"name\":\"container-limit\",\"namespace\":\"default\",\"uid\":\"uid-container-limit\"},\"containers\":[{\"name\":\"container-limit\",\"rootfs\":{\"usedBytes\":%lld},\"logs\":{\"usedBytes\":%lld}}]},"
         "{\"podRef\":{\"name\":\"pod-limit\",\"namespace\":\"default\",\"uid\":\"uid-pod-limit\"},\"ephemeral-storage\":{\"usedBytes\":%lld}},"
         "{\"podRef\":{\"name\":\"innocent\",\"namespace\":\"default\",\"uid\":\"uid-innocent\"},\"ephemeral-storage\":{\"usedBytes\":1}}]}",
-        (long long)(200 * MI), (long long)(10 * GI), (long long)(1800 * MI), (long long)(800 * MI), (long long)(800 * MI),
-        (long long)(1600 * MI));
+        (long long)(200 * MI), (long long)(10 * GI), (long long)(1800 * MI), (long long)(800 * MI),
+        (long long)(800 * MI), (long long)(1600 * MI));
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     KT_CHECK_INT(r.n_evicted, 3);
     if (r.n_evicted == 3) {
         KT_CHECK_STR(r.evicted[0].signal, "emptydirfs.limit");
-        KT_CHECK_STR(r.evicted[0].message, "Usage of EmptyDir volume \"emptyDirVolume\" exceeds the limit \"900Mi\". ");
+        KT_CHECK_STR(r.evicted[0].message,
+                     "Usage of EmptyDir volume \"emptyDirVolume\" exceeds the limit \"900Mi\". ");
         /* no pod-level ephemeral-storage stats: pod usage counts as 0, the container check fires */
         KT_CHECK_STR(r.evicted[1].signal, "ephemeralcontainerfs.limit");
-        KT_CHECK_STR(r.evicted[1].message, "Container container-limit exceeded its local ephemeral storage limit \"800Mi\". ");
-        KT_CHECK_STR(r.evicted[2].signal, "ephemeralpodfs.limit"); /* pod limit = sum of container limits */
-        KT_CHECK_STR(r.evicted[2].message, "Pod ephemeral local storage usage exceeds the total limit of containers 800Mi. ");
+        KT_CHECK_STR(
+            r.evicted[1].message,
+            "Container container-limit exceeded its local ephemeral storage limit \"800Mi\". ");
+        KT_CHECK_STR(r.evicted[2].signal,
+                     "ephemeralpodfs.limit"); /* pod limit = sum of container limits */
+        KT_CHECK_STR(
+            r.evicted[2].message,
+            "Pod ephemeral local storage usage exceeds the total limit of containers 800Mi. ");
         for (int i = 0; i < 3; i++) {
             KT_CHECK_INT(r.evicted[i].grace_seconds, 1);
             KT_CHECK(r.evicted[i].local_storage);
@@ -309,7 +364,10 @@ KT_TEST(container_ephemeral_limit) {
     pod("p", 0, "    resources: {limits: {ephemeral-storage: 1Gi}}\n", "");
     y("  - name: side\n    resources: {limits: {ephemeral-storage: 10Gi}}\n");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("nodefs.available<1Gi", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
@@ -323,7 +381,8 @@ KT_TEST(container_ephemeral_limit) {
     KT_CHECK_INT(r.n_evicted, 1);
     if (r.n_evicted) {
         KT_CHECK_STR(r.evicted[0].signal, "ephemeralcontainerfs.limit");
-        KT_CHECK_STR(r.evicted[0].message, "Container p exceeded its local ephemeral storage limit \"1Gi\". ");
+        KT_CHECK_STR(r.evicted[0].message,
+                     "Container p exceeded its local ephemeral storage limit \"1Gi\". ");
     }
     kp_evict_summary_free(s);
     kp_evict_manager_free(m);
@@ -335,7 +394,10 @@ KT_TEST(container_ephemeral_limit) {
 KT_TEST(allocatable_memory_pressure) {
     pod("be", -1, "", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("allocatableMemory.available<1Gi", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
@@ -343,9 +405,10 @@ KT_TEST(allocatable_memory_pressure) {
     kp_evict_result r;
     const long long av[2] = {4 * GI, 500 * MI};
     for (int i = 0; i < 2; i++) {
-        kp_evict_summary *s = summary("{\"node\":{\"systemContainers\":[{\"name\":\"kubelet\"},{\"name\":\"pods\",\"memory\":"
-                                      "{\"availableBytes\":%lld,\"workingSetBytes\":%lld}}]},\"pods\":[]}",
-                                      av[i], av[i]);
+        kp_evict_summary *s = summary(
+            "{\"node\":{\"systemContainers\":[{\"name\":\"kubelet\"},{\"name\":\"pods\",\"memory\":"
+            "{\"availableBytes\":%lld,\"workingSetBytes\":%lld}}]},\"pods\":[]}",
+            av[i], av[i]);
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
         KT_CHECK_INT(r.n_evicted, i);
         KT_CHECK(r.obs[KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE].present);
@@ -361,19 +424,25 @@ KT_TEST(allocatable_memory_pressure) {
 KT_TEST(eviction_priority_memory_first) {
     pod("p", 0, "", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
-    kp_evict_config *c = cfg("nodefs.available<1Gi,pid.available<100,memory.available<1Gi", NULL, NULL, NULL);
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
+    kp_evict_config *c =
+        cfg("nodefs.available<1Gi,pid.available<100,memory.available<1Gi", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
-    kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":1,\"workingSetBytes\":1},"
-                                  "\"fs\":{\"availableBytes\":1,\"capacityBytes\":10},\"rlimit\":{\"maxpid\":10,\"curproc\":5}}}");
+    kp_evict_summary *s = summary(
+        "{\"node\":{\"memory\":{\"availableBytes\":1,\"workingSetBytes\":1},"
+        "\"fs\":{\"availableBytes\":1,\"capacityBytes\":10},\"rlimit\":{\"maxpid\":10,\"curproc\":5}}}");
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     KT_CHECK(r.has_reclaim);
     KT_CHECK_STR(r.reclaim_resource, "memory");
     KT_CHECK_INT(r.n_met, 3);
-    KT_CHECK_INT(r.conditions, KP_NODE_COND_MEMORY_PRESSURE | KP_NODE_COND_DISK_PRESSURE | KP_NODE_COND_PID_PRESSURE);
+    KT_CHECK_INT(r.conditions, KP_NODE_COND_MEMORY_PRESSURE | KP_NODE_COND_DISK_PRESSURE |
+                                   KP_NODE_COND_PID_PRESSURE);
     kp_evict_summary_free(s);
     kp_evict_manager_free(m);
     kp_evict_config_free(c);
@@ -385,7 +454,10 @@ KT_TEST(stale_stats_are_not_acted_on) {
     pod("a", 0, "", "");
     pod("b", 0, "", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("memory.available<1Gi", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
@@ -415,7 +487,10 @@ KT_TEST(stale_stats_are_not_acted_on) {
 KT_TEST(transition_period) {
     pod("a", 0, "", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("", "memory.available<2Gi", "memory.available=2m", NULL);
     kp_error err;
     kp_evict_config_set_flag(c, "eviction-pressure-transition-period", "2m", &err);
@@ -445,14 +520,16 @@ KT_TEST(summary_errors_name_the_field) {
     char buf[256 + 64] = "{\"pods\":[{\"containers\":[{\"rootfs\":{\"usedBytes\":-5}}]}]}";
     KT_CHECK(kp_evict_summary_load_buffer("bad.json", buf, strlen(buf), &s, &err) != KP_OK);
     KT_CHECK_STR(err.source, "bad.json");
-    KT_CHECK_STR(err.msg, "Summary: pods[0].containers[0].rootfs.usedBytes: expected an unsigned integer");
+    KT_CHECK_STR(err.msg,
+                 "Summary: pods[0].containers[0].rootfs.usedBytes: expected an unsigned integer");
     char buf2[256 + 64] = "{\"node\":{\"fs\":{\"time\":\"yesterday\"}}}";
     KT_CHECK(kp_evict_summary_load_buffer("bad.json", buf2, strlen(buf2), &s, &err) != KP_OK);
     KT_CHECK_STR(err.msg, "Summary: node.fs.time: invalid RFC 3339 time");
     char buf3[256 + 64] = "{\"node\": [}";
     KT_CHECK(kp_evict_summary_load_buffer("bad.json", buf3, strlen(buf3), &s, &err) != KP_OK);
     KT_CHECK_INT(err.code, KP_ESYNTAX);
-    char buf4[256 + 64] = "{\"node\":{\"memory\":{\"time\":\"2025-01-01T00:00:10Z\"},\"fs\":{\"time\":\"2025-01-01T00:00:20Z\"}}}";
+    char buf4[256 + 64] =
+        "{\"node\":{\"memory\":{\"time\":\"2025-01-01T00:00:10Z\"},\"fs\":{\"time\":\"2025-01-01T00:00:20Z\"}}}";
     KT_CHECK_INT(kp_evict_summary_load_buffer("ok.json", buf4, strlen(buf4), &s, &err), KP_OK);
     int64_t t = 0;
     KT_CHECK(kp_evict_summary_time(s, &t));
@@ -466,7 +543,10 @@ KT_TEST(stats_follow_pods_after_eviction) {
     pod("p2", 0, "", "");
     pod("p3", 0, "", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("memory.available<1Gi", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
@@ -475,8 +555,8 @@ KT_TEST(stats_follow_pods_after_eviction) {
     const char *want[3] = {"p1", "p3", "p2"};
     for (int i = 0; i < 3; i++) {
         char pods[1024];
-        snprintf(pods, sizeof pods, MEMPOD("p1", 0) "," MEMPOD("p2", 0) "," MEMPOD("p3", 0), 10LL * MI, 100LL * MI,
-                 500LL * MI);
+        snprintf(pods, sizeof pods, MEMPOD("p1", 0) "," MEMPOD("p2", 0) "," MEMPOD("p3", 0),
+                 10LL * MI, 100LL * MI, 500LL * MI);
         kp_evict_summary *s = mem_summary(60 * (i + 1), 100 * MI, pods);
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
         check_evicted(cl, &r, want[i], 1);
@@ -494,14 +574,18 @@ KT_TEST(stats_follow_pods_after_eviction) {
 KT_TEST(containerfs_overwritten_before_first_step) {
     pod("p", 0, "", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("nodefs.available<1Gi,containerfs.available<10Gi", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
-    kp_evict_summary *s = summary("{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld},"
-                                  "\"runtime\":{\"containerFs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":[]}",
-                                  (long long)(50 * GI), (long long)(100 * GI), (long long)(5 * GI), (long long)(100 * GI));
+    kp_evict_summary *s = summary(
+        "{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld},"
+        "\"runtime\":{\"containerFs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":[]}",
+        (long long)(50 * GI), (long long)(100 * GI), (long long)(5 * GI), (long long)(100 * GI));
     kp_evict_result r;
     for (int step = 0; step < 2; step++) {
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
@@ -521,24 +605,31 @@ KT_TEST(containerfs_overwritten_before_first_step) {
 
 /* PodLimits adds spec.overhead only to a non-zero limit: a zero ephemeral-storage limit stays 0 */
 KT_TEST(pod_limit_overhead_only_when_non_zero) {
-    pod("zero", 0, "    resources: {limits: {ephemeral-storage: '0'}}\n", "  overhead: {ephemeral-storage: 1Gi}\n");
-    pod("some", 0, "    resources: {limits: {ephemeral-storage: 1Mi}}\n", "  overhead: {ephemeral-storage: 1Gi}\n");
+    pod("zero", 0, "    resources: {limits: {ephemeral-storage: '0'}}\n",
+        "  overhead: {ephemeral-storage: 1Gi}\n");
+    pod("some", 0, "    resources: {limits: {ephemeral-storage: 1Mi}}\n",
+        "  overhead: {ephemeral-storage: 1Gi}\n");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("nodefs.available<1Gi", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
-    kp_evict_summary *s = summary("{\"pods\":[{\"podRef\":{\"uid\":\"uid-zero\"},\"ephemeral-storage\":{\"usedBytes\":%lld}},"
-                                  "{\"podRef\":{\"uid\":\"uid-some\"},\"ephemeral-storage\":{\"usedBytes\":%lld}}]}",
-                                  (long long)(100 * MI), (long long)(100 * MI));
+    kp_evict_summary *s = summary(
+        "{\"pods\":[{\"podRef\":{\"uid\":\"uid-zero\"},\"ephemeral-storage\":{\"usedBytes\":%lld}},"
+        "{\"podRef\":{\"uid\":\"uid-some\"},\"ephemeral-storage\":{\"usedBytes\":%lld}}]}",
+        (long long)(100 * MI), (long long)(100 * MI));
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     KT_CHECK_INT(r.n_evicted, 1);
     if (r.n_evicted) {
         KT_CHECK_INT((long)r.evicted[0].pod, pod_index(cl, "zero"));
         KT_CHECK_STR(r.evicted[0].signal, "ephemeralpodfs.limit");
-        KT_CHECK_STR(r.evicted[0].message, "Pod ephemeral local storage usage exceeds the total limit of containers 0. ");
+        KT_CHECK_STR(r.evicted[0].message,
+                     "Pod ephemeral local storage usage exceeds the total limit of containers 0. ");
     }
     kp_evict_summary_free(s);
     kp_evict_manager_free(m);
@@ -551,18 +642,25 @@ KT_TEST(pod_limit_overhead_only_when_non_zero) {
 KT_TEST(threshold_quantity_keeps_its_spelling) {
     pod("p", 0, "", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("memory.available<1.500G", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
-    kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
-                                  MEMPOD("p", 0) "]}", (long long)GI, (long long)GI, (long long)MI);
+    kp_evict_summary *s = summary(
+        "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":[" MEMPOD(
+            "p", 0) "]}",
+        (long long)GI, (long long)GI, (long long)MI);
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     KT_CHECK_INT(r.n_evicted, 1);
     if (r.n_evicted)
-        KT_CHECK_STR(r.evicted[0].message, "The node was low on resource: memory. Threshold quantity: 1.500G, available: 1Gi. ");
+        KT_CHECK_STR(
+            r.evicted[0].message,
+            "The node was low on resource: memory. Threshold quantity: 1.500G, available: 1Gi. ");
     if (r.n_met) KT_CHECK_STR(r.met[0].quantity_str, "1.500G");
     kp_evict_summary_free(s);
     kp_evict_manager_free(m);
@@ -581,8 +679,8 @@ KT_TEST(threshold_quantity_keeps_its_spelling) {
     }
 }
 
-static const char *bytes_spelling(void *ctx, kp_index pod, kp_evict_spec_field f, const char *name, const char *res,
-                                  size_t *len) {
+static const char *bytes_spelling(void *ctx, kp_index pod, kp_evict_spec_field f, const char *name,
+                                  const char *res, size_t *len) {
     (void)pod;
     ++*(int *)ctx;
     if (f != KP_EVSPEC_REQUEST || strcmp(name, "p") != 0 || strcmp(res, "memory") != 0) return NULL;
@@ -595,14 +693,19 @@ static const char *bytes_spelling(void *ctx, kp_index pod, kp_evict_spec_field f
 KT_TEST(spec_text_source_spells_requests) {
     pod("p", 0, "    resources: {requests: {memory: 100Mi}}\n", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
     kp_error err;
-    kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
-                                  "{\"podRef\":{\"uid\":\"uid-p\"},\"containers\":[{\"name\":\"p\",\"memory\":{\"workingSetBytes\":%lld}}]}]}",
-                                  (long long)GI, (long long)GI, (long long)GI);
-    const char *want[] = {"Container p was using 1Gi, request is 104857600, has larger consumption of memory. ",
-                          "Container p was using 1Gi, request is 100Mi, has larger consumption of memory. "};
+    kp_evict_summary *s = summary(
+        "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
+        "{\"podRef\":{\"uid\":\"uid-p\"},\"containers\":[{\"name\":\"p\",\"memory\":{\"workingSetBytes\":%lld}}]}]}",
+        (long long)GI, (long long)GI, (long long)GI);
+    const char *want[] = {
+        "Container p was using 1Gi, request is 104857600, has larger consumption of memory. ",
+        "Container p was using 1Gi, request is 100Mi, has larger consumption of memory. "};
     for (int round = 0; round < 2; round++) {
         kp_evict_manager *m = NULL;
         kp_evict_manager_new(cl, 0, c, &m, &err);
@@ -627,20 +730,29 @@ KT_TEST(long_messages_are_not_cut) {
     y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: wide, namespace: default, uid: uid-wide}\n");
     y("spec:\n  nodeName: n1\n  containers:\n");
     for (int i = 0; i < 40; i++)
-        y("  - name: container-with-a-rather-long-name-%02d\n    resources: {requests: {memory: 1Mi}}\n", i);
+        y("  - name: container-with-a-rather-long-name-%02d\n    resources: {requests: {memory: 1Mi}}\n",
+          i);
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
     static char js[16384];
-    size_t o = (size_t)snprintf(js, sizeof js, "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":1}},"
-                                "\"pods\":[{\"podRef\":{\"name\":\"wide\",\"namespace\":\"default\",\"uid\":\"uid-wide\"},"
-                                "\"memory\":{\"workingSetBytes\":1},\"containers\":[", (long long)MI);
+    size_t o = (size_t)snprintf(
+        js, sizeof js,
+        "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":1}},"
+        "\"pods\":[{\"podRef\":{\"name\":\"wide\",\"namespace\":\"default\",\"uid\":\"uid-wide\"},"
+        "\"memory\":{\"workingSetBytes\":1},\"containers\":[",
+        (long long)MI);
     for (int i = 0; i < 40; i++)
-        o += (size_t)snprintf(js + o, sizeof js - o, "%s{\"name\":\"container-with-a-rather-long-name-%02d\","
-                              "\"memory\":{\"workingSetBytes\":%lld}}", i ? "," : "", i, (long long)(2 * MI));
+        o += (size_t)snprintf(js + o, sizeof js - o,
+                              "%s{\"name\":\"container-with-a-rather-long-name-%02d\","
+                              "\"memory\":{\"workingSetBytes\":%lld}}",
+                              i ? "," : "", i, (long long)(2 * MI));
     snprintf(js + o, sizeof js - o, "]}]}");
     kp_evict_summary *sm = summary("%s", js);
     kp_evict_result r;
@@ -648,10 +760,12 @@ KT_TEST(long_messages_are_not_cut) {
     KT_CHECK_INT(r.n_evicted, 1);
     if (r.n_evicted == 1) {
         KT_CHECK(strlen(r.evicted[0].message) > 4000);
-        KT_CHECK(strstr(r.evicted[0].message, "Container container-with-a-rather-long-name-39 was using 2Mi, request is "
-                                              "1Mi, has larger consumption of memory. ") != NULL);
+        KT_CHECK(strstr(r.evicted[0].message,
+                        "Container container-with-a-rather-long-name-39 was using 2Mi, request is "
+                        "1Mi, has larger consumption of memory. ") != NULL);
         KT_CHECK(strlen(r.evicted[0].ann_values[0]) > 1400);
-        KT_CHECK(strstr(r.evicted[0].ann_values[0], ",container-with-a-rather-long-name-39") != NULL);
+        KT_CHECK(strstr(r.evicted[0].ann_values[0], ",container-with-a-rather-long-name-39") !=
+                 NULL);
     }
     kp_evict_summary_free(sm);
     kp_evict_manager_free(m);
@@ -665,7 +779,10 @@ KT_TEST(out_of_memory_reaches_the_caller) {
     pod("empty-dir", 0, "", "  volumes:\n  - name: v\n    emptyDir: {sizeLimit: 900Mi}\n");
     pod("hog", 0, "    resources: {requests: {memory: 100Mi}}\n", "");
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
     kp_evict_summary *sm = summary(
         "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":1}},\"pods\":["
@@ -679,9 +796,13 @@ KT_TEST(out_of_memory_reaches_the_caller) {
             kp_error err;
             kp_evict_manager *m = NULL;
             kp_evict_manager_new(cl, 0, c, &m, &err);
-            if (!m) { KT_CHECK(0); break; }
+            if (!m) {
+                KT_CHECK(0);
+                break;
+            }
             kp_evict_result r;
-            if (round == 1) KT_CHECK_INT(kp_evict_manager_step(m, sm, &r, &err), KP_OK); /* evicts empty-dir */
+            if (round == 1)
+                KT_CHECK_INT(kp_evict_manager_step(m, sm, &r, &err), KP_OK); /* evicts empty-dir */
             kp__alloc_fail_after(n, true);
             kp_status st = kp_evict_manager_step(m, sm, &r, &err);
             kp__alloc_fail_after(-1, false);
@@ -691,7 +812,8 @@ KT_TEST(out_of_memory_reaches_the_caller) {
                 KT_CHECK_INT(r.n_evicted, 1);
                 if (r.n_evicted == 1) {
                     KT_CHECK(r.evicted[0].message != NULL && r.evicted[0].message[0] != 0);
-                    KT_CHECK_STR(r.evicted[0].signal, round == 0 ? "emptydirfs.limit" : "memory.available");
+                    KT_CHECK_STR(r.evicted[0].signal,
+                                 round == 0 ? "emptydirfs.limit" : "memory.available");
                 }
             }
             kp_evict_manager_free(m);
@@ -703,10 +825,13 @@ KT_TEST(out_of_memory_reaches_the_caller) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(long_messages_are_not_cut), KT_CASE(out_of_memory_reaches_the_caller), KT_CASE(memory_pressure_verify_pod_status), KT_CASE(stats_follow_pods_after_eviction), KT_CASE(pid_pressure_verify_pod_status),
-        KT_CASE(disk_pressure_verify_pod_status), KT_CASE(min_reclaim), KT_CASE(static_critical_pods_are_not_evicted),
-        KT_CASE(local_storage_limit_evictions), KT_CASE(container_ephemeral_limit), KT_CASE(allocatable_memory_pressure),
-        KT_CASE(eviction_priority_memory_first), KT_CASE(stale_stats_are_not_acted_on), KT_CASE(transition_period),
-        KT_CASE(summary_errors_name_the_field),
-        KT_CASE(containerfs_overwritten_before_first_step), KT_CASE(pod_limit_overhead_only_when_non_zero),
+KT_MAIN(KT_CASE(long_messages_are_not_cut), KT_CASE(out_of_memory_reaches_the_caller),
+        KT_CASE(memory_pressure_verify_pod_status), KT_CASE(stats_follow_pods_after_eviction),
+        KT_CASE(pid_pressure_verify_pod_status), KT_CASE(disk_pressure_verify_pod_status),
+        KT_CASE(min_reclaim), KT_CASE(static_critical_pods_are_not_evicted),
+        KT_CASE(local_storage_limit_evictions), KT_CASE(container_ephemeral_limit),
+        KT_CASE(allocatable_memory_pressure), KT_CASE(eviction_priority_memory_first),
+        KT_CASE(stale_stats_are_not_acted_on), KT_CASE(transition_period),
+        KT_CASE(summary_errors_name_the_field), KT_CASE(containerfs_overwritten_before_first_step),
+        KT_CASE(pod_limit_overhead_only_when_non_zero),
         KT_CASE(threshold_quantity_keeps_its_spelling), KT_CASE(spec_text_source_spells_requests))

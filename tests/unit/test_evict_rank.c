@@ -32,7 +32,8 @@ static void y(const char *fmt, ...) {
 /* A bound pod: priority, memory request (Mi, <0 none), ephemeral request (Mi, <0 none),
  * optional volumes YAML. */
 static void pod(const char *name, int prio, int mem_mi, int eph_mi, const char *volumes) {
-    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: %s, namespace: default, uid: %s}\n", name, name);
+    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: %s, namespace: default, uid: %s}\n", name,
+      name);
     y("spec:\n  nodeName: n1\n  priority: %d\n  containers:\n  - name: %s\n", prio, name);
     if (mem_mi >= 0 || eph_mi >= 0) {
         y("    resources:\n      requests:\n");
@@ -49,7 +50,8 @@ static kp_cluster *load(void) {
     kp_error err;
     kp_error_clear(&err);
     if (kp_cluster_load_buffer(cl, "node.yaml", node, strlen(node), &err) != KP_OK ||
-        kp_cluster_load_buffer(cl, "pods.yaml", ybuf, ylen, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
+        kp_cluster_load_buffer(cl, "pods.yaml", ybuf, ylen, &err) != KP_OK ||
+        kp_cluster_finalize(cl, &err) != KP_OK) {
         fprintf(stderr, "load: %s\n", err.msg);
         kp_cluster_free(cl);
         ylen = 0;
@@ -120,7 +122,9 @@ static void rank(kp_cluster *cl, kp_evict_signal sig, bool imagefs, bool split, 
     kp__ev_rank(cl, &sum, &fn, rp, n, keys, tmp);
 }
 
-static const char *name_at(kp_cluster *cl, uint32_t i) { return kp__s(cl, cl->pods[rp[i].pod].name); }
+static const char *name_at(kp_cluster *cl, uint32_t i) {
+    return kp__s(cl, cl->pods[rp[i].pod].name);
+}
 
 /* R1 */
 KT_TEST(exceed_memory_requests_first) {
@@ -143,7 +147,10 @@ KT_TEST(exceed_disk_requests_first) {
     pod("below", -1, -1, 200, NULL);
     pod("exceeds", 1, -1, 100, NULL);
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     setup(cl, 2);
     set_fs(0, 100 * MI, 99 * MI);
     set_fs(1, 90 * MI, 11 * MI);
@@ -158,7 +165,10 @@ KT_TEST(priority_orders_ascending) {
     pod("mid", 1, -1, -1, NULL);
     pod("low", -134, -1, -1, NULL);
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     setup(cl, 3);
     for (int i = 0; i < 3; i++) rp[i].st = NULL;
     rank(cl, KP_EVSIG_MEMORY_AVAILABLE, false, false, 3);
@@ -176,7 +186,10 @@ KT_TEST(disk_usage_minus_request) {
     const int64_t use[6] = {300, 100, 350, 110, 375, 120};
     for (int i = 5; i >= 0; i--) pod(names[i], 0, -1, req[i], vol);
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     setup(cl, 6);
     for (uint32_t i = 0; i < 6; i++) {
         int k = 5 - (int)i;
@@ -199,7 +212,10 @@ KT_TEST(inodes_rank) {
     pod("medium", 0, -1, -1, NULL);
     pod("high", 0, -1, -1, NULL);
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     setup(cl, 3);
     const uint64_t inodes[3] = {200000, 300000, 400000};
     for (int i = 0; i < 3; i++) {
@@ -223,7 +239,10 @@ KT_TEST(full_disk_and_memory_rank) {
         pod(name[i], prio[i], 1000, 1000, NULL);
     }
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     for (int pass = 0; pass < 2; pass++) {
         setup(cl, 8);
         for (uint32_t i = 0; i < 8; i++) {
@@ -244,7 +263,10 @@ KT_TEST(memory_usage_minus_request) {
     const char *names[6] = {"p1", "p2", "p3", "p4", "p5", "p6"};
     for (int i = 0; i < 6; i++) pod(names[i], 0, req[i], -1, NULL);
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     setup(cl, 6);
     for (uint32_t i = 0; i < 6; i++) set_ws(i, ws[i] * MI);
     rank(cl, KP_EVSIG_MEMORY_AVAILABLE, false, false, 6);
@@ -260,10 +282,16 @@ KT_TEST(pid_rank) {
     pod("p2", -1, -1, -1, NULL);
     pod("p1", -1, -1, -1, NULL);
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     setup(cl, 4);
     const uint64_t procs[4] = {5, 20, 6, 20};
-    for (int i = 0; i < 4; i++) { st[i].has |= KP__EVP_PROCS; st[i].procs = procs[i]; }
+    for (int i = 0; i < 4; i++) {
+        st[i].has |= KP__EVP_PROCS;
+        st[i].procs = procs[i];
+    }
     rank(cl, KP_EVSIG_PID_AVAILABLE, false, false, 4);
     const char *want[4] = {"p1", "p2", "p3", "p4"};
     for (int i = 0; i < 4; i++) KT_CHECK_STR(name_at(cl, (uint32_t)i), want[i]);
@@ -275,7 +303,10 @@ KT_TEST(no_stats_first) {
     pod("with", -5, -1, -1, NULL);
     pod("without", 5, -1, -1, NULL);
     kp_cluster *cl = load();
-    if (!cl) { KT_CHECK(0); return; }
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
     setup(cl, 2);
     set_ws(0, 10 * MI);
     rp[1].st = NULL;
@@ -402,8 +433,9 @@ KT_TEST(large_rank_is_stable) {
     for (uint32_t i = 0; i < n; i++) KT_CHECK(seen[i]);
 }
 
-KT_MAIN(KT_CASE(exceed_memory_requests_first), KT_CASE(large_rank_is_stable), KT_CASE(exceed_disk_requests_first),
-        KT_CASE(priority_orders_ascending), KT_CASE(disk_usage_minus_request), KT_CASE(inodes_rank),
-        KT_CASE(full_disk_and_memory_rank), KT_CASE(memory_usage_minus_request), KT_CASE(pid_rank),
-        KT_CASE(no_stats_first), KT_CASE(rank_tables_per_layout), KT_CASE(thresholds_met),
+KT_MAIN(KT_CASE(exceed_memory_requests_first), KT_CASE(large_rank_is_stable),
+        KT_CASE(exceed_disk_requests_first), KT_CASE(priority_orders_ascending),
+        KT_CASE(disk_usage_minus_request), KT_CASE(inodes_rank), KT_CASE(full_disk_and_memory_rank),
+        KT_CASE(memory_usage_minus_request), KT_CASE(pid_rank), KT_CASE(no_stats_first),
+        KT_CASE(rank_tables_per_layout), KT_CASE(thresholds_met),
         KT_CASE(fractional_threshold_compares_exactly))

@@ -21,36 +21,39 @@ static kp_cluster *load(const char *text) {
     return cl;
 }
 
-#define NODE(name, cpu, mem, extra)                                                                       \
-    "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name "}\n" extra                                  \
+#define NODE(name, cpu, mem, extra)                                       \
+    "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name "}\n" extra \
     "status:\n  allocatable: {cpu: \"" cpu "\", memory: \"" mem "\", pods: \"10\"}\n"
-#define POD(ns, name, spec, status)                                                                       \
-    "---\napiVersion: v1\nkind: Pod\nmetadata: {namespace: " ns ", name: " name "}\nspec:\n" spec          \
+#define POD(ns, name, spec, status)                                                               \
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {namespace: " ns ", name: " name "}\nspec:\n" spec \
     "status:\n" status
-#define CLASS(name, value) \
-    "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: " name "}\nvalue: " value "\n"
+#define CLASS(name, value)                                                               \
+    "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: " name \
+    "}\nvalue: " value "\n"
 
-static const char *CLUSTER =
-    NODE("node-b", "4", "8Gi", "spec: {unschedulable: true}\n")
-    NODE("node-a", "2", "4Gi", "spec: {taints: [{key: k, effect: NoSchedule}]}\n")
-    CLASS("low", "10") CLASS("high", "1000")
-    POD("ns1", "g", "  nodeName: node-a\n  priorityClassName: high\n  containers: [{name: c, resources: "
-                    "{requests: {cpu: 1, memory: 1Gi}, limits: {cpu: 1, memory: 1Gi}}}]\n", "  phase: Running\n")
-    POD("ns1", "b", "  nodeName: node-a\n  priorityClassName: low\n  containers: [{name: c, resources: "
-                    "{requests: {cpu: 500m}}}]\n", "  phase: Running\n")
-    POD("ns1", "be", "  nodeName: node-a\n  containers: [{name: c}]\n", "  phase: Running\n")
-    POD("ns2", "gone", "  nodeName: node-b\n  priority: 7\n  priorityClassName: deleted\n  containers: [{name: c}]\n",
-        "  phase: Running\n")
-    POD("ns2", "nom", "  priorityClassName: high\n  containers: [{name: c}]\n",
-        "  phase: Pending\n  nominatedNodeName: node-b\n")
-    "---\napiVersion: v1\nkind: Pod\nmetadata: {namespace: ns2, name: term, deletionTimestamp: "
-    "\"2024-01-01T00:00:00Z\"}\nspec:\n  nodeName: node-b\n  containers: [{name: c}]\nstatus:\n  phase: Running\n"
-    "  conditions: [{type: DisruptionTarget, status: \"True\", reason: PreemptionByScheduler}]\n"
-    "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {namespace: z, name: a}\n"
-    "spec: {minAvailable: 1, selector: {}}\n"
-    "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {namespace: a, name: z}\n"
-    "spec: {maxUnavailable: 50%, selector: {}}\nstatus: {disruptionsAllowed: 2, currentHealthy: 1, "
-    "desiredHealthy: 1, expectedPods: 1}\n";
+static const char *CLUSTER = NODE("node-b", "4", "8Gi", "spec: {unschedulable: true}\n") NODE(
+    "node-a", "2", "4Gi",
+    "spec: {taints: [{key: k, effect: NoSchedule}]}\n") CLASS("low", "10") CLASS("high", "1000")
+    POD("ns1", "g",
+        "  nodeName: node-a\n  priorityClassName: high\n  containers: [{name: c, resources: "
+        "{requests: {cpu: 1, memory: 1Gi}, limits: {cpu: 1, memory: 1Gi}}}]\n",
+        "  phase: Running\n") POD("ns1", "b",
+                                  "  nodeName: node-a\n  priorityClassName: low\n  containers: [{name: c, resources: "
+                                  "{requests: {cpu: 500m}}}]\n",
+                                  "  phase: Running\n")
+        POD("ns1", "be", "  nodeName: node-a\n  containers: [{name: c}]\n", "  phase: Running\n") POD(
+            "ns2", "gone",
+            "  nodeName: node-b\n  priority: 7\n  priorityClassName: deleted\n  containers: [{name: c}]\n",
+            "  phase: Running\n")
+            POD("ns2", "nom", "  priorityClassName: high\n  containers: [{name: c}]\n",
+                "  phase: Pending\n  nominatedNodeName: node-b\n") "---\napiVersion: v1\nkind: Pod\nmetadata: {namespace: ns2, name: term, deletionTimestamp: "
+                                                                   "\"2024-01-01T00:00:00Z\"}\nspec:\n  nodeName: node-b\n  containers: [{name: c}]\nstatus:\n  phase: Running\n"
+                                                                   "  conditions: [{type: DisruptionTarget, status: \"True\", reason: PreemptionByScheduler}]\n"
+                                                                   "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {namespace: z, name: a}\n"
+                                                                   "spec: {minAvailable: 1, selector: {}}\n"
+                                                                   "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {namespace: a, name: z}\n"
+                                                                   "spec: {maxUnavailable: 50%, selector: {}}\nstatus: {disruptionsAllowed: 2, currentHealthy: 1, "
+                                                                   "desiredHealthy: 1, expectedPods: 1}\n";
 
 KT_TEST(rows_sorted_and_counted) {
     kp_cluster *cl = load(CLUSTER);
@@ -106,10 +109,12 @@ KT_TEST(rows_sorted_and_counted) {
     KT_CHECK(!p1->has_status);
 
     KT_CHECK_INT(kp_inspection_warning_count(in), 3);
-    KT_CHECK_STR(kp_inspection_warning(in, 0), "Pod ns2/gone has priority 7 from PriorityClass deleted, which no longer exists");
+    KT_CHECK_STR(kp_inspection_warning(in, 0),
+                 "Pod ns2/gone has priority 7 from PriorityClass deleted, which no longer exists");
     KT_CHECK_CONTAINS(kp_inspection_warning(in, 1), "Pod ns2/nom is nominated to node node-b");
-    KT_CHECK_CONTAINS(kp_inspection_warning(in, 2), "ns2/term is terminating (deletionTimestamp set): it still holds its "
-                                                    "resources; it is a preemption victim");
+    KT_CHECK_CONTAINS(kp_inspection_warning(in, 2),
+                      "ns2/term is terminating (deletionTimestamp set): it still holds its "
+                      "resources; it is a preemption victim");
     KT_CHECK(kp_inspection_warning(in, 3) == NULL);
     kp_inspection_free(in);
     kp_inspection_free(NULL);
@@ -172,9 +177,11 @@ KT_TEST(percent_matches_wide_arithmetic) {}
 /* A node whose requests dwarf its allocatable: the percentages saturate (the old (int) cast of
  * requested * 100 wrapped) and the table prints them. */
 KT_TEST(huge_quantities_saturate) {
-    kp_cluster *cl = load(NODE("tiny", "1m", "1", "") POD("d", "huge", "  nodeName: tiny\n  containers: [{name: c, "
-                                                                       "resources: {requests: {cpu: \"9000000000000000\", memory: 7Ei}}}]\n",
-                                                                       "  phase: Running\n"));
+    kp_cluster *cl = load(NODE("tiny", "1m", "1", "") POD(
+        "d", "huge",
+        "  nodeName: tiny\n  containers: [{name: c, "
+        "resources: {requests: {cpu: \"9000000000000000\", memory: 7Ei}}}]\n",
+        "  phase: Running\n"));
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_inspection *in = NULL;
@@ -229,5 +236,6 @@ KT_TEST(out_of_memory_reaches_the_caller) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(rows_sorted_and_counted), KT_CASE(unfinalized_cluster_is_rejected), KT_CASE(percent_is_exact_and_saturates), KT_CASE(percent_matches_wide_arithmetic),
+KT_MAIN(KT_CASE(rows_sorted_and_counted), KT_CASE(unfinalized_cluster_is_rejected),
+        KT_CASE(percent_is_exact_and_saturates), KT_CASE(percent_matches_wide_arithmetic),
         KT_CASE(huge_quantities_saturate), KT_CASE(out_of_memory_reaches_the_caller))

@@ -5,11 +5,11 @@
 #include <unistd.h>
 
 #include "base/arena.h"
-#include "kprio/cluster.h"
+#include "harness.h"
 #include "io/events.h"
 #include "io/input.h"
 #include "io/jscan.h"
-#include "harness.h"
+#include "kprio/cluster.h"
 
 static uint64_t rng = 88172645463325252u;
 static uint32_t rnd(uint32_t n) {
@@ -49,7 +49,10 @@ static void gen_value(char *b, size_t *n, size_t cap, int depth) {
             static const char alpha[] = "ab{}[]:, ";
             uint32_t t = rnd(12);
             if (t == 0) {
-                for (uint32_t r = 1 + rnd(4); r; r--) { b[(*n)++] = '\\'; b[(*n)++] = '\\'; }
+                for (uint32_t r = 1 + rnd(4); r; r--) {
+                    b[(*n)++] = '\\';
+                    b[(*n)++] = '\\';
+                }
             } else if (t == 1) {
                 b[(*n)++] = '\\';
                 b[(*n)++] = '"';
@@ -70,7 +73,10 @@ KT_TEST(scan_matches_reference_on_random_text) {
     for (int iter = 0; iter < 3000; iter++) {
         size_t n = 0;
         b[n++] = iter % 2 ? '{' : '[';
-        if (b[0] == '{') { memcpy(b + n, "\"a\":", 4); n += 4; }
+        if (b[0] == '{') {
+            memcpy(b + n, "\"a\":", 4);
+            n += 4;
+        }
         gen_value(b, &n, cap - 4, 1);
         b[n++] = b[0] == '{' ? '}' : ']';
         size_t full = n;
@@ -100,7 +106,7 @@ KT_TEST(scan_handles_escapes_across_block_edges) {
     b[n++] = '"';
     while (n < 63) b[n++] = 'x';
     b[n++] = '\\'; /* offset 63 */
-    b[n++] = '"';  /* escaped: the string goes on */
+    b[n++] = '"'; /* escaped: the string goes on */
     memcpy(b + n, "]\"]", 3); /* the ']' inside the string does not close */
     n += 3;
     const char *end = kp__json_skip_container(b, b + n);
@@ -132,7 +138,8 @@ KT_TEST(intern_round_trips_many_strings) {
     char buf[64];
     int bad = 0;
     for (int i = 0; i < 200000; i++) {
-        int len = snprintf(buf, sizeof buf, "pod-%d-%s", i, i % 3 ? "x" : "a-much-longer-suffix-beyond-8");
+        int len = snprintf(buf, sizeof buf, "pod-%d-%s", i,
+                           i % 3 ? "x" : "a-much-longer-suffix-beyond-8");
         kp_str id = kp__intern(&in, buf, (size_t)len);
         if (id == UINT32_MAX || kp__intern(&in, buf, (size_t)len) != id) bad++;
         if (kp__intern_find(&in, buf, (size_t)len) != id || strcmp(in.ptr[id], buf) != 0) bad++;
@@ -175,8 +182,8 @@ static void check_mapped_file(size_t size) {
 
 KT_TEST(mapped_input_is_padded_with_zeros) {
     long pg = sysconf(_SC_PAGESIZE);
-    check_mapped_file((size_t)pg * 300);          /* ends exactly on a page boundary */
-    check_mapped_file((size_t)pg * 300 - 10);     /* padding crosses into the next page */
+    check_mapped_file((size_t)pg * 300); /* ends exactly on a page boundary */
+    check_mapped_file((size_t)pg * 300 - 10); /* padding crosses into the next page */
     check_mapped_file(KP_INPUT_MAP_MIN + 12345);
 }
 
@@ -188,13 +195,14 @@ static char *write_list(int n_pods, int bad_item, const char *bad_text, size_t *
     char *b = malloc(cap);
     n += (size_t)snprintf(b + n, cap - n, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n");
     for (int i = 0; i < n_pods; i++) {
-        n += (size_t)snprintf(b + n, cap - n,
-                              "        {\n            \"apiVersion\": \"v1\",\n            \"kind\": \"Pod\",\n"
-                              "            \"metadata\": {\"name\": \"p%d\", \"namespace\": \"ns\", "
-                              "\"annotations\": {\"note\": \"braces } ] and \\\" quotes \\\\\"}},\n"
-                              "            \"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": "
-                              "{\"requests\": {\"cpu\": \"%s\"}}}]}\n        }%s\n",
-                              i, i == bad_item && bad_text ? bad_text : "100m", i + 1 < n_pods ? "," : "");
+        n += (size_t)snprintf(
+            b + n, cap - n,
+            "        {\n            \"apiVersion\": \"v1\",\n            \"kind\": \"Pod\",\n"
+            "            \"metadata\": {\"name\": \"p%d\", \"namespace\": \"ns\", "
+            "\"annotations\": {\"note\": \"braces } ] and \\\" quotes \\\\\"}},\n"
+            "            \"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": "
+            "{\"requests\": {\"cpu\": \"%s\"}}}]}\n        }%s\n",
+            i, i == bad_item && bad_text ? bad_text : "100m", i + 1 < n_pods ? "," : "");
     }
     n += (size_t)snprintf(b + n, cap - n, "    ],\n    \"kind\": \"List\"\n}\n");
     *len_out = n;
@@ -277,8 +285,8 @@ KT_TEST(progress_reported_during_a_large_load) {
     unlink(path);
 }
 
-KT_MAIN(KT_CASE(scan_matches_reference_on_random_text), KT_CASE(scan_handles_escapes_across_block_edges),
+KT_MAIN(KT_CASE(scan_matches_reference_on_random_text),
+        KT_CASE(scan_handles_escapes_across_block_edges),
         KT_CASE(scan_gives_up_on_depth_and_truncation), KT_CASE(intern_round_trips_many_strings),
-        KT_CASE(mapped_input_is_padded_with_zeros),
-        KT_CASE(mapped_list_loads_and_reports_errors),
+        KT_CASE(mapped_input_is_padded_with_zeros), KT_CASE(mapped_list_loads_and_reports_errors),
         KT_CASE(progress_reported_during_a_large_load))

@@ -27,15 +27,16 @@ static kp_cluster *load(const char *y) {
     return cl;
 }
 
-#define POD(name) "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: " name "\n  namespace: default\n"
+#define POD(name) \
+    "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: " name "\n  namespace: default\n"
 
-static const char PODS[] =
-    POD("podlevel") "spec:\n  resources:\n    requests:\n      cpu: \"1\"\n  containers:\n  - name: c\n"
-    "    resources:\n      requests:\n        cpu: 200m\n        memory: 64Mi\n        ephemeral-storage: 1Gi\n"
-    POD("plain") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        memory: 64Mi\n"
-    "        ephemeral-storage: 1Gi\n      limits:\n        ephemeral-storage: 2Gi\n"
-    "  initContainers:\n  - name: side\n    restartPolicy: Always\n    resources:\n      limits:\n"
-    "        ephemeral-storage: 1Gi\n  - name: init\n    resources:\n      limits:\n        ephemeral-storage: 5Gi\n";
+static const char PODS[] = POD(
+    "podlevel") "spec:\n  resources:\n    requests:\n      cpu: \"1\"\n  containers:\n  - name: c\n"
+                "    resources:\n      requests:\n        cpu: 200m\n        memory: 64Mi\n        ephemeral-storage: 1Gi\n" POD(
+                    "plain") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        memory: 64Mi\n"
+                             "        ephemeral-storage: 1Gi\n      limits:\n        ephemeral-storage: 2Gi\n"
+                             "  initContainers:\n  - name: side\n    restartPolicy: Always\n    resources:\n      limits:\n"
+                             "        ephemeral-storage: 1Gi\n  - name: init\n    resources:\n      limits:\n        ephemeral-storage: 5Gi\n";
 
 KT_TEST(kubelet_request_skips_containers_with_pod_level_resources) {
     kp_cluster *cl = load(PODS);
@@ -76,4 +77,5 @@ KT_TEST(aggregate_limits_sidecar_aware) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(kubelet_request_skips_containers_with_pod_level_resources), KT_CASE(aggregate_limits_sidecar_aware))
+KT_MAIN(KT_CASE(kubelet_request_skips_containers_with_pod_level_resources),
+        KT_CASE(aggregate_limits_sidecar_aware))

@@ -26,7 +26,9 @@ KT_TEST(postfilter_higher_priority_preempts) {
     KT_CHECK_INT(r.outcome, KP_PREEMPT_NOMINATED);
     KT_CHECK_STR(r.node, "node1");
     KT_CHECK_STR(r.victims, "p1");
-    KT_CHECK_STR(r.message, "preemption: found a potential placement for pod on node node1, preempting 1 victims");
+    KT_CHECK_STR(
+        r.message,
+        "preemption: found a potential placement for pod on node node1, preempting 1 victims");
     tp_end();
 }
 
@@ -38,7 +40,9 @@ KT_TEST(postfilter_tied_priority) {
     tp_res r;
     tp_run(NULL, NULL, &r);
     KT_CHECK_INT(r.outcome, KP_PREEMPT_NO_CANDIDATES);
-    KT_CHECK_STR(r.message, "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
+    KT_CHECK_STR(
+        r.message,
+        "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
     tp_end();
 }
 
@@ -52,7 +56,9 @@ KT_TEST(postfilter_respects_unresolvable_and_absent) {
     o.codes[0] = KP_CODE_UNRESOLVABLE;
     tp_run(NULL, &o, &r);
     KT_CHECK_INT(r.outcome, KP_PREEMPT_NO_CANDIDATES);
-    KT_CHECK_STR(r.message, "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+    KT_CHECK_STR(
+        r.message,
+        "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
     tp_end();
     /* a real unresolvable filter (node selector mismatch) gives the same answer */
     tp_begin();
@@ -61,7 +67,9 @@ KT_TEST(postfilter_respects_unresolvable_and_absent) {
     tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, uid: uid-p}\n"
            "spec:\n  priority: 1000\n  nodeSelector: {disk: ssd}\n  containers: [{name: c}]\n");
     tp_run(NULL, NULL, &r);
-    KT_CHECK_STR(r.message, "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+    KT_CHECK_STR(
+        r.message,
+        "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
     tp_end();
 }
 
@@ -130,7 +138,9 @@ KT_TEST(postfilter_mixed_reasons) {
     tp_opts o = tp_opts_default();
     o.codes[0] = o.codes[1] = o.codes[2] = KP_CODE_UNSCHEDULABLE;
     tp_run(NULL, &o, &r);
-    KT_CHECK_STR(r.message, "preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod.");
+    KT_CHECK_STR(
+        r.message,
+        "preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod.");
     tp_end();
 }
 
@@ -149,7 +159,9 @@ KT_TEST(postfilter_mixed_unresolvable_absent) {
     o.codes[0] = o.codes[1] = KP_CODE_UNSCHEDULABLE;
     o.codes[2] = o.codes[3] = KP_CODE_UNRESOLVABLE;
     tp_run(NULL, &o, &r);
-    KT_CHECK_STR(r.message, "preemption: 0/4 nodes are available: 2 Insufficient cpu, 2 Preemption is not helpful for scheduling.");
+    KT_CHECK_STR(
+        r.message,
+        "preemption: 0/4 nodes are available: 2 Insufficient cpu, 2 Preemption is not helpful for scheduling.");
     tp_end();
 }
 
@@ -215,7 +227,9 @@ KT_TEST(dryrun_mixed_priorities) {
     KT_CHECK_STR(r.node_victims[0], "p1.3,p1.2");
     KT_CHECK_STR(r.node_victims[1], "");
     KT_CHECK_INT(r.dry_calls, 4);
-    KT_CHECK_STR(r.message, "preemption: found a potential placement for pod on node node1, preempting 2 victims");
+    KT_CHECK_STR(
+        r.message,
+        "preemption: found a potential placement for pod on node node1, preempting 2 victims");
     tp_end();
 }
 
@@ -240,11 +254,12 @@ KT_TEST(dryrun_anti_affinity) {
     tp_begin();
     tp_node("node1", NULL, NULL, 32, "{kubernetes.io/hostname: node1}");
     tp_node("node2", NULL, NULL, 32, "{kubernetes.io/hostname: node2}");
-    tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p1.1, namespace: default, uid: uid-p1.1, labels: {foo: x}}\n"
-           "spec:\n  nodeName: node1\n  priority: 0\n  containers: [{name: c, resources: {requests: {cpu: 100m, memory: \"100\"}}}]\n"
-           "  affinity:\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
-           "      - labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}\n        topologyKey: kubernetes.io/hostname\n"
-           "status: {phase: Running}\n");
+    tp_raw(
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p1.1, namespace: default, uid: uid-p1.1, labels: {foo: x}}\n"
+        "spec:\n  nodeName: node1\n  priority: 0\n  containers: [{name: c, resources: {requests: {cpu: 100m, memory: \"100\"}}}]\n"
+        "  affinity:\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+        "      - labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}\n        topologyKey: kubernetes.io/hostname\n"
+        "status: {phase: Running}\n");
     tp_pod("p1.2", "node1", 100, "100m", "100", -1, NULL);
     tp_pod("p1.3", "node1", 1000, "100m", "100", -1, NULL);
     tp_pod("p2", "node2", 1000, "100m", "100", -1, NULL);
@@ -269,10 +284,11 @@ KT_TEST(dryrun_topology_spread) {
     tp_pod("b1", "node-b", 0, NULL, NULL, -1, "{foo: \"\"}");
     tp_pod("x1", "node-x", 1000, NULL, NULL, -1, "{foo: \"\"}");
     tp_pod("x2", "node-x", 1000, NULL, NULL, -1, "{foo: \"\"}");
-    tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, uid: uid-p, labels: {foo: \"\"}}\n"
-           "spec:\n  priority: 1000\n  containers: [{name: c}]\n  topologySpreadConstraints:\n"
-           "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}}\n"
-           "  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}}\n");
+    tp_raw(
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, uid: uid-p, labels: {foo: \"\"}}\n"
+        "spec:\n  priority: 1000\n  containers: [{name: c}]\n  topologySpreadConstraints:\n"
+        "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}}\n"
+        "  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}}\n");
     tp_res r;
     tp_opts o = tp_opts_default();
     o.codes[0] = o.codes[1] = o.codes[2] = KP_CODE_UNSCHEDULABLE;
@@ -320,8 +336,8 @@ KT_TEST(dryrun_pdb_same_budget) {
     tp_end();
 }
 
-#define BUDGET_CFG(ABS) \
-    "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n" \
+#define BUDGET_CFG(ABS)                                                                             \
+    "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"     \
     "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: DefaultPreemption\n    args:\n" \
     "      minCandidateNodesPercentage: 40\n      minCandidateNodesAbsolute: " ABS "\n"
 

@@ -41,7 +41,9 @@ static void random_cluster(int *n_nodes_out) {
             snprintf(cs, sizeof cs, "%dm", cpu);
             int lab = (int)rnd(3);
             tp_pod(pn, n, prios[rnd(4)], cs, "10", rnd(4) ? (int)rnd(5) : -1,
-                   lab == 0 ? "{app: a}" : lab == 1 ? "{app: b}" : NULL);
+                   lab == 0   ? "{app: a}"
+                   : lab == 1 ? "{app: b}"
+                              : NULL);
         }
     }
     if (rnd(2)) tp_pdb("pdb-a", "{app: a}", (int)rnd(3), NULL);
@@ -67,7 +69,8 @@ static bool more_imp(const kp_cluster *cl, uint32_t a, uint32_t b) {
     return strcmp(kp__s(cl, x->uid), kp__s(cl, y->uid)) < 0;
 }
 
-static int recount_pdb(const kp_cluster *cl, uint32_t node, int32_t prio, const kp_preempt_result *r) {
+static int recount_pdb(const kp_cluster *cl, uint32_t node, int32_t prio,
+                       const kp_preempt_result *r) {
     const kp_node *nd = &cl->nodes[node];
     uint32_t pot[64], n = 0;
     for (uint32_t i = 0; i < nd->n_pods && n < 64; i++)
@@ -214,7 +217,8 @@ static void replica_cluster(void) {
             int t = (int)rnd(rnd(2) ? 2 : 4); /* mostly two templates: long runs */
             char pn[32];
             snprintf(pn, sizeof pn, "q%d-%d", i, j);
-            tp_pod(pn, n, tpl_prio[t], cpus[tpl_cpu[t]], mems[tpl_mem[t]], rnd(4) ? (int)rnd(50) : -1, NULL);
+            tp_pod(pn, n, tpl_prio[t], cpus[tpl_cpu[t]], mems[tpl_mem[t]],
+                   rnd(4) ? (int)rnd(50) : -1, NULL);
         }
     }
     char cs[16], ms[16];
@@ -238,7 +242,8 @@ KT_TEST(property_replica_runs_and_cache) {
         for (int round = 0; round < 3; round++) {
             int64_t offset = (int64_t)rnd(24);
             char a[1024], b[1024];
-            attempt_plain(fast, pod, false, offset, a, sizeof a); /* reuses the cache after round 0 */
+            attempt_plain(fast, pod, false, offset, a,
+                          sizeof a); /* reuses the cache after round 0 */
             kp_sched *ref = plain_sched();
             if (nom_node >= 0) kp__sched_nominate(ref, n1, nom_node);
             attempt_plain(ref, pod, true, offset, b, sizeof b);

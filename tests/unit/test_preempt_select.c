@@ -158,18 +158,21 @@ KT_TEST(preempt_actuate_then_not_eligible) {
     for (uint32_t i = 0; i < r.n_victims; i++) {
         const kp_pod *v = &tp_cl->pods[r.victims[i]];
         KT_CHECK(v->deletion_ts != KP_TIME_NONE);
-        KT_CHECK(kp__pod_has_condition(tp_cl, v, "DisruptionTarget", "True", "PreemptionByScheduler"));
+        KT_CHECK(
+            kp__pod_has_condition(tp_cl, v, "DisruptionTarget", "True", "PreemptionByScheduler"));
         KT_CHECK_STR(kp__s(tp_cl, v->conditions[v->n_conditions - 1].message),
                      "default-scheduler: preempting to accommodate a higher priority pod");
     }
     KT_CHECK_STR(kp__s(tp_cl, tp_cl->pods[pod].nominated_node), "node1");
     char note[128];
-    KT_CHECK_STR(kp__preempt_event_note(tp_cl, pod, 0, note, sizeof note), "Preempted by pod uid-p on node node1");
+    KT_CHECK_STR(kp__preempt_event_note(tp_cl, pod, 0, note, sizeof note),
+                 "Preempted by pod uid-p on node node1");
     kp__preempt_result_fini(&r);
     /* second attempt: victims still terminating on the nominated node -> not eligible */
     KT_CHECK_INT(tp_attempt(pod, NULL, 0, &r, NULL), KP_OK);
     KT_CHECK_INT(r.outcome, KP_PREEMPT_NOT_ELIGIBLE);
-    KT_CHECK_STR(r.message, "preemption: not eligible due to a terminating pod on the nominated node.");
+    KT_CHECK_STR(r.message,
+                 "preemption: not eligible due to a terminating pod on the nominated node.");
     kp__preempt_result_fini(&r);
     /* nominated node unresolvable -> eligible again */
     tp_opts o = tp_opts_default();
@@ -194,9 +197,10 @@ KT_TEST(eligibility_never_and_plain_terminating) {
     /* a pod terminating without the scheduler's DisruptionTarget does not block */
     tp_begin();
     tp_node("node1", NULL, NULL, 1, NULL);
-    tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p1, namespace: default, uid: uid-p1, "
-           "deletionTimestamp: \"2024-01-01T00:00:00Z\"}\nspec: {nodeName: node1, priority: 0, containers: [{name: c}]}\n"
-           "status: {phase: Running}\n");
+    tp_raw(
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p1, namespace: default, uid: uid-p1, "
+        "deletionTimestamp: \"2024-01-01T00:00:00Z\"}\nspec: {nodeName: node1, priority: 0, containers: [{name: c}]}\n"
+        "status: {phase: Running}\n");
     tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, uid: uid-p}\n"
            "spec: {priority: 1000, containers: [{name: c}]}\nstatus: {nominatedNodeName: node1}\n");
     tp_run(NULL, NULL, &r);
@@ -277,12 +281,14 @@ KT_TEST(compat_victim_order_uid) {
     for (int compat = 0; compat < 2; compat++) {
         tp_begin();
         tp_node("node1", NULL, NULL, 32, NULL);
-        tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: first, namespace: default, uid: zzz}\n"
-               "spec: {nodeName: node1, priority: 0, containers: [{name: c, resources: {requests: {cpu: 200m}}}]}\n"
-               "status: {phase: Running, startTime: \"1970-01-01T00:00:05Z\"}\n");
-        tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: second, namespace: default, uid: aaa}\n"
-               "spec: {nodeName: node1, priority: 0, containers: [{name: c, resources: {requests: {cpu: 200m}}}]}\n"
-               "status: {phase: Running, startTime: \"1970-01-01T00:00:05Z\"}\n");
+        tp_raw(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: first, namespace: default, uid: zzz}\n"
+            "spec: {nodeName: node1, priority: 0, containers: [{name: c, resources: {requests: {cpu: 200m}}}]}\n"
+            "status: {phase: Running, startTime: \"1970-01-01T00:00:05Z\"}\n");
+        tp_raw(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: second, namespace: default, uid: aaa}\n"
+            "spec: {nodeName: node1, priority: 0, containers: [{name: c, resources: {requests: {cpu: 200m}}}]}\n"
+            "status: {phase: Running, startTime: \"1970-01-01T00:00:05Z\"}\n");
         tp_pod("p", NULL, 1000, "300m", "1", -1, NULL);
         tp_opts o = tp_opts_default();
         o.compat = compat ? KP_PREEMPT_COMPAT_1_35 : KP_PREEMPT_COMPAT_NEWEST;
@@ -302,5 +308,6 @@ KT_TEST(compat_victim_order_uid) {
 KT_MAIN(KT_CASE(select_random_tie), KT_CASE(select_lowest_highest_priority),
         KT_CASE(select_smallest_sum), KT_CASE(select_offset_sum_negative_priorities),
         KT_CASE(select_many_nodes_veryhigh), KT_CASE(select_start_times),
-        KT_CASE(preempt_actuate_then_not_eligible), KT_CASE(eligibility_never_and_plain_terminating),
-        KT_CASE(pdb_integration), KT_CASE(compat_pdb_accounting), KT_CASE(compat_victim_order_uid))
+        KT_CASE(preempt_actuate_then_not_eligible),
+        KT_CASE(eligibility_never_and_plain_terminating), KT_CASE(pdb_integration),
+        KT_CASE(compat_pdb_accounting), KT_CASE(compat_victim_order_uid))

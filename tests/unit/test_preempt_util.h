@@ -65,7 +65,8 @@ static inline tp_opts tp_opts_default(void) {
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
-static inline void tp_add(const char *fmt, ...) {
+static inline void
+tp_add(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(tp_yaml + tp_len, sizeof tp_yaml - tp_len, fmt, ap);
@@ -94,17 +95,19 @@ static inline void tp_node(const char *name, const char *cpu, const char *mem, i
 /* node NULL = pending. start < 0 = nil startTime, else seconds after the epoch. */
 static inline void tp_pod(const char *name, const char *node, int prio, const char *cpu,
                           const char *mem, int start, const char *labels) {
-    tp_add("---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: default, uid: uid-%s%s%s}\n"
-           "spec:\n  priority: %d\n",
-           name, name, labels ? ", labels: " : "", labels ? labels : "", prio);
+    tp_add(
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: default, uid: uid-%s%s%s}\n"
+        "spec:\n  priority: %d\n",
+        name, name, labels ? ", labels: " : "", labels ? labels : "", prio);
     if (node) tp_add("  nodeName: %s\n", node);
     if (cpu || mem)
         tp_add("  containers: [{name: c, resources: {requests: {cpu: \"%s\", memory: \"%s\"}}}]\n",
                cpu ? cpu : "0", mem ? mem : "0");
-    else
-        tp_add("  containers: [{name: c}]\n");
+    else tp_add("  containers: [{name: c}]\n");
     tp_add("status:\n  phase: %s\n", node ? "Running" : "Pending");
-    if (start >= 0) tp_add("  startTime: \"1970-01-01T%02d:%02d:%02dZ\"\n", start / 3600, start / 60 % 60, start % 60);
+    if (start >= 0)
+        tp_add("  startTime: \"1970-01-01T%02d:%02d:%02dZ\"\n", start / 3600, start / 60 % 60,
+               start % 60);
 }
 
 static inline void tp_pdb(const char *name, const char *match_labels, int allowed,
@@ -135,7 +138,8 @@ static inline bool tp_new_sched(const char *cfg_yaml) {
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
-    if (cfg_yaml && kp_sched_config_load_buffer("cfg.yaml", cfg_yaml, strlen(cfg_yaml), NULL, &cfg, &err) != KP_OK) {
+    if (cfg_yaml && kp_sched_config_load_buffer("cfg.yaml", cfg_yaml, strlen(cfg_yaml), NULL, &cfg,
+                                                &err) != KP_OK) {
         fprintf(stderr, "  config failed: %s\n", err.msg);
         kt_failed_checks++;
         return false;
@@ -168,10 +172,12 @@ static inline uint64_t tp_fingerprint(const kp_cluster *cl) {
     for (uint32_t i = 0; i < cl->n_nodes; i++) {
         const kp_node *n = &cl->nodes[i];
         for (uint32_t j = 0; j < n->n_pods; j++) h = (h ^ n->pods[j]) * 1099511628211ull;
-        for (uint32_t r = 0; r < cl->n_res; r++) h = (h ^ (uint64_t)n->requested[r]) * 1099511628211ull;
+        for (uint32_t r = 0; r < cl->n_res; r++)
+            h = (h ^ (uint64_t)n->requested[r]) * 1099511628211ull;
     }
     for (uint32_t i = 0; i < cl->n_pods; i++)
-        h = (h ^ (uint64_t)(cl->pods[i].node + 7) ^ ((uint64_t)cl->pods[i].pos_in_node << 20)) * 1099511628211ull;
+        h = (h ^ (uint64_t)(cl->pods[i].node + 7) ^ ((uint64_t)cl->pods[i].pos_in_node << 20)) *
+            1099511628211ull;
     return h;
 }
 
@@ -211,7 +217,8 @@ static inline kp_status tp_attempt(uint32_t pod, const tp_opts *to, int mode, kp
 static inline void tp_render(const kp_preempt_result *r, uint64_t calls, tp_res *out) {
     memset(out, 0, sizeof *out);
     out->outcome = r->outcome;
-    if (r->node >= 0) snprintf(out->node, sizeof out->node, "%s", kp__s(tp_cl, tp_cl->nodes[r->node].name));
+    if (r->node >= 0)
+        snprintf(out->node, sizeof out->node, "%s", kp__s(tp_cl, tp_cl->nodes[r->node].name));
     tp_names(tp_cl, r->victims, r->n_victims, out->victims, sizeof out->victims);
     out->pdb_violations = r->pdb_violations;
     snprintf(out->message, sizeof out->message, "%s", r->message);
@@ -222,7 +229,8 @@ static inline void tp_render(const kp_preempt_result *r, uint64_t calls, tp_res 
     for (uint32_t i = 0; i < r->n_nodes && i < TP_MAX_NODES; i++) {
         const kp_preempt_node *pn = &r->nodes[i];
         if (pn->candidate) {
-            tp_names(tp_cl, pn->victims, pn->n_victims, out->node_victims[i], sizeof out->node_victims[i]);
+            tp_names(tp_cl, pn->victims, pn->n_victims, out->node_victims[i],
+                     sizeof out->node_victims[i]);
             out->node_viol[i] = pn->pdb_violations;
             if (len < sizeof out->candidates)
                 len += (size_t)snprintf(out->candidates + len, sizeof out->candidates - len, "%s%s",

@@ -7,11 +7,12 @@
  * functions), plus the kprio-specific range rules (KP_ERANGE instead of inf.Dec). */
 #include <stdlib.h>
 
-#include "harness.h"
 #include "core/quantity.h"
+#include "harness.h"
 #include "kprio/quantity.h"
 
-#define FMT_ERR "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+#define FMT_ERR \
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 #define SUF_ERR "unable to parse quantity's suffix"
 #define NUM_ERR "unable to parse numeric part of quantity"
 
@@ -184,8 +185,8 @@ static const parse_case parse_cases[] = {
     {"12E-2", 12, -2, DEX},
     {"100.5m", 1005, -4, DSI},
     {"1.000000001", 1000000001, -9, DSI},
-    {"1.0000000001", 1000000001, -9, DSI},   /* rounds up in magnitude */
-    {"0.9999999999", 1, 0, DSI},             /* rounding carries into the integer */
+    {"1.0000000001", 1000000001, -9, DSI}, /* rounds up in magnitude */
+    {"0.9999999999", 1, 0, DSI}, /* rounding carries into the integer */
     {"9.9999999995", 10, 0, DSI},
     {"0.00000000099999", 1, -9, DSI},
     {"0.0000000019999", 2, -9, DSI},
@@ -326,7 +327,7 @@ static const invalid_case invalid_cases[] = {
     {"1 ", KP_EINVAL, FMT_ERR},
     {"", KP_EINVAL, FMT_ERR},
     {"Non-Numeric", KP_EINVAL, FMT_ERR}, /* TestQuantityParseNonNumericPanic */
-    {"invalid", KP_EINVAL, FMT_ERR},     /* TestQuantityValueSet */
+    {"invalid", KP_EINVAL, FMT_ERR}, /* TestQuantityValueSet */
 
     /* suffixes are case sensitive */
     {"1K", KP_EINVAL, SUF_ERR},
@@ -390,7 +391,7 @@ KT_TEST(test_parse_invalid) {
         KT_CHECK_INT(err.code, c->st);
         KT_CHECK_CONTAINS(err.msg, c->msg);
         if (c->st == KP_EINVAL) KT_CHECK_STR(err.msg, c->msg); /* exactly the upstream reason */
-        KT_CHECK_INT(q.mant, 0);                               /* output reset to zero */
+        KT_CHECK_INT(q.mant, 0); /* output reset to zero */
     }
 }
 
@@ -430,7 +431,7 @@ KT_TEST(test_parse_not_nul_terminated) {
     KT_CHECK_INT(q.mant, 15);
     KT_CHECK_INT(q.scale, 8);
     KT_CHECK_INT(kp_quantity_parse(buf, 6, &q, &err), KP_EINVAL); /* "1.5GiX" */
-    KT_CHECK_INT(kp_quantity_parse(buf, 3, &q, &err), KP_OK);      /* "1.5" */
+    KT_CHECK_INT(kp_quantity_parse(buf, 3, &q, &err), KP_OK); /* "1.5" */
     KT_CHECK_INT(q.mant, 15);
     KT_CHECK_INT(q.scale, -1);
     KT_CHECK_INT(kp_quantity_parse(buf, 0, &q, &err), KP_EINVAL);
@@ -784,18 +785,52 @@ KT_TEST(test_keeps_string) {
         const char *in;
         bool keep;
     } cases[] = {
-        {"0", true},       {"1", true},        {"100m", true},    {"1Gi", true},
-        {"100Mi", true},   {"1500m", true},    {"1e3", true},     {"1E3", true},
-        {"1E+3", true},    {"1e03", true},     {"15e0", true},    {"+1Ki", true},
-        {"-1Ki", true},    {"01", true},       {"1.", true},      {"1.G", true},
-        {"1.500", true},   {"1.Gi", true},     {"100", true},     {"10E", true},
-        {"999999999999999999", true},          {"1024Ki", false}, {"8Ki", false},
-        {"1000", false},   {"1k", true},       {"0.5", false},    {"1.5", false},
-        {"1.5Gi", false},  {"51200Ki", false}, {"12E-2", false},  {"-0", false},
-        {"+", false},      {".", false},       {"0Ki", false},    {"1Ti", true},
-        {"1Pi", false},    {"1Ei", false},     {"99Ti", true},    {"100Ti", false},
-        {"1000000000000000000", false},        {"x", false},      {"", false},
-        {"5n", true},      {"5000n", false},   {"0.001", false},  {".5e3", false},
+        {"0", true},
+        {"1", true},
+        {"100m", true},
+        {"1Gi", true},
+        {"100Mi", true},
+        {"1500m", true},
+        {"1e3", true},
+        {"1E3", true},
+        {"1E+3", true},
+        {"1e03", true},
+        {"15e0", true},
+        {"+1Ki", true},
+        {"-1Ki", true},
+        {"01", true},
+        {"1.", true},
+        {"1.G", true},
+        {"1.500", true},
+        {"1.Gi", true},
+        {"100", true},
+        {"10E", true},
+        {"999999999999999999", true},
+        {"1024Ki", false},
+        {"8Ki", false},
+        {"1000", false},
+        {"1k", true},
+        {"0.5", false},
+        {"1.5", false},
+        {"1.5Gi", false},
+        {"51200Ki", false},
+        {"12E-2", false},
+        {"-0", false},
+        {"+", false},
+        {".", false},
+        {"0Ki", false},
+        {"1Ti", true},
+        {"1Pi", false},
+        {"1Ei", false},
+        {"99Ti", true},
+        {"100Ti", false},
+        {"1000000000000000000", false},
+        {"x", false},
+        {"", false},
+        {"5n", true},
+        {"5000n", false},
+        {"0.001", false},
+        {".5e3", false},
     };
     for (size_t i = 0; i < NELEM(cases); i++) {
         bool got = kp_quantity_parse_keeps_string(cases[i].in, strlen(cases[i].in));
@@ -910,15 +945,11 @@ KT_TEST(test_new_milli) {
         const char *expect;
         bool exact;
     } cases[] = {
-        {1, DSI, "1m", true},
-        {1000, DSI, "1", true},
-        {1234000, DSI, "1234", true},
-        {1024, BSI, "1024m", false}, /* Format changes */
-        {1000000, DEX, "1e3", true},
-        {1024 * 1024, BSI, "1048576m", false}, /* Format changes */
-        {5300, DSI, "5300m", true},            /* ExampleFormat */
-        {-1500, DSI, "-1500m", true},
-        {1024 * 1000, BSI, "1Ki", true},
+        {1, DSI, "1m", true},         {1000, DSI, "1", true},
+        {1234000, DSI, "1234", true}, {1024, BSI, "1024m", false}, /* Format changes */
+        {1000000, DEX, "1e3", true},  {1024 * 1024, BSI, "1048576m", false}, /* Format changes */
+        {5300, DSI, "5300m", true}, /* ExampleFormat */
+        {-1500, DSI, "-1500m", true}, {1024 * 1000, BSI, "1Ki", true},
     };
     for (size_t i = 0; i < NELEM(cases); i++) {
         char buf[KP_QUANTITY_STR_MAX];

@@ -16,7 +16,8 @@ static kp_cluster *load(const char *path) {
     kp_error_clear(&err);
     kp_cluster *cl = kp_cluster_new();
     if (!cl) return NULL;
-    if (kp_cluster_load_path(cl, path, false, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
+    if (kp_cluster_load_path(cl, path, false, &err) != KP_OK ||
+        kp_cluster_finalize(cl, &err) != KP_OK) {
         fprintf(stderr, "  %s: %s\n", path, err.msg);
         kp_cluster_free(cl);
         return NULL;
@@ -31,14 +32,16 @@ static void digest(const kp_sched *s, char *out, size_t cap) {
     for (size_t i = 0; i < kp_sched_result_count(s) && off < cap; i++) {
         const kp_sched_pod_result *r = kp_sched_result(s, i);
         if (!r) continue;
-        off += (size_t)snprintf(out + off, cap - off, "%ld:%d:%ld:%ld:", r->pod, (int)r->outcome, r->node, r->nominated_node);
+        off += (size_t)snprintf(out + off, cap - off, "%ld:%d:%ld:%ld:", r->pod, (int)r->outcome,
+                                r->node, r->nominated_node);
         for (size_t v = 0; v < r->n_victims && off < cap; v++)
             off += (size_t)snprintf(out + off, cap - off, "%ld,", r->victims[v]);
         if (off < cap) off += (size_t)snprintf(out + off, cap - off, "|");
     }
 }
 
-static kp_status run(const char *path, char *out, size_t cap, long fail_after, unsigned long *n_alloc) {
+static kp_status run(const char *path, char *out, size_t cap, long fail_after,
+                     unsigned long *n_alloc) {
     kp_cluster *cl = load(path);
     if (!cl) return KP_EINVAL;
     kp_error err;
@@ -70,17 +73,23 @@ static void every_failure(const char *path) {
         kp_status st = run(path, got, sizeof got, (long)n, NULL);
         if (st == KP_ENOMEM) continue;
         if (st != KP_OK || strcmp(got, ref) != 0) {
-            fprintf(stderr, "  %s: allocation %lu failed: status %d, decisions %s\n", path, n, (int)st,
-                    st == KP_OK ? "differ" : "-");
+            fprintf(stderr, "  %s: allocation %lu failed: status %d, decisions %s\n", path, n,
+                    (int)st, st == KP_OK ? "differ" : "-");
             bad++;
         }
     }
     KT_CHECK_INT(bad, 0);
 }
 
-KT_TEST(alloc_failures_preemption_with_anti_affinity) { every_failure("tests/golden/preempt-b17-anti-affinity/cluster.yaml"); }
-KT_TEST(alloc_failures_preemption_with_pdbs) { every_failure("tests/golden/preempt-pdb-fewest-violations/cluster.yaml"); }
-KT_TEST(alloc_failures_cascade) { every_failure("tests/golden/preempt-cascade-lowest-sum/cluster.yaml"); }
+KT_TEST(alloc_failures_preemption_with_anti_affinity) {
+    every_failure("tests/golden/preempt-b17-anti-affinity/cluster.yaml");
+}
+KT_TEST(alloc_failures_preemption_with_pdbs) {
+    every_failure("tests/golden/preempt-pdb-fewest-violations/cluster.yaml");
+}
+KT_TEST(alloc_failures_cascade) {
+    every_failure("tests/golden/preempt-cascade-lowest-sum/cluster.yaml");
+}
 
-KT_MAIN(KT_CASE(alloc_failures_preemption_with_anti_affinity), KT_CASE(alloc_failures_preemption_with_pdbs),
-        KT_CASE(alloc_failures_cascade))
+KT_MAIN(KT_CASE(alloc_failures_preemption_with_anti_affinity),
+        KT_CASE(alloc_failures_preemption_with_pdbs), KT_CASE(alloc_failures_cascade))

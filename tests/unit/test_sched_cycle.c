@@ -6,10 +6,12 @@
 #include "core/sched_config.h"
 #include "test_sched_util.h"
 
-#define NODE(name, cpu, mem, labels)                                                               \
-    "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name ", labels: {" labels "}}\n"          \
+#define NODE(name, cpu, mem, labels)                                                      \
+    "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name ", labels: {" labels "}}\n" \
     "status: {allocatable: {cpu: " cpu ", memory: \"" mem "\", pods: \"32\"}}\n"
-#define POD(name, spec) "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: default}\nspec: " spec "\n"
+#define POD(name, spec)                                                                           \
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: default}\nspec: " spec \
+    "\n"
 #define CT(cpu, mem) "{name: c, resources: {requests: {cpu: " cpu ", memory: \"" mem "\"}}}"
 #define CFG_HDR "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 
@@ -19,12 +21,13 @@ static uint32_t nodes_of(kp_sched *s, const char *const *names, uint32_t n, uint
 }
 
 KT_TEST(queue_order_priority_then_creation) {
-    const char *y = NODE("n1", "10", "10Gi", "")
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: late, namespace: default, creationTimestamp: \"2024-01-02T00:00:00Z\"}\nspec: {priority: 5, containers: [{name: c}]}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: early, namespace: default, creationTimestamp: \"2024-01-01T00:00:00Z\"}\nspec: {priority: 5, containers: [{name: c}]}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: top, namespace: default, creationTimestamp: \"2024-01-03T00:00:00Z\"}\nspec: {priority: 50, containers: [{name: c}]}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: default}\nspec: {schedulerName: my-sched, priority: 99, containers: [{name: c}]}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: done, namespace: default}\nspec: {priority: 99, containers: [{name: c}]}\nstatus: {phase: Succeeded}\n";
+    const char *y = NODE(
+        "n1", "10", "10Gi",
+        "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: late, namespace: default, creationTimestamp: \"2024-01-02T00:00:00Z\"}\nspec: {priority: 5, containers: [{name: c}]}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: early, namespace: default, creationTimestamp: \"2024-01-01T00:00:00Z\"}\nspec: {priority: 5, containers: [{name: c}]}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: top, namespace: default, creationTimestamp: \"2024-01-03T00:00:00Z\"}\nspec: {priority: 50, containers: [{name: c}]}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: default}\nspec: {schedulerName: my-sched, priority: 99, containers: [{name: c}]}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: done, namespace: default}\nspec: {priority: 99, containers: [{name: c}]}\nstatus: {phase: Succeeded}\n";
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_error err;
@@ -46,22 +49,28 @@ KT_TEST(queue_order_priority_then_creation) {
 
 KT_TEST(node_tree_zone_round_robin) {
     /* node_tree_test.go: zones in first-seen order, one node per zone per round */
-    const char *y = NODE("a1", "1", "1Gi", "topology.kubernetes.io/zone: a") NODE("a2", "1", "1Gi", "topology.kubernetes.io/zone: a")
-        NODE("b1", "1", "1Gi", "topology.kubernetes.io/zone: b") NODE("a3", "1", "1Gi", "topology.kubernetes.io/zone: a")
-            NODE("none", "1", "1Gi", "") NODE("b2", "1", "1Gi", "topology.kubernetes.io/zone: b");
+    const char *y = NODE("a1", "1", "1Gi", "topology.kubernetes.io/zone: a")
+        NODE("a2", "1", "1Gi", "topology.kubernetes.io/zone: a")
+            NODE("b1", "1", "1Gi", "topology.kubernetes.io/zone: b")
+                NODE("a3", "1", "1Gi", "topology.kubernetes.io/zone: a")
+                    NODE("none", "1", "1Gi", "")
+                        NODE("b2", "1", "1Gi", "topology.kubernetes.io/zone: b");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     const char *want[] = {"a1", "b1", "none", "a2", "b2", "a3"};
     KT_CHECK_INT(s->n_order, 6);
-    for (uint32_t i = 0; i < 6 && i < s->n_order; i++) KT_CHECK_STR(kp_cluster_node_name(cl, s->order[i]), want[i]);
+    for (uint32_t i = 0; i < 6 && i < s->n_order; i++)
+        KT_CHECK_STR(kp_cluster_node_name(cl, s->order[i]), want[i]);
     kp_sched_free(s);
     kp_cluster_free(cl);
 }
 
 KT_TEST(least_allocated_and_balanced_scores) {
     /* "nothing scheduled, resources requested, differently sized nodes" */
-    const char *y = NODE("n1", "4000m", "10000", "") NODE("n2", "6000m", "10000", "")
-        POD("p", "{containers: [" CT("1000m", "2000") ", {name: d, resources: {requests: {cpu: 2000m, memory: \"3000\"}}}]}");
+    const char *y = NODE("n1", "4000m", "10000", "") NODE("n2", "6000m", "10000", "") POD(
+        "p", "{containers: [" CT(
+                 "1000m",
+                 "2000") ", {name: d, resources: {requests: {cpu: 2000m, memory: \"3000\"}}}]}");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     const char *names[] = {"n1", "n2"};
@@ -83,7 +92,11 @@ KT_TEST(most_allocated_and_rtcr_from_config) {
     const char *y = NODE("n1", "4000m", "10000", "") NODE("n2", "6000m", "10000", "")
         POD("p", "{containers: [" CT("3000m", "5000") "]}");
     kp_cluster *cl = ts_load(y);
-    kp_sched *s = ts_sched(cl, CFG_HDR "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args: {scoringStrategy: {type: MostAllocated}}\n", 0);
+    kp_sched *s = ts_sched(
+        cl,
+        CFG_HDR
+        "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args: {scoringStrategy: {type: MostAllocated}}\n",
+        0);
     const char *names[] = {"n1", "n2"};
     uint32_t nodes[2];
     int64_t out[2];
@@ -93,8 +106,12 @@ KT_TEST(most_allocated_and_rtcr_from_config) {
     KT_CHECK_INT(out[0], (75 + 50) / 2); /* mostRequestedScore: 3000*100/4000, 5000*100/10000 */
     KT_CHECK_INT(out[1], (50 + 50) / 2);
     kp_sched_free(s);
-    s = ts_sched(cl, CFG_HDR "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: RequestedToCapacityRatio\n"
-                             "        resources: [{name: cpu, weight: 1}]\n        requestedToCapacityRatio: {shape: [{utilization: 0, score: 0}, {utilization: 100, score: 10}]}\n", 0);
+    s = ts_sched(
+        cl,
+        CFG_HDR
+        "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: RequestedToCapacityRatio\n"
+        "        resources: [{name: cpu, weight: 1}]\n        requestedToCapacityRatio: {shape: [{utilization: 0, score: 0}, {utilization: 100, score: 10}]}\n",
+        0);
     KT_CHECK(s != NULL);
     if (s) {
         KT_CHECK(kp__score_plugin(s, KP_PL_FIT, p, nodes, 2, out));
@@ -107,10 +124,11 @@ KT_TEST(most_allocated_and_rtcr_from_config) {
 
 KT_TEST(taint_toleration_score_reversed) {
     /* taint_toleration_test.go: more intolerable PreferNoSchedule taints -> lower score */
-    const char *y = "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n"
-                    "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: a, value: x, effect: PreferNoSchedule}]}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n"
-                    "---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\nspec: {taints: [{key: a, value: x, effect: PreferNoSchedule}, {key: b, value: y, effect: PreferNoSchedule}]}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n"
-                    POD("p", "{containers: [{name: c}]}");
+    const char *y =
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n"
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: a, value: x, effect: PreferNoSchedule}]}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n"
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\nspec: {taints: [{key: a, value: x, effect: PreferNoSchedule}, {key: b, value: y, effect: PreferNoSchedule}]}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n" POD(
+            "p", "{containers: [{name: c}]}");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     const char *names[] = {"n0", "n1", "n2"};
@@ -127,8 +145,9 @@ KT_TEST(taint_toleration_score_reversed) {
 }
 
 KT_TEST(preferred_node_affinity_picks_heaviest) {
-    const char *y = NODE("n1", "1", "1Gi", "zone: a") NODE("n2", "1", "1Gi", "zone: b")
-        POD("p", "{containers: [{name: c}], affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 5, preference: {matchExpressions: [{key: zone, operator: In, values: [b]}]}}]}}}");
+    const char *y = NODE("n1", "1", "1Gi", "zone: a") NODE("n2", "1", "1Gi", "zone: b") POD(
+        "p",
+        "{containers: [{name: c}], affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 5, preference: {matchExpressions: [{key: zone, operator: In, values: [b]}]}}]}}}");
     kp_cluster *cl = ts_load(y);
     for (uint64_t seed = 0; seed < 4; seed++) {
         kp_cluster *c2 = ts_load(y);
@@ -144,8 +163,8 @@ KT_TEST(preferred_node_affinity_picks_heaviest) {
 
 KT_TEST(select_host_ties_follow_seed) {
     /* identical nodes: the winner depends only on the seed; same seed -> same answer */
-    const char *y = NODE("n1", "1", "1Gi", "") NODE("n2", "1", "1Gi", "") NODE("n3", "1", "1Gi", "") NODE("n4", "1", "1Gi", "")
-        POD("p", "{containers: [{name: c}]}");
+    const char *y = NODE("n1", "1", "1Gi", "") NODE("n2", "1", "1Gi", "") NODE("n3", "1", "1Gi", "")
+        NODE("n4", "1", "1Gi", "") POD("p", "{containers: [{name: c}]}");
     char first[8][16];
     bool differs = false;
     for (uint64_t seed = 0; seed < 8; seed++) {
@@ -165,8 +184,9 @@ KT_TEST(select_host_ties_follow_seed) {
 }
 
 KT_TEST(bindings_visible_to_later_pods) {
-    const char *y = NODE("n1", "1", "1Gi", "") POD("a", "{priority: 10, containers: [" CT("600m", "1") "]}")
-        POD("b", "{priority: 5, containers: [" CT("600m", "1") "]}");
+    const char *y =
+        NODE("n1", "1", "1Gi", "") POD("a", "{priority: 10, containers: [" CT("600m", "1") "]}")
+            POD("b", "{priority: 5, containers: [" CT("600m", "1") "]}");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_error err;
@@ -174,7 +194,10 @@ KT_TEST(bindings_visible_to_later_pods) {
     KT_CHECK_STR(ts_node_of(s, "a"), "n1");
     const kp_sched_pod_result *r = ts_result(s, "b");
     KT_CHECK(r && r->outcome == KP_OUTCOME_UNSCHEDULABLE);
-    if (r) KT_CHECK_STR(r->message, "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
+    if (r)
+        KT_CHECK_STR(
+            r->message,
+            "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
     KT_CHECK_STR(kp__s(cl, cl->pods[kp_cluster_find_pod(cl, "default/a")].node_name), "n1");
     kp_sched_free(s);
     kp_cluster_free(cl);
@@ -182,9 +205,11 @@ KT_TEST(bindings_visible_to_later_pods) {
 
 KT_TEST(nominated_node_is_tried_first) {
     /* the pod carries status.nominatedNodeName=n2; n1 would score higher (emptier) */
-    const char *y = NODE("n1", "4", "4Gi", "") NODE("n2", "1", "1Gi", "")
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec: {containers: [" CT("100m", "1") "]}\nstatus: {nominatedNodeName: n2}\n"
-        POD("q", "{containers: [" CT("100m", "1") "]}");
+    const char *y = NODE("n1", "4", "4Gi", "")
+        NODE("n2", "1", "1Gi", "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec: {containers: [" CT(
+            "100m",
+            "1") "]}\nstatus: {nominatedNodeName: n2}\n" POD("q",
+                                                             "{containers: [" CT("100m", "1") "]}");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_error err;
@@ -199,7 +224,8 @@ KT_TEST(next_start_index_advances_by_processed_nodes) {
     /* 3 nodes, all feasible: numNodesToFind = 3, processed 3 -> index back to 0; with one
      * unschedulable node and a pod that fails everywhere, processed = 3 as well */
     const char *y = NODE("n1", "1", "1Gi", "") NODE("n2", "1", "1Gi", "") NODE("n3", "1", "1Gi", "")
-        POD("big", "{priority: 1, containers: [" CT("2", "1") "]}") POD("p", "{containers: [{name: c}]}");
+        POD("big", "{priority: 1, containers: [" CT("2", "1") "]}")
+            POD("p", "{containers: [{name: c}]}");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_error err;
@@ -210,8 +236,9 @@ KT_TEST(next_start_index_advances_by_processed_nodes) {
 }
 
 KT_TEST(until_settled_binds_preemptor) {
-    const char *y = NODE("n1", "1", "1Gi", "") POD("low", "{nodeName: n1, priority: 1, containers: [" CT("800m", "1") "]}")
-        POD("high", "{priority: 100, containers: [" CT("500m", "1") "]}");
+    const char *y = NODE("n1", "1", "1Gi", "")
+        POD("low", "{nodeName: n1, priority: 1, containers: [" CT("800m", "1") "]}")
+            POD("high", "{priority: 100, containers: [" CT("500m", "1") "]}");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_error err;
@@ -256,10 +283,11 @@ KT_TEST(config_default_weights_and_lists) {
 KT_TEST(config_disable_star_and_weights) {
     kp_sched_config *c = NULL;
     kp_error err;
-    const char *y = CFG_HDR "percentageOfNodesToScore: 30\nprofiles:\n- schedulerName: default-scheduler\n  plugins:\n"
-                            "    score:\n      disabled: [{name: \"*\"}]\n      enabled: [{name: NodeResourcesFit, weight: 7}]\n"
-                            "    postFilter:\n      disabled: [{name: DefaultPreemption}]\n"
-                            "  pluginConfig:\n  - name: DefaultPreemption\n    args: {minCandidateNodesPercentage: 20, minCandidateNodesAbsolute: 5}\n";
+    const char *y = CFG_HDR
+        "percentageOfNodesToScore: 30\nprofiles:\n- schedulerName: default-scheduler\n  plugins:\n"
+        "    score:\n      disabled: [{name: \"*\"}]\n      enabled: [{name: NodeResourcesFit, weight: 7}]\n"
+        "    postFilter:\n      disabled: [{name: DefaultPreemption}]\n"
+        "  pluginConfig:\n  - name: DefaultPreemption\n    args: {minCandidateNodesPercentage: 20, minCandidateNodesAbsolute: 5}\n";
     KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y, strlen(y), NULL, &c, &err), KP_OK);
     if (c) {
         KT_CHECK_INT(c->n_score, 1);
@@ -276,21 +304,25 @@ KT_TEST(config_disable_star_and_weights) {
 KT_TEST(config_errors_name_file_and_field) {
     kp_sched_config *c = NULL;
     kp_error err;
-    const char *y1 = CFG_HDR "profiles:\n- plugins:\n    filter:\n      enabled: [{name: NoSuchPlugin}]\n";
+    const char *y1 =
+        CFG_HDR "profiles:\n- plugins:\n    filter:\n      enabled: [{name: NoSuchPlugin}]\n";
     KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y1, strlen(y1), NULL, &c, &err), KP_EINVAL);
     KT_CHECK_STR(err.source, "s.yaml");
     KT_CHECK_CONTAINS(err.msg, "profiles[0].plugins.filter.enabled[0].name");
     KT_CHECK_CONTAINS(err.msg, "NoSuchPlugin");
-    const char *y2 = CFG_HDR "profiles:\n- pluginConfig:\n  - name: NodeAffinity\n    args: {addedAffinity: {}}\n";
+    const char *y2 = CFG_HDR
+        "profiles:\n- pluginConfig:\n  - name: NodeAffinity\n    args: {addedAffinity: {}}\n";
     KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y2, strlen(y2), NULL, &c, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "pluginConfig[0].args.addedAffinity");
     const char *y3 = CFG_HDR "extenders: []\n";
     KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y3, strlen(y3), NULL, &c, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "extenders");
-    const char *y4 = CFG_HDR "profiles:\n- plugins:\n    score:\n      enabled: [{name: NodeName}]\n";
+    const char *y4 =
+        CFG_HDR "profiles:\n- plugins:\n    score:\n      enabled: [{name: NodeName}]\n";
     KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y4, strlen(y4), NULL, &c, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "does not extend");
-    const char *y5 = "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n";
+    const char *y5 =
+        "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n";
     KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y5, strlen(y5), NULL, &c, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "apiVersion");
     KT_CHECK(c == NULL);
@@ -299,7 +331,8 @@ KT_TEST(config_errors_name_file_and_field) {
 KT_TEST(config_selects_profile_by_scheduler_name) {
     kp_sched_config *c = NULL;
     kp_error err;
-    const char *y = CFG_HDR "profiles:\n- schedulerName: default-scheduler\n- schedulerName: batch\n  percentageOfNodesToScore: 70\n";
+    const char *y = CFG_HDR
+        "profiles:\n- schedulerName: default-scheduler\n- schedulerName: batch\n  percentageOfNodesToScore: 70\n";
     KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y, strlen(y), "batch", &c, &err), KP_OK);
     if (c) {
         KT_CHECK_STR(c->scheduler_name, "batch");
@@ -314,7 +347,8 @@ KT_MAIN(KT_CASE(queue_order_priority_then_creation), KT_CASE(node_tree_zone_roun
         KT_CASE(least_allocated_and_balanced_scores), KT_CASE(most_allocated_and_rtcr_from_config),
         KT_CASE(taint_toleration_score_reversed), KT_CASE(preferred_node_affinity_picks_heaviest),
         KT_CASE(select_host_ties_follow_seed), KT_CASE(bindings_visible_to_later_pods),
-        KT_CASE(nominated_node_is_tried_first), KT_CASE(next_start_index_advances_by_processed_nodes),
+        KT_CASE(nominated_node_is_tried_first),
+        KT_CASE(next_start_index_advances_by_processed_nodes),
         KT_CASE(until_settled_binds_preemptor), KT_CASE(config_default_weights_and_lists),
         KT_CASE(config_disable_star_and_weights), KT_CASE(config_errors_name_file_and_field),
         KT_CASE(config_selects_profile_by_scheduler_name))

@@ -49,11 +49,20 @@ static void selector(sbuf *b) {
     switch (rnd(8)) {
     case 0: put(b, "{matchLabels: {app: %s}}", apps[rnd(4)]); break;
     case 1: put(b, "{matchLabels: {app: %s, tier: %s}}", apps[rnd(4)], tiers[rnd(2)]); break;
-    case 2: put(b, "{matchExpressions: [{key: app, operator: In, values: [%s, %s, %s]}]}", apps[rnd(4)], apps[rnd(4)], apps[rnd(4)]); break;
-    case 3: put(b, "{matchExpressions: [{key: app, operator: NotIn, values: [%s]}]}", apps[rnd(4)]); break;
+    case 2:
+        put(b, "{matchExpressions: [{key: app, operator: In, values: [%s, %s, %s]}]}", apps[rnd(4)],
+            apps[rnd(4)], apps[rnd(4)]);
+        break;
+    case 3:
+        put(b, "{matchExpressions: [{key: app, operator: NotIn, values: [%s]}]}", apps[rnd(4)]);
+        break;
     case 4: put(b, "{matchExpressions: [{key: tier, operator: Exists}]}"); break;
     case 5: put(b, "{}"); break;
-    case 6: put(b, "{matchLabels: {tier: %s}, matchExpressions: [{key: app, operator: In, values: [%s]}]}", tiers[rnd(2)], apps[rnd(4)]); break;
+    case 6:
+        put(b,
+            "{matchLabels: {tier: %s}, matchExpressions: [{key: app, operator: In, values: [%s]}]}",
+            tiers[rnd(2)], apps[rnd(4)]);
+        break;
     default: put(b, "{matchLabels: {app: nobody}}"); break;
     }
 }
@@ -124,8 +133,9 @@ static void spread(sbuf *b) {
     uint32_t n = 1 + rnd(2);
     for (uint32_t i = 0; i < n; i++) {
         bool hard = rnd(4) != 0;
-        put(b, "%s{maxSkew: %u, topologyKey: %s, whenUnsatisfiable: %s, labelSelector: ", i ? ", " : "", 1 + rnd(2),
-            topo_keys[rnd(3)], hard ? "DoNotSchedule" : "ScheduleAnyway");
+        put(b, "%s{maxSkew: %u, topologyKey: %s, whenUnsatisfiable: %s, labelSelector: ",
+            i ? ", " : "", 1 + rnd(2), topo_keys[rnd(3)],
+            hard ? "DoNotSchedule" : "ScheduleAnyway");
         selector(b);
         if (rnd(3) == 0) put(b, ", matchLabelKeys: [tier]");
         if (hard && rnd(4) == 0) put(b, ", minDomains: %u", 2 + rnd(3));
@@ -146,10 +156,14 @@ static char *gen_cluster(uint64_t seed, uint32_t *n_pending) {
     rs = seed * 0x9E3779B97F4A7C15ULL + 7;
     sbuf b = {NULL, 0, 0};
     for (int i = 0; i < 3; i++)
-        put(&b, "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ns%d, labels: {team: t%d}}\n", i, i % 2);
+        put(&b,
+            "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ns%d, labels: {team: t%d}}\n",
+            i, i % 2);
     uint32_t n_nodes = 6 + rnd(12);
     for (uint32_t i = 0; i < n_nodes; i++) {
-        put(&b, "---\napiVersion: v1\nkind: Node\nmetadata: {name: n%u, labels: {kubernetes.io/hostname: n%u", i, i);
+        put(&b,
+            "---\napiVersion: v1\nkind: Node\nmetadata: {name: n%u, labels: {kubernetes.io/hostname: n%u",
+            i, i);
         if (rnd(6)) put(&b, ", zone: z%u", rnd(3));
         if (rnd(3)) put(&b, ", rack: r%u", rnd(4));
         put(&b, "}}\nspec: {%s}\nstatus: {allocatable: {cpu: '8', memory: 16Gi, pods: '40'}}\n",
@@ -158,36 +172,61 @@ static char *gen_cluster(uint64_t seed, uint32_t *n_pending) {
     /* a daemon pod on every node (note: preemption on a node without pods trips UBSan in
      * preempt/victims.c, memcpy from a NULL pod list; reported, not this test's subject) */
     for (uint32_t i = 0; i < n_nodes; i++)
-        put(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: ds%u, namespace: kube-system, labels: {app: ds}}\n"
-                "spec: {nodeName: n%u, priority: 2000000000, containers: [{name: c}]}\n", i, i);
+        put(&b,
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: ds%u, namespace: kube-system, labels: {app: ds}}\n"
+            "spec: {nodeName: n%u, priority: 2000000000, containers: [{name: c}]}\n",
+            i, i);
     /* Services / ReplicaSets / ReplicationControllers for the default spreading constraints */
     for (int i = 0; i < 3; i++) {
-        if (rnd(2)) put(&b, "---\napiVersion: v1\nkind: Service\nmetadata: {name: svc%d, namespace: ns%u}\nspec: {selector: {app: %s}}\n", i, rnd(3), apps[rnd(4)]);
-        if (rnd(4) == 0) put(&b, "---\napiVersion: v1\nkind: Service\nmetadata: {name: headless%d, namespace: ns%u}\nspec: {}\n", i, rnd(3));
-        put(&b, "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs%d, namespace: ns%u}\nspec: {selector: ", i, rnd(3));
+        if (rnd(2))
+            put(&b,
+                "---\napiVersion: v1\nkind: Service\nmetadata: {name: svc%d, namespace: ns%u}\nspec: {selector: {app: %s}}\n",
+                i, rnd(3), apps[rnd(4)]);
+        if (rnd(4) == 0)
+            put(&b,
+                "---\napiVersion: v1\nkind: Service\nmetadata: {name: headless%d, namespace: ns%u}\nspec: {}\n",
+                i, rnd(3));
+        put(&b,
+            "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs%d, namespace: ns%u}\nspec: {selector: ",
+            i, rnd(3));
         selector(&b);
-        put(&b, "}\n---\napiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc%d, namespace: ns%u}\nspec: {selector: {tier: %s}}\n", i, rnd(3), tiers[rnd(2)]);
+        put(&b,
+            "}\n---\napiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc%d, namespace: ns%u}\nspec: {selector: {tier: %s}}\n",
+            i, rnd(3), tiers[rnd(2)]);
     }
     uint32_t n_bound = 10 + rnd(50);
     for (uint32_t i = 0; i < n_bound; i++) {
-        put(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e%u, namespace: ns%u, ", i, rnd(3));
+        put(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e%u, namespace: ns%u, ", i,
+            rnd(3));
         labels(&b);
         if (rnd(10) == 0) put(&b, ", deletionTimestamp: '2026-01-01T00:00:00Z'");
-        put(&b, "}\nspec: {nodeName: n%u, containers: [{name: c, resources: {requests: {cpu: 100m}}}]", rnd(n_nodes));
+        put(&b,
+            "}\nspec: {nodeName: n%u, containers: [{name: c, resources: {requests: {cpu: 100m}}}]",
+            rnd(n_nodes));
         if (rnd(3) == 0) affinity(&b, true);
         put(&b, "}\n");
     }
     *n_pending = 5 + rnd(25);
     for (uint32_t i = 0; i < *n_pending; i++) {
-        put(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%u, namespace: ns%u, ", i, rnd(3));
+        put(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%u, namespace: ns%u, ", i,
+            rnd(3));
         labels(&b);
         switch (rnd(4)) {
-        case 0: put(&b, ", ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs%u, uid: u, controller: true}]", rnd(3)); break;
-        case 1: put(&b, ", ownerReferences: [{apiVersion: v1, kind: ReplicationController, name: rc%u, uid: u, controller: true}]", rnd(3)); break;
+        case 0:
+            put(&b,
+                ", ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs%u, uid: u, controller: true}]",
+                rnd(3));
+            break;
+        case 1:
+            put(&b,
+                ", ownerReferences: [{apiVersion: v1, kind: ReplicationController, name: rc%u, uid: u, controller: true}]",
+                rnd(3));
+            break;
         default: break;
         }
-        put(&b, "}\nspec: {priority: %u, containers: [{name: c, resources: {requests: {cpu: %um}}}]", rnd(3) * 100,
-            100 + rnd(3000));
+        put(&b,
+            "}\nspec: {priority: %u, containers: [{name: c, resources: {requests: {cpu: %um}}}]",
+            rnd(3) * 100, 100 + rnd(3000));
         if (rnd(2)) affinity(&b, true);
         spread(&b);
         if (rnd(5) == 0) put(&b, ", tolerations: [{key: dedicated, operator: Exists}]");
@@ -250,7 +289,8 @@ static void compare_prefilters(kp_sched *s) {
         /* InterPodAffinity and PodTopologySpread scores over every node as the feasible set */
         static const kp_plugin pls[] = {KP_PL_INTERPOD, KP_PL_SPREAD};
         for (int k = 0; k < 2; k++) {
-            int64_t *o1 = calloc(cl->n_nodes + 1, sizeof *o1), *o2 = calloc(cl->n_nodes + 1, sizeof *o2);
+            int64_t *o1 = calloc(cl->n_nodes + 1, sizeof *o1),
+                    *o2 = calloc(cl->n_nodes + 1, sizeof *o2);
             uint32_t *all = calloc(cl->n_nodes + 1, sizeof *all);
             for (uint32_t n = 0; n < cl->n_nodes; n++) all[n] = n;
             s->no_index = false;
@@ -296,7 +336,8 @@ KT_TEST(indexed_prefilter_matches_full_scan) {
                 KT_CHECK_INT(kp_sched_schedule_one(s, (long)i, &err), KP_OK);
             }
             compare_prefilters(s);
-            if (kt_failed_checks != before) fprintf(stderr, "  seed %llu\n", (unsigned long long)seed);
+            if (kt_failed_checks != before)
+                fprintf(stderr, "  seed %llu\n", (unsigned long long)seed);
             kp_sched_free(s);
         }
         kp_cluster_free(cl);
@@ -312,7 +353,8 @@ KT_TEST(indexed_runs_match_full_scan_runs) {
         char *y = gen_cluster(seed, &n_pending);
         kp_cluster *c1 = ts_load(y), *c2 = ts_load(y);
         KT_CHECK(c1 && c2);
-        kp_sched *s1 = c1 ? ts_sched(c1, NULL, seed) : NULL, *s2 = c2 ? ts_sched(c2, NULL, seed) : NULL;
+        kp_sched *s1 = c1 ? ts_sched(c1, NULL, seed) : NULL,
+                 *s2 = c2 ? ts_sched(c2, NULL, seed) : NULL;
         if (s1 && s2) {
             s2->no_index = true;
             kp_error err;
@@ -325,7 +367,8 @@ KT_TEST(indexed_runs_match_full_scan_runs) {
                 KT_CHECK_INT(s1->res[i].pub.node, s2->res[i].pub.node);
                 KT_CHECK_INT(s1->res[i].pub.nominated_node, s2->res[i].pub.nominated_node);
                 KT_CHECK_INT(s1->res[i].pub.n_victims, s2->res[i].pub.n_victims);
-                KT_CHECK_STR(s1->res[i].message ? s1->res[i].message : "", s2->res[i].message ? s2->res[i].message : "");
+                KT_CHECK_STR(s1->res[i].message ? s1->res[i].message : "",
+                             s2->res[i].message ? s2->res[i].message : "");
             }
         }
         kp_sched_free(s1);

@@ -39,12 +39,15 @@ static void put(sbuf *b, const char *fmt, ...) {
 
 KT_TEST(host_ports_beyond_512_still_conflict) {
     sbuf b = {0};
-    put(&b, NODE_HDR "metadata: {name: n1}\nstatus: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
-    put(&b, POD_HDR "metadata: {name: old, namespace: default}\nspec:\n  nodeName: n1\n  containers:\n"
-            "  - name: c\n    ports:\n");
-    for (int i = 0; i < 600; i++) put(&b, "    - {containerPort: %d, hostPort: %d}\n", 1000 + i, 1000 + i);
+    put(&b,
+        NODE_HDR "metadata: {name: n1}\nstatus: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
+    put(&b,
+        POD_HDR "metadata: {name: old, namespace: default}\nspec:\n  nodeName: n1\n  containers:\n"
+                "  - name: c\n    ports:\n");
+    for (int i = 0; i < 600; i++)
+        put(&b, "    - {containerPort: %d, hostPort: %d}\n", 1000 + i, 1000 + i);
     put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec:\n  containers:\n  - name: c\n"
-            "    ports: [{containerPort: 1599, hostPort: 1599}]\n");
+                    "    ports: [{containerPort: 1599, hostPort: 1599}]\n");
     kp_cluster *cl = ts_load(b.p);
     KT_CHECK(cl != NULL);
     kp_sched *s = ts_sched(cl, NULL, 0);
@@ -59,7 +62,10 @@ KT_TEST(host_ports_beyond_512_still_conflict) {
 KT_TEST(fit_error_keeps_more_than_64_reasons) {
     sbuf b = {0};
     for (int i = 0; i < 70; i++)
-        put(&b, NODE_HDR "metadata: {name: n%02d}\nstatus: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n", i);
+        put(&b,
+            NODE_HDR
+            "metadata: {name: n%02d}\nstatus: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n",
+            i);
     kp_cluster *cl = ts_load(b.p);
     kp_sched *s = ts_sched(cl, NULL, 0);
     char reasons[70][16];
@@ -103,12 +109,15 @@ KT_TEST(every_nominated_pod_reserves_beyond_256) {
     /* 300 pending pods nominated to n1 (1 cpu each, 300 cpu): the 301st pod of equal priority
      * finds no room; with the old 256 cap it saw 44 cpu free */
     sbuf b = {0};
-    put(&b, NODE_HDR "metadata: {name: n1}\nstatus: {allocatable: {cpu: 300, memory: 400Gi, pods: 1000}}\n");
+    put(&b, NODE_HDR
+        "metadata: {name: n1}\nstatus: {allocatable: {cpu: 300, memory: 400Gi, pods: 1000}}\n");
     for (int i = 0; i < 300; i++)
-        put(&b, POD_HDR "metadata: {name: nom%03d, namespace: default}\nspec: {containers: [{name: c, "
-                "resources: {requests: {cpu: 1}}}]}\nstatus: {nominatedNodeName: n1}\n", i);
+        put(&b,
+            POD_HDR "metadata: {name: nom%03d, namespace: default}\nspec: {containers: [{name: c, "
+                    "resources: {requests: {cpu: 1}}}]}\nstatus: {nominatedNodeName: n1}\n",
+            i);
     put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c, "
-            "resources: {requests: {cpu: 1}}}]}\n");
+                    "resources: {requests: {cpu: 1}}}]}\n");
     kp_cluster *cl = ts_load(b.p);
     kp_sched *s = ts_sched(cl, NULL, 0);
     KT_CHECK_INT(s->nom_n[0], 300);
@@ -126,17 +135,22 @@ KT_TEST(match_label_keys_beyond_8_all_count) {
     sbuf b = {0};
     const char *labels8 = "app: w, k1: a, k2: a, k3: a, k4: a, k5: a, k6: a, k7: a, k8: a";
     put(&b, NODE_HDR "metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
-            "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
+                     "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
     put(&b, NODE_HDR "metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}\n"
-            "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
+                     "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
     for (int i = 0; i < 2; i++)
-        put(&b, POD_HDR "metadata: {name: old%d, namespace: default, labels: {%s, k9: x}}\n"
-                "spec: {nodeName: n1, containers: [{name: c}]}\n", i, labels8);
-    put(&b, POD_HDR "metadata: {name: p, namespace: default, labels: {%s, k9: y}}\n"
-            "spec:\n  containers: [{name: c}]\n  topologySpreadConstraints:\n"
-            "  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule,\n"
-            "     labelSelector: {matchLabels: {app: w}},\n"
-            "     matchLabelKeys: [k1, k2, k3, k4, k5, k6, k7, k8, k9]}\n", labels8);
+        put(&b,
+            POD_HDR "metadata: {name: old%d, namespace: default, labels: {%s, k9: x}}\n"
+                    "spec: {nodeName: n1, containers: [{name: c}]}\n",
+            i, labels8);
+    put(&b,
+        POD_HDR
+        "metadata: {name: p, namespace: default, labels: {%s, k9: y}}\n"
+        "spec:\n  containers: [{name: c}]\n  topologySpreadConstraints:\n"
+        "  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule,\n"
+        "     labelSelector: {matchLabels: {app: w}},\n"
+        "     matchLabelKeys: [k1, k2, k3, k4, k5, k6, k7, k8, k9]}\n",
+        labels8);
     kp_cluster *cl = ts_load(b.p);
     KT_CHECK(cl != NULL);
     kp_sched *s = ts_sched(cl, NULL, 0);
@@ -157,14 +171,17 @@ KT_TEST(spread_state_restored_for_every_constraint_beyond_32) {
         put(&b, "}}\nstatus: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
     }
     put(&b, POD_HDR "metadata: {name: old, namespace: default, labels: {app: w}}\n"
-            "spec: {nodeName: n2, containers: [{name: c}]}\n");
-    put(&b, POD_HDR "metadata: {name: nom, namespace: default, labels: {app: w}}\n"
-            "spec: {priority: 10, containers: [{name: c}]}\nstatus: {nominatedNodeName: n1}\n");
+                    "spec: {nodeName: n2, containers: [{name: c}]}\n");
+    put(&b,
+        POD_HDR "metadata: {name: nom, namespace: default, labels: {app: w}}\n"
+                "spec: {priority: 10, containers: [{name: c}]}\nstatus: {nominatedNodeName: n1}\n");
     put(&b, POD_HDR "metadata: {name: p, namespace: default, labels: {app: w}}\nspec:\n"
-            "  containers: [{name: c}]\n  topologySpreadConstraints:\n");
+                    "  containers: [{name: c}]\n  topologySpreadConstraints:\n");
     for (int k = 0; k < 40; k++)
-        put(&b, "  - {maxSkew: 1, topologyKey: z%02d, whenUnsatisfiable: DoNotSchedule, "
-                "labelSelector: {matchLabels: {app: w}}}\n", k);
+        put(&b,
+            "  - {maxSkew: 1, topologyKey: z%02d, whenUnsatisfiable: DoNotSchedule, "
+            "labelSelector: {matchLabels: {app: w}}}\n",
+            k);
     kp_cluster *cl = ts_load(b.p);
     KT_CHECK(cl != NULL);
     kp_sched *s = ts_sched(cl, NULL, 0);
@@ -177,7 +194,8 @@ KT_TEST(spread_state_restored_for_every_constraint_beyond_32) {
         kp_str val[40][2];
         int64_t num[40][2];
         for (int k = 0; k < 40; k++)
-            for (int j = 0; j < 2; j++) val[k][j] = c->spread[k].paths[j].val, num[k][j] = c->spread[k].paths[j].num;
+            for (int j = 0; j < 2; j++)
+                val[k][j] = c->spread[k].paths[j].val, num[k][j] = c->spread[k].paths[j].num;
         kp__cycle_filter(c, 0, &st);
         KT_CHECK_INT(st.code, KP_CODE_SUCCESS);
         /* the save / restore pair itself, with every path disturbed in between */
@@ -186,7 +204,9 @@ KT_TEST(spread_state_restored_for_every_constraint_beyond_32) {
         kp__spread_restore(c);
         int same = 0;
         for (int k = 0; k < 40; k++)
-            for (int j = 0; j < 2; j++) same += val[k][j] == c->spread[k].paths[j].val && num[k][j] == c->spread[k].paths[j].num;
+            for (int j = 0; j < 2; j++)
+                same += val[k][j] == c->spread[k].paths[j].val &&
+                        num[k][j] == c->spread[k].paths[j].num;
         KT_CHECK_INT(same, 80);
     }
     kp__cycle_free(c);
@@ -200,10 +220,12 @@ KT_TEST(multipoint_enabling_a_plugin_many_times_is_a_set) {
      * overridePlugins is a set (NodePorts filters once); the old code wrote past the
      * extension point's list */
     sbuf b = {0};
-    put(&b, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-            "- schedulerName: default-scheduler\n  plugins:\n    multiPoint:\n      enabled:\n");
+    put(&b,
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+        "- schedulerName: default-scheduler\n  plugins:\n    multiPoint:\n      enabled:\n");
     for (int i = 0; i < 20; i++) put(&b, "      - name: NodePorts\n");
-    put(&b, "    preFilter:\n      enabled:\n      - name: NodePorts\n    filter:\n      enabled:\n      - name: NodePorts\n");
+    put(&b,
+        "    preFilter:\n      enabled:\n      - name: NodePorts\n    filter:\n      enabled:\n      - name: NodePorts\n");
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
@@ -222,11 +244,11 @@ KT_TEST(multipoint_enabling_a_plugin_many_times_is_a_set) {
 KT_TEST(status_keeps_every_reason_beyond_6) {
     /* a full node short of 7 resources: "Too many pods" and 7 "Insufficient" reasons, all kept
      * (the old status kept 6) */
-    const char *y =
-        NODE_HDR "metadata: {name: n1}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: 1, "
-        "ephemeral-storage: 1Gi, hugepages-2Mi: 2Mi, hugepages-1Gi: 1Gi, example.com/a: 1, example.com/b: 1}}\n"
-        POD_HDR "metadata: {name: old, namespace: default}\nspec: {nodeName: n1, containers: [{name: c}]}\n"
-        POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c, resources: "
+    const char *y = NODE_HDR
+        "metadata: {name: n1}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: 1, "
+        "ephemeral-storage: 1Gi, hugepages-2Mi: 2Mi, hugepages-1Gi: 1Gi, example.com/a: 1, example.com/b: 1}}\n" POD_HDR
+        "metadata: {name: old, namespace: default}\nspec: {nodeName: n1, containers: [{name: c}]}\n" POD_HDR
+        "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c, resources: "
         "{requests: {cpu: 2, memory: 2Gi, ephemeral-storage: 2Gi, hugepages-2Mi: 4Mi, hugepages-1Gi: 2Gi, "
         "example.com/a: 2, example.com/b: 2}, limits: {hugepages-2Mi: 4Mi, hugepages-1Gi: 2Gi, "
         "example.com/a: 2, example.com/b: 2}}}]}\n";
@@ -247,8 +269,10 @@ KT_TEST(taint_reason_is_not_truncated) {
     memset(key, 'k', 100);
     key[100] = 0;
     sbuf b = {0};
-    put(&b, NODE_HDR "metadata: {name: n1}\nspec: {taints: [{key: %s, value: v, effect: NoSchedule}]}\n"
-            "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n", key);
+    put(&b,
+        NODE_HDR "metadata: {name: n1}\nspec: {taints: [{key: %s, value: v, effect: NoSchedule}]}\n"
+                 "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n",
+        key);
     put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c}]}\n");
     kp_cluster *cl = ts_load(b.p);
     KT_CHECK(cl != NULL);
@@ -271,9 +295,11 @@ KT_TEST(config_names_beyond_the_buffers_are_errors) {
     memcpy(name, "example.com/", 12);
     name[70] = 0;
     sbuf b = {0};
-    put(&b, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-            "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
-            "      ignoredResources: [%s]\n", name);
+    put(&b,
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+        "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+        "      ignoredResources: [%s]\n",
+        name);
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
@@ -283,9 +309,10 @@ KT_TEST(config_names_beyond_the_buffers_are_errors) {
     cfg = NULL;
     /* one entry more than KP_CFG_MAX_RES: the error names the limit */
     b.len = 0;
-    put(&b, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-            "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
-            "      ignoredResources: [");
+    put(&b,
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+        "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+        "      ignoredResources: [");
     for (int i = 0; i <= KP_CFG_MAX_RES; i++) put(&b, "%sexample.com/r%d", i ? ", " : "", i);
     put(&b, "]\n");
     kp_error_clear(&err);
@@ -302,9 +329,13 @@ KT_TEST(messages_are_not_truncated) {
      * list all 60 (the old buffers held 2048 and 512 characters) */
     sbuf b = {0};
     for (int i = 0; i < 60; i++)
-        put(&b, NODE_HDR "metadata: {name: n%02d}\nspec: {taints: [{key: %057d%03d, value: v, effect: NoSchedule}]}\n"
-                "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n", i, 0, i);
-    put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {priority: 100, containers: [{name: c}]}\n");
+        put(&b,
+            NODE_HDR
+            "metadata: {name: n%02d}\nspec: {taints: [{key: %057d%03d, value: v, effect: NoSchedule}]}\n"
+            "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n",
+            i, 0, i);
+    put(&b, POD_HDR
+        "metadata: {name: p, namespace: default}\nspec: {priority: 100, containers: [{name: c}]}\n");
     kp_cluster *cl = ts_load(b.p);
     KT_CHECK(cl != NULL);
     kp_sched *s = ts_sched(cl, NULL, 0);
@@ -314,9 +345,13 @@ KT_TEST(messages_are_not_truncated) {
     const kp_sched_pod_result *r = ts_result(s, "p");
     KT_CHECK(r && r->message);
     int n = 0;
-    for (const char *m = r && r->message ? r->message : ""; (m = strstr(m, "untolerated taint")); m++) n++;
+    for (const char *m = r && r->message ? r->message : ""; (m = strstr(m, "untolerated taint"));
+         m++)
+        n++;
     KT_CHECK_INT(n, 60);
-    KT_CHECK(r && r->message && strstr(r->message, "preemption: 0/60 nodes are available: 60 Preemption is not helpful") != NULL);
+    KT_CHECK(r && r->message &&
+             strstr(r->message,
+                    "preemption: 0/60 nodes are available: 60 Preemption is not helpful") != NULL);
     kp_sched_free(s);
     kp_cluster_free(cl);
     free(b.p);
@@ -326,8 +361,11 @@ KT_TEST(explain_reasons_are_not_truncated) {
     /* a 200-character taint key: --explain's per-filter reason names it whole (the record held
      * 112 characters once) */
     sbuf b = {0};
-    put(&b, NODE_HDR "metadata: {name: n1}\nspec: {taints: [{key: k%0199d, value: v, effect: NoSchedule}]}\n"
-            "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n", 7);
+    put(&b,
+        NODE_HDR
+        "metadata: {name: n1}\nspec: {taints: [{key: k%0199d, value: v, effect: NoSchedule}]}\n"
+        "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n",
+        7);
     put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c}]}\n");
     kp_cluster *cl = ts_load(b.p);
     KT_CHECK(cl != NULL);
@@ -361,17 +399,25 @@ KT_TEST(image_locality_long_untagged_name_counts) {
     memcpy(img, "registry.example.com/", 21);
     img[600] = 0;
     sbuf b = {0};
-    put(&b, NODE_HDR "metadata: {name: n1}\nstatus:\n  allocatable: {cpu: 4, memory: 4Gi, pods: 110}\n"
-            "  images: [{names: [\"%s:latest\"], sizeBytes: 500000000}]\n", img);
-    put(&b, NODE_HDR "metadata: {name: n2}\nstatus: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
-    put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c, image: \"%s\"}]}\n", img);
+    put(&b,
+        NODE_HDR "metadata: {name: n1}\nstatus:\n  allocatable: {cpu: 4, memory: 4Gi, pods: 110}\n"
+                 "  images: [{names: [\"%s:latest\"], sizeBytes: 500000000}]\n",
+        img);
+    put(&b,
+        NODE_HDR "metadata: {name: n2}\nstatus: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n");
+    put(&b,
+        POD_HDR
+        "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c, image: \"%s\"}]}\n",
+        img);
     kp_cluster *cl = ts_load(b.p);
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_sched *s = ts_sched(cl, NULL, 0);
     uint32_t nodes[2] = {0, 1};
     int64_t out[2] = {0, 0};
-    KT_CHECK_INT(kp__image_locality_score(s, &cl->pods[kp_cluster_find_pod(cl, "default/p")], nodes, 2, out), 1);
+    KT_CHECK_INT(
+        kp__image_locality_score(s, &cl->pods[kp_cluster_find_pod(cl, "default/p")], nodes, 2, out),
+        1);
     KT_CHECK(out[0] > 0);
     KT_CHECK_INT(out[1], 0);
     kp_sched_free(s);
@@ -379,11 +425,13 @@ KT_TEST(image_locality_long_untagged_name_counts) {
     free(b.p);
 }
 
-KT_MAIN(KT_CASE(host_ports_beyond_512_still_conflict), KT_CASE(fit_error_keeps_more_than_64_reasons),
-        KT_CASE(diagnosis_grows_and_sorts), KT_CASE(every_nominated_pod_reserves_beyond_256),
+KT_MAIN(KT_CASE(host_ports_beyond_512_still_conflict),
+        KT_CASE(fit_error_keeps_more_than_64_reasons), KT_CASE(diagnosis_grows_and_sorts),
+        KT_CASE(every_nominated_pod_reserves_beyond_256),
         KT_CASE(match_label_keys_beyond_8_all_count),
         KT_CASE(spread_state_restored_for_every_constraint_beyond_32),
         KT_CASE(multipoint_enabling_a_plugin_many_times_is_a_set),
         KT_CASE(status_keeps_every_reason_beyond_6), KT_CASE(taint_reason_is_not_truncated),
         KT_CASE(config_names_beyond_the_buffers_are_errors), KT_CASE(messages_are_not_truncated),
-        KT_CASE(explain_reasons_are_not_truncated), KT_CASE(image_locality_long_untagged_name_counts))
+        KT_CASE(explain_reasons_are_not_truncated),
+        KT_CASE(image_locality_long_untagged_name_counts))

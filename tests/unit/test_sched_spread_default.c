@@ -50,7 +50,8 @@ static void render(kp_cluster *cl, const kp_label_selector *sel, char *buf, size
     }
     const char *names[16];
     uint32_t n = 0;
-    for (uint32_t i = 0; i < sel->match_labels.n && n < 16; i++) names[n++] = kp__s(cl, sel->match_labels.items[i].key);
+    for (uint32_t i = 0; i < sel->match_labels.n && n < 16; i++)
+        names[n++] = kp__s(cl, sel->match_labels.items[i].key);
     for (uint32_t i = 1; i < n; i++)
         for (uint32_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
             const char *t = names[j];
@@ -60,12 +61,14 @@ static void render(kp_cluster *cl, const kp_label_selector *sel, char *buf, size
     for (uint32_t i = 0; i < n; i++) {
         kp_str k = kp__intern_find(&cl->strs, names[i], strlen(names[i])), v = 0;
         kp__labels_get(&sel->match_labels, k, &v);
-        off += (size_t)snprintf(buf + off, cap - off, "%s%s=%s", i ? "," : "", names[i], kp__s(cl, v));
+        off +=
+            (size_t)snprintf(buf + off, cap - off, "%s%s=%s", i ? "," : "", names[i], kp__s(cl, v));
     }
     off += (size_t)snprintf(buf + off, cap - off, "|");
     for (uint16_t i = 0; i < sel->n_exprs; i++)
-        off += (size_t)snprintf(buf + off, cap - off, "%s%s op%d %u", i ? "," : "", kp__s(cl, sel->exprs[i].key),
-                                (int)sel->exprs[i].op, sel->exprs[i].n_values);
+        off += (size_t)snprintf(buf + off, cap - off, "%s%s op%d %u", i ? "," : "",
+                                kp__s(cl, sel->exprs[i].key), (int)sel->exprs[i].op,
+                                sel->exprs[i].n_values);
 }
 
 static void check_selector(kp_sched *s, const char *pod, const char *want) {
@@ -110,11 +113,13 @@ KT_TEST(default_selector_sources_and_merge) {
 /* List defaulting without constraints: nothing to build, every selector reads as empty */
 KT_TEST(default_selector_unused_without_default_constraints) {
     kp_cluster *cl = ts_load(cluster_yaml);
-    kp_sched *s = cl ? ts_sched(cl,
-                                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-                                "profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args: {defaultingType: List}\n",
-                                1)
-                     : NULL;
+    kp_sched *s =
+        cl ? ts_sched(
+                 cl,
+                 "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                 "profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args: {defaultingType: List}\n",
+                 1)
+           : NULL;
     KT_CHECK(s != NULL);
     if (s) {
         check_selector(s, "two-svcs", "<empty>");
@@ -144,5 +149,6 @@ KT_TEST(system_default_constraints) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(default_selector_sources_and_merge), KT_CASE(default_selector_unused_without_default_constraints),
+KT_MAIN(KT_CASE(default_selector_sources_and_merge),
+        KT_CASE(default_selector_unused_without_default_constraints),
         KT_CASE(system_default_constraints))

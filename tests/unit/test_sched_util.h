@@ -34,7 +34,8 @@ static inline kp_sched *ts_sched(kp_cluster *cl, const char *cfg_yaml, uint64_t 
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
-    if (cfg_yaml && kp_sched_config_load_buffer("cfg.yaml", cfg_yaml, strlen(cfg_yaml), NULL, &cfg, &err) != KP_OK) {
+    if (cfg_yaml && kp_sched_config_load_buffer("cfg.yaml", cfg_yaml, strlen(cfg_yaml), NULL, &cfg,
+                                                &err) != KP_OK) {
         fprintf(stderr, "  config failed: %s\n", err.msg);
         return NULL;
     }
@@ -42,7 +43,8 @@ static inline kp_sched *ts_sched(kp_cluster *cl, const char *cfg_yaml, uint64_t 
     kp_sched_options_init(&o);
     o.seed = seed;
     kp_sched *s = NULL;
-    if (kp_sched_new(cl, cfg, &o, &s, &err) != KP_OK) fprintf(stderr, "  sched failed: %s\n", err.msg);
+    if (kp_sched_new(cl, cfg, &o, &s, &err) != KP_OK)
+        fprintf(stderr, "  sched failed: %s\n", err.msg);
     kp_sched_config_free(cfg);
     return s;
 }

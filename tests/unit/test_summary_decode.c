@@ -49,7 +49,8 @@ KT_TEST(decoders_agree_on_golden_summaries) {
         char *buf = slurp(FILES[i], &len);
         if (!buf) continue;
         kp_evict_summary *fast = NULL;
-        KT_CHECK_INT(kp__summary_decode_events(buf, len, &fast), KP_OK); /* the fast path takes them */
+        KT_CHECK_INT(kp__summary_decode_events(buf, len, &fast),
+                     KP_OK); /* the fast path takes them */
         kp_evict_summary_free(fast);
         check_pair(FILES[i], buf, len);
         kp_free(buf);
@@ -71,7 +72,8 @@ KT_TEST(decoders_agree_on_yaml_and_odd_shapes) {
         "\"memory\":null,\"ephemeral-storage\":{\"usedBytes\":8}}]}",
         "{\"node\":{\"memory\":{\"availableBytes\":-1}}}", /* declined by the fast path: no comparison */
         ""};
-    for (size_t i = 0; i < sizeof DOCS / sizeof DOCS[0]; i++) check_pair("doc", DOCS[i], strlen(DOCS[i]));
+    for (size_t i = 0; i < sizeof DOCS / sizeof DOCS[0]; i++)
+        check_pair("doc", DOCS[i], strlen(DOCS[i]));
 }
 
 /* Found by fuzz_summary: the fast path skipped members it does not read without checking them,

@@ -17,7 +17,8 @@ static kp_cluster *load(const char *path) {
     kp_error_clear(&err);
     kp_cluster *cl = kp_cluster_new();
     if (!cl) return NULL;
-    if (kp_cluster_load_path(cl, path, false, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
+    if (kp_cluster_load_path(cl, path, false, &err) != KP_OK ||
+        kp_cluster_finalize(cl, &err) != KP_OK) {
         fprintf(stderr, "  load failed: %s\n", err.msg);
         kp_cluster_free(cl);
         return NULL;

@@ -43,8 +43,8 @@ static bool balanced_best_effort(const kp_sched *s, const kp_pod *p) {
 
 
 /* mirrors BalancedAllocation.PreScore/Score over nodes[n]; false = Skip (best-effort pod) */
-bool kp__balanced_allocation_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
-                                   int64_t *out) {
+bool kp__balanced_allocation_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes,
+                                   uint32_t n, int64_t *out) {
     const kp_cluster *cl = s->cl;
     if (balanced_best_effort(s, p)) return false; /* PreScore Skip */
     kp_pod_vec v;

@@ -9,7 +9,7 @@
 #include "sched/framework.h"
 
 /* PreScore + Score over nodes[n]; false = Skip */
-bool kp__balanced_allocation_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
-                                   int64_t *out);
+bool kp__balanced_allocation_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes,
+                                   uint32_t n, int64_t *out);
 
 #endif

@@ -17,4 +17,3 @@ void kp__default_normalize_score(int64_t *sc, uint32_t n, bool reverse) {
         sc[i] = reverse ? KP_MAX_NODE_SCORE - v : v;
     }
 }
-

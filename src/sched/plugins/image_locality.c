@@ -98,7 +98,8 @@ static int64_t image_score(const kp_sched *s, const pod_images *pi, const kp_nod
 
 
 /* mirrors ImageLocality.Score over nodes[n]: 1 scored, KP_ENOMEM */
-int kp__image_locality_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out) {
+int kp__image_locality_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
+                             int64_t *out) {
     const kp_cluster *cl = s->cl;
     pod_images pi;
     if (!pod_images_init(s, p, &pi)) return KP_ENOMEM;

@@ -9,6 +9,7 @@
 #include "sched/framework.h"
 
 /* Score over nodes[n]: 1 scored, KP_ENOMEM */
-int kp__image_locality_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out);
+int kp__image_locality_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
+                             int64_t *out);
 
 #endif

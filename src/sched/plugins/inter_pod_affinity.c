@@ -26,7 +26,8 @@ bool kp__term_matches(const kp_sched *s, const kp_pod_affinity_term *t, const kp
     if (t->n_namespaces == 0 && !t->ns_selector.is_set) {
         ns_ok = pod->ns == owner->ns;
     } else {
-        for (uint16_t i = 0; i < t->n_namespaces && !ns_ok; i++) ns_ok = t->namespaces[i] == pod->ns;
+        for (uint16_t i = 0; i < t->n_namespaces && !ns_ok; i++)
+            ns_ok = t->namespaces[i] == pod->ns;
         if (!ns_ok && t->ns_selector.is_set) {
             const kp_labels *nl = kp__ns_labels(s, pod->ns);
             static const kp_labels empty = {0, NULL};
@@ -41,7 +42,8 @@ bool kp__term_matches(const kp_sched *s, const kp_pod_affinity_term *t, const kp
 /* mirrors topologyToMatchedTermCount.update: only when the node has the topology label */
 static void tp_update(kp_cycle *c, kp_pairmap *m, const kp_node *n, kp_str key, int64_t delta) {
     kp_str val;
-    if (kp__labels_get(&n->labels, key, &val) && kp__pairmap_add(m, kp__pair(key, val), delta) != KP_OK)
+    if (kp__labels_get(&n->labels, key, &val) &&
+        kp__pairmap_add(m, kp__pair(key, val), delta) != KP_OK)
         c->st = KP_ENOMEM;
 }
 
@@ -54,11 +56,13 @@ static bool matches_all(const kp_sched *s, const kp_pod_affinity_term *terms, ui
     return true;
 }
 
-static void existing_anti_update(kp_cycle *c, const kp_pod *existing, const kp_node *n, int64_t mult) {
+static void existing_anti_update(kp_cycle *c, const kp_pod *existing, const kp_node *n,
+                                 int64_t mult) {
     if (!kp__pod_has_required_anti(existing)) return;
     const kp_pod_affinity *a = existing->pod_anti_affinity;
     for (uint16_t t = 0; t < a->n_required; t++)
-        if (kp__term_matches(c->s, &a->required[t], existing, c->p)) tp_update(c, &c->existing_anti, n, a->required[t].topology_key, mult);
+        if (kp__term_matches(c->s, &a->required[t], existing, c->p))
+            tp_update(c, &c->existing_anti, n, a->required[t].topology_key, mult);
 }
 
 static void incoming_update(kp_cycle *c, const kp_pod *existing, const kp_node *n, int64_t mult) {
@@ -71,7 +75,8 @@ static void incoming_update(kp_cycle *c, const kp_pod *existing, const kp_node *
     if (kp__pod_has_required_anti(p)) {
         const kp_pod_affinity *a = p->pod_anti_affinity;
         for (uint16_t t = 0; t < a->n_required; t++)
-            if (kp__term_matches(c->s, &a->required[t], p, existing)) tp_update(c, &c->anti_counts, n, a->required[t].topology_key, mult);
+            if (kp__term_matches(c->s, &a->required[t], p, existing))
+                tp_update(c, &c->anti_counts, n, a->required[t].topology_key, mult);
     }
 }
 
@@ -111,7 +116,8 @@ static kp_status ipa_prefilter_indexed(kp_cycle *c, bool has_aff, bool has_anti)
             const kp_pod *e = &cl->pods[q];
             if (e->node < 0 || !matches_all(s, a->required, a->n_required, p, e)) continue;
             const kp_node *n = &cl->nodes[e->node];
-            for (uint16_t t = 0; t < a->n_required; t++) tp_update(c, &c->aff_counts, n, a->required[t].topology_key, 1);
+            for (uint16_t t = 0; t < a->n_required; t++)
+                tp_update(c, &c->aff_counts, n, a->required[t].topology_key, 1);
         }
     }
     if (has_anti) {
@@ -150,7 +156,8 @@ kp_status kp__ipa_prefilter(kp_cycle *c) {
         if (has_aff || has_anti) {
             for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
                 const kp_node *n = &cl->nodes[ni];
-                for (uint32_t j = 0; j < n->n_pods; j++) incoming_update(c, &cl->pods[n->pods[j]], n, 1);
+                for (uint32_t j = 0; j < n->n_pods; j++)
+                    incoming_update(c, &cl->pods[n->pods[j]], n, 1);
             }
         }
     }
@@ -191,7 +198,8 @@ void kp__ipa_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
         const kp_pod_affinity *a = p->pod_anti_affinity;
         for (uint16_t t = 0; t < a->n_required; t++) {
             kp_str key = a->required[t].topology_key, val;
-            if (kp__labels_get(&n->labels, key, &val) && kp__pairmap_get(&c->anti_counts, kp__pair(key, val)) > 0) {
+            if (kp__labels_get(&n->labels, key, &val) &&
+                kp__pairmap_get(&c->anti_counts, kp__pair(key, val)) > 0) {
                 st->code = KP_CODE_UNSCHEDULABLE;
                 kp__status_add_reason(st, "node(s) didn't match pod anti-affinity rules");
                 return;
@@ -203,7 +211,8 @@ void kp__ipa_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
             const kp_label *l = &n->labels.items[i];
             if (kp__pairmap_get(&c->existing_anti, kp__pair(l->key, l->val)) > 0) {
                 st->code = KP_CODE_UNSCHEDULABLE;
-                kp__status_add_reason(st, "node(s) didn't satisfy existing pods anti-affinity rules");
+                kp__status_add_reason(st,
+                                      "node(s) didn't satisfy existing pods anti-affinity rules");
                 return;
             }
         }
@@ -239,24 +248,26 @@ static void ts_add(topo_score *ts, const kp_node *n, kp_str key, int64_t w) {
 }
 
 /* processExistingPod, the incoming pod's preferred terms against existing */
-static void process_incoming_terms(kp_sched *s, topo_score *ts, const kp_pod *existing, const kp_node *n,
-                                   const kp_pod *p) {
+static void process_incoming_terms(kp_sched *s, topo_score *ts, const kp_pod *existing,
+                                   const kp_node *n, const kp_pod *p) {
     if (p->pod_affinity)
         for (uint16_t i = 0; i < p->pod_affinity->n_preferred; i++) {
             const kp_weighted_pat *w = &p->pod_affinity->preferred[i];
-            if (kp__term_matches(s, &w->term, p, existing)) ts_add(ts, n, w->term.topology_key, w->weight);
+            if (kp__term_matches(s, &w->term, p, existing))
+                ts_add(ts, n, w->term.topology_key, w->weight);
         }
     if (p->pod_anti_affinity)
         for (uint16_t i = 0; i < p->pod_anti_affinity->n_preferred; i++) {
             const kp_weighted_pat *w = &p->pod_anti_affinity->preferred[i];
-            if (kp__term_matches(s, &w->term, p, existing)) ts_add(ts, n, w->term.topology_key, -(int64_t)w->weight);
+            if (kp__term_matches(s, &w->term, p, existing))
+                ts_add(ts, n, w->term.topology_key, -(int64_t)w->weight);
         }
 }
 
 /* processExistingPod, the existing pod's own terms against the incoming pod (only pods carrying
  * pod (anti-)affinity contribute) */
-static void process_existing_terms(kp_sched *s, topo_score *ts, const kp_pod *existing, const kp_node *n,
-                                   const kp_pod *p) {
+static void process_existing_terms(kp_sched *s, topo_score *ts, const kp_pod *existing,
+                                   const kp_node *n, const kp_pod *p) {
     int32_t hard = s->cfg.hard_pod_affinity_weight;
     if (existing->pod_affinity) {
         if (hard > 0)
@@ -266,13 +277,15 @@ static void process_existing_terms(kp_sched *s, topo_score *ts, const kp_pod *ex
             }
         for (uint16_t i = 0; i < existing->pod_affinity->n_preferred; i++) {
             const kp_weighted_pat *w = &existing->pod_affinity->preferred[i];
-            if (kp__term_matches(s, &w->term, existing, p)) ts_add(ts, n, w->term.topology_key, w->weight);
+            if (kp__term_matches(s, &w->term, existing, p))
+                ts_add(ts, n, w->term.topology_key, w->weight);
         }
     }
     if (existing->pod_anti_affinity)
         for (uint16_t i = 0; i < existing->pod_anti_affinity->n_preferred; i++) {
             const kp_weighted_pat *w = &existing->pod_anti_affinity->preferred[i];
-            if (kp__term_matches(s, &w->term, existing, p)) ts_add(ts, n, w->term.topology_key, -(int64_t)w->weight);
+            if (kp__term_matches(s, &w->term, existing, p))
+                ts_add(ts, n, w->term.topology_key, -(int64_t)w->weight);
         }
 }
 
@@ -300,7 +313,8 @@ static void incoming_terms_indexed(kp_sched *s, topo_score *ts, const kp_pod *p)
             while (kp__ix_next(&it, &q)) {
                 const kp_pod *e = &cl->pods[q];
                 if (e->node < 0 || !kp__term_matches(s, &w->term, p, e)) continue;
-                ts_add(ts, &cl->nodes[e->node], w->term.topology_key, anti ? -(int64_t)w->weight : w->weight);
+                ts_add(ts, &cl->nodes[e->node], w->term.topology_key,
+                       anti ? -(int64_t)w->weight : w->weight);
             }
         }
     }
@@ -314,7 +328,8 @@ static int ts_fini(topo_score *ts, int ret) {
 
 /* mirrors InterPodAffinity PreScore + Score + NormalizeScore over the feasible nodes: 1 scored,
  * 0 Skip, KP_ENOMEM. */
-int kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
+int kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes,
+                  int64_t *out) {
     const kp_cluster *cl = s->cl;
     bool has_constraints = (p->pod_affinity && p->pod_affinity->n_preferred) ||
                            (p->pod_anti_affinity && p->pod_anti_affinity->n_preferred);
@@ -329,7 +344,8 @@ int kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t 
         /* reference path: every pod on every node */
         for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
             const kp_node *n = &cl->nodes[ni];
-            for (uint32_t j = 0; j < n->n_pods; j++) process_existing(s, &ts, &cl->pods[n->pods[j]], n, p);
+            for (uint32_t j = 0; j < n->n_pods; j++)
+                process_existing(s, &ts, &cl->pods[n->pods[j]], n, p);
         }
     } else {
         if (indexed) incoming_terms_indexed(s, &ts, p);
@@ -345,7 +361,8 @@ int kp__ipa_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t 
         int64_t sc = 0;
         for (uint32_t k = 0; k < ts.n_keys; k++) {
             kp_str val;
-            if (kp__labels_get(&n->labels, ts.keys[k], &val)) sc += kp__pairmap_get(&ts.m, kp__pair(ts.keys[k], val));
+            if (kp__labels_get(&n->labels, ts.keys[k], &val))
+                sc += kp__pairmap_get(&ts.m, kp__pair(ts.keys[k], val));
         }
         out[i] = sc;
         if (sc > mx) mx = sc;

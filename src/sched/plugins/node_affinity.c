@@ -38,7 +38,8 @@ kp_status kp__prefilter_node_affinity(kp_cycle *c, kp_node_status *pre) {
     for (uint16_t t = 0; t < na->n_required; t++) {
         const kp_nsterm *term = &na->required[t];
         bool has_names = false;
-        for (uint16_t f = 0; f < term->n_fields && !has_names; f++) has_names = sreq_is_name_in(cl, &term->fields[f]);
+        for (uint16_t f = 0; f < term->n_fields && !has_names; f++)
+            has_names = sreq_is_name_in(cl, &term->fields[f]);
         if (!has_names) return KP_OK;
     }
     uint8_t *set = kp__calloc(cl->n_nodes + 1, 1);
@@ -53,7 +54,8 @@ kp_status kp__prefilter_node_affinity(kp_cycle *c, kp_node_status *pre) {
             kp_str name = first->values[v];
             bool in_all = true;
             for (uint16_t f = 0; f < term->n_fields && in_all; f++)
-                if (sreq_is_name_in(cl, &term->fields[f])) in_all = req_has_value(&term->fields[f], name);
+                if (sreq_is_name_in(cl, &term->fields[f]))
+                    in_all = req_has_value(&term->fields[f], name);
             if (!in_all) continue;
             n_names++;
             long nd = kp_cluster_find_node(cl, kp__s(cl, name));
@@ -82,7 +84,8 @@ static int64_t node_affinity_score(const kp_cluster *cl, const kp_pod *p, const 
 }
 
 /* mirrors NodeAffinity.PreScore/Score/NormalizeScore; false = PreScore Skip (no preferred terms) */
-bool kp__node_affinity_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out) {
+bool kp__node_affinity_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
+                             int64_t *out) {
     const kp_cluster *cl = s->cl;
     if (!p->node_affinity || p->node_affinity->n_preferred == 0) return false;
     for (uint32_t i = 0; i < n; i++) out[i] = node_affinity_score(cl, p, &cl->nodes[nodes[i]]);

@@ -1,8 +1,8 @@
 /* NodeName (pkg/scheduler/framework/plugins/nodename). */
 
+#include "sched/plugins/node_name.h"
 #include "core/cluster.h"
 #include "core/pod.h"
-#include "sched/plugins/node_name.h"
 
 void kp__filter_node_name(const kp_cycle *c, uint32_t node, kp_node_status *st) {
     const kp_pod *p = c->p;

@@ -1,10 +1,10 @@
 /* NodePorts (pkg/scheduler/framework/plugins/nodeports). The rule itself (which ports count,
  * when two conflict) is core/host_ports.c's, shared with the kubelet's admission. */
+#include "sched/plugins/node_ports.h"
 #include "core/cluster.h"
 #include "core/host_ports.h"
 #include "core/node.h"
 #include "core/pod.h"
-#include "sched/plugins/node_ports.h"
 #include "sched/status.h"
 
 /* mirrors NodePorts.Filter (fitsPorts against NodeInfo.UsedPorts, which holds the host ports of

@@ -36,7 +36,8 @@ void kp__fit_prepare(kp_cycle *c) {
 
 /* The rejection path of kp__filter_fit: "Insufficient <resource>" for every request bit set in
  * short_mask, in request order (the loop ends with the last set bit), then the code. */
-static inline void fit_reject(const kp_cycle *c, uint32_t short_mask, bool unresolvable, kp_node_status *st) {
+static inline void fit_reject(const kp_cycle *c, uint32_t short_mask, bool unresolvable,
+                              kp_node_status *st) {
     char *const *insufficient = c->s->reasons.insufficient;
     for (uint8_t i = 0; short_mask; i++, short_mask >>= 1)
         if (short_mask & 1) kp__status_add_reason(st, insufficient[c->fit_res[i]]);
@@ -48,7 +49,8 @@ static inline void fit_reject(const kp_cycle *c, uint32_t short_mask, bool unres
  * node when nominated (a constant: each caller below gets its own copy). The loop only notes
  * which requests do not fit; the reasons are added after it, so that the loop keeps its values
  * in registers (adding them inside made it spill to the stack: 82 instructions per node). */
-static inline void fit_check(const kp_cycle *c, const kp_node *n, kp_node_status *st, const bool nominated) {
+static inline void fit_check(const kp_cycle *c, const kp_node *n, kp_node_status *st,
+                             const bool nominated) {
     bool unresolvable = false;
     uint32_t short_mask = 0; /* requests that do not fit (n_fit <= KP_MAX_RES = 32 bits) */
     uint32_t n_extra = nominated ? c->n_extra : 0;
@@ -60,7 +62,8 @@ static inline void fit_check(const kp_cycle *c, const kp_node *n, kp_node_status
         int64_t used = n->requested[r];
         if (nominated) {
             const kp_cluster *cl = c->s->cl;
-            for (uint32_t k = 0; k < n_extra; k++) used += kp__resv_get(&cl->pods[c->extra[k]].req, r);
+            for (uint32_t k = 0; k < n_extra; k++)
+                used += kp__resv_get(&cl->pods[c->extra[k]].req, r);
         }
         int64_t alloc = n->alloc[r];
         if (want > alloc - used) {
@@ -68,8 +71,9 @@ static inline void fit_check(const kp_cycle *c, const kp_node *n, kp_node_status
             if (want > alloc) unresolvable = true;
         }
     }
-    if (short_mask) fit_reject(c, short_mask, unresolvable, st); /* after "Too many pods", as upstream */
-    else if (st->n_reasons) st->code = KP_CODE_UNSCHEDULABLE;    /* "Too many pods" only */
+    if (short_mask)
+        fit_reject(c, short_mask, unresolvable, st); /* after "Too many pods", as upstream */
+    else if (st->n_reasons) st->code = KP_CODE_UNSCHEDULABLE; /* "Too many pods" only */
 }
 
 /* One copy without nominated pods (a leaf: no call in its loop) and one with them, out of line
@@ -77,14 +81,16 @@ static inline void fit_check(const kp_cycle *c, const kp_node *n, kp_node_status
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void fit_check_plain(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
+static void
+fit_check_plain(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
     fit_check(c, n, st, false);
 }
 
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void fit_check_nominated(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
+static void
+fit_check_nominated(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
     fit_check(c, n, st, true);
 }
 
@@ -100,14 +106,16 @@ static int64_t broken_linear(const kp_sched_config *cfg, int64_t p) {
         if (p <= cfg->shape[i].utilization) {
             if (i == 0) return cfg->shape[0].score;
             const kp_cfg_shape *a = &cfg->shape[i - 1], *b = &cfg->shape[i];
-            return a->score + (b->score - a->score) * (p - a->utilization) / (b->utilization - a->utilization);
+            return a->score +
+                   (b->score - a->score) * (p - a->utilization) / (b->utilization - a->utilization);
         }
     }
     return cfg->shape[cfg->n_shape - 1].score;
 }
 
 /* the node score of NodeResourcesFit's strategy (strat is constant in each caller's loop) */
-static inline int64_t fit_score(const kp_sched_config *cfg, kp_strategy strat, const kp_node *n, const kp_pod_vec *v) {
+static inline int64_t fit_score(const kp_sched_config *cfg, kp_strategy strat, const kp_node *n,
+                                const kp_pod_vec *v) {
     int64_t node_score = 0, weight_sum = 0;
     for (uint8_t i = 0; i < v->n; i++) {
         int64_t alloc = 0, req = 0, rs = 0;
@@ -136,19 +144,23 @@ static inline int64_t fit_score(const kp_sched_config *cfg, kp_strategy strat, c
 
 
 /* mirrors NodeResourcesFit.Score over nodes[n] (the configured scoring strategy) */
-void kp__fit_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out) {
+void kp__fit_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
+                   int64_t *out) {
     const kp_cluster *cl = s->cl;
     kp_pod_vec v;
     kp__pod_vec_init(s, p, s->fit_res_idx, s->cfg.fit_res, s->cfg.n_fit_res, false, &v);
     switch (s->cfg.strategy) { /* one loop per strategy: the switch in fit_score folds away */
     case KP_STRAT_LEAST:
-        for (uint32_t i = 0; i < n; i++) out[i] = fit_score(&s->cfg, KP_STRAT_LEAST, &cl->nodes[nodes[i]], &v);
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = fit_score(&s->cfg, KP_STRAT_LEAST, &cl->nodes[nodes[i]], &v);
         break;
     case KP_STRAT_MOST:
-        for (uint32_t i = 0; i < n; i++) out[i] = fit_score(&s->cfg, KP_STRAT_MOST, &cl->nodes[nodes[i]], &v);
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = fit_score(&s->cfg, KP_STRAT_MOST, &cl->nodes[nodes[i]], &v);
         break;
     case KP_STRAT_RTCR:
-        for (uint32_t i = 0; i < n; i++) out[i] = fit_score(&s->cfg, KP_STRAT_RTCR, &cl->nodes[nodes[i]], &v);
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = fit_score(&s->cfg, KP_STRAT_RTCR, &cl->nodes[nodes[i]], &v);
         break;
     }
 }

@@ -15,6 +15,7 @@ void kp__fit_prepare(kp_cycle *c);
 /* mirrors NodeResourcesFit.Filter (fitsRequest) */
 void kp__filter_fit(const kp_cycle *c, const kp_node *n, kp_node_status *st);
 /* mirrors NodeResourcesFit.Score over nodes[n] */
-void kp__fit_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out);
+void kp__fit_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
+                   int64_t *out);
 
 #endif

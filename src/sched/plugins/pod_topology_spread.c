@@ -45,7 +45,8 @@ static bool sel_empty(const kp_spread_c *c) {
 }
 
 /* mirrors countPodsMatchSelector: skips terminating pods and other namespaces */
-static int64_t count_matching(const kp_cluster *cl, const kp_spread_c *c, const kp_node *n, kp_str ns) {
+static int64_t count_matching(const kp_cluster *cl, const kp_spread_c *c, const kp_node *n,
+                              kp_str ns) {
     if (sel_empty(c)) return 0;
     int64_t cnt = 0;
     for (uint32_t i = 0; i < n->n_pods; i++) {
@@ -59,11 +60,13 @@ static int64_t count_matching(const kp_cluster *cl, const kp_spread_c *c, const 
 /* mirrors topologySpreadConstraint.matchNodeInclusionPolicies */
 bool kp__spread_node_included(const kp_cluster *cl, const kp_pod *p, kp_inclusion_policy aff,
                               kp_inclusion_policy taint, const kp_node *n) {
-    if (aff == KP_POLICY_HONOR && !kp__pod_matches_node_selector_and_affinity(cl, p, n)) return false;
+    if (aff == KP_POLICY_HONOR && !kp__pod_matches_node_selector_and_affinity(cl, p, n))
+        return false;
     if (taint == KP_POLICY_HONOR) {
         for (uint16_t i = 0; i < n->n_taints; i++) {
             const kp_taint *t = &n->taints[i];
-            if ((t->effect == KP_EFFECT_NOSCHEDULE || t->effect == KP_EFFECT_NOEXECUTE) && !kp__tolerations_tolerate(p, t))
+            if ((t->effect == KP_EFFECT_NOSCHEDULE || t->effect == KP_EFFECT_NOEXECUTE) &&
+                !kp__tolerations_tolerate(p, t))
                 return false;
         }
     }
@@ -80,8 +83,8 @@ static bool node_has_all_keys(const kp_spread_c *cs, uint16_t n, const kp_node *
 
 /* mirrors filterTopologySpreadConstraints (the pod's own constraints with action `when`) or, for a
  * pod without constraints, buildDefaultConstraints (the default ones with the DefaultSelector). */
-kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat when, kp_spread_c **out,
-                                 uint16_t *n_out) {
+kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat when,
+                                 kp_spread_c **out, uint16_t *n_out) {
     const kp_cluster *cl = s->cl;
     const kp_spread *src = p->spread;
     uint16_t n_src = p->n_spread, n = 0;
@@ -95,7 +98,8 @@ kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat whe
         kp_status st = kp__default_selector(s, (uint32_t)(p - cl->pods), &dsel);
         if (st != KP_OK || !dsel) return st; /* selector.Empty(): no default constraint */
     }
-    size_t n_keys = 0; /* matchLabelKeys of the selected constraints (default ones have none used) */
+    size_t n_keys =
+        0; /* matchLabelKeys of the selected constraints (default ones have none used) */
     for (uint16_t i = 0; !dsel && i < n_src; i++)
         if (src[i].when == when) n_keys += src[i].n_match_label_keys;
     kp_spread_c *cs = kp__calloc(1, n * sizeof *cs + n_keys * sizeof(kp_label));
@@ -137,7 +141,8 @@ kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat whe
 static kp_status node_counts(kp_sched *s, const kp_spread_c *sc, kp_str ns, uint32_t *cnt) {
     const kp_cluster *cl = s->cl;
     if (s->no_index) {
-        for (uint32_t ni = 0; ni < cl->n_nodes; ni++) cnt[ni] = (uint32_t)count_matching(cl, sc, &cl->nodes[ni], ns);
+        for (uint32_t ni = 0; ni < cl->n_nodes; ni++)
+            cnt[ni] = (uint32_t)count_matching(cl, sc, &cl->nodes[ni], ns);
         return KP_OK;
     }
     kp_status st = kp__podindex_ensure(&s->ix, cl);
@@ -278,7 +283,9 @@ void kp__spread_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st) 
         kp_str v;
         if (!kp__labels_get(&n->labels, sc->key, &v)) {
             st->code = KP_CODE_UNRESOLVABLE;
-            kp__status_add_reason(st, "node(s) didn't match pod topology spread constraints (missing required label)");
+            kp__status_add_reason(
+                st,
+                "node(s) didn't match pod topology spread constraints (missing required label)");
             return;
         }
         int64_t min_match = sc->paths[0].num;
@@ -294,7 +301,8 @@ void kp__spread_filter(const kp_cycle *c, const kp_node *n, kp_node_status *st) 
 
 /* mirrors PodTopologySpread PreScore + Score + NormalizeScore (soft constraints). The score of a
  * node is summed constraint by constraint in constraint order, as Score does per node. */
-int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes, int64_t *out) {
+int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n_nodes,
+                     int64_t *out) {
     const kp_cluster *cl = s->cl;
     kp_spread_c *cs = NULL;
     uint16_t nc = 0;
@@ -322,7 +330,8 @@ int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32
             if (cs[k].key == host) continue;
             kp_str v = 0; /* a missing label reads as "" (Go map lookup) */
             kp__labels_get(&n->labels, cs[k].key, &v);
-            if (!kp__pairmap_has(&cs[k].counts, v) && kp__pairmap_add(&cs[k].counts, v, 0) != KP_OK) ok = false;
+            if (!kp__pairmap_has(&cs[k].counts, v) && kp__pairmap_add(&cs[k].counts, v, 0) != KP_OK)
+                ok = false;
         }
     }
     for (uint16_t k = 0; k < nc && ok; k++) {
@@ -341,7 +350,8 @@ int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32
                 if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
                 kp_str v = 0;
                 kp__labels_get(&n->labels, sc->key, &v);
-                if (cnt[ni] && kp__pairmap_has(&sc->counts, v)) (void)kp__pairmap_add(&sc->counts, v, cnt[ni]);
+                if (cnt[ni] && kp__pairmap_has(&sc->counts, v))
+                    (void)kp__pairmap_add(&sc->counts, v, cnt[ni]);
             }
         }
         /* Score: per-node counts for the hostname key, domain counts otherwise; scoreForCount */

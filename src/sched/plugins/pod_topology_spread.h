@@ -20,11 +20,10 @@ void kp__spread_fini(kp_cycle *c);
 void kp__spread_save(kp_cycle *c);
 void kp__spread_restore(kp_cycle *c);
 /* PreScore + Score + NormalizeScore over nodes[n]: 1 scored, 0 Skip, KP_ENOMEM */
-int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
-                      int64_t *out);
+int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out);
 /* the constraints a pod is spread by: its own, else the default ones (KP_ENOMEM on failure) */
-kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat when, kp_spread_c **out,
-                                 uint16_t *n_out);
+kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat when,
+                                 kp_spread_c **out, uint16_t *n_out);
 /* node passes nodeAffinityPolicy / nodeTaintsPolicy for the pod (MatchNodeInclusionPolicies) */
 bool kp__spread_node_included(const kp_cluster *cl, const kp_pod *p, kp_inclusion_policy aff,
                               kp_inclusion_policy taint, const kp_node *n);

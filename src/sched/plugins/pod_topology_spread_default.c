@@ -30,12 +30,12 @@
 #include "sched/plugins/pod_topology_spread_default.h"
 
 struct kp_spread_defaults {
-    bool system;  /* defaultingType System */
-    uint8_t n;    /* default constraints (selector unset; the pod's DefaultSelector applies) */
+    bool system; /* defaultingType System */
+    uint8_t n; /* default constraints (selector unset; the pod's DefaultSelector applies) */
     kp_spread c[KP_CFG_MAX_DEFAULT_SPREAD];
     kp_pairmap by_name[KP_WL_KINDS]; /* kp__pair(ns, name) -> workload index + 1 (not Services) */
-    kp_pairmap svc_ns;               /* namespace -> first position in svc + 1 */
-    uint32_t *svc;                   /* Service workload indices, grouped by namespace, load order */
+    kp_pairmap svc_ns; /* namespace -> first position in svc + 1 */
+    uint32_t *svc; /* Service workload indices, grouped by namespace, load order */
     uint32_t n_svc;
     kp_label_selector *sel; /* per pod DefaultSelector, valid when state == DS_SET */
     uint8_t *state;
@@ -62,7 +62,9 @@ static void sort_services(const kp_cluster *cl, uint32_t *v, uint32_t n) {
     }
 }
 
-static kp_str find(const kp_cluster *cl, const char *s) { return kp__intern_find(&cl->strs, s, strlen(s)); }
+static kp_str find(const kp_cluster *cl, const char *s) {
+    return kp__intern_find(&cl->strs, s, strlen(s));
+}
 
 kp_status kp__spread_defaults_init(kp_sched *s) {
     const kp_cluster *cl = s->cl;
@@ -102,13 +104,15 @@ kp_status kp__spread_defaults_init(kp_sched *s) {
     for (uint32_t i = 0; i < cl->n_workloads; i++) {
         const kp_workload *w = &cl->workloads[i];
         if (w->kind == KP_WL_SERVICE) d->svc[d->n_svc++] = i;
-        else if (kp__pairmap_add(&d->by_name[w->kind], kp__pair(w->ns, w->name), (int64_t)i + 1) != KP_OK)
+        else if (kp__pairmap_add(&d->by_name[w->kind], kp__pair(w->ns, w->name), (int64_t)i + 1) !=
+                 KP_OK)
             return KP_ENOMEM;
     }
     sort_services(cl, d->svc, d->n_svc);
     for (uint32_t i = 0; i < d->n_svc; i++) {
         kp_str ns = cl->workloads[d->svc[i]].ns;
-        if (!kp__pairmap_has(&d->svc_ns, ns) && kp__pairmap_add(&d->svc_ns, ns, (int64_t)i + 1) != KP_OK)
+        if (!kp__pairmap_has(&d->svc_ns, ns) &&
+            kp__pairmap_add(&d->svc_ns, ns, (int64_t)i + 1) != KP_OK)
             return KP_ENOMEM;
     }
     return KP_OK;
@@ -220,7 +224,8 @@ static kp_status build(kp_sched *s, uint32_t pod) {
         if (rc && !set_merge(&ls, &rc->map)) goto nomem;
     } else if (owner && (owner->kind == d->s_rs || owner->kind == d->s_sts) &&
                is_v1_of(cl, owner->api_version, "apps")) {
-        const kp_workload *w = lookup(s, owner->kind == d->s_rs ? KP_WL_RS : KP_WL_STS, p->ns, owner->name);
+        const kp_workload *w =
+            lookup(s, owner->kind == d->s_rs ? KP_WL_RS : KP_WL_STS, p->ns, owner->name);
         if (w && w->sel.is_set) add = &w->sel;
     }
     uint32_t n_req = add ? add->match_labels.n + add->n_exprs : 0;

@@ -13,7 +13,8 @@ bool kp__res_is_extended(const char *name) {
      * "requests." prefixed */
     const char *slash = strchr(name, '/');
     if (!slash) return false;
-    if (strstr(name, "kubernetes.io/") == name || strstr(name, ".kubernetes.io/") != NULL) return false;
+    if (strstr(name, "kubernetes.io/") == name || strstr(name, ".kubernetes.io/") != NULL)
+        return false;
     if (strncmp(name, "requests.", 9) == 0) return false;
     return true;
 }
@@ -23,7 +24,8 @@ bool kp__res_is_scalar(const char *name) {
     if (kp__res_is_extended(name)) return true;
     if (strncmp(name, "hugepages-", 10) == 0) return true;
     if (strncmp(name, "attachable-volumes-", 19) == 0) return true;
-    if (strchr(name, '/') && (strstr(name, "kubernetes.io/") == name || strstr(name, ".kubernetes.io/")))
+    if (strchr(name, '/') &&
+        (strstr(name, "kubernetes.io/") == name || strstr(name, ".kubernetes.io/")))
         return true;
     return false;
 }
@@ -38,15 +40,16 @@ static int64_t pod_req(const kp_pod *p, int r, bool use_requested) {
     return kp__resv_get(&p->req, r);
 }
 
-void kp__pod_vec_init(const kp_sched *s, const kp_pod *p, const int *idx, const kp_cfg_resource *res, uint8_t n,
-                         bool use_requested, kp_pod_vec *v) {
+void kp__pod_vec_init(const kp_sched *s, const kp_pod *p, const int *idx,
+                      const kp_cfg_resource *res, uint8_t n, bool use_requested, kp_pod_vec *v) {
     v->n = n;
     for (uint8_t i = 0; i < n; i++) {
         int r = idx[i];
         v->req[i] = pod_req(p, r, use_requested);
         v->w[i] = res[i].weight;
         v->r[i] = (uint8_t)(r < 0 ? 0 : r);
-        bool skip_scalar = r >= KP_RES_FIXED && v->req[i] == 0 && kp__res_is_scalar(kp__s(s->cl, s->cl->res_names[r]));
+        bool skip_scalar = r >= KP_RES_FIXED && v->req[i] == 0 &&
+                           kp__res_is_scalar(kp__s(s->cl, s->cl->res_names[r]));
         if (r < 0 || skip_scalar || r == KP_RES_PODS) v->via[i] = RV_NONE;
         else if (r == KP_RES_CPU) v->via[i] = use_requested ? RV_REQ : RV_NZ_CPU;
         else if (r == KP_RES_MEM) v->via[i] = use_requested ? RV_REQ : RV_NZ_MEM;

@@ -33,13 +33,14 @@ typedef struct {
 
 /* The pod's request vector over the configured resources res[n] (cluster indices idx[n]);
  * use_requested selects Requested over NonZeroRequested for cpu / memory (BalancedAllocation). */
-void kp__pod_vec_init(const kp_sched *s, const kp_pod *p, const int *idx, const kp_cfg_resource *res,
-                      uint8_t n, bool use_requested, kp_pod_vec *v);
+void kp__pod_vec_init(const kp_sched *s, const kp_pod *p, const int *idx,
+                      const kp_cfg_resource *res, uint8_t n, bool use_requested, kp_pod_vec *v);
 
 /* mirrors calculateResourceAllocatableRequest for configured resource i; false when the
  * allocatable amount is 0 (the resource is then left out of the score). Inline: the score loops
  * call it per node and resource. */
-static inline bool kp__alloc_req(const kp_pod_vec *v, uint8_t i, const kp_node *n, int64_t *alloc, int64_t *req) {
+static inline bool kp__alloc_req(const kp_pod_vec *v, uint8_t i, const kp_node *n, int64_t *alloc,
+                                 int64_t *req) {
     int r = v->r[i];
     switch ((kp_res_via)v->via[i]) {
     case RV_NONE: return false;
@@ -47,7 +48,8 @@ static inline bool kp__alloc_req(const kp_pod_vec *v, uint8_t i, const kp_node *
     case RV_NZ_MEM: *req = n->nz_mem + v->req[i]; break;
     case RV_SCALAR:
         if (!n->has_alloc[r]) return false;
-        *req = n->requested[r] + v->req[i]; break;
+        *req = n->requested[r] + v->req[i];
+        break;
     case RV_REQ: *req = n->requested[r] + v->req[i]; break;
     }
     *alloc = n->alloc[r];

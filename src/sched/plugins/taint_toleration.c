@@ -1,10 +1,10 @@
 /* TaintToleration (pkg/scheduler/framework/plugins/tainttoleration). */
+#include "sched/plugins/taint_toleration.h"
 #include "core/cluster.h"
 #include "core/node.h"
 #include "core/pod.h"
 #include "core/taints.h"
 #include "sched/plugins/helper.h"
-#include "sched/plugins/taint_toleration.h"
 #include "sched/status.h"
 
 /* mirrors TaintToleration.Filter: the first NoSchedule/NoExecute taint (node order) the pod does
@@ -42,8 +42,8 @@ static int64_t taint_score(const kp_pod *p, const kp_node *n) {
 
 
 /* Score + NormalizeScore (reverse) over the feasible nodes */
-void kp__taint_toleration_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
-                                int64_t *out) {
+void kp__taint_toleration_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes,
+                                uint32_t n, int64_t *out) {
     const kp_cluster *cl = s->cl;
     for (uint32_t i = 0; i < n; i++) {
         const kp_node *nd = &cl->nodes[nodes[i]];

@@ -12,7 +12,7 @@
 /* mirrors TaintToleration.Filter */
 void kp__filter_taints(const kp_cycle *c, const kp_node *n, kp_node_status *st);
 /* mirrors TaintToleration.Score + NormalizeScore over nodes[n] */
-void kp__taint_toleration_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
-                                int64_t *out);
+void kp__taint_toleration_score(const kp_sched *s, const kp_pod *p, const uint32_t *nodes,
+                                uint32_t n, int64_t *out);
 
 #endif

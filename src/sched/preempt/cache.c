@@ -38,28 +38,28 @@
 typedef struct {
     int64_t cpu, mem; /* requests of each pod of the run */
     int32_t prio;
-    uint32_t end;     /* one past the run's last entry */
+    uint32_t end; /* one past the run's last entry */
 } pc_run;
 
 typedef struct {
     _Alignas(64) uint32_t *copy; /* node->pods when built: in a kp_pcache.arena slot or own heap */
-    int64_t *start;        /* start key per entry: same slot, after copy_cap copy entries */
-    void *block;           /* the per-entry arrays of pc_view, one allocation */
-    uint32_t n, cap;       /* entries (= pods when built), capacity of the block */
-    uint32_t copy_cap;     /* capacity of copy and start */
-    uint8_t n_runs;        /* runs[0..n_runs); PC_MAX_RUNS + 1 = too many (per-entry path) */
+    int64_t *start; /* start key per entry: same slot, after copy_cap copy entries */
+    void *block; /* the per-entry arrays of pc_view, one allocation */
+    uint32_t n, cap; /* entries (= pods when built), capacity of the block */
+    uint32_t copy_cap; /* capacity of copy and start */
+    uint8_t n_runs; /* runs[0..n_runs); PC_MAX_RUNS + 1 = too many (per-entry path) */
     bool built, copy_owned;
-    int64_t alloc[3];      /* allocatable cpu, memory, pods */
-    int64_t req[2];        /* requested cpu, memory of the n pods */
+    int64_t alloc[3]; /* allocatable cpu, memory, pods */
+    int64_t req[2]; /* requested cpu, memory of the n pods */
     pc_run runs[PC_MAX_RUNS];
 } pc_node;
 
 /* The per-entry arrays of one block (start keys: pc_node.start). */
 typedef struct {
-    int64_t *req[3];  /* cpu, memory, ephemeral-storage per entry */
-    int64_t *suf;     /* suf[i*3+k] = sum of req[k][j] for j >= i; (n+1)*3 values */
-    uint32_t *pod;    /* pod index per entry */
-    int32_t *prio;    /* priority per entry */
+    int64_t *req[3]; /* cpu, memory, ephemeral-storage per entry */
+    int64_t *suf; /* suf[i*3+k] = sum of req[k][j] for j >= i; (n+1)*3 values */
+    uint32_t *pod; /* pod index per entry */
+    int32_t *prio; /* priority per entry */
 } pc_view;
 
 static size_t pc_block_size(uint32_t cap) {
@@ -96,8 +96,8 @@ struct kp_pcache {
     uint32_t n_nodes;
     int64_t now_key;
     kp_preempt_compat compat;
-    pc_node *nodes;  /* 64-byte aligned */
-    int64_t *arena;  /* the copy / start-key slots, node by node */
+    pc_node *nodes; /* 64-byte aligned */
+    int64_t *arena; /* the copy / start-key slots, node by node */
 };
 
 void kp__preempt_cache_free(void *cache) {
@@ -120,7 +120,8 @@ static struct kp_pcache *pc_new(const kp_cluster *cl) {
     size_t sz = ((size_t)(n ? n : 1) * sizeof(pc_node) + 63) & ~(size_t)63;
     c->nodes = kp__aligned_alloc(64, sz);
     size_t total = 0;
-    for (uint32_t i = 0; i < n; i++) total += pc_slot_words(cl->nodes[i].n_pods + cl->nodes[i].n_pods / 4 + 4);
+    for (uint32_t i = 0; i < n; i++)
+        total += pc_slot_words(cl->nodes[i].n_pods + cl->nodes[i].n_pods / 4 + 4);
     c->arena = kp__malloc((total ? total : 1) * sizeof *c->arena);
     if (!c->nodes || !c->arena) {
         kp__free(c->nodes);
@@ -248,7 +249,8 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
     }
     for (int k = 0; k < 3; k++) a.suf[(size_t)n * 3 + k] = 0;
     for (uint32_t i = n; i-- > 0;)
-        for (int k = 0; k < 3; k++) a.suf[(size_t)i * 3 + k] = a.suf[(size_t)(i + 1) * 3 + k] + a.req[k][i];
+        for (int k = 0; k < 3; k++)
+            a.suf[(size_t)i * 3 + k] = a.suf[(size_t)(i + 1) * 3 + k] + a.req[k][i];
     c->n = n;
     c->n_runs = (uint8_t)n_runs;
     c->alloc[0] = nd->alloc[KP_RES_CPU];
@@ -363,7 +365,8 @@ static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, kp_pwork *w
     const int64_t alloc[3] = {c->alloc[0], c->alloc[1], 0};
     if (!fits3(x, alloc, c->alloc[2], used, n_used)) return cannot_fit(x, out);
     bool need_cpu = x->pre_req[0] > 0, need_mem = x->pre_req[1] > 0;
-    int64_t av_cpu = alloc[0] - used[0] - x->pre_req[0], av_mem = alloc[1] - used[1] - x->pre_req[1];
+    int64_t av_cpu = alloc[0] - used[0] - x->pre_req[0],
+            av_mem = alloc[1] - used[1] - x->pre_req[1];
     int64_t pod_slack = c->alloc[2] - (int64_t)n_used - 1;
     uint32_t nv = 0, first_victim = 0, *entries = w->victims;
     int64_t sum = 0;
@@ -446,19 +449,19 @@ bool kp__preempt_select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict 
     }
     int64_t pod_slack = nd->alloc[KP_RES_PODS] - (int64_t)n_used - 1;
     uint32_t *victims = w->victims, nv = 0, n_viol_v = 0;
-#define PC_TRY(i, on_victim)                                                                  \
-    do {                                                                                      \
-        uint32_t i_ = (i);                                                                    \
-        bool ok_ = pod_slack >= 1;                                                            \
-        for (int k = 0; k < 3 && ok_; k++)                                                    \
-            if (need[k] && a.req[k][i_] > avail[k]) ok_ = false;                              \
-        if (ok_) {                                                                            \
-            pod_slack--;                                                                      \
-            for (int k = 0; k < 3; k++) avail[k] -= a.req[k][i_];                             \
-        } else {                                                                              \
-            victims[nv++] = i_;                                                               \
-            on_victim;                                                                        \
-        }                                                                                     \
+#define PC_TRY(i, on_victim)                                      \
+    do {                                                          \
+        uint32_t i_ = (i);                                        \
+        bool ok_ = pod_slack >= 1;                                \
+        for (int k = 0; k < 3 && ok_; k++)                        \
+            if (need[k] && a.req[k][i_] > avail[k]) ok_ = false;  \
+        if (ok_) {                                                \
+            pod_slack--;                                          \
+            for (int k = 0; k < 3; k++) avail[k] -= a.req[k][i_]; \
+        } else {                                                  \
+            victims[nv++] = i_;                                   \
+            on_victim;                                            \
+        }                                                         \
     } while (0)
     if (!pdbs) {
         for (uint32_t i = first; i < c->n; i++) PC_TRY(i, (void)0);
@@ -477,7 +480,8 @@ bool kp__preempt_select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict 
         if (n_vc > 0 && n_vc < n_pot && n_viol_v > 0 && n_viol_v < nv) {
             /* re-sort: importance order is entry order; merge the two ascending runs */
             uint32_t *tmp = w->nonviol, i = 0, j = n_viol_v, k = 0;
-            while (i < n_viol_v && j < nv) tmp[k++] = victims[i] < victims[j] ? victims[i++] : victims[j++];
+            while (i < n_viol_v && j < nv)
+                tmp[k++] = victims[i] < victims[j] ? victims[i++] : victims[j++];
             while (i < n_viol_v) tmp[k++] = victims[i++];
             while (j < nv) tmp[k++] = victims[j++];
             memcpy(victims, tmp, nv * sizeof *victims);
@@ -487,4 +491,3 @@ bool kp__preempt_select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict 
     finish_cached(x, c, &a, victims, nv, (int32_t)n_viol_v, out, rc, err);
     return true;
 }
-

@@ -121,10 +121,7 @@ void kp__preempt_classify_pdb(kp_pctx *x, const uint32_t *pods, uint32_t n, uint
     for (uint32_t i = 0; i < x->cl->n_pdbs; i++)
         x->pdb_allowed[i] = x->cl->pdbs[i].has_status ? x->cl->pdbs[i].disruptions_allowed : 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (kp__preempt_pod_violates(x, pods[i]))
-            viol[(*n_viol)++] = pods[i];
-        else
-            nonviol[(*n_nonviol)++] = pods[i];
+        if (kp__preempt_pod_violates(x, pods[i])) viol[(*n_viol)++] = pods[i];
+        else nonviol[(*n_nonviol)++] = pods[i];
     }
 }
-

@@ -153,7 +153,8 @@ static kp_status fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t 
     kp_diagnosis d;
     kp__diagnosis_init(&d);
     kp_status st = KP_OK;
-    for (uint32_t i = 0; i < n_dry && st == KP_OK; i++) st = kp__diagnosis_add_status(&d, &dry[i].st);
+    for (uint32_t i = 0; i < n_dry && st == KP_OK; i++)
+        st = kp__diagnosis_add_status(&d, &dry[i].st);
     if (st == KP_OK && n_absent)
         st = kp__diagnosis_add(&d, "Preemption is not helpful for scheduling", n_absent);
     if (st == KP_OK) st = kp__diagnosis_text(&d, "preemption: ", cl->n_nodes, true, out);
@@ -450,7 +451,9 @@ static kp_status nodes_where_preemption_might_help(const kp_pctx *x, dry_run *d)
     const kp_node_status *statuses = d->statuses;
     for (uint32_t i = 0; i < nn; i++) {
 #if defined(__GNUC__)
-        if (i + KP_PF_SCAN < nn) __builtin_prefetch(&statuses[i + KP_PF_SCAN].code); /* one status per node: a strided scan */
+        if (i + KP_PF_SCAN < nn)
+            __builtin_prefetch(
+                &statuses[i + KP_PF_SCAN].code); /* one status per node: a strided scan */
 #endif
         if (statuses[i].code == KP_CODE_UNSCHEDULABLE) d->potential[d->n_pot++] = i;
     }
@@ -478,20 +481,24 @@ static kp_status plan_visiting_order(kp_pctx *x, dry_run *d) {
         d->potential = rot;
     }
     /* two bounded lists of capacity `budget`: non-violating and violating */
-    d->cands = kp__malloc(((size_t)d->budget * 2 + 1) * sizeof *d->cands); /* entries set when used */
+    d->cands =
+        kp__malloc(((size_t)d->budget * 2 + 1) * sizeof *d->cands); /* entries set when used */
     return d->cands ? KP_OK : KP_ENOMEM;
 }
 
 /* A node whose victim selection succeeded: into its bounded list, or dropped when that list is
  * full (silently, as upstream). */
-static kp_status keep_candidate(kp_pctx *x, dry_run *d, kp_preempt_result *out, uint32_t node, kp_pvict *v) {
+static kp_status keep_candidate(kp_pctx *x, dry_run *d, kp_preempt_result *out, uint32_t node,
+                                kp_pvict *v) {
     cand *nonviol = d->cands, *violc = d->cands + d->budget;
-    bool keep = v->n_viol == 0 ? d->n_nonviol < (uint32_t)d->budget : d->n_violc < (uint32_t)d->budget;
+    bool keep =
+        v->n_viol == 0 ? d->n_nonviol < (uint32_t)d->budget : d->n_violc < (uint32_t)d->budget;
     if (!keep) {
         kp_node_status dropped;
         kp__status_reset(&dropped);
-        kp__status_add_reason(&dropped, v->n_viol ? "dropped: the list of PDB-violating candidates was full"
-                                                  : "dropped: the list of candidates was full");
+        kp__status_add_reason(&dropped,
+                              v->n_viol ? "dropped: the list of PDB-violating candidates was full"
+                                        : "dropped: the list of candidates was full");
         kp__free(v->victims);
         return record_node(out, node, &dropped, NULL, false);
     }
@@ -522,7 +529,8 @@ static kp_status dry_run_preemption(kp_pctx *x, dry_run *d, kp_preempt_result *o
         uint32_t node = d->potential[i];
         if (x->cache) { /* the loop is memory-bound: hint the nodes visited next */
             if (i + KP_PF_FAR < n_pot) kp__preempt_prefetch(x, d->potential[i + KP_PF_FAR], true);
-            if (i + KP_PF_NEAR < n_pot) kp__preempt_prefetch(x, d->potential[i + KP_PF_NEAR], false);
+            if (i + KP_PF_NEAR < n_pot)
+                kp__preempt_prefetch(x, d->potential[i + KP_PF_NEAR], false);
         }
         kp_pvict v;
         rc = kp__preempt_select_victims(x, node, &d->statuses[node], &v, err);
@@ -607,14 +615,17 @@ static kp_status select_candidate(kp_pctx *x, dry_run *d, kp_preempt_result *out
     out->pdb_violations = win->n_viol;
     out->decided_by = decided;
     win->victims = NULL;
-    if (kp__preempt_set_message(out, "preemption: found a potential placement for pod on node %s, preempting %u victims",
-                                kp__s(cl, cl->nodes[out->node].name), out->n_victims) != KP_OK)
+    if (kp__preempt_set_message(
+            out,
+            "preemption: found a potential placement for pod on node %s, preempting %u victims",
+            kp__s(cl, cl->nodes[out->node].name), out->n_victims) != KP_OK)
         return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
     return KP_OK;
 }
 
 /* --explain: a per-node record for every node, with its Filter verdict. */
-static kp_status explain_nodes_init(kp_preempt_result *out, const kp_node_status *statuses, uint32_t nn) {
+static kp_status explain_nodes_init(kp_preempt_result *out, const kp_node_status *statuses,
+                                    uint32_t nn) {
     out->nodes = kp__calloc(nn ? nn : 1, sizeof *out->nodes);
     if (!out->nodes) return KP_ENOMEM;
     out->n_nodes = nn;
@@ -640,7 +651,12 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     out->node = -1;
     out->now = o->now;
     out->decided_by = "";
-    kp_pctx x = {.s = s, .c = c, .cl = cl, .pod = pod, .prio = cl->pods[pod].priority, .o = o,
+    kp_pctx x = {.s = s,
+                 .c = c,
+                 .cl = cl,
+                 .pod = pod,
+                 .prio = cl->pods[pod].priority,
+                 .o = o,
                  .statuses = o->codes ? NULL : statuses};
     x.now_key = o->now == KP_TIME_NONE ? INT64_MAX : o->now;
     if (explain && explain_nodes_init(out, statuses, cl->n_nodes) != KP_OK)
@@ -727,7 +743,8 @@ static kp_status mark_disruption(kp_cluster *cl, kp_pod *p, kp_error *err) {
  * terminating get DisruptionTarget and a deletionTimestamp; lower-priority pods nominated to the
  * node lose their nomination; the preemptor is nominated. Nothing is cleared when every victim
  * is already terminating. */
-kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result *r, kp_error *err) {
+kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result *r,
+                              kp_error *err) {
     if (!r || r->outcome != KP_PREEMPT_NOMINATED || r->node < 0) return KP_OK;
     kp_cluster *cl = kp__sched_cluster(s);
     kp_pod *pre = &cl->pods[pod];
@@ -748,7 +765,8 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
         if (!lower) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         uint32_t n_lower = 0;
         for (uint32_t i = 0; i < n_nom; i++)
-            if (nom[i] != pod && cl->pods[nom[i]].priority < pre->priority) lower[n_lower++] = nom[i];
+            if (nom[i] != pod && cl->pods[nom[i]].priority < pre->priority)
+                lower[n_lower++] = nom[i];
         for (uint32_t i = 0; i < n_lower; i++) {
             kp__sched_nominate(s, lower[i], -1);
             cl->pods[lower[i]].nominated_node = 0;

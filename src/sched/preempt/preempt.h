@@ -27,60 +27,60 @@ typedef struct kp_sched kp_sched;
 typedef struct kp_cycle kp_cycle;
 
 typedef enum {
-    KP_PREEMPT_NOMINATED = 0,   /* a node was chosen; victims listed */
-    KP_PREEMPT_NOT_ELIGIBLE,    /* PodEligibleToPreemptOthers said no (NNN unchanged) */
-    KP_PREEMPT_NO_CANDIDATES    /* no node helps (NNN cleared) */
+    KP_PREEMPT_NOMINATED = 0, /* a node was chosen; victims listed */
+    KP_PREEMPT_NOT_ELIGIBLE, /* PodEligibleToPreemptOthers said no (NNN unchanged) */
+    KP_PREEMPT_NO_CANDIDATES /* no node helps (NNN cleared) */
 } kp_preempt_outcome;
 
 /* Why a node was or was not a candidate, and its victims, for --explain. */
 typedef struct {
     uint32_t node;
-    kp_code filter_code;        /* the node's status from the failed scheduling attempt */
-    bool considered;            /* dry-run evaluated (within the candidate budget) */
+    kp_code filter_code; /* the node's status from the failed scheduling attempt */
+    bool considered; /* dry-run evaluated (within the candidate budget) */
     bool candidate;
-    kp_node_status dry_status;  /* when not a candidate: why (upstream reason text) */
+    kp_node_status dry_status; /* when not a candidate: why (upstream reason text) */
     uint32_t n_victims;
-    uint32_t *victims;          /* pod indices, most important first (heap, freed with result) */
+    uint32_t *victims; /* pod indices, most important first (heap, freed with result) */
     int32_t pdb_violations;
 } kp_preempt_node;
 
 typedef struct kp_preempt_result {
     kp_preempt_outcome outcome;
-    int32_t node;               /* nominated node, -1 if none */
+    int32_t node; /* nominated node, -1 if none */
     uint32_t n_victims;
-    uint32_t *victims;          /* pod indices in upstream order (most important first) */
+    uint32_t *victims; /* pod indices in upstream order (most important first) */
     int32_t pdb_violations;
-    char *message;              /* "preemption: 0/3 nodes are available: ..." or success text
+    char *message; /* "preemption: 0/3 nodes are available: ..." or success text
                                  * (heap, freed with the result; NULL only on error) */
-    const char *decided_by;     /* cascade step that picked the node (e.g. "min PDB violations") */
-    uint32_t n_nodes;           /* per-node explanation, filled when explain was requested */
+    const char *decided_by; /* cascade step that picked the node (e.g. "min PDB violations") */
+    uint32_t n_nodes; /* per-node explanation, filled when explain was requested */
     kp_preempt_node *nodes;
-    int64_t now;                /* opts.now, for actuation */
-    uint32_t n_candidates;      /* candidates found by the dry run */
+    int64_t now; /* opts.now, for actuation */
+    uint32_t n_candidates; /* candidates found by the dry run */
 } kp_preempt_result;
 
 /* Upstream release lines whose decisions differ (docs/preemption.md "Compatibility"). */
 typedef enum {
     KP_PREEMPT_COMPAT_NEWEST = 0, /* 1.36+: PDB early stop, MoreImportantVictim with UID tie */
-    KP_PREEMPT_COMPAT_1_35        /* <= 1.35: decrement every matching PDB; no UID tie-break
+    KP_PREEMPT_COMPAT_1_35 /* <= 1.35: decrement every matching PDB; no UID tie-break
                                    * (equal keys fall back to load order, deterministic) */
 } kp_preempt_compat;
 
 typedef struct {
-    bool reference;           /* naive step-by-step algorithm (every filter re-run from scratch) */
-    bool no_fastpath;         /* incremental filter path only, no resource arithmetic (tests) */
+    bool reference; /* naive step-by-step algorithm (every filter re-run from scratch) */
+    bool no_fastpath; /* incremental filter path only, no resource arithmetic (tests) */
     kp_preempt_compat compat;
-    int64_t offset;           /* < 0: draw the candidate offset from the PRNG; else injected (mod n) */
-    int64_t tie;              /* < 0: PRNG picks among nodes tied after the cascade; else index */
-    int64_t now;              /* frozen "now" (unix s) for nil startTime and deletionTimestamp;
+    int64_t offset; /* < 0: draw the candidate offset from the PRNG; else injected (mod n) */
+    int64_t tie; /* < 0: PRNG picks among nodes tied after the cascade; else index */
+    int64_t now; /* frozen "now" (unix s) for nil startTime and deletionTimestamp;
                                * KP_TIME_NONE: nil startTime sorts as +infinity, deletion at 0 */
-    int32_t protect_pod;      /* what-if: >= 0 treats this pod as covered by a PDB with no
+    int32_t protect_pod; /* what-if: >= 0 treats this pod as covered by a PDB with no
                                * disruptions allowed (kprio why); -1 = none */
-    const uint8_t *codes;     /* optional: codes[i] == kp__preempt_status_code(&statuses[i]) for
+    const uint8_t *codes; /* optional: codes[i] == kp__preempt_status_code(&statuses[i]) for
                                * every node, a compact copy kept by the caller's Filter pass; the
                                * dry run then reads n bytes instead of n statuses (NULL: read
                                * the statuses) */
-    uint64_t filter_calls;    /* out: Filter invocations made (statistics, tests) */
+    uint64_t filter_calls; /* out: Filter invocations made (statistics, tests) */
 } kp_preempt_opts;
 
 void kp__preempt_opts_default(kp_preempt_opts *o);

@@ -21,7 +21,7 @@ struct kp_preemption {
     kp_preempt_result r;
     kp_node_status *statuses; /* Filter verdict per node */
     char **filter_txt; /* per node: the Filter verdict's reasons joined (NULL = "") */
-    char **dry_txt;    /* per node: why not a candidate (NULL = "") */
+    char **dry_txt; /* per node: why not a candidate (NULL = "") */
     kp_preemption_node_info *info; /* per node: what kp_preemption_node_detail returns */
     uint64_t filter_calls;
 };
@@ -94,7 +94,8 @@ kp_status kp_preemption_new(kp_cluster *cl, kp_index pod, const kp_preempt_optio
     kp_preempt_options_init(&defaults);
     if (!opt) opt = &defaults;
     *out = NULL;
-    if (!cl || !cl->finalized) return kp_error_set(err, KP_EINVAL, "preempt: cluster not finalized");
+    if (!cl || !cl->finalized)
+        return kp_error_set(err, KP_EINVAL, "preempt: cluster not finalized");
     if (pod < 0 || (size_t)pod >= cl->n_pods)
         return kp_error_set(err, KP_EINVAL, "preempt: no such pod (index %ld)", pod);
     if (cl->pods[pod].node >= 0)
@@ -178,7 +179,8 @@ kp_status kp_preemption_new(kp_cluster *cl, kp_index pod, const kp_preempt_optio
         return KP_OK;
     }
     rc = kp__preempt_postfilter_ex(p->s, c, (uint32_t)pod, p->statuses, true, &po, &p->r, err);
-    if (rc == KP_OK && (rc = kp__cycle_status(c)) != KP_OK) kp_error_set(err, rc, "preempt: out of memory");
+    if (rc == KP_OK && (rc = kp__cycle_status(c)) != KP_OK)
+        kp_error_set(err, rc, "preempt: out of memory");
     kp__cycle_free(c);
     if (rc != KP_OK) {
         kp_preemption_free(p);
@@ -215,7 +217,9 @@ kp_index kp_preemption_victim(const kp_preemption *p, size_t i) {
 }
 
 int kp_preemption_pdb_violations(const kp_preemption *p) { return p->r.pdb_violations; }
-const char *kp_preemption_message(const kp_preemption *p) { return p->r.message ? p->r.message : ""; }
+const char *kp_preemption_message(const kp_preemption *p) {
+    return p->r.message ? p->r.message : "";
+}
 const char *kp_preemption_decided_by(const kp_preemption *p) {
     return p->r.decided_by ? p->r.decided_by : "";
 }

@@ -199,12 +199,14 @@ static kp_status select_arith(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict *
         const kp_pod *q = &cl->pods[nom[i]];
         if (nom[i] == x->pod || q->priority < x->prio) continue;
         n_used++;
-        for (uint16_t k = 0; k < pre->req.n; k++) used[k] += kp__resv_get(&q->req, pre->req.e[k].res);
+        for (uint16_t k = 0; k < pre->req.n; k++)
+            used[k] += kp__resv_get(&q->req, pre->req.e[k].res);
     }
     for (uint32_t i = 0; i < w->n_potential; i++) {
         const kp_pod *v = &cl->pods[w->potential[i]];
         n_used--;
-        for (uint16_t k = 0; k < pre->req.n; k++) used[k] -= kp__resv_get(&v->req, pre->req.e[k].res);
+        for (uint16_t k = 0; k < pre->req.n; k++)
+            used[k] -= kp__resv_get(&v->req, pre->req.e[k].res);
     }
     if (!fits_arith(x, nd, used, n_used)) /* exact status text from the real filter */
         return select_incremental(x, node, w, out, err);
@@ -261,8 +263,11 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
         x->scratch_cap = cap;
     }
     uint32_t sc = x->scratch_cap;
-    kp_pwork w = {.potential = x->scratch, .saved = x->scratch + sc, .viol = x->scratch + 2 * sc,
-              .nonviol = x->scratch + 3 * sc, .victims = x->scratch + 4 * sc};
+    kp_pwork w = {.potential = x->scratch,
+                  .saved = x->scratch + sc,
+                  .viol = x->scratch + 2 * sc,
+                  .nonviol = x->scratch + 3 * sc,
+                  .victims = x->scratch + 4 * sc};
     if (!x->o->reference && x->fast && x->cache && node_failed_in_fit(x, node, filter_st)) {
         kp_status crc;
         if (kp__preempt_select_cached(x, node, &w, out, &crc, err)) return crc;
@@ -276,12 +281,10 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
         return KP_OK;
     }
     kp_status rc;
-    if (x->o->reference)
-        rc = select_reference(x, node, &w, out, err);
+    if (x->o->reference) rc = select_reference(x, node, &w, out, err);
     else if (x->fast && node_failed_in_fit(x, node, filter_st))
         rc = select_arith(x, node, &w, out, err);
-    else
-        rc = select_incremental(x, node, &w, out, err);
+    else rc = select_incremental(x, node, &w, out, err);
     if (rc != KP_OK || out->st.code != KP_CODE_SUCCESS) return rc;
     out->n_viol = w.n_viol_victims;
     out->n_victims = w.n_victims;

@@ -11,24 +11,24 @@ typedef struct {
     kp_sched *s;
     kp_cycle *c;
     kp_cluster *cl;
-    uint32_t pod;            /* the preemptor */
-    int32_t prio;            /* its priority */
+    uint32_t pod; /* the preemptor */
+    int32_t prio; /* its priority */
     kp_preempt_opts *o;
     const kp_node_status *statuses; /* the failed Filter pass's verdicts (index = node), for
                                      * prefetching; NULL when o->codes stands in for them */
-    int64_t now_key;         /* start time used for pods with nil startTime */
-    bool fast;               /* resource arithmetic allowed for reprieve (see victims.c) */
-    uint32_t *pdb_order;     /* PDB indices sorted by namespace/name (stable, documented) */
-    int32_t *pdb_allowed;    /* scratch: budget per PDB, refreshed per node */
-    uint32_t *scratch;       /* scratch pod arrays, sized for the largest node */
+    int64_t now_key; /* start time used for pods with nil startTime */
+    bool fast; /* resource arithmetic allowed for reprieve (see victims.c) */
+    uint32_t *pdb_order; /* PDB indices sorted by namespace/name (stable, documented) */
+    int32_t *pdb_allowed; /* scratch: budget per PDB, refreshed per node */
+    uint32_t *scratch; /* scratch pod arrays, sized for the largest node */
     uint32_t scratch_cap;
-    bool defer;              /* arithmetic path may defer the exact status of a node that cannot
+    bool defer; /* arithmetic path may defer the exact status of a node that cannot
                               * fit even with all lower-priority pods gone (computed only if the
                               * message needs it: no candidate at all) */
-    bool lazy;               /* cached arithmetic path: candidates get n_victims and scores but
+    bool lazy; /* cached arithmetic path: candidates get n_victims and scores but
                               * no victim list (the caller materialises the winner's) */
     struct kp_pcache *cache; /* per-scheduler per-node sorted view (cache.c) or NULL */
-    int64_t pre_req[3];      /* preemptor's cpu / memory / ephemeral-storage requests */
+    int64_t pre_req[3]; /* preemptor's cpu / memory / ephemeral-storage requests */
 } kp_pctx;
 
 /* Node-choice scores (SelectCandidate's table, higher wins), steps 1..5. */
@@ -36,12 +36,12 @@ typedef struct {
 
 /* Result of SelectVictimsOnNode for one node. victims: heap, most important first. */
 typedef struct {
-    kp_node_status st;       /* code SUCCESS when a candidate */
+    kp_node_status st; /* code SUCCESS when a candidate */
     uint32_t *victims;
     uint32_t n_victims;
     int32_t n_viol;
-    bool deferred;           /* status not computed yet (see kp_pctx.defer); code UNSCHEDULABLE */
-    bool has_scores;         /* score[] filled by the victim selection */
+    bool deferred; /* status not computed yet (see kp_pctx.defer); code UNSCHEDULABLE */
+    bool has_scores; /* score[] filled by the victim selection */
     int64_t score[KP_PREEMPT_N_SCORES];
     const int64_t *score4_at; /* non-NULL: score[4] is *score4_at, read by the node choice only
                                * when steps 1..4 tie (points into the node's cache entry, valid
