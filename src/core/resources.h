@@ -14,6 +14,13 @@
 #include "kprio/cluster.h"
 
 #define KP_MAX_RES 32 /* distinct resource names per cluster (cpu, memory, ... extended) */
+
+/* The longest valid resource name: resource names are qualified names (IsQualifiedName, as the
+ * API server's validateResourceName checks them): an optional DNS-subdomain prefix of at most 253
+ * characters, '/', and a name part of at most 63. The decoder rejects longer names with
+ * upstream's message, so texts built from resource names have a known bound.
+ * rule 8: upstream's bound, enforced as an error by kp__d_resources. */
+#define KP_RESOURCE_NAME_MAX (253 + 1 + 63)
 enum { KP_RES_CPU = 0, KP_RES_MEM = 1, KP_RES_EPH = 2, KP_RES_PODS = 3, KP_RES_FIXED = 4 };
 
 /* Sparse resource list (pod-side): entries sorted by resource index. */

@@ -132,6 +132,17 @@ static int resent_cmp(const void *a, const void *b) {
     return (int)x->res - (int)y->res;
 }
 
+/* The length rules of IsQualifiedName, which the API server applies to resource names
+ * (validateResourceName): NULL when the name's parts are short enough, else upstream's message. */
+static const char *resource_name_too_long(const char *s, size_t len) {
+    const char *slash = memchr(s, '/', len);
+    size_t prefix = slash ? (size_t)(slash - s) : 0;
+    size_t name = slash ? len - prefix - 1 : len;
+    if (prefix > 253) return "prefix part must be no more than 253 characters";
+    if (name > 63) return "name part must be no more than 63 characters";
+    return NULL;
+}
+
 kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
                           kp_resv *out) {
     const kp_tnode *m;
@@ -146,10 +157,15 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
     uint16_t n = 0;
     size_t saved = kp__dctx_push(d, key);
     for (const kp_tnode *c = m->first; c; c = c->next) {
-        char name[256];
+        char name[KP_RESOURCE_NAME_MAX + 1];
         size_t nl = c->key_len < sizeof name - 1 ? c->key_len : sizeof name - 1;
         memcpy(name, c->key, nl);
         name[nl] = 0;
+        const char *bad = resource_name_too_long(c->key, c->key_len);
+        if (bad) {
+            st = kp__dctx_fail(d, c, KP_EINVAL, name, "%s", bad);
+            break;
+        }
         int r = kp__res_index(cl, c->key, c->key_len);
         if (r == -2) {
             st = kp__dctx_fail(d, c, KP_ENOMEM, name, "out of memory");

@@ -21,13 +21,20 @@
 #define KP__ADMIT_MAX_REASONS (KP_MAX_RES + 8)
 #define KP__ADMIT_MAX_REQS (KP_MAX_RES + 1) /* rule 8: a bound (above) */
 
-/* One failure reason as the decision writes it (fixed arrays: a reason is written without
- * allocating); kp_admission_failure hands out a kp_admit_reason pointing into it. */
+/* One failure reason as the decision writes it (fixed arrays, so that a reason is written
+ * without allocating; kp_admission_failure hands out a kp_admit_reason pointing into it). The
+ * arrays hold the longest text any reason can have: predicate names and descriptions are fixed
+ * strings, and resource names are at most KP_RESOURCE_NAME_MAX (the decoder rejects longer ones
+ * as the API server does), so nothing is ever cut. */
+#define KP__ADMIT_REASON_CAP (sizeof "OutOf" + KP_RESOURCE_NAME_MAX)
+#define KP__ADMIT_MESSAGE_CAP                                                       \
+    (sizeof "Node didn't have enough resource: , requested: , used: , capacity: " + \
+     KP_RESOURCE_NAME_MAX + 3 * 20)
 typedef struct {
-    char reason[96];
-    char message[320];
+    char reason[KP__ADMIT_REASON_CAP];
+    char message[KP__ADMIT_MESSAGE_CAP];
     bool insufficient;
-    char resource[64];
+    char resource[KP_RESOURCE_NAME_MAX + 1];
     int64_t requested, used, capacity;
 } kp__admit_reason;
 
@@ -56,7 +63,7 @@ typedef enum { KP__MSG_TEXT = 0, KP__MSG_REASON, KP__MSG_PREEMPTED } kp__admit_m
 
 struct kp_admission {
     bool admitted, critical;
-    char reason[96];
+    char reason[KP__ADMIT_REASON_CAP];
     char *message; /* message_cap bytes (kp_admission_new; grown by handle_failure) */
     size_t message_cap;
     char *text; /* scratch for the requirement list (text_cap bytes) */

@@ -1,7 +1,9 @@
 /* Kubelet admission predicates and node-pressure admission: cases from upstream's
  * predicate_test.go (TestGeneralPredicates, TestRemoveMissingExtendedResources, OS checks),
  * eviction_manager_test.go (TestAdmitUnderNodeConditions) and resource helpers. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/cluster.h"
 #include "core/pod.h"
@@ -476,6 +478,59 @@ KT_TEST(bad_arguments) {
     kp_cluster_free(cl);
 }
 
+/* The longest valid resource name (253-character prefix, '/', 63-character name) reaches the
+ * reason and the message whole (the decision's text arrays were 64/96/320 bytes and cut it); a
+ * longer one is rejected at load time with the API server's IsQualifiedName message. */
+KT_TEST(longest_resource_name_is_not_cut) {
+    char prefix[254], name[64], res[400];
+    memset(prefix, 'a', 253);
+    prefix[253] = 0;
+    for (int i = 60; i < 253; i += 61) prefix[i] = '.'; /* DNS labels of at most 63 */
+    memset(name, 'r', 63);
+    name[63] = 0;
+    snprintf(res, sizeof res, "%s/%s", prefix, name);
+    char *y = kp_malloc(4096);
+    KT_CHECK(y != NULL);
+    if (!y) return;
+    snprintf(y, 4096,
+             NODE_HDR
+             "status:\n  allocatable:\n    cpu: \"1\"\n    pods: \"10\"\n    %s: \"0\"\n" POD(
+                 "p") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
+                      "        %s: \"1\"\n      limits:\n        %s: \"1\"\n",
+             res, res, res);
+    kp_cluster *cl = load(y);
+    KT_CHECK(cl != NULL);
+    if (cl) {
+        kp_admission *a = admit(cl, "p");
+        KT_CHECK(!kp_admission_admitted(a));
+        char want[512];
+        snprintf(want, sizeof want, "OutOf%s", res);
+        KT_CHECK_STR(kp_admission_reason(a), want);
+        snprintf(want, sizeof want,
+                 "Node didn't have enough resource: %s, requested: 1, used: 0, capacity: 0", res);
+        KT_CHECK_STR(kp_admission_message(a), want);
+        if (kp_admission_failure_count(a) == 1)
+            KT_CHECK_STR(kp_admission_failure(a, 0)->resource, res);
+        kp_admission_free(a);
+        kp_cluster_free(cl);
+    }
+    /* one character more in the name part: the API server would reject the pod */
+    snprintf(res, sizeof res, "%s/%sr", prefix, name);
+    snprintf(y, 4096,
+             NODE_HDR "status:\n  allocatable:\n    cpu: \"1\"\n" POD(
+                 "p") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
+                      "        %s: \"1\"\n",
+             res);
+    kp_cluster *bad = kp_cluster_new();
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_cluster_load_buffer(bad, "test.yaml", y, strlen(y), &err), KP_EINVAL);
+    KT_CHECK(strstr(err.msg, "name part must be no more than 63 characters") != NULL);
+    KT_CHECK(strstr(err.msg, "spec.containers[0].resources.requests") != NULL);
+    kp_cluster_free(bad);
+    kp_free(y);
+}
+
 KT_MAIN(KT_CASE(no_resources_requested_always_fits), KT_CASE(not_enough_cpu_and_memory),
         KT_CASE(too_many_pods), KT_CASE(terminal_pods_and_the_pod_itself_do_not_count),
         KT_CASE(host_name_mismatch), KT_CASE(host_port_conflict),
@@ -483,4 +538,5 @@ KT_MAIN(KT_CASE(no_resources_requested_always_fits), KT_CASE(not_enough_cpu_and_
         KT_CASE(noschedule_and_prefer_taints_admit), KT_CASE(static_pod_node_affinity_mismatch),
         KT_CASE(extended_resources), KT_CASE(os_checks), KT_CASE(admit_under_node_conditions),
         KT_CASE(conditions_from_node_status), KT_CASE(kubelet_resource_request),
-        KT_CASE(preemptable_rule), KT_CASE(bad_arguments))
+        KT_CASE(preemptable_rule), KT_CASE(bad_arguments),
+        KT_CASE(longest_resource_name_is_not_cut))
