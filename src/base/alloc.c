@@ -85,6 +85,15 @@ bool kp__grow(void **buf, size_t *cap, size_t need, size_t elem, size_t min_cap)
     return true;
 }
 
+bool kp__grow32(void **buf, uint32_t *cap, size_t need, size_t elem, uint32_t min_cap) {
+    if (need <= *cap) return true;
+    if (need > UINT32_MAX) return false;
+    size_t c = *cap;
+    if (!kp__grow(buf, &c, need, elem, min_cap)) return false;
+    *cap = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+    return true;
+}
+
 /* The public face of the allocator (include/kprio/common.h). */
 void *kp_malloc(size_t n) { return kp__malloc(n); }
 void *kp_calloc(size_t count, size_t size) { return kp__calloc(count, size); }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 void *kp__malloc(size_t n);
 void *kp__calloc(size_t count, size_t size);
@@ -28,6 +29,10 @@ void kp__free(void *p);
  * elements: doubles, starting at `min_cap`. Returns false (buffer untouched) when the size
  * would overflow or the allocation fails. */
 bool kp__grow(void **buf, size_t *cap, size_t need, size_t elem, size_t min_cap);
+
+/* The same for the uint32_t capacities the model and the engines keep (their counts are
+ * uint32_t): false, buffer untouched, also when the capacity would pass UINT32_MAX. */
+bool kp__grow32(void **buf, uint32_t *cap, size_t need, size_t elem, uint32_t min_cap);
 
 /* Test hook: fail the allocation after `n` more successful ones (n < 0: never fail). With
  * `sticky`, every allocation after the first failure fails too. */

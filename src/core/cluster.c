@@ -89,13 +89,7 @@ static idmap *map_of(kp_cluster *cl, int which) { return &((kp_cluster_ext *)cl)
 
 /* Grows an array of elements of size sz; returns pointer to a new zeroed slot. */
 static void *grow(void **arr, uint32_t *n, uint32_t *cap, size_t sz) {
-    if (*n == *cap) {
-        uint32_t ncap = *cap ? *cap * 2 : 64;
-        void *na = kp__realloc(*arr, (size_t)ncap * sz);
-        if (!na) return NULL;
-        *arr = na;
-        *cap = ncap;
-    }
+    if (!kp__grow32(arr, cap, (size_t)*n + 1, sz, 64)) return NULL;
     void *slot = (char *)*arr + (size_t)(*n) * sz;
     memset(slot, 0, sz);
     (*n)++;

@@ -59,15 +59,9 @@ kp_status kp__kcfg_map_put(kp__kcfg_map *m, const char *k, size_t klen, const ch
             return KP_OK;
         }
     }
-    if (m->n == m->cap) {
-        uint32_t nc = m->cap ? m->cap * 2 : 8;
-        kp__kcfg_kv *ni = kp__realloc(m->items, nc * sizeof *ni);
-        if (!ni) {
-            kp__free(val);
-            return kp_error_set(err, KP_ENOMEM, "out of memory");
-        }
-        m->items = ni;
-        m->cap = nc;
+    if (!kp__grow32((void **)&m->items, &m->cap, (size_t)m->n + 1, sizeof *m->items, 8)) {
+        kp__free(val);
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
     }
     char *key = kp__strndup(k, klen);
     if (!key) {

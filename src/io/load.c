@@ -411,14 +411,9 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
     kp_status st = KP_OK;
     while ((de = readdir(dir))) {
         if (de->d_name[0] == '.') continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **nn = kp__realloc(names, cap * sizeof *nn);
-            if (!nn) {
-                st = kp_error_set(err, KP_ENOMEM, "out of memory");
-                break;
-            }
-            names = nn;
+        if (!kp__grow((void **)&names, &cap, n + 1, sizeof *names, 64)) {
+            st = kp_error_set(err, KP_ENOMEM, "out of memory");
+            break;
         }
         size_t l = strlen(path) + strlen(de->d_name) + 2;
         names[n] = kp__malloc(l);

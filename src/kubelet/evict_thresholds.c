@@ -147,13 +147,8 @@ static kp_status parse_min_reclaim(const char *signal, const char *val, kp__ev_v
 
 static kp_status th_push(kp__ev_threshold **th, uint32_t *n, uint32_t *cap,
                          const kp__ev_threshold *t, kp_error *err) {
-    if (*n == *cap) {
-        uint32_t nc = *cap ? *cap * 2 : 16;
-        kp__ev_threshold *p = kp__realloc(*th, nc * sizeof *p);
-        if (!p) return kp_error_set(err, KP_ENOMEM, "out of memory");
-        *th = p;
-        *cap = nc;
-    }
+    if (!kp__grow32((void **)th, cap, (size_t)*n + 1, sizeof **th, 16))
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
     (*th)[(*n)++] = *t;
     return KP_OK;
 }

@@ -22,13 +22,8 @@ kp_status kp__diagnosis_add(kp_diagnosis *d, const char *reason, uint32_t count)
     /* reasons are mostly the same static or per-scheduler string: compare pointers first */
     while (k < d->n && d->ents[k].reason != reason && strcmp(d->ents[k].reason, reason) != 0) k++;
     if (k == d->n) {
-        if (d->n == d->cap) {
-            uint32_t ncap = d->cap ? d->cap * 2 : 16;
-            kp_reason_count *ne = kp__realloc(d->ents, ncap * sizeof *ne);
-            if (!ne) return KP_ENOMEM;
-            d->ents = ne;
-            d->cap = ncap;
-        }
+        if (!kp__grow32((void **)&d->ents, &d->cap, (size_t)d->n + 1, sizeof *d->ents, 16))
+            return KP_ENOMEM;
         d->ents[d->n].reason = reason;
         d->ents[d->n++].count = 0;
     }

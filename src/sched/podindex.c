@@ -34,13 +34,8 @@ static kp_status count_into(kp_pairmap *m, uint64_t key, uint32_t **cnt, uint32_
                             uint32_t *cap) {
     int64_t k = kp__pairmap_get(m, key);
     if (k == 0) {
-        if (*n_lists == *cap) {
-            uint32_t ncap = *cap ? *cap * 2 : 256;
-            uint32_t *nc = kp__realloc(*cnt, ncap * sizeof *nc);
-            if (!nc) return KP_ENOMEM;
-            *cnt = nc;
-            *cap = ncap;
-        }
+        if (!kp__grow32((void **)cnt, cap, (size_t)*n_lists + 1, sizeof **cnt, 256))
+            return KP_ENOMEM;
         (*cnt)[*n_lists] = 0;
         k = ++*n_lists;
         if (kp__pairmap_add(m, key, k) != KP_OK) return KP_ENOMEM;

@@ -67,5 +67,36 @@ KT_TEST(sizes_that_would_wrap) {
     kp__free(p);
 }
 
+/* kp__grow / kp__grow32: doubling from the minimum, the buffer untouched on a failed
+ * allocation or a size that would overflow (size_t, or a uint32_t capacity). */
+KT_TEST(grow_doubles_and_fails_cleanly) {
+    int *v = NULL;
+    size_t cap = 0;
+    KT_CHECK(kp__grow((void **)&v, &cap, 1, sizeof *v, 4));
+    KT_CHECK_INT(cap, 4);
+    KT_CHECK(kp__grow((void **)&v, &cap, 4, sizeof *v, 4)); /* enough already */
+    KT_CHECK_INT(cap, 4);
+    KT_CHECK(kp__grow((void **)&v, &cap, 9, sizeof *v, 4));
+    KT_CHECK_INT(cap, 16);
+    for (int i = 0; i < 16; i++) v[i] = i;
+    int *before = v;
+    kp__alloc_fail_after(0, false);
+    KT_CHECK(!kp__grow((void **)&v, &cap, 17, sizeof *v, 4));
+    kp__alloc_fail_after(-1, false);
+    KT_CHECK(v == before);
+    KT_CHECK_INT(cap, 16);
+    KT_CHECK_INT(v[15], 15);
+    KT_CHECK(!kp__grow((void **)&v, &cap, SIZE_MAX / 2, sizeof *v, 4)); /* bytes overflow */
+    KT_CHECK_INT(cap, 16);
+    kp__free(v);
+
+    uint32_t *w = NULL, cap32 = 0;
+    KT_CHECK(kp__grow32((void **)&w, &cap32, 3, sizeof *w, 2));
+    KT_CHECK_INT(cap32, 4);
+    KT_CHECK(!kp__grow32((void **)&w, &cap32, (size_t)UINT32_MAX + 1, 1, 2));
+    KT_CHECK_INT(cap32, 4);
+    kp__free(w);
+}
+
 KT_MAIN(KT_CASE(intern_trim_with_failed_shrink), KT_CASE(intern_failure_is_reported),
-        KT_CASE(sizes_that_would_wrap))
+        KT_CASE(sizes_that_would_wrap), KT_CASE(grow_doubles_and_fails_cleanly))

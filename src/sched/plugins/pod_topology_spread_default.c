@@ -155,13 +155,7 @@ static bool set_put(labelset *ls, kp_str key, kp_str val) {
             ls->v[i].val = val;
             return true;
         }
-    if (ls->n == ls->cap) {
-        uint32_t ncap = ls->cap ? ls->cap * 2 : 8;
-        kp_label *nv = kp__realloc(ls->v, ncap * sizeof *nv);
-        if (!nv) return false;
-        ls->v = nv;
-        ls->cap = ncap;
-    }
+    if (!kp__grow32((void **)&ls->v, &ls->cap, (size_t)ls->n + 1, sizeof *ls->v, 8)) return false;
     ls->v[ls->n].key = key;
     ls->v[ls->n++].val = val;
     return true;
