@@ -745,19 +745,19 @@ size_t kp__quantity_format_milli(int64_t v, kp_qformat format, char *buf, size_t
 }
 
 kp_quantity_str kp_quantity_string(const kp_quantity *q) {
-    kp_quantity_str s;
+    kp_quantity_str s = {{0}};
     kp__quantity_format(q, s.s, sizeof s.s);
     return s;
 }
 
 kp_quantity_str kp_quantity_string_int(int64_t v, kp_qformat format) {
-    kp_quantity_str s;
+    kp_quantity_str s = {{0}};
     kp__quantity_format_int(v, format, s.s, sizeof s.s);
     return s;
 }
 
 kp_quantity_str kp_quantity_string_milli(int64_t v, kp_qformat format) {
-    kp_quantity_str s;
+    kp_quantity_str s = {{0}};
     kp__quantity_format_milli(v, format, s.s, sizeof s.s);
     return s;
 }

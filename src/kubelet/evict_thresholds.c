@@ -39,7 +39,7 @@ const char *kp_evict_signal_resource(kp_evict_signal s) {
 }
 
 kp_duration_str kp_duration_string(int64_t ns) {
-    kp_duration_str d;
+    kp_duration_str d = {{0}};
     kp__go_format_duration(ns, d.s, sizeof d.s);
     return d;
 }
