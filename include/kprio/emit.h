@@ -2,7 +2,9 @@
  *
  * The same calls produce JSON (4-space indent, keys in call order) or YAML (block style, strings
  * quoted only when needed). Keys appear in the order they are emitted, so output is
- * deterministic. Writers buffer nothing beyond the FILE*.
+ * deterministic. An emitter builds the whole document in memory and writes it to its FILE* in
+ * one piece when it is freed; a table is printed by kp_table_print once it is complete. So a
+ * document is written whole or not at all.
  *
  * Errors are sticky: a writer whose allocation failed (or that is NULL because kp_emit_new or
  * kp_table_new failed) ignores every later call, and its status call reports KP_ENOMEM. So a
@@ -11,9 +13,8 @@
  *     ... kp_emit_* ...
  *     kp_status st = kp_emit_status(e);
  *     kp_emit_free(e);
- * The emitter allocates only when containers nest deeper than 32, so a document of ordinary depth
- * never fails half-way; a table allocates while cells are added and prints nothing at all when it
- * has failed (kp_table_print returns the status). */
+ * A writer that failed writes nothing at all: kp_emit_free of a failed emitter, and kp_table_print
+ * of a failed table (which returns the status), leave the FILE* untouched. */
 #ifndef KP_EMIT_H
 #define KP_EMIT_H
 
@@ -36,7 +37,10 @@ typedef struct kp_emit kp_emit;
 kp_emit *kp_emit_new(FILE *f, kp_outfmt fmt); /* fmt must be JSON or YAML; NULL = out of memory */
 /* KP_OK, or the first failure (KP_ENOMEM; also for e == NULL). */
 kp_status kp_emit_status(const kp_emit *e);
-void kp_emit_free(kp_emit *e); /* finishes the document (newline) unless it failed; NULL no-op */
+/* Writes the document to the FILE* (JSON: plus a final newline) unless it failed, then releases e;
+ * NULL is a no-op. kp_emit_discard releases e without writing anything. */
+void kp_emit_free(kp_emit *e);
+void kp_emit_discard(kp_emit *e);
 void kp_emit_obj_begin(kp_emit *e);
 void kp_emit_obj_end(kp_emit *e);
 void kp_emit_arr_begin(kp_emit *e);
@@ -51,6 +55,9 @@ void kp_emit_null(kp_emit *e);
 void kp_emit_kv_str(kp_emit *e, const char *key, const char *s);
 void kp_emit_kv_int(kp_emit *e, const char *key, int64_t v);
 void kp_emit_kv_bool(kp_emit *e, const char *key, bool v);
+/* Marks the writer failed with st (a caller's own allocation for it failed): sticky, as if the
+ * writer's allocation had failed; nothing is written. NULL is a no-op. */
+void kp_emit_fail(kp_emit *e, kp_status st);
 
 /* Table: add cells row by row, then print with columns padded to the widest cell plus 3 spaces
  * (kubectl's tabwriter look). Header row first. */
@@ -64,6 +71,8 @@ void kp_table_addf(kp_table *t, const char *fmt, ...)
     ;
 /* KP_OK, or the first failure (KP_ENOMEM; also for t == NULL). */
 kp_status kp_table_status(const kp_table *t);
+/* Marks the table failed with st (see kp_emit_fail). NULL is a no-op. */
+void kp_table_fail(kp_table *t, kp_status st);
 /* Prints the table and returns KP_OK; prints nothing and returns the status when it failed. */
 kp_status kp_table_print(const kp_table *t, FILE *f);
 void kp_table_free(kp_table *t); /* NULL no-op */

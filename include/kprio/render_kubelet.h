@@ -23,9 +23,9 @@ extern "C" {
 
 /* Writes one admission decision of pod `pod` on node `node` to f: a table plus the message and
  * victims (KP_OUT_TABLE), or an AdmissionResult document. conditions: the KP_NODE_COND_* bits
- * the decision used. */
-void kp_render_admission(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index node, kp_index pod,
-                         unsigned conditions, const kp_admission *a);
+ * the decision used. KP_ENOMEM: nothing was written. */
+kp_status kp_render_admission(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index node,
+                              kp_index pod, unsigned conditions, const kp_admission *a);
 
 /* An eviction report being written: one table row or one `steps` entry per synchronize step. */
 typedef struct kp_evict_report kp_evict_report;
@@ -37,10 +37,11 @@ kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *c
  * document also writes the image filesystem layout and the thresholds in force. */
 void kp_evict_report_step(kp_evict_report *r, const kp_evict_manager *m, const char *summary,
                           const kp_evict_result *res);
-/* Ends the report: prints the table, or closes the document. */
-void kp_evict_report_finish(kp_evict_report *r);
-/* Releases r. A document not finished is closed where it stands (what was written stays); a
- * table not finished is not printed. NULL is a no-op. */
+/* Ends the report and writes it: the table, or the document. KP_ENOMEM (a step or this call ran
+ * out of memory): nothing was written. */
+kp_status kp_evict_report_finish(kp_evict_report *r);
+/* Releases r. A report not finished writes nothing (the report is built in memory and written
+ * by kp_evict_report_finish only). NULL is a no-op. */
 void kp_evict_report_free(kp_evict_report *r);
 
 #ifdef __cplusplus

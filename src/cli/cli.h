@@ -48,12 +48,33 @@ kp_cluster *kp_cli_load(const kp_cli_common *c);
 int kp_cli_print_error(const kp_error *err);
 /* The same for a bare status (no kp_error): "kprio: out of memory", "kprio: <status name>". */
 int kp_cli_print_status(kp_status st);
-/* Prints "kprio <cmd>: <msg>\nusage: ..." and returns KP_EXIT_USAGE. */
+/* Prints "kprio <cmd>: <msg>" and the --help hint (not the usage text); returns KP_EXIT_USAGE. */
 int kp_cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Prints a formatted message and a newline on stderr with control characters escaped (\n, \x1b,
+ * ...; see common.c), so every message is one line and input cannot drive the terminal. Every
+ * error and warning of the CLI goes through it. */
+void kp_cli_eprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* A usage error: "kprio CMD: MESSAGE" and the hint "Run 'kprio CMD --help' for usage."; returns
+ * KP_EXIT_USAGE. */
+int kp_cli_usage_hint(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* At exit: flushes and closes stdout; on a write error prints "kprio: write error: REASON" and
+ * returns KP_EXIT_ERROR, otherwise rc. */
+int kp_cli_close_stdout(int rc);
+/* True if v has the syntax of a --compat version ([v]1.MINOR[.PATCH]). */
+bool kp_cli_compat_ok(const char *v);
 
 /* Sub-commands (one file each: src/cli/cmd_<name>.c). */
 int kp_cmd_inspect(int argc, char **argv);

@@ -31,7 +31,8 @@ static const char *const USAGE =
     "                           PIDPressure = True|False (repeatable; default: node status)\n"
     "  -o, --output FORMAT      table (default), json or yaml\n"
     "\n"
-    "Exit status: 0 answered (admitted or not), 1 bad input, 2 usage error.\n";
+    "Exit status: 0 answered (admitted or not), 1 bad input or a runtime error (out of memory,\n"
+    "write error), 2 usage error (unknown option, missing or bad option value).\n";
 
 /* Parses "TYPE=True|False"; returns false on bad syntax. */
 static bool parse_condition(const char *s, unsigned *bit, bool *value) {
@@ -49,7 +50,7 @@ static kp_cluster *load_all(const kp_cli_common *c, const char *pod_file, kp_ind
     kp_error_clear(&err);
     kp_cluster *cl = kp_cluster_new();
     if (!cl) {
-        fprintf(stderr, "kprio: out of memory\n");
+        kp_cli_print_status(KP_ENOMEM);
         return NULL;
     }
     for (int i = 0; i < c->n_files; i++) {
@@ -59,15 +60,15 @@ static kp_cluster *load_all(const kp_cli_common *c, const char *pod_file, kp_ind
     if (kp_cluster_load_path(cl, pod_file, false, &err) != KP_OK) goto fail;
     if (kp_cluster_finalize(cl, &err) != KP_OK) goto fail;
     for (size_t i = 0; i < kp_cluster_warning_count(cl); i++)
-        fprintf(stderr, "kprio: warning: %s\n", kp_cluster_warning(cl, i));
+        kp_cli_eprintf("kprio: warning: %s", kp_cluster_warning(cl, i));
     *pod_out = kp_admit_pod_from_file(cl, before, pod_file, &n_found);
     if (n_found == 1) return cl;
     if (n_found == 0)
-        fprintf(stderr, "kprio: %s: no Pod found (--pod takes a manifest holding one Pod)\n",
-                pod_file);
+        kp_cli_eprintf("kprio: %s: no Pod found (--pod takes a manifest holding one Pod)",
+                       pod_file);
     else
-        fprintf(stderr, "kprio: %s: %zu Pods found (--pod takes a manifest holding one Pod)\n",
-                pod_file, n_found);
+        kp_cli_eprintf("kprio: %s: %zu Pods found (--pod takes a manifest holding one Pod)",
+                       pod_file, n_found);
     kp_cluster_free(cl);
     return NULL;
 fail:
@@ -115,18 +116,17 @@ int kp_cmd_admit(int argc, char **argv) {
     if (!node_name) return kp_cli_usage_error("admit", USAGE, "--node is required");
     if (!pod_file) return kp_cli_usage_error("admit", USAGE, "--pod is required");
     if (bad_cond) {
-        fprintf(stderr,
-                "kprio: admit: --node-condition \"%s\": expected TYPE=True|False with TYPE one "
-                "of MemoryPressure, DiskPressure, PIDPressure\n",
-                bad_cond);
-        return KP_EXIT_ERROR;
+        return kp_cli_usage_hint("admit",
+                                 "--node-condition \"%s\": expected TYPE=True|False with TYPE one "
+                                 "of MemoryPressure, DiskPressure, PIDPressure",
+                                 bad_cond);
     }
     kp_index pod = -1;
     kp_cluster *cl = load_all(&c, pod_file, &pod);
     if (!cl) return KP_EXIT_ERROR;
     kp_index node = kp_cluster_find_node(cl, node_name);
     if (node < 0) {
-        fprintf(stderr, "kprio: admit: node \"%s\" not found in the input\n", node_name);
+        kp_cli_eprintf("kprio: admit: node \"%s\" not found in the input", node_name);
         kp_cluster_free(cl);
         return KP_EXIT_ERROR;
     }
@@ -144,8 +144,10 @@ int kp_cmd_admit(int argc, char **argv) {
         kp_cluster_free(cl);
         return KP_EXIT_ERROR;
     }
-    kp_render_admission(stdout, c.out, cl, node, pod, o.conditions, a);
+    int rc = KP_EXIT_OK;
+    if (kp_render_admission(stdout, c.out, cl, node, pod, o.conditions, a) != KP_OK)
+        rc = kp_cli_print_status(KP_ENOMEM); /* nothing was written */
     kp_admission_free(a);
     kp_cluster_free(cl);
-    return KP_EXIT_OK;
+    return rc;
 }

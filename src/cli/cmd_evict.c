@@ -41,7 +41,8 @@ static const char *const USAGE =
     "\n"
     "Defaults as the kubelet on Linux: memory.available<100Mi, nodefs.available<10%,\n"
     "nodefs.inodesFree<5%, imagefs.available<15%, imagefs.inodesFree<5%.\n"
-    "Exit status: 0 answered, 1 bad input, 2 usage error.\n";
+    "Exit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 usage\n"
+    "error (unknown option, missing or bad option value, kubelet flags included).\n";
 
 static const char *const KUBELET_FLAGS[] = {"eviction-hard",
                                             "eviction-soft",
@@ -62,6 +63,14 @@ static int fail_err(kp_error *err, const char *source) {
     if (!err->source[0] && source) snprintf(err->source, sizeof err->source, "%s", source);
     kp_cli_print_error(err);
     return KP_EXIT_ERROR;
+}
+
+/* A kubelet flag or --reclaimable value the library rejected: a usage error (exit 2, with the
+ * --help hint), unless memory ran out (exit 1). */
+static int usage_err(const kp_error *err) {
+    if (err->code == KP_ENOMEM) return kp_cli_print_error(err);
+    if (err->source[0]) return kp_cli_usage_hint("evict", "%s: %s", err->source, err->msg);
+    return kp_cli_usage_hint("evict", "%s", err->msg);
 }
 
 static int parse_layout(const char *v, kp_evict_fs_layout *out) {
@@ -85,7 +94,7 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     kp_evict_config *cfg = kp_evict_config_new();
     kp_evict_report *report = NULL;
     if (!sums || !cfg) {
-        fprintf(stderr, "kprio: out of memory\n");
+        kp_cli_print_status(KP_ENOMEM);
         goto out;
     }
     if (config_file) {
@@ -96,19 +105,21 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     }
     for (int i = 0; i < n_flags; i++)
         if (kp_evict_config_set_flag(cfg, flags[i].flag, flags[i].value, &err) != KP_OK) {
-            fail_err(&err, NULL);
+            rc = usage_err(&err);
             goto out;
         }
     for (int i = 0; i < n_reclaim; i++) {
         if (kp_evict_config_set_reclaimable(cfg, reclaim[i], &err) != KP_OK) {
             kp_error_prefix(&err, "--reclaimable");
-            fail_err(&err, NULL);
+            rc = usage_err(&err);
             goto out;
         }
     }
     kp_evict_config_set_fs_layout(cfg, layout);
     if (kp_evict_config_finish(cfg, &err) != KP_OK) {
-        fail_err(&err, NULL);
+        /* a value of a command-line flag (the library names it as the source) is a usage error */
+        if (strncmp(err.source[0] ? err.source : err.msg, "--", 2) == 0) rc = usage_err(&err);
+        else fail_err(&err, NULL);
         goto out;
     }
     for (int i = 0; i < n_sum; i++) {
@@ -121,25 +132,29 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
     if (!cl) goto out;
     kp_index node = kp_cluster_find_node(cl, node_name);
     if (node < 0) {
-        fprintf(stderr, "kprio: evict: node \"%s\" not found in the input\n", node_name);
+        kp_cli_eprintf("kprio: evict: node \"%s\" not found in the input", node_name);
         goto out;
     }
     if (kp_evict_manager_new(cl, node, cfg, &m, &err) != KP_OK) {
         fail_err(&err, NULL);
         goto out;
     }
-    if (!(report = kp_evict_report_new(stdout, c->out, cl, node_name))) goto out;
+    if (!(report = kp_evict_report_new(stdout, c->out, cl, node_name))) {
+        kp_cli_print_status(KP_ENOMEM);
+        goto out;
+    }
     kp_evict_result res;
     for (int i = 0; i < n_sum; i++) {
         if (kp_evict_manager_step(m, sums[i], &res, &err) != KP_OK) {
-            kp_evict_report_free(report); /* a document is closed where it stands */
-            report = NULL;
             fail_err(&err, summaries[i]);
             goto out;
         }
         kp_evict_report_step(report, m, summaries[i], &res);
     }
-    kp_evict_report_finish(report);
+    if (kp_evict_report_finish(report) != KP_OK) { /* nothing was written */
+        kp_cli_print_status(KP_ENOMEM);
+        goto out;
+    }
     rc = KP_EXIT_OK;
 out:
     kp_evict_report_free(report);
@@ -163,7 +178,7 @@ int kp_cmd_evict(int argc, char **argv) {
     flag_arg *flags = kp_calloc((size_t)argc + 1, sizeof *flags);
     int rc = KP_EXIT_USAGE;
     if (!summaries || !reclaim || !flags) {
-        rc = KP_EXIT_ERROR;
+        rc = kp_cli_print_status(KP_ENOMEM);
         goto out;
     }
     for (int i = 1; i < argc; i++) {

@@ -14,7 +14,9 @@ static const char *HELP =
     "Overview of a cluster snapshot: per node allocatable vs requested cpu/memory/pods,\n"
     "pods by QoS class and priority class; PriorityClasses; PodDisruptionBudgets;\n"
     "warnings for state that changes decisions (terminating pods, nominations,\n"
-    "pods whose PriorityClass was deleted).\n\nusage: " USAGE_TEXT "\n";
+    "pods whose PriorityClass was deleted).\n\nusage: " USAGE_TEXT "\n"
+    "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 usage\n"
+    "error (unknown option, missing or bad option value).\n";
 
 int kp_cmd_inspect(int argc, char **argv) {
     kp_cli_common c;

@@ -26,7 +26,10 @@ static const char *HELP =
     "  --until-settled         victims terminate at once; retry pods until nothing changes\n"
     "  --compat VERSION        decide as an older release line (e.g. 1.35), see docs/preemption.md\n"
     "  --explain NS/NAME       per-node filter verdicts, scores and preemption reasoning for a pod\n"
-    "  -o table|json|yaml      output format (default table)\n";
+    "  -o table|json|yaml      output format (default table)\n"
+    "\n"
+    "Exit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 usage\n"
+    "error (unknown option, missing or bad option value).\n";
 
 
 int kp_cmd_schedule(int argc, char **argv) {
@@ -51,6 +54,10 @@ int kp_cmd_schedule(int argc, char **argv) {
             if (!(explain = kp_cli_optval(argc, argv, &i, "schedule"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(a, "--compat")) {
             if (!(compat = kp_cli_optval(argc, argv, &i, "schedule"))) return KP_EXIT_USAGE;
+            if (!kp_cli_compat_ok(compat))
+                return kp_cli_usage_hint(
+                    "schedule", "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)",
+                    compat);
         } else if (kp_cli_is_opt(a, "--seed")) {
             const char *v = kp_cli_optval(argc, argv, &i, "schedule");
             if (!v) return KP_EXIT_USAGE;
@@ -98,7 +105,7 @@ int kp_cmd_schedule(int argc, char **argv) {
     if (explain) {
         kp_index pod = kp_cluster_find_pod(cl, explain);
         if (pod < 0) {
-            fprintf(stderr, "kprio: --explain: %s: no such pod in the input\n", explain);
+            kp_cli_eprintf("kprio: --explain: %s: no such pod in the input", explain);
             rc = KP_EXIT_ERROR;
             goto out;
         }
@@ -113,7 +120,8 @@ int kp_cmd_schedule(int argc, char **argv) {
         rc = KP_EXIT_ERROR;
         goto out;
     }
-    if (kp_render_schedule(stdout, s, cl, c.out) != KP_OK) rc = KP_EXIT_ERROR;
+    if (kp_render_schedule(stdout, s, cl, c.out) != KP_OK)
+        rc = kp_cli_print_status(KP_ENOMEM); /* nothing was written */
 out:
     kp_sched_free(s);
     kp_cluster_free(cl);

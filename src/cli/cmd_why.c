@@ -4,6 +4,7 @@
  *
  * Argument parsing and output only: kp_why_evaluate (kprio/why.h) simulates the schedule as
  * `kprio schedule` does and evaluates the what-ifs against the snapshot as loaded. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,9 @@ int kp_cmd_why(int argc, char **argv) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             printf(
                 "usage: %s\n\nFor a pod that would be a preemption victim when the pending pods are\n"
-                "scheduled: which preemptor, on which node, and what would have spared it.\n",
+                "scheduled: which preemptor, on which node, and what would have spared it.\n"
+                "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write\n"
+                "error), 2 usage error (unknown option, missing or bad option value).\n",
                 why_usage);
             return KP_EXIT_OK;
         }
@@ -38,12 +41,17 @@ int kp_cmd_why(int argc, char **argv) {
             if (!(config = kp_cli_optval(argc, argv, &i, "why"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(argv[i], "--compat")) {
             if (!(compat = kp_cli_optval(argc, argv, &i, "why"))) return KP_EXIT_USAGE;
+            if (!kp_cli_compat_ok(compat))
+                return kp_cli_usage_hint(
+                    "why", "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)",
+                    compat);
         } else if (kp_cli_is_opt(argv[i], "--seed")) {
             const char *v = kp_cli_optval(argc, argv, &i, "why");
             if (!v) return KP_EXIT_USAGE;
             char *end = NULL;
+            errno = 0;
             unsigned long long s = strtoull(v, &end, 10);
-            if (!*v || *end)
+            if (!*v || *end || errno || v[0] == '-')
                 return kp_cli_usage_error("why", why_usage, "--seed: not a number: %s", v);
             seed = s;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -72,7 +80,7 @@ int kp_cmd_why(int argc, char **argv) {
     if (!(run_cl = kp_cli_load(&common)) || !(what_cl = kp_cli_load(&common))) goto out;
     kp_index pod = kp_cluster_find_pod(run_cl, target);
     if (pod < 0) {
-        fprintf(stderr, "kprio: why: no pod %s in the input\n", target);
+        kp_cli_eprintf("kprio: why: no pod %s in the input", target);
         goto out;
     }
     kp_preempt_options po;

@@ -1,4 +1,6 @@
 /* Shared CLI plumbing: option parsing, loading with progress, error printing. */
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,8 +19,7 @@ const char *kp_cli_optval(int argc, char **argv, int *i, const char *cmd) {
     const char *eq = strchr(arg, '=');
     if (arg[0] == '-' && arg[1] == '-' && eq) return eq + 1;
     if (*i + 1 >= argc) {
-        fprintf(stderr, "kprio %s: option %s needs a value\nRun 'kprio %s --help' for usage.\n",
-                cmd, arg, cmd);
+        kp_cli_usage_hint(cmd, "option %s needs a value", arg);
         return NULL;
     }
     return argv[++*i];
@@ -81,8 +82,7 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
         return 1;
     }
     if (!kp_outfmt_parse(val, &c->out)) {
-        fprintf(stderr, "kprio %s: unknown output format \"%s\" (use table, json or yaml)\n",
-                argv[0], val);
+        kp_cli_usage_hint(argv[0], "unknown output format \"%s\" (use table, json or yaml)", val);
         return -1;
     }
     return 1;
@@ -90,8 +90,8 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
 
 int kp_cli_print_error(const kp_error *err) {
     if (err->code == KP_ENOMEM) return kp_cli_print_status(KP_ENOMEM);
-    if (err->source[0]) fprintf(stderr, "kprio: %s: %s\n", err->source, err->msg);
-    else fprintf(stderr, "kprio: %s\n", err->msg);
+    if (err->source[0]) kp_cli_eprintf("kprio: %s: %s", err->source, err->msg);
+    else kp_cli_eprintf("kprio: %s", err->msg);
     return KP_EXIT_ERROR;
 }
 
@@ -101,13 +101,13 @@ int kp_cli_print_status(kp_status st) {
 }
 
 int kp_cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) {
+    (void)usage; /* one line and a hint, not the whole help */
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "kprio %s: %s\nusage: %s\n", cmd, buf, usage);
-    return KP_EXIT_USAGE;
+    return kp_cli_usage_hint(cmd, "%s", buf);
 }
 
 static double now_s(void) {
@@ -166,6 +166,90 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
                 (double)kp_cluster_bytes_loaded(cl) / 1e6, kp_cluster_node_count(cl),
                 kp_cluster_pod_count(cl), now_s() - lp.t0);
     for (size_t i = 0; i < kp_cluster_warning_count(cl); i++)
-        fprintf(stderr, "kprio: warning: %s\n", kp_cluster_warning(cl, i));
+        kp_cli_eprintf("kprio: warning: %s", kp_cluster_warning(cl, i));
     return cl;
+}
+
+/* ---- one-line messages, stdout's fate, flag values (issue 17) ---- */
+
+/* Writes s to stderr with every control character escaped as Go's %q does (\n, \t, \r, \x1b,
+ * \x7f; C1 controls \u0080-\u009f; bytes that are not UTF-8 as \xNN), so a message is one line
+ * and input cannot drive the terminal. Printable text, UTF-8 included, is kept. */
+static void put_escaped(const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p;
+        if (c == '\n' || c == '\t' || c == '\r') {
+            fputs(c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r", stderr);
+            p++;
+        } else if (c < 0x20 || c == 0x7f) {
+            fprintf(stderr, "\\x%02x", c);
+            p++;
+        } else if (c < 0x80) {
+            fputc((int)c, stderr);
+            p++;
+        } else {
+            /* a UTF-8 sequence: its length from the lead byte, continuation bytes checked */
+            size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+                       : c >= 0xe0 && c <= 0xef ? 3
+                       : c >= 0xf0 && c <= 0xf4 ? 4
+                                                : 0;
+            size_t k = 1;
+            while (k < n && (p[k] & 0xc0) == 0x80) k++;
+            if (n == 0 || k < n) {
+                fprintf(stderr, "\\x%02x", c);
+                p++;
+            } else if (c == 0xc2 && p[1] < 0xa0) {
+                fprintf(stderr, "\\u%04x", (unsigned)p[1]);
+                p += 2;
+            } else {
+                fwrite(p, 1, n, stderr);
+                p += n;
+            }
+        }
+    }
+}
+
+void kp_cli_eprintf(const char *fmt, ...) {
+    char buf[8192]; /* no allocation: a message is printed even when memory ran out */
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n >= 0) put_escaped(buf);
+    if (n >= (int)sizeof buf) fputs("...", stderr);
+    fputc('\n', stderr);
+}
+
+int kp_cli_usage_hint(const char *cmd, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    kp_cli_eprintf("kprio %s: %s", cmd, msg);
+    kp_cli_eprintf("Run 'kprio %s --help' for usage.", cmd);
+    return KP_EXIT_USAGE;
+}
+
+int kp_cli_close_stdout(int rc) {
+    bool bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (!bad) return rc;
+    kp_cli_eprintf("kprio: write error: %s", strerror(e ? e : EIO));
+    return KP_EXIT_ERROR;
+}
+
+bool kp_cli_compat_ok(const char *v) {
+    /* the syntax the library accepts (kp_sched_options.compat): [v]1.MINOR[.PATCH] */
+    if (*v == 'v') v++;
+    if (strncmp(v, "1.", 2) != 0 || !isdigit((unsigned char)v[2])) return false;
+    v += 2;
+    int digits = 0;
+    while (isdigit((unsigned char)*v)) v++, digits++;
+    return digits <= 3 && (*v == 0 || *v == '.');
 }

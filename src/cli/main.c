@@ -23,15 +23,20 @@ static void usage(FILE *f) {
             "Usage: kprio COMMAND [options]\n\nCommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\nCommon options: -f FILE|DIR|- (repeatable), -R (recurse into directories),\n"
-               "                -o table|json|yaml\n"
-               "Run 'kprio COMMAND --help' for a command's options. Exit status: 0 answered,\n"
-               "1 bad input or runtime error, 2 wrong usage.\n");
+    fprintf(
+        f,
+        "\nCommon options: -f FILE|DIR|- (repeatable), -R (recurse into directories),\n"
+        "                -o table|json|yaml\n"
+        "Run 'kprio COMMAND --help' for a command's options.\n\n"
+        "Exit status: 0 answered; 1 bad input or a runtime error (out of memory, write error\n"
+        "on stdout), with one line \"kprio: ...\" on stderr and nothing on stdout; 2 wrong usage\n"
+        "(unknown command or option, missing or bad option value), with one line and a hint.\n");
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
     if (argc < 2) {
-        usage(stderr);
+        kp_cli_eprintf("kprio: no command given");
+        kp_cli_eprintf("Run 'kprio --help' for usage.");
         return KP_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -53,7 +58,11 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "kprio: unknown command \"%s\"\n", argv[1]);
-    usage(stderr);
+    kp_cli_eprintf("kprio: unknown command \"%s\"", argv[1]);
+    kp_cli_eprintf("Run 'kprio --help' for usage.");
     return KP_EXIT_USAGE;
 }
+
+/* Every write to stdout is checked once, at the end (flush and close): a full disk or a closed
+ * pipe is exit 1 with "kprio: write error: ...", never a silent success. */
+int main(int argc, char **argv) { return kp_cli_close_stdout(run(argc, argv)); }

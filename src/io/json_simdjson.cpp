@@ -136,8 +136,8 @@ struct Walker {
 
 } // namespace
 
-extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
-                               size_t errcap, uint64_t *err_off) {
+static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
+                       size_t errcap, uint64_t *err_off) {
     Walker w{buf, len, fn, ctx, errmsg, errcap, err_off};
     // Small documents (List items cut by the splitter, configs) reuse one parser per thread so
     // its buffers are allocated once; a big document gets its own parser, freed afterwards.
@@ -188,4 +188,16 @@ extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *c
                           uint64_t(loc - buf));
     }
     return w.emit(KP_EV_DOC_END, nullptr, 0, len);
+}
+
+// The C boundary: no C++ exception may cross it. simdjson and the standard library report an
+// allocation failure as std::bad_alloc (the thread-local parser, std::string growth), which
+// would otherwise terminate the process; it is an out-of-memory result like any other.
+extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
+                               size_t errcap, uint64_t *err_off) {
+    try {
+        return events_body(buf, len, fn, ctx, errmsg, errcap, err_off);
+    } catch (const std::bad_alloc &) {
+        return KP_EV_NOMEM;
+    }
 }

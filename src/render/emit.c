@@ -27,6 +27,8 @@ typedef struct {
 
 struct kp_emit {
     FILE *f;
+    char *buf; /* the document so far: written to f in one piece by kp_emit_free */
+    size_t len, cap_buf;
     kp_outfmt fmt;
     kp_status status; /* sticky: the first failure; every call after it writes nothing */
     frame *st; /* inline_st, or a heap copy once deeper than EMIT_INLINE_DEPTH */
@@ -47,36 +49,78 @@ kp_emit *kp_emit_new(FILE *f, kp_outfmt fmt) {
 
 kp_status kp_emit_status(const kp_emit *e) { return e ? e->status : KP_ENOMEM; }
 
-void kp_emit_free(kp_emit *e) {
-    if (!e) return;
-    if (e->fmt == KP_OUT_JSON && e->status == KP_OK) fputc('\n', e->f);
-    if (e->st != e->inline_st) kp_free(e->st);
-    kp_free(e);
+void kp_emit_fail(kp_emit *e, kp_status st) {
+    if (e && e->status == KP_OK) e->status = st;
 }
 
 /* False (and nothing is written) once the writer has failed or when there is none. */
 static bool usable(const kp_emit *e) { return e && e->status == KP_OK; }
 
-static void indent(kp_emit *e, int n) {
-    for (int i = 0; i < n; i++) fputc(' ', e->f);
+/* Appends to the document buffer, doubling it (sticky KP_ENOMEM when it cannot grow). */
+static void out_write(kp_emit *e, const char *p, size_t n) {
+    if (e->status != KP_OK) return;
+    if (n > e->cap_buf - e->len) {
+        size_t cap = e->cap_buf ? e->cap_buf : 4096;
+        while (cap - e->len < n) {
+            if (cap > SIZE_MAX / 2) {
+                e->status = KP_ENOMEM;
+                return;
+            }
+            cap *= 2;
+        }
+        char *nb = kp_realloc(e->buf, cap);
+        if (!nb) {
+            e->status = KP_ENOMEM;
+            return;
+        }
+        e->buf = nb;
+        e->cap_buf = cap;
+    }
+    memcpy(e->buf + e->len, p, n);
+    e->len += n;
+}
+static void out_puts(kp_emit *e, const char *s) { out_write(e, s, strlen(s)); }
+static void out_putc(kp_emit *e, char c) { out_write(e, &c, 1); }
+
+void kp_emit_discard(kp_emit *e) {
+    if (!e) return;
+    if (e->st != e->inline_st) kp_free(e->st);
+    kp_free(e->buf);
+    kp_free(e);
 }
 
-static void json_str(FILE *f, const char *s, size_t len) {
-    fputc('"', f);
+void kp_emit_free(kp_emit *e) {
+    if (!e) return;
+    if (e->status == KP_OK) {
+        fwrite(e->buf ? e->buf : "", 1, e->len, e->f);
+        if (e->fmt == KP_OUT_JSON) fputc('\n', e->f);
+    }
+    kp_emit_discard(e);
+}
+
+static void indent(kp_emit *e, int n) {
+    for (int i = 0; i < n; i++) out_putc(e, ' ');
+}
+
+static void json_str(kp_emit *f, const char *s, size_t len) {
+    out_putc(f, '"');
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         switch (c) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
+        case '"': out_puts(f, "\\\""); break;
+        case '\\': out_puts(f, "\\\\"); break;
+        case '\n': out_puts(f, "\\n"); break;
+        case '\r': out_puts(f, "\\r"); break;
+        case '\t': out_puts(f, "\\t"); break;
         default:
-            if (c < 0x20) fprintf(f, "\\u%04x", c);
-            else fputc(c, f);
+            if (c < 0x20) {
+                char u[8];
+                snprintf(u, sizeof u, "\\u%04x", c);
+                out_puts(f, u);
+            } else out_putc(f, c);
         }
     }
-    fputc('"', f);
+    out_putc(f, '"');
 }
 
 /* JSON: comma + newline + indentation before a new element/member. */
@@ -87,7 +131,7 @@ static void json_before_value(kp_emit *e) {
     }
     if (e->depth == 0) return;
     frame *fr = &e->st[e->depth - 1];
-    fputs(fr->count ? ",\n" : "\n", e->f);
+    out_puts(e, fr->count ? ",\n" : "\n");
     indent(e, (int)e->depth * 4);
     fr->count++;
 }
@@ -98,15 +142,15 @@ static void yaml_before_value(kp_emit *e, bool container) {
     frame *fr = &e->st[e->depth - 1];
     if (fr->is_obj) {
         /* after "key:" */
-        if (!container) fputc(' ', e->f);
+        if (!container) out_putc(e, ' ');
         return;
     }
     if (fr->count == 0 && fr->inline_first) {
-        fputs("- ", e->f);
+        out_puts(e, "- ");
     } else {
-        if (fr->count == 0 && e->depth > 1) fputc('\n', e->f);
+        if (fr->count == 0 && e->depth > 1) out_putc(e, '\n');
         indent(e, fr->indent);
-        fputs("- ", e->f);
+        out_puts(e, "- ");
     }
     fr->count++;
 }
@@ -137,14 +181,14 @@ static void scalar_raw(kp_emit *e, const char *text, size_t len, bool is_string)
     if (!usable(e)) return;
     if (e->fmt == KP_OUT_JSON) {
         json_before_value(e);
-        if (is_string) json_str(e->f, text, len);
-        else fwrite(text, 1, len, e->f);
+        if (is_string) json_str(e, text, len);
+        else out_write(e, text, len);
         return;
     }
     yaml_before_value(e, false);
-    if (is_string && yaml_needs_quotes(text, len)) json_str(e->f, text, len);
-    else fwrite(text, 1, len, e->f);
-    fputc('\n', e->f);
+    if (is_string && yaml_needs_quotes(text, len)) json_str(e, text, len);
+    else out_write(e, text, len);
+    out_putc(e, '\n');
 }
 
 void kp_emit_strn(kp_emit *e, const char *s, size_t len) { scalar_raw(e, s, len, true); }
@@ -183,7 +227,7 @@ static void open_container(kp_emit *e, bool is_obj) {
     frame nf = {is_obj, 0, 0, false};
     if (e->fmt == KP_OUT_JSON) {
         json_before_value(e);
-        fputc(is_obj ? '{' : '[', e->f);
+        out_putc(e, is_obj ? '{' : '[');
     } else {
         if (e->depth == 0) {
             nf.indent = 0;
@@ -207,16 +251,17 @@ static void close_container(kp_emit *e) {
     frame fr = e->st[--e->depth];
     if (e->fmt == KP_OUT_JSON) {
         if (fr.count) {
-            fputc('\n', e->f);
+            out_putc(e, '\n');
             indent(e, (int)e->depth * 4);
         }
-        fputc(fr.is_obj ? '}' : ']', e->f);
+        out_putc(e, fr.is_obj ? '}' : ']');
         return;
     }
     if (fr.count == 0) {
         /* after "- " (inline) or at the top no space is needed; after "key:" one is */
         bool space = e->depth > 0 && !fr.inline_first;
-        fprintf(e->f, "%s%s\n", space ? " " : "", fr.is_obj ? "{}" : "[]");
+        if (space) out_putc(e, ' ');
+        out_puts(e, fr.is_obj ? "{}\n" : "[]\n");
     }
 }
 
@@ -229,24 +274,24 @@ void kp_emit_key(kp_emit *e, const char *key) {
     if (!usable(e) || e->depth == 0) return;
     frame *fr = &e->st[e->depth - 1];
     if (e->fmt == KP_OUT_JSON) {
-        fputs(fr->count ? ",\n" : "\n", e->f);
+        out_puts(e, fr->count ? ",\n" : "\n");
         indent(e, (int)e->depth * 4);
         fr->count++;
-        json_str(e->f, key, strlen(key));
-        fputs(": ", e->f);
+        json_str(e, key, strlen(key));
+        out_puts(e, ": ");
         e->after_key = true;
         return;
     }
     if (fr->count == 0 && fr->inline_first) {
         /* first key right after "- " */
     } else {
-        if (fr->count == 0 && e->depth > 1) fputc('\n', e->f);
+        if (fr->count == 0 && e->depth > 1) out_putc(e, '\n');
         indent(e, fr->indent);
     }
     fr->count++;
-    if (yaml_needs_quotes(key, strlen(key))) json_str(e->f, key, strlen(key));
-    else fputs(key, e->f);
-    fputc(':', e->f);
+    if (yaml_needs_quotes(key, strlen(key))) json_str(e, key, strlen(key));
+    else out_puts(e, key);
+    out_putc(e, ':');
 }
 
 void kp_emit_kv_str(kp_emit *e, const char *key, const char *s) {
@@ -282,6 +327,10 @@ kp_table *kp_table_new(int n_cols) {
 }
 
 kp_status kp_table_status(const kp_table *t) { return t ? t->status : KP_ENOMEM; }
+
+void kp_table_fail(kp_table *t, kp_status st) {
+    if (t && t->status == KP_OK) t->status = st;
+}
 
 /* Takes ownership of cell (a kp_malloc allocation; NULL = the allocation failed). */
 static void add_owned(kp_table *t, char *cell) {

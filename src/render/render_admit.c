@@ -15,7 +15,7 @@ static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
     size_t nl = strlen(ns), ml = strlen(name);
     char *ref = kp_malloc(nl + ml + 2);
     if (!ref) {
-        kp_emit_str(e, "");
+        kp_emit_fail(e, KP_ENOMEM);
         return;
     }
     memcpy(ref, ns, nl);
@@ -25,10 +25,10 @@ static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
     kp_free(ref);
 }
 
-static void emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index node,
-                            kp_index pod, unsigned conds, const kp_admission *a) {
+static kp_status emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index node,
+                                 kp_index pod, unsigned conds, const kp_admission *a) {
     kp_emit *e = kp_emit_new(f, fmt);
-    if (!e) return;
+    if (!e) return KP_ENOMEM;
     kp_emit_obj_begin(e);
     kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
     kp_emit_kv_str(e, "kind", "AdmissionResult");
@@ -98,13 +98,15 @@ static void emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_ind
         if (conds & (1u << c)) kp_emit_str(e, kp_node_condition_name(1u << c));
     kp_emit_arr_end(e);
     kp_emit_obj_end(e);
+    kp_status st = kp_emit_status(e);
     kp_emit_free(e);
+    return st;
 }
 
-static void print_table(FILE *f, const kp_cluster *cl, kp_index node, kp_index pod,
-                        const kp_admission *a) {
-    kp_table *t = kp_table_new(5);
-    if (!t) return;
+/* Both tables are built before anything is written: out of memory writes nothing. */
+static kp_status print_table(FILE *f, const kp_cluster *cl, kp_index node, kp_index pod,
+                             const kp_admission *a) {
+    kp_table *t = kp_table_new(5), *vt = NULL;
     kp_table_add(t, "POD");
     kp_table_add(t, "NODE");
     kp_table_add(t, "CRITICAL");
@@ -115,39 +117,45 @@ static void print_table(FILE *f, const kp_cluster *cl, kp_index node, kp_index p
     kp_table_add(t, kp_admission_critical(a) ? "true" : "false");
     kp_table_add(t, kp_admission_admitted(a) ? "true" : "false");
     kp_table_add(t, *kp_admission_reason(a) ? kp_admission_reason(a) : "<none>");
-    kp_table_print(t, f);
-    kp_table_free(t);
-    fprintf(f, "\nMessage: %s\n", kp_admission_message(a));
-    if (kp_admission_failure_count(a)) {
-        fprintf(f, "\nFailed before preemption:\n");
-        for (size_t i = 0; i < kp_admission_failure_count(a); i++) {
-            const kp_admit_reason *r = kp_admission_failure(a, i);
-            fprintf(f, "  %s: %s\n", r->reason, r->message);
-        }
-    }
     if (kp_admission_victim_count(a)) {
-        fprintf(f, "\n");
-        t = kp_table_new(4);
-        if (!t) return;
-        kp_table_add(t, "VICTIM");
-        kp_table_add(t, "QOS");
-        kp_table_add(t, "PRIORITY");
-        kp_table_add(t, "STATUS");
+        vt = kp_table_new(4);
+        kp_table_add(vt, "VICTIM");
+        kp_table_add(vt, "QOS");
+        kp_table_add(vt, "PRIORITY");
+        kp_table_add(vt, "STATUS");
         for (size_t i = 0; i < kp_admission_victim_count(a); i++) {
             const kp_admit_victim *v = kp_admission_victim(a, i);
-            kp_table_addf(t, "%s/%s", kp_cluster_pod_namespace(cl, v->pod),
+            kp_table_addf(vt, "%s/%s", kp_cluster_pod_namespace(cl, v->pod),
                           kp_cluster_pod_name(cl, v->pod));
-            kp_table_add(t, kp_qos_name(v->qos));
-            kp_table_addf(t, "%d", (int)v->priority);
-            kp_table_add(t, KP_ADMIT_VICTIM_PHASE "/" KP_ADMIT_VICTIM_REASON);
+            kp_table_add(vt, kp_qos_name(v->qos));
+            kp_table_addf(vt, "%d", (int)v->priority);
+            kp_table_add(vt, KP_ADMIT_VICTIM_PHASE "/" KP_ADMIT_VICTIM_REASON);
         }
-        kp_table_print(t, f);
-        kp_table_free(t);
     }
+    kp_status st = kp_table_status(t);
+    if (st == KP_OK && kp_admission_victim_count(a)) st = kp_table_status(vt);
+    if (st == KP_OK) {
+        kp_table_print(t, f);
+        fprintf(f, "\nMessage: %s\n", kp_admission_message(a));
+        if (kp_admission_failure_count(a)) {
+            fprintf(f, "\nFailed before preemption:\n");
+            for (size_t i = 0; i < kp_admission_failure_count(a); i++) {
+                const kp_admit_reason *r = kp_admission_failure(a, i);
+                fprintf(f, "  %s: %s\n", r->reason, r->message);
+            }
+        }
+        if (vt) {
+            fprintf(f, "\n");
+            kp_table_print(vt, f);
+        }
+    }
+    kp_table_free(t);
+    kp_table_free(vt);
+    return st;
 }
 
-void kp_render_admission(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index node, kp_index pod,
-                         unsigned conditions, const kp_admission *a) {
-    if (fmt == KP_OUT_TABLE) print_table(f, cl, node, pod, a);
-    else emit_structured(f, fmt, cl, node, pod, conditions, a);
+kp_status kp_render_admission(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index node,
+                              kp_index pod, unsigned conditions, const kp_admission *a) {
+    if (fmt == KP_OUT_TABLE) return print_table(f, cl, node, pod, a);
+    return emit_structured(f, fmt, cl, node, pod, conditions, a);
 }

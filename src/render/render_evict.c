@@ -12,10 +12,12 @@
 #include "kprio/quantity.h"
 #include "kprio/render_kubelet.h"
 
-/* A growing table cell (no length limit); out of memory leaves what fitted. */
+/* A growing table cell (no length limit); out of memory sets nomem, which fails the table or
+ * document the text goes to (nothing is written). */
 typedef struct {
     char *p;
     size_t n, cap;
+    bool nomem;
 } text;
 
 static void text_add(text *t, const char *fmt, ...)
@@ -33,7 +35,10 @@ static void text_add(text *t, const char *fmt, ...) {
         size_t cap = t->cap ? t->cap : 256;
         while (cap <= t->n + (size_t)w) cap *= 2;
         char *np = kp_realloc(t->p, cap);
-        if (!np) return;
+        if (!np) {
+            t->nomem = true;
+            return;
+        }
         t->p = np;
         t->cap = cap;
         va_start(ap, fmt);
@@ -45,6 +50,7 @@ static void text_add(text *t, const char *fmt, ...) {
 
 /* Adds the cell (or `empty` when nothing was written) and starts the next one. */
 static void text_cell(kp_table *t, text *c, const char *empty) {
+    if (c->nomem) kp_table_fail(t, KP_ENOMEM);
     kp_table_add(t, c->n ? c->p : empty);
     c->n = 0;
     if (c->p) c->p[0] = 0;
@@ -53,6 +59,7 @@ static void text_cell(kp_table *t, text *c, const char *empty) {
 static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
     text ref = {0};
     text_add(&ref, "%s/%s", kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
+    if (ref.nomem) kp_emit_fail(e, KP_ENOMEM);
     kp_emit_str(e, ref.p ? ref.p : "");
     kp_free(ref.p);
 }
@@ -276,7 +283,8 @@ void kp_evict_report_step(kp_evict_report *r, const kp_evict_manager *m, const c
     r->n_steps++;
 }
 
-void kp_evict_report_finish(kp_evict_report *r) {
+kp_status kp_evict_report_finish(kp_evict_report *r) {
+    kp_status st;
     if (r->e) {
         if (r->n_steps == 0) {
             kp_emit_key(r->e, "steps");
@@ -284,20 +292,19 @@ void kp_evict_report_finish(kp_evict_report *r) {
         }
         kp_emit_arr_end(r->e);
         kp_emit_obj_end(r->e);
-        kp_emit_free(r->e);
+        st = kp_emit_status(r->e);
+        kp_emit_free(r->e); /* writes the document, unless it failed */
         r->e = NULL;
     } else {
-        kp_table_print(r->t, r->f);
+        st = kp_table_print(r->t, r->f); /* prints nothing when it failed */
     }
     r->finished = true;
+    return st;
 }
 
 void kp_evict_report_free(kp_evict_report *r) {
     if (!r) return;
-    if (r->e) { /* not finished: close the document where it stands */
-        kp_emit_obj_end(r->e);
-        kp_emit_free(r->e);
-    }
+    kp_emit_discard(r->e); /* not finished: nothing is written */
     kp_table_free(r->t);
     kp_free(r);
 }

@@ -78,9 +78,8 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
     kp_emit_arr_end(e);
 }
 
-static void print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
+static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
     kp_table *t = kp_table_new(5);
-    if (!t) return;
     kp_table_add(t, "POD");
     kp_table_add(t, "PRIORITY");
     kp_table_add(t, "OUTCOME");
@@ -114,8 +113,9 @@ static void print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
             kp_table_add(t, r->message);
         }
     }
-    kp_table_print(t, f);
+    kp_status st = kp_table_print(t, f); /* prints nothing when it failed */
     kp_table_free(t);
+    return st;
 }
 
 /* ---------------------------------------------------------------- explain */
@@ -303,10 +303,11 @@ kp_status kp_render_schedule(FILE *f, const kp_sched *s, const kp_cluster *cl, k
         emit_plan(s, cl, e);
         if (has_explain) emit_explain(s, cl, &x, e);
         kp_emit_obj_end(e);
+        kp_status st = kp_emit_status(e);
         kp_emit_free(e);
-        return KP_OK;
+        return st;
     }
-    print_table(s, cl, f);
-    if (has_explain) print_explain(s, cl, &x, f);
-    return KP_OK;
+    kp_status st = print_table(s, cl, f);
+    if (st == KP_OK && has_explain) print_explain(s, cl, &x, f);
+    return st;
 }

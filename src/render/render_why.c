@@ -108,8 +108,9 @@ static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl
         kp_emit_arr_end(e);
     }
     kp_emit_obj_end(e);
+    kp_status st = kp_emit_status(e);
     kp_emit_free(e);
-    return KP_OK;
+    return st;
 }
 
 kp_status kp_render_why(FILE *f, const kp_why_answer *a, const kp_cluster *cl, const char *target,

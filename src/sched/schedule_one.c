@@ -306,6 +306,7 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
             res->pub.nominated_node = pr.node;
             res->pub.pdb_violations += pr.pdb_violations;
             st = add_victims(res, pr.victims, pr.n_victims, pr.node);
+            if (st != KP_OK) kp_error_set(err, st, "out of memory");
             if (pr.n_victims) *changed = true;
             if (s->until_settled) {
                 /* victims terminate at once: they leave their node */

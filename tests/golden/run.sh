@@ -1,7 +1,8 @@
 #!/bin/sh
 # Golden end-to-end cases: tests/golden/<case>/ holds `args` (the kprio command line, one line,
 # run from inside the case directory), the input files, `expected` (exact stdout) and optionally
-# `expected_rc` (exit status, default 0) and `expected_stderr` (a substring of stderr).
+# `expected_rc` (exit status, default 0), `expected_stderr` (a substring of stderr) and
+# `expected_stderr_exact` (the whole of stderr).
 B=$(cd "${1:-build}" && pwd)
 pass=0; fail=0
 for d in tests/golden/*/; do
@@ -18,6 +19,10 @@ for d in tests/golden/*/; do
     if [ -f "$d/expected_stderr" ]; then
         grep -qF -- "$(cat "$d/expected_stderr")" /tmp/kprio-golden-err.$$ || {
             echo "golden $name: stderr lacks '$(cat "$d/expected_stderr")'"; cat /tmp/kprio-golden-err.$$; ok=0; }
+    fi
+    if [ -f "$d/expected_stderr_exact" ]; then
+        diff -u "$d/expected_stderr_exact" /tmp/kprio-golden-err.$$ >/tmp/kprio-golden-diff.$$ || {
+            echo "golden $name: stderr differs"; cat /tmp/kprio-golden-diff.$$; ok=0; }
     fi
     if grep -q 'ERROR: \(AddressSanitizer\|LeakSanitizer\)\|runtime error:' /tmp/kprio-golden-err.$$; then
         echo "golden $name: sanitizer report"; cat /tmp/kprio-golden-err.$$; ok=0

@@ -1,0 +1,193 @@
+/* Allocation-failure sweep through the CLI (issue 17 item 5): every command (inspect, schedule,
+ * why, evict, admit) runs in-process on a golden case, once normally and then with the Nth
+ * allocation failing, for N spread over the whole run (one-shot and sticky failures). For each
+ * N: exit 0 with exactly the normal output (a failure the library absorbed changes nothing), or
+ * exit 1 with exactly "kprio: out of memory" on stderr and nothing on stdout. Never a crash (the
+ * ASan build runs it too), never another message, never a partial document.
+ *
+ * The command files are compiled into the test; their USAGE / HELP texts are renamed apart. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/alloc.h"
+#include "harness.h"
+
+#define USAGE admit_USAGE
+#include "cli/cmd_admit.c"
+#undef USAGE
+#define USAGE evict_USAGE
+#include "cli/cmd_evict.c"
+#undef USAGE
+#define USAGE inspect_USAGE
+#define HELP inspect_HELP
+#include "cli/cmd_inspect.c"
+#undef USAGE
+#undef HELP
+#define USAGE schedule_USAGE
+#define HELP schedule_HELP
+#include "cli/cmd_schedule.c"
+#undef USAGE
+#undef HELP
+#include "cli/cmd_why.c"
+#include "cli/common.c"
+
+#define G "tests/golden/"
+
+typedef int (*cmd_fn)(int, char **);
+
+static char out[1 << 20], err[1 << 16], want[1 << 20], want_err[1 << 16];
+
+/* Out of memory: "kprio: out of memory" is the last and only error line; before it only the
+ * warnings the normal run printed (the input was loaded before memory ran out). */
+static bool oom_message(const char *e) {
+    static const char line[] = "kprio: out of memory\n";
+    size_t n = strlen(e), k = sizeof line - 1;
+    return n >= k && strcmp(e + n - k, line) == 0 && strncmp(e, want_err, n - k) == 0;
+}
+
+/* Runs fn with stdout and stderr captured into out / err. */
+static int run_cmd(cmd_fn fn, int argc, char **argv) {
+    fflush(stdout);
+    fflush(stderr);
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    if (!fo || !fe) return -1;
+    int so = dup(1), se = dup(2);
+    dup2(fileno(fo), 1);
+    dup2(fileno(fe), 2);
+    int rc = fn(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(so, 1);
+    dup2(se, 2);
+    close(so);
+    close(se);
+    rewind(fo);
+    rewind(fe);
+    out[fread(out, 1, sizeof out - 1, fo)] = 0;
+    err[fread(err, 1, sizeof err - 1, fe)] = 0;
+    fclose(fo);
+    fclose(fe);
+    return rc;
+}
+
+/* The sweep for one command line. Returns the number of runs that failed with out of memory. */
+static int sweep(cmd_fn fn, char **argv) {
+    int argc = 0;
+    while (argv[argc]) argc++;
+    unsigned long before = kp__alloc_count();
+    int rc = run_cmd(fn, argc, argv);
+    unsigned long total = kp__alloc_count() - before;
+    KT_CHECK_INT(rc, 0);
+    if (rc != 0) {
+        fprintf(stderr, "  %s: %s", argv[0], err);
+        return 0;
+    }
+    KT_CHECK(strlen(out) > 20);
+    memcpy(want, out, strlen(out) + 1);
+    memcpy(want_err, err, strlen(err) + 1); /* warnings of the input, if any */
+    /* every N up to 40, then about 300 more spread evenly over the run, then the last ones */
+    /* KP_OOM_SWEEP_ALL=1: every N (minutes under ASan) */
+    unsigned long step = total > 340 && !getenv("KP_OOM_SWEEP_ALL") ? (total - 40) / 300 : 1;
+    if (getenv("KP_TEST_VERBOSE"))
+        fprintf(stderr, "  %s %s: %lu allocations\n", argv[0], argv[argc - 1], total);
+    int oom = 0;
+    for (unsigned long n = 0; n <= total + 2; n = n < 40 || n + 4 > total ? n + 1 : n + step) {
+        for (int sticky = 0; sticky < 2; sticky++) {
+            kp__alloc_fail_after((long)n, sticky != 0);
+            rc = run_cmd(fn, argc, argv);
+            kp__alloc_fail_after(-1, false);
+            bool ok = rc == 0 ? strcmp(out, want) == 0 && strcmp(err, want_err) == 0
+                              : rc == 1 && out[0] == 0 && oom_message(err);
+            if (!ok) {
+                fprintf(stderr, "  %s, failing allocation %lu%s: exit %d, stderr \"%s\", %s\n",
+                        argv[0], n, sticky ? " (sticky)" : "", rc, err,
+                        out[0] ? (rc ? "output written" : "output differs") : "no output");
+                if (getenv("KP_TEST_VERBOSE"))
+                    fprintf(stderr, "--- got\n%s--- want\n%s", out, want);
+                kt_failed_checks++;
+                return oom;
+            }
+            if (rc) oom++;
+        }
+    }
+    return oom;
+}
+
+KT_TEST(inspect_all_formats) {
+    const char *fmts[] = {"-otable", "-ojson", "-oyaml"};
+    for (int k = 0; k < 3; k++) {
+        char *argv[] = {"inspect", "-f", G "inspect-workload-kinds/input.yaml", (char *)fmts[k],
+                        NULL};
+        KT_CHECK(sweep(kp_cmd_inspect, argv) > 10);
+    }
+}
+
+KT_TEST(schedule_with_explain) {
+    const char *fmts[] = {"-otable", "-ojson", "-oyaml"};
+    for (int k = 0; k < 3; k++) {
+        char *argv[] = {"schedule",
+                        "-f",
+                        G "sched-explain/cluster.yaml",
+                        "-f",
+                        G "sched-explain/whatif-critical.yaml",
+                        "--explain",
+                        "batch/etl-4",
+                        (char *)fmts[k],
+                        NULL};
+        KT_CHECK(sweep(kp_cmd_schedule, argv) > 10);
+    }
+}
+
+KT_TEST(why_preempted) {
+    const char *fmts[] = {"-otable", "-ojson"};
+    for (int k = 0; k < 2; k++) {
+        char *argv[] = {"why", "default/mid-pod3", "-f", G "preempt-why/cluster.yaml", "--seed",
+                        "1",   (char *)fmts[k],    NULL};
+        KT_CHECK(sweep(kp_cmd_why, argv) > 10);
+    }
+}
+
+KT_TEST(evict_steps) {
+    const char *fmts[] = {"-otable", "-ojson"};
+    for (int k = 0; k < 2; k++) {
+        char *argv[] = {"evict",
+                        "-f",
+                        G "evict-memory-pressure-json/cluster.yaml",
+                        "--node",
+                        "n1",
+                        "--summary",
+                        G "evict-memory-pressure-json/s2.json",
+                        "--summary",
+                        G "evict-memory-pressure-json/s3.json",
+                        "--summary",
+                        G "evict-memory-pressure-json/s5.json",
+                        "--eviction-hard",
+                        "memory.available<1Gi",
+                        "--eviction-soft",
+                        "memory.available<2Gi",
+                        "--eviction-soft-grace-period",
+                        "memory.available=2m",
+                        "--eviction-max-pod-grace-period",
+                        "5",
+                        "--enforce-node-allocatable",
+                        "",
+                        (char *)fmts[k],
+                        NULL};
+        KT_CHECK(sweep(kp_cmd_evict, argv) > 10);
+    }
+}
+
+KT_TEST(admit_with_preemption) {
+    const char *fmts[] = {"-otable", "-ojson", "-oyaml"};
+    for (int k = 0; k < 3; k++) {
+        char *argv[] = {
+            "admit", "-f",    G "admit-preempt-qos-order/node.yaml",     "--node",
+            "n1",    "--pod", G "admit-preempt-qos-order/critical.yaml", (char *)fmts[k],
+            NULL};
+        KT_CHECK(sweep(kp_cmd_admit, argv) > 10);
+    }
+}
+
+KT_MAIN(KT_CASE(inspect_all_formats), KT_CASE(schedule_with_explain), KT_CASE(why_preempted),
+        KT_CASE(evict_steps), KT_CASE(admit_with_preemption))
