@@ -77,10 +77,9 @@ fail:
     return NULL;
 }
 
-int kp_cmd_admit(int argc, char **argv) {
-    kp_cli_common c;
-    memset(&c, 0, sizeof c);
-    c.out = KP_OUT_TABLE;
+/* The command proper; the caller owns the common options (-f list) and frees them. */
+static int run_admit(kp_cli_common *c, int argc, char **argv) {
+    c->out = KP_OUT_TABLE;
     const char *node_name = NULL, *pod_file = NULL, *bad_cond = NULL;
     unsigned set_bits = 0, set_vals = 0; /* --node-condition overrides, later ones win */
     for (int i = 1; i < argc; i++) {
@@ -90,7 +89,7 @@ int kp_cmd_admit(int argc, char **argv) {
             fputs(USAGE, stdout);
             return KP_EXIT_OK;
         }
-        int r = kp_cli_common_arg(&c, argc, argv, &i);
+        int r = kp_cli_common_arg(c, argc, argv, &i);
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         if (kp_cli_is_opt(arg, "--node")) {
@@ -112,7 +111,7 @@ int kp_cmd_admit(int argc, char **argv) {
             return kp_cli_usage_error("admit", USAGE, "unknown argument \"%s\"", arg);
         }
     }
-    if (c.n_files == 0) return kp_cli_usage_error("admit", USAGE, "no input: give -f FILE");
+    if (c->n_files == 0) return kp_cli_usage_error("admit", USAGE, "no input: give -f FILE");
     if (!node_name) return kp_cli_usage_error("admit", USAGE, "--node is required");
     if (!pod_file) return kp_cli_usage_error("admit", USAGE, "--pod is required");
     if (bad_cond) {
@@ -122,7 +121,7 @@ int kp_cmd_admit(int argc, char **argv) {
                                  bad_cond);
     }
     kp_index pod = -1;
-    kp_cluster *cl = load_all(&c, pod_file, &pod);
+    kp_cluster *cl = load_all(c, pod_file, &pod);
     if (!cl) return KP_EXIT_ERROR;
     kp_index node = kp_cluster_find_node(cl, node_name);
     if (node < 0) {
@@ -145,9 +144,17 @@ int kp_cmd_admit(int argc, char **argv) {
         return KP_EXIT_ERROR;
     }
     int rc = KP_EXIT_OK;
-    if (kp_render_admission(stdout, c.out, cl, node, pod, o.conditions, a) != KP_OK)
+    if (kp_render_admission(stdout, c->out, cl, node, pod, o.conditions, a) != KP_OK)
         rc = kp_cli_print_status(KP_ENOMEM); /* nothing was written */
     kp_admission_free(a);
     kp_cluster_free(cl);
+    return rc;
+}
+
+int kp_cmd_admit(int argc, char **argv) {
+    kp_cli_common c;
+    kp_cli_common_init(&c);
+    int rc = run_admit(&c, argc, argv);
+    kp_cli_common_free(&c);
     return rc;
 }

@@ -166,10 +166,9 @@ out:
     return rc;
 }
 
-int kp_cmd_evict(int argc, char **argv) {
-    kp_cli_common c;
-    memset(&c, 0, sizeof c);
-    c.out = KP_OUT_TABLE;
+/* The command proper; the caller owns the common options (-f list) and frees them. */
+static int run_evict(kp_cli_common *c, int argc, char **argv) {
+    c->out = KP_OUT_TABLE;
     const char *node_name = NULL, *config_file = NULL;
     kp_evict_fs_layout layout = KP_EVFS_AUTO;
     int n_sum = 0, n_flags = 0, n_reclaim = 0;
@@ -189,7 +188,7 @@ int kp_cmd_evict(int argc, char **argv) {
             rc = KP_EXIT_OK;
             goto out;
         }
-        int r = kp_cli_common_arg(&c, argc, argv, &i);
+        int r = kp_cli_common_arg(c, argc, argv, &i);
         if (r < 0) goto out;
         if (r > 0) continue;
         const char *v;
@@ -223,7 +222,7 @@ int kp_cmd_evict(int argc, char **argv) {
             goto out;
         }
     }
-    if (c.n_files == 0) {
+    if (c->n_files == 0) {
         rc = kp_cli_usage_error("evict", USAGE, "no input: give -f FILE");
         goto out;
     }
@@ -235,11 +234,19 @@ int kp_cmd_evict(int argc, char **argv) {
         rc = kp_cli_usage_error("evict", USAGE, "--summary is required");
         goto out;
     }
-    rc = run(&c, node_name, summaries, n_sum, config_file, flags, n_flags, reclaim, n_reclaim,
+    rc = run(c, node_name, summaries, n_sum, config_file, flags, n_flags, reclaim, n_reclaim,
              layout);
 out:
     kp_free(summaries);
     kp_free(reclaim);
     kp_free(flags);
+    return rc;
+}
+
+int kp_cmd_evict(int argc, char **argv) {
+    kp_cli_common c;
+    kp_cli_common_init(&c);
+    int rc = run_evict(&c, argc, argv);
+    kp_cli_common_free(&c);
     return rc;
 }

@@ -32,15 +32,14 @@ static const char *HELP =
     "error (unknown option, missing or bad option value).\n";
 
 
-int kp_cmd_schedule(int argc, char **argv) {
-    kp_cli_common c;
-    memset(&c, 0, sizeof c);
+/* The command proper; the caller owns the common options (-f list) and frees them. */
+static int run_schedule(kp_cli_common *c, int argc, char **argv) {
     const char *config = NULL, *sched_name = NULL, *explain = NULL, *compat = NULL;
     uint64_t seed = 0;
     bool settled = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int r = kp_cli_common_arg(&c, argc, argv, &i);
+        int r = kp_cli_common_arg(c, argc, argv, &i);
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -74,7 +73,7 @@ int kp_cmd_schedule(int argc, char **argv) {
             return kp_cli_usage_error("schedule", USAGE, "unknown option \"%s\"", a);
         }
     }
-    if (c.n_files == 0)
+    if (c->n_files == 0)
         return kp_cli_usage_error("schedule", USAGE, "no input: give at least one -f FILE");
 
     kp_error err;
@@ -84,7 +83,7 @@ int kp_cmd_schedule(int argc, char **argv) {
         kp_cli_print_error(&err);
         return KP_EXIT_ERROR;
     }
-    kp_cluster *cl = kp_cli_load(&c);
+    kp_cluster *cl = kp_cli_load(c);
     if (!cl) {
         kp_sched_config_free(cfg);
         return KP_EXIT_ERROR;
@@ -120,11 +119,19 @@ int kp_cmd_schedule(int argc, char **argv) {
         rc = KP_EXIT_ERROR;
         goto out;
     }
-    if (kp_render_schedule(stdout, s, cl, c.out) != KP_OK)
+    if (kp_render_schedule(stdout, s, cl, c->out) != KP_OK)
         rc = kp_cli_print_status(KP_ENOMEM); /* nothing was written */
 out:
     kp_sched_free(s);
     kp_cluster_free(cl);
     kp_sched_config_free(cfg);
+    return rc;
+}
+
+int kp_cmd_schedule(int argc, char **argv) {
+    kp_cli_common c;
+    kp_cli_common_init(&c);
+    int rc = run_schedule(&c, argc, argv);
+    kp_cli_common_free(&c);
     return rc;
 }

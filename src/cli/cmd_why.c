@@ -19,9 +19,8 @@ static const char *why_usage =
     "kprio why NAMESPACE/NAME -f FILE... [--config FILE] [--seed N] [--compat VERSION] "
     "[-o table|json|yaml]";
 
-int kp_cmd_why(int argc, char **argv) {
-    kp_cli_common common;
-    memset(&common, 0, sizeof common);
+/* The command proper; the caller owns the common options (-f list) and frees them. */
+static int run_why(kp_cli_common *common, int argc, char **argv) {
     const char *target = NULL, *config = NULL, *compat = NULL;
     uint64_t seed = 0;
     for (int i = 1; i < argc; i++) {
@@ -34,7 +33,7 @@ int kp_cmd_why(int argc, char **argv) {
                 why_usage);
             return KP_EXIT_OK;
         }
-        int r = kp_cli_common_arg(&common, argc, argv, &i);
+        int r = kp_cli_common_arg(common, argc, argv, &i);
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         if (kp_cli_is_opt(argv[i], "--config")) {
@@ -63,7 +62,7 @@ int kp_cmd_why(int argc, char **argv) {
         }
     }
     if (!target) return kp_cli_usage_error("why", why_usage, "missing NAMESPACE/NAME");
-    if (common.n_files == 0) return kp_cli_usage_error("why", why_usage, "missing -f FILE");
+    if (common->n_files == 0) return kp_cli_usage_error("why", why_usage, "missing -f FILE");
 
     kp_error err;
     kp_error_clear(&err);
@@ -77,7 +76,7 @@ int kp_cmd_why(int argc, char **argv) {
         goto out;
     }
     /* the run binds pods in run_cl; the what-ifs read what_cl, the same inputs untouched */
-    if (!(run_cl = kp_cli_load(&common)) || !(what_cl = kp_cli_load(&common))) goto out;
+    if (!(run_cl = kp_cli_load(common)) || !(what_cl = kp_cli_load(common))) goto out;
     kp_index pod = kp_cluster_find_pod(run_cl, target);
     if (pod < 0) {
         kp_cli_eprintf("kprio: why: no pod %s in the input", target);
@@ -92,7 +91,7 @@ int kp_cmd_why(int argc, char **argv) {
         kp_cli_print_error(&err);
         goto out;
     }
-    if (kp_render_why(stdout, kp_why_get(w), what_cl, target, common.out) != KP_OK) {
+    if (kp_render_why(stdout, kp_why_get(w), what_cl, target, common->out) != KP_OK) {
         kp_cli_print_status(KP_ENOMEM);
         goto out;
     }
@@ -102,5 +101,13 @@ out:
     kp_sched_config_free(cfg);
     kp_cluster_free(run_cl);
     kp_cluster_free(what_cl);
+    return rc;
+}
+
+int kp_cmd_why(int argc, char **argv) {
+    kp_cli_common common;
+    kp_cli_common_init(&common);
+    int rc = run_why(&common, argc, argv);
+    kp_cli_common_free(&common);
     return rc;
 }
