@@ -246,7 +246,7 @@ static kp_status split_item(void *ctx, const char *start, size_t len, long idx) 
     b->cur_item = idx;
     kp_status st =
         parse_json_doc(b, start, len, (uint64_t)(start - b->doc.buf), b->doc.len, b->doc.buf);
-    if (st == KP_OK && b->input) kp__input_advance(b->input, start + len);
+    if (st == KP_OK && b->input) st = kp__input_advance(b->input, start + len, b->err);
     return st;
 }
 
