@@ -100,7 +100,7 @@ static kp_status read_fd(int fd, size_t max_bytes, char **buf, size_t *len, kp_e
     }
     struct stat st1;
     if (st == KP_OK && reg && fstat(fd, &st1) == 0 &&
-        ((uint64_t)st1.st_size != n || mtime_ns(&st1) != mtime_ns(&st0)))
+        (st1.st_size != st0.st_size || mtime_ns(&st1) != mtime_ns(&st0)))
         st = kp_error_set(err, KP_EIO, CHANGED);
     if (st != KP_OK) {
         kp__free(b);
