@@ -37,8 +37,12 @@ kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char 
                                  kp_error *err);
 /* Loads a file, "-" (stdin) or a directory (files ending in .json, .yaml, .yml; subdirectories
  * only when recursive), like kubectl -f / -R. Directory entries are read in name order.
- * Errors: those of kp_cluster_load_buffer, KP_EIO (a file or directory that cannot be read),
- * KP_ELIMIT (directories nested deeper than kprio's limit), KP_ENOMEM. */
+ * Inside a directory only regular files (and symbolic links to them) are read: FIFOs, sockets
+ * and devices are skipped, so a walk never blocks; named directly, a FIFO or character device
+ * is read to its end like stdin (as kubectl -f does), within the input limit.
+ * Errors: those of kp_cluster_load_buffer, KP_EIO (a file or directory that cannot be read, a
+ * socket, a file that changed while it was read), KP_ELIMIT (directories nested deeper than
+ * kprio's limit, an input over kp_cluster_set_max_input_bytes), KP_ENOMEM. */
 kp_status kp_cluster_load_path(kp_cluster *cl, const char *path, bool recursive, kp_error *err);
 
 /* Completes the model after all loads: validates and resolves PriorityClasses and each pod's
@@ -49,10 +53,21 @@ kp_status kp_cluster_load_path(kp_cluster *cl, const char *path, bool recursive,
  * After an error (of a load or of finalize) the cluster is only fit for kp_cluster_free. */
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err);
 
-/* Progress of a long load: called about every 32 MB of an input file (and once at its end) with
- * the file name, bytes read so far and the file size. The CLI uses it for its progress line. */
+/* Progress of a long load: called when a mapped file (1 MB or more) starts (done = 0), about
+ * every 32 MB of an input file and once at its end, with the file name, bytes read so far and
+ * the file size. The CLI uses it for its progress line.
+ * A file that changes while it is read (its size or modification time; checked after each call
+ * and at every 16 MB) fails the load with KP_EIO "file changed while it was read". */
 typedef void (*kp_progress_fn)(void *ctx, const char *source, uint64_t done, uint64_t total);
 void kp_cluster_set_progress(kp_cluster *cl, kp_progress_fn fn, void *ctx);
+
+/* Largest input one load may read, in bytes: a file, a stream (stdin, a FIFO, a device) or a
+ * buffer. Beyond it a load fails with KP_ELIMIT "input is larger than the limit of N bytes",
+ * naming the file in err->source; an endless input (/dev/zero) stops there. 0 restores the
+ * default, KP_CLUSTER_MAX_INPUT_BYTES_DEFAULT (16 GiB). A mapped file costs little memory
+ * whatever its size; a stream is held whole while it is parsed. */
+#define KP_CLUSTER_MAX_INPUT_BYTES_DEFAULT ((uint64_t)16 << 30)
+void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes);
 
 /* Counts. */
 size_t kp_cluster_node_count(const kp_cluster *cl);

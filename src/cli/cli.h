@@ -6,6 +6,7 @@
 #define KP_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "kprio/cluster.h"
@@ -14,13 +15,15 @@
 enum { KP_EXIT_OK = 0, KP_EXIT_ERROR = 1, KP_EXIT_USAGE = 2 };
 
 /* Options every cluster-reading command accepts: -f/--filename (repeatable, any number),
- * -R/--recursive, -o/--output. Initialise with kp_cli_common_init (or zero it) and release with
+ * -R/--recursive, -o/--output, --max-input-bytes N (bytes, optional Ki/Mi/Gi/Ti suffix: the
+ * largest input one -f may read, kp_cluster_set_max_input_bytes; default 16Gi). Initialise with kp_cli_common_init (or zero it) and release with
  * kp_cli_common_free; do not copy an initialised value (files may point into it). */
 typedef struct {
     const char **files; /* the -f values in order, borrowed from argv */
     int n_files;
     bool recursive;
     kp_outfmt out;
+    uint64_t max_input_bytes; /* --max-input-bytes; 0 = the library's default */
     int cap_files;
     const char *files_inline[16]; /* first 16 -f values: no allocation in the common case */
 } kp_cli_common;
@@ -37,6 +40,10 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i);
 const char *kp_cli_optval(int argc, char **argv, int *i, const char *cmd);
 /* True if argv[i] is exactly name or starts with "name=". */
 bool kp_cli_is_opt(const char *arg, const char *name);
+
+/* Parses a --max-input-bytes value: decimal bytes with an optional Ki, Mi, Gi or Ti suffix,
+ * at least 1. False if malformed or too large for 64 bits. */
+bool kp_cli_parse_bytes(const char *s, uint64_t *out);
 
 /* Loads and finalizes all -f inputs, printing warnings to stderr (and a one-line error on
  * failure). Returns NULL on error (caller exits 1). Shows progress on a terminal when slow. */

@@ -53,6 +53,7 @@ static kp_cluster *load_all(const kp_cli_common *c, const char *pod_file, kp_ind
         kp_cli_print_status(KP_ENOMEM);
         return NULL;
     }
+    kp_cluster_set_max_input_bytes(cl, c->max_input_bytes);
     for (int i = 0; i < c->n_files; i++) {
         if (kp_cluster_load_path(cl, c->files[i], c->recursive, &err) != KP_OK) goto fail;
     }

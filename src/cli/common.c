@@ -1,6 +1,7 @@
 /* Shared CLI plumbing: option parsing, loading with progress, error printing. */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,9 +57,40 @@ static bool add_file(kp_cli_common *c, const char *val) {
     return true;
 }
 
+bool kp_cli_parse_bytes(const char *s, uint64_t *out) {
+    uint64_t v = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9') return false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) return false;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    static const char *const suffix[] = {"", "Ki", "Mi", "Gi", "Ti"};
+    for (int k = 0; k < 5; k++) {
+        if (strcmp(p, suffix[k]) != 0) continue;
+        int shift = 10 * k;
+        if (shift && v > (UINT64_MAX >> shift)) return false;
+        *out = v << shift;
+        return *out > 0;
+    }
+    return false;
+}
+
 int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
     const char *a = argv[*i];
     const char *val = NULL;
+    if (kp_cli_is_opt(a, "--max-input-bytes")) {
+        val = kp_cli_optval(argc, argv, i, argv[0]);
+        if (!val) return -1;
+        if (!kp_cli_parse_bytes(val, &c->max_input_bytes)) {
+            fprintf(stderr,
+                    "kprio %s: invalid --max-input-bytes \"%s\" (a number of bytes >= 1, "
+                    "optionally with Ki, Mi, Gi or Ti)\nRun 'kprio %s --help' for usage.\n",
+                    argv[0], val, argv[0]);
+            return -1;
+        }
+        return 1;
+    }
     if (strcmp(a, "-R") == 0 || strcmp(a, "--recursive") == 0) {
         c->recursive = true;
         return 1;
@@ -123,9 +155,44 @@ typedef struct {
     uint64_t before; /* bytes of earlier files */
 } load_progress;
 
+/* The backstop for a mapped file cut short by another process between two of the library's
+ * checks (it checks the file's size at every 16 MB window and after each progress report): the
+ * next page read raises SIGBUS. While kp_cli_load runs, that prints the one line the library
+ * would have returned and exits 1, instead of a bus error. The library installs no handler. */
+static char bus_source[4096];
+static volatile sig_atomic_t bus_armed;
+
+static void put_err(const char *s) {
+    size_t n = strlen(s);
+    while (n) {
+        ssize_t w = write(2, s, n);
+        if (w <= 0) return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+static void on_sigbus(int sig) {
+    if (bus_armed) {
+        put_err("kprio: ");
+        put_err(bus_source);
+        put_err(": file changed while it was read\n");
+        _exit(KP_EXIT_ERROR);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void set_bus_source(const char *source) {
+    bus_armed = 0;
+    snprintf(bus_source, sizeof bus_source, "%s", source);
+    bus_armed = 1;
+}
+
 /* Progress line on a terminal once loading has taken over a second. */
 static void on_progress(void *ctx, const char *source, uint64_t done, uint64_t total) {
     load_progress *lp = ctx;
+    set_bus_source(source);
     if (!lp->tty || now_s() - lp->t0 <= 1.0) return;
     fprintf(stderr, "\rkprio: loading %s (file %d/%d): %.0f of %.0f MB, %.0f MB in all...", source,
             lp->file + 1, lp->n_files, (double)done / 1e6, (double)total / 1e6,
@@ -143,10 +210,20 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
     kp_error_clear(&err);
     load_progress lp = {now_s(), isatty(2) != 0, false, 0, c->n_files, 0};
     kp_cluster_set_progress(cl, on_progress, &lp);
+    kp_cluster_set_max_input_bytes(cl, c->max_input_bytes);
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigbus;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, &old_sa);
     for (int i = 0; i < c->n_files; i++) {
         lp.file = i;
         lp.before = kp_cluster_bytes_loaded(cl);
-        if (kp_cluster_load_path(cl, c->files[i], c->recursive, &err) != KP_OK) {
+        set_bus_source(c->files[i]);
+        kp_status st = kp_cluster_load_path(cl, c->files[i], c->recursive, &err);
+        bus_armed = 0;
+        if (st != KP_OK) {
+            sigaction(SIGBUS, &old_sa, NULL);
             if (lp.shown) fputc('\n', stderr);
             if (!err.source[0]) snprintf(err.source, sizeof err.source, "%s", c->files[i]);
             kp_cli_print_error(&err);
@@ -154,6 +231,7 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
             return NULL;
         }
     }
+    sigaction(SIGBUS, &old_sa, NULL);
     kp_cluster_set_progress(cl, NULL, NULL);
     if (kp_cluster_finalize(cl, &err) != KP_OK) {
         if (lp.shown) fputc('\n', stderr);

@@ -55,6 +55,7 @@ typedef struct kp_cluster {
     kp_progress_fn progress_fn; /* kp_cluster_set_progress */
     void *progress_ctx;
     uint64_t progress_next; /* offset in the current input of the next report */
+    uint64_t max_input_bytes; /* kp_cluster_set_max_input_bytes (src/io/load.c); 0 = default */
 
     /* well-known interned strings */
     kp_str s_default_scheduler, s_tcp, s_any_ip, s_hostname_key;

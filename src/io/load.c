@@ -1,6 +1,7 @@
 /* Object dispatch (kind -> decoder) and kp_cluster_load_buffer / kp_cluster_load_path. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,27 @@
         if (st_ != KP_OK) return st_; \
     } while (0)
 
-#define KP_MAX_FILE_BYTES ((size_t)8 << 30) /* 8 GiB: larger input is absurd for one snapshot */
-
 typedef struct {
     kp_cluster *cl;
     const char *source;
+    kp_input *in; /* the file being read, NULL for a caller's buffer */
 } load_ctx;
+
+void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes) {
+    cl->max_input_bytes = max_bytes;
+}
+
+static size_t max_input(const kp_cluster *cl) {
+    uint64_t m = cl->max_input_bytes ? cl->max_input_bytes : KP_CLUSTER_MAX_INPUT_BYTES_DEFAULT;
+    return m > SIZE_MAX - (1 << 20) ? SIZE_MAX - (1 << 20) : (size_t)m;
+}
+
+static kp_status limit_error(const kp_cluster *cl, const char *source, kp_error *err) {
+    kp_status st =
+        kp_error_set(err, KP_ELIMIT, "input is larger than the limit of %zu bytes", max_input(cl));
+    if (err) snprintf(err->source, sizeof err->source, "%s", source);
+    return st;
+}
 
 static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_node *n) {
     const kp_tnode *meta, *spec, *status;
@@ -243,6 +259,8 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     if (cl->progress_fn && obj->off >= cl->progress_next) {
         cl->progress_fn(cl->progress_ctx, lc->source, obj->off, doc->len);
         cl->progress_next = obj->off + PROGRESS_STEP;
+        /* the callback may have done anything: the decoder reads the tree, the parser the file */
+        if (lc->in) TRY(kp__input_check(lc->in, err));
     }
     kp_dctx d;
     memset(&d, 0, sizeof d);
@@ -344,10 +362,21 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
 /* buf: padded text; in: the input file it comes from, if any (lets the parser release pages). */
 static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf, size_t len,
                              kp_input *in, kp_error *err) {
-    load_ctx lc = {cl, source};
+    load_ctx lc = {cl, source, in};
     cl->progress_next = PROGRESS_STEP;
+    if (in && in->map && cl->progress_fn) {
+        /* a mapped file starts: the caller learns its name before any page of it is read */
+        cl->progress_fn(cl->progress_ctx, source, 0, len);
+        kp_status cst = kp__input_check(in, err);
+        if (cst != KP_OK) {
+            if (err) snprintf(err->source, sizeof err->source, "%s", source);
+            return cst;
+        }
+    }
     kp_status st = in ? kp__tree_parse_input(source, in, true, on_object, &lc, err)
                       : kp__tree_parse(source, buf, len, true, on_object, &lc, err);
+    /* a file rewritten while it was read: its error (or success) may come from mixed bytes */
+    if (in && st != KP_ENOMEM && kp__input_check(in, NULL) != KP_OK) st = kp__input_check(in, err);
     if (st == KP_OK) cl->bytes_loaded += len;
     if (st == KP_OK && cl->progress_fn && cl->progress_next > PROGRESS_STEP)
         cl->progress_fn(cl->progress_ctx, source, len, len); /* a report was made: close it */
@@ -359,6 +388,7 @@ static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf
 kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char *buf, size_t len,
                                  kp_error *err) {
     if (cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster already finalized");
+    if (len > max_input(cl)) return limit_error(cl, source ? source : "", err);
     /* simdjson reads up to KP_JSON_PADDING bytes past the text: parse a padded copy (files read by
      * kp__read_file are padded already and go straight to load_padded). */
     char *copy = kp__malloc(len + KP_JSON_PADDING);
@@ -372,7 +402,8 @@ kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char 
 
 static kp_status load_file(kp_cluster *cl, const char *path, kp_error *err) {
     kp_input in;
-    kp_status st = kp__input_open(path, KP_MAX_FILE_BYTES, &in, err);
+    kp_status st = kp__input_open(path, max_input(cl), &in, err);
+    if (st == KP_ELIMIT) return limit_error(cl, path, err);
     if (st != KP_OK) {
         if (err) snprintf(err->source, sizeof err->source, "%s", path);
         return st;
@@ -439,7 +470,11 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
         if (S_ISDIR(sb.st_mode)) {
             if (recursive) st = load_dir(cl, names[i], true, depth + 1, err);
         } else if (has_manifest_ext(names[i])) {
-            st = load_file(cl, names[i], err);
+            /* FIFOs, sockets and devices are skipped with a warning: reading one would block or
+             * never end (kubectl opens them and hangs); a directory of manifests holds files */
+            if (S_ISREG(sb.st_mode)) st = load_file(cl, names[i], err);
+            else if (kp__cluster_warn(cl, "%s: skipped: not a regular file", names[i]) != KP_OK)
+                st = kp_error_set(err, KP_ENOMEM, "out of memory");
         }
     }
     for (size_t i = 0; i < n; i++) kp__free(names[i]);

@@ -28,6 +28,7 @@ typedef struct {
     char list_kind[64]; /* a List kind is a DNS-1035 label (<= 63 bytes, apiextensions
                                        * validation of names.listKind): any valid one fits */
     bool split;
+    bool objects; /* cluster objects (split_lists): root members no decoder reads are skipped */
     bool yaml; /* scalars are YAML plain/quoted */
     kp_tree_cb cb;
     void *ctx;
@@ -42,6 +43,36 @@ typedef struct {
 static bool skip_key(const char *s, size_t n) {
     return (n == 13 && memcmp(s, "managedFields", 13) == 0) ||
            (n == 48 && memcmp(s, "kubectl.kubernetes.io/last-applied-configuration", 48) == 0);
+}
+
+/* Members of a cluster object's root that some decoder reads (load.c: every kind's
+ * apiVersion, kind, metadata, spec, status; a PriorityClass's value, globalDefault,
+ * preemptionPolicy, description; decode_pod.c, decode_workload.c: metadata, spec, status) and
+ * a List's items. Any other root member (a ConfigMap's data, a custom resource's fields) is
+ * skipped while parsing, checked but never kept: a tree node costs about 44 times the two bytes
+ * of a small array element. A decoder that starts reading a new root member adds it here. */
+static bool root_key_read(const char *s, size_t n) {
+#define KEY_IS(lit) (memcmp(s, lit, sizeof lit - 1) == 0)
+    switch (n) {
+    case 4: return KEY_IS("kind") || KEY_IS("spec");
+    case 5: return KEY_IS("items") || KEY_IS("value");
+    case 6: return KEY_IS("status");
+    case 8: return KEY_IS("metadata");
+    case 10: return KEY_IS("apiVersion");
+    case 11: return KEY_IS("description");
+    case 13: return KEY_IS("globalDefault");
+    case 16: return KEY_IS("preemptionPolicy");
+    default: return false;
+    }
+#undef KEY_IS
+}
+
+/* True when the pending key is a member of an object's root: the document itself (depth 1) or
+ * an element of the items being split by the builder (depth 3). */
+static bool at_object_root(const builder *b) {
+    if (b->depth == 1) return b->stack[0]->type == KP_T_OBJ;
+    return b->split && b->in_items && b->depth == 3 && b->stack[1] == b->items_node &&
+           b->stack[2]->type == KP_T_OBJ;
 }
 
 static kp_tnode *new_node(builder *b, kp_ttype t, uint64_t off) {
@@ -129,6 +160,11 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
             b->key = NULL;
             b->skip_pending = true;
             return 1;
+        }
+        if (b->objects && at_object_root(b) && !root_key_read(s, len)) {
+            b->key = NULL;
+            b->skip_pending = true;
+            return KP_EV_SKIP_CHECKED;
         }
         return 0;
     }
@@ -246,7 +282,7 @@ static kp_status split_item(void *ctx, const char *start, size_t len, long idx) 
     b->cur_item = idx;
     kp_status st =
         parse_json_doc(b, start, len, (uint64_t)(start - b->doc.buf), b->doc.len, b->doc.buf);
-    if (st == KP_OK && b->input) kp__input_advance(b->input, start + len);
+    if (st == KP_OK && b->input) st = kp__input_advance(b->input, start + len, b->err);
     return st;
 }
 
@@ -259,6 +295,7 @@ static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_
     kp__arena_init(&b->item_arena);
     b->cur = &b->root_arena;
     b->split = split_lists;
+    b->objects = split_lists;
     b->cb = cb;
     b->ctx = ctx;
     b->err = err;

@@ -4,7 +4,9 @@
  * or, when split_lists is set and the document has an "items" array (a List / *List), once per
  * item. The tree handed to cb lives in scratch memory that is reset after cb returns, so no DOM
  * outlives one object. Strings are copied (NUL-terminated) into that scratch memory.
- * `metadata.managedFields` and the kubectl last-applied annotation are skipped while parsing. */
+ * `metadata.managedFields` and the kubectl last-applied annotation are skipped while parsing;
+ * with split_lists (cluster objects) so is every member of an object's root that no decoder
+ * reads (tree.c: root_key_read), so an ignored array never becomes nodes. */
 #ifndef KP_IO_TREE_H
 #define KP_IO_TREE_H
 
