@@ -25,6 +25,7 @@ static const char *const USAGE =
     "\n"
     "  -f, --filename FILE      snapshot file or directory (repeatable); '-' reads stdin\n"
     "  -R, --recursive          descend into directories given with -f\n"
+    "      --max-input-bytes N  largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "      --node NODE          the node whose kubelet admits the pod\n"
     "      --pod FILE           manifest holding exactly one Pod (not part of the snapshot)\n"
     "      --node-condition C   override a node condition: MemoryPressure, DiskPressure or\n"

@@ -20,6 +20,7 @@ static const char *const USAGE =
     "\n"
     "  -f, --filename FILE        snapshot file or directory (repeatable); '-' reads stdin\n"
     "  -R, --recursive            descend into directories given with -f\n"
+    "      --max-input-bytes N    largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "      --node NODE            the node whose kubelet evicts\n"
     "      --summary FILE         Summary API JSON, one step (repeatable, in time order)\n"
     "      --config FILE          KubeletConfiguration (YAML or JSON) with eviction settings\n"

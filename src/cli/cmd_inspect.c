@@ -7,7 +7,8 @@
 #include "kprio/inspect.h"
 #include "kprio/render_inspect.h"
 
-#define USAGE_TEXT "kprio inspect -f FILE|DIR|- [-f ...] [-R] [-o table|json|yaml]"
+#define USAGE_TEXT \
+    "kprio inspect -f FILE|DIR|- [-f ...] [-R] [-o table|json|yaml] [--max-input-bytes N]"
 static const char *USAGE = USAGE_TEXT;
 
 static const char *HELP =

@@ -27,6 +27,7 @@ static const char *HELP =
     "  --compat VERSION        decide as an older release line (e.g. 1.35), see docs/preemption.md\n"
     "  --explain NS/NAME       per-node filter verdicts, scores and preemption reasoning for a pod\n"
     "  -o table|json|yaml      output format (default table)\n"
+    "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "\n"
     "Exit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 usage\n"
     "error (unknown option, missing or bad option value).\n";

@@ -17,7 +17,7 @@
 
 static const char *why_usage =
     "kprio why NAMESPACE/NAME -f FILE... [--config FILE] [--seed N] [--compat VERSION] "
-    "[-o table|json|yaml]";
+    "[-o table|json|yaml] [--max-input-bytes N]";
 
 /* The command proper; the caller owns the common options (-f list) and frees them. */
 static int run_why(kp_cli_common *common, int argc, char **argv) {
