@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "io/input.h"
 #include "io/jscan.h"
 #include "io/list_split.h"
@@ -53,6 +54,34 @@ static kp_status split_fail(kp_error *err, const char *buf, size_t len, const ch
     return st;
 }
 
+static int ignore_event(void *ctx, kp_ev ev, const char *s, size_t n, uint64_t off) {
+    (void)ctx, (void)ev, (void)s, (void)n, (void)off;
+    return 0;
+}
+
+/* The cut checks only the items and the separators; the List's other members (apiVersion, kind,
+ * metadata, anything else) are validated here by the JSON back end, every scalar and every UTF-8
+ * sequence, over a copy of the document with the items left out: "{... "items":[" + "] ...}".
+ * Those members are small, so the copy costs next to nothing beside the items. */
+static int check_outside_items(const char *buf, size_t len, const char *items_open,
+                               const char *items_close, kp_error *err) {
+    size_t head = (size_t)(items_open + 1 - buf), tail = len - (size_t)(items_close - buf);
+    char *copy = kp__malloc(head + tail + KP_JSON_PADDING);
+    if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    memcpy(copy, buf, head);
+    memcpy(copy + head, items_close, tail);
+    memset(copy + head + tail, 0, KP_JSON_PADDING);
+    char msg[256] = "";
+    uint64_t off = 0;
+    int rc = kp__json_events(copy, head + tail, ignore_event, NULL, msg, sizeof msg, &off);
+    kp__free(copy);
+    if (rc == 0) return KP_OK;
+    if (rc != -1000) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    /* an offset in the copy's tail maps back behind the items */
+    const char *at = off < head ? buf + off : items_close + (off - head);
+    return split_fail(err, buf, len, at, msg);
+}
+
 int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_list_item_fn item,
                    void *ctx, kp_error *err) {
     const char *e = buf + len, *p = skip_ws(buf, e);
@@ -91,9 +120,11 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
     }
     if (!has_items) return 1;
     /* q is at '[': cut the elements */
+    const char *items_open = q, *items_close = NULL;
     long idx = 0;
     p = skip_ws(q + 1, e);
     if (p < e && *p == ']') {
+        items_close = p;
         p++;
     } else {
         for (;;) {
@@ -111,6 +142,7 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
                 continue;
             }
             if (p < e && *p == ']') {
+                items_close = p;
                 p++;
                 break;
             }
@@ -134,5 +166,5 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
     }
     p = skip_ws(p + 1, e);
     if (p != e) return split_fail(err, buf, len, p, "unexpected content after the top-level value");
-    return KP_OK;
+    return check_outside_items(buf, len, items_open, items_close, err);
 }
