@@ -74,6 +74,12 @@ static const char *type_name(kp_ttype t) {
     return "?";
 }
 
+kp_status kp__d_no_nul(kp_dctx *d, const kp_tnode *n, const char *field, const char *s,
+                       size_t len) {
+    if (!memchr(s, 0, len)) return KP_OK;
+    return kp__dctx_fail(d, n, KP_EINVAL, field, "must not contain a NUL character");
+}
+
 kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out,
                        bool *present) {
     if (present) *present = false;
@@ -82,6 +88,8 @@ kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const c
     /* sigs.k8s.io/yaml converts a plain YAML scalar to a string when the target field is one */
     if (n->type != KP_T_STR && !(n->plain && n->s))
         return kp__dctx_fail(d, n, KP_EINVAL, key, "expected a string, got %s", type_name(n->type));
+    kp_status st = kp__d_no_nul(d, n, key, n->s, n->len);
+    if (st != KP_OK) return st;
     *out = n->s;
     if (present) *present = true;
     return KP_OK;

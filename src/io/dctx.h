@@ -30,6 +30,10 @@ kp_status kp__dctx_fail(kp_dctx *d, const kp_tnode *n, kp_status code, const cha
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+/* KP_EINVAL naming field when s[0..len) holds a NUL character: names, kinds, label keys and
+ * values, signals and keys are validated upstream and never hold one, and kprio reads them as C
+ * strings, where a NUL would silently cut them ("Pod\u0000x" read as "Pod"). */
+kp_status kp__d_no_nul(kp_dctx *d, const kp_tnode *n, const char *field, const char *s, size_t len);
 /* Typed getters for member `key` of obj. Absent or null: returns KP_OK and leaves *out / *present
  * untouched (present=false). Wrong type or bad value: KP_EINVAL with a path error. */
 kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out,

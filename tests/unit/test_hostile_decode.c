@@ -1,0 +1,156 @@
+/* Hostile and broken input at the decoders (issue 17 items 7, 12, 13, 17): invalid JSON outside a
+ * List's items, NUL inside strings, empty or array kubelet configurations, negative quantities. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cluster.h"
+#include "harness.h"
+#include "kprio/cluster.h"
+#include "kprio/eviction.h"
+
+static kp_cluster *load_n(const char *text, size_t len, kp_error *err) {
+    kp_cluster *cl = kp_cluster_new();
+    kp_error_clear(err);
+    if (kp_cluster_load_buffer(cl, "in.json", text, len, err) != KP_OK ||
+        kp_cluster_finalize(cl, err) != KP_OK) {
+        kp_cluster_free(cl);
+        return NULL;
+    }
+    return cl;
+}
+
+static bool load_fails_n(const char *text, size_t len, kp_error *err) {
+    kp_cluster *cl = load_n(text, len, err);
+    kp_cluster_free(cl);
+    return cl == NULL;
+}
+
+static bool load_fails(const char *text, kp_error *err) {
+    return load_fails_n(text, strlen(text), err);
+}
+
+#define PODJ "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"},\"spec\":{}}"
+#define LIST_HEAD "{\"kind\":\"List\",\"apiVersion\":\"v1\","
+
+/* item 7: every member of a List outside items is validated, before or after items */
+KT_TEST(list_members_outside_items_are_validated) {
+    kp_error err;
+    KT_CHECK(!load_fails(LIST_HEAD "\"items\":[" PODJ "],\"metadata\":{\"x\":[1,2]}}", &err));
+    KT_CHECK(load_fails(LIST_HEAD "\"items\":[" PODJ "],\"metadata\":garbage}", &err));
+    KT_CHECK_INT(err.code, KP_ESYNTAX);
+    KT_CHECK(load_fails(LIST_HEAD "\"metadata\":garbage,\"items\":[" PODJ "]}", &err));
+    KT_CHECK_INT(err.code, KP_ESYNTAX);
+    KT_CHECK(load_fails(LIST_HEAD "\"items\":[" PODJ "],\"x\":tru}", &err));
+    KT_CHECK_INT(err.code, KP_ESYNTAX);
+    KT_CHECK_CONTAINS(err.msg, "line 1, column ");
+    KT_CHECK(load_fails(LIST_HEAD "\"items\":[" PODJ "],\"x\":1.}", &err));
+    KT_CHECK(load_fails(LIST_HEAD "\"items\":[" PODJ "],\"a\":1,,,}", &err));
+    KT_CHECK(load_fails(LIST_HEAD "\"x\":{\"a\":1,,,},\"items\":[" PODJ "]}", &err));
+    KT_CHECK(load_fails(LIST_HEAD "\"items\":[" PODJ "],\"x\":\"\xff\xfe\"}", &err));
+    KT_CHECK(load_fails(LIST_HEAD "\"x\":\"\xc3\",\"items\":[" PODJ "]}", &err));
+    KT_CHECK(load_fails(LIST_HEAD "\"items\":[" PODJ "],\"x\":[1 2]}", &err));
+}
+
+/* item 12: a NUL inside a string is an error naming the field, never a truncated string */
+KT_TEST(nul_inside_strings_is_rejected) {
+    kp_error err;
+    KT_CHECK(load_fails(
+        "{\"kind\":\"Pod\\u0000x\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"}}", &err));
+    KT_CHECK_CONTAINS(err.msg, "kind: ");
+    KT_CHECK_CONTAINS(err.msg, "NUL");
+    KT_CHECK(load_fails(
+        "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\\u0000b\"},\"spec\":{}}",
+        &err));
+    KT_CHECK_CONTAINS(err.msg, "metadata.name: ");
+    KT_CHECK(load_fails("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\","
+                        "\"namespace\":\"n\\u0000m\"},\"spec\":{}}",
+                        &err));
+    KT_CHECK_CONTAINS(err.msg, "metadata.namespace: ");
+    KT_CHECK(load_fails("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\","
+                        "\"labels\":{\"k\":\"v\\u0000w\"}},\"spec\":{}}",
+                        &err));
+    KT_CHECK_CONTAINS(err.msg, "metadata.labels");
+    KT_CHECK(load_fails("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\","
+                        "\"labels\":{\"k\\u0000j\":\"v\"}},\"spec\":{}}",
+                        &err));
+    KT_CHECK_CONTAINS(err.msg, "metadata.labels");
+    KT_CHECK(load_fails("{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n\"},"
+                        "\"status\":{\"capacity\":{\"cpu\\u0000x\":\"1\"}}}",
+                        &err));
+    KT_CHECK_CONTAINS(err.msg, "status.capacity");
+    /* eviction signals */
+    kp_evict_config *c = kp_evict_config_new();
+    const char *k =
+        "{\"kind\":\"KubeletConfiguration\",\"evictionHard\":{\"memory.available\\u0000junk\":\"1Gi\"}}";
+    kp_error_clear(&err);
+    kp_status st = kp_evict_config_load_buffer(c, "k.json", k, strlen(k), &err);
+    if (st == KP_OK) st = kp_evict_config_finish(c, &err);
+    KT_CHECK(st != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "evictionHard");
+    kp_evict_config_free(c);
+}
+
+static kp_status kubelet_load(const char *text, kp_error *err) {
+    kp_evict_config *c = kp_evict_config_new();
+    kp_error_clear(err);
+    kp_status st = kp_evict_config_load_buffer(c, "kubelet.yaml", text, strlen(text), err);
+    kp_evict_config_free(c);
+    return st;
+}
+
+/* item 13: the kubelet refuses an empty configuration file and one that is not an object */
+KT_TEST(kubelet_config_empty_or_array_is_an_error) {
+    kp_error err;
+    KT_CHECK(kubelet_load("", &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "was empty");
+    KT_CHECK_STR(err.source, "kubelet.yaml");
+    KT_CHECK(kubelet_load("  \n# only a comment\n", &err) != KP_OK);
+    KT_CHECK(kubelet_load("[]", &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "KubeletConfiguration");
+    KT_CHECK(kubelet_load("- evictionHard: {}\n", &err) != KP_OK);
+    KT_CHECK(kubelet_load("{\"kind\":\"KubeletConfiguration\"}", &err) == KP_OK);
+}
+
+/* item 17: negative requests, limits, overhead, capacity and allocatable (the API server's
+ * ValidateResourceQuantityValue: "must be greater than or equal to 0") */
+KT_TEST(negative_quantities_are_rejected) {
+    kp_error err;
+    KT_CHECK(load_fails(
+        "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"},\"spec\":"
+        "{\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"-1\"}}}]}}",
+        &err));
+    KT_CHECK_CONTAINS(
+        err.msg, "spec.containers[0].resources.requests.cpu: must be greater than or equal to 0");
+    KT_CHECK(load_fails(
+        "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"},\"spec\":"
+        "{\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":{\"memory\":-5}}}]}}",
+        &err));
+    KT_CHECK_CONTAINS(err.msg, "resources.limits.memory: must be greater than or equal to 0");
+    KT_CHECK(
+        load_fails("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"},\"spec\":"
+                   "{\"overhead\":{\"cpu\":\"-100m\"},\"containers\":[{\"name\":\"c\"}]}}",
+                   &err));
+    KT_CHECK_CONTAINS(err.msg, "spec.overhead.cpu: must be greater than or equal to 0");
+    KT_CHECK(load_fails("{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n\"},"
+                        "\"status\":{\"capacity\":{\"cpu\":\"-4\"}}}",
+                        &err));
+    KT_CHECK_CONTAINS(err.msg, "status.capacity.cpu: must be greater than or equal to 0");
+    KT_CHECK(load_fails("{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n\"},"
+                        "\"status\":{\"allocatable\":{\"pods\":\"-1\"}}}",
+                        &err));
+    KT_CHECK_CONTAINS(err.msg, "status.allocatable.pods: must be greater than or equal to 0");
+    /* a negative amount that rounds to zero is still negative (upstream compares the quantity) */
+    KT_CHECK(load_fails("{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n\"},"
+                        "\"status\":{\"allocatable\":{\"memory\":\"-1m\"}}}",
+                        &err));
+    KT_CHECK(!load_fails("{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n\"},"
+                         "\"status\":{\"allocatable\":{\"pods\":\"-0\"}}}",
+                         &err));
+    KT_CHECK(!load_fails("{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n\"},"
+                         "\"status\":{\"allocatable\":{\"pods\":\"0\"}}}",
+                         &err));
+}
+
+KT_MAIN(KT_CASE(list_members_outside_items_are_validated), KT_CASE(nul_inside_strings_is_rejected),
+        KT_CASE(kubelet_config_empty_or_array_is_an_error),
+        KT_CASE(negative_quantities_are_rejected))
