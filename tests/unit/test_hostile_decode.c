@@ -51,6 +51,59 @@ KT_TEST(list_members_outside_items_are_validated) {
     KT_CHECK(load_fails(LIST_HEAD "\"items\":[" PODJ "],\"x\":[1 2]}", &err));
 }
 
+/* item 11: only List kinds (or a document with items and no kind) are split; a Pod with an
+ * items field is that Pod, wherever its kind is written */
+static long pod_count(const char *text) {
+    kp_error err;
+    kp_cluster *cl = load_n(text, strlen(text), &err);
+    long n = cl ? (long)kp_cluster_pod_count(cl) : -1;
+    kp_cluster_free(cl);
+    return n;
+}
+
+#define ITEMPOD \
+    "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"inner\"},\"spec\":{}}"
+KT_TEST(only_list_kinds_are_split) {
+    kp_error err;
+    /* kind before items */
+    kp_cluster *cl =
+        load_n("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"outer\"},"
+               "\"items\":[" ITEMPOD "],\"spec\":{}}",
+               strlen("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"outer\"},"
+                      "\"items\":[" ITEMPOD "],\"spec\":{}}"),
+               &err);
+    KT_CHECK(cl != NULL);
+    if (cl) {
+        KT_CHECK_INT(kp_cluster_pod_count(cl), 1);
+        KT_CHECK(kp_cluster_find_pod(cl, "outer") >= 0);
+        kp_cluster_free(cl);
+    }
+    /* kind after items (kubectl's alphabetical order), with arrays among the last members */
+    const char *after =
+        "{\"apiVersion\":\"v1\",\"items\":[" ITEMPOD "],\"kind\":\"Pod\","
+        "\"metadata\":{\"name\":\"outer\"},\"spec\":{\"tolerations\":[]},\"z\":[1,[2]]}";
+    cl = load_n(after, strlen(after), &err);
+    KT_CHECK(cl != NULL);
+    if (cl) {
+        KT_CHECK_INT(kp_cluster_pod_count(cl), 1);
+        KT_CHECK(kp_cluster_find_pod(cl, "outer") >= 0);
+        kp_cluster_free(cl);
+    }
+    /* Lists are still split: List, typed lists (kind after items: the items' kind), no kind */
+    KT_CHECK_INT(pod_count("{\"apiVersion\":\"v1\",\"items\":[" ITEMPOD "],\"kind\":\"List\","
+                           "\"metadata\":{\"resourceVersion\":\"\"}}"),
+                 1);
+    KT_CHECK_INT(pod_count("{\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"p\"},"
+                           "\"spec\":{}}],\"kind\":\"PodList\",\"metadata\":{}}"),
+                 1);
+    KT_CHECK_INT(pod_count("{\"items\":[" ITEMPOD "," ITEMPOD "]}"), 1);
+    KT_CHECK_INT(pod_count("{\"kind\":\"List\",\"items\":[" ITEMPOD "]}"), 1);
+    /* a Pod kind with a non-List items: the Pod's own decoder reads it */
+    KT_CHECK(
+        pod_count("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"o\"},\"items\":[1],\"spec\":{}}") ==
+        1);
+}
+
 /* item 12: a NUL inside a string is an error naming the field, never a truncated string */
 KT_TEST(nul_inside_strings_is_rejected) {
     kp_error err;
@@ -151,6 +204,6 @@ KT_TEST(negative_quantities_are_rejected) {
                          &err));
 }
 
-KT_MAIN(KT_CASE(list_members_outside_items_are_validated), KT_CASE(nul_inside_strings_is_rejected),
-        KT_CASE(kubelet_config_empty_or_array_is_an_error),
+KT_MAIN(KT_CASE(list_members_outside_items_are_validated), KT_CASE(only_list_kinds_are_split),
+        KT_CASE(nul_inside_strings_is_rejected), KT_CASE(kubelet_config_empty_or_array_is_an_error),
         KT_CASE(negative_quantities_are_rejected))
