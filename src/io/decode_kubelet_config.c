@@ -206,6 +206,9 @@ static kp_status load_cb(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp
         return kp__dctx_fail(&d, obj, KP_EINVAL, NULL,
                              "expected one KubeletConfiguration document");
     if (obj->type != KP_T_OBJ) return kp__dctx_fail(&d, obj, KP_EINVAL, NULL, "expected an object");
+    /* duplicate keys: an error in YAML, the last value in JSON (no warning sink here) */
+    kp_status dst = kp__d_dup_keys(&d, (kp_tnode *)obj, kp__d_doc_is_yaml(doc), NULL, NULL);
+    if (dst != KP_OK) return dst;
     const char *kind = NULL;
     bool present = false;
     kp_status st = kp__dget_str(&d, obj, "kind", &kind, &present);

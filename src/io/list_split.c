@@ -58,6 +58,7 @@ static kp_status split_fail(kp_error *err, const char *buf, size_t len, const ch
 typedef struct {
     int depth;
     bool at_kind, has_kind, is_list;
+    int n_items; /* top-level "items" members: the cut one (left as []) and any duplicate */
 } kind_watch;
 
 static bool list_kind_name(const char *s, size_t n) {
@@ -79,7 +80,10 @@ static int watch_event(void *ctx, kp_ev ev, const char *s, size_t n, uint64_t of
             w->is_list = false;
         }
     }
-    if (ev == KP_EV_KEY && w->depth == 1) w->at_kind = n == 4 && memcmp(s, "kind", 4) == 0;
+    if (ev == KP_EV_KEY && w->depth == 1) {
+        w->at_kind = n == 4 && memcmp(s, "kind", 4) == 0;
+        if (n == 5 && memcmp(s, "items", 5) == 0) w->n_items++;
+    }
     return 0;
 }
 
@@ -165,7 +169,7 @@ static kind_state kind_from_tail(const char *from, const char *e, char *kind, si
 /* A document with "items" whose kind is not a List kind (a Pod with such a field) is one object:
  * handed whole to the callback (index -1) once a full walk of it confirms its kind. */
 static int not_a_list(const char *buf, size_t len, kp_list_item_fn item, void *ctx) {
-    kind_watch w = {0, false, false, false};
+    kind_watch w = {0, false, false, false, 0};
     char msg[256];
     uint64_t off = 0;
     int rc = kp__json_events(buf, len, watch_event, &w, msg, sizeof msg, &off);
@@ -257,8 +261,12 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
     }
     p = skip_ws(p + 1, e);
     if (p != e) return split_fail(err, buf, len, p, "unexpected content after the top-level value");
-    kind_watch w = {0, false, false, false};
+    kind_watch w = {0, false, false, false, 0};
     int rc = check_outside_items(buf, len, items_open, items_close, &w, err);
+    if (rc == KP_OK && w.n_items > 1)
+        /* Go's decoder would keep the last items array; the first one is loaded already */
+        return split_fail(err, buf, len, buf,
+                          "duplicate key \"items\" in the List (kprio reads one items array)");
     if (rc == KP_OK && w.has_kind && !w.is_list)
         /* the kind lies beyond what kind_from_tail reads, or its guess was wrong: the items are
          * loaded already, so this is an error rather than a silently wrong load */

@@ -5,6 +5,9 @@
 
 #include "core/cluster.h"
 #include "harness.h"
+#include "io/dctx.h"
+#include "io/events.h"
+#include "io/tree.h"
 #include "kprio/cluster.h"
 #include "kprio/eviction.h"
 
@@ -102,6 +105,102 @@ KT_TEST(only_list_kinds_are_split) {
     KT_CHECK(
         pod_count("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"o\"},\"items\":[1],\"spec\":{}}") ==
         1);
+}
+
+/* item 8: duplicate keys. JSON: the last value wins (Go's encoding/json) with a warning naming
+ * the path and key; YAML: go-yaml's error "line N: key "x" already set in map". */
+typedef struct {
+    char warnings[8][256];
+    int n_warn;
+    int64_t priority;
+    const char *cpu, *label, *name;
+    uint32_t n_spec;
+} dup_result;
+
+static kp_status dup_warn(void *wctx, const char *text) {
+    dup_result *r = wctx;
+    if (r->n_warn < 8) snprintf(r->warnings[r->n_warn], sizeof r->warnings[0], "%s", text);
+    r->n_warn++;
+    return KP_OK;
+}
+
+static kp_status dup_cb(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
+    dup_result *r = ctx;
+    kp_dctx d;
+    memset(&d, 0, sizeof d);
+    d.err = err;
+    d.doc = doc;
+    kp_status st = kp__d_dup_keys(&d, (kp_tnode *)obj, kp__d_doc_is_yaml(doc), dup_warn, r);
+    if (st != KP_OK) return st;
+    const kp_tnode *spec = kp__tree_get(obj, "spec");
+    r->n_spec = spec ? spec->n : 0;
+    const kp_tnode *p = kp__tree_path(obj, "spec.priority");
+    r->priority = p && p->s ? atoll(p->s) : -1;
+    const kp_tnode *c = kp__tree_path(obj, "metadata.name");
+    r->name = c ? c->s : NULL;
+    const kp_tnode *l = kp__tree_path(obj, "metadata.labels");
+    r->label = l && l->first ? l->first->s : NULL;
+    r->cpu = NULL;
+    if (r->label) r->label = strcmp(r->label, "2") == 0 ? "2" : "other";
+    if (r->name) r->name = strcmp(r->name, "b") == 0 ? "b" : "other";
+    return KP_OK;
+}
+
+static kp_status dup_parse(const char *text, dup_result *r, kp_error *err) {
+    size_t len = strlen(text);
+    char *buf = calloc(1, len + KP_JSON_PADDING);
+    memcpy(buf, text, len);
+    memset(r, 0, sizeof *r);
+    kp_error_clear(err);
+    kp_status st = kp__tree_parse("in", buf, len, true, dup_cb, r, err);
+    free(buf);
+    return st;
+}
+
+KT_TEST(duplicate_keys_json_last_wins_yaml_error) {
+    kp_error err;
+    dup_result r;
+    KT_CHECK_INT(dup_parse("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"name\":\"b\","
+                           "\"labels\":{\"x\":\"1\",\"x\":\"2\"}},\"spec\":{\"priority\":1,"
+                           "\"priority\":2000000000}}",
+                           &r, &err),
+                 KP_OK);
+    KT_CHECK_INT(r.priority, 2000000000);
+    KT_CHECK_INT(r.n_spec, 1);
+    KT_CHECK(r.name && strcmp(r.name, "b") == 0);
+    KT_CHECK(r.label && strcmp(r.label, "2") == 0);
+    KT_CHECK_INT(r.n_warn, 3);
+    KT_CHECK_STR(r.warnings[0], "metadata: duplicate key \"name\": the last value is used");
+    KT_CHECK_STR(r.warnings[1], "metadata.labels: duplicate key \"x\": the last value is used");
+    KT_CHECK_STR(r.warnings[2], "spec: duplicate key \"priority\": the last value is used");
+    /* three times, and a map large enough for the hash table */
+    char big[8192];
+    size_t n = (size_t)snprintf(big, sizeof big, "{\"kind\":\"Pod\",\"spec\":{");
+    for (int i = 0; i < 40; i++) n += (size_t)snprintf(big + n, sizeof big - n, "\"k%d\":1,", i);
+    snprintf(big + n, sizeof big - n, "\"priority\":1,\"priority\":2,\"priority\":7}}");
+    KT_CHECK_INT(dup_parse(big, &r, &err), KP_OK);
+    KT_CHECK_INT(r.priority, 7);
+    KT_CHECK_INT(r.n_spec, 41);
+    KT_CHECK_INT(r.n_warn, 2);
+    /* YAML: an error with the line of the second key */
+    KT_CHECK(dup_parse("kind: Pod\nmetadata: {name: a}\nspec:\n  priority: 1\n  priority: 2\n", &r,
+                       &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "spec: line 5: key \"priority\" already set in map");
+    KT_CHECK(dup_parse("kind: Pod\nkind: Pod\n", &r, &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "line 2: key \"kind\" already set in map");
+    KT_CHECK(dup_parse("kind: Pod\nmetadata:\n  labels: {a: b, a: c}\n", &r, &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "metadata.labels: line 3: key \"a\" already set in map");
+    /* a kubelet configuration in YAML */
+    kp_evict_config *c = kp_evict_config_new();
+    const char *k = "kind: KubeletConfiguration\nevictionHard:\n  memory.available: 1Gi\n"
+                    "  memory.available: 100Mi\n";
+    kp_error_clear(&err);
+    KT_CHECK(kp_evict_config_load_buffer(c, "k.yaml", k, strlen(k), &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "evictionHard: line 4: key \"memory.available\" already set in map");
+    kp_evict_config_free(c);
+    /* a JSON List with two items arrays */
+    KT_CHECK(load_fails(LIST_HEAD "\"items\":[" PODJ "],\"items\":[]}", &err));
+    KT_CHECK_CONTAINS(err.msg, "duplicate key \"items\"");
 }
 
 /* item 12: a NUL inside a string is an error naming the field, never a truncated string */
@@ -205,5 +304,6 @@ KT_TEST(negative_quantities_are_rejected) {
 }
 
 KT_MAIN(KT_CASE(list_members_outside_items_are_validated), KT_CASE(only_list_kinds_are_split),
-        KT_CASE(nul_inside_strings_is_rejected), KT_CASE(kubelet_config_empty_or_array_is_an_error),
+        KT_CASE(duplicate_keys_json_last_wins_yaml_error), KT_CASE(nul_inside_strings_is_rejected),
+        KT_CASE(kubelet_config_empty_or_array_is_an_error),
         KT_CASE(negative_quantities_are_rejected))
