@@ -318,13 +318,23 @@ static uint32_t key_hash(const kp_tnode *c) {
  * maps may have thousands). */
 static kp_status dup_members(dup_walk *w, kp_tnode *obj, bool *marked) {
     kp_status st = KP_OK;
-    if (obj->n <= 8) {
-        for (kp_tnode *b = obj->first; b && st == KP_OK; b = b->next)
-            for (kp_tnode *a = obj->first; a != b && st == KP_OK; a = a->next)
-                if (a->key_len != DUP_MARK && same_key(a, b)) {
-                    st = on_dup(w, obj, a, b);
-                    *marked = true;
-                }
+    if (obj->n <= 24) {
+        /* a 64-bit filter on (length, first byte): a member is compared with the earlier ones
+         * only when its bit was seen before, which is rare without a duplicate */
+        uint64_t seen = 0;
+        for (kp_tnode *b = obj->first; b && st == KP_OK; b = b->next) {
+            uint64_t bit = (uint64_t)1
+                           << ((b->key_len * 7u + (b->key_len ? (unsigned char)b->key[0] : 0u)) &
+                               63);
+            if (seen & bit) {
+                for (kp_tnode *a = obj->first; a != b && st == KP_OK; a = a->next)
+                    if (a->key_len != DUP_MARK && same_key(a, b)) {
+                        st = on_dup(w, obj, a, b);
+                        *marked = true;
+                    }
+            }
+            seen |= bit;
+        }
         return st;
     }
     uint32_t cap = 32;
