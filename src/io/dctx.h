@@ -30,6 +30,21 @@ kp_status kp__dctx_fail(kp_dctx *d, const kp_tnode *n, kp_status code, const cha
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+/* KP_EINVAL naming field when s[0..len) holds a NUL character: names, kinds, label keys and
+ * values, signals and keys are validated upstream and never hold one, and kprio reads them as C
+ * strings, where a NUL would silently cut them ("Pod\u0000x" read as "Pod"). */
+kp_status kp__d_no_nul(kp_dctx *d, const kp_tnode *n, const char *field, const char *s, size_t len);
+/* Duplicate member names in obj and everything below it (issue 17 item 8), as upstream reads
+ * them. YAML (sigs.k8s.io/yaml, as kubectl): an error, KP_EINVAL "PATH: line N: key \"x\" already
+ * set in map" (go-yaml's words). JSON (Go's encoding/json): the last value wins; the earlier
+ * members of that name are unlinked from the tree (so every lookup and walk sees one member) and
+ * warn(wctx, text) is called once per duplicate with "PATH: duplicate key \"x\": the last value
+ * is used" (the caller names the file and object: call this before reading the object's kind and
+ * name, which may be duplicated too, so warnings are kept until the object is named). */
+typedef kp_status (*kp_dup_warn_fn)(void *wctx, const char *text);
+kp_status kp__d_dup_keys(kp_dctx *d, kp_tnode *obj, bool yaml, kp_dup_warn_fn warn, void *wctx);
+/* true when the document is YAML (its first non-blank byte is neither '{' nor '['). */
+bool kp__d_doc_is_yaml(const kp_tdoc *doc);
 /* Typed getters for member `key` of obj. Absent or null: returns KP_OK and leaves *out / *present
  * untouched (present=false). Wrong type or bad value: KP_EINVAL with a path error. */
 kp_status kp__dget_str(kp_dctx *d, const kp_tnode *obj, const char *key, const char **out,

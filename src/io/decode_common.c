@@ -87,6 +87,13 @@ kp_status kp__d_labels(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const ch
             break;
         }
         kp_str k, v;
+        if (memchr(c->key, 0, c->key_len) || memchr(c->s, 0, c->len)) {
+            char kb[128];
+            snprintf(kb, sizeof kb, "%.*s", (int)c->key_len, c->key);
+            st = kp__d_no_nul(d, c, kb, c->key, c->key_len);
+            if (st == KP_OK) st = kp__d_no_nul(d, c, kb, c->s, c->len);
+            break;
+        }
         if ((st = kp__d_intern(d, cl, c, NULL, c->key, c->key_len, &k)) != KP_OK ||
             (st = kp__d_intern(d, cl, c, NULL, c->s, c->len, &v)) != KP_OK)
             break;
@@ -143,6 +150,15 @@ static const char *resource_name_too_long(const char *s, size_t len) {
     return NULL;
 }
 
+/* Upstream compares the exact quantity with zero, so "-1m" of memory (0 once rounded up to an
+ * integer) is negative too; the text is re-read only when it starts with a minus sign. */
+static bool quantity_negative(const kp_tnode *n, int64_t v) {
+    if (v < 0) return true;
+    if (n->len == 0 || n->s[0] != '-') return false;
+    kp_quantity q;
+    return kp_quantity_parse(n->s, n->len, &q, NULL) == KP_OK && q.mant < 0;
+}
+
 kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
                           kp_resv *out) {
     const kp_tnode *m;
@@ -161,6 +177,7 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
         size_t nl = c->key_len < sizeof name - 1 ? c->key_len : sizeof name - 1;
         memcpy(name, c->key, nl);
         name[nl] = 0;
+        if ((st = kp__d_no_nul(d, c, name, c->key, c->key_len)) != KP_OK) break;
         const char *bad = resource_name_too_long(c->key, c->key_len);
         if (bad) {
             st = kp__dctx_fail(d, c, KP_EINVAL, name, "%s", bad);
@@ -180,6 +197,12 @@ kp_status kp__d_resources(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const
         int64_t v;
         st = kp__d_quantity(d, c, name, r == KP_RES_CPU, &v);
         if (st != KP_OK) break;
+        if (quantity_negative(c, v)) {
+            /* ValidateResourceQuantityValue (requests, limits, overhead, pod resources) and
+             * ValidateNodeResources (capacity, allocatable) */
+            st = kp__dctx_fail(d, c, KP_EINVAL, name, "must be greater than or equal to 0");
+            break;
+        }
         uint16_t j;
         for (j = 0; j < n && e[j].res != r; j++) {}
         e[j].res = (uint8_t)r;

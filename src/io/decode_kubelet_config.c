@@ -182,6 +182,11 @@ static kp_status load_map(kp_dctx *d, const kp_tnode *obj, const char *key, kp__
             snprintf(field, sizeof field, "%.*s", (int)c->key_len, c->key);
             return kp__dctx_fail(d, c, KP_EINVAL, field, "expected a string");
         }
+        char field[160];
+        snprintf(field, sizeof field, "%.*s", (int)c->key_len, c->key);
+        if ((st = kp__d_no_nul(d, c, field, c->key, c->key_len)) != KP_OK ||
+            (st = kp__d_no_nul(d, c, field, c->s, c->len)) != KP_OK)
+            return st;
         st = kp__kcfg_map_put(m, c->key, c->key_len, c->s, c->len, d->err);
         if (st != KP_OK) return st;
     }
@@ -201,6 +206,9 @@ static kp_status load_cb(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp
         return kp__dctx_fail(&d, obj, KP_EINVAL, NULL,
                              "expected one KubeletConfiguration document");
     if (obj->type != KP_T_OBJ) return kp__dctx_fail(&d, obj, KP_EINVAL, NULL, "expected an object");
+    /* duplicate keys: an error in YAML, the last value in JSON (no warning sink here) */
+    kp_status dst = kp__d_dup_keys(&d, (kp_tnode *)obj, kp__d_doc_is_yaml(doc), NULL, NULL);
+    if (dst != KP_OK) return dst;
     const char *kind = NULL;
     bool present = false;
     kp_status st = kp__dget_str(&d, obj, "kind", &kind, &present);
@@ -251,6 +259,12 @@ kp_status kp_evict_config_load_buffer(kp_evict_config *c, const char *source, co
     c->finished = false;
     snprintf(c->source, sizeof c->source, "%s", source);
     kp_status st = kp__tree_parse(source, buf, len, false, load_cb, &lc, err);
+    /* the kubelet refuses an empty file (configfiles.go: "kubelet config file %q was empty") and
+     * one that does not decode into a KubeletConfiguration object (an array, only comments) */
+    if (st == KP_OK && len == 0) st = kp_error_set(err, KP_EINVAL, "kubelet config file was empty");
+    else if (st == KP_OK && lc.n_docs == 0)
+        st =
+            kp_error_set(err, KP_EINVAL, "expected a KubeletConfiguration object at the top level");
     if (st != KP_OK && err && err->source[0] == 0)
         snprintf(err->source, sizeof err->source, "%s", source);
     return st;

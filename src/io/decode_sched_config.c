@@ -417,6 +417,9 @@ static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_e
     if (obj->type != KP_T_OBJ) return kp__dctx_fail(&d, obj, KP_EINVAL, NULL, "expected an object");
     if (x->seen) return kp__dctx_fail(&d, obj, KP_EINVAL, NULL, "more than one document");
     x->seen = true;
+    /* duplicate keys: an error in YAML, the last value in JSON (no warning sink here) */
+    if ((st = kp__d_dup_keys(&d, (kp_tnode *)obj, kp__d_doc_is_yaml(doc), NULL, NULL)) != KP_OK)
+        return st;
     const char *av = NULL, *kind = NULL;
     bool has;
     if ((st = kp__dget_str(&d, obj, "kind", &kind, &has)) != KP_OK) return st;

@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "io/input.h"
 #include "io/jscan.h"
 #include "io/list_split.h"
@@ -53,6 +54,129 @@ static kp_status split_fail(kp_error *err, const char *buf, size_t len, const ch
     return st;
 }
 
+/* The List object's own kind, as the validation walk of check_outside_items reads it. */
+typedef struct {
+    int depth;
+    bool at_kind, has_kind, is_list;
+    int n_items; /* top-level "items" members: the cut one (left as []) and any duplicate */
+} kind_watch;
+
+static bool list_kind_name(const char *s, size_t n) {
+    return n >= 4 && memcmp(s + n - 4, "List", 4) == 0;
+}
+
+static int watch_event(void *ctx, kp_ev ev, const char *s, size_t n, uint64_t off) {
+    kind_watch *w = ctx;
+    (void)off;
+    if (ev == KP_EV_OBJ_BEGIN || ev == KP_EV_ARR_BEGIN) w->depth++;
+    if (ev == KP_EV_OBJ_END || ev == KP_EV_ARR_END) w->depth--;
+    if (w->at_kind && ev != KP_EV_KEY) {
+        w->at_kind = false;
+        if (ev == KP_EV_STR && n > 0) {
+            w->has_kind = true;
+            w->is_list = list_kind_name(s, n);
+        } else if (ev != KP_EV_NULL) {
+            w->has_kind = true; /* not a string: not a List (the decoder describes it) */
+            w->is_list = false;
+        }
+    }
+    if (ev == KP_EV_KEY && w->depth == 1) {
+        w->at_kind = n == 4 && memcmp(s, "kind", 4) == 0;
+        if (n == 5 && memcmp(s, "items", 5) == 0) w->n_items++;
+    }
+    return 0;
+}
+
+/* The cut checks only the items and the separators; the List's other members (apiVersion, kind,
+ * metadata, anything else) are validated here by the JSON back end, every scalar and every UTF-8
+ * sequence, over a copy of the document with the items left out: "{... "items":[" + "] ...}".
+ * Those members are small, so the copy costs next to nothing beside the items. */
+static int check_outside_items(const char *buf, size_t len, const char *items_open,
+                               const char *items_close, kind_watch *w, kp_error *err) {
+    size_t head = (size_t)(items_open + 1 - buf), tail = len - (size_t)(items_close - buf);
+    char *copy = kp__malloc(head + tail + KP_JSON_PADDING);
+    if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    memcpy(copy, buf, head);
+    memcpy(copy + head, items_close, tail);
+    memset(copy + head + tail, 0, KP_JSON_PADDING);
+    char msg[256] = "";
+    uint64_t off = 0;
+    int rc = kp__json_events(copy, head + tail, watch_event, w, msg, sizeof msg, &off);
+    kp__free(copy);
+    if (rc == 0) return KP_OK;
+    if (rc != -1000) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    /* an offset in the copy's tail maps back behind the items */
+    const char *at = off < head ? buf + off : items_close + (off - head);
+    return split_fail(err, buf, len, at, msg);
+}
+
+/* What the List object's kind says: not seen (yet), a List kind, another kind. */
+typedef enum { KIND_UNKNOWN = 0, KIND_LIST, KIND_OTHER } kind_state;
+
+/* The member value at v..end (skip_value's range) as the object's kind; copies a List kind that
+ * fits into kind (the kind of the items that omit theirs). */
+static kind_state note_kind(const char *v, const char *end, char *kind, size_t kind_cap) {
+    if (end - v >= 4 && memcmp(v, "null", 4) == 0) return KIND_UNKNOWN;
+    if (*v != '"' || end - v <= 2) return KIND_OTHER; /* not a string, or "": the decoder says */
+    size_t n = (size_t)(end - v - 2);
+    if (!list_kind_name(v + 1, n)) return KIND_OTHER;
+    if (n < kind_cap && !memchr(v + 1, '\\', n)) {
+        memcpy(kind, v + 1, n);
+        kind[n] = 0;
+    }
+    return KIND_LIST;
+}
+
+/* p just after a ']': do the rest of the text read as the last members of the top-level object,
+ * `(, "key": value)* }` and nothing after it? Notes their kind if one is "kind". */
+static bool tail_members(const char *p, const char *e, kind_state *ks, char *kind, size_t cap) {
+    for (;;) {
+        p = skip_ws(p, e);
+        if (p < e && *p == '}') return skip_ws(p + 1, e) == e;
+        if (p >= e || *p != ',') return false;
+        const char *k = skip_ws(p + 1, e);
+        if (k >= e || *k != '"' || !(p = skip_string(k, e))) return false;
+        bool is_kind = p - k == 6 && memcmp(k, "\"kind\"", 6) == 0;
+        p = skip_ws(p, e);
+        if (p >= e || *p != ':') return false;
+        const char *v = skip_ws(p + 1, e);
+        p = skip_value(v, e);
+        if (!p || p == v) return false;
+        if (is_kind) *ks = note_kind(v, p, kind, cap);
+    }
+}
+
+/* kubectl writes the members in alphabetical order, so a List's kind comes after its items. To
+ * know before cutting whether the document is a List at all, the top-level members behind the
+ * items are found from the end: a ']' from which the rest of the text reads as the object's last
+ * members closes a top-level array (brackets nest: from inside an item or a value the rest cannot
+ * read so), and those members are the object's own. Looked for in the last 64 KiB, 256 tries at
+ * most; what this finds is checked against the full parse of those members afterwards. */
+#define TAIL_WINDOW ((size_t)64 << 10)
+#define TAIL_TRIES 256
+static kind_state kind_from_tail(const char *from, const char *e, char *kind, size_t cap) {
+    const char *stop = (size_t)(e - from) > TAIL_WINDOW ? e - TAIL_WINDOW : from;
+    int tries = 0;
+    for (const char *c = e - 1; c > stop && tries < TAIL_TRIES; c--) {
+        if (*c != ']') continue;
+        tries++;
+        kind_state ks = KIND_UNKNOWN;
+        if (tail_members(c + 1, e, &ks, kind, cap) && ks != KIND_UNKNOWN) return ks;
+    }
+    return KIND_UNKNOWN;
+}
+
+/* A document with "items" whose kind is not a List kind (a Pod with such a field) is one object:
+ * handed whole to the callback (index -1) once a full walk of it confirms its kind. */
+static int not_a_list(const char *buf, size_t len, kp_list_item_fn item, void *ctx) {
+    kind_watch w = {0, false, false, false, 0};
+    char msg[256];
+    uint64_t off = 0;
+    int rc = kp__json_events(buf, len, watch_event, &w, msg, sizeof msg, &off);
+    if (rc != 0 || !w.has_kind || w.is_list) return 1; /* let the full parser decide and describe */
+    return item(ctx, buf, len, -1);
+}
+
 int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_list_item_fn item,
                    void *ctx, kp_error *err) {
     const char *e = buf + len, *p = skip_ws(buf, e);
@@ -60,6 +184,7 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
     /* first pass over the top-level members: is there an "items" array? */
     const char *q = p + 1;
     bool has_items = false;
+    kind_state ks = KIND_UNKNOWN;
     for (;;) {
         q = skip_ws(q, e);
         if (q >= e || *q != '"') return 1;
@@ -77,11 +202,8 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
         const char *v = q;
         q = skip_value(q, e);
         if (!q) return 1;
-        if (q - v > 2 && *v == '"' && k[1] == 'k' && q - k >= 6 && memcmp(k, "\"kind\"", 6) == 0 &&
-            (size_t)(q - v - 2) < kind_cap) {
-            memcpy(kind, v + 1, (size_t)(q - v - 2));
-            kind[q - v - 2] = 0;
-        }
+        if (q > v && k[1] == 'k' && memcmp(k, "\"kind\"", 6) == 0)
+            ks = note_kind(v, q, kind, kind_cap);
         q = skip_ws(q, e);
         if (q < e && *q == ',') {
             q++;
@@ -90,10 +212,14 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
         return 1;
     }
     if (!has_items) return 1;
+    if (ks == KIND_UNKNOWN) ks = kind_from_tail(q, e, kind, kind_cap);
+    if (ks == KIND_OTHER) return not_a_list(buf, len, item, ctx);
     /* q is at '[': cut the elements */
+    const char *items_open = q, *items_close = NULL;
     long idx = 0;
     p = skip_ws(q + 1, e);
     if (p < e && *p == ']') {
+        items_close = p;
         p++;
     } else {
         for (;;) {
@@ -111,6 +237,7 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
                 continue;
             }
             if (p < e && *p == ']') {
+                items_close = p;
                 p++;
                 break;
             }
@@ -134,5 +261,17 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
     }
     p = skip_ws(p + 1, e);
     if (p != e) return split_fail(err, buf, len, p, "unexpected content after the top-level value");
-    return KP_OK;
+    kind_watch w = {0, false, false, false, 0};
+    int rc = check_outside_items(buf, len, items_open, items_close, &w, err);
+    if (rc == KP_OK && w.n_items > 1)
+        /* Go's decoder would keep the last items array; the first one is loaded already */
+        return split_fail(err, buf, len, buf,
+                          "duplicate key \"items\" in the List (kprio reads one items array)");
+    if (rc == KP_OK && w.has_kind && !w.is_list)
+        /* the kind lies beyond what kind_from_tail reads, or its guess was wrong: the items are
+         * loaded already, so this is an error rather than a silently wrong load */
+        return split_fail(err, buf, len, buf,
+                          "a document with \"items\" whose kind is not a List kind, written "
+                          "after its items too far from the end of the file for kprio to tell");
+    return rc;
 }

@@ -8,14 +8,16 @@
 #include "kprio/common.h"
 
 /* Called once per element of items: [start, start + len) is the element's text (an object), idx
- * its index. A status other than KP_OK stops the split and is returned. */
+ * its index; or once with the whole document and idx -1 when the document has "items" but its
+ * kind is not a List kind (only List kinds, or a document with items and no kind, are split). A
+ * status other than KP_OK stops the split and is returned. */
 typedef kp_status (*kp_list_item_fn)(void *ctx, const char *start, size_t len, long idx);
 
 /* buf holds len bytes of JSON followed by KP_JSON_PADDING readable bytes. Returns KP_OK after
  * calling item for every element of the top-level object's "items" array, 1 if buf is not such a
  * List object or cannot be cut (the caller parses it whole, and the full parser describes any
  * error), or an error: KP_ESYNTAX with line/column for a bad separator between items, or the
- * callback's status. The List's "kind", when it comes before "items" and fits, is copied to kind. */
+ * callback's status. The List's "kind", when it is a List kind that fits, is copied to kind. */
 int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_list_item_fn item,
                    void *ctx, kp_error *err);
 
