@@ -251,6 +251,32 @@ static bool api_group_ok(const char *api, const char *kind) {
     return true;
 }
 
+/* Duplicate keys of one object (JSON): kept until the object is named, then warned once each. */
+typedef struct {
+    char text[4][512];
+    uint32_t n;
+} dup_notes;
+
+static kp_status dup_note(void *wctx, const char *text) {
+    dup_notes *dn = wctx;
+    if (dn->n < 4) snprintf(dn->text[dn->n], sizeof dn->text[0], "%s", text);
+    dn->n++;
+    return KP_OK;
+}
+
+static kp_status dup_flush(kp_cluster *cl, const char *source, const kp_dctx *d,
+                           const dup_notes *dn) {
+    for (uint32_t i = 0; i < dn->n && i < 4; i++)
+        if (kp__cluster_warn(cl, "%s: %s%s%s", source, d->object, d->object[0] ? ": " : "",
+                             dn->text[i]) != KP_OK)
+            return KP_ENOMEM;
+    if (dn->n > 4 &&
+        kp__cluster_warn(cl, "%s: %s: %u more duplicate keys (the last values are used)", source,
+                         d->object, dn->n - 4) != KP_OK)
+        return KP_ENOMEM;
+    return KP_OK;
+}
+
 #define PROGRESS_STEP ((uint64_t)32 << 20)
 
 static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
@@ -272,6 +298,9 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     else where[0] = 0;
     snprintf(d.object, sizeof d.object, "%s", where);
 
+    dup_notes dn;
+    dn.n = 0;
+    TRY(kp__d_dup_keys(&d, (kp_tnode *)obj, kp__d_doc_is_yaml(doc), dup_note, &dn));
     const char *kind = NULL, *api = NULL;
     bool has_kind = false;
     TRY(kp__dget_str(&d, obj, "kind", &kind, &has_kind));
@@ -296,6 +325,9 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     bool is_ns = strcmp(kind, "Namespace") == 0;
     kp_workload_kind wk = KP_WL_SERVICE;
     bool is_wl = kp__workload_kind(kind, &wk);
+    if (dn.n && !(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl) &&
+        dup_flush(cl, lc->source, &d, &dn) != KP_OK)
+        return kp__dctx_fail(&d, obj, KP_ENOMEM, NULL, "out of memory");
     if (!(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl)) {
         if (kp__cluster_note_skipped(cl, kind) != KP_OK)
             return kp__dctx_fail(&d, obj, KP_ENOMEM, "kind", "out of memory");
@@ -316,6 +348,8 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     if (namespaced && (!has_ns || !ns[0])) ns = "default";
     snprintf(d.object, sizeof d.object, "%s%s%s %s%s%s%s", where, where[0] ? " (" : "", kind,
              namespaced ? ns : "", namespaced ? "/" : "", name, where[0] ? ")" : "");
+    if (dn.n && dup_flush(cl, lc->source, &d, &dn) != KP_OK)
+        return kp__dctx_fail(&d, obj, KP_ENOMEM, NULL, "out of memory");
     /* checked once the object is named, so the error says which object */
     if (is_wl ? api && !kp__workload_api_ok(wk, api) : !api_group_ok(api, kind))
         return kp__dctx_fail(&d, kp__tree_get(obj, "apiVersion"), KP_EINVAL, "apiVersion",

@@ -550,6 +550,38 @@ KT_TEST(request_sums_overflow_is_an_error) {
     kp_cluster_free(cl);
 }
 
+/* Issue 17 item 8: a duplicate key in JSON is Go's encoding/json: the last value wins, with a
+ * warning naming the file, the object and the key; in YAML it is an error (sigs.k8s.io/yaml via
+ * go-yaml: "key \"x\" already set in map"). Before, the first value was kept: a pod with
+ * "priority": 1 then 2000000000 was low-priority to kprio and critical to the cluster. */
+KT_TEST(duplicate_keys_last_wins_in_json_error_in_yaml) {
+    const char *j = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},"
+                    "\"spec\":{\"priority\":1,\"containers\":[{\"name\":\"c\"}],"
+                    "\"priority\":2000000000}}";
+    kp_error err;
+    kp_error_clear(&err);
+    kp_cluster *cl = kp_cluster_new();
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "dup.json", j, strlen(j), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    const kp_pod *p = pod(cl, "default/p");
+    KT_CHECK(p != NULL);
+    if (p) KT_CHECK_INT(p->priority, 2000000000);
+    if (p) KT_CHECK(p->is_critical);
+    bool warned = false;
+    for (size_t i = 0; i < kp_cluster_warning_count(cl); i++) {
+        const char *w = kp_cluster_warning(cl, i);
+        if (strstr(w, "dup.json") && strstr(w, "Pod default/p") && strstr(w, "\"priority\""))
+            warned = true;
+    }
+    KT_CHECK(warned);
+    kp_cluster_free(cl);
+
+    const char *y = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priority: 1\n"
+                    "  containers: [{name: c}]\n  priority: 2000000000\n";
+    KT_CHECK(load_fails(y, &err));
+    KT_CHECK(strstr(err.msg, "key \"priority\" already set in map") != NULL);
+}
+
 KT_MAIN(KT_CASE(identical_arrays_are_shared), KT_CASE(json_list_and_items),
         KT_CASE(typed_list_items_without_kind), KT_CASE(top_level_array_and_multidoc_yaml),
         KT_CASE(priority_resolution_like_admission), KT_CASE(priority_errors), KT_CASE(qos_classes),
@@ -559,4 +591,5 @@ KT_MAIN(KT_CASE(identical_arrays_are_shared), KT_CASE(json_list_and_items),
         KT_CASE(terminal_and_unknown_node_pods_hold_nothing), KT_CASE(selectors_and_affinity),
         KT_CASE(time_parsing), KT_CASE(limit_node_selector_terms_is_an_error),
         KT_CASE(limit_lists_name_the_limit), KT_CASE(limit_skipped_kinds_are_all_listed),
-        KT_CASE(limit_long_warnings_are_whole), KT_CASE(request_sums_overflow_is_an_error))
+        KT_CASE(limit_long_warnings_are_whole), KT_CASE(request_sums_overflow_is_an_error),
+        KT_CASE(duplicate_keys_last_wins_in_json_error_in_yaml))
