@@ -146,7 +146,7 @@ static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char
     ondemand::parser *big = nullptr;
     if (len > kReuseMax) {
         big = new (std::nothrow) ondemand::parser(len > 0xFFFFFFFFull ? 0xFFFFFFFFull : len);
-        if (!big) return w.fail("out of memory", SUCCESS, 0);
+        if (!big) return KP_EV_NOMEM; // out of memory is not a syntax error (events.h)
     }
     struct Cleanup {
         ondemand::parser *p;
@@ -155,6 +155,7 @@ static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char
     ondemand::parser &parser = big ? *big : small_parser;
     ondemand::document doc;
     error_code e = parser.iterate(buf, len, len + KP_JSON_PADDING).get(doc);
+    if (e == MEMALLOC) return KP_EV_NOMEM; // simdjson could not allocate its index
     if (e) return w.fail("invalid JSON", e, 0);
     int r = w.emit(KP_EV_DOC_BEGIN, nullptr, 0, 0);
     if (r < 0) return r;

@@ -82,6 +82,18 @@ static void reject_with(kp_admission *a, uint32_t i) {
     a->msg_reason = i;
 }
 
+/* mirrors InsufficientResourceError.GetInsufficientAmount: requested - (capacity - used). Every
+ * term is >= 0 and fits an int64 (negative amounts are rejected at load, sums are checked), but
+ * the difference need not: Go would wrap; the amount still needed saturates at INT64_MAX instead
+ * (no victim set can free more than that, so the decision is the same as with the exact value). */
+static int64_t insufficient_amount(int64_t requested, int64_t capacity, int64_t used) {
+    int64_t free_amount, need;
+    if (__builtin_sub_overflow(capacity, used, &free_amount)) free_amount = INT64_MIN;
+    if (__builtin_sub_overflow(requested, free_amount, &need)) need = INT64_MAX;
+    return need;
+}
+
+
 /* mirrors CriticalPodAdmissionHandler.HandleAdmissionFailure + evictPodsToFreeRequests and the
  * handling of their result in predicateAdmitHandler.Admit. */
 static kp_status handle_failure(const kp_cluster *cl, uint32_t node, uint32_t pod,
@@ -104,7 +116,7 @@ static kp_status handle_failure(const kp_cluster *cl, uint32_t node, uint32_t po
         const kp__admit_reason *r = &a->reasons[i];
         reqs.r[reqs.n].res = a->reason_res[i];
         reqs.r[reqs.n].k = (uint8_t)reqs.n;
-        reqs.r[reqs.n].q = r->requested - (r->capacity - r->used); /* GetInsufficientAmount */
+        reqs.r[reqs.n].q = insufficient_amount(r->requested, r->capacity, r->used);
         kp_admit_requirement *out = &a->reqs[a->n_reqs++];
         out->resource = r->resource;
         out->quantity = reqs.r[reqs.n].q;

@@ -531,6 +531,28 @@ KT_TEST(longest_resource_name_is_not_cut) {
     kp_free(y);
 }
 
+/* Issue 17 item 2: the amount a critical pod still needs (GetInsufficientAmount: requested -
+ * (capacity - used)) overflowed int64 and printed a wrapped negative value when the node's other
+ * pods use far more than its capacity; it saturates now. */
+KT_TEST(insufficient_amount_does_not_wrap) {
+    kp_cluster *cl = load(
+        NODE_HDR "status:\n  allocatable:\n    cpu: \"1\"\n    memory: \"0\"\n"
+                 "    pods: \"10\"\n" POD(
+                     "other") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
+                              "    resources: {requests: {memory: 7Ei}}\n" POD(
+                                  "p") "spec:\n  priority: 2000000000\n  containers:\n  - name: c\n"
+                                       "    resources: {requests: {memory: 7Ei}}\n");
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_admission *a = admit(cl, "p");
+    KT_CHECK(kp_admission_critical(a));
+    KT_CHECK(kp_admission_requirement_count(a) >= 1);
+    for (size_t i = 0; i < kp_admission_requirement_count(a); i++)
+        KT_CHECK(kp_admission_requirement(a, i)->quantity > 0);
+    kp_admission_free(a);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(no_resources_requested_always_fits), KT_CASE(not_enough_cpu_and_memory),
         KT_CASE(too_many_pods), KT_CASE(terminal_pods_and_the_pod_itself_do_not_count),
         KT_CASE(host_name_mismatch), KT_CASE(host_port_conflict),
@@ -539,4 +561,4 @@ KT_MAIN(KT_CASE(no_resources_requested_always_fits), KT_CASE(not_enough_cpu_and_
         KT_CASE(extended_resources), KT_CASE(os_checks), KT_CASE(admit_under_node_conditions),
         KT_CASE(conditions_from_node_status), KT_CASE(kubelet_resource_request),
         KT_CASE(preemptable_rule), KT_CASE(bad_arguments),
-        KT_CASE(longest_resource_name_is_not_cut))
+        KT_CASE(longest_resource_name_is_not_cut), KT_CASE(insufficient_amount_does_not_wrap))
