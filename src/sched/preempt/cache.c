@@ -410,9 +410,11 @@ static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, kp_pwork *w
 
 /* Arithmetic SelectVictimsOnNode on the cached sorted view (same conditions as select_arith).
  * Returns false when the caller must take the generic path (out of memory, or the node cannot
- * fit and its exact status is needed now). */
-bool kp__preempt_select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict *out, kp_status *rc,
-                               kp_error *err) {
+ * fit and its exact status is needed now). Static, in the file of its one caller, so that it
+ * and select_runs are inlined into kp__preempt_select_victims: the dry run's per-node path is
+ * one call with the work area in registers. */
+static bool select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict *out, kp_status *rc,
+                          kp_error *err) {
     const kp_cluster *cl = x->cl;
     const kp_node *nd = &cl->nodes[node];
     *rc = KP_OK;
@@ -490,4 +492,36 @@ bool kp__preempt_select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict 
 #undef PC_TRY
     finish_cached(x, c, &a, victims, nv, (int32_t)n_viol_v, out, rc, err);
     return true;
+}
+
+/* mirrors DefaultPreemption.SelectVictimsOnNode: the cached arithmetic path when it applies,
+ * else the reference / incremental / arithmetic paths of victims.c. */
+kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_status *filter_st,
+                                     kp_pvict *out, kp_error *err) {
+    const kp_node *nd = &x->cl->nodes[node];
+    out->victims = NULL;
+    out->n_victims = 0;
+    out->n_viol = 0;
+    out->deferred = false;
+    out->has_scores = false;
+    out->score4_at = NULL;
+    kp__status_reset(&out->st);
+    uint32_t cap = nd->n_pods ? nd->n_pods : 1;
+    if (cap > x->scratch_cap) {
+        uint32_t *ns = kp__realloc(x->scratch, (size_t)cap * 5 * sizeof *ns);
+        if (!ns) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+        x->scratch = ns;
+        x->scratch_cap = cap;
+    }
+    uint32_t sc = x->scratch_cap;
+    kp_pwork w = {.potential = x->scratch,
+                  .saved = x->scratch + sc,
+                  .viol = x->scratch + 2 * sc,
+                  .nonviol = x->scratch + 3 * sc,
+                  .victims = x->scratch + 4 * sc};
+    if (!x->o->reference && x->fast && x->cache && kp__preempt_failed_in_fit(x, node, filter_st)) {
+        kp_status crc;
+        if (select_cached(x, node, &w, out, &crc, err)) return crc;
+    }
+    return kp__preempt_select_generic(x, node, filter_st, &w, out, err);
 }

@@ -9,9 +9,10 @@ void kp__preempt_cache_begin(kp_pctx *x);
 /* Cache-prefetch hint for a node the dry run visits soon (far: header only). No effect on
  * results. */
 void kp__preempt_prefetch(const kp_pctx *x, uint32_t node, bool far);
-/* SelectVictimsOnNode from the node's cache entry; false when the entry cannot answer (the
- * caller takes another path), else *rc is the result. */
-bool kp__preempt_select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict *out, kp_status *rc,
-                               kp_error *err);
+/* mirrors SelectVictimsOnNode. Leaves the node exactly as found (pods, order, aggregates, cycle
+ * state). Chooses the cached arithmetic path (here, inlined: the dry run's hot path) or the
+ * reference / incremental / arithmetic path (victims.c) from x. */
+kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_status *filter_st,
+                                     kp_pvict *out, kp_error *err);
 
 #endif

@@ -13,11 +13,6 @@
 
 /* ---------------------------------------------------------------- importance order ---- */
 
-int64_t kp__preempt_start_key(const kp_pctx *x, uint32_t pod) {
-    int64_t t = x->cl->pods[pod].start_time;
-    return t == KP_TIME_NONE ? x->now_key : t;
-}
-
 /* mirrors MoreImportantVictim (single pods: priority, start time, UID) and, with --compat 1.35,
  * util.MoreImportantPod (priority, start time; equal keys -> load order, a deterministic stand-in
  * for Go's unstable sort). */

@@ -2,10 +2,16 @@
 #ifndef KP_SCHED_PREEMPT_ORDER_H
 #define KP_SCHED_PREEMPT_ORDER_H
 
+#include "core/cluster.h"
+#include "core/meta.h"
+#include "core/pod.h"
 #include "sched/preempt/victims.h"
 
 /* The pod's start time as an ordering key (nil -> x->now_key). */
-int64_t kp__preempt_start_key(const kp_pctx *x, uint32_t pod);
+static inline int64_t kp__preempt_start_key(const kp_pctx *x, uint32_t pod) {
+    int64_t t = x->cl->pods[pod].start_time;
+    return t == KP_TIME_NONE ? x->now_key : t;
+}
 /* mirrors MoreImportantVictim (newest) / MoreImportantPod (--compat 1.35): true if a is more
  * important than b. */
 bool kp__preempt_more_important(const kp_pctx *x, uint32_t a, uint32_t b);

@@ -27,6 +27,7 @@
 #include "sched/nominator.h"
 #include "sched/preempt/cache.h"
 #include "sched/preempt/order.h"
+#include "sched/preempt/potential.h"
 #include "sched/preempt/victims.h"
 /* Prefetch distances in nodes: the status scan, and the dry run's two stages (far: headers and
  * lines at fixed addresses; near: what the far lines point to). */
@@ -72,16 +73,23 @@ void kp__preempt_result_fini(kp_preempt_result *r) {
 }
 
 kp_status kp__preempt_set_message(kp_preempt_result *r, const char *fmt, ...) {
+    /* formatted once into a stack buffer, copied to its exact allocation (a message that does not
+     * fit is formatted again into it): one vsnprintf per decision, not two */
+    char buf[256];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (n < 0) return KP_EINVAL;
     char *m = kp__malloc((size_t)n + 1);
     if (!m) return KP_ENOMEM;
-    va_start(ap, fmt);
-    vsnprintf(m, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    if ((size_t)n < sizeof buf) {
+        memcpy(m, buf, (size_t)n + 1);
+    } else {
+        va_start(ap, fmt);
+        vsnprintf(m, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     kp__free(r->message);
     r->message = m;
     return KP_OK;
@@ -277,62 +285,6 @@ static uint32_t pick_candidate(kp_pctx *x, const cand *cands, uint32_t n, const 
     return r;
 }
 
-/* ---------------------------------------------------------------- potential nodes ---- */
-
-/* With the compact codes (kp_preempt_opts.codes) the potential nodes (code exactly
- * Unschedulable) are counted and the one of rank `offset` found 8 codes at a time; the dry run
- * then takes them in visiting order from there (pot_fill), so only the nodes it reaches are
- * examined one by one. */
-static inline bool is_potential(uint8_t code) {
-    return (code & ~KP_PREEMPT_CODE_FIT) == KP_CODE_UNSCHEDULABLE;
-}
-
-/* 0x80 in every byte of the 8 codes at p that is_potential, 0 elsewhere (exact: no carries). */
-static inline uint64_t potential_mask8(const uint8_t *p) {
-    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    uint64_t v = (w & low7) ^ 0x0101010101010101ull; /* zero byte where the code matches */
-    return ~((v + low7) | v) & 0x8080808080808080ull;
-}
-
-/* Number of 0x80 bytes in a potential_mask8 value (bytes summed by one multiplication). */
-static inline uint32_t mask8_count(uint64_t m) {
-    return (uint32_t)(((m >> 7) * 0x0101010101010101ull) >> 56);
-}
-
-static uint32_t potential_count(const uint8_t *codes, uint32_t nn) {
-    uint32_t n = 0, i = 0;
-    for (; i + 8 <= nn; i += 8) n += mask8_count(potential_mask8(codes + i));
-    for (; i < nn; i++) n += is_potential(codes[i]);
-    return n;
-}
-
-/* Node index of the potential node of rank r (r < the number of potential nodes). */
-static uint32_t potential_find(const uint8_t *codes, uint32_t nn, uint32_t r) {
-    uint32_t i = 0;
-    for (; i + 8 <= nn; i += 8) {
-        uint32_t c = mask8_count(potential_mask8(codes + i));
-        if (c > r) break;
-        r -= c;
-    }
-    for (;; i++)
-        if (is_potential(codes[i]) && r-- == 0) return i;
-}
-
-/* Appends potential nodes in visiting order to seq[*filled..want) (want <= the number of
- * potential nodes), scanning from node *next and wrapping at nn. */
-static void pot_fill(const uint8_t *codes, uint32_t nn, uint32_t *seq, uint32_t *filled,
-                     uint32_t want, uint32_t *next) {
-    uint32_t n = *filled, i = *next;
-    while (n < want) {
-        if (is_potential(codes[i])) seq[n++] = i;
-        if (++i == nn) i = 0;
-    }
-    *filled = n;
-    *next = i;
-}
-
 /* ---------------------------------------------------------------- PostFilter ---- */
 
 static int32_t calc_num_candidates(const kp_pctx *x, uint32_t n) {
@@ -418,7 +370,8 @@ typedef struct {
 
 static void dry_run_free(dry_run *d) {
     if (d->cands)
-        for (uint32_t i = 0; i < d->n_cands; i++) kp__free(d->cands[i].victims);
+        for (uint32_t i = 0; i < d->n_cands; i++) /* lazy candidates have none */
+            if (d->cands[i].victims) kp__free(d->cands[i].victims);
     kp__free(d->cands);
     kp__free(d->dry);
     kp__free(d->deferred);
@@ -445,7 +398,7 @@ static kp_status nodes_where_preemption_might_help(const kp_pctx *x, dry_run *d)
     d->potential = kp__malloc((nn ? nn : 1) * sizeof *d->potential);
     if (!d->potential) return KP_ENOMEM;
     if (x->o->codes) {
-        d->n_pot = potential_count(x->o->codes, nn);
+        d->n_pot = kp__preempt_pot_count(x->o->codes, nn);
         return KP_OK;
     }
     const kp_node_status *statuses = d->statuses;
@@ -471,7 +424,7 @@ static kp_status plan_visiting_order(kp_pctx *x, dry_run *d) {
     d->next = 0;
     if (o->codes) {
         d->filled = 0;
-        d->next = potential_find(o->codes, x->cl->n_nodes, offset);
+        d->next = kp__preempt_pot_find(o->codes, x->cl->n_nodes, offset);
     } else if (offset > 0) {
         uint32_t *rot = kp__malloc(d->n_pot * sizeof *rot);
         if (!rot) return KP_ENOMEM;
@@ -486,25 +439,12 @@ static kp_status plan_visiting_order(kp_pctx *x, dry_run *d) {
     return d->cands ? KP_OK : KP_ENOMEM;
 }
 
-/* A node whose victim selection succeeded: into its bounded list, or dropped when that list is
- * full (silently, as upstream). */
-static kp_status keep_candidate(kp_pctx *x, dry_run *d, kp_preempt_result *out, uint32_t node,
-                                kp_pvict *v) {
-    cand *nonviol = d->cands, *violc = d->cands + d->budget;
-    bool keep =
-        v->n_viol == 0 ? d->n_nonviol < (uint32_t)d->budget : d->n_violc < (uint32_t)d->budget;
-    if (!keep) {
-        kp_node_status dropped;
-        kp__status_reset(&dropped);
-        kp__status_add_reason(&dropped,
-                              v->n_viol ? "dropped: the list of PDB-violating candidates was full"
-                                        : "dropped: the list of candidates was full");
-        kp__free(v->victims);
-        return record_node(out, node, &dropped, NULL, false);
-    }
-    kp_status rc = record_node(out, node, NULL, v, true);
+/* A node whose victim selection succeeded, kept in its bounded list at cd (the caller checked
+ * there is room): the scores, and the --explain record. */
+static inline kp_status keep_candidate(kp_pctx *x, cand *cd, kp_preempt_result *out, uint32_t node,
+                                       kp_pvict *v) {
+    kp_status rc = out->nodes ? record_node(out, node, NULL, v, true) : KP_OK;
     if (!v->has_scores) kp__preempt_scores(x, v);
-    cand *cd = v->n_viol == 0 ? &nonviol[d->n_nonviol++] : &violc[d->n_violc++];
     cd->node = node;
     cd->n_victims = v->n_victims;
     cd->n_viol = v->n_viol;
@@ -514,51 +454,85 @@ static kp_status keep_candidate(kp_pctx *x, dry_run *d, kp_preempt_result *out, 
     return rc;
 }
 
+/* A node whose victim selection succeeded while its bounded list is full: dropped (silently, as
+ * upstream; --explain says so). */
+static kp_status drop_candidate(kp_preempt_result *out, uint32_t node, kp_pvict *v) {
+    kp__free(v->victims);
+    if (!out->nodes) return KP_OK;
+    kp_node_status dropped;
+    kp__status_reset(&dropped);
+    kp__status_add_reason(&dropped, v->n_viol
+                                        ? "dropped: the list of PDB-violating candidates was full"
+                                        : "dropped: the list of candidates was full");
+    return record_node(out, node, &dropped, NULL, false);
+}
+
+/* A node that is not a candidate: its dry-run status, kept for the FitError message. */
+static kp_status not_candidate(dry_run *d, kp_preempt_result *out, uint32_t node, kp_pvict *v) {
+    if (v->st.code == KP_CODE_SUCCESS) { /* nothing to evict, yet it failed before */
+        kp__status_reset(&v->st);
+        v->st.code = KP_CODE_ERROR;
+        kp__status_add_reason(&v->st, "expected at least one victim pod on node");
+    }
+    kp__free(v->victims);
+    kp_status rc = out->nodes ? record_node(out, node, &v->st, NULL, false) : KP_OK;
+    return rc == KP_OK ? dry_add_status(d, node, &v->st) : rc;
+}
+
 /* mirrors DryRunPreemption (sequential, in visiting order): SelectVictimsOnNode per potential
  * node until enough non-violating candidates are found. Nodes that cannot fit even with every
- * lower-priority pod gone are deferred (their exact status is computed only if needed). */
+ * lower-priority pod gone are deferred (their exact status is computed only if needed). The
+ * loop's state is in locals (written back to d at the end): it runs once per visited node. */
 static kp_status dry_run_preemption(kp_pctx *x, dry_run *d, kp_preempt_result *out, kp_error *err) {
-    const kp_preempt_opts *o = x->o;
-    uint32_t nn = x->cl->n_nodes, n_pot = d->n_pot;
+    const uint8_t *codes = x->o->codes;
+    const kp_node_status *statuses = d->statuses;
+    uint32_t nn = x->cl->n_nodes, n_pot = d->n_pot, *potential = d->potential;
+    uint32_t filled = d->filled, next = d->next, budget = (uint32_t)d->budget;
+    uint32_t n_nonviol = 0, n_violc = 0;
+    cand *nonviol = d->cands, *violc = d->cands + budget;
+    const bool prefetch = x->cache != NULL;
     kp_status rc = KP_OK;
-    for (uint32_t i = 0; i < n_pot && rc == KP_OK; i++) {
-        if (d->filled <= i + KP_PF_FAR && d->filled < n_pot) {
+    bool selection_failed = false; /* its error is set already */
+    for (uint32_t i = 0; i < n_pot; i++) {
+        if (filled <= i + KP_PF_FAR && filled < n_pot) {
             uint32_t want = i + KP_PF_FAR + 64;
-            pot_fill(o->codes, nn, d->potential, &d->filled, want < n_pot ? want : n_pot, &d->next);
+            kp__preempt_pot_fill(codes, nn, potential, &filled, want < n_pot ? want : n_pot, &next);
         }
-        uint32_t node = d->potential[i];
-        if (x->cache) { /* the loop is memory-bound: hint the nodes visited next */
-            if (i + KP_PF_FAR < n_pot) kp__preempt_prefetch(x, d->potential[i + KP_PF_FAR], true);
-            if (i + KP_PF_NEAR < n_pot)
-                kp__preempt_prefetch(x, d->potential[i + KP_PF_NEAR], false);
+        uint32_t node = potential[i];
+        if (prefetch) { /* the loop is memory-bound: hint the nodes visited next */
+            if (i + KP_PF_FAR < n_pot) kp__preempt_prefetch(x, potential[i + KP_PF_FAR], true);
+            if (i + KP_PF_NEAR < n_pot) kp__preempt_prefetch(x, potential[i + KP_PF_NEAR], false);
         }
         kp_pvict v;
-        rc = kp__preempt_select_victims(x, node, &d->statuses[node], &v, err);
+        rc = kp__preempt_select_victims(x, node, &statuses[node], &v, err);
         if (rc != KP_OK) {
             kp__free(v.victims);
-            return rc;
+            selection_failed = true;
+            break;
         }
         if (v.deferred) {
-            if (!d->deferred && !(d->deferred = kp__malloc(n_pot * sizeof *d->deferred)))
-                return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+            if (!d->deferred && !(d->deferred = kp__malloc(n_pot * sizeof *d->deferred))) {
+                rc = KP_ENOMEM;
+                break;
+            }
             d->deferred[d->n_deferred++] = node;
             continue;
         }
-        if (v.st.code == KP_CODE_SUCCESS && v.n_victims > 0) {
-            rc = keep_candidate(x, d, out, node, &v);
-            if (d->n_nonviol > 0 && d->n_nonviol + d->n_violc >= (uint32_t)d->budget) break;
+        if (v.st.code != KP_CODE_SUCCESS || v.n_victims == 0) {
+            if ((rc = not_candidate(d, out, node, &v)) != KP_OK) break;
             continue;
         }
-        if (v.st.code == KP_CODE_SUCCESS) { /* nothing to evict, yet it failed before */
-            kp__status_reset(&v.st);
-            v.st.code = KP_CODE_ERROR;
-            kp__status_add_reason(&v.st, "expected at least one victim pod on node");
-        }
-        kp__free(v.victims);
-        rc = record_node(out, node, &v.st, NULL, false);
-        if (rc == KP_OK) rc = dry_add_status(d, node, &v.st);
+        if (v.n_viol == 0 ? n_nonviol < budget : n_violc < budget)
+            rc = keep_candidate(x, v.n_viol == 0 ? &nonviol[n_nonviol++] : &violc[n_violc++], out,
+                                node, &v);
+        else rc = drop_candidate(out, node, &v);
+        if (rc != KP_OK || (n_nonviol > 0 && n_nonviol + n_violc >= budget)) break;
     }
-    if (rc != KP_OK) kp_error_set(err, rc, "preemption: out of memory");
+    d->filled = filled;
+    d->next = next;
+    d->n_nonviol = n_nonviol;
+    d->n_violc = n_violc;
+    if (rc != KP_OK && !selection_failed) kp_error_set(err, rc, "preemption: out of memory");
     return rc;
 }
 

@@ -1,6 +1,6 @@
 /* Public what-if API (include/kprio/preempt.h): one scheduling attempt's Filter pass, then
  * DefaultPreemption's PostFilter (preempt.c), without actuation. */
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +20,10 @@ struct kp_preemption {
     kp_index fit_node;
     kp_preempt_result r;
     kp_node_status *statuses; /* Filter verdict per node */
-    char **filter_txt; /* per node: the Filter verdict's reasons joined (NULL = "") */
-    char **dry_txt; /* per node: why not a candidate (NULL = "") */
+    char *txt; /* every node's texts, NUL-terminated, one after another; txt[0] = "" */
+    size_t txt_len, txt_cap;
+    size_t *filter_at; /* per node: offset in txt of the Filter verdict's reasons joined */
+    size_t *dry_at; /* per node: offset in txt of why it is not a candidate */
     kp_preemption_node_info *info; /* per node: what kp_preemption_node_detail returns */
     uint64_t filter_calls;
 };
@@ -34,36 +36,40 @@ void kp_preempt_options_init(kp_preempt_options *o) {
     o->protect_pod = -1;
 }
 
-/* The status's reasons joined by ", " (heap, exact size; NULL with *rc KP_OK when there are
- * none, NULL with *rc KP_ENOMEM on allocation failure). */
-static char *status_text(const kp_node_status *st, kp_status *rc) {
-    *rc = KP_OK;
-    if (st->n_reasons == 0) return NULL;
+/* Appends the status's reasons joined by ", " to p->txt; *at = its offset (0, the empty text,
+ * when there are none). One store for every node's texts: no allocation per node. KP_ENOMEM. */
+static kp_status status_text(kp_preemption *p, const kp_node_status *st, size_t *at) {
+    *at = 0;
+    if (st->n_reasons == 0) return KP_OK;
     size_t len = 1;
     for (uint8_t i = 0; i < st->n_reasons; i++) len += strlen(st->reasons[i]) + 2;
-    char *buf = kp__malloc(len);
-    if (!buf) {
-        *rc = KP_ENOMEM;
-        return NULL;
-    }
+    if (len > SIZE_MAX - p->txt_len ||
+        !kp__grow((void **)&p->txt, &p->txt_cap, p->txt_len + len, 1, 4096))
+        return KP_ENOMEM;
+    char *buf = p->txt + p->txt_len;
     size_t off = 0;
-    for (uint8_t i = 0; i < st->n_reasons; i++)
-        off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", st->reasons[i]);
-    return buf;
-}
-
-static void free_texts(char **t, uint32_t n) {
-    if (t)
-        for (uint32_t i = 0; i < n; i++) kp__free(t[i]);
-    kp__free(t);
+    for (uint8_t i = 0; i < st->n_reasons; i++) {
+        size_t n = strlen(st->reasons[i]);
+        if (i) {
+            memcpy(buf + off, ", ", 2);
+            off += 2;
+        }
+        memcpy(buf + off, st->reasons[i], n);
+        off += n;
+    }
+    buf[off] = '\0';
+    *at = p->txt_len;
+    p->txt_len += off + 1;
+    return KP_OK;
 }
 
 void kp_preemption_free(kp_preemption *p) {
     if (!p) return;
     kp__preempt_result_fini(&p->r);
     kp__free(p->statuses);
-    free_texts(p->filter_txt, p->cl ? (uint32_t)p->cl->n_nodes : 0);
-    free_texts(p->dry_txt, p->cl ? (uint32_t)p->cl->n_nodes : 0);
+    kp__free(p->txt);
+    kp__free(p->filter_at);
+    kp__free(p->dry_at);
     kp__free(p->info);
     kp_sched_free(p->s);
     kp__free(p);
@@ -75,8 +81,8 @@ static void fill_info(kp_preemption *p) {
     for (size_t node = 0; node < p->cl->n_nodes; node++) {
         kp_preemption_node_info *out = &p->info[node];
         out->potential = p->statuses[node].code == KP_CODE_UNSCHEDULABLE;
-        out->filter_reason = p->filter_txt[node] ? p->filter_txt[node] : "";
-        out->reason = p->dry_txt[node] ? p->dry_txt[node] : "";
+        out->filter_reason = p->txt + p->filter_at[node];
+        out->reason = p->txt + p->dry_at[node];
         if (node < p->r.n_nodes) {
             const kp_preempt_node *pn = &p->r.nodes[node];
             out->considered = pn->considered;
@@ -128,13 +134,17 @@ kp_status kp_preemption_new(kp_cluster *cl, kp_index pod, const kp_preempt_optio
     }
     uint32_t nn = cl->n_nodes;
     p->statuses = kp__calloc(nn ? nn : 1, sizeof *p->statuses);
-    p->filter_txt = kp__calloc(nn ? nn : 1, sizeof *p->filter_txt);
-    p->dry_txt = kp__calloc(nn ? nn : 1, sizeof *p->dry_txt);
+    p->filter_at = kp__calloc(nn ? nn : 1, sizeof *p->filter_at);
+    p->dry_at = kp__calloc(nn ? nn : 1, sizeof *p->dry_at);
     p->info = kp__calloc(nn ? nn : 1, sizeof *p->info);
-    if (!p->statuses || !p->filter_txt || !p->dry_txt || !p->info) {
+    p->txt_cap = 4096;
+    p->txt = kp__malloc(p->txt_cap);
+    if (!p->statuses || !p->filter_at || !p->dry_at || !p->info || !p->txt) {
         kp_preemption_free(p);
         return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
     }
+    p->txt[0] = '\0'; /* offset 0: the empty text */
+    p->txt_len = 1;
     kp_node_status pre;
     kp__status_reset(&pre);
     kp_cycle *c = kp__cycle_new(p->s, (uint32_t)pod, &pre);
@@ -149,9 +159,7 @@ kp_status kp_preemption_new(kp_cluster *cl, kp_index pod, const kp_preempt_optio
             kp__cycle_filter(c, i, &p->statuses[i]);
             p->filter_calls++;
         }
-        kp_status trc;
-        p->filter_txt[i] = status_text(&p->statuses[i], &trc);
-        if (trc != KP_OK) {
+        if (status_text(p, &p->statuses[i], &p->filter_at[i]) != KP_OK) {
             kp__cycle_free(c);
             kp_preemption_free(p);
             return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
@@ -194,7 +202,7 @@ kp_status kp_preemption_new(kp_cluster *cl, kp_index pod, const kp_preempt_optio
     }
     for (uint32_t i = 0; i < p->r.n_nodes; i++)
         if (p->r.nodes[i].considered && !p->r.nodes[i].candidate)
-            if (!(p->dry_txt[i] = status_text(&p->r.nodes[i].dry_status, &rc)) && rc != KP_OK) {
+            if (status_text(p, &p->r.nodes[i].dry_status, &p->dry_at[i]) != KP_OK) {
                 kp_preemption_free(p);
                 return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
             }

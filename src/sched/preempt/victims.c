@@ -30,7 +30,6 @@
 #include "sched/cycle.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
-#include "sched/preempt/cache.h"
 #include "sched/preempt/order.h"
 #include "sched/preempt/victims.h"
 
@@ -237,61 +236,33 @@ static kp_status select_arith(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict *
     return KP_OK;
 }
 
-/* The node failed the Filter pass in NodeResourcesFit (from the compact codes when given). */
-static bool node_failed_in_fit(const kp_pctx *x, uint32_t node, const kp_node_status *st) {
-    if (x->o->codes) return (x->o->codes[node] & KP_PREEMPT_CODE_FIT) != 0;
-    return st && st->plugin && strcmp(st->plugin, "NodeResourcesFit") == 0;
-}
-
-/* mirrors DefaultPreemption.SelectVictimsOnNode */
-kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_status *filter_st,
-                                     kp_pvict *out, kp_error *err) {
+/* mirrors DefaultPreemption.SelectVictimsOnNode on the reference / incremental / arithmetic
+ * paths (the cached arithmetic path and the entry point, kp__preempt_select_victims, are in
+ * cache.c): out reset and w's slices set by the caller. */
+kp_status kp__preempt_select_generic(kp_pctx *x, uint32_t node, const kp_node_status *filter_st,
+                                     kp_pwork *w, kp_pvict *out, kp_error *err) {
     kp_cluster *cl = x->cl;
     kp_node *nd = &cl->nodes[node];
-    out->victims = NULL;
-    out->n_victims = 0;
-    out->n_viol = 0;
-    out->deferred = false;
-    out->has_scores = false;
-    out->score4_at = NULL;
-    kp__status_reset(&out->st);
-    uint32_t cap = nd->n_pods ? nd->n_pods : 1;
-    if (cap > x->scratch_cap) {
-        uint32_t *ns = kp__realloc(x->scratch, (size_t)cap * 5 * sizeof *ns);
-        if (!ns) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-        x->scratch = ns;
-        x->scratch_cap = cap;
-    }
-    uint32_t sc = x->scratch_cap;
-    kp_pwork w = {.potential = x->scratch,
-                  .saved = x->scratch + sc,
-                  .viol = x->scratch + 2 * sc,
-                  .nonviol = x->scratch + 3 * sc,
-                  .victims = x->scratch + 4 * sc};
-    if (!x->o->reference && x->fast && x->cache && node_failed_in_fit(x, node, filter_st)) {
-        kp_status crc;
-        if (kp__preempt_select_cached(x, node, &w, out, &crc, err)) return crc;
-    }
-    w.n_saved = nd->n_pods;
-    if (nd->n_pods) memcpy(w.saved, nd->pods, nd->n_pods * sizeof *nd->pods);
+    w->n_saved = nd->n_pods;
+    if (nd->n_pods) memcpy(w->saved, nd->pods, nd->n_pods * sizeof *nd->pods);
     for (uint32_t i = 0; i < nd->n_pods; i++)
-        if (cl->pods[nd->pods[i]].priority < x->prio) w.potential[w.n_potential++] = nd->pods[i];
-    if (w.n_potential == 0) {
+        if (cl->pods[nd->pods[i]].priority < x->prio) w->potential[w->n_potential++] = nd->pods[i];
+    if (w->n_potential == 0) {
         kp__preempt_no_victims(out);
         return KP_OK;
     }
     kp_status rc;
-    if (x->o->reference) rc = select_reference(x, node, &w, out, err);
-    else if (x->fast && node_failed_in_fit(x, node, filter_st))
-        rc = select_arith(x, node, &w, out, err);
-    else rc = select_incremental(x, node, &w, out, err);
+    if (x->o->reference) rc = select_reference(x, node, w, out, err);
+    else if (x->fast && kp__preempt_failed_in_fit(x, node, filter_st))
+        rc = select_arith(x, node, w, out, err);
+    else rc = select_incremental(x, node, w, out, err);
     if (rc != KP_OK || out->st.code != KP_CODE_SUCCESS) return rc;
-    out->n_viol = w.n_viol_victims;
-    out->n_victims = w.n_victims;
-    if (w.n_victims) {
-        out->victims = kp__malloc(w.n_victims * sizeof *out->victims);
+    out->n_viol = w->n_viol_victims;
+    out->n_victims = w->n_victims;
+    if (w->n_victims) {
+        out->victims = kp__malloc(w->n_victims * sizeof *out->victims);
         if (!out->victims) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-        memcpy(out->victims, w.victims, w.n_victims * sizeof *out->victims);
+        memcpy(out->victims, w->victims, w->n_victims * sizeof *out->victims);
     }
     return KP_OK;
 }

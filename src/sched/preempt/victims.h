@@ -4,6 +4,8 @@
 #ifndef KP_SCHED_PREEMPT_INT_H
 #define KP_SCHED_PREEMPT_INT_H
 
+#include <string.h>
+
 #include "sched/preempt/preempt.h"
 
 /* One preemption attempt (one call of kp__preempt_postfilter_ex). */
@@ -48,16 +50,25 @@ typedef struct {
                                * for the rest of the attempt: each node is selected once) */
 } kp_pvict;
 
-/* mirrors SelectVictimsOnNode. Leaves the node exactly as found (pods, order, aggregates, cycle
- * state). Chooses the reference / incremental / arithmetic path from x. */
-kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_status *filter_st,
-                                     kp_pvict *out, kp_error *err);
 /* Scratch of one SelectVictimsOnNode call (slices of kp_pctx.scratch). */
 typedef struct {
     uint32_t *potential, *saved, *viol, *nonviol, *victims;
     uint32_t n_potential, n_saved, n_viol, n_nonviol, n_victims;
     int32_t n_viol_victims;
 } kp_pwork;
+
+/* SelectVictimsOnNode on the reference / incremental / arithmetic paths (victims.c), for
+ * kp__preempt_select_victims (cache.c) when the cached path cannot answer: out reset (no
+ * victims, Success), w's slices set and its counts zero. Leaves the node exactly as found. */
+kp_status kp__preempt_select_generic(kp_pctx *x, uint32_t node, const kp_node_status *filter_st,
+                                     kp_pwork *w, kp_pvict *out, kp_error *err);
+
+/* The node failed the Filter pass in NodeResourcesFit (from the compact codes when given). */
+static inline bool kp__preempt_failed_in_fit(const kp_pctx *x, uint32_t node,
+                                             const kp_node_status *st) {
+    if (x->o->codes) return (x->o->codes[node] & KP_PREEMPT_CODE_FIT) != 0;
+    return st && st->plugin && strcmp(st->plugin, "NodeResourcesFit") == 0;
+}
 
 /* A result with no victims and a Success status. */
 static inline void kp__preempt_no_victims(kp_pvict *out) {
