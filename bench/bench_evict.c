@@ -8,11 +8,11 @@
  * (2) synchronize steps on the 10,000 summaries already parsed, repeated REPS times: steps/s
  * per repetition (median and best), the median per-step cost of ranking steps and of quiet
  * steps, and the rate those medians give (less sensitive to other processes' bursts than the
- * per-repetition totals); (3) peak memory. Memory pressure comes and goes so that about half the steps rank all
- * pods and evict one; the manager is recreated when fewer than 100 pods are left. Summaries are
- * generated one at a time into one buffer (generation is not timed), so only the parsed form of
- * the 10,000 documents stays in memory. Times are thread CPU time, which a busy shared machine
- * disturbs less than wall time. Usage: bench_evict [pods] [summaries] [reps]. */
+ * per-repetition totals); (3) peak memory. Memory pressure comes and goes so that about half the
+ * steps rank all pods and evict one; the manager is recreated when fewer than 100 pods are left.
+ * Summaries are generated one at a time into one buffer (generation is not timed), so only the
+ * parsed form of the 10,000 documents stays in memory. Times are thread CPU time, which a busy
+ * shared machine disturbs less than wall time. Usage: bench_evict [pods] [summaries] [reps]. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,10 +94,14 @@ static void gen_summary(buf_t *s, int k, int n_pods) {
     long long avail = (k % 4 < 2) ? 512 * MI : 8192 * MI; /* pressure half the time */
     int sec = k * 10;
     put(s,
-        "{\"node\":{\"nodeName\":\"n1\",\"memory\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\",\"availableBytes\":%lld,"
-        "\"workingSetBytes\":%lld,\"usageBytes\":%lld},\"fs\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\","
-        "\"availableBytes\":%lld,\"capacityBytes\":%lld,\"inodesFree\":9000000,\"inodes\":10000000},"
-        "\"rlimit\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\",\"maxpid\":4194304,\"curproc\":%d}},\"pods\":[",
+        "{\"node\":{\"nodeName\":\"n1\",\"memory\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\","
+        "\"availableBytes\":%lld,"
+        "\"workingSetBytes\":%lld,\"usageBytes\":%lld},\"fs\":{\"time\":\"2025-01-%02dT%02d:%02d:%"
+        "02dZ\","
+        "\"availableBytes\":%lld,\"capacityBytes\":%lld,\"inodesFree\":9000000,\"inodes\":10000000}"
+        ","
+        "\"rlimit\":{\"time\":\"2025-01-%02dT%02d:%02d:%02dZ\",\"maxpid\":4194304,\"curproc\":%d}},"
+        "\"pods\":[",
         1 + sec / 86400, sec / 3600 % 24, sec / 60 % 60, sec % 60, avail, 200000 * MI, 210000 * MI,
         1 + sec / 86400, sec / 3600 % 24, sec / 60 % 60, sec % 60, 400000 * MI, 500000 * MI,
         1 + sec / 86400, sec / 3600 % 24, sec / 60 % 60, sec % 60, 3000 + (int)(next() % 1000));
@@ -106,13 +110,19 @@ static void gen_summary(buf_t *s, int k, int n_pods) {
         put(s,
             "%s{\"podRef\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"u%d\"},"
             "\"memory\":{\"workingSetBytes\":%lld,\"usageBytes\":%lld},"
-            "\"containers\":[{\"name\":\"app\",\"memory\":{\"workingSetBytes\":%lld},\"rootfs\":{\"usedBytes\":%lld,"
-            "\"inodesUsed\":%d},\"logs\":{\"usedBytes\":%lld,\"inodesUsed\":3}},{\"name\":\"side\",\"memory\":"
-            "{\"workingSetBytes\":%lld},\"rootfs\":{\"usedBytes\":1048576},\"logs\":{\"usedBytes\":4096}}],"
+            "\"containers\":[{\"name\":\"app\",\"memory\":{\"workingSetBytes\":%lld},\"rootfs\":{"
+            "\"usedBytes\":%lld,"
+            "\"inodesUsed\":%d},\"logs\":{\"usedBytes\":%lld,\"inodesUsed\":3}},{\"name\":\"side\","
+            "\"memory\":"
+            "{\"workingSetBytes\":%lld},\"rootfs\":{\"usedBytes\":1048576},\"logs\":{\"usedBytes\":"
+            "4096}}],"
             "\"volume\":[{\"name\":\"scratch\",\"usedBytes\":%lld,\"inodesUsed\":12}],"
-            "\"network\":{\"time\":\"2025-01-01T00:00:00Z\",\"name\":\"eth0\",\"rxBytes\":%lld,\"txBytes\":%lld,"
-            "\"interfaces\":[{\"name\":\"eth0\",\"rxBytes\":%lld,\"rxErrors\":0,\"txBytes\":%lld,\"txErrors\":0}]},"
-            "\"cpu\":{\"time\":\"2025-01-01T00:00:00Z\",\"usageNanoCores\":%lld,\"usageCoreNanoSeconds\":%lld},"
+            "\"network\":{\"time\":\"2025-01-01T00:00:00Z\",\"name\":\"eth0\",\"rxBytes\":%lld,"
+            "\"txBytes\":%lld,"
+            "\"interfaces\":[{\"name\":\"eth0\",\"rxBytes\":%lld,\"rxErrors\":0,\"txBytes\":%lld,"
+            "\"txErrors\":0}]},"
+            "\"cpu\":{\"time\":\"2025-01-01T00:00:00Z\",\"usageNanoCores\":%lld,"
+            "\"usageCoreNanoSeconds\":%lld},"
             "\"ephemeral-storage\":{\"usedBytes\":%lld},\"process_stats\":{\"process_count\":%d}}",
             i ? "," : "", i, i, ws, ws + MI, ws - MI > 0 ? ws - MI : 0, root, 100 + i, 4 * MI, MI,
             8 * MI, ws * 3, ws * 2, ws * 3, ws * 2, ws / 7, ws * 11, root + 13 * MI, 1 + i % 40);
@@ -129,8 +139,8 @@ int main(int argc, char **argv) {
     int reps = argc > 3 ? (int)strtol(argv[3], NULL, 10) : 5;
     if (n_pods < 1 || n_steps < 1 || reps < 1) return 2;
     buf_t y = {0};
-    put(&y,
-        "kind: Node\napiVersion: v1\nmetadata: {name: n1}\nstatus: {allocatable: {memory: 256Gi, cpu: '64', pods: '500'}}\n");
+    put(&y, "kind: Node\napiVersion: v1\nmetadata: {name: n1}\nstatus: {allocatable: {memory: "
+            "256Gi, cpu: '64', pods: '500'}}\n");
     for (int i = 0; i < n_pods; i++)
         put(&y,
             "---\nkind: Pod\napiVersion: v1\nmetadata: {name: p%d, namespace: bench, uid: u%d}\n"
@@ -262,18 +272,18 @@ int main(int argc, char **argv) {
     printf("parse:   %.0f MB/s (median %.0f us/summary, %.0f MB/s)  %.0f summaries/s\n",
            (double)bytes / 1e6 / sum_parse, med_parse * 1e6, avg_len / 1e6 / med_parse,
            n_steps / sum_parse);
-    printf(
-        "walk:    %.0f MB/s (median %.0f us/summary, %.0f MB/s)  no-op consumer over the shim, %.0f events/summary\n",
-        (double)bytes / 1e6 / sum_walk, med_walk * 1e6, avg_len / 1e6 / med_walk,
-        (double)events / n_steps);
+    printf("walk:    %.0f MB/s (median %.0f us/summary, %.0f MB/s)  no-op consumer over the shim, "
+           "%.0f events/summary\n",
+           (double)bytes / 1e6 / sum_walk, med_walk * 1e6, avg_len / 1e6 / med_walk,
+           (double)events / n_steps);
     printf("ratio:   parse/walk %.2f (medians %.2f)\n", sum_walk / sum_parse, med_walk / med_parse);
-    printf(
-        "unkept:  parse/walk %.2f (medians %.2f; parse %.0f us, walk %.0f us): %d summaries parsed and freed at once\n",
-        sum_walk2 / sum_free, med_walk2 / med_free, med_free * 1e6, med_walk2 * 1e6, n_free);
-    printf(
-        "steps:   %.0f steps/s median of %d repetitions (best %.0f); per step median %.2f us ranking, %.2f us quiet "
-        "(pre-parsed; %ld ranked, %ld evicted, %ld manager resets)\n",
-        med_rate, reps, best, med_rank * 1e6, med_quiet * 1e6, ranked, evicted, resets);
+    printf("unkept:  parse/walk %.2f (medians %.2f; parse %.0f us, walk %.0f us): %d summaries "
+           "parsed and freed at once\n",
+           sum_walk2 / sum_free, med_walk2 / med_free, med_free * 1e6, med_walk2 * 1e6, n_free);
+    printf("steps:   %.0f steps/s median of %d repetitions (best %.0f); per step median %.2f us "
+           "ranking, %.2f us quiet "
+           "(pre-parsed; %ld ranked, %ld evicted, %ld manager resets)\n",
+           med_rate, reps, best, med_rank * 1e6, med_quiet * 1e6, ranked, evicted, resets);
     printf("         %.0f steps/s from the per-step medians (%.0f%% ranking steps)\n", med_based,
            f_rank * 100);
     printf("total:   %.0f steps/s parsing included\n",

@@ -304,10 +304,10 @@ static int bench_basic(int n_nodes) {
         if (r.outcome == KP_OUTCOME_NOMINATED) nominated++;
         victims += r.n_victims;
     }
-    printf(
-        "PreemptionBasic shape: %d nodes, %d preemptors through kp_sched_run: completed in "
-        "%.2f s wall / %.2f s CPU (%.0f pods/s wall, %.0f pods/s CPU), %zu nominated, %zu victims\n",
-        n_nodes, n_nodes, t, tc, n_nodes / t, n_nodes / tc, nominated, victims);
+    printf("PreemptionBasic shape: %d nodes, %d preemptors through kp_sched_run: completed in "
+           "%.2f s wall / %.2f s CPU (%.0f pods/s wall, %.0f pods/s CPU), %zu nominated, %zu "
+           "victims\n",
+           n_nodes, n_nodes, t, tc, n_nodes / t, n_nodes / tc, nominated, victims);
     kp_sched_free(s);
     kp_cluster_free(cl);
     return 0;

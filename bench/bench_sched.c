@@ -57,8 +57,10 @@ static buf_t gen(int n_nodes, int pods_per_node, int n_pending, int pct_constrai
     put(&b, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[");
     for (int i = 0; i < n_nodes; i++) {
         put(&b,
-            "%s{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%05d\",\"labels\":{"
-            "\"kubernetes.io/hostname\":\"node-%05d\",\"topology.kubernetes.io/zone\":\"zone-%d\"}},"
+            "%s{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%05d\","
+            "\"labels\":{"
+            "\"kubernetes.io/hostname\":\"node-%05d\",\"topology.kubernetes.io/"
+            "zone\":\"zone-%d\"}},"
             "\"status\":{\"allocatable\":{\"cpu\":\"32\",\"memory\":\"128Gi\",\"pods\":\"110\"}}}",
             i ? "," : "", i, i, i % 10);
     }
@@ -66,9 +68,12 @@ static buf_t gen(int n_nodes, int pods_per_node, int n_pending, int pct_constrai
     for (int i = 0; i < n_nodes; i++) {
         for (int k = 0; k < pods_per_node; k++, seq++) {
             put(&b,
-                ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"run-%07u\",\"namespace\":\"ns-%u\","
-                "\"labels\":{\"app\":\"svc-%u\"}},\"spec\":{\"nodeName\":\"node-%05d\",\"priority\":%u,"
-                "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"%um\",\"memory\":\"%uMi\"}}}]},"
+                ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"run-%07u\","
+                "\"namespace\":\"ns-%u\","
+                "\"labels\":{\"app\":\"svc-%u\"}},\"spec\":{\"nodeName\":\"node-%05d\","
+                "\"priority\":%u,"
+                "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"%um\","
+                "\"memory\":\"%uMi\"}}}]},"
                 "\"status\":{\"phase\":\"Running\"}}",
                 seq, seq % 20, seq % 100, i, (seq % 4) * 100, 200 + (seq % 5) * 100,
                 256 + (seq % 4) * 256);
@@ -79,23 +84,27 @@ static buf_t gen(int n_nodes, int pods_per_node, int n_pending, int pct_constrai
         char aff[512];
         if (pct_constrained && (j % 100) < pct_constrained) {
             if (j % 2)
-                snprintf(
-                    aff, sizeof aff,
-                    ",\"affinity\":{\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
-                    "[{\"labelSelector\":{\"matchLabels\":{\"app\":\"new-%d\"}},\"topologyKey\":\"kubernetes.io/hostname\"}]}}",
-                    j % 50);
+                snprintf(aff, sizeof aff,
+                         ",\"affinity\":{\"podAntiAffinity\":{"
+                         "\"requiredDuringSchedulingIgnoredDuringExecution\":"
+                         "[{\"labelSelector\":{\"matchLabels\":{\"app\":\"new-%d\"}},"
+                         "\"topologyKey\":\"kubernetes.io/hostname\"}]}}",
+                         j % 50);
             else
-                snprintf(
-                    aff, sizeof aff,
-                    ",\"topologySpreadConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"topology.kubernetes.io/zone\","
-                    "\"whenUnsatisfiable\":\"DoNotSchedule\",\"labelSelector\":{\"matchLabels\":{\"app\":\"new-%d\"}}}]",
-                    j % 50);
+                snprintf(aff, sizeof aff,
+                         ",\"topologySpreadConstraints\":[{\"maxSkew\":1,\"topologyKey\":"
+                         "\"topology.kubernetes.io/zone\","
+                         "\"whenUnsatisfiable\":\"DoNotSchedule\",\"labelSelector\":{"
+                         "\"matchLabels\":{\"app\":\"new-%d\"}}}]",
+                         j % 50);
             extra = aff;
         }
         put(&b,
-            ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"new-%06d\",\"namespace\":\"ns-%d\","
+            ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"new-%06d\","
+            "\"namespace\":\"ns-%d\","
             "\"labels\":{\"app\":\"new-%d\"}},\"spec\":{\"priority\":%d,"
-            "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"250m\",\"memory\":\"512Mi\"}}}]%s},"
+            "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"250m\","
+            "\"memory\":\"512Mi\"}}}]%s},"
             "\"status\":{\"phase\":\"Pending\"}}",
             j, j % 20, j % 50, (j % 3) * 100, extra);
     }
@@ -151,10 +160,10 @@ static int run(const char *label, int n_nodes, int pct) {
         sum = (sum ^ (uint64_t)r.outcome) * 1099511628211ULL;
         for (; *nd; nd++) sum = (sum ^ (uint8_t)*nd) * 1099511628211ULL;
     }
-    printf(
-        "%-9s nodes=%-6d existing=%-7d pending=%-6d bound=%-6zu time=%.3fs  %.0f pods/s  cpu=%.3fs  %.0f pods/cpu-s  decisions=%016llx\n",
-        label, n_nodes, n_nodes * per_node, pending, bound, dt, (double)n / dt, dc, (double)n / dc,
-        (unsigned long long)sum);
+    printf("%-9s nodes=%-6d existing=%-7d pending=%-6d bound=%-6zu time=%.3fs  %.0f pods/s  "
+           "cpu=%.3fs  %.0f pods/cpu-s  decisions=%016llx\n",
+           label, n_nodes, n_nodes * per_node, pending, bound, dt, (double)n / dt, dc,
+           (double)n / dc, (unsigned long long)sum);
     kp_sched_free(s);
     kp_cluster_free(cl);
     return 0;

@@ -490,7 +490,8 @@ static void emit_node(gen_t *g, uint32_t i) {
     jstr(w, "topology.kubernetes.io/region", "us-east-1");
     jstr(w, "topology.kubernetes.io/zone", zone);
     end(w);
-    /* managedFields: kubelet (metadata), kube-controller-manager (podCIDR, taints), kubelet status */
+    /* managedFields: kubelet (metadata), kube-controller-manager (podCIDR, taints), kubelet status
+     */
     arr(w, "managedFields");
     mf_begin(w, "v1");
     obj(w, "f:metadata");
@@ -793,7 +794,8 @@ typedef struct {
     const char *qos;
     int64_t created, started;
     int tol; /* 0 defaults, 1 + dedicated=ml-platform, 2 DaemonSet (tolerates everything) */
-    int affinity; /* 0 none, 1 pod anti-affinity, 2 node affinity (arch/os) + zone preference, 3 DS */
+    int affinity; /* 0 none, 1 pod anti-affinity, 2 node affinity (arch/os) + zone preference, 3 DS
+                   */
     bool spread;
     const char *app;
     const char *tier;
@@ -1350,8 +1352,8 @@ static void emit_pod(gen_t *g, pod_t *p) {
     if (p->spread) {
         obj(w, "f:topologySpreadConstraints");
         fe(w, ".");
-        obj(w,
-            "k:{\"topologyKey\":\"topology.kubernetes.io/zone\",\"whenUnsatisfiable\":\"ScheduleAnyway\"}");
+        obj(w, "k:{\"topologyKey\":\"topology.kubernetes.io/"
+               "zone\",\"whenUnsatisfiable\":\"ScheduleAnyway\"}");
         fes(w, ".", "f:labelSelector", "f:maxSkew", "f:topologyKey", "f:whenUnsatisfiable",
             (const char *)NULL);
         end(w);
@@ -1761,9 +1763,9 @@ static void workload_pod(gen_t *g, workload_t *wl, uint32_t replica, int32_t nod
     }
     if (wl->tier == 4) kv_addf(an, "cluster-autoscaler.kubernetes.io/safe-to-evict", "true");
     if (wl->n_containers >= 2) {
-        kv_addf(
-            an, "sidecar.istio.io/status",
-            "{\"initContainers\":null,\"containers\":[\"envoy\"],\"volumes\":null,\"revision\":\"default\"}");
+        kv_addf(an, "sidecar.istio.io/status",
+                "{\"initContainers\":null,\"containers\":[\"envoy\"],\"volumes\":null,\"revision\":"
+                "\"default\"}");
     }
 
     p->pc_name = kClasses[wl->pc].name;
@@ -1912,9 +1914,9 @@ static void daemon_pod(gen_t *g, int kind, uint32_t node, const char *ds_uid, co
     p->n_c = 1;
     c->name = app;
     if (kind == 0) {
-        set_image(
-            c->image, sizeof c->image, &c->image_seed,
-            "602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/kube-proxy:v1.29.0-minimal-eksbuild.1");
+        set_image(c->image, sizeof c->image, &c->image_seed,
+                  "602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/"
+                  "kube-proxy:v1.29.0-minimal-eksbuild.1");
         c->n_cmd = 3;
         c->cmd[0] = "kube-proxy";
         c->cmd[1] = "--v=2";
@@ -2326,11 +2328,11 @@ int main(int argc, char **argv) {
         emit_pdb(g, &g->wl[cand[j % n_cand]], (uint32_t)(j / n_cand));
     free(cand);
 
-    emit_class(
-        g, "system-cluster-critical", 2000000000, false, false,
-        "Used for system critical pods that must run in the cluster, but can be moved to another node if "
-        "necessary.",
-        true);
+    emit_class(g, "system-cluster-critical", 2000000000, false, false,
+               "Used for system critical pods that must run in the cluster, but can be moved to "
+               "another node if "
+               "necessary.",
+               true);
     emit_class(g, "system-node-critical", 2000001000, false, false,
                "Used for system critical pods that must not be moved from their current node.",
                true);

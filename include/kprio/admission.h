@@ -12,11 +12,9 @@
  *     kp_admission *a = kp_admission_new();
  *     kp_admit_options o;
  *     kp_admit_options_init(&o);
- *     kp_admit(cl, kp_cluster_find_node(cl, "node-1"), kp_cluster_find_pod(cl, "kube-system/dns"), &o, a, &err);
- *     if (kp_admission_admitted(a))
- *         for (size_t i = 0; i < kp_admission_victim_count(a); i++)
- *             printf("preempts %s\n", kp_cluster_pod_name(cl, kp_admission_victim(a, i)->pod));
- *     else
+ *     kp_admit(cl, kp_cluster_find_node(cl, "node-1"), kp_cluster_find_pod(cl, "kube-system/dns"),
+ * &o, a, &err); if (kp_admission_admitted(a)) for (size_t i = 0; i < kp_admission_victim_count(a);
+ * i++) printf("preempts %s\n", kp_cluster_pod_name(cl, kp_admission_victim(a, i)->pod)); else
  *         printf("%s: %s\n", kp_admission_reason(a), kp_admission_message(a));
  *     kp_admission_free(a);
  * A kp_admission can be reused for many calls (no allocation once warm). Not thread-safe per

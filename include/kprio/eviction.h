@@ -25,8 +25,8 @@
  *
  * Where upstream is nondeterministic (Go map order: the order of thresholds met, of node
  * conditions, of fully tied pods) kprio uses documented deterministic rules (docs/evict.md).
- * No function here prints or exits; only the *_load_path functions read files. Handles are not thread-safe; distinct handles
- * may be used from distinct threads. */
+ * No function here prints or exits; only the *_load_path functions read files. Handles are not
+ * thread-safe; distinct handles may be used from distinct threads. */
 #ifndef KP_EVICTION_H
 #define KP_EVICTION_H
 
@@ -157,8 +157,8 @@ typedef struct kp_evict_summary kp_evict_summary;
 
 /* Parses one Summary API document (JSON, as the kubelet serves /stats/summary; YAML accepted
  * too) from buf[0..len) (not retained; no padding required: the bytes are copied once into a
- * buffer the decoder may over-read). Every numeric field is optional. On success *out owns the parsed
- * stats (NULL on error). Errors: KP_ESYNTAX with line/column, KP_EINVAL naming the field
+ * buffer the decoder may over-read). Every numeric field is optional. On success *out owns the
+ * parsed stats (NULL on error). Errors: KP_ESYNTAX with line/column, KP_EINVAL naming the field
  * ("pods[3].containers[0].rootfs.usedBytes: expected an unsigned integer"), KP_ENOMEM. */
 kp_status kp_evict_summary_load_buffer(const char *source, const char *buf, size_t len,
                                        kp_evict_summary **out, kp_error *err);

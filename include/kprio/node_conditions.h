@@ -5,7 +5,8 @@
  * Typical use:
  *     unsigned bit;
  *     if (kp_node_condition_parse("MemoryPressure", 14, &bit)) o.conditions |= bit;
- *     if (res.conditions & KP_NODE_COND_DISK_PRESSURE) puts(kp_node_condition_name(KP_NODE_COND_DISK_PRESSURE)); */
+ *     if (res.conditions & KP_NODE_COND_DISK_PRESSURE)
+ * puts(kp_node_condition_name(KP_NODE_COND_DISK_PRESSURE)); */
 #ifndef KP_KPRIO_NODE_CONDITIONS_H
 #define KP_KPRIO_NODE_CONDITIONS_H
 

@@ -40,14 +40,14 @@ typedef struct {
     const kp_sched_config *config; /* NULL = default profile (DefaultPreemption 10 % / 100) */
     uint64_t seed; /* PRNG seed */
     const char *compat; /* NULL = newest; "1.35" (or older) = pre-1.36 PDB accounting
-                                    * and victim order (docs/preemption.md) */
+                         * and victim order (docs/preemption.md) */
     bool reference; /* run the naive upstream-step-by-step algorithm */
     long offset; /* -1: PRNG; else the candidate offset (mod #potential nodes) */
     long tie; /* -1: PRNG; else index among nodes tied after the cascade */
     int64_t now; /* unix seconds for nil startTime; KP_PREEMPT_NOW_NONE =
-                                    * "later than any start time" */
+                  * "later than any start time" */
     kp_index protect_pod; /* -1, or a pod to treat as covered by a PDB with no
-                                    * disruptions left (what-if used by `kprio why`) */
+                           * disruptions left (what-if used by `kprio why`) */
 } kp_preempt_options;
 
 /* Defaults: offset, tie and protect_pod -1, now KP_PREEMPT_NOW_NONE, everything else 0 / NULL. */
@@ -56,7 +56,7 @@ void kp_preempt_options_init(kp_preempt_options *o);
 typedef enum {
     KP_PREEMPTION_NOMINATED = 0, /* a node was chosen; victims listed */
     KP_PREEMPTION_NOT_ELIGIBLE, /* preemptionPolicy Never, or a victim still terminating on
-                                    * the pod's nominated node */
+                                 * the pod's nominated node */
     KP_PREEMPTION_NO_CANDIDATES, /* no node helps; message says why per node */
     KP_PREEMPTION_NOT_NEEDED /* the pod fits on some node: it would simply be bound */
 } kp_preemption_verdict;

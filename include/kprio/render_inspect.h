@@ -5,8 +5,8 @@
  * Typical use:
  *     kp_inspection *in;
  *     if (kp_inspection_new(cl, &in, &err) == KP_OK) {
- *         kp_status st = kp_render_inspection(stdout, in, KP_OUT_JSON);   // KP_ENOMEM: nothing written
- *         kp_inspection_free(in);
+ *         kp_status st = kp_render_inspection(stdout, in, KP_OUT_JSON);   // KP_ENOMEM: nothing
+ * written kp_inspection_free(in);
  *     } */
 #ifndef KP_RENDER_INSPECT_H
 #define KP_RENDER_INSPECT_H

@@ -4,9 +4,8 @@
  * Typical use:
  *     kp_render_admission(stdout, KP_OUT_TABLE, cl, node, pod, o.conditions, a);  // after kp_admit
  *     kp_evict_report *r = kp_evict_report_new(stdout, KP_OUT_YAML, cl, "node-1");
- *     for each step: kp_evict_report_step(r, m, "summary-1.json", &res);   // after kp_evict_manager_step
- *     kp_evict_report_finish(r);
- *     kp_evict_report_free(r); */
+ *     for each step: kp_evict_report_step(r, m, "summary-1.json", &res);   // after
+ * kp_evict_manager_step kp_evict_report_finish(r); kp_evict_report_free(r); */
 #ifndef KP_KPRIO_RENDER_KUBELET_H
 #define KP_KPRIO_RENDER_KUBELET_H
 

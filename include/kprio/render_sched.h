@@ -4,7 +4,8 @@
  *
  * Typical use:
  *     kp_sched_run(s, &err);
- *     kp_status st = kp_render_schedule(stdout, s, cl, KP_OUT_TABLE);   // cl: the scheduled cluster
+ *     kp_status st = kp_render_schedule(stdout, s, cl, KP_OUT_TABLE);   // cl: the scheduled
+ * cluster
  *     ...
  *     kp_render_why(stdout, &answer, cl, "prod/web-0", KP_OUT_JSON); */
 #ifndef KPRIO_RENDER_SCHED_H

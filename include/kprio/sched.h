@@ -11,8 +11,8 @@
  *     kp_sched_run(s, &err);                             // every pending pod, queue order
  *     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
  *         const kp_sched_pod_result *r = kp_sched_result(s, i);
- *         printf("%s/%s %s\n", kp_cluster_pod_namespace(cl, r->pod), kp_cluster_pod_name(cl, r->pod),
- *                kp_cluster_node_name(cl, r->node));
+ *         printf("%s/%s %s\n", kp_cluster_pod_namespace(cl, r->pod), kp_cluster_pod_name(cl,
+ * r->pod), kp_cluster_node_name(cl, r->node));
  *     }
  *     kp_sched_free(s); kp_sched_config_free(cfg);
  * The scheduler mutates the cluster it was given: bound pods are added to their nodes, victims

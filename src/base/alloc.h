@@ -19,7 +19,8 @@
 void *kp__malloc(size_t n);
 void *kp__calloc(size_t count, size_t size);
 void *kp__realloc(void *p, size_t n);
-/* Memory aligned to `align` (a power of two, a multiple of sizeof(void *)); kp__free releases it. */
+/* Memory aligned to `align` (a power of two, a multiple of sizeof(void *)); kp__free releases it.
+ */
 void *kp__aligned_alloc(size_t align, size_t n);
 char *kp__strdup(const char *s);
 char *kp__strndup(const char *s, size_t n);

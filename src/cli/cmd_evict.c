@@ -42,7 +42,8 @@ static const char *const USAGE =
     "\n"
     "Defaults as the kubelet on Linux: memory.available<100Mi, nodefs.available<10%,\n"
     "nodefs.inodesFree<5%, imagefs.available<15%, imagefs.inodesFree<5%.\n"
-    "Exit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 usage\n"
+    "Exit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 "
+    "usage\n"
     "error (unknown option, missing or bad option value, kubelet flags included).\n";
 
 static const char *const KUBELET_FLAGS[] = {"eviction-hard",

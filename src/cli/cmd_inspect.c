@@ -16,7 +16,8 @@ static const char *HELP =
     "pods by QoS class and priority class; PriorityClasses; PodDisruptionBudgets;\n"
     "warnings for state that changes decisions (terminating pods, nominations,\n"
     "pods whose PriorityClass was deleted).\n\nusage: " USAGE_TEXT "\n"
-    "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 usage\n"
+    "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 "
+    "usage\n"
     "error (unknown option, missing or bad option value).\n";
 
 int kp_cmd_inspect(int argc, char **argv) {

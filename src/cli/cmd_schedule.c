@@ -9,9 +9,10 @@
 #include "kprio/render_sched.h"
 #include "kprio/sched.h"
 
-static const char *USAGE =
-    "kprio schedule -f FILE|DIR|- [-f ...] [-R] [--config FILE] [--scheduler-name NAME] [--seed N]\n"
-    "               [--until-settled] [--compat VERSION] [--explain NAMESPACE/NAME] [-o table|json|yaml]";
+static const char *USAGE = "kprio schedule -f FILE|DIR|- [-f ...] [-R] [--config FILE] "
+                           "[--scheduler-name NAME] [--seed N]\n"
+                           "               [--until-settled] [--compat VERSION] [--explain "
+                           "NAMESPACE/NAME] [-o table|json|yaml]";
 
 static const char *HELP =
     "Schedules every pending pod of the snapshot in kube-scheduler's queue order (priority, then\n"
@@ -22,14 +23,18 @@ static const char *HELP =
     "  -f, --filename FILE     input (repeatable; a directory with -R); a what-if is one more -f\n"
     "  --config FILE           KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)\n"
     "  --scheduler-name NAME   profile / spec.schedulerName to serve (default-scheduler)\n"
-    "  --seed N                PRNG seed for random choices (host ties, candidate offset); default 0\n"
+    "  --seed N                PRNG seed for random choices (host ties, candidate offset); default "
+    "0\n"
     "  --until-settled         victims terminate at once; retry pods until nothing changes\n"
-    "  --compat VERSION        decide as an older release line (e.g. 1.35), see docs/preemption.md\n"
-    "  --explain NS/NAME       per-node filter verdicts, scores and preemption reasoning for a pod\n"
+    "  --compat VERSION        decide as an older release line (e.g. 1.35), see "
+    "docs/preemption.md\n"
+    "  --explain NS/NAME       per-node filter verdicts, scores and preemption reasoning for a "
+    "pod\n"
     "  -o table|json|yaml      output format (default table)\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "\n"
-    "Exit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 usage\n"
+    "Exit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 "
+    "usage\n"
     "error (unknown option, missing or bad option value).\n";
 
 

@@ -26,7 +26,8 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             printf(
-                "usage: %s\n\nFor a pod that would be a preemption victim when the pending pods are\n"
+                "usage: %s\n\nFor a pod that would be a preemption victim when the pending pods "
+                "are\n"
                 "scheduled: which preemptor, on which node, and what would have spared it.\n"
                 "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write\n"
                 "error), 2 usage error (unknown option, missing or bad option value).\n",

@@ -301,7 +301,8 @@ kp_cluster *kp_cluster_new(void) {
         {"system-node-critical", 2000001000,
          "Used for system critical pods that must not be moved from their current node."},
         {"system-cluster-critical", 2000000000,
-         "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
+         "Used for system critical pods that must run in the cluster, but can be moved to another "
+         "node if necessary."},
     };
     for (int i = 0; i < 2 && ok; i++) {
         kp_str name = kp__intern(&cl->strs, builtin[i].name, strlen(builtin[i].name));

@@ -36,10 +36,10 @@ static kp_status validate_classes(kp_cluster *cl, kp_error *err) {
             bool ok = (strcmp(name, "system-node-critical") == 0 && pc->value == 2000001000) ||
                       (strcmp(name, "system-cluster-critical") == 0 && pc->value == 2000000000);
             if (!pc->builtin || !ok || pc->global_default)
-                return kp_error_set(
-                    err, KP_EINVAL,
-                    "PriorityClass %s: metadata.name: priority class names with '%s' prefix are reserved for system use only",
-                    name, "system-");
+                return kp_error_set(err, KP_EINVAL,
+                                    "PriorityClass %s: metadata.name: priority class names with "
+                                    "'%s' prefix are reserved for system use only",
+                                    name, "system-");
             pc->builtin = true;
             continue;
         }
@@ -49,10 +49,10 @@ static kp_status validate_classes(kp_cluster *cl, kp_error *err) {
                                 pc->value, HIGHEST_USER_PRIORITY);
         if (pc->global_default) {
             if (def)
-                return kp_error_set(
-                    err, KP_EINVAL,
-                    "PriorityClass %s: globalDefault: PriorityClass %s is already marked as default. Only one default can exist",
-                    name, kp__s(cl, def->name));
+                return kp_error_set(err, KP_EINVAL,
+                                    "PriorityClass %s: globalDefault: PriorityClass %s is already "
+                                    "marked as default. Only one default can exist",
+                                    name, kp__s(cl, def->name));
             def = pc;
         }
     }
@@ -78,10 +78,10 @@ static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
         /* Already admitted: keep the stored value; a deleted class only warrants a warning. */
         if (p->priority_class && !pc) {
             p->class_missing = true;
-            if (kp__cluster_warn(
-                    cl,
-                    "Pod %s/%s: spec.priorityClassName: PriorityClass %s no longer exists (keeping spec.priority %d)",
-                    ns, name, kp__s(cl, p->priority_class), p->priority) != KP_OK)
+            if (kp__cluster_warn(cl,
+                                 "Pod %s/%s: spec.priorityClassName: PriorityClass %s no longer "
+                                 "exists (keeping spec.priority %d)",
+                                 ns, name, kp__s(cl, p->priority_class), p->priority) != KP_OK)
                 return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory storing a warning",
                                     ns, name);
         }
@@ -109,12 +109,14 @@ static kp_status resolve_priority(kp_cluster *cl, kp_pod *p, kp_error *err) {
         if (pc->has_preemption_policy) policy = pc->preemption_policy;
     }
     if (p->has_preemption_policy && p->preemption_policy != policy)
-        return kp_error_set(
-            err, KP_EINVAL,
-            "%s: Pod %s/%s: spec.preemptionPolicy: the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name",
-            p->src_file ? p->src_file : "", ns, name,
-            p->preemption_policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority",
-            policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority");
+        return kp_error_set(err, KP_EINVAL,
+                            "%s: Pod %s/%s: spec.preemptionPolicy: the string value of "
+                            "PreemptionPolicy (%s) must not be provided in pod spec; priority "
+                            "admission controller computed %s from the given PriorityClass name",
+                            p->src_file ? p->src_file : "", ns, name,
+                            p->preemption_policy == KP_PREEMPT_NEVER ? "Never"
+                                                                     : "PreemptLowerPriority",
+                            policy == KP_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority");
     p->priority = prio;
     p->has_priority = true;
     p->preemption_policy = policy;
@@ -201,11 +203,11 @@ static kp_status node_sum_error(kp_cluster *cl, const kp_pod *p, const kp_node *
     if (!res)
         res = kp_amount_add(n->nz_cpu, p->nz_cpu, &unused) != KP_OK ? "cpu (non-zero)"
                                                                     : "memory (non-zero)";
-    return kp_error_set(
-        err, KP_ERANGE,
-        "%s: Pod %s/%s: spec.nodeName: the requests of %s of the pods bound to node %s add up to more than %lld (kprio's limit)",
-        p->src_file ? p->src_file : "", kp__s(cl, p->ns), kp__s(cl, p->name), res,
-        kp__s(cl, n->name), (long long)INT64_MAX);
+    return kp_error_set(err, KP_ERANGE,
+                        "%s: Pod %s/%s: spec.nodeName: the requests of %s of the pods bound to "
+                        "node %s add up to more than %lld (kprio's limit)",
+                        p->src_file ? p->src_file : "", kp__s(cl, p->ns), kp__s(cl, p->name), res,
+                        kp__s(cl, n->name), (long long)INT64_MAX);
 }
 
 static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
@@ -267,10 +269,11 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         long n = kp_cluster_find_node(cl, kp__s(cl, p->node_name));
         if (n < 0) {
             if (n_unknown_node++ < 5) {
-                if (kp__cluster_warn(
-                        cl,
-                        "Pod %s/%s is bound to node %s, which is not in the input; it is ignored for placement",
-                        kp__s(cl, p->ns), kp__s(cl, p->name), kp__s(cl, p->node_name)) != KP_OK)
+                if (kp__cluster_warn(cl,
+                                     "Pod %s/%s is bound to node %s, which is not in the input; it "
+                                     "is ignored for placement",
+                                     kp__s(cl, p->ns), kp__s(cl, p->name),
+                                     kp__s(cl, p->node_name)) != KP_OK)
                     return kp_error_set(err, KP_ENOMEM,
                                         "Pod %s/%s: out of memory storing a warning",
                                         kp__s(cl, p->ns), kp__s(cl, p->name));

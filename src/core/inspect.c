@@ -121,10 +121,10 @@ static kp_status collect_warnings(const kp_cluster *cl, kp_inspection *in) {
                 ns, name, victim ? "; it is a preemption victim" : "");
         } else if (p->nominated_node) {
             s->nominated_pods++;
-            st = add_warning(
-                in,
-                "Pod %s/%s is nominated to node %s: it reserves room there for pods of equal or lower priority",
-                ns, name, kp__s(cl, p->nominated_node));
+            st = add_warning(in,
+                             "Pod %s/%s is nominated to node %s: it reserves room there for pods "
+                             "of equal or lower priority",
+                             ns, name, kp__s(cl, p->nominated_node));
         } else if (p->class_missing) {
             s->class_missing_pods++;
             st = add_warning(

@@ -3,9 +3,9 @@
  * turns it into thresholds: ParseThresholdConfig).
  *
  * Upstream: pkg/kubelet/apis/config (KubeletConfiguration's eviction fields), their defaults
- * (pkg/kubelet/apis/config/v1beta1/defaults.go, defaults_linux.go) and mergeDefaultEvictionSettings.
- * The maps keep the order in which entries were written (file order, flag order); Go maps have
- * none, so this is one of the orders upstream may use. */
+ * (pkg/kubelet/apis/config/v1beta1/defaults.go, defaults_linux.go) and
+ * mergeDefaultEvictionSettings. The maps keep the order in which entries were written (file order,
+ * flag order); Go maps have none, so this is one of the orders upstream may use. */
 #ifndef KP_CORE_KUBELET_CONFIG_H
 #define KP_CORE_KUBELET_CONFIG_H
 

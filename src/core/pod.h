@@ -55,8 +55,8 @@ typedef struct {
     int64_t size_limit; /* bytes */
     bool memory_medium; /* emptyDir medium: Memory */
     bool hugepages_medium; /* emptyDir medium: HugePages or HugePages-<size> */
-    /* local ephemeral storage on the node's filesystem, as the kubelet's localVolumeNames counts it:
-     * hostPath, gitRepo, configMap, and emptyDir on the default medium */
+    /* local ephemeral storage on the node's filesystem, as the kubelet's localVolumeNames counts
+     * it: hostPath, gitRepo, configMap, and emptyDir on the default medium */
     bool is_local;
 } kp_volume;
 

@@ -76,7 +76,8 @@ struct kp_pod;
 bool kp__selector_matches(const kp_cluster *cl, const kp_label_selector *sel, const kp_labels *l);
 /* One NodeSelectorRequirement against labels (Gt/Lt parse integers as upstream). */
 bool kp__selreq_matches(const kp_cluster *cl, const kp_selreq *r, const kp_labels *l);
-/* v1.NodeSelectorTerm against a node (matchExpressions AND matchFields). Empty term matches nothing. */
+/* v1.NodeSelectorTerm against a node (matchExpressions AND matchFields). Empty term matches
+ * nothing. */
 bool kp__nsterm_matches(const kp_cluster *cl, const kp_nsterm *t, const struct kp_node *n);
 /* Required node affinity + nodeSelector (component-helpers GetRequiredNodeAffinity.Match). */
 bool kp__pod_matches_node_selector_and_affinity(const kp_cluster *cl, const struct kp_pod *p,

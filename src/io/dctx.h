@@ -23,7 +23,8 @@ typedef struct kp_dctx {
 size_t kp__dctx_push(kp_dctx *d, const char *key);
 size_t kp__dctx_push_index(kp_dctx *d, uint32_t i);
 void kp__dctx_pop(kp_dctx *d, size_t saved);
-/* Sets err: "SOURCE: OBJECT: PATH[.field]: message" (line/column from n when known). Returns code. */
+/* Sets err: "SOURCE: OBJECT: PATH[.field]: message" (line/column from n when known). Returns code.
+ */
 kp_status kp__dctx_fail(kp_dctx *d, const kp_tnode *n, kp_status code, const char *field,
                         const char *fmt, ...)
 #if defined(__GNUC__)

@@ -300,10 +300,10 @@ static kp_status parse_effect(kp_dctx *d, const kp_tnode *obj, bool allow_empty,
     else if (strcmp(e, "PreferNoSchedule") == 0) *out = KP_EFFECT_PREFERNOSCHEDULE;
     else if (strcmp(e, "NoExecute") == 0) *out = KP_EFFECT_NOEXECUTE;
     else
-        return kp__dctx_fail(
-            d, kp__tree_get(obj, "effect"), KP_EINVAL, "effect",
-            "unsupported value \"%s\": supported values: \"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"",
-            e);
+        return kp__dctx_fail(d, kp__tree_get(obj, "effect"), KP_EINVAL, "effect",
+                             "unsupported value \"%s\": supported values: \"NoExecute\", "
+                             "\"NoSchedule\", \"PreferNoSchedule\"",
+                             e);
     return KP_OK;
 }
 
@@ -344,9 +344,9 @@ static kp_status decode_tolerations(kp_dctx *d, kp_cluster *cl, const kp_tnode *
                               &tl->has_seconds);
         /* validateTolerations: an empty key requires operator Exists */
         if (st == KP_OK && !tl->key && tl->op != KP_TOL_EXISTS)
-            st = kp__dctx_fail(
-                d, t, KP_EINVAL, "operator",
-                "operator must be Exists when `key` is empty, which means \"match all values and all keys\"");
+            st = kp__dctx_fail(d, t, KP_EINVAL, "operator",
+                               "operator must be Exists when `key` is empty, which means \"match "
+                               "all values and all keys\"");
         if (st == KP_OK && tl->op == KP_TOL_EXISTS && tl->value)
             st = kp__dctx_fail(d, t, KP_EINVAL, "operator",
                                "value must be empty when `operator` is 'Exists'");
@@ -404,10 +404,10 @@ static kp_status decode_spread(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec,
             else if (has_when && strcmp(when, "ScheduleAnyway") == 0)
                 sc->when = KP_WHEN_SCHEDULEANYWAY;
             else
-                st = kp__dctx_fail(
-                    d, t, KP_EINVAL, "whenUnsatisfiable",
-                    "unsupported value \"%s\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
-                    has_when ? when : "");
+                st = kp__dctx_fail(d, t, KP_EINVAL, "whenUnsatisfiable",
+                                   "unsupported value \"%s\": supported values: \"DoNotSchedule\", "
+                                   "\"ScheduleAnyway\"",
+                                   has_when ? when : "");
         }
         if (st == KP_OK) st = kp__d_label_selector(d, cl, t, "labelSelector", &sc->selector);
         if (st == KP_OK)

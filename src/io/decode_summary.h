@@ -1,7 +1,7 @@
 /* The fast Summary API decoder over the JSON / YAML event stream (decode_summary.c) and the
- * public entry points (include/kprio/eviction.h: kp_evict_summary_load_buffer, kp_evict_summary_load_path),
- * which fall back to the reference decoder (decode_summary_tree.h) for anything the fast path
- * declines, so errors are always the reference decoder's. */
+ * public entry points (include/kprio/eviction.h: kp_evict_summary_load_buffer,
+ * kp_evict_summary_load_path), which fall back to the reference decoder (decode_summary_tree.h) for
+ * anything the fast path declines, so errors are always the reference decoder's. */
 #ifndef KP_IO_DECODE_SUMMARY_H
 #define KP_IO_DECODE_SUMMARY_H
 

@@ -12,8 +12,9 @@
 
 
 /* Decodes buf[0..len) (JSON or YAML, one object document); source names the input in errors.
- * Same contract as kp_evict_summary_load_buffer: *out set on KP_OK (free with kp_evict_summary_free),
- * else the first error in document order with its field path, line and column. */
+ * Same contract as kp_evict_summary_load_buffer: *out set on KP_OK (free with
+ * kp_evict_summary_free), else the first error in document order with its field path, line and
+ * column. */
 kp_status kp__summary_decode_tree(const char *source, const char *buf, size_t len,
                                   kp_evict_summary **out, kp_error *err);
 

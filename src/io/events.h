@@ -28,7 +28,8 @@ typedef enum {
 
 /* Consumer callback. Return 0 to continue, after a KEY 1 (KP_EV_SKIP) to skip that member's
  * value entirely (the JSON back end steps over it unread) or 2 (KP_EV_SKIP_CHECKED) to skip it
- * but still have the back end check that it is well-formed; negative to abort (the consumer keeps its own error). off = byte offset in the buffer. */
+ * but still have the back end check that it is well-formed; negative to abort (the consumer keeps
+ * its own error). off = byte offset in the buffer. */
 #define KP_EV_SKIP 1
 #define KP_EV_SKIP_CHECKED 2
 typedef int (*kp_ev_fn)(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off);

@@ -2,10 +2,10 @@
  *
  * The List splitter calls this once per item of a kubectl List, over every byte of the file, so
  * it runs 64 bytes at a time: per block, bit masks of quotes, backslashes and brackets (AVX2 or
- * SSE2 compares on x86-64, chosen at run time; a portable byte loop elsewhere), escaped characters resolved from the
- * backslash runs, string interiors from a prefix-XOR of the unescaped quotes, and then only the
- * brackets outside strings are counted. The technique is the one of simdjson's stage 1
- * (Langdale & Lemire, "Parsing Gigabytes of JSON per Second"), reduced to what a cut needs. */
+ * SSE2 compares on x86-64, chosen at run time; a portable byte loop elsewhere), escaped characters
+ * resolved from the backslash runs, string interiors from a prefix-XOR of the unescaped quotes, and
+ * then only the brackets outside strings are counted. The technique is the one of simdjson's stage
+ * 1 (Langdale & Lemire, "Parsing Gigabytes of JSON per Second"), reduced to what a cut needs. */
 #include "io/jscan.h"
 
 #include <stdint.h>

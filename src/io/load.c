@@ -494,7 +494,8 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
     for (size_t i = 0; i < n && st == KP_OK; i++) {
         struct stat sb;
         if (stat(names[i], &sb) != 0) {
-            /* a manifest that cannot be read is an error, as for kubectl -f; other names are skipped */
+            /* a manifest that cannot be read is an error, as for kubectl -f; other names are
+             * skipped */
             if (!has_manifest_ext(names[i])) continue;
             int e = errno;
             if (err) snprintf(err->source, sizeof err->source, "%s", names[i]);

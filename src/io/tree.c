@@ -26,7 +26,7 @@ typedef struct {
     kp_tnode *items_node; /* that array: stack[1] while its elements are parsed */
     long item_index;
     char list_kind[64]; /* a List kind is a DNS-1035 label (<= 63 bytes, apiextensions
-                                       * validation of names.listKind): any valid one fits */
+                         * validation of names.listKind): any valid one fits */
     bool split;
     bool objects; /* cluster objects (split_lists): root members no decoder reads are skipped */
     bool yaml; /* scalars are YAML plain/quoted */

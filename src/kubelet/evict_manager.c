@@ -3,8 +3,9 @@
  * Upstream: eviction_manager.go (managerImpl.synchronize, reclaimNodeLevelResources,
  * localStorageEviction, emptyDirLimitEviction, podEphemeralStorageLimitEviction,
  * containerEphemeralStorageLimitEviction, evictPod) and helpers.go (evictionMessage,
- * getThresholdMetInfo, byEvictionPriority, buildSignalToNodeReclaimFuncs, thresholdsFirstObservedAt,
- * nodeConditions*, thresholdsMetGracePeriod, thresholdsUpdatedStats, mergeThresholds).
+ * getThresholdMetInfo, byEvictionPriority, buildSignalToNodeReclaimFuncs,
+ * thresholdsFirstObservedAt, nodeConditions*, thresholdsMetGracePeriod, thresholdsUpdatedStats,
+ * mergeThresholds).
  *
  * Deterministic choices where upstream iterates Go maps (see docs/evict.md):
  *   - thresholds met keep configuration order (hard, soft, allocatable copies, containerfs);

@@ -16,7 +16,9 @@
 #include "kubelet/evict_spec.h"
 #include "kubelet/evict_thresholds.h"
 
-#define MONITOR_NS (10 * KP__NS_PER_SEC) /* evictionMonitoringPeriod, for summaries without time */
+#define MONITOR_NS                                                                \
+    (10 * KP__NS_PER_SEC) /* evictionMonitoringPeriod, for summaries without time \
+                           */
 
 typedef struct {
     uint32_t pod;

@@ -44,9 +44,9 @@ static const char *model_spec_text(const kp_cluster *cl, uint32_t pod, kp_evict_
     return kp__s(cl, text);
 }
 
-/* mirrors how upstream holds a spec quantity. The quantity behind a model integer v: parsed from the text the pod was written with when
- * the spec-text source knows it and it agrees with v, else rebuilt from v (an absent quantity
- * is v = 0, Quantity{} upstream, which prints "0"). */
+/* mirrors how upstream holds a spec quantity. The quantity behind a model integer v: parsed from
+ * the text the pod was written with when the spec-text source knows it and it agrees with v, else
+ * rebuilt from v (an absent quantity is v = 0, Quantity{} upstream, which prints "0"). */
 void kp__ev_spec_qty(const kp__ev_spec_src *src, uint32_t pod, kp_evict_spec_field f,
                      const char *name, const char *res, int64_t v, kp__ev_qty *out) {
     size_t len = 0;

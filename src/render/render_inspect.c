@@ -107,10 +107,10 @@ static kp_status render_tables(FILE *f, const kp_inspection *in) {
     if (st == KP_OK) st = kp_table_status(classes);
     if (st == KP_OK && s->pod_disruption_budgets) st = kp_table_status(pdbs);
     if (st == KP_OK) {
-        fprintf(
-            f,
-            "Cluster: %zu nodes, %zu pods (%zu pending), %zu PriorityClasses, %zu PodDisruptionBudgets\n\n",
-            s->nodes, s->pods, s->pending_pods, s->priority_classes, s->pod_disruption_budgets);
+        fprintf(f,
+                "Cluster: %zu nodes, %zu pods (%zu pending), %zu PriorityClasses, %zu "
+                "PodDisruptionBudgets\n\n",
+                s->nodes, s->pods, s->pending_pods, s->priority_classes, s->pod_disruption_budgets);
         kp_table_print(nodes, f);
         fprintf(f, "\n");
         kp_table_print(classes, f);

@@ -228,10 +228,10 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
         if (kp_sched_explain_node_get(s, (kp_index)i, &n) != KP_OK) continue;
         const char *name = kp_cluster_node_name(cl, (kp_index)i);
         if (!n.evaluated) {
-            fprintf(
-                f,
-                "  %s: not evaluated (enough feasible nodes found first, or outside the PreFilter result)\n",
-                name);
+            fprintf(f,
+                    "  %s: not evaluated (enough feasible nodes found first, or outside the "
+                    "PreFilter result)\n",
+                    name);
             continue;
         }
         if (n.code == KP_FILTER_SUCCESS) {
@@ -281,9 +281,8 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
             } else {
                 preempt_reasons(s, i, pn.n_reasons, txt, sizeof txt);
                 if (pn.filter_code == KP_FILTER_UNRESOLVABLE)
-                    fprintf(
-                        f,
-                        "not a candidate: filter status UnschedulableAndUnresolvable (preemption cannot help)\n");
+                    fprintf(f, "not a candidate: filter status UnschedulableAndUnresolvable "
+                               "(preemption cannot help)\n");
                 else if (!pn.considered) fprintf(f, "not evaluated (candidate budget reached)\n");
                 else fprintf(f, "not a candidate: %s\n", txt[0] ? txt : "no victims help");
             }

@@ -33,25 +33,24 @@ static void print_table(FILE *f, const kp_why_answer *a, const kp_cluster *cl, c
             a->preemptor_priority);
     if (a->pdb_evaluated) {
         if (a->pdb_spares && a->pdb_alt_node >= 0 && a->pdb_alt_node == a->node) {
-            fprintf(
-                f,
-                "  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
-                "would still go to node %s, preempting ",
-                kp_cluster_node_name(cl, a->node));
+            fprintf(f,
+                    "  - a PodDisruptionBudget with no disruptions left covering it: yes (the "
+                    "preemptor "
+                    "would still go to node %s, preempting ",
+                    kp_cluster_node_name(cl, a->node));
             for (size_t i = 0; i < a->n_alt_victims; i++)
                 fprintf(f, "%s%s", i ? ", " : "", pod_ref(cl, a->alt_victims[i], buf, sizeof buf));
             fprintf(f, " instead)\n");
         } else if (a->pdb_spares && a->pdb_alt_node >= 0)
-            fprintf(
-                f,
-                "  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
-                "would go to node %s instead)\n",
-                kp_cluster_node_name(cl, a->pdb_alt_node));
+            fprintf(f,
+                    "  - a PodDisruptionBudget with no disruptions left covering it: yes (the "
+                    "preemptor "
+                    "would go to node %s instead)\n",
+                    kp_cluster_node_name(cl, a->pdb_alt_node));
         else if (a->pdb_spares)
-            fprintf(
-                f,
-                "  - a PodDisruptionBudget with no disruptions left covering it: yes (the preemptor "
-                "would not preempt at all)\n");
+            fprintf(f, "  - a PodDisruptionBudget with no disruptions left covering it: yes (the "
+                       "preemptor "
+                       "would not preempt at all)\n");
         else
             fprintf(f,
                     "  - a PodDisruptionBudget with no disruptions left covering it: no (PDBs are "

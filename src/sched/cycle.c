@@ -131,7 +131,8 @@ static void run_plugin(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_node_s
 }
 
 /* mirrors RunFilterPlugins: the first non-success status wins. NodeUnschedulable and
- * TaintToleration are not called on nodes where they cannot reject (schedulable node, no taints). */
+ * TaintToleration are not called on nodes where they cannot reject (schedulable node, no taints).
+ */
 static void run_filters(const kp_cycle *c, uint32_t node, kp_node_status *out) {
     const kp_node *n = &c->s->cl->nodes[node];
     status_clear(out);

@@ -96,7 +96,8 @@ struct kp_sched {
     bool no_index; /* test hook: PreFilters scan every pod on every node (reference path) */
     uint32_t
         *ix_count; /* per-node scratch counts (PodTopologySpread PreFilter), zero between uses */
-    /* PodTopologySpread default constraints and per-pod DefaultSelector (plugins/pod_topology_spread_default.c) */
+    /* PodTopologySpread default constraints and per-pod DefaultSelector
+     * (plugins/pod_topology_spread_default.c) */
     kp_spread_defaults *def;
 
     /* scratch for one scheduling attempt */

@@ -21,7 +21,8 @@
 #include "sched/schedule_one.h"
 #include "sched/score.h"
 
-/* mirrors numFeasibleNodesToFind (minFeasibleNodesToFind 100, minFeasibleNodesPercentageToFind 5) */
+/* mirrors numFeasibleNodesToFind (minFeasibleNodesToFind 100, minFeasibleNodesPercentageToFind 5)
+ */
 uint32_t kp__num_feasible_to_find(int32_t pct, uint32_t n_all) {
     if (n_all < 100) return n_all;
     int64_t p = pct;

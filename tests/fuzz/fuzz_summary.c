@@ -2,7 +2,8 @@
  * event-stream decoder (kp__summary_decode_events, which may decline a document) and the
  * tree-based reference decoder (kp__summary_decode_tree). On every input the fast decoder
  * accepts, the reference must accept and decode the same summary (kp__summary_equal); the public
- * kp_evict_summary_load_buffer must agree with the reference's verdict; every error carries a message. */
+ * kp_evict_summary_load_buffer must agree with the reference's verdict; every error carries a
+ * message. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

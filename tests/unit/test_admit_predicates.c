@@ -68,9 +68,9 @@ KT_TEST(not_enough_cpu_and_memory) {
     kp_cluster *cl = load(NODE POD(
         "existing") "spec:\n  nodeName: machine1\n  containers:\n"
                     "  - name: c\n    resources:\n      requests:\n        cpu: 5m\n"
-                    "        memory: \"19\"\n" POD(
-                        "p") "spec:\n  containers:\n  - name: c\n"
-                             "    resources:\n      requests:\n        cpu: 8m\n        memory: \"10\"\n");
+                    "        memory: \"19\"\n" POD("p") "spec:\n  containers:\n  - name: c\n"
+                                                        "    resources:\n      requests:\n        "
+                                                        "cpu: 8m\n        memory: \"10\"\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
@@ -97,7 +97,8 @@ KT_TEST(not_enough_cpu_and_memory) {
 
 KT_TEST(too_many_pods) {
     kp_cluster *cl = load(NODE_HDR "status:\n  allocatable:\n    cpu: \"1\"\n    pods: \"1\"\n" POD(
-        "existing") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n" POD("p") "spec:\n  containers:\n  - name: c\n");
+        "existing") "spec:\n  nodeName: machine1\n  containers:\n  - name: "
+                    "c\n" POD("p") "spec:\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
@@ -112,11 +113,14 @@ KT_TEST(too_many_pods) {
 KT_TEST(terminal_pods_and_the_pod_itself_do_not_count) {
     kp_cluster *cl = load(NODE_HDR "status:\n  allocatable:\n    cpu: 10m\n    pods: \"2\"\n" POD(
         "done") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
-                "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  phase: Succeeded\n" POD(
+                "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  phase: "
+                "Succeeded\n" POD(
                     "failed") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
-                              "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  phase: Failed\n" POD(
+                              "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  "
+                              "phase: Failed\n" POD(
                                   "p") "spec:\n  nodeName: machine1\n  containers:\n  - name: c\n"
-                                       "    resources:\n      requests:\n        cpu: 10m\nstatus:\n  phase: Running\n");
+                                       "    resources:\n      requests:\n        cpu: "
+                                       "10m\nstatus:\n  phase: Running\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
@@ -146,9 +150,11 @@ KT_TEST(host_port_conflict) {
                         "p") "spec:\n  containers:\n  - name: c\n    ports:\n"
                              "    - containerPort: 80\n      hostPort: 123\n" POD(
                                  "udp") "spec:\n  containers:\n  - name: c\n    ports:\n"
-                                        "    - containerPort: 80\n      hostPort: 123\n      protocol: UDP\n" POD(
+                                        "    - containerPort: 80\n      hostPort: 123\n      "
+                                        "protocol: UDP\n" POD(
                                             "ip") "spec:\n  containers:\n  - name: c\n    ports:\n"
-                                                  "    - containerPort: 80\n      hostPort: 123\n      hostIP: 10.0.0.1\n");
+                                                  "    - containerPort: 80\n      hostPort: 123\n  "
+                                                  "    hostIP: 10.0.0.1\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "p");
@@ -181,11 +187,22 @@ KT_TEST(host_port_sidecar_and_addresses) {
                                 "    ports:\n    - containerPort: 80\n      hostPort: 123\n"
                                 "  containers:\n  - name: c\n" POD(
                                     "other_ip") "spec:\n  containers:\n  - name: c\n    ports:\n"
-                                                "    - containerPort: 80\n      hostPort: 123\n      hostIP: 10.0.0.2\n" POD(
-                                                    "init_port") "spec:\n  containers:\n  - name: c\n    ports:\n"
-                                                                 "    - containerPort: 80\n      hostPort: 456\n" POD(
-                                                                     "init_want") "spec:\n  initContainers:\n  - name: i\n    ports:\n"
-                                                                                  "    - containerPort: 80\n      hostPort: 123\n  containers:\n  - name: c\n");
+                                                "    - containerPort: 80\n      hostPort: 123\n    "
+                                                "  hostIP: 10.0.0.2\n" POD(
+                                                    "init_port") "spec:\n  containers:\n  - name: "
+                                                                 "c\n    ports:\n"
+                                                                 "    - containerPort: 80\n      "
+                                                                 "hostPort: 456\n" POD(
+                                                                     "init_want") "spec:\n  "
+                                                                                  "initContainers:"
+                                                                                  "\n  - name: i\n "
+                                                                                  "   ports:\n"
+                                                                                  "    - "
+                                                                                  "containerPort: "
+                                                                                  "80\n      "
+                                                                                  "hostPort: 123\n "
+                                                                                  " containers:\n  "
+                                                                                  "- name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "side"); /* 0.0.0.0 in a sidecar against 10.0.0.1 in a sidecar */
@@ -209,9 +226,10 @@ KT_TEST(host_port_sidecar_and_addresses) {
 KT_TEST(taints_only_noexecute_matters) {
     kp_cluster *cl = load(
         TAINTED_NODE("  - key: foo\n    effect: NoSchedule\n  - key: bar\n    effect: NoExecute\n")
-            POD("tolerant") "spec:\n  tolerations:\n  - key: foo\n  - key: bar\n  containers:\n  - name: c\n" POD(
-                "plain") "spec:\n  containers:\n  - name: c\n" POD("static") "  annotations:\n    kubernetes.io/config.source: file\n"
-                                                                             "spec:\n  containers:\n  - name: c\n");
+            POD("tolerant") "spec:\n  tolerations:\n  - key: foo\n  - key: bar\n  containers:\n  - "
+                            "name: c\n" POD("plain") "spec:\n  containers:\n  - name: c\n" POD(
+                                "static") "  annotations:\n    kubernetes.io/config.source: file\n"
+                                          "spec:\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "tolerant");
@@ -246,7 +264,8 @@ KT_TEST(noschedule_and_prefer_taints_admit) {
 KT_TEST(static_pod_node_affinity_mismatch) {
     kp_cluster *cl = load(NODE POD(
         "p") "  annotations:\n    kubernetes.io/config.source: file\nspec:\n"
-             "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+             "  affinity:\n    nodeAffinity:\n      "
+             "requiredDuringSchedulingIgnoredDuringExecution:\n"
              "        nodeSelectorTerms:\n        - matchExpressions:\n          - key: foo\n"
              "            operator: Exists\n  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
@@ -266,15 +285,24 @@ KT_TEST(extended_resources) {
         "status:\n  allocatable:\n    cpu: \"1\"\n    pods: \"10\"\n"
         "    example.com/zero: \"0\"\n    example.com/b: \"1\"\n    example.com/a: \"1\"\n" POD(
             "missing") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
-                       "        foo.com/bar: \"1\"\n      limits:\n        foo.com/bar: \"1\"\n" POD(
-                           "zero") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
-                                   "        example.com/zero: \"1\"\n      limits:\n        example.com/zero: \"1\"\n" POD(
-                                       "two") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
-                                              "        example.com/b: \"2\"\n        example.com/a: \"2\"\n      limits:\n"
-                                              "        example.com/b: \"2\"\n        example.com/a: \"2\"\n" POD(
-                                                  "huge") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n"
-                                                          "        hugepages-2Mi: 2Mi\n        memory: 1Mi\n      limits:\n"
-                                                          "        hugepages-2Mi: 2Mi\n        memory: 1Mi\n");
+                       "        foo.com/bar: \"1\"\n      limits:\n        foo.com/bar: "
+                       "\"1\"\n" POD(
+                           "zero") "spec:\n  containers:\n  - name: c\n    resources:\n      "
+                                   "requests:\n"
+                                   "        example.com/zero: \"1\"\n      limits:\n        "
+                                   "example.com/zero: \"1\"\n" POD(
+                                       "two") "spec:\n  containers:\n  - name: c\n    resources:\n "
+                                              "     requests:\n"
+                                              "        example.com/b: \"2\"\n        "
+                                              "example.com/a: \"2\"\n      limits:\n"
+                                              "        example.com/b: \"2\"\n        "
+                                              "example.com/a: \"2\"\n" POD(
+                                                  "huge") "spec:\n  containers:\n  - name: c\n    "
+                                                          "resources:\n      requests:\n"
+                                                          "        hugepages-2Mi: 2Mi\n        "
+                                                          "memory: 1Mi\n      limits:\n"
+                                                          "        hugepages-2Mi: 2Mi\n        "
+                                                          "memory: 1Mi\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "missing");
@@ -305,11 +333,12 @@ KT_TEST(extended_resources) {
 }
 
 KT_TEST(os_checks) {
-    kp_cluster *cl = load(
-        NODE_HDR "  labels:\n    kubernetes.io/os: linux\n" NODE_STATUS
-            POD("label") "  labels:\n    kubernetes.io/os: windows\nspec:\n  containers:\n  - name: c\n" POD(
-                "field") "spec:\n  os:\n    name: windows\n  containers:\n  - name: c\n" POD("ok") "  labels:\n    kubernetes.io/os: linux\nspec:\n  os:\n    name: linux\n"
-                                                                                                   "  containers:\n  - name: c\n");
+    kp_cluster *cl = load(NODE_HDR "  labels:\n    kubernetes.io/os: linux\n" NODE_STATUS POD(
+        "label") "  labels:\n    kubernetes.io/os: windows\nspec:\n  containers:\n  - name: "
+                 "c\n" POD("field") "spec:\n  os:\n    name: windows\n  containers:\n  - name: "
+                                    "c\n" POD("ok") "  labels:\n    kubernetes.io/os: "
+                                                    "linux\nspec:\n  os:\n    name: linux\n"
+                                                    "  containers:\n  - name: c\n");
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_admission *a = admit(cl, "label");
@@ -328,14 +357,20 @@ KT_TEST(os_checks) {
     kp_cluster_free(cl);
 }
 
-#define PRESSURE_PODS                                                                                                                            \
-    POD("be")                                                                                                                                    \
-    "spec:\n  containers:\n  - name: c\n" POD("bu") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 1m\n" POD( \
-        "gu") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 1m\n"                                            \
-              "        memory: \"1\"\n      limits:\n        cpu: 1m\n        memory: \"1\"\n" POD(                                              \
-                  "betol") "spec:\n  tolerations:\n  - key: node.kubernetes.io/memory-pressure\n"                                                \
-                           "    operator: Exists\n    effect: NoSchedule\n  containers:\n  - name: c\n" POD(                                     \
-                               "crit") "spec:\n  priority: 2000000000\n  containers:\n  - name: c\n"
+#define PRESSURE_PODS                                                                             \
+    POD("be")                                                                                     \
+    "spec:\n  containers:\n  - name: c\n" POD(                                                    \
+        "bu") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: " \
+              "1m\n" POD("gu") "spec:\n  containers:\n  - name: c\n    resources:\n      "        \
+                               "requests:\n        cpu: 1m\n"                                     \
+                               "        memory: \"1\"\n      limits:\n        cpu: 1m\n        "  \
+                               "memory: \"1\"\n" POD(                                             \
+                                   "betol") "spec:\n  tolerations:\n  - key: "                    \
+                                            "node.kubernetes.io/memory-pressure\n"                \
+                                            "    operator: Exists\n    effect: NoSchedule\n  "    \
+                                            "containers:\n  - name: c\n" POD(                     \
+                                                "crit") "spec:\n  priority: 2000000000\n  "       \
+                                                        "containers:\n  - name: c\n"
 
 static bool admitted_under(kp_cluster *cl, const char *pod, unsigned conds, char *msg, size_t cap) {
     kp_admit_options o;
@@ -428,13 +463,19 @@ KT_TEST(kubelet_resource_request) {
     kp_cluster_free(cl);
 }
 
+/* clang-format off */
 KT_TEST(preemptable_rule) {
-    kp_cluster *cl = load(
-        NODE POD("low") "spec:\n  priority: 10\n  containers:\n  - name: c\n" POD("high") "spec:\n  priority: 20\n  containers:\n  - name: c\n" POD("cc") "spec:\n  priority: 2000000000\n  containers:\n  - name: c\n" POD(
-            "nc") "spec:\n  priority: 2000001000\n  containers:\n  - name: c\n" POD("static") "  annotations:\n    kubernetes.io/config.source: file\n"
-                                                                                              "spec:\n  containers:\n  - name: c\n" POD(
-                                                                                                  "mirror") "  annotations:\n    kubernetes.io/config.mirror: abc\n"
-                                                                                                            "spec:\n  priority: 0\n  containers:\n  - name: c\n");
+    static const char y[] = NODE
+        POD("low") "spec:\n  priority: 10\n  containers:\n  - name: c\n"
+        POD("high") "spec:\n  priority: 20\n  containers:\n  - name: c\n"
+        POD("cc") "spec:\n  priority: 2000000000\n  containers:\n  - name: c\n"
+        POD("nc") "spec:\n  priority: 2000001000\n  containers:\n  - name: c\n"
+        POD("static") "  annotations:\n    kubernetes.io/config.source: file\n"
+                      "spec:\n  containers:\n  - name: c\n"
+        POD("mirror") "  annotations:\n    kubernetes.io/config.mirror: abc\n"
+                      "spec:\n  priority: 0\n  containers:\n  - name: c\n";
+    /* clang-format on */
+    kp_cluster *cl = load(y);
     KT_CHECK(cl != NULL);
     if (!cl) return;
 #define PP(n) (&cl->pods[kp_cluster_find_pod(cl, n)])

@@ -483,7 +483,8 @@ KT_TEST(admit_critical_with_non_resource_reason_is_rejected) {
  * extended resources with long names; every requirement is named, the list is closed. */
 KT_TEST(long_requirement_lists_are_not_cut) {
     yaml_len = 0;
-    y("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nstatus:\n  allocatable:\n    cpu: \"4\"\n"
+    y("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nstatus:\n  allocatable:\n    cpu: "
+      "\"4\"\n"
       "    memory: 8Gi\n    pods: \"110\"\n");
     for (int i = 0; i < 16; i++)
         y("    example.com/a-rather-long-extended-resource-name-%02d: \"1\"\n", i);

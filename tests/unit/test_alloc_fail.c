@@ -29,34 +29,52 @@ static kp_status load_list_file(kp_cluster *cl, kp_error *err) {
 
 static const char LIST_JSON[] =
     "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
-    "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"high\"},\"value\":1000},"
-    "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"zone\":\"a\",\"kubernetes.io/hostname\":\"n1\"}},"
+    "{\"apiVersion\":\"scheduling.k8s.io/"
+    "v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"high\"},\"value\":1000},"
+    "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"zone\":"
+    "\"a\",\"kubernetes.io/hostname\":\"n1\"}},"
     "\"spec\":{\"taints\":[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoSchedule\"}]},"
-    "\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"example.com/gpu\":\"2\"},"
-    "\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\"},\"images\":[{\"names\":[\"nginx:1\"],\"sizeBytes\":1000}],"
+    "\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"example.com/"
+    "gpu\":\"2\"},"
+    "\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\"},\"images\":[{\"names\":["
+    "\"nginx:1\"],\"sizeBytes\":1000}],"
     "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}},"
-    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\",\"namespace\":\"a\",\"labels\":{\"app\":\"x\"},"
-    "\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"name\":\"rs\",\"uid\":\"u\",\"controller\":true}]},"
-    "\"spec\":{\"nodeName\":\"n1\",\"priorityClassName\":\"high\",\"containers\":[{\"name\":\"c\",\"image\":\"nginx:1\","
-    "\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"1Gi\",\"example.com/gpu\":\"1\"},\"limits\":{\"memory\":\"2Gi\"}},"
+    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\",\"namespace\":\"a\","
+    "\"labels\":{\"app\":\"x\"},"
+    "\"ownerReferences\":[{\"apiVersion\":\"apps/"
+    "v1\",\"kind\":\"ReplicaSet\",\"name\":\"rs\",\"uid\":\"u\",\"controller\":true}]},"
+    "\"spec\":{\"nodeName\":\"n1\",\"priorityClassName\":\"high\",\"containers\":[{\"name\":\"c\","
+    "\"image\":\"nginx:1\","
+    "\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"1Gi\",\"example.com/"
+    "gpu\":\"1\"},\"limits\":{\"memory\":\"2Gi\"}},"
     "\"ports\":[{\"containerPort\":80,\"hostPort\":8080}]}],"
     "\"tolerations\":[{\"key\":\"k\",\"operator\":\"Exists\"}],"
-    "\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
+    "\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{"
+    "\"nodeSelectorTerms\":"
     "[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"a\",\"b\"]}]}]}},"
-    "\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":[{\"labelSelector\":{\"matchLabels\":{\"app\":\"x\"}},"
+    "\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":[{\"labelSelector\":{"
+    "\"matchLabels\":{\"app\":\"x\"}},"
     "\"topologyKey\":\"zone\"}]}},"
-    "\"topologySpreadConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"zone\",\"whenUnsatisfiable\":\"DoNotSchedule\","
+    "\"topologySpreadConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"zone\",\"whenUnsatisfiable\":"
+    "\"DoNotSchedule\","
     "\"labelSelector\":{\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"Exists\"}]}}],"
     "\"volumes\":[{\"name\":\"v\",\"emptyDir\":{\"sizeLimit\":\"1Gi\"}}]},"
-    "\"status\":{\"phase\":\"Running\",\"conditions\":[{\"type\":\"DisruptionTarget\",\"status\":\"True\"}]}},"
-    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\",\"namespace\":\"a\"},\"spec\":{\"containers\":[{\"name\":\"c\"}]}},"
-    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p2\",\"namespace\":\"a\"},\"spec\":{\"nodeName\":\"gone\","
+    "\"status\":{\"phase\":\"Running\",\"conditions\":[{\"type\":\"DisruptionTarget\",\"status\":"
+    "\"True\"}]}},"
+    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\",\"namespace\":\"a\"},"
+    "\"spec\":{\"containers\":[{\"name\":\"c\"}]}},"
+    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p2\",\"namespace\":\"a\"},"
+    "\"spec\":{\"nodeName\":\"gone\","
     "\"containers\":[{\"name\":\"c\"}]}},"
-    "{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"pdb\",\"namespace\":\"a\"},"
+    "{\"apiVersion\":\"policy/"
+    "v1\",\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"pdb\",\"namespace\":\"a\"},"
     "\"spec\":{\"minAvailable\":1,\"selector\":{\"matchLabels\":{\"app\":\"x\"}}}},"
-    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"a\",\"labels\":{\"team\":\"t\"}}},"
-    "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"s\",\"namespace\":\"a\"},\"spec\":{\"selector\":{\"app\":\"x\"}}},"
-    "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm\",\"namespace\":\"a\"}}"
+    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"a\",\"labels\":{"
+    "\"team\":\"t\"}}},"
+    "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"s\",\"namespace\":\"a\"},"
+    "\"spec\":{\"selector\":{\"app\":\"x\"}}},"
+    "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm\",\"namespace\":"
+    "\"a\"}}"
     "]}";
 
 static kp_status load_list_buffer(kp_cluster *cl, kp_error *err) {
@@ -82,7 +100,8 @@ static void make_big_list(void) {
     for (int i = 0; i < 700; i++)
         n += (size_t)snprintf(
             big_list + n, cap - n,
-            "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%d\",\"namespace\":\"ns-%d\","
+            "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%d\","
+            "\"namespace\":\"ns-%d\","
             "\"labels\":{\"app\":\"app-%d\",\"uid\":\"u-%d\"}},\"spec\":{\"nodeName\":\"node-%d\","
             "\"containers\":[{\"name\":\"c-%d\",\"image\":\"img-%d\",\"resources\":{\"requests\":"
             "{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}}}]}}%s",
@@ -153,11 +172,11 @@ static int sweep(const char *name, scenario s, bool sticky) {
             KT_CHECK(o.msg[0]);
         } else if (o.st == KP_OK && (o.pods != clean.pods || o.nodes != clean.nodes ||
                                      o.warnings != clean.warnings)) {
-            fprintf(
-                stderr,
-                "  %s: fail after %lu%s: KP_OK but %zu pods, %zu nodes, %zu warnings (clean: %zu, %zu, %zu)\n",
-                name, n, sticky ? " (sticky)" : "", o.pods, o.nodes, o.warnings, clean.pods,
-                clean.nodes, clean.warnings);
+            fprintf(stderr,
+                    "  %s: fail after %lu%s: KP_OK but %zu pods, %zu nodes, %zu warnings (clean: "
+                    "%zu, %zu, %zu)\n",
+                    name, n, sticky ? " (sticky)" : "", o.pods, o.nodes, o.warnings, clean.pods,
+                    clean.nodes, clean.warnings);
             KT_CHECK(!"a failed allocation changed the model");
         }
     }

@@ -94,16 +94,19 @@ KT_TEST(three_hundred_inputs) {
     }
 }
 
-/* Failing each allocation in turn (until a run needs no more): either the normal answer, or exit 1 with exactly
- * "kprio: out of memory" on stderr and nothing on stdout. */
+/* Failing each allocation in turn (until a run needs no more): either the normal answer, or exit 1
+ * with exactly "kprio: out of memory" on stderr and nothing on stdout. */
 KT_TEST(out_of_memory_prints_one_line) {
     char path[64];
     snprintf(path, sizeof path, "%s/cluster.yaml", dir);
     write_file(
         path,
-        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"2\", memory: 2Gi, pods: \"9\"}}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: a, deletionTimestamp: \"2024-01-01T00:00:00Z\"}\n"
-        "spec: {nodeName: n1, containers: [{name: c, resources: {requests: {cpu: 1}}}]}\nstatus: {phase: Running}\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"2\", "
+        "memory: 2Gi, pods: \"9\"}}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: a, deletionTimestamp: "
+        "\"2024-01-01T00:00:00Z\"}\n"
+        "spec: {nodeName: n1, containers: [{name: c, resources: {requests: {cpu: 1}}}]}\nstatus: "
+        "{phase: Running}\n"
         "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {namespace: a, name: b}\n"
         "spec: {minAvailable: 1, selector: {}}\n");
     const char *formats[] = {"-otable", "-ojson", "-oyaml"};

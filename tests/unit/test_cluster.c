@@ -44,12 +44,15 @@ static bool load_fails(const char *text, kp_error *err) {
     "}\nspec:\n  containers: [{name: c}]\n" extra
 
 KT_TEST(json_list_and_items) {
-    const char *j =
-        "{\"apiVersion\":\"v1\",\"items\":[{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\","
-        "\"managedFields\":[{\"x\":{\"y\":1}}]},\"status\":{\"allocatable\":{\"cpu\":\"2\",\"memory\":\"1Gi\",\"pods\":110}}},"
-        "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\"},\"spec\":{\"nodeName\":\"n1\","
-        "\"containers\":[{\"name\":\"a\",\"resources\":{\"requests\":{\"cpu\":\"250m\",\"memory\":\"64Mi\"}}}]}}],"
-        "\"kind\":\"List\",\"metadata\":{\"resourceVersion\":\"\"}}";
+    const char *j = "{\"apiVersion\":\"v1\",\"items\":[{\"apiVersion\":\"v1\",\"kind\":\"Node\","
+                    "\"metadata\":{\"name\":\"n1\","
+                    "\"managedFields\":[{\"x\":{\"y\":1}}]},\"status\":{\"allocatable\":{\"cpu\":"
+                    "\"2\",\"memory\":\"1Gi\",\"pods\":110}}},"
+                    "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"p\","
+                    "\"namespace\":\"ns\"},\"spec\":{\"nodeName\":\"n1\","
+                    "\"containers\":[{\"name\":\"a\",\"resources\":{\"requests\":{\"cpu\":\"250m\","
+                    "\"memory\":\"64Mi\"}}}]}}],"
+                    "\"kind\":\"List\",\"metadata\":{\"resourceVersion\":\"\"}}";
     kp_error err;
     kp_cluster *cl = load(j, &err);
     KT_CHECK(cl != NULL);
@@ -66,8 +69,8 @@ KT_TEST(json_list_and_items) {
 }
 
 KT_TEST(typed_list_items_without_kind) {
-    const char *j =
-        "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"containers\":[]}}]}";
+    const char *j = "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{"
+                    "\"name\":\"a\"},\"spec\":{\"containers\":[]}}]}";
     kp_error err;
     kp_cluster *cl = load(j, &err);
     KT_CHECK(cl != NULL);
@@ -77,9 +80,9 @@ KT_TEST(typed_list_items_without_kind) {
 
 KT_TEST(top_level_array_and_multidoc_yaml) {
     kp_error err;
-    kp_cluster *cl = load(
-        "[{\"kind\":\"Namespace\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"x\",\"labels\":{\"a\":\"b\"}}}]",
-        &err);
+    kp_cluster *cl = load("[{\"kind\":\"Namespace\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":"
+                          "\"x\",\"labels\":{\"a\":\"b\"}}}]",
+                          &err);
     KT_CHECK(cl != NULL);
     if (cl) KT_CHECK_INT(cl->n_namespaces, 1);
     kp_cluster_free(cl);
@@ -91,10 +94,12 @@ KT_TEST(top_level_array_and_multidoc_yaml) {
 
 KT_TEST(priority_resolution_like_admission) {
     kp_error err;
-    const char *classes =
-        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n"
-        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: def}\nvalue: 5\nglobalDefault: true\n"
-        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: never}\nvalue: 10\npreemptionPolicy: Never\n";
+    const char *classes = "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: "
+                          "{name: high}\nvalue: 1000\n"
+                          "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: "
+                          "{name: def}\nvalue: 5\nglobalDefault: true\n"
+                          "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: "
+                          "{name: never}\nvalue: 10\npreemptionPolicy: Never\n";
     char buf[4096];
     snprintf(buf, sizeof buf, "%s%s%s%s%s%s", classes, POD("a", "  priorityClassName: high\n"),
              POD("b", ""), POD("c", "  priorityClassName: never\n"),
@@ -127,36 +132,41 @@ KT_TEST(priority_errors) {
     /* a pod cannot opt into Never by itself */
     KT_CHECK(load_fails(POD("a", "  preemptionPolicy: Never\n"), &err));
     KT_CHECK_CONTAINS(err.msg, "spec.preemptionPolicy");
-    KT_CHECK(load_fails(
-        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-x}\nvalue: 1\n",
-        &err));
+    KT_CHECK(load_fails("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: "
+                        "system-x}\nvalue: 1\n",
+                        &err));
     KT_CHECK_CONTAINS(err.msg, "reserved for system use");
-    KT_CHECK(load_fails(
-        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: big}\nvalue: 1000000001\n",
-        &err));
+    KT_CHECK(load_fails("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: "
+                        "big}\nvalue: 1000000001\n",
+                        &err));
     KT_CHECK_CONTAINS(err.msg, "must be no greater than 1000000000");
-    KT_CHECK(load_fails(
-        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: a}\nvalue: 1\nglobalDefault: true\n"
-        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: b}\nvalue: 2\nglobalDefault: true\n",
-        &err));
+    KT_CHECK(load_fails("---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: "
+                        "{name: a}\nvalue: 1\nglobalDefault: true\n"
+                        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: "
+                        "{name: b}\nvalue: 2\nglobalDefault: true\n",
+                        &err));
     KT_CHECK_CONTAINS(err.msg, "Only one default can exist");
     /* the built-in classes as kubectl lists them are accepted */
-    kp_cluster *cl = load(
-        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-node-critical}\nvalue: 2000001000\n",
-        &err);
+    kp_cluster *cl = load("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: "
+                          "system-node-critical}\nvalue: 2000001000\n",
+                          &err);
     KT_CHECK(cl != NULL);
     kp_cluster_free(cl);
 }
 
 KT_TEST(qos_classes) {
     kp_error err;
-    const char *y =
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: g}\nspec:\n  containers:\n  - name: a\n    resources: {limits: {cpu: 1, memory: 1Gi}}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  containers:\n  - name: a\n    resources: {requests: {cpu: 100m}}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e}\nspec:\n  containers:\n  - name: a\n    resources: {requests: {ephemeral-storage: 1Gi}}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: m}\nspec:\n  containers:\n  - name: a\n    resources: {limits: {cpu: 1, memory: 1Gi}}\n"
-        "  - name: b\n    resources: {requests: {cpu: 1}, limits: {cpu: 1}}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: s}\nspec:\n  containers: [{name: a}]\nstatus: {qosClass: Guaranteed}\n";
+    const char *y = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: g}\nspec:\n  containers:\n  "
+                    "- name: a\n    resources: {limits: {cpu: 1, memory: 1Gi}}\n"
+                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  containers:\n  "
+                    "- name: a\n    resources: {requests: {cpu: 100m}}\n"
+                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e}\nspec:\n  containers:\n  "
+                    "- name: a\n    resources: {requests: {ephemeral-storage: 1Gi}}\n"
+                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: m}\nspec:\n  containers:\n  "
+                    "- name: a\n    resources: {limits: {cpu: 1, memory: 1Gi}}\n"
+                    "  - name: b\n    resources: {requests: {cpu: 1}, limits: {cpu: 1}}\n"
+                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: s}\nspec:\n  containers: "
+                    "[{name: a}]\nstatus: {qosClass: Guaranteed}\n";
     kp_cluster *cl = load(y, &err);
     KT_CHECK(cl != NULL);
     if (!cl) return;
@@ -188,7 +198,8 @@ KT_TEST(request_vector_with_init_and_sidecars) {
     kp_cluster_free(cl);
     /* sidecar: runs alongside apps and under later init containers */
     y = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
-        "  initContainers:\n  - {name: side, restartPolicy: Always, resources: {requests: {cpu: 1}}}\n"
+        "  initContainers:\n  - {name: side, restartPolicy: Always, resources: {requests: {cpu: "
+        "1}}}\n"
         "  - {name: i2, resources: {requests: {cpu: 3}}}\n"
         "  containers:\n  - {name: c1, resources: {requests: {cpu: 1}}}\n";
     cl = load(y, &err);
@@ -199,7 +210,8 @@ KT_TEST(request_vector_with_init_and_sidecars) {
                  2 * 200LL * 1024 * 1024); /* non-zero defaults per container */
     kp_cluster_free(cl);
     /* pod-level resources replace cpu/memory */
-    y = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  resources: {requests: {cpu: 500m}}\n"
+    y = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  resources: {requests: {cpu: "
+        "500m}}\n"
         "  containers:\n  - {name: c1, resources: {requests: {cpu: 1, memory: 1Mi}}}\n";
     cl = load(y, &err);
     KT_CHECK(cl != NULL);
@@ -211,10 +223,12 @@ KT_TEST(request_vector_with_init_and_sidecars) {
 
 KT_TEST(static_and_mirror_pods_are_critical) {
     kp_error err;
-    const char *y =
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: s, annotations: {kubernetes.io/config.source: file}}\nspec: {containers: []}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, annotations: {kubernetes.io/config.source: api}}\nspec: {containers: []}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: m, annotations: {kubernetes.io/config.mirror: x}}\nspec: {containers: []}\n";
+    const char *y = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: s, annotations: "
+                    "{kubernetes.io/config.source: file}}\nspec: {containers: []}\n"
+                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, annotations: "
+                    "{kubernetes.io/config.source: api}}\nspec: {containers: []}\n"
+                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: m, annotations: "
+                    "{kubernetes.io/config.mirror: x}}\nspec: {containers: []}\n";
     kp_cluster *cl = load(y, &err);
     KT_CHECK(cl != NULL);
     if (!cl) return;
@@ -226,14 +240,15 @@ KT_TEST(static_and_mirror_pods_are_critical) {
 
 KT_TEST(bad_input_names_object_and_field) {
     kp_error err;
-    const char *j =
-        "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[{\"kind\":\"Namespace\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"x\"}},"
-        "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"web-1\",\"namespace\":\"team-a\"},\"spec\":{\"containers\":"
-        "[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"1.2.3\"}}}]}}]}";
+    const char *j = "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[{\"kind\":\"Namespace\","
+                    "\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"x\"}},"
+                    "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"web-1\","
+                    "\"namespace\":\"team-a\"},\"spec\":{\"containers\":"
+                    "[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"1.2.3\"}}}]}}]}";
     KT_CHECK(load_fails(j, &err));
-    KT_CHECK_CONTAINS(
-        err.msg,
-        "items[1] (Pod team-a/web-1): spec.containers[0].resources.requests.cpu: invalid quantity \"1.2.3\"");
+    KT_CHECK_CONTAINS(err.msg,
+                      "items[1] (Pod team-a/web-1): spec.containers[0].resources.requests.cpu: "
+                      "invalid quantity \"1.2.3\"");
     KT_CHECK_STR(err.source, "in.yaml");
     /* YAML syntax error with line and column */
     KT_CHECK(load_fails("apiVersion: v1\nkind: Pod\nmetadata: {name: [\n", &err));
@@ -243,9 +258,9 @@ KT_TEST(bad_input_names_object_and_field) {
     /* JSON syntax error */
     KT_CHECK(load_fails("{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"},}", &err));
     KT_CHECK_INT(err.code, KP_ESYNTAX);
-    KT_CHECK(load_fails(
-        "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"priority\":12x}}",
-        &err));
+    KT_CHECK(load_fails("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"},"
+                        "\"spec\":{\"priority\":12x}}",
+                        &err));
     KT_CHECK(load_fails("{\"kind\":\"Pod\"} {\"kind\":\"Pod\"}", &err));
     /* wrong types, enums, missing names */
     KT_CHECK(load_fails(POD("a", "  priority: high\n"), &err));
@@ -255,9 +270,9 @@ KT_TEST(bad_input_names_object_and_field) {
     KT_CHECK(load_fails(
         "apiVersion: v1\nkind: Pod\nmetadata: {namespace: x}\nspec: {containers: []}\n", &err));
     KT_CHECK_CONTAINS(err.msg, "metadata.name: required value");
-    KT_CHECK(load_fails(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"labels\":{\"v\":1}},\"spec\":{}}",
-        &err));
+    KT_CHECK(load_fails("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\","
+                        "\"labels\":{\"v\":1}},\"spec\":{}}",
+                        &err));
     KT_CHECK_CONTAINS(err.msg, "metadata.labels.v: expected a string value");
     KT_CHECK(load_fails(POD("a", "  tolerations: [{key: k, operator: Maybe}]\n"), &err));
     KT_CHECK_CONTAINS(err.msg, "spec.tolerations[0].operator: unsupported value \"Maybe\"");
@@ -302,8 +317,10 @@ KT_TEST(terminal_and_unknown_node_pods_hold_nothing) {
     kp_error err;
     const char *y =
         "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: 1}}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: done}\nspec: {nodeName: n1, containers: [{name: a, resources: {requests: {cpu: 1}}}]}\nstatus: {phase: Succeeded}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: lost}\nspec: {nodeName: n9, containers: []}\n";
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: done}\nspec: {nodeName: n1, containers: "
+        "[{name: a, resources: {requests: {cpu: 1}}}]}\nstatus: {phase: Succeeded}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: lost}\nspec: {nodeName: n9, containers: "
+        "[]}\n";
     kp_cluster *cl = load(y, &err);
     KT_CHECK(cl != NULL);
     if (!cl) return;
@@ -317,11 +334,13 @@ KT_TEST(selectors_and_affinity) {
     kp_error err;
     const char *y =
         "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {zone: a, gpu: \"4\"}}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: []\n  affinity:\n    nodeAffinity:\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: []\n  "
+        "affinity:\n    nodeAffinity:\n"
         "      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n"
         "        - matchExpressions: [{key: gpu, operator: Gt, values: [\"2\"]}]\n"
         "        - matchFields: [{key: metadata.name, operator: In, values: [n2]}]\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n  nodeSelector: {zone: b}\n  containers: []\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n  nodeSelector: {zone: b}\n  "
+        "containers: []\n"
         "  tolerations: [{operator: Exists}]\n";
     kp_cluster *cl = load(y, &err);
     KT_CHECK(cl != NULL);
@@ -417,9 +436,8 @@ KT_TEST(limit_node_selector_terms_is_an_error) {
                          "{\"topologyKey\":\"z\"}", 65536, "]}}");
     KT_CHECK(load_fails(s, &err));
     KT_CHECK_INT(err.code, KP_ELIMIT);
-    KT_CHECK_CONTAINS(
-        err.msg,
-        "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution: 65536 entries exceed kprio's limit of 65535");
+    KT_CHECK_CONTAINS(err.msg, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution: "
+                               "65536 entries exceed kprio's limit of 65535");
     free(s);
 }
 
@@ -441,17 +459,16 @@ KT_TEST(limit_lists_name_the_limit) {
     free(s);
     /* 33 distinct resource names in one cluster */
     char *n = malloc(4096);
-    size_t k = (size_t)snprintf(
-        n, 4096,
-        "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{");
+    size_t k = (size_t)snprintf(n, 4096,
+                                "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":"
+                                "\"n\"},\"status\":{\"allocatable\":{");
     for (int i = 0; i < 30; i++)
         k += (size_t)snprintf(n + k, 4096 - k, "%s\"example.com/r%d\":\"1\"", i ? "," : "", i);
     snprintf(n + k, 4096 - k, "}}}");
     KT_CHECK(load_fails(n, &err));
     KT_CHECK_INT(err.code, KP_ELIMIT);
-    KT_CHECK_CONTAINS(
-        err.msg,
-        "Node n: status.allocatable.example.com/r28: more than 32 distinct resource names in the cluster (kprio's limit)");
+    KT_CHECK_CONTAINS(err.msg, "Node n: status.allocatable.example.com/r28: more than 32 distinct "
+                               "resource names in the cluster (kprio's limit)");
     free(n);
 }
 
@@ -509,35 +526,30 @@ KT_TEST(request_sums_overflow_is_an_error) {
                        "               {name: b, resources: {requests: {memory: 7Ei}}}]\n"),
         &err));
     KT_CHECK_INT(err.code, KP_ERANGE);
-    KT_CHECK_CONTAINS(
-        err.msg,
-        "Pod default/big: spec.containers[1].resources.requests.memory: the pod's amounts of memory add up");
+    KT_CHECK_CONTAINS(err.msg, "Pod default/big: spec.containers[1].resources.requests.memory: the "
+                               "pod's amounts of memory add up");
     /* limits too */
-    KT_CHECK(load_fails(
-        PODSPEC(
-            "big",
-            "  containers: [{name: c}]\n"
-            "  initContainers: [{name: a, resources: {requests: {example.com/x: 1}, limits: {example.com/x: 5E}}},\n"
-            "                   {name: b, resources: {requests: {example.com/x: 1}, limits: {example.com/x: 5E}}}]\n"),
-        &err));
+    KT_CHECK(load_fails(PODSPEC("big", "  containers: [{name: c}]\n"
+                                       "  initContainers: [{name: a, resources: {requests: "
+                                       "{example.com/x: 1}, limits: {example.com/x: 5E}}},\n"
+                                       "                   {name: b, resources: {requests: "
+                                       "{example.com/x: 1}, limits: {example.com/x: 5E}}}]\n"),
+                        &err));
     KT_CHECK_INT(err.code, KP_ERANGE);
     KT_CHECK_CONTAINS(err.msg, "spec.initContainers[1].resources.limits.example.com/x");
     /* overhead added to large requests */
-    KT_CHECK(load_fails(
-        PODSPEC(
-            "big",
-            "  overhead: {memory: 4Ei}\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n"),
-        &err));
+    KT_CHECK(load_fails(PODSPEC("big", "  overhead: {memory: 4Ei}\n  containers: [{name: a, "
+                                       "resources: {requests: {memory: 5Ei}}}]\n"),
+                        &err));
     KT_CHECK_INT(err.code, KP_ERANGE);
     KT_CHECK_CONTAINS(err.msg, "Pod default/big: spec.overhead.memory");
     /* two such pods on one node */
     KT_CHECK(load_fails(
-        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {memory: 1Gi}}\n" PODSPEC(
-            "a",
-            "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n")
-            PODSPEC(
-                "b",
-                "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: 5Ei}}}]\n"),
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {memory: "
+        "1Gi}}\n" PODSPEC("a", "  nodeName: n1\n  containers: [{name: a, resources: {requests: "
+                               "{memory: 5Ei}}}]\n")
+            PODSPEC("b", "  nodeName: n1\n  containers: [{name: a, resources: {requests: {memory: "
+                         "5Ei}}}]\n"),
         &err));
     KT_CHECK_INT(err.code, KP_ERANGE);
     KT_CHECK_CONTAINS(

@@ -39,10 +39,9 @@ KT_TEST(json_and_yaml_shape) {
     doc(e, 1);
     KT_CHECK_INT(kp_emit_status(e), KP_OK);
     kp_emit_free(e);
-    KT_CHECK_STR(
-        slurp(f),
-        "{\n    \"name\": \"a b\",\n    \"n\": -3,\n    \"ok\": true,\n    \"list\": [\n        \"yes\",\n"
-        "        null\n    ],\n    \"deep\": [\n        1\n    ]\n}\n");
+    KT_CHECK_STR(slurp(f), "{\n    \"name\": \"a b\",\n    \"n\": -3,\n    \"ok\": true,\n    "
+                           "\"list\": [\n        \"yes\",\n"
+                           "        null\n    ],\n    \"deep\": [\n        1\n    ]\n}\n");
     f = tmpfile();
     e = kp_emit_new(f, KP_OUT_YAML);
     doc(e, 1);

@@ -128,27 +128,23 @@ KT_TEST(threshold_errors_use_upstream_words) {
     const char *f[] = {"eviction-hard", "memory.available<150Mi,mem.available<150Mi"};
     KT_CHECK_STR(finish_error(f, 2), "--eviction-hard: unsupported eviction signal mem.available");
     const char *g[] = {"eviction-soft", "memory.available<150Mi"};
-    KT_CHECK_STR(
-        finish_error(g, 2),
-        "--eviction-soft: grace period must be specified for the soft eviction threshold memory.available");
+    KT_CHECK_STR(finish_error(g, 2), "--eviction-soft: grace period must be specified for the soft "
+                                     "eviction threshold memory.available");
     const char *h[] = {"eviction-soft", "memory.available<150Mi", "eviction-soft-grace-period",
                        "memory.available=-30s"};
-    KT_CHECK_STR(
-        finish_error(h, 4),
-        "--eviction-soft-grace-period: invalid eviction grace period specified: -30s, must be a positive value");
+    KT_CHECK_STR(finish_error(h, 4), "--eviction-soft-grace-period: invalid eviction grace period "
+                                     "specified: -30s, must be a positive value");
     const char *i[] = {"eviction-minimum-reclaim", "memory.available=-300Mi"};
-    KT_CHECK_STR(
-        finish_error(i, 2),
-        "--eviction-minimum-reclaim: negative eviction minimum reclaim specified for memory.available");
+    KT_CHECK_STR(finish_error(i, 2), "--eviction-minimum-reclaim: negative eviction minimum "
+                                     "reclaim specified for memory.available");
     const char *j[] = {"eviction-hard", "memory.available<foo%"};
     KT_CHECK_STR(finish_error(j, 2),
                  "--eviction-hard: strconv.ParseFloat: parsing \"foo\": invalid syntax");
     const char *k[] = {"eviction-hard", "memory.available<blah"};
     KT_CHECK_CONTAINS(finish_error(k, 2), "quantities must match the regular expression");
     const char *l[] = {"eviction-minimum-reclaim", "memory.available=0%"};
-    KT_CHECK_STR(
-        finish_error(l, 2),
-        "--eviction-minimum-reclaim: eviction percentage minimum reclaim memory.available must be positive: 0%");
+    KT_CHECK_STR(finish_error(l, 2), "--eviction-minimum-reclaim: eviction percentage minimum "
+                                     "reclaim memory.available must be positive: 0%");
     const char *m[] = {"eviction-hard", "memory.available<NaN%"};
     KT_CHECK_CONTAINS(finish_error(m, 2), "must be a number");
 }
@@ -158,9 +154,8 @@ KT_TEST(flag_syntax_errors) {
     kp_error err;
     kp_error_clear(&err);
     KT_CHECK(kp_evict_config_set_flag(c, "eviction-hard", "memory.available=100Mi", &err) != KP_OK);
-    KT_CHECK_STR(
-        err.msg,
-        "invalid argument \"memory.available=100Mi\" for \"--eviction-hard\" flag: malformed pair, expect string<string");
+    KT_CHECK_STR(err.msg, "invalid argument \"memory.available=100Mi\" for \"--eviction-hard\" "
+                          "flag: malformed pair, expect string<string");
     KT_CHECK(kp_evict_config_set_flag(c, "eviction-soft-grace-period", "memory.available<1m",
                                       &err) != KP_OK);
     KT_CHECK_CONTAINS(err.msg, "malformed pair, expect string=string");

@@ -121,11 +121,11 @@ KT_TEST(memory_pressure_verify_pod_status) {
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, kp_cluster_find_node(cl, "n1"), c, &m, &err);
-    kp_evict_summary *s = summary(
-        "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":[" MEMPOD(
-            "below-requests", 0) "," MEMPOD("above-requests", 0) "]}",
-        (long long)(1500 * MI), (long long)(1500 * MI), (long long)(900 * MI),
-        (long long)(700 * MI));
+    kp_evict_summary *s =
+        summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},"
+                "\"pods\":[" MEMPOD("below-requests", 0) "," MEMPOD("above-requests", 0) "]}",
+                (long long)(1500 * MI), (long long)(1500 * MI), (long long)(900 * MI),
+                (long long)(700 * MI));
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     check_evicted(cl, &r, "above-requests", 1);
@@ -158,10 +158,12 @@ KT_TEST(pid_pressure_verify_pod_status) {
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
-    kp_evict_summary *s = summary(
-        "{\"node\":{\"rlimit\":{\"maxpid\":1500,\"curproc\":1000}},\"pods\":["
-        "{\"podRef\":{\"name\":\"pod1\",\"namespace\":\"default\",\"uid\":\"uid-pod1\"},\"process_stats\":{\"process_count\":2}},"
-        "{\"podRef\":{\"name\":\"pod2\",\"namespace\":\"default\",\"uid\":\"uid-pod2\"},\"process_stats\":{\"process_count\":2}}]}");
+    kp_evict_summary *s =
+        summary("{\"node\":{\"rlimit\":{\"maxpid\":1500,\"curproc\":1000}},\"pods\":["
+                "{\"podRef\":{\"name\":\"pod1\",\"namespace\":\"default\",\"uid\":\"uid-pod1\"},"
+                "\"process_stats\":{\"process_count\":2}},"
+                "{\"podRef\":{\"name\":\"pod2\",\"namespace\":\"default\",\"uid\":\"uid-pod2\"},"
+                "\"process_stats\":{\"process_count\":2}}]}");
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     check_evicted(cl, &r, "pod1", 1);
@@ -185,15 +187,18 @@ KT_TEST(pid_pressure_verify_pod_status) {
 KT_TEST(disk_pressure_verify_pod_status) {
     for (int dedicated = 0; dedicated < 2; dedicated++) {
         pod("below-requests", 0,
-            "    resources: {requests: {ephemeral-storage: 1Gi}, limits: {ephemeral-storage: 1Gi}}\n",
+            "    resources: {requests: {ephemeral-storage: 1Gi}, limits: {ephemeral-storage: "
+            "1Gi}}\n",
             "");
         if (dedicated)
             pod("above-requests", 0,
-                "    resources: {requests: {ephemeral-storage: 50Gi}, limits: {ephemeral-storage: 50Gi}}\n",
+                "    resources: {requests: {ephemeral-storage: 50Gi}, limits: {ephemeral-storage: "
+                "50Gi}}\n",
                 "");
         else
             pod("above-requests", 0,
-                "    resources: {requests: {ephemeral-storage: 100Mi}, limits: {ephemeral-storage: 1Gi}}\n",
+                "    resources: {requests: {ephemeral-storage: 100Mi}, limits: {ephemeral-storage: "
+                "1Gi}}\n",
                 "");
         kp_cluster *cl = load();
         if (!cl) {
@@ -209,23 +214,26 @@ KT_TEST(disk_pressure_verify_pod_status) {
         kp_evict_manager *m = NULL;
         kp_evict_manager_new(cl, 0, c, &m, &err);
         long long avail = dedicated ? 10 * GI : 1536 * MI;
-        kp_evict_summary *s = summary(
-            "{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld},\"runtime\":{\"imageFs\":"
-            "{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":[" DISKPOD(
-                "below-requests", 0) "," DISKPOD("above-requests", 0) "]}",
-            avail, 2 * avail, avail, 2 * avail, (long long)(900 * MI),
-            (long long)(dedicated ? 80 * GI : 700 * MI));
+        kp_evict_summary *s =
+            summary("{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld},"
+                    "\"runtime\":{\"imageFs\":"
+                    "{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":[" DISKPOD(
+                        "below-requests", 0) "," DISKPOD("above-requests", 0) "]}",
+                    avail, 2 * avail, avail, 2 * avail, (long long)(900 * MI),
+                    (long long)(dedicated ? 80 * GI : 700 * MI));
         kp_evict_result r;
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
         check_evicted(cl, &r, "above-requests", 1);
         if (r.n_evicted)
-            KT_CHECK_STR(
-                r.evicted[0].message,
-                dedicated
-                    ? "The node was low on resource: ephemeral-storage. Threshold quantity: 50Gi, available: 10Gi. "
-                      "Container above-requests was using 80Gi, request is 50Gi, has larger consumption of ephemeral-storage. "
-                    : "The node was low on resource: ephemeral-storage. Threshold quantity: 2Gi, available: 1536Mi. "
-                      "Container above-requests was using 700Mi, request is 100Mi, has larger consumption of ephemeral-storage. ");
+            KT_CHECK_STR(r.evicted[0].message,
+                         dedicated ? "The node was low on resource: ephemeral-storage. Threshold "
+                                     "quantity: 50Gi, available: 10Gi. "
+                                     "Container above-requests was using 80Gi, request is 50Gi, "
+                                     "has larger consumption of ephemeral-storage. "
+                                   : "The node was low on resource: ephemeral-storage. Threshold "
+                                     "quantity: 2Gi, available: 1536Mi. "
+                                     "Container above-requests was using 700Mi, request is 100Mi, "
+                                     "has larger consumption of ephemeral-storage. ");
         KT_CHECK_INT(r.layout, dedicated ? KP_EVFS_DEDICATED : KP_EVFS_SHARED);
         kp_evict_summary_free(s);
         kp_evict_manager_free(m);
@@ -235,10 +243,10 @@ KT_TEST(disk_pressure_verify_pod_status) {
 }
 
 static kp_evict_summary *mem_summary(long long t_sec, long long avail, const char *pods) {
-    return summary(
-        "{\"node\":{\"memory\":{\"time\":\"2025-01-01T%02lld:%02lld:%02lldZ\",\"availableBytes\":%lld,"
-        "\"workingSetBytes\":%lld}},\"pods\":[%s]}",
-        t_sec / 3600, t_sec / 60 % 60, t_sec % 60, avail, avail, pods);
+    return summary("{\"node\":{\"memory\":{\"time\":\"2025-01-01T%02lld:%02lld:%02lldZ\","
+                   "\"availableBytes\":%lld,"
+                   "\"workingSetBytes\":%lld}},\"pods\":[%s]}",
+                   t_sec / 3600, t_sec / 60 % 60, t_sec % 60, avail, avail, pods);
 }
 
 /* E9: min-reclaim hysteresis keeps the threshold active until available >= 1Gi + 500Mi */
@@ -276,8 +284,10 @@ KT_TEST(min_reclaim) {
 
 /* E12: a static critical pod is never evicted; pressure still reported */
 KT_TEST(static_critical_pods_are_not_evicted) {
-    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: critical, namespace: kube-system, uid: uid-critical, "
-      "annotations: {kubernetes.io/config.source: file}}\nspec:\n  nodeName: n1\n  priority: 2000000000\n"
+    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: critical, namespace: kube-system, uid: "
+      "uid-critical, "
+      "annotations: {kubernetes.io/config.source: file}}\nspec:\n  nodeName: n1\n  priority: "
+      "2000000000\n"
       "  containers:\n  - name: c\n");
     kp_cluster *cl = load();
     if (!cl) {
@@ -290,9 +300,9 @@ KT_TEST(static_critical_pods_are_not_evicted) {
     kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_result r;
     for (int i = 0; i < 3; i++) {
-        kp_evict_summary *s = mem_summary(
-            i * 90, 1500 * MI,
-            "{\"podRef\":{\"name\":\"critical\",\"namespace\":\"kube-system\"},\"memory\":{\"workingSetBytes\":838860800}}");
+        kp_evict_summary *s = mem_summary(i * 90, 1500 * MI,
+                                          "{\"podRef\":{\"name\":\"critical\",\"namespace\":\"kube-"
+                                          "system\"},\"memory\":{\"workingSetBytes\":838860800}}");
         KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
         KT_CHECK_INT(r.n_evicted, 0);
         KT_CHECK_INT(r.conditions, KP_NODE_COND_MEMORY_PRESSURE);
@@ -321,14 +331,19 @@ KT_TEST(local_storage_limit_evictions) {
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
-    kp_evict_summary *s = summary(
-        "{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld}},\"pods\":["
-        "{\"podRef\":{\"name\":\"empty-dir\",\"namespace\":\"default\",\"uid\":\"uid-empty-dir\"},\"volume\":[{\"name\":\"emptyDirVolume\",\"usedBytes\":%lld}]},"
-        "{\"podRef\":{\"name\":\"container-limit\",\"namespace\":\"default\",\"uid\":\"uid-container-limit\"},\"containers\":[{\"name\":\"container-limit\",\"rootfs\":{\"usedBytes\":%lld},\"logs\":{\"usedBytes\":%lld}}]},"
-        "{\"podRef\":{\"name\":\"pod-limit\",\"namespace\":\"default\",\"uid\":\"uid-pod-limit\"},\"ephemeral-storage\":{\"usedBytes\":%lld}},"
-        "{\"podRef\":{\"name\":\"innocent\",\"namespace\":\"default\",\"uid\":\"uid-innocent\"},\"ephemeral-storage\":{\"usedBytes\":1}}]}",
-        (long long)(200 * MI), (long long)(10 * GI), (long long)(1800 * MI), (long long)(800 * MI),
-        (long long)(800 * MI), (long long)(1600 * MI));
+    kp_evict_summary *s =
+        summary("{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld}},\"pods\":["
+                "{\"podRef\":{\"name\":\"empty-dir\",\"namespace\":\"default\",\"uid\":\"uid-empty-"
+                "dir\"},\"volume\":[{\"name\":\"emptyDirVolume\",\"usedBytes\":%lld}]},"
+                "{\"podRef\":{\"name\":\"container-limit\",\"namespace\":\"default\",\"uid\":\"uid-"
+                "container-limit\"},\"containers\":[{\"name\":\"container-limit\",\"rootfs\":{"
+                "\"usedBytes\":%lld},\"logs\":{\"usedBytes\":%lld}}]},"
+                "{\"podRef\":{\"name\":\"pod-limit\",\"namespace\":\"default\",\"uid\":\"uid-pod-"
+                "limit\"},\"ephemeral-storage\":{\"usedBytes\":%lld}},"
+                "{\"podRef\":{\"name\":\"innocent\",\"namespace\":\"default\",\"uid\":\"uid-"
+                "innocent\"},\"ephemeral-storage\":{\"usedBytes\":1}}]}",
+                (long long)(200 * MI), (long long)(10 * GI), (long long)(1800 * MI),
+                (long long)(800 * MI), (long long)(800 * MI), (long long)(1600 * MI));
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     KT_CHECK_INT(r.n_evicted, 3);
@@ -374,7 +389,8 @@ KT_TEST(container_ephemeral_limit) {
     kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_summary *s = summary(
         "{\"pods\":[{\"podRef\":{\"uid\":\"uid-p\"},\"ephemeral-storage\":{\"usedBytes\":%lld},"
-        "\"containers\":[{\"name\":\"p\",\"rootfs\":{\"usedBytes\":%lld},\"logs\":{\"usedBytes\":%lld}}]}]}",
+        "\"containers\":[{\"name\":\"p\",\"rootfs\":{\"usedBytes\":%lld},\"logs\":{\"usedBytes\":%"
+        "lld}}]}]}",
         (long long)(2 * GI), (long long)(1536 * MI), (long long)(512 * MI + 1));
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
@@ -433,9 +449,10 @@ KT_TEST(eviction_priority_memory_first) {
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
-    kp_evict_summary *s = summary(
-        "{\"node\":{\"memory\":{\"availableBytes\":1,\"workingSetBytes\":1},"
-        "\"fs\":{\"availableBytes\":1,\"capacityBytes\":10},\"rlimit\":{\"maxpid\":10,\"curproc\":5}}}");
+    kp_evict_summary *s =
+        summary("{\"node\":{\"memory\":{\"availableBytes\":1,\"workingSetBytes\":1},"
+                "\"fs\":{\"availableBytes\":1,\"capacityBytes\":10},\"rlimit\":{\"maxpid\":10,"
+                "\"curproc\":5}}}");
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     KT_CHECK(r.has_reclaim);
@@ -528,8 +545,8 @@ KT_TEST(summary_errors_name_the_field) {
     char buf3[256 + 64] = "{\"node\": [}";
     KT_CHECK(kp_evict_summary_load_buffer("bad.json", buf3, strlen(buf3), &s, &err) != KP_OK);
     KT_CHECK_INT(err.code, KP_ESYNTAX);
-    char buf4[256 + 64] =
-        "{\"node\":{\"memory\":{\"time\":\"2025-01-01T00:00:10Z\"},\"fs\":{\"time\":\"2025-01-01T00:00:20Z\"}}}";
+    char buf4[256 + 64] = "{\"node\":{\"memory\":{\"time\":\"2025-01-01T00:00:10Z\"},\"fs\":{"
+                          "\"time\":\"2025-01-01T00:00:20Z\"}}}";
     KT_CHECK_INT(kp_evict_summary_load_buffer("ok.json", buf4, strlen(buf4), &s, &err), KP_OK);
     int64_t t = 0;
     KT_CHECK(kp_evict_summary_time(s, &t));
@@ -584,7 +601,8 @@ KT_TEST(containerfs_overwritten_before_first_step) {
     kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_summary *s = summary(
         "{\"node\":{\"fs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld},"
-        "\"runtime\":{\"containerFs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":[]}",
+        "\"runtime\":{\"containerFs\":{\"availableBytes\":%lld,\"capacityBytes\":%lld}}},\"pods\":["
+        "]}",
         (long long)(50 * GI), (long long)(100 * GI), (long long)(5 * GI), (long long)(100 * GI));
     kp_evict_result r;
     for (int step = 0; step < 2; step++) {
@@ -650,10 +668,9 @@ KT_TEST(threshold_quantity_keeps_its_spelling) {
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
-    kp_evict_summary *s = summary(
-        "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":[" MEMPOD(
-            "p", 0) "]}",
-        (long long)GI, (long long)GI, (long long)MI);
+    kp_evict_summary *s = summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,"
+                                  "\"workingSetBytes\":%lld}},\"pods\":[" MEMPOD("p", 0) "]}",
+                                  (long long)GI, (long long)GI, (long long)MI);
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     KT_CHECK_INT(r.n_evicted, 1);
@@ -701,7 +718,8 @@ KT_TEST(spec_text_source_spells_requests) {
     kp_error err;
     kp_evict_summary *s = summary(
         "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":%lld}},\"pods\":["
-        "{\"podRef\":{\"uid\":\"uid-p\"},\"containers\":[{\"name\":\"p\",\"memory\":{\"workingSetBytes\":%lld}}]}]}",
+        "{\"podRef\":{\"uid\":\"uid-p\"},\"containers\":[{\"name\":\"p\",\"memory\":{"
+        "\"workingSetBytes\":%lld}}]}]}",
         (long long)GI, (long long)GI, (long long)GI);
     const char *want[] = {
         "Container p was using 1Gi, request is 104857600, has larger consumption of memory. ",
@@ -727,10 +745,12 @@ KT_TEST(spec_text_source_spells_requests) {
 /* Beyond the old fixed buffers (a 2048-byte message, 1024-byte annotation lists): forty long
  * container names all over their memory requests; every sentence and name is kept. */
 KT_TEST(long_messages_are_not_cut) {
-    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: wide, namespace: default, uid: uid-wide}\n");
+    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: wide, namespace: default, uid: "
+      "uid-wide}\n");
     y("spec:\n  nodeName: n1\n  containers:\n");
     for (int i = 0; i < 40; i++)
-        y("  - name: container-with-a-rather-long-name-%02d\n    resources: {requests: {memory: 1Mi}}\n",
+        y("  - name: container-with-a-rather-long-name-%02d\n    resources: {requests: {memory: "
+          "1Mi}}\n",
           i);
     kp_cluster *cl = load();
     if (!cl) {
@@ -784,12 +804,14 @@ KT_TEST(out_of_memory_reaches_the_caller) {
         return;
     }
     kp_evict_config *c = cfg("memory.available<2Gi", NULL, NULL, NULL);
-    kp_evict_summary *sm = summary(
-        "{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":1}},\"pods\":["
-        "{\"podRef\":{\"name\":\"empty-dir\",\"namespace\":\"default\",\"uid\":\"uid-empty-dir\"},\"volume\":[{\"name\":\"v\",\"usedBytes\":%lld}]},"
-        "{\"podRef\":{\"name\":\"hog\",\"namespace\":\"default\",\"uid\":\"uid-hog\"},\"memory\":{\"workingSetBytes\":%lld},"
-        "\"containers\":[{\"name\":\"hog\",\"memory\":{\"workingSetBytes\":%lld}}]}]}",
-        (long long)MI, (long long)GI, (long long)GI, (long long)GI);
+    kp_evict_summary *sm =
+        summary("{\"node\":{\"memory\":{\"availableBytes\":%lld,\"workingSetBytes\":1}},\"pods\":["
+                "{\"podRef\":{\"name\":\"empty-dir\",\"namespace\":\"default\",\"uid\":\"uid-empty-"
+                "dir\"},\"volume\":[{\"name\":\"v\",\"usedBytes\":%lld}]},"
+                "{\"podRef\":{\"name\":\"hog\",\"namespace\":\"default\",\"uid\":\"uid-hog\"},"
+                "\"memory\":{\"workingSetBytes\":%lld},"
+                "\"containers\":[{\"name\":\"hog\",\"memory\":{\"workingSetBytes\":%lld}}]}]}",
+                (long long)MI, (long long)GI, (long long)GI, (long long)GI);
     for (int round = 0; round < 2; round++) { /* local storage, then memory ranking */
         bool done = false;
         for (long n = 0; n < 1000 && !done; n++) {

@@ -210,9 +210,9 @@ KT_TEST(nul_inside_strings_is_rejected) {
         "{\"kind\":\"Pod\\u0000x\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"}}", &err));
     KT_CHECK_CONTAINS(err.msg, "kind: ");
     KT_CHECK_CONTAINS(err.msg, "NUL");
-    KT_CHECK(load_fails(
-        "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\\u0000b\"},\"spec\":{}}",
-        &err));
+    KT_CHECK(load_fails("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":"
+                        "\"a\\u0000b\"},\"spec\":{}}",
+                        &err));
     KT_CHECK_CONTAINS(err.msg, "metadata.name: ");
     KT_CHECK(load_fails("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\","
                         "\"namespace\":\"n\\u0000m\"},\"spec\":{}}",
@@ -232,8 +232,8 @@ KT_TEST(nul_inside_strings_is_rejected) {
     KT_CHECK_CONTAINS(err.msg, "status.capacity");
     /* eviction signals */
     kp_evict_config *c = kp_evict_config_new();
-    const char *k =
-        "{\"kind\":\"KubeletConfiguration\",\"evictionHard\":{\"memory.available\\u0000junk\":\"1Gi\"}}";
+    const char *k = "{\"kind\":\"KubeletConfiguration\",\"evictionHard\":{\"memory."
+                    "available\\u0000junk\":\"1Gi\"}}";
     kp_error_clear(&err);
     kp_status st = kp_evict_config_load_buffer(c, "k.json", k, strlen(k), &err);
     if (st == KP_OK) st = kp_evict_config_finish(c, &err);

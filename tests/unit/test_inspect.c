@@ -38,22 +38,45 @@ static const char *CLUSTER = NODE("node-b", "4", "8Gi", "spec: {unschedulable: t
         "  nodeName: node-a\n  priorityClassName: high\n  containers: [{name: c, resources: "
         "{requests: {cpu: 1, memory: 1Gi}, limits: {cpu: 1, memory: 1Gi}}}]\n",
         "  phase: Running\n") POD("ns1", "b",
-                                  "  nodeName: node-a\n  priorityClassName: low\n  containers: [{name: c, resources: "
+                                  "  nodeName: node-a\n  priorityClassName: low\n  containers: "
+                                  "[{name: c, resources: "
                                   "{requests: {cpu: 500m}}}]\n",
                                   "  phase: Running\n")
-        POD("ns1", "be", "  nodeName: node-a\n  containers: [{name: c}]\n", "  phase: Running\n") POD(
-            "ns2", "gone",
-            "  nodeName: node-b\n  priority: 7\n  priorityClassName: deleted\n  containers: [{name: c}]\n",
-            "  phase: Running\n")
+        POD("ns1", "be", "  nodeName: node-a\n  containers: [{name: c}]\n",
+            "  phase: Running\n") POD("ns2", "gone",
+                                      "  nodeName: node-b\n  priority: 7\n  priorityClassName: "
+                                      "deleted\n  containers: [{name: c}]\n",
+                                      "  phase: Running\n")
             POD("ns2", "nom", "  priorityClassName: high\n  containers: [{name: c}]\n",
-                "  phase: Pending\n  nominatedNodeName: node-b\n") "---\napiVersion: v1\nkind: Pod\nmetadata: {namespace: ns2, name: term, deletionTimestamp: "
-                                                                   "\"2024-01-01T00:00:00Z\"}\nspec:\n  nodeName: node-b\n  containers: [{name: c}]\nstatus:\n  phase: Running\n"
-                                                                   "  conditions: [{type: DisruptionTarget, status: \"True\", reason: PreemptionByScheduler}]\n"
-                                                                   "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {namespace: z, name: a}\n"
-                                                                   "spec: {minAvailable: 1, selector: {}}\n"
-                                                                   "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {namespace: a, name: z}\n"
-                                                                   "spec: {maxUnavailable: 50%, selector: {}}\nstatus: {disruptionsAllowed: 2, currentHealthy: 1, "
-                                                                   "desiredHealthy: 1, expectedPods: 1}\n";
+                "  phase: Pending\n  nominatedNodeName: node-b\n") "---\napiVersion: v1\nkind: "
+                                                                   "Pod\nmetadata: {namespace: "
+                                                                   "ns2, name: term, "
+                                                                   "deletionTimestamp: "
+                                                                   "\"2024-01-01T00:00:00Z\"}"
+                                                                   "\nspec:\n  nodeName: node-b\n  "
+                                                                   "containers: [{name: "
+                                                                   "c}]\nstatus:\n  phase: "
+                                                                   "Running\n"
+                                                                   "  conditions: [{type: "
+                                                                   "DisruptionTarget, status: "
+                                                                   "\"True\", reason: "
+                                                                   "PreemptionByScheduler}]\n"
+                                                                   "---\napiVersion: "
+                                                                   "policy/v1\nkind: "
+                                                                   "PodDisruptionBudget\nmetadata: "
+                                                                   "{namespace: z, name: a}\n"
+                                                                   "spec: {minAvailable: 1, "
+                                                                   "selector: {}}\n"
+                                                                   "---\napiVersion: "
+                                                                   "policy/v1\nkind: "
+                                                                   "PodDisruptionBudget\nmetadata: "
+                                                                   "{namespace: a, name: z}\n"
+                                                                   "spec: {maxUnavailable: 50%, "
+                                                                   "selector: {}}\nstatus: "
+                                                                   "{disruptionsAllowed: 2, "
+                                                                   "currentHealthy: 1, "
+                                                                   "desiredHealthy: 1, "
+                                                                   "expectedPods: 1}\n";
 
 KT_TEST(rows_sorted_and_counted) {
     kp_cluster *cl = load(CLUSTER);

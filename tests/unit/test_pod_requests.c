@@ -32,11 +32,16 @@ static kp_cluster *load(const char *y) {
 
 static const char PODS[] = POD(
     "podlevel") "spec:\n  resources:\n    requests:\n      cpu: \"1\"\n  containers:\n  - name: c\n"
-                "    resources:\n      requests:\n        cpu: 200m\n        memory: 64Mi\n        ephemeral-storage: 1Gi\n" POD(
-                    "plain") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        memory: 64Mi\n"
-                             "        ephemeral-storage: 1Gi\n      limits:\n        ephemeral-storage: 2Gi\n"
-                             "  initContainers:\n  - name: side\n    restartPolicy: Always\n    resources:\n      limits:\n"
-                             "        ephemeral-storage: 1Gi\n  - name: init\n    resources:\n      limits:\n        ephemeral-storage: 5Gi\n";
+                "    resources:\n      requests:\n        cpu: 200m\n        memory: 64Mi\n        "
+                "ephemeral-storage: 1Gi\n" POD(
+                    "plain") "spec:\n  containers:\n  - name: c\n    resources:\n      requests:\n "
+                             "       memory: 64Mi\n"
+                             "        ephemeral-storage: 1Gi\n      limits:\n        "
+                             "ephemeral-storage: 2Gi\n"
+                             "  initContainers:\n  - name: side\n    restartPolicy: Always\n    "
+                             "resources:\n      limits:\n"
+                             "        ephemeral-storage: 1Gi\n  - name: init\n    resources:\n     "
+                             " limits:\n        ephemeral-storage: 5Gi\n";
 
 KT_TEST(kubelet_request_skips_containers_with_pod_level_resources) {
     kp_cluster *cl = load(PODS);

@@ -138,9 +138,8 @@ KT_TEST(postfilter_mixed_reasons) {
     tp_opts o = tp_opts_default();
     o.codes[0] = o.codes[1] = o.codes[2] = KP_CODE_UNSCHEDULABLE;
     tp_run(NULL, &o, &r);
-    KT_CHECK_STR(
-        r.message,
-        "preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod.");
+    KT_CHECK_STR(r.message, "preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No "
+                            "preemption victims found for incoming pod.");
     tp_end();
 }
 
@@ -159,9 +158,8 @@ KT_TEST(postfilter_mixed_unresolvable_absent) {
     o.codes[0] = o.codes[1] = KP_CODE_UNSCHEDULABLE;
     o.codes[2] = o.codes[3] = KP_CODE_UNRESOLVABLE;
     tp_run(NULL, &o, &r);
-    KT_CHECK_STR(
-        r.message,
-        "preemption: 0/4 nodes are available: 2 Insufficient cpu, 2 Preemption is not helpful for scheduling.");
+    KT_CHECK_STR(r.message, "preemption: 0/4 nodes are available: 2 Insufficient cpu, 2 Preemption "
+                            "is not helpful for scheduling.");
     tp_end();
 }
 
@@ -255,10 +253,13 @@ KT_TEST(dryrun_anti_affinity) {
     tp_node("node1", NULL, NULL, 32, "{kubernetes.io/hostname: node1}");
     tp_node("node2", NULL, NULL, 32, "{kubernetes.io/hostname: node2}");
     tp_raw(
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p1.1, namespace: default, uid: uid-p1.1, labels: {foo: x}}\n"
-        "spec:\n  nodeName: node1\n  priority: 0\n  containers: [{name: c, resources: {requests: {cpu: 100m, memory: \"100\"}}}]\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p1.1, namespace: default, uid: uid-p1.1, "
+        "labels: {foo: x}}\n"
+        "spec:\n  nodeName: node1\n  priority: 0\n  containers: [{name: c, resources: {requests: "
+        "{cpu: 100m, memory: \"100\"}}}]\n"
         "  affinity:\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
-        "      - labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}\n        topologyKey: kubernetes.io/hostname\n"
+        "      - labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}\n        "
+        "topologyKey: kubernetes.io/hostname\n"
         "status: {phase: Running}\n");
     tp_pod("p1.2", "node1", 100, "100m", "100", -1, NULL);
     tp_pod("p1.3", "node1", 1000, "100m", "100", -1, NULL);
@@ -284,11 +285,13 @@ KT_TEST(dryrun_topology_spread) {
     tp_pod("b1", "node-b", 0, NULL, NULL, -1, "{foo: \"\"}");
     tp_pod("x1", "node-x", 1000, NULL, NULL, -1, "{foo: \"\"}");
     tp_pod("x2", "node-x", 1000, NULL, NULL, -1, "{foo: \"\"}");
-    tp_raw(
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, uid: uid-p, labels: {foo: \"\"}}\n"
-        "spec:\n  priority: 1000\n  containers: [{name: c}]\n  topologySpreadConstraints:\n"
-        "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}}\n"
-        "  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}}\n");
+    tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, uid: uid-p, "
+           "labels: {foo: \"\"}}\n"
+           "spec:\n  priority: 1000\n  containers: [{name: c}]\n  topologySpreadConstraints:\n"
+           "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: "
+           "{matchExpressions: [{key: foo, operator: Exists}]}}\n"
+           "  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: "
+           "DoNotSchedule, labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}}\n");
     tp_res r;
     tp_opts o = tp_opts_default();
     o.codes[0] = o.codes[1] = o.codes[2] = KP_CODE_UNSCHEDULABLE;
@@ -336,9 +339,10 @@ KT_TEST(dryrun_pdb_same_budget) {
     tp_end();
 }
 
-#define BUDGET_CFG(ABS)                                                                             \
-    "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"     \
-    "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: DefaultPreemption\n    args:\n" \
+#define BUDGET_CFG(ABS)                                                                         \
+    "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n" \
+    "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: DefaultPreemption\n    "    \
+    "args:\n"                                                                                   \
     "      minCandidateNodesPercentage: 40\n      minCandidateNodesAbsolute: " ABS "\n"
 
 static void five_nodes(const char *high_on, const char *labelled) {

@@ -197,10 +197,10 @@ KT_TEST(eligibility_never_and_plain_terminating) {
     /* a pod terminating without the scheduler's DisruptionTarget does not block */
     tp_begin();
     tp_node("node1", NULL, NULL, 1, NULL);
-    tp_raw(
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p1, namespace: default, uid: uid-p1, "
-        "deletionTimestamp: \"2024-01-01T00:00:00Z\"}\nspec: {nodeName: node1, priority: 0, containers: [{name: c}]}\n"
-        "status: {phase: Running}\n");
+    tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p1, namespace: default, uid: uid-p1, "
+           "deletionTimestamp: \"2024-01-01T00:00:00Z\"}\nspec: {nodeName: node1, priority: 0, "
+           "containers: [{name: c}]}\n"
+           "status: {phase: Running}\n");
     tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, uid: uid-p}\n"
            "spec: {priority: 1000, containers: [{name: c}]}\nstatus: {nominatedNodeName: node1}\n");
     tp_run(NULL, NULL, &r);
@@ -281,14 +281,16 @@ KT_TEST(compat_victim_order_uid) {
     for (int compat = 0; compat < 2; compat++) {
         tp_begin();
         tp_node("node1", NULL, NULL, 32, NULL);
-        tp_raw(
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: first, namespace: default, uid: zzz}\n"
-            "spec: {nodeName: node1, priority: 0, containers: [{name: c, resources: {requests: {cpu: 200m}}}]}\n"
-            "status: {phase: Running, startTime: \"1970-01-01T00:00:05Z\"}\n");
-        tp_raw(
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: second, namespace: default, uid: aaa}\n"
-            "spec: {nodeName: node1, priority: 0, containers: [{name: c, resources: {requests: {cpu: 200m}}}]}\n"
-            "status: {phase: Running, startTime: \"1970-01-01T00:00:05Z\"}\n");
+        tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: first, namespace: default, uid: "
+               "zzz}\n"
+               "spec: {nodeName: node1, priority: 0, containers: [{name: c, resources: {requests: "
+               "{cpu: 200m}}}]}\n"
+               "status: {phase: Running, startTime: \"1970-01-01T00:00:05Z\"}\n");
+        tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: second, namespace: default, uid: "
+               "aaa}\n"
+               "spec: {nodeName: node1, priority: 0, containers: [{name: c, resources: {requests: "
+               "{cpu: 200m}}}]}\n"
+               "status: {phase: Running, startTime: \"1970-01-01T00:00:05Z\"}\n");
         tp_pod("p", NULL, 1000, "300m", "1", -1, NULL);
         tp_opts o = tp_opts_default();
         o.compat = compat ? KP_PREEMPT_COMPAT_1_35 : KP_PREEMPT_COMPAT_NEWEST;

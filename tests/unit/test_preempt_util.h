@@ -95,10 +95,10 @@ static inline void tp_node(const char *name, const char *cpu, const char *mem, i
 /* node NULL = pending. start < 0 = nil startTime, else seconds after the epoch. */
 static inline void tp_pod(const char *name, const char *node, int prio, const char *cpu,
                           const char *mem, int start, const char *labels) {
-    tp_add(
-        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: default, uid: uid-%s%s%s}\n"
-        "spec:\n  priority: %d\n",
-        name, name, labels ? ", labels: " : "", labels ? labels : "", prio);
+    tp_add("---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: default, uid: "
+           "uid-%s%s%s}\n"
+           "spec:\n  priority: %d\n",
+           name, name, labels ? ", labels: " : "", labels ? labels : "", prio);
     if (node) tp_add("  nodeName: %s\n", node);
     if (cpu || mem)
         tp_add("  containers: [{name: c, resources: {requests: {cpu: \"%s\", memory: \"%s\"}}}]\n",

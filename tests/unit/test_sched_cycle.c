@@ -23,11 +23,19 @@ static uint32_t nodes_of(kp_sched *s, const char *const *names, uint32_t n, uint
 KT_TEST(queue_order_priority_then_creation) {
     const char *y = NODE(
         "n1", "10", "10Gi",
-        "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: late, namespace: default, creationTimestamp: \"2024-01-02T00:00:00Z\"}\nspec: {priority: 5, containers: [{name: c}]}\n"
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: early, namespace: default, creationTimestamp: \"2024-01-01T00:00:00Z\"}\nspec: {priority: 5, containers: [{name: c}]}\n"
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: top, namespace: default, creationTimestamp: \"2024-01-03T00:00:00Z\"}\nspec: {priority: 50, containers: [{name: c}]}\n"
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: default}\nspec: {schedulerName: my-sched, priority: 99, containers: [{name: c}]}\n"
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: done, namespace: default}\nspec: {priority: 99, containers: [{name: c}]}\nstatus: {phase: Succeeded}\n";
+        "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: late, namespace: default, "
+            "creationTimestamp: \"2024-01-02T00:00:00Z\"}\nspec: {priority: 5, containers: [{name: "
+            "c}]}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: early, namespace: default, "
+            "creationTimestamp: \"2024-01-01T00:00:00Z\"}\nspec: {priority: 5, containers: [{name: "
+            "c}]}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: top, namespace: default, "
+            "creationTimestamp: \"2024-01-03T00:00:00Z\"}\nspec: {priority: 50, containers: "
+            "[{name: c}]}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: default}\nspec: "
+            "{schedulerName: my-sched, priority: 99, containers: [{name: c}]}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: done, namespace: default}\nspec: "
+            "{priority: 99, containers: [{name: c}]}\nstatus: {phase: Succeeded}\n";
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_error err;
@@ -92,11 +100,10 @@ KT_TEST(most_allocated_and_rtcr_from_config) {
     const char *y = NODE("n1", "4000m", "10000", "") NODE("n2", "6000m", "10000", "")
         POD("p", "{containers: [" CT("3000m", "5000") "]}");
     kp_cluster *cl = ts_load(y);
-    kp_sched *s = ts_sched(
-        cl,
-        CFG_HDR
-        "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args: {scoringStrategy: {type: MostAllocated}}\n",
-        0);
+    kp_sched *s = ts_sched(cl,
+                           CFG_HDR "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    "
+                                   "args: {scoringStrategy: {type: MostAllocated}}\n",
+                           0);
     const char *names[] = {"n1", "n2"};
     uint32_t nodes[2];
     int64_t out[2];
@@ -106,12 +113,13 @@ KT_TEST(most_allocated_and_rtcr_from_config) {
     KT_CHECK_INT(out[0], (75 + 50) / 2); /* mostRequestedScore: 3000*100/4000, 5000*100/10000 */
     KT_CHECK_INT(out[1], (50 + 50) / 2);
     kp_sched_free(s);
-    s = ts_sched(
-        cl,
-        CFG_HDR
-        "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: RequestedToCapacityRatio\n"
-        "        resources: [{name: cpu, weight: 1}]\n        requestedToCapacityRatio: {shape: [{utilization: 0, score: 0}, {utilization: 100, score: 10}]}\n",
-        0);
+    s = ts_sched(cl,
+                 CFG_HDR
+                 "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      "
+                 "scoringStrategy:\n        type: RequestedToCapacityRatio\n"
+                 "        resources: [{name: cpu, weight: 1}]\n        requestedToCapacityRatio: "
+                 "{shape: [{utilization: 0, score: 0}, {utilization: 100, score: 10}]}\n",
+                 0);
     KT_CHECK(s != NULL);
     if (s) {
         KT_CHECK(kp__score_plugin(s, KP_PL_FIT, p, nodes, 2, out));
@@ -125,10 +133,14 @@ KT_TEST(most_allocated_and_rtcr_from_config) {
 KT_TEST(taint_toleration_score_reversed) {
     /* taint_toleration_test.go: more intolerable PreferNoSchedule taints -> lower score */
     const char *y =
-        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n"
-        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: a, value: x, effect: PreferNoSchedule}]}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n"
-        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\nspec: {taints: [{key: a, value: x, effect: PreferNoSchedule}, {key: b, value: y, effect: PreferNoSchedule}]}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n" POD(
-            "p", "{containers: [{name: c}]}");
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\nstatus: {allocatable: {cpu: 1, "
+        "memory: 1Gi, pods: \"32\"}}\n"
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: a, value: x, "
+        "effect: PreferNoSchedule}]}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n"
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\nspec: {taints: [{key: a, value: x, "
+        "effect: PreferNoSchedule}, {key: b, value: y, effect: PreferNoSchedule}]}\nstatus: "
+        "{allocatable: {cpu: 1, memory: 1Gi, pods: \"32\"}}\n" POD("p",
+                                                                   "{containers: [{name: c}]}");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     const char *names[] = {"n0", "n1", "n2"};
@@ -145,9 +157,10 @@ KT_TEST(taint_toleration_score_reversed) {
 }
 
 KT_TEST(preferred_node_affinity_picks_heaviest) {
-    const char *y = NODE("n1", "1", "1Gi", "zone: a") NODE("n2", "1", "1Gi", "zone: b") POD(
-        "p",
-        "{containers: [{name: c}], affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 5, preference: {matchExpressions: [{key: zone, operator: In, values: [b]}]}}]}}}");
+    const char *y = NODE("n1", "1", "1Gi", "zone: a") NODE("n2", "1", "1Gi", "zone: b")
+        POD("p", "{containers: [{name: c}], affinity: {nodeAffinity: "
+                 "{preferredDuringSchedulingIgnoredDuringExecution: [{weight: 5, preference: "
+                 "{matchExpressions: [{key: zone, operator: In, values: [b]}]}}]}}}");
     kp_cluster *cl = ts_load(y);
     for (uint64_t seed = 0; seed < 4; seed++) {
         kp_cluster *c2 = ts_load(y);
@@ -195,9 +208,9 @@ KT_TEST(bindings_visible_to_later_pods) {
     const kp_sched_pod_result *r = ts_result(s, "b");
     KT_CHECK(r && r->outcome == KP_OUTCOME_UNSCHEDULABLE);
     if (r)
-        KT_CHECK_STR(
-            r->message,
-            "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
+        KT_CHECK_STR(r->message,
+                     "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are "
+                     "available: 1 No preemption victims found for incoming pod.");
     KT_CHECK_STR(kp__s(cl, cl->pods[kp_cluster_find_pod(cl, "default/a")].node_name), "n1");
     kp_sched_free(s);
     kp_cluster_free(cl);
@@ -206,10 +219,11 @@ KT_TEST(bindings_visible_to_later_pods) {
 KT_TEST(nominated_node_is_tried_first) {
     /* the pod carries status.nominatedNodeName=n2; n1 would score higher (emptier) */
     const char *y = NODE("n1", "4", "4Gi", "")
-        NODE("n2", "1", "1Gi", "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec: {containers: [" CT(
-            "100m",
-            "1") "]}\nstatus: {nominatedNodeName: n2}\n" POD("q",
-                                                             "{containers: [" CT("100m", "1") "]}");
+        NODE("n2", "1", "1Gi", "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: "
+                                   "default}\nspec: {containers: [" CT(
+                                       "100m",
+                                       "1") "]}\nstatus: {nominatedNodeName: "
+                                            "n2}\n" POD("q", "{containers: [" CT("100m", "1") "]}");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_error err;
@@ -285,9 +299,11 @@ KT_TEST(config_disable_star_and_weights) {
     kp_error err;
     const char *y = CFG_HDR
         "percentageOfNodesToScore: 30\nprofiles:\n- schedulerName: default-scheduler\n  plugins:\n"
-        "    score:\n      disabled: [{name: \"*\"}]\n      enabled: [{name: NodeResourcesFit, weight: 7}]\n"
+        "    score:\n      disabled: [{name: \"*\"}]\n      enabled: [{name: NodeResourcesFit, "
+        "weight: 7}]\n"
         "    postFilter:\n      disabled: [{name: DefaultPreemption}]\n"
-        "  pluginConfig:\n  - name: DefaultPreemption\n    args: {minCandidateNodesPercentage: 20, minCandidateNodesAbsolute: 5}\n";
+        "  pluginConfig:\n  - name: DefaultPreemption\n    args: {minCandidateNodesPercentage: 20, "
+        "minCandidateNodesAbsolute: 5}\n";
     KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y, strlen(y), NULL, &c, &err), KP_OK);
     if (c) {
         KT_CHECK_INT(c->n_score, 1);
@@ -331,8 +347,8 @@ KT_TEST(config_errors_name_file_and_field) {
 KT_TEST(config_selects_profile_by_scheduler_name) {
     kp_sched_config *c = NULL;
     kp_error err;
-    const char *y = CFG_HDR
-        "profiles:\n- schedulerName: default-scheduler\n- schedulerName: batch\n  percentageOfNodesToScore: 70\n";
+    const char *y = CFG_HDR "profiles:\n- schedulerName: default-scheduler\n- schedulerName: "
+                            "batch\n  percentageOfNodesToScore: 70\n";
     KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", y, strlen(y), "batch", &c, &err), KP_OK);
     if (c) {
         KT_CHECK_STR(c->scheduler_name, "batch");

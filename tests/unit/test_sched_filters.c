@@ -1,4 +1,4 @@
-/* Filter plugins: cases ported from upstream's fit_test.go (TestEnoughRequests), 
+/* Filter plugins: cases ported from upstream's fit_test.go (TestEnoughRequests),
  * node_unschedulable_test.go, taint_toleration_test.go, node_affinity_test.go (incl. PreFilter
  * matchFields), node_ports_test.go, interpodaffinity filtering_test.go and podtopologyspread
  * filtering_test.go, plus the FitError text and numFeasibleNodesToFind. */
@@ -70,9 +70,9 @@ KT_TEST(fit_too_many_pods_even_without_requests) {
 }
 
 KT_TEST(fit_extended_resource_missing_and_ignored) {
-    const char *y = NODE("n1", "10m", "20", "32", "", "") POD(
-        "p",
-        "{containers: [{name: c, resources: {requests: {example.com/foo: 1}, limits: {example.com/foo: 1}}}]}");
+    const char *y = NODE("n1", "10m", "20", "32", "", "")
+        POD("p", "{containers: [{name: c, resources: {requests: {example.com/foo: 1}, limits: "
+                 "{example.com/foo: 1}}}]}");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_node_status st = ts_filter(s, "p", "n1");
@@ -82,7 +82,8 @@ KT_TEST(fit_extended_resource_missing_and_ignored) {
     s = ts_sched(
         cl,
         "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-        "- pluginConfig:\n  - name: NodeResourcesFit\n    args: {ignoredResourceGroups: [example.com]}\n",
+        "- pluginConfig:\n  - name: NodeResourcesFit\n    args: {ignoredResourceGroups: "
+        "[example.com]}\n",
         0);
     KT_CHECK(s != NULL);
     if (s) KT_CHECK_INT(ts_filter(s, "p", "n1").code, KP_CODE_SUCCESS);
@@ -96,8 +97,8 @@ KT_TEST(unschedulable_node_and_toleration) {
     kp_cluster *cl = ts_load(
         NODE("n1", "1", "1Gi", "32", "",
              "spec: {unschedulable: true}\n") POD("p", "{containers: [{name: c}]}")
-            POD("t",
-                "{containers: [{name: c}], tolerations: [{key: node.kubernetes.io/unschedulable, operator: Exists, effect: NoSchedule}]}"));
+            POD("t", "{containers: [{name: c}], tolerations: [{key: "
+                     "node.kubernetes.io/unschedulable, operator: Exists, effect: NoSchedule}]}"));
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_node_status st = ts_filter(s, "p", "n1");
     KT_CHECK_INT(st.code, KP_CODE_UNRESOLVABLE);
@@ -109,13 +110,13 @@ KT_TEST(unschedulable_node_and_toleration) {
 
 KT_TEST(taints_first_untolerated_is_reported) {
     kp_cluster *cl = ts_load(
-        NODE(
-            "n1", "1", "1Gi", "32", "",
-            "spec: {taints: [{key: soft, value: x, effect: PreferNoSchedule}, {key: dedicated, value: gpu, effect: NoSchedule}, {key: other, effect: NoExecute}]}\n")
-            POD("p", "{containers: [{name: c}]}") POD(
-                "eq",
-                "{containers: [{name: c}], tolerations: [{key: dedicated, operator: Equal, value: gpu, effect: NoSchedule}]}")
-                POD("all", "{containers: [{name: c}], tolerations: [{operator: Exists}]}"));
+        NODE("n1", "1", "1Gi", "32", "",
+             "spec: {taints: [{key: soft, value: x, effect: PreferNoSchedule}, {key: dedicated, "
+             "value: gpu, effect: NoSchedule}, {key: other, effect: NoExecute}]}\n")
+            POD("p", "{containers: [{name: c}]}")
+                POD("eq", "{containers: [{name: c}], tolerations: [{key: dedicated, operator: "
+                          "Equal, value: gpu, effect: NoSchedule}]}")
+                    POD("all", "{containers: [{name: c}], tolerations: [{operator: Exists}]}"));
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_node_status st = ts_filter(s, "p", "n1");
     KT_CHECK_INT(st.code, KP_CODE_UNRESOLVABLE);
@@ -131,11 +132,12 @@ KT_TEST(taints_first_untolerated_is_reported) {
 
 KT_TEST(node_selector_and_required_affinity) {
     kp_cluster *cl = ts_load(
-        NODE("n1", "1", "1Gi", "32", "zone: a, gen: \"5\"",
-             "") NODE("n2", "1", "1Gi", "32", "zone: b",
-                      "") POD("sel", "{containers: [{name: c}], nodeSelector: {zone: a}}")
-            POD("gt",
-                "{containers: [{name: c}], affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: gen, operator: Gt, values: [\"4\"]}]}]}}}}"));
+        NODE("n1", "1", "1Gi", "32", "zone: a, gen: \"5\"", "") NODE("n2", "1", "1Gi", "32",
+                                                                     "zone: b", "")
+            POD("sel", "{containers: [{name: c}], nodeSelector: {zone: a}}")
+                POD("gt", "{containers: [{name: c}], affinity: {nodeAffinity: "
+                          "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
+                          "[{matchExpressions: [{key: gen, operator: Gt, values: [\"4\"]}]}]}}}}"));
     kp_sched *s = ts_sched(cl, NULL, 0);
     KT_CHECK_INT(ts_filter(s, "sel", "n1").code, KP_CODE_SUCCESS);
     kp_node_status st = ts_filter(s, "sel", "n2");
@@ -152,10 +154,13 @@ KT_TEST(node_affinity_prefilter_match_fields) {
      * within a term conflict */
     kp_cluster *cl = ts_load(
         NODE("n1", "1", "1Gi", "32", "", "") NODE("n2", "1", "1Gi", "32", "", "") POD(
-            "pin",
-            "{containers: [{name: c}], affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n2]}]}]}}}}")
-            POD("conflict",
-                "{containers: [{name: c}], affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n1]}, {key: metadata.name, operator: In, values: [n2]}]}]}}}}"));
+            "pin", "{containers: [{name: c}], affinity: {nodeAffinity: "
+                   "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
+                   "[{matchFields: [{key: metadata.name, operator: In, values: [n2]}]}]}}}}")
+            POD("conflict", "{containers: [{name: c}], affinity: {nodeAffinity: "
+                            "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
+                            "[{matchFields: [{key: metadata.name, operator: In, values: [n1]}, "
+                            "{key: metadata.name, operator: In, values: [n2]}]}]}}}}"));
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_error err;
     KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
@@ -163,9 +168,9 @@ KT_TEST(node_affinity_prefilter_match_fields) {
     const kp_sched_pod_result *r = ts_result(s, "conflict");
     KT_CHECK(r && r->outcome == KP_OUTCOME_UNSCHEDULABLE);
     if (r)
-        KT_CHECK_STR(
-            r->message,
-            "0/2 nodes are available: pod affinity terms conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+        KT_CHECK_STR(r->message,
+                     "0/2 nodes are available: pod affinity terms conflict. preemption: 0/2 nodes "
+                     "are available: 2 Preemption is not helpful for scheduling.");
     kp_sched_free(s);
     kp_cluster_free(cl);
 }
@@ -177,15 +182,15 @@ KT_TEST(node_ports_conflicts) {
      * protocol does not */
     kp_cluster *cl = ts_load(
         NODE("n1", "1", "1Gi", "32", "", "") POD(
-            "old",
-            "{nodeName: n1, containers: [{name: c, ports: [{containerPort: 80, hostPort: 8080}, {containerPort: 53, hostPort: 53, protocol: UDP, hostIP: 127.0.0.1}]}]}")
-            POD("same", "{containers: [{name: c, ports: [{containerPort: 80, hostPort: 8080}]}]}") POD(
-                "udp",
-                "{containers: [{name: c, ports: [{containerPort: 80, hostPort: 8080, protocol: UDP}]}]}")
-                POD("anyip",
-                    "{containers: [{name: c, ports: [{containerPort: 53, hostPort: 53, protocol: UDP}]}]}")
-                    POD("otherip",
-                        "{containers: [{name: c, ports: [{containerPort: 53, hostPort: 53, protocol: UDP, hostIP: 127.0.0.2}]}]}"));
+            "old", "{nodeName: n1, containers: [{name: c, ports: [{containerPort: 80, hostPort: "
+                   "8080}, {containerPort: 53, hostPort: 53, protocol: UDP, hostIP: 127.0.0.1}]}]}")
+            POD("same", "{containers: [{name: c, ports: [{containerPort: 80, hostPort: 8080}]}]}")
+                POD("udp", "{containers: [{name: c, ports: [{containerPort: 80, hostPort: 8080, "
+                           "protocol: UDP}]}]}")
+                    POD("anyip", "{containers: [{name: c, ports: [{containerPort: 53, hostPort: "
+                                 "53, protocol: UDP}]}]}")
+                        POD("otherip", "{containers: [{name: c, ports: [{containerPort: 53, "
+                                       "hostPort: 53, protocol: UDP, hostIP: 127.0.0.2}]}]}"));
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_node_status st = ts_filter(s, "same", "n1");
     KT_CHECK_INT(st.code, KP_CODE_UNSCHEDULABLE);
@@ -199,21 +204,32 @@ KT_TEST(node_ports_conflicts) {
 
 /* ---- InterPodAffinity ---- */
 
-#define ANTI(key)                                                                                                                                \
-    "affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: web}}, topologyKey: " key \
-    "}]}}"
-#define AFF(key)                                                                                                                            \
-    "affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: db}}, topologyKey: " key \
-    "}]}}"
+#define ANTI(key)                                                                   \
+    "affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: " \
+    "[{labelSelector: {matchLabels: {app: web}}, topologyKey: " key "}]}}"
+#define AFF(key)                                                                                 \
+    "affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: " \
+    "{matchLabels: {app: db}}, topologyKey: " key "}]}}"
 
 KT_TEST(interpod_anti_affinity_incoming_and_existing) {
-    const char *y = NODE("n1", "1", "1Gi", "32", "zone: a, kubernetes.io/hostname: n1",
-                         "") NODE("n2", "1", "1Gi", "32", "zone: a, kubernetes.io/hostname: n2", "")
-        NODE("n3", "1", "1Gi", "32", "zone: b, kubernetes.io/hostname: n3", "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: web1, namespace: default, labels: {app: web}}\nspec: {nodeName: n1, containers: [{name: c}], " ANTI(
-            "zone") "}\n"
-                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: web2, namespace: default, labels: {app: web}}\nspec: {containers: [{name: c}], " ANTI(
-                        "kubernetes.io/hostname") "}\n"
-                                                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: plainweb, namespace: default, labels: {app: web}}\nspec: {containers: [{name: c}]}\n";
+    const char *y = NODE("n1", "1", "1Gi", "32", "zone: a, kubernetes.io/hostname: n1", "")
+        NODE("n2", "1", "1Gi", "32", "zone: a, kubernetes.io/hostname: n2", "")
+            NODE("n3", "1", "1Gi", "32", "zone: b, kubernetes.io/hostname: n3",
+                 "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: web1, namespace: "
+                     "default, labels: {app: web}}\nspec: {nodeName: n1, containers: [{name: "
+                     "c}], " ANTI("zone") "}\n"
+                                          "---\napiVersion: v1\nkind: Pod\nmetadata: {name: "
+                                          "web2, namespace: default, labels: {app: "
+                                          "web}}\nspec: {containers: [{name: c}], " ANTI(
+                                              "kubernetes.io/hostname") "}\n"
+                                                                        "---\napiVersion: "
+                                                                        "v1\nkind: "
+                                                                        "Pod\nmetadata: {name: "
+                                                                        "plainweb, namespace: "
+                                                                        "default, labels: "
+                                                                        "{app: web}}\nspec: "
+                                                                        "{containers: [{name: "
+                                                                        "c}]}\n";
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     /* web2's own anti-affinity (hostname) rejects n1 only; but web1's anti-affinity on zone
@@ -234,10 +250,13 @@ KT_TEST(interpod_anti_affinity_incoming_and_existing) {
 KT_TEST(interpod_affinity_first_pod_of_series) {
     /* satisfyPodAffinity: no matching pod anywhere, but the pod matches its own term */
     const char *y = NODE("n1", "1", "1Gi", "32", "zone: a", "")
-        NODE("n2", "1", "1Gi", "32", "", "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: db1, namespace: default, labels: {app: db}}\nspec: {containers: [{name: c}], " AFF(
-            "zone") "}\n"
-                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: client, namespace: default}\nspec: {containers: [{name: c}], " AFF(
-                        "zone") "}\n";
+        NODE("n2", "1", "1Gi", "32", "",
+             "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: db1, namespace: "
+                 "default, labels: {app: db}}\nspec: {containers: [{name: "
+                 "c}], " AFF("zone") "}\n"
+                                     "---\napiVersion: v1\nkind: Pod\nmetadata: "
+                                     "{name: client, namespace: default}\nspec: "
+                                     "{containers: [{name: c}], " AFF("zone") "}\n";
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     KT_CHECK_INT(ts_filter(s, "db1", "n1").code, KP_CODE_SUCCESS);
@@ -259,15 +278,23 @@ KT_TEST(interpod_affinity_first_pod_of_series) {
 KT_TEST(spread_max_skew_and_missing_label) {
     /* filtering_test.go "pods spread across zones as 3/3, all nodes fit" style: zone a has 2
      * matching pods, zone b 0 -> maxSkew 1 rejects zone a */
-    const char *y = NODE("a1", "1", "1Gi", "32", "zone: a", "")
-        NODE("b1", "1", "1Gi", "32", "zone: b", "") NODE(
-            "x", "1", "1Gi", "32", "",
-            "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e1, namespace: default, labels: {app: foo}}\nspec: {nodeName: a1, containers: [{name: c}]}\n"
-                "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e2, namespace: default, labels: {app: foo}}\nspec: {nodeName: a1, containers: [{name: c}]}\n"
-                "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, labels: {app: foo}}\n"
-                "spec: {containers: [{name: c}], topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: foo}}}]}\n"
-                "---\napiVersion: v1\nkind: Pod\nmetadata: {name: md, namespace: default, labels: {app: foo}}\n"
-                "spec: {containers: [{name: c}], topologySpreadConstraints: [{maxSkew: 1, minDomains: 3, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: foo}}}]}\n";
+    const char *y =
+        NODE("a1", "1", "1Gi", "32", "zone: a", "") NODE("b1", "1", "1Gi", "32", "zone: b", "")
+            NODE("x", "1", "1Gi", "32", "",
+                 "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e1, namespace: default, "
+                     "labels: {app: foo}}\nspec: {nodeName: a1, containers: [{name: c}]}\n"
+                     "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e2, namespace: default, "
+                     "labels: {app: foo}}\nspec: {nodeName: a1, containers: [{name: c}]}\n"
+                     "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, "
+                     "labels: {app: foo}}\n"
+                     "spec: {containers: [{name: c}], topologySpreadConstraints: [{maxSkew: 1, "
+                     "topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: "
+                     "{matchLabels: {app: foo}}}]}\n"
+                     "---\napiVersion: v1\nkind: Pod\nmetadata: {name: md, namespace: default, "
+                     "labels: {app: foo}}\n"
+                     "spec: {containers: [{name: c}], topologySpreadConstraints: [{maxSkew: 1, "
+                     "minDomains: 3, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, "
+                     "labelSelector: {matchLabels: {app: foo}}}]}\n";
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_node_status st = ts_filter(s, "p", "a1");
@@ -288,9 +315,12 @@ KT_TEST(spread_max_skew_and_missing_label) {
 KT_TEST(spread_incremental_add_remove_matches_fresh_state) {
     const char *y = NODE("a1", "1", "1Gi", "32", "zone: a", "") NODE(
         "b1", "1", "1Gi", "32", "zone: b",
-        "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e1, namespace: default, labels: {app: foo}}\nspec: {nodeName: a1, containers: [{name: c}]}\n"
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, labels: {app: foo}}\n"
-            "spec: {containers: [{name: c}], topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: foo}}}]}\n";
+        "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: e1, namespace: default, labels: "
+            "{app: foo}}\nspec: {nodeName: a1, containers: [{name: c}]}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, labels: {app: "
+            "foo}}\n"
+            "spec: {containers: [{name: c}], topologySpreadConstraints: [{maxSkew: 1, topologyKey: "
+            "zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: foo}}}]}\n";
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     long p = kp_cluster_find_pod(cl, "default/p"), e1 = kp_cluster_find_pod(cl, "default/e1");
@@ -316,12 +346,14 @@ KT_TEST(spread_incremental_add_remove_matches_fresh_state) {
 
 KT_TEST(nominated_pod_reserves_against_lower_priority_only) {
     const char *y =
-        NODE("n1", "1", "1Gi", "32", "", "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: nom, namespace: default}\nspec: {priority: 100, containers: [" CT(
-            "800m",
-            "1") "]}\nstatus: {nominatedNodeName: n1}\n" POD("low",
-                                                             "{priority: 10, containers: [" CT(
-                                                                 "500m", "1") "]}")
-            POD("high", "{priority: 1000, containers: [" CT("500m", "1") "]}");
+        NODE("n1", "1", "1Gi", "32", "",
+             "") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: nom, namespace: default}\nspec: "
+                 "{priority: 100, containers: [" CT(
+                     "800m", "1") "]}\nstatus: {nominatedNodeName: "
+                                  "n1}\n" POD("low", "{priority: 10, containers: "
+                                                     "[" CT("500m", "1") "]}")
+                                      POD("high", "{priority: 1000, containers: "
+                                                  "[" CT("500m", "1") "]}");
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_node_status st = ts_filter(s, "low", "n1");
@@ -374,10 +406,11 @@ KT_TEST(fit_error_ten_sorts_before_two) {
     char y[8192];
     size_t off = 0;
     for (int i = 0; i < 12; i++)
-        off += (size_t)snprintf(
-            y + off, sizeof y - off,
-            "---\napiVersion: v1\nkind: Node\nmetadata: {name: n%02d}\n%sstatus: {allocatable: {cpu: 100m, memory: 1Gi, pods: \"32\"}}\n",
-            i, i < 10 ? "spec: {unschedulable: true}\n" : "");
+        off +=
+            (size_t)snprintf(y + off, sizeof y - off,
+                             "---\napiVersion: v1\nkind: Node\nmetadata: {name: n%02d}\n%sstatus: "
+                             "{allocatable: {cpu: 100m, memory: 1Gi, pods: \"32\"}}\n",
+                             i, i < 10 ? "spec: {unschedulable: true}\n" : "");
     snprintf(y + off, sizeof y - off, POD("p", "{containers: [" CT("1", "1") "]}"));
     kp_cluster *cl = ts_load(y);
     kp_sched *s = ts_sched(cl, NULL, 0);

@@ -162,7 +162,8 @@ static char *gen_cluster(uint64_t seed, uint32_t *n_pending) {
     uint32_t n_nodes = 6 + rnd(12);
     for (uint32_t i = 0; i < n_nodes; i++) {
         put(&b,
-            "---\napiVersion: v1\nkind: Node\nmetadata: {name: n%u, labels: {kubernetes.io/hostname: n%u",
+            "---\napiVersion: v1\nkind: Node\nmetadata: {name: n%u, labels: "
+            "{kubernetes.io/hostname: n%u",
             i, i);
         if (rnd(6)) put(&b, ", zone: z%u", rnd(3));
         if (rnd(3)) put(&b, ", rack: r%u", rnd(4));
@@ -173,25 +174,30 @@ static char *gen_cluster(uint64_t seed, uint32_t *n_pending) {
      * preempt/victims.c, memcpy from a NULL pod list; reported, not this test's subject) */
     for (uint32_t i = 0; i < n_nodes; i++)
         put(&b,
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: ds%u, namespace: kube-system, labels: {app: ds}}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: ds%u, namespace: kube-system, "
+            "labels: {app: ds}}\n"
             "spec: {nodeName: n%u, priority: 2000000000, containers: [{name: c}]}\n",
             i, i);
     /* Services / ReplicaSets / ReplicationControllers for the default spreading constraints */
     for (int i = 0; i < 3; i++) {
         if (rnd(2))
             put(&b,
-                "---\napiVersion: v1\nkind: Service\nmetadata: {name: svc%d, namespace: ns%u}\nspec: {selector: {app: %s}}\n",
+                "---\napiVersion: v1\nkind: Service\nmetadata: {name: svc%d, namespace: "
+                "ns%u}\nspec: {selector: {app: %s}}\n",
                 i, rnd(3), apps[rnd(4)]);
         if (rnd(4) == 0)
             put(&b,
-                "---\napiVersion: v1\nkind: Service\nmetadata: {name: headless%d, namespace: ns%u}\nspec: {}\n",
+                "---\napiVersion: v1\nkind: Service\nmetadata: {name: headless%d, namespace: "
+                "ns%u}\nspec: {}\n",
                 i, rnd(3));
         put(&b,
-            "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs%d, namespace: ns%u}\nspec: {selector: ",
+            "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs%d, namespace: "
+            "ns%u}\nspec: {selector: ",
             i, rnd(3));
         selector(&b);
         put(&b,
-            "}\n---\napiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc%d, namespace: ns%u}\nspec: {selector: {tier: %s}}\n",
+            "}\n---\napiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc%d, "
+            "namespace: ns%u}\nspec: {selector: {tier: %s}}\n",
             i, rnd(3), tiers[rnd(2)]);
     }
     uint32_t n_bound = 10 + rnd(50);
@@ -214,12 +220,14 @@ static char *gen_cluster(uint64_t seed, uint32_t *n_pending) {
         switch (rnd(4)) {
         case 0:
             put(&b,
-                ", ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs%u, uid: u, controller: true}]",
+                ", ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs%u, uid: u, "
+                "controller: true}]",
                 rnd(3));
             break;
         case 1:
             put(&b,
-                ", ownerReferences: [{apiVersion: v1, kind: ReplicationController, name: rc%u, uid: u, controller: true}]",
+                ", ownerReferences: [{apiVersion: v1, kind: ReplicationController, name: rc%u, "
+                "uid: u, controller: true}]",
                 rnd(3));
             break;
         default: break;

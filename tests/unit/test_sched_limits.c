@@ -224,8 +224,8 @@ KT_TEST(multipoint_enabling_a_plugin_many_times_is_a_set) {
         "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
         "- schedulerName: default-scheduler\n  plugins:\n    multiPoint:\n      enabled:\n");
     for (int i = 0; i < 20; i++) put(&b, "      - name: NodePorts\n");
-    put(&b,
-        "    preFilter:\n      enabled:\n      - name: NodePorts\n    filter:\n      enabled:\n      - name: NodePorts\n");
+    put(&b, "    preFilter:\n      enabled:\n      - name: NodePorts\n    filter:\n      "
+            "enabled:\n      - name: NodePorts\n");
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
@@ -246,10 +246,12 @@ KT_TEST(status_keeps_every_reason_beyond_6) {
      * (the old status kept 6) */
     const char *y = NODE_HDR
         "metadata: {name: n1}\nstatus: {allocatable: {cpu: 1, memory: 1Gi, pods: 1, "
-        "ephemeral-storage: 1Gi, hugepages-2Mi: 2Mi, hugepages-1Gi: 1Gi, example.com/a: 1, example.com/b: 1}}\n" POD_HDR
-        "metadata: {name: old, namespace: default}\nspec: {nodeName: n1, containers: [{name: c}]}\n" POD_HDR
+        "ephemeral-storage: 1Gi, hugepages-2Mi: 2Mi, hugepages-1Gi: 1Gi, example.com/a: 1, "
+        "example.com/b: 1}}\n" POD_HDR "metadata: {name: old, namespace: default}\nspec: "
+        "{nodeName: n1, containers: [{name: c}]}\n" POD_HDR
         "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c, resources: "
-        "{requests: {cpu: 2, memory: 2Gi, ephemeral-storage: 2Gi, hugepages-2Mi: 4Mi, hugepages-1Gi: 2Gi, "
+        "{requests: {cpu: 2, memory: 2Gi, ephemeral-storage: 2Gi, hugepages-2Mi: 4Mi, "
+        "hugepages-1Gi: 2Gi, "
         "example.com/a: 2, example.com/b: 2}, limits: {hugepages-2Mi: 4Mi, hugepages-1Gi: 2Gi, "
         "example.com/a: 2, example.com/b: 2}}}]}\n";
     kp_cluster *cl = ts_load(y);
@@ -297,7 +299,8 @@ KT_TEST(config_names_beyond_the_buffers_are_errors) {
     sbuf b = {0};
     put(&b,
         "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-        "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+        "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    "
+        "args:\n"
         "      ignoredResources: [%s]\n",
         name);
     kp_error err;
@@ -311,7 +314,8 @@ KT_TEST(config_names_beyond_the_buffers_are_errors) {
     b.len = 0;
     put(&b,
         "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-        "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+        "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    "
+        "args:\n"
         "      ignoredResources: [");
     for (int i = 0; i <= KP_CFG_MAX_RES; i++) put(&b, "%sexample.com/r%d", i ? ", " : "", i);
     put(&b, "]\n");
@@ -330,12 +334,12 @@ KT_TEST(messages_are_not_truncated) {
     sbuf b = {0};
     for (int i = 0; i < 60; i++)
         put(&b,
-            NODE_HDR
-            "metadata: {name: n%02d}\nspec: {taints: [{key: %057d%03d, value: v, effect: NoSchedule}]}\n"
-            "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n",
+            NODE_HDR "metadata: {name: n%02d}\nspec: {taints: [{key: %057d%03d, value: v, effect: "
+                     "NoSchedule}]}\n"
+                     "status: {allocatable: {cpu: 4, memory: 4Gi, pods: 110}}\n",
             i, 0, i);
-    put(&b, POD_HDR
-        "metadata: {name: p, namespace: default}\nspec: {priority: 100, containers: [{name: c}]}\n");
+    put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {priority: 100, containers: "
+                    "[{name: c}]}\n");
     kp_cluster *cl = ts_load(b.p);
     KT_CHECK(cl != NULL);
     kp_sched *s = ts_sched(cl, NULL, 0);

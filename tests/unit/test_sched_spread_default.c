@@ -1,5 +1,6 @@
-/* helper.DefaultSelector (src/sched/plugins/pod_topology_spread_default.c): which Services / controllers contribute,
- * how their selectors merge, and when it is empty (no default constraint applies). */
+/* helper.DefaultSelector (src/sched/plugins/pod_topology_spread_default.c): which Services /
+ * controllers contribute, how their selectors merge, and when it is empty (no default constraint
+ * applies). */
 #include "core/cluster.h"
 #include "core/labels.h"
 #include "core/pod.h"
@@ -8,31 +9,55 @@
 
 static const char *cluster_yaml =
     "apiVersion: v1\nkind: List\nitems:\n"
-    "- {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}, status: {allocatable: {cpu: '4', pods: '10'}}}\n"
-    "- {apiVersion: v1, kind: Service, metadata: {name: s-app, namespace: a}, spec: {selector: {app: web}}}\n"
-    "- {apiVersion: v1, kind: Service, metadata: {name: s-tier, namespace: a}, spec: {selector: {tier: fe}}}\n"
-    "- {apiVersion: v1, kind: Service, metadata: {name: s-other, namespace: a}, spec: {selector: {app: db}}}\n"
-    "- {apiVersion: v1, kind: Service, metadata: {name: s-nil, namespace: a}, spec: {type: ExternalName}}\n"
-    "- {apiVersion: v1, kind: Service, metadata: {name: s-elsewhere, namespace: b}, spec: {selector: {app: web, zone: x}}}\n"
-    "- {apiVersion: v1, kind: ReplicationController, metadata: {name: rc, namespace: a}, spec: {selector: {app: web2, ver: '2'}}}\n"
-    "- {apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: rs, namespace: a}, spec: {selector: {matchLabels: {app: other}, matchExpressions: [{key: tier, operator: Exists}]}}}\n"
+    "- {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}, "
+    "status: {allocatable: {cpu: '4', pods: '10'}}}\n"
+    "- {apiVersion: v1, kind: Service, metadata: {name: s-app, namespace: a}, spec: {selector: "
+    "{app: web}}}\n"
+    "- {apiVersion: v1, kind: Service, metadata: {name: s-tier, namespace: a}, spec: {selector: "
+    "{tier: fe}}}\n"
+    "- {apiVersion: v1, kind: Service, metadata: {name: s-other, namespace: a}, spec: {selector: "
+    "{app: db}}}\n"
+    "- {apiVersion: v1, kind: Service, metadata: {name: s-nil, namespace: a}, spec: {type: "
+    "ExternalName}}\n"
+    "- {apiVersion: v1, kind: Service, metadata: {name: s-elsewhere, namespace: b}, spec: "
+    "{selector: {app: web, zone: x}}}\n"
+    "- {apiVersion: v1, kind: ReplicationController, metadata: {name: rc, namespace: a}, spec: "
+    "{selector: {app: web2, ver: '2'}}}\n"
+    "- {apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: rs, namespace: a}, spec: "
+    "{selector: {matchLabels: {app: other}, matchExpressions: [{key: tier, operator: Exists}]}}}\n"
     "- {apiVersion: apps/v1, kind: StatefulSet, metadata: {name: ss, namespace: a}, spec: {}}\n"
     /* 0: two Services match: {app: web, tier: fe} */
-    "- {apiVersion: v1, kind: Pod, metadata: {name: two-svcs, namespace: a, labels: {app: web, tier: fe}}, spec: {containers: [{name: c}]}}\n"
+    "- {apiVersion: v1, kind: Pod, metadata: {name: two-svcs, namespace: a, labels: {app: web, "
+    "tier: fe}}, spec: {containers: [{name: c}]}}\n"
     /* 1: no Service, no owner: empty */
-    "- {apiVersion: v1, kind: Pod, metadata: {name: none, namespace: a, labels: {x: y}}, spec: {containers: [{name: c}]}}\n"
+    "- {apiVersion: v1, kind: Pod, metadata: {name: none, namespace: a, labels: {x: y}}, spec: "
+    "{containers: [{name: c}]}}\n"
     /* 2: RC owner overrides the Service's app value */
-    "- {apiVersion: v1, kind: Pod, metadata: {name: rc-owned, namespace: a, labels: {app: web}, ownerReferences: [{apiVersion: v1, kind: ReplicationController, name: rc, uid: u, controller: true}]}, spec: {containers: [{name: c}]}}\n"
-    /* 3: RS owner adds requirements (app=other conflicts with the Service's app=web: matches nothing) */
-    "- {apiVersion: v1, kind: Pod, metadata: {name: rs-owned, namespace: a, labels: {app: web, tier: fe}, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u, controller: true}]}, spec: {containers: [{name: c}]}}\n"
+    "- {apiVersion: v1, kind: Pod, metadata: {name: rc-owned, namespace: a, labels: {app: web}, "
+    "ownerReferences: [{apiVersion: v1, kind: ReplicationController, name: rc, uid: u, controller: "
+    "true}]}, spec: {containers: [{name: c}]}}\n"
+    /* 3: RS owner adds requirements (app=other conflicts with the Service's app=web: matches
+       nothing) */
+    "- {apiVersion: v1, kind: Pod, metadata: {name: rs-owned, namespace: a, labels: {app: web, "
+    "tier: fe}, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u, "
+    "controller: true}]}, spec: {containers: [{name: c}]}}\n"
     /* 4: owner reference without controller: true is not the controller */
-    "- {apiVersion: v1, kind: Pod, metadata: {name: not-controller, namespace: a, labels: {q: r}, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u}]}, spec: {containers: [{name: c}]}}\n"
+    "- {apiVersion: v1, kind: Pod, metadata: {name: not-controller, namespace: a, labels: {q: r}, "
+    "ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u}]}, spec: "
+    "{containers: [{name: c}]}}\n"
     /* 5: an apiVersion DefaultSelector does not know */
-    "- {apiVersion: v1, kind: Pod, metadata: {name: old-api, namespace: a, labels: {q: r}, ownerReferences: [{apiVersion: extensions/v1beta1, kind: ReplicaSet, name: rs, uid: u, controller: true}]}, spec: {containers: [{name: c}]}}\n"
+    "- {apiVersion: v1, kind: Pod, metadata: {name: old-api, namespace: a, labels: {q: r}, "
+    "ownerReferences: [{apiVersion: extensions/v1beta1, kind: ReplicaSet, name: rs, uid: u, "
+    "controller: true}]}, spec: {containers: [{name: c}]}}\n"
     /* 6: StatefulSet with a nil selector contributes nothing */
-    "- {apiVersion: v1, kind: Pod, metadata: {name: ss-owned, namespace: a, labels: {q: r}, ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: ss, uid: u, controller: true}]}, spec: {containers: [{name: c}]}}\n"
+    "- {apiVersion: v1, kind: Pod, metadata: {name: ss-owned, namespace: a, labels: {q: r}, "
+    "ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: ss, uid: u, controller: "
+    "true}]}, spec: {containers: [{name: c}]}}\n"
     /* 7: the controller is the second reference */
-    "- {apiVersion: v1, kind: Pod, metadata: {name: second-ref, namespace: a, labels: {q: r}, ownerReferences: [{apiVersion: v1, kind: ReplicationController, name: rc, uid: u}, {apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u, controller: true}]}, spec: {containers: [{name: c}]}}\n";
+    "- {apiVersion: v1, kind: Pod, metadata: {name: second-ref, namespace: a, labels: {q: r}, "
+    "ownerReferences: [{apiVersion: v1, kind: ReplicationController, name: rc, uid: u}, "
+    "{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u, controller: true}]}, spec: "
+    "{containers: [{name: c}]}}\n";
 
 static long pod_index(kp_cluster *cl, const char *name) {
     for (uint32_t i = 0; i < cl->n_pods; i++)
@@ -97,7 +122,8 @@ KT_TEST(default_selector_sources_and_merge) {
         check_selector(s, "old-api", "<empty>");
         check_selector(s, "ss-owned", "<empty>");
         check_selector(s, "second-ref", "|app op0 1,tier op2 0");
-        /* the RS requirements conflict with the Service's: the pod does not match its own selector */
+        /* the RS requirements conflict with the Service's: the pod does not match its own selector
+         */
         long i = pod_index(cl, "rs-owned");
         const kp_label_selector *sel = NULL;
         KT_CHECK_INT(kp__default_selector(s, (uint32_t)i, &sel), KP_OK);
@@ -117,7 +143,8 @@ KT_TEST(default_selector_unused_without_default_constraints) {
         cl ? ts_sched(
                  cl,
                  "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-                 "profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args: {defaultingType: List}\n",
+                 "profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args: "
+                 "{defaultingType: List}\n",
                  1)
            : NULL;
     KT_CHECK(s != NULL);

@@ -61,16 +61,22 @@ KT_TEST(decoders_agree_on_golden_summaries) {
 
 KT_TEST(decoders_agree_on_yaml_and_odd_shapes) {
     static const char *const DOCS[] = {
-        "node:\n  memory:\n    time: \"2024-01-01T00:00:10Z\"\n    availableBytes: 100\n    workingSetBytes: 5\n"
+        "node:\n  memory:\n    time: \"2024-01-01T00:00:10Z\"\n    availableBytes: 100\n    "
+        "workingSetBytes: 5\n"
         "  systemContainers:\n  - name: pods\n    memory: {availableBytes: 7, workingSetBytes: 3}\n"
         "pods:\n- podRef: {name: a, namespace: ns, uid: u1}\n  memory: {workingSetBytes: 9}\n"
-        "  containers:\n  - name: c\n    rootfs: {usedBytes: 1, inodesUsed: 2}\n    logs: {usedBytes: 3}\n"
+        "  containers:\n  - name: c\n    rootfs: {usedBytes: 1, inodesUsed: 2}\n    logs: "
+        "{usedBytes: 3}\n"
         "  volume:\n  - name: v\n    usedBytes: 4\n",
-        "{\"node\":{\"fs\":{\"availableBytes\":1,\"capacityBytes\":2,\"inodesFree\":3,\"inodes\":4},"
-        "\"rlimit\":{\"time\":\"2024-01-01T00:00:00Z\",\"maxpid\":10,\"curproc\":5}},\"pods\":null}",
-        "{\"node\":{\"memory\":{\"availableBytes\":1,\"availableBytes\":2}},\"pods\":[{\"podRef\":{\"name\":\"x\"},"
+        "{\"node\":{\"fs\":{\"availableBytes\":1,\"capacityBytes\":2,\"inodesFree\":3,\"inodes\":4}"
+        ","
+        "\"rlimit\":{\"time\":\"2024-01-01T00:00:00Z\",\"maxpid\":10,\"curproc\":5}},\"pods\":"
+        "null}",
+        "{\"node\":{\"memory\":{\"availableBytes\":1,\"availableBytes\":2}},\"pods\":[{\"podRef\":{"
+        "\"name\":\"x\"},"
         "\"memory\":null,\"ephemeral-storage\":{\"usedBytes\":8}}]}",
-        "{\"node\":{\"memory\":{\"availableBytes\":-1}}}", /* declined by the fast path: no comparison */
+        "{\"node\":{\"memory\":{\"availableBytes\":-1}}}", /* declined by the fast path: no
+                                                              comparison */
         ""};
     for (size_t i = 0; i < sizeof DOCS / sizeof DOCS[0]; i++)
         check_pair("doc", DOCS[i], strlen(DOCS[i]));

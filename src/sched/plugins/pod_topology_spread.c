@@ -5,8 +5,8 @@
  * A pod without constraints of its own is spread by the default constraints
  * (PodTopologySpreadArgs: defaultingType System — hostname maxSkew 3, zone maxSkew 5,
  * ScheduleAnyway — or List) with helper.DefaultSelector built from the Services /
- * ReplicationControllers / ReplicaSets / StatefulSets selecting it (pod_topology_spread_default.c); an empty
- * DefaultSelector means no default constraint applies (buildDefaultConstraints).
+ * ReplicationControllers / ReplicaSets / StatefulSets selecting it (pod_topology_spread_default.c);
+ * an empty DefaultSelector means no default constraint applies (buildDefaultConstraints).
  *
  * Matching pods per node come from the pod index (podindex.h): the candidates of the constraint's
  * selector are counted into a per-node array instead of scanning every pod of every node;
@@ -116,7 +116,8 @@ kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat whe
         c->min_domains = sp->has_min_domains ? sp->min_domains : 1;
         c->aff_policy = sp->has_node_affinity_policy ? sp->node_affinity_policy : KP_POLICY_HONOR;
         c->taint_policy = sp->has_node_taints_policy ? sp->node_taints_policy : KP_POLICY_IGNORE;
-        /* default constraints: the DefaultSelector replaces the selector built with matchLabelKeys */
+        /* default constraints: the DefaultSelector replaces the selector built with matchLabelKeys
+         */
         c->sel = dsel ? dsel : &sp->selector;
         c->extra = keys;
         for (uint16_t k = 0; !dsel && k < sp->n_match_label_keys; k++) {
@@ -343,7 +344,8 @@ int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32
             break;
         }
         if (sc->key != host) {
-            /* PreScore's processAllNode: domain counts over every node, for domains of feasible nodes */
+            /* PreScore's processAllNode: domain counts over every node, for domains of feasible
+             * nodes */
             for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
                 const kp_node *n = &cl->nodes[ni];
                 if (require_all && !node_has_all_keys(cs, nc, n)) continue;

@@ -75,7 +75,8 @@ kp_status kp__spread_defaults_init(kp_sched *s) {
     kp__pairmap_init(&d->svc_ns, true);
     d->system = s->cfg.spread_system_defaulting;
     if (d->system) {
-        /* systemDefaultConstraints (plugin.go): hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway */
+        /* systemDefaultConstraints (plugin.go): hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway
+         */
         d->n = 2;
         d->c[0].max_skew = 3;
         d->c[0].topology_key = cl->s_hostname_key;

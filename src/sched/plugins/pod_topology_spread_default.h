@@ -14,10 +14,11 @@ void kp__spread_defaults_free(kp_sched *s);
 /* The default constraints (*out, returns their count; selectors unset: the pod's DefaultSelector
  * applies; only maxSkew, topologyKey and whenUnsatisfiable are set). */
 uint8_t kp__spread_defaults_get(const kp_sched *s, const kp_spread **out);
-/* defaultingType System (PreScore's requireAllTopologies is then false for pods without constraints) */
+/* defaultingType System (PreScore's requireAllTopologies is then false for pods without
+ * constraints) */
 bool kp__spread_defaults_system(const kp_sched *s);
-/* helper.DefaultSelector for pod, cached; *out NULL when it is empty (no default constraint applies,
- * as buildDefaultConstraints decides). KP_ENOMEM on allocation failure. */
+/* helper.DefaultSelector for pod, cached; *out NULL when it is empty (no default constraint
+ * applies, as buildDefaultConstraints decides). KP_ENOMEM on allocation failure. */
 kp_status kp__default_selector(kp_sched *s, uint32_t pod, const kp_label_selector **out);
 
 #endif

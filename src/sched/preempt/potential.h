@@ -12,13 +12,14 @@
 
 /* With the compact codes (kp_preempt_opts.codes) the potential nodes (code exactly
  * Unschedulable) are counted and the one of rank `offset` found 8 codes at a time; the dry run
- * then takes them in visiting order from there (kp__preempt_pot_fill), so only the nodes it reaches are
- * examined one by one. */
+ * then takes them in visiting order from there (kp__preempt_pot_fill), so only the nodes it reaches
+ * are examined one by one. */
 static inline bool kp__preempt_is_potential(uint8_t code) {
     return (code & ~KP_PREEMPT_CODE_FIT) == KP_CODE_UNSCHEDULABLE;
 }
 
-/* 0x80 in every byte of the 8 codes at p that kp__preempt_is_potential, 0 elsewhere (exact: no carries). */
+/* 0x80 in every byte of the 8 codes at p that kp__preempt_is_potential, 0 elsewhere (exact: no
+ * carries). */
 static inline uint64_t kp__preempt_pot_mask8(const uint8_t *p) {
     const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
     uint64_t w;

@@ -51,7 +51,7 @@ typedef struct kp_preempt_result {
     uint32_t *victims; /* pod indices in upstream order (most important first) */
     int32_t pdb_violations;
     char *message; /* "preemption: 0/3 nodes are available: ..." or success text
-                                 * (heap, freed with the result; NULL only on error) */
+                    * (heap, freed with the result; NULL only on error) */
     const char *decided_by; /* cascade step that picked the node (e.g. "min PDB violations") */
     uint32_t n_nodes; /* per-node explanation, filled when explain was requested */
     kp_preempt_node *nodes;
@@ -63,7 +63,7 @@ typedef struct kp_preempt_result {
 typedef enum {
     KP_PREEMPT_COMPAT_NEWEST = 0, /* 1.36+: PDB early stop, MoreImportantVictim with UID tie */
     KP_PREEMPT_COMPAT_1_35 /* <= 1.35: decrement every matching PDB; no UID tie-break
-                                   * (equal keys fall back to load order, deterministic) */
+                            * (equal keys fall back to load order, deterministic) */
 } kp_preempt_compat;
 
 typedef struct {
@@ -73,13 +73,13 @@ typedef struct {
     int64_t offset; /* < 0: draw the candidate offset from the PRNG; else injected (mod n) */
     int64_t tie; /* < 0: PRNG picks among nodes tied after the cascade; else index */
     int64_t now; /* frozen "now" (unix s) for nil startTime and deletionTimestamp;
-                               * KP_TIME_NONE: nil startTime sorts as +infinity, deletion at 0 */
+                  * KP_TIME_NONE: nil startTime sorts as +infinity, deletion at 0 */
     int32_t protect_pod; /* what-if: >= 0 treats this pod as covered by a PDB with no
-                               * disruptions allowed (kprio why); -1 = none */
+                          * disruptions allowed (kprio why); -1 = none */
     const uint8_t *codes; /* optional: codes[i] == kp__preempt_status_code(&statuses[i]) for
-                               * every node, a compact copy kept by the caller's Filter pass; the
-                               * dry run then reads n bytes instead of n statuses (NULL: read
-                               * the statuses) */
+                           * every node, a compact copy kept by the caller's Filter pass; the
+                           * dry run then reads n bytes instead of n statuses (NULL: read
+                           * the statuses) */
     uint64_t filter_calls; /* out: Filter invocations made (statistics, tests) */
 } kp_preempt_opts;
 
@@ -88,7 +88,8 @@ void kp__preempt_opts_default(kp_preempt_opts *o);
  * KP_PREEMPT_CODE_FIT when the failing plugin is NodeResourcesFit. */
 #define KP_PREEMPT_CODE_FIT 0x80
 uint8_t kp__preempt_status_code(const kp_node_status *st);
-/* "1.35", "1.34", ... -> KP_PREEMPT_COMPAT_1_35; "1.36" and newer -> NEWEST. False if unparsable. */
+/* "1.35", "1.34", ... -> KP_PREEMPT_COMPAT_1_35; "1.36" and newer -> NEWEST. False if unparsable.
+ */
 bool kp__preempt_compat_parse(const char *version, kp_preempt_compat *out);
 
 /* statuses[n_nodes]: the node statuses of the failed Filter pass (index = node index). A node

@@ -25,10 +25,10 @@ typedef struct {
     uint32_t *scratch; /* scratch pod arrays, sized for the largest node */
     uint32_t scratch_cap;
     bool defer; /* arithmetic path may defer the exact status of a node that cannot
-                              * fit even with all lower-priority pods gone (computed only if the
-                              * message needs it: no candidate at all) */
+                 * fit even with all lower-priority pods gone (computed only if the
+                 * message needs it: no candidate at all) */
     bool lazy; /* cached arithmetic path: candidates get n_victims and scores but
-                              * no victim list (the caller materialises the winner's) */
+                * no victim list (the caller materialises the winner's) */
     struct kp_pcache *cache; /* per-scheduler per-node sorted view (cache.c) or NULL */
     int64_t pre_req[3]; /* preemptor's cpu / memory / ephemeral-storage requests */
 } kp_pctx;
