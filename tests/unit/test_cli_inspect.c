@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "cli_capture.h"
 #include "harness.h"
 
 #include "cli/cmd_inspect.c"
@@ -15,26 +16,7 @@
 /* Runs kp_cmd_inspect with stdout and stderr captured into out / errbuf. */
 static int run_inspect(int argc, char **argv, char *out, size_t out_cap, char *errbuf,
                        size_t err_cap) {
-    fflush(stdout);
-    fflush(stderr);
-    FILE *fo = tmpfile(), *fe = tmpfile();
-    int so = dup(1), se = dup(2);
-    dup2(fileno(fo), 1);
-    dup2(fileno(fe), 2);
-    int rc = kp_cmd_inspect(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(so, 1);
-    dup2(se, 2);
-    close(so);
-    close(se);
-    rewind(fo);
-    rewind(fe);
-    out[fread(out, 1, out_cap - 1, fo)] = 0;
-    errbuf[fread(errbuf, 1, err_cap - 1, fe)] = 0;
-    fclose(fo);
-    fclose(fe);
-    return rc;
+    return kt_run_captured(kp_cmd_inspect, argc, argv, out, out_cap, errbuf, err_cap);
 }
 
 static char dir[] = "/tmp/kprio-test-cli-XXXXXX";

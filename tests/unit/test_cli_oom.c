@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "cli_capture.h"
 #include "harness.h"
 
 #define USAGE admit_USAGE
@@ -48,27 +49,7 @@ static bool oom_message(const char *e) {
 
 /* Runs fn with stdout and stderr captured into out / err. */
 static int run_cmd(cmd_fn fn, int argc, char **argv) {
-    fflush(stdout);
-    fflush(stderr);
-    FILE *fo = tmpfile(), *fe = tmpfile();
-    if (!fo || !fe) return -1;
-    int so = dup(1), se = dup(2);
-    dup2(fileno(fo), 1);
-    dup2(fileno(fe), 2);
-    int rc = fn(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(so, 1);
-    dup2(se, 2);
-    close(so);
-    close(se);
-    rewind(fo);
-    rewind(fe);
-    out[fread(out, 1, sizeof out - 1, fo)] = 0;
-    err[fread(err, 1, sizeof err - 1, fe)] = 0;
-    fclose(fo);
-    fclose(fe);
-    return rc;
+    return kt_run_captured(fn, argc, argv, out, sizeof out, err, sizeof err);
 }
 
 /* The sweep for one command line. Returns the number of runs that failed with out of memory. */
