@@ -36,6 +36,7 @@ typedef struct {
     size_t
         class_missing_pods; /* PriorityClass deleted since admission (and neither of the above) */
     size_t priority_classes, pod_disruption_budgets;
+    size_t gated_pods; /* pending pods with spec.schedulingGates (also counted in pending_pods) */
 } kp_inspect_summary;
 
 /* Pods of one PriorityClass on a node. */
@@ -93,7 +94,8 @@ const kp_inspect_class *kp_inspection_class(const kp_inspection *in, size_t i);
 size_t kp_inspection_pdb_count(const kp_inspection *in);
 const kp_inspect_pdb *kp_inspection_pdb(const kp_inspection *in, size_t i);
 /* Warnings for state that changes decisions: terminating pods (and whether they are preemption
- * victims), nominated pods, pods whose PriorityClass no longer exists. One line each. */
+ * victims), nominated pods, pods whose PriorityClass no longer exists, pods held back by
+ * scheduling gates. One line each. */
 size_t kp_inspection_warning_count(const kp_inspection *in);
 const char *kp_inspection_warning(const kp_inspection *in, size_t i);
 

@@ -68,16 +68,21 @@ void kp_sched_free(kp_sched *s);
 kp_status kp_sched_explain(kp_sched *s, kp_index pod, kp_error *err);
 
 /* Schedules every pending pod of the profile in queue order (priority desc, then creation
- * time, then load order). Each binding is visible to later pods. Errors: KP_ENOMEM. */
+ * time, then load order). Each binding is visible to later pods. Pods with scheduling gates
+ * (when the profile runs SchedulingGates, as the default one does) are not queued: they get a
+ * KP_OUTCOME_GATED result after the others. Errors: KP_ENOMEM. */
 kp_status kp_sched_run(kp_sched *s, kp_error *err);
-/* Schedules one pod (index) now, as the next queue pop would. Errors: KP_EINVAL (index out of
- * range), KP_ENOMEM. */
+/* Schedules one pod (index) now, as the next queue pop would (a gated pod only gets its
+ * KP_OUTCOME_GATED result). Errors: KP_EINVAL (index out of range), KP_ENOMEM. */
 kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err);
 
 typedef enum {
     KP_OUTCOME_BOUND = 0,
     KP_OUTCOME_NOMINATED,
-    KP_OUTCOME_UNSCHEDULABLE
+    KP_OUTCOME_UNSCHEDULABLE,
+    KP_OUTCOME_GATED /* spec.schedulingGates: never queued (SchedulingGates PreEnqueue), never
+                      * attempted; reported after the attempted pods, message
+                      * "Scheduling is blocked due to non-empty scheduling gates" */
 } kp_sched_outcome;
 
 /* One pod's result. Pod and node names: kp_cluster_pod_namespace / kp_cluster_pod_name /
@@ -122,6 +127,8 @@ typedef struct {
     kp_index pod; /* the explained pod */
     bool attempted; /* false: not scheduled in this run */
     const char *prefilter_message; /* PreFilter rejection ("" when none) */
+    const char *pre_enqueue_message; /* PreEnqueue rejection, not attempted: "waiting for
+                                      * scheduling gates: [a b]" ("" when none) */
     bool nominated_node_first; /* decided on the nominated node without a full pass */
     kp_index selected_node; /* -1 */
     size_t n_nodes; /* nodes of the cluster (kp_sched_explain_node_get indices) */

@@ -131,6 +131,16 @@ static kp_status collect_warnings(const kp_cluster *cl, kp_inspection *in) {
                 in, "Pod %s/%s has priority %d from PriorityClass %s, which no longer exists", ns,
                 name, p->priority, kp__s(cl, p->priority_class));
         }
+        /* kube-scheduler does not queue the pod (the SchedulingGates plugin's PreEnqueue) */
+        if (st == KP_OK && p->gates && !p->node_name && !kp__pod_is_terminal(p) &&
+            p->deletion_ts == KP_TIME_NONE) {
+            s->gated_pods++;
+            st = add_warning(in,
+                             "Pod %s/%s waits for scheduling gates %s (SchedulingGated): the "
+                             "scheduler neither queues it nor lets it preempt until they are "
+                             "removed",
+                             ns, name, kp__s(cl, p->gates));
+        }
         if (st != KP_OK) return st;
     }
     return KP_OK;

@@ -105,6 +105,8 @@ typedef struct kp_pod {
     kp_str nominated_node; /* status.nominatedNodeName */
     kp_str os_name; /* spec.os.name */
     kp_str status_qos; /* status.qosClass as loaded ("" if absent) */
+    kp_str
+        gates; /* spec.schedulingGates' names as SchedulingGates prints them, "[a b]"; 0 = none */
     int32_t priority; /* effective priority after finalize */
     int32_t node; /* derived: index of the bound node, -1 if none */
     uint32_t pos_in_node; /* derived: index in nodes[node].pods */

@@ -232,6 +232,11 @@ kp_status kp__sched_config_build(kp_sched_config *c, const kp_cfg_pluginset *mp_
             for (uint8_t i = 0; i < n_tmp; i++)
                 if (tmp[i] == KP_PL_DEFAULT_PREEMPTION) c->postfilter_preemption = true;
         }
+        if (bit == KP_EP_PREENQUEUE) {
+            c->preenqueue_gates = false;
+            for (uint8_t i = 0; i < n_tmp; i++)
+                if (tmp[i] == KP_PL_SCHEDULING_GATES) c->preenqueue_gates = true;
+        }
     }
     return KP_OK;
 }

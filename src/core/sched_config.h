@@ -85,6 +85,7 @@ typedef struct kp_sched_config {
     uint8_t prefilter[KP_PL_COUNT], filter[KP_PL_COUNT], prescore[KP_PL_COUNT], score[KP_PL_COUNT];
     int32_t score_weight[KP_PL_COUNT]; /* indexed by plugin */
     bool postfilter_preemption; /* DefaultPreemption enabled at PostFilter */
+    bool preenqueue_gates; /* SchedulingGates enabled at PreEnqueue */
 
     /* NodeResourcesFitArgs */
     kp_strategy strategy;

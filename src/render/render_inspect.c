@@ -107,10 +107,10 @@ static kp_status render_tables(FILE *f, const kp_inspection *in) {
     if (st == KP_OK) st = kp_table_status(classes);
     if (st == KP_OK && s->pod_disruption_budgets) st = kp_table_status(pdbs);
     if (st == KP_OK) {
-        fprintf(f,
-                "Cluster: %zu nodes, %zu pods (%zu pending), %zu PriorityClasses, %zu "
-                "PodDisruptionBudgets\n\n",
-                s->nodes, s->pods, s->pending_pods, s->priority_classes, s->pod_disruption_budgets);
+        fprintf(f, "Cluster: %zu nodes, %zu pods (%zu pending", s->nodes, s->pods, s->pending_pods);
+        if (s->gated_pods) fprintf(f, ", %zu gated", s->gated_pods);
+        fprintf(f, "), %zu PriorityClasses, %zu PodDisruptionBudgets\n\n", s->priority_classes,
+                s->pod_disruption_budgets);
         kp_table_print(nodes, f);
         fprintf(f, "\n");
         kp_table_print(classes, f);
@@ -175,6 +175,7 @@ static void emit_summary(kp_emit *e, const kp_inspect_summary *s) {
     kp_emit_kv_int(e, "pendingPods", (int64_t)s->pending_pods);
     kp_emit_kv_int(e, "terminatingPods", (int64_t)s->terminating_pods);
     kp_emit_kv_int(e, "nominatedPods", (int64_t)s->nominated_pods);
+    kp_emit_kv_int(e, "gatedPods", (int64_t)s->gated_pods);
     kp_emit_kv_int(e, "priorityClasses", (int64_t)s->priority_classes);
     kp_emit_kv_int(e, "podDisruptionBudgets", (int64_t)s->pod_disruption_budgets);
     kp_emit_obj_end(e);

@@ -13,6 +13,7 @@ static const char *outcome_str(kp_sched_outcome o) {
     case KP_OUTCOME_BOUND: return "Bound";
     case KP_OUTCOME_NOMINATED: return "Nominated";
     case KP_OUTCOME_UNSCHEDULABLE: return "Unschedulable";
+    case KP_OUTCOME_GATED: return "SchedulingGated"; /* the pod's PodScheduled reason */
     }
     return "?";
 }
@@ -127,6 +128,7 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
     kp_emit_obj_begin(e);
     kp_emit_kv_str(e, "pod", pod_ref(cl, x->pod, ref, sizeof ref));
     kp_emit_kv_bool(e, "attempted", x->attempted);
+    if (x->pre_enqueue_message[0]) kp_emit_kv_str(e, "preEnqueue", x->pre_enqueue_message);
     if (x->prefilter_message[0]) kp_emit_kv_str(e, "preFilter", x->prefilter_message);
     if (x->nominated_node_first) kp_emit_kv_bool(e, "nominatedNodeFirst", true);
     if (x->selected_node >= 0)
@@ -214,6 +216,11 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
     char ref[512], txt[1024];
     fprintf(f, "\nExplain %s (priority %" PRId32 "):\n", pod_ref(cl, x->pod, ref, sizeof ref),
             kp_cluster_pod_priority(cl, x->pod));
+    if (!x->attempted && x->pre_enqueue_message[0]) {
+        fprintf(f, "  not queued: PreEnqueue rejected the pod (SchedulingGates): %s\n",
+                x->pre_enqueue_message);
+        return;
+    }
     if (!x->attempted) {
         fprintf(f,
                 "  not scheduled in this run (not pending for this scheduler, or already bound)\n");

@@ -18,6 +18,7 @@ void kp__explain_begin(kp_explain *e, uint32_t n_nodes) {
     e->nominated_first = false;
     e->text.len = 0;
     e->prefilter_msg = kp__textbuf_add(&e->text, "", NULL);
+    e->pre_enqueue_msg = KP_TEXT_NONE;
     e->enomem = e->prefilter_msg == KP_TEXT_NONE;
 }
 
@@ -64,6 +65,7 @@ bool kp_sched_explanation_get(const kp_sched *s, kp_sched_explanation *out) {
     out->pod = x->pod;
     out->attempted = x->attempted;
     out->prefilter_message = kp__textbuf_get(&x->text, x->prefilter_msg);
+    out->pre_enqueue_message = kp__textbuf_get(&x->text, x->pre_enqueue_msg);
     out->nominated_node_first = x->nominated_first;
     out->selected_node = x->selected;
     out->n_nodes = x->n_nodes;

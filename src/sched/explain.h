@@ -30,6 +30,7 @@ typedef struct kp_explain {
     uint32_t pod;
     bool attempted;
     size_t prefilter_msg; /* offset in `text`; PreFilter's joined reasons ("" if it passed) */
+    size_t pre_enqueue_msg; /* offset in `text`; PreEnqueue's rejection (KP_TEXT_NONE: none) */
     int32_t selected; /* chosen node or -1 */
     bool nominated_first; /* decided on the nominated node without a full pass */
     uint32_t n_nodes;

@@ -16,6 +16,7 @@
 #include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/pod_topology_spread_default.h"
+#include "sched/plugins/scheduling_gates.h"
 #include "sched/preempt/preempt.h"
 #include "sched/reasons.h"
 #include "sched/schedule_one.h"
@@ -249,6 +250,7 @@ kp_status kp_sched_explain(kp_sched *s, kp_index pod, kp_error *err) {
     if (!s->explain) return kp_error_set(err, KP_ENOMEM, "out of memory");
     s->explain->pod = (uint32_t)pod;
     s->explain->selected = -1;
+    s->explain->prefilter_msg = s->explain->pre_enqueue_msg = KP_TEXT_NONE;
     s->explain->nodes = kp__calloc(s->cl->n_nodes + 1, sizeof *s->explain->nodes);
     if (!s->explain->nodes) return kp_error_set(err, KP_ENOMEM, "out of memory");
     s->explain->n_nodes = s->cl->n_nodes;
@@ -282,6 +284,10 @@ static int queue_cmp(const void *a, const void *b) {
 kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err) {
     if (pod < 0 || (size_t)pod >= s->cl->n_pods)
         return kp_error_set(err, KP_EINVAL, "pod index %ld out of range", pod);
+    if (!kp__pre_enqueue_gates(s, &s->cl->pods[pod])) {
+        kp_status st = kp__sched_record_gated(s, (uint32_t)pod);
+        return st == KP_OK ? KP_OK : kp_error_set(err, st, "out of memory");
+    }
     bool changed = false;
     return kp__sched_attempt(s, (uint32_t)pod, &changed, err);
 }
@@ -295,18 +301,23 @@ kp_status kp_sched_run(kp_sched *s, kp_error *err) {
         kp__free(keys);
         return kp_error_set(err, KP_ENOMEM, "out of memory");
     }
+    /* gated pods (PreEnqueue rejected them) fill the key array from its end: they are
+     * reported after the run, in queue order, and never attempted */
+    uint32_t n_gated = 0;
     for (uint32_t i = 0; i < cl->n_pods; i++) {
         const kp_pod *p = &cl->pods[i];
         if (!is_pending(s, p)) continue;
-        keys[n].prio = p->priority;
-        keys[n].ts = p->creation_ts;
-        keys[n].src = p->src_index;
-        keys[n].idx = i;
-        n++;
+        bool gated = !kp__pre_enqueue_gates(s, p);
+        qkey *k = gated ? &keys[cl->n_pods - 1 - n_gated++] : &keys[n++];
+        k->prio = p->priority;
+        k->ts = p->creation_ts;
+        k->src = p->src_index;
+        k->idx = i;
     }
     qsort(keys, n, sizeof *keys, queue_cmp);
     for (uint32_t i = 0; i < n; i++) q[i] = keys[i].idx;
-    kp__free(keys);
+    qkey *gated = keys + cl->n_pods - n_gated;
+    qsort(gated, n_gated, sizeof *gated, queue_cmp);
     kp_status st = KP_OK;
     uint32_t max_rounds = s->until_settled ? n + 2 : 1;
     for (uint32_t round = 0; round < max_rounds; round++) {
@@ -319,8 +330,14 @@ kp_status kp_sched_run(kp_sched *s, kp_error *err) {
         }
         if (!changed) break;
     }
+    for (uint32_t i = 0; i < n_gated; i++)
+        if ((st = kp__sched_record_gated(s, gated[i].idx)) != KP_OK) {
+            kp_error_set(err, st, "out of memory");
+            goto out;
+        }
 out:
     kp__free(q);
+    kp__free(keys);
     return st;
 }
 

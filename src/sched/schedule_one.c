@@ -17,6 +17,7 @@
 #include "sched/framework.h"
 #include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"
+#include "sched/plugins/scheduling_gates.h"
 #include "sched/preempt/preempt.h"
 #include "sched/schedule_one.h"
 #include "sched/score.h"
@@ -348,6 +349,26 @@ static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_i
     kp__free(msg);
     if (st != KP_OK) kp_error_set(err, st, "out of memory");
     return st;
+}
+
+kp_status kp__sched_record_gated(kp_sched *s, uint32_t pod) {
+    kp_result_int *res = result_for(s, pod);
+    if (!res) return KP_ENOMEM;
+    res->pub.outcome = KP_OUTCOME_GATED;
+    res->pub.node = res->pub.nominated_node = -1;
+    kp_explain *x = s->explain;
+    if (x && x->pod == pod) { /* the plugin's status: fmt.Sprintf("...: %v", gate names) */
+        static const char lead[] = "waiting for scheduling gates: ";
+        const char *gates = kp__s(s->cl, s->cl->pods[pod].gates);
+        size_t len = sizeof lead + strlen(gates);
+        char *msg = kp__malloc(len);
+        if (!msg) return KP_ENOMEM;
+        snprintf(msg, len, "%s%s", lead, gates);
+        x->pre_enqueue_msg = kp__textbuf_add(&x->text, msg, NULL);
+        kp__free(msg);
+        if (x->pre_enqueue_msg == KP_TEXT_NONE) return KP_ENOMEM;
+    }
+    return set_message(res, KP_SCHEDULING_GATED_MESSAGE);
 }
 
 /* mirrors ScheduleOne's scheduling cycle for one pod over the current cluster state:

@@ -9,6 +9,9 @@
 
 /* One scheduling attempt of pod; *changed: bound or caused victims. */
 kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *err);
+/* The result of a pod PreEnqueue kept out of the queue (SchedulingGates): outcome GATED with the
+ * pod's SchedulingGated condition message; the pod is not attempted. KP_ENOMEM. */
+kp_status kp__sched_record_gated(kp_sched *s, uint32_t pod);
 /* mirrors numFeasibleNodesToFind */
 uint32_t kp__num_feasible_to_find(int32_t pct, uint32_t n_all);
 /* mirrors selectHost (reservoir sampling among the max total score) */
