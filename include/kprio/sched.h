@@ -50,14 +50,16 @@ typedef struct {
     uint64_t seed; /* PRNG seed (host ties, preemption offsets) */
     bool until_settled; /* victims terminate at once; retry until nothing changes */
     const char *compat; /* "1.35" etc. for older upstream behaviour; NULL = newest */
+    kp_index protect_pod; /* what-if (kprio why): this pod counts as covered by a PDB with no
+                           * disruptions left in every preemption of the run; -1 = none */
 } kp_sched_options;
 
-/* Defaults: every field zero / NULL. */
+/* Defaults: protect_pod -1, every other field zero / NULL. */
 void kp_sched_options_init(kp_sched_options *o);
 
 /* Creates a scheduler over a finalized cluster (borrowed; must outlive the scheduler). cfg may
  * be NULL (default profile); it is copied. Errors: KP_EINVAL (cluster not finalized, bad
- * compat version), KP_ENOMEM. */
+ * compat version, protect_pod out of range), KP_ENOMEM. */
 kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sched_options *opt,
                        kp_sched **out, kp_error *err);
 /* Releases the scheduler. NULL is a no-op. */
@@ -98,6 +100,8 @@ typedef struct {
     const kp_index *victim_nodes; /* node each victim was preempted on */
     int32_t pdb_violations;
     const char *message; /* "" when bound */
+    const char *decided_by; /* step of the node-choice cascade that picked nominated_node
+                             * ("fewest PDB violations", ...); "" when not nominated */
 } kp_sched_pod_result;
 
 size_t kp_sched_result_count(const kp_sched *s);

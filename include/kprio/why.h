@@ -22,7 +22,7 @@ typedef struct {
     bool preempted;
     kp_index preemptor, node;
     int32_t pod_priority, preemptor_priority;
-    const char *decided_by; /* "" when unknown */
+    const char *decided_by; /* cascade step that chose the node in the run ("" when unknown) */
     size_t n_victims;
     const kp_index *victims; /* every victim of the preemptor, most important first */
     int pdb_violations;
@@ -37,19 +37,18 @@ typedef struct kp_why kp_why;
 
 /* Answers `why` for pod (index, kp_cluster_find_pod) of run_cl. The schedule is simulated on
  * run_cl exactly as kp_sched_run does (o's config, seed and compat; queue order, bindings and
- * nominations visible to later pods), which binds pods in run_cl. The baseline decision (names,
- * cascade step) and the what-if "a PodDisruptionBudget with no disruptions left covers the pod"
- * are evaluated with kp_preemption_new and o on `snapshot`: the same inputs loaded again,
- * untouched, so pod indices agree. o NULL: kp_preempt_options_init. *out (kp_why_free)
- * owns the answer. Errors: those of kp_sched_new, kp_sched_run and kp_preemption_new,
- * KP_EINVAL (snapshot has other pods than run_cl), KP_ENOMEM. */
+ * nominations visible to later pods), which binds pods in run_cl; the answer (preemptor, node,
+ * victims, cascade step) is the preemptor's decision in that run. The what-if "a
+ * PodDisruptionBudget with no disruptions left covers the pod" replays the same run on
+ * `snapshot` (the same inputs loaded again, so pod indices agree; it is scheduled too) with that
+ * protection in every preemption (kp_sched_options.protect_pod), so the pods placed before the
+ * preemptor's attempt are there when it decides. o NULL: kp_preempt_options_init (only config,
+ * seed and compat are read). *out (kp_why_free) owns the answer. Errors: those of kp_sched_new
+ * and kp_sched_run, KP_EINVAL (snapshot has other pods than run_cl), KP_ENOMEM. */
 kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod,
                           const kp_preempt_options *o, kp_why **out, kp_error *err);
 /* The answer; its arrays live as long as w. */
 const kp_why_answer *kp_why_get(const kp_why *w);
-/* The baseline decision on the snapshot, which names the answer's pods and nodes for
- * kp_render_why; NULL when the pod is not preempted. */
-const kp_preemption *kp_why_names(const kp_why *w);
 void kp_why_free(kp_why *w);
 
 #ifdef __cplusplus

@@ -60,6 +60,7 @@ struct kp_sched {
     kp_str sched_name; /* interned profile name (UINT32_MAX if absent in the cluster) */
     bool until_settled;
     kp_preempt_compat preempt_compat; /* --compat VERSION, parsed once by kp_sched_new */
+    int32_t protect_pod; /* what-if PDB for every preemption (kp_sched_options), -1 = none */
 
     uint32_t *order; /* zone round-robin node order (node_tree) */
     uint32_t n_order;

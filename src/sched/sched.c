@@ -86,7 +86,10 @@ out:
 
 /* ================================================================ create / free */
 
-void kp_sched_options_init(kp_sched_options *o) { memset(o, 0, sizeof *o); }
+void kp_sched_options_init(kp_sched_options *o) {
+    memset(o, 0, sizeof *o);
+    o->protect_pod = -1;
+}
 
 static int find_res(kp_cluster *cl, const char *name) {
     kp_str id = kp__intern_find(&cl->strs, name, strlen(name));
@@ -119,6 +122,12 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
                             "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)",
                             o.compat);
     }
+    if (o.protect_pod >= (kp_index)cl->n_pods) {
+        kp__free(s);
+        return kp_error_set(err, KP_EINVAL, "scheduler: protect_pod %ld out of range",
+                            o.protect_pod);
+    }
+    s->protect_pod = o.protect_pod < 0 ? -1 : (int32_t)o.protect_pod;
     const char *name = o.scheduler_name ? o.scheduler_name : s->cfg.scheduler_name;
     s->sched_name = kp__intern_find(&cl->strs, name, strlen(name));
 

@@ -94,6 +94,7 @@ static kp_result_int *result_for(kp_sched *s, uint32_t pod) {
     r->pub.priority = s->cl->pods[pod].priority;
     r->pub.node = r->pub.nominated_node = -1;
     r->pub.message = "";
+    r->pub.decided_by = "";
     s->res_of_pod[pod] = (int32_t)s->n_res++;
     return r;
 }
@@ -281,6 +282,7 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
     kp_preempt_opts o;
     kp__preempt_opts_default(&o);
     o.compat = s->preempt_compat;
+    o.protect_pod = s->protect_pod;
     kp_preempt_result pr;
     memset(&pr, 0, sizeof pr);
     kp_status st = kp__preempt_postfilter_ex(s, c, pod, s->statuses, explain, &o, &pr, err);
@@ -306,6 +308,7 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
         if (st == KP_OK) {
             res->pub.outcome = KP_OUTCOME_NOMINATED;
             res->pub.nominated_node = pr.node;
+            res->pub.decided_by = pr.decided_by ? pr.decided_by : "";
             res->pub.pdb_violations += pr.pdb_violations;
             st = add_victims(res, pr.victims, pr.n_victims, pr.node);
             if (st != KP_OK) kp_error_set(err, st, "out of memory");
@@ -381,6 +384,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     kp_result_int *res = result_for(s, pod);
     if (!res) return kp_error_set(err, KP_ENOMEM, "out of memory");
     res->attempts++;
+    res->pub.decided_by = ""; /* set again when this attempt nominates */
     if (explain) kp__explain_begin(s->explain, nn);
     memset(s->has_status, 0, nn + 1);
     s->n_statuses = 0;

@@ -1,6 +1,7 @@
-/* `kprio why` (kprio/why.h): the schedule simulated as `kprio schedule` does, then what-ifs with
- * the public preemption API against the snapshot as loaded: the baseline decision, and a
- * PodDisruptionBudget with no disruptions left covering the pod. Public API only. */
+/* `kprio why` (kprio/why.h): the schedule simulated as `kprio schedule` does, then the what-if
+ * "a PodDisruptionBudget with no disruptions left covers the pod" as the same run replayed on the
+ * snapshot with that protection in every preemption: pods bound, nominated or preempted before
+ * the preemptor's attempt are there when it decides, as in the run. Public API only. */
 #include <string.h>
 
 #include "kprio/preempt.h"
@@ -9,12 +10,18 @@
 
 struct kp_why {
     kp_why_answer a;
-    kp_preemption *names; /* the baseline decision on the snapshot */
     kp_index *victims, *alt_victims;
 };
 
+/* A copy of r's victims (the answer outlives the scheduler the result borrows from). */
+static kp_status copy_victims(const kp_sched_pod_result *r, kp_index **out) {
+    if (!(*out = kp_malloc((r->n_victims ? r->n_victims : 1) * sizeof **out))) return KP_ENOMEM;
+    for (size_t k = 0; k < r->n_victims; k++) (*out)[k] = r->victims[k];
+    return KP_OK;
+}
+
 /* The preemptor that makes `pod` a victim in the simulated schedule (none: a stays "not
- * preempted"). KP_ENOMEM. */
+ * preempted"), the node, its victims and the cascade step that chose the node. KP_ENOMEM. */
 static kp_status find_preemptor(const kp_sched *s, kp_index pod, kp_why *w) {
     kp_why_answer *a = &w->a;
     size_t i;
@@ -26,59 +33,49 @@ static kp_status find_preemptor(const kp_sched *s, kp_index pod, kp_why *w) {
     a->preemptor_priority = r->priority;
     a->node = r->nominated_node >= 0 ? r->nominated_node : r->node;
     a->pdb_violations = r->pdb_violations;
-    /* the answer outlives the scheduler the result borrows from: keep a copy of the victims */
-    if (!(w->victims = kp_malloc((r->n_victims ? r->n_victims : 1) * sizeof *w->victims)))
-        return KP_ENOMEM;
-    for (size_t k = 0; k < r->n_victims; k++) w->victims[k] = r->victims[k];
+    a->decided_by = r->decided_by ? r->decided_by : "";
+    if (copy_victims(r, &w->victims) != KP_OK) return KP_ENOMEM;
     a->victims = w->victims;
     a->n_victims = r->n_victims;
     return KP_OK;
 }
 
-/* What-if: `pod` covered by a PDB with no disruptions left. An evaluation that fails for another
- * reason than memory leaves the what-if unevaluated. KP_ENOMEM. */
-static kp_status what_if_pdb(kp_cluster *cl, kp_index pod, const kp_preempt_options *po,
-                             kp_why *w) {
-    kp_why_answer *a = &w->a;
-    kp_preemption *alt = NULL;
-    kp_preempt_options pp = *po;
-    pp.protect_pod = pod;
-    kp_error err;
-    kp_error_clear(&err);
-    kp_status st = kp_preemption_new(cl, a->preemptor, &pp, &alt, &err);
-    if (st != KP_OK) return st == KP_ENOMEM ? KP_ENOMEM : KP_OK;
-    a->pdb_evaluated = true;
-    size_t n = kp_preemption_victim_count(alt);
-    bool still = false;
-    if (!(w->alt_victims = kp_malloc((n ? n : 1) * sizeof *w->alt_victims))) {
-        kp_preemption_free(alt);
-        return KP_ENOMEM;
+/* The preemptor's result in a run (NULL when it was not attempted). */
+static const kp_sched_pod_result *result_of(const kp_sched *s, kp_index pod) {
+    for (size_t i = 0; i < kp_sched_result_count(s); i++) {
+        const kp_sched_pod_result *r = kp_sched_result(s, i);
+        if (r && r->pod == pod) return r;
     }
-    for (size_t i = 0; i < n; i++) {
-        w->alt_victims[i] = kp_preemption_victim(alt, i);
-        if (w->alt_victims[i] == pod) still = true;
-    }
-    a->pdb_spares = !still;
-    a->pdb_alt_node =
-        kp_preemption_outcome(alt) == KP_PREEMPTION_NOMINATED ? kp_preemption_node(alt) : -1;
-    a->alt_victims = w->alt_victims;
-    a->n_alt_victims = n;
-    kp_preemption_free(alt);
-    return KP_OK;
+    return NULL;
 }
 
-/* The what-ifs on the untouched snapshot (indices are identical: same inputs, same load order). */
-static kp_status what_ifs(kp_cluster *snapshot, kp_index pod, const kp_preempt_options *po,
-                          kp_why *w, kp_error *err) {
+/* What-if: the same run on the snapshot, `pod` covered by a PDB with no disruptions left in
+ * every preemption. The pod is spared when nobody preempts it then; the preemptor's own result
+ * says where it goes and whom it preempts instead. */
+static kp_status what_if_pdb(kp_cluster *snapshot, kp_index pod, const kp_preempt_options *po,
+                             kp_why *w, kp_error *err) {
     kp_why_answer *a = &w->a;
-    /* the baseline decision on the snapshot (names, cascade step) */
-    kp_status st = kp_preemption_new(snapshot, a->preemptor, po, &w->names, err);
-    if (st != KP_OK) return st;
-    if (kp_preemption_node(w->names) == a->node) a->decided_by = kp_preemption_decided_by(w->names);
-    if ((st = what_if_pdb(snapshot, pod, po, w)) != KP_OK)
-        return kp_error_set(err, st, "out of memory");
-    a->pod_priority = kp_cluster_pod_priority(snapshot, pod);
-    return KP_OK;
+    kp_sched_options so;
+    kp_sched_options_init(&so);
+    so.seed = po->seed;
+    so.compat = po->compat;
+    so.protect_pod = pod;
+    kp_sched *s = NULL;
+    kp_status st = kp_sched_new(snapshot, po->config, &so, &s, err);
+    if (st == KP_OK) st = kp_sched_run(s, err);
+    const kp_sched_pod_result *r = st == KP_OK ? result_of(s, a->preemptor) : NULL;
+    if (r) {
+        size_t i;
+        a->pdb_evaluated = true;
+        a->pdb_spares = kp_sched_result_find_preemptor(s, pod, &i) != KP_OK;
+        a->pdb_alt_node = r->outcome == KP_OUTCOME_NOMINATED ? r->nominated_node : -1;
+        if ((st = copy_victims(r, &w->alt_victims)) != KP_OK)
+            kp_error_set(err, st, "out of memory");
+        a->alt_victims = w->alt_victims;
+        a->n_alt_victims = w->alt_victims ? r->n_victims : 0;
+    }
+    kp_sched_free(s);
+    return st;
 }
 
 kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod,
@@ -94,6 +91,7 @@ kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod
     memset(w, 0, sizeof *w);
     w->a.preemptor = w->a.node = w->a.pdb_alt_node = -1;
     w->a.decided_by = "";
+    w->a.pod_priority = kp_cluster_pod_priority(snapshot, pod);
     kp_sched_options so;
     kp_sched_options_init(&so);
     so.seed = po.seed;
@@ -104,7 +102,7 @@ kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod
     if (st == KP_OK && (st = find_preemptor(s, pod, w)) != KP_OK)
         kp_error_set(err, st, "out of memory");
     kp_sched_free(s);
-    if (st == KP_OK && w->a.preempted) st = what_ifs(snapshot, pod, &po, w, err);
+    if (st == KP_OK && w->a.preempted) st = what_if_pdb(snapshot, pod, &po, w, err);
     if (st != KP_OK) {
         kp_why_free(w);
         return st;
@@ -115,12 +113,9 @@ kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod
 
 const kp_why_answer *kp_why_get(const kp_why *w) { return &w->a; }
 
-const kp_preemption *kp_why_names(const kp_why *w) { return w->names; }
-
 void kp_why_free(kp_why *w) {
     if (!w) return;
     kp_free(w->victims);
     kp_free(w->alt_victims);
-    kp_preemption_free(w->names);
     kp_free(w);
 }

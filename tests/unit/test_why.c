@@ -52,7 +52,38 @@ KT_TEST(why_answers_the_golden_case) {
     KT_CHECK(a->pdb_evaluated && a->pdb_spares);
     KT_CHECK_INT(a->n_alt_victims, 1);
     KT_CHECK_INT(a->alt_victims[0], kp_cluster_find_pod(snap, "default/low-pod2"));
-    KT_CHECK(kp_why_names(w) != NULL);
+    kp_why_free(w);
+    kp_cluster_free(run);
+    kp_cluster_free(snap);
+}
+
+/* Two preemptors in one run (tests/golden/preempt-why-two-preemptors): the PDB what-if replays
+ * the run, so "first"'s nomination and its terminating victim "z" are there when "second"
+ * decides. */
+KT_TEST(why_what_if_replays_the_run_up_to_the_decision) {
+    const char *path = "tests/golden/preempt-why-two-preemptors/cluster.yaml";
+    kp_cluster *run = load(path), *snap = load(path);
+    KT_CHECK(run && snap);
+    if (!run || !snap) return;
+    kp_why *w = NULL;
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_why_evaluate(run, snap, kp_cluster_find_pod(run, "default/t"), NULL, &w, &err),
+                 KP_OK);
+    const kp_why_answer *a = w ? kp_why_get(w) : NULL;
+    KT_CHECK(a && a->preempted);
+    if (a) {
+        KT_CHECK_INT(a->preemptor, kp_cluster_find_pod(snap, "default/second"));
+        KT_CHECK_STR(a->decided_by, "only candidate");
+        KT_CHECK_INT(a->n_victims, 2);
+        KT_CHECK(a->pdb_evaluated && a->pdb_spares);
+        KT_CHECK_INT(a->pdb_alt_node, kp_cluster_find_node(snap, "node-1"));
+        KT_CHECK_INT(a->n_alt_victims, 2);
+        if (a->n_alt_victims == 2) {
+            KT_CHECK_INT(a->alt_victims[0], kp_cluster_find_pod(snap, "default/a"));
+            KT_CHECK_INT(a->alt_victims[1], kp_cluster_find_pod(snap, "default/z"));
+        }
+    }
     kp_why_free(w);
     kp_cluster_free(run);
     kp_cluster_free(snap);
@@ -106,5 +137,6 @@ KT_TEST(why_allocation_failures_are_enomem) {
     KT_CHECK(hit > 0);
 }
 
-KT_MAIN(KT_CASE(why_answers_the_golden_case), KT_CASE(why_snapshot_must_hold_the_same_pods),
-        KT_CASE(why_allocation_failures_are_enomem))
+KT_MAIN(KT_CASE(why_answers_the_golden_case),
+        KT_CASE(why_what_if_replays_the_run_up_to_the_decision),
+        KT_CASE(why_snapshot_must_hold_the_same_pods), KT_CASE(why_allocation_failures_are_enomem))
