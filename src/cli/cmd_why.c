@@ -16,8 +16,55 @@
 #include "kprio/why.h"
 
 static const char *why_usage =
-    "kprio why NAMESPACE/NAME -f FILE... [--config FILE] [--seed N] [--compat VERSION] "
+    "kprio why [NAMESPACE/]NAME -f FILE... [--config FILE] [--seed N] [--compat VERSION] "
     "[-o table|json|yaml] [--max-input-bytes N]";
+
+/* Levenshtein distance of a and b, or more than `cap` (then cap + 1) without finishing. */
+static size_t edit_distance(const char *a, const char *b, size_t cap, size_t *row) {
+    size_t la = strlen(a), lb = strlen(b);
+    if ((la > lb ? la - lb : lb - la) > cap) return cap + 1;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0], best = row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t v = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < v) v = up + 1;
+            if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+            row[j] = v;
+            diag = up;
+            if (v < best) best = v;
+        }
+        if (best > cap) return cap + 1;
+    }
+    return row[lb];
+}
+
+/* The pod to suggest for a NAMESPACE/NAME that is not in the input: the same name in another
+ * namespace (first in load order), else the closest NAMESPACE/NAME by edit distance (at most a
+ * third of its length, at least 2; ties: first in load order). -1 when none is close. */
+static kp_index closest_pod(const kp_cluster *cl, const char *ref, const char *name) {
+    size_t n = kp_cluster_pod_count(cl);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(kp_cluster_pod_name(cl, (kp_index)i), name) == 0) return (kp_index)i;
+    size_t len = strlen(ref), cap = len / 3 > 2 ? len / 3 : 2;
+    size_t *row = kp_malloc((len + cap + 2) * sizeof *row);
+    char *buf = kp_malloc(len + cap + 2);
+    kp_index best = -1;
+    for (size_t i = 0; row && buf && i < n; i++) {
+        const char *ns = kp_cluster_pod_namespace(cl, (kp_index)i);
+        const char *pn = kp_cluster_pod_name(cl, (kp_index)i);
+        size_t nl = strlen(ns), pl = strlen(pn);
+        if (nl + 1 + pl > len + cap) continue; /* too far by length alone */
+        snprintf(buf, len + cap + 2, "%s/%s", ns, pn);
+        size_t d = edit_distance(ref, buf, cap, row);
+        if (d <= cap) best = (kp_index)i, cap = d ? d - 1 : 0;
+        if (d == 0) break;
+    }
+    kp_free(row);
+    kp_free(buf);
+    return best;
+}
 
 /* The command proper; the caller owns the common options (-f list) and frees them. */
 static int run_why(kp_cli_common *common, int argc, char **argv) {
@@ -29,6 +76,8 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
                 "usage: %s\n\nFor a pod that would be a preemption victim when the pending pods "
                 "are\n"
                 "scheduled: which preemptor, on which node, and what would have spared it.\n"
+                "NAME alone is default/NAME (as kubectl without -n); a pod not in the input is\n"
+                "an error that suggests the closest NAMESPACE/NAME.\n"
                 "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write\n"
                 "error), 2 usage error (unknown option, missing or bad option value).\n",
                 why_usage);
@@ -63,6 +112,11 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
         }
     }
     if (!target) return kp_cli_usage_error("why", why_usage, "missing NAMESPACE/NAME");
+    /* NAME alone is in the namespace "default", as kubectl reads it without -n */
+    size_t ref_len = strlen(target) + sizeof "default/";
+    char *ref = kp_malloc(ref_len);
+    if (!ref) return kp_cli_print_status(KP_ENOMEM);
+    snprintf(ref, ref_len, "%s%s", strchr(target, '/') ? "" : "default/", target);
     if (common->n_files == 0) return kp_cli_usage_error("why", why_usage, "missing -f FILE");
 
     kp_error err;
@@ -78,9 +132,14 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
     }
     /* the run binds pods in run_cl; the what-ifs read what_cl, the same inputs untouched */
     if (!(run_cl = kp_cli_load(common)) || !(what_cl = kp_cli_load(common))) goto out;
-    kp_index pod = kp_cluster_find_pod(run_cl, target);
+    kp_index pod = kp_cluster_find_pod(run_cl, ref);
     if (pod < 0) {
-        kp_cli_eprintf("kprio: why: no pod %s in the input", target);
+        kp_index near = closest_pod(run_cl, ref, strchr(ref, '/') + 1);
+        if (near < 0) kp_cli_eprintf("kprio: why: no pod %s in the input", ref);
+        else
+            kp_cli_eprintf("kprio: why: no pod %s in the input; did you mean %s/%s?", ref,
+                           kp_cluster_pod_namespace(run_cl, near),
+                           kp_cluster_pod_name(run_cl, near));
         goto out;
     }
     kp_preempt_options po;
@@ -92,12 +151,13 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
         kp_cli_print_error(&err);
         goto out;
     }
-    if (kp_render_why(stdout, kp_why_get(w), what_cl, target, common->out) != KP_OK) {
+    if (kp_render_why(stdout, kp_why_get(w), what_cl, ref, common->out) != KP_OK) {
         kp_cli_print_status(KP_ENOMEM);
         goto out;
     }
     rc = KP_EXIT_OK;
 out:
+    kp_free(ref);
     kp_why_free(w);
     kp_sched_config_free(cfg);
     kp_cluster_free(run_cl);
