@@ -107,10 +107,12 @@ static kp_status render_tables(FILE *f, const kp_inspection *in) {
     if (st == KP_OK) st = kp_table_status(classes);
     if (st == KP_OK && s->pod_disruption_budgets) st = kp_table_status(pdbs);
     if (st == KP_OK) {
-        fprintf(f, "Cluster: %zu nodes, %zu pods (%zu pending", s->nodes, s->pods, s->pending_pods);
+        fprintf(f, "Cluster: %zu node%s, %zu pod%s (%zu pending", s->nodes,
+                s->nodes == 1 ? "" : "s", s->pods, s->pods == 1 ? "" : "s", s->pending_pods);
         if (s->gated_pods) fprintf(f, ", %zu gated", s->gated_pods);
-        fprintf(f, "), %zu PriorityClasses, %zu PodDisruptionBudgets\n\n", s->priority_classes,
-                s->pod_disruption_budgets);
+        fprintf(f, "), %zu PriorityClass%s, %zu PodDisruptionBudget%s\n\n", s->priority_classes,
+                s->priority_classes == 1 ? "" : "es", s->pod_disruption_budgets,
+                s->pod_disruption_budgets == 1 ? "" : "s");
         kp_table_print(nodes, f);
         fprintf(f, "\n");
         kp_table_print(classes, f);

@@ -1,7 +1,9 @@
 /* The SchedulePlan of `kprio schedule` (docs/schedule.md): a kubectl-style table or a
  * kprio/v1alpha1 SchedulePlan document, plus the --explain section; on the public API only. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kprio/emit.h"
 #include "kprio/preempt.h"
@@ -43,6 +45,16 @@ static void preempt_reasons(const kp_sched *s, size_t i, size_t n, char *buf, si
                                 kp_sched_explain_preemption_reason(s, i, r));
 }
 
+/* Upstream's PostFilter text says "preempting 1 victims"; the human output says "1 victim"
+ * (JSON and YAML keep upstream's exact string). The length of msg to print, then the plural's
+ * "s" is left out. */
+static int human_len(const char *msg) {
+    static const char tail[] = " preempting 1 victims";
+    size_t len = strlen(msg), tl = sizeof tail - 1;
+    if (len >= tl && strcmp(msg + len - tl, tail) == 0) len--;
+    return len > INT_MAX ? INT_MAX : (int)len;
+}
+
 /* ---------------------------------------------------------------- plan */
 
 static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
@@ -80,6 +92,11 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
 }
 
 static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
+    if (kp_sched_result_count(s) == 0) {
+        fprintf(f, "No pending pods to schedule: every pod is bound, finished or being deleted, "
+                   "or names another spec.schedulerName.\n");
+        return KP_OK;
+    }
     kp_table *t = kp_table_new(5);
     kp_table_add(t, "POD");
     kp_table_add(t, "PRIORITY");
@@ -108,10 +125,10 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
                     (size_t)snprintf(msg + off, sizeof msg - off, " (%" PRId32 " PDB violation%s)",
                                      r->pdb_violations, r->pdb_violations == 1 ? "" : "s");
             if (off < sizeof msg && r->message[0])
-                snprintf(msg + off, sizeof msg - off, "; %s", r->message);
+                snprintf(msg + off, sizeof msg - off, "; %.*s", human_len(r->message), r->message);
             kp_table_add(t, msg);
         } else {
-            kp_table_add(t, r->message);
+            kp_table_addf(t, "%.*s", human_len(r->message), r->message);
         }
     }
     kp_status st = kp_table_print(t, f); /* prints nothing when it failed */
@@ -273,7 +290,7 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
         if (pr.node >= 0) fprintf(f, " %s", kp_cluster_node_name(cl, pr.node));
         if (pr.decided_by[0]) fprintf(f, " (decided by: %s)", pr.decided_by);
         fprintf(f, "\n");
-        if (pr.message[0]) fprintf(f, "    %s\n", pr.message);
+        if (pr.message[0]) fprintf(f, "    %.*s\n", human_len(pr.message), pr.message);
         for (size_t i = 0; i < pr.n_nodes; i++) {
             kp_sched_preemption_node pn;
             if (kp_sched_explain_preemption_node_get(s, i, &pn) != KP_OK) continue;
