@@ -55,8 +55,9 @@ void kp_preempt_options_init(kp_preempt_options *o);
 
 typedef enum {
     KP_PREEMPTION_NOMINATED = 0, /* a node was chosen; victims listed */
-    KP_PREEMPTION_NOT_ELIGIBLE, /* preemptionPolicy Never, or a victim still terminating on
-                                 * the pod's nominated node */
+    KP_PREEMPTION_NOT_ELIGIBLE, /* preemptionPolicy Never, a victim still terminating on the
+                                 * pod's nominated node, or scheduling gates (the pod is never
+                                 * queued: "not eligible: waiting for scheduling gates: [a]") */
     KP_PREEMPTION_NO_CANDIDATES, /* no node helps; message says why per node */
     KP_PREEMPTION_NOT_NEEDED /* the pod fits on some node: it would simply be bound */
 } kp_preemption_verdict;

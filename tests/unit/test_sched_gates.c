@@ -3,6 +3,7 @@
  * "waiting for scheduling gates: [foo bar]") through the scheduler, and the queue's consequences:
  * a gated pod is never attempted, never preempts, is reported SchedulingGated after the attempted
  * pods, and a profile without the plugin schedules it like any pod. */
+#include "kprio/preempt.h"
 #include "test_sched_util.h"
 
 #define NODE(name, cpu)                                             \
@@ -89,6 +90,26 @@ KT_TEST(gates_profile_without_the_plugin_schedules_gated_pods) {
     kp_cluster_free(cl);
 }
 
+KT_TEST(gates_preemption_what_if_of_a_gated_pod_is_not_eligible) {
+    kp_cluster *cl = ts_load(CLUSTER);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_preemption *p = NULL;
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_preemption_new(cl, kp_cluster_find_pod(cl, "default/gated"), NULL, &p, &err),
+                 KP_OK);
+    if (p) {
+        KT_CHECK_INT(kp_preemption_outcome(p), KP_PREEMPTION_NOT_ELIGIBLE);
+        KT_CHECK_INT(kp_preemption_victim_count(p), 0);
+        KT_CHECK_STR(kp_preemption_message(p),
+                     "not eligible: waiting for scheduling gates: [foo bar]");
+    }
+    kp_preemption_free(p);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(gates_pod_without_gates_is_queued_pod_with_gates_is_not),
         KT_CASE(gates_schedule_one_does_not_attempt_a_gated_pod),
-        KT_CASE(gates_profile_without_the_plugin_schedules_gated_pods))
+        KT_CASE(gates_profile_without_the_plugin_schedules_gated_pods),
+        KT_CASE(gates_preemption_what_if_of_a_gated_pod_is_not_eligible))

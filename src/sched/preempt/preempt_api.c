@@ -11,6 +11,7 @@
 #include "kprio/preempt.h"
 #include "sched/cycle.h"
 #include "sched/framework.h"
+#include "sched/plugins/scheduling_gates.h"
 #include "sched/preempt/preempt.h"
 
 struct kp_preemption {
@@ -170,6 +171,22 @@ kp_status kp_preemption_new(kp_cluster *cl, kp_index pod, const kp_preempt_optio
         kp__cycle_free(c);
         kp_preemption_free(p);
         return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
+    }
+    if (!kp__pre_enqueue_gates(p->s, &cl->pods[pod])) {
+        /* a gated pod never leaves PreEnqueue: no scheduling attempt, so no PostFilter */
+        p->verdict = KP_PREEMPTION_NOT_ELIGIBLE;
+        if (kp__preempt_set_message(&p->r, "not eligible: waiting for scheduling gates: %s",
+                                    kp__s(cl, cl->pods[pod].gates)) != KP_OK) {
+            kp__cycle_free(c);
+            kp_preemption_free(p);
+            return kp_error_set(err, KP_ENOMEM, "preempt: out of memory");
+        }
+        p->r.node = -1;
+        p->r.decided_by = "";
+        kp__cycle_free(c);
+        fill_info(p);
+        *out = p;
+        return KP_OK;
     }
     if (p->fit_node >= 0) {
         p->verdict = KP_PREEMPTION_NOT_NEEDED;
