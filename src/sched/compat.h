@@ -24,5 +24,9 @@ static inline bool kp__compat_generic_taint_reason(uint16_t minor) { return mino
 /* DynamicResources is in the default profile (DynamicResourceAllocation on by default, GA in
  * v1.34.0): its PostFilter runs before DefaultPreemption. */
 static inline bool kp__compat_dra_default(uint16_t minor) { return minor >= 34; }
+/* ImageLocality scores image volumes' images (PR #130231, v1.36.0) ... */
+static inline bool kp__compat_image_volumes(uint16_t minor) { return minor >= 36; }
+/* ... and counts them in calculatePriority's maximum threshold (PR #138951, v1.37). */
+static inline bool kp__compat_image_volume_threshold(uint16_t minor) { return minor >= 37; }
 
 #endif

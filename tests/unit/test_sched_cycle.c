@@ -147,6 +147,45 @@ KT_TEST(balanced_allocation_scores_the_change_in_balance) {
     kp_cluster_free(cl);
 }
 
+KT_TEST(image_locality_counts_image_volumes) {
+    /* PR #130231 (v1.36): ImageLocality scores image volumes' images; PR #138951 (v1.37): they
+     * count in the maximum threshold too. n1 has the volume's image (500 MB, on 1 of 2 nodes:
+     * 250 MB scaled); the container's image is on no node. */
+    const char *y =
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus:\n  allocatable: "
+        "{cpu: 4, memory: 4Gi, pods: 110}\n  images: [{names: [\"registry.example.com/model:v1\"],"
+        " sizeBytes: 524288000}]\n"
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\nstatus: {allocatable: {cpu: 4, "
+        "memory: 4Gi, pods: 110}}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  "
+        "containers: [{name: c, image: busybox}]\n  volumes: [{name: model, image: {reference: "
+        "registry.example.com/model:v1}}, {name: tmp, emptyDir: {}}]\n";
+    kp_cluster *cl = ts_load(y);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    const kp_pod *p = &cl->pods[kp_cluster_find_pod(cl, "default/p")];
+    KT_CHECK_INT(p->n_image_volumes, 1);
+    KT_CHECK_INT(p->n_volumes, 1); /* the emptyDir, for eviction; the image volume is apart */
+    const char *names[] = {"n1", "n2"};
+    const char *compat[] = {NULL, "1.36", "1.35"};
+    /* 100 * (250 - 23) / (1000 * images - 23) MB: 2 images (container + volume) in 1.37, the
+     * container only in 1.36; 1.35 scores no volume */
+    const int64_t want_n1[] = {100 * 227 / 1977, 100 * 227 / 977, 0};
+    for (int k = 0; k < 3; k++) {
+        kp_sched *s = compat[k] ? ts_sched_compat(cl, compat[k]) : ts_sched(cl, NULL, 0);
+        KT_CHECK(s != NULL);
+        if (!s) continue;
+        uint32_t nodes[2];
+        int64_t out[2] = {-1, -1};
+        nodes_of(s, names, 2, nodes);
+        KT_CHECK(kp__score_plugin(s, KP_PL_IMAGE_LOCALITY, p, nodes, 2, out));
+        KT_CHECK_INT(out[0], want_n1[k]);
+        KT_CHECK_INT(out[1], 0);
+        kp_sched_free(s);
+    }
+    kp_cluster_free(cl);
+}
+
 KT_TEST(most_allocated_and_rtcr_from_config) {
     const char *y = NODE("n1", "4000m", "10000", "") NODE("n2", "6000m", "10000", "")
         POD("p", "{containers: [" CT("3000m", "5000") "]}");
@@ -414,9 +453,10 @@ KT_TEST(config_selects_profile_by_scheduler_name) {
 KT_MAIN(KT_CASE(queue_order_priority_then_creation), KT_CASE(node_tree_zone_round_robin),
         KT_CASE(least_allocated_and_balanced_scores),
         KT_CASE(balanced_allocation_scores_the_change_in_balance),
-        KT_CASE(most_allocated_and_rtcr_from_config), KT_CASE(taint_toleration_score_reversed),
-        KT_CASE(preferred_node_affinity_picks_heaviest), KT_CASE(select_host_ties_follow_seed),
-        KT_CASE(bindings_visible_to_later_pods), KT_CASE(nominated_node_is_tried_first),
+        KT_CASE(image_locality_counts_image_volumes), KT_CASE(most_allocated_and_rtcr_from_config),
+        KT_CASE(taint_toleration_score_reversed), KT_CASE(preferred_node_affinity_picks_heaviest),
+        KT_CASE(select_host_ties_follow_seed), KT_CASE(bindings_visible_to_later_pods),
+        KT_CASE(nominated_node_is_tried_first),
         KT_CASE(next_start_index_advances_by_processed_nodes),
         KT_CASE(until_settled_binds_preemptor), KT_CASE(config_default_weights_and_lists),
         KT_CASE(config_disable_star_and_weights), KT_CASE(config_errors_name_file_and_field),
