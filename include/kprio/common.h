@@ -72,8 +72,8 @@ void kp_free(void *p);
 const char *kp_version(void);
 /* The upstream Kubernetes release line whose decisions kprio reproduces by default
  * (kube-scheduler, kubelet); older lines' differences are selected with a compat option
- * (docs/schedule.md, docs/preemption.md). */
-#define KP_KUBERNETES_VERSION "1.36"
+ * (docs/upstream.md lists them, with the upstream file each module mirrors). */
+#define KP_KUBERNETES_VERSION "1.37"
 
 #ifdef __cplusplus
 }

@@ -49,9 +49,9 @@ typedef struct {
     const char *scheduler_name; /* profile to serve; NULL = the config's (default-scheduler) */
     uint64_t seed; /* PRNG seed (host ties, preemption offsets) */
     bool until_settled; /* victims terminate at once; retry until nothing changes */
-    const char *compat; /* "1.35" etc. for older upstream behaviour; NULL = newest */
     kp_index protect_pod; /* what-if (kprio why): this pod counts as covered by a PDB with no
                            * disruptions left in every preemption of the run; -1 = none */
+    const char *compat; /* "1.35" etc.: an older line (docs/upstream.md); NULL = newest (1.37) */
 } kp_sched_options;
 
 /* Defaults: protect_pod -1, every other field zero / NULL. */

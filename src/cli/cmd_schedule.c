@@ -27,7 +27,7 @@ static const char *HELP =
     "0\n"
     "  --until-settled         victims terminate at once; retry pods until nothing changes\n"
     "  --compat VERSION        decide as an older release line (e.g. 1.35), see "
-    "docs/preemption.md\n"
+    "docs/upstream.md\n"
     "  --explain NS/NAME       per-node filter verdicts, scores and preemption reasoning for a "
     "pod\n"
     "  -o table|json|yaml      output format (default table)\n"

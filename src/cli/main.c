@@ -53,8 +53,9 @@ static int run(int argc, char **argv) {
         return KP_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-        printf("kprio %s (Kubernetes %s: kube-scheduler and kubelet decisions)\n", kp_version(),
-               KP_KUBERNETES_VERSION);
+        printf("kprio %s (reproduces Kubernetes v%s: kube-scheduler and kubelet decisions; "
+               "older scheduler lines with --compat VERSION)\n",
+               kp_version(), KP_KUBERNETES_VERSION);
         return KP_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

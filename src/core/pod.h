@@ -92,6 +92,7 @@ typedef struct kp_pod {
     kp_spread *spread;
     kp_container *containers; /* n_containers + n_init entries: apps, then init containers */
     kp_volume *volumes;
+    kp_str *image_volumes; /* spec.volumes[].image.reference, in order (ImageLocality) */
     kp_condition *conditions; /* only DisruptionTarget is kept */
     const char *src_file; /* file it came from (interned path) */
     kp_resv overhead;
@@ -115,6 +116,7 @@ typedef struct kp_pod {
     uint16_t n_owners, n_tolerations, n_spread;
     uint16_t n_containers, n_init;
     uint16_t n_volumes, n_conditions;
+    uint16_t n_image_volumes;
 
     /* priority: spec.priority if set, else resolved at finalize (Priority admission plugin) */
     bool has_priority; /* priority known: spec.priority in the input, or resolved at finalize */

@@ -15,7 +15,8 @@ static const char *const PL_NAMES[KP_PL_COUNT] = {
     "VolumeBinding",      "VolumeZone",
     "PodTopologySpread",  "InterPodAffinity",
     "DefaultPreemption",  "NodeResourcesBalancedAllocation",
-    "ImageLocality",      "DefaultBinder"};
+    "ImageLocality",      "DefaultBinder",
+    "DynamicResources"};
 
 /* extension points each plugin implements (upstream's plugin types) */
 static const uint16_t PL_EPS[KP_PL_COUNT] = {
@@ -38,6 +39,8 @@ static const uint16_t PL_EPS[KP_PL_COUNT] = {
     KP_EP_PRESCORE | KP_EP_SCORE, /* BalancedAllocation */
     KP_EP_SCORE, /* ImageLocality */
     KP_EP_BIND, /* DefaultBinder */
+    KP_EP_PREENQUEUE | KP_EP_PREFILTER | KP_EP_FILTER | KP_EP_POSTFILTER | KP_EP_SCORE |
+        KP_EP_RESERVE | KP_EP_PREBIND, /* DynamicResources */
 };
 
 /* default MultiPoint set (getDefaultPlugins) with weights */
@@ -59,6 +62,9 @@ static const struct {
     {KP_PL_VOLUME_ZONE, 0},
     {KP_PL_SPREAD, 2},
     {KP_PL_INTERPOD, 2},
+    /* applyFeatureGates: DynamicResourceAllocation is on by default (GA in 1.34), so
+     * DynamicResources comes right before DefaultPreemption */
+    {KP_PL_DYNAMIC_RESOURCES, 0},
     {KP_PL_DEFAULT_PREEMPTION, 0},
     {KP_PL_BALANCED, 1},
     {KP_PL_IMAGE_LOCALITY, 1},
@@ -228,15 +234,26 @@ kp_status kp__sched_config_build(kp_sched_config *c, const kp_cfg_pluginset *mp_
             return KP_EINVAL;
         }
         if (bit == KP_EP_POSTFILTER) {
-            c->postfilter_preemption = false;
-            for (uint8_t i = 0; i < n_tmp; i++)
+            c->postfilter_preemption = c->postfilter_dra = c->dra_before_preemption = false;
+            for (uint8_t i = 0; i < n_tmp; i++) {
                 if (tmp[i] == KP_PL_DEFAULT_PREEMPTION) c->postfilter_preemption = true;
+                if (tmp[i] == KP_PL_DYNAMIC_RESOURCES) {
+                    c->postfilter_dra = true;
+                    c->dra_before_preemption = !c->postfilter_preemption;
+                }
+            }
         }
         if (bit == KP_EP_PREENQUEUE) {
             c->preenqueue_gates = false;
             for (uint8_t i = 0; i < n_tmp; i++)
                 if (tmp[i] == KP_PL_SCHEDULING_GATES) c->preenqueue_gates = true;
         }
+        /* DynamicResources' PreFilter returns Skip for a pod without resource claims (kprio
+         * reads none), which skips its Filter and Score too: it leaves those lists */
+        uint8_t k = 0;
+        for (uint8_t i = 0; i < *n_dst; i++)
+            if (dst[i] != KP_PL_DYNAMIC_RESOURCES) dst[k++] = dst[i];
+        *n_dst = k;
     }
     return KP_OK;
 }

@@ -32,6 +32,7 @@ typedef enum {
     KP_PL_BALANCED,
     KP_PL_IMAGE_LOCALITY,
     KP_PL_DEFAULT_BINDER,
+    KP_PL_DYNAMIC_RESOURCES, /* DRA: only its PostFilter is modelled (pods without claims) */
     KP_PL_COUNT
 } kp_plugin;
 
@@ -86,6 +87,8 @@ typedef struct kp_sched_config {
     int32_t score_weight[KP_PL_COUNT]; /* indexed by plugin */
     bool postfilter_preemption; /* DefaultPreemption enabled at PostFilter */
     bool preenqueue_gates; /* SchedulingGates enabled at PreEnqueue */
+    bool postfilter_dra; /* DynamicResources enabled at PostFilter */
+    bool dra_before_preemption; /* ... and it runs before DefaultPreemption (the default) */
 
     /* NodeResourcesFitArgs */
     kp_strategy strategy;

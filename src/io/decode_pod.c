@@ -449,15 +449,28 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
     TRY(kp__d_check_count(d, a, "volumes", a->n, KP_MAX_ENTRIES));
     p->volumes = kp__d_alloc(d, cl, a->n * sizeof *p->volumes);
     if (!p->volumes) return KP_ENOMEM;
+    /* image volumes (spec.volumes[].image.reference) are kept apart: ImageLocality scores them */
+    uint32_t n_img = 0;
+    for (const kp_tnode *t = a->first; t; t = t->next) n_img += kp__tree_get(t, "image") != NULL;
+    if (n_img && !(p->image_volumes = kp__d_alloc(d, cl, n_img * sizeof *p->image_volumes)))
+        return KP_ENOMEM;
     size_t saved = kp__dctx_push(d, "volumes");
     kp_status st = KP_OK;
     uint32_t i = 0, kept = 0;
     for (const kp_tnode *t = a->first; t && st == KP_OK; t = t->next, i++) {
         size_t s2 = kp__dctx_push_index(d, i);
         kp_volume *v = &p->volumes[i];
-        const kp_tnode *ed;
+        const kp_tnode *ed, *img = NULL;
         if (t->type != KP_T_OBJ) st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
         if (st == KP_OK) st = kp__d_str(d, cl, t, "name", &v->name);
+        if (st == KP_OK) st = kp__dget_obj(d, t, "image", &img);
+        if (st == KP_OK && img) {
+            size_t s3 = kp__dctx_push(d, "image");
+            kp_str ref = 0;
+            st = kp__d_str(d, cl, img, "reference", &ref);
+            p->image_volumes[p->n_image_volumes++] = ref;
+            kp__dctx_pop(d, s3);
+        }
         if (st == KP_OK) st = kp__dget_obj(d, t, "emptyDir", &ed);
         if (st == KP_OK && kp__tree_get(t, "emptyDir")) {
             v->is_empty_dir = true;

@@ -322,6 +322,13 @@ static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, co
         }
         return KP_OK;
     }
+    if (strcmp(name, "DynamicResources") == 0) {
+        /* DynamicResourcesArgs: timeouts of the DRA allocation, no effect on a pod without
+         * resource claims (every pod, for kprio): accepted and ignored */
+        static const char *const keys[] = {"apiVersion", "kind", "filterTimeout", "bindingTimeout",
+                                           NULL};
+        return only_keys(d, a, keys);
+    }
     if (strcmp(name, "NodeAffinity") == 0) {
         static const char *const keys[] = {"apiVersion", "kind", NULL};
         return only_keys(d, a, keys); /* addedAffinity is not supported: reported as unknown */

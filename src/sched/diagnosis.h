@@ -38,4 +38,14 @@ kp_status kp__diagnosis_message(const kp_diagnosis *d, const char *prefix, uint3
 kp_status kp__diagnosis_text(const kp_diagnosis *d, const char *prefix, uint32_t n_nodes,
                              bool period_if_empty, char **out);
 
+/* DynamicResources' PostFilter reason for a pod without resource claims. */
+#define KP_REASON_NO_CLAIMS "no new claims to deallocate"
+/* The PostFilter part of the FitError text: appends to the FitError text
+ * *msg (heap, replaced) " " and the PostFilter reasons joined by ", " in plugin order:
+ * DynamicResources' KP_REASON_NO_CLAIMS when dra (before or after DefaultPreemption as
+ * dra_first says) and preemption's message (NULL or "": none). A nominating preemption is a
+ * Success that ends the PostFilter run: only its message is kept. KP_ENOMEM. */
+kp_status kp__postfilter_join(char **msg, bool dra, bool dra_first, const char *preempt_msg,
+                              bool nominated);
+
 #endif

@@ -1,11 +1,17 @@
 /* --explain: the recorder the scheduling attempt calls for the explained pod only, and the
  * public accessors over what it recorded (explain.h). */
+#include <stdio.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/node.h"
 #include "core/sched_config.h"
+#include "core/taints.h"
 #include "kprio/preempt.h"
 #include "sched/cycle.h"
 #include "sched/framework.h"
+#include "sched/plugins/taint_toleration.h"
 
 /* ---- the recorder ---- */
 
@@ -27,11 +33,40 @@ void kp__explain_prefilter(kp_explain *e, const kp_node_status *pre) {
     if (e->prefilter_msg == KP_TEXT_NONE) e->enomem = true;
 }
 
+/* TaintToleration's reason no longer names the taint (PR #134740): --explain names it, in
+ * kubectl taint's syntax: "node(s) had untolerated taint(s) (KEY=VALUE:EFFECT)". */
+static void explain_taint(kp_sched *s, const kp_pod *p, uint32_t node, kp_explain_filter *f) {
+    const kp_cluster *cl = s->cl;
+    const kp_node *n = &cl->nodes[node];
+    int i = kp__first_untolerated_taint(p, n);
+    if (i < 0) return;
+    const kp_taint *t = &n->taints[i];
+    const char *key = kp__s(cl, t->key), *val = kp__s(cl, t->value);
+    const char *eff = t->effect == KP_EFFECT_NOEXECUTE ? "NoExecute" : "NoSchedule";
+    size_t len = strlen(KP_REASON_UNTOLERATED_TAINTS) + strlen(key) + strlen(val) + 32;
+    char *txt = kp__malloc(len);
+    if (!txt) {
+        s->explain->enomem = true;
+        return;
+    }
+    snprintf(txt, len, "%s (%s%s%s:%s)", KP_REASON_UNTOLERATED_TAINTS, key, *val ? "=" : "", val,
+             eff);
+    f->reason = kp__textbuf_add(&s->explain->text, txt, NULL);
+    if (f->reason == KP_TEXT_NONE) s->explain->enomem = true;
+    kp__free(txt);
+}
+
 void kp__explain_filters(kp_sched *s, kp_cycle *c, uint32_t node, const kp_node_status *overall) {
     kp_explain_node *en = &s->explain->nodes[node];
     en->evaluated = true;
     en->overall = *overall;
     kp__cycle_explain_filters(c, node, en, s->explain);
+    if (!s->reasons.generic_taint) return;
+    const kp_pod *p = &s->cl->pods[s->explain->pod];
+    for (uint8_t i = 0; i < en->n_filters; i++)
+        if (en->filters[i].plugin == KP_PL_TAINT_TOLERATION &&
+            en->filters[i].code != KP_CODE_SUCCESS)
+            explain_taint(s, p, node, &en->filters[i]);
 }
 
 void kp__explain_plugin_scores(kp_sched *s, kp_plugin pl, uint32_t n_feas, int64_t weight) {

@@ -50,6 +50,7 @@ typedef struct {
     char **taint; /* per node taint (taint_off[node] + i): NoSchedule / NoExecute only */
     uint32_t *taint_off; /* n_nodes + 1 offsets */
     uint32_t n_res, n_taints;
+    bool generic_taint; /* TaintToleration names no taint (sched/compat.h) */
 } kp_reasons;
 
 /* ---- the scheduler ---- */
@@ -61,6 +62,8 @@ struct kp_sched {
     bool until_settled;
     kp_preempt_compat preempt_compat; /* --compat VERSION, parsed once by kp_sched_new */
     int32_t protect_pod; /* what-if PDB for every preemption (kp_sched_options), -1 = none */
+    uint16_t compat; /* the same as a minor version (sched/compat.h: KP_COMPAT_NEWEST) */
+    bool postfilter_dra; /* DynamicResources' PostFilter runs (profile and compat) */
 
     uint32_t *order; /* zone round-robin node order (node_tree) */
     uint32_t n_order;

@@ -6,6 +6,7 @@
 #include "core/cluster.h"
 #include "core/node.h"
 #include "core/taints.h"
+#include "sched/compat.h"
 #include "sched/framework.h"
 #include "sched/reasons.h"
 
@@ -21,6 +22,7 @@ kp_status kp__reasons_init(kp_sched *s) {
     const kp_cluster *cl = s->cl;
     kp_reasons *r = &s->reasons;
     r->n_res = cl->n_res;
+    r->generic_taint = kp__compat_generic_taint_reason(s->compat);
     r->insufficient = kp__calloc(cl->n_res ? cl->n_res : 1, sizeof *r->insufficient);
     r->taint_off = kp__malloc(((size_t)cl->n_nodes + 1) * sizeof *r->taint_off);
     if (!r->insufficient || !r->taint_off) return KP_ENOMEM;

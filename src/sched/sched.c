@@ -12,6 +12,7 @@
 #include "core/pod.h"
 #include "core/resources.h"
 #include "core/sched_config.h"
+#include "sched/compat.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"
@@ -116,7 +117,10 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     s->until_settled = o.until_settled;
     /* --compat is parsed once, here; every preemption attempt reads s->preempt_compat */
     s->preempt_compat = KP_PREEMPT_COMPAT_NEWEST;
-    if (o.compat && *o.compat && !kp__preempt_compat_parse(o.compat, &s->preempt_compat)) {
+    s->compat = KP_COMPAT_NEWEST;
+    if (o.compat && *o.compat &&
+        (!kp__preempt_compat_parse(o.compat, &s->preempt_compat) ||
+         !kp__compat_parse(o.compat, &s->compat))) {
         kp__free(s);
         return kp_error_set(err, KP_EINVAL,
                             "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)",
@@ -128,6 +132,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
                             o.protect_pod);
     }
     s->protect_pod = o.protect_pod < 0 ? -1 : (int32_t)o.protect_pod;
+    s->postfilter_dra = s->cfg.postfilter_dra && kp__compat_dra_default(s->compat);
     const char *name = o.scheduler_name ? o.scheduler_name : s->cfg.scheduler_name;
     s->sched_name = kp__intern_find(&cl->strs, name, strlen(name));
 

@@ -292,16 +292,11 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
         kp__preempt_result_fini(&pr);
         return st;
     }
-    if (pr.message && pr.message[0]) { /* the FitError text, then the PostFilter's */
-        size_t len = strlen(*msg) + strlen(pr.message) + 2;
-        char *joined = kp__malloc(len);
-        if (!joined) {
-            kp__preempt_result_fini(&pr);
-            return kp_error_set(err, KP_ENOMEM, "out of memory");
-        }
-        snprintf(joined, len, "%s %s", *msg, pr.message);
-        kp__free(*msg);
-        *msg = joined;
+    /* the FitError text, then the PostFilter reasons (DynamicResources', preemption's) */
+    if (kp__postfilter_join(msg, s->postfilter_dra, s->cfg.dra_before_preemption, pr.message,
+                            pr.outcome == KP_PREEMPT_NOMINATED) != KP_OK) {
+        kp__preempt_result_fini(&pr);
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
     }
     if (pr.outcome == KP_PREEMPT_NOMINATED) {
         st = kp__preempt_actuate(s, pod, &pr, err);
@@ -345,6 +340,11 @@ static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_i
         (st = post_filter(s, c, res, pod, explain, &msg, changed, err)) != KP_OK) {
         kp__free(msg);
         return st;
+    }
+    if (!s->cfg.postfilter_preemption &&
+        kp__postfilter_join(&msg, s->postfilter_dra, true, NULL, false) != KP_OK) {
+        kp__free(msg);
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
     }
     if (s->until_settled && res->pub.outcome == KP_OUTCOME_UNSCHEDULABLE)
         res->pub.nominated_node = -1;

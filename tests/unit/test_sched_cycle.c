@@ -89,10 +89,100 @@ KT_TEST(least_allocated_and_balanced_scores) {
     KT_CHECK(kp__score_plugin(s, KP_PL_FIT, p, nodes, 2, out));
     KT_CHECK_INT(out[0], 37);
     KT_CHECK_INT(out[1], 50);
+    /* v1.36+ (PR #135573): 50 + (50 + with - without) / 2. n1: with cpu 3/4, memory 1/2 ->
+     * 87, without 0, 0 -> 100: 50 + 37 / 2 = 68; n2: 1/2, 1/2 -> 100, 100: 75 */
     KT_CHECK(kp__score_plugin(s, KP_PL_BALANCED, p, nodes, 2, out));
-    KT_CHECK_INT(out[0], 87);
-    KT_CHECK_INT(out[1], 100);
+    KT_CHECK_INT(out[0], 68);
+    KT_CHECK_INT(out[1], 75);
     kp_sched_free(s);
+    /* --compat 1.35: the balance with the pod only, (1 - std) * 100 */
+    s = ts_sched_compat(cl, "1.35");
+    KT_CHECK(s != NULL);
+    if (s) {
+        KT_CHECK(kp__score_plugin(s, KP_PL_BALANCED, p, nodes, 2, out));
+        KT_CHECK_INT(out[0], 87);
+        KT_CHECK_INT(out[1], 100);
+        kp_sched_free(s);
+    }
+    kp_cluster_free(cl);
+}
+
+KT_TEST(balanced_allocation_scores_the_change_in_balance) {
+    /* upstream's balanced_allocation_test.go (PR #135573) "resources requested, pods scheduled
+     * with resources, nodes to reach min/max score": both nodes 3000m / 5000, a cpu-only pod
+     * (3000m) on n1, the incoming pod asks for memory 5000. n1 goes from imbalanced (cpu 100 %,
+     * memory 0 %: 50) to balanced (100): 100; n2 from balanced (100) to imbalanced (50): 50. */
+    const char *y = NODE("n1", "3000m", "5000", "") NODE("n2", "3000m", "5000", "")
+        POD("on1", "{nodeName: n1, containers: [" CT("3000m", "0") "]}")
+            POD("p", "{containers: [{name: c, resources: {requests: {memory: \"5000\"}}}]}")
+                POD("q", "{containers: [" CT("1500m", "2500") "]}");
+    kp_cluster *cl = ts_load(y);
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    const char *names[] = {"n1", "n2"};
+    uint32_t nodes[2];
+    int64_t out[2];
+    nodes_of(s, names, 2, nodes);
+    const kp_pod *p = &cl->pods[kp_cluster_find_pod(cl, "default/p")];
+    KT_CHECK(kp__score_plugin(s, KP_PL_BALANCED, p, nodes, 2, out));
+    KT_CHECK_INT(out[0], 100);
+    KT_CHECK_INT(out[1], 50);
+    /* a pod that keeps each node's balance: no change scores 75 on both */
+    const kp_pod *q = &cl->pods[kp_cluster_find_pod(cl, "default/q")];
+    KT_CHECK(kp__score_plugin(s, KP_PL_BALANCED, q, nodes, 2, out));
+    KT_CHECK_INT(out[0], 50 + (50 + 75 - 50) / 2); /* n1: 1, 1/2 after; 1, 0 before */
+    KT_CHECK_INT(out[1], 75);
+    kp_sched_free(s);
+    /* --compat 1.35: the balance after placement, (1 - std) * 100 */
+    s = ts_sched_compat(cl, "1.35");
+    KT_CHECK(s != NULL);
+    if (s) {
+        KT_CHECK(kp__score_plugin(s, KP_PL_BALANCED, p, nodes, 2, out));
+        KT_CHECK_INT(out[0], 100);
+        KT_CHECK_INT(out[1], 50);
+        KT_CHECK(kp__score_plugin(s, KP_PL_BALANCED, q, nodes, 2, out));
+        KT_CHECK_INT(out[0], 75);
+        KT_CHECK_INT(out[1], 100);
+        kp_sched_free(s);
+    }
+    kp_cluster_free(cl);
+}
+
+KT_TEST(image_locality_counts_image_volumes) {
+    /* PR #130231 (v1.36): ImageLocality scores image volumes' images; PR #138951 (v1.37): they
+     * count in the maximum threshold too. n1 has the volume's image (500 MB, on 1 of 2 nodes:
+     * 250 MB scaled); the container's image is on no node. */
+    const char *y =
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus:\n  allocatable: "
+        "{cpu: 4, memory: 4Gi, pods: 110}\n  images: [{names: [\"registry.example.com/model:v1\"],"
+        " sizeBytes: 524288000}]\n"
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\nstatus: {allocatable: {cpu: 4, "
+        "memory: 4Gi, pods: 110}}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  "
+        "containers: [{name: c, image: busybox}]\n  volumes: [{name: model, image: {reference: "
+        "registry.example.com/model:v1}}, {name: tmp, emptyDir: {}}]\n";
+    kp_cluster *cl = ts_load(y);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    const kp_pod *p = &cl->pods[kp_cluster_find_pod(cl, "default/p")];
+    KT_CHECK_INT(p->n_image_volumes, 1);
+    KT_CHECK_INT(p->n_volumes, 1); /* the emptyDir, for eviction; the image volume is apart */
+    const char *names[] = {"n1", "n2"};
+    const char *compat[] = {NULL, "1.36", "1.35"};
+    /* 100 * (250 - 23) / (1000 * images - 23) MB: 2 images (container + volume) in 1.37, the
+     * container only in 1.36; 1.35 scores no volume */
+    const int64_t want_n1[] = {100 * 227 / 1977, 100 * 227 / 977, 0};
+    for (int k = 0; k < 3; k++) {
+        kp_sched *s = compat[k] ? ts_sched_compat(cl, compat[k]) : ts_sched(cl, NULL, 0);
+        KT_CHECK(s != NULL);
+        if (!s) continue;
+        uint32_t nodes[2];
+        int64_t out[2] = {-1, -1};
+        nodes_of(s, names, 2, nodes);
+        KT_CHECK(kp__score_plugin(s, KP_PL_IMAGE_LOCALITY, p, nodes, 2, out));
+        KT_CHECK_INT(out[0], want_n1[k]);
+        KT_CHECK_INT(out[1], 0);
+        kp_sched_free(s);
+    }
     kp_cluster_free(cl);
 }
 
@@ -209,8 +299,9 @@ KT_TEST(bindings_visible_to_later_pods) {
     KT_CHECK(r && r->outcome == KP_OUTCOME_UNSCHEDULABLE);
     if (r)
         KT_CHECK_STR(r->message,
-                     "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are "
-                     "available: 1 No preemption victims found for incoming pod.");
+                     "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
+                     "preemption: 0/1 nodes are available: 1 No preemption victims found for "
+                     "incoming pod.");
     KT_CHECK_STR(kp__s(cl, cl->pods[kp_cluster_find_pod(cl, "default/a")].node_name), "n1");
     kp_sched_free(s);
     kp_cluster_free(cl);
@@ -360,7 +451,9 @@ KT_TEST(config_selects_profile_by_scheduler_name) {
 }
 
 KT_MAIN(KT_CASE(queue_order_priority_then_creation), KT_CASE(node_tree_zone_round_robin),
-        KT_CASE(least_allocated_and_balanced_scores), KT_CASE(most_allocated_and_rtcr_from_config),
+        KT_CASE(least_allocated_and_balanced_scores),
+        KT_CASE(balanced_allocation_scores_the_change_in_balance),
+        KT_CASE(image_locality_counts_image_volumes), KT_CASE(most_allocated_and_rtcr_from_config),
         KT_CASE(taint_toleration_score_reversed), KT_CASE(preferred_node_affinity_picks_heaviest),
         KT_CASE(select_host_ties_follow_seed), KT_CASE(bindings_visible_to_later_pods),
         KT_CASE(nominated_node_is_tried_first),

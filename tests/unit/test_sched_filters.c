@@ -117,13 +117,68 @@ KT_TEST(taints_first_untolerated_is_reported) {
                 POD("eq", "{containers: [{name: c}], tolerations: [{key: dedicated, operator: "
                           "Equal, value: gpu, effect: NoSchedule}]}")
                     POD("all", "{containers: [{name: c}], tolerations: [{operator: Exists}]}"));
+    /* newest line (PR #134740, v1.35): the reason names no taint */
     kp_sched *s = ts_sched(cl, NULL, 0);
     kp_node_status st = ts_filter(s, "p", "n1");
     KT_CHECK_INT(st.code, KP_CODE_UNRESOLVABLE);
-    KT_CHECK_STR(st.reasons[0], "node(s) had untolerated taint {dedicated: gpu}");
+    KT_CHECK_INT(st.n_reasons, 1);
+    KT_CHECK_STR(st.reasons[0], "node(s) had untolerated taint(s)");
     st = ts_filter(s, "eq", "n1");
-    KT_CHECK_STR(st.reasons[0], "node(s) had untolerated taint {other: }");
+    KT_CHECK_STR(st.reasons[0], "node(s) had untolerated taint(s)");
     KT_CHECK_INT(ts_filter(s, "all", "n1").code, KP_CODE_SUCCESS);
+    kp_sched_free(s);
+    /* --compat 1.34: the first untolerated taint is named */
+    s = ts_sched_compat(cl, "1.34");
+    KT_CHECK(s != NULL);
+    if (s) {
+        st = ts_filter(s, "p", "n1");
+        KT_CHECK_INT(st.code, KP_CODE_UNRESOLVABLE);
+        KT_CHECK_STR(st.reasons[0], "node(s) had untolerated taint {dedicated: gpu}");
+        st = ts_filter(s, "eq", "n1");
+        KT_CHECK_STR(st.reasons[0], "node(s) had untolerated taint {other: }");
+        KT_CHECK_INT(ts_filter(s, "all", "n1").code, KP_CODE_SUCCESS);
+        kp_sched_free(s);
+    }
+    kp_cluster_free(cl);
+}
+
+KT_TEST(taint_named_in_explain_only) {
+    /* the FitError says "node(s) had untolerated taint(s)"; --explain names the taint */
+    kp_cluster *cl = ts_load(
+        NODE("n1", "1", "1Gi", "32", "",
+             "spec: {taints: [{key: soft, value: x, effect: PreferNoSchedule}, {key: dedicated, "
+             "value: gpu, effect: NoSchedule}]}\n")
+            NODE("n2", "1", "1Gi", "32", "", "spec: {taints: [{key: other, effect: NoExecute}]}\n")
+                POD("p", "{containers: [{name: c}]}"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_sched_explain(s, kp_cluster_find_pod(cl, "default/p"), &err), KP_OK);
+    KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
+    const kp_sched_pod_result *r = ts_result(s, "p");
+    KT_CHECK(r != NULL);
+    if (r)
+        KT_CHECK_STR(r->message, "0/2 nodes are available: 2 node(s) had untolerated taint(s). "
+                                 "no new claims to deallocate, preemption: 0/2 nodes are "
+                                 "available: 2 Preemption is not helpful for scheduling.");
+    const char *want[] = {"node(s) had untolerated taint(s) (dedicated=gpu:NoSchedule)",
+                          "node(s) had untolerated taint(s) (other:NoExecute)"};
+    for (kp_index n = 0; n < 2; n++) {
+        kp_sched_explain_node en;
+        KT_CHECK_INT(kp_sched_explain_node_get(s, n, &en), KP_OK);
+        KT_CHECK_STR(kp_sched_explain_node_reason(s, n, 0), "node(s) had untolerated taint(s)");
+        bool found = false;
+        for (size_t i = 0; i < en.n_filters; i++) {
+            kp_sched_explain_filter f;
+            KT_CHECK_INT(kp_sched_explain_filter_get(s, n, i, &f), KP_OK);
+            if (strcmp(f.plugin, "TaintToleration") != 0) continue;
+            found = true;
+            KT_CHECK_STR(f.reason, want[n]);
+        }
+        KT_CHECK(found);
+    }
     kp_sched_free(s);
     kp_cluster_free(cl);
 }
@@ -169,8 +224,9 @@ KT_TEST(node_affinity_prefilter_match_fields) {
     KT_CHECK(r && r->outcome == KP_OUTCOME_UNSCHEDULABLE);
     if (r)
         KT_CHECK_STR(r->message,
-                     "0/2 nodes are available: pod affinity terms conflict. preemption: 0/2 nodes "
-                     "are available: 2 Preemption is not helpful for scheduling.");
+                     "0/2 nodes are available: pod affinity terms conflict. no new claims to "
+                     "deallocate, preemption: 0/2 nodes are available: 2 Preemption is not "
+                     "helpful for scheduling.");
     kp_sched_free(s);
     kp_cluster_free(cl);
 }
@@ -444,8 +500,9 @@ KT_MAIN(KT_CASE(fit_no_resources_fits), KT_CASE(fit_too_many_resources_fails_wit
         KT_CASE(fit_too_many_pods_even_without_requests),
         KT_CASE(fit_extended_resource_missing_and_ignored),
         KT_CASE(unschedulable_node_and_toleration), KT_CASE(taints_first_untolerated_is_reported),
-        KT_CASE(node_selector_and_required_affinity), KT_CASE(node_affinity_prefilter_match_fields),
-        KT_CASE(node_ports_conflicts), KT_CASE(interpod_anti_affinity_incoming_and_existing),
+        KT_CASE(taint_named_in_explain_only), KT_CASE(node_selector_and_required_affinity),
+        KT_CASE(node_affinity_prefilter_match_fields), KT_CASE(node_ports_conflicts),
+        KT_CASE(interpod_anti_affinity_incoming_and_existing),
         KT_CASE(interpod_affinity_first_pod_of_series), KT_CASE(spread_max_skew_and_missing_label),
         KT_CASE(spread_incremental_add_remove_matches_fresh_state),
         KT_CASE(nominated_pod_reserves_against_lower_priority_only),

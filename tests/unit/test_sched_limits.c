@@ -278,7 +278,7 @@ KT_TEST(taint_reason_is_not_truncated) {
     put(&b, POD_HDR "metadata: {name: p, namespace: default}\nspec: {containers: [{name: c}]}\n");
     kp_cluster *cl = ts_load(b.p);
     KT_CHECK(cl != NULL);
-    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_sched *s = ts_sched_compat(cl, "1.34"); /* the line whose reason names the taint */
     kp_node_status st = ts_filter(s, "p", "n1");
     char want[256];
     snprintf(want, sizeof want, "node(s) had untolerated taint {%s: v}", key);
@@ -342,7 +342,7 @@ KT_TEST(messages_are_not_truncated) {
                     "[{name: c}]}\n");
     kp_cluster *cl = ts_load(b.p);
     KT_CHECK(cl != NULL);
-    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_sched *s = ts_sched_compat(cl, "1.34"); /* the line whose reason names the taint */
     kp_error err;
     kp_error_clear(&err);
     KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
@@ -386,7 +386,7 @@ KT_TEST(explain_reasons_are_not_truncated) {
         KT_CHECK_INT(kp_sched_explain_filter_get(s, 0, i, &f), KP_OK);
         if (strcmp(f.plugin, "TaintToleration") != 0) continue;
         found = true;
-        KT_CHECK(strstr(f.reason, "0000007: v}") != NULL);
+        KT_CHECK(strstr(f.reason, "0000007=v:NoSchedule)") != NULL);
         KT_CHECK(strlen(f.reason) > 200);
     }
     KT_CHECK(found);

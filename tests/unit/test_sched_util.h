@@ -49,6 +49,19 @@ static inline kp_sched *ts_sched(kp_cluster *cl, const char *cfg_yaml, uint64_t 
     return s;
 }
 
+/* ts_sched with --compat VERSION (an older upstream line). */
+static inline kp_sched *ts_sched_compat(kp_cluster *cl, const char *compat) {
+    kp_error err;
+    kp_error_clear(&err);
+    kp_sched_options o;
+    kp_sched_options_init(&o);
+    o.compat = compat;
+    kp_sched *s = NULL;
+    if (kp_sched_new(cl, NULL, &o, &s, &err) != KP_OK)
+        fprintf(stderr, "  sched failed: %s\n", err.msg);
+    return s;
+}
+
 /* Filter verdict of pod on node as the scheduler computes it (incl. nominated pods). */
 static inline kp_node_status ts_filter(kp_sched *s, const char *pod, const char *node) {
     kp_node_status st;

@@ -7,6 +7,7 @@
 #include "core/cluster.h"
 #include "core/node.h"
 #include "core/pod.h"
+#include "sched/compat.h"
 #include "sched/plugins/image_locality.h"
 
 #define MB (1024LL * 1024LL)
@@ -16,11 +17,14 @@
  * plugin then never changes a decision. */
 static kp_str container_image(const kp_container *ct) { return ct->image; }
 
-/* The pod's images as ImageLocality sees them (normalizedImageName), one entry per container,
- * with the number of nodes having each; images no node has are left out (they score nothing). */
+/* The pod's images as ImageLocality sees them (normalizedImageName), one entry per container
+ * (init containers included) and, from v1.36 (PR #130231), per image volume
+ * (spec.volumes[].image.reference), with the number of nodes having each; images no node has are
+ * left out (they score nothing). n_ct: the image count calculatePriority's maximum threshold
+ * scales with — containers only up to v1.36, image volumes too from v1.37 (PR #138951). */
 #define POD_IMAGES_INLINE 16
 typedef struct {
-    uint32_t n, n_ct;
+    uint32_t n, n_ct, n_src;
     kp_str *name;
     int64_t *nodes_with;
     kp_str name_buf[POD_IMAGES_INLINE];
@@ -35,20 +39,23 @@ static void pod_images_fini(pod_images *pi) {
 /* false on allocation failure (more containers than the inline buffers hold) */
 static bool pod_images_init(const kp_sched *s, const kp_pod *p, pod_images *pi) {
     const kp_cluster *cl = s->cl;
+    uint32_t n_cont = (uint32_t)p->n_containers + p->n_init;
+    uint32_t n_vol = kp__compat_image_volumes(s->compat) ? p->n_image_volumes : 0;
     pi->n = 0;
-    pi->n_ct = (uint32_t)p->n_containers + p->n_init;
+    pi->n_src = n_cont + n_vol;
+    pi->n_ct = n_cont + (kp__compat_image_volume_threshold(s->compat) ? n_vol : 0);
     pi->name = pi->name_buf;
     pi->nodes_with = pi->nodes_with_buf;
-    if (pi->n_ct > POD_IMAGES_INLINE) {
-        pi->name = kp__malloc(pi->n_ct * sizeof *pi->name);
-        pi->nodes_with = kp__malloc(pi->n_ct * sizeof *pi->nodes_with);
+    if (pi->n_src > POD_IMAGES_INLINE) {
+        pi->name = kp__malloc(pi->n_src * sizeof *pi->name);
+        pi->nodes_with = kp__malloc(pi->n_src * sizeof *pi->nodes_with);
         if (!pi->name || !pi->nodes_with) {
             pod_images_fini(pi);
             return false;
         }
     }
-    for (uint32_t i = 0; i < pi->n_ct; i++) {
-        kp_str img = container_image(&p->containers[i]);
+    for (uint32_t i = 0; i < pi->n_src; i++) {
+        kp_str img = i < n_cont ? container_image(&p->containers[i]) : p->image_volumes[i - n_cont];
         if (!img) continue;
         /* normalizedImageName: append ":latest" when the last path element has no tag */
         const char *name = kp__s(cl, img);

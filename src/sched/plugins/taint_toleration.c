@@ -7,19 +7,28 @@
 #include "sched/plugins/helper.h"
 #include "sched/status.h"
 
-/* mirrors TaintToleration.Filter: the first NoSchedule/NoExecute taint (node order) the pod does
- * not tolerate */
-void kp__filter_taints(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
-    const kp_reasons *rs = &c->s->reasons;
+int kp__first_untolerated_taint(const kp_pod *p, const kp_node *n) {
     for (uint16_t i = 0; i < n->n_taints; i++) {
         const kp_taint *t = &n->taints[i];
         if (t->effect != KP_EFFECT_NOSCHEDULE && t->effect != KP_EFFECT_NOEXECUTE) continue;
-        if (kp__tolerations_tolerate(c->p, t)) continue;
-        st->code = KP_CODE_UNRESOLVABLE;
-        /* "node(s) had untolerated taint {key: value}", formatted when the scheduler was made */
-        kp__status_add_reason(st, rs->taint[rs->taint_off[n - c->s->cl->nodes] + i]);
-        return;
+        if (!kp__tolerations_tolerate(p, t)) return i;
     }
+    return -1;
+}
+
+/* mirrors TaintToleration.Filter: rejects the node at its first NoSchedule/NoExecute taint (node
+ * order) the pod does not tolerate. The reason names no taint ("node(s) had untolerated
+ * taint(s)"; --explain names it); --compat 1.34 and older: "node(s) had untolerated taint {key:
+ * value}", formatted when the scheduler was made. */
+void kp__filter_taints(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
+    if (!n->n_taints) return;
+    int i = kp__first_untolerated_taint(c->p, n);
+    if (i < 0) return;
+    const kp_reasons *rs = &c->s->reasons;
+    st->code = KP_CODE_UNRESOLVABLE;
+    kp__status_add_reason(st, rs->generic_taint
+                                  ? KP_REASON_UNTOLERATED_TAINTS
+                                  : rs->taint[rs->taint_off[n - c->s->cl->nodes] + (uint32_t)i]);
 }
 
 /* mirrors TaintToleration.Score: intolerable PreferNoSchedule taints (reversed by the

@@ -9,6 +9,11 @@
 #include "core/pod.h"
 #include "sched/framework.h"
 
+/* TaintToleration.Filter's reason on the newest line (PR #134740): the taint is not named. */
+#define KP_REASON_UNTOLERATED_TAINTS "node(s) had untolerated taint(s)"
+/* The first NoSchedule / NoExecute taint of n (node order) that p does not tolerate, or -1
+ * (v1helper.FindMatchingUntoleratedTaint). */
+int kp__first_untolerated_taint(const kp_pod *p, const kp_node *n);
 /* mirrors TaintToleration.Filter */
 void kp__filter_taints(const kp_cycle *c, const kp_node *n, kp_node_status *st);
 /* mirrors TaintToleration.Score + NormalizeScore over nodes[n] */

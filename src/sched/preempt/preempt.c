@@ -22,6 +22,7 @@
 #include "core/pod.h"
 #include "core/priority_class.h"
 #include "core/resources.h"
+#include "sched/compat.h"
 #include "sched/diagnosis.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
@@ -48,14 +49,8 @@ uint8_t kp__preempt_status_code(const kp_node_status *st) {
 }
 
 bool kp__preempt_compat_parse(const char *v, kp_preempt_compat *out) {
-    if (!v) return false;
-    if (v[0] == 'v') v++;
-    char *end = NULL;
-    long major = strtol(v, &end, 10);
-    if (end == v || *end != '.' || major != 1) return false;
-    const char *m = end + 1;
-    long minor = strtol(m, &end, 10);
-    if (end == m || (*end != '\0' && *end != '.') || minor < 0 || minor > 999) return false;
+    uint16_t minor;
+    if (!kp__compat_parse(v, &minor)) return false;
     *out = minor <= 35 ? KP_PREEMPT_COMPAT_1_35 : KP_PREEMPT_COMPAT_NEWEST;
     return true;
 }

@@ -1,0 +1,32 @@
+/* `--compat VERSION`: the upstream release line whose decisions and texts kprio reproduces.
+ * Parsed once (kp_sched_new) into a minor version; each behaviour that differs between lines
+ * asks one predicate below, named after the change and the release it landed in, so the list
+ * of differences is this file (docs/upstream.md "Compatibility" lists the same). */
+#ifndef KP_SCHED_COMPAT_H
+#define KP_SCHED_COMPAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The minor version of KP_KUBERNETES_VERSION ("1.37"): the newest line kprio mirrors. A
+ * --compat newer than this behaves as this one. */
+#define KP_COMPAT_NEWEST 37
+
+/* "[v]1.MINOR[.PATCH]" -> MINOR (0..999). False if v is not such a version. */
+bool kp__compat_parse(const char *v, uint16_t *minor);
+
+/* NodeResourcesBalancedAllocation scores the change in the node's balance (kubernetes PR
+ * #135573, v1.36.0); older lines score the balance after placement. */
+static inline bool kp__compat_balance_delta(uint16_t minor) { return minor >= 36; }
+/* TaintToleration's Filter reason no longer names the taint (PR #134740, v1.35.0; also in
+ * later 1.34 patch releases); older lines print "node(s) had untolerated taint {KEY: VALUE}". */
+static inline bool kp__compat_generic_taint_reason(uint16_t minor) { return minor >= 35; }
+/* DynamicResources is in the default profile (DynamicResourceAllocation on by default, GA in
+ * v1.34.0): its PostFilter runs before DefaultPreemption. */
+static inline bool kp__compat_dra_default(uint16_t minor) { return minor >= 34; }
+/* ImageLocality scores image volumes' images (PR #130231, v1.36.0) ... */
+static inline bool kp__compat_image_volumes(uint16_t minor) { return minor >= 36; }
+/* ... and counts them in calculatePriority's maximum threshold (PR #138951, v1.37). */
+static inline bool kp__compat_image_volume_threshold(uint16_t minor) { return minor >= 37; }
+
+#endif
