@@ -105,14 +105,15 @@ kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evi
     size_t np = n->n_pods ? n->n_pods : 1;
     m->act = kp__calloc(np, sizeof *m->act);
     m->stats_of = kp__calloc(np, sizeof *m->stats_of);
+    m->joined_by_name = kp__calloc(np, sizeof *m->joined_by_name);
     m->rank = kp__calloc(np, sizeof *m->rank);
     m->rank_tmp = kp__calloc(np, sizeof *m->rank_tmp);
     m->keys = kp__calloc(np * 2, sizeof *m->keys);
     m->ranking = kp__calloc(np, sizeof *m->ranking);
     m->ev = kp__calloc(np, sizeof *m->ev);
     if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->th_met || !m->th_scratch ||
-        !m->th_updated || !m->th_all || !m->met || !m->act || !m->stats_of || !m->rank ||
-        !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
+        !m->th_updated || !m->th_all || !m->met || !m->act || !m->stats_of || !m->joined_by_name ||
+        !m->rank || !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
         goto oom;
     if (cfg->n_th) memcpy(m->th, cfg->th, cfg->n_th * sizeof *m->th);
     m->n_th = cfg->n_th;
@@ -155,6 +156,7 @@ void kp_evict_manager_free(kp_evict_manager *m) {
     kp__free(m->met);
     kp__free(m->act);
     kp__free(m->stats_of);
+    kp__free(m->joined_by_name);
     kp__free(m->rank);
     kp__free(m->rank_tmp);
     kp__free(m->keys);
@@ -181,11 +183,15 @@ void kp_evict_manager_set_spec_text(kp_evict_manager *m, kp_evict_spec_text_fn f
 
 /* ---------------------------------------------------------------- per-step pieces */
 
-/* statsFunc: podRef.uid, falling back to namespace/name. Later entries win (map assignment). */
-static void join_stats(kp_evict_manager *m, const kp_evict_summary *s) {
+/* mirrors cachedStatsFunc (helpers.go): pod stats are keyed by podRef.uid, so an entry whose uid
+ * differs from the pod's (a pod recreated under the same name) gives the pod no stats. kprio
+ * joins by namespace/name only where one side has no uid (manifests often carry none). Later
+ * entries win (map assignment). Counts the joins of each kind in the result. */
+static void join_stats(kp_evict_manager *m, const kp_evict_summary *s, kp_evict_result *res) {
     const kp_cluster *cl = m->cl;
     uint32_t mask = m->tab_cap - 1;
     memset(m->stats_of, 0, m->n_pods_total * sizeof *m->stats_of);
+    memset(m->joined_by_name, 0, m->n_pods_total * sizeof *m->joined_by_name);
     for (uint32_t j = 0; j < s->n_pods; j++) {
         const kp__ev_pstats *ps = &s->pods[j];
         uint32_t hit = 0;
@@ -200,24 +206,38 @@ static void join_stats(kp_evict_manager *m, const kp_evict_summary *s) {
                 }
             }
         }
+        bool by_name = false;
         if (!hit && ps->name_len) {
             const char *ns = ps->ns_len ? kp__ev_str(s, ps->ns) : "default";
             const char *name = kp__ev_str(s, ps->name);
             size_t nsl = ps->ns_len ? ps->ns_len : 7;
             for (uint32_t h = nn_hash(ns, nsl, name, ps->name_len) & mask; m->nn_tab[h];
                  h = (h + 1) & mask) {
-                const kp_pod *p = &cl->pods[m->act[m->nn_tab[h] - 1].pod];
+                const kp__ev_active *a = &m->act[m->nn_tab[h] - 1];
+                if (ps->uid_len && a->uid_len) continue; /* both have uids: they differ */
+                const kp_pod *p = &cl->pods[a->pod];
                 size_t pnsl;
                 const char *pns = pod_ns(cl, p, &pnsl);
                 if (pnsl == nsl && memcmp(pns, ns, nsl) == 0 &&
                     cl->strs.len[p->name] == ps->name_len &&
                     memcmp(kp__s(cl, p->name), name, ps->name_len) == 0) {
                     hit = m->nn_tab[h];
+                    by_name = true;
                     break;
                 }
             }
         }
-        if (hit) m->stats_of[hit - 1] = ps;
+        if (hit) {
+            m->stats_of[hit - 1] = ps;
+            m->joined_by_name[hit - 1] = by_name;
+        }
+    }
+    res->stats_joined = true;
+    for (uint32_t i = 0; i < m->n_pods_total; i++) {
+        if (m->act[i].gone) continue;
+        if (!m->stats_of[i]) res->n_stats_missing++;
+        else if (m->joined_by_name[i]) res->n_stats_by_name++;
+        else res->n_stats_by_uid++;
     }
 }
 
@@ -539,7 +559,7 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s,
     bool joined = false;
     if (cfg->local_storage_isolation) {
         if (m->n_local_check) {
-            join_stats(m, s);
+            join_stats(m, s, res);
             joined = true;
             if (kp__ev_local_storage_eviction(m, s) != KP_OK)
                 return kp_error_set(err, KP_ENOMEM, "out of memory");
@@ -569,7 +589,7 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s,
         res->note = "eviction thresholds have been met, but no pods are active to evict";
         return KP_OK;
     }
-    if (!joined) join_stats(m, s);
+    if (!joined) join_stats(m, s, res);
     if (rank_and_evict(m, s, eval, chosen, resource, n_updated, obs, res) != KP_OK)
         return kp_error_set(err, KP_ENOMEM, "out of memory");
     return KP_OK;

@@ -63,6 +63,7 @@ struct kp_evict_manager {
     uint32_t *th_all; /* 0 .. n_th - 1 */
     kp_evict_met *met;
     const kp__ev_pstats **stats_of;
+    bool *joined_by_name; /* stats_of[i] was found by namespace/name (a side without uid) */
     kp__ev_rank_pod *rank, *rank_tmp;
     kp__ev_rank_key *keys;
     kp_index *ranking;

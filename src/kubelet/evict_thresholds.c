@@ -160,14 +160,27 @@ static void label_error(const kp_evict_config *c, const kp__kcfg_map *m, const c
     if (m->flag_set || !c->source[0]) {
         kp_error_prefix(err, "--%s", flag);
     } else {
-        kp_error_prefix(err, "KubeletConfiguration: %s", field);
+        kp_error_prefix(err, "KubeletConfiguration: %s%s", c->configz ? "kubeletconfig." : "",
+                        field);
         snprintf(err->source, sizeof err->source, "%s", c->source);
     }
 }
 
 static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **where);
 
-/* mirrors ParseThresholdConfig (plus the mergeDefaultEvictionSettings defaulting) */
+/* Where a hard (soft false) or soft threshold's entry came from (kp__kcfg_origin). */
+static const char *origin_text(uint8_t origin, bool soft) {
+    switch (origin) {
+    case KP__KCFG_FILE: return "config file";
+    case KP__KCFG_MERGED: return "default, merged into the config file's map";
+    case KP__KCFG_CONFIGZ: return "configz";
+    case KP__KCFG_FLAG: return soft ? "--eviction-soft" : "--eviction-hard";
+    default: return "default";
+    }
+}
+
+/* mirrors ParseThresholdConfig (mergeDefaultEvictionSettings was applied when the file was
+ * loaded, before the flags, as loadConfigFile does) */
 kp_status kp_evict_config_finish(kp_evict_config *c, kp_error *err) {
     const kp__kcfg_map *where = NULL;
     kp_status st = finish(c, err, &where);
@@ -186,12 +199,12 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
     uint32_t n = 0, cap = 0, n_hard;
     kp_status st = KP_OK;
     bool ignored;
-    if (c->merge_defaults && (st = kp__kcfg_merge_default_hard(c, err)) != KP_OK) goto fail;
     *where = &c->hard;
     for (uint32_t i = 0; i < c->hard.n; i++) {
         if ((st = kp__ev_parse_threshold(c->hard.items[i].key, c->hard.items[i].val, &t, &ignored,
                                          err)) != KP_OK)
             goto fail;
+        t.origin = origin_text(c->hard.items[i].origin, false);
         if (!ignored && (st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
     }
     n_hard = n;
@@ -200,6 +213,7 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
         if ((st = kp__ev_parse_threshold(c->soft.items[i].key, c->soft.items[i].val, &t, &ignored,
                                          err)) != KP_OK)
             goto fail;
+        t.origin = origin_text(c->soft.items[i].origin, true);
         if (!ignored && (st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
     }
     int64_t graces[KP_EVSIG_COUNT]; /* one per signal: parseGracePeriods keys a map by signal */
@@ -272,6 +286,7 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
             if (th[i].signal == KP_EVSIG_MEMORY_AVAILABLE && th[i].grace_ns == 0) {
                 t = th[i];
                 t.signal = KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE;
+                t.origin = "copy of hard memory.available (enforceNodeAllocatable: pods)";
                 if ((st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
             }
         }
@@ -293,6 +308,7 @@ const kp_evict_threshold_info *kp__ev_threshold_info(const kp__ev_threshold *t) 
     out->grace_ns = t->grace_ns;
     out->value = t->value_text;
     out->min_reclaim = t->has_min_reclaim ? t->mr_text : "";
+    out->origin = t->origin ? t->origin : "";
     return out;
 }
 
@@ -305,6 +321,12 @@ const kp_evict_threshold_info *kp_evict_config_threshold(const kp_evict_config *
 }
 
 int64_t kp_evict_config_transition_ns(const kp_evict_config *c) { return c->transition_ns; }
+
+size_t kp_evict_config_warning_count(const kp_evict_config *c) { return c->n_warn; }
+
+const char *kp_evict_config_warning(const kp_evict_config *c, size_t i) {
+    return i < c->n_warn ? c->warnings[i] : NULL;
+}
 int64_t kp_evict_config_max_pod_grace(const kp_evict_config *c) { return c->max_pod_grace; }
 
 /* ---------------------------------------------------------------- containerfs thresholds */
@@ -340,6 +362,8 @@ kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool i
     for (int k = 0; k < 4; k++) {
         kp__ev_threshold t = src[base + k];
         t.signal = k < 2 ? KP_EVSIG_CONTAINERFS_AVAILABLE : KP_EVSIG_CONTAINERFS_INODES_FREE;
+        t.origin = base ? "copy of the imagefs threshold (UpdateContainerFsThresholds)"
+                        : "copy of the nodefs threshold (UpdateContainerFsThresholds)";
         if (!t.has_op) {
             memset(&t.value, 0, sizeof t.value);
             t.value_text[0] = 0;

@@ -40,6 +40,7 @@ typedef struct kp__ev_threshold {
     int64_t grace_ns;
     char value_text[48];
     char mr_text[48];
+    const char *origin; /* where it came from, for evict --explain (a static string) */
     kp_evict_threshold_info info; /* the public view (kp__ev_threshold_info), filled on access */
 } kp__ev_threshold;
 
