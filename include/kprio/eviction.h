@@ -216,7 +216,9 @@ typedef struct {
 
 /* One threshold met in a step. */
 typedef struct {
-    size_t index; /* threshold index in the manager's list (kp_evict_manager_threshold) */
+    size_t index; /* threshold index in the manager's list (kp_evict_manager_threshold); at or
+                     past kp_evict_manager_threshold_count for a user containerfs threshold
+                     that the first step evaluated before it was rewritten (docs/evict.md) */
     kp_evict_signal signal;
     bool hard;
     int64_t grace_ns;

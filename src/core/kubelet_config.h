@@ -70,6 +70,7 @@ struct kp_evict_config {
     /* derived by kp_evict_config_finish (src/kubelet/evict_config.c) */
     struct kp__ev_threshold *th;
     uint32_t n_th;
+    uint32_t th_go_cap; /* cap() of upstream's []Threshold for th (Go's append growth) */
     bool finished;
 };
 

@@ -38,6 +38,8 @@ struct kp_evict_manager {
     const kp_evict_config *cfg;
     kp__ev_threshold *th;
     uint32_t n_th;
+    uint32_t n_ghost; /* user containerfs thresholds the first step evaluated, after th[n_th) */
+    bool *stale; /* scratch of the containerfs derivation (kp__ev_update_containerfs) */
     bool layout_known, imagefs, split;
     kp__ev_active *act;
     uint32_t n_act, n_pods_total; /* live pods / slots */

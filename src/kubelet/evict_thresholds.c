@@ -208,6 +208,8 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
         if (!ignored && (st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
     }
     n_hard = n;
+    /* cap() of ParseThresholdConfig's result, step by step as Go grows it */
+    uint32_t go_cap = kp__ev_go_append_cap(0, 0, n_hard);
     *where = &c->soft;
     for (uint32_t i = 0; i < c->soft.n; i++) {
         if ((st = kp__ev_parse_threshold(c->soft.items[i].key, c->soft.items[i].val, &t, &ignored,
@@ -280,6 +282,7 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
             memcpy(th[i].mr_text, mr_text[th[i].signal], sizeof th[i].mr_text);
         }
     }
+    go_cap = kp__ev_go_append_cap(n_hard, go_cap, n - n_hard);
     if (c->enforce_pods) { /* mirrors addAllocatableThresholds */
         uint32_t n0 = n;
         for (uint32_t i = 0; i < n0; i++) {
@@ -290,10 +293,13 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
                 if ((st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
             }
         }
+        /* append(append([]Threshold{}, thresholds...), additionalThresholds...) */
+        go_cap = kp__ev_go_append_cap(n0, kp__ev_go_append_cap(0, 0, n0), n - n0);
     }
     kp__free(c->th);
     c->th = th;
     c->n_th = n;
+    c->th_go_cap = go_cap;
     c->finished = true;
     return KP_OK;
 fail:
@@ -329,11 +335,47 @@ const char *kp_evict_config_warning(const kp_evict_config *c, size_t i) {
 }
 int64_t kp_evict_config_max_pod_grace(const kp_evict_config *c) { return c->max_pod_grace; }
 
+/* ---------------------------------------------------------------- Go slice capacity */
+
+/* runtime/sizeclasses.go class sizes (bytes) up to 32 KiB */
+static const uint32_t go_size_classes[] = {
+    8,     16,    24,    32,    48,    64,    80,    96,    112,   128,   144,  160,   176,   192,
+    208,   224,   240,   256,   288,   320,   352,   384,   416,   448,   480,  512,   576,   640,
+    704,   768,   896,   1024,  1152,  1280,  1408,  1536,  1792,  2048,  2304, 2688,  3072,  3200,
+    3456,  4096,  4864,  5376,  6144,  6528,  6784,  6912,  8192,  9472,  9728, 10240, 10880, 12288,
+    13568, 14336, 16384, 18432, 19072, 20480, 21760, 24576, 27264, 28672, 32768};
+
+/* roundupsize(size, noscan=false): a Threshold holds pointers, so objects over 512 bytes carry an
+ * 8-byte malloc header (Go >= 1.22) */
+static uint64_t go_roundupsize(uint64_t size) {
+    uint64_t req = size > 512 ? size + 8 : size;
+    if (req <= 32768) {
+        for (size_t i = 0; i < sizeof go_size_classes / sizeof go_size_classes[0]; i++)
+            if (go_size_classes[i] >= req) return go_size_classes[i] - (req - size);
+    }
+    return (size + 8191) & ~(uint64_t)8191; /* large object: whole pages */
+}
+
+/* mirrors growslice's nextslicecap and roundupsize for 64-byte elements */
+uint32_t kp__ev_go_append_cap(uint32_t len, uint32_t cap, uint32_t more) {
+    uint64_t need = (uint64_t)len + more;
+    if (more == 0 || need <= cap) return cap;
+    uint64_t newcap = cap, dbl = (uint64_t)cap * 2;
+    if (need > dbl) newcap = need;
+    else if (cap < 256) newcap = dbl;
+    else {
+        while (newcap < need) newcap += (newcap + 3 * 256) >> 2;
+    }
+    uint64_t mem = go_roundupsize(newcap * 64);
+    return (uint32_t)(mem / 64);
+}
+
 /* ---------------------------------------------------------------- containerfs thresholds */
 
 /* mirrors UpdateContainerFsThresholds */
 kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool imagefs, bool split,
-                                    bool *replaced, uint32_t replaced_cap) {
+                                    uint32_t go_cap, bool *replaced, bool *stale,
+                                    uint32_t flags_cap) {
     kp__ev_threshold *th = *thp;
     uint32_t n = *np;
     /* src[0..3]: hard avail, soft avail, hard inodes, soft inodes of nodefs; [4..7] of imagefs */
@@ -357,8 +399,12 @@ kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool i
     if ((imagefs && split) || (!imagefs && !split)) base = 0;
     else if (imagefs && !split) base = 4;
     else return KP_OK; /* no imagefs but split: upstream adds nothing */
-    kp__ev_threshold *out = kp__realloc(th, (n + 4) * sizeof *out);
+    kp__ev_threshold *out = kp__realloc(th, (n + 8) * sizeof *out);
     if (!out) return KP_ENOMEM;
+    /* Go: appends write past the caller's length (unseen by it) until one outgrows cap; from
+     * then on every write, overwrites included, goes to the new backing array */
+    uint32_t go_len = n;
+    bool grown = false;
     for (int k = 0; k < 4; k++) {
         kp__ev_threshold t = src[base + k];
         t.signal = k < 2 ? KP_EVSIG_CONTAINERFS_AVAILABLE : KP_EVSIG_CONTAINERFS_INODES_FREE;
@@ -370,8 +416,14 @@ kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool i
         }
         if (idx[k] >= 0) {
             out[idx[k]] = t;
-            if (replaced && (uint32_t)idx[k] < replaced_cap) replaced[idx[k]] = true;
+            if (replaced && (uint32_t)idx[k] < flags_cap) replaced[idx[k]] = true;
+            if (stale && grown && (uint32_t)idx[k] < flags_cap) stale[idx[k]] = true;
         } else {
+            if (go_len == go_cap) {
+                go_cap = kp__ev_go_append_cap(go_len, go_cap, 1);
+                grown = true;
+            }
+            go_len++;
             out[n++] = t;
         }
     }

@@ -312,7 +312,8 @@ KT_TEST(containerfs_thresholds) {
         th[3] = mk(KP_EVSIG_CONTAINERFS_AVAILABLE, "9Gi", 0); /* user value: overwritten */
         bool replaced[8] = {false};
         bool imagefs = layout > 0, split = layout == 2;
-        KT_CHECK_INT(kp__ev_update_containerfs(&th, &n, imagefs, split, replaced, 8), KP_OK);
+        KT_CHECK_INT(kp__ev_update_containerfs(&th, &n, imagefs, split, 4, replaced, NULL, 8),
+                     KP_OK);
         KT_CHECK_INT(n, 7);
         KT_CHECK(replaced[3]);
         KT_CHECK_INT(th[3].signal, KP_EVSIG_CONTAINERFS_AVAILABLE);
