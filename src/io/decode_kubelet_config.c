@@ -502,10 +502,16 @@ kp_status kp_evict_config_load_buffer(kp_evict_config *c, const char *source, co
             kp_error_set(err, KP_EINVAL, "expected a KubeletConfiguration object at the top level");
     if (st == KP_OK && lc.strict_len) { /* DecodeKubeletConfiguration's lenient retry */
         char w[KP_ERR_MSG_CAP + 400];
-        snprintf(w, sizeof w,
-                 "%s: KubeletConfiguration: using lenient decoding as strict decoding failed: "
-                 "strict decoding error: %s",
-                 source, lc.strict);
+        if (c->configz) /* no kubelet decodes /configz: a field of another version, or a typo */
+            snprintf(w, sizeof w,
+                     "%s: KubeletConfiguration: kubeletconfig: not fields of the v1beta1 "
+                     "KubeletConfiguration kprio mirrors (ignored): %s",
+                     source, lc.strict);
+        else
+            snprintf(w, sizeof w,
+                     "%s: KubeletConfiguration: using lenient decoding as strict decoding failed: "
+                     "strict decoding error: %s",
+                     source, lc.strict);
         st = kp__kcfg_warn(c, w, err);
     }
     if (st != KP_OK && err && err->source[0] == 0)

@@ -485,6 +485,17 @@ KT_TEST(kubelet_configz_document) {
     if (c) threshold_list(c, buf, sizeof buf);
     KT_CHECK_STR(buf, "memory.available<1Gi [configz]");
     kp_evict_config_free(c);
+    /* a field this line does not have (a newer kubelet's): warned about, not a decode error */
+    c = load_with_flags("{\"kubeletconfig\":{\"evictionHard\":{\"memory.available\":\"1Gi\"},"
+                        "\"someFutureField\":true}}",
+                        NULL, 0, &err);
+    KT_CHECK_INT(c ? kp_evict_config_warning_count(c) : 0, 1);
+    if (c && kp_evict_config_warning(c, 0))
+        KT_CHECK_STR(kp_evict_config_warning(c, 0),
+                     "k.yaml: KubeletConfiguration: kubeletconfig: not fields of the v1beta1 "
+                     "KubeletConfiguration kprio mirrors (ignored): unknown field "
+                     "\"someFutureField\"");
+    kp_evict_config_free(c);
     /* a wrong kind inside is still an error, naming the path */
     c = load_with_flags("{\"kubeletconfig\":{\"kind\":\"Pod\"}}", NULL, 0, &err);
     KT_CHECK(c == NULL);
