@@ -174,13 +174,14 @@ static int load_steps(const char **args, int n_args, step_list *l) {
 }
 
 /* The node: --node, else the summaries' node.nodeName; every summary naming a node must name
- * it. Returns NULL after printing the error. */
-static const char *pick_node(const char *node_name, const step_list *l) {
+ * it. NULL after printing the error, with the exit status in *rc. */
+static const char *pick_node(const char *node_name, const step_list *l, int *rc) {
     for (size_t i = 0; i < l->n && !node_name; i++)
         if (kp_evict_summary_node_name(l->sums[i])[0])
             node_name = kp_evict_summary_node_name(l->sums[i]);
     if (!node_name) {
-        kp_cli_usage_hint("evict", "--node is required: the summaries do not name their node");
+        *rc =
+            kp_cli_usage_hint("evict", "--node is required: the summaries do not name their node");
         return NULL;
     }
     for (size_t i = 0; i < l->n; i++) {
@@ -189,6 +190,7 @@ static const char *pick_node(const char *node_name, const step_list *l) {
             kp_cli_eprintf("kprio: %s: Summary: node.nodeName: \"%s\" is not the node replayed "
                            "(\"%s\"): a summary of another node",
                            l->paths[i], nn, node_name);
+            *rc = KP_EXIT_ERROR;
             return NULL;
         }
     }
@@ -240,11 +242,8 @@ static int run(const kp_cli_common *c, const char *node_arg, const char **summar
         goto out;
     }
     if ((rc = load_steps(summaries, n_sum, &steps)) != 0) goto out;
+    if (!(node_name = pick_node(node_arg, &steps, &rc))) goto out;
     rc = KP_EXIT_ERROR;
-    if (!(node_name = pick_node(node_arg, &steps))) {
-        if (!node_arg && steps.n) rc = KP_EXIT_USAGE;
-        goto out;
-    }
     cl = kp_cli_load(c);
     if (!cl) goto out;
     kp_index node = kp_cluster_find_node(cl, node_name);
