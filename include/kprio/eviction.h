@@ -88,12 +88,20 @@ kp_evict_config *kp_evict_config_new(void);
 /* Releases a configuration. NULL is a no-op. */
 void kp_evict_config_free(kp_evict_config *cfg);
 
-/* Reads a KubeletConfiguration (YAML or JSON; kind must be KubeletConfiguration when present)
- * and takes its eviction fields: evictionHard, evictionSoft, evictionSoftGracePeriod,
- * evictionMinimumReclaim, evictionPressureTransitionPeriod, evictionMaxPodGracePeriod,
- * enforceNodeAllocatable, mergeDefaultEvictionSettings, localStorageCapacityIsolation.
- * Errors (KP_ESYNTAX, KP_EINVAL) name source, object and field. Values are checked by
- * kp_evict_config_finish. */
+/* Reads a KubeletConfiguration (YAML or JSON) and takes its eviction fields: evictionHard,
+ * evictionSoft, evictionSoftGracePeriod, evictionMinimumReclaim,
+ * evictionPressureTransitionPeriod, evictionMaxPodGracePeriod, enforceNodeAllocatable,
+ * mergeDefaultEvictionSettings, localStorageCapacityIsolation. As the kubelet's loader
+ * (loadConfigFile): kind KubeletConfiguration and apiVersion kubelet.config.k8s.io/v1beta1 are
+ * required; an unknown top-level field (or, in JSON, a duplicate one) is a strict decoding error
+ * the kubelet tolerates by decoding leniently: it becomes a warning
+ * (kp_evict_config_warning); an absent evictionHard keeps the defaults and, with
+ * mergeDefaultEvictionSettings, the missing defaults are merged into a present one, here, before
+ * any flag (so call this before kp_evict_config_set_flag). Also accepts what /configz serves,
+ * {"kubeletconfig": {...}} (kind and apiVersion optional): the effective configuration, taken as
+ * is (nothing merged; an omitted evictionHard, evictionSoft, ... or enforceNodeAllocatable is
+ * empty, as the kubelet omits empty ones). Errors (KP_ESYNTAX, KP_EINVAL) name source, object and
+ * field. Values are checked by kp_evict_config_finish. */
 kp_status kp_evict_config_load_buffer(kp_evict_config *cfg, const char *source, const char *buf,
                                       size_t len, kp_error *err);
 /* kp_evict_config_load_buffer on the contents of the file at path (the path names it in errors).
@@ -103,7 +111,8 @@ kp_status kp_evict_config_load_path(kp_evict_config *cfg, const char *path, kp_e
 /* Applies one kubelet flag (name without dashes) as the kubelet command line does, on top of any
  * loaded configuration: "eviction-hard" / "eviction-soft" ("sig<val,..."),
  * "eviction-soft-grace-period" / "eviction-minimum-reclaim" ("sig=val,..."; the first use of a
- * map flag replaces the map, later uses add to it), "eviction-pressure-transition-period"
+ * map flag replaces the whole map, defaults and merged defaults included, later uses add to
+ * it), "eviction-pressure-transition-period"
  * (duration), "eviction-max-pod-grace-period" (int32), "enforce-node-allocatable"
  * (comma list), "local-storage-capacity-isolation" (bool). Errors use upstream's words
  * ("malformed pair, expect string<string"): KP_EINVAL for a bad value, KP_ENOTFOUND for an
@@ -133,7 +142,16 @@ typedef struct {
     int64_t grace_ns; /* grace period, nanoseconds */
     const char *value; /* "100Mi", "10%" */
     const char *min_reclaim; /* "" when none */
+    const char *origin; /* where the kubelet took it from: "default", "config file", "default,
+                           merged into the config file's map", "configz", "--eviction-hard",
+                           "--eviction-soft", or a derived copy ("copy of ...") */
 } kp_evict_threshold_info;
+
+/* Warnings from loading the configuration file (lenient decoding: "FILE: KubeletConfiguration:
+ * using lenient decoding as strict decoding failed: strict decoding error: unknown field
+ * \"evictonHard\""), in order. Borrowed from the configuration. */
+size_t kp_evict_config_warning_count(const kp_evict_config *cfg);
+const char *kp_evict_config_warning(const kp_evict_config *cfg, size_t i);
 
 /* Number of thresholds after kp_evict_config_finish (0 before). */
 size_t kp_evict_config_threshold_count(const kp_evict_config *cfg);
@@ -157,8 +175,10 @@ typedef struct kp_evict_summary kp_evict_summary;
 
 /* Parses one Summary API document (JSON, as the kubelet serves /stats/summary; YAML accepted
  * too) from buf[0..len) (not retained; no padding required: the bytes are copied once into a
- * buffer the decoder may over-read). Every numeric field is optional. On success *out owns the
- * parsed stats (NULL on error). Errors: KP_ESYNTAX with line/column, KP_EINVAL naming the field
+ * buffer the decoder may over-read). It must have a "node" object and no "kind" (a Pod manifest,
+ * a NodeList or {} is not a summary: KP_EINVAL). Every numeric field is optional. On success *out
+ * owns the parsed stats (NULL on error). Errors: KP_ESYNTAX with line/column, KP_EINVAL naming the
+ * field
  * ("pods[3].containers[0].rootfs.usedBytes: expected an unsigned integer"), KP_ENOMEM. */
 kp_status kp_evict_summary_load_buffer(const char *source, const char *buf, size_t len,
                                        kp_evict_summary **out, kp_error *err);
@@ -167,11 +187,20 @@ kp_status kp_evict_summary_load_buffer(const char *source, const char *buf, size
 kp_status kp_evict_summary_load_path(const char *path, kp_evict_summary **out, kp_error *err);
 /* Releases a summary. NULL is a no-op. */
 void kp_evict_summary_free(kp_evict_summary *s);
+/* The summary files a --summary argument names: path itself when it is not a directory, else
+ * the directory's regular files named *.json, *.yaml or *.yml (not recursive), by name. On
+ * success *paths holds *n >= 1 strings ("DIR/NAME"); release them with
+ * kp_evict_summary_paths_free. Errors: KP_EIO (directory unreadable), KP_EINVAL (no summary
+ * file in the directory), KP_ENOMEM. */
+kp_status kp_evict_summary_paths(const char *path, char ***paths, size_t *n, kp_error *err);
+void kp_evict_summary_paths_free(char **paths, size_t n);
 /* The step's time: the newest `time` among the node-level stats, unix nanoseconds; false when
  * the summary carries no node-level time. */
 bool kp_evict_summary_time(const kp_evict_summary *s, int64_t *unix_ns);
 /* Number of pod entries. */
 size_t kp_evict_summary_pod_count(const kp_evict_summary *s);
+/* node.nodeName ("" when absent). Borrowed from the summary. */
+const char *kp_evict_summary_node_name(const kp_evict_summary *s);
 
 /* ---------------------------------------------------------------- the manager */
 
@@ -187,7 +216,9 @@ typedef struct {
 
 /* One threshold met in a step. */
 typedef struct {
-    size_t index; /* threshold index in the manager's list (kp_evict_manager_threshold) */
+    size_t index; /* threshold index in the manager's list (kp_evict_manager_threshold); at or
+                     past kp_evict_manager_threshold_count for a user containerfs threshold
+                     that the first step evaluated before it was rewritten (docs/evict.md) */
     kp_evict_signal signal;
     bool hard;
     int64_t grace_ns;
@@ -230,6 +261,11 @@ typedef struct {
     const kp_evict_eviction *evicted;
     const char *note; /* why nothing was evicted, or NULL */
     kp_evict_fs_layout layout; /* layout in use (never AUTO) */
+    /* How pod stats were joined to the active pods, when this step read them (stats_joined):
+     * by podRef.uid as upstream's cachedStatsFunc, by namespace/name where the pod or the entry
+     * has no uid, or not at all (no entry; an entry with another uid does not join). */
+    bool stats_joined;
+    size_t n_stats_by_uid, n_stats_by_name, n_stats_missing;
 } kp_evict_result;
 
 /* Creates the manager for node `node` (kp_cluster_find_node) of a finalized cluster with a

@@ -9,6 +9,7 @@
 #ifndef KP_KPRIO_RENDER_KUBELET_H
 #define KP_KPRIO_RENDER_KUBELET_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "kprio/admission.h"
@@ -32,6 +33,10 @@ typedef struct kp_evict_report kp_evict_report;
 /* A report for node_name on f (node_name and cl are borrowed). NULL when out of memory. */
 kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *cl,
                                      const char *node_name);
+/* explain: after the table, the thresholds in force with where each came from
+ * (kp_evict_threshold_info.origin) and a table of how each step joined pod stats; in JSON / YAML,
+ * an `origin` per threshold and a `podStats` object per step that read pod stats. */
+void kp_evict_report_set_explain(kp_evict_report *r, bool on);
 /* Adds the step of summary file `summary` (its result res from manager m). The first step of a
  * document also writes the image filesystem layout and the thresholds in force. */
 void kp_evict_report_step(kp_evict_report *r, const kp_evict_manager *m, const char *summary,

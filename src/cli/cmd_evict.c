@@ -10,20 +10,28 @@
 #include "kprio/render_kubelet.h"
 
 static const char *const USAGE =
-    "kprio evict -f FILE... --node NODE --summary FILE... [--config FILE] [eviction flags]\n"
+    "kprio evict -f FILE... [--node NODE] --summary FILE|DIR... [--config FILE] [eviction flags]\n"
     "            [--imagefs auto|shared|dedicated|split] [--reclaimable SIGNAL=QUANTITY]...\n"
-    "            [-o table|json|yaml] [-R]\n"
+    "            [-o table|json|yaml] [-R] [--explain]\n"
     "\n"
-    "Replays the kubelet's node-pressure eviction manager for NODE: each --summary file (a\n"
-    "/stats/summary document, in time order) is one synchronize step. Pods come from the\n"
-    "snapshot (-f); an evicted pod is gone in later steps.\n"
+    "Replays the kubelet's node-pressure eviction manager for NODE: each summary (a\n"
+    "/stats/summary document) is one synchronize step, in the order of the summaries' times.\n"
+    "Pods come from the snapshot (-f); an evicted pod is gone in later steps.\n"
     "\n"
     "  -f, --filename FILE        snapshot file or directory (repeatable); '-' reads stdin\n"
     "  -R, --recursive            descend into directories given with -f\n"
     "      --max-input-bytes N    largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
-    "      --node NODE            the node whose kubelet evicts\n"
-    "      --summary FILE         Summary API JSON, one step (repeatable, in time order)\n"
-    "      --config FILE          KubeletConfiguration (YAML or JSON) with eviction settings\n"
+    "      --node NODE            the node whose kubelet evicts (default: the summaries'\n"
+    "                             node.nodeName; a summary of another node is an error)\n"
+    "      --summary FILE|DIR...  Summary API JSON, one step each; several files may follow\n"
+    "                             one --summary; a directory gives its *.json/*.yaml files.\n"
+    "                             Steps run in the order of the summaries' times (each\n"
+    "                             one's newest node-level stat time; ties, or any summary\n"
+    "                             without a time: the order given)\n"
+    "      --config FILE          KubeletConfiguration (YAML or JSON) with eviction settings,\n"
+    "                             or the kubelet's /configz output ({\"kubeletconfig\": ...})\n"
+    "      --explain              also print the effective thresholds (and where each came\n"
+    "                             from) and how pod stats were joined to pods in each step\n"
     "      --eviction-hard 'memory.available<100Mi,nodefs.available<10%'\n"
     "      --eviction-soft 'memory.available<300Mi'\n"
     "      --eviction-soft-grace-period 'memory.available=1m30s'\n"
@@ -32,7 +40,8 @@ static const char *const USAGE =
     "      --eviction-max-pod-grace-period SECONDS          (default 0)\n"
     "      --enforce-node-allocatable LIST                  (default pods)\n"
     "      --local-storage-capacity-isolation BOOL          (default true)\n"
-    "                             kubelet flags; they override --config, as in the kubelet\n"
+    "                             kubelet flags; they override --config, as in the kubelet:\n"
+    "                             a map flag replaces the whole map, defaults included\n"
     "      --imagefs LAYOUT       auto (default: from the first summary), shared, dedicated\n"
     "                             (image filesystem separate from nodefs) or split (container\n"
     "                             filesystem separate from the image filesystem too)\n"
@@ -84,18 +93,124 @@ static int parse_layout(const char *v, kp_evict_fs_layout *out) {
     return 0;
 }
 
-static int run(const kp_cli_common *c, const char *node_name, const char **summaries, int n_sum,
+/* Stable insertion sort of the steps by summary time (kp_evict_summary_time), when every summary
+ * has one; otherwise the order given stays. */
+static void sort_by_time(kp_evict_summary **sums, char **paths, size_t n) {
+    int64_t t;
+    for (size_t i = 0; i < n; i++)
+        if (!kp_evict_summary_time(sums[i], &t)) return;
+    for (size_t i = 1; i < n; i++) {
+        kp_evict_summary *s = sums[i];
+        char *p = paths[i];
+        int64_t ti = 0, tj = 0;
+        kp_evict_summary_time(s, &ti);
+        size_t j = i;
+        while (j > 0 && kp_evict_summary_time(sums[j - 1], &tj) && tj > ti) {
+            sums[j] = sums[j - 1];
+            paths[j] = paths[j - 1];
+            j--;
+        }
+        sums[j] = s;
+        paths[j] = p;
+    }
+}
+
+typedef struct {
+    char **paths; /* every summary file, after directories are expanded */
+    kp_evict_summary **sums;
+    size_t n, cap;
+} step_list;
+
+static void steps_free(step_list *l) {
+    for (size_t i = 0; i < l->n; i++) {
+        kp_evict_summary_free(l->sums[i]);
+        kp_free(l->paths[i]);
+    }
+    kp_free(l->paths);
+    kp_free(l->sums);
+}
+
+/* Expands and loads every --summary argument into l; 0 or an exit status. */
+static int load_steps(const char **args, int n_args, step_list *l) {
+    kp_error err;
+    kp_error_clear(&err);
+    for (int a = 0; a < n_args; a++) {
+        char **paths = NULL;
+        size_t n = 0;
+        if (kp_evict_summary_paths(args[a], &paths, &n, &err) != KP_OK)
+            return fail_err(&err, args[a]);
+        int rc = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!rc && l->n == l->cap) {
+                size_t cap = l->cap ? l->cap * 2 : 8;
+                char **np = kp_realloc(l->paths, cap * sizeof *np);
+                if (np) l->paths = np;
+                kp_evict_summary **ns = np ? kp_realloc(l->sums, cap * sizeof *ns) : NULL;
+                if (ns) l->sums = ns;
+                if (!np || !ns) rc = kp_cli_print_status(KP_ENOMEM);
+                else l->cap = cap;
+            }
+            if (!rc) {
+                kp_evict_summary *s = NULL;
+                if (kp_evict_summary_load_path(paths[i], &s, &err) != KP_OK) {
+                    rc = fail_err(&err, paths[i]);
+                } else {
+                    l->sums[l->n] = s;
+                    l->paths[l->n] = kp_strdup(paths[i]);
+                    if (!l->paths[l->n]) {
+                        kp_evict_summary_free(s);
+                        rc = kp_cli_print_status(KP_ENOMEM);
+                    } else {
+                        l->n++;
+                    }
+                }
+            }
+        }
+        kp_evict_summary_paths_free(paths, n);
+        if (rc) return rc;
+    }
+    sort_by_time(l->sums, l->paths, l->n);
+    return 0;
+}
+
+/* The node: --node, else the summaries' node.nodeName; every summary naming a node must name
+ * it. NULL after printing the error, with the exit status in *rc. */
+static const char *pick_node(const char *node_name, const step_list *l, int *rc) {
+    for (size_t i = 0; i < l->n && !node_name; i++)
+        if (kp_evict_summary_node_name(l->sums[i])[0])
+            node_name = kp_evict_summary_node_name(l->sums[i]);
+    if (!node_name) {
+        *rc =
+            kp_cli_usage_hint("evict", "--node is required: the summaries do not name their node");
+        return NULL;
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        const char *nn = kp_evict_summary_node_name(l->sums[i]);
+        if (nn[0] && strcmp(nn, node_name) != 0) {
+            kp_cli_eprintf("kprio: %s: Summary: node.nodeName: \"%s\" is not the node replayed "
+                           "(\"%s\"): a summary of another node",
+                           l->paths[i], nn, node_name);
+            *rc = KP_EXIT_ERROR;
+            return NULL;
+        }
+    }
+    return node_name;
+}
+
+static int run(const kp_cli_common *c, const char *node_arg, const char **summaries, int n_sum,
                const char *config_file, const flag_arg *flags, int n_flags, const char **reclaim,
-               int n_reclaim, kp_evict_fs_layout layout) {
+               int n_reclaim, kp_evict_fs_layout layout, bool explain) {
     kp_error err;
     kp_error_clear(&err);
     int rc = KP_EXIT_ERROR;
     kp_cluster *cl = NULL;
     kp_evict_manager *m = NULL;
-    kp_evict_summary **sums = kp_calloc((size_t)n_sum, sizeof *sums);
+    step_list steps;
+    memset(&steps, 0, sizeof steps);
     kp_evict_config *cfg = kp_evict_config_new();
     kp_evict_report *report = NULL;
-    if (!sums || !cfg) {
+    const char *node_name;
+    if (!cfg) {
         kp_cli_print_status(KP_ENOMEM);
         goto out;
     }
@@ -104,6 +219,8 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
             fail_err(&err, config_file);
             goto out;
         }
+        for (size_t i = 0; i < kp_evict_config_warning_count(cfg); i++)
+            kp_cli_eprintf("kprio: warning: %s", kp_evict_config_warning(cfg, i));
     }
     for (int i = 0; i < n_flags; i++)
         if (kp_evict_config_set_flag(cfg, flags[i].flag, flags[i].value, &err) != KP_OK) {
@@ -124,12 +241,9 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
         else fail_err(&err, NULL);
         goto out;
     }
-    for (int i = 0; i < n_sum; i++) {
-        if (kp_evict_summary_load_path(summaries[i], &sums[i], &err) != KP_OK) {
-            fail_err(&err, summaries[i]);
-            goto out;
-        }
-    }
+    if ((rc = load_steps(summaries, n_sum, &steps)) != 0) goto out;
+    if (!(node_name = pick_node(node_arg, &steps, &rc))) goto out;
+    rc = KP_EXIT_ERROR;
     cl = kp_cli_load(c);
     if (!cl) goto out;
     kp_index node = kp_cluster_find_node(cl, node_name);
@@ -145,13 +259,14 @@ static int run(const kp_cli_common *c, const char *node_name, const char **summa
         kp_cli_print_status(KP_ENOMEM);
         goto out;
     }
+    kp_evict_report_set_explain(report, explain);
     kp_evict_result res;
-    for (int i = 0; i < n_sum; i++) {
-        if (kp_evict_manager_step(m, sums[i], &res, &err) != KP_OK) {
-            fail_err(&err, summaries[i]);
+    for (size_t i = 0; i < steps.n; i++) {
+        if (kp_evict_manager_step(m, steps.sums[i], &res, &err) != KP_OK) {
+            fail_err(&err, steps.paths[i]);
             goto out;
         }
-        kp_evict_report_step(report, m, summaries[i], &res);
+        kp_evict_report_step(report, m, steps.paths[i], &res);
     }
     if (kp_evict_report_finish(report) != KP_OK) { /* nothing was written */
         kp_cli_print_status(KP_ENOMEM);
@@ -162,8 +277,7 @@ out:
     kp_evict_report_free(report);
     kp_evict_manager_free(m);
     kp_cluster_free(cl);
-    for (int i = 0; sums && i < n_sum; i++) kp_evict_summary_free(sums[i]);
-    kp_free(sums);
+    steps_free(&steps);
     kp_evict_config_free(cfg);
     return rc;
 }
@@ -173,6 +287,7 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
     c->out = KP_OUT_TABLE;
     const char *node_name = NULL, *config_file = NULL;
     kp_evict_fs_layout layout = KP_EVFS_AUTO;
+    bool explain = false;
     int n_sum = 0, n_flags = 0, n_reclaim = 0;
     const char **summaries = kp_calloc((size_t)argc + 1, sizeof *summaries);
     const char **reclaim = kp_calloc((size_t)argc + 1, sizeof *reclaim);
@@ -207,6 +322,11 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
             if (!(node_name = kp_cli_optval(argc, argv, &i, "evict"))) goto out;
         } else if (kp_cli_is_opt(arg, "--summary")) {
             if (!(summaries[n_sum++] = kp_cli_optval(argc, argv, &i, "evict"))) goto out;
+            /* more files may follow one --summary (--summary s1.json s2.json, or a glob) */
+            while (!strchr(arg, '=') && i + 1 < argc && argv[i + 1][0] != '-')
+                summaries[n_sum++] = argv[++i];
+        } else if (strcmp(arg, "--explain") == 0) {
+            explain = true;
         } else if (kp_cli_is_opt(arg, "--config")) {
             if (!(config_file = kp_cli_optval(argc, argv, &i, "evict"))) goto out;
         } else if (kp_cli_is_opt(arg, "--reclaimable")) {
@@ -228,16 +348,12 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
         rc = kp_cli_usage_error("evict", USAGE, "no input: give -f FILE");
         goto out;
     }
-    if (!node_name) {
-        rc = kp_cli_usage_error("evict", USAGE, "--node is required");
-        goto out;
-    }
     if (n_sum == 0) {
         rc = kp_cli_usage_error("evict", USAGE, "--summary is required");
         goto out;
     }
     rc = run(c, node_name, summaries, n_sum, config_file, flags, n_flags, reclaim, n_reclaim,
-             layout);
+             layout, explain);
 out:
     kp_free(summaries);
     kp_free(reclaim);

@@ -70,6 +70,7 @@ kp_status kp__kcfg_map_put(kp__kcfg_map *m, const char *k, size_t klen, const ch
     }
     m->items[m->n].key = key;
     m->items[m->n].val = val;
+    m->items[m->n].origin = m->origin;
     m->n++;
     return KP_OK;
 }
@@ -107,6 +108,8 @@ void kp_evict_config_free(kp_evict_config *c) {
     map_fini(&c->soft);
     map_fini(&c->grace);
     map_fini(&c->minreclaim);
+    for (uint32_t i = 0; i < c->n_warn; i++) kp__free(c->warnings[i]);
+    kp__free(c->warnings);
     kp__free(c->th);
     kp__free(c);
 }
@@ -117,11 +120,36 @@ void kp_evict_config_set_fs_layout(kp_evict_config *c, kp_evict_fs_layout layout
 
 kp_status kp__kcfg_merge_default_hard(kp_evict_config *c, kp_error *err) {
     if (!c->hard.is_set) return KP_OK;
-    for (size_t i = 0; i < N_DEFAULT_HARD; i++) {
+    uint8_t saved = c->hard.origin;
+    c->hard.origin = KP__KCFG_MERGED;
+    kp_status st = KP_OK;
+    for (size_t i = 0; i < N_DEFAULT_HARD && st == KP_OK; i++) {
         if (kp__kcfg_map_get(&c->hard, default_hard[i][0])) continue;
-        kp_status st = kp__kcfg_map_put(&c->hard, default_hard[i][0], strlen(default_hard[i][0]),
-                                        default_hard[i][1], strlen(default_hard[i][1]), err);
-        if (st != KP_OK) return st;
+        st = kp__kcfg_map_put(&c->hard, default_hard[i][0], strlen(default_hard[i][0]),
+                              default_hard[i][1], strlen(default_hard[i][1]), err);
     }
+    c->hard.origin = saved;
+    return st;
+}
+
+kp_status kp__kcfg_warn(kp_evict_config *c, const char *text, kp_error *err) {
+    char *w = kp__strndup(text, strlen(text));
+    if (!w || !kp__grow32((void **)&c->warnings, &c->cap_warn, (size_t)c->n_warn + 1,
+                          sizeof *c->warnings, 4)) {
+        kp__free(w);
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
+    }
+    c->warnings[c->n_warn++] = w;
     return KP_OK;
+}
+
+const char *kp__kcfg_origin_name(uint8_t origin) {
+    switch (origin) {
+    case KP__KCFG_FILE: return "config file";
+    case KP__KCFG_MERGED:
+        return "default, merged into the config file (mergeDefaultEvictionSettings)";
+    case KP__KCFG_CONFIGZ: return "configz";
+    case KP__KCFG_FLAG: return "flag";
+    default: return "default";
+    }
 }

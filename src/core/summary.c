@@ -80,6 +80,9 @@ static bool pod_equal(const kp_evict_summary *a, const kp__ev_pstats *x, const k
 }
 
 bool kp__summary_equal(const kp_evict_summary *a, const kp_evict_summary *b) {
+    if (a->has_node != b->has_node || a->node_name_len != b->node_name_len ||
+        memcmp(kp__ev_str(a, a->node_name), kp__ev_str(b, b->node_name), a->node_name_len) != 0)
+        return false;
     if (!mem_equal(&a->node_mem, &b->node_mem) || a->has_pods_container != b->has_pods_container ||
         (a->has_pods_container && !mem_equal(&a->pods_mem, &b->pods_mem)) ||
         !fs_equal(&a->node_fs, &b->node_fs) || !fs_equal(&a->imagefs, &b->imagefs) ||
@@ -94,4 +97,8 @@ bool kp__summary_equal(const kp_evict_summary *a, const kp_evict_summary *b) {
     for (uint32_t i = 0; i < a->n_pods; i++)
         if (!pod_equal(a, &a->pods[i], b, &b->pods[i])) return false;
     return true;
+}
+
+const char *kp_evict_summary_node_name(const kp_evict_summary *s) {
+    return s->node_name_len ? kp__ev_str(s, s->node_name) : "";
 }

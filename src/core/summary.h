@@ -87,6 +87,8 @@ typedef struct {
 } kp__ev_pstats;
 
 struct kp_evict_summary {
+    bool has_node; /* a "node" object: what makes the document a Summary */
+    uint32_t node_name, node_name_len; /* node.nodeName (offset in strs; len 0: absent) */
     kp__ev_mem node_mem;
     kp__ev_mem pods_mem; /* systemContainers[name=pods].memory */
     bool has_pods_container;

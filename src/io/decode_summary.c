@@ -24,9 +24,12 @@
  * One difference remains by design: a member this parser skips is not looked into, so a
  * malformed number or literal (or nesting beyond 128 levels) inside, say, node.network is not
  * reported; simdjson still validates the structure, strings and UTF-8 of the whole document. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/alloc.h"
 #include "core/kubelet_config.h"
@@ -251,9 +254,11 @@ static void on_key(sctx *x, const char *s, size_t len) {
     case K_ROOT:
         if (KEYIS("node")) m_obj(m, A_OBJ, K_NODE, "node", NULL);
         else if (KEYIS("pods")) m_obj(m, A_ARR, K_PODS, "pods", NULL);
+        else if (KEYIS("kind")) x->failed = true; /* a Kubernetes object: the tree words it */
         break;
     case K_NODE:
-        if (KEYIS("memory")) m_obj(m, A_OBJ, K_MEM, "memory", &sum->node_mem);
+        if (KEYIS("nodeName")) m_str(m, "nodeName", &sum->node_name, &sum->node_name_len, NULL, 0);
+        else if (KEYIS("memory")) m_obj(m, A_OBJ, K_MEM, "memory", &sum->node_mem);
         else if (KEYIS("fs")) m_obj(m, A_OBJ, K_FS, "fs", &sum->node_fs);
         else if (KEYIS("cpu")) m_obj(m, A_CPU, K_CPU, "cpu", NULL);
         else if (KEYIS("runtime")) m_obj(m, A_OBJ, K_RUNTIME, "runtime", NULL);
@@ -366,6 +371,7 @@ static frame *push(sctx *x, uint8_t kind, const char *name, void *t) {
     f->sys_state = 0;
     f->name_seen = f->mem_seen = f->mem_deferred = f->time_seen = false;
     f->tm = 0;
+    if (kind == K_NODE) x->s->has_node = true;
     return f;
 }
 
@@ -617,7 +623,8 @@ kp_status kp__summary_decode_events(const char *buf, size_t len, kp_evict_summar
             rc = kp__json_events(buf, len, on_event, x, msg, sizeof msg, &eoff);
         else rc = kp__yaml_events(buf, len, on_event, x, msg, sizeof msg, &eoff);
     }
-    bool ok = rc == 0 && !x->failed && !x->b.oom && x->n_docs == 1;
+    /* not a Summary (no node object): the reference decoder words the error */
+    bool ok = rc == 0 && !x->failed && !x->b.oom && x->n_docs == 1 && x->s->has_node;
     bool oom = x->b.oom;
     kp_evict_summary *s = ok ? kp__ev_build_finish(&x->b) : NULL;
     if (ok && !s) oom = true;
@@ -659,5 +666,82 @@ kp_status kp_evict_summary_load_path(const char *path, kp_evict_summary **out, k
     if (st != KP_OK) return st;
     st = kp__summary_load_padded(path, buf, len, out, err);
     kp__free(buf);
+    return st;
+}
+
+/* ---------------------------------------------------------------- summary paths */
+
+static int path_cmp(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool summary_ext(const char *name) {
+    size_t n = strlen(name);
+    return (n > 5 && strcmp(name + n - 5, ".json") == 0) ||
+           (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+           (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+}
+
+void kp_evict_summary_paths_free(char **paths, size_t n) {
+    for (size_t i = 0; paths && i < n; i++) kp__free(paths[i]);
+    kp__free(paths);
+}
+
+static kp_status add_path(char ***paths, size_t *n, size_t *cap, const char *dir, const char *name,
+                          kp_error *err) {
+    size_t l = strlen(dir) + strlen(name) + 2;
+    char *p = kp__malloc(l);
+    if (!p || !kp__grow((void **)paths, cap, *n + 1, sizeof **paths, 16)) {
+        kp__free(p);
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
+    }
+    snprintf(p, l, "%s%s%s", dir, *dir && *name ? "/" : "", name);
+    (*paths)[(*n)++] = p;
+    return KP_OK;
+}
+
+kp_status kp_evict_summary_paths(const char *path, char ***paths, size_t *n, kp_error *err) {
+    *paths = NULL;
+    *n = 0;
+    size_t cap = 0;
+    struct stat sb;
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return add_path(paths, n, &cap, path, "", err); /* a file: loading it reports errors */
+    DIR *dir = opendir(path);
+    if (!dir) {
+        int e = errno;
+        if (err) snprintf(err->source, sizeof err->source, "%s", path);
+        return kp_error_set(err, KP_EIO, "cannot open directory: %s", strerror(e));
+    }
+    kp_status st = KP_OK;
+    struct dirent *de;
+    while (st == KP_OK && (de = readdir(dir))) {
+        if (de->d_name[0] == '.' || !summary_ext(de->d_name)) continue;
+        st = add_path(paths, n, &cap, path, de->d_name, err);
+    }
+    closedir(dir);
+    /* regular files only (a FIFO would block): others are left out */
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (st == KP_OK && stat((*paths)[i], &sb) == 0 && S_ISREG(sb.st_mode))
+            (*paths)[k++] = (*paths)[i];
+        else kp__free((*paths)[i]);
+    }
+    *n = k;
+    if (st != KP_OK) {
+        kp_evict_summary_paths_free(*paths, 0);
+        *paths = NULL;
+        return st;
+    }
+    if (*n) qsort(*paths, *n, sizeof **paths, path_cmp);
+    else {
+        if (err) snprintf(err->source, sizeof err->source, "%s", path);
+        st = kp_error_set(err, KP_EINVAL, "no summary files (*.json, *.yaml, *.yml) in directory");
+    }
+    if (st != KP_OK) {
+        kp_evict_summary_paths_free(*paths, 0);
+        *paths = NULL;
+        *n = 0;
+    }
     return st;
 }

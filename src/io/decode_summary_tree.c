@@ -248,9 +248,12 @@ static kp_status parse_node(sctx *x, const kp_tnode *o) {
     kp_evict_summary *s = x->s;
     kp_status st = expect_obj(&x->d, o);
     if (st != KP_OK) return st;
+    s->has_node = true;
     size_t saved = kp__dctx_push(&x->d, "node");
     for (const kp_tnode *c = o->first; c && st == KP_OK; c = c->next) {
-        if (KEY(c, "memory")) {
+        if (KEY(c, "nodeName")) {
+            st = dup_str(x, c, &s->node_name, &s->node_name_len, NULL, 0);
+        } else if (KEY(c, "memory")) {
             st = parse_mem(&x->d, c, &s->node_mem);
         } else if (KEY(c, "fs")) {
             st = parse_fs(&x->d, c, &s->node_fs);
@@ -335,6 +338,13 @@ static kp_status summary_cb(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, 
         return kp__dctx_fail(&x->d, obj, KP_EINVAL, NULL, "expected one Summary document");
     if (obj->type != KP_T_OBJ)
         return kp__dctx_fail(&x->d, obj, KP_EINVAL, NULL, "expected an object");
+    /* not a Summary API document: a Kubernetes object (it has a kind), or no node stats */
+    const kp_tnode *kind = kp__tree_get(obj, "kind");
+    if (kind && kind->type == KP_T_STR)
+        return kp__dctx_fail(&x->d, kind, KP_EINVAL, NULL,
+                             "this is a %.*s, not a kubelet Summary API document (what kubectl "
+                             "get --raw /api/v1/nodes/NODE/proxy/stats/summary prints)",
+                             (int)(kind->len > 80 ? 80 : kind->len), kind->s);
     kp_status st = KP_OK;
     for (const kp_tnode *c = obj->first; c && st == KP_OK; c = c->next) {
         if (KEY(c, "node")) {
@@ -345,6 +355,10 @@ static kp_status summary_cb(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, 
             st = parse_array(x, c, &x->b.pods, sizeof(kp__ev_pstats), NULL, NULL, each_pod);
         }
     }
+    if (st == KP_OK && !x->s->has_node)
+        return kp__dctx_fail(&x->d, obj, KP_EINVAL, "node",
+                             "missing: not a kubelet Summary API document (what kubectl get --raw "
+                             "/api/v1/nodes/NODE/proxy/stats/summary prints)");
     return st;
 }
 

@@ -92,7 +92,7 @@ kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evi
     m->spec.cl = cl;
     m->cfg = cfg;
     const kp_node *n = &cl->nodes[node];
-    uint32_t cap_th = cfg->n_th + 4;
+    uint32_t cap_th = cfg->n_th + 8; /* + containerfs copies + the user originals (first step) */
     m->th = kp__malloc(cap_th * sizeof *m->th);
     m->fo_has = kp__calloc(cap_th, sizeof *m->fo_has);
     m->fo_at = kp__calloc(cap_th, sizeof *m->fo_at);
@@ -101,18 +101,20 @@ kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evi
     m->th_scratch = kp__calloc(cap_th * 2, sizeof *m->th_scratch);
     m->th_updated = kp__calloc(cap_th * 2, sizeof *m->th_updated);
     m->th_all = kp__calloc(cap_th, sizeof *m->th_all);
+    m->stale = kp__calloc(cap_th, sizeof *m->stale);
     m->met = kp__calloc(cap_th * 2, sizeof *m->met);
     size_t np = n->n_pods ? n->n_pods : 1;
     m->act = kp__calloc(np, sizeof *m->act);
     m->stats_of = kp__calloc(np, sizeof *m->stats_of);
+    m->joined_by_name = kp__calloc(np, sizeof *m->joined_by_name);
     m->rank = kp__calloc(np, sizeof *m->rank);
     m->rank_tmp = kp__calloc(np, sizeof *m->rank_tmp);
     m->keys = kp__calloc(np * 2, sizeof *m->keys);
     m->ranking = kp__calloc(np, sizeof *m->ranking);
     m->ev = kp__calloc(np, sizeof *m->ev);
     if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->th_met || !m->th_scratch ||
-        !m->th_updated || !m->th_all || !m->met || !m->act || !m->stats_of || !m->rank ||
-        !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
+        !m->th_updated || !m->th_all || !m->stale || !m->met || !m->act || !m->stats_of ||
+        !m->joined_by_name || !m->rank || !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
         goto oom;
     if (cfg->n_th) memcpy(m->th, cfg->th, cfg->n_th * sizeof *m->th);
     m->n_th = cfg->n_th;
@@ -152,9 +154,11 @@ void kp_evict_manager_free(kp_evict_manager *m) {
     kp__free(m->th_scratch);
     kp__free(m->th_updated);
     kp__free(m->th_all);
+    kp__free(m->stale);
     kp__free(m->met);
     kp__free(m->act);
     kp__free(m->stats_of);
+    kp__free(m->joined_by_name);
     kp__free(m->rank);
     kp__free(m->rank_tmp);
     kp__free(m->keys);
@@ -181,11 +185,15 @@ void kp_evict_manager_set_spec_text(kp_evict_manager *m, kp_evict_spec_text_fn f
 
 /* ---------------------------------------------------------------- per-step pieces */
 
-/* statsFunc: podRef.uid, falling back to namespace/name. Later entries win (map assignment). */
-static void join_stats(kp_evict_manager *m, const kp_evict_summary *s) {
+/* mirrors cachedStatsFunc (helpers.go): pod stats are keyed by podRef.uid, so an entry whose uid
+ * differs from the pod's (a pod recreated under the same name) gives the pod no stats. kprio
+ * joins by namespace/name only where one side has no uid (manifests often carry none). Later
+ * entries win (map assignment). Counts the joins of each kind in the result. */
+static void join_stats(kp_evict_manager *m, const kp_evict_summary *s, kp_evict_result *res) {
     const kp_cluster *cl = m->cl;
     uint32_t mask = m->tab_cap - 1;
     memset(m->stats_of, 0, m->n_pods_total * sizeof *m->stats_of);
+    memset(m->joined_by_name, 0, m->n_pods_total * sizeof *m->joined_by_name);
     for (uint32_t j = 0; j < s->n_pods; j++) {
         const kp__ev_pstats *ps = &s->pods[j];
         uint32_t hit = 0;
@@ -200,24 +208,38 @@ static void join_stats(kp_evict_manager *m, const kp_evict_summary *s) {
                 }
             }
         }
+        bool by_name = false;
         if (!hit && ps->name_len) {
             const char *ns = ps->ns_len ? kp__ev_str(s, ps->ns) : "default";
             const char *name = kp__ev_str(s, ps->name);
             size_t nsl = ps->ns_len ? ps->ns_len : 7;
             for (uint32_t h = nn_hash(ns, nsl, name, ps->name_len) & mask; m->nn_tab[h];
                  h = (h + 1) & mask) {
-                const kp_pod *p = &cl->pods[m->act[m->nn_tab[h] - 1].pod];
+                const kp__ev_active *a = &m->act[m->nn_tab[h] - 1];
+                if (ps->uid_len && a->uid_len) continue; /* both have uids: they differ */
+                const kp_pod *p = &cl->pods[a->pod];
                 size_t pnsl;
                 const char *pns = pod_ns(cl, p, &pnsl);
                 if (pnsl == nsl && memcmp(pns, ns, nsl) == 0 &&
                     cl->strs.len[p->name] == ps->name_len &&
                     memcmp(kp__s(cl, p->name), name, ps->name_len) == 0) {
                     hit = m->nn_tab[h];
+                    by_name = true;
                     break;
                 }
             }
         }
-        if (hit) m->stats_of[hit - 1] = ps;
+        if (hit) {
+            m->stats_of[hit - 1] = ps;
+            m->joined_by_name[hit - 1] = by_name;
+        }
+    }
+    res->stats_joined = true;
+    for (uint32_t i = 0; i < m->n_pods_total; i++) {
+        if (m->act[i].gone) continue;
+        if (!m->stats_of[i]) res->n_stats_missing++;
+        else if (m->joined_by_name[i]) res->n_stats_by_name++;
+        else res->n_stats_by_uid++;
     }
 }
 
@@ -368,8 +390,7 @@ static kp_status evict_one(kp_evict_manager *m, const kp_evict_summary *s,
  * count. */
 static uint32_t thresholds_met_merged(kp_evict_manager *m, const kp__ev_threshold *eval,
                                       uint32_t n_eval, const kp_evict_observation *obs) {
-    uint32_t *met = m->th_met, n_met;
-    for (uint32_t i = 0; i < n_eval; i++) m->th_all[i] = i;
+    uint32_t *met = m->th_met, n_met; /* m->th_all: the indices of the list evaluated */
     n_met = kp__ev_thresholds_met(eval, m->th_all, n_eval, obs, false, met);
     if (m->n_met_prev == 0) return n_met;
     uint32_t *unresolved = m->th_scratch;
@@ -387,7 +408,7 @@ static uint32_t thresholds_met_merged(kp_evict_manager *m, const kp__ev_threshol
 /* mirrors thresholdsFirstObservedAt: entries not met now are forgotten */
 static void thresholds_first_observed_at(kp_evict_manager *m, uint32_t n_eval, uint32_t n_met,
                                          int64_t now) {
-    for (uint32_t i = 0; i < n_eval || i < m->n_th; i++) {
+    for (uint32_t i = 0; i < n_eval || i < m->n_th + m->n_ghost; i++) {
         if (!contains(m->th_met, n_met, i)) {
             m->fo_has[i] = false;
             continue;
@@ -511,17 +532,38 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s,
         res->note = "no eviction thresholds configured";
         return KP_OK;
     }
-    /* Layout and containerfs thresholds, once. The first step still evaluates only the entries
-     * from before the derivation: upstream's synchronize shadows its `thresholds` variable, which
-     * keeps the old length but shares the backing array, so user containerfs thresholds that
-     * UpdateContainerFsThresholds overwrote in place are evaluated with their new values while
-     * the appended copies are not evaluated until the next step. */
+    /* Layout and containerfs thresholds, once. The first step still evaluates the list from
+     * before the derivation: upstream's synchronize shadows its `thresholds` variable (`:=`),
+     * which keeps the old length and the old backing array. UpdateContainerFsThresholds appends
+     * before it overwrites: an overwrite of a user containerfs threshold made while the appends
+     * still fit the slice's capacity lands in that array (the first step sees the new value); one
+     * made after an append outgrew it lands in a new array, so the first step evaluates the user's
+     * original threshold. Those originals are kept after the list (m->n_ghost of them), so that
+     * the thresholds met they give stay what they are in later steps (thresholdsMet of
+     * m.thresholdsMet re-evaluates the threshold values, not positions). The appended copies
+     * are evaluated from the next step on. */
     uint32_t n_eval = m->n_th;
+    for (uint32_t i = 0; i < n_eval; i++) m->th_all[i] = i;
     if (!m->layout_known) {
         m->layout_known = true;
         detect_layout(m, s);
-        if (kp__ev_update_containerfs(&m->th, &m->n_th, m->imagefs, m->split, NULL, 0) != KP_OK)
+        kp__ev_threshold user[4];
+        uint32_t user_at[4], n_user = 0;
+        for (uint32_t i = 0; i < m->n_th && n_user < 4; i++)
+            if (m->th[i].signal == KP_EVSIG_CONTAINERFS_AVAILABLE ||
+                m->th[i].signal == KP_EVSIG_CONTAINERFS_INODES_FREE) {
+                user[n_user] = m->th[i];
+                user_at[n_user++] = i;
+            }
+        memset(m->stale, 0, (m->n_th + 8) * sizeof *m->stale);
+        if (kp__ev_update_containerfs(&m->th, &m->n_th, m->imagefs, m->split, cfg->th_go_cap, NULL,
+                                      m->stale, m->n_th + 8) != KP_OK)
             return kp_error_set(err, KP_ENOMEM, "out of memory");
+        for (uint32_t u = 0; u < n_user; u++) {
+            if (!m->stale[user_at[u]]) continue;
+            m->th[m->n_th + m->n_ghost] = user[u];
+            m->th_all[user_at[u]] = m->n_th + m->n_ghost++;
+        }
         res->layout = layout_of(m);
     }
     const kp__ev_threshold *eval = m->th;
@@ -539,7 +581,7 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s,
     bool joined = false;
     if (cfg->local_storage_isolation) {
         if (m->n_local_check) {
-            join_stats(m, s);
+            join_stats(m, s, res);
             joined = true;
             if (kp__ev_local_storage_eviction(m, s) != KP_OK)
                 return kp_error_set(err, KP_ENOMEM, "out of memory");
@@ -569,7 +611,7 @@ kp_status kp_evict_manager_step(kp_evict_manager *m, const kp_evict_summary *s,
         res->note = "eviction thresholds have been met, but no pods are active to evict";
         return KP_OK;
     }
-    if (!joined) join_stats(m, s);
+    if (!joined) join_stats(m, s, res);
     if (rank_and_evict(m, s, eval, chosen, resource, n_updated, obs, res) != KP_OK)
         return kp_error_set(err, KP_ENOMEM, "out of memory");
     return KP_OK;

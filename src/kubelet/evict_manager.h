@@ -38,6 +38,8 @@ struct kp_evict_manager {
     const kp_evict_config *cfg;
     kp__ev_threshold *th;
     uint32_t n_th;
+    uint32_t n_ghost; /* user containerfs thresholds the first step evaluated, after th[n_th) */
+    bool *stale; /* scratch of the containerfs derivation (kp__ev_update_containerfs) */
     bool layout_known, imagefs, split;
     kp__ev_active *act;
     uint32_t n_act, n_pods_total; /* live pods / slots */
@@ -63,6 +65,7 @@ struct kp_evict_manager {
     uint32_t *th_all; /* 0 .. n_th - 1 */
     kp_evict_met *met;
     const kp__ev_pstats **stats_of;
+    bool *joined_by_name; /* stats_of[i] was found by namespace/name (a side without uid) */
     kp__ev_rank_pod *rank, *rank_tmp;
     kp__ev_rank_key *keys;
     kp_index *ranking;

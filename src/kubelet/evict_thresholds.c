@@ -160,14 +160,27 @@ static void label_error(const kp_evict_config *c, const kp__kcfg_map *m, const c
     if (m->flag_set || !c->source[0]) {
         kp_error_prefix(err, "--%s", flag);
     } else {
-        kp_error_prefix(err, "KubeletConfiguration: %s", field);
+        kp_error_prefix(err, "KubeletConfiguration: %s%s", c->configz ? "kubeletconfig." : "",
+                        field);
         snprintf(err->source, sizeof err->source, "%s", c->source);
     }
 }
 
 static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **where);
 
-/* mirrors ParseThresholdConfig (plus the mergeDefaultEvictionSettings defaulting) */
+/* Where a hard (soft false) or soft threshold's entry came from (kp__kcfg_origin). */
+static const char *origin_text(uint8_t origin, bool soft) {
+    switch (origin) {
+    case KP__KCFG_FILE: return "config file";
+    case KP__KCFG_MERGED: return "default, merged into the config file's map";
+    case KP__KCFG_CONFIGZ: return "configz";
+    case KP__KCFG_FLAG: return soft ? "--eviction-soft" : "--eviction-hard";
+    default: return "default";
+    }
+}
+
+/* mirrors ParseThresholdConfig (mergeDefaultEvictionSettings was applied when the file was
+ * loaded, before the flags, as loadConfigFile does) */
 kp_status kp_evict_config_finish(kp_evict_config *c, kp_error *err) {
     const kp__kcfg_map *where = NULL;
     kp_status st = finish(c, err, &where);
@@ -186,20 +199,23 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
     uint32_t n = 0, cap = 0, n_hard;
     kp_status st = KP_OK;
     bool ignored;
-    if (c->merge_defaults && (st = kp__kcfg_merge_default_hard(c, err)) != KP_OK) goto fail;
     *where = &c->hard;
     for (uint32_t i = 0; i < c->hard.n; i++) {
         if ((st = kp__ev_parse_threshold(c->hard.items[i].key, c->hard.items[i].val, &t, &ignored,
                                          err)) != KP_OK)
             goto fail;
+        t.origin = origin_text(c->hard.items[i].origin, false);
         if (!ignored && (st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
     }
     n_hard = n;
+    /* cap() of ParseThresholdConfig's result, step by step as Go grows it */
+    uint32_t go_cap = kp__ev_go_append_cap(0, 0, n_hard);
     *where = &c->soft;
     for (uint32_t i = 0; i < c->soft.n; i++) {
         if ((st = kp__ev_parse_threshold(c->soft.items[i].key, c->soft.items[i].val, &t, &ignored,
                                          err)) != KP_OK)
             goto fail;
+        t.origin = origin_text(c->soft.items[i].origin, true);
         if (!ignored && (st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
     }
     int64_t graces[KP_EVSIG_COUNT]; /* one per signal: parseGracePeriods keys a map by signal */
@@ -266,19 +282,24 @@ static kp_status finish(kp_evict_config *c, kp_error *err, const kp__kcfg_map **
             memcpy(th[i].mr_text, mr_text[th[i].signal], sizeof th[i].mr_text);
         }
     }
+    go_cap = kp__ev_go_append_cap(n_hard, go_cap, n - n_hard);
     if (c->enforce_pods) { /* mirrors addAllocatableThresholds */
         uint32_t n0 = n;
         for (uint32_t i = 0; i < n0; i++) {
             if (th[i].signal == KP_EVSIG_MEMORY_AVAILABLE && th[i].grace_ns == 0) {
                 t = th[i];
                 t.signal = KP_EVSIG_ALLOCATABLE_MEMORY_AVAILABLE;
+                t.origin = "copy of hard memory.available (enforceNodeAllocatable: pods)";
                 if ((st = th_push(&th, &n, &cap, &t, err)) != KP_OK) goto fail;
             }
         }
+        /* append(append([]Threshold{}, thresholds...), additionalThresholds...) */
+        go_cap = kp__ev_go_append_cap(n0, kp__ev_go_append_cap(0, 0, n0), n - n0);
     }
     kp__free(c->th);
     c->th = th;
     c->n_th = n;
+    c->th_go_cap = go_cap;
     c->finished = true;
     return KP_OK;
 fail:
@@ -293,6 +314,7 @@ const kp_evict_threshold_info *kp__ev_threshold_info(const kp__ev_threshold *t) 
     out->grace_ns = t->grace_ns;
     out->value = t->value_text;
     out->min_reclaim = t->has_min_reclaim ? t->mr_text : "";
+    out->origin = t->origin ? t->origin : "";
     return out;
 }
 
@@ -305,13 +327,55 @@ const kp_evict_threshold_info *kp_evict_config_threshold(const kp_evict_config *
 }
 
 int64_t kp_evict_config_transition_ns(const kp_evict_config *c) { return c->transition_ns; }
+
+size_t kp_evict_config_warning_count(const kp_evict_config *c) { return c->n_warn; }
+
+const char *kp_evict_config_warning(const kp_evict_config *c, size_t i) {
+    return i < c->n_warn ? c->warnings[i] : NULL;
+}
 int64_t kp_evict_config_max_pod_grace(const kp_evict_config *c) { return c->max_pod_grace; }
+
+/* ---------------------------------------------------------------- Go slice capacity */
+
+/* runtime/sizeclasses.go class sizes (bytes) up to 32 KiB */
+static const uint32_t go_size_classes[] = {
+    8,     16,    24,    32,    48,    64,    80,    96,    112,   128,   144,  160,   176,   192,
+    208,   224,   240,   256,   288,   320,   352,   384,   416,   448,   480,  512,   576,   640,
+    704,   768,   896,   1024,  1152,  1280,  1408,  1536,  1792,  2048,  2304, 2688,  3072,  3200,
+    3456,  4096,  4864,  5376,  6144,  6528,  6784,  6912,  8192,  9472,  9728, 10240, 10880, 12288,
+    13568, 14336, 16384, 18432, 19072, 20480, 21760, 24576, 27264, 28672, 32768};
+
+/* roundupsize(size, noscan=false): a Threshold holds pointers, so objects over 512 bytes carry an
+ * 8-byte malloc header (Go >= 1.22) */
+static uint64_t go_roundupsize(uint64_t size) {
+    uint64_t req = size > 512 ? size + 8 : size;
+    if (req <= 32768) {
+        for (size_t i = 0; i < sizeof go_size_classes / sizeof go_size_classes[0]; i++)
+            if (go_size_classes[i] >= req) return go_size_classes[i] - (req - size);
+    }
+    return (size + 8191) & ~(uint64_t)8191; /* large object: whole pages */
+}
+
+/* mirrors growslice's nextslicecap and roundupsize for 64-byte elements */
+uint32_t kp__ev_go_append_cap(uint32_t len, uint32_t cap, uint32_t more) {
+    uint64_t need = (uint64_t)len + more;
+    if (more == 0 || need <= cap) return cap;
+    uint64_t newcap = cap, dbl = (uint64_t)cap * 2;
+    if (need > dbl) newcap = need;
+    else if (cap < 256) newcap = dbl;
+    else {
+        while (newcap < need) newcap += (newcap + 3 * 256) >> 2;
+    }
+    uint64_t mem = go_roundupsize(newcap * 64);
+    return (uint32_t)(mem / 64);
+}
 
 /* ---------------------------------------------------------------- containerfs thresholds */
 
 /* mirrors UpdateContainerFsThresholds */
 kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool imagefs, bool split,
-                                    bool *replaced, uint32_t replaced_cap) {
+                                    uint32_t go_cap, bool *replaced, bool *stale,
+                                    uint32_t flags_cap) {
     kp__ev_threshold *th = *thp;
     uint32_t n = *np;
     /* src[0..3]: hard avail, soft avail, hard inodes, soft inodes of nodefs; [4..7] of imagefs */
@@ -335,19 +399,31 @@ kp_status kp__ev_update_containerfs(kp__ev_threshold **thp, uint32_t *np, bool i
     if ((imagefs && split) || (!imagefs && !split)) base = 0;
     else if (imagefs && !split) base = 4;
     else return KP_OK; /* no imagefs but split: upstream adds nothing */
-    kp__ev_threshold *out = kp__realloc(th, (n + 4) * sizeof *out);
+    kp__ev_threshold *out = kp__realloc(th, (n + 8) * sizeof *out);
     if (!out) return KP_ENOMEM;
+    /* Go: appends write past the caller's length (unseen by it) until one outgrows cap; from
+     * then on every write, overwrites included, goes to the new backing array */
+    uint32_t go_len = n;
+    bool grown = false;
     for (int k = 0; k < 4; k++) {
         kp__ev_threshold t = src[base + k];
         t.signal = k < 2 ? KP_EVSIG_CONTAINERFS_AVAILABLE : KP_EVSIG_CONTAINERFS_INODES_FREE;
+        t.origin = base ? "copy of the imagefs threshold (UpdateContainerFsThresholds)"
+                        : "copy of the nodefs threshold (UpdateContainerFsThresholds)";
         if (!t.has_op) {
             memset(&t.value, 0, sizeof t.value);
             t.value_text[0] = 0;
         }
         if (idx[k] >= 0) {
             out[idx[k]] = t;
-            if (replaced && (uint32_t)idx[k] < replaced_cap) replaced[idx[k]] = true;
+            if (replaced && (uint32_t)idx[k] < flags_cap) replaced[idx[k]] = true;
+            if (stale && grown && (uint32_t)idx[k] < flags_cap) stale[idx[k]] = true;
         } else {
+            if (go_len == go_cap) {
+                go_cap = kp__ev_go_append_cap(go_len, go_cap, 1);
+                grown = true;
+            }
+            go_len++;
             out[n++] = t;
         }
     }

@@ -40,6 +40,7 @@ typedef struct kp__ev_threshold {
     int64_t grace_ns;
     char value_text[48];
     char mr_text[48];
+    const char *origin; /* where it came from, for evict --explain (a static string) */
     kp_evict_threshold_info info; /* the public view (kp__ev_threshold_info), filled on access */
 } kp__ev_threshold;
 
@@ -72,11 +73,19 @@ kp_status kp__ev_parse_percentage(const char *s, size_t len, float *out, kp_erro
 /* parseThresholdStatement: *ignored set for "0%" / "100%". */
 kp_status kp__ev_parse_threshold(const char *signal, const char *val, kp__ev_threshold *out,
                                  bool *ignored, kp_error *err);
-/* UpdateContainerFsThresholds: rewrites th (capacity *cap, count *n, both updated) for the
- * layout; replaced[i] set for indices whose user containerfs threshold was overwritten.
- * Returns KP_ENOMEM on allocation failure. */
+/* UpdateContainerFsThresholds: rewrites th (count *n, updated; reallocated with room for 8 more)
+ * for the layout; replaced[i] set for indices whose user containerfs threshold was overwritten.
+ * go_cap is cap() of upstream's slice (kp__ev_go_append_cap): stale[i] is set for an overwrite
+ * that happened after an append outgrew it, so that it went to a new backing array and the
+ * caller's old slice, which the first synchronize evaluates, still holds the user's threshold.
+ * replaced and stale may be NULL. Returns KP_ENOMEM on allocation failure. */
 kp_status kp__ev_update_containerfs(kp__ev_threshold **th, uint32_t *n, bool imagefs, bool split,
-                                    bool *replaced, uint32_t replaced_cap);
+                                    uint32_t go_cap, bool *replaced, bool *stale,
+                                    uint32_t flags_cap);
+/* cap() of a Go slice of evictionapi.Threshold (64 bytes, with pointers) of capacity cap after
+ * appending `more` elements to `len` (runtime growslice: nextslicecap, then roundupsize with the
+ * size classes and the malloc header of objects over 512 bytes). */
+uint32_t kp__ev_go_append_cap(uint32_t len, uint32_t cap, uint32_t more);
 
 /* Saturating addition (inline: the rank keys use it per pod). */
 static inline int64_t kp__ev_sat_add(int64_t a, int64_t b) {

@@ -103,6 +103,66 @@ static kp_status emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, k
     return st;
 }
 
+/* ---------------------------------------------------------------- human amounts (tables) */
+
+static bool byte_resource(const char *r) {
+    return strcmp(r, "memory") == 0 || strcmp(r, "ephemeral-storage") == 0 ||
+           strncmp(r, "hugepages-", 10) == 0;
+}
+
+/* Amounts v[0..n) of resource r in one unit, for people: cpu (millicores) as cores when every
+ * amount is whole, else in m; bytes in the largest of Ki, Mi, Gi, Ti in which the smallest
+ * non-zero amount is at least 1, with one decimal where not exact; other resources as counts. */
+static void fmt_amounts(const char *r, const int64_t *v, int n, char out[][40]) {
+    if (strcmp(r, "cpu") == 0) {
+        bool whole = true;
+        for (int i = 0; i < n; i++) whole = whole && v[i] % 1000 == 0;
+        for (int i = 0; i < n; i++)
+            snprintf(out[i], 40, whole ? "%lld" : "%lldm", (long long)(whole ? v[i] / 1000 : v[i]));
+        return;
+    }
+    if (!byte_resource(r)) {
+        for (int i = 0; i < n; i++) snprintf(out[i], 40, "%lld", (long long)v[i]);
+        return;
+    }
+    static const char *const suffix[] = {"", "Ki", "Mi", "Gi", "Ti"};
+    double m = 0;
+    for (int i = 0; i < n; i++) {
+        double a = v[i] < 0 ? -(double)v[i] : (double)v[i];
+        if (a > 0 && (m == 0 || a < m)) m = a;
+    }
+    int u = 0;
+    double unit = 1;
+    while (u < 4 && m >= unit * 1024) {
+        unit *= 1024;
+        u++;
+    }
+    for (int i = 0; i < n; i++)
+        snprintf(out[i], 40, "%.*f%s", v[i] % (int64_t)unit == 0 ? 0 : 1, (double)v[i] / unit,
+                 suffix[u]);
+}
+
+/* "Insufficient memory: requested 600Mi, free 512Mi (3.5Gi of 4Gi in use)" */
+static void print_insufficient(FILE *f, const kp_admit_reason *r) {
+    int64_t v[4] = {r->requested, r->capacity - r->used, r->used, r->capacity};
+    char s[4][40];
+    fmt_amounts(r->resource, v, 4, s);
+    fprintf(f, "Insufficient %s: requested %s, free %s (%s of %s in use)", r->resource, s[0], s[1],
+            s[2], s[3]);
+}
+
+/* The message of a pod admitted through preemption, for people: what the victims free. */
+static void print_preempted(FILE *f, const kp_admission *a) {
+    size_t nv = kp_admission_victim_count(a);
+    fprintf(f, "admitted after preempting %zu pod%s to free", nv, nv == 1 ? "" : "s");
+    for (size_t i = 0; i < kp_admission_requirement_count(a); i++) {
+        const kp_admit_requirement *q = kp_admission_requirement(a, i);
+        char s[1][40];
+        fmt_amounts(q->resource, &q->quantity, 1, s);
+        fprintf(f, "%s %s %s", i ? "," : "", q->resource, s[0]);
+    }
+}
+
 /* Both tables are built before anything is written: out of memory writes nothing. */
 static kp_status print_table(FILE *f, const kp_cluster *cl, kp_index node, kp_index pod,
                              const kp_admission *a) {
@@ -136,12 +196,23 @@ static kp_status print_table(FILE *f, const kp_cluster *cl, kp_index node, kp_in
     if (st == KP_OK && kp_admission_victim_count(a)) st = kp_table_status(vt);
     if (st == KP_OK) {
         kp_table_print(t, f);
-        fprintf(f, "\nMessage: %s\n", kp_admission_message(a));
+        /* the kubelet's status message; kprio's own summary of an admission through preemption
+         * is worded for people (JSON keeps the library's text) */
+        fputs("\nMessage: ", f);
+        if (kp_admission_admitted(a) && kp_admission_victim_count(a)) print_preempted(f, a);
+        else fputs(kp_admission_message(a), f);
+        fputs("\n", f);
         if (kp_admission_failure_count(a)) {
-            fprintf(f, "\nFailed before preemption:\n");
+            /* preemption ran only for a critical pod failing for resources alone */
+            fputs(kp_admission_requirement_count(a) ? "\nFailed before preemption:\n"
+                                                    : "\nFailed admission checks:\n",
+                  f);
             for (size_t i = 0; i < kp_admission_failure_count(a); i++) {
                 const kp_admit_reason *r = kp_admission_failure(a, i);
-                fprintf(f, "  %s: %s\n", r->reason, r->message);
+                fprintf(f, "  %s: ", r->reason);
+                if (r->insufficient) print_insufficient(f, r);
+                else fputs(r->message, f);
+                fputs("\n", f);
             }
         }
         if (vt) {

@@ -85,6 +85,35 @@ static void fmt_obs(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
         kp_quantity_string_int(v, decimal_signal(s) ? KP_QFMT_DECIMAL_SI : KP_QFMT_BINARY_SI).s);
 }
 
+/* Observed value a and threshold b of one signal in one unit, for tables: counts (inodes, PIDs) as
+ * plain numbers; bytes in the largest of Ki, Mi, Gi, Ti in which the smaller non-zero value is at
+ * least 1, with no decimals where a value is exact in that unit, else with as few (1 to 3) as
+ * keep the two apart. */
+static void fmt_pair(kp_evict_signal s, int64_t a, int64_t b, char *oa, char *ob, size_t cap) {
+    if (decimal_signal(s)) {
+        snprintf(oa, cap, "%lld", (long long)a);
+        snprintf(ob, cap, "%lld", (long long)b);
+        return;
+    }
+    static const char *const suffix[] = {"", "Ki", "Mi", "Gi", "Ti"};
+    double ua = a < 0 ? -(double)a : (double)a, ub = b < 0 ? -(double)b : (double)b;
+    double m = ua == 0 ? ub : (ub == 0 ? ua : (ua < ub ? ua : ub));
+    int u = 0;
+    double unit = 1;
+    while (u < 4 && m >= unit * 1024) {
+        unit *= 1024;
+        u++;
+    }
+    int64_t iu = (int64_t)unit;
+    for (int d = 1; d <= 3; d++) {
+        snprintf(oa, cap, "%.*f%s", a % iu == 0 ? 0 : d, (double)a / unit, suffix[u]);
+        snprintf(ob, cap, "%.*f%s", b % iu == 0 ? 0 : d, (double)b / unit, suffix[u]);
+        if (strcmp(oa, ob) != 0 || a == b) return;
+    }
+    snprintf(oa, cap, "%lld", (long long)a); /* still equal: exact bytes */
+    snprintf(ob, cap, "%lld", (long long)b);
+}
+
 static const char *layout_name(kp_evict_fs_layout l) {
     switch (l) {
     case KP_EVFS_AUTO: return "auto";
@@ -95,7 +124,7 @@ static const char *layout_name(kp_evict_fs_layout l) {
     return "shared";
 }
 
-static void emit_threshold_list(kp_emit *e, const kp_evict_manager *m) {
+static void emit_threshold_list(kp_emit *e, const kp_evict_manager *m, bool explain) {
     kp_emit_key(e, "thresholds");
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_evict_manager_threshold_count(m); i++) {
@@ -108,13 +137,14 @@ static void emit_threshold_list(kp_emit *e, const kp_evict_manager *m) {
         kp_emit_kv_str(e, "gracePeriod", kp_duration_string(t->grace_ns).s);
         kp_emit_kv_bool(e, "hard", t->hard);
         if (t->min_reclaim[0]) kp_emit_kv_str(e, "minReclaim", t->min_reclaim);
+        if (explain) kp_emit_kv_str(e, "origin", t->origin);
         kp_emit_obj_end(e);
     }
     kp_emit_arr_end(e);
 }
 
-static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file,
-                      const kp_evict_result *r) {
+static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const kp_evict_result *r,
+                      bool explain) {
     char buf[64];
     kp_emit_obj_begin(e);
     fmt_time(r->time_ns, buf, sizeof buf);
@@ -193,19 +223,27 @@ static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file,
     }
     kp_emit_arr_end(e);
     if (r->note) kp_emit_kv_str(e, "note", r->note);
+    if (explain && r->stats_joined) {
+        kp_emit_key(e, "podStats");
+        kp_emit_obj_begin(e);
+        kp_emit_kv_int(e, "joinedByUID", (int64_t)r->n_stats_by_uid);
+        kp_emit_kv_int(e, "joinedByName", (int64_t)r->n_stats_by_name);
+        kp_emit_kv_int(e, "withoutStats", (int64_t)r->n_stats_missing);
+        kp_emit_obj_end(e);
+    }
     kp_emit_obj_end(e);
 }
 
 static void table_row(kp_table *t, const kp_cluster *cl, const kp_evict_result *r) {
-    char buf[64], a[64];
+    char buf[64], a[64], q[64];
     text cell = {0};
     fmt_time(r->time_ns, buf, sizeof buf);
     kp_table_add(t, buf);
     for (uint32_t i = 0; i < r->n_met; i++) {
         const kp_evict_met *m = &r->met[i];
-        fmt_obs(m->signal, r->obs[m->signal].available, a, sizeof a);
-        text_add(&cell, "%s%s %s<%s%s", cell.n ? ", " : "", kp_evict_signal_name(m->signal), a,
-                 m->quantity_str, m->grace_met ? "" : " (grace)");
+        fmt_pair(m->signal, r->obs[m->signal].available, m->quantity, a, q, sizeof a);
+        text_add(&cell, "%s%s %s<%s%s", cell.n ? ", " : "", kp_evict_signal_name(m->signal), a, q,
+                 m->grace_met ? "" : " (grace)");
     }
     text_cell(t, &cell, "<none>");
     for (unsigned c = 0; c < KP_NODE_COND_COUNT; c++)
@@ -218,8 +256,8 @@ static void table_row(kp_table *t, const kp_cluster *cl, const kp_evict_result *
                  kp_cluster_pod_name(cl, (kp_index)r->evicted[i].pod));
     text_cell(t, &cell, "<none>");
     for (uint32_t i = 0; i < r->n_evicted; i++)
-        text_add(&cell, "%s%s grace %llds", cell.n ? ", " : "", r->evicted[i].signal,
-                 (long long)r->evicted[i].grace_seconds);
+        text_add(&cell, "%s%s, pod termination grace period %llds", cell.n ? "; " : "",
+                 r->evicted[i].signal, (long long)r->evicted[i].grace_seconds);
     if (!r->n_evicted && r->note) text_add(&cell, "%s", r->note);
     text_cell(t, &cell, "");
     kp_free(cell.p);
@@ -233,7 +271,72 @@ struct kp_evict_report {
     kp_table *t;
     size_t n_steps;
     bool finished;
+    bool explain;
+    const kp_evict_manager *m; /* of the last step (explain: its thresholds) */
+    kp_table *joins; /* explain, table format: how each step joined pod stats */
 };
+
+void kp_evict_report_set_explain(kp_evict_report *r, bool on) { r->explain = on; }
+
+/* explain, table format: the join of this step's pod stats */
+static void join_row(kp_evict_report *r, const kp_evict_result *res) {
+    if (!res->stats_joined) return;
+    if (!r->joins) {
+        r->joins = kp_table_new(4);
+        if (!r->joins) {
+            kp_table_fail(r->t, KP_ENOMEM);
+            return;
+        }
+        kp_table_add(r->joins, "TIME");
+        kp_table_add(r->joins, "BY UID");
+        kp_table_add(r->joins, "BY NAMESPACE/NAME");
+        kp_table_add(r->joins, "WITHOUT STATS");
+    }
+    char buf[64];
+    fmt_time(res->time_ns, buf, sizeof buf);
+    kp_table_add(r->joins, buf);
+    kp_table_addf(r->joins, "%zu", res->n_stats_by_uid);
+    kp_table_addf(r->joins, "%zu", res->n_stats_by_name);
+    kp_table_addf(r->joins, "%zu", res->n_stats_missing);
+}
+
+/* explain, table format: the thresholds in force and where each came from, then the joins */
+static kp_status print_explain(kp_evict_report *r) {
+    kp_table *t = kp_table_new(5);
+    kp_table_add(t, "SIGNAL");
+    kp_table_add(t, "THRESHOLD");
+    kp_table_add(t, "GRACE PERIOD");
+    kp_table_add(t, "MIN RECLAIM");
+    kp_table_add(t, "FROM");
+    for (size_t i = 0; r->m && i < kp_evict_manager_threshold_count(r->m); i++) {
+        const kp_evict_threshold_info *ti = kp_evict_manager_threshold(r->m, i);
+        if (!ti || !ti->value[0]) continue;
+        kp_table_add(t, kp_evict_signal_name(ti->signal));
+        kp_table_addf(t, "<%s", ti->value);
+        kp_table_addf(t, "%s%s", kp_duration_string(ti->grace_ns).s, ti->hard ? " (hard)" : "");
+        kp_table_add(t, ti->min_reclaim[0] ? ti->min_reclaim : "-");
+        kp_table_add(t, ti->origin);
+    }
+    kp_status st = kp_table_status(t);
+    if (st == KP_OK && r->joins) st = kp_table_status(r->joins);
+    if (st == KP_OK) {
+        fputs("\nEffective eviction thresholds (as the kubelet builds them: the config file, its "
+              "mergeDefaultEvictionSettings,\nthen the command line, where a map flag replaces the "
+              "whole map; then the derived copies):\n",
+              r->f);
+        st = kp_table_print(t, r->f);
+    }
+    if (st == KP_OK) {
+        fputs("\nPod stats joined to pods (by podRef.uid, as the kubelet's cachedStatsFunc; by "
+              "namespace/name only where\nthe pod or the summary entry has no uid; a pod without "
+              "stats ranks first for memory):\n",
+              r->f);
+        if (r->joins) st = kp_table_print(r->joins, r->f);
+        else fputs("no step read pod stats\n", r->f);
+    }
+    kp_table_free(t);
+    return st;
+}
 
 kp_evict_report *kp_evict_report_new(FILE *f, kp_outfmt fmt, const kp_cluster *cl,
                                      const char *node_name) {
@@ -272,14 +375,16 @@ void kp_evict_report_step(kp_evict_report *r, const kp_evict_manager *m, const c
     if (r->e) {
         if (r->n_steps == 0) {
             kp_emit_kv_str(r->e, "imageFilesystem", layout_name(res->layout));
-            emit_threshold_list(r->e, m);
+            emit_threshold_list(r->e, m, r->explain);
             kp_emit_key(r->e, "steps");
             kp_emit_arr_begin(r->e);
         }
-        emit_step(r->e, r->cl, summary, res);
+        emit_step(r->e, r->cl, summary, res, r->explain);
     } else {
         table_row(r->t, r->cl, res);
+        if (r->explain) join_row(r, res);
     }
+    r->m = m;
     r->n_steps++;
 }
 
@@ -297,6 +402,7 @@ kp_status kp_evict_report_finish(kp_evict_report *r) {
         r->e = NULL;
     } else {
         st = kp_table_print(r->t, r->f); /* prints nothing when it failed */
+        if (st == KP_OK && r->explain) st = print_explain(r);
     }
     r->finished = true;
     return st;
@@ -306,5 +412,6 @@ void kp_evict_report_free(kp_evict_report *r) {
     if (!r) return;
     kp_emit_discard(r->e); /* not finished: nothing is written */
     kp_table_free(r->t);
+    kp_table_free(r->joins);
     kp_free(r);
 }

@@ -259,7 +259,8 @@ KT_TEST(kubelet_configuration) {
     KT_CHECK_INT(kp_evict_config_threshold_count(c), 2);
     kp_evict_config_free(c);
 
-    static const char merge[] = "kind: KubeletConfiguration\nmergeDefaultEvictionSettings: true\n"
+    static const char merge[] = "apiVersion: kubelet.config.k8s.io/v1beta1\n"
+                                "kind: KubeletConfiguration\nmergeDefaultEvictionSettings: true\n"
                                 "evictionHard:\n  memory.available: \"1Gi\"\n";
     c = kp_evict_config_new();
     KT_CHECK_INT(kp_evict_config_load_buffer(c, "k.yaml", merge, strlen(merge), &err), KP_OK);
@@ -271,6 +272,7 @@ KT_TEST(kubelet_configuration) {
     kp_evict_config_free(c);
 
     static const char bad[] =
+        "apiVersion: kubelet.config.k8s.io/v1beta1\n"
         "kind: KubeletConfiguration\nevictionHard:\n  mem.available: \"1Gi\"\n";
     c = kp_evict_config_new();
     KT_CHECK_INT(kp_evict_config_load_buffer(c, "k.yaml", bad, strlen(bad), &err), KP_OK);
@@ -310,7 +312,8 @@ KT_TEST(containerfs_thresholds) {
         th[3] = mk(KP_EVSIG_CONTAINERFS_AVAILABLE, "9Gi", 0); /* user value: overwritten */
         bool replaced[8] = {false};
         bool imagefs = layout > 0, split = layout == 2;
-        KT_CHECK_INT(kp__ev_update_containerfs(&th, &n, imagefs, split, replaced, 8), KP_OK);
+        KT_CHECK_INT(kp__ev_update_containerfs(&th, &n, imagefs, split, 4, replaced, NULL, 8),
+                     KP_OK);
         KT_CHECK_INT(n, 7);
         KT_CHECK(replaced[3]);
         KT_CHECK_INT(th[3].signal, KP_EVSIG_CONTAINERFS_AVAILABLE);
@@ -360,8 +363,190 @@ KT_TEST(quantity_add) {
     KT_CHECK_INT(a.mant, INT64_MAX);
 }
 
+/* Loads text as a KubeletConfiguration, applies the flags (name, value pairs) and finishes. */
+static kp_evict_config *load_with_flags(const char *text, const char *const *flags, size_t n,
+                                        kp_error *err) {
+    kp_evict_config *c = kp_evict_config_new();
+    kp_error_clear(err);
+    if (text && kp_evict_config_load_buffer(c, "k.yaml", text, strlen(text), err) != KP_OK) {
+        kp_evict_config_free(c);
+        return NULL;
+    }
+    for (size_t i = 0; i + 1 < n; i += 2)
+        if (kp_evict_config_set_flag(c, flags[i], flags[i + 1], err) != KP_OK) {
+            kp_evict_config_free(c);
+            return NULL;
+        }
+    if (kp_evict_config_finish(c, err) != KP_OK) {
+        kp_evict_config_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* "signal<value [origin]" for every threshold, joined by "; " */
+static void threshold_list(const kp_evict_config *c, char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < kp_evict_config_threshold_count(c) && n < cap; i++) {
+        const kp_evict_threshold_info *t = kp_evict_config_threshold(c, i);
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s<%s [%s]", i ? "; " : "",
+                              kp_evict_signal_name(t->signal), t->value, t->origin);
+    }
+}
+
+#define KCFG_HEAD "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+
+/* issue 18 item 6: cmd/kubelet/app/server.go loads the file (loadConfigFile merges the missing
+ * default evictionHard signals when mergeDefaultEvictionSettings is true), then re-parses the
+ * command line over it (kubeletConfigFlagPrecedence): a map flag replaces the whole map, merged
+ * defaults included (MapStringString.Set on an uninitialized map clears it). */
+KT_TEST(kubelet_flags_replace_files_merge) {
+    kp_error err;
+    char buf[1024];
+    static const char merge[] = KCFG_HEAD "mergeDefaultEvictionSettings: true\n"
+                                          "evictionHard:\n  memory.available: \"1Gi\"\n";
+    /* the file alone: its entry, then the merged defaults, then the allocatable copy */
+    kp_evict_config *c = load_with_flags(merge, NULL, 0, &err);
+    KT_CHECK(c != NULL);
+    if (c) threshold_list(c, buf, sizeof buf);
+    KT_CHECK_STR(buf, "memory.available<1Gi [config file]; "
+                      "nodefs.available<10% [default, merged into the config file's map]; "
+                      "nodefs.inodesFree<5% [default, merged into the config file's map]; "
+                      "imagefs.available<15% [default, merged into the config file's map]; "
+                      "imagefs.inodesFree<5% [default, merged into the config file's map]; "
+                      "allocatableMemory.available<1Gi [copy of hard memory.available "
+                      "(enforceNodeAllocatable: pods)]");
+    kp_evict_config_free(c);
+    /* --eviction-hard replaces the merged map: no default comes back */
+    static const char *const hard[] = {"eviction-hard", "nodefs.available<5Gi"};
+    c = load_with_flags(merge, hard, 2, &err);
+    KT_CHECK(c != NULL);
+    if (c) threshold_list(c, buf, sizeof buf);
+    KT_CHECK_STR(buf, "nodefs.available<5Gi [--eviction-hard]");
+    kp_evict_config_free(c);
+    /* two uses: the first replaces, the second adds */
+    static const char *const twice[] = {"eviction-hard", "nodefs.available<5Gi", "eviction-hard",
+                                        "pid.available<100"};
+    c = load_with_flags(merge, twice, 4, &err);
+    if (c) threshold_list(c, buf, sizeof buf);
+    KT_CHECK_STR(buf,
+                 "nodefs.available<5Gi [--eviction-hard]; pid.available<100 [--eviction-hard]");
+    kp_evict_config_free(c);
+    /* a soft flag leaves the merged hard map alone */
+    static const char *const soft[] = {"eviction-soft", "memory.available<2Gi",
+                                       "eviction-soft-grace-period", "memory.available=1m"};
+    c = load_with_flags(merge, soft, 4, &err);
+    KT_CHECK_INT(c ? kp_evict_config_threshold_count(c) : 0, 7);
+    if (c && kp_evict_config_threshold(c, 5))
+        KT_CHECK_STR(kp_evict_config_threshold(c, 5)->origin, "--eviction-soft");
+    kp_evict_config_free(c);
+    /* no file: the flag replaces the built-in defaults */
+    c = load_with_flags(NULL, hard, 2, &err);
+    if (c) threshold_list(c, buf, sizeof buf);
+    KT_CHECK_STR(buf, "nodefs.available<5Gi [--eviction-hard]");
+    kp_evict_config_free(c);
+    /* a file without evictionHard keeps the defaults; without the merge switch nothing merges */
+    c = load_with_flags(KCFG_HEAD "evictionMaxPodGracePeriod: 5\n", NULL, 0, &err);
+    KT_CHECK_INT(c ? kp_evict_config_threshold_count(c) : 0, 6);
+    if (c && kp_evict_config_threshold(c, 0))
+        KT_CHECK_STR(kp_evict_config_threshold(c, 0)->origin, "default");
+    kp_evict_config_free(c);
+    c = load_with_flags(KCFG_HEAD "evictionHard:\n  memory.available: \"1Gi\"\n", NULL, 0, &err);
+    KT_CHECK_INT(c ? kp_evict_config_threshold_count(c) : 0, 2);
+    kp_evict_config_free(c);
+}
+
+/* issue 10 item 3: what `kubectl get --raw /api/v1/nodes/N/proxy/configz` prints */
+KT_TEST(kubelet_configz_document) {
+    kp_error err;
+    char buf[1024];
+    /* a real kubelet's shape (no kind/apiVersion in older kubelets); the map is the effective
+     * one: mergeDefaultEvictionSettings is not applied again */
+    static const char cz[] =
+        "{\"kubeletconfig\":{\"enableServer\":true,\"staticPodPath\":\"/etc/kubernetes/manifests\","
+        "\"evictionHard\":{\"memory.available\":\"200Mi\",\"nodefs.available\":\"10%\"},"
+        "\"evictionPressureTransitionPeriod\":\"1m0s\",\"mergeDefaultEvictionSettings\":true,"
+        "\"enforceNodeAllocatable\":[\"pods\"],\"localStorageCapacityIsolation\":true}}";
+    kp_evict_config *c = load_with_flags(cz, NULL, 0, &err);
+    KT_CHECK(c != NULL);
+    if (c) threshold_list(c, buf, sizeof buf);
+    KT_CHECK_STR(buf, "memory.available<200Mi [configz]; nodefs.available<10% [configz]; "
+                      "allocatableMemory.available<200Mi [copy of hard memory.available "
+                      "(enforceNodeAllocatable: pods)]");
+    KT_CHECK_INT(c ? kp_evict_config_transition_ns(c) : 0, INT64_C(60000000000));
+    KT_CHECK_INT(c ? kp_evict_config_warning_count(c) : 1, 0);
+    kp_evict_config_free(c);
+    /* omitempty: no evictionHard in /configz means an empty map, no enforceNodeAllocatable none */
+    c = load_with_flags("{\"kubeletconfig\":{\"kind\":\"KubeletConfiguration\",\"apiVersion\":"
+                        "\"kubelet.config.k8s.io/v1beta1\",\"evictionSoft\":{\"memory.available\":"
+                        "\"1Gi\"},\"evictionSoftGracePeriod\":{\"memory.available\":\"30s\"}}}",
+                        NULL, 0, &err);
+    if (c) threshold_list(c, buf, sizeof buf);
+    KT_CHECK_STR(buf, "memory.available<1Gi [configz]");
+    kp_evict_config_free(c);
+    /* a field this line does not have (a newer kubelet's): warned about, not a decode error */
+    c = load_with_flags("{\"kubeletconfig\":{\"evictionHard\":{\"memory.available\":\"1Gi\"},"
+                        "\"someFutureField\":true}}",
+                        NULL, 0, &err);
+    KT_CHECK_INT(c ? kp_evict_config_warning_count(c) : 0, 1);
+    if (c && kp_evict_config_warning(c, 0))
+        KT_CHECK_STR(kp_evict_config_warning(c, 0),
+                     "k.yaml: KubeletConfiguration: kubeletconfig: not fields of the v1beta1 "
+                     "KubeletConfiguration kprio mirrors (ignored): unknown field "
+                     "\"someFutureField\"");
+    kp_evict_config_free(c);
+    /* a wrong kind inside is still an error, naming the path */
+    c = load_with_flags("{\"kubeletconfig\":{\"kind\":\"Pod\"}}", NULL, 0, &err);
+    KT_CHECK(c == NULL);
+    KT_CHECK_CONTAINS(err.msg, "kubeletconfig.kind: expected KubeletConfiguration, got Pod");
+}
+
+/* issue 10 item 3: the kubelet's loader (DecodeKubeletConfiguration): kind and apiVersion are
+ * required; unknown (and, in JSON, duplicate) fields are strict decoding errors, after which it
+ * decodes leniently and logs "Using lenient decoding as strict decoding failed" */
+KT_TEST(kubelet_config_strict_decoding) {
+    kp_error err;
+    kp_evict_config *c =
+        load_with_flags("evictionHard:\n  memory.available: \"1Gi\"\n", NULL, 0, &err);
+    KT_CHECK(c == NULL);
+    KT_CHECK_STR(err.source, "k.yaml");
+    KT_CHECK_CONTAINS(err.msg, "KubeletConfiguration: kind: missing");
+    c = load_with_flags("kind: KubeletConfiguration\n", NULL, 0, &err);
+    KT_CHECK(c == NULL);
+    KT_CHECK_CONTAINS(err.msg, "KubeletConfiguration: apiVersion: missing");
+    c = load_with_flags("apiVersion: kubelet.config.k8s.io/v1\nkind: KubeletConfiguration\n", NULL,
+                        0, &err);
+    KT_CHECK(c == NULL);
+    KT_CHECK_CONTAINS(err.msg, "no kind \"KubeletConfiguration\" is registered for version "
+                               "\"kubelet.config.k8s.io/v1\"");
+    /* a typo: warned about, and the defaults stay (the kubelet ignores the field) */
+    c = load_with_flags(KCFG_HEAD "evictonHard:\n  memory.available: \"1Gi\"\nmaxPods: 110\n", NULL,
+                        0, &err);
+    KT_CHECK(c != NULL);
+    KT_CHECK_INT(c ? kp_evict_config_warning_count(c) : 0, 1);
+    if (c && kp_evict_config_warning(c, 0))
+        KT_CHECK_STR(kp_evict_config_warning(c, 0),
+                     "k.yaml: KubeletConfiguration: using lenient decoding as strict decoding "
+                     "failed: strict decoding error: unknown field \"evictonHard\"");
+    KT_CHECK_INT(c ? kp_evict_config_threshold_count(c) : 0, 6);
+    kp_evict_config_free(c);
+    /* JSON: a duplicate field too; the last value is used */
+    c = load_with_flags("{\"apiVersion\":\"kubelet.config.k8s.io/v1beta1\",\"kind\":"
+                        "\"KubeletConfiguration\",\"evictionHard\":{\"memory.available\":\"1Gi\"},"
+                        "\"evictionHard\":{\"memory.available\":\"2Gi\"}}",
+                        NULL, 0, &err);
+    KT_CHECK_INT(c ? kp_evict_config_warning_count(c) : 0, 1);
+    if (c && kp_evict_config_warning(c, 0))
+        KT_CHECK_CONTAINS(kp_evict_config_warning(c, 0), "duplicate key \"evictionHard\"");
+    if (c && kp_evict_config_threshold(c, 0))
+        KT_CHECK_STR(kp_evict_config_threshold(c, 0)->value, "2Gi");
+    kp_evict_config_free(c);
+}
+
 KT_MAIN(KT_CASE(defaults_are_linux_kubelet_defaults), KT_CASE(all_memory_eviction_values),
         KT_CASE(zero_and_hundred_percent_are_ignored), KT_CASE(threshold_errors_use_upstream_words),
         KT_CASE(flag_syntax_errors), KT_CASE(percentages_are_float32), KT_CASE(go_durations),
         KT_CASE(kubelet_configuration), KT_CASE(containerfs_thresholds), KT_CASE(reclaimable_spec),
-        KT_CASE(quantity_add))
+        KT_CASE(quantity_add), KT_CASE(kubelet_flags_replace_files_merge),
+        KT_CASE(kubelet_configz_document), KT_CASE(kubelet_config_strict_decoding))

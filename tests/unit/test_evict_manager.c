@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/eviction.h"
+#include "kubelet/evict_thresholds.h"
 
 #define MI (INT64_C(1024) * 1024)
 #define GI (INT64_C(1024) * MI)
@@ -388,7 +389,8 @@ KT_TEST(container_ephemeral_limit) {
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
     kp_evict_summary *s = summary(
-        "{\"pods\":[{\"podRef\":{\"uid\":\"uid-p\"},\"ephemeral-storage\":{\"usedBytes\":%lld},"
+        "{\"node\":{},\"pods\":[{\"podRef\":{\"uid\":\"uid-p\"},\"ephemeral-storage\":{"
+        "\"usedBytes\":%lld},"
         "\"containers\":[{\"name\":\"p\",\"rootfs\":{\"usedBytes\":%lld},\"logs\":{\"usedBytes\":%"
         "lld}}]}]}",
         (long long)(2 * GI), (long long)(1536 * MI), (long long)(512 * MI + 1));
@@ -534,7 +536,8 @@ KT_TEST(summary_errors_name_the_field) {
     kp_evict_summary *s = NULL;
     kp_error err;
     kp_error_clear(&err);
-    char buf[256 + 64] = "{\"pods\":[{\"containers\":[{\"rootfs\":{\"usedBytes\":-5}}]}]}";
+    char buf[256 + 64] =
+        "{\"node\":{},\"pods\":[{\"containers\":[{\"rootfs\":{\"usedBytes\":-5}}]}]}";
     KT_CHECK(kp_evict_summary_load_buffer("bad.json", buf, strlen(buf), &s, &err) != KP_OK);
     KT_CHECK_STR(err.source, "bad.json");
     KT_CHECK_STR(err.msg,
@@ -636,10 +639,11 @@ KT_TEST(pod_limit_overhead_only_when_non_zero) {
     kp_error err;
     kp_evict_manager *m = NULL;
     kp_evict_manager_new(cl, 0, c, &m, &err);
-    kp_evict_summary *s = summary(
-        "{\"pods\":[{\"podRef\":{\"uid\":\"uid-zero\"},\"ephemeral-storage\":{\"usedBytes\":%lld}},"
-        "{\"podRef\":{\"uid\":\"uid-some\"},\"ephemeral-storage\":{\"usedBytes\":%lld}}]}",
-        (long long)(100 * MI), (long long)(100 * MI));
+    kp_evict_summary *s =
+        summary("{\"node\":{},\"pods\":[{\"podRef\":{\"uid\":\"uid-zero\"},\"ephemeral-storage\":{"
+                "\"usedBytes\":%lld}},"
+                "{\"podRef\":{\"uid\":\"uid-some\"},\"ephemeral-storage\":{\"usedBytes\":%lld}}]}",
+                (long long)(100 * MI), (long long)(100 * MI));
     kp_evict_result r;
     KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
     KT_CHECK_INT(r.n_evicted, 1);
@@ -847,6 +851,201 @@ KT_TEST(out_of_memory_reaches_the_caller) {
     kp_cluster_free(cl);
 }
 
+/* issue 18 item 7: cachedStatsFunc keys pod stats by podRef.uid. An entry under the pod's name but
+ * another uid (a StatefulSet pod recreated under the same name) gives the pod no stats: it ranks
+ * first for memory (exceedMemoryRequests puts pods without stats first) and its message has no
+ * container part. The name join stays for entries or pods without a uid. */
+KT_TEST(pod_stats_join_by_uid_only) {
+    pod("web-0", 0, "    resources: {requests: {memory: 100Mi}}\n", "");
+    pod("batch", 0, "    resources: {requests: {memory: 100Mi}}\n", "");
+    y("---\nkind: Pod\napiVersion: v1\nmetadata: {name: nouid, namespace: default}\n"
+      "spec:\n  nodeName: n1\n  priority: 10\n  containers:\n  - name: nouid\n");
+    kp_cluster *cl = load();
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
+    kp_evict_config *c = cfg("memory.available<1Gi", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = NULL;
+    kp_evict_manager_new(cl, 0, c, &m, &err);
+    kp_evict_summary *s = mem_summary(
+        0, 900 * MI,
+        "{\"podRef\":{\"name\":\"web-0\",\"namespace\":\"default\",\"uid\":\"uid-web-0-old\"},"
+        "\"memory\":{\"workingSetBytes\":10485760},\"containers\":[{\"name\":\"web-0\",\"memory\":{"
+        "\"workingSetBytes\":10485760}}]},"
+        "{\"podRef\":{\"name\":\"batch\",\"namespace\":\"default\",\"uid\":\"uid-batch\"},"
+        "\"memory\":{\"workingSetBytes\":524288000},\"containers\":[{\"name\":\"batch\",\"memory\":"
+        "{"
+        "\"workingSetBytes\":524288000}}]},"
+        "{\"podRef\":{\"name\":\"nouid\",\"namespace\":\"default\",\"uid\":\"uid-x\"},"
+        "\"memory\":{\"workingSetBytes\":1048576}}");
+    kp_evict_result r;
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    KT_CHECK_INT(r.n_ranking, 3);
+    if (r.n_ranking == 3) {
+        KT_CHECK_INT((long)r.ranking[0], pod_index(cl, "web-0"));
+        KT_CHECK_INT((long)r.ranking[1], pod_index(cl, "batch"));
+        KT_CHECK_INT((long)r.ranking[2], pod_index(cl, "nouid"));
+    }
+    KT_CHECK_INT(r.n_evicted, 1);
+    if (r.n_evicted) {
+        KT_CHECK_INT((long)r.evicted[0].pod, pod_index(cl, "web-0"));
+        KT_CHECK_STR(r.evicted[0].message, "The node was low on resource: memory. Threshold "
+                                           "quantity: 1Gi, available: 900Mi. ");
+    }
+    KT_CHECK(r.stats_joined);
+    KT_CHECK_INT(r.n_stats_by_uid, 1);
+    KT_CHECK_INT(r.n_stats_by_name, 1);
+    KT_CHECK_INT(r.n_stats_missing, 1);
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* issue 10 item 4: a file that is not a Summary API document is an error, not an empty step */
+KT_TEST(not_a_summary_is_an_error) {
+    kp_evict_summary *s = NULL;
+    kp_error err;
+    static const char *const bad[] = {
+        "{}", "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"p\"}}",
+        "{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"items\":[]}", "pods: []\n",
+        "{\"node\":null,\"pods\":[]}"};
+    static const char *const want[] = {
+        "Summary: node: missing: not a kubelet Summary API document",
+        "Summary: this is a Pod, not a kubelet Summary API document",
+        "Summary: this is a NodeList, not a kubelet Summary API document", "Summary: node: missing",
+        "Summary: node: missing"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        kp_error_clear(&err);
+        KT_CHECK_INT(kp_evict_summary_load_buffer("x.json", bad[i], strlen(bad[i]), &s, &err),
+                     KP_EINVAL);
+        KT_CHECK(s == NULL);
+        KT_CHECK_STR(err.source, "x.json");
+        KT_CHECK_CONTAINS(err.msg, want[i]);
+    }
+    static const char ok[] = "{\"node\":{\"nodeName\":\"n1\",\"memory\":{\"availableBytes\":1}}}";
+    KT_CHECK_INT(kp_evict_summary_load_buffer("ok.json", ok, strlen(ok), &s, &err), KP_OK);
+    if (s) KT_CHECK_STR(kp_evict_summary_node_name(s), "n1");
+    kp_evict_summary_free(s);
+}
+
+/* issue 18 item 8: synchronize shadows `thresholds` (the old slice: old length, old backing
+ * array) and UpdateContainerFsThresholds appends before it overwrites. With the list
+ * [nodefs.available<1Gi hard, containerfs.available<10Gi soft] (len 2 = cap 2), appending the hard
+ * containerfs copy reallocates, so the overwrite of the user's soft containerfs threshold lands in
+ * the new array: the first synchronize evaluates the user's containerfs.available<10Gi
+ * (DiskPressure at 5Gi available), the second the rewritten list (a copy of the absent soft nodefs
+ * threshold, never met). */
+static kp_evict_summary *cfs_summary(long long t_sec, long long cfs_avail, long long cfs_ifree) {
+    return summary(
+        "{\"node\":{\"fs\":{\"time\":\"2025-01-01T00:00:%02lldZ\",\"availableBytes\":%lld,"
+        "\"capacityBytes\":%lld,\"inodesFree\":900000,\"inodes\":1000000},"
+        "\"runtime\":{\"containerFs\":{\"time\":\"2025-01-01T00:00:%02lldZ\","
+        "\"availableBytes\":%lld,\"capacityBytes\":%lld,\"inodesFree\":%lld,"
+        "\"inodes\":1000000}}},\"pods\":[]}",
+        t_sec, (long long)(50 * GI), (long long)(100 * GI), t_sec, cfs_avail, (long long)(100 * GI),
+        cfs_ifree);
+}
+
+KT_TEST(first_step_sees_user_containerfs_after_regrowth) {
+    pod("p", 0, "", "");
+    kp_cluster *cl = load();
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
+    kp_evict_config *c = kp_evict_config_new();
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-hard", "nodefs.available<1Gi", &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-soft", "containerfs.available<10Gi", &err),
+                 KP_OK);
+    KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-soft-grace-period",
+                                          "containerfs.available=30s", &err),
+                 KP_OK);
+    KT_CHECK_INT(kp_evict_config_set_flag(c, "enforce-node-allocatable", "", &err), KP_OK);
+    KT_CHECK_INT(kp_evict_config_set_flag(c, "eviction-pressure-transition-period", "1s", &err),
+                 KP_OK);
+    KT_CHECK_INT(kp_evict_config_finish(c, &err), KP_OK);
+    kp_evict_manager *m = NULL;
+    KT_CHECK_INT(kp_evict_manager_new(cl, 0, c, &m, &err), KP_OK);
+    kp_evict_result r;
+    kp_evict_summary *s = cfs_summary(0, 5 * GI, 900000);
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    KT_CHECK_INT(r.n_met, 1);
+    if (r.n_met) {
+        KT_CHECK_INT(r.met[0].signal, KP_EVSIG_CONTAINERFS_AVAILABLE);
+        KT_CHECK_STR(r.met[0].value, "10Gi");
+        KT_CHECK(!r.met[0].grace_met);
+    }
+    KT_CHECK_INT(r.conditions, KP_NODE_COND_DISK_PRESSURE);
+    kp_evict_summary_free(s);
+    s = cfs_summary(10, 5 * GI, 900000);
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+    KT_CHECK_INT(r.n_met, 0);
+    KT_CHECK_INT(r.conditions, 0);
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* The same with a hard containerfs.inodesFree<1000 (overwritten third, after the hard
+ * containerfs.available copy regrew the slice): the first step meets the user's threshold, and
+ * as a hard threshold it goes into m.thresholdsMet, whose values the next steps re-evaluate while
+ * minimum reclaim is not satisfied: DiskPressure holds in the second step too, although the
+ * rewritten list has no such threshold. Node-level reclaim re-checks the rewritten list and
+ * finds nothing met, so no pod is evicted. */
+KT_TEST(user_containerfs_threshold_met_first_stays_met) {
+    pod("p", 0, "", "");
+    kp_cluster *cl = load();
+    if (!cl) {
+        KT_CHECK(0);
+        return;
+    }
+    kp_evict_config *c = cfg("nodefs.available<1Gi,containerfs.inodesFree<1000", NULL, NULL, NULL);
+    kp_error err;
+    kp_evict_manager *m = NULL;
+    KT_CHECK_INT(kp_evict_manager_new(cl, 0, c, &m, &err), KP_OK);
+    kp_evict_result r;
+    for (int step = 0; step < 2; step++) {
+        kp_evict_summary *s = cfs_summary(step * 10, 50 * GI, 500);
+        KT_CHECK_INT(kp_evict_manager_step(m, s, &r, &err), KP_OK);
+        KT_CHECK_INT(r.n_met, 1);
+        if (r.n_met) {
+            KT_CHECK_INT(r.met[0].signal, KP_EVSIG_CONTAINERFS_INODES_FREE);
+            KT_CHECK_STR(r.met[0].value, "1k");
+        }
+        KT_CHECK_INT(r.conditions, KP_NODE_COND_DISK_PRESSURE);
+        KT_CHECK(r.has_reclaim && r.node_reclaim_enough);
+        KT_CHECK_INT(r.n_evicted, 0);
+        kp_evict_summary_free(s);
+    }
+    /* the rewritten list: containerfs.inodesFree is now a copy of the absent nodefs.inodesFree */
+    bool found = false;
+    for (size_t i = 0; i < kp_evict_manager_threshold_count(m); i++) {
+        const kp_evict_threshold_info *t = kp_evict_manager_threshold(m, i);
+        if (t && t->signal == KP_EVSIG_CONTAINERFS_INODES_FREE && t->hard) found = !t->value[0];
+    }
+    KT_CHECK(found);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(c);
+    kp_cluster_free(cl);
+}
+
+/* growslice for 64-byte elements: exact size classes up to 512 bytes, then a malloc header */
+KT_TEST(go_slice_capacity) {
+    KT_CHECK_INT(kp__ev_go_append_cap(0, 0, 5), 5);
+    KT_CHECK_INT(kp__ev_go_append_cap(1, 1, 1), 2);
+    KT_CHECK_INT(kp__ev_go_append_cap(2, 2, 1), 4);
+    KT_CHECK_INT(kp__ev_go_append_cap(5, 5, 1), 10); /* 640 + 8 -> 704 - 8 = 696 bytes */
+    KT_CHECK_INT(kp__ev_go_append_cap(0, 0, 12), 13); /* 768 + 8 -> 896 - 8 = 888 bytes */
+    KT_CHECK_INT(kp__ev_go_append_cap(3, 4, 1), 4);
+    KT_CHECK_INT(kp__ev_go_append_cap(4, 4, 0), 4);
+}
+
 KT_MAIN(KT_CASE(long_messages_are_not_cut), KT_CASE(out_of_memory_reaches_the_caller),
         KT_CASE(memory_pressure_verify_pod_status), KT_CASE(stats_follow_pods_after_eviction),
         KT_CASE(pid_pressure_verify_pod_status), KT_CASE(disk_pressure_verify_pod_status),
@@ -856,4 +1055,7 @@ KT_MAIN(KT_CASE(long_messages_are_not_cut), KT_CASE(out_of_memory_reaches_the_ca
         KT_CASE(stale_stats_are_not_acted_on), KT_CASE(transition_period),
         KT_CASE(summary_errors_name_the_field), KT_CASE(containerfs_overwritten_before_first_step),
         KT_CASE(pod_limit_overhead_only_when_non_zero),
-        KT_CASE(threshold_quantity_keeps_its_spelling), KT_CASE(spec_text_source_spells_requests))
+        KT_CASE(threshold_quantity_keeps_its_spelling), KT_CASE(spec_text_source_spells_requests),
+        KT_CASE(pod_stats_join_by_uid_only), KT_CASE(not_a_summary_is_an_error),
+        KT_CASE(first_step_sees_user_containerfs_after_regrowth),
+        KT_CASE(user_containerfs_threshold_met_first_stays_met), KT_CASE(go_slice_capacity))

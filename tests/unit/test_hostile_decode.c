@@ -232,7 +232,8 @@ KT_TEST(nul_inside_strings_is_rejected) {
     KT_CHECK_CONTAINS(err.msg, "status.capacity");
     /* eviction signals */
     kp_evict_config *c = kp_evict_config_new();
-    const char *k = "{\"kind\":\"KubeletConfiguration\",\"evictionHard\":{\"memory."
+    const char *k = "{\"kind\":\"KubeletConfiguration\",\"apiVersion\":\"kubelet.config.k8s.io/"
+                    "v1beta1\",\"evictionHard\":{\"memory."
                     "available\\u0000junk\":\"1Gi\"}}";
     kp_error_clear(&err);
     kp_status st = kp_evict_config_load_buffer(c, "k.json", k, strlen(k), &err);
@@ -260,7 +261,9 @@ KT_TEST(kubelet_config_empty_or_array_is_an_error) {
     KT_CHECK(kubelet_load("[]", &err) != KP_OK);
     KT_CHECK_CONTAINS(err.msg, "KubeletConfiguration");
     KT_CHECK(kubelet_load("- evictionHard: {}\n", &err) != KP_OK);
-    KT_CHECK(kubelet_load("{\"kind\":\"KubeletConfiguration\"}", &err) == KP_OK);
+    KT_CHECK(kubelet_load("{\"kind\":\"KubeletConfiguration\",\"apiVersion\":\"kubelet.config.k8s."
+                          "io/v1beta1\"}",
+                          &err) == KP_OK);
 }
 
 /* item 17: negative requests, limits, overhead, capacity and allocatable (the API server's
