@@ -25,6 +25,7 @@ typedef struct {
     bool recursive;
     kp_outfmt out;
     uint64_t max_input_bytes; /* --max-input-bytes; 0 = the library's default */
+    unsigned expand; /* kp_cluster_set_expand flags (schedule --expand-workloads); 0 = off */
     int cap_files;
     const char *files_inline[16]; /* first 16 -f values: no allocation in the common case */
 } kp_cli_common;
