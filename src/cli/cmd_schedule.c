@@ -81,10 +81,8 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
             seed = (uint64_t)x;
         } else if (strcmp(a, "--until-settled") == 0) {
             settled = true;
-        } else if (strcmp(a, "--expand-workloads") == 0) {
-            c->expand |= KP_EXPAND_WORKLOADS;
-        } else if (strcmp(a, "--expand-cronjobs") == 0) {
-            c->expand |= KP_EXPAND_WORKLOADS | KP_EXPAND_CRONJOBS;
+        } else if (kp_cli_expand_arg(c, a)) {
+            continue;
         } else {
             return kp_cli_usage_error("schedule", USAGE, "unknown option \"%s\"", a);
         }

@@ -76,6 +76,14 @@ bool kp_cli_parse_bytes(const char *s, uint64_t *out) {
     return false;
 }
 
+bool kp_cli_expand_arg(kp_cli_common *c, const char *arg) {
+    if (strcmp(arg, "--expand-workloads") == 0) c->expand |= KP_EXPAND_WORKLOADS;
+    else if (strcmp(arg, "--expand-cronjobs") == 0)
+        c->expand |= KP_EXPAND_WORKLOADS | KP_EXPAND_CRONJOBS;
+    else return false;
+    return true;
+}
+
 int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
     const char *a = argv[*i];
     const char *val = NULL;

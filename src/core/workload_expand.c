@@ -36,6 +36,8 @@ typedef struct {
     kp_error *err;
     podkey *keys;
     uint32_t n_keys;
+    podkey *wl; /* the input's workloads, node = index, sorted */
+    uint32_t n_wl;
     uint32_t *orphans; /* non-terminal pods without a controller, by namespace */
     uint32_t n_orphans;
     uint8_t *adopted; /* per orphan */
@@ -51,12 +53,12 @@ static int key_cmp(const void *a, const void *b) {
     return (x->node > y->node) - (x->node < y->node);
 }
 
-/* First key >= k (comparing kind, ns, name and, when with_node, node). */
-static uint32_t lower(const ex *x, const podkey *k, bool with_node) {
-    uint32_t lo = 0, hi = x->n_keys;
+/* First key of v[0..n) >= k (comparing kind, ns, name and, when with_node, node). */
+static uint32_t lower(const podkey *v, uint32_t n, const podkey *k, bool with_node) {
+    uint32_t lo = 0, hi = n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        podkey m = x->keys[mid];
+        podkey m = v[mid];
         if (!with_node) m.node = 0;
         if (key_cmp(&m, k) < 0) lo = mid + 1;
         else hi = mid;
@@ -67,7 +69,7 @@ static uint32_t lower(const ex *x, const podkey *k, bool with_node) {
 /* Keys (pods) of one controller; with node != 0, of one controller on one node. */
 static uint32_t count_keys(const ex *x, uint32_t kind, kp_str ns, kp_str name, kp_str node) {
     podkey k = {kind, ns, name, node};
-    uint32_t i = lower(x, &k, node != 0), n = 0;
+    uint32_t i = lower(x->keys, x->n_keys, &k, node != 0), n = 0;
     for (; i < x->n_keys && x->keys[i].kind == kind && x->keys[i].ns == ns &&
            x->keys[i].name == name && (!node || x->keys[i].node == node);
          i++)
@@ -75,11 +77,13 @@ static uint32_t count_keys(const ex *x, uint32_t kind, kp_str ns, kp_str name, k
     return n;
 }
 
-static long find_workload(const kp_cluster *cl, kp_workload_kind kind, kp_str ns, kp_str name) {
-    for (uint32_t i = 0; i < cl->n_workloads; i++)
-        if (cl->workloads[i].kind == kind && cl->workloads[i].ns == ns &&
-            cl->workloads[i].name == name)
-            return i;
+/* The workload (kind, ns, name) of the input: its index or -1 (x->wl: the input's workloads as
+ * keys whose node is the index, sorted). */
+static long find_workload(const ex *x, kp_workload_kind kind, kp_str ns, kp_str name) {
+    podkey k = {(uint32_t)kind, ns, name, 0};
+    uint32_t i = lower(x->wl, x->n_wl, &k, false);
+    if (i < x->n_wl && x->wl[i].kind == k.kind && x->wl[i].ns == ns && x->wl[i].name == name)
+        return (long)x->wl[i].node;
     return -1;
 }
 
@@ -117,7 +121,12 @@ static kp_status index_pods(ex *x) {
     x->keys = kp__malloc(((size_t)cl->n_pods * 2 + 1) * sizeof *x->keys);
     x->orphans = kp__malloc(((size_t)cl->n_pods + 1) * sizeof *x->orphans);
     x->adopted = kp__calloc((size_t)cl->n_pods + 1, 1);
-    if (!x->keys || !x->orphans || !x->adopted) return KP_ENOMEM;
+    x->wl = kp__malloc(((size_t)cl->n_workloads + 1) * sizeof *x->wl);
+    if (!x->keys || !x->orphans || !x->adopted || !x->wl) return KP_ENOMEM;
+    for (uint32_t i = 0; i < cl->n_workloads; i++)
+        x->wl[x->n_wl++] = (podkey){(uint32_t)cl->workloads[i].kind, cl->workloads[i].ns,
+                                    cl->workloads[i].name, i};
+    qsort(x->wl, x->n_wl, sizeof *x->wl, key_cmp);
     for (uint32_t i = 0; i < cl->n_pods; i++) {
         const kp_pod *p = &cl->pods[i];
         if (p->creation_ts != KP_TIME_NONE && (x->now == KP_TIME_NONE || p->creation_ts > x->now))
@@ -139,7 +148,7 @@ static kp_status index_pods(ex *x) {
         x->keys[x->n_keys++] = k;
         if (kind != KP_WL_RS || deleting) continue;
         /* the Deployment controlling the ReplicaSet */
-        long rs = find_workload(cl, KP_WL_RS, p->ns, o->name);
+        long rs = find_workload(x, KP_WL_RS, p->ns, o->name);
         kp_str dep = 0;
         if (rs >= 0) {
             const kp_workload *w = &cl->workloads[rs];
@@ -153,6 +162,14 @@ static kp_status index_pods(ex *x) {
         if (dep) x->keys[x->n_keys++] = (podkey){KP_WL_DEPLOY, p->ns, dep, 0};
     }
     qsort(x->keys, x->n_keys, sizeof *x->keys, key_cmp);
+    /* orphans by namespace, then pod order (adopt reads one namespace's range) */
+    podkey *o = kp__malloc(((size_t)x->n_orphans + 1) * sizeof *o);
+    if (!o) return KP_ENOMEM;
+    for (uint32_t i = 0; i < x->n_orphans; i++)
+        o[i] = (podkey){0, cl->pods[x->orphans[i]].ns, 0, x->orphans[i]};
+    qsort(o, x->n_orphans, sizeof *o, key_cmp);
+    for (uint32_t i = 0; i < x->n_orphans; i++) x->orphans[i] = o[i].node;
+    kp__free(o);
     return KP_OK;
 }
 
@@ -160,10 +177,15 @@ static kp_status index_pods(ex *x) {
  * node != 0 (a DaemonSet), only those on or targeting that node. */
 static uint32_t adopt(ex *x, const kp_workload *w, kp_str node) {
     const kp_cluster *cl = x->cl;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < x->n_orphans; i++) {
+    uint32_t n = 0, lo = 0, hi = x->n_orphans;
+    while (lo < hi) { /* the first orphan of w's namespace */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cl->pods[x->orphans[mid]].ns < w->ns) lo = mid + 1;
+        else hi = mid;
+    }
+    for (uint32_t i = lo; i < x->n_orphans && cl->pods[x->orphans[i]].ns == w->ns; i++) {
         const kp_pod *p = &cl->pods[x->orphans[i]];
-        if (x->adopted[i] || p->ns != w->ns) continue;
+        if (x->adopted[i]) continue;
         if (p->deletion_ts != KP_TIME_NONE && w->kind != KP_WL_DS && w->kind != KP_WL_STS) continue;
         bool match;
         if (w->kind == KP_WL_RC) {
@@ -336,7 +358,7 @@ static kp_status expand_replicated(ex *x, uint32_t wi, bool *made) {
     const kp_workload *w = &cl->workloads[wi];
     if (w->kind == KP_WL_RS && w->owner_kind &&
         strcmp(kp__s(cl, w->owner_kind), "Deployment") == 0 &&
-        find_workload(cl, KP_WL_DEPLOY, w->ns, w->owner_name) >= 0)
+        find_workload(x, KP_WL_DEPLOY, w->ns, w->owner_name) >= 0)
         return KP_OK; /* its Deployment decides how many pods it has */
     uint64_t have = count_keys(x, w->kind, w->ns, w->name, 0);
     have += adopt(x, w, 0);
@@ -649,7 +671,7 @@ static kp_status add_replicaset(ex *x, uint32_t di) {
     snprintf(name, sizeof name, "%s-%s", kp__s(cl, cl->workloads[di].name), hash);
     kp_str nid = intern(cl, name), dep = intern(cl, "Deployment");
     if (nid == UINT32_MAX || dep == UINT32_MAX) return KP_ENOMEM;
-    if (find_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid) >= 0) return KP_OK;
+    if (find_workload(x, KP_WL_RS, cl->workloads[di].ns, nid) >= 0) return KP_OK;
     kp_workload *rs = kp__cluster_new_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid);
     if (!rs) return KP_ENOMEM;
     const kp_workload *d = &cl->workloads[di];
@@ -721,6 +743,7 @@ kp_status kp__workload_expand(kp_cluster *cl, kp_error *err) {
         st = fail_nomem(&x);
     kp__free(deps);
     kp__free(x.keys);
+    kp__free(x.wl);
     kp__free(x.orphans);
     kp__free(x.adopted);
     return st;
