@@ -173,6 +173,11 @@ static kp_status index_pods(ex *x) {
     return KP_OK;
 }
 
+static bool label_of(const kp_cluster *cl, const kp_pod *p, const char *key) {
+    kp_str k = kp__intern_find(&cl->strs, key, strlen(key)), v;
+    return k != UINT32_MAX && kp__labels_get(&p->labels, k, &v);
+}
+
 /* Orphans of ns the workload's selector matches, not adopted yet: adopted now (ClaimPods). With
  * node != 0 (a DaemonSet), only those on or targeting that node. */
 static uint32_t adopt(ex *x, const kp_workload *w, kp_str node) {
@@ -199,6 +204,9 @@ static uint32_t adopt(ex *x, const kp_workload *w, kp_str node) {
             bool empty = !w->sel.is_set || (w->sel.match_labels.n == 0 && w->sel.n_exprs == 0);
             match = !empty && kp__selector_matches(cl, &w->sel, &p->labels);
         }
+        /* a Deployment's pods are adopted by its ReplicaSets, whose selectors add
+         * pod-template-hash: an orphan without that label stays an orphan */
+        if (match && w->kind == KP_WL_DEPLOY) match = label_of(cl, p, "pod-template-hash");
         if (!match || (node && target_node(cl, p) != node)) continue;
         x->adopted[i] = 1;
         n++;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/labels.h"
 #include "core/pod.h"
@@ -469,7 +470,80 @@ KT_TEST(expansion_errors_name_the_workload) {
     kp_cluster_free(cl);
 }
 
+/* ClaimPods: a pod without a controller is adopted by the first workload whose selector matches;
+ * a Deployment's only through its ReplicaSets (their selectors add pod-template-hash). */
+KT_TEST(orphans_are_adopted) {
+#define ORPHAN(name, labels)                                                     \
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name ", labels: " labels \
+    "}\nspec: {containers: [{name: c}]}\nstatus: {phase: Running}\n"
+    static const char *const rs =
+        "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: r}\n"
+        "spec: {replicas: 3, selector: {matchLabels: {app: r}}, template: {metadata: {labels: "
+        "{app: r}}, spec: {containers: [{name: c}]}}}\n" ORPHAN("r-a", "{app: r}")
+            ORPHAN("r-b", "{app: other}");
+    static const char *const dep =
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"
+        "spec: {replicas: 3, selector: {matchLabels: {app: d}}, template: {metadata: {labels: "
+        "{app: d}}, spec: {containers: [{name: c}]}}}\n" ORPHAN("d-a", "{app: d}")
+            ORPHAN("d-b", "{app: d, pod-template-hash: x1}");
+    kp_error err;
+    kp_cluster *cl = load_ex(rs, KP_EXPAND_WORKLOADS, &err);
+    KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 2); /* r-a counts, r-b does not */
+    kp_cluster_free(cl);
+    cl = load_ex(dep, KP_EXPAND_WORKLOADS, &err);
+    KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 2); /* d-b counts, d-a does not */
+    kp_cluster_free(cl);
+}
+
+/* Every allocation failure during load + finalize with expansion ends in KP_OK with the same
+ * model or in KP_ENOMEM with a message (LeakSanitizer checks the frees in the ASan build). */
+static kp_status sweep_one(const char *text, unsigned flags, size_t *pods, size_t *warns,
+                           kp_error *err) {
+    kp_cluster *cl = kp_cluster_new();
+    kp_error_clear(err);
+    if (!cl) return kp_error_set(err, KP_ENOMEM, "kp_cluster_new: NULL");
+    kp_cluster_set_expand(cl, flags);
+    kp_status st = kp_cluster_load_buffer(cl, "in.yaml", text, strlen(text), err);
+    if (st == KP_OK) st = kp_cluster_finalize(cl, err);
+    *pods = kp_cluster_pod_count(cl);
+    *warns = kp_cluster_warning_count(cl);
+    kp_cluster_free(cl);
+    return st;
+}
+
+KT_TEST(allocation_failures_reach_the_caller) {
+    static char text[16384];
+    snprintf(text, sizeof text, "%s%s%s", DEPLOY, DAEMONS,
+             "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: b}\n"
+             "spec: {parallelism: 2, completions: 3, completionMode: Indexed,"
+             " template: {spec: {restartPolicy: Never, containers: [{name: c}]}}}\n"
+             "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\n"
+             "spec: {replicas: 2, template: {spec: {containers: [{name: c}]}}}\n");
+    kp_error err;
+    size_t pods = 0, warns = 0, p, w;
+    unsigned long before = kp__alloc_count();
+    KT_CHECK_INT(sweep_one(text, KP_EXPAND_WORKLOADS, &pods, &warns, &err), KP_OK);
+    unsigned long total = kp__alloc_count() - before;
+    KT_CHECK(pods > 10);
+    KT_CHECK(total > 20); /* the sweep below covers every allocation */
+    for (int sticky = 0; sticky < 2; sticky++)
+        for (unsigned long n = 0; n < total; n++) {
+            kp__alloc_fail_after((long)n, sticky != 0);
+            kp_status st = sweep_one(text, KP_EXPAND_WORKLOADS, &p, &w, &err);
+            kp__alloc_fail_after(-1, false);
+            if (st == KP_OK) {
+                if (p != pods || w != warns) fprintf(stderr, "  after %lu: model differs\n", n);
+                KT_CHECK(p == pods && w == warns);
+            } else {
+                if (st != KP_ENOMEM || !err.msg[0])
+                    fprintf(stderr, "  after %lu: %s: %s\n", n, kp_status_str(st), err.msg);
+                KT_CHECK(st == KP_ENOMEM && err.msg[0]);
+            }
+        }
+}
+
 KT_MAIN(KT_CASE(decodes_every_kind), KT_CASE(decode_errors),
         KT_CASE(deployment_minus_existing_pods), KT_CASE(daemonset_one_pod_per_eligible_node),
         KT_CASE(job_parallelism_and_completions), KT_CASE(statefulset_ordinals_and_cronjobs),
-        KT_CASE(expansion_errors_name_the_workload))
+        KT_CASE(expansion_errors_name_the_workload), KT_CASE(orphans_are_adopted),
+        KT_CASE(allocation_failures_reach_the_caller))
