@@ -261,7 +261,10 @@ static kp_status decode_cronjob(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
                              "unsupported value \"%s\": supported values: \"Allow\", \"Forbid\", "
                              "\"Replace\"",
                              s);
-    const kp_tnode *jt, *jm, *js;
+    const kp_tnode *jt, *jm, *js = NULL;
+    /* SetDefaults_Job for a missing jobTemplate.spec (then expanding it reports the template) */
+    w->job.parallelism = w->job.completions = 1;
+    w->job.has_completions = true;
     TRY(kp__dget_obj(d, spec, "jobTemplate", &jt));
     if (jt) {
         size_t saved = kp__dctx_push(d, "jobTemplate");

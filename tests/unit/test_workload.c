@@ -438,6 +438,17 @@ KT_TEST(statefulset_ordinals_and_cronjobs) {
     cl = load_ex(buf, KP_EXPAND_WORKLOADS | KP_EXPAND_CRONJOBS, &err);
     KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 0);
     kp_cluster_free(cl);
+    /* a work-queue jobTemplate (parallelism, no completions) keeps nil completions */
+    cl = load_ex(CRON("", ""), KP_WORKLOAD_TEMPLATES, &err);
+    const kp_workload *cj = cl ? wl(cl, KP_WL_CRONJOB, "nightly") : NULL;
+    KT_CHECK(cj && cj->job.parallelism == 2 && !cj->job.has_completions);
+    kp_cluster_free(cl);
+    /* no jobTemplate at all: firing it needs the template */
+    KT_CHECK(!load_ex("apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\n"
+                      "spec: {schedule: '@daily'}\n",
+                      KP_EXPAND_WORKLOADS | KP_EXPAND_CRONJOBS, &err));
+    KT_CHECK_STR(err.msg, "CronJob default/c: spec.jobTemplate.spec.template: Required value: "
+                          "expanding the workload needs its pod template");
 }
 
 KT_TEST(expansion_errors_name_the_workload) {
