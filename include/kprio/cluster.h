@@ -89,7 +89,8 @@ void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes);
 #define KP_EXPAND_CRONJOBS 2u
 #define KP_WORKLOAD_TEMPLATES 4u
 #define KP_EXPAND_MAX_PODS 10000000u
-void kp_cluster_set_expand(kp_cluster *cl, unsigned flags);
+/* KP_EINVAL (and nothing changes) once an object was loaded. */
+kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags);
 /* How many pods expansion made (after finalize). They are appended after the loaded pods, except
  * a StatefulSet pod that replaces a Succeeded/Failed pod of its name: made in that pod's place. */
 size_t kp_cluster_expanded_pod_count(const kp_cluster *cl);

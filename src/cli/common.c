@@ -219,7 +219,7 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
     load_progress lp = {now_s(), isatty(2) != 0, false, 0, c->n_files, 0};
     kp_cluster_set_progress(cl, on_progress, &lp);
     kp_cluster_set_max_input_bytes(cl, c->max_input_bytes);
-    kp_cluster_set_expand(cl, c->expand);
+    (void)kp_cluster_set_expand(cl, c->expand); /* (a new cluster: cannot fail) */
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigbus;

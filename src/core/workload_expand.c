@@ -694,7 +694,12 @@ static kp_status add_replicaset(ex *x, uint32_t di) {
     return label_set(cl, &rs->sel.match_labels, "pod-template-hash", hash);
 }
 
-void kp_cluster_set_expand(kp_cluster *cl, unsigned flags) { cl->expand_flags = flags; }
+kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags) {
+    /* the templates of objects already loaded were not decoded */
+    if (cl->n_objects || cl->finalized) return KP_EINVAL;
+    cl->expand_flags = flags;
+    return KP_OK;
+}
 
 size_t kp_cluster_expanded_pod_count(const kp_cluster *cl) { return cl->n_expanded; }
 

@@ -473,6 +473,12 @@ KT_TEST(expansion_errors_name_the_workload) {
                              0, &err);
     KT_CHECK(cl != NULL);
     kp_cluster_free(cl);
+    /* set after a load: refused (the templates already loaded were not decoded) */
+    cl = kp_cluster_new();
+    const char *ns = "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"a\"}}";
+    KT_CHECK(cl && kp_cluster_load_buffer(cl, "x", ns, strlen(ns), &err) == KP_OK);
+    KT_CHECK(cl && kp_cluster_set_expand(cl, KP_EXPAND_WORKLOADS) == KP_EINVAL);
+    kp_cluster_free(cl);
     /* replicas 0 needs no template */
     cl =
         load_ex("apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: r}\nspec: {replicas: 0}\n",
