@@ -38,6 +38,9 @@ typedef struct {
     uint32_t n_keys;
     podkey *wl; /* the input's workloads, node = index, sorted */
     uint32_t n_wl;
+    podkey *scaled; /* ReplicaSets with replicas > 0 controlled by a Deployment: name = the
+                       Deployment's, node = the ReplicaSet's index, sorted */
+    uint32_t n_scaled;
     uint32_t *orphans; /* non-terminal pods without a controller, by namespace */
     uint32_t n_orphans;
     uint8_t *adopted; /* per orphan */
@@ -127,6 +130,15 @@ static kp_status index_pods(ex *x) {
         x->wl[x->n_wl++] = (podkey){(uint32_t)cl->workloads[i].kind, cl->workloads[i].ns,
                                     cl->workloads[i].name, i};
     qsort(x->wl, x->n_wl, sizeof *x->wl, key_cmp);
+    x->scaled = kp__malloc(((size_t)cl->n_workloads + 1) * sizeof *x->scaled);
+    if (!x->scaled) return KP_ENOMEM;
+    for (uint32_t i = 0; i < cl->n_workloads; i++) {
+        const kp_workload *w = &cl->workloads[i];
+        if (w->kind == KP_WL_RS && w->replicas > 0 && w->owner_kind &&
+            strcmp(kp__s(cl, w->owner_kind), "Deployment") == 0)
+            x->scaled[x->n_scaled++] = (podkey){0, w->ns, w->owner_name, i};
+    }
+    qsort(x->scaled, x->n_scaled, sizeof *x->scaled, key_cmp);
     for (uint32_t i = 0; i < cl->n_pods; i++) {
         const kp_pod *p = &cl->pods[i];
         if (p->creation_ts != KP_TIME_NONE && (x->now == KP_TIME_NONE || p->creation_ts > x->now))
@@ -212,58 +224,6 @@ static uint32_t adopt(ex *x, const kp_workload *w, kp_str node) {
         n++;
     }
     return n;
-}
-
-/* ---- names ---- */
-
-static uint64_t mix(uint64_t h) {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 33);
-}
-
-static uint64_t hash_str(uint64_t h, const char *s) {
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-    return h;
-}
-
-/* The pod-template-hash stand-in of a Deployment's ReplicaSet: fnv-1a 32 of "ns/name" in
- * decimal, each digit mapped into the alphabet as rand.SafeEncodeString does. */
-static void template_hash(const kp_cluster *cl, const kp_workload *w, char out[16]) {
-    uint32_t h = 2166136261u;
-    char key[600];
-    snprintf(key, sizeof key, "%s/%s", kp__s(cl, w->ns), kp__s(cl, w->name));
-    for (const char *s = key; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-    char dec[16];
-    snprintf(dec, sizeof dec, "%u", h);
-    size_t i = 0;
-    for (; dec[i]; i++) out[i] = KP_NAME_ALPHABET[(unsigned char)dec[i] % 27];
-    out[i] = 0;
-}
-
-static bool pod_exists(const kp_cluster *cl, kp_str ns, const char *name) {
-    char ref[600];
-    snprintf(ref, sizeof ref, "%s/%s", kp__s(cl, ns), name);
-    return kp_cluster_find_pod(cl, ref) >= 0;
-}
-
-/* generateName: base (cut to 58 bytes, maxGeneratedNameLength) + 5 characters of upstream's
- * alphabet, here from a hash of the namespace, the base and seq instead of a random source;
- * the first name no pod of the namespace has. */
-static void generate_name(const kp_cluster *cl, kp_str ns, const char *base, uint64_t seq,
-                          char *out, size_t cap) {
-    size_t bl = strlen(base) > 58 ? 58 : strlen(base);
-    uint64_t h0 = hash_str(hash_str(0xcbf29ce484222325ULL, kp__s(cl, ns)), base);
-    for (uint64_t attempt = 0;; attempt++) {
-        uint64_t h = mix(h0 ^ mix(seq * 0x9E3779B97F4A7C15ULL + attempt));
-        char sfx[KP_NAME_SUFFIX_LEN + 1];
-        for (int i = 0; i < KP_NAME_SUFFIX_LEN; i++, h /= 27) sfx[i] = KP_NAME_ALPHABET[h % 27];
-        sfx[KP_NAME_SUFFIX_LEN] = 0;
-        snprintf(out, cap, "%.*s%s", (int)bl, base, sfx);
-        if (!pod_exists(cl, ns, out)) return;
-    }
 }
 
 /* ---- making pods ---- */
@@ -358,6 +318,30 @@ static kp_status pod_labels(ex *x, const kp_workload *w, kp_labels *out, const c
     return key ? label_set(x->cl, out, key, val) : KP_OK;
 }
 
+/* The Deployment's current ReplicaSet: the one ReplicaSet of the input it controls that has
+ * replicas (a settled Deployment scales only its new ReplicaSet, FindNewReplicaSet; during a
+ * rollout there are several and kprio cannot tell which template matches: -1), with its
+ * pod-template-hash in hash (its template's label, else its selector's, else its name's tail). */
+static long current_replicaset(const ex *x, const kp_workload *d, char *hash, size_t cap) {
+    const kp_cluster *cl = x->cl;
+    podkey k = {0, d->ns, d->name, 0};
+    uint32_t i = lower(x->scaled, x->n_scaled, &k, false);
+    if (i >= x->n_scaled || x->scaled[i].ns != d->ns || x->scaled[i].name != d->name ||
+        (i + 1 < x->n_scaled && x->scaled[i + 1].ns == d->ns && x->scaled[i + 1].name == d->name))
+        return -1;
+    const kp_workload *rs = &cl->workloads[x->scaled[i].node];
+    kp_str key = kp__intern_find(&cl->strs, "pod-template-hash", 17), v;
+    const char *name = kp__s(cl, rs->name), *dn = kp__s(cl, d->name);
+    if (key != UINT32_MAX && rs->template && kp__labels_get(&rs->template->labels, key, &v))
+        snprintf(hash, cap, "%s", kp__s(cl, v));
+    else if (key != UINT32_MAX && kp__labels_get(&rs->sel.match_labels, key, &v))
+        snprintf(hash, cap, "%s", kp__s(cl, v));
+    else if (strncmp(name, dn, strlen(dn)) == 0 && name[strlen(dn)] == '-')
+        snprintf(hash, cap, "%s", name + strlen(dn) + 1);
+    else return -1;
+    return (long)x->scaled[i].node;
+}
+
 /* mirrors ReplicaSetController.manageReplicas (ReplicaSet, ReplicationController) and, for a
  * Deployment, the deployment controller scaling its new ReplicaSet: replicas less the active
  * pods (FilterActivePods) already there. */
@@ -373,13 +357,17 @@ static kp_status expand_replicated(ex *x, uint32_t wi, bool *made) {
     if (have >= (uint64_t)w->replicas) return KP_OK;
     kp_status st = check_template(x, w);
     if (st != KP_OK) return st;
-    char hash[16], owner[400], base[420], name[480];
+    char hash[256], owner[400], base[420], name[480];
     kp_labels labels;
     kp_str okind = intern(cl, kp__workload_kind_name(w->kind)), oname = w->name;
     kp_str api = w->kind == KP_WL_RC ? x->s_v1 : x->s_apps_v1;
+    bool new_rs = false;
     if (w->kind == KP_WL_DEPLOY) {
-        template_hash(cl, w, hash);
-        snprintf(owner, sizeof owner, "%s-%s", kp__s(cl, w->name), hash);
+        long rs = current_replicaset(x, w, hash, sizeof hash);
+        new_rs = rs < 0;
+        if (new_rs) kp__workload_template_hash(cl, w, hash);
+        snprintf(owner, sizeof owner, "%s", new_rs ? "" : kp__s(cl, cl->workloads[rs].name));
+        if (new_rs) snprintf(owner, sizeof owner, "%s-%s", kp__s(cl, w->name), hash);
         okind = x->s_rs;
         oname = intern(cl, owner);
         st = pod_labels(x, w, &labels, "pod-template-hash", hash);
@@ -391,13 +379,13 @@ static kp_status expand_replicated(ex *x, uint32_t wi, bool *made) {
     snprintf(base, sizeof base, "%s-", owner);
     for (uint64_t i = 0; have + i < (uint64_t)w->replicas; i++) {
         uint32_t idx;
-        generate_name(cl, w->ns, base, i, name, sizeof name);
+        kp__workload_generate_name(cl, w->ns, base, i, name, sizeof name);
         if ((st = make_pod(x, w, name, -1, okind, oname, api, &idx)) != KP_OK)
             return st == KP_ENOMEM ? fail_nomem(x) : st;
         w = &cl->workloads[wi];
         cl->pods[idx].labels = labels;
     }
-    *made = w->kind == KP_WL_DEPLOY;
+    *made = new_rs;
     return KP_OK;
 }
 
@@ -523,7 +511,7 @@ static kp_status expand_job(ex *x, uint32_t wi, const char *job_name, bool from_
         } else {
             snprintf(base, sizeof base, "%s-", job_name);
         }
-        generate_name(cl, w->ns, base, (uint64_t)i, name, sizeof name);
+        kp__workload_generate_name(cl, w->ns, base, (uint64_t)i, name, sizeof name);
         uint32_t idx;
         st = make_pod(x, w, name, -1, okind, jname, x->s_batch_v1, &idx);
         if (st == KP_ENOMEM) st = fail_nomem(x);
@@ -655,7 +643,7 @@ static kp_status expand_daemonset(ex *x, uint32_t wi) {
         kp_status st = check_template(x, w);
         if (st != KP_OK) return st;
         uint32_t idx;
-        generate_name(cl, w->ns, base, n, name, sizeof name);
+        kp__workload_generate_name(cl, w->ns, base, n, name, sizeof name);
         kp_str node_name = node->name;
         if ((st = make_pod(x, w, name, -1, okind, w->name, x->s_apps_v1, &idx)) != KP_OK)
             return st == KP_ENOMEM ? fail_nomem(x) : st;
@@ -675,7 +663,7 @@ static kp_status expand_daemonset(ex *x, uint32_t wi) {
 static kp_status add_replicaset(ex *x, uint32_t di) {
     kp_cluster *cl = x->cl;
     char hash[16], name[400];
-    template_hash(cl, &cl->workloads[di], hash);
+    kp__workload_template_hash(cl, &cl->workloads[di], hash);
     snprintf(name, sizeof name, "%s-%s", kp__s(cl, cl->workloads[di].name), hash);
     kp_str nid = intern(cl, name), dep = intern(cl, "Deployment");
     if (nid == UINT32_MAX || dep == UINT32_MAX) return KP_ENOMEM;
@@ -757,6 +745,7 @@ kp_status kp__workload_expand(kp_cluster *cl, kp_error *err) {
     kp__free(deps);
     kp__free(x.keys);
     kp__free(x.wl);
+    kp__free(x.scaled);
     kp__free(x.orphans);
     kp__free(x.adopted);
     return st;

@@ -18,4 +18,11 @@ kp_status kp__workload_expand(kp_cluster *cl, kp_error *err);
 #define KP_NAME_ALPHABET "bcdfghjklmnpqrstvwxz2456789"
 #define KP_NAME_SUFFIX_LEN 5
 
+/* workload_names.c: the pod-template-hash stand-in of w's new ReplicaSet (up to 10 characters of
+ * the alphabet), and base + 5 characters, the first name no pod of namespace ns has (seq: the
+ * pod's number among its workload's). */
+void kp__workload_template_hash(const kp_cluster *cl, const kp_workload *w, char out[16]);
+void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *base, uint64_t seq,
+                                char *out, size_t cap);
+
 #endif

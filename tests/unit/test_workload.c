@@ -220,6 +220,27 @@ static const char *DEPLOY =
     "spec: {containers: [{name: c}]}\nstatus: {phase: Running}\n";
 /* clang-format on */
 
+/* The Deployment's pods, checked the same way whichever ReplicaSet they go to. */
+static void check_deployment_pods(const kp_cluster *cl, const char *rs_name) {
+    /* 5 replicas, 2 active (web-abc-1, web-old-1): the controller creates 3 */
+    KT_CHECK_INT(kp_cluster_expanded_pod_count(cl), 3);
+    const kp_pod *p = &cl->pods[cl->n_pods - 1];
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s-", rs_name);
+    KT_CHECK_INT(count_prefix(cl, "shop", prefix), 3);
+    KT_CHECK_INT(strlen(kp__s(cl, p->name)), strlen(prefix) + 5);
+    KT_CHECK_STR(label(cl, &p->labels, "pod-template-hash"), rs_name + 4);
+    KT_CHECK_INT(p->priority, 1000); /* the template's class, resolved at finalize */
+    KT_CHECK_INT(p->node, -1);
+    KT_CHECK_STR(label(cl, &p->labels, "app"), "web");
+    KT_CHECK_STR(p->src_file, "in.yaml");
+    KT_CHECK(p->n_owners == 1 && p->owners[0].controller);
+    KT_CHECK_STR(kp__s(cl, p->owners[0].kind), "ReplicaSet");
+    KT_CHECK_STR(kp__s(cl, p->owners[0].name), rs_name);
+    /* created after every pod of the input: the newest creationTimestamp */
+    KT_CHECK(p->creation_ts != KP_TIME_NONE && p->creation_ts == cl->pods[0].creation_ts);
+}
+
 KT_TEST(deployment_minus_existing_pods) {
     kp_error err;
     kp_cluster *cl = load_ex(DEPLOY, KP_EXPAND_WORKLOADS, &err);
@@ -228,33 +249,36 @@ KT_TEST(deployment_minus_existing_pods) {
         fprintf(stderr, "%s: %s\n", err.source, err.msg);
         return;
     }
-    /* 5 replicas, 2 active (web-abc-1, web-old-1): the controller creates 3 */
-    KT_CHECK_INT(kp_cluster_expanded_pod_count(cl), 3);
-    const kp_pod *p = &cl->pods[cl->n_pods - 1];
-    const char *hash = label(cl, &p->labels, "pod-template-hash");
-    KT_CHECK(hash != NULL && strlen(hash) >= 8);
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "web-%s-", hash ? hash : "");
-    KT_CHECK_INT(count_prefix(cl, "shop", prefix), 3);
-    KT_CHECK_INT(strlen(kp__s(cl, p->name)), strlen(prefix) + 5);
-    KT_CHECK_INT(p->priority, 1000); /* the template's class, resolved at finalize */
-    KT_CHECK_INT(p->node, -1);
-    KT_CHECK_STR(label(cl, &p->labels, "app"), "web");
-    KT_CHECK_STR(p->src_file, "in.yaml");
-    KT_CHECK(p->n_owners == 1 && p->owners[0].controller);
-    KT_CHECK_STR(kp__s(cl, p->owners[0].kind), "ReplicaSet");
-    /* created after every pod of the input: the newest creationTimestamp */
-    KT_CHECK(p->creation_ts != KP_TIME_NONE && p->creation_ts == cl->pods[0].creation_ts);
-    /* the new ReplicaSet exists for the default spreading selector */
-    snprintf(prefix, sizeof prefix, "web-%s", hash ? hash : "");
-    const kp_workload *rs = wl(cl, KP_WL_RS, prefix);
-    KT_CHECK(rs && rs->sel.is_set && rs->sel.match_labels.n == 2);
+    /* its one scaled ReplicaSet, web-abc, takes the new pods (FindNewReplicaSet) */
+    check_deployment_pods(cl, "web-abc");
+    KT_CHECK_INT(cl->n_workloads, 2); /* no ReplicaSet added */
     /* deterministic: the same input gives the same names */
     kp_cluster *again = load_ex(DEPLOY, KP_EXPAND_WORKLOADS, &err);
     KT_CHECK(again && again->n_pods == cl->n_pods);
     for (uint32_t i = 0; again && i < cl->n_pods && i < again->n_pods; i++)
         KT_CHECK_STR(kp__s(again, again->pods[i].name), kp__s(cl, cl->pods[i].name));
     kp_cluster_free(again);
+    kp_cluster_free(cl);
+    /* web-abc scaled to 0 (an old revision): a new ReplicaSet web-HASH, added to the model for
+     * the default spreading selector */
+    static char text[8192];
+    snprintf(text, sizeof text, "%s", DEPLOY);
+    char *r = strstr(text, "replicas: 5\n  selector: {matchLabels: {app: web}}\n  template: {");
+    KT_CHECK(r != NULL);
+    if (r) r[10] = '0';
+    cl = load_ex(text, KP_EXPAND_WORKLOADS, &err);
+    KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 3);
+    if (!cl || kp_cluster_expanded_pod_count(cl) != 3) {
+        kp_cluster_free(cl);
+        return;
+    }
+    const char *hash = label(cl, &cl->pods[cl->n_pods - 1].labels, "pod-template-hash");
+    KT_CHECK(hash && strlen(hash) >= 8 && strcmp(hash, "abc") != 0);
+    char rs_name[64];
+    snprintf(rs_name, sizeof rs_name, "web-%s", hash ? hash : "");
+    check_deployment_pods(cl, rs_name);
+    const kp_workload *rs = wl(cl, KP_WL_RS, rs_name);
+    KT_CHECK(rs && rs->sel.is_set && rs->sel.match_labels.n == 2 && rs->replicas == 5);
     kp_cluster_free(cl);
 }
 
