@@ -69,6 +69,32 @@ void kp_cluster_set_progress(kp_cluster *cl, kp_progress_fn fn, void *ctx);
 #define KP_CLUSTER_MAX_INPUT_BYTES_DEFAULT ((uint64_t)16 << 30)
 void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes);
 
+/* Workload expansion (`kprio schedule --expand-workloads`, docs/schedule.md): at
+ * kp_cluster_finalize every ReplicationController, ReplicaSet, Deployment, StatefulSet, DaemonSet
+ * and Job of the input becomes the pending pods its controller would create now — the replicas
+ * its existing active pods do not cover (a DaemonSet: one pod per eligible node without one,
+ * with the controller's node affinity and tolerations; a Job: min(parallelism, completions -
+ * succeeded) less its active pods) — with deterministic generated names, the template's labels
+ * and priority class (resolved like any pod's), created after every pod of the input.
+ * KP_EXPAND_CRONJOBS also fires each CronJob once now (one Job's worth of pods, unless it is
+ * suspended or its concurrencyPolicy Forbid meets an active Job); without it CronJobs make no
+ * pods (a warning counts them). KP_WORKLOAD_TEMPLATES alone expands nothing and keeps the
+ * decoded pod templates (the simulator's use). Pod templates are decoded only when a flag is set:
+ * call before the first load (a template costs as much as a pod to decode); flags 0 (the
+ * default) turns expansion off. Finalize errors: a workload whose pods are needed without
+ * spec.template, or whose template names a missing PriorityClass (KP_EINVAL, naming the
+ * workload's file, kind, namespace/name and field); more generated pods than
+ * KP_EXPAND_MAX_PODS (KP_ELIMIT). */
+#define KP_EXPAND_WORKLOADS 1u
+#define KP_EXPAND_CRONJOBS 2u
+#define KP_WORKLOAD_TEMPLATES 4u
+#define KP_EXPAND_MAX_PODS 10000000u
+/* KP_EINVAL (and nothing changes) once an object was loaded. */
+kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags);
+/* How many pods expansion made (after finalize). They are appended after the loaded pods, except
+ * a StatefulSet pod that replaces a Succeeded/Failed pod of its name: made in that pod's place. */
+size_t kp_cluster_expanded_pod_count(const kp_cluster *cl);
+
 /* Counts. */
 size_t kp_cluster_node_count(const kp_cluster *cl);
 size_t kp_cluster_pod_count(const kp_cluster *cl);

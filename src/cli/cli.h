@@ -25,6 +25,7 @@ typedef struct {
     bool recursive;
     kp_outfmt out;
     uint64_t max_input_bytes; /* --max-input-bytes; 0 = the library's default */
+    unsigned expand; /* kp_cluster_set_expand flags (schedule --expand-workloads); 0 = off */
     int cap_files;
     const char *files_inline[16]; /* first 16 -f values: no allocation in the common case */
 } kp_cli_common;
@@ -37,6 +38,9 @@ void kp_cli_common_free(kp_cli_common *c);
  * common option, -1 on a usage error (already printed). Accepts "-f X", "-fX", "--filename=X",
  * "-o json", "-ojson", "--output=json". */
 int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i);
+/* --expand-workloads / --expand-cronjobs (schedule, why, inspect): sets c->expand and returns
+ * true if arg is one of them. */
+bool kp_cli_expand_arg(kp_cli_common *c, const char *arg);
 /* Reads the value of option argv[*i] ("--opt V" or "--opt=V"); NULL + usage message if missing. */
 const char *kp_cli_optval(int argc, char **argv, int *i, const char *cmd);
 /* True if argv[i] is exactly name or starts with "name=". */

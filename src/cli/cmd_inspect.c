@@ -7,15 +7,18 @@
 #include "kprio/inspect.h"
 #include "kprio/render_inspect.h"
 
-#define USAGE_TEXT \
-    "kprio inspect -f FILE|DIR|- [-f ...] [-R] [-o table|json|yaml] [--max-input-bytes N]"
+#define USAGE_TEXT                                                                           \
+    "kprio inspect -f FILE|DIR|- [-f ...] [-R] [-o table|json|yaml] [--max-input-bytes N]\n" \
+    "              [--expand-workloads | --expand-cronjobs]"
 static const char *USAGE = USAGE_TEXT;
 
 static const char *HELP =
     "Overview of a cluster snapshot: per node allocatable vs requested cpu/memory/pods,\n"
     "pods by QoS class and priority class; PriorityClasses; PodDisruptionBudgets;\n"
     "warnings for state that changes decisions (terminating pods, nominations,\n"
-    "pods whose PriorityClass was deleted).\n\nusage: " USAGE_TEXT "\n"
+    "pods whose PriorityClass was deleted). --expand-workloads / --expand-cronjobs count the\n"
+    "pods the workloads' controllers would create as pending "
+    "(docs/schedule.md).\n\nusage: " USAGE_TEXT "\n"
     "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 "
     "usage\n"
     "error (unknown option, missing or bad option value).\n";
@@ -30,6 +33,7 @@ int kp_cmd_inspect(int argc, char **argv) {
             kp_cli_common_free(&c);
             return KP_EXIT_OK;
         }
+        if (kp_cli_expand_arg(&c, argv[i])) continue; /* the pods as kprio schedule sees them */
         int r = kp_cli_common_arg(&c, argc, argv, &i);
         if (r < 0) rc = KP_EXIT_USAGE;
         else if (r == 0)

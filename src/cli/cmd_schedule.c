@@ -12,7 +12,8 @@
 static const char *USAGE = "kprio schedule -f FILE|DIR|- [-f ...] [-R] [--config FILE] "
                            "[--scheduler-name NAME] [--seed N]\n"
                            "               [--until-settled] [--compat VERSION] [--explain "
-                           "NAMESPACE/NAME] [-o table|json|yaml]";
+                           "NAMESPACE/NAME] [-o table|json|yaml]\n"
+                           "               [--expand-workloads] [--expand-cronjobs]";
 
 static const char *HELP =
     "Schedules every pending pod of the snapshot in kube-scheduler's queue order (priority, then\n"
@@ -32,6 +33,11 @@ static const char *HELP =
     "pod\n"
     "  -o table|json|yaml      output format (default table)\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
+    "  --expand-workloads      Deployments, ReplicaSets, ReplicationControllers, StatefulSets,\n"
+    "                          DaemonSets and Jobs become the pending pods their controllers\n"
+    "                          would create now (replicas their pods do not cover; generated\n"
+    "                          names, see docs/schedule.md)\n"
+    "  --expand-cronjobs       --expand-workloads, and each CronJob fires once now\n"
     "\n"
     "Exit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 "
     "usage\n"
@@ -75,6 +81,8 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
             seed = (uint64_t)x;
         } else if (strcmp(a, "--until-settled") == 0) {
             settled = true;
+        } else if (kp_cli_expand_arg(c, a)) {
+            continue;
         } else {
             return kp_cli_usage_error("schedule", USAGE, "unknown option \"%s\"", a);
         }

@@ -17,7 +17,8 @@
 
 static const char *why_usage =
     "kprio why [NAMESPACE/]NAME -f FILE... [--config FILE] [--seed N] [--compat VERSION] "
-    "[-o table|json|yaml] [--max-input-bytes N]";
+    "[-o table|json|yaml] [--max-input-bytes N]\n"
+    "                [--expand-workloads | --expand-cronjobs]";
 
 /* Levenshtein distance of a and b, or more than `cap` (then cap + 1) without finishing. */
 static size_t edit_distance(const char *a, const char *b, size_t cap, size_t *row) {
@@ -86,6 +87,7 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
         int r = kp_cli_common_arg(common, argc, argv, &i);
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
+        if (kp_cli_expand_arg(common, argv[i])) continue; /* as kprio schedule */
         if (kp_cli_is_opt(argv[i], "--config")) {
             if (!(config = kp_cli_optval(argc, argv, &i, "why"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(argv[i], "--compat")) {

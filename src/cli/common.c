@@ -76,6 +76,14 @@ bool kp_cli_parse_bytes(const char *s, uint64_t *out) {
     return false;
 }
 
+bool kp_cli_expand_arg(kp_cli_common *c, const char *arg) {
+    if (strcmp(arg, "--expand-workloads") == 0) c->expand |= KP_EXPAND_WORKLOADS;
+    else if (strcmp(arg, "--expand-cronjobs") == 0)
+        c->expand |= KP_EXPAND_WORKLOADS | KP_EXPAND_CRONJOBS;
+    else return false;
+    return true;
+}
+
 int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
     const char *a = argv[*i];
     const char *val = NULL;
@@ -211,6 +219,7 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
     load_progress lp = {now_s(), isatty(2) != 0, false, 0, c->n_files, 0};
     kp_cluster_set_progress(cl, on_progress, &lp);
     kp_cluster_set_max_input_bytes(cl, c->max_input_bytes);
+    (void)kp_cluster_set_expand(cl, c->expand); /* (a new cluster: cannot fail) */
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigbus;

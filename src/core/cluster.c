@@ -176,10 +176,8 @@ kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name) {
 
 kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns,
                                       kp_str name) {
-    static const char *const names[KP_WL_KINDS] = {"Service", "ReplicationController", "ReplicaSet",
-                                                   "StatefulSet"};
     kp_workload *w = upsert(cl, MAP_WL + (int)kind, (void **)&cl->workloads, &cl->n_workloads,
-                            &cl->cap_workloads, sizeof *w, ns, name, names[kind]);
+                            &cl->cap_workloads, sizeof *w, ns, name, kp__workload_kind_name(kind));
     if (w) {
         w->kind = kind;
         w->ns = ns;

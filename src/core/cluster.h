@@ -39,7 +39,7 @@ typedef struct kp_cluster {
     uint32_t n_pdbs, cap_pdbs;
     kp_namespace *namespaces;
     uint32_t n_namespaces, cap_namespaces;
-    kp_workload *workloads; /* Services, ReplicationControllers, ReplicaSets, StatefulSets */
+    kp_workload *workloads; /* Services and the controllers of core/workload.h */
     uint32_t n_workloads, cap_workloads;
 
     bool finalized;
@@ -56,6 +56,8 @@ typedef struct kp_cluster {
     void *progress_ctx;
     uint64_t progress_next; /* offset in the current input of the next report */
     uint64_t max_input_bytes; /* kp_cluster_set_max_input_bytes (src/io/load.c); 0 = default */
+    unsigned expand_flags; /* kp_cluster_set_expand (KP_EXPAND_*), applied by finalize */
+    uint32_t n_expanded; /* pods made by workload expansion (the last ones of cl->pods) */
 
     /* well-known interned strings */
     kp_str s_default_scheduler, s_tcp, s_any_ip, s_hostname_key;
@@ -76,7 +78,7 @@ kp_node *kp__cluster_new_node(kp_cluster *cl, kp_str name);
 kp_priority_class *kp__cluster_new_class(kp_cluster *cl, kp_str name);
 kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name);
 kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name);
-/* Service / ReplicationController / ReplicaSet / StatefulSet (same replace rule per kind). */
+/* A Service or a controller (core/workload.h; same replace rule per kind). */
 kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns,
                                       kp_str name);
 /* Counts an object of a kind kprio does not model and remembers the kind for the summary warning.

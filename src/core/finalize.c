@@ -14,6 +14,7 @@
 #include "core/priority_class.h"
 #include "core/qos.h"
 #include "core/resources.h"
+#include "core/workload_expand.h"
 #include "kprio/cluster.h"
 #include "kprio/quantity.h"
 
@@ -26,33 +27,63 @@ static const kp_priority_class *find_class(const kp_cluster *cl, kp_str name) {
     return NULL;
 }
 
+/* An invalid PriorityClass: "OBJECT: FIELD: Forbidden: what" with err->source its file, as the
+ * loader names objects ("items[3] (PriorityClass high)"). */
+static kp_status class_error(const kp_cluster *cl, const kp_priority_class *pc, const char *field,
+                             const char *what, kp_error *err) {
+    char obj[320];
+    if (pc->origin.object && pc->origin.object[0])
+        snprintf(obj, sizeof obj, "%s", pc->origin.object);
+    else snprintf(obj, sizeof obj, "PriorityClass %s", kp__s(cl, pc->name));
+    kp_status st = kp_error_set(err, KP_EINVAL, "%s: %s: Forbidden: %s", obj, field, what);
+    if (err && pc->origin.file) snprintf(err->source, sizeof err->source, "%s", pc->origin.file);
+    return st;
+}
+
+/* mirrors ValidatePriorityClass (pkg/apis/scheduling/validation) and, for globalDefault, the
+ * Priority admission plugin's validatePriorityClass: a class marked globalDefault while another
+ * one is already is forbidden. The classes are created in load order, so the later one fails;
+ * kprio adds where the first one is. */
 static kp_status validate_classes(kp_cluster *cl, kp_error *err) {
     const kp_priority_class *def = NULL;
+    char what[512];
     for (uint32_t i = 0; i < cl->n_classes; i++) {
         kp_priority_class *pc = &cl->classes[i];
         const char *name = kp__s(cl, pc->name);
         if (strncmp(name, "system-", 7) == 0) {
-            /* ValidatePriorityClass: the system- prefix is reserved for the built-in classes */
-            bool ok = (strcmp(name, "system-node-critical") == 0 && pc->value == 2000001000) ||
-                      (strcmp(name, "system-cluster-critical") == 0 && pc->value == 2000000000);
-            if (!pc->builtin || !ok || pc->global_default)
-                return kp_error_set(err, KP_EINVAL,
-                                    "PriorityClass %s: metadata.name: priority class names with "
-                                    "'%s' prefix are reserved for system use only",
-                                    name, "system-");
-            pc->builtin = true;
-            continue;
+            /* IsKnownSystemPriorityClass: the system- prefix is reserved for the built-in
+             * classes, with their values and globalDefault false */
+            int32_t want = strcmp(name, "system-node-critical") == 0      ? 2000001000
+                           : strcmp(name, "system-cluster-critical") == 0 ? 2000000000
+                                                                          : 0;
+            const char *pre = "priority class names with 'system-' prefix are reserved for "
+                              "system use only. error: ";
+            if (!want || !pc->builtin)
+                snprintf(what, sizeof what, "%s%s is not a known system priority class", pre, name);
+            else if (pc->value != want)
+                snprintf(what, sizeof what, "%svalue of %s PriorityClass must be %d", pre, name,
+                         want);
+            else if (pc->global_default)
+                snprintf(what, sizeof what, "%sglobalDefault of %s PriorityClass must be false",
+                         pre, name);
+            else continue;
+            return class_error(cl, pc, "metadata.name", what, err);
         }
-        if (pc->value > HIGHEST_USER_PRIORITY)
-            return kp_error_set(err, KP_EINVAL,
-                                "PriorityClass %s: value: %d: must be no greater than %d", name,
-                                pc->value, HIGHEST_USER_PRIORITY);
+        if (pc->value > HIGHEST_USER_PRIORITY) {
+            snprintf(what, sizeof what, "maximum allowed value of a user defined priority is %d",
+                     HIGHEST_USER_PRIORITY);
+            return class_error(cl, pc, "value", what, err);
+        }
         if (pc->global_default) {
-            if (def)
-                return kp_error_set(err, KP_EINVAL,
-                                    "PriorityClass %s: globalDefault: PriorityClass %s is already "
-                                    "marked as default. Only one default can exist",
-                                    name, kp__s(cl, def->name));
+            if (def) {
+                snprintf(what, sizeof what,
+                         "PriorityClass %s is already marked as default. Only one default can "
+                         "exist (see %s%s%s)",
+                         kp__s(cl, def->name), def->origin.file ? def->origin.file : "",
+                         def->origin.file ? ": " : "",
+                         def->origin.object ? def->origin.object : "");
+                return class_error(cl, pc, "globalDefault", what, err);
+            }
             def = pc;
         }
     }
@@ -227,6 +258,7 @@ static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     if (cl->finalized) return KP_OK;
     kp_status st = validate_classes(cl, err);
+    if (st == KP_OK) st = kp__workload_expand(cl, err); /* its pods resolve below like any */
     if (st != KP_OK) return st;
     if (cl->n_skipped_kinds)
         if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",

@@ -13,4 +13,11 @@ typedef struct {
     kp_str type, status, reason, message;
 } kp_condition;
 
+/* Where an object was read from, for errors raised after loading (PriorityClass validation,
+ * workload expansion): the input file and the loader's name of the object, "items[3]
+ * (PriorityClass high)". Both NULL for objects kprio makes itself (the built-in classes). */
+typedef struct {
+    const char *file, *object;
+} kp_origin;
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "core/meta.h"
 
 typedef enum { KP_PREEMPT_LOWER = 0, KP_PREEMPT_NEVER } kp_preempt_policy;
 
@@ -17,6 +18,7 @@ typedef struct {
     bool has_preemption_policy;
     kp_str description;
     bool builtin;
+    kp_origin origin; /* file and object it was read from (NULL, NULL: built in, never read) */
 } kp_priority_class;
 
 #endif

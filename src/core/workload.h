@@ -1,21 +1,116 @@
-/* Workload objects (internal), kept only for PodTopologySpread's default selector
- * (helper.DefaultSelector): namespace, name and the selector, nothing else. */
+/* Workload objects (internal): Services (their selectors only) and the controllers that make pods —
+ * ReplicationControllers, ReplicaSets, StatefulSets, Deployments, DaemonSets, Jobs, CronJobs —
+ * decoded into plain values (src/io/decode_workload.c) for PodTopologySpread's default selector
+ * (helper.DefaultSelector), for `--expand-workloads` (src/core/workload_expand.c) and for the
+ * simulator.
+ *
+ * Defaults are the API server's (SetDefaults_*), applied when decoding: replicas 1, Job
+ * parallelism 1 (and completions 1 when both are unset), podManagementPolicy OrderedReady,
+ * strategies RollingUpdate with 25% / 25% (Deployment), 1 / 0 (DaemonSet), partition 0
+ * (StatefulSet); concurrencyPolicy Allow. Fields that change no decision kprio models
+ * (revisionHistoryLimit, backoffLimit, minReadySeconds, ...) are not kept. */
 #ifndef KP_CORE_WORKLOAD_H
 #define KP_CORE_WORKLOAD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/arena.h"
 #include "core/labels.h"
+#include "core/meta.h"
 #include "core/selector.h"
 
-typedef enum { KP_WL_SERVICE = 0, KP_WL_RC, KP_WL_RS, KP_WL_STS, KP_WL_KINDS } kp_workload_kind;
+struct kp_pod;
+
+typedef enum {
+    KP_WL_SERVICE = 0, /* v1 Service: selector map only */
+    KP_WL_RC, /* v1 ReplicationController */
+    KP_WL_RS, /* apps/v1 ReplicaSet */
+    KP_WL_STS, /* apps/v1 StatefulSet */
+    KP_WL_DEPLOY, /* apps/v1 Deployment */
+    KP_WL_DS, /* apps/v1 DaemonSet */
+    KP_WL_JOB, /* batch/v1 Job */
+    KP_WL_CRONJOB, /* batch/v1 CronJob */
+    KP_WL_KINDS
+} kp_workload_kind;
+
+/* The kind as the API spells it ("Deployment"). */
+static inline const char *kp__workload_kind_name(kp_workload_kind kind) {
+    static const char *const names[KP_WL_KINDS] = {"Service",    "ReplicationController",
+                                                   "ReplicaSet", "StatefulSet",
+                                                   "Deployment", "DaemonSet",
+                                                   "Job",        "CronJob"};
+    return kind < KP_WL_KINDS ? names[kind] : "";
+}
+
+/* An intstr.IntOrString of a strategy (maxSurge, maxUnavailable): a count or a percentage. */
 typedef struct {
-    kp_str ns, name;
+    bool set;
+    bool percent; /* value is a percentage ("25%") */
+    int32_t value;
+} kp_int_or_percent;
+
+typedef enum {
+    KP_WL_STRATEGY_ROLLING = 0, /* RollingUpdate (every kind's default) */
+    KP_WL_STRATEGY_RECREATE, /* Deployment: Recreate */
+    KP_WL_STRATEGY_ONDELETE /* StatefulSet, DaemonSet: OnDelete */
+} kp_wl_strategy_type;
+
+typedef struct {
+    kp_wl_strategy_type type;
+    kp_int_or_percent max_surge, max_unavailable; /* Deployment, DaemonSet (StatefulSet: maxUn.) */
+    int32_t partition; /* StatefulSet rollingUpdate.partition */
+} kp_wl_strategy;
+
+typedef enum { KP_JOB_REPLACE_TERMINATING_OR_FAILED = 0, KP_JOB_REPLACE_FAILED } kp_job_replace;
+
+/* batch/v1 JobSpec (a Job's spec, or a CronJob's jobTemplate.spec) and what of the Job's status
+ * the Job controller's manageJob reads. */
+typedef struct {
+    int32_t parallelism; /* default 1 */
+    bool has_completions; /* nil completions: a work queue, done when one pod succeeds */
+    int32_t completions;
+    bool indexed; /* completionMode: Indexed */
+    bool suspend;
+    kp_job_replace replacement; /* podReplacementPolicy (Failed when podFailurePolicy is set) */
+    bool manual_selector;
+    /* status (Jobs only) */
+    int32_t succeeded, failed, active;
+    kp_str completed_indexes; /* status.completedIndexes as written ("1,3-5"), 0 if none */
+    bool finished; /* a Complete or Failed condition with status True */
+} kp_job_spec;
+
+typedef enum { KP_CONCURRENCY_ALLOW = 0, KP_CONCURRENCY_FORBID, KP_CONCURRENCY_REPLACE } kp_concur;
+
+typedef struct kp_workload {
+    kp_str ns, name, uid;
     kp_workload_kind kind;
+    kp_origin origin; /* file it was read from (for errors after loading); object NULL */
+    /* metadata.ownerReferences[] with controller: true (a ReplicaSet's Deployment, a Job's
+     * CronJob); kind 0 when none */
+    kp_str owner_kind, owner_name;
     bool has_map; /* Service / ReplicationController: spec.selector present (not nil) */
     kp_labels map; /* Service / ReplicationController: spec.selector (map) */
-    kp_label_selector sel; /* ReplicaSet / StatefulSet: spec.selector (LabelSelector) */
+    kp_label_selector sel; /* the other controllers: spec.selector (LabelSelector; Job: as written,
+                              is_set false when the API server would generate it) */
+    kp_labels labels; /* CronJob: jobTemplate.metadata.labels (its Jobs' labels); else empty */
+
+    /* controllers */
+    int32_t replicas; /* RC, RS, StatefulSet, Deployment: spec.replicas (default 1) */
+    struct kp_pod *template; /* spec.template (CronJob: spec.jobTemplate.spec.template) decoded as
+                                a pod without status; NULL when absent, or when no
+                                kp_cluster_set_expand flag asked for templates before loading */
+    bool template_host_network; /* template spec.hostNetwork (DaemonSet tolerations) */
+    kp_wl_strategy strategy; /* Deployment strategy, StatefulSet / DaemonSet updateStrategy */
+    bool paused; /* Deployment spec.paused */
+    bool parallel_pods; /* StatefulSet podManagementPolicy: Parallel (default OrderedReady) */
+    int32_t ordinals_start; /* StatefulSet spec.ordinals.start */
+    kp_job_spec job; /* Job spec and status; CronJob jobTemplate.spec */
+    /* CronJob */
+    kp_str schedule; /* spec.schedule as written */
+    bool suspend; /* spec.suspend */
+    kp_concur concurrency; /* spec.concurrencyPolicy */
+    int32_t n_active_jobs; /* status.active[] length */
 } kp_workload;
 
 #endif

@@ -57,9 +57,13 @@ kp_status kp__d_effect(kp_dctx *d, const kp_tnode *obj, bool allow_empty, kp_eff
 kp_status kp__decode_pod(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_pod *p);
 kp_status kp__decode_node(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_node *n);
 
-/* decode_workload.c: Service / ReplicationController / ReplicaSet / StatefulSet (selectors only) */
+/* decode_workload.c: Service, ReplicationController, ReplicaSet, StatefulSet, Deployment,
+ * DaemonSet, Job, CronJob (core/workload.h); source names the input file in w->origin. */
 bool kp__workload_kind(const char *kind, kp_workload_kind *out);
 bool kp__workload_api_ok(kp_workload_kind kind, const char *api);
-kp_status kp__decode_workload(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_workload *w);
+kp_status kp__decode_workload(kp_dctx *d, kp_cluster *cl, const char *source, const kp_tnode *obj,
+                              kp_workload *w);
+/* Interns source and, when object, d->object (the object's name in errors) into *out. */
+kp_status kp__d_origin(kp_dctx *d, kp_cluster *cl, const char *source, bool object, kp_origin *out);
 
 #endif

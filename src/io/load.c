@@ -373,6 +373,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     if (is_pc) {
         kp_priority_class *pc = kp__cluster_new_class(cl, name_id);
         if (!pc) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
+        TRY(kp__d_origin(&d, cl, lc->source, true, &pc->origin));
         return decode_pc(&d, cl, obj, pc);
     }
     if (is_pdb) {
@@ -383,7 +384,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     if (is_wl) {
         kp_workload *w = kp__cluster_new_workload(cl, wk, ns_id, name_id);
         if (!w) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
-        return kp__decode_workload(&d, cl, obj, w);
+        return kp__decode_workload(&d, cl, lc->source, obj, w);
     }
     kp_namespace *nsp = kp__cluster_new_namespace(cl, name_id);
     if (!nsp) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");

@@ -136,16 +136,32 @@ KT_TEST(priority_errors) {
                         "system-x}\nvalue: 1\n",
                         &err));
     KT_CHECK_CONTAINS(err.msg, "reserved for system use");
+    KT_CHECK_STR(err.source, "in.yaml"); /* issue 10 item 8: the file and the object */
+    KT_CHECK_STR(err.msg, "PriorityClass system-x: metadata.name: Forbidden: priority class names "
+                          "with 'system-' prefix are reserved for system use only. error: "
+                          "system-x is not a known system priority class");
+    /* a built-in class redefined with another value (IsKnownSystemPriorityClass) */
+    KT_CHECK(load_fails("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: "
+                        "system-node-critical}\nvalue: 5\n",
+                        &err));
+    KT_CHECK_CONTAINS(err.msg, "error: value of system-node-critical PriorityClass must be "
+                               "2000001000");
     KT_CHECK(load_fails("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: "
                         "big}\nvalue: 1000000001\n",
                         &err));
-    KT_CHECK_CONTAINS(err.msg, "must be no greater than 1000000000");
+    KT_CHECK_STR(err.source, "in.yaml");
+    KT_CHECK_STR(err.msg, "PriorityClass big: value: Forbidden: maximum allowed value of a user "
+                          "defined priority is 1000000000");
     KT_CHECK(load_fails("---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: "
                         "{name: a}\nvalue: 1\nglobalDefault: true\n"
                         "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: "
                         "{name: b}\nvalue: 2\nglobalDefault: true\n",
                         &err));
     KT_CHECK_CONTAINS(err.msg, "Only one default can exist");
+    KT_CHECK_STR(err.source, "in.yaml");
+    KT_CHECK_CONTAINS(err.msg, "document 2 (PriorityClass b): globalDefault: Forbidden: "
+                               "PriorityClass a is already marked as default");
+    KT_CHECK_CONTAINS(err.msg, "(see in.yaml: PriorityClass a)");
     /* the built-in classes as kubectl lists them are accepted */
     kp_cluster *cl = load("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: "
                           "system-node-critical}\nvalue: 2000001000\n",

@@ -1,0 +1,28 @@
+/* Workload expansion (internal; the public switch is kp_cluster_set_expand in kprio/cluster.h):
+ * the pending pods the controllers would create now for the workloads of the input.
+ * docs/schedule.md ("--expand-workloads") states the rules; workload_expand.c cites the upstream
+ * controller code each one mirrors. */
+#ifndef KP_CORE_WORKLOAD_EXPAND_H
+#define KP_CORE_WORKLOAD_EXPAND_H
+
+#include "core/cluster.h"
+#include "kprio/common.h"
+
+/* Appends the generated pods to cl->pods (before finalize resolves their priorities). Does
+ * nothing unless kp_cluster_set_expand asked for it. Errors: KP_EINVAL (a workload without a
+ * template, or whose template names a missing PriorityClass: the workload's file, object and
+ * field), KP_ELIMIT (more pods than kprio's limit), KP_ENOMEM. */
+kp_status kp__workload_expand(kp_cluster *cl, kp_error *err);
+
+/* Generated names: upstream's generateName suffix alphabet (utilrand.String) and length. */
+#define KP_NAME_ALPHABET "bcdfghjklmnpqrstvwxz2456789"
+#define KP_NAME_SUFFIX_LEN 5
+
+/* workload_names.c: the pod-template-hash stand-in of w's new ReplicaSet (up to 10 characters of
+ * the alphabet), and base + 5 characters, the first name no pod of namespace ns has (seq: the
+ * pod's number among its workload's). */
+void kp__workload_template_hash(const kp_cluster *cl, const kp_workload *w, char out[16]);
+void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *base, uint64_t seq,
+                                char *out, size_t cap);
+
+#endif
