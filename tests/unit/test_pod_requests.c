@@ -246,5 +246,79 @@ KT_TEST(scheduler_requests_follow_in_place_resize) {
     kp_cluster_free(cl);
 }
 
+/* ComputePodQOS (pkg/apis/core/v1/helper/qos, v1.37 with PodLevelResourcesFixKubeletQOSClass on
+ * by default, kubernetes PR #137150): pod-level resources decide alone once they name a request
+ * or limit; empty ones ({}, {requests: {}}) leave the containers to decide. Rows after upstream's
+ * qos_test.go pod-level cases. */
+#define GUAR_CTR                                                                                   \
+    "  containers:\n  - name: c\n    resources:\n      requests: {cpu: 100m, memory: 50Mi}\n     " \
+    " "                                                                                            \
+    "limits: {cpu: 100m, memory: 50Mi}\n"
+static const char QOS
+    [] = POD("plr-guaranteed") "spec:\n  resources:\n    requests: {cpu: \"1\", memory: 1Gi}\n    "
+                               "limits: {cpu: \"1\", memory: 1Gi}\n  containers:\n  - name: c\n    "
+                               "resources:\n      requests: {cpu: 100m}\n" POD("plr-cpu-request") "spec:\n  resources:\n    requests: {cpu: \"1\"}\n" GUAR_CTR
+                                   POD("plr-empty") "spec:\n  resources: {}\n" GUAR_CTR POD(
+                                       "plr-"
+                                       "empty-"
+                                       "reques"
+                                       "ts") "spec:\n  resources:\n    requests: {}\n" GUAR_CTR
+                                       POD("plr-hugepages-only") "spec:\n  resources:\n    "
+                                                                 "requests: {hugepages-2Mi: 4Mi}\n "
+                                                                 "   "
+                                                                 "limits: {hugepages-2Mi: "
+                                                                 "4Mi}\n" GUAR_CTR POD(
+                                                                     "mixed-containers") "spec:\n  "
+                                                                                         "container"
+                                                                                         "s:\n  - "
+                                                                                         "name: "
+                                                                                         "be\n  - "
+                                                                                         "name: "
+                                                                                         "g\n    "
+                                                                                         "resources"
+                                                                                         ":\n      "
+                                                                                         "requests:"
+                                                                                         " {cpu: "
+                                                                                         "100m, "
+                                                                                         "memory: "
+                                                                                         "50Mi}\n  "
+                                                                                         "    "
+                                                                                         "limits: "
+                                                                                         "{cpu: "
+                                                                                         "100m, "
+                                                                                         "memory: "
+                                                                                         "50Mi}"
+                                                                                         "\n" POD(
+                                                                                             "zero-"
+                                                                                             "reque"
+                                                                                             "sts") "spec:\n  containers:\n  - name: c\n    resources:\n      requests: "
+                                                                                                    "{cpu: \"0\", memory: \"0\"}\n";
+
+KT_TEST(qos_of_pod_level_resources) {
+    kp_cluster *cl = load(QOS);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    static const struct {
+        const char *pod;
+        kp_qos want;
+    } rows[] = {
+        {"plr-guaranteed", KP_QOS_GUARANTEED}, /* the containers' lone cpu request is ignored */
+        {"plr-cpu-request", KP_QOS_BURSTABLE}, /* Guaranteed containers, pod level decides */
+        {"plr-empty",
+         KP_QOS_GUARANTEED}, /* {}: the containers decide (BestEffort before #137150) */
+        {"plr-empty-requests", KP_QOS_GUARANTEED},
+        {"plr-hugepages-only", KP_QOS_BESTEFFORT}, /* only cpu and memory count */
+        {"mixed-containers", KP_QOS_BURSTABLE},
+        {"zero-requests", KP_QOS_BESTEFFORT},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const kp_pod *p = &cl->pods[kp_cluster_find_pod(cl, rows[i].pod)];
+        KT_CHECK_STR(kp_qos_name(kp__pod_compute_qos(p)), kp_qos_name(rows[i].want));
+        KT_CHECK_STR(kp_qos_name((kp_qos)p->qos), kp_qos_name(rows[i].want));
+    }
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(kubelet_request_skips_containers_with_pod_level_resources),
-        KT_CASE(aggregate_limits_sidecar_aware), KT_CASE(scheduler_requests_follow_in_place_resize))
+        KT_CASE(aggregate_limits_sidecar_aware), KT_CASE(scheduler_requests_follow_in_place_resize),
+        KT_CASE(qos_of_pod_level_resources))
