@@ -60,6 +60,17 @@ static kp_status decode_container_statuses(kp_dctx *d, kp_cluster *cl, const kp_
     return st;
 }
 
+/* Some entry of a container status list names resources or allocatedResources (statuses
+ * without them, the common case, cost no memory). */
+static bool statuses_carry_resources(const kp_tnode *a) {
+    for (const kp_tnode *t = a->type == KP_T_ARR ? a->first : NULL; t; t = t->next)
+        for (const kp_tnode *k = t->type == KP_T_OBJ ? t->first : NULL; k; k = k->next)
+            if ((k->key_len == 9 && memcmp(k->key, "resources", 9) == 0) ||
+                (k->key_len == 18 && memcmp(k->key, "allocatedResources", 18) == 0))
+                return true;
+    return false;
+}
+
 /* The status fields of an in-place resize (component-helpers resource.PodRequests with
  * UseStatusResources and InPlacePodLevelResourcesVerticalScalingEnabled, the scheduler's
  * options): container statuses' resources.requests and allocatedResources, the pod-level
@@ -74,14 +85,16 @@ kp_status kp__decode_pod_resize(kp_dctx *d, kp_cluster *cl, const kp_tnode *stat
         if (c->key_len == 9 && memcmp(c->key, "resources", 9) == 0) res = c;
         else if (c->key_len == 18 && memcmp(c->key, "allocatedResources", 18) == 0) al = c;
         else if (c->key_len == 10 && memcmp(c->key, "conditions", 10) == 0) conds = c;
-        else if ((c->key_len == 17 && memcmp(c->key, "containerStatuses", 17) == 0) ||
-                 (c->key_len == 21 && memcmp(c->key, "initContainerStatuses", 21) == 0))
-            has_cs = true;
+        else if (((c->key_len == 17 && memcmp(c->key, "containerStatuses", 17) == 0) ||
+                  (c->key_len == 21 && memcmp(c->key, "initContainerStatuses", 21) == 0)) &&
+                 !has_cs)
+            has_cs = statuses_carry_resources(c);
     }
     for (const kp_tnode *c = conds && conds->type == KP_T_ARR ? conds->first : NULL; c;
          c = c->next) {
-        const kp_tnode *t = kp__tree_get(c, "type"), *r = kp__tree_get(c, "reason");
+        const kp_tnode *t = kp__tree_get(c, "type");
         if (!t || t->type != KP_T_STR || strcmp(t->s, "PodResizePending") != 0) continue;
+        const kp_tnode *r = kp__tree_get(c, "reason");
         rz.infeasible = r && r->type == KP_T_STR && strcmp(r->s, "Infeasible") == 0;
         break;
     }
