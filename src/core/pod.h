@@ -75,6 +75,23 @@ typedef enum {
 } kp_phase;
 /* kp_qos: include/kprio/qos.h */
 
+/* In-place resize state read from the pod's status (component-helpers resource.PodRequests
+ * with UseStatusResources reads it): kept only when the status carries resources or the
+ * PodResizePending condition, so pods without it pay one NULL pointer. */
+typedef struct {
+    kp_resv req; /* status.containerStatuses[].resources.requests */
+    kp_resv alloc; /* status.containerStatuses[].allocatedResources */
+    bool has_req, has_alloc; /* the field is present (an empty map counts) */
+} kp_container_status;
+typedef struct {
+    kp_container_status *c; /* n_containers + n_init, in kp_pod.containers' order */
+    kp_resv req; /* pod-level status.resources.requests */
+    kp_resv alloc; /* pod-level status.allocatedResources */
+    bool has_res; /* status.resources present */
+    bool has_req, has_alloc; /* status.resources.requests / status.allocatedResources present */
+    bool infeasible; /* the first PodResizePending condition has reason Infeasible */
+} kp_pod_resize;
+
 typedef struct kp_pod {
     /* Field order groups 8-, 4-, 2- and 1-byte members so the struct has no padding holes:
      * 150,000 of these must stay well under 1 KiB each together with their arena data. */
@@ -95,6 +112,7 @@ typedef struct kp_pod {
     kp_str *image_volumes; /* spec.volumes[].image.reference, in order (ImageLocality) */
     kp_condition *conditions; /* only DisruptionTarget is kept */
     const char *src_file; /* file it came from (interned path) */
+    kp_pod_resize *resize; /* in-place resize status (NULL if the status has none) */
     kp_resv overhead;
     kp_resv pod_req, pod_lim; /* pod-level spec.resources */
     kp_resv req; /* derived: scheduler PodRequests (incl. overhead, pod-level) */

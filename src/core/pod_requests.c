@@ -33,18 +33,40 @@ bool kp__pod_level_supported(const kp_cluster *cl, int r) {
            strncmp(kp__s(cl, cl->res_names[r]), "hugepages-", 10) == 0;
 }
 
-/* mirrors component-helpers resource.PodRequests (sidecar-aware max of init steps). */
-void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero,
-                      int64_t *out) {
+/* Which of a container's request lists aggregateContainerResourcesByFn reads. */
+enum { LIST_SPEC, LIST_ALLOCATED, LIST_ACTUATED };
+
+/* mirrors containerSpecRequests / containerAllocatedRequests / containerActuatedRequests: the
+ * spec; the status' allocatedResources, else the spec unless the resize is infeasible; the
+ * status' resources.requests, else allocatedResources, else the spec unless infeasible. NULL is
+ * an empty list. */
+static const kp_resv *container_list(const kp_pod *p, uint32_t i, int which, bool infeasible) {
+    const kp_container *c = &p->containers[i];
+    if (which == LIST_SPEC) return &c->req;
+    const kp_container_status *s = p->resize && p->resize->c ? &p->resize->c[i] : NULL;
+    if (which == LIST_ACTUATED && s && s->has_req) return &s->req;
+    if (s && s->has_alloc) return &s->alloc;
+    return infeasible ? NULL : &c->req;
+}
+
+/* mirrors aggregateContainerResourcesByFn (saturating for the status lists: finalize bounds
+ * the spec's sums only): regular containers and sidecars add up, each init
+ * container counts with the sidecars started before it, the pod takes the larger; non_zero is
+ * NonMissingContainerRequests (100m cpu / 200Mi memory for a request the list does not name). */
+static void aggregate_requests(const kp_cluster *cl, const kp_pod *p, int which, bool infeasible,
+                               bool non_zero, int64_t *out) {
     int64_t apps[KP_MAX_RES] = {0}, side[KP_MAX_RES] = {0}, init_max[KP_MAX_RES] = {0};
+    /* the spec's sums are bounded by finalize (check_pod_sums): plain adds */
+#define ADD(x, y) (which == LIST_SPEC ? (x) + (y) : sat_add((x), (y)))
     for (uint32_t i = 0; i < (uint32_t)p->n_containers + p->n_init; i++) {
         const kp_container *c = &p->containers[i];
+        const kp_resv *l = container_list(p, i, which, infeasible);
         int64_t req[KP_MAX_RES] = {0};
         bool has_cpu = false, has_mem = false;
-        for (uint16_t k = 0; k < c->req.n; k++) {
-            req[c->req.e[k].res] = c->req.e[k].v;
-            if (c->req.e[k].res == KP_RES_CPU) has_cpu = true;
-            if (c->req.e[k].res == KP_RES_MEM) has_mem = true;
+        for (uint16_t k = 0; l && k < l->n; k++) {
+            req[l->e[k].res] = l->e[k].v;
+            if (l->e[k].res == KP_RES_CPU) has_cpu = true;
+            if (l->e[k].res == KP_RES_MEM) has_mem = true;
         }
         if (non_zero) {
             /* NonMissingContainerRequests: only requests that are absent get the default */
@@ -52,32 +74,102 @@ void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead,
             if (!has_mem) req[KP_RES_MEM] = KP_DEFAULT_MEM_REQUEST;
         }
         if (!c->is_init) {
-            for (uint32_t r = 0; r < cl->n_res; r++) apps[r] += req[r];
+            for (uint32_t r = 0; r < cl->n_res; r++) apps[r] = ADD(apps[r], req[r]);
         } else if (c->is_sidecar) {
             for (uint32_t r = 0; r < cl->n_res; r++) {
-                apps[r] += req[r];
-                side[r] += req[r];
+                apps[r] = ADD(apps[r], req[r]);
+                side[r] = ADD(side[r], req[r]);
                 if (side[r] > init_max[r]) init_max[r] = side[r];
             }
         } else {
             for (uint32_t r = 0; r < cl->n_res; r++) {
-                int64_t need = req[r] + side[r];
+                int64_t need = ADD(req[r], side[r]);
                 if (need > init_max[r]) init_max[r] = need;
             }
         }
     }
     for (uint32_t r = 0; r < KP_MAX_RES; r++)
         out[r] = r < cl->n_res ? (apps[r] > init_max[r] ? apps[r] : init_max[r]) : 0;
-    if (p->has_pod_resources) {
-        /* pod-level requests replace the aggregate for cpu, memory and hugepages-* */
-        for (uint16_t k = 0; k < p->pod_req.n; k++) {
-            int r = p->pod_req.e[k].res;
-            if (kp__pod_level_supported(cl, r)) out[r] = p->pod_req.e[k].v;
+#undef ADD
+}
+
+/* dense copy of v; *mask gets a bit per named resource (KP_MAX_RES <= 32) */
+static void dense_of(const kp_resv *v, int64_t *out, uint32_t *mask) {
+    memset(out, 0, KP_MAX_RES * sizeof *out);
+    *mask = 0;
+    for (uint16_t k = 0; v && k < v->n; k++) {
+        out[v->e[k].res] = v->e[k].v;
+        *mask |= UINT32_C(1) << v->e[k].res;
+    }
+}
+
+/* mirrors AggregateContainerRequests with UseStatusResources (and
+ * InPlacePodLevelResourcesVerticalScalingEnabled): the larger of the spec, the actuated and the
+ * allocated aggregates, or of the last two only when the resize is infeasible. The pod-level
+ * status maps, when both are set, stand for the two aggregates. */
+static void aggregate_with_status(const kp_cluster *cl, const kp_pod *p, bool non_zero,
+                                  int64_t *out) {
+    const kp_pod_resize *rz = p->resize;
+    int64_t alloc[KP_MAX_RES], act[KP_MAX_RES];
+    uint32_t mask;
+    if (rz->has_alloc && rz->has_req) {
+        dense_of(&rz->alloc, alloc, &mask);
+        dense_of(&rz->req, act, &mask);
+    } else {
+        aggregate_requests(cl, p, LIST_ALLOCATED, rz->infeasible, non_zero, alloc);
+        aggregate_requests(cl, p, LIST_ACTUATED, rz->infeasible, non_zero, act);
+    }
+    for (uint32_t r = 0; r < cl->n_res; r++) {
+        int64_t m = alloc[r] > act[r] ? alloc[r] : act[r];
+        out[r] = rz->infeasible || m > out[r] ? m : out[r];
+    }
+}
+
+/* mirrors effectivePodLevelResources inside PodRequests: with a resize status the pod-level
+ * requests are the larger of the spec's (left out when infeasible) and the status' requests and
+ * allocatedResources, both less the overhead (not below 0); then applyPodLevelResources. */
+static void apply_pod_level(const kp_cluster *cl, const kp_pod *p, int64_t *out) {
+    int64_t eff[KP_MAX_RES];
+    uint32_t have;
+    const kp_pod_resize *rz = p->resize;
+    dense_of(rz && rz->infeasible ? NULL : &p->pod_req, eff, &have);
+    if (rz && (rz->has_res || rz->has_alloc)) {
+        const kp_resv *st[2] = {&rz->req, &rz->alloc};
+        for (int k = 0; k < 2; k++) {
+            int64_t v[KP_MAX_RES];
+            uint32_t m;
+            dense_of(st[k], v, &m);
+            for (uint16_t j = 0; j < p->overhead.n; j++) {
+                int r = p->overhead.e[j].res;
+                if (m >> r & 1) v[r] = v[r] > p->overhead.e[j].v ? v[r] - p->overhead.e[j].v : 0;
+            }
+            for (uint32_t r = 0; r < cl->n_res; r++)
+                if ((m >> r & 1) && (!(have >> r & 1) || v[r] > eff[r])) {
+                    eff[r] = v[r];
+                    have |= UINT32_C(1) << r;
+                }
         }
     }
+    for (uint32_t r = 0; r < cl->n_res; r++)
+        if ((have >> r & 1) && kp__pod_level_supported(cl, (int)r)) out[r] = eff[r];
+}
+
+/* mirrors component-helpers resource.PodRequests with the scheduler's options (NodeInfo's
+ * calculateResource, NodeResourcesFit): UseStatusResources (InPlacePodVerticalScaling, GA) and
+ * InPlacePodLevelResourcesVerticalScalingEnabled (beta, on since 1.36). */
+void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero,
+                      int64_t *out) {
+    aggregate_requests(cl, p, LIST_SPEC, false, non_zero, out);
+    if (p->resize) aggregate_with_status(cl, p, non_zero, out);
+    bool pod_level_requests = false; /* IsPodLevelRequestsSet */
+    for (uint16_t k = 0; p->has_pod_resources && k < p->pod_req.n; k++)
+        if (kp__pod_level_supported(cl, p->pod_req.e[k].res)) pod_level_requests = true;
+    if (pod_level_requests) apply_pod_level(cl, p, out);
     if (with_overhead)
         for (uint16_t k = 0; k < p->overhead.n; k++)
-            out[p->overhead.e[k].res] += p->overhead.e[k].v;
+            out[p->overhead.e[k].res] = p->resize
+                                            ? sat_add(out[p->overhead.e[k].res], p->overhead.e[k].v)
+                                            : out[p->overhead.e[k].res] + p->overhead.e[k].v;
 }
 
 /* mirrors component-helpers resource.PodLimits */

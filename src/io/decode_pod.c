@@ -12,6 +12,7 @@
 #include "core/taints.h"
 #include "io/dctx.h"
 #include "io/decode_common.h"
+#include "io/decode_pod_resize.h"
 
 #define TRY(x)                        \
     do {                              \
@@ -736,10 +737,12 @@ static kp_status decode_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *statu
             return kp__dctx_fail(d, kp__tree_get(status, "qosClass"), KP_EINVAL, "qosClass",
                                  "unsupported value \"%s\"", q);
     }
-    /* Of a pod's conditions only DisruptionTarget changes a decision (preemption eligibility);
-     * the others are validated and not kept. */
-    return kp__d_conditions(d, cl, status, "conditions", "DisruptionTarget", &p->n_conditions,
-                            &p->conditions);
+    /* Of a pod's conditions only DisruptionTarget changes a decision (preemption eligibility)
+     * and PodResizePending the requests (decode_resize); the others are validated and not
+     * kept. */
+    TRY(kp__d_conditions(d, cl, status, "conditions", "DisruptionTarget", &p->n_conditions,
+                         &p->conditions));
+    return kp__decode_pod_resize(d, cl, status, p);
 }
 
 static kp_status decode_owners(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta, kp_pod *p) {

@@ -82,5 +82,243 @@ KT_TEST(aggregate_limits_sidecar_aware) {
     kp_cluster_free(cl);
 }
 
+/* One pod per case of upstream's TestPodResourceRequests (component-helpers
+ * resource/helpers_test.go, the resize rows), TestAggregateContainerRequestsAndLimits (pod-level
+ * status rows) and TestPodRequestsAndLimitsVerticalScalingWrappers: PodRequests with the
+ * scheduler's options (UseStatusResources, InPlacePodLevelResourcesVerticalScalingEnabled). */
+#define C1(req) "  containers:\n  - name: container-1\n    resources:\n      requests:\n" req
+#define CS(body) "  containerStatuses:\n  - name: container-1\n" body
+#define INFEASIBLE                                                                  \
+    "  conditions:\n  - type: PodResizePending\n    status: \"True\"\n    reason: " \
+    "Infeasible\n"
+static const char RESIZE[] = POD("infeasible") "spec:\n" C1(
+    "        cpu: \"4\"\n") "status:\n" INFEASIBLE CS("    resources:\n      requests:\n        "
+                                                      "cpu: \"2\"\n")
+    POD("infeasible-in-progress") "spec:\n" C1("        cpu: \"6\"\n") "status:\n" INFEASIBLE CS(
+        "    allocatedResources:\n      cpu: \"4\"\n    resources:\n      requests:\n        cpu: "
+        "\"2\"\n") POD("no-resize-status") "spec:\n" C1("        cpu: \"4\"\n") "status:\n" CS("   "
+                                                                                               " re"
+                                                                                               "sou"
+                                                                                               "rce"
+                                                                                               "s:"
+                                                                                               "\n "
+                                                                                               "   "
+                                                                                               "  "
+                                                                                               "req"
+                                                                                               "ues"
+                                                                                               "ts:"
+                                                                                               "\n "
+                                                                                               "   "
+                                                                                               "   "
+                                                                                               " cp"
+                                                                                               "u: "
+                                                                                               "\"2"
+                                                                                               "\""
+                                                                                               "\n")
+        POD("three-way-max") "spec:\n" C1(
+            "        cpu: 30m\n        memory: 20M\n        "
+            "ephemeral-storage: 10G\n") "status:\n" CS("    allocatedResources:\n      cpu: 20m\n  "
+                                                       "    memory: 10M\n      ephemeral-storage: "
+                                                       "30G\n    resources:\n      requests:\n     "
+                                                       "   cpu: 10m\n        memory: 30M\n        "
+                                                       "ephemeral-storage: 20G\n")
+            POD("sidecar-infeasible") "spec:\n  containers:\n  - name: app\n  initContainers:\n  - "
+                                      "name: "
+                                      "restartable-init-1\n    restartPolicy: Always\n    "
+                                      "resources:\n "
+                                      "     requests:\n        cpu: \"4\"\n"
+                                      "status:\n" INFEASIBLE "  initContainerStatuses:\n  - name: "
+                                      "restartable-init-1\n    resources:\n      requests:\n       "
+                                      " cpu: "
+                                      "\"2\"\n" POD(
+                                          "sidecar-no-resize-status") "spec:\n  containers:\n  - "
+                                                                      "name: app\n  "
+                                                                      "initContainers:\n  - "
+                                                                      "name: restartable-init-1\n  "
+                                                                      "  restartPolicy: Always\n   "
+                                                                      " "
+                                                                      "resources:\n      "
+                                                                      "requests:\n        cpu: "
+                                                                      "\"4\"\n"
+                                                                      "status:\n  "
+                                                                      "initContainerStatuses:\n  - "
+                                                                      "name: "
+                                                                      "restartable-init-1\n    "
+                                                                      "resources:\n      "
+                                                                      "requests:\n      "
+                                                                      "  cpu: \"2\"\n" POD(
+                                                                          "max-of-sums") "spec:\n  "
+                                                                                         "container"
+                                                                                         "s:\n  - "
+                                                                                         "name: "
+                                                                                         "c1\n    "
+                                                                                         "resources"
+                                                                                         ":\n      "
+                                                                                         "requests:"
+                                                                                         "\n     "
+                                                                                         "   cpu: "
+                                                                                         "\"1\"\n  "
+                                                                                         "- name: "
+                                                                                         "c2\n    "
+                                                                                         "resources"
+                                                                                         ":\n      "
+                                                                                         "requests:"
+                                                                                         "\n       "
+                                                                                         " cpu: "
+                                                                                         "\"2\"\nst"
+                                                                                         "atus:\n  "
+                                                                                         "container"
+                                                                                         "Statuses:"
+                                                                                         "\n  - "
+                                                                                         "name: "
+                                                                                         "c1\n    "
+                                                                                         "allocated"
+                                                                                         "Resources"
+                                                                                         ":\n      "
+                                                                                         "cpu: "
+                                                                                         "\"2\"\n  "
+                                                                                         "- name: "
+                                                                                         "c2\n    "
+                                                                                         "allocated"
+                                                                                         "Resources"
+                                                                                         ":\n      "
+                                                                                         "cpu: "
+                                                                                         "\"1\""
+                                                                                         "\n" POD(
+                                                                                             "pod-"
+                                                                                             "statu"
+                                                                                             "s-"
+                                                                                             "aggre"
+                                                                                             "gate") "spec:\n  containers:\n  - name: c1\n    resources:\n      "
+                                                                                                     "requests:\n        cpu: \"1\"\nstatus:\n  allocatedResources:\n "
+                                                                                                     "   cpu: \"4\"\n  resources:\n    requests:\n      cpu: \"3\"\n" POD(
+                                                                                                         "pod-status-fallback") "spec:\n  containers:\n  - name: c1\n    resources:\n      "
+                                                                                                                                "requests:\n        cpu: \"1\"\nstatus:\n  resources:\n    "
+                                                                                                                                "requests:\n      cpu: \"3\"\n  containerStatuses:\n  - name: c1\n "
+                                                                                                                                "   allocatedResources:\n      cpu: \"6\"\n    resources:\n      "
+                                                                                                                                "requests:\n        cpu: \"5\"\n" POD(
+                                                                                                                                    "pod-level-status") "spec:\n  resources:\n    requests:\n      cpu: \"2\"\n  containers:\n "
+                                                                                                                                                        " - name: c1\n    resources:\n      requests:\n        cpu: \"1\"\n"
+                                                                                                                                                        "status:\n  allocatedResources:\n    cpu: \"3\"\n  resources:\n    "
+                                                                                                                                                        "requests:\n      cpu: 3500m\n" POD(
+                                                                                                                                                            "pod-level-infeasible") "spec:\n  resources:\n    requests:\n      cpu: \"10\"\n  "
+                                                                                                                                                                                    "containers:\n  - name: c1\n    resources:\n      requests:\n    "
+                                                                                                                                                                                    "    cpu: \"1\"\nstatus:\n" INFEASIBLE
+                                                                                                                                                                                    "  allocatedResources:\n  "
+                                                                                                                                                                                    "  cpu: \"3\"\n  resources:\n    requests:\n      cpu: \"4\"\n";
+
+static int64_t sched_request(const kp_cluster *cl, const char *name, int r) {
+    int64_t req[KP_MAX_RES];
+    kp__pod_requests(cl, &cl->pods[kp_cluster_find_pod(cl, name)], true, false, req);
+    return req[r];
+}
+
+KT_TEST(scheduler_requests_follow_in_place_resize) {
+    kp_cluster *cl = load(RESIZE);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    /* infeasible: the spec does not count, only the actuated / allocated values */
+    KT_CHECK_INT(sched_request(cl, "infeasible", KP_RES_CPU), 2000);
+    KT_CHECK_INT(sched_request(cl, "infeasible-in-progress", KP_RES_CPU), 4000);
+    /* otherwise the larger of spec, actuated and allocated, per resource */
+    KT_CHECK_INT(sched_request(cl, "no-resize-status", KP_RES_CPU), 4000);
+    KT_CHECK_INT(sched_request(cl, "three-way-max", KP_RES_CPU), 30);
+    KT_CHECK_INT(sched_request(cl, "three-way-max", KP_RES_MEM), 30000000);
+    KT_CHECK_INT(sched_request(cl, "three-way-max", KP_RES_EPH), INT64_C(30000000000));
+    KT_CHECK_INT(sched_request(cl, "sidecar-infeasible", KP_RES_CPU), 2000);
+    KT_CHECK_INT(sched_request(cl, "sidecar-no-resize-status", KP_RES_CPU), 4000);
+    /* the max of the sums, not the sum of per-container maxima (4) */
+    KT_CHECK_INT(sched_request(cl, "max-of-sums", KP_RES_CPU), 3000);
+    /* pod-level status maps stand for the container aggregates when both are set */
+    KT_CHECK_INT(sched_request(cl, "pod-status-aggregate", KP_RES_CPU), 4000);
+    KT_CHECK_INT(sched_request(cl, "pod-status-fallback", KP_RES_CPU), 6000);
+    /* pod-level requests: max(spec, status requests, allocated); infeasible drops the spec */
+    KT_CHECK_INT(sched_request(cl, "pod-level-status", KP_RES_CPU), 3500);
+    KT_CHECK_INT(sched_request(cl, "pod-level-infeasible", KP_RES_CPU), 4000);
+    /* the derived vector the scheduler and preemption read */
+    const kp_pod *p = &cl->pods[kp_cluster_find_pod(cl, "infeasible-in-progress")];
+    KT_CHECK(p->req.n >= 1 && p->req.e[0].res == KP_RES_CPU && p->req.e[0].v == 4000);
+    /* the kubelet's GetResourceRequestQuantity reads the spec only ("don't use status") */
+    KT_CHECK_INT(kp__pod_resource_request(cl, p, KP_RES_CPU), 6000);
+    KT_CHECK_INT(
+        kp__pod_resource_request(cl, &cl->pods[kp_cluster_find_pod(cl, "infeasible")], KP_RES_CPU),
+        4000);
+    kp_cluster_free(cl);
+}
+
+/* ComputePodQOS (pkg/apis/core/v1/helper/qos, v1.37 with PodLevelResourcesFixKubeletQOSClass on
+ * by default, kubernetes PR #137150): pod-level resources decide alone once they name a request
+ * or limit; empty ones ({}, {requests: {}}) leave the containers to decide. Rows after upstream's
+ * qos_test.go pod-level cases. */
+#define GUAR_CTR                                                                                   \
+    "  containers:\n  - name: c\n    resources:\n      requests: {cpu: 100m, memory: 50Mi}\n     " \
+    " "                                                                                            \
+    "limits: {cpu: 100m, memory: 50Mi}\n"
+static const char QOS
+    [] = POD("plr-guaranteed") "spec:\n  resources:\n    requests: {cpu: \"1\", memory: 1Gi}\n    "
+                               "limits: {cpu: \"1\", memory: 1Gi}\n  containers:\n  - name: c\n    "
+                               "resources:\n      requests: {cpu: 100m}\n" POD("plr-cpu-request") "spec:\n  resources:\n    requests: {cpu: \"1\"}\n" GUAR_CTR
+                                   POD("plr-empty") "spec:\n  resources: {}\n" GUAR_CTR POD(
+                                       "plr-"
+                                       "empty-"
+                                       "reques"
+                                       "ts") "spec:\n  resources:\n    requests: {}\n" GUAR_CTR
+                                       POD("plr-hugepages-only") "spec:\n  resources:\n    "
+                                                                 "requests: {hugepages-2Mi: 4Mi}\n "
+                                                                 "   "
+                                                                 "limits: {hugepages-2Mi: "
+                                                                 "4Mi}\n" GUAR_CTR POD(
+                                                                     "mixed-containers") "spec:\n  "
+                                                                                         "container"
+                                                                                         "s:\n  - "
+                                                                                         "name: "
+                                                                                         "be\n  - "
+                                                                                         "name: "
+                                                                                         "g\n    "
+                                                                                         "resources"
+                                                                                         ":\n      "
+                                                                                         "requests:"
+                                                                                         " {cpu: "
+                                                                                         "100m, "
+                                                                                         "memory: "
+                                                                                         "50Mi}\n  "
+                                                                                         "    "
+                                                                                         "limits: "
+                                                                                         "{cpu: "
+                                                                                         "100m, "
+                                                                                         "memory: "
+                                                                                         "50Mi}"
+                                                                                         "\n" POD(
+                                                                                             "zero-"
+                                                                                             "reque"
+                                                                                             "sts") "spec:\n  containers:\n  - name: c\n    resources:\n      requests: "
+                                                                                                    "{cpu: \"0\", memory: \"0\"}\n";
+
+KT_TEST(qos_of_pod_level_resources) {
+    kp_cluster *cl = load(QOS);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    static const struct {
+        const char *pod;
+        kp_qos want;
+    } rows[] = {
+        {"plr-guaranteed", KP_QOS_GUARANTEED}, /* the containers' lone cpu request is ignored */
+        {"plr-cpu-request", KP_QOS_BURSTABLE}, /* Guaranteed containers, pod level decides */
+        {"plr-empty",
+         KP_QOS_GUARANTEED}, /* {}: the containers decide (BestEffort before #137150) */
+        {"plr-empty-requests", KP_QOS_GUARANTEED},
+        {"plr-hugepages-only", KP_QOS_BESTEFFORT}, /* only cpu and memory count */
+        {"mixed-containers", KP_QOS_BURSTABLE},
+        {"zero-requests", KP_QOS_BESTEFFORT},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const kp_pod *p = &cl->pods[kp_cluster_find_pod(cl, rows[i].pod)];
+        KT_CHECK_STR(kp_qos_name(kp__pod_compute_qos(p)), kp_qos_name(rows[i].want));
+        KT_CHECK_STR(kp_qos_name((kp_qos)p->qos), kp_qos_name(rows[i].want));
+    }
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(kubelet_request_skips_containers_with_pod_level_resources),
-        KT_CASE(aggregate_limits_sidecar_aware))
+        KT_CASE(aggregate_limits_sidecar_aware), KT_CASE(scheduler_requests_follow_in_place_resize),
+        KT_CASE(qos_of_pod_level_resources))
