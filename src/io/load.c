@@ -292,8 +292,11 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     memset(&d, 0, sizeof d);
     d.err = err;
     d.doc = doc;
-    char where[48];
-    if (doc->item_index >= 0) snprintf(where, sizeof where, "items[%ld]", doc->item_index);
+    char where[64];
+    if (doc->item_index >= 0 && doc->doc_index > 0)
+        snprintf(where, sizeof where, "document %ld, items[%ld]", doc->doc_index + 1,
+                 doc->item_index);
+    else if (doc->item_index >= 0) snprintf(where, sizeof where, "items[%ld]", doc->item_index);
     else if (doc->doc_index > 0) snprintf(where, sizeof where, "document %ld", doc->doc_index + 1);
     else where[0] = 0;
     snprintf(d.object, sizeof d.object, "%s", where);

@@ -9,6 +9,7 @@
 #include "base/arena.h"
 #include "io/events.h"
 #include "io/input.h"
+#include "io/jscan.h"
 #include "io/list_split.h"
 #include "io/tree.h"
 
@@ -36,6 +37,8 @@ typedef struct {
     kp_error *err;
     kp_status st;
     long cur_item; /* item index of a document parsed by the List splitter */
+    long json_doc; /* index of the document in a JSON stream */
+    bool padded; /* KP_JSON_PADDING readable bytes follow the text (cluster inputs) */
     uint64_t base_off; /* offset of that document in the whole buffer */
     kp_input *input; /* mapped input: told how far the splitter got */
 } builder;
@@ -230,7 +233,9 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
                      : ev == KP_EV_NUM  ? KP_T_NUM
                      : ev == KP_EV_NULL ? KP_T_NULL
                                         : KP_T_BOOL;
-        bool is_kind = b->depth == 1 && b->key && b->key_len == 4 && memcmp(b->key, "kind", 4) == 0;
+        /* the document's own kind (not that of an item cut by the List splitter) */
+        bool is_kind = b->depth == 1 && b->cur_item < 0 && b->key && b->key_len == 4 &&
+                       memcmp(b->key, "kind", 4) == 0;
         kp_tnode *n = new_node(b, t, off);
         if (!n) return -1;
         if (t == KP_T_BOOL) n->b = ev == KP_EV_TRUE;
@@ -280,9 +285,50 @@ static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_
 static kp_status split_item(void *ctx, const char *start, size_t len, long idx) {
     builder *b = ctx;
     b->cur_item = idx;
+    b->doc.doc_index = b->json_doc; /* each item is parsed as a document: keep the stream's count */
     kp_status st =
         parse_json_doc(b, start, len, (uint64_t)(start - b->doc.buf), b->doc.len, b->doc.buf);
     if (st == KP_OK && b->input) st = kp__input_advance(b->input, start + len, b->err);
+    return st;
+}
+
+/* A JSON stream: one or more JSON texts, one after the other, with or without whitespace between
+ * them, as Go's json.Decoder reads them (kubectl's YAMLOrJSONDecoder when the input starts with
+ * '{'): `(kubectl get nodes -o json; kubectl get pods -o json) > f`. Each document is cut first
+ * (the List splitter finds a List's end itself; any other document is cut with the bracket
+ * scanner), then parsed on its own, so a stream costs what its documents cost. */
+static kp_status parse_json_stream(builder *b, const char *buf, size_t len, size_t i,
+                                   bool split_lists) {
+    kp_status st = KP_OK;
+    for (b->json_doc = 0; i < len && st == KP_OK; b->json_doc++) {
+        if (buf[i] != '{' && buf[i] != '[')
+            return syntax_error(b, buf, len, i, "unexpected content after the top-level value");
+        int r = 1;
+        size_t end = len;
+        if (split_lists) {
+            /* items are parsed as standalone documents: the builder must not split again */
+            b->split = false;
+            r = kp__list_split(buf, len, i, &end, b->list_kind, sizeof b->list_kind, split_item, b,
+                               b->err);
+            b->split = split_lists;
+            b->cur_item = -1;
+            b->list_kind[0] = 0;
+        }
+        if (r == 1) {
+            /* the block scanner reads up to 63 bytes past the text: only over padded input */
+            const char *e = b->padded ? kp__json_skip_container(buf + i, buf + len)
+                                      : kp__json_skip_container_ref(buf + i, buf + len);
+            end = e ? (size_t)(e - buf) : len; /* not cut: the parser describes what is wrong */
+            b->doc.doc_index = b->json_doc;
+            st = parse_json_doc(b, buf + i, end - i, i, len, buf);
+            if (st == KP_OK && b->input) st = kp__input_advance(b->input, buf + end, b->err);
+        } else {
+            st = (kp_status)r;
+        }
+        for (i = end;
+             i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n');)
+            i++;
+    }
     return st;
 }
 
@@ -290,6 +336,7 @@ static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_
                             bool split_lists, kp_tree_cb cb, void *ctx, kp_error *err) {
     builder *b = kp__calloc(1, sizeof *b);
     if (!b) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    b->padded = split_lists || input;
     b->input = input;
     kp__arena_init(&b->root_arena);
     kp__arena_init(&b->item_arena);
@@ -310,17 +357,7 @@ static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_
     if (i == len) {
         st = KP_OK; /* empty input: no objects */
     } else if (json) {
-        int r = 1;
-        if (split_lists) {
-            /* items are parsed as standalone documents: the builder must not split again */
-            b->split = false;
-            r = kp__list_split(buf, len, b->list_kind, sizeof b->list_kind, split_item, b, err);
-            b->split = split_lists;
-            b->cur_item = -1;
-            b->list_kind[0] = 0;
-        }
-        if (r == 1) st = parse_json_doc(b, buf, len, 0, len, buf);
-        else st = (kp_status)r;
+        st = parse_json_stream(b, buf, len, i, split_lists);
     } else {
         char msg[256] = "";
         uint64_t eoff = 0;

@@ -42,7 +42,10 @@ typedef struct {
 
 typedef kp_status (*kp_tree_cb)(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err);
 
-/* Parses buf (JSON if the first non-blank byte is '{' or '[', else YAML). Syntax errors are
+/* Parses buf (JSON if the first non-blank byte is '{' or '[', else YAML). With split_lists, buf
+ * carries KP_JSON_PADDING readable bytes after len (the List splitter's scanner reads ahead).
+ * A JSON stream (several documents one after the other) and a multi-document YAML stream are
+ * read whole; tdoc.doc_index numbers the documents. Syntax errors are
  * KP_ESYNTAX with err->line/column set and a message "line L, column C: what". Depth is capped
  * at 128 (KP_ELIMIT). A top-level JSON array is treated like a List's items. */
 kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool split_lists,

