@@ -26,10 +26,11 @@ typedef enum {
     KP_EV_NULL
 } kp_ev;
 
-/* Consumer callback. Return 0 to continue, after a KEY 1 (KP_EV_SKIP) to skip that member's
- * value entirely (the JSON back end steps over it unread) or 2 (KP_EV_SKIP_CHECKED) to skip it
- * but still have the back end check that it is well-formed; negative to abort (the consumer keeps
- * its own error). off = byte offset in the buffer. */
+/* Consumer callback. Return 0 to continue, after a KEY 1 (KP_EV_SKIP) or 2 (KP_EV_SKIP_CHECKED,
+ * the same today) to skip that member's value: no events are delivered for it, and the back end
+ * still checks that it is well-formed (JSON: a grammar walk over its text, jscan.h; YAML: libyaml
+ * parses everything); negative to abort (the consumer keeps its own error). off = byte offset in
+ * the buffer. */
 #define KP_EV_SKIP 1
 #define KP_EV_SKIP_CHECKED 2
 typedef int (*kp_ev_fn)(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off);

@@ -10,6 +10,9 @@
 #include <string_view>
 
 #include "io/events.h"
+extern "C" {
+#include "io/jscan.h"
+}
 
 using namespace simdjson;
 using ondemand::json_type;
@@ -27,11 +30,8 @@ struct Walker {
     size_t errcap;
     uint64_t *err_off;
     uint64_t last_off = 0;
-    int quiet = 0; // > 0 while checking a member the consumer skipped: events are not delivered
 
-    int emit(kp_ev ev, const char *s, size_t n, uint64_t off) {
-        return quiet ? 0 : fn(ctx, ev, s, n, off);
-    }
+    int emit(kp_ev ev, const char *s, size_t n, uint64_t off) { return fn(ctx, ev, s, n, off); }
 
     int fail(const char *what, error_code e, uint64_t off) {
         std::snprintf(errmsg, errcap, "%s%s%s", what, e == SUCCESS ? "" : ": ",
@@ -86,6 +86,35 @@ struct Walker {
         return fail("unexpected value", SUCCESS, off);
     }
 
+    // A member the consumer skips: stepped over without building anything, and its text checked
+    // by the grammar walk of jscan.c (simdjson checked its UTF-8 and control characters with
+    // the whole text), so invalid JSON anywhere in the document is an error (issue 17 item 7).
+    template <typename V> int skipped(V &&v, int depth, std::string_view key) {
+        json_type t;
+        error_code e = v.type().get(t);
+        if (e) return fail("invalid value", e, last_off);
+        std::string_view raw;
+        if (t == json_type::object) {
+            ondemand::object o;
+            if ((e = v.get_object().get(o)) || (e = o.raw_json().get(raw)))
+                return fail("invalid object", e, last_off);
+        } else if (t == json_type::array) {
+            ondemand::array a;
+            if ((e = v.get_array().get(a)) || (e = a.raw_json().get(raw)))
+                return fail("invalid array", e, last_off);
+        } else {
+            raw = v.raw_json_token();
+        }
+        const char *what = nullptr;
+        const char *at = kp__json_check_value(raw.data(), raw.data() + raw.size(),
+                                              KP_MAX_DEPTH - depth + 1, &what);
+        if (!at) return 0;
+        std::snprintf(errmsg, errcap, "%s (in \"%.*s\")", what,
+                      int(key.size() > 64 ? 64 : key.size()), key.data());
+        *err_off = uint64_t(at - buf);
+        return kSyntax;
+    }
+
     template <typename V> int value(V &&v, int depth) {
         if (depth > KP_MAX_DEPTH) return fail("nesting deeper than 128 levels", SUCCESS, last_off);
         json_type t;
@@ -104,11 +133,8 @@ struct Walker {
                 if ((e = f.unescaped_key().get(key))) return fail("invalid key", e, last_off);
                 r = emit(KP_EV_KEY, key.data(), key.size(), last_off);
                 if (r < 0) return r;
-                if (r == 1) continue; // skipped: On-Demand steps over the unread value
-                if (r == 2) { // skipped, but its syntax is checked (nothing delivered)
-                    quiet++;
-                    r = value(f.value(), depth + 1);
-                    quiet--;
+                if (r == KP_EV_SKIP || r == KP_EV_SKIP_CHECKED) {
+                    r = skipped(f.value(), depth + 1, key);
                     if (r < 0) return r;
                     continue;
                 }

@@ -105,4 +105,42 @@ KT_TEST(yaml_streams_are_read_whole) {
     }
 }
 
-KT_MAIN(KT_CASE(json_streams_are_read_whole), KT_CASE(yaml_streams_are_read_whole))
+/* issue 17 item 7: members no decoder reads (managedFields, the last-applied annotation, a root
+ * member of an object) are skipped unread, yet every byte of the document must be valid JSON */
+#define PODM(meta, rest)                                                         \
+    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"," meta \
+    "},\"spec\":{}" rest "}"
+KT_TEST(skipped_members_are_validated) {
+    static const char *const bad[] = {
+        PODM("\"managedFields\":[tru]", ""),
+        PODM("\"managedFields\":[{\"a\":1,,}]", ""),
+        PODM("\"managedFields\":[{\"f:x\":{}} {}]", ""),
+        PODM("\"managedFields\":[\"\\q\"]", ""),
+        PODM("\"managedFields\":[01]", ""),
+        PODM("\"annotations\":{\"kubectl.kubernetes.io/last-applied-configuration\":nul}", ""),
+        PODM("\"name2\":1", ",\"zzz\":[1 2]"),
+        PODM("\"name2\":1", ",\"zzz\":{\"a\":}"),
+        KLIST(PODM("\"managedFields\":[{\"manager\":\"kubectl\",}]", "")),
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        kp_error err;
+        if (!fails(bad[i], &err)) {
+            fprintf(stderr, "  loaded: %s\n", bad[i]);
+            KT_CHECK(0);
+            continue;
+        }
+        KT_CHECK_INT(err.code, KP_ESYNTAX);
+        KT_CHECK_CONTAINS(err.msg, "line 1, column ");
+    }
+    kp_error err;
+    KT_CHECK(fails(PODM("\"managedFields\":[tru]", ""), &err));
+    KT_CHECK_CONTAINS(err.msg, "invalid literal (in \"managedFields\")");
+    /* valid skipped members still load, whatever they hold */
+    KT_CHECK_INT(pods(PODM("\"managedFields\":[{\"fieldsV1\":{\"f:spec\":{\"k:{\\\"a\\\":1}\":{}}},"
+                           "\"n\":[1.5e3,-0,true,null,\"\\u00e9\"]}]",
+                           ",\"zzz\":[[],{}]")),
+                 1);
+}
+
+KT_MAIN(KT_CASE(json_streams_are_read_whole), KT_CASE(yaml_streams_are_read_whole),
+        KT_CASE(skipped_members_are_validated))
