@@ -24,6 +24,7 @@ typedef struct {
     bool skip_pending; /* next value is to be skipped */
     int skip_depth; /* >0: inside a skipped container opened at this depth */
     bool in_items; /* an items array (or top-level array) was opened */
+    int kind_state; /* the document's own kind: KIND_UNKNOWN (not seen), KIND_LIST, KIND_OTHER */
     kp_tnode *items_node; /* that array: stack[1] while its elements are parsed */
     long item_index;
     char list_kind[64]; /* a List kind is a DNS-1035 label (<= 63 bytes, apiextensions
@@ -42,6 +43,37 @@ typedef struct {
     uint64_t base_off; /* offset of that document in the whole buffer */
     kp_input *input; /* mapped input: told how far the splitter got */
 } builder;
+
+enum { KIND_UNKNOWN = 0, KIND_LIST, KIND_OTHER };
+
+static int kind_class(const char *s, size_t n) {
+    if (n == 0) return KIND_UNKNOWN;
+    return n >= 4 && memcmp(s + n - 4, "List", 4) == 0 ? KIND_LIST : KIND_OTHER;
+}
+
+/* A YAML document's kind written after its items (kubectl -o yaml sorts the keys: apiVersion,
+ * items, kind, metadata), read ahead in the text: the first line "kind: X" at column 0 before
+ * the next document marker. KIND_UNKNOWN when there is none (flow style, an indented root): the
+ * items are then split and the kind checked when the document ends. */
+static int yaml_kind_ahead(const char *buf, size_t len, size_t from) {
+    const char *p = buf + from, *e = buf + len;
+    for (;;) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        if (!nl) return KIND_UNKNOWN;
+        p = nl + 1;
+        size_t left = (size_t)(e - p);
+        if (left >= 3 && (memcmp(p, "---", 3) == 0 || memcmp(p, "...", 3) == 0) &&
+            (left == 3 || p[3] == ' ' || p[3] == '\t' || p[3] == '\r' || p[3] == '\n'))
+            return KIND_UNKNOWN;
+        if (left < 5 || memcmp(p, "kind:", 5) != 0) continue;
+        const char *v = p + 5;
+        while (v < e && (*v == ' ' || *v == '\t')) v++;
+        char q = v < e && (*v == '"' || *v == '\'') ? *v++ : 0;
+        const char *w = v;
+        while (w < e && *w != '\n' && *w != '\r' && (q ? *w != q : *w != ' ' && *w != '#')) w++;
+        return kind_class(v, (size_t)(w - v));
+    }
+}
 
 static bool skip_key(const char *s, size_t n) {
     return (n == 13 && memcmp(s, "managedFields", 13) == 0) ||
@@ -114,6 +146,41 @@ static int dispatch(builder *b, kp_tnode *obj, long item_index) {
     return 0;
 }
 
+static void doc_begin(builder *b) {
+    kp__arena_reset(&b->root_arena);
+    b->cur = &b->root_arena;
+    b->depth = 0;
+    b->root = NULL;
+    b->key = NULL;
+    b->in_items = false;
+    b->kind_state = KIND_UNKNOWN;
+    b->items_node = NULL;
+    b->item_index = 0;
+    if (b->cur_item < 0) b->list_kind[0] = 0; /* items keep their List's kind */
+}
+
+static int doc_end(builder *b) {
+    if (b->in_items && b->kind_state == KIND_OTHER && b->root && b->root->type == KP_T_OBJ) {
+        /* split on a guess that its kind, written after the items, contradicts */
+        kp_error_set(b->err, KP_EINVAL,
+                     "a document with \"items\" whose kind is not a List kind, written after its "
+                     "items where kprio could not read it ahead: put \"kind\" first");
+        b->st = KP_EINVAL;
+        return -1;
+    }
+    if (b->root && b->root->type == KP_T_OBJ && !b->in_items) {
+        if (dispatch(b, b->root, b->cur_item) < 0) return -1;
+    } else if (b->root && b->root->type != KP_T_OBJ && b->root->type != KP_T_ARR &&
+               b->root->type != KP_T_NULL) {
+        /* an empty YAML document (e.g. a trailing ---) is a null root: nothing to load */
+        kp_error_set(b->err, KP_EINVAL, "the document is not an object");
+        b->st = KP_EINVAL;
+        return -1;
+    }
+    b->doc.doc_index++;
+    return 0;
+}
+
 static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off) {
     builder *b = ctx;
     if (b->skip_depth > 0) {
@@ -131,29 +198,8 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
         /* JSON back end already skipped the value: fall through */
     }
     switch (ev) {
-    case KP_EV_DOC_BEGIN:
-        kp__arena_reset(&b->root_arena);
-        b->cur = &b->root_arena;
-        b->depth = 0;
-        b->root = NULL;
-        b->key = NULL;
-        b->in_items = false;
-        b->items_node = NULL;
-        b->item_index = 0;
-        if (b->cur_item < 0) b->list_kind[0] = 0; /* items keep their List's kind */
-        return 0;
-    case KP_EV_DOC_END:
-        if (b->root && b->root->type == KP_T_OBJ && !b->in_items) {
-            if (dispatch(b, b->root, b->cur_item) < 0) return -1;
-        } else if (b->root && b->root->type != KP_T_OBJ && b->root->type != KP_T_ARR &&
-                   b->root->type != KP_T_NULL) {
-            /* an empty YAML document (e.g. a trailing ---) is a null root: nothing to load */
-            kp_error_set(b->err, KP_EINVAL, "the document is not an object");
-            b->st = KP_EINVAL;
-            return -1;
-        }
-        b->doc.doc_index++;
-        return 0;
+    case KP_EV_DOC_BEGIN: doc_begin(b); return 0;
+    case KP_EV_DOC_END: return doc_end(b);
     case KP_EV_KEY: {
         char *k = kp__arena_dup(b->cur, s, len);
         if (!k) return -1;
@@ -179,6 +225,11 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
                           b->key_len == 5 && memcmp(b->key, "items", 5) == 0 &&
                           b->stack[0]->type == KP_T_OBJ;
         bool top_array = b->split && b->depth == 0 && ev == KP_EV_ARR_BEGIN;
+        if (items_open && b->kind_state == KIND_UNKNOWN && b->yaml)
+            b->kind_state = yaml_kind_ahead(b->doc.buf, b->doc.len, off);
+        /* only List kinds (or a document with items and no kind) are split (issue 17 item
+         * 11): another kind's items are a field of that object */
+        if (items_open && b->kind_state == KIND_OTHER) items_open = false;
         if (item_start) {
             kp__arena_reset(&b->item_arena);
             b->cur = &b->item_arena;
@@ -239,6 +290,8 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
         kp_tnode *n = new_node(b, t, off);
         if (!n) return -1;
         if (t == KP_T_BOOL) n->b = ev == KP_EV_TRUE;
+        if (is_kind && t != KP_T_NULL)
+            b->kind_state = t == KP_T_STR && s ? kind_class(s, len) : KIND_OTHER;
         if (b->yaml && t != KP_T_STR) n->plain = true;
         if (s && (t == KP_T_STR || t == KP_T_NUM || n->plain)) {
             char *c = kp__arena_dup(b->cur, s, len);

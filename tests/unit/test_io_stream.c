@@ -142,5 +142,50 @@ KT_TEST(skipped_members_are_validated) {
                  1);
 }
 
+/* issue 17 item 11 (YAML): only List kinds, or a document with items and no kind, are split; a
+ * Pod with an items field is that Pod, wherever its kind is written */
+static int yaml_has(const char *y, const char *pod) {
+    kp_error err;
+    kp_cluster *cl = load_src("in.yaml", y, &err);
+    if (!cl) return -1;
+    int r = kp_cluster_find_pod(cl, pod) >= 0 ? (int)kp_cluster_pod_count(cl) : 0;
+    kp_cluster_free(cl);
+    return r;
+}
+
+#define YITEMS "items:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: inner}\n  spec: {}\n"
+KT_TEST(yaml_only_list_kinds_are_split) {
+    /* kind after items (kubectl -o yaml order), before, quoted */
+    KT_CHECK_INT(yaml_has("apiVersion: v1\n" YITEMS
+                          "kind: Pod\nmetadata:\n  name: outer\nspec: {}\n",
+                          "outer"),
+                 1);
+    KT_CHECK_INT(yaml_has("kind: Pod\napiVersion: v1\n" YITEMS
+                          "metadata: {name: outer}\nspec: {}\n",
+                          "outer"),
+                 1);
+    KT_CHECK_INT(yaml_has("apiVersion: v1\n" YITEMS "kind: \"Pod\" # c\nmetadata: {name: outer}\n"
+                          "spec: {}\n---\nkind: List\n",
+                          "outer"),
+                 1);
+    /* a later document's kind is not this one's */
+    KT_CHECK_INT(yaml_has(YITEMS "---\nkind: Pod\nmetadata: {name: outer}\nspec: {}\n", "inner"),
+                 2);
+    /* Lists are split: List, a typed list, no kind */
+    KT_CHECK_INT(yaml_has("apiVersion: v1\n" YITEMS "kind: List\nmetadata: {}\n", "inner"), 1);
+    KT_CHECK_INT(
+        yaml_has("kind: PodList\nitems:\n- metadata: {name: inner}\n  spec: {}\n", "inner"), 1);
+    KT_CHECK_INT(yaml_has(YITEMS, "inner"), 1);
+    /* the kind after the items where it cannot be read ahead: an error, not a wrong load */
+    kp_error err;
+    kp_cluster *cl = load_src("in.yaml",
+                              "  items:\n  - kind: Pod\n    metadata: {name: inner}\n    spec: {}\n"
+                              "  kind: Pod\n  metadata: {name: outer}\n  spec: {}\n",
+                              &err);
+    KT_CHECK(cl == NULL);
+    KT_CHECK_CONTAINS(err.msg, "put \"kind\" first");
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(json_streams_are_read_whole), KT_CASE(yaml_streams_are_read_whole),
-        KT_CASE(skipped_members_are_validated))
+        KT_CASE(yaml_only_list_kinds_are_split), KT_CASE(skipped_members_are_validated))
