@@ -1,5 +1,6 @@
 /* The List splitter (see list_split.h). */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -60,6 +61,9 @@ typedef struct {
     bool at_kind, has_kind, is_list;
     int n_items; /* top-level "items" members: the cut one (left as []) and any duplicate */
     char kind[64]; /* the kind string when it is a List kind that fits (else "") */
+    int n_kinds; /* top-level "kind" members */
+    bool kinds_differ; /* a later one says something else than the first (Go keeps the last) */
+    char first_kind[64];
 } kind_watch;
 
 static bool list_kind_name(const char *s, size_t n) {
@@ -73,6 +77,12 @@ static int watch_event(void *ctx, kp_ev ev, const char *s, size_t n, uint64_t of
     if (ev == KP_EV_OBJ_END || ev == KP_EV_ARR_END) w->depth--;
     if (w->at_kind && ev != KP_EV_KEY) {
         w->at_kind = false;
+        char cur[64];
+        snprintf(cur, sizeof cur, "%c%.*s", ev == KP_EV_STR ? 's' : (char)('0' + (int)ev),
+                 (int)(ev == KP_EV_STR && n < 62 ? n : 0), s ? s : "");
+        if (++w->n_kinds == 1) memcpy(w->first_kind, cur, sizeof cur);
+        else if (strcmp(cur, w->first_kind) != 0 || (ev == KP_EV_STR && n >= 62))
+            w->kinds_differ = true;
         if (ev == KP_EV_STR && n > 0) {
             w->has_kind = true;
             w->is_list = list_kind_name(s, n);
@@ -291,6 +301,10 @@ int kp__list_split(const char *buf, size_t len, size_t from, size_t *doc_end, ch
         /* Go's decoder would keep the last items array; the first one is loaded already */
         return split_fail(err, buf, len, d,
                           "duplicate key \"items\" in the List (kprio reads one items array)");
+    if (rc == KP_OK && w.kinds_differ)
+        /* Go's decoder keeps the last kind; the split read another one: refuse rather than guess */
+        return split_fail(err, buf, len, d,
+                          "duplicate key \"kind\" with different values in the List");
     if (rc == KP_OK && w.has_kind && !w.is_list)
         /* the kind lies beyond what kind_from_tail reads, or its guess was wrong: the items are
          * loaded already, so this is an error rather than a silently wrong load */

@@ -42,7 +42,19 @@ typedef struct {
     bool padded; /* KP_JSON_PADDING readable bytes follow the text (cluster inputs) */
     uint64_t base_off; /* offset of that document in the whole buffer */
     kp_input *input; /* mapped input: told how far the splitter got */
+    /* YAML duplicate keys outside the tree (see ydup_event) */
+    struct ykey *yk;
+    size_t nyk, capyk;
+    char *yt;
+    size_t nyt, capyt;
+    uint32_t yframe[KP_MAX_DEPTH + 4]; /* per tracked open container: start in yk, or NOT_MAP */
+    int nyframes;
 } builder;
+
+typedef struct ykey {
+    uint64_t hash, src; /* src: offset of the key in the buffer */
+    uint32_t off, len; /* text in yt */
+} ykey;
 
 enum { KIND_UNKNOWN = 0, KIND_LIST, KIND_OTHER };
 
@@ -181,8 +193,102 @@ static int doc_end(builder *b) {
     return 0;
 }
 
+/* YAML duplicate keys (issue 17 item 8). go-yaml refuses a document with a duplicate key in any
+ * mapping ("line N: key "x" already set in map"), as kubectl does through sigs.k8s.io/yaml.
+ * Mappings that become tree nodes are checked by the decoders (dctx.c: kp__d_dup_keys, with the
+ * field's path); the others are checked here: the document's root mapping (a List's wrapper,
+ * whose members are not all kept, and root members no decoder reads) and every mapping inside a
+ * skipped member (managedFields, ...). Their keys are kept (text only) until the mapping closes,
+ * then sorted by hash: n log n whatever the size. */
+#define NOT_MAP UINT32_MAX
+
+static int ykey_cmp(const void *a, const void *b) {
+    const ykey *x = a, *y = b;
+    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+    return x->src < y->src ? -1 : x->src > y->src;
+}
+
+static int ydup_fail(builder *b, kp_status code, const char *msg) {
+    kp_error_set(b->err, code, "%s", msg);
+    b->st = code;
+    return -1;
+}
+
+static int ydup_push(builder *b, bool map) {
+    if (b->nyframes >= KP_MAX_DEPTH + 4) return 0; /* the back end stops deeper nesting */
+    b->yframe[b->nyframes++] = map ? (uint32_t)b->nyk : NOT_MAP;
+    return 0;
+}
+
+static int ydup_key(builder *b, const char *s, size_t len, uint64_t off) {
+    if (b->nyframes == 0 || b->yframe[b->nyframes - 1] == NOT_MAP) return 0;
+    if (len > UINT32_MAX || b->nyt + len > UINT32_MAX)
+        return ydup_fail(b, KP_ELIMIT, "YAML keys longer than 4 GiB in one mapping");
+    if (!kp__grow((void **)&b->yk, &b->capyk, b->nyk + 1, sizeof *b->yk, 64) ||
+        !kp__grow((void **)&b->yt, &b->capyt, b->nyt + len + 1, 1, 1024))
+        return ydup_fail(b, KP_ENOMEM, "out of memory");
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    memcpy(b->yt + b->nyt, s, len);
+    b->yk[b->nyk++] = (ykey){h, off, (uint32_t)b->nyt, (uint32_t)len};
+    b->nyt += len;
+    return 0;
+}
+
+static int ydup_pop(builder *b) {
+    if (b->nyframes == 0) return 0;
+    uint32_t start = b->yframe[--b->nyframes];
+    if (start == NOT_MAP) return 0;
+    ykey *k = b->yk + start;
+    size_t n = b->nyk - start;
+    int rc = 0;
+    if (n > 1) {
+        qsort(k, n, sizeof *k, ykey_cmp);
+        const ykey *dup = NULL; /* the earliest second occurrence */
+        for (size_t i = 1; i < n; i++)
+            if (k[i].hash == k[i - 1].hash && k[i].len == k[i - 1].len &&
+                memcmp(b->yt + k[i].off, b->yt + k[i - 1].off, k[i].len) == 0 &&
+                (!dup || k[i].src < dup->src))
+                dup = &k[i];
+        if (dup) {
+            long line, col;
+            kp__offset_to_linecol(b->doc.buf, b->doc.len, dup->src, &line, &col);
+            kp_error_set(b->err, KP_EINVAL, "line %ld: key \"%.*s\" already set in map", line,
+                         (int)(dup->len > 200 ? 200 : dup->len), b->yt + dup->off);
+            b->st = KP_EINVAL;
+            rc = -1;
+        }
+    }
+    b->nyt = n ? k[0].off : b->nyt; /* the frame's text is the tail of yt */
+    for (size_t i = 0; i < n; i++)
+        if (k[i].off < b->nyt) b->nyt = k[i].off;
+    b->nyk = start;
+    return rc;
+}
+
+/* Called for every YAML event before the builder's own handling. */
+static int ydup_event(builder *b, kp_ev ev, const char *s, size_t len, uint64_t off) {
+    bool skipping = b->skip_depth > 0 || b->skip_pending;
+    bool root_level = b->skip_depth == 0 && b->depth == 1 && b->nyframes == 1;
+    switch (ev) {
+    case KP_EV_OBJ_BEGIN:
+    case KP_EV_ARR_BEGIN:
+        if (skipping || b->depth == 0) return ydup_push(b, ev == KP_EV_OBJ_BEGIN);
+        return 0;
+    case KP_EV_OBJ_END:
+    case KP_EV_ARR_END: return b->skip_depth > 0 || root_level ? ydup_pop(b) : 0;
+    case KP_EV_KEY: return b->skip_depth > 0 || root_level ? ydup_key(b, s, len, off) : 0;
+    case KP_EV_DOC_BEGIN:
+        b->nyframes = 0;
+        b->nyk = b->nyt = 0;
+        return 0;
+    default: return 0;
+    }
+}
+
 static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off) {
     builder *b = ctx;
+    if (b->yaml && ydup_event(b, ev, s, len, off) < 0) return -1;
     if (b->skip_depth > 0) {
         if (ev == KP_EV_OBJ_BEGIN || ev == KP_EV_ARR_BEGIN) b->skip_depth++;
         if (ev == KP_EV_OBJ_END || ev == KP_EV_ARR_END) b->skip_depth--;
@@ -422,6 +528,8 @@ static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_
     }
     kp__arena_fini(&b->root_arena);
     kp__arena_fini(&b->item_arena);
+    kp__free(b->yk);
+    kp__free(b->yt);
     kp__free(b);
     return st;
 }

@@ -187,5 +187,50 @@ KT_TEST(yaml_only_list_kinds_are_split) {
     kp_cluster_free(cl);
 }
 
+/* issue 17 item 8: duplicate keys at every level. YAML (go-yaml through sigs.k8s.io/yaml): an
+ * error "line N: key "x" already set in map", in a List's wrapper, in root members no decoder
+ * reads and inside skipped members as well as in the objects; JSON: a List wrapper whose kinds
+ * disagree is refused (the split read one of them) */
+static const char *yaml_err(const char *y, kp_error *err) {
+    kp_cluster *cl = load_src("in.yaml", y, err);
+    kp_cluster_free(cl);
+    return cl ? "(loaded)" : err->msg;
+}
+
+KT_TEST(duplicate_keys_at_every_level) {
+    kp_error err;
+    KT_CHECK_CONTAINS(yaml_err("apiVersion: v1\n" YITEMS "kind: List\n" YITEMS, &err),
+                      "line 8: key \"items\" already set in map");
+    KT_CHECK_CONTAINS(yaml_err("kind: List\napiVersion: v1\n" YITEMS "kind: PodList\n", &err),
+                      "line 8: key \"kind\" already set in map");
+    KT_CHECK_CONTAINS(
+        yaml_err("kind: ConfigMap\nmetadata: {name: c}\ndata:\n  a: 1\n  a: 2\n", &err),
+        "line 5: key \"a\" already set in map");
+    KT_CHECK_CONTAINS(yaml_err("kind: ConfigMap\ndata: {}\nmetadata: {name: c}\ndata: {}\n", &err),
+                      "line 4: key \"data\" already set in map");
+    KT_CHECK_CONTAINS(yaml_err("kind: Pod\nmetadata:\n  name: a\n  managedFields:\n  - manager: x\n"
+                               "    fieldsV1: {f:spec: {}, f:spec: {}}\nspec: {}\n",
+                               &err),
+                      "line 6: key \"f:spec\" already set in map");
+    /* in an item of a List (a tree mapping: the decoders name the path) */
+    KT_CHECK_CONTAINS(
+        yaml_err("kind: List\nitems:\n- kind: Pod\n  metadata: {name: a, name: b}\n", &err),
+        "metadata: line 4: key \"name\" already set in map");
+    /* the same keys in different mappings, and large mappings, are fine */
+    char big[40000];
+    size_t n = (size_t)snprintf(big, sizeof big,
+                                "kind: Pod\nmetadata:\n  name: a\n  managedFields:\n  - f: {}\n"
+                                "    g:\n");
+    for (int i = 0; i < 2000; i++)
+        n += (size_t)snprintf(big + n, sizeof big - n, "      k%d: {f: 1}\n", i);
+    snprintf(big + n, sizeof big - n, "  - f: {}\nspec: {}\ndata: {f: 1}\n");
+    KT_CHECK_STR(yaml_err(big, &err), "(loaded)");
+    /* JSON: the List's kinds disagree */
+    KT_CHECK(fails("{\"kind\":\"List\",\"items\":[" POD("a") "],\"kind\":\"NodeList\"}", &err));
+    KT_CHECK_CONTAINS(err.msg, "duplicate key \"kind\" with different values in the List");
+    KT_CHECK_INT(pods("{\"kind\":\"List\",\"items\":[" POD("a") "],\"kind\":\"List\"}"), 1);
+}
+
 KT_MAIN(KT_CASE(json_streams_are_read_whole), KT_CASE(yaml_streams_are_read_whole),
-        KT_CASE(yaml_only_list_kinds_are_split), KT_CASE(skipped_members_are_validated))
+        KT_CASE(duplicate_keys_at_every_level), KT_CASE(yaml_only_list_kinds_are_split),
+        KT_CASE(skipped_members_are_validated))
