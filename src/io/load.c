@@ -277,6 +277,35 @@ static kp_status dup_flush(kp_cluster *cl, const char *source, const kp_dctx *d,
     return KP_OK;
 }
 
+/* metadata.generateName without a name (a manifest meant for kubectl create): the API server
+ * appends 5 random characters (names.SimpleNameGenerator.GenerateName: the prefix cut to 58
+ * bytes, then utilrand.String(5) over "bcdfghjklmnpqrstvwxz2456789"). kprio derives them from the
+ * object's place instead, so runs are reproducible: FNV-1a 64 of the file name as given, the
+ * document and item numbers and an attempt counter, 5 characters from the same alphabet. A name
+ * already known to the cluster (as any string) takes the next attempt, so a generated name never
+ * collides with an object loaded before it. */
+#define KP_GEN_NAME_MAX 63
+static const char *generate_name(kp_cluster *cl, const char *source, const kp_tdoc *doc,
+                                 const char *prefix, char *out) {
+    static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+    size_t plen = strlen(prefix);
+    if (plen > KP_GEN_NAME_MAX - 5) plen = KP_GEN_NAME_MAX - 5;
+    memcpy(out, prefix, plen);
+    for (uint64_t attempt = 0;; attempt++) {
+        uint64_t h = 1469598103934665603u;
+        const uint64_t parts[3] = {(uint64_t)doc->doc_index, (uint64_t)doc->item_index, attempt};
+        for (const char *c = source; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211u;
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 8; k++) h = (h ^ ((parts[i] >> (8 * k)) & 0xff)) * 1099511628211u;
+        for (int i = 0; i < 5; i++) {
+            out[plen + (size_t)i] = alphabet[h % 27];
+            h /= 27;
+        }
+        out[plen + 5] = 0;
+        if (kp__intern_find(&cl->strs, out, plen + 5) == UINT32_MAX) return out;
+    }
+}
+
 #define PROGRESS_STEP ((uint64_t)32 << 20)
 
 static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
@@ -343,8 +372,17 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     size_t saved = kp__dctx_push(&d, "metadata");
     kp_status st = kp__dget_str(&d, meta, "name", &name, &has_name);
     if (st == KP_OK) st = kp__dget_str(&d, meta, "namespace", &ns, &has_ns);
-    if (st == KP_OK && (!has_name || !name[0]))
-        st = kp__dctx_fail(&d, meta ? meta : obj, KP_EINVAL, "name", "required value");
+    char gen_name[KP_GEN_NAME_MAX + 1];
+    if (st == KP_OK && (!has_name || !name[0])) {
+        const char *gen = NULL;
+        bool has_gen = false;
+        st = kp__dget_str(&d, meta, "generateName", &gen, &has_gen);
+        if (st == KP_OK && has_gen && gen[0])
+            name = generate_name(cl, lc->source, doc, gen, gen_name);
+        else if (st == KP_OK)
+            st = kp__dctx_fail(&d, meta ? meta : obj, KP_EINVAL, "name",
+                               "required value: name or generateName is required");
+    }
     kp__dctx_pop(&d, saved);
     if (st != KP_OK) return st;
     bool namespaced = is_pod || is_pdb || is_wl;

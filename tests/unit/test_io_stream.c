@@ -231,6 +231,64 @@ KT_TEST(duplicate_keys_at_every_level) {
     KT_CHECK_INT(pods("{\"kind\":\"List\",\"items\":[" POD("a") "],\"kind\":\"List\"}"), 1);
 }
 
+/* issue 10 item 6: metadata.generateName without a name: a deterministic generated name (the
+ * prefix and 5 characters of names.SimpleNameGenerator's alphabet), never one already loaded */
+static bool gen_name_ok(const char *name, const char *prefix) {
+    size_t pl = strlen(prefix);
+    if (strlen(name) != pl + 5 || strncmp(name, prefix, pl) != 0) return false;
+    for (size_t i = pl; i < pl + 5; i++)
+        if (!strchr("bcdfghjklmnpqrstvwxz2456789", name[i])) return false;
+    return true;
+}
+
+#define GENPOD "kind: Pod\napiVersion: v1\nmetadata: {generateName: web-}\nspec: {}\n"
+KT_TEST(generate_name_is_deterministic_and_fresh) {
+    kp_error err;
+    char first[128] = "", again[128] = "";
+    kp_cluster *cl = load_src("g.yaml", GENPOD "---\n" GENPOD, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    KT_CHECK_INT(kp_cluster_pod_count(cl), 2);
+    if (kp_cluster_pod_count(cl) == 2) {
+        snprintf(first, sizeof first, "%s", kp_cluster_pod_name(cl, 0));
+        KT_CHECK(gen_name_ok(first, "web-"));
+        KT_CHECK(gen_name_ok(kp_cluster_pod_name(cl, 1), "web-"));
+        KT_CHECK(strcmp(first, kp_cluster_pod_name(cl, 1)) != 0);
+    }
+    kp_cluster_free(cl);
+    /* the same input gives the same names */
+    cl = load_src("g.yaml", GENPOD "---\n" GENPOD, &err);
+    if (cl && kp_cluster_pod_count(cl) == 2)
+        snprintf(again, sizeof again, "%s", kp_cluster_pod_name(cl, 0));
+    KT_CHECK_STR(again, first);
+    kp_cluster_free(cl);
+    /* a pod that already has that name: the generated one takes another */
+    cl = kp_cluster_new();
+    char named[256];
+    snprintf(named, sizeof named, "kind: Pod\nmetadata: {name: %s}\nspec: {}\n", first);
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "x.yaml", named, strlen(named), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "g.yaml", GENPOD, strlen(GENPOD), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pod_count(cl), 2);
+    if (kp_cluster_pod_count(cl) == 2) {
+        KT_CHECK(gen_name_ok(kp_cluster_pod_name(cl, 1), "web-"));
+        KT_CHECK(strcmp(kp_cluster_pod_name(cl, 1), first) != 0);
+    }
+    kp_cluster_free(cl);
+    /* a long prefix is cut to 58 bytes, as upstream */
+    cl = load_src("g.yaml",
+                  "kind: Pod\nmetadata: {generateName: "
+                  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                  "}\nspec: {}\n",
+                  &err);
+    KT_CHECK(cl && strlen(kp_cluster_pod_name(cl, 0)) == 63);
+    kp_cluster_free(cl);
+    /* neither name nor generateName */
+    cl = load_src("g.yaml", "kind: Pod\nmetadata: {namespace: x}\nspec: {}\n", &err);
+    KT_CHECK(cl == NULL);
+    KT_CHECK_CONTAINS(err.msg, "metadata.name: required value: name or generateName is required");
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(json_streams_are_read_whole), KT_CASE(yaml_streams_are_read_whole),
-        KT_CASE(duplicate_keys_at_every_level), KT_CASE(yaml_only_list_kinds_are_split),
-        KT_CASE(skipped_members_are_validated))
+        KT_CASE(generate_name_is_deterministic_and_fresh), KT_CASE(duplicate_keys_at_every_level),
+        KT_CASE(yaml_only_list_kinds_are_split), KT_CASE(skipped_members_are_validated))
