@@ -31,6 +31,7 @@ typedef struct {
     kp_cluster *cl;
     const char *source;
     kp_input *in; /* the file being read, NULL for a caller's buffer */
+    uint64_t n_seen; /* objects met in this input (any kind) */
 } load_ctx;
 
 void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes) {
@@ -311,6 +312,7 @@ static const char *generate_name(kp_cluster *cl, const char *source, const kp_td
 static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
     load_ctx *lc = vctx;
     kp_cluster *cl = lc->cl;
+    lc->n_seen++;
     if (cl->progress_fn && obj->off >= cl->progress_next) {
         cl->progress_fn(cl->progress_ctx, lc->source, obj->off, doc->len);
         cl->progress_next = obj->off + PROGRESS_STEP;
@@ -347,6 +349,10 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
             has_kind = true;
         }
     }
+    if (!has_kind && doc->summary_like == 3)
+        return kp__dctx_fail(&d, obj, KP_EINVAL, NULL,
+                             "this looks like a kubelet Summary API document; pass it with "
+                             "--summary (kprio evict)");
     if (!has_kind || !kind[0])
         return kp__dctx_fail(&d, obj, KP_EINVAL, "kind",
                              "required value (not a Kubernetes object)");
@@ -437,7 +443,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
 /* buf: padded text; in: the input file it comes from, if any (lets the parser release pages). */
 static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf, size_t len,
                              kp_input *in, kp_error *err) {
-    load_ctx lc = {cl, source, in};
+    load_ctx lc = {cl, source, in, 0};
     cl->progress_next = PROGRESS_STEP;
     if (in && in->map && cl->progress_fn) {
         /* a mapped file starts: the caller learns its name before any page of it is read */
@@ -453,6 +459,11 @@ static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf
     /* a file rewritten while it was read: its error (or success) may come from mixed bytes */
     if (in && st != KP_ENOMEM && kp__input_check(in, NULL) != KP_OK) st = kp__input_check(in, err);
     if (st == KP_OK) cl->bytes_loaded += len;
+    /* an empty or comment-only file (or an empty List): kubectl apply says "no objects passed to
+     * apply"; for a read-only tool a warning per input is enough, and nothing at all loaded is an
+     * empty answer */
+    if (st == KP_OK && lc.n_seen == 0 && kp__cluster_warn(cl, "%s: no objects", source) != KP_OK)
+        st = kp_error_set(err, KP_ENOMEM, "out of memory");
     if (st == KP_OK && cl->progress_fn && cl->progress_next > PROGRESS_STEP)
         cl->progress_fn(cl->progress_ctx, source, len, len); /* a report was made: close it */
     if (st != KP_OK && err && !err->source[0])

@@ -166,6 +166,7 @@ static void doc_begin(builder *b) {
     b->key = NULL;
     b->in_items = false;
     b->kind_state = KIND_UNKNOWN;
+    b->doc.summary_like = 0;
     b->items_node = NULL;
     b->item_index = 0;
     if (b->cur_item < 0) b->list_kind[0] = 0; /* items keep their List's kind */
@@ -307,6 +308,10 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     case KP_EV_DOC_BEGIN: doc_begin(b); return 0;
     case KP_EV_DOC_END: return doc_end(b);
     case KP_EV_KEY: {
+        if (b->depth == 1 && b->stack[0]->type == KP_T_OBJ) {
+            if (len == 4 && memcmp(s, "node", 4) == 0) b->doc.summary_like |= 1;
+            if (len == 4 && memcmp(s, "pods", 4) == 0) b->doc.summary_like |= 2;
+        }
         char *k = kp__arena_dup(b->cur, s, len);
         if (!k) return -1;
         b->key = k;
@@ -325,12 +330,27 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     }
     case KP_EV_OBJ_BEGIN:
     case KP_EV_ARR_BEGIN: {
-        /* An element of the root's items (or of a top-level array) starts: fresh scratch. */
+        /* An element of the root's items starts: fresh scratch. */
         bool item_start = b->split && b->in_items && b->depth == 2 && b->stack[1] == b->items_node;
         bool items_open = b->split && b->depth == 1 && ev == KP_EV_ARR_BEGIN && b->key &&
                           b->key_len == 5 && memcmp(b->key, "items", 5) == 0 &&
                           b->stack[0]->type == KP_T_OBJ;
-        bool top_array = b->split && b->depth == 0 && ev == KP_EV_ARR_BEGIN;
+        if (b->split && b->depth == 0 && ev == KP_EV_ARR_BEGIN) {
+            /* kubectl decodes each document into an object: an array is refused */
+            long line, col;
+            kp__offset_to_linecol(b->doc.buf, b->doc.len, off + b->base_off, &line, &col);
+            kp_error_set(b->err, KP_EINVAL,
+                         "line %ld, column %ld: the document is an array, not an object: kubectl "
+                         "reads objects, Lists of them and streams of both; put the objects in a "
+                         "List (apiVersion: v1, kind: List, items: [...])",
+                         line, col);
+            if (b->err) {
+                b->err->line = line;
+                b->err->column = col;
+            }
+            b->st = KP_EINVAL;
+            return -1;
+        }
         if (items_open && b->kind_state == KIND_UNKNOWN && b->yaml)
             b->kind_state = yaml_kind_ahead(b->doc.buf, b->doc.len, off);
         /* only List kinds (or a document with items and no kind) are split (issue 17 item
@@ -344,13 +364,9 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
         if (!n) return -1;
         if (!item_start) attach(b, n);
         b->stack[b->depth++] = n;
-        if (items_open || top_array) {
+        if (items_open) {
             b->in_items = true;
             b->items_node = n;
-            if (top_array) {
-                /* a top-level array: its elements are at depth 2 as well */
-                b->stack[b->depth++] = n;
-            }
         }
         return 0;
     }
@@ -368,11 +384,6 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
                 return -1;
             }
             return dispatch(b, n, idx);
-        }
-        if (b->split && b->in_items && b->depth == 1 && b->stack[0] == n) {
-            /* closing a top-level array: pop the duplicate entry too */
-            b->depth = 0;
-            b->root = n;
         }
         return 0;
     }

@@ -38,6 +38,7 @@ typedef struct {
     long doc_index; /* YAML document number (0-based) */
     long item_index; /* index in items[] or -1 when the object is the document itself */
     const char *list_kind; /* kind of the enclosing List if already seen, else NULL */
+    unsigned summary_like; /* the root has "node" (bit 0) and "pods" (bit 1): a Summary API doc */
 } kp_tdoc;
 
 typedef kp_status (*kp_tree_cb)(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err);
@@ -47,7 +48,8 @@ typedef kp_status (*kp_tree_cb)(void *ctx, const kp_tnode *obj, const kp_tdoc *d
  * A JSON stream (several documents one after the other) and a multi-document YAML stream are
  * read whole; tdoc.doc_index numbers the documents. Syntax errors are
  * KP_ESYNTAX with err->line/column set and a message "line L, column C: what". Depth is capped
- * at 128 (KP_ELIMIT). A top-level JSON array is treated like a List's items. */
+ * at 128 (KP_ELIMIT). With split_lists a document that is an array is an error (kubectl reads
+ * objects). */
 kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool split_lists,
                          kp_tree_cb cb, void *ctx, kp_error *err);
 

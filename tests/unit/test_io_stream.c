@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "io/events.h"
 #include "kprio/cluster.h"
+#include "kprio/sched.h"
 
 static kp_cluster *load_src(const char *source, const char *text, kp_error *err) {
     kp_cluster *cl = kp_cluster_new();
@@ -289,6 +290,53 @@ KT_TEST(generate_name_is_deterministic_and_fresh) {
     kp_cluster_free(cl);
 }
 
+/* issue 10 item 9: clearer errors for inputs of the wrong shape, and a warning for empty ones */
+KT_TEST(wrong_shapes_get_clear_errors) {
+    kp_error err;
+    /* a kubelet Summary API document given with -f */
+    KT_CHECK(fails("{\"node\":{\"nodeName\":\"n1\",\"memory\":{}},\"pods\":[]}", &err));
+    KT_CHECK_CONTAINS(err.msg, "this looks like a kubelet Summary API document; pass it with "
+                               "--summary");
+    /* a top-level array, JSON or YAML */
+    KT_CHECK(fails("[" POD("a") "]", &err));
+    KT_CHECK_CONTAINS(err.msg, "the document is an array, not an object");
+    KT_CHECK(fails(POD("a") "\n[]", &err));
+    KT_CHECK_CONTAINS(err.msg, "line 2, column 1: the document is an array");
+    kp_cluster *cl = load_src("in.yaml", "- kind: Pod\n  metadata: {name: a}\n", &err);
+    KT_CHECK(cl == NULL);
+    KT_CHECK_CONTAINS(err.msg, "the document is an array, not an object");
+    kp_cluster_free(cl);
+    /* a ConfigMap-wrapped scheduler configuration */
+    const char *cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: sched}\ndata:\n"
+                     "  config.yaml: |\n    apiVersion: kubescheduler.config.k8s.io/v1\n"
+                     "    kind: KubeSchedulerConfiguration\n";
+    kp_sched_config *sc = NULL;
+    kp_error_clear(&err);
+    KT_CHECK(kp_sched_config_load_buffer("cm.yaml", cm, strlen(cm), NULL, &sc, &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "expected KubeSchedulerConfiguration, got ConfigMap: extract");
+    kp_sched_config_free(sc);
+    const char *pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n";
+    KT_CHECK(kp_sched_config_load_buffer("p.yaml", pod, strlen(pod), NULL, &sc, &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "expected KubeSchedulerConfiguration, got Pod");
+    kp_sched_config_free(sc);
+    /* empty and comment-only inputs: a warning each, no error, an empty answer */
+    cl = kp_cluster_new();
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "empty.yaml", "", 0, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "c.yaml", "# nothing\n---\n", 14, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "l.json", "{\"kind\":\"List\",\"items\":[]}", 26, &err),
+                 KP_OK);
+    KT_CHECK_INT(kp_cluster_warning_count(cl), 3);
+    if (kp_cluster_warning_count(cl) == 3) {
+        KT_CHECK_STR(kp_cluster_warning(cl, 0), "empty.yaml: no objects");
+        KT_CHECK_STR(kp_cluster_warning(cl, 1), "c.yaml: no objects");
+        KT_CHECK_STR(kp_cluster_warning(cl, 2), "l.json: no objects");
+    }
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pod_count(cl), 0);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(json_streams_are_read_whole), KT_CASE(yaml_streams_are_read_whole),
-        KT_CASE(generate_name_is_deterministic_and_fresh), KT_CASE(duplicate_keys_at_every_level),
-        KT_CASE(yaml_only_list_kinds_are_split), KT_CASE(skipped_members_are_validated))
+        KT_CASE(wrong_shapes_get_clear_errors), KT_CASE(generate_name_is_deterministic_and_fresh),
+        KT_CASE(duplicate_keys_at_every_level), KT_CASE(yaml_only_list_kinds_are_split),
+        KT_CASE(skipped_members_are_validated))
