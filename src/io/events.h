@@ -53,6 +53,12 @@ int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *e
 int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
                     size_t errcap, uint64_t *err_off);
 
+/* Test hook: how often the JSON back end ended out of memory through each of its three paths:
+ * [0] a std::bad_alloc caught at the C boundary, [1] simdjson's MEMALLOC, [2] the nothrow new of
+ * a big document's parser. The allocation-failure sweep (kp__alloc_fail_after) reaches all three.
+ */
+void kp__json_oom_counts(unsigned long out[3]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 
 #include "io/events.h"
 extern "C" {
+#include "base/alloc.h"
 #include "io/jscan.h"
 }
 
@@ -162,6 +163,24 @@ struct Walker {
 
 } // namespace
 
+// Out-of-memory paths of the shim, counted for the tests (kp__json_oom_counts). simdjson's own
+// buffers come from operator new, outside kp__malloc; so that the allocation-failure sweep
+// (kp__alloc_fail_after) reaches the three ways they fail, each place where simdjson is about to
+// allocate first makes one allocation through kp__malloc and, when the sweep fails it, fails the
+// way simdjson would there: a throwing allocation (std::bad_alloc), iterate's MEMALLOC, and the
+// nothrow new of a big document's parser.
+static unsigned long oom_counts[3];
+
+static bool alloc_probe() {
+    void *p = kp__malloc(1);
+    kp__free(p);
+    return p != nullptr;
+}
+
+extern "C" void kp__json_oom_counts(unsigned long out[3]) {
+    for (int i = 0; i < 3; i++) out[i] = oom_counts[i];
+}
+
 static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
                        size_t errcap, uint64_t *err_off) {
     Walker w{buf, len, fn, ctx, errmsg, errcap, err_off};
@@ -171,8 +190,13 @@ static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char
     static thread_local ondemand::parser small_parser(kReuseMax);
     ondemand::parser *big = nullptr;
     if (len > kReuseMax) {
-        big = new (std::nothrow) ondemand::parser(len > 0xFFFFFFFFull ? 0xFFFFFFFFull : len);
-        if (!big) return KP_EV_NOMEM; // out of memory is not a syntax error (events.h)
+        big = alloc_probe() ? new (std::nothrow)
+                                  ondemand::parser(len > 0xFFFFFFFFull ? 0xFFFFFFFFull : len)
+                            : nullptr;
+        if (!big) {
+            oom_counts[2]++;
+            return KP_EV_NOMEM; // out of memory is not a syntax error (events.h)
+        }
     }
     struct Cleanup {
         ondemand::parser *p;
@@ -180,8 +204,16 @@ static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char
     } cleanup{big};
     ondemand::parser &parser = big ? *big : small_parser;
     ondemand::document doc;
-    error_code e = parser.iterate(buf, len, len + KP_JSON_PADDING).get(doc);
-    if (e == MEMALLOC) return KP_EV_NOMEM; // simdjson could not allocate its index
+    error_code e = SUCCESS;
+    if (parser.capacity() < len) { // iterate allocates its index (the test hook's places)
+        if (!alloc_probe()) throw std::bad_alloc();
+        if (!alloc_probe()) e = MEMALLOC;
+    }
+    if (e == SUCCESS) e = parser.iterate(buf, len, len + KP_JSON_PADDING).get(doc);
+    if (e == MEMALLOC) { // simdjson could not allocate its index
+        oom_counts[1]++;
+        return KP_EV_NOMEM;
+    }
     if (e) return w.fail("invalid JSON", e, 0);
     int r = w.emit(KP_EV_DOC_BEGIN, nullptr, 0, 0);
     if (r < 0) return r;
@@ -225,6 +257,7 @@ extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *c
     try {
         return events_body(buf, len, fn, ctx, errmsg, errcap, err_off);
     } catch (const std::bad_alloc &) {
+        oom_counts[0]++;
         return KP_EV_NOMEM;
     }
 }
