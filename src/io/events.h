@@ -23,7 +23,8 @@ typedef enum {
     KP_EV_NUM, /* text = the number as written */
     KP_EV_TRUE,
     KP_EV_FALSE,
-    KP_EV_NULL
+    KP_EV_NULL,
+    KP_EV_RAW /* a container member the consumer asked to keep unread: s/len = its JSON text */
 } kp_ev;
 
 /* Consumer callback. Return 0 to continue, after a KEY 1 (KP_EV_SKIP) or 2 (KP_EV_SKIP_CHECKED,
@@ -33,6 +34,10 @@ typedef enum {
  * the buffer. */
 #define KP_EV_SKIP 1
 #define KP_EV_SKIP_CHECKED 2
+/* 3 after a KEY: if the value is an object or an array, check it, step over it and deliver one
+ * KP_EV_RAW with its text instead of its events (JSON; a scalar is delivered as usual, and the
+ * YAML back end delivers everything). */
+#define KP_EV_SKIP_RAW 3
 typedef int (*kp_ev_fn)(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off);
 
 /* Returned by a back end that runs out of memory (not a syntax error; the caller reports

@@ -90,10 +90,12 @@ struct Walker {
     // A member the consumer skips: stepped over without building anything, and its text checked
     // by the grammar walk of jscan.c (simdjson checked its UTF-8 and control characters with
     // the whole text), so invalid JSON anywhere in the document is an error (issue 17 item 7).
-    template <typename V> int skipped(V &&v, int depth, std::string_view key) {
+    template <typename V> int skipped(V &&v, int depth, std::string_view key, bool raw_event) {
         json_type t;
         error_code e = v.type().get(t);
         if (e) return fail("invalid value", e, last_off);
+        if (raw_event && t != json_type::object && t != json_type::array)
+            return value(v, depth); // a scalar: delivered as usual
         std::string_view raw;
         if (t == json_type::object) {
             ondemand::object o;
@@ -109,7 +111,14 @@ struct Walker {
         const char *what = nullptr;
         const char *at = kp__json_check_value(raw.data(), raw.data() + raw.size(),
                                               KP_MAX_DEPTH - depth + 1, &what);
-        if (!at) return 0;
+        if (!at) {
+            if (!raw_event) return 0;
+            size_t n = raw.size(); // raw_json runs to the next token: trailing blanks off
+            while (n && (raw[n - 1] == ' ' || raw[n - 1] == '\n' || raw[n - 1] == '\r' ||
+                         raw[n - 1] == '\t'))
+                n--;
+            return emit(KP_EV_RAW, raw.data(), n, offset_of(raw));
+        }
         std::snprintf(errmsg, errcap, "%s (in \"%.*s\")", what,
                       int(key.size() > 64 ? 64 : key.size()), key.data());
         *err_off = uint64_t(at - buf);
@@ -134,8 +143,8 @@ struct Walker {
                 if ((e = f.unescaped_key().get(key))) return fail("invalid key", e, last_off);
                 r = emit(KP_EV_KEY, key.data(), key.size(), last_off);
                 if (r < 0) return r;
-                if (r == KP_EV_SKIP || r == KP_EV_SKIP_CHECKED) {
-                    r = skipped(f.value(), depth + 1, key);
+                if (r == KP_EV_SKIP || r == KP_EV_SKIP_CHECKED || r == KP_EV_SKIP_RAW) {
+                    r = skipped(f.value(), depth + 1, key, r == KP_EV_SKIP_RAW);
                     if (r < 0) return r;
                     continue;
                 }

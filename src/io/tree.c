@@ -40,6 +40,7 @@ typedef struct {
     long cur_item; /* item index of a document parsed by the List splitter */
     long json_doc; /* index of the document in a JSON stream */
     bool padded; /* KP_JSON_PADDING readable bytes follow the text (cluster inputs) */
+    bool lazy; /* expanding a KP_T_LAZY member: nodes go to the caller's arena, no dispatch */
     uint64_t base_off; /* offset of that document in the whole buffer */
     kp_input *input; /* mapped input: told how far the splitter got */
     /* YAML duplicate keys outside the tree (see ydup_event) */
@@ -114,6 +115,52 @@ static bool root_key_read(const char *s, size_t n) {
 #undef KEY_IS
 }
 
+/* Members below an object's root that hold an object or an array and that some decoder reads
+ * (or may soon: the workload kinds' template and strategy): built as nodes. Any other container
+ * member there is kept unread as one KP_T_LAZY node (tree.h), which kp__tree_get expands if a
+ * decoder asks for it after all: this list is about speed, not about what can be read. */
+static bool known_key(const char *s, size_t n) {
+#define KEY_IS(lit) (memcmp(s, lit, sizeof lit - 1) == 0)
+    switch (n) {
+    case 2: return KEY_IS("os");
+    case 4: return KEY_IS("spec");
+    case 5: return KEY_IS("names") || KEY_IS("ports");
+    case 6:
+        return KEY_IS("images") || KEY_IS("labels") || KEY_IS("limits") || KEY_IS("status") ||
+               KEY_IS("taints") || KEY_IS("values");
+    case 7: return KEY_IS("gitRepo") || KEY_IS("volumes");
+    case 8:
+        return KEY_IS("affinity") || KEY_IS("capacity") || KEY_IS("emptyDir") ||
+               KEY_IS("hostPath") || KEY_IS("metadata") || KEY_IS("overhead") ||
+               KEY_IS("requests") || KEY_IS("selector") || KEY_IS("strategy") || KEY_IS("template");
+    case 9: return KEY_IS("configMap") || KEY_IS("resources");
+    case 10:
+        return KEY_IS("conditions") || KEY_IS("containers") || KEY_IS("namespaces") ||
+               KEY_IS("preference");
+    case 11:
+        return KEY_IS("allocatable") || KEY_IS("annotations") || KEY_IS("jobTemplate") ||
+               KEY_IS("matchFields") || KEY_IS("matchLabels") || KEY_IS("podAffinity") ||
+               KEY_IS("tolerations");
+    case 12: return KEY_IS("nodeAffinity") || KEY_IS("nodeSelector");
+    case 13: return KEY_IS("disruptedPods") || KEY_IS("labelSelector") || KEY_IS("rollingUpdate");
+    case 14:
+        return KEY_IS("initContainers") || KEY_IS("matchLabelKeys") || KEY_IS("resourceClaims") ||
+               KEY_IS("updateStrategy");
+    case 15:
+        return KEY_IS("ownerReferences") || KEY_IS("podAffinityTerm") ||
+               KEY_IS("podAntiAffinity") || KEY_IS("schedulingGates");
+    case 16: return KEY_IS("matchExpressions");
+    case 17:
+        return KEY_IS("mismatchLabelKeys") || KEY_IS("namespaceSelector") ||
+               KEY_IS("nodeSelectorTerms");
+    case 25: return KEY_IS("topologySpreadConstraints");
+    case 46: return KEY_IS("requiredDuringSchedulingIgnoredDuringExecution");
+    case 47: return KEY_IS("preferredDuringSchedulingIgnoredDuringExecution");
+    default: return false;
+    }
+#undef KEY_IS
+}
+
 /* True when the pending key is a member of an object's root: the document itself (depth 1) or
  * an element of the items being split by the builder (depth 3). */
 static bool at_object_root(const builder *b) {
@@ -147,10 +194,22 @@ static void attach(builder *b, kp_tnode *n) {
     p->n++;
 }
 
+/* While an object is handed to the callback: where kp__tree_get puts the nodes of a KP_T_LAZY
+ * member it expands, and whether an expansion ran out of memory. */
+static _Thread_local struct {
+    kp_arena *arena;
+    bool failed;
+} lazy_ctx;
+
 static int dispatch(builder *b, kp_tnode *obj, long item_index) {
     b->doc.item_index = item_index;
     b->doc.list_kind = b->list_kind[0] ? b->list_kind : NULL;
+    kp_arena *saved_arena = lazy_ctx.arena;
+    lazy_ctx.arena = b->cur;
+    lazy_ctx.failed = false;
     kp_status st = b->cb(b->ctx, obj, &b->doc, b->err);
+    if (st == KP_OK && lazy_ctx.failed) st = kp_error_set(b->err, KP_ENOMEM, "out of memory");
+    lazy_ctx.arena = saved_arena;
     if (st != KP_OK) {
         b->st = st;
         return -1;
@@ -159,8 +218,10 @@ static int dispatch(builder *b, kp_tnode *obj, long item_index) {
 }
 
 static void doc_begin(builder *b) {
-    kp__arena_reset(&b->root_arena);
-    b->cur = &b->root_arena;
+    if (!b->lazy) {
+        kp__arena_reset(&b->root_arena);
+        b->cur = &b->root_arena;
+    }
     b->depth = 0;
     b->root = NULL;
     b->key = NULL;
@@ -181,6 +242,7 @@ static int doc_end(builder *b) {
         b->st = KP_EINVAL;
         return -1;
     }
+    if (b->lazy) return 0; /* the expanded value: kept in b->root */
     if (b->root && b->root->type == KP_T_OBJ && !b->in_items) {
         if (dispatch(b, b->root, b->cur_item) < 0) return -1;
     } else if (b->root && b->root->type != KP_T_OBJ && b->root->type != KP_T_ARR &&
@@ -287,6 +349,30 @@ static int ydup_event(builder *b, kp_ev ev, const char *s, size_t len, uint64_t 
     }
 }
 
+static int on_key(builder *b, const char *s, size_t len) {
+    if (b->depth == 1 && b->stack[0]->type == KP_T_OBJ) {
+        if (len == 4 && memcmp(s, "node", 4) == 0) b->doc.summary_like |= 1;
+        if (len == 4 && memcmp(s, "pods", 4) == 0) b->doc.summary_like |= 2;
+    }
+    char *k = kp__arena_dup(b->cur, s, len);
+    if (!k) return -1;
+    b->key = k;
+    b->key_len = (uint32_t)len;
+    if (skip_key(s, len)) {
+        b->key = NULL;
+        b->skip_pending = true;
+        return 1;
+    }
+    if (b->objects && at_object_root(b) && !root_key_read(s, len)) {
+        b->key = NULL;
+        b->skip_pending = true;
+        return KP_EV_SKIP_CHECKED;
+    }
+    if (b->objects && !b->yaml && b->depth >= 2 && !known_key(s, len))
+        return KP_EV_SKIP_RAW; /* a container comes back as one KP_EV_RAW */
+    return 0;
+}
+
 static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off) {
     builder *b = ctx;
     if (b->yaml && ydup_event(b, ev, s, len, off) < 0) return -1;
@@ -307,27 +393,7 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
     switch (ev) {
     case KP_EV_DOC_BEGIN: doc_begin(b); return 0;
     case KP_EV_DOC_END: return doc_end(b);
-    case KP_EV_KEY: {
-        if (b->depth == 1 && b->stack[0]->type == KP_T_OBJ) {
-            if (len == 4 && memcmp(s, "node", 4) == 0) b->doc.summary_like |= 1;
-            if (len == 4 && memcmp(s, "pods", 4) == 0) b->doc.summary_like |= 2;
-        }
-        char *k = kp__arena_dup(b->cur, s, len);
-        if (!k) return -1;
-        b->key = k;
-        b->key_len = (uint32_t)len;
-        if (skip_key(s, len)) {
-            b->key = NULL;
-            b->skip_pending = true;
-            return 1;
-        }
-        if (b->objects && at_object_root(b) && !root_key_read(s, len)) {
-            b->key = NULL;
-            b->skip_pending = true;
-            return KP_EV_SKIP_CHECKED;
-        }
-        return 0;
-    }
+    case KP_EV_KEY: return on_key(b, s, len);
     case KP_EV_OBJ_BEGIN:
     case KP_EV_ARR_BEGIN: {
         /* An element of the root's items starts: fresh scratch. */
@@ -385,6 +451,19 @@ static int on_event(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off
             }
             return dispatch(b, n, idx);
         }
+        return 0;
+    }
+    case KP_EV_RAW: {
+        if (len > UINT32_MAX) {
+            kp_error_set(b->err, KP_ELIMIT, "a member of more than 4 GiB");
+            b->st = KP_ELIMIT;
+            return -1;
+        }
+        kp_tnode *n = new_node(b, KP_T_LAZY, off);
+        if (!n) return -1;
+        n->s = s;
+        n->len = (uint32_t)len;
+        attach(b, n);
         return 0;
     }
     case KP_EV_STR:
@@ -560,10 +639,46 @@ bool kp__tree_key_is(const kp_tnode *n, const char *key) {
     return n->key && n->key_len == kl && memcmp(n->key, key, kl) == 0;
 }
 
+/* Parses a KP_T_LAZY member's text into nodes (in the arena of the object being decoded) and
+ * turns the member into the object or array it holds. The text was checked when it was skipped,
+ * so only running out of memory can fail (noted for dispatch to report). */
+static void expand(kp_tnode *n) {
+    builder *m = lazy_ctx.arena ? kp__calloc(1, sizeof *m) : NULL;
+    if (!m) {
+        lazy_ctx.failed = true;
+        return;
+    }
+    kp__arena_init(&m->root_arena);
+    kp__arena_init(&m->item_arena);
+    m->cur = lazy_ctx.arena;
+    m->lazy = true;
+    m->cur_item = 0; /* not a document's root: its kind is nobody's */
+    m->base_off = n->off;
+    char msg[128];
+    uint64_t eoff = 0;
+    int rc = kp__json_events(n->s, n->len, on_event, m, msg, sizeof msg, &eoff);
+    if (rc != 0 || !m->root || (m->root->type != KP_T_OBJ && m->root->type != KP_T_ARR)) {
+        lazy_ctx.failed = true;
+    } else {
+        n->type = m->root->type;
+        n->n = m->root->n;
+        n->first = m->root->first;
+        n->last = m->root->last;
+        n->s = NULL;
+        n->len = 0;
+    }
+    kp__arena_fini(&m->root_arena);
+    kp__arena_fini(&m->item_arena);
+    kp__free(m);
+}
+
 const kp_tnode *kp__tree_get(const kp_tnode *obj, const char *key) {
     if (!obj || obj->type != KP_T_OBJ) return NULL;
     for (const kp_tnode *c = obj->first; c; c = c->next)
-        if (kp__tree_key_is(c, key)) return c;
+        if (kp__tree_key_is(c, key)) {
+            if (c->type == KP_T_LAZY) expand((kp_tnode *)c);
+            return c->type == KP_T_LAZY ? NULL : c;
+        }
     return NULL;
 }
 

@@ -16,7 +16,21 @@
 
 #include "kprio/common.h"
 
-typedef enum { KP_T_NULL = 0, KP_T_BOOL, KP_T_NUM, KP_T_STR, KP_T_OBJ, KP_T_ARR } kp_ttype;
+/* KP_T_LAZY: with split_lists (cluster objects, JSON), a member below an object's root whose
+ * value is an object or an array and whose name no decoder reads (tree.c: known_key) is checked
+ * and kept unread, as one node whose s/len is its text: an ignored array costs one node, not
+ * one per element (issue 17 item 18). kp__tree_get expands it in place when asked for it, so a
+ * decoder that starts reading a new member still sees it (only slower); code that walks all the
+ * members of an object sees the node as it is. */
+typedef enum {
+    KP_T_NULL = 0,
+    KP_T_BOOL,
+    KP_T_NUM,
+    KP_T_STR,
+    KP_T_OBJ,
+    KP_T_ARR,
+    KP_T_LAZY
+} kp_ttype;
 
 typedef struct kp_tnode {
     kp_ttype type;
