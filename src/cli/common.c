@@ -167,8 +167,9 @@ typedef struct {
  * checks (it checks the file's size at every 16 MB window and after each progress report): the
  * next page read raises SIGBUS. While kp_cli_load runs, that prints the one line the library
  * would have returned and exits 1, instead of a bus error. The library installs no handler. */
-static char bus_source[4096];
+static char bus_source[4096 * 6]; /* the file name escaped (the handler may not format) */
 static volatile sig_atomic_t bus_armed;
+static void escape_to(char *dst, size_t cap, const char *s);
 
 static void put_err(const char *s) {
     size_t n = strlen(s);
@@ -193,7 +194,7 @@ static void on_sigbus(int sig) {
 
 static void set_bus_source(const char *source) {
     bus_armed = 0;
-    snprintf(bus_source, sizeof bus_source, "%s", source);
+    escape_to(bus_source, sizeof bus_source, source);
     bus_armed = 1;
 }
 
@@ -202,7 +203,9 @@ static void on_progress(void *ctx, const char *source, uint64_t done, uint64_t t
     load_progress *lp = ctx;
     set_bus_source(source);
     if (!lp->tty || now_s() - lp->t0 <= 1.0) return;
-    fprintf(stderr, "\rkprio: loading %s (file %d/%d): %.0f of %.0f MB, %.0f MB in all...", source,
+    char name[1024];
+    escape_to(name, sizeof name, source);
+    fprintf(stderr, "\rkprio: loading %s (file %d/%d): %.0f of %.0f MB, %.0f MB in all...", name,
             lp->file + 1, lp->n_files, (double)done / 1e6, (double)total / 1e6,
             (double)(lp->before + done) / 1e6);
     lp->shown = true;
@@ -259,42 +262,65 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
 
 /* ---- one-line messages, stdout's fate, flag values (issue 17) ---- */
 
-/* Writes s to stderr with every control character escaped as Go's %q does (\n, \t, \r, \x1b,
- * \x7f; C1 controls \u0080-\u009f; bytes that are not UTF-8 as \xNN), so a message is one line
- * and input cannot drive the terminal. Printable text, UTF-8 included, is kept. */
+/* One unit of s (a byte or a UTF-8 sequence) with every control character escaped as Go's %q
+ * does (\n, \t, \r, \x1b, \x7f; C1 controls \u0080-\u009f; bytes that are not UTF-8 as \xNN),
+ * so a message is one line and input cannot drive the terminal. Printable text, UTF-8 included,
+ * is kept. Writes at most 6 bytes to out (no NUL); returns their count, *used the bytes of s. */
+static size_t escape_unit(const unsigned char *p, char out[6], size_t *used) {
+    unsigned c = *p;
+    *used = 1;
+    if (c == '\n' || c == '\t' || c == '\r') {
+        out[0] = '\\';
+        out[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+        return 2;
+    }
+    if (c < 0x20 || c == 0x7f) return (size_t)snprintf(out, 6, "\\x%02x", c);
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    /* a UTF-8 sequence: its length from the lead byte, continuation bytes checked */
+    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+               : c >= 0xe0 && c <= 0xef ? 3
+               : c >= 0xf0 && c <= 0xf4 ? 4
+                                        : 0;
+    size_t k = 1;
+    while (k < n && (p[k] & 0xc0) == 0x80) k++;
+    if (n == 0 || k < n) return (size_t)snprintf(out, 6, "\\x%02x", c);
+    *used = n;
+    if (c == 0xc2 && p[1] < 0xa0) {
+        char tmp[8];
+        snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)p[1]);
+        memcpy(out, tmp, 6);
+        return 6;
+    }
+    memcpy(out, p, n);
+    return n;
+}
+
 static void put_escaped(const char *s) {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
-        unsigned c = *p;
-        if (c == '\n' || c == '\t' || c == '\r') {
-            fputs(c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r", stderr);
-            p++;
-        } else if (c < 0x20 || c == 0x7f) {
-            fprintf(stderr, "\\x%02x", c);
-            p++;
-        } else if (c < 0x80) {
-            fputc((int)c, stderr);
-            p++;
-        } else {
-            /* a UTF-8 sequence: its length from the lead byte, continuation bytes checked */
-            size_t n = c >= 0xc2 && c <= 0xdf   ? 2
-                       : c >= 0xe0 && c <= 0xef ? 3
-                       : c >= 0xf0 && c <= 0xf4 ? 4
-                                                : 0;
-            size_t k = 1;
-            while (k < n && (p[k] & 0xc0) == 0x80) k++;
-            if (n == 0 || k < n) {
-                fprintf(stderr, "\\x%02x", c);
-                p++;
-            } else if (c == 0xc2 && p[1] < 0xa0) {
-                fprintf(stderr, "\\u%04x", (unsigned)p[1]);
-                p += 2;
-            } else {
-                fwrite(p, 1, n, stderr);
-                p += n;
-            }
-        }
+        char out[6];
+        size_t used, n = escape_unit(p, out, &used);
+        fwrite(out, 1, n, stderr);
+        p += used;
     }
+}
+
+/* s escaped as put_escaped does, into dst (cut, whole units only, and NUL-terminated). */
+static void escape_to(char *dst, size_t cap, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t len = 0;
+    while (*p) {
+        char out[6];
+        size_t used, n = escape_unit(p, out, &used);
+        if (len + n + 1 > cap) break;
+        memcpy(dst + len, out, n);
+        len += n;
+        p += used;
+    }
+    dst[len] = 0;
 }
 
 void kp_cli_eprintf(const char *fmt, ...) {

@@ -72,6 +72,7 @@ static const char *type_name(kp_ttype t) {
     case KP_T_STR: return "a string";
     case KP_T_OBJ: return "an object";
     case KP_T_ARR: return "an array";
+    case KP_T_LAZY: return "an object or an array";
     }
     return "?";
 }

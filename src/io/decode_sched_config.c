@@ -430,8 +430,15 @@ static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_e
     const char *av = NULL, *kind = NULL;
     bool has;
     if ((st = kp__dget_str(&d, obj, "kind", &kind, &has)) != KP_OK) return st;
+    if (has && strcmp(kind, "ConfigMap") == 0)
+        /* the configuration as deployed (kube-system ConfigMap): the file is inside its data */
+        return kp__dctx_fail(&d, obj, KP_EINVAL, "kind",
+                             "expected KubeSchedulerConfiguration, got ConfigMap: extract the "
+                             "configuration from its data first (kubectl get configmap NAME -n "
+                             "NAMESPACE -o jsonpath='{.data.KEY}' > FILE)");
     if (!has || strcmp(kind, "KubeSchedulerConfiguration") != 0)
-        return kp__dctx_fail(&d, obj, KP_EINVAL, "kind", "expected KubeSchedulerConfiguration");
+        return kp__dctx_fail(&d, obj, KP_EINVAL, "kind", "expected KubeSchedulerConfiguration%s%s",
+                             has && kind[0] ? ", got " : "", has ? kind : "");
     if ((st = kp__dget_str(&d, obj, "apiVersion", &av, &has)) != KP_OK) return st;
     if (!has || strcmp(av, "kubescheduler.config.k8s.io/v1") != 0)
         return kp__dctx_fail(&d, obj, KP_EINVAL, "apiVersion",

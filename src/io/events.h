@@ -23,15 +23,21 @@ typedef enum {
     KP_EV_NUM, /* text = the number as written */
     KP_EV_TRUE,
     KP_EV_FALSE,
-    KP_EV_NULL
+    KP_EV_NULL,
+    KP_EV_RAW /* a container member the consumer asked to keep unread: s/len = its JSON text */
 } kp_ev;
 
-/* Consumer callback. Return 0 to continue, after a KEY 1 (KP_EV_SKIP) to skip that member's
- * value entirely (the JSON back end steps over it unread) or 2 (KP_EV_SKIP_CHECKED) to skip it
- * but still have the back end check that it is well-formed; negative to abort (the consumer keeps
- * its own error). off = byte offset in the buffer. */
+/* Consumer callback. Return 0 to continue, after a KEY 1 (KP_EV_SKIP) or 2 (KP_EV_SKIP_CHECKED,
+ * the same today) to skip that member's value: no events are delivered for it, and the back end
+ * still checks that it is well-formed (JSON: a grammar walk over its text, jscan.h; YAML: libyaml
+ * parses everything); negative to abort (the consumer keeps its own error). off = byte offset in
+ * the buffer. */
 #define KP_EV_SKIP 1
 #define KP_EV_SKIP_CHECKED 2
+/* 3 after a KEY: if the value is an object or an array, check it, step over it and deliver one
+ * KP_EV_RAW with its text instead of its events (JSON; a scalar is delivered as usual, and the
+ * YAML back end delivers everything). */
+#define KP_EV_SKIP_RAW 3
 typedef int (*kp_ev_fn)(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t off);
 
 /* Returned by a back end that runs out of memory (not a syntax error; the caller reports
@@ -51,6 +57,12 @@ int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *e
  * runs out of memory. */
 int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
                     size_t errcap, uint64_t *err_off);
+
+/* Test hook: how often the JSON back end ended out of memory through each of its three paths:
+ * [0] a std::bad_alloc caught at the C boundary, [1] simdjson's MEMALLOC, [2] the nothrow new of
+ * a big document's parser. The allocation-failure sweep (kp__alloc_fail_after) reaches all three.
+ */
+void kp__json_oom_counts(unsigned long out[3]);
 
 #ifdef __cplusplus
 }

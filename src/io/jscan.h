@@ -23,4 +23,17 @@ const char *kp__json_skip_container_base(const char *p, const char *end);
 /* The same cut one byte at a time: the reference the fast version is tested against. */
 const char *kp__json_skip_container_ref(const char *p, const char *end);
 
+/* Checks that [p, end) holds one JSON value (RFC 8259 grammar: structure, literals, numbers,
+ * string escapes, no raw control characters) with optional whitespace around it, nested at most
+ * max_depth (<= KP_MAX_DEPTH) levels. Returns NULL if it does, else the position of the first
+ * fault with *what saying what is wrong. UTF-8 is not checked here (simdjson checks the whole
+ * text before any member is skipped). Reads nothing at or past end. */
+const char *kp__json_check_value(const char *p, const char *end, int max_depth, const char **what);
+/* The baseline kernel (SSE2 on x86-64) whatever the CPU supports, for tests. */
+const char *kp__json_check_value_base(const char *p, const char *end, int max_depth,
+                                      const char **what);
+/* The same check one token at a time: the reference the fast version is tested against. */
+const char *kp__json_check_value_ref(const char *p, const char *end, int max_depth,
+                                     const char **what);
+
 #endif

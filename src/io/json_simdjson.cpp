@@ -10,6 +10,10 @@
 #include <string_view>
 
 #include "io/events.h"
+extern "C" {
+#include "base/alloc.h"
+#include "io/jscan.h"
+}
 
 using namespace simdjson;
 using ondemand::json_type;
@@ -27,11 +31,8 @@ struct Walker {
     size_t errcap;
     uint64_t *err_off;
     uint64_t last_off = 0;
-    int quiet = 0; // > 0 while checking a member the consumer skipped: events are not delivered
 
-    int emit(kp_ev ev, const char *s, size_t n, uint64_t off) {
-        return quiet ? 0 : fn(ctx, ev, s, n, off);
-    }
+    int emit(kp_ev ev, const char *s, size_t n, uint64_t off) { return fn(ctx, ev, s, n, off); }
 
     int fail(const char *what, error_code e, uint64_t off) {
         std::snprintf(errmsg, errcap, "%s%s%s", what, e == SUCCESS ? "" : ": ",
@@ -86,6 +87,44 @@ struct Walker {
         return fail("unexpected value", SUCCESS, off);
     }
 
+    // A member the consumer skips: stepped over without building anything, and its text checked
+    // by the grammar walk of jscan.c (simdjson checked its UTF-8 and control characters with
+    // the whole text), so invalid JSON anywhere in the document is an error (issue 17 item 7).
+    template <typename V> int skipped(V &&v, int depth, std::string_view key, bool raw_event) {
+        json_type t;
+        error_code e = v.type().get(t);
+        if (e) return fail("invalid value", e, last_off);
+        if (raw_event && t != json_type::object && t != json_type::array)
+            return value(v, depth); // a scalar: delivered as usual
+        std::string_view raw;
+        if (t == json_type::object) {
+            ondemand::object o;
+            if ((e = v.get_object().get(o)) || (e = o.raw_json().get(raw)))
+                return fail("invalid object", e, last_off);
+        } else if (t == json_type::array) {
+            ondemand::array a;
+            if ((e = v.get_array().get(a)) || (e = a.raw_json().get(raw)))
+                return fail("invalid array", e, last_off);
+        } else {
+            raw = v.raw_json_token();
+        }
+        const char *what = nullptr;
+        const char *at = kp__json_check_value(raw.data(), raw.data() + raw.size(),
+                                              KP_MAX_DEPTH - depth + 1, &what);
+        if (!at) {
+            if (!raw_event) return 0;
+            size_t n = raw.size(); // raw_json runs to the next token: trailing blanks off
+            while (n && (raw[n - 1] == ' ' || raw[n - 1] == '\n' || raw[n - 1] == '\r' ||
+                         raw[n - 1] == '\t'))
+                n--;
+            return emit(KP_EV_RAW, raw.data(), n, offset_of(raw));
+        }
+        std::snprintf(errmsg, errcap, "%s (in \"%.*s\")", what,
+                      int(key.size() > 64 ? 64 : key.size()), key.data());
+        *err_off = uint64_t(at - buf);
+        return kSyntax;
+    }
+
     template <typename V> int value(V &&v, int depth) {
         if (depth > KP_MAX_DEPTH) return fail("nesting deeper than 128 levels", SUCCESS, last_off);
         json_type t;
@@ -104,11 +143,8 @@ struct Walker {
                 if ((e = f.unescaped_key().get(key))) return fail("invalid key", e, last_off);
                 r = emit(KP_EV_KEY, key.data(), key.size(), last_off);
                 if (r < 0) return r;
-                if (r == 1) continue; // skipped: On-Demand steps over the unread value
-                if (r == 2) { // skipped, but its syntax is checked (nothing delivered)
-                    quiet++;
-                    r = value(f.value(), depth + 1);
-                    quiet--;
+                if (r == KP_EV_SKIP || r == KP_EV_SKIP_CHECKED || r == KP_EV_SKIP_RAW) {
+                    r = skipped(f.value(), depth + 1, key, r == KP_EV_SKIP_RAW);
                     if (r < 0) return r;
                     continue;
                 }
@@ -136,6 +172,24 @@ struct Walker {
 
 } // namespace
 
+// Out-of-memory paths of the shim, counted for the tests (kp__json_oom_counts). simdjson's own
+// buffers come from operator new, outside kp__malloc; so that the allocation-failure sweep
+// (kp__alloc_fail_after) reaches the three ways they fail, each place where simdjson is about to
+// allocate first makes one allocation through kp__malloc and, when the sweep fails it, fails the
+// way simdjson would there: a throwing allocation (std::bad_alloc), iterate's MEMALLOC, and the
+// nothrow new of a big document's parser.
+static unsigned long oom_counts[3];
+
+static bool alloc_probe() {
+    void *p = kp__malloc(1);
+    kp__free(p);
+    return p != nullptr;
+}
+
+extern "C" void kp__json_oom_counts(unsigned long out[3]) {
+    for (int i = 0; i < 3; i++) out[i] = oom_counts[i];
+}
+
 static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
                        size_t errcap, uint64_t *err_off) {
     Walker w{buf, len, fn, ctx, errmsg, errcap, err_off};
@@ -145,8 +199,13 @@ static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char
     static thread_local ondemand::parser small_parser(kReuseMax);
     ondemand::parser *big = nullptr;
     if (len > kReuseMax) {
-        big = new (std::nothrow) ondemand::parser(len > 0xFFFFFFFFull ? 0xFFFFFFFFull : len);
-        if (!big) return KP_EV_NOMEM; // out of memory is not a syntax error (events.h)
+        big = alloc_probe() ? new (std::nothrow)
+                                  ondemand::parser(len > 0xFFFFFFFFull ? 0xFFFFFFFFull : len)
+                            : nullptr;
+        if (!big) {
+            oom_counts[2]++;
+            return KP_EV_NOMEM; // out of memory is not a syntax error (events.h)
+        }
     }
     struct Cleanup {
         ondemand::parser *p;
@@ -154,8 +213,16 @@ static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char
     } cleanup{big};
     ondemand::parser &parser = big ? *big : small_parser;
     ondemand::document doc;
-    error_code e = parser.iterate(buf, len, len + KP_JSON_PADDING).get(doc);
-    if (e == MEMALLOC) return KP_EV_NOMEM; // simdjson could not allocate its index
+    error_code e = SUCCESS;
+    if (parser.capacity() < len) { // iterate allocates its index (the test hook's places)
+        if (!alloc_probe()) throw std::bad_alloc();
+        if (!alloc_probe()) e = MEMALLOC;
+    }
+    if (e == SUCCESS) e = parser.iterate(buf, len, len + KP_JSON_PADDING).get(doc);
+    if (e == MEMALLOC) { // simdjson could not allocate its index
+        oom_counts[1]++;
+        return KP_EV_NOMEM;
+    }
     if (e) return w.fail("invalid JSON", e, 0);
     int r = w.emit(KP_EV_DOC_BEGIN, nullptr, 0, 0);
     if (r < 0) return r;
@@ -199,6 +266,7 @@ extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *c
     try {
         return events_body(buf, len, fn, ctx, errmsg, errcap, err_off);
     } catch (const std::bad_alloc &) {
+        oom_counts[0]++;
         return KP_EV_NOMEM;
     }
 }

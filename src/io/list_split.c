@@ -1,5 +1,6 @@
 /* The List splitter (see list_split.h). */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -59,6 +60,10 @@ typedef struct {
     int depth;
     bool at_kind, has_kind, is_list;
     int n_items; /* top-level "items" members: the cut one (left as []) and any duplicate */
+    char kind[64]; /* the kind string when it is a List kind that fits (else "") */
+    int n_kinds; /* top-level "kind" members */
+    bool kinds_differ; /* a later one says something else than the first (Go keeps the last) */
+    char first_kind[64];
 } kind_watch;
 
 static bool list_kind_name(const char *s, size_t n) {
@@ -72,9 +77,20 @@ static int watch_event(void *ctx, kp_ev ev, const char *s, size_t n, uint64_t of
     if (ev == KP_EV_OBJ_END || ev == KP_EV_ARR_END) w->depth--;
     if (w->at_kind && ev != KP_EV_KEY) {
         w->at_kind = false;
+        char cur[64];
+        snprintf(cur, sizeof cur, "%c%.*s", ev == KP_EV_STR ? 's' : (char)('0' + (int)ev),
+                 (int)(ev == KP_EV_STR && n < 62 ? n : 0), s ? s : "");
+        if (++w->n_kinds == 1) memcpy(w->first_kind, cur, sizeof cur);
+        else if (strcmp(cur, w->first_kind) != 0 || (ev == KP_EV_STR && n >= 62))
+            w->kinds_differ = true;
         if (ev == KP_EV_STR && n > 0) {
             w->has_kind = true;
             w->is_list = list_kind_name(s, n);
+            w->kind[0] = 0;
+            if (w->is_list && n < sizeof w->kind) {
+                memcpy(w->kind, s, n);
+                w->kind[n] = 0;
+            }
         } else if (ev != KP_EV_NULL) {
             w->has_kind = true; /* not a string: not a List (the decoder describes it) */
             w->is_list = false;
@@ -91,12 +107,13 @@ static int watch_event(void *ctx, kp_ev ev, const char *s, size_t n, uint64_t of
  * metadata, anything else) are validated here by the JSON back end, every scalar and every UTF-8
  * sequence, over a copy of the document with the items left out: "{... "items":[" + "] ...}".
  * Those members are small, so the copy costs next to nothing beside the items. */
-static int check_outside_items(const char *buf, size_t len, const char *items_open,
-                               const char *items_close, kind_watch *w, kp_error *err) {
-    size_t head = (size_t)(items_open + 1 - buf), tail = len - (size_t)(items_close - buf);
+static int check_outside_items(const char *buf, size_t len, const char *d, const char *d_end,
+                               const char *items_open, const char *items_close, kind_watch *w,
+                               kp_error *err) {
+    size_t head = (size_t)(items_open + 1 - d), tail = (size_t)(d_end - items_close);
     char *copy = kp__malloc(head + tail + KP_JSON_PADDING);
     if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
-    memcpy(copy, buf, head);
+    memcpy(copy, d, head);
     memcpy(copy + head, items_close, tail);
     memset(copy + head + tail, 0, KP_JSON_PADDING);
     char msg[256] = "";
@@ -106,7 +123,7 @@ static int check_outside_items(const char *buf, size_t len, const char *items_op
     if (rc == 0) return KP_OK;
     if (rc != -1000) return kp_error_set(err, KP_ENOMEM, "out of memory");
     /* an offset in the copy's tail maps back behind the items */
-    const char *at = off < head ? buf + off : items_close + (off - head);
+    const char *at = off < head ? d + off : items_close + (off - head);
     return split_fail(err, buf, len, at, msg);
 }
 
@@ -128,11 +145,15 @@ static kind_state note_kind(const char *v, const char *end, char *kind, size_t k
 }
 
 /* p just after a ']': do the rest of the text read as the last members of the top-level object,
- * `(, "key": value)* }` and nothing after it? Notes their kind if one is "kind". */
+ * `(, "key": value)* }` and nothing after it but the next document of a stream? Notes their kind
+ * if one is "kind". */
 static bool tail_members(const char *p, const char *e, kind_state *ks, char *kind, size_t cap) {
     for (;;) {
         p = skip_ws(p, e);
-        if (p < e && *p == '}') return skip_ws(p + 1, e) == e;
+        if (p < e && *p == '}') {
+            p = skip_ws(p + 1, e);
+            return p == e || *p == '{'; /* the end, or the next document of a stream */
+        }
         if (p >= e || *p != ',') return false;
         const char *k = skip_ws(p + 1, e);
         if (k >= e || *k != '"' || !(p = skip_string(k, e))) return false;
@@ -154,32 +175,41 @@ static bool tail_members(const char *p, const char *e, kind_state *ks, char *kin
  * most; what this finds is checked against the full parse of those members afterwards. */
 #define TAIL_WINDOW ((size_t)64 << 10)
 #define TAIL_TRIES 256
-static kind_state kind_from_tail(const char *from, const char *e, char *kind, size_t cap) {
+static kind_state kind_from_tail(const char *from, const char *e, char *kind, size_t cap,
+                                 const char **at) {
     const char *stop = (size_t)(e - from) > TAIL_WINDOW ? e - TAIL_WINDOW : from;
     int tries = 0;
     for (const char *c = e - 1; c > stop && tries < TAIL_TRIES; c--) {
         if (*c != ']') continue;
         tries++;
         kind_state ks = KIND_UNKNOWN;
-        if (tail_members(c + 1, e, &ks, kind, cap) && ks != KIND_UNKNOWN) return ks;
+        if (tail_members(c + 1, e, &ks, kind, cap) && ks != KIND_UNKNOWN) {
+            *at = c;
+            return ks;
+        }
     }
     return KIND_UNKNOWN;
 }
 
 /* A document with "items" whose kind is not a List kind (a Pod with such a field) is one object:
  * handed whole to the callback (index -1) once a full walk of it confirms its kind. */
-static int not_a_list(const char *buf, size_t len, kp_list_item_fn item, void *ctx) {
-    kind_watch w = {0, false, false, false, 0};
+static int not_a_list(const char *buf, const char *d, const char *e, kp_list_item_fn item,
+                      void *ctx, size_t *doc_end) {
+    kind_watch w;
+    memset(&w, 0, sizeof w);
+    const char *d_end = kp__json_skip_container(d, e);
+    if (!d_end) return 1;
     char msg[256];
     uint64_t off = 0;
-    int rc = kp__json_events(buf, len, watch_event, &w, msg, sizeof msg, &off);
+    int rc = kp__json_events(d, (size_t)(d_end - d), watch_event, &w, msg, sizeof msg, &off);
     if (rc != 0 || !w.has_kind || w.is_list) return 1; /* let the full parser decide and describe */
-    return item(ctx, buf, len, -1);
+    *doc_end = (size_t)(d_end - buf);
+    return item(ctx, d, (size_t)(d_end - d), -1);
 }
 
-int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_list_item_fn item,
-                   void *ctx, kp_error *err) {
-    const char *e = buf + len, *p = skip_ws(buf, e);
+int kp__list_split(const char *buf, size_t len, size_t from, size_t *doc_end, char *kind,
+                   size_t kind_cap, kp_list_item_fn item, void *ctx, kp_error *err) {
+    const char *e = buf + len, *d = skip_ws(buf + from, e), *p = d;
     if (p >= e || *p != '{') return 1;
     /* first pass over the top-level members: is there an "items" array? */
     const char *q = p + 1;
@@ -212,8 +242,11 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
         return 1;
     }
     if (!has_items) return 1;
-    if (ks == KIND_UNKNOWN) ks = kind_from_tail(q, e, kind, kind_cap);
-    if (ks == KIND_OTHER) return not_a_list(buf, len, item, ctx);
+    /* the kind behind the items is guessed from the end of the text: in a stream of several
+     * documents that is the last document's, checked against this one's below */
+    const char *tail_at = NULL;
+    if (ks == KIND_UNKNOWN) ks = kind_from_tail(q, e, kind, kind_cap, &tail_at);
+    if (ks == KIND_OTHER) return not_a_list(buf, d, e, item, ctx, doc_end);
     /* q is at '[': cut the elements */
     const char *items_open = q, *items_close = NULL;
     long idx = 0;
@@ -244,7 +277,7 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
             return split_fail(err, buf, len, p, "expected ',' or ']' after an element of items");
         }
     }
-    /* the rest of the List object: other members, then '}' and nothing after it */
+    /* the rest of the List object: other members, then '}' */
     for (;;) {
         p = skip_ws(p, e);
         if (p < e && *p == '}') break;
@@ -259,19 +292,32 @@ int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_
         p = skip_value(v, e);
         if (!p || p == v) return split_fail(err, buf, len, v, "invalid value");
     }
-    p = skip_ws(p + 1, e);
-    if (p != e) return split_fail(err, buf, len, p, "unexpected content after the top-level value");
-    kind_watch w = {0, false, false, false, 0};
-    int rc = check_outside_items(buf, len, items_open, items_close, &w, err);
+    const char *d_end = p + 1; /* what follows (another document of a stream) is the caller's */
+    *doc_end = (size_t)(d_end - buf);
+    kind_watch w;
+    memset(&w, 0, sizeof w);
+    int rc = check_outside_items(buf, len, d, d_end, items_open, items_close, &w, err);
     if (rc == KP_OK && w.n_items > 1)
         /* Go's decoder would keep the last items array; the first one is loaded already */
-        return split_fail(err, buf, len, buf,
+        return split_fail(err, buf, len, d,
                           "duplicate key \"items\" in the List (kprio reads one items array)");
+    if (rc == KP_OK && w.kinds_differ)
+        /* Go's decoder keeps the last kind; the split read another one: refuse rather than guess */
+        return split_fail(err, buf, len, d,
+                          "duplicate key \"kind\" with different values in the List");
     if (rc == KP_OK && w.has_kind && !w.is_list)
         /* the kind lies beyond what kind_from_tail reads, or its guess was wrong: the items are
          * loaded already, so this is an error rather than a silently wrong load */
-        return split_fail(err, buf, len, buf,
+        return split_fail(err, buf, len, d,
                           "a document with \"items\" whose kind is not a List kind, written "
                           "after its items too far from the end of the file for kprio to tell");
+    if (rc == KP_OK && tail_at && tail_at != items_close &&
+        (!w.has_kind || strcmp(w.kind, kind) != 0))
+        /* the guess came from a later document of the stream and says another kind: the items
+         * that omit their kind were read with the wrong one */
+        return split_fail(err, buf, len, d,
+                          "a List whose kind is written after its items, followed by a document "
+                          "of another kind: kprio cannot tell the kind of its items; put "
+                          "\"kind\" before \"items\" or give each document its own file");
     return rc;
 }

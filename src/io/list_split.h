@@ -13,12 +13,15 @@
  * status other than KP_OK stops the split and is returned. */
 typedef kp_status (*kp_list_item_fn)(void *ctx, const char *start, size_t len, long idx);
 
-/* buf holds len bytes of JSON followed by KP_JSON_PADDING readable bytes. Returns KP_OK after
- * calling item for every element of the top-level object's "items" array, 1 if buf is not such a
- * List object or cannot be cut (the caller parses it whole, and the full parser describes any
- * error), or an error: KP_ESYNTAX with line/column for a bad separator between items, or the
- * callback's status. The List's "kind", when it is a List kind that fits, is copied to kind. */
-int kp__list_split(const char *buf, size_t len, char *kind, size_t kind_cap, kp_list_item_fn item,
-                   void *ctx, kp_error *err);
+/* buf holds len bytes of JSON followed by KP_JSON_PADDING readable bytes; the document to split
+ * starts at offset from (a stream may hold several: `(kubectl get nodes -o json; kubectl get pods
+ * -o json)`). Returns KP_OK after calling item for every element of that document's "items"
+ * array, with *doc_end set to the offset just after the document (what follows is the caller's),
+ * 1 if the document is not such a List object or cannot be cut (the caller parses it whole, and
+ * the full parser describes any error), or an error: KP_ESYNTAX with line/column (in buf) for a
+ * bad separator between items, or the callback's status. The List's "kind", when it is a List
+ * kind that fits, is copied to kind. */
+int kp__list_split(const char *buf, size_t len, size_t from, size_t *doc_end, char *kind,
+                   size_t kind_cap, kp_list_item_fn item, void *ctx, kp_error *err);
 
 #endif

@@ -31,6 +31,7 @@ typedef struct {
     kp_cluster *cl;
     const char *source;
     kp_input *in; /* the file being read, NULL for a caller's buffer */
+    uint64_t n_seen; /* objects met in this input (any kind) */
 } load_ctx;
 
 void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes) {
@@ -277,11 +278,41 @@ static kp_status dup_flush(kp_cluster *cl, const char *source, const kp_dctx *d,
     return KP_OK;
 }
 
+/* metadata.generateName without a name (a manifest meant for kubectl create): the API server
+ * appends 5 random characters (names.SimpleNameGenerator.GenerateName: the prefix cut to 58
+ * bytes, then utilrand.String(5) over "bcdfghjklmnpqrstvwxz2456789"). kprio derives them from the
+ * object's place instead, so runs are reproducible: FNV-1a 64 of the file name as given, the
+ * document and item numbers and an attempt counter, 5 characters from the same alphabet. A name
+ * already known to the cluster (as any string) takes the next attempt, so a generated name never
+ * collides with an object loaded before it. */
+#define KP_GEN_NAME_MAX 63
+static const char *generate_name(kp_cluster *cl, const char *source, const kp_tdoc *doc,
+                                 const char *prefix, char *out) {
+    static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+    size_t plen = strlen(prefix);
+    if (plen > KP_GEN_NAME_MAX - 5) plen = KP_GEN_NAME_MAX - 5;
+    memcpy(out, prefix, plen);
+    for (uint64_t attempt = 0;; attempt++) {
+        uint64_t h = 1469598103934665603u;
+        const uint64_t parts[3] = {(uint64_t)doc->doc_index, (uint64_t)doc->item_index, attempt};
+        for (const char *c = source; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211u;
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 8; k++) h = (h ^ ((parts[i] >> (8 * k)) & 0xff)) * 1099511628211u;
+        for (int i = 0; i < 5; i++) {
+            out[plen + (size_t)i] = alphabet[h % 27];
+            h /= 27;
+        }
+        out[plen + 5] = 0;
+        if (kp__intern_find(&cl->strs, out, plen + 5) == UINT32_MAX) return out;
+    }
+}
+
 #define PROGRESS_STEP ((uint64_t)32 << 20)
 
 static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
     load_ctx *lc = vctx;
     kp_cluster *cl = lc->cl;
+    lc->n_seen++;
     if (cl->progress_fn && obj->off >= cl->progress_next) {
         cl->progress_fn(cl->progress_ctx, lc->source, obj->off, doc->len);
         cl->progress_next = obj->off + PROGRESS_STEP;
@@ -292,8 +323,11 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     memset(&d, 0, sizeof d);
     d.err = err;
     d.doc = doc;
-    char where[48];
-    if (doc->item_index >= 0) snprintf(where, sizeof where, "items[%ld]", doc->item_index);
+    char where[64];
+    if (doc->item_index >= 0 && doc->doc_index > 0)
+        snprintf(where, sizeof where, "document %ld, items[%ld]", doc->doc_index + 1,
+                 doc->item_index);
+    else if (doc->item_index >= 0) snprintf(where, sizeof where, "items[%ld]", doc->item_index);
     else if (doc->doc_index > 0) snprintf(where, sizeof where, "document %ld", doc->doc_index + 1);
     else where[0] = 0;
     snprintf(d.object, sizeof d.object, "%s", where);
@@ -315,6 +349,10 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
             has_kind = true;
         }
     }
+    if (!has_kind && doc->summary_like == 3)
+        return kp__dctx_fail(&d, obj, KP_EINVAL, NULL,
+                             "this looks like a kubelet Summary API document; pass it with "
+                             "--summary (kprio evict)");
     if (!has_kind || !kind[0])
         return kp__dctx_fail(&d, obj, KP_EINVAL, "kind",
                              "required value (not a Kubernetes object)");
@@ -340,8 +378,17 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     size_t saved = kp__dctx_push(&d, "metadata");
     kp_status st = kp__dget_str(&d, meta, "name", &name, &has_name);
     if (st == KP_OK) st = kp__dget_str(&d, meta, "namespace", &ns, &has_ns);
-    if (st == KP_OK && (!has_name || !name[0]))
-        st = kp__dctx_fail(&d, meta ? meta : obj, KP_EINVAL, "name", "required value");
+    char gen_name[KP_GEN_NAME_MAX + 1];
+    if (st == KP_OK && (!has_name || !name[0])) {
+        const char *gen = NULL;
+        bool has_gen = false;
+        st = kp__dget_str(&d, meta, "generateName", &gen, &has_gen);
+        if (st == KP_OK && has_gen && gen[0])
+            name = generate_name(cl, lc->source, doc, gen, gen_name);
+        else if (st == KP_OK)
+            st = kp__dctx_fail(&d, meta ? meta : obj, KP_EINVAL, "name",
+                               "required value: name or generateName is required");
+    }
     kp__dctx_pop(&d, saved);
     if (st != KP_OK) return st;
     bool namespaced = is_pod || is_pdb || is_wl;
@@ -397,7 +444,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
 /* buf: padded text; in: the input file it comes from, if any (lets the parser release pages). */
 static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf, size_t len,
                              kp_input *in, kp_error *err) {
-    load_ctx lc = {cl, source, in};
+    load_ctx lc = {cl, source, in, 0};
     cl->progress_next = PROGRESS_STEP;
     if (in && in->map && cl->progress_fn) {
         /* a mapped file starts: the caller learns its name before any page of it is read */
@@ -413,6 +460,11 @@ static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf
     /* a file rewritten while it was read: its error (or success) may come from mixed bytes */
     if (in && st != KP_ENOMEM && kp__input_check(in, NULL) != KP_OK) st = kp__input_check(in, err);
     if (st == KP_OK) cl->bytes_loaded += len;
+    /* an empty or comment-only file (or an empty List): kubectl apply says "no objects passed to
+     * apply"; for a read-only tool a warning per input is enough, and nothing at all loaded is an
+     * empty answer */
+    if (st == KP_OK && lc.n_seen == 0 && kp__cluster_warn(cl, "%s: no objects", source) != KP_OK)
+        st = kp_error_set(err, KP_ENOMEM, "out of memory");
     if (st == KP_OK && cl->progress_fn && cl->progress_next > PROGRESS_STEP)
         cl->progress_fn(cl->progress_ctx, source, len, len); /* a report was made: close it */
     if (st != KP_OK && err && !err->source[0])

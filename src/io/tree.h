@@ -16,7 +16,21 @@
 
 #include "kprio/common.h"
 
-typedef enum { KP_T_NULL = 0, KP_T_BOOL, KP_T_NUM, KP_T_STR, KP_T_OBJ, KP_T_ARR } kp_ttype;
+/* KP_T_LAZY: with split_lists (cluster objects, JSON), a member below an object's root whose
+ * value is an object or an array and whose name no decoder reads (tree.c: known_key) is checked
+ * and kept unread, as one node whose s/len is its text: an ignored array costs one node, not
+ * one per element (issue 17 item 18). kp__tree_get expands it in place when asked for it, so a
+ * decoder that starts reading a new member still sees it (only slower); code that walks all the
+ * members of an object sees the node as it is. */
+typedef enum {
+    KP_T_NULL = 0,
+    KP_T_BOOL,
+    KP_T_NUM,
+    KP_T_STR,
+    KP_T_OBJ,
+    KP_T_ARR,
+    KP_T_LAZY
+} kp_ttype;
 
 typedef struct kp_tnode {
     kp_ttype type;
@@ -38,13 +52,18 @@ typedef struct {
     long doc_index; /* YAML document number (0-based) */
     long item_index; /* index in items[] or -1 when the object is the document itself */
     const char *list_kind; /* kind of the enclosing List if already seen, else NULL */
+    unsigned summary_like; /* the root has "node" (bit 0) and "pods" (bit 1): a Summary API doc */
 } kp_tdoc;
 
 typedef kp_status (*kp_tree_cb)(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err);
 
-/* Parses buf (JSON if the first non-blank byte is '{' or '[', else YAML). Syntax errors are
+/* Parses buf (JSON if the first non-blank byte is '{' or '[', else YAML). With split_lists, buf
+ * carries KP_JSON_PADDING readable bytes after len (the List splitter's scanner reads ahead).
+ * A JSON stream (several documents one after the other) and a multi-document YAML stream are
+ * read whole; tdoc.doc_index numbers the documents. Syntax errors are
  * KP_ESYNTAX with err->line/column set and a message "line L, column C: what". Depth is capped
- * at 128 (KP_ELIMIT). A top-level JSON array is treated like a List's items. */
+ * at 128 (KP_ELIMIT). With split_lists a document that is an array is an error (kubectl reads
+ * objects). */
 kp_status kp__tree_parse(const char *source, const char *buf, size_t len, bool split_lists,
                          kp_tree_cb cb, void *ctx, kp_error *err);
 

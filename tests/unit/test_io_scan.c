@@ -130,6 +130,106 @@ KT_TEST(scan_gives_up_on_depth_and_truncation) {
     KT_CHECK(kp__json_skip_container(b + 200, b + 400) == NULL); /* not at a container */
 }
 
+/* The check of skipped members (issue 17 item 7): the block version agrees with the token-at-a-
+ * time reference on valid text and on every kind of single-byte damage to it. */
+static bool check_ok(const char *(*fn)(const char *, const char *, int, const char **),
+                     const char *p, size_t n) {
+    const char *what = NULL;
+    return fn(p, p + n, KP_MAX_DEPTH, &what) == NULL;
+}
+
+KT_TEST(check_matches_reference_on_random_and_damaged_text) {
+    size_t cap = 1 << 16;
+    char *b = malloc(cap);
+    int mismatched = 0, invalid = 0;
+    static const char damage[] = "{}[]:,\"\\ tfn0-1.eE+xu\x01\t";
+    for (int iter = 0; iter < 4000; iter++) {
+        size_t n = 0;
+        gen_value(b, &n, cap - 4, 1);
+        if (iter % 3 == 0) b[n++] = '\n';
+        KT_CHECK(check_ok(kp__json_check_value_ref, b, n));
+        KT_CHECK(check_ok(kp__json_check_value, b, n));
+        KT_CHECK(check_ok(kp__json_check_value_base, b, n));
+        /* one damaged byte (or a truncation) */
+        if (iter % 5 == 0) n = rnd((uint32_t)n);
+        else b[rnd((uint32_t)n)] = damage[rnd(sizeof damage - 1)];
+        bool ref = check_ok(kp__json_check_value_ref, b, n);
+        if (check_ok(kp__json_check_value, b, n) != ref ||
+            check_ok(kp__json_check_value_base, b, n) != ref)
+            mismatched++;
+        if (!ref) invalid++;
+    }
+    KT_CHECK_INT(mismatched, 0);
+    KT_CHECK(invalid > 1000); /* the damage is mostly caught, by both */
+    free(b);
+}
+
+KT_TEST(check_rejects_what_json_rejects) {
+    static const char *const bad[] = {
+        "[tru]",
+        "{\"a\":1,,}",
+        "{\"a\":1,}",
+        "[1,]",
+        "[01]",
+        "[1.]",
+        "[.5]",
+        "[1e]",
+        "[-]",
+        "[\"\\q\"]",
+        "[\"\\u12G4\"]",
+        "[\"\\u12\"]",
+        "{\"a\" 1}",
+        "{1:2}",
+        "[1 2]",
+        "[\"a\"\"b\"]",
+        "{\"a\":1}}",
+        "[[1]",
+        "[\"a\x01\"]",
+        "\"abc",
+        "[nul]",
+        "[true false]",
+        "{\"a\":}",
+        "[1]x",
+        "{\"a\":1]",
+        "[1}",
+        "\\",
+        "[\"a\"\\]",
+        "",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        size_t n = strlen(bad[i]);
+        if (check_ok(kp__json_check_value, bad[i], n) ||
+            check_ok(kp__json_check_value_ref, bad[i], n)) {
+            fprintf(stderr, "  accepted: %s\n", bad[i]);
+            KT_CHECK(0);
+        }
+    }
+    static const char *const good[] = {
+        "[true,false,null,0,-0,1.5e+3,-2E-2,\"\\u00e9\\n\\/\"]",
+        " { } ",
+        "[]",
+        "{\"a\":{\"b\":[{}]}}\n",
+        "\"x\"",
+        "12",
+        "[\"\\\\\"]",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        size_t n = strlen(good[i]);
+        KT_CHECK(check_ok(kp__json_check_value, good[i], n));
+        KT_CHECK(check_ok(kp__json_check_value_ref, good[i], n));
+    }
+    /* nesting: the limit given, as the parser's */
+    char deep[300];
+    for (int i = 0; i < 150; i++) {
+        deep[i] = '[';
+        deep[299 - i] = ']';
+    }
+    const char *what = NULL;
+    KT_CHECK(kp__json_check_value(deep, deep + 300, KP_MAX_DEPTH, &what) != NULL);
+    KT_CHECK_STR(what, "nesting deeper than 128 levels");
+    KT_CHECK(kp__json_check_value(deep + 30, deep + 270, KP_MAX_DEPTH, &what) == NULL);
+}
+
 KT_TEST(intern_round_trips_many_strings) {
     kp_arena a;
     kp__arena_init(&a);
@@ -286,7 +386,8 @@ KT_TEST(progress_reported_during_a_large_load) {
 }
 
 KT_MAIN(KT_CASE(scan_matches_reference_on_random_text),
-        KT_CASE(scan_handles_escapes_across_block_edges),
+        KT_CASE(check_matches_reference_on_random_and_damaged_text),
+        KT_CASE(check_rejects_what_json_rejects), KT_CASE(scan_handles_escapes_across_block_edges),
         KT_CASE(scan_gives_up_on_depth_and_truncation), KT_CASE(intern_round_trips_many_strings),
         KT_CASE(mapped_input_is_padded_with_zeros), KT_CASE(mapped_list_loads_and_reports_errors),
         KT_CASE(progress_reported_during_a_large_load))
