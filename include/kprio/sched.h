@@ -152,7 +152,7 @@ typedef struct {
     kp_index selected_node; /* -1 */
     size_t n_nodes; /* nodes of the cluster (kp_sched_explain_node_get indices) */
     bool has_preemption; /* PostFilter ran (kp_sched_explain_preemption_get) */
-    const char *scheduler_name; /* the pod's profile (the first when no profile serves it) */
+    const char *scheduler_name; /* the pod's profile; "" when no profile serves it */
 } kp_sched_explanation;
 
 /* The explanation requested with kp_sched_explain; false when none was requested. Strings

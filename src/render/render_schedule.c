@@ -149,7 +149,8 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
     kp_emit_key(e, "explain");
     kp_emit_obj_begin(e);
     kp_emit_kv_str(e, "pod", pod_ref(cl, x->pod, ref, sizeof ref));
-    if (kp_sched_profile_count(s) > 1) kp_emit_kv_str(e, "schedulerName", x->scheduler_name);
+    if (kp_sched_profile_count(s) > 1 && x->scheduler_name[0])
+        kp_emit_kv_str(e, "schedulerName", x->scheduler_name);
     kp_emit_kv_bool(e, "attempted", x->attempted);
     if (x->pre_enqueue_message[0]) kp_emit_kv_str(e, "preEnqueue", x->pre_enqueue_message);
     if (x->prefilter_message[0]) kp_emit_kv_str(e, "preFilter", x->prefilter_message);
@@ -239,7 +240,8 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
     char ref[512], txt[1024];
     fprintf(f, "\nExplain %s (priority %" PRId32, pod_ref(cl, x->pod, ref, sizeof ref),
             kp_cluster_pod_priority(cl, x->pod));
-    if (kp_sched_profile_count(s) > 1) fprintf(f, ", profile %s", x->scheduler_name);
+    if (kp_sched_profile_count(s) > 1 && x->scheduler_name[0])
+        fprintf(f, ", profile %s", x->scheduler_name);
     fprintf(f, "):\n");
     if (!x->attempted && x->pre_enqueue_message[0]) {
         fprintf(f, "  not queued: PreEnqueue rejected the pod (SchedulingGates): %s\n",

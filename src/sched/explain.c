@@ -112,7 +112,8 @@ bool kp_sched_explanation_get(const kp_sched *s, kp_sched_explanation *out) {
     out->selected_node = x->selected;
     out->n_nodes = x->n_nodes;
     out->has_preemption = x->has_preempt;
-    out->scheduler_name = explain_profile(s)->scheduler_name;
+    int32_t k = kp__sched_profile_of(s, &s->cl->pods[x->pod]);
+    out->scheduler_name = k < 0 ? "" : s->prof[k].cfg.scheduler_name;
     return true;
 }
 
