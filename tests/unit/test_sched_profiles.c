@@ -6,6 +6,7 @@
 #include "core/cluster.h"
 #include "core/pod.h"
 #include "core/sched_config.h"
+#include "kprio/preempt.h"
 #include "test_sched_util.h"
 
 #define CFG_HDR "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
@@ -175,5 +176,41 @@ KT_TEST(options_name_filters_profiles) {
     kp_cluster_free(cl);
 }
 
+/* kp_preemption_new runs the preemptor's profile: "loose" has no TaintToleration filter, so the
+ * tainted node is a candidate for its pod; the same pod under default-scheduler finds none. */
+KT_TEST(preemption_uses_the_preemptors_profile) {
+    const char *y =
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: k, value: "
+        "v, effect: NoSchedule}]}\nstatus: {allocatable: {cpu: \"2\", memory: 8Gi, pods: "
+        "\"32\"}}\n" POD("low", "1", "nodeName: n1, priority: 1, ", "2")
+            POD("loose-pod", "2", "schedulerName: loose, priority: 100, ", "2")
+                POD("default-pod", "3", "priority: 100, ", "2");
+    const char *cfg_y = CFG_HDR "profiles:\n- schedulerName: default-scheduler\n- schedulerName: "
+                                "loose\n  plugins:\n    filter:\n      disabled: [{name: "
+                                "TaintToleration}]\n";
+    kp_cluster *cl = ts_load(y);
+    if (!cl) return;
+    kp_sched_config *cfg = NULL;
+    kp_error err;
+    KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", cfg_y, strlen(cfg_y), NULL, &cfg, &err),
+                 KP_OK);
+    kp_preempt_options o;
+    kp_preempt_options_init(&o);
+    o.config = cfg;
+    kp_preemption *p = NULL;
+    KT_CHECK_INT(kp_preemption_new(cl, kp_cluster_find_pod(cl, "default/loose-pod"), &o, &p, &err),
+                 KP_OK);
+    KT_CHECK(p && kp_preemption_outcome(p) == KP_PREEMPTION_NOMINATED);
+    kp_preemption_free(p);
+    p = NULL;
+    KT_CHECK_INT(
+        kp_preemption_new(cl, kp_cluster_find_pod(cl, "default/default-pod"), &o, &p, &err), KP_OK);
+    KT_CHECK(p && kp_preemption_outcome(p) == KP_PREEMPTION_NO_CANDIDATES);
+    kp_preemption_free(p);
+    kp_sched_config_free(cfg);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(config_keeps_every_profile), KT_CASE(config_profile_validation),
-        KT_CASE(one_queue_every_profile), KT_CASE(options_name_filters_profiles))
+        KT_CASE(one_queue_every_profile), KT_CASE(options_name_filters_profiles),
+        KT_CASE(preemption_uses_the_preemptors_profile))
