@@ -33,8 +33,8 @@ typedef struct kp_sched_config kp_sched_config;
 /* Loads a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON) from the file
  * at path into *out (NULL on error). scheduler_name NULL keeps every profile (a scheduler serves
  * them all: one queue in priority order, each pod run by its own profile's plugins, weights and
- * args); otherwise only the profile of that schedulerName (the only profile of a one-profile file
- * when it has no schedulerName). Every profile is validated either way, as kube-scheduler does:
+ * args); otherwise only the profile of that schedulerName (a lone profile without one is
+ * "default-scheduler"). Every profile is validated either way, as kube-scheduler does:
  * schedulerName required with several profiles and unique, the queueSort sets equal. Errors:
  * KP_EINVAL for unknown fields, plugins, profiles and unsupported settings ("FILE:
  * KubeSchedulerConfiguration: FIELD: what is wrong"), KP_ESYNTAX, KP_ELIMIT (a name longer than the

@@ -484,16 +484,9 @@ static kp_status parse_profiles(kp_dctx *d, pctx *x, const kp_tnode *profiles, i
     int64_t chosen = -1;
     kp_status st = check_names(d, profiles, x->want_name, &chosen);
     if (st != KP_OK) return st;
-    if (x->want_name && chosen < 0 && profiles->n > 1)
+    if (x->want_name && chosen < 0)
         return kp__dctx_fail(d, profiles, KP_EINVAL, "profiles",
                              "no profile has schedulerName \"%s\"", x->want_name);
-    if (x->want_name && chosen < 0) {
-        const char *only = profile_name(profiles->first);
-        if (only && strcmp(only, x->want_name) != 0)
-            return kp__dctx_fail(d, profiles, KP_EINVAL, "profiles",
-                                 "no profile has schedulerName \"%s\"", x->want_name);
-        chosen = 0;
-    }
     uint32_t n = (uint32_t)profiles->n;
     kp_sched_config *all = kp__calloc(n, sizeof *all);
     kp_cfg_pluginset *qs = kp__calloc(n, sizeof *qs);

@@ -90,6 +90,15 @@ KT_TEST(config_profile_validation) {
                  KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "profiles[1].plugins.filter.enabled[0].name");
     KT_CHECK(c == NULL);
+    /* a lone profile without a name is default-scheduler's, not any name's */
+    const char *lone = CFG_HDR "profiles:\n- percentageOfNodesToScore: 5\n";
+    KT_CHECK_INT(kp_sched_config_load_buffer("s.yaml", lone, strlen(lone), "foo", &c, &err),
+                 KP_EINVAL);
+    KT_CHECK_CONTAINS(err.msg, "no profile has schedulerName \"foo\"");
+    KT_CHECK_INT(
+        kp_sched_config_load_buffer("s.yaml", lone, strlen(lone), "default-scheduler", &c, &err),
+        KP_OK);
+    kp_sched_config_free(c);
 }
 
 /* One queue: binpack's batch (priority 500) is popped between the default pods web (1000) and
