@@ -31,11 +31,14 @@ typedef struct kp_sched kp_sched;
 typedef struct kp_sched_config kp_sched_config;
 
 /* Loads a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON) from the file
- * at path into *out (NULL on error). The profile whose schedulerName equals scheduler_name is used
- * (NULL: "default-scheduler", or the only profile). Errors: KP_EINVAL for unknown fields, plugins,
- * profiles and unsupported settings ("FILE: KubeSchedulerConfiguration: FIELD: what is wrong"),
- * KP_ESYNTAX, KP_ELIMIT (a name longer than the configuration's fields), KP_EIO (unreadable file;
- * path only), KP_ENOMEM. */
+ * at path into *out (NULL on error). scheduler_name NULL keeps every profile (a scheduler serves
+ * them all: one queue in priority order, each pod run by its own profile's plugins, weights and
+ * args); otherwise only the profile of that schedulerName (a lone profile without one is
+ * "default-scheduler"). Every profile is validated either way, as kube-scheduler does:
+ * schedulerName required with several profiles and unique, the queueSort sets equal. Errors:
+ * KP_EINVAL for unknown fields, plugins, profiles and unsupported settings ("FILE:
+ * KubeSchedulerConfiguration: FIELD: what is wrong"), KP_ESYNTAX, KP_ELIMIT (a name longer than the
+ * configuration's fields), KP_EIO (unreadable file; path only), KP_ENOMEM. */
 kp_status kp_sched_config_load_path(const char *path, const char *scheduler_name,
                                     kp_sched_config **out, kp_error *err);
 /* The same on buf[0..len) (not retained); source names it in errors. */
@@ -46,7 +49,8 @@ kp_status kp_sched_config_load_buffer(const char *source, const char *buf, size_
 void kp_sched_config_free(kp_sched_config *cfg);
 
 typedef struct {
-    const char *scheduler_name; /* profile to serve; NULL = the config's (default-scheduler) */
+    const char *scheduler_name; /* serve only this profile (of a several-profile configuration),
+                                 * or the only profile under this name; NULL = every profile */
     uint64_t seed; /* PRNG seed (host ties, preemption offsets) */
     bool until_settled; /* victims terminate at once; retry until nothing changes */
     kp_index protect_pod; /* what-if (kprio why): this pod counts as covered by a PDB with no
@@ -58,8 +62,10 @@ typedef struct {
 void kp_sched_options_init(kp_sched_options *o);
 
 /* Creates a scheduler over a finalized cluster (borrowed; must outlive the scheduler). cfg may
- * be NULL (default profile); it is copied. Errors: KP_EINVAL (cluster not finalized, bad
- * compat version, protect_pod out of range), KP_ENOMEM. */
+ * be NULL (default profile); it is copied, every profile of it (or only
+ * opt->scheduler_name's). Errors: KP_EINVAL (cluster not finalized, bad compat version,
+ * protect_pod out of range, opt->scheduler_name names none of several profiles), KP_ELIMIT
+ * (opt->scheduler_name longer than a configuration's schedulerName field), KP_ENOMEM. */
 kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sched_options *opt,
                        kp_sched **out, kp_error *err);
 /* Releases the scheduler. NULL is a no-op. */
@@ -69,13 +75,16 @@ void kp_sched_free(kp_sched *s);
  * KP_EINVAL (index out of range), KP_ENOMEM. */
 kp_status kp_sched_explain(kp_sched *s, kp_index pod, kp_error *err);
 
-/* Schedules every pending pod of the profile in queue order (priority desc, then creation
- * time, then load order). Each binding is visible to later pods. Pods with scheduling gates
+/* Schedules every pending pod of every profile (pods whose spec.schedulerName a profile serves)
+ * in one queue order (priority desc, then creation time, then load order), each with its own
+ * profile's framework. Each binding is visible to later pods whatever their profile; preemption
+ * may pick victims of any profile. Pods with scheduling gates
  * (when the profile runs SchedulingGates, as the default one does) are not queued: they get a
  * KP_OUTCOME_GATED result after the others. Errors: KP_ENOMEM. */
 kp_status kp_sched_run(kp_sched *s, kp_error *err);
-/* Schedules one pod (index) now, as the next queue pop would (a gated pod only gets its
- * KP_OUTCOME_GATED result). Errors: KP_EINVAL (index out of range), KP_ENOMEM. */
+/* Schedules one pod (index) now, as the next queue pop would, with its profile (the first when
+ * none serves it; a gated pod only gets its KP_OUTCOME_GATED result). Errors: KP_EINVAL (index out
+ * of range), KP_ENOMEM. */
 kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err);
 
 typedef enum {
@@ -102,7 +111,13 @@ typedef struct {
     const char *message; /* "" when bound */
     const char *decided_by; /* step of the node-choice cascade that picked nominated_node
                              * ("fewest PDB violations", ...); "" when not nominated */
+    const char *scheduler_name; /* the profile that scheduled the pod (its spec.schedulerName) */
 } kp_sched_pod_result;
+
+/* The profiles the scheduler serves (one per schedulerName, in configuration order; one for the
+ * default configuration) and profile i's schedulerName ("" out of range). */
+size_t kp_sched_profile_count(const kp_sched *s);
+const char *kp_sched_profile_name(const kp_sched *s, size_t i);
 
 size_t kp_sched_result_count(const kp_sched *s);
 /* Result i, in the order pods were first attempted; NULL out of range. Borrowed (the struct and
@@ -137,6 +152,7 @@ typedef struct {
     kp_index selected_node; /* -1 */
     size_t n_nodes; /* nodes of the cluster (kp_sched_explain_node_get indices) */
     bool has_preemption; /* PostFilter ran (kp_sched_explain_preemption_get) */
+    const char *scheduler_name; /* the pod's profile; "" when no profile serves it */
 } kp_sched_explanation;
 
 /* The explanation requested with kp_sched_explain; false when none was requested. Strings
@@ -168,7 +184,8 @@ typedef struct {
 kp_status kp_sched_explain_filter_get(const kp_sched *s, kp_index node, size_t i,
                                       kp_sched_explain_filter *out);
 
-/* The Score plugins of the profile, in order, and a node's weighted score from plugin k. */
+/* The Score plugins of the explained pod's profile (without an explanation: the first
+ * profile's), in order, and a node's weighted score from plugin k. */
 size_t kp_sched_score_plugin_count(const kp_sched *s);
 const char *kp_sched_score_plugin_name(const kp_sched *s, size_t k);
 int64_t kp_sched_explain_score(const kp_sched *s, kp_index node, size_t k);

@@ -1,6 +1,8 @@
 /* KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1): the parts that change decisions.
  *
- * One profile is used per run (the one whose schedulerName matches, or the first). Plugin sets
+ * A configuration holds every profile of the file (profile 0 is the struct itself, the others
+ * are in `more`); one scheduler serves them all with one queue and one cache (sched/sched.c).
+ * Plugin sets
  * are merged with the default MultiPoint set exactly as upstream's mergePlugins and the
  * framework's expandMultiPointPlugins do, so the effective per-extension-point lists (order and
  * weights) are what kube-scheduler would build. Unknown plugins, unknown fields and settings kprio
@@ -111,6 +113,12 @@ typedef struct kp_sched_config {
     /* InterPodAffinityArgs */
     int32_t hard_pod_affinity_weight;
     bool ignore_preferred_terms_of_existing_pods;
+
+    /* profiles[1..] of a loaded configuration, in file order (each with more == NULL); NULL in
+     * a single-profile configuration and in every copy a scheduler keeps. Owned by the loaded
+     * configuration (kp_sched_config_free). */
+    struct kp_sched_config *more;
+    uint32_t n_more;
 } kp_sched_config;
 
 /* Plugin sets as configured (v1.PluginSet): a configured list holds at most KP_CFG_MAX_SET
@@ -141,9 +149,10 @@ kp_status kp__sched_config_build(kp_sched_config *c, const kp_cfg_pluginset *mp,
 
 /* The default profile (default plugins, weights and args). */
 void kp__sched_config_defaults(kp_sched_config *c);
-/* Parses a KubeSchedulerConfiguration from buf. scheduler_name selects the profile (NULL: the
- * first profile). Errors: KP_EINVAL / KP_ESYNTAX with "FILE: KubeSchedulerConfiguration: FIELD:
- * what" messages. */
+/* Parses a KubeSchedulerConfiguration from buf into c (every profile: c is profiles[0], c->more
+ * the others; scheduler_name keeps only that profile, NULL keeps all). On success the caller
+ * releases c->more with kp__free; on failure nothing is left allocated. Errors: KP_EINVAL /
+ * KP_ESYNTAX with "FILE: KubeSchedulerConfiguration: FIELD: what" messages. */
 kp_status kp__sched_config_parse(kp_sched_config *c, const char *source, const char *buf,
                                  size_t len, const char *scheduler_name, kp_error *err);
 

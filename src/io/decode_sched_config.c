@@ -341,7 +341,8 @@ static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, co
                          "plugin \"%s\" does not exist (or is not supported by kprio)", name);
 }
 
-static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p) {
+static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p,
+                               kp_cfg_pluginset *queue_sort) {
     static const char *const keys[] = {"schedulerName", "percentageOfNodesToScore", "plugins",
                                        "pluginConfig", NULL};
     kp_status st;
@@ -378,6 +379,8 @@ static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p
         }
         kp__dctx_pop(d, sv);
     }
+    for (int e = 0; e < KP_N_EP; e++)
+        if ((1u << e) == KP_EP_QUEUESORT) *queue_sort = eps[e];
     char why[160];
     int bad = 0;
     if (kp__sched_config_build(c, &mp, eps, why, sizeof why, &bad) != KP_OK) {
@@ -411,6 +414,117 @@ static kp_status parse_profile(kp_dctx *d, kp_sched_config *c, const kp_tnode *p
         kp__dctx_pop(d, sv);
     }
     return KP_OK;
+}
+
+/* Two configured plugin sets are the same list (names, weights and order): cmp.Equal on the
+ * defaulted PluginSets, as validateCommonQueueSort compares them. */
+static bool pluginset_equal(const kp_cfg_pluginset *a, const kp_cfg_pluginset *b) {
+    const kp_cfg_pset *x[2] = {&a->enabled, &a->disabled}, *y[2] = {&b->enabled, &b->disabled};
+    for (int k = 0; k < 2; k++) {
+        if (x[k]->n != y[k]->n) return false;
+        for (uint8_t i = 0; i < x[k]->n; i++)
+            if (x[k]->pl[i] != y[k]->pl[i] || x[k]->weight[i] != y[k]->weight[i]) return false;
+    }
+    return true;
+}
+
+/* profiles[i].schedulerName; NULL when unset. */
+static const char *profile_name(const kp_tnode *p) {
+    const kp_tnode *sn = p->type == KP_T_OBJ ? kp__tree_get(p, "schedulerName") : NULL;
+    return sn && sn->type == KP_T_STR ? sn->s : NULL;
+}
+
+/* Fails at profiles[i].field (the path is popped again). */
+static kp_status profile_fail(kp_dctx *d, const kp_tnode *n, uint32_t i, kp_status st,
+                              const char *field, const char *what) {
+    size_t sv = kp__dctx_push(d, "profiles");
+    kp__dctx_push_index(d, i);
+    kp_status r = kp__dctx_fail(d, n, st, field, "%s", what);
+    kp__dctx_pop(d, sv);
+    return r;
+}
+
+/* The names of every profile: set (a lone profile defaults to "default-scheduler", v1
+ * SetDefaults_KubeSchedulerConfiguration), unique and within kprio's field
+ * (ValidateKubeSchedulerConfiguration's profile loop). *chosen: the profile named want (or -1). */
+static kp_status check_names(kp_dctx *d, const kp_tnode *profiles, const char *want,
+                             int64_t *chosen) {
+    uint32_t i = 0;
+    *chosen = -1;
+    for (const kp_tnode *p = profiles->first; p; p = p->next, i++) {
+        const char *name = profile_name(p);
+        const kp_tnode *at = p->type == KP_T_OBJ ? kp__tree_get(p, "schedulerName") : NULL;
+        if (!name && profiles->n > 1 && p->type == KP_T_OBJ)
+            return profile_fail(d, p, i, KP_EINVAL, "schedulerName",
+                                "required when there are several profiles");
+        if (!name) name = "default-scheduler";
+        char what[192];
+        if (strlen(name) >= sizeof((kp_sched_config *)0)->scheduler_name) {
+            snprintf(what, sizeof what, "longer than %zu characters (kprio's limit)",
+                     sizeof((kp_sched_config *)0)->scheduler_name - 1);
+            return profile_fail(d, at, i, KP_ELIMIT, "schedulerName", what);
+        }
+        uint32_t j = 0;
+        for (const kp_tnode *q = profiles->first; q != p; q = q->next, j++) {
+            const char *qn = profile_name(q);
+            if (strcmp(qn ? qn : "default-scheduler", name) != 0) continue;
+            snprintf(what, sizeof what, "duplicate value \"%s\" (profiles[%u] has it)", name, j);
+            return profile_fail(d, at ? at : p, i, KP_EINVAL, "schedulerName", what);
+        }
+        if (*chosen < 0 && want && strcmp(name, want) == 0) *chosen = i;
+    }
+    return KP_OK;
+}
+
+/* Every profile, parsed into its own configuration (mirrors the profile loop of
+ * ValidateKubeSchedulerConfiguration and validateCommonQueueSort: every profile is checked even
+ * when want_name keeps only one; the queueSort sets must be equal). x->c receives profiles[0]
+ * (or the profile named want_name), x->c->more the others. */
+static kp_status parse_profiles(kp_dctx *d, pctx *x, const kp_tnode *profiles, int32_t global_pct) {
+    int64_t chosen = -1;
+    kp_status st = check_names(d, profiles, x->want_name, &chosen);
+    if (st != KP_OK) return st;
+    if (x->want_name && chosen < 0)
+        return kp__dctx_fail(d, profiles, KP_EINVAL, "profiles",
+                             "no profile has schedulerName \"%s\"", x->want_name);
+    uint32_t n = (uint32_t)profiles->n;
+    kp_sched_config *all = kp__calloc(n, sizeof *all);
+    kp_cfg_pluginset *qs = kp__calloc(n, sizeof *qs);
+    if (!all || !qs) {
+        kp__free(all);
+        kp__free(qs);
+        return kp_error_set(d->err, KP_ENOMEM, "out of memory");
+    }
+    uint32_t i = 0;
+    for (const kp_tnode *p = profiles->first; p && st == KP_OK; p = p->next, i++) {
+        kp_sched_config *c = &all[i];
+        kp__sched_config_defaults(c);
+        memcpy(c->source, x->c->source, sizeof c->source);
+        c->pct_nodes_to_score = global_pct;
+        const char *name = profile_name(p);
+        if (name) snprintf(c->scheduler_name, sizeof c->scheduler_name, "%s", name);
+        size_t sv = kp__dctx_push(d, "profiles");
+        kp__dctx_push_index(d, i);
+        st = parse_profile(d, c, p, &qs[i]);
+        kp__dctx_pop(d, sv);
+        if (st == KP_OK && i > 0 && !pluginset_equal(&qs[0], &qs[i]))
+            st = profile_fail(d, kp__tree_get(p, "plugins"), i, KP_EINVAL, "plugins.queueSort",
+                              "has to match for all profiles");
+    }
+    kp__free(qs);
+    if (st == KP_OK && chosen >= 0) {
+        *x->c = all[chosen];
+    } else if (st == KP_OK) {
+        *x->c = all[0];
+        if (n > 1) {
+            memmove(all, all + 1, (n - 1) * sizeof *all);
+            x->c->more = all;
+            x->c->n_more = n - 1;
+            return KP_OK;
+        }
+    }
+    kp__free(all);
+    return st;
 }
 
 static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
@@ -471,48 +585,7 @@ static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_e
     if (!profiles || profiles->type == KP_T_NULL || profiles->n == 0) return KP_OK;
     if (profiles->type != KP_T_ARR)
         return kp__dctx_fail(&d, profiles, KP_EINVAL, "profiles", "expected an array");
-    const char *want = x->want_name ? x->want_name : "default-scheduler";
-    const kp_tnode *chosen = NULL;
-    uint32_t i = 0, chosen_i = 0;
-    for (const kp_tnode *p = profiles->first; p; p = p->next, i++) {
-        const char *name = "default-scheduler";
-        if (p->type == KP_T_OBJ) {
-            const kp_tnode *sn = kp__tree_get(p, "schedulerName");
-            if (sn && sn->type == KP_T_STR) name = sn->s;
-        }
-        for (const kp_tnode *q = profiles->first; q != p; q = q->next) {
-            const kp_tnode *sn = q->type == KP_T_OBJ ? kp__tree_get(q, "schedulerName") : NULL;
-            const char *qn = sn && sn->type == KP_T_STR ? sn->s : "default-scheduler";
-            if (strcmp(qn, name) == 0) {
-                size_t sv = kp__dctx_push(&d, "profiles");
-                kp__dctx_push_index(&d, i);
-                kp_status r = kp__dctx_fail(&d, p, KP_EINVAL, "schedulerName",
-                                            "duplicate profile \"%s\"", name);
-                kp__dctx_pop(&d, sv);
-                return r;
-            }
-        }
-        if (!chosen && strcmp(name, want) == 0) chosen = p, chosen_i = i;
-    }
-    if (!chosen && !x->want_name && profiles->n == 1) chosen = profiles->first, chosen_i = 0;
-    if (!chosen)
-        return kp__dctx_fail(&d, profiles, KP_EINVAL, "profiles",
-                             "no profile has schedulerName \"%s\"", want);
-    size_t sv = kp__dctx_push(&d, "profiles");
-    kp__dctx_push_index(&d, chosen_i);
-    const kp_tnode *sn = kp__tree_get(chosen, "schedulerName");
-    if (sn && sn->type == KP_T_STR && strlen(sn->s) >= sizeof c->scheduler_name) {
-        kp_status r = kp__dctx_fail(&d, sn, KP_ELIMIT, "schedulerName",
-                                    "longer than %zu characters (kprio's limit)",
-                                    sizeof c->scheduler_name - 1);
-        kp__dctx_pop(&d, sv);
-        return r;
-    }
-    if (sn && sn->type == KP_T_STR)
-        snprintf(c->scheduler_name, sizeof c->scheduler_name, "%s", sn->s);
-    st = parse_profile(&d, c, chosen);
-    kp__dctx_pop(&d, sv);
-    return st;
+    return parse_profiles(&d, x, profiles, global_pct);
 }
 
 kp_status kp__sched_config_parse(kp_sched_config *c, const char *source, const char *buf,
@@ -524,6 +597,11 @@ kp_status kp__sched_config_parse(kp_sched_config *c, const char *source, const c
     if (st == KP_OK && !x.seen)
         st = kp_error_set(err, KP_EINVAL, "KubeSchedulerConfiguration: empty document");
     if (st != KP_OK && err) snprintf(err->source, sizeof err->source, "%s", source);
+    if (st != KP_OK) {
+        kp__free(c->more);
+        c->more = NULL;
+        c->n_more = 0;
+    }
     return st;
 }
 
@@ -556,4 +634,7 @@ kp_status kp_sched_config_load_path(const char *path, const char *scheduler_name
     return st;
 }
 
-void kp_sched_config_free(kp_sched_config *cfg) { kp__free(cfg); }
+void kp_sched_config_free(kp_sched_config *cfg) {
+    if (cfg) kp__free(cfg->more);
+    kp__free(cfg);
+}

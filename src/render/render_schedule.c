@@ -59,6 +59,7 @@ static int human_len(const char *msg) {
 
 static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
     char ref[512];
+    bool several = kp_sched_profile_count(s) > 1; /* the profile is named only then */
     kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
     kp_emit_kv_str(e, "kind", "SchedulePlan");
     kp_emit_key(e, "pods");
@@ -68,6 +69,7 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
         if (!r) continue;
         kp_emit_obj_begin(e);
         kp_emit_kv_str(e, "pod", pod_ref(cl, r->pod, ref, sizeof ref));
+        if (several) kp_emit_kv_str(e, "schedulerName", r->scheduler_name);
         kp_emit_kv_int(e, "priority", r->priority);
         kp_emit_kv_str(e, "outcome", outcome_str(r->outcome));
         if (r->outcome == KP_OUTCOME_BOUND)
@@ -97,8 +99,10 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
                    "or names another spec.schedulerName.\n");
         return KP_OK;
     }
-    kp_table *t = kp_table_new(5);
+    bool several = kp_sched_profile_count(s) > 1; /* a PROFILE column only then */
+    kp_table *t = kp_table_new(several ? 6 : 5);
     kp_table_add(t, "POD");
+    if (several) kp_table_add(t, "PROFILE");
     kp_table_add(t, "PRIORITY");
     kp_table_add(t, "OUTCOME");
     kp_table_add(t, "NODE");
@@ -108,6 +112,7 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
         const kp_sched_pod_result *r = kp_sched_result(s, i);
         if (!r) continue;
         kp_table_add(t, pod_ref(cl, r->pod, ref, sizeof ref));
+        if (several) kp_table_add(t, r->scheduler_name);
         kp_table_addf(t, "%" PRId32, r->priority);
         kp_table_add(t, outcome_str(r->outcome));
         kp_index node = r->outcome == KP_OUTCOME_BOUND       ? r->node
@@ -144,6 +149,8 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
     kp_emit_key(e, "explain");
     kp_emit_obj_begin(e);
     kp_emit_kv_str(e, "pod", pod_ref(cl, x->pod, ref, sizeof ref));
+    if (kp_sched_profile_count(s) > 1 && x->scheduler_name[0])
+        kp_emit_kv_str(e, "schedulerName", x->scheduler_name);
     kp_emit_kv_bool(e, "attempted", x->attempted);
     if (x->pre_enqueue_message[0]) kp_emit_kv_str(e, "preEnqueue", x->pre_enqueue_message);
     if (x->prefilter_message[0]) kp_emit_kv_str(e, "preFilter", x->prefilter_message);
@@ -231,8 +238,11 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
 static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched_explanation *x,
                           FILE *f) {
     char ref[512], txt[1024];
-    fprintf(f, "\nExplain %s (priority %" PRId32 "):\n", pod_ref(cl, x->pod, ref, sizeof ref),
+    fprintf(f, "\nExplain %s (priority %" PRId32, pod_ref(cl, x->pod, ref, sizeof ref),
             kp_cluster_pod_priority(cl, x->pod));
+    if (kp_sched_profile_count(s) > 1 && x->scheduler_name[0])
+        fprintf(f, ", profile %s", x->scheduler_name);
+    fprintf(f, "):\n");
     if (!x->attempted && x->pre_enqueue_message[0]) {
         fprintf(f, "  not queued: PreEnqueue rejected the pod (SchedulingGates): %s\n",
                 x->pre_enqueue_message);

@@ -94,6 +94,13 @@ const char *kp_filter_code_name(kp_filter_code c) {
     return "?";
 }
 
+/* The explained pod's profile (the first when no explanation was asked for, or when no profile
+ * serves the pod). */
+static const kp_sched_config *explain_profile(const kp_sched *s) {
+    int32_t k = s->explain ? kp__sched_profile_of(s, &s->cl->pods[s->explain->pod]) : -1;
+    return &s->prof[k < 0 ? 0 : k].cfg;
+}
+
 bool kp_sched_explanation_get(const kp_sched *s, kp_sched_explanation *out) {
     const kp_explain *x = s->explain;
     if (!x) return false;
@@ -105,6 +112,8 @@ bool kp_sched_explanation_get(const kp_sched *s, kp_sched_explanation *out) {
     out->selected_node = x->selected;
     out->n_nodes = x->n_nodes;
     out->has_preemption = x->has_preempt;
+    int32_t k = kp__sched_profile_of(s, &s->cl->pods[x->pod]);
+    out->scheduler_name = k < 0 ? "" : s->prof[k].cfg.scheduler_name;
     return true;
 }
 
@@ -142,15 +151,23 @@ kp_status kp_sched_explain_filter_get(const kp_sched *s, kp_index node, size_t i
     return KP_OK;
 }
 
-size_t kp_sched_score_plugin_count(const kp_sched *s) { return s->cfg.n_score; }
+size_t kp_sched_score_plugin_count(const kp_sched *s) { return explain_profile(s)->n_score; }
 
 const char *kp_sched_score_plugin_name(const kp_sched *s, size_t k) {
-    return k < s->cfg.n_score ? kp__plugin_name((kp_plugin)s->cfg.score[k]) : "";
+    const kp_sched_config *c = explain_profile(s);
+    return k < c->n_score ? kp__plugin_name((kp_plugin)c->score[k]) : "";
 }
 
 int64_t kp_sched_explain_score(const kp_sched *s, kp_index node, size_t k) {
     const kp_explain_node *n = explain_node(s, node);
-    return n && k < s->cfg.n_score ? n->plugin_score[s->cfg.score[k]] : 0;
+    const kp_sched_config *c = explain_profile(s);
+    return n && k < c->n_score ? n->plugin_score[c->score[k]] : 0;
+}
+
+size_t kp_sched_profile_count(const kp_sched *s) { return s->n_prof; }
+
+const char *kp_sched_profile_name(const kp_sched *s, size_t i) {
+    return i < s->n_prof ? s->prof[i].cfg.scheduler_name : "";
 }
 
 kp_status kp_sched_explain_preemption_get(const kp_sched *s, kp_sched_preemption_explain *out) {

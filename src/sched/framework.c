@@ -1,8 +1,31 @@
 /* The scheduler state's accessors that preemption uses, and the list of bound pods carrying pod
  * (anti-)affinity (upstream's snapshot HavePodsWithAffinityList). */
 #include "sched/framework.h"
-#include "base/alloc.h"
 
+#include <string.h>
+
+#include "base/alloc.h"
+#include "core/cluster.h"
+
+
+void kp__sched_use_profile(kp_sched *s, uint32_t pod) {
+    if (s->n_prof == 1) return; /* one profile: always the active one */
+    int32_t i = kp__sched_profile_of(s, &s->cl->pods[pod]);
+    kp__sched_activate(s, i < 0 ? 0 : (uint32_t)i);
+}
+
+void kp__sched_activate(kp_sched *s, uint32_t k) {
+    if (k == s->cur) return;
+    const kp_sched_profile *p = &s->prof[k];
+    s->cur = k;
+    s->cfg = p->cfg;
+    s->sched_name = p->name;
+    s->postfilter_dra = p->postfilter_dra;
+    memcpy(s->fit_res_idx, p->fit_res_idx, sizeof s->fit_res_idx);
+    memcpy(s->bal_res_idx, p->bal_res_idx, sizeof s->bal_res_idx);
+    memcpy(s->ignored_res, p->ignored_res, sizeof s->ignored_res);
+    s->def = p->def;
+}
 
 kp_cluster *kp__sched_cluster(kp_sched *s) { return s->cl; }
 kp_prng *kp__sched_prng(kp_sched *s) { return &s->prng; }

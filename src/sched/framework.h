@@ -53,17 +53,34 @@ typedef struct {
     bool generic_taint; /* TaintToleration names no taint (sched/compat.h) */
 } kp_reasons;
 
+/* One profile of the scheduler (profile.Map's framework for one schedulerName): its
+ * configuration and what kp_sched_new resolves from it against the cluster. The active profile's
+ * copy lives in the kp_sched fields of the same names, which plugins read. */
+typedef struct {
+    kp_sched_config cfg; /* cfg.more == NULL */
+    kp_str name; /* interned schedulerName (UINT32_MAX: no pod of the cluster names it) */
+    bool postfilter_dra;
+    int fit_res_idx[KP_CFG_MAX_RES];
+    int bal_res_idx[KP_CFG_MAX_RES];
+    bool ignored_res[KP_MAX_RES];
+    kp_spread_defaults *def;
+} kp_sched_profile;
+
 /* ---- the scheduler ---- */
 struct kp_sched {
     kp_cluster *cl;
-    kp_sched_config cfg;
+    kp_sched_config cfg; /* the active profile's (prof[cur]) */
     kp_prng prng;
     kp_str sched_name; /* interned profile name (UINT32_MAX if absent in the cluster) */
+    /* every profile served (one queue, one cache: upstream's Scheduler.Profiles); the fields
+     * marked "active profile" are prof[cur]'s, copied in by kp__sched_use_profile */
+    kp_sched_profile *prof;
+    uint32_t n_prof, cur;
     bool until_settled;
     kp_preempt_compat preempt_compat; /* --compat VERSION, parsed once by kp_sched_new */
     int32_t protect_pod; /* what-if PDB for every preemption (kp_sched_options), -1 = none */
     uint16_t compat; /* the same as a minor version (sched/compat.h: KP_COMPAT_NEWEST) */
-    bool postfilter_dra; /* DynamicResources' PostFilter runs (profile and compat) */
+    bool postfilter_dra; /* DynamicResources' PostFilter runs (active profile and compat) */
 
     uint32_t *order; /* zone round-robin node order (node_tree) */
     uint32_t n_order;
@@ -77,7 +94,8 @@ struct kp_sched {
     uint32_t *nom_scratch;
     uint32_t cap_nom_scratch;
 
-    /* resolved resource indices for score args (-1 = resource unknown to the cluster) */
+    /* active profile: resolved resource indices for score args (-1 = resource unknown to the
+     * cluster) */
     int fit_res_idx[KP_CFG_MAX_RES];
     int bal_res_idx[KP_CFG_MAX_RES];
     bool ignored_res[KP_MAX_RES];
@@ -100,7 +118,7 @@ struct kp_sched {
     bool no_index; /* test hook: PreFilters scan every pod on every node (reference path) */
     uint32_t
         *ix_count; /* per-node scratch counts (PodTopologySpread PreFilter), zero between uses */
-    /* PodTopologySpread default constraints and per-pod DefaultSelector
+    /* active profile: PodTopologySpread default constraints and per-pod DefaultSelector
      * (plugins/pod_topology_spread_default.c) */
     kp_spread_defaults *def;
 
@@ -187,6 +205,17 @@ uint32_t kp__sched_affinity_pod_bound(const kp_sched *s);
 /* Slot for the preemption code's per-scheduler cache (opaque); kp_sched_free releases it with
  * kp__preempt_cache_free (preempt/preempt.h). */
 void **kp__sched_preempt_cache(kp_sched *s);
+/* The profile serving pod (its spec.schedulerName), -1 when none does. */
+static inline int32_t kp__sched_profile_of(const kp_sched *s, const kp_pod *p) {
+    for (uint32_t i = 0; i < s->n_prof; i++)
+        if (s->prof[i].name == p->scheduler_name) return (int32_t)i;
+    return -1;
+}
+/* Makes pod's profile the active one (mirrors Scheduler.frameworkForPod); a pod no profile
+ * serves keeps the first. No work when it is already active. */
+void kp__sched_use_profile(kp_sched *s, uint32_t pod);
+/* Makes profile k (< n_prof) the active one. */
+void kp__sched_activate(kp_sched *s, uint32_t k);
 /* Appends pod (now bound, with pod (anti-)affinity) to the affinity pod list. KP_ENOMEM. */
 kp_status kp__sched_track_affinity_pod(kp_sched *s, uint32_t pod);
 

@@ -100,6 +100,68 @@ static int find_res(kp_cluster *cl, const char *name) {
     return -1;
 }
 
+/* The profile's resource indices against the cluster (scoring args, ignored resources). */
+static void profile_resolve(kp_cluster *cl, kp_sched_profile *p) {
+    const kp_sched_config *c = &p->cfg;
+    for (uint8_t i = 0; i < c->n_fit_res; i++) p->fit_res_idx[i] = find_res(cl, c->fit_res[i].name);
+    for (uint8_t i = 0; i < c->n_bal_res; i++) p->bal_res_idx[i] = find_res(cl, c->bal_res[i].name);
+    for (uint8_t i = 0; i < c->n_ignored; i++) {
+        int r = find_res(cl, c->ignored[i]);
+        if (r >= 0) p->ignored_res[r] = true;
+    }
+    for (uint32_t r = KP_RES_FIXED; r < cl->n_res; r++) {
+        const char *rn = kp__s(cl, cl->res_names[r]);
+        const char *slash = strchr(rn, '/');
+        for (uint8_t g = 0; slash && g < c->n_ignored_groups; g++) {
+            size_t gl = strlen(c->ignored_groups[g]);
+            if ((size_t)(slash - rn) == gl && memcmp(rn, c->ignored_groups[g], gl) == 0)
+                p->ignored_res[r] = true;
+        }
+    }
+}
+
+/* The profiles served (mirrors profile.NewMap: one framework per schedulerName; the decoder has
+ * rejected duplicate names and differing queue sorts). cfg NULL: the default profile. name
+ * (kp_sched_options.scheduler_name) keeps only the profile of that name, or renames the only
+ * profile. */
+static kp_status profiles_new(kp_sched *s, const kp_sched_config *cfg, const char *name,
+                              kp_error *err) {
+    kp_sched_config def;
+    if (!cfg) {
+        kp__sched_config_defaults(&def);
+        cfg = &def;
+    }
+    uint32_t n = 1 + cfg->n_more;
+    const kp_sched_config *pick = NULL;
+    for (uint32_t i = 0; name && n > 1 && i < n; i++) {
+        const kp_sched_config *c = i ? &cfg->more[i - 1] : cfg;
+        if (!pick && strcmp(c->scheduler_name, name) == 0) pick = c;
+    }
+    if (name && n > 1 && !pick)
+        return kp_error_set(err, KP_EINVAL, "scheduler: no profile has schedulerName \"%s\"", name);
+    if (pick) n = 1;
+    s->prof = kp__calloc(n, sizeof *s->prof);
+    if (!s->prof) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    s->n_prof = n;
+    for (uint32_t i = 0; i < n; i++) {
+        kp_sched_profile *p = &s->prof[i];
+        p->cfg = pick ? *pick : i ? cfg->more[i - 1] : *cfg;
+        p->cfg.more = NULL;
+        p->cfg.n_more = 0;
+        if (name && strlen(name) >= sizeof p->cfg.scheduler_name)
+            return kp_error_set(err, KP_ELIMIT,
+                                "scheduler: scheduler name longer than %zu characters (kprio's "
+                                "limit)",
+                                sizeof p->cfg.scheduler_name - 1);
+        if (name) snprintf(p->cfg.scheduler_name, sizeof p->cfg.scheduler_name, "%s", name);
+        p->name =
+            kp__intern_find(&s->cl->strs, p->cfg.scheduler_name, strlen(p->cfg.scheduler_name));
+        p->postfilter_dra = p->cfg.postfilter_dra && kp__compat_dra_default(s->compat);
+        profile_resolve(s->cl, p);
+    }
+    return KP_OK;
+}
+
 kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sched_options *opt,
                        kp_sched **out, kp_error *err) {
     *out = NULL;
@@ -108,8 +170,6 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     kp_sched *s = kp__calloc(1, sizeof *s);
     if (!s) return kp_error_set(err, KP_ENOMEM, "out of memory");
     s->cl = cl;
-    if (cfg) s->cfg = *cfg;
-    else kp__sched_config_defaults(&s->cfg);
     kp_sched_options o;
     if (opt) o = *opt;
     else kp_sched_options_init(&o);
@@ -132,9 +192,6 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
                             o.protect_pod);
     }
     s->protect_pod = o.protect_pod < 0 ? -1 : (int32_t)o.protect_pod;
-    s->postfilter_dra = s->cfg.postfilter_dra && kp__compat_dra_default(s->compat);
-    const char *name = o.scheduler_name ? o.scheduler_name : s->cfg.scheduler_name;
-    s->sched_name = kp__intern_find(&cl->strs, name, strlen(name));
 
     uint32_t nn = cl->n_nodes, np = cl->n_pods;
     s->nom_pods = kp__calloc(nn + 1, sizeof *s->nom_pods);
@@ -150,7 +207,11 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     s->res_of_pod = kp__malloc((np + 1) * sizeof *s->res_of_pod);
     kp__pairmap_init(&s->image_nodes, true);
     kp__pairmap_init(&s->ns_index, true);
-    kp_status st = KP_OK;
+    kp_status st = profiles_new(s, cfg, o.scheduler_name, err);
+    if (st != KP_OK) {
+        kp_sched_free(s);
+        return st;
+    }
     if (!s->nom_pods || !s->nom_n || !s->nom_cap || !s->nom_of || !s->statuses || !s->has_status ||
         !s->feasible || !s->scores || !s->plug_scores || !s->ignored_nodes || !s->res_of_pod) {
         st = KP_ENOMEM;
@@ -159,23 +220,6 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     for (uint32_t i = 0; i < np; i++) s->nom_of[i] = -1, s->res_of_pod[i] = -1;
     if ((st = build_order(s)) != KP_OK) goto fail;
 
-    for (uint8_t i = 0; i < s->cfg.n_fit_res; i++)
-        s->fit_res_idx[i] = find_res(cl, s->cfg.fit_res[i].name);
-    for (uint8_t i = 0; i < s->cfg.n_bal_res; i++)
-        s->bal_res_idx[i] = find_res(cl, s->cfg.bal_res[i].name);
-    for (uint8_t i = 0; i < s->cfg.n_ignored; i++) {
-        int r = find_res(cl, s->cfg.ignored[i]);
-        if (r >= 0) s->ignored_res[r] = true;
-    }
-    for (uint32_t r = KP_RES_FIXED; r < cl->n_res; r++) {
-        const char *rn = kp__s(cl, cl->res_names[r]);
-        const char *slash = strchr(rn, '/');
-        for (uint8_t g = 0; slash && g < s->cfg.n_ignored_groups; g++) {
-            size_t gl = strlen(s->cfg.ignored_groups[g]);
-            if ((size_t)(slash - rn) == gl && memcmp(rn, s->cfg.ignored_groups[g], gl) == 0)
-                s->ignored_res[r] = true;
-        }
-    }
     /* ImageStateSummary.NumNodes: distinct nodes per image name */
     for (uint32_t i = 0; i < nn; i++) {
         const kp_node *n = &cl->nodes[i];
@@ -186,7 +230,16 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
                 goto fail;
         }
     }
-    if ((st = kp__spread_defaults_init(s)) != KP_OK) goto fail;
+    for (uint32_t k = 0; k < s->n_prof; k++) {
+        kp_sched_profile *pr = &s->prof[k];
+        s->cfg = pr->cfg; /* kp__spread_defaults_init reads the profile being set up */
+        s->def = NULL;
+        st = kp__spread_defaults_init(s);
+        pr->def = s->def;
+        if (st != KP_OK) goto fail;
+    }
+    s->cur = UINT32_MAX;
+    kp__sched_activate(s, 0);
     if ((st = kp__reasons_init(s)) != KP_OK) goto fail;
     for (uint32_t i = 0; i < cl->n_namespaces; i++)
         if ((st = kp__pairmap_add(&s->ns_index, cl->namespaces[i].name, (int64_t)i + 1)) != KP_OK)
@@ -202,7 +255,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     for (uint32_t i = 0; i < np; i++) {
         kp_pod *p = &cl->pods[i];
         if (!p->nominated_node || p->node >= 0 || p->node_name || kp__pod_is_terminal(p)) continue;
-        if (p->scheduler_name != s->sched_name) continue;
+        if (kp__sched_profile_of(s, p) < 0) continue; /* not in this scheduler's queue */
         long nd = kp_cluster_find_node(cl, kp__s(cl, p->nominated_node));
         if (nd >= 0 && (st = kp__sched_nominate(s, i, (int32_t)nd)) != KP_OK) goto fail;
     }
@@ -236,7 +289,11 @@ void kp_sched_free(kp_sched *s) {
     kp__preempt_cache_free(s->preempt_cache);
     kp__podindex_fini(&s->ix);
     kp__free(s->ix_count);
-    kp__spread_defaults_free(s);
+    for (uint32_t k = 0; s->prof && k < s->n_prof; k++) {
+        s->def = s->prof[k].def;
+        kp__spread_defaults_free(s);
+    }
+    kp__free(s->prof);
     kp__free(s->statuses);
     kp__free(s->has_status);
     kp__free(s->feasible);
@@ -273,10 +330,11 @@ kp_status kp_sched_explain(kp_sched *s, kp_index pod, kp_error *err) {
 
 /* ================================================================ queue and run */
 
-/* Pending for this profile: no nodeName, not terminal, not being deleted. */
+/* Pending for one of the profiles (upstream's responsibleForPod): no nodeName, not terminal,
+ * not being deleted. */
 static bool is_pending(const kp_sched *s, const kp_pod *p) {
-    return p->scheduler_name == s->sched_name && !p->node_name && p->node < 0 &&
-           !kp__pod_is_terminal(p) && p->deletion_ts == KP_TIME_NONE;
+    return !p->node_name && p->node < 0 && !kp__pod_is_terminal(p) &&
+           p->deletion_ts == KP_TIME_NONE && kp__sched_profile_of(s, p) >= 0;
 }
 
 typedef struct {
@@ -298,6 +356,7 @@ static int queue_cmp(const void *a, const void *b) {
 kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err) {
     if (pod < 0 || (size_t)pod >= s->cl->n_pods)
         return kp_error_set(err, KP_EINVAL, "pod index %ld out of range", pod);
+    kp__sched_use_profile(s, (uint32_t)pod);
     if (!kp__pre_enqueue_gates(s, &s->cl->pods[pod])) {
         kp_status st = kp__sched_record_gated(s, (uint32_t)pod);
         return st == KP_OK ? KP_OK : kp_error_set(err, st, "out of memory");
@@ -321,6 +380,7 @@ kp_status kp_sched_run(kp_sched *s, kp_error *err) {
     for (uint32_t i = 0; i < cl->n_pods; i++) {
         const kp_pod *p = &cl->pods[i];
         if (!is_pending(s, p)) continue;
+        kp__sched_use_profile(s, i); /* PreEnqueue is the pod's profile's */
         bool gated = !kp__pre_enqueue_gates(s, p);
         qkey *k = gated ? &keys[cl->n_pods - 1 - n_gated++] : &keys[n++];
         k->prio = p->priority;
@@ -344,11 +404,13 @@ kp_status kp_sched_run(kp_sched *s, kp_error *err) {
         }
         if (!changed) break;
     }
-    for (uint32_t i = 0; i < n_gated; i++)
+    for (uint32_t i = 0; i < n_gated; i++) {
+        kp__sched_use_profile(s, gated[i].idx);
         if ((st = kp__sched_record_gated(s, gated[i].idx)) != KP_OK) {
             kp_error_set(err, st, "out of memory");
             goto out;
         }
+    }
 out:
     kp__free(q);
     kp__free(keys);

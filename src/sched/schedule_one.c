@@ -95,6 +95,7 @@ static kp_result_int *result_for(kp_sched *s, uint32_t pod) {
     r->pub.node = r->pub.nominated_node = -1;
     r->pub.message = "";
     r->pub.decided_by = "";
+    r->pub.scheduler_name = s->prof[s->cur].cfg.scheduler_name; /* the pod's (active) profile */
     s->res_of_pod[pod] = (int32_t)s->n_res++;
     return r;
 }
@@ -381,6 +382,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     uint32_t nn = s->cl->n_nodes;
     bool explain = s->explain && s->explain->pod == pod;
     *changed = false;
+    kp__sched_use_profile(s, pod); /* Scheduler.frameworkForPod */
     kp_result_int *res = result_for(s, pod);
     if (!res) return kp_error_set(err, KP_ENOMEM, "out of memory");
     res->attempts++;

@@ -133,6 +133,7 @@ kp_status kp_preemption_new(kp_cluster *cl, kp_index pod, const kp_preempt_optio
         kp__free(p);
         return rc;
     }
+    kp__sched_use_profile(p->s, (uint32_t)pod); /* the preemptor's profile (frameworkForPod) */
     uint32_t nn = cl->n_nodes;
     p->statuses = kp__calloc(nn ? nn : 1, sizeof *p->statuses);
     p->filter_at = kp__calloc(nn ? nn : 1, sizeof *p->filter_at);
