@@ -37,7 +37,8 @@ typedef struct kp_preemption kp_preemption;
 #define KP_PREEMPT_NOW_NONE INT64_MIN
 
 typedef struct {
-    const kp_sched_config *config; /* NULL = default profile (DefaultPreemption 10 % / 100) */
+    const kp_sched_config *config; /* NULL = default profile (DefaultPreemption 10 % / 100); with
+                                    * several profiles the preemptor's own profile is used */
     uint64_t seed; /* PRNG seed */
     const char *compat; /* NULL = newest; "1.35" (or older) = pre-1.36 PDB accounting
                          * and victim order (docs/preemption.md) */
