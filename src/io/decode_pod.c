@@ -498,14 +498,18 @@ static kp_status decode_volumes(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
             v->is_local = (v->is_empty_dir && !v->memory_medium && !v->hugepages_medium) ||
                           kp__tree_get(t, "hostPath") || kp__tree_get(t, "gitRepo") ||
                           kp__tree_get(t, "configMap");
-        /* only emptyDir and node-local volumes matter to a decision (eviction); others (secrets,
-         * projected tokens, PVCs) are validated and not kept */
-        if (st == KP_OK && (v->is_empty_dir || v->is_local)) kept++;
-        else if (st == KP_OK) memset(v, 0, sizeof *v);
-        if (st == KP_OK && kept && v != &p->volumes[kept - 1]) {
-            p->volumes[kept - 1] = *v;
+        if (st == KP_OK) st = kp__decode_volume_source(d, cl, t, p, v);
+        /* only emptyDir, node-local volumes (eviction) and the sources of decode_volume_source
+         * (scheduling) matter to a decision; others (secrets, projected tokens) are validated and
+         * not kept */
+        bool keep = v->is_empty_dir || v->is_local || v->source != KP_VS_OTHER;
+        if (st == KP_OK && keep && v != &p->volumes[kept]) { /* compact: only kept ones move */
+            p->volumes[kept] = *v;
+            memset(v, 0, sizeof *v);
+        } else if (st == KP_OK && !keep) {
             memset(v, 0, sizeof *v);
         }
+        if (st == KP_OK && keep) kept++;
         kp__dctx_pop(d, s2);
     }
     (void)i;
