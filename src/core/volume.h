@@ -48,6 +48,9 @@ typedef struct {
     kp_str class_name; /* spec.storageClassName (or the beta annotation) */
     kp_str claim_ns, claim_name; /* spec.claimRef */
     kp_str csi_driver, csi_handle; /* spec.csi.driver / volumeHandle ("" if not CSI) */
+    bool has_affinity; /* spec.nodeAffinity.required present */
+    uint16_t n_terms;
+    kp_nsterm *terms; /* its nodeSelectorTerms (ORed) */
     uint8_t access_modes; /* KP_AM_* */
 } kp_pv;
 

@@ -74,6 +74,43 @@ static kp_status access_modes(kp_dctx *d, const kp_tnode *spec, uint8_t *out) {
     return st;
 }
 
+/* spec.nodeAffinity.required.nodeSelectorTerms (v1.VolumeNodeAffinity) */
+static kp_status decode_pv_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, kp_pv *pv) {
+    const kp_tnode *na = NULL, *req = NULL, *terms = NULL;
+    TRY(kp__dget_obj(d, spec, "nodeAffinity", &na));
+    if (!na) return KP_OK;
+    size_t saved = kp__dctx_push(d, "nodeAffinity");
+    kp_status st = kp__dget_obj(d, na, "required", &req);
+    if (st == KP_OK && req) {
+        pv->has_affinity = true;
+        size_t s1 = kp__dctx_push(d, "required");
+        st = kp__dget_arr(d, req, "nodeSelectorTerms", &terms);
+        if (st == KP_OK && terms)
+            st = kp__d_check_count(d, terms, "nodeSelectorTerms", terms->n, KP_MAX_ENTRIES);
+        if (st == KP_OK && terms && terms->n &&
+            !(pv->terms = kp__d_alloc(d, cl, terms->n * sizeof *pv->terms)))
+            st = KP_ENOMEM;
+        size_t s2 = kp__dctx_push(d, "nodeSelectorTerms");
+        uint32_t i = 0;
+        for (const kp_tnode *t = terms ? terms->first : NULL; t && st == KP_OK; t = t->next, i++) {
+            size_t s3 = kp__dctx_push_index(d, i);
+            kp_nsterm *nt = &pv->terms[i];
+            if (t->type != KP_T_OBJ)
+                st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
+            if (st == KP_OK)
+                st = kp__d_selreqs(d, cl, t, "matchExpressions", true, &nt->n_exprs, &nt->exprs);
+            if (st == KP_OK)
+                st = kp__d_selreqs(d, cl, t, "matchFields", true, &nt->n_fields, &nt->fields);
+            kp__dctx_pop(d, s3);
+        }
+        pv->n_terms = (uint16_t)i;
+        kp__dctx_pop(d, s2);
+        kp__dctx_pop(d, s1);
+    }
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
 static kp_status decode_pv(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta, const kp_tnode *spec,
                            kp_pv *pv) {
     const kp_tnode *ann = NULL;
@@ -99,6 +136,7 @@ static kp_status decode_pv(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta, con
         if (st == KP_OK) st = opt_str(d, cl, ref, "name", &pv->claim_name, NULL);
         kp__dctx_pop(d, s2);
     }
+    if (st == KP_OK) st = decode_pv_affinity(d, cl, spec, pv);
     if (st == KP_OK) st = kp__dget_obj(d, spec, "csi", &csi);
     if (st == KP_OK && csi) {
         size_t s2 = kp__dctx_push(d, "csi");

@@ -20,6 +20,7 @@
 #include "sched/plugins/node_unschedulable.h"
 #include "sched/plugins/pod_topology_spread.h"
 #include "sched/plugins/taint_toleration.h"
+#include "sched/plugins/volume_binding.h"
 #include "sched/plugins/volume_restrictions.h"
 #include "sched/plugins/volume_zone.h"
 
@@ -50,8 +51,8 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
         if (p->node_selector.n == 0) c->run[KP_PL_NODE_AFFINITY] = false;
     }
     if (!kp__pod_has_host_ports(p)) c->run[KP_PL_NODE_PORTS] = false;
-    /* NodeVolumeLimits, VolumeBinding: not modelled yet, their Filter always succeeds */
-    c->run[KP_PL_NODE_VOLUME_LIMITS] = c->run[KP_PL_VOLUME_BINDING] = false;
+    /* NodeVolumeLimits: not modelled yet, its Filter always succeeds */
+    c->run[KP_PL_NODE_VOLUME_LIMITS] = false;
     bool vr_skip = true;
 
     /* run PreFilter in the configured order; the first rejection stops (RunPreFilterPlugins) */
@@ -72,6 +73,9 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
         case KP_PL_VOLUME_ZONE: /* a pod without kept volumes has nothing to check */
             if (p->n_volumes) st = kp__volume_zone_prefilter(c, pre);
             break;
+        case KP_PL_VOLUME_BINDING:
+            if (p->n_volumes) st = kp__volume_binding_prefilter(c, pre);
+            break;
         case KP_PL_VOLUME_RESTRICTIONS:
             if (p->n_volumes) st = kp__volume_restrictions_prefilter(c, pre, &vr_skip);
             break;
@@ -89,6 +93,7 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
     if (!c->ipa) c->run[KP_PL_INTERPOD] = false;
     if (!c->n_spread) c->run[KP_PL_SPREAD] = false;
     if (!c->n_vz) c->run[KP_PL_VOLUME_ZONE] = false;
+    if (!c->n_vb_bound && !c->n_vb_unbound) c->run[KP_PL_VOLUME_BINDING] = false;
     if (vr_skip) c->run[KP_PL_VOLUME_RESTRICTIONS] = false;
     for (uint8_t i = 0; i < cfg->n_filter; i++) {
         /* NodeName.Filter succeeds on every node for a pod without spec.nodeName: not run (it still
@@ -109,6 +114,8 @@ void kp__cycle_free(kp_cycle *c) {
     kp__free(c->allowed);
     if (c->vz) kp__free(c->vz);
     if (c->rwop) kp__free(c->rwop);
+    if (c->vb_bound) kp__free(c->vb_bound);
+    if (c->vb_selected) kp__free(c->vb_selected);
     kp__free(c);
 }
 
@@ -134,7 +141,8 @@ static void filter_one(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_node_s
     case KP_PL_INTERPOD: kp__ipa_filter(c, n, st); break;
     case KP_PL_VOLUME_ZONE: kp__filter_volume_zone(c, n, st); break;
     case KP_PL_VOLUME_RESTRICTIONS: kp__filter_volume_restrictions(c, n, st); break;
-    default: break; /* NodeVolumeLimits, VolumeBinding: not modelled, always Success */
+    case KP_PL_VOLUME_BINDING: kp__filter_volume_binding(c, n, st); break;
+    default: break; /* NodeVolumeLimits: not modelled, always Success */
     }
     if (st->code != KP_CODE_SUCCESS) st->plugin = kp__plugin_name(pl);
 }
@@ -227,7 +235,7 @@ void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node
         kp_explain_filter *f = &en->filters[en->n_filters++];
         f->plugin = (uint8_t)pl;
         if (!c->run[pl]) {
-            bool vol = pl == KP_PL_NODE_VOLUME_LIMITS || pl == KP_PL_VOLUME_BINDING;
+            bool vol = pl == KP_PL_NODE_VOLUME_LIMITS;
             f->code = KP_CODE_SUCCESS;
             f->reason = kp__textbuf_add(&x->text,
                                         vol ? "skipped (volumes are not modelled)"

@@ -18,6 +18,7 @@
 #include "core/resources.h"
 #include "core/sched_config.h"
 #include "core/selector.h"
+#include "core/volume.h"
 #include "kprio/sched.h"
 #include "sched/explain.h"
 #include "sched/pairmap.h"
@@ -178,6 +179,10 @@ struct kp_cycle {
     kp_str *rwop; /* VolumeRestrictions: the pod's ReadWriteOncePod claim names */
     uint32_t n_rwop;
     int64_t rwop_refs; /* conflictingPVCRefCount */
+    const kp_pv **vb_bound; /* VolumeBinding: the bound claims' PVs (NULL: the PV is missing) */
+    uint32_t n_vb_bound;
+    kp_str *vb_selected; /* the WaitForFirstConsumer unbound claims' selected node (0: none) */
+    uint32_t n_vb_unbound;
 
     /* KP_ENOMEM once a PreFilter state update (AddPod / RemovePod) could not allocate: the
      * cycle's verdicts are then unusable and its users report the error (kp__cycle_status) */

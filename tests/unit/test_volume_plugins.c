@@ -1,5 +1,5 @@
-/* VolumeZone and VolumeRestrictions Filter / PreFilter verdicts, with the cases of upstream's
- * volume_zone_test.go (TestSingleZone, TestMultiZone, TestWithBinding) and
+/* VolumeZone, VolumeRestrictions and VolumeBinding Filter / PreFilter verdicts, with the cases of
+ * upstream's volume_zone_test.go (TestSingleZone, TestMultiZone, TestWithBinding) and
  * volume_restrictions_test.go (GCE PD, AWS EBS, RBD, iSCSI conflicts; ReadWriteOncePod). */
 #include "core/node.h"
 #include "test_sched_util.h"
@@ -7,9 +7,16 @@
 #define PV(name, labels)                                                                       \
     "---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: " name ", labels: {" labels \
     "}}\n"
-#define PVC(name, spec)                                                        \
-    "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: " name \
-    ", namespace: default}\nspec: " spec "\n"
+/* bind-completed: a claim with spec.volumeName is fully bound (VolumeBinding's isPVCFullyBound) */
+#define PVC(name, spec)                                                                           \
+    "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: " name                    \
+    ", namespace: default, annotations: {pv.kubernetes.io/bind-completed: \"yes\"}}\nspec: " spec \
+    "\n"
+/* the default profile less one plugin */
+#define WITHOUT(pl)                                                                                \
+    "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"    \
+    "- schedulerName: default-scheduler\n  plugins:\n    multiPoint:\n      disabled: [{name: " pl \
+    "}]\n"
 #define NODE(name, labels)                                                                \
     "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name ", labels: {" labels "}}\n" \
     "status: {allocatable: {cpu: 4, memory: 4Gi, pods: \"32\"}}\n"
@@ -69,10 +76,14 @@ static void zone_conflict(kp_sched *s, const char *pod, const char *node) {
     KT_CHECK_STR(st.n_reasons ? st.reasons[0] : "", "node(s) had no available volume zone");
 }
 
-static void prefilter_rejects(kp_sched *s, const char *pod, const char *msg) {
-    kp_node_status st = ts_filter(s, pod, "n-a-beta");
+static void prefilter_rejects_on(kp_sched *s, const char *pod, const char *node, const char *msg) {
+    kp_node_status st = ts_filter(s, pod, node);
     KT_CHECK_INT(st.code, KP_CODE_UNRESOLVABLE);
     KT_CHECK_STR(st.n_reasons ? st.reasons[0] : "", msg);
+}
+
+static void prefilter_rejects(kp_sched *s, const char *pod, const char *msg) {
+    prefilter_rejects_on(s, pod, "n-a-beta", msg);
 }
 
 KT_TEST(volume_zone_single_and_multi_zone) {
@@ -103,7 +114,13 @@ KT_TEST(volume_zone_unbound_and_missing_claims) {
     kp_cluster *cl = zone_cluster();
     KT_CHECK(cl != NULL);
     if (!cl) return;
-    kp_sched *s = ts_sched(cl, NULL, 0);
+    /* VolumeBinding's PreFilter would reject the unbound immediate claims first */
+    kp_sched *s = ts_sched(cl, WITHOUT("VolumeBinding"), 0);
+    KT_CHECK(s != NULL);
+    if (!s) {
+        kp_cluster_free(cl);
+        return;
+    }
     zone_ok(s, "pwait", "n-b-beta"); /* WaitForFirstConsumer, unbound: skipped */
     prefilter_rejects(s, "pimm", "PersistentVolume had no name");
     prefilter_rejects(s, "pnoclass", "PersistentVolumeClaim had no pv name and storageClass name");
@@ -214,6 +231,82 @@ KT_TEST(volume_restrictions_read_write_once_pod) {
     kp_cluster_free(cl);
 }
 
+KT_TEST(volume_binding_filter_and_prefilter) {
+    kp_cluster *cl = ts_load(
+        NODE("na", GZ ": a") NODE(
+            "nb", GZ
+            ": b") "---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv-local}\nspec: "
+                   "{nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions: [{key: " GZ
+                   ", operator: In, values: [a]}]}]}}}\n" PVC("bound", "{volumeName: pv-local}")
+                       PVC("gone", "{volumeName: pv-gone}")
+                           PVC("picked",
+                               "{storageClassName: wait}") "---\napiVersion: v1\nkind: "
+                                                           "PersistentVolumeClaim\nmetadata: "
+                                                           "{name: picked-b, namespace: default, "
+                                                           "annotations: "
+                                                           "{volume.kubernetes.io/selected-node: "
+                                                           "nb}}\nspec: {storageClassName: wait}\n"
+                                                           "---\napiVersion: v1\nkind: "
+                                                           "PersistentVolumeClaim\nmetadata: "
+                                                           "{name: lost, namespace: "
+                                                           "default}\nspec: {volumeName: "
+                                                           "pv-lost}\nstatus: {phase: Lost}\n"
+                                                           "---\napiVersion: v1\nkind: "
+                                                           "PersistentVolumeClaim\nmetadata: "
+                                                           "{name: half, namespace: "
+                                                           "default}\nspec: {volumeName: "
+                                                           "pv-local}\n" /* no bind-completed: not
+                                                                            bound */
+        PVC("imm",
+            "{storageClassName: imm}") "---\n{apiVersion: storage.k8s.io/v1, kind: "
+                                       "StorageClass, metadata: {name: wait}, "
+                                       "volumeBindingMode: WaitForFirstConsumer}\n"
+                                       "---\n{apiVersion: storage.k8s.io/v1, kind: "
+                                       "StorageClass, metadata: {name: imm}}\n" POD("pbound", "",
+                                                                                    CLAIM("bound"))
+                                           POD("pgone", "", CLAIM("gone")) POD("ppicked", "",
+                                                                               CLAIM("picked"))
+                                               POD("ppicked-b", "", CLAIM("picked-b"))
+                                                   POD("plost", "", CLAIM("lost"))
+                                                       POD("phalf", "", CLAIM("half"))
+                                                           POD("pimm", "", CLAIM("imm"))
+                                                               POD("eph", "",
+                                                                   "{name: data, ephemeral: "
+                                                                   "{volumeClaimTemplate: {}}}"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_sched *s = ts_sched(cl, WITHOUT("VolumeZone"), 0);
+    KT_CHECK(s != NULL);
+    if (!s) {
+        kp_cluster_free(cl);
+        return;
+    }
+    KT_CHECK_INT(ts_filter(s, "pbound", "na").code, KP_CODE_SUCCESS);
+    kp_node_status st = ts_filter(s, "pbound", "nb");
+    KT_CHECK_INT(st.code, KP_CODE_UNRESOLVABLE);
+    KT_CHECK_STR(st.plugin, "VolumeBinding");
+    KT_CHECK_STR(st.n_reasons ? st.reasons[0] : "", "node(s) had volume node affinity conflict");
+    st = ts_filter(s, "pgone", "na");
+    KT_CHECK_INT(st.code, KP_CODE_UNRESOLVABLE);
+    KT_CHECK_STR(st.n_reasons ? st.reasons[0] : "",
+                 "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)");
+    KT_CHECK_INT(ts_filter(s, "ppicked", "na").code, KP_CODE_SUCCESS); /* not modelled: passes */
+    KT_CHECK_INT(ts_filter(s, "ppicked-b", "nb").code, KP_CODE_SUCCESS);
+    st = ts_filter(s, "ppicked-b", "na");
+    KT_CHECK_INT(st.code, KP_CODE_UNRESOLVABLE);
+    KT_CHECK_STR(st.n_reasons ? st.reasons[0] : "",
+                 "node(s) didn't find available persistent volumes to bind");
+    prefilter_rejects_on(s, "plost", "na",
+                         "persistentvolumeclaim \"lost\" bound to non-existent persistentvolume "
+                         "\"pv-lost\"");
+    prefilter_rejects_on(s, "phalf", "na", "pod has unbound immediate PersistentVolumeClaims");
+    prefilter_rejects_on(s, "pimm", "na", "pod has unbound immediate PersistentVolumeClaims");
+    prefilter_rejects_on(s, "eph", "na", "persistentvolumeclaim \"eph-data\" not found");
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(volume_zone_single_and_multi_zone), KT_CASE(volume_zone_unbound_and_missing_claims),
         KT_CASE(volume_restrictions_disk_conflicts),
-        KT_CASE(volume_restrictions_read_write_once_pod))
+        KT_CASE(volume_restrictions_read_write_once_pod),
+        KT_CASE(volume_binding_filter_and_prefilter))
