@@ -25,7 +25,16 @@ typedef struct {
 
 
 #define SHARE_CACHE 2048
-enum { MAP_POD, MAP_NODE, MAP_CLASS, MAP_PDB, MAP_NS, MAP_WL, MAP_COUNT = MAP_WL + KP_WL_KINDS };
+enum {
+    MAP_POD,
+    MAP_NODE,
+    MAP_CLASS,
+    MAP_PDB,
+    MAP_NS,
+    MAP_WL,
+    MAP_VOL = MAP_WL + KP_WL_KINDS,
+    MAP_COUNT = MAP_VOL + KP_VK_KINDS
+};
 
 typedef struct kp_cluster_ext {
     kp_cluster base;
@@ -165,6 +174,44 @@ kp_pdb *kp__cluster_new_pdb(kp_cluster *cl, kp_str ns, kp_str name) {
         b->name = name;
     }
     return b;
+}
+
+static void **volume_array(kp_cluster *cl, kp_volume_kind kind, size_t *sz) {
+    kp_volumes *v = &cl->vol;
+    switch (kind) {
+    case KP_VK_PV: *sz = sizeof *v->pvs; return (void **)&v->pvs;
+    case KP_VK_PVC: *sz = sizeof *v->pvcs; return (void **)&v->pvcs;
+    case KP_VK_SC: *sz = sizeof *v->classes; return (void **)&v->classes;
+    case KP_VK_CSINODE: *sz = sizeof *v->csinodes; return (void **)&v->csinodes;
+    case KP_VK_CSIDRIVER: *sz = sizeof *v->drivers; return (void **)&v->drivers;
+    default: *sz = sizeof *v->attachments; return (void **)&v->attachments;
+    }
+}
+
+void *kp__cluster_new_volume(kp_cluster *cl, kp_volume_kind kind, kp_str ns, kp_str name) {
+    size_t sz;
+    void **arr = volume_array(cl, kind, &sz);
+    void *o = upsert(cl, MAP_VOL + (int)kind, arr, &cl->vol.n[kind], &cl->vol.cap[kind], sz, ns,
+                     name, kp__volume_kind_name(kind));
+    if (!o) return NULL;
+    /* every kind starts with its name (claims: namespace, then name) */
+    if (kind == KP_VK_PVC) {
+        ((kp_pvc *)o)->ns = ns;
+        ((kp_pvc *)o)->name = name;
+    } else {
+        *(kp_str *)o = name;
+    }
+    if (kind == KP_VK_CSIDRIVER) ((kp_csidriver *)o)->attach_required = true;
+    return o;
+}
+
+const void *kp__cluster_find_volume(const kp_cluster *cl, kp_volume_kind kind, kp_str ns,
+                                    kp_str name) {
+    long i = idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_VOL + (int)kind], idkey(ns, name));
+    if (i < 0) return NULL;
+    size_t sz;
+    void **arr = volume_array((kp_cluster *)cl, kind, &sz);
+    return (const char *)*arr + (size_t)i * sz;
 }
 
 kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name) {
@@ -339,6 +386,10 @@ void kp_cluster_free(kp_cluster *cl) {
     kp__free(cl->pdbs);
     kp__free(cl->namespaces);
     kp__free(cl->workloads);
+    for (int k = 0; k < KP_VK_KINDS; k++) {
+        size_t sz;
+        kp__free(*volume_array(cl, (kp_volume_kind)k, &sz));
+    }
     kp__intern_fini(&cl->strs);
     kp__arena_fini(&cl->arena);
 

@@ -19,6 +19,7 @@
 #include "core/pod.h"
 #include "core/priority_class.h"
 #include "core/resources.h"
+#include "core/volume.h"
 #include "core/workload.h"
 #include "kprio/cluster.h"
 #include "kprio/common.h"
@@ -41,6 +42,7 @@ typedef struct kp_cluster {
     uint32_t n_namespaces, cap_namespaces;
     kp_workload *workloads; /* Services and the controllers of core/workload.h */
     uint32_t n_workloads, cap_workloads;
+    kp_volumes vol; /* storage objects (core/volume.h) */
 
     bool finalized;
     /* warnings collected while loading/finalizing; the CLI prints them */
@@ -81,6 +83,12 @@ kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name);
 /* A Service or a controller (core/workload.h; same replace rule per kind). */
 kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns,
                                       kp_str name);
+/* A storage object of core/volume.h (same replace rule per kind; ns is 0 but for claims):
+ * kp_pv, kp_pvc, ... as kind says, zeroed but for its name (and namespace). */
+void *kp__cluster_new_volume(kp_cluster *cl, kp_volume_kind kind, kp_str ns, kp_str name);
+/* The storage object of kind with that namespace (0 but for claims) and name, or NULL. */
+const void *kp__cluster_find_volume(const kp_cluster *cl, kp_volume_kind kind, kp_str ns,
+                                    kp_str name);
 /* Counts an object of a kind kprio does not model and remembers the kind for the summary warning.
  * KP_ENOMEM when the kind cannot be stored. */
 kp_status kp__cluster_note_skipped(kp_cluster *cl, const char *kind);

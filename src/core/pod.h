@@ -58,7 +58,27 @@ typedef struct {
     /* local ephemeral storage on the node's filesystem, as the kubelet's localVolumeNames counts
      * it: hostPath, gitRepo, configMap, and emptyDir on the default medium */
     bool is_local;
+    /* the sources the volume plugins read (scheduler): see kp_volume_source */
+    uint8_t source;
+    bool read_only; /* gcePersistentDisk / iscsi / rbd readOnly */
+    uint16_t n_monitors; /* rbd.monitors */
+    kp_str claim; /* persistentVolumeClaim.claimName; ephemeral: "<pod>-<volume>" */
+    kp_str disk; /* gcePersistentDisk.pdName, awsElasticBlockStore.volumeID, iscsi.iqn,
+                    rbd.image */
+    kp_str pool; /* rbd.pool (default "rbd") */
+    kp_str *monitors;
 } kp_volume;
+
+/* kp_volume.source: what the scheduler's volume plugins look at */
+typedef enum {
+    KP_VS_OTHER = 0,
+    KP_VS_PVC, /* persistentVolumeClaim */
+    KP_VS_EPHEMERAL, /* ephemeral (generic ephemeral volume: a claim named <pod>-<volume>) */
+    KP_VS_GCE_PD,
+    KP_VS_AWS_EBS,
+    KP_VS_ISCSI,
+    KP_VS_RBD
+} kp_volume_source;
 
 typedef struct {
     kp_str kind, name, uid;

@@ -11,6 +11,7 @@
 #include "core/resources.h"
 #include "core/selector.h"
 #include "core/taints.h"
+#include "core/volume.h"
 #include "core/workload.h"
 #include "io/dctx.h"
 #include "io/tree.h"
@@ -63,6 +64,15 @@ bool kp__workload_kind(const char *kind, kp_workload_kind *out);
 bool kp__workload_api_ok(kp_workload_kind kind, const char *api);
 kp_status kp__decode_workload(kp_dctx *d, kp_cluster *cl, const char *source, const kp_tnode *obj,
                               kp_workload *w);
+/* decode_volume.c: PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode, CSIDriver,
+ * VolumeAttachment (core/volume.h); o is the object kp__cluster_new_volume made for kind. */
+bool kp__volume_kind(const char *kind, kp_volume_kind *out);
+bool kp__volume_api_ok(kp_volume_kind kind, const char *api);
+kp_status kp__decode_volume(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_volume_kind kind,
+                            void *o);
+/* spec.volumes[i] (t) of pod p: the scheduler's volume sources into v (kp_volume.source). */
+kp_status kp__decode_volume_source(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, const kp_pod *p,
+                                   kp_volume *v);
 /* Interns source and, when object, d->object (the object's name in errors) into *out. */
 kp_status kp__d_origin(kp_dctx *d, kp_cluster *cl, const char *source, bool object, kp_origin *out);
 

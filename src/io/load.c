@@ -363,10 +363,13 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     bool is_ns = strcmp(kind, "Namespace") == 0;
     kp_workload_kind wk = KP_WL_SERVICE;
     bool is_wl = kp__workload_kind(kind, &wk);
-    if (dn.n && !(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl) &&
+    kp_volume_kind vk = KP_VK_PV;
+    bool is_vol =
+        !(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl) && kp__volume_kind(kind, &vk);
+    if (dn.n && !(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl || is_vol) &&
         dup_flush(cl, lc->source, &d, &dn) != KP_OK)
         return kp__dctx_fail(&d, obj, KP_ENOMEM, NULL, "out of memory");
-    if (!(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl)) {
+    if (!(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl || is_vol)) {
         if (kp__cluster_note_skipped(cl, kind) != KP_OK)
             return kp__dctx_fail(&d, obj, KP_ENOMEM, "kind", "out of memory");
         return KP_OK;
@@ -391,14 +394,16 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     }
     kp__dctx_pop(&d, saved);
     if (st != KP_OK) return st;
-    bool namespaced = is_pod || is_pdb || is_wl;
+    bool namespaced = is_pod || is_pdb || is_wl || (is_vol && vk == KP_VK_PVC);
     if (namespaced && (!has_ns || !ns[0])) ns = "default";
     snprintf(d.object, sizeof d.object, "%s%s%s %s%s%s%s", where, where[0] ? " (" : "", kind,
              namespaced ? ns : "", namespaced ? "/" : "", name, where[0] ? ")" : "");
     if (dn.n && dup_flush(cl, lc->source, &d, &dn) != KP_OK)
         return kp__dctx_fail(&d, obj, KP_ENOMEM, NULL, "out of memory");
     /* checked once the object is named, so the error says which object */
-    if (is_wl ? api && !kp__workload_api_ok(wk, api) : !api_group_ok(api, kind))
+    if (is_vol  ? api && !kp__volume_api_ok(vk, api)
+        : is_wl ? api && !kp__workload_api_ok(wk, api)
+                : !api_group_ok(api, kind))
         return kp__dctx_fail(&d, kp__tree_get(obj, "apiVersion"), KP_EINVAL, "apiVersion",
                              "unsupported apiVersion \"%s\" for kind %s", api, kind);
     kp_str name_id = 0, ns_id = 0, src_id = 0;
@@ -427,6 +432,11 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
         kp_pdb *b = kp__cluster_new_pdb(cl, ns_id, name_id);
         if (!b) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
         return decode_pdb(&d, cl, obj, b);
+    }
+    if (is_vol) {
+        void *o = kp__cluster_new_volume(cl, vk, ns_id, name_id);
+        if (!o) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
+        return kp__decode_volume(&d, cl, obj, vk, o);
     }
     if (is_wl) {
         kp_workload *w = kp__cluster_new_workload(cl, wk, ns_id, name_id);

@@ -95,7 +95,8 @@ static bool skip_key(const char *s, size_t n) {
 
 /* Members of a cluster object's root that some decoder reads (load.c: every kind's
  * apiVersion, kind, metadata, spec, status; a PriorityClass's value, globalDefault,
- * preemptionPolicy, description; decode_pod.c, decode_workload.c: metadata, spec, status) and
+ * preemptionPolicy, description; a StorageClass's provisioner and volumeBindingMode;
+ * decode_pod.c, decode_workload.c: metadata, spec, status) and
  * a List's items. Any other root member (a ConfigMap's data, a custom resource's fields) is
  * skipped while parsing, checked but never kept: a tree node costs about 44 times the two bytes
  * of a small array element. A decoder that starts reading a new root member adds it here. */
@@ -107,9 +108,10 @@ static bool root_key_read(const char *s, size_t n) {
     case 6: return KEY_IS("status");
     case 8: return KEY_IS("metadata");
     case 10: return KEY_IS("apiVersion");
-    case 11: return KEY_IS("description");
+    case 11: return KEY_IS("description") || KEY_IS("provisioner");
     case 13: return KEY_IS("globalDefault");
     case 16: return KEY_IS("preemptionPolicy");
+    case 17: return KEY_IS("volumeBindingMode");
     default: return false;
     }
 #undef KEY_IS

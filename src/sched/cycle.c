@@ -20,6 +20,9 @@
 #include "sched/plugins/node_unschedulable.h"
 #include "sched/plugins/pod_topology_spread.h"
 #include "sched/plugins/taint_toleration.h"
+#include "sched/plugins/volume_binding.h"
+#include "sched/plugins/volume_restrictions.h"
+#include "sched/plugins/volume_zone.h"
 
 static bool in_list(const uint8_t *l, uint8_t n, kp_plugin pl) {
     for (uint8_t i = 0; i < n; i++)
@@ -48,9 +51,9 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
         if (p->node_selector.n == 0) c->run[KP_PL_NODE_AFFINITY] = false;
     }
     if (!kp__pod_has_host_ports(p)) c->run[KP_PL_NODE_PORTS] = false;
-    /* volume plugins: kprio models no volumes / PVCs, so their Filter always succeeds */
-    c->run[KP_PL_VOLUME_RESTRICTIONS] = c->run[KP_PL_NODE_VOLUME_LIMITS] = false;
-    c->run[KP_PL_VOLUME_BINDING] = c->run[KP_PL_VOLUME_ZONE] = false;
+    /* NodeVolumeLimits: not modelled yet, its Filter always succeeds */
+    c->run[KP_PL_NODE_VOLUME_LIMITS] = false;
+    bool vr_skip = true;
 
     /* run PreFilter in the configured order; the first rejection stops (RunPreFilterPlugins) */
     for (uint8_t i = 0; i < cfg->n_prefilter; i++) {
@@ -67,6 +70,15 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
         case KP_PL_SPREAD:
             if (c->run[KP_PL_SPREAD]) st = kp__spread_prefilter(c);
             break;
+        case KP_PL_VOLUME_ZONE: /* a pod without kept volumes has nothing to check */
+            if (p->n_volumes) st = kp__volume_zone_prefilter(c, pre);
+            break;
+        case KP_PL_VOLUME_BINDING:
+            if (p->n_volumes) st = kp__volume_binding_prefilter(c, pre);
+            break;
+        case KP_PL_VOLUME_RESTRICTIONS:
+            if (p->n_volumes) st = kp__volume_restrictions_prefilter(c, pre, &vr_skip);
+            break;
         default: break;
         }
         if (st != KP_OK) {
@@ -80,6 +92,9 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
     }
     if (!c->ipa) c->run[KP_PL_INTERPOD] = false;
     if (!c->n_spread) c->run[KP_PL_SPREAD] = false;
+    if (!c->n_vz) c->run[KP_PL_VOLUME_ZONE] = false;
+    if (!c->n_vb_bound && !c->n_vb_unbound) c->run[KP_PL_VOLUME_BINDING] = false;
+    if (vr_skip) c->run[KP_PL_VOLUME_RESTRICTIONS] = false;
     for (uint8_t i = 0; i < cfg->n_filter; i++) {
         /* NodeName.Filter succeeds on every node for a pod without spec.nodeName: not run (it still
          * shows as run in --explain, which reads c->run) */
@@ -97,6 +112,10 @@ void kp__cycle_free(kp_cycle *c) {
     kp__pairmap_fini(&c->anti_counts);
     kp__pairmap_fini(&c->existing_anti);
     kp__free(c->allowed);
+    if (c->vz) kp__free(c->vz);
+    if (c->rwop) kp__free(c->rwop);
+    if (c->vb_bound) kp__free(c->vb_bound);
+    if (c->vb_selected) kp__free(c->vb_selected);
     kp__free(c);
 }
 
@@ -120,7 +139,10 @@ static void filter_one(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_node_s
     case KP_PL_FIT: kp__filter_fit(c, n, st); break;
     case KP_PL_SPREAD: kp__spread_filter(c, n, st); break;
     case KP_PL_INTERPOD: kp__ipa_filter(c, n, st); break;
-    default: break; /* volume plugins: no volumes modelled, always Success */
+    case KP_PL_VOLUME_ZONE: kp__filter_volume_zone(c, n, st); break;
+    case KP_PL_VOLUME_RESTRICTIONS: kp__filter_volume_restrictions(c, n, st); break;
+    case KP_PL_VOLUME_BINDING: kp__filter_volume_binding(c, n, st); break;
+    default: break; /* NodeVolumeLimits: not modelled, always Success */
     }
     if (st->code != KP_CODE_SUCCESS) st->plugin = kp__plugin_name(pl);
 }
@@ -167,6 +189,7 @@ void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
     for (uint32_t i = 0; i < n_extra; i++) {
         if (c->ipa) kp__ipa_update(c, &cl->pods[extra[i]], n, 1);
         if (c->n_spread) kp__spread_update(c, &cl->pods[extra[i]], n, 1);
+        if (c->n_rwop) kp__volume_restrictions_update(c, &cl->pods[extra[i]], 1);
     }
     c->extra = extra;
     c->n_extra = n_extra;
@@ -176,6 +199,7 @@ void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
     for (uint32_t i = 0; i < n_extra; i++) {
         if (c->ipa) kp__ipa_update(c, &cl->pods[extra[i]], n, -1);
         if (c->n_spread) kp__spread_update(c, &cl->pods[extra[i]], n, -1);
+        if (c->n_rwop) kp__volume_restrictions_update(c, &cl->pods[extra[i]], -1);
     }
     kp__spread_restore(c);
     if (out->code != KP_CODE_SUCCESS) return;
@@ -183,12 +207,14 @@ void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
     run_filters(c, node, out);
 }
 
-/* PreFilterExtensions.RemovePod / AddPod of InterPodAffinity and PodTopologySpread */
+/* PreFilterExtensions.RemovePod / AddPod of InterPodAffinity, PodTopologySpread and
+ * VolumeRestrictions */
 void kp__cycle_remove_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
     const kp_node *n = &c->s->cl->nodes[node];
     const kp_pod *v = &c->s->cl->pods[victim];
     if (c->ipa) kp__ipa_update(c, v, n, -1);
     if (c->n_spread) kp__spread_update(c, v, n, -1);
+    if (c->n_rwop) kp__volume_restrictions_update(c, v, -1);
 }
 
 void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
@@ -196,6 +222,7 @@ void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
     const kp_pod *v = &c->s->cl->pods[victim];
     if (c->ipa) kp__ipa_update(c, v, n, 1);
     if (c->n_spread) kp__spread_update(c, v, n, 1);
+    if (c->n_rwop) kp__volume_restrictions_update(c, v, 1);
 }
 
 /* --explain: every enabled filter's own verdict on the real node (no early stop). */
@@ -208,8 +235,7 @@ void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node
         kp_explain_filter *f = &en->filters[en->n_filters++];
         f->plugin = (uint8_t)pl;
         if (!c->run[pl]) {
-            bool vol = pl == KP_PL_VOLUME_RESTRICTIONS || pl == KP_PL_NODE_VOLUME_LIMITS ||
-                       pl == KP_PL_VOLUME_BINDING || pl == KP_PL_VOLUME_ZONE;
+            bool vol = pl == KP_PL_NODE_VOLUME_LIMITS;
             f->code = KP_CODE_SUCCESS;
             f->reason = kp__textbuf_add(&x->text,
                                         vol ? "skipped (volumes are not modelled)"

@@ -18,6 +18,7 @@
 #include "core/resources.h"
 #include "core/sched_config.h"
 #include "core/selector.h"
+#include "core/volume.h"
 #include "kprio/sched.h"
 #include "sched/explain.h"
 #include "sched/pairmap.h"
@@ -163,6 +164,12 @@ typedef struct {
     } paths[2], saved_paths[2]; /* criticalPaths; their copy around the nominated pass */
 } kp_spread_c;
 
+typedef struct {
+    kp_str key; /* label key id (one of the four topology labels) */
+    kp_str ga_key; /* translateToGALabel(key) */
+    kp_str values; /* the PV's label value: a `__`-separated zone set */
+} kp_vz_topo;
+
 struct kp_cycle {
     kp_sched *s;
     uint32_t pod;
@@ -182,6 +189,18 @@ struct kp_cycle {
     /* PodTopologySpread (hard constraints) */
     uint16_t n_spread;
     kp_spread_c *spread;
+
+    /* volume plugins (plugins/volume_zone.c, plugins/volume_restrictions.c) */
+    kp_vz_topo *vz; /* VolumeZone: the bound PVs' zone / region labels (podPVTopologies) */
+    uint32_t n_vz;
+    kp_str vz_keys[4]; /* the topology label keys' ids (UINT32_MAX: no object has that key) */
+    kp_str *rwop; /* VolumeRestrictions: the pod's ReadWriteOncePod claim names */
+    uint32_t n_rwop;
+    int64_t rwop_refs; /* conflictingPVCRefCount */
+    const kp_pv **vb_bound; /* VolumeBinding: the bound claims' PVs (NULL: the PV is missing) */
+    uint32_t n_vb_bound;
+    kp_str *vb_selected; /* the WaitForFirstConsumer unbound claims' selected node (0: none) */
+    uint32_t n_vb_unbound;
 
     /* KP_ENOMEM once a PreFilter state update (AddPod / RemovePod) could not allocate: the
      * cycle's verdicts are then unusable and its users report the error (kp__cycle_status) */

@@ -1,0 +1,115 @@
+/* Storage objects (internal): PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode,
+ * CSIDriver and VolumeAttachment, decoded into plain values (src/io/decode_volume.c) for the
+ * volume plugins of the scheduler (VolumeZone, VolumeRestrictions, NodeVolumeLimits,
+ * VolumeBinding). Only the fields those plugins read are kept; defaults are the API server's
+ * (SetDefaults_PersistentVolume*, SetDefaults_StorageClass, SetDefaults_CSIDriver). */
+#ifndef KP_CORE_VOLUME_H
+#define KP_CORE_VOLUME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "core/labels.h"
+#include "core/selector.h"
+
+typedef enum {
+    KP_VK_PV = 0, /* v1 PersistentVolume (cluster-scoped) */
+    KP_VK_PVC, /* v1 PersistentVolumeClaim (namespaced) */
+    KP_VK_SC, /* storage.k8s.io/v1 StorageClass */
+    KP_VK_CSINODE, /* storage.k8s.io/v1 CSINode */
+    KP_VK_CSIDRIVER, /* storage.k8s.io/v1 CSIDriver */
+    KP_VK_VA, /* storage.k8s.io/v1 VolumeAttachment */
+    KP_VK_KINDS
+} kp_volume_kind;
+
+static inline const char *kp__volume_kind_name(kp_volume_kind k) {
+    static const char *const names[KP_VK_KINDS] = {"PersistentVolume", "PersistentVolumeClaim",
+                                                   "StorageClass",     "CSINode",
+                                                   "CSIDriver",        "VolumeAttachment"};
+    return (unsigned)k < KP_VK_KINDS ? names[k] : "?";
+}
+
+/* access modes (v1.PersistentVolumeAccessMode), as bits */
+enum { KP_AM_RWO = 1, KP_AM_ROX = 2, KP_AM_RWX = 4, KP_AM_RWOP = 8 };
+
+/* StorageClass.volumeBindingMode (SetDefaults_StorageClass: Immediate when unset) */
+typedef enum { KP_BIND_IMMEDIATE = 0, KP_BIND_WAIT } kp_binding_mode;
+
+typedef enum {
+    KP_PVC_PENDING = 0, /* also: no status */
+    KP_PVC_BOUND,
+    KP_PVC_LOST
+} kp_pvc_phase;
+
+typedef struct {
+    kp_str name;
+    kp_labels labels; /* zone / region labels (VolumeZone) */
+    kp_str class_name; /* spec.storageClassName (or the beta annotation) */
+    kp_str claim_ns, claim_name; /* spec.claimRef */
+    kp_str csi_driver, csi_handle; /* spec.csi.driver / volumeHandle ("" if not CSI) */
+    bool has_affinity; /* spec.nodeAffinity.required present */
+    uint16_t n_terms;
+    kp_nsterm *terms; /* its nodeSelectorTerms (ORed) */
+    uint8_t access_modes; /* KP_AM_* */
+} kp_pv;
+
+typedef struct {
+    kp_str ns, name;
+    kp_str volume_name; /* spec.volumeName */
+    kp_str class_name; /* GetPersistentVolumeClaimClass: beta annotation, else spec */
+    kp_str selected_node; /* annotation volume.kubernetes.io/selected-node */
+    bool bind_completed; /* annotation pv.kubernetes.io/bind-completed present */
+    uint8_t access_modes; /* KP_AM_* */
+    uint8_t phase; /* kp_pvc_phase */
+} kp_pvc;
+
+typedef struct {
+    kp_str name;
+    kp_str provisioner;
+    uint8_t binding_mode; /* kp_binding_mode */
+} kp_storage_class;
+
+typedef struct {
+    kp_str name; /* spec.drivers[].name */
+    bool has_count; /* allocatable.count present */
+    int32_t count;
+} kp_csinode_driver;
+
+typedef struct {
+    kp_str name; /* the node's name */
+    uint16_t n_drivers;
+    kp_csinode_driver *drivers;
+} kp_csinode;
+
+typedef struct {
+    kp_str name;
+    bool attach_required; /* spec.attachRequired, default true */
+} kp_csidriver;
+
+typedef struct {
+    kp_str name;
+    kp_str attacher; /* spec.attacher (the CSI driver) */
+    kp_str node_name; /* spec.nodeName */
+    kp_str pv_name; /* spec.source.persistentVolumeName ("" for inline sources) */
+} kp_volume_attachment;
+
+/* Every storage object of a snapshot, by kind (arrays grow; the cluster's identity maps find an
+ * object by (namespace, name): kp__cluster_find_volume). */
+typedef struct {
+    kp_pv *pvs;
+    kp_pvc *pvcs;
+    kp_storage_class *classes;
+    kp_csinode *csinodes;
+    kp_csidriver *drivers;
+    kp_volume_attachment *attachments;
+    uint32_t n[KP_VK_KINDS], cap[KP_VK_KINDS];
+} kp_volumes;
+
+/* Does a zone-label value hold zone z? The value is a `__`-separated set (LabelZonesToSet: each
+ * element trimmed of spaces; a value with an empty element is invalid and matches nothing). */
+bool kp__zone_set_has(const char *set, const char *z);
+/* The value parses as a zone set (LabelZonesToSet returns no error). */
+bool kp__zone_set_valid(const char *set);
+
+#endif

@@ -1,0 +1,331 @@
+/* Storage decoders: v1 PersistentVolume and PersistentVolumeClaim, storage.k8s.io/v1
+ * StorageClass, CSINode, CSIDriver and VolumeAttachment, into the plain values of core/volume.h.
+ *
+ * Kept: what the volume plugins read (see core/volume.h). Validated as the API server validates
+ * those fields (access modes and binding modes are enumerations; counts are non-negative); other
+ * fields are ignored without validation. Defaults: SetDefaults_StorageClass (Immediate),
+ * SetDefaults_CSIDriver (attachRequired true). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pod.h"
+#include "core/volume.h"
+#include "io/dctx.h"
+#include "io/decode_common.h"
+
+#define TRY(x)                        \
+    do {                              \
+        kp_status st_ = (x);          \
+        if (st_ != KP_OK) return st_; \
+    } while (0)
+
+bool kp__volume_kind(const char *kind, kp_volume_kind *out) {
+    for (int i = 0; i < KP_VK_KINDS; i++) {
+        if (strcmp(kind, kp__volume_kind_name((kp_volume_kind)i)) == 0) {
+            *out = (kp_volume_kind)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool kp__volume_api_ok(kp_volume_kind kind, const char *api) {
+    if (kind == KP_VK_PV || kind == KP_VK_PVC) return strcmp(api, "v1") == 0;
+    if (strcmp(api, "storage.k8s.io/v1") == 0) return true;
+    /* still served in some lines: v1beta1 of StorageClass, CSINode, CSIDriver, VolumeAttachment */
+    return strcmp(api, "storage.k8s.io/v1beta1") == 0;
+}
+
+/* Member `key` (a string) of obj, interned into *out; absent leaves *out 0. */
+static kp_status opt_str(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const char *key,
+                         kp_str *out, bool *present) {
+    const char *s = NULL;
+    bool has = false;
+    TRY(kp__dget_str(d, obj, key, &s, &has));
+    if (present) *present = has;
+    if (!has) return KP_OK;
+    return kp__d_intern(d, cl, kp__tree_get(obj, key), key, s, strlen(s), out);
+}
+
+/* spec.accessModes (ValidatePersistentVolumeSpec / ValidatePersistentVolumeClaimSpec: every
+ * element one of the four modes) */
+static kp_status access_modes(kp_dctx *d, const kp_tnode *spec, uint8_t *out) {
+    const kp_tnode *a;
+    TRY(kp__dget_arr(d, spec, "accessModes", &a));
+    if (!a) return KP_OK;
+    static const char *const names[] = {"ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany",
+                                        "ReadWriteOncePod"};
+    size_t saved = kp__dctx_push(d, "accessModes");
+    uint32_t i = 0;
+    kp_status st = KP_OK;
+    for (const kp_tnode *t = a->first; t && st == KP_OK; t = t->next, i++) {
+        size_t s2 = kp__dctx_push_index(d, i);
+        int m = -1;
+        for (int k = 0; k < 4 && t->type == KP_T_STR; k++)
+            if (t->len == strlen(names[k]) && memcmp(t->s, names[k], t->len) == 0) m = k;
+        if (m < 0)
+            st = kp__dctx_fail(d, t, KP_EINVAL, NULL,
+                               "unsupported value: supported values: \"ReadOnlyMany\", "
+                               "\"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\"");
+        else *out |= (uint8_t)(1u << m);
+        kp__dctx_pop(d, s2);
+    }
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
+/* spec.nodeAffinity.required.nodeSelectorTerms (v1.VolumeNodeAffinity) */
+static kp_status decode_pv_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, kp_pv *pv) {
+    const kp_tnode *na = NULL, *req = NULL, *terms = NULL;
+    TRY(kp__dget_obj(d, spec, "nodeAffinity", &na));
+    if (!na) return KP_OK;
+    size_t saved = kp__dctx_push(d, "nodeAffinity");
+    kp_status st = kp__dget_obj(d, na, "required", &req);
+    if (st == KP_OK && req) {
+        pv->has_affinity = true;
+        size_t s1 = kp__dctx_push(d, "required");
+        st = kp__dget_arr(d, req, "nodeSelectorTerms", &terms);
+        if (st == KP_OK && terms)
+            st = kp__d_check_count(d, terms, "nodeSelectorTerms", terms->n, KP_MAX_ENTRIES);
+        if (st == KP_OK && terms && terms->n &&
+            !(pv->terms = kp__d_alloc(d, cl, terms->n * sizeof *pv->terms)))
+            st = KP_ENOMEM;
+        size_t s2 = kp__dctx_push(d, "nodeSelectorTerms");
+        uint32_t i = 0;
+        for (const kp_tnode *t = terms ? terms->first : NULL; t && st == KP_OK; t = t->next, i++) {
+            size_t s3 = kp__dctx_push_index(d, i);
+            kp_nsterm *nt = &pv->terms[i];
+            if (t->type != KP_T_OBJ)
+                st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
+            if (st == KP_OK)
+                st = kp__d_selreqs(d, cl, t, "matchExpressions", true, &nt->n_exprs, &nt->exprs);
+            if (st == KP_OK)
+                st = kp__d_selreqs(d, cl, t, "matchFields", true, &nt->n_fields, &nt->fields);
+            kp__dctx_pop(d, s3);
+        }
+        pv->n_terms = (uint16_t)i;
+        kp__dctx_pop(d, s2);
+        kp__dctx_pop(d, s1);
+    }
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
+static kp_status decode_pv(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta, const kp_tnode *spec,
+                           kp_pv *pv) {
+    const kp_tnode *ann = NULL;
+    size_t saved = kp__dctx_push(d, "metadata");
+    kp_status st = kp__d_labels(d, cl, meta, "labels", &pv->labels);
+    if (st == KP_OK) st = kp__dget_obj(d, meta, "annotations", &ann);
+    if (st == KP_OK && ann) {
+        size_t s2 = kp__dctx_push(d, "annotations");
+        st = opt_str(d, cl, ann, "volume.beta.kubernetes.io/storage-class", &pv->class_name, NULL);
+        kp__dctx_pop(d, s2);
+    }
+    kp__dctx_pop(d, saved);
+    if (st != KP_OK || !spec) return st;
+    saved = kp__dctx_push(d, "spec");
+    const kp_tnode *ref = NULL, *csi = NULL;
+    /* GetPersistentVolumeClass: the beta annotation wins over spec.storageClassName */
+    if (!pv->class_name) st = opt_str(d, cl, spec, "storageClassName", &pv->class_name, NULL);
+    if (st == KP_OK) st = access_modes(d, spec, &pv->access_modes);
+    if (st == KP_OK) st = kp__dget_obj(d, spec, "claimRef", &ref);
+    if (st == KP_OK && ref) {
+        size_t s2 = kp__dctx_push(d, "claimRef");
+        st = opt_str(d, cl, ref, "namespace", &pv->claim_ns, NULL);
+        if (st == KP_OK) st = opt_str(d, cl, ref, "name", &pv->claim_name, NULL);
+        kp__dctx_pop(d, s2);
+    }
+    if (st == KP_OK) st = decode_pv_affinity(d, cl, spec, pv);
+    if (st == KP_OK) st = kp__dget_obj(d, spec, "csi", &csi);
+    if (st == KP_OK && csi) {
+        size_t s2 = kp__dctx_push(d, "csi");
+        st = opt_str(d, cl, csi, "driver", &pv->csi_driver, NULL);
+        if (st == KP_OK) st = opt_str(d, cl, csi, "volumeHandle", &pv->csi_handle, NULL);
+        kp__dctx_pop(d, s2);
+    }
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
+static kp_status decode_pvc(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const kp_tnode *meta,
+                            const kp_tnode *spec, kp_pvc *c) {
+    const kp_tnode *ann = NULL, *status = NULL;
+    kp_str beta_class = 0;
+    bool has_beta = false;
+    size_t saved = kp__dctx_push(d, "metadata");
+    kp_status st = kp__dget_obj(d, meta, "annotations", &ann);
+    if (st == KP_OK && ann) {
+        size_t s2 = kp__dctx_push(d, "annotations");
+        st = opt_str(d, cl, ann, "volume.beta.kubernetes.io/storage-class", &beta_class, &has_beta);
+        if (st == KP_OK)
+            st = opt_str(d, cl, ann, "volume.kubernetes.io/selected-node", &c->selected_node, NULL);
+        /* metav1.HasAnnotation: present, whatever the value */
+        c->bind_completed = kp__tree_get(ann, "pv.kubernetes.io/bind-completed") != NULL;
+        kp__dctx_pop(d, s2);
+    }
+    kp__dctx_pop(d, saved);
+    if (st == KP_OK && spec) {
+        saved = kp__dctx_push(d, "spec");
+        st = opt_str(d, cl, spec, "volumeName", &c->volume_name, NULL);
+        /* GetPersistentVolumeClaimClass: the beta annotation wins over spec.storageClassName */
+        if (st == KP_OK) st = opt_str(d, cl, spec, "storageClassName", &c->class_name, NULL);
+        if (st == KP_OK) st = access_modes(d, spec, &c->access_modes);
+        kp__dctx_pop(d, saved);
+    }
+    if (has_beta) c->class_name = beta_class;
+    if (st == KP_OK) st = kp__dget_obj(d, obj, "status", &status);
+    if (st == KP_OK && status) {
+        const char *ph = NULL;
+        bool has = false;
+        saved = kp__dctx_push(d, "status");
+        st = kp__dget_str(d, status, "phase", &ph, &has);
+        if (st == KP_OK && has) {
+            if (strcmp(ph, "Bound") == 0) c->phase = KP_PVC_BOUND;
+            else if (strcmp(ph, "Lost") == 0) c->phase = KP_PVC_LOST;
+            else if (strcmp(ph, "Pending") != 0)
+                st = kp__dctx_fail(d, kp__tree_get(status, "phase"), KP_EINVAL, "phase",
+                                   "unsupported value \"%s\": supported values: \"Bound\", "
+                                   "\"Lost\", \"Pending\"",
+                                   ph);
+        }
+        kp__dctx_pop(d, saved);
+    }
+    return st;
+}
+
+static kp_status decode_sc(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_storage_class *sc) {
+    TRY(opt_str(d, cl, obj, "provisioner", &sc->provisioner, NULL));
+    const char *m = NULL;
+    bool has = false;
+    TRY(kp__dget_str(d, obj, "volumeBindingMode", &m, &has));
+    if (!has || strcmp(m, "Immediate") == 0) sc->binding_mode = KP_BIND_IMMEDIATE;
+    else if (strcmp(m, "WaitForFirstConsumer") == 0) sc->binding_mode = KP_BIND_WAIT;
+    else
+        return kp__dctx_fail(d, kp__tree_get(obj, "volumeBindingMode"), KP_EINVAL,
+                             "volumeBindingMode",
+                             "unsupported value \"%s\": supported values: \"Immediate\", "
+                             "\"WaitForFirstConsumer\"",
+                             m);
+    return KP_OK;
+}
+
+static kp_status decode_csinode(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, kp_csinode *cn) {
+    const kp_tnode *a = NULL;
+    if (spec) TRY(kp__dget_arr(d, spec, "drivers", &a));
+    if (!a || !a->n) return KP_OK;
+    size_t saved = kp__dctx_push(d, "spec");
+    kp_status st = kp__d_check_count(d, a, "drivers", a->n, KP_MAX_ENTRIES);
+    if (st == KP_OK && !(cn->drivers = kp__d_alloc(d, cl, a->n * sizeof *cn->drivers)))
+        st = KP_ENOMEM;
+    size_t s1 = kp__dctx_push(d, "drivers");
+    uint32_t i = 0;
+    for (const kp_tnode *t = a->first; t && st == KP_OK; t = t->next, i++) {
+        size_t s2 = kp__dctx_push_index(d, i);
+        kp_csinode_driver *dr = &cn->drivers[i];
+        const kp_tnode *al = NULL;
+        if (t->type != KP_T_OBJ) st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
+        if (st == KP_OK) st = kp__d_str(d, cl, t, "name", &dr->name);
+        if (st == KP_OK) st = kp__dget_obj(d, t, "allocatable", &al);
+        if (st == KP_OK && al) {
+            int64_t v = 0;
+            size_t s3 = kp__dctx_push(d, "allocatable");
+            st = kp__dget_int(d, al, "count", 0, INT32_MAX, &v, &dr->has_count);
+            dr->count = (int32_t)v;
+            kp__dctx_pop(d, s3);
+        }
+        kp__dctx_pop(d, s2);
+    }
+    cn->n_drivers = (uint16_t)i;
+    kp__dctx_pop(d, s1);
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
+static kp_status decode_va(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec,
+                           kp_volume_attachment *va) {
+    if (!spec) return KP_OK;
+    const kp_tnode *src = NULL;
+    size_t saved = kp__dctx_push(d, "spec");
+    kp_status st = opt_str(d, cl, spec, "attacher", &va->attacher, NULL);
+    if (st == KP_OK) st = opt_str(d, cl, spec, "nodeName", &va->node_name, NULL);
+    if (st == KP_OK) st = kp__dget_obj(d, spec, "source", &src);
+    if (st == KP_OK && src) {
+        size_t s2 = kp__dctx_push(d, "source");
+        st = opt_str(d, cl, src, "persistentVolumeName", &va->pv_name, NULL);
+        kp__dctx_pop(d, s2);
+    }
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
+/* The sources the scheduler's volume plugins read (kp_volume.source): a claim (ephemeral: named
+ * "<pod>-<volume>", ephemeral.VolumeClaimName) and the in-tree disks VolumeRestrictions compares
+ * (GCE PD, AWS EBS, iSCSI, RBD with SetDefaults_RBDVolumeSource's pool "rbd"). */
+kp_status kp__decode_volume_source(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, const kp_pod *p,
+                                   kp_volume *v) {
+    static const struct {
+        const char *key, *id;
+        uint8_t source;
+    } SRC[] = {{"persistentVolumeClaim", "claimName", KP_VS_PVC},
+               {"gcePersistentDisk", "pdName", KP_VS_GCE_PD},
+               {"awsElasticBlockStore", "volumeID", KP_VS_AWS_EBS},
+               {"iscsi", "iqn", KP_VS_ISCSI},
+               {"rbd", "image", KP_VS_RBD}};
+    kp_status st = KP_OK;
+    for (size_t k = 0; k < sizeof SRC / sizeof SRC[0] && st == KP_OK; k++) {
+        const kp_tnode *o = NULL;
+        st = kp__dget_obj(d, t, SRC[k].key, &o);
+        if (st != KP_OK || !o) continue;
+        size_t s3 = kp__dctx_push(d, SRC[k].key);
+        v->source = SRC[k].source;
+        st = kp__d_str(d, cl, o, SRC[k].id, SRC[k].source == KP_VS_PVC ? &v->claim : &v->disk);
+        if (st == KP_OK) st = kp__dget_bool(d, o, "readOnly", &v->read_only, NULL);
+        if (st == KP_OK && SRC[k].source == KP_VS_RBD) {
+            bool has_pool = false;
+            const char *pool = NULL;
+            st = kp__d_str_list(d, cl, o, "monitors", &v->n_monitors, &v->monitors);
+            if (st == KP_OK) st = kp__dget_str(d, o, "pool", &pool, &has_pool);
+            if (st == KP_OK)
+                st = kp__d_intern(d, cl, o, "pool", has_pool && pool[0] ? pool : "rbd",
+                                  has_pool && pool[0] ? strlen(pool) : 3, &v->pool);
+        }
+        kp__dctx_pop(d, s3);
+    }
+    const kp_tnode *eph = kp__tree_get(t, "ephemeral");
+    if (st == KP_OK && eph && eph->type != KP_T_NULL) {
+        const char *pn = kp__s(cl, p->name), *vn = kp__s(cl, v->name);
+        size_t lp = strlen(pn), lv = strlen(vn);
+        char *buf = kp__d_alloc(d, cl, lp + lv + 2);
+        if (!buf) return KP_ENOMEM;
+        memcpy(buf, pn, lp);
+        buf[lp] = '-';
+        memcpy(buf + lp + 1, vn, lv);
+        v->source = KP_VS_EPHEMERAL;
+        st = kp__d_intern(d, cl, eph, "ephemeral", buf, lp + lv + 1, &v->claim);
+    }
+    return st;
+}
+
+kp_status kp__decode_volume(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_volume_kind kind,
+                            void *o) {
+    const kp_tnode *meta = NULL, *spec = NULL;
+    TRY(kp__dget_obj(d, obj, "metadata", &meta));
+    if (kind != KP_VK_SC) TRY(kp__dget_obj(d, obj, "spec", &spec));
+    switch (kind) {
+    case KP_VK_PV: return decode_pv(d, cl, meta, spec, o);
+    case KP_VK_PVC: return decode_pvc(d, cl, obj, meta, spec, o);
+    case KP_VK_SC: return decode_sc(d, cl, obj, o);
+    case KP_VK_CSINODE: return decode_csinode(d, cl, spec, o);
+    case KP_VK_CSIDRIVER: {
+        if (!spec) return KP_OK;
+        kp_csidriver *dr = o;
+        size_t saved = kp__dctx_push(d, "spec");
+        kp_status st = kp__dget_bool(d, spec, "attachRequired", &dr->attach_required, NULL);
+        kp__dctx_pop(d, saved);
+        return st;
+    }
+    case KP_VK_VA: return decode_va(d, cl, spec, o);
+    default: return KP_OK;
+    }
+}
