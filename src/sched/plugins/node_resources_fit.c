@@ -60,7 +60,9 @@ static inline void fit_check(const kp_cycle *c, const kp_node *n, kp_node_status
         int r = c->fit_res[i];
         int64_t want = c->fit_want[i];
         int64_t used = n->requested[r];
-        if (nominated) {
+        if (nominated && c->extra_sum) {
+            used += c->extra_sum[r]; /* the same sum, from the nominator's aggregates */
+        } else if (nominated) {
             const kp_cluster *cl = c->s->cl;
             for (uint32_t k = 0; k < n_extra; k++)
                 used += kp__resv_get(&cl->pods[c->extra[k]].req, r);
