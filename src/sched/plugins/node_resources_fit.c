@@ -44,6 +44,11 @@ static inline void fit_reject(const kp_cycle *c, uint32_t short_mask, bool unres
     st->code = unresolvable ? KP_CODE_UNRESOLVABLE : KP_CODE_UNSCHEDULABLE;
 }
 
+#if defined(__GNUC__) /* each copy below specialised: the plain one stays a leaf */
+static inline void fit_check(const kp_cycle *c, const kp_node *n, kp_node_status *st,
+                             const bool nominated) __attribute__((always_inline));
+#endif
+
 /* mirrors fitsRequest: every insufficiency is a reason; any request above allocatable makes
  * the status UnschedulableAndUnresolvable. Nominated pods of pass 1 (c->extra) count as on the
  * node when nominated (a constant: each caller below gets its own copy). The loop only notes
