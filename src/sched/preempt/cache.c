@@ -320,6 +320,8 @@ static inline bool fits3(const kp_pctx *x, const int64_t *alloc, int64_t alloc_p
 /* pass 1 of RunFilterPluginsWithNominatedPods: nominated pods of >= priority count as on the
  * node; for resources pass 1 failing is the only way the pair of passes can fail. */
 static void add_nominated(kp_pctx *x, uint32_t node, int64_t *used, uint32_t *n_used) {
+    const uint32_t *nom;
+    if (kp__sched_nominated_on(x->s, node, &nom) == 0) return; /* the usual case: one load */
     int64_t sum[KP_MAX_RES];
     *n_used += kp__sched_nominated_sum(x->s, node, x->prio, x->pod, sum);
     for (int k = 0; k < 3; k++) used[k] += sum[k];
