@@ -12,6 +12,7 @@
 #include "core/pod.h"
 #include "core/sched_config.h"
 #include "sched/cycle.h"
+#include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/node_affinity.h"
 #include "sched/plugins/node_name.h"
@@ -167,10 +168,34 @@ static void run_filters(const kp_cycle *c, uint32_t node, kp_node_status *out) {
     }
 }
 
+/* Pass 1 from the nominator's sums when no filter of this pod needs the nominated pods
+ * themselves (NodeResourcesFit only counts them and adds their requests; NodePorts,
+ * InterPodAffinity and PodTopologySpread read the pods): a lookup instead of a walk. */
+static void filter_with_sums(kp_cycle *c, uint32_t node, kp_node_status *out) {
+    uint32_t n = kp__sched_nominated_sum(c->s, node, c->p->priority, c->pod, c->nom_sum);
+    if (n > 0) {
+        c->extra_sum = c->nom_sum;
+        c->n_extra = n;
+        run_filters(c, node, out);
+        c->extra_sum = NULL;
+        c->n_extra = 0;
+        if (out->code != KP_CODE_SUCCESS) return;
+    }
+    run_filters(c, node, out);
+}
+
 /* mirrors RunFilterPluginsWithNominatedPods + addGENominatedPods */
 void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
     kp_sched *s = c->s;
     kp_cluster *cl = s->cl;
+    if (s->nom_n[node] == 0) {
+        run_filters(c, node, out);
+        return;
+    }
+    if (!c->ipa && !c->n_spread && !c->run[KP_PL_NODE_PORTS]) {
+        filter_with_sums(c, node, out);
+        return;
+    }
     /* every nominated pod counts (no cap): the scratch is as long as the longest list */
     uint32_t *extra = s->nom_scratch, n_extra = 0;
     for (uint32_t i = 0; i < s->nom_n[node]; i++) {

@@ -94,6 +94,10 @@ struct kp_sched {
     /* scratch for the Filter's nominated pass (kp__cycle_filter), as long as the longest list */
     uint32_t *nom_scratch;
     uint32_t cap_nom_scratch;
+    /* the nominated pods' requests per node, summed by priority (nominator.c; NULL until the
+     * first nomination) */
+    struct kp_nomgroup **nom_groups;
+    uint32_t *nom_n_groups, *nom_cap_groups;
 
     /* active profile: resolved resource indices for score args (-1 = resource unknown to the
      * cluster) */
@@ -206,9 +210,12 @@ struct kp_cycle {
      * cycle's verdicts are then unusable and its users report the error (kp__cycle_status) */
     kp_status st;
 
-    /* nominated pods added for pass 1 (virtual NodeInfo) */
+    /* nominated pods added for pass 1 (virtual NodeInfo): the pods (extra), or when no filter
+     * needs the pods themselves, their requests summed per resource (extra_sum, in nom_sum) */
     const uint32_t *extra;
     uint32_t n_extra;
+    const int64_t *extra_sum;
+    int64_t nom_sum[KP_MAX_RES];
 };
 
 

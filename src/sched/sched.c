@@ -283,6 +283,7 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s->nom_cap);
     kp__free(s->nom_of);
     kp__free(s->nom_scratch);
+    kp__sched_nominator_free(s);
     kp__reasons_free(s);
     kp__free(s->order);
     kp__free(s->aff_pods);

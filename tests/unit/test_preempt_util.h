@@ -27,6 +27,7 @@ static char tp_yaml[1 << 20];
 static size_t tp_len;
 static kp_cluster *tp_cl;
 static kp_sched *tp_s;
+static uint64_t tp_pdb_checks; /* kp_preempt_opts.pdb_checks of the last tp_attempt */
 
 typedef struct {
     int codes[TP_MAX_NODES]; /* -1 = computed by the real Filter */
@@ -45,6 +46,7 @@ typedef struct {
     char message[512];
     char decided_by[96];
     uint64_t dry_calls;
+    uint64_t pdb_checks; /* kp_preempt_opts.pdb_checks of the attempt */
     char candidates[512];
     uint32_t n_candidates;
     char node_victims[TP_MAX_NODES][128];
@@ -209,6 +211,7 @@ static inline kp_status tp_attempt(uint32_t pod, const tp_opts *to, int mode, kp
     kp_status rc = kp__preempt_postfilter_ex(tp_s, c, pod, st, true, &po, r, &err);
     if (rc != KP_OK) fprintf(stderr, "  postfilter: %s\n", err.msg);
     if (dry_calls) *dry_calls = po.filter_calls;
+    tp_pdb_checks = po.pdb_checks;
     kp__cycle_free(c);
     free(st);
     return rc;
@@ -258,6 +261,7 @@ static inline void tp_run(const char *cfg, const tp_opts *to, tp_res *out) {
         uint64_t calls = 0;
         if (tp_attempt((uint32_t)pod, to, mode, &r, &calls) != KP_OK) kt_failed_checks++;
         tp_render(&r, calls, &all[mode]);
+        all[mode].pdb_checks = tp_pdb_checks;
         kp__preempt_result_fini(&r);
         kp_sched_free(tp_s);
         tp_s = NULL;

@@ -44,6 +44,11 @@ static inline void fit_reject(const kp_cycle *c, uint32_t short_mask, bool unres
     st->code = unresolvable ? KP_CODE_UNRESOLVABLE : KP_CODE_UNSCHEDULABLE;
 }
 
+#if defined(__GNUC__) /* each copy below specialised: the plain one stays a leaf */
+static inline void fit_check(const kp_cycle *c, const kp_node *n, kp_node_status *st,
+                             const bool nominated) __attribute__((always_inline));
+#endif
+
 /* mirrors fitsRequest: every insufficiency is a reason; any request above allocatable makes
  * the status UnschedulableAndUnresolvable. Nominated pods of pass 1 (c->extra) count as on the
  * node when nominated (a constant: each caller below gets its own copy). The loop only notes
@@ -60,7 +65,9 @@ static inline void fit_check(const kp_cycle *c, const kp_node *n, kp_node_status
         int r = c->fit_res[i];
         int64_t want = c->fit_want[i];
         int64_t used = n->requested[r];
-        if (nominated) {
+        if (nominated && c->extra_sum) {
+            used += c->extra_sum[r]; /* the same sum, from the nominator's aggregates */
+        } else if (nominated) {
             const kp_cluster *cl = c->s->cl;
             for (uint32_t k = 0; k < n_extra; k++)
                 used += kp__resv_get(&cl->pods[c->extra[k]].req, r);

@@ -11,6 +11,7 @@
 #include "sched/nominator.h"
 #include "sched/preempt/cache.h"
 #include "sched/preempt/order.h"
+#include "sched/preempt/pdb_index.h"
 
 /* ---------------------------------------------------------------- per-node cache ---- */
 
@@ -100,8 +101,20 @@ struct kp_pcache {
     int64_t *arena; /* the copy / start-key slots, node by node */
 };
 
-void kp__preempt_cache_free(void *cache) {
-    struct kp_pcache *c = cache;
+/* What preemption keeps per scheduler (the kp__sched_preempt_cache slot): this cache and the PDB
+ * index (pdb_index.c). */
+typedef struct {
+    struct kp_pcache *pc;
+    kp_pdbix *pdb;
+} pc_state;
+
+static pc_state *pc_state_get(kp_sched *s) {
+    void **slot = kp__sched_preempt_cache(s);
+    if (!*slot) *slot = kp__calloc(1, sizeof(pc_state));
+    return *slot;
+}
+
+static void pc_free(struct kp_pcache *c) {
     if (!c) return;
     for (uint32_t i = 0; i < c->n_nodes; i++) {
         kp__free(c->nodes[i].block);
@@ -110,6 +123,35 @@ void kp__preempt_cache_free(void *cache) {
     kp__free(c->nodes);
     kp__free(c->arena);
     kp__free(c);
+}
+
+void kp__preempt_cache_free(void *state) {
+    pc_state *st = state;
+    if (!st) return;
+    pc_free(st->pc);
+    kp__pdbix_free(st->pdb);
+    kp__free(st);
+}
+
+kp_status kp__preempt_pdbix_begin(kp_pctx *x) {
+    x->pdbix = NULL;
+    x->pdbix_owned = false;
+    if (x->cl->n_pdbs == 0) return KP_OK;
+    pc_state *st = x->s ? pc_state_get(x->s) : NULL;
+    if (st && kp__pdbix_fits(st->pdb, x->cl)) {
+        x->pdbix = st->pdb;
+        return KP_OK;
+    }
+    kp_pdbix *ix = kp__pdbix_new(x->cl);
+    if (!ix) return KP_ENOMEM;
+    if (st) {
+        kp__pdbix_free(st->pdb);
+        st->pdb = ix;
+    } else {
+        x->pdbix_owned = true;
+    }
+    x->pdbix = ix;
+    return KP_OK;
 }
 
 /* Headers and copy slots sized from the current pod counts (+ 25 % and 4 for growth). */
@@ -143,10 +185,12 @@ static struct kp_pcache *pc_new(const kp_cluster *cl) {
 void kp__preempt_cache_begin(kp_pctx *x) {
     x->cache = NULL;
     if (!x->s) return;
-    void **slot = kp__sched_preempt_cache(x->s);
+    pc_state *st = pc_state_get(x->s);
+    if (!st) return;
+    struct kp_pcache **slot = &st->pc;
     struct kp_pcache *c = *slot;
     if (c && c->n_nodes != x->cl->n_nodes) {
-        kp__preempt_cache_free(c);
+        pc_free(c);
         c = *slot = NULL;
     }
     if (!c) {
@@ -276,14 +320,11 @@ static inline bool fits3(const kp_pctx *x, const int64_t *alloc, int64_t alloc_p
 /* pass 1 of RunFilterPluginsWithNominatedPods: nominated pods of >= priority count as on the
  * node; for resources pass 1 failing is the only way the pair of passes can fail. */
 static void add_nominated(kp_pctx *x, uint32_t node, int64_t *used, uint32_t *n_used) {
-    const uint32_t *nom = NULL;
-    uint32_t n_nom = kp__sched_nominated_on(x->s, node, &nom);
-    for (uint32_t i = 0; i < n_nom; i++) {
-        const kp_pod *q = &x->cl->pods[nom[i]];
-        if (nom[i] == x->pod || q->priority < x->prio) continue;
-        (*n_used)++;
-        for (int k = 0; k < 3; k++) used[k] += kp__resv_get(&q->req, k);
-    }
+    const uint32_t *nom;
+    if (kp__sched_nominated_on(x->s, node, &nom) == 0) return; /* the usual case: one load */
+    int64_t sum[KP_MAX_RES];
+    *n_used += kp__sched_nominated_sum(x->s, node, x->prio, x->pod, sum);
+    for (int k = 0; k < 3; k++) used[k] += sum[k];
 }
 
 /* The node cannot fit the preemptor even with every lower-priority pod gone: defer its exact
@@ -470,8 +511,7 @@ static bool select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict *out,
     } else {
         uint8_t *viol = (uint8_t *)w->saved; /* n_pot flags */
         uint32_t n_vc = 0;
-        for (uint32_t i = 0; i < cl->n_pdbs; i++)
-            x->pdb_allowed[i] = cl->pdbs[i].has_status ? cl->pdbs[i].disruptions_allowed : 0;
+        if (x->pdbix) kp__pdbix_reset(x->pdbix);
         for (uint32_t i = 0; i < n_pot; i++) {
             viol[i] = kp__preempt_pod_violates(x, a.pod[first + i]);
             n_vc += viol[i];

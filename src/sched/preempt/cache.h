@@ -6,6 +6,9 @@
 
 /* Prepares x->cache for this attempt (drops it when now_key / compat changed). */
 void kp__preempt_cache_begin(kp_pctx *x);
+/* Sets x->pdbix: the scheduler's PDB index (built on first use, kept with the cache), or one
+ * owned by the attempt when there is no scheduler; NULL without PDBs. KP_ENOMEM. */
+kp_status kp__preempt_pdbix_begin(kp_pctx *x);
 /* Cache-prefetch hint for a node the dry run visits soon (far: header only). No effect on
  * results. */
 void kp__preempt_prefetch(const kp_pctx *x, uint32_t node, bool far);

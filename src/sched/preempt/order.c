@@ -6,10 +6,9 @@
 #include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/meta.h"
-#include "core/pdb.h"
 #include "core/pod.h"
-#include "core/selector.h"
 #include "sched/preempt/order.h"
+#include "sched/preempt/pdb_index.h"
 
 /* ---------------------------------------------------------------- importance order ---- */
 
@@ -73,34 +72,12 @@ void kp__preempt_sort(const kp_pctx *x, uint32_t *pods, uint32_t n) {
 
 /* ---------------------------------------------------------------- PDB classification ---- */
 
-static bool in_disrupted(const kp_pdb *pdb, kp_str name) {
-    for (uint32_t i = 0; i < pdb->n_disrupted; i++)
-        if (pdb->disrupted[i] == name) return true;
-    return false;
-}
-
-/* One pod against every PDB, consuming budget (x->pdb_allowed). Newest: stop at the first PDB
- * whose budget goes negative; --compat 1.35: decrement every matching PDB. */
+/* One pod against the PDBs that select it, consuming budget (pdb_index.c). Newest: stop at the
+ * first PDB whose budget goes negative; --compat 1.35: decrement every matching PDB. */
 bool kp__preempt_pod_violates(kp_pctx *x, uint32_t pod) {
-    const kp_cluster *cl = x->cl;
-    const kp_pod *p = &cl->pods[pod];
-    bool viol = false;
-    if (p->labels.n > 0) { /* a pod without labels never matches a PDB */
-        for (uint32_t k = 0; k < cl->n_pdbs; k++) {
-            uint32_t i = x->pdb_order[k];
-            const kp_pdb *pdb = &cl->pdbs[i];
-            if (pdb->ns != p->ns) continue;
-            const kp_label_selector *sel = &pdb->selector;
-            if (!sel->is_set || (sel->match_labels.n == 0 && sel->n_exprs == 0)) continue;
-            if (!kp__selector_matches(cl, sel, &p->labels)) continue;
-            if (in_disrupted(pdb, p->name)) continue; /* already being evicted: no decrement */
-            x->pdb_allowed[i]--;
-            if (x->pdb_allowed[i] < 0) {
-                viol = true;
-                if (x->o->compat == KP_PREEMPT_COMPAT_NEWEST) break;
-            }
-        }
-    }
+    bool viol = x->pdbix &&
+                kp__pdbix_pod_violates(x->pdbix, x->cl, pod,
+                                       x->o->compat == KP_PREEMPT_COMPAT_NEWEST, &x->o->pdb_checks);
     if ((int64_t)pod == (int64_t)x->o->protect_pod) viol = true; /* what-if PDB, allowed 0 */
     return viol;
 }
@@ -108,13 +85,12 @@ bool kp__preempt_pod_violates(kp_pctx *x, uint32_t pod) {
 void kp__preempt_classify_pdb(kp_pctx *x, const uint32_t *pods, uint32_t n, uint32_t *viol,
                               uint32_t *n_viol, uint32_t *nonviol, uint32_t *n_nonviol) {
     *n_viol = *n_nonviol = 0;
-    if (x->cl->n_pdbs == 0 && x->o->protect_pod < 0) {
+    if (!x->pdbix && x->o->protect_pod < 0) {
         memcpy(nonviol, pods, n * sizeof *pods);
         *n_nonviol = n;
         return;
     }
-    for (uint32_t i = 0; i < x->cl->n_pdbs; i++)
-        x->pdb_allowed[i] = x->cl->pdbs[i].has_status ? x->cl->pdbs[i].disruptions_allowed : 0;
+    if (x->pdbix) kp__pdbix_reset(x->pdbix);
     for (uint32_t i = 0; i < n; i++) {
         if (kp__preempt_pod_violates(x, pods[i])) viol[(*n_viol)++] = pods[i];
         else nonviol[(*n_nonviol)++] = pods[i];

@@ -17,10 +17,11 @@ static inline int64_t kp__preempt_start_key(const kp_pctx *x, uint32_t pod) {
 bool kp__preempt_more_important(const kp_pctx *x, uint32_t a, uint32_t b);
 /* Sorts pods most important first (stable insertion/merge sort on the total order). */
 void kp__preempt_sort(const kp_pctx *x, uint32_t *pods, uint32_t n);
-/* One pod against every PDB, consuming budget (x->pdb_allowed): true when it violates one. */
+/* One pod against the PDBs that select it, consuming their budgets (x->pdbix): true when it
+ * violates one (or is the what-if protected pod). */
 bool kp__preempt_pod_violates(kp_pctx *x, uint32_t pod);
 /* mirrors filterPodsWithPDBViolation: splits sorted pods into violating / non-violating
- * (order-preserving). Budgets start fresh from each PDB's status. */
+ * (order-preserving). Budgets start fresh from each PDB's status (kp__pdbix_reset). */
 void kp__preempt_classify_pdb(kp_pctx *x, const uint32_t *pods, uint32_t n, uint32_t *viol,
                               uint32_t *n_viol, uint32_t *nonviol, uint32_t *n_nonviol);
 

@@ -18,7 +18,6 @@
 #include "core/cluster.h"
 #include "core/meta.h"
 #include "core/node.h"
-#include "core/pdb.h"
 #include "core/pod.h"
 #include "core/priority_class.h"
 #include "core/resources.h"
@@ -28,6 +27,7 @@
 #include "sched/nominator.h"
 #include "sched/preempt/cache.h"
 #include "sched/preempt/order.h"
+#include "sched/preempt/pdb_index.h"
 #include "sched/preempt/potential.h"
 #include "sched/preempt/victims.h"
 /* Prefetch distances in nodes: the status scan, and the dry run's two stages (far: headers and
@@ -289,24 +289,6 @@ static int32_t calc_num_candidates(const kp_pctx *x, uint32_t n) {
     if (k < abs_min) k = abs_min;
     if (k > n) k = n;
     return (int32_t)k;
-}
-
-static int cmp_pdb(const kp_cluster *cl, uint32_t a, uint32_t b) {
-    const kp_pdb *pa = &cl->pdbs[a], *pb = &cl->pdbs[b];
-    int c = strcmp(kp__s(cl, pa->ns), kp__s(cl, pb->ns));
-    return c ? c : strcmp(kp__s(cl, pa->name), kp__s(cl, pb->name));
-}
-
-/* PDBs in namespace/name order (upstream: informer order, arbitrary). Insertion sort: few PDBs. */
-static void sort_pdbs(const kp_cluster *cl, uint32_t *order) {
-    for (uint32_t i = 0; i < cl->n_pdbs; i++) {
-        uint32_t v = i, j = i;
-        while (j > 0 && cmp_pdb(cl, v, order[j - 1]) < 0) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = v;
-    }
 }
 
 static bool fast_path_allowed(const kp_pctx *x) {
@@ -649,13 +631,11 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     memset(&d, 0, sizeof d);
     d.statuses = statuses;
     kp_status rc = KP_OK;
-    x.pdb_order = kp__malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_order);
-    x.pdb_allowed = kp__malloc((cl->n_pdbs ? cl->n_pdbs : 1) * sizeof *x.pdb_allowed);
-    if (!x.pdb_order || !x.pdb_allowed || nodes_where_preemption_might_help(&x, &d) != KP_OK) {
+    if (kp__preempt_pdbix_begin(&x) != KP_OK ||
+        nodes_where_preemption_might_help(&x, &d) != KP_OK) {
         rc = kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         goto out;
     }
-    sort_pdbs(cl, x.pdb_order);
     if (d.n_pot > 0) {
         if ((rc = plan_visiting_order(&x, &d)) != KP_OK) {
             kp_error_set(err, rc, "preemption: out of memory");
@@ -670,8 +650,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
     rc = d.n_cands == 0 ? no_candidates(&x, &d, out, err) : select_candidate(&x, &d, out, err);
 out:
     dry_run_free(&d);
-    kp__free(x.pdb_order);
-    kp__free(x.pdb_allowed);
+    if (x.pdbix_owned) kp__pdbix_free(x.pdbix);
     kp__free(x.scratch);
     return rc;
 }

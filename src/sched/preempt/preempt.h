@@ -81,6 +81,8 @@ typedef struct {
                            * dry run then reads n bytes instead of n statuses (NULL: read
                            * the statuses) */
     uint64_t filter_calls; /* out: Filter invocations made (statistics, tests) */
+    uint64_t pdb_checks; /* out: (victim, PDB) pairs the PDB classification looked at: with the
+                          * PDB index only the PDBs that select the victim (statistics, tests) */
 } kp_preempt_opts;
 
 void kp__preempt_opts_default(kp_preempt_opts *o);

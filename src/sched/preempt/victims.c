@@ -192,15 +192,9 @@ static kp_status select_arith(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict *
     for (uint16_t k = 0; k < pre->req.n; k++) used[k] = nd->requested[pre->req.e[k].res];
     /* pass 1 of RunFilterPluginsWithNominatedPods: nominated pods of >= priority count too; for
      * resources pass 1 failing is the only way the pair of passes can fail. */
-    const uint32_t *nom = NULL;
-    uint32_t n_nom = kp__sched_nominated_on(x->s, node, &nom);
-    for (uint32_t i = 0; i < n_nom; i++) {
-        const kp_pod *q = &cl->pods[nom[i]];
-        if (nom[i] == x->pod || q->priority < x->prio) continue;
-        n_used++;
-        for (uint16_t k = 0; k < pre->req.n; k++)
-            used[k] += kp__resv_get(&q->req, pre->req.e[k].res);
-    }
+    int64_t nom_sum[KP_MAX_RES];
+    n_used += kp__sched_nominated_sum(x->s, node, x->prio, x->pod, nom_sum);
+    for (uint16_t k = 0; k < pre->req.n; k++) used[k] += nom_sum[pre->req.e[k].res];
     for (uint32_t i = 0; i < w->n_potential; i++) {
         const kp_pod *v = &cl->pods[w->potential[i]];
         n_used--;

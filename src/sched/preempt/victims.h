@@ -20,8 +20,9 @@ typedef struct {
                                      * prefetching; NULL when o->codes stands in for them */
     int64_t now_key; /* start time used for pods with nil startTime */
     bool fast; /* resource arithmetic allowed for reprieve (see victims.c) */
-    uint32_t *pdb_order; /* PDB indices sorted by namespace/name (stable, documented) */
-    int32_t *pdb_allowed; /* scratch: budget per PDB, refreshed per node */
+    struct kp_pdbix *pdbix; /* the PDB index (pdb_index.h; NULL without PDBs): the PDBs that
+                             * select each pod, in namespace/name order, and the budgets */
+    bool pdbix_owned; /* built for this attempt only (no scheduler to keep it) */
     uint32_t *scratch; /* scratch pod arrays, sized for the largest node */
     uint32_t scratch_cap;
     bool defer; /* arithmetic path may defer the exact status of a node that cannot
