@@ -12,18 +12,16 @@
 
 /* ---------------------------------------------------------------- importance order ---- */
 
-/* mirrors MoreImportantVictim (single pods: priority, start time, UID) and, with --compat 1.35,
- * util.MoreImportantPod (priority, start time; equal keys -> load order, a deterministic stand-in
- * for Go's unstable sort). */
+/* mirrors MoreImportantVictim of v1.37 (single pods: priority, then start time) and, with
+ * --compat 1.35, util.MoreImportantPod (the same keys). Equal keys fall back to load order, a
+ * deterministic stand-in for Go's unstable sort.Slice. The UID tie-break (kubernetes PR #140999)
+ * came after v1.37.0 (its MoreImportantVictim already ranks CompositePodGroups, a 1.38 type): it
+ * waits for the release that ships it. */
 bool kp__preempt_more_important(const kp_pctx *x, uint32_t a, uint32_t b) {
     const kp_pod *pa = &x->cl->pods[a], *pb = &x->cl->pods[b];
     if (pa->priority != pb->priority) return pa->priority > pb->priority;
     int64_t ta = kp__preempt_start_key(x, a), tb = kp__preempt_start_key(x, b);
     if (ta != tb) return ta < tb;
-    if (x->o->compat == KP_PREEMPT_COMPAT_NEWEST && pa->uid != pb->uid) {
-        int c = strcmp(kp__s(x->cl, pa->uid), kp__s(x->cl, pb->uid));
-        if (c != 0) return c < 0;
-    }
     return pa->src_index < pb->src_index;
 }
 

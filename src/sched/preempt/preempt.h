@@ -61,7 +61,7 @@ typedef struct kp_preempt_result {
 
 /* Upstream release lines whose decisions differ (docs/preemption.md "Compatibility"). */
 typedef enum {
-    KP_PREEMPT_COMPAT_NEWEST = 0, /* 1.36+: PDB early stop, MoreImportantVictim with UID tie */
+    KP_PREEMPT_COMPAT_NEWEST = 0, /* 1.36+: PDB early stop */
     KP_PREEMPT_COMPAT_1_35 /* <= 1.35: decrement every matching PDB; no UID tie-break
                             * (equal keys fall back to load order, deterministic) */
 } kp_preempt_compat;
