@@ -189,9 +189,13 @@ kp_status kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summ
             int64_t lim = 0;
             const char *lim_name = "";
             bool has_lim = false;
-            for (uint16_t c = 0; c < p->n_containers; c++) {
+            /* the limits of the containers and, since v1.37 (PR #138462), of the restartable
+             * init (sidecar) containers; other init containers have no per-container check */
+            uint32_t n_all = (uint32_t)p->n_containers + p->n_init;
+            for (uint32_t c = 0; c < n_all; c++) {
                 const kp_container *ct = &p->containers[c];
                 int64_t v;
+                if (c >= p->n_containers && !ct->is_sidecar) continue;
                 if ((cs->has & KP__EVC_NAME) && cl->strs.len[ct->name] == cs->name_len &&
                     memcmp(kp__s(cl, ct->name), cs_name, cs->name_len) == 0 &&
                     kp__ev_resv_find(&ct->lim, KP_RES_EPH, &v) && v != 0) {
