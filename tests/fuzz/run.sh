@@ -32,4 +32,5 @@ run fuzz_ingest_yaml tests/fuzz/fuzz_ingest.c "-DFUZZ_FORCE_YAML" yaml
 run fuzz_summary tests/fuzz/fuzz_summary.c "" summary
 run fuzz_kubelet_config tests/fuzz/fuzz_kubelet_config.c "" kubeletconfig
 run fuzz_sched_config tests/fuzz/fuzz_sched_config.c "" schedconfig
+run fuzz_engines tests/fuzz/fuzz_engines.c "" engines
 echo "fuzz: all targets clean"
