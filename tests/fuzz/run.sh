@@ -11,11 +11,12 @@ FLAGS="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
 LIBSRC=$(find src -name '*.c' -not -path 'src/cli/*')
 clang++ -std=c++17 -g -O1 -fsanitize=address,undefined -Iinclude -Isrc -c src/io/json_simdjson.cpp -o $B/json_simdjson.o
 objs=""
-for f in $LIBSRC; do
-    o=$B/$(echo "$f" | tr '/' '_' | sed 's/\.c$/.o/')
-    clang $(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/') -c "$f" -o "$o"
-    objs="$objs $o"
-done
+for f in $LIBSRC; do objs="$objs $B/$(echo "$f" | tr '/' '_' | sed 's/\.c$/.o/')"; done
+# the library's objects, FUZZ_JOBS (default: the cores) at a time
+CFLAGS_LIB=$(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/')
+export CFLAGS_LIB B
+printf '%s\n' $LIBSRC | xargs -P "${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh -c \
+    'clang $CFLAGS_LIB -c "$1" -o "$B/$(echo "$1" | tr / _ | sed "s/\.c\$/.o/")"' sh
 run() { # name source extra-flags corpus
     case " ${FUZZ_ONLY:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
     clang $(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/') $3 -c "$2" -o $B/$1.o
