@@ -1,6 +1,16 @@
 # kprio build. `make demo` builds and runs the main job on a bundled example, `make test` runs
 # every test (plain build, then AddressSanitizer+UBSan). Both install missing Debian packages
 # first when run as root (scripts/deps.sh, idempotent). docs/development.md lists every target.
+# Parallel by default: one job per core (nproc), each target's output printed whole when it ends
+# so that the lines of jobs running side by side do not mix (not for the goals that run one long
+# script, whose progress shows as it comes). A -j on the command line (or in MAKEFLAGS from the
+# environment) wins: `make -j1` builds one file at a time.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+ifeq ($(filter fuzz bench test-valgrind demo,$(MAKECMDGOALS)),)
+MAKEFLAGS += --output-sync=target
+endif
+endif
 CC      ?= cc
 CXX     ?= c++
 BUILD   ?= build
@@ -77,18 +87,23 @@ demo: deps
 	./$(BUILD)/kprio inspect -f examples/cluster.yaml
 	./$(BUILD)/kprio schedule -f examples/cluster.yaml -f examples/whatif-critical.yaml
 
-# The test command named in README.md: plain build, then ASan+UBSan build.
+# The test command named in README.md: plain build, then ASan+UBSan build. Every summary line of
+# tests/run.sh names its pass ("plain:", "asan+ubsan:"); both passes' totals close the run.
 test: deps
 	@$(MAKE) --no-print-directory test-plain
 	@$(MAKE) --no-print-directory test-asan
+	@echo "make test:"; cat $(BUILD)/test-totals build-asan/test-totals
 
 test-plain: all
-	@sh tests/run.sh $(BUILD)
+	@rm -f $(BUILD)/test-totals
+	@sh tests/run.sh $(BUILD) plain
 
 test-asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g" \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh build-asan
+	@rm -f build-asan/test-totals
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh build-asan \
+	    asan+ubsan
 
 # gcc and clang must both build warning-free (WERROR=1 here, whatever the caller set).
 check-clang:

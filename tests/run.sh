@@ -1,28 +1,39 @@
 #!/bin/sh
 # Runs every unit-test binary and every golden case against the build in $1 (default: build).
-# Ends with the line "N passed, N failed"; exits non-zero if anything failed.
+# $2 names the pass (default: plain) and starts every summary line, so that the plain and the
+# sanitizer passes of `make test` read apart: "plain: test_cluster: 40 passed, 0 failed", ...,
+# "plain: golden: 138 passed, 0 failed", then the pass's totals, "plain: N passed, N failed".
+# The totals line is also left in $1/test-totals (`make test` repeats both passes' at the end).
+# Exits non-zero if anything failed.
 B=${1:-build}
+L=${2:-plain}
 pass=0; fail=0
+err=${TMPDIR:-/tmp}/kprio-unit-err.$$
 for t in "$B"/tests/test_*; do
     [ -x "$t" ] || continue
-    out=$("$t" 2>/tmp/kprio-unit-err.$$); rc=$?
+    out=$("$t" 2>"$err"); rc=$?
     res=$(printf '%s\n' "$out" | awk '/^RESULT/{print $2, $3}' | tail -n 1)
     if [ -z "$res" ]; then
-        echo "CRASH $t (exit $rc)"; cat /tmp/kprio-unit-err.$$; fail=$((fail+1)); continue
+        echo "$L: CRASH $t (exit $rc)"; cat "$err"; fail=$((fail+1)); continue
     fi
     p=${res% *}; f=${res#* }
     pass=$((pass+p)); fail=$((fail+f))
     if [ "$f" != 0 ] || [ "$rc" != 0 ]; then
-        cat /tmp/kprio-unit-err.$$
-        [ "$f" = 0 ] && { echo "FAIL $t exited $rc"; fail=$((fail+1)); }
+        cat "$err"
+        [ "$f" = 0 ] && { echo "$L: FAIL $t exited $rc"; fail=$((fail+1)); }
     fi
-    echo "$(basename "$t"): $p passed, $f failed"
+    echo "$L: $(basename "$t"): $p passed, $f failed"
 done
-rm -f /tmp/kprio-unit-err.$$
+rm -f "$err"
 # (not `tee /dev/stderr`: reopening stderr truncates it when it is redirected to a file)
 gout=$(sh tests/golden/run.sh "$B")
-printf '%s\n' "$gout" | grep -v '^ok ' >&2
+printf '%s\n' "$gout" | grep -v '^ok \|^GOLDEN ' | sed "s/^/$L: /" >&2
 g=$(printf '%s\n' "$gout" | awk '/^GOLDEN/{print $2, $3}' | tail -n 1)
-if [ -n "$g" ]; then pass=$((pass+${g% *})); fail=$((fail+${g#* })); else fail=$((fail+1)); fi
-echo "$pass passed, $fail failed"
+if [ -n "$g" ]; then
+    echo "$L: golden: ${g% *} passed, ${g#* } failed"
+    pass=$((pass+${g% *})); fail=$((fail+${g#* }))
+else
+    echo "$L: golden: no result"; fail=$((fail+1))
+fi
+echo "$L: $pass passed, $fail failed" | tee "$B/test-totals"
 [ "$fail" = 0 ]

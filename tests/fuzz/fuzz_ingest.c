@@ -1,7 +1,8 @@
 /* libFuzzer harness for the snapshot ingest path: bytes -> (JSON or YAML by first byte) ->
  * kp_cluster_load_buffer -> kp_cluster_finalize. Any input must end in KP_OK or a clean error;
- * crashes, leaks and sanitizer reports are bugs. Built twice: FUZZ_FORCE_YAML prefixes a newline
- * so the YAML back end sees JSON-looking input too. */
+ * crashes, leaks and sanitizer reports are bugs. Built twice: FUZZ_FORCE_YAML prefixes a YAML
+ * document start ("---\n") so the YAML back end sees every input, JSON-looking ones too (the
+ * format is detected from the first non-blank byte). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     kp_error err;
     kp_error_clear(&err);
 #ifdef FUZZ_FORCE_YAML
-    char *buf = malloc(size + 2);
+    char *buf = malloc(size + 4);
     if (!buf) {
         kp_cluster_free(cl);
         return 0;
     }
-    buf[0] = 'a';
-    buf[1] = ':';
-    memcpy(buf + 2, data, size);
-    kp_status st = kp_cluster_load_buffer(cl, "fuzz.yaml", buf, size + 2, &err);
+    memcpy(buf, "---\n", 4);
+    memcpy(buf + 4, data, size);
+    kp_status st = kp_cluster_load_buffer(cl, "fuzz.yaml", buf, size + 4, &err);
     free(buf);
 #else
     kp_status st = kp_cluster_load_buffer(cl, "fuzz.json", (const char *)data, size, &err);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/summary.h"
 #include "io/decode_summary.h"
 #include "io/decode_summary_tree.h"
 #include "kprio/eviction.h"

@@ -11,16 +11,18 @@ FLAGS="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
 LIBSRC=$(find src -name '*.c' -not -path 'src/cli/*')
 clang++ -std=c++17 -g -O1 -fsanitize=address,undefined -Iinclude -Isrc -c src/io/json_simdjson.cpp -o $B/json_simdjson.o
 objs=""
-for f in $LIBSRC; do
-    o=$B/$(echo "$f" | tr '/' '_' | sed 's/\.c$/.o/')
-    clang $(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/') -c "$f" -o "$o"
-    objs="$objs $o"
-done
-run() { # name source extra-flags corpus
+for f in $LIBSRC; do objs="$objs $B/$(echo "$f" | tr '/' '_' | sed 's/\.c$/.o/')"; done
+# the library's objects, FUZZ_JOBS (default: the cores) at a time
+CFLAGS_LIB=$(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/')
+export CFLAGS_LIB B
+printf '%s\n' $LIBSRC | xargs -P "${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh -c \
+    'clang $CFLAGS_LIB -c "$1" -o "$B/$(echo "$1" | tr / _ | sed "s/\.c\$/.o/")"' sh
+run() { # name source extra-flags corpus-dirs
     case " ${FUZZ_ONLY:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
     clang $(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/') $3 -c "$2" -o $B/$1.o
     clang++ -fsanitize=fuzzer,address,undefined $B/$1.o $objs $B/json_simdjson.o -o $B/$1 -lsimdjson -lyaml -lm
-    rm -rf $B/corpus-$1 && mkdir -p $B/corpus-$1 && cp tests/fuzz/corpus/$4/* $B/corpus-$1/ 2>/dev/null || true
+    rm -rf $B/corpus-$1 && mkdir -p $B/corpus-$1
+    for c in $4; do cp tests/fuzz/corpus/$c/* $B/corpus-$1/ 2>/dev/null || true; done
     echo "fuzz: $1 for ${SECS}s"
     ASAN_OPTIONS=detect_leaks=1 $B/$1 -max_total_time="$SECS" -timeout=10 -max_len=65536 -print_final_stats=0 $B/corpus-$1 \
         -artifact_prefix=$B/ 2>$B/$1.log || { tail -n 60 $B/$1.log; echo "fuzz: $1 FAILED"; exit 1; }
@@ -28,8 +30,9 @@ run() { # name source extra-flags corpus
 }
 run fuzz_quantity tests/fuzz/fuzz_quantity.c "" quantity
 run fuzz_ingest_json tests/fuzz/fuzz_ingest.c "" json
-run fuzz_ingest_yaml tests/fuzz/fuzz_ingest.c "-DFUZZ_FORCE_YAML" yaml
+run fuzz_ingest_yaml tests/fuzz/fuzz_ingest.c "-DFUZZ_FORCE_YAML" "yaml json"
 run fuzz_summary tests/fuzz/fuzz_summary.c "" summary
 run fuzz_kubelet_config tests/fuzz/fuzz_kubelet_config.c "" kubeletconfig
 run fuzz_sched_config tests/fuzz/fuzz_sched_config.c "" schedconfig
+run fuzz_engines tests/fuzz/fuzz_engines.c "" engines
 echo "fuzz: all targets clean"
