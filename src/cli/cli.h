@@ -26,6 +26,7 @@ typedef struct {
     kp_outfmt out;
     uint64_t max_input_bytes; /* --max-input-bytes; 0 = the library's default */
     unsigned expand; /* kp_cluster_set_expand flags (schedule --expand-workloads); 0 = off */
+    kp_feature_gates gates; /* --feature-gates (schedule, admit, evict); defaults otherwise */
     int cap_files;
     const char *files_inline[16]; /* first 16 -f values: no allocation in the common case */
 } kp_cli_common;
@@ -41,6 +42,11 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i);
 /* --expand-workloads / --expand-cronjobs (schedule, why, inspect): sets c->expand and returns
  * true if arg is one of them. */
 bool kp_cli_expand_arg(kp_cli_common *c, const char *arg);
+/* --feature-gates KEY=BOOL,... (schedule, admit, evict): applies the value on top of c->gates
+ * (repeatable; a later flag wins for the gates it names) and returns 1; 0 if argv[*i] is not
+ * this option; -1 after printing the usage error ("--feature-gates: unrecognized feature gate:
+ * X", a bad value, a locked gate). */
+int kp_cli_gates_arg(kp_cli_common *c, int argc, char **argv, int *i, const char *cmd);
 /* Reads the value of option argv[*i] ("--opt V" or "--opt=V"); NULL + usage message if missing. */
 const char *kp_cli_optval(int argc, char **argv, int *i, const char *cmd);
 /* True if argv[i] is exactly name or starts with "name=". */
