@@ -17,8 +17,8 @@ enum { KP_EXIT_OK = 0, KP_EXIT_ERROR = 1, KP_EXIT_USAGE = 2 };
 /* Options every cluster-reading command accepts: -f/--filename (repeatable, any number),
  * -R/--recursive, -o/--output, --max-input-bytes N (bytes, optional Ki/Mi/Gi/Ti suffix: the
  * largest input one -f may read, kp_cluster_set_max_input_bytes; default 16Gi). Initialise with
- * kp_cli_common_init (or zero it) and release with kp_cli_common_free; do not copy an initialised
- * value (files may point into it). */
+ * kp_cli_common_init (not by zeroing: the feature gates need their defaults) and release with
+ * kp_cli_common_free; do not copy an initialised value (files may point into it). */
 typedef struct {
     const char **files; /* the -f values in order, borrowed from argv */
     int n_files;
