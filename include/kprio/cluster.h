@@ -125,8 +125,13 @@ kp_status kp_feature_gates_set(kp_feature_gates *g, const char *name, size_t len
  * and values trimmed, empty pairs skipped, values as Go's strconv.ParseBool: 1 t T TRUE true True
  * 0 f F FALSE false False) on top of g. KP_EINVAL, g unchanged: "missing bool value for KEY",
  * "invalid value of KEY=V, err: strconv.ParseBool: parsing \"V\": invalid syntax", and those
- * of kp_feature_gates_set (every pair's value is checked before any name). */
+ * of kp_feature_gates_set (every pair's value is checked before any name). This is
+ * kube-scheduler's --feature-gates. */
 kp_status kp_feature_gates_parse(kp_feature_gates *g, const char *text, kp_error *err);
+/* The kubelet's --feature-gates (cliflag.MapStringBool, then SetFromMap): the same syntax, with
+ * its own texts for a bad pair: "malformed pair, expect string=bool", "invalid value of KEY: V,
+ * err: strconv.ParseBool: parsing \"V\": invalid syntax". */
+kp_status kp_feature_gates_parse_kubelet(kp_feature_gates *g, const char *text, kp_error *err);
 /* The gates the cluster's rules follow (request helpers and QoS at finalize, admission,
  * eviction, scheduling); defaults until set. KP_EINVAL once the cluster is finalized. */
 kp_status kp_cluster_set_feature_gates(kp_cluster *cl, const kp_feature_gates *g);

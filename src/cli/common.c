@@ -39,7 +39,11 @@ int kp_cli_gates_arg(kp_cli_common *c, int argc, char **argv, int *i, const char
     if (!v) return -1;
     kp_error err;
     kp_error_clear(&err);
-    if (kp_feature_gates_parse(&c->gates, v, &err) != KP_OK) {
+    /* kube-scheduler's flag is featuregate.Set; the kubelet's is cliflag.MapStringBool */
+    kp_status st = strcmp(cmd, "schedule") == 0
+                       ? kp_feature_gates_parse(&c->gates, v, &err)
+                       : kp_feature_gates_parse_kubelet(&c->gates, v, &err);
+    if (st != KP_OK) {
         kp_cli_usage_hint(cmd, "--feature-gates: %s", err.msg);
         return -1;
     }

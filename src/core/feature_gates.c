@@ -75,8 +75,10 @@ static bool parse_bool(const char *v, size_t n, bool *out) {
     return false;
 }
 
-/* One pass of featuregate.Set over text; apply = false only checks the values. */
-static kp_status parse_pass(kp_feature_gates *g, const char *text, bool apply, kp_error *err) {
+/* One pass of featuregate.Set (kubelet: cliflag.MapStringBool.Set, whose texts differ) over
+ * text; apply = false only checks the values. */
+static kp_status parse_pass(kp_feature_gates *g, const char *text, bool apply, bool kubelet,
+                            kp_error *err) {
     const char *s = text;
     for (;;) {
         const char *end = strchr(s, ',');
@@ -85,12 +87,19 @@ static kp_status parse_pass(kp_feature_gates *g, const char *text, bool apply, k
             const char *eq = memchr(s, '=', (size_t)(end - s));
             const char *kb = s, *ke = eq ? eq : end;
             trim(&kb, &ke);
+            if (!eq && kubelet)
+                return kp_error_set(err, KP_EINVAL, "malformed pair, expect string=bool");
             if (!eq)
                 return kp_error_set(err, KP_EINVAL, "missing bool value for %.*s", (int)(ke - kb),
                                     kb);
             const char *vb = eq + 1, *ve = end;
             trim(&vb, &ve);
             bool v = false;
+            if (!parse_bool(vb, (size_t)(ve - vb), &v) && kubelet)
+                return kp_error_set(err, KP_EINVAL,
+                                    "invalid value of %.*s: %.*s, err: strconv.ParseBool: parsing "
+                                    "\"%.*s\": invalid syntax",
+                                    (int)(ke - kb), kb, (int)(ve - vb), vb, (int)(ve - vb), vb);
             if (!parse_bool(vb, (size_t)(ve - vb), &v))
                 return kp_error_set(err, KP_EINVAL,
                                     "invalid value of %.*s=%.*s, err: strconv.ParseBool: parsing "
@@ -105,13 +114,22 @@ static kp_status parse_pass(kp_feature_gates *g, const char *text, bool apply, k
     }
 }
 
-/* mirrors featuregate.Set: every pair parsed first, then SetFromMap */
-kp_status kp_feature_gates_parse(kp_feature_gates *g, const char *text, kp_error *err) {
+static kp_status parse_both(kp_feature_gates *g, const char *text, bool kubelet, kp_error *err) {
     kp_feature_gates tmp = *g;
-    kp_status st = parse_pass(&tmp, text, false, err);
-    if (st == KP_OK) st = parse_pass(&tmp, text, true, err);
+    kp_status st = parse_pass(&tmp, text, false, kubelet, err);
+    if (st == KP_OK) st = parse_pass(&tmp, text, true, kubelet, err);
     if (st == KP_OK) *g = tmp;
     return st;
+}
+
+/* mirrors featuregate.Set: every pair parsed first, then SetFromMap */
+kp_status kp_feature_gates_parse(kp_feature_gates *g, const char *text, kp_error *err) {
+    return parse_both(g, text, false, err);
+}
+
+/* mirrors cliflag.MapStringBool.Set (the kubelet's --feature-gates), then SetFromMap */
+kp_status kp_feature_gates_parse_kubelet(kp_feature_gates *g, const char *text, kp_error *err) {
+    return parse_both(g, text, true, err);
 }
 
 kp_status kp_cluster_set_feature_gates(kp_cluster *cl, const kp_feature_gates *g) {

@@ -58,6 +58,19 @@ KT_TEST(gates_parse_errors) {
     KT_CHECK_INT(parse(&g, "Bogus=true,PodLevelResources=x", msg, sizeof msg), KP_EINVAL);
     KT_CHECK_STR(msg, "invalid value of PodLevelResources=x, err: strconv.ParseBool: parsing "
                       "\"x\": invalid syntax");
+    /* the kubelet's flag (cliflag.MapStringBool) words the same errors differently */
+    kp_error err;
+    kp_error_clear(&err);
+    kp_feature_gates_init(&g);
+    KT_CHECK_INT(kp_feature_gates_parse_kubelet(&g, "PodLevelResources", &err), KP_EINVAL);
+    KT_CHECK_STR(err.msg, "malformed pair, expect string=bool");
+    KT_CHECK_INT(kp_feature_gates_parse_kubelet(&g, "PodLevelResources= maybe ", &err), KP_EINVAL);
+    KT_CHECK_STR(err.msg, "invalid value of PodLevelResources: maybe, err: strconv.ParseBool: "
+                          "parsing \"maybe\": invalid syntax");
+    KT_CHECK_INT(kp_feature_gates_parse_kubelet(&g, "Bogus=1", &err), KP_EINVAL);
+    KT_CHECK_STR(err.msg, "unrecognized feature gate: Bogus");
+    KT_CHECK_INT(kp_feature_gates_parse_kubelet(&g, " PodLevelResources=0 ", &err), KP_OK);
+    KT_CHECK(!g.on[KP_GATE_POD_LEVEL_RESOURCES]);
     KT_CHECK_INT(parse(&g, "InPlacePodVerticalScaling=false", msg, sizeof msg), KP_EINVAL);
     KT_CHECK_STR(msg, "cannot set feature gate InPlacePodVerticalScaling to false, feature is "
                       "locked to true");
