@@ -271,7 +271,10 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         p->src_index = i;
         /* PodLevelResources off: every request helper and ComputePodQOS ignore spec.resources
          * (PodResourcesOptions.SkipPodLevelResources, v1qos.ComputePodQOS's gate check) */
-        if (!cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES]) p->has_pod_resources = false;
+        if (!cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES]) {
+            p->pod_level_gated_off = kp__pod_level_resources_set(cl, p);
+            p->has_pod_resources = false;
+        }
         const char *src = NULL;
         p->is_static =
             has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
