@@ -95,6 +95,48 @@ kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags);
  * a StatefulSet pod that replaces a Succeeded/Failed pod of its name: made in that pod's place. */
 size_t kp_cluster_expanded_pod_count(const kp_cluster *cl);
 
+/* Feature gates (kube-scheduler's and the kubelet's --feature-gates, KubeletConfiguration's
+ * featureGates): the gates of the mirrored release line (KP_KUBERNETES_VERSION) whose behaviour
+ * kprio reproduces, with that line's defaults; docs/upstream.md "Feature gates" says what each
+ * changes. kp_feature_gates_init sets the defaults. */
+typedef enum {
+    KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS = 0, /* locked false */
+    KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING,
+    KP_GATE_IN_PLACE_POD_VERTICAL_SCALING, /* GA, locked true */
+    KP_GATE_POD_LEVEL_RESOURCES,
+    KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS,
+    KP_GATE_COUNT
+} kp_gate;
+typedef struct {
+    bool on[KP_GATE_COUNT];
+    bool set[KP_GATE_COUNT]; /* given explicitly (kp_feature_gates_set / _parse) */
+} kp_feature_gates;
+void kp_feature_gates_init(kp_feature_gates *g);
+/* The gate's upstream name ("PodLevelResources"); "" out of range. */
+const char *kp_gate_name(kp_gate gate);
+/* The gate's default in the mirrored line. */
+bool kp_gate_default(kp_gate gate);
+/* Sets gate name[0..len) to value as featuregate's SetFromMap does. KP_EINVAL with upstream's
+ * message: "unrecognized feature gate: NAME", "cannot set feature gate NAME to false, feature is
+ * locked to true"; g is unchanged then. */
+kp_status kp_feature_gates_set(kp_feature_gates *g, const char *name, size_t len, bool value,
+                               kp_error *err);
+/* Applies "Key=true,Other=false" (featuregate's Set: comma-separated pairs, blanks around keys
+ * and values trimmed, empty pairs skipped, values as Go's strconv.ParseBool: 1 t T TRUE true True
+ * 0 f F FALSE false False) on top of g. KP_EINVAL, g unchanged: "missing bool value for KEY",
+ * "invalid value of KEY=V, err: strconv.ParseBool: parsing \"V\": invalid syntax", and those
+ * of kp_feature_gates_set (every pair's value is checked before any name). This is
+ * kube-scheduler's --feature-gates. */
+kp_status kp_feature_gates_parse(kp_feature_gates *g, const char *text, kp_error *err);
+/* The kubelet's --feature-gates (cliflag.MapStringBool, then SetFromMap): the same syntax, with
+ * its own texts for a bad pair: "malformed pair, expect string=bool", "invalid value of KEY: V,
+ * err: strconv.ParseBool: parsing \"V\": invalid syntax". */
+kp_status kp_feature_gates_parse_kubelet(kp_feature_gates *g, const char *text, kp_error *err);
+/* The gates the cluster's rules follow (request helpers and QoS at finalize, admission,
+ * eviction, scheduling); defaults until set. KP_EINVAL once the cluster is finalized. */
+kp_status kp_cluster_set_feature_gates(kp_cluster *cl, const kp_feature_gates *g);
+const kp_feature_gates *kp_cluster_feature_gates(const kp_cluster *cl);
+
 /* Counts. */
 size_t kp_cluster_node_count(const kp_cluster *cl);
 size_t kp_cluster_pod_count(const kp_cluster *cl);

@@ -125,6 +125,11 @@ kp_status kp_evict_config_set_flag(kp_evict_config *cfg, const char *name, const
  * *.inodesFree). Without it GC frees nothing, as on a node with nothing to collect. Errors:
  * KP_EINVAL (a bad signal or quantity), KP_ERANGE (a quantity that cannot be held). */
 kp_status kp_evict_config_set_reclaimable(kp_evict_config *cfg, const char *spec, kp_error *err);
+/* The file's featureGates on top of the defaults (kp_feature_gates_init when no file or no
+ * field); .set marks the gates the file names. A name kprio does not know, a non-boolean value
+ * or a locked gate set to the other value fails the load (KP_EINVAL, upstream's wording:
+ * "featureGates: unrecognized feature gate: X"). Borrowed from the configuration. */
+const kp_feature_gates *kp_evict_config_feature_gates(const kp_evict_config *cfg);
 /* Forces the filesystem layout instead of detecting it (--imagefs). */
 void kp_evict_config_set_fs_layout(kp_evict_config *cfg, kp_evict_fs_layout layout);
 

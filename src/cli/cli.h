@@ -17,8 +17,8 @@ enum { KP_EXIT_OK = 0, KP_EXIT_ERROR = 1, KP_EXIT_USAGE = 2 };
 /* Options every cluster-reading command accepts: -f/--filename (repeatable, any number),
  * -R/--recursive, -o/--output, --max-input-bytes N (bytes, optional Ki/Mi/Gi/Ti suffix: the
  * largest input one -f may read, kp_cluster_set_max_input_bytes; default 16Gi). Initialise with
- * kp_cli_common_init (or zero it) and release with kp_cli_common_free; do not copy an initialised
- * value (files may point into it). */
+ * kp_cli_common_init (not by zeroing: the feature gates need their defaults) and release with
+ * kp_cli_common_free; do not copy an initialised value (files may point into it). */
 typedef struct {
     const char **files; /* the -f values in order, borrowed from argv */
     int n_files;
@@ -26,6 +26,7 @@ typedef struct {
     kp_outfmt out;
     uint64_t max_input_bytes; /* --max-input-bytes; 0 = the library's default */
     unsigned expand; /* kp_cluster_set_expand flags (schedule --expand-workloads); 0 = off */
+    kp_feature_gates gates; /* --feature-gates (schedule, admit, evict); defaults otherwise */
     int cap_files;
     const char *files_inline[16]; /* first 16 -f values: no allocation in the common case */
 } kp_cli_common;
@@ -41,6 +42,11 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i);
 /* --expand-workloads / --expand-cronjobs (schedule, why, inspect): sets c->expand and returns
  * true if arg is one of them. */
 bool kp_cli_expand_arg(kp_cli_common *c, const char *arg);
+/* --feature-gates KEY=BOOL,... (schedule, admit, evict): applies the value on top of c->gates
+ * (repeatable; a later flag wins for the gates it names) and returns 1; 0 if argv[*i] is not
+ * this option; -1 after printing the usage error ("--feature-gates: unrecognized feature gate:
+ * X", a bad value, a locked gate). */
+int kp_cli_gates_arg(kp_cli_common *c, int argc, char **argv, int *i, const char *cmd);
 /* Reads the value of option argv[*i] ("--opt V" or "--opt=V"); NULL + usage message if missing. */
 const char *kp_cli_optval(int argc, char **argv, int *i, const char *cmd);
 /* True if argv[i] is exactly name or starts with "name=". */

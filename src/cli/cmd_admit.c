@@ -15,7 +15,7 @@
 
 static const char *const USAGE =
     "kprio admit -f FILE... --node NODE --pod FILE [--node-condition TYPE=True|False]...\n"
-    "            [-o table|json|yaml] [-R]\n"
+    "            [--feature-gates KEY=BOOL,...] [-o table|json|yaml] [-R]\n"
     "\n"
     "Decides whether the kubelet of NODE admits the pod in --pod against the pods bound to\n"
     "NODE in the snapshot, as upstream does: node-pressure admission (eviction manager), the\n"
@@ -30,6 +30,8 @@ static const char *const USAGE =
     "      --pod FILE           manifest holding exactly one Pod (not part of the snapshot)\n"
     "      --node-condition C   override a node condition: MemoryPressure, DiskPressure or\n"
     "                           PIDPressure = True|False (repeatable; default: node status)\n"
+    "      --feature-gates K=B,...  the kubelet's feature gates, e.g. PodLevelResources=false\n"
+    "                           (repeatable; docs/upstream.md lists the ones kprio knows)\n"
     "  -o, --output FORMAT      table (default), json or yaml\n"
     "\n"
     "Exit status: 0 answered (admitted or not), 1 bad input or a runtime error (out of memory,\n"
@@ -55,6 +57,7 @@ static kp_cluster *load_all(const kp_cli_common *c, const char *pod_file, kp_ind
         return NULL;
     }
     kp_cluster_set_max_input_bytes(cl, c->max_input_bytes);
+    (void)kp_cluster_set_feature_gates(cl, &c->gates); /* (not finalized: cannot fail) */
     for (int i = 0; i < c->n_files; i++) {
         if (kp_cluster_load_path(cl, c->files[i], c->recursive, &err) != KP_OK) goto fail;
     }
@@ -92,6 +95,7 @@ static int run_admit(kp_cli_common *c, int argc, char **argv) {
             return KP_EXIT_OK;
         }
         int r = kp_cli_common_arg(c, argc, argv, &i);
+        if (r == 0) r = kp_cli_gates_arg(c, argc, argv, &i, "admit");
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         if (kp_cli_is_opt(arg, "--node")) {

@@ -12,7 +12,7 @@
 static const char *const USAGE =
     "kprio evict -f FILE... [--node NODE] --summary FILE|DIR... [--config FILE] [eviction flags]\n"
     "            [--imagefs auto|shared|dedicated|split] [--reclaimable SIGNAL=QUANTITY]...\n"
-    "            [-o table|json|yaml] [-R] [--explain]\n"
+    "            [--feature-gates KEY=BOOL,...] [-o table|json|yaml] [-R] [--explain]\n"
     "\n"
     "Replays the kubelet's node-pressure eviction manager for NODE: each summary (a\n"
     "/stats/summary document) is one synchronize step, in the order of the summaries' times.\n"
@@ -31,7 +31,11 @@ static const char *const USAGE =
     "      --config FILE          KubeletConfiguration (YAML or JSON) with eviction settings,\n"
     "                             or the kubelet's /configz output ({\"kubeletconfig\": ...})\n"
     "      --explain              also print the effective thresholds (and where each came\n"
-    "                             from) and how pod stats were joined to pods in each step\n"
+    "                             from), how pod stats were joined to pods in each step and\n"
+    "                             the feature gates that differ from the defaults\n"
+    "      --feature-gates K=B,...  the kubelet's feature gates (docs/upstream.md lists the\n"
+    "                             ones kprio knows), over --config's featureGates; e.g.\n"
+    "                             PodLevelResources=false (repeatable)\n"
     "      --eviction-hard 'memory.available<100Mi,nodefs.available<10%'\n"
     "      --eviction-soft 'memory.available<300Mi'\n"
     "      --eviction-soft-grace-period 'memory.available=1m30s'\n"
@@ -197,7 +201,7 @@ static const char *pick_node(const char *node_name, const step_list *l, int *rc)
     return node_name;
 }
 
-static int run(const kp_cli_common *c, const char *node_arg, const char **summaries, int n_sum,
+static int run(kp_cli_common *c, const char *node_arg, const char **summaries, int n_sum,
                const char *config_file, const flag_arg *flags, int n_flags, const char **reclaim,
                int n_reclaim, kp_evict_fs_layout layout, bool explain) {
     kp_error err;
@@ -235,6 +239,13 @@ static int run(const kp_cli_common *c, const char *node_arg, const char **summar
         }
     }
     kp_evict_config_set_fs_layout(cfg, layout);
+    { /* the file's featureGates, then the gates --feature-gates names (the kubelet re-applies
+       * its command line over the file, kubeletConfigFlagPrecedence) */
+        kp_feature_gates eff = *kp_evict_config_feature_gates(cfg);
+        for (int g = 0; g < KP_GATE_COUNT; g++)
+            if (c->gates.set[g]) eff.on[g] = c->gates.on[g], eff.set[g] = true;
+        c->gates = eff;
+    }
     if (kp_evict_config_finish(cfg, &err) != KP_OK) {
         /* a value of a command-line flag (the library names it as the source) is a usage error */
         if (strncmp(err.source[0] ? err.source : err.msg, "--", 2) == 0) rc = usage_err(&err);
@@ -306,6 +317,7 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
             goto out;
         }
         int r = kp_cli_common_arg(c, argc, argv, &i);
+        if (r == 0) r = kp_cli_gates_arg(c, argc, argv, &i, "evict");
         if (r < 0) goto out;
         if (r > 0) continue;
         const char *v;

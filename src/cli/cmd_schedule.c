@@ -13,7 +13,8 @@ static const char *USAGE = "kprio schedule -f FILE|DIR|- [-f ...] [-R] [--config
                            "[--scheduler-name NAME] [--seed N]\n"
                            "               [--until-settled] [--compat VERSION] [--explain "
                            "NAMESPACE/NAME] [-o table|json|yaml]\n"
-                           "               [--expand-workloads] [--expand-cronjobs]";
+                           "               [--expand-workloads] [--expand-cronjobs] "
+                           "[--feature-gates KEY=BOOL,...]";
 
 static const char *HELP =
     "Schedules every pending pod of the snapshot in kube-scheduler's queue order (priority, then\n"
@@ -34,6 +35,9 @@ static const char *HELP =
     "docs/upstream.md\n"
     "  --explain NS/NAME       per-node filter verdicts, scores and preemption reasoning for a "
     "pod\n"
+    "                          (and the feature gates that differ from the defaults)\n"
+    "  --feature-gates K=B,... kube-scheduler's feature gates, e.g. PodLevelResources=false\n"
+    "                          (repeatable; docs/upstream.md lists the ones kprio knows)\n"
     "  -o table|json|yaml      output format (default table)\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "  --expand-workloads      Deployments, ReplicaSets, ReplicationControllers, StatefulSets,\n"
@@ -55,6 +59,7 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int r = kp_cli_common_arg(c, argc, argv, &i);
+        if (r == 0) r = kp_cli_gates_arg(c, argc, argv, &i, "schedule");
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {

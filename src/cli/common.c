@@ -30,6 +30,24 @@ void kp_cli_common_init(kp_cli_common *c) {
     memset(c, 0, sizeof *c);
     c->files = c->files_inline;
     c->cap_files = (int)(sizeof c->files_inline / sizeof c->files_inline[0]);
+    kp_feature_gates_init(&c->gates);
+}
+
+int kp_cli_gates_arg(kp_cli_common *c, int argc, char **argv, int *i, const char *cmd) {
+    if (!kp_cli_is_opt(argv[*i], "--feature-gates")) return 0;
+    const char *v = kp_cli_optval(argc, argv, i, cmd);
+    if (!v) return -1;
+    kp_error err;
+    kp_error_clear(&err);
+    /* kube-scheduler's flag is featuregate.Set; the kubelet's is cliflag.MapStringBool */
+    kp_status st = strcmp(cmd, "schedule") == 0
+                       ? kp_feature_gates_parse(&c->gates, v, &err)
+                       : kp_feature_gates_parse_kubelet(&c->gates, v, &err);
+    if (st != KP_OK) {
+        kp_cli_usage_hint(cmd, "--feature-gates: %s", err.msg);
+        return -1;
+    }
+    return 1;
 }
 
 void kp_cli_common_free(kp_cli_common *c) {
@@ -223,6 +241,7 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
     kp_cluster_set_progress(cl, on_progress, &lp);
     kp_cluster_set_max_input_bytes(cl, c->max_input_bytes);
     (void)kp_cluster_set_expand(cl, c->expand); /* (a new cluster: cannot fail) */
+    (void)kp_cluster_set_feature_gates(cl, &c->gates); /* (not finalized: cannot fail) */
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigbus;

@@ -320,6 +320,7 @@ kp_cluster *kp_cluster_new(void) {
     if (!ext) return NULL;
     kp_cluster *cl = &ext->base;
     kp__arena_init(&cl->arena);
+    kp_feature_gates_init(&cl->gates);
     if (!kp__intern_init(&cl->strs, &cl->arena)) {
         kp__intern_fini(&cl->strs); /* (a failed init may have allocated part of the table) */
         kp__arena_fini(&cl->arena);

@@ -44,6 +44,7 @@ typedef struct kp_cluster {
     uint32_t n_workloads, cap_workloads;
     kp_volumes vol; /* storage objects (core/volume.h) */
 
+    kp_feature_gates gates; /* kp_cluster_set_feature_gates; defaults from kp_cluster_new */
     bool finalized;
     /* warnings collected while loading/finalizing; the CLI prints them */
     char **warnings;

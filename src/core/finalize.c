@@ -269,6 +269,12 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     for (uint32_t i = 0; i < cl->n_pods; i++) {
         kp_pod *p = &cl->pods[i];
         p->src_index = i;
+        /* PodLevelResources off: every request helper and ComputePodQOS ignore spec.resources
+         * (PodResourcesOptions.SkipPodLevelResources, v1qos.ComputePodQOS's gate check) */
+        if (!cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES]) {
+            p->pod_level_gated_off = kp__pod_level_resources_set(cl, p);
+            p->has_pod_resources = false;
+        }
         const char *src = NULL;
         p->is_static =
             has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
@@ -283,7 +289,8 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
                      : strcmp(q, "Burstable") == 0 ? KP_QOS_BURSTABLE
                                                    : KP_QOS_BESTEFFORT;
         } else {
-            p->qos = kp__pod_compute_qos(p);
+            p->qos = kp__pod_compute_qos(
+                p, cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
         }
         int64_t dense[KP_MAX_RES];
         kp__pod_requests(cl, p, true, false, dense);

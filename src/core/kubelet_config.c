@@ -96,6 +96,7 @@ kp_evict_config *kp_evict_config_new(void) {
         }
     }
     c->hard.is_set = true;
+    kp_feature_gates_init(&c->gates);
     c->transition_ns = 5 * 60 * KP__NS_PER_SEC;
     c->enforce_pods = true;
     c->local_storage_isolation = true;
@@ -152,4 +153,8 @@ const char *kp__kcfg_origin_name(uint8_t origin) {
     case KP__KCFG_FLAG: return "flag";
     default: return "default";
     }
+}
+
+const kp_feature_gates *kp_evict_config_feature_gates(const kp_evict_config *cfg) {
+    return &cfg->gates;
 }

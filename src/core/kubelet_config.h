@@ -60,6 +60,7 @@ struct kp_evict_config {
     bool enforce_pods;
     bool merge_defaults;
     bool local_storage_isolation;
+    kp_feature_gates gates; /* featureGates over the defaults */
     kp_evict_fs_layout layout;
     bool has_reclaimable[KP_EVSIG_COUNT];
     int64_t reclaimable[KP_EVSIG_COUNT];

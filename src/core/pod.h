@@ -162,6 +162,8 @@ typedef struct kp_pod {
     bool has_preemption_policy;
     bool class_missing; /* has spec.priority but its class no longer exists (warning) */
     bool has_pod_resources; /* spec.resources (pod-level) present */
+    bool pod_level_gated_off; /* IsPodLevelResourcesSet, but PodLevelResources is off (finalize
+                                 then clears has_pod_resources; the kubelet rejects the pod) */
     bool has_termination_grace;
     bool is_static, is_mirror, is_critical; /* derived */
     uint8_t preemption_policy; /* kp_preempt_policy */

@@ -12,12 +12,15 @@ const char *kp_qos_name(kp_qos q) {
     return "BestEffort";
 }
 
-/* mirrors v1qos.ComputePodQOS: only cpu and memory count; quantities <= 0 are ignored. */
-kp_qos kp__pod_compute_qos(const kp_pod *p) {
+/* mirrors v1qos.ComputePodQOS: only cpu and memory count; quantities <= 0 are ignored. Pod-level
+ * resources decide alone when set (PodLevelResources; with it off finalize drops them first):
+ * with PodLevelResourcesFixKubeletQOSClass (fix) only when they name a request or a limit,
+ * without it whenever spec.resources is present (an empty {} makes the pod BestEffort). */
+kp_qos kp__pod_compute_qos(const kp_pod *p, bool fix) {
     int64_t req[2] = {0}, lim[2] = {0};
     bool has_req[2] = {false}, has_lim[2] = {false};
     bool guaranteed = true;
-    if (p->has_pod_resources && (p->pod_req.n || p->pod_lim.n)) {
+    if (p->has_pod_resources && (!fix || p->pod_req.n || p->pod_lim.n)) {
         for (uint16_t k = 0; k < p->pod_req.n; k++) {
             int r = p->pod_req.e[k].res;
             if (r <= KP_RES_MEM && p->pod_req.e[k].v > 0) {

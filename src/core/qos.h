@@ -8,6 +8,6 @@
 
 /* mirrors v1qos.ComputePodQOS: only cpu and memory count; quantities <= 0 are ignored; pod-level
  * requests and limits, when set, decide instead of the containers'. */
-kp_qos kp__pod_compute_qos(const kp_pod *p);
+kp_qos kp__pod_compute_qos(const kp_pod *p, bool fix_kubelet_qos_class);
 
 #endif

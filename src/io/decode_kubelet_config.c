@@ -434,6 +434,25 @@ static kp_status load_scalars(kp_dctx *d, const kp_tnode *obj, kp_evict_config *
     return KP_OK;
 }
 
+/* featureGates (map[string]bool): applied as the kubelet's SetFromMap does after loading the
+ * file (cmd/kubelet/app/server.go), names checked against the gates kprio knows. */
+static kp_status load_gates(kp_dctx *d, const kp_tnode *obj, kp_feature_gates *g) {
+    const kp_tnode *m = kp__tree_get(obj, "featureGates");
+    if (!m || m->type == KP_T_NULL) return KP_OK;
+    if (m->type != KP_T_OBJ)
+        return kp__dctx_fail(d, m, KP_EINVAL, "featureGates", "expected a map");
+    for (const kp_tnode *e = m->first; e; e = e->next) {
+        if (e->type != KP_T_BOOL)
+            return kp__dctx_fail(d, e, KP_EINVAL, "featureGates", "%.*s: expected true or false",
+                                 (int)(e->key_len > 160 ? 160 : e->key_len), e->key);
+        kp_error one;
+        kp_error_clear(&one);
+        if (kp_feature_gates_set(g, e->key, e->key_len, e->b, &one) != KP_OK)
+            return kp__dctx_fail(d, e, KP_EINVAL, "featureGates", "%s", one.msg);
+    }
+    return KP_OK;
+}
+
 /* One document: a KubeletConfiguration, or /configz's {"kubeletconfig": {...}} (the effective
  * configuration after defaults, mergeDefaultEvictionSettings and flags: nothing is merged again,
  * and an omitted map or list is empty). */
@@ -476,7 +495,8 @@ static kp_status load_cb(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp
         (st = load_map(&d, cfg, "evictionSoft", &c->soft, origin)) != KP_OK ||
         (st = load_map(&d, cfg, "evictionSoftGracePeriod", &c->grace, origin)) != KP_OK ||
         (st = load_map(&d, cfg, "evictionMinimumReclaim", &c->minreclaim, origin)) != KP_OK ||
-        (st = load_scalars(&d, cfg, c, configz)) != KP_OK)
+        (st = load_scalars(&d, cfg, c, configz)) != KP_OK ||
+        (st = load_gates(&d, cfg, &c->gates)) != KP_OK)
         return st;
     /* loadConfigFile (cmd/kubelet/app/server.go): an absent evictionHard keeps
      * DefaultEvictionHard; a present one gets the missing defaults when

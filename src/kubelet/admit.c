@@ -147,6 +147,17 @@ static kp_status handle_failure(const kp_cluster *cl, uint32_t node, uint32_t po
     return KP_OK;
 }
 
+/* mirrors lifecycle's podFeaturesAdmitHandler (isPodLevelResourcesSupported), which the kubelet
+ * runs after the predicate handler (and its critical-pod preemption): a pod that sets pod-level
+ * resources is refused while PodLevelResources is off. */
+static void pod_features_check(const kp_pod *p, kp_admission *a) {
+    if (!a->admitted || !p->pod_level_gated_off) return;
+    a->admitted = false;
+    a->msg_kind = KP__MSG_TEXT;
+    kp__admit_copy(a->reason, sizeof a->reason, "PodLevelResourcesNotSupported");
+    kp__admit_copy(a->message, a->message_cap, "PodLevelResources feature gate is disabled");
+}
+
 kp_status kp_admit(const kp_cluster *cl, kp_index node, kp_index pod, const kp_admit_options *opts,
                    kp_admission *out, kp_error *err) {
     if (!cl || !out) return kp_error_set(err, KP_EINVAL, "admit: no cluster or result object");
@@ -178,6 +189,7 @@ kp_status kp_admit(const kp_cluster *cl, kp_index node, kp_index pod, const kp_a
     if (out->n_reasons == 0) {
         out->admitted = true;
         kp__admit_copy(out->message, out->message_cap, "admitted");
+        pod_features_check(p, out);
         return KP_OK;
     }
     kp_status st = handle_failure(cl, (uint32_t)node, (uint32_t)pod, out);
@@ -185,6 +197,7 @@ kp_status kp_admit(const kp_cluster *cl, kp_index node, kp_index pod, const kp_a
         reset(out);
         return kp_error_set(err, st, "admit: out of memory");
     }
+    pod_features_check(p, out);
     return KP_OK;
 }
 

@@ -77,7 +77,7 @@ KT_TEST(aggregate_limits_sidecar_aware) {
     kp__pod_limits(cl, p, lim);
     KT_CHECK_INT(lim[KP_RES_EPH], INT64_C(6) << 30);
     KT_CHECK_INT(kp__pod_resource_request(cl, p, KP_RES_MEM), 64 << 20);
-    KT_CHECK_INT(kp__pod_compute_qos(p), KP_QOS_BURSTABLE);
+    KT_CHECK_INT(kp__pod_compute_qos(p, true), KP_QOS_BURSTABLE);
     KT_CHECK_STR(kp_qos_name(KP_QOS_GUARANTEED), "Guaranteed");
     kp_cluster_free(cl);
 }
@@ -313,7 +313,7 @@ KT_TEST(qos_of_pod_level_resources) {
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const kp_pod *p = &cl->pods[kp_cluster_find_pod(cl, rows[i].pod)];
-        KT_CHECK_STR(kp_qos_name(kp__pod_compute_qos(p)), kp_qos_name(rows[i].want));
+        KT_CHECK_STR(kp_qos_name(kp__pod_compute_qos(p, true)), kp_qos_name(rows[i].want));
         KT_CHECK_STR(kp_qos_name((kp_qos)p->qos), kp_qos_name(rows[i].want));
     }
     kp_cluster_free(cl);

@@ -1,0 +1,141 @@
+/* Feature gates: the table of the gates kprio mirrors (pkg/features/kube_features.go at the
+ * mirrored line, docs/upstream.md "Feature gates") and the flag syntax of component-base's
+ * featuregate. */
+#include <string.h>
+
+#include "core/cluster.h"
+
+static const struct {
+    const char *name;
+    bool def;
+    bool locked; /* LockToDefault */
+} GATES[KP_GATE_COUNT] = {
+    /* deprecated in 1.32, locked in 1.35 */
+    [KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS] =
+        {"AllowOverwriteTerminationGracePeriodSeconds", false, true},
+    /* alpha 1.35, beta (on) 1.36 */
+    [KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING] =
+        {"InPlacePodLevelResourcesVerticalScaling", true, false},
+    /* GA and locked in 1.35 */
+    [KP_GATE_IN_PLACE_POD_VERTICAL_SCALING] = {"InPlacePodVerticalScaling", true, true},
+    /* beta (on) 1.34 */
+    [KP_GATE_POD_LEVEL_RESOURCES] = {"PodLevelResources", true, false},
+    /* beta (on) 1.37 */
+    [KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS] = {"PodLevelResourcesFixKubeletQOSClass",
+                                                           true, false},
+};
+
+void kp_feature_gates_init(kp_feature_gates *g) {
+    for (int i = 0; i < KP_GATE_COUNT; i++) {
+        g->on[i] = GATES[i].def;
+        g->set[i] = false;
+    }
+}
+
+const char *kp_gate_name(kp_gate gate) {
+    return (unsigned)gate < KP_GATE_COUNT ? GATES[gate].name : "";
+}
+
+bool kp_gate_default(kp_gate gate) { return (unsigned)gate < KP_GATE_COUNT && GATES[gate].def; }
+
+/* mirrors featuregate's unsafeSetFromMap (component-base/featuregate/feature_gate.go): unknown
+ * names and locked gates set to the other value are errors. */
+kp_status kp_feature_gates_set(kp_feature_gates *g, const char *name, size_t len, bool value,
+                               kp_error *err) {
+    for (int i = 0; i < KP_GATE_COUNT; i++) {
+        if (strlen(GATES[i].name) != len || memcmp(GATES[i].name, name, len) != 0) continue;
+        if (GATES[i].locked && value != GATES[i].def)
+            return kp_error_set(
+                err, KP_EINVAL, "cannot set feature gate %s to %s, feature is locked to %s",
+                GATES[i].name, value ? "true" : "false", GATES[i].def ? "true" : "false");
+        g->on[i] = value;
+        g->set[i] = true;
+        return KP_OK;
+    }
+    return kp_error_set(err, KP_EINVAL, "unrecognized feature gate: %.*s", (int)len, name);
+}
+
+static bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static void trim(const char **b, const char **e) {
+    while (*b < *e && is_space(**b)) (*b)++;
+    while (*e > *b && is_space((*e)[-1])) (*e)--;
+}
+
+/* mirrors strconv.ParseBool */
+static bool parse_bool(const char *v, size_t n, bool *out) {
+    static const char *yes[] = {"1", "t", "T", "TRUE", "true", "True"};
+    static const char *no[] = {"0", "f", "F", "FALSE", "false", "False"};
+    for (int i = 0; i < 6; i++) {
+        if (strlen(yes[i]) == n && memcmp(yes[i], v, n) == 0) return *out = true, true;
+        if (strlen(no[i]) == n && memcmp(no[i], v, n) == 0) return *out = false, true;
+    }
+    return false;
+}
+
+/* One pass of featuregate.Set (kubelet: cliflag.MapStringBool.Set, whose texts differ) over
+ * text; apply = false only checks the values. */
+static kp_status parse_pass(kp_feature_gates *g, const char *text, bool apply, bool kubelet,
+                            kp_error *err) {
+    const char *s = text;
+    for (;;) {
+        const char *end = strchr(s, ',');
+        if (!end) end = s + strlen(s);
+        if (end > s) {
+            const char *eq = memchr(s, '=', (size_t)(end - s));
+            const char *kb = s, *ke = eq ? eq : end;
+            trim(&kb, &ke);
+            if (!eq && kubelet)
+                return kp_error_set(err, KP_EINVAL, "malformed pair, expect string=bool");
+            if (!eq)
+                return kp_error_set(err, KP_EINVAL, "missing bool value for %.*s", (int)(ke - kb),
+                                    kb);
+            const char *vb = eq + 1, *ve = end;
+            trim(&vb, &ve);
+            bool v = false;
+            if (!parse_bool(vb, (size_t)(ve - vb), &v) && kubelet)
+                return kp_error_set(err, KP_EINVAL,
+                                    "invalid value of %.*s: %.*s, err: strconv.ParseBool: parsing "
+                                    "\"%.*s\": invalid syntax",
+                                    (int)(ke - kb), kb, (int)(ve - vb), vb, (int)(ve - vb), vb);
+            if (!parse_bool(vb, (size_t)(ve - vb), &v))
+                return kp_error_set(err, KP_EINVAL,
+                                    "invalid value of %.*s=%.*s, err: strconv.ParseBool: parsing "
+                                    "\"%.*s\": invalid syntax",
+                                    (int)(ke - kb), kb, (int)(ve - vb), vb, (int)(ve - vb), vb);
+            kp_status st;
+            if (apply && (st = kp_feature_gates_set(g, kb, (size_t)(ke - kb), v, err)) != KP_OK)
+                return st;
+        }
+        if (!*end) return KP_OK;
+        s = end + 1;
+    }
+}
+
+static kp_status parse_both(kp_feature_gates *g, const char *text, bool kubelet, kp_error *err) {
+    kp_feature_gates tmp = *g;
+    kp_status st = parse_pass(&tmp, text, false, kubelet, err);
+    if (st == KP_OK) st = parse_pass(&tmp, text, true, kubelet, err);
+    if (st == KP_OK) *g = tmp;
+    return st;
+}
+
+/* mirrors featuregate.Set: every pair parsed first, then SetFromMap */
+kp_status kp_feature_gates_parse(kp_feature_gates *g, const char *text, kp_error *err) {
+    return parse_both(g, text, false, err);
+}
+
+/* mirrors cliflag.MapStringBool.Set (the kubelet's --feature-gates), then SetFromMap */
+kp_status kp_feature_gates_parse_kubelet(kp_feature_gates *g, const char *text, kp_error *err) {
+    return parse_both(g, text, true, err);
+}
+
+kp_status kp_cluster_set_feature_gates(kp_cluster *cl, const kp_feature_gates *g) {
+    if (cl->finalized) return KP_EINVAL;
+    cl->gates = *g;
+    return KP_OK;
+}
+
+const kp_feature_gates *kp_cluster_feature_gates(const kp_cluster *cl) { return &cl->gates; }

@@ -1,0 +1,138 @@
+/* Feature gates: the flag syntax of component-base's featuregate.Set / SetFromMap (cases after
+ * its feature_gate_test.go TestFeatureGateFlag: several pairs, blanks, bad values, unknown and
+ * locked gates) and the gates' effect on the request helpers and the QoS class at finalize. */
+#include <string.h>
+
+#include "core/cluster.h"
+#include "core/pod.h"
+#include "core/pod_requests.h"
+#include "core/resources.h"
+#include "harness.h"
+#include "kprio/cluster.h"
+
+static kp_status parse(kp_feature_gates *g, const char *text, char *msg, size_t cap) {
+    kp_error err;
+    kp_error_clear(&err);
+    kp_feature_gates_init(g);
+    kp_status st = kp_feature_gates_parse(g, text, &err);
+    snprintf(msg, cap, "%s", st == KP_OK ? "" : err.msg);
+    return st;
+}
+
+KT_TEST(gates_parse_pairs) {
+    kp_feature_gates g;
+    char msg[600];
+    KT_CHECK_INT(parse(&g, "PodLevelResources=false,PodLevelResourcesFixKubeletQOSClass=true", msg,
+                       sizeof msg),
+                 KP_OK);
+    KT_CHECK(!g.on[KP_GATE_POD_LEVEL_RESOURCES]);
+    KT_CHECK(g.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
+    /* blanks around keys and values, empty pairs skipped, ParseBool's spellings, last wins */
+    KT_CHECK_INT(parse(&g,
+                       " PodLevelResources = F ,, PodLevelResourcesFixKubeletQOSClass=0,"
+                       "PodLevelResourcesFixKubeletQOSClass=TRUE,",
+                       msg, sizeof msg),
+                 KP_OK);
+    KT_CHECK(!g.on[KP_GATE_POD_LEVEL_RESOURCES]);
+    KT_CHECK(g.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
+    KT_CHECK_INT(parse(&g, "", msg, sizeof msg), KP_OK);
+    KT_CHECK(g.on[KP_GATE_POD_LEVEL_RESOURCES]);
+    /* locked gates at their own value are accepted */
+    KT_CHECK_INT(parse(&g, "InPlacePodVerticalScaling=true", msg, sizeof msg), KP_OK);
+}
+
+KT_TEST(gates_parse_errors) {
+    kp_feature_gates g;
+    char msg[600];
+    KT_CHECK_INT(parse(&g, "PodLevelResources=maybe", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_STR(msg, "invalid value of PodLevelResources=maybe, err: strconv.ParseBool: parsing "
+                      "\"maybe\": invalid syntax");
+    /* ParseBool is not case-insensitive beyond its list */
+    KT_CHECK_INT(parse(&g, "PodLevelResources=tRUE", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(parse(&g, "PodLevelResources", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_STR(msg, "missing bool value for PodLevelResources");
+    KT_CHECK_INT(parse(&g, "PodLevelResources=false,Bogus=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_STR(msg, "unrecognized feature gate: Bogus");
+    KT_CHECK(g.on[KP_GATE_POD_LEVEL_RESOURCES]); /* unchanged after an error */
+    /* values are all checked before names (Set, then SetFromMap) */
+    KT_CHECK_INT(parse(&g, "Bogus=true,PodLevelResources=x", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_STR(msg, "invalid value of PodLevelResources=x, err: strconv.ParseBool: parsing "
+                      "\"x\": invalid syntax");
+    /* the kubelet's flag (cliflag.MapStringBool) words the same errors differently */
+    kp_error err;
+    kp_error_clear(&err);
+    kp_feature_gates_init(&g);
+    KT_CHECK_INT(kp_feature_gates_parse_kubelet(&g, "PodLevelResources", &err), KP_EINVAL);
+    KT_CHECK_STR(err.msg, "malformed pair, expect string=bool");
+    KT_CHECK_INT(kp_feature_gates_parse_kubelet(&g, "PodLevelResources= maybe ", &err), KP_EINVAL);
+    KT_CHECK_STR(err.msg, "invalid value of PodLevelResources: maybe, err: strconv.ParseBool: "
+                          "parsing \"maybe\": invalid syntax");
+    KT_CHECK_INT(kp_feature_gates_parse_kubelet(&g, "Bogus=1", &err), KP_EINVAL);
+    KT_CHECK_STR(err.msg, "unrecognized feature gate: Bogus");
+    KT_CHECK_INT(kp_feature_gates_parse_kubelet(&g, " PodLevelResources=0 ", &err), KP_OK);
+    KT_CHECK(!g.on[KP_GATE_POD_LEVEL_RESOURCES]);
+    KT_CHECK_INT(parse(&g, "InPlacePodVerticalScaling=false", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_STR(msg, "cannot set feature gate InPlacePodVerticalScaling to false, feature is "
+                      "locked to true");
+    KT_CHECK_INT(parse(&g, "AllowOverwriteTerminationGracePeriodSeconds=true", msg, sizeof msg),
+                 KP_EINVAL);
+    KT_CHECK_STR(msg, "cannot set feature gate AllowOverwriteTerminationGracePeriodSeconds to "
+                      "true, feature is locked to false");
+}
+
+static const char POD[] = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n"
+                          "spec:\n  resources:\n    requests:\n      cpu: \"1\"\n"
+                          "  containers:\n  - name: c\n    resources:\n      requests:\n"
+                          "        cpu: 200m\n        memory: 64Mi\n";
+
+static kp_cluster *load_with(const char *gates) {
+    kp_error err;
+    kp_error_clear(&err);
+    kp_cluster *cl = kp_cluster_new();
+    kp_feature_gates g;
+    kp_feature_gates_init(&g);
+    if (!cl || kp_feature_gates_parse(&g, gates, &err) != KP_OK ||
+        kp_cluster_set_feature_gates(cl, &g) != KP_OK ||
+        kp_cluster_load_buffer(cl, "t.yaml", POD, strlen(POD), &err) != KP_OK ||
+        kp_cluster_finalize(cl, &err) != KP_OK) {
+        kp_cluster_free(cl);
+        return NULL;
+    }
+    return cl;
+}
+
+/* PodLevelResources=false: GetResourceRequestQuantity and PodRequests take the containers'
+ * requests, spec.resources is ignored (SkipPodLevelResources); on: the pod level. */
+KT_TEST(gate_pod_level_resources_switches_requests) {
+    kp_cluster *on = load_with(""), *off = load_with("PodLevelResources=false");
+    KT_CHECK(on && off);
+    if (on && off) {
+        const kp_pod *p = &on->pods[0], *q = &off->pods[0];
+        KT_CHECK_INT(kp__pod_resource_request(on, p, KP_RES_CPU), 1000);
+        KT_CHECK_INT(kp__pod_resource_request(on, p, KP_RES_MEM), 0);
+        KT_CHECK_INT(kp__pod_resource_request(off, q, KP_RES_CPU), 200);
+        KT_CHECK_INT(kp__pod_resource_request(off, q, KP_RES_MEM), 64 << 20);
+        int64_t req[KP_MAX_RES];
+        kp__pod_requests(off, q, true, false, req);
+        KT_CHECK_INT(req[KP_RES_CPU], 200);
+        KT_CHECK(!kp__pod_level_resources_set(off, q));
+    }
+    kp_cluster_free(on);
+    kp_cluster_free(off);
+}
+
+KT_TEST(gates_set_after_finalize_refused) {
+    kp_cluster *cl = load_with("");
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_feature_gates g;
+    kp_feature_gates_init(&g);
+    KT_CHECK_INT(kp_cluster_set_feature_gates(cl, &g), KP_EINVAL);
+    KT_CHECK_STR(kp_gate_name(KP_GATE_POD_LEVEL_RESOURCES), "PodLevelResources");
+    KT_CHECK(kp_gate_default(KP_GATE_POD_LEVEL_RESOURCES));
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(gates_parse_pairs), KT_CASE(gates_parse_errors),
+        KT_CASE(gate_pod_level_resources_switches_requests),
+        KT_CASE(gates_set_after_finalize_refused))
