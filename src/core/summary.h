@@ -112,11 +112,11 @@ static inline const char *kp__ev_str(const kp_evict_summary *s, uint32_t off) {
 }
 static inline const kp__ev_cstats *kp__ev_pod_conts(const kp_evict_summary *s,
                                                     const kp__ev_pstats *p) {
-    return s->conts + p->c0;
+    return s->conts ? s->conts + p->c0 : NULL; /* NULL + 0 is undefined */
 }
 static inline const kp__ev_vstats *kp__ev_pod_vols(const kp_evict_summary *s,
                                                    const kp__ev_pstats *p) {
-    return s->vols + p->v0;
+    return s->vols ? s->vols + p->v0 : NULL;
 }
 
 /* int64(uint64) as Go converts it (two's complement wrap). */

@@ -628,7 +628,10 @@ kp_status kp_sched_config_load_path(const char *path, const char *scheduler_name
     size_t len = 0;
     *out = NULL;
     kp_status st = kp__read_file(path, (size_t)16 << 20, &buf, &len, err);
-    if (st != KP_OK) return st;
+    if (st != KP_OK) {
+        kp_error_prefix(err, "%s", path); /* every error names the file */
+        return st;
+    }
     st = kp_sched_config_load_buffer(path, buf, len, scheduler_name, out, err);
     kp__free(buf);
     return st;

@@ -2,6 +2,7 @@
  * Score (LeastAllocated / MostAllocated / RequestedToCapacityRatio). Reason strings are upstream's;
  * integer math as upstream except RequestedToCapacityRatio's float rounding. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,12 +66,17 @@ static inline void fit_check(const kp_cycle *c, const kp_node *n, kp_node_status
         int r = c->fit_res[i];
         int64_t want = c->fit_want[i];
         int64_t used = n->requested[r];
+        /* requests are bounded per pod and per node at load, but a node's sum plus its
+         * nominated pods' can still pass int64: saturate (the comparison below then says "does
+         * not fit", the answer upstream's sum gives for any amount this large) */
         if (nominated && c->extra_sum) {
-            used += c->extra_sum[r]; /* the same sum, from the nominator's aggregates */
+            if (__builtin_add_overflow(used, c->extra_sum[r], &used)) used = INT64_MAX;
         } else if (nominated) {
             const kp_cluster *cl = c->s->cl;
             for (uint32_t k = 0; k < n_extra; k++)
-                used += kp__resv_get(&cl->pods[c->extra[k]].req, r);
+                if (__builtin_add_overflow(used, kp__resv_get(&cl->pods[c->extra[k]].req, r),
+                                           &used))
+                    used = INT64_MAX;
         }
         int64_t alloc = n->alloc[r];
         if (want > alloc - used) {
