@@ -116,9 +116,10 @@ void kp_feature_gates_init(kp_feature_gates *g);
 const char *kp_gate_name(kp_gate gate);
 /* The gate's default in the mirrored line. */
 bool kp_gate_default(kp_gate gate);
-/* Sets gate name[0..len) to value as featuregate's SetFromMap does. KP_EINVAL with upstream's
- * message: "unrecognized feature gate: NAME", "cannot set feature gate NAME to false, feature is
- * locked to true"; g is unchanged then. */
+/* Sets gate name[0..len) to value as featuregate's SetFromMap does. Any other gate a 1.37
+ * kubelet or kube-scheduler registers is accepted and changes nothing (kprio does not model it).
+ * KP_EINVAL with upstream's message: "unrecognized feature gate: NAME", "cannot set feature gate
+ * NAME to false, feature is locked to true"; g is unchanged then. */
 kp_status kp_feature_gates_set(kp_feature_gates *g, const char *name, size_t len, bool value,
                                kp_error *err);
 /* Applies "Key=true,Other=false" (featuregate's Set: comma-separated pairs, blanks around keys

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/cluster.h"
+#include "core/feature_gates_known.h"
 
 static const struct {
     const char *name;
@@ -39,7 +40,8 @@ const char *kp_gate_name(kp_gate gate) {
 bool kp_gate_default(kp_gate gate) { return (unsigned)gate < KP_GATE_COUNT && GATES[gate].def; }
 
 /* mirrors featuregate's unsafeSetFromMap (component-base/featuregate/feature_gate.go): unknown
- * names and locked gates set to the other value are errors. */
+ * names and locked gates set to the other value are errors; the gates kprio does not model are
+ * checked against the names the 1.37 binaries register (feature_gates_known.c). */
 kp_status kp_feature_gates_set(kp_feature_gates *g, const char *name, size_t len, bool value,
                                kp_error *err) {
     for (int i = 0; i < KP_GATE_COUNT; i++) {
@@ -52,7 +54,16 @@ kp_status kp_feature_gates_set(kp_feature_gates *g, const char *name, size_t len
         g->set[i] = true;
         return KP_OK;
     }
-    return kp_error_set(err, KP_EINVAL, "unrecognized feature gate: %.*s", (int)len, name);
+    /* a gate upstream registers but kprio does not model: accepted, changes nothing */
+    kp__gate_lock lock = kp__gate_known(name, len);
+    if (lock == KP__GATE_UNKNOWN)
+        return kp_error_set(err, KP_EINVAL, "unrecognized feature gate: %.*s", (int)len, name);
+    bool locked_to = lock == KP__GATE_LOCKED_ON;
+    if (lock != KP__GATE_FREE && value != locked_to)
+        return kp_error_set(err, KP_EINVAL,
+                            "cannot set feature gate %.*s to %s, feature is locked to %s", (int)len,
+                            name, value ? "true" : "false", locked_to ? "true" : "false");
+    return KP_OK;
 }
 
 static bool is_space(char c) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/cluster.h"
+#include "core/feature_gates_known.h"
 #include "core/pod.h"
 #include "core/pod_requests.h"
 #include "core/resources.h"
@@ -133,6 +134,62 @@ KT_TEST(gates_set_after_finalize_refused) {
     kp_cluster_free(cl);
 }
 
+/* The gates a 1.37 kubelet / kube-scheduler register that kprio does not model are accepted and
+ * change nothing; locked ones still refuse the other value; unknown names stay errors. */
+KT_TEST(gates_upstream_unmodelled) {
+    kp_feature_gates g, d;
+    char msg[600];
+    kp_feature_gates_init(&d);
+    KT_CHECK_INT(parse(&g,
+                       "KubeletPSI=true,SchedulerAsyncPreemption=false,"
+                       "RotateKubeletServerCertificate=true,ContextualLogging=true,"
+                       "WatchListClient=false,DRADeviceTaints=false,CustomCPUCFSQuotaPeriod=true",
+                       msg, sizeof msg),
+                 KP_OK);
+    KT_CHECK_STR(msg, "");
+    KT_CHECK(memcmp(&g, &d, sizeof g) == 0); /* nothing kprio models moved */
+    /* locked (GA, LockToDefault) at 1.37: the locked value is accepted, the other is not */
+    KT_CHECK_INT(
+        parse(&g, "DynamicResourceAllocation=true,DRAExtendedResource=true", msg, sizeof msg),
+        KP_OK);
+    KT_CHECK_INT(parse(&g, "KubeletPSI=true,DynamicResourceAllocation=false", msg, sizeof msg),
+                 KP_EINVAL);
+    KT_CHECK_STR(msg, "cannot set feature gate DynamicResourceAllocation to false, feature is "
+                      "locked to true");
+    KT_CHECK_INT(parse(&g, "WatchFromStorageWithoutResourceVersion=true", msg, sizeof msg),
+                 KP_EINVAL);
+    KT_CHECK_STR(msg, "cannot set feature gate WatchFromStorageWithoutResourceVersion to true, "
+                      "feature is locked to false");
+    /* names are exact: case, prefixes and extensions of known names are unknown */
+    KT_CHECK_INT(parse(&g, "Bogus=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_STR(msg, "unrecognized feature gate: Bogus");
+    KT_CHECK_INT(parse(&g, "kubeletPSI=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(parse(&g, "KubeletPS=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(parse(&g, "KubeletPSIX=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(parse(&g, "CPUCFSQuotaPeriod=true", msg, sizeof msg), KP_EINVAL); /* Go name */
+    /* first and last of the table */
+    KT_CHECK_INT(parse(&g, "APIResponseCompression=false,WindowsHostNetwork=true", msg, sizeof msg),
+                 KP_OK);
+}
+
+/* the binary search needs the table in strcmp order, without duplicates */
+KT_TEST(gates_known_table_sorted) {
+    size_t n = kp__gate_known_count();
+    KT_CHECK(n > 200);
+    for (size_t i = 1; i < n; i++)
+        KT_CHECK(strcmp(kp__gate_known_name(i - 1), kp__gate_known_name(i)) < 0);
+    for (size_t i = 0; i < n; i++) {
+        const char *s = kp__gate_known_name(i);
+        KT_CHECK(kp__gate_known(s, strlen(s)) != KP__GATE_UNKNOWN);
+    }
+    /* every gate kprio models is one upstream registers */
+    for (int i = 0; i < KP_GATE_COUNT; i++) {
+        const char *s = kp_gate_name((kp_gate)i);
+        KT_CHECK(kp__gate_known(s, strlen(s)) != KP__GATE_UNKNOWN);
+    }
+}
+
 KT_MAIN(KT_CASE(gates_parse_pairs), KT_CASE(gates_parse_errors),
         KT_CASE(gate_pod_level_resources_switches_requests),
-        KT_CASE(gates_set_after_finalize_refused))
+        KT_CASE(gates_set_after_finalize_refused), KT_CASE(gates_upstream_unmodelled),
+        KT_CASE(gates_known_table_sorted))
