@@ -31,7 +31,7 @@ static const char *const USAGE =
     "      --node-condition C   override a node condition: MemoryPressure, DiskPressure or\n"
     "                           PIDPressure = True|False (repeatable; default: node status)\n"
     "      --feature-gates K=B,...  the kubelet's feature gates, e.g. PodLevelResources=false\n"
-    "                           (repeatable; docs/upstream.md lists the ones kprio knows)\n"
+    "                           (repeatable; docs/upstream.md lists the ones kprio models)\n"
     "  -o, --output FORMAT      table (default), json or yaml\n"
     "\n"
     "Exit status: 0 answered (admitted or not), 1 bad input or a runtime error (out of memory,\n"

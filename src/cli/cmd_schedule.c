@@ -37,7 +37,7 @@ static const char *HELP =
     "pod\n"
     "                          (and the feature gates that differ from the defaults)\n"
     "  --feature-gates K=B,... kube-scheduler's feature gates, e.g. PodLevelResources=false\n"
-    "                          (repeatable; docs/upstream.md lists the ones kprio knows)\n"
+    "                          (repeatable; docs/upstream.md lists the ones kprio models)\n"
     "  -o table|json|yaml      output format (default table)\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "  --expand-workloads      Deployments, ReplicaSets, ReplicationControllers, StatefulSets,\n"
