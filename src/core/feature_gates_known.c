@@ -14,7 +14,9 @@
  *   metrics/features (ComponentSLIs);
  * - the 1.36/1.37 notes and PRs for PodLevelResourcesFixKubeletQOSClass (#137150),
  *   PodLevelResourcesFixDefaulting, ReloadKubeletClientCAFile,
- *   InPlacePodVerticalScalingInitContainers (#137352).
+ *   InPlacePodVerticalScalingInitContainers (#137352), and the 1.36 kube_features.go entries
+ *   WorkloadAwarePreemption, WorkloadWithJob, CRIListStreaming; component-base metrics'
+ *   NativeHistograms (1.36).
  * Gates whose removal upstream had announced for <= 1.37 are kept (accepting a name a 1.37
  * binary dropped is safer than refusing a real configuration); see docs/upstream.md. */
 #include <string.h>
@@ -47,6 +49,7 @@ static const struct {
     {"CPUManagerPolicyOptions", KP__GATE_LOCKED_ON},
     {"CRDObservedGenerationTracking", KP__GATE_FREE},
     {"CRDValidationRatcheting", KP__GATE_LOCKED_ON},
+    {"CRIListStreaming", KP__GATE_FREE},
     {"CSIMigrationPortworx", KP__GATE_LOCKED_ON},
     {"CSIServiceAccountTokenSecrets", KP__GATE_FREE},
     {"CSIVolumeHealth", KP__GATE_FREE},
@@ -162,6 +165,7 @@ static const struct {
     {"MutableSchedulingDirectivesForSuspendedJobs", KP__GATE_FREE},
     {"MutatingAdmissionPolicy", KP__GATE_FREE},
     {"NFTablesProxyMode", KP__GATE_LOCKED_ON},
+    {"NativeHistograms", KP__GATE_FREE},
     {"NodeDeclaredFeatures", KP__GATE_LOCKED_ON},
     {"NodeInclusionPolicyInPodTopologySpread", KP__GATE_LOCKED_ON},
     {"NodeLogQuery", KP__GATE_FREE},
@@ -260,6 +264,8 @@ static const struct {
     {"WindowsCPUAndMemoryAffinity", KP__GATE_FREE},
     {"WindowsGracefulNodeShutdown", KP__GATE_FREE},
     {"WindowsHostNetwork", KP__GATE_FREE},
+    {"WorkloadAwarePreemption", KP__GATE_FREE},
+    {"WorkloadWithJob", KP__GATE_FREE},
 };
 
 #define KNOWN_N (sizeof KNOWN / sizeof KNOWN[0])
