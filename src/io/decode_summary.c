@@ -618,11 +618,10 @@ kp_status kp__summary_decode_events(const char *buf, size_t len, kp_evict_summar
     char msg[256] = "";
     uint64_t eoff = 0;
     int rc = -1; /* empty input: the reference decoder words the error */
-    if (i < len) {
-        if (buf[i] == '{' || buf[i] == '[')
-            rc = kp__json_events(buf, len, on_event, x, msg, sizeof msg, &eoff);
-        else rc = kp__yaml_events(buf, len, on_event, x, msg, sizeof msg, &eoff);
-    }
+    /* JSON only (what the kubelet serves): a YAML summary goes to the tree decoder, which holds
+     * YAML's rules (duplicate keys are an error in every mapping) in one place */
+    if (i < len && (buf[i] == '{' || buf[i] == '['))
+        rc = kp__json_events(buf, len, on_event, x, msg, sizeof msg, &eoff);
     /* not a Summary (no node object): the reference decoder words the error */
     bool ok = rc == 0 && !x->failed && !x->b.oom && x->n_docs == 1 && x->s->has_node;
     bool oom = x->b.oom;

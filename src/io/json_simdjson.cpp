@@ -32,7 +32,10 @@ struct Walker {
     uint64_t *err_off;
     uint64_t last_off = 0;
 
-    int emit(kp_ev ev, const char *s, size_t n, uint64_t off) { return fn(ctx, ev, s, n, off); }
+    int quiet = 0; // > 0 while a skipped scalar is read: it is validated, nothing is delivered
+    int emit(kp_ev ev, const char *s, size_t n, uint64_t off) {
+        return quiet ? 0 : fn(ctx, ev, s, n, off);
+    }
 
     int fail(const char *what, error_code e, uint64_t off) {
         std::snprintf(errmsg, errcap, "%s%s%s", what, e == SUCCESS ? "" : ": ",
@@ -94,8 +97,22 @@ struct Walker {
         json_type t;
         error_code e = v.type().get(t);
         if (e) return fail("invalid value", e, last_off);
-        if (raw_event && t != json_type::object && t != json_type::array)
-            return value(v, depth); // a scalar: delivered as usual
+        if (!raw_event || (t != json_type::object && t != json_type::array)) {
+            // read as usual (delivered for a raw event's scalar, quietly otherwise): On-Demand
+            // then checks every token as the decoders' own reads do (numbers included, so a
+            // skipped member and a read one are judged alike) and the separator after it,
+            // which stepping over an unread value does not do ("a": "b": 1 must fail)
+            if (raw_event) return value(v, depth);
+            quiet++;
+            int r = value(v, depth);
+            quiet--;
+            if (r < 0 && errmsg[0]) { // name the member, as for a raw span below
+                size_t n = std::strlen(errmsg);
+                std::snprintf(errmsg + n, errcap - n, " (in \"%.*s\")",
+                              int(key.size() > 64 ? 64 : key.size()), key.data());
+            }
+            return r;
+        }
         std::string_view raw;
         if (t == json_type::object) {
             ondemand::object o;

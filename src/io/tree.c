@@ -304,10 +304,15 @@ static int ydup_pop(builder *b) {
     if (b->nyframes == 0) return 0;
     uint32_t start = b->yframe[--b->nyframes];
     if (start == NOT_MAP) return 0;
-    ykey *k = b->yk + start;
     size_t n = b->nyk - start;
+    if (n < 2) { /* an empty mapping may have no key array at all: no NULL + 0 */
+        if (n == 1) b->nyt = b->yk[start].off; /* the frame's text is the tail of yt */
+        b->nyk = start;
+        return 0;
+    }
+    ykey *k = b->yk + start;
     int rc = 0;
-    if (n > 1) {
+    {
         qsort(k, n, sizeof *k, ykey_cmp);
         const ykey *dup = NULL; /* the earliest second occurrence */
         for (size_t i = 1; i < n; i++)

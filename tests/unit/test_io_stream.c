@@ -141,7 +141,8 @@ KT_TEST(skipped_members_are_validated) {
     }
     kp_error err;
     KT_CHECK(fails(PODM("\"managedFields\":[tru]", ""), &err));
-    KT_CHECK_CONTAINS(err.msg, "invalid literal (in \"managedFields\")");
+    KT_CHECK_CONTAINS(err.msg, "invalid literal");
+    KT_CHECK_CONTAINS(err.msg, "(in \"managedFields\")");
     /* valid skipped members still load, whatever they hold */
     KT_CHECK_INT(pods(PODM("\"managedFields\":[{\"fieldsV1\":{\"f:spec\":{\"k:{\\\"a\\\":1}\":{}}},"
                            "\"n\":[1.5e3,-0,true,null,\"\\u00e9\"]}]",

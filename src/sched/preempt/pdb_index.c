@@ -260,7 +260,8 @@ static bool make_list(kp_pdbix *ix, const kp_cluster *cl, uint32_t pod) {
         ix->n_pool = start;
         return false;
     }
-    uint32_t *l = ix->pool + start, n = ix->n_pool - start;
+    uint32_t n = ix->n_pool - start;
+    uint32_t *l = n ? ix->pool + start : NULL; /* the pool may still be NULL: no NULL + 0 */
     for (uint32_t i = 1; i < n; i++) { /* each PDB is filed once: no duplicates */
         uint32_t v = l[i], j = i;
         for (; j > 0 && l[j - 1] > v; j--) l[j] = l[j - 1];
@@ -299,8 +300,9 @@ bool kp__pdbix_pod_violates(kp_pdbix *ix, const kp_cluster *cl, uint32_t pod, bo
         }
         return viol;
     }
-    const uint32_t *l = ix->pool + ix->pod_start[pod];
-    for (uint32_t i = 0, n = ix->pod_n[pod]; i < n; i++) {
+    uint32_t n = ix->pod_n[pod];
+    const uint32_t *l = n ? ix->pool + ix->pod_start[pod] : NULL;
+    for (uint32_t i = 0; i < n; i++) {
         ++*checks;
         int32_t *a = budget(ix, l[i]);
         if (--*a < 0) {
