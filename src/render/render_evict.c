@@ -11,6 +11,7 @@
 #include "kprio/node_conditions.h"
 #include "kprio/quantity.h"
 #include "kprio/render_kubelet.h"
+#include "render/render_gates.h"
 
 /* A growing table cell (no length limit); out of memory sets nomem, which fails the table or
  * document the text goes to (nothing is written). */
@@ -141,34 +142,6 @@ static void emit_threshold_list(kp_emit *e, const kp_evict_manager *m, bool expl
         kp_emit_obj_end(e);
     }
     kp_emit_arr_end(e);
-}
-
-/* explain: the feature gates that differ from the mirrored line's defaults (none: nothing) */
-static void emit_gates(kp_emit *e, const kp_cluster *cl) {
-    const kp_feature_gates *g = kp_cluster_feature_gates(cl);
-    bool any = false;
-    for (int i = 0; i < KP_GATE_COUNT; i++) {
-        if (g->on[i] == kp_gate_default((kp_gate)i)) continue;
-        if (!any) {
-            kp_emit_key(e, "featureGates");
-            kp_emit_obj_begin(e);
-            any = true;
-        }
-        kp_emit_kv_bool(e, kp_gate_name((kp_gate)i), g->on[i]);
-    }
-    if (any) kp_emit_obj_end(e);
-}
-
-static void print_gates(FILE *f, const kp_cluster *cl) {
-    const kp_feature_gates *g = kp_cluster_feature_gates(cl);
-    const char *sep =
-        "\nFeature gates that differ from the Kubernetes " KP_KUBERNETES_VERSION " defaults: ";
-    for (int i = 0; i < KP_GATE_COUNT; i++) {
-        if (g->on[i] == kp_gate_default((kp_gate)i)) continue;
-        fprintf(f, "%s%s=%s", sep, kp_gate_name((kp_gate)i), g->on[i] ? "true" : "false");
-        sep = ",";
-    }
-    if (sep[0] == ',') fputc('\n', f);
 }
 
 static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const kp_evict_result *r,
@@ -347,7 +320,10 @@ static kp_status print_explain(kp_evict_report *r) {
     }
     kp_status st = kp_table_status(t);
     if (st == KP_OK && r->joins) st = kp_table_status(r->joins);
-    if (st == KP_OK) print_gates(r->f, r->cl);
+    if (st == KP_OK)
+        kp__render_print_gates(
+            r->f, r->cl,
+            "\nFeature gates that differ from the Kubernetes " KP_KUBERNETES_VERSION " defaults: ");
     if (st == KP_OK) {
         fputs("\nEffective eviction thresholds (as the kubelet builds them: the config file, its "
               "mergeDefaultEvictionSettings,\nthen the command line, where a map flag replaces the "
@@ -405,7 +381,7 @@ void kp_evict_report_step(kp_evict_report *r, const kp_evict_manager *m, const c
         if (r->n_steps == 0) {
             kp_emit_kv_str(r->e, "imageFilesystem", layout_name(res->layout));
             emit_threshold_list(r->e, m, r->explain);
-            if (r->explain) emit_gates(r->e, r->cl);
+            if (r->explain) kp__render_emit_gates(r->e, r->cl);
             kp_emit_key(r->e, "steps");
             kp_emit_arr_begin(r->e);
         }

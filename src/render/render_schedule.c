@@ -9,6 +9,7 @@
 #include "kprio/preempt.h"
 #include "kprio/render_sched.h"
 #include "kprio/sched.h"
+#include "render/render_gates.h"
 
 static const char *outcome_str(kp_sched_outcome o) {
     switch (o) {
@@ -149,18 +150,7 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
     kp_emit_key(e, "explain");
     kp_emit_obj_begin(e);
     kp_emit_kv_str(e, "pod", pod_ref(cl, x->pod, ref, sizeof ref));
-    const kp_feature_gates *g = kp_cluster_feature_gates(cl);
-    bool any = false; /* the feature gates that differ from the mirrored line's defaults */
-    for (int i = 0; i < KP_GATE_COUNT; i++) {
-        if (g->on[i] == kp_gate_default((kp_gate)i)) continue;
-        if (!any) {
-            kp_emit_key(e, "featureGates");
-            kp_emit_obj_begin(e);
-            any = true;
-        }
-        kp_emit_kv_bool(e, kp_gate_name((kp_gate)i), g->on[i]);
-    }
-    if (any) kp_emit_obj_end(e);
+    kp__render_emit_gates(e, cl); /* the gates that differ from the defaults */
     if (kp_sched_profile_count(s) > 1 && x->scheduler_name[0])
         kp_emit_kv_str(e, "schedulerName", x->scheduler_name);
     kp_emit_kv_bool(e, "attempted", x->attempted);
@@ -255,15 +245,9 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
     if (kp_sched_profile_count(s) > 1 && x->scheduler_name[0])
         fprintf(f, ", profile %s", x->scheduler_name);
     fprintf(f, "):\n");
-    const kp_feature_gates *g = kp_cluster_feature_gates(cl);
-    const char *sep =
-        "  feature gates that differ from the Kubernetes " KP_KUBERNETES_VERSION " defaults: ";
-    for (int i = 0; i < KP_GATE_COUNT; i++) {
-        if (g->on[i] == kp_gate_default((kp_gate)i)) continue;
-        fprintf(f, "%s%s=%s", sep, kp_gate_name((kp_gate)i), g->on[i] ? "true" : "false");
-        sep = ",";
-    }
-    if (sep[0] == ',') fputc('\n', f);
+    kp__render_print_gates(f, cl,
+                           "  feature gates that differ from the Kubernetes " KP_KUBERNETES_VERSION
+                           " defaults: ");
     if (!x->attempted && x->pre_enqueue_message[0]) {
         fprintf(f, "  not queued: PreEnqueue rejected the pod (SchedulingGates): %s\n",
                 x->pre_enqueue_message);
