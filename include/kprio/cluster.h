@@ -165,6 +165,155 @@ kp_index kp_cluster_find_pod(const kp_cluster *cl, const char *ref);
 /* Node lookup by name: index or -1. */
 kp_index kp_cluster_find_node(const kp_cluster *cl, const char *name);
 
+/* ---- The simulator's view of a finalized cluster, and the explicit changes it makes ----
+ * The cluster stands for the API server: objects change only through these calls (and through
+ * a scheduler's binding and preemption, include/kprio/sched.h). A scheduler created over the
+ * cluster catches up with them at its next attempt, as upstream's informers would: deleted pods
+ * leave its nominator; a created pod or node, or a changed node, rebuilds its node order and
+ * indexes. Indices are stable: a deleted pod keeps its index (kp_pod_info.deleted) and a new
+ * object gets the next one, never a reused one. Times are unix seconds. */
+
+/* A label selector requirement (metav1.LabelSelectorRequirement; matchLabels entries are `In`
+ * with one value). op: "In", "NotIn", "Exists", "DoesNotExist". */
+typedef struct {
+    char *key, *op;
+    char **values;
+    size_t n_values;
+} kp_selector_req;
+
+/* Whether the pod's labels satisfy every requirement (n == 0: every pod), as
+ * metav1.LabelSelectorAsSelector + Matches. An unknown op never matches. */
+bool kp_cluster_pod_matches(const kp_cluster *cl, kp_index pod, const kp_selector_req *reqs,
+                            size_t n);
+
+typedef enum {
+    KP_POD_PHASE_UNKNOWN = 0,
+    KP_POD_PHASE_PENDING,
+    KP_POD_PHASE_RUNNING,
+    KP_POD_PHASE_SUCCEEDED,
+    KP_POD_PHASE_FAILED
+} kp_pod_phase;
+
+/* What the simulator reads of a pod. Strings borrow from the cluster ("" when unset). */
+typedef struct {
+    const char *ns, *name, *uid;
+    const char *scheduler_name, *priority_class;
+    const char *nominated_node; /* status.nominatedNodeName */
+    const char *owner_kind, *owner_name; /* the controller ownerReference ("" when none) */
+    int32_t priority;
+    kp_index node; /* bound node, -1 */
+    kp_pod_phase phase;
+    int64_t creation_ts; /* KP_TIME_UNSET when unset */
+    int64_t deletion_ts; /* KP_TIME_UNSET unless terminating */
+    int64_t grace_seconds; /* terminationGracePeriodSeconds (default 30) */
+    bool terminal; /* Succeeded or Failed */
+    bool deleted; /* removed by kp_cluster_delete_pod */
+    bool gated; /* spec.schedulingGates not empty */
+    bool is_static, is_mirror, is_critical;
+} kp_pod_info;
+#define KP_TIME_UNSET INT64_MIN
+
+/* Fills *out; KP_EINVAL when pod is out of range. */
+kp_status kp_cluster_pod_info(const kp_cluster *cl, kp_index pod, kp_pod_info *out);
+
+/* Deletes a pod (the API server's final delete, after its grace period): it leaves its node and
+ * every scheduler's nominator, and is kept as a tombstone. No-op for a deleted pod. */
+kp_status kp_cluster_delete_pod(kp_cluster *cl, kp_index pod, kp_error *err);
+/* Marks a pod terminating at `now` (a deletion request: deletionTimestamp set, resources kept
+ * until kp_cluster_delete_pod). reason non-NULL adds the DisruptionTarget condition with that
+ * reason ("PreemptionByScheduler", "EvictionByEvictionAPI", "TerminationByKubelet"). No-op when
+ * it is terminating already. */
+kp_status kp_cluster_mark_terminating(kp_cluster *cl, kp_index pod, int64_t now, const char *reason,
+                                      kp_error *err);
+/* Ends a pod in phase Succeeded or Failed (a container that ran to completion, an eviction,
+ * an admission rejection): it stops holding resources on its node. reason / message go to
+ * status.reason / status.message (NULL = unchanged). */
+kp_status kp_cluster_finish_pod(kp_cluster *cl, kp_index pod, kp_pod_phase phase,
+                                const char *reason, const char *message, kp_error *err);
+
+/* A new pod the way a controller makes one: a copy of the pod template of workload `workload`
+ * (kp_cluster_workload_*), or of pod `like` (workload -1: the template is an existing pod of
+ * the same owner), named `name`, with creationTimestamp `now`, pending, no status; labels the
+ * controller adds (pod-template-hash, statefulset.kubernetes.io/pod-name, ...) included. Its
+ * priority is resolved as the Priority admission plugin does at creation (the class's value
+ * now). *out gets its index. Errors: KP_EINVAL (bad index; no template; an unknown
+ * PriorityClass, with upstream's message), KP_ENOMEM. */
+kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like, const char *name,
+                                int64_t now, kp_index *out, kp_error *err);
+/* A name generateName would give (base + 5 characters of upstream's alphabet), unique among
+ * the namespace's pods; deterministic in (ns, base, seq). Writes buf (cap >= 64). */
+void kp_cluster_generate_pod_name(const kp_cluster *cl, const char *ns, const char *base,
+                                  uint64_t seq, char *buf, size_t cap);
+
+/* Nodes: spec.unschedulable, and taints (kp_cluster_node_taint: effect "NoSchedule",
+ * "PreferNoSchedule" or "NoExecute"; value may be ""). Untaint removes the taints with that key
+ * (and that effect, when effect is non-NULL and non-empty); *removed counts them. */
+kp_status kp_cluster_node_set_unschedulable(kp_cluster *cl, kp_index node, bool unschedulable,
+                                            kp_error *err);
+bool kp_cluster_node_unschedulable(const kp_cluster *cl, kp_index node);
+kp_status kp_cluster_node_taint(kp_cluster *cl, kp_index node, const char *key, const char *value,
+                                const char *effect, kp_error *err);
+kp_status kp_cluster_node_untaint(kp_cluster *cl, kp_index node, const char *key,
+                                  const char *effect, size_t *removed, kp_error *err);
+/* Deletes a node: it leaves every scheduler's node order; its pods are not touched (the caller
+ * deletes them, as the pod garbage collector does). */
+kp_status kp_cluster_delete_node(kp_cluster *cl, kp_index node, kp_error *err);
+bool kp_cluster_node_deleted(const kp_cluster *cl, kp_index node);
+/* Pods bound to the node now (terminating ones included), in the node's order. */
+size_t kp_cluster_node_pod_count(const kp_cluster *cl, kp_index node);
+kp_index kp_cluster_node_pod(const kp_cluster *cl, kp_index node, size_t i);
+
+/* Workloads: the controllers of the snapshot (ReplicationController, ReplicaSet, StatefulSet,
+ * Deployment, DaemonSet, Job, CronJob) and Services (kind "Service", no template), in load
+ * order. */
+typedef struct {
+    const char *kind, *ns, *name, *uid;
+    const char *owner_kind, *owner_name; /* its controller (a ReplicaSet's Deployment) */
+    int32_t replicas; /* spec.replicas (Job: parallelism) */
+    int32_t completions; /* Job: spec.completions (-1 when nil) */
+    bool has_template;
+} kp_workload_info;
+size_t kp_cluster_workload_count(const kp_cluster *cl);
+kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_workload_info *out);
+/* The controller workload of pod (its controller ownerReference's kind and name, same
+ * namespace), or -1. */
+kp_index kp_cluster_pod_workload(const kp_cluster *cl, kp_index pod);
+/* Changes spec.replicas (the scale subresource). */
+kp_status kp_cluster_workload_scale(kp_cluster *cl, kp_index workload, int32_t replicas,
+                                    kp_error *err);
+
+/* PodDisruptionBudgets: the disruption controller's inputs and the status it writes. */
+typedef struct {
+    const char *ns, *name;
+    int32_t current_healthy, desired_healthy, expected_pods, disruptions_allowed;
+} kp_pdb_info;
+size_t kp_cluster_pdb_count(const kp_cluster *cl);
+kp_status kp_cluster_pdb_info(const kp_cluster *cl, kp_index pdb, kp_pdb_info *out);
+/* Whether the PDB selects the pod (same namespace, its selector; an empty selector selects
+ * every pod of the namespace, as policy/v1 does). */
+bool kp_cluster_pdb_selects(const kp_cluster *cl, kp_index pdb, kp_index pod);
+/* Recomputes the PDB's status from the pods it selects now, as the disruption controller's
+ * trySync does: expected pods from minAvailable / maxUnavailable (percentages against the
+ * pods' controllers' scale), healthy = bound, running, not terminating; disruptionsAllowed =
+ * currentHealthy - desiredHealthy, at least 0. */
+kp_status kp_cluster_pdb_recount(kp_cluster *cl, kp_index pdb, kp_error *err);
+
+/* PriorityClasses: find by name (-1), value, and change the value (existing pods keep theirs;
+ * pods created later get the new one, as the Priority admission plugin reads it then). */
+kp_index kp_cluster_find_priority_class(const kp_cluster *cl, const char *name);
+kp_status kp_cluster_priority_class_set_value(kp_cluster *cl, kp_index pc, int32_t value,
+                                              kp_error *err);
+
+/* Loading objects into a finalized cluster (the simulator's `create`): kp_cluster_load_buffer
+ * (or _path) on a finalized cluster adds the objects, refusing one whose identity (kind,
+ * namespace, name) exists already, live or deleted pod alike (KP_EINVAL, "SOURCE: Pod ns/x:
+ * already exists", as the API server's create is; nothing of that load is kept then), and
+ * kp_cluster_finalize then finalizes only the objects added since (priorities resolved against
+ * the classes as they are now, pods bound when they name a node). The objects a load added are
+ * the indices from the count before to the count after. kind: "Pod", "Node",
+ * "PriorityClass", "PodDisruptionBudget", or a workload kind ("ReplicaSet", ...). */
+size_t kp_cluster_object_count(const kp_cluster *cl, const char *kind);
+
 #ifdef __cplusplus
 }
 #endif

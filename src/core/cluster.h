@@ -62,6 +62,13 @@ typedef struct kp_cluster {
     unsigned expand_flags; /* kp_cluster_set_expand (KP_EXPAND_*), applied by finalize */
     uint32_t n_expanded; /* pods made by workload expansion (the last ones of cl->pods) */
 
+    /* changes after finalize, for the schedulers over this cluster to catch up with
+     * (include/kprio/cluster.h, "The simulator's view"): gen_struct counts changes that rebuild
+     * a scheduler's node order and indexes (a pod or node added, a node changed or deleted);
+     * deleted_log lists the pods deleted, in order (a scheduler remembers how far it read) */
+    uint64_t gen_struct;
+    uint32_t *deleted_log;
+    uint32_t n_deleted_log, cap_deleted_log;
     /* well-known interned strings */
     kp_str s_default_scheduler, s_tcp, s_any_ip, s_hostname_key;
 } kp_cluster;

@@ -1,0 +1,110 @@
+/* Scenario files for `kprio simulate` (apiVersion kprio/v1alpha1, kind Scenario): timed actions
+ * played against a loaded cluster over virtual time. The contract is documented in
+ * docs/scenario.md; this header is its decoded form, plain data owned by the kp_scenario.
+ *
+ * Typical use:
+ *     kp_scenario *sc = NULL;
+ *     if (kp_scenario_load_path("scenario.yaml", &sc, &err) != KP_OK) ...
+ *     for (size_t i = 0; i < sc->n_actions; i++) printf("%lld\n", (long long)sc->actions[i].at_ms);
+ *     kp_scenario_free(sc);
+ *
+ * Times are virtual milliseconds from the start of the simulation (Go duration syntax in the
+ * file: "90s", "1m30s", "250ms"). Actions are kept in file order; the simulator plays actions
+ * with equal `at` in that order. */
+#ifndef KP_SCENARIO_H
+#define KP_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    KP_ACT_CREATE = 0, /* objects: Pods, ReplicaSets & other workloads, PriorityClasses, PDBs,
+                        * Nodes (inline or from a file) */
+    KP_ACT_DELETE, /* ref: a Pod, Node, PriorityClass, PodDisruptionBudget or workload */
+    KP_ACT_SCALE, /* ref: ReplicaSet / StatefulSet / ReplicationController / Deployment;
+                   * replicas */
+    KP_ACT_CORDON, /* ref: a Node */
+    KP_ACT_UNCORDON,
+    KP_ACT_TAINT, /* ref: a Node; taint */
+    KP_ACT_UNTAINT, /* ref: a Node; taint (key, and effect when given) */
+    KP_ACT_DRAIN, /* ref: a Node: cordon, then evict every pod through the Eviction API rules */
+    KP_ACT_SET_PRIORITY_CLASS /* ref: a PriorityClass; value */
+} kp_action_type;
+
+/* An object reference as written: kind (as the API spells it, "Pod"), namespace ("" for
+ * cluster-scoped kinds; "default" when a namespaced kind omits it), name. */
+typedef struct {
+    char *kind, *ns, *name;
+} kp_object_ref;
+
+/* One object to create: its text (a complete JSON or YAML document that kp_cluster_load_buffer
+ * reads) and the name errors use for it ("FILE: actions[2].create.objects[0]", or the file an
+ * action's `file:` named). */
+typedef struct {
+    char *source;
+    char *text;
+    size_t len;
+} kp_scenario_object;
+
+typedef struct {
+    char *key, *value, *effect; /* value "" when none; effect "" when none (untaint: any) */
+} kp_scenario_taint;
+
+typedef struct {
+    int64_t at_ms;
+    kp_action_type type;
+    kp_object_ref ref; /* delete, scale, cordon, uncordon, taint, untaint, drain, setPriority */
+    int32_t replicas; /* scale */
+    int32_t value; /* setPriorityClass */
+    kp_scenario_taint taint; /* taint, untaint */
+    kp_scenario_object *objects; /* create */
+    size_t n_objects;
+} kp_scenario_action;
+
+/* lifetimes[]: pods whose labels match the selector (and namespace, when given) run for
+ * `after_ms` once bound, then Succeed and stop holding resources (Job-like work). The first
+ * matching entry wins. The selector is a metav1.LabelSelector: matchLabels become `In`
+ * requirements with one value, then matchExpressions in order (kp_selector_req,
+ * include/kprio/cluster.h; matched by kp_cluster_pod_matches). */
+typedef struct {
+    char *ns; /* "" = every namespace */
+    kp_selector_req *reqs;
+    size_t n_reqs;
+    int64_t after_ms;
+} kp_scenario_lifetime;
+
+typedef struct kp_scenario {
+    char *source; /* the file name errors use */
+    bool has_duration, has_seed;
+    int64_t duration_ms;
+    uint64_t seed;
+    kp_scenario_action *actions;
+    size_t n_actions;
+    kp_scenario_lifetime *lifetimes;
+    size_t n_lifetimes;
+} kp_scenario;
+
+/* Loads a Scenario (YAML or JSON) from path into *out (NULL on error). A `file:` of a create
+ * action is read now, relative to the scenario's directory, so a bad file fails here. Errors:
+ * one line naming the file, the action index and the field ("scenario.yaml: actions[3]: at:
+ * invalid duration \"9x\""): KP_EINVAL, KP_ESYNTAX, KP_EIO, KP_ELIMIT, KP_ENOMEM. */
+kp_status kp_scenario_load_path(const char *path, kp_scenario **out, kp_error *err);
+/* The same from buf[0..len) (not retained); source names it in errors; `file:` entries are
+ * relative to base_dir (NULL = the current directory). */
+kp_status kp_scenario_load_buffer(const char *source, const char *buf, size_t len,
+                                  const char *base_dir, kp_scenario **out, kp_error *err);
+/* Releases a scenario. NULL is a no-op. */
+void kp_scenario_free(kp_scenario *sc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

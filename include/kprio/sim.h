@@ -1,0 +1,158 @@
+/* `kprio simulate`: the cluster played forward in virtual time. A deterministic discrete-event
+ * simulation that drives kprio's engines (include/kprio/sched.h) through their public calls:
+ * the scheduling queue (activeQ, backoffQ, unschedulable pods), preemption actuated as the
+ * newest line does (victims terminate over their grace period, the preemptor waits nominated),
+ * controllers that keep their replica counts, the disruption controller's PDB status, and the
+ * timed actions of a Scenario (include/kprio/scenario.h). docs/simulate.md documents the model
+ * and where it simplifies upstream.
+ *
+ * Typical use:
+ *     kp_sim_options o;
+ *     kp_sim_options_init(&o);
+ *     o.duration_ms = 3600 * 1000;
+ *     kp_sim *sim;
+ *     kp_sim_new(cl, cfg, scenario, &o, &sim, &err);   // cl finalized; cfg, scenario may be NULL
+ *     kp_sim_run(sim, &err);                           // or kp_sim_run_until(sim, t, &err)
+ *     for (size_t i = 0; i < kp_sim_event_count(sim); i++) {
+ *         const kp_sim_event *e = kp_sim_event_get(sim, i);
+ *         printf("%lld %s %s\n", (long long)e->t_ms, e->reason, e->message);
+ *     }
+ *     kp_sim_free(sim);
+ *
+ * The simulation mutates the cluster it was given (it is the simulation's state: read it with
+ * kprio/cluster.h at any time). Same inputs and seed give the same events, byte for byte:
+ * simulated time is data, never the wall clock. Not thread-safe. */
+#ifndef KP_SIM_H
+#define KP_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+#include "kprio/scenario.h"
+#include "kprio/sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kp_sim kp_sim;
+
+/* The default and the cap of a run without a duration: until nothing can change, at most 24h. */
+#define KP_SIM_MAX_DURATION_MS (24LL * 3600 * 1000)
+
+typedef struct {
+    int64_t duration_ms; /* 0 = the scenario's, else until quiet (capped at 24h) */
+    uint64_t seed; /* used when has_seed; else the scenario's, else 0 */
+    bool has_seed;
+    const char *compat; /* an older line (kp_sched_options.compat); NULL = newest */
+    /* kube-scheduler's queue settings (KubeSchedulerConfiguration defaults) */
+    int64_t pod_initial_backoff_ms; /* 1000 */
+    int64_t pod_max_backoff_ms; /* 10000 */
+    int64_t max_in_unschedulable_ms; /* podMaxInUnschedulablePodsDuration, 300000 */
+    int64_t flush_unschedulable_every_ms; /* 30000 */
+    int64_t flush_backoff_every_ms; /* 1000 */
+} kp_sim_options;
+
+/* Defaults as commented above. */
+void kp_sim_options_init(kp_sim_options *o);
+
+/* Creates a simulation over a finalized cluster (borrowed; it must outlive the simulation and
+ * is changed by it). cfg: the scheduler configuration (NULL = default profile; copied).
+ * scenario: timed actions (NULL = none; borrowed, must outlive the simulation). At t = 0 the
+ * snapshot's pending pods enter the queue, terminating pods finish their grace period from
+ * their deletionTimestamp, nominated pods keep their nominations. Errors: KP_EINVAL (cluster
+ * not finalized, bad compat), KP_ENOMEM. */
+kp_status kp_sim_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_scenario *scenario,
+                     const kp_sim_options *opt, kp_sim **out, kp_error *err);
+void kp_sim_free(kp_sim *sim);
+
+/* Plays every event up to and including virtual time t_ms (relative to the start). Errors: as
+ * the engines' (KP_ENOMEM), or a scenario action that cannot be applied (KP_EINVAL, naming
+ * the scenario file and action index). */
+kp_status kp_sim_run_until(kp_sim *sim, int64_t t_ms, kp_error *err);
+/* Plays one event; *more false when the run has ended. */
+kp_status kp_sim_step(kp_sim *sim, bool *more, kp_error *err);
+/* Plays to the end (the duration, or quiet, or the 24h cap). */
+kp_status kp_sim_run(kp_sim *sim, kp_error *err);
+
+/* Virtual time now (ms from the start), and the unix time of the start (the latest timestamp of
+ * the snapshot, so the snapshot's pods are never younger than the simulation). */
+int64_t kp_sim_now(const kp_sim *sim);
+int64_t kp_sim_epoch(const kp_sim *sim);
+/* Why the run ended: "duration", "quiet" (nothing pending could change), "cap" (24h without a
+ * duration); "" while running. */
+const char *kp_sim_end_reason(const kp_sim *sim);
+kp_cluster *kp_sim_cluster(kp_sim *sim);
+
+/* ---- events: a kubectl-events-like log, upstream's reasons and messages ---- */
+typedef enum { KP_SIM_NORMAL = 0, KP_SIM_WARNING } kp_sim_event_type;
+
+typedef struct {
+    int64_t t_ms; /* virtual time */
+    kp_sim_event_type type;
+    const char *reason; /* Scheduled, FailedScheduling, Preempted, Killing, SuccessfulCreate,
+                         * SuccessfulDelete, Completed, NodeNotSchedulable, Taint, ... */
+    const char *kind; /* involved object: "Pod", "Node", "ReplicaSet", ... */
+    const char *ns, *name;
+    const char *message;
+    kp_index pod, node; /* -1 when not a pod / not about a node */
+    kp_index cause; /* the event (index) this one follows from, -1: the preemption that
+                     * killed a victim, the deletion a controller replaced */
+} kp_sim_event;
+
+size_t kp_sim_event_count(const kp_sim *sim);
+/* Event i in time order; NULL out of range. Borrowed: valid until the simulation is freed. */
+const kp_sim_event *kp_sim_event_get(const kp_sim *sim, size_t i);
+
+/* ---- per-pod timelines (every pod the run saw: the snapshot's and the ones it created) ---- */
+typedef enum {
+    KP_SIM_POD_PENDING = 0,
+    KP_SIM_POD_BOUND,
+    KP_SIM_POD_TERMINATING,
+    KP_SIM_POD_SUCCEEDED,
+    KP_SIM_POD_FAILED,
+    KP_SIM_POD_DELETED
+} kp_sim_pod_state;
+
+/* Times in virtual ms, -1 when it did not happen. */
+typedef struct {
+    kp_index pod;
+    kp_sim_pod_state state; /* at the end (or now) */
+    int64_t created_ms; /* -1 for pods of the snapshot */
+    int64_t first_nominated_ms, bound_ms, terminating_ms, gone_ms;
+    kp_index node; /* bound node (last one), -1 */
+    kp_index nominated_node; /* last nomination, -1 */
+    uint32_t attempts; /* scheduling attempts */
+    const char *cause; /* why it ended: "preempted", "deleted", "succeeded", "evicted", "" */
+    kp_index preempted_by; /* the preemptor, -1 */
+    kp_index replaces; /* the pod its controller made it to replace, -1 */
+    const char *last_message; /* the last FailedScheduling message, "" */
+} kp_sim_pod;
+
+size_t kp_sim_pod_count(const kp_sim *sim);
+/* Timeline i (pods in index order); NULL out of range. Borrowed. */
+const kp_sim_pod *kp_sim_pod_get(const kp_sim *sim, size_t i);
+
+/* ---- counters ---- */
+typedef struct {
+    uint64_t events;
+    uint64_t attempts; /* scheduling attempts (scheduler_schedule_attempts_total) */
+    uint64_t scheduled, unschedulable, errors; /* attempts by result */
+    uint64_t preemption_attempts; /* scheduler_preemption_attempts_total */
+    uint64_t preemptions; /* attempts that nominated a node */
+    uint64_t victims;
+    uint64_t pods_created, pods_deleted, pods_succeeded, pods_failed;
+    uint64_t pending_at_end, gated_at_end;
+    int64_t longest_wait_ms; /* longest time from queueing to binding */
+    kp_index longest_wait_pod;
+} kp_sim_counters;
+
+void kp_sim_counters_get(const kp_sim *sim, kp_sim_counters *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
