@@ -129,6 +129,23 @@ const kp_sched_pod_result *kp_sched_result(const kp_sched *s, size_t i);
 kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t *result);
 
 
+/* ---- a cluster that changes between attempts (the simulator; src/sched/mutate.c) ---- */
+
+/* Virtual time (unix seconds) for what preemption stamps and compares: the victims'
+ * deletionTimestamp, and "now" for pods without a startTime. Default: none (deletion time 0,
+ * nil start times rank as the newest). */
+void kp_sched_set_time(kp_sched *s, int64_t now);
+/* Catches up with the cluster's changes since the last attempt (include/kprio/cluster.h, "The
+ * simulator's view"): deleted pods leave the nominator; created pods or nodes and changed nodes
+ * rebuild the scheduler's derived state, keeping its PRNG, node-search start, time and results.
+ * kp_sched_schedule_one and kp_sched_run call it first. Errors: KP_ENOMEM. */
+kp_status kp_sched_sync(kp_sched *s, kp_error *err);
+/* The pod's result (its last attempt), NULL when it was never attempted. Borrowed, as
+ * kp_sched_result's. */
+const kp_sched_pod_result *kp_sched_result_of(const kp_sched *s, kp_index pod);
+/* Whether one of the scheduler's profiles serves the pod (its spec.schedulerName). */
+bool kp_sched_serves(const kp_sched *s, kp_index pod);
+
 /* ---- --explain (kp_sched_explain): what the last attempt of the explained pod saw ---- */
 
 /* framework.Status codes of a Filter verdict. */

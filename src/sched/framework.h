@@ -141,6 +141,11 @@ struct kp_sched {
     int32_t *res_of_pod; /* pod -> result index or -1 */
     kp_explain *explain; /* NULL unless requested */
     kp_reasons reasons; /* cluster-dependent Filter reasons (reasons.c) */
+    /* a cluster that changes between attempts (mutate.c) */
+    int64_t now; /* virtual time for preemption (kp_sched_set_time), KP_TIME_NONE */
+    uint32_t n_pods_seen; /* pods when built: nom_of and res_of_pod have this many */
+    uint32_t seen_deleted; /* entries of cl->deleted_log caught up with */
+    uint64_t gen; /* cl->gen_struct when built */
 };
 
 /* ---- per-pod CycleState ---- */

@@ -192,6 +192,10 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
                             o.protect_pod);
     }
     s->protect_pod = o.protect_pod < 0 ? -1 : (int32_t)o.protect_pod;
+    s->now = KP_TIME_NONE;
+    s->n_pods_seen = cl->n_pods;
+    s->seen_deleted = cl->n_deleted_log;
+    s->gen = cl->gen_struct;
 
     uint32_t nn = cl->n_nodes, np = cl->n_pods;
     s->nom_pods = kp__calloc(nn + 1, sizeof *s->nom_pods);
@@ -357,6 +361,8 @@ static int queue_cmp(const void *a, const void *b) {
 kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err) {
     if (pod < 0 || (size_t)pod >= s->cl->n_pods)
         return kp_error_set(err, KP_EINVAL, "pod index %ld out of range", pod);
+    kp_status sy = kp_sched_sync(s, err); /* the cluster may have changed since (mutate.c) */
+    if (sy != KP_OK) return sy;
     kp__sched_use_profile(s, (uint32_t)pod);
     if (!kp__pre_enqueue_gates(s, &s->cl->pods[pod])) {
         kp_status st = kp__sched_record_gated(s, (uint32_t)pod);
@@ -367,6 +373,8 @@ kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err) {
 }
 
 kp_status kp_sched_run(kp_sched *s, kp_error *err) {
+    kp_status sy = kp_sched_sync(s, err);
+    if (sy != KP_OK) return sy;
     kp_cluster *cl = s->cl;
     uint32_t *q = kp__malloc((cl->n_pods + 1) * sizeof *q), n = 0;
     qkey *keys = kp__malloc((cl->n_pods + 1) * sizeof *keys);

@@ -284,6 +284,7 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
     kp__preempt_opts_default(&o);
     o.compat = s->preempt_compat;
     o.protect_pod = s->protect_pod;
+    o.now = s->now; /* KP_TIME_NONE outside a simulation */
     kp_preempt_result pr;
     memset(&pr, 0, sizeof pr);
     kp_status st = kp__preempt_postfilter_ex(s, c, pod, s->statuses, explain, &o, &pr, err);
