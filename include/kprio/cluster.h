@@ -231,6 +231,10 @@ kp_status kp_cluster_mark_terminating(kp_cluster *cl, kp_index pod, int64_t now,
 kp_status kp_cluster_finish_pod(kp_cluster *cl, kp_index pod, kp_pod_phase phase,
                                 const char *reason, const char *message, kp_error *err);
 
+/* The kubelet started the pod on its node: phase Running, status.startTime `now` (what
+ * preemption's victim order reads). KP_EINVAL when the pod is not bound. */
+kp_status kp_cluster_pod_set_running(kp_cluster *cl, kp_index pod, int64_t now, kp_error *err);
+
 /* A new pod the way a controller makes one: a copy of the pod template of workload `workload`
  * (kp_cluster_workload_*), or of pod `like` (workload -1: the template is an existing pod of
  * the same owner), named `name`, with creationTimestamp `now`, pending, no status; labels the

@@ -68,6 +68,12 @@ void *kp_realloc(void *p, size_t n);
 char *kp_strdup(const char *s);
 void kp_free(void *p);
 
+/* Go's time.Duration syntax ("90s", "1m30s", "250ms", "1h"): parses text into nanoseconds
+ * (KP_EINVAL with Go's message, e.g. time: invalid duration "9x"), and formats ns as Go's
+ * Duration.String does ("1m30s", "0s"; buf of 32 bytes is enough). */
+kp_status kp_duration_parse(const char *text, int64_t *out_ns, kp_error *err);
+void kp_duration_format(int64_t ns, char *buf, size_t cap);
+
 /* Version string of the library, e.g. "0.1.0". */
 const char *kp_version(void);
 /* The upstream Kubernetes release line whose decisions kprio reproduces by default

@@ -1,0 +1,214 @@
+/* `kprio simulate` (kprio/sim.h): the clock, the timed-event heap, the event log and the run
+ * loop. Each step plays one instant: every timer due then (scenario actions, grace periods that
+ * end, queue flushes, lifetimes), then the controllers' syncs, then the scheduler pops pods
+ * until its queue has nothing ready, as kube-scheduler's ScheduleOne loop does between
+ * events. Virtual time only: the wall clock is never read. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+void kp_sim_options_init(kp_sim_options *o) {
+    memset(o, 0, sizeof *o);
+    o->pod_initial_backoff_ms = 1000; /* podInitialBackoffSeconds */
+    o->pod_max_backoff_ms = 10000; /* podMaxBackoffSeconds */
+    o->max_in_unschedulable_ms = 5 * 60 * 1000; /* podMaxInUnschedulablePodsDuration */
+    o->flush_unschedulable_every_ms = 30 * 1000; /* flushUnschedulablePodsLeftover period */
+    o->flush_backoff_every_ms = 1000; /* flushBackoffQCompleted period */
+}
+
+/* ---------------------------------------------------------------- create / free */
+
+/* The minor version of a --compat value kp_sched_new has accepted ("[v]1.MINOR[.PATCH]"). */
+static int compat_minor(const char *v) {
+    if (*v == 'v') v++;
+    int minor = 0;
+    if (strncmp(v, "1.", 2) != 0) return 0;
+    for (v += 2; *v >= '0' && *v <= '9'; v++) minor = minor * 10 + (*v - '0');
+    return minor;
+}
+
+static int64_t snapshot_epoch(const kp_cluster *cl) {
+    int64_t e = 0;
+    for (size_t i = 0; i < kp_cluster_pod_count(cl); i++) {
+        kp_pod_info pi;
+        kp_cluster_pod_info(cl, (kp_index)i, &pi);
+        if (pi.creation_ts != KP_TIME_UNSET && pi.creation_ts > e) e = pi.creation_ts;
+        if (pi.deletion_ts != KP_TIME_UNSET && pi.deletion_ts > e) e = pi.deletion_ts;
+    }
+    return e;
+}
+
+/* t = 0: pending pods enter the queue, terminating ones end their grace period, the scenario's
+ * actions are planned, the controllers look once. */
+static kp_status start(kp_sim *s, kp_error *err) {
+    kp_status st = kp__sim_grow_pods(s);
+    for (size_t i = 0; st == KP_OK && i < s->n_pods; i++) {
+        kp_pod_info pi;
+        kp_cluster_pod_info(s->cl, (kp_index)i, &pi);
+        if (pi.deleted || pi.terminal) continue;
+        if (pi.deletion_ts != KP_TIME_UNSET) {
+            int64_t t = (pi.deletion_ts + pi.grace_seconds - s->epoch) * 1000;
+            st = kp__sim_timer_add(s, t, SIM_EV_POD_GONE, (int64_t)i, 0);
+        } else if (pi.node < 0 && kp_sched_serves(s->sched, (kp_index)i)) {
+            st = kp__sim_enqueue_new(s, (uint32_t)i);
+        }
+    }
+    for (size_t i = 0; st == KP_OK && s->sc && i < s->sc->n_actions; i++)
+        st = kp__sim_timer_add(s, s->sc->actions[i].at_ms, SIM_EV_ACTION, (int64_t)i, 0);
+    if (st == KP_OK) st = kp__sim_index_workloads(s);
+    if (st != KP_OK) return kp_error_set(err, st, "simulate: out of memory");
+    return KP_OK;
+}
+
+kp_status kp_sim_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_scenario *scenario,
+                     const kp_sim_options *opt, kp_sim **out, kp_error *err) {
+    *out = NULL;
+    kp_sim *s = kp_calloc(1, sizeof *s);
+    if (!s) return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
+    s->cl = cl;
+    s->sc = scenario;
+    if (opt) s->o = *opt;
+    else kp_sim_options_init(&s->o);
+    kp_sched_options so;
+    kp_sched_options_init(&so);
+    so.seed = s->o.has_seed ? s->o.seed : scenario && scenario->has_seed ? scenario->seed : 0;
+    so.compat = s->o.compat;
+    kp_status st = kp_sched_new(cl, cfg, &so, &s->sched, err);
+    if (st != KP_OK) {
+        kp_free(s);
+        return st;
+    }
+    /* SchedulerPopFromBackoffQ: beta and on by default since v1.33 */
+    s->pop_from_backoff = !s->o.compat || compat_minor(s->o.compat) >= 33;
+    int64_t dur = s->o.duration_ms;
+    if (!dur && scenario && scenario->has_duration) dur = scenario->duration_ms;
+    s->has_duration = dur > 0;
+    s->end = dur > 0 ? dur : KP_SIM_MAX_DURATION_MS;
+    s->epoch = snapshot_epoch(cl);
+    s->end_reason = "";
+    s->c.longest_wait_pod = -1;
+    kp_sched_set_time(s->sched, s->epoch);
+    if ((st = start(s, err)) != KP_OK) {
+        kp_sim_free(s);
+        return st;
+    }
+    s->started = true;
+    *out = s;
+    return KP_OK;
+}
+
+void kp_sim_free(kp_sim *s) {
+    if (!s) return;
+    kp_sched_free(s->sched);
+    kp_free(s->timers);
+    kp__sim_pheap_free(&s->active);
+    kp__sim_pheap_free(&s->backoff);
+    kp_free(s->unsched);
+    kp_free(s->pods);
+    for (size_t i = 0; i < s->n_wls; i++) kp_free(s->wls[i].pods);
+    kp_free(s->wls);
+    kp_free(s->events);
+    for (size_t i = 0; i < s->n_chunks; i++) kp_free(s->chunks[i]);
+    kp_free(s->chunks);
+    kp_free(s->drain_nodes);
+    kp_free(s);
+}
+
+/* ---------------------------------------------------------------- the run */
+
+static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
+    switch ((sim_ev_kind)t->kind) {
+    case SIM_EV_ACTION: return kp__sim_apply_action(s, (size_t)t->arg, err);
+    case SIM_EV_POD_GONE: return kp__sim_pod_gone(s, (uint32_t)t->arg, NULL, err);
+    case SIM_EV_LIFETIME:
+        return kp__sim_pod_finished(s, (uint32_t)t->arg, KP_POD_PHASE_SUCCEEDED, "Completed", err);
+    case SIM_EV_DRAIN_RETRY: return kp__sim_drain_step(s, (kp_index)t->arg, err);
+    case SIM_EV_FLUSH_UNSCHED:
+    case SIM_EV_BACKOFF_DONE: {
+        kp_status st = kp__sim_queue_timer(s, t);
+        return st == KP_OK ? KP_OK : kp_error_set(err, st, "simulate: out of memory");
+    }
+    }
+    return KP_OK;
+}
+
+static bool quiet(const kp_sim *s) {
+    return s->n_real_timers == 0 && s->active.n == 0 && s->backoff.n == 0 && !s->any_dirty;
+}
+
+static void finish(kp_sim *s, const char *why) {
+    s->ended = true;
+    s->end_reason = why;
+    kp_sim_counters *c = &s->c;
+    c->pending_at_end = c->gated_at_end = 0;
+    for (size_t i = 0; i < s->n_pods; i++) {
+        if (s->pods[i].pub.state != KP_SIM_POD_PENDING) continue;
+        if (s->pods[i].q == SIM_Q_GATED) c->gated_at_end++;
+        else c->pending_at_end++;
+    }
+}
+
+kp_status kp_sim_step(kp_sim *s, bool *more, kp_error *err) {
+    *more = false;
+    if (s->ended) return KP_OK;
+    if (s->stepped && quiet(s) && !s->has_duration) {
+        finish(s, "quiet");
+        return KP_OK;
+    }
+    if (s->stepped) {
+        if (s->n_timers == 0 || s->timers[0].t > s->end) {
+            s->now = s->end;
+            finish(s, s->has_duration ? "duration" : "cap");
+            return KP_OK;
+        }
+        s->now = s->timers[0].t;
+    }
+    s->stepped = true;
+    kp_sched_set_time(s->sched, s->epoch + s->now / 1000);
+    kp_status st = KP_OK;
+    while (st == KP_OK && s->n_timers && s->timers[0].t <= s->now) {
+        sim_timer t = kp__sim_timer_pop(s);
+        st = play_timer(s, &t, err);
+    }
+    if (st == KP_OK) st = kp__sim_sync_controllers(s, err);
+    if (st == KP_OK) st = kp__sim_schedule_pending(s, err);
+    *more = st == KP_OK;
+    return st;
+}
+
+kp_status kp_sim_run_until(kp_sim *s, int64_t t_ms, kp_error *err) {
+    bool more = true;
+    while (more && !s->ended &&
+           (!s->stepped || (s->n_timers && s->timers[0].t <= t_ms) ||
+            (quiet(s) && !s->has_duration))) {
+        kp_status st = kp_sim_step(s, &more, err);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
+kp_status kp_sim_run(kp_sim *s, kp_error *err) {
+    bool more = true;
+    while (more && !s->ended) {
+        kp_status st = kp_sim_step(s, &more, err);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
+/* ---------------------------------------------------------------- results */
+
+int64_t kp_sim_now(const kp_sim *s) { return s->now; }
+int64_t kp_sim_epoch(const kp_sim *s) { return s->epoch; }
+const char *kp_sim_end_reason(const kp_sim *s) { return s->end_reason; }
+kp_cluster *kp_sim_cluster(kp_sim *s) { return s->cl; }
+size_t kp_sim_event_count(const kp_sim *s) { return s->n_events; }
+const kp_sim_event *kp_sim_event_get(const kp_sim *s, size_t i) {
+    return i < s->n_events ? &s->events[i] : NULL;
+}
+size_t kp_sim_pod_count(const kp_sim *s) { return s->n_pods; }
+const kp_sim_pod *kp_sim_pod_get(const kp_sim *s, size_t i) {
+    return i < s->n_pods ? &s->pods[i].pub : NULL;
+}
+void kp_sim_counters_get(const kp_sim *s, kp_sim_counters *out) { *out = s->c; }

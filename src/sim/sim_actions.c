@@ -1,0 +1,306 @@
+/* The Scenario's timed actions (kprio/scenario.h, docs/scenario.md) applied to the simulated
+ * cluster, each through the cluster's explicit changes, and `drain` as kubectl drain runs it:
+ * cordon, then evict every pod through the Eviction API (refused while a PDB that selects the
+ * pod allows no disruption; kubectl retries every 5 seconds), DaemonSet and mirror pods left
+ * alone (--ignore-daemonsets). */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+#define DRAIN_RETRY_MS 5000 /* kubectl drain: "will retry after 5s" */
+
+static kp_status nomem(kp_error *err) {
+    return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
+}
+
+/* "FILE: actions[I]: " before a message of the action */
+static kp_status fail(kp_sim *s, size_t i, kp_status code, const char *what, const char *detail,
+                      kp_error *err) {
+    kp_status st = kp_error_set(err, code, "actions[%zu]: %s: %s", i, what, detail);
+    if (err && s->sc && s->sc->source)
+        snprintf(err->source, sizeof err->source, "%s", s->sc->source);
+    return st;
+}
+
+static long find_workload(const kp_sim *s, const kp_object_ref *r) {
+    for (size_t i = 0; i < kp_cluster_workload_count(s->cl); i++) {
+        kp_workload_info in;
+        if (kp_cluster_workload_info(s->cl, (kp_index)i, &in) != KP_OK) continue;
+        if (strcmp(in.kind, r->kind) == 0 && strcmp(in.ns, r->ns) == 0 &&
+            strcmp(in.name, r->name) == 0)
+            return (long)i;
+    }
+    return -1;
+}
+
+static kp_index node_of(const kp_sim *s, const kp_object_ref *r) {
+    kp_index n = kp_cluster_find_node(s->cl, r->name);
+    return n >= 0 && !kp_cluster_node_deleted(s->cl, n) ? n : -1;
+}
+
+/* ---------------------------------------------------------------- create */
+
+static kp_status grow_workloads(kp_sim *s) {
+    size_t n = kp_cluster_workload_count(s->cl);
+    if (n <= s->n_wls) return KP_OK;
+    sim_wl *nw = kp_realloc(s->wls, n * sizeof *nw);
+    if (!nw) return KP_ENOMEM;
+    memset(nw + s->n_wls, 0, (n - s->n_wls) * sizeof *nw);
+    s->wls = nw;
+    for (size_t w = s->n_wls; w < n; w++) kp__sim_mark_workload(s, (int64_t)w);
+    s->n_wls = n;
+    return KP_OK;
+}
+
+static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
+    for (size_t k = 0; k < a->n_objects; k++) {
+        const kp_scenario_object *o = &a->objects[k];
+        size_t pods0 = kp_cluster_pod_count(s->cl), nodes0 = kp_cluster_node_count(s->cl);
+        size_t pdbs0 = kp_cluster_pdb_count(s->cl);
+        kp_status st = kp_cluster_load_buffer(s->cl, o->source, o->text, o->len, err);
+        if (st == KP_OK) st = kp_cluster_finalize(s->cl, err);
+        if (st != KP_OK) {
+            if (st != KP_ENOMEM && err) kp_error_prefix(err, "actions[%zu]: create", ai);
+            return st;
+        }
+        if ((st = kp__sim_grow_pods(s)) != KP_OK || (st = grow_workloads(s)) != KP_OK)
+            return nomem(err);
+        for (size_t p = pods0; p < kp_cluster_pod_count(s->cl); p++) {
+            s->pods[p].pub.created_ms = s->now;
+            s->pods[p].workload = kp_cluster_pod_workload(s->cl, (kp_index)p);
+            if (kp__sim_log(s, KP_SIM_NORMAL, "Created", "Pod", kp_cluster_pod_namespace(s->cl, p),
+                            kp_cluster_pod_name(s->cl, p), "created by the scenario", p,
+                            kp_cluster_pod_node(s->cl, p), -1) < 0)
+                return nomem(err);
+            s->c.pods_created++;
+            kp_pod_info pi;
+            kp_cluster_pod_info(s->cl, (kp_index)p, &pi);
+            if (pi.node >= 0) {
+                s->pods[p].pub.state = KP_SIM_POD_BOUND;
+                s->pods[p].pub.bound_ms = s->now;
+                s->pods[p].pub.node = pi.node;
+            } else if (!pi.terminal && kp_sched_serves(s->sched, (kp_index)p) &&
+                       (st = kp__sim_enqueue_new(s, (uint32_t)p)) != KP_OK) {
+                return nomem(err);
+            }
+            if ((st = kp__sim_recount_pdbs(s, (uint32_t)p, err)) != KP_OK) return st;
+        }
+        for (size_t q = pdbs0; q < kp_cluster_pdb_count(s->cl); q++)
+            if ((st = kp_cluster_pdb_recount(s->cl, (kp_index)q, err)) != KP_OK) return st;
+        if (kp_cluster_node_count(s->cl) > nodes0 && kp__sim_move_all(s, "NodeAdd") != KP_OK)
+            return nomem(err);
+    }
+    return KP_OK;
+}
+
+/* ---------------------------------------------------------------- delete, scale */
+
+static kp_status delete_node(kp_sim *s, kp_index node, kp_error *err) {
+    /* the pod garbage collector deletes the pods bound to a node that no longer exists */
+    while (kp_cluster_node_pod_count(s->cl, node) > 0) {
+        kp_index p = kp_cluster_node_pod(s->cl, node, 0);
+        kp_status st = kp__sim_pod_gone(s, (uint32_t)p, "node deleted", err);
+        if (st != KP_OK) return st;
+    }
+    kp_status st = kp_cluster_delete_node(s->cl, node, err);
+    if (st != KP_OK) return st;
+    return kp__sim_logf(s, KP_SIM_NORMAL, "RemovingNode", -1, node, -1,
+                        "Node %s event: Removing Node %s from Controller",
+                        kp_cluster_node_name(s->cl, node), kp_cluster_node_name(s->cl, node)) < 0
+               ? nomem(err)
+               : KP_OK;
+}
+
+static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
+    const kp_object_ref *r = &a->ref;
+    if (strcmp(r->kind, "Pod") == 0) {
+        char ref[600];
+        snprintf(ref, sizeof ref, "%s/%s", r->ns, r->name);
+        kp_index p = kp_cluster_find_pod(s->cl, ref);
+        if (p < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "pod not found", err);
+        long ev = kp__sim_log(s, KP_SIM_NORMAL, "Deleted", "Pod", r->ns, r->name,
+                              "deleted by the scenario", p, kp_cluster_pod_node(s->cl, p), -1);
+        if (ev < 0) return nomem(err);
+        return kp__sim_pod_terminating(s, (uint32_t)p, "deleted", ev, err);
+    }
+    if (strcmp(r->kind, "Node") == 0) {
+        kp_index n = node_of(s, r);
+        if (n < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "node not found", err);
+        return delete_node(s, n, err);
+    }
+    long w = find_workload(s, r);
+    if (w < 0)
+        return fail(s, ai, KP_ENOTFOUND, "delete",
+                    "no such object (kinds: Pod, Node, or a workload of the snapshot)", err);
+    /* background cascading deletion: the workload makes no more pods, its pods go */
+    s->wls[w].deleted = true;
+    for (uint32_t i = 0; i < s->wls[w].n; i++) {
+        uint32_t p = s->wls[w].pods[i];
+        s->pods[p].replaced = true;
+        kp_status st = kp__sim_pod_terminating(s, p, "deleted", -1, err);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
+/* A Deployment scales through its ReplicaSet (the last one it owns that has replicas, else its
+ * last one): the deployment controller's "Scaled up/down replica set" step. */
+static long deployment_rs(const kp_sim *s, const kp_workload_info *d) {
+    long best = -1;
+    int32_t best_rep = -1;
+    for (size_t i = 0; i < kp_cluster_workload_count(s->cl); i++) {
+        kp_workload_info in;
+        if (kp_cluster_workload_info(s->cl, (kp_index)i, &in) != KP_OK) continue;
+        if (strcmp(in.kind, "ReplicaSet") != 0 || strcmp(in.ns, d->ns) != 0 ||
+            strcmp(in.owner_kind, "Deployment") != 0 || strcmp(in.owner_name, d->name) != 0)
+            continue;
+        if (in.replicas > 0 || best_rep <= 0) {
+            best = (long)i;
+            best_rep = in.replicas;
+        }
+    }
+    return best;
+}
+
+static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
+    long w = find_workload(s, &a->ref);
+    if (w < 0) return fail(s, ai, KP_ENOTFOUND, "scale", "no such workload", err);
+    kp_workload_info in;
+    kp_cluster_workload_info(s->cl, w, &in);
+    kp_status st = kp_cluster_workload_scale(s->cl, w, a->replicas, err);
+    if (st != KP_OK) return st;
+    if (strcmp(in.kind, "Deployment") == 0) {
+        long rs = deployment_rs(s, &in);
+        if (rs < 0)
+            return fail(s, ai, KP_ENOTFOUND, "scale",
+                        "the Deployment has no ReplicaSet "
+                        "in the snapshot",
+                        err);
+        kp_workload_info ri;
+        kp_cluster_workload_info(s->cl, rs, &ri);
+        char msg[600];
+        snprintf(msg, sizeof msg, "Scaled %s replica set %s from %d to %d",
+                 a->replicas >= ri.replicas ? "up" : "down", ri.name, ri.replicas, a->replicas);
+        if (kp__sim_log(s, KP_SIM_NORMAL, "ScalingReplicaSet", "Deployment", in.ns, in.name, msg,
+                        -1, -1, -1) < 0)
+            return nomem(err);
+        if ((st = kp_cluster_workload_scale(s->cl, rs, a->replicas, err)) != KP_OK) return st;
+        w = rs;
+    }
+    kp__sim_mark_workload(s, w);
+    return KP_OK;
+}
+
+/* ---------------------------------------------------------------- nodes */
+
+static kp_status cordon(kp_sim *s, kp_index n, bool on, kp_error *err) {
+    if (kp_cluster_node_unschedulable(s->cl, n) == on) return KP_OK;
+    kp_status st = kp_cluster_node_set_unschedulable(s->cl, n, on, err);
+    if (st != KP_OK) return st;
+    const char *what = on ? "NodeNotSchedulable" : "NodeSchedulable";
+    if (kp__sim_logf(s, KP_SIM_NORMAL, what, -1, n, -1, "Node %s status is now: %s",
+                     kp_cluster_node_name(s->cl, n), what) < 0)
+        return nomem(err);
+    return on || kp__sim_move_all(s, "NodeUpdate") == KP_OK ? KP_OK : nomem(err);
+}
+
+static bool pdb_blocks(kp_sim *s, kp_index pod) {
+    for (size_t i = 0; i < kp_cluster_pdb_count(s->cl); i++) {
+        kp_pdb_info in;
+        if (!kp_cluster_pdb_selects(s->cl, (kp_index)i, pod)) continue;
+        if (kp_cluster_pdb_info(s->cl, (kp_index)i, &in) == KP_OK && in.disruptions_allowed <= 0)
+            return true;
+    }
+    return false;
+}
+
+kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err) {
+    if (kp_cluster_node_deleted(s->cl, node)) return KP_OK;
+    bool blocked = false, busy = false;
+    for (size_t i = 0; i < kp_cluster_node_pod_count(s->cl, node); i++) {
+        kp_index p = kp_cluster_node_pod(s->cl, node, i);
+        kp_pod_info pi;
+        kp_cluster_pod_info(s->cl, p, &pi);
+        if (pi.is_mirror || strcmp(pi.owner_kind, "DaemonSet") == 0) continue;
+        if (pi.deletion_ts != KP_TIME_UNSET) {
+            busy = true;
+            continue;
+        }
+        if (pdb_blocks(s, p)) { /* the Eviction API's 429 */
+            if (!s->pods[p].drain_blocked &&
+                kp__sim_logf(s, KP_SIM_WARNING, "EvictionBlocked", p, node, -1,
+                             "Cannot evict pod as it would violate the pod's disruption "
+                             "budget.") < 0)
+                return nomem(err);
+            s->pods[p].drain_blocked = true;
+            blocked = true;
+            continue;
+        }
+        long ev = kp__sim_logf(s, KP_SIM_NORMAL, "Evicted", p, node, -1,
+                               "Evicted through the Eviction API (drain of node %s)",
+                               kp_cluster_node_name(s->cl, node));
+        if (ev < 0) return nomem(err);
+        kp_status st = kp_cluster_mark_terminating(s->cl, p, s->epoch + s->now / 1000,
+                                                   "EvictionByEvictionAPI", err);
+        if (st == KP_OK) st = kp__sim_pod_terminating(s, (uint32_t)p, "evicted", ev, err);
+        if (st != KP_OK) return st;
+        busy = true;
+        i = (size_t)-1; /* the node's list may have changed: look again from the start */
+    }
+    if (blocked) return kp__sim_timer_add(s, s->now + DRAIN_RETRY_MS, SIM_EV_DRAIN_RETRY, node, 0);
+    if (!busy && kp__sim_logf(s, KP_SIM_NORMAL, "Drained", -1, node, -1, "node/%s drained",
+                              kp_cluster_node_name(s->cl, node)) < 0)
+        return nomem(err);
+    return KP_OK;
+}
+
+static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
+    kp_index n = node_of(s, &a->ref);
+    if (n < 0) return fail(s, ai, KP_ENOTFOUND, "node", "node not found", err);
+    kp_status st = KP_OK;
+    size_t removed = 0;
+    switch (a->type) {
+    case KP_ACT_CORDON: return cordon(s, n, true, err);
+    case KP_ACT_UNCORDON: return cordon(s, n, false, err);
+    case KP_ACT_TAINT:
+        st = kp_cluster_node_taint(s->cl, n, a->taint.key, a->taint.value, a->taint.effect, err);
+        if (st == KP_OK &&
+            kp__sim_logf(s, KP_SIM_NORMAL, "TaintAdded", -1, n, -1, "taint %s=%s:%s added",
+                         a->taint.key, a->taint.value, a->taint.effect) < 0)
+            return nomem(err);
+        return st;
+    case KP_ACT_UNTAINT:
+        st = kp_cluster_node_untaint(s->cl, n, a->taint.key, a->taint.effect, &removed, err);
+        if (st != KP_OK) return st;
+        if (kp__sim_logf(s, KP_SIM_NORMAL, "TaintRemoved", -1, n, -1, "%zu taint(s) %s removed",
+                         removed, a->taint.key) < 0)
+            return nomem(err);
+        return removed && kp__sim_move_all(s, "NodeUpdate") != KP_OK ? nomem(err) : KP_OK;
+    case KP_ACT_DRAIN:
+        if ((st = cordon(s, n, true, err)) != KP_OK) return st;
+        return kp__sim_drain_step(s, n, err);
+    default: return KP_OK;
+    }
+}
+
+kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err) {
+    if (!s->sc || i >= s->sc->n_actions) return KP_OK;
+    const kp_scenario_action *a = &s->sc->actions[i];
+    switch (a->type) {
+    case KP_ACT_CREATE: return act_create(s, i, a, err);
+    case KP_ACT_DELETE: return act_delete(s, i, a, err);
+    case KP_ACT_SCALE: return act_scale(s, i, a, err);
+    case KP_ACT_SET_PRIORITY_CLASS: {
+        kp_index pc = kp_cluster_find_priority_class(s->cl, a->ref.name);
+        if (pc < 0) return fail(s, i, KP_ENOTFOUND, "setPriorityClass", "no such class", err);
+        kp_status st = kp_cluster_priority_class_set_value(s->cl, pc, a->value, err);
+        if (st == KP_OK &&
+            kp__sim_log(s, KP_SIM_NORMAL, "PriorityClassChanged", "PriorityClass", "", a->ref.name,
+                        "value changed: pods created from now on get it", -1, -1, -1) < 0)
+            return nomem(err);
+        return st;
+    }
+    default: return act_node(s, i, a, err);
+    }
+}

@@ -1,0 +1,312 @@
+/* Pod lifecycle in the simulation and the controllers that react to it: ReplicaSet and
+ * ReplicationController (replicas kept, ReplicaSetController.manageReplicas), StatefulSet
+ * (ordinals recreated under their name once the old pod is gone, StatefulSetControl), the
+ * Deployment through its ReplicaSet, and the disruption controller (PDB status recounted after
+ * every change of a pod it selects). Controllers act in the instant of the change (their work
+ * queues take no virtual time). */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+static kp_status nomem(kp_error *err) {
+    return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
+}
+
+static kp_status wl_add_pod(sim_wl *w, uint32_t pod) {
+    if (w->n == w->cap) {
+        uint32_t cap = w->cap ? w->cap * 2 : 8;
+        uint32_t *np = kp_realloc(w->pods, cap * sizeof *np);
+        if (!np) return KP_ENOMEM;
+        w->pods = np;
+        w->cap = cap;
+    }
+    w->pods[w->n++] = pod;
+    return KP_OK;
+}
+
+void kp__sim_mark_workload(kp_sim *s, int64_t wl) {
+    if (wl < 0 || (size_t)wl >= s->n_wls) return;
+    s->wls[wl].dirty = true;
+    s->any_dirty = true;
+}
+
+kp_status kp__sim_index_workloads(kp_sim *s) {
+    s->n_wls = kp_cluster_workload_count(s->cl);
+    if (!(s->wls = kp_calloc(s->n_wls ? s->n_wls : 1, sizeof *s->wls))) return KP_ENOMEM;
+    for (size_t i = 0; i < s->n_pods; i++) {
+        int64_t w = s->pods[i].workload;
+        if (w < 0 || (size_t)w >= s->n_wls) continue;
+        if (wl_add_pod(&s->wls[w], (uint32_t)i) != KP_OK) return KP_ENOMEM;
+    }
+    for (size_t w = 0; w < s->n_wls; w++) kp__sim_mark_workload(s, (int64_t)w);
+    return KP_OK;
+}
+
+/* ---------------------------------------------------------------- the disruption controller */
+
+kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err) {
+    size_t n = kp_cluster_pdb_count(s->cl);
+    for (size_t i = 0; i < n; i++) {
+        if (!kp_cluster_pdb_selects(s->cl, (kp_index)i, (kp_index)pod)) continue;
+        kp_status st = kp_cluster_pdb_recount(s->cl, (kp_index)i, err);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
+/* ---------------------------------------------------------------- pod lifecycle */
+
+kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces, long cause) {
+    (void)cause;
+    kp_status st = kp__sim_grow_pods(s);
+    if (st != KP_OK) return st;
+    sim_pod *p = &s->pods[pod];
+    p->pub.created_ms = s->now;
+    p->pub.replaces = replaces;
+    s->c.pods_created++;
+    if (p->workload >= 0 && (size_t)p->workload < s->n_wls &&
+        (st = wl_add_pod(&s->wls[p->workload], pod)) != KP_OK)
+        return st;
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    if (pi.node < 0 && !pi.terminal && kp_sched_serves(s->sched, pod))
+        return kp__sim_enqueue_new(s, pod);
+    return KP_OK;
+}
+
+kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, long cause_ev,
+                                  kp_error *err) {
+    sim_pod *p = &s->pods[pod];
+    if (p->lost_ev < 0) p->lost_ev = cause_ev;
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    if (pi.deleted || pi.terminal) return KP_OK;
+    if (pi.node < 0) { /* not running anywhere: the API server deletes it at once */
+        p->pub.cause = cause;
+        return kp__sim_pod_gone(s, pod, cause, err);
+    }
+    kp_status st = KP_OK;
+    if (pi.deletion_ts == KP_TIME_UNSET) {
+        st = kp_cluster_mark_terminating(s->cl, pod, s->epoch + s->now / 1000, NULL, err);
+        if (st != KP_OK) return st;
+        kp_cluster_pod_info(s->cl, pod, &pi);
+    }
+    p->pub.state = KP_SIM_POD_TERMINATING;
+    p->pub.terminating_ms = s->now;
+    p->pub.cause = cause;
+    /* the kubelet stops the containers within the grace period; the pod object goes then */
+    if ((st = kp__sim_timer_add(s, s->now + pi.grace_seconds * 1000, SIM_EV_POD_GONE, pod, 0)) !=
+        KP_OK)
+        return nomem(err);
+    kp__sim_mark_workload(s, p->workload); /* FilterActivePods: no longer active */
+    return kp__sim_recount_pdbs(s, pod, err);
+}
+
+kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error *err) {
+    if (pod >= s->n_pods) return KP_OK;
+    sim_pod *p = &s->pods[pod];
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    if (pi.deleted) return KP_OK;
+    bool was_bound = pi.node >= 0;
+    kp_status st = kp_cluster_delete_pod(s->cl, pod, err);
+    if (st != KP_OK) return st;
+    kp__sim_dequeue(s, pod);
+    if (cause) p->pub.cause = cause;
+    if (!*p->pub.cause) p->pub.cause = "deleted";
+    p->pub.state = KP_SIM_POD_DELETED;
+    p->pub.gone_ms = s->now;
+    s->c.pods_deleted++;
+    kp__sim_mark_workload(s, p->workload);
+    if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
+    /* AssignedPodDelete: resources freed, unschedulable pods may fit now */
+    if (was_bound && (st = kp__sim_move_all(s, "AssignedPodDelete")) != KP_OK) return nomem(err);
+    return KP_OK;
+}
+
+static kp_status plan_lifetime(kp_sim *s, uint32_t pod) {
+    if (!s->sc) return KP_OK;
+    for (size_t i = 0; i < s->sc->n_lifetimes; i++) {
+        const kp_scenario_lifetime *l = &s->sc->lifetimes[i];
+        if (l->ns && *l->ns && strcmp(l->ns, kp_cluster_pod_namespace(s->cl, pod)) != 0) continue;
+        if (!kp_cluster_pod_matches(s->cl, pod, l->reqs, l->n_reqs)) continue;
+        return kp__sim_timer_add(s, s->now + l->after_ms, SIM_EV_LIFETIME, pod, 0);
+    }
+    return KP_OK;
+}
+
+kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err) {
+    sim_pod *p = &s->pods[pod];
+    p->pub.state = KP_SIM_POD_BOUND;
+    p->pub.bound_ms = s->now;
+    p->pub.node = kp_cluster_pod_node(s->cl, pod);
+    kp_status st = kp_cluster_pod_set_running(s->cl, pod, s->epoch + s->now / 1000, err);
+    if (st != KP_OK) return st;
+    if (plan_lifetime(s, pod) != KP_OK) return nomem(err);
+    return kp__sim_recount_pdbs(s, pod, err);
+}
+
+kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, const char *reason,
+                               kp_error *err) {
+    if (pod >= s->n_pods) return KP_OK;
+    sim_pod *p = &s->pods[pod];
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    if (pi.deleted || pi.terminal || pi.node < 0) return KP_OK;
+    kp_index node = pi.node;
+    kp_status st = kp_cluster_finish_pod(s->cl, pod, phase, reason, NULL, err);
+    if (st != KP_OK) return st;
+    bool ok = phase == KP_POD_PHASE_SUCCEEDED;
+    p->pub.state = ok ? KP_SIM_POD_SUCCEEDED : KP_SIM_POD_FAILED;
+    p->pub.gone_ms = s->now;
+    p->pub.cause = ok ? "succeeded" : "failed";
+    if (ok) s->c.pods_succeeded++;
+    else s->c.pods_failed++;
+    if (kp__sim_logf(s, KP_SIM_NORMAL, reason, pod, node, -1, "Pod %s (%s)",
+                     ok ? "succeeded" : "failed", ok ? "its scenario lifetime ended" : reason) < 0)
+        return nomem(err);
+    kp__sim_mark_workload(s, p->workload);
+    if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
+    return kp__sim_move_all(s, "AssignedPodUpdate") == KP_OK ? KP_OK : nomem(err);
+}
+
+/* ---------------------------------------------------------------- controllers */
+
+/* FilterActivePods: not terminal, not being deleted */
+static bool active(const kp_sim *s, uint32_t pod) {
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    return !pi.deleted && !pi.terminal && pi.deletion_ts == KP_TIME_UNSET;
+}
+
+/* The pod a new one replaces: the earliest lost (inactive) pod of the workload not replaced
+ * yet, for the cascade's links; -1 when it is a scale-up. */
+static long lost_pod(kp_sim *s, sim_wl *w) {
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint32_t q = w->pods[i];
+        if (active(s, q) || s->pods[q].replaced) continue;
+        s->pods[q].replaced = true;
+        return (long)q;
+    }
+    return -1;
+}
+
+static kp_status create_one(kp_sim *s, size_t wi, const kp_workload_info *wi_info, const char *name,
+                            kp_error *err) {
+    sim_wl *w = &s->wls[wi];
+    long like = -1;
+    if (!wi_info->has_template)
+        for (uint32_t i = 0; i < w->n && like < 0; i++) like = (long)w->pods[i];
+    kp_index idx = -1;
+    kp_error e2;
+    kp_error_clear(&e2);
+    kp_status st = kp_cluster_create_pod(s->cl, wi_info->has_template ? (kp_index)wi : -1, like,
+                                         name, s->epoch + s->now / 1000, &idx, &e2);
+    if (st == KP_ENOMEM) return nomem(err);
+    if (st != KP_OK) { /* the controller's FailedCreate event; it tries again on its next sync */
+        if (kp__sim_log(s, KP_SIM_WARNING, "FailedCreate", wi_info->kind, wi_info->ns,
+                        wi_info->name, e2.msg, -1, -1, -1) < 0)
+            return nomem(err);
+        return KP_OK;
+    }
+    long replaces = lost_pod(s, &s->wls[wi]);
+    long cause = replaces >= 0 ? s->pods[replaces].lost_ev : -1;
+    char msg[600];
+    if (strcmp(wi_info->kind, "StatefulSet") == 0)
+        snprintf(msg, sizeof msg, "create Pod %s in StatefulSet %s successful", name,
+                 wi_info->name);
+    else snprintf(msg, sizeof msg, "Created pod: %s", name);
+    if (kp__sim_log(s, KP_SIM_NORMAL, "SuccessfulCreate", wi_info->kind, wi_info->ns, wi_info->name,
+                    msg, idx, -1, cause) < 0)
+        return nomem(err);
+    if ((st = kp__sim_pod_added(s, (uint32_t)idx, replaces, cause)) != KP_OK) return nomem(err);
+    return KP_OK;
+}
+
+/* getPodsToDelete's first keys: unassigned before assigned, then the newest first */
+static long pick_to_delete(kp_sim *s, const sim_wl *w) {
+    long best = -1;
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint32_t q = w->pods[i];
+        if (!active(s, q)) continue;
+        if (best < 0) {
+            best = q;
+            continue;
+        }
+        bool qa = kp_cluster_pod_node(s->cl, q) >= 0, ba = kp_cluster_pod_node(s->cl, best) >= 0;
+        if (qa != ba) {
+            if (!qa) best = q;
+            continue;
+        }
+        if (q > (uint32_t)best) best = q; /* created later */
+    }
+    return best;
+}
+
+/* mirrors ReplicaSetController.manageReplicas (ReplicaSet, ReplicationController) */
+static kp_status sync_replicated(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
+    sim_wl *w = &s->wls[wi];
+    int64_t have = 0;
+    for (uint32_t i = 0; i < w->n; i++) have += active(s, w->pods[i]);
+    char base[300], name[400];
+    snprintf(base, sizeof base, "%s-", in->name);
+    for (; have < in->replicas; have++) {
+        kp_cluster_generate_pod_name(s->cl, in->ns, base, s->wls[wi].name_seq++, name, sizeof name);
+        kp_status st = create_one(s, wi, in, name, err);
+        if (st != KP_OK) return st;
+    }
+    for (; have > in->replicas; have--) {
+        long victim = pick_to_delete(s, &s->wls[wi]);
+        if (victim < 0) break;
+        char msg[400];
+        snprintf(msg, sizeof msg, "Deleted pod: %s", kp_cluster_pod_name(s->cl, victim));
+        long ev = kp__sim_log(s, KP_SIM_NORMAL, "SuccessfulDelete", in->kind, in->ns, in->name, msg,
+                              victim, -1, -1);
+        if (ev < 0) return nomem(err);
+        s->pods[victim].replaced = true; /* scaled down: nothing replaces it */
+        kp_status st = kp__sim_pod_terminating(s, (uint32_t)victim, "deleted", ev, err);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
+/* mirrors the StatefulSet controller for pods NAME-ORDINAL: a missing ordinal is created once
+ * the old pod of that name is gone (a terminating one blocks it); ordinals past replicas go. */
+static kp_status sync_statefulset(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
+    for (int32_t ord = 0; ord < in->replicas; ord++) {
+        char name[400], ref[800];
+        snprintf(name, sizeof name, "%s-%d", in->name, ord);
+        snprintf(ref, sizeof ref, "%s/%s", in->ns, name);
+        kp_index cur = kp_cluster_find_pod(s->cl, ref);
+        if (cur >= 0) {
+            kp_pod_info pi;
+            kp_cluster_pod_info(s->cl, cur, &pi);
+            if (!pi.terminal) continue; /* running, pending or still terminating */
+            kp_status st = kp__sim_pod_gone(s, (uint32_t)cur, NULL, err);
+            if (st != KP_OK) return st;
+        }
+        kp_status st = create_one(s, wi, in, name, err);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
+kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err) {
+    while (s->any_dirty) {
+        s->any_dirty = false;
+        for (size_t wi = 0; wi < s->n_wls; wi++) {
+            if (!s->wls[wi].dirty) continue;
+            s->wls[wi].dirty = false;
+            if (s->wls[wi].deleted) continue;
+            kp_workload_info in;
+            if (kp_cluster_workload_info(s->cl, (kp_index)wi, &in) != KP_OK) continue;
+            kp_status st = KP_OK;
+            if (strcmp(in.kind, "ReplicaSet") == 0 || strcmp(in.kind, "ReplicationController") == 0)
+                st = sync_replicated(s, wi, &in, err);
+            else if (strcmp(in.kind, "StatefulSet") == 0) st = sync_statefulset(s, wi, &in, err);
+            if (st != KP_OK) return st;
+        }
+    }
+    return KP_OK;
+}

@@ -1,0 +1,160 @@
+/* The simulator's state (src/sim/): the clock and the timed-event heap, the scheduling queue,
+ * per-pod timelines, the controllers' bookkeeping and the event log. Public API only below this
+ * line: the simulator is a client of include/kprio/ like any program. */
+#ifndef KP_SIM_INTERNAL_H
+#define KP_SIM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kprio/cluster.h"
+#include "kprio/scenario.h"
+#include "kprio/sched.h"
+#include "kprio/sim.h"
+
+/* timed events of the discrete-event queue */
+typedef enum {
+    SIM_EV_ACTION = 0, /* scenario action arg */
+    SIM_EV_POD_GONE, /* pod arg's grace period ended: the API server deletes it */
+    SIM_EV_FLUSH_UNSCHED, /* the 30s leftover flush reaches pod arg (if still there, gen) */
+    SIM_EV_BACKOFF_DONE, /* flushBackoffQCompleted reaches pod arg (no PopFromBackoffQ) */
+    SIM_EV_LIFETIME, /* pod arg ran its lifetime: it Succeeds */
+    SIM_EV_DRAIN_RETRY /* drain of node arg retries its evictions (kubectl: every 5s) */
+} sim_ev_kind;
+
+typedef struct {
+    int64_t t;
+    uint64_t seq; /* insertion order: equal times play in the order they were planned */
+    uint32_t kind;
+    uint32_t gen; /* for pod timers: the queue generation they were planned in */
+    int64_t arg;
+} sim_timer;
+
+/* where a pod is in the scheduling queue */
+typedef enum {
+    SIM_Q_NONE = 0, /* not queued (bound, gone, not ours) */
+    SIM_Q_ACTIVE,
+    SIM_Q_BACKOFF,
+    SIM_Q_UNSCHED, /* unschedulablePods */
+    SIM_Q_GATED /* unschedulablePods, gated by PreEnqueue */
+} sim_qstate;
+
+/* per-pod queue and timeline state */
+typedef struct {
+    kp_sim_pod pub;
+    int64_t q_ts; /* QueuedPodInfo.Timestamp (ms) */
+    int64_t backoff_until;
+    uint32_t unsched_count; /* failures: the backoff exponent */
+    uint32_t q_gen; /* bumped whenever the pod changes queue: stale timers are ignored */
+    uint8_t q; /* sim_qstate */
+    int32_t heap_pos; /* position in the active or backoff heap, -1 */
+    int32_t unsched_pos; /* position in kp_sim.unsched, -1 */
+    int64_t workload; /* its controller, -1 */
+    long lost_ev; /* the event that made it inactive (preemption, eviction, ...), -1 */
+    bool replaced; /* its controller made a pod in its place (or chose not to) */
+    bool drain_blocked; /* a drain was refused for it (logged once) */
+} sim_pod;
+
+/* a heap of pods ordered by a key (activeQ: PrioritySort; backoffQ: expiry) */
+typedef struct {
+    uint32_t *v;
+    uint32_t n, cap;
+    bool backoff; /* key: backoff expiry first */
+} sim_pheap;
+
+/* per workload: the pods it owns (indices, in creation order; stale entries are skipped) */
+typedef struct {
+    uint32_t *pods;
+    uint32_t n, cap;
+    uint64_t name_seq; /* generateName sequence */
+    bool dirty; /* needs a sync in this instant */
+    bool deleted; /* the workload was deleted: it makes no more pods */
+} sim_wl;
+
+struct kp_sim {
+    kp_cluster *cl;
+    kp_sched *sched;
+    const kp_scenario *sc;
+    kp_sim_options o;
+    bool pop_from_backoff; /* SchedulerPopFromBackoffQ (beta, on since 1.33) */
+    int64_t epoch; /* unix seconds of t = 0 */
+    int64_t now; /* ms */
+    int64_t end; /* ms: duration, or the 24h cap */
+    bool has_duration, ended;
+    bool started; /* t = 0 set up: pods made from now on are the run's */
+    bool stepped; /* the first instant (t = 0) was played */
+    const char *end_reason;
+    uint64_t seq;
+
+    sim_timer *timers; /* binary heap on (t, seq) */
+    size_t n_timers, cap_timers;
+    size_t n_real_timers; /* timers that can change something (not leftover flushes) */
+
+    sim_pheap active, backoff;
+    uint32_t *unsched; /* unschedulablePods (gated ones too), unordered */
+    size_t n_unsched, cap_unsched;
+    sim_pod *pods;
+    size_t n_pods, cap_pods;
+
+    sim_wl *wls;
+    size_t n_wls;
+    bool any_dirty;
+
+    kp_sim_event *events;
+    size_t n_events, cap_events;
+    char **chunks; /* string storage of the log */
+    size_t n_chunks, cap_chunks;
+    size_t chunk_used, chunk_cap;
+
+    kp_sim_counters c;
+    int64_t *drain_nodes; /* nodes being drained (-1 = done) */
+    size_t n_drain, cap_drain;
+};
+
+/* sim_log.c */
+sim_timer kp__sim_timer_pop(kp_sim *s);
+kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg, uint32_t gen);
+kp_status kp__sim_grow_pods(kp_sim *s);
+/* log: a copy of the texts is kept; returns the event's index or -1 (out of memory) */
+long kp__sim_log(kp_sim *s, kp_sim_event_type type, const char *reason, const char *kind,
+                 const char *ns, const char *name, const char *message, kp_index pod, kp_index node,
+                 long cause);
+long kp__sim_logf(kp_sim *s, kp_sim_event_type type, const char *reason, kp_index pod,
+                  kp_index node, long cause, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+
+/* sim_queue.c: the scheduling queue and the attempts */
+kp_status kp__sim_enqueue_new(kp_sim *s, uint32_t pod);
+kp_status kp__sim_move_all(kp_sim *s, const char *event);
+kp_status kp__sim_queue_timer(kp_sim *s, const sim_timer *t);
+kp_status kp__sim_add_unschedulable(kp_sim *s, uint32_t pod);
+kp_status kp__sim_unsched_add(kp_sim *s, uint32_t pod);
+long kp__sim_queue_next(const kp_sim *s);
+void kp__sim_dequeue(kp_sim *s, uint32_t pod);
+void kp__sim_pheap_free(sim_pheap *h);
+
+/* sim_sched.c: the attempts */
+kp_status kp__sim_schedule_pending(kp_sim *s, kp_error *err);
+
+/* sim_ctrl.c: controllers, the disruption controller, pod lifecycle */
+kp_status kp__sim_index_workloads(kp_sim *s);
+kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces, long cause);
+kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *reason, long cause,
+                                  kp_error *err);
+kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error *err);
+kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err);
+kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, const char *reason,
+                               kp_error *err);
+kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err);
+kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err);
+void kp__sim_mark_workload(kp_sim *s, int64_t wl);
+
+/* sim_actions.c: scenario actions and drains */
+kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);
+kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err);
+
+#endif

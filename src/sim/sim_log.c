@@ -1,0 +1,161 @@
+/* The simulator's bottom layer: the timed-event heap, the event log (texts kept in chunks that
+ * never move, so events can point into them) and the per-pod timeline array. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+/* ---------------------------------------------------------------- timers */
+
+static bool timer_less(const sim_timer *a, const sim_timer *b) {
+    return a->t != b->t ? a->t < b->t : a->seq < b->seq;
+}
+
+kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg, uint32_t gen) {
+    if (s->n_timers == s->cap_timers) {
+        size_t cap = s->cap_timers ? s->cap_timers * 2 : 64;
+        sim_timer *nt = kp_realloc(s->timers, cap * sizeof *nt);
+        if (!nt) return KP_ENOMEM;
+        s->timers = nt;
+        s->cap_timers = cap;
+    }
+    sim_timer x = {t < s->now ? s->now : t, s->seq++, (uint32_t)kind, gen, arg};
+    size_t i = s->n_timers++;
+    while (i > 0 && timer_less(&x, &s->timers[(i - 1) / 2])) {
+        s->timers[i] = s->timers[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->timers[i] = x;
+    if (kind != SIM_EV_FLUSH_UNSCHED) s->n_real_timers++;
+    return KP_OK;
+}
+
+sim_timer kp__sim_timer_pop(kp_sim *s) {
+    sim_timer top = s->timers[0], last = s->timers[--s->n_timers];
+    size_t i = 0, n = s->n_timers;
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        const sim_timer *best = &last;
+        if (l < n && timer_less(&s->timers[l], best)) best = &s->timers[m = l];
+        if (l + 1 < n && timer_less(&s->timers[l + 1], best)) m = l + 1;
+        if (m == i) break;
+        s->timers[i] = s->timers[m];
+        i = m;
+    }
+    if (n) s->timers[i] = last;
+    if (top.kind != SIM_EV_FLUSH_UNSCHED) s->n_real_timers--;
+    return top;
+}
+
+/* ---------------------------------------------------------------- the log */
+
+static const char *keep(kp_sim *s, const char *text) {
+    if (!text) text = "";
+    size_t len = strlen(text) + 1;
+    if (s->chunk_used + len > s->chunk_cap) {
+        size_t cap = len > 65536 ? len : 65536;
+        if (s->n_chunks == s->cap_chunks) {
+            size_t nc = s->cap_chunks ? s->cap_chunks * 2 : 16;
+            char **c = kp_realloc(s->chunks, nc * sizeof *c);
+            if (!c) return NULL;
+            s->chunks = c;
+            s->cap_chunks = nc;
+        }
+        if (!(s->chunks[s->n_chunks] = kp_malloc(cap))) return NULL;
+        s->n_chunks++;
+        s->chunk_used = 0;
+        s->chunk_cap = cap;
+    }
+    char *out = s->chunks[s->n_chunks - 1] + s->chunk_used;
+    memcpy(out, text, len);
+    s->chunk_used += len;
+    return out;
+}
+
+long kp__sim_log(kp_sim *s, kp_sim_event_type type, const char *reason, const char *kind,
+                 const char *ns, const char *name, const char *message, kp_index pod, kp_index node,
+                 long cause) {
+    if (s->n_events == s->cap_events) {
+        size_t cap = s->cap_events ? s->cap_events * 2 : 256;
+        kp_sim_event *ne = kp_realloc(s->events, cap * sizeof *ne);
+        if (!ne) return -1;
+        s->events = ne;
+        s->cap_events = cap;
+    }
+    kp_sim_event *e = &s->events[s->n_events];
+    e->t_ms = s->now;
+    e->type = type;
+    e->pod = pod;
+    e->node = node;
+    e->cause = cause;
+    if (!(e->reason = keep(s, reason)) || !(e->kind = keep(s, kind)) || !(e->ns = keep(s, ns)) ||
+        !(e->name = keep(s, name)) || !(e->message = keep(s, message)))
+        return -1;
+    s->c.events++;
+    return (long)s->n_events++;
+}
+
+long kp__sim_logf(kp_sim *s, kp_sim_event_type type, const char *reason, kp_index pod,
+                  kp_index node, long cause, const char *fmt, ...) {
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *big = NULL;
+    if (n >= (int)sizeof buf) { /* long FitError texts: format again at their size */
+        if (!(big = kp_malloc((size_t)n + 1))) return -1;
+        va_start(ap, fmt);
+        vsnprintf(big, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    const char *kind = pod >= 0 ? "Pod" : "Node";
+    const char *ns = pod >= 0 ? kp_cluster_pod_namespace(s->cl, pod) : "";
+    const char *name =
+        pod >= 0 ? kp_cluster_pod_name(s->cl, pod) : kp_cluster_node_name(s->cl, node);
+    long at = kp__sim_log(s, type, reason, kind, ns, name, big ? big : buf, pod, node, cause);
+    kp_free(big);
+    return at;
+}
+
+/* ---------------------------------------------------------------- pods */
+
+kp_status kp__sim_grow_pods(kp_sim *s) {
+    size_t n = kp_cluster_pod_count(s->cl);
+    if (n <= s->n_pods) return KP_OK;
+    if (n > s->cap_pods) {
+        size_t cap = s->cap_pods ? s->cap_pods : 64;
+        while (cap < n) cap *= 2;
+        sim_pod *np = kp_realloc(s->pods, cap * sizeof *np);
+        if (!np) return KP_ENOMEM;
+        s->pods = np;
+        s->cap_pods = cap;
+    }
+    for (size_t i = s->n_pods; i < n; i++) {
+        sim_pod *p = &s->pods[i];
+        memset(p, 0, sizeof *p);
+        p->pub.pod = (kp_index)i;
+        p->pub.created_ms = s->started ? s->now : -1;
+        p->pub.first_nominated_ms = p->pub.bound_ms = p->pub.terminating_ms = -1;
+        p->pub.gone_ms = -1;
+        p->pub.node = kp_cluster_pod_node(s->cl, (kp_index)i);
+        p->pub.nominated_node = -1;
+        p->pub.cause = "";
+        p->pub.last_message = "";
+        p->pub.preempted_by = p->pub.replaces = -1;
+        p->lost_ev = -1;
+        p->heap_pos = p->unsched_pos = -1;
+        p->workload = kp_cluster_pod_workload(s->cl, (kp_index)i);
+        kp_pod_info pi;
+        kp_cluster_pod_info(s->cl, (kp_index)i, &pi);
+        p->pub.state = pi.deleted                           ? KP_SIM_POD_DELETED
+                       : pi.phase == KP_POD_PHASE_SUCCEEDED ? KP_SIM_POD_SUCCEEDED
+                       : pi.phase == KP_POD_PHASE_FAILED    ? KP_SIM_POD_FAILED
+                       : pi.deletion_ts != KP_TIME_UNSET    ? KP_SIM_POD_TERMINATING
+                       : pi.node >= 0                       ? KP_SIM_POD_BOUND
+                                                            : KP_SIM_POD_PENDING;
+    }
+    s->n_pods = n;
+    return KP_OK;
+}

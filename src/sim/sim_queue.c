@@ -1,0 +1,217 @@
+/* kube-scheduler's scheduling queue over virtual time (mirrors PriorityQueue of
+ * pkg/scheduler/backend/queue/scheduling_queue.go and backoff_queue.go): activeQ ordered by
+ * PrioritySort (priority, then the queue timestamp), backoffQ ordered by backoff expiry,
+ * unschedulablePods; the attempts themselves are kp_sched_schedule_one.
+ *
+ * Where kprio simplifies upstream (docs/simulate.md):
+ *  - queueing hints: every event that can make a pod schedulable (an assigned pod deleted or
+ *    finished, a node added, uncordoned or untainted) moves every unschedulable pod
+ *    (MoveAllToActiveOrBackoffQueue without the per-plugin hint filter); an assigned pod added
+ *    moves none (only the InterPodAffinity / PodTopologySpread hints would queue on it);
+ *  - the scheduler takes no virtual time: every pod ready at an instant is attempted then, so
+ *    with SchedulerPopFromBackoffQ (on since v1.33) a pod in backoffQ is popped at the same
+ *    instant once activeQ is empty; with --compat 1.32 and older it waits for the 1s
+ *    flushBackoffQCompleted tick after its backoff expires. */
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+/* ---------------------------------------------------------------- pod heaps */
+
+/* PrioritySort.Less: higher priority first, then the older queue timestamp; then the pod
+ * index (load and creation order) so equal keys pop in a fixed order. */
+static bool active_less(const kp_sim *s, uint32_t a, uint32_t b) {
+    int32_t pa = kp_cluster_pod_priority(s->cl, a), pb = kp_cluster_pod_priority(s->cl, b);
+    if (pa != pb) return pa > pb;
+    if (s->pods[a].q_ts != s->pods[b].q_ts) return s->pods[a].q_ts < s->pods[b].q_ts;
+    return a < b;
+}
+
+static bool heap_less(const kp_sim *s, const sim_pheap *h, uint32_t a, uint32_t b) {
+    if (h->backoff && s->pods[a].backoff_until != s->pods[b].backoff_until)
+        return s->pods[a].backoff_until < s->pods[b].backoff_until;
+    return active_less(s, a, b);
+}
+
+static void heap_set(kp_sim *s, sim_pheap *h, uint32_t i, uint32_t pod) {
+    h->v[i] = pod;
+    s->pods[pod].heap_pos = (int32_t)i;
+}
+
+static void sift_up(kp_sim *s, sim_pheap *h, uint32_t i) {
+    uint32_t pod = h->v[i];
+    while (i > 0 && heap_less(s, h, pod, h->v[(i - 1) / 2])) {
+        heap_set(s, h, i, h->v[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    heap_set(s, h, i, pod);
+}
+
+static void sift_down(kp_sim *s, sim_pheap *h, uint32_t i) {
+    uint32_t pod = h->v[i];
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i, best = pod;
+        if (l < h->n && heap_less(s, h, h->v[l], best)) best = h->v[m = l];
+        if (l + 1 < h->n && heap_less(s, h, h->v[l + 1], best)) m = l + 1;
+        if (m == i) break;
+        heap_set(s, h, i, h->v[m]);
+        i = m;
+    }
+    heap_set(s, h, i, pod);
+}
+
+static kp_status heap_push(kp_sim *s, sim_pheap *h, uint32_t pod) {
+    if (h->n == h->cap) {
+        uint32_t cap = h->cap ? h->cap * 2 : 64;
+        uint32_t *nv = kp_realloc(h->v, cap * sizeof *nv);
+        if (!nv) return KP_ENOMEM;
+        h->v = nv;
+        h->cap = cap;
+    }
+    h->v[h->n++] = pod;
+    sift_up(s, h, h->n - 1);
+    return KP_OK;
+}
+
+static void heap_remove(kp_sim *s, sim_pheap *h, uint32_t pod) {
+    int32_t i = s->pods[pod].heap_pos;
+    if (i < 0 || (uint32_t)i >= h->n || h->v[i] != pod) return;
+    s->pods[pod].heap_pos = -1;
+    uint32_t last = h->v[--h->n];
+    if ((uint32_t)i == h->n) return;
+    heap_set(s, h, (uint32_t)i, last);
+    sift_down(s, h, (uint32_t)i);
+    sift_up(s, h, (uint32_t)s->pods[last].heap_pos);
+}
+
+void kp__sim_pheap_free(sim_pheap *h) { kp_free(h->v); }
+
+/* ---------------------------------------------------------------- the queues */
+
+kp_status kp__sim_unsched_add(kp_sim *s, uint32_t pod) {
+    if (s->n_unsched == s->cap_unsched) {
+        size_t cap = s->cap_unsched ? s->cap_unsched * 2 : 64;
+        uint32_t *nu = kp_realloc(s->unsched, cap * sizeof *nu);
+        if (!nu) return KP_ENOMEM;
+        s->unsched = nu;
+        s->cap_unsched = cap;
+    }
+    s->pods[pod].unsched_pos = (int32_t)s->n_unsched;
+    s->unsched[s->n_unsched++] = pod;
+    return KP_OK;
+}
+
+static void unsched_remove(kp_sim *s, uint32_t pod) {
+    int32_t i = s->pods[pod].unsched_pos;
+    if (i < 0) return;
+    uint32_t last = s->unsched[--s->n_unsched];
+    s->unsched[i] = last;
+    s->pods[last].unsched_pos = i;
+    s->pods[pod].unsched_pos = -1;
+}
+
+void kp__sim_dequeue(kp_sim *s, uint32_t pod) {
+    sim_pod *p = &s->pods[pod];
+    if (p->q == SIM_Q_ACTIVE) heap_remove(s, &s->active, pod);
+    else if (p->q == SIM_Q_BACKOFF) heap_remove(s, &s->backoff, pod);
+    else if (p->q == SIM_Q_UNSCHED || p->q == SIM_Q_GATED) unsched_remove(s, pod);
+    p->q = SIM_Q_NONE;
+    p->q_gen++;
+}
+
+kp_status kp__sim_enqueue_new(kp_sim *s, uint32_t pod) {
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    sim_pod *p = &s->pods[pod];
+    kp__sim_dequeue(s, pod);
+    /* the queue timestamp of the snapshot's pods is their creationTimestamp (kprio schedule's
+     * order at t = 0), of the run's pods the instant they were made */
+    p->q_ts =
+        s->started || pi.creation_ts == KP_TIME_UNSET ? s->now : (pi.creation_ts - s->epoch) * 1000;
+    if (pi.gated) { /* SchedulingGates' PreEnqueue: kept in unschedulablePods, never popped */
+        p->q = SIM_Q_GATED;
+        return kp__sim_unsched_add(s, pod);
+    }
+    p->q = SIM_Q_ACTIVE;
+    return heap_push(s, &s->active, pod);
+}
+
+/* mirrors backoffQueue.calculateBackoffDuration: initial, doubled per failure, capped */
+static int64_t backoff_ms(const kp_sim *s, uint32_t failures) {
+    if (failures == 0) return 0;
+    int64_t d = s->o.pod_initial_backoff_ms;
+    for (uint32_t i = 1; i < failures; i++) {
+        if (d > s->o.pod_max_backoff_ms - d) return s->o.pod_max_backoff_ms;
+        d += d;
+    }
+    return d;
+}
+
+/* mirrors movePodsToActiveOrBackoffQueue for one pod: backoffQ while it backs off */
+static kp_status to_active_or_backoff(kp_sim *s, uint32_t pod) {
+    sim_pod *p = &s->pods[pod];
+    kp__sim_dequeue(s, pod);
+    p->backoff_until = p->q_ts + backoff_ms(s, p->unsched_count);
+    if (p->backoff_until > s->now) {
+        p->q = SIM_Q_BACKOFF;
+        kp_status st = heap_push(s, &s->backoff, pod);
+        if (st != KP_OK || s->pop_from_backoff) return st;
+        /* flushBackoffQCompleted runs every second: the first tick at or after the expiry */
+        int64_t every = s->o.flush_backoff_every_ms > 0 ? s->o.flush_backoff_every_ms : 1;
+        int64_t tick = (p->backoff_until + every - 1) / every * every;
+        return kp__sim_timer_add(s, tick, SIM_EV_BACKOFF_DONE, pod, p->q_gen);
+    }
+    p->q = SIM_Q_ACTIVE;
+    return heap_push(s, &s->active, pod);
+}
+
+kp_status kp__sim_move_all(kp_sim *s, const char *event) {
+    (void)event;
+    /* from the end: to_active_or_backoff removes the entry (swap with the last) */
+    for (size_t i = s->n_unsched; i-- > 0;) {
+        if (i >= s->n_unsched) continue;
+        uint32_t pod = s->unsched[i];
+        if (s->pods[pod].q == SIM_Q_GATED) continue;
+        kp_status st = to_active_or_backoff(s, pod);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
+/* mirrors AddUnschedulableIfNotPresent (no move request during the attempt: the attempt takes
+ * no virtual time): unschedulablePods, timestamp refreshed, one more failure for the backoff;
+ * the leftover flush reaches it at the first 30s tick more than 5 minutes later. */
+kp_status kp__sim_add_unschedulable(kp_sim *s, uint32_t pod) {
+    sim_pod *p = &s->pods[pod];
+    kp__sim_dequeue(s, pod);
+    p->unsched_count++;
+    p->q_ts = s->now;
+    p->q = SIM_Q_UNSCHED;
+    kp_status st = kp__sim_unsched_add(s, pod);
+    if (st != KP_OK) return st;
+    int64_t every = s->o.flush_unschedulable_every_ms > 0 ? s->o.flush_unschedulable_every_ms : 1;
+    int64_t tick = (s->now + s->o.max_in_unschedulable_ms) / every * every + every;
+    return kp__sim_timer_add(s, tick, SIM_EV_FLUSH_UNSCHED, pod, p->q_gen);
+}
+
+kp_status kp__sim_queue_timer(kp_sim *s, const sim_timer *t) {
+    uint32_t pod = (uint32_t)t->arg;
+    if (pod >= s->n_pods || s->pods[pod].q_gen != t->gen) return KP_OK; /* stale */
+    sim_pod *p = &s->pods[pod];
+    if (t->kind == SIM_EV_FLUSH_UNSCHED && p->q == SIM_Q_UNSCHED)
+        return to_active_or_backoff(s, pod); /* flushUnschedulablePodsLeftover */
+    if (t->kind == SIM_EV_BACKOFF_DONE && p->q == SIM_Q_BACKOFF) {
+        kp__sim_dequeue(s, pod);
+        p->q = SIM_Q_ACTIVE;
+        return heap_push(s, &s->active, pod);
+    }
+    return KP_OK;
+}
+
+/* The next pod the ScheduleOne loop pops at this instant: activeQ's head, else (with
+ * SchedulerPopFromBackoffQ) backoffQ's; -1 when neither has one. */
+long kp__sim_queue_next(const kp_sim *s) {
+    if (s->active.n) return (long)s->active.v[0];
+    if (s->pop_from_backoff && s->backoff.n) return (long)s->backoff.v[0];
+    return -1;
+}

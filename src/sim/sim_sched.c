@@ -1,0 +1,84 @@
+/* The scheduler's attempts in the simulation: ScheduleOne over the queue's ready pods at one
+ * instant, each through kp_sched_schedule_one, and what follows from its result (the Scheduled
+ * and FailedScheduling events, the victims of a preemption, the pod back in the queue). */
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+/* ---------------------------------------------------------------- attempts */
+
+static kp_status on_nominated(kp_sim *s, uint32_t pod, const kp_sched_pod_result *r,
+                              size_t first_victim, long ev, kp_error *err) {
+    sim_pod *p = &s->pods[pod];
+    kp_pod_info pre;
+    kp_cluster_pod_info(s->cl, pod, &pre);
+    if (p->pub.first_nominated_ms < 0) p->pub.first_nominated_ms = s->now;
+    p->pub.nominated_node = r->nominated_node;
+    bool any = false;
+    for (size_t i = first_victim; i < r->n_victims; i++) {
+        uint32_t v = (uint32_t)r->victims[i];
+        if (v >= s->n_pods || s->pods[v].pub.state != KP_SIM_POD_BOUND) continue;
+        any = true;
+        s->c.victims++;
+        long at = kp__sim_logf(s, KP_SIM_NORMAL, "Preempted", (kp_index)v, r->victim_nodes[i], ev,
+                               "Preempted by pod %s on node %s", pre.uid,
+                               kp_cluster_node_name(s->cl, r->victim_nodes[i]));
+        if (at < 0) return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
+        s->pods[v].pub.preempted_by = (kp_index)pod;
+        kp_status st = kp__sim_pod_terminating(s, v, "preempted", at, err);
+        if (st != KP_OK) return st;
+    }
+    if (any) s->c.preemptions++;
+    return KP_OK;
+}
+
+static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
+    sim_pod *p = &s->pods[pod];
+    kp__sim_dequeue(s, pod);
+    const kp_sched_pod_result *r = kp_sched_result_of(s->sched, (kp_index)pod);
+    size_t had = r ? r->n_victims : 0; /* victims accumulate over a pod's attempts */
+    kp_status st = kp_sched_schedule_one(s->sched, (kp_index)pod, err);
+    if (st != KP_OK) return st;
+    if (!(r = kp_sched_result_of(s->sched, (kp_index)pod))) return KP_OK;
+    p->pub.attempts++;
+    if (r->outcome == KP_OUTCOME_GATED) {
+        p->q = SIM_Q_GATED;
+        return kp__sim_unsched_add(s, pod);
+    }
+    s->c.attempts++;
+    if (r->outcome == KP_OUTCOME_BOUND) {
+        s->c.scheduled++;
+        if (kp__sim_logf(s, KP_SIM_NORMAL, "Scheduled", (kp_index)pod, r->node, -1,
+                         "Successfully assigned %s/%s to %s", kp_cluster_pod_namespace(s->cl, pod),
+                         kp_cluster_pod_name(s->cl, pod), kp_cluster_node_name(s->cl, r->node)) < 0)
+            return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
+        int64_t since = p->pub.created_ms >= 0 ? p->pub.created_ms : 0;
+        if (s->now - since > s->c.longest_wait_ms || s->c.longest_wait_pod < 0) {
+            s->c.longest_wait_ms = s->now - since;
+            s->c.longest_wait_pod = (kp_index)pod;
+        }
+        return kp__sim_pod_bound(s, pod, err);
+    }
+    s->c.unschedulable++;
+    s->c.preemption_attempts++; /* DefaultPreemption's PostFilter ran */
+    long ev = kp__sim_logf(s, KP_SIM_WARNING, "FailedScheduling", (kp_index)pod, -1, -1, "%s",
+                           r->message);
+    if (ev < 0) return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
+    p->pub.last_message = s->events[ev].message;
+    if (r->outcome == KP_OUTCOME_NOMINATED && (st = on_nominated(s, pod, r, had, ev, err)) != KP_OK)
+        return st;
+    st = kp__sim_add_unschedulable(s, pod);
+    return st == KP_OK ? KP_OK : kp_error_set(err, st, "simulate: out of memory");
+}
+
+/* The ScheduleOne loop at this instant: activeQ until empty, then (SchedulerPopFromBackoffQ)
+ * backoffQ. A pod becomes ready again only through a later event, so this ends. */
+kp_status kp__sim_schedule_pending(kp_sim *s, kp_error *err) {
+    for (;;) {
+        kp_status st = kp__sim_sync_controllers(s, err); /* replacements join this instant */
+        if (st != KP_OK) return st;
+        long pod = kp__sim_queue_next(s);
+        if (pod < 0) return KP_OK;
+        if ((st = attempt(s, (uint32_t)pod, err)) != KP_OK) return st;
+    }
+}
