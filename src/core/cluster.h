@@ -91,6 +91,8 @@ kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name);
 /* A Service or a controller (core/workload.h; same replace rule per kind). */
 kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns,
                                       kp_str name);
+/* The workload of that kind, namespace and name (its index in cl->workloads), or -1. */
+long kp__cluster_find_workload(const kp_cluster *cl, kp_workload_kind kind, kp_str ns, kp_str name);
 /* A storage object of core/volume.h (same replace rule per kind; ns is 0 but for claims):
  * kp_pv, kp_pvc, ... as kind says, zeroed but for its name (and namespace). */
 void *kp__cluster_new_volume(kp_cluster *cl, kp_volume_kind kind, kp_str ns, kp_str name);
