@@ -30,7 +30,8 @@ typedef struct kp_cluster {
     kp_str res_names[KP_MAX_RES];
     uint32_t n_res;
 
-    kp_pod *pods;
+    kp_pod *pods; /* grows after finalize too (kp_cluster_create_pod): indices stay valid, a
+                     kp_pod pointer does not survive a pod's creation */
     uint32_t n_pods, cap_pods;
     kp_node *nodes;
     uint32_t n_nodes, cap_nodes;

@@ -137,7 +137,13 @@ kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like
         return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory", name);
     kp_pod copy = *src; /* src may move when cl->pods grows */
     kp_pod *p = kp__cluster_new_pod(cl, ns, nid);
-    if (!p) return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory", name);
+    if (!p) {
+        if (cl->n_pods > idx) { /* the slot was added, its name not mapped: a tombstone */
+            cl->pods[idx].deleted = true;
+            cl->pods[idx].node = -1;
+        }
+        return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory", name);
+    }
     *p = copy;
     p->ns = ns;
     p->name = nid;

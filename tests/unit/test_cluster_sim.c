@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/pod.h"
 #include "harness.h"
@@ -413,7 +414,93 @@ KT_TEST(pdb_recount_unknown_controller) {
     kp_cluster_free(cl);
 }
 
+/* ---- allocation failures: every change ends in KP_OK or KP_ENOMEM with a message, and leaves
+ * the pods and nodes coherent (kp_cluster_free then releases everything: LeakSanitizer) ---- */
+
+static const char *PDB_DOC = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+                             "metadata: {name: web, namespace: shop}\n"
+                             "spec: {selector: {matchLabels: {app: web}}, maxUnavailable: 50%}\n";
+
+static int changes(kp_cluster *cl, kp_status *st, char msgs[][64]) {
+    kp_error err;
+    int n = 0;
+    kp_index out, rs = workload(cl, "ReplicaSet", "web-7f"),
+                  sts = workload(cl, "StatefulSet", "db");
+    kp_index web = kp_cluster_find_pod(cl, "shop/web-7f-aaaaa");
+    size_t removed;
+#define STEP(call)                               \
+    do {                                         \
+        kp_error_clear(&err);                    \
+        st[n] = (call);                          \
+        snprintf(msgs[n], 64, "%.63s", err.msg); \
+        n++;                                     \
+    } while (0)
+    STEP(kp_cluster_delete_pod(cl, kp_cluster_find_pod(cl, "shop/db-0"), &err));
+    STEP(kp_cluster_mark_terminating(cl, web, 5, "EvictionByEvictionAPI", &err));
+    STEP(kp_cluster_node_taint(cl, 1, "k", "v", "NoExecute", &err));
+    STEP(kp_cluster_node_untaint(cl, 1, "k", NULL, &removed, &err));
+    for (int i = 0; i < 70; i++) { /* enough to grow cl->pods and the name map */
+        char name[64];
+        kp_cluster_generate_pod_name(cl, "shop", "web-7f-", (uint64_t)i, name, sizeof name);
+        STEP(kp_cluster_create_pod(cl, rs, -1, name, 10, &out, &err));
+    }
+    STEP(kp_cluster_create_pod(cl, sts, -1, "db-1", 10, &out, &err));
+    STEP(kp_cluster_create_pod(cl, -1, web, "web-like", 10, &out, &err));
+    STEP(kp_cluster_pdb_recount(cl, 0, &err));
+    STEP(kp_cluster_finish_pod(cl, web, KP_POD_PHASE_FAILED, "Evicted", "", &err));
+#undef STEP
+    return n;
+}
+
+static bool coherent(const kp_cluster *cl) {
+    for (uint32_t i = 0; i < cl->n_pods; i++) {
+        const kp_pod *p = &cl->pods[i];
+        if (p->node < 0) continue;
+        if (p->deleted || (uint32_t)p->node >= cl->n_nodes) return false;
+        const kp_node *nd = &cl->nodes[p->node];
+        if (p->pos_in_node >= nd->n_pods || nd->pods[p->pos_in_node] != i) return false;
+    }
+    for (uint32_t k = 0; k < cl->n_nodes; k++)
+        for (uint32_t j = 0; j < cl->nodes[k].n_pods; j++)
+            if (cl->pods[cl->nodes[k].pods[j]].node != (int32_t)k) return false;
+    return true;
+}
+
+KT_TEST(alloc_fail_changes) {
+    static char text[8192];
+    snprintf(text, sizeof text, "%s%s", BASE, PDB_DOC);
+    kp_error err;
+    kp_status st[128];
+    static char msgs[128][64];
+    kp_cluster *cl = load(text, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    unsigned long before = kp__alloc_count();
+    int n = changes(cl, st, msgs);
+    unsigned long total = kp__alloc_count() - before;
+    for (int i = 0; i < n; i++) KT_CHECK_INT(st[i], KP_OK);
+    KT_CHECK(coherent(cl));
+    kp_cluster_free(cl);
+    KT_CHECK(total > 5);
+    for (int sticky = 0; sticky < 2; sticky++)
+        for (unsigned long f = 0; f < total; f++) {
+            cl = load(text, &err);
+            if (!cl) break;
+            kp__alloc_fail_after((long)f, sticky);
+            n = changes(cl, st, msgs);
+            kp__alloc_fail_after(-1, false);
+            for (int i = 0; i < n; i++) {
+                if (st[i] != KP_OK && (st[i] != KP_ENOMEM || !msgs[i][0]))
+                    fprintf(stderr, "  fail after %lu%s: step %d: %s: %s\n", f,
+                            sticky ? " (sticky)" : "", i, kp_status_str(st[i]), msgs[i]);
+                KT_CHECK(st[i] == KP_OK || (st[i] == KP_ENOMEM && msgs[i][0]));
+            }
+            KT_CHECK(coherent(cl));
+            kp_cluster_free(cl);
+        }
+}
+
 KT_MAIN(KT_CASE(pod_info_and_matches), KT_CASE(delete_pod_tombstone_and_log),
         KT_CASE(create_from_template_and_like), KT_CASE(create_with_unknown_class),
         KT_CASE(taint_cordon_delete_node), KT_CASE(pdb_recount_upstream_cases),
-        KT_CASE(pdb_recount_unknown_controller))
+        KT_CASE(pdb_recount_unknown_controller), KT_CASE(alloc_fail_changes))
