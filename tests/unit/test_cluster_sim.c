@@ -242,6 +242,48 @@ KT_TEST(create_with_unknown_class) {
     kp_cluster_free(cl);
 }
 
+/* A Deployment's pods belong to its ReplicaSet (the one it controls, with its pod-template-hash);
+ * a kind kprio does not create pods for one by one is refused. */
+KT_TEST(create_from_deployment) {
+    kp_error err;
+    const char *yaml =
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: shop, uid: d1}\n"
+        "spec:\n  replicas: 2\n  selector: {matchLabels: {app: api}}\n"
+        "  template: {metadata: {labels: {app: api}}, spec: {containers: [{name: c}]}}\n"
+        "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: api-5d\n  namespace: shop\n"
+        "  uid: rs1\n  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: api, uid: "
+        "d1, controller: true}]\n"
+        "spec:\n  replicas: 2\n  selector: {matchLabels: {app: api, pod-template-hash: 5d}}\n"
+        "  template: {metadata: {labels: {app: api, pod-template-hash: 5d}}, spec: {containers: "
+        "[{name: c}]}}\n"
+        "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: shop}\n"
+        "spec:\n  selector: {matchLabels: {app: agent}}\n"
+        "  template: {metadata: {labels: {app: agent}}, spec: {containers: [{name: c}]}}\n";
+    kp_cluster *cl = load(yaml, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_index p = -1;
+    KT_CHECK_INT(
+        kp_cluster_create_pod(cl, workload(cl, "Deployment", "api"), -1, "api-5d-xyz", 1, &p, &err),
+        KP_OK);
+    kp_pod_info pi;
+    KT_CHECK_INT(kp_cluster_pod_info(cl, p, &pi), KP_OK);
+    KT_CHECK_STR(pi.owner_kind, "ReplicaSet");
+    KT_CHECK_STR(pi.owner_name, "api-5d");
+    KT_CHECK_STR(kp__s(cl, cl->pods[p].owners[0].uid), "rs1");
+    KT_CHECK_STR(label(cl, p, "pod-template-hash"), "5d");
+    KT_CHECK_INT(kp_cluster_pod_workload(cl, p), workload(cl, "ReplicaSet", "api-5d"));
+    kp_workload_info wi;
+    KT_CHECK_INT(kp_cluster_workload_info(cl, workload(cl, "ReplicaSet", "api-5d"), &wi), KP_OK);
+    KT_CHECK_STR(wi.owner_kind, "Deployment");
+    KT_CHECK_STR(wi.owner_name, "api");
+    KT_CHECK(wi.replicas == 2 && wi.has_template && wi.completions == -1);
+    KT_CHECK_INT(
+        kp_cluster_create_pod(cl, workload(cl, "DaemonSet", "agent"), -1, "agent-1", 1, &p, &err),
+        KP_EINVAL);
+    kp_cluster_free(cl);
+}
+
 /* The pod that cannot tolerate a taint avoids the node; a cordoned node takes no new pod. */
 static kp_index schedule_lone(kp_cluster *cl) {
     kp_sched_options o;
@@ -502,5 +544,6 @@ KT_TEST(alloc_fail_changes) {
 
 KT_MAIN(KT_CASE(pod_info_and_matches), KT_CASE(delete_pod_tombstone_and_log),
         KT_CASE(create_from_template_and_like), KT_CASE(create_with_unknown_class),
-        KT_CASE(taint_cordon_delete_node), KT_CASE(pdb_recount_upstream_cases),
-        KT_CASE(pdb_recount_unknown_controller), KT_CASE(alloc_fail_changes))
+        KT_CASE(create_from_deployment), KT_CASE(taint_cordon_delete_node),
+        KT_CASE(pdb_recount_upstream_cases), KT_CASE(pdb_recount_unknown_controller),
+        KT_CASE(alloc_fail_changes))
