@@ -111,6 +111,9 @@ static void *upsert(kp_cluster *cl, int which, void **arr, uint32_t *n, uint32_t
     idmap *m = map_of(cl, which);
     uint64_t key = idkey(ns, name);
     long old = idmap_get(m, key);
+    /* a deleted pod (kp_cluster_delete_pod) is a tombstone: a new pod of its name gets a new
+     * index and the map points at the newest */
+    if (old >= 0 && which == MAP_POD && cl->pods[old].deleted) old = -1;
     if (old >= 0) {
         if (kp__cluster_warn(
                 cl, "%s %s%s%s appears more than once; the later definition replaces the earlier",
@@ -451,11 +454,25 @@ kp_index kp_cluster_find_pod(const kp_cluster *cl, const char *ref) {
     kp_str nsid = kp__intern_find(&cl->strs, ns, ns_len);
     kp_str nid = kp__intern_find(&cl->strs, name, strlen(name));
     if (nsid == UINT32_MAX || nid == UINT32_MAX) return -1;
-    return idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_POD], idkey(nsid, nid));
+    long i = idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_POD], idkey(nsid, nid));
+    return i >= 0 && cl->pods[i].deleted ? -1 : i; /* a tombstone is no pod of that name */
 }
 
 kp_index kp_cluster_find_node(const kp_cluster *cl, const char *name) {
     kp_str nid = kp__intern_find(&cl->strs, name, strlen(name));
     if (nid == UINT32_MAX) return -1;
-    return idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_NODE], idkey(0, nid));
+    long i = idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_NODE], idkey(0, nid));
+    return i >= 0 && cl->nodes[i].deleted ? -1 : i;
+}
+
+long kp__cluster_find_workload(const kp_cluster *cl, kp_workload_kind kind, kp_str ns,
+                               kp_str name) {
+    if (kind >= KP_WL_KINDS) return -1;
+    return idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_WL + (int)kind], idkey(ns, name));
+}
+
+kp_index kp_cluster_find_priority_class(const kp_cluster *cl, const char *name) {
+    kp_str nid = kp__intern_find(&cl->strs, name, strlen(name));
+    if (nid == UINT32_MAX) return -1;
+    return idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_CLASS], idkey(0, nid));
 }

@@ -30,7 +30,8 @@ typedef struct kp_cluster {
     kp_str res_names[KP_MAX_RES];
     uint32_t n_res;
 
-    kp_pod *pods;
+    kp_pod *pods; /* grows after finalize too (kp_cluster_create_pod): indices stay valid, a
+                     kp_pod pointer does not survive a pod's creation */
     uint32_t n_pods, cap_pods;
     kp_node *nodes;
     uint32_t n_nodes, cap_nodes;
@@ -91,6 +92,8 @@ kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name);
 /* A Service or a controller (core/workload.h; same replace rule per kind). */
 kp_workload *kp__cluster_new_workload(kp_cluster *cl, kp_workload_kind kind, kp_str ns,
                                       kp_str name);
+/* The workload of that kind, namespace and name (its index in cl->workloads), or -1. */
+long kp__cluster_find_workload(const kp_cluster *cl, kp_workload_kind kind, kp_str ns, kp_str name);
 /* A storage object of core/volume.h (same replace rule per kind; ns is 0 but for claims):
  * kp_pv, kp_pvc, ... as kind says, zeroed but for its name (and namespace). */
 void *kp__cluster_new_volume(kp_cluster *cl, kp_volume_kind kind, kp_str ns, kp_str name);

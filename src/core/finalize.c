@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "core/cluster.h"
+#include "core/finalize.h"
 #include "core/labels.h"
 #include "core/node.h"
 #include "core/pod.h"
@@ -255,6 +256,45 @@ static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
     return n && !out->e ? KP_ENOMEM : KP_OK;
 }
 
+kp_status kp__pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
+    kp_status st;
+    kp_pod *p = &cl->pods[i];
+    p->src_index = i;
+    /* PodLevelResources off: every request helper and ComputePodQOS ignore spec.resources
+     * (PodResourcesOptions.SkipPodLevelResources, v1qos.ComputePodQOS's gate check) */
+    if (!cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES]) {
+        p->pod_level_gated_off = kp__pod_level_resources_set(cl, p);
+        p->has_pod_resources = false;
+    }
+    const char *src = NULL;
+    p->is_static =
+        has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
+    if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
+    if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
+    if ((st = check_pod_sums(cl, p, err)) != KP_OK) return st;
+    p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
+    p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
+    if (p->status_qos) {
+        const char *q = kp__s(cl, p->status_qos);
+        p->qos = strcmp(q, "Guaranteed") == 0  ? KP_QOS_GUARANTEED
+                 : strcmp(q, "Burstable") == 0 ? KP_QOS_BURSTABLE
+                                               : KP_QOS_BESTEFFORT;
+    } else {
+        p->qos =
+            kp__pod_compute_qos(p, cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
+    }
+    int64_t dense[KP_MAX_RES];
+    kp__pod_requests(cl, p, true, false, dense);
+    if ((st = to_resv(cl, dense, &p->req)) != KP_OK)
+        return kp_error_set(err, st, "Pod %s/%s: out of memory", kp__s(cl, p->ns),
+                            kp__s(cl, p->name));
+    kp__pod_requests(cl, p, true, true, dense);
+    p->nz_cpu = dense[KP_RES_CPU];
+    p->nz_mem = dense[KP_RES_MEM];
+    p->node = -1;
+    return KP_OK;
+}
+
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     if (cl->finalized) return KP_OK;
     kp_status st = validate_classes(cl, err);
@@ -266,42 +306,8 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
                              cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
             return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     uint32_t n_unknown_node = 0;
-    for (uint32_t i = 0; i < cl->n_pods; i++) {
-        kp_pod *p = &cl->pods[i];
-        p->src_index = i;
-        /* PodLevelResources off: every request helper and ComputePodQOS ignore spec.resources
-         * (PodResourcesOptions.SkipPodLevelResources, v1qos.ComputePodQOS's gate check) */
-        if (!cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES]) {
-            p->pod_level_gated_off = kp__pod_level_resources_set(cl, p);
-            p->has_pod_resources = false;
-        }
-        const char *src = NULL;
-        p->is_static =
-            has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
-        if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
-        if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
-        if ((st = check_pod_sums(cl, p, err)) != KP_OK) return st;
-        p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
-        p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
-        if (p->status_qos) {
-            const char *q = kp__s(cl, p->status_qos);
-            p->qos = strcmp(q, "Guaranteed") == 0  ? KP_QOS_GUARANTEED
-                     : strcmp(q, "Burstable") == 0 ? KP_QOS_BURSTABLE
-                                                   : KP_QOS_BESTEFFORT;
-        } else {
-            p->qos = kp__pod_compute_qos(
-                p, cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
-        }
-        int64_t dense[KP_MAX_RES];
-        kp__pod_requests(cl, p, true, false, dense);
-        if ((st = to_resv(cl, dense, &p->req)) != KP_OK)
-            return kp_error_set(err, st, "Pod %s/%s: out of memory", kp__s(cl, p->ns),
-                                kp__s(cl, p->name));
-        kp__pod_requests(cl, p, true, true, dense);
-        p->nz_cpu = dense[KP_RES_CPU];
-        p->nz_mem = dense[KP_RES_MEM];
-        p->node = -1;
-    }
+    for (uint32_t i = 0; i < cl->n_pods; i++)
+        if ((st = kp__pod_finalize(cl, i, err)) != KP_OK) return st;
     for (uint32_t i = 0; i < cl->n_pods; i++) {
         kp_pod *p = &cl->pods[i];
         if (!p->node_name || kp__pod_is_terminal(p)) continue; /* terminal pods hold no resources */

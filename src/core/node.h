@@ -23,6 +23,7 @@ typedef struct kp_node {
     uint16_t n_taints;
     kp_taint *taints;
     bool unschedulable;
+    bool deleted; /* kp_cluster_delete_node (padding room: no growth) */
     int64_t alloc[KP_MAX_RES], cap[KP_MAX_RES];
     bool has_alloc[KP_MAX_RES];
     uint32_t n_images;

@@ -166,6 +166,7 @@ typedef struct kp_pod {
                                  then clears has_pod_resources; the kubelet rejects the pod) */
     bool has_termination_grace;
     bool is_static, is_mirror, is_critical; /* derived */
+    bool deleted; /* kp_cluster_delete_pod: a tombstone, off its node and out of the name map */
     uint8_t preemption_policy; /* kp_preempt_policy */
     uint8_t phase; /* kp_phase */
     uint8_t qos; /* kp_qos, derived */

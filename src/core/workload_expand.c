@@ -228,8 +228,8 @@ static uint32_t adopt(ex *x, const kp_workload *w, kp_str node) {
 
 /* ---- making pods ---- */
 
-/* l with key=val set (a new sorted array in the arena). */
-static kp_status label_set(kp_cluster *cl, kp_labels *l, const char *key, const char *val) {
+/* l with key=val set (a new sorted array in the arena; workload_expand.h). */
+kp_status kp__labels_set(kp_cluster *cl, kp_labels *l, const char *key, const char *val) {
     kp_str k = intern(cl, key), v = intern(cl, val);
     if (k == UINT32_MAX || v == UINT32_MAX) return KP_ENOMEM;
     kp_label *items = kp__arena_alloc(&cl->arena, ((size_t)l->n + 1) * sizeof *items);
@@ -315,7 +315,7 @@ static kp_status fail_nomem(ex *x) { return kp_error_set(x->err, KP_ENOMEM, "out
 static kp_status pod_labels(ex *x, const kp_workload *w, kp_labels *out, const char *key,
                             const char *val) {
     *out = w->template->labels;
-    return key ? label_set(x->cl, out, key, val) : KP_OK;
+    return key ? kp__labels_set(x->cl, out, key, val) : KP_OK;
 }
 
 /* The Deployment's current ReplicaSet: the one ReplicaSet of the input it controls that has
@@ -411,7 +411,7 @@ static kp_status expand_statefulset(ex *x, uint32_t wi) {
         snprintf(num, sizeof num, "%lld", (long long)ord);
         uint32_t idx;
         if (pod_labels(x, w, &labels, "statefulset.kubernetes.io/pod-name", name) != KP_OK ||
-            label_set(cl, &labels, "apps.kubernetes.io/pod-index", num) != KP_OK)
+            kp__labels_set(cl, &labels, "apps.kubernetes.io/pod-index", num) != KP_OK)
             return fail_nomem(x);
         if ((st = make_pod(x, w, name, old, okind, w->name, x->s_apps_v1, &idx)) != KP_OK)
             return st == KP_ENOMEM ? fail_nomem(x) : st;
@@ -497,8 +497,8 @@ static kp_status expand_job(ex *x, uint32_t wi, const char *job_name, bool from_
         labels = w->template->labels;
         /* the API server's Job defaulting labels the template (generateSelector) */
         if (!j->manual_selector &&
-            (label_set(cl, &labels, "batch.kubernetes.io/job-name", job_name) != KP_OK ||
-             label_set(cl, &labels, "job-name", job_name) != KP_OK))
+            (kp__labels_set(cl, &labels, "batch.kubernetes.io/job-name", job_name) != KP_OK ||
+             kp__labels_set(cl, &labels, "job-name", job_name) != KP_OK))
             st = fail_nomem(x);
     }
     int32_t next = 0;
@@ -522,10 +522,10 @@ static kp_status expand_job(ex *x, uint32_t wi, const char *job_name, bool from_
         p->labels = labels;
         if (done) { /* addCompletionIndexAnnotation, addCompletionIndexLabel */
             snprintf(num, sizeof num, "%d", next);
-            if (label_set(cl, &p->labels, "batch.kubernetes.io/job-completion-index", num) !=
+            if (kp__labels_set(cl, &p->labels, "batch.kubernetes.io/job-completion-index", num) !=
                     KP_OK ||
-                label_set(cl, &p->annotations, "batch.kubernetes.io/job-completion-index", num) !=
-                    KP_OK)
+                kp__labels_set(cl, &p->annotations, "batch.kubernetes.io/job-completion-index",
+                               num) != KP_OK)
                 st = fail_nomem(x);
             done[next] = 1;
         }
@@ -679,7 +679,7 @@ static kp_status add_replicaset(ex *x, uint32_t di) {
     rs->labels = d->labels;
     rs->template = d->template;
     rs->sel.is_set = true;
-    return label_set(cl, &rs->sel.match_labels, "pod-template-hash", hash);
+    return kp__labels_set(cl, &rs->sel.match_labels, "pod-template-hash", hash);
 }
 
 kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags) {

@@ -25,4 +25,8 @@ void kp__workload_template_hash(const kp_cluster *cl, const kp_workload *w, char
 void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *base, uint64_t seq,
                                 char *out, size_t cap);
 
+/* l with key=val set: a new sorted array in the cluster arena (the old one is not changed, it
+ * may be shared). KP_ENOMEM. */
+kp_status kp__labels_set(kp_cluster *cl, kp_labels *l, const char *key, const char *val);
+
 #endif

@@ -36,19 +36,19 @@ void kp__workload_template_hash(const kp_cluster *cl, const kp_workload *w, char
     out[i] = 0;
 }
 
-static bool pod_exists(const kp_cluster *cl, kp_str ns, const char *name) {
+static bool pod_exists(const kp_cluster *cl, const char *ns, const char *name) {
     char ref[600];
-    snprintf(ref, sizeof ref, "%s/%s", kp__s(cl, ns), name);
+    snprintf(ref, sizeof ref, "%s/%s", ns, name);
     return kp_cluster_find_pod(cl, ref) >= 0;
 }
 
 /* generateName: base (cut to 58 bytes, maxGeneratedNameLength) + 5 characters of upstream's
  * alphabet, here from a hash of the namespace, the base and seq instead of a random source;
- * the first name no pod of the namespace has. */
-void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *base, uint64_t seq,
-                                char *out, size_t cap) {
+ * the first name no (live) pod of the namespace has. */
+static void generate_name(const kp_cluster *cl, const char *ns, const char *base, uint64_t seq,
+                          char *out, size_t cap) {
     size_t bl = strlen(base) > 58 ? 58 : strlen(base);
-    uint64_t h0 = hash_str(hash_str(0xcbf29ce484222325ULL, kp__s(cl, ns)), base);
+    uint64_t h0 = hash_str(hash_str(0xcbf29ce484222325ULL, ns), base);
     for (uint64_t attempt = 0;; attempt++) {
         uint64_t h = mix(h0 ^ mix(seq * 0x9E3779B97F4A7C15ULL + attempt));
         char sfx[KP_NAME_SUFFIX_LEN + 1];
@@ -57,4 +57,14 @@ void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *bas
         snprintf(out, cap, "%.*s%s", (int)bl, base, sfx);
         if (!pod_exists(cl, ns, out)) return;
     }
+}
+
+void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *base, uint64_t seq,
+                                char *out, size_t cap) {
+    generate_name(cl, kp__s(cl, ns), base, seq, out, cap);
+}
+
+void kp_cluster_generate_pod_name(const kp_cluster *cl, const char *ns, const char *base,
+                                  uint64_t seq, char *buf, size_t cap) {
+    generate_name(cl, ns, base, seq, buf, cap);
 }

@@ -1,0 +1,180 @@
+/* kp_cluster_create_pod: a new pod the way a controller makes one, into a finalized cluster
+ * (include/kprio/cluster.h, "The simulator's view").
+ *
+ * The pod is appended to cl->pods: indices stay valid, but cl->pods may be reallocated, so a
+ * kp_pod pointer taken before the call does not survive it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cluster.h"
+#include "core/finalize.h"
+#include "core/labels.h"
+#include "core/pod.h"
+#include "core/priority_class.h"
+#include "core/workload.h"
+#include "core/workload_expand.h"
+#include "kprio/cluster.h"
+
+static kp_str intern(kp_cluster *cl, const char *s) { return kp__intern(&cl->strs, s, strlen(s)); }
+
+/* fnv-1a 64 of s from h. */
+static uint64_t fnv(uint64_t h, const char *s) {
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return h;
+}
+
+/* A uid shaped like the API server's (a version-4 UUID), here a hash of the namespace, the name
+ * and the pod's index: deterministic, and distinct for a pod recreated under the same name. */
+static void make_uid(const kp_cluster *cl, kp_str ns, const char *name, uint32_t idx, char *out,
+                     size_t cap) {
+    char num[16];
+    snprintf(num, sizeof num, "#%u", idx);
+    uint64_t a = fnv(fnv(fnv(0xcbf29ce484222325ULL, kp__s(cl, ns)), "/"), name);
+    a = fnv(a, num);
+    uint64_t b = fnv(a ^ 0x9E3779B97F4A7C15ULL, num);
+    snprintf(out, cap, "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(a >> 32),
+             (unsigned)(a >> 16) & 0xffff, (unsigned)a & 0xfff,
+             (unsigned)(0x8000 | ((b >> 48) & 0x3fff)),
+             (unsigned long long)(b & 0xffffffffffffULL));
+}
+
+/* The owner and the labels a controller gives its pods (as workload_expand.c's expansion does):
+ * a ReplicaSet's or ReplicationController's pods its template's labels; a StatefulSet's the
+ * pod-name and pod-index labels (newVersionedStatefulSetPod, ordinal = the name's last
+ * "-N"); a Deployment's pods belong to its ReplicaSet (the one of the snapshot it controls,
+ * else the stand-in workload_expand.c names) with its pod-template-hash. */
+static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const char *name,
+                                  kp_owner_ref *o, kp_labels *labels, kp_error *err) {
+    const char *kind = kp__workload_kind_name(w->kind);
+    *labels = w->template->labels;
+    *o = (kp_owner_ref){intern(cl, kind), w->name, w->uid,
+                        intern(cl, w->kind == KP_WL_RC ? "v1" : "apps/v1"), true};
+    kp_status st = KP_OK;
+    if (w->kind == KP_WL_STS) {
+        const char *dash = strrchr(name, '-');
+        st = kp__labels_set(cl, labels, "statefulset.kubernetes.io/pod-name", name);
+        if (st == KP_OK && dash && dash[1])
+            st = kp__labels_set(cl, labels, "apps.kubernetes.io/pod-index", dash + 1);
+    } else if (w->kind == KP_WL_DEPLOY) {
+        char hash[16], rs_name[400];
+        kp__workload_template_hash(cl, w, hash);
+        snprintf(rs_name, sizeof rs_name, "%s-%s", kp__s(cl, w->name), hash);
+        kp_str rs_uid = 0;
+        for (uint32_t i = 0; i < cl->n_workloads; i++) {
+            const kp_workload *rs = &cl->workloads[i];
+            if (rs->kind != KP_WL_RS || rs->ns != w->ns || rs->replicas <= 0 || !rs->owner_kind ||
+                rs->owner_name != w->name || strcmp(kp__s(cl, rs->owner_kind), "Deployment") != 0)
+                continue;
+            kp_str key = kp__intern_find(&cl->strs, "pod-template-hash", 17), v;
+            const kp_labels *src = rs->template ? &rs->template->labels : &rs->sel.match_labels;
+            if (key != UINT32_MAX && kp__labels_get(src, key, &v))
+                snprintf(hash, sizeof hash, "%.15s", kp__s(cl, v));
+            snprintf(rs_name, sizeof rs_name, "%s", kp__s(cl, rs->name));
+            rs_uid = rs->uid;
+            break;
+        }
+        *o = (kp_owner_ref){intern(cl, "ReplicaSet"), intern(cl, rs_name), rs_uid, o->api_version,
+                            true};
+        if (o->name == UINT32_MAX) st = KP_ENOMEM;
+        if (st == KP_OK) st = kp__labels_set(cl, labels, "pod-template-hash", hash);
+    } else if (w->kind != KP_WL_RS && w->kind != KP_WL_RC) {
+        return kp_error_set(err, KP_EINVAL,
+                            "%s %s/%s: kprio does not create the pods of a %s one by one", kind,
+                            kp__s(cl, w->ns), kp__s(cl, w->name), kind);
+    }
+    if (st == KP_OK && (o->kind == UINT32_MAX || o->api_version == UINT32_MAX)) st = KP_ENOMEM;
+    return st == KP_OK ? KP_OK : kp_error_set(err, st, "Pod %s: out of memory", name);
+}
+
+/* The Priority admission plugin at creation (admitPod): a class named by the pod must exist
+ * now; its value is read then (kp__pod_finalize). */
+static kp_status check_class(const kp_cluster *cl, const kp_pod *t, const char *name,
+                             kp_error *err) {
+    if (!t->priority_class || t->has_priority) return KP_OK;
+    if (kp_cluster_find_priority_class(cl, kp__s(cl, t->priority_class)) >= 0) return KP_OK;
+    return kp_error_set(err, KP_EINVAL,
+                        "pods \"%s\" is forbidden: no PriorityClass with name %s was found", name,
+                        kp__s(cl, t->priority_class));
+}
+
+kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like, const char *name,
+                                int64_t now, kp_index *out, kp_error *err) {
+    const kp_workload *w = NULL;
+    const kp_pod *src;
+    if (workload >= 0) {
+        if ((size_t)workload >= cl->n_workloads)
+            return kp_error_set(err, KP_EINVAL, "workload index %ld is out of range", workload);
+        w = &cl->workloads[workload];
+        if (!w->template)
+            return kp_error_set(err, KP_EINVAL, "%s %s/%s: spec.template: Required value",
+                                kp__workload_kind_name(w->kind), kp__s(cl, w->ns),
+                                kp__s(cl, w->name));
+        src = w->template;
+    } else {
+        if (like < 0 || (size_t)like >= cl->n_pods)
+            return kp_error_set(err, KP_EINVAL, "pod index %ld is out of range", like);
+        src = &cl->pods[like];
+    }
+    kp_str ns = w ? w->ns : src->ns;
+    char ref[600];
+    snprintf(ref, sizeof ref, "%s/%s", kp__s(cl, ns), name);
+    if (!name[0] || kp_cluster_find_pod(cl, ref) >= 0)
+        return kp_error_set(err, KP_EINVAL, "pods \"%s\" already exists", name);
+    kp_status st = check_class(cl, src, name, err);
+    kp_owner_ref owner;
+    kp_labels labels = src->labels;
+    if (st == KP_OK && w) st = owner_and_labels(cl, w, name, &owner, &labels, err);
+    if (st != KP_OK) return st;
+    kp_owner_ref *o = NULL;
+    if (w && !(o = kp__arena_alloc(&cl->arena, sizeof *o)))
+        return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory", name);
+    if (o) *o = owner;
+    char uid[48];
+    uint32_t idx = cl->n_pods;
+    make_uid(cl, ns, name, idx, uid, sizeof uid);
+    kp_str nid = intern(cl, name), uid_id = intern(cl, uid);
+    if (nid == UINT32_MAX || uid_id == UINT32_MAX)
+        return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory", name);
+    kp_pod copy = *src; /* src may move when cl->pods grows */
+    kp_pod *p = kp__cluster_new_pod(cl, ns, nid);
+    if (!p) {
+        if (cl->n_pods > idx) { /* the slot was added, its name not mapped: a tombstone */
+            cl->pods[idx].deleted = true;
+            cl->pods[idx].node = -1;
+        }
+        return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory", name);
+    }
+    *p = copy;
+    p->ns = ns;
+    p->name = nid;
+    p->uid = uid_id;
+    p->labels = labels;
+    if (o) {
+        p->owners = o;
+        p->n_owners = 1;
+    }
+    /* a new object: no status, pending, on no node (spec.nodeName too: the scheduler binds) */
+    p->creation_ts = now;
+    p->deletion_ts = p->start_time = KP_TIME_NONE;
+    p->phase = KP_PHASE_PENDING;
+    p->node_name = p->nominated_node = p->status_qos = 0;
+    p->conditions = NULL;
+    p->n_conditions = 0;
+    p->resize = NULL;
+    p->deleted = false;
+    p->node = -1;
+    p->pos_in_node = 0;
+    if (!w) { /* an admitted pod's resolved priority is not part of its controller's template */
+        p->has_priority = p->has_spec_priority = p->has_preemption_policy = false;
+        p->class_missing = false;
+        p->priority = 0;
+    }
+    if ((st = kp__pod_finalize(cl, idx, err)) != KP_OK) {
+        /* the slot stays, as a tombstone no scheduler saw (indices are never reused) */
+        cl->pods[idx].deleted = true;
+        return st;
+    }
+    cl->gen_struct++;
+    *out = idx;
+    return KP_OK;
+}

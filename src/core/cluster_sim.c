@@ -1,0 +1,383 @@
+/* The simulator's view of a finalized cluster and the explicit changes it makes
+ * (include/kprio/cluster.h, "The simulator's view"): pod, node, workload and PriorityClass
+ * queries; deleting and ending pods; cordon, taints and node deletion; scale; a class's value.
+ * Creating pods is core/cluster_create.c, the disruption controller's recount
+ * core/pdb_status.c.
+ *
+ * The change log (core/cluster.h) is how the schedulers over the cluster catch up: a deleted pod
+ * is appended to cl->deleted_log (it leaves their nominators), and every change that rebuilds a
+ * scheduler's node order and indexes (a pod or node added, a node changed or deleted) moves
+ * cl->gen_struct. */
+#include <string.h>
+
+#include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/priority_class.h"
+#include "core/selector.h"
+#include "core/taints.h"
+#include "core/workload.h"
+#include "kprio/cluster.h"
+
+static bool pod_ok(const kp_cluster *cl, kp_index pod) {
+    return pod >= 0 && (size_t)pod < cl->n_pods;
+}
+static bool node_ok(const kp_cluster *cl, kp_index node) {
+    return node >= 0 && (size_t)node < cl->n_nodes;
+}
+
+static kp_status bad_index(kp_error *err, const char *what, kp_index i) {
+    return kp_error_set(err, KP_EINVAL, "%s index %ld is out of range", what, (long)i);
+}
+
+/* The pod's controller ownerReference (metav1.GetControllerOf), or NULL. */
+static const kp_owner_ref *controller_of(const kp_pod *p) {
+    for (uint16_t i = 0; i < p->n_owners; i++)
+        if (p->owners[i].controller) return &p->owners[i];
+    return NULL;
+}
+
+/* ---- pods ---- */
+
+bool kp_cluster_pod_matches(const kp_cluster *cl, kp_index pod, const kp_selector_req *reqs,
+                            size_t n) {
+    if (!pod_ok(cl, pod)) return false;
+    const kp_labels *l = &cl->pods[pod].labels;
+    for (size_t i = 0; i < n; i++) {
+        const kp_selector_req *r = &reqs[i];
+        kp_selreq q = {0};
+        if (strcmp(r->op, "In") == 0) q.op = KP_OP_IN;
+        else if (strcmp(r->op, "NotIn") == 0) q.op = KP_OP_NOTIN;
+        else if (strcmp(r->op, "Exists") == 0) q.op = KP_OP_EXISTS;
+        else if (strcmp(r->op, "DoesNotExist") == 0) q.op = KP_OP_DOESNOTEXIST;
+        else return false; /* an unknown operator never matches */
+        bool set_op = q.op == KP_OP_IN || q.op == KP_OP_NOTIN;
+        /* LabelSelectorAsSelector rejects In / NotIn without values and Exists / DoesNotExist
+         * with values: such a selector selects nothing */
+        if (set_op != (r->n_values > 0)) return false;
+        q.key = kp__intern_find(&cl->strs, r->key, strlen(r->key));
+        if (q.key == UINT32_MAX) { /* a key no object has: no pod carries the label */
+            if (q.op == KP_OP_IN || q.op == KP_OP_EXISTS) return false;
+            continue;
+        }
+        if (!set_op) {
+            if (!kp__selreq_matches(cl, &q, l)) return false;
+            continue;
+        }
+        /* one value at a time, so the rule stays kp__selreq_matches': In holds when one value
+         * does, NotIn when every value does; a value no object has equals no label */
+        bool any = false, all = true;
+        for (size_t k = 0; k < r->n_values; k++) {
+            kp_str v = kp__intern_find(&cl->strs, r->values[k], strlen(r->values[k]));
+            if (v == UINT32_MAX) continue;
+            q.values = &v;
+            q.n_values = 1;
+            bool m = kp__selreq_matches(cl, &q, l);
+            any = any || m;
+            all = all && m;
+        }
+        if (q.op == KP_OP_IN ? !any : !all) return false;
+    }
+    return true;
+}
+
+kp_status kp_cluster_pod_info(const kp_cluster *cl, kp_index pod, kp_pod_info *out) {
+    if (!pod_ok(cl, pod)) return KP_EINVAL;
+    const kp_pod *p = &cl->pods[pod];
+    const kp_owner_ref *o = controller_of(p);
+    *out = (kp_pod_info){
+        .ns = kp__s(cl, p->ns),
+        .name = kp__s(cl, p->name),
+        .uid = kp__s(cl, p->uid),
+        .scheduler_name = kp__s(cl, p->scheduler_name),
+        .priority_class = kp__s(cl, p->priority_class),
+        .nominated_node = kp__s(cl, p->nominated_node),
+        .owner_kind = o ? kp__s(cl, o->kind) : "",
+        .owner_name = o ? kp__s(cl, o->name) : "",
+        .priority = p->priority,
+        .node = p->node,
+        .phase = (kp_pod_phase)p->phase,
+        .creation_ts = p->creation_ts,
+        .deletion_ts = p->deletion_ts,
+        .grace_seconds = p->termination_grace,
+        .terminal = kp__pod_is_terminal(p),
+        .deleted = p->deleted,
+        .gated = p->gates != 0,
+        .is_static = p->is_static,
+        .is_mirror = p->is_mirror,
+        .is_critical = p->is_critical,
+    };
+    return KP_OK;
+}
+
+kp_status kp_cluster_delete_pod(kp_cluster *cl, kp_index pod, kp_error *err) {
+    if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
+    kp_pod *p = &cl->pods[pod];
+    if (p->deleted) return KP_OK;
+    if (!kp__grow32((void **)&cl->deleted_log, &cl->cap_deleted_log, (size_t)cl->n_deleted_log + 1,
+                    sizeof *cl->deleted_log, 64))
+        return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory deleting it",
+                            kp__s(cl, p->ns), kp__s(cl, p->name));
+    cl->deleted_log[cl->n_deleted_log++] = (uint32_t)pod;
+    kp__node_remove_pod(cl, (uint32_t)pod); /* no-op when it is on no node */
+    p->node = -1;
+    p->nominated_node = 0;
+    p->deleted = true; /* kp_cluster_find_pod skips it; a new pod of its name is a new index */
+    return KP_OK;
+}
+
+static kp_str intern(kp_cluster *cl, const char *s) { return kp__intern(&cl->strs, s, strlen(s)); }
+
+kp_status kp_cluster_mark_terminating(kp_cluster *cl, kp_index pod, int64_t now, const char *reason,
+                                      kp_error *err) {
+    if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
+    kp_pod *p = &cl->pods[pod];
+    if (p->deleted || p->deletion_ts != KP_TIME_NONE) return KP_OK;
+    if (reason) {
+        /* the pod keeps only its DisruptionTarget condition (core/pod.h): replaced, or added
+         * (podutil.UpdatePodCondition); a new array, the old one may be shared */
+        kp_str type = intern(cl, "DisruptionTarget"), yes = intern(cl, "True"),
+               why = intern(cl, reason);
+        uint16_t n = p->n_conditions, at = n;
+        for (uint16_t i = 0; i < n && at == n; i++)
+            if (p->conditions[i].type == type) at = i;
+        kp_condition *c = kp__arena_alloc(&cl->arena, ((size_t)n + (at == n ? 1 : 0)) * sizeof *c);
+        if (type == UINT32_MAX || yes == UINT32_MAX || why == UINT32_MAX || !c)
+            return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory marking it terminating",
+                                kp__s(cl, p->ns), kp__s(cl, p->name));
+        if (n) memcpy(c, p->conditions, n * sizeof *c);
+        c[at] = (kp_condition){type, yes, why, 0};
+        p->conditions = c;
+        p->n_conditions = (uint16_t)(n + (at == n ? 1 : 0));
+    }
+    p->deletion_ts = now;
+    return KP_OK;
+}
+
+kp_status kp_cluster_finish_pod(kp_cluster *cl, kp_index pod, kp_pod_phase phase,
+                                const char *reason, const char *message, kp_error *err) {
+    (void)reason; /* status.reason / message: kp_pod keeps neither (no reader yet) */
+    (void)message;
+    if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
+    if (phase != KP_POD_PHASE_SUCCEEDED && phase != KP_POD_PHASE_FAILED)
+        return kp_error_set(err, KP_EINVAL, "Pod %s/%s: a pod ends in phase Succeeded or Failed",
+                            kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
+    kp_pod *p = &cl->pods[pod];
+    if (p->deleted || kp__pod_is_terminal(p)) return KP_OK; /* a terminal phase is final */
+    kp__node_remove_pod(cl, (uint32_t)pod); /* terminal pods hold no resources */
+    p->node = -1;
+    p->nominated_node = 0;
+    p->phase = (uint8_t)(phase == KP_POD_PHASE_SUCCEEDED ? KP_PHASE_SUCCEEDED : KP_PHASE_FAILED);
+    return KP_OK;
+}
+
+/* ---- nodes ---- */
+
+static kp_status node_check(const kp_cluster *cl, kp_index node, kp_error *err) {
+    if (!node_ok(cl, node)) return bad_index(err, "node", node);
+    if (cl->nodes[node].deleted)
+        return kp_error_set(err, KP_EINVAL, "Node %s: it was deleted",
+                            kp__s(cl, cl->nodes[node].name));
+    return KP_OK;
+}
+
+kp_status kp_cluster_node_set_unschedulable(kp_cluster *cl, kp_index node, bool unschedulable,
+                                            kp_error *err) {
+    kp_status st = node_check(cl, node, err);
+    if (st != KP_OK) return st;
+    if (cl->nodes[node].unschedulable != unschedulable) {
+        cl->nodes[node].unschedulable = unschedulable;
+        cl->gen_struct++;
+    }
+    return KP_OK;
+}
+
+bool kp_cluster_node_unschedulable(const kp_cluster *cl, kp_index node) {
+    return node_ok(cl, node) && cl->nodes[node].unschedulable;
+}
+
+static bool parse_effect(const char *s, kp_effect *out) {
+    static const char *const names[] = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
+    static const kp_effect effects[] = {KP_EFFECT_NOSCHEDULE, KP_EFFECT_PREFERNOSCHEDULE,
+                                        KP_EFFECT_NOEXECUTE};
+    for (int i = 0; i < 3; i++)
+        if (s && strcmp(s, names[i]) == 0) {
+            *out = effects[i];
+            return true;
+        }
+    return false;
+}
+
+/* mirrors reorganizeTaints (kubectl taint): a taint with the key and effect of an existing one
+ * replaces it (kubectl asks for --overwrite first); otherwise it is appended. */
+kp_status kp_cluster_node_taint(kp_cluster *cl, kp_index node, const char *key, const char *value,
+                                const char *effect, kp_error *err) {
+    kp_status st = node_check(cl, node, err);
+    if (st != KP_OK) return st;
+    kp_node *n = &cl->nodes[node];
+    kp_effect e;
+    if (!key || !key[0])
+        return kp_error_set(err, KP_EINVAL, "Node %s: spec.taints: key: Required value",
+                            kp__s(cl, n->name));
+    if (!parse_effect(effect, &e))
+        return kp_error_set(err, KP_EINVAL,
+                            "Node %s: spec.taints: effect: Unsupported value: \"%s\": supported "
+                            "values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+                            kp__s(cl, n->name), effect ? effect : "");
+    kp_str k = intern(cl, key), v = intern(cl, value ? value : "");
+    uint16_t at = n->n_taints;
+    for (uint16_t i = 0; i < n->n_taints && at == n->n_taints; i++)
+        if (n->taints[i].key == k && n->taints[i].effect == e) at = i;
+    if (at == UINT16_MAX)
+        return kp_error_set(err, KP_ELIMIT, "Node %s: spec.taints: more than %u taints",
+                            kp__s(cl, n->name), (unsigned)UINT16_MAX);
+    size_t cnt = (size_t)n->n_taints + (at == n->n_taints ? 1 : 0);
+    kp_taint *t = kp__arena_alloc(&cl->arena, cnt * sizeof *t);
+    if (k == UINT32_MAX || v == UINT32_MAX || !t)
+        return kp_error_set(err, KP_ENOMEM, "Node %s: out of memory adding a taint",
+                            kp__s(cl, n->name));
+    if (n->n_taints) memcpy(t, n->taints, n->n_taints * sizeof *t);
+    t[at] = (kp_taint){k, v, e};
+    n->taints = t; /* a new array: the old one may be shared */
+    n->n_taints = (uint16_t)cnt;
+    cl->gen_struct++;
+    return KP_OK;
+}
+
+kp_status kp_cluster_node_untaint(kp_cluster *cl, kp_index node, const char *key,
+                                  const char *effect, size_t *removed, kp_error *err) {
+    if (removed) *removed = 0;
+    kp_status st = node_check(cl, node, err);
+    if (st != KP_OK) return st;
+    kp_node *n = &cl->nodes[node];
+    kp_effect e = KP_EFFECT_NONE;
+    if (effect && effect[0] && !parse_effect(effect, &e))
+        return kp_error_set(err, KP_EINVAL,
+                            "Node %s: spec.taints: effect: Unsupported value: \"%s\": supported "
+                            "values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+                            kp__s(cl, n->name), effect);
+    kp_str k = kp__intern_find(&cl->strs, key ? key : "", key ? strlen(key) : 0);
+    size_t gone = 0;
+    for (uint16_t i = 0; i < n->n_taints; i++)
+        if (n->taints[i].key == k && (e == KP_EFFECT_NONE || n->taints[i].effect == e)) gone++;
+    if (!gone) return KP_OK;
+    kp_taint *t = NULL;
+    size_t keep = n->n_taints - gone, j = 0;
+    if (keep && !(t = kp__arena_alloc(&cl->arena, keep * sizeof *t)))
+        return kp_error_set(err, KP_ENOMEM, "Node %s: out of memory removing a taint",
+                            kp__s(cl, n->name));
+    for (uint16_t i = 0; i < n->n_taints; i++)
+        if (!(n->taints[i].key == k && (e == KP_EFFECT_NONE || n->taints[i].effect == e)))
+            t[j++] = n->taints[i];
+    n->taints = t;
+    n->n_taints = (uint16_t)keep;
+    if (removed) *removed = gone;
+    cl->gen_struct++;
+    return KP_OK;
+}
+
+kp_status kp_cluster_delete_node(kp_cluster *cl, kp_index node, kp_error *err) {
+    if (!node_ok(cl, node)) return bad_index(err, "node", node);
+    if (cl->nodes[node].deleted) return KP_OK;
+    cl->nodes[node].deleted = true; /* kp_cluster_find_node skips it */
+    cl->gen_struct++;
+    return KP_OK;
+}
+
+bool kp_cluster_node_deleted(const kp_cluster *cl, kp_index node) {
+    return node_ok(cl, node) && cl->nodes[node].deleted;
+}
+
+size_t kp_cluster_node_pod_count(const kp_cluster *cl, kp_index node) {
+    return node_ok(cl, node) ? cl->nodes[node].n_pods : 0;
+}
+
+kp_index kp_cluster_node_pod(const kp_cluster *cl, kp_index node, size_t i) {
+    if (!node_ok(cl, node) || i >= cl->nodes[node].n_pods) return -1;
+    return cl->nodes[node].pods[i];
+}
+
+/* ---- workloads ---- */
+
+size_t kp_cluster_workload_count(const kp_cluster *cl) { return cl->n_workloads; }
+
+kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_workload_info *out) {
+    if (workload < 0 || (size_t)workload >= cl->n_workloads) return KP_EINVAL;
+    const kp_workload *w = &cl->workloads[workload];
+    bool job = w->kind == KP_WL_JOB || w->kind == KP_WL_CRONJOB;
+    *out = (kp_workload_info){
+        .kind = kp__workload_kind_name(w->kind),
+        .ns = kp__s(cl, w->ns),
+        .name = kp__s(cl, w->name),
+        .uid = kp__s(cl, w->uid),
+        .owner_kind = kp__s(cl, w->owner_kind),
+        .owner_name = kp__s(cl, w->owner_name),
+        .replicas = job ? w->job.parallelism : w->replicas,
+        .completions = job && w->job.has_completions ? w->job.completions : -1,
+        .has_template = w->template != NULL,
+    };
+    return KP_OK;
+}
+
+/* The workload kind of an ownerReference kind, or KP_WL_KINDS. */
+static kp_workload_kind kind_of(const char *kind) {
+    for (int k = KP_WL_RC; k < KP_WL_KINDS; k++)
+        if (strcmp(kind, kp__workload_kind_name((kp_workload_kind)k)) == 0)
+            return (kp_workload_kind)k;
+    return KP_WL_KINDS;
+}
+
+kp_index kp_cluster_pod_workload(const kp_cluster *cl, kp_index pod) {
+    if (!pod_ok(cl, pod)) return -1;
+    const kp_pod *p = &cl->pods[pod];
+    const kp_owner_ref *o = controller_of(p);
+    if (!o || !o->kind) return -1;
+    return kp__cluster_find_workload(cl, kind_of(kp__s(cl, o->kind)), p->ns, o->name);
+}
+
+kp_status kp_cluster_workload_scale(kp_cluster *cl, kp_index workload, int32_t replicas,
+                                    kp_error *err) {
+    if (workload < 0 || (size_t)workload >= cl->n_workloads)
+        return bad_index(err, "workload", workload);
+    kp_workload *w = &cl->workloads[workload];
+    const char *kind = kp__workload_kind_name(w->kind);
+    if (w->kind != KP_WL_RC && w->kind != KP_WL_RS && w->kind != KP_WL_STS &&
+        w->kind != KP_WL_DEPLOY)
+        return kp_error_set(err, KP_EINVAL, "%s %s/%s: it has no scale subresource", kind,
+                            kp__s(cl, w->ns), kp__s(cl, w->name));
+    if (replicas < 0) /* ValidateScale */
+        return kp_error_set(err, KP_EINVAL,
+                            "%s %s/%s: spec.replicas: Invalid value: %d: must be greater than or "
+                            "equal to 0",
+                            kind, kp__s(cl, w->ns), kp__s(cl, w->name), replicas);
+    w->replicas = replicas;
+    return KP_OK;
+}
+
+/* ---- PriorityClasses (kp_cluster_find_priority_class: core/cluster.c, by the name map) ---- */
+
+kp_status kp_cluster_priority_class_set_value(kp_cluster *cl, kp_index pc, int32_t value,
+                                              kp_error *err) {
+    if (pc < 0 || (size_t)pc >= cl->n_classes) return bad_index(err, "PriorityClass", pc);
+    kp_priority_class *c = &cl->classes[pc];
+    const char *name = kp__s(cl, c->name);
+    /* Upstream's ValidatePriorityClassUpdate forbids changing value ("may not be changed in an
+     * update"): a class is repriced by deleting and recreating it, which is what this stands for
+     * (admitted pods keep their spec.priority either way). ValidatePriorityClass: the system-
+     * classes keep their values; user classes at most
+     * HighestUserDefinablePriority */
+    if (c->builtin || strncmp(name, "system-", 7) == 0)
+        return kp_error_set(err, KP_EINVAL,
+                            "PriorityClass %s: value: Forbidden: the value of a system priority "
+                            "class cannot be changed",
+                            name);
+    if (value > 1000000000)
+        return kp_error_set(err, KP_EINVAL,
+                            "PriorityClass %s: value: Forbidden: maximum allowed value of a user "
+                            "defined priority is 1000000000",
+                            name);
+    c->value = value; /* pods created from now on read it (core/cluster_create.c) */
+    return KP_OK;
+}

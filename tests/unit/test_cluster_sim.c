@@ -1,0 +1,549 @@
+/* The simulator's view of a finalized cluster and the changes it makes (include/kprio/cluster.h,
+ * "The simulator's view"; src/core/cluster_sim.c, cluster_create.c, pdb_status.c): pod and node
+ * queries, deleting pods (tombstones, the change log), creating pods from a workload's template
+ * or a like pod (labels, owner, priority as the class is now, requests, fresh index and name),
+ * cordon and taints as a new scheduler sees them, and the disruption controller's recount of a
+ * PDB's status against upstream's disruption_test.go cases. */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/pod.h"
+#include "harness.h"
+#include "kprio/cluster.h"
+#include "kprio/sched.h"
+
+static kp_cluster *load(const char *text, kp_error *err) {
+    kp_cluster *cl = kp_cluster_new();
+    kp_error_clear(err);
+    kp_cluster_set_expand(cl, KP_WORKLOAD_TEMPLATES);
+    if (kp_cluster_load_buffer(cl, "in.yaml", text, strlen(text), err) != KP_OK ||
+        kp_cluster_finalize(cl, err) != KP_OK) {
+        fprintf(stderr, "  load: %s\n", err->msg);
+        kp_cluster_free(cl);
+        return NULL;
+    }
+    return cl;
+}
+
+static kp_index workload(const kp_cluster *cl, const char *kind, const char *name) {
+    for (size_t i = 0; i < kp_cluster_workload_count(cl); i++) {
+        kp_workload_info w;
+        if (kp_cluster_workload_info(cl, (kp_index)i, &w) == KP_OK && strcmp(w.kind, kind) == 0 &&
+            strcmp(w.name, name) == 0)
+            return (kp_index)i;
+    }
+    return -1;
+}
+
+static const char *label(const kp_cluster *cl, kp_index pod, const char *key) {
+    kp_str k = kp__intern_find(&cl->strs, key, strlen(key)), v;
+    return k != UINT32_MAX && kp__labels_get(&cl->pods[pod].labels, k, &v) ? kp__s(cl, v) : NULL;
+}
+
+/* clang-format off */
+#define NODE(name)                                                                     \
+    "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name ", labels: {kubernetes.io/hostname: " name "}}\n" \
+    "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n"
+
+static const char *BASE =
+    "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n"
+    NODE("n1") NODE("n2")
+    "---\napiVersion: apps/v1\nkind: ReplicaSet\n"
+    "metadata: {name: web-7f, namespace: shop, uid: rs-uid}\n"
+    "spec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n"
+    "  template:\n    metadata: {labels: {app: web, pod-template-hash: 7f}}\n"
+    "    spec: {priorityClassName: high, containers: [{name: c, resources: {requests: {cpu: 500m, memory: 1Gi}}}]}\n"
+    "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: shop, uid: sts-uid}\n"
+    "spec:\n  replicas: 2\n  selector: {matchLabels: {app: db}}\n"
+    "  template: {metadata: {labels: {app: db}}, spec: {containers: [{name: c}]}}\n"
+    "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web-7f-aaaaa\n  namespace: shop\n"
+    "  labels: {app: web, pod-template-hash: 7f}\n"
+    "  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-7f, uid: rs-uid, controller: true}]\n"
+    "spec: {nodeName: n1, priorityClassName: high, containers: [{name: c, resources: {requests: {cpu: 500m}}}]}\n"
+    "status: {phase: Running}\n"
+    "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: db-0\n  namespace: shop\n  labels: {app: db}\n"
+    "  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: sts-uid, controller: true}]\n"
+    "spec: {nodeName: n2, containers: [{name: c}]}\nstatus: {phase: Running}\n"
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: lone, namespace: shop, labels: {app: lone}}\n"
+    "spec: {containers: [{name: c, resources: {requests: {cpu: '3'}}}]}\n";
+/* clang-format on */
+
+KT_TEST(pod_info_and_matches) {
+    kp_error err;
+    kp_cluster *cl = load(BASE, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_index web = kp_cluster_find_pod(cl, "shop/web-7f-aaaaa");
+    kp_pod_info pi;
+    KT_CHECK_INT(kp_cluster_pod_info(cl, web, &pi), KP_OK);
+    KT_CHECK_STR(pi.owner_kind, "ReplicaSet");
+    KT_CHECK_STR(pi.owner_name, "web-7f");
+    KT_CHECK_INT(pi.priority, 1000);
+    KT_CHECK_INT(pi.node, kp_cluster_find_node(cl, "n1"));
+    KT_CHECK_INT(pi.phase, KP_POD_PHASE_RUNNING);
+    KT_CHECK_INT(pi.grace_seconds, 30);
+    KT_CHECK(pi.deletion_ts == KP_TIME_UNSET && !pi.deleted && !pi.terminal);
+    KT_CHECK_INT(kp_cluster_pod_info(cl, 99, &pi), KP_EINVAL);
+    KT_CHECK_INT(kp_cluster_pod_workload(cl, web), workload(cl, "ReplicaSet", "web-7f"));
+    KT_CHECK_INT(kp_cluster_pod_workload(cl, kp_cluster_find_pod(cl, "shop/lone")), -1);
+
+    char *web_v[] = {"web", "nope"}, *nope_v[] = {"nope"};
+    kp_selector_req in = {"app", "In", web_v, 2}, notin = {"app", "NotIn", web_v, 2},
+                    ex = {"pod-template-hash", "Exists", NULL, 0},
+                    dne = {"unknown-key", "DoesNotExist", NULL, 0},
+                    unk = {"unknown-key", "In", nope_v, 1}, bad = {"app", "Gt", web_v, 1},
+                    empty_in = {"app", "In", NULL, 0};
+    KT_CHECK(kp_cluster_pod_matches(cl, web, &in, 1));
+    KT_CHECK(!kp_cluster_pod_matches(cl, web, &notin, 1));
+    KT_CHECK(kp_cluster_pod_matches(cl, web, &ex, 1));
+    KT_CHECK(kp_cluster_pod_matches(cl, web, &dne, 1));
+    KT_CHECK(!kp_cluster_pod_matches(cl, web, &unk, 1));
+    KT_CHECK(!kp_cluster_pod_matches(cl, web, &bad, 1));
+    KT_CHECK(!kp_cluster_pod_matches(cl, web, &empty_in, 1));
+    KT_CHECK(kp_cluster_pod_matches(cl, web, NULL, 0));
+    kp_selector_req both[] = {in, ex};
+    KT_CHECK(kp_cluster_pod_matches(cl, web, both, 2));
+    KT_CHECK(!kp_cluster_pod_matches(cl, kp_cluster_find_pod(cl, "shop/db-0"), both, 2));
+    kp_cluster_free(cl);
+}
+
+KT_TEST(delete_pod_tombstone_and_log) {
+    kp_error err;
+    kp_cluster *cl = load(BASE, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_index db0 = kp_cluster_find_pod(cl, "shop/db-0"), n2 = kp_cluster_find_node(cl, "n2");
+    KT_CHECK_INT(kp_cluster_node_pod_count(cl, n2), 1);
+    KT_CHECK_INT(kp_cluster_node_pod(cl, n2, 0), db0);
+    KT_CHECK_INT(kp_cluster_mark_terminating(cl, db0, 100, "PreemptionByScheduler", &err), KP_OK);
+    kp_pod_info pi;
+    kp_cluster_pod_info(cl, db0, &pi);
+    KT_CHECK_INT(pi.deletion_ts, 100);
+    KT_CHECK(kp__pod_has_condition(cl, &cl->pods[db0], "DisruptionTarget", "True",
+                                   "PreemptionByScheduler"));
+    KT_CHECK_INT(kp_cluster_node_pod_count(cl, n2), 1); /* keeps its resources until deleted */
+    uint64_t gen = cl->gen_struct;
+    KT_CHECK_INT(kp_cluster_delete_pod(cl, db0, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_node_pod_count(cl, n2), 0);
+    KT_CHECK_INT(cl->nodes[n2].requested[KP_RES_CPU], 0);
+    KT_CHECK_INT(kp_cluster_find_pod(cl, "shop/db-0"), -1);
+    kp_cluster_pod_info(cl, db0, &pi);
+    KT_CHECK(pi.deleted && pi.node == -1);
+    KT_CHECK_INT(cl->n_deleted_log, 1);
+    KT_CHECK_INT(cl->deleted_log[0], db0);
+    KT_CHECK_INT(kp_cluster_delete_pod(cl, db0, &err), KP_OK); /* no-op */
+    KT_CHECK_INT(cl->n_deleted_log, 1);
+    KT_CHECK(cl->gen_struct == gen);
+
+    /* the StatefulSet recreates db-0 under the same name: a new index, the name finds it */
+    size_t n = kp_cluster_pod_count(cl);
+    kp_index sts = workload(cl, "StatefulSet", "db"), again = -1;
+    KT_CHECK_INT(kp_cluster_create_pod(cl, sts, -1, "db-0", 200, &again, &err), KP_OK);
+    KT_CHECK_INT(again, (kp_index)n);
+    KT_CHECK_INT(kp_cluster_find_pod(cl, "shop/db-0"), again);
+    KT_CHECK(cl->gen_struct == gen + 1);
+    KT_CHECK_STR(label(cl, again, "statefulset.kubernetes.io/pod-name"), "db-0");
+    KT_CHECK_STR(label(cl, again, "apps.kubernetes.io/pod-index"), "0");
+    KT_CHECK(cl->pods[again].uid != cl->pods[db0].uid);
+    /* finishing a pod frees its node */
+    kp_index web = kp_cluster_find_pod(cl, "shop/web-7f-aaaaa"),
+             n1 = kp_cluster_find_node(cl, "n1");
+    KT_CHECK_INT(kp_cluster_finish_pod(cl, web, KP_POD_PHASE_RUNNING, NULL, NULL, &err), KP_EINVAL);
+    KT_CHECK_INT(kp_cluster_finish_pod(cl, web, KP_POD_PHASE_SUCCEEDED, NULL, NULL, &err), KP_OK);
+    kp_cluster_pod_info(cl, web, &pi);
+    KT_CHECK(pi.terminal && pi.node == -1 && pi.phase == KP_POD_PHASE_SUCCEEDED);
+    KT_CHECK_INT(kp_cluster_node_pod_count(cl, n1), 0);
+    KT_CHECK_INT(cl->nodes[n1].requested[KP_RES_CPU], 0);
+    kp_cluster_free(cl);
+}
+
+KT_TEST(create_from_template_and_like) {
+    kp_error err;
+    kp_cluster *cl = load(BASE, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_index rs = workload(cl, "ReplicaSet", "web-7f");
+    kp_index old = kp_cluster_find_pod(cl, "shop/web-7f-aaaaa");
+    char name[64];
+    kp_cluster_generate_pod_name(cl, "shop", "web-7f-", 0, name, sizeof name);
+    KT_CHECK_INT(strlen(name), 12);
+    KT_CHECK(strncmp(name, "web-7f-", 7) == 0);
+    char again[64];
+    kp_cluster_generate_pod_name(cl, "shop", "web-7f-", 0, again, sizeof again);
+    KT_CHECK_STR(again, name); /* deterministic */
+    kp_index p = -1;
+    size_t n = kp_cluster_pod_count(cl);
+    KT_CHECK_INT(kp_cluster_create_pod(cl, rs, -1, name, 500, &p, &err), KP_OK);
+    KT_CHECK_INT(p, (kp_index)n);
+    KT_CHECK_INT(kp_cluster_pod_count(cl), n + 1);
+    kp_pod_info pi;
+    kp_cluster_pod_info(cl, p, &pi);
+    KT_CHECK_STR(pi.name, name);
+    KT_CHECK_STR(pi.ns, "shop");
+    KT_CHECK_STR(pi.owner_kind, "ReplicaSet");
+    KT_CHECK_STR(pi.owner_name, "web-7f");
+    KT_CHECK_INT(pi.priority, 1000);
+    KT_CHECK_STR(pi.priority_class, "high");
+    KT_CHECK_INT(pi.creation_ts, 500);
+    KT_CHECK(pi.node == -1 && pi.phase == KP_POD_PHASE_PENDING && pi.uid[0]);
+    KT_CHECK_STR(label(cl, p, "app"), "web");
+    KT_CHECK_STR(label(cl, p, "pod-template-hash"), "7f");
+    KT_CHECK_INT(cl->pods[p].req.n, 2); /* cpu and memory requests */
+    KT_CHECK_STR(kp__s(cl, cl->pods[p].owners[0].uid), "rs-uid");
+    KT_CHECK_INT(kp_cluster_pod_workload(cl, p), rs);
+    KT_CHECK_INT(kp_cluster_find_pod(cl, "shop/web-7f-aaaaa"), old);
+    /* the same name again: the API server's AlreadyExists */
+    kp_index dup = -1;
+    KT_CHECK_INT(kp_cluster_create_pod(cl, rs, -1, name, 500, &dup, &err), KP_EINVAL);
+    KT_CHECK_CONTAINS(err.msg, "already exists");
+    /* a generated name skips the taken one */
+    kp_cluster_generate_pod_name(cl, "shop", "web-7f-", 0, again, sizeof again);
+    KT_CHECK(strcmp(again, name) != 0);
+
+    /* the class's value changes: the new pod gets the new value, existing pods keep theirs */
+    kp_index high = kp_cluster_find_priority_class(cl, "high");
+    KT_CHECK(high >= 0);
+    KT_CHECK_INT(kp_cluster_priority_class_set_value(cl, high, 5000, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_priority_class_set_value(cl, high, 1000000001, &err), KP_EINVAL);
+    KT_CHECK_INT(kp_cluster_priority_class_set_value(
+                     cl, kp_cluster_find_priority_class(cl, "system-node-critical"), 1, &err),
+                 KP_EINVAL);
+    kp_index q = -1;
+    KT_CHECK_INT(kp_cluster_create_pod(cl, -1, old, "web-7f-like1", 600, &q, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pod_priority(cl, q), 5000);
+    KT_CHECK_INT(kp_cluster_pod_priority(cl, p), 1000);
+    KT_CHECK_INT(kp_cluster_pod_priority(cl, old), 1000);
+    kp_cluster_pod_info(cl, q, &pi);
+    KT_CHECK_STR(pi.owner_name, "web-7f");
+    KT_CHECK(pi.node == -1 && pi.phase == KP_POD_PHASE_PENDING && pi.creation_ts == 600);
+    KT_CHECK_INT(kp_cluster_find_pod(cl, "shop/web-7f-like1"), q);
+    /* bad indices, no template */
+    KT_CHECK_INT(kp_cluster_create_pod(cl, 99, -1, "x", 0, &q, &err), KP_EINVAL);
+    KT_CHECK_INT(kp_cluster_create_pod(cl, -1, 99, "x", 0, &q, &err), KP_EINVAL);
+    kp_cluster_free(cl);
+}
+
+KT_TEST(create_with_unknown_class) {
+    kp_error err;
+    kp_cluster *cl = load(BASE, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    /* a template naming a class that does not exist (the template is not admitted) */
+    kp_index rs = workload(cl, "ReplicaSet", "web-7f");
+    cl->workloads[rs].template->priority_class = kp__intern(&cl->strs, "gone", 4);
+    size_t n = kp_cluster_pod_count(cl);
+    kp_index p = -1;
+    KT_CHECK_INT(kp_cluster_create_pod(cl, rs, -1, "web-7f-x", 0, &p, &err), KP_EINVAL);
+    KT_CHECK_STR(err.msg,
+                 "pods \"web-7f-x\" is forbidden: no PriorityClass with name gone was found");
+    KT_CHECK_INT(kp_cluster_pod_count(cl), n);
+    kp_cluster_free(cl);
+}
+
+/* A Deployment's pods belong to its ReplicaSet (the one it controls, with its pod-template-hash);
+ * a kind kprio does not create pods for one by one is refused. */
+KT_TEST(create_from_deployment) {
+    kp_error err;
+    const char *yaml =
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: shop, uid: d1}\n"
+        "spec:\n  replicas: 2\n  selector: {matchLabels: {app: api}}\n"
+        "  template: {metadata: {labels: {app: api}}, spec: {containers: [{name: c}]}}\n"
+        "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: api-5d\n  namespace: shop\n"
+        "  uid: rs1\n  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: api, uid: "
+        "d1, controller: true}]\n"
+        "spec:\n  replicas: 2\n  selector: {matchLabels: {app: api, pod-template-hash: 5d}}\n"
+        "  template: {metadata: {labels: {app: api, pod-template-hash: 5d}}, spec: {containers: "
+        "[{name: c}]}}\n"
+        "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: shop}\n"
+        "spec:\n  selector: {matchLabels: {app: agent}}\n"
+        "  template: {metadata: {labels: {app: agent}}, spec: {containers: [{name: c}]}}\n";
+    kp_cluster *cl = load(yaml, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_index p = -1;
+    KT_CHECK_INT(
+        kp_cluster_create_pod(cl, workload(cl, "Deployment", "api"), -1, "api-5d-xyz", 1, &p, &err),
+        KP_OK);
+    kp_pod_info pi;
+    KT_CHECK_INT(kp_cluster_pod_info(cl, p, &pi), KP_OK);
+    KT_CHECK_STR(pi.owner_kind, "ReplicaSet");
+    KT_CHECK_STR(pi.owner_name, "api-5d");
+    KT_CHECK_STR(kp__s(cl, cl->pods[p].owners[0].uid), "rs1");
+    KT_CHECK_STR(label(cl, p, "pod-template-hash"), "5d");
+    KT_CHECK_INT(kp_cluster_pod_workload(cl, p), workload(cl, "ReplicaSet", "api-5d"));
+    kp_workload_info wi;
+    KT_CHECK_INT(kp_cluster_workload_info(cl, workload(cl, "ReplicaSet", "api-5d"), &wi), KP_OK);
+    KT_CHECK_STR(wi.owner_kind, "Deployment");
+    KT_CHECK_STR(wi.owner_name, "api");
+    KT_CHECK(wi.replicas == 2 && wi.has_template && wi.completions == -1);
+    KT_CHECK_INT(
+        kp_cluster_create_pod(cl, workload(cl, "DaemonSet", "agent"), -1, "agent-1", 1, &p, &err),
+        KP_EINVAL);
+    kp_cluster_free(cl);
+}
+
+/* The pod that cannot tolerate a taint avoids the node; a cordoned node takes no new pod. */
+static kp_index schedule_lone(kp_cluster *cl) {
+    kp_sched_options o;
+    kp_sched_options_init(&o);
+    kp_sched *s = NULL;
+    kp_error err;
+    kp_index node = -2;
+    if (kp_sched_new(cl, NULL, &o, &s, &err) != KP_OK) return node;
+    kp_index lone = kp_cluster_find_pod(cl, "shop/lone");
+    if (kp_sched_schedule_one(s, lone, &err) == KP_OK) node = kp_cluster_pod_node(cl, lone);
+    kp_sched_free(s);
+    return node;
+}
+
+KT_TEST(taint_cordon_delete_node) {
+    kp_error err;
+    kp_cluster *cl = load(BASE, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_index n1 = kp_cluster_find_node(cl, "n1"), n2 = kp_cluster_find_node(cl, "n2");
+    uint64_t gen = cl->gen_struct;
+    KT_CHECK_INT(kp_cluster_node_taint(cl, n2, "dedicated", "gpu", "NoSchedule", &err), KP_OK);
+    KT_CHECK(cl->gen_struct > gen);
+    KT_CHECK_INT(cl->nodes[n2].n_taints, 1);
+    KT_CHECK_INT(kp_cluster_node_taint(cl, n2, "dedicated", "x", "Sometimes", &err), KP_EINVAL);
+    KT_CHECK_CONTAINS(err.msg, "Unsupported value");
+    KT_CHECK_INT(kp_cluster_node_set_unschedulable(cl, n1, true, &err), KP_OK);
+    KT_CHECK(kp_cluster_node_unschedulable(cl, n1));
+    /* n1 cordoned, n2 tainted: the lone pod fits nowhere */
+    KT_CHECK_INT(schedule_lone(cl), -1);
+    gen = cl->gen_struct;
+    size_t removed = 9;
+    KT_CHECK_INT(kp_cluster_node_untaint(cl, n2, "dedicated", "NoExecute", &removed, &err), KP_OK);
+    KT_CHECK_INT(removed, 0);
+    KT_CHECK_INT(kp_cluster_node_untaint(cl, n2, "dedicated", NULL, &removed, &err), KP_OK);
+    KT_CHECK_INT(removed, 1);
+    KT_CHECK(cl->gen_struct > gen);
+    KT_CHECK_INT(schedule_lone(cl), n2);
+    kp_index lone = kp_cluster_find_pod(cl, "shop/lone");
+    kp_cluster_delete_pod(cl, lone, &err);
+    KT_CHECK_INT(kp_cluster_delete_node(cl, n1, &err), KP_OK);
+    KT_CHECK(kp_cluster_node_deleted(cl, n1));
+    KT_CHECK_INT(kp_cluster_find_node(cl, "n1"), -1);
+    KT_CHECK_INT(kp_cluster_node_taint(cl, n1, "k", "", "NoSchedule", &err), KP_EINVAL);
+    kp_cluster_free(cl);
+}
+
+/* ---- the disruption controller (cases of upstream's disruption_test.go) ---- */
+
+static const char *pdb_yaml(char *buf, size_t cap, const char *spec, int rs_replicas, int n_pods,
+                            int n_naked) {
+    int o = snprintf(buf, cap,
+                     NODE("n1") "---\napiVersion: apps/v1\nkind: ReplicaSet\n"
+                                "metadata: {name: rs, namespace: ns, uid: rs-uid}\n"
+                                "spec: {replicas: %d, selector: {matchLabels: {foo: bar}}}\n"
+                                "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+                                "metadata: {name: pdb, namespace: ns}\n"
+                                "spec: {selector: {matchLabels: {foo: bar}}, %s}\n",
+                     rs_replicas, spec);
+    for (int i = 0; i < n_pods + n_naked; i++)
+        o += snprintf(buf + o, cap - (size_t)o,
+                      "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p%d\n  namespace: ns\n"
+                      "  labels: {foo: bar}\n%s"
+                      "spec: {nodeName: n1, containers: [{name: c}]}\nstatus: {phase: Running}\n",
+                      i,
+                      i < n_pods ? "  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, "
+                                   "name: rs, uid: rs-uid, controller: true}]\n"
+                                 : "");
+    return buf;
+}
+
+static void check_status(kp_cluster *cl, int allowed, int healthy, int desired, int expected,
+                         int line) {
+    kp_error err;
+    kp_pdb_info b;
+    KT_CHECK_INT(kp_cluster_pdb_recount(cl, 0, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pdb_info(cl, 0, &b), KP_OK);
+    if (b.disruptions_allowed != allowed || b.current_healthy != healthy ||
+        b.desired_healthy != desired || b.expected_pods != expected)
+        fprintf(stderr, "  (case at line %d)\n", line);
+    KT_CHECK_INT(b.disruptions_allowed, allowed);
+    KT_CHECK_INT(b.current_healthy, healthy);
+    KT_CHECK_INT(b.desired_healthy, desired);
+    KT_CHECK_INT(b.expected_pods, expected);
+}
+
+KT_TEST(pdb_recount_upstream_cases) {
+    static char buf[8192];
+    kp_error err;
+    /* TestUnavailable: minAvailable 3, four ready pods -> (1, 4, 3, 4); one of them going ->
+     * (0, 3, 3, 4) (here: terminating, so not healthy, still expected) */
+    kp_cluster *cl = load(pdb_yaml(buf, sizeof buf, "minAvailable: 3", 4, 4, 0), &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    KT_CHECK_INT(kp_cluster_pdb_count(cl), 1);
+    check_status(cl, 1, 4, 3, 4, __LINE__);
+    KT_CHECK_INT(kp_cluster_mark_terminating(cl, kp_cluster_find_pod(cl, "ns/p3"), 10, NULL, &err),
+                 KP_OK);
+    check_status(cl, 0, 3, 3, 4, __LINE__);
+    /* deleted: no longer listed (TestBasicFinderFunctions' pod removal) */
+    kp_cluster_delete_pod(cl, kp_cluster_find_pod(cl, "ns/p3"), &err);
+    check_status(cl, 0, 3, 3, 3, __LINE__);
+    KT_CHECK(kp_cluster_pdb_selects(cl, 0, kp_cluster_find_pod(cl, "ns/p0")));
+    KT_CHECK(!kp_cluster_pdb_selects(cl, 0, 3));
+    kp_cluster_free(cl);
+
+    /* TestReplicaSet: minAvailable 20% with a ReplicaSet of 10, one pod -> (0, 1, 2, 10) */
+    cl = load(pdb_yaml(buf, sizeof buf, "minAvailable: 20%", 10, 1, 0), &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    check_status(cl, 0, 1, 2, 10, __LINE__);
+    kp_cluster_free(cl);
+
+    /* TestPercentageMaxUnavailableWithScaling: maxUnavailable 30%, ReplicaSet 7 -> (0, 1, 4, 7);
+     * scaled to 3 -> (0, 1, 2, 3) */
+    cl = load(pdb_yaml(buf, sizeof buf, "maxUnavailable: 30%", 7, 1, 0), &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    check_status(cl, 0, 1, 4, 7, __LINE__);
+    KT_CHECK_INT(kp_cluster_workload_scale(cl, workload(cl, "ReplicaSet", "rs"), 3, &err), KP_OK);
+    check_status(cl, 0, 1, 2, 3, __LINE__);
+    KT_CHECK_INT(kp_cluster_workload_scale(cl, workload(cl, "ReplicaSet", "rs"), -1, &err),
+                 KP_EINVAL);
+    kp_cluster_free(cl);
+
+    /* TestIntegerMaxUnavailableWithScaling: maxUnavailable 2, ReplicaSet 7, one pod ->
+     * (0, 1, 5, 7); TestReplicationController's shape: 34% of 3 rounds up to 2, three pods ->
+     * (1, 3, 2, 3), and a rogue pod without a controller is unmanaged: healthy, allowed 2 */
+    cl = load(pdb_yaml(buf, sizeof buf, "maxUnavailable: 2", 7, 1, 0), &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    check_status(cl, 0, 1, 5, 7, __LINE__);
+    kp_cluster_free(cl);
+    cl = load(pdb_yaml(buf, sizeof buf, "minAvailable: 34%", 3, 3, 1), &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    check_status(cl, 2, 4, 2, 3, __LINE__);
+    kp_cluster_free(cl);
+
+    /* TestNakedPod: 28% and only a pod without a controller -> no disruption (expected 0) */
+    cl = load(pdb_yaml(buf, sizeof buf, "minAvailable: 28%", 3, 0, 1), &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    check_status(cl, 0, 1, 0, 0, __LINE__);
+    kp_cluster_free(cl);
+}
+
+/* TestUnsupportedControllerPod: a controller without a scale subresource (here a DaemonSet, or
+ * one not in the snapshot) fails the sync: failSafe allows no disruption. */
+KT_TEST(pdb_recount_unknown_controller) {
+    kp_error err;
+    const char *yaml = NODE("n1") "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+                                  "metadata: {name: pdb, namespace: ns}\n"
+                                  "spec: {selector: {matchLabels: {foo: bar}}, minAvailable: 1%}\n"
+                                  "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
+                                  "  namespace: ns\n  labels: {foo: bar}\n"
+                                  "  ownerReferences: [{apiVersion: apps.test.io/v1, kind: "
+                                  "TestWorkload, name: fake, uid: u, controller: true}]\n"
+                                  "spec: {nodeName: n1, containers: [{name: c}]}\n"
+                                  "status: {phase: Running}\n";
+    kp_cluster *cl = load(yaml, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    cl->pdbs[0].disruptions_allowed = 5;
+    KT_CHECK_INT(kp_cluster_pdb_recount(cl, 0, &err), KP_OK);
+    kp_pdb_info b;
+    kp_cluster_pdb_info(cl, 0, &b);
+    KT_CHECK_INT(b.disruptions_allowed, 0);
+    KT_CHECK_INT(kp_cluster_pdb_recount(cl, 7, &err), KP_EINVAL);
+    kp_cluster_free(cl);
+}
+
+/* ---- allocation failures: every change ends in KP_OK or KP_ENOMEM with a message, and leaves
+ * the pods and nodes coherent (kp_cluster_free then releases everything: LeakSanitizer) ---- */
+
+static const char *PDB_DOC = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+                             "metadata: {name: web, namespace: shop}\n"
+                             "spec: {selector: {matchLabels: {app: web}}, maxUnavailable: 50%}\n";
+
+static int changes(kp_cluster *cl, kp_status *st, char msgs[][64]) {
+    kp_error err;
+    int n = 0;
+    kp_index out, rs = workload(cl, "ReplicaSet", "web-7f"),
+                  sts = workload(cl, "StatefulSet", "db");
+    kp_index web = kp_cluster_find_pod(cl, "shop/web-7f-aaaaa");
+    size_t removed;
+#define STEP(call)                               \
+    do {                                         \
+        kp_error_clear(&err);                    \
+        st[n] = (call);                          \
+        snprintf(msgs[n], 64, "%.63s", err.msg); \
+        n++;                                     \
+    } while (0)
+    STEP(kp_cluster_delete_pod(cl, kp_cluster_find_pod(cl, "shop/db-0"), &err));
+    STEP(kp_cluster_mark_terminating(cl, web, 5, "EvictionByEvictionAPI", &err));
+    STEP(kp_cluster_node_taint(cl, 1, "k", "v", "NoExecute", &err));
+    STEP(kp_cluster_node_untaint(cl, 1, "k", NULL, &removed, &err));
+    for (int i = 0; i < 70; i++) { /* enough to grow cl->pods and the name map */
+        char name[64];
+        kp_cluster_generate_pod_name(cl, "shop", "web-7f-", (uint64_t)i, name, sizeof name);
+        STEP(kp_cluster_create_pod(cl, rs, -1, name, 10, &out, &err));
+    }
+    STEP(kp_cluster_create_pod(cl, sts, -1, "db-1", 10, &out, &err));
+    STEP(kp_cluster_create_pod(cl, -1, web, "web-like", 10, &out, &err));
+    STEP(kp_cluster_pdb_recount(cl, 0, &err));
+    STEP(kp_cluster_finish_pod(cl, web, KP_POD_PHASE_FAILED, "Evicted", "", &err));
+#undef STEP
+    return n;
+}
+
+static bool coherent(const kp_cluster *cl) {
+    for (uint32_t i = 0; i < cl->n_pods; i++) {
+        const kp_pod *p = &cl->pods[i];
+        if (p->node < 0) continue;
+        if (p->deleted || (uint32_t)p->node >= cl->n_nodes) return false;
+        const kp_node *nd = &cl->nodes[p->node];
+        if (p->pos_in_node >= nd->n_pods || nd->pods[p->pos_in_node] != i) return false;
+    }
+    for (uint32_t k = 0; k < cl->n_nodes; k++)
+        for (uint32_t j = 0; j < cl->nodes[k].n_pods; j++)
+            if (cl->pods[cl->nodes[k].pods[j]].node != (int32_t)k) return false;
+    return true;
+}
+
+KT_TEST(alloc_fail_changes) {
+    static char text[8192];
+    snprintf(text, sizeof text, "%s%s", BASE, PDB_DOC);
+    kp_error err;
+    kp_status st[128];
+    static char msgs[128][64];
+    kp_cluster *cl = load(text, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    unsigned long before = kp__alloc_count();
+    int n = changes(cl, st, msgs);
+    unsigned long total = kp__alloc_count() - before;
+    for (int i = 0; i < n; i++) KT_CHECK_INT(st[i], KP_OK);
+    KT_CHECK(coherent(cl));
+    kp_cluster_free(cl);
+    KT_CHECK(total > 5);
+    for (int sticky = 0; sticky < 2; sticky++)
+        for (unsigned long f = 0; f < total; f++) {
+            cl = load(text, &err);
+            if (!cl) break;
+            kp__alloc_fail_after((long)f, sticky);
+            n = changes(cl, st, msgs);
+            kp__alloc_fail_after(-1, false);
+            for (int i = 0; i < n; i++) {
+                if (st[i] != KP_OK && (st[i] != KP_ENOMEM || !msgs[i][0]))
+                    fprintf(stderr, "  fail after %lu%s: step %d: %s: %s\n", f,
+                            sticky ? " (sticky)" : "", i, kp_status_str(st[i]), msgs[i]);
+                KT_CHECK(st[i] == KP_OK || (st[i] == KP_ENOMEM && msgs[i][0]));
+            }
+            KT_CHECK(coherent(cl));
+            kp_cluster_free(cl);
+        }
+}
+
+KT_MAIN(KT_CASE(pod_info_and_matches), KT_CASE(delete_pod_tombstone_and_log),
+        KT_CASE(create_from_template_and_like), KT_CASE(create_with_unknown_class),
+        KT_CASE(create_from_deployment), KT_CASE(taint_cordon_delete_node),
+        KT_CASE(pdb_recount_upstream_cases), KT_CASE(pdb_recount_unknown_controller),
+        KT_CASE(alloc_fail_changes))
