@@ -85,7 +85,7 @@ int64_t kp_sim_epoch(const kp_sim *sim);
 /* Why the run ended: "duration", "quiet" (nothing pending could change), "cap" (24h without a
  * duration); "" while running. */
 const char *kp_sim_end_reason(const kp_sim *sim);
-kp_cluster *kp_sim_cluster(kp_sim *sim);
+kp_cluster *kp_sim_cluster(const kp_sim *sim);
 
 /* ---- events: a kubectl-events-like log, upstream's reasons and messages ---- */
 typedef enum { KP_SIM_NORMAL = 0, KP_SIM_WARNING } kp_sim_event_type;

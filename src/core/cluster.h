@@ -68,6 +68,7 @@ typedef struct kp_cluster {
      * a scheduler's node order and indexes (a pod or node added, a node changed or deleted);
      * deleted_log lists the pods deleted, in order (a scheduler remembers how far it read) */
     uint64_t gen_struct;
+    uint64_t gen_pdb_status; /* bumped by every PDB status change (kp_cluster_pdb_recount) */
     uint32_t *deleted_log;
     uint32_t n_deleted_log, cap_deleted_log;
     /* well-known interned strings */

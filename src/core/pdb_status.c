@@ -144,6 +144,7 @@ kp_status kp_cluster_pdb_recount(kp_cluster *cl, kp_index pdb, kp_error *err) {
     }
     if (st != KP_OK) return st;
     b->has_status = true;
+    cl->gen_pdb_status++;
     if (!ok) { /* trySync failed: failSafe keeps the status but allows no disruption */
         b->disruptions_allowed = 0;
         return KP_OK;

@@ -22,7 +22,7 @@ uint32_t kp__sched_nominated_on(kp_sched *s, uint32_t node, const uint32_t **pod
 
 void kp__sched_nominator_free(kp_sched *s) {
     if (s->nom_groups)
-        for (uint32_t i = 0; i < s->cl->n_nodes; i++) kp__free(s->nom_groups[i]);
+        for (uint32_t i = 0; i < s->n_nodes_seen; i++) kp__free(s->nom_groups[i]);
     kp__free(s->nom_groups);
     kp__free(s->nom_n_groups);
     kp__free(s->nom_cap_groups);

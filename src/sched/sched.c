@@ -194,6 +194,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     s->protect_pod = o.protect_pod < 0 ? -1 : (int32_t)o.protect_pod;
     s->now = KP_TIME_NONE;
     s->n_pods_seen = cl->n_pods;
+    s->n_nodes_seen = cl->n_nodes;
     s->seen_deleted = cl->n_deleted_log;
     s->gen = cl->gen_struct;
 
@@ -281,7 +282,7 @@ static void explain_free(kp_explain *e) {
 void kp_sched_free(kp_sched *s) {
     if (!s) return;
     if (s->nom_pods)
-        for (uint32_t i = 0; i < s->cl->n_nodes; i++) kp__free(s->nom_pods[i]);
+        for (uint32_t i = 0; i < s->n_nodes_seen; i++) kp__free(s->nom_pods[i]);
     kp__free(s->nom_pods);
     kp__free(s->nom_n);
     kp__free(s->nom_cap);

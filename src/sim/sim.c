@@ -40,7 +40,7 @@ static int64_t snapshot_epoch(const kp_cluster *cl) {
 }
 
 /* t = 0: pending pods enter the queue, terminating ones end their grace period, the scenario's
- * actions are planned, the controllers look once. */
+ * actions are planned, the controllers look once, every PDB's status is recounted. */
 static kp_status start(kp_sim *s, kp_error *err) {
     kp_status st = kp__sim_grow_pods(s);
     for (size_t i = 0; st == KP_OK && i < s->n_pods; i++) {
@@ -57,6 +57,10 @@ static kp_status start(kp_sim *s, kp_error *err) {
     for (size_t i = 0; st == KP_OK && s->sc && i < s->sc->n_actions; i++)
         st = kp__sim_timer_add(s, s->sc->actions[i].at_ms, SIM_EV_ACTION, (int64_t)i, 0);
     if (st == KP_OK) st = kp__sim_index_workloads(s);
+    /* the disruption controller's view from the first instant: a snapshot's PDB status may be
+     * stale (pods listed after it was written); every PDB is recounted from the pods */
+    for (size_t i = 0; st == KP_OK && i < kp_cluster_pdb_count(s->cl); i++)
+        if ((st = kp_cluster_pdb_recount(s->cl, (kp_index)i, err)) != KP_OK) return st;
     if (st != KP_OK) return kp_error_set(err, st, "simulate: out of memory");
     return KP_OK;
 }
@@ -202,7 +206,7 @@ kp_status kp_sim_run(kp_sim *s, kp_error *err) {
 int64_t kp_sim_now(const kp_sim *s) { return s->now; }
 int64_t kp_sim_epoch(const kp_sim *s) { return s->epoch; }
 const char *kp_sim_end_reason(const kp_sim *s) { return s->end_reason; }
-kp_cluster *kp_sim_cluster(kp_sim *s) { return s->cl; }
+kp_cluster *kp_sim_cluster(const kp_sim *s) { return s->cl; }
 size_t kp_sim_event_count(const kp_sim *s) { return s->n_events; }
 const kp_sim_event *kp_sim_event_get(const kp_sim *s, size_t i) {
     return i < s->n_events ? &s->events[i] : NULL;

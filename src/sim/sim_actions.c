@@ -9,6 +9,7 @@
 #include "sim/sim_internal.h"
 
 #define DRAIN_RETRY_MS 5000 /* kubectl drain: "will retry after 5s" */
+#define DRAIN_POLL_MS 1000 /* kubectl drain: waitForDelete's poll interval */
 
 static kp_status nomem(kp_error *err) {
     return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
@@ -249,8 +250,10 @@ kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err) {
         i = (size_t)-1; /* the node's list may have changed: look again from the start */
     }
     if (blocked) return kp__sim_timer_add(s, s->now + DRAIN_RETRY_MS, SIM_EV_DRAIN_RETRY, node, 0);
-    if (!busy && kp__sim_logf(s, KP_SIM_NORMAL, "Drained", -1, node, -1, "node/%s drained",
-                              kp_cluster_node_name(s->cl, node)) < 0)
+    /* kubectl drain then waits for the evicted pods to be gone (waitForDelete polls each 1s) */
+    if (busy) return kp__sim_timer_add(s, s->now + DRAIN_POLL_MS, SIM_EV_DRAIN_RETRY, node, 0);
+    if (kp__sim_logf(s, KP_SIM_NORMAL, "Drained", -1, node, -1, "node/%s drained",
+                     kp_cluster_node_name(s->cl, node)) < 0)
         return nomem(err);
     return KP_OK;
 }

@@ -123,7 +123,7 @@ void kp__spread_defaults_free(kp_sched *s) {
     kp_spread_defaults *d = s->def;
     if (!d) return;
     if (d->state)
-        for (uint32_t i = 0; i < s->cl->n_pods; i++)
+        for (uint32_t i = 0; i < s->n_pods_seen; i++) /* built for these pods */
             if (d->state[i] == DS_SET) {
                 kp__free(d->sel[i].match_labels.items);
                 kp__free(d->sel[i].exprs);

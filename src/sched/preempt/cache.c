@@ -140,6 +140,7 @@ kp_status kp__preempt_pdbix_begin(kp_pctx *x) {
     pc_state *st = x->s ? pc_state_get(x->s) : NULL;
     if (st && kp__pdbix_fits(st->pdb, x->cl)) {
         x->pdbix = st->pdb;
+        kp__pdbix_refresh(st->pdb, x->cl);
         return KP_OK;
     }
     kp_pdbix *ix = kp__pdbix_new(x->cl);

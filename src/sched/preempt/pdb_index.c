@@ -40,6 +40,7 @@ typedef struct {
 
 struct kp_pdbix {
     uint32_t n_pdbs, n_pods;
+    uint64_t status_gen; /* cl->gen_pdb_status that init was read at */
     uint32_t *order; /* PDB indices in namespace/name order */
     int32_t *init; /* status.disruptionsAllowed per rank (0 without a status) */
     int32_t *allowed; /* budget per rank, valid when stamp[rank] == gen */
@@ -163,6 +164,7 @@ kp_pdbix *kp__pdbix_new(const kp_cluster *cl) {
     kp_pdbix *ix = kp__calloc(1, sizeof *ix);
     if (!ix) return NULL;
     uint32_t np = cl->n_pdbs ? cl->n_pdbs : 1, nq = cl->n_pods ? cl->n_pods : 1;
+    ix->status_gen = cl->gen_pdb_status;
     ix->n_pdbs = cl->n_pdbs;
     ix->n_pods = cl->n_pods;
     ix->order = kp__malloc(np * sizeof *ix->order);
@@ -209,6 +211,16 @@ void kp__pdbix_free(kp_pdbix *ix) {
 
 bool kp__pdbix_fits(const kp_pdbix *ix, const kp_cluster *cl) {
     return ix && ix->n_pdbs == cl->n_pdbs && ix->n_pods == cl->n_pods;
+}
+
+void kp__pdbix_refresh(kp_pdbix *ix, const kp_cluster *cl) {
+    if (ix->status_gen == cl->gen_pdb_status) return;
+    for (uint32_t r = 0; r < ix->n_pdbs; r++) {
+        const kp_pdb *b = &cl->pdbs[ix->order[r]];
+        ix->init[r] = b->has_status ? b->disruptions_allowed : 0;
+    }
+    ix->status_gen = cl->gen_pdb_status;
+    kp__pdbix_reset(ix); /* budgets copied from the old values are stale */
 }
 
 void kp__pdbix_reset(kp_pdbix *ix) {

@@ -1,0 +1,250 @@
+/* `kprio simulate` output (docs/simulate.md): the event log as `kubectl events` prints it (TIME
+ * is virtual time since the start, in Go's duration syntax), then a summary; or a kprio/v1alpha1
+ * SimulationResult document. On the public API only. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kprio/cluster.h"
+#include "kprio/emit.h"
+#include "kprio/render_sim.h"
+#include "kprio/sim.h"
+
+static void vtime(int64_t ms, char *buf, size_t cap) { kp_duration_format(ms * 1000000, buf, cap); }
+
+static const char *state_str(kp_sim_pod_state s) {
+    switch (s) {
+    case KP_SIM_POD_PENDING: return "Pending";
+    case KP_SIM_POD_BOUND: return "Bound";
+    case KP_SIM_POD_TERMINATING: return "Terminating";
+    case KP_SIM_POD_SUCCEEDED: return "Succeeded";
+    case KP_SIM_POD_FAILED: return "Failed";
+    case KP_SIM_POD_DELETED: return "Deleted";
+    }
+    return "?";
+}
+
+/* kubectl events' OBJECT: kind/name, lower case, with the namespace for namespaced objects */
+static void object_ref(const kp_sim_event *e, char *buf, size_t cap) {
+    char kind[64];
+    size_t i = 0;
+    for (; e->kind[i] && i + 1 < sizeof kind; i++)
+        kind[i] = (char)(e->kind[i] >= 'A' && e->kind[i] <= 'Z' ? e->kind[i] + 32 : e->kind[i]);
+    kind[i] = 0;
+    if (*e->ns) snprintf(buf, cap, "%s/%s/%s", kind, e->ns, e->name);
+    else snprintf(buf, cap, "%s/%s", kind, e->name);
+}
+
+static kp_status events_table(FILE *f, const kp_sim *sim) {
+    kp_table *t = kp_table_new(5);
+    kp_table_add(t, "TIME");
+    kp_table_add(t, "TYPE");
+    kp_table_add(t, "REASON");
+    kp_table_add(t, "OBJECT");
+    kp_table_add(t, "MESSAGE");
+    for (size_t i = 0; i < kp_sim_event_count(sim); i++) {
+        const kp_sim_event *e = kp_sim_event_get(sim, i);
+        char tb[40], ob[600];
+        vtime(e->t_ms, tb, sizeof tb);
+        object_ref(e, ob, sizeof ob);
+        kp_table_add(t, tb);
+        kp_table_add(t, e->type == KP_SIM_WARNING ? "Warning" : "Normal");
+        kp_table_add(t, e->reason);
+        kp_table_add(t, ob);
+        kp_table_add(t, e->message);
+    }
+    kp_status st = kp_table_print(t, f);
+    kp_table_free(t);
+    return st;
+}
+
+/* The workloads whose pods were preempted, evicted or deleted most (up to 5). */
+static void disrupted(FILE *f, const kp_sim *sim) {
+    const kp_cluster *cl = kp_sim_cluster(sim);
+    size_t nw = kp_cluster_workload_count(cl);
+    if (nw == 0) return;
+    uint32_t *cnt = kp_calloc(nw, sizeof *cnt);
+    if (!cnt) return;
+    for (size_t i = 0; i < kp_sim_pod_count(sim); i++) {
+        const kp_sim_pod *p = kp_sim_pod_get(sim, i);
+        if (strcmp(p->cause, "preempted") != 0 && strcmp(p->cause, "evicted") != 0) continue;
+        kp_index w = kp_cluster_pod_workload(cl, p->pod);
+        if (w >= 0 && (size_t)w < nw) cnt[w]++;
+    }
+    for (int shown = 0; shown < 5; shown++) {
+        size_t best = nw;
+        for (size_t w = 0; w < nw; w++)
+            if (cnt[w] && (best == nw || cnt[w] > cnt[best])) best = w;
+        if (best == nw) break;
+        kp_workload_info in;
+        if (kp_cluster_workload_info(cl, (kp_index)best, &in) == KP_OK) {
+            if (shown == 0) fprintf(f, "Most disrupted workloads:\n");
+            fprintf(f, "  %s %s/%s: %u pod(s) preempted or evicted\n", in.kind, in.ns, in.name,
+                    cnt[best]);
+        }
+        cnt[best] = 0;
+    }
+    kp_free(cnt);
+}
+
+static kp_status summary(FILE *f, const kp_sim *sim) {
+    const kp_cluster *cl = kp_sim_cluster(sim);
+    kp_sim_counters c;
+    kp_sim_counters_get(sim, &c);
+    char tb[40];
+    vtime(kp_sim_now(sim), tb, sizeof tb);
+    fprintf(f, "\nSimulated %s of virtual time (ended: %s).\n", tb, kp_sim_end_reason(sim));
+    fprintf(f,
+            "Scheduled %" PRIu64 " pod(s) in %" PRIu64 " attempt(s); %" PRIu64
+            " preemption(s) with %" PRIu64 " victim(s); %" PRIu64 " pod(s) created, %" PRIu64
+            " deleted, %" PRIu64 " succeeded.\n",
+            c.scheduled, c.attempts, c.preemptions, c.victims, c.pods_created, c.pods_deleted,
+            c.pods_succeeded);
+    if (c.longest_wait_pod >= 0) {
+        vtime(c.longest_wait_ms, tb, sizeof tb);
+        fprintf(f, "Longest time to schedule: %s (%s/%s).\n", tb,
+                kp_cluster_pod_namespace(cl, c.longest_wait_pod),
+                kp_cluster_pod_name(cl, c.longest_wait_pod));
+    }
+    fprintf(f, "Still pending: %" PRIu64 " pod(s)", c.pending_at_end);
+    if (c.gated_at_end) fprintf(f, " and %" PRIu64 " gated", c.gated_at_end);
+    fprintf(f, "%s\n", c.pending_at_end ? ":" : ".");
+    for (size_t i = 0; i < kp_sim_pod_count(sim); i++) {
+        const kp_sim_pod *p = kp_sim_pod_get(sim, i);
+        if (p->state != KP_SIM_POD_PENDING || !*p->last_message) continue;
+        fprintf(f, "  %s/%s: %s\n", kp_cluster_pod_namespace(cl, p->pod),
+                kp_cluster_pod_name(cl, p->pod), p->last_message);
+    }
+    disrupted(f, sim);
+    return KP_OK;
+}
+
+/* ---------------------------------------------------------------- documents */
+
+static void kv_time(kp_emit *e, const char *key, int64_t ms) {
+    kp_emit_key(e, key);
+    if (ms < 0) {
+        kp_emit_null(e);
+        return;
+    }
+    char tb[40];
+    vtime(ms, tb, sizeof tb);
+    kp_emit_str(e, tb);
+}
+
+static void kv_pod(kp_emit *e, const kp_cluster *cl, const char *key, kp_index pod) {
+    kp_emit_key(e, key);
+    if (pod < 0) {
+        kp_emit_null(e);
+        return;
+    }
+    char buf[600];
+    snprintf(buf, sizeof buf, "%s/%s", kp_cluster_pod_namespace(cl, pod),
+             kp_cluster_pod_name(cl, pod));
+    kp_emit_str(e, buf);
+}
+
+static void kv_node(kp_emit *e, const kp_cluster *cl, const char *key, kp_index node) {
+    kp_emit_key(e, key);
+    if (node < 0) kp_emit_null(e);
+    else kp_emit_str(e, kp_cluster_node_name(cl, node));
+}
+
+static void emit_events(kp_emit *e, const kp_sim *sim) {
+    kp_emit_key(e, "events");
+    kp_emit_arr_begin(e);
+    for (size_t i = 0; i < kp_sim_event_count(sim); i++) {
+        const kp_sim_event *ev = kp_sim_event_get(sim, i);
+        kp_emit_obj_begin(e);
+        kv_time(e, "time", ev->t_ms);
+        kp_emit_kv_int(e, "timeMs", ev->t_ms);
+        kp_emit_kv_str(e, "type", ev->type == KP_SIM_WARNING ? "Warning" : "Normal");
+        kp_emit_kv_str(e, "reason", ev->reason);
+        kp_emit_key(e, "involvedObject");
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "kind", ev->kind);
+        if (*ev->ns) kp_emit_kv_str(e, "namespace", ev->ns);
+        kp_emit_kv_str(e, "name", ev->name);
+        kp_emit_obj_end(e);
+        kp_emit_kv_str(e, "message", ev->message);
+        kp_emit_key(e, "cause");
+        if (ev->cause < 0) kp_emit_null(e);
+        else kp_emit_int(e, ev->cause);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+}
+
+static void emit_pods(kp_emit *e, const kp_sim *sim) {
+    const kp_cluster *cl = kp_sim_cluster(sim);
+    kp_emit_key(e, "pods");
+    kp_emit_arr_begin(e);
+    for (size_t i = 0; i < kp_sim_pod_count(sim); i++) {
+        const kp_sim_pod *p = kp_sim_pod_get(sim, i);
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "namespace", kp_cluster_pod_namespace(cl, p->pod));
+        kp_emit_kv_str(e, "name", kp_cluster_pod_name(cl, p->pod));
+        kp_emit_kv_str(e, "state", state_str(p->state));
+        kv_time(e, "created", p->created_ms);
+        kv_time(e, "nominated", p->first_nominated_ms);
+        kv_time(e, "bound", p->bound_ms);
+        kv_time(e, "terminating", p->terminating_ms);
+        kv_time(e, "gone", p->gone_ms);
+        kv_node(e, cl, "node", p->node);
+        kv_node(e, cl, "nominatedNode", p->nominated_node);
+        kp_emit_kv_int(e, "attempts", p->attempts);
+        kp_emit_kv_str(e, "cause", p->cause);
+        kv_pod(e, cl, "preemptedBy", p->preempted_by);
+        kv_pod(e, cl, "replaces", p->replaces);
+        kp_emit_kv_str(e, "lastMessage", p->last_message);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+}
+
+static void emit_counters(kp_emit *e, const kp_sim *sim) {
+    kp_sim_counters c;
+    kp_sim_counters_get(sim, &c);
+    kp_emit_key(e, "counters");
+    kp_emit_obj_begin(e);
+    kp_emit_kv_int(e, "events", (int64_t)c.events);
+    kp_emit_kv_int(e, "scheduleAttempts", (int64_t)c.attempts);
+    kp_emit_kv_int(e, "scheduled", (int64_t)c.scheduled);
+    kp_emit_kv_int(e, "unschedulable", (int64_t)c.unschedulable);
+    kp_emit_kv_int(e, "preemptionAttempts", (int64_t)c.preemption_attempts);
+    kp_emit_kv_int(e, "preemptions", (int64_t)c.preemptions);
+    kp_emit_kv_int(e, "victims", (int64_t)c.victims);
+    kp_emit_kv_int(e, "podsCreated", (int64_t)c.pods_created);
+    kp_emit_kv_int(e, "podsDeleted", (int64_t)c.pods_deleted);
+    kp_emit_kv_int(e, "podsSucceeded", (int64_t)c.pods_succeeded);
+    kp_emit_kv_int(e, "podsFailed", (int64_t)c.pods_failed);
+    kp_emit_kv_int(e, "pendingAtEnd", (int64_t)c.pending_at_end);
+    kp_emit_kv_int(e, "gatedAtEnd", (int64_t)c.gated_at_end);
+    kv_time(e, "longestTimeToSchedule", c.longest_wait_pod >= 0 ? c.longest_wait_ms : -1);
+    kv_pod(e, kp_sim_cluster(sim), "longestTimeToSchedulePod", c.longest_wait_pod);
+    kp_emit_obj_end(e);
+}
+
+kp_status kp_render_simulation(FILE *f, const kp_sim *sim, kp_outfmt fmt, bool events_only) {
+    if (fmt == KP_OUT_TABLE) {
+        kp_status st = events_table(f, sim);
+        if (st != KP_OK || events_only) return st;
+        return summary(f, sim);
+    }
+    kp_emit *e = kp_emit_new(f, fmt);
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
+    kp_emit_kv_str(e, "kind", "SimulationResult");
+    kv_time(e, "duration", kp_sim_now(sim));
+    kp_emit_kv_str(e, "endReason", kp_sim_end_reason(sim));
+    kp_emit_kv_int(e, "startUnix", kp_sim_epoch(sim));
+    emit_events(e, sim);
+    if (!events_only) {
+        emit_counters(e, sim);
+        emit_pods(e, sim);
+    }
+    kp_emit_obj_end(e);
+    kp_status st = kp_emit_status(e);
+    kp_emit_free(e);
+    return st;
+}

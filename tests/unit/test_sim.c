@@ -1,0 +1,334 @@
+/* The simulator (kprio/sim.h): invariants at every step of randomised runs, determinism, and
+ * the dynamics the golden scenarios show end to end (tests/golden/simulate-*). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "kprio/cluster.h"
+#include "kprio/inspect.h"
+#include "kprio/render_sim.h"
+#include "kprio/scenario.h"
+#include "kprio/sim.h"
+
+/* ---------------------------------------------------------------- random clusters */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} sbuf;
+
+static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf *b, const char *fmt, ...) {
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap = b->cap ? b->cap * 2 : 4096;
+        b->buf = realloc(b->buf, b->cap);
+    }
+}
+
+static uint64_t rng;
+static uint32_t rnd(uint32_t n) {
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (uint32_t)(rng >> 33) % n;
+}
+
+/* nodes n0..; ReplicaSets w0.. (some with PDBs) with their pods bound or pending; a few
+ * standalone high-priority pods pending */
+static void gen_cluster(sbuf *b, int *n_nodes) {
+    *n_nodes = 3 + (int)rnd(5);
+    unsigned free_milli[8]; /* the snapshot's bound pods fit their nodes */
+    put(b, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\n"
+           "value: 100\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+           "metadata: {name: mid}\nvalue: 500\n---\napiVersion: scheduling.k8s.io/v1\n"
+           "kind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n");
+    for (int i = 0; i < *n_nodes; i++)
+        put(b,
+            "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n%d\n  labels: "
+            "{kubernetes.io/hostname: n%d}\nstatus:\n  allocatable: {cpu: \"%u\", memory: 8Gi, "
+            "pods: \"110\"}\n",
+            i, i, (free_milli[i] = 2 + rnd(4)));
+    for (int i = 0; i < *n_nodes; i++) free_milli[i] *= 1000;
+    int n_wl = 2 + (int)rnd(4);
+    static const char *const cls[] = {"low", "mid", "high"};
+    for (int w = 0; w < n_wl; w++) {
+        int reps = 1 + (int)rnd(5);
+        const char *c = cls[rnd(2)];
+        unsigned cpu = 250 * (1 + rnd(4));
+        put(b,
+            "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: w%d, namespace: "
+            "default, uid: rs-w%d}\nspec:\n  replicas: %d\n  selector: {matchLabels: {app: "
+            "w%d}}\n  template:\n    metadata: {labels: {app: w%d}}\n    spec:\n      "
+            "priorityClassName: %s\n      terminationGracePeriodSeconds: %u\n      containers: "
+            "[{name: c, image: x, resources: {requests: {cpu: %um}}}]\n",
+            w, w, reps, w, w, c, 5 * rnd(8), cpu);
+        if (rnd(2))
+            put(b,
+                "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p%d, "
+                "namespace: default}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: "
+                "{app: w%d}}\nstatus: {disruptionsAllowed: 1, currentHealthy: %d, "
+                "desiredHealthy: %d, expectedPods: %d}\n",
+                w, w, reps, reps - 1, reps);
+        for (int k = 0; k < reps; k++) {
+            int node = (int)rnd((uint32_t)*n_nodes + 2); /* some start pending */
+            if (node < *n_nodes && free_milli[node] < cpu) node = *n_nodes;
+            if (node < *n_nodes) free_milli[node] -= cpu;
+            put(b,
+                "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: w%d-%d\n  namespace: "
+                "default\n  uid: u-w%d-%d\n  labels: {app: w%d}\n  creationTimestamp: "
+                "\"2026-01-01T00:00:%02dZ\"\n  ownerReferences: [{apiVersion: apps/v1, kind: "
+                "ReplicaSet, name: w%d, uid: rs-w%d, controller: true}]\nspec:\n  "
+                "priorityClassName: %s\n  terminationGracePeriodSeconds: %u\n  containers: "
+                "[{name: c, image: x, resources: {requests: {cpu: %um}}}]\n",
+                w, k, w, k, w, k, w, w, c, 5 * rnd(8), cpu);
+            if (node < *n_nodes)
+                put(b,
+                    "  nodeName: n%d\nstatus: {phase: Running, startTime: "
+                    "\"2026-01-01T00:01:00Z\"}\n",
+                    node);
+        }
+    }
+    int n_hi = (int)rnd(4);
+    for (int h = 0; h < n_hi; h++)
+        put(b,
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: hi-%d, namespace: default, uid: "
+            "u-hi-%d, creationTimestamp: \"2026-01-01T00:02:00Z\"}\nspec:\n  priorityClassName: "
+            "high\n  containers: [{name: c, image: x, resources: {requests: {cpu: %um}}}]\n",
+            h, h, 500 * (1 + rnd(4)));
+}
+
+/* ---------------------------------------------------------------- invariants */
+
+static int pods_on_nodes(const kp_cluster *cl, kp_index pod) {
+    int seen = 0;
+    for (size_t n = 0; n < kp_cluster_node_count(cl); n++)
+        for (size_t i = 0; i < kp_cluster_node_pod_count(cl, (kp_index)n); i++)
+            seen += kp_cluster_node_pod(cl, (kp_index)n, i) == pod;
+    return seen;
+}
+
+static void check_invariants(kp_sim *sim, int *checked) {
+    kp_cluster *cl = kp_sim_cluster(sim);
+    KT_CHECK_INT(kp_sim_pod_count(sim), kp_cluster_pod_count(cl));
+    for (size_t i = 0; i < kp_sim_pod_count(sim); i++) {
+        const kp_sim_pod *p = kp_sim_pod_get(sim, i);
+        kp_pod_info pi;
+        KT_CHECK(kp_cluster_pod_info(cl, p->pod, &pi) == KP_OK);
+        int on = pods_on_nodes(cl, p->pod);
+        switch (p->state) {
+        case KP_SIM_POD_PENDING:
+            KT_CHECK(pi.node < 0 && !pi.deleted && !pi.terminal);
+            KT_CHECK_INT(on, 0);
+            break;
+        case KP_SIM_POD_BOUND:
+            KT_CHECK(pi.node >= 0 && !pi.deleted && pi.deletion_ts == KP_TIME_UNSET);
+            KT_CHECK_INT(on, 1);
+            break;
+        case KP_SIM_POD_TERMINATING:
+            KT_CHECK(pi.node >= 0 && !pi.deleted && pi.deletion_ts != KP_TIME_UNSET);
+            KT_CHECK_INT(on, 1);
+            break;
+        case KP_SIM_POD_DELETED:
+            KT_CHECK(pi.deleted);
+            KT_CHECK_INT(on, 0);
+            break;
+        case KP_SIM_POD_SUCCEEDED:
+        case KP_SIM_POD_FAILED:
+            KT_CHECK(pi.terminal);
+            KT_CHECK_INT(on, 0);
+            break;
+        }
+    }
+    /* no node's requests exceed its allocatable */
+    kp_inspection *in = NULL;
+    KT_CHECK(kp_inspection_new(cl, &in, NULL) == KP_OK);
+    for (size_t n = 0; in && n < kp_inspection_node_count(in); n++) {
+        const kp_inspect_node *row = kp_inspection_node(in, n);
+        KT_CHECK(row->requested_cpu_milli <= row->allocatable_cpu_milli);
+        KT_CHECK(row->requested_pods <= row->allocatable_pods);
+    }
+    kp_inspection_free(in);
+    /* every PDB's status equals a recount made here from the pods */
+    for (size_t d = 0; d < kp_cluster_pdb_count(cl); d++) {
+        kp_pdb_info pd;
+        KT_CHECK(kp_cluster_pdb_info(cl, (kp_index)d, &pd) == KP_OK);
+        int healthy = 0;
+        for (size_t i = 0; i < kp_cluster_pod_count(cl); i++) {
+            kp_pod_info pi;
+            kp_cluster_pod_info(cl, (kp_index)i, &pi);
+            if (!kp_cluster_pdb_selects(cl, (kp_index)d, (kp_index)i)) continue;
+            healthy +=
+                pi.node >= 0 && !pi.deleted && !pi.terminal && pi.deletion_ts == KP_TIME_UNSET;
+        }
+        if (pd.expected_pods > 0 || healthy > 0) { /* recounted at least once */
+            KT_CHECK_INT(pd.current_healthy, healthy);
+            int allowed = healthy - pd.desired_healthy;
+            KT_CHECK_INT(pd.disruptions_allowed, allowed > 0 ? allowed : 0);
+        }
+    }
+    (*checked)++;
+}
+
+/* random actions on the generated cluster */
+static void gen_scenario(kp_scenario *sc, int n_nodes, int n_actions) {
+    memset(sc, 0, sizeof *sc);
+    sc->source = "random";
+    sc->actions = calloc((size_t)n_actions, sizeof *sc->actions);
+    sc->n_actions = (size_t)n_actions;
+    static char names[64][32];
+    for (int i = 0; i < n_actions; i++) {
+        kp_scenario_action *a = &sc->actions[i];
+        a->at_ms = (int64_t)rnd(600) * 1000;
+        static const kp_action_type types[] = {KP_ACT_CORDON, KP_ACT_UNCORDON, KP_ACT_DRAIN,
+                                               KP_ACT_SCALE,  KP_ACT_TAINT,    KP_ACT_UNTAINT};
+        a->type = types[rnd(6)];
+        char *nm = names[i % 64];
+        if (a->type == KP_ACT_SCALE) {
+            snprintf(nm, 32, "w%u", rnd(2));
+            a->ref = (kp_object_ref){"ReplicaSet", "default", nm};
+            a->replicas = (int32_t)rnd(7);
+        } else {
+            snprintf(nm, 32, "n%u", rnd((uint32_t)n_nodes));
+            a->ref = (kp_object_ref){"Node", "", nm};
+            a->taint = (kp_scenario_taint){"dedicated", "x", "NoSchedule"};
+        }
+    }
+}
+
+KT_TEST(random_runs_keep_every_invariant) {
+    int checked = 0;
+    uint64_t events = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        rng = seed;
+        sbuf b = {0};
+        int n_nodes;
+        gen_cluster(&b, &n_nodes);
+        kp_cluster *cl = kp_cluster_new();
+        kp_error err;
+        kp_error_clear(&err);
+        if (kp_cluster_load_buffer(cl, "random.yaml", b.buf, b.len, &err) != KP_OK ||
+            kp_cluster_finalize(cl, &err) != KP_OK) {
+            fprintf(stderr, "  seed %llu: %s\n", (unsigned long long)seed, err.msg);
+            KT_CHECK(false);
+            kp_cluster_free(cl);
+            free(b.buf);
+            continue;
+        }
+        kp_scenario sc;
+        gen_scenario(&sc, n_nodes, 12);
+        kp_sim_options o;
+        kp_sim_options_init(&o);
+        o.duration_ms = 20 * 60 * 1000;
+        o.seed = seed;
+        o.has_seed = true;
+        kp_sim *sim = NULL;
+        KT_CHECK(kp_sim_new(cl, NULL, &sc, &o, &sim, &err) == KP_OK);
+        bool more = sim != NULL;
+        while (more) {
+            kp_status st = kp_sim_step(sim, &more, &err);
+            if (st != KP_OK) {
+                fprintf(stderr, "  seed %llu: %s\n", (unsigned long long)seed, err.msg);
+                KT_CHECK(st == KP_OK);
+                break;
+            }
+            check_invariants(sim, &checked);
+        }
+        if (sim) events += kp_sim_event_count(sim);
+        kp_sim_free(sim);
+        kp_cluster_free(cl);
+        free(sc.actions);
+        free(b.buf);
+    }
+    KT_CHECK(checked > 200);
+    KT_CHECK(events > 1000);
+}
+
+/* Same inputs and seed: the same document, byte for byte. */
+static char *run_json(uint64_t seed) {
+    rng = seed;
+    sbuf b = {0};
+    int n_nodes;
+    gen_cluster(&b, &n_nodes);
+    kp_cluster *cl = kp_cluster_new();
+    kp_cluster_load_buffer(cl, "random.yaml", b.buf, b.len, NULL);
+    kp_cluster_finalize(cl, NULL);
+    kp_scenario sc;
+    gen_scenario(&sc, n_nodes, 8);
+    kp_sim *sim = NULL;
+    kp_sim_new(cl, NULL, &sc, NULL, &sim, NULL);
+    kp_sim_run(sim, NULL);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    kp_render_simulation(f, sim, KP_OUT_JSON, false);
+    fclose(f);
+    kp_sim_free(sim);
+    kp_cluster_free(cl);
+    free(sc.actions);
+    free(b.buf);
+    return out;
+}
+
+KT_TEST(same_inputs_same_output) {
+    for (uint64_t seed = 3; seed < 6; seed++) {
+        char *a = run_json(seed), *b = run_json(seed);
+        KT_CHECK(a && b && strlen(a) > 100 && strcmp(a, b) == 0);
+        free(a);
+        free(b);
+    }
+}
+
+/* A preemptor binds only once its victims' grace period has ended; the victim's ReplicaSet
+ * replaces it at once (a terminating pod is not active). */
+KT_TEST(preemptor_waits_for_grace_period) {
+    const char *y =
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: "
+        "1000\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: "
+        "{cpu: \"1\", pods: \"10\"}}\n---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: "
+        "{name: web, namespace: default, uid: rs1}\nspec:\n  replicas: 1\n  selector: "
+        "{matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: "
+        "{terminationGracePeriodSeconds: 45, containers: [{name: c, image: x, resources: "
+        "{requests: {cpu: \"1\"}}}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web-1, "
+        "namespace: default, uid: u1, labels: {app: web}, ownerReferences: [{apiVersion: "
+        "apps/v1, kind: ReplicaSet, name: web, uid: rs1, controller: true}]}\nspec: {nodeName: "
+        "n1, terminationGracePeriodSeconds: 45, containers: [{name: c, image: x, resources: "
+        "{requests: {cpu: \"1\"}}}]}\nstatus: {phase: Running}\n---\napiVersion: v1\nkind: "
+        "Pod\nmetadata: {name: urgent, namespace: default, uid: u2}\nspec: {priorityClassName: "
+        "high, containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}}}]}\n";
+    kp_cluster *cl = kp_cluster_new();
+    KT_CHECK(kp_cluster_load_buffer(cl, "t.yaml", y, strlen(y), NULL) == KP_OK);
+    KT_CHECK(kp_cluster_finalize(cl, NULL) == KP_OK);
+    kp_sim *sim = NULL;
+    KT_CHECK(kp_sim_new(cl, NULL, NULL, NULL, &sim, NULL) == KP_OK);
+    KT_CHECK(kp_sim_run(sim, NULL) == KP_OK);
+    kp_index urgent = kp_cluster_find_pod(cl, "default/urgent");
+    const kp_sim_pod *u = kp_sim_pod_get(sim, (size_t)urgent);
+    KT_CHECK_INT(u->first_nominated_ms, 0);
+    KT_CHECK_INT(u->bound_ms, 45000);
+    KT_CHECK_INT(kp_cluster_find_pod(cl, "default/web-1"), -1); /* deleted at 45s */
+    int replaced = 0;
+    for (size_t i = 0; i < kp_sim_event_count(sim); i++) {
+        const kp_sim_event *e = kp_sim_event_get(sim, i);
+        if (strcmp(e->reason, "SuccessfulCreate") == 0) {
+            KT_CHECK_INT(e->t_ms, 0);
+            KT_CHECK(e->cause >= 0 &&
+                     strcmp(kp_sim_event_get(sim, (size_t)e->cause)->reason, "Preempted") == 0);
+            replaced++;
+        }
+    }
+    KT_CHECK_INT(replaced, 1);
+    KT_CHECK_STR(kp_sim_end_reason(sim), "quiet");
+    kp_sim_free(sim);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(random_runs_keep_every_invariant), KT_CASE(same_inputs_same_output),
+        KT_CASE(preemptor_waits_for_grace_period))
