@@ -16,10 +16,12 @@
 
 /* TODO(lead): the pods kp_cluster_delete_pod removed are left out of the output; this helper
  * reads the tombstone flag (`deleted` of kp_pod, added by the simulator's change) once it is on
- * the branch: replace the body with `return p->deleted;`. */
-static inline bool pod_is_deleted(const kp_pod *p) {
-    (void)p;
-    return false;
+ * the branch: make it `return p->deleted;`. Until then a pod counts as gone when it left the node
+ * it is bound to (the victims of `schedule --until-settled` terminate at once that way): after
+ * finalize a live pod bound to a node of the cluster is on it, unless it is terminal. */
+static bool pod_is_deleted(const kp_cluster *cl, const kp_pod *p) {
+    return cl->finalized && p->node < 0 && p->node_name && !kp__pod_is_terminal(p) &&
+           kp_cluster_find_node(cl, kp__s(cl, p->node_name)) >= 0;
 }
 /* TODO(lead): likewise for nodes deleted through kp_cluster_delete_node. */
 static inline bool node_is_deleted(const kp_node *n) {
@@ -240,8 +242,9 @@ static void int_or_string(kp__enc *e, const char *key, kp_str text) {
         kp__enc_str(e, key, t);
         return;
     }
-    long long v = 0;
-    for (size_t i = 0; i < n && t[i] >= '0' && t[i] <= '9'; i++) v = v * 10 + (t[i] - '0');
+    long long v = 0; /* the decoder took it as strtoll does: [+]digits, 0 <= v <= INT32_MAX */
+    for (size_t i = t[0] == '+'; i < n && t[i] >= '0' && t[i] <= '9'; i++)
+        v = v * 10 + (t[i] - '0');
     kp__enc_int(e, key, v);
 }
 
@@ -304,7 +307,7 @@ kp_status kp_cluster_encode_json(const kp_cluster *cl, const kp_encode_options *
         kp__enc_workload(&e, &cl->workloads[i]);
     for (uint32_t i = 0; i < cl->n_pdbs && e.st == KP_OK; i++) pdb_obj(&e, &cl->pdbs[i]);
     for (uint32_t i = 0; i < cl->n_pods && e.st == KP_OK; i++)
-        if (!pod_is_deleted(&cl->pods[i])) kp__enc_pod(&e, &cl->pods[i]);
+        if (!pod_is_deleted(cl, &cl->pods[i])) kp__enc_pod(&e, &cl->pods[i]);
     kp__enc_end_arr(&e);
     kp__enc_end_obj(&e);
     kp__enc_newline(&e);

@@ -59,9 +59,9 @@ static void strategy(kp__enc *e, const kp_workload *w) {
                                                      : "RollingUpdate");
     if (s->max_surge.set || s->max_unavailable.set || s->partition) {
         kp__enc_obj(e, "rollingUpdate");
-        if (w->kind == KP_WL_STS) kp__enc_int(e, "partition", s->partition);
+        if (w->kind == KP_WL_STS || s->partition) kp__enc_int(e, "partition", s->partition);
         int_or_percent(e, "maxUnavailable", &s->max_unavailable);
-        if (w->kind != KP_WL_STS) int_or_percent(e, "maxSurge", &s->max_surge);
+        int_or_percent(e, "maxSurge", &s->max_surge);
         kp__enc_end_obj(e);
     }
     kp__enc_end_obj(e);
