@@ -49,7 +49,8 @@ kp_status kp__enc_init(kp__enc *e, const kp_cluster *cl, bool pretty, kp_write_f
     e->pretty = pretty;
     e->first[0] = true;
     e->buf = kp__malloc(KP__ENC_BUF);
-    if (!e->buf) e->st = kp_error_set(err, KP_ENOMEM, "out of memory");
+    e->qcache = e->buf ? kp__calloc(KP__ENC_QCACHE, sizeof *e->qcache) : NULL;
+    if (!e->qcache) e->st = kp_error_set(err, KP_ENOMEM, "out of memory");
     return e->st;
 }
 
@@ -57,8 +58,10 @@ kp_status kp__enc_finish(kp__enc *e) {
     flush(e);
     kp__free(e->buf);
     kp__free(e->pairs);
+    kp__free(e->qcache);
     e->buf = NULL;
     e->pairs = NULL;
+    e->qcache = NULL;
     return e->st;
 }
 
@@ -143,9 +146,13 @@ void kp__enc_str(kp__enc *e, const char *key, const char *s) {
 
 void kp__enc_int(kp__enc *e, const char *key, int64_t v) {
     char b[24];
-    int n = snprintf(b, sizeof b, "%" PRId64, v);
+    size_t n = sizeof b;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do b[--n] = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (v < 0) b[--n] = '-';
     before(e, key);
-    raw(e, b, (size_t)n);
+    raw(e, b + n, sizeof b - n);
 }
 
 void kp__enc_bool(kp__enc *e, const char *key, bool v) {
@@ -245,11 +252,21 @@ static kp_quantity_str amount_string(int res, int64_t v) {
  * ParseQuantity keeps it, else the canonical form. */
 void kp__enc_quantity(kp__enc *e, const char *key, int res, kp_str text, int64_t v) {
     const char *t = text ? kp__s(e->cl, text) : NULL;
-    size_t len = t ? strlen(t) : 0;
+    size_t len = t ? kp__strlen(&e->cl->strs, text) : 0;
     kp_quantity q;
-    if (t && len && kp_quantity_parse(t, len, &q, NULL) == KP_OK) {
-        if (kp_quantity_parse_keeps_string(t, len)) kp__enc_str(e, key, t);
-        else kp__enc_str(e, key, kp_quantity_string(&q).s);
+    if (len && len < KP_QUANTITY_STR_MAX) {
+        kp__enc_qslot *c = &e->qcache[text & (KP__ENC_QCACHE - 1)];
+        if (c->text != text && kp_quantity_parse(t, len, &q, NULL) == KP_OK) {
+            c->text = text;
+            if (kp_quantity_parse_keeps_string(t, len)) memcpy(c->s.s, t, len + 1);
+            else c->s = kp_quantity_string(&q);
+        }
+        if (c->text == text) {
+            kp__enc_str(e, key, c->s.s);
+            return;
+        }
+    } else if (len && kp_quantity_parse(t, len, &q, NULL) == KP_OK) {
+        kp__enc_str(e, key, kp_quantity_parse_keeps_string(t, len) ? t : kp_quantity_string(&q).s);
         return;
     }
     kp__enc_str(e, key, amount_string(res, v).s);

@@ -17,12 +17,19 @@
 #include "core/taints.h"
 #include "core/workload.h"
 #include "kprio/encode.h"
+#include "kprio/quantity.h"
 
 /* Nesting the encoder itself produces: a pod template inside a CronJob is the deepest, about 14
  * levels. Not a limit of the input: the depth is fixed by the code, and a deeper call is a bug
  * that fails the encoding with KP_ELIMIT (rule 8: named in that error). */
 #define KP__ENC_MAX_DEPTH 32
 #define KP__ENC_BUF 65536
+#define KP__ENC_QCACHE 512 /* entries of kp__enc.qcache (a power of two) */
+
+typedef struct {
+    kp_str text; /* 0: empty slot */
+    kp_quantity_str s;
+} kp__enc_qslot;
 
 typedef struct {
     const kp_cluster *cl;
@@ -39,6 +46,9 @@ typedef struct {
     /* scratch for sorting a label map by key (grows to the largest map met) */
     const char **pairs;
     size_t cap_pairs;
+    /* Quantity.String() of recently written quantity texts (kp_resent.text ids), direct-mapped:
+     * replicas repeat the same few spellings, and parsing each again is most of the work */
+    kp__enc_qslot *qcache;
 } kp__enc;
 
 kp_status kp__enc_init(kp__enc *e, const kp_cluster *cl, bool pretty, kp_write_fn w, void *ctx,
