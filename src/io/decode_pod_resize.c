@@ -60,9 +60,24 @@ static kp_status decode_container_statuses(kp_dctx *d, kp_cluster *cl, const kp_
     return st;
 }
 
+/* The text of a JSON value names a member "resources" or "allocatedResources" (or has that string
+ * somewhere: then the list is only read for nothing). */
+static bool text_has_resources(const char *s, size_t len) {
+    const char *end = s + len;
+    for (const char *q = memchr(s, '"', len); q; q = memchr(q + 1, '"', (size_t)(end - q - 1))) {
+        size_t left = (size_t)(end - q);
+        if ((left >= 11 && memcmp(q, "\"resources\"", 11) == 0) ||
+            (left >= 20 && memcmp(q, "\"allocatedResources\"", 20) == 0))
+            return true;
+    }
+    return false;
+}
+
 /* Some entry of a container status list names resources or allocatedResources (statuses
  * without them, the common case, cost no memory). */
 static bool statuses_carry_resources(const kp_tnode *a) {
+    if (a->type == KP_T_LAZY) /* a JSON list kept unread (tree.h): look at its text */
+        return text_has_resources(a->s, a->len);
     for (const kp_tnode *t = a->type == KP_T_ARR ? a->first : NULL; t; t = t->next)
         for (const kp_tnode *k = t->type == KP_T_OBJ ? t->first : NULL; k; k = k->next)
             if ((k->key_len == 9 && memcmp(k->key, "resources", 9) == 0) ||
