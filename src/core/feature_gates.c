@@ -116,12 +116,11 @@ kp_status kp_feature_gates_set(kp_feature_gates *g, const char *name, size_t len
         return KP_OK;
     }
     /* a gate upstream registers but kprio does not model: accepted, changes nothing */
-    kp__gate_lock lock = kp__gate_known(name, len);
+    kp__gate_lock lock = kp__gate_known(name, len, g->line);
     if (lock == KP__GATE_UNKNOWN)
         return kp_error_set(err, KP_EINVAL, "unrecognized feature gate: %.*s", (int)len, name);
     bool locked_to = lock == KP__GATE_LOCKED_ON;
-    /* the table holds 1.37's locks: an older line's are not known, so any value is accepted */
-    if (lock != KP__GATE_FREE && g->line >= KP_COMPAT_NEWEST && value != locked_to)
+    if (lock != KP__GATE_FREE && value != locked_to)
         return kp_error_set(err, KP_EINVAL,
                             "cannot set feature gate %.*s to %s, feature is locked to %s", (int)len,
                             name, value ? "true" : "false", locked_to ? "true" : "false");

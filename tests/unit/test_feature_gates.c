@@ -243,24 +243,53 @@ KT_TEST(gates_follow_the_compat_line) {
     KT_CHECK_INT(on_line(&g, "2.0", "", msg, sizeof msg), KP_EINVAL);
 }
 
+/* The gates kprio does not model, per line (the v1.37.0-alpha.1 notes and the scheduler's
+ * VersionedSpecs): removed in 1.37 -> unrecognized at 1.37, accepted at 1.36; added in 1.37 ->
+ * unrecognized at 1.36; DeclarativeValidationTakeover locked off in 1.37 (#139212). */
+KT_TEST(gates_known_follow_the_line) {
+    kp_feature_gates g;
+    char msg[600];
+    KT_CHECK_INT(on_line(&g, NULL, "SidecarContainers=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_STR(msg, "unrecognized feature gate: SidecarContainers");
+    KT_CHECK_INT(on_line(&g, NULL, "AnyVolumeDataSource=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(on_line(&g, NULL, "ConsistentListFromCache=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(
+        on_line(&g, "1.36", "SidecarContainers=true,AnyVolumeDataSource=true", msg, sizeof msg),
+        KP_OK);
+    KT_CHECK_INT(on_line(&g, NULL, "KubeProxyIPVS=false,EtcdRangeStream=true", msg, sizeof msg),
+                 KP_OK);
+    KT_CHECK_INT(on_line(&g, "1.36", "KubeProxyIPVS=false", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_STR(msg, "unrecognized feature gate: KubeProxyIPVS");
+    KT_CHECK_INT(on_line(&g, "1.36", "CompositePodGroup=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(on_line(&g, "1.35", "WorkloadAwarePreemption=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(on_line(&g, "1.36", "WorkloadAwarePreemption=true", msg, sizeof msg), KP_OK);
+    KT_CHECK_INT(on_line(&g, NULL, "DeclarativeValidationTakeover=true", msg, sizeof msg),
+                 KP_EINVAL);
+    KT_CHECK_STR(msg, "cannot set feature gate DeclarativeValidationTakeover to true, feature is "
+                      "locked to false");
+    KT_CHECK_INT(on_line(&g, "1.36", "DeclarativeValidationTakeover=true", msg, sizeof msg), KP_OK);
+}
+
 /* the binary search needs the table in strcmp order, without duplicates */
 KT_TEST(gates_known_table_sorted) {
     size_t n = kp__gate_known_count();
     KT_CHECK(n > 200);
     for (size_t i = 1; i < n; i++)
         KT_CHECK(strcmp(kp__gate_known_name(i - 1), kp__gate_known_name(i)) < 0);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) { /* each is a gate of 1.36 or of 1.37 */
         const char *s = kp__gate_known_name(i);
-        KT_CHECK(kp__gate_known(s, strlen(s)) != KP__GATE_UNKNOWN);
+        KT_CHECK(kp__gate_known(s, strlen(s), 36) != KP__GATE_UNKNOWN ||
+                 kp__gate_known(s, strlen(s), 37) != KP__GATE_UNKNOWN);
     }
     /* every gate kprio models is one upstream registers */
     for (int i = 0; i < KP_GATE_COUNT; i++) {
         const char *s = kp_gate_name((kp_gate)i);
-        KT_CHECK(kp__gate_known(s, strlen(s)) != KP__GATE_UNKNOWN);
+        KT_CHECK(kp__gate_known(s, strlen(s), 37) != KP__GATE_UNKNOWN);
     }
 }
 
 KT_MAIN(KT_CASE(gates_parse_pairs), KT_CASE(gates_parse_errors),
         KT_CASE(gate_pod_level_resources_switches_requests),
         KT_CASE(gates_set_after_finalize_refused), KT_CASE(gates_upstream_unmodelled),
-        KT_CASE(gates_known_table_sorted), KT_CASE(gates_follow_the_compat_line))
+        KT_CASE(gates_known_table_sorted), KT_CASE(gates_follow_the_compat_line),
+        KT_CASE(gates_known_follow_the_line))
