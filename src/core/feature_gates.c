@@ -29,6 +29,9 @@ static const struct {
         {"AllowOverwriteTerminationGracePeriodSeconds",
          3,
          {{0, true, false}, {32, false, false}, {35, false, true}}},
+    /* alpha 1.26, beta (off) 1.32, GA (on) 1.34, locked 1.35 */
+    [KP_GATE_DYNAMIC_RESOURCE_ALLOCATION] =
+        {"DynamicResourceAllocation", 3, {{26, false, false}, {34, true, false}, {35, true, true}}},
     /* alpha 1.35, beta (on) 1.36 */
     [KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING] =
         {"InPlacePodLevelResourcesVerticalScaling", 2, {{35, false, false}, {36, true, false}}},

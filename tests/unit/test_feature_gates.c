@@ -238,7 +238,15 @@ KT_TEST(gates_follow_the_compat_line) {
         KP_EINVAL);
     KT_CHECK_INT(on_line(&g, "1.31", "PodLevelResources=true", msg, sizeof msg), KP_EINVAL);
     /* the unmodelled gates' table holds 1.37's locks: an older line accepts either value */
-    KT_CHECK_INT(on_line(&g, "1.33", "DynamicResourceAllocation=false", msg, sizeof msg), KP_OK);
+    KT_CHECK_INT(on_line(&g, "1.36", "DRAPrioritizedList=false", msg, sizeof msg), KP_OK);
+    KT_CHECK_INT(on_line(&g, NULL, "DRAPrioritizedList=false", msg, sizeof msg), KP_EINVAL);
+    /* DynamicResourceAllocation: beta off in 1.33, GA on 1.34, locked from 1.35 */
+    KT_CHECK_INT(on_line(&g, "1.33", "", msg, sizeof msg), KP_OK);
+    KT_CHECK(!g.on[KP_GATE_DYNAMIC_RESOURCE_ALLOCATION]);
+    KT_CHECK_INT(on_line(&g, "1.34", "DynamicResourceAllocation=false", msg, sizeof msg), KP_OK);
+    KT_CHECK(!g.on[KP_GATE_DYNAMIC_RESOURCE_ALLOCATION]);
+    KT_CHECK_INT(on_line(&g, "1.35", "DynamicResourceAllocation=false", msg, sizeof msg),
+                 KP_EINVAL);
     KT_CHECK_INT(on_line(&g, "1.33", "Bogus=true", msg, sizeof msg), KP_EINVAL);
     KT_CHECK_INT(on_line(&g, "2.0", "", msg, sizeof msg), KP_EINVAL);
 }
