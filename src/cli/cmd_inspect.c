@@ -18,9 +18,9 @@ static const char *HELP =
     "warnings for state that changes decisions (terminating pods, nominations,\n"
     "pods whose PriorityClass was deleted). --expand-workloads / --expand-cronjobs count the\n"
     "pods the workloads' controllers would create as pending "
-    "(docs/schedule.md). --feature-gates as for kprio schedule: the gates that change requests\n"
-    "and QoS classes (PodLevelResources, in-place resize; docs/upstream.md).\n\nusage: " USAGE_TEXT
-    "\n"
+    "(docs/schedule.md).\n"
+    "--feature-gates K=B,... as for kprio schedule: the gates that change requests and QoS\n"
+    "classes (PodLevelResources, in-place resize; docs/upstream.md).\n\nusage: " USAGE_TEXT "\n"
     "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 "
     "usage\n"
     "error (unknown option, missing or bad option value).\n";
