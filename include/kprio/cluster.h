@@ -96,28 +96,41 @@ kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags);
 size_t kp_cluster_expanded_pod_count(const kp_cluster *cl);
 
 /* Feature gates (kube-scheduler's and the kubelet's --feature-gates, KubeletConfiguration's
- * featureGates): the gates of the mirrored release line (KP_KUBERNETES_VERSION) whose behaviour
- * kprio reproduces, with that line's defaults; docs/upstream.md "Feature gates" says what each
- * changes. kp_feature_gates_init sets the defaults. */
+ * featureGates): the gates whose behaviour kprio reproduces, with the defaults and locks of a
+ * release line (the mirrored one, KP_KUBERNETES_VERSION, unless kp_feature_gates_init_compat
+ * names an older one); docs/upstream.md "Feature gates" says what each changes. */
 typedef enum {
-    KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS = 0, /* locked false */
-    KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING,
-    KP_GATE_IN_PLACE_POD_VERTICAL_SCALING, /* GA, locked true */
-    KP_GATE_POD_LEVEL_RESOURCES,
-    KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS,
+    KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS = 0, /* locked false from 1.35 */
+    KP_GATE_DYNAMIC_RESOURCE_ALLOCATION, /* on from 1.34, locked from 1.35 */
+    KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING, /* from 1.35; on from 1.36 */
+    KP_GATE_IN_PLACE_POD_VERTICAL_SCALING, /* GA, locked true from 1.35 */
+    KP_GATE_POD_LEVEL_RESOURCES, /* from 1.32; on from 1.34 */
+    KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS, /* from 1.37, on */
     KP_GATE_COUNT
 } kp_gate;
 typedef struct {
     bool on[KP_GATE_COUNT];
     bool set[KP_GATE_COUNT]; /* given explicitly (kp_feature_gates_set / _parse) */
+    uint16_t line; /* the release line's minor version (37 for 1.37): its defaults and locks; the
+                    * kubelet side's other per-line rules (docs/upstream.md "Compatibility")
+                    * follow the line of the cluster's gates */
 } kp_feature_gates;
+/* The defaults of the mirrored line (KP_KUBERNETES_VERSION). */
 void kp_feature_gates_init(kp_feature_gates *g);
+/* The defaults of the release line version names ("[v]1.MINOR[.PATCH]", as --compat; NULL or
+ * "" = the mirrored line; newer lines behave as the mirrored one). A gate that line does not have
+ * is off (the behaviour before it) and setting it is "unrecognized feature gate". KP_EINVAL,
+ * g unchanged, if version is not such a version. */
+kp_status kp_feature_gates_init_compat(kp_feature_gates *g, const char *version, kp_error *err);
 /* The gate's upstream name ("PodLevelResources"); "" out of range. */
 const char *kp_gate_name(kp_gate gate);
 /* The gate's default in the mirrored line. */
 bool kp_gate_default(kp_gate gate);
-/* Sets gate name[0..len) to value as featuregate's SetFromMap does. Any other gate a 1.37
- * kubelet or kube-scheduler registers is accepted and changes nothing (kprio does not model it).
+/* The gate's default in g's line (g->line). */
+bool kp_feature_gates_default(const kp_feature_gates *g, kp_gate gate);
+/* Sets gate name[0..len) to value as featuregate's SetFromMap does, with the locks of g's line.
+ * Any other gate a 1.37 kubelet or kube-scheduler registers is accepted and changes nothing
+ * (kprio does not model it; with an older line its 1.37 lock is not checked).
  * KP_EINVAL with upstream's message: "unrecognized feature gate: NAME", "cannot set feature gate
  * NAME to false, feature is locked to true"; g is unchanged then. */
 kp_status kp_feature_gates_set(kp_feature_gates *g, const char *name, size_t len, bool value,

@@ -26,7 +26,8 @@ typedef struct {
     kp_outfmt out;
     uint64_t max_input_bytes; /* --max-input-bytes; 0 = the library's default */
     unsigned expand; /* kp_cluster_set_expand flags (schedule --expand-workloads); 0 = off */
-    kp_feature_gates gates; /* --feature-gates (schedule, admit, evict); defaults otherwise */
+    kp_feature_gates gates; /* --feature-gates (schedule, why, inspect, admit, evict) on the
+                             * --compat line's defaults (kp_cli_compat_arg) */
     int cap_files;
     const char *files_inline[16]; /* first 16 -f values: no allocation in the common case */
 } kp_cli_common;
@@ -42,11 +43,18 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i);
 /* --expand-workloads / --expand-cronjobs (schedule, why, inspect): sets c->expand and returns
  * true if arg is one of them. */
 bool kp_cli_expand_arg(kp_cli_common *c, const char *arg);
-/* --feature-gates KEY=BOOL,... (schedule, admit, evict): applies the value on top of c->gates
+/* --feature-gates KEY=BOOL,... (schedule, why, inspect, admit, evict; kube-scheduler's syntax,
+ * the kubelet's for admit and evict): applies the value on top of c->gates
  * (repeatable; a later flag wins for the gates it names) and returns 1; 0 if argv[*i] is not
  * this option; -1 after printing the usage error ("--feature-gates: unrecognized feature gate:
  * X", a bad value, a locked gate). */
 int kp_cli_gates_arg(kp_cli_common *c, int argc, char **argv, int *i, const char *cmd);
+/* --compat VERSION (schedule, why, admit, evict), read before the other options: sets *compat
+ * (NULL without the option; the last one wins) and puts c->gates on that release line's
+ * defaults and locks, so --feature-gates anywhere on the line is checked against them. Returns 0,
+ * or an exit status after printing the usage error. */
+int kp_cli_compat_arg(kp_cli_common *c, int argc, char **argv, const char *cmd,
+                      const char **compat);
 /* Reads the value of option argv[*i] ("--opt V" or "--opt=V"); NULL + usage message if missing. */
 const char *kp_cli_optval(int argc, char **argv, int *i, const char *cmd);
 /* True if argv[i] is exactly name or starts with "name=". */

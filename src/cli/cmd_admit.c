@@ -15,7 +15,7 @@
 
 static const char *const USAGE =
     "kprio admit -f FILE... --node NODE --pod FILE [--node-condition TYPE=True|False]...\n"
-    "            [--feature-gates KEY=BOOL,...] [-o table|json|yaml] [-R]\n"
+    "            [--feature-gates KEY=BOOL,...] [--compat VERSION] [-o table|json|yaml] [-R]\n"
     "\n"
     "Decides whether the kubelet of NODE admits the pod in --pod against the pods bound to\n"
     "NODE in the snapshot, as upstream does: node-pressure admission (eviction manager), the\n"
@@ -32,6 +32,8 @@ static const char *const USAGE =
     "                           PIDPressure = True|False (repeatable; default: node status)\n"
     "      --feature-gates K=B,...  the kubelet's feature gates, e.g. PodLevelResources=false\n"
     "                           (repeatable; docs/upstream.md lists the ones kprio models)\n"
+    "      --compat VERSION     decide as an older kubelet line (e.g. 1.34): its feature-gate\n"
+    "                           defaults and locks and its rules (docs/upstream.md)\n"
     "  -o, --output FORMAT      table (default), json or yaml\n"
     "\n"
     "Exit status: 0 answered (admitted or not), 1 bad input or a runtime error (out of memory,\n"
@@ -87,6 +89,9 @@ static int run_admit(kp_cli_common *c, int argc, char **argv) {
     c->out = KP_OUT_TABLE;
     const char *node_name = NULL, *pod_file = NULL, *bad_cond = NULL;
     unsigned set_bits = 0, set_vals = 0; /* --node-condition overrides, later ones win */
+    const char *compat = NULL; /* the line's gate defaults and kubelet rules (c->gates.line) */
+    int crc = kp_cli_compat_arg(c, argc, argv, "admit", &compat);
+    if (crc != 0) return crc;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -98,7 +103,9 @@ static int run_admit(kp_cli_common *c, int argc, char **argv) {
         if (r == 0) r = kp_cli_gates_arg(c, argc, argv, &i, "admit");
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
-        if (kp_cli_is_opt(arg, "--node")) {
+        if (kp_cli_is_opt(arg, "--compat")) { /* read by kp_cli_compat_arg */
+            if (!kp_cli_optval(argc, argv, &i, "admit")) return KP_EXIT_USAGE;
+        } else if (kp_cli_is_opt(arg, "--node")) {
             if (!(node_name = kp_cli_optval(argc, argv, &i, "admit"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--pod")) {
             if (!(pod_file = kp_cli_optval(argc, argv, &i, "admit"))) return KP_EXIT_USAGE;

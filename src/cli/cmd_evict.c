@@ -12,7 +12,8 @@
 static const char *const USAGE =
     "kprio evict -f FILE... [--node NODE] --summary FILE|DIR... [--config FILE] [eviction flags]\n"
     "            [--imagefs auto|shared|dedicated|split] [--reclaimable SIGNAL=QUANTITY]...\n"
-    "            [--feature-gates KEY=BOOL,...] [-o table|json|yaml] [-R] [--explain]\n"
+    "            [--feature-gates KEY=BOOL,...] [--compat VERSION] [-o table|json|yaml] [-R]\n"
+    "            [--explain]\n"
     "\n"
     "Replays the kubelet's node-pressure eviction manager for NODE: each summary (a\n"
     "/stats/summary document) is one synchronize step, in the order of the summaries' times.\n"
@@ -37,6 +38,9 @@ static const char *const USAGE =
     "                             ones kprio models; other real gates are accepted and\n"
     "                             change nothing), over --config's featureGates; e.g.\n"
     "                             PodLevelResources=false (repeatable)\n"
+    "      --compat VERSION       replay an older kubelet line (e.g. 1.34): its feature-gate\n"
+    "                             defaults and locks (for --config's featureGates too) and\n"
+    "                             its eviction rules (docs/upstream.md)\n"
     "      --eviction-hard 'memory.available<100Mi,nodefs.available<10%'\n"
     "      --eviction-soft 'memory.available<300Mi'\n"
     "      --eviction-soft-grace-period 'memory.available=1m30s'\n"
@@ -204,7 +208,7 @@ static const char *pick_node(const char *node_name, const step_list *l, int *rc)
 
 static int run(kp_cli_common *c, const char *node_arg, const char **summaries, int n_sum,
                const char *config_file, const flag_arg *flags, int n_flags, const char **reclaim,
-               int n_reclaim, kp_evict_fs_layout layout, bool explain) {
+               int n_reclaim, kp_evict_fs_layout layout, bool explain, const char *compat) {
     kp_error err;
     kp_error_clear(&err);
     int rc = KP_EXIT_ERROR;
@@ -217,6 +221,10 @@ static int run(kp_cli_common *c, const char *node_arg, const char **summaries, i
     const char *node_name;
     if (!cfg) {
         kp_cli_print_status(KP_ENOMEM);
+        goto out;
+    }
+    if (kp_evict_config_set_compat(cfg, compat, &err) != KP_OK) { /* checked already */
+        rc = usage_err(&err);
         goto out;
     }
     if (config_file) {
@@ -305,10 +313,13 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
     const char **reclaim = kp_calloc((size_t)argc + 1, sizeof *reclaim);
     flag_arg *flags = kp_calloc((size_t)argc + 1, sizeof *flags);
     int rc = KP_EXIT_USAGE;
+    const char *compat = NULL; /* the line's gate defaults and kubelet rules (c->gates.line) */
     if (!summaries || !reclaim || !flags) {
         rc = kp_cli_print_status(KP_ENOMEM);
         goto out;
     }
+    if ((rc = kp_cli_compat_arg(c, argc, argv, "evict", &compat)) != 0) goto out;
+    rc = KP_EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -331,7 +342,9 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
             flags[n_flags++].value = v;
         }
         if (known) continue;
-        if (kp_cli_is_opt(arg, "--node")) {
+        if (kp_cli_is_opt(arg, "--compat")) { /* read by kp_cli_compat_arg */
+            if (!kp_cli_optval(argc, argv, &i, "evict")) goto out;
+        } else if (kp_cli_is_opt(arg, "--node")) {
             if (!(node_name = kp_cli_optval(argc, argv, &i, "evict"))) goto out;
         } else if (kp_cli_is_opt(arg, "--summary")) {
             if (!(summaries[n_sum++] = kp_cli_optval(argc, argv, &i, "evict"))) goto out;
@@ -366,7 +379,7 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
         goto out;
     }
     rc = run(c, node_name, summaries, n_sum, config_file, flags, n_flags, reclaim, n_reclaim,
-             layout, explain);
+             layout, explain, compat);
 out:
     kp_free(summaries);
     kp_free(reclaim);

@@ -9,7 +9,7 @@
 
 #define USAGE_TEXT                                                                           \
     "kprio inspect -f FILE|DIR|- [-f ...] [-R] [-o table|json|yaml] [--max-input-bytes N]\n" \
-    "              [--expand-workloads | --expand-cronjobs]"
+    "              [--expand-workloads | --expand-cronjobs] [--feature-gates KEY=BOOL,...]"
 static const char *USAGE = USAGE_TEXT;
 
 static const char *HELP =
@@ -18,7 +18,9 @@ static const char *HELP =
     "warnings for state that changes decisions (terminating pods, nominations,\n"
     "pods whose PriorityClass was deleted). --expand-workloads / --expand-cronjobs count the\n"
     "pods the workloads' controllers would create as pending "
-    "(docs/schedule.md).\n\nusage: " USAGE_TEXT "\n"
+    "(docs/schedule.md).\n"
+    "--feature-gates K=B,... as for kprio schedule: the gates that change requests and QoS\n"
+    "classes (PodLevelResources, in-place resize; docs/upstream.md).\n\nusage: " USAGE_TEXT "\n"
     "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 "
     "usage\n"
     "error (unknown option, missing or bad option value).\n";
@@ -35,6 +37,7 @@ int kp_cmd_inspect(int argc, char **argv) {
         }
         if (kp_cli_expand_arg(&c, argv[i])) continue; /* the pods as kprio schedule sees them */
         int r = kp_cli_common_arg(&c, argc, argv, &i);
+        if (r == 0) r = kp_cli_gates_arg(&c, argc, argv, &i, "inspect");
         if (r < 0) rc = KP_EXIT_USAGE;
         else if (r == 0)
             rc = kp_cli_usage_error("inspect", USAGE, "unknown argument \"%s\"", argv[i]);

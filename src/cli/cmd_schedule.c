@@ -55,6 +55,8 @@ static const char *HELP =
 static int run_schedule(kp_cli_common *c, int argc, char **argv) {
     const char *config = NULL, *sched_name = NULL, *explain = NULL, *compat = NULL;
     uint64_t seed = 0;
+    int crc = kp_cli_compat_arg(c, argc, argv, "schedule", &compat);
+    if (crc != 0) return crc;
     bool settled = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -71,12 +73,8 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
             if (!(sched_name = kp_cli_optval(argc, argv, &i, "schedule"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(a, "--explain")) {
             if (!(explain = kp_cli_optval(argc, argv, &i, "schedule"))) return KP_EXIT_USAGE;
-        } else if (kp_cli_is_opt(a, "--compat")) {
-            if (!(compat = kp_cli_optval(argc, argv, &i, "schedule"))) return KP_EXIT_USAGE;
-            if (!kp_cli_compat_ok(compat))
-                return kp_cli_usage_hint(
-                    "schedule", "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)",
-                    compat);
+        } else if (kp_cli_is_opt(a, "--compat")) { /* read by kp_cli_compat_arg */
+            if (!kp_cli_optval(argc, argv, &i, "schedule")) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(a, "--seed")) {
             const char *v = kp_cli_optval(argc, argv, &i, "schedule");
             if (!v) return KP_EXIT_USAGE;

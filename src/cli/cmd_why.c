@@ -18,7 +18,7 @@
 static const char *why_usage =
     "kprio why [NAMESPACE/]NAME -f FILE... [--config FILE] [--seed N] [--compat VERSION] "
     "[-o table|json|yaml] [--max-input-bytes N]\n"
-    "                [--expand-workloads | --expand-cronjobs]";
+    "                [--expand-workloads | --expand-cronjobs] [--feature-gates KEY=BOOL,...]";
 
 /* Levenshtein distance of a and b, or more than `cap` (then cap + 1) without finishing. */
 static size_t edit_distance(const char *a, const char *b, size_t cap, size_t *row) {
@@ -71,6 +71,8 @@ static kp_index closest_pod(const kp_cluster *cl, const char *ref, const char *n
 static int run_why(kp_cli_common *common, int argc, char **argv) {
     const char *target = NULL, *config = NULL, *compat = NULL;
     uint64_t seed = 0;
+    int crc = kp_cli_compat_arg(common, argc, argv, "why", &compat);
+    if (crc != 0) return crc;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             printf(
@@ -79,23 +81,22 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
                 "scheduled: which preemptor, on which node, and what would have spared it.\n"
                 "NAME alone is default/NAME (as kubectl without -n); a pod not in the input is\n"
                 "an error that suggests the closest NAMESPACE/NAME.\n"
+                "--compat VERSION and --feature-gates K=B,... as for kprio schedule (the schedule\n"
+                "is replayed with them; docs/upstream.md).\n"
                 "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write\n"
                 "error), 2 usage error (unknown option, missing or bad option value).\n",
                 why_usage);
             return KP_EXIT_OK;
         }
         int r = kp_cli_common_arg(common, argc, argv, &i);
+        if (r == 0) r = kp_cli_gates_arg(common, argc, argv, &i, "why");
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         if (kp_cli_expand_arg(common, argv[i])) continue; /* as kprio schedule */
         if (kp_cli_is_opt(argv[i], "--config")) {
             if (!(config = kp_cli_optval(argc, argv, &i, "why"))) return KP_EXIT_USAGE;
-        } else if (kp_cli_is_opt(argv[i], "--compat")) {
-            if (!(compat = kp_cli_optval(argc, argv, &i, "why"))) return KP_EXIT_USAGE;
-            if (!kp_cli_compat_ok(compat))
-                return kp_cli_usage_hint(
-                    "why", "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)",
-                    compat);
+        } else if (kp_cli_is_opt(argv[i], "--compat")) { /* read by kp_cli_compat_arg */
+            if (!kp_cli_optval(argc, argv, &i, "why")) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(argv[i], "--seed")) {
             const char *v = kp_cli_optval(argc, argv, &i, "why");
             if (!v) return KP_EXIT_USAGE;

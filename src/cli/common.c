@@ -40,14 +40,32 @@ int kp_cli_gates_arg(kp_cli_common *c, int argc, char **argv, int *i, const char
     kp_error err;
     kp_error_clear(&err);
     /* kube-scheduler's flag is featuregate.Set; the kubelet's is cliflag.MapStringBool */
-    kp_status st = strcmp(cmd, "schedule") == 0
-                       ? kp_feature_gates_parse(&c->gates, v, &err)
-                       : kp_feature_gates_parse_kubelet(&c->gates, v, &err);
+    bool kubelet = strcmp(cmd, "admit") == 0 || strcmp(cmd, "evict") == 0;
+    kp_status st = kubelet ? kp_feature_gates_parse_kubelet(&c->gates, v, &err)
+                           : kp_feature_gates_parse(&c->gates, v, &err);
     if (st != KP_OK) {
         kp_cli_usage_hint(cmd, "--feature-gates: %s", err.msg);
         return -1;
     }
     return 1;
+}
+
+int kp_cli_compat_arg(kp_cli_common *c, int argc, char **argv, const char *cmd,
+                      const char **compat) {
+    *compat = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!kp_cli_is_opt(argv[i], "--compat")) continue;
+        if (!(*compat = kp_cli_optval(argc, argv, &i, cmd))) return KP_EXIT_USAGE;
+        if (!kp_cli_compat_ok(*compat))
+            return kp_cli_usage_hint(
+                cmd, "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)", *compat);
+    }
+    kp_error err;
+    kp_error_clear(&err);
+    /* the line's gate defaults and locks, before any --feature-gates is applied */
+    if (kp_feature_gates_init_compat(&c->gates, *compat, &err) != KP_OK)
+        return kp_cli_usage_hint(cmd, "%s", err.msg);
+    return 0;
 }
 
 void kp_cli_common_free(kp_cli_common *c) {

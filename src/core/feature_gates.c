@@ -1,61 +1,125 @@
-/* Feature gates: the table of the gates kprio mirrors (pkg/features/kube_features.go at the
- * mirrored line, docs/upstream.md "Feature gates") and the flag syntax of component-base's
- * featuregate. */
+/* Feature gates: the table of the gates kprio mirrors with their per-release specs
+ * (pkg/features/kube_features.go VersionedSpecs, docs/upstream.md "Feature gates"), the release
+ * line a set of gates follows (--compat) and the flag syntax of component-base's featuregate. */
 #include <string.h>
 
 #include "core/cluster.h"
+#include "core/compat.h"
 #include "core/feature_gates_known.h"
 
-static const struct {
-    const char *name;
+/* One VersionedSpecs entry: from release 1.minor on, the default and whether it is locked. */
+typedef struct {
+    uint16_t minor;
     bool def;
     bool locked; /* LockToDefault */
+} gate_spec;
+
+#define MAX_SPECS 3
+
+/* Each gate's featuregate.VersionedSpecs, oldest first (pkg/features/kube_features.go, the
+ * kube-scheduler feature list with the 1.37 entries, and PR #137150 for the QOS-class fix; see
+ * docs/upstream.md "Feature gates"). Before its first entry a line does not have the gate. */
+static const struct {
+    const char *name;
+    uint8_t n;
+    gate_spec spec[MAX_SPECS];
 } GATES[KP_GATE_COUNT] = {
-    /* deprecated in 1.32, locked in 1.35 */
+    /* GA (on) since 1.0, deprecated and off 1.32, locked 1.35 */
     [KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS] =
-        {"AllowOverwriteTerminationGracePeriodSeconds", false, true},
+        {"AllowOverwriteTerminationGracePeriodSeconds",
+         3,
+         {{0, true, false}, {32, false, false}, {35, false, true}}},
+    /* alpha 1.26, beta (off) 1.32, GA (on) 1.34, locked 1.35 */
+    [KP_GATE_DYNAMIC_RESOURCE_ALLOCATION] =
+        {"DynamicResourceAllocation", 3, {{26, false, false}, {34, true, false}, {35, true, true}}},
     /* alpha 1.35, beta (on) 1.36 */
     [KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING] =
-        {"InPlacePodLevelResourcesVerticalScaling", true, false},
-    /* GA and locked in 1.35 */
-    [KP_GATE_IN_PLACE_POD_VERTICAL_SCALING] = {"InPlacePodVerticalScaling", true, true},
-    /* beta (on) 1.34 */
-    [KP_GATE_POD_LEVEL_RESOURCES] = {"PodLevelResources", true, false},
+        {"InPlacePodLevelResourcesVerticalScaling", 2, {{35, false, false}, {36, true, false}}},
+    /* alpha 1.27, beta (on) 1.33, GA and locked 1.35 */
+    [KP_GATE_IN_PLACE_POD_VERTICAL_SCALING] =
+        {"InPlacePodVerticalScaling", 3, {{27, false, false}, {33, true, false}, {35, true, true}}},
+    /* alpha 1.32, beta (on) 1.34 */
+    [KP_GATE_POD_LEVEL_RESOURCES] = {"PodLevelResources",
+                                     2,
+                                     {{32, false, false}, {34, true, false}}},
     /* beta (on) 1.37 */
     [KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS] = {"PodLevelResourcesFixKubeletQOSClass",
-                                                           true, false},
+                                                           1,
+                                                           {{37, true, false}}},
 };
 
-void kp_feature_gates_init(kp_feature_gates *g) {
+/* The spec in force at line (NULL: the line does not have the gate). */
+static const gate_spec *spec_at(int gate, uint16_t line) {
+    const gate_spec *at = NULL;
+    for (int k = 0; k < GATES[gate].n; k++)
+        if (GATES[gate].spec[k].minor <= line) at = &GATES[gate].spec[k];
+    return at;
+}
+
+static void init_line(kp_feature_gates *g, uint16_t line) {
+    g->line = line;
     for (int i = 0; i < KP_GATE_COUNT; i++) {
-        g->on[i] = GATES[i].def;
+        const gate_spec *sp = spec_at(i, line);
+        g->on[i] = sp && sp->def;
         g->set[i] = false;
     }
+}
+
+void kp_feature_gates_init(kp_feature_gates *g) { init_line(g, KP_COMPAT_NEWEST); }
+
+kp_status kp_feature_gates_init_compat(kp_feature_gates *g, const char *version, kp_error *err) {
+    uint16_t line = KP_COMPAT_NEWEST;
+    if (version && *version && !kp__compat_parse(version, &line))
+        return kp_error_set(err, KP_EINVAL,
+                            "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)",
+                            version);
+    init_line(g, line);
+    return KP_OK;
 }
 
 const char *kp_gate_name(kp_gate gate) {
     return (unsigned)gate < KP_GATE_COUNT ? GATES[gate].name : "";
 }
 
-bool kp_gate_default(kp_gate gate) { return (unsigned)gate < KP_GATE_COUNT && GATES[gate].def; }
+bool kp_gate_default(kp_gate gate) {
+    if ((unsigned)gate >= KP_GATE_COUNT) return false;
+    const gate_spec *sp = spec_at(gate, KP_COMPAT_NEWEST);
+    return sp && sp->def;
+}
+
+bool kp_feature_gates_default(const kp_feature_gates *g, kp_gate gate) {
+    if ((unsigned)gate >= KP_GATE_COUNT) return false;
+    const gate_spec *sp = spec_at(gate, g->line);
+    return sp && sp->def;
+}
+
+static int gate_index(const char *name, size_t len) {
+    for (int i = 0; i < KP_GATE_COUNT; i++)
+        if (strlen(GATES[i].name) == len && memcmp(GATES[i].name, name, len) == 0) return i;
+    return -1;
+}
 
 /* mirrors featuregate's unsafeSetFromMap (component-base/featuregate/feature_gate.go): unknown
  * names and locked gates set to the other value are errors; the gates kprio does not model are
- * checked against the names the 1.37 binaries register (feature_gates_known.c). */
+ * checked against the names the 1.37 binaries register (feature_gates_known.c). The modelled
+ * gates follow g's line: a gate the line does not have is unrecognized, locks are the line's. */
 kp_status kp_feature_gates_set(kp_feature_gates *g, const char *name, size_t len, bool value,
                                kp_error *err) {
-    for (int i = 0; i < KP_GATE_COUNT; i++) {
-        if (strlen(GATES[i].name) != len || memcmp(GATES[i].name, name, len) != 0) continue;
-        if (GATES[i].locked && value != GATES[i].def)
+    int i = gate_index(name, len);
+    const gate_spec *sp = i >= 0 ? spec_at(i, g->line) : NULL;
+    if (i >= 0 && !sp) /* a modelled gate g's line does not have yet */
+        return kp_error_set(err, KP_EINVAL, "unrecognized feature gate: %.*s", (int)len, name);
+    if (sp) {
+        if (sp->locked && value != sp->def)
             return kp_error_set(
                 err, KP_EINVAL, "cannot set feature gate %s to %s, feature is locked to %s",
-                GATES[i].name, value ? "true" : "false", GATES[i].def ? "true" : "false");
+                GATES[i].name, value ? "true" : "false", sp->def ? "true" : "false");
         g->on[i] = value;
         g->set[i] = true;
         return KP_OK;
     }
     /* a gate upstream registers but kprio does not model: accepted, changes nothing */
-    kp__gate_lock lock = kp__gate_known(name, len);
+    kp__gate_lock lock = kp__gate_known(name, len, g->line);
     if (lock == KP__GATE_UNKNOWN)
         return kp_error_set(err, KP_EINVAL, "unrecognized feature gate: %.*s", (int)len, name);
     bool locked_to = lock == KP__GATE_LOCKED_ON;

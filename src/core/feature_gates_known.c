@@ -17,10 +17,13 @@
  *   InPlacePodVerticalScalingInitContainers (#137352), and the 1.36 kube_features.go entries
  *   WorkloadAwarePreemption, WorkloadWithJob, CRIListStreaming; component-base metrics'
  *   NativeHistograms (1.36).
- * Gates whose removal upstream had announced for <= 1.37 are kept (accepting a name a 1.37
- * binary dropped is safer than refusing a real configuration); see docs/upstream.md. */
+ * - the v1.37.0-alpha.1 notes (CHANGELOG-1.37.md, commit 04666cc668c5): gates added, removed
+ *   and locked in 1.37 (DeclarativeValidationTakeover locked off, #139212; LIFESPAN below).
+ * Gates whose removal was only announced are kept (accepting a name a 1.37 binary dropped is
+ * safer than refusing a real configuration); see docs/upstream.md. */
 #include <string.h>
 
+#include "core/compat.h"
 #include "core/feature_gates_known.h"
 
 static const struct {
@@ -67,6 +70,7 @@ static const struct {
     {"CompositePodGroup", KP__GATE_FREE},
     {"ConcurrentWatchObjectDecode", KP__GATE_FREE},
     {"ConsistentListFromCache", KP__GATE_LOCKED_ON},
+    {"ConsistentListFromCacheSkipTimeoutFallback", KP__GATE_FREE},
     {"ConstrainedImpersonation", KP__GATE_FREE},
     {"ContainerCheckpoint", KP__GATE_FREE},
     {"ContainerRestartRules", KP__GATE_FREE},
@@ -94,7 +98,7 @@ static const struct {
     {"DRASchedulerFilterTimeout", KP__GATE_FREE},
     {"DRAWorkloadResourceClaims", KP__GATE_FREE},
     {"DeclarativeValidation", KP__GATE_FREE},
-    {"DeclarativeValidationTakeover", KP__GATE_FREE},
+    {"DeclarativeValidationTakeover", KP__GATE_LOCKED_OFF},
     {"DeploymentReplicaSetTerminatingReplicas", KP__GATE_FREE},
     {"DetectCacheInconsistency", KP__GATE_FREE},
     {"DisableAllocatorDualWrite", KP__GATE_LOCKED_ON},
@@ -102,6 +106,7 @@ static const struct {
     {"DisableNodeKubeProxyVersion", KP__GATE_FREE},
     {"DynamicResourceAllocation", KP__GATE_LOCKED_ON},
     {"EnvFiles", KP__GATE_FREE},
+    {"EtcdRangeStream", KP__GATE_FREE},
     {"EventedPLEG", KP__GATE_FREE},
     {"ExecProbeTimeout", KP__GATE_LOCKED_ON},
     {"ExternalServiceAccountTokenSigner", KP__GATE_FREE},
@@ -134,6 +139,7 @@ static const struct {
     {"JobPodReplacementPolicy", KP__GATE_LOCKED_ON},
     {"JobSuccessPolicy", KP__GATE_LOCKED_ON},
     {"KMSv1", KP__GATE_FREE},
+    {"KubeProxyIPVS", KP__GATE_FREE},
     {"KubeletCgroupDriverFromCRI", KP__GATE_LOCKED_ON},
     {"KubeletCrashLoopBackOffMax", KP__GATE_FREE},
     {"KubeletEnsureSecretPulledImages", KP__GATE_FREE},
@@ -270,6 +276,78 @@ static const struct {
 
 #define KNOWN_N (sizeof KNOWN / sizeof KNOWN[0])
 
+/* The release a gate above first appeared in (since) or was removed in (removed; 0 = still in
+ * 1.37), where known: each gate's first VersionedSpecs entry in the kube-scheduler feature list
+ * (1.37 entries) and the 1.36 kube_features.go entries; the v1.37.0-alpha.1 notes for the gates
+ * added (KubeProxyIPVS #139397, ConsistentListFromCacheSkipTimeoutFallback #138701,
+ * EtcdRangeStream #136915) and removed in 1.37 (AnyVolumeDataSource #135336,
+ * RelaxedDNSSearchValidation #139217, SidecarContainers #137755, the locked GA gates of #138907).
+ * A gate not listed is taken to exist at every line (accepting is the safer error). */
+static const struct {
+    const char *name;
+    uint8_t since, removed;
+} LIFESPAN[] = {
+    {"APIServerTracing", 0, 37},
+    {"AnyVolumeDataSource", 0, 37},
+    {"BtreeWatchCache", 0, 37},
+    {"CRIListStreaming", 36, 0},
+    {"CompositePodGroup", 37, 0},
+    {"ConsistentListFromCache", 0, 37},
+    {"ConsistentListFromCacheSkipTimeoutFallback", 37, 0},
+    {"DRAConsumableCapacity", 34, 0},
+    {"DRADerivedAttributes", 37, 0},
+    {"DRADeviceBindingConditions", 34, 0},
+    {"DRADeviceCompatibilityGroups", 37, 0},
+    {"DRADeviceTaintRules", 35, 0},
+    {"DRADeviceTaints", 33, 0},
+    {"DRAExtendedResource", 34, 0},
+    {"DRAFractionalCapacityRange", 37, 0},
+    {"DRAListTypeAttributes", 36, 0},
+    {"DRANodeAllocatableResources", 36, 0},
+    {"DRAOptionalNodeOperations", 37, 0},
+    {"DRAPartitionableDevices", 33, 0},
+    {"DRAPrioritizedList", 33, 0},
+    {"DRAResourceClaimDeviceStatus", 32, 0},
+    {"DRASchedulerFilterTimeout", 34, 0},
+    {"DRAWorkloadResourceClaims", 36, 0},
+    {"EtcdRangeStream", 37, 0},
+    {"GenericWorkload", 35, 0},
+    {"InPlacePodVerticalScalingSchedulerPreemption", 37, 0},
+    {"InterPodAffinityHostnameFastPath", 37, 0},
+    {"KubeProxyIPVS", 37, 0},
+    {"NativeHistograms", 36, 0},
+    {"NodeDeclaredFeatures", 35, 0},
+    {"NominatedNodeNameForExpectation", 34, 0},
+    {"OpportunisticBatching", 35, 0},
+    {"OrderedNamespaceDeletion", 0, 37},
+    {"PodGroupPreemptionPolicy", 37, 0},
+    {"RelaxedDNSSearchValidation", 0, 37},
+    {"ResilientWatchCacheInitialization", 0, 37},
+    {"RetryGenerateName", 0, 37},
+    {"SchedulerAsyncAPICalls", 34, 0},
+    {"SchedulerAsyncPreemption", 32, 0},
+    {"SchedulerPopFromBackoffQ", 33, 0},
+    {"SchedulerPreQueueingHints", 37, 0},
+    {"SidecarContainers", 0, 37},
+    {"StorageCapacityScoring", 33, 0},
+    {"StreamingCollectionEncodingToJSON", 0, 37},
+    {"StreamingCollectionEncodingToProtobuf", 0, 37},
+    {"TaintTolerationComparisonOperators", 35, 0},
+    {"TopologyAwareWorkloadScheduling", 36, 0},
+    {"VolumeLimitScaling", 35, 0},
+    {"WorkloadAwarePreemption", 36, 0},
+    {"WorkloadWithJob", 36, 0},
+};
+
+/* Whether KNOWN[i] is a gate of release line 1.line. */
+static bool exists_at(size_t i, uint16_t line) {
+    for (size_t k = 0; k < sizeof LIFESPAN / sizeof LIFESPAN[0]; k++) {
+        if (strcmp(LIFESPAN[k].name, KNOWN[i].name) != 0) continue;
+        return line >= LIFESPAN[k].since && (!LIFESPAN[k].removed || line < LIFESPAN[k].removed);
+    }
+    return true;
+}
+
 /* strcmp order of name[0..len) against a NUL-terminated s */
 static int cmp_name(const char *name, size_t len, const char *s) {
     size_t n = strlen(s);
@@ -278,12 +356,16 @@ static int cmp_name(const char *name, size_t len, const char *s) {
     return len < n ? -1 : len > n ? 1 : 0;
 }
 
-kp__gate_lock kp__gate_known(const char *name, size_t len) {
+kp__gate_lock kp__gate_known(const char *name, size_t len, uint16_t line) {
     size_t lo = 0, hi = KNOWN_N;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int c = cmp_name(name, len, KNOWN[mid].name);
-        if (c == 0) return KNOWN[mid].lock;
+        if (c == 0) {
+            if (!exists_at(mid, line)) return KP__GATE_UNKNOWN;
+            /* the locks are 1.37's: an older line's are not known, any value is accepted */
+            return line >= KP_COMPAT_NEWEST ? KNOWN[mid].lock : KP__GATE_FREE;
+        }
         if (c < 0) hi = mid;
         else lo = mid + 1;
     }

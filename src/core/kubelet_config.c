@@ -158,3 +158,7 @@ const char *kp__kcfg_origin_name(uint8_t origin) {
 const kp_feature_gates *kp_evict_config_feature_gates(const kp_evict_config *cfg) {
     return &cfg->gates;
 }
+
+kp_status kp_evict_config_set_compat(kp_evict_config *cfg, const char *version, kp_error *err) {
+    return kp_feature_gates_init_compat(&cfg->gates, version, err);
+}

@@ -112,7 +112,8 @@ static void aggregate_with_status(const kp_cluster *cl, const kp_pod *p, bool no
     const kp_pod_resize *rz = p->resize;
     int64_t alloc[KP_MAX_RES], act[KP_MAX_RES];
     uint32_t mask;
-    if (rz->has_alloc && rz->has_req) {
+    if (rz->has_alloc && rz->has_req &&
+        cl->gates.on[KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING]) {
         dense_of(&rz->alloc, alloc, &mask);
         dense_of(&rz->req, act, &mask);
     } else {
@@ -131,7 +132,11 @@ static void aggregate_with_status(const kp_cluster *cl, const kp_pod *p, bool no
 static void apply_pod_level(const kp_cluster *cl, const kp_pod *p, int64_t *out) {
     int64_t eff[KP_MAX_RES];
     uint32_t have;
-    const kp_pod_resize *rz = p->resize;
+    /* the status only with UseStatusResources and InPlacePodLevelResourcesVerticalScalingEnabled */
+    const kp_pod_resize *rz = cl->gates.on[KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING] &&
+                                      cl->gates.on[KP_GATE_IN_PLACE_POD_VERTICAL_SCALING]
+                                  ? p->resize
+                                  : NULL;
     dense_of(rz && rz->infeasible ? NULL : &p->pod_req, eff, &have);
     if (rz && (rz->has_res || rz->has_alloc)) {
         const kp_resv *st[2] = {&rz->req, &rz->alloc};
@@ -155,12 +160,14 @@ static void apply_pod_level(const kp_cluster *cl, const kp_pod *p, int64_t *out)
 }
 
 /* mirrors component-helpers resource.PodRequests with the scheduler's options (NodeInfo's
- * calculateResource, NodeResourcesFit): UseStatusResources (InPlacePodVerticalScaling, GA) and
- * InPlacePodLevelResourcesVerticalScalingEnabled (beta, on since 1.36). */
+ * calculateResource, NodeResourcesFit): UseStatusResources (the InPlacePodVerticalScaling gate,
+ * GA and locked on from 1.35) and InPlacePodLevelResourcesVerticalScalingEnabled (its gate, beta
+ * on since 1.36; only together with UseStatusResources). */
 void kp__pod_requests(const kp_cluster *cl, const kp_pod *p, bool with_overhead, bool non_zero,
                       int64_t *out) {
+    bool use_status = p->resize && cl->gates.on[KP_GATE_IN_PLACE_POD_VERTICAL_SCALING];
     aggregate_requests(cl, p, LIST_SPEC, false, non_zero, out);
-    if (p->resize) aggregate_with_status(cl, p, non_zero, out);
+    if (use_status) aggregate_with_status(cl, p, non_zero, out);
     bool pod_level_requests = false; /* IsPodLevelRequestsSet */
     for (uint16_t k = 0; p->has_pod_resources && k < p->pod_req.n; k++)
         if (kp__pod_level_supported(cl, p->pod_req.e[k].res)) pod_level_requests = true;

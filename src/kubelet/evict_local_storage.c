@@ -10,6 +10,7 @@
 #include "core/pod_requests.h"
 #include "core/resources.h"
 #include "core/summary.h"
+#include "kubelet/compat.h"
 #include "kubelet/evict_local_storage.h"
 #include "kubelet/evict_manager.h"
 #include "kubelet/evict_spec.h"
@@ -190,8 +191,10 @@ kp_status kp__ev_local_storage_eviction(kp_evict_manager *m, const kp_evict_summ
             const char *lim_name = "";
             bool has_lim = false;
             /* the limits of the containers and, since v1.37 (PR #138462), of the restartable
-             * init (sidecar) containers; other init containers have no per-container check */
-            uint32_t n_all = (uint32_t)p->n_containers + p->n_init;
+             * init (sidecar) containers; other init containers have no per-container check
+             * (--compat 1.36 and older: the regular containers only) */
+            uint32_t n_all = (uint32_t)p->n_containers +
+                             (kp__compat_sidecar_storage_limits(cl->gates.line) ? p->n_init : 0);
             for (uint32_t c = 0; c < n_all; c++) {
                 const kp_container *ct = &p->containers[c];
                 int64_t v;

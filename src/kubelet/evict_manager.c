@@ -371,8 +371,11 @@ static kp_status evict_one(kp_evict_manager *m, const kp_evict_summary *s,
         const kp_pod *p = &m->cl->pods[rp->pod];
         int64_t grace = 1; /* immediateEvictionGracePeriodSeconds */
         if (t->grace_ns != 0) {
+            /* AllowOverwriteTerminationGracePeriodSeconds (settable up to 1.34, locked off
+             * from 1.35): on, evictionMaxPodGracePeriod overrides the pod's own period */
             grace = m->cfg->max_pod_grace;
-            if (p->has_termination_grace && p->termination_grace < grace)
+            if (p->has_termination_grace && p->termination_grace < grace &&
+                !m->cl->gates.on[KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS])
                 grace = p->termination_grace;
         }
         if (p->is_critical) continue;

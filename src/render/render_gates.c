@@ -5,7 +5,7 @@ void kp__render_emit_gates(kp_emit *e, const kp_cluster *cl) {
     const kp_feature_gates *g = kp_cluster_feature_gates(cl);
     bool any = false;
     for (int i = 0; i < KP_GATE_COUNT; i++) {
-        if (g->on[i] == kp_gate_default((kp_gate)i)) continue;
+        if (g->on[i] == kp_feature_gates_default(g, (kp_gate)i)) continue;
         if (!any) {
             kp_emit_key(e, "featureGates");
             kp_emit_obj_begin(e);
@@ -20,7 +20,7 @@ void kp__render_print_gates(FILE *f, const kp_cluster *cl, const char *lead) {
     const kp_feature_gates *g = kp_cluster_feature_gates(cl);
     const char *sep = lead;
     for (int i = 0; i < KP_GATE_COUNT; i++) {
-        if (g->on[i] == kp_gate_default((kp_gate)i)) continue;
+        if (g->on[i] == kp_feature_gates_default(g, (kp_gate)i)) continue;
         fprintf(f, "%s%s=%s", sep, kp_gate_name((kp_gate)i), g->on[i] ? "true" : "false");
         sep = ",";
     }

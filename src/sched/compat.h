@@ -1,5 +1,5 @@
-/* `--compat VERSION`: the upstream release line whose decisions and texts kprio reproduces.
- * Parsed once (kp_sched_new) into a minor version; each behaviour that differs between lines
+/* `--compat VERSION` on the scheduler side: parsed once (kp_sched_new, core/compat.h) into a
+ * minor version; each behaviour that differs between lines
  * asks one predicate below, named after the change and the release it landed in, so the list
  * of differences is this file (docs/upstream.md "Compatibility" lists the same). */
 #ifndef KP_SCHED_COMPAT_H
@@ -8,12 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The minor version of KP_KUBERNETES_VERSION ("1.37"): the newest line kprio mirrors. A
- * --compat newer than this behaves as this one. */
-#define KP_COMPAT_NEWEST 37
-
-/* "[v]1.MINOR[.PATCH]" -> MINOR (0..999). False if v is not such a version. */
-bool kp__compat_parse(const char *v, uint16_t *minor);
+#include "core/compat.h" /* kp__compat_parse, KP_COMPAT_NEWEST */
 
 /* NodeResourcesBalancedAllocation scores the change in the node's balance (kubernetes PR
  * #135573, v1.36.0); older lines score the balance after placement. */

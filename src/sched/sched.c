@@ -156,7 +156,13 @@ static kp_status profiles_new(kp_sched *s, const kp_sched_config *cfg, const cha
         if (name) snprintf(p->cfg.scheduler_name, sizeof p->cfg.scheduler_name, "%s", name);
         p->name =
             kp__intern_find(&s->cl->strs, p->cfg.scheduler_name, strlen(p->cfg.scheduler_name));
-        p->postfilter_dra = p->cfg.postfilter_dra && kp__compat_dra_default(s->compat);
+        /* DynamicResources leaves the default profile with its gate off (default_plugins.go
+         * applyFeatureGates); the cluster's gate when set, else the --compat line's default */
+        const kp_feature_gates *g = &s->cl->gates;
+        bool dra = g->set[KP_GATE_DYNAMIC_RESOURCE_ALLOCATION]
+                       ? g->on[KP_GATE_DYNAMIC_RESOURCE_ALLOCATION]
+                       : kp__compat_dra_default(s->compat);
+        p->postfilter_dra = p->cfg.postfilter_dra && dra;
         profile_resolve(s->cl, p);
     }
     return KP_OK;

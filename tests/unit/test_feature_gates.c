@@ -172,24 +172,132 @@ KT_TEST(gates_upstream_unmodelled) {
                  KP_OK);
 }
 
+/* --compat moves the modelled gates' defaults and locks to the line's VersionedSpecs
+ * (kube_features.go): PodLevelResources alpha off in 1.32-1.33, beta on from 1.34;
+ * InPlacePodVerticalScaling beta on 1.33-1.34, locked on from 1.35;
+ * InPlacePodLevelResourcesVerticalScaling from 1.35 (off), on from 1.36;
+ * PodLevelResourcesFixKubeletQOSClass from 1.37; AllowOverwriteTerminationGracePeriodSeconds
+ * deprecated off from 1.32, locked from 1.35. */
+static kp_status on_line(kp_feature_gates *g, const char *line, const char *text, char *msg,
+                         size_t cap) {
+    kp_error err;
+    kp_error_clear(&err);
+    kp_status st = kp_feature_gates_init_compat(g, line, &err);
+    if (st == KP_OK) st = kp_feature_gates_parse(g, text, &err);
+    snprintf(msg, cap, "%s", st == KP_OK ? "" : err.msg);
+    return st;
+}
+
+KT_TEST(gates_follow_the_compat_line) {
+    kp_feature_gates g, d;
+    char msg[600];
+    kp_feature_gates_init(&d);
+    KT_CHECK_INT(on_line(&g, NULL, "", msg, sizeof msg), KP_OK);
+    KT_CHECK(memcmp(&g, &d, sizeof g) == 0);
+    KT_CHECK_INT(g.line, 37);
+    KT_CHECK_INT(on_line(&g, "v1.40.2", "", msg, sizeof msg), KP_OK); /* newer: as 1.37 */
+    KT_CHECK(memcmp(&g, &d, sizeof g) == 0);
+    KT_CHECK_INT(on_line(&g, "1.33", "", msg, sizeof msg), KP_OK);
+    KT_CHECK_INT(g.line, 33);
+    KT_CHECK(!g.on[KP_GATE_POD_LEVEL_RESOURCES]);
+    KT_CHECK(g.on[KP_GATE_IN_PLACE_POD_VERTICAL_SCALING]);
+    KT_CHECK(!g.on[KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING]);
+    KT_CHECK(!g.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
+    KT_CHECK(!g.on[KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS]);
+    KT_CHECK(!kp_feature_gates_default(&g, KP_GATE_POD_LEVEL_RESOURCES));
+    KT_CHECK(kp_gate_default(KP_GATE_POD_LEVEL_RESOURCES)); /* the mirrored line's */
+    KT_CHECK_INT(on_line(&g, "1.34", "", msg, sizeof msg), KP_OK);
+    KT_CHECK(g.on[KP_GATE_POD_LEVEL_RESOURCES]);
+    KT_CHECK_INT(on_line(&g, "1.35", "", msg, sizeof msg), KP_OK);
+    KT_CHECK(!g.on[KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING]);
+    KT_CHECK_INT(on_line(&g, "1.36", "", msg, sizeof msg), KP_OK);
+    KT_CHECK(g.on[KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING]);
+    KT_CHECK(!g.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
+    /* locks are the line's: settable before the lock, refused after */
+    KT_CHECK_INT(on_line(&g, "1.34",
+                         "InPlacePodVerticalScaling=false,"
+                         "AllowOverwriteTerminationGracePeriodSeconds=true",
+                         msg, sizeof msg),
+                 KP_OK);
+    KT_CHECK(!g.on[KP_GATE_IN_PLACE_POD_VERTICAL_SCALING]);
+    KT_CHECK(g.on[KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS]);
+    KT_CHECK_INT(on_line(&g, "1.35", "InPlacePodVerticalScaling=false", msg, sizeof msg),
+                 KP_EINVAL);
+    KT_CHECK_STR(msg,
+                 "cannot set feature gate InPlacePodVerticalScaling to false, feature is locked "
+                 "to true");
+    KT_CHECK_INT(
+        on_line(&g, "1.35", "AllowOverwriteTerminationGracePeriodSeconds=true", msg, sizeof msg),
+        KP_EINVAL);
+    /* a gate the line does not have yet is unrecognized there */
+    KT_CHECK_INT(on_line(&g, "1.36", "PodLevelResourcesFixKubeletQOSClass=true", msg, sizeof msg),
+                 KP_EINVAL);
+    KT_CHECK_STR(msg, "unrecognized feature gate: PodLevelResourcesFixKubeletQOSClass");
+    KT_CHECK_INT(
+        on_line(&g, "1.34", "InPlacePodLevelResourcesVerticalScaling=true", msg, sizeof msg),
+        KP_EINVAL);
+    KT_CHECK_INT(on_line(&g, "1.31", "PodLevelResources=true", msg, sizeof msg), KP_EINVAL);
+    /* the unmodelled gates' table holds 1.37's locks: an older line accepts either value */
+    KT_CHECK_INT(on_line(&g, "1.36", "DRAPrioritizedList=false", msg, sizeof msg), KP_OK);
+    KT_CHECK_INT(on_line(&g, NULL, "DRAPrioritizedList=false", msg, sizeof msg), KP_EINVAL);
+    /* DynamicResourceAllocation: beta off in 1.33, GA on 1.34, locked from 1.35 */
+    KT_CHECK_INT(on_line(&g, "1.33", "", msg, sizeof msg), KP_OK);
+    KT_CHECK(!g.on[KP_GATE_DYNAMIC_RESOURCE_ALLOCATION]);
+    KT_CHECK_INT(on_line(&g, "1.34", "DynamicResourceAllocation=false", msg, sizeof msg), KP_OK);
+    KT_CHECK(!g.on[KP_GATE_DYNAMIC_RESOURCE_ALLOCATION]);
+    KT_CHECK_INT(on_line(&g, "1.35", "DynamicResourceAllocation=false", msg, sizeof msg),
+                 KP_EINVAL);
+    KT_CHECK_INT(on_line(&g, "1.33", "Bogus=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(on_line(&g, "2.0", "", msg, sizeof msg), KP_EINVAL);
+}
+
+/* The gates kprio does not model, per line (the v1.37.0-alpha.1 notes and the scheduler's
+ * VersionedSpecs): removed in 1.37 -> unrecognized at 1.37, accepted at 1.36; added in 1.37 ->
+ * unrecognized at 1.36; DeclarativeValidationTakeover locked off in 1.37 (#139212). */
+KT_TEST(gates_known_follow_the_line) {
+    kp_feature_gates g;
+    char msg[600];
+    KT_CHECK_INT(on_line(&g, NULL, "SidecarContainers=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_STR(msg, "unrecognized feature gate: SidecarContainers");
+    KT_CHECK_INT(on_line(&g, NULL, "AnyVolumeDataSource=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(on_line(&g, NULL, "ConsistentListFromCache=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(
+        on_line(&g, "1.36", "SidecarContainers=true,AnyVolumeDataSource=true", msg, sizeof msg),
+        KP_OK);
+    KT_CHECK_INT(on_line(&g, NULL, "KubeProxyIPVS=false,EtcdRangeStream=true", msg, sizeof msg),
+                 KP_OK);
+    KT_CHECK_INT(on_line(&g, "1.36", "KubeProxyIPVS=false", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_STR(msg, "unrecognized feature gate: KubeProxyIPVS");
+    KT_CHECK_INT(on_line(&g, "1.36", "CompositePodGroup=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(on_line(&g, "1.35", "WorkloadAwarePreemption=true", msg, sizeof msg), KP_EINVAL);
+    KT_CHECK_INT(on_line(&g, "1.36", "WorkloadAwarePreemption=true", msg, sizeof msg), KP_OK);
+    KT_CHECK_INT(on_line(&g, NULL, "DeclarativeValidationTakeover=true", msg, sizeof msg),
+                 KP_EINVAL);
+    KT_CHECK_STR(msg, "cannot set feature gate DeclarativeValidationTakeover to true, feature is "
+                      "locked to false");
+    KT_CHECK_INT(on_line(&g, "1.36", "DeclarativeValidationTakeover=true", msg, sizeof msg), KP_OK);
+}
+
 /* the binary search needs the table in strcmp order, without duplicates */
 KT_TEST(gates_known_table_sorted) {
     size_t n = kp__gate_known_count();
     KT_CHECK(n > 200);
     for (size_t i = 1; i < n; i++)
         KT_CHECK(strcmp(kp__gate_known_name(i - 1), kp__gate_known_name(i)) < 0);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) { /* each is a gate of 1.36 or of 1.37 */
         const char *s = kp__gate_known_name(i);
-        KT_CHECK(kp__gate_known(s, strlen(s)) != KP__GATE_UNKNOWN);
+        KT_CHECK(kp__gate_known(s, strlen(s), 36) != KP__GATE_UNKNOWN ||
+                 kp__gate_known(s, strlen(s), 37) != KP__GATE_UNKNOWN);
     }
     /* every gate kprio models is one upstream registers */
     for (int i = 0; i < KP_GATE_COUNT; i++) {
         const char *s = kp_gate_name((kp_gate)i);
-        KT_CHECK(kp__gate_known(s, strlen(s)) != KP__GATE_UNKNOWN);
+        KT_CHECK(kp__gate_known(s, strlen(s), 37) != KP__GATE_UNKNOWN);
     }
 }
 
 KT_MAIN(KT_CASE(gates_parse_pairs), KT_CASE(gates_parse_errors),
         KT_CASE(gate_pod_level_resources_switches_requests),
         KT_CASE(gates_set_after_finalize_refused), KT_CASE(gates_upstream_unmodelled),
-        KT_CASE(gates_known_table_sorted))
+        KT_CASE(gates_known_table_sorted), KT_CASE(gates_follow_the_compat_line),
+        KT_CASE(gates_known_follow_the_line))

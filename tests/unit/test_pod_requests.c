@@ -246,6 +246,61 @@ KT_TEST(scheduler_requests_follow_in_place_resize) {
     kp_cluster_free(cl);
 }
 
+/* RESIZE on a release line (--compat) with extra gates: kp_feature_gates_init_compat, then
+ * kube-scheduler's --feature-gates syntax. */
+static kp_cluster *load_line(const char *y, const char *line, const char *gates) {
+    kp_error err;
+    kp_error_clear(&err);
+    kp_feature_gates g;
+    kp_cluster *cl = kp_cluster_new();
+    if (!cl || kp_feature_gates_init_compat(&g, line, &err) != KP_OK ||
+        kp_feature_gates_parse(&g, gates, &err) != KP_OK ||
+        kp_cluster_set_feature_gates(cl, &g) != KP_OK ||
+        kp_cluster_load_buffer(cl, "test.yaml", y, strlen(y), &err) != KP_OK ||
+        kp_cluster_finalize(cl, &err) != KP_OK) {
+        fprintf(stderr, "  load failed: %s\n", err.msg);
+        kp_cluster_free(cl);
+        return NULL;
+    }
+    return cl;
+}
+
+/* The resize accounting follows its gates, as calculateResource / the resource-allocation
+ * scorer pass them to PodRequests: UseStatusResources = InPlacePodVerticalScaling (beta on in
+ * 1.33-1.34, where it may be turned off; GA locked from 1.35),
+ * InPlacePodLevelResourcesVerticalScalingEnabled = its gate (alpha off in 1.35, beta on from
+ * 1.36; a 1.34 line does not have it). Rows of the resize table above. */
+KT_TEST(resize_accounting_follows_gates_per_line) {
+    kp_cluster *l35 = load_line(RESIZE, "1.35", ""), *l34 = load_line(RESIZE, "1.34", ""),
+               *l34off = load_line(RESIZE, "1.34", "InPlacePodVerticalScaling=false"),
+               *l35on = load_line(RESIZE, "1.35", "InPlacePodLevelResourcesVerticalScaling=true");
+    KT_CHECK(l35 && l34 && l34off && l35on);
+    if (l35 && l34 && l34off && l35on) {
+        /* 1.35: container status values count, the pod-level status maps do not */
+        KT_CHECK_INT(sched_request(l35, "infeasible", KP_RES_CPU), 2000);
+        KT_CHECK_INT(sched_request(l35, "pod-status-aggregate", KP_RES_CPU), 1000);
+        KT_CHECK_INT(sched_request(l35, "pod-status-fallback", KP_RES_CPU), 6000);
+        KT_CHECK_INT(sched_request(l35, "pod-level-status", KP_RES_CPU), 2000);
+        KT_CHECK_INT(sched_request(l35, "pod-level-infeasible", KP_RES_CPU), 10000);
+        /* ... unless the alpha gate is turned on: the 1.37 figures */
+        KT_CHECK_INT(sched_request(l35on, "pod-status-aggregate", KP_RES_CPU), 4000);
+        KT_CHECK_INT(sched_request(l35on, "pod-level-status", KP_RES_CPU), 3500);
+        KT_CHECK_INT(sched_request(l35on, "pod-level-infeasible", KP_RES_CPU), 4000);
+        /* 1.34 with the defaults: as 1.35 */
+        KT_CHECK_INT(sched_request(l34, "infeasible-in-progress", KP_RES_CPU), 4000);
+        KT_CHECK_INT(sched_request(l34, "pod-level-status", KP_RES_CPU), 2000);
+        /* InPlacePodVerticalScaling=false: the spec alone */
+        KT_CHECK_INT(sched_request(l34off, "infeasible", KP_RES_CPU), 4000);
+        KT_CHECK_INT(sched_request(l34off, "infeasible-in-progress", KP_RES_CPU), 6000);
+        KT_CHECK_INT(sched_request(l34off, "three-way-max", KP_RES_MEM), 20000000);
+        KT_CHECK_INT(sched_request(l34off, "pod-status-fallback", KP_RES_CPU), 1000);
+    }
+    kp_cluster_free(l35);
+    kp_cluster_free(l34);
+    kp_cluster_free(l34off);
+    kp_cluster_free(l35on);
+}
+
 /* ComputePodQOS (pkg/apis/core/v1/helper/qos, v1.37 with PodLevelResourcesFixKubeletQOSClass on
  * by default, kubernetes PR #137150): pod-level resources decide alone once they name a request
  * or limit; empty ones ({}, {requests: {}}) leave the containers to decide. Rows after upstream's
@@ -321,4 +376,4 @@ KT_TEST(qos_of_pod_level_resources) {
 
 KT_MAIN(KT_CASE(kubelet_request_skips_containers_with_pod_level_resources),
         KT_CASE(aggregate_limits_sidecar_aware), KT_CASE(scheduler_requests_follow_in_place_resize),
-        KT_CASE(qos_of_pod_level_resources))
+        KT_CASE(resize_accounting_follows_gates_per_line), KT_CASE(qos_of_pod_level_resources))

@@ -1,7 +1,7 @@
-/* --compat VERSION parsing (compat.h). */
+/* --compat VERSION parsing (core/compat.h). */
 #include <stdlib.h>
 
-#include "sched/compat.h"
+#include "core/compat.h"
 
 bool kp__compat_parse(const char *v, uint16_t *minor) {
     if (!v) return false;
