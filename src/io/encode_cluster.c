@@ -14,20 +14,17 @@
 #include "io/encode_json.h"
 #include "kprio/encode.h"
 
-/* TODO(lead): the pods kp_cluster_delete_pod removed are left out of the output; this helper
- * reads the tombstone flag (`deleted` of kp_pod, added by the simulator's change) once it is on
- * the branch: make it `return p->deleted;`. Until then a pod counts as gone when it left the node
- * it is bound to (the victims of `schedule --until-settled` terminate at once that way): after
- * finalize a live pod bound to a node of the cluster is on it, unless it is terminal. */
+/* Pods kp_cluster_delete_pod removed (tombstones) are left out of the output, and so are the
+ * victims of `schedule --until-settled`, which terminate at once by leaving the node they are
+ * bound to: after finalize a live pod bound to a node of the cluster is on it, unless it is
+ * terminal. */
 static bool pod_is_deleted(const kp_cluster *cl, const kp_pod *p) {
+    if (p->deleted) return true;
     return cl->finalized && p->node < 0 && p->node_name && !kp__pod_is_terminal(p) &&
            kp_cluster_find_node(cl, kp__s(cl, p->node_name)) >= 0;
 }
-/* TODO(lead): likewise for nodes deleted through kp_cluster_delete_node. */
-static inline bool node_is_deleted(const kp_node *n) {
-    (void)n;
-    return false;
-}
+/* Nodes kp_cluster_delete_node removed. */
+static inline bool node_is_deleted(const kp_node *n) { return n->deleted; }
 
 void kp_encode_options_init(kp_encode_options *o) { memset(o, 0, sizeof *o); }
 
