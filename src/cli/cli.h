@@ -94,6 +94,13 @@ int kp_cli_close_stdout(int rc);
 /* True if v has the syntax of a --compat version ([v]1.MINOR[.PATCH]). */
 bool kp_cli_compat_ok(const char *v);
 
+/* The kubelet data of NODE in a snapshot directory given with -f (snapshot_dir.c, docs/live.md):
+ * DIR/kubelet/NODE-summary.json into *summary and DIR/kubelet/NODE-configz.json into *configz
+ * (kp_free them; NULL when no -f directory has one; the first -f that has one wins). Returns 0,
+ * or KP_EXIT_ERROR after printing "out of memory". */
+int kp_cli_snapshot_kubelet(const kp_cli_common *c, const char *node, char **summary,
+                            char **configz);
+
 /* Sub-commands (one file each: src/cli/cmd_<name>.c). */
 int kp_cmd_inspect(int argc, char **argv);
 int kp_cmd_schedule(int argc, char **argv);

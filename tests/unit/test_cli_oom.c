@@ -32,6 +32,7 @@
 #undef HELP
 #include "cli/cmd_why.c"
 #include "cli/common.c"
+#include "cli/snapshot_dir.c"
 
 #define G "tests/golden/"
 
