@@ -46,5 +46,18 @@ if [ -n "$g" ]; then
 else
     echo "$L: plugin: no result"; fail=$((fail+1))
 fi
+# obfuscation keeps every golden case's decisions (tests/plugin/obfuscate_goldens.sh; plain pass
+# only: ~15 s, and the sanitizer pass runs the obfuscator in the plugin tests above)
+if [ "$L" = plain ]; then
+    oout=$(sh tests/plugin/obfuscate_goldens.sh "$B")
+    printf '%s\n' "$oout" | grep -v '^ok \|^OBFUSCATE ' | sed "s/^/$L: /" >&2
+    g=$(printf '%s\n' "$oout" | awk '/^OBFUSCATE/{print $2, $3}' | tail -n 1)
+    if [ -n "$g" ]; then
+        echo "$L: obfuscate-goldens: ${g% *} passed, ${g#* } failed"
+        pass=$((pass+${g% *})); fail=$((fail+${g#* }))
+    else
+        echo "$L: obfuscate-goldens: no result"; fail=$((fail+1))
+    fi
+fi
 echo "$L: $pass passed, $fail failed" | tee "$B/test-totals"
 [ "$fail" = 0 ]

@@ -206,6 +206,68 @@ want_rc 0
 same_out inspect -f cluster.json
 end
 
+# Obfuscation: every decision on the obfuscated snapshot is the original's with the names mapped
+# (kprio obfuscate --map gives the mapping), and no name of the original is left in it.
+start snapshot-obfuscated
+plugin snapshot -o "$W/obf" --node node-b1 --obfuscate-key s3cret
+want_rc 0
+NAMES=$(sed -n 's/^ *"\(name\|namespace\|nodeName\|priorityClassName\)": "\([^"]*\)",\{0,1\}$/\2/p' \
+    "$D/cluster.json" | sort -u)
+KPRIO_OBFUSCATE_KEY=s3cret "$KPRIO" obfuscate --map $NAMES >"$W/mapped" || bad "--map failed"
+printf '%s\n' $NAMES | paste -d ' ' - "$W/mapped" >"$W/map"
+mb1=$(awk '$1 == "node-b1" { print $2 }' "$W/map")
+echo "node-b1-summary.json $mb1-summary.json" >>"$W/map"
+[ "$(ls "$W/obf/kubelet")" = "$mb1-configz.json
+$mb1-summary.json" ] || bad "kubelet/ holds $(ls "$W/obf/kubelet"), want $mb1-*"
+for n in $NAMES; do
+    grep -rqw --include='*.json' -- "$n" "$W/obf" &&
+        bad "\"$n\" is left in the obfuscated snapshot: $(grep -rlw -- "$n" "$W/obf")"
+done
+# rename: the tokens of stdin that are original names become their mapped names
+rename() {
+    awk 'NR == FNR { m[$1] = $2; next } {
+        out = ""; s = $0
+        while (match(s, /[A-Za-z0-9][A-Za-z0-9.-]*/)) {
+            t = substr(s, RSTART, RLENGTH)
+            out = out substr(s, 1, RSTART - 1) ((t in m) ? m[t] : t)
+            s = substr(s, RSTART + RLENGTH)
+        }
+        print out s }' "$W/map" -
+}
+(cd "$D" && "$KPRIO" schedule -f cluster.json -o json) | rename >"$W/want"
+"$KPRIO" schedule -f "$W/obf" -o json >"$W/out" 2>&1
+diff -u "$W/want" "$W/out" >"$W/diff" || { bad "schedule differs"; cat "$W/diff"; }
+grep -q Nominated "$W/out" || bad "no preemption in the schedule compared"
+# (inspect lists nodes by name: the same lines, in another order)
+(cd "$D" && "$KPRIO" inspect -f cluster.json -o json) | rename | sort >"$W/want"
+# (a PDB's name is its hash behind its rank in name order, "xp00001-": the rank dropped)
+"$KPRIO" inspect -f "$W/obf" -o json 2>&1 | sed 's/xp[0-9][0-9][0-9][0-9][0-9]-x/x/g' | sort >"$W/out"
+diff -u "$W/want" "$W/out" >"$W/diff" || { bad "inspect differs"; cat "$W/diff"; }
+(cd "$D" && "$KPRIO" why batch/etl-3 -f cluster.json -o json) | rename >"$W/want"
+"$KPRIO" why "$(echo batch/etl-3 | rename)" -f "$W/obf" -o json >"$W/out" 2>&1
+diff -u "$W/want" "$W/out" >"$W/diff" || { bad "why differs"; cat "$W/diff"; }
+(cd "$D" && "$KPRIO" evict -f cluster.json --node node-b1 --summary node-b1-summary.json \
+    --config node-b1-configz.json --explain -o json) | rename | sed "s|\"$mb1-summary.json\"|\"$W/obf/kubelet/$mb1-summary.json\"|" >"$W/want"
+"$KPRIO" evict -f "$W/obf" --node "$mb1" --explain -o json >"$W/out" 2>&1
+diff -u "$W/want" "$W/out" >"$W/diff" || { bad "evict differs"; cat "$W/diff"; }
+grep -q "$(echo shop/web-2 | rename)" "$W/out" || bad "no eviction compared"
+grep -q '^context:' "$W/obf/README" && bad "README names the context"
+end
+
+start obfuscate-key-rules
+KPRIO_OBFUSCATE_KEY=a "$KPRIO" obfuscate --map node-b1 >"$W/a1"
+KPRIO_OBFUSCATE_KEY=a "$KPRIO" obfuscate --map node-b1 >"$W/a2"
+KPRIO_OBFUSCATE_KEY=b "$KPRIO" obfuscate --map node-b1 >"$W/b1"
+cmp -s "$W/a1" "$W/a2" || bad "the same key gives different names"
+cmp -s "$W/a1" "$W/b1" && bad "two keys give the same name"
+# without a key: random, so two runs differ; the key is never printed
+(cd "$D" && "$KPRIO" obfuscate -f cluster.json) >"$W/r1" 2>&1
+(cd "$D" && "$KPRIO" obfuscate -f cluster.json) >"$W/r2" 2>&1
+cmp -s "$W/r1" "$W/r2" && bad "two random keys give the same output"
+"$KPRIO" obfuscate --map x >"$W/out" 2>"$W/err"; rc=$?
+want_rc 2
+end
+
 start make-install
 env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory -s -C "$R" install BUILD="$B" \
     PREFIX="$W/usr" >"$W/out" 2>&1 || bad "make install failed: $(cat "$W/out")"
