@@ -15,15 +15,18 @@
 enum { KP_EXIT_OK = 0, KP_EXIT_ERROR = 1, KP_EXIT_USAGE = 2 };
 
 /* Options every cluster-reading command accepts: -f/--filename (repeatable, any number),
- * -R/--recursive, -o/--output, --max-input-bytes N (bytes, optional Ki/Mi/Gi/Ti suffix: the
- * largest input one -f may read, kp_cluster_set_max_input_bytes; default 16Gi). Initialise with
- * kp_cli_common_init (not by zeroing: the feature gates need their defaults) and release with
- * kp_cli_common_free; do not copy an initialised value (files may point into it). */
+ * -R/--recursive, -o/--output (table, wide, json, yaml), --no-headers, --max-input-bytes N (bytes,
+ * optional Ki/Mi/Gi/Ti suffix: the largest input one -f may read, kp_cluster_set_max_input_bytes;
+ * default 16Gi). Initialise with kp_cli_common_init (not by zeroing: the feature gates need their
+ * defaults) and release with kp_cli_common_free; do not copy an initialised value (files may point
+ * into it). */
 typedef struct {
     const char **files; /* the -f values in order, borrowed from argv */
     int n_files;
     bool recursive;
-    kp_outfmt out;
+    kp_outfmt out; /* -o; "wide" is KP_OUT_TABLE with `wide` set */
+    bool wide; /* -o wide: the renderers that have more columns get KP_OUT_WIDE */
+    bool no_headers; /* --no-headers (also set in the renderers: kp_table_set_no_headers) */
     uint64_t max_input_bytes; /* --max-input-bytes; 0 = the library's default */
     unsigned expand; /* kp_cluster_set_expand flags (schedule --expand-workloads); 0 = off */
     kp_feature_gates gates; /* --feature-gates (schedule, admit, evict); defaults otherwise */
