@@ -30,29 +30,34 @@ static const char *const USAGE =
     "\n"
     "Exit status: 0 written, 1 bad input or a runtime error, 2 usage error.\n";
 
-static int run(const char **files, int n_files, const char *key, char **names, int n_names,
-               bool show_map) {
+/* Every output is built first and written at the end: a command that fails writes nothing. */
+static int obfuscate_run(const char **files, int n_files, const char *key, char **names,
+                         int n_names, bool show_map) {
     kp_error err;
     kp_error_clear(&err);
     kp_obfuscator *o = NULL;
     if (kp_obfuscator_new(key, &o, &err) != KP_OK) return kp_cli_print_error(&err);
-    int rc = KP_EXIT_OK;
+    int rc = KP_EXIT_OK, n_out = n_names + n_files;
+    char **outs = kp_calloc((size_t)n_out + 1, sizeof *outs);
+    size_t *lens = kp_calloc((size_t)n_out + 1, sizeof *lens);
+    if (!outs || !lens) rc = kp_cli_print_status(KP_ENOMEM);
     for (int i = 0; i < n_names && rc == KP_EXIT_OK; i++) {
-        char *m = kp_obfuscate_string(o, names[i], strlen(names[i]));
-        if (!m) rc = kp_cli_print_status(KP_ENOMEM);
-        else printf("%s\n", m);
-        kp_free(m);
+        if (!(outs[i] = kp_obfuscate_string(o, names[i], strlen(names[i]))))
+            rc = kp_cli_print_status(KP_ENOMEM);
+        else lens[i] = strlen(outs[i]);
     }
     for (int i = 0; i < n_files && rc == KP_EXIT_OK; i++) {
-        char *out = NULL;
-        size_t len = 0;
-        if (kp_obfuscate_path(o, files[i], show_map, &out, &len, &err) != KP_OK) {
+        if (kp_obfuscate_path(o, files[i], show_map, &outs[n_names + i], &lens[n_names + i],
+                              &err) != KP_OK)
             rc = kp_cli_print_error(&err);
-        } else if (len) {
-            fwrite(out, 1, len, stdout);
-        }
-        kp_free(out);
     }
+    for (int i = 0; i < n_out && rc == KP_EXIT_OK; i++) {
+        if (lens[i]) fwrite(outs[i], 1, lens[i], stdout);
+        if (i < n_names) putchar('\n');
+    }
+    for (int i = 0; outs && i < n_out; i++) kp_free(outs[i]);
+    kp_free(outs);
+    kp_free(lens);
     kp_obfuscator_free(o);
     return rc;
 }
@@ -106,7 +111,7 @@ int kp_cmd_obfuscate(int argc, char **argv) {
                                             "$KPRIO_OBFUSCATE_KEY) the snapshot was made with");
         goto out;
     }
-    rc = run(files, n_files, key, names, n_names, show_map);
+    rc = obfuscate_run(files, n_files, key, names, n_names, show_map);
 out:
     kp_free(files);
     kp_free(names);
