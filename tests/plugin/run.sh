@@ -147,6 +147,13 @@ no_out
 err_line 'kubectl-kprio: kubectl get nodes,pods,... (19 kinds) -A -o json: not authenticated (error: You must be logged in to the server (Unauthorized)): renew the credentials of this context (log in again)'
 end
 
+start no-kubectl
+KUBECTL=kubectl-not-installed plugin schedule
+want_rc 1
+no_out
+err_line 'kubectl-kprio: kubectl-not-installed: not found: install kubectl or name it with $KUBECTL (kprio itself never talks to a cluster)'
+end
+
 start snapshot-dir
 plugin --context prod snapshot -o "$W/snap" --node node-b1
 want_rc 0
