@@ -44,7 +44,8 @@ EX_SRC  := $(sort $(wildcard examples/*.c))
 EX_BIN  := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 
 .PHONY: all deps demo test test-plain test-asan unit golden bench fuzz clean check-clang \
-	check-layout test-layout cppcheck test-valgrind format check-format mirror-table check-docs
+	check-layout test-layout cppcheck test-valgrind format check-format mirror-table check-docs \
+	install
 
 all: $(BUILD)/kprio $(UNIT_BIN) $(BENCH_BIN) $(EX_BIN)
 
@@ -72,7 +73,8 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h tests/unit/cli_capture.h $
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libkprio.a $(LDFLAGS) $(LDLIBS) -lstdc++
 
 # CLI tests compile src/cli/*.c into the test binary.
-$(BUILD)/tests/test_cli_%: $(CLI_C) src/cli/cli.h
+# (explicit targets: a pattern rule without a recipe would not add these prerequisites)
+$(filter $(BUILD)/tests/test_cli_%,$(UNIT_BIN)): $(CLI_C) src/cli/cli.h
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libkprio.a
 	@mkdir -p $(@D)
@@ -86,6 +88,19 @@ demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/kprio
 	./$(BUILD)/kprio inspect -f examples/cluster.yaml
 	./$(BUILD)/kprio schedule -f examples/cluster.yaml -f examples/whatif-critical.yaml
+
+# `make install PREFIX=DIR` (default /usr/local; DESTDIR for packaging): kprio, the kubectl
+# plugin next to it (docs/live.md) and the bash and zsh completions.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+install: $(BUILD)/kprio
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 755 $(BUILD)/kprio $(DESTDIR)$(BINDIR)/kprio
+	install -m 755 scripts/kubectl-kprio scripts/kubectl_complete-kprio $(DESTDIR)$(BINDIR)/
+	install -m 644 scripts/completion/kprio.bash $(DESTDIR)$(BASHCOMPDIR)/kprio
+	install -m 644 scripts/completion/_kprio $(DESTDIR)$(ZSHCOMPDIR)/_kprio
 
 # The test command named in README.md: plain build, then ASan+UBSan build. Every summary line of
 # tests/run.sh names its pass ("plain:", "asan+ubsan:"); both passes' totals close the run.

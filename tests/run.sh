@@ -2,7 +2,8 @@
 # Runs every unit-test binary and every golden case against the build in $1 (default: build).
 # $2 names the pass (default: plain) and starts every summary line, so that the plain and the
 # sanitizer passes of `make test` read apart: "plain: test_cluster: 40 passed, 0 failed", ...,
-# "plain: golden: 138 passed, 0 failed", then the pass's totals, "plain: N passed, N failed".
+# "plain: golden: 138 passed, 0 failed", "plain: plugin: 17 passed, 0 failed" (the kubectl plugin,
+# tests/plugin/run.sh), then the pass's totals, "plain: N passed, N failed".
 # The totals line is also left in $1/test-totals (`make test` repeats both passes' at the end).
 # Exits non-zero if anything failed.
 B=${1:-build}
@@ -34,6 +35,29 @@ if [ -n "$g" ]; then
     pass=$((pass+${g% *})); fail=$((fail+${g#* }))
 else
     echo "$L: golden: no result"; fail=$((fail+1))
+fi
+# the kubectl plugin against a fake kubectl (tests/plugin/run.sh)
+pout=$(sh tests/plugin/run.sh "$B")
+printf '%s\n' "$pout" | grep -v '^ok \|^PLUGIN ' | sed "s/^/$L: /" >&2
+g=$(printf '%s\n' "$pout" | awk '/^PLUGIN/{print $2, $3}' | tail -n 1)
+if [ -n "$g" ]; then
+    echo "$L: plugin: ${g% *} passed, ${g#* } failed"
+    pass=$((pass+${g% *})); fail=$((fail+${g#* }))
+else
+    echo "$L: plugin: no result"; fail=$((fail+1))
+fi
+# obfuscation keeps every golden case's decisions (tests/plugin/obfuscate_goldens.sh; plain pass
+# only: ~15 s, and the sanitizer pass runs the obfuscator in the plugin tests above)
+if [ "$L" = plain ]; then
+    oout=$(sh tests/plugin/obfuscate_goldens.sh "$B")
+    printf '%s\n' "$oout" | grep -v '^ok \|^OBFUSCATE ' | sed "s/^/$L: /" >&2
+    g=$(printf '%s\n' "$oout" | awk '/^OBFUSCATE/{print $2, $3}' | tail -n 1)
+    if [ -n "$g" ]; then
+        echo "$L: obfuscate-goldens: ${g% *} passed, ${g#* } failed"
+        pass=$((pass+${g% *})); fail=$((fail+${g#* }))
+    else
+        echo "$L: obfuscate-goldens: no result"; fail=$((fail+1))
+    fi
 fi
 echo "$L: $pass passed, $fail failed" | tee "$B/test-totals"
 [ "$fail" = 0 ]

@@ -28,7 +28,10 @@
 extern "C" {
 #endif
 
-typedef enum { KP_OUT_TABLE = 0, KP_OUT_JSON, KP_OUT_YAML } kp_outfmt;
+/* KP_OUT_WIDE: the table with more columns (-o wide), for the renderers that have them
+ * (kp_render_schedule); kp_outfmt_parse reads "wide" as KP_OUT_TABLE, the CLI asks for WIDE only
+ * where a renderer takes it. */
+typedef enum { KP_OUT_TABLE = 0, KP_OUT_JSON, KP_OUT_YAML, KP_OUT_WIDE } kp_outfmt;
 
 /* Parses "table"/"wide"/"json"/"yaml"; returns false on anything else. */
 bool kp_outfmt_parse(const char *s, kp_outfmt *out);
@@ -76,6 +79,9 @@ void kp_table_fail(kp_table *t, kp_status st);
 /* Prints the table and returns KP_OK; prints nothing and returns the status when it failed. */
 kp_status kp_table_print(const kp_table *t, FILE *f);
 void kp_table_free(kp_table *t); /* NULL no-op */
+/* kubectl's --no-headers: the tables this thread prints from now on leave out their first row
+ * (the header), which then does not widen the columns either. Default false. */
+void kp_table_set_no_headers(bool on);
 
 #ifdef __cplusplus
 }

@@ -15,15 +15,18 @@
 enum { KP_EXIT_OK = 0, KP_EXIT_ERROR = 1, KP_EXIT_USAGE = 2 };
 
 /* Options every cluster-reading command accepts: -f/--filename (repeatable, any number),
- * -R/--recursive, -o/--output, --max-input-bytes N (bytes, optional Ki/Mi/Gi/Ti suffix: the
- * largest input one -f may read, kp_cluster_set_max_input_bytes; default 16Gi). Initialise with
- * kp_cli_common_init (not by zeroing: the feature gates need their defaults) and release with
- * kp_cli_common_free; do not copy an initialised value (files may point into it). */
+ * -R/--recursive, -o/--output (table, wide, json, yaml), --no-headers, --max-input-bytes N (bytes,
+ * optional Ki/Mi/Gi/Ti suffix: the largest input one -f may read, kp_cluster_set_max_input_bytes;
+ * default 16Gi). Initialise with kp_cli_common_init (not by zeroing: the feature gates need their
+ * defaults) and release with kp_cli_common_free; do not copy an initialised value (files may point
+ * into it). */
 typedef struct {
     const char **files; /* the -f values in order, borrowed from argv */
     int n_files;
     bool recursive;
-    kp_outfmt out;
+    kp_outfmt out; /* -o; "wide" is KP_OUT_TABLE with `wide` set */
+    bool wide; /* -o wide: the renderers that have more columns get KP_OUT_WIDE */
+    bool no_headers; /* --no-headers (also set in the renderers: kp_table_set_no_headers) */
     uint64_t max_input_bytes; /* --max-input-bytes; 0 = the library's default */
     unsigned expand; /* kp_cluster_set_expand flags (schedule --expand-workloads); 0 = off */
     kp_feature_gates gates; /* --feature-gates (schedule, why, inspect, admit, evict) on the
@@ -102,11 +105,19 @@ int kp_cli_close_stdout(int rc);
 /* True if v has the syntax of a --compat version ([v]1.MINOR[.PATCH]). */
 bool kp_cli_compat_ok(const char *v);
 
+/* The kubelet data of NODE in a snapshot directory given with -f (snapshot_dir.c, docs/live.md):
+ * DIR/kubelet/NODE-summary.json into *summary and DIR/kubelet/NODE-configz.json into *configz
+ * (kp_free them; NULL when no -f directory has one; the first -f that has one wins). Returns 0,
+ * or KP_EXIT_ERROR after printing "out of memory". */
+int kp_cli_snapshot_kubelet(const kp_cli_common *c, const char *node, char **summary,
+                            char **configz);
+
 /* Sub-commands (one file each: src/cli/cmd_<name>.c). */
 int kp_cmd_inspect(int argc, char **argv);
 int kp_cmd_schedule(int argc, char **argv);
 int kp_cmd_why(int argc, char **argv);
 int kp_cmd_evict(int argc, char **argv);
 int kp_cmd_admit(int argc, char **argv);
+int kp_cmd_obfuscate(int argc, char **argv);
 
 #endif

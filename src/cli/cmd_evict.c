@@ -28,9 +28,11 @@ static const char *const USAGE =
     "                             one --summary; a directory gives its *.json/*.yaml files.\n"
     "                             Steps run in the order of the summaries' times (each\n"
     "                             one's newest node-level stat time; ties, or any summary\n"
-    "                             without a time: the order given)\n"
+    "                             without a time: the order given). Default with --node:\n"
+    "                             kubelet/NODE-summary.json of a -f snapshot directory\n"
     "      --config FILE          KubeletConfiguration (YAML or JSON) with eviction settings,\n"
-    "                             or the kubelet's /configz output ({\"kubeletconfig\": ...})\n"
+    "                             or the kubelet's /configz output ({\"kubeletconfig\": ...});\n"
+    "                             default: kubelet/NODE-configz.json of a -f snapshot directory\n"
     "      --explain              also print the effective thresholds (and where each came\n"
     "                             from), how pod stats were joined to pods in each step and\n"
     "                             the feature gates that differ from the defaults\n"
@@ -312,6 +314,7 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
     const char **summaries = kp_calloc((size_t)argc + 1, sizeof *summaries);
     const char **reclaim = kp_calloc((size_t)argc + 1, sizeof *reclaim);
     flag_arg *flags = kp_calloc((size_t)argc + 1, sizeof *flags);
+    char *snap_sum = NULL, *snap_cfg = NULL;
     int rc = KP_EXIT_USAGE;
     const char *compat = NULL; /* the line's gate defaults and kubelet rules (c->gates.line) */
     if (!summaries || !reclaim || !flags) {
@@ -374,6 +377,13 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
         rc = kp_cli_usage_error("evict", USAGE, "no input: give -f FILE");
         goto out;
     }
+    /* a snapshot directory's kubelet/NODE-summary.json and NODE-configz.json (docs/live.md) */
+    if (node_name && (n_sum == 0 || !config_file) &&
+        (rc = kp_cli_snapshot_kubelet(c, node_name, &snap_sum, &snap_cfg)) != 0)
+        goto out;
+    rc = KP_EXIT_USAGE;
+    if (n_sum == 0 && snap_sum) summaries[n_sum++] = snap_sum;
+    if (!config_file) config_file = snap_cfg;
     if (n_sum == 0) {
         rc = kp_cli_usage_error("evict", USAGE, "--summary is required");
         goto out;
@@ -381,6 +391,8 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
     rc = run(c, node_name, summaries, n_sum, config_file, flags, n_flags, reclaim, n_reclaim,
              layout, explain, compat);
 out:
+    kp_free(snap_sum);
+    kp_free(snap_cfg);
     kp_free(summaries);
     kp_free(reclaim);
     kp_free(flags);

@@ -38,7 +38,9 @@ static const char *HELP =
     "                          (and the feature gates that differ from the defaults)\n"
     "  --feature-gates K=B,... kube-scheduler's feature gates, e.g. PodLevelResources=false\n"
     "                          (repeatable; docs/upstream.md lists the ones kprio models)\n"
-    "  -o table|json|yaml      output format (default table)\n"
+    "  -o table|wide|json|yaml output format (default table; wide adds PROFILE, VICTIMS,\n"
+    "                          PDB-VIOLATIONS and CHOSEN-BY columns)\n"
+    "      --no-headers        tables without their header row\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "  --expand-workloads      Deployments, ReplicaSets, ReplicationControllers, StatefulSets,\n"
     "                          DaemonSets and Jobs become the pending pods their controllers\n"
@@ -139,7 +141,7 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
         rc = KP_EXIT_ERROR;
         goto out;
     }
-    if (kp_render_schedule(stdout, s, cl, c->out) != KP_OK)
+    if (kp_render_schedule(stdout, s, cl, c->wide ? KP_OUT_WIDE : c->out) != KP_OK)
         rc = kp_cli_print_status(KP_ENOMEM); /* nothing was written */
 out:
     kp_sched_free(s);

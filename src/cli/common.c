@@ -139,6 +139,11 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
         c->recursive = true;
         return 1;
     }
+    if (strcmp(a, "--no-headers") == 0) { /* kubectl's: tables without their header row */
+        c->no_headers = true;
+        kp_table_set_no_headers(true);
+        return 1;
+    }
     if (strcmp(a, "-f") == 0 || strcmp(a, "-o") == 0 || kp_cli_is_opt(a, "--filename") ||
         kp_cli_is_opt(a, "--output")) {
         val = kp_cli_optval(argc, argv, i, argv[0]);
@@ -157,6 +162,7 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
         }
         return 1;
     }
+    c->wide = strcmp(val, "wide") == 0; /* a table; more columns where a command has them */
     if (!kp_outfmt_parse(val, &c->out)) {
         kp_cli_usage_hint(argv[0], "unknown output format \"%s\" (use table, json or yaml)", val);
         return -1;

@@ -15,6 +15,7 @@ static const struct {
     {"why", kp_cmd_why, "Explain why a pod would be preempted, by whom, and what would spare it"},
     {"evict", kp_cmd_evict, "Replay kubelet node-pressure eviction over Summary API snapshots"},
     {"admit", kp_cmd_admit, "Kubelet admission of a pod on a node, with critical-pod preemption"},
+    {"obfuscate", kp_cmd_obfuscate, "Replace names in a snapshot by a keyed hash, decisions kept"},
 };
 
 static void usage(FILE *f) {
@@ -26,8 +27,9 @@ static void usage(FILE *f) {
     fprintf(
         f,
         "\nCommon options: -f FILE|DIR|- (repeatable), -R (recurse into directories),\n"
-        "                -o table|json|yaml, --max-input-bytes N (largest input read, bytes with\n"
-        "                an optional Ki/Mi/Gi/Ti suffix; default 16Gi)\n"
+        "                -o table|wide|json|yaml, --no-headers, --max-input-bytes N (largest\n"
+        "                input read, bytes with an optional Ki/Mi/Gi/Ti suffix; default 16Gi)\n"
+        "No colour, on a terminal or not: the output is the same wherever it goes.\n"
         "Run 'kprio COMMAND --help' for a command's options.\n\n"
         "Exit status: 0 answered; 1 bad input or a runtime error (out of memory, write error\n"
         "on stdout), with one line \"kprio: ...\" on stderr and nothing on stdout; 2 wrong usage\n"

@@ -521,6 +521,17 @@ static bool has_manifest_ext(const char *name) {
            (n > 4 && strcmp(name + n - 4, ".yml") == 0);
 }
 
+/* names[i] (an entry of directory `dir`) is a snapshot's kubelet/ folder: "kubelet" next to a
+ * "cluster.json" (docs/live.md). It holds Summary and /configz documents, read by `kprio evict`,
+ * not cluster objects: -R does not descend into it. */
+static bool snapshot_kubelet_dir(const char *dir, char *const *names, size_t n, size_t i) {
+    size_t l = strlen(dir);
+    if (strcmp(names[i] + l, "/kubelet") != 0) return false;
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(names[k] + l, "/cluster.json") == 0) return true;
+    return false;
+}
+
 static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int depth,
                           kp_error *err) {
     if (depth > 32) {
@@ -566,7 +577,8 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
             break;
         }
         if (S_ISDIR(sb.st_mode)) {
-            if (recursive) st = load_dir(cl, names[i], true, depth + 1, err);
+            if (recursive && !snapshot_kubelet_dir(path, names, n, i))
+                st = load_dir(cl, names[i], true, depth + 1, err);
         } else if (has_manifest_ext(names[i])) {
             /* FIFOs, sockets and devices are skipped with a warning: reading one would block or
              * never end (kubectl opens them and hangs); a directory of manifests holds files */

@@ -315,14 +315,21 @@ struct kp_table {
     char **cells;
     size_t n, cap;
     size_t *width; /* per column, kept as cells are added so printing never allocates */
+    size_t *body_width; /* the same without the header row (--no-headers) */
 };
+
+/* kubectl's --no-headers for the tables this thread prints (kp_table_set_no_headers). */
+static _Thread_local bool no_headers;
+
+void kp_table_set_no_headers(bool on) { no_headers = on; }
 
 kp_table *kp_table_new(int n_cols) {
     kp_table *t = kp_calloc(1, sizeof *t);
     if (!t) return NULL;
     t->n_cols = n_cols > 0 ? n_cols : 1;
     t->width = kp_calloc((size_t)t->n_cols, sizeof *t->width);
-    if (!t->width) t->status = KP_ENOMEM;
+    t->body_width = kp_calloc((size_t)t->n_cols, sizeof *t->body_width);
+    if (!t->width || !t->body_width) t->status = KP_ENOMEM;
     return t;
 }
 
@@ -353,6 +360,7 @@ static void add_owned(kp_table *t, char *cell) {
     }
     size_t col = t->n % (size_t)t->n_cols, len = strlen(cell);
     if (len > t->width[col]) t->width[col] = len;
+    if (t->n >= (size_t)t->n_cols && len > t->body_width[col]) t->body_width[col] = len;
     t->cells[t->n++] = cell;
 }
 
@@ -378,11 +386,12 @@ void kp_table_addf(kp_table *t, const char *fmt, ...) {
 
 kp_status kp_table_print(const kp_table *t, FILE *f) {
     if (!t || t->status != KP_OK) return kp_table_status(t);
-    for (size_t i = 0; i < t->n; i++) {
+    const size_t *width = no_headers ? t->body_width : t->width;
+    for (size_t i = no_headers ? (size_t)t->n_cols : 0; i < t->n; i++) {
         int col = (int)(i % (size_t)t->n_cols);
         bool last = col == t->n_cols - 1 || i == t->n - 1;
         if (last) fprintf(f, "%s\n", t->cells[i]);
-        else fprintf(f, "%-*s   ", (int)t->width[col], t->cells[i]);
+        else fprintf(f, "%-*s   ", (int)width[col], t->cells[i]);
     }
     return KP_OK;
 }
@@ -392,5 +401,6 @@ void kp_table_free(kp_table *t) {
     for (size_t i = 0; i < t->n; i++) kp_free(t->cells[i]);
     kp_free(t->cells);
     kp_free(t->width);
+    kp_free(t->body_width);
     kp_free(t);
 }

@@ -94,19 +94,26 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
     kp_emit_arr_end(e);
 }
 
-static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
+/* -o wide adds PROFILE (always), VICTIMS, PDB-VIOLATIONS and CHOSEN-BY (the step of the node
+ * choice that picked a nominated node) before MESSAGE. */
+static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f, bool wide) {
     if (kp_sched_result_count(s) == 0) {
         fprintf(f, "No pending pods to schedule: every pod is bound, finished or being deleted, "
                    "or names another spec.schedulerName.\n");
         return KP_OK;
     }
-    bool several = kp_sched_profile_count(s) > 1; /* a PROFILE column only then */
-    kp_table *t = kp_table_new(several ? 6 : 5);
+    bool several = wide || kp_sched_profile_count(s) > 1; /* a PROFILE column only then */
+    kp_table *t = kp_table_new((several ? 6 : 5) + (wide ? 3 : 0));
     kp_table_add(t, "POD");
     if (several) kp_table_add(t, "PROFILE");
     kp_table_add(t, "PRIORITY");
     kp_table_add(t, "OUTCOME");
     kp_table_add(t, "NODE");
+    if (wide) {
+        kp_table_add(t, "VICTIMS");
+        kp_table_add(t, "PDB-VIOLATIONS");
+        kp_table_add(t, "CHOSEN-BY");
+    }
     kp_table_add(t, "MESSAGE");
     char ref[512];
     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
@@ -120,6 +127,11 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f) {
                         : r->outcome == KP_OUTCOME_NOMINATED ? r->nominated_node
                                                              : -1;
         kp_table_add(t, node >= 0 ? kp_cluster_node_name(cl, node) : "<none>");
+        if (wide) {
+            kp_table_addf(t, "%zu", r->n_victims);
+            kp_table_addf(t, "%" PRId32, r->pdb_violations);
+            kp_table_add(t, r->decided_by && r->decided_by[0] ? r->decided_by : "<none>");
+        }
         if (r->n_victims) {
             char msg[4096];
             size_t off = (size_t)snprintf(msg, sizeof msg, "preempts ");
@@ -345,7 +357,7 @@ kp_status kp_render_schedule(FILE *f, const kp_sched *s, const kp_cluster *cl, k
         kp_emit_free(e);
         return st;
     }
-    kp_status st = print_table(s, cl, f);
+    kp_status st = print_table(s, cl, f, fmt == KP_OUT_WIDE);
     if (st == KP_OK && has_explain) print_explain(s, cl, &x, f);
     return st;
 }

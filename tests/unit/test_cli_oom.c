@@ -31,7 +31,11 @@
 #undef USAGE
 #undef HELP
 #include "cli/cmd_why.c"
+#define USAGE obfuscate_USAGE
+#include "cli/cmd_obfuscate.c"
+#undef USAGE
 #include "cli/common.c"
+#include "cli/snapshot_dir.c"
 
 #define G "tests/golden/"
 
@@ -159,6 +163,23 @@ KT_TEST(evict_steps) {
     }
 }
 
+KT_TEST(obfuscate_documents_and_map) {
+    char *argv[] = {"obfuscate",
+                    "-f",
+                    G "evict-snapshot-dir/snap/cluster.json",
+                    "-f",
+                    G "evict-snapshot-dir/snap/kubelet/node-b1-summary.json",
+                    "-f",
+                    G "preempt-compat-pdb/cluster.yaml",
+                    "--obfuscate-key",
+                    "k",
+                    NULL};
+    KT_CHECK(sweep(kp_cmd_obfuscate, argv) > 10);
+    char *argv2[] = {"obfuscate",         "--show-map", "-f", G "preempt-compat-pdb/cluster.yaml",
+                     "--obfuscate-key=k", NULL};
+    KT_CHECK(sweep(kp_cmd_obfuscate, argv2) > 10);
+}
+
 KT_TEST(admit_with_preemption) {
     const char *fmts[] = {"-otable", "-ojson", "-oyaml"};
     for (int k = 0; k < 3; k++) {
@@ -199,4 +220,5 @@ KT_TEST(many_inputs_are_freed) {
 }
 
 KT_MAIN(KT_CASE(inspect_all_formats), KT_CASE(schedule_with_explain), KT_CASE(why_preempted),
-        KT_CASE(evict_steps), KT_CASE(admit_with_preemption), KT_CASE(many_inputs_are_freed))
+        KT_CASE(evict_steps), KT_CASE(admit_with_preemption), KT_CASE(many_inputs_are_freed),
+        KT_CASE(obfuscate_documents_and_map))

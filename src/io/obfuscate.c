@@ -1,0 +1,569 @@
+/* `kprio obfuscate` (include/kprio/obfuscate.h, docs/live.md): every document of an input is
+ * read whole as a tree (tree.h) and written back as JSON with its free-form strings replaced by a
+ * keyed hash (SipHash-2-4, 60 bits shown as "x" and 12 base-32 letters: a valid name, label
+ * value and DNS label). The same string gives the same hash wherever it appears, so a node name
+ * in spec.nodeName, in a kubernetes.io/hostname label, in a matchFields term and in a kubelet
+ * summary stays one name, and every decision is unchanged. */
+#include "kprio/obfuscate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/alloc.h"
+#include "io/input.h"
+#include "io/tree.h"
+
+struct kp_obfuscator {
+    uint64_t k0, k1;
+};
+
+/* ------------------------------------------------------------------ SipHash-2-4 */
+
+#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND                                                  \
+    do {                                                          \
+        v0 += v1, v1 = ROTL(v1, 13), v1 ^= v0, v0 = ROTL(v0, 32); \
+        v2 += v3, v3 = ROTL(v3, 16), v3 ^= v2;                    \
+        v0 += v3, v3 = ROTL(v3, 21), v3 ^= v0;                    \
+        v2 += v1, v1 = ROTL(v1, 17), v1 ^= v2, v2 = ROTL(v2, 32); \
+    } while (0)
+
+static uint64_t siphash(uint64_t k0, uint64_t k1, const unsigned char *m, size_t len) {
+    uint64_t v0 = k0 ^ 0x736f6d6570736575ULL, v1 = k1 ^ 0x646f72616e646f6dULL;
+    uint64_t v2 = k0 ^ 0x6c7967656e657261ULL, v3 = k1 ^ 0x7465646279746573ULL;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w = 0;
+        for (int b = 0; b < 8; b++) w |= (uint64_t)m[i + (size_t)b] << (8 * b);
+        v3 ^= w;
+        SIPROUND;
+        SIPROUND;
+        v0 ^= w;
+    }
+    uint64_t last = (uint64_t)(len & 0xff) << 56;
+    for (int b = 0; i + (size_t)b < len; b++) last |= (uint64_t)m[i + (size_t)b] << (8 * b);
+    v3 ^= last;
+    SIPROUND;
+    SIPROUND;
+    v0 ^= last;
+    v2 ^= 0xff;
+    for (int r = 0; r < 4; r++) SIPROUND;
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
+kp_status kp_obfuscator_new(const char *key, kp_obfuscator **out, kp_error *err) {
+    *out = NULL;
+    kp_obfuscator *o = kp__calloc(1, sizeof *o);
+    if (!o) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    if (key) {
+        if (!key[0]) {
+            kp__free(o);
+            return kp_error_set(err, KP_EINVAL, "the obfuscation key is empty");
+        }
+        const unsigned char *k = (const unsigned char *)key;
+        o->k0 = siphash(0x6b7072696f2d6f62ULL, 0x6675736361746531ULL, k, strlen(key));
+        o->k1 = siphash(0x6b7072696f2d6f62ULL, 0x6675736361746532ULL, k, strlen(key));
+    } else {
+        unsigned char r[16];
+        int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+        ssize_t got = fd >= 0 ? read(fd, r, sizeof r) : -1;
+        int e = errno;
+        if (fd >= 0) close(fd);
+        if (got != (ssize_t)sizeof r) {
+            kp__free(o);
+            return kp_error_set(err, KP_EIO, "/dev/urandom: cannot read a random key: %s",
+                                got < 0 ? strerror(e) : "short read");
+        }
+        for (int b = 0; b < 8; b++) {
+            o->k0 |= (uint64_t)r[b] << (8 * b);
+            o->k1 |= (uint64_t)r[8 + b] << (8 * b);
+        }
+    }
+    *out = o;
+    return KP_OK;
+}
+
+void kp_obfuscator_free(kp_obfuscator *o) { kp__free(o); }
+
+/* ------------------------------------------------------------------ output buffer */
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+    bool oom;
+} sbuf;
+
+static void put(sbuf *b, const char *s, size_t n) {
+    if (b->oom) return;
+    if (!kp__grow((void **)&b->p, &b->cap, b->len + n + 1, 1, 4096)) {
+        b->oom = true;
+        return;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+static void puts_(sbuf *b, const char *s) { put(b, s, strlen(s)); }
+
+static void put_json_string(sbuf *b, const char *s, size_t n) {
+    put(b, "\"", 1);
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        put(b, s + run, i - run);
+        char esc[8];
+        if (c == '"' || c == '\\') snprintf(esc, sizeof esc, "\\%c", c);
+        else snprintf(esc, sizeof esc, "\\u%04x", c);
+        puts_(b, esc);
+        run = i + 1;
+    }
+    put(b, s + run, n - run);
+    put(b, "\"", 1);
+}
+
+/* ------------------------------------------------------------------ what is kept */
+
+static bool eq(const char *s, size_t n, const char *lit) {
+    return strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+static bool in_list(const char *s, size_t n, const char *const *list) {
+    for (; *list; list++)
+        if (eq(s, n, *list)) return true;
+    return false;
+}
+
+/* Well-known values kept wherever they appear: names with a meaning to Kubernetes. */
+static const char *const KEEP_VALUES[] = {"default",
+                                          "kube-system",
+                                          "kube-public",
+                                          "kube-node-lease",
+                                          "default-scheduler",
+                                          "linux",
+                                          "windows",
+                                          "api",
+                                          "file",
+                                          "http",
+                                          "true",
+                                          "false",
+                                          NULL};
+
+/* Members whose string values the engines interpret (enums, keys of labels and taints, policy
+ * fields) or that carry nothing identifying: kept as they are. */
+static const char *const KEEP_KEYS[] = {"kind",
+                                        "apiVersion",
+                                        "operator",
+                                        "effect",
+                                        "type",
+                                        "status",
+                                        "reason",
+                                        "phase",
+                                        "qosClass",
+                                        "preemptionPolicy",
+                                        "restartPolicy",
+                                        "protocol",
+                                        "whenUnsatisfiable",
+                                        "nodeAffinityPolicy",
+                                        "nodeTaintsPolicy",
+                                        "volumeBindingMode",
+                                        "accessModes",
+                                        "volumeMode",
+                                        "persistentVolumeReclaimPolicy",
+                                        "reclaimPolicy",
+                                        "key",
+                                        "topologyKey",
+                                        "matchLabelKeys",
+                                        "mismatchLabelKeys",
+                                        "resource",
+                                        "resourceName",
+                                        "fsType",
+                                        "medium",
+                                        "unhealthyPodEvictionPolicy",
+                                        "podManagementPolicy",
+                                        "concurrencyPolicy",
+                                        "schedule",
+                                        "timeZone",
+                                        "completionMode",
+                                        "podReplacementPolicy",
+                                        "enforceNodeAllocatable",
+                                        "hostIP",
+                                        "scopeName",
+                                        "minAvailable",
+                                        "maxUnavailable",
+                                        "maxSurge",
+                                        "imagePullPolicy",
+                                        "dnsPolicy",
+                                        "storagePolicy",
+                                        NULL};
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* A number, a quantity ("100Mi", "1.5", "2e3"), a percentage ("10%"), a Go duration ("1m30s")
+ * or an RFC 3339 time: kept (integers also keep label values that Gt/Lt compare). */
+static bool numeric_like(const char *s, size_t n) {
+    if (n == 0) return true;
+    if (n >= 11 && is_digit(s[0]) && is_digit(s[3]) && s[4] == '-' && s[7] == '-' && s[10] == 'T')
+        return true;
+    size_t i = 0;
+    if (s[0] == '+' || s[0] == '-') i++;
+    if (i == n || !(is_digit(s[i]) || s[i] == '.')) return false;
+    size_t letters = 0, dots = 0;
+    for (; i < n; i++) {
+        char c = s[i];
+        if (c == '.' && ++dots > 1) return false; /* an IP address is not a quantity */
+        if (is_digit(c) || c == '.' || c == '%') continue;
+        if (c == '+' || c == '-') {
+            if (s[i - 1] != 'e' && s[i - 1] != 'E') return false;
+            continue;
+        }
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
+        if (++letters > 12) return false; /* "1h2m3s4ms" at most */
+    }
+    return true;
+}
+
+/* One walk: the key, the mapping being recorded (kp_obfuscate_path with map set: every token
+ * hashed, as "ORIGINAL\tOBFUSCATED\n"), and the document's PodDisruptionBudget names, sorted
+ * (pdb_rank). */
+typedef struct {
+    const kp_obfuscator *o;
+    sbuf *record;
+    const kp_tnode **pdbs;
+    size_t n_pdbs;
+} walker;
+
+/* One token: kept, or "x" + 12 base-32 letters of its keyed hash. */
+static void put_token(const walker *o, sbuf *b, const char *s, size_t n) {
+    if (numeric_like(s, n) || in_list(s, n, KEEP_VALUES) ||
+        (n > 7 && memcmp(s, "system-", 7) == 0) ||
+        (n > 14 && memcmp(s, "kubernetes.io/", 14) == 0)) {
+        put(b, s, n);
+        return;
+    }
+    static const char A[] = "abcdefghijklmnopqrstuvwxyz234567";
+    uint64_t h = siphash(o->o->k0, o->o->k1, (const unsigned char *)s, n);
+    char out[14];
+    out[0] = 'x';
+    for (int i = 0; i < 12; i++) out[1 + i] = A[(h >> (5 * i)) & 31];
+    put(b, out, 13);
+    if (o->record) {
+        put(o->record, s, n);
+        put(o->record, "\t", 1);
+        put(o->record, out, 13);
+        put(o->record, "\n", 1);
+    }
+}
+
+/* A free-form value: its "__"-separated parts one by one (a multi-zone label value, as the
+ * VolumeZone plugin splits it), so that a part keeps matching the same part elsewhere. */
+static void put_value(const walker *o, sbuf *b, const char *s, size_t n) {
+    size_t start = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (s[i] == '_' && s[i + 1] == '_') {
+            put_token(o, b, s + start, i - start);
+            put(b, "__", 2);
+            start = i + 2;
+            i++;
+        }
+    }
+    put_token(o, b, s + start, n - start);
+}
+
+/* An image reference: the repository hashed, a tag kept when it is "latest" (ImageLocality
+ * appends ":latest" to an untagged name, so both spellings stay one image) and hashed otherwise,
+ * a digest hashed. */
+static void put_image(const walker *o, sbuf *b, const char *s, size_t n) {
+    size_t at = n, colon = n, slash = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '@' && at == n) at = i;
+        if (s[i] == '/' && at == n) slash = i + 1, colon = n;
+        if (s[i] == ':' && at == n && i >= slash) colon = i;
+    }
+    size_t repo_end = colon < at ? colon : at;
+    put_token(o, b, s, repo_end);
+    if (colon < at) {
+        put(b, ":", 1);
+        if (eq(s + colon + 1, at - colon - 1, "latest")) puts_(b, "latest");
+        else put_token(o, b, s + colon + 1, at - colon - 1);
+    }
+    if (at < n) {
+        puts_(b, "@sha256:");
+        put_token(o, b, s + at + 1, n - at - 1);
+    }
+}
+
+char *kp_obfuscate_string(const kp_obfuscator *o, const char *s, size_t len) {
+    sbuf b = {0};
+    walker wk = {o, NULL, NULL, 0};
+    put_value(&wk, &b, s, len);
+    if (b.oom || !b.p) {
+        kp__free(b.p);
+        return b.oom ? NULL : kp__strdup("");
+    }
+    return b.p;
+}
+
+/* ------------------------------------------------------------------ the walk */
+
+enum { MAP_LABELS = 1, MAP_ANNOTATIONS = 2 };
+
+typedef struct {
+    const char *key, *pkey; /* this value's member name, its object's member name ("" at root) */
+    size_t key_len, pkey_len;
+    unsigned map; /* the value is a member of a labels-like or an annotations map */
+    bool sched_config; /* inside a KubeSchedulerConfiguration: only schedulerName is hashed */
+    bool pdb_meta; /* the metadata of a PodDisruptionBudget */
+} wctx;
+
+static int str_cmp(const void *a, const void *b) {
+    return strcmp((*(const kp_tnode *const *)a)->s, (*(const kp_tnode *const *)b)->s);
+}
+
+/* A PodDisruptionBudget's name keeps its place in name order: kprio consults the PDBs that
+ * select a pod in namespace/name order (pdb_index.c), so "xp" + its rank among the document's
+ * PDB names + "-" + its hash. */
+static void put_pdb_name(const walker *o, sbuf *b, const kp_tnode *v) {
+    size_t lo = 0, hi = o->n_pdbs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(o->pdbs[mid]->s, v->s) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    sbuf t = {0};
+    char rank[32];
+    snprintf(rank, sizeof rank, "xp%05zu-", lo);
+    puts_(&t, rank);
+    walker quiet = *o;
+    quiet.record = NULL;
+    put_token(&quiet, &t, v->s, v->len);
+    if (t.oom) {
+        b->oom = true;
+    } else {
+        put_json_string(b, t.p, t.len);
+        if (o->record) {
+            put(o->record, v->s, v->len);
+            put(o->record, "\t", 1);
+            put(o->record, t.p, t.len);
+            put(o->record, "\n", 1);
+        }
+    }
+    kp__free(t.p);
+}
+
+static bool kind_is(const kp_tnode *obj, const char *kind) {
+    const kp_tnode *k = obj->type == KP_T_OBJ ? kp__tree_get(obj, "kind") : NULL;
+    return k && k->type == KP_T_STR && strcmp(k->s, kind) == 0;
+}
+
+/* The metadata.name nodes of the document's PodDisruptionBudgets (the document itself or the
+ * items of a List), sorted; false when out of memory. */
+static bool collect_pdbs(const kp_tnode *doc, walker *wk) {
+    const kp_tnode *items = kp__tree_get(doc, "items");
+    const kp_tnode *first = items && items->type == KP_T_ARR ? items->first : doc;
+    size_t n = 0, cap = 0;
+    for (const kp_tnode *it = first; it; it = items ? it->next : NULL) {
+        const kp_tnode *name =
+            kind_is(it, "PodDisruptionBudget") ? kp__tree_path(it, "metadata.name") : NULL;
+        if (!name || !name->s || !(name->type == KP_T_STR || name->plain)) continue;
+        if (!kp__grow((void **)&wk->pdbs, &cap, n + 1, sizeof *wk->pdbs, 16)) return false;
+        wk->pdbs[n++] = name;
+    }
+    if (n) qsort((void *)wk->pdbs, n, sizeof *wk->pdbs, str_cmp);
+    wk->n_pdbs = n;
+    return true;
+}
+
+static bool key_is(const char *k, size_t n, const char *lit) { return k && eq(k, n, lit); }
+
+/* A member holding a map of label values: labels, matchLabels, nodeSelector, and a selector
+ * whose members are all strings (Service, ReplicationController). */
+static bool labels_map(const kp_tnode *c) {
+    if (c->type != KP_T_OBJ) return false;
+    if (key_is(c->key, c->key_len, "labels") || key_is(c->key, c->key_len, "matchLabels") ||
+        key_is(c->key, c->key_len, "nodeSelector"))
+        return true;
+    if (!key_is(c->key, c->key_len, "selector")) return false;
+    for (const kp_tnode *m = c->first; m; m = m->next)
+        if (m->type == KP_T_OBJ || m->type == KP_T_ARR) return false;
+    return true;
+}
+
+static bool json_number(const char *s, size_t n) {
+    size_t i = 0;
+    if (i < n && s[i] == '-') i++;
+    if (i == n || !is_digit(s[i])) return false;
+    if (s[i] == '0') i++;
+    else
+        while (i < n && is_digit(s[i])) i++;
+    if (i < n && s[i] == '.') {
+        if (++i == n || !is_digit(s[i])) return false;
+        while (i < n && is_digit(s[i])) i++;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+        if (i == n || !is_digit(s[i])) return false;
+        while (i < n && is_digit(s[i])) i++;
+    }
+    return i == n;
+}
+
+static void put_string_value(const walker *o, sbuf *b, const kp_tnode *v, const wctx *w) {
+    const char *s = v->s ? v->s : "";
+    size_t n = v->len;
+    sbuf tmp = {0};
+    sbuf *t = &tmp;
+    if (w->sched_config) {
+        if (key_is(w->key, w->key_len, "schedulerName")) put_value(o, t, s, n);
+        else put(t, s, n);
+    } else if (w->map == MAP_ANNOTATIONS) {
+        if (w->key_len > 21 && memcmp(w->key, "kubernetes.io/config.", 21) == 0) put(t, s, n);
+        else put_value(o, t, s, n);
+    } else if (w->map == MAP_LABELS) {
+        put_value(o, t, s, n);
+    } else if (key_is(w->key, w->key_len, "image") ||
+               (key_is(w->key, w->key_len, "names") && key_is(w->pkey, w->pkey_len, "images"))) {
+        put_image(o, t, s, n);
+    } else if ((key_is(w->key, w->key_len, "name") &&
+                key_is(w->pkey, w->pkey_len, "systemContainers")) ||
+               in_list(w->key ? w->key : "", w->key ? w->key_len : 0, KEEP_KEYS)) {
+        put(t, s, n);
+    } else {
+        put_value(o, t, s, n);
+    }
+    if (tmp.oom) b->oom = true;
+    else put_json_string(b, tmp.p ? tmp.p : "", tmp.len);
+    kp__free(tmp.p);
+}
+
+static void walk(const walker *o, sbuf *b, const kp_tnode *v, const wctx *w) {
+    /* a YAML plain scalar in a labels or annotations map is a string ("tier: y", "v: 1"), as
+     * kprio and sigs.k8s.io/yaml read it there */
+    if (w->map && v->plain && v->s && v->type != KP_T_OBJ && v->type != KP_T_ARR) {
+        put_string_value(o, b, v, w);
+        return;
+    }
+    switch (v->type) {
+    case KP_T_NULL: puts_(b, "null"); return;
+    case KP_T_BOOL: puts_(b, v->b ? "true" : "false"); return;
+    case KP_T_NUM:
+        if (json_number(v->s, v->len)) put(b, v->s, v->len);
+        else put_string_value(o, b, v, w); /* a YAML number JSON cannot spell (0x1f, .5) */
+        return;
+    case KP_T_STR:
+    case KP_T_LAZY: put_string_value(o, b, v, w); return;
+    case KP_T_ARR: {
+        put(b, "[", 1);
+        for (const kp_tnode *c = v->first; c; c = c->next) {
+            walk(o, b, c, w); /* elements are read as values of the array's member */
+            if (c->next) put(b, ",", 1);
+        }
+        put(b, "]", 1);
+        return;
+    }
+    case KP_T_OBJ: {
+        put(b, "{", 1);
+        unsigned map = labels_map(v)                                           ? MAP_LABELS
+                       : (v->key && key_is(v->key, v->key_len, "annotations")) ? MAP_ANNOTATIONS
+                                                                               : 0;
+        bool pdb = kind_is(v, "PodDisruptionBudget");
+        /* status.disruptedPods of a PDB: a map keyed by pod names */
+        bool hash_keys = v->key && key_is(v->key, v->key_len, "disruptedPods");
+        for (const kp_tnode *c = v->first; c; c = c->next) {
+            if (hash_keys) {
+                sbuf t = {0};
+                put_value(o, &t, c->key ? c->key : "", c->key_len);
+                if (t.oom) b->oom = true;
+                else put_json_string(b, t.p ? t.p : "", t.len);
+                kp__free(t.p);
+            } else {
+                put_json_string(b, c->key ? c->key : "", c->key_len);
+            }
+            put(b, ":", 1);
+            wctx cw = {c->key,
+                       w->key ? w->key : "",
+                       c->key_len,
+                       w->key ? w->key_len : 0,
+                       map,
+                       w->sched_config,
+                       pdb && key_is(c->key, c->key_len, "metadata")};
+            if (w->pdb_meta && key_is(c->key, c->key_len, "name") && c->s &&
+                (c->type == KP_T_STR || c->plain)) {
+                put_pdb_name(o, b, c);
+                if (c->next) put(b, ",", 1);
+                continue;
+            }
+            walk(o, b, c, &cw);
+            if (c->next) put(b, ",", 1);
+        }
+        put(b, "}", 1);
+        return;
+    }
+    }
+}
+
+typedef struct {
+    const kp_obfuscator *o;
+    sbuf out, map;
+    bool want_map;
+} run_ctx;
+
+static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
+    (void)doc;
+    run_ctx *r = ctx;
+    /* a scheduler configuration holds plugin names and settings, kept; its profiles'
+     * schedulerName is what pods name, hashed as theirs */
+    const kp_tnode *kind = kp__tree_get(obj, "kind");
+    wctx w = {NULL, "", 0, 0, 0, false, false};
+    w.sched_config =
+        kind && kind->type == KP_T_STR && strcmp(kind->s, "KubeSchedulerConfiguration") == 0;
+    walker wk = {r->o, r->want_map ? &r->map : NULL, NULL, 0};
+    if (!collect_pdbs(obj, &wk)) {
+        kp__free((void *)wk.pdbs);
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
+    }
+    if (r->want_map) { /* the mapping only: the document is walked into scratch output */
+        sbuf scratch = {0};
+        walk(&wk, &scratch, obj, &w);
+        if (scratch.oom) r->map.oom = true;
+        kp__free(scratch.p);
+    } else {
+        walk(&wk, &r->out, obj, &w);
+        put(&r->out, "\n", 1);
+    }
+    kp__free((void *)wk.pdbs);
+    return r->out.oom || r->map.oom ? kp_error_set(err, KP_ENOMEM, "out of memory") : KP_OK;
+}
+
+kp_status kp_obfuscate_path(const kp_obfuscator *o, const char *path, bool map, char **out,
+                            size_t *out_len, kp_error *err) {
+    *out = NULL;
+    *out_len = 0;
+    char *buf = NULL;
+    size_t len = 0;
+    kp_status st = kp__read_file(path, SIZE_MAX / 2, &buf, &len, err);
+    if (st != KP_OK) {
+        if (err && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", path);
+        return st;
+    }
+    run_ctx r = {o, {0}, {0}, map};
+    st = kp__tree_parse(path, buf, len, false, on_doc, &r, err);
+    kp__free(buf);
+    sbuf *res = map ? &r.map : &r.out;
+    if (st == KP_OK && res->oom) st = kp_error_set(err, KP_ENOMEM, "out of memory");
+    if (st != KP_OK) {
+        if (err && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", path);
+        kp__free(r.out.p);
+        kp__free(r.map.p);
+        return st;
+    }
+    *out = res->p;
+    *out_len = res->len;
+    return KP_OK;
+}
