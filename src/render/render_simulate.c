@@ -226,7 +226,7 @@ static void emit_counters(kp_emit *e, const kp_sim *sim) {
 }
 
 kp_status kp_render_simulation(FILE *f, const kp_sim *sim, kp_outfmt fmt, bool events_only) {
-    if (fmt == KP_OUT_TABLE) {
+    if (fmt == KP_OUT_TABLE || fmt == KP_OUT_WIDE) { /* no wider form */
         kp_status st = events_table(f, sim);
         if (st != KP_OK || events_only) return st;
         return summary(f, sim);
