@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "core/cluster.h"
+#include "core/finalize.h"
 #include "core/labels.h"
 #include "core/node.h"
 #include "core/pod.h"
@@ -43,11 +44,14 @@ static kp_status class_error(const kp_cluster *cl, const kp_priority_class *pc, 
 /* mirrors ValidatePriorityClass (pkg/apis/scheduling/validation) and, for globalDefault, the
  * Priority admission plugin's validatePriorityClass: a class marked globalDefault while another
  * one is already is forbidden. The classes are created in load order, so the later one fails;
- * kprio adds where the first one is. */
-static kp_status validate_classes(kp_cluster *cl, kp_error *err) {
+ * kprio adds where the first one is. The classes from `from` on are checked (an incremental
+ * finalize: the classes created since the last one), against every class before them. */
+static kp_status validate_classes(kp_cluster *cl, uint32_t from, kp_error *err) {
     const kp_priority_class *def = NULL;
     char what[512];
-    for (uint32_t i = 0; i < cl->n_classes; i++) {
+    for (uint32_t i = 0; i < from && !def; i++)
+        if (cl->classes[i].global_default) def = &cl->classes[i];
+    for (uint32_t i = from; i < cl->n_classes; i++) {
         kp_priority_class *pc = &cl->classes[i];
         const char *name = kp__s(cl, pc->name);
         if (strncmp(name, "system-", 7) == 0) {
@@ -255,54 +259,59 @@ static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
     return n && !out->e ? KP_ENOMEM : KP_OK;
 }
 
-kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
-    if (cl->finalized) return KP_OK;
-    kp_status st = validate_classes(cl, err);
-    if (st == KP_OK) st = kp__workload_expand(cl, err); /* its pods resolve below like any */
-    if (st != KP_OK) return st;
-    if (cl->n_skipped_kinds)
-        if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",
-                             cl->n_skipped_kinds,
-                             cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
-            return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
-    uint32_t n_unknown_node = 0;
-    for (uint32_t i = 0; i < cl->n_pods; i++) {
-        kp_pod *p = &cl->pods[i];
-        p->src_index = i;
-        /* PodLevelResources off: every request helper and ComputePodQOS ignore spec.resources
-         * (PodResourcesOptions.SkipPodLevelResources, v1qos.ComputePodQOS's gate check) */
-        if (!cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES]) {
-            p->pod_level_gated_off = kp__pod_level_resources_set(cl, p);
-            p->has_pod_resources = false;
-        }
-        const char *src = NULL;
-        p->is_static =
-            has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
-        if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
-        if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
-        if ((st = check_pod_sums(cl, p, err)) != KP_OK) return st;
-        p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
-        p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
-        if (p->status_qos) {
-            const char *q = kp__s(cl, p->status_qos);
-            p->qos = strcmp(q, "Guaranteed") == 0  ? KP_QOS_GUARANTEED
-                     : strcmp(q, "Burstable") == 0 ? KP_QOS_BURSTABLE
-                                                   : KP_QOS_BESTEFFORT;
-        } else {
-            p->qos = kp__pod_compute_qos(
-                p, cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
-        }
-        int64_t dense[KP_MAX_RES];
-        kp__pod_requests(cl, p, true, false, dense);
-        if ((st = to_resv(cl, dense, &p->req)) != KP_OK)
-            return kp_error_set(err, st, "Pod %s/%s: out of memory", kp__s(cl, p->ns),
-                                kp__s(cl, p->name));
-        kp__pod_requests(cl, p, true, true, dense);
-        p->nz_cpu = dense[KP_RES_CPU];
-        p->nz_mem = dense[KP_RES_MEM];
-        p->node = -1;
+static kp_status pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
+    kp_pod *p = &cl->pods[i];
+    kp_status st;
+    p->src_index = i;
+    /* PodLevelResources off: every request helper and ComputePodQOS ignore spec.resources
+     * (PodResourcesOptions.SkipPodLevelResources, v1qos.ComputePodQOS's gate check) */
+    if (!cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES]) {
+        p->pod_level_gated_off = kp__pod_level_resources_set(cl, p);
+        p->has_pod_resources = false;
     }
-    for (uint32_t i = 0; i < cl->n_pods; i++) {
+    const char *src = NULL;
+    p->is_static =
+        has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
+    if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
+    if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
+    if ((st = check_pod_sums(cl, p, err)) != KP_OK) return st;
+    p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
+    p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
+    if (p->status_qos) {
+        const char *q = kp__s(cl, p->status_qos);
+        p->qos = strcmp(q, "Guaranteed") == 0  ? KP_QOS_GUARANTEED
+                 : strcmp(q, "Burstable") == 0 ? KP_QOS_BURSTABLE
+                                               : KP_QOS_BESTEFFORT;
+    } else {
+        p->qos =
+            kp__pod_compute_qos(p, cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
+    }
+    int64_t dense[KP_MAX_RES];
+    kp__pod_requests(cl, p, true, false, dense);
+    if ((st = to_resv(cl, dense, &p->req)) != KP_OK)
+        return kp_error_set(err, st, "Pod %s/%s: out of memory", kp__s(cl, p->ns),
+                            kp__s(cl, p->name));
+    kp__pod_requests(cl, p, true, true, dense);
+    p->nz_cpu = dense[KP_RES_CPU];
+    p->nz_mem = dense[KP_RES_MEM];
+    p->node = -1;
+    return KP_OK;
+}
+
+kp_status kp__pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
+    kp_status st = pod_finalize(cl, i, err);
+    /* a pod the cluster makes itself after finalize (a controller's copy) is finalized here
+     * once: a later incremental finalize starts after it */
+    kp__cluster_mark *m = kp__cluster_final_mark(cl);
+    if (st == KP_OK && cl->finalized && m->n_pods == i) m->n_pods = i + 1;
+    return st;
+}
+
+/* Attaches pods [from, n_pods) that name a node to it; *n_bound counts those attached (the
+ * caller detaches them again, last first, when a later one fails). */
+static kp_status bind_pods(kp_cluster *cl, uint32_t from, uint32_t *n_bound, kp_error *err) {
+    uint32_t n_unknown_node = 0;
+    for (uint32_t i = from; i < cl->n_pods; i++) {
         kp_pod *p = &cl->pods[i];
         if (!p->node_name || kp__pod_is_terminal(p)) continue; /* terminal pods hold no resources */
         long n = kp_cluster_find_node(cl, kp__s(cl, p->node_name));
@@ -319,12 +328,65 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
             }
             continue;
         }
-        st = kp__node_add_pod(cl, (uint32_t)n, i);
+        kp_status st = kp__node_add_pod(cl, (uint32_t)n, i);
         if (st == KP_ERANGE) return node_sum_error(cl, p, &cl->nodes[n], err);
         if (st != KP_OK)
             return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory adding it to node %s",
                                 kp__s(cl, p->ns), kp__s(cl, p->name), kp__s(cl, p->node_name));
+        (*n_bound)++;
     }
+    if (n_unknown_node > 5 &&
+        kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input",
+                         n_unknown_node - 5) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
+    return KP_OK;
+}
+
+/* The objects loaded since the last finalize (include/kprio/cluster.h, "Loading objects into a
+ * finalized cluster"): new PriorityClasses validated as the API server validates a create,
+ * new pods resolved against the classes as they are now and bound when they name a node; no
+ * workload expansion. On an error those objects are dropped again and the cluster is as it was
+ * after the last finalize. */
+static kp_status finalize_more(kp_cluster *cl, kp_error *err) {
+    kp__cluster_mark *m = kp__cluster_final_mark(cl);
+    uint32_t n_bound = 0;
+    kp_status st = validate_classes(cl, m->n_classes, err);
+    if (st == KP_OK && cl->n_skipped_kinds > m->n_skipped_kinds &&
+        kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",
+                         cl->n_skipped_kinds - m->n_skipped_kinds,
+                         cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
+        st = kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
+    for (uint32_t i = m->n_pods; i < cl->n_pods && st == KP_OK; i++) st = pod_finalize(cl, i, err);
+    if (st == KP_OK) st = bind_pods(cl, m->n_pods, &n_bound, err);
+    if (st != KP_OK) {
+        /* detach the pods bound above, last first: each node's list is as it was */
+        for (uint32_t i = cl->n_pods; i-- > m->n_pods && n_bound;)
+            if (cl->pods[i].node >= 0) {
+                kp__node_remove_pod(cl, i);
+                n_bound--;
+            }
+        kp__cluster_rollback(cl, m);
+        return st;
+    }
+    if (cl->n_pods > m->n_pods || cl->n_nodes > m->n_nodes) cl->gen_struct++;
+    kp__cluster_mark_get(cl, m);
+    return KP_OK;
+}
+
+kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
+    if (cl->finalized) return finalize_more(cl, err);
+    kp_status st = validate_classes(cl, 0, err);
+    if (st == KP_OK) st = kp__workload_expand(cl, err); /* its pods resolve below like any */
+    if (st != KP_OK) return st;
+    if (cl->n_skipped_kinds)
+        if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",
+                             cl->n_skipped_kinds,
+                             cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
+    for (uint32_t i = 0; i < cl->n_pods; i++)
+        if ((st = pod_finalize(cl, i, err)) != KP_OK) return st;
+    uint32_t n_bound = 0;
+    if ((st = bind_pods(cl, 0, &n_bound, err)) != KP_OK) return st;
     /* The object arrays grew by doubling while loading; give the unused tail back. */
     if (cl->n_pods && cl->n_pods < cl->cap_pods) {
         kp_pod *np = kp__realloc(cl->pods, cl->n_pods * sizeof *np);
@@ -334,10 +396,7 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         }
     }
     kp__intern_trim(&cl->strs);
-    if (n_unknown_node > 5 &&
-        kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input",
-                         n_unknown_node - 5) != KP_OK)
-        return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     cl->finalized = true;
+    kp__cluster_mark_get(cl, kp__cluster_final_mark(cl));
     return KP_OK;
 }

@@ -1,0 +1,19 @@
+/* kp_cluster_finalize's pieces that other code of core needs (internal). */
+#ifndef KP_CORE_FINALIZE_H
+#define KP_CORE_FINALIZE_H
+
+#include <stdint.h>
+
+#include "core/cluster.h"
+#include "kprio/common.h"
+
+/* Completes pod i as kp_cluster_finalize does: its priority and preemptionPolicy resolved as
+ * the Priority admission plugin does at creation (against the PriorityClasses as they are now),
+ * static/mirror/critical, QoS, its request vectors; it is left unbound (node -1). For a pod the
+ * cluster makes itself after finalize (a controller's copy, kp_cluster_create_pod): call it
+ * once, right after appending the pod while every loaded object is finalized; the next
+ * incremental kp_cluster_finalize then starts after it. Errors: those of kp_cluster_finalize
+ * for a pod (KP_ENOTFOUND an unknown PriorityClass, KP_EINVAL, KP_ERANGE, KP_ENOMEM). */
+kp_status kp__pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err);
+
+#endif
