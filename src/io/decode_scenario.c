@@ -565,14 +565,13 @@ static kp_status decode_lifetime(kp_dctx *d, scen *s, const kp_tnode *n, uint32_
 
 /* ---------------------------------------------------------------- the document */
 
-static kp_status decode_list(sctx *x, kp_dctx *d, const kp_tnode *root, const char *key,
-                             uint32_t limit, const kp_tnode **out) {
+static kp_status decode_list(kp_dctx *d, const kp_tnode *root, const char *key, uint32_t limit,
+                             const kp_tnode **out) {
     kp_status st = kp__dget_arr(d, root, key, out);
     if (st != KP_OK || !*out) return st;
     if ((*out)->n > limit)
         return kp__dctx_fail(d, *out, KP_ELIMIT, key, "more than %u entries (kprio's limit)",
                              limit);
-    (void)x;
     return KP_OK;
 }
 
@@ -629,8 +628,8 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
         (st = decode_seed(&d, root, sc)) != KP_OK)
         return st;
     const kp_tnode *acts = NULL, *lts = NULL;
-    if ((st = decode_list(x, &d, root, "actions", KP_SCENARIO_MAX_ACTIONS, &acts)) != KP_OK ||
-        (st = decode_list(x, &d, root, "lifetimes", KP_SCENARIO_MAX_LIFETIMES, &lts)) != KP_OK)
+    if ((st = decode_list(&d, root, "actions", KP_SCENARIO_MAX_ACTIONS, &acts)) != KP_OK ||
+        (st = decode_list(&d, root, "lifetimes", KP_SCENARIO_MAX_LIFETIMES, &lts)) != KP_OK)
         return st;
     if (acts && acts->n) {
         sc->actions = kp__arena_alloc(&s->arena, acts->n * sizeof *sc->actions);
@@ -682,7 +681,13 @@ static kp_status load_padded(const char *source, const char *buf, size_t len, co
         st = kp_error_set(err, KP_ELIMIT, "input is larger than the limit of %zu bytes",
                           KP_SCENARIO_MAX_FILE_BYTES);
     if (st == KP_OK) st = kp__tree_parse(source, buf, len, false, on_doc, &x, err);
-    if (st == KP_OK && !x.seen) st = kp_error_set(err, KP_EINVAL, "empty document");
+    if (st == KP_OK && !x.seen) {
+        size_t i = 0; /* a JSON array is no document here */
+        while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+            i++;
+        st = kp_error_set(err, KP_EINVAL,
+                          i < len && buf[i] == '[' ? "expected an object" : "empty document");
+    }
     kp_cluster_free(x.scratch);
     kp__free(x.text.p);
     if (st != KP_OK) {

@@ -13,6 +13,7 @@
 
 #include "base/alloc.h"
 #include "core/cluster.h"
+#include "core/finalize.h"
 #include "core/labels.h"
 #include "core/pod.h"
 #include "harness.h"
@@ -374,6 +375,7 @@ KT_TEST(errors_name_action_and_field) {
     KT_CHECK_STR(fails("kind: Pod\n", KP_EINVAL), "kind: expected Scenario, got \"Pod\"");
     KT_CHECK_STR(fails(HEAD "---\n" HEAD, KP_EINVAL), "more than one document");
     KT_CHECK_STR(fails("# nothing\n", KP_EINVAL), "empty document");
+    KT_CHECK_STR(fails("[{\"kind\": \"Scenario\"}]", KP_EINVAL), "expected an object");
     KT_CHECK_CONTAINS(fails(HEAD "actions: [\n", KP_ESYNTAX), "line 4");
     /* action references */
     KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n  delete: {name: x}\n", KP_EINVAL),
@@ -694,8 +696,33 @@ KT_TEST(incremental_finalize_errors_undone) {
     kp_cluster_free(cl);
 }
 
+/* A pod the cluster makes itself after finalize (the controllers' copies): kp__pod_finalize
+ * resolves it once, and the next incremental finalize starts after it; an existing identity
+ * is never replaced after finalize. */
+KT_TEST(pod_finalize_for_created_pods) {
+    kp_cluster *cl = base_cluster();
+    kp_error err;
+    kp_error_clear(&err);
+    kp_str ns = kp__intern(&cl->strs, "default", 7), name = kp__intern(&cl->strs, "t", 1);
+    KT_CHECK(kp__cluster_new_pod(cl, ns, kp__intern(&cl->strs, "a", 1)) == NULL);
+    KT_CHECK_INT(kp_cluster_pod_count(cl), 1);
+    kp_pod *p = kp__cluster_new_pod(cl, ns, name);
+    KT_CHECK(p != NULL);
+    if (!p) return;
+    p->priority_class = kp__intern(&cl->strs, "high", 4);
+    KT_CHECK_INT(kp__pod_finalize(cl, 1, &err), KP_OK);
+    KT_CHECK_INT(cl->pods[1].priority, 1000);
+    KT_CHECK_INT(kp__cluster_final_mark(cl)->n_pods, 2);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK); /* nothing left to finalize */
+    KT_CHECK_INT(cl->pods[1].priority, 1000);
+    KT_CHECK_INT(more(cl, POD("u", ""), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_find_pod(cl, "u"), 2);
+    KT_CHECK_INT(kp_cluster_find_pod(cl, "t"), 1);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(every_action), KT_CASE(escaped_strings_round_trip), KT_CASE(json_scenario),
         KT_CASE(create_from_file), KT_CASE(errors_name_action_and_field), KT_CASE(create_errors),
         KT_CASE(lifetime_errors), KT_CASE(action_limit), KT_CASE(alloc_fail_sweep),
         KT_CASE(load_after_finalize), KT_CASE(duplicate_refused_nothing_kept),
-        KT_CASE(incremental_finalize_errors_undone))
+        KT_CASE(incremental_finalize_errors_undone), KT_CASE(pod_finalize_for_created_pods))
