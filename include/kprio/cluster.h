@@ -31,8 +31,8 @@ void kp_cluster_free(kp_cluster *cl);
 
 /* Loads every object of a buffer. `source` names it in errors (file name, "-" for stdin).
  * The buffer is not retained. Format is detected: JSON if the first non-blank byte is '{' or
- * '[', YAML otherwise. Errors: KP_ESYNTAX (with line/column), KP_EINVAL (a field; also a cluster
- * already finalized), KP_ELIMIT (a named limit of the decoder), KP_ENOMEM. */
+ * '[', YAML otherwise. Errors: KP_ESYNTAX (with line/column), KP_EINVAL (a field; after
+ * finalize, an object that exists already), KP_ELIMIT (a named limit of the decoder), KP_ENOMEM. */
 kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char *buf, size_t len,
                                  kp_error *err);
 /* Loads a file, "-" (stdin) or a directory (files ending in .json, .yaml, .yml; subdirectories
@@ -50,7 +50,9 @@ kp_status kp_cluster_load_path(kp_cluster *cl, const char *path, bool recursive,
  * criticality and request vectors, and attaches bound pods to their nodes. Must be called once
  * before any engine runs. Errors: KP_EINVAL / KP_ENOTFOUND (a class or a pod's priority),
  * KP_ERANGE (a sum of requests that does not fit in int64, naming the pod and field), KP_ENOMEM.
- * After an error (of a load or of finalize) the cluster is only fit for kp_cluster_free. */
+ * After an error (of a load or of finalize) the cluster is only fit for kp_cluster_free, unless
+ * it was finalized before: then the objects added since the last finalize are dropped and the
+ * cluster is as it was (see "Loading objects into a finalized cluster"). */
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err);
 
 /* Progress of a long load: called when a mapped file (1 MB or more) starts (done = 0), about

@@ -118,6 +118,7 @@ int kp_cmd_schedule(int argc, char **argv);
 int kp_cmd_why(int argc, char **argv);
 int kp_cmd_evict(int argc, char **argv);
 int kp_cmd_admit(int argc, char **argv);
+int kp_cmd_simulate(int argc, char **argv);
 int kp_cmd_obfuscate(int argc, char **argv);
 
 #endif

@@ -15,6 +15,8 @@ static const struct {
     {"why", kp_cmd_why, "Explain why a pod would be preempted, by whom, and what would spare it"},
     {"evict", kp_cmd_evict, "Replay kubelet node-pressure eviction over Summary API snapshots"},
     {"admit", kp_cmd_admit, "Kubelet admission of a pod on a node, with critical-pod preemption"},
+    {"simulate", kp_cmd_simulate,
+     "Play the cluster forward in virtual time: queue, preemption, controllers"},
     {"obfuscate", kp_cmd_obfuscate, "Replace names in a snapshot by a keyed hash, decisions kept"},
 };
 

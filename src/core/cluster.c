@@ -39,6 +39,7 @@ enum {
 typedef struct kp_cluster_ext {
     kp_cluster base;
     idmap maps[MAP_COUNT];
+    kp__cluster_mark final; /* at the end of the last kp_cluster_finalize */
     /* recently stored distinct read-only arrays (resource lists, label maps), for sharing */
     const void *share_cache[SHARE_CACHE];
     size_t share_cache_len[SHARE_CACHE];
@@ -94,6 +95,25 @@ static bool idmap_put(idmap *m, uint64_t key, uint32_t val) {
     return true;
 }
 
+/* Removes key (backward-shift deletion: the probe chains stay whole without tombstones). */
+static void idmap_del(idmap *m, uint64_t key) {
+    if (!m->cap) return;
+    uint32_t mask = m->cap - 1, i = idmap_hash(key) & mask;
+    while (m->keys[i] && m->keys[i] != key) i = (i + 1) & mask;
+    if (!m->keys[i]) return;
+    m->keys[i] = 0;
+    m->n--;
+    for (uint32_t j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
+        uint32_t h = idmap_hash(m->keys[j]) & mask;
+        /* an entry stays when its home slot lies cyclically in (i, j] */
+        if (i <= j ? (i < h && h <= j) : (i < h || h <= j)) continue;
+        m->keys[i] = m->keys[j];
+        m->vals[i] = m->vals[j];
+        m->keys[j] = 0;
+        i = j;
+    }
+}
+
 static idmap *map_of(kp_cluster *cl, int which) { return &((kp_cluster_ext *)cl)->maps[which]; }
 
 /* Grows an array of elements of size sz; returns pointer to a new zeroed slot. */
@@ -115,6 +135,7 @@ static void *upsert(kp_cluster *cl, int which, void **arr, uint32_t *n, uint32_t
      * index and the map points at the newest */
     if (old >= 0 && which == MAP_POD && cl->pods[old].deleted) old = -1;
     if (old >= 0) {
+        if (cl->finalized) return NULL; /* a create never replaces (load.c checks first) */
         if (kp__cluster_warn(
                 cl, "%s %s%s%s appears more than once; the later definition replaces the earlier",
                 kind, ns ? kp__s(cl, ns) : "", ns ? "/" : "", kp__s(cl, name)) != KP_OK)
@@ -155,6 +176,7 @@ kp_node *kp__cluster_new_node(kp_cluster *cl, kp_str name) {
 kp_priority_class *kp__cluster_new_class(kp_cluster *cl, kp_str name) {
     idmap *m = map_of(cl, MAP_CLASS);
     long old = idmap_get(m, idkey(0, name));
+    if (old >= 0 && cl->finalized) return NULL;
     if (old >= 0 && cl->classes[old].builtin) {
         /* kubectl get priorityclass lists the built-in classes too: accept them silently;
          * finalize checks they still carry the built-in values. */
@@ -475,4 +497,91 @@ kp_index kp_cluster_find_priority_class(const kp_cluster *cl, const char *name) 
     kp_str nid = kp__intern_find(&cl->strs, name, strlen(name));
     if (nid == UINT32_MAX) return -1;
     return idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_CLASS], idkey(0, nid));
+}
+
+/* ---- loads into a finalized cluster: identities, marks, rollback ---- */
+
+/* The identity map of a kind as the API spells it, -1 for a kind kprio does not keep. */
+static int map_of_kind(const char *kind) {
+    if (strcmp(kind, "Pod") == 0) return MAP_POD;
+    if (strcmp(kind, "Node") == 0) return MAP_NODE;
+    if (strcmp(kind, "PriorityClass") == 0) return MAP_CLASS;
+    if (strcmp(kind, "PodDisruptionBudget") == 0) return MAP_PDB;
+    if (strcmp(kind, "Namespace") == 0) return MAP_NS;
+    for (int k = 0; k < KP_WL_KINDS; k++)
+        if (strcmp(kind, kp__workload_kind_name((kp_workload_kind)k)) == 0) return MAP_WL + k;
+    for (int k = 0; k < KP_VK_KINDS; k++)
+        if (strcmp(kind, kp__volume_kind_name((kp_volume_kind)k)) == 0) return MAP_VOL + k;
+    return -1;
+}
+
+long kp__cluster_find_object(const kp_cluster *cl, const char *kind, kp_str ns, kp_str name) {
+    int which = map_of_kind(kind);
+    if (which < 0) return -1;
+    return idmap_get(&((const kp_cluster_ext *)cl)->maps[which], idkey(ns, name));
+}
+
+size_t kp_cluster_object_count(const kp_cluster *cl, const char *kind) {
+    int which = kind ? map_of_kind(kind) : -1;
+    return which < 0 ? 0 : ((const kp_cluster_ext *)cl)->maps[which].n;
+}
+
+void kp__cluster_mark_get(const kp_cluster *cl, kp__cluster_mark *m) {
+    memset(m, 0, sizeof *m);
+    m->n_pods = cl->n_pods;
+    m->n_nodes = cl->n_nodes;
+    m->n_classes = cl->n_classes;
+    m->n_pdbs = cl->n_pdbs;
+    m->n_namespaces = cl->n_namespaces;
+    m->n_workloads = cl->n_workloads;
+    for (int k = 0; k < KP_VK_KINDS; k++) m->n_vol[k] = cl->vol.n[k];
+    m->n_warnings = cl->n_warnings;
+    m->n_skipped_kinds = cl->n_skipped_kinds;
+    m->n_objects = cl->n_objects;
+    m->skipped_len = cl->skipped_len;
+    m->bytes_loaded = cl->bytes_loaded;
+}
+
+kp__cluster_mark *kp__cluster_final_mark(kp_cluster *cl) { return &((kp_cluster_ext *)cl)->final; }
+
+void kp__cluster_rollback(kp_cluster *cl, const kp__cluster_mark *m) {
+    for (uint32_t i = m->n_pods; i < cl->n_pods; i++)
+        idmap_del(map_of(cl, MAP_POD), idkey(cl->pods[i].ns, cl->pods[i].name));
+    for (uint32_t i = m->n_nodes; i < cl->n_nodes; i++) {
+        idmap_del(map_of(cl, MAP_NODE), idkey(0, cl->nodes[i].name));
+        kp__free(cl->nodes[i].pods);
+    }
+    for (uint32_t i = m->n_classes; i < cl->n_classes; i++)
+        idmap_del(map_of(cl, MAP_CLASS), idkey(0, cl->classes[i].name));
+    for (uint32_t i = m->n_pdbs; i < cl->n_pdbs; i++)
+        idmap_del(map_of(cl, MAP_PDB), idkey(cl->pdbs[i].ns, cl->pdbs[i].name));
+    for (uint32_t i = m->n_namespaces; i < cl->n_namespaces; i++)
+        idmap_del(map_of(cl, MAP_NS), idkey(0, cl->namespaces[i].name));
+    for (uint32_t i = m->n_workloads; i < cl->n_workloads; i++) {
+        const kp_workload *w = &cl->workloads[i];
+        idmap_del(map_of(cl, MAP_WL + (int)w->kind), idkey(w->ns, w->name));
+    }
+    for (int k = 0; k < KP_VK_KINDS; k++) {
+        size_t sz;
+        char *arr = *volume_array(cl, (kp_volume_kind)k, &sz);
+        for (uint32_t i = m->n_vol[k]; i < cl->vol.n[k]; i++) {
+            const kp_str *o = (const kp_str *)(arr + (size_t)i * sz); /* (namespace,) name */
+            uint64_t key = k == KP_VK_PVC ? idkey(o[0], o[1]) : idkey(0, o[0]);
+            idmap_del(map_of(cl, MAP_VOL + k), key);
+        }
+        cl->vol.n[k] = m->n_vol[k];
+    }
+    cl->n_pods = m->n_pods;
+    cl->n_nodes = m->n_nodes;
+    cl->n_classes = m->n_classes;
+    cl->n_pdbs = m->n_pdbs;
+    cl->n_namespaces = m->n_namespaces;
+    cl->n_workloads = m->n_workloads;
+    for (uint32_t i = m->n_warnings; i < cl->n_warnings; i++) kp__free(cl->warnings[i]);
+    cl->n_warnings = m->n_warnings;
+    cl->n_skipped_kinds = m->n_skipped_kinds;
+    cl->n_objects = m->n_objects;
+    cl->skipped_len = m->skipped_len;
+    if (cl->skipped_kinds) cl->skipped_kinds[m->skipped_len] = 0;
+    cl->bytes_loaded = m->bytes_loaded;
 }

@@ -101,6 +101,26 @@ void *kp__cluster_new_volume(kp_cluster *cl, kp_volume_kind kind, kp_str ns, kp_
 /* The storage object of kind with that namespace (0 but for claims) and name, or NULL. */
 const void *kp__cluster_find_volume(const kp_cluster *cl, kp_volume_kind kind, kp_str ns,
                                     kp_str name);
+/* Loads into a finalized cluster (include/kprio/cluster.h, "Loading objects into a finalized
+ * cluster"): the index of the object of that kind (as the API spells it: "Pod", "ReplicaSet",
+ * "StorageClass", ...) and identity, -1 when there is none (a load refuses an identity that
+ * exists). After finalize kp__cluster_new_* return NULL for an existing identity instead of
+ * replacing the object: callers check first. */
+long kp__cluster_find_object(const kp_cluster *cl, const char *kind, kp_str ns, kp_str name);
+/* How far the cluster goes: the count of each kind of object, of the warnings and of the input
+ * bytes. kp__cluster_rollback drops everything added since a mark (objects, their identities,
+ * warnings); the objects dropped must not be bound to nodes. kp__cluster_final_mark: the mark
+ * at the end of the last kp_cluster_finalize, where an incremental finalize starts. */
+typedef struct {
+    uint32_t n_pods, n_nodes, n_classes, n_pdbs, n_namespaces, n_workloads;
+    uint32_t n_vol[KP_VK_KINDS];
+    uint32_t n_warnings, n_skipped_kinds, n_objects;
+    size_t skipped_len;
+    uint64_t bytes_loaded;
+} kp__cluster_mark;
+void kp__cluster_mark_get(const kp_cluster *cl, kp__cluster_mark *m);
+void kp__cluster_rollback(kp_cluster *cl, const kp__cluster_mark *m);
+kp__cluster_mark *kp__cluster_final_mark(kp_cluster *cl);
 /* Counts an object of a kind kprio does not model and remembers the kind for the summary warning.
  * KP_ENOMEM when the kind cannot be stored. */
 kp_status kp__cluster_note_skipped(kp_cluster *cl, const char *kind);

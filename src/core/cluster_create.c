@@ -17,27 +17,6 @@
 
 static kp_str intern(kp_cluster *cl, const char *s) { return kp__intern(&cl->strs, s, strlen(s)); }
 
-/* fnv-1a 64 of s from h. */
-static uint64_t fnv(uint64_t h, const char *s) {
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-    return h;
-}
-
-/* A uid shaped like the API server's (a version-4 UUID), here a hash of the namespace, the name
- * and the pod's index: deterministic, and distinct for a pod recreated under the same name. */
-static void make_uid(const kp_cluster *cl, kp_str ns, const char *name, uint32_t idx, char *out,
-                     size_t cap) {
-    char num[16];
-    snprintf(num, sizeof num, "#%u", idx);
-    uint64_t a = fnv(fnv(fnv(0xcbf29ce484222325ULL, kp__s(cl, ns)), "/"), name);
-    a = fnv(a, num);
-    uint64_t b = fnv(a ^ 0x9E3779B97F4A7C15ULL, num);
-    snprintf(out, cap, "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(a >> 32),
-             (unsigned)(a >> 16) & 0xffff, (unsigned)a & 0xfff,
-             (unsigned)(0x8000 | ((b >> 48) & 0x3fff)),
-             (unsigned long long)(b & 0xffffffffffffULL));
-}
-
 /* The owner and the labels a controller gives its pods (as workload_expand.c's expansion does):
  * a ReplicaSet's or ReplicationController's pods its template's labels; a StatefulSet's the
  * pod-name and pod-index labels (newVersionedStatefulSetPod, ordinal = the name's last
@@ -131,7 +110,7 @@ kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like
     if (o) *o = owner;
     char uid[48];
     uint32_t idx = cl->n_pods;
-    make_uid(cl, ns, name, idx, uid, sizeof uid);
+    kp__pod_make_uid(cl, ns, name, idx, uid, sizeof uid);
     kp_str nid = intern(cl, name), uid_id = intern(cl, uid);
     if (nid == UINT32_MAX || uid_id == UINT32_MAX)
         return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory", name);

@@ -44,11 +44,14 @@ static kp_status class_error(const kp_cluster *cl, const kp_priority_class *pc, 
 /* mirrors ValidatePriorityClass (pkg/apis/scheduling/validation) and, for globalDefault, the
  * Priority admission plugin's validatePriorityClass: a class marked globalDefault while another
  * one is already is forbidden. The classes are created in load order, so the later one fails;
- * kprio adds where the first one is. */
-static kp_status validate_classes(kp_cluster *cl, kp_error *err) {
+ * kprio adds where the first one is. The classes from `from` on are checked (an incremental
+ * finalize: the classes created since the last one), against every class before them. */
+static kp_status validate_classes(kp_cluster *cl, uint32_t from, kp_error *err) {
     const kp_priority_class *def = NULL;
     char what[512];
-    for (uint32_t i = 0; i < cl->n_classes; i++) {
+    for (uint32_t i = 0; i < from && !def; i++)
+        if (cl->classes[i].global_default) def = &cl->classes[i];
+    for (uint32_t i = from; i < cl->n_classes; i++) {
         kp_priority_class *pc = &cl->classes[i];
         const char *name = kp__s(cl, pc->name);
         if (strncmp(name, "system-", 7) == 0) {
@@ -256,9 +259,9 @@ static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
     return n && !out->e ? KP_ENOMEM : KP_OK;
 }
 
-kp_status kp__pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
-    kp_status st;
+static kp_status pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
     kp_pod *p = &cl->pods[i];
+    kp_status st;
     p->src_index = i;
     /* PodLevelResources off: every request helper and ComputePodQOS ignore spec.resources
      * (PodResourcesOptions.SkipPodLevelResources, v1qos.ComputePodQOS's gate check) */
@@ -295,20 +298,20 @@ kp_status kp__pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
     return KP_OK;
 }
 
-kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
-    if (cl->finalized) return KP_OK;
-    kp_status st = validate_classes(cl, err);
-    if (st == KP_OK) st = kp__workload_expand(cl, err); /* its pods resolve below like any */
-    if (st != KP_OK) return st;
-    if (cl->n_skipped_kinds)
-        if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",
-                             cl->n_skipped_kinds,
-                             cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
-            return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
+kp_status kp__pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
+    kp_status st = pod_finalize(cl, i, err);
+    /* a pod the cluster makes itself after finalize (a controller's copy) is finalized here
+     * once: a later incremental finalize starts after it */
+    kp__cluster_mark *m = kp__cluster_final_mark(cl);
+    if (st == KP_OK && cl->finalized && m->n_pods == i) m->n_pods = i + 1;
+    return st;
+}
+
+/* Attaches pods [from, n_pods) that name a node to it; *n_bound counts those attached (the
+ * caller detaches them again, last first, when a later one fails). */
+static kp_status bind_pods(kp_cluster *cl, uint32_t from, uint32_t *n_bound, kp_error *err) {
     uint32_t n_unknown_node = 0;
-    for (uint32_t i = 0; i < cl->n_pods; i++)
-        if ((st = kp__pod_finalize(cl, i, err)) != KP_OK) return st;
-    for (uint32_t i = 0; i < cl->n_pods; i++) {
+    for (uint32_t i = from; i < cl->n_pods; i++) {
         kp_pod *p = &cl->pods[i];
         if (!p->node_name || kp__pod_is_terminal(p)) continue; /* terminal pods hold no resources */
         long n = kp_cluster_find_node(cl, kp__s(cl, p->node_name));
@@ -325,12 +328,101 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
             }
             continue;
         }
-        st = kp__node_add_pod(cl, (uint32_t)n, i);
+        kp_status st = kp__node_add_pod(cl, (uint32_t)n, i);
         if (st == KP_ERANGE) return node_sum_error(cl, p, &cl->nodes[n], err);
         if (st != KP_OK)
             return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory adding it to node %s",
                                 kp__s(cl, p->ns), kp__s(cl, p->name), kp__s(cl, p->node_name));
+        (*n_bound)++;
     }
+    if (n_unknown_node > 5 &&
+        kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input",
+                         n_unknown_node - 5) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
+    return KP_OK;
+}
+
+/* The objects loaded since the last finalize (include/kprio/cluster.h, "Loading objects into a
+ * finalized cluster"): new PriorityClasses validated as the API server validates a create,
+ * new pods resolved against the classes as they are now and bound when they name a node; no
+ * workload expansion. On an error those objects are dropped again and the cluster is as it was
+ * after the last finalize. */
+/* fnv-1a 64 of s from h. */
+static uint64_t fnv(uint64_t h, const char *s) {
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return h;
+}
+
+/* A uid shaped like the API server's (a version-4 UUID), here a hash of the namespace, the name
+ * and the pod's index: deterministic, and distinct for a pod recreated under the same name. */
+void kp__pod_make_uid(const kp_cluster *cl, kp_str ns, const char *name, uint32_t idx, char *out,
+                     size_t cap) {
+    char num[16];
+    snprintf(num, sizeof num, "#%u", idx);
+    uint64_t a = fnv(fnv(fnv(0xcbf29ce484222325ULL, kp__s(cl, ns)), "/"), name);
+    a = fnv(a, num);
+    uint64_t b = fnv(a ^ 0x9E3779B97F4A7C15ULL, num);
+    snprintf(out, cap, "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(a >> 32),
+             (unsigned)(a >> 16) & 0xffff, (unsigned)a & 0xfff,
+             (unsigned)(0x8000 | ((b >> 48) & 0x3fff)),
+             (unsigned long long)(b & 0xffffffffffffULL));
+}
+
+/* A pod created after finalize (the simulator's `create`) gets a uid as the API server gives
+ * one on create (metadata.uid); the Preempted event names the preemptor by it. */
+static kp_status assign_uid(kp_cluster *cl, uint32_t i, kp_error *err) {
+    char uid[48];
+    kp_pod *p = &cl->pods[i];
+    kp__pod_make_uid(cl, p->ns, kp__s(cl, p->name), i, uid, sizeof uid);
+    kp_str id = kp__intern(&cl->strs, uid, strlen(uid));
+    if (id == UINT32_MAX) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    cl->pods[i].uid = id;
+    return KP_OK;
+}
+
+static kp_status finalize_more(kp_cluster *cl, kp_error *err) {
+    kp__cluster_mark *m = kp__cluster_final_mark(cl);
+    uint32_t n_bound = 0;
+    kp_status st = validate_classes(cl, m->n_classes, err);
+    if (st == KP_OK && cl->n_skipped_kinds > m->n_skipped_kinds &&
+        kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",
+                         cl->n_skipped_kinds - m->n_skipped_kinds,
+                         cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
+        st = kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
+    for (uint32_t i = m->n_pods; i < cl->n_pods && st == KP_OK; i++) {
+        st = pod_finalize(cl, i, err);
+        if (st == KP_OK && !cl->pods[i].uid) st = assign_uid(cl, i, err);
+    }
+    if (st == KP_OK) st = bind_pods(cl, m->n_pods, &n_bound, err);
+    if (st != KP_OK) {
+        /* detach the pods bound above, last first: each node's list is as it was */
+        for (uint32_t i = cl->n_pods; i-- > m->n_pods && n_bound;)
+            if (cl->pods[i].node >= 0) {
+                kp__node_remove_pod(cl, i);
+                n_bound--;
+            }
+        kp__cluster_rollback(cl, m);
+        return st;
+    }
+    if (cl->n_pods > m->n_pods || cl->n_nodes > m->n_nodes) cl->gen_struct++;
+    kp__cluster_mark_get(cl, m);
+    return KP_OK;
+}
+
+kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
+    if (cl->finalized) return finalize_more(cl, err);
+    kp_status st = validate_classes(cl, 0, err);
+    if (st == KP_OK) st = kp__workload_expand(cl, err); /* its pods resolve below like any */
+    if (st != KP_OK) return st;
+    if (cl->n_skipped_kinds)
+        if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",
+                             cl->n_skipped_kinds,
+                             cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
+    for (uint32_t i = 0; i < cl->n_pods; i++)
+        if ((st = pod_finalize(cl, i, err)) != KP_OK) return st;
+    uint32_t n_bound = 0;
+    if ((st = bind_pods(cl, 0, &n_bound, err)) != KP_OK) return st;
     /* The object arrays grew by doubling while loading; give the unused tail back. */
     if (cl->n_pods && cl->n_pods < cl->cap_pods) {
         kp_pod *np = kp__realloc(cl->pods, cl->n_pods * sizeof *np);
@@ -340,10 +432,7 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
         }
     }
     kp__intern_trim(&cl->strs);
-    if (n_unknown_node > 5 &&
-        kp__cluster_warn(cl, "... and %u more pods bound to nodes not in the input",
-                         n_unknown_node - 5) != KP_OK)
-        return kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     cl->finalized = true;
+    kp__cluster_mark_get(cl, kp__cluster_final_mark(cl));
     return KP_OK;
 }

@@ -63,6 +63,10 @@ static const char *qualified_name_error(const char *s, size_t len) {
     return NULL;
 }
 
+const char *kp__qualified_name_error(const char *s, size_t len) {
+    return qualified_name_error(s, len);
+}
+
 typedef struct {
     const char *s;
     size_t len;

@@ -410,6 +410,10 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     TRY(kp__d_intern(&d, cl, meta, "metadata.name", name, strlen(name), &name_id));
     if (namespaced) TRY(kp__d_intern(&d, cl, meta, "metadata.namespace", ns, strlen(ns), &ns_id));
     if (is_pod) TRY(kp__d_intern(&d, cl, NULL, NULL, lc->source, strlen(lc->source), &src_id));
+    /* after finalize a load is the API server's create: an identity that exists (a deleted pod's
+     * too: its tombstone keeps the index) is refused, and the load is undone (kp_cluster_load_*) */
+    if (cl->finalized && kp__cluster_find_object(cl, kind, ns_id, name_id) >= 0)
+        return kp__dctx_fail(&d, meta, KP_EINVAL, NULL, "already exists");
 
     if (is_pod) {
         kp_pod *p = kp__cluster_new_pod(cl, ns_id, name_id);
@@ -482,9 +486,15 @@ static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf
     return st;
 }
 
-kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char *buf, size_t len,
-                                 kp_error *err) {
-    if (cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster already finalized");
+/* A load into a finalized cluster keeps all of its objects or none: on an error the cluster is
+ * put back as it was (kp__cluster_rollback; interned strings and arena bytes stay). */
+static kp_status undo_on_error(kp_cluster *cl, const kp__cluster_mark *m, kp_status st) {
+    if (st != KP_OK && cl->finalized) kp__cluster_rollback(cl, m);
+    return st;
+}
+
+static kp_status load_buffer(kp_cluster *cl, const char *source, const char *buf, size_t len,
+                             kp_error *err) {
     if (len > max_input(cl)) return limit_error(cl, source ? source : "", err);
     /* simdjson reads up to KP_JSON_PADDING bytes past the text: parse a padded copy (files read by
      * kp__read_file are padded already and go straight to load_padded). */
@@ -592,10 +602,18 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
     return st;
 }
 
+kp_status kp_cluster_load_buffer(kp_cluster *cl, const char *source, const char *buf, size_t len,
+                                 kp_error *err) {
+    kp__cluster_mark m;
+    kp__cluster_mark_get(cl, &m);
+    return undo_on_error(cl, &m, load_buffer(cl, source, buf, len, err));
+}
+
 kp_status kp_cluster_load_path(kp_cluster *cl, const char *path, bool recursive, kp_error *err) {
-    if (cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster already finalized");
+    kp__cluster_mark m;
+    kp__cluster_mark_get(cl, &m);
     struct stat sb;
     if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return load_dir(cl, path, recursive, 0, err);
-    return load_file(cl, path, err);
+        return undo_on_error(cl, &m, load_dir(cl, path, recursive, 0, err));
+    return undo_on_error(cl, &m, load_file(cl, path, err));
 }

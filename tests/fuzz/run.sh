@@ -36,4 +36,5 @@ run fuzz_kubelet_config tests/fuzz/fuzz_kubelet_config.c "" kubeletconfig
 run fuzz_sched_config tests/fuzz/fuzz_sched_config.c "" schedconfig
 run fuzz_engines tests/fuzz/fuzz_engines.c "" engines
 run fuzz_encode tests/fuzz/fuzz_encode.c "" "json yaml"
+run fuzz_scenario tests/fuzz/fuzz_scenario.c "" scenario
 echo "fuzz: all targets clean"

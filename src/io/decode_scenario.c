@@ -1,0 +1,743 @@
+/* Scenario files of `kprio simulate` (include/kprio/scenario.h; the format is docs/scenario.md):
+ * apiVersion kprio/v1alpha1, kind Scenario, YAML or JSON, decoded strictly (unknown fields and
+ * duplicate keys are errors) with a field path in every error. The objects of a `create` action
+ * are checked now by loading them into a scratch cluster, so a bad object fails the scenario's
+ * load; an inline object is kept as text (kp_scenario_object.text) that kp_cluster_load_buffer
+ * reads: its decoded tree written back out (JSON when the scenario is JSON; YAML flow style,
+ * which keeps YAML's plain scalars as they were written, when it is YAML). A `file:` is read
+ * now, relative to the scenario's directory. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/alloc.h"
+#include "base/arena.h"
+#include "base/gosyntax.h"
+#include "io/dctx.h"
+#include "io/decode_pod_gates.h"
+#include "io/events.h"
+#include "io/input.h"
+#include "io/tree.h"
+#include "io/tree_text.h"
+#include "kprio/scenario.h"
+
+/* Named limits (errors say which): entries of actions[] and lifetimes[], objects of all the
+ * create actions together, bytes of the scenario and of each create file. */
+#define KP_SCENARIO_MAX_ACTIONS 1000000u
+#define KP_SCENARIO_MAX_LIFETIMES 1000000u
+#define KP_SCENARIO_MAX_OBJECTS 1000000u
+#define KP_SCENARIO_MAX_FILE_BYTES ((size_t)1 << 30)
+
+typedef struct {
+    kp_scenario pub;
+    kp_arena arena;
+} scen;
+
+typedef struct {
+    scen *s;
+    const char *source, *base_dir;
+    kp_cluster *scratch; /* where create objects are checked */
+    kp_tbuf text; /* an inline object being written */
+    bool seen, yaml;
+    size_t n_objects;
+} sctx;
+
+static char *sdup(scen *s, const char *p, size_t n) {
+    char *c = kp__arena_alloc(&s->arena, n + 1);
+    if (c && n) memcpy(c, p, n);
+    return c;
+}
+
+static kp_status nomem(kp_dctx *d) {
+    return kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
+}
+
+static kp_status only_keys(kp_dctx *d, const kp_tnode *obj, const char *const *keys) {
+    for (const kp_tnode *m = obj->first; m; m = m->next) {
+        bool ok = false;
+        for (size_t i = 0; keys[i] && !ok; i++) ok = kp__tree_key_is(m, keys[i]);
+        if (!ok) {
+            char k[128];
+            snprintf(k, sizeof k, "%.*s", (int)(m->key_len > 100 ? 100 : m->key_len), m->key);
+            return kp__dctx_fail(d, m, KP_EINVAL, k, "unknown field");
+        }
+    }
+    return KP_OK;
+}
+
+static kp_status need_obj(kp_dctx *d, const kp_tnode *n, const char *field) {
+    if (!n || n->type != KP_T_OBJ)
+        return kp__dctx_fail(d, n, KP_EINVAL, field, "expected an object");
+    return KP_OK;
+}
+
+/* A required (non-empty) string member, copied into the scenario. */
+static kp_status req_str(kp_dctx *d, scen *s, const kp_tnode *obj, const char *key, char **out) {
+    const char *v = NULL;
+    bool has = false;
+    kp_status st = kp__dget_str(d, obj, key, &v, &has);
+    if (st != KP_OK) return st;
+    if (!has || !v[0]) return kp__dctx_fail(d, obj, KP_EINVAL, key, "required value");
+    *out = sdup(s, v, strlen(v));
+    return *out ? KP_OK : nomem(d);
+}
+
+/* An optional string member ("" when absent). */
+static kp_status opt_str(kp_dctx *d, scen *s, const kp_tnode *obj, const char *key, char **out) {
+    const char *v = "";
+    kp_status st = kp__dget_str(d, obj, key, &v, NULL);
+    if (st != KP_OK) return st;
+    *out = sdup(s, v, strlen(v));
+    return *out ? KP_OK : nomem(d);
+}
+
+/* A Go duration (time.ParseDuration) of at least 0, in whole milliseconds. */
+static kp_status duration_ms(kp_dctx *d, const kp_tnode *obj, const char *key, bool required,
+                             int64_t *out, bool *present) {
+    const char *v = NULL;
+    bool has = false;
+    kp_status st = kp__dget_str(d, obj, key, &v, &has);
+    if (present) *present = has;
+    if (st != KP_OK) return st;
+    if (!has) return required ? kp__dctx_fail(d, obj, KP_EINVAL, key, "required value") : KP_OK;
+    const kp_tnode *n = kp__tree_get(obj, key);
+    int64_t ns = 0;
+    char msg[256];
+    if (kp__go_parse_duration(v, strlen(v), &ns, msg, sizeof msg) != KP_OK)
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "%s",
+                             strncmp(msg, "time: ", 6) == 0 ? msg + 6 : msg);
+    char q[160];
+    kp__go_quote(v, strlen(v), q, sizeof q);
+    if (ns < 0) return kp__dctx_fail(d, n, KP_EINVAL, key, "%s must not be negative", q);
+    if (ns % 1000000 != 0)
+        return kp__dctx_fail(d, n, KP_EINVAL, key, "%s is not a whole number of milliseconds", q);
+    *out = ns / 1000000;
+    return KP_OK;
+}
+
+/* ---------------------------------------------------------------- create */
+
+/* Loads text into the scratch cluster: a bad object fails the scenario now, as "LABEL: the
+ * loader's message" (LABEL "actions[3].create.objects[0]" or "actions[3].create.file: PATH"). */
+static kp_status check_object(sctx *x, kp_dctx *d, const kp_tnode *at, const char *label,
+                              const char *src, const char *text, size_t len) {
+    kp_error e;
+    kp_error_clear(&e);
+    kp_status st = kp_cluster_load_buffer(x->scratch, src, text, len, &e);
+    if (st == KP_OK) return KP_OK;
+    if (st == KP_ENOMEM) return nomem(d);
+    kp_error_set(d->err, st, "%s: %s", label, e.msg);
+    if (d->err && at && d->doc)
+        kp__offset_to_linecol(d->doc->buf, d->doc->len, at->off, &d->err->line, &d->err->column);
+    return st;
+}
+
+static kp_status add_object(sctx *x, kp_dctx *d, kp_scenario_object *o, const char *src,
+                            const char *text, size_t len) {
+    o->source = sdup(x->s, src, strlen(src));
+    o->text = sdup(x->s, text, len);
+    o->len = len;
+    return o->source && o->text ? KP_OK : nomem(d);
+}
+
+static kp_status create_inline(sctx *x, kp_dctx *d, const kp_tnode *objs, uint32_t ai,
+                               kp_scenario_action *a) {
+    if (objs->type != KP_T_ARR) return kp__dctx_fail(d, objs, KP_EINVAL, NULL, "expected an array");
+    if (objs->n == 0) return kp__dctx_fail(d, objs, KP_EINVAL, NULL, "at least one object");
+    if (objs->n > KP_SCENARIO_MAX_OBJECTS - x->n_objects)
+        return kp__dctx_fail(d, objs, KP_ELIMIT, NULL,
+                             "more than %u objects in the scenario (kprio's limit)",
+                             KP_SCENARIO_MAX_OBJECTS);
+    x->n_objects += objs->n;
+    a->objects = kp__arena_alloc(&x->s->arena, objs->n * sizeof *a->objects);
+    if (!a->objects) return nomem(d);
+    uint32_t i = 0;
+    for (const kp_tnode *o = objs->first; o; o = o->next, i++) {
+        size_t sv = kp__dctx_push_index(d, i);
+        if (o->type != KP_T_OBJ) return kp__dctx_fail(d, o, KP_EINVAL, NULL, "expected an object");
+        x->text.n = 0;
+        if (x->yaml) kp__tbuf_put(&x->text, "--- ", 4); /* read as YAML, plain scalars and all */
+        kp__tree_text(&x->text, o);
+        kp__tbuf_put(&x->text, "\n", 1);
+        if (x->text.oom) return nomem(d);
+        char label[64], src[600];
+        snprintf(label, sizeof label, "actions[%u].create.objects[%u]", ai, i);
+        snprintf(src, sizeof src, "%s: %s", x->source, label);
+        kp_status st = check_object(x, d, o, label, src, x->text.p, x->text.n);
+        kp__dctx_pop(d, sv);
+        if (st != KP_OK) return st;
+        if ((st = add_object(x, d, &a->objects[i], src, x->text.p, x->text.n)) != KP_OK) return st;
+    }
+    a->n_objects = i;
+    return KP_OK;
+}
+
+static kp_status create_file(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t ai,
+                             kp_scenario_action *a) {
+    const char *f = NULL;
+    bool has = false;
+    kp_status st = kp__dget_str(d, body, "file", &f, &has);
+    if (st != KP_OK) return st;
+    if (!has || !f[0]) return kp__dctx_fail(d, body, KP_EINVAL, "file", "required value");
+    const kp_tnode *fn = kp__tree_get(body, "file");
+    size_t bl = f[0] != '/' && x->base_dir && x->base_dir[0] ? strlen(x->base_dir) : 0;
+    char *path = kp__malloc(bl + strlen(f) + 2);
+    if (!path) return nomem(d);
+    if (bl) snprintf(path, bl + strlen(f) + 2, "%s/%s", x->base_dir, f);
+    else memcpy(path, f, strlen(f) + 1);
+    char *buf = NULL;
+    size_t len = 0;
+    kp_error e;
+    kp_error_clear(&e);
+    /* a regular file only: "-" is a file of that name, and a FIFO or device is never waited on */
+    struct stat sb;
+    if (stat(path, &sb) != 0) st = kp_error_set(&e, KP_EIO, "cannot open: %s", strerror(errno));
+    else if (!S_ISREG(sb.st_mode)) st = kp_error_set(&e, KP_EIO, "not a regular file");
+    else
+        st = kp__read_file(strcmp(path, "-") ? path : "./-", KP_SCENARIO_MAX_FILE_BYTES, &buf, &len,
+                           &e);
+    if (st == KP_ENOMEM) st = nomem(d);
+    else if (st != KP_OK) st = kp__dctx_fail(d, fn, st, "file", "%s: %s", path, e.msg);
+    if (st == KP_OK && x->n_objects >= KP_SCENARIO_MAX_OBJECTS)
+        st = kp__dctx_fail(d, fn, KP_ELIMIT, "file",
+                           "more than %u objects in the scenario (kprio's limit)",
+                           KP_SCENARIO_MAX_OBJECTS);
+    if (st == KP_OK) {
+        char label[600];
+        snprintf(label, sizeof label, "actions[%u].create.file: %s", ai, path);
+        st = check_object(x, d, fn, label, path, buf, len);
+    }
+    if (st == KP_OK) {
+        x->n_objects++;
+        a->objects = kp__arena_alloc(&x->s->arena, sizeof *a->objects);
+        st = a->objects ? add_object(x, d, a->objects, path, buf, len) : nomem(d);
+        a->n_objects = 1;
+    }
+    kp__free(buf);
+    kp__free(path);
+    return st;
+}
+
+static kp_status decode_create(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t ai,
+                               kp_scenario_action *a) {
+    static const char *const keys[] = {"objects", "file", NULL};
+    kp_status st = only_keys(d, body, keys);
+    if (st != KP_OK) return st;
+    const kp_tnode *objs = kp__tree_get(body, "objects"), *file = kp__tree_get(body, "file");
+    if (objs && objs->type == KP_T_NULL) objs = NULL;
+    if (file && file->type == KP_T_NULL) file = NULL;
+    if (!objs == !file)
+        return kp__dctx_fail(d, body, KP_EINVAL, NULL,
+                             "exactly one of objects and file is "
+                             "required");
+    if (file) return create_file(x, d, body, ai, a);
+    size_t sv = kp__dctx_push(d, "objects");
+    st = create_inline(x, d, objs, ai, a);
+    kp__dctx_pop(d, sv);
+    return st;
+}
+
+/* ---------------------------------------------------------------- the other actions */
+
+typedef struct {
+    const char *kind;
+    bool namespaced, scalable;
+} kind_info;
+
+/* The kinds an action may name: what the simulator deletes, and the scale subresource's. */
+static const kind_info KINDS[] = {
+    {"Pod", true, false},
+    {"Node", false, false},
+    {"PriorityClass", false, false},
+    {"PodDisruptionBudget", true, false},
+    {"ReplicaSet", true, true},
+    {"ReplicationController", true, true},
+    {"StatefulSet", true, true},
+    {"Deployment", true, true},
+    {"DaemonSet", true, false},
+    {"Job", true, false},
+    {"CronJob", true, false},
+    {"Service", true, false},
+};
+
+/* {kind, namespace, name}: namespace "default" when a namespaced kind omits it, "" for a
+ * cluster-scoped kind (which may not have one). */
+static kp_status decode_ref(kp_dctx *d, scen *s, const kp_tnode *body, bool scale,
+                            kp_object_ref *ref) {
+    kp_status st = req_str(d, s, body, "kind", &ref->kind);
+    if (st != KP_OK) return st;
+    const kind_info *k = NULL;
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0] && !k; i++)
+        if (strcmp(KINDS[i].kind, ref->kind) == 0 && (!scale || KINDS[i].scalable)) k = &KINDS[i];
+    if (!k)
+        return kp__dctx_fail(d, kp__tree_get(body, "kind"), KP_EINVAL, "kind",
+                             scale ? "unsupported value \"%s\": supported values: ReplicaSet, "
+                                     "ReplicationController, StatefulSet, Deployment"
+                                   : "unsupported value \"%s\": supported values: Pod, Node, "
+                                     "PriorityClass, PodDisruptionBudget, ReplicaSet, "
+                                     "ReplicationController, StatefulSet, Deployment, DaemonSet, "
+                                     "Job, CronJob, Service",
+                             ref->kind);
+    if ((st = req_str(d, s, body, "name", &ref->name)) != KP_OK ||
+        (st = opt_str(d, s, body, "namespace", &ref->ns)) != KP_OK)
+        return st;
+    if (!k->namespaced && ref->ns[0])
+        return kp__dctx_fail(d, kp__tree_get(body, "namespace"), KP_EINVAL, "namespace",
+                             "must be empty: %s is cluster-scoped", ref->kind);
+    if (k->namespaced && !ref->ns[0]) ref->ns = sdup(s, "default", 7);
+    return ref->ns ? KP_OK : nomem(d);
+}
+
+static kp_status node_ref(kp_dctx *d, scen *s, const kp_tnode *body, kp_object_ref *ref) {
+    ref->kind = sdup(s, "Node", 4);
+    ref->ns = sdup(s, "", 0);
+    if (!ref->kind || !ref->ns) return nomem(d);
+    return req_str(d, s, body, "node", &ref->name);
+}
+
+static kp_status effect(kp_dctx *d, scen *s, const kp_tnode *body, bool required, char **out) {
+    kp_status st = opt_str(d, s, body, "effect", out);
+    if (st != KP_OK) return st;
+    if (!(*out)[0] && !required) return KP_OK;
+    if (!(*out)[0]) return kp__dctx_fail(d, body, KP_EINVAL, "effect", "required value");
+    if (strcmp(*out, "NoSchedule") && strcmp(*out, "PreferNoSchedule") && strcmp(*out, "NoExecute"))
+        return kp__dctx_fail(d, kp__tree_get(body, "effect"), KP_EINVAL, "effect",
+                             "unsupported value \"%s\": supported values: \"NoSchedule\", "
+                             "\"PreferNoSchedule\", \"NoExecute\"",
+                             *out);
+    return KP_OK;
+}
+
+#define HIGHEST_USER_PRIORITY 1000000000
+
+static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t ai,
+                             kp_scenario_action *a) {
+    static const char *const k_ref[] = {"kind", "namespace", "name", NULL};
+    static const char *const k_scale[] = {"kind", "namespace", "name", "replicas", NULL};
+    static const char *const k_node[] = {"node", NULL};
+    static const char *const k_taint[] = {"node", "key", "value", "effect", NULL};
+    static const char *const k_untaint[] = {"node", "key", "effect", NULL};
+    static const char *const k_pc[] = {"name", "value", NULL};
+    scen *s = x->s;
+    int64_t v = 0;
+    bool has = false;
+    kp_status st;
+    switch (a->type) {
+    case KP_ACT_CREATE: return decode_create(x, d, body, ai, a);
+    case KP_ACT_DELETE:
+        if ((st = only_keys(d, body, k_ref)) != KP_OK) return st;
+        return decode_ref(d, s, body, false, &a->ref);
+    case KP_ACT_SCALE:
+        if ((st = only_keys(d, body, k_scale)) != KP_OK ||
+            (st = decode_ref(d, s, body, true, &a->ref)) != KP_OK ||
+            (st = kp__dget_int(d, body, "replicas", 0, INT32_MAX, &v, &has)) != KP_OK)
+            return st;
+        if (!has) return kp__dctx_fail(d, body, KP_EINVAL, "replicas", "required value");
+        a->replicas = (int32_t)v;
+        return KP_OK;
+    case KP_ACT_CORDON:
+    case KP_ACT_UNCORDON:
+    case KP_ACT_DRAIN:
+        if ((st = only_keys(d, body, k_node)) != KP_OK) return st;
+        return node_ref(d, s, body, &a->ref);
+    case KP_ACT_TAINT:
+    case KP_ACT_UNTAINT: {
+        bool taint = a->type == KP_ACT_TAINT;
+        if ((st = only_keys(d, body, taint ? k_taint : k_untaint)) != KP_OK ||
+            (st = node_ref(d, s, body, &a->ref)) != KP_OK ||
+            (st = req_str(d, s, body, "key", &a->taint.key)) != KP_OK)
+            return st;
+        const char *bad = kp__qualified_name_error(a->taint.key, strlen(a->taint.key));
+        if (bad)
+            return kp__dctx_fail(d, kp__tree_get(body, "key"), KP_EINVAL, "key",
+                                 "Invalid value: \"%s\": %s", a->taint.key, bad);
+        if ((st = opt_str(d, s, body, "value", &a->taint.value)) != KP_OK) return st;
+        return effect(d, s, body, taint, &a->taint.effect);
+    }
+    case KP_ACT_SET_PRIORITY_CLASS:
+        if ((st = only_keys(d, body, k_pc)) != KP_OK ||
+            (st = req_str(d, s, body, "name", &a->ref.name)) != KP_OK ||
+            (st = kp__dget_int(d, body, "value", INT32_MIN, INT32_MAX, &v, &has)) != KP_OK)
+            return st;
+        if (!has) return kp__dctx_fail(d, body, KP_EINVAL, "value", "required value");
+        /* ValidatePriorityClass: user-defined classes stay at or below HighestUserDefinable */
+        if (v > HIGHEST_USER_PRIORITY)
+            return kp__dctx_fail(d, kp__tree_get(body, "value"), KP_EINVAL, "value",
+                                 "Forbidden: maximum allowed value of a user defined priority is "
+                                 "%d",
+                                 HIGHEST_USER_PRIORITY);
+        a->value = (int32_t)v;
+        a->ref.kind = sdup(s, "PriorityClass", 13);
+        a->ref.ns = sdup(s, "", 0);
+        return a->ref.kind && a->ref.ns ? KP_OK : nomem(d);
+    }
+    return KP_OK;
+}
+
+static const char *const ACTIONS[] = {"create", "delete",  "scale", "cordon",           "uncordon",
+                                      "taint",  "untaint", "drain", "setPriorityClass", NULL};
+
+static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t ai,
+                               kp_scenario_action *a) {
+    static const char *const keys[] = {"at",     "create",           "delete", "scale",
+                                       "cordon", "uncordon",         "taint",  "untaint",
+                                       "drain",  "setPriorityClass", NULL};
+    snprintf(d->object, sizeof d->object, "actions[%u]", ai);
+    kp_status st;
+    if ((st = need_obj(d, n, NULL)) != KP_OK || (st = only_keys(d, n, keys)) != KP_OK ||
+        (st = duration_ms(d, n, "at", true, &a->at_ms, NULL)) != KP_OK)
+        return st;
+    const kp_tnode *body = NULL;
+    int which = -1;
+    for (int i = 0; ACTIONS[i]; i++) {
+        const kp_tnode *b = kp__tree_get(n, ACTIONS[i]);
+        if (!b) continue;
+        if (body)
+            return kp__dctx_fail(d, b, KP_EINVAL, ACTIONS[i],
+                                 "only one action per entry (%s is there too)", ACTIONS[which]);
+        body = b;
+        which = i;
+    }
+    if (!body)
+        return kp__dctx_fail(d, n, KP_EINVAL, NULL,
+                             "one action is required: create, delete, scale, cordon, uncordon, "
+                             "taint, untaint, drain or setPriorityClass");
+    a->type = (kp_action_type)which;
+    /* every string of the action is set, "" when it does not apply */
+    char *empty = sdup(x->s, "", 0);
+    if (!empty) return nomem(d);
+    a->ref.kind = a->ref.ns = a->ref.name = empty;
+    a->taint.key = a->taint.value = a->taint.effect = empty;
+    size_t sv = kp__dctx_push(d, ACTIONS[which]);
+    st = need_obj(d, body, NULL);
+    if (st == KP_OK) st = decode_body(x, d, body, ai, a);
+    kp__dctx_pop(d, sv);
+    return st;
+}
+
+/* ---------------------------------------------------------------- lifetimes */
+
+/* IsValidLabelValue: NULL when valid, else upstream's message. */
+static const char *label_value_error(const char *v, size_t n) {
+    if (n > 63) return "must be no more than 63 characters";
+    for (size_t i = 0; i < n; i++) {
+        char c = v[i];
+        bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!alnum && !((c == '-' || c == '_' || c == '.') && i > 0 && i + 1 < n))
+            return "a valid label must be an empty string or consist of alphanumeric characters, "
+                   "'-', '_' or '.', and must start and end with an alphanumeric character (e.g. "
+                   "'MyValue',  or 'my_value',  or '12345', regex used for validation is "
+                   "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+    }
+    return NULL;
+}
+
+static kp_status check_key(kp_dctx *d, const kp_tnode *at, const char *field, const char *k) {
+    const char *bad = kp__qualified_name_error(k, strlen(k));
+    if (!bad) return KP_OK;
+    return kp__dctx_fail(d, at, KP_EINVAL, field, "Invalid value: \"%s\": %s", k, bad);
+}
+
+static kp_status check_value(kp_dctx *d, const kp_tnode *at, const char *field, const char *v) {
+    const char *bad = label_value_error(v, strlen(v));
+    if (!bad) return KP_OK;
+    return kp__dctx_fail(d, at, KP_EINVAL, field, "Invalid value: \"%s\": %s", v, bad);
+}
+
+static int req_cmp(const void *a, const void *b) {
+    return strcmp(((const kp_selector_req *)a)->key, ((const kp_selector_req *)b)->key);
+}
+
+/* matchLabels: `In` with one value each, sorted by key (labels.Selector.Add sorts its
+ * requirements by key). */
+static kp_status match_labels(kp_dctx *d, scen *s, const kp_tnode *ml, kp_selector_req *out) {
+    uint32_t i = 0;
+    for (const kp_tnode *m = ml->first; m; m = m->next, i++) {
+        char *key = sdup(s, m->key, m->key_len), **vals = kp__arena_alloc(&s->arena, sizeof *vals);
+        if (!key || !vals) return nomem(d);
+        kp_status st = kp__d_no_nul(d, m, key, m->key, m->key_len);
+        if (st == KP_OK) st = check_key(d, m, NULL, key);
+        if (st != KP_OK) return st;
+        if (m->type != KP_T_STR && !(m->plain && m->s))
+            return kp__dctx_fail(d, m, KP_EINVAL, key, "expected a string");
+        if ((st = kp__d_no_nul(d, m, key, m->s, m->len)) != KP_OK) return st;
+        if (!(vals[0] = sdup(s, m->s, m->len))) return nomem(d);
+        if ((st = check_value(d, m, NULL, vals[0])) != KP_OK) return st;
+        out[i] = (kp_selector_req){key, sdup(s, "In", 2), vals, 1};
+        if (!out[i].op) return nomem(d);
+    }
+    if (i > 1) qsort(out, i, sizeof *out, req_cmp);
+    return KP_OK;
+}
+
+/* mirrors ValidateLabelSelectorRequirement (apimachinery metav1 validation) */
+static kp_status match_expr(kp_dctx *d, scen *s, const kp_tnode *e, kp_selector_req *r) {
+    static const char *const keys[] = {"key", "operator", "values", NULL};
+    kp_status st;
+    const kp_tnode *vals = NULL;
+    if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, keys)) != KP_OK ||
+        (st = req_str(d, s, e, "key", &r->key)) != KP_OK ||
+        (st = req_str(d, s, e, "operator", &r->op)) != KP_OK ||
+        (st = kp__dget_arr(d, e, "values", &vals)) != KP_OK)
+        return st;
+    size_t nv = vals ? vals->n : 0;
+    bool in = strcmp(r->op, "In") == 0 || strcmp(r->op, "NotIn") == 0;
+    bool ex = strcmp(r->op, "Exists") == 0 || strcmp(r->op, "DoesNotExist") == 0;
+    if (!in && !ex)
+        return kp__dctx_fail(d, kp__tree_get(e, "operator"), KP_EINVAL, "operator",
+                             "Invalid value: \"%s\": not a valid selector operator", r->op);
+    if (in && nv == 0)
+        return kp__dctx_fail(d, e, KP_EINVAL, "values",
+                             "Required value: must be specified when `operator` is 'In' or "
+                             "'NotIn'");
+    if (ex && nv > 0)
+        return kp__dctx_fail(d, vals, KP_EINVAL, "values",
+                             "Forbidden: may not be specified when `operator` is 'Exists' or "
+                             "'DoesNotExist'");
+    if ((st = check_key(d, kp__tree_get(e, "key"), "key", r->key)) != KP_OK) return st;
+    r->values = nv ? kp__arena_alloc(&s->arena, nv * sizeof *r->values) : NULL;
+    if (nv && !r->values) return nomem(d);
+    size_t sv = kp__dctx_push(d, "values");
+    for (const kp_tnode *v = vals ? vals->first : NULL; v && st == KP_OK; v = v->next) {
+        size_t s2 = kp__dctx_push_index(d, (uint32_t)r->n_values);
+        if (v->type != KP_T_STR && !(v->plain && v->s))
+            st = kp__dctx_fail(d, v, KP_EINVAL, NULL, "expected a string");
+        if (st == KP_OK) st = kp__d_no_nul(d, v, NULL, v->s, v->len);
+        if (st == KP_OK && !(r->values[r->n_values] = sdup(s, v->s, v->len))) st = nomem(d);
+        if (st == KP_OK)
+            r->n_values++; /* values are not validated (ValidateLabelSelectorRequirement) */
+        kp__dctx_pop(d, s2);
+    }
+    kp__dctx_pop(d, sv);
+    return st;
+}
+
+static kp_status decode_selector(kp_dctx *d, scen *s, const kp_tnode *sel,
+                                 kp_scenario_lifetime *l) {
+    static const char *const keys[] = {"matchLabels", "matchExpressions", NULL};
+    kp_status st;
+    const kp_tnode *ml = NULL, *me = NULL;
+    if ((st = need_obj(d, sel, NULL)) != KP_OK || (st = only_keys(d, sel, keys)) != KP_OK ||
+        (st = kp__dget_obj(d, sel, "matchLabels", &ml)) != KP_OK ||
+        (st = kp__dget_arr(d, sel, "matchExpressions", &me)) != KP_OK)
+        return st;
+    size_t n = (ml ? ml->n : 0) + (me ? me->n : 0);
+    l->reqs = n ? kp__arena_alloc(&s->arena, n * sizeof *l->reqs) : NULL;
+    if (n && !l->reqs) return nomem(d);
+    if (ml) {
+        size_t sv = kp__dctx_push(d, "matchLabels");
+        st = match_labels(d, s, ml, l->reqs);
+        kp__dctx_pop(d, sv);
+        if (st != KP_OK) return st;
+        l->n_reqs = ml->n;
+    }
+    uint32_t i = 0;
+    for (const kp_tnode *e = me ? me->first : NULL; e; e = e->next, i++) {
+        size_t sv = kp__dctx_push(d, "matchExpressions");
+        kp__dctx_push_index(d, i);
+        st = match_expr(d, s, e, &l->reqs[l->n_reqs]);
+        kp__dctx_pop(d, sv);
+        if (st != KP_OK) return st;
+        l->n_reqs++;
+    }
+    return KP_OK;
+}
+
+static kp_status decode_lifetime(kp_dctx *d, scen *s, const kp_tnode *n, uint32_t i,
+                                 kp_scenario_lifetime *l) {
+    static const char *const keys[] = {"selector", "namespace", "after", NULL};
+    snprintf(d->object, sizeof d->object, "lifetimes[%u]", i);
+    kp_status st;
+    if ((st = need_obj(d, n, NULL)) != KP_OK || (st = only_keys(d, n, keys)) != KP_OK ||
+        (st = opt_str(d, s, n, "namespace", &l->ns)) != KP_OK ||
+        (st = duration_ms(d, n, "after", true, &l->after_ms, NULL)) != KP_OK)
+        return st;
+    const kp_tnode *sel = kp__tree_get(n, "selector");
+    if (!sel || sel->type == KP_T_NULL)
+        return kp__dctx_fail(d, n, KP_EINVAL, "selector", "required value");
+    size_t sv = kp__dctx_push(d, "selector");
+    st = decode_selector(d, s, sel, l);
+    kp__dctx_pop(d, sv);
+    return st;
+}
+
+/* ---------------------------------------------------------------- the document */
+
+static kp_status decode_list(kp_dctx *d, const kp_tnode *root, const char *key, uint32_t limit,
+                             const kp_tnode **out) {
+    kp_status st = kp__dget_arr(d, root, key, out);
+    if (st != KP_OK || !*out) return st;
+    if ((*out)->n > limit)
+        return kp__dctx_fail(d, *out, KP_ELIMIT, key, "more than %u entries (kprio's limit)",
+                             limit);
+    return KP_OK;
+}
+
+static kp_status decode_seed(kp_dctx *d, const kp_tnode *root, kp_scenario *sc) {
+    const kp_tnode *n = kp__tree_get(root, "seed");
+    if (!n || n->type == KP_T_NULL) return KP_OK;
+    bool digits = n->type == KP_T_NUM && n->len > 0 && n->len <= 20;
+    for (uint32_t i = 0; digits && i < n->len; i++) digits = n->s[i] >= '0' && n->s[i] <= '9';
+    uint64_t v = 0;
+    for (uint32_t i = 0; digits && i < n->len; i++) {
+        unsigned dg = (unsigned)(n->s[i] - '0');
+        if (v > (UINT64_MAX - dg) / 10) digits = false;
+        else v = v * 10 + dg;
+    }
+    if (!digits)
+        return kp__dctx_fail(d, n, KP_EINVAL, "seed",
+                             "expected an integer from 0 to 18446744073709551615");
+    sc->seed = v;
+    sc->has_seed = true;
+    return KP_OK;
+}
+
+static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_error *err) {
+    sctx *x = ctx;
+    scen *s = x->s;
+    kp_scenario *sc = &s->pub;
+    kp_dctx d;
+    memset(&d, 0, sizeof d);
+    d.err = err;
+    d.doc = doc;
+    kp_status st;
+    if (x->seen) return kp__dctx_fail(&d, root, KP_EINVAL, NULL, "more than one document");
+    x->seen = true;
+    x->yaml = kp__d_doc_is_yaml(doc);
+    /* duplicate keys are errors, in JSON too (the YAML rule: no warning sink) */
+    if ((st = kp__d_dup_keys(&d, (kp_tnode *)root, true, NULL, NULL)) != KP_OK) return st;
+    static const char *const keys[] = {"apiVersion", "kind",      "duration", "seed",
+                                       "actions",    "lifetimes", NULL};
+    const char *av = NULL, *kind = NULL;
+    bool has_av = false, has_kind = false;
+    if ((st = kp__dget_str(&d, root, "apiVersion", &av, &has_av)) != KP_OK ||
+        (st = kp__dget_str(&d, root, "kind", &kind, &has_kind)) != KP_OK)
+        return st;
+    if (!has_kind || strcmp(kind, "Scenario") != 0)
+        return kp__dctx_fail(&d, root, KP_EINVAL, "kind", "expected Scenario%s%s%s",
+                             has_kind ? ", got \"" : "", has_kind ? kind : "",
+                             has_kind ? "\"" : "");
+    if (!has_av || strcmp(av, "kprio/v1alpha1") != 0)
+        return kp__dctx_fail(&d, root, KP_EINVAL, "apiVersion", "expected kprio/v1alpha1%s%s%s",
+                             has_av ? ", got \"" : "", has_av ? av : "", has_av ? "\"" : "");
+    if ((st = only_keys(&d, root, keys)) != KP_OK ||
+        (st = duration_ms(&d, root, "duration", false, &sc->duration_ms, &sc->has_duration)) !=
+            KP_OK ||
+        (st = decode_seed(&d, root, sc)) != KP_OK)
+        return st;
+    const kp_tnode *acts = NULL, *lts = NULL;
+    if ((st = decode_list(&d, root, "actions", KP_SCENARIO_MAX_ACTIONS, &acts)) != KP_OK ||
+        (st = decode_list(&d, root, "lifetimes", KP_SCENARIO_MAX_LIFETIMES, &lts)) != KP_OK)
+        return st;
+    if (acts && acts->n) {
+        sc->actions = kp__arena_alloc(&s->arena, acts->n * sizeof *sc->actions);
+        if (!sc->actions) return nomem(&d);
+        uint32_t i = 0;
+        for (const kp_tnode *a = acts->first; a && st == KP_OK; a = a->next, i++)
+            if ((st = decode_action(x, &d, a, i, &sc->actions[i])) == KP_OK) sc->n_actions++;
+        if (st != KP_OK) return st;
+    }
+    if (lts && lts->n) {
+        sc->lifetimes = kp__arena_alloc(&s->arena, lts->n * sizeof *sc->lifetimes);
+        if (!sc->lifetimes) return nomem(&d);
+        uint32_t i = 0;
+        for (const kp_tnode *l = lts->first; l && st == KP_OK; l = l->next, i++)
+            if ((st = decode_lifetime(&d, s, l, i, &sc->lifetimes[i])) == KP_OK) sc->n_lifetimes++;
+    }
+    return st;
+}
+
+/* ---------------------------------------------------------------- public */
+
+void kp_scenario_free(kp_scenario *sc) {
+    if (!sc) return;
+    scen *s = (scen *)sc;
+    kp__arena_fini(&s->arena);
+    kp__free(s);
+}
+
+/* buf carries KP_JSON_PADDING readable bytes after len (the JSON back end reads ahead). */
+static kp_status load_padded(const char *source, const char *buf, size_t len, const char *base_dir,
+                             kp_scenario **out, kp_error *err) {
+    *out = NULL;
+    if (!source) source = "";
+    scen *s = kp__calloc(1, sizeof *s);
+    if (!s) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    kp__arena_init(&s->arena);
+    sctx x;
+    memset(&x, 0, sizeof x);
+    x.s = s;
+    x.source = source;
+    x.base_dir = base_dir;
+    x.scratch = kp_cluster_new();
+    kp_status st = KP_OK;
+    if (!x.scratch || !(s->pub.source = sdup(s, source, strlen(source))))
+        st = kp_error_set(err, KP_ENOMEM, "out of memory");
+    /* workloads' pod templates are decoded (and checked) as the simulator's cluster does */
+    if (st == KP_OK) kp_cluster_set_expand(x.scratch, KP_WORKLOAD_TEMPLATES);
+    if (len > KP_SCENARIO_MAX_FILE_BYTES && st == KP_OK)
+        st = kp_error_set(err, KP_ELIMIT, "input is larger than the limit of %zu bytes",
+                          KP_SCENARIO_MAX_FILE_BYTES);
+    if (st == KP_OK) st = kp__tree_parse(source, buf, len, false, on_doc, &x, err);
+    if (st == KP_OK && !x.seen) {
+        size_t i = 0; /* a JSON array is no document here */
+        while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+            i++;
+        st = kp_error_set(err, KP_EINVAL,
+                          i < len && buf[i] == '[' ? "expected an object" : "empty document");
+    }
+    kp_cluster_free(x.scratch);
+    kp__free(x.text.p);
+    if (st != KP_OK) {
+        if (err) snprintf(err->source, sizeof err->source, "%s", source);
+        kp_scenario_free(&s->pub);
+        return st;
+    }
+    *out = &s->pub;
+    return KP_OK;
+}
+
+kp_status kp_scenario_load_buffer(const char *source, const char *buf, size_t len,
+                                  const char *base_dir, kp_scenario **out, kp_error *err) {
+    *out = NULL;
+    if (len > KP_SCENARIO_MAX_FILE_BYTES) { /* (before the copy) */
+        kp_status st = kp_error_set(err, KP_ELIMIT, "input is larger than the limit of %zu bytes",
+                                    KP_SCENARIO_MAX_FILE_BYTES);
+        if (err) snprintf(err->source, sizeof err->source, "%s", source ? source : "");
+        return st;
+    }
+    char *copy = kp__malloc(len + KP_JSON_PADDING);
+    if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    if (len) memcpy(copy, buf, len);
+    memset(copy + len, 0, KP_JSON_PADDING);
+    kp_status st = load_padded(source, copy, len, base_dir, out, err);
+    kp__free(copy);
+    return st;
+}
+
+kp_status kp_scenario_load_path(const char *path, kp_scenario **out, kp_error *err) {
+    char *buf = NULL;
+    size_t len = 0;
+    *out = NULL;
+    kp_status st = kp__read_file(path, KP_SCENARIO_MAX_FILE_BYTES, &buf, &len, err);
+    if (st != KP_OK) {
+        if (err) snprintf(err->source, sizeof err->source, "%s", path);
+        return st;
+    }
+    /* `file:` entries are relative to the scenario's directory */
+    const char *slash = strrchr(path, '/');
+    char *dir = NULL;
+    if (slash && strcmp(path, "-") != 0) {
+        dir = kp__strndup(path, slash == path ? 1 : (size_t)(slash - path));
+        if (!dir) {
+            kp__free(buf);
+            return kp_error_set(err, KP_ENOMEM, "out of memory");
+        }
+    }
+    st = load_padded(path, buf, len, dir, out, err);
+    kp__free(dir);
+    kp__free(buf);
+    return st;
+}
