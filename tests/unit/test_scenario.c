@@ -696,6 +696,51 @@ KT_TEST(incremental_finalize_errors_undone) {
     kp_cluster_free(cl);
 }
 
+static char *pods_text(const char *prefix, int from, int to, const char *tail) {
+    size_t cap = (size_t)(to - from) * 120 + 200, n = 0;
+    char *t = malloc(cap);
+    for (int i = from; i < to && t; i++)
+        n += (size_t)snprintf(t + n, cap - n,
+                              "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s%d}\n"
+                              "spec: {containers: [{name: c}]}\n",
+                              prefix, i);
+    if (t) snprintf(t + n, cap - n, "%s", tail);
+    return t;
+}
+
+/* Undoing a big load leaves every identity map whole: the identities it added are gone (their
+ * probe chains repaired), every earlier one is found at its index. */
+KT_TEST(rollback_keeps_identity_maps) {
+    kp_cluster *cl = base_cluster();
+    kp_error err;
+    char *t = pods_text("old-", 0, 3000, "");
+    KT_CHECK_INT(more(cl, t, &err), KP_OK);
+    free(t);
+    t = pods_text("new-", 0, 2000, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: old-7}\n");
+    KT_CHECK_INT(more(cl, t, &err), KP_EINVAL);
+    KT_CHECK_CONTAINS(err.msg, "Pod default/old-7): already exists");
+    KT_CHECK_INT(kp_cluster_pod_count(cl), 3001);
+    KT_CHECK_INT(kp_cluster_object_count(cl, "Pod"), 3001);
+    int lost = 0, kept = 0;
+    char ref[32];
+    for (int i = 0; i < 3000; i++) {
+        snprintf(ref, sizeof ref, "old-%d", i);
+        lost += kp_cluster_find_pod(cl, ref) != 1 + i;
+    }
+    for (int i = 0; i < 2000; i++) {
+        snprintf(ref, sizeof ref, "new-%d", i);
+        kept += kp_cluster_find_pod(cl, ref) >= 0;
+    }
+    KT_CHECK_INT(lost, 0);
+    KT_CHECK_INT(kept, 0);
+    free(t);
+    t = pods_text("new-", 0, 2000, "");
+    KT_CHECK_INT(more(cl, t, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_find_pod(cl, "new-1999"), 5000);
+    free(t);
+    kp_cluster_free(cl);
+}
+
 /* A pod the cluster makes itself after finalize (the controllers' copies): kp__pod_finalize
  * resolves it once, and the next incremental finalize starts after it; an existing identity
  * is never replaced after finalize. */
@@ -725,4 +770,5 @@ KT_MAIN(KT_CASE(every_action), KT_CASE(escaped_strings_round_trip), KT_CASE(json
         KT_CASE(create_from_file), KT_CASE(errors_name_action_and_field), KT_CASE(create_errors),
         KT_CASE(lifetime_errors), KT_CASE(action_limit), KT_CASE(alloc_fail_sweep),
         KT_CASE(load_after_finalize), KT_CASE(duplicate_refused_nothing_kept),
-        KT_CASE(incremental_finalize_errors_undone), KT_CASE(pod_finalize_for_created_pods))
+        KT_CASE(incremental_finalize_errors_undone), KT_CASE(rollback_keeps_identity_maps),
+        KT_CASE(pod_finalize_for_created_pods))
