@@ -356,7 +356,7 @@ static uint64_t fnv(uint64_t h, const char *s) {
 /* A uid shaped like the API server's (a version-4 UUID), here a hash of the namespace, the name
  * and the pod's index: deterministic, and distinct for a pod recreated under the same name. */
 void kp__pod_make_uid(const kp_cluster *cl, kp_str ns, const char *name, uint32_t idx, char *out,
-                     size_t cap) {
+                      size_t cap) {
     char num[16];
     snprintf(num, sizeof num, "#%u", idx);
     uint64_t a = fnv(fnv(fnv(0xcbf29ce484222325ULL, kp__s(cl, ns)), "/"), name);

@@ -58,13 +58,11 @@ static kp_status events_table(FILE *f, const kp_sim *sim) {
     return st;
 }
 
-/* The workloads whose pods were preempted, evicted or deleted most (up to 5). */
-static void disrupted(FILE *f, const kp_sim *sim) {
+/* The workloads whose pods were preempted, evicted or deleted most (up to 5); cnt: a zeroed
+ * counter per workload (allocated before anything is printed). */
+static void disrupted(FILE *f, const kp_sim *sim, uint32_t *cnt) {
     const kp_cluster *cl = kp_sim_cluster(sim);
     size_t nw = kp_cluster_workload_count(cl);
-    if (nw == 0) return;
-    uint32_t *cnt = kp_calloc(nw, sizeof *cnt);
-    if (!cnt) return;
     for (size_t i = 0; i < kp_sim_pod_count(sim); i++) {
         const kp_sim_pod *p = kp_sim_pod_get(sim, i);
         if (strcmp(p->cause, "preempted") != 0 && strcmp(p->cause, "evicted") != 0) continue;
@@ -84,10 +82,9 @@ static void disrupted(FILE *f, const kp_sim *sim) {
         }
         cnt[best] = 0;
     }
-    kp_free(cnt);
 }
 
-static kp_status summary(FILE *f, const kp_sim *sim) {
+static kp_status summary(FILE *f, const kp_sim *sim, uint32_t *cnt) {
     const kp_cluster *cl = kp_sim_cluster(sim);
     kp_sim_counters c;
     kp_sim_counters_get(sim, &c);
@@ -115,7 +112,7 @@ static kp_status summary(FILE *f, const kp_sim *sim) {
         fprintf(f, "  %s/%s: %s\n", kp_cluster_pod_namespace(cl, p->pod),
                 kp_cluster_pod_name(cl, p->pod), p->last_message);
     }
-    disrupted(f, sim);
+    disrupted(f, sim, cnt);
     return KP_OK;
 }
 
@@ -227,9 +224,13 @@ static void emit_counters(kp_emit *e, const kp_sim *sim) {
 
 kp_status kp_render_simulation(FILE *f, const kp_sim *sim, kp_outfmt fmt, bool events_only) {
     if (fmt == KP_OUT_TABLE || fmt == KP_OUT_WIDE) { /* no wider form */
+        size_t nw = kp_cluster_workload_count(kp_sim_cluster(sim));
+        uint32_t *cnt = kp_calloc(nw ? nw : 1, sizeof *cnt);
+        if (!cnt) return KP_ENOMEM;
         kp_status st = events_table(f, sim);
-        if (st != KP_OK || events_only) return st;
-        return summary(f, sim);
+        if (st == KP_OK && !events_only) st = summary(f, sim, cnt);
+        kp_free(cnt);
+        return st;
     }
     kp_emit *e = kp_emit_new(f, fmt);
     kp_emit_obj_begin(e);

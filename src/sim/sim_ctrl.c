@@ -32,8 +32,9 @@ void kp__sim_mark_workload(kp_sim *s, int64_t wl) {
 }
 
 kp_status kp__sim_index_workloads(kp_sim *s) {
-    s->n_wls = kp_cluster_workload_count(s->cl);
-    if (!(s->wls = kp_calloc(s->n_wls ? s->n_wls : 1, sizeof *s->wls))) return KP_ENOMEM;
+    size_t n = kp_cluster_workload_count(s->cl);
+    if (!(s->wls = kp_calloc(n ? n : 1, sizeof *s->wls))) return KP_ENOMEM;
+    s->n_wls = n;
     for (size_t i = 0; i < s->n_pods; i++) {
         int64_t w = s->pods[i].workload;
         if (w < 0 || (size_t)w >= s->n_wls) continue;

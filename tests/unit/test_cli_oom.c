@@ -34,6 +34,11 @@
 #define USAGE obfuscate_USAGE
 #include "cli/cmd_obfuscate.c"
 #undef USAGE
+#define USAGE simulate_USAGE
+#define HELP simulate_HELP
+#include "cli/cmd_simulate.c"
+#undef USAGE
+#undef HELP
 #include "cli/common.c"
 #include "cli/snapshot_dir.c"
 
@@ -219,6 +224,22 @@ KT_TEST(many_inputs_are_freed) {
     KT_CHECK_INT(run_cmd(kp_cmd_admit, argc, argv), 0);
 }
 
+/* The simulation: every allocation of a run with a scenario (created pods, preemption,
+ * replacements, PDB recounts) fails in turn; each answers or says out of memory. */
+KT_TEST(simulate_with_scenario) {
+    const char *fmts[] = {"-otable", "-ojson"};
+    for (int k = 0; k < 2; k++) {
+        char *argv[] = {"simulate",
+                        "-f",
+                        G "simulate-pdb-budget-second-preemptor/cluster.json",
+                        "--scenario",
+                        G "simulate-pdb-budget-second-preemptor/scenario.yaml",
+                        (char *)fmts[k],
+                        NULL};
+        KT_CHECK(sweep(kp_cmd_simulate, argv) > 10);
+    }
+}
+
 KT_MAIN(KT_CASE(inspect_all_formats), KT_CASE(schedule_with_explain), KT_CASE(why_preempted),
         KT_CASE(evict_steps), KT_CASE(admit_with_preemption), KT_CASE(many_inputs_are_freed),
-        KT_CASE(obfuscate_documents_and_map))
+        KT_CASE(obfuscate_documents_and_map), KT_CASE(simulate_with_scenario))
