@@ -94,10 +94,14 @@ struct kp_sched {
     /* scratch for the Filter's nominated pass (kp__cycle_filter), as long as the longest list */
     uint32_t *nom_scratch;
     uint32_t cap_nom_scratch;
-    /* the nominated pods' requests per node, summed by priority (nominator.c; NULL until the
-     * first nomination) */
-    struct kp_nomgroup **nom_groups;
-    uint32_t *nom_n_groups, *nom_cap_groups;
+    /* the nominated pods' requests per node, summed by priority, cumulative from the highest
+     * (nominator.c; NULL until the first nomination): per node KP_NOM_INLINE groups in one dense
+     * array (nom_agg, nom_words int64 per group), a node with more groups has them all in its
+     * own block (nom_big) */
+    int64_t *nom_agg;
+    int64_t **nom_big;
+    uint32_t *nom_n_groups, *nom_cap_big;
+    uint32_t nom_res, nom_words, nom_nodes; /* resources summed, words per group, nodes */
 
     /* active profile: resolved resource indices for score args (-1 = resource unknown to the
      * cluster) */

@@ -9,6 +9,7 @@
 #include "core/resources.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
+#include "sched/plugins/node_resources_fit.h"
 #include "sched/preempt/cache.h"
 #include "sched/preempt/order.h"
 #include "sched/preempt/pdb_index.h"
@@ -324,17 +325,26 @@ static void add_nominated(kp_pctx *x, uint32_t node, int64_t *used, uint32_t *n_
     if (kp__sched_nominated_on(x->s, node, &nom) == 0) return; /* the usual case: one load */
     int64_t sum[KP_MAX_RES];
     *n_used += kp__sched_nominated_sum(x->s, node, x->prio, x->pod, sum);
-    for (int k = 0; k < 3; k++) used[k] += sum[k];
+    for (int k = 0; k < 3; k++) /* saturating, as the filter's pass 1 (fit_check) */
+        if (__builtin_add_overflow(used[k], sum[k], &used[k])) used[k] = INT64_MAX;
 }
 
-/* The node cannot fit the preemptor even with every lower-priority pod gone: defer its exact
- * status (x->defer) or let the generic path run the real filter for the text (false). */
-static bool cannot_fit(const kp_pctx *x, kp_pvict *out) {
-    if (!x->defer) return false;
-    out->st.code = KP_CODE_UNSCHEDULABLE;
-    out->st.plugin = "NodeResourcesFit";
-    out->deferred = true;
-    return true;
+/* The node cannot fit the preemptor even with every lower-priority pod gone (used / n_used: the
+ * node so, with the nominated pods of pass 1): defer its exact status (x->defer), or compute it
+ * now. Only NodeResourcesFit can have changed its verdict since the Filter pass (the fast path's
+ * conditions: every filter before it passed and reads no pod), so the status of the real filter
+ * on that node is fitsRequest's over these amounts (kp__fit_status3): no pod is moved. false:
+ * the generic path runs the real filter (no cycle, or another resource checked). */
+static bool cannot_fit(const kp_pctx *x, const kp_node *nd, const int64_t *used, uint32_t n_used,
+                       kp_pvict *out) {
+    if (x->defer) {
+        out->st.code = KP_CODE_UNSCHEDULABLE;
+        out->st.plugin = "NodeResourcesFit";
+        out->deferred = true;
+        return true;
+    }
+    return x->c && kp__fit_status3(x->c, nd, used, n_used, &out->st) &&
+           out->st.code != KP_CODE_SUCCESS;
 }
 
 /* Candidate result from the chosen entries (entry indices in importance order): scores from the
@@ -404,7 +414,8 @@ static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, kp_pwork *w
     uint32_t n_used = first;
     add_nominated(x, node, used, &n_used);
     const int64_t alloc[3] = {c->alloc[0], c->alloc[1], 0};
-    if (!fits3(x, alloc, c->alloc[2], used, n_used)) return cannot_fit(x, out);
+    if (!fits3(x, alloc, c->alloc[2], used, n_used))
+        return cannot_fit(x, &x->cl->nodes[node], used, n_used, out);
     bool need_cpu = x->pre_req[0] > 0, need_mem = x->pre_req[1] > 0;
     int64_t av_cpu = alloc[0] - used[0] - x->pre_req[0],
             av_mem = alloc[1] - used[1] - x->pre_req[1];
@@ -481,7 +492,8 @@ static bool select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict *out,
     for (int k = 0; k < 3; k++) used[k] = nd->requested[k] - a.suf[(size_t)first * 3 + k];
     uint32_t n_used = first;
     add_nominated(x, node, used, &n_used);
-    if (!fits3(x, nd->alloc, nd->alloc[KP_RES_PODS], used, n_used)) return cannot_fit(x, out);
+    if (!fits3(x, nd->alloc, nd->alloc[KP_RES_PODS], used, n_used))
+        return cannot_fit(x, nd, used, n_used, out);
     /* reprieve: PDB-violating pods first, then the others, each in importance order. Only the
      * resources the preemptor requests can change the verdict. */
     int64_t avail[3];
