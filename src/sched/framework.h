@@ -21,6 +21,7 @@
 #include "core/volume.h"
 #include "kprio/sched.h"
 #include "sched/explain.h"
+#include "sched/hot.h"
 #include "sched/pairmap.h"
 #include "sched/podindex.h"
 #include "sched/preempt/preempt.h"
@@ -119,6 +120,11 @@ struct kp_sched {
      * HavePodsWithAffinityList, kept as a pod list; entries whose pod left its node are skipped */
     uint32_t *aff_pods;
     uint32_t n_aff_pods, cap_aff_pods;
+    /* the compact per-pod array of the hot loops (hot.h; built on first use, kept in step by
+     * kp__sched_hot_update) */
+    kp_hot_pod *hot;
+    uint32_t n_hot;
+    bool hot_stale; /* a pod past the array changed: rebuild on the next use */
     /* preemption's per-node cache (preempt/cache.c), freed by kp_sched_free */
     void *preempt_cache;
     /* pods by namespace / label for the InterPodAffinity and PodTopologySpread PreFilters

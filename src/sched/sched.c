@@ -289,6 +289,7 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s->aff_pods);
     kp__preempt_cache_free(s->preempt_cache);
     kp__podindex_fini(&s->ix);
+    kp__sched_hot_free(s);
     kp__free(s->ix_count);
     for (uint32_t k = 0; s->prof && k < s->n_prof; k++) {
         s->def = s->prof[k].def;

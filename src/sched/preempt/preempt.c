@@ -690,6 +690,7 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
         kp_status rc = mark_disruption(cl, v, err);
         if (rc != KP_OK) return rc;
         v->deletion_ts = r->now == KP_TIME_NONE ? 0 : r->now;
+        kp__sched_hot_update(s, r->victims[i]);
         n_delete++;
     }
     if (n_delete > 0) {
