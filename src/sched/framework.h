@@ -79,6 +79,11 @@ struct kp_sched {
     kp_sched_profile *prof;
     uint32_t n_prof, cur;
     bool until_settled;
+    /* kp_sched_options.stop_when_settled (-1: off), and the last run's counts (kp_sched_run) */
+    int32_t settle_pod, settle_after;
+    bool stopped_early, settle_victim, settle_after_done; /* in the run: settle_pod is a victim,
+                                                           * settle_after was attempted */
+    uint32_t run_attempted, run_queued;
     kp_preempt_compat preempt_compat; /* --compat VERSION, parsed once by kp_sched_new */
     int32_t protect_pod; /* what-if PDB for every preemption (kp_sched_options), -1 = none */
     uint16_t compat; /* the same as a minor version (sched/compat.h: KP_COMPAT_NEWEST) */

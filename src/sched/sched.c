@@ -90,6 +90,7 @@ out:
 void kp_sched_options_init(kp_sched_options *o) {
     memset(o, 0, sizeof *o);
     o->protect_pod = -1;
+    o->settle_pod = o->settle_after = -1;
 }
 
 static int find_res(kp_cluster *cl, const char *name) {
@@ -192,6 +193,18 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
                             o.protect_pod);
     }
     s->protect_pod = o.protect_pod < 0 ? -1 : (int32_t)o.protect_pod;
+    if (o.stop_when_settled && !o.until_settled) {
+        if (o.settle_pod < 0 || o.settle_pod >= (kp_index)cl->n_pods ||
+            o.settle_after >= (kp_index)cl->n_pods) {
+            kp__free(s);
+            return kp_error_set(err, KP_EINVAL, "scheduler: settle_pod %ld out of range",
+                                o.settle_pod);
+        }
+        s->settle_pod = (int32_t)o.settle_pod;
+        s->settle_after = o.settle_after < 0 ? -1 : (int32_t)o.settle_after;
+    } else {
+        s->settle_pod = s->settle_after = -1;
+    }
 
     uint32_t nn = cl->n_nodes, np = cl->n_pods;
     s->nom_pods = kp__calloc(nn + 1, sizeof *s->nom_pods);
@@ -367,6 +380,30 @@ kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err) {
     return kp__sched_attempt(s, (uint32_t)pod, &changed, err);
 }
 
+/* stop_when_settled, before pod's attempt: no pod from here on can preempt settle_pod (the queue
+ * is in priority order and a victim's priority is below its preemptor's), and settle_after (if
+ * any) was attempted. */
+static bool settled_before(const kp_sched *s, uint32_t pod) {
+    const kp_pod *pods = s->cl->pods;
+    return s->settle_after_done && pods[pod].priority <= pods[s->settle_pod].priority;
+}
+
+/* stop_when_settled, after pod's attempt (results from n_res on are its): settle_pod is a victim
+ * (of this attempt or an earlier one) and settle_after was attempted. */
+static bool settled_after(kp_sched *s, uint32_t pod, size_t n_res) {
+    if (s->settle_after == (int32_t)pod) s->settle_after_done = true;
+    for (size_t i = n_res; i < s->n_res && !s->settle_victim; i++)
+        for (size_t j = 0; j < s->res[i].pub.n_victims; j++)
+            if (s->res[i].victims[j] == (kp_index)s->settle_pod) s->settle_victim = true;
+    return s->settle_victim && s->settle_after_done;
+}
+
+bool kp_sched_run_stats(const kp_sched *s, size_t *attempted, size_t *queued) {
+    if (attempted) *attempted = s->run_attempted;
+    if (queued) *queued = s->run_queued;
+    return s->stopped_early;
+}
+
 kp_status kp_sched_run(kp_sched *s, kp_error *err) {
     kp_cluster *cl = s->cl;
     uint32_t *q = kp__malloc((cl->n_pods + 1) * sizeof *q), n = 0;
@@ -396,13 +433,27 @@ kp_status kp_sched_run(kp_sched *s, kp_error *err) {
     qsort(gated, n_gated, sizeof *gated, queue_cmp);
     kp_status st = KP_OK;
     uint32_t max_rounds = s->until_settled ? n + 2 : 1;
+    s->stopped_early = s->settle_victim = false;
+    s->settle_after_done = s->settle_after < 0;
+    s->run_attempted = 0;
+    s->run_queued = n;
     for (uint32_t round = 0; round < max_rounds; round++) {
         bool changed = false;
         for (uint32_t i = 0; i < n; i++) {
             if (cl->pods[q[i]].node >= 0) continue; /* bound in an earlier round */
+            if (s->settle_pod >= 0 && settled_before(s, q[i])) {
+                s->stopped_early = true; /* the rest (gated pods too) would change nothing */
+                goto out;
+            }
             bool ch = false;
+            size_t n_res = s->n_res;
             if ((st = kp__sched_attempt(s, q[i], &ch, err)) != KP_OK) goto out;
+            s->run_attempted++;
             changed |= ch;
+            if (s->settle_pod >= 0 && i + 1 < n && settled_after(s, q[i], n_res)) {
+                s->stopped_early = true;
+                goto out;
+            }
         }
         if (!changed) break;
     }
