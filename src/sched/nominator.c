@@ -110,7 +110,8 @@ static kp_status room_for_group(kp_sched *s, uint32_t node) {
 /* Adds the pod's requests to its node's groups (its own priority's, created if new, and every
  * lower one's cumulative sums). KP_ENOMEM (nothing changed). */
 static kp_status agg_add(kp_sched *s, uint32_t node, const kp_pod *p) {
-    if (!s->nom_agg && agg_init(s) != KP_OK) return KP_ENOMEM;
+    /* first nomination, or a node added after the aggregates were sized: (re)size them */
+    if ((!s->nom_agg || node >= s->nom_nodes) && agg_init(s) != KP_OK) return KP_ENOMEM;
     for (uint16_t k = 0; k < p->req.n; k++)
         if (p->req.e[k].res >= s->nom_res && agg_init(s) != KP_OK) return KP_ENOMEM;
     uint32_t n = s->nom_n_groups[node], i = 0;
@@ -137,7 +138,7 @@ static kp_status agg_add(kp_sched *s, uint32_t node, const kp_pod *p) {
 
 /* Takes the pod's requests out of its node's groups (its group goes when empty). */
 static void agg_remove(kp_sched *s, uint32_t node, const kp_pod *p) {
-    if (!s->nom_agg) return;
+    if (!s->nom_agg || node >= s->nom_nodes) return;
     uint32_t n = s->nom_n_groups[node], i = 0;
     int64_t *g = node_groups(s, node);
     while (i < n && hdr_at(s, g, i)->prio != p->priority) i++;
@@ -156,7 +157,7 @@ uint32_t kp__sched_nominated_sum(kp_sched *s, uint32_t node, int32_t prio, uint3
      * are registered first) */
     uint32_t n_res = s->cl->n_res < KP_RES_FIXED ? KP_RES_FIXED : s->cl->n_res;
     if (n_res > KP_MAX_RES) n_res = KP_MAX_RES;
-    uint32_t n = s->nom_agg ? s->nom_n_groups[node] : 0;
+    uint32_t n = s->nom_agg && node < s->nom_nodes ? s->nom_n_groups[node] : 0;
     const int64_t *g = n ? node_groups(s, node) : NULL;
     uint32_t i = 0;
     while (i < n && hdr_at(s, (int64_t *)g, i)->prio >= prio) i++;
