@@ -38,6 +38,32 @@ KT_TEST(preempt_no_candidates_status_without_filter_calls) {
     tp_end();
 }
 
+/* The cached path finds the preemptor's lower-priority suffix from the header's priority levels
+ * (up to 4; more: a search of the per-entry block): nodes with 3 and 6 distinct priorities,
+ * preemptors between them, a PDB (the per-entry path), the three paths agree. */
+KT_TEST(preempt_priority_levels_agree) {
+    static const int prios[] = {1000, 0, 50, 30, 20, 10};
+    for (int pre = 0; pre < 4; pre++) {
+        tp_begin();
+        tp_node("node1", "3", "1000", 20, NULL);
+        tp_node("node2", "3", "1000", 20, NULL);
+        char name[16];
+        for (int i = 0; i < 6; i++) {
+            snprintf(name, sizeof name, "a%d", i);
+            tp_pod(name, "node1", prios[i], "500m", "10", i, i % 2 ? "{app: x}" : NULL);
+            snprintf(name, sizeof name, "b%d", i);
+            tp_pod(name, "node2", prios[i % 3], "500m", "10", i, NULL);
+        }
+        tp_pdb("pdb", "{app: x}", 1, NULL);
+        static const int pre_prio[] = {5, 25, 40, 100};
+        static const char *const pre_cpu[] = {"600m", "1200m", "1", "2"};
+        tp_pod("p", NULL, pre_prio[pre], pre_cpu[pre], "10", -1, NULL);
+        tp_res r;
+        tp_run(NULL, NULL, &r); /* checks node, victims, message and candidates agree */
+        tp_end();
+    }
+}
+
 /* InterPodAffinity.PreFilter of a pod without terms of its own, in a cluster where no bound pod
  * has required anti-affinity, has nothing to count (upstream returns Skip): the label index
  * (every label of every pod) is not built for it; a bound pod with required anti-affinity needs
@@ -145,5 +171,5 @@ KT_TEST(hot_array_in_step_after_preemption) { hot_run(false); }
 KT_TEST(hot_array_in_step_until_settled) { hot_run(true); }
 
 KT_MAIN(KT_CASE(preempt_no_candidates_status_without_filter_calls),
-        KT_CASE(ipa_prefilter_skips_without_the_index), KT_CASE(hot_array_in_step_after_preemption),
-        KT_CASE(hot_array_in_step_until_settled))
+        KT_CASE(preempt_priority_levels_agree), KT_CASE(ipa_prefilter_skips_without_the_index),
+        KT_CASE(hot_array_in_step_after_preemption), KT_CASE(hot_array_in_step_until_settled))
