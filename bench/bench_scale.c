@@ -21,6 +21,9 @@
  *   namespaces       N namespaces (pods spread over them)
  *   priority-classes N PriorityClasses (pods reference them)
  *   nominated        N pending pods nominated to each of 10 nodes
+ *   spread-matching  N bound pods (N / nodes per node, requests scaled), every one matching the
+ *                    hard zone spread constraint each small pending pod carries (PreFilter counts
+ *                    the matching pods of its namespace: N / 20)
  *
  * The `decisions` digest (FNV-1a over every result's outcome and node) compares two builds. */
 #include <stdarg.h>
@@ -74,6 +77,7 @@ typedef struct {
     int terms; /* required anti-affinity terms per pending pod */
     int namespaces, classes;
     int nominated; /* pending pods nominated to each of nodes 0..9 */
+    bool spread; /* small pending pods spread over zones; every pod matches their selector */
 } shape_t;
 
 static const shape_t base = {.nodes = 1000,
@@ -93,14 +97,15 @@ static const dim_t dims[] = {
     {"pdbs-ok", {100, 1000, 3000, 10000}},
     {"pdbs-unsorted", {100, 1000, 3000, 10000}},
     {"pdbs-covered", {100, 1000, 3000, 10000}},
-    {"pending-preempt", {1000, 3000, 10000, 20000}},
-    {"pending-none", {1000, 3000, 10000, 20000}},
+    {"pending-preempt", {3000, 10000, 20000, 50000}},
+    {"pending-none", {3000, 10000, 20000, 50000}},
     {"pods-per-node", {5, 20, 50, 100}},
     {"affinity-terms", {1, 3, 10, 30}},
     {"labels", {3, 10, 30, 100}},
     {"namespaces", {20, 200, 2000, 10000}},
     {"priority-classes", {10, 100, 1000, 10000}},
     {"nominated", {10, 30, 100, 300}},
+    {"spread-matching", {3000, 10000, 30000, 100000}},
 };
 #define N_DIMS (sizeof dims / sizeof dims[0])
 
@@ -132,6 +137,9 @@ static bool apply(shape_t *s, const char *dim, int n) {
         s->classes = n < 1 ? 1 : n;
     } else if (strcmp(dim, "nominated") == 0) {
         s->nominated = n;
+    } else if (strcmp(dim, "spread-matching") == 0) {
+        s->spread = true;
+        s->per_node = n / s->nodes > 0 ? n / s->nodes : 1;
     } else {
         return false;
     }
@@ -142,6 +150,7 @@ static bool apply(shape_t *s, const char *dim, int n) {
 static void put_labels(buf_t *b, const shape_t *s, const char *app, unsigned seq) {
     put(b, "\"labels\":{\"app\":\"%s\"", app);
     if (s->pdbs > 0) put(b, ",\"pdb\":\"p-%u\"", seq % (unsigned)s->pdbs);
+    if (s->spread) put(b, ",\"grp\":\"g\"");
     for (int k = 1; k < s->labels; k++) put(b, ",\"l-%d\":\"v-%u\"", k, (seq + (unsigned)k) % 7);
     put(b, "}");
 }
@@ -240,6 +249,11 @@ static void gen_pending(buf_t *b, const shape_t *s) {
             "\"memory\":\"128Mi\"}}}]",
             big ? "40" : "100m");
         if (!big) gen_terms(b, s, j);
+        if (!big && s->spread)
+            put(b, ",\"topologySpreadConstraints\":[{\"maxSkew\":1000000,"
+                   "\"topologyKey\":\"topology.kubernetes.io/zone\","
+                   "\"whenUnsatisfiable\":\"DoNotSchedule\","
+                   "\"labelSelector\":{\"matchLabels\":{\"grp\":\"g\"}}}]");
         put(b, "},\"status\":{\"phase\":\"Pending\"");
         if (nominated) put(b, ",\"nominatedNodeName\":\"node-%05d\"", (j - s->pending) % 10);
         put(b, "}}");

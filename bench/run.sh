@@ -5,18 +5,21 @@
 # other BUILD_DIR/bench/bench_* binary (each runs without arguments). Builds nothing: run
 # `make all` (or `make BUILD_DIR/bench/...`) first.
 #
-# Scaling: sh bench/run.sh BUILD_DIR --scale [--nodes K] [--runs R] [--only DIM] [--instructions]
+# Scaling: sh bench/run.sh BUILD_DIR --scale [--nodes K] [--runs R] [--only DIM[,DIM...]]
+#          [--instructions]
 # Runs bench_scale for every size of every dimension (bench_scale --list), each in its own
 # process, R times (default 3; the median CPU time is kept), and prints per dimension the
 # scheduling run's CPU time and the process's peak RSS at each size, and the growth exponent
-# log(t4/t3) / log(n4/n3) between the two largest sizes (1.0 = linear). --instructions counts
-# the instructions of kp_sched_run under callgrind instead of timing (repeatable on a loaded
-# machine; slow: use it with --nodes 100 or so).
+# log(t4/t3) / log(n4/n3) between the two largest sizes (1.0 = linear), then issue 20's targets
+# side by side, each marked ok or MISS (PDBs 10,000 vs 100 <= 2.5x, PDB input order <= 25%,
+# 50,000 pending pods with 5% preempting <= 5x the schedule-only run, exponents <= 1.2 where
+# upstream is linear). --instructions counts the instructions of kp_sched_run under callgrind
+# instead of timing (repeatable on a loaded machine; slow: use it with --nodes 100 or so).
 set -eu
 
 usage() {
     echo "usage: sh bench/run.sh BUILD_DIR [--full]" >&2
-    echo "       sh bench/run.sh BUILD_DIR --scale [--nodes K] [--runs R] [--only DIM]" \
+    echo "       sh bench/run.sh BUILD_DIR --scale [--nodes K] [--runs R] [--only DIM[,DIM...]]" \
         "[--instructions]" >&2
     exit 2
 }
@@ -45,8 +48,12 @@ scale() {
     [ "$instr" = 1 ] && unit=Minstr
     echo "== bench_scale ($unit of kp_sched_run per size; peak RSS in MB; exponent between the" \
         "two largest sizes)"
+    results=$(mktemp)
+    trap 'rm -f "$results"' EXIT
     "$scale_bin" --list | while read -r dim s1 s2 s3 s4; do
-        [ -n "$only" ] && [ "$only" != "$dim" ] && continue
+        if [ -n "$only" ]; then
+            case ",$only," in *",$dim,"*) ;; *) continue ;; esac
+        fi
         line="$dim"
         vals=""
         for n in $s1 $s2 $s3 $s4; do
@@ -76,7 +83,49 @@ scale() {
         exp=$(awk -v a="$3" -v b="$4" -v m="$s3" -v n="$s4" \
             'BEGIN {if (a > 0 && b > 0) printf "%.2f", log(b / a) / log(n / m); else print "-"}')
         echo "$line | exponent $exp"
+        echo "$dim $s1 $1 $s4 $4 $exp $s3" >>"$results"
     done
+    targets
+}
+
+# Issue 20's targets side by side, from this run's medians ($results: one line "dim n1 t1 n4 t4
+# exponent n3" per dimension). A target whose dimensions were not run (--only) is left out.
+targets() {
+    echo
+    echo "== targets (issue 20), this run"
+    awk '
+    { n1[$1] = $2; t1[$1] = $3; n4[$1] = $4; t4[$1] = $5; ex[$1] = $6; n3[$1] = $7; order[++k] = $1 }
+    function mark(ok) { return ok ? "ok" : "MISS" }
+    function row(what, val, lim, ok) { printf "%-58s %10s  %-8s %s\n", what, val, lim, mark(ok) }
+    END {
+        printf "%-58s %10s  %-8s %s\n", "target", "measured", "limit", ""
+        for (i = 1; i <= 2; i++) {
+            d = i == 1 ? "pdbs-ok" : "pdbs-covered"
+            if ((d in t4) && t1[d] > 0) {
+                r = t4[d] / t1[d]
+                row(sprintf("%s: %d PDBs / %d PDBs", d, n4[d], n1[d]), sprintf("%.2fx", r),
+                    "<= 2.5x", r <= 2.5)
+            }
+        }
+        if (("pdbs-ok" in t4) && ("pdbs-unsorted" in t4) && t4["pdbs-ok"] > 0) {
+            c = (t4["pdbs-unsorted"] / t4["pdbs-ok"] - 1) * 100
+            row(sprintf("input order at %d PDBs (pdbs-unsorted / pdbs-ok)", n4["pdbs-ok"]),
+                sprintf("%+.0f%%", c), "<= 25%", c <= 25 && c >= -25)
+        }
+        if (("pending-preempt" in t4) && ("pending-none" in t4) && t4["pending-none"] > 0) {
+            r = t4["pending-preempt"] / t4["pending-none"]
+            row(sprintf("%d pending, 5%% preempting / none preempting", n4["pending-none"]),
+                sprintf("%.2fx", r), "<= 5x", r <= 5)
+        }
+        # exponents where upstream is linear (pending-preempt: the shape, not a linear loop:
+        # its preemptors multiply with the queue; its target is the ratio above)
+        for (i = 1; i <= k; i++) {
+            d = order[i]
+            if (d == "pending-preempt") continue
+            row(sprintf("exponent %s (%d -> %d)", d, n3[d], n4[d]), ex[d], "<= 1.2",
+                ex[d] != "-" && ex[d] <= 1.2)
+        }
+    }' "$results"
 }
 
 [ $# -ge 1 ] || usage

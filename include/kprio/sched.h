@@ -56,9 +56,16 @@ typedef struct {
     kp_index protect_pod; /* what-if (kprio why): this pod counts as covered by a PDB with no
                            * disruptions left in every preemption of the run; -1 = none */
     const char *compat; /* "1.35" etc.: an older line (docs/upstream.md); NULL = newest (1.37) */
+    /* kprio why: kp_sched_run stops as soon as pod settle_pod's fate as a preemption victim is
+     * settled, where the queue order allows it: after the attempt that makes it a victim, or
+     * before the first pod whose priority is not above its own (no later pod can preempt it);
+     * with settle_after >= 0, not before that pod's attempt. The results are then those of the
+     * pods attempted (kp_sched_run_stats says how many). Not with until_settled. */
+    bool stop_when_settled;
+    kp_index settle_pod, settle_after;
 } kp_sched_options;
 
-/* Defaults: protect_pod -1, every other field zero / NULL. */
+/* Defaults: protect_pod, settle_pod and settle_after -1, every other field zero / NULL. */
 void kp_sched_options_init(kp_sched_options *o);
 
 /* Creates a scheduler over a finalized cluster (borrowed; must outlive the scheduler). cfg may
@@ -70,6 +77,9 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
                        kp_sched **out, kp_error *err);
 /* Releases the scheduler. NULL is a no-op. */
 void kp_sched_free(kp_sched *s);
+/* After kp_sched_run: *attempted pods attempted of the *queued it queued (not gated); true when
+ * the run stopped early (kp_sched_options.stop_when_settled). Either pointer may be NULL. */
+bool kp_sched_run_stats(const kp_sched *s, size_t *attempted, size_t *queued);
 
 /* Requests a per-node explanation for pod index `pod` (from kp_cluster_find_pod). Errors:
  * KP_EINVAL (index out of range), KP_ENOMEM. */
@@ -136,7 +146,8 @@ kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t
  * nil start times rank as the newest). */
 void kp_sched_set_time(kp_sched *s, int64_t now);
 /* Catches up with the cluster's changes since the last attempt (include/kprio/cluster.h, "The
- * simulator's view"): deleted pods leave the nominator; created pods or nodes and changed nodes
+ * simulator's view"): deleted or finished pods leave the nominator (and
+ * the per-pod arrays follow pods marked terminating); created pods or nodes and changed nodes
  * rebuild the scheduler's derived state, keeping its PRNG, node-search start, time and results.
  * kp_sched_schedule_one and kp_sched_run call it first. Errors: KP_ENOMEM. */
 kp_status kp_sched_sync(kp_sched *s, kp_error *err);

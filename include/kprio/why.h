@@ -31,6 +31,12 @@ typedef struct {
     kp_index pdb_alt_node; /* where the preemptor would go then (-1: nowhere) */
     size_t n_alt_victims; /* its victims then */
     const kp_index *alt_victims;
+    /* The simulated run stops as soon as the pod's fate is settled where the queue order allows
+     * it (kp_sched_options.stop_when_settled): after the attempt that makes it a victim, or before
+     * the first pod whose priority is not above its own. The answer is the full run's. */
+    bool stopped_early; /* the run stopped before the end of the queue */
+    size_t pods_attempted, pods_queued; /* pending pods attempted / queued in the run */
+    size_t pdb_pods_attempted; /* ... in the what-if run (pdb_evaluated; of pods_queued) */
 } kp_why_answer;
 
 typedef struct kp_why kp_why;
@@ -43,7 +49,8 @@ typedef struct kp_why kp_why;
  * `snapshot` (the same inputs loaded again, so pod indices agree; it is scheduled too) with that
  * protection in every preemption (kp_sched_options.protect_pod), so the pods placed before the
  * preemptor's attempt are there when it decides. o NULL: kp_preempt_options_init (only config,
- * seed and compat are read). *out (kp_why_free) owns the answer. Errors: those of kp_sched_new
+ * seed and compat are read). Both runs stop once the pod's fate is settled (kp_why_answer
+ * .stopped_early). *out (kp_why_free) owns the answer. Errors: those of kp_sched_new
  * and kp_sched_run, KP_EINVAL (snapshot has other pods than run_cl), KP_ENOMEM. */
 kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod,
                           const kp_preempt_options *o, kp_why **out, kp_error *err);

@@ -406,7 +406,7 @@ void kp_cluster_free(kp_cluster *cl) {
     for (uint32_t i = 0; i < cl->n_warnings; i++) kp__free(cl->warnings[i]);
     kp__free(cl->warnings);
     kp__free(cl->skipped_kinds);
-    kp__free(cl->deleted_log);
+    kp__free(cl->changed_log);
     kp__free(cl->pods);
     kp__free(cl->nodes);
     kp__free(cl->classes);

@@ -66,11 +66,12 @@ typedef struct kp_cluster {
     /* changes after finalize, for the schedulers over this cluster to catch up with
      * (include/kprio/cluster.h, "The simulator's view"): gen_struct counts changes that rebuild
      * a scheduler's node order and indexes (a pod or node added, a node changed or deleted);
-     * deleted_log lists the pods deleted, in order (a scheduler remembers how far it read) */
+     * changed_log lists the pods deleted, marked terminating or finished outside a scheduler, in
+     * order (a scheduler remembers how far it read and catches up: kp_sched_sync) */
     uint64_t gen_struct;
     uint64_t gen_pdb_status; /* bumped by every PDB status change (kp_cluster_pdb_recount) */
-    uint32_t *deleted_log;
-    uint32_t n_deleted_log, cap_deleted_log;
+    uint32_t *changed_log;
+    uint32_t n_changed_log, cap_changed_log;
     /* well-known interned strings */
     kp_str s_default_scheduler, s_tcp, s_any_ip, s_hostname_key;
 } kp_cluster;

@@ -5,7 +5,7 @@
  * core/pdb_status.c.
  *
  * The change log (core/cluster.h) is how the schedulers over the cluster catch up: a deleted pod
- * is appended to cl->deleted_log (it leaves their nominators), and every change that rebuilds a
+ * is appended to cl->changed_log (it leaves their nominators), and every change that rebuilds a
  * scheduler's node order and indexes (a pod or node added, a node changed or deleted) moves
  * cl->gen_struct. */
 #include <string.h>
@@ -112,15 +112,24 @@ kp_status kp_cluster_pod_info(const kp_cluster *cl, kp_index pod, kp_pod_info *o
     return KP_OK;
 }
 
+/* Logs a change a scheduler must catch up with (cl->changed_log): the pod was deleted, began
+ * terminating or finished. KP_ENOMEM naming the change (nothing changed then). */
+static kp_status log_change(kp_cluster *cl, const kp_pod *p, uint32_t pod, const char *what,
+                            kp_error *err) {
+    if (!kp__grow32((void **)&cl->changed_log, &cl->cap_changed_log, (size_t)cl->n_changed_log + 1,
+                    sizeof *cl->changed_log, 64))
+        return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory %s", kp__s(cl, p->ns),
+                            kp__s(cl, p->name), what);
+    cl->changed_log[cl->n_changed_log++] = pod;
+    return KP_OK;
+}
+
 kp_status kp_cluster_delete_pod(kp_cluster *cl, kp_index pod, kp_error *err) {
     if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
     kp_pod *p = &cl->pods[pod];
     if (p->deleted) return KP_OK;
-    if (!kp__grow32((void **)&cl->deleted_log, &cl->cap_deleted_log, (size_t)cl->n_deleted_log + 1,
-                    sizeof *cl->deleted_log, 64))
-        return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory deleting it",
-                            kp__s(cl, p->ns), kp__s(cl, p->name));
-    cl->deleted_log[cl->n_deleted_log++] = (uint32_t)pod;
+    kp_status st = log_change(cl, p, (uint32_t)pod, "deleting it", err);
+    if (st != KP_OK) return st;
     kp__node_remove_pod(cl, (uint32_t)pod); /* no-op when it is on no node */
     p->node = -1;
     p->nominated_node = 0;
@@ -135,6 +144,8 @@ kp_status kp_cluster_mark_terminating(kp_cluster *cl, kp_index pod, int64_t now,
     if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
     kp_pod *p = &cl->pods[pod];
     if (p->deleted || p->deletion_ts != KP_TIME_NONE) return KP_OK;
+    kp_status st = log_change(cl, p, (uint32_t)pod, "marking it terminating", err);
+    if (st != KP_OK) return st;
     if (reason) {
         /* the pod keeps only its DisruptionTarget condition (core/pod.h): replaced, or added
          * (podutil.UpdatePodCondition); a new array, the old one may be shared */
@@ -166,6 +177,8 @@ kp_status kp_cluster_finish_pod(kp_cluster *cl, kp_index pod, kp_pod_phase phase
                             kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
     kp_pod *p = &cl->pods[pod];
     if (p->deleted || kp__pod_is_terminal(p)) return KP_OK; /* a terminal phase is final */
+    kp_status st = log_change(cl, p, (uint32_t)pod, "finishing it", err);
+    if (st != KP_OK) return st;
     kp__node_remove_pod(cl, (uint32_t)pod); /* terminal pods hold no resources */
     p->node = -1;
     p->nominated_node = 0;

@@ -106,6 +106,14 @@ static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl
         }
         kp_emit_arr_end(e);
     }
+    /* the simulated run: where it stopped (kp_why_answer.stopped_early) */
+    kp_emit_key(e, "simulation");
+    kp_emit_obj_begin(e);
+    kp_emit_kv_int(e, "podsQueued", (int64_t)a->pods_queued);
+    kp_emit_kv_int(e, "podsAttempted", (int64_t)a->pods_attempted);
+    kp_emit_kv_bool(e, "stoppedEarly", a->stopped_early);
+    if (a->pdb_evaluated) kp_emit_kv_int(e, "whatIfPodsAttempted", (int64_t)a->pdb_pods_attempted);
+    kp_emit_obj_end(e);
     kp_emit_obj_end(e);
     kp_status st = kp_emit_status(e);
     kp_emit_free(e);
@@ -118,6 +126,11 @@ kp_status kp_render_why(FILE *f, const kp_why_answer *a, const kp_cluster *cl, c
         if (!a->preempted || !cl)
             fprintf(f, "%s would not be preempted by any pending pod.\n", target);
         else print_table(f, a, cl, target);
+        if (a->stopped_early)
+            fprintf(f,
+                    "Simulation stopped early: %zu of %zu pending pods attempted (no later pod "
+                    "could change the answer).\n",
+                    a->pods_attempted, a->pods_queued);
         return KP_OK;
     }
     return print_doc(f, a, cl, target, fmt);

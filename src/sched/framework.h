@@ -21,6 +21,7 @@
 #include "core/volume.h"
 #include "kprio/sched.h"
 #include "sched/explain.h"
+#include "sched/hot.h"
 #include "sched/pairmap.h"
 #include "sched/podindex.h"
 #include "sched/preempt/preempt.h"
@@ -78,6 +79,11 @@ struct kp_sched {
     kp_sched_profile *prof;
     uint32_t n_prof, cur;
     bool until_settled;
+    /* kp_sched_options.stop_when_settled (-1: off), and the last run's counts (kp_sched_run) */
+    int32_t settle_pod, settle_after;
+    bool stopped_early, settle_victim, settle_after_done; /* in the run: settle_pod is a victim,
+                                                           * settle_after was attempted */
+    uint32_t run_attempted, run_queued;
     kp_preempt_compat preempt_compat; /* --compat VERSION, parsed once by kp_sched_new */
     int32_t protect_pod; /* what-if PDB for every preemption (kp_sched_options), -1 = none */
     uint16_t compat; /* the same as a minor version (sched/compat.h: KP_COMPAT_NEWEST) */
@@ -94,10 +100,14 @@ struct kp_sched {
     /* scratch for the Filter's nominated pass (kp__cycle_filter), as long as the longest list */
     uint32_t *nom_scratch;
     uint32_t cap_nom_scratch;
-    /* the nominated pods' requests per node, summed by priority (nominator.c; NULL until the
-     * first nomination) */
-    struct kp_nomgroup **nom_groups;
-    uint32_t *nom_n_groups, *nom_cap_groups;
+    /* the nominated pods' requests per node, summed by priority, cumulative from the highest
+     * (nominator.c; NULL until the first nomination): per node KP_NOM_INLINE groups in one dense
+     * array (nom_agg, nom_words int64 per group), a node with more groups has them all in its
+     * own block (nom_big) */
+    int64_t *nom_agg;
+    int64_t **nom_big;
+    uint32_t *nom_n_groups, *nom_cap_big;
+    uint32_t nom_res, nom_words, nom_nodes; /* resources summed, words per group, nodes */
 
     /* active profile: resolved resource indices for score args (-1 = resource unknown to the
      * cluster) */
@@ -115,6 +125,11 @@ struct kp_sched {
      * HavePodsWithAffinityList, kept as a pod list; entries whose pod left its node are skipped */
     uint32_t *aff_pods;
     uint32_t n_aff_pods, cap_aff_pods;
+    /* the compact per-pod array of the hot loops (hot.h; built on first use, kept in step by
+     * kp__sched_hot_update) */
+    kp_hot_pod *hot;
+    uint32_t n_hot;
+    bool hot_stale; /* a pod past the array changed: rebuild on the next use */
     /* preemption's per-node cache (preempt/cache.c), freed by kp_sched_free */
     void *preempt_cache;
     /* pods by namespace / label for the InterPodAffinity and PodTopologySpread PreFilters
@@ -146,7 +161,7 @@ struct kp_sched {
     uint32_t n_pods_seen; /* pods when built: per-pod arrays have this many (cl->n_pods may
                            * have grown since: kp_sched_sync rebuilds before the next attempt) */
     uint32_t n_nodes_seen; /* nodes when built: per-node arrays have this many */
-    uint32_t seen_deleted; /* entries of cl->deleted_log caught up with */
+    uint32_t seen_changed; /* entries of cl->changed_log caught up with */
     uint64_t gen; /* cl->gen_struct when built */
 };
 

@@ -14,6 +14,7 @@
 #include "core/sched_config.h"
 #include "sched/compat.h"
 #include "sched/framework.h"
+#include "sched/hot.h"
 #include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/pod_topology_spread_default.h"
@@ -90,6 +91,7 @@ out:
 void kp_sched_options_init(kp_sched_options *o) {
     memset(o, 0, sizeof *o);
     o->protect_pod = -1;
+    o->settle_pod = o->settle_after = -1;
 }
 
 static int find_res(kp_cluster *cl, const char *name) {
@@ -201,8 +203,20 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     s->now = KP_TIME_NONE;
     s->n_pods_seen = cl->n_pods;
     s->n_nodes_seen = cl->n_nodes;
-    s->seen_deleted = cl->n_deleted_log;
+    s->seen_changed = cl->n_changed_log;
     s->gen = cl->gen_struct;
+    if (o.stop_when_settled && !o.until_settled) {
+        if (o.settle_pod < 0 || o.settle_pod >= (kp_index)cl->n_pods ||
+            o.settle_after >= (kp_index)cl->n_pods) {
+            kp__free(s);
+            return kp_error_set(err, KP_EINVAL, "scheduler: settle_pod %ld out of range",
+                                o.settle_pod);
+        }
+        s->settle_pod = (int32_t)o.settle_pod;
+        s->settle_after = o.settle_after < 0 ? -1 : (int32_t)o.settle_after;
+    } else {
+        s->settle_pod = s->settle_after = -1;
+    }
 
     uint32_t nn = cl->n_nodes, np = cl->n_pods;
     s->nom_pods = kp__calloc(nn + 1, sizeof *s->nom_pods);
@@ -300,6 +314,7 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s->aff_pods);
     kp__preempt_cache_free(s->preempt_cache);
     kp__podindex_fini(&s->ix);
+    kp__sched_hot_free(s);
     kp__free(s->ix_count);
     for (uint32_t k = 0; s->prof && k < s->n_prof; k++) {
         s->def = s->prof[k].def;
@@ -379,6 +394,30 @@ kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err) {
     return kp__sched_attempt(s, (uint32_t)pod, &changed, err);
 }
 
+/* stop_when_settled, before pod's attempt: no pod from here on can preempt settle_pod (the queue
+ * is in priority order and a victim's priority is below its preemptor's), and settle_after (if
+ * any) was attempted. */
+static bool settled_before(const kp_sched *s, uint32_t pod) {
+    const kp_pod *pods = s->cl->pods;
+    return s->settle_after_done && pods[pod].priority <= pods[s->settle_pod].priority;
+}
+
+/* stop_when_settled, after pod's attempt (results from n_res on are its): settle_pod is a victim
+ * (of this attempt or an earlier one) and settle_after was attempted. */
+static bool settled_after(kp_sched *s, uint32_t pod, size_t n_res) {
+    if (s->settle_after == (int32_t)pod) s->settle_after_done = true;
+    for (size_t i = n_res; i < s->n_res && !s->settle_victim; i++)
+        for (size_t j = 0; j < s->res[i].pub.n_victims; j++)
+            if (s->res[i].victims[j] == (kp_index)s->settle_pod) s->settle_victim = true;
+    return s->settle_victim && s->settle_after_done;
+}
+
+bool kp_sched_run_stats(const kp_sched *s, size_t *attempted, size_t *queued) {
+    if (attempted) *attempted = s->run_attempted;
+    if (queued) *queued = s->run_queued;
+    return s->stopped_early;
+}
+
 kp_status kp_sched_run(kp_sched *s, kp_error *err) {
     kp_status sy = kp_sched_sync(s, err);
     if (sy != KP_OK) return sy;
@@ -410,13 +449,27 @@ kp_status kp_sched_run(kp_sched *s, kp_error *err) {
     qsort(gated, n_gated, sizeof *gated, queue_cmp);
     kp_status st = KP_OK;
     uint32_t max_rounds = s->until_settled ? n + 2 : 1;
+    s->stopped_early = s->settle_victim = false;
+    s->settle_after_done = s->settle_after < 0;
+    s->run_attempted = 0;
+    s->run_queued = n;
     for (uint32_t round = 0; round < max_rounds; round++) {
         bool changed = false;
         for (uint32_t i = 0; i < n; i++) {
             if (cl->pods[q[i]].node >= 0) continue; /* bound in an earlier round */
+            if (s->settle_pod >= 0 && settled_before(s, q[i])) {
+                s->stopped_early = true; /* the rest (gated pods too) would change nothing */
+                goto out;
+            }
             bool ch = false;
+            size_t n_res = s->n_res;
             if ((st = kp__sched_attempt(s, q[i], &ch, err)) != KP_OK) goto out;
+            s->run_attempted++;
             changed |= ch;
+            if (s->settle_pod >= 0 && i + 1 < n && settled_after(s, q[i], n_res)) {
+                s->stopped_early = true;
+                goto out;
+            }
         }
         if (!changed) break;
     }
@@ -495,7 +548,7 @@ static kp_status carry_over(kp_sched *s, kp_sched *n) {
     n->prng = s->prng;
     n->now = s->now;
     n->next_start = n->n_order ? s->next_start % n->n_order : 0;
-    n->seen_deleted = s->cl->n_deleted_log;
+    n->seen_changed = s->cl->n_changed_log;
     n->gen = s->cl->gen_struct;
     for (uint32_t i = 0; i < n->n_res; i++) { /* kp_sched_new made none; be safe */
         kp__free(n->res[i].victims);
@@ -517,9 +570,13 @@ kp_status kp_sched_sync(kp_sched *s, kp_error *err) {
     kp_cluster *cl = s->cl;
     /* deletions: deletePodFromCache has moved the pod off its node (kp_cluster_delete_pod);
      * the nominator forgets it */
-    for (; s->seen_deleted < cl->n_deleted_log; s->seen_deleted++) {
-        uint32_t pod = cl->deleted_log[s->seen_deleted];
-        if (pod < s->n_pods_seen && s->nom_of[pod] >= 0) kp__sched_nominate(s, pod, -1);
+    for (; s->seen_changed < cl->n_changed_log; s->seen_changed++) {
+        uint32_t pod = cl->changed_log[s->seen_changed];
+        if (pod >= s->n_pods_seen) continue; /* a pod the rebuild below will see */
+        const kp_pod *p = &cl->pods[pod];
+        if (s->nom_of[pod] >= 0 && (p->deleted || kp__pod_is_terminal(p)))
+            kp__sched_nominate(s, pod, -1);
+        kp__sched_hot_update(s, pod); /* its node or deletionTimestamp changed */
     }
     if (s->gen == cl->gen_struct) return KP_OK;
     kp_sched *n = NULL;

@@ -143,6 +143,7 @@ static kp_status bind(kp_sched *s, uint32_t pod, uint32_t node) {
     if (st != KP_OK) return st;
     kp_pod *p = &cl->pods[pod];
     p->node_name = cl->nodes[node].name;
+    kp__sched_hot_update(s, pod);
     kp__sched_nominate(s, pod, -1);
     if (kp__pod_has_required_anti(p)) s->n_anti_pods++;
     if (p->pod_affinity || p->pod_anti_affinity) return kp__sched_track_affinity_pod(s, pod);
@@ -312,7 +313,10 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
             if (pr.n_victims) *changed = true;
             if (s->until_settled) {
                 /* victims terminate at once: they leave their node */
-                for (uint32_t v = 0; v < pr.n_victims; v++) kp__node_remove_pod(cl, pr.victims[v]);
+                for (uint32_t v = 0; v < pr.n_victims; v++) {
+                    kp__node_remove_pod(cl, pr.victims[v]);
+                    kp__sched_hot_update(s, pr.victims[v]);
+                }
             }
         }
     } else {

@@ -1,7 +1,10 @@
 /* `kprio why` (kprio/why.h): the schedule simulated as `kprio schedule` does, then the what-if
  * "a PodDisruptionBudget with no disruptions left covers the pod" as the same run replayed on the
  * snapshot with that protection in every preemption: pods bound, nominated or preempted before
- * the preemptor's attempt are there when it decides, as in the run. Public API only. */
+ * the preemptor's attempt are there when it decides, as in the run. Both runs stop as soon as
+ * the answer is settled (kp_sched_options.stop_when_settled): the first preemptor that makes the
+ * pod a victim is found, or no pod left in the queue (priority order) can preempt it; the
+ * what-if also waits for the preemptor's own attempt. Public API only. */
 #include <string.h>
 
 #include "kprio/preempt.h"
@@ -60,6 +63,9 @@ static kp_status what_if_pdb(kp_cluster *snapshot, kp_index pod, const kp_preemp
     so.seed = po->seed;
     so.compat = po->compat;
     so.protect_pod = pod;
+    so.stop_when_settled = true; /* settled: the preemptor attempted, and nobody else can */
+    so.settle_pod = pod;
+    so.settle_after = a->preemptor;
     kp_sched *s = NULL;
     kp_status st = kp_sched_new(snapshot, po->config, &so, &s, err);
     if (st == KP_OK) st = kp_sched_run(s, err);
@@ -67,6 +73,7 @@ static kp_status what_if_pdb(kp_cluster *snapshot, kp_index pod, const kp_preemp
     if (r) {
         size_t i;
         a->pdb_evaluated = true;
+        kp_sched_run_stats(s, &a->pdb_pods_attempted, NULL);
         a->pdb_spares = kp_sched_result_find_preemptor(s, pod, &i) != KP_OK;
         a->pdb_alt_node = r->outcome == KP_OUTCOME_NOMINATED ? r->nominated_node : -1;
         if ((st = copy_victims(r, &w->alt_victims)) != KP_OK)
@@ -96,9 +103,13 @@ kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod
     kp_sched_options_init(&so);
     so.seed = po.seed;
     so.compat = po.compat;
+    so.stop_when_settled = true;
+    so.settle_pod = pod;
     kp_sched *s = NULL;
     kp_status st = kp_sched_new(run_cl, po.config, &so, &s, err);
     if (st == KP_OK) st = kp_sched_run(s, err);
+    if (st == KP_OK)
+        w->a.stopped_early = kp_sched_run_stats(s, &w->a.pods_attempted, &w->a.pods_queued);
     if (st == KP_OK && (st = find_preemptor(s, pod, w)) != KP_OK)
         kp_error_set(err, st, "out of memory");
     kp_sched_free(s);

@@ -30,7 +30,9 @@ static uint32_t walk(uint32_t node, int32_t prio, uint32_t self, int64_t *sum) {
     return count;
 }
 
-KT_TEST(nominated_sums_match_the_walk) {
+/* npri distinct priorities among the pending pods: with more than the node's inline groups
+ * (KP_NOM_INLINE, 4) a node's groups move to their own block and back as pods come and go. */
+static void sums_match_the_walk(int npri) {
     tp_begin();
     for (int i = 0; i < 4; i++) {
         char name[16];
@@ -42,7 +44,7 @@ KT_TEST(nominated_sums_match_the_walk) {
         snprintf(name, sizeof name, "q%02d", j);
         snprintf(cpu, sizeof cpu, "%dm", 10 + j * 7);
         snprintf(mem, sizeof mem, "%dMi", 1 + j % 5);
-        tp_pod(name, NULL, (j % 4) * 100 - 100, cpu, j % 6 ? mem : NULL, -1, NULL);
+        tp_pod(name, NULL, (j % npri) * 100 - 100, cpu, j % 6 ? mem : NULL, -1, NULL);
     }
     KT_CHECK(tp_load() && tp_new_sched(NULL));
     if (!tp_s) return;
@@ -51,7 +53,7 @@ KT_TEST(nominated_sums_match_the_walk) {
         int32_t node = (int32_t)rnd(5) - 1; /* -1 clears */
         KT_CHECK_INT(kp__sched_nominate(tp_s, pod, node), KP_OK);
         uint32_t nd = rnd(4), self = rnd(3) ? rnd(tp_cl->n_pods) : UINT32_MAX;
-        int32_t prio = (int32_t)rnd(5) * 100 - 200;
+        int32_t prio = (int32_t)rnd((uint32_t)npri + 1) * 100 - 200;
         int64_t a[KP_MAX_RES], b[KP_MAX_RES];
         uint32_t na = kp__sched_nominated_sum(tp_s, nd, prio, self, a);
         uint32_t nb = walk(nd, prio, self, b);
@@ -61,4 +63,8 @@ KT_TEST(nominated_sums_match_the_walk) {
     tp_end();
 }
 
-KT_MAIN(KT_CASE(nominated_sums_match_the_walk))
+KT_TEST(nominated_sums_match_the_walk) { sums_match_the_walk(4); }
+
+KT_TEST(nominated_sums_many_priorities) { sums_match_the_walk(9); }
+
+KT_MAIN(KT_CASE(nominated_sums_match_the_walk), KT_CASE(nominated_sums_many_priorities))

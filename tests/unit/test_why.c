@@ -8,6 +8,7 @@
 #include "base/alloc.h"
 #include "harness.h"
 #include "kprio/cluster.h"
+#include "kprio/sched.h"
 #include "kprio/why.h"
 
 #define CASE "tests/golden/preempt-why/cluster.yaml"
@@ -137,6 +138,100 @@ KT_TEST(why_allocation_failures_are_enomem) {
     KT_CHECK(hit > 0);
 }
 
-KT_MAIN(KT_CASE(why_answers_the_golden_case),
+/* A cluster for the early stop: node-1 (4 cpu) holds v (priority 0, 2 cpu) and m (priority 600,
+ * 1 cpu); node-2 (2.5 cpu) has room for the 20 small pending pods (priority 500, 100m); "big"
+ * (priority 1000, 3 cpu, first in the queue) fits only on node-1 with v gone. */
+static kp_cluster *load_queue(void) {
+    static char y[16384];
+    size_t len = (size_t)snprintf(
+        y, sizeof y,
+        "apiVersion: v1\nkind: List\nitems:\n"
+        "- {apiVersion: v1, kind: Node, metadata: {name: node-1}, status: {allocatable: {cpu: "
+        "\"4\", memory: 8Gi, pods: \"110\"}}}\n"
+        "- {apiVersion: v1, kind: Node, metadata: {name: node-2}, status: {allocatable: {cpu: "
+        "2500m, memory: 8Gi, pods: \"110\"}}}\n"
+        "- {apiVersion: v1, kind: Pod, metadata: {name: v, namespace: default}, spec: {nodeName: "
+        "node-1, priority: 0, containers: [{name: c, resources: {requests: {cpu: \"2\"}}}]}, "
+        "status: {phase: Running}}\n"
+        "- {apiVersion: v1, kind: Pod, metadata: {name: m, namespace: default}, spec: {nodeName: "
+        "node-1, priority: 600, containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}, "
+        "status: {phase: Running}}\n"
+        "- {apiVersion: v1, kind: Pod, metadata: {name: big, namespace: default}, spec: "
+        "{priority: 1000, containers: [{name: c, resources: {requests: {cpu: \"3\"}}}]}, "
+        "status: {phase: Pending}}\n");
+    for (int i = 0; i < 20; i++)
+        len += (size_t)snprintf(y + len, sizeof y - len,
+                                "- {apiVersion: v1, kind: Pod, metadata: {name: s%02d, namespace: "
+                                "default}, spec: {priority: 500, containers: [{name: c, "
+                                "resources: {requests: {cpu: 100m}}}]}, status: {phase: "
+                                "Pending}}\n",
+                                i);
+    kp_error err;
+    kp_error_clear(&err);
+    kp_cluster *cl = kp_cluster_new();
+    if (cl && (kp_cluster_load_buffer(cl, "queue.yaml", y, len, &err) != KP_OK ||
+               kp_cluster_finalize(cl, &err) != KP_OK)) {
+        fprintf(stderr, "  load failed: %s\n", err.msg);
+        kp_cluster_free(cl);
+        cl = NULL;
+    }
+    return cl;
+}
+
+/* The full run without the early stop (kp_sched_run): the first preemptor of pod, or -1. */
+static kp_index full_run_preemptor(kp_index pod, size_t *queued) {
+    kp_cluster *cl = load_queue();
+    kp_index who = -1;
+    kp_sched *s = NULL;
+    kp_error err;
+    kp_error_clear(&err);
+    if (cl && kp_sched_new(cl, NULL, NULL, &s, &err) == KP_OK && kp_sched_run(s, &err) == KP_OK) {
+        size_t i;
+        if (kp_sched_result_find_preemptor(s, pod, &i) == KP_OK) who = kp_sched_result(s, i)->pod;
+        KT_CHECK(!kp_sched_run_stats(s, NULL, queued));
+    }
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+    return who;
+}
+
+/* `why` stops the simulated schedule as soon as the pod's fate is settled: v is preempted by the
+ * first pod of the queue (1 of 21 attempted, in the what-if too: big still needs v gone), m
+ * (priority 600) by nobody, which is settled once the queue reaches the priority-500 pods (1 of
+ * 21). The answers are the full run's. */
+KT_TEST(why_stops_when_the_fate_is_settled) {
+    const char *names[2] = {"default/v", "default/m"};
+    for (int k = 0; k < 2; k++) {
+        kp_cluster *run = load_queue(), *snap = load_queue();
+        KT_CHECK(run && snap);
+        if (!run || !snap) return;
+        kp_index pod = kp_cluster_find_pod(run, names[k]);
+        size_t queued = 0;
+        kp_index full = full_run_preemptor(pod, &queued);
+        KT_CHECK_INT(queued, 21);
+        kp_why *w = NULL;
+        kp_error err;
+        kp_error_clear(&err);
+        KT_CHECK_INT(kp_why_evaluate(run, snap, pod, NULL, &w, &err), KP_OK);
+        const kp_why_answer *a = w ? kp_why_get(w) : NULL;
+        KT_CHECK(a != NULL);
+        if (a) {
+            KT_CHECK_INT(a->preempted ? a->preemptor : -1, full);
+            KT_CHECK_INT(full, k == 0 ? kp_cluster_find_pod(snap, "default/big") : -1);
+            KT_CHECK(a->stopped_early);
+            KT_CHECK_INT(a->pods_attempted, 1);
+            KT_CHECK_INT(a->pods_queued, 21);
+            if (k == 0) {
+                KT_CHECK(a->pdb_evaluated && !a->pdb_spares);
+                KT_CHECK_INT(a->pdb_pods_attempted, 1);
+            }
+        }
+        kp_why_free(w);
+        kp_cluster_free(run);
+        kp_cluster_free(snap);
+    }
+}
+
+KT_MAIN(KT_CASE(why_answers_the_golden_case), KT_CASE(why_stops_when_the_fate_is_settled),
         KT_CASE(why_what_if_replays_the_run_up_to_the_decision),
         KT_CASE(why_snapshot_must_hold_the_same_pods), KT_CASE(why_allocation_failures_are_enomem))

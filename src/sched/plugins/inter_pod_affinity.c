@@ -87,6 +87,9 @@ static kp_status ipa_prefilter_indexed(kp_cycle *c, bool has_aff, bool has_anti)
     kp_sched *s = c->s;
     const kp_cluster *cl = s->cl;
     const kp_pod *p = c->p;
+    /* nothing to count (no term of its own, no bound pod with required anti-affinity): the
+     * PreFilter skips without the index, whose build costs every label of every pod */
+    if (!has_aff && !has_anti && !s->n_anti_pods) return c->st;
     kp_status st = kp__podindex_ensure(&s->ix, cl);
     if (st != KP_OK) return st;
     if (s->n_anti_pods) {

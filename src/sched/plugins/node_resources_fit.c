@@ -113,6 +113,33 @@ void kp__filter_fit(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
 }
 
 
+/* mirrors fitsRequest for a node whose cpu, memory and ephemeral-storage in use are used[0..2]
+ * and whose pods number n_pods (preemption's arithmetic path: the node with its lower-priority
+ * pods removed and the nominated pods of pass 1 added), with the filter's reasons in its order
+ * and the plugin's name. false (st untouched) when the pod's Filter checks another resource:
+ * the caller then runs the real filter. */
+bool kp__fit_status3(const kp_cycle *c, const kp_node *n, const int64_t *used, int64_t n_pods,
+                     kp_node_status *st) {
+    for (uint8_t i = 0; i < c->n_fit; i++)
+        if (c->fit_res[i] > KP_RES_EPH) return false;
+    kp__status_reset(st);
+    bool unresolvable = false;
+    uint32_t short_mask = 0;
+    if (n_pods + 1 > n->alloc[KP_RES_PODS]) kp__status_add_reason(st, "Too many pods");
+    for (uint8_t i = 0; i < c->n_fit; i++) {
+        int r = c->fit_res[i];
+        int64_t want = c->fit_want[i], alloc = n->alloc[r];
+        if (want > alloc - used[r]) {
+            short_mask |= UINT32_C(1) << i;
+            if (want > alloc) unresolvable = true;
+        }
+    }
+    if (short_mask) fit_reject(c, short_mask, unresolvable, st);
+    else if (st->n_reasons) st->code = KP_CODE_UNSCHEDULABLE;
+    if (st->code != KP_CODE_SUCCESS) st->plugin = kp__plugin_name(KP_PL_FIT);
+    return true;
+}
+
 /* mirrors helper.BuildBrokenLinearFunction */
 static int64_t broken_linear(const kp_sched_config *cfg, int64_t p) {
     for (uint8_t i = 0; i < cfg->n_shape; i++) {

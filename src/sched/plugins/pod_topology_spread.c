@@ -151,12 +151,17 @@ static kp_status node_counts(kp_sched *s, const kp_spread_c *sc, kp_str ns, uint
     kp_ix_plan plan;
     memset(&plan, 0, sizeof plan); /* empty selector: count_matching is 0 everywhere */
     if (!sel_empty(sc)) kp__podindex_plan(&s->ix, sc->sel, sc->extra, sc->n_extra, &ns, 1, &plan);
+    /* the candidates' node, namespace and labels from the compact array (hot.h): the pod records
+     * are not read */
+    const kp_hot_pod *hot = kp__sched_hot_ensure(s);
+    if (!hot) return KP_ENOMEM;
     kp_ix_iter it = {&plan, cl->n_pods, 0, 0};
     uint32_t q;
     while (kp__ix_next(&it, &q)) {
-        const kp_pod *e = &cl->pods[q];
-        if (e->node < 0 || e->deletion_ts != KP_TIME_NONE || e->ns != ns) continue;
-        if (sel_matches(cl, sc, &e->labels)) cnt[e->node]++;
+        const kp_hot_pod *e = &hot[q];
+        if (e->node < 0 || e->ns != ns) continue; /* not on a node, terminating, other namespace */
+        kp_labels l = {e->n_labels, (kp_label *)e->labels};
+        if (sel_matches(cl, sc, &l)) cnt[e->node]++;
     }
     return KP_OK;
 }
@@ -170,10 +175,12 @@ static void node_counts_clear(kp_sched *s, const kp_spread_c *sc, kp_str ns, uin
     /* the same candidates again (cheaper than clearing every node) */
     kp_ix_plan plan;
     kp__podindex_plan(&s->ix, sc->sel, sc->extra, sc->n_extra, &ns, 1, &plan);
+    /* the nodes node_counts counted on (kp__sched_hot_ensure succeeded there) */
+    const kp_hot_pod *hot = s->hot;
     kp_ix_iter it = {&plan, cl->n_pods, 0, 0};
     uint32_t q;
     while (kp__ix_next(&it, &q))
-        if (cl->pods[q].node >= 0) cnt[cl->pods[q].node] = 0;
+        if (hot[q].node >= 0) cnt[hot[q].node] = 0;
 }
 
 static uint32_t *count_scratch(kp_sched *s) {

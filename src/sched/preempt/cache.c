@@ -9,6 +9,7 @@
 #include "core/resources.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
+#include "sched/plugins/node_resources_fit.h"
 #include "sched/preempt/cache.h"
 #include "sched/preempt/order.h"
 #include "sched/preempt/pdb_index.h"
@@ -35,6 +36,11 @@
  * from: the requested amounts are a function of that list, the pod and node attributes read
  * never change during a run, and now_key / compat are checked per attempt. */
 #define PC_MAX_RUNS 4
+/* Priority levels summarised in the header: up to PC_MAX_LEVELS distinct priorities, each with
+ * one past its last entry and the suffix sums there, so that the per-entry path finds the
+ * preemptor's lower-priority suffix and the node's use without it from the header alone (a node
+ * that cannot fit then costs no read of its per-entry block or its kp_node). */
+#define PC_MAX_LEVELS 4
 
 typedef struct {
     int64_t cpu, mem; /* requests of each pod of the run */
@@ -53,6 +59,13 @@ typedef struct {
     int64_t alloc[3]; /* allocatable cpu, memory, pods */
     int64_t req[2]; /* requested cpu, memory of the n pods */
     pc_run runs[PC_MAX_RUNS];
+    uint8_t n_lv; /* levels[0..n_lv); PC_MAX_LEVELS + 1 = too many (binary search the block) */
+    int32_t lv_prio[PC_MAX_LEVELS];
+    uint32_t lv_end[PC_MAX_LEVELS]; /* one past the level's last entry */
+    int64_t lv_used[PC_MAX_LEVELS + 1][3]; /* [L]: requested cpu / memory / ephemeral-storage
+                                            * without the entries from lv_end[L - 1] on ([0]:
+                                            * without all of them) */
+    int64_t alloc_eph; /* allocatable ephemeral-storage */
 } pc_node;
 
 /* The per-entry arrays of one block (start keys: pc_node.start). */
@@ -303,6 +316,22 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
     c->alloc[2] = nd->alloc[KP_RES_PODS];
     c->req[0] = nd->requested[KP_RES_CPU];
     c->req[1] = nd->requested[KP_RES_MEM];
+    c->alloc_eph = nd->alloc[KP_RES_EPH];
+    uint32_t n_lv = 0;
+    for (int k = 0; k < 3; k++) c->lv_used[0][k] = nd->requested[k] - a.suf[k];
+    for (uint32_t i = 0; i < n && n_lv <= PC_MAX_LEVELS; i++) {
+        if (i + 1 < n && a.prio[i + 1] == a.prio[i]) continue; /* i: a level's last entry */
+        if (n_lv == PC_MAX_LEVELS) {
+            n_lv++; /* too many: the per-entry path searches the block */
+            break;
+        }
+        c->lv_prio[n_lv] = a.prio[i];
+        c->lv_end[n_lv] = i + 1;
+        for (int k = 0; k < 3; k++)
+            c->lv_used[n_lv + 1][k] = nd->requested[k] - a.suf[(size_t)(i + 1) * 3 + k];
+        n_lv++;
+    }
+    c->n_lv = (uint8_t)n_lv;
     c->built = true;
     return c;
 }
@@ -325,17 +354,26 @@ static void add_nominated(kp_pctx *x, uint32_t node, int64_t *used, uint32_t *n_
     if (kp__sched_nominated_on(x->s, node, &nom) == 0) return; /* the usual case: one load */
     int64_t sum[KP_MAX_RES];
     *n_used += kp__sched_nominated_sum(x->s, node, x->prio, x->pod, sum);
-    for (int k = 0; k < 3; k++) used[k] += sum[k];
+    for (int k = 0; k < 3; k++) /* saturating, as the filter's pass 1 (fit_check) */
+        if (__builtin_add_overflow(used[k], sum[k], &used[k])) used[k] = INT64_MAX;
 }
 
-/* The node cannot fit the preemptor even with every lower-priority pod gone: defer its exact
- * status (x->defer) or let the generic path run the real filter for the text (false). */
-static bool cannot_fit(const kp_pctx *x, kp_pvict *out) {
-    if (!x->defer) return false;
-    out->st.code = KP_CODE_UNSCHEDULABLE;
-    out->st.plugin = "NodeResourcesFit";
-    out->deferred = true;
-    return true;
+/* The node cannot fit the preemptor even with every lower-priority pod gone (used / n_used: the
+ * node so, with the nominated pods of pass 1): defer its exact status (x->defer), or compute it
+ * now. Only NodeResourcesFit can have changed its verdict since the Filter pass (the fast path's
+ * conditions: every filter before it passed and reads no pod), so the status of the real filter
+ * on that node is fitsRequest's over these amounts (kp__fit_status3): no pod is moved. false:
+ * the generic path runs the real filter (no cycle, or another resource checked). */
+static bool cannot_fit(const kp_pctx *x, const kp_node *nd, const int64_t *used, uint32_t n_used,
+                       kp_pvict *out) {
+    if (x->defer) {
+        out->st.code = KP_CODE_UNSCHEDULABLE;
+        out->st.plugin = "NodeResourcesFit";
+        out->deferred = true;
+        return true;
+    }
+    return x->c && kp__fit_status3(x->c, nd, used, n_used, &out->st) &&
+           out->st.code != KP_CODE_SUCCESS;
 }
 
 /* Candidate result from the chosen entries (entry indices in importance order): scores from the
@@ -405,7 +443,8 @@ static bool select_runs(kp_pctx *x, uint32_t node, const pc_node *c, kp_pwork *w
     uint32_t n_used = first;
     add_nominated(x, node, used, &n_used);
     const int64_t alloc[3] = {c->alloc[0], c->alloc[1], 0};
-    if (!fits3(x, alloc, c->alloc[2], used, n_used)) return cannot_fit(x, out);
+    if (!fits3(x, alloc, c->alloc[2], used, n_used))
+        return cannot_fit(x, &x->cl->nodes[node], used, n_used, out);
     bool need_cpu = x->pre_req[0] > 0, need_mem = x->pre_req[1] > 0;
     int64_t av_cpu = alloc[0] - used[0] - x->pre_req[0],
             av_mem = alloc[1] - used[1] - x->pre_req[1];
@@ -465,24 +504,36 @@ static bool select_cached(kp_pctx *x, uint32_t node, kp_pwork *w, kp_pvict *out,
     bool pdbs = cl->n_pdbs > 0 || x->o->protect_pod >= 0;
     if (!pdbs && x->pre_req[KP_RES_EPH] <= 0 && c->n_runs <= PC_MAX_RUNS)
         return select_runs(x, node, c, w, out, rc, err);
-    pc_view a = pc_arrays(c);
-    /* first pod of lower priority (entries sorted by priority, descending) */
-    uint32_t lo = 0, hi = c->n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (a.prio[mid] < x->prio) hi = mid;
-        else lo = mid + 1;
+    /* first pod of lower priority (entries sorted by priority, descending) and the node's use
+     * without the pods from there on: from the header's levels, else from the block */
+    uint32_t first;
+    int64_t used[3];
+    if (c->n_lv <= PC_MAX_LEVELS) {
+        uint32_t l = 0;
+        while (l < c->n_lv && c->lv_prio[l] >= x->prio) l++;
+        first = l ? c->lv_end[l - 1] : 0;
+        for (int k = 0; k < 3; k++) used[k] = c->lv_used[l][k];
+    } else {
+        pc_view b = pc_arrays(c);
+        uint32_t lo = 0, hi = c->n;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (b.prio[mid] < x->prio) hi = mid;
+            else lo = mid + 1;
+        }
+        first = lo;
+        for (int k = 0; k < 3; k++) used[k] = nd->requested[k] - b.suf[(size_t)first * 3 + k];
     }
-    uint32_t first = lo, n_pot = c->n - first;
+    uint32_t n_pot = c->n - first;
     if (n_pot == 0) {
         kp__preempt_no_victims(out);
         return true;
     }
-    int64_t used[3];
-    for (int k = 0; k < 3; k++) used[k] = nd->requested[k] - a.suf[(size_t)first * 3 + k];
     uint32_t n_used = first;
     add_nominated(x, node, used, &n_used);
-    if (!fits3(x, nd->alloc, nd->alloc[KP_RES_PODS], used, n_used)) return cannot_fit(x, out);
+    const int64_t alloc3[3] = {c->alloc[0], c->alloc[1], c->alloc_eph};
+    if (!fits3(x, alloc3, c->alloc[2], used, n_used)) return cannot_fit(x, nd, used, n_used, out);
+    pc_view a = pc_arrays(c);
     /* reprieve: PDB-violating pods first, then the others, each in importance order. Only the
      * resources the preemptor requests can change the verdict. */
     int64_t avail[3];

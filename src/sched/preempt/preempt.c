@@ -21,6 +21,7 @@
 #include "core/pod.h"
 #include "core/priority_class.h"
 #include "core/resources.h"
+#include "core/sched_config.h"
 #include "sched/compat.h"
 #include "sched/diagnosis.h"
 #include "sched/framework.h"
@@ -142,26 +143,16 @@ static bool eligible(const kp_pctx *x, const kp_node_status *statuses, const cha
 
 /* ---------------------------------------------------------------- FitError message ---- */
 
-/* A dry-run status recorded for one node (compact: only nodes that have one). */
-typedef struct {
-    uint32_t node;
-    kp_node_status st;
-} dry_ent;
-
-/* FitError.Error() over the dry-run statuses; nodes without one are "Preemption is not helpful
- * for scheduling". Result: "preemption: 0/N nodes are available: <sorted histogram>." The
- * histogram is sorted at the end, so the order of `dry` does not matter. KP_ENOMEM. */
-static kp_status fit_message(const kp_cluster *cl, const dry_ent *dry, uint32_t n_dry, char **out) {
+/* FitError.Error() over the dry-run statuses (their reasons counted in `diag` as the nodes were
+ * visited: the histogram is sorted at the end, so the visiting order does not matter); the nodes
+ * without one (n_dry nodes have one) are "Preemption is not helpful for scheduling". Result:
+ * "preemption: 0/N nodes are available: <sorted histogram>." KP_ENOMEM. */
+static kp_status fit_message(const kp_cluster *cl, kp_diagnosis *diag, uint32_t n_dry, char **out) {
     uint32_t n_absent = cl->n_nodes - n_dry;
-    kp_diagnosis d;
-    kp__diagnosis_init(&d);
     kp_status st = KP_OK;
-    for (uint32_t i = 0; i < n_dry && st == KP_OK; i++)
-        st = kp__diagnosis_add_status(&d, &dry[i].st);
-    if (st == KP_OK && n_absent)
-        st = kp__diagnosis_add(&d, "Preemption is not helpful for scheduling", n_absent);
-    if (st == KP_OK) st = kp__diagnosis_text(&d, "preemption: ", cl->n_nodes, true, out);
-    kp__diagnosis_fini(&d);
+    if (n_absent)
+        st = kp__diagnosis_add(diag, "Preemption is not helpful for scheduling", n_absent);
+    if (st == KP_OK) st = kp__diagnosis_text(diag, "preemption: ", cl->n_nodes, true, out);
     return st;
 }
 
@@ -343,8 +334,8 @@ typedef struct {
     int32_t budget;
     cand *cands; /* non-violating [0, budget), violating [budget, 2 * budget) */
     uint32_t n_nonviol, n_violc, n_cands;
-    dry_ent *dry;
-    uint32_t n_dry, cap_dry;
+    kp_diagnosis diag; /* the reasons of the nodes that are not candidates, counted */
+    uint32_t n_dry; /* how many nodes those are */
     uint32_t *deferred, n_deferred;
 } dry_run;
 
@@ -353,22 +344,14 @@ static void dry_run_free(dry_run *d) {
         for (uint32_t i = 0; i < d->n_cands; i++) /* lazy candidates have none */
             if (d->cands[i].victims) kp__free(d->cands[i].victims);
     kp__free(d->cands);
-    kp__free(d->dry);
+    kp__diagnosis_fini(&d->diag);
     kp__free(d->deferred);
     kp__free(d->potential);
 }
 
-static kp_status dry_add_status(dry_run *d, uint32_t node, const kp_node_status *st) {
-    if (d->n_dry == d->cap_dry) {
-        uint32_t nc = d->cap_dry ? d->cap_dry * 2 : 16;
-        dry_ent *nd = kp__realloc(d->dry, nc * sizeof *nd);
-        if (!nd) return KP_ENOMEM;
-        d->dry = nd;
-        d->cap_dry = nc;
-    }
-    d->dry[d->n_dry].node = node;
-    d->dry[d->n_dry++].st = *st;
-    return KP_OK;
+static kp_status dry_add_status(dry_run *d, const kp_node_status *st) {
+    d->n_dry++;
+    return kp__diagnosis_add_status(&d->diag, st);
 }
 
 /* mirrors nodesWherePreemptionMightHelp: status exactly Unschedulable, snapshot order; the
@@ -456,7 +439,7 @@ static kp_status not_candidate(dry_run *d, kp_preempt_result *out, uint32_t node
     }
     kp__free(v->victims);
     kp_status rc = out->nodes ? record_node(out, node, &v->st, NULL, false) : KP_OK;
-    return rc == KP_OK ? dry_add_status(d, node, &v->st) : rc;
+    return rc == KP_OK ? dry_add_status(d, &v->st) : rc;
 }
 
 /* mirrors DryRunPreemption (sequential, in visiting order): SelectVictimsOnNode per potential
@@ -529,13 +512,13 @@ static kp_status no_candidates(kp_pctx *x, dry_run *d, kp_preempt_result *out, k
         if (rc != KP_OK) return rc;
         if (v.st.code == KP_CODE_SUCCESS) /* cannot happen: the sums said it does not fit */
             return kp_error_set(err, KP_EINVAL, "preemption: arithmetic and Filter disagree");
-        if ((rc = dry_add_status(d, node, &v.st)) != KP_OK)
+        if ((rc = dry_add_status(d, &v.st)) != KP_OK)
             return kp_error_set(err, rc, "preemption: out of memory");
     }
     out->outcome = KP_PREEMPT_NO_CANDIDATES;
     kp__free(out->message);
     out->message = NULL;
-    if ((rc = fit_message(x->cl, d->dry, d->n_dry, &out->message)) != KP_OK)
+    if ((rc = fit_message(x->cl, &d->diag, d->n_dry, &out->message)) != KP_OK)
         kp_error_set(err, rc, "out of memory");
     return rc;
 }
@@ -611,7 +594,8 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
                  .pod = pod,
                  .prio = cl->pods[pod].priority,
                  .o = o,
-                 .statuses = o->codes ? NULL : statuses};
+                 .statuses = o->codes ? NULL : statuses,
+                 .fit_plugin = kp__plugin_name(KP_PL_FIT)};
     x.now_key = o->now == KP_TIME_NONE ? INT64_MAX : o->now;
     if (explain && explain_nodes_init(out, statuses, cl->n_nodes) != KP_OK)
         return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
@@ -706,6 +690,7 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
         kp_status rc = mark_disruption(cl, v, err);
         if (rc != KP_OK) return rc;
         v->deletion_ts = r->now == KP_TIME_NONE ? 0 : r->now;
+        kp__sched_hot_update(s, r->victims[i]);
         n_delete++;
     }
     if (n_delete > 0) {

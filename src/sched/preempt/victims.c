@@ -42,12 +42,14 @@ static void filter(kp_pctx *x, uint32_t node, kp_node_status *st) {
 
 static void take_out(kp_pctx *x, uint32_t node, uint32_t pod) {
     kp__node_remove_pod(x->cl, pod);
+    kp__sched_hot_update(x->s, pod);
     kp__cycle_remove_pod(x->c, pod, node);
 }
 
 static kp_status put_back(kp_pctx *x, uint32_t node, uint32_t pod, kp_error *err) {
     kp_status rc = kp__node_add_pod(x->cl, node, pod);
     if (rc != KP_OK) return kp_error_set(err, rc, "preemption: cannot re-add pod to node");
+    kp__sched_hot_update(x->s, pod);
     kp__cycle_add_pod(x->c, pod, node);
     return KP_OK;
 }

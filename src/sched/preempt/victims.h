@@ -32,6 +32,7 @@ typedef struct {
                 * no victim list (the caller materialises the winner's) */
     struct kp_pcache *cache; /* per-scheduler per-node sorted view (cache.c) or NULL */
     int64_t pre_req[3]; /* preemptor's cpu / memory / ephemeral-storage requests */
+    const char *fit_plugin; /* kp__plugin_name(KP_PL_FIT), the name the Filter statuses carry */
 } kp_pctx;
 
 /* Node-choice scores (SelectCandidate's table, higher wins), steps 1..5. */
@@ -68,7 +69,9 @@ kp_status kp__preempt_select_generic(kp_pctx *x, uint32_t node, const kp_node_st
 static inline bool kp__preempt_failed_in_fit(const kp_pctx *x, uint32_t node,
                                              const kp_node_status *st) {
     if (x->o->codes) return (x->o->codes[node] & KP_PREEMPT_CODE_FIT) != 0;
-    return st && st->plugin && strcmp(st->plugin, "NodeResourcesFit") == 0;
+    if (!st || !st->plugin) return false;
+    /* the filters name themselves by kp__plugin_name's strings: the pointer decides at once */
+    return st->plugin == x->fit_plugin || strcmp(st->plugin, "NodeResourcesFit") == 0;
 }
 
 /* A result with no victims and a Success status. */
