@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "kprio/encode.h"
 #include "kprio/render_sim.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
@@ -13,7 +14,7 @@
 static const char *USAGE =
     "kprio simulate -f FILE|DIR|- [-f ...] [-R] [--scenario FILE] [--config FILE]\n"
     "               [--duration D] [--seed N] [--compat VERSION] [--feature-gates KEY=BOOL,...]\n"
-    "               [-o table|json|yaml] [--events-only]";
+    "               [-o table|json|yaml] [--events-only] [--final-snapshot FILE]";
 
 static const char *HELP =
     "Plays the snapshot forward in virtual time: kube-scheduler's queue (backoff, unschedulable\n"
@@ -38,12 +39,14 @@ static const char *HELP =
     "  --feature-gates K=B,... kube-scheduler's feature gates (docs/upstream.md)\n"
     "  -o table|json|yaml      output format (default table)\n"
     "  --events-only           the event log alone (no summary, no pod timelines)\n"
+    "  --final-snapshot FILE   write the end state as a kubectl-style v1 List (JSON) that every\n"
+    "                          kprio command loads\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "\n"
     "Exit status: 0 answered, 1 bad input or a runtime error, 2 usage error.\n";
 
 typedef struct {
-    const char *scenario, *config, *compat;
+    const char *scenario, *config, *compat, *final_snapshot;
     int64_t duration_ms;
     uint64_t seed;
     bool has_seed, events_only;
@@ -62,6 +65,9 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
             return -1;
         } else if (strcmp(arg, "--events-only") == 0) {
             a->events_only = true;
+        } else if (kp_cli_is_opt(arg, "--final-snapshot")) {
+            if (!(a->final_snapshot = kp_cli_optval(argc, argv, &i, "simulate")))
+                return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--scenario")) {
             if (!(a->scenario = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--config")) {
@@ -101,6 +107,33 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
     return KP_EXIT_OK;
 }
 
+static kp_status to_file(void *ctx, const char *buf, size_t len) {
+    return fwrite(buf, 1, len, (FILE *)ctx) == len ? KP_OK : KP_EIO;
+}
+
+/* --final-snapshot: the end state through kprio/encode.h; a file left half-written is removed. */
+static int write_final(const char *path, const kp_cluster *cl) {
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        kp_cli_eprintf("kprio: --final-snapshot: %s: cannot create: %s", path, strerror(errno));
+        return KP_EXIT_ERROR;
+    }
+    kp_error err;
+    kp_error_clear(&err);
+    kp_encode_options o;
+    kp_encode_options_init(&o);
+    o.pretty = true;
+    kp_status st = kp_cluster_encode_json(cl, &o, to_file, f, &err);
+    if (fclose(f) != 0 && st == KP_OK) st = KP_EIO;
+    if (st == KP_OK) return KP_EXIT_OK;
+    remove(path);
+    if (st == KP_EIO) {
+        kp_cli_eprintf("kprio: --final-snapshot: %s: write error", path);
+        return KP_EXIT_ERROR;
+    }
+    return kp_cli_print_error(&err);
+}
+
 static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     sim_args a;
     memset(&a, 0, sizeof a);
@@ -132,6 +165,7 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         rc = kp_cli_print_error(&err);
         goto out;
     }
+    if (a.final_snapshot && (rc = write_final(a.final_snapshot, cl)) != KP_EXIT_OK) goto out;
     if (kp_render_simulation(stdout, sim, c->out, a.events_only) != KP_OK)
         rc = kp_cli_print_status(KP_ENOMEM);
 out:
