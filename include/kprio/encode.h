@@ -58,6 +58,12 @@ void kp_encode_options_init(kp_encode_options *o);
 kp_status kp_cluster_encode_json(const kp_cluster *cl, const kp_encode_options *o, kp_write_fn w,
                                  void *ctx, kp_error *err);
 
+/* The same into a file it creates (or truncates) at path; on any error the file is removed.
+ * Errors: those of kp_cluster_encode_json, KP_EIO ("cannot create: REASON", "write error",
+ * with path as the error's source). */
+kp_status kp_cluster_encode_json_path(const kp_cluster *cl, const kp_encode_options *o,
+                                      const char *path, kp_error *err);
+
 #ifdef __cplusplus
 }
 #endif

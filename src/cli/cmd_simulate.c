@@ -107,31 +107,15 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
     return KP_EXIT_OK;
 }
 
-static kp_status to_file(void *ctx, const char *buf, size_t len) {
-    return fwrite(buf, 1, len, (FILE *)ctx) == len ? KP_OK : KP_EIO;
-}
-
-/* --final-snapshot: the end state through kprio/encode.h; a file left half-written is removed. */
+/* --final-snapshot: the end state through kprio/encode.h (a half-written file is removed). */
 static int write_final(const char *path, const kp_cluster *cl) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        kp_cli_eprintf("kprio: --final-snapshot: %s: cannot create: %s", path, strerror(errno));
-        return KP_EXIT_ERROR;
-    }
     kp_error err;
     kp_error_clear(&err);
     kp_encode_options o;
     kp_encode_options_init(&o);
     o.pretty = true;
-    kp_status st = kp_cluster_encode_json(cl, &o, to_file, f, &err);
-    if (fclose(f) != 0 && st == KP_OK) st = KP_EIO;
-    if (st == KP_OK) return KP_EXIT_OK;
-    remove(path);
-    if (st == KP_EIO) {
-        kp_cli_eprintf("kprio: --final-snapshot: %s: write error", path);
-        return KP_EXIT_ERROR;
-    }
-    return kp_cli_print_error(&err);
+    if (kp_cluster_encode_json_path(cl, &o, path, &err) != KP_OK) return kp_cli_print_error(&err);
+    return KP_EXIT_OK;
 }
 
 static int run_simulate(kp_cli_common *c, int argc, char **argv) {
