@@ -272,8 +272,9 @@ static kp_status sync_replicated(kp_sim *s, size_t wi, const kp_workload_info *i
     return KP_OK;
 }
 
-/* mirrors the StatefulSet controller for pods NAME-ORDINAL: a missing ordinal is created once
- * the old pod of that name is gone (a terminating one blocks it); ordinals past replicas go. */
+/* mirrors StatefulSetControl.UpdateStatefulSet for pods NAME-ORDINAL: a missing ordinal is created
+ * once the old pod of that name is gone (a terminating one blocks it); ordinals past replicas go.
+ */
 static kp_status sync_statefulset(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
     for (int32_t ord = 0; ord < in->replicas; ord++) {
         char name[400], ref[800];
