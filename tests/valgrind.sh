@@ -8,7 +8,8 @@ B=$(cd "${1:-build}" && pwd)
 VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,possible"
 CASES="inspect-json inspect-table inspect-workload-kinds admit-example evict-memory-pressure-json
  evict-kubelet-config preempt-cascade-fewest-victims preempt-pdb-fewest-violations sched-topology
- sched-whatif sched-config-error bad-json-syntax bad-yaml-syntax"
+ sched-whatif sched-config-error bad-json-syntax bad-yaml-syntax simulate-pdb-budget-second-preemptor
+ simulate-drain-blocked-by-pdb simulate-err-scenario-bad-at"
 pass=0; fail=0
 log=${TMPDIR:-/tmp}/kprio-vg.$$
 for t in "$B"/tests/test_*; do
