@@ -66,6 +66,9 @@ typedef struct {
     kp_str disk; /* gcePersistentDisk.pdName, awsElasticBlockStore.volumeID, iscsi.iqn,
                     rbd.image */
     kp_str pool; /* rbd.pool (default "rbd") */
+    /* an in-tree disk migrated to CSI (NodeVolumeLimits): the volume handle the CSI translation
+     * gives it (core/volume.h kp__csi_translate_inline); 0 when the source is not counted */
+    kp_str csi_handle;
     kp_str *monitors;
 } kp_volume;
 
@@ -77,7 +80,11 @@ typedef enum {
     KP_VS_GCE_PD,
     KP_VS_AWS_EBS,
     KP_VS_ISCSI,
-    KP_VS_RBD
+    KP_VS_RBD,
+    KP_VS_AZURE_DISK, /* azureDisk (diskURI) */
+    KP_VS_CINDER, /* cinder (volumeID) */
+    KP_VS_PORTWORX, /* portworxVolume (volumeID) */
+    KP_VS_MIGRATABLE /* azureFile, vsphereVolume: CSI translation exists, migration not counted */
 } kp_volume_source;
 
 typedef struct {

@@ -48,6 +48,10 @@ typedef struct {
     kp_str class_name; /* spec.storageClassName (or the beta annotation) */
     kp_str claim_ns, claim_name; /* spec.claimRef */
     kp_str csi_driver, csi_handle; /* spec.csi.driver / volumeHandle ("" if not CSI) */
+    /* an in-tree source whose CSI migration NodeVolumeLimits counts (kp__csi_translate_pv): the
+     * CSI driver and translated volume handle; 0 when there is none or it does not translate */
+    kp_str mig_driver, mig_handle;
+    bool has_csi; /* spec.csi present (VolumeAttachments count only CSI PVs) */
     bool has_affinity; /* spec.nodeAffinity.required present */
     uint16_t n_terms;
     kp_nsterm *terms; /* its nodeSelectorTerms (ORed) */
@@ -104,7 +108,39 @@ typedef struct {
     kp_csidriver *drivers;
     kp_volume_attachment *attachments;
     uint32_t n[KP_VK_KINDS], cap[KP_VK_KINDS];
+    /* the VolumeAttachments sorted by spec.nodeName (kp__va_index; in the cluster arena), built
+     * for n_va_indexed attachments: rebuilt when attachments were added since */
+    uint32_t *va_by_node;
+    uint32_t n_va_indexed;
+    bool va_indexed;
 } kp_volumes;
+
+/* CSI migration of in-tree volumes as NodeVolumeLimits counts it (csi-translation-lib's
+ * translators; isCSIMigrationOn of nodevolumelimits: AWS EBS, GCE PD, Azure Disk, Cinder and
+ * Portworx are migrated, Azure File, vSphere and RBD are not counted). */
+typedef enum {
+    KP_MIG_NONE = 0,
+    KP_MIG_AWS_EBS, /* kubernetes.io/aws-ebs -> ebs.csi.aws.com */
+    KP_MIG_GCE_PD, /* kubernetes.io/gce-pd -> pd.csi.storage.gke.io */
+    KP_MIG_AZURE_DISK, /* kubernetes.io/azure-disk -> disk.csi.azure.com */
+    KP_MIG_CINDER, /* kubernetes.io/cinder -> cinder.csi.openstack.org */
+    KP_MIG_PORTWORX, /* kubernetes.io/portworx-volume -> pxd.portworx.com */
+    KP_MIG_NOT_COUNTED, /* azure-file, vsphere-volume, rbd: translatable, migration not on */
+    KP_MIG_KINDS
+} kp_mig_plugin;
+/* The CSI driver name of a migrated plugin (KP_MIG_AWS_EBS..KP_MIG_PORTWORX), else NULL. */
+const char *kp__mig_driver_name(kp_mig_plugin m);
+/* The in-tree plugin a StorageClass provisioner names (IsMigratableIntreePluginByName), or
+ * KP_MIG_NONE when it is not an in-tree plugin with a CSI translation. */
+kp_mig_plugin kp__mig_plugin_of_provisioner(const char *provisioner);
+/* The CSI volume handle TranslateInTree{PV,InlineVolume}ToCSI gives an in-tree volume id `id`
+ * of plugin m, written to buf (cap bytes, NUL-terminated); its length, or -1 when the id does
+ * not translate (an EBS id "aws://..." without a vol-* path). zone_label: for a GCE PD PV, the
+ * failure-domain.beta zone label, else the topology.kubernetes.io/zone one (NULL for inline
+ * volumes); a value with "__" names a regional disk. When the result does not fit, the needed
+ * length is returned (>= cap) and buf is not complete. */
+long kp__csi_translate(kp_mig_plugin m, const char *id, const char *zone_label, char *buf,
+                       size_t cap);
 
 /* Does a zone-label value hold zone z? The value is a `__`-separated set (LabelZonesToSet: each
  * element trimmed of spaces; a value with an empty element is invalid and matches nothing). */

@@ -111,6 +111,67 @@ static kp_status decode_pv_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode *
     return st;
 }
 
+/* The in-tree sources csi-translation-lib translates whose migration NodeVolumeLimits counts,
+ * with their id field. */
+static const struct {
+    const char *key, *id;
+    uint8_t mig, source; /* kp_mig_plugin, kp_volume_source of the same inline volume */
+} INTREE[] = {{"awsElasticBlockStore", "volumeID", KP_MIG_AWS_EBS, KP_VS_AWS_EBS},
+              {"gcePersistentDisk", "pdName", KP_MIG_GCE_PD, KP_VS_GCE_PD},
+              {"azureDisk", "diskURI", KP_MIG_AZURE_DISK, KP_VS_AZURE_DISK},
+              {"cinder", "volumeID", KP_MIG_CINDER, KP_VS_CINDER},
+              {"portworxVolume", "volumeID", KP_MIG_PORTWORX, KP_VS_PORTWORX}};
+
+/* *out = the CSI volume handle of in-tree id `id` (kp__csi_translate), 0 when it does not
+ * translate. */
+static kp_status translate(kp_dctx *d, kp_cluster *cl, const kp_tnode *at, const char *field,
+                           kp_mig_plugin m, const char *id, const char *zone, kp_str *out) {
+    char small[256];
+    long n = kp__csi_translate(m, id, zone, small, sizeof small);
+    if (n < 0) return KP_OK;
+    char *buf = small;
+    if ((size_t)n >= sizeof small) {
+        if (!(buf = kp__d_alloc(d, cl, (size_t)n + 1))) return KP_ENOMEM;
+        kp__csi_translate(m, id, zone, buf, (size_t)n + 1);
+    }
+    return kp__d_intern(d, cl, at, field, buf, (size_t)n, out);
+}
+
+/* GetInTreePluginNameFromSpec + TranslateInTreePVToCSI for the counted plugins: pv->mig_* */
+static kp_status decode_pv_intree(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, kp_pv *pv) {
+    for (size_t k = 0; k < sizeof INTREE / sizeof INTREE[0]; k++) {
+        const kp_tnode *o = NULL;
+        TRY(kp__dget_obj(d, spec, INTREE[k].key, &o));
+        if (!o) continue;
+        const char *id = NULL, *zone = NULL;
+        bool has = false;
+        size_t saved = kp__dctx_push(d, INTREE[k].key);
+        kp_status st = kp__dget_str(d, o, INTREE[k].id, &id, &has);
+        if (st == KP_OK && INTREE[k].mig == KP_MIG_GCE_PD) {
+            /* the beta zone label first, then the GA one (an empty value counts as absent) */
+            kp_str key, val;
+            static const char *const keys[] = {"failure-domain.beta.kubernetes.io/zone",
+                                               "topology.kubernetes.io/zone"};
+            for (int i = 0; i < 2 && !(zone && zone[0]); i++) {
+                key = kp__intern_find(&cl->strs, keys[i], strlen(keys[i]));
+                if (key != UINT32_MAX && kp__labels_get(&pv->labels, key, &val))
+                    zone = kp__s(cl, val);
+            }
+        }
+        if (st == KP_OK) {
+            const char *drv = kp__mig_driver_name((kp_mig_plugin)INTREE[k].mig);
+            st = kp__d_intern(d, cl, o, INTREE[k].key, drv, strlen(drv), &pv->mig_driver);
+        }
+        if (st == KP_OK)
+            st = translate(d, cl, o, INTREE[k].id, (kp_mig_plugin)INTREE[k].mig, has ? id : "",
+                           zone, &pv->mig_handle);
+        if (st == KP_OK && !pv->mig_handle) pv->mig_driver = 0;
+        kp__dctx_pop(d, saved);
+        return st; /* one source per PV: the first the translator recognises */
+    }
+    return KP_OK;
+}
+
 static kp_status decode_pv(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta, const kp_tnode *spec,
                            kp_pv *pv) {
     const kp_tnode *ann = NULL;
@@ -140,10 +201,12 @@ static kp_status decode_pv(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta, con
     if (st == KP_OK) st = kp__dget_obj(d, spec, "csi", &csi);
     if (st == KP_OK && csi) {
         size_t s2 = kp__dctx_push(d, "csi");
+        pv->has_csi = true;
         st = opt_str(d, cl, csi, "driver", &pv->csi_driver, NULL);
         if (st == KP_OK) st = opt_str(d, cl, csi, "volumeHandle", &pv->csi_handle, NULL);
         kp__dctx_pop(d, s2);
     }
+    if (st == KP_OK && !csi) st = decode_pv_intree(d, cl, spec, pv);
     kp__dctx_pop(d, saved);
     return st;
 }
@@ -271,7 +334,10 @@ kp_status kp__decode_volume_source(kp_dctx *d, kp_cluster *cl, const kp_tnode *t
                {"gcePersistentDisk", "pdName", KP_VS_GCE_PD},
                {"awsElasticBlockStore", "volumeID", KP_VS_AWS_EBS},
                {"iscsi", "iqn", KP_VS_ISCSI},
-               {"rbd", "image", KP_VS_RBD}};
+               {"rbd", "image", KP_VS_RBD},
+               {"azureDisk", "diskURI", KP_VS_AZURE_DISK},
+               {"cinder", "volumeID", KP_VS_CINDER},
+               {"portworxVolume", "volumeID", KP_VS_PORTWORX}};
     kp_status st = KP_OK;
     for (size_t k = 0; k < sizeof SRC / sizeof SRC[0] && st == KP_OK; k++) {
         const kp_tnode *o = NULL;
@@ -290,8 +356,18 @@ kp_status kp__decode_volume_source(kp_dctx *d, kp_cluster *cl, const kp_tnode *t
                 st = kp__d_intern(d, cl, o, "pool", has_pool && pool[0] ? pool : "rbd",
                                   has_pool && pool[0] ? strlen(pool) : 3, &v->pool);
         }
+        /* NodeVolumeLimits: the handle TranslateInTreeInlineVolumeToCSI gives a migrated disk */
+        for (size_t m = 0; m < sizeof INTREE / sizeof INTREE[0] && st == KP_OK; m++)
+            if (INTREE[m].source == SRC[k].source)
+                st = translate(d, cl, o, SRC[k].id, (kp_mig_plugin)INTREE[m].mig,
+                               kp__s(cl, v->disk), NULL, &v->csi_handle);
         kp__dctx_pop(d, s3);
     }
+    /* translatable in-tree sources whose migration is not counted (IsInlineMigratable) */
+    if (st == KP_OK && v->source == KP_VS_OTHER &&
+        ((kp__tree_get(t, "azureFile") && kp__tree_get(t, "azureFile")->type == KP_T_OBJ) ||
+         (kp__tree_get(t, "vsphereVolume") && kp__tree_get(t, "vsphereVolume")->type == KP_T_OBJ)))
+        v->source = KP_VS_MIGRATABLE;
     const kp_tnode *eph = kp__tree_get(t, "ephemeral");
     if (st == KP_OK && eph && eph->type != KP_T_NULL) {
         const char *pn = kp__s(cl, p->name), *vn = kp__s(cl, v->name);

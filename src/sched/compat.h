@@ -28,5 +28,8 @@ static inline bool kp__compat_dra_default(uint16_t minor) { return minor >= 34; 
 static inline bool kp__compat_image_volumes(uint16_t minor) { return minor >= 36; }
 /* ... and counts them in calculatePriority's maximum threshold (PR #138951, v1.37). */
 static inline bool kp__compat_image_volume_threshold(uint16_t minor) { return minor >= 37; }
+/* NodeVolumeLimits refuses a node whose CSINode lacks a driver a CSIDriver object names
+ * (VolumeLimitScaling, alpha in v1.35, beta and on by default in v1.37). */
+static inline bool kp__compat_volume_limit_scaling(uint16_t minor) { return minor >= 37; }
 
 #endif

@@ -205,6 +205,7 @@ struct kp_cycle {
     uint32_t n_vb_bound;
     kp_str *vb_selected; /* the WaitForFirstConsumer unbound claims' selected node (0: none) */
     uint32_t n_vb_unbound;
+    struct kp_nvl *nvl; /* NodeVolumeLimits (plugins/node_volume_limits.c; its Filter scratch) */
 
     /* KP_ENOMEM once a PreFilter state update (AddPod / RemovePod) could not allocate: the
      * cycle's verdicts are then unusable and its users report the error (kp__cycle_status) */
