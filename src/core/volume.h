@@ -37,6 +37,14 @@ enum { KP_AM_RWO = 1, KP_AM_ROX = 2, KP_AM_RWX = 4, KP_AM_RWOP = 8 };
 typedef enum { KP_BIND_IMMEDIATE = 0, KP_BIND_WAIT } kp_binding_mode;
 
 typedef enum {
+    KP_PV_PENDING = 0, /* also: no status */
+    KP_PV_AVAILABLE,
+    KP_PV_BOUND,
+    KP_PV_RELEASED,
+    KP_PV_FAILED
+} kp_pv_phase;
+
+typedef enum {
     KP_PVC_PENDING = 0, /* also: no status */
     KP_PVC_BOUND,
     KP_PVC_LOST
@@ -52,6 +60,14 @@ typedef struct {
      * CSI driver and translated volume handle; 0 when there is none or it does not translate */
     kp_str mig_driver, mig_handle;
     bool has_csi; /* spec.csi present (VolumeAttachments count only CSI PVs) */
+    /* what FindMatchingVolume compares (VolumeBinding of claims not bound yet) */
+    int64_t capacity; /* spec.capacity.storage in bytes (0 when absent) */
+    kp_str claim_uid; /* spec.claimRef.uid */
+    kp_str vac; /* spec.volumeAttributesClassName */
+    uint8_t phase; /* kp_pv_phase (status.phase; Pending when absent) */
+    bool block; /* spec.volumeMode Block (default Filesystem) */
+    bool deleting; /* metadata.deletionTimestamp set */
+    bool has_claim_ref; /* spec.claimRef present */
     bool has_affinity; /* spec.nodeAffinity.required present */
     uint16_t n_terms;
     kp_nsterm *terms; /* its nodeSelectorTerms (ORed) */
@@ -66,12 +82,20 @@ typedef struct {
     bool bind_completed; /* annotation pv.kubernetes.io/bind-completed present */
     uint8_t access_modes; /* KP_AM_* */
     uint8_t phase; /* kp_pvc_phase */
+    bool block; /* spec.volumeMode Block (default Filesystem) */
+    kp_str uid; /* metadata.uid */
+    kp_str vac; /* spec.volumeAttributesClassName */
+    int64_t request; /* spec.resources.requests.storage in bytes (0 when absent) */
+    kp_label_selector selector; /* spec.selector (is_set false: none) */
 } kp_pvc;
 
 typedef struct {
     kp_str name;
     kp_str provisioner;
     uint8_t binding_mode; /* kp_binding_mode */
+    /* allowedTopologies (ORed terms; each term's matchLabelExpressions as `key In values`) */
+    uint16_t n_topo;
+    kp_nsterm *topo;
 } kp_storage_class;
 
 typedef struct {

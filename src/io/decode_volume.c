@@ -74,6 +74,33 @@ static kp_status access_modes(kp_dctx *d, const kp_tnode *spec, uint8_t *out) {
     return st;
 }
 
+/* spec.volumeMode: Filesystem (default) or Block (ValidatePersistentVolumeMode) */
+static kp_status volume_mode(kp_dctx *d, const kp_tnode *spec, bool *block) {
+    const char *m = NULL;
+    bool has = false;
+    TRY(kp__dget_str(d, spec, "volumeMode", &m, &has));
+    if (!has || strcmp(m, "Filesystem") == 0) return KP_OK;
+    if (strcmp(m, "Block") == 0) {
+        *block = true;
+        return KP_OK;
+    }
+    return kp__dctx_fail(d, kp__tree_get(spec, "volumeMode"), KP_EINVAL, "volumeMode",
+                         "unsupported value \"%s\": supported values: \"Block\", \"Filesystem\"",
+                         m);
+}
+
+/* obj[key].storage (a capacity or a request) in bytes; absent: 0 */
+static kp_status storage_of(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out) {
+    const kp_tnode *m = NULL;
+    TRY(kp__dget_obj(d, obj, key, &m));
+    const kp_tnode *q = m ? kp__tree_get(m, "storage") : NULL;
+    if (!q || q->type == KP_T_NULL) return KP_OK;
+    size_t saved = kp__dctx_push(d, key);
+    kp_status st = kp__d_quantity(d, q, "storage", false, out);
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
 /* spec.nodeAffinity.required.nodeSelectorTerms (v1.VolumeNodeAffinity) */
 static kp_status decode_pv_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, kp_pv *pv) {
     const kp_tnode *na = NULL, *req = NULL, *terms = NULL;
@@ -107,6 +134,29 @@ static kp_status decode_pv_affinity(kp_dctx *d, kp_cluster *cl, const kp_tnode *
         kp__dctx_pop(d, s2);
         kp__dctx_pop(d, s1);
     }
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
+/* status.phase of a PV (v1.PersistentVolumePhase) */
+static kp_status pv_phase(kp_dctx *d, const kp_tnode *obj, kp_pv *pv) {
+    const kp_tnode *status = NULL;
+    TRY(kp__dget_obj(d, obj, "status", &status));
+    if (!status) return KP_OK;
+    const char *ph = NULL;
+    bool has = false;
+    size_t saved = kp__dctx_push(d, "status");
+    kp_status st = kp__dget_str(d, status, "phase", &ph, &has);
+    static const char *const names[] = {"Pending", "Available", "Bound", "Released", "Failed"};
+    int m = -1;
+    for (int k = 0; st == KP_OK && has && k < 5; k++)
+        if (strcmp(ph, names[k]) == 0) m = k;
+    if (st == KP_OK && has && m < 0)
+        st = kp__dctx_fail(d, kp__tree_get(status, "phase"), KP_EINVAL, "phase",
+                           "unsupported value \"%s\": supported values: \"Available\", "
+                           "\"Bound\", \"Failed\", \"Pending\", \"Released\"",
+                           ph);
+    if (m > 0) pv->phase = (uint8_t)m;
     kp__dctx_pop(d, saved);
     return st;
 }
@@ -172,11 +222,14 @@ static kp_status decode_pv_intree(kp_dctx *d, kp_cluster *cl, const kp_tnode *sp
     return KP_OK;
 }
 
-static kp_status decode_pv(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta, const kp_tnode *spec,
-                           kp_pv *pv) {
+static kp_status decode_pv(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, const kp_tnode *meta,
+                           const kp_tnode *spec, kp_pv *pv) {
     const kp_tnode *ann = NULL;
     size_t saved = kp__dctx_push(d, "metadata");
     kp_status st = kp__d_labels(d, cl, meta, "labels", &pv->labels);
+    const kp_tnode *del = meta ? kp__tree_get(meta, "deletionTimestamp") : NULL;
+    pv->deleting = del && del->type != KP_T_NULL;
+    if (st == KP_OK) st = pv_phase(d, obj, pv);
     if (st == KP_OK) st = kp__dget_obj(d, meta, "annotations", &ann);
     if (st == KP_OK && ann) {
         size_t s2 = kp__dctx_push(d, "annotations");
@@ -193,10 +246,15 @@ static kp_status decode_pv(kp_dctx *d, kp_cluster *cl, const kp_tnode *meta, con
     if (st == KP_OK) st = kp__dget_obj(d, spec, "claimRef", &ref);
     if (st == KP_OK && ref) {
         size_t s2 = kp__dctx_push(d, "claimRef");
+        pv->has_claim_ref = true;
         st = opt_str(d, cl, ref, "namespace", &pv->claim_ns, NULL);
         if (st == KP_OK) st = opt_str(d, cl, ref, "name", &pv->claim_name, NULL);
+        if (st == KP_OK) st = opt_str(d, cl, ref, "uid", &pv->claim_uid, NULL);
         kp__dctx_pop(d, s2);
     }
+    if (st == KP_OK) st = storage_of(d, spec, "capacity", &pv->capacity);
+    if (st == KP_OK) st = volume_mode(d, spec, &pv->block);
+    if (st == KP_OK) st = opt_str(d, cl, spec, "volumeAttributesClassName", &pv->vac, NULL);
     if (st == KP_OK) st = decode_pv_affinity(d, cl, spec, pv);
     if (st == KP_OK) st = kp__dget_obj(d, spec, "csi", &csi);
     if (st == KP_OK && csi) {
@@ -227,6 +285,7 @@ static kp_status decode_pvc(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, con
         c->bind_completed = kp__tree_get(ann, "pv.kubernetes.io/bind-completed") != NULL;
         kp__dctx_pop(d, s2);
     }
+    if (st == KP_OK) st = opt_str(d, cl, meta, "uid", &c->uid, NULL);
     kp__dctx_pop(d, saved);
     if (st == KP_OK && spec) {
         saved = kp__dctx_push(d, "spec");
@@ -234,6 +293,16 @@ static kp_status decode_pvc(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, con
         /* GetPersistentVolumeClaimClass: the beta annotation wins over spec.storageClassName */
         if (st == KP_OK) st = opt_str(d, cl, spec, "storageClassName", &c->class_name, NULL);
         if (st == KP_OK) st = access_modes(d, spec, &c->access_modes);
+        if (st == KP_OK) st = volume_mode(d, spec, &c->block);
+        if (st == KP_OK) st = opt_str(d, cl, spec, "volumeAttributesClassName", &c->vac, NULL);
+        if (st == KP_OK) st = kp__d_label_selector(d, cl, spec, "selector", &c->selector);
+        const kp_tnode *res = NULL;
+        if (st == KP_OK) st = kp__dget_obj(d, spec, "resources", &res);
+        if (st == KP_OK && res) {
+            size_t s2 = kp__dctx_push(d, "resources");
+            st = storage_of(d, res, "requests", &c->request);
+            kp__dctx_pop(d, s2);
+        }
         kp__dctx_pop(d, saved);
     }
     if (has_beta) c->class_name = beta_class;
@@ -257,8 +326,52 @@ static kp_status decode_pvc(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, con
     return st;
 }
 
+/* allowedTopologies[].matchLabelExpressions[] ({key, values}) as `key In values` requirements */
+static kp_status decode_topologies(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj,
+                                   kp_storage_class *sc) {
+    const kp_tnode *a = NULL;
+    TRY(kp__dget_arr(d, obj, "allowedTopologies", &a));
+    if (!a || !a->n) return KP_OK;
+    TRY(kp__d_check_count(d, a, "allowedTopologies", a->n, KP_MAX_ENTRIES));
+    if (!(sc->topo = kp__d_alloc(d, cl, a->n * sizeof *sc->topo))) return KP_ENOMEM;
+    size_t saved = kp__dctx_push(d, "allowedTopologies");
+    kp_status st = KP_OK;
+    uint32_t i = 0;
+    for (const kp_tnode *t = a->first; t && st == KP_OK; t = t->next, i++) {
+        size_t s1 = kp__dctx_push_index(d, i);
+        const kp_tnode *ex = NULL;
+        kp_nsterm *term = &sc->topo[i];
+        if (t->type != KP_T_OBJ) st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
+        if (st == KP_OK) st = kp__dget_arr(d, t, "matchLabelExpressions", &ex);
+        if (st == KP_OK && ex && ex->n)
+            st = kp__d_check_count(d, ex, "matchLabelExpressions", ex->n, KP_MAX_ENTRIES);
+        if (st == KP_OK && ex && ex->n &&
+            !(term->exprs = kp__d_alloc(d, cl, ex->n * sizeof *term->exprs)))
+            st = KP_ENOMEM;
+        size_t s2 = kp__dctx_push(d, "matchLabelExpressions");
+        uint32_t k = 0;
+        for (const kp_tnode *e = ex ? ex->first : NULL; e && st == KP_OK; e = e->next, k++) {
+            size_t s3 = kp__dctx_push_index(d, k);
+            kp_selreq *r = &term->exprs[k];
+            r->op = KP_OP_IN;
+            if (e->type != KP_T_OBJ)
+                st = kp__dctx_fail(d, e, KP_EINVAL, NULL, "expected an object");
+            if (st == KP_OK) st = kp__d_str(d, cl, e, "key", &r->key);
+            if (st == KP_OK) st = kp__d_str_list(d, cl, e, "values", &r->n_values, &r->values);
+            kp__dctx_pop(d, s3);
+        }
+        term->n_exprs = (uint16_t)k;
+        kp__dctx_pop(d, s2);
+        kp__dctx_pop(d, s1);
+    }
+    sc->n_topo = (uint16_t)i;
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
 static kp_status decode_sc(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_storage_class *sc) {
     TRY(opt_str(d, cl, obj, "provisioner", &sc->provisioner, NULL));
+    TRY(decode_topologies(d, cl, obj, sc));
     const char *m = NULL;
     bool has = false;
     TRY(kp__dget_str(d, obj, "volumeBindingMode", &m, &has));
@@ -389,7 +502,7 @@ kp_status kp__decode_volume(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_
     TRY(kp__dget_obj(d, obj, "metadata", &meta));
     if (kind != KP_VK_SC) TRY(kp__dget_obj(d, obj, "spec", &spec));
     switch (kind) {
-    case KP_VK_PV: return decode_pv(d, cl, meta, spec, o);
+    case KP_VK_PV: return decode_pv(d, cl, obj, meta, spec, o);
     case KP_VK_PVC: return decode_pvc(d, cl, obj, meta, spec, o);
     case KP_VK_SC: return decode_sc(d, cl, obj, o);
     case KP_VK_CSINODE: return decode_csinode(d, cl, spec, o);

@@ -119,7 +119,8 @@ void kp__cycle_free(kp_cycle *c) {
     if (c->vz) kp__free(c->vz);
     if (c->rwop) kp__free(c->rwop);
     if (c->vb_bound) kp__free(c->vb_bound);
-    if (c->vb_selected) kp__free(c->vb_selected);
+    if (c->vb_unbound) kp__free(c->vb_unbound);
+    kp__volume_binding_fini(c);
     kp__node_volume_limits_fini(c);
     kp__free(c);
 }

@@ -1,0 +1,26 @@
+/* VolumeBinding for claims not bound yet (WaitForFirstConsumer): a matching available PV or
+ * dynamic provisioning on the node (binder.go FindPodVolumes' unbound part). */
+#ifndef KP_SCHED_PLUGINS_VOLUME_BINDING_MATCH_H
+#define KP_SCHED_PLUGINS_VOLUME_BINDING_MATCH_H
+
+#include <stdbool.h>
+
+#include "core/node.h"
+#include "core/volume.h"
+#include "sched/framework.h"
+
+/* From c->vb_unbound: the claims to match sorted by requested size, the candidate PVs of their
+ * classes (GetPodVolumeClaims' unboundVolumesDelayBinding) and the Filter's scratch, in c->vb.
+ * KP_ENOMEM when out of memory. */
+kp_status kp__vb_prepare(kp_cycle *c);
+/* The unbound claims can be satisfied on node n (FindPodVolumes' unboundVolumesSatisfied; the
+ * storage capacity check is not modelled). */
+bool kp__vb_unbound_ok(const kp_cycle *c, const kp_node *n);
+/* The PV (a candidate of claim's class, not yet chosen) FindMatchingVolume picks for claim on n,
+ * or NULL. */
+const kp_pv *kp__vb_find_matching(const kp_cycle *c, const kp_pvc *claim, const kp_node *n,
+                                  const kp_pv *const *chosen, uint32_t n_chosen);
+/* volume.CheckNodeAffinity (plugins/volume_binding.c) */
+bool kp__pv_affinity_ok(const kp_cluster *cl, const kp_pv *pv, const kp_node *n);
+
+#endif
