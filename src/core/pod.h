@@ -87,6 +87,12 @@ typedef enum {
     KP_VS_MIGRATABLE /* azureFile, vsphereVolume: CSI translation exists, migration not counted */
 } kp_volume_source;
 
+/* A volume NodeVolumeLimits may count (a claim, a generic ephemeral volume, an in-tree source
+ * csi-translation-lib translates: the plugin's PreFilter runs for a pod with one). */
+static inline bool kp__volume_attachable(const kp_volume *v) {
+    return v->source != KP_VS_OTHER && v->source != KP_VS_ISCSI;
+}
+
 typedef struct {
     kp_str kind, name, uid;
     kp_str api_version; /* as written ("apps/v1"); 0 if absent */
@@ -177,6 +183,13 @@ typedef struct kp_pod {
     uint8_t phase; /* kp_phase */
     uint8_t qos; /* kp_qos, derived */
 } kp_pod;
+
+/* The pod's volumes kp__volume_attachable counts (kp_node.n_attachable sums them). */
+static inline uint32_t kp__pod_attachable(const kp_pod *p) {
+    uint32_t n = 0;
+    for (uint16_t i = 0; i < p->n_volumes; i++) n += kp__volume_attachable(&p->volumes[i]);
+    return n;
+}
 
 /* Pod classification (mirrors pkg/kubelet/types + v1qos). */
 bool kp__pod_is_terminal(const kp_pod *p);

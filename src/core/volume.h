@@ -132,12 +132,37 @@ typedef struct {
     kp_csidriver *drivers;
     kp_volume_attachment *attachments;
     uint32_t n[KP_VK_KINDS], cap[KP_VK_KINDS];
-    /* the VolumeAttachments sorted by spec.nodeName (kp__va_index; in the cluster arena), built
-     * for n_va_indexed attachments: rebuilt when attachments were added since */
-    uint32_t *va_by_node;
-    uint32_t n_va_indexed;
-    bool va_indexed;
+    /* NodeVolumeLimits' index (sched/plugins/node_volume_limits.c, in the cluster arena): the
+     * CSI volumes the VolumeAttachments hold, grouped by node (those of nodes not in the input
+     * are left out), and each claim's CSI volume. Built for the object counts in n_indexed;
+     * rebuilt when a count changed or after kp__volume_index_invalidate (call it after changing
+     * a claim, PV, class or attachment in place). */
+    uint32_t *va_first; /* per node index (n_nodes_indexed + 1): its attachments' first slot */
+    struct kp_csi_vol *va_csi, *pvc_csi; /* by node; per claim */
+    const kp_csinode **csinode_of; /* per node index: its CSINode or NULL */
+    uint32_t n_indexed[KP_VK_KINDS], n_nodes_indexed;
+    bool indexed;
+    /* VolumeBinding's index (sched/plugins/volume_binding_match.c, in the cluster arena), built for
+     * the counts in n_vb_indexed: the PVs without claimRef (load order), and per claim whether a
+     * PV's claimRef names it */
+    uint32_t *pv_free, n_pv_free;
+    bool *pvc_prebound;
+    uint32_t n_vb_indexed[KP_VK_KINDS];
+    bool vb_indexed;
 } kp_volumes;
+
+/* A CSI volume as NodeVolumeLimits counts it: (driver, volume handle id) or, for a claim not bound
+ * yet, (its class's driver, KP_CSI_CLAIM_KEY | claim index); drv 0: not counted. */
+typedef struct kp_csi_vol {
+    kp_str drv;
+    uint64_t key;
+} kp_csi_vol;
+#define KP_CSI_CLAIM_KEY (UINT64_C(1) << 32)
+
+static inline void kp__volume_index_invalidate(kp_volumes *v) {
+    v->indexed = false;
+    v->vb_indexed = false;
+}
 
 /* CSI migration of in-tree volumes as NodeVolumeLimits counts it (csi-translation-lib's
  * translators; isCSIMigrationOn of nodevolumelimits: AWS EBS, GCE PD, Azure Disk, Cinder and

@@ -18,12 +18,7 @@
 #include "sched/plugins/node_volume_limits.h"
 #include "sched/status.h"
 
-#define KP_NVL_CLAIM_KEY (UINT64_C(1) << 32) /* key of a claim not bound yet: | its index */
-
-typedef struct {
-    kp_str drv;
-    uint64_t key; /* the volume handle's id, or KP_NVL_CLAIM_KEY | claim index */
-} kp_nvl_vol;
+typedef kp_csi_vol kp_nvl_vol;
 
 typedef struct kp_nvl {
     kp_nvl_vol *mine; /* the pod's own volumes (newVolumes), unique */
@@ -62,31 +57,44 @@ static kp_mig_plugin mig_of_source(uint8_t source) {
 
 /* mirrors getCSIDriverInfoFromSC: the class's provisioner (or the CSI driver of a migrated
  * in-tree provisioner) and a handle of the claim's own */
-static bool from_class(const kp_cluster *cl, const kp_nvl *s, const kp_pvc *pvc, kp_nvl_vol *o) {
+static bool from_class(const kp_cluster *cl, const kp_str *drv_ids, const kp_pvc *pvc,
+                       kp_nvl_vol *o) {
     if (!pvc->class_name) return false;
     const kp_storage_class *sc = kp__cluster_find_volume(cl, KP_VK_SC, 0, pvc->class_name);
     if (!sc) return false;
     kp_mig_plugin m = kp__mig_plugin_of_provisioner(kp__s(cl, sc->provisioner));
     if (m == KP_MIG_NOT_COUNTED) return false;
-    o->drv = m == KP_MIG_NONE ? sc->provisioner : s->drv_ids[m];
-    o->key = KP_NVL_CLAIM_KEY | (uint64_t)(pvc - cl->vol.pvcs);
+    o->drv = m == KP_MIG_NONE ? sc->provisioner : drv_ids[m];
+    o->key = KP_CSI_CLAIM_KEY | (uint64_t)(pvc - cl->vol.pvcs);
     return o->drv != 0;
 }
 
-/* mirrors filterAttachableVolumes for one volume of pod q (getCSIDriverInfo,
- * checkAttachableInlineVolume): 1 and *o when it counts, 0 when it does not, -1 when its claim
- * does not exist */
+/* mirrors getCSIDriverInfo: the CSI volume of a claim, *o->drv 0 when it does not count */
+static void claim_volume(const kp_cluster *cl, const kp_str *drv_ids, const kp_pvc *pvc,
+                         kp_nvl_vol *o) {
+    o->drv = 0;
+    o->key = 0;
+    const kp_pv *pv =
+        pvc->volume_name ? kp__cluster_find_volume(cl, KP_VK_PV, 0, pvc->volume_name) : NULL;
+    if (!pv) { /* not bound, or bound to a PV deleted or not created yet */
+        if (!from_class(cl, drv_ids, pvc, o)) o->drv = 0;
+        return;
+    }
+    o->drv = pv->has_csi ? pv->csi_driver : pv->mig_driver;
+    o->key = pv->has_csi ? pv->csi_handle : pv->mig_handle;
+    if (!o->key) o->drv = 0;
+}
+
+/* mirrors filterAttachableVolumes for one volume of pod q (getCSIDriverInfo through the claim
+ * index, checkAttachableInlineVolume): 1 and *o when it counts, 0 when it does not, -1 when its
+ * claim does not exist */
 static int resolve(const kp_cluster *cl, const kp_nvl *s, const kp_pod *q, const kp_volume *v,
                    kp_nvl_vol *o) {
     if (v->source == KP_VS_PVC || v->source == KP_VS_EPHEMERAL) {
         const kp_pvc *pvc = kp__cluster_find_volume(cl, KP_VK_PVC, q->ns, v->claim);
         if (!pvc) return -1;
-        if (!pvc->volume_name) return from_class(cl, s, pvc, o);
-        const kp_pv *pv = kp__cluster_find_volume(cl, KP_VK_PV, 0, pvc->volume_name);
-        if (!pv) return from_class(cl, s, pvc, o); /* deleted, or pre-bound to a PV not created */
-        o->drv = pv->has_csi ? pv->csi_driver : pv->mig_driver;
-        o->key = pv->has_csi ? pv->csi_handle : pv->mig_handle;
-        return o->drv && o->key;
+        *o = cl->vol.pvc_csi[pvc - cl->vol.pvcs];
+        return o->drv != 0;
     }
     kp_mig_plugin m = mig_of_source(v->source);
     if (m == KP_MIG_NONE || !v->csi_handle) return 0;
@@ -132,48 +140,56 @@ static kp_status not_installed_text(kp_cluster *cl, kp_str drv, kp_str *out) {
     return *out == UINT32_MAX ? KP_ENOMEM : KP_OK;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The VolumeAttachments sorted by node name (getNodeVolumeAttachmentInfo lists them all; an
- * index finds a node's at once). */
-static kp_status index_attachments(kp_cluster *cl) {
+/* The index of kp_volumes (core/volume.h): each claim's CSI volume, and the CSI volumes the
+ * VolumeAttachments hold grouped by node (getNodeVolumeAttachmentInfo lists them all per Filter
+ * call; the index finds a node's at once). Rebuilt when an object count changed. */
+static kp_status build_index(kp_cluster *cl, const kp_str *drv_ids) {
     kp_volumes *vol = &cl->vol;
-    uint32_t n = vol->n[KP_VK_VA];
-    if (vol->va_indexed && vol->n_va_indexed == n) return KP_OK;
-    uint64_t *pairs = n ? kp__malloc(n * sizeof *pairs) : NULL;
-    uint32_t *idx = n ? kp__arena_alloc(&cl->arena, n * sizeof *idx) : NULL;
-    if (n && (!pairs || !idx)) {
-        kp__free(pairs);
+    if (vol->indexed && memcmp(vol->n_indexed, vol->n, sizeof vol->n) == 0 &&
+        vol->n_nodes_indexed == cl->n_nodes)
+        return KP_OK;
+    uint32_t n = vol->n[KP_VK_VA], n_pvc = vol->n[KP_VK_PVC], nn = cl->n_nodes;
+    int64_t *node_of = n ? kp__malloc(n * sizeof *node_of) : NULL;
+    uint32_t *first = kp__arena_alloc(&cl->arena, (nn + 2) * sizeof *first);
+    kp_csi_vol *va = n ? kp__arena_alloc(&cl->arena, n * sizeof *va) : NULL;
+    kp_csi_vol *pc = n_pvc ? kp__arena_alloc(&cl->arena, n_pvc * sizeof *pc) : NULL;
+    const kp_csinode **cn = kp__arena_alloc(&cl->arena, (nn + 1) * sizeof *cn);
+    if ((n && (!node_of || !va)) || !first || (n_pvc && !pc) || !cn) {
+        kp__free(node_of);
         return KP_ENOMEM;
     }
-    for (uint32_t i = 0; i < n; i++) pairs[i] = (uint64_t)vol->attachments[i].node_name << 32 | i;
-    if (n) qsort(pairs, n, sizeof *pairs, cmp_u64);
-    for (uint32_t i = 0; i < n; i++) idx[i] = (uint32_t)pairs[i];
-    kp__free(pairs);
-    vol->va_by_node = idx;
-    vol->n_va_indexed = n;
-    vol->va_indexed = true;
+    for (uint32_t i = 0; i < n_pvc; i++) claim_volume(cl, drv_ids, &vol->pvcs[i], &pc[i]);
+    for (uint32_t i = 0; i < nn; i++)
+        cn[i] = kp__cluster_find_volume(cl, KP_VK_CSINODE, 0, cl->nodes[i].name);
+    for (uint32_t i = 0; i < n; i++) { /* counting sort by node index */
+        const kp_volume_attachment *a = &vol->attachments[i];
+        node_of[i] = a->node_name ? kp_cluster_find_node(cl, kp__s(cl, a->node_name)) : -1;
+        if (node_of[i] >= 0) first[node_of[i] + 2]++;
+    }
+    for (uint32_t k = 2; k < nn + 2; k++) first[k] += first[k - 1];
+    for (uint32_t i = 0; i < n; i++) {
+        if (node_of[i] < 0) continue;
+        const kp_volume_attachment *a = &vol->attachments[i];
+        /* attacher and PV name set, the PV a CSI one */
+        const kp_pv *pv =
+            a->attacher && a->pv_name ? kp__cluster_find_volume(cl, KP_VK_PV, 0, a->pv_name) : NULL;
+        kp_csi_vol *o = &va[first[node_of[i] + 1]++];
+        o->drv = pv && pv->has_csi ? a->attacher : 0;
+        o->key = pv ? pv->csi_handle : 0;
+    }
+    kp__free(node_of);
+    vol->va_first = first;
+    vol->va_csi = va;
+    vol->pvc_csi = pc;
+    vol->csinode_of = cn;
+    memcpy(vol->n_indexed, vol->n, sizeof vol->n);
+    vol->n_nodes_indexed = nn;
+    vol->indexed = true;
     return KP_OK;
 }
 
-static bool needs_check(const kp_volume *v) {
-    switch (v->source) {
-    case KP_VS_PVC:
-    case KP_VS_EPHEMERAL:
-    /* IsInlineMigratable: every in-tree source csi-translation-lib translates */
-    case KP_VS_AWS_EBS:
-    case KP_VS_GCE_PD:
-    case KP_VS_AZURE_DISK:
-    case KP_VS_CINDER:
-    case KP_VS_PORTWORX:
-    case KP_VS_RBD:
-    case KP_VS_MIGRATABLE: return true;
-    default: return false;
-    }
-}
+/* IsInlineMigratable covers every in-tree source csi-translation-lib translates */
+static bool needs_check(const kp_volume *v) { return kp__volume_attachable(v); }
 
 /* mirrors CSILimits.PreFilter, and the new pod's part of CSILimits.Filter */
 kp_status kp__node_volume_limits_prefilter(kp_cycle *c, bool *skip) {
@@ -194,16 +210,24 @@ kp_status kp__node_volume_limits_prefilter(kp_cycle *c, bool *skip) {
     s->mine = kp__malloc(n * sizeof *s->mine);
     s->not_installed = kp__malloc(n * sizeof *s->not_installed);
     if (!s->mine || !s->not_installed) return KP_ENOMEM;
+    kp_status st = build_index(cl, s->drv_ids);
+    if (st != KP_OK) return st;
     for (uint16_t i = 0; i < p->n_volumes; i++) {
         kp_nvl_vol o;
         int r = resolve(cl, s, p, &p->volumes[i], &o);
         if (r < 0) return missing_claim(cl, p, p->volumes[i].claim, &s->err);
         if (r == 0 || has_vol(s->mine, s->n_mine, o)) continue;
-        kp_status st = not_installed_text(cl, o.drv, &s->not_installed[s->n_mine]);
+        st = not_installed_text(cl, o.drv, &s->not_installed[s->n_mine]);
         if (st != KP_OK) return st;
         s->mine[s->n_mine++] = o;
     }
-    return s->n_mine ? index_attachments(cl) : KP_OK;
+    return KP_OK;
+}
+
+/* The node's CSINode (csiManager.CSINodes().Get) through the index. */
+static const kp_csinode *csinode_of(const kp_cluster *cl, const kp_node *n) {
+    uint32_t i = (uint32_t)(n - cl->nodes);
+    return i < cl->vol.n_nodes_indexed ? cl->vol.csinode_of[i] : NULL;
 }
 
 /* getVolumeLimits: the last entry of the driver with allocatable.count */
@@ -237,6 +261,32 @@ static bool push(kp_nvl *s, uint32_t *n, kp_nvl_vol v) {
     return true;
 }
 
+/* The CSI volumes node n's VolumeAttachments hold: [*end - count, *end) of vol->va_csi. */
+static const kp_csi_vol *node_attachments(const kp_cluster *cl, const kp_node *n,
+                                          const kp_csi_vol **end) {
+    const kp_volumes *vol = &cl->vol;
+    uint32_t i = (uint32_t)(n - cl->nodes);
+    if (!vol->va_csi || i >= vol->n_nodes_indexed) {
+        *end = NULL;
+        return NULL;
+    }
+    *end = vol->va_csi + vol->va_first[i + 1];
+    return vol->va_csi + vol->va_first[i];
+}
+
+/* An upper bound of what tally counts for driver drv, without looking anything up: every volume
+ * the node's pods may count, every attachment of drv, every new volume of drv. */
+static int64_t upper_bound(const kp_cycle *c, const kp_node *n, kp_str drv) {
+    const kp_cluster *cl = c->s->cl;
+    const kp_nvl *s = c->nvl;
+    int64_t ub = n->n_attachable;
+    for (uint32_t i = 0; i < c->n_extra; i++) ub += kp__pod_attachable(&cl->pods[c->extra[i]]);
+    const kp_csi_vol *end, *a = node_attachments(cl, n, &end);
+    for (; a < end; a++) ub += a->drv == drv;
+    for (uint32_t i = 0; i < s->n_mine; i++) ub += s->mine[i].drv == drv;
+    return ub;
+}
+
 /* The node's volumes of driver drv as CSILimits.Filter counts them. False when out of memory. */
 static bool tally(const kp_cycle *c, const kp_node *n, kp_str drv, kp_nvl_count *k) {
     const kp_cluster *cl = c->s->cl;
@@ -257,21 +307,9 @@ static bool tally(const kp_cycle *c, const kp_node *n, kp_str drv, kp_nvl_count 
     for (uint32_t i = 0; i < s->n_mine; i++)
         k->fresh += s->mine[i].drv == drv && !has_vol(s->buf, m, s->mine[i]);
     /* getNodeVolumeAttachmentInfo: attacher and PV name set, the PV a CSI one */
-    const kp_volumes *vol = &cl->vol;
-    uint32_t lo = 0, hi = vol->n_va_indexed;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (vol->attachments[vol->va_by_node[mid]].node_name < n->name) lo = mid + 1;
-        else hi = mid;
-    }
-    for (; lo < vol->n_va_indexed; lo++) {
-        const kp_volume_attachment *va = &vol->attachments[vol->va_by_node[lo]];
-        if (va->node_name != n->name) break;
-        if (va->attacher != drv || !va->pv_name) continue;
-        const kp_pv *pv = kp__cluster_find_volume(cl, KP_VK_PV, 0, va->pv_name);
-        if (!pv || !pv->has_csi) continue;
-        if (!push(s, &m, (kp_nvl_vol){drv, pv->csi_handle})) return false;
-    }
+    const kp_csi_vol *end, *a = node_attachments(cl, n, &end);
+    for (; a < end; a++)
+        if (a->drv == drv && !push(s, &m, *a)) return false;
     k->held = m - k->in_use;
     return true;
 }
@@ -285,6 +323,7 @@ static kp_str over_limit(const kp_cycle *c, const kp_node *n, const kp_csinode *
         bool seen = false;
         for (uint32_t j = 0; j < i && !seen; j++) seen = s->mine[j].drv == drv;
         if (seen || !limit_of(cn, drv, limit)) continue;
+        if (upper_bound(c, n, drv) <= *limit) continue; /* cannot exceed: nothing to count */
         if (!tally(c, n, drv, k)) return 0;
         if (k->in_use + k->held + k->fresh > *limit) return drv;
     }
@@ -301,7 +340,7 @@ void kp__filter_node_volume_limits(const kp_cycle *c, const kp_node *n, kp_node_
         return;
     }
     if (!s->n_mine) return;
-    const kp_csinode *cn = kp__cluster_find_volume(cl, KP_VK_CSINODE, 0, n->name);
+    const kp_csinode *cn = csinode_of(cl, n);
     for (uint32_t i = 0; s->scaling && i < s->n_mine; i++) {
         if (s->not_installed[i] && !driver_on_node(cn, s->mine[i].drv)) {
             st->code = KP_CODE_UNSCHEDULABLE;
@@ -322,7 +361,7 @@ void kp__node_volume_limits_note(const kp_cycle *c, const kp_node *n, char *buf,
     const kp_cluster *cl = c->s->cl;
     if (cap) buf[0] = 0;
     if (!c->nvl || c->nvl->err || !cap) return;
-    const kp_csinode *cn = kp__cluster_find_volume(cl, KP_VK_CSINODE, 0, n->name);
+    const kp_csinode *cn = csinode_of(cl, n);
     kp_nvl_count k;
     int64_t limit;
     kp_str drv = cn ? over_limit(c, n, cn, &k, &limit) : 0;

@@ -12,34 +12,99 @@
 typedef struct kp_vb {
     const kp_pvc **to_match; /* claims without selected-node, by increasing request (stable) */
     uint32_t n_to_match;
-    const kp_pv **pvs; /* PVs of the unbound claims' classes, in load order */
-    uint32_t n_pvs;
+    /* per claim to match, the PVs of its class that pass FindMatchingVolume's checks that do not
+     * depend on the node, in load order: pvs[first[k] .. first[k + 1]) */
+    const kp_pv **pvs;
+    uint32_t *first;
     /* Filter scratch (as long as the unbound claims): PVs chosen, claims to provision */
     const kp_pv **chosen;
     const kp_pvc **prov;
+    const kp_storage_class **prov_class; /* per unbound claim: provisioning_class */
 } kp_vb;
 
 void kp__volume_binding_fini(kp_cycle *c) {
     if (!c->vb) return;
     kp__free(c->vb->to_match);
     kp__free(c->vb->pvs);
+    kp__free(c->vb->first);
     kp__free(c->vb->chosen);
     kp__free(c->vb->prov);
+    kp__free(c->vb->prov_class);
     kp__free(c->vb);
     c->vb = NULL;
 }
 
+/* mirrors IsVolumeBoundToClaim */
+static bool bound_to_claim(const kp_pv *pv, const kp_pvc *claim) {
+    return pv->has_claim_ref && pv->claim_name == claim->name && pv->claim_ns == claim->ns &&
+           (!pv->claim_uid || pv->claim_uid == claim->uid);
+}
+
+/* FindMatchingVolume's checks that do not depend on the node: the PV can be claim's (the node's
+ * affinity aside) */
+static bool candidate(const kp_pv *pv, const kp_pvc *claim) {
+    if (pv->class_name != claim->class_name) return false; /* ListPVs(class) */
+    if (pv->has_claim_ref && !bound_to_claim(pv, claim)) return false;
+    if (pv->capacity < claim->request) return false;
+    if (pv->block != claim->block || pv->vac != claim->vac || pv->deleting) return false;
+    return true;
+}
+
+/* The PVs without claimRef, and the claims some PV's claimRef names (kp_volumes' VolumeBinding
+ * index): a claim without such a PV can only match a PV without claimRef. */
+static kp_status build_index(kp_cluster *cl) {
+    kp_volumes *vol = &cl->vol;
+    if (vol->vb_indexed && memcmp(vol->n_vb_indexed, vol->n, sizeof vol->n) == 0) return KP_OK;
+    uint32_t n_pv = vol->n[KP_VK_PV], n_pvc = vol->n[KP_VK_PVC], n_free = 0;
+    for (uint32_t i = 0; i < n_pv; i++) n_free += !vol->pvs[i].has_claim_ref;
+    uint32_t *free_pvs = n_free ? kp__arena_alloc(&cl->arena, n_free * sizeof *free_pvs) : NULL;
+    bool *pre = n_pvc ? kp__arena_alloc(&cl->arena, n_pvc * sizeof *pre) : NULL;
+    if ((n_free && !free_pvs) || (n_pvc && !pre)) return KP_ENOMEM;
+    n_free = 0;
+    for (uint32_t i = 0; i < n_pv; i++) {
+        const kp_pv *pv = &vol->pvs[i];
+        if (!pv->has_claim_ref) {
+            free_pvs[n_free++] = i;
+            continue;
+        }
+        const kp_pvc *c = kp__cluster_find_volume(cl, KP_VK_PVC, pv->claim_ns, pv->claim_name);
+        if (c) pre[c - vol->pvcs] = true;
+    }
+    vol->pv_free = free_pvs;
+    vol->n_pv_free = n_free;
+    vol->pvc_prebound = pre;
+    memcpy(vol->n_vb_indexed, vol->n, sizeof vol->n);
+    vol->vb_indexed = true;
+    return KP_OK;
+}
+
+/* The claim's class when it can provision dynamically (a provisioner, not
+ * kubernetes.io/no-provisioner), else NULL. */
+static const kp_storage_class *provisioning_class(const kp_cluster *cl, const kp_pvc *claim) {
+    const kp_storage_class *sc = kp__cluster_find_volume(cl, KP_VK_SC, 0, claim->class_name);
+    if (!sc || !sc->provisioner) return NULL;
+    if (strcmp(kp__s(cl, sc->provisioner), "kubernetes.io/no-provisioner") == 0) return NULL;
+    return sc;
+}
+
 /* mirrors GetPodVolumeClaims (unboundVolumesDelayBinding: pvCache.ListPVs per class) and the
- * byPVCSize sort of findMatchingVolumes */
+ * byPVCSize sort of findMatchingVolumes; each claim's candidate PVs are found once here (among
+ * the PVs without claimRef, or every PV when one's claimRef names the claim) */
 kp_status kp__vb_prepare(kp_cycle *c) {
-    const kp_cluster *cl = c->s->cl;
+    kp_cluster *cl = c->s->cl;
     uint32_t n = c->n_vb_unbound;
     kp_vb *vb = c->vb = kp__calloc(1, sizeof *vb);
     if (!vb) return KP_ENOMEM;
     vb->to_match = kp__malloc(n * sizeof *vb->to_match);
     vb->chosen = kp__malloc(n * sizeof *vb->chosen);
     vb->prov = kp__malloc(n * sizeof *vb->prov);
-    if (!vb->to_match || !vb->chosen || !vb->prov) return KP_ENOMEM;
+    vb->first = kp__calloc(n + 1, sizeof *vb->first);
+    vb->prov_class = kp__malloc(n * sizeof *vb->prov_class);
+    if (!vb->to_match || !vb->chosen || !vb->prov || !vb->first || !vb->prov_class)
+        return KP_ENOMEM;
+    kp_status st = build_index(cl);
+    if (st != KP_OK) return st;
+    for (uint32_t i = 0; i < n; i++) vb->prov_class[i] = provisioning_class(cl, c->vb_unbound[i]);
     for (uint32_t i = 0; i < n; i++) {
         const kp_pvc *pvc = c->vb_unbound[i];
         if (pvc->selected_node) continue;
@@ -50,21 +115,24 @@ kp_status kp__vb_prepare(kp_cycle *c) {
         }
         vb->to_match[k] = pvc;
     }
-    uint32_t n_pv = cl->vol.n[KP_VK_PV], m = 0;
-    for (uint32_t i = 0; i < n_pv; i++) {
-        const kp_pv *pv = &cl->vol.pvs[i];
-        bool want = false;
-        for (uint32_t k = 0; k < vb->n_to_match && !want; k++)
-            want = pv->class_name == vb->to_match[k]->class_name;
-        m += want;
-    }
-    if (m && !(vb->pvs = kp__malloc(m * sizeof *vb->pvs))) return KP_ENOMEM;
-    for (uint32_t i = 0; i < n_pv && vb->n_pvs < m; i++) {
-        const kp_pv *pv = &cl->vol.pvs[i];
-        bool want = false;
-        for (uint32_t k = 0; k < vb->n_to_match && !want; k++)
-            want = pv->class_name == vb->to_match[k]->class_name;
-        if (want) vb->pvs[vb->n_pvs++] = pv;
+    const kp_volumes *vol = &cl->vol;
+    size_t m = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t at = 0;
+        for (uint32_t k = 0; k < vb->n_to_match; k++) {
+            const kp_pvc *claim = vb->to_match[k];
+            bool all = vol->pvc_prebound[claim - vol->pvcs];
+            uint32_t n_scan = all ? vol->n[KP_VK_PV] : vol->n_pv_free;
+            if (pass) vb->first[k] = at;
+            for (uint32_t i = 0; i < n_scan; i++) {
+                const kp_pv *pv = &vol->pvs[all ? i : vol->pv_free[i]];
+                if (!candidate(pv, claim)) continue;
+                if (pass) vb->pvs[at] = pv;
+                at++;
+            }
+        }
+        if (pass) vb->first[vb->n_to_match] = at;
+        else if ((m = at) && !(vb->pvs = kp__malloc(m * sizeof *vb->pvs))) return KP_ENOMEM;
     }
     return KP_OK;
 }
@@ -90,30 +158,21 @@ bool kp__pv_affinity_ok(const kp_cluster *cl, const kp_pv *pv, const kp_node *n)
     return false;
 }
 
-/* mirrors IsVolumeBoundToClaim */
-static bool bound_to_claim(const kp_pv *pv, const kp_pvc *claim) {
-    return pv->has_claim_ref && pv->claim_name == claim->name && pv->claim_ns == claim->ns &&
-           (!pv->claim_uid || pv->claim_uid == claim->uid);
-}
-
 /* mirrors FindMatchingVolume on the scheduler path (node set, delayBinding true): a PV pre-bound to
  * the claim wins (or, failing the node's affinity, nothing does); else the smallest Available PV of
  * the claim's class whose size, volume mode, attributes class, selector, node affinity and access
  * modes fit (VolumeAttributesClass is GA: the names must be equal) */
-const kp_pv *kp__vb_find_matching(const kp_cycle *c, const kp_pvc *claim, const kp_node *n,
+const kp_pv *kp__vb_find_matching(const kp_cycle *c, uint32_t k, const kp_node *n,
                                   const kp_pv *const *chosen, uint32_t n_chosen) {
     const kp_cluster *cl = c->s->cl;
     const kp_vb *vb = c->vb;
+    const kp_pvc *claim = vb->to_match[k];
     const kp_pv *smallest = NULL;
-    for (uint32_t i = 0; i < vb->n_pvs; i++) {
-        const kp_pv *pv = vb->pvs[i];
-        if (pv->class_name != claim->class_name) continue; /* ListPVs(class) */
+    for (uint32_t i = vb->first[k]; i < vb->first[k + 1]; i++) {
+        const kp_pv *pv = vb->pvs[i]; /* class, claimRef, size, mode, class of attributes: ok */
         bool excluded = false;
-        for (uint32_t k = 0; k < n_chosen && !excluded; k++) excluded = chosen[k] == pv;
+        for (uint32_t j = 0; j < n_chosen && !excluded; j++) excluded = chosen[j] == pv;
         if (excluded) continue;
-        if (pv->has_claim_ref && !bound_to_claim(pv, claim)) continue;
-        if (pv->capacity < claim->request) continue;
-        if (pv->block != claim->block || pv->vac != claim->vac || pv->deleting) continue;
         bool affinity = kp__pv_affinity_ok(cl, pv, n);
         if (bound_to_claim(pv, claim)) return affinity ? pv : NULL;
         if (pv->phase != KP_PV_AVAILABLE) continue;
@@ -138,16 +197,16 @@ static bool topology_ok(const kp_cluster *cl, const kp_storage_class *sc, const 
     return false;
 }
 
-/* mirrors checkVolumeProvisions without the capacity check: every claim's class has a provisioner
- * (not kubernetes.io/no-provisioner) whose allowedTopologies admit the node */
-static bool provisionable(const kp_cluster *cl, const kp_pvc *const *claims, uint32_t n,
+/* mirrors checkVolumeProvisions without the capacity check: every claim's class can provision
+ * (vb->prov_class, found once per cycle) and its allowedTopologies admit the node */
+static bool provisionable(const kp_cycle *c, const kp_pvc *const *claims, uint32_t n,
                           const kp_node *nd) {
+    const kp_vb *vb = c->vb;
     for (uint32_t i = 0; i < n; i++) {
-        const kp_storage_class *sc =
-            kp__cluster_find_volume(cl, KP_VK_SC, 0, claims[i]->class_name);
-        if (!sc || !sc->provisioner) return false;
-        if (strcmp(kp__s(cl, sc->provisioner), "kubernetes.io/no-provisioner") == 0) return false;
-        if (!topology_ok(cl, sc, nd)) return false;
+        const kp_storage_class *sc = NULL;
+        for (uint32_t k = 0; k < c->n_vb_unbound && !sc; k++)
+            if (c->vb_unbound[k] == claims[i]) sc = vb->prov_class[k];
+        if (!sc || !topology_ok(c->s->cl, sc, nd)) return false;
     }
     return true;
 }
@@ -164,12 +223,12 @@ bool kp__vb_unbound_ok(const kp_cycle *c, const kp_node *n) {
     }
     bool found = true;
     for (uint32_t i = 0; i < vb->n_to_match; i++) { /* findMatchingVolumes */
-        const kp_pv *pv = kp__vb_find_matching(c, vb->to_match[i], n, vb->chosen, n_chosen);
+        const kp_pv *pv = kp__vb_find_matching(c, i, n, vb->chosen, n_chosen);
         if (pv) vb->chosen[n_chosen++] = pv;
         else {
             vb->prov[n_prov++] = vb->to_match[i];
             found = false;
         }
     }
-    return n_prov ? provisionable(c->s->cl, vb->prov, n_prov, n) : found;
+    return n_prov ? provisionable(c, vb->prov, n_prov, n) : found;
 }

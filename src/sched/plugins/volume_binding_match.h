@@ -16,9 +16,9 @@ kp_status kp__vb_prepare(kp_cycle *c);
 /* The unbound claims can be satisfied on node n (FindPodVolumes' unboundVolumesSatisfied; the
  * storage capacity check is not modelled). */
 bool kp__vb_unbound_ok(const kp_cycle *c, const kp_node *n);
-/* The PV (a candidate of claim's class, not yet chosen) FindMatchingVolume picks for claim on n,
- * or NULL. */
-const kp_pv *kp__vb_find_matching(const kp_cycle *c, const kp_pvc *claim, const kp_node *n,
+/* The PV FindMatchingVolume picks on n for the k-th claim to match (c->vb, by size), among its
+ * candidates not in chosen, or NULL. */
+const kp_pv *kp__vb_find_matching(const kp_cycle *c, uint32_t k, const kp_node *n,
                                   const kp_pv *const *chosen, uint32_t n_chosen);
 /* volume.CheckNodeAffinity (plugins/volume_binding.c) */
 bool kp__pv_affinity_ok(const kp_cluster *cl, const kp_pv *pv, const kp_node *n);
