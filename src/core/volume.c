@@ -1,6 +1,9 @@
 /* Storage helpers (core/volume.h). */
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/selector.h"
 #include "core/volume.h"
 
 /* One element of a `__`-separated set: [*s, end) trimmed of spaces (strings.TrimSpace). */
@@ -134,4 +137,101 @@ long kp__csi_translate(kp_mig_plugin m, const char *id, const char *zone_label, 
     case KP_MIG_PORTWORX: return put(buf, cap, "", "", 0, "", id);
     default: return -1;
     }
+}
+
+/* mirrors getCSIDriverInfoFromSC: the class's provisioner (or the CSI driver of a migrated
+ * in-tree provisioner) and a handle of the claim's own */
+static bool from_class(const kp_cluster *cl, const kp_str *drv_ids, const kp_pvc *pvc,
+                       kp_csi_vol *o) {
+    if (!pvc->class_name) return false;
+    const kp_storage_class *sc = kp__cluster_find_volume(cl, KP_VK_SC, 0, pvc->class_name);
+    if (!sc) return false;
+    kp_mig_plugin m = kp__mig_plugin_of_provisioner(kp__s(cl, sc->provisioner));
+    if (m == KP_MIG_NOT_COUNTED) return false;
+    o->drv = m == KP_MIG_NONE ? sc->provisioner : drv_ids[m];
+    o->key = KP_CSI_CLAIM_KEY | (uint64_t)(pvc - cl->vol.pvcs);
+    return o->drv != 0 && o->drv != UINT32_MAX;
+}
+
+/* mirrors getCSIDriverInfo (nodevolumelimits/csi.go) */
+void kp__claim_csi_volume(const kp_cluster *cl, const kp_str *drv_ids, const kp_pvc *pvc,
+                          kp_csi_vol *o) {
+    o->drv = 0;
+    o->key = 0;
+    const kp_pv *pv =
+        pvc->volume_name ? kp__cluster_find_volume(cl, KP_VK_PV, 0, pvc->volume_name) : NULL;
+    if (!pv) { /* not bound, or bound to a PV deleted or not created yet */
+        if (!from_class(cl, drv_ids, pvc, o)) o->drv = 0;
+        return;
+    }
+    o->drv = pv->has_csi ? pv->csi_driver : pv->mig_driver;
+    o->key = pv->has_csi ? pv->csi_handle : pv->mig_handle;
+    if (!o->key) o->drv = 0;
+}
+
+void kp__mig_driver_ids(const kp_cluster *cl, kp_str *drv_ids) {
+    for (int m = 0; m < KP_MIG_KINDS; m++) {
+        const char *d = kp__mig_driver_name((kp_mig_plugin)m);
+        drv_ids[m] = d ? kp__intern_find(&cl->strs, d, strlen(d)) : 0;
+        if (drv_ids[m] == UINT32_MAX) drv_ids[m] = 0;
+    }
+}
+
+/* volume.CheckNodeAffinity: the PV's required terms against a node that has only the node's
+ * labels (so matchFields on metadata.name see an empty name) */
+bool kp__pv_node_affinity_ok(const kp_cluster *cl, const kp_pv *pv, const kp_node *n) {
+    if (!pv->has_affinity) return true;
+    for (uint16_t t = 0; t < pv->n_terms; t++) {
+        const kp_nsterm *term = &pv->terms[t];
+        if (!term->n_exprs && !term->n_fields) continue; /* an empty term matches nothing */
+        bool ok = true;
+        for (uint16_t e = 0; e < term->n_exprs && ok; e++)
+            ok = kp__selreq_matches(cl, &term->exprs[e], &n->labels);
+        for (uint16_t f = 0; f < term->n_fields && ok; f++) {
+            const kp_selreq *r = &term->fields[f];
+            bool has = false; /* is "" among the values? (a name is never empty) */
+            for (uint16_t k = 0; k < r->n_values; k++) has |= r->values[k] == 0;
+            ok = r->op == KP_OP_IN ? has : r->op == KP_OP_NOTIN ? !has : false;
+        }
+        if (ok) return true;
+    }
+    return false;
+}
+
+/* mirrors IsVolumeBoundToClaim */
+bool kp__pv_bound_to_claim(const kp_pv *pv, const kp_pvc *claim) {
+    return pv->has_claim_ref && pv->claim_name == claim->name && pv->claim_ns == claim->ns &&
+           (!pv->claim_uid || pv->claim_uid == claim->uid);
+}
+
+/* FindMatchingVolume's checks that do not depend on the node: the PV can be claim's (the node's
+ * affinity aside) */
+bool kp__pv_claim_candidate(const kp_pv *pv, const kp_pvc *claim) {
+    if (pv->class_name != claim->class_name) return false; /* ListPVs(class) */
+    if (pv->has_claim_ref && !kp__pv_bound_to_claim(pv, claim)) return false;
+    if (pv->capacity < claim->request) return false;
+    if (pv->block != claim->block || pv->vac != claim->vac || pv->deleting) return false;
+    return true;
+}
+
+/* The claim's class when it can provision dynamically (a provisioner, not
+ * kubernetes.io/no-provisioner), else NULL. */
+const kp_storage_class *kp__provisioning_class(const kp_cluster *cl, const kp_pvc *claim) {
+    const kp_storage_class *sc = kp__cluster_find_volume(cl, KP_VK_SC, 0, claim->class_name);
+    if (!sc || !sc->provisioner) return NULL;
+    if (strcmp(kp__s(cl, sc->provisioner), "kubernetes.io/no-provisioner") == 0) return NULL;
+    return sc;
+}
+
+/* v1helper.MatchTopologySelectorTerms: no terms match every node; an empty term matches none */
+bool kp__class_topology_ok(const kp_cluster *cl, const kp_storage_class *sc, const kp_node *n) {
+    if (!sc->n_topo) return true;
+    for (uint16_t t = 0; t < sc->n_topo; t++) {
+        const kp_nsterm *term = &sc->topo[t];
+        bool ok = term->n_exprs > 0;
+        for (uint16_t e = 0; e < term->n_exprs && ok; e++)
+            ok = term->exprs[e].n_values > 0 && kp__selreq_matches(cl, &term->exprs[e], &n->labels);
+        if (ok) return true;
+    }
+    return false;
 }

@@ -159,6 +159,31 @@ typedef struct kp_csi_vol {
 } kp_csi_vol;
 #define KP_CSI_CLAIM_KEY (UINT64_C(1) << 32)
 
+struct kp_cluster;
+struct kp_node;
+/* The CSI volume NodeVolumeLimits counts for a claim (getCSIDriverInfo): its PV's spec.csi or
+ * migrated in-tree source, or, not bound (or bound to a PV that does not exist), its class's
+ * provisioner with a key of the claim's own; drv_ids[m]: the interned CSI driver name of migrated
+ * plugin m (0: none). o->drv 0: not counted. */
+void kp__claim_csi_volume(const struct kp_cluster *cl, const kp_str *drv_ids, const kp_pvc *pvc,
+                          kp_csi_vol *o);
+/* drv_ids[KP_MIG_KINDS] for kp__claim_csi_volume from names already interned (0 otherwise). */
+void kp__mig_driver_ids(const struct kp_cluster *cl, kp_str *drv_ids);
+/* volume.CheckNodeAffinity: the PV's spec.nodeAffinity.required against node n's labels. */
+bool kp__pv_node_affinity_ok(const struct kp_cluster *cl, const kp_pv *pv, const struct kp_node *n);
+
+/* IsVolumeBoundToClaim: the PV's claimRef names the claim (its uid too when set). */
+bool kp__pv_bound_to_claim(const kp_pv *pv, const kp_pvc *claim);
+/* FindMatchingVolume's checks that do not depend on the node (class, claimRef, size, volume mode,
+ * attributes class, deletion). */
+bool kp__pv_claim_candidate(const kp_pv *pv, const kp_pvc *claim);
+/* The claim's class when it can provision dynamically (a provisioner other than
+ * kubernetes.io/no-provisioner), else NULL. */
+const kp_storage_class *kp__provisioning_class(const struct kp_cluster *cl, const kp_pvc *claim);
+/* v1helper.MatchTopologySelectorTerms of the class's allowedTopologies against node n. */
+bool kp__class_topology_ok(const struct kp_cluster *cl, const kp_storage_class *sc,
+                           const struct kp_node *n);
+
 static inline void kp__volume_index_invalidate(kp_volumes *v) {
     v->indexed = false;
     v->vb_indexed = false;

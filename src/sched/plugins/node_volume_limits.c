@@ -55,36 +55,6 @@ static kp_mig_plugin mig_of_source(uint8_t source) {
     }
 }
 
-/* mirrors getCSIDriverInfoFromSC: the class's provisioner (or the CSI driver of a migrated
- * in-tree provisioner) and a handle of the claim's own */
-static bool from_class(const kp_cluster *cl, const kp_str *drv_ids, const kp_pvc *pvc,
-                       kp_nvl_vol *o) {
-    if (!pvc->class_name) return false;
-    const kp_storage_class *sc = kp__cluster_find_volume(cl, KP_VK_SC, 0, pvc->class_name);
-    if (!sc) return false;
-    kp_mig_plugin m = kp__mig_plugin_of_provisioner(kp__s(cl, sc->provisioner));
-    if (m == KP_MIG_NOT_COUNTED) return false;
-    o->drv = m == KP_MIG_NONE ? sc->provisioner : drv_ids[m];
-    o->key = KP_CSI_CLAIM_KEY | (uint64_t)(pvc - cl->vol.pvcs);
-    return o->drv != 0;
-}
-
-/* mirrors getCSIDriverInfo: the CSI volume of a claim, *o->drv 0 when it does not count */
-static void claim_volume(const kp_cluster *cl, const kp_str *drv_ids, const kp_pvc *pvc,
-                         kp_nvl_vol *o) {
-    o->drv = 0;
-    o->key = 0;
-    const kp_pv *pv =
-        pvc->volume_name ? kp__cluster_find_volume(cl, KP_VK_PV, 0, pvc->volume_name) : NULL;
-    if (!pv) { /* not bound, or bound to a PV deleted or not created yet */
-        if (!from_class(cl, drv_ids, pvc, o)) o->drv = 0;
-        return;
-    }
-    o->drv = pv->has_csi ? pv->csi_driver : pv->mig_driver;
-    o->key = pv->has_csi ? pv->csi_handle : pv->mig_handle;
-    if (!o->key) o->drv = 0;
-}
-
 /* mirrors filterAttachableVolumes for one volume of pod q (getCSIDriverInfo through the claim
  * index, checkAttachableInlineVolume): 1 and *o when it counts, 0 when it does not, -1 when its
  * claim does not exist */
@@ -158,7 +128,7 @@ static kp_status build_index(kp_cluster *cl, const kp_str *drv_ids) {
         kp__free(node_of);
         return KP_ENOMEM;
     }
-    for (uint32_t i = 0; i < n_pvc; i++) claim_volume(cl, drv_ids, &vol->pvcs[i], &pc[i]);
+    for (uint32_t i = 0; i < n_pvc; i++) kp__claim_csi_volume(cl, drv_ids, &vol->pvcs[i], &pc[i]);
     for (uint32_t i = 0; i < nn; i++)
         cn[i] = kp__cluster_find_volume(cl, KP_VK_CSINODE, 0, cl->nodes[i].name);
     for (uint32_t i = 0; i < n; i++) { /* counting sort by node index */

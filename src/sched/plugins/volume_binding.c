@@ -95,7 +95,7 @@ void kp__filter_volume_binding(const kp_cycle *c, const kp_node *n, kp_node_stat
             pvs_found = false;
             break;
         }
-        if (!kp__pv_affinity_ok(cl, c->vb_bound[i], n)) {
+        if (!kp__pv_node_affinity_ok(cl, c->vb_bound[i], n)) {
             bound_ok = false;
             break;
         }

@@ -34,22 +34,6 @@ void kp__volume_binding_fini(kp_cycle *c) {
     c->vb = NULL;
 }
 
-/* mirrors IsVolumeBoundToClaim */
-static bool bound_to_claim(const kp_pv *pv, const kp_pvc *claim) {
-    return pv->has_claim_ref && pv->claim_name == claim->name && pv->claim_ns == claim->ns &&
-           (!pv->claim_uid || pv->claim_uid == claim->uid);
-}
-
-/* FindMatchingVolume's checks that do not depend on the node: the PV can be claim's (the node's
- * affinity aside) */
-static bool candidate(const kp_pv *pv, const kp_pvc *claim) {
-    if (pv->class_name != claim->class_name) return false; /* ListPVs(class) */
-    if (pv->has_claim_ref && !bound_to_claim(pv, claim)) return false;
-    if (pv->capacity < claim->request) return false;
-    if (pv->block != claim->block || pv->vac != claim->vac || pv->deleting) return false;
-    return true;
-}
-
 /* The PVs without claimRef, and the claims some PV's claimRef names (kp_volumes' VolumeBinding
  * index): a claim without such a PV can only match a PV without claimRef. */
 static kp_status build_index(kp_cluster *cl) {
@@ -78,15 +62,6 @@ static kp_status build_index(kp_cluster *cl) {
     return KP_OK;
 }
 
-/* The claim's class when it can provision dynamically (a provisioner, not
- * kubernetes.io/no-provisioner), else NULL. */
-static const kp_storage_class *provisioning_class(const kp_cluster *cl, const kp_pvc *claim) {
-    const kp_storage_class *sc = kp__cluster_find_volume(cl, KP_VK_SC, 0, claim->class_name);
-    if (!sc || !sc->provisioner) return NULL;
-    if (strcmp(kp__s(cl, sc->provisioner), "kubernetes.io/no-provisioner") == 0) return NULL;
-    return sc;
-}
-
 /* mirrors GetPodVolumeClaims (unboundVolumesDelayBinding: pvCache.ListPVs per class) and the
  * byPVCSize sort of findMatchingVolumes; each claim's candidate PVs are found once here (among
  * the PVs without claimRef, or every PV when one's claimRef names the claim) */
@@ -104,7 +79,8 @@ kp_status kp__vb_prepare(kp_cycle *c) {
         return KP_ENOMEM;
     kp_status st = build_index(cl);
     if (st != KP_OK) return st;
-    for (uint32_t i = 0; i < n; i++) vb->prov_class[i] = provisioning_class(cl, c->vb_unbound[i]);
+    for (uint32_t i = 0; i < n; i++)
+        vb->prov_class[i] = kp__provisioning_class(cl, c->vb_unbound[i]);
     for (uint32_t i = 0; i < n; i++) {
         const kp_pvc *pvc = c->vb_unbound[i];
         if (pvc->selected_node) continue;
@@ -126,7 +102,7 @@ kp_status kp__vb_prepare(kp_cycle *c) {
             if (pass) vb->first[k] = at;
             for (uint32_t i = 0; i < n_scan; i++) {
                 const kp_pv *pv = &vol->pvs[all ? i : vol->pv_free[i]];
-                if (!candidate(pv, claim)) continue;
+                if (!kp__pv_claim_candidate(pv, claim)) continue;
                 if (pass) vb->pvs[at] = pv;
                 at++;
             }
@@ -135,27 +111,6 @@ kp_status kp__vb_prepare(kp_cycle *c) {
         else if ((m = at) && !(vb->pvs = kp__malloc(m * sizeof *vb->pvs))) return KP_ENOMEM;
     }
     return KP_OK;
-}
-
-/* volume.CheckNodeAffinity: the PV's required terms against a node that has only the node's
- * labels (so matchFields on metadata.name see an empty name) */
-bool kp__pv_affinity_ok(const kp_cluster *cl, const kp_pv *pv, const kp_node *n) {
-    if (!pv->has_affinity) return true;
-    for (uint16_t t = 0; t < pv->n_terms; t++) {
-        const kp_nsterm *term = &pv->terms[t];
-        if (!term->n_exprs && !term->n_fields) continue; /* an empty term matches nothing */
-        bool ok = true;
-        for (uint16_t e = 0; e < term->n_exprs && ok; e++)
-            ok = kp__selreq_matches(cl, &term->exprs[e], &n->labels);
-        for (uint16_t f = 0; f < term->n_fields && ok; f++) {
-            const kp_selreq *r = &term->fields[f];
-            bool has = false; /* is "" among the values? (a name is never empty) */
-            for (uint16_t k = 0; k < r->n_values; k++) has |= r->values[k] == 0;
-            ok = r->op == KP_OP_IN ? has : r->op == KP_OP_NOTIN ? !has : false;
-        }
-        if (ok) return true;
-    }
-    return false;
 }
 
 /* mirrors FindMatchingVolume on the scheduler path (node set, delayBinding true): a PV pre-bound to
@@ -173,8 +128,8 @@ const kp_pv *kp__vb_find_matching(const kp_cycle *c, uint32_t k, const kp_node *
         bool excluded = false;
         for (uint32_t j = 0; j < n_chosen && !excluded; j++) excluded = chosen[j] == pv;
         if (excluded) continue;
-        bool affinity = kp__pv_affinity_ok(cl, pv, n);
-        if (bound_to_claim(pv, claim)) return affinity ? pv : NULL;
+        bool affinity = kp__pv_node_affinity_ok(cl, pv, n);
+        if (kp__pv_bound_to_claim(pv, claim)) return affinity ? pv : NULL;
         if (pv->phase != KP_PV_AVAILABLE) continue;
         if (claim->selector.is_set && !kp__selector_matches(cl, &claim->selector, &pv->labels))
             continue;
@@ -182,19 +137,6 @@ const kp_pv *kp__vb_find_matching(const kp_cycle *c, uint32_t k, const kp_node *
         if (!smallest || smallest->capacity > pv->capacity) smallest = pv;
     }
     return smallest;
-}
-
-/* v1helper.MatchTopologySelectorTerms: no terms match every node; an empty term matches none */
-static bool topology_ok(const kp_cluster *cl, const kp_storage_class *sc, const kp_node *n) {
-    if (!sc->n_topo) return true;
-    for (uint16_t t = 0; t < sc->n_topo; t++) {
-        const kp_nsterm *term = &sc->topo[t];
-        bool ok = term->n_exprs > 0;
-        for (uint16_t e = 0; e < term->n_exprs && ok; e++)
-            ok = term->exprs[e].n_values > 0 && kp__selreq_matches(cl, &term->exprs[e], &n->labels);
-        if (ok) return true;
-    }
-    return false;
 }
 
 /* mirrors checkVolumeProvisions without the capacity check: every claim's class can provision
@@ -206,7 +148,7 @@ static bool provisionable(const kp_cycle *c, const kp_pvc *const *claims, uint32
         const kp_storage_class *sc = NULL;
         for (uint32_t k = 0; k < c->n_vb_unbound && !sc; k++)
             if (c->vb_unbound[k] == claims[i]) sc = vb->prov_class[k];
-        if (!sc || !topology_ok(c->s->cl, sc, nd)) return false;
+        if (!sc || !kp__class_topology_ok(c->s->cl, sc, nd)) return false;
     }
     return true;
 }

@@ -20,7 +20,5 @@ bool kp__vb_unbound_ok(const kp_cycle *c, const kp_node *n);
  * candidates not in chosen, or NULL. */
 const kp_pv *kp__vb_find_matching(const kp_cycle *c, uint32_t k, const kp_node *n,
                                   const kp_pv *const *chosen, uint32_t n_chosen);
-/* volume.CheckNodeAffinity (plugins/volume_binding.c) */
-bool kp__pv_affinity_ok(const kp_cluster *cl, const kp_pv *pv, const kp_node *n);
 
 #endif
