@@ -16,6 +16,8 @@
 #include "sched/compat.h"
 #include "sched/cycle.h"
 #include "sched/plugins/node_volume_limits.h"
+#include "sched/plugins/volume_binding.h"
+#include "sched/plugins/volume_zone.h"
 #include "sched/status.h"
 
 typedef kp_csi_vol kp_nvl_vol;
@@ -346,4 +348,34 @@ void kp__node_volume_limits_note(const kp_cycle *c, const kp_node *n, char *buf,
              "limit %lld%s",
              kp__s(cl, drv), (long long)k.in_use, (long long)k.held, (long long)k.fresh,
              (long long)limit, tail);
+}
+
+/* Preemption's resource-arithmetic path for a pod with volumes: on node n, VolumeBinding and
+ * VolumeZone pass (they read no pods), VolumeRestrictions does not run, no nominated pod sits on
+ * the node, and NodeVolumeLimits cannot fail whatever pods are removed (its upper bound is within
+ * every limit). A pod without volumes: always. */
+bool kp__volume_filters_steady(const kp_cycle *c, uint32_t node) {
+    const kp_pod *p = c->p;
+    bool any = false;
+    for (uint16_t i = 0; i < p->n_volumes && !any; i++) any = p->volumes[i].source != KP_VS_OTHER;
+    if (!any) return true;
+    const kp_cluster *cl = c->s->cl;
+    const kp_node *n = &cl->nodes[node];
+    if (c->run[KP_PL_VOLUME_RESTRICTIONS] || c->s->nom_n[node]) return false;
+    kp_node_status st;
+    kp__status_reset(&st);
+    if (c->run[KP_PL_VOLUME_BINDING]) kp__filter_volume_binding(c, n, &st);
+    if (st.code == KP_CODE_SUCCESS && c->run[KP_PL_VOLUME_ZONE]) kp__filter_volume_zone(c, n, &st);
+    if (st.code != KP_CODE_SUCCESS) return false;
+    if (!c->run[KP_PL_NODE_VOLUME_LIMITS]) return true;
+    const kp_nvl *s = c->nvl;
+    if (s->err) return false;
+    const kp_csinode *cn = csinode_of(cl, n);
+    for (uint32_t i = 0; s->scaling && i < s->n_mine; i++)
+        if (s->not_installed[i] && !driver_on_node(cn, s->mine[i].drv)) return false;
+    int64_t limit;
+    for (uint32_t i = 0; cn && i < s->n_mine; i++)
+        if (limit_of(cn, s->mine[i].drv, &limit) && upper_bound(c, n, s->mine[i].drv) > limit)
+            return false;
+    return true;
 }

@@ -19,5 +19,9 @@ void kp__filter_node_volume_limits(const kp_cycle *c, const kp_node *n, kp_node_
  * pod's new ones and the limit, written to buf (NUL-terminated, cut at cap); else buf is "". */
 void kp__node_volume_limits_note(const kp_cycle *c, const kp_node *n, char *buf, size_t cap);
 void kp__node_volume_limits_fini(kp_cycle *c);
+/* Preemption: no volume Filter's verdict for the pod on node can change when pods are removed, and
+ * they all pass apart from that (so the resource arithmetic decides alone). True for a pod
+ * without volumes. */
+bool kp__volume_filters_steady(const kp_cycle *c, uint32_t node);
 
 #endif
