@@ -100,7 +100,7 @@ void kp__filter_volume_binding(const kp_cycle *c, const kp_node *n, kp_node_stat
             break;
         }
     }
-    if (c->n_vb_unbound) unbound_ok = kp__vb_unbound_ok(c, n);
+    if (c->n_vb_unbound && c->vb) unbound_ok = kp__vb_unbound_ok(c, n);
     if (bound_ok && pvs_found && unbound_ok) return;
     st->code = KP_CODE_UNRESOLVABLE;
     if (!bound_ok) kp__status_add_reason(st, "node(s) had volume node affinity conflict");
