@@ -206,6 +206,9 @@ struct kp_cycle {
     const kp_pvc **vb_unbound; /* the unbound WaitForFirstConsumer claims, in the pod's order */
     uint32_t n_vb_unbound;
     struct kp_vb *vb; /* their matching state (plugins/volume_binding.c) */
+    /* VolumeBinding's PreFilterResult (local PVs' hostnames) narrowed c->allowed: 1 alone, 2 after
+     * NodeAffinity's (the absent nodes' status names the plugins) */
+    uint8_t vb_narrowed;
     struct kp_nvl *nvl; /* NodeVolumeLimits (plugins/node_volume_limits.c; its Filter scratch) */
 
     /* KP_ENOMEM once a PreFilter state update (AddPod / RemovePod) could not allocate: the

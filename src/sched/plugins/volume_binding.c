@@ -78,6 +78,7 @@ kp_status kp__volume_binding_prefilter(kp_cycle *c, kp_node_status *pre) {
         kp_status st = kp__vb_prepare(c);
         if (st != KP_OK) return st;
     }
+    if (!immediate && c->n_vb_bound) return kp__vb_eligible_nodes(c, pre);
     if (immediate) {
         pre->code = KP_CODE_UNRESOLVABLE;
         kp__status_add_reason(pre, "pod has unbound immediate PersistentVolumeClaims");

@@ -8,6 +8,7 @@
 #include "core/selector.h"
 #include "sched/plugins/volume_binding.h"
 #include "sched/plugins/volume_binding_match.h"
+#include "sched/status.h"
 
 typedef struct kp_vb {
     const kp_pvc **to_match; /* claims without selected-node, by increasing request (stable) */
@@ -173,4 +174,110 @@ bool kp__vb_unbound_ok(const kp_cycle *c, const kp_node *n) {
         }
     }
     return n_prov ? provisionable(c, vb->prov, n_prov, n) : found;
+}
+
+/* Appends the names of values (unique) to *a. False when out of memory. */
+static bool names_add(kp_str **a, uint32_t *n, const kp_str *v, uint16_t nv) {
+    for (uint16_t k = 0; k < nv; k++) {
+        bool dup = false;
+        for (uint32_t i = 0; i < *n && !dup; i++) dup = (*a)[i] == v[k];
+        if (dup) continue;
+        kp_str *g = kp__realloc(*a, (*n + 1) * sizeof **a);
+        if (!g) return false;
+        *a = g;
+        (*a)[(*n)++] = v[k];
+    }
+    return true;
+}
+
+/* Keeps in a[0..*n) the names also in b[0..nb). */
+static void names_keep(kp_str *a, uint32_t *n, const kp_str *b, uint32_t nb) {
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < *n; i++) {
+        bool in = false;
+        for (uint32_t k = 0; k < nb && !in; k++) in = b[k] == a[i];
+        if (in) a[m++] = a[i];
+    }
+    *n = m;
+}
+
+/* mirrors GetLocalPersistentVolumeNodeNames: per term, the intersection of its
+ * `kubernetes.io/hostname In (...)` expressions' values; the union over terms. False when out of
+ * memory. */
+static bool pv_node_names(const kp_cluster *cl, const kp_pv *pv, kp_str **out, uint32_t *n) {
+    *out = NULL;
+    *n = 0;
+    if (!pv->has_affinity) return true;
+    for (uint16_t t = 0; t < pv->n_terms; t++) {
+        kp_str *term = NULL;
+        uint32_t nt = 0;
+        bool set = false;
+        for (uint16_t e = 0; e < pv->terms[t].n_exprs; e++) {
+            const kp_selreq *r = &pv->terms[t].exprs[e];
+            if (r->key != cl->s_hostname_key || r->op != KP_OP_IN) continue;
+            if (!set) {
+                set = true;
+                if (!names_add(&term, &nt, r->values, r->n_values)) goto oom;
+            } else names_keep(term, &nt, r->values, r->n_values);
+        }
+        bool ok = names_add(out, n, term, (uint16_t)nt);
+        kp__free(term);
+        if (!ok) return false;
+        continue;
+    oom:
+        kp__free(term);
+        return false;
+    }
+    return true;
+}
+
+/* mirrors GetEligibleNodes and RunPreFilterPlugins' merge of PreFilterResults */
+kp_status kp__vb_eligible_nodes(kp_cycle *c, kp_node_status *pre) {
+    kp_cluster *cl = c->s->cl;
+    for (uint32_t i = 0; i < c->n_vb_bound; i++)
+        if (!c->vb_bound[i]) return KP_OK; /* an error looking a PV up: no reduction */
+    kp_str *acc = NULL;
+    uint32_t n_acc = 0;
+    bool have = false;
+    for (uint32_t i = 0; i < c->n_vb_bound; i++) {
+        kp_str *names;
+        uint32_t nn;
+        if (!pv_node_names(cl, c->vb_bound[i], &names, &nn)) {
+            kp__free(acc);
+            return KP_ENOMEM;
+        }
+        if (!nn) continue;
+        if (!have) {
+            acc = names, n_acc = nn, have = true;
+            continue;
+        }
+        names_keep(acc, &n_acc, names, nn);
+        kp__free(names);
+    }
+    if (!have) return KP_OK;
+    uint8_t *set = kp__calloc(cl->n_nodes + 1, 1);
+    if (!set) {
+        kp__free(acc);
+        return KP_ENOMEM;
+    }
+    for (uint32_t i = 0; i < n_acc; i++) {
+        long nd = kp_cluster_find_node(cl, kp__s(cl, acc[i]));
+        if (nd >= 0) set[nd] = 1;
+    }
+    kp__free(acc);
+    bool na = c->allowed != NULL, any = false;
+    for (uint32_t i = 0; i < cl->n_nodes; i++) {
+        if (na) set[i] &= c->allowed[i];
+        any |= set[i] != 0;
+    }
+    kp__free(c->allowed);
+    c->allowed = set;
+    c->vb_narrowed = na ? 2 : 1;
+    if (n_acc == 0 || (na && !any)) {
+        pre->code = KP_CODE_UNRESOLVABLE;
+        kp__status_add_reason(pre, na ? "node(s) didn't satisfy plugin(s) [NodeAffinity "
+                                        "VolumeBinding] simultaneously"
+                                      : "node(s) didn't satisfy plugin VolumeBinding");
+    }
+    return KP_OK;
 }
