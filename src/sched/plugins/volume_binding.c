@@ -2,9 +2,9 @@
  * claims are bound, the unschedulable cases of its PreFilter, the bound PVs' node affinity, and for
  * unbound WaitForFirstConsumer claims the selected-node annotation, a matching available PV
  * (binder.go findMatchingVolumes, component-helpers FindMatchingVolume) or dynamic provisioning
- * within the class's allowedTopologies (checkVolumeProvisions). Not modelled: storage capacity
- * (CSIStorageCapacity is not read), the Score (StorageCapacityScoring), and binding itself (a
- * decision only: the PV chosen for one pod is not reserved for the next). */
+ * within the class's allowedTopologies (checkVolumeProvisions); its PreFilterResult and Score are
+ * in volume_binding_match.c. Not modelled: storage capacity (CSIStorageCapacity is not read), and
+ * binding itself (a decision only: the PV chosen for one pod is not reserved for the next). */
 #include <string.h>
 
 #include "base/alloc.h"

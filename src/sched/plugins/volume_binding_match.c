@@ -6,6 +6,7 @@
 #include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/selector.h"
+#include "sched/compat.h"
 #include "sched/plugins/volume_binding.h"
 #include "sched/plugins/volume_binding_match.h"
 #include "sched/status.h"
@@ -280,4 +281,77 @@ kp_status kp__vb_eligible_nodes(kp_cycle *c, kp_node_status *pre) {
                                       : "node(s) didn't satisfy plugin VolumeBinding");
     }
     return KP_OK;
+}
+
+/* brokenLinear over the default shape {0: 10, 100: 0} scaled to 0..100 (MaxNodeScore /
+ * MaxCustomPriorityScore = 10) of buildScorerFunction: 100 - utilization; a class whose
+ * capacity is 0 or below the request counts as 100 % used */
+static int64_t class_score(int64_t requested, int64_t capacity) {
+    if (capacity <= 0 || requested > capacity) return 0;
+    int64_t util =
+        capacity > INT64_MAX / 100 ? requested / (capacity / 100) : requested * 100 / capacity;
+    return 100 - (util > 100 ? 100 : util);
+}
+
+/* mirrors VolumeBinding.PreScore / Score with StorageCapacityScoring: per node, the PVs its
+ * unbound WaitForFirstConsumer claims would bind (FindPodVolumes' StaticBindings), grouped by the
+ * PV's class: the mean over classes of class_score(requested, capacity), rounded; no static
+ * binding: 0 (dynamic provisioning is scored from CSIStorageCapacity, which kprio does not read) */
+int kp__volume_binding_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
+                             int64_t *out) {
+    if (!kp__compat_storage_capacity_scoring(s->compat) || !p->n_volumes) return 0;
+    kp_cluster *cl = s->cl;
+    kp_cycle t;
+    memset(&t, 0, sizeof t);
+    t.s = s;
+    t.p = p;
+    t.vb_unbound = kp__malloc(p->n_volumes * sizeof *t.vb_unbound);
+    if (!t.vb_unbound) return KP_ENOMEM;
+    bool immediate = false;
+    for (uint16_t i = 0; i < p->n_volumes; i++) { /* GetPodVolumeClaims, as the PreFilter did */
+        const kp_volume *v = &p->volumes[i];
+        if (v->source != KP_VS_PVC && v->source != KP_VS_EPHEMERAL) continue;
+        const kp_pvc *pvc = kp__cluster_find_volume(cl, KP_VK_PVC, p->ns, v->claim);
+        if (!pvc || (pvc->volume_name && pvc->bind_completed)) continue;
+        const kp_storage_class *sc =
+            pvc->class_name ? kp__cluster_find_volume(cl, KP_VK_SC, 0, pvc->class_name) : NULL;
+        if (sc && sc->binding_mode == KP_BIND_WAIT && !pvc->volume_name)
+            t.vb_unbound[t.n_vb_unbound++] = pvc;
+        else immediate = true;
+    }
+    int rc = 0;
+    if (!immediate && t.n_vb_unbound) {
+        kp_status st = kp__vb_prepare(&t);
+        if (st != KP_OK) rc = st;
+        for (uint32_t j = 0; rc == 0 && j < n; j++) {
+            const kp_node *nd = &cl->nodes[nodes[j]];
+            uint32_t n_chosen = 0;
+            int64_t sum = 0, classes = 0;
+            for (uint32_t k = 0; k < t.vb->n_to_match; k++) {
+                const kp_pv *pv = kp__vb_find_matching(&t, k, nd, t.vb->chosen, n_chosen);
+                if (!pv) continue;
+                t.vb->prov[n_chosen] = t.vb->to_match[k]; /* the claim each PV binds */
+                t.vb->chosen[n_chosen++] = pv;
+            }
+            for (uint32_t a = 0; a < n_chosen; a++) { /* group by the PV's class */
+                kp_str cls = t.vb->chosen[a]->class_name;
+                bool seen = false;
+                for (uint32_t b = 0; b < a && !seen; b++) seen = t.vb->chosen[b]->class_name == cls;
+                if (seen) continue;
+                int64_t req = 0, cap = 0;
+                for (uint32_t b = a; b < n_chosen; b++) {
+                    if (t.vb->chosen[b]->class_name != cls) continue;
+                    cap += t.vb->chosen[b]->capacity;
+                    req += t.vb->prov[b]->request;
+                }
+                sum += class_score(req, cap);
+                classes++;
+            }
+            out[j] = classes ? (2 * sum + classes) / (2 * classes) : 0; /* math.Round */
+        }
+        rc = rc ? rc : 1;
+    }
+    kp__volume_binding_fini(&t);
+    kp__free(t.vb_unbound);
+    return rc;
 }

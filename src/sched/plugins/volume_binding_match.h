@@ -21,6 +21,10 @@ bool kp__vb_unbound_ok(const kp_cycle *c, const kp_node *n);
 const kp_pv *kp__vb_find_matching(const kp_cycle *c, uint32_t k, const kp_node *n,
                                   const kp_pv *const *chosen, uint32_t n_chosen);
 
+/* mirrors VolumeBinding.Score (StorageCapacityScoring, from v1.37): 1 and out[n] per node, 0 when
+ * skipped, KP_ENOMEM (< 0). */
+int kp__volume_binding_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
+                             int64_t *out);
 /* mirrors GetEligibleNodes: the bound claims' local PVs pinned to hostnames narrow c->allowed
  * (merged with NodeAffinity's); no node left rejects the pod in *pre. KP_ENOMEM. */
 kp_status kp__vb_eligible_nodes(kp_cycle *c, kp_node_status *pre);
