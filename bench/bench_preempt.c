@@ -3,6 +3,7 @@
  *   build/bench/bench_preempt [--nodes N] [--pods-per-node K] [--decisions D] [--basic-nodes B]
  *                             [--reference R]   (R: decisions also run on the reference path, 50)
  *                             [--rounds K]      (K: rounds of the D decisions, median reported, 5)
+ *                             [--pvc PCT]       (PCT % of the pods use a claim, 0)
  *
  * 1. Decisions: N nodes (cpu 4, 32Gi, 110 pods) each holding K pods of 130m in three priority
  *    bands (0, 100, 1000); D preemptors of priority 500 with requests 600m..2000m. Each decision
@@ -14,6 +15,10 @@
  *    CPU time of the PostFilter calls only: stable on a shared VM; the Filter pass that produces
  *    the statuses, and the compact code copy the scheduler would keep, is not timed). Target:
  *    >= 10,000 decisions/s at 5,000 nodes / 150,000 pods.
+ *    --pvc: every node has a CSINode (ebs.csi.aws.com, 39 volumes); PCT % of the existing pods
+ *    and of the preemptors use a claim bound to a CSI PV (an existing pod's with a
+ *    VolumeAttachment on its node), so VolumeBinding, VolumeZone, NodeVolumeLimits and
+ *    VolumeRestrictions run and the dry run re-runs every Filter for those preemptors.
  * 2. PreemptionBasic shape: B nodes (cpu 4, 32Gi, 110 pods), 4 low-priority 900m/500Mi pods each,
  *    B high-priority 3970m/500Mi preemptors scheduled with kp_sched_run (victims terminate,
  *    nominations reserve). Prints pods/s; must complete.
@@ -87,13 +92,44 @@ static void node_json(buf_t *b, int i, bool *first) {
     *first = false;
 }
 
+static int pct_pvc = 0;
+
+/* Claim data-NAME bound to CSI PV pv-NAME (with a VolumeAttachment on node when node >= 0). */
+static void claim_json(buf_t *b, const char *name, int node, bool *first) {
+    bput(b,
+         "%s{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":"
+         "\"pv-%s\"},\"spec\":{\"capacity\":{\"storage\":\"10Gi\"},\"accessModes\":["
+         "\"ReadWriteOnce\"],\"claimRef\":{\"namespace\":\"default\",\"name\":\"data-%s\"},"
+         "\"csi\":{\"driver\":\"ebs.csi.aws.com\",\"volumeHandle\":\"vol-%s\"}}},"
+         "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":"
+         "\"data-%s\",\"namespace\":\"default\",\"annotations\":{"
+         "\"pv.kubernetes.io/bind-completed\":\"yes\"}},\"spec\":{\"accessModes\":["
+         "\"ReadWriteOnce\"],\"volumeName\":\"pv-%s\"},\"status\":{\"phase\":\"Bound\"}}",
+         *first ? "" : ",", name, name, name, name, name);
+    *first = false;
+    if (node >= 0)
+        bput(b,
+             ",{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"VolumeAttachment\",\"metadata\":"
+             "{\"name\":\"csi-%s\"},\"spec\":{\"attacher\":\"ebs.csi.aws.com\",\"nodeName\":"
+             "\"node-%05d\",\"source\":{\"persistentVolumeName\":\"pv-%s\"}}}",
+             name, node, name);
+}
+
 static void pod_json(buf_t *b, const char *name, int node, int prio, int cpu_m, const char *mem,
                      int start, bool *first) {
+    static unsigned seq;
+    bool pvc = pct_pvc && (int)(seq++ * 7 % 100) < pct_pvc;
+    if (pvc) claim_json(b, name, node, first);
     bput(b,
          "%s{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\","
          "\"namespace\":\"default\",\"uid\":\"uid-%s\"},\"spec\":{\"priority\":%d,",
          *first ? "" : ",", name, name, prio);
     *first = false;
+    if (pvc)
+        bput(b,
+             "\"volumes\":[{\"name\":\"data\",\"persistentVolumeClaim\":{\"claimName\":"
+             "\"data-%s\"}}],",
+             name);
     if (node >= 0) bput(b, "\"nodeName\":\"node-%05d\",", node);
     bput(b,
          "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"%dm\","
@@ -173,6 +209,12 @@ static int bench_decisions(int n_nodes, int per_node, int n_dec, int n_ref_max, 
     bool first = true;
     bput(&b, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[");
     for (int i = 0; i < n_nodes; i++) node_json(&b, i, &first);
+    for (int i = 0; pct_pvc && i < n_nodes; i++)
+        bput(&b,
+             ",{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"CSINode\",\"metadata\":{"
+             "\"name\":\"node-%05d\"},\"spec\":{\"drivers\":[{\"name\":\"ebs.csi.aws.com\","
+             "\"nodeID\":\"i-%05d\",\"allocatable\":{\"count\":39}}]}}",
+             i, i);
     char name[64];
     for (int i = 0; i < n_nodes; i++)
         for (int k = 0; k < per_node; k++) {
@@ -188,8 +230,10 @@ static int bench_decisions(int n_nodes, int per_node, int n_dec, int n_ref_max, 
     double t0 = now_s();
     kp_cluster *cl = load(&b);
     free(b.p);
-    printf("decisions: %d nodes, %zu pods loaded in %.2f s\n", n_nodes, kp_cluster_pod_count(cl),
+    printf("decisions: %d nodes, %zu pods loaded in %.2f s", n_nodes, kp_cluster_pod_count(cl),
            now_s() - t0);
+    if (pct_pvc) printf(" (claims: %d%% of the pods)", pct_pvc);
+    printf("\n");
 
     kp_sched_options so;
 
@@ -323,6 +367,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--basic-nodes") == 0) basic = v;
         else if (strcmp(argv[i], "--reference") == 0) ref = v;
         else if (strcmp(argv[i], "--rounds") == 0) rounds = v > 0 ? v : 1;
+        else if (strcmp(argv[i], "--pvc") == 0) pct_pvc = v;
     }
     int rc = nodes > 0 ? bench_decisions(nodes, per_node, dec, ref, rounds) : 0;
     if (basic > 0 && bench_basic(basic) != 0) rc = 1;

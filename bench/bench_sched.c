@@ -5,12 +5,20 @@
  *              DoNotSchedule topology spread constraint (zone)
  * Usage: bench_sched [NODES...]            basic workload only, at each node count
  *        bench_sched affinity [NODES...]   affinity workload only (default 5000 nodes)
- *        bench_sched --shape basic|affinity --nodes N [--pending P]
+ *        bench_sched --shape basic|affinity --nodes N [--pending P] [--pvc PCT]
  *                                          one shape, one size; --pending shrinks the run (e.g.
  *                                          under callgrind, where instruction counts compare two
- *                                          builds repeatably on a loaded machine)
+ *                                          builds repeatably on a loaded machine); --pvc: PCT %
+ *                                          of the pods (existing and pending) use a claim: every
+ *                                          node has a CSINode (ebs.csi.aws.com, 39 volumes); an
+ *                                          existing pod's claim is bound to a CSI PV with a
+ *                                          VolumeAttachment on its node; a pending pod's claim is
+ *                                          bound to a PV pinned to one zone (even pods) or not
+ *                                          bound yet, of a WaitForFirstConsumer class whose
+ *                                          provisioner allows every zone (odd pods)
  *        (no arguments: 1000 5000 15000 for basic, 5000 for affinity) */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,10 +59,51 @@ static void put(buf_t *b, const char *fmt, ...) {
     }
 }
 
+static int pct_pvc = 0;
+
+/* A claim NAME in namespace NS, bound to PV pv-NAME (ebs.csi.aws.com, handle vol-NAME; pinned to
+ * ZONE when zone >= 0), or not bound yet (class wffc) when pv is false. */
+static void claim(buf_t *b, const char *name, unsigned ns, bool pv, int zone) {
+    if (pv) {
+        put(b,
+            ",{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":"
+            "\"pv-%s\"},\"spec\":{\"capacity\":{\"storage\":\"10Gi\"},\"accessModes\":["
+            "\"ReadWriteOnce\"],\"storageClassName\":\"wffc\",\"claimRef\":{\"namespace\":"
+            "\"ns-%u\",\"name\":\"%s\"},\"csi\":{\"driver\":\"ebs.csi.aws.com\","
+            "\"volumeHandle\":\"vol-%s\"}",
+            name, ns, name, name);
+        if (zone >= 0)
+            put(b,
+                ",\"nodeAffinity\":{\"required\":{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+                "[{\"key\":\"topology.kubernetes.io/zone\",\"operator\":\"In\",\"values\":["
+                "\"zone-%d\"]}]}]}}",
+                zone);
+        put(b, "},\"status\":{\"phase\":\"Bound\"}}");
+    }
+    put(b,
+        ",{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":"
+        "\"%s\",\"namespace\":\"ns-%u\"%s},\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],"
+        "\"storageClassName\":\"wffc\",\"resources\":{\"requests\":{\"storage\":\"10Gi\"}}",
+        name, ns, pv ? ",\"annotations\":{\"pv.kubernetes.io/bind-completed\":\"yes\"}" : "");
+    if (pv) put(b, ",\"volumeName\":\"pv-%s\"", name);
+    put(b, "},\"status\":{\"phase\":\"%s\"}}", pv ? "Bound" : "Pending");
+}
+
 /* Deterministic synthetic snapshot as a JSON List. */
 static buf_t gen(int n_nodes, int pods_per_node, int n_pending, int pct_constrained) {
     buf_t b = {NULL, 0, 0};
     put(&b, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[");
+    if (pct_pvc) {
+        put(&b, "{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"metadata\":"
+                "{\"name\":\"wffc\"},\"provisioner\":\"ebs.csi.aws.com\","
+                "\"volumeBindingMode\":\"WaitForFirstConsumer\"},");
+        for (int i = 0; i < n_nodes; i++)
+            put(&b,
+                "{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"CSINode\",\"metadata\":{"
+                "\"name\":\"node-%05d\"},\"spec\":{\"drivers\":[{\"name\":\"ebs.csi.aws.com\","
+                "\"nodeID\":\"i-%05d\",\"allocatable\":{\"count\":39}}]}},",
+                i, i);
+    }
     for (int i = 0; i < n_nodes; i++) {
         put(&b,
             "%s{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%05d\","
@@ -65,18 +114,34 @@ static buf_t gen(int n_nodes, int pods_per_node, int n_pending, int pct_constrai
             i ? "," : "", i, i, i % 10);
     }
     unsigned seq = 0;
+    char vols[160], cname[32];
     for (int i = 0; i < n_nodes; i++) {
         for (int k = 0; k < pods_per_node; k++, seq++) {
+            vols[0] = 0;
+            if (pct_pvc && (int)(seq * 7 % 100) < pct_pvc) {
+                snprintf(cname, sizeof cname, "data-run-%07u", seq);
+                claim(&b, cname, seq % 20, true, -1);
+                put(&b,
+                    ",{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"VolumeAttachment\","
+                    "\"metadata\":{\"name\":\"csi-%s\"},\"spec\":{\"attacher\":"
+                    "\"ebs.csi.aws.com\",\"nodeName\":\"node-%05d\",\"source\":{"
+                    "\"persistentVolumeName\":\"pv-%s\"}}}",
+                    cname, i, cname);
+                snprintf(vols, sizeof vols,
+                         ",\"volumes\":[{\"name\":\"data\",\"persistentVolumeClaim\":{"
+                         "\"claimName\":\"%s\"}}]",
+                         cname);
+            }
             put(&b,
                 ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"run-%07u\","
                 "\"namespace\":\"ns-%u\","
                 "\"labels\":{\"app\":\"svc-%u\"}},\"spec\":{\"nodeName\":\"node-%05d\","
                 "\"priority\":%u,"
                 "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"%um\","
-                "\"memory\":\"%uMi\"}}}]},"
+                "\"memory\":\"%uMi\"}}}]%s},"
                 "\"status\":{\"phase\":\"Running\"}}",
                 seq, seq % 20, seq % 100, i, (seq % 4) * 100, 200 + (seq % 5) * 100,
-                256 + (seq % 4) * 256);
+                256 + (seq % 4) * 256, vols);
         }
     }
     for (int j = 0; j < n_pending; j++) {
@@ -98,6 +163,16 @@ static buf_t gen(int n_nodes, int pods_per_node, int n_pending, int pct_constrai
                          "\"matchLabels\":{\"app\":\"new-%d\"}}}]",
                          j % 50);
             extra = aff;
+        }
+        char vol[160];
+        if (pct_pvc && (j * 7 % 100) < pct_pvc) {
+            snprintf(cname, sizeof cname, "data-new-%06d", j);
+            claim(&b, cname, (unsigned)(j % 20), j % 2 == 0, j % 10);
+            snprintf(vol, sizeof vol,
+                     ",\"volumes\":[{\"name\":\"data\",\"persistentVolumeClaim\":{"
+                     "\"claimName\":\"%s\"}}]",
+                     cname);
+            if (!*extra) extra = vol;
         }
         put(&b,
             ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"new-%06d\","
@@ -161,9 +236,11 @@ static int run(const char *label, int n_nodes, int pct) {
         for (; *nd; nd++) sum = (sum ^ (uint8_t)*nd) * 1099511628211ULL;
     }
     printf("%-9s nodes=%-6d existing=%-7d pending=%-6d bound=%-6zu time=%.3fs  %.0f pods/s  "
-           "cpu=%.3fs  %.0f pods/cpu-s  decisions=%016llx\n",
+           "cpu=%.3fs  %.0f pods/cpu-s  decisions=%016llx",
            label, n_nodes, n_nodes * per_node, pending, bound, dt, (double)n / dt, dc,
            (double)n / dc, (unsigned long long)sum);
+    if (pct_pvc) printf("  pvc=%d%%", pct_pvc);
+    printf("\n");
     kp_sched_free(s);
     kp_cluster_free(cl);
     return 0;
@@ -180,9 +257,11 @@ int main(int argc, char **argv) {
                 nodes = (int)strtol(argv[++i], NULL, 10);
             else if (i + 1 < argc && strcmp(argv[i], "--pending") == 0)
                 pending = (int)strtol(argv[++i], NULL, 10);
+            else if (i + 1 < argc && strcmp(argv[i], "--pvc") == 0)
+                pct_pvc = (int)strtol(argv[++i], NULL, 10);
             else {
-                fprintf(stderr,
-                        "usage: bench_sched --shape basic|affinity --nodes N [--pending P]\n");
+                fprintf(stderr, "usage: bench_sched --shape basic|affinity --nodes N [--pending P] "
+                                "[--pvc PCT]\n");
                 return 2;
             }
         }

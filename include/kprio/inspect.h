@@ -11,7 +11,8 @@
  *     kp_inspection_free(in);
  *
  * Rows are sorted deterministically: nodes by name, PriorityClasses by value (highest first) then
- * name, PodDisruptionBudgets by namespace then name, warnings in pod load order. Every pointer a
+ * name, PodDisruptionBudgets by namespace then name, attach limits by node name, claims and
+ * warnings in pod load order. Every pointer a
  * row holds (names, the per-class counts) is borrowed: valid until the inspection is freed, and,
  * for names, as long as the cluster is neither freed nor mutated (the inspection borrows the
  * cluster's strings; it is a snapshot of counts, not a live view). */
@@ -79,6 +80,33 @@ typedef struct {
     size_t disrupted_pods; /* entries of status.disruptedPods */
 } kp_inspect_pdb;
 
+/* Attached volumes of one node against one CSI driver's limit, as NodeVolumeLimits counts them:
+ * one row per node and driver with spec.drivers[].allocatable.count in the node's CSINode (rows
+ * by node name, then the CSINode's driver order). */
+typedef struct {
+    const char *node, *driver;
+    int64_t limit; /* allocatable.count */
+    size_t in_use; /* unique volumes of the driver used by the node's pods */
+    size_t held; /* held by the node's VolumeAttachments and used by no pod on the node */
+} kp_inspect_attach;
+
+/* One claim (persistentVolumeClaim or generic ephemeral volume) of a pending pod, and where its
+ * volume can go (rows in pod load order, then the pod's volume order). */
+typedef struct {
+    const char *ns, *pod, *claim;
+    /* "Bound" (spec.volumeName and the bind-completed annotation), "Pending", "Lost", or
+     * "Missing" (no such claim in the input) */
+    const char *phase;
+    const char *volume; /* spec.volumeName ("" when none) */
+    const char *storage_class; /* "" when none */
+    /* nodes the volume can go to: a bound claim, those its PV's nodeAffinity admits (0 when the
+     * PV is missing); a claim of a WaitForFirstConsumer class not bound yet, its selected-node (if
+     * a node) or the nodes where a PV of its class could bind or its class can provision (its
+     * allowedTopologies); other claims not bound yet, 0 (VolumeBinding rejects the pod) */
+    size_t nodes;
+    const char *first_node; /* the first of them by name ("" when none) */
+} kp_inspect_claim;
+
 /* Computes the inspection of a finalized cluster into *out (NULL on error). Errors: KP_EINVAL
  * (cluster not finalized), KP_ENOMEM. */
 kp_status kp_inspection_new(const kp_cluster *cl, kp_inspection **out, kp_error *err);
@@ -93,6 +121,12 @@ size_t kp_inspection_class_count(const kp_inspection *in);
 const kp_inspect_class *kp_inspection_class(const kp_inspection *in, size_t i);
 size_t kp_inspection_pdb_count(const kp_inspection *in);
 const kp_inspect_pdb *kp_inspection_pdb(const kp_inspection *in, size_t i);
+/* Attach limits (kp_inspect_attach): none when no CSINode reports a count. */
+size_t kp_inspection_attach_count(const kp_inspection *in);
+const kp_inspect_attach *kp_inspection_attach(const kp_inspection *in, size_t i);
+/* Claims of pending pods (kp_inspect_claim). */
+size_t kp_inspection_claim_count(const kp_inspection *in);
+const kp_inspect_claim *kp_inspection_claim(const kp_inspection *in, size_t i);
 /* Warnings for state that changes decisions: terminating pods (and whether they are preemption
  * victims), nominated pods, pods whose PriorityClass no longer exists, pods held back by
  * scheduling gates. One line each. */

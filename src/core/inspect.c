@@ -8,12 +8,14 @@
 
 #include "base/alloc.h"
 #include "core/cluster.h"
+#include "core/inspect_volume.h"
 #include "core/meta.h"
 #include "core/node.h"
 #include "core/pdb.h"
 #include "core/pod.h"
 #include "core/priority_class.h"
 #include "core/resources.h"
+#include "core/volume.h"
 #include "kprio/inspect.h"
 
 struct kp_inspection {
@@ -24,6 +26,10 @@ struct kp_inspection {
     kp_inspect_pdb *pdbs;
     char **warnings;
     size_t n_warnings, cap_warnings;
+    kp_inspect_attach *attach;
+    size_t n_attach;
+    kp_inspect_claim *claims;
+    size_t n_claims;
 };
 
 /* describeNodeResource computes float64(req) / float64(alloc) * 100 and prints int64() of it, so
@@ -289,6 +295,10 @@ static kp_status build(const kp_cluster *cl, kp_inspection *in) {
     if (st == KP_OK) st = node_rows(cl, in, &t, class_order);
     if (st == KP_OK) st = pdb_rows(cl, in);
     if (st == KP_OK) st = collect_warnings(cl, in);
+    if (st == KP_OK)
+        st = kp__inspect_attach_rows(cl, in->nodes, in->sum.nodes, &in->attach, &in->n_attach);
+    if (st == KP_OK)
+        st = kp__inspect_claim_rows(cl, in->nodes, in->sum.nodes, &in->claims, &in->n_claims);
     kp__free(keys);
     kp__free(class_order);
     kp__free(t.qos);
@@ -320,6 +330,8 @@ void kp_inspection_free(kp_inspection *in) {
     kp__free(in->counts);
     kp__free(in->classes);
     kp__free(in->pdbs);
+    kp__free(in->attach);
+    kp__free(in->claims);
     kp__free(in);
 }
 
@@ -339,4 +351,12 @@ const kp_inspect_pdb *kp_inspection_pdb(const kp_inspection *in, size_t i) {
 size_t kp_inspection_warning_count(const kp_inspection *in) { return in->n_warnings; }
 const char *kp_inspection_warning(const kp_inspection *in, size_t i) {
     return i < in->n_warnings ? in->warnings[i] : NULL;
+}
+size_t kp_inspection_attach_count(const kp_inspection *in) { return in->n_attach; }
+const kp_inspect_attach *kp_inspection_attach(const kp_inspection *in, size_t i) {
+    return i < in->n_attach ? &in->attach[i] : NULL;
+}
+size_t kp_inspection_claim_count(const kp_inspection *in) { return in->n_claims; }
+const kp_inspect_claim *kp_inspection_claim(const kp_inspection *in, size_t i) {
+    return i < in->n_claims ? &in->claims[i] : NULL;
 }

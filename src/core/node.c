@@ -32,6 +32,7 @@ kp_status kp__node_add_pod(kp_cluster *cl, uint32_t node, uint32_t pod) {
     n->nz_cpu += p->nz_cpu;
     n->nz_mem += p->nz_mem;
     if (p->pod_affinity || p->pod_anti_affinity) n->n_affinity_pods++;
+    n->n_attachable += kp__pod_attachable(p);
     return KP_OK;
 }
 
@@ -49,5 +50,6 @@ void kp__node_remove_pod(kp_cluster *cl, uint32_t pod) {
     n->nz_cpu -= p->nz_cpu;
     n->nz_mem -= p->nz_mem;
     if (p->pod_affinity || p->pod_anti_affinity) n->n_affinity_pods--;
+    n->n_attachable -= kp__pod_attachable(p);
     p->node = -1;
 }

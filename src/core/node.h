@@ -38,6 +38,7 @@ typedef struct kp_node {
     int64_t requested[KP_MAX_RES];
     int64_t nz_cpu, nz_mem;
     uint32_t n_affinity_pods; /* pods with (anti-)affinity, for fast skip */
+    uint32_t n_attachable; /* its pods' volumes NodeVolumeLimits may count (kp__pod_attachable) */
     uint32_t src_index;
 } kp_node;
 

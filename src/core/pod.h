@@ -66,6 +66,9 @@ typedef struct {
     kp_str disk; /* gcePersistentDisk.pdName, awsElasticBlockStore.volumeID, iscsi.iqn,
                     rbd.image */
     kp_str pool; /* rbd.pool (default "rbd") */
+    /* an in-tree disk migrated to CSI (NodeVolumeLimits): the volume handle the CSI translation
+     * gives it (core/volume.h kp__csi_translate_inline); 0 when the source is not counted */
+    kp_str csi_handle;
     kp_str *monitors;
 } kp_volume;
 
@@ -77,8 +80,18 @@ typedef enum {
     KP_VS_GCE_PD,
     KP_VS_AWS_EBS,
     KP_VS_ISCSI,
-    KP_VS_RBD
+    KP_VS_RBD,
+    KP_VS_AZURE_DISK, /* azureDisk (diskURI) */
+    KP_VS_CINDER, /* cinder (volumeID) */
+    KP_VS_PORTWORX, /* portworxVolume (volumeID) */
+    KP_VS_MIGRATABLE /* azureFile, vsphereVolume: CSI translation exists, migration not counted */
 } kp_volume_source;
+
+/* A volume NodeVolumeLimits may count (a claim, a generic ephemeral volume, an in-tree source
+ * csi-translation-lib translates: the plugin's PreFilter runs for a pod with one). */
+static inline bool kp__volume_attachable(const kp_volume *v) {
+    return v->source != KP_VS_OTHER && v->source != KP_VS_ISCSI;
+}
 
 typedef struct {
     kp_str kind, name, uid;
@@ -171,6 +184,13 @@ typedef struct kp_pod {
     uint8_t phase; /* kp_phase */
     uint8_t qos; /* kp_qos, derived */
 } kp_pod;
+
+/* The pod's volumes kp__volume_attachable counts (kp_node.n_attachable sums them). */
+static inline uint32_t kp__pod_attachable(const kp_pod *p) {
+    uint32_t n = 0;
+    for (uint16_t i = 0; i < p->n_volumes; i++) n += kp__volume_attachable(&p->volumes[i]);
+    return n;
+}
 
 /* Pod classification (mirrors pkg/kubelet/types + v1qos). */
 bool kp__pod_is_terminal(const kp_pod *p);

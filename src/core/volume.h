@@ -37,6 +37,14 @@ enum { KP_AM_RWO = 1, KP_AM_ROX = 2, KP_AM_RWX = 4, KP_AM_RWOP = 8 };
 typedef enum { KP_BIND_IMMEDIATE = 0, KP_BIND_WAIT } kp_binding_mode;
 
 typedef enum {
+    KP_PV_PENDING = 0, /* also: no status */
+    KP_PV_AVAILABLE,
+    KP_PV_BOUND,
+    KP_PV_RELEASED,
+    KP_PV_FAILED
+} kp_pv_phase;
+
+typedef enum {
     KP_PVC_PENDING = 0, /* also: no status */
     KP_PVC_BOUND,
     KP_PVC_LOST
@@ -48,6 +56,18 @@ typedef struct {
     kp_str class_name; /* spec.storageClassName (or the beta annotation) */
     kp_str claim_ns, claim_name; /* spec.claimRef */
     kp_str csi_driver, csi_handle; /* spec.csi.driver / volumeHandle ("" if not CSI) */
+    /* an in-tree source whose CSI migration NodeVolumeLimits counts (kp__csi_translate_pv): the
+     * CSI driver and translated volume handle; 0 when there is none or it does not translate */
+    kp_str mig_driver, mig_handle;
+    bool has_csi; /* spec.csi present (VolumeAttachments count only CSI PVs) */
+    /* what FindMatchingVolume compares (VolumeBinding of claims not bound yet) */
+    int64_t capacity; /* spec.capacity.storage in bytes (0 when absent) */
+    kp_str claim_uid; /* spec.claimRef.uid */
+    kp_str vac; /* spec.volumeAttributesClassName */
+    uint8_t phase; /* kp_pv_phase (status.phase; Pending when absent) */
+    bool block; /* spec.volumeMode Block (default Filesystem) */
+    bool deleting; /* metadata.deletionTimestamp set */
+    bool has_claim_ref; /* spec.claimRef present */
     bool has_affinity; /* spec.nodeAffinity.required present */
     uint16_t n_terms;
     kp_nsterm *terms; /* its nodeSelectorTerms (ORed) */
@@ -62,12 +82,20 @@ typedef struct {
     bool bind_completed; /* annotation pv.kubernetes.io/bind-completed present */
     uint8_t access_modes; /* KP_AM_* */
     uint8_t phase; /* kp_pvc_phase */
+    bool block; /* spec.volumeMode Block (default Filesystem) */
+    kp_str uid; /* metadata.uid */
+    kp_str vac; /* spec.volumeAttributesClassName */
+    int64_t request; /* spec.resources.requests.storage in bytes (0 when absent) */
+    kp_label_selector selector; /* spec.selector (is_set false: none) */
 } kp_pvc;
 
 typedef struct {
     kp_str name;
     kp_str provisioner;
     uint8_t binding_mode; /* kp_binding_mode */
+    /* allowedTopologies (ORed terms; each term's matchLabelExpressions as `key In values`) */
+    uint16_t n_topo;
+    kp_nsterm *topo;
 } kp_storage_class;
 
 typedef struct {
@@ -104,7 +132,89 @@ typedef struct {
     kp_csidriver *drivers;
     kp_volume_attachment *attachments;
     uint32_t n[KP_VK_KINDS], cap[KP_VK_KINDS];
+    /* NodeVolumeLimits' index (sched/plugins/node_volume_limits.c, in the cluster arena): the
+     * CSI volumes the VolumeAttachments hold, grouped by node (those of nodes not in the input
+     * are left out), and each claim's CSI volume. Built for the object counts in n_indexed;
+     * rebuilt when a count changed or after kp__volume_index_invalidate (call it after changing
+     * a claim, PV, class or attachment in place). */
+    uint32_t *va_first; /* per node index (n_nodes_indexed + 1): its attachments' first slot */
+    struct kp_csi_vol *va_csi, *pvc_csi; /* by node; per claim */
+    const kp_csinode **csinode_of; /* per node index: its CSINode or NULL */
+    uint32_t n_indexed[KP_VK_KINDS], n_nodes_indexed;
+    bool indexed;
+    /* VolumeBinding's index (sched/plugins/volume_binding_match.c, in the cluster arena), built for
+     * the counts in n_vb_indexed: the PVs without claimRef (load order), and per claim whether a
+     * PV's claimRef names it */
+    uint32_t *pv_free, n_pv_free;
+    bool *pvc_prebound;
+    uint32_t n_vb_indexed[KP_VK_KINDS];
+    bool vb_indexed;
 } kp_volumes;
+
+/* A CSI volume as NodeVolumeLimits counts it: (driver, volume handle id) or, for a claim not bound
+ * yet, (its class's driver, KP_CSI_CLAIM_KEY | claim index); drv 0: not counted. */
+typedef struct kp_csi_vol {
+    kp_str drv;
+    uint64_t key;
+} kp_csi_vol;
+#define KP_CSI_CLAIM_KEY (UINT64_C(1) << 32)
+
+struct kp_cluster;
+struct kp_node;
+/* The CSI volume NodeVolumeLimits counts for a claim (getCSIDriverInfo): its PV's spec.csi or
+ * migrated in-tree source, or, not bound (or bound to a PV that does not exist), its class's
+ * provisioner with a key of the claim's own; drv_ids[m]: the interned CSI driver name of migrated
+ * plugin m (0: none). o->drv 0: not counted. */
+void kp__claim_csi_volume(const struct kp_cluster *cl, const kp_str *drv_ids, const kp_pvc *pvc,
+                          kp_csi_vol *o);
+/* drv_ids[KP_MIG_KINDS] for kp__claim_csi_volume from names already interned (0 otherwise). */
+void kp__mig_driver_ids(const struct kp_cluster *cl, kp_str *drv_ids);
+/* volume.CheckNodeAffinity: the PV's spec.nodeAffinity.required against node n's labels. */
+bool kp__pv_node_affinity_ok(const struct kp_cluster *cl, const kp_pv *pv, const struct kp_node *n);
+
+/* IsVolumeBoundToClaim: the PV's claimRef names the claim (its uid too when set). */
+bool kp__pv_bound_to_claim(const kp_pv *pv, const kp_pvc *claim);
+/* FindMatchingVolume's checks that do not depend on the node (class, claimRef, size, volume mode,
+ * attributes class, deletion). */
+bool kp__pv_claim_candidate(const kp_pv *pv, const kp_pvc *claim);
+/* The claim's class when it can provision dynamically (a provisioner other than
+ * kubernetes.io/no-provisioner), else NULL. */
+const kp_storage_class *kp__provisioning_class(const struct kp_cluster *cl, const kp_pvc *claim);
+/* v1helper.MatchTopologySelectorTerms of the class's allowedTopologies against node n. */
+bool kp__class_topology_ok(const struct kp_cluster *cl, const kp_storage_class *sc,
+                           const struct kp_node *n);
+
+static inline void kp__volume_index_invalidate(kp_volumes *v) {
+    v->indexed = false;
+    v->vb_indexed = false;
+}
+
+/* CSI migration of in-tree volumes as NodeVolumeLimits counts it (csi-translation-lib's
+ * translators; isCSIMigrationOn of nodevolumelimits: AWS EBS, GCE PD, Azure Disk, Cinder and
+ * Portworx are migrated, Azure File, vSphere and RBD are not counted). */
+typedef enum {
+    KP_MIG_NONE = 0,
+    KP_MIG_AWS_EBS, /* kubernetes.io/aws-ebs -> ebs.csi.aws.com */
+    KP_MIG_GCE_PD, /* kubernetes.io/gce-pd -> pd.csi.storage.gke.io */
+    KP_MIG_AZURE_DISK, /* kubernetes.io/azure-disk -> disk.csi.azure.com */
+    KP_MIG_CINDER, /* kubernetes.io/cinder -> cinder.csi.openstack.org */
+    KP_MIG_PORTWORX, /* kubernetes.io/portworx-volume -> pxd.portworx.com */
+    KP_MIG_NOT_COUNTED, /* azure-file, vsphere-volume, rbd: translatable, migration not on */
+    KP_MIG_KINDS
+} kp_mig_plugin;
+/* The CSI driver name of a migrated plugin (KP_MIG_AWS_EBS..KP_MIG_PORTWORX), else NULL. */
+const char *kp__mig_driver_name(kp_mig_plugin m);
+/* The in-tree plugin a StorageClass provisioner names (IsMigratableIntreePluginByName), or
+ * KP_MIG_NONE when it is not an in-tree plugin with a CSI translation. */
+kp_mig_plugin kp__mig_plugin_of_provisioner(const char *provisioner);
+/* The CSI volume handle TranslateInTree{PV,InlineVolume}ToCSI gives an in-tree volume id `id`
+ * of plugin m, written to buf (cap bytes, NUL-terminated); its length, or -1 when the id does
+ * not translate (an EBS id "aws://..." without a vol-* path). zone_label: for a GCE PD PV, the
+ * failure-domain.beta zone label, else the topology.kubernetes.io/zone one (NULL for inline
+ * volumes); a value with "__" names a regional disk. When the result does not fit, the needed
+ * length is returned (>= cap) and buf is not complete. */
+long kp__csi_translate(kp_mig_plugin m, const char *id, const char *zone_label, char *buf,
+                       size_t cap);
 
 /* Does a zone-label value hold zone z? The value is a `__`-separated set (LabelZonesToSet: each
  * element trimmed of spaces; a value with an empty element is invalid and matches nothing). */

@@ -95,7 +95,8 @@ static bool skip_key(const char *s, size_t n) {
 
 /* Members of a cluster object's root that some decoder reads (load.c: every kind's
  * apiVersion, kind, metadata, spec, status; a PriorityClass's value, globalDefault,
- * preemptionPolicy, description; a StorageClass's provisioner and volumeBindingMode;
+ * preemptionPolicy, description; a StorageClass's provisioner, volumeBindingMode and
+ * allowedTopologies;
  * decode_pod.c, decode_workload.c: metadata, spec, status) and
  * a List's items. Any other root member (a ConfigMap's data, a custom resource's fields) is
  * skipped while parsing, checked but never kept: a tree node costs about 44 times the two bytes
@@ -111,7 +112,7 @@ static bool root_key_read(const char *s, size_t n) {
     case 11: return KEY_IS("description") || KEY_IS("provisioner");
     case 13: return KEY_IS("globalDefault");
     case 16: return KEY_IS("preemptionPolicy");
-    case 17: return KEY_IS("volumeBindingMode");
+    case 17: return KEY_IS("volumeBindingMode") || KEY_IS("allowedTopologies");
     default: return false;
     }
 #undef KEY_IS

@@ -97,15 +97,56 @@ static kp_table *pdb_table(const kp_inspection *in) {
     return t;
 }
 
-/* The three tables are built completely, and their status checked, before anything is printed:
- * out of memory leaves the output empty. */
+/* Attached volumes against the CSINode limits (only when a CSINode reports a count). */
+static kp_table *attach_table(const kp_inspection *in) {
+    kp_table *t = kp_table_new(5);
+    const char *hdr[] = {"NODE", "CSI DRIVER", "VOLUMES IN USE", "HELD BY ATTACHMENTS", "LIMIT"};
+    for (int i = 0; i < 5; i++) kp_table_add(t, hdr[i]);
+    for (size_t k = 0; k < kp_inspection_attach_count(in); k++) {
+        const kp_inspect_attach *a = kp_inspection_attach(in, k);
+        kp_table_add(t, a->node);
+        kp_table_add(t, a->driver);
+        kp_table_addf(t, "%zu", a->in_use);
+        kp_table_addf(t, "%zu", a->held);
+        kp_table_addf(t, "%" PRId64, a->limit);
+    }
+    return t;
+}
+
+/* Claims of pending pods and where their volumes can go (only when there are some). */
+static kp_table *claim_table(const kp_inspection *in) {
+    kp_table *t = kp_table_new(6);
+    const char *hdr[] = {"PENDING POD", "CLAIM", "STATUS", "VOLUME", "STORAGECLASS", "NODES"};
+    for (int i = 0; i < 6; i++) kp_table_add(t, hdr[i]);
+    for (size_t k = 0; k < kp_inspection_claim_count(in); k++) {
+        const kp_inspect_claim *c = kp_inspection_claim(in, k);
+        kp_table_addf(t, "%s/%s", c->ns, c->pod);
+        kp_table_add(t, c->claim);
+        kp_table_add(t, c->phase);
+        kp_table_add(t, c->volume[0] ? c->volume : "<none>");
+        kp_table_add(t, c->storage_class[0] ? c->storage_class : "<none>");
+        if (!c->nodes) kp_table_add(t, "none");
+        else if (c->nodes == 1) kp_table_addf(t, "1 (%s)", c->first_node);
+        else kp_table_addf(t, "%zu (%s, ...)", c->nodes, c->first_node);
+    }
+    return t;
+}
+
+/* The tables are built completely, and their status checked, before anything is printed: out of
+ * memory leaves the output empty. */
 static kp_status render_tables(FILE *f, const kp_inspection *in) {
     const kp_inspect_summary *s = kp_inspection_summary(in);
     kp_table *nodes = node_table(in), *classes = class_table(in);
     kp_table *pdbs = s->pod_disruption_budgets ? pdb_table(in) : NULL;
+    bool has_attach = kp_inspection_attach_count(in) > 0;
+    bool has_claims = kp_inspection_claim_count(in) > 0;
+    kp_table *attach = has_attach ? attach_table(in) : NULL;
+    kp_table *claims = has_claims ? claim_table(in) : NULL;
     kp_status st = kp_table_status(nodes);
     if (st == KP_OK) st = kp_table_status(classes);
     if (st == KP_OK && s->pod_disruption_budgets) st = kp_table_status(pdbs);
+    if (st == KP_OK && has_attach) st = kp_table_status(attach);
+    if (st == KP_OK && has_claims) st = kp_table_status(claims);
     if (st == KP_OK) {
         fprintf(f, "Cluster: %zu node%s, %zu pod%s (%zu pending", s->nodes,
                 s->nodes == 1 ? "" : "s", s->pods, s->pods == 1 ? "" : "s", s->pending_pods);
@@ -120,6 +161,14 @@ static kp_status render_tables(FILE *f, const kp_inspection *in) {
             fprintf(f, "\n");
             kp_table_print(pdbs, f);
         }
+        if (attach) {
+            fprintf(f, "\n");
+            kp_table_print(attach, f);
+        }
+        if (claims) {
+            fprintf(f, "\n");
+            kp_table_print(claims, f);
+        }
         size_t n_warn = kp_inspection_warning_count(in);
         if (n_warn) {
             fprintf(f, "\nWarnings (state that changes decisions):\n");
@@ -130,6 +179,8 @@ static kp_status render_tables(FILE *f, const kp_inspection *in) {
     kp_table_free(nodes);
     kp_table_free(classes);
     kp_table_free(pdbs);
+    kp_table_free(attach);
+    kp_table_free(claims);
     return st;
 }
 
@@ -196,6 +247,44 @@ static void emit_pdb(kp_emit *e, const kp_inspect_pdb *b) {
     kp_emit_obj_end(e);
 }
 
+/* attachLimits and pendingClaims, each only when it has rows (documents without volumes keep
+ * their shape) */
+static void emit_volumes(kp_emit *e, const kp_inspection *in) {
+    if (kp_inspection_attach_count(in)) {
+        kp_emit_key(e, "attachLimits");
+        kp_emit_arr_begin(e);
+        for (size_t k = 0; k < kp_inspection_attach_count(in); k++) {
+            const kp_inspect_attach *a = kp_inspection_attach(in, k);
+            kp_emit_obj_begin(e);
+            kp_emit_kv_str(e, "node", a->node);
+            kp_emit_kv_str(e, "driver", a->driver);
+            kp_emit_kv_int(e, "volumesInUse", (int64_t)a->in_use);
+            kp_emit_kv_int(e, "heldByAttachments", (int64_t)a->held);
+            kp_emit_kv_int(e, "limit", a->limit);
+            kp_emit_obj_end(e);
+        }
+        kp_emit_arr_end(e);
+    }
+    if (kp_inspection_claim_count(in)) {
+        kp_emit_key(e, "pendingClaims");
+        kp_emit_arr_begin(e);
+        for (size_t k = 0; k < kp_inspection_claim_count(in); k++) {
+            const kp_inspect_claim *c = kp_inspection_claim(in, k);
+            kp_emit_obj_begin(e);
+            kp_emit_kv_str(e, "namespace", c->ns);
+            kp_emit_kv_str(e, "pod", c->pod);
+            kp_emit_kv_str(e, "claim", c->claim);
+            kp_emit_kv_str(e, "status", c->phase);
+            kp_emit_kv_str(e, "volume", c->volume);
+            kp_emit_kv_str(e, "storageClass", c->storage_class);
+            kp_emit_kv_int(e, "nodes", (int64_t)c->nodes);
+            kp_emit_kv_str(e, "firstNode", c->first_node);
+            kp_emit_obj_end(e);
+        }
+        kp_emit_arr_end(e);
+    }
+}
+
 static kp_status render_document(FILE *f, const kp_inspection *in, kp_outfmt fmt) {
     kp_emit *e = kp_emit_new(f, fmt); /* NULL: every call below is a no-op, the status KP_ENOMEM */
     kp_emit_obj_begin(e);
@@ -224,6 +313,7 @@ static kp_status render_document(FILE *f, const kp_inspection *in, kp_outfmt fmt
     kp_emit_arr_begin(e);
     for (size_t k = 0; k < kp_inspection_pdb_count(in); k++) emit_pdb(e, kp_inspection_pdb(in, k));
     kp_emit_arr_end(e);
+    emit_volumes(e, in);
     kp_emit_key(e, "warnings");
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_inspection_warning_count(in); i++)

@@ -23,5 +23,12 @@ static inline bool kp__compat_dra_default(uint16_t minor) { return minor >= 34; 
 static inline bool kp__compat_image_volumes(uint16_t minor) { return minor >= 36; }
 /* ... and counts them in calculatePriority's maximum threshold (PR #138951, v1.37). */
 static inline bool kp__compat_image_volume_threshold(uint16_t minor) { return minor >= 37; }
+/* NodeVolumeLimits refuses a node whose CSINode lacks a driver a CSIDriver object names
+ * (VolumeLimitScaling, alpha in v1.35, beta and on by default in v1.37). */
+static inline bool kp__compat_volume_limit_scaling(uint16_t minor) { return minor >= 37; }
+/* VolumeBinding scores nodes by the utilization of the PVs a pod's claims would bind
+ * (StorageCapacityScoring, alpha in v1.33, beta and on by default in v1.37; the default shape
+ * {0: 10, 100: 0}). */
+static inline bool kp__compat_storage_capacity_scoring(uint16_t minor) { return minor >= 37; }
 
 #endif

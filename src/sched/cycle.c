@@ -19,6 +19,7 @@
 #include "sched/plugins/node_ports.h"
 #include "sched/plugins/node_resources_fit.h"
 #include "sched/plugins/node_unschedulable.h"
+#include "sched/plugins/node_volume_limits.h"
 #include "sched/plugins/pod_topology_spread.h"
 #include "sched/plugins/taint_toleration.h"
 #include "sched/plugins/volume_binding.h"
@@ -52,9 +53,7 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
         if (p->node_selector.n == 0) c->run[KP_PL_NODE_AFFINITY] = false;
     }
     if (!kp__pod_has_host_ports(p)) c->run[KP_PL_NODE_PORTS] = false;
-    /* NodeVolumeLimits: not modelled yet, its Filter always succeeds */
-    c->run[KP_PL_NODE_VOLUME_LIMITS] = false;
-    bool vr_skip = true;
+    bool vr_skip = true, nvl_skip = true;
 
     /* run PreFilter in the configured order; the first rejection stops (RunPreFilterPlugins) */
     for (uint8_t i = 0; i < cfg->n_prefilter; i++) {
@@ -80,6 +79,9 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
         case KP_PL_VOLUME_RESTRICTIONS:
             if (p->n_volumes) st = kp__volume_restrictions_prefilter(c, pre, &vr_skip);
             break;
+        case KP_PL_NODE_VOLUME_LIMITS:
+            if (p->n_volumes) st = kp__node_volume_limits_prefilter(c, &nvl_skip);
+            break;
         default: break;
         }
         if (st != KP_OK) {
@@ -96,6 +98,7 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
     if (!c->n_vz) c->run[KP_PL_VOLUME_ZONE] = false;
     if (!c->n_vb_bound && !c->n_vb_unbound) c->run[KP_PL_VOLUME_BINDING] = false;
     if (vr_skip) c->run[KP_PL_VOLUME_RESTRICTIONS] = false;
+    if (nvl_skip) c->run[KP_PL_NODE_VOLUME_LIMITS] = false;
     for (uint8_t i = 0; i < cfg->n_filter; i++) {
         /* NodeName.Filter succeeds on every node for a pod without spec.nodeName: not run (it still
          * shows as run in --explain, which reads c->run) */
@@ -116,7 +119,9 @@ void kp__cycle_free(kp_cycle *c) {
     if (c->vz) kp__free(c->vz);
     if (c->rwop) kp__free(c->rwop);
     if (c->vb_bound) kp__free(c->vb_bound);
-    if (c->vb_selected) kp__free(c->vb_selected);
+    if (c->vb_unbound) kp__free(c->vb_unbound);
+    kp__volume_binding_fini(c);
+    kp__node_volume_limits_fini(c);
     kp__free(c);
 }
 
@@ -143,7 +148,8 @@ static void filter_one(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_node_s
     case KP_PL_VOLUME_ZONE: kp__filter_volume_zone(c, n, st); break;
     case KP_PL_VOLUME_RESTRICTIONS: kp__filter_volume_restrictions(c, n, st); break;
     case KP_PL_VOLUME_BINDING: kp__filter_volume_binding(c, n, st); break;
-    default: break; /* NodeVolumeLimits: not modelled, always Success */
+    case KP_PL_NODE_VOLUME_LIMITS: kp__filter_node_volume_limits(c, n, st); break;
+    default: break;
     }
     if (st->code != KP_CODE_SUCCESS) st->plugin = kp__plugin_name(pl);
 }
@@ -170,7 +176,8 @@ static void run_filters(const kp_cycle *c, uint32_t node, kp_node_status *out) {
 
 /* Pass 1 from the nominator's sums when no filter of this pod needs the nominated pods
  * themselves (NodeResourcesFit only counts them and adds their requests; NodePorts,
- * InterPodAffinity and PodTopologySpread read the pods): a lookup instead of a walk. */
+ * InterPodAffinity, PodTopologySpread, NodeVolumeLimits and VolumeRestrictions read the pods): a
+ * lookup instead of a walk. */
 static void filter_with_sums(kp_cycle *c, uint32_t node, kp_node_status *out) {
     uint32_t n = kp__sched_nominated_sum(c->s, node, c->p->priority, c->pod, c->nom_sum);
     if (n > 0) {
@@ -192,7 +199,8 @@ void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
         run_filters(c, node, out);
         return;
     }
-    if (!c->ipa && !c->n_spread && !c->run[KP_PL_NODE_PORTS]) {
+    if (!c->ipa && !c->n_spread && !c->run[KP_PL_NODE_PORTS] && !c->run[KP_PL_NODE_VOLUME_LIMITS] &&
+        !c->run[KP_PL_VOLUME_RESTRICTIONS]) {
         filter_with_sums(c, node, out);
         return;
     }
@@ -250,6 +258,27 @@ void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
     if (c->n_rwop) kp__volume_restrictions_update(c, v, 1);
 }
 
+/* NodeVolumeLimits' reason with the counts behind it (plugins/node_volume_limits.c) */
+static void explain_volume_note(const kp_cycle *c, uint32_t node, kp_explain_filter *f,
+                                kp_explain *x) {
+    char note[512];
+    kp__node_volume_limits_note(c, &c->s->cl->nodes[node], note, sizeof note);
+    if (!note[0] || f->reason == KP_TEXT_NONE) return;
+    const char *r = kp__textbuf_get(&x->text, f->reason);
+    size_t lr = strlen(r), ln = strlen(note);
+    char *both = kp__malloc(lr + ln + 4);
+    if (!both) {
+        x->enomem = true;
+        return;
+    }
+    memcpy(both, r, lr);
+    memcpy(both + lr, " (", 2);
+    memcpy(both + lr + 2, note, ln);
+    memcpy(both + lr + 2 + ln, ")", 2);
+    f->reason = kp__textbuf_add(&x->text, both, NULL);
+    kp__free(both);
+}
+
 /* --explain: every enabled filter's own verdict on the real node (no early stop). */
 void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node *en,
                                kp_explain *x) {
@@ -260,17 +289,15 @@ void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node
         kp_explain_filter *f = &en->filters[en->n_filters++];
         f->plugin = (uint8_t)pl;
         if (!c->run[pl]) {
-            bool vol = pl == KP_PL_NODE_VOLUME_LIMITS;
             f->code = KP_CODE_SUCCESS;
-            f->reason = kp__textbuf_add(&x->text,
-                                        vol ? "skipped (volumes are not modelled)"
-                                            : "skipped (nothing to check for this pod)",
-                                        NULL);
+            f->reason = kp__textbuf_add(&x->text, "skipped (nothing to check for this pod)", NULL);
         } else {
             kp_node_status st;
             run_plugin(c, pl, node, &st);
             f->code = st.code;
             f->reason = kp__textbuf_add(&x->text, NULL, &st); /* every reason, whole */
+            if (pl == KP_PL_NODE_VOLUME_LIMITS && st.code != KP_CODE_SUCCESS)
+                explain_volume_note(c, node, f, x);
         }
         if (f->reason == KP_TEXT_NONE) x->enomem = true;
     }

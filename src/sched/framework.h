@@ -225,8 +225,13 @@ struct kp_cycle {
     int64_t rwop_refs; /* conflictingPVCRefCount */
     const kp_pv **vb_bound; /* VolumeBinding: the bound claims' PVs (NULL: the PV is missing) */
     uint32_t n_vb_bound;
-    kp_str *vb_selected; /* the WaitForFirstConsumer unbound claims' selected node (0: none) */
+    const kp_pvc **vb_unbound; /* the unbound WaitForFirstConsumer claims, in the pod's order */
     uint32_t n_vb_unbound;
+    struct kp_vb *vb; /* their matching state (plugins/volume_binding.c) */
+    /* VolumeBinding's PreFilterResult (local PVs' hostnames) narrowed c->allowed: 1 alone, 2 after
+     * NodeAffinity's (the absent nodes' status names the plugins) */
+    uint8_t vb_narrowed;
+    struct kp_nvl *nvl; /* NodeVolumeLimits (plugins/node_volume_limits.c; its Filter scratch) */
 
     /* KP_ENOMEM once a PreFilter state update (AddPod / RemovePod) could not allocate: the
      * cycle's verdicts are then unusable and its users report the error (kp__cycle_status) */

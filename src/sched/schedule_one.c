@@ -249,8 +249,14 @@ static kp_status find_nodes_that_pass_filters(kp_sched *s, kp_cycle *c, bool exp
         kp_node_status ab;
         kp__status_reset(&ab);
         ab.code = KP_CODE_UNRESOLVABLE;
-        ab.plugin = kp__plugin_name(KP_PL_NODE_AFFINITY);
-        kp__status_add_reason(&ab, "node(s) didn't satisfy plugin(s) [NodeAffinity]");
+        /* the plugins whose PreFilterResult narrowed the nodes (NodeAffinity, VolumeBinding) */
+        ab.plugin =
+            kp__plugin_name(c->vb_narrowed == 1 ? KP_PL_VOLUME_BINDING : KP_PL_NODE_AFFINITY);
+        kp__status_add_reason(
+            &ab, c->vb_narrowed == 2   ? "node(s) didn't satisfy plugin(s) [NodeAffinity "
+                                         "VolumeBinding]"
+                 : c->vb_narrowed == 1 ? "node(s) didn't satisfy plugin(s) [VolumeBinding]"
+                                       : "node(s) didn't satisfy plugin(s) [NodeAffinity]");
         for (uint32_t i = 0; i < nn; i++)
             if (!c->allowed[i] && !s->has_status[i]) record(s, i, &ab);
     }

@@ -11,6 +11,7 @@
 #include "sched/plugins/node_resources_fit.h"
 #include "sched/plugins/pod_topology_spread.h"
 #include "sched/plugins/taint_toleration.h"
+#include "sched/plugins/volume_binding_match.h"
 
 int kp__score_plugin(kp_sched *s, kp_plugin pl, const kp_pod *p, const uint32_t *nodes, uint32_t n,
                      int64_t *out) {
@@ -22,6 +23,7 @@ int kp__score_plugin(kp_sched *s, kp_plugin pl, const kp_pod *p, const uint32_t 
     case KP_PL_IMAGE_LOCALITY: return kp__image_locality_score(s, p, nodes, n, out);
     case KP_PL_INTERPOD: return kp__ipa_score(s, p, nodes, n, out);
     case KP_PL_SPREAD: return kp__spread_score(s, p, nodes, n, out);
+    case KP_PL_VOLUME_BINDING: return kp__volume_binding_score(s, p, nodes, n, out);
     default: return 0;
     }
 }

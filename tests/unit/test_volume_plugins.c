@@ -259,7 +259,8 @@ KT_TEST(volume_binding_filter_and_prefilter) {
                                                                             bound */
         PVC("imm",
             "{storageClassName: imm}") "---\n{apiVersion: storage.k8s.io/v1, kind: "
-                                       "StorageClass, metadata: {name: wait}, "
+                                       "StorageClass, metadata: {name: wait}, provisioner: "
+                                       "ebs.csi.aws.com, "
                                        "volumeBindingMode: WaitForFirstConsumer}\n"
                                        "---\n{apiVersion: storage.k8s.io/v1, kind: "
                                        "StorageClass, metadata: {name: imm}}\n" POD("pbound", "",

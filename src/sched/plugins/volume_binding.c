@@ -1,14 +1,17 @@
-/* VolumeBinding (pkg/scheduler/framework/plugins/volumebinding), the part kprio models: which
- * claims are bound, the unschedulable cases of its PreFilter, the bound PVs' node affinity and
- * the selected-node annotation of unbound WaitForFirstConsumer claims. Matching unbound claims to
- * available PVs and dynamic provisioning (allowedTopologies, capacity) are not modelled: such a
- * claim passes every node. */
+/* VolumeBinding (pkg/scheduler/framework/plugins/volumebinding), its PreFilter and Filter: which
+ * claims are bound, the unschedulable cases of its PreFilter, the bound PVs' node affinity, and for
+ * unbound WaitForFirstConsumer claims the selected-node annotation, a matching available PV
+ * (binder.go findMatchingVolumes, component-helpers FindMatchingVolume) or dynamic provisioning
+ * within the class's allowedTopologies (checkVolumeProvisions); its PreFilterResult and Score are
+ * in volume_binding_match.c. Not modelled: storage capacity (CSIStorageCapacity is not read), and
+ * binding itself (a decision only: the PV chosen for one pod is not reserved for the next). */
 #include <string.h>
 
 #include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/volume.h"
 #include "sched/plugins/volume_binding.h"
+#include "sched/plugins/volume_binding_match.h"
 #include "sched/plugins/volume_zone.h"
 #include "sched/status.h"
 
@@ -53,8 +56,8 @@ kp_status kp__volume_binding_prefilter(kp_cycle *c, kp_node_status *pre) {
         if (pvc->phase == KP_PVC_LOST) return reject_lost(cl, pre, pvc);
     }
     c->vb_bound = kp__malloc(n * sizeof *c->vb_bound);
-    c->vb_selected = kp__malloc(n * sizeof *c->vb_selected);
-    if (!c->vb_bound || !c->vb_selected) return KP_ENOMEM;
+    c->vb_unbound = kp__malloc(n * sizeof *c->vb_unbound);
+    if (!c->vb_bound || !c->vb_unbound) return KP_ENOMEM;
     bool immediate = false;
     for (uint16_t i = 0; i < p->n_volumes; i++) {
         const kp_volume *v = &p->volumes[i];
@@ -68,35 +71,19 @@ kp_status kp__volume_binding_prefilter(kp_cycle *c, kp_node_status *pre) {
         const kp_storage_class *sc =
             pvc->class_name ? kp__cluster_find_volume(cl, KP_VK_SC, 0, pvc->class_name) : NULL;
         if (sc && sc->binding_mode == KP_BIND_WAIT && !pvc->volume_name)
-            c->vb_selected[c->n_vb_unbound++] = pvc->selected_node;
+            c->vb_unbound[c->n_vb_unbound++] = pvc;
         else immediate = true;
     }
+    if (!immediate && c->n_vb_unbound) {
+        kp_status st = kp__vb_prepare(c);
+        if (st != KP_OK) return st;
+    }
+    if (!immediate && c->n_vb_bound) return kp__vb_eligible_nodes(c, pre);
     if (immediate) {
         pre->code = KP_CODE_UNRESOLVABLE;
         kp__status_add_reason(pre, "pod has unbound immediate PersistentVolumeClaims");
     }
     return KP_OK;
-}
-
-/* volume.CheckNodeAffinity: the PV's required terms against a node that has only the node's
- * labels (so matchFields on metadata.name see an empty name) */
-static bool pv_affinity_ok(const kp_cluster *cl, const kp_pv *pv, const kp_node *n) {
-    if (!pv->has_affinity) return true;
-    for (uint16_t t = 0; t < pv->n_terms; t++) {
-        const kp_nsterm *term = &pv->terms[t];
-        if (!term->n_exprs && !term->n_fields) continue; /* an empty term matches nothing */
-        bool ok = true;
-        for (uint16_t e = 0; e < term->n_exprs && ok; e++)
-            ok = kp__selreq_matches(cl, &term->exprs[e], &n->labels);
-        for (uint16_t f = 0; f < term->n_fields && ok; f++) {
-            const kp_selreq *r = &term->fields[f];
-            bool has = false; /* is "" among the values? (a name is never empty) */
-            for (uint16_t k = 0; k < r->n_values; k++) has |= r->values[k] == 0;
-            ok = r->op == KP_OP_IN ? has : r->op == KP_OP_NOTIN ? !has : false;
-        }
-        if (ok) return true;
-    }
-    return false;
 }
 
 /* mirrors VolumeBinding.Filter and FindPodVolumes: every status UnschedulableAndUnresolvable,
@@ -109,13 +96,12 @@ void kp__filter_volume_binding(const kp_cycle *c, const kp_node *n, kp_node_stat
             pvs_found = false;
             break;
         }
-        if (!pv_affinity_ok(cl, c->vb_bound[i], n)) {
+        if (!kp__pv_node_affinity_ok(cl, c->vb_bound[i], n)) {
             bound_ok = false;
             break;
         }
     }
-    for (uint32_t i = 0; i < c->n_vb_unbound && unbound_ok; i++)
-        unbound_ok = !c->vb_selected[i] || c->vb_selected[i] == n->name;
+    if (c->n_vb_unbound && c->vb) unbound_ok = kp__vb_unbound_ok(c, n);
     if (bound_ok && pvs_found && unbound_ok) return;
     st->code = KP_CODE_UNRESOLVABLE;
     if (!bound_ok) kp__status_add_reason(st, "node(s) had volume node affinity conflict");

@@ -10,5 +10,7 @@
 kp_status kp__volume_binding_prefilter(kp_cycle *c, kp_node_status *pre);
 /* mirrors VolumeBinding.Filter */
 void kp__filter_volume_binding(const kp_cycle *c, const kp_node *n, kp_node_status *st);
+/* frees c->vb (plugins/volume_binding_match.c) */
+void kp__volume_binding_fini(kp_cycle *c);
 
 #endif

@@ -10,6 +10,7 @@
 #include "sched/framework.h"
 #include "sched/nominator.h"
 #include "sched/plugins/node_resources_fit.h"
+#include "sched/plugins/node_volume_limits.h"
 #include "sched/preempt/cache.h"
 #include "sched/preempt/order.h"
 #include "sched/preempt/pdb_index.h"
@@ -611,7 +612,8 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
                   .viol = x->scratch + 2 * sc,
                   .nonviol = x->scratch + 3 * sc,
                   .victims = x->scratch + 4 * sc};
-    if (!x->o->reference && x->fast && x->cache && kp__preempt_failed_in_fit(x, node, filter_st)) {
+    if (!x->o->reference && x->fast && x->cache && kp__preempt_failed_in_fit(x, node, filter_st) &&
+        kp__volume_filters_steady(x->c, node)) {
         kp_status crc;
         if (select_cached(x, node, &w, out, &crc, err)) return crc;
     }

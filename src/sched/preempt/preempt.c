@@ -288,9 +288,7 @@ static bool fast_path_allowed(const kp_pctx *x) {
     if (p->pod_affinity || p->pod_anti_affinity || p->n_spread) return false;
     for (uint16_t i = 0; i < p->n_containers + p->n_init; i++)
         if (p->containers[i].n_ports) return false;
-    /* the volume plugins' Filters (claims, in-tree disks) can fail after the removals too */
-    for (uint16_t i = 0; i < p->n_volumes; i++)
-        if (p->volumes[i].source != KP_VS_OTHER) return false;
+    /* volumes: per node, kp__volume_filters_steady (plugins/node_volume_limits.c) */
     /* scalar resources may be ignored by the Fit args (ignoredResources): leave them to Filter */
     for (uint16_t i = 0; i < p->req.n; i++)
         if (p->req.e[i].res >= KP_RES_FIXED && p->req.e[i].v > 0) return false;
