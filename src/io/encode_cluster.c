@@ -117,24 +117,76 @@ static void access_modes(kp__enc *e, uint8_t m) {
     kp__enc_end_arr(e);
 }
 
+/* The in-tree source a PV's migration came from (decode_volume.c decode_pv_intree): the model
+ * keeps only the CSI driver and the translated handle (kp__csi_translate), so the source is
+ * written back with the id that translates to the same handle: the handle less the prefix the
+ * translation puts before the id (a GCE PD's projects/UNSPECIFIED/zones/<zone>/disks/, from the
+ * PV's zone labels, which are written too). */
+static void pv_intree(kp__enc *e, const kp_pv *pv) {
+    static const struct {
+        uint8_t mig; /* kp_mig_plugin */
+        const char *key, *id;
+    } SRC[] = {{KP_MIG_AWS_EBS, "awsElasticBlockStore", "volumeID"},
+               {KP_MIG_GCE_PD, "gcePersistentDisk", "pdName"},
+               {KP_MIG_AZURE_DISK, "azureDisk", "diskURI"},
+               {KP_MIG_CINDER, "cinder", "volumeID"},
+               {KP_MIG_PORTWORX, "portworxVolume", "volumeID"}};
+    const kp_cluster *cl = e->cl;
+    if (pv->has_csi || !pv->mig_driver || !pv->mig_handle) return;
+    const char *drv = kp__s(cl, pv->mig_driver), *handle = kp__s(cl, pv->mig_handle);
+    for (size_t k = 0; k < sizeof SRC / sizeof SRC[0]; k++) {
+        kp_mig_plugin m = (kp_mig_plugin)SRC[k].mig;
+        if (strcmp(kp__mig_driver_name(m), drv) != 0) continue;
+        const char *zone = NULL;
+        if (m == KP_MIG_GCE_PD) { /* the decoder's choice: the beta label first, then the GA one */
+            static const char *const keys[] = {"failure-domain.beta.kubernetes.io/zone",
+                                               "topology.kubernetes.io/zone"};
+            for (int i = 0; i < 2 && !(zone && zone[0]); i++) {
+                kp_str key = kp__intern_find(&cl->strs, keys[i], strlen(keys[i])), val;
+                if (key != UINT32_MAX && kp__labels_get(&pv->labels, key, &val))
+                    zone = kp__s(cl, val);
+            }
+        }
+        char prefix[8];
+        long n = kp__csi_translate(m, "", zone, prefix, sizeof prefix);
+        size_t len = strlen(handle);
+        kp__enc_obj(e, SRC[k].key);
+        kp__enc_str(e, SRC[k].id, n >= 0 && (size_t)n <= len ? handle + n : handle);
+        kp__enc_end_obj(e);
+        return;
+    }
+}
+
+/* PersistentVolumeSpec's field order; a deletionTimestamp is written as time 0 (the model keeps
+ * only that it is set); status.phase always (the API server's default: Pending). */
 static void pv_obj(kp__enc *e, const kp_pv *pv) {
+    static const char *const phases[] = {"Pending", "Available", "Bound", "Released", "Failed"};
+    if (pv->deleting) kp__enc_time(e, "deletionTimestamp", 0);
     kp__enc_labels(e, "labels", &pv->labels, false);
     kp__enc_end_obj(e);
     kp__enc_obj(e, "spec");
-    if (pv->csi_driver || pv->csi_handle) {
+    if (pv->capacity) {
+        kp__enc_obj(e, "capacity");
+        kp__enc_quantity(e, "storage", -1, 0, pv->capacity);
+        kp__enc_end_obj(e);
+    }
+    pv_intree(e, pv);
+    if (pv->has_csi) {
         kp__enc_obj(e, "csi");
         kp__enc_sid(e, "driver", pv->csi_driver);
         kp__enc_sid(e, "volumeHandle", pv->csi_handle);
         kp__enc_end_obj(e);
     }
     access_modes(e, pv->access_modes);
-    if (pv->claim_ns || pv->claim_name) {
+    if (pv->has_claim_ref) {
         kp__enc_obj(e, "claimRef");
         kp__enc_sid(e, "namespace", pv->claim_ns);
         kp__enc_sid(e, "name", pv->claim_name);
+        kp__enc_sid(e, "uid", pv->claim_uid);
         kp__enc_end_obj(e);
     }
     kp__enc_sid(e, "storageClassName", pv->class_name);
+    if (pv->block) kp__enc_str(e, "volumeMode", "Block");
     if (pv->has_affinity) {
         kp__enc_obj(e, "nodeAffinity");
         kp__enc_obj(e, "required");
@@ -144,11 +196,17 @@ static void pv_obj(kp__enc *e, const kp_pv *pv) {
         kp__enc_end_obj(e);
         kp__enc_end_obj(e);
     }
+    kp__enc_sid(e, "volumeAttributesClassName", pv->vac);
+    kp__enc_end_obj(e);
+    kp__enc_obj(e, "status");
+    kp__enc_str(e, "phase", pv->phase <= KP_PV_FAILED ? phases[pv->phase] : "Pending");
     kp__enc_end_obj(e);
 }
 
+/* PersistentVolumeClaimSpec's field order */
 static void pvc_obj(kp__enc *e, const kp_pvc *c) {
     static const char *const phases[] = {"Pending", "Bound", "Lost"};
+    kp__enc_sid(e, "uid", c->uid);
     if (c->selected_node || c->bind_completed) {
         kp__enc_obj(e, "annotations");
         if (c->bind_completed) kp__enc_str(e, "pv.kubernetes.io/bind-completed", "yes");
@@ -158,12 +216,52 @@ static void pvc_obj(kp__enc *e, const kp_pvc *c) {
     kp__enc_end_obj(e);
     kp__enc_obj(e, "spec");
     access_modes(e, c->access_modes);
+    kp__enc_selector(e, "selector", &c->selector);
+    if (c->request) {
+        kp__enc_obj(e, "resources");
+        kp__enc_obj(e, "requests");
+        kp__enc_quantity(e, "storage", -1, 0, c->request);
+        kp__enc_end_obj(e);
+        kp__enc_end_obj(e);
+    }
     kp__enc_sid(e, "volumeName", c->volume_name);
     kp__enc_sid(e, "storageClassName", c->class_name);
+    if (c->block) kp__enc_str(e, "volumeMode", "Block");
+    kp__enc_sid(e, "volumeAttributesClassName", c->vac);
     kp__enc_end_obj(e);
     kp__enc_obj(e, "status");
     kp__enc_str(e, "phase", c->phase <= KP_PVC_LOST ? phases[c->phase] : "Pending");
     kp__enc_end_obj(e);
+}
+
+/* StorageClass: provisioner, volumeBindingMode, allowedTopologies (v1.TopologySelectorTerm:
+ * matchLabelExpressions of {key, values}) */
+static void sc_obj(kp__enc *e, const kp_storage_class *sc) {
+    kp__enc_end_obj(e);
+    kp__enc_sid(e, "provisioner", sc->provisioner);
+    kp__enc_str(e, "volumeBindingMode",
+                sc->binding_mode == KP_BIND_WAIT ? "WaitForFirstConsumer" : "Immediate");
+    if (!sc->n_topo) return;
+    kp__enc_arr(e, "allowedTopologies");
+    for (uint16_t t = 0; t < sc->n_topo; t++) {
+        const kp_nsterm *term = &sc->topo[t];
+        kp__enc_obj(e, NULL);
+        if (term->n_exprs) {
+            kp__enc_arr(e, "matchLabelExpressions");
+            for (uint16_t k = 0; k < term->n_exprs; k++) {
+                kp__enc_obj(e, NULL);
+                kp__enc_sid(e, "key", term->exprs[k].key);
+                kp__enc_arr(e, "values");
+                for (uint16_t v = 0; v < term->exprs[k].n_values; v++)
+                    kp__enc_str(e, NULL, kp__s(e->cl, term->exprs[k].values[v]));
+                kp__enc_end_arr(e);
+                kp__enc_end_obj(e);
+            }
+            kp__enc_end_arr(e);
+        }
+        kp__enc_end_obj(e);
+    }
+    kp__enc_end_arr(e);
 }
 
 static void volume_obj(kp__enc *e, kp_volume_kind k, uint32_t i) {
@@ -181,13 +279,7 @@ static void volume_obj(kp__enc *e, kp_volume_kind k, uint32_t i) {
     switch (k) {
     case KP_VK_PV: pv_obj(e, &v->pvs[i]); break;
     case KP_VK_PVC: pvc_obj(e, &v->pvcs[i]); break;
-    case KP_VK_SC:
-        kp__enc_end_obj(e);
-        kp__enc_sid(e, "provisioner", v->classes[i].provisioner);
-        kp__enc_str(e, "volumeBindingMode",
-                    v->classes[i].binding_mode == KP_BIND_WAIT ? "WaitForFirstConsumer"
-                                                               : "Immediate");
-        break;
+    case KP_VK_SC: sc_obj(e, &v->classes[i]); break;
     case KP_VK_CSINODE: {
         const kp_csinode *cn = &v->csinodes[i];
         kp__enc_end_obj(e);

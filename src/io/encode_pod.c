@@ -59,9 +59,19 @@ static void volumes(kp__enc *e, const kp_pod *p) {
                                           "gcePersistentDisk",
                                           "awsElasticBlockStore",
                                           "iscsi",
-                                          "rbd"};
-    static const char *const id_key[] = {NULL,       "claimName", NULL,   "pdName",
-                                         "volumeID", "iqn",       "image"};
+                                          "rbd",
+                                          "azureDisk",
+                                          "cinder",
+                                          "portworxVolume",
+                                          "azureFile"};
+    /* KP_VS_MIGRATABLE: azureFile or vsphereVolume, one thing to the model (written as an empty
+     * azureFile: no field of it is kept) */
+    static const char *const id_key[] = {NULL,       "claimName", NULL,    "pdName",
+                                         "volumeID", "iqn",       "image", "diskURI",
+                                         "volumeID", "volumeID",  NULL};
+    _Static_assert(sizeof src_key / sizeof *src_key == KP_VS_MIGRATABLE + 1 &&
+                       sizeof id_key / sizeof *id_key == KP_VS_MIGRATABLE + 1,
+                   "a volume source the encoder does not write");
     if (!p->n_volumes && !p->n_image_volumes) return;
     kp__enc_arr(e, "volumes");
     for (uint16_t i = 0; i < p->n_volumes; i++) {
@@ -77,7 +87,7 @@ static void volumes(kp__enc *e, const kp_pod *p) {
             kp__enc_end_obj(e);
         } else if (v->source != KP_VS_OTHER && v->source < sizeof src_key / sizeof *src_key) {
             kp__enc_obj(e, src_key[v->source]);
-            if (v->source != KP_VS_EPHEMERAL) {
+            if (id_key[v->source]) {
                 kp__enc_sid(e, id_key[v->source], v->source == KP_VS_PVC ? v->claim : v->disk);
                 if (v->source == KP_VS_RBD) {
                     kp__enc_strs(e, "monitors", v->n_monitors, v->monitors);

@@ -200,6 +200,136 @@ static bool same_results(const char *what, const kp_cluster *ca, const kp_sched 
         }                                                                                          \
     } while (0)
 
+/* an interned string of x and of y, by content */
+#define SAME_SID(what, f) SAME_STR(what, kp__s(a, x->f), kp__s(b, y->f))
+
+/* requirements (`key op values`) by content */
+static bool same_reqs(const char *where, const kp_cluster *a, const kp_cluster *b, uint16_t n,
+                      const kp_selreq *xs, const kp_selreq *ys) {
+    bool ok = true;
+    for (unsigned i = 0; i < n && ok; i++) {
+        const kp_selreq *x = &xs[i], *y = &ys[i];
+        SAME_SID("requirement", key);
+        SAME("requirement", x->op, y->op);
+        SAME("requirement", x->n_values, y->n_values);
+        for (uint16_t v = 0; v < x->n_values && ok; v++)
+            SAME_STR("requirement", kp__s(a, x->values[v]), kp__s(b, y->values[v]));
+    }
+    return ok;
+}
+
+/* The storage objects, field by field (core/volume.h): every value the decoders keep, derived
+ * ones too (a PV's in-tree migration). */
+static bool same_volumes(const char *where, const kp_cluster *a, const kp_cluster *b) {
+    bool ok = true;
+    unsigned i = 0;
+    for (int k = 0; k < KP_VK_KINDS && ok; k++) SAME("storage objects", a->vol.n[k], b->vol.n[k]);
+    for (i = 0; i < a->vol.n[KP_VK_PV] && ok; i++) {
+        const kp_pv *x = &a->vol.pvs[i], *y = &b->vol.pvs[i];
+        SAME_SID("pv", name);
+        SAME("pv", x->labels.n, y->labels.n);
+        SAME_SID("pv", class_name);
+        SAME_SID("pv", claim_ns);
+        SAME_SID("pv", claim_name);
+        SAME_SID("pv", claim_uid);
+        SAME_SID("pv", csi_driver);
+        SAME_SID("pv", csi_handle);
+        SAME_SID("pv", mig_driver);
+        SAME_SID("pv", mig_handle);
+        SAME_SID("pv", vac);
+        SAME("pv", x->has_csi + 2 * x->block + 4 * x->deleting + 8 * x->has_claim_ref,
+             y->has_csi + 2 * y->block + 4 * y->deleting + 8 * y->has_claim_ref);
+        SAME("pv", x->capacity, y->capacity);
+        SAME("pv", x->phase, y->phase);
+        SAME("pv", x->access_modes, y->access_modes);
+        SAME("pv", x->has_affinity, y->has_affinity);
+        SAME("pv", x->n_terms, y->n_terms);
+        for (uint16_t t = 0; t < x->n_terms && ok; t++) {
+            SAME("pv", x->terms[t].n_exprs, y->terms[t].n_exprs);
+            SAME("pv", x->terms[t].n_fields, y->terms[t].n_fields);
+            ok = ok &&
+                 same_reqs(where, a, b, x->terms[t].n_exprs, x->terms[t].exprs, y->terms[t].exprs);
+            ok = ok && same_reqs(where, a, b, x->terms[t].n_fields, x->terms[t].fields,
+                                 y->terms[t].fields);
+        }
+    }
+    for (i = 0; i < a->vol.n[KP_VK_PVC] && ok; i++) {
+        const kp_pvc *x = &a->vol.pvcs[i], *y = &b->vol.pvcs[i];
+        SAME_SID("pvc", ns);
+        SAME_SID("pvc", name);
+        SAME_SID("pvc", uid);
+        SAME_SID("pvc", volume_name);
+        SAME_SID("pvc", class_name);
+        SAME_SID("pvc", selected_node);
+        SAME_SID("pvc", vac);
+        SAME("pvc", x->bind_completed + 2 * x->block, y->bind_completed + 2 * y->block);
+        SAME("pvc", x->access_modes, y->access_modes);
+        SAME("pvc", x->phase, y->phase);
+        SAME("pvc", x->request, y->request);
+        SAME("pvc", x->selector.is_set, y->selector.is_set);
+        SAME("pvc", x->selector.match_labels.n, y->selector.match_labels.n);
+        SAME("pvc", x->selector.n_exprs, y->selector.n_exprs);
+        ok =
+            ok && same_reqs(where, a, b, x->selector.n_exprs, x->selector.exprs, y->selector.exprs);
+    }
+    for (i = 0; i < a->vol.n[KP_VK_SC] && ok; i++) {
+        const kp_storage_class *x = &a->vol.classes[i], *y = &b->vol.classes[i];
+        SAME_SID("class", name);
+        SAME_SID("class", provisioner);
+        SAME("class", x->binding_mode, y->binding_mode);
+        SAME("class", x->n_topo, y->n_topo);
+        for (uint16_t t = 0; t < x->n_topo && ok; t++) {
+            SAME("class", x->topo[t].n_exprs, y->topo[t].n_exprs);
+            ok = ok &&
+                 same_reqs(where, a, b, x->topo[t].n_exprs, x->topo[t].exprs, y->topo[t].exprs);
+        }
+    }
+    for (i = 0; i < a->vol.n[KP_VK_CSINODE] && ok; i++) {
+        const kp_csinode *x = &a->vol.csinodes[i], *y = &b->vol.csinodes[i];
+        SAME_SID("csinode", name);
+        SAME("csinode", x->n_drivers, y->n_drivers);
+        for (uint16_t d = 0; d < x->n_drivers && ok; d++) {
+            SAME_SID("csinode", drivers[d].name);
+            SAME("csinode", x->drivers[d].has_count, y->drivers[d].has_count);
+            SAME("csinode", x->drivers[d].count, y->drivers[d].count);
+        }
+    }
+    for (i = 0; i < a->vol.n[KP_VK_CSIDRIVER] && ok; i++) {
+        const kp_csidriver *x = &a->vol.drivers[i], *y = &b->vol.drivers[i];
+        SAME_SID("csidriver", name);
+        SAME("csidriver", x->attach_required, y->attach_required);
+    }
+    for (i = 0; i < a->vol.n[KP_VK_VA] && ok; i++) {
+        const kp_volume_attachment *x = &a->vol.attachments[i], *y = &b->vol.attachments[i];
+        SAME_SID("attachment", name);
+        SAME_SID("attachment", attacher);
+        SAME_SID("attachment", node_name);
+        SAME_SID("attachment", pv_name);
+    }
+    return ok;
+}
+
+/* A pod's volumes, one by one (the sources the volume plugins read, the derived CSI handle of a
+ * migrated in-tree disk). */
+static bool same_pod_volumes(const char *where, const kp_cluster *a, const kp_pod *px,
+                             const kp_cluster *b, const kp_pod *py) {
+    bool ok = true;
+    for (unsigned i = 0; i < px->n_volumes && i < py->n_volumes && ok; i++) {
+        const kp_volume *x = &px->volumes[i], *y = &py->volumes[i];
+        SAME_SID("pod volume", name);
+        SAME("pod volume", x->source, y->source);
+        SAME("pod volume", x->is_empty_dir + 2 * x->is_local + 4 * x->read_only,
+             y->is_empty_dir + 2 * y->is_local + 4 * y->read_only);
+        SAME("pod volume", x->size_limit, y->size_limit);
+        SAME_SID("pod volume", claim);
+        SAME_SID("pod volume", disk);
+        SAME_SID("pod volume", pool);
+        SAME_SID("pod volume", csi_handle);
+        SAME("pod volume", x->n_monitors, y->n_monitors);
+    }
+    return ok;
+}
+
 /* an int-or-string count as written ("+2") and as the encoder writes it (2) */
 static const char *unplus(const char *s) { return s + (s[0] == '+'); }
 
@@ -243,6 +373,7 @@ static bool same_model(const char *where, const kp_cluster *a, const kp_cluster 
         SAME("pod", x->n_containers + 65536 * x->n_init, y->n_containers + 65536 * y->n_init);
         SAME("pod", x->n_volumes, y->n_volumes);
         SAME("pod", x->n_image_volumes, y->n_image_volumes);
+        ok = ok && same_pod_volumes(where, a, x, b, y);
         SAME("pod", x->n_tolerations, y->n_tolerations);
         SAME("pod", x->n_spread, y->n_spread);
         SAME("pod", x->n_conditions, y->n_conditions);
@@ -311,8 +442,7 @@ static bool same_model(const char *where, const kp_cluster *a, const kp_cluster 
         SAME("pdb", x->n_disrupted, y->n_disrupted);
         SAME("pdb", x->selector.is_set, y->selector.is_set);
     }
-    for (int k = 0; k < KP_VK_KINDS && ok; k++) SAME("storage objects", a->vol.n[k], b->vol.n[k]);
-    return ok;
+    return ok && same_volumes(where, a, b);
 }
 
 /* The round trip of one input with expansion flags `flags`; false when the input does not load
@@ -536,19 +666,53 @@ static const char *const RARE[] = {
     "- apiVersion: v1\n  kind: PersistentVolume\n  metadata:\n    name: pv1\n"
     "    labels: {topology.kubernetes.io/zone: a}\n"
     "    annotations: {volume.beta.kubernetes.io/storage-class: fast}\n"
+    "    deletionTimestamp: '2026-01-01T00:00:00Z'\n"
     "  spec:\n    accessModes: [ReadWriteOncePod, ReadOnlyMany]\n"
-    "    claimRef: {namespace: team, name: c1}\n    csi: {driver: d.example.com, volumeHandle: h}\n"
+    "    capacity: {storage: 10Gi}\n    volumeMode: Block\n"
+    "    volumeAttributesClassName: gold\n"
+    "    claimRef: {namespace: team, name: c1, uid: u-c1}\n"
+    "    csi: {driver: d.example.com, volumeHandle: h}\n"
     "    nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: "
     "Gt, values: ['1']}]}]}}\n"
+    "  status: {phase: Released}\n"
+    "- {apiVersion: v1, kind: PersistentVolume, metadata: {name: pv-csi}, spec: {csi: {}, "
+    "claimRef: {}},\n   status: {phase: Available}}\n"
+    "- apiVersion: v1\n  kind: PersistentVolume\n  metadata:\n    name: pv-gce\n"
+    "    labels: {topology.kubernetes.io/zone: us-central1-a__us-central1-b}\n"
+    "  spec: {gcePersistentDisk: {pdName: disk-1, fsType: ext4}, capacity: {storage: '1500000'}}\n"
+    "- apiVersion: v1\n  kind: PersistentVolume\n  metadata:\n    name: pv-gce-zonal\n"
+    "    labels: {failure-domain.beta.kubernetes.io/zone: europe-west1-b}\n"
+    "  spec: {gcePersistentDisk: {pdName: disk-2}}\n"
+    "- {apiVersion: v1, kind: PersistentVolume, metadata: {name: pv-ebs},\n"
+    "   spec: {awsElasticBlockStore: {volumeID: 'aws://us-east-1a/vol-0123'}}}\n"
+    "- {apiVersion: v1, kind: PersistentVolume, metadata: {name: pv-ebs-odd},\n"
+    "   spec: {awsElasticBlockStore: {volumeID: 'aws://us-east-1a/disk'}}}\n"
+    "- {apiVersion: v1, kind: PersistentVolume, metadata: {name: pv-az},\n"
+    "   spec: {azureDisk: {diskName: d, diskURI: /subscriptions/s/disks/d}}}\n"
+    "- {apiVersion: v1, kind: PersistentVolume, metadata: {name: pv-cinder},\n"
+    "   spec: {cinder: {volumeID: c-1}}}\n"
+    "- {apiVersion: v1, kind: PersistentVolume, metadata: {name: pv-px},\n"
+    "   spec: {portworxVolume: {volumeID: px-1}}}\n"
     "- apiVersion: v1\n  kind: PersistentVolumeClaim\n  metadata:\n    name: c1\n"
     "    namespace: team\n"
     "    annotations: {volume.kubernetes.io/selected-node: n1, pv.kubernetes.io/bind-completed: "
     "''}\n"
-    "  spec: {accessModes: [ReadWriteOnce], volumeName: pv1, storageClassName: ''}\n"
+    "    uid: u-c1\n"
+    "  spec: {accessModes: [ReadWriteOnce], volumeName: pv1, storageClassName: '',\n"
+    "         volumeMode: Block, volumeAttributesClassName: gold,\n"
+    "         resources: {requests: {storage: 5Gi}},\n"
+    "         selector: {matchLabels: {tier: a}, matchExpressions: [{key: z, operator: In, "
+    "values: [x]}]}}\n"
     "  status: {phase: Lost}\n"
+    "- {apiVersion: v1, kind: PersistentVolumeClaim, metadata: {name: c2, namespace: team},\n"
+    "   spec: {selector: {}}}\n"
     "- {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: fast}, provisioner: "
     "p,\n"
-    "   volumeBindingMode: WaitForFirstConsumer}\n"
+    "   volumeBindingMode: WaitForFirstConsumer,\n"
+    "   allowedTopologies: [{matchLabelExpressions: [{key: zone, values: [a, b]}, {key: r, "
+    "values: [x]}]},\n"
+    "                       {matchLabelExpressions: []}]}\n"
+    "- {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: plain}}\n"
     "- {apiVersion: storage.k8s.io/v1, kind: CSINode, metadata: {name: n1},\n"
     "   spec: {drivers: [{name: d.example.com, nodeID: n1, allocatable: {count: 0}}, {name: x, "
     "nodeID: n1}]}}\n"
@@ -592,6 +756,12 @@ static const char *const RARE[] = {
     "    - {name: aws, awsElasticBlockStore: {volumeID: vol}}\n"
     "    - {name: i, iscsi: {iqn: iqn.x, targetPortal: t, lun: 0}}\n"
     "    - {name: r, rbd: {image: img, monitors: [m1, m2], readOnly: true}}\n"
+    "    - {name: az, azureDisk: {diskName: d, diskURI: /subscriptions/s/disks/d, readOnly: "
+    "true}}\n"
+    "    - {name: ci, cinder: {volumeID: c-1}}\n"
+    "    - {name: px, portworxVolume: {volumeID: px-1}}\n"
+    "    - {name: af, azureFile: {secretName: s, shareName: sh}}\n"
+    "    - {name: vs, vsphereVolume: {volumePath: /v}}\n"
     "    - {name: im, image: {reference: 'registry/x:1'}}\n"
     "  status:\n    phase: Failed\n    qosClass: Burstable\n    startTime: '2000-02-29T12:00:00Z'\n"
     "    resources: {requests: {cpu: 300m}}\n    allocatedResources: {cpu: 300m}\n"
@@ -630,6 +800,21 @@ KT_TEST(rare_fields_round_trip) {
     KT_CHECK_CONTAINS(e, "{\"name\":\"e3\",\"emptyDir\":{\"sizeLimit\":\"1536Mi\"}}");
     KT_CHECK_CONTAINS(e, "\"schedulingGates\":[{\"name\":\"a/b\"},{\"name\":\"c\"}]");
     KT_CHECK(e && !strstr(e, "dropped"));
+    /* storage: the in-tree source of a migrated PV with the id that translates to the same
+     * handle; one that does not translate is not written (the model keeps nothing of it) */
+    KT_CHECK_CONTAINS(e, "\"spec\":{\"capacity\":{\"storage\":\"1500k\"},\"gcePersistentDisk\":"
+                         "{\"pdName\":\"disk-1\"}}");
+    KT_CHECK_CONTAINS(e, "\"gcePersistentDisk\":{\"pdName\":\"disk-2\"}");
+    KT_CHECK_CONTAINS(e, "\"awsElasticBlockStore\":{\"volumeID\":\"vol-0123\"}");
+    KT_CHECK_CONTAINS(e, "\"name\":\"pv-ebs-odd\"},\"spec\":{},\"status\":{\"phase\":\"Pending\"}");
+    KT_CHECK_CONTAINS(e, "\"azureDisk\":{\"diskURI\":\"/subscriptions/s/disks/d\"}");
+    KT_CHECK_CONTAINS(e, "\"capacity\":{\"storage\":\"10Gi\"}");
+    KT_CHECK_CONTAINS(e, "\"claimRef\":{\"namespace\":\"team\",\"name\":\"c1\",\"uid\":\"u-c1\"}");
+    KT_CHECK_CONTAINS(e, "\"volumeMode\":\"Block\",\"volumeAttributesClassName\":\"gold\"}");
+    KT_CHECK_CONTAINS(e, "\"resources\":{\"requests\":{\"storage\":\"5Gi\"}}");
+    KT_CHECK_CONTAINS(e, "\"allowedTopologies\":[{\"matchLabelExpressions\":[{\"key\":\"zone\","
+                         "\"values\":[\"a\",\"b\"]},{\"key\":\"r\",\"values\":[\"x\"]}]},{}]");
+    KT_CHECK_CONTAINS(e, "{\"name\":\"af\",\"azureFile\":{}}");
     free(e);
     kp_cluster_free(cl);
     KT_CHECK(roundtrip(&g, 0));
