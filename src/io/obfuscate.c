@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "core/volume.h"
 #include "io/input.h"
 #include "io/tree.h"
 
@@ -202,6 +203,19 @@ static const char *const KEEP_KEYS[] = {"kind",
                                         "storagePolicy",
                                         NULL};
 
+/* The CSI drivers NodeVolumeLimits counts migrated in-tree volumes under (core/volume.h
+ * kp__mig_driver_name: ebs.csi.aws.com, pd.csi.storage.gke.io, ...): an inline
+ * awsElasticBlockStore volume or a StorageClass with provisioner kubernetes.io/aws-ebs counts
+ * against the CSINode limit of the driver of that name, so the name stays wherever it appears
+ * (CSINode drivers, CSIDriver, PV csi.driver, provisioner, attacher). */
+static bool mig_driver(const char *s, size_t n) {
+    for (int m = KP_MIG_NONE + 1; m < KP_MIG_KINDS; m++) {
+        const char *d = kp__mig_driver_name((kp_mig_plugin)m);
+        if (d && eq(s, n, d)) return true;
+    }
+    return false;
+}
+
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* A number, a quantity ("100Mi", "1.5", "2e3"), a percentage ("10%"), a Go duration ("1m30s")
@@ -238,14 +252,8 @@ typedef struct {
     size_t n_pdbs;
 } walker;
 
-/* One token: kept, or "x" + 12 base-32 letters of its keyed hash. */
-static void put_token(const walker *o, sbuf *b, const char *s, size_t n) {
-    if (numeric_like(s, n) || in_list(s, n, KEEP_VALUES) ||
-        (n > 7 && memcmp(s, "system-", 7) == 0) ||
-        (n > 14 && memcmp(s, "kubernetes.io/", 14) == 0)) {
-        put(b, s, n);
-        return;
-    }
+/* "x" + 12 base-32 letters of the keyed hash of s. */
+static void put_hash(const walker *o, sbuf *b, const char *s, size_t n) {
     static const char A[] = "abcdefghijklmnopqrstuvwxyz234567";
     uint64_t h = siphash(o->o->k0, o->o->k1, (const unsigned char *)s, n);
     char out[14];
@@ -260,9 +268,67 @@ static void put_token(const walker *o, sbuf *b, const char *s, size_t n) {
     }
 }
 
+/* One token: kept, or hashed (put_hash). */
+static void put_token(const walker *o, sbuf *b, const char *s, size_t n) {
+    if (numeric_like(s, n) || in_list(s, n, KEEP_VALUES) || mig_driver(s, n) ||
+        (n > 7 && memcmp(s, "system-", 7) == 0) ||
+        (n > 14 && memcmp(s, "kubernetes.io/", 14) == 0)) {
+        put(b, s, n);
+        return;
+    }
+    put_hash(o, b, s, n);
+}
+
+/* An AWS EBS volume id (awsElasticBlockStore.volumeID, an ebs.csi.aws.com volumeHandle):
+ * NodeVolumeLimits counts a volume under the id csi-translation-lib takes from it
+ * (KubernetesVolumeIDToEBSVolumeID, core/volume.c: "aws://<zone>/vol-<id>" is "vol-<id>", a URL
+ * whose path is not vol-* does not translate). So "vol-" stays and what follows is hashed, and in
+ * an "aws://" URL the zone and the path are hashed apart: "aws://us-east-1a/vol-0a" and "vol-0a"
+ * stay one volume. The whole value is recorded in the mapping. False: not such a value. */
+static bool put_ebs(const walker *o, sbuf *b, const char *s, size_t n) {
+    bool url = n > 6 && memcmp(s, "aws://", 6) == 0;
+    if (!url && !(n > 4 && memcmp(s, "vol-", 4) == 0)) return false;
+    sbuf t = {0};
+    walker quiet = *o;
+    quiet.record = NULL;
+    size_t i = 0;
+    if (url) {
+        puts_(&t, "aws://");
+        size_t h = i = 6;
+        while (h < n && s[h] != '/') h++;
+        if (h > i) put_token(&quiet, &t, s + i, h - i); /* the zone, as in the zone labels */
+        for (i = h; i < n && s[i] == '/'; i++) put(&t, "/", 1);
+    }
+    size_t end = i, k;
+    while (end < n && s[end] != '/' && s[end] != '?' && s[end] != '#') end++;
+    if (end - i > 4 && memcmp(s + i, "vol-", 4) == 0) {
+        puts_(&t, "vol-");
+        put_hash(&quiet, &t, s + i + 4, end - i - 4);
+    } else if (end > i) {
+        put_hash(&quiet, &t, s + i, end - i);
+    }
+    for (k = end; k < n && s[k] == '/'; k++) put(&t, "/", 1); /* trailing slashes: trimmed */
+    if (k < n) put_hash(&quiet, &t, s + k, n - k);
+    if (t.oom) {
+        b->oom = true;
+    } else {
+        put(b, t.p, t.len);
+        if (o->record) {
+            put(o->record, s, n);
+            put(o->record, "\t", 1);
+            put(o->record, t.p, t.len);
+            put(o->record, "\n", 1);
+        }
+    }
+    kp__free(t.p);
+    return true;
+}
+
 /* A free-form value: its "__"-separated parts one by one (a multi-zone label value, as the
- * VolumeZone plugin splits it), so that a part keeps matching the same part elsewhere. */
+ * VolumeZone plugin splits it), so that a part keeps matching the same part elsewhere; an EBS
+ * volume id as put_ebs writes it. */
 static void put_value(const walker *o, sbuf *b, const char *s, size_t n) {
+    if (put_ebs(o, b, s, n)) return;
     size_t start = 0;
     for (size_t i = 0; i + 1 < n; i++) {
         if (s[i] == '_' && s[i + 1] == '_') {
@@ -432,6 +498,9 @@ static void put_string_value(const walker *o, sbuf *b, const kp_tnode *v, const 
         put_image(o, t, s, n);
     } else if ((key_is(w->key, w->key_len, "name") &&
                 key_is(w->pkey, w->pkey_len, "systemContainers")) ||
+               /* an rbd volume's pool: "rbd" is also the default of an rbd volume without one
+                * (VolumeRestrictions compares pools), so that value stays */
+               (key_is(w->key, w->key_len, "pool") && eq(s, n, "rbd")) ||
                in_list(w->key ? w->key : "", w->key ? w->key_len : 0, KEEP_KEYS)) {
         put(t, s, n);
     } else {

@@ -68,9 +68,10 @@ for d in "$R"/tests/golden/*/; do
     # (a PDB's name is its hash behind its rank in name order, "xp00001-": the rank dropped)
     (cd "$W/o" && eval "\"$K\" $oargs") 2>"$W/err" | sed 's/xp[0-9][0-9][0-9][0-9][0-9]-x/x/g' >"$W/got"
     # table columns are as wide as the names: compare with runs of blanks squeezed; inspect
-    # lists nodes by name, so its lines are compared sorted
+    # lists nodes by name, so its lines are compared sorted (and the first of several nodes by
+    # name, "2 (node-a, ...)", is another node once hashed: left out)
     for f in want got; do
-        case $args in inspect*) tr -s ' ' <"$W/$f" | sort ;; *) tr -s ' ' <"$W/$f" ;; esac >"$W/$f.n"
+        case $args in inspect*) tr -s ' ' <"$W/$f" | sed -E 's/\([^ (),]+, \.\.\.\)/(...)/' | sort ;; *) tr -s ' ' <"$W/$f" ;; esac >"$W/$f.n"
         mv "$W/$f.n" "$W/$f"
     done
     if diff -u "$W/want" "$W/got" >"$W/diff"; then
