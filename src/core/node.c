@@ -27,6 +27,7 @@ kp_status kp__node_add_pod(kp_cluster *cl, uint32_t node, uint32_t pod) {
     }
     p->pos_in_node = n->n_pods;
     n->pods[n->n_pods++] = pod;
+    n->pods_gen++;
     p->node = (int32_t)node;
     for (uint16_t i = 0; i < p->req.n; i++) n->requested[p->req.e[i].res] += p->req.e[i].v;
     n->nz_cpu += p->nz_cpu;
@@ -46,6 +47,7 @@ void kp__node_remove_pod(kp_cluster *cl, uint32_t pod) {
     n->pods[pos] = last;
     cl->pods[last].pos_in_node = pos;
     n->n_pods--;
+    n->pods_gen++;
     for (uint16_t i = 0; i < p->req.n; i++) n->requested[p->req.e[i].res] -= p->req.e[i].v;
     n->nz_cpu -= p->nz_cpu;
     n->nz_mem -= p->nz_mem;

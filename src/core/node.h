@@ -40,6 +40,9 @@ typedef struct kp_node {
     uint32_t n_affinity_pods; /* pods with (anti-)affinity, for fast skip */
     uint32_t n_attachable; /* its pods' volumes NodeVolumeLimits may count (kp__pod_attachable) */
     uint32_t src_index;
+    /* bumped by every change of `pods` (kp__node_add_pod / kp__node_remove_pod): a cache built
+     * from the list is valid while it is unchanged (sched/preempt/cache.c) */
+    uint32_t pods_gen;
 } kp_node;
 
 /* NodeInfo mutation mirrors (keep aggregates exact): framework.NodeInfo.AddPod / RemovePod,

@@ -33,9 +33,10 @@
  *    validate the entry, in one dense arena in node order (own allocation if it outgrows its
  *    slot). The dry run of a node with runs reads only these two, the node's pod list and one
  *    start key; the per-entry block is read by the per-entry path and for the winner's victims.
- * An entry is valid while the node's pod list (indices and order) equals the copy it was built
- * from: the requested amounts are a function of that list, the pod and node attributes read
- * never change during a run, and now_key / compat are checked per attempt. */
+ * An entry is valid while the node's pod list is the one it was built from (kp_node.pods_gen,
+ * bumped by every add and remove, unchanged; the copy of the list serves the dry run): the
+ * requested amounts are a function of that list, the pod and node attributes read never change
+ * during a run, and now_key / compat are checked per attempt. */
 #define PC_MAX_RUNS 4
 /* Priority levels summarised in the header: up to PC_MAX_LEVELS distinct priorities, each with
  * one past its last entry and the suffix sums there, so that the per-entry path finds the
@@ -57,6 +58,7 @@ typedef struct {
     uint32_t copy_cap; /* capacity of copy and start */
     uint8_t n_runs; /* runs[0..n_runs); PC_MAX_RUNS + 1 = too many (per-entry path) */
     bool built, copy_owned;
+    uint32_t gen; /* the node's pods_gen when built */
     int64_t alloc[3]; /* allocatable cpu, memory, pods */
     int64_t req[2]; /* requested cpu, memory of the n pods */
     pc_run runs[PC_MAX_RUNS];
@@ -263,8 +265,9 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
     pc_node *c = &x->cache->nodes[node];
     const kp_node *nd = &x->cl->nodes[node];
     uint32_t n = nd->n_pods;
-    if (c->built && c->n == n && (n == 0 || memcmp(c->copy, nd->pods, n * sizeof *nd->pods) == 0))
-        return c;
+    /* valid while the node's pod list is unchanged: its generation (bumped by every add and
+     * remove) says so in O(1) where comparing the lists cost a memcmp per node per attempt */
+    if (c->built && c->gen == nd->pods_gen && c->n == n) return c;
     c->built = false;
     if (n > c->cap || !c->block) {
         uint32_t cap = n ? n : 1;
@@ -334,6 +337,7 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
     }
     c->n_lv = (uint8_t)n_lv;
     c->built = true;
+    c->gen = nd->pods_gen;
     return c;
 }
 
