@@ -146,6 +146,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         (a.scenario && kp_scenario_load_path(a.scenario, &sc, &err) != KP_OK) ||
         (kcfg && (kp_evict_config_load_path(kcfg, a.kubelet_config, &err) != KP_OK ||
                   kp_evict_config_finish(kcfg, &err) != KP_OK))) {
+        if (kcfg && !err.source[0]) /* a threshold the file set: the file names it */
+            snprintf(err.source, sizeof err.source, "%s", a.kubelet_config);
         rc = kp_cli_print_error(&err);
         goto out;
     }
