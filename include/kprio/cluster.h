@@ -290,6 +290,11 @@ void kp_cluster_node_memory(const kp_cluster *cl, kp_index node, int64_t *capaci
 /* The pod's memory request as the kubelet's eviction ranking reads it (GetResourceRequestQuantity:
  * containers, init containers, overhead, pod-level resources); 0 out of range. */
 int64_t kp_cluster_pod_memory_request(const kp_cluster *cl, kp_index pod);
+/* The pod's app containers (spec.containers, in order; init containers not included): how many,
+ * and container i's name and memory request (bytes, 0 when none). 0 / "" / 0 out of range. */
+size_t kp_cluster_pod_container_count(const kp_cluster *cl, kp_index pod);
+const char *kp_cluster_pod_container_name(const kp_cluster *cl, kp_index pod, size_t i);
+int64_t kp_cluster_pod_container_memory_request(const kp_cluster *cl, kp_index pod, size_t i);
 
 /* Workloads: the controllers of the snapshot (ReplicationController, ReplicaSet, StatefulSet,
  * Deployment, DaemonSet, Job, CronJob) and Services (kind "Service", no template), in load

@@ -226,6 +226,25 @@ int64_t kp_cluster_pod_memory_request(const kp_cluster *cl, kp_index pod) {
     return kp__pod_resource_request(cl, &cl->pods[pod], KP_RES_MEM);
 }
 
+size_t kp_cluster_pod_container_count(const kp_cluster *cl, kp_index pod) {
+    return pod >= 0 && (size_t)pod < cl->n_pods ? cl->pods[pod].n_containers : 0;
+}
+
+static const kp_container *app_container(const kp_cluster *cl, kp_index pod, size_t i) {
+    if (pod < 0 || (size_t)pod >= cl->n_pods || i >= cl->pods[pod].n_containers) return NULL;
+    return &cl->pods[pod].containers[i];
+}
+
+const char *kp_cluster_pod_container_name(const kp_cluster *cl, kp_index pod, size_t i) {
+    const kp_container *c = app_container(cl, pod, i);
+    return c ? kp__s(cl, c->name) : "";
+}
+
+int64_t kp_cluster_pod_container_memory_request(const kp_cluster *cl, kp_index pod, size_t i) {
+    const kp_container *c = app_container(cl, pod, i);
+    return c ? kp__resv_get(&c->req, KP_RES_MEM) : 0;
+}
+
 static bool parse_effect(const char *s, kp_effect *out) {
     static const char *const names[] = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
     static const kp_effect effects[] = {KP_EFFECT_NOSCHEDULE, KP_EFFECT_PREFERNOSCHEDULE,

@@ -42,6 +42,8 @@ struct sim_kubelets {
     char *buf; /* the summary being written */
     size_t len, cap;
     bool oom;
+    int64_t *shares; /* per container of the pod being written */
+    size_t n_shares;
     uint64_t sched_seen; /* s->c.scheduled at the latest pass */
 };
 
@@ -159,6 +161,45 @@ static void put_mem(sim_kubelets *k, int64_t unix_s, int64_t avail, int64_t ws) 
     puts_(k, b);
 }
 
+/* The pod's working set split over its app containers in proportion to their memory requests
+ * (the first takes the rounding; all of it when nothing is requested), as the containers' stats
+ * whose usage over request the eviction message reports (evictionMessage). */
+static void put_containers(kp_sim *s, kp_index pod, int64_t ws) {
+    sim_kubelets *k = s->kub;
+    size_t n = kp_cluster_pod_container_count(s->cl, pod);
+    if (!n || k->oom) return;
+    if (n > k->n_shares) {
+        int64_t *ns = kp_realloc(k->shares, n * sizeof *ns);
+        if (!ns) {
+            k->oom = true;
+            return;
+        }
+        k->shares = ns;
+        k->n_shares = n;
+    }
+    double total = 0;
+    for (size_t c = 0; c < n; c++)
+        total += (double)kp_cluster_pod_container_memory_request(s->cl, pod, c);
+    int64_t rest = ws;
+    for (size_t c = n; c-- > 1;) { /* the others first: the first container's share is the rest */
+        double req = (double)kp_cluster_pod_container_memory_request(s->cl, pod, c);
+        int64_t share = total > 0 ? (int64_t)((double)ws * (req / total)) : 0;
+        if (share > rest) share = rest;
+        rest -= share;
+        k->shares[c] = share;
+    }
+    k->shares[0] = rest;
+    puts_(k, ",\"containers\":[");
+    for (size_t c = 0; c < n; c++) {
+        char b[64];
+        puts_(k, c ? ",{\"name\":" : "{\"name\":");
+        put_str(k, kp_cluster_pod_container_name(s->cl, pod, c));
+        snprintf(b, sizeof b, ",\"memory\":{\"workingSetBytes\":%lld}}", (long long)k->shares[c]);
+        puts_(k, b);
+    }
+    puts_(k, "]");
+}
+
 static uint64_t mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
     return h * 0xff51afd7ed558ccdULL;
@@ -199,8 +240,10 @@ static void observe(kp_sim *s, kp_index node, bool write, uint64_t *pods_sig, ui
             puts_(k, ",\"uid\":");
             put_str(k, pi.uid);
         }
-        snprintf(b, sizeof b, "},\"memory\":{\"workingSetBytes\":%lld}}", (long long)ws);
+        snprintf(b, sizeof b, "},\"memory\":{\"workingSetBytes\":%lld}", (long long)ws);
         puts_(k, b);
+        put_containers(s, p, ws);
+        puts_(k, "}");
     }
     *pods_sig = ps;
     *obs_sig = mix(os, (uint64_t)n);
@@ -424,6 +467,7 @@ void kp__sim_kubelets_free(kp_sim *s) {
     kp_free(k->nodes);
     kp_free(k->model);
     kp_free(k->buf);
+    kp_free(k->shares);
     kp_evict_config_free(k->own_cfg);
     kp_free(k);
     s->kub = NULL;

@@ -213,6 +213,27 @@ static void gen(sbuf *b, sbuf *s, int *n_nodes) {
              "- selector: {matchLabels: {kind: step}}\n  resource: memory\n"
              "  step: {before: 64Mi, after: %uMi, at: %um}\n",
         20 + rnd(200), 1000 + rnd(3000), 200 + rnd(2000), 1 + rnd(20));
+    /* the cluster changes under the kubelets: drains, cordons, scaling, new nodes */
+    put(s, "actions:\n");
+    for (int i = 0; i < 6; i++) {
+        unsigned at = rnd(30), n = rnd((uint32_t)*n_nodes);
+        switch (rnd(5)) {
+        case 0: put(s, "- at: %um\n  drain: {node: n%u}\n", at, n); break;
+        case 1: put(s, "- at: %um\n  uncordon: {node: n%u}\n", at, n); break;
+        case 2:
+            put(s, "- at: %um\n  scale: {kind: ReplicaSet, name: w%u, replicas: %u}\n", at, rnd(4),
+                rnd(5));
+            break;
+        case 3:
+            put(s,
+                "- at: %um\n  create:\n    objects:\n    - {apiVersion: v1, kind: Node, "
+                "metadata: {name: extra%d}, status: {allocatable: {cpu: \"8\", memory: 3Gi, "
+                "pods: \"110\"}}}\n",
+                at, i);
+            break;
+        default: put(s, "- at: %um\n  cordon: {node: n%u}\n", at, n); break;
+        }
+    }
 }
 
 /* The pod's memory now, from the scenario's models as docs/scenario.md states them. */
