@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "kprio/cluster.h"
+#include "kprio/eviction.h"
 #include "kprio/scenario.h"
 #include "kprio/sim.h"
 
@@ -132,6 +133,82 @@ KT_TEST(usage_errors) {
                             "- selector: {}\n  resource: memory\n  bursty: {}\n",
                        KP_EINVAL),
                  "usage[1]: bursty: unknown field");
+}
+
+/* ---------------------------------------------------------------- the manager's pods */
+
+/* a Summary API document of node n1 at minute `minute` with `avail` bytes available */
+static kp_evict_summary *summary_at(int minute, long long avail) {
+    char buf[512];
+    snprintf(buf, sizeof buf,
+             "{\"node\":{\"nodeName\":\"n1\",\"memory\":{\"time\":\"2026-01-01T00:%02d:00Z\","
+             "\"availableBytes\":%lld,\"workingSetBytes\":1}},\"pods\":[]}",
+             minute, avail);
+    kp_evict_summary *s = NULL;
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_evict_summary_load_buffer("s.json", buf, strlen(buf), &s, &err), KP_OK);
+    return s;
+}
+
+/* kp_evict_manager_sync_pods re-reads the node's active pods (an ended pod leaves them) and
+ * keeps what the manager carries between steps: MemoryPressure observed at minute 0 holds
+ * through the pressure transition period (5m) after the resync, as upstream's managerImpl
+ * keeps it across pod changes; a new manager would have forgotten it. */
+KT_TEST(sync_pods_keeps_the_managers_state) {
+    static const char *cl_text =
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus:\n  allocatable: {cpu: "
+        "\"4\", memory: 4Gi, pods: \"110\"}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: "
+        "a}\nspec: {nodeName: n1, containers: [{name: c, image: i}]}\nstatus: {phase: "
+        "Running}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec: {nodeName: n1, "
+        "containers: [{name: c, image: i}]}\nstatus: {phase: Running}\n";
+    kp_error err;
+    kp_error_clear(&err);
+    kp_cluster *cl = kp_cluster_new();
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "c.yaml", cl_text, strlen(cl_text), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    kp_evict_config *cfg = kp_evict_config_new();
+    KT_CHECK_INT(kp_evict_config_finish(cfg, &err), KP_OK);
+    kp_evict_manager *m = NULL, *fresh = NULL;
+    KT_CHECK_INT(kp_evict_manager_new(cl, 0, cfg, &m, &err), KP_OK);
+    if (!m) return;
+    KT_CHECK_INT(kp_evict_manager_active_count(m), 2);
+    KT_CHECK_INT(kp_cluster_finish_pod(cl, kp_cluster_find_pod(cl, "a"), KP_POD_PHASE_FAILED,
+                                       "Evicted", NULL, &err),
+                 KP_OK);
+    KT_CHECK_INT(kp_evict_manager_active_count(m), 2); /* not re-read yet */
+    KT_CHECK_INT(kp_evict_manager_sync_pods(m, &err), KP_OK);
+    KT_CHECK_INT(kp_evict_manager_active_count(m), 1);
+    kp_evict_result res;
+    kp_evict_summary *s = summary_at(0, 50 * MI); /* below 100Mi: pressure */
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &res, &err), KP_OK);
+    kp_evict_summary_free(s);
+    KT_CHECK(res.conditions & KP_NODE_COND_MEMORY_PRESSURE);
+    KT_CHECK_INT(res.n_evicted, 1); /* b, the only active pod */
+    if (res.n_evicted) KT_CHECK_INT(res.evicted[0].pod, kp_cluster_find_pod(cl, "b"));
+    KT_CHECK_INT(kp_cluster_finish_pod(cl, kp_cluster_find_pod(cl, "b"), KP_POD_PHASE_FAILED,
+                                       "Evicted", NULL, &err),
+                 KP_OK);
+    KT_CHECK_INT(kp_evict_manager_sync_pods(m, &err), KP_OK);
+    KT_CHECK_INT(kp_evict_manager_active_count(m), 0);
+    s = summary_at(2, 3000 * MI); /* relieved; within the transition period */
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &res, &err), KP_OK);
+    KT_CHECK(res.conditions & KP_NODE_COND_MEMORY_PRESSURE);
+    KT_CHECK_INT(kp_evict_manager_new(cl, 0, cfg, &fresh, &err), KP_OK);
+    if (fresh) {
+        kp_evict_result r2;
+        KT_CHECK_INT(kp_evict_manager_step(fresh, s, &r2, &err), KP_OK);
+        KT_CHECK_INT(r2.conditions, 0); /* a new manager has no memory of the pressure */
+    }
+    kp_evict_summary_free(s);
+    s = summary_at(6, 3000 * MI); /* past the 5m transition period */
+    KT_CHECK_INT(kp_evict_manager_step(m, s, &res, &err), KP_OK);
+    KT_CHECK_INT(res.conditions, 0);
+    kp_evict_summary_free(s);
+    kp_evict_manager_free(fresh);
+    kp_evict_manager_free(m);
+    kp_evict_config_free(cfg);
+    kp_cluster_free(cl);
 }
 
 /* ---------------------------------------------------------------- random runs */
@@ -318,4 +395,5 @@ KT_TEST(random_runs_evict_only_as_upstream_would) {
 }
 
 KT_MAIN(KT_CASE(usage_models_decoded), KT_CASE(usage_errors),
+        KT_CASE(sync_pods_keeps_the_managers_state),
         KT_CASE(random_runs_evict_only_as_upstream_would))
