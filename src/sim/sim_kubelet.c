@@ -27,6 +27,8 @@ typedef struct {
     uint64_t pods_sig, obs_sig; /* the active pods, and what they use, at the last step */
     bool has_step;
     bool idle; /* the last step met no threshold and reported no condition */
+    bool live; /* at the last observation a pod's usage could still change by itself */
+    uint64_t ids_sig; /* the node's pod list at the last observation */
     unsigned tainted; /* KP_NODE_COND_* bits whose taint is on */
     int64_t wait_pod; /* evicted pod whose cleanup the next step waits for, -1 */
     int64_t wait_since, wait_kill_at; /* ms: the eviction; when its grace period ends */
@@ -370,6 +372,14 @@ static kp_status step(kp_sim *s, kp_index node, sim_kub_node *kn, uint64_t pods_
     return st;
 }
 
+/* The node's pod list (bound, not terminal: finished and deleted pods leave it). */
+static uint64_t ids_sig(const kp_sim *s, kp_index node) {
+    uint64_t h = 0x9abc;
+    size_t n = kp_cluster_node_pod_count(s->cl, node);
+    for (size_t i = 0; i < n; i++) h = mix(h, (uint64_t)kp_cluster_node_pod(s->cl, node, i));
+    return mix(h, (uint64_t)n);
+}
+
 /* The evicted pod is cleaned up (podCleanedUpFunc): gone, or ended. */
 static bool cleaned_up(kp_sim *s, kp_index pod) {
     kp_pod_info pi;
@@ -394,11 +404,17 @@ static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
         kn->wait_pod = -1;
     }
     bool live = false;
-    uint64_t ps, os;
-    observe(s, node, false, &ps, &os, &live);
+    uint64_t ps = 0, os = 0, ids = ids_sig(s, node);
     /* a node whose pods and usage did not change since a step that met nothing needs no step:
-     * the manager would decide the same (no allocation, no parse) */
-    bool skip = kn->has_step && kn->idle && ps == kn->pods_sig && os == kn->obs_sig;
+     * the manager would decide the same (no allocation, no parse). Without a pod whose usage
+     * moves by itself, the same pod list is the same observation. */
+    bool skip = kn->has_step && kn->idle && !kn->live && ids == kn->ids_sig;
+    if (!skip) {
+        observe(s, node, false, &ps, &os, &live);
+        skip = kn->has_step && kn->idle && ps == kn->pods_sig && os == kn->obs_sig;
+        kn->live = live;
+        kn->ids_sig = ids;
+    }
     if (!skip && kp_cluster_node_pod_count(s->cl, node) == 0 && !kn->m) skip = true;
     if (!skip) {
         observe(s, node, true, &ps, &os, &live);
@@ -410,7 +426,7 @@ static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
         s->c.kubelet_quiet_passes++;
     }
     int64_t next = s->now + (kn->wait_pod >= 0 ? CLEANUP_POLL_MS : KUBELET_PERIOD_MS);
-    bool busy = live || !kn->idle || kn->wait_pod >= 0;
+    bool busy = kn->live || !kn->idle || kn->wait_pod >= 0;
     return kp__sim_timer_add(s, next, busy ? SIM_EV_KUBELET : SIM_EV_KUBELET_IDLE, node, 0) == KP_OK
                ? KP_OK
                : nomem(err);
