@@ -61,12 +61,14 @@ static int32_t model_of(kp_sim *s, kp_index pod) {
         size_t n = k->n_model ? k->n_model : 64;
         while (n <= (size_t)pod) n *= 2;
         int32_t *nm = kp_realloc(k->model, n * sizeof *nm);
-        if (!nm) return -1; /* no cache: looked up again next time */
-        for (size_t i = k->n_model; i < n; i++) nm[i] = -2;
-        k->model = nm;
-        k->n_model = n;
+        if (nm) { /* else no cache: the pod is looked up again next time, same answer */
+            for (size_t i = k->n_model; i < n; i++) nm[i] = -2;
+            k->model = nm;
+            k->n_model = n;
+        }
     }
-    if (k->model[pod] != -2) return k->model[pod];
+    bool cached = (size_t)pod < k->n_model;
+    if (cached && k->model[pod] != -2) return k->model[pod];
     int32_t found = -1;
     const char *ns = kp_cluster_pod_namespace(s->cl, pod);
     for (size_t i = 0; s->sc && i < s->sc->n_usage && found < 0; i++) {
@@ -75,7 +77,8 @@ static int32_t model_of(kp_sim *s, kp_index pod) {
         if (u->ns[0] && strcmp(u->ns, ns) != 0) continue;
         if (kp_cluster_pod_matches(s->cl, pod, u->reqs, u->n_reqs)) found = (int32_t)i;
     }
-    return k->model[pod] = found;
+    if (cached) k->model[pod] = found;
+    return found;
 }
 
 /* The pod's memory working set now; *live: it may still change (a ramp below its cap, a step

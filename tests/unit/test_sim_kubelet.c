@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/eviction.h"
@@ -394,6 +395,67 @@ KT_TEST(random_runs_evict_only_as_upstream_would) {
     KT_CHECK(evictions > 10); /* the runs do evict: the checks above ran */
 }
 
-KT_MAIN(KT_CASE(usage_models_decoded), KT_CASE(usage_errors),
+/* Every allocation of a run with kubelets failing once: KP_ENOMEM reaches the caller, or the run
+ * completes with the same evictions (a failed cache allocation changes no answer). */
+static const char *OOM_CLUSTER =
+    "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus:\n  allocatable: {cpu: \"4\", "
+    "memory: 2Gi, pods: \"110\"}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\n"
+    "status:\n  allocatable: {cpu: \"4\", memory: 2Gi, pods: \"110\"}\n---\napiVersion: "
+    "apps/v1\nkind: ReplicaSet\nmetadata: {name: w, namespace: default, uid: uid-w}\nspec:\n  "
+    "replicas: 1\n  selector: {matchLabels: {app: w}}\n  template:\n    metadata: {labels: "
+    "{app: w}}\n    spec:\n      containers: [{name: c, image: i, resources: {requests: "
+    "{memory: 100Mi}}}, {name: d, image: i}]\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  "
+    "name: w-a\n  namespace: default\n  uid: uid-w-a\n  labels: {app: w}\n  ownerReferences: "
+    "[{apiVersion: apps/v1, kind: ReplicaSet, name: w, uid: uid-w, controller: true}]\nspec:\n  "
+    "nodeName: n1\n  containers: [{name: c, image: i, resources: {requests: {memory: "
+    "100Mi}}}, {name: d, image: i}]\nstatus: {phase: Running}\n";
+static const char *OOM_SCENARIO = HEAD "duration: 6m\nusage:\n- selector: {}\n  resource: "
+                                       "memory\n  ramp: {start: 100Mi, perMinute: 1Gi}\n";
+
+static kp_status oom_run(long fail_after, uint64_t *evictions) {
+    kp_error err;
+    kp_error_clear(&err);
+    kp_cluster *cl = kp_cluster_new();
+    kp_scenario *sc = NULL;
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "c.yaml", OOM_CLUSTER, strlen(OOM_CLUSTER), &err),
+                 KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    KT_CHECK_INT(
+        kp_scenario_load_buffer("s.yaml", OOM_SCENARIO, strlen(OOM_SCENARIO), NULL, &sc, &err),
+        KP_OK);
+    kp_sim *sim = NULL;
+    kp__alloc_fail_after(fail_after, false);
+    kp_status st = kp_sim_new(cl, NULL, sc, NULL, &sim, &err);
+    if (st == KP_OK) st = kp_sim_run(sim, &err);
+    kp__alloc_fail_after(-1, false);
+    if (st == KP_OK) {
+        kp_sim_counters c;
+        kp_sim_counters_get(sim, &c);
+        *evictions = c.kubelet_evictions;
+    }
+    kp_sim_free(sim);
+    kp_scenario_free(sc);
+    kp_cluster_free(cl);
+    return st;
+}
+
+KT_TEST(alloc_fail_sweep) {
+    uint64_t want = 0, got = 0;
+    KT_CHECK_INT(oom_run(-1, &want), KP_OK);
+    KT_CHECK(want >= 2); /* the leak is evicted, its replacement too */
+    int runs = 0;
+    for (long n = 0; n < 200000; n++) {
+        kp_status st = oom_run(n, &got);
+        runs++;
+        if (st == KP_OK) {
+            KT_CHECK_INT(got, want);
+            break;
+        }
+        KT_CHECK_INT(st, KP_ENOMEM);
+    }
+    KT_CHECK(runs > 50);
+}
+
+KT_MAIN(KT_CASE(usage_models_decoded), KT_CASE(usage_errors), KT_CASE(alloc_fail_sweep),
         KT_CASE(sync_pods_keeps_the_managers_state),
         KT_CASE(random_runs_evict_only_as_upstream_would))
