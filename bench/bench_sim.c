@@ -128,8 +128,9 @@ static kp_scenario *arrivals(int total) {
 int main(int argc, char **argv) {
     int nodes = argc > 1 ? atoi(argv[1]) : 5000;
     int total = argc > 2 ? atoi(argv[2]) : 10000;
-    if (nodes < 1 || total < 100) {
-        fprintf(stderr, "usage: bench_sim [NODES] [ARRIVALS >= 100]\n");
+    bool kubelets = argc > 3 && strcmp(argv[3], "kubelets") == 0; /* docs/simulate.md */
+    if (nodes < 1 || total < 100 || (argc > 3 && !kubelets)) {
+        fprintf(stderr, "usage: bench_sim [NODES] [ARRIVALS >= 100] [kubelets]\n");
         return 2;
     }
     buf_t b = {0};
@@ -151,6 +152,7 @@ int main(int argc, char **argv) {
     kp_sim_options o;
     kp_sim_options_init(&o);
     o.duration_ms = 3600 * 1000;
+    o.kubelets = kubelets;
     kp_sim *sim = NULL;
     double t0 = cpu_now();
     if (kp_sim_new(cl, NULL, sc, &o, &sim, &err) != KP_OK || kp_sim_run(sim, &err) != KP_OK) {
@@ -169,6 +171,11 @@ int main(int argc, char **argv) {
            (unsigned long long)c.preemptions, (unsigned long long)c.victims,
            (unsigned long long)c.pods_created, 3600.0 / (cpu > 0 ? cpu : 1e-9), ru.ru_maxrss / 1024,
            rss_loaded / 1024, model >> 20);
+    if (kubelets)
+        printf("kubelets: %llu eviction-manager steps, %llu quiet passes skipped, %llu "
+               "evictions\n",
+               (unsigned long long)c.kubelet_steps, (unsigned long long)c.kubelet_quiet_passes,
+               (unsigned long long)c.kubelet_evictions);
     kp_sim_free(sim);
     kp_cluster_free(cl);
     for (size_t a = 0; a < sc->n_actions; a++) {

@@ -282,6 +282,20 @@ bool kp_cluster_node_deleted(const kp_cluster *cl, kp_index node);
 size_t kp_cluster_node_pod_count(const kp_cluster *cl, kp_index node);
 kp_index kp_cluster_node_pod(const kp_cluster *cl, kp_index node, size_t i);
 
+/* Memory as a node's kubelet sees it (the simulated Summary API): status.capacity and
+ * status.allocatable memory in bytes (capacity = allocatable when the node states none; 0 when
+ * neither is stated or node is out of range). */
+void kp_cluster_node_memory(const kp_cluster *cl, kp_index node, int64_t *capacity,
+                            int64_t *allocatable);
+/* The pod's memory request as the kubelet's eviction ranking reads it (GetResourceRequestQuantity:
+ * containers, init containers, overhead, pod-level resources); 0 out of range. */
+int64_t kp_cluster_pod_memory_request(const kp_cluster *cl, kp_index pod);
+/* The pod's app containers (spec.containers, in order; init containers not included): how many,
+ * and container i's name and memory request (bytes, 0 when none). 0 / "" / 0 out of range. */
+size_t kp_cluster_pod_container_count(const kp_cluster *cl, kp_index pod);
+const char *kp_cluster_pod_container_name(const kp_cluster *cl, kp_index pod, size_t i);
+int64_t kp_cluster_pod_container_memory_request(const kp_cluster *cl, kp_index pod, size_t i);
+
 /* Workloads: the controllers of the snapshot (ReplicationController, ReplicaSet, StatefulSet,
  * Deployment, DaemonSet, Job, CronJob) and Services (kind "Service", no template), in load
  * order. */

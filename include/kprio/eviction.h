@@ -289,6 +289,12 @@ kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evi
 /* Releases a manager. NULL is a no-op. */
 void kp_evict_manager_free(kp_evict_manager *m);
 
+/* Re-reads the node's active pods from the cluster (bound, not terminal), keeping the state
+ * carried between steps (thresholds first observed, node conditions, the last observations): for
+ * a caller whose cluster changes between steps (kprio/sim.h's kubelets). Pods evicted by an
+ * earlier step come back unless the caller ended them. Errors: KP_ENOMEM. */
+kp_status kp_evict_manager_sync_pods(kp_evict_manager *m, kp_error *err);
+
 /* Runs one synchronize step on summary s (borrowed for the call only) and writes the decision
  * to *res. Steps must come in time order. Evicted pods leave the active set for later steps.
  * Errors: KP_EINVAL when the step time goes backwards, KP_ENOMEM. */

@@ -81,6 +81,32 @@ typedef struct {
     int64_t after_ms;
 } kp_scenario_lifetime;
 
+/* usage[]: what the pods matching the selector (and namespace, when given) use of `resource`
+ * over their age (virtual ms since the simulation saw them bound; 0 for the snapshot's running
+ * pods at t = 0), as the simulated kubelets' Summary API reports it. The first entry matching a
+ * pod for a resource wins; a pod no entry matches uses its request (memory). Only "memory" for
+ * now. Quantities in bytes. */
+typedef enum {
+    KP_USAGE_CONSTANT = 0, /* value */
+    KP_USAGE_RAMP, /* start + per_minute * age / 1m, at most cap when has_cap (a leak) */
+    KP_USAGE_STEP /* before until age `at_ms`, after from then on */
+} kp_usage_model;
+
+typedef struct {
+    char *ns; /* "" = every namespace */
+    kp_selector_req *reqs;
+    size_t n_reqs;
+    char *resource; /* "memory" */
+    kp_usage_model model;
+    int64_t value; /* constant */
+    int64_t start, per_minute, cap; /* ramp */
+    bool has_cap;
+    int64_t before, after, at_ms; /* step */
+} kp_scenario_usage;
+
+/* The usage of entry u at age_ms (ramp: rounded toward zero). */
+int64_t kp_scenario_usage_at(const kp_scenario_usage *u, int64_t age_ms);
+
 typedef struct kp_scenario {
     char *source; /* the file name errors use */
     bool has_duration, has_seed;
@@ -90,6 +116,8 @@ typedef struct kp_scenario {
     size_t n_actions;
     kp_scenario_lifetime *lifetimes;
     size_t n_lifetimes;
+    kp_scenario_usage *usage;
+    size_t n_usage;
 } kp_scenario;
 
 /* Loads a Scenario (YAML or JSON) from path into *out (NULL on error). A `file:` of a create

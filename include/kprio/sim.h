@@ -31,6 +31,7 @@
 
 #include "kprio/cluster.h"
 #include "kprio/common.h"
+#include "kprio/eviction.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
 
@@ -54,6 +55,12 @@ typedef struct {
     int64_t max_in_unschedulable_ms; /* podMaxInUnschedulablePodsDuration, 300000 */
     int64_t flush_unschedulable_every_ms; /* 30000 */
     int64_t flush_backoff_every_ms; /* 1000 */
+    /* Kubelets (docs/simulate.md "Kubelets"): every node's eviction manager runs each 10s on
+     * the pods' usage. On when kubelets is set, when kubelet_config is given (a finished
+     * kprio/eviction.h configuration, borrowed; NULL = the kubelet's defaults) or when the
+     * scenario has usage models. */
+    bool kubelets;
+    const kp_evict_config *kubelet_config;
 } kp_sim_options;
 
 /* Defaults as commented above. */
@@ -147,6 +154,9 @@ typedef struct {
     uint64_t pods_created, pods_deleted, pods_succeeded, pods_failed;
     uint64_t pending_at_end, gated_at_end;
     int64_t longest_wait_ms; /* longest time from queueing to binding */
+    uint64_t kubelet_steps; /* eviction-manager synchronize steps the kubelets ran */
+    uint64_t kubelet_quiet_passes; /* passes skipped: nothing changed since a quiet step */
+    uint64_t kubelet_evictions; /* pods the kubelets evicted */
     kp_index longest_wait_pod;
 } kp_sim_counters;
 

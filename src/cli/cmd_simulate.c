@@ -14,7 +14,8 @@
 static const char *USAGE =
     "kprio simulate -f FILE|DIR|- [-f ...] [-R] [--scenario FILE] [--config FILE]\n"
     "               [--duration D] [--seed N] [--compat VERSION] [--feature-gates KEY=BOOL,...]\n"
-    "               [-o table|json|yaml] [--events-only] [--final-snapshot FILE]";
+    "               [--kubelet-config FILE] [-o table|json|yaml] [--events-only] [--final-snapshot "
+    "FILE]";
 
 static const char *HELP =
     "Plays the snapshot forward in virtual time: kube-scheduler's queue (backoff, unschedulable\n"
@@ -28,7 +29,8 @@ static const char *HELP =
     "  -f, --filename FILE     input (repeatable; a directory with -R)\n"
     "  --scenario FILE         kind: Scenario (apiVersion kprio/v1alpha1): duration, seed,\n"
     "                          timed actions (create, delete, scale, cordon, uncordon, taint,\n"
-    "                          untaint, drain, setPriorityClass), pod lifetimes\n"
+    "                          untaint, drain, setPriorityClass), pod lifetimes, usage\n"
+    "                          models (memory over a pod's age; they turn the kubelets on)\n"
     "  --config FILE           KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)\n"
     "  --duration D            virtual time to play (Go duration: 90s, 1h); default: the\n"
     "                          scenario's, else until nothing can change (at most 24h)\n"
@@ -37,6 +39,9 @@ static const char *HELP =
     "  --compat VERSION        decide as an older release line (e.g. 1.32: no\n"
     "                          SchedulerPopFromBackoffQ), see docs/upstream.md\n"
     "  --feature-gates K=B,... kube-scheduler's feature gates (docs/upstream.md)\n"
+    "  --kubelet-config FILE   KubeletConfiguration of every node's kubelet (eviction\n"
+    "                          thresholds); turns the kubelets on (also on when the scenario\n"
+    "                          has usage models; default: the kubelet's defaults)\n"
     "  -o table|json|yaml      output format (default table)\n"
     "  --events-only           the event log alone (no summary, no pod timelines)\n"
     "  --final-snapshot FILE   write the end state as a kubectl-style v1 List (JSON) that every\n"
@@ -46,7 +51,7 @@ static const char *HELP =
     "Exit status: 0 answered, 1 bad input or a runtime error, 2 usage error.\n";
 
 typedef struct {
-    const char *scenario, *config, *compat, *final_snapshot;
+    const char *scenario, *config, *compat, *final_snapshot, *kubelet_config;
     int64_t duration_ms;
     uint64_t seed;
     bool has_seed, events_only;
@@ -70,6 +75,9 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
                 return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--scenario")) {
             if (!(a->scenario = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+        } else if (kp_cli_is_opt(arg, "--kubelet-config")) {
+            if (!(a->kubelet_config = kp_cli_optval(argc, argv, &i, "simulate")))
+                return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--config")) {
             if (!(a->config = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--compat")) {
@@ -130,8 +138,17 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     kp_scenario *sc = NULL;
     kp_cluster *cl = NULL;
     kp_sim *sim = NULL;
+    kp_evict_config *kcfg = NULL;
+    if (a.kubelet_config && !(kcfg = kp_evict_config_new())) {
+        rc = kp_cli_print_status(KP_ENOMEM);
+        goto out;
+    }
     if ((a.config && kp_sched_config_load_path(a.config, NULL, &cfg, &err) != KP_OK) ||
-        (a.scenario && kp_scenario_load_path(a.scenario, &sc, &err) != KP_OK)) {
+        (a.scenario && kp_scenario_load_path(a.scenario, &sc, &err) != KP_OK) ||
+        (kcfg && (kp_evict_config_load_path(kcfg, a.kubelet_config, &err) != KP_OK ||
+                  kp_evict_config_finish(kcfg, &err) != KP_OK))) {
+        if (kcfg && !err.source[0]) /* a threshold the file set: the file names it */
+            snprintf(err.source, sizeof err.source, "%s", a.kubelet_config);
         rc = kp_cli_print_error(&err);
         goto out;
     }
@@ -145,6 +162,7 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     o.seed = a.seed;
     o.has_seed = a.has_seed;
     o.compat = a.compat;
+    o.kubelet_config = kcfg;
     if (kp_sim_new(cl, cfg, sc, &o, &sim, &err) != KP_OK || kp_sim_run(sim, &err) != KP_OK) {
         rc = kp_cli_print_error(&err);
         goto out;
@@ -157,6 +175,7 @@ out:
     kp_cluster_free(cl);
     kp_scenario_free(sc);
     kp_sched_config_free(cfg);
+    kp_evict_config_free(kcfg);
     return rc;
 }
 

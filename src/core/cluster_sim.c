@@ -15,6 +15,7 @@
 #include "core/labels.h"
 #include "core/node.h"
 #include "core/pod.h"
+#include "core/pod_requests.h"
 #include "core/priority_class.h"
 #include "core/selector.h"
 #include "core/taints.h"
@@ -209,6 +210,39 @@ kp_status kp_cluster_node_set_unschedulable(kp_cluster *cl, kp_index node, bool 
 
 bool kp_cluster_node_unschedulable(const kp_cluster *cl, kp_index node) {
     return node_ok(cl, node) && cl->nodes[node].unschedulable;
+}
+
+void kp_cluster_node_memory(const kp_cluster *cl, kp_index node, int64_t *capacity,
+                            int64_t *allocatable) {
+    *capacity = *allocatable = 0;
+    if (node < 0 || (size_t)node >= cl->n_nodes) return;
+    const kp_node *n = &cl->nodes[node];
+    *allocatable = n->alloc[KP_RES_MEM];
+    *capacity = n->cap[KP_RES_MEM] > 0 ? n->cap[KP_RES_MEM] : n->alloc[KP_RES_MEM];
+}
+
+int64_t kp_cluster_pod_memory_request(const kp_cluster *cl, kp_index pod) {
+    if (pod < 0 || (size_t)pod >= cl->n_pods) return 0;
+    return kp__pod_resource_request(cl, &cl->pods[pod], KP_RES_MEM);
+}
+
+size_t kp_cluster_pod_container_count(const kp_cluster *cl, kp_index pod) {
+    return pod >= 0 && (size_t)pod < cl->n_pods ? cl->pods[pod].n_containers : 0;
+}
+
+static const kp_container *app_container(const kp_cluster *cl, kp_index pod, size_t i) {
+    if (pod < 0 || (size_t)pod >= cl->n_pods || i >= cl->pods[pod].n_containers) return NULL;
+    return &cl->pods[pod].containers[i];
+}
+
+const char *kp_cluster_pod_container_name(const kp_cluster *cl, kp_index pod, size_t i) {
+    const kp_container *c = app_container(cl, pod, i);
+    return c ? kp__s(cl, c->name) : "";
+}
+
+int64_t kp_cluster_pod_container_memory_request(const kp_cluster *cl, kp_index pod, size_t i) {
+    const kp_container *c = app_container(cl, pod, i);
+    return c ? kp__resv_get(&c->req, KP_RES_MEM) : 0;
 }
 
 static bool parse_effect(const char *s, kp_effect *out) {

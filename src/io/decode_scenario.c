@@ -16,7 +16,9 @@
 #include "base/arena.h"
 #include "base/gosyntax.h"
 #include "io/dctx.h"
+#include "io/decode_common.h"
 #include "io/decode_pod_gates.h"
+#include "io/decode_scenario.h"
 #include "io/events.h"
 #include "io/input.h"
 #include "io/tree.h"
@@ -30,10 +32,6 @@
 #define KP_SCENARIO_MAX_OBJECTS 1000000u
 #define KP_SCENARIO_MAX_FILE_BYTES ((size_t)1 << 30)
 
-typedef struct {
-    kp_scenario pub;
-    kp_arena arena;
-} scen;
 
 typedef struct {
     scen *s;
@@ -54,68 +52,6 @@ static kp_status nomem(kp_dctx *d) {
     return kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
 }
 
-static kp_status only_keys(kp_dctx *d, const kp_tnode *obj, const char *const *keys) {
-    for (const kp_tnode *m = obj->first; m; m = m->next) {
-        bool ok = false;
-        for (size_t i = 0; keys[i] && !ok; i++) ok = kp__tree_key_is(m, keys[i]);
-        if (!ok) {
-            char k[128];
-            snprintf(k, sizeof k, "%.*s", (int)(m->key_len > 100 ? 100 : m->key_len), m->key);
-            return kp__dctx_fail(d, m, KP_EINVAL, k, "unknown field");
-        }
-    }
-    return KP_OK;
-}
-
-static kp_status need_obj(kp_dctx *d, const kp_tnode *n, const char *field) {
-    if (!n || n->type != KP_T_OBJ)
-        return kp__dctx_fail(d, n, KP_EINVAL, field, "expected an object");
-    return KP_OK;
-}
-
-/* A required (non-empty) string member, copied into the scenario. */
-static kp_status req_str(kp_dctx *d, scen *s, const kp_tnode *obj, const char *key, char **out) {
-    const char *v = NULL;
-    bool has = false;
-    kp_status st = kp__dget_str(d, obj, key, &v, &has);
-    if (st != KP_OK) return st;
-    if (!has || !v[0]) return kp__dctx_fail(d, obj, KP_EINVAL, key, "required value");
-    *out = sdup(s, v, strlen(v));
-    return *out ? KP_OK : nomem(d);
-}
-
-/* An optional string member ("" when absent). */
-static kp_status opt_str(kp_dctx *d, scen *s, const kp_tnode *obj, const char *key, char **out) {
-    const char *v = "";
-    kp_status st = kp__dget_str(d, obj, key, &v, NULL);
-    if (st != KP_OK) return st;
-    *out = sdup(s, v, strlen(v));
-    return *out ? KP_OK : nomem(d);
-}
-
-/* A Go duration (time.ParseDuration) of at least 0, in whole milliseconds. */
-static kp_status duration_ms(kp_dctx *d, const kp_tnode *obj, const char *key, bool required,
-                             int64_t *out, bool *present) {
-    const char *v = NULL;
-    bool has = false;
-    kp_status st = kp__dget_str(d, obj, key, &v, &has);
-    if (present) *present = has;
-    if (st != KP_OK) return st;
-    if (!has) return required ? kp__dctx_fail(d, obj, KP_EINVAL, key, "required value") : KP_OK;
-    const kp_tnode *n = kp__tree_get(obj, key);
-    int64_t ns = 0;
-    char msg[256];
-    if (kp__go_parse_duration(v, strlen(v), &ns, msg, sizeof msg) != KP_OK)
-        return kp__dctx_fail(d, n, KP_EINVAL, key, "%s",
-                             strncmp(msg, "time: ", 6) == 0 ? msg + 6 : msg);
-    char q[160];
-    kp__go_quote(v, strlen(v), q, sizeof q);
-    if (ns < 0) return kp__dctx_fail(d, n, KP_EINVAL, key, "%s must not be negative", q);
-    if (ns % 1000000 != 0)
-        return kp__dctx_fail(d, n, KP_EINVAL, key, "%s is not a whole number of milliseconds", q);
-    *out = ns / 1000000;
-    return KP_OK;
-}
 
 /* ---------------------------------------------------------------- create */
 
@@ -223,7 +159,7 @@ static kp_status create_file(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
 static kp_status decode_create(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t ai,
                                kp_scenario_action *a) {
     static const char *const keys[] = {"objects", "file", NULL};
-    kp_status st = only_keys(d, body, keys);
+    kp_status st = kp__sc_only_keys(d, body, keys);
     if (st != KP_OK) return st;
     const kp_tnode *objs = kp__tree_get(body, "objects"), *file = kp__tree_get(body, "file");
     if (objs && objs->type == KP_T_NULL) objs = NULL;
@@ -266,7 +202,7 @@ static const kind_info KINDS[] = {
  * cluster-scoped kind (which may not have one). */
 static kp_status decode_ref(kp_dctx *d, scen *s, const kp_tnode *body, bool scale,
                             kp_object_ref *ref) {
-    kp_status st = req_str(d, s, body, "kind", &ref->kind);
+    kp_status st = kp__sc_req_str(d, s, body, "kind", &ref->kind);
     if (st != KP_OK) return st;
     const kind_info *k = NULL;
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0] && !k; i++)
@@ -280,8 +216,8 @@ static kp_status decode_ref(kp_dctx *d, scen *s, const kp_tnode *body, bool scal
                                      "ReplicationController, StatefulSet, Deployment, DaemonSet, "
                                      "Job, CronJob, Service",
                              ref->kind);
-    if ((st = req_str(d, s, body, "name", &ref->name)) != KP_OK ||
-        (st = opt_str(d, s, body, "namespace", &ref->ns)) != KP_OK)
+    if ((st = kp__sc_req_str(d, s, body, "name", &ref->name)) != KP_OK ||
+        (st = kp__sc_opt_str(d, s, body, "namespace", &ref->ns)) != KP_OK)
         return st;
     if (!k->namespaced && ref->ns[0])
         return kp__dctx_fail(d, kp__tree_get(body, "namespace"), KP_EINVAL, "namespace",
@@ -294,11 +230,11 @@ static kp_status node_ref(kp_dctx *d, scen *s, const kp_tnode *body, kp_object_r
     ref->kind = sdup(s, "Node", 4);
     ref->ns = sdup(s, "", 0);
     if (!ref->kind || !ref->ns) return nomem(d);
-    return req_str(d, s, body, "node", &ref->name);
+    return kp__sc_req_str(d, s, body, "node", &ref->name);
 }
 
 static kp_status effect(kp_dctx *d, scen *s, const kp_tnode *body, bool required, char **out) {
-    kp_status st = opt_str(d, s, body, "effect", out);
+    kp_status st = kp__sc_opt_str(d, s, body, "effect", out);
     if (st != KP_OK) return st;
     if (!(*out)[0] && !required) return KP_OK;
     if (!(*out)[0]) return kp__dctx_fail(d, body, KP_EINVAL, "effect", "required value");
@@ -327,10 +263,10 @@ static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     switch (a->type) {
     case KP_ACT_CREATE: return decode_create(x, d, body, ai, a);
     case KP_ACT_DELETE:
-        if ((st = only_keys(d, body, k_ref)) != KP_OK) return st;
+        if ((st = kp__sc_only_keys(d, body, k_ref)) != KP_OK) return st;
         return decode_ref(d, s, body, false, &a->ref);
     case KP_ACT_SCALE:
-        if ((st = only_keys(d, body, k_scale)) != KP_OK ||
+        if ((st = kp__sc_only_keys(d, body, k_scale)) != KP_OK ||
             (st = decode_ref(d, s, body, true, &a->ref)) != KP_OK ||
             (st = kp__dget_int(d, body, "replicas", 0, INT32_MAX, &v, &has)) != KP_OK)
             return st;
@@ -340,25 +276,25 @@ static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     case KP_ACT_CORDON:
     case KP_ACT_UNCORDON:
     case KP_ACT_DRAIN:
-        if ((st = only_keys(d, body, k_node)) != KP_OK) return st;
+        if ((st = kp__sc_only_keys(d, body, k_node)) != KP_OK) return st;
         return node_ref(d, s, body, &a->ref);
     case KP_ACT_TAINT:
     case KP_ACT_UNTAINT: {
         bool taint = a->type == KP_ACT_TAINT;
-        if ((st = only_keys(d, body, taint ? k_taint : k_untaint)) != KP_OK ||
+        if ((st = kp__sc_only_keys(d, body, taint ? k_taint : k_untaint)) != KP_OK ||
             (st = node_ref(d, s, body, &a->ref)) != KP_OK ||
-            (st = req_str(d, s, body, "key", &a->taint.key)) != KP_OK)
+            (st = kp__sc_req_str(d, s, body, "key", &a->taint.key)) != KP_OK)
             return st;
         const char *bad = kp__qualified_name_error(a->taint.key, strlen(a->taint.key));
         if (bad)
             return kp__dctx_fail(d, kp__tree_get(body, "key"), KP_EINVAL, "key",
                                  "Invalid value: \"%s\": %s", a->taint.key, bad);
-        if ((st = opt_str(d, s, body, "value", &a->taint.value)) != KP_OK) return st;
+        if ((st = kp__sc_opt_str(d, s, body, "value", &a->taint.value)) != KP_OK) return st;
         return effect(d, s, body, taint, &a->taint.effect);
     }
     case KP_ACT_SET_PRIORITY_CLASS:
-        if ((st = only_keys(d, body, k_pc)) != KP_OK ||
-            (st = req_str(d, s, body, "name", &a->ref.name)) != KP_OK ||
+        if ((st = kp__sc_only_keys(d, body, k_pc)) != KP_OK ||
+            (st = kp__sc_req_str(d, s, body, "name", &a->ref.name)) != KP_OK ||
             (st = kp__dget_int(d, body, "value", INT32_MIN, INT32_MAX, &v, &has)) != KP_OK)
             return st;
         if (!has) return kp__dctx_fail(d, body, KP_EINVAL, "value", "required value");
@@ -386,8 +322,9 @@ static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t 
                                        "drain",  "setPriorityClass", NULL};
     snprintf(d->object, sizeof d->object, "actions[%u]", ai);
     kp_status st;
-    if ((st = need_obj(d, n, NULL)) != KP_OK || (st = only_keys(d, n, keys)) != KP_OK ||
-        (st = duration_ms(d, n, "at", true, &a->at_ms, NULL)) != KP_OK)
+    if ((st = kp__sc_need_obj(d, n, NULL)) != KP_OK ||
+        (st = kp__sc_only_keys(d, n, keys)) != KP_OK ||
+        (st = kp__sc_duration_ms(d, n, "at", true, &a->at_ms, NULL)) != KP_OK)
         return st;
     const kp_tnode *body = NULL;
     int which = -1;
@@ -411,138 +348,10 @@ static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t 
     a->ref.kind = a->ref.ns = a->ref.name = empty;
     a->taint.key = a->taint.value = a->taint.effect = empty;
     size_t sv = kp__dctx_push(d, ACTIONS[which]);
-    st = need_obj(d, body, NULL);
+    st = kp__sc_need_obj(d, body, NULL);
     if (st == KP_OK) st = decode_body(x, d, body, ai, a);
     kp__dctx_pop(d, sv);
     return st;
-}
-
-/* ---------------------------------------------------------------- lifetimes */
-
-/* IsValidLabelValue: NULL when valid, else upstream's message. */
-static const char *label_value_error(const char *v, size_t n) {
-    if (n > 63) return "must be no more than 63 characters";
-    for (size_t i = 0; i < n; i++) {
-        char c = v[i];
-        bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        if (!alnum && !((c == '-' || c == '_' || c == '.') && i > 0 && i + 1 < n))
-            return "a valid label must be an empty string or consist of alphanumeric characters, "
-                   "'-', '_' or '.', and must start and end with an alphanumeric character (e.g. "
-                   "'MyValue',  or 'my_value',  or '12345', regex used for validation is "
-                   "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-    }
-    return NULL;
-}
-
-static kp_status check_key(kp_dctx *d, const kp_tnode *at, const char *field, const char *k) {
-    const char *bad = kp__qualified_name_error(k, strlen(k));
-    if (!bad) return KP_OK;
-    return kp__dctx_fail(d, at, KP_EINVAL, field, "Invalid value: \"%s\": %s", k, bad);
-}
-
-static kp_status check_value(kp_dctx *d, const kp_tnode *at, const char *field, const char *v) {
-    const char *bad = label_value_error(v, strlen(v));
-    if (!bad) return KP_OK;
-    return kp__dctx_fail(d, at, KP_EINVAL, field, "Invalid value: \"%s\": %s", v, bad);
-}
-
-static int req_cmp(const void *a, const void *b) {
-    return strcmp(((const kp_selector_req *)a)->key, ((const kp_selector_req *)b)->key);
-}
-
-/* matchLabels: `In` with one value each, sorted by key (labels.Selector.Add sorts its
- * requirements by key). */
-static kp_status match_labels(kp_dctx *d, scen *s, const kp_tnode *ml, kp_selector_req *out) {
-    uint32_t i = 0;
-    for (const kp_tnode *m = ml->first; m; m = m->next, i++) {
-        char *key = sdup(s, m->key, m->key_len), **vals = kp__arena_alloc(&s->arena, sizeof *vals);
-        if (!key || !vals) return nomem(d);
-        kp_status st = kp__d_no_nul(d, m, key, m->key, m->key_len);
-        if (st == KP_OK) st = check_key(d, m, NULL, key);
-        if (st != KP_OK) return st;
-        if (m->type != KP_T_STR && !(m->plain && m->s))
-            return kp__dctx_fail(d, m, KP_EINVAL, key, "expected a string");
-        if ((st = kp__d_no_nul(d, m, key, m->s, m->len)) != KP_OK) return st;
-        if (!(vals[0] = sdup(s, m->s, m->len))) return nomem(d);
-        if ((st = check_value(d, m, NULL, vals[0])) != KP_OK) return st;
-        out[i] = (kp_selector_req){key, sdup(s, "In", 2), vals, 1};
-        if (!out[i].op) return nomem(d);
-    }
-    if (i > 1) qsort(out, i, sizeof *out, req_cmp);
-    return KP_OK;
-}
-
-/* mirrors ValidateLabelSelectorRequirement (apimachinery metav1 validation) */
-static kp_status match_expr(kp_dctx *d, scen *s, const kp_tnode *e, kp_selector_req *r) {
-    static const char *const keys[] = {"key", "operator", "values", NULL};
-    kp_status st;
-    const kp_tnode *vals = NULL;
-    if ((st = need_obj(d, e, NULL)) != KP_OK || (st = only_keys(d, e, keys)) != KP_OK ||
-        (st = req_str(d, s, e, "key", &r->key)) != KP_OK ||
-        (st = req_str(d, s, e, "operator", &r->op)) != KP_OK ||
-        (st = kp__dget_arr(d, e, "values", &vals)) != KP_OK)
-        return st;
-    size_t nv = vals ? vals->n : 0;
-    bool in = strcmp(r->op, "In") == 0 || strcmp(r->op, "NotIn") == 0;
-    bool ex = strcmp(r->op, "Exists") == 0 || strcmp(r->op, "DoesNotExist") == 0;
-    if (!in && !ex)
-        return kp__dctx_fail(d, kp__tree_get(e, "operator"), KP_EINVAL, "operator",
-                             "Invalid value: \"%s\": not a valid selector operator", r->op);
-    if (in && nv == 0)
-        return kp__dctx_fail(d, e, KP_EINVAL, "values",
-                             "Required value: must be specified when `operator` is 'In' or "
-                             "'NotIn'");
-    if (ex && nv > 0)
-        return kp__dctx_fail(d, vals, KP_EINVAL, "values",
-                             "Forbidden: may not be specified when `operator` is 'Exists' or "
-                             "'DoesNotExist'");
-    if ((st = check_key(d, kp__tree_get(e, "key"), "key", r->key)) != KP_OK) return st;
-    r->values = nv ? kp__arena_alloc(&s->arena, nv * sizeof *r->values) : NULL;
-    if (nv && !r->values) return nomem(d);
-    size_t sv = kp__dctx_push(d, "values");
-    for (const kp_tnode *v = vals ? vals->first : NULL; v && st == KP_OK; v = v->next) {
-        size_t s2 = kp__dctx_push_index(d, (uint32_t)r->n_values);
-        if (v->type != KP_T_STR && !(v->plain && v->s))
-            st = kp__dctx_fail(d, v, KP_EINVAL, NULL, "expected a string");
-        if (st == KP_OK) st = kp__d_no_nul(d, v, NULL, v->s, v->len);
-        if (st == KP_OK && !(r->values[r->n_values] = sdup(s, v->s, v->len))) st = nomem(d);
-        if (st == KP_OK)
-            r->n_values++; /* values are not validated (ValidateLabelSelectorRequirement) */
-        kp__dctx_pop(d, s2);
-    }
-    kp__dctx_pop(d, sv);
-    return st;
-}
-
-static kp_status decode_selector(kp_dctx *d, scen *s, const kp_tnode *sel,
-                                 kp_scenario_lifetime *l) {
-    static const char *const keys[] = {"matchLabels", "matchExpressions", NULL};
-    kp_status st;
-    const kp_tnode *ml = NULL, *me = NULL;
-    if ((st = need_obj(d, sel, NULL)) != KP_OK || (st = only_keys(d, sel, keys)) != KP_OK ||
-        (st = kp__dget_obj(d, sel, "matchLabels", &ml)) != KP_OK ||
-        (st = kp__dget_arr(d, sel, "matchExpressions", &me)) != KP_OK)
-        return st;
-    size_t n = (ml ? ml->n : 0) + (me ? me->n : 0);
-    l->reqs = n ? kp__arena_alloc(&s->arena, n * sizeof *l->reqs) : NULL;
-    if (n && !l->reqs) return nomem(d);
-    if (ml) {
-        size_t sv = kp__dctx_push(d, "matchLabels");
-        st = match_labels(d, s, ml, l->reqs);
-        kp__dctx_pop(d, sv);
-        if (st != KP_OK) return st;
-        l->n_reqs = ml->n;
-    }
-    uint32_t i = 0;
-    for (const kp_tnode *e = me ? me->first : NULL; e; e = e->next, i++) {
-        size_t sv = kp__dctx_push(d, "matchExpressions");
-        kp__dctx_push_index(d, i);
-        st = match_expr(d, s, e, &l->reqs[l->n_reqs]);
-        kp__dctx_pop(d, sv);
-        if (st != KP_OK) return st;
-        l->n_reqs++;
-    }
-    return KP_OK;
 }
 
 static kp_status decode_lifetime(kp_dctx *d, scen *s, const kp_tnode *n, uint32_t i,
@@ -550,15 +359,16 @@ static kp_status decode_lifetime(kp_dctx *d, scen *s, const kp_tnode *n, uint32_
     static const char *const keys[] = {"selector", "namespace", "after", NULL};
     snprintf(d->object, sizeof d->object, "lifetimes[%u]", i);
     kp_status st;
-    if ((st = need_obj(d, n, NULL)) != KP_OK || (st = only_keys(d, n, keys)) != KP_OK ||
-        (st = opt_str(d, s, n, "namespace", &l->ns)) != KP_OK ||
-        (st = duration_ms(d, n, "after", true, &l->after_ms, NULL)) != KP_OK)
+    if ((st = kp__sc_need_obj(d, n, NULL)) != KP_OK ||
+        (st = kp__sc_only_keys(d, n, keys)) != KP_OK ||
+        (st = kp__sc_opt_str(d, s, n, "namespace", &l->ns)) != KP_OK ||
+        (st = kp__sc_duration_ms(d, n, "after", true, &l->after_ms, NULL)) != KP_OK)
         return st;
     const kp_tnode *sel = kp__tree_get(n, "selector");
     if (!sel || sel->type == KP_T_NULL)
         return kp__dctx_fail(d, n, KP_EINVAL, "selector", "required value");
     size_t sv = kp__dctx_push(d, "selector");
-    st = decode_selector(d, s, sel, l);
+    st = kp__sc_decode_selector(d, s, sel, &l->reqs, &l->n_reqs);
     kp__dctx_pop(d, sv);
     return st;
 }
@@ -609,7 +419,7 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
     /* duplicate keys are errors, in JSON too (the YAML rule: no warning sink) */
     if ((st = kp__d_dup_keys(&d, (kp_tnode *)root, true, NULL, NULL)) != KP_OK) return st;
     static const char *const keys[] = {"apiVersion", "kind",      "duration", "seed",
-                                       "actions",    "lifetimes", NULL};
+                                       "actions",    "lifetimes", "usage",    NULL};
     const char *av = NULL, *kind = NULL;
     bool has_av = false, has_kind = false;
     if ((st = kp__dget_str(&d, root, "apiVersion", &av, &has_av)) != KP_OK ||
@@ -622,14 +432,15 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
     if (!has_av || strcmp(av, "kprio/v1alpha1") != 0)
         return kp__dctx_fail(&d, root, KP_EINVAL, "apiVersion", "expected kprio/v1alpha1%s%s%s",
                              has_av ? ", got \"" : "", has_av ? av : "", has_av ? "\"" : "");
-    if ((st = only_keys(&d, root, keys)) != KP_OK ||
-        (st = duration_ms(&d, root, "duration", false, &sc->duration_ms, &sc->has_duration)) !=
-            KP_OK ||
+    if ((st = kp__sc_only_keys(&d, root, keys)) != KP_OK ||
+        (st = kp__sc_duration_ms(&d, root, "duration", false, &sc->duration_ms,
+                                 &sc->has_duration)) != KP_OK ||
         (st = decode_seed(&d, root, sc)) != KP_OK)
         return st;
-    const kp_tnode *acts = NULL, *lts = NULL;
+    const kp_tnode *acts = NULL, *lts = NULL, *use = NULL;
     if ((st = decode_list(&d, root, "actions", KP_SCENARIO_MAX_ACTIONS, &acts)) != KP_OK ||
-        (st = decode_list(&d, root, "lifetimes", KP_SCENARIO_MAX_LIFETIMES, &lts)) != KP_OK)
+        (st = decode_list(&d, root, "lifetimes", KP_SCENARIO_MAX_LIFETIMES, &lts)) != KP_OK ||
+        (st = decode_list(&d, root, "usage", KP_SCENARIO_MAX_LIFETIMES, &use)) != KP_OK)
         return st;
     if (acts && acts->n) {
         sc->actions = kp__arena_alloc(&s->arena, acts->n * sizeof *sc->actions);
@@ -645,6 +456,15 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
         uint32_t i = 0;
         for (const kp_tnode *l = lts->first; l && st == KP_OK; l = l->next, i++)
             if ((st = decode_lifetime(&d, s, l, i, &sc->lifetimes[i])) == KP_OK) sc->n_lifetimes++;
+        if (st != KP_OK) return st;
+    }
+    if (use && use->n) {
+        sc->usage = kp__arena_alloc(&s->arena, use->n * sizeof *sc->usage);
+        if (!sc->usage) return nomem(&d);
+        memset(sc->usage, 0, use->n * sizeof *sc->usage);
+        uint32_t i = 0;
+        for (const kp_tnode *u = use->first; u && st == KP_OK; u = u->next, i++)
+            if ((st = kp__sc_decode_usage(&d, s, u, i, &sc->usage[i])) == KP_OK) sc->n_usage++;
     }
     return st;
 }

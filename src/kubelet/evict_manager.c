@@ -78,46 +78,38 @@ static kp_status build_index(kp_evict_manager *m) {
     return KP_OK;
 }
 
-kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evict_config *cfg,
-                               kp_evict_manager **out, kp_error *err) {
-    *out = NULL;
-    if (!cfg->finished) return kp_error_set(err, KP_EINVAL, "eviction configuration not finished");
-    if (!cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster not finalized");
-    if (node < 0 || (size_t)node >= cl->n_nodes)
-        return kp_error_set(err, KP_EINVAL, "node index %ld out of range", node);
-    kp_evict_manager *m = kp__calloc(1, sizeof *m);
-    if (!m) goto oom;
-    kp__arena_init(&m->arena);
-    m->cl = cl;
-    m->spec.cl = cl;
-    m->cfg = cfg;
-    const kp_node *n = &cl->nodes[node];
-    uint32_t cap_th = cfg->n_th + 8; /* + containerfs copies + the user originals (first step) */
-    m->th = kp__malloc(cap_th * sizeof *m->th);
-    m->fo_has = kp__calloc(cap_th, sizeof *m->fo_has);
-    m->fo_at = kp__calloc(cap_th, sizeof *m->fo_at);
-    m->met_prev = kp__calloc(cap_th, sizeof *m->met_prev);
-    m->th_met = kp__calloc(cap_th * 2, sizeof *m->th_met);
-    m->th_scratch = kp__calloc(cap_th * 2, sizeof *m->th_scratch);
-    m->th_updated = kp__calloc(cap_th * 2, sizeof *m->th_updated);
-    m->th_all = kp__calloc(cap_th, sizeof *m->th_all);
-    m->stale = kp__calloc(cap_th, sizeof *m->stale);
-    m->met = kp__calloc(cap_th * 2, sizeof *m->met);
+/* The node's active pods (GetActivePods: bound, not terminal), in the node's order, into fresh
+ * per-pod arrays; the state carried between steps is kept. */
+static kp_status load_pods(kp_evict_manager *m) {
+    const kp_cluster *cl = m->cl;
+    const kp_node *n = &cl->nodes[m->node];
     size_t np = n->n_pods ? n->n_pods : 1;
-    m->act = kp__calloc(np, sizeof *m->act);
-    m->stats_of = kp__calloc(np, sizeof *m->stats_of);
-    m->joined_by_name = kp__calloc(np, sizeof *m->joined_by_name);
-    m->rank = kp__calloc(np, sizeof *m->rank);
-    m->rank_tmp = kp__calloc(np, sizeof *m->rank_tmp);
-    m->keys = kp__calloc(np * 2, sizeof *m->keys);
-    m->ranking = kp__calloc(np, sizeof *m->ranking);
-    m->ev = kp__calloc(np, sizeof *m->ev);
-    if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->th_met || !m->th_scratch ||
-        !m->th_updated || !m->th_all || !m->stale || !m->met || !m->act || !m->stats_of ||
-        !m->joined_by_name || !m->rank || !m->rank_tmp || !m->keys || !m->ranking || !m->ev)
-        goto oom;
-    if (cfg->n_th) memcpy(m->th, cfg->th, cfg->n_th * sizeof *m->th);
-    m->n_th = cfg->n_th;
+    if (np > m->pod_cap) {
+        kp__free(m->act);
+        kp__free(m->stats_of);
+        kp__free(m->joined_by_name);
+        kp__free(m->rank);
+        kp__free(m->rank_tmp);
+        kp__free(m->keys);
+        kp__free(m->ranking);
+        kp__free(m->ev);
+        m->act = kp__calloc(np, sizeof *m->act);
+        m->stats_of = kp__calloc(np, sizeof *m->stats_of);
+        m->joined_by_name = kp__calloc(np, sizeof *m->joined_by_name);
+        m->rank = kp__calloc(np, sizeof *m->rank);
+        m->rank_tmp = kp__calloc(np, sizeof *m->rank_tmp);
+        m->keys = kp__calloc(np * 2, sizeof *m->keys);
+        m->ranking = kp__calloc(np, sizeof *m->ranking);
+        m->ev = kp__calloc(np, sizeof *m->ev);
+        m->pod_cap = 0;
+        if (!m->act || !m->stats_of || !m->joined_by_name || !m->rank || !m->rank_tmp || !m->keys ||
+            !m->ranking || !m->ev)
+            return KP_ENOMEM;
+        m->pod_cap = np;
+    } else {
+        memset(m->act, 0, np * sizeof *m->act);
+    }
+    m->n_act = m->n_local_check = 0;
     for (uint32_t i = 0; i < n->n_pods; i++) {
         const kp_pod *p = &cl->pods[n->pods[i]];
         if (kp__pod_is_terminal(p)) continue; /* GetActivePods drops terminal pods */
@@ -136,7 +128,48 @@ kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evi
         if (a->local_check) m->n_local_check++;
     }
     m->n_pods_total = m->n_act;
-    if (build_index(m) != KP_OK) goto oom;
+    kp__free(m->uid_tab);
+    kp__free(m->nn_tab);
+    m->uid_tab = m->nn_tab = NULL;
+    return build_index(m);
+}
+
+kp_status kp_evict_manager_sync_pods(kp_evict_manager *m, kp_error *err) {
+    if (load_pods(m) != KP_OK) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    return KP_OK;
+}
+
+kp_status kp_evict_manager_new(const kp_cluster *cl, kp_index node, const kp_evict_config *cfg,
+                               kp_evict_manager **out, kp_error *err) {
+    *out = NULL;
+    if (!cfg->finished) return kp_error_set(err, KP_EINVAL, "eviction configuration not finished");
+    if (!cl->finalized) return kp_error_set(err, KP_EINVAL, "cluster not finalized");
+    if (node < 0 || (size_t)node >= cl->n_nodes)
+        return kp_error_set(err, KP_EINVAL, "node index %ld out of range", node);
+    kp_evict_manager *m = kp__calloc(1, sizeof *m);
+    if (!m) goto oom;
+    kp__arena_init(&m->arena);
+    m->cl = cl;
+    m->spec.cl = cl;
+    m->cfg = cfg;
+    uint32_t cap_th = cfg->n_th + 8; /* + containerfs copies + the user originals (first step) */
+    m->th = kp__malloc(cap_th * sizeof *m->th);
+    m->fo_has = kp__calloc(cap_th, sizeof *m->fo_has);
+    m->fo_at = kp__calloc(cap_th, sizeof *m->fo_at);
+    m->met_prev = kp__calloc(cap_th, sizeof *m->met_prev);
+    m->th_met = kp__calloc(cap_th * 2, sizeof *m->th_met);
+    m->th_scratch = kp__calloc(cap_th * 2, sizeof *m->th_scratch);
+    m->th_updated = kp__calloc(cap_th * 2, sizeof *m->th_updated);
+    m->th_all = kp__calloc(cap_th, sizeof *m->th_all);
+    m->stale = kp__calloc(cap_th, sizeof *m->stale);
+    m->met = kp__calloc(cap_th * 2, sizeof *m->met);
+    if (!m->th || !m->fo_has || !m->fo_at || !m->met_prev || !m->th_met || !m->th_scratch ||
+        !m->th_updated || !m->th_all || !m->stale || !m->met)
+        goto oom;
+    if (cfg->n_th) memcpy(m->th, cfg->th, cfg->n_th * sizeof *m->th);
+    m->n_th = cfg->n_th;
+    m->node = node;
+    if (load_pods(m) != KP_OK) goto oom;
     *out = m;
     return KP_OK;
 oom:

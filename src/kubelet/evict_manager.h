@@ -41,6 +41,8 @@ struct kp_evict_manager {
     uint32_t n_ghost; /* user containerfs thresholds the first step evaluated, after th[n_th) */
     bool *stale; /* scratch of the containerfs derivation (kp__ev_update_containerfs) */
     bool layout_known, imagefs, split;
+    kp_index node;
+    size_t pod_cap; /* per-pod arrays' size */
     kp__ev_active *act;
     uint32_t n_act, n_pods_total; /* live pods / slots */
     uint32_t n_local_check; /* slots with local_check set (evicted ones included) */

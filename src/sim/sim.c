@@ -97,6 +97,10 @@ kp_status kp_sim_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_scenar
         kp_sim_free(s);
         return st;
     }
+    if ((st = kp__sim_kubelets_start(s, err)) != KP_OK) {
+        kp_sim_free(s);
+        return st;
+    }
     s->started = true;
     *out = s;
     return KP_OK;
@@ -104,6 +108,7 @@ kp_status kp_sim_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_scenar
 
 void kp_sim_free(kp_sim *s) {
     if (!s) return;
+    kp__sim_kubelets_free(s);
     kp_sched_free(s->sched);
     kp_free(s->timers);
     kp__sim_pheap_free(&s->active);
@@ -128,6 +133,8 @@ static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
     case SIM_EV_LIFETIME:
         return kp__sim_pod_finished(s, (uint32_t)t->arg, KP_POD_PHASE_SUCCEEDED, "Completed", err);
     case SIM_EV_DRAIN_RETRY: return kp__sim_drain_step(s, (kp_index)t->arg, err);
+    case SIM_EV_KUBELET:
+    case SIM_EV_KUBELET_IDLE: return kp__sim_kubelet_timer(s, (kp_index)t->arg, err);
     case SIM_EV_FLUSH_UNSCHED:
     case SIM_EV_BACKOFF_DONE: {
         kp_status st = kp__sim_queue_timer(s, t);
@@ -138,7 +145,8 @@ static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
 }
 
 static bool quiet(const kp_sim *s) {
-    return s->n_real_timers == 0 && s->active.n == 0 && s->backoff.n == 0 && !s->any_dirty;
+    return s->n_real_timers == 0 && s->active.n == 0 && s->backoff.n == 0 && !s->any_dirty &&
+           kp__sim_kubelets_settled(s);
 }
 
 static void finish(kp_sim *s, const char *why) {

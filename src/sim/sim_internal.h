@@ -20,7 +20,10 @@ typedef enum {
     SIM_EV_FLUSH_UNSCHED, /* the 30s leftover flush reaches pod arg (if still there, gen) */
     SIM_EV_BACKOFF_DONE, /* flushBackoffQCompleted reaches pod arg (no PopFromBackoffQ) */
     SIM_EV_LIFETIME, /* pod arg ran its lifetime: it Succeeds */
-    SIM_EV_DRAIN_RETRY /* drain of node arg retries its evictions (kubectl: every 5s) */
+    SIM_EV_DRAIN_RETRY, /* drain of node arg retries its evictions (kubectl: every 5s) */
+    SIM_EV_KUBELET, /* node arg's kubelet runs an eviction pass (sim_kubelet.c) */
+    SIM_EV_KUBELET_IDLE /* the same, when nothing on the node can change by itself: it does not
+                         * keep a run without a duration going */
 } sim_ev_kind;
 
 typedef struct {
@@ -72,6 +75,8 @@ typedef struct {
     bool deleted; /* the workload was deleted: it makes no more pods */
 } sim_wl;
 
+typedef struct sim_kubelets sim_kubelets;
+
 struct kp_sim {
     kp_cluster *cl;
     kp_sched *sched;
@@ -110,6 +115,7 @@ struct kp_sim {
     kp_sim_counters c;
     int64_t *drain_nodes; /* nodes being drained (-1 = done) */
     size_t n_drain, cap_drain;
+    sim_kubelets *kub; /* sim_kubelet.c; NULL when the run has no kubelets */
 };
 
 /* sim_log.c */
@@ -156,5 +162,11 @@ void kp__sim_mark_workload(kp_sim *s, int64_t wl);
 /* sim_actions.c: scenario actions and drains */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);
 kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err);
+
+/* sim_kubelet.c: the nodes' kubelets (eviction manager, pressure taints) */
+kp_status kp__sim_kubelets_start(kp_sim *s, kp_error *err);
+kp_status kp__sim_kubelet_timer(kp_sim *s, kp_index node, kp_error *err);
+bool kp__sim_kubelets_settled(const kp_sim *s); /* every bind seen by a kubelet pass */
+void kp__sim_kubelets_free(kp_sim *s);
 
 #endif

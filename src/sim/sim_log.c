@@ -27,7 +27,7 @@ kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg,
         i = (i - 1) / 2;
     }
     s->timers[i] = x;
-    if (kind != SIM_EV_FLUSH_UNSCHED) s->n_real_timers++;
+    if (kind != SIM_EV_FLUSH_UNSCHED && kind != SIM_EV_KUBELET_IDLE) s->n_real_timers++;
     return KP_OK;
 }
 
@@ -44,7 +44,7 @@ sim_timer kp__sim_timer_pop(kp_sim *s) {
         i = m;
     }
     if (n) s->timers[i] = last;
-    if (top.kind != SIM_EV_FLUSH_UNSCHED) s->n_real_timers--;
+    if (top.kind != SIM_EV_FLUSH_UNSCHED && top.kind != SIM_EV_KUBELET_IDLE) s->n_real_timers--;
     return top;
 }
 

@@ -1,0 +1,33 @@
+/* Scenario decoding helpers shared by decode_scenario.c and decode_scenario_usage.c (internal). */
+#ifndef KP_IO_DECODE_SCENARIO_H
+#define KP_IO_DECODE_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "io/dctx.h"
+#include "io/tree.h"
+#include "kprio/scenario.h"
+
+typedef struct {
+    kp_scenario pub;
+    kp_arena arena;
+} scen;
+
+kp_status kp__sc_only_keys(kp_dctx *d, const kp_tnode *obj, const char *const *keys);
+kp_status kp__sc_need_obj(kp_dctx *d, const kp_tnode *n, const char *field);
+/* A required (non-empty) / optional ("" when absent) string member, copied into the scenario. */
+kp_status kp__sc_req_str(kp_dctx *d, scen *s, const kp_tnode *obj, const char *key, char **out);
+kp_status kp__sc_opt_str(kp_dctx *d, scen *s, const kp_tnode *obj, const char *key, char **out);
+/* A Go duration of at least 0, in whole milliseconds. */
+kp_status kp__sc_duration_ms(kp_dctx *d, const kp_tnode *obj, const char *key, bool required,
+                             int64_t *out, bool *present);
+/* A metav1.LabelSelector into requirements (matchLabels, then matchExpressions). */
+kp_status kp__sc_decode_selector(kp_dctx *d, scen *s, const kp_tnode *sel, kp_selector_req **reqs,
+                                 size_t *n_reqs);
+/* usage[i] (decode_scenario_usage.c). */
+kp_status kp__sc_decode_usage(kp_dctx *d, scen *s, const kp_tnode *n, uint32_t i,
+                              kp_scenario_usage *u);
+
+#endif
