@@ -152,6 +152,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         rc = kp_cli_print_error(&err);
         goto out;
     }
+    /* the controllers make pods from their workloads' templates (kept, nothing expanded) */
+    c->expand |= KP_WORKLOAD_TEMPLATES;
     if (!(cl = kp_cli_load(c))) {
         rc = KP_EXIT_ERROR;
         goto out;
