@@ -295,6 +295,7 @@ kp_status kp_cluster_delete_node(kp_cluster *cl, kp_index node, kp_error *err) {
     if (!node_ok(cl, node)) return bad_index(err, "node", node);
     if (cl->nodes[node].deleted) return KP_OK;
     cl->nodes[node].deleted = true; /* kp_cluster_find_node skips it */
+    cl->n_nodes_deleted++;
     cl->gen_struct++;
     return KP_OK;
 }

@@ -489,6 +489,18 @@ static void add_deletes(kp_scenario *sc, const kp_cluster *cl) {
     }
 }
 
+/* The deletion of node n (its pods go, their controllers replace them). */
+static void add_node_delete(kp_scenario *sc, int n) {
+    static char name[16];
+    snprintf(name, sizeof name, "n%d", n);
+    sc->actions = realloc(sc->actions, (sc->n_actions + 1) * sizeof *sc->actions);
+    kp_scenario_action *a = &sc->actions[sc->n_actions++];
+    memset(a, 0, sizeof *a);
+    a->type = KP_ACT_DELETE;
+    a->at_ms = (int64_t)rnd(120) * 1000;
+    a->ref = (kp_object_ref){"Node", "", name};
+}
+
 /* Arrivals: standalone pods of every class created over the run (they preempt). */
 static void add_arrivals(kp_scenario *sc, int n) {
     static const char *const cls[] = {"low", "mid", "high"};
@@ -534,8 +546,10 @@ KT_TEST(decisions_equal_a_fresh_schedule) {
         KT_CHECK(kp_cluster_load_buffer(cl, "random.yaml", b.buf, b.len, &err) == KP_OK);
         KT_CHECK(kp_cluster_finalize(cl, &err) == KP_OK);
         kp_scenario sc;
-        gen_scenario(&sc, n_nodes, 12);
-        add_deletes(&sc, cl);
+        bool del_node = seed % 3 == 0; /* the last node is deleted: no other action names it */
+        gen_scenario(&sc, del_node ? n_nodes - 1 : n_nodes, 12);
+        if (del_node) add_node_delete(&sc, n_nodes - 1); /* its pods go: none deleted by name */
+        else add_deletes(&sc, cl);
         add_arrivals(&sc, 8);
         kp_sim_options o;
         kp_sim_options_init(&o);

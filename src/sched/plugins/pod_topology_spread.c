@@ -226,7 +226,7 @@ kp_status kp__spread_prefilter(kp_cycle *c) {
         if ((st = node_counts(s, sc, p->ns, cnt)) != KP_OK) break;
         for (uint32_t ni = 0; ni < cl->n_nodes && st == KP_OK; ni++) {
             const kp_node *n = &cl->nodes[ni];
-            if (!node_has_all_keys(c->spread, c->n_spread, n)) continue;
+            if (n->deleted || !node_has_all_keys(c->spread, c->n_spread, n)) continue;
             if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
             kp_str v;
             kp__labels_get(&n->labels, sc->key, &v);
@@ -355,7 +355,7 @@ int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32
              * nodes */
             for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
                 const kp_node *n = &cl->nodes[ni];
-                if (require_all && !node_has_all_keys(cs, nc, n)) continue;
+                if (n->deleted || (require_all && !node_has_all_keys(cs, nc, n))) continue;
                 if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
                 kp_str v = 0;
                 kp__labels_get(&n->labels, sc->key, &v);
