@@ -331,6 +331,8 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
         .replicas = job ? w->job.parallelism : w->replicas,
         .completions = job && w->job.has_completions ? w->job.completions : -1,
         .has_template = w->template != NULL,
+        .ordinals_start = w->ordinals_start,
+        .parallel_pods = w->parallel_pods,
     };
     return KP_OK;
 }
