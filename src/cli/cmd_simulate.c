@@ -135,6 +135,7 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         rc = kp_cli_print_error(&err);
         goto out;
     }
+    c->expand |= KP_WORKLOAD_TEMPLATES; /* the controllers make pods from spec.template */
     if (!(cl = kp_cli_load(c))) {
         rc = KP_EXIT_ERROR;
         goto out;

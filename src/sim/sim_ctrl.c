@@ -302,7 +302,7 @@ static kp_status delete_condemned(kp_sim *s, const kp_workload_info *in, uint32_
     return kp__sim_pod_terminating(s, pod, "deleted", ev, err);
 }
 
-/* mirrors StatefulSetControl's processCondemned: pods whose ordinal is outside [lo, hi) go,
+/* mirrors StatefulSetControl.processCondemned: pods whose ordinal is outside [lo, hi) go,
  * the highest ordinal first. Parallel: all at once. OrderedReady (monotonic): one at a time,
  * only once the one before is gone and while every other pod of the set is running and ready
  * (bound and not terminating, in kprio); the next sync (a pod of the set gone or bound) goes on. */
@@ -364,6 +364,49 @@ static kp_status sync_statefulset(kp_sim *s, size_t wi, const kp_workload_info *
     return scale_down_statefulset(s, wi, in, lo, hi, err);
 }
 
+/* mirrors Controller.manageJob (the Job controller's syncJob) for a NonIndexed Job: `parallelism`
+ * active pods (FilterActivePods) while fewer than `completions` pods succeeded (wantActive:
+ * completions
+ * - succeeded, at most parallelism; without completions, parallelism until a pod succeeded, then
+ * none new); complete once `completions` pods succeeded (without completions: one succeeded and
+ * none active), with the event Completed "Job completed". Pods Succeed through the scenario's
+ * lifetimes; without one they run forever. Not modelled: backoffLimit, Indexed completion mode,
+ * activeDeadlineSeconds, deleting pods beyond parallelism, suspend. */
+static kp_status sync_job(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
+    sim_wl *w = &s->wls[wi];
+    if (w->done) return KP_OK;
+    int64_t have = 0, succeeded = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint32_t q = w->pods[i];
+        if (s->pods[q].pub.state == KP_SIM_POD_SUCCEEDED) {
+            succeeded++;
+            s->pods[q].replaced = true; /* done: nothing replaces it */
+        }
+        have += active(s, q);
+    }
+    bool complete = in->completions >= 0 ? succeeded >= in->completions : succeeded > 0 && !have;
+    if (complete) {
+        w->done = true;
+        return kp__sim_log(s, KP_SIM_NORMAL, "Completed", in->kind, in->ns, in->name,
+                           "Job completed", -1, -1, -1) < 0
+                   ? nomem(err)
+                   : KP_OK;
+    }
+    int64_t want = in->replicas;
+    if (in->completions < 0 && succeeded > 0) want = have;
+    if (in->completions >= 0 && in->completions - succeeded < want)
+        want = in->completions - succeeded;
+    char base[300], name[400];
+    snprintf(base, sizeof base, "%s-", in->name);
+    for (; have < want; have++) {
+        kp_cluster_generate_pod_name(s->cl, in->ns, base, w->name_seq++, name, sizeof name);
+        kp_status st = create_one(s, wi, in, name, err);
+        if (st != KP_OK) return st;
+        w = &s->wls[wi];
+    }
+    return KP_OK;
+}
+
 kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err) {
     while (s->any_dirty) {
         s->any_dirty = false;
@@ -377,6 +420,7 @@ kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err) {
             if (strcmp(in.kind, "ReplicaSet") == 0 || strcmp(in.kind, "ReplicationController") == 0)
                 st = sync_replicated(s, wi, &in, err);
             else if (strcmp(in.kind, "StatefulSet") == 0) st = sync_statefulset(s, wi, &in, err);
+            else if (strcmp(in.kind, "Job") == 0) st = sync_job(s, wi, &in, err);
             if (st != KP_OK) return st;
         }
     }

@@ -70,6 +70,7 @@ typedef struct {
     uint64_t name_seq; /* generateName sequence */
     bool dirty; /* needs a sync in this instant */
     bool deleted; /* the workload was deleted: it makes no more pods */
+    bool done; /* a Job that completed: it makes no more pods */
 } sim_wl;
 
 struct kp_sim {
