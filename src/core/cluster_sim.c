@@ -333,6 +333,7 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
         .has_template = w->template != NULL,
         .ordinals_start = w->ordinals_start,
         .parallel_pods = w->parallel_pods,
+        .suspend = w->kind == KP_WL_JOB && w->job.suspend,
     };
     return KP_OK;
 }

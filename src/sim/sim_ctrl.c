@@ -371,10 +371,10 @@ static kp_status sync_statefulset(kp_sim *s, size_t wi, const kp_workload_info *
  * none new); complete once `completions` pods succeeded (without completions: one succeeded and
  * none active), with the event Completed "Job completed". Pods Succeed through the scenario's
  * lifetimes; without one they run forever. Not modelled: backoffLimit, Indexed completion mode,
- * activeDeadlineSeconds, deleting pods beyond parallelism, suspend. */
+ * activeDeadlineSeconds, deleting pods beyond parallelism or of a suspended Job. */
 static kp_status sync_job(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
     sim_wl *w = &s->wls[wi];
-    if (w->done) return KP_OK;
+    if (w->done || in->suspend) return KP_OK; /* suspended: no pods (its active ones stay) */
     int64_t have = 0, succeeded = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         uint32_t q = w->pods[i];
