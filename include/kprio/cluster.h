@@ -305,6 +305,9 @@ typedef struct {
     int32_t replicas; /* spec.replicas (Job: parallelism) */
     int32_t completions; /* Job: spec.completions (-1 when nil) */
     bool has_template;
+    int32_t ordinals_start; /* StatefulSet: spec.ordinals.start (0) */
+    bool parallel_pods; /* StatefulSet: podManagementPolicy Parallel (else OrderedReady) */
+    bool suspend; /* Job: spec.suspend */
 } kp_workload_info;
 size_t kp_cluster_workload_count(const kp_cluster *cl);
 kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_workload_info *out);

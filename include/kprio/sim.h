@@ -61,6 +61,12 @@ typedef struct {
      * scenario has usage models. */
     bool kubelets;
     const kp_evict_config *kubelet_config;
+    /* Tracing and tests: called right before each scheduling attempt (r NULL; the cluster is the
+     * state the attempt sees, at virtual time kp_sim_now) and right after it (r: the scheduler's
+     * result for the pod; its victims and pdb_violations add up over the pod's attempts).
+     * NULL = none. The hook must not change the simulation or its cluster. */
+    void (*attempt_hook)(void *ctx, const kp_sim *sim, kp_index pod, const kp_sched_pod_result *r);
+    void *attempt_ctx;
 } kp_sim_options;
 
 /* Defaults as commented above. */

@@ -35,6 +35,7 @@ typedef struct kp_cluster {
     uint32_t n_pods, cap_pods;
     kp_node *nodes;
     uint32_t n_nodes, cap_nodes;
+    uint32_t n_nodes_deleted; /* kp_cluster_delete_node: n_nodes - n_nodes_deleted are live */
     kp_priority_class *classes;
     uint32_t n_classes, cap_classes;
     kp_pdb *pdbs;
@@ -108,6 +109,10 @@ const void *kp__cluster_find_volume(const kp_cluster *cl, kp_volume_kind kind, k
  * exists). After finalize kp__cluster_new_* return NULL for an existing identity instead of
  * replacing the object: callers check first. */
 long kp__cluster_find_object(const kp_cluster *cl, const char *kind, kp_str ns, kp_str name);
+/* The nodes a scheduler sees: those not deleted (kp_cluster_delete_node). */
+static inline uint32_t kp__cluster_live_nodes(const kp_cluster *cl) {
+    return cl->n_nodes - cl->n_nodes_deleted;
+}
 /* How far the cluster goes: the count of each kind of object, of the warnings and of the input
  * bytes. kp__cluster_rollback drops everything added since a mark (objects, their identities,
  * warnings); the objects dropped must not be bound to nodes. kp__cluster_final_mark: the mark

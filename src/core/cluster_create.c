@@ -21,13 +21,14 @@ static kp_str intern(kp_cluster *cl, const char *s) { return kp__intern(&cl->str
  * a ReplicaSet's or ReplicationController's pods its template's labels; a StatefulSet's the
  * pod-name and pod-index labels (newVersionedStatefulSetPod, ordinal = the name's last
  * "-N"); a Deployment's pods belong to its ReplicaSet (the one of the snapshot it controls,
- * else the stand-in workload_expand.c names) with its pod-template-hash. */
+ * else the stand-in workload_expand.c names) with its pod-template-hash; a NonIndexed Job's the
+ * job-name labels (the API server's generateSelector, unless manualSelector). */
 static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const char *name,
                                   kp_owner_ref *o, kp_labels *labels, kp_error *err) {
     const char *kind = kp__workload_kind_name(w->kind);
     *labels = w->template->labels;
-    *o = (kp_owner_ref){intern(cl, kind), w->name, w->uid,
-                        intern(cl, w->kind == KP_WL_RC ? "v1" : "apps/v1"), true};
+    const char *api = w->kind == KP_WL_RC ? "v1" : w->kind == KP_WL_JOB ? "batch/v1" : "apps/v1";
+    *o = (kp_owner_ref){intern(cl, kind), w->name, w->uid, intern(cl, api), true};
     kp_status st = KP_OK;
     if (w->kind == KP_WL_STS) {
         const char *dash = strrchr(name, '-');
@@ -56,6 +57,11 @@ static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const ch
                             true};
         if (o->name == UINT32_MAX) st = KP_ENOMEM;
         if (st == KP_OK) st = kp__labels_set(cl, labels, "pod-template-hash", hash);
+    } else if (w->kind == KP_WL_JOB && !w->job.indexed) {
+        if (!w->job.manual_selector) {
+            st = kp__labels_set(cl, labels, "batch.kubernetes.io/job-name", kp__s(cl, w->name));
+            if (st == KP_OK) st = kp__labels_set(cl, labels, "job-name", kp__s(cl, w->name));
+        }
     } else if (w->kind != KP_WL_RS && w->kind != KP_WL_RC) {
         return kp_error_set(err, KP_EINVAL,
                             "%s %s/%s: kprio does not create the pods of a %s one by one", kind,

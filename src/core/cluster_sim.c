@@ -329,6 +329,7 @@ kp_status kp_cluster_delete_node(kp_cluster *cl, kp_index node, kp_error *err) {
     if (!node_ok(cl, node)) return bad_index(err, "node", node);
     if (cl->nodes[node].deleted) return KP_OK;
     cl->nodes[node].deleted = true; /* kp_cluster_find_node skips it */
+    cl->n_nodes_deleted++;
     cl->gen_struct++;
     return KP_OK;
 }
@@ -364,6 +365,9 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
         .replicas = job ? w->job.parallelism : w->replicas,
         .completions = job && w->job.has_completions ? w->job.completions : -1,
         .has_template = w->template != NULL,
+        .ordinals_start = w->ordinals_start,
+        .parallel_pods = w->parallel_pods,
+        .suspend = w->kind == KP_WL_JOB && w->job.suspend,
     };
     return KP_OK;
 }

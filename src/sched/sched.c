@@ -40,7 +40,8 @@ static uint64_t zone_key(const kp_cluster *cl, const kp_node *n) {
     return kp__pair(region, zone);
 }
 
-/* mirrors nodeTree.list: zones in first-seen order, round-robin over them */
+/* mirrors nodeTree.list: zones in first-seen order, round-robin over them; a deleted node is
+ * not in the tree (nodeTree.removeNode) */
 static kp_status build_order(kp_sched *s) {
     kp_cluster *cl = s->cl;
     uint32_t n = cl->n_nodes;
@@ -58,6 +59,7 @@ static kp_status build_order(kp_sched *s) {
     }
     uint32_t n_zones = 0;
     for (uint32_t i = 0; i < n; i++) {
+        if (cl->nodes[i].deleted) continue;
         uint64_t k = zone_key(cl, &cl->nodes[i]);
         int64_t z = kp__pairmap_get(&zmap, k);
         if (z == 0) {
@@ -69,7 +71,9 @@ static kp_status build_order(kp_sched *s) {
     }
     for (uint32_t z = 0; z < n_zones; z++) zone_start[z + 1] = zone_start[z] + zone_cnt[z];
     memset(zone_cnt, 0, n * sizeof *zone_cnt);
-    for (uint32_t i = 0; i < n; i++) by_zone[zone_start[zone_of[i]] + zone_cnt[zone_of[i]]++] = i;
+    for (uint32_t i = 0; i < n; i++)
+        if (!cl->nodes[i].deleted) by_zone[zone_start[zone_of[i]] + zone_cnt[zone_of[i]]++] = i;
+    n = kp__cluster_live_nodes(cl);
     uint32_t k = 0;
     for (uint32_t idx = 0; k < n; idx++) {
         for (uint32_t z = 0; z < n_zones; z++) {
@@ -248,7 +252,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     /* ImageStateSummary.NumNodes: distinct nodes per image name */
     for (uint32_t i = 0; i < nn; i++) {
         const kp_node *n = &cl->nodes[i];
-        for (uint32_t j = 0; j < n->n_images; j++) {
+        for (uint32_t j = 0; j < n->n_images && !n->deleted; j++) {
             bool dup = false;
             for (uint32_t k = 0; k < j && !dup; k++) dup = n->images[k].name == n->images[j].name;
             if (!dup && (st = kp__pairmap_add(&s->image_nodes, n->images[j].name, 1)) != KP_OK)

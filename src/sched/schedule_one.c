@@ -62,7 +62,7 @@ kp_status kp__fit_error_message(const kp_sched *s, const kp_node_status *prefilt
     if (pre_len) { /* PreFilterMsg: every reason, whole */
         size_t cap = pre_len + 48;
         if (!(*out = kp__malloc(cap))) return KP_ENOMEM;
-        int n = snprintf(*out, cap, "0/%u nodes are available: ", nn);
+        int n = snprintf(*out, cap, "0/%u nodes are available: ", kp__cluster_live_nodes(s->cl));
         kp__status_join(prefilter, *out + n, cap - (size_t)n);
         strcat(*out + n + pre_len, ".");
         return KP_OK;
@@ -72,7 +72,7 @@ kp_status kp__fit_error_message(const kp_sched *s, const kp_node_status *prefilt
     kp_status st = KP_OK;
     for (uint32_t i = 0; i < nn && st == KP_OK; i++)
         if (s->has_status[i]) st = kp__diagnosis_add_status(&d, &s->statuses[i]);
-    if (st == KP_OK) st = kp__diagnosis_text(&d, "", nn, false, out);
+    if (st == KP_OK) st = kp__diagnosis_text(&d, "", kp__cluster_live_nodes(s->cl), false, out);
     kp__diagnosis_fini(&d);
     return st;
 }
@@ -189,7 +189,8 @@ record(kp_sched *s, uint32_t node, const kp_node_status *st) {
 
 /* The PreFilter rejection (the FitError's PreFilterMsg); every node gets the status. */
 static void record_prefilter_failure(kp_sched *s, const kp_node_status *pre, bool explain) {
-    for (uint32_t i = 0; i < s->cl->n_nodes; i++) record(s, i, pre);
+    for (uint32_t i = 0; i < s->cl->n_nodes; i++)
+        if (!s->cl->nodes[i].deleted) record(s, i, pre);
     if (explain) kp__explain_prefilter(s->explain, pre);
 }
 
@@ -410,7 +411,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     uint32_t chosen;
     kp_status st = KP_OK;
 
-    if (nn == 0) {
+    if (kp__cluster_live_nodes(s->cl) == 0) {
         st = set_message(res, "no nodes available to schedule pods");
         res->pub.outcome = KP_OUTCOME_UNSCHEDULABLE;
         res->pub.node = -1;

@@ -97,6 +97,26 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
 
 /* ---------------------------------------------------------------- delete, scale */
 
+/* A Node deleted. The node lifecycle controller logs it (monitorNodeHealth: RemovingNode, "Node
+ * NAME event: Removing Node NAME from Controller"); the pod garbage collector deletes the pods
+ * still bound to it (PodGCController.gcOrphaned; kprio at once, without its quarantine) and
+ * their controllers replace them; the scheduler leaves the node out from then on (its node
+ * tree, the FitError's node count, preemption's candidates, nominations to it). */
+static kp_status delete_node(kp_sim *s, kp_index n, kp_error *err) {
+    const char *name = kp_cluster_node_name(s->cl, n);
+    long ev = kp__sim_logf(s, KP_SIM_NORMAL, "RemovingNode", -1, n, -1,
+                           "Node %s event: Removing Node %s from Controller", name, name);
+    if (ev < 0) return nomem(err);
+    for (size_t left = kp_cluster_node_pod_count(s->cl, n); left > 0; left--) {
+        kp_index p = kp_cluster_node_pod(s->cl, n, left - 1);
+        if (p < 0 || (size_t)p >= s->n_pods) continue;
+        if (s->pods[p].lost_ev < 0) s->pods[p].lost_ev = ev; /* the cause of its replacement */
+        kp_status st = kp__sim_pod_gone(s, (uint32_t)p, "deleted", err);
+        if (st != KP_OK) return st;
+    }
+    return kp_cluster_delete_node(s->cl, n, err);
+}
+
 static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     const kp_object_ref *r = &a->ref;
     if (strcmp(r->kind, "Pod") == 0) {
@@ -110,12 +130,9 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         return kp__sim_pod_terminating(s, (uint32_t)p, "deleted", ev, err);
     }
     if (strcmp(r->kind, "Node") == 0) {
-        /* the scheduler cannot leave a node out of its node count and candidates yet (its
-         * indices are stable): refused rather than decided wrongly; docs/simulate.md */
         kp_index n = node_of(s, r);
         if (n < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "node not found", err);
-        return fail(s, ai, KP_EINVAL, "delete",
-                    "deleting a Node is not modelled yet (cordon or drain it instead)", err);
+        return delete_node(s, n, err);
     }
     long w = find_workload(s, r);
     if (w < 0)

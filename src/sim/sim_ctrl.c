@@ -145,6 +145,11 @@ kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err) {
     kp_status st = kp_cluster_pod_set_running(s->cl, pod, s->epoch + s->now / 1000, err);
     if (st != KP_OK) return st;
     if (plan_lifetime(s, pod) != KP_OK) return nomem(err);
+    kp_workload_info wi;
+    if (p->workload >= 0 && kp_cluster_workload_info(s->cl, p->workload, &wi) == KP_OK &&
+        strcmp(wi.kind, "StatefulSet") == 0)
+        kp__sim_mark_workload(s,
+                              p->workload); /* running and ready: an ordered scale-down goes on */
     return kp__sim_recount_pdbs(s, pod, err);
 }
 
@@ -272,13 +277,78 @@ static kp_status sync_replicated(kp_sim *s, size_t wi, const kp_workload_info *i
     return KP_OK;
 }
 
-/* mirrors StatefulSetControl.UpdateStatefulSet for pods NAME-ORDINAL: a missing ordinal is created
- * once the old pod of that name is gone (a terminating one blocks it); ordinals past replicas go.
- */
+/* The ordinal of a pod named SET-N (getParentNameAndOrdinal: the set's name, "-", a decimal);
+ * -1 when the name has no ordinal of this set. */
+static int64_t ordinal_of(const char *pod, const char *set) {
+    size_t n = strlen(set);
+    if (strncmp(pod, set, n) != 0 || pod[n] != '-' || !pod[n + 1]) return -1;
+    int64_t v = 0;
+    for (const char *c = pod + n + 1; *c; c++) {
+        if (*c < '0' || *c > '9' || v > INT32_MAX) return -1;
+        v = v * 10 + (*c - '0');
+    }
+    return v;
+}
+
+static kp_status delete_condemned(kp_sim *s, const kp_workload_info *in, uint32_t pod,
+                                  kp_error *err) {
+    char msg[700];
+    snprintf(msg, sizeof msg, "delete Pod %s in StatefulSet %s successful",
+             kp_cluster_pod_name(s->cl, pod), in->name);
+    long ev = kp__sim_log(s, KP_SIM_NORMAL, "SuccessfulDelete", in->kind, in->ns, in->name, msg,
+                          pod, -1, -1);
+    if (ev < 0) return nomem(err);
+    s->pods[pod].replaced = true; /* scaled down: nothing replaces it */
+    return kp__sim_pod_terminating(s, pod, "deleted", ev, err);
+}
+
+/* mirrors StatefulSetControl.processCondemned: pods whose ordinal is outside [lo, hi) go,
+ * the highest ordinal first. Parallel: all at once. OrderedReady (monotonic): one at a time,
+ * only once the one before is gone and while every other pod of the set is running and ready
+ * (bound and not terminating, in kprio); the next sync (a pod of the set gone or bound) goes on. */
+static kp_status scale_down_statefulset(kp_sim *s, size_t wi, const kp_workload_info *in,
+                                        int64_t lo, int64_t hi, kp_error *err) {
+    sim_wl *w = &s->wls[wi];
+    for (;;) {
+        long target = -1;
+        int64_t tord = -1;
+        bool unhealthy = false, target_unhealthy = false;
+        for (uint32_t i = 0; i < w->n; i++) {
+            uint32_t q = w->pods[i];
+            kp_pod_info pi;
+            kp_cluster_pod_info(s->cl, q, &pi);
+            int64_t ord = ordinal_of(kp_cluster_pod_name(s->cl, q), in->name);
+            if (pi.deleted || pi.terminal || ord < 0) continue;
+            bool bad = pi.node < 0 || pi.deletion_ts != KP_TIME_UNSET;
+            bool condemned = ord < lo || ord >= hi;
+            if (in->parallel_pods && condemned && pi.deletion_ts != KP_TIME_UNSET) continue;
+            if (condemned && ord > tord) {
+                if (target >= 0) unhealthy |= target_unhealthy;
+                target = q, tord = ord, target_unhealthy = bad;
+            } else {
+                unhealthy |= bad;
+            }
+        }
+        if (target < 0) return KP_OK;
+        if (!in->parallel_pods) {
+            kp_pod_info pi;
+            kp_cluster_pod_info(s->cl, target, &pi);
+            if (pi.deletion_ts != KP_TIME_UNSET || unhealthy) return KP_OK; /* wait */
+            return delete_condemned(s, in, (uint32_t)target, err);
+        }
+        kp_status st = delete_condemned(s, in, (uint32_t)target, err);
+        if (st != KP_OK) return st;
+    }
+}
+
+/* mirrors StatefulSetControl.UpdateStatefulSet for pods NAME-ORDINAL, ordinals from
+ * spec.ordinals.start: a missing ordinal is created once the old pod of that name is gone (a
+ * terminating one blocks it); ordinals outside the range go (scale_down_statefulset). */
 static kp_status sync_statefulset(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
-    for (int32_t ord = 0; ord < in->replicas; ord++) {
+    int64_t lo = in->ordinals_start, hi = lo + in->replicas;
+    for (int64_t ord = lo; ord < hi; ord++) {
         char name[400], ref[800];
-        snprintf(name, sizeof name, "%s-%d", in->name, ord);
+        snprintf(name, sizeof name, "%s-%lld", in->name, (long long)ord);
         snprintf(ref, sizeof ref, "%s/%s", in->ns, name);
         kp_index cur = kp_cluster_find_pod(s->cl, ref);
         if (cur >= 0) {
@@ -290,6 +360,49 @@ static kp_status sync_statefulset(kp_sim *s, size_t wi, const kp_workload_info *
         }
         kp_status st = create_one(s, wi, in, name, err);
         if (st != KP_OK) return st;
+    }
+    return scale_down_statefulset(s, wi, in, lo, hi, err);
+}
+
+/* mirrors Controller.manageJob (the Job controller's syncJob) for a NonIndexed Job: `parallelism`
+ * active pods (FilterActivePods) while fewer than `completions` pods succeeded (wantActive:
+ * completions
+ * - succeeded, at most parallelism; without completions, parallelism until a pod succeeded, then
+ * none new); complete once `completions` pods succeeded (without completions: one succeeded and
+ * none active), with the event Completed "Job completed". Pods Succeed through the scenario's
+ * lifetimes; without one they run forever. Not modelled: backoffLimit, Indexed completion mode,
+ * activeDeadlineSeconds, deleting pods beyond parallelism or of a suspended Job. */
+static kp_status sync_job(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
+    sim_wl *w = &s->wls[wi];
+    if (w->done || in->suspend) return KP_OK; /* suspended: no pods (its active ones stay) */
+    int64_t have = 0, succeeded = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint32_t q = w->pods[i];
+        if (s->pods[q].pub.state == KP_SIM_POD_SUCCEEDED) {
+            succeeded++;
+            s->pods[q].replaced = true; /* done: nothing replaces it */
+        }
+        have += active(s, q);
+    }
+    bool complete = in->completions >= 0 ? succeeded >= in->completions : succeeded > 0 && !have;
+    if (complete) {
+        w->done = true;
+        return kp__sim_log(s, KP_SIM_NORMAL, "Completed", in->kind, in->ns, in->name,
+                           "Job completed", -1, -1, -1) < 0
+                   ? nomem(err)
+                   : KP_OK;
+    }
+    int64_t want = in->replicas;
+    if (in->completions < 0 && succeeded > 0) want = have;
+    if (in->completions >= 0 && in->completions - succeeded < want)
+        want = in->completions - succeeded;
+    char base[300], name[400];
+    snprintf(base, sizeof base, "%s-", in->name);
+    for (; have < want; have++) {
+        kp_cluster_generate_pod_name(s->cl, in->ns, base, w->name_seq++, name, sizeof name);
+        kp_status st = create_one(s, wi, in, name, err);
+        if (st != KP_OK) return st;
+        w = &s->wls[wi];
     }
     return KP_OK;
 }
@@ -307,6 +420,7 @@ kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err) {
             if (strcmp(in.kind, "ReplicaSet") == 0 || strcmp(in.kind, "ReplicationController") == 0)
                 st = sync_replicated(s, wi, &in, err);
             else if (strcmp(in.kind, "StatefulSet") == 0) st = sync_statefulset(s, wi, &in, err);
+            else if (strcmp(in.kind, "Job") == 0) st = sync_job(s, wi, &in, err);
             if (st != KP_OK) return st;
         }
     }

@@ -73,6 +73,7 @@ typedef struct {
     uint64_t name_seq; /* generateName sequence */
     bool dirty; /* needs a sync in this instant */
     bool deleted; /* the workload was deleted: it makes no more pods */
+    bool done; /* a Job that completed: it makes no more pods */
 } sim_wl;
 
 typedef struct sim_kubelets sim_kubelets;

@@ -37,9 +37,11 @@ static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
     kp__sim_dequeue(s, pod);
     const kp_sched_pod_result *r = kp_sched_result_of(s->sched, (kp_index)pod);
     size_t had = r ? r->n_victims : 0; /* victims accumulate over a pod's attempts */
+    if (s->o.attempt_hook) s->o.attempt_hook(s->o.attempt_ctx, s, (kp_index)pod, NULL);
     kp_status st = kp_sched_schedule_one(s->sched, (kp_index)pod, err);
     if (st != KP_OK) return st;
     if (!(r = kp_sched_result_of(s->sched, (kp_index)pod))) return KP_OK;
+    if (s->o.attempt_hook) s->o.attempt_hook(s->o.attempt_ctx, s, (kp_index)pod, r);
     p->pub.attempts++;
     if (r->outcome == KP_OUTCOME_GATED) {
         p->q = SIM_Q_GATED;

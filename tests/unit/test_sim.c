@@ -7,9 +7,11 @@
 
 #include "harness.h"
 #include "kprio/cluster.h"
+#include "kprio/encode.h"
 #include "kprio/inspect.h"
 #include "kprio/render_sim.h"
 #include "kprio/scenario.h"
+#include "kprio/sched.h"
 #include "kprio/sim.h"
 
 /* ---------------------------------------------------------------- random clusters */
@@ -41,9 +43,30 @@ static uint32_t rnd(uint32_t n) {
     return (uint32_t)(rng >> 33) % n;
 }
 
+/* A hard constraint for workload w's pods (hard: odd workloads keep their pods on separate
+ * nodes, even ones spread with maxSkew 1), as YAML at indentation ind. */
+static const char *hard_spec(bool hard, int w, int ind) {
+    static char t[512];
+    if (!hard) return "";
+    if (w % 2)
+        snprintf(t, sizeof t,
+                 "%*saffinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+                 "[{labelSelector: {matchLabels: {app: w%d}}, topologyKey: "
+                 "kubernetes.io/hostname}]}}\n",
+                 ind, "", w);
+    else
+        snprintf(t, sizeof t,
+                 "%*stopologySpreadConstraints: [{maxSkew: 1, topologyKey: "
+                 "kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: "
+                 "{matchLabels: {app: w%d}}}]\n",
+                 ind, "", w);
+    return t;
+}
+
 /* nodes n0..; ReplicaSets w0.. (some with PDBs) with their pods bound or pending; a few
- * standalone high-priority pods pending */
-static void gen_cluster(sbuf *b, int *n_nodes) {
+ * standalone high-priority pods pending. hard: the workloads' pods carry hard anti-affinity or
+ * topology spread constraints (hard_spec). */
+static void gen_cluster(sbuf *b, int *n_nodes, bool hard) {
     *n_nodes = 3 + (int)rnd(5);
     unsigned free_milli[8]; /* the snapshot's bound pods fit their nodes */
     put(b, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\n"
@@ -68,8 +91,8 @@ static void gen_cluster(sbuf *b, int *n_nodes) {
             "default, uid: rs-w%d}\nspec:\n  replicas: %d\n  selector: {matchLabels: {app: "
             "w%d}}\n  template:\n    metadata: {labels: {app: w%d}}\n    spec:\n      "
             "priorityClassName: %s\n      terminationGracePeriodSeconds: %u\n      containers: "
-            "[{name: c, image: x, resources: {requests: {cpu: %um}}}]\n",
-            w, w, reps, w, w, c, 5 * rnd(8), cpu);
+            "[{name: c, image: x, resources: {requests: {cpu: %um}}}]\n%s",
+            w, w, reps, w, w, c, 5 * rnd(8), cpu, hard_spec(hard, w, 6));
         if (rnd(2))
             put(b,
                 "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p%d, "
@@ -87,8 +110,8 @@ static void gen_cluster(sbuf *b, int *n_nodes) {
                 "\"2026-01-01T00:00:%02dZ\"\n  ownerReferences: [{apiVersion: apps/v1, kind: "
                 "ReplicaSet, name: w%d, uid: rs-w%d, controller: true}]\nspec:\n  "
                 "priorityClassName: %s\n  terminationGracePeriodSeconds: %u\n  containers: "
-                "[{name: c, image: x, resources: {requests: {cpu: %um}}}]\n",
-                w, k, w, k, w, k, w, w, c, 5 * rnd(8), cpu);
+                "[{name: c, image: x, resources: {requests: {cpu: %um}}}]\n%s",
+                w, k, w, k, w, k, w, w, c, 5 * rnd(8), cpu, hard_spec(hard, w, 2));
             if (node < *n_nodes)
                 put(b,
                     "  nodeName: n%d\nstatus: {phase: Running, startTime: "
@@ -210,7 +233,7 @@ KT_TEST(random_runs_keep_every_invariant) {
         rng = seed;
         sbuf b = {0};
         int n_nodes;
-        gen_cluster(&b, &n_nodes);
+        gen_cluster(&b, &n_nodes, false);
         kp_cluster *cl = kp_cluster_new();
         kp_error err;
         kp_error_clear(&err);
@@ -256,7 +279,7 @@ static char *run_json(uint64_t seed) {
     rng = seed;
     sbuf b = {0};
     int n_nodes;
-    gen_cluster(&b, &n_nodes);
+    gen_cluster(&b, &n_nodes, false);
     kp_cluster *cl = kp_cluster_new();
     kp_cluster_load_buffer(cl, "random.yaml", b.buf, b.len, NULL);
     kp_cluster_finalize(cl, NULL);
@@ -330,5 +353,232 @@ KT_TEST(preemptor_waits_for_grace_period) {
     kp_cluster_free(cl);
 }
 
+/* ---------------------------------------------------------------- a fresh `kprio schedule` */
+
+/* The scheduler inside the simulation carries state from attempt to attempt (kp_sched_sync: the
+ * nominator, the PDB index, the compact pod array, the per-node sums). At sampled attempts the
+ * simulation's cluster is written out (kprio/encode.h), loaded into a fresh cluster and the pod
+ * attempted by a fresh scheduler, as `kprio schedule -f SNAPSHOT` would: the outcome, the
+ * FitError text and (when it nominates) the victims' count and PDB violations must be the same.
+ * The bound or nominated node is not compared: host ties are broken by the PRNG, whose state a
+ * fresh scheduler does not share (the other criteria of pickOneNodeForPreemption come before the
+ * victims' count, so the count does not depend on the tie). */
+typedef struct {
+    uint64_t seed;
+    unsigned every, seen, compared, nominated;
+    bool have; /* the fresh answer for the pod being attempted */
+    kp_sched_outcome outcome;
+    char *msg;
+    size_t n_victims;
+    int32_t pdb;
+    size_t *cum_v; /* per pod: the simulation's victims and PDB violations so far (they add up) */
+    int32_t *cum_pdb;
+    size_t n_cum;
+} fresh_ctx;
+
+static kp_status to_sbuf(void *ctx, const char *buf, size_t len) {
+    sbuf *b = ctx;
+    put(b, "%.*s", (int)len, buf);
+    return KP_OK;
+}
+
+static void fresh_answer(fresh_ctx *c, const kp_sim *sim, kp_index pod) {
+    const kp_cluster *cl = kp_sim_cluster(sim);
+    sbuf b = {0};
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK(kp_cluster_encode_json(cl, NULL, to_sbuf, &b, &err) == KP_OK);
+    kp_cluster *fresh = kp_cluster_new();
+    kp_sched *s = NULL;
+    if (kp_cluster_load_buffer(fresh, "snapshot.json", b.buf, b.len, &err) != KP_OK ||
+        kp_cluster_finalize(fresh, &err) != KP_OK) {
+        fprintf(stderr, "  seed %llu: %s\n", (unsigned long long)c->seed, err.msg);
+        KT_CHECK(false);
+        goto out;
+    }
+    char key[512];
+    snprintf(key, sizeof key, "%s/%s", kp_cluster_pod_namespace(cl, pod),
+             kp_cluster_pod_name(cl, pod));
+    kp_index fp = kp_cluster_find_pod(fresh, key);
+    KT_CHECK(fp >= 0);
+    kp_sched_options so;
+    kp_sched_options_init(&so);
+    so.seed = c->seed;
+    if (fp < 0 || kp_sched_new(fresh, NULL, &so, &s, &err) != KP_OK) goto out;
+    kp_sched_set_time(s, kp_sim_epoch(sim) + kp_sim_now(sim) / 1000);
+    KT_CHECK(kp_sched_schedule_one(s, fp, &err) == KP_OK);
+    const kp_sched_pod_result *r = kp_sched_result_of(s, fp);
+    KT_CHECK(r != NULL);
+    if (!r) goto out;
+    c->have = true;
+    c->outcome = r->outcome;
+    free(c->msg);
+    c->msg = strdup(r->message);
+    c->n_victims = r->n_victims;
+    c->pdb = r->pdb_violations;
+out:
+    kp_sched_free(s);
+    kp_cluster_free(fresh);
+    free(b.buf);
+}
+
+/* The FailedScheduling texts equal, but for the node a preemption names ("... for pod on node
+ * NODE, preempting ..."). */
+static bool same_but_node(const char *a, const char *b) {
+    static const char on[] = " on node ";
+    const char *x = strstr(a, on), *y = strstr(b, on);
+    if (!x || !y) return strcmp(a, b) == 0;
+    if (x - a != y - b || strncmp(a, b, (size_t)(x - a)) != 0) return false;
+    x = strchr(x + sizeof on - 1, ',');
+    y = strchr(y + sizeof on - 1, ',');
+    return x && y ? strcmp(x, y) == 0 : x == y;
+}
+
+static void fresh_hook(void *vc, const kp_sim *sim, kp_index pod, const kp_sched_pod_result *r) {
+    fresh_ctx *c = vc;
+    if (!r) { /* before the attempt: the state it sees */
+        c->have = false;
+        if (c->seen++ % c->every == 0) fresh_answer(c, sim, pod);
+        return;
+    }
+    if ((size_t)pod >= c->n_cum) {
+        size_t n = (size_t)pod * 2 + 16;
+        c->cum_v = realloc(c->cum_v, n * sizeof *c->cum_v);
+        c->cum_pdb = realloc(c->cum_pdb, n * sizeof *c->cum_pdb);
+        memset(c->cum_v + c->n_cum, 0, (n - c->n_cum) * sizeof *c->cum_v);
+        memset(c->cum_pdb + c->n_cum, 0, (n - c->n_cum) * sizeof *c->cum_pdb);
+        c->n_cum = n;
+    }
+    size_t dv = r->n_victims - c->cum_v[pod];
+    int32_t dp = r->pdb_violations - c->cum_pdb[pod];
+    c->cum_v[pod] = r->n_victims;
+    c->cum_pdb[pod] = r->pdb_violations;
+    if (!c->have) return;
+    c->compared++;
+    const kp_cluster *cl = kp_sim_cluster(sim);
+    bool same = r->outcome == KP_OUTCOME_BOUND || same_but_node(r->message, c->msg);
+    if (r->outcome != c->outcome || !same)
+        fprintf(stderr, "  seed %llu, %lldms, pod %s: simulation %d \"%s\", fresh %d \"%s\"\n",
+                (unsigned long long)c->seed, (long long)kp_sim_now(sim),
+                kp_cluster_pod_name(cl, pod), (int)r->outcome, r->message, (int)c->outcome, c->msg);
+    KT_CHECK_INT(r->outcome, c->outcome);
+    if (r->outcome == KP_OUTCOME_UNSCHEDULABLE) KT_CHECK_STR(r->message, c->msg);
+    if (r->outcome == KP_OUTCOME_NOMINATED) {
+        c->nominated++;
+        KT_CHECK(same);
+        KT_CHECK_INT(dv, c->n_victims);
+        KT_CHECK_INT(dp, c->pdb);
+    }
+}
+
+/* Deletes some of the standalone pods early (preemptors, often while nominated: the nominator
+ * must forget them) and some workload pods (their controllers replace them). */
+static void add_deletes(kp_scenario *sc, const kp_cluster *cl) {
+    static char names[16][32];
+    size_t k = 0;
+    for (size_t i = 0; i < kp_cluster_pod_count(cl) && k < 16; i++) {
+        const char *nm = kp_cluster_pod_name(cl, (kp_index)i);
+        if (rnd(3) || (strncmp(nm, "hi-", 3) && strncmp(nm, "w2-", 3))) continue;
+        snprintf(names[k], sizeof names[k], "%s", nm);
+        sc->actions = realloc(sc->actions, (sc->n_actions + 1) * sizeof *sc->actions);
+        kp_scenario_action *a = &sc->actions[sc->n_actions++];
+        memset(a, 0, sizeof *a);
+        a->type = KP_ACT_DELETE;
+        a->at_ms = (int64_t)rnd(40) * 1000;
+        a->ref = (kp_object_ref){"Pod", "default", names[k++]};
+    }
+}
+
+/* The deletion of node n (its pods go, their controllers replace them). */
+static void add_node_delete(kp_scenario *sc, int n) {
+    static char name[16];
+    snprintf(name, sizeof name, "n%d", n);
+    sc->actions = realloc(sc->actions, (sc->n_actions + 1) * sizeof *sc->actions);
+    kp_scenario_action *a = &sc->actions[sc->n_actions++];
+    memset(a, 0, sizeof *a);
+    a->type = KP_ACT_DELETE;
+    a->at_ms = (int64_t)rnd(120) * 1000;
+    a->ref = (kp_object_ref){"Node", "", name};
+}
+
+/* Arrivals: standalone pods of every class created over the run (they preempt). */
+static void add_arrivals(kp_scenario *sc, int n) {
+    static const char *const cls[] = {"low", "mid", "high"};
+    for (int i = 0; i < n; i++) {
+        sc->actions = realloc(sc->actions, (sc->n_actions + 1) * sizeof *sc->actions);
+        kp_scenario_action *a = &sc->actions[sc->n_actions++];
+        memset(a, 0, sizeof *a);
+        a->type = KP_ACT_CREATE;
+        a->at_ms = (int64_t)rnd(900) * 1000;
+        a->objects = calloc(1, sizeof *a->objects);
+        a->n_objects = 1;
+        sbuf t = {0};
+        put(&t,
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: arr-%d, namespace: default, uid: "
+            "u-arr-%d}\nspec:\n  priorityClassName: %s\n  terminationGracePeriodSeconds: %u\n  "
+            "containers: [{name: c, image: x, resources: {requests: {cpu: %um}}}]\n",
+            i, i, cls[rnd(3)], 5 * rnd(4), 250 * (1 + rnd(6)));
+        a->objects->source = "arrival";
+        a->objects->text = t.buf;
+        a->objects->len = t.len;
+    }
+}
+
+static void free_arrivals(kp_scenario *sc) {
+    for (size_t i = 0; i < sc->n_actions; i++)
+        if (sc->actions[i].type == KP_ACT_CREATE) {
+            free(sc->actions[i].objects->text);
+            free(sc->actions[i].objects);
+        }
+}
+
+KT_TEST(decisions_equal_a_fresh_schedule) {
+    fresh_ctx c = {0};
+    c.every = 1;
+    for (uint64_t seed = 1; seed <= 120; seed++) {
+        rng = seed + 1000;
+        sbuf b = {0};
+        int n_nodes;
+        gen_cluster(&b, &n_nodes, seed % 2 == 0);
+        kp_cluster *cl = kp_cluster_new();
+        kp_error err;
+        kp_error_clear(&err);
+        KT_CHECK(kp_cluster_load_buffer(cl, "random.yaml", b.buf, b.len, &err) == KP_OK);
+        KT_CHECK(kp_cluster_finalize(cl, &err) == KP_OK);
+        kp_scenario sc;
+        bool del_node = seed % 3 == 0; /* the last node is deleted: no other action names it */
+        gen_scenario(&sc, del_node ? n_nodes - 1 : n_nodes, 12);
+        if (del_node) add_node_delete(&sc, n_nodes - 1); /* its pods go: none deleted by name */
+        else add_deletes(&sc, cl);
+        add_arrivals(&sc, 8);
+        kp_sim_options o;
+        kp_sim_options_init(&o);
+        o.duration_ms = 20 * 60 * 1000;
+        o.seed = seed;
+        o.has_seed = true;
+        o.attempt_hook = fresh_hook;
+        o.attempt_ctx = &c;
+        c.seed = seed;
+        c.n_cum = 0;
+        kp_sim *sim = NULL;
+        KT_CHECK(kp_sim_new(cl, NULL, &sc, &o, &sim, &err) == KP_OK);
+        if (sim && kp_sim_run(sim, &err) != KP_OK) {
+            fprintf(stderr, "  seed %llu: %s\n", (unsigned long long)seed, err.msg);
+            KT_CHECK(false);
+        }
+        kp_sim_free(sim);
+        kp_cluster_free(cl);
+        free_arrivals(&sc);
+        free(sc.actions);
+        free(b.buf);
+    }
+    fprintf(stderr, "  %u attempts compared, %u nominations\n", c.compared, c.nominated);
+    KT_CHECK(c.compared > 100);
+    KT_CHECK(c.nominated > 20);
+    free(c.msg);
+    free(c.cum_v);
+    free(c.cum_pdb);
+}
+
 KT_MAIN(KT_CASE(random_runs_keep_every_invariant), KT_CASE(same_inputs_same_output),
-        KT_CASE(preemptor_waits_for_grace_period))
+        KT_CASE(preemptor_waits_for_grace_period), KT_CASE(decisions_equal_a_fresh_schedule))

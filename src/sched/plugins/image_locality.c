@@ -91,7 +91,7 @@ static int64_t image_score(const kp_sched *s, const pod_images *pi, const kp_nod
         for (uint32_t j = 0; j < n->n_images; j++) {
             if (n->images[j].name != pi->name[i]) continue;
             /* scaledImageScore: size * (numNodes / totalNumNodes), float as upstream */
-            double spread = (double)pi->nodes_with[i] / (double)s->cl->n_nodes;
+            double spread = (double)pi->nodes_with[i] / (double)kp__cluster_live_nodes(s->cl);
             sum += (int64_t)((double)n->images[j].size * spread);
             break;
         }

@@ -217,6 +217,7 @@ kp_status kp__spread_prefilter(kp_cycle *c) {
     kp_sched *s = c->s;
     const kp_cluster *cl = s->cl;
     const kp_pod *p = c->p;
+    bool any_deleted = cl->n_nodes_deleted > 0; /* deleted nodes are no domain */
     kp_status st = kp__spread_constraints(s, p, KP_WHEN_DONOTSCHEDULE, &c->spread, &c->n_spread);
     if (st != KP_OK || !c->n_spread) return st; /* no constraint: Skip */
     uint32_t *cnt = count_scratch(s);
@@ -226,7 +227,8 @@ kp_status kp__spread_prefilter(kp_cycle *c) {
         if ((st = node_counts(s, sc, p->ns, cnt)) != KP_OK) break;
         for (uint32_t ni = 0; ni < cl->n_nodes && st == KP_OK; ni++) {
             const kp_node *n = &cl->nodes[ni];
-            if (!node_has_all_keys(c->spread, c->n_spread, n)) continue;
+            if ((any_deleted && n->deleted) || !node_has_all_keys(c->spread, c->n_spread, n))
+                continue;
             if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
             kp_str v;
             kp__labels_get(&n->labels, sc->key, &v);
@@ -325,6 +327,7 @@ int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32
     /* requireAllTopologies: only system-default spreading scores nodes lacking a topology key */
     bool require_all = p->n_spread > 0 || !kp__spread_defaults_system(s);
     kp_str host = cl->s_hostname_key;
+    bool any_deleted = cl->n_nodes_deleted > 0; /* deleted nodes are no domain */
     uint32_t n_ignored = 0;
     /* initPreScoreState: domains of the feasible nodes */
     for (uint32_t i = 0; i < n_nodes && ok; i++) {
@@ -355,7 +358,8 @@ int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32
              * nodes */
             for (uint32_t ni = 0; ni < cl->n_nodes; ni++) {
                 const kp_node *n = &cl->nodes[ni];
-                if (require_all && !node_has_all_keys(cs, nc, n)) continue;
+                if ((any_deleted && n->deleted) || (require_all && !node_has_all_keys(cs, nc, n)))
+                    continue;
                 if (!kp__spread_node_included(cl, p, sc->aff_policy, sc->taint_policy, n)) continue;
                 kp_str v = 0;
                 kp__labels_get(&n->labels, sc->key, &v);

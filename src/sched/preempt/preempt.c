@@ -148,11 +148,11 @@ static bool eligible(const kp_pctx *x, const kp_node_status *statuses, const cha
  * without one (n_dry nodes have one) are "Preemption is not helpful for scheduling". Result:
  * "preemption: 0/N nodes are available: <sorted histogram>." KP_ENOMEM. */
 static kp_status fit_message(const kp_cluster *cl, kp_diagnosis *diag, uint32_t n_dry, char **out) {
-    uint32_t n_absent = cl->n_nodes - n_dry;
+    uint32_t live = kp__cluster_live_nodes(cl), n_absent = live - n_dry;
     kp_status st = KP_OK;
     if (n_absent)
         st = kp__diagnosis_add(diag, "Preemption is not helpful for scheduling", n_absent);
-    if (st == KP_OK) st = kp__diagnosis_text(diag, "preemption: ", cl->n_nodes, true, out);
+    if (st == KP_OK) st = kp__diagnosis_text(diag, "preemption: ", live, true, out);
     return st;
 }
 
