@@ -42,16 +42,6 @@ typedef struct {
     size_t n_objects;
 } sctx;
 
-static char *sdup(scen *s, const char *p, size_t n) {
-    char *c = kp__arena_alloc(&s->arena, n + 1);
-    if (c && n) memcpy(c, p, n);
-    return c;
-}
-
-static kp_status nomem(kp_dctx *d) {
-    return kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
-}
-
 
 /* ---------------------------------------------------------------- create */
 
@@ -63,7 +53,7 @@ static kp_status check_object(sctx *x, kp_dctx *d, const kp_tnode *at, const cha
     kp_error_clear(&e);
     kp_status st = kp_cluster_load_buffer(x->scratch, src, text, len, &e);
     if (st == KP_OK) return KP_OK;
-    if (st == KP_ENOMEM) return nomem(d);
+    if (st == KP_ENOMEM) return kp__sc_nomem(d);
     kp_error_set(d->err, st, "%s: %s", label, e.msg);
     if (d->err && at && d->doc)
         kp__offset_to_linecol(d->doc->buf, d->doc->len, at->off, &d->err->line, &d->err->column);
@@ -72,10 +62,10 @@ static kp_status check_object(sctx *x, kp_dctx *d, const kp_tnode *at, const cha
 
 static kp_status add_object(sctx *x, kp_dctx *d, kp_scenario_object *o, const char *src,
                             const char *text, size_t len) {
-    o->source = sdup(x->s, src, strlen(src));
-    o->text = sdup(x->s, text, len);
+    o->source = kp__sc_sdup(x->s, src, strlen(src));
+    o->text = kp__sc_sdup(x->s, text, len);
     o->len = len;
-    return o->source && o->text ? KP_OK : nomem(d);
+    return o->source && o->text ? KP_OK : kp__sc_nomem(d);
 }
 
 static kp_status create_inline(sctx *x, kp_dctx *d, const kp_tnode *objs, uint32_t ai,
@@ -88,7 +78,7 @@ static kp_status create_inline(sctx *x, kp_dctx *d, const kp_tnode *objs, uint32
                              KP_SCENARIO_MAX_OBJECTS);
     x->n_objects += objs->n;
     a->objects = kp__arena_alloc(&x->s->arena, objs->n * sizeof *a->objects);
-    if (!a->objects) return nomem(d);
+    if (!a->objects) return kp__sc_nomem(d);
     uint32_t i = 0;
     for (const kp_tnode *o = objs->first; o; o = o->next, i++) {
         size_t sv = kp__dctx_push_index(d, i);
@@ -97,7 +87,7 @@ static kp_status create_inline(sctx *x, kp_dctx *d, const kp_tnode *objs, uint32
         if (x->yaml) kp__tbuf_put(&x->text, "--- ", 4); /* read as YAML, plain scalars and all */
         kp__tree_text(&x->text, o);
         kp__tbuf_put(&x->text, "\n", 1);
-        if (x->text.oom) return nomem(d);
+        if (x->text.oom) return kp__sc_nomem(d);
         char label[64], src[600];
         snprintf(label, sizeof label, "actions[%u].create.objects[%u]", ai, i);
         snprintf(src, sizeof src, "%s: %s", x->source, label);
@@ -120,7 +110,7 @@ static kp_status create_file(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     const kp_tnode *fn = kp__tree_get(body, "file");
     size_t bl = f[0] != '/' && x->base_dir && x->base_dir[0] ? strlen(x->base_dir) : 0;
     char *path = kp__malloc(bl + strlen(f) + 2);
-    if (!path) return nomem(d);
+    if (!path) return kp__sc_nomem(d);
     if (bl) snprintf(path, bl + strlen(f) + 2, "%s/%s", x->base_dir, f);
     else memcpy(path, f, strlen(f) + 1);
     char *buf = NULL;
@@ -134,7 +124,7 @@ static kp_status create_file(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     else
         st = kp__read_file(strcmp(path, "-") ? path : "./-", KP_SCENARIO_MAX_FILE_BYTES, &buf, &len,
                            &e);
-    if (st == KP_ENOMEM) st = nomem(d);
+    if (st == KP_ENOMEM) st = kp__sc_nomem(d);
     else if (st != KP_OK) st = kp__dctx_fail(d, fn, st, "file", "%s: %s", path, e.msg);
     if (st == KP_OK && x->n_objects >= KP_SCENARIO_MAX_OBJECTS)
         st = kp__dctx_fail(d, fn, KP_ELIMIT, "file",
@@ -148,7 +138,7 @@ static kp_status create_file(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     if (st == KP_OK) {
         x->n_objects++;
         a->objects = kp__arena_alloc(&x->s->arena, sizeof *a->objects);
-        st = a->objects ? add_object(x, d, a->objects, path, buf, len) : nomem(d);
+        st = a->objects ? add_object(x, d, a->objects, path, buf, len) : kp__sc_nomem(d);
         a->n_objects = 1;
     }
     kp__free(buf);
@@ -222,14 +212,14 @@ static kp_status decode_ref(kp_dctx *d, scen *s, const kp_tnode *body, bool scal
     if (!k->namespaced && ref->ns[0])
         return kp__dctx_fail(d, kp__tree_get(body, "namespace"), KP_EINVAL, "namespace",
                              "must be empty: %s is cluster-scoped", ref->kind);
-    if (k->namespaced && !ref->ns[0]) ref->ns = sdup(s, "default", 7);
-    return ref->ns ? KP_OK : nomem(d);
+    if (k->namespaced && !ref->ns[0]) ref->ns = kp__sc_sdup(s, "default", 7);
+    return ref->ns ? KP_OK : kp__sc_nomem(d);
 }
 
 static kp_status node_ref(kp_dctx *d, scen *s, const kp_tnode *body, kp_object_ref *ref) {
-    ref->kind = sdup(s, "Node", 4);
-    ref->ns = sdup(s, "", 0);
-    if (!ref->kind || !ref->ns) return nomem(d);
+    ref->kind = kp__sc_sdup(s, "Node", 4);
+    ref->ns = kp__sc_sdup(s, "", 0);
+    if (!ref->kind || !ref->ns) return kp__sc_nomem(d);
     return kp__sc_req_str(d, s, body, "node", &ref->name);
 }
 
@@ -305,9 +295,9 @@ static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
                                  "%d",
                                  HIGHEST_USER_PRIORITY);
         a->value = (int32_t)v;
-        a->ref.kind = sdup(s, "PriorityClass", 13);
-        a->ref.ns = sdup(s, "", 0);
-        return a->ref.kind && a->ref.ns ? KP_OK : nomem(d);
+        a->ref.kind = kp__sc_sdup(s, "PriorityClass", 13);
+        a->ref.ns = kp__sc_sdup(s, "", 0);
+        return a->ref.kind && a->ref.ns ? KP_OK : kp__sc_nomem(d);
     }
     return KP_OK;
 }
@@ -343,8 +333,8 @@ static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t 
                              "taint, untaint, drain or setPriorityClass");
     a->type = (kp_action_type)which;
     /* every string of the action is set, "" when it does not apply */
-    char *empty = sdup(x->s, "", 0);
-    if (!empty) return nomem(d);
+    char *empty = kp__sc_sdup(x->s, "", 0);
+    if (!empty) return kp__sc_nomem(d);
     a->ref.kind = a->ref.ns = a->ref.name = empty;
     a->taint.key = a->taint.value = a->taint.effect = empty;
     size_t sv = kp__dctx_push(d, ACTIONS[which]);
@@ -444,7 +434,7 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
         return st;
     if (acts && acts->n) {
         sc->actions = kp__arena_alloc(&s->arena, acts->n * sizeof *sc->actions);
-        if (!sc->actions) return nomem(&d);
+        if (!sc->actions) return kp__sc_nomem(&d);
         uint32_t i = 0;
         for (const kp_tnode *a = acts->first; a && st == KP_OK; a = a->next, i++)
             if ((st = decode_action(x, &d, a, i, &sc->actions[i])) == KP_OK) sc->n_actions++;
@@ -452,7 +442,7 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
     }
     if (lts && lts->n) {
         sc->lifetimes = kp__arena_alloc(&s->arena, lts->n * sizeof *sc->lifetimes);
-        if (!sc->lifetimes) return nomem(&d);
+        if (!sc->lifetimes) return kp__sc_nomem(&d);
         uint32_t i = 0;
         for (const kp_tnode *l = lts->first; l && st == KP_OK; l = l->next, i++)
             if ((st = decode_lifetime(&d, s, l, i, &sc->lifetimes[i])) == KP_OK) sc->n_lifetimes++;
@@ -460,7 +450,7 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
     }
     if (use && use->n) {
         sc->usage = kp__arena_alloc(&s->arena, use->n * sizeof *sc->usage);
-        if (!sc->usage) return nomem(&d);
+        if (!sc->usage) return kp__sc_nomem(&d);
         memset(sc->usage, 0, use->n * sizeof *sc->usage);
         uint32_t i = 0;
         for (const kp_tnode *u = use->first; u && st == KP_OK; u = u->next, i++)
@@ -493,7 +483,7 @@ static kp_status load_padded(const char *source, const char *buf, size_t len, co
     x.base_dir = base_dir;
     x.scratch = kp_cluster_new();
     kp_status st = KP_OK;
-    if (!x.scratch || !(s->pub.source = sdup(s, source, strlen(source))))
+    if (!x.scratch || !(s->pub.source = kp__sc_sdup(s, source, strlen(source))))
         st = kp_error_set(err, KP_ENOMEM, "out of memory");
     /* workloads' pod templates are decoded (and checked) as the simulator's cluster does */
     if (st == KP_OK) kp_cluster_set_expand(x.scratch, KP_WORKLOAD_TEMPLATES);

@@ -30,4 +30,9 @@ kp_status kp__sc_decode_selector(kp_dctx *d, scen *s, const kp_tnode *sel, kp_se
 kp_status kp__sc_decode_usage(kp_dctx *d, scen *s, const kp_tnode *n, uint32_t i,
                               kp_scenario_usage *u);
 
+/* A NUL-terminated copy of p[0..n) in the scenario's arena (NULL: out of memory), and the
+ * decoder's out-of-memory failure. */
+char *kp__sc_sdup(scen *s, const char *p, size_t n);
+kp_status kp__sc_nomem(kp_dctx *d);
+
 #endif

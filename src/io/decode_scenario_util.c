@@ -12,13 +12,13 @@
 #include "io/decode_scenario.h"
 #include "io/tree.h"
 
-static char *sdup(scen *s, const char *p, size_t n) {
+char *kp__sc_sdup(scen *s, const char *p, size_t n) {
     char *c = kp__arena_alloc(&s->arena, n + 1);
     if (c && n) memcpy(c, p, n);
     return c;
 }
 
-static kp_status nomem(kp_dctx *d) {
+kp_status kp__sc_nomem(kp_dctx *d) {
     return kp__dctx_fail(d, NULL, KP_ENOMEM, NULL, "out of memory");
 }
 
@@ -48,8 +48,8 @@ kp_status kp__sc_req_str(kp_dctx *d, scen *s, const kp_tnode *obj, const char *k
     kp_status st = kp__dget_str(d, obj, key, &v, &has);
     if (st != KP_OK) return st;
     if (!has || !v[0]) return kp__dctx_fail(d, obj, KP_EINVAL, key, "required value");
-    *out = sdup(s, v, strlen(v));
-    return *out ? KP_OK : nomem(d);
+    *out = kp__sc_sdup(s, v, strlen(v));
+    return *out ? KP_OK : kp__sc_nomem(d);
 }
 
 /* An optional string member ("" when absent). */
@@ -57,8 +57,8 @@ kp_status kp__sc_opt_str(kp_dctx *d, scen *s, const kp_tnode *obj, const char *k
     const char *v = "";
     kp_status st = kp__dget_str(d, obj, key, &v, NULL);
     if (st != KP_OK) return st;
-    *out = sdup(s, v, strlen(v));
-    return *out ? KP_OK : nomem(d);
+    *out = kp__sc_sdup(s, v, strlen(v));
+    return *out ? KP_OK : kp__sc_nomem(d);
 }
 
 /* A Go duration (time.ParseDuration) of at least 0, in whole milliseconds. */
@@ -124,18 +124,19 @@ static int req_cmp(const void *a, const void *b) {
 static kp_status match_labels(kp_dctx *d, scen *s, const kp_tnode *ml, kp_selector_req *out) {
     uint32_t i = 0;
     for (const kp_tnode *m = ml->first; m; m = m->next, i++) {
-        char *key = sdup(s, m->key, m->key_len), **vals = kp__arena_alloc(&s->arena, sizeof *vals);
-        if (!key || !vals) return nomem(d);
+        char *key = kp__sc_sdup(s, m->key, m->key_len),
+             **vals = kp__arena_alloc(&s->arena, sizeof *vals);
+        if (!key || !vals) return kp__sc_nomem(d);
         kp_status st = kp__d_no_nul(d, m, key, m->key, m->key_len);
         if (st == KP_OK) st = check_key(d, m, NULL, key);
         if (st != KP_OK) return st;
         if (m->type != KP_T_STR && !(m->plain && m->s))
             return kp__dctx_fail(d, m, KP_EINVAL, key, "expected a string");
         if ((st = kp__d_no_nul(d, m, key, m->s, m->len)) != KP_OK) return st;
-        if (!(vals[0] = sdup(s, m->s, m->len))) return nomem(d);
+        if (!(vals[0] = kp__sc_sdup(s, m->s, m->len))) return kp__sc_nomem(d);
         if ((st = check_value(d, m, NULL, vals[0])) != KP_OK) return st;
-        out[i] = (kp_selector_req){key, sdup(s, "In", 2), vals, 1};
-        if (!out[i].op) return nomem(d);
+        out[i] = (kp_selector_req){key, kp__sc_sdup(s, "In", 2), vals, 1};
+        if (!out[i].op) return kp__sc_nomem(d);
     }
     if (i > 1) qsort(out, i, sizeof *out, req_cmp);
     return KP_OK;
@@ -168,14 +169,15 @@ static kp_status match_expr(kp_dctx *d, scen *s, const kp_tnode *e, kp_selector_
                              "'DoesNotExist'");
     if ((st = check_key(d, kp__tree_get(e, "key"), "key", r->key)) != KP_OK) return st;
     r->values = nv ? kp__arena_alloc(&s->arena, nv * sizeof *r->values) : NULL;
-    if (nv && !r->values) return nomem(d);
+    if (nv && !r->values) return kp__sc_nomem(d);
     size_t sv = kp__dctx_push(d, "values");
     for (const kp_tnode *v = vals ? vals->first : NULL; v && st == KP_OK; v = v->next) {
         size_t s2 = kp__dctx_push_index(d, (uint32_t)r->n_values);
         if (v->type != KP_T_STR && !(v->plain && v->s))
             st = kp__dctx_fail(d, v, KP_EINVAL, NULL, "expected a string");
         if (st == KP_OK) st = kp__d_no_nul(d, v, NULL, v->s, v->len);
-        if (st == KP_OK && !(r->values[r->n_values] = sdup(s, v->s, v->len))) st = nomem(d);
+        if (st == KP_OK && !(r->values[r->n_values] = kp__sc_sdup(s, v->s, v->len)))
+            st = kp__sc_nomem(d);
         if (st == KP_OK)
             r->n_values++; /* values are not validated (ValidateLabelSelectorRequirement) */
         kp__dctx_pop(d, s2);
@@ -196,7 +198,7 @@ kp_status kp__sc_decode_selector(kp_dctx *d, scen *s, const kp_tnode *sel, kp_se
         return st;
     size_t n = (ml ? ml->n : 0) + (me ? me->n : 0);
     *reqs = n ? kp__arena_alloc(&s->arena, n * sizeof *(*reqs)) : NULL;
-    if (n && !(*reqs)) return nomem(d);
+    if (n && !(*reqs)) return kp__sc_nomem(d);
     if (ml) {
         size_t sv = kp__dctx_push(d, "matchLabels");
         st = match_labels(d, s, ml, (*reqs));

@@ -16,32 +16,7 @@
 
 /* ---------------------------------------------------------------- random clusters */
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-} sbuf;
-
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *b, const char *fmt, ...) {
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        b->cap = b->cap ? b->cap * 2 : 4096;
-        b->buf = realloc(b->buf, b->cap);
-    }
-}
-
-static uint64_t rng;
-static uint32_t rnd(uint32_t n) {
-    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (uint32_t)(rng >> 33) % n;
-}
+#include "text_buf.h"
 
 /* A hard constraint for workload w's pods (hard: odd workloads keep their pods on separate
  * nodes, even ones spread with maxSkew 1), as YAML at indentation ind. */
