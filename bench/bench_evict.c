@@ -33,30 +33,7 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-} buf_t;
-
-static void put(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(buf_t *b, const char *fmt, ...) {
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        b->cap = b->cap * 2 + (size_t)n + 1024;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p) {
-            fprintf(stderr, "out of memory\n");
-            exit(1);
-        }
-    }
-}
+#include "bench_buf.h"
 
 /* xorshift; deterministic data */
 static unsigned long long rng = 88172645463325252ULL;

@@ -28,36 +28,7 @@
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-} buf_t;
-
-static void put(buf_t *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void put(buf_t *b, const char *fmt, ...) {
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t ncap = b->cap * 2 + (size_t)(n > 0 ? n : 0) + 4096;
-        char *np = realloc(b->p, ncap);
-        if (!np) {
-            fprintf(stderr, "bench_sched: out of memory\n");
-            exit(1);
-        }
-        b->p = np;
-        b->cap = ncap;
-    }
-}
+#include "bench_buf.h"
 
 static int pct_pvc = 0;
 

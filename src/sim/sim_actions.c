@@ -68,22 +68,17 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         if ((st = kp__sim_grow_pods(s)) != KP_OK || (st = grow_workloads(s)) != KP_OK)
             return nomem(err);
         for (size_t p = pods0; p < kp_cluster_pod_count(s->cl); p++) {
-            s->pods[p].pub.created_ms = s->now;
-            s->pods[p].workload = kp_cluster_pod_workload(s->cl, (kp_index)p);
+            /* timeline, its workload's pod list, the queue when pending */
+            if (kp__sim_pod_added(s, (uint32_t)p, -1) != KP_OK) return nomem(err);
             if (kp__sim_log(s, KP_SIM_NORMAL, "Created", "Pod", kp_cluster_pod_namespace(s->cl, p),
                             kp_cluster_pod_name(s->cl, p), "created by the scenario", p,
                             kp_cluster_pod_node(s->cl, p), -1) < 0)
                 return nomem(err);
-            s->c.pods_created++;
-            kp_pod_info pi;
-            kp_cluster_pod_info(s->cl, (kp_index)p, &pi);
-            if (pi.node >= 0) {
+            kp_index node = kp_cluster_pod_node(s->cl, (kp_index)p);
+            if (node >= 0) { /* it named its node: bound by the load */
                 s->pods[p].pub.state = KP_SIM_POD_BOUND;
                 s->pods[p].pub.bound_ms = s->now;
-                s->pods[p].pub.node = pi.node;
-            } else if (!pi.terminal && kp_sched_serves(s->sched, (kp_index)p) &&
-                       (st = kp__sim_enqueue_new(s, (uint32_t)p)) != KP_OK) {
-                return nomem(err);
+                s->pods[p].pub.node = node;
             }
             if ((st = kp__sim_recount_pdbs(s, (uint32_t)p, err)) != KP_OK) return st;
         }

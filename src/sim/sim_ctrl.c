@@ -58,8 +58,7 @@ kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err) {
 
 /* ---------------------------------------------------------------- pod lifecycle */
 
-kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces, long cause) {
-    (void)cause;
+kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces) {
     kp_status st = kp__sim_grow_pods(s);
     if (st != KP_OK) return st;
     sim_pod *p = &s->pods[pod];
@@ -226,7 +225,7 @@ static kp_status create_one(kp_sim *s, size_t wi, const kp_workload_info *wi_inf
     if (kp__sim_log(s, KP_SIM_NORMAL, "SuccessfulCreate", wi_info->kind, wi_info->ns, wi_info->name,
                     msg, idx, -1, cause) < 0)
         return nomem(err);
-    if ((st = kp__sim_pod_added(s, (uint32_t)idx, replaces, cause)) != KP_OK) return nomem(err);
+    if ((st = kp__sim_pod_added(s, (uint32_t)idx, replaces)) != KP_OK) return nomem(err);
     return KP_OK;
 }
 

@@ -149,7 +149,7 @@ kp_status kp__sim_schedule_pending(kp_sim *s, kp_error *err);
 
 /* sim_ctrl.c: controllers, the disruption controller, pod lifecycle */
 kp_status kp__sim_index_workloads(kp_sim *s);
-kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces, long cause);
+kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces);
 kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, long cause_ev,
                                   kp_error *err);
 kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error *err);
