@@ -67,6 +67,10 @@ typedef struct {
      * NULL = none. The hook must not change the simulation or its cluster. */
     void (*attempt_hook)(void *ctx, const kp_sim *sim, kp_index pod, const kp_sched_pod_result *r);
     void *attempt_ctx;
+    /* Samples (kp_sim_sample_get): the queue and the counters every sample_every_ms of virtual
+     * time (default 10000; 0 = none). Cost follows the events: an idle stretch copies the last
+     * sample. */
+    int64_t sample_every_ms;
 } kp_sim_options;
 
 /* Defaults as commented above. */
@@ -167,6 +171,21 @@ typedef struct {
 } kp_sim_counters;
 
 void kp_sim_counters_get(const kp_sim *sim, kp_sim_counters *out);
+
+/* ---- samples: the state at t = 0, step, 2*step, ... up to the end (the time series of
+ * `--metrics` and the report's charts). Each is the state after every event of its instant and
+ * before the next instant's; the counters are cumulative. ---- */
+typedef struct {
+    int64_t t_ms;
+    /* scheduler_pending_pods{queue}: activeQ, backoffQ, unschedulablePods (not gated), gated */
+    uint32_t active, backoff, unschedulable, gated;
+    kp_sim_counters c; /* the counters then (pending_at_end / gated_at_end: 0) */
+} kp_sim_sample;
+
+size_t kp_sim_sample_count(const kp_sim *sim);
+/* Sample i in time order; NULL out of range. Borrowed: valid until the next step or free. */
+const kp_sim_sample *kp_sim_sample_get(const kp_sim *sim, size_t i);
+int64_t kp_sim_sample_step(const kp_sim *sim); /* sample_every_ms (0: no samples) */
 
 #ifdef __cplusplus
 }

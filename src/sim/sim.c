@@ -15,6 +15,7 @@ void kp_sim_options_init(kp_sim_options *o) {
     o->max_in_unschedulable_ms = 5 * 60 * 1000; /* podMaxInUnschedulablePodsDuration */
     o->flush_unschedulable_every_ms = 30 * 1000; /* flushUnschedulablePodsLeftover period */
     o->flush_backoff_every_ms = 1000; /* flushBackoffQCompleted period */
+    o->sample_every_ms = 10000; /* the time series' step (docs/simulate.md "Samples") */
 }
 
 /* ---------------------------------------------------------------- create / free */
@@ -121,6 +122,7 @@ void kp_sim_free(kp_sim *s) {
     for (size_t i = 0; i < s->n_chunks; i++) kp_free(s->chunks[i]);
     kp_free(s->chunks);
     kp_free(s->drain_nodes);
+    kp_free(s->samples);
     kp_free(s);
 }
 
@@ -149,7 +151,7 @@ static bool quiet(const kp_sim *s) {
            kp__sim_kubelets_settled(s);
 }
 
-static void finish(kp_sim *s, const char *why) {
+static kp_status finish(kp_sim *s, const char *why, kp_error *err) {
     s->ended = true;
     s->end_reason = why;
     kp_sim_counters *c = &s->c;
@@ -159,20 +161,22 @@ static void finish(kp_sim *s, const char *why) {
         if (s->pods[i].q == SIM_Q_GATED) c->gated_at_end++;
         else c->pending_at_end++;
     }
+    if (kp__sim_sample_until(s, s->now + 1) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
+    return KP_OK;
 }
 
 kp_status kp_sim_step(kp_sim *s, bool *more, kp_error *err) {
     *more = false;
     if (s->ended) return KP_OK;
-    if (s->stepped && quiet(s) && !s->has_duration) {
-        finish(s, "quiet");
-        return KP_OK;
-    }
+    if (s->stepped && quiet(s) && !s->has_duration) return finish(s, "quiet", err);
     if (s->stepped) {
+        int64_t next = s->n_timers == 0 || s->timers[0].t > s->end ? s->end : s->timers[0].t;
+        if (kp__sim_sample_until(s, next) != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
         if (s->n_timers == 0 || s->timers[0].t > s->end) {
             s->now = s->end;
-            finish(s, s->has_duration ? "duration" : "cap");
-            return KP_OK;
+            return finish(s, s->has_duration ? "duration" : "cap", err);
         }
         s->now = s->timers[0].t;
     }
@@ -224,3 +228,8 @@ const kp_sim_pod *kp_sim_pod_get(const kp_sim *s, size_t i) {
     return i < s->n_pods ? &s->pods[i].pub : NULL;
 }
 void kp_sim_counters_get(const kp_sim *s, kp_sim_counters *out) { *out = s->c; }
+size_t kp_sim_sample_count(const kp_sim *s) { return s->n_samples; }
+const kp_sim_sample *kp_sim_sample_get(const kp_sim *s, size_t i) {
+    return i < s->n_samples ? &s->samples[i] : NULL;
+}
+int64_t kp_sim_sample_step(const kp_sim *s) { return s->o.sample_every_ms; }

@@ -117,12 +117,18 @@ struct kp_sim {
     int64_t *drain_nodes; /* nodes being drained (-1 = done) */
     size_t n_drain, cap_drain;
     sim_kubelets *kub; /* sim_kubelet.c; NULL when the run has no kubelets */
+
+    kp_sim_sample *samples; /* every o.sample_every_ms (sim_log.c) */
+    size_t n_samples, cap_samples;
+    uint64_t sampled_events; /* s->c.events when the last sample was counted */
 };
 
 /* sim_log.c */
 sim_timer kp__sim_timer_pop(kp_sim *s);
 kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg, uint32_t gen);
 kp_status kp__sim_grow_pods(kp_sim *s);
+/* samples for every sample time before `until` (ms) not yet taken: the state now */
+kp_status kp__sim_sample_until(kp_sim *s, int64_t until);
 /* log: a copy of the texts is kept; returns the event's index or -1 (out of memory) */
 long kp__sim_log(kp_sim *s, kp_sim_event_type type, const char *reason, const char *kind,
                  const char *ns, const char *name, const char *message, kp_index pod, kp_index node,

@@ -159,3 +159,45 @@ kp_status kp__sim_grow_pods(kp_sim *s) {
     s->n_pods = n;
     return KP_OK;
 }
+
+/* ---------------------------------------------------------------- samples */
+
+/* The queue's sizes now: what kube-scheduler reports as scheduler_pending_pods{queue}. */
+static void sample_queue(const kp_sim *s, kp_sim_sample *x) {
+    x->active = s->active.n;
+    x->backoff = s->backoff.n;
+    x->unschedulable = x->gated = 0;
+    for (size_t i = 0; i < s->n_unsched; i++) {
+        if (s->pods[s->unsched[i]].q == SIM_Q_GATED) x->gated++;
+        else x->unschedulable++;
+    }
+}
+
+kp_status kp__sim_sample_until(kp_sim *s, int64_t until) {
+    int64_t step = s->o.sample_every_ms;
+    if (step <= 0) return KP_OK;
+    while ((int64_t)s->n_samples * step < until) {
+        if (s->n_samples == s->cap_samples) {
+            size_t cap = s->cap_samples ? s->cap_samples * 2 : 64;
+            kp_sim_sample *ns = kp_realloc(s->samples, cap * sizeof *ns);
+            if (!ns) return KP_ENOMEM;
+            s->samples = ns;
+            s->cap_samples = cap;
+        }
+        kp_sim_sample *x = &s->samples[s->n_samples];
+        const kp_sim_sample *prev = s->n_samples ? x - 1 : NULL;
+        /* an idle stretch (no event, same queue sizes) copies the last sample: no scan */
+        if (prev && s->sampled_events == s->c.events && prev->active == s->active.n &&
+            prev->backoff == s->backoff.n && prev->unschedulable + prev->gated == s->n_unsched) {
+            *x = *prev;
+        } else {
+            sample_queue(s, x);
+            x->c = s->c;
+            x->c.pending_at_end = x->c.gated_at_end = 0;
+            s->sampled_events = s->c.events;
+        }
+        x->t_ms = (int64_t)s->n_samples * step;
+        s->n_samples++;
+    }
+    return KP_OK;
+}

@@ -201,6 +201,28 @@ static void gen_scenario(kp_scenario *sc, int n_nodes, int n_actions) {
     }
 }
 
+/* Each sample holds the counters after the last instant at or before its time (recorded after
+ * every step of the run in at[] / ev[]), at t = 0, step, 2*step, ... up to the end. */
+static void check_samples(const kp_sim *sim, const int64_t *at, const uint64_t *ev,
+                          const uint64_t *att, size_t n) {
+    int64_t step = kp_sim_sample_step(sim);
+    size_t ns = kp_sim_sample_count(sim);
+    KT_CHECK(step == 10000 && ns == (size_t)(kp_sim_now(sim) / step) + 1);
+    size_t j = 0;
+    for (size_t i = 0; i < ns; i++) {
+        const kp_sim_sample *x = kp_sim_sample_get(sim, i);
+        KT_CHECK(x->t_ms == (int64_t)i * step);
+        while (j + 1 < n && at[j + 1] <= x->t_ms) j++;
+        KT_CHECK(x->c.events == ev[j] && x->c.attempts == att[j]);
+    }
+    kp_sim_counters c;
+    kp_sim_counters_get(sim, &c);
+    const kp_sim_sample *last = kp_sim_sample_get(sim, ns - 1);
+    KT_CHECK(last && last->c.events == c.events && last->c.scheduled == c.scheduled);
+    KT_CHECK(last->active + last->backoff + last->unschedulable == c.pending_at_end);
+    KT_CHECK(last->gated == c.gated_at_end);
+}
+
 KT_TEST(random_runs_keep_every_invariant) {
     int checked = 0;
     uint64_t events = 0;
@@ -230,6 +252,9 @@ KT_TEST(random_runs_keep_every_invariant) {
         kp_sim *sim = NULL;
         KT_CHECK(kp_sim_new(cl, NULL, &sc, &o, &sim, &err) == KP_OK);
         bool more = sim != NULL;
+        size_t n_at = 0, cap_at = 0;
+        int64_t *at = NULL;
+        uint64_t *ev = NULL, *att = NULL;
         while (more) {
             kp_status st = kp_sim_step(sim, &more, &err);
             if (st != KP_OK) {
@@ -238,7 +263,23 @@ KT_TEST(random_runs_keep_every_invariant) {
                 break;
             }
             check_invariants(sim, &checked);
+            if (n_at == cap_at) {
+                cap_at = cap_at ? cap_at * 2 : 64;
+                at = realloc(at, cap_at * sizeof *at);
+                ev = realloc(ev, cap_at * sizeof *ev);
+                att = realloc(att, cap_at * sizeof *att);
+            }
+            kp_sim_counters c;
+            kp_sim_counters_get(sim, &c);
+            if (n_at && at[n_at - 1] == kp_sim_now(sim)) n_at--;
+            at[n_at] = kp_sim_now(sim);
+            ev[n_at] = c.events;
+            att[n_at++] = c.attempts;
         }
+        if (sim && n_at) check_samples(sim, at, ev, att, n_at);
+        free(at);
+        free(ev);
+        free(att);
         if (sim) events += kp_sim_event_count(sim);
         kp_sim_free(sim);
         kp_cluster_free(cl);

@@ -1,0 +1,136 @@
+/* What a simulation means (`kprio simulate`, docs/simulate.md "Findings"): the run's events and
+ * timelines (kprio/sim.h) turned into findings — loops, cascades, starvation, PDB pressure,
+ * pressure hot spots —, most severe first, each naming its objects and times and linking back
+ * to the events; and the differences between two runs from the same snapshot and seed
+ * (`--compare`). Built on the public API only; computed after the run, never during it.
+ *
+ * Typical use:
+ *     kp_sim_run(sim, &err);
+ *     kp_insight *in;
+ *     kp_insight_new(sim, NULL, &in, &err);
+ *     for (size_t i = 0; i < kp_insight_finding_count(in); i++)
+ *         puts(kp_insight_finding_get(in, i)->summary);
+ *     kp_insight_free(in);   // before the simulation: findings borrow its strings */
+#ifndef KP_INSIGHT_H
+#define KP_INSIGHT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kprio/common.h"
+#include "kprio/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    KP_FINDING_LOOP = 0, /* a workload's pods preempted or evicted and recreated again and again */
+    KP_FINDING_CASCADE, /* one preemption or eviction that led, through replacements, to more */
+    KP_FINDING_STARVATION, /* a pod pending longer than the threshold */
+    KP_FINDING_PDB_PRESSURE, /* a PDB at zero allowed disruptions / preemptions violating one */
+    KP_FINDING_PRESSURE_HOTSPOT /* a node long under a pressure condition, and what it evicted */
+} kp_finding_kind;
+
+typedef enum {
+    KP_SEVERITY_INFO = 0,
+    KP_SEVERITY_WARNING,
+    KP_SEVERITY_CRITICAL
+} kp_finding_severity;
+
+/* A cascade's tree: who displaced whom. */
+typedef struct {
+    long event; /* the preemption / eviction (or the replacement's creation) event, sim index */
+    kp_index pod; /* the displaced pod */
+    int32_t parent; /* index into kp_finding.tree of what displaced it; -1 for the root */
+    uint32_t depth; /* 0 for the root */
+} kp_finding_link;
+
+typedef struct {
+    kp_finding_kind kind;
+    kp_finding_severity severity;
+    const char *kind_name; /* "Loop", "Cascade", "Starvation", "PDBPressure", "PressureHotSpot" */
+    /* the object it is about: the workload (Loop), the first displaced pod (Cascade), the pod
+     * (Starvation), the PodDisruptionBudget, the Node */
+    const char *subject_kind, *subject_ns, *subject_name;
+    const char *summary; /* one line, e.g. "ReplicaSet default/web: 4 turns of preempt ->
+                          * recreate every 40s (pods ..., nodes ...)" */
+    const char *detail; /* more lines ("" when none): the reason a starving pod could not be
+                         * placed and whether preemption was tried, the condition and its time */
+    int64_t first_ms, last_ms; /* virtual times it spans */
+    int64_t period_ms; /* Loop: the median time between turns; else 0 */
+    uint32_t count; /* Loop: turns; Cascade: pods displaced; Starvation: attempts; PDBPressure:
+                     * violating preemptions; PressureHotSpot: evictions */
+    uint32_t depth; /* Cascade: deepest level (root = 0); else 0 */
+    int64_t duration_ms; /* Starvation: time pending; PDBPressure: time at zero allowed;
+                          * PressureHotSpot: time under the condition; else 0 */
+    const long *events; /* the events it links to (sim indices, time order); for a Loop the
+                         * decision that starts each turn comes first in each turn */
+    size_t n_events;
+    const kp_index *pods; /* the pods involved */
+    size_t n_pods;
+    const kp_index *nodes; /* the nodes involved */
+    size_t n_nodes;
+    const kp_finding_link *tree; /* Cascade only */
+    size_t n_tree;
+} kp_finding;
+
+typedef struct {
+    int64_t starvation_ms; /* a pod pending longer is starving (default 300000, 5 min) */
+    uint32_t loop_min_turns; /* turns that make a loop (default 3) */
+    uint32_t cascade_min_depth; /* depth that makes a cascade worth reporting (default 2) */
+} kp_insight_options;
+
+void kp_insight_options_init(kp_insight_options *o);
+
+typedef struct kp_insight kp_insight;
+
+/* Findings of a run (ended or not). sim borrowed: free the insight first. NULL options =
+ * defaults. KP_ENOMEM. */
+kp_status kp_insight_new(const kp_sim *sim, const kp_insight_options *opt, kp_insight **out,
+                         kp_error *err);
+void kp_insight_free(kp_insight *in);
+/* Most severe first; ties by kind, then first_ms, then subject name (deterministic). */
+size_t kp_insight_finding_count(const kp_insight *in);
+const kp_finding *kp_insight_finding_get(const kp_insight *in, size_t i);
+
+/* ---- what-if: two runs from the same snapshot and seed (`kprio simulate --compare`) ---- */
+
+/* A pod that ended differently (pods matched by namespace/name: the snapshot's, and the ones
+ * the controllers made with their deterministic names). pod_a / pod_b -1 when only one run
+ * has it. */
+typedef struct {
+    const char *ns, *name;
+    kp_index pod_a, pod_b;
+    kp_index node_a, node_b; /* last bound node, -1 */
+    kp_sim_pod_state state_a, state_b;
+} kp_compare_pod;
+
+typedef struct {
+    kp_sim_counters a, b;
+    /* time from creation (or t = 0) to binding, over pods that were pending at some time
+     * (never bound: counted until the end): percentiles 50, 90, 99 and max, ms */
+    int64_t pending_a[4], pending_b[4];
+    uint64_t evictions_a, evictions_b; /* pods the kubelets evicted */
+    const kp_compare_pod *pods;
+    size_t n_pods;
+    /* findings of one run with no finding of the same kind and subject in the other:
+     * indices into kp_insight_finding_get of a / b */
+    const size_t *only_a, *only_b;
+    size_t n_only_a, n_only_b;
+} kp_compare;
+
+typedef struct kp_insight_compare kp_insight_compare;
+
+/* The differences between run a and run b (each with its insight). All borrowed: free the
+ * comparison first. KP_ENOMEM. */
+kp_status kp_insight_compare_new(const kp_sim *a, const kp_insight *ia, const kp_sim *b,
+                                 const kp_insight *ib, kp_insight_compare **out, kp_error *err);
+const kp_compare *kp_insight_compare_get(const kp_insight_compare *c);
+void kp_insight_compare_free(kp_insight_compare *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
