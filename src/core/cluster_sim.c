@@ -204,6 +204,7 @@ kp_status kp_cluster_node_set_unschedulable(kp_cluster *cl, kp_index node, bool 
     if (cl->nodes[node].unschedulable != unschedulable) {
         cl->nodes[node].unschedulable = unschedulable;
         cl->gen_struct++;
+        cl->gen_nodes++;
     }
     return KP_OK;
 }
@@ -290,6 +291,7 @@ kp_status kp_cluster_node_taint(kp_cluster *cl, kp_index node, const char *key, 
     n->taints = t; /* a new array: the old one may be shared */
     n->n_taints = (uint16_t)cnt;
     cl->gen_struct++;
+    cl->gen_nodes++;
     return KP_OK;
 }
 
@@ -322,6 +324,7 @@ kp_status kp_cluster_node_untaint(kp_cluster *cl, kp_index node, const char *key
     n->n_taints = (uint16_t)keep;
     if (removed) *removed = gone;
     cl->gen_struct++;
+    cl->gen_nodes++;
     return KP_OK;
 }
 
@@ -331,6 +334,7 @@ kp_status kp_cluster_delete_node(kp_cluster *cl, kp_index node, kp_error *err) {
     cl->nodes[node].deleted = true; /* kp_cluster_find_node skips it */
     cl->n_nodes_deleted++;
     cl->gen_struct++;
+    cl->gen_nodes++;
     return KP_OK;
 }
 

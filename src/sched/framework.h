@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "base/prng.h"
+#include "core/cluster.h"
 #include "core/labels.h"
 #include "core/pod.h"
 #include "core/resources.h"
@@ -162,7 +163,18 @@ struct kp_sched {
                            * have grown since: kp_sched_sync rebuilds before the next attempt) */
     uint32_t n_nodes_seen; /* nodes when built: per-node arrays have this many */
     uint32_t seen_changed; /* entries of cl->changed_log caught up with */
-    uint64_t gen; /* cl->gen_struct when built */
+    uint64_t gen; /* cl->gen_struct when built or last caught up with */
+    kp__cluster_mark seen_mark; /* the cluster's object counts then (kp__sched_catch_up) */
+    uint64_t seen_gen_nodes; /* cl->gen_nodes then */
+    uint32_t seen_nodes_deleted; /* cl->n_nodes_deleted then */
+    uint32_t seen_n_res; /* cl->n_res then */
+    /* the failed-attempt memo (memo.h), and the count of the scheduler's own changes that it
+     * watches: every bind, nomination change and preemption actuation bumps memo_mut */
+    struct kp_memo *memo;
+    uint64_t memo_mut;
+    bool no_memo; /* test hook: every attempt in full (the memo never used) */
+    uint64_t memo_hits; /* statistics (tests): attempts replayed from the memo */
+    uint32_t n_rebuilds; /* statistics (tests): kp_sched_sync rebuilds */
 };
 
 /* ---- per-pod CycleState ---- */
@@ -271,5 +283,8 @@ void kp__sched_use_profile(kp_sched *s, uint32_t pod);
 void kp__sched_activate(kp_sched *s, uint32_t k);
 /* Appends pod (now bound, with pod (anti-)affinity) to the affinity pod list. KP_ENOMEM. */
 kp_status kp__sched_track_affinity_pod(kp_sched *s, uint32_t pod);
+/* kp_sched_sync's catching up with pending pods added and nodes cordoned or tainted (and nothing
+ * else changed) without a rebuild (mutate.c); *done false: the caller rebuilds. KP_ENOMEM. */
+kp_status kp__sched_catch_up(kp_sched *s, bool *done);
 
 #endif

@@ -25,6 +25,17 @@ const kp_hot_pod *kp__sched_hot_ensure(kp_sched *s) {
     return s->hot;
 }
 
+kp_status kp__sched_hot_grow(kp_sched *s) {
+    const kp_cluster *cl = s->cl;
+    if (!s->hot || s->hot_stale || s->n_hot >= cl->n_pods) return KP_OK;
+    kp_hot_pod *h = kp__realloc(s->hot, cl->n_pods * sizeof *h);
+    if (!h) return KP_ENOMEM;
+    s->hot = h;
+    for (uint32_t i = s->n_hot; i < cl->n_pods; i++) fill(&h[i], &cl->pods[i]);
+    s->n_hot = cl->n_pods;
+    return KP_OK;
+}
+
 void kp__sched_hot_update(kp_sched *s, uint32_t pod) {
     if (!s || !s->hot) return;
     if (pod >= s->n_hot) s->hot_stale = true;

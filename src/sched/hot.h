@@ -30,6 +30,9 @@ typedef struct {
 const kp_hot_pod *kp__sched_hot_ensure(kp_sched *s);
 /* Refreshes pod's entry from its record (no-op before the array is first built). */
 void kp__sched_hot_update(kp_sched *s, uint32_t pod);
+/* Pods were added to the cluster (kp_sched_sync without a rebuild): a built array gains their
+ * entries (a stale or unbuilt one is left to kp__sched_hot_ensure). KP_ENOMEM. */
+kp_status kp__sched_hot_grow(kp_sched *s);
 /* Frees the array (kp_sched_free). */
 void kp__sched_hot_free(kp_sched *s);
 

@@ -184,6 +184,7 @@ uint32_t kp__sched_nominated_sum(kp_sched *s, uint32_t node, int32_t prio, uint3
 /* mirrors nominator.deleteNominatedPodIfExistsUnlocked + addNominatedPodUnlocked */
 kp_status kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
     int32_t old = s->nom_of[pod];
+    s->memo_mut++; /* the failed-attempt memo's state (memo.h) */
     kp_pod *p = &s->cl->pods[pod];
     if (old >= 0) {
         uint32_t *l = s->nom_pods[old], n = s->nom_n[old];

@@ -15,6 +15,7 @@
 #include "sched/compat.h"
 #include "sched/framework.h"
 #include "sched/hot.h"
+#include "sched/memo.h"
 #include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/pod_topology_spread_default.h"
@@ -209,6 +210,10 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     s->n_nodes_seen = cl->n_nodes;
     s->seen_changed = cl->n_changed_log;
     s->gen = cl->gen_struct;
+    s->seen_gen_nodes = cl->gen_nodes;
+    s->seen_nodes_deleted = cl->n_nodes_deleted;
+    s->seen_n_res = cl->n_res;
+    kp__cluster_mark_get(cl, &s->seen_mark);
     if (o.stop_when_settled && !o.until_settled) {
         if (o.settle_pod < 0 || o.settle_pod >= (kp_index)cl->n_pods ||
             o.settle_after >= (kp_index)cl->n_pods) {
@@ -317,6 +322,7 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s->order);
     kp__free(s->aff_pods);
     kp__preempt_cache_free(s->preempt_cache);
+    kp__memo_free(s);
     kp__podindex_fini(&s->ix);
     kp__sched_hot_free(s);
     kp__free(s->ix_count);
@@ -516,11 +522,12 @@ kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t
 /* kp_sched_sync (kprio/sched.h): catching up with the cluster's changes as upstream's informers
  * keep the cache and the queue in step (eventhandlers.go: deletePodFromCache and the
  * nominator's delete on a pod delete; addNodeToCache / updateNodeInCache on node events). A
- * deleted pod leaves the nominator (its node dropped it already); a created pod or node, or a
- * changed node, rebuilds every structure derived from the cluster (node order, indexes,
- * reasons, per-node caches) as a fresh scheduler with the same profiles and options, and the
- * running state moves across: the PRNG, the round-robin start of the node search
- * (nextStartNodeIndex), the virtual time and the results. */
+ * deleted pod leaves the nominator (its node dropped it already); created pending pods and
+ * cordoned or tainted nodes are caught up with in place (kp__sched_catch_up, mutate.c); a
+ * created or deleted node or any other object added rebuilds every structure derived from the
+ * cluster (node order, indexes, reasons, per-node caches) as a fresh scheduler with the same
+ * profiles and options, and the running state moves across: the PRNG, the round-robin start of the
+ * node search (nextStartNodeIndex), the virtual time and the results. */
 
 /* A fresh scheduler with s's profiles and options (configuration order; every profile kept). */
 static kp_status rebuild(kp_sched *s, kp_sched **out, kp_error *err) {
@@ -551,6 +558,9 @@ static kp_status rebuild(kp_sched *s, kp_sched **out, kp_error *err) {
 static kp_status carry_over(kp_sched *s, kp_sched *n) {
     n->prng = s->prng;
     n->now = s->now;
+    n->no_memo = s->no_memo;
+    n->memo_hits = s->memo_hits;
+    n->n_rebuilds = s->n_rebuilds + 1;
     n->next_start = n->n_order ? s->next_start % n->n_order : 0;
     n->seen_changed = s->cl->n_changed_log;
     n->gen = s->cl->gen_struct;
@@ -583,8 +593,12 @@ kp_status kp_sched_sync(kp_sched *s, kp_error *err) {
         kp__sched_hot_update(s, pod); /* its node or deletionTimestamp changed */
     }
     if (s->gen == cl->gen_struct) return KP_OK;
+    bool done = false;
+    kp_status st = kp__sched_catch_up(s, &done);
+    if (st != KP_OK) return kp_error_set(err, st, "scheduler: out of memory");
+    if (done) return KP_OK;
     kp_sched *n = NULL;
-    kp_status st = rebuild(s, &n, err);
+    st = rebuild(s, &n, err);
     if (st != KP_OK) return st;
     carry_over(s, n);
     /* swap the contents: s keeps its address (callers hold it), the old state is freed */

@@ -15,6 +15,7 @@
 #include "sched/diagnosis.h"
 #include "sched/explain.h"
 #include "sched/framework.h"
+#include "sched/memo.h"
 #include "sched/nominator.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/scheduling_gates.h"
@@ -143,6 +144,7 @@ static kp_status bind(kp_sched *s, uint32_t pod, uint32_t node) {
     if (st != KP_OK) return st;
     kp_pod *p = &cl->pods[pod];
     p->node_name = cl->nodes[node].name;
+    s->memo_mut++; /* the failed-attempt memo's state (memo.h) */
     kp__sched_hot_update(s, pod);
     kp__sched_nominate(s, pod, -1);
     if (kp__pod_has_required_anti(p)) s->n_anti_pods++;
@@ -281,7 +283,8 @@ static kp_status record_bound(kp_sched *s, kp_result_int *res, uint32_t pod, uin
 /* mirrors runPostFilterPlugins with DefaultPreemption: every node has a status (unvisited ones
  * are absent: unresolvable); a nominated result is actuated; msg gains the preemption text. */
 static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod,
-                             bool explain, char **msg, bool *changed, kp_error *err) {
+                             bool explain, char **msg, bool *changed, uint32_t *n_drawn,
+                             kp_error *err) {
     kp_cluster *cl = s->cl;
     for (uint32_t i = 0; i < cl->n_nodes; i++) {
         if (s->has_status[i]) continue;
@@ -296,6 +299,7 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
     kp_preempt_result pr;
     memset(&pr, 0, sizeof pr);
     kp_status st = kp__preempt_postfilter_ex(s, c, pod, s->statuses, explain, &o, &pr, err);
+    *n_drawn = pr.n_drawn;
     if (st == KP_OK && (st = kp__cycle_status(c)) != KP_OK)
         kp_error_set(err, st, "preemption: out of memory");
     if (st != KP_OK) {
@@ -320,6 +324,7 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
             if (pr.n_victims) *changed = true;
             if (s->until_settled) {
                 /* victims terminate at once: they leave their node */
+                s->memo_mut++;
                 for (uint32_t v = 0; v < pr.n_victims; v++) {
                     kp__node_remove_pod(cl, pr.victims[v]);
                     kp__sched_hot_update(s, pr.victims[v]);
@@ -343,14 +348,15 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
 /* mirrors handleSchedulingFailure after a FitError: the FitError text, then PostFilter. */
 static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_int *res,
                                            uint32_t pod, const kp_node_status *prefilter,
-                                           bool explain, bool *changed, kp_error *err) {
+                                           bool explain, bool *changed, uint32_t *n_drawn,
+                                           kp_error *err) {
     char *msg = NULL;
     kp_status st = kp__fit_error_message(s, prefilter, &msg);
     if (st != KP_OK) return kp_error_set(err, st, "out of memory");
     res->pub.outcome = KP_OUTCOME_UNSCHEDULABLE;
     res->pub.node = -1;
     if (s->cfg.postfilter_preemption &&
-        (st = post_filter(s, c, res, pod, explain, &msg, changed, err)) != KP_OK) {
+        (st = post_filter(s, c, res, pod, explain, &msg, changed, n_drawn, err)) != KP_OK) {
         kp__free(msg);
         return st;
     }
@@ -387,6 +393,19 @@ kp_status kp__sched_record_gated(kp_sched *s, uint32_t pod) {
     return set_message(res, KP_SCHEDULING_GATED_MESSAGE);
 }
 
+/* A failed attempt replayed from the memo (memo.h): what handle_scheduling_failure left, the
+ * filter pass's nextStartNodeIndex and the dry run's PRNG draw. */
+static kp_status replay_failure(kp_sched *s, kp_result_int *res, const char *msg,
+                                uint32_t n_statuses, uint32_t n_drawn) {
+    uint32_t nn = s->cl->n_nodes;
+    if (nn) s->next_start = (uint32_t)(((uint64_t)s->next_start + n_statuses) % nn);
+    if (n_drawn) kp__prng_below(&s->prng, n_drawn);
+    res->pub.outcome = KP_OUTCOME_UNSCHEDULABLE;
+    res->pub.node = -1;
+    if (s->cfg.postfilter_preemption || s->until_settled) res->pub.nominated_node = -1;
+    return set_message(res, msg);
+}
+
 /* mirrors ScheduleOne's scheduling cycle for one pod over the current cluster state:
  * PreFilter, findNodesThatFitPod (nominated node first, then the filter pass), prioritizeNodes,
  * selectHost, bind; on failure the FitError and PostFilter (preemption). */
@@ -407,6 +426,8 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     kp_cycle *c = kp__cycle_new(s, pod, &pre);
     if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
     const kp_node_status *prefilter = NULL; /* set when PreFilter rejected the pod */
+    kp_memo_probe probe = {.eligible = false};
+    uint32_t n_drawn = 0; /* the dry run's PRNG draw (memo.h) */
     uint32_t n_feas = 0;
     uint32_t chosen;
     kp_status st = KP_OK;
@@ -421,6 +442,13 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
         record_prefilter_failure(s, &pre, explain);
         prefilter = &pre;
         goto failed;
+    }
+    uint32_t memo_statuses = 0;
+    const char *memo_msg = kp__memo_begin(s, c, &probe, &memo_statuses, &n_drawn);
+    if (memo_msg) {
+        if ((st = replay_failure(s, res, memo_msg, memo_statuses, n_drawn)) != KP_OK)
+            kp_error_set(err, st, "out of memory");
+        goto out;
     }
     bool nominated_fits = evaluate_nominated_node(s, c, pod, explain);
     if ((st = kp__cycle_status(c)) != KP_OK) {
@@ -450,7 +478,9 @@ bound:
         kp_error_set(err, st, "out of memory");
     goto out;
 failed:
-    st = handle_scheduling_failure(s, c, res, pod, prefilter, explain, changed, err);
+    st = handle_scheduling_failure(s, c, res, pod, prefilter, explain, changed, &n_drawn, err);
+    if (st == KP_OK && res->pub.outcome == KP_OUTCOME_UNSCHEDULABLE && !*changed)
+        kp__memo_record(s, c, &probe, res->pub.message, s->n_statuses, n_drawn);
 out:
     if (st == KP_OK && explain && s->explain->enomem)
         st = kp_error_set(err, KP_ENOMEM, "explain: out of memory");

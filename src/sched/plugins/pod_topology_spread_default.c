@@ -66,13 +66,9 @@ static kp_str find(const kp_cluster *cl, const char *s) {
     return kp__intern_find(&cl->strs, s, strlen(s));
 }
 
-kp_status kp__spread_defaults_init(kp_sched *s) {
+/* The constraints and the names' ids (init and grow). */
+static void resolve(kp_sched *s, kp_spread_defaults *d) {
     const kp_cluster *cl = s->cl;
-    kp_spread_defaults *d = kp__calloc(1, sizeof *d);
-    if (!d) return KP_ENOMEM;
-    s->def = d;
-    for (int k = 0; k < KP_WL_KINDS; k++) kp__pairmap_init(&d->by_name[k], true);
-    kp__pairmap_init(&d->svc_ns, true);
     d->system = s->cfg.spread_system_defaulting;
     if (d->system) {
         /* systemDefaultConstraints (plugin.go): hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway
@@ -92,12 +88,39 @@ kp_status kp__spread_defaults_init(kp_sched *s) {
         }
         d->n = s->cfg.n_default_spread;
     }
-    if (d->n == 0 || cl->n_workloads == 0) return KP_OK; /* DefaultSelector is always empty */
     d->s_rc = find(cl, "ReplicationController");
     d->s_rs = find(cl, "ReplicaSet");
     d->s_sts = find(cl, "StatefulSet");
     d->s_v1 = find(cl, "v1");
     d->s_apps_v1 = find(cl, "apps/v1");
+}
+
+kp_status kp__spread_defaults_grow(kp_sched *s, uint32_t old_n) {
+    kp_spread_defaults *d = s->def;
+    const kp_cluster *cl = s->cl;
+    if (!d) return KP_OK;
+    resolve(s, d);
+    if (!d->sel || cl->n_pods <= old_n) return KP_OK; /* no per-pod cache (no workloads) */
+    kp_label_selector *sel = kp__realloc(d->sel, (cl->n_pods + 1) * sizeof *sel);
+    if (!sel) return KP_ENOMEM;
+    d->sel = sel;
+    uint8_t *state = kp__realloc(d->state, cl->n_pods + 1);
+    if (!state) return KP_ENOMEM;
+    d->state = state;
+    memset(sel + old_n + 1, 0, (cl->n_pods - old_n) * sizeof *sel);
+    memset(state + old_n + 1, 0, cl->n_pods - old_n);
+    return KP_OK;
+}
+
+kp_status kp__spread_defaults_init(kp_sched *s) {
+    const kp_cluster *cl = s->cl;
+    kp_spread_defaults *d = kp__calloc(1, sizeof *d);
+    if (!d) return KP_ENOMEM;
+    s->def = d;
+    for (int k = 0; k < KP_WL_KINDS; k++) kp__pairmap_init(&d->by_name[k], true);
+    kp__pairmap_init(&d->svc_ns, true);
+    resolve(s, d);
+    if (d->n == 0 || cl->n_workloads == 0) return KP_OK; /* DefaultSelector is always empty */
     d->sel = kp__calloc(cl->n_pods + 1, sizeof *d->sel);
     d->state = kp__calloc(cl->n_pods + 1, 1);
     d->svc = kp__malloc((cl->n_workloads + 1) * sizeof *d->svc);

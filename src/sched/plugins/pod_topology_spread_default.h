@@ -11,6 +11,11 @@
 
 kp_status kp__spread_defaults_init(kp_sched *s);
 void kp__spread_defaults_free(kp_sched *s);
+/* The active profile's defaults after pods were added to the cluster (kp_sched_sync without a
+ * rebuild; workloads unchanged): the per-pod selector cache grows from old_n pods to the
+ * cluster's, and the ids of the names init looks up are looked up again (a new pod may have
+ * brought one of them), as init would find them now. KP_ENOMEM. */
+kp_status kp__spread_defaults_grow(kp_sched *s, uint32_t old_n);
 /* The default constraints (*out, returns their count; selectors unset: the pod's DefaultSelector
  * applies; only maxSkew, topologyKey and whenUnsatisfiable are set). */
 uint8_t kp__spread_defaults_get(const kp_sched *s, const kp_spread **out);

@@ -58,6 +58,7 @@ typedef struct {
     uint32_t copy_cap; /* capacity of copy and start */
     uint8_t n_runs; /* runs[0..n_runs); PC_MAX_RUNS + 1 = too many (per-entry path) */
     bool built, copy_owned;
+    bool uses_now; /* a pod had no startTime: its start key is the attempt's now_key */
     uint32_t gen; /* the node's pods_gen when built */
     int64_t alloc[3]; /* allocatable cpu, memory, pods */
     int64_t req[2]; /* requested cpu, memory of the n pods */
@@ -218,7 +219,12 @@ void kp__preempt_cache_begin(kp_pctx *x) {
         *slot = c;
     }
     if (c->now_key != x->now_key || c->compat != x->o->compat) {
-        for (uint32_t i = 0; i < c->n_nodes; i++) c->nodes[i].built = false;
+        /* a new "now" changes only the entries whose order or start keys read it (a pod without
+         * startTime; one never loses its startTime, and setting it moves no pod, so an entry
+         * built after it was set stays valid) */
+        bool all = c->compat != x->o->compat;
+        for (uint32_t i = 0; i < c->n_nodes; i++)
+            if (all || c->nodes[i].uses_now) c->nodes[i].built = false;
         c->now_key = x->now_key;
         c->compat = x->o->compat;
     }
@@ -291,8 +297,10 @@ static const pc_node *pc_get(kp_pctx *x, uint32_t node, uint32_t *tmp) {
     }
     kp__preempt_sort(x, tmp, n);
     uint32_t n_runs = 0;
+    c->uses_now = false;
     for (uint32_t i = 0; i < n; i++) {
         const kp_pod *q = &x->cl->pods[tmp[i]];
+        if (q->start_time == KP_TIME_NONE) c->uses_now = true;
         a.prio[i] = q->priority;
         a.pod[i] = tmp[i];
         c->start[i] = kp__preempt_start_key(x, tmp[i]);

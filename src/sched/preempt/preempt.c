@@ -623,6 +623,7 @@ kp_status kp__preempt_postfilter_ex(kp_sched *s, kp_cycle *c, uint32_t pod,
             kp_error_set(err, rc, "preemption: out of memory");
             goto out;
         }
+        if (o->offset < 0) out->n_drawn = d.n_pot;
         rc = dry_run_preemption(&x, &d, out, err);
         memmove(d.cands + d.n_nonviol, d.cands + d.budget, d.n_violc * sizeof *d.cands);
         d.n_cands = d.n_nonviol + d.n_violc;
@@ -682,6 +683,7 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
     kp_cluster *cl = kp__sched_cluster(s);
     kp_pod *pre = &cl->pods[pod];
     uint32_t n_delete = 0;
+    s->memo_mut++; /* the failed-attempt memo's state (memo.h) */
     for (uint32_t i = 0; i < r->n_victims; i++) {
         kp_pod *v = &cl->pods[r->victims[i]];
         if (v->deletion_ts != KP_TIME_NONE) continue;

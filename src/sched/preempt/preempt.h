@@ -57,6 +57,8 @@ typedef struct kp_preempt_result {
     kp_preempt_node *nodes;
     int64_t now; /* opts.now, for actuation */
     uint32_t n_candidates; /* candidates found by the dry run */
+    uint32_t n_drawn; /* the offset was drawn from the PRNG below this many potential nodes (0:
+                       * no draw) */
 } kp_preempt_result;
 
 /* Upstream release lines whose decisions differ (docs/preemption.md "Compatibility"). */
