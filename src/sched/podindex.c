@@ -17,6 +17,10 @@ void kp__podindex_fini(kp_podindex *ix) {
     kp__free(ix->lbl_off);
     kp__free(ix->lbl_pods);
     kp__free(ix->anti_pods);
+    kp__pairmap_fini(&ix->t_ns_map);
+    kp__pairmap_fini(&ix->t_lbl_map);
+    for (uint32_t i = 0; i < ix->n_t_lists; i++) kp__free(ix->t_lists[i].v);
+    kp__free(ix->t_lists);
     memset(ix, 0, sizeof *ix);
 }
 
@@ -99,7 +103,10 @@ static kp_status build(kp_podindex *ix, const kp_cluster *cl) {
         if (p->pod_anti_affinity && p->pod_anti_affinity->n_required)
             ix->anti_pods[ix->n_anti++] = i;
     }
-    ix->n_pods = cl->n_pods;
+    ix->n_pods = ix->n_built = cl->n_pods;
+    ix->cap_anti = ix->n_anti + 1;
+    kp__pairmap_init(&ix->t_ns_map, true);
+    kp__pairmap_init(&ix->t_lbl_map, true);
     ix->built = true;
 out:
     kp__free(ns_cnt);
@@ -107,16 +114,61 @@ out:
     return st;
 }
 
+/* Appends pod to the tail list of key (made on first use). */
+static kp_status tail_add(kp_podindex *ix, kp_pairmap *m, uint64_t key, uint32_t pod) {
+    int64_t k = kp__pairmap_get(m, key);
+    if (k == 0) {
+        if (!kp__grow32((void **)&ix->t_lists, &ix->cap_t_lists, (size_t)ix->n_t_lists + 1,
+                        sizeof *ix->t_lists, 64))
+            return KP_ENOMEM;
+        memset(&ix->t_lists[ix->n_t_lists], 0, sizeof *ix->t_lists);
+        k = ++ix->n_t_lists;
+        if (kp__pairmap_add(m, key, k) != KP_OK) return KP_ENOMEM;
+    }
+    kp_ix_vec *v = &ix->t_lists[k - 1];
+    if (!kp__grow32((void **)&v->v, &v->cap, (size_t)v->n + 1, sizeof *v->v, 8)) return KP_ENOMEM;
+    v->v[v->n++] = pod;
+    return KP_OK;
+}
+
+/* The pods added since the index was built or last grown join the tail. */
+static kp_status grow(kp_podindex *ix, const kp_cluster *cl) {
+    for (uint32_t i = ix->n_pods; i < cl->n_pods; i++) {
+        const kp_pod *p = &cl->pods[i];
+        kp_status st = tail_add(ix, &ix->t_ns_map, p->ns, i);
+        for (uint32_t j = 0; j < p->labels.n && st == KP_OK; j++) {
+            if (!label_indexed(&p->labels, j)) continue;
+            const kp_label *l = &p->labels.items[j];
+            st = tail_add(ix, &ix->t_lbl_map, kp__pair(l->key, l->val), i);
+        }
+        if (st == KP_OK && p->pod_anti_affinity && p->pod_anti_affinity->n_required) {
+            if (!kp__grow32((void **)&ix->anti_pods, &ix->cap_anti, (size_t)ix->n_anti + 1,
+                            sizeof *ix->anti_pods, 8))
+                st = KP_ENOMEM;
+            else ix->anti_pods[ix->n_anti++] = i;
+        }
+        if (st != KP_OK) return st;
+        ix->n_pods = i + 1;
+    }
+    return KP_OK;
+}
+
 kp_status kp__podindex_ensure(kp_podindex *ix, const kp_cluster *cl) {
     if (ix->built && ix->n_pods == cl->n_pods) return KP_OK;
+    /* a few added pods: the tail; many (amortised: each pod is rebuilt O(1) times): rebuild */
+    if (ix->built && cl->n_pods > ix->n_pods && cl->n_pods - ix->n_built <= ix->n_built / 4 + 64) {
+        kp_status st = grow(ix, cl);
+        if (st != KP_OK) kp__podindex_fini(ix);
+        return st;
+    }
     kp__podindex_fini(ix);
     kp_status st = build(ix, cl);
     if (st != KP_OK) kp__podindex_fini(ix);
     return st;
 }
 
-static uint32_t list_of(const kp_pairmap *m, const uint32_t *off, const uint32_t *pods,
-                        uint64_t key, const uint32_t **out) {
+static uint32_t csr_list_of(const kp_pairmap *m, const uint32_t *off, const uint32_t *pods,
+                            uint64_t key, const uint32_t **out) {
     int64_t k = kp__pairmap_get(m, key);
     if (k == 0) {
         *out = NULL;
@@ -129,8 +181,8 @@ static uint32_t list_of(const kp_pairmap *m, const uint32_t *off, const uint32_t
 /* candidate option: union of lists for distinct values */
 typedef struct {
     uint32_t n_lists;
-    const uint32_t *pods[KP_IX_MAX_LISTS];
-    uint32_t n[KP_IX_MAX_LISTS];
+    const uint32_t *pods[2 * KP_IX_MAX_LISTS];
+    uint32_t n[2 * KP_IX_MAX_LISTS];
     uint64_t total;
 } option;
 
@@ -158,6 +210,17 @@ static void add_list(option *o, uint32_t n, const uint32_t *pods) {
     o->total += n;
 }
 
+/* The pods of one key: its built list and its tail list. lbl: a label pair, else a namespace. */
+static void add_key(const kp_podindex *ix, option *o, bool lbl, uint64_t key) {
+    const uint32_t *pods;
+    uint32_t n = lbl ? csr_list_of(&ix->lbl_map, ix->lbl_off, ix->lbl_pods, key, &pods)
+                     : csr_list_of(&ix->ns_map, ix->ns_off, ix->ns_pods, key, &pods);
+    add_list(o, n, pods);
+    if (ix->n_t_lists == 0) return;
+    int64_t k = kp__pairmap_get(lbl ? &ix->t_lbl_map : &ix->t_ns_map, key);
+    if (k > 0) add_list(o, ix->t_lists[k - 1].n, ix->t_lists[k - 1].v);
+}
+
 void kp__podindex_plan(const kp_podindex *ix, const kp_label_selector *sel, const kp_label *extra,
                        uint16_t n_extra, const kp_str *ns, uint16_t n_ns, kp_ix_plan *out) {
     memset(out, 0, sizeof *out);
@@ -168,18 +231,12 @@ void kp__podindex_plan(const kp_podindex *ix, const kp_label_selector *sel, cons
     for (uint32_t i = 0; i < sel->match_labels.n; i++) {
         memset(&o, 0, sizeof o);
         const kp_label *l = &sel->match_labels.items[i];
-        const uint32_t *pods;
-        uint32_t n =
-            list_of(&ix->lbl_map, ix->lbl_off, ix->lbl_pods, kp__pair(l->key, l->val), &pods);
-        add_list(&o, n, pods);
+        add_key(ix, &o, true, kp__pair(l->key, l->val));
         consider(out, &best, &o);
     }
     for (uint16_t i = 0; i < n_extra; i++) {
         memset(&o, 0, sizeof o);
-        const uint32_t *pods;
-        uint32_t n = list_of(&ix->lbl_map, ix->lbl_off, ix->lbl_pods,
-                             kp__pair(extra[i].key, extra[i].val), &pods);
-        add_list(&o, n, pods);
+        add_key(ix, &o, true, kp__pair(extra[i].key, extra[i].val));
         consider(out, &best, &o);
     }
     for (uint16_t i = 0; i < sel->n_exprs; i++) {
@@ -188,10 +245,7 @@ void kp__podindex_plan(const kp_podindex *ix, const kp_label_selector *sel, cons
         memset(&o, 0, sizeof o);
         for (uint16_t v = 0; v < r->n_values; v++) {
             if (seen(r->values, v)) continue;
-            const uint32_t *pods;
-            uint32_t n = list_of(&ix->lbl_map, ix->lbl_off, ix->lbl_pods,
-                                 kp__pair(r->key, r->values[v]), &pods);
-            add_list(&o, n, pods);
+            add_key(ix, &o, true, kp__pair(r->key, r->values[v]));
         }
         consider(out, &best, &o);
     }
@@ -199,9 +253,7 @@ void kp__podindex_plan(const kp_podindex *ix, const kp_label_selector *sel, cons
         memset(&o, 0, sizeof o);
         for (uint16_t v = 0; v < n_ns; v++) {
             if (seen(ns, v)) continue;
-            const uint32_t *pods;
-            uint32_t n = list_of(&ix->ns_map, ix->ns_off, ix->ns_pods, ns[v], &pods);
-            add_list(&o, n, pods);
+            add_key(ix, &o, false, ns[v]);
         }
         consider(out, &best, &o);
     }

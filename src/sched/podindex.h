@@ -4,8 +4,10 @@
  * anti-affinity. Every pod of the cluster is indexed, bound or not: labels, namespaces and
  * affinity never change during a run, only a pod's node does, so the lists never need updating
  * when the scheduler binds a pod or preemption removes / re-adds one. Readers check pod->node
- * (>= 0: on a node now) themselves. The index is built on first use and rebuilt if the cluster's
- * pod count changes. */
+ * (>= 0: on a node now) themselves. The index is built on first use. Pods added to the cluster
+ * later (the simulator's) join growable lists of the same keys (the tail), read with the built
+ * lists; the index is rebuilt whole once the tail passes a quarter of the built pods (or the pod
+ * count went down). */
 #ifndef KP_SCHED_PODINDEX_H
 #define KP_SCHED_PODINDEX_H
 
@@ -17,9 +19,16 @@
 #include "core/selector.h"
 #include "sched/pairmap.h"
 
+/* A growable pod list of the tail. */
+typedef struct {
+    uint32_t *v;
+    uint32_t n, cap;
+} kp_ix_vec;
+
 typedef struct {
     bool built;
-    uint32_t n_pods; /* cl->n_pods when built */
+    uint32_t n_pods; /* pods indexed: cl->n_pods when built or last grown */
+    uint32_t n_built; /* pods in the built lists; [n_built, n_pods) are in the tail */
     kp_pairmap ns_map; /* namespace id -> list number + 1 */
     uint32_t *ns_off; /* list k: ns_pods[ns_off[k] .. ns_off[k+1]) */
     uint32_t *ns_pods;
@@ -27,7 +36,10 @@ typedef struct {
     uint32_t *lbl_off;
     uint32_t *lbl_pods;
     uint32_t *anti_pods; /* pods with required anti-affinity, in pod order */
-    uint32_t n_anti;
+    uint32_t n_anti, cap_anti;
+    kp_pairmap t_ns_map, t_lbl_map; /* the tail's keys -> tail list number + 1 */
+    kp_ix_vec *t_lists;
+    uint32_t n_t_lists, cap_t_lists;
 } kp_podindex;
 
 /* The most value lists a plan unions. rule 8: not a limit on an answer: a selector value set
@@ -35,13 +47,14 @@ typedef struct {
  * to every pod; a plan is only a superset, every candidate is still matched in full. */
 #define KP_IX_MAX_LISTS 16
 
-/* A superset of the pods a selector can match: the union of n_lists disjoint pod lists, or every
- * pod of the cluster (all). Pods appear at most once. */
+/* A superset of the pods a selector can match: the union of n_lists disjoint pod lists (a built
+ * list and the tail's list of the same key, per key), or every pod of the cluster (all). Pods
+ * appear at most once. */
 typedef struct {
     bool all;
     uint32_t n_lists;
-    const uint32_t *pods[KP_IX_MAX_LISTS];
-    uint32_t n[KP_IX_MAX_LISTS];
+    const uint32_t *pods[2 * KP_IX_MAX_LISTS];
+    uint32_t n[2 * KP_IX_MAX_LISTS];
 } kp_ix_plan;
 
 /* Iteration over a plan's candidates: kp_ix_iter it = {plan, cl->n_pods, 0, 0};

@@ -387,4 +387,53 @@ KT_TEST(indexed_runs_match_full_scan_runs) {
     }
 }
 
-KT_MAIN(KT_CASE(indexed_prefilter_matches_full_scan), KT_CASE(indexed_runs_match_full_scan_runs))
+/* Pods created after the index was built join its tail (podindex.h): runs over them decide as
+ * the full scan does. */
+KT_TEST(indexed_tail_matches_full_scan_runs) {
+    uint32_t tails = 0;
+    for (uint64_t seed = 200; seed < 230; seed++) {
+        uint32_t n_pending;
+        char *y = gen_cluster(seed, &n_pending);
+        kp_cluster *c1 = ts_load(y), *c2 = ts_load(y);
+        KT_CHECK(c1 && c2);
+        kp_sched *s1 = c1 ? ts_sched(c1, NULL, seed) : NULL,
+                 *s2 = c2 ? ts_sched(c2, NULL, seed) : NULL;
+        if (s1 && s2) {
+            s2->no_index = true;
+            KT_CHECK_INT(kp__podindex_ensure(&s1->ix, c1), KP_OK);
+            kp_error err;
+            uint32_t made = 0;
+            for (uint32_t i = 0; i < c1->n_pods && made < 20; i++) {
+                if (c1->pods[i].node >= 0 || c1->pods[i].node_name) continue;
+                char name[32];
+                snprintf(name, sizeof name, "tail-%u", made++);
+                kp_index a, b;
+                KT_CHECK_INT(kp_cluster_create_pod(c1, -1, (kp_index)i, name, 0, &a, &err), KP_OK);
+                KT_CHECK_INT(kp_cluster_create_pod(c2, -1, (kp_index)i, name, 0, &b, &err), KP_OK);
+                KT_CHECK_INT(a, b);
+            }
+            KT_CHECK_INT(kp_sched_run(s1, &err), KP_OK);
+            KT_CHECK_INT(kp_sched_run(s2, &err), KP_OK);
+            tails += s1->ix.n_built < s1->ix.n_pods;
+            KT_CHECK_INT(s1->n_res, s2->n_res);
+            for (uint32_t i = 0; i < s1->n_res && i < s2->n_res; i++) {
+                KT_CHECK_INT(s1->res[i].pub.pod, s2->res[i].pub.pod);
+                KT_CHECK_INT(s1->res[i].pub.outcome, s2->res[i].pub.outcome);
+                KT_CHECK_INT(s1->res[i].pub.node, s2->res[i].pub.node);
+                KT_CHECK_INT(s1->res[i].pub.nominated_node, s2->res[i].pub.nominated_node);
+                KT_CHECK_INT(s1->res[i].pub.n_victims, s2->res[i].pub.n_victims);
+                KT_CHECK_STR(s1->res[i].message ? s1->res[i].message : "",
+                             s2->res[i].message ? s2->res[i].message : "");
+            }
+        }
+        kp_sched_free(s1);
+        kp_sched_free(s2);
+        kp_cluster_free(c1);
+        kp_cluster_free(c2);
+        free(y);
+    }
+    KT_CHECK(tails > 10);
+}
+
+KT_MAIN(KT_CASE(indexed_prefilter_matches_full_scan), KT_CASE(indexed_runs_match_full_scan_runs),
+        KT_CASE(indexed_tail_matches_full_scan_runs))
