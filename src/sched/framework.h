@@ -160,7 +160,7 @@ struct kp_sched {
     /* a cluster that changes between attempts (mutate.c) */
     int64_t now; /* virtual time for preemption (kp_sched_set_time), KP_TIME_NONE */
     uint32_t n_pods_seen; /* pods when built: per-pod arrays have this many (cl->n_pods may
-                           * have grown since: kp_sched_sync rebuilds before the next attempt) */
+                           * have grown since: kp_sched_sync catches up before the next attempt) */
     uint32_t n_nodes_seen; /* nodes when built: per-node arrays have this many */
     uint32_t seen_changed; /* entries of cl->changed_log caught up with */
     uint64_t gen; /* cl->gen_struct when built or last caught up with */

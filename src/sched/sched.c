@@ -586,7 +586,7 @@ kp_status kp_sched_sync(kp_sched *s, kp_error *err) {
      * the nominator forgets it */
     for (; s->seen_changed < cl->n_changed_log; s->seen_changed++) {
         uint32_t pod = cl->changed_log[s->seen_changed];
-        if (pod >= s->n_pods_seen) continue; /* a pod the rebuild below will see */
+        if (pod >= s->n_pods_seen) continue; /* a pod the catch-up or rebuild below sees */
         const kp_pod *p = &cl->pods[pod];
         if (s->nom_of[pod] >= 0 && (p->deleted || kp__pod_is_terminal(p)))
             kp__sched_nominate(s, pod, -1);
