@@ -70,9 +70,11 @@ typedef struct kp_cluster {
      * changed_log lists the pods deleted, marked terminating or finished outside a scheduler, in
      * order (a scheduler remembers how far it read and catches up: kp_sched_sync) */
     uint64_t gen_struct;
-    uint64_t gen_nodes; /* the part of gen_struct that changed an existing node (cordon, taints,
-                         * deletion): a scheduler catches up with added pods alone without a
-                         * rebuild (kp_sched_sync) */
+    /* the parts of gen_struct that added objects with pods (kp_cluster_create_pod, an
+     * incremental finalize) and that changed an existing node (cordon, taints, deletion): a
+     * scheduler catches up with those in place when they explain every move of gen_struct
+     * (kp_sched_sync); a change that moves gen_struct alone makes it rebuild */
+    uint64_t gen_pods, gen_nodes;
     uint64_t gen_pdb_status; /* bumped by every PDB status change (kp_cluster_pdb_recount) */
     uint32_t *changed_log;
     uint32_t n_changed_log, cap_changed_log;

@@ -160,6 +160,7 @@ kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like
         return st;
     }
     cl->gen_struct++;
+    cl->gen_pods++;
     *out = idx;
     return KP_OK;
 }

@@ -404,7 +404,10 @@ static kp_status finalize_more(kp_cluster *cl, kp_error *err) {
         kp__cluster_rollback(cl, m);
         return st;
     }
-    if (cl->n_pods > m->n_pods || cl->n_nodes > m->n_nodes) cl->gen_struct++;
+    if (cl->n_pods > m->n_pods || cl->n_nodes > m->n_nodes) {
+        cl->gen_struct++;
+        cl->gen_pods++;
+    }
     kp__cluster_mark_get(cl, m);
     return KP_OK;
 }

@@ -165,7 +165,7 @@ struct kp_sched {
     uint32_t seen_changed; /* entries of cl->changed_log caught up with */
     uint64_t gen; /* cl->gen_struct when built or last caught up with */
     kp__cluster_mark seen_mark; /* the cluster's object counts then (kp__sched_catch_up) */
-    uint64_t seen_gen_nodes; /* cl->gen_nodes then */
+    uint64_t seen_gen_nodes, seen_gen_pods; /* cl->gen_nodes, cl->gen_pods then */
     uint32_t seen_nodes_deleted; /* cl->n_nodes_deleted then */
     uint32_t seen_n_res; /* cl->n_res then */
     /* the failed-attempt memo (memo.h), and the count of the scheduler's own changes that it

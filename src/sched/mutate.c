@@ -54,6 +54,11 @@ kp_status kp__sched_catch_up(kp_sched *s, bool *done) {
     kp__cluster_mark m;
     kp__cluster_mark_get(cl, &m);
     const kp__cluster_mark *o = &s->seen_mark;
+    /* every move of gen_struct is one of the two kinds caught up with here (a change of another
+     * kind, or one a later version adds, moves gen_struct alone: rebuild) */
+    if (cl->gen_struct - s->gen !=
+        (cl->gen_pods - s->seen_gen_pods) + (cl->gen_nodes - s->seen_gen_nodes))
+        return KP_OK;
     if (cl->n_nodes_deleted != s->seen_nodes_deleted || cl->n_res != s->seen_n_res ||
         m.n_nodes != s->n_nodes_seen || m.n_pods < s->n_pods_seen || m.n_classes != o->n_classes ||
         m.n_pdbs != o->n_pdbs || m.n_namespaces != o->n_namespaces ||
@@ -88,6 +93,7 @@ kp_status kp__sched_catch_up(kp_sched *s, bool *done) {
     if (st != KP_OK) return st;
     if ((st = kp__sched_hot_grow(s)) != KP_OK) return st;
     s->n_pods_seen = np;
+    s->seen_gen_pods = cl->gen_pods;
     s->seen_mark = m;
     s->gen = cl->gen_struct;
     *done = true;

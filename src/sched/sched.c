@@ -211,6 +211,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     s->seen_changed = cl->n_changed_log;
     s->gen = cl->gen_struct;
     s->seen_gen_nodes = cl->gen_nodes;
+    s->seen_gen_pods = cl->gen_pods;
     s->seen_nodes_deleted = cl->n_nodes_deleted;
     s->seen_n_res = cl->n_res;
     kp__cluster_mark_get(cl, &s->seen_mark);

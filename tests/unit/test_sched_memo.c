@@ -122,7 +122,7 @@ KT_TEST(memo_replays_equal_full_attempts) {
 /* The same changes on two copies of a cluster: new pods like the pending ones, a node tainted
  * and one cordoned. Copy 1's scheduler was built before them and catches up in place (no
  * rebuild); copy 2's is built after them. Every new pod is decided the same; a deleted node then
- * makes copy 1's rebuild. */
+ * makes copy 1's rebuild, and so does a move of gen_struct that no known change explains. */
 static void mutate(kp_cluster *cl, uint32_t first_pending, uint32_t n_new, kp_index *made) {
     kp_error err;
     for (uint32_t i = 0; i < n_new; i++) {
@@ -164,6 +164,9 @@ KT_TEST(created_pods_and_node_taints_caught_up_in_place) {
             KT_CHECK_INT(kp_cluster_delete_node(c1, 0, &err), KP_OK);
             KT_CHECK_INT(kp_sched_schedule_one(s1, made1[0], &err), KP_OK);
             KT_CHECK_INT(s1->n_rebuilds, 1);
+            c1->gen_struct++; /* a change of a kind the catch-up does not know: rebuild */
+            KT_CHECK_INT(kp_sched_schedule_one(s1, made1[1], &err), KP_OK);
+            KT_CHECK_INT(s1->n_rebuilds, 2);
         }
         kp_sched_free(s1);
         kp_sched_free(s2);
