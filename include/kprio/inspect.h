@@ -105,6 +105,14 @@ typedef struct {
      * allowedTopologies); other claims not bound yet, 0 (VolumeBinding rejects the pod) */
     size_t nodes;
     const char *first_node; /* the first of them by name ("" when none) */
+    /* Storage capacity (VolumeBinding's hasEnoughCapacity) of a claim its class would provision:
+     * checked when the claim requests storage and the class's provisioner is a CSIDriver with
+     * storageCapacity; then `nodes` counts only nodes some CSIStorageCapacity of the class with a
+     * large enough limit (maximumVolumeSize, else capacity) selects. */
+    bool capacity_checked;
+    int64_t request; /* bytes requested (capacity_checked) */
+    int64_t largest_limit; /* the largest limit among the class's CSIStorageCapacity objects */
+    size_t capacity_objects; /* how many CSIStorageCapacity objects the class has */
 } kp_inspect_claim;
 
 /* Computes the inspection of a finalized cluster into *out (NULL on error). Errors: KP_EINVAL

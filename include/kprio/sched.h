@@ -218,6 +218,28 @@ size_t kp_sched_score_plugin_count(const kp_sched *s);
 const char *kp_sched_score_plugin_name(const kp_sched *s, size_t k);
 int64_t kp_sched_explain_score(const kp_sched *s, kp_index node, size_t k);
 
+/* ---- volumes: NodeVolumeLimits' attach slots ---- */
+
+/* NodeVolumeLimits' count on one node for a pod: when the node would exceed a CSI driver's attach
+ * limit (CSINode allocatable.count), the driver and the counts (CSILimits.Filter's unique
+ * volumes: those of the node's pods, those only its VolumeAttachments hold, the pod's new ones). */
+typedef struct {
+    const char *driver; /* the CSI driver over its limit; NULL: the count does not reject */
+    int64_t in_use; /* volumes of the driver used by the node's pods */
+    int64_t held; /* held by the node's VolumeAttachments and used by none of its pods */
+    int64_t fresh; /* the pod's volumes of the driver not on the node yet */
+    int64_t limit;
+    /* held + fresh > limit (held > 0): removing pods cannot free enough slots, so preemption
+     * cannot help on the node (the attachments keep theirs) */
+    bool cannot_help;
+} kp_sched_attach_slots;
+
+/* For pod (index) as the scheduler's state now holds the cluster, NodeVolumeLimits' count on
+ * every node: out[i] for node index i, n_out (at least the node count) entries. Strings borrow
+ * from the cluster. Errors: KP_EINVAL (index out of range, n_out too small), KP_ENOMEM. */
+kp_status kp_sched_attach_slots_get(kp_sched *s, kp_index pod, kp_sched_attach_slots *out,
+                                    size_t n_out, kp_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,14 @@
 extern "C" {
 #endif
 
+/* A node where preemption cannot help the preemptor because VolumeAttachments hold attach slots
+ * that removing pods does not free (kp_sched_attach_slots.cannot_help). */
+typedef struct {
+    kp_index node;
+    const char *driver; /* borrowed from the run's cluster */
+    int64_t held, limit; /* slots VolumeAttachments hold, of the driver's limit on the node */
+} kp_why_attach_block;
+
 /* The answer of `kprio why` for one pod (a plain value; arrays are borrowed). */
 typedef struct {
     bool preempted;
@@ -37,6 +45,10 @@ typedef struct {
     bool stopped_early; /* the run stopped before the end of the queue */
     size_t pods_attempted, pods_queued; /* pending pods attempted / queued in the run */
     size_t pdb_pods_attempted; /* ... in the what-if run (pdb_evaluated; of pods_queued) */
+    /* preempted: the nodes where NodeVolumeLimits rejects the preemptor and preemption cannot
+     * help, as the run left them (node order) */
+    size_t n_attach_blocked;
+    const kp_why_attach_block *attach_blocked;
 } kp_why_answer;
 
 typedef struct kp_why kp_why;

@@ -209,6 +209,7 @@ static void **volume_array(kp_cluster *cl, kp_volume_kind kind, size_t *sz) {
     case KP_VK_SC: *sz = sizeof *v->classes; return (void **)&v->classes;
     case KP_VK_CSINODE: *sz = sizeof *v->csinodes; return (void **)&v->csinodes;
     case KP_VK_CSIDRIVER: *sz = sizeof *v->drivers; return (void **)&v->drivers;
+    case KP_VK_CSISC: *sz = sizeof *v->capacities; return (void **)&v->capacities;
     default: *sz = sizeof *v->attachments; return (void **)&v->attachments;
     }
 }
@@ -219,10 +220,10 @@ void *kp__cluster_new_volume(kp_cluster *cl, kp_volume_kind kind, kp_str ns, kp_
     void *o = upsert(cl, MAP_VOL + (int)kind, arr, &cl->vol.n[kind], &cl->vol.cap[kind], sz, ns,
                      name, kp__volume_kind_name(kind));
     if (!o) return NULL;
-    /* every kind starts with its name (claims: namespace, then name) */
-    if (kind == KP_VK_PVC) {
-        ((kp_pvc *)o)->ns = ns;
-        ((kp_pvc *)o)->name = name;
+    /* every kind starts with its name (namespaced kinds: namespace, then name) */
+    if (kp__volume_kind_namespaced(kind)) {
+        ((kp_str *)o)[0] = ns;
+        ((kp_str *)o)[1] = name;
     } else {
         *(kp_str *)o = name;
     }
@@ -566,7 +567,8 @@ void kp__cluster_rollback(kp_cluster *cl, const kp__cluster_mark *m) {
         char *arr = *volume_array(cl, (kp_volume_kind)k, &sz);
         for (uint32_t i = m->n_vol[k]; i < cl->vol.n[k]; i++) {
             const kp_str *o = (const kp_str *)(arr + (size_t)i * sz); /* (namespace,) name */
-            uint64_t key = k == KP_VK_PVC ? idkey(o[0], o[1]) : idkey(0, o[0]);
+            uint64_t key =
+                kp__volume_kind_namespaced((kp_volume_kind)k) ? idkey(o[0], o[1]) : idkey(0, o[0]);
             idmap_del(map_of(cl, MAP_VOL + k), key);
         }
         cl->vol.n[k] = m->n_vol[k];

@@ -109,6 +109,33 @@ kp_status kp__inspect_attach_rows(const kp_cluster *cl, const kp_inspect_node *r
     return KP_OK;
 }
 
+/* hasEnoughCapacity for one claim on node nd */
+static bool capacity_ok(const kp_cluster *cl, const kp_pvc *pvc, const kp_storage_class *sc,
+                        const kp_node *nd) {
+    if (!kp__capacity_checked(cl, pvc, sc)) return true;
+    for (uint32_t i = 0; i < cl->vol.n[KP_VK_CSISC]; i++) {
+        const kp_csi_capacity *cap = &cl->vol.capacities[i];
+        if (cap->class_name == sc->name && kp__capacity_sufficient(cap, pvc->request) &&
+            kp__selector_matches(cl, &cap->topology, &nd->labels))
+            return true;
+    }
+    return false;
+}
+
+/* The claim's capacity columns (kp_inspect_claim.capacity_checked and after) */
+static void capacity_row(const kp_cluster *cl, const kp_pvc *pvc, kp_inspect_claim *row) {
+    const kp_storage_class *sc = kp__provisioning_class(cl, pvc);
+    if ((pvc->volume_name && pvc->bind_completed) || !kp__capacity_checked(cl, pvc, sc)) return;
+    row->capacity_checked = true;
+    row->request = pvc->request;
+    for (uint32_t i = 0; i < cl->vol.n[KP_VK_CSISC]; i++) {
+        const kp_csi_capacity *cap = &cl->vol.capacities[i];
+        if (cap->class_name != sc->name) continue;
+        int64_t lim = cap->has_max ? cap->max_size : cap->has_capacity ? cap->capacity : 0;
+        if (!row->capacity_objects++ || lim > row->largest_limit) row->largest_limit = lim;
+    }
+}
+
 /* Can the claim's volume go to node nd (VolumeBinding for this one claim)? */
 static bool claim_fits(const kp_cluster *cl, const kp_pvc *pvc, const kp_node *nd) {
     if (pvc->volume_name && pvc->bind_completed) {
@@ -120,7 +147,7 @@ static bool claim_fits(const kp_cluster *cl, const kp_pvc *pvc, const kp_node *n
     if (!sc || sc->binding_mode != KP_BIND_WAIT || pvc->volume_name) return false;
     if (pvc->selected_node) return pvc->selected_node == nd->name;
     const kp_storage_class *prov = kp__provisioning_class(cl, pvc);
-    if (prov && kp__class_topology_ok(cl, prov, nd)) return true;
+    if (prov && kp__class_topology_ok(cl, prov, nd) && capacity_ok(cl, pvc, prov, nd)) return true;
     for (uint32_t i = 0; i < cl->vol.n[KP_VK_PV]; i++) {
         const kp_pv *pv = &cl->vol.pvs[i];
         if (!kp__pv_claim_candidate(pv, pvc) || !kp__pv_node_affinity_ok(cl, pv, nd)) continue;
@@ -175,6 +202,7 @@ kp_status kp__inspect_claim_rows(const kp_cluster *cl, const kp_inspect_node *ro
             row->volume = kp__s(cl, pvc->volume_name);
             row->storage_class = kp__s(cl, pvc->class_name);
             if (pvc->phase == KP_PVC_LOST) continue;
+            capacity_row(cl, pvc, row);
             for (size_t k = 0; k < n; k++) { /* rows are sorted by name */
                 long ni = kp_cluster_find_node(cl, rows[k].name);
                 if (ni < 0 || !claim_fits(cl, pvc, &cl->nodes[ni])) continue;

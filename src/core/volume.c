@@ -223,6 +223,14 @@ const kp_storage_class *kp__provisioning_class(const kp_cluster *cl, const kp_pv
     return sc;
 }
 
+/* mirrors hasEnoughCapacity's first checks (no request, no CSIDriver, storageCapacity unset or
+ * false: nothing to check) */
+bool kp__capacity_checked(const kp_cluster *cl, const kp_pvc *claim, const kp_storage_class *sc) {
+    if (!claim->has_request || !sc || !sc->provisioner) return false;
+    const kp_csidriver *dr = kp__cluster_find_volume(cl, KP_VK_CSIDRIVER, 0, sc->provisioner);
+    return dr && dr->storage_capacity;
+}
+
 /* v1helper.MatchTopologySelectorTerms: no terms match every node; an empty term matches none */
 bool kp__class_topology_ok(const kp_cluster *cl, const kp_storage_class *sc, const kp_node *n) {
     if (!sc->n_topo) return true;

@@ -1,8 +1,8 @@
 /* Storage objects (internal): PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode,
- * CSIDriver and VolumeAttachment, decoded into plain values (src/io/decode_volume.c) for the
- * volume plugins of the scheduler (VolumeZone, VolumeRestrictions, NodeVolumeLimits,
- * VolumeBinding). Only the fields those plugins read are kept; defaults are the API server's
- * (SetDefaults_PersistentVolume*, SetDefaults_StorageClass, SetDefaults_CSIDriver). */
+ * CSIDriver, VolumeAttachment and CSIStorageCapacity, decoded into plain values
+ * (src/io/decode_volume.c) for the volume plugins of the scheduler (VolumeZone, VolumeRestrictions,
+ * NodeVolumeLimits, VolumeBinding). Only the fields those plugins read are kept; defaults are the
+ * API server's (SetDefaults_PersistentVolume*, SetDefaults_StorageClass, SetDefaults_CSIDriver). */
 #ifndef KP_CORE_VOLUME_H
 #define KP_CORE_VOLUME_H
 
@@ -20,14 +20,20 @@ typedef enum {
     KP_VK_CSINODE, /* storage.k8s.io/v1 CSINode */
     KP_VK_CSIDRIVER, /* storage.k8s.io/v1 CSIDriver */
     KP_VK_VA, /* storage.k8s.io/v1 VolumeAttachment */
+    KP_VK_CSISC, /* storage.k8s.io/v1 CSIStorageCapacity (namespaced) */
     KP_VK_KINDS
 } kp_volume_kind;
 
 static inline const char *kp__volume_kind_name(kp_volume_kind k) {
-    static const char *const names[KP_VK_KINDS] = {"PersistentVolume", "PersistentVolumeClaim",
-                                                   "StorageClass",     "CSINode",
-                                                   "CSIDriver",        "VolumeAttachment"};
+    static const char *const names[KP_VK_KINDS] = {
+        "PersistentVolume", "PersistentVolumeClaim", "StorageClass",      "CSINode",
+        "CSIDriver",        "VolumeAttachment",      "CSIStorageCapacity"};
     return (unsigned)k < KP_VK_KINDS ? names[k] : "?";
+}
+
+/* The namespaced kinds: their objects start with (namespace, name), the others' with name. */
+static inline bool kp__volume_kind_namespaced(kp_volume_kind k) {
+    return k == KP_VK_PVC || k == KP_VK_CSISC;
 }
 
 /* access modes (v1.PersistentVolumeAccessMode), as bits */
@@ -86,6 +92,7 @@ typedef struct {
     kp_str uid; /* metadata.uid */
     kp_str vac; /* spec.volumeAttributesClassName */
     int64_t request; /* spec.resources.requests.storage in bytes (0 when absent) */
+    bool has_request; /* ... present (hasEnoughCapacity checks nothing without it) */
     kp_label_selector selector; /* spec.selector (is_set false: none) */
 } kp_pvc;
 
@@ -113,6 +120,8 @@ typedef struct {
 typedef struct {
     kp_str name;
     bool attach_required; /* spec.attachRequired, default true */
+    bool
+        storage_capacity; /* spec.storageCapacity, default false (VolumeBinding's capacity check) */
 } kp_csidriver;
 
 typedef struct {
@@ -121,6 +130,17 @@ typedef struct {
     kp_str node_name; /* spec.nodeName */
     kp_str pv_name; /* spec.source.persistentVolumeName ("" for inline sources) */
 } kp_volume_attachment;
+
+/* storage.k8s.io/v1 CSIStorageCapacity: what a CSI driver can still provision for a class in a
+ * topology segment (hasEnoughCapacity). */
+typedef struct {
+    kp_str ns, name;
+    kp_str class_name; /* storageClassName */
+    kp_label_selector topology; /* nodeTopology (is_set false: nil, no node has access) */
+    bool has_capacity, has_max;
+    int64_t capacity; /* capacity in bytes */
+    int64_t max_size; /* maximumVolumeSize in bytes */
+} kp_csi_capacity;
 
 /* Every storage object of a snapshot, by kind (arrays grow; the cluster's identity maps find an
  * object by (namespace, name): kp__cluster_find_volume). */
@@ -131,6 +151,7 @@ typedef struct {
     kp_csinode *csinodes;
     kp_csidriver *drivers;
     kp_volume_attachment *attachments;
+    kp_csi_capacity *capacities; /* load order (upstream: the lister's, unordered) */
     uint32_t n[KP_VK_KINDS], cap[KP_VK_KINDS];
     /* NodeVolumeLimits' index (sched/plugins/node_volume_limits.c, in the cluster arena): the
      * CSI volumes the VolumeAttachments hold, grouped by node (those of nodes not in the input
@@ -183,6 +204,16 @@ const kp_storage_class *kp__provisioning_class(const struct kp_cluster *cl, cons
 /* v1helper.MatchTopologySelectorTerms of the class's allowedTopologies against node n. */
 bool kp__class_topology_ok(const struct kp_cluster *cl, const kp_storage_class *sc,
                            const struct kp_node *n);
+
+/* hasEnoughCapacity's opt-in: the claim has a storage request and sc's provisioner names a
+ * CSIDriver with storageCapacity true (else no capacity is checked). */
+bool kp__capacity_checked(const struct kp_cluster *cl, const kp_pvc *claim,
+                          const kp_storage_class *sc);
+/* capacitySufficient (volumeLimit: maximumVolumeSize when set, else capacity; neither: false). */
+static inline bool kp__capacity_sufficient(const kp_csi_capacity *cap, int64_t size) {
+    if (cap->has_max) return cap->max_size >= size;
+    return cap->has_capacity && cap->capacity >= size;
+}
 
 static inline void kp__volume_index_invalidate(kp_volumes *v) {
     v->indexed = false;

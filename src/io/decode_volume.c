@@ -1,5 +1,6 @@
 /* Storage decoders: v1 PersistentVolume and PersistentVolumeClaim, storage.k8s.io/v1
- * StorageClass, CSINode, CSIDriver and VolumeAttachment, into the plain values of core/volume.h.
+ * StorageClass, CSINode, CSIDriver, VolumeAttachment and CSIStorageCapacity, into the plain values
+ * of core/volume.h.
  *
  * Kept: what the volume plugins read (see core/volume.h). Validated as the API server validates
  * those fields (access modes and binding modes are enumerations; counts are non-negative); other
@@ -12,6 +13,7 @@
 #include "core/volume.h"
 #include "io/dctx.h"
 #include "io/decode_common.h"
+#include "kprio/quantity.h"
 
 #define TRY(x)                        \
     do {                              \
@@ -32,6 +34,8 @@ bool kp__volume_kind(const char *kind, kp_volume_kind *out) {
 bool kp__volume_api_ok(kp_volume_kind kind, const char *api) {
     if (kind == KP_VK_PV || kind == KP_VK_PVC) return strcmp(api, "v1") == 0;
     if (strcmp(api, "storage.k8s.io/v1") == 0) return true;
+    /* CSIStorageCapacity's v1beta1 is no longer served (removed in v1.27) */
+    if (kind == KP_VK_CSISC) return false;
     /* still served in some lines: v1beta1 of StorageClass, CSINode, CSIDriver, VolumeAttachment */
     return strcmp(api, "storage.k8s.io/v1beta1") == 0;
 }
@@ -89,12 +93,14 @@ static kp_status volume_mode(kp_dctx *d, const kp_tnode *spec, bool *block) {
                          m);
 }
 
-/* obj[key].storage (a capacity or a request) in bytes; absent: 0 */
-static kp_status storage_of(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out) {
+/* obj[key].storage (a capacity or a request) in bytes; absent: 0 (*present false; may be NULL) */
+static kp_status storage_of(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out,
+                            bool *present) {
     const kp_tnode *m = NULL;
     TRY(kp__dget_obj(d, obj, key, &m));
     const kp_tnode *q = m ? kp__tree_get(m, "storage") : NULL;
     if (!q || q->type == KP_T_NULL) return KP_OK;
+    if (present) *present = true;
     size_t saved = kp__dctx_push(d, key);
     kp_status st = kp__d_quantity(d, q, "storage", false, out);
     kp__dctx_pop(d, saved);
@@ -252,7 +258,7 @@ static kp_status decode_pv(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, cons
         if (st == KP_OK) st = opt_str(d, cl, ref, "uid", &pv->claim_uid, NULL);
         kp__dctx_pop(d, s2);
     }
-    if (st == KP_OK) st = storage_of(d, spec, "capacity", &pv->capacity);
+    if (st == KP_OK) st = storage_of(d, spec, "capacity", &pv->capacity, NULL);
     if (st == KP_OK) st = volume_mode(d, spec, &pv->block);
     if (st == KP_OK) st = opt_str(d, cl, spec, "volumeAttributesClassName", &pv->vac, NULL);
     if (st == KP_OK) st = decode_pv_affinity(d, cl, spec, pv);
@@ -300,7 +306,7 @@ static kp_status decode_pvc(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, con
         if (st == KP_OK) st = kp__dget_obj(d, spec, "resources", &res);
         if (st == KP_OK && res) {
             size_t s2 = kp__dctx_push(d, "resources");
-            st = storage_of(d, res, "requests", &c->request);
+            st = storage_of(d, res, "requests", &c->request, &c->has_request);
             kp__dctx_pop(d, s2);
         }
         kp__dctx_pop(d, saved);
@@ -435,6 +441,34 @@ static kp_status decode_va(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec,
     return st;
 }
 
+/* A non-negative quantity of obj[key] (ValidateNonnegativeQuantity); absent: *has false. */
+static kp_status nonneg_quantity(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out,
+                                 bool *has) {
+    const kp_tnode *q = kp__tree_get(obj, key);
+    if (!q || q->type == KP_T_NULL) return KP_OK;
+    TRY(kp__d_quantity(d, q, key, false, out));
+    kp_quantity qv;
+    if (*out < 0 || (q->len && q->s[0] == '-' &&
+                     kp_quantity_parse(q->s, q->len, &qv, NULL) == KP_OK && qv.mant < 0))
+        return kp__dctx_fail(d, q, KP_EINVAL, key, "must be greater than or equal to 0");
+    *has = true;
+    return KP_OK;
+}
+
+/* storage.k8s.io/v1 CSIStorageCapacity (ValidateCSIStorageCapacity: storageClassName required,
+ * nodeTopology a valid label selector, capacity and maximumVolumeSize not negative); its fields
+ * are at the top level, not in a spec */
+static kp_status decode_csisc(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_csi_capacity *o) {
+    bool has = false;
+    TRY(opt_str(d, cl, obj, "storageClassName", &o->class_name, &has));
+    if (!has || !o->class_name || !kp__s(cl, o->class_name)[0])
+        return kp__dctx_fail(d, has ? kp__tree_get(obj, "storageClassName") : obj, KP_EINVAL,
+                             "storageClassName", "Required value");
+    TRY(kp__d_label_selector(d, cl, obj, "nodeTopology", &o->topology));
+    TRY(nonneg_quantity(d, obj, "capacity", &o->capacity, &o->has_capacity));
+    return nonneg_quantity(d, obj, "maximumVolumeSize", &o->max_size, &o->has_max);
+}
+
 /* The sources the scheduler's volume plugins read (kp_volume.source): a claim (ephemeral: named
  * "<pod>-<volume>", ephemeral.VolumeClaimName) and the in-tree disks VolumeRestrictions compares
  * (GCE PD, AWS EBS, iSCSI, RBD with SetDefaults_RBDVolumeSource's pool "rbd"). */
@@ -500,7 +534,7 @@ kp_status kp__decode_volume(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_
                             void *o) {
     const kp_tnode *meta = NULL, *spec = NULL;
     TRY(kp__dget_obj(d, obj, "metadata", &meta));
-    if (kind != KP_VK_SC) TRY(kp__dget_obj(d, obj, "spec", &spec));
+    if (kind != KP_VK_SC && kind != KP_VK_CSISC) TRY(kp__dget_obj(d, obj, "spec", &spec));
     switch (kind) {
     case KP_VK_PV: return decode_pv(d, cl, obj, meta, spec, o);
     case KP_VK_PVC: return decode_pvc(d, cl, obj, meta, spec, o);
@@ -511,10 +545,13 @@ kp_status kp__decode_volume(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_
         kp_csidriver *dr = o;
         size_t saved = kp__dctx_push(d, "spec");
         kp_status st = kp__dget_bool(d, spec, "attachRequired", &dr->attach_required, NULL);
+        if (st == KP_OK)
+            st = kp__dget_bool(d, spec, "storageCapacity", &dr->storage_capacity, NULL);
         kp__dctx_pop(d, saved);
         return st;
     }
     case KP_VK_VA: return decode_va(d, cl, spec, o);
+    case KP_VK_CSISC: return decode_csisc(d, cl, obj, o);
     default: return KP_OK;
     }
 }

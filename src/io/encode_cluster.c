@@ -217,7 +217,7 @@ static void pvc_obj(kp__enc *e, const kp_pvc *c) {
     kp__enc_obj(e, "spec");
     access_modes(e, c->access_modes);
     kp__enc_selector(e, "selector", &c->selector);
-    if (c->request) {
+    if (c->request || c->has_request) {
         kp__enc_obj(e, "resources");
         kp__enc_obj(e, "requests");
         kp__enc_quantity(e, "storage", -1, 0, c->request);
@@ -267,12 +267,13 @@ static void sc_obj(kp__enc *e, const kp_storage_class *sc) {
 static void volume_obj(kp__enc *e, kp_volume_kind k, uint32_t i) {
     const kp_volumes *v = &e->cl->vol;
     bool core = k == KP_VK_PV || k == KP_VK_PVC;
-    kp_str ns = k == KP_VK_PVC ? v->pvcs[i].ns : 0;
+    kp_str ns = k == KP_VK_PVC ? v->pvcs[i].ns : k == KP_VK_CSISC ? v->capacities[i].ns : 0;
     kp_str name = k == KP_VK_PV          ? v->pvs[i].name
                   : k == KP_VK_PVC       ? v->pvcs[i].name
                   : k == KP_VK_SC        ? v->classes[i].name
                   : k == KP_VK_CSINODE   ? v->csinodes[i].name
                   : k == KP_VK_CSIDRIVER ? v->drivers[i].name
+                  : k == KP_VK_CSISC     ? v->capacities[i].name
                                          : v->attachments[i].name;
     kp__enc_obj(e, NULL);
     kp__enc_head(e, core ? "v1" : "storage.k8s.io/v1", kp__volume_kind_name(k), ns, name);
@@ -303,8 +304,18 @@ static void volume_obj(kp__enc *e, kp_volume_kind k, uint32_t i) {
         kp__enc_end_obj(e);
         kp__enc_obj(e, "spec");
         kp__enc_bool(e, "attachRequired", v->drivers[i].attach_required);
+        if (v->drivers[i].storage_capacity) kp__enc_bool(e, "storageCapacity", true);
         kp__enc_end_obj(e);
         break;
+    case KP_VK_CSISC: {
+        const kp_csi_capacity *c = &v->capacities[i];
+        kp__enc_end_obj(e);
+        kp__enc_sid(e, "storageClassName", c->class_name);
+        kp__enc_selector(e, "nodeTopology", &c->topology);
+        if (c->has_capacity) kp__enc_quantity(e, "capacity", -1, 0, c->capacity);
+        if (c->has_max) kp__enc_quantity(e, "maximumVolumeSize", -1, 0, c->max_size);
+        break;
+    }
     default: {
         const kp_volume_attachment *va = &v->attachments[i];
         kp__enc_end_obj(e);

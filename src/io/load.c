@@ -394,7 +394,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     }
     kp__dctx_pop(&d, saved);
     if (st != KP_OK) return st;
-    bool namespaced = is_pod || is_pdb || is_wl || (is_vol && vk == KP_VK_PVC);
+    bool namespaced = is_pod || is_pdb || is_wl || (is_vol && kp__volume_kind_namespaced(vk));
     if (namespaced && (!has_ns || !ns[0])) ns = "default";
     snprintf(d.object, sizeof d.object, "%s%s%s %s%s%s%s", where, where[0] ? " (" : "", kind,
              namespaced ? ns : "", namespaced ? "/" : "", name, where[0] ? ")" : "");

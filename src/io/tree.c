@@ -96,7 +96,8 @@ static bool skip_key(const char *s, size_t n) {
 /* Members of a cluster object's root that some decoder reads (load.c: every kind's
  * apiVersion, kind, metadata, spec, status; a PriorityClass's value, globalDefault,
  * preemptionPolicy, description; a StorageClass's provisioner, volumeBindingMode and
- * allowedTopologies;
+ * allowedTopologies; a CSIStorageCapacity's storageClassName, nodeTopology, capacity and
+ * maximumVolumeSize;
  * decode_pod.c, decode_workload.c: metadata, spec, status) and
  * a List's items. Any other root member (a ConfigMap's data, a custom resource's fields) is
  * skipped while parsing, checked but never kept: a tree node costs about 44 times the two bytes
@@ -107,12 +108,15 @@ static bool root_key_read(const char *s, size_t n) {
     case 4: return KEY_IS("kind") || KEY_IS("spec");
     case 5: return KEY_IS("items") || KEY_IS("value");
     case 6: return KEY_IS("status");
-    case 8: return KEY_IS("metadata");
+    case 8: return KEY_IS("metadata") || KEY_IS("capacity");
     case 10: return KEY_IS("apiVersion");
     case 11: return KEY_IS("description") || KEY_IS("provisioner");
+    case 12: return KEY_IS("nodeTopology");
     case 13: return KEY_IS("globalDefault");
-    case 16: return KEY_IS("preemptionPolicy");
-    case 17: return KEY_IS("volumeBindingMode") || KEY_IS("allowedTopologies");
+    case 16: return KEY_IS("preemptionPolicy") || KEY_IS("storageClassName");
+    case 17:
+        return KEY_IS("volumeBindingMode") || KEY_IS("allowedTopologies") ||
+               KEY_IS("maximumVolumeSize");
     default: return false;
     }
 #undef KEY_IS

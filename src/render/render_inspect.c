@@ -115,9 +115,13 @@ static kp_table *attach_table(const kp_inspection *in) {
 
 /* Claims of pending pods and where their volumes can go (only when there are some). */
 static kp_table *claim_table(const kp_inspection *in) {
-    kp_table *t = kp_table_new(6);
-    const char *hdr[] = {"PENDING POD", "CLAIM", "STATUS", "VOLUME", "STORAGECLASS", "NODES"};
-    for (int i = 0; i < 6; i++) kp_table_add(t, hdr[i]);
+    bool cap = false; /* the CAPACITY column only when some claim's capacity is checked */
+    for (size_t k = 0; k < kp_inspection_claim_count(in); k++)
+        cap |= kp_inspection_claim(in, k)->capacity_checked;
+    kp_table *t = kp_table_new(cap ? 7 : 6);
+    const char *hdr[] = {"PENDING POD",  "CLAIM", "STATUS",  "VOLUME",
+                         "STORAGECLASS", "NODES", "CAPACITY"};
+    for (int i = 0; i < (cap ? 7 : 6); i++) kp_table_add(t, hdr[i]);
     for (size_t k = 0; k < kp_inspection_claim_count(in); k++) {
         const kp_inspect_claim *c = kp_inspection_claim(in, k);
         kp_table_addf(t, "%s/%s", c->ns, c->pod);
@@ -128,6 +132,12 @@ static kp_table *claim_table(const kp_inspection *in) {
         if (!c->nodes) kp_table_add(t, "none");
         else if (c->nodes == 1) kp_table_addf(t, "1 (%s)", c->first_node);
         else kp_table_addf(t, "%zu (%s, ...)", c->nodes, c->first_node);
+        if (!cap) continue;
+        if (!c->capacity_checked) kp_table_add(t, "-");
+        else if (!c->capacity_objects) kp_table_addf(t, "%s of none", mem_str(c->request).s);
+        else
+            kp_table_addf(t, "%s of max %s (%zu objects)", mem_str(c->request).s,
+                          mem_str(c->largest_limit).s, c->capacity_objects);
     }
     return t;
 }
@@ -279,6 +289,14 @@ static void emit_volumes(kp_emit *e, const kp_inspection *in) {
             kp_emit_kv_str(e, "storageClass", c->storage_class);
             kp_emit_kv_int(e, "nodes", (int64_t)c->nodes);
             kp_emit_kv_str(e, "firstNode", c->first_node);
+            if (c->capacity_checked) {
+                kp_emit_key(e, "storageCapacity");
+                kp_emit_obj_begin(e);
+                kp_emit_kv_int(e, "request", c->request);
+                kp_emit_kv_int(e, "largestLimit", c->largest_limit);
+                kp_emit_kv_int(e, "objects", (int64_t)c->capacity_objects);
+                kp_emit_obj_end(e);
+            }
             kp_emit_obj_end(e);
         }
         kp_emit_arr_end(e);

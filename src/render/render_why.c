@@ -28,6 +28,14 @@ static void print_table(FILE *f, const kp_why_answer *a, const kp_cluster *cl, c
     for (size_t i = 0; i < a->n_victims; i++)
         fprintf(f, "%s%s", i ? ", " : "", pod_ref(cl, a->victims[i], buf, sizeof buf));
     fprintf(f, "\nPDB violations: %d\n", a->pdb_violations);
+    for (size_t i = 0; i < a->n_attach_blocked; i++) {
+        const kp_why_attach_block *b = &a->attach_blocked[i];
+        fprintf(f,
+                "Preemption cannot help on node %s: %lld of its %lld attach slots for driver %s "
+                "are held by VolumeAttachments\n",
+                kp_cluster_node_name(cl, b->node), (long long)b->held, (long long)b->limit,
+                b->driver);
+    }
     fprintf(f, "What would have spared it:\n");
     fprintf(f, "  - priority >= %d (pods of equal or higher priority are never victims)\n",
             a->preemptor_priority);
@@ -80,6 +88,20 @@ static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl
             kp_emit_str(e, pod_ref(cl, a->victims[i], buf, sizeof buf));
         kp_emit_arr_end(e);
         kp_emit_kv_int(e, "pdbViolations", a->pdb_violations);
+        if (a->n_attach_blocked) { /* nodes where preemption cannot help (VolumeAttachments) */
+            kp_emit_key(e, "attachSlotsHeld");
+            kp_emit_arr_begin(e);
+            for (size_t i = 0; i < a->n_attach_blocked; i++) {
+                const kp_why_attach_block *b = &a->attach_blocked[i];
+                kp_emit_obj_begin(e);
+                kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, b->node));
+                kp_emit_kv_str(e, "driver", b->driver);
+                kp_emit_kv_int(e, "held", b->held);
+                kp_emit_kv_int(e, "limit", b->limit);
+                kp_emit_obj_end(e);
+            }
+            kp_emit_arr_end(e);
+        }
         kp_emit_key(e, "sparedBy");
         kp_emit_arr_begin(e);
         kp_emit_obj_begin(e);

@@ -11,6 +11,7 @@
 #include "kprio/preempt.h"
 #include "sched/cycle.h"
 #include "sched/framework.h"
+#include "sched/plugins/node_volume_limits.h"
 #include "sched/plugins/taint_toleration.h"
 
 /* ---- the recorder ---- */
@@ -210,4 +211,26 @@ kp_index kp_sched_explain_preemption_victim(const kp_sched *s, size_t i, size_t 
 const char *kp_sched_explain_preemption_reason(const kp_sched *s, size_t i, size_t r) {
     const kp_preempt_node *pn = preempt_node(s, i);
     return pn && r < pn->dry_status.n_reasons ? pn->dry_status.reasons[r] : "";
+}
+
+/* NodeVolumeLimits' counts for the pod on every node, from a cycle of its own (RunPreFilterPlugins
+ * then the plugin's rule, kp__node_volume_limits_slots: the one --explain prints) */
+kp_status kp_sched_attach_slots_get(kp_sched *s, kp_index pod, kp_sched_attach_slots *out,
+                                    size_t n_out, kp_error *err) {
+    const kp_cluster *cl = s->cl;
+    if (pod < 0 || (size_t)pod >= cl->n_pods)
+        return kp_error_set(err, KP_EINVAL, "attach slots: pod index %ld out of range", pod);
+    if (n_out < cl->n_nodes)
+        return kp_error_set(err, KP_EINVAL, "attach slots: %zu entries for %u nodes", n_out,
+                            cl->n_nodes);
+    memset(out, 0, n_out * sizeof *out);
+    kp__sched_use_profile(s, (uint32_t)pod);
+    kp_node_status pre;
+    kp_cycle *c = kp__cycle_new(s, (uint32_t)pod, &pre);
+    if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    kp_status st = kp__cycle_status(c);
+    for (uint32_t i = 0; st == KP_OK && c->run[KP_PL_NODE_VOLUME_LIMITS] && i < cl->n_nodes; i++)
+        kp__node_volume_limits_slots(c, &cl->nodes[i], &out[i]);
+    kp__cycle_free(c);
+    return st == KP_OK ? KP_OK : kp_error_set(err, st, "out of memory");
 }

@@ -14,7 +14,33 @@
 struct kp_why {
     kp_why_answer a;
     kp_index *victims, *alt_victims;
+    kp_why_attach_block *blocked;
 };
+
+/* The nodes where the preemptor's NodeVolumeLimits count cannot be helped by preemption (the
+ * scheduler's rule, kp_sched_attach_slots_get, as --explain prints it). */
+static kp_status attach_blocked(const kp_cluster *cl, kp_sched *s, kp_why *w, kp_error *err) {
+    size_t nn = kp_cluster_node_count(cl), m = 0;
+    kp_sched_attach_slots *slots = kp_malloc((nn ? nn : 1) * sizeof *slots);
+    if (!slots) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    kp_status st = kp_sched_attach_slots_get(s, w->a.preemptor, slots, nn, err);
+    for (size_t i = 0; st == KP_OK && i < nn; i++) m += slots[i].cannot_help;
+    if (st == KP_OK && m && !(w->blocked = kp_malloc(m * sizeof *w->blocked)))
+        st = kp_error_set(err, KP_ENOMEM, "out of memory");
+    m = 0;
+    for (size_t i = 0; st == KP_OK && w->blocked && i < nn; i++) {
+        if (!slots[i].cannot_help) continue;
+        kp_why_attach_block *b = &w->blocked[m++];
+        b->node = (kp_index)i;
+        b->driver = slots[i].driver;
+        b->held = slots[i].held;
+        b->limit = slots[i].limit;
+    }
+    w->a.attach_blocked = w->blocked;
+    w->a.n_attach_blocked = st == KP_OK ? m : 0;
+    kp_free(slots);
+    return st;
+}
 
 /* A copy of r's victims (the answer outlives the scheduler the result borrows from). */
 static kp_status copy_victims(const kp_sched_pod_result *r, kp_index **out) {
@@ -112,6 +138,7 @@ kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod
         w->a.stopped_early = kp_sched_run_stats(s, &w->a.pods_attempted, &w->a.pods_queued);
     if (st == KP_OK && (st = find_preemptor(s, pod, w)) != KP_OK)
         kp_error_set(err, st, "out of memory");
+    if (st == KP_OK && w->a.preempted) st = attach_blocked(run_cl, s, w, err);
     kp_sched_free(s);
     if (st == KP_OK && w->a.preempted) st = what_if_pdb(snapshot, pod, &po, w, err);
     if (st != KP_OK) {
@@ -128,5 +155,6 @@ void kp_why_free(kp_why *w) {
     if (!w) return;
     kp_free(w->victims);
     kp_free(w->alt_victims);
+    kp_free(w->blocked);
     kp_free(w);
 }

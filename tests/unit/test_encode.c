@@ -266,6 +266,7 @@ static bool same_volumes(const char *where, const kp_cluster *a, const kp_cluste
         SAME("pvc", x->access_modes, y->access_modes);
         SAME("pvc", x->phase, y->phase);
         SAME("pvc", x->request, y->request);
+        SAME("pvc", x->has_request, y->has_request);
         SAME("pvc", x->selector.is_set, y->selector.is_set);
         SAME("pvc", x->selector.match_labels.n, y->selector.match_labels.n);
         SAME("pvc", x->selector.n_exprs, y->selector.n_exprs);
@@ -298,6 +299,21 @@ static bool same_volumes(const char *where, const kp_cluster *a, const kp_cluste
         const kp_csidriver *x = &a->vol.drivers[i], *y = &b->vol.drivers[i];
         SAME_SID("csidriver", name);
         SAME("csidriver", x->attach_required, y->attach_required);
+        SAME("csidriver", x->storage_capacity, y->storage_capacity);
+    }
+    for (i = 0; i < a->vol.n[KP_VK_CSISC] && ok; i++) {
+        const kp_csi_capacity *x = &a->vol.capacities[i], *y = &b->vol.capacities[i];
+        SAME_SID("capacity", ns);
+        SAME_SID("capacity", name);
+        SAME_SID("capacity", class_name);
+        SAME("capacity", x->has_capacity + 2 * x->has_max, y->has_capacity + 2 * y->has_max);
+        SAME("capacity", x->capacity, y->capacity);
+        SAME("capacity", x->max_size, y->max_size);
+        SAME("capacity", x->topology.is_set, y->topology.is_set);
+        SAME("capacity", x->topology.match_labels.n, y->topology.match_labels.n);
+        SAME("capacity", x->topology.n_exprs, y->topology.n_exprs);
+        ok =
+            ok && same_reqs(where, a, b, x->topology.n_exprs, x->topology.exprs, y->topology.exprs);
     }
     for (i = 0; i < a->vol.n[KP_VK_VA] && ok; i++) {
         const kp_volume_attachment *x = &a->vol.attachments[i], *y = &b->vol.attachments[i];
@@ -719,7 +735,19 @@ static const char *const RARE[] = {
     "- {apiVersion: storage.k8s.io/v1, kind: CSIDriver, metadata: {name: d.example.com},\n"
     "   spec: {attachRequired: false}}\n"
     "- {apiVersion: storage.k8s.io/v1, kind: VolumeAttachment, metadata: {name: va},\n"
-    "   spec: {attacher: d.example.com, nodeName: n1, source: {persistentVolumeName: pv1}}}\n",
+    "   spec: {attacher: d.example.com, nodeName: n1, source: {persistentVolumeName: pv1}}}\n"
+    "- {apiVersion: storage.k8s.io/v1, kind: CSIDriver, metadata: {name: cap.example.com},\n"
+    "   spec: {storageCapacity: true}}\n"
+    "- {apiVersion: storage.k8s.io/v1, kind: CSIStorageCapacity, metadata: {name: a, namespace: "
+    "s},\n"
+    "   storageClassName: fast, nodeTopology: {matchExpressions: [{key: zone, operator: In, "
+    "values: [a]}]},\n"
+    "   capacity: 0, maximumVolumeSize: 2Gi}\n"
+    "- {apiVersion: storage.k8s.io/v1, kind: CSIStorageCapacity, metadata: {name: b, namespace: "
+    "s},\n"
+    "   storageClassName: fast}\n"
+    "- {apiVersion: v1, kind: PersistentVolumeClaim, metadata: {name: c3, namespace: team},\n"
+    "   spec: {resources: {requests: {storage: '0'}}}}\n",
     "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p1\n    namespace: team\n"
     "    labels: {app: s}\n    annotations: {kubernetes.io/config.source: file}\n"
     "    ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: s, uid: u, controller: "

@@ -329,25 +329,39 @@ void kp__filter_node_volume_limits(const kp_cycle *c, const kp_node *n, kp_node_
     }
 }
 
-void kp__node_volume_limits_note(const kp_cycle *c, const kp_node *n, char *buf, size_t cap) {
+void kp__node_volume_limits_slots(const kp_cycle *c, const kp_node *n, kp_sched_attach_slots *o) {
     const kp_cluster *cl = c->s->cl;
-    if (cap) buf[0] = 0;
-    if (!c->nvl || c->nvl->err || !cap) return;
+    memset(o, 0, sizeof *o);
+    if (!c->nvl || c->nvl->err) return;
     const kp_csinode *cn = csinode_of(cl, n);
     kp_nvl_count k;
     int64_t limit;
     kp_str drv = cn ? over_limit(c, n, cn, &k, &limit) : 0;
     if (!drv) return;
-    const char *tail = !k.held                    ? ""
-                       : k.held + k.fresh > limit ? "; the attachments keep their slots when pods "
-                                                    "are removed: preemption cannot help here"
-                                                  : "; the attachments keep their slots when pods "
-                                                    "are removed";
+    o->driver = kp__s(cl, drv);
+    o->in_use = k.in_use;
+    o->held = k.held;
+    o->fresh = k.fresh;
+    o->limit = limit;
+    /* removing pods frees only the slots of volumes no VolumeAttachment holds */
+    o->cannot_help = k.held && k.held + k.fresh > limit;
+}
+
+void kp__node_volume_limits_note(const kp_cycle *c, const kp_node *n, char *buf, size_t cap) {
+    if (cap) buf[0] = 0;
+    kp_sched_attach_slots o;
+    kp__node_volume_limits_slots(c, n, &o);
+    if (!o.driver || !cap) return;
+    const char *tail = !o.held         ? ""
+                       : o.cannot_help ? "; the attachments keep their slots when pods are "
+                                         "removed: preemption cannot help here"
+                                       : "; the attachments keep their slots when pods are "
+                                         "removed";
     snprintf(buf, cap,
              "%s: %lld in use by the node's pods + %lld held by VolumeAttachments + %lld new > "
              "limit %lld%s",
-             kp__s(cl, drv), (long long)k.in_use, (long long)k.held, (long long)k.fresh,
-             (long long)limit, tail);
+             o.driver, (long long)o.in_use, (long long)o.held, (long long)o.fresh,
+             (long long)o.limit, tail);
 }
 
 /* Preemption's resource-arithmetic path for a pod with volumes: on node n, VolumeBinding and

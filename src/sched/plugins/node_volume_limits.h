@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "core/node.h"
+#include "kprio/sched.h"
 #include "sched/framework.h"
 
 /* mirrors CSILimits.PreFilter: *skip unless the pod has a claim, a generic ephemeral volume or
@@ -18,6 +19,10 @@ void kp__filter_node_volume_limits(const kp_cycle *c, const kp_node *n, kp_node_
  * volumes in use by pods and held by VolumeAttachments (which removing pods cannot free), the
  * pod's new ones and the limit, written to buf (NUL-terminated, cut at cap); else buf is "". */
 void kp__node_volume_limits_note(const kp_cycle *c, const kp_node *n, char *buf, size_t cap);
+/* The counts behind a rejection for the count on node n (kp_sched_attach_slots: driver NULL when
+ * the plugin does not reject the node for it); the one rule of "preemption cannot help" (the
+ * VolumeAttachments' slots plus the pod's new volumes exceed the limit). */
+void kp__node_volume_limits_slots(const kp_cycle *c, const kp_node *n, kp_sched_attach_slots *o);
 void kp__node_volume_limits_fini(kp_cycle *c);
 /* Preemption: no volume Filter's verdict for the pod on node can change when pods are removed, and
  * they all pass apart from that (so the resource arithmetic decides alone). True for a pod

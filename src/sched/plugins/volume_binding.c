@@ -2,9 +2,10 @@
  * claims are bound, the unschedulable cases of its PreFilter, the bound PVs' node affinity, and for
  * unbound WaitForFirstConsumer claims the selected-node annotation, a matching available PV
  * (binder.go findMatchingVolumes, component-helpers FindMatchingVolume) or dynamic provisioning
- * within the class's allowedTopologies (checkVolumeProvisions); its PreFilterResult and Score are
- * in volume_binding_match.c. Not modelled: storage capacity (CSIStorageCapacity is not read), and
- * binding itself (a decision only: the PV chosen for one pod is not reserved for the next). */
+ * within the class's allowedTopologies and the CSI driver's published storage capacity
+ * (checkVolumeProvisions, hasEnoughCapacity); its PreFilterResult and Score are in
+ * volume_binding_match.c. Not modelled: binding itself (a decision only: the PV chosen for one pod
+ * is not reserved for the next). */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -90,7 +91,7 @@ kp_status kp__volume_binding_prefilter(kp_cycle *c, kp_node_status *pre) {
  * with the reasons in upstream's order */
 void kp__filter_volume_binding(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
     const kp_cluster *cl = c->s->cl;
-    bool bound_ok = true, pvs_found = true, unbound_ok = true;
+    bool bound_ok = true, pvs_found = true;
     for (uint32_t i = 0; i < c->n_vb_bound; i++) { /* checkBoundClaims */
         if (!c->vb_bound[i]) {
             pvs_found = false;
@@ -101,12 +102,16 @@ void kp__filter_volume_binding(const kp_cycle *c, const kp_node *n, kp_node_stat
             break;
         }
     }
-    if (c->n_vb_unbound && c->vb) unbound_ok = kp__vb_unbound_ok(c, n);
-    if (bound_ok && pvs_found && unbound_ok) return;
+    kp_vb_verdict unbound = KP_VB_FITS;
+    uint32_t n_chosen, n_prov;
+    if (c->n_vb_unbound && c->vb) unbound = kp__vb_unbound(c, n, &n_chosen, &n_prov);
+    if (bound_ok && pvs_found && unbound == KP_VB_FITS) return;
     st->code = KP_CODE_UNRESOLVABLE;
     if (!bound_ok) kp__status_add_reason(st, "node(s) had volume node affinity conflict");
-    if (!unbound_ok)
+    if (unbound == KP_VB_NO_MATCH)
         kp__status_add_reason(st, "node(s) didn't find available persistent volumes to bind");
+    if (unbound == KP_VB_NO_SPACE)
+        kp__status_add_reason(st, "node(s) did not have enough free storage");
     if (!pvs_found)
         kp__status_add_reason(st,
                               "node(s) unavailable due to one or more pvc(s) bound to non-existent "

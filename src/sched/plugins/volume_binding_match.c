@@ -18,10 +18,19 @@ typedef struct kp_vb {
      * depend on the node, in load order: pvs[first[k] .. first[k + 1]) */
     const kp_pv **pvs;
     uint32_t *first;
-    /* Filter scratch (as long as the unbound claims): PVs chosen, claims to provision */
+    /* Filter scratch (as long as the unbound claims): PVs chosen and the claims they bind, claims
+     * to provision and the CSIStorageCapacity hasEnoughCapacity found for each (NULL: none read) */
     const kp_pv **chosen;
+    const kp_pvc **chosen_for;
     const kp_pvc **prov;
+    const kp_csi_capacity **prov_cap;
     const kp_storage_class **prov_class; /* per unbound claim: provisioning_class */
+    /* per unbound claim: hasEnoughCapacity checks it (a storage request, its class's provisioner a
+     * CSIDriver with storageCapacity), and then the CSIStorageCapacity objects of its class whose
+     * limit is large enough, in load order: caps[cap_first[i] .. cap_first[i + 1]) */
+    bool *cap_check;
+    uint32_t *cap_first;
+    const kp_csi_capacity **caps;
 } kp_vb;
 
 void kp__volume_binding_fini(kp_cycle *c) {
@@ -30,7 +39,12 @@ void kp__volume_binding_fini(kp_cycle *c) {
     kp__free(c->vb->pvs);
     kp__free(c->vb->first);
     kp__free(c->vb->chosen);
+    kp__free(c->vb->chosen_for);
     kp__free(c->vb->prov);
+    kp__free(c->vb->prov_cap);
+    kp__free(c->vb->cap_check);
+    kp__free(c->vb->cap_first);
+    kp__free(c->vb->caps);
     kp__free(c->vb->prov_class);
     kp__free(c->vb);
     c->vb = NULL;
@@ -64,6 +78,39 @@ static kp_status build_index(kp_cluster *cl) {
     return KP_OK;
 }
 
+/* The part of hasEnoughCapacity that does not depend on the node, once per cycle: whether the
+ * claim is checked (a storage request; the class's provisioner names a CSIDriver with
+ * storageCapacity true: no CSIDriver, or storageCapacity false or unset, checks nothing), and the
+ * CSIStorageCapacity objects of the class whose limit is sufficient (vb->caps). */
+static kp_status prepare_capacities(kp_cycle *c) {
+    const kp_cluster *cl = c->s->cl;
+    kp_vb *vb = c->vb;
+    const kp_volumes *vol = &cl->vol;
+    uint32_t n = c->n_vb_unbound, n_caps = vol->n[KP_VK_CSISC];
+    for (uint32_t i = 0; i < n; i++)
+        vb->cap_check[i] = kp__capacity_checked(cl, c->vb_unbound[i], vb->prov_class[i]);
+    size_t m = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (pass) vb->cap_first[i] = at;
+            if (!vb->cap_check[i]) continue;
+            const kp_pvc *pvc = c->vb_unbound[i];
+            for (uint32_t k = 0; k < n_caps; k++) {
+                const kp_csi_capacity *cap = &vol->capacities[k];
+                if (cap->class_name != vb->prov_class[i]->name ||
+                    !kp__capacity_sufficient(cap, pvc->request))
+                    continue;
+                if (pass) vb->caps[at] = cap;
+                at++;
+            }
+        }
+        if (pass) vb->cap_first[n] = at;
+        else if ((m = at) && !(vb->caps = kp__malloc(m * sizeof *vb->caps))) return KP_ENOMEM;
+    }
+    return KP_OK;
+}
+
 /* mirrors GetPodVolumeClaims (unboundVolumesDelayBinding: pvCache.ListPVs per class) and the
  * byPVCSize sort of findMatchingVolumes; each claim's candidate PVs are found once here (among
  * the PVs without claimRef, or every PV when one's claimRef names the claim) */
@@ -77,12 +124,18 @@ kp_status kp__vb_prepare(kp_cycle *c) {
     vb->prov = kp__malloc(n * sizeof *vb->prov);
     vb->first = kp__calloc(n + 1, sizeof *vb->first);
     vb->prov_class = kp__malloc(n * sizeof *vb->prov_class);
-    if (!vb->to_match || !vb->chosen || !vb->prov || !vb->first || !vb->prov_class)
+    vb->chosen_for = kp__malloc(n * sizeof *vb->chosen_for);
+    vb->prov_cap = kp__malloc(n * sizeof *vb->prov_cap);
+    vb->cap_check = kp__calloc(n, sizeof *vb->cap_check);
+    vb->cap_first = kp__calloc(n + 1, sizeof *vb->cap_first);
+    if (!vb->to_match || !vb->chosen || !vb->prov || !vb->first || !vb->prov_class ||
+        !vb->chosen_for || !vb->prov_cap || !vb->cap_check || !vb->cap_first)
         return KP_ENOMEM;
     kp_status st = build_index(cl);
     if (st != KP_OK) return st;
     for (uint32_t i = 0; i < n; i++)
         vb->prov_class[i] = kp__provisioning_class(cl, c->vb_unbound[i]);
+    if ((st = prepare_capacities(c)) != KP_OK) return st;
     for (uint32_t i = 0; i < n; i++) {
         const kp_pvc *pvc = c->vb_unbound[i];
         if (pvc->selected_node) continue;
@@ -141,40 +194,62 @@ const kp_pv *kp__vb_find_matching(const kp_cycle *c, uint32_t k, const kp_node *
     return smallest;
 }
 
-/* mirrors checkVolumeProvisions without the capacity check: every claim's class can provision
- * (vb->prov_class, found once per cycle) and its allowedTopologies admit the node */
-static bool provisionable(const kp_cycle *c, const kp_pvc *const *claims, uint32_t n,
-                          const kp_node *nd) {
+/* mirrors hasEnoughCapacity's node part and nodeHasAccess: the first CSIStorageCapacity (load
+ * order) of the k-th unbound claim's class, large enough, whose nodeTopology selects the node
+ * (*cap; NULL when the claim is not checked) */
+static bool enough_capacity(const kp_cycle *c, uint32_t k, const kp_node *nd,
+                            const kp_csi_capacity **cap) {
     const kp_vb *vb = c->vb;
-    for (uint32_t i = 0; i < n; i++) {
-        const kp_storage_class *sc = NULL;
-        for (uint32_t k = 0; k < c->n_vb_unbound && !sc; k++)
-            if (c->vb_unbound[k] == claims[i]) sc = vb->prov_class[k];
-        if (!sc || !kp__class_topology_ok(c->s->cl, sc, nd)) return false;
-    }
-    return true;
+    *cap = NULL;
+    if (!vb->cap_check[k]) return true;
+    for (uint32_t i = vb->cap_first[k]; i < vb->cap_first[k + 1]; i++)
+        if (kp__selector_matches(c->s->cl, &vb->caps[i]->topology, &nd->labels)) {
+            *cap = vb->caps[i];
+            return true;
+        }
+    return false;
 }
 
-/* mirrors the unbound part of FindPodVolumes */
-bool kp__vb_unbound_ok(const kp_cycle *c, const kp_node *n) {
+/* mirrors checkVolumeProvisions: in order, every claim's class can provision (vb->prov_class,
+ * found once per cycle), its allowedTopologies admit the node (else a bind conflict) and
+ * hasEnoughCapacity finds room (else not enough storage); the first failure decides */
+static kp_vb_verdict provisionable(const kp_cycle *c, uint32_t n, const kp_node *nd) {
     const kp_vb *vb = c->vb;
-    uint32_t n_prov = 0, n_chosen = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 0;
+        while (k < c->n_vb_unbound && c->vb_unbound[k] != vb->prov[i]) k++;
+        const kp_storage_class *sc = k < c->n_vb_unbound ? vb->prov_class[k] : NULL;
+        if (!sc || !kp__class_topology_ok(c->s->cl, sc, nd)) return KP_VB_NO_MATCH;
+        if (!enough_capacity(c, k, nd, &vb->prov_cap[i])) return KP_VB_NO_SPACE;
+    }
+    return KP_VB_FITS;
+}
+
+/* mirrors the unbound part of FindPodVolumes: the PVs chosen (vb->chosen, the claims they bind in
+ * vb->chosen_for; *n_chosen) and the claims to provision (vb->prov, *n_prov) */
+kp_vb_verdict kp__vb_unbound(const kp_cycle *c, const kp_node *n, uint32_t *n_chosen,
+                             uint32_t *n_prov) {
+    const kp_vb *vb = c->vb;
+    *n_prov = *n_chosen = 0;
     for (uint32_t i = 0; i < c->n_vb_unbound; i++) { /* the selected-node annotation */
         const kp_pvc *pvc = c->vb_unbound[i];
         if (!pvc->selected_node) continue;
-        if (pvc->selected_node != n->name) return false; /* fast path */
-        vb->prov[n_prov++] = pvc;
+        if (pvc->selected_node != n->name) return KP_VB_NO_MATCH; /* fast path */
+        vb->prov[(*n_prov)++] = pvc;
     }
     bool found = true;
     for (uint32_t i = 0; i < vb->n_to_match; i++) { /* findMatchingVolumes */
-        const kp_pv *pv = kp__vb_find_matching(c, i, n, vb->chosen, n_chosen);
-        if (pv) vb->chosen[n_chosen++] = pv;
-        else {
-            vb->prov[n_prov++] = vb->to_match[i];
+        const kp_pv *pv = kp__vb_find_matching(c, i, n, vb->chosen, *n_chosen);
+        if (pv) {
+            vb->chosen_for[*n_chosen] = vb->to_match[i];
+            vb->chosen[(*n_chosen)++] = pv;
+        } else {
+            vb->prov[(*n_prov)++] = vb->to_match[i];
             found = false;
         }
     }
-    return n_prov ? provisionable(c, vb->prov, n_prov, n) : found;
+    if (*n_prov) return provisionable(c, *n_prov, n);
+    return found ? KP_VB_FITS : KP_VB_NO_MATCH;
 }
 
 /* Appends the names of values (unique) to *a. False when out of memory. */
@@ -293,10 +368,63 @@ static int64_t class_score(int64_t requested, int64_t capacity) {
     return 100 - (util > 100 ? 100 : util);
 }
 
+/* The scorer over classes (buildScorerFunction): the mean of class_score, rounded (math.Round);
+ * no class: 0. */
+static int64_t mean_score(int64_t sum, int64_t classes) {
+    return classes ? (2 * sum + classes) / (2 * classes) : 0;
+}
+
+/* Score's static bindings: per PV class, the claims' requests against the PVs' capacities */
+static int64_t static_score(const kp_cycle *t, uint32_t n_chosen) {
+    const kp_vb *vb = t->vb;
+    int64_t sum = 0, classes = 0;
+    for (uint32_t a = 0; a < n_chosen; a++) { /* group by the PV's class */
+        kp_str cls = vb->chosen[a]->class_name;
+        bool seen = false;
+        for (uint32_t b = 0; b < a && !seen; b++) seen = vb->chosen[b]->class_name == cls;
+        if (seen) continue;
+        int64_t req = 0, cap = 0;
+        for (uint32_t b = a; b < n_chosen; b++) {
+            if (vb->chosen[b]->class_name != cls) continue;
+            cap += vb->chosen[b]->capacity;
+            req += vb->chosen_for[b]->request;
+        }
+        sum += class_score(req, cap);
+        classes++;
+    }
+    return mean_score(sum, classes);
+}
+
+/* Score's dynamic provisions (no static binding): per claim class, the requests of the claims
+ * whose capacity check found a CSIStorageCapacity against that object's capacity (the last such
+ * claim's; maximumVolumeSize is not used here, an object without capacity counts as 0) */
+static int64_t dynamic_score(const kp_cycle *t, uint32_t n_prov) {
+    const kp_vb *vb = t->vb;
+    int64_t sum = 0, classes = 0;
+    for (uint32_t a = 0; a < n_prov; a++) {
+        if (!vb->prov_cap[a]) continue;
+        kp_str cls = vb->prov[a]->class_name;
+        bool seen = false;
+        for (uint32_t b = 0; b < a && !seen; b++)
+            seen = vb->prov_cap[b] && vb->prov[b]->class_name == cls;
+        if (seen) continue;
+        int64_t req = 0, cap = 0;
+        for (uint32_t b = a; b < n_prov; b++) {
+            if (!vb->prov_cap[b] || vb->prov[b]->class_name != cls) continue;
+            cap = vb->prov_cap[b]->has_capacity ? vb->prov_cap[b]->capacity : 0;
+            req += vb->prov[b]->request;
+        }
+        sum += class_score(req, cap);
+        classes++;
+    }
+    return mean_score(sum, classes);
+}
+
 /* mirrors VolumeBinding.PreScore / Score with StorageCapacityScoring: per node, the PVs its
  * unbound WaitForFirstConsumer claims would bind (FindPodVolumes' StaticBindings), grouped by the
  * PV's class: the mean over classes of class_score(requested, capacity), rounded; no static
- * binding: 0 (dynamic provisioning is scored from CSIStorageCapacity, which kprio does not read) */
+ * binding: the claims to provision, per class, against the capacity of the CSIStorageCapacity
+ * that admitted them on the node (none: 0) */
 int kp__volume_binding_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n,
                              int64_t *out) {
     if (!kp__compat_storage_capacity_scoring(s->compat) || !p->n_volumes) return 0;
@@ -324,30 +452,9 @@ int kp__volume_binding_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes
         kp_status st = kp__vb_prepare(&t);
         if (st != KP_OK) rc = st;
         for (uint32_t j = 0; rc == 0 && j < n; j++) {
-            const kp_node *nd = &cl->nodes[nodes[j]];
-            uint32_t n_chosen = 0;
-            int64_t sum = 0, classes = 0;
-            for (uint32_t k = 0; k < t.vb->n_to_match; k++) {
-                const kp_pv *pv = kp__vb_find_matching(&t, k, nd, t.vb->chosen, n_chosen);
-                if (!pv) continue;
-                t.vb->prov[n_chosen] = t.vb->to_match[k]; /* the claim each PV binds */
-                t.vb->chosen[n_chosen++] = pv;
-            }
-            for (uint32_t a = 0; a < n_chosen; a++) { /* group by the PV's class */
-                kp_str cls = t.vb->chosen[a]->class_name;
-                bool seen = false;
-                for (uint32_t b = 0; b < a && !seen; b++) seen = t.vb->chosen[b]->class_name == cls;
-                if (seen) continue;
-                int64_t req = 0, cap = 0;
-                for (uint32_t b = a; b < n_chosen; b++) {
-                    if (t.vb->chosen[b]->class_name != cls) continue;
-                    cap += t.vb->chosen[b]->capacity;
-                    req += t.vb->prov[b]->request;
-                }
-                sum += class_score(req, cap);
-                classes++;
-            }
-            out[j] = classes ? (2 * sum + classes) / (2 * classes) : 0; /* math.Round */
+            uint32_t n_chosen, n_prov;
+            kp__vb_unbound(&t, &cl->nodes[nodes[j]], &n_chosen, &n_prov);
+            out[j] = n_chosen ? static_score(&t, n_chosen) : dynamic_score(&t, n_prov);
         }
         rc = rc ? rc : 1;
     }

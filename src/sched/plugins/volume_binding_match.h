@@ -13,9 +13,14 @@
  * classes (GetPodVolumeClaims' unboundVolumesDelayBinding) and the Filter's scratch, in c->vb.
  * KP_ENOMEM when out of memory. */
 kp_status kp__vb_prepare(kp_cycle *c);
-/* The unbound claims can be satisfied on node n (FindPodVolumes' unboundVolumesSatisfied; the
- * storage capacity check is not modelled). */
-bool kp__vb_unbound_ok(const kp_cycle *c, const kp_node *n);
+/* FindPodVolumes' verdict on the unbound claims: fits, unboundVolumesSatisfied false
+ * (ErrReasonBindConflict) or sufficientStorage false (ErrReasonNotEnoughSpace). */
+typedef enum { KP_VB_FITS = 0, KP_VB_NO_MATCH, KP_VB_NO_SPACE } kp_vb_verdict;
+/* The unbound claims on node n: the verdict, with *n_chosen PVs chosen for claims and *n_prov
+ * claims to provision, each with the CSIStorageCapacity that admits it (scratch in c->vb, valid
+ * until the next call). */
+kp_vb_verdict kp__vb_unbound(const kp_cycle *c, const kp_node *n, uint32_t *n_chosen,
+                             uint32_t *n_prov);
 /* The PV FindMatchingVolume picks on n for the k-th claim to match (c->vb, by size), among its
  * candidates not in chosen, or NULL. */
 const kp_pv *kp__vb_find_matching(const kp_cycle *c, uint32_t k, const kp_node *n,
