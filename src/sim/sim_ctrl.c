@@ -95,6 +95,12 @@ kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, lo
     p->pub.state = KP_SIM_POD_TERMINATING;
     p->pub.terminating_ms = s->now;
     p->pub.cause = cause;
+    /* mirrors kubeGenericRuntimeManager.killContainer: the kubelet sees the deletion and stops
+     * each container, with the event Normal Killing "Stopping container NAME" */
+    for (size_t c = 0; c < kp_cluster_pod_container_count(s->cl, pod); c++)
+        if (kp__sim_logf(s, KP_SIM_NORMAL, "Killing", pod, pi.node, cause_ev,
+                         "Stopping container %s", kp_cluster_pod_container_name(s->cl, pod, c)) < 0)
+            return nomem(err);
     /* the kubelet stops the containers within the grace period; the pod object goes then */
     if ((st = kp__sim_timer_add(s, s->now + pi.grace_seconds * 1000, SIM_EV_POD_GONE, pod, 0)) !=
         KP_OK)
