@@ -165,6 +165,8 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
 kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err);
 kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err);
 void kp__sim_mark_workload(kp_sim *s, int64_t wl);
+/* every DaemonSet syncs (a node was added, changed or deleted) */
+void kp__sim_mark_daemonsets(kp_sim *s);
 
 /* sim_actions.c: scenario actions and drains */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);
