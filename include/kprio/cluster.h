@@ -276,8 +276,9 @@ kp_status kp_cluster_create_daemon_pod(kp_cluster *cl, kp_index workload, kp_ind
 kp_status kp_cluster_daemonset_should_run(const kp_cluster *cl, kp_index workload, kp_index node,
                                           bool *should_run, bool *should_continue);
 /* The node a pod runs on or targets (GetTargetNodeName: spec.nodeName, else its required node
- * affinity's matchFields metadata.name In [NODE], as a DaemonSet's pending pod has), -1 when
- * none or not a node of the cluster. */
+ * affinity's matchFields metadata.name In [NODE], as a DaemonSet's pending pod has); -1 when it
+ * names none (or pod is out of range), -2 when it names a node the cluster does not have (never
+ * had, or deleted). */
 kp_index kp_cluster_pod_target_node(const kp_cluster *cl, kp_index pod);
 /* A name generateName would give (base + 5 characters of upstream's alphabet), unique among
  * the namespace's pods; deterministic in (ns, base, seq). Writes buf (cap >= 64). */

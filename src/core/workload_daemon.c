@@ -143,5 +143,7 @@ kp_status kp_cluster_daemonset_should_run(const kp_cluster *cl, kp_index workloa
 kp_index kp_cluster_pod_target_node(const kp_cluster *cl, kp_index pod) {
     if (pod < 0 || (size_t)pod >= cl->n_pods) return -1;
     kp_str name = kp__pod_target_node(cl, &cl->pods[pod]);
-    return name ? kp_cluster_find_node(cl, kp__s(cl, name)) : -1;
+    if (!name) return -1;
+    kp_index n = kp_cluster_find_node(cl, kp__s(cl, name));
+    return n >= 0 ? n : -2;
 }

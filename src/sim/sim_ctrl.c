@@ -599,10 +599,9 @@ static kp_status sync_daemonset(kp_sim *s, size_t wi, const kp_workload_info *in
         kp_cluster_pod_info(s->cl, q, &pi);
         if (pi.deleted) continue;
         kp_index t = pi.node >= 0 ? pi.node : kp_cluster_pod_target_node(s->cl, q);
-        if (t < 0) { /* targets no node of the cluster: getUnscheduledPodsWithoutNode */
-            if (pi.node < 0 && pi.deletion_ts == KP_TIME_UNSET) on[m++] = q;
-            continue;
-        }
+        if (t == -2 && pi.deletion_ts == KP_TIME_UNSET) /* getUnscheduledPodsWithoutNode */
+            on[m++] = q;
+        if (t < 0) continue; /* no target node: GetTargetNodeName's error, skipped */
         list[i] = q;
         next[i] = first[t];
         first[t] = i;
