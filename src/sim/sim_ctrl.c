@@ -417,7 +417,17 @@ static int64_t job_index_of(const char *pod, const char *job) {
 typedef struct {
     int64_t active, succeeded, failed;
     uint8_t *done;
+    int64_t last_success_ms, last_failure_ms; /* -1 when none */
+    int64_t failures_after_success; /* backoffRecord.failuresAfterLastSuccess */
 } job_pods;
+
+/* When a pod failed (getFinishedTime: a Failed pod when it ended, a deleted one when its deletion
+ * was requested) or succeeded. */
+static int64_t finish_ms(const kp_sim_pod *p) {
+    if (p->state != KP_SIM_POD_FAILED && p->state != KP_SIM_POD_SUCCEEDED && p->terminating_ms >= 0)
+        return p->terminating_ms;
+    return p->gone_ms;
+}
 
 static void count_job_pods(kp_sim *s, const sim_wl *w, const kp_workload_info *in, job_pods *c) {
     for (uint32_t i = 0; i < w->n; i++) {
@@ -426,6 +436,8 @@ static void count_job_pods(kp_sim *s, const sim_wl *w, const kp_workload_info *i
         if (ix >= in->completions) ix = -1;
         if (s->pods[q].pub.state == KP_SIM_POD_SUCCEEDED) {
             s->pods[q].replaced = true; /* done: nothing replaces it */
+            if (finish_ms(&s->pods[q].pub) > c->last_success_ms)
+                c->last_success_ms = finish_ms(&s->pods[q].pub);
             if (!c->done) c->succeeded++;
             else if (ix >= 0 && c->done[ix] != 1) c->succeeded++, c->done[ix] = 1;
             continue;
@@ -437,6 +449,26 @@ static void count_job_pods(kp_sim *s, const sim_wl *w, const kp_workload_info *i
         }
         c->failed++;
     }
+    /* newBackoffRecord: the failures after the last success, the latest failure's time */
+    for (uint32_t i = 0; i < w->n; i++) {
+        const kp_sim_pod *p = &s->pods[w->pods[i]].pub;
+        if (p->state == KP_SIM_POD_SUCCEEDED || active(s, w->pods[i])) continue;
+        int64_t t = finish_ms(p);
+        if (t <= c->last_success_ms) continue;
+        c->failures_after_success++;
+        if (t > c->last_failure_ms) c->last_failure_ms = t;
+    }
+}
+
+/* mirrors backoffRecord.getRemainingTime: 10s (DefaultJobPodFailureBackOff) doubled per failure
+ * after the last success, at most 10 min (MaxJobPodFailureBackOff), from the last failure. */
+static int64_t job_backoff_left(const kp_sim *s, const job_pods *c) {
+    if (c->failures_after_success == 0) return 0;
+    int64_t d = 10000;
+    for (int64_t i = 1; i < c->failures_after_success && d < 600000; i++) d *= 2;
+    if (d > 600000) d = 600000;
+    int64_t elapsed = s->now - c->last_failure_ms;
+    return d < elapsed ? 0 : d - elapsed;
 }
 
 /* The Job failed (pastBackoffLimitOnFailure / exceedsBackoffLimit: more failed pods than
@@ -464,14 +496,14 @@ static kp_status fail_job(kp_sim *s, size_t wi, const kp_workload_info *in, kp_e
  * spec.backoffLimit (fail_job). Indexed (indexed_job_utils.go): one pod per completion index,
  * named NAME-INDEX-xxxxx with the completion-index label and annotation, the lowest indexes
  * neither succeeded nor active first (firstPendingIndexes): a failed index is retried under the
- * same index. Pods Succeed through the scenario's lifetimes; without one they run forever. Not
- * modelled: the pod failure backoff (10s doubling before a new pod), backoffLimitPerIndex, pod
- * failure policies, activeDeadlineSeconds, deleting pods beyond parallelism or of a suspended
- * Job. */
+ * same index. After failures, new pods wait for the pod failure backoff (job_backoff_left; the
+ * Job syncs again when it ends). Pods Succeed through the scenario's lifetimes; without one they
+ * run forever. Not modelled: backoffLimitPerIndex, pod failure policies, activeDeadlineSeconds,
+ * deleting pods beyond parallelism or of a suspended Job. */
 static kp_status sync_job(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
     sim_wl *w = &s->wls[wi];
     if (w->done || in->suspend) return KP_OK; /* suspended: no pods (its active ones stay) */
-    job_pods c = {0, 0, 0, NULL};
+    job_pods c = {0, 0, 0, NULL, -1, -1, 0};
     if (in->indexed && in->completions > 0 && !(c.done = kp_calloc((size_t)in->completions, 1)))
         return nomem(err);
     count_job_pods(s, w, in, &c);
@@ -491,8 +523,13 @@ static kp_status sync_job(kp_sim *s, size_t wi, const kp_workload_info *in, kp_e
         if (in->completions < 0 && c.succeeded > 0) want = have;
         if (in->completions >= 0 && in->completions - c.succeeded < want)
             want = in->completions - c.succeeded;
-        int64_t next = 0;
-        for (; have < want && st == KP_OK; have++) {
+        int64_t next = 0, left = have < want ? job_backoff_left(s, &c) : 0;
+        if (left > 0 && s->wls[wi].resync_at != s->now + left) { /* enqueueSyncJobWithDelay */
+            s->wls[wi].resync_at = s->now + left;
+            if (kp__sim_timer_add(s, s->now + left, SIM_EV_WORKLOAD_SYNC, (int64_t)wi, 0) != KP_OK)
+                st = nomem(err);
+        }
+        for (; left == 0 && have < want && st == KP_OK; have++) {
             char base[320], name[400];
             if (c.done) {
                 while (next < in->completions && c.done[next]) next++;
