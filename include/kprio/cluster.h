@@ -259,6 +259,27 @@ kp_status kp_cluster_pod_set_running(kp_cluster *cl, kp_index pod, int64_t now, 
  * PriorityClass, with upstream's message), KP_ENOMEM. */
 kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like, const char *name,
                                 int64_t now, kp_index *out, kp_error *err);
+/* A DaemonSet's pod for node `node` (the DaemonSet controller's syncNodes): kp_cluster_create_pod
+ * from the DaemonSet's template with the controller's tolerations added
+ * (AddOrUpdateDaemonPodTolerations: not-ready and unreachable NoExecute; disk-, memory- and
+ * pid-pressure and unschedulable NoSchedule; network-unavailable NoSchedule with hostNetwork)
+ * and the required node affinity replaced by metadata.name In [NODE]
+ * (ReplaceDaemonSetPodNodeNameNodeAffinity); the default scheduler binds it. Errors as
+ * kp_cluster_create_pod; KP_EINVAL when workload is not a DaemonSet or node is out of range. */
+kp_status kp_cluster_create_daemon_pod(kp_cluster *cl, kp_index workload, kp_index node,
+                                       const char *name, int64_t now, kp_index *out, kp_error *err);
+/* mirrors NodeShouldRunDaemonPod for DaemonSet `workload` and `node`: should_run (the template's
+ * nodeName, node selector and required node affinity fit, and every NoSchedule / NoExecute taint
+ * is tolerated, with the controller's tolerations) and should_continue (the same with NoExecute
+ * taints only: a pod already there keeps running). Both false for a deleted node. KP_EINVAL when
+ * workload is not a DaemonSet with a template or an index is out of range. */
+kp_status kp_cluster_daemonset_should_run(const kp_cluster *cl, kp_index workload, kp_index node,
+                                          bool *should_run, bool *should_continue);
+/* The node a pod runs on or targets (GetTargetNodeName: spec.nodeName, else its required node
+ * affinity's matchFields metadata.name In [NODE], as a DaemonSet's pending pod has); -1 when it
+ * names none (or pod is out of range), -2 when it names a node the cluster does not have (never
+ * had, or deleted). */
+kp_index kp_cluster_pod_target_node(const kp_cluster *cl, kp_index pod);
 /* A name generateName would give (base + 5 characters of upstream's alphabet), unique among
  * the namespace's pods; deterministic in (ns, base, seq). Writes buf (cap >= 64). */
 void kp_cluster_generate_pod_name(const kp_cluster *cl, const char *ns, const char *base,
@@ -308,6 +329,8 @@ typedef struct {
     int32_t ordinals_start; /* StatefulSet: spec.ordinals.start (0) */
     bool parallel_pods; /* StatefulSet: podManagementPolicy Parallel (else OrderedReady) */
     bool suspend; /* Job: spec.suspend */
+    bool indexed; /* Job: completionMode Indexed */
+    int32_t backoff_limit; /* Job: spec.backoffLimit (default 6) */
 } kp_workload_info;
 size_t kp_cluster_workload_count(const kp_cluster *cl);
 kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_workload_info *out);

@@ -17,12 +17,27 @@
 
 static kp_str intern(kp_cluster *cl, const char *s) { return kp__intern(&cl->strs, s, strlen(s)); }
 
+/* An Indexed Job's pod NAME-INDEX-xxxxx (the Job controller's generateName,
+ * podGenerateNameWithIndex): the index as written, in a static buffer; NULL when not Indexed or the
+ * name has no index. */
+static const char *job_index(const kp_cluster *cl, const kp_workload *w, const char *name) {
+    static char buf[16];
+    const char *jn = kp__s(cl, w->name);
+    size_t n = strlen(jn), k = 0;
+    if (!w->job.indexed || strncmp(name, jn, n) != 0 || name[n] != '-') return NULL;
+    for (const char *c = name + n + 1; *c >= '0' && *c <= '9' && k + 1 < sizeof buf; c++)
+        buf[k++] = *c;
+    buf[k] = 0;
+    return k && name[n + 1 + k] == '-' ? buf : NULL;
+}
+
 /* The owner and the labels a controller gives its pods (as workload_expand.c's expansion does):
  * a ReplicaSet's or ReplicationController's pods its template's labels; a StatefulSet's the
  * pod-name and pod-index labels (newVersionedStatefulSetPod, ordinal = the name's last
  * "-N"); a Deployment's pods belong to its ReplicaSet (the one of the snapshot it controls,
- * else the stand-in workload_expand.c names) with its pod-template-hash; a NonIndexed Job's the
- * job-name labels (the API server's generateSelector, unless manualSelector). */
+ * else the stand-in workload_expand.c names) with its pod-template-hash; a Job's the job-name
+ * labels (the API server's generateSelector, unless manualSelector) and, Indexed, the
+ * completion index; a DaemonSet's its template's. */
 static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const char *name,
                                   kp_owner_ref *o, kp_labels *labels, kp_error *err) {
     const char *kind = kp__workload_kind_name(w->kind);
@@ -57,12 +72,15 @@ static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const ch
                             true};
         if (o->name == UINT32_MAX) st = KP_ENOMEM;
         if (st == KP_OK) st = kp__labels_set(cl, labels, "pod-template-hash", hash);
-    } else if (w->kind == KP_WL_JOB && !w->job.indexed) {
+    } else if (w->kind == KP_WL_JOB) {
         if (!w->job.manual_selector) {
             st = kp__labels_set(cl, labels, "batch.kubernetes.io/job-name", kp__s(cl, w->name));
             if (st == KP_OK) st = kp__labels_set(cl, labels, "job-name", kp__s(cl, w->name));
         }
-    } else if (w->kind != KP_WL_RS && w->kind != KP_WL_RC) {
+        const char *index = job_index(cl, w, name);
+        if (st == KP_OK && index) /* addCompletionIndexLabel */
+            st = kp__labels_set(cl, labels, "batch.kubernetes.io/job-completion-index", index);
+    } else if (w->kind != KP_WL_RS && w->kind != KP_WL_RC && w->kind != KP_WL_DS) {
         return kp_error_set(err, KP_EINVAL,
                             "%s %s/%s: kprio does not create the pods of a %s one by one", kind,
                             kp__s(cl, w->ns), kp__s(cl, w->name), kind);
@@ -82,8 +100,8 @@ static kp_status check_class(const kp_cluster *cl, const kp_pod *t, const char *
                         kp__s(cl, t->priority_class));
 }
 
-kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like, const char *name,
-                                int64_t now, kp_index *out, kp_error *err) {
+static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_index node,
+                        const char *name, int64_t now, kp_index *out, kp_error *err) {
     const kp_workload *w = NULL;
     const kp_pod *src;
     if (workload >= 0) {
@@ -108,6 +126,7 @@ kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like
     kp_status st = check_class(cl, src, name, err);
     kp_owner_ref owner;
     kp_labels labels = src->labels;
+    const char *index;
     if (st == KP_OK && w) st = owner_and_labels(cl, w, name, &owner, &labels, err);
     if (st != KP_OK) return st;
     kp_owner_ref *o = NULL;
@@ -154,6 +173,21 @@ kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like
         p->class_missing = false;
         p->priority = 0;
     }
+    /* addCompletionIndexAnnotation */
+    if (w && w->kind == KP_WL_JOB && (index = job_index(cl, w, name)) &&
+        (st = kp__labels_set(cl, &p->annotations, "batch.kubernetes.io/job-completion-index",
+                             index)) != KP_OK)
+        return kp_error_set(err, st, "Pod %s: out of memory", name);
+    if (w && w->kind == KP_WL_DS) { /* syncNodes: the controller's tolerations, pinned to node */
+        kp_toleration *tols;
+        uint16_t n_tols;
+        kp_str node_name = cl->nodes[node].name;
+        if (kp__daemon_tolerations(cl, w, &tols, &n_tols) != KP_OK ||
+            !(p->node_affinity = kp__daemon_pin(cl, w->template, node_name)))
+            return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory", name);
+        p->tolerations = tols;
+        p->n_tolerations = n_tols;
+    }
     if ((st = kp__pod_finalize(cl, idx, err)) != KP_OK) {
         /* the slot stays, as a tombstone no scheduler saw (indices are never reused) */
         cl->pods[idx].deleted = true;
@@ -163,4 +197,25 @@ kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like
     cl->gen_pods++;
     *out = idx;
     return KP_OK;
+}
+
+kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like, const char *name,
+                                int64_t now, kp_index *out, kp_error *err) {
+    if (workload >= 0 && (size_t)workload < cl->n_workloads &&
+        cl->workloads[workload].kind == KP_WL_DS)
+        return kp_error_set(err, KP_EINVAL, "DaemonSet %s/%s: a DaemonSet's pod is made for a node",
+                            kp__s(cl, cl->workloads[workload].ns),
+                            kp__s(cl, cl->workloads[workload].name));
+    return create(cl, workload, like, -1, name, now, out, err);
+}
+
+kp_status kp_cluster_create_daemon_pod(kp_cluster *cl, kp_index workload, kp_index node,
+                                       const char *name, int64_t now, kp_index *out,
+                                       kp_error *err) {
+    if (workload < 0 || (size_t)workload >= cl->n_workloads ||
+        cl->workloads[workload].kind != KP_WL_DS)
+        return kp_error_set(err, KP_EINVAL, "workload %ld is not a DaemonSet", workload);
+    if (node < 0 || (size_t)node >= cl->n_nodes || cl->nodes[node].deleted)
+        return kp_error_set(err, KP_EINVAL, "node index %ld is out of range", node);
+    return create(cl, workload, -1, node, name, now, out, err);
 }

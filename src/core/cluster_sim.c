@@ -372,6 +372,8 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
         .ordinals_start = w->ordinals_start,
         .parallel_pods = w->parallel_pods,
         .suspend = w->kind == KP_WL_JOB && w->job.suspend,
+        .indexed = job && w->job.indexed,
+        .backoff_limit = job ? w->job.backoff_limit : 0,
     };
     return KP_OK;
 }

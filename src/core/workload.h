@@ -5,10 +5,10 @@
  * simulator.
  *
  * Defaults are the API server's (SetDefaults_*), applied when decoding: replicas 1, Job
- * parallelism 1 (and completions 1 when both are unset), podManagementPolicy OrderedReady,
- * strategies RollingUpdate with 25% / 25% (Deployment), 1 / 0 (DaemonSet), partition 0
- * (StatefulSet); concurrencyPolicy Allow. Fields that change no decision kprio models
- * (revisionHistoryLimit, backoffLimit, minReadySeconds, ...) are not kept. */
+ * parallelism 1 (and completions 1 when both are unset), backoffLimit 6, podManagementPolicy
+ * OrderedReady, strategies RollingUpdate with 25% / 25% (Deployment), 1 / 0 (DaemonSet), partition
+ * 0 (StatefulSet); concurrencyPolicy Allow. Fields that change no decision kprio models
+ * (revisionHistoryLimit, minReadySeconds, ...) are not kept. */
 #ifndef KP_CORE_WORKLOAD_H
 #define KP_CORE_WORKLOAD_H
 
@@ -71,6 +71,7 @@ typedef struct {
     bool has_completions; /* nil completions: a work queue, done when one pod succeeds */
     int32_t completions;
     bool indexed; /* completionMode: Indexed */
+    int32_t backoff_limit; /* spec.backoffLimit (default 6) */
     bool suspend;
     kp_job_replace replacement; /* podReplacementPolicy (Failed when podFailurePolicy is set) */
     bool manual_selector;

@@ -101,21 +101,6 @@ static bool kind_of(const kp_cluster *cl, kp_str kind, kp_workload_kind *out) {
     return false;
 }
 
-/* GetTargetNodeName: spec.nodeName, else the required node affinity's matchFields
- * metadata.name In [one node] (a pending DaemonSet pod). */
-static kp_str target_node(const kp_cluster *cl, const kp_pod *p) {
-    if (p->node_name) return p->node_name;
-    const kp_node_affinity *a = p->node_affinity;
-    for (uint16_t t = 0; a && t < a->n_required; t++)
-        for (uint16_t f = 0; f < a->required[t].n_fields; f++) {
-            const kp_selreq *r = &a->required[t].fields[f];
-            if (r->op == KP_OP_IN && r->n_values == 1 &&
-                strcmp(kp__s(cl, r->key), "metadata.name") == 0)
-                return r->values[0];
-        }
-    return 0;
-}
-
 /* The keys of every non-terminal pod; orphans apart. A Job's terminating pods are keyed apart;
  * other controllers' terminating pods are not active (FilterActivePods) except a DaemonSet's
  * and a StatefulSet's, which hold their node or name until they are gone. */
@@ -156,7 +141,7 @@ static kp_status index_pods(ex *x) {
         bool deleting = p->deletion_ts != KP_TIME_NONE;
         if (deleting && kind != KP_WL_DS && kind != KP_WL_STS && kind != KP_WL_JOB) continue;
         podkey k = {deleting && kind == KP_WL_JOB ? KP_WL_KINDS : (uint32_t)kind, p->ns, o->name,
-                    kind == KP_WL_DS ? target_node(cl, p) : 0};
+                    kind == KP_WL_DS ? kp__pod_target_node(cl, p) : 0};
         x->keys[x->n_keys++] = k;
         if (kind != KP_WL_RS || deleting) continue;
         /* the Deployment controlling the ReplicaSet */
@@ -219,7 +204,7 @@ static uint32_t adopt(ex *x, const kp_workload *w, kp_str node) {
         /* a Deployment's pods are adopted by its ReplicaSets, whose selectors add
          * pod-template-hash: an orphan without that label stays an orphan */
         if (match && w->kind == KP_WL_DEPLOY) match = label_of(cl, p, "pod-template-hash");
-        if (!match || (node && target_node(cl, p) != node)) continue;
+        if (!match || (node && kp__pod_target_node(cl, p) != node)) continue;
         x->adopted[i] = 1;
         n++;
     }
@@ -546,65 +531,6 @@ static kp_status expand_cronjob(ex *x, uint32_t wi) {
     return expand_job(x, wi, job, true);
 }
 
-/* mirrors AddOrUpdateDaemonPodTolerations: the template's tolerations with the DaemonSet
- * controller's defaults added (v1helper.AddOrUpdateTolerationInPodSpec replaces a toleration of
- * the same key, operator, value and effect). */
-static kp_status daemon_tolerations(ex *x, const kp_workload *w, kp_toleration **out,
-                                    uint16_t *n_out) {
-    static const char *const keys[] = {
-        "node.kubernetes.io/not-ready",          "node.kubernetes.io/unreachable",
-        "node.kubernetes.io/disk-pressure",      "node.kubernetes.io/memory-pressure",
-        "node.kubernetes.io/pid-pressure",       "node.kubernetes.io/unschedulable",
-        "node.kubernetes.io/network-unavailable"};
-    const kp_pod *t = w->template;
-    int n_def = w->template_host_network ? 7 : 6;
-    if ((uint32_t)t->n_tolerations + 7 > UINT16_MAX) {
-        *out = t->tolerations;
-        *n_out = t->n_tolerations;
-        return KP_OK; /* (65,528 tolerations: the decoder's limit leaves no room; kept as is) */
-    }
-    kp_toleration *v = kp__arena_alloc(&x->cl->arena, ((size_t)t->n_tolerations + 7) * sizeof *v);
-    if (!v) return KP_ENOMEM;
-    uint16_t n = t->n_tolerations;
-    if (n) memcpy(v, t->tolerations, n * sizeof *v);
-    for (int k = 0; k < n_def; k++) {
-        kp_str key = intern(x->cl, keys[k]);
-        if (key == UINT32_MAX) return KP_ENOMEM;
-        kp_toleration d = {
-            key, 0, KP_TOL_EXISTS, k < 2 ? KP_EFFECT_NOEXECUTE : KP_EFFECT_NOSCHEDULE, false, 0};
-        uint16_t i = 0;
-        while (i < n && !(v[i].key == key && v[i].op == KP_TOL_EXISTS && !v[i].value &&
-                          v[i].effect == d.effect))
-            i++;
-        v[i] = d; /* replaces a matching one (dropping its tolerationSeconds) or appends */
-        if (i == n) n++;
-    }
-    *out = v;
-    *n_out = n;
-    return KP_OK;
-}
-
-/* mirrors ReplaceDaemonSetPodNodeNameNodeAffinity: the template's node affinity with its required
- * terms replaced by one term, matchFields metadata.name In [node]; preferred terms kept. */
-static kp_node_affinity *pin_to_node(ex *x, const kp_pod *t, kp_str node) {
-    kp_arena *a = &x->cl->arena;
-    kp_node_affinity *na = kp__arena_alloc(a, sizeof *na);
-    kp_nsterm *term = kp__arena_alloc(a, sizeof *term);
-    kp_selreq *req = kp__arena_alloc(a, sizeof *req);
-    kp_str *val = kp__arena_alloc(a, sizeof *val);
-    kp_str key = intern(x->cl, "metadata.name");
-    if (!na || !term || !req || !val || key == UINT32_MAX) return NULL;
-    if (t->node_affinity) *na = *t->node_affinity;
-    *val = node;
-    *req = (kp_selreq){key, KP_OP_IN, 1, val};
-    term->n_fields = 1;
-    term->fields = req;
-    na->has_required = true;
-    na->n_required = 1;
-    na->required = term;
-    return na;
-}
-
 /* mirrors DaemonSetsController.manage with NodeShouldRunDaemonPod: one pod per node whose name
  * (template spec.nodeName), node selector and required node affinity fit and whose NoSchedule /
  * NoExecute taints the pod tolerates (with the controller's default tolerations), unless a
@@ -621,24 +547,14 @@ static kp_status expand_daemonset(ex *x, uint32_t wi) {
     snprintf(base, sizeof base, "%s-", kp__s(cl, w->name));
     for (uint32_t n = 0; n < cl->n_nodes; n++) {
         const kp_node *node = &cl->nodes[n];
-        const kp_pod *t = w->template;
-        if (!t) return check_template(x, w); /* eligibility needs the template */
-        if (t->node_name && t->node_name != node->name) continue;
-        if (!kp__pod_matches_node_selector_and_affinity(cl, t, node)) continue;
-        if (!prepared && daemon_tolerations(x, w, &tols, &n_tols) != KP_OK) return fail_nomem(x);
+        if (!w->template) return check_template(x, w); /* eligibility needs the template */
+        bool run, cont;
+        kp__daemon_should_run(cl, w, node, &run, &cont);
+        if (!run) continue;
+        if (!prepared && kp__daemon_tolerations(cl, w, &tols, &n_tols) != KP_OK)
+            return fail_nomem(x);
         prepared = true;
-        bool fits = true;
-        for (uint16_t k = 0; k < node->n_taints && fits; k++) {
-            const kp_taint *taint = &node->taints[k];
-            if (taint->effect != KP_EFFECT_NOSCHEDULE && taint->effect != KP_EFFECT_NOEXECUTE)
-                continue;
-            bool tolerated = false;
-            for (uint16_t i = 0; i < n_tols && !tolerated; i++)
-                tolerated = kp__toleration_tolerates(&tols[i], taint);
-            fits = tolerated;
-        }
-        if (!fits || count_keys(x, KP_WL_DS, w->ns, w->name, node->name) > 0 ||
-            adopt(x, w, node->name) > 0)
+        if (count_keys(x, KP_WL_DS, w->ns, w->name, node->name) > 0 || adopt(x, w, node->name) > 0)
             continue;
         kp_status st = check_template(x, w);
         if (st != KP_OK) return st;
@@ -651,7 +567,7 @@ static kp_status expand_daemonset(ex *x, uint32_t wi) {
         kp_pod *p = &cl->pods[idx];
         p->tolerations = tols;
         p->n_tolerations = n_tols;
-        if (!(p->node_affinity = pin_to_node(x, w->template, node_name))) return fail_nomem(x);
+        if (!(p->node_affinity = kp__daemon_pin(cl, w->template, node_name))) return fail_nomem(x);
     }
     return KP_OK;
 }

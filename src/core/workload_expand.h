@@ -6,6 +6,8 @@
 #define KP_CORE_WORKLOAD_EXPAND_H
 
 #include "core/cluster.h"
+#include "core/pod.h"
+#include "core/workload.h"
 #include "kprio/common.h"
 
 /* Appends the generated pods to cl->pods (before finalize resolves their priorities). Does
@@ -28,5 +30,18 @@ void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *bas
 /* l with key=val set: a new sorted array in the cluster arena (the old one is not changed, it
  * may be shared). KP_ENOMEM. */
 kp_status kp__labels_set(kp_cluster *cl, kp_labels *l, const char *key, const char *val);
+
+/* workload_daemon.c: the DaemonSet controller's rules. kp__daemon_should_run mirrors
+ * NodeShouldRunDaemonPod (w has a template); kp__daemon_tolerations the template's tolerations
+ * with the controller's defaults (AddOrUpdateDaemonPodTolerations; arena, KP_ENOMEM);
+ * kp__daemon_pin the template's node affinity pinned to node (NULL: out of memory);
+ * kp__pod_target_node GetTargetNodeName (0 when none). */
+struct kp_node;
+void kp__daemon_should_run(const kp_cluster *cl, const kp_workload *w, const struct kp_node *node,
+                           bool *should_run, bool *should_continue);
+kp_status kp__daemon_tolerations(kp_cluster *cl, const kp_workload *w, kp_toleration **out,
+                                 uint16_t *n_out);
+kp_node_affinity *kp__daemon_pin(kp_cluster *cl, const kp_pod *t, kp_str node);
+kp_str kp__pod_target_node(const kp_cluster *cl, const kp_pod *p);
 
 #endif

@@ -227,6 +227,9 @@ static kp_status decode_job_spec(kp_dctx *d, kp_cluster *cl, const kp_tnode *spe
     if (j->indexed && !j->has_completions)
         return kp__dctx_fail(d, spec, KP_EINVAL, "completions",
                              "Required value: when completion mode is Indexed");
+    bool has_bl = false;
+    TRY(kp__dget_int(d, spec, "backoffLimit", 0, INT32_MAX, &v, &has_bl));
+    j->backoff_limit = has_bl ? (int32_t)v : 6; /* SetDefaults_Job */
     TRY(kp__dget_bool(d, spec, "suspend", &j->suspend, NULL));
     TRY(kp__dget_bool(d, spec, "manualSelector", &j->manual_selector, NULL));
     const kp_tnode *pfp;
@@ -265,6 +268,7 @@ static kp_status decode_cronjob(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
     /* SetDefaults_Job for a missing jobTemplate.spec (then expanding it reports the template) */
     w->job.parallelism = w->job.completions = 1;
     w->job.has_completions = true;
+    w->job.backoff_limit = 6;
     TRY(kp__dget_obj(d, spec, "jobTemplate", &jt));
     if (jt) {
         size_t saved = kp__dctx_push(d, "jobTemplate");
@@ -334,6 +338,7 @@ kp_status kp__decode_workload(kp_dctx *d, kp_cluster *cl, const char *source, co
         if (w->kind == KP_WL_JOB || w->kind == KP_WL_CRONJOB) { /* SetDefaults_Job */
             w->job.parallelism = w->job.completions = 1;
             w->job.has_completions = true;
+            w->job.backoff_limit = 6;
         }
         w->replicas = 1;
         return st;

@@ -1,6 +1,7 @@
 /* Pod lifecycle in the simulation and the controllers that react to it: ReplicaSet and
  * ReplicationController (replicas kept, ReplicaSetController.manageReplicas), StatefulSet
- * (ordinals recreated under their name once the old pod is gone, StatefulSetControl), the
+ * (ordinals recreated under their name once the old pod is gone, OrderedReady one at a time,
+ * StatefulSetControl), the
  * Deployment through its ReplicaSet, and the disruption controller (PDB status recounted after
  * every change of a pod it selects). Controllers act in the instant of the change (their work
  * queues take no virtual time). */
@@ -75,6 +76,10 @@ kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces) {
     return KP_OK;
 }
 
+/* A deletion request for a pod: deletionTimestamp set; a bound pod keeps its resources until its
+ * grace period ends, and its kubelet stops each container at once with the event Normal Killing
+ * "Stopping container NAME" (mirrors kubeGenericRuntimeManager.killContainer); a pod not bound
+ * goes at once. */
 kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, long cause_ev,
                                   kp_error *err) {
     sim_pod *p = &s->pods[pod];
@@ -95,6 +100,11 @@ kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, lo
     p->pub.state = KP_SIM_POD_TERMINATING;
     p->pub.terminating_ms = s->now;
     p->pub.cause = cause;
+    /* the kubelet sees the deletion and stops each container (killContainer) */
+    for (size_t c = 0; c < kp_cluster_pod_container_count(s->cl, pod); c++)
+        if (kp__sim_logf(s, KP_SIM_NORMAL, "Killing", pod, pi.node, cause_ev,
+                         "Stopping container %s", kp_cluster_pod_container_name(s->cl, pod, c)) < 0)
+            return nomem(err);
     /* the kubelet stops the containers within the grace period; the pod object goes then */
     if ((st = kp__sim_timer_add(s, s->now + pi.grace_seconds * 1000, SIM_EV_POD_GONE, pod, 0)) !=
         KP_OK)
@@ -186,19 +196,25 @@ static bool active(const kp_sim *s, uint32_t pod) {
 }
 
 /* The pod a new one replaces: the earliest lost (inactive) pod of the workload not replaced
- * yet, for the cascade's links; -1 when it is a scale-up. */
-static long lost_pod(kp_sim *s, sim_wl *w) {
+ * yet (node >= 0, a DaemonSet's: one that targeted that node), for the cascade's links; -1 when
+ * it is a scale-up. */
+static long lost_pod(kp_sim *s, sim_wl *w, kp_index node) {
     for (uint32_t i = 0; i < w->n; i++) {
         uint32_t q = w->pods[i];
         if (active(s, q) || s->pods[q].replaced) continue;
+        if (node >= 0 && s->pods[q].pub.node != node &&
+            kp_cluster_pod_target_node(s->cl, q) != node)
+            continue;
         s->pods[q].replaced = true;
         return (long)q;
     }
     return -1;
 }
 
+/* A new pod of workload wi named name (node >= 0: a DaemonSet's pod for that node), with the
+ * controller's SuccessfulCreate event, or its FailedCreate. */
 static kp_status create_one(kp_sim *s, size_t wi, const kp_workload_info *wi_info, const char *name,
-                            kp_error *err) {
+                            kp_index node, kp_error *err) {
     sim_wl *w = &s->wls[wi];
     long like = -1;
     if (!wi_info->has_template)
@@ -206,8 +222,11 @@ static kp_status create_one(kp_sim *s, size_t wi, const kp_workload_info *wi_inf
     kp_index idx = -1;
     kp_error e2;
     kp_error_clear(&e2);
-    kp_status st = kp_cluster_create_pod(s->cl, wi_info->has_template ? (kp_index)wi : -1, like,
-                                         name, s->epoch + s->now / 1000, &idx, &e2);
+    int64_t now = s->epoch + s->now / 1000;
+    kp_status st =
+        node >= 0 ? kp_cluster_create_daemon_pod(s->cl, (kp_index)wi, node, name, now, &idx, &e2)
+                  : kp_cluster_create_pod(s->cl, wi_info->has_template ? (kp_index)wi : -1, like,
+                                          name, now, &idx, &e2);
     if (st == KP_ENOMEM) return nomem(err);
     if (st != KP_OK) { /* the controller's FailedCreate event; it tries again on its next sync */
         if (kp__sim_log(s, KP_SIM_WARNING, "FailedCreate", wi_info->kind, wi_info->ns,
@@ -215,7 +234,7 @@ static kp_status create_one(kp_sim *s, size_t wi, const kp_workload_info *wi_inf
             return nomem(err);
         return KP_OK;
     }
-    long replaces = lost_pod(s, &s->wls[wi]);
+    long replaces = lost_pod(s, &s->wls[wi], node);
     long cause = replaces >= 0 ? s->pods[replaces].lost_ev : -1;
     char msg[600];
     if (strcmp(wi_info->kind, "StatefulSet") == 0)
@@ -227,6 +246,21 @@ static kp_status create_one(kp_sim *s, size_t wi, const kp_workload_info *wi_inf
         return nomem(err);
     if ((st = kp__sim_pod_added(s, (uint32_t)idx, replaces)) != KP_OK) return nomem(err);
     return KP_OK;
+}
+
+/* A controller deletes one of its pods (RealPodControl.DeletePod: SuccessfulDelete "Deleted pod:
+ * NAME"); nothing replaces it. A pod already terminal goes at once. */
+static kp_status ctrl_delete(kp_sim *s, const kp_workload_info *in, uint32_t pod, kp_error *err) {
+    char msg[400];
+    snprintf(msg, sizeof msg, "Deleted pod: %s", kp_cluster_pod_name(s->cl, pod));
+    long ev = kp__sim_log(s, KP_SIM_NORMAL, "SuccessfulDelete", in->kind, in->ns, in->name, msg,
+                          pod, -1, -1);
+    if (ev < 0) return nomem(err);
+    s->pods[pod].replaced = true;
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    if (pi.terminal) return kp__sim_pod_gone(s, pod, NULL, err);
+    return kp__sim_pod_terminating(s, pod, "deleted", ev, err);
 }
 
 /* getPodsToDelete's first keys: unassigned before assigned, then the newest first */
@@ -258,19 +292,13 @@ static kp_status sync_replicated(kp_sim *s, size_t wi, const kp_workload_info *i
     snprintf(base, sizeof base, "%s-", in->name);
     for (; have < in->replicas; have++) {
         kp_cluster_generate_pod_name(s->cl, in->ns, base, s->wls[wi].name_seq++, name, sizeof name);
-        kp_status st = create_one(s, wi, in, name, err);
+        kp_status st = create_one(s, wi, in, name, -1, err);
         if (st != KP_OK) return st;
     }
     for (; have > in->replicas; have--) {
         long victim = pick_to_delete(s, &s->wls[wi]);
         if (victim < 0) break;
-        char msg[400];
-        snprintf(msg, sizeof msg, "Deleted pod: %s", kp_cluster_pod_name(s->cl, victim));
-        long ev = kp__sim_log(s, KP_SIM_NORMAL, "SuccessfulDelete", in->kind, in->ns, in->name, msg,
-                              victim, -1, -1);
-        if (ev < 0) return nomem(err);
-        s->pods[victim].replaced = true; /* scaled down: nothing replaces it */
-        kp_status st = kp__sim_pod_terminating(s, (uint32_t)victim, "deleted", ev, err);
+        kp_status st = ctrl_delete(s, in, (uint32_t)victim, err); /* scaled down */
         if (st != KP_OK) return st;
     }
     return KP_OK;
@@ -340,11 +368,16 @@ static kp_status scale_down_statefulset(kp_sim *s, size_t wi, const kp_workload_
     }
 }
 
-/* mirrors StatefulSetControl.UpdateStatefulSet for pods NAME-ORDINAL, ordinals from
- * spec.ordinals.start: a missing ordinal is created once the old pod of that name is gone (a
- * terminating one blocks it); ordinals outside the range go (scale_down_statefulset). */
+/* mirrors StatefulSetControl.UpdateStatefulSet (processReplica, runForAll) for pods
+ * NAME-ORDINAL, ordinals from spec.ordinals.start: a missing ordinal is created once the old pod
+ * of that name is gone (a terminating one blocks it); ordinals outside the range go
+ * (scale_down_statefulset). OrderedReady (monotonic): the ordinals in increasing order, one at a
+ * time: after a creation, or at a pod terminating or not running and ready (kprio: bound), the
+ * sync stops; the pod's binding or deletion syncs again. Parallel: every missing ordinal at once.
+ */
 static kp_status sync_statefulset(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
     int64_t lo = in->ordinals_start, hi = lo + in->replicas;
+    bool monotonic = !in->parallel_pods;
     for (int64_t ord = lo; ord < hi; ord++) {
         char name[400], ref[800];
         snprintf(name, sizeof name, "%s-%lld", in->name, (long long)ord);
@@ -353,57 +386,282 @@ static kp_status sync_statefulset(kp_sim *s, size_t wi, const kp_workload_info *
         if (cur >= 0) {
             kp_pod_info pi;
             kp_cluster_pod_info(s->cl, cur, &pi);
-            if (!pi.terminal) continue; /* running, pending or still terminating */
+            if (!pi.terminal) { /* running, pending or still terminating */
+                if (monotonic && (pi.node < 0 || pi.deletion_ts != KP_TIME_UNSET)) return KP_OK;
+                continue;
+            }
             kp_status st = kp__sim_pod_gone(s, (uint32_t)cur, NULL, err);
             if (st != KP_OK) return st;
         }
-        kp_status st = create_one(s, wi, in, name, err);
-        if (st != KP_OK) return st;
+        kp_status st = create_one(s, wi, in, name, -1, err);
+        if (st != KP_OK || monotonic) return st; /* monotonic: wait for it to be ready */
     }
     return scale_down_statefulset(s, wi, in, lo, hi, err);
 }
 
-/* mirrors Controller.manageJob (the Job controller's syncJob) for a NonIndexed Job: `parallelism`
- * active pods (FilterActivePods) while fewer than `completions` pods succeeded (wantActive:
- * completions
- * - succeeded, at most parallelism; without completions, parallelism until a pod succeeded, then
+/* The completion index of an Indexed Job's pod NAME-INDEX-xxxxx (podGenerateNameWithIndex; the
+ * completion-index annotation kprio does not read back carries the same), -1 when none. */
+static int64_t job_index_of(const char *pod, const char *job) {
+    size_t n = strlen(job);
+    if (strncmp(pod, job, n) != 0 || pod[n] != '-') return -1;
+    int64_t v = 0;
+    const char *c = pod + n + 1;
+    for (; *c >= '0' && *c <= '9' && v <= INT32_MAX; c++) v = v * 10 + (*c - '0');
+    return c > pod + n + 1 && *c == '-' && v <= INT32_MAX ? v : -1;
+}
+
+/* What syncJob reads of the Job's pods: active ones, succeeded ones (Indexed: distinct succeeded
+ * indexes) and failed ones (isPodFailed: phase Failed, or being or been deleted without having
+ * succeeded, podReplacementPolicy TerminatingOrFailed). done[i]: index i succeeded (1) or has an
+ * active pod (2). */
+typedef struct {
+    int64_t active, succeeded, failed;
+    uint8_t *done;
+    int64_t last_success_ms, last_failure_ms; /* -1 when none */
+    int64_t failures_after_success; /* backoffRecord.failuresAfterLastSuccess */
+} job_pods;
+
+/* When a pod failed (getFinishedTime: a Failed pod when it ended, a deleted one when its deletion
+ * was requested) or succeeded. */
+static int64_t finish_ms(const kp_sim_pod *p) {
+    if (p->state != KP_SIM_POD_FAILED && p->state != KP_SIM_POD_SUCCEEDED && p->terminating_ms >= 0)
+        return p->terminating_ms;
+    return p->gone_ms;
+}
+
+static void count_job_pods(kp_sim *s, const sim_wl *w, const kp_workload_info *in, job_pods *c) {
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint32_t q = w->pods[i];
+        int64_t ix = c->done ? job_index_of(kp_cluster_pod_name(s->cl, q), in->name) : -1;
+        if (ix >= in->completions) ix = -1;
+        if (s->pods[q].pub.state == KP_SIM_POD_SUCCEEDED) {
+            s->pods[q].replaced = true; /* done: nothing replaces it */
+            if (finish_ms(&s->pods[q].pub) > c->last_success_ms)
+                c->last_success_ms = finish_ms(&s->pods[q].pub);
+            if (!c->done) c->succeeded++;
+            else if (ix >= 0 && c->done[ix] != 1) c->succeeded++, c->done[ix] = 1;
+            continue;
+        }
+        if (active(s, q)) {
+            c->active++;
+            if (ix >= 0 && !c->done[ix]) c->done[ix] = 2;
+            continue;
+        }
+        c->failed++;
+    }
+    /* newBackoffRecord: the failures after the last success, the latest failure's time */
+    for (uint32_t i = 0; i < w->n; i++) {
+        const kp_sim_pod *p = &s->pods[w->pods[i]].pub;
+        if (p->state == KP_SIM_POD_SUCCEEDED || active(s, w->pods[i])) continue;
+        int64_t t = finish_ms(p);
+        if (t <= c->last_success_ms) continue;
+        c->failures_after_success++;
+        if (t > c->last_failure_ms) c->last_failure_ms = t;
+    }
+}
+
+/* mirrors backoffRecord.getRemainingTime: 10s (DefaultJobPodFailureBackOff) doubled per failure
+ * after the last success, at most 10 min (MaxJobPodFailureBackOff), from the last failure. */
+static int64_t job_backoff_left(const kp_sim *s, const job_pods *c) {
+    if (c->failures_after_success == 0) return 0;
+    int64_t d = 10000;
+    for (int64_t i = 1; i < c->failures_after_success && d < 600000; i++) d *= 2;
+    if (d > 600000) d = 600000;
+    int64_t elapsed = s->now - c->last_failure_ms;
+    return d < elapsed ? 0 : d - elapsed;
+}
+
+/* The Job failed (pastBackoffLimitOnFailure / exceedsBackoffLimit: more failed pods than
+ * spec.backoffLimit): its active pods are deleted (deleteActivePods) and the event Warning
+ * BackoffLimitExceeded "Job has reached the specified backoff limit" follows. */
+static kp_status fail_job(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
+    s->wls[wi].done = true;
+    for (uint32_t i = 0; i < s->wls[wi].n; i++) {
+        uint32_t q = s->wls[wi].pods[i];
+        if (!active(s, q)) continue;
+        kp_status st = ctrl_delete(s, in, q, err);
+        if (st != KP_OK) return st;
+    }
+    return kp__sim_log(s, KP_SIM_WARNING, "BackoffLimitExceeded", in->kind, in->ns, in->name,
+                       "Job has reached the specified backoff limit", -1, -1, -1) < 0
+               ? nomem(err)
+               : KP_OK;
+}
+
+/* mirrors Controller.syncJob / manageJob (pkg/controller/job): `parallelism` active pods
+ * (FilterActivePods) while fewer than `completions` pods succeeded (wantActive: completions -
+ * succeeded, at most parallelism; without completions, parallelism until a pod succeeded, then
  * none new); complete once `completions` pods succeeded (without completions: one succeeded and
- * none active), with the event Completed "Job completed". Pods Succeed through the scenario's
- * lifetimes; without one they run forever. Not modelled: backoffLimit, Indexed completion mode,
- * activeDeadlineSeconds, deleting pods beyond parallelism or of a suspended Job. */
+ * none active), with the event Completed "Job completed"; failed once more pods failed than
+ * spec.backoffLimit (fail_job). Indexed (indexed_job_utils.go): one pod per completion index,
+ * named NAME-INDEX-xxxxx with the completion-index label and annotation, the lowest indexes
+ * neither succeeded nor active first (firstPendingIndexes): a failed index is retried under the
+ * same index. After failures, new pods wait for the pod failure backoff (job_backoff_left; the
+ * Job syncs again when it ends). Pods Succeed through the scenario's lifetimes; without one they
+ * run forever. Not modelled: backoffLimitPerIndex, pod failure policies, activeDeadlineSeconds,
+ * deleting pods beyond parallelism or of a suspended Job. */
 static kp_status sync_job(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
     sim_wl *w = &s->wls[wi];
     if (w->done || in->suspend) return KP_OK; /* suspended: no pods (its active ones stay) */
-    int64_t have = 0, succeeded = 0;
-    for (uint32_t i = 0; i < w->n; i++) {
-        uint32_t q = w->pods[i];
-        if (s->pods[q].pub.state == KP_SIM_POD_SUCCEEDED) {
-            succeeded++;
-            s->pods[q].replaced = true; /* done: nothing replaces it */
-        }
-        have += active(s, q);
-    }
-    bool complete = in->completions >= 0 ? succeeded >= in->completions : succeeded > 0 && !have;
+    job_pods c = {0, 0, 0, NULL, -1, -1, 0};
+    if (in->indexed && in->completions > 0 && !(c.done = kp_calloc((size_t)in->completions, 1)))
+        return nomem(err);
+    count_job_pods(s, w, in, &c);
+    int64_t have = c.active;
+    bool complete =
+        in->completions >= 0 ? c.succeeded >= in->completions : c.succeeded > 0 && !have;
+    kp_status st = KP_OK;
     if (complete) {
         w->done = true;
-        return kp__sim_log(s, KP_SIM_NORMAL, "Completed", in->kind, in->ns, in->name,
-                           "Job completed", -1, -1, -1) < 0
-                   ? nomem(err)
-                   : KP_OK;
+        if (kp__sim_log(s, KP_SIM_NORMAL, "Completed", in->kind, in->ns, in->name, "Job completed",
+                        -1, -1, -1) < 0)
+            st = nomem(err);
+    } else if (c.failed > in->backoff_limit) {
+        st = fail_job(s, wi, in, err);
+    } else {
+        int64_t want = in->replicas;
+        if (in->completions < 0 && c.succeeded > 0) want = have;
+        if (in->completions >= 0 && in->completions - c.succeeded < want)
+            want = in->completions - c.succeeded;
+        int64_t next = 0, left = have < want ? job_backoff_left(s, &c) : 0;
+        if (left > 0 && s->wls[wi].resync_at != s->now + left) { /* enqueueSyncJobWithDelay */
+            s->wls[wi].resync_at = s->now + left;
+            if (kp__sim_timer_add(s, s->now + left, SIM_EV_WORKLOAD_SYNC, (int64_t)wi, 0) != KP_OK)
+                st = nomem(err);
+        }
+        for (; left == 0 && have < want && st == KP_OK; have++) {
+            char base[320], name[400];
+            if (c.done) {
+                while (next < in->completions && c.done[next]) next++;
+                if (next >= in->completions) break;
+                c.done[next] = 2;
+                snprintf(base, sizeof base, "%s-%lld-", in->name, (long long)next);
+            } else {
+                snprintf(base, sizeof base, "%s-", in->name);
+            }
+            kp_cluster_generate_pod_name(s->cl, in->ns, base, s->wls[wi].name_seq++, name,
+                                         sizeof name);
+            st = create_one(s, wi, in, name, -1, err);
+        }
     }
-    int64_t want = in->replicas;
-    if (in->completions < 0 && succeeded > 0) want = have;
-    if (in->completions >= 0 && in->completions - succeeded < want)
-        want = in->completions - succeeded;
-    char base[300], name[400];
-    snprintf(base, sizeof base, "%s-", in->name);
-    for (; have < want; have++) {
-        kp_cluster_generate_pod_name(s->cl, in->ns, base, w->name_seq++, name, sizeof name);
-        kp_status st = create_one(s, wi, in, name, err);
+    kp_free(c.done);
+    return st;
+}
+
+/* The oldest of two running daemon pods (podByCreationTimestampAndPhase: bound first, then the
+ * earlier creationTimestamp, then the name). */
+static bool daemon_older(kp_sim *s, uint32_t a, uint32_t b) {
+    kp_pod_info x, y;
+    kp_cluster_pod_info(s->cl, a, &x);
+    kp_cluster_pod_info(s->cl, b, &y);
+    if ((x.node >= 0) != (y.node >= 0)) return x.node >= 0;
+    if (x.creation_ts != y.creation_ts) return x.creation_ts < y.creation_ts;
+    return strcmp(x.name, y.name) < 0;
+}
+
+/* mirrors DaemonSetsController.podsShouldBeOnNode (no surge) for one node, its pods of the set
+ * in pods[0..n): should run and none there: a pod for it; a Failed pod is deleted
+ * (FailedDaemonPod, no failedPodsBackoff in kprio) and a Succeeded one too (SucceededDaemonPod),
+ * then replaced at the next sync; of several running pods the oldest stays; a pod that should
+ * not continue running (an untolerated NoExecute taint, a selector that no longer fits) goes.
+ * A terminating pod still counts as there: its replacement waits until it is gone. */
+static kp_status daemon_node(kp_sim *s, size_t wi, const kp_workload_info *in, kp_index node,
+                             const uint32_t *pods, uint32_t n, kp_error *err) {
+    bool run = false, cont = false;
+    kp_cluster_daemonset_should_run(s->cl, (kp_index)wi, node, &run, &cont);
+    char name[400];
+    if (run && n == 0) {
+        char base[320];
+        snprintf(base, sizeof base, "%s-", in->name);
+        kp_cluster_generate_pod_name(s->cl, in->ns, base, s->wls[wi].name_seq++, name, sizeof name);
+        return create_one(s, wi, in, name, node, err);
+    }
+    long keep = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        kp_pod_info pi;
+        kp_cluster_pod_info(s->cl, pods[i], &pi);
+        if (pi.deletion_ts != KP_TIME_UNSET) continue;
+        kp_status st = KP_OK;
+        if (!cont) {
+            st = ctrl_delete(s, in, pods[i], err);
+        } else if (pi.terminal) {
+            bool failed = pi.phase == KP_POD_PHASE_FAILED;
+            char msg[800];
+            snprintf(msg, sizeof msg, "Found %s daemon pod %s/%s on node %s, will try to %s",
+                     failed ? "failed" : "succeeded", pi.ns, pi.name,
+                     kp_cluster_node_name(s->cl, node), failed ? "kill it" : "delete it");
+            if (kp__sim_log(s, failed ? KP_SIM_WARNING : KP_SIM_NORMAL,
+                            failed ? "FailedDaemonPod" : "SucceededDaemonPod", in->kind, in->ns,
+                            in->name, msg, pods[i], node, s->pods[pods[i]].lost_ev) < 0)
+                return nomem(err);
+            s->pods[pods[i]].replaced = false; /* its replacement links to it */
+            char del[400];
+            snprintf(del, sizeof del, "Deleted pod: %s", pi.name);
+            if (kp__sim_log(s, KP_SIM_NORMAL, "SuccessfulDelete", in->kind, in->ns, in->name, del,
+                            pods[i], -1, -1) < 0)
+                return nomem(err);
+            st = kp__sim_pod_gone(s, pods[i], NULL, err);
+        } else if (keep < 0 || daemon_older(s, pods[i], (uint32_t)keep)) {
+            if (keep >= 0) st = ctrl_delete(s, in, (uint32_t)keep, err);
+            keep = pods[i];
+        } else {
+            st = ctrl_delete(s, in, pods[i], err);
+        }
         if (st != KP_OK) return st;
-        w = &s->wls[wi];
     }
     return KP_OK;
+}
+
+/* mirrors DaemonSetsController.manage: getNodesToDaemonPods (the set's pods by target node,
+ * GetTargetNodeName), podsShouldBeOnNode for every node (daemon_node), and
+ * getUnscheduledPodsWithoutNode (a pending pod whose node is gone is deleted). Node added,
+ * changed or deleted: kp__sim_mark_daemonsets syncs every set. */
+static kp_status sync_daemonset(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
+    if (!in->has_template) return KP_OK;
+    size_t nn = kp_cluster_node_count(s->cl);
+    uint32_t nw = s->wls[wi].n;
+    /* by node: first[node] -> next[i] chains over the set's pods (indices into list) */
+    int64_t *first = kp_malloc((nn + 1) * sizeof *first);
+    int64_t *next = kp_malloc(((size_t)nw + 1) * sizeof *next);
+    uint32_t *list = kp_malloc(((size_t)nw + 1) * sizeof *list), *on = NULL;
+    if (!first || !next || !list || !(on = kp_malloc(((size_t)nw + 1) * sizeof *on))) {
+        kp_free(first), kp_free(next), kp_free(list);
+        return nomem(err);
+    }
+    for (size_t k = 0; k < nn; k++) first[k] = -1;
+    uint32_t m = 0;
+    for (uint32_t i = nw; i-- > 0;) { /* chains in creation order */
+        uint32_t q = s->wls[wi].pods[i];
+        kp_pod_info pi;
+        kp_cluster_pod_info(s->cl, q, &pi);
+        if (pi.deleted) continue;
+        kp_index t = pi.node >= 0 ? pi.node : kp_cluster_pod_target_node(s->cl, q);
+        if (t == -2 && pi.deletion_ts == KP_TIME_UNSET) /* getUnscheduledPodsWithoutNode */
+            on[m++] = q;
+        if (t < 0) continue; /* no target node: GetTargetNodeName's error, skipped */
+        list[i] = q;
+        next[i] = first[t];
+        first[t] = i;
+    }
+    kp_status st = KP_OK;
+    for (uint32_t i = 0; i < m && st == KP_OK; i++) st = ctrl_delete(s, in, on[i], err);
+    for (size_t k = 0; k < nn && st == KP_OK; k++) {
+        if (kp_cluster_node_deleted(s->cl, (kp_index)k)) continue;
+        uint32_t n = 0;
+        for (int64_t i = first[k]; i >= 0; i = next[i]) on[n++] = list[i];
+        st = daemon_node(s, wi, in, (kp_index)k, on, n, err);
+    }
+    kp_free(first), kp_free(next), kp_free(list), kp_free(on);
+    return st;
+}
+
+void kp__sim_mark_daemonsets(kp_sim *s) {
+    for (size_t wi = 0; wi < s->n_wls; wi++) {
+        kp_workload_info in;
+        if (kp_cluster_workload_info(s->cl, (kp_index)wi, &in) == KP_OK &&
+            strcmp(in.kind, "DaemonSet") == 0)
+            kp__sim_mark_workload(s, (int64_t)wi);
+    }
 }
 
 kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err) {
@@ -420,6 +678,7 @@ kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err) {
                 st = sync_replicated(s, wi, &in, err);
             else if (strcmp(in.kind, "StatefulSet") == 0) st = sync_statefulset(s, wi, &in, err);
             else if (strcmp(in.kind, "Job") == 0) st = sync_job(s, wi, &in, err);
+            else if (strcmp(in.kind, "DaemonSet") == 0) st = sync_daemonset(s, wi, &in, err);
             if (st != KP_OK) return st;
         }
     }

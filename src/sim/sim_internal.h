@@ -22,8 +22,9 @@ typedef enum {
     SIM_EV_LIFETIME, /* pod arg ran its lifetime: it Succeeds */
     SIM_EV_DRAIN_RETRY, /* drain of node arg retries its evictions (kubectl: every 5s) */
     SIM_EV_KUBELET, /* node arg's kubelet runs an eviction pass (sim_kubelet.c) */
-    SIM_EV_KUBELET_IDLE /* the same, when nothing on the node can change by itself: it does not
-                         * keep a run without a duration going */
+    SIM_EV_KUBELET_IDLE, /* the same, when nothing on the node can change by itself: it does not
+                          * keep a run without a duration going */
+    SIM_EV_WORKLOAD_SYNC /* workload arg syncs again (a Job's pod failure backoff ended) */
 } sim_ev_kind;
 
 typedef struct {
@@ -74,6 +75,7 @@ typedef struct {
     bool dirty; /* needs a sync in this instant */
     bool deleted; /* the workload was deleted: it makes no more pods */
     bool done; /* a Job that completed: it makes no more pods */
+    int64_t resync_at; /* a SIM_EV_WORKLOAD_SYNC planned for then (ms), 0 = none */
 } sim_wl;
 
 typedef struct sim_kubelets sim_kubelets;
@@ -165,6 +167,8 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
 kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err);
 kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err);
 void kp__sim_mark_workload(kp_sim *s, int64_t wl);
+/* every DaemonSet syncs (a node was added, changed or deleted) */
+void kp__sim_mark_daemonsets(kp_sim *s);
 
 /* sim_actions.c: scenario actions and drains */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);
