@@ -308,6 +308,9 @@ kp_index kp_cluster_node_pod(const kp_cluster *cl, kp_index node, size_t i);
  * neither is stated or node is out of range). */
 void kp_cluster_node_memory(const kp_cluster *cl, kp_index node, int64_t *capacity,
                             int64_t *allocatable);
+/* The same for ephemeral-storage (status.capacity / status.allocatable, bytes). */
+void kp_cluster_node_ephemeral_storage(const kp_cluster *cl, kp_index node, int64_t *capacity,
+                                       int64_t *allocatable);
 /* The pod's memory request as the kubelet's eviction ranking reads it (GetResourceRequestQuantity:
  * containers, init containers, overhead, pod-level resources); 0 out of range. */
 int64_t kp_cluster_pod_memory_request(const kp_cluster *cl, kp_index pod);
@@ -316,6 +319,12 @@ int64_t kp_cluster_pod_memory_request(const kp_cluster *cl, kp_index pod);
 size_t kp_cluster_pod_container_count(const kp_cluster *cl, kp_index pod);
 const char *kp_cluster_pod_container_name(const kp_cluster *cl, kp_index pod, size_t i);
 int64_t kp_cluster_pod_container_memory_request(const kp_cluster *cl, kp_index pod, size_t i);
+/* Container i's memory limit (bytes, 0 when none): past it the kernel OOM-kills it. */
+int64_t kp_cluster_pod_container_memory_limit(const kp_cluster *cl, kp_index pod, size_t i);
+/* The pod's emptyDir volumes on the node's filesystem (medium not Memory nor HugePages), in
+ * spec order: how many, and volume i's name ("" out of range). */
+size_t kp_cluster_pod_empty_dir_count(const kp_cluster *cl, kp_index pod);
+const char *kp_cluster_pod_empty_dir_name(const kp_cluster *cl, kp_index pod, size_t i);
 
 /* Workloads: the controllers of the snapshot (ReplicationController, ReplicaSet, StatefulSet,
  * Deployment, DaemonSet, Job, CronJob) and Services (kind "Service", no template), in load

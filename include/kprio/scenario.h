@@ -82,30 +82,62 @@ typedef struct {
 } kp_scenario_lifetime;
 
 /* usage[]: what the pods matching the selector (and namespace, when given) use of `resource`
- * over their age (virtual ms since the simulation saw them bound; 0 for the snapshot's running
- * pods at t = 0), as the simulated kubelets' Summary API reports it. The first entry matching a
- * pod for a resource wins; a pod no entry matches uses its request (memory). Only "memory" for
- * now. Quantities in bytes. */
+ * over their age (virtual ms since the simulation saw them bound, or since their containers
+ * last restarted after an OOM kill; 0 for the snapshot's running pods at t = 0), as the
+ * simulated kubelets' Summary API reports it; or, for an entry with `node`, what that node's
+ * system uses (its overhead) over the simulation's time. The first entry matching a pod (and
+ * its container or volume) for a resource wins; what no entry covers uses the defaults of
+ * docs/scenario.md "Usage" (memory: the pod's request). Quantities in bytes (inodes, pids:
+ * counts). */
 typedef enum {
     KP_USAGE_CONSTANT = 0, /* value */
     KP_USAGE_RAMP, /* start + per_minute * age / 1m, at most cap when has_cap (a leak) */
-    KP_USAGE_STEP /* before until age `at_ms`, after from then on */
+    KP_USAGE_STEP, /* before until age `at_ms`, after from then on */
+    KP_USAGE_PERIODIC, /* square: min for the first half of each period, max for the second;
+                        * sine: min + (max - min) * (1 - cos(2 pi age / period)) / 2 */
+    KP_USAGE_TRACE /* the value of the last trace point at or before age (the first before it) */
 } kp_usage_model;
+
+typedef enum {
+    KP_USE_MEMORY = 0, /* working set (pod: split over its containers by memory request) */
+    KP_USE_ROOTFS, /* a container's writable layer, bytes */
+    KP_USE_LOGS, /* a container's logs, bytes */
+    KP_USE_EMPTYDIR, /* an emptyDir volume (not medium Memory), bytes */
+    KP_USE_INODES, /* inodes of a container's writable layer (node: of the node's filesystem) */
+    KP_USE_PIDS, /* the pod's processes (node: the system's) */
+    KP_USE_NODEFS, /* node only: bytes the system keeps on the node's filesystem */
+    KP_USE_IMAGEFS /* node only: bytes of container images */
+} kp_usage_resource;
+#define KP_USE_COUNT 8
 
 typedef struct {
     char *ns; /* "" = every namespace */
     kp_selector_req *reqs;
     size_t n_reqs;
-    char *resource; /* "memory" */
+    char *node; /* a node entry: the node's name, "*" every node; "" = a pod entry */
+    char *resource; /* as written: "memory", "rootfs", "logs", "emptyDir", "inodes", "pids",
+                     * "nodefs", "imagefs" */
+    kp_usage_resource res;
+    char *container; /* memory, rootfs, logs, inodes: one container by name; "" = the pod (memory)
+                      * or each of its containers */
+    char *volume; /* emptyDir: one volume by name; "" = each of the pod's emptyDir volumes */
     kp_usage_model model;
     int64_t value; /* constant */
     int64_t start, per_minute, cap; /* ramp */
     bool has_cap;
     int64_t before, after, at_ms; /* step */
+    bool sine; /* periodic: shape (false: square) */
+    int64_t period_ms, min, max; /* periodic */
+    char *trace_file; /* trace: the CSV as named (relative to the scenario's directory) */
+    int64_t *trace_ms, *trace_v; /* trace: points in increasing time */
+    size_t n_trace;
 } kp_scenario_usage;
 
-/* The usage of entry u at age_ms (ramp: rounded toward zero). */
+/* The usage of entry u at age_ms (ramp: rounded toward zero; sine: to the nearest unit). */
 int64_t kp_scenario_usage_at(const kp_scenario_usage *u, int64_t age_ms);
+/* Whether the value of u can still change after age_ms (a ramp below its cap, a step or trace
+ * point ahead, a periodic model). */
+bool kp_scenario_usage_moves(const kp_scenario_usage *u, int64_t age_ms);
 
 typedef struct kp_scenario {
     char *source; /* the file name errors use */

@@ -61,6 +61,19 @@ typedef struct {
      * scenario has usage models. */
     bool kubelets;
     const kp_evict_config *kubelet_config;
+    /* Called with the Summary API document (JSON text, len bytes; borrowed for the call) a
+     * node's kubelet observed, at each pass that runs a synchronize step, before the step (the
+     * time is kp_sim_now; `kprio simulate --dump-summaries`). A status other than KP_OK stops
+     * the run with it. NULL = none. */
+    /* The simulated nodes' filesystems (docs/simulate.md "Kubelets"): KP_EVFS_AUTO / SHARED one
+     * disk for everything; DEDICATED images and containers' writable layers on a second disk
+     * of the node's size (runtime.imageFs = containerFs); SPLIT images on the second disk,
+     * writable layers on the node's (containerFs = node.fs). The kubelets detect it from their
+     * summaries, as from the runtime. */
+    kp_evict_fs_layout fs_layout;
+    kp_status (*summary_hook)(void *ctx, const kp_sim *sim, kp_index node, const char *json,
+                              size_t len, kp_error *err);
+    void *summary_ctx;
     /* Tracing and tests: called right before each scheduling attempt (r NULL; the cluster is the
      * state the attempt sees, at virtual time kp_sim_now) and right after it (r: the scheduler's
      * result for the pod; its victims and pdb_violations add up over the pod's attempts).
@@ -147,6 +160,7 @@ typedef struct {
     kp_index preempted_by; /* the preemptor, -1 */
     kp_index replaces; /* the pod its controller made it to replace, -1 */
     const char *last_message; /* the last FailedScheduling message, "" */
+    uint32_t restarts; /* container restarts after OOM kills (the kubelets) */
 } kp_sim_pod;
 
 size_t kp_sim_pod_count(const kp_sim *sim);
@@ -167,6 +181,7 @@ typedef struct {
     uint64_t kubelet_steps; /* eviction-manager synchronize steps the kubelets ran */
     uint64_t kubelet_quiet_passes; /* passes skipped: nothing changed since a quiet step */
     uint64_t kubelet_evictions; /* pods the kubelets evicted */
+    uint64_t oom_kills; /* containers OOM-killed at their memory limit (and restarted) */
     kp_index longest_wait_pod;
 } kp_sim_counters;
 

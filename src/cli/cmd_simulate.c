@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "kprio/encode.h"
+#include "kprio/eviction.h"
 #include "kprio/render_sim.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
@@ -15,7 +16,9 @@ static const char *USAGE =
     "kprio simulate -f FILE|DIR|- [-f ...] [-R] [--scenario FILE] [--config FILE]\n"
     "               [--duration D] [--seed N] [--compat VERSION] [--feature-gates KEY=BOOL,...]\n"
     "               [--kubelet-config FILE] [-o table|json|yaml] [--events-only] [--final-snapshot "
-    "FILE]";
+    "FILE]\n"
+    "               [--imagefs shared|dedicated|split] [--dump-summaries DIR [--dump-node NAME "
+    "...]]";
 
 static const char *HELP =
     "Plays the snapshot forward in virtual time: kube-scheduler's queue (backoff, unschedulable\n"
@@ -30,7 +33,9 @@ static const char *HELP =
     "  --scenario FILE         kind: Scenario (apiVersion kprio/v1alpha1): duration, seed,\n"
     "                          timed actions (create, delete, scale, cordon, uncordon, taint,\n"
     "                          untaint, drain, setPriorityClass), pod lifetimes, usage\n"
-    "                          models (memory over a pod's age; they turn the kubelets on)\n"
+    "                          models (memory, disk, inodes, PIDs over a pod's age:\n"
+    "                          constant, ramp, step, periodic, trace; they turn the\n"
+    "                          kubelets on)\n"
     "  --config FILE           KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)\n"
     "  --duration D            virtual time to play (Go duration: 90s, 1h); default: the\n"
     "                          scenario's, else until nothing can change (at most 24h)\n"
@@ -46,12 +51,23 @@ static const char *HELP =
     "  --events-only           the event log alone (no summary, no pod timelines)\n"
     "  --final-snapshot FILE   write the end state as a kubectl-style v1 List (JSON) that every\n"
     "                          kprio command loads\n"
+    "  --imagefs LAYOUT        the nodes' filesystems: shared (default: one disk), dedicated\n"
+    "                          (images and writable layers on a second disk), split (images\n"
+    "                          on a second disk, writable layers on the node's)\n"
+    "  --dump-summaries DIR    write the Summary API document each node's kubelet observed at\n"
+    "                          each eviction step to DIR/NODE/TIME.json (TIME: virtual ms on\n"
+    "                          13 digits); `kprio evict --summary DIR/NODE` replays them\n"
+    "  --dump-node NAME        only this node's (repeatable; default: every node)\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "\n"
     "Exit status: 0 answered, 1 bad input or a runtime error, 2 usage error.\n";
 
 typedef struct {
     const char *scenario, *config, *compat, *final_snapshot, *kubelet_config;
+    const char *dump_dir;
+    kp_evict_fs_layout fs_layout;
+    const char **dump_nodes;
+    size_t n_dump_nodes;
     int64_t duration_ms;
     uint64_t seed;
     bool has_seed, events_only;
@@ -75,6 +91,22 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
                 return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--scenario")) {
             if (!(a->scenario = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+        } else if (kp_cli_is_opt(arg, "--imagefs")) {
+            if (!(v = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+            static const char *const names[] = {"shared", "dedicated", "split"};
+            size_t k = 0;
+            while (k < 3 && strcmp(v, names[k]) != 0) k++;
+            if (k == 3)
+                return kp_cli_usage_error("simulate", USAGE,
+                                          "--imagefs must be shared, dedicated or split, not "
+                                          "\"%s\"",
+                                          v);
+            a->fs_layout = (kp_evict_fs_layout)(KP_EVFS_SHARED + (int)k);
+        } else if (kp_cli_is_opt(arg, "--dump-summaries")) {
+            if (!(a->dump_dir = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+        } else if (kp_cli_is_opt(arg, "--dump-node")) {
+            if (!(v = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+            a->dump_nodes[a->n_dump_nodes++] = v; /* room for argc names */
         } else if (kp_cli_is_opt(arg, "--kubelet-config")) {
             if (!(a->kubelet_config = kp_cli_optval(argc, argv, &i, "simulate")))
                 return KP_EXIT_USAGE;
@@ -112,7 +144,21 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
     }
     if (c->n_files == 0)
         return kp_cli_usage_error("simulate", USAGE, "no input: give at least one -f FILE");
+    if (a->n_dump_nodes && !a->dump_dir)
+        return kp_cli_usage_error("simulate", USAGE, "--dump-node needs --dump-summaries DIR");
     return KP_EXIT_OK;
+}
+
+/* --dump-summaries: the chosen nodes' observed summaries, written by kprio/eviction.h's io. */
+static kp_status dump_summary(void *ctx, const kp_sim *sim, kp_index node, const char *json,
+                              size_t len, kp_error *err) {
+    const sim_args *a = ctx;
+    const char *name = kp_cluster_node_name(kp_sim_cluster(sim), node);
+    bool want = a->n_dump_nodes == 0;
+    for (size_t i = 0; i < a->n_dump_nodes && !want; i++)
+        want = strcmp(a->dump_nodes[i], name) == 0;
+    if (!want) return KP_OK;
+    return kp_evict_summary_write_dir(a->dump_dir, name, kp_sim_now(sim), json, len, err);
 }
 
 /* --final-snapshot: the end state through kprio/encode.h (a half-written file is removed). */
@@ -129,7 +175,10 @@ static int write_final(const char *path, const kp_cluster *cl) {
 static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     sim_args a;
     memset(&a, 0, sizeof a);
+    a.dump_nodes = kp_calloc((size_t)argc + 1, sizeof *a.dump_nodes);
+    if (!a.dump_nodes) return kp_cli_print_status(KP_ENOMEM);
     int rc = parse_args(c, &a, argc, argv);
+    if (rc != KP_EXIT_OK) kp_free(a.dump_nodes);
     if (rc < 0) return KP_EXIT_OK; /* --help */
     if (rc != KP_EXIT_OK) return rc;
     kp_error err;
@@ -165,6 +214,12 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     o.has_seed = a.has_seed;
     o.compat = a.compat;
     o.kubelet_config = kcfg;
+    o.fs_layout = a.fs_layout;
+    if (a.dump_dir) {
+        o.summary_hook = dump_summary;
+        o.summary_ctx = &a;
+        o.kubelets = true;
+    }
     if (kp_sim_new(cl, cfg, sc, &o, &sim, &err) != KP_OK || kp_sim_run(sim, &err) != KP_OK) {
         rc = kp_cli_print_error(&err);
         goto out;
@@ -178,6 +233,7 @@ out:
     kp_scenario_free(sc);
     kp_sched_config_free(cfg);
     kp_evict_config_free(kcfg);
+    kp_free(a.dump_nodes);
     return rc;
 }
 

@@ -246,6 +246,42 @@ int64_t kp_cluster_pod_container_memory_request(const kp_cluster *cl, kp_index p
     return c ? kp__resv_get(&c->req, KP_RES_MEM) : 0;
 }
 
+void kp_cluster_node_ephemeral_storage(const kp_cluster *cl, kp_index node, int64_t *capacity,
+                                       int64_t *allocatable) {
+    *capacity = *allocatable = 0;
+    if (node < 0 || (size_t)node >= cl->n_nodes) return;
+    const kp_node *n = &cl->nodes[node];
+    *allocatable = n->alloc[KP_RES_EPH];
+    *capacity = n->cap[KP_RES_EPH] > 0 ? n->cap[KP_RES_EPH] : n->alloc[KP_RES_EPH];
+}
+
+int64_t kp_cluster_pod_container_memory_limit(const kp_cluster *cl, kp_index pod, size_t i) {
+    const kp_container *c = app_container(cl, pod, i);
+    return c ? kp__resv_get(&c->lim, KP_RES_MEM) : 0;
+}
+
+static const kp_volume *disk_empty_dir(const kp_cluster *cl, kp_index pod, size_t i) {
+    if (pod < 0 || (size_t)pod >= cl->n_pods) return NULL;
+    const kp_pod *p = &cl->pods[pod];
+    for (uint16_t v = 0; v < p->n_volumes; v++) {
+        const kp_volume *vol = &p->volumes[v];
+        if (!vol->is_empty_dir || vol->memory_medium || vol->hugepages_medium) continue;
+        if (i-- == 0) return vol;
+    }
+    return NULL;
+}
+
+size_t kp_cluster_pod_empty_dir_count(const kp_cluster *cl, kp_index pod) {
+    size_t n = 0;
+    while (disk_empty_dir(cl, pod, n)) n++;
+    return n;
+}
+
+const char *kp_cluster_pod_empty_dir_name(const kp_cluster *cl, kp_index pod, size_t i) {
+    const kp_volume *v = disk_empty_dir(cl, pod, i);
+    return v ? kp__s(cl, v->name) : "";
+}
+
 static bool parse_effect(const char *s, kp_effect *out) {
     static const char *const names[] = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
     static const kp_effect effects[] = {KP_EFFECT_NOSCHEDULE, KP_EFFECT_PREFERNOSCHEDULE,

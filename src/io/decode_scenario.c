@@ -454,7 +454,8 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
         memset(sc->usage, 0, use->n * sizeof *sc->usage);
         uint32_t i = 0;
         for (const kp_tnode *u = use->first; u && st == KP_OK; u = u->next, i++)
-            if ((st = kp__sc_decode_usage(&d, s, u, i, &sc->usage[i])) == KP_OK) sc->n_usage++;
+            if ((st = kp__sc_decode_usage(&d, s, x->base_dir, u, i, &sc->usage[i])) == KP_OK)
+                sc->n_usage++;
     }
     return st;
 }

@@ -26,9 +26,13 @@ kp_status kp__sc_duration_ms(kp_dctx *d, const kp_tnode *obj, const char *key, b
 /* A metav1.LabelSelector into requirements (matchLabels, then matchExpressions). */
 kp_status kp__sc_decode_selector(kp_dctx *d, scen *s, const kp_tnode *sel, kp_selector_req **reqs,
                                  size_t *n_reqs);
-/* usage[i] (decode_scenario_usage.c). */
-kp_status kp__sc_decode_usage(kp_dctx *d, scen *s, const kp_tnode *n, uint32_t i,
-                              kp_scenario_usage *u);
+/* usage[i] (decode_scenario_usage.c); a trace's file is relative to base_dir (NULL: the
+ * current directory). */
+kp_status kp__sc_decode_usage(kp_dctx *d, scen *s, const char *base_dir, const kp_tnode *n,
+                              uint32_t i, kp_scenario_usage *u);
+/* The trace CSV of u->trace_file (decode_scenario_trace.c); fn names the `file` member. */
+kp_status kp__sc_read_trace(kp_dctx *d, scen *s, const char *base_dir, const kp_tnode *fn,
+                            kp_scenario_usage *u);
 
 /* A NUL-terminated copy of p[0..n) in the scenario's arena (NULL: out of memory), and the
  * decoder's out-of-memory failure. */

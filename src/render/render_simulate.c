@@ -194,6 +194,7 @@ static void emit_pods(kp_emit *e, const kp_sim *sim) {
         kv_pod(e, cl, "preemptedBy", p->preempted_by);
         kv_pod(e, cl, "replaces", p->replaces);
         kp_emit_kv_str(e, "lastMessage", p->last_message);
+        if (p->restarts) kp_emit_kv_int(e, "restarts", p->restarts);
         kp_emit_obj_end(e);
     }
     kp_emit_arr_end(e);
@@ -217,6 +218,7 @@ static void emit_counters(kp_emit *e, const kp_sim *sim) {
     kp_emit_kv_int(e, "podsFailed", (int64_t)c.pods_failed);
     kp_emit_kv_int(e, "pendingAtEnd", (int64_t)c.pending_at_end);
     kp_emit_kv_int(e, "gatedAtEnd", (int64_t)c.gated_at_end);
+    if (c.oom_kills) kp_emit_kv_int(e, "oomKills", (int64_t)c.oom_kills);
     kv_time(e, "longestTimeToSchedule", c.longest_wait_pod >= 0 ? c.longest_wait_ms : -1);
     kv_pod(e, kp_sim_cluster(sim), "longestTimeToSchedulePod", c.longest_wait_pod);
     kp_emit_obj_end(e);

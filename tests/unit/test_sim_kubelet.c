@@ -84,7 +84,7 @@ KT_TEST(usage_models_decoded) {
 
 KT_TEST(usage_errors) {
     KT_CHECK_STR(fails(HEAD "usage:\n- selector: {}\n  resource: memory\n", KP_EINVAL),
-                 "usage[0]: one model required: constant, ramp or step");
+                 "usage[0]: one model required: constant, ramp, step, periodic or trace");
     KT_CHECK_STR(fails(HEAD "usage:\n- selector: {}\n  resource: memory\n  constant: {value: 1}\n"
                             "  step: {before: 1, after: 2, at: 1s}\n",
                        KP_EINVAL),
@@ -122,7 +122,8 @@ KT_TEST(usage_errors) {
                  "usage[0]: step.at: unknown unit \"x\" in duration \"5x\"");
     KT_CHECK_STR(
         fails(HEAD "usage:\n- selector: {}\n  resource: cpu\n  constant: {value: 1}\n", KP_EINVAL),
-        "usage[0]: resource: unsupported resource \"cpu\" (supported: memory)");
+        "usage[0]: resource: unsupported resource \"cpu\" (supported: memory, rootfs, logs, "
+        "emptyDir, inodes, pids; for a node: memory, nodefs, imagefs, inodes, pids)");
     KT_CHECK_STR(fails(HEAD "usage:\n- selector: {}\n  constant: {value: 1}\n", KP_EINVAL),
                  "usage[0]: resource: required value");
     KT_CHECK_STR(fails(HEAD "usage:\n- resource: memory\n  constant: {value: 1}\n", KP_EINVAL),

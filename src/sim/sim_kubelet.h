@@ -1,0 +1,61 @@
+/* The kubelets' shared state (internal): sim_kubelet.c runs the passes and applies decisions,
+ * sim_usage.c evaluates the usage models and writes the Summary API document a pass observes. */
+#ifndef KP_SIM_KUBELET_H
+#define KP_SIM_KUBELET_H
+
+#include "kprio/eviction.h"
+#include "sim/sim_internal.h"
+
+typedef struct {
+    kp_evict_manager *m;
+    uint64_t pods_sig, obs_sig; /* the active pods, and what they use, at the last step */
+    bool has_step;
+    bool idle; /* the last step met no threshold and reported no condition */
+    bool live; /* at the last observation a pod's usage could still change by itself */
+    uint64_t ids_sig; /* the node's pod list at the last observation */
+    unsigned tainted; /* KP_NODE_COND_* bits whose taint is on */
+    kp_index *waits; /* evicted pods whose cleanup the next step waits for */
+    uint32_t n_waits, cap_waits;
+    int64_t wait_since, wait_kill_at; /* ms: the eviction; when its grace period ends */
+} sim_kub_node;
+
+/* per pod: the usage entries matching it (a run of kp_sim's match pool), its containers' usage
+ * origin (bound, or the last OOM restart) and restarts */
+typedef struct {
+    uint32_t off, n;
+    bool looked; /* off/n are valid */
+    bool restarted; /* origin_ms is set (else: the bound time) */
+    int64_t origin_ms;
+    uint32_t restarts;
+} sim_use_pod;
+
+struct sim_kubelets {
+    kp_evict_config *own_cfg; /* the default configuration, when none was given */
+    const kp_evict_config *cfg;
+    sim_kub_node *nodes;
+    size_t n_nodes;
+    sim_use_pod *upods; /* per pod */
+    size_t n_upods;
+    int32_t *pool; /* usage entry indices, runs per pod */
+    size_t n_pool, cap_pool;
+    char *buf; /* the summary being written */
+    size_t len, cap;
+    bool oom;
+    int64_t *shares; /* per container of the pod being written: its working set */
+    size_t n_shares;
+    uint64_t sched_seen; /* s->c.scheduled at the latest pass */
+    uint64_t next_pid; /* the simulated PID an OOM-killed process had (SystemOOM events) */
+};
+
+/* sim_usage.c. One pass over the node's pods: their usage, the signatures, and (write) the
+ * Summary API document in k->buf (k->oom on allocation failure); *live: some usage may change
+ * by itself later. */
+void kp__sim_observe(kp_sim *s, kp_index node, bool write, uint64_t *pods_sig, uint64_t *obs_sig,
+                     bool *live);
+/* OOM kills on the node: every container whose working set passed its memory limit is killed
+ * and restarted (SystemOOM and Started events; the pod's usage restarts from the models'
+ * start). *killed: how many. */
+kp_status kp__sim_oom_kills(kp_sim *s, kp_index node, size_t *killed, kp_error *err);
+void kp__sim_usage_free(sim_kubelets *k);
+
+#endif
