@@ -30,7 +30,8 @@ static const char *HELP =
     "  --scenario FILE         kind: Scenario (apiVersion kprio/v1alpha1): duration, seed,\n"
     "                          timed actions (create, delete, scale, cordon, uncordon, taint,\n"
     "                          untaint, drain, setPriorityClass), pod lifetimes, usage\n"
-    "                          models (memory over a pod's age; they turn the kubelets on)\n"
+    "                          models (memory over a pod's age; they turn the kubelets on),\n"
+    "                          kubelets[] (a KubeletConfiguration per node pool)\n"
     "  --config FILE           KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)\n"
     "  --duration D            virtual time to play (Go duration: 90s, 1h); default: the\n"
     "                          scenario's, else until nothing can change (at most 24h)\n"
@@ -65,6 +66,7 @@ typedef struct {
     kp_selector_req *reqs;
     char **vals; /* one value per requirement (In / NotIn) */
     size_t n_reqs;
+    bool scenario; /* from the Scenario's kubelets[]: reqs and file are the scenario's */
     kp_evict_config *cfg;
 } kubelet_pool;
 
@@ -80,7 +82,7 @@ typedef struct {
 static void pools_free(sim_args *a) {
     for (size_t i = 0; i < a->n_pools; i++) {
         kp_free(a->pools[i].text);
-        kp_free(a->pools[i].reqs);
+        if (!a->pools[i].scenario) kp_free(a->pools[i].reqs);
         kp_free(a->pools[i].vals);
         kp_evict_config_free(a->pools[i].cfg);
     }
@@ -149,8 +151,24 @@ static int kubelet_config_arg(sim_args *a, const char *v) {
     return KP_EXIT_OK;
 }
 
-/* Reads every pool's KubeletConfiguration; the error names its file. */
-static kp_status load_pools(sim_args *a, kp_sim_kubelet_pool **out, kp_error *err) {
+/* Reads every pool's KubeletConfiguration (the command line's, then the Scenario's
+ * kubelets[]); the error names its file. */
+static kp_status load_pools(sim_args *a, const kp_scenario *sc, kp_sim_kubelet_pool **out,
+                            kp_error *err) {
+    size_t n_sc = sc ? sc->n_kubelets : 0;
+    if (n_sc) {
+        kubelet_pool *np = kp_realloc(a->pools, (a->n_pools + n_sc) * sizeof *np);
+        if (!np) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        a->pools = np;
+        for (size_t i = 0; i < n_sc; i++) {
+            kubelet_pool *p = &np[a->n_pools++];
+            memset(p, 0, sizeof *p);
+            p->scenario = true;
+            p->reqs = sc->kubelets[i].reqs;
+            p->n_reqs = sc->kubelets[i].n_reqs;
+            p->file = sc->kubelets[i].config;
+        }
+    }
     *out = a->n_pools ? kp_calloc(a->n_pools, sizeof **out) : NULL;
     if (a->n_pools && !*out) return kp_error_set(err, KP_ENOMEM, "out of memory");
     for (size_t i = 0; i < a->n_pools; i++) {
@@ -255,10 +273,6 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     kp_sim *sim = NULL;
     kp_evict_config *kcfg = NULL;
     kp_sim_kubelet_pool *pools = NULL;
-    if (a.n_pools && load_pools(&a, &pools, &err) != KP_OK) {
-        rc = kp_cli_print_error(&err);
-        goto out;
-    }
     if (a.kubelet_config && !(kcfg = kp_evict_config_new())) {
         rc = kp_cli_print_status(KP_ENOMEM);
         goto out;
@@ -269,6 +283,10 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
                   kp_evict_config_finish(kcfg, &err) != KP_OK))) {
         if (kcfg && !err.source[0]) /* a threshold the file set: the file names it */
             snprintf(err.source, sizeof err.source, "%s", a.kubelet_config);
+        rc = kp_cli_print_error(&err);
+        goto out;
+    }
+    if ((a.n_pools || (sc && sc->n_kubelets)) && load_pools(&a, sc, &pools, &err) != KP_OK) {
         rc = kp_cli_print_error(&err);
         goto out;
     }

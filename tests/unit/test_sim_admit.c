@@ -20,6 +20,7 @@
 #include "kprio/cluster.h"
 #include "kprio/encode.h"
 #include "kprio/inspect.h"
+#include "kprio/scenario.h"
 #include "kprio/sim.h"
 #include "text_buf.h"
 
@@ -283,4 +284,48 @@ KT_TEST(reject_loop_unfolds_in_time) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(random_admissions_fit_and_equal_kprio_admit), KT_CASE(reject_loop_unfolds_in_time))
+/* The Scenario's kubelets[] (per node pool KubeletConfigurations): decoded, paths joined to
+ * the scenario's directory, strict errors naming the entry and field. */
+#define HEAD "apiVersion: kprio/v1alpha1\nkind: Scenario\n"
+static char msg[512];
+static const char *scenario_error(const char *text) {
+    kp_scenario *sc = NULL;
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK(kp_scenario_load_buffer("s.yaml", text, strlen(text), "dir", &sc, &err) != KP_OK);
+    KT_CHECK(sc == NULL);
+    kp_scenario_free(sc);
+    snprintf(msg, sizeof msg, "%s", err.msg);
+    return msg;
+}
+
+KT_TEST(scenario_kubelet_pools) {
+    static const char ok[] = HEAD "kubelets:\n"
+                                  "- nodeSelector: {matchLabels: {pool: gpu}}\n"
+                                  "  config: gpu.yaml\n"
+                                  "- nodeSelector: {matchExpressions: [{key: pool, operator: "
+                                  "Exists}]}\n  config: /etc/k.yaml\n";
+    kp_scenario *sc = NULL;
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK(kp_scenario_load_buffer("s.yaml", ok, strlen(ok), "dir", &sc, &err) == KP_OK);
+    KT_CHECK(sc && sc->n_kubelets == 2);
+    if (sc && sc->n_kubelets == 2) {
+        KT_CHECK_STR(sc->kubelets[0].config, "dir/gpu.yaml");
+        KT_CHECK_INT(sc->kubelets[0].n_reqs, 1);
+        KT_CHECK_STR(sc->kubelets[0].reqs[0].key, "pool");
+        KT_CHECK_STR(sc->kubelets[0].reqs[0].op, "In");
+        KT_CHECK_STR(sc->kubelets[1].config, "/etc/k.yaml"); /* absolute: as written */
+        KT_CHECK_STR(sc->kubelets[1].reqs[0].op, "Exists");
+    }
+    kp_scenario_free(sc);
+    KT_CHECK_STR(scenario_error(HEAD "kubelets:\n- config: a.yaml\n"),
+                 "kubelets[0]: nodeSelector: required value");
+    KT_CHECK_STR(scenario_error(HEAD "kubelets:\n- nodeSelector: {}\n"),
+                 "kubelets[0]: config: required value");
+    KT_CHECK(strstr(scenario_error(HEAD "kubelets:\n- nodeSelector: {}\n  config: a\n  x: 1\n"),
+                    "kubelets[0]") != NULL);
+}
+
+KT_MAIN(KT_CASE(random_admissions_fit_and_equal_kprio_admit), KT_CASE(reject_loop_unfolds_in_time),
+        KT_CASE(scenario_kubelet_pools))
