@@ -202,7 +202,7 @@ static void fit_resources(const kp_cluster *cl, const kp_node *n, uint32_t pod, 
     for (uint32_t i = 0; i < n->n_pods; i++) {
         uint32_t qi = n->pods[i];
         const kp_pod *q = &cl->pods[qi];
-        if (kp__admit_active_other(q, qi, pod)) continue;
+        if (kp__admit_active_other(a, q, qi, pod)) continue;
         n_other--;
         for (uint16_t j = 0; j < q->req.n; j++) used[q->req.e[j].res] -= q->req.e[j].v;
     }
@@ -250,13 +250,14 @@ static void fit_resources(const kp_cluster *cl, const kp_node *n, uint32_t pod, 
 
 /* mirrors nodeports.Fits (fitsPorts): the pod's host ports against those of every active other
  * pod on the node, with the scheduler's copy of the rule (core/host_ports.h). */
-static bool ports_fit(const kp_cluster *cl, const kp_node *n, uint32_t pod) {
+static bool ports_fit(const kp_cluster *cl, const kp_node *n, uint32_t pod, const kp_admission *a) {
     const kp_pod *p = &cl->pods[pod];
     if (!kp__pod_has_host_ports(p)) return true;
     for (uint32_t i = 0; i < n->n_pods; i++) {
         uint32_t qi = n->pods[i];
         const kp_pod *q = &cl->pods[qi];
-        if (kp__admit_active_other(q, qi, pod) && kp__host_ports_conflict(cl, p, q)) return false;
+        if (kp__admit_active_other(a, q, qi, pod) && kp__host_ports_conflict(cl, p, q))
+            return false;
     }
     return true;
 }
@@ -272,7 +273,7 @@ void kp__admit_general_filter(const kp_cluster *cl, uint32_t node, uint32_t pod,
         add_predicate(a, "NodeAffinity", "node(s) didn't match Pod's node affinity/selector");
     if (p->node_name != 0 && p->node_name != n->name)
         add_predicate(a, "NodeName", "node(s) didn't match the requested node name");
-    if (!ports_fit(cl, n, pod))
+    if (!ports_fit(cl, n, pod, a))
         add_predicate(a, "NodePorts", "node(s) didn't have free ports for the requested pod ports");
 
     /* untolerated NoExecute taints, skipped for static pods */

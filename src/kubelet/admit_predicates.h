@@ -10,6 +10,7 @@
 #include "core/node.h"
 #include "core/pod.h"
 #include "kprio/admission.h"
+#include "kubelet/admit.h"
 
 /* ---- classification (pkg/kubelet/types, pkg/api/v1/resource) ---- */
 
@@ -22,9 +23,12 @@ static inline bool kp__admit_is_critical(const kp_pod *p) {
 }
 /* mirrors kubetypes.Preemptable */
 bool kp__admit_preemptable(const kp_pod *preemptor, const kp_pod *preemptee);
-/* Pods the kubelet would count as active on the node (non-terminal), excluding `self`. */
-static inline bool kp__admit_active_other(const kp_pod *p, uint32_t idx, uint32_t self) {
-    return idx != self && p->phase != KP_PHASE_SUCCEEDED && p->phase != KP_PHASE_FAILED;
+/* Pods the kubelet would count as active on the node (non-terminal, seen by it: a's
+ * kp_admit_options.unseen), excluding `self`. */
+static inline bool kp__admit_active_other(const kp_admission *a, const kp_pod *p, uint32_t idx,
+                                          uint32_t self) {
+    return idx != self && p->phase != KP_PHASE_SUCCEEDED && p->phase != KP_PHASE_FAILED &&
+           (!a->unseen || !a->unseen(a->unseen_ctx, (kp_index)idx));
 }
 
 /* ---- handlers ---- */

@@ -181,7 +181,7 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
     for (uint32_t i = 0; i < n->n_pods; i++) {
         uint32_t qi = n->pods[i];
         const kp_pod *q = &cl->pods[qi];
-        if (!kp__admit_active_other(q, qi, pod)) continue;
+        if (!kp__admit_active_other(a, q, qi, pod)) continue;
         /* kubetypes.Preemptable, with the preemptor's side hoisted out of the loop */
         bool q_set = kp__admit_priority_set(q);
         if (!(pre_crit && !kp__admit_is_critical(q)) &&

@@ -22,8 +22,9 @@ static kp_status nomem(kp_error *err) {
 }
 
 void kp__sim_admit_free(kp_sim *s) {
-    kp_admission_free(s->admission);
-    s->admission = NULL;
+    kp_admission_free(s->adm.a);
+    kp_free(s->adm.unseen);
+    memset(&s->adm, 0, sizeof s->adm);
 }
 
 /* The pod's status is Failed with reason / message (the kubelet's status update): it frees its
@@ -88,22 +89,32 @@ static kp_status preempt(kp_sim *s, uint32_t pod, kp_index node, const kp_admiss
     return KP_OK;
 }
 
+/* kp_admit_options.unseen: bound pods their kubelet has not been handed yet (upstream's
+ * HandlePodAdditions admits against the pods its pod manager holds). */
+static bool unseen(const void *ctx, kp_index pod) {
+    const sim_admit *m = ctx;
+    return (size_t)pod < m->n_unseen && m->unseen[pod];
+}
+
 /* HandlePodAdditions for one pod: canAdmitPod, then start it or reject it. */
 static kp_status admit(kp_sim *s, uint32_t pod, kp_error *err) {
     kp_pod_info pi;
     if (kp_cluster_pod_info(s->cl, pod, &pi) != KP_OK) return KP_OK;
+    if (pod < s->adm.n_unseen) s->adm.unseen[pod] = 0; /* the kubelet is handed it now */
     /* gone, ended or being deleted before its kubelet saw it: nothing to admit */
     if (pi.deleted || pi.terminal || pi.node < 0 || pi.deletion_ts != KP_TIME_UNSET ||
         kp_cluster_node_deleted(s->cl, pi.node))
         return KP_OK;
-    if (!s->admission && !(s->admission = kp_admission_new())) return nomem(err);
+    if (!s->adm.a && !(s->adm.a = kp_admission_new())) return nomem(err);
     kp_admit_options o;
     kp_admit_options_init(&o);
     o.override_conditions = true; /* the simulated eviction manager's, not the snapshot's */
     o.conditions = kp__sim_kubelet_conditions(s, pi.node);
-    kp_status st = kp_admit(s->cl, pi.node, (kp_index)pod, &o, s->admission, err);
+    o.unseen = unseen;
+    o.unseen_ctx = &s->adm;
+    kp_status st = kp_admit(s->cl, pi.node, (kp_index)pod, &o, s->adm.a, err);
     if (st != KP_OK) return st;
-    const kp_admission *a = s->admission;
+    const kp_admission *a = s->adm.a;
     if (s->o.admit_hook)
         s->o.admit_hook(s->o.admit_ctx, s, pi.node, (kp_index)pod, o.conditions, a);
     if (!kp_admission_admitted(a)) return reject(s, pod, pi.node, a, err);

@@ -5,6 +5,8 @@
  * for the watch, the config channel and the pod worker; without it a reject -> replace ->
  * schedule -> bind -> reject loop would spin inside one instant, with it the loop turns once
  * per delay (as upstream's does, bounded by the run's duration). */
+#include <string.h>
+
 #include "sim/sim_internal.h"
 
 const kp_evict_config *kp__sim_kubelet_config(const kp_sim *s, kp_index node,
@@ -16,8 +18,25 @@ const kp_evict_config *kp__sim_kubelet_config(const kp_sim *s, kp_index node,
     return dflt;
 }
 
+/* The pod is bound but its kubelet has not seen it: left out of other admissions until then. */
+static kp_status mark_unseen(kp_sim *s, size_t pod) {
+    sim_admit *m = &s->adm;
+    if (pod >= m->n_unseen) {
+        size_t n = m->n_unseen ? m->n_unseen : 64;
+        while (n <= pod) n *= 2;
+        uint8_t *nu = kp_realloc(m->unseen, n);
+        if (!nu) return KP_ENOMEM;
+        memset(nu + m->n_unseen, 0, n - m->n_unseen);
+        m->unseen = nu;
+        m->n_unseen = n;
+    }
+    m->unseen[pod] = 1;
+    return KP_OK;
+}
+
 kp_status kp__sim_admit_bound(kp_sim *s, uint32_t pod) {
     if (!s->kub || pod >= s->n_pods) return KP_OK;
+    if (mark_unseen(s, pod) != KP_OK) return KP_ENOMEM;
     sim_pod *p = &s->pods[pod];
     if (p->pub.bound_ms < 0) { /* it named its node at creation */
         p->pub.bound_ms = s->now;
@@ -36,7 +55,8 @@ kp_status kp__sim_admit_start(kp_sim *s, kp_error *err) {
         if (pi.deleted || pi.terminal || pi.node < 0 || pi.deletion_ts != KP_TIME_UNSET ||
             pi.phase != KP_POD_PHASE_PENDING)
             continue;
-        if (kp__sim_timer_add(s, KP__SIM_ADMIT_DELAY_MS, SIM_EV_ADMIT, (int64_t)i, 0) != KP_OK)
+        if (mark_unseen(s, i) != KP_OK ||
+            kp__sim_timer_add(s, KP__SIM_ADMIT_DELAY_MS, SIM_EV_ADMIT, (int64_t)i, 0) != KP_OK)
             return kp_error_set(err, KP_ENOMEM, "simulate: kubelet: out of memory");
     }
     return KP_OK;

@@ -80,6 +80,13 @@ typedef struct {
 
 typedef struct sim_kubelets sim_kubelets;
 
+/* the kubelets' admission (sim_admit_plan.c, sim_admit.c) */
+typedef struct {
+    struct kp_admission *a; /* the decisions */
+    uint8_t *unseen; /* per pod: bound, not yet seen by its node's kubelet */
+    size_t n_unseen;
+} sim_admit;
+
 struct kp_sim {
     kp_cluster *cl;
     kp_sched *sched;
@@ -119,7 +126,7 @@ struct kp_sim {
     int64_t *drain_nodes; /* nodes being drained (-1 = done) */
     size_t n_drain, cap_drain;
     sim_kubelets *kub; /* sim_kubelet.c; NULL when the run has no kubelets */
-    struct kp_admission *admission; /* sim_admit.c: the kubelets' admission decisions */
+    sim_admit adm; /* sim_admit.c: the kubelets' admission */
 
     kp_sim_sample *samples; /* every o.sample_every_ms (sim_log.c) */
     size_t n_samples, cap_samples;
