@@ -202,7 +202,16 @@ static void fit_resources(const kp_cluster *cl, const kp_node *n, uint32_t pod, 
     for (uint32_t i = 0; i < n->n_pods; i++) {
         uint32_t qi = n->pods[i];
         const kp_pod *q = &cl->pods[qi];
-        if (kp__admit_active_other(a, q, qi, pod)) continue;
+        if (kp__admit_active_other(q, qi, pod)) continue;
+        n_other--;
+        for (uint16_t j = 0; j < q->req.n; j++) used[q->req.e[j].res] -= q->req.e[j].v;
+    }
+    /* and the active ones the kubelet was not handed yet (a pass of its own: none usually) */
+    const kp__admit_unseen u = kp__admit_unseen_of(a);
+    for (uint32_t i = 0; u.fn && i < n->n_pods; i++) {
+        uint32_t qi = n->pods[i];
+        const kp_pod *q = &cl->pods[qi];
+        if (!kp__admit_active_other(q, qi, pod) || !u.fn(u.ctx, (kp_index)qi)) continue;
         n_other--;
         for (uint16_t j = 0; j < q->req.n; j++) used[q->req.e[j].res] -= q->req.e[j].v;
     }
@@ -253,10 +262,12 @@ static void fit_resources(const kp_cluster *cl, const kp_node *n, uint32_t pod, 
 static bool ports_fit(const kp_cluster *cl, const kp_node *n, uint32_t pod, const kp_admission *a) {
     const kp_pod *p = &cl->pods[pod];
     if (!kp__pod_has_host_ports(p)) return true;
+    const kp__admit_unseen u = kp__admit_unseen_of(a);
     for (uint32_t i = 0; i < n->n_pods; i++) {
         uint32_t qi = n->pods[i];
         const kp_pod *q = &cl->pods[qi];
-        if (kp__admit_active_other(a, q, qi, pod) && kp__host_ports_conflict(cl, p, q))
+        if (kp__admit_active_other(q, qi, pod) && !kp__admit_is_unseen(u, qi) &&
+            kp__host_ports_conflict(cl, p, q))
             return false;
     }
     return true;

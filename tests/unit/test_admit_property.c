@@ -167,7 +167,7 @@ KT_TEST(property_victims_sound_and_sufficient) {
                 int64_t all = 0;
                 for (uint32_t i = 0; i < node->n_pods; i++) {
                     const kp_pod *q = &cl->pods[node->pods[i]];
-                    if (!kp__admit_active_other(a, q, node->pods[i], (uint32_t)pi)) continue;
+                    if (!kp__admit_active_other(q, node->pods[i], (uint32_t)pi)) continue;
                     if (!kp__admit_preemptable(pre, q)) continue;
                     all += kp__pod_resource_request(cl, q, ri);
                 }
