@@ -39,6 +39,12 @@ typedef struct kp_admit_options {
      * true: `conditions` (KP_NODE_COND_* bits) replaces them. */
     bool override_conditions;
     unsigned conditions;
+    /* Pods bound to the node that the kubelet has not seen yet (in the API server, not yet in
+     * its pod manager: HandlePodAdditions counts only the pods it was handed before): when
+     * unseen is set, a pod for which unseen(unseen_ctx, pod) is true is left out of the node's
+     * pods (resources, host ports, preemption candidates). NULL: every pod bound counts. */
+    bool (*unseen)(const void *unseen_ctx, kp_index pod);
+    const void *unseen_ctx;
 } kp_admit_options;
 
 /* Defaults: conditions from the node. */

@@ -200,6 +200,9 @@ typedef struct {
  * metav1.LabelSelectorAsSelector + Matches. An unknown op never matches. */
 bool kp_cluster_pod_matches(const kp_cluster *cl, kp_index pod, const kp_selector_req *reqs,
                             size_t n);
+/* The same for a node's labels (a kubelet pool's nodeSelector). */
+bool kp_cluster_node_matches(const kp_cluster *cl, kp_index node, const kp_selector_req *reqs,
+                             size_t n);
 
 typedef enum {
     KP_POD_PHASE_UNKNOWN = 0,

@@ -139,6 +139,17 @@ int64_t kp_scenario_usage_at(const kp_scenario_usage *u, int64_t age_ms);
  * point ahead, a periodic model). */
 bool kp_scenario_usage_moves(const kp_scenario_usage *u, int64_t age_ms);
 
+/* kubelets[]: per node pool, the KubeletConfiguration the kubelets of the nodes whose labels
+ * match nodeSelector (a metav1.LabelSelector, as above; kp_cluster_node_matches) run with,
+ * for eviction and admission. The first matching entry wins (after `kprio simulate
+ * --kubelet-config SELECTOR=FILE` pools). config: the file's path as given, joined to the
+ * scenario's directory when relative; the caller reads it (kp_evict_config_load_path). */
+typedef struct {
+    kp_selector_req *reqs;
+    size_t n_reqs;
+    char *config;
+} kp_scenario_kubelet;
+
 typedef struct kp_scenario {
     char *source; /* the file name errors use */
     bool has_duration, has_seed;
@@ -150,6 +161,8 @@ typedef struct kp_scenario {
     size_t n_lifetimes;
     kp_scenario_usage *usage;
     size_t n_usage;
+    kp_scenario_kubelet *kubelets;
+    size_t n_kubelets;
 } kp_scenario;
 
 /* Loads a Scenario (YAML or JSON) from path into *out (NULL on error). A `file:` of a create

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kprio/admission.h"
 #include "kprio/cluster.h"
 #include "kprio/common.h"
 #include "kprio/eviction.h"
@@ -74,17 +75,38 @@ typedef struct {
     kp_status (*summary_hook)(void *ctx, const kp_sim *sim, kp_index node, const char *json,
                               size_t len, kp_error *err);
     void *summary_ctx;
+    /* Per node pool (docs/simulate.md "Kubelets: admission"): the first pool whose selector
+     * matches a node's labels gives its kubelet's configuration (eviction and admission); a
+     * node no pool matches gets kubelet_config. Borrowed. Pools turn the kubelets on. */
+    const struct kp_sim_kubelet_pool *kubelet_pools;
+    size_t n_kubelet_pools;
     /* Tracing and tests: called right before each scheduling attempt (r NULL; the cluster is the
      * state the attempt sees, at virtual time kp_sim_now) and right after it (r: the scheduler's
      * result for the pod; its victims and pdb_violations add up over the pod's attempts).
      * NULL = none. The hook must not change the simulation or its cluster. */
     void (*attempt_hook)(void *ctx, const kp_sim *sim, kp_index pod, const kp_sched_pod_result *r);
     void *attempt_ctx;
+    /* Tests: called at each kubelet admission (a bound pod its node's kubelet sees) right after
+     * kp_admit decided and before the decision is applied: `conditions` are the node-pressure
+     * conditions it was given (KP_NODE_COND_*), `a` the decision (kprio/admission.h). NULL =
+     * none. The hook must not change the simulation or its cluster. */
+    void (*admit_hook)(void *ctx, const kp_sim *sim, kp_index node, kp_index pod,
+                       unsigned conditions, const kp_admission *a);
+    void *admit_ctx;
     /* Samples (kp_sim_sample_get): the queue and the counters every sample_every_ms of virtual
      * time (default 10000; 0 = none). Cost follows the events: an idle stretch copies the last
      * sample. */
     int64_t sample_every_ms;
 } kp_sim_options;
+
+/* One node pool's kubelet configuration: nodes whose labels satisfy every requirement
+ * (kp_cluster_node_matches; none: every node) get `config` (a finished kprio/eviction.h
+ * configuration, borrowed). */
+typedef struct kp_sim_kubelet_pool {
+    const kp_selector_req *reqs;
+    size_t n_reqs;
+    const kp_evict_config *config;
+} kp_sim_kubelet_pool;
 
 /* Defaults as commented above. */
 void kp_sim_options_init(kp_sim_options *o);
@@ -182,6 +204,8 @@ typedef struct {
     uint64_t kubelet_quiet_passes; /* passes skipped: nothing changed since a quiet step */
     uint64_t kubelet_evictions; /* pods the kubelets evicted */
     uint64_t oom_kills; /* containers OOM-killed at their memory limit (and restarted) */
+    uint64_t kubelet_rejections; /* bound pods their kubelet refused at admission */
+    uint64_t kubelet_preemptions; /* pods a kubelet killed to admit a critical pod */
     kp_index longest_wait_pod;
 } kp_sim_counters;
 

@@ -15,10 +15,9 @@
 static const char *USAGE =
     "kprio simulate -f FILE|DIR|- [-f ...] [-R] [--scenario FILE] [--config FILE]\n"
     "               [--duration D] [--seed N] [--compat VERSION] [--feature-gates KEY=BOOL,...]\n"
-    "               [--kubelet-config FILE] [-o table|json|yaml] [--events-only] [--final-snapshot "
-    "FILE]\n"
-    "               [--imagefs shared|dedicated|split] [--dump-summaries DIR [--dump-node NAME "
-    "...]]";
+    "               [--kubelet-config [SELECTOR=]FILE]... [-o table|json|yaml] [--events-only]\n"
+    "               [--final-snapshot FILE] [--imagefs shared|dedicated|split]\n"
+    "               [--dump-summaries DIR [--dump-node NAME ...]]";
 
 static const char *HELP =
     "Plays the snapshot forward in virtual time: kube-scheduler's queue (backoff, unschedulable\n"
@@ -35,7 +34,8 @@ static const char *HELP =
     "                          untaint, drain, setPriorityClass), pod lifetimes, usage\n"
     "                          models (memory, disk, inodes, PIDs over a pod's age:\n"
     "                          constant, ramp, step, periodic, trace; they turn the\n"
-    "                          kubelets on)\n"
+    "                          kubelets on), kubelets[] (a KubeletConfiguration per\n"
+    "                          node pool)\n"
     "  --config FILE           KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)\n"
     "  --duration D            virtual time to play (Go duration: 90s, 1h); default: the\n"
     "                          scenario's, else until nothing can change (at most 24h)\n"
@@ -46,7 +46,14 @@ static const char *HELP =
     "  --feature-gates K=B,... kube-scheduler's feature gates (docs/upstream.md)\n"
     "  --kubelet-config FILE   KubeletConfiguration of every node's kubelet (eviction\n"
     "                          thresholds); turns the kubelets on (also on when the scenario\n"
-    "                          has usage models; default: the kubelet's defaults)\n"
+    "                          has usage models; default: the kubelet's defaults). The\n"
+    "                          kubelets evict under node pressure and admit every pod bound\n"
+    "                          to their node (1s after the bind) as `kprio admit` does\n"
+    "  --kubelet-config SELECTOR=FILE\n"
+    "                          the same for the nodes whose labels match SELECTOR (k=v, k!=v,\n"
+    "                          k, !k, comma-separated; the file is after the last '='); "
+    "repeatable:\n"
+    "                          the first matching pool wins, FILE alone covers the rest\n"
     "  -o table|json|yaml      output format (default table)\n"
     "  --events-only           the event log alone (no summary, no pod timelines)\n"
     "  --final-snapshot FILE   write the end state as a kubectl-style v1 List (JSON) that every\n"
@@ -62,6 +69,18 @@ static const char *HELP =
     "\n"
     "Exit status: 0 answered, 1 bad input or a runtime error, 2 usage error.\n";
 
+/* One --kubelet-config SELECTOR=FILE: its requirements point into text (a copy of the
+ * argument, cut at the separators). */
+typedef struct {
+    char *text;
+    const char *file;
+    kp_selector_req *reqs;
+    char **vals; /* one value per requirement (In / NotIn) */
+    size_t n_reqs;
+    bool scenario; /* from the Scenario's kubelets[]: reqs and file are the scenario's */
+    kp_evict_config *cfg;
+} kubelet_pool;
+
 typedef struct {
     const char *scenario, *config, *compat, *final_snapshot, *kubelet_config;
     const char *dump_dir;
@@ -71,7 +90,117 @@ typedef struct {
     int64_t duration_ms;
     uint64_t seed;
     bool has_seed, events_only;
+    kubelet_pool *pools;
+    size_t n_pools;
 } sim_args;
+
+static void pools_free(sim_args *a) {
+    for (size_t i = 0; i < a->n_pools; i++) {
+        kp_free(a->pools[i].text);
+        if (!a->pools[i].scenario) kp_free(a->pools[i].reqs);
+        kp_free(a->pools[i].vals);
+        kp_evict_config_free(a->pools[i].cfg);
+    }
+    kp_free(a->pools);
+}
+
+/* Parses SELECTOR (cut in place): comma-separated k=v (or k==v), k!=v, k, !k, as kubectl's
+ * -l equality and existence terms. Returns -1 out of memory, 0 bad syntax, 1 parsed. */
+static int parse_selector(kubelet_pool *p, char *sel) {
+    size_t n = 1;
+    for (const char *c = sel; *c; c++) n += *c == ',';
+    if (!(p->reqs = kp_calloc(n, sizeof *p->reqs)) || !(p->vals = kp_calloc(n, sizeof *p->vals)))
+        return -1;
+    for (char *term = sel; term;) {
+        char *next = strchr(term, ',');
+        if (next) *next++ = '\0';
+        kp_selector_req *r = &p->reqs[p->n_reqs];
+        char *ne = strstr(term, "!="), *eq = strchr(term, '=');
+        if (ne || eq) {
+            char *v = ne ? ne + 2 : eq[1] == '=' ? eq + 2 : eq + 1;
+            *(ne ? ne : eq) = '\0';
+            r->op = ne ? "NotIn" : "In";
+            p->vals[p->n_reqs] = v;
+            r->values = &p->vals[p->n_reqs];
+            r->n_values = 1;
+        } else {
+            r->op = term[0] == '!' ? "DoesNotExist" : "Exists";
+            term += term[0] == '!';
+        }
+        r->key = term;
+        if (!*term || strchr(term, '!') || strchr(term, '=')) return 0;
+        p->n_reqs++;
+        term = next;
+    }
+    return 1;
+}
+
+/* --kubelet-config [SELECTOR=]FILE */
+static int kubelet_config_arg(sim_args *a, const char *v) {
+    const char *eq = strrchr(v, '=');
+    if (!eq) {
+        if (a->kubelet_config)
+            return kp_cli_usage_error("simulate", USAGE,
+                                      "--kubelet-config: two files without a selector (\"%s\", "
+                                      "\"%s\")",
+                                      a->kubelet_config, v);
+        a->kubelet_config = v;
+        return KP_EXIT_OK;
+    }
+    kubelet_pool *np = kp_realloc(a->pools, (a->n_pools + 1) * sizeof *np);
+    if (!np) return kp_cli_print_status(KP_ENOMEM);
+    a->pools = np;
+    kubelet_pool *p = &np[a->n_pools++];
+    memset(p, 0, sizeof *p);
+    if (!(p->text = kp_strdup(v))) return kp_cli_print_status(KP_ENOMEM);
+    char *cut = p->text + (eq - v);
+    *cut = '\0';
+    p->file = cut + 1;
+    int r = *p->file ? parse_selector(p, p->text) : 0;
+    if (r < 0) return kp_cli_print_status(KP_ENOMEM);
+    if (r == 0)
+        return kp_cli_usage_error("simulate", USAGE,
+                                  "--kubelet-config: \"%s\" is not SELECTOR=FILE (SELECTOR: "
+                                  "k=v, k!=v, k or !k, comma-separated)",
+                                  v);
+    return KP_EXIT_OK;
+}
+
+/* Reads every pool's KubeletConfiguration (the command line's, then the Scenario's
+ * kubelets[]); the error names its file. */
+static kp_status load_pools(sim_args *a, const kp_scenario *sc, kp_sim_kubelet_pool **out,
+                            kp_error *err) {
+    size_t n_sc = sc ? sc->n_kubelets : 0;
+    if (n_sc) {
+        kubelet_pool *np = kp_realloc(a->pools, (a->n_pools + n_sc) * sizeof *np);
+        if (!np) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        a->pools = np;
+        for (size_t i = 0; i < n_sc; i++) {
+            kubelet_pool *p = &np[a->n_pools++];
+            memset(p, 0, sizeof *p);
+            p->scenario = true;
+            p->reqs = sc->kubelets[i].reqs;
+            p->n_reqs = sc->kubelets[i].n_reqs;
+            p->file = sc->kubelets[i].config;
+        }
+    }
+    *out = a->n_pools ? kp_calloc(a->n_pools, sizeof **out) : NULL;
+    if (a->n_pools && !*out) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    for (size_t i = 0; i < a->n_pools; i++) {
+        kubelet_pool *p = &a->pools[i];
+        if (!(p->cfg = kp_evict_config_new())) return kp_error_set(err, KP_ENOMEM, "out of memory");
+        kp_status st = kp_evict_config_load_path(p->cfg, p->file, err);
+        if (st == KP_OK) st = kp_evict_config_finish(p->cfg, err);
+        if (st != KP_OK) {
+            if (!err->source[0]) snprintf(err->source, sizeof err->source, "%s", p->file);
+            return st;
+        }
+        (*out)[i].reqs = p->reqs;
+        (*out)[i].n_reqs = p->n_reqs;
+        (*out)[i].config = p->cfg;
+    }
+    return KP_OK;
+}
 
 static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
@@ -108,8 +237,9 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
             if (!(v = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
             a->dump_nodes[a->n_dump_nodes++] = v; /* room for argc names */
         } else if (kp_cli_is_opt(arg, "--kubelet-config")) {
-            if (!(a->kubelet_config = kp_cli_optval(argc, argv, &i, "simulate")))
-                return KP_EXIT_USAGE;
+            if (!(v = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+            int r2 = kubelet_config_arg(a, v);
+            if (r2 != KP_EXIT_OK) return r2;
         } else if (kp_cli_is_opt(arg, "--config")) {
             if (!(a->config = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--compat")) {
@@ -178,16 +308,19 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     a.dump_nodes = kp_calloc((size_t)argc + 1, sizeof *a.dump_nodes);
     if (!a.dump_nodes) return kp_cli_print_status(KP_ENOMEM);
     int rc = parse_args(c, &a, argc, argv);
-    if (rc != KP_EXIT_OK) kp_free(a.dump_nodes);
-    if (rc < 0) return KP_EXIT_OK; /* --help */
-    if (rc != KP_EXIT_OK) return rc;
     kp_error err;
     kp_error_clear(&err);
+    if (rc != KP_EXIT_OK) {
+        pools_free(&a);
+        kp_free(a.dump_nodes);
+        return rc < 0 ? KP_EXIT_OK : rc; /* < 0: --help */
+    }
     kp_sched_config *cfg = NULL;
     kp_scenario *sc = NULL;
     kp_cluster *cl = NULL;
     kp_sim *sim = NULL;
     kp_evict_config *kcfg = NULL;
+    kp_sim_kubelet_pool *pools = NULL;
     if (a.kubelet_config && !(kcfg = kp_evict_config_new())) {
         rc = kp_cli_print_status(KP_ENOMEM);
         goto out;
@@ -198,6 +331,10 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
                   kp_evict_config_finish(kcfg, &err) != KP_OK))) {
         if (kcfg && !err.source[0]) /* a threshold the file set: the file names it */
             snprintf(err.source, sizeof err.source, "%s", a.kubelet_config);
+        rc = kp_cli_print_error(&err);
+        goto out;
+    }
+    if ((a.n_pools || (sc && sc->n_kubelets)) && load_pools(&a, sc, &pools, &err) != KP_OK) {
         rc = kp_cli_print_error(&err);
         goto out;
     }
@@ -220,6 +357,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         o.summary_ctx = &a;
         o.kubelets = true;
     }
+    o.kubelet_pools = pools;
+    o.n_kubelet_pools = a.n_pools;
     if (kp_sim_new(cl, cfg, sc, &o, &sim, &err) != KP_OK || kp_sim_run(sim, &err) != KP_OK) {
         rc = kp_cli_print_error(&err);
         goto out;
@@ -234,6 +373,8 @@ out:
     kp_sched_config_free(cfg);
     kp_evict_config_free(kcfg);
     kp_free(a.dump_nodes);
+    kp_free(pools);
+    pools_free(&a);
     return rc;
 }
 

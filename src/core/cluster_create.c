@@ -9,6 +9,7 @@
 #include "core/cluster.h"
 #include "core/finalize.h"
 #include "core/labels.h"
+#include "core/node.h"
 #include "core/pod.h"
 #include "core/priority_class.h"
 #include "core/workload.h"
@@ -140,6 +141,10 @@ static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_ind
     if (nid == UINT32_MAX || uid_id == UINT32_MAX)
         return kp_error_set(err, KP_ENOMEM, "Pod %s: out of memory", name);
     kp_pod copy = *src; /* src may move when cl->pods grows */
+    /* a template that names its node: the pod is created bound there (the scheduler never sees
+     * it; that node's kubelet admits or rejects it), as the API server stores spec.nodeName */
+    long pinned = w && copy.node_name ? kp_cluster_find_node(cl, kp__s(cl, copy.node_name)) : -1;
+    if (pinned >= 0 && cl->nodes[pinned].deleted) pinned = -1;
     kp_pod *p = kp__cluster_new_pod(cl, ns, nid);
     if (!p) {
         if (cl->n_pods > idx) { /* the slot was added, its name not mapped: a tombstone */
@@ -157,7 +162,8 @@ static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_ind
         p->owners = o;
         p->n_owners = 1;
     }
-    /* a new object: no status, pending, on no node (spec.nodeName too: the scheduler binds) */
+    /* a new object: no status, pending, on no node (spec.nodeName too, unless it names a node
+     * that exists: the scheduler binds) */
     p->creation_ts = now;
     p->deletion_ts = p->start_time = KP_TIME_NONE;
     p->phase = KP_PHASE_PENDING;
@@ -192,6 +198,17 @@ static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_ind
         /* the slot stays, as a tombstone no scheduler saw (indices are never reused) */
         cl->pods[idx].deleted = true;
         return st;
+    }
+    if (pinned >= 0) {
+        p = &cl->pods[idx];
+        p->node_name = copy.node_name;
+        if ((st = kp__node_add_pod(cl, (uint32_t)pinned, idx)) != KP_OK) {
+            p->deleted = true;
+            p->node = -1;
+            return kp_error_set(
+                err, st == KP_ERANGE ? KP_EINVAL : st, "Pod %s: %s adding it to node %s", name,
+                st == KP_ERANGE ? "requests overflow" : "out of memory", kp__s(cl, copy.node_name));
+        }
     }
     cl->gen_struct++;
     cl->gen_pods++;

@@ -42,10 +42,9 @@ static const kp_owner_ref *controller_of(const kp_pod *p) {
 
 /* ---- pods ---- */
 
-bool kp_cluster_pod_matches(const kp_cluster *cl, kp_index pod, const kp_selector_req *reqs,
-                            size_t n) {
-    if (!pod_ok(cl, pod)) return false;
-    const kp_labels *l = &cl->pods[pod].labels;
+/* metav1.LabelSelectorAsSelector + Matches over the labels l */
+static bool labels_match(const kp_cluster *cl, const kp_labels *l, const kp_selector_req *reqs,
+                         size_t n) {
     for (size_t i = 0; i < n; i++) {
         const kp_selector_req *r = &reqs[i];
         kp_selreq q = {0};
@@ -82,6 +81,16 @@ bool kp_cluster_pod_matches(const kp_cluster *cl, kp_index pod, const kp_selecto
         if (q.op == KP_OP_IN ? !any : !all) return false;
     }
     return true;
+}
+
+bool kp_cluster_pod_matches(const kp_cluster *cl, kp_index pod, const kp_selector_req *reqs,
+                            size_t n) {
+    return pod_ok(cl, pod) && labels_match(cl, &cl->pods[pod].labels, reqs, n);
+}
+
+bool kp_cluster_node_matches(const kp_cluster *cl, kp_index node, const kp_selector_req *reqs,
+                             size_t n) {
+    return node_ok(cl, node) && labels_match(cl, &cl->nodes[node].labels, reqs, n);
 }
 
 kp_status kp_cluster_pod_info(const kp_cluster *cl, kp_index pod, kp_pod_info *out) {

@@ -408,8 +408,8 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
     x->yaml = kp__d_doc_is_yaml(doc);
     /* duplicate keys are errors, in JSON too (the YAML rule: no warning sink) */
     if ((st = kp__d_dup_keys(&d, (kp_tnode *)root, true, NULL, NULL)) != KP_OK) return st;
-    static const char *const keys[] = {"apiVersion", "kind",      "duration", "seed",
-                                       "actions",    "lifetimes", "usage",    NULL};
+    static const char *const keys[] = {"apiVersion", "kind",  "duration", "seed", "actions",
+                                       "lifetimes",  "usage", "kubelets", NULL};
     const char *av = NULL, *kind = NULL;
     bool has_av = false, has_kind = false;
     if ((st = kp__dget_str(&d, root, "apiVersion", &av, &has_av)) != KP_OK ||
@@ -427,10 +427,11 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
                                  &sc->has_duration)) != KP_OK ||
         (st = decode_seed(&d, root, sc)) != KP_OK)
         return st;
-    const kp_tnode *acts = NULL, *lts = NULL, *use = NULL;
+    const kp_tnode *acts = NULL, *lts = NULL, *use = NULL, *kub = NULL;
     if ((st = decode_list(&d, root, "actions", KP_SCENARIO_MAX_ACTIONS, &acts)) != KP_OK ||
         (st = decode_list(&d, root, "lifetimes", KP_SCENARIO_MAX_LIFETIMES, &lts)) != KP_OK ||
-        (st = decode_list(&d, root, "usage", KP_SCENARIO_MAX_LIFETIMES, &use)) != KP_OK)
+        (st = decode_list(&d, root, "usage", KP_SCENARIO_MAX_LIFETIMES, &use)) != KP_OK ||
+        (st = decode_list(&d, root, "kubelets", KP_SCENARIO_MAX_LIFETIMES, &kub)) != KP_OK)
         return st;
     if (acts && acts->n) {
         sc->actions = kp__arena_alloc(&s->arena, acts->n * sizeof *sc->actions);
@@ -456,6 +457,14 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
         for (const kp_tnode *u = use->first; u && st == KP_OK; u = u->next, i++)
             if ((st = kp__sc_decode_usage(&d, s, x->base_dir, u, i, &sc->usage[i])) == KP_OK)
                 sc->n_usage++;
+    }
+    if (st == KP_OK && kub && kub->n) {
+        sc->kubelets = kp__arena_alloc(&s->arena, kub->n * sizeof *sc->kubelets);
+        if (!sc->kubelets) return kp__sc_nomem(&d);
+        uint32_t i = 0;
+        for (const kp_tnode *k = kub->first; k && st == KP_OK; k = k->next, i++)
+            if ((st = kp__sc_decode_kubelet(&d, s, x->base_dir, k, i, &sc->kubelets[i])) == KP_OK)
+                sc->n_kubelets++;
     }
     return st;
 }

@@ -34,6 +34,10 @@ kp_status kp__sc_decode_usage(kp_dctx *d, scen *s, const char *base_dir, const k
 kp_status kp__sc_read_trace(kp_dctx *d, scen *s, const char *base_dir, const kp_tnode *fn,
                             kp_scenario_usage *u);
 
+/* kubelets[i] (decode_scenario_kubelets.c); base_dir: the scenario's directory (NULL: none). */
+kp_status kp__sc_decode_kubelet(kp_dctx *d, scen *s, const char *base_dir, const kp_tnode *n,
+                                uint32_t i, kp_scenario_kubelet *k);
+
 /* A NUL-terminated copy of p[0..n) in the scenario's arena (NULL: out of memory), and the
  * decoder's out-of-memory failure. */
 char *kp__sc_sdup(scen *s, const char *p, size_t n);

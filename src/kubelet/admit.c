@@ -171,6 +171,8 @@ kp_status kp_admit(const kp_cluster *cl, kp_index node, kp_index pod, const kp_a
     const kp_node *n = &cl->nodes[node];
     const kp_pod *p = &cl->pods[pod];
     out->cl = cl;
+    out->unseen = opts ? opts->unseen : NULL;
+    out->unseen_ctx = opts ? opts->unseen_ctx : NULL;
     out->critical = kp__admit_is_critical(p);
 
     /* eviction manager admit handler (node-pressure conditions) */

@@ -72,6 +72,8 @@ struct kp_admission {
     uint32_t msg_reason; /* KP__MSG_REASON: the reason whose message it is */
     kp__admit_reqlist msg_reqs; /* KP__MSG_PREEMPTED: the requirements freed */
     const kp_cluster *cl; /* for resource names while formatting */
+    bool (*unseen)(const void *, kp_index); /* kp_admit_options.unseen of the decision */
+    const void *unseen_ctx;
     bool reason_unformatted[KP__ADMIT_MAX_REASONS]; /* insufficient reasons: message pending */
     uint32_t n_reasons;
     kp__admit_reason reasons[KP__ADMIT_MAX_REASONS];

@@ -206,6 +206,15 @@ static void fit_resources(const kp_cluster *cl, const kp_node *n, uint32_t pod, 
         n_other--;
         for (uint16_t j = 0; j < q->req.n; j++) used[q->req.e[j].res] -= q->req.e[j].v;
     }
+    /* and the active ones the kubelet was not handed yet (a pass of its own: none usually) */
+    const kp__admit_unseen u = kp__admit_unseen_of(a);
+    for (uint32_t i = 0; u.fn && i < n->n_pods; i++) {
+        uint32_t qi = n->pods[i];
+        const kp_pod *q = &cl->pods[qi];
+        if (!kp__admit_active_other(q, qi, pod) || !u.fn(u.ctx, (kp_index)qi)) continue;
+        n_other--;
+        for (uint16_t j = 0; j < q->req.n; j++) used[q->req.e[j].res] -= q->req.e[j].v;
+    }
 
     int64_t allowed = n->alloc[KP_RES_PODS];
     if (n_other + 1 > allowed) add_insufficient(a, KP_RES_PODS, "pods", 1, n_other, allowed);
@@ -250,13 +259,16 @@ static void fit_resources(const kp_cluster *cl, const kp_node *n, uint32_t pod, 
 
 /* mirrors nodeports.Fits (fitsPorts): the pod's host ports against those of every active other
  * pod on the node, with the scheduler's copy of the rule (core/host_ports.h). */
-static bool ports_fit(const kp_cluster *cl, const kp_node *n, uint32_t pod) {
+static bool ports_fit(const kp_cluster *cl, const kp_node *n, uint32_t pod, const kp_admission *a) {
     const kp_pod *p = &cl->pods[pod];
     if (!kp__pod_has_host_ports(p)) return true;
+    const kp__admit_unseen u = kp__admit_unseen_of(a);
     for (uint32_t i = 0; i < n->n_pods; i++) {
         uint32_t qi = n->pods[i];
         const kp_pod *q = &cl->pods[qi];
-        if (kp__admit_active_other(q, qi, pod) && kp__host_ports_conflict(cl, p, q)) return false;
+        if (kp__admit_active_other(q, qi, pod) && !kp__admit_is_unseen(u, qi) &&
+            kp__host_ports_conflict(cl, p, q))
+            return false;
     }
     return true;
 }
@@ -272,7 +284,7 @@ void kp__admit_general_filter(const kp_cluster *cl, uint32_t node, uint32_t pod,
         add_predicate(a, "NodeAffinity", "node(s) didn't match Pod's node affinity/selector");
     if (p->node_name != 0 && p->node_name != n->name)
         add_predicate(a, "NodeName", "node(s) didn't match the requested node name");
-    if (!ports_fit(cl, n, pod))
+    if (!ports_fit(cl, n, pod, a))
         add_predicate(a, "NodePorts", "node(s) didn't have free ports for the requested pod ports");
 
     /* untolerated NoExecute taints, skipped for static pods */

@@ -10,6 +10,7 @@
 #include "core/node.h"
 #include "core/pod.h"
 #include "kprio/admission.h"
+#include "kubelet/admit.h"
 
 /* ---- classification (pkg/kubelet/types, pkg/api/v1/resource) ---- */
 
@@ -22,9 +23,24 @@ static inline bool kp__admit_is_critical(const kp_pod *p) {
 }
 /* mirrors kubetypes.Preemptable */
 bool kp__admit_preemptable(const kp_pod *preemptor, const kp_pod *preemptee);
-/* Pods the kubelet would count as active on the node (non-terminal), excluding `self`. */
+/* Pods the kubelet would count as active on the node (non-terminal), excluding `self`; those
+ * not handed to it yet (kp__admit_unseen) are left out by the callers. */
 static inline bool kp__admit_active_other(const kp_pod *p, uint32_t idx, uint32_t self) {
     return idx != self && p->phase != KP_PHASE_SUCCEEDED && p->phase != KP_PHASE_FAILED;
+}
+/* kp_admit_options.unseen of a decision (copied into locals before a loop over the node's
+ * pods, so that the loop does not reread it through the result object it writes). */
+typedef struct {
+    bool (*fn)(const void *, kp_index);
+    const void *ctx;
+} kp__admit_unseen;
+static inline kp__admit_unseen kp__admit_unseen_of(const kp_admission *a) {
+    kp__admit_unseen u = {a->unseen, a->unseen_ctx};
+    return u;
+}
+/* Not handed to the kubelet yet (kp_admit_options.unseen). */
+static inline bool kp__admit_is_unseen(kp__admit_unseen u, uint32_t idx) {
+    return __builtin_expect(u.fn != NULL, 0) && u.fn(u.ctx, (kp_index)idx);
 }
 
 /* ---- handlers ---- */

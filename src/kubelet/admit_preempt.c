@@ -178,10 +178,11 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
     idxlist lbe = {be, 0}, lbu = {bu, 0}, lgu = {gu, 0};
     const bool pre_crit = kp__admit_is_critical(preemptor),
                pre_set = kp__admit_priority_set(preemptor);
+    const kp__admit_unseen u = kp__admit_unseen_of(a);
     for (uint32_t i = 0; i < n->n_pods; i++) {
         uint32_t qi = n->pods[i];
         const kp_pod *q = &cl->pods[qi];
-        if (!kp__admit_active_other(q, qi, pod)) continue;
+        if (!kp__admit_active_other(q, qi, pod) || kp__admit_is_unseen(u, qi)) continue;
         /* kubetypes.Preemptable, with the preemptor's side hoisted out of the loop */
         bool q_set = kp__admit_priority_set(q);
         if (!(pre_crit && !kp__admit_is_critical(q)) &&

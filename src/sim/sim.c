@@ -98,7 +98,8 @@ kp_status kp_sim_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_scenar
         kp_sim_free(s);
         return st;
     }
-    if ((st = kp__sim_kubelets_start(s, err)) != KP_OK) {
+    if ((st = kp__sim_kubelets_start(s, err)) != KP_OK ||
+        (st = kp__sim_admit_start(s, err)) != KP_OK) {
         kp_sim_free(s);
         return st;
     }
@@ -110,6 +111,7 @@ kp_status kp_sim_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_scenar
 void kp_sim_free(kp_sim *s) {
     if (!s) return;
     kp__sim_kubelets_free(s);
+    kp__sim_admit_free(s);
     kp_sched_free(s->sched);
     kp_free(s->timers);
     kp__sim_pheap_free(&s->active);
@@ -138,6 +140,8 @@ static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
     case SIM_EV_WORKLOAD_SYNC: kp__sim_mark_workload(s, t->arg); return KP_OK;
     case SIM_EV_KUBELET:
     case SIM_EV_KUBELET_IDLE: return kp__sim_kubelet_timer(s, (kp_index)t->arg, err);
+    case SIM_EV_ADMIT:
+    case SIM_EV_ADMIT_KILLED: return kp__sim_admit_timer(s, t, err);
     case SIM_EV_FLUSH_UNSCHED:
     case SIM_EV_BACKOFF_DONE: {
         kp_status st = kp__sim_queue_timer(s, t);

@@ -73,6 +73,7 @@ kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces) {
     kp_cluster_pod_info(s->cl, pod, &pi);
     if (pi.node < 0 && !pi.terminal && kp_sched_serves(s->sched, pod))
         return kp__sim_enqueue_new(s, pod);
+    if (pi.node >= 0 && !pi.terminal) return kp__sim_admit_bound(s, pod); /* named its node */
     return KP_OK;
 }
 
@@ -153,7 +154,7 @@ kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err) {
     p->pub.node = kp_cluster_pod_node(s->cl, pod);
     kp_status st = kp_cluster_pod_set_running(s->cl, pod, s->epoch + s->now / 1000, err);
     if (st != KP_OK) return st;
-    if (plan_lifetime(s, pod) != KP_OK) return nomem(err);
+    if (plan_lifetime(s, pod) != KP_OK || kp__sim_admit_bound(s, pod) != KP_OK) return nomem(err);
     kp_workload_info wi;
     if (p->workload >= 0 && kp_cluster_workload_info(s->cl, p->workload, &wi) == KP_OK &&
         strcmp(wi.kind, "StatefulSet") == 0)

@@ -24,7 +24,9 @@ typedef enum {
     SIM_EV_KUBELET, /* node arg's kubelet runs an eviction pass (sim_kubelet.c) */
     SIM_EV_KUBELET_IDLE, /* the same, when nothing on the node can change by itself: it does not
                           * keep a run without a duration going */
-    SIM_EV_WORKLOAD_SYNC /* workload arg syncs again (a Job's pod failure backoff ended) */
+    SIM_EV_WORKLOAD_SYNC, /* workload arg syncs again (a Job's pod failure backoff ended) */
+    SIM_EV_ADMIT, /* pod arg's kubelet sees its bind and admits or rejects it (sim_admit.c) */
+    SIM_EV_ADMIT_KILLED /* pod arg, preempted by its kubelet, is killed: Failed (sim_admit.c) */
 } sim_ev_kind;
 
 typedef struct {
@@ -80,6 +82,13 @@ typedef struct {
 
 typedef struct sim_kubelets sim_kubelets;
 
+/* the kubelets' admission (sim_admit_plan.c, sim_admit.c) */
+typedef struct {
+    struct kp_admission *a; /* the decisions */
+    uint8_t *unseen; /* per pod: bound, not yet seen by its node's kubelet */
+    size_t n_unseen;
+} sim_admit;
+
 struct kp_sim {
     kp_cluster *cl;
     kp_sched *sched;
@@ -119,6 +128,7 @@ struct kp_sim {
     int64_t *drain_nodes; /* nodes being drained (-1 = done) */
     size_t n_drain, cap_drain;
     sim_kubelets *kub; /* sim_kubelet.c; NULL when the run has no kubelets */
+    sim_admit adm; /* sim_admit.c: the kubelets' admission */
 
     kp_sim_sample *samples; /* every o.sample_every_ms (sim_log.c) */
     size_t n_samples, cap_samples;
@@ -179,5 +189,20 @@ kp_status kp__sim_kubelets_start(kp_sim *s, kp_error *err);
 kp_status kp__sim_kubelet_timer(kp_sim *s, kp_index node, kp_error *err);
 bool kp__sim_kubelets_settled(const kp_sim *s); /* every bind seen by a kubelet pass */
 void kp__sim_kubelets_free(kp_sim *s);
+/* the node-pressure conditions (KP_NODE_COND_*) its eviction manager reports now */
+unsigned kp__sim_kubelet_conditions(const kp_sim *s, kp_index node);
+
+/* sim_admit_plan.c, sim_admit.c: the kubelets' admission of bound pods (docs/simulate.md
+ * "Kubelets: admission"), on with the kubelets. A pod bound (by the scheduler, or named its
+ * node at creation) is seen by its kubelet KP__SIM_ADMIT_DELAY_MS later and admitted with
+ * kp_admit. */
+#define KP__SIM_ADMIT_DELAY_MS 1000
+kp_status kp__sim_admit_start(kp_sim *s, kp_error *err); /* the snapshot's pods not started */
+kp_status kp__sim_admit_bound(kp_sim *s, uint32_t pod); /* plans its admission */
+kp_status kp__sim_admit_timer(kp_sim *s, const sim_timer *t, kp_error *err);
+/* the configuration of the node's kubelet: its pool's, else dflt */
+const kp_evict_config *kp__sim_kubelet_config(const kp_sim *s, kp_index node,
+                                              const kp_evict_config *dflt);
+void kp__sim_admit_free(kp_sim *s);
 
 #endif

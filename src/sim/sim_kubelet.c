@@ -123,7 +123,8 @@ static kp_status step(kp_sim *s, kp_index node, sim_kub_node *kn, uint64_t pods_
     sim_kubelets *k = s->kub;
     kp_status st;
     if (!kn->m) {
-        if ((st = kp_evict_manager_new(s->cl, node, k->cfg, &kn->m, err)) != KP_OK) return st;
+        const kp_evict_config *cfg = kp__sim_kubelet_config(s, node, k->cfg); /* its pool's */
+        if ((st = kp_evict_manager_new(s->cl, node, cfg, &kn->m, err)) != KP_OK) return st;
     } else if (pods_sig != kn->pods_sig) {
         if ((st = kp_evict_manager_sync_pods(kn->m, err)) != KP_OK) return st;
     }
@@ -246,7 +247,8 @@ kp_status kp__sim_kubelet_timer(kp_sim *s, kp_index node, kp_error *err) {
 }
 
 kp_status kp__sim_kubelets_start(kp_sim *s, kp_error *err) {
-    bool on = s->o.kubelets || s->o.kubelet_config || (s->sc && s->sc->n_usage);
+    bool on =
+        s->o.kubelets || s->o.kubelet_config || s->o.n_kubelet_pools || (s->sc && s->sc->n_usage);
     if (!on) return KP_OK;
     sim_kubelets *k = kp_calloc(1, sizeof *k);
     if (!k) return nomem(err);
@@ -260,6 +262,11 @@ kp_status kp__sim_kubelets_start(kp_sim *s, kp_error *err) {
         k->cfg = k->own_cfg;
     }
     return add_nodes(s, err);
+}
+
+unsigned kp__sim_kubelet_conditions(const kp_sim *s, kp_index node) {
+    const sim_kubelets *k = s->kub;
+    return k && node >= 0 && (size_t)node < k->n_nodes ? k->nodes[node].tainted : 0;
 }
 
 bool kp__sim_kubelets_settled(const kp_sim *s) {

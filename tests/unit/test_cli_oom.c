@@ -240,6 +240,32 @@ KT_TEST(simulate_with_scenario) {
     }
 }
 
+/* The kubelets' admission (issue 12): a critical pod preempting on its kubelet, then per-pool
+ * kubelet configurations with a rejection under pressure. */
+KT_TEST(simulate_with_admission) {
+    char *argv[] = {"simulate",
+                    "-f",
+                    G "simulate-admit-critical-preempts/cluster.yaml",
+                    "--scenario",
+                    G "simulate-admit-critical-preempts/scenario.yaml",
+                    "--kubelet-config",
+                    G "simulate-admit-critical-preempts/kubelet.yaml",
+                    NULL};
+    KT_CHECK(sweep(kp_cmd_simulate, argv) > 10);
+    char *argv2[] = {"simulate",
+                     "-f",
+                     G "simulate-admit-kubelet-pools/cluster.yaml",
+                     "--scenario",
+                     G "simulate-admit-kubelet-pools/scenario.yaml",
+                     "--kubelet-config",
+                     "pool=strict=" G "simulate-admit-kubelet-pools/strict.yaml",
+                     "--kubelet-config",
+                     G "simulate-admit-kubelet-pools/kubelet.yaml",
+                     NULL};
+    KT_CHECK(sweep(kp_cmd_simulate, argv2) > 10);
+}
+
 KT_MAIN(KT_CASE(inspect_all_formats), KT_CASE(schedule_with_explain), KT_CASE(why_preempted),
         KT_CASE(evict_steps), KT_CASE(admit_with_preemption), KT_CASE(many_inputs_are_freed),
-        KT_CASE(obfuscate_documents_and_map), KT_CASE(simulate_with_scenario))
+        KT_CASE(obfuscate_documents_and_map), KT_CASE(simulate_with_scenario),
+        KT_CASE(simulate_with_admission))
