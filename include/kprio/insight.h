@@ -74,6 +74,8 @@ typedef struct {
     size_t n_nodes;
     const kp_finding_link *tree; /* Cascade only */
     size_t n_tree;
+    const char *condition; /* PressureHotSpot: "MemoryPressure", "DiskPressure" or
+                            * "PIDPressure" (one finding per node and condition); else "" */
 } kp_finding;
 
 typedef struct {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/simulate_insight.h"
 #include "kprio/encode.h"
 #include "kprio/render_sim.h"
 #include "kprio/scenario.h"
@@ -15,7 +16,9 @@ static const char *USAGE =
     "kprio simulate -f FILE|DIR|- [-f ...] [-R] [--scenario FILE] [--config FILE]\n"
     "               [--duration D] [--seed N] [--compat VERSION] [--feature-gates KEY=BOOL,...]\n"
     "               [--kubelet-config FILE] [-o table|json|yaml] [--events-only] [--final-snapshot "
-    "FILE]";
+    "FILE]\n"
+    "               [--starvation-threshold D] [--loop-turns N] [--cascade-depth N]\n"
+    "               [--compare A B | --compare-config A B | --compare-kubelet-config A B]";
 
 static const char *HELP =
     "Plays the snapshot forward in virtual time: kube-scheduler's queue (backoff, unschedulable\n"
@@ -23,7 +26,9 @@ static const char *HELP =
     "their grace period, the preemptor waits nominated), ReplicaSet / ReplicationController /\n"
     "StatefulSet controllers replacing lost pods, the disruption controller's PDB status, and a\n"
     "Scenario's timed actions (docs/scenario.md). Prints the events as kubectl events does\n"
-    "(TIME is virtual time since the start) and a summary. Same inputs and seed, same output.\n"
+    "(TIME is virtual time since the start), a summary and the findings (docs/simulate.md\n"
+    "\"Findings\": loops, cascades, starvation, PDB pressure, pressure hot spots). Same inputs\n"
+    "and seed, same output.\n"
     "\n"
     "Options:\n"
     "  -f, --filename FILE     input (repeatable; a directory with -R)\n"
@@ -46,6 +51,13 @@ static const char *HELP =
     "  --events-only           the event log alone (no summary, no pod timelines)\n"
     "  --final-snapshot FILE   write the end state as a kubectl-style v1 List (JSON) that every\n"
     "                          kprio command loads\n"
+    "  --starvation-threshold D  a pod pending longer starves (Go duration; default 5m)\n"
+    "  --loop-turns N          displaced-and-recreated turns that make a loop (default 3)\n"
+    "  --cascade-depth N       levels that make a cascade worth reporting (default 2)\n"
+    "  --compare A B           what-if: run scenarios A and B from the same snapshot and\n"
+    "                          seed and print the differences (not with --scenario)\n"
+    "  --compare-config A B    the same with two KubeSchedulerConfigurations (not --config)\n"
+    "  --compare-kubelet-config A B  the same with two KubeletConfigurations\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "\n"
     "Exit status: 0 answered, 1 bad input or a runtime error, 2 usage error.\n";
@@ -55,6 +67,7 @@ typedef struct {
     int64_t duration_ms;
     uint64_t seed;
     bool has_seed, events_only;
+    kp_cli_insight_args ins; /* findings' thresholds, --compare* (cmd_simulate_compare.c) */
 } sim_args;
 
 static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
@@ -62,6 +75,7 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
         const char *arg = argv[i];
         int r = kp_cli_common_arg(c, argc, argv, &i);
         if (r == 0) r = kp_cli_gates_arg(c, argc, argv, &i, "simulate");
+        if (r == 0) r = kp_cli_insight_arg(&a->ins, argc, argv, &i, USAGE);
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         const char *v = NULL;
@@ -112,7 +126,10 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
     }
     if (c->n_files == 0)
         return kp_cli_usage_error("simulate", USAGE, "no input: give at least one -f FILE");
-    return KP_EXIT_OK;
+    kp_cli_sim_run run = {a->scenario, a->config,         a->kubelet_config,
+                          a->compat,   a->final_snapshot, a->duration_ms,
+                          a->seed,     a->has_seed,       a->events_only};
+    return kp_cli_insight_check(&a->ins, c, &run, USAGE);
 }
 
 /* --final-snapshot: the end state through kprio/encode.h (a half-written file is removed). */
@@ -129,9 +146,15 @@ static int write_final(const char *path, const kp_cluster *cl) {
 static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     sim_args a;
     memset(&a, 0, sizeof a);
+    kp_cli_insight_args_init(&a.ins);
     int rc = parse_args(c, &a, argc, argv);
     if (rc < 0) return KP_EXIT_OK; /* --help */
     if (rc != KP_EXIT_OK) return rc;
+    if (a.ins.compare != KP_CMP_NONE) {
+        kp_cli_sim_run run = {a.scenario,    a.config, a.kubelet_config, a.compat, NULL,
+                              a.duration_ms, a.seed,   a.has_seed,       false};
+        return kp_cli_simulate_compare(c, &a.ins, &run);
+    }
     kp_error err;
     kp_error_clear(&err);
     kp_sched_config *cfg = NULL;
@@ -170,8 +193,7 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         goto out;
     }
     if (a.final_snapshot && (rc = write_final(a.final_snapshot, cl)) != KP_EXIT_OK) goto out;
-    if (kp_render_simulation(stdout, sim, c->out, a.events_only) != KP_OK)
-        rc = kp_cli_print_status(KP_ENOMEM);
+    rc = kp_cli_simulate_render(&a.ins, sim, c->out, a.events_only);
 out:
     kp_sim_free(sim);
     kp_cluster_free(cl);
