@@ -58,6 +58,16 @@ typedef struct {
     long ev;
 } ins_change;
 
+/* One PDB at a time: its pods' spans, which pods it selects, the changes of its count; and,
+ * once for all, the events a PDB answers for (Preempted, EvictionBlocked), in time order. */
+typedef struct {
+    ins_span *sp;
+    bool *sel;
+    ins_change *ch;
+    long *evs;
+    size_t n_evs;
+} ins_scratch;
+
 static int cmp_change(const void *a, const void *b) {
     const ins_change *x = a, *y = b;
     if (x->t != y->t) return x->t < y->t ? -1 : 1;
@@ -107,13 +117,15 @@ static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, 
  * spends one allowed disruption of every PDB that selects it and violates once none is left;
  * here, over the run's Preempted events, from the PDB's count rebuilt just before the decision.
  * Also the evictions the PDB blocked (the Eviction API's 429: it was at zero then). */
-static kp_status violations(const ins_run *r, kp_finding *f, const ins_span *sp, size_t n,
-                            const bool *sel, int32_t desired, uint32_t *blocked) {
+static kp_status violations(const ins_run *r, kp_finding *f, const ins_scratch *x, size_t n,
+                            int32_t desired, uint32_t *blocked) {
     long decision = -1;
     int32_t allowed = 0;
-    for (size_t i = 0; i < r->n_events; i++) {
+    const ins_span *sp = x->sp;
+    for (size_t k = 0; k < x->n_evs; k++) {
+        size_t i = (size_t)x->evs[k];
         const kp_sim_event *e = kp_sim_event_get(r->sim, i);
-        if (e->pod < 0 || !sel[e->pod]) continue;
+        if (!x->sel[e->pod]) continue;
         if (strcmp(e->reason, "EvictionBlocked") == 0) { /* the Eviction API's 429: at zero */
             char tb[40], pb[600];
             ++*blocked;
@@ -155,8 +167,9 @@ static kp_status violations(const ins_run *r, kp_finding *f, const ins_span *sp,
     return KP_OK;
 }
 
-static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, ins_span *sp, bool *sel,
-                         ins_change *ch) {
+static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, const ins_scratch *x) {
+    ins_span *sp = x->sp;
+    bool *sel = x->sel;
     kp_pdb_info pi;
     if (kp_cluster_pdb_info(r->cl, k, &pi) != KP_OK) return KP_OK;
     size_t n = 0;
@@ -173,8 +186,8 @@ static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, ins_span 
     f0.summary = f0.detail = "";
     int32_t lo, hi;
     uint32_t blocked = 0;
-    kp_status st = zero_time(r, &f0, sp, n, pi.desired_healthy, ch, &lo, &hi);
-    if (st == KP_OK) st = violations(r, &f0, sp, n, sel, pi.desired_healthy, &blocked);
+    kp_status st = zero_time(r, &f0, sp, n, pi.desired_healthy, x->ch, &lo, &hi);
+    if (st == KP_OK) st = violations(r, &f0, x, n, pi.desired_healthy, &blocked);
     if (st == KP_OK && (f0.duration_ms > 0 || f0.count > 0 || blocked > 0)) {
         kp_finding *f = kp__ins_add(in, KP_FINDING_PDB_PRESSURE,
                                     f0.count ? KP_SEVERITY_CRITICAL : KP_SEVERITY_WARNING,
@@ -214,13 +227,23 @@ static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, ins_span 
 kp_status kp__ins_pdbs(const ins_run *r, kp_insight *in) {
     size_t np = kp_cluster_pdb_count(r->cl), n = r->n_pods ? r->n_pods : 1;
     if (!np) return KP_OK;
-    ins_span *sp = kp_malloc(n * sizeof *sp);
-    bool *sel = kp_malloc(n * sizeof *sel);
-    ins_change *ch = kp_malloc(2 * n * sizeof *ch);
-    kp_status st = sp && sel && ch ? KP_OK : KP_ENOMEM;
-    for (size_t k = 0; st == KP_OK && k < np; k++) st = one_pdb(r, in, (kp_index)k, sp, sel, ch);
-    kp_free(sp);
-    kp_free(sel);
-    kp_free(ch);
+    ins_scratch x;
+    x.sp = kp_malloc(n * sizeof *x.sp);
+    x.sel = kp_malloc(n * sizeof *x.sel);
+    x.ch = kp_malloc(2 * n * sizeof *x.ch);
+    x.evs = kp_malloc((r->n_events ? r->n_events : 1) * sizeof *x.evs);
+    x.n_evs = 0;
+    kp_status st = x.sp && x.sel && x.ch && x.evs ? KP_OK : KP_ENOMEM;
+    for (size_t i = 0; st == KP_OK && i < r->n_events; i++) { /* what a PDB answers for */
+        const kp_sim_event *e = kp_sim_event_get(r->sim, i);
+        if (e->pod >= 0 && (size_t)e->pod < r->n_pods &&
+            (strcmp(e->reason, "Preempted") == 0 || strcmp(e->reason, "EvictionBlocked") == 0))
+            x.evs[x.n_evs++] = (long)i;
+    }
+    for (size_t k = 0; st == KP_OK && k < np; k++) st = one_pdb(r, in, (kp_index)k, &x);
+    kp_free(x.sp);
+    kp_free(x.sel);
+    kp_free(x.ch);
+    kp_free(x.evs);
     return st;
 }
