@@ -26,6 +26,9 @@ static kp_status preemption_line(const ins_run *r, kp_finding *f, const kp_sim_p
     if (sp->attempts == 0)
         return kp__ins_detail(f, "preemption: not tried; never attempted (scheduling gates, or "
                                  "no profile serves it)");
+    if (!*sp->last_message)
+        return kp__ins_detail(f, "preemption: not tried; no scheduling attempt failed (scheduling "
+                                 "gates)");
     const char *m = strstr(sp->last_message, "preemption: ");
     if (!m) return kp__ins_detail(f, "preemption: not tried");
     m += strlen("preemption: ");
@@ -38,9 +41,11 @@ static kp_status one_starving(const ins_run *r, kp_insight *in, const kp_sim_pod
                               int64_t to) {
     kp_index p = sp->pod;
     bool bound = sp->bound_ms >= 0;
-    kp_finding *f =
-        kp__ins_add(in, KP_FINDING_STARVATION, bound ? KP_SEVERITY_WARNING : KP_SEVERITY_CRITICAL,
-                    "Pod", kp_cluster_pod_namespace(r->cl, p), kp_cluster_pod_name(r->cl, p));
+    /* never bound: critical, unless no attempt was made (held by scheduling gates) */
+    bool held = !bound && sp->attempts == 0;
+    kp_finding *f = kp__ins_add(in, KP_FINDING_STARVATION,
+                                bound || held ? KP_SEVERITY_WARNING : KP_SEVERITY_CRITICAL, "Pod",
+                                kp_cluster_pod_namespace(r->cl, p), kp_cluster_pod_name(r->cl, p));
     if (!f) return KP_ENOMEM;
     f->first_ms = from;
     f->last_ms = to;

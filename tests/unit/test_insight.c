@@ -295,6 +295,30 @@ KT_TEST(starvation_reason_and_threshold) {
     stop(&r);
 }
 
+KT_TEST(starvation_of_a_gated_pod) {
+    /* held by a scheduling gate the whole run: pending, never attempted, a Warning */
+    run r;
+    KT_CHECK_INT(start(&r,
+                       NODE("n1", "2", "8Gi", "") "---\napiVersion: v1\nkind: Pod\nmetadata: "
+                                                  "{name: gated, namespace: default}\nspec:\n  "
+                                                  "schedulingGates: [{name: example.com/hold}]\n  "
+                                                  "containers: [{name: c, image: i}]\n",
+                       HEAD "duration: 10m\n"),
+                 KP_OK);
+    kp_insight *in = insight(&r, NULL);
+    KT_CHECK_INT(kp_insight_finding_count(in), 1);
+    const kp_finding *f = kp_insight_finding_get(in, 0);
+    if (f) {
+        KT_CHECK_INT(f->kind, KP_FINDING_STARVATION);
+        KT_CHECK_INT(f->severity, KP_SEVERITY_WARNING);
+        KT_CHECK_INT(f->duration_ms, 600000);
+        KT_CHECK_INT(f->count, 0);
+        KT_CHECK_CONTAINS(f->detail, "preemption: not tried; never attempted");
+    }
+    kp_insight_free(in);
+    stop(&r);
+}
+
 static void pdb_case(const char *cl_text, uint32_t violations, const char *first_violating) {
     run r;
     KT_CHECK_INT(start(&r, cl_text, PDB_SCENARIO), KP_OK);
@@ -426,6 +450,6 @@ KT_TEST(alloc_fail_sweep) {
 }
 
 KT_MAIN(KT_CASE(eviction_loop_turns_period_and_events), KT_CASE(cascade_tree_three_deep),
-        KT_CASE(starvation_reason_and_threshold),
+        KT_CASE(starvation_reason_and_threshold), KT_CASE(starvation_of_a_gated_pod),
         KT_CASE(pdb_violations_spend_the_budget_per_victim), KT_CASE(none_below_the_thresholds),
         KT_CASE(compare_two_runs), KT_CASE(alloc_fail_sweep))
