@@ -12,6 +12,7 @@
 #include "kprio/insight.h"
 #include "kprio/scenario.h"
 #include "kprio/sim.h"
+#include "text_buf.h"
 
 #define HEAD "apiVersion: kprio/v1alpha1\nkind: Scenario\n"
 #define PC(name, v)                                                                      \
@@ -422,6 +423,152 @@ KT_TEST(compare_two_runs) {
     stop(&b);
 }
 
+/* ---------------------------------------------------------------- random runs */
+
+/* The scheduler's own count, through the attempt hook: per pod, victims and PDB violations grow
+ * over its attempts. */
+typedef struct {
+    int32_t *viol;
+    size_t *victims, cap;
+    int64_t violations, n_victims;
+} hook_count;
+
+static void count_hook(void *ctx, const kp_sim *sim, kp_index pod, const kp_sched_pod_result *r) {
+    (void)sim;
+    hook_count *h = ctx;
+    if (!r) return;
+    if ((size_t)pod >= h->cap) {
+        size_t cap = (size_t)pod * 2 + 16;
+        h->viol = realloc(h->viol, cap * sizeof *h->viol);
+        h->victims = realloc(h->victims, cap * sizeof *h->victims);
+        if (!h->viol || !h->victims) abort();
+        for (size_t i = h->cap; i < cap; i++) h->viol[i] = 0, h->victims[i] = 0;
+        h->cap = cap;
+    }
+    h->violations += r->pdb_violations - h->viol[pod];
+    h->n_victims += (int64_t)(r->n_victims - h->victims[pod]);
+    h->viol[pod] = r->pdb_violations;
+    h->victims[pod] = r->n_victims;
+}
+
+/* nodes n0..; ReplicaSets w0.. each under its own PDB (maxUnavailable 1, or minAvailable from
+ * 0 to all its replicas), their pods bound where they fit; urgent pods arriving */
+static void gen_run(sbuf *b, sbuf *sc) {
+    int nodes = 2 + (int)rnd(3), wls = 1 + (int)rnd(3);
+    unsigned free_m[4];
+    put(b, "%s%s%s", PC("low", "100"), PC("mid", "500"), PC("urgent", "1000"));
+    for (int i = 0; i < nodes; i++) {
+        free_m[i] = 2000 + 1000 * rnd(3);
+        put(b,
+            "---\napiVersion: v1\nkind: Node\nmetadata: {name: n%d, labels: "
+            "{kubernetes.io/hostname: n%d}}\nstatus: {allocatable: {cpu: %um, memory: 8Gi, "
+            "pods: \"110\"}}\n",
+            i, i, free_m[i]);
+    }
+    for (int w = 0; w < wls; w++) {
+        int reps = 1 + (int)rnd(4);
+        unsigned cpu = 500 * (1 + rnd(2));
+        const char *pc = rnd(2) ? "low" : "mid";
+        put(b,
+            "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: w%d, namespace: "
+            "default, uid: uid-w%d}\nspec:\n  replicas: %d\n  selector: {matchLabels: {app: "
+            "w%d}}\n  template:\n    metadata: {labels: {app: w%d}}\n    spec:\n      "
+            "priorityClassName: %s\n      terminationGracePeriodSeconds: %u\n      "
+            "containers: [{name: c, image: i, resources: {requests: {cpu: %um}}}]\n",
+            w, w, reps, w, w, pc, 10 * rnd(4), cpu);
+        if (rnd(3))
+            put(b,
+                "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: "
+                "p%d, namespace: default}\nspec:\n  minAvailable: %u\n  selector: "
+                "{matchLabels: {app: w%d}}\n",
+                w, rnd((uint32_t)reps + 1), w);
+        else
+            put(b,
+                "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: "
+                "p%d, namespace: default}\nspec:\n  maxUnavailable: 1\n  selector: "
+                "{matchLabels: {app: w%d}}\n",
+                w, w);
+        for (int k = 0; k < reps; k++) {
+            int node = (int)rnd((uint32_t)nodes);
+            bool fits = free_m[node] >= cpu;
+            if (fits) free_m[node] -= cpu;
+            char where[32] = "";
+            if (fits) snprintf(where, sizeof where, "  nodeName: n%d\n", node);
+            put(b,
+                "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: w%d-%d\n  namespace: "
+                "default\n  uid: uid-w%d-%d\n  labels: {app: w%d}\n  ownerReferences: "
+                "[{apiVersion: apps/v1, kind: ReplicaSet, name: w%d, uid: uid-w%d, controller: "
+                "true}]\nspec:\n  priorityClassName: %s\n%s  containers: [{name: c, image: i, "
+                "resources: {requests: {cpu: %um}}}]\nstatus: {phase: %s}\n",
+                w, k, w, k, w, w, w, pc, where, cpu, fits ? "Running" : "Pending");
+        }
+    }
+    put(sc, HEAD "duration: 10m\nactions:\n");
+    int arrivals = 1 + (int)rnd(4);
+    for (int a = 0; a < arrivals; a++)
+        put(sc,
+            "- at: %us\n  create:\n    objects:\n    - apiVersion: v1\n      kind: Pod\n      "
+            "metadata: {name: urgent-%d, namespace: default}\n      spec:\n        "
+            "priorityClassName: urgent\n        containers: [{name: c, image: i, resources: "
+            "{requests: {cpu: %um}}}]\n",
+            10 + 60 * (unsigned)a, a, 1000 + 500 * rnd(4));
+}
+
+KT_TEST(random_runs_pdb_violations_equal_the_schedulers) {
+    int checked = 0, violating = 0;
+    for (uint64_t seed = 1; seed <= 80; seed++) {
+        rng = seed;
+        sbuf b = {0}, sc = {0};
+        gen_run(&b, &sc);
+        kp_error err;
+        kp_error_clear(&err);
+        kp_cluster *cl = kp_cluster_new();
+        kp_scenario *scen = NULL;
+        KT_CHECK_INT(kp_cluster_load_buffer(cl, "c.yaml", b.buf, b.len, &err), KP_OK);
+        KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+        KT_CHECK_INT(kp_scenario_load_buffer("s.yaml", sc.buf, sc.len, NULL, &scen, &err), KP_OK);
+        hook_count h = {0};
+        kp_sim_options o;
+        kp_sim_options_init(&o);
+        o.attempt_hook = count_hook;
+        o.attempt_ctx = &h;
+        kp_sim *sim = NULL;
+        KT_CHECK_INT(kp_sim_new(cl, NULL, scen, &o, &sim, &err), KP_OK);
+        KT_CHECK_INT(kp_sim_run(sim, &err), KP_OK);
+        kp_sim_counters c;
+        kp_sim_counters_get(sim, &c);
+        kp_insight *in = NULL;
+        KT_CHECK_INT(kp_insight_new(sim, NULL, &in, &err), KP_OK);
+        int64_t mine = 0;
+        for (size_t i = 0; i < kp_insight_finding_count(in); i++) {
+            const kp_finding *f = kp_insight_finding_get(in, i);
+            if (f->kind == KP_FINDING_PDB_PRESSURE) mine += f->count;
+        }
+        /* every victim the scheduler chose was preempted (none had left meanwhile): the
+         * rebuilt PDB counts must find the scheduler's violations, victim for victim */
+        if ((int64_t)c.victims == h.n_victims) {
+            checked++;
+            violating += h.violations > 0;
+            if (mine != h.violations)
+                fprintf(stderr, "  seed %llu: insight %lld, scheduler %lld violations\n",
+                        (unsigned long long)seed, (long long)mine, (long long)h.violations);
+            KT_CHECK_INT(mine, h.violations);
+        }
+        kp_insight_free(in);
+        kp_sim_free(sim);
+        kp_scenario_free(scen);
+        kp_cluster_free(cl);
+        free(h.viol);
+        free(h.victims);
+        free(b.buf);
+        free(sc.buf);
+    }
+    KT_CHECK(checked >= 60);
+    KT_CHECK(violating >= 5);
+    if (getenv("KP_TEST_VERBOSE"))
+        fprintf(stderr, "  %d runs checked, %d with violations\n", checked, violating);
+}
+
 KT_TEST(alloc_fail_sweep) {
     run r;
     KT_CHECK_INT(start(&r, CASCADE_CLUSTER, CASCADE_SCENARIO), KP_OK);
@@ -452,4 +599,5 @@ KT_TEST(alloc_fail_sweep) {
 KT_MAIN(KT_CASE(eviction_loop_turns_period_and_events), KT_CASE(cascade_tree_three_deep),
         KT_CASE(starvation_reason_and_threshold), KT_CASE(starvation_of_a_gated_pod),
         KT_CASE(pdb_violations_spend_the_budget_per_victim), KT_CASE(none_below_the_thresholds),
-        KT_CASE(compare_two_runs), KT_CASE(alloc_fail_sweep))
+        KT_CASE(compare_two_runs), KT_CASE(random_runs_pdb_violations_equal_the_schedulers),
+        KT_CASE(alloc_fail_sweep))
