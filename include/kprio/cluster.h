@@ -363,6 +363,9 @@ kp_status kp_cluster_pdb_info(const kp_cluster *cl, kp_index pdb, kp_pdb_info *o
 /* Whether the PDB selects the pod (same namespace, its selector; an empty selector selects
  * every pod of the namespace, as policy/v1 does). */
 bool kp_cluster_pdb_selects(const kp_cluster *cl, kp_index pdb, kp_index pod);
+/* The same for a pod deleted since (its tombstone's labels): whether the PDB selected it while it
+ * lived (the simulation's findings, kprio/insight.h). */
+bool kp_cluster_pdb_selected(const kp_cluster *cl, kp_index pdb, kp_index pod);
 /* Recomputes the PDB's status from the pods it selects now, as the disruption controller's
  * trySync does: expected pods from minAvailable / maxUnavailable (percentages against the
  * pods' controllers' scale), healthy = bound, running, not terminating; disruptionsAllowed =

@@ -61,12 +61,13 @@ typedef struct {
     int64_t first_ms, last_ms; /* virtual times it spans */
     int64_t period_ms; /* Loop: the median time between turns; else 0 */
     uint32_t count; /* Loop: turns; Cascade: pods displaced; Starvation: attempts; PDBPressure:
-                     * violating preemptions; PressureHotSpot: evictions */
+                     * preemption victims that violated it; PressureHotSpot: evictions */
     uint32_t depth; /* Cascade: deepest level (root = 0); else 0 */
     int64_t duration_ms; /* Starvation: time pending; PDBPressure: time at zero allowed;
                           * PressureHotSpot: time under the condition; else 0 */
-    const long *events; /* the events it links to (sim indices, time order); for a Loop the
-                         * decision that starts each turn comes first in each turn */
+    const long *events; /* the events it links to (sim indices, time order, each once); for a
+                         * Loop the decision that starts each turn comes first in each turn
+                         * (docs/simulate.md "Findings" lists what each kind links) */
     size_t n_events;
     const kp_index *pods; /* the pods involved */
     size_t n_pods;
@@ -74,6 +75,8 @@ typedef struct {
     size_t n_nodes;
     const kp_finding_link *tree; /* Cascade only */
     size_t n_tree;
+    const char *condition; /* PressureHotSpot: "MemoryPressure", "DiskPressure" or
+                            * "PIDPressure" (one finding per node and condition); else "" */
 } kp_finding;
 
 typedef struct {

@@ -13,6 +13,7 @@
 
 #include "kprio/common.h"
 #include "kprio/emit.h"
+#include "kprio/insight.h"
 #include "kprio/sim.h"
 
 #ifdef __cplusplus
@@ -22,6 +23,22 @@ extern "C" {
 /* The run so far in fmt; events_only: the event log alone (no summary, no timelines).
  * KP_ENOMEM (nothing written). */
 kp_status kp_render_simulation(FILE *f, const kp_sim *sim, kp_outfmt fmt, bool events_only);
+/* The same with the findings in (kp_render_simulation: with the default options; NULL: none):
+ * the table's "Findings" section after the summary, the document's findings[]. */
+kp_status kp_render_simulation_insight(FILE *f, const kp_sim *sim, const kp_insight *in,
+                                       kp_outfmt fmt, bool events_only);
+/* The findings as the table prints them ("Findings: none." when there is none), and as the
+ * document's array (only: the indices to emit, NULL = all). */
+void kp_render_findings_text(FILE *f, const kp_insight *in);
+void kp_render_findings_emit(kp_emit *e, const kp_sim *sim, const kp_insight *in,
+                             const size_t *only, size_t n_only);
+
+/* `kprio simulate --compare` (docs/simulate.md "What-if comparison"): runs a and b side by side
+ * (label_a / label_b name them: the scenario or configuration files) as a table or a
+ * kprio/v1alpha1 SimulationComparison document. KP_ENOMEM. */
+kp_status kp_render_compare(FILE *f, const kp_sim *a, const kp_insight *ia, const char *label_a,
+                            const kp_sim *b, const kp_insight *ib, const char *label_b,
+                            const kp_compare *c, kp_outfmt fmt);
 
 #ifdef __cplusplus
 }

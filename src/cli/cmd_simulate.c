@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/simulate_insight.h"
 #include "kprio/encode.h"
 #include "kprio/eviction.h"
 #include "kprio/render_sim.h"
@@ -17,7 +18,10 @@ static const char *USAGE =
     "               [--duration D] [--seed N] [--compat VERSION] [--feature-gates KEY=BOOL,...]\n"
     "               [--kubelet-config [SELECTOR=]FILE]... [-o table|json|yaml] [--events-only]\n"
     "               [--final-snapshot FILE] [--imagefs shared|dedicated|split]\n"
-    "               [--dump-summaries DIR [--dump-node NAME ...]]";
+    "               [--dump-summaries DIR [--dump-node NAME ...]]"
+
+    "               [--starvation-threshold D] [--loop-turns N] [--cascade-depth N]\n"
+    "               [--compare A B | --compare-config A B | --compare-kubelet-config A B]";
 
 static const char *HELP =
     "Plays the snapshot forward in virtual time: kube-scheduler's queue (backoff, unschedulable\n"
@@ -25,7 +29,9 @@ static const char *HELP =
     "their grace period, the preemptor waits nominated), ReplicaSet / ReplicationController /\n"
     "StatefulSet controllers replacing lost pods, the disruption controller's PDB status, and a\n"
     "Scenario's timed actions (docs/scenario.md). Prints the events as kubectl events does\n"
-    "(TIME is virtual time since the start) and a summary. Same inputs and seed, same output.\n"
+    "(TIME is virtual time since the start), a summary and the findings (docs/simulate.md\n"
+    "\"Findings\": loops, cascades, starvation, PDB pressure, pressure hot spots). Same inputs\n"
+    "and seed, same output.\n"
     "\n"
     "Options:\n"
     "  -f, --filename FILE     input (repeatable; a directory with -R)\n"
@@ -64,7 +70,17 @@ static const char *HELP =
     "  --dump-summaries DIR    write the Summary API document each node's kubelet observed at\n"
     "                          each eviction step to DIR/NODE/TIME.json (TIME: virtual ms on\n"
     "                          13 digits); `kprio evict --summary DIR/NODE` replays them\n"
-    "  --dump-node NAME        only this node's (repeatable; default: every node)\n"
+    "  --dump-node NAME        only this node's (repeatable; default: every node)\n";
+
+/* (two strings: ISO C's limit on a string literal's length) */
+static const char *HELP_INSIGHT =
+    "  --starvation-threshold D  a pod pending longer starves (Go duration; default 5m)\n"
+    "  --loop-turns N          displaced-and-recreated turns that make a loop (default 3)\n"
+    "  --cascade-depth N       levels that make a cascade worth reporting (default 2)\n"
+    "  --compare A B           what-if: run scenarios A and B from the same snapshot and\n"
+    "                          seed and print the differences (not with --scenario)\n"
+    "  --compare-config A B    the same with two KubeSchedulerConfigurations (not --config)\n"
+    "  --compare-kubelet-config A B  the same with two KubeletConfigurations\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "\n"
     "Exit status: 0 answered, 1 bad input or a runtime error, 2 usage error.\n";
@@ -92,6 +108,7 @@ typedef struct {
     bool has_seed, events_only;
     kubelet_pool *pools;
     size_t n_pools;
+    kp_cli_insight_args ins; /* findings' thresholds, --compare* (cmd_simulate_compare.c) */
 } sim_args;
 
 static void pools_free(sim_args *a) {
@@ -207,11 +224,12 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
         const char *arg = argv[i];
         int r = kp_cli_common_arg(c, argc, argv, &i);
         if (r == 0) r = kp_cli_gates_arg(c, argc, argv, &i, "simulate");
+        if (r == 0) r = kp_cli_insight_arg(&a->ins, argc, argv, &i, USAGE);
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         const char *v = NULL;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            printf("usage: %s\n\n%s", USAGE, HELP);
+            printf("usage: %s\n\n%s%s", USAGE, HELP, HELP_INSIGHT);
             return -1;
         } else if (strcmp(arg, "--events-only") == 0) {
             a->events_only = true;
@@ -276,7 +294,14 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
         return kp_cli_usage_error("simulate", USAGE, "no input: give at least one -f FILE");
     if (a->n_dump_nodes && !a->dump_dir)
         return kp_cli_usage_error("simulate", USAGE, "--dump-node needs --dump-summaries DIR");
-    return KP_EXIT_OK;
+    if (a->ins.compare != KP_CMP_NONE && (a->dump_dir || a->n_pools))
+        return kp_cli_usage_error("simulate", USAGE,
+                                  "--compare* takes neither --dump-summaries nor node pools "
+                                  "(--kubelet-config SELECTOR=FILE)");
+    kp_cli_sim_run run = {a->scenario,       a->config,      a->kubelet_config, a->compat,
+                          a->final_snapshot, a->duration_ms, a->seed,           a->has_seed,
+                          a->events_only,    a->fs_layout};
+    return kp_cli_insight_check(&a->ins, c, &run, USAGE);
 }
 
 /* --dump-summaries: the chosen nodes' observed summaries, written by kprio/eviction.h's io. */
@@ -305,9 +330,18 @@ static int write_final(const char *path, const kp_cluster *cl) {
 static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     sim_args a;
     memset(&a, 0, sizeof a);
+    kp_cli_insight_args_init(&a.ins);
     a.dump_nodes = kp_calloc((size_t)argc + 1, sizeof *a.dump_nodes);
     if (!a.dump_nodes) return kp_cli_print_status(KP_ENOMEM);
     int rc = parse_args(c, &a, argc, argv);
+    if (rc == KP_EXIT_OK && a.ins.compare != KP_CMP_NONE) {
+        kp_cli_sim_run run = {a.scenario,    a.config, a.kubelet_config, a.compat, NULL,
+                              a.duration_ms, a.seed,   a.has_seed,       false,    a.fs_layout};
+        rc = kp_cli_simulate_compare(c, &a.ins, &run);
+        kp_free(a.dump_nodes);
+        pools_free(&a);
+        return rc;
+    }
     kp_error err;
     kp_error_clear(&err);
     if (rc != KP_EXIT_OK) {
@@ -364,8 +398,7 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         goto out;
     }
     if (a.final_snapshot && (rc = write_final(a.final_snapshot, cl)) != KP_EXIT_OK) goto out;
-    if (kp_render_simulation(stdout, sim, c->out, a.events_only) != KP_OK)
-        rc = kp_cli_print_status(KP_ENOMEM);
+    rc = kp_cli_simulate_render(&a.ins, sim, c->out, a.events_only);
 out:
     kp_sim_free(sim);
     kp_cluster_free(cl);

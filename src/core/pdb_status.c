@@ -37,6 +37,14 @@ bool kp_cluster_pdb_selects(const kp_cluster *cl, kp_index pdb, kp_index pod) {
     return selects(cl, &cl->pdbs[pdb], &cl->pods[pod]);
 }
 
+bool kp_cluster_pdb_selected(const kp_cluster *cl, kp_index pdb, kp_index pod) {
+    if (pdb < 0 || (size_t)pdb >= cl->n_pdbs || pod < 0 || (size_t)pod >= cl->n_pods) return false;
+    const kp_pdb *b = &cl->pdbs[pdb];
+    const kp_pod *p = &cl->pods[pod];
+    return p->ns == b->ns && b->selector.is_set &&
+           kp__selector_matches(cl, &b->selector, &p->labels);
+}
+
 /* intstr.GetScaledValueFromIntOrPercent(v, total, roundUp true); the decoder accepted only an
  * integer or "N%" with 0 <= N <= 100. */
 static int32_t scaled(const char *v, int32_t total) {

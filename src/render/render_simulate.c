@@ -7,6 +7,7 @@
 
 #include "kprio/cluster.h"
 #include "kprio/emit.h"
+#include "kprio/insight.h"
 #include "kprio/render_sim.h"
 #include "kprio/sim.h"
 
@@ -224,13 +225,128 @@ static void emit_counters(kp_emit *e, const kp_sim *sim) {
     kp_emit_obj_end(e);
 }
 
+/* ---------------------------------------------------------------- findings */
+
+static const char *severity_str(kp_finding_severity s) {
+    return s == KP_SEVERITY_CRITICAL ? "Critical" : s == KP_SEVERITY_WARNING ? "Warning" : "Info";
+}
+
+void kp_render_findings_text(FILE *f, const kp_insight *in) {
+    size_t n = kp_insight_finding_count(in);
+    if (!n) {
+        fprintf(f, "Findings: none.\n");
+        return;
+    }
+    fprintf(f, "Findings (%zu, most severe first; #N: an event's position in the log, from 0):\n",
+            n);
+    for (size_t i = 0; i < n; i++) {
+        const kp_finding *x = kp_insight_finding_get(in, i);
+        fprintf(f, "%zu. %s %s: %s\n", i + 1, severity_str(x->severity), x->kind_name, x->summary);
+        for (const char *d = x->detail; *d;) {
+            const char *nl = strchr(d, '\n');
+            size_t len = nl ? (size_t)(nl - d) : strlen(d);
+            fprintf(f, "   %.*s\n", (int)len, d);
+            d += len + (nl != NULL);
+        }
+        if (!x->n_events) continue;
+        fprintf(f, "   events:");
+        for (size_t k = 0; k < x->n_events; k++) fprintf(f, " #%ld", x->events[k]);
+        fprintf(f, "\n");
+    }
+}
+
+static void emit_finding(kp_emit *e, const kp_cluster *cl, const kp_finding *x) {
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "kind", x->kind_name);
+    kp_emit_kv_str(e, "severity", severity_str(x->severity));
+    kp_emit_key(e, "subject");
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "kind", x->subject_kind);
+    if (*x->subject_ns) kp_emit_kv_str(e, "namespace", x->subject_ns);
+    kp_emit_kv_str(e, "name", x->subject_name);
+    kp_emit_obj_end(e);
+    if (*x->condition) kp_emit_kv_str(e, "condition", x->condition);
+    kp_emit_kv_str(e, "summary", x->summary);
+    kp_emit_key(e, "details");
+    kp_emit_arr_begin(e);
+    for (const char *d = x->detail; *d;) {
+        const char *nl = strchr(d, '\n');
+        size_t len = nl ? (size_t)(nl - d) : strlen(d);
+        kp_emit_strn(e, d, len);
+        d += len + (nl != NULL);
+    }
+    kp_emit_arr_end(e);
+    kv_time(e, "first", x->first_ms);
+    kp_emit_kv_int(e, "firstMs", x->first_ms);
+    kv_time(e, "last", x->last_ms);
+    kp_emit_kv_int(e, "lastMs", x->last_ms);
+    kp_emit_kv_int(e, "count", x->count);
+    if (x->kind == KP_FINDING_LOOP) kv_time(e, "period", x->period_ms);
+    if (x->kind == KP_FINDING_CASCADE) kp_emit_kv_int(e, "depth", x->depth);
+    if (x->kind >= KP_FINDING_STARVATION) kv_time(e, "duration", x->duration_ms);
+    kp_emit_key(e, "events");
+    kp_emit_arr_begin(e);
+    for (size_t k = 0; k < x->n_events; k++) kp_emit_int(e, x->events[k]);
+    kp_emit_arr_end(e);
+    kp_emit_key(e, "pods");
+    kp_emit_arr_begin(e);
+    for (size_t k = 0; k < x->n_pods; k++) {
+        char buf[600];
+        snprintf(buf, sizeof buf, "%s/%s", kp_cluster_pod_namespace(cl, x->pods[k]),
+                 kp_cluster_pod_name(cl, x->pods[k]));
+        kp_emit_str(e, buf);
+    }
+    kp_emit_arr_end(e);
+    kp_emit_key(e, "nodes");
+    kp_emit_arr_begin(e);
+    for (size_t k = 0; k < x->n_nodes; k++) kp_emit_str(e, kp_cluster_node_name(cl, x->nodes[k]));
+    kp_emit_arr_end(e);
+    if (x->kind == KP_FINDING_CASCADE) {
+        kp_emit_key(e, "tree");
+        kp_emit_arr_begin(e);
+        for (size_t k = 0; k < x->n_tree; k++) {
+            kp_emit_obj_begin(e);
+            kp_emit_kv_int(e, "event", x->tree[k].event);
+            kv_pod(e, cl, "pod", x->tree[k].pod);
+            kp_emit_kv_int(e, "parent", x->tree[k].parent);
+            kp_emit_kv_int(e, "depth", x->tree[k].depth);
+            kp_emit_obj_end(e);
+        }
+        kp_emit_arr_end(e);
+    }
+    kp_emit_obj_end(e);
+}
+
+void kp_render_findings_emit(kp_emit *e, const kp_sim *sim, const kp_insight *in,
+                             const size_t *only, size_t n_only) {
+    kp_emit_arr_begin(e);
+    size_t n = only ? n_only : kp_insight_finding_count(in);
+    for (size_t i = 0; i < n; i++)
+        emit_finding(e, kp_sim_cluster(sim), kp_insight_finding_get(in, only ? only[i] : i));
+    kp_emit_arr_end(e);
+}
+
 kp_status kp_render_simulation(FILE *f, const kp_sim *sim, kp_outfmt fmt, bool events_only) {
+    kp_insight *in = NULL;
+    kp_error err;
+    if (!events_only && kp_insight_new(sim, NULL, &in, &err) != KP_OK) return KP_ENOMEM;
+    kp_status st = kp_render_simulation_insight(f, sim, in, fmt, events_only);
+    kp_insight_free(in);
+    return st;
+}
+
+kp_status kp_render_simulation_insight(FILE *f, const kp_sim *sim, const kp_insight *in,
+                                       kp_outfmt fmt, bool events_only) {
     if (fmt == KP_OUT_TABLE || fmt == KP_OUT_WIDE) { /* no wider form */
         size_t nw = kp_cluster_workload_count(kp_sim_cluster(sim));
         uint32_t *cnt = kp_calloc(nw ? nw : 1, sizeof *cnt);
         if (!cnt) return KP_ENOMEM;
         kp_status st = events_table(f, sim);
         if (st == KP_OK && !events_only) st = summary(f, sim, cnt);
+        if (st == KP_OK && !events_only && in) {
+            fprintf(f, "\n");
+            kp_render_findings_text(f, in);
+        }
         kp_free(cnt);
         return st;
     }
@@ -245,6 +361,10 @@ kp_status kp_render_simulation(FILE *f, const kp_sim *sim, kp_outfmt fmt, bool e
     if (!events_only) {
         emit_counters(e, sim);
         emit_pods(e, sim);
+        if (in) {
+            kp_emit_key(e, "findings");
+            kp_render_findings_emit(e, sim, in, NULL, 0);
+        }
     }
     kp_emit_obj_end(e);
     kp_status st = kp_emit_status(e);

@@ -1,18 +1,11 @@
-/* Findings of a simulation and the what-if comparison (kprio/insight.h). Scaffolding of this
- * session: the structures and their lifetime; the findings themselves are being written
- * (issue 13) and this file says so by returning none. */
+/* Findings of a simulation (kprio/insight.h, docs/simulate.md "Findings"): the run indexed once
+ * (per pod, the events the finders link to), the finders of insight_*.c, then the order: most
+ * severe first, ties by kind, first time, subject. The builder the finders share is
+ * insight_build.c. */
+#include <stdlib.h>
 #include <string.h>
 
-#include "kprio/insight.h"
-
-struct kp_insight {
-    kp_finding *f;
-    size_t n;
-};
-
-struct kp_insight_compare {
-    kp_compare c;
-};
+#include "sim/insight_internal.h"
 
 void kp_insight_options_init(kp_insight_options *o) {
     memset(o, 0, sizeof *o);
@@ -21,16 +14,121 @@ void kp_insight_options_init(kp_insight_options *o) {
     o->cascade_min_depth = 2;
 }
 
+/* ---------------------------------------------------------------- the run, indexed */
+
+static void run_free(ins_run *r) {
+    kp_free(r->displaced);
+    kp_free(r->created);
+    kp_free(r->first_failed);
+    kp_free(r->last_failed);
+    kp_free(r->scheduled);
+    kp_free(r->deleted);
+    kp_free(r->replaced_by);
+}
+
+static long *minus_ones(size_t n) {
+    long *a = kp_malloc((n ? n : 1) * sizeof *a);
+    if (a)
+        for (size_t i = 0; i < n; i++) a[i] = -1;
+    return a;
+}
+
+static kp_status run_index(ins_run *r) {
+    size_t n = r->n_pods;
+    if (!(r->displaced = minus_ones(n)) || !(r->created = minus_ones(n)) ||
+        !(r->first_failed = minus_ones(n)) || !(r->last_failed = minus_ones(n)) ||
+        !(r->scheduled = minus_ones(n)) || !(r->deleted = minus_ones(n)) ||
+        !(r->replaced_by = kp_malloc((n ? n : 1) * sizeof *r->replaced_by)))
+        return KP_ENOMEM;
+    for (size_t i = 0; i < n; i++) r->replaced_by[i] = -1;
+    for (size_t i = 0; i < n; i++) {
+        const kp_sim_pod *p = kp_sim_pod_get(r->sim, i);
+        if (p->replaces >= 0 && (size_t)p->replaces < n) r->replaced_by[p->replaces] = (kp_index)i;
+    }
+    for (size_t i = 0; i < r->n_events; i++) {
+        const kp_sim_event *e = kp_sim_event_get(r->sim, i);
+        if (e->pod < 0 || (size_t)e->pod >= n) continue;
+        size_t p = (size_t)e->pod;
+        long at = (long)i;
+        if (strcmp(e->reason, "Preempted") == 0 || strcmp(e->reason, "Evicted") == 0) {
+            if (r->displaced[p] < 0) r->displaced[p] = at;
+        } else if (strcmp(e->reason, "SuccessfulCreate") == 0 ||
+                   strcmp(e->reason, "Created") == 0) {
+            if (r->created[p] < 0) r->created[p] = at;
+        } else if (strcmp(e->reason, "FailedScheduling") == 0) {
+            if (r->first_failed[p] < 0) r->first_failed[p] = at;
+            r->last_failed[p] = at;
+        } else if (strcmp(e->reason, "Scheduled") == 0) {
+            r->scheduled[p] = at;
+        } else if (strcmp(e->reason, "SuccessfulDelete") == 0 ||
+                   strcmp(e->reason, "Deleted") == 0) {
+            if (r->deleted[p] < 0) r->deleted[p] = at;
+        }
+    }
+    return KP_OK;
+}
+
+/* ---------------------------------------------------------------- the insight */
+
+static int cmp_first_event(const kp_finding *x, const kp_finding *y) {
+    if (!x->n_events || !y->n_events) return 0;
+    return (x->events[0] > y->events[0]) - (x->events[0] < y->events[0]);
+}
+
+static int cmp_finding(const void *a, const void *b) {
+    const kp_finding *x = a, *y = b;
+    if (x->severity != y->severity) return x->severity > y->severity ? -1 : 1;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    if (x->first_ms != y->first_ms) return x->first_ms < y->first_ms ? -1 : 1;
+    int c = strcmp(x->subject_ns, y->subject_ns);
+    if (c) return c;
+    if ((c = strcmp(x->subject_name, y->subject_name))) return c;
+    if ((c = strcmp(x->summary, y->summary))) return c;
+    return cmp_first_event(x, y);
+}
+
 kp_status kp_insight_new(const kp_sim *sim, const kp_insight_options *opt, kp_insight **out,
                          kp_error *err) {
-    (void)sim;
-    (void)opt;
-    *out = kp_calloc(1, sizeof **out);
-    return *out ? KP_OK : kp_error_set(err, KP_ENOMEM, "insight: out of memory");
+    *out = NULL;
+    kp_insight *in = kp_calloc(1, sizeof *in);
+    if (!in) return kp_error_set(err, KP_ENOMEM, "insight: out of memory");
+    ins_run r;
+    memset(&r, 0, sizeof r);
+    r.sim = sim;
+    r.cl = kp_sim_cluster(sim);
+    if (opt) r.o = *opt;
+    else kp_insight_options_init(&r.o);
+    r.end_ms = kp_sim_now(sim);
+    r.n_pods = kp_sim_pod_count(sim);
+    r.n_events = kp_sim_event_count(sim);
+    kp_status st = run_index(&r);
+    if (st == KP_OK) st = kp__ins_loops(&r, in);
+    if (st == KP_OK) st = kp__ins_cascades(&r, in);
+    if (st == KP_OK) st = kp__ins_starvation(&r, in);
+    if (st == KP_OK) st = kp__ins_pdbs(&r, in);
+    if (st == KP_OK) st = kp__ins_hotspots(&r, in);
+    run_free(&r);
+    if (st != KP_OK) {
+        kp_insight_free(in);
+        return kp_error_set(err, st, "insight: out of memory");
+    }
+    for (size_t i = 0; i < in->n; i++) kp__ins_sort_links(&in->f[i]);
+    if (in->n > 1) qsort(in->f, in->n, sizeof *in->f, cmp_finding);
+    *out = in;
+    return KP_OK;
 }
 
 void kp_insight_free(kp_insight *in) {
     if (!in) return;
+    for (size_t i = 0; i < in->n; i++) {
+        kp_finding *f = &in->f[i];
+        if (*f->summary) kp_free((void *)f->summary);
+        if (*f->detail) kp_free((void *)f->detail);
+        kp_free((void *)f->events);
+        kp_free((void *)f->pods);
+        kp_free((void *)f->nodes);
+        kp_free((void *)f->tree);
+    }
     kp_free(in->f);
     kp_free(in);
 }
@@ -39,17 +137,3 @@ size_t kp_insight_finding_count(const kp_insight *in) { return in->n; }
 const kp_finding *kp_insight_finding_get(const kp_insight *in, size_t i) {
     return i < in->n ? &in->f[i] : NULL;
 }
-
-kp_status kp_insight_compare_new(const kp_sim *a, const kp_insight *ia, const kp_sim *b,
-                                 const kp_insight *ib, kp_insight_compare **out, kp_error *err) {
-    (void)ia;
-    (void)ib;
-    *out = kp_calloc(1, sizeof **out);
-    if (!*out) return kp_error_set(err, KP_ENOMEM, "insight: out of memory");
-    kp_sim_counters_get(a, &(*out)->c.a);
-    kp_sim_counters_get(b, &(*out)->c.b);
-    return KP_OK;
-}
-
-const kp_compare *kp_insight_compare_get(const kp_insight_compare *c) { return &c->c; }
-void kp_insight_compare_free(kp_insight_compare *c) { kp_free(c); }

@@ -39,6 +39,7 @@
 #include "cli/cmd_simulate.c"
 #undef USAGE
 #undef HELP
+#include "cli/cmd_simulate_compare.c"
 #include "cli/common.c"
 #include "cli/snapshot_dir.c"
 
@@ -265,7 +266,23 @@ KT_TEST(simulate_with_admission) {
     KT_CHECK(sweep(kp_cmd_simulate, argv2) > 10);
 }
 
+/* The what-if comparison: two runs, their findings, the comparison (both formats). */
+KT_TEST(simulate_compare) {
+    const char *fmts[] = {"-otable", "-ojson"};
+    for (int k = 0; k < 2; k++) {
+        char *argv[] = {"simulate",
+                        "-f",
+                        G "simulate-compare-scenarios/cluster.json",
+                        "--compare",
+                        G "simulate-compare-scenarios/a.yaml",
+                        G "simulate-compare-scenarios/b.yaml",
+                        (char *)fmts[k],
+                        NULL};
+        KT_CHECK(sweep(kp_cmd_simulate, argv) > 10);
+    }
+}
+
 KT_MAIN(KT_CASE(inspect_all_formats), KT_CASE(schedule_with_explain), KT_CASE(why_preempted),
         KT_CASE(evict_steps), KT_CASE(admit_with_preemption), KT_CASE(many_inputs_are_freed),
         KT_CASE(obfuscate_documents_and_map), KT_CASE(simulate_with_scenario),
-        KT_CASE(simulate_with_admission))
+        KT_CASE(simulate_with_admission), KT_CASE(simulate_compare))

@@ -1,0 +1,222 @@
+/* `kprio simulate --compare` output (docs/simulate.md "What-if comparison"): two runs side by
+ * side (the counters that matter, pending-time percentiles), the pods that ended differently and
+ * the findings only one run has; or a kprio/v1alpha1 SimulationComparison document. On the
+ * public API only. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kprio/cluster.h"
+#include "kprio/emit.h"
+#include "kprio/insight.h"
+#include "kprio/render_sim.h"
+#include "kprio/sim.h"
+
+static const char *state_str(kp_sim_pod_state s) {
+    switch (s) {
+    case KP_SIM_POD_PENDING: return "Pending";
+    case KP_SIM_POD_BOUND: return "Bound";
+    case KP_SIM_POD_TERMINATING: return "Terminating";
+    case KP_SIM_POD_SUCCEEDED: return "Succeeded";
+    case KP_SIM_POD_FAILED: return "Failed";
+    case KP_SIM_POD_DELETED: return "Deleted";
+    }
+    return "?";
+}
+
+static void dur(int64_t ms, char *buf, size_t cap) { kp_duration_format(ms * 1000000, buf, cap); }
+
+static void row_u(kp_table *t, const char *what, uint64_t a, uint64_t b) {
+    kp_table_add(t, what);
+    kp_table_addf(t, "%" PRIu64, a);
+    kp_table_addf(t, "%" PRIu64, b);
+    if (a == b) kp_table_add(t, "=");
+    else if (b > a) kp_table_addf(t, "+%" PRIu64, b - a);
+    else kp_table_addf(t, "-%" PRIu64, a - b);
+}
+
+static void row_t(kp_table *t, const char *what, int64_t a, int64_t b) {
+    char x[40], y[40], d[48];
+    dur(a, x, sizeof x);
+    dur(b, y, sizeof y);
+    kp_table_add(t, what);
+    kp_table_add(t, x);
+    kp_table_add(t, y);
+    if (a == b) {
+        kp_table_add(t, "=");
+        return;
+    }
+    dur(b > a ? b - a : a - b, d + 1, sizeof d - 1);
+    d[0] = b > a ? '+' : '-';
+    kp_table_add(t, d);
+}
+
+/* "Bound on n1", "Pending", "(absent)" */
+static void where(const kp_sim *sim, kp_index pod, kp_index node, kp_sim_pod_state st, char *buf,
+                  size_t cap) {
+    if (pod < 0) snprintf(buf, cap, "(absent)");
+    else if (node >= 0)
+        snprintf(buf, cap, "%s on %s", state_str(st),
+                 kp_cluster_node_name(kp_sim_cluster(sim), node));
+    else snprintf(buf, cap, "%s", state_str(st));
+}
+
+static kp_table *numbers(const kp_sim *a, const kp_insight *ia, const char *la, const kp_sim *b,
+                         const kp_insight *ib, const char *lb, const kp_compare *c) {
+    kp_table *t = kp_table_new(4);
+    kp_table_add(t, "");
+    kp_table_addf(t, "A (%s)", la);
+    kp_table_addf(t, "B (%s)", lb);
+    kp_table_add(t, "B-A");
+    row_t(t, "virtual time", kp_sim_now(a), kp_sim_now(b));
+    row_u(t, "scheduled", c->a.scheduled, c->b.scheduled);
+    row_u(t, "schedule attempts", c->a.attempts, c->b.attempts);
+    row_u(t, "preemptions", c->a.preemptions, c->b.preemptions);
+    row_u(t, "victims", c->a.victims, c->b.victims);
+    row_u(t, "evictions (kubelet)", c->evictions_a, c->evictions_b);
+    row_u(t, "pods created", c->a.pods_created, c->b.pods_created);
+    row_u(t, "pods deleted", c->a.pods_deleted, c->b.pods_deleted);
+    row_u(t, "still pending", c->a.pending_at_end, c->b.pending_at_end);
+    static const char *PCT[4] = {"pending time p50", "pending time p90", "pending time p99",
+                                 "pending time max"};
+    for (int k = 0; k < 4; k++) row_t(t, PCT[k], c->pending_a[k], c->pending_b[k]);
+    row_u(t, "findings", kp_insight_finding_count(ia), kp_insight_finding_count(ib));
+    return t;
+}
+
+static kp_table *pods_table(const kp_sim *a, const kp_sim *b, const kp_compare *c) {
+    kp_table *t = kp_table_new(3);
+    kp_table_add(t, "POD");
+    kp_table_add(t, "A");
+    kp_table_add(t, "B");
+    for (size_t i = 0; i < c->n_pods; i++) {
+        const kp_compare_pod *p = &c->pods[i];
+        char x[400], y[400];
+        where(a, p->pod_a, p->node_a, p->state_a, x, sizeof x);
+        where(b, p->pod_b, p->node_b, p->state_b, y, sizeof y);
+        kp_table_addf(t, "%s/%s", p->ns, p->name);
+        kp_table_add(t, x);
+        kp_table_add(t, y);
+    }
+    return t;
+}
+
+static void only_text(FILE *f, const char *which, const kp_insight *in, const size_t *v, size_t n) {
+    fprintf(f, "\nFindings only in %s: ", which);
+    if (!n) {
+        fprintf(f, "none.\n");
+        return;
+    }
+    fprintf(f, "%zu\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const kp_finding *x = kp_insight_finding_get(in, v[i]);
+        fprintf(f, "  %s %s: %s\n",
+                x->severity == KP_SEVERITY_CRITICAL  ? "Critical"
+                : x->severity == KP_SEVERITY_WARNING ? "Warning"
+                                                     : "Info",
+                x->kind_name, x->summary);
+    }
+}
+
+static void emit_side(kp_emit *e, const char *key, const char *label, const kp_sim *sim,
+                      const kp_insight *in, const kp_sim_counters *c, const int64_t pend[4],
+                      uint64_t evictions) {
+    kp_emit_key(e, key);
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "label", label);
+    char tb[40];
+    dur(kp_sim_now(sim), tb, sizeof tb);
+    kp_emit_kv_str(e, "duration", tb);
+    kp_emit_kv_str(e, "endReason", kp_sim_end_reason(sim));
+    kp_emit_kv_int(e, "scheduled", (int64_t)c->scheduled);
+    kp_emit_kv_int(e, "scheduleAttempts", (int64_t)c->attempts);
+    kp_emit_kv_int(e, "preemptions", (int64_t)c->preemptions);
+    kp_emit_kv_int(e, "victims", (int64_t)c->victims);
+    kp_emit_kv_int(e, "evictions", (int64_t)evictions);
+    kp_emit_kv_int(e, "podsCreated", (int64_t)c->pods_created);
+    kp_emit_kv_int(e, "podsDeleted", (int64_t)c->pods_deleted);
+    kp_emit_kv_int(e, "pendingAtEnd", (int64_t)c->pending_at_end);
+    kp_emit_key(e, "pendingTime");
+    kp_emit_obj_begin(e);
+    static const char *K[4] = {"p50", "p90", "p99", "max"};
+    for (int k = 0; k < 4; k++) {
+        dur(pend[k], tb, sizeof tb);
+        kp_emit_kv_str(e, K[k], tb);
+    }
+    kp_emit_obj_end(e);
+    kp_emit_kv_int(e, "findings", (int64_t)kp_insight_finding_count(in));
+    kp_emit_obj_end(e);
+}
+
+static void emit_end(kp_emit *e, const char *key, const kp_sim *sim, kp_index pod, kp_index node,
+                     kp_sim_pod_state st) {
+    kp_emit_key(e, key);
+    if (pod < 0) {
+        kp_emit_null(e);
+        return;
+    }
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "state", state_str(st));
+    kp_emit_key(e, "node");
+    if (node < 0) kp_emit_null(e);
+    else kp_emit_str(e, kp_cluster_node_name(kp_sim_cluster(sim), node));
+    kp_emit_obj_end(e);
+}
+
+static kp_status document(FILE *f, const kp_sim *a, const kp_insight *ia, const char *la,
+                          const kp_sim *b, const kp_insight *ib, const char *lb,
+                          const kp_compare *c, kp_outfmt fmt) {
+    kp_emit *e = kp_emit_new(f, fmt);
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
+    kp_emit_kv_str(e, "kind", "SimulationComparison");
+    emit_side(e, "a", la, a, ia, &c->a, c->pending_a, c->evictions_a);
+    emit_side(e, "b", lb, b, ib, &c->b, c->pending_b, c->evictions_b);
+    kp_emit_key(e, "pods");
+    kp_emit_arr_begin(e);
+    for (size_t i = 0; i < c->n_pods; i++) {
+        const kp_compare_pod *p = &c->pods[i];
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "namespace", p->ns);
+        kp_emit_kv_str(e, "name", p->name);
+        emit_end(e, "a", a, p->pod_a, p->node_a, p->state_a);
+        emit_end(e, "b", b, p->pod_b, p->node_b, p->state_b);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+    kp_emit_key(e, "findingsOnlyA");
+    kp_render_findings_emit(e, a, ia, c->only_a, c->n_only_a);
+    kp_emit_key(e, "findingsOnlyB");
+    kp_render_findings_emit(e, b, ib, c->only_b, c->n_only_b);
+    kp_emit_obj_end(e);
+    kp_status st = kp_emit_status(e);
+    kp_emit_free(e);
+    return st;
+}
+
+kp_status kp_render_compare(FILE *f, const kp_sim *a, const kp_insight *ia, const char *label_a,
+                            const kp_sim *b, const kp_insight *ib, const char *label_b,
+                            const kp_compare *c, kp_outfmt fmt) {
+    if (fmt != KP_OUT_TABLE && fmt != KP_OUT_WIDE)
+        return document(f, a, ia, label_a, b, ib, label_b, c, fmt);
+    /* both tables made before anything is printed: out of memory prints nothing */
+    kp_table *nums = numbers(a, ia, label_a, b, ib, label_b, c), *pods = pods_table(a, b, c);
+    kp_status st = kp_table_status(nums);
+    if (st == KP_OK) st = kp_table_status(pods);
+    if (st == KP_OK) st = kp_table_print(nums, f);
+    if (st == KP_OK) {
+        fprintf(f, "\nPods that ended differently: ");
+        if (c->n_pods) {
+            fprintf(f, "%zu\n", c->n_pods);
+            st = kp_table_print(pods, f);
+        } else {
+            fprintf(f, "none.\n");
+        }
+    }
+    kp_table_free(nums);
+    kp_table_free(pods);
+    if (st != KP_OK) return st;
+    only_text(f, "A", ia, c->only_a, c->n_only_a);
+    only_text(f, "B", ib, c->only_b, c->n_only_b);
+    return KP_OK;
+}

@@ -1,0 +1,172 @@
+/* The what-if comparison (kprio/insight.h, docs/simulate.md "What-if comparison"): two runs from
+ * the same snapshot and seed, their counters, pending-time percentiles, the pods that ended
+ * differently (matched by namespace/name) and the findings only one run has. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/insight_internal.h"
+
+struct kp_insight_compare {
+    kp_compare c;
+};
+
+/* the last pod of each namespace/name (a StatefulSet ordinal recreated keeps its name) */
+typedef struct {
+    const kp_cluster *cl;
+    kp_index pod;
+} ins_named;
+
+static int cmp_named(const void *a, const void *b) {
+    const ins_named *x = a, *y = b;
+    int c =
+        strcmp(kp_cluster_pod_namespace(x->cl, x->pod), kp_cluster_pod_namespace(y->cl, y->pod));
+    if (!c) c = strcmp(kp_cluster_pod_name(x->cl, x->pod), kp_cluster_pod_name(y->cl, y->pod));
+    if (!c) c = (x->pod > y->pod) - (x->pod < y->pod);
+    return c;
+}
+
+static int cmp_names(const ins_named *x, const ins_named *y) {
+    int c =
+        strcmp(kp_cluster_pod_namespace(x->cl, x->pod), kp_cluster_pod_namespace(y->cl, y->pod));
+    return c ? c : strcmp(kp_cluster_pod_name(x->cl, x->pod), kp_cluster_pod_name(y->cl, y->pod));
+}
+
+static ins_named *named(const kp_sim *sim, size_t *n) {
+    const kp_cluster *cl = kp_sim_cluster(sim);
+    size_t np = kp_sim_pod_count(sim);
+    ins_named *v = kp_malloc((np ? np : 1) * sizeof *v);
+    if (!v) return NULL;
+    for (size_t i = 0; i < np; i++) v[i] = (ins_named){cl, (kp_index)i};
+    qsort(v, np, sizeof *v, cmp_named);
+    size_t w = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (i + 1 < np && cmp_names(&v[i], &v[i + 1]) == 0) continue; /* keep the last */
+        v[w++] = v[i];
+    }
+    *n = w;
+    return v;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* p50, p90, p99 (nearest rank) and max of the pending times (as starvation measures them) */
+static kp_status pending(const kp_sim *sim, int64_t out[4]) {
+    size_t np = kp_sim_pod_count(sim), n = 0;
+    int64_t *v = kp_malloc((np ? np : 1) * sizeof *v), end = kp_sim_now(sim);
+    if (!v) return KP_ENOMEM;
+    for (size_t i = 0; i < np; i++) {
+        const kp_sim_pod *sp = kp_sim_pod_get(sim, i);
+        if (sp->bound_ms < 0 && sp->attempts == 0 && sp->state != KP_SIM_POD_PENDING) continue;
+        int64_t from = sp->created_ms >= 0 ? sp->created_ms : 0;
+        int64_t to = sp->bound_ms >= 0 ? sp->bound_ms : sp->gone_ms >= 0 ? sp->gone_ms : end;
+        v[n++] = to - from;
+    }
+    qsort(v, n, sizeof *v, cmp_i64);
+    static const int PCT[3] = {50, 90, 99};
+    for (int k = 0; k < 3; k++) {
+        size_t rank = (n * (size_t)PCT[k] + 99) / 100; /* ceil(n * p / 100), 1-based */
+        out[k] = n ? v[rank ? rank - 1 : 0] : 0;
+    }
+    out[3] = n ? v[n - 1] : 0;
+    kp_free(v);
+    return KP_OK;
+}
+
+static bool same_node(const kp_sim *a, kp_index na, const kp_sim *b, kp_index nb) {
+    if (na < 0 || nb < 0) return na == nb;
+    return strcmp(kp_cluster_node_name(kp_sim_cluster(a), na),
+                  kp_cluster_node_name(kp_sim_cluster(b), nb)) == 0;
+}
+
+static kp_status diff_pods(const kp_sim *a, const kp_sim *b, kp_compare *c) {
+    size_t na = 0, nb = 0;
+    ins_named *va = named(a, &na), *vb = named(b, &nb);
+    kp_compare_pod *out = kp_malloc((na + nb + 1) * sizeof *out);
+    if (!va || !vb || !out) {
+        kp_free(va), kp_free(vb), kp_free(out);
+        return KP_ENOMEM;
+    }
+    size_t i = 0, j = 0, n = 0;
+    while (i < na || j < nb) {
+        int o = i == na ? 1 : j == nb ? -1 : cmp_names(&va[i], &vb[j]);
+        kp_index pa = o <= 0 ? va[i].pod : -1, pb = o >= 0 ? vb[j].pod : -1;
+        const kp_sim_pod *sa = pa >= 0 ? kp_sim_pod_get(a, (size_t)pa) : NULL;
+        const kp_sim_pod *sb = pb >= 0 ? kp_sim_pod_get(b, (size_t)pb) : NULL;
+        const kp_cluster *cl = sa ? kp_sim_cluster(a) : kp_sim_cluster(b);
+        kp_index pod = sa ? pa : pb;
+        kp_compare_pod d = {kp_cluster_pod_namespace(cl, pod),
+                            kp_cluster_pod_name(cl, pod),
+                            pa,
+                            pb,
+                            sa ? sa->node : -1,
+                            sb ? sb->node : -1,
+                            sa ? sa->state : KP_SIM_POD_PENDING,
+                            sb ? sb->state : KP_SIM_POD_PENDING};
+        if (!sa || !sb || sa->state != sb->state || !same_node(a, d.node_a, b, d.node_b))
+            out[n++] = d;
+        if (o <= 0) i++;
+        if (o >= 0) j++;
+    }
+    kp_free(va);
+    kp_free(vb);
+    c->pods = out;
+    c->n_pods = n;
+    return KP_OK;
+}
+
+static bool same_finding(const kp_finding *x, const kp_finding *y) {
+    return x->kind == y->kind && strcmp(x->subject_kind, y->subject_kind) == 0 &&
+           strcmp(x->subject_ns, y->subject_ns) == 0 &&
+           strcmp(x->subject_name, y->subject_name) == 0 && strcmp(x->condition, y->condition) == 0;
+}
+
+/* indices of the findings of x with no finding of the same kind and subject in y */
+static kp_status only_in(const kp_insight *x, const kp_insight *y, const size_t **out, size_t *n) {
+    size_t nx = kp_insight_finding_count(x), ny = kp_insight_finding_count(y), m = 0;
+    size_t *v = kp_malloc((nx ? nx : 1) * sizeof *v);
+    if (!v) return KP_ENOMEM;
+    for (size_t i = 0; i < nx; i++) {
+        bool found = false;
+        for (size_t j = 0; j < ny && !found; j++)
+            found = same_finding(kp_insight_finding_get(x, i), kp_insight_finding_get(y, j));
+        if (!found) v[m++] = i;
+    }
+    *out = v;
+    *n = m;
+    return KP_OK;
+}
+
+kp_status kp_insight_compare_new(const kp_sim *a, const kp_insight *ia, const kp_sim *b,
+                                 const kp_insight *ib, kp_insight_compare **out, kp_error *err) {
+    *out = kp_calloc(1, sizeof **out);
+    if (!*out) return kp_error_set(err, KP_ENOMEM, "insight: out of memory");
+    kp_compare *c = &(*out)->c;
+    kp_sim_counters_get(a, &c->a);
+    kp_sim_counters_get(b, &c->b);
+    c->evictions_a = c->a.kubelet_evictions;
+    c->evictions_b = c->b.kubelet_evictions;
+    kp_status st = pending(a, c->pending_a);
+    if (st == KP_OK) st = pending(b, c->pending_b);
+    if (st == KP_OK) st = diff_pods(a, b, c);
+    if (st == KP_OK) st = only_in(ia, ib, &c->only_a, &c->n_only_a);
+    if (st == KP_OK) st = only_in(ib, ia, &c->only_b, &c->n_only_b);
+    if (st != KP_OK) {
+        kp_insight_compare_free(*out);
+        *out = NULL;
+        return kp_error_set(err, st, "insight: out of memory");
+    }
+    return KP_OK;
+}
+
+const kp_compare *kp_insight_compare_get(const kp_insight_compare *c) { return &c->c; }
+
+void kp_insight_compare_free(kp_insight_compare *c) {
+    if (!c) return;
+    kp_free((void *)c->c.pods);
+    kp_free((void *)c->c.only_a);
+    kp_free((void *)c->c.only_b);
+    kp_free(c);
+}

@@ -1,0 +1,249 @@
+/* PDB pressure (docs/simulate.md "Findings"): the disruption controller's count of a
+ * PodDisruptionBudget rebuilt over the run from the pods' timelines (healthy: bound, not
+ * terminating, as kp_cluster_pdb_recount counts), against its desiredHealthy (as recounted at
+ * the end: a scale during the run is not replayed), and the preemptions that took a victim it
+ * protected when it allowed no more disruptions (violations() below). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/insight_internal.h"
+
+/* A pod's healthy span: from (t0, ev0) to (t1, ev1), an event index -1 when no event marks it
+ * (then it counts as the first change of its instant); t1 -1: to the end. */
+typedef struct {
+    kp_index pod;
+    int64_t t0, t1;
+    long ev0, ev1;
+} ins_span;
+
+static bool span_of(const ins_run *r, kp_index pod, ins_span *s) {
+    const kp_sim_pod *sp = kp_sim_pod_get(r->sim, (size_t)pod);
+    s->pod = pod;
+    if (sp->bound_ms >= 0) {
+        s->t0 = sp->bound_ms, s->ev0 = r->scheduled[pod];
+    } else {
+        /* the snapshot's running pods are healthy from t = 0; a terminating one never */
+        bool term0 = sp->terminating_ms < 0 &&
+                     (sp->state == KP_SIM_POD_TERMINATING ||
+                      (sp->state == KP_SIM_POD_DELETED && strcmp(sp->cause, "deleted") == 0));
+        if (sp->created_ms >= 0 || sp->node < 0 || term0 || sp->state == KP_SIM_POD_SUCCEEDED ||
+            (sp->state == KP_SIM_POD_FAILED && sp->gone_ms < 0))
+            return false;
+        s->t0 = 0, s->ev0 = -1;
+    }
+    if (sp->terminating_ms >= 0) {
+        s->t1 = sp->terminating_ms;
+        s->ev1 = r->displaced[pod] >= 0 ? r->displaced[pod] : r->deleted[pod];
+    } else {
+        s->t1 = sp->gone_ms, s->ev1 = -1;
+    }
+    return true;
+}
+
+/* (t, ev) strictly before (t2, ev2): ev -1 counts first in its instant */
+static bool before(int64_t t, long ev, int64_t t2, long ev2) { return t != t2 ? t < t2 : ev < ev2; }
+
+static int32_t healthy_before(const ins_span *sp, size_t n, int64_t t, long ev) {
+    int32_t h = 0;
+    for (size_t i = 0; i < n; i++)
+        if (before(sp[i].t0, sp[i].ev0, t, ev) &&
+            (sp[i].t1 < 0 || !before(sp[i].t1, sp[i].ev1, t, ev)))
+            h++;
+    return h;
+}
+
+typedef struct {
+    int64_t t;
+    int d;
+    long ev;
+} ins_change;
+
+/* One PDB at a time: its pods' spans, which pods it selects, the changes of its count; and,
+ * once for all, the events a PDB answers for (Preempted, EvictionBlocked), in time order. */
+typedef struct {
+    ins_span *sp;
+    bool *sel;
+    ins_change *ch;
+    long *evs;
+    size_t n_evs;
+} ins_scratch;
+
+static int cmp_change(const void *a, const void *b) {
+    const ins_change *x = a, *y = b;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return (x->ev > y->ev) - (x->ev < y->ev);
+}
+
+/* Time at zero allowed disruptions: the healthy count after each instant's changes. */
+static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, size_t n,
+                           int32_t desired, ins_change *ch, int32_t *lo, int32_t *hi) {
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        ch[m++] = (ins_change){sp[i].t0, +1, sp[i].ev0};
+        if (sp[i].t1 >= 0) ch[m++] = (ins_change){sp[i].t1, -1, sp[i].ev1};
+    }
+    qsort(ch, m, sizeof *ch, cmp_change);
+    int32_t h = 0;
+    int64_t since = -1;
+    *lo = INT32_MAX, *hi = 0;
+    for (size_t i = 0; i < m;) {
+        int64_t t = ch[i].t;
+        long last_ev = -1;
+        for (; i < m && ch[i].t == t; i++) {
+            h += ch[i].d;
+            if (ch[i].ev >= 0 && ch[i].d < 0) last_ev = ch[i].ev;
+        }
+        if (h < *lo) *lo = h;
+        if (h > *hi) *hi = h;
+        bool zero = desired > 0 && h <= desired; /* a PDB that asks for nothing never is */
+        if (zero && since < 0) {
+            since = t;
+            if (!f->duration_ms && f->first_ms < 0) f->first_ms = t;
+            if (kp__ins_event(f, last_ev) != KP_OK) return KP_ENOMEM;
+        } else if (!zero && since >= 0) {
+            f->duration_ms += t - since;
+            f->last_ms = t;
+            since = -1;
+        }
+    }
+    if (since >= 0 && since < r->end_ms) {
+        f->duration_ms += r->end_ms - since;
+        f->last_ms = r->end_ms;
+    }
+    return KP_OK;
+}
+
+/* mirrors filterPodsWithPDBViolation, its budget count over a decision's victims: each victim
+ * spends one allowed disruption of every PDB that selects it and violates once none is left;
+ * here, over the run's Preempted events, from the PDB's count rebuilt just before the decision.
+ * Also the evictions the PDB blocked (the Eviction API's 429: it was at zero then). */
+static kp_status violations(const ins_run *r, kp_finding *f, const ins_scratch *x, size_t n,
+                            int32_t desired, uint32_t *blocked) {
+    long decision = -1;
+    int32_t allowed = 0;
+    const ins_span *sp = x->sp;
+    for (size_t k = 0; k < x->n_evs; k++) {
+        size_t i = (size_t)x->evs[k];
+        const kp_sim_event *e = kp_sim_event_get(r->sim, i);
+        if (!x->sel[e->pod]) continue;
+        if (strcmp(e->reason, "EvictionBlocked") == 0) { /* the Eviction API's 429: at zero */
+            char tb[40], pb[600];
+            ++*blocked;
+            if (f->first_ms < 0 || e->t_ms < f->first_ms) f->first_ms = e->t_ms;
+            if (e->t_ms > f->last_ms) f->last_ms = e->t_ms;
+            if (kp__ins_event(f, (long)i) != KP_OK || kp__ins_pod(f, e->pod) != KP_OK ||
+                kp__ins_node(f, e->node) != KP_OK ||
+                kp__ins_detail(f, "at %s: the eviction of %s was blocked (%s)",
+                               kp__ins_dur(e->t_ms, tb, sizeof tb),
+                               kp__ins_pod_ref(r, e->pod, pb, sizeof pb), e->message) != KP_OK)
+                return KP_ENOMEM;
+            continue;
+        }
+        if (strcmp(e->reason, "Preempted") != 0) continue;
+        if (e->cause != decision || decision < 0) {
+            decision = e->cause;
+            allowed = healthy_before(sp, n, e->t_ms, e->cause) - desired;
+        }
+        if (--allowed >= 0) continue;
+        f->count++;
+        if (f->first_ms < 0 || e->t_ms < f->first_ms) f->first_ms = e->t_ms;
+        if (e->t_ms > f->last_ms) f->last_ms = e->t_ms;
+        kp_index by = kp_sim_pod_get(r->sim, (size_t)e->pod)->preempted_by;
+        char tb[40], pb[600], bb[600];
+        kp_status st;
+        if ((st = kp__ins_event(f, e->cause)) != KP_OK ||
+            (st = kp__ins_event(f, (long)i)) != KP_OK || (st = kp__ins_pod(f, e->pod)) != KP_OK ||
+            (st = kp__ins_pod(f, by)) != KP_OK || (st = kp__ins_node(f, e->node)) != KP_OK)
+            return st;
+        if ((st = kp__ins_detail(f,
+                                 "at %s: %s preempted on %s by %s although no disruption was "
+                                 "allowed",
+                                 kp__ins_dur(e->t_ms, tb, sizeof tb),
+                                 kp__ins_pod_ref(r, e->pod, pb, sizeof pb),
+                                 kp_cluster_node_name(r->cl, e->node),
+                                 by >= 0 ? kp__ins_pod_ref(r, by, bb, sizeof bb) : "?")) != KP_OK)
+            return st;
+    }
+    return KP_OK;
+}
+
+static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, const ins_scratch *x) {
+    ins_span *sp = x->sp;
+    bool *sel = x->sel;
+    kp_pdb_info pi;
+    if (kp_cluster_pdb_info(r->cl, k, &pi) != KP_OK) return KP_OK;
+    size_t n = 0;
+    bool any = false;
+    for (size_t p = 0; p < r->n_pods; p++) {
+        sel[p] = kp_cluster_pdb_selected(r->cl, k, (kp_index)p);
+        any |= sel[p];
+        if (sel[p] && span_of(r, (kp_index)p, &sp[n])) n++;
+    }
+    if (!any) return KP_OK;
+    kp_finding f0;
+    memset(&f0, 0, sizeof f0);
+    f0.first_ms = f0.last_ms = -1;
+    f0.summary = f0.detail = "";
+    int32_t lo, hi;
+    uint32_t blocked = 0;
+    kp_status st = zero_time(r, &f0, sp, n, pi.desired_healthy, x->ch, &lo, &hi);
+    if (st == KP_OK) st = violations(r, &f0, x, n, pi.desired_healthy, &blocked);
+    if (st == KP_OK && (f0.duration_ms > 0 || f0.count > 0 || blocked > 0)) {
+        kp_finding *f = kp__ins_add(in, KP_FINDING_PDB_PRESSURE,
+                                    f0.count ? KP_SEVERITY_CRITICAL : KP_SEVERITY_WARNING,
+                                    "PodDisruptionBudget", pi.ns, pi.name);
+        if (!f) st = KP_ENOMEM;
+        else {
+            const char *detail = f0.detail;
+            f0.kind = f->kind, f0.severity = f->severity, f0.kind_name = f->kind_name;
+            f0.subject_kind = f->subject_kind, f0.subject_ns = f->subject_ns;
+            f0.subject_name = f->subject_name, f0.summary = "", f0.detail = "";
+            f0.condition = "";
+            *f = f0;
+            kp__ins_sort_links(f);
+            char db[40], fb[40];
+            st = kp__ins_summary(f,
+                                 "PodDisruptionBudget %s/%s: 0 disruptions allowed for %s (from "
+                                 "%s); %u eviction(s) blocked; %u preemption victim(s) violated it",
+                                 pi.ns, pi.name, kp__ins_dur(f->duration_ms, db, sizeof db),
+                                 kp__ins_dur(f->first_ms < 0 ? 0 : f->first_ms, fb, sizeof fb),
+                                 blocked, f->count);
+            if (st == KP_OK)
+                st = kp__ins_detail(f, "desiredHealthy %d; healthy pods between %d and %d",
+                                    (int)pi.desired_healthy, (int)(lo == INT32_MAX ? 0 : lo),
+                                    (int)hi);
+            if (st == KP_OK && detail && *detail) st = kp__ins_detail(f, "%s", detail);
+            if (detail && *detail) kp_free((void *)detail);
+            return st;
+        }
+    }
+    if (f0.detail && *f0.detail) kp_free((void *)f0.detail);
+    kp_free((void *)f0.events);
+    kp_free((void *)f0.pods);
+    kp_free((void *)f0.nodes);
+    return st;
+}
+
+kp_status kp__ins_pdbs(const ins_run *r, kp_insight *in) {
+    size_t np = kp_cluster_pdb_count(r->cl), n = r->n_pods ? r->n_pods : 1;
+    if (!np) return KP_OK;
+    ins_scratch x;
+    x.sp = kp_malloc(n * sizeof *x.sp);
+    x.sel = kp_malloc(n * sizeof *x.sel);
+    x.ch = kp_malloc(2 * n * sizeof *x.ch);
+    x.evs = kp_malloc((r->n_events ? r->n_events : 1) * sizeof *x.evs);
+    x.n_evs = 0;
+    kp_status st = x.sp && x.sel && x.ch && x.evs ? KP_OK : KP_ENOMEM;
+    for (size_t i = 0; st == KP_OK && i < r->n_events; i++) { /* what a PDB answers for */
+        const kp_sim_event *e = kp_sim_event_get(r->sim, i);
+        if (e->pod >= 0 && (size_t)e->pod < r->n_pods &&
+            (strcmp(e->reason, "Preempted") == 0 || strcmp(e->reason, "EvictionBlocked") == 0))
+            x.evs[x.n_evs++] = (long)i;
+    }
+    for (size_t k = 0; st == KP_OK && k < np; k++) st = one_pdb(r, in, (kp_index)k, &x);
+    kp_free(x.sp);
+    kp_free(x.sel);
+    kp_free(x.ch);
+    kp_free(x.evs);
+    return st;
+}
