@@ -6,6 +6,8 @@
 
 #include "cli/cli.h"
 #include "kprio/encode.h"
+#include "kprio/insight.h"
+#include "kprio/render_report.h"
 #include "kprio/render_sim.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
@@ -15,7 +17,8 @@ static const char *USAGE =
     "kprio simulate -f FILE|DIR|- [-f ...] [-R] [--scenario FILE] [--config FILE]\n"
     "               [--duration D] [--seed N] [--compat VERSION] [--feature-gates KEY=BOOL,...]\n"
     "               [--kubelet-config FILE] [-o table|json|yaml] [--events-only] [--final-snapshot "
-    "FILE]";
+    "FILE]\n"
+    "               [--metrics FILE] [--report FILE.html]";
 
 static const char *HELP =
     "Plays the snapshot forward in virtual time: kube-scheduler's queue (backoff, unschedulable\n"
@@ -46,12 +49,18 @@ static const char *HELP =
     "  --events-only           the event log alone (no summary, no pod timelines)\n"
     "  --final-snapshot FILE   write the end state as a kubectl-style v1 List (JSON) that every\n"
     "                          kprio command loads\n"
+    "  --metrics FILE          write the run's metrics (upstream's names: scheduler_*,\n"
+    "                          kubelet_evictions) in Prometheus text format; -o json|yaml\n"
+    "                          carries their time series (docs/simulate.md \"Metrics\")\n"
+    "  --report FILE.html      write a self-contained HTML report: summary, findings, charts,\n"
+    "                          the event log with a filter (docs/simulate.md \"HTML report\")\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "\n"
     "Exit status: 0 answered, 1 bad input or a runtime error, 2 usage error.\n";
 
 typedef struct {
     const char *scenario, *config, *compat, *final_snapshot, *kubelet_config;
+    const char *metrics, *report;
     int64_t duration_ms;
     uint64_t seed;
     bool has_seed, events_only;
@@ -73,6 +82,10 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
         } else if (kp_cli_is_opt(arg, "--final-snapshot")) {
             if (!(a->final_snapshot = kp_cli_optval(argc, argv, &i, "simulate")))
                 return KP_EXIT_USAGE;
+        } else if (kp_cli_is_opt(arg, "--metrics")) {
+            if (!(a->metrics = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+        } else if (kp_cli_is_opt(arg, "--report")) {
+            if (!(a->report = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--scenario")) {
             if (!(a->scenario = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--kubelet-config")) {
@@ -126,6 +139,30 @@ static int write_final(const char *path, const kp_cluster *cl) {
     return KP_EXIT_OK;
 }
 
+/* --metrics / --report: the file written whole through kp_file_write_path (a half-written
+ * file is removed). */
+static kp_status fill_metrics(FILE *f, void *sim) { return kp_render_metrics_prometheus(f, sim); }
+
+static kp_status fill_report(FILE *f, void *sim) {
+    kp_insight *in = NULL;
+    kp_error err;
+    kp_status st = kp_insight_new(sim, NULL, &in, &err);
+    kp_report_findings fs = kp_report_findings_of(in);
+    if (st == KP_OK && kp_insight_finding_count(in) && !fs.items) st = KP_ENOMEM;
+    if (st == KP_OK) st = kp_render_report_html(f, sim, &fs);
+    kp_report_findings_free(&fs);
+    kp_insight_free(in);
+    return st;
+}
+
+static int write_out(const char *path, kp_sim *sim, bool report) {
+    kp_error err;
+    kp_error_clear(&err);
+    if (kp_file_write_path(path, report ? fill_report : fill_metrics, sim, &err) != KP_OK)
+        return kp_cli_print_error(&err);
+    return KP_EXIT_OK;
+}
+
 static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     sim_args a;
     memset(&a, 0, sizeof a);
@@ -170,6 +207,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         goto out;
     }
     if (a.final_snapshot && (rc = write_final(a.final_snapshot, cl)) != KP_EXIT_OK) goto out;
+    if (a.metrics && (rc = write_out(a.metrics, sim, false)) != KP_EXIT_OK) goto out;
+    if (a.report && (rc = write_out(a.report, sim, true)) != KP_EXIT_OK) goto out;
     if (kp_render_simulation(stdout, sim, c->out, a.events_only) != KP_OK)
         rc = kp_cli_print_status(KP_ENOMEM);
 out:

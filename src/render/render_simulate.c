@@ -7,6 +7,7 @@
 
 #include "kprio/cluster.h"
 #include "kprio/emit.h"
+#include "kprio/render_report.h"
 #include "kprio/render_sim.h"
 #include "kprio/sim.h"
 
@@ -243,6 +244,7 @@ kp_status kp_render_simulation(FILE *f, const kp_sim *sim, kp_outfmt fmt, bool e
     if (!events_only) {
         emit_counters(e, sim);
         emit_pods(e, sim);
+        kp_render_metrics_series(e, sim); /* render_metrics.c */
     }
     kp_emit_obj_end(e);
     kp_status st = kp_emit_status(e);
