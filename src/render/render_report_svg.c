@@ -98,7 +98,7 @@ void kp__html_chart_disruptions(FILE *f, const kp_metrics *m) {
     int64_t end = end_of(m), max = 1;
     const int64_t *t = kp_metrics_times(m);
     const int64_t *vict = NULL;
-    const int64_t *ev[16];
+    const int64_t *ev[16]; /* kubelet_evictions per signal: 12 signals at most */
     size_t nev = 0;
     for (size_t i = 0; i < kp_metrics_series_count(m); i++) {
         const kp_metric_series *s = kp_metrics_series_get(m, i);
@@ -125,17 +125,18 @@ void kp__html_chart_disruptions(FILE *f, const kp_metrics *m) {
         for (size_t j = 0; j < nev; j++) e += DELTA(ev[j], k);
         char tb[40];
         kp__html_vtime(t[k], tb, sizeof tb);
-        double x = xpos(t[k], end);
+        double x = xpos(t[k], end) - bw; /* the interval up to t[k], inside the plot */
+        if (x < ML) x = ML;
         if (p > 0)
             fprintf(f,
                     "<rect class=\"preempt\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                     "height=\"%.1f\"><title>%s: %" PRId64 " preempted</title></rect>",
-                    x - bw, ypos(p, max), bw, ypos(0, max) - ypos(p, max), tb, p);
+                    x, ypos(p, max), bw, ypos(0, max) - ypos(p, max), tb, p);
         if (e > 0)
             fprintf(f,
                     "<rect class=\"evict\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                     "height=\"%.1f\"><title>%s: %" PRId64 " evicted</title></rect>",
-                    x, ypos(e, max), bw, ypos(0, max) - ypos(e, max), tb, e);
+                    x + bw, ypos(e, max), bw, ypos(0, max) - ypos(e, max), tb, e);
     }
 #undef DELTA
     fprintf(f,
