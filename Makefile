@@ -44,7 +44,7 @@ EX_SRC  := $(sort $(wildcard examples/*.c))
 EX_BIN  := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 
 .PHONY: all deps demo test test-plain test-asan unit golden bench fuzz clean check-clang \
-	check-layout test-layout cppcheck test-valgrind format check-format mirror-table check-docs \
+	check-layout test-layout test-html cppcheck test-valgrind format check-format mirror-table check-docs \
 	install
 
 all: $(BUILD)/kprio $(UNIT_BIN) $(BENCH_BIN) $(EX_BIN)
@@ -112,6 +112,10 @@ test: deps
 test-plain: all
 	@rm -f $(BUILD)/test-totals
 	@sh tests/run.sh $(BUILD) plain
+
+# the HTML report in headless Chromium alone (tests/run.sh runs it in the plain pass)
+test-html: $(BUILD)/kprio
+	@sh tests/html/run.sh $(BUILD)
 
 test-asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g" \

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs the Debian 12 packages kprio builds with, if any is missing. Idempotent: does nothing
 # when everything is present. Needs root (or sudo) only when something must be installed.
+# chromium: the HTML report's browser test (tests/html/run.sh, headless).
 set -e
-PKGS="build-essential g++ clang libclang-rt-14-dev libsimdjson-dev libyaml-dev valgrind cppcheck clang-format"
+PKGS="build-essential g++ clang libclang-rt-14-dev libsimdjson-dev libyaml-dev valgrind cppcheck clang-format chromium"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

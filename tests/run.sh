@@ -3,7 +3,8 @@
 # $2 names the pass (default: plain) and starts every summary line, so that the plain and the
 # sanitizer passes of `make test` read apart: "plain: test_cluster: 40 passed, 0 failed", ...,
 # "plain: golden: 138 passed, 0 failed", "plain: plugin: 17 passed, 0 failed" (the kubectl plugin,
-# tests/plugin/run.sh), then the pass's totals, "plain: N passed, N failed".
+# tests/plugin/run.sh), "plain: html: 9 passed, 0 failed" (the HTML report in headless Chromium,
+# tests/html/run.sh), then the pass's totals, "plain: N passed, N failed".
 # The totals line is also left in $1/test-totals (`make test` repeats both passes' at the end).
 # Exits non-zero if anything failed.
 B=${1:-build}
@@ -57,6 +58,18 @@ if [ "$L" = plain ]; then
         pass=$((pass+${g% *})); fail=$((fail+${g#* }))
     else
         echo "$L: obfuscate-goldens: no result"; fail=$((fail+1))
+    fi
+fi
+# the HTML report in headless Chromium (tests/html/run.sh; plain pass only: a few seconds)
+if [ "$L" = plain ]; then
+    hout=$(sh tests/html/run.sh "$B")
+    printf '%s\n' "$hout" | grep -v '^ok \|^HTML ' | sed "s/^/$L: /" >&2
+    g=$(printf '%s\n' "$hout" | awk '/^HTML/{print $2, $3}' | tail -n 1)
+    if [ -n "$g" ]; then
+        echo "$L: html: ${g% *} passed, ${g#* } failed"
+        pass=$((pass+${g% *})); fail=$((fail+${g#* }))
+    else
+        echo "$L: html: no result"; fail=$((fail+1))
     fi
 fi
 echo "$L: $pass passed, $fail failed" | tee "$B/test-totals"

@@ -29,6 +29,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "kprio/cluster.h"
 #include "kprio/common.h"
@@ -63,6 +64,12 @@ kp_status kp_cluster_encode_json(const kp_cluster *cl, const kp_encode_options *
  * with path as the error's source). */
 kp_status kp_cluster_encode_json_path(const kp_cluster *cl, const kp_encode_options *o,
                                       const char *path, kp_error *err);
+
+/* Any output written to a file it creates (or truncates) at path by fill(f, ctx) (`kprio
+ * simulate --metrics / --report`); on any error the file is removed. Errors: fill's status,
+ * KP_EIO ("cannot create: REASON", "write error", with path as the error's source). */
+kp_status kp_file_write_path(const char *path, kp_status (*fill)(FILE *f, void *ctx), void *ctx,
+                             kp_error *err);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #include "cli/simulate_insight.h"
 #include "kprio/encode.h"
 #include "kprio/eviction.h"
+#include "kprio/insight.h"
+#include "kprio/render_report.h"
 #include "kprio/render_sim.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
@@ -18,10 +20,10 @@ static const char *USAGE =
     "               [--duration D] [--seed N] [--compat VERSION] [--feature-gates KEY=BOOL,...]\n"
     "               [--kubelet-config [SELECTOR=]FILE]... [-o table|json|yaml] [--events-only]\n"
     "               [--final-snapshot FILE] [--imagefs shared|dedicated|split]\n"
-    "               [--dump-summaries DIR [--dump-node NAME ...]]"
-
+    "               [--dump-summaries DIR [--dump-node NAME ...]]\n"
     "               [--starvation-threshold D] [--loop-turns N] [--cascade-depth N]\n"
-    "               [--compare A B | --compare-config A B | --compare-kubelet-config A B]";
+    "               [--compare A B | --compare-config A B | --compare-kubelet-config A B]\n"
+    "               [--metrics FILE] [--report FILE.html]";
 
 static const char *HELP =
     "Plays the snapshot forward in virtual time: kube-scheduler's queue (backoff, unschedulable\n"
@@ -81,6 +83,13 @@ static const char *HELP_INSIGHT =
     "                          seed and print the differences (not with --scenario)\n"
     "  --compare-config A B    the same with two KubeSchedulerConfigurations (not --config)\n"
     "  --compare-kubelet-config A B  the same with two KubeletConfigurations\n"
+    "  --metrics FILE          write the run's metrics (upstream's names: scheduler_*,\n"
+    "                          kubelet_evictions) in Prometheus text format; -o json|yaml\n"
+    "                          carries their time series (docs/simulate.md \"Metrics\")\n"
+    "  --report FILE.html      write a self-contained HTML report: summary, findings, charts,\n"
+    "                          the event log with a filter (docs/simulate.md \"HTML report\"); "
+    "with --compare*: the\n"
+    "                          two runs side by side\n"
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "\n"
     "Exit status: 0 answered, 1 bad input or a runtime error, 2 usage error.\n";
@@ -103,6 +112,7 @@ typedef struct {
     kp_evict_fs_layout fs_layout;
     const char **dump_nodes;
     size_t n_dump_nodes;
+    const char *metrics, *report;
     int64_t duration_ms;
     uint64_t seed;
     bool has_seed, events_only;
@@ -236,6 +246,10 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
         } else if (kp_cli_is_opt(arg, "--final-snapshot")) {
             if (!(a->final_snapshot = kp_cli_optval(argc, argv, &i, "simulate")))
                 return KP_EXIT_USAGE;
+        } else if (kp_cli_is_opt(arg, "--metrics")) {
+            if (!(a->metrics = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+        } else if (kp_cli_is_opt(arg, "--report")) {
+            if (!(a->report = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--scenario")) {
             if (!(a->scenario = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--imagefs")) {
@@ -294,13 +308,13 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
         return kp_cli_usage_error("simulate", USAGE, "no input: give at least one -f FILE");
     if (a->n_dump_nodes && !a->dump_dir)
         return kp_cli_usage_error("simulate", USAGE, "--dump-node needs --dump-summaries DIR");
-    if (a->ins.compare != KP_CMP_NONE && (a->dump_dir || a->n_pools))
+    if (a->ins.compare != KP_CMP_NONE && (a->dump_dir || a->n_pools || a->metrics))
         return kp_cli_usage_error("simulate", USAGE,
-                                  "--compare* takes neither --dump-summaries nor node pools "
-                                  "(--kubelet-config SELECTOR=FILE)");
+                                  "--compare* takes neither --dump-summaries, --metrics nor node "
+                                  "pools (--kubelet-config SELECTOR=FILE)");
     kp_cli_sim_run run = {a->scenario,       a->config,      a->kubelet_config, a->compat,
                           a->final_snapshot, a->duration_ms, a->seed,           a->has_seed,
-                          a->events_only,    a->fs_layout};
+                          a->events_only,    a->fs_layout,   a->report};
     return kp_cli_insight_check(&a->ins, c, &run, USAGE);
 }
 
@@ -327,6 +341,40 @@ static int write_final(const char *path, const kp_cluster *cl) {
     return KP_EXIT_OK;
 }
 
+/* --metrics / --report: the file written whole through kp_file_write_path (a half-written
+ * file is removed). */
+typedef struct {
+    kp_sim *sim;
+    const kp_insight_options *ins; /* the report's findings thresholds */
+} out_ctx;
+
+static kp_status fill_metrics(FILE *f, void *ctx) {
+    return kp_render_metrics_prometheus(f, ((out_ctx *)ctx)->sim);
+}
+
+static kp_status fill_report(FILE *f, void *ctx) {
+    const out_ctx *o = ctx;
+    kp_insight *in = NULL;
+    kp_error err;
+    kp_status st = kp_insight_new(o->sim, o->ins, &in, &err);
+    kp_report_findings fs = kp_report_findings_of(in);
+    if (st == KP_OK && kp_insight_finding_count(in) && !fs.items) st = KP_ENOMEM;
+    if (st == KP_OK) st = kp_render_report_html(f, o->sim, &fs);
+    kp_report_findings_free(&fs);
+    kp_insight_free(in);
+    return st;
+}
+
+/* ins NULL: the metrics; else the HTML report with those thresholds. */
+static int write_out(const char *path, kp_sim *sim, const kp_insight_options *ins) {
+    kp_error err;
+    kp_error_clear(&err);
+    out_ctx o = {sim, ins};
+    if (kp_file_write_path(path, ins ? fill_report : fill_metrics, &o, &err) != KP_OK)
+        return kp_cli_print_error(&err);
+    return KP_EXIT_OK;
+}
+
 static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     sim_args a;
     memset(&a, 0, sizeof a);
@@ -335,8 +383,9 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     if (!a.dump_nodes) return kp_cli_print_status(KP_ENOMEM);
     int rc = parse_args(c, &a, argc, argv);
     if (rc == KP_EXIT_OK && a.ins.compare != KP_CMP_NONE) {
-        kp_cli_sim_run run = {a.scenario,    a.config, a.kubelet_config, a.compat, NULL,
-                              a.duration_ms, a.seed,   a.has_seed,       false,    a.fs_layout};
+        kp_cli_sim_run run = {a.scenario, a.config,      a.kubelet_config, a.compat,
+                              NULL,       a.duration_ms, a.seed,           a.has_seed,
+                              false,      a.fs_layout,   a.report};
         rc = kp_cli_simulate_compare(c, &a.ins, &run);
         kp_free(a.dump_nodes);
         pools_free(&a);
@@ -398,6 +447,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         goto out;
     }
     if (a.final_snapshot && (rc = write_final(a.final_snapshot, cl)) != KP_EXIT_OK) goto out;
+    if (a.metrics && (rc = write_out(a.metrics, sim, NULL)) != KP_EXIT_OK) goto out;
+    if (a.report && (rc = write_out(a.report, sim, &a.ins.o)) != KP_EXIT_OK) goto out;
     rc = kp_cli_simulate_render(&a.ins, sim, c->out, a.events_only);
 out:
     kp_sim_free(sim);

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "cli/simulate_insight.h"
+#include "kprio/encode.h"
 #include "kprio/eviction.h"
+#include "kprio/render_report.h"
 #include "kprio/render_sim.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
@@ -165,6 +167,28 @@ static int side_run(side *s, kp_cli_common *c, const kp_cli_insight_args *x,
     return KP_EXIT_OK;
 }
 
+/* --report with --compare*: the two runs side by side (kprio/render_report.h). */
+typedef struct {
+    const side *s;
+    const kp_cli_insight_args *x;
+    const kp_insight_compare *cmp;
+} html_ctx;
+
+static kp_status fill_compare(FILE *f, void *vctx) {
+    const html_ctx *h = vctx;
+    kp_report_findings fa = kp_report_findings_of(h->s[0].in);
+    kp_report_findings fb = kp_report_findings_of(h->s[1].in);
+    kp_status st = KP_OK;
+    if ((kp_insight_finding_count(h->s[0].in) && !fa.items) ||
+        (kp_insight_finding_count(h->s[1].in) && !fb.items))
+        st = KP_ENOMEM;
+    kp_report_run ra = {h->s[0].sim, h->x->a, &fa}, rb = {h->s[1].sim, h->x->b, &fb};
+    if (st == KP_OK) st = kp_render_compare_html(f, kp_insight_compare_get(h->cmp), &ra, &rb);
+    kp_report_findings_free(&fa);
+    kp_report_findings_free(&fb);
+    return st;
+}
+
 int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
                             const kp_cli_sim_run *run) {
     side s[2];
@@ -204,6 +228,13 @@ int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
     if (kp_insight_compare_new(s[0].sim, s[0].in, s[1].sim, s[1].in, &cmp, &err) != KP_OK) {
         rc = kp_cli_print_error(&err);
         goto out;
+    }
+    if (run->report) {
+        html_ctx h = {s, x, cmp};
+        if (kp_file_write_path(run->report, fill_compare, &h, &err) != KP_OK) {
+            rc = kp_cli_print_error(&err);
+            goto out;
+        }
     }
     kp_status st = kp_render_compare(stdout, s[0].sim, s[0].in, x->a, s[1].sim, s[1].in, x->b,
                                      kp_insight_compare_get(cmp), c->out);

@@ -26,6 +26,7 @@ typedef struct {
     uint64_t seed;
     bool has_seed, events_only;
     kp_evict_fs_layout fs_layout; /* --imagefs */
+    const char *report; /* --report FILE.html (with --compare*: the two runs side by side) */
 } kp_cli_sim_run;
 
 void kp_cli_insight_args_init(kp_cli_insight_args *x);

@@ -8,6 +8,7 @@
 #include "kprio/cluster.h"
 #include "kprio/emit.h"
 #include "kprio/insight.h"
+#include "kprio/render_report.h"
 #include "kprio/render_sim.h"
 #include "kprio/sim.h"
 
@@ -365,6 +366,7 @@ kp_status kp_render_simulation_insight(FILE *f, const kp_sim *sim, const kp_insi
             kp_emit_key(e, "findings");
             kp_render_findings_emit(e, sim, in, NULL, 0);
         }
+        kp_render_metrics_series(e, sim); /* render_metrics.c */
     }
     kp_emit_obj_end(e);
     kp_status st = kp_emit_status(e);

@@ -1,0 +1,60 @@
+#!/bin/sh
+# The HTML report in a real browser (docs/simulate.md "HTML report"): `kprio simulate --report`
+# of a golden scenario (a memory leak: pressure, evictions, replacements) opened in headless
+# Chromium (Debian's `chromium`, installed by scripts/deps.sh). Checks: the page's own script
+# ran to its end (it sets data-report-ready on <body> to the number of charts), no console
+# error, the charts are there (svg ids), and a screenshot of the first screen is a PNG of the
+# window's size that is not blank (more than 16 colours, counted by Chromium itself on a page
+# that draws the PNG on a canvas: tests/html/png_check.js; no pixel comparison: fonts differ).
+# Skips, saying so, only when chromium is absent. Prints "ok NAME" / "html NAME: ..." lines and
+# "HTML passed failed" last (tests/run.sh reads it).
+B=$(cd "${1:-build}" && pwd)
+CHROMIUM=${CHROMIUM:-chromium}
+if ! command -v "$CHROMIUM" >/dev/null 2>&1; then
+    echo "html: SKIPPED: $CHROMIUM not found (sh scripts/deps.sh installs Debian's chromium)"
+    echo "HTML 0 0"
+    exit 0
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/kprio-html.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok() { echo "ok $1"; pass=$((pass+1)); }
+bad() { echo "html $1: $2"; fail=$((fail+1)); }
+G=tests/golden/simulate-metrics-kubelet-evictions
+if "$B/kprio" simulate -f $G/cluster.json --scenario $G/scenario.yaml --report "$T/report.html" \
+    >/dev/null 2>"$T/err"; then ok report-written; else bad report-written "$(cat "$T/err")"; fi
+# chromium's own profile and cache go to the temporary directory, never $HOME
+run_chromium() {
+    HOME="$T" timeout 60 "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
+        --user-data-dir="$T/profile" --disable-extensions --hide-scrollbars "$@"
+}
+run_chromium --enable-logging=stderr --v=0 --dump-dom "file://$T/report.html" \
+    >"$T/dom.html" 2>"$T/console"
+if grep -q 'data-report-ready="[1-9]' "$T/dom.html"; then ok script-ran
+else bad script-ran "no data-report-ready on <body> (the inline script did not finish)"; fi
+if grep -q 'Uncaught\|CONSOLE.*[Ee]rror\|Refused to' "$T/console"; then
+    bad no-console-errors "$(grep 'Uncaught\|CONSOLE\|Refused to' "$T/console" | head -5)"
+else ok no-console-errors; fi
+for id in chart-pending chart-disruptions chart-pressure; do
+    if grep -q "<svg id=\"$id\"" "$T/dom.html"; then ok "svg-$id"; else bad "svg-$id" missing; fi
+done
+# the heat map has the leaking nodes' MemoryPressure bands, the event log its rows
+if grep -q 'class="p-mem"' "$T/dom.html"; then ok pressure-bands; else bad pressure-bands none; fi
+if grep -q '<tr id="ev-0"' "$T/dom.html"; then ok event-log; else bad event-log "no rows"; fi
+run_chromium --window-size=1000,800 --screenshot="$T/first.png" "file://$T/report.html" \
+    >/dev/null 2>&1
+if [ ! -s "$T/first.png" ]; then
+    bad screenshot "no PNG written"
+else
+    { printf '<!DOCTYPE html><html><body><img id="shot" src="data:image/png;base64,'
+      base64 -w0 "$T/first.png"
+      printf '"><script>'; cat tests/html/png_check.js; printf '</script></body></html>\n'
+    } >"$T/check.html"
+    png=$(run_chromium --dump-dom "file://$T/check.html" 2>/dev/null |
+        sed -n 's/.*data-png="\([0-9]*x[0-9]*\) \([0-9]*\)".*/\1 \2/p')
+    size=${png% *}; colours=${png#* }
+    if [ "$size" != 1000x800 ]; then bad screenshot "size '$size', expected 1000x800"
+    elif [ "${colours:-0}" -le 16 ]; then bad screenshot "blank: ${colours:-0} colours"
+    else ok "screenshot ($size, $colours colours)"; fi
+fi
+echo "HTML $pass $fail"
