@@ -60,14 +60,16 @@ static kp_status events_table(FILE *f, const kp_sim *sim) {
     return st;
 }
 
-/* The workloads whose pods were preempted, evicted or deleted most (up to 5); cnt: a zeroed
+/* The workloads whose pods were preempted, evicted or rejected most (up to 5); cnt: a zeroed
  * counter per workload (allocated before anything is printed). */
 static void disrupted(FILE *f, const kp_sim *sim, uint32_t *cnt) {
     const kp_cluster *cl = kp_sim_cluster(sim);
     size_t nw = kp_cluster_workload_count(cl);
     for (size_t i = 0; i < kp_sim_pod_count(sim); i++) {
         const kp_sim_pod *p = kp_sim_pod_get(sim, i);
-        if (strcmp(p->cause, "preempted") != 0 && strcmp(p->cause, "evicted") != 0) continue;
+        if (strcmp(p->cause, "preempted") != 0 && strcmp(p->cause, "evicted") != 0 &&
+            strcmp(p->cause, "rejected") != 0)
+            continue;
         kp_index w = kp_cluster_pod_workload(cl, p->pod);
         if (w >= 0 && (size_t)w < nw) cnt[w]++;
     }
@@ -79,8 +81,8 @@ static void disrupted(FILE *f, const kp_sim *sim, uint32_t *cnt) {
         kp_workload_info in;
         if (kp_cluster_workload_info(cl, (kp_index)best, &in) == KP_OK) {
             if (shown == 0) fprintf(f, "Most disrupted workloads:\n");
-            fprintf(f, "  %s %s/%s: %u pod(s) preempted or evicted\n", in.kind, in.ns, in.name,
-                    cnt[best]);
+            fprintf(f, "  %s %s/%s: %u pod(s) preempted, evicted or rejected\n", in.kind, in.ns,
+                    in.name, cnt[best]);
         }
         cnt[best] = 0;
     }
@@ -99,6 +101,12 @@ static kp_status summary(FILE *f, const kp_sim *sim, uint32_t *cnt) {
             " deleted, %" PRIu64 " succeeded.\n",
             c.scheduled, c.attempts, c.preemptions, c.victims, c.pods_created, c.pods_deleted,
             c.pods_succeeded);
+    if (c.kubelet_evictions || c.kubelet_rejections || c.kubelet_preemptions || c.oom_kills)
+        fprintf(f,
+                "Kubelets: %" PRIu64 " eviction(s), %" PRIu64
+                " pod(s) rejected at admission, %" PRIu64
+                " preempted to admit critical pods, %" PRIu64 " container(s) OOM-killed.\n",
+                c.kubelet_evictions, c.kubelet_rejections, c.kubelet_preemptions, c.oom_kills);
     if (c.longest_wait_pod >= 0) {
         vtime(c.longest_wait_ms, tb, sizeof tb);
         fprintf(f, "Longest time to schedule: %s (%s/%s).\n", tb,
@@ -220,6 +228,11 @@ static void emit_counters(kp_emit *e, const kp_sim *sim) {
     kp_emit_kv_int(e, "podsFailed", (int64_t)c.pods_failed);
     kp_emit_kv_int(e, "pendingAtEnd", (int64_t)c.pending_at_end);
     kp_emit_kv_int(e, "gatedAtEnd", (int64_t)c.gated_at_end);
+    /* the kubelets' counters, when they did anything (runs without kubelets keep their shape) */
+    if (c.kubelet_evictions) kp_emit_kv_int(e, "kubeletEvictions", (int64_t)c.kubelet_evictions);
+    if (c.kubelet_rejections) kp_emit_kv_int(e, "kubeletRejections", (int64_t)c.kubelet_rejections);
+    if (c.kubelet_preemptions)
+        kp_emit_kv_int(e, "kubeletPreemptions", (int64_t)c.kubelet_preemptions);
     if (c.oom_kills) kp_emit_kv_int(e, "oomKills", (int64_t)c.oom_kills);
     kv_time(e, "longestTimeToSchedule", c.longest_wait_pod >= 0 ? c.longest_wait_ms : -1);
     kv_pod(e, kp_sim_cluster(sim), "longestTimeToSchedulePod", c.longest_wait_pod);

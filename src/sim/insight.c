@@ -33,6 +33,14 @@ static long *minus_ones(size_t n) {
     return a;
 }
 
+/* The kubelet's refusal of a pod it was handed (kubelet.rejectPod: a Warning of the admit
+ * result's reason, OutOfcpu, NodeAffinity, ...): the pod's timeline ends "rejected". */
+static bool rejection(const ins_run *r, const kp_sim_event *e) {
+    return e->type == KP_SIM_WARNING && e->node >= 0 &&
+           strcmp(e->reason, "FailedScheduling") != 0 &&
+           strcmp(kp_sim_pod_get(r->sim, (size_t)e->pod)->cause, "rejected") == 0;
+}
+
 static kp_status run_index(ins_run *r) {
     size_t n = r->n_pods;
     if (!(r->displaced = minus_ones(n)) || !(r->created = minus_ones(n)) ||
@@ -50,7 +58,8 @@ static kp_status run_index(ins_run *r) {
         if (e->pod < 0 || (size_t)e->pod >= n) continue;
         size_t p = (size_t)e->pod;
         long at = (long)i;
-        if (strcmp(e->reason, "Preempted") == 0 || strcmp(e->reason, "Evicted") == 0) {
+        if (strcmp(e->reason, "Preempted") == 0 || strcmp(e->reason, "Evicted") == 0 ||
+            strcmp(e->reason, "Preempting") == 0 || rejection(r, e)) {
             if (r->displaced[p] < 0) r->displaced[p] = at;
         } else if (strcmp(e->reason, "SuccessfulCreate") == 0 ||
                    strcmp(e->reason, "Created") == 0) {

@@ -68,8 +68,23 @@ static kp_status add_turn(const ins_run *r, kp_finding *f, kp_index q, uint32_t 
                                   kp__ins_pod_ref(r, by, bb, sizeof bb),
                                   (int)kp_cluster_pod_priority(r->cl, by));
     }
-    return kp__ins_detail(f, "turn %u at %s: %s evicted from %s: %s", turn, tb, pb,
-                          e->node >= 0 ? kp_cluster_node_name(r->cl, e->node) : "?", e->message);
+    const char *nn = e->node >= 0 ? kp_cluster_node_name(r->cl, e->node) : "?";
+    if (strcmp(e->reason, "Evicted") == 0)
+        return kp__ins_detail(f, "turn %u at %s: %s evicted from %s: %s", turn, tb, pb, nn,
+                              e->message);
+    if (strcmp(e->reason, "Preempting") == 0)
+        return kp__ins_detail(f, "turn %u at %s: %s preempted by the kubelet of %s: %s", turn, tb,
+                              pb, nn, e->message);
+    return kp__ins_detail(f, "turn %u at %s: %s rejected by the kubelet of %s (%s): %s", turn, tb,
+                          pb, nn, e->reason, e->message);
+}
+
+/* "preempt", "evict", "reject" or their mix ("preempt/evict", ...) */
+static const char *loop_kind(bool pre, bool evict, bool reject) {
+    static const char *const k[8] = {
+        "evict",   "reject",         "evict",         "evict/reject",
+        "preempt", "preempt/reject", "preempt/evict", "preempt/evict/reject"};
+    return k[(pre ? 4 : 0) | (evict ? 2 : 0) | (reject ? 1 : 0)];
 }
 
 static kp_status one_loop(const ins_run *r, kp_insight *in, kp_index wl, const bool *head_ok,
@@ -80,7 +95,7 @@ static kp_status one_loop(const ins_run *r, kp_insight *in, kp_index wl, const b
     if (!f) return KP_ENOMEM;
     size_t n_gaps = 0;
     uint32_t turns = 0;
-    bool any_pre = false, any_evict = false;
+    bool any_pre = false, any_evict = false, any_reject = false;
     f->first_ms = -1;
     for (size_t p = 0; p < r->n_pods; p++) {
         if (!head_ok[p] || kp_cluster_pod_workload(r->cl, (kp_index)p) != wl) continue;
@@ -89,8 +104,10 @@ static kp_status one_loop(const ins_run *r, kp_insight *in, kp_index wl, const b
             int64_t t = ev_of(r, r->displaced[q])->t_ms;
             kp_status st = add_turn(r, f, q, ++turns);
             if (st != KP_OK) return st;
-            if (preempted(r, q)) any_pre = true;
-            else any_evict = true;
+            const char *why = ev_of(r, r->displaced[q])->reason;
+            if (preempted(r, q) || strcmp(why, "Preempting") == 0) any_pre = true;
+            else if (strcmp(why, "Evicted") == 0) any_evict = true;
+            else any_reject = true;
             int64_t t0 = ev_of(r, decision_of(r, q))->t_ms;
             if (f->first_ms < 0 || t0 < f->first_ms) f->first_ms = t0;
             if (t > f->last_ms) f->last_ms = t;
@@ -106,13 +123,10 @@ static kp_status one_loop(const ins_run *r, kp_insight *in, kp_index wl, const b
     kp__ins_sort_links(f);
     char per[40], pods[2048], nodes[2048];
     kp__ins_dur(f->period_ms, per, sizeof per);
-    return kp__ins_summary(f, "%s %s/%s: %u turns of %s -> recreate every %s (pods %s; nodes %s)",
-                           wi.kind, wi.ns, wi.name, turns,
-                           any_pre && any_evict ? "preempt/evict"
-                           : any_pre            ? "preempt"
-                                                : "evict",
-                           per, kp__ins_pod_list(r, f, pods, sizeof pods),
-                           kp__ins_node_list(r, f, nodes, sizeof nodes));
+    return kp__ins_summary(
+        f, "%s %s/%s: %u turns of %s -> recreate every %s (pods %s; nodes %s)", wi.kind, wi.ns,
+        wi.name, turns, loop_kind(any_pre, any_evict, any_reject), per,
+        kp__ins_pod_list(r, f, pods, sizeof pods), kp__ins_node_list(r, f, nodes, sizeof nodes));
 }
 
 kp_status kp__ins_loops(const ins_run *r, kp_insight *in) {

@@ -73,7 +73,8 @@ static kp_status preempt(kp_sim *s, uint32_t pod, kp_index node, const kp_admiss
         kp_cluster_pod_info(s->cl, v, &vi);
         long ev = kp__sim_logf(s, KP_SIM_WARNING, KP_ADMIT_VICTIM_REASON, v, node, -1, "%s",
                                KP_ADMIT_VICTIM_MESSAGE);
-        if (ev < 0) return nomem(err);
+        /* killPodFunc: the victim's containers are stopped */
+        if (ev < 0 || kp__sim_log_killing(s, (uint32_t)v, node, ev) != KP_OK) return nomem(err);
         sim_pod *vp = &s->pods[v];
         if (vp->lost_ev < 0) vp->lost_ev = ev;
         vp->pub.preempted_by = (kp_index)pod;

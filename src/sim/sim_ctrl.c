@@ -77,6 +77,17 @@ kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces) {
     return KP_OK;
 }
 
+/* The kubelet stops each container of a pod it kills (a deletion it sees, its own eviction or
+ * admission preemption: killPodFunc): Normal Killing "Stopping container NAME" per container
+ * (mirrors kubeGenericRuntimeManager.killContainer). */
+kp_status kp__sim_log_killing(kp_sim *s, uint32_t pod, kp_index node, long cause_ev) {
+    for (size_t c = 0; c < kp_cluster_pod_container_count(s->cl, pod); c++)
+        if (kp__sim_logf(s, KP_SIM_NORMAL, "Killing", pod, node, cause_ev, "Stopping container %s",
+                         kp_cluster_pod_container_name(s->cl, pod, c)) < 0)
+            return KP_ENOMEM;
+    return KP_OK;
+}
+
 /* A deletion request for a pod: deletionTimestamp set; a bound pod keeps its resources until its
  * grace period ends, and its kubelet stops each container at once with the event Normal Killing
  * "Stopping container NAME" (mirrors kubeGenericRuntimeManager.killContainer); a pod not bound
@@ -102,10 +113,7 @@ kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, lo
     p->pub.terminating_ms = s->now;
     p->pub.cause = cause;
     /* the kubelet sees the deletion and stops each container (killContainer) */
-    for (size_t c = 0; c < kp_cluster_pod_container_count(s->cl, pod); c++)
-        if (kp__sim_logf(s, KP_SIM_NORMAL, "Killing", pod, pi.node, cause_ev,
-                         "Stopping container %s", kp_cluster_pod_container_name(s->cl, pod, c)) < 0)
-            return nomem(err);
+    if (kp__sim_log_killing(s, pod, pi.node, cause_ev) != KP_OK) return nomem(err);
     /* the kubelet stops the containers within the grace period; the pod object goes then */
     if ((st = kp__sim_timer_add(s, s->now + pi.grace_seconds * 1000, SIM_EV_POD_GONE, pod, 0)) !=
         KP_OK)

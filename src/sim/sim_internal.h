@@ -171,6 +171,8 @@ kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces);
 kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, long cause_ev,
                                   kp_error *err);
 kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error *err);
+/* Normal Killing "Stopping container NAME" for each container (KP_ENOMEM) */
+kp_status kp__sim_log_killing(kp_sim *s, uint32_t pod, kp_index node, long cause_ev);
 kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err);
 kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, const char *reason,
                                kp_error *err);

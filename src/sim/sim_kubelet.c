@@ -87,7 +87,8 @@ static kp_status follow_conditions(kp_sim *s, kp_index node, sim_kub_node *kn, u
 static kp_status evict(kp_sim *s, kp_index node, sim_kub_node *kn, const kp_evict_eviction *e,
                        kp_error *err) {
     long ev = kp__sim_logf(s, KP_SIM_WARNING, "Evicted", e->pod, node, -1, "%s", e->message);
-    if (ev < 0) return nomem(err);
+    /* evictPod kills the pod at once (killPodFunc): its containers are stopped */
+    if (ev < 0 || kp__sim_log_killing(s, (uint32_t)e->pod, node, ev) != KP_OK) return nomem(err);
     sim_pod *sp = &s->pods[e->pod];
     if (sp->lost_ev < 0) sp->lost_ev = ev;
     if (kn->n_waits == kn->cap_waits) {
