@@ -57,4 +57,19 @@ else
     elif [ "${colours:-0}" -le 16 ]; then bad screenshot "blank: ${colours:-0} colours"
     else ok "screenshot ($size, $colours colours)"; fi
 fi
+# the what-if page (--compare ... --report): two runs side by side, the same checks of loading
+C=tests/golden/simulate-compare-scenarios
+if "$B/kprio" simulate -f $C/cluster.json --compare $C/a.yaml $C/b.yaml \
+    --report "$T/compare.html" >"$T/compare.txt" 2>"$T/err" && [ -s "$T/compare.txt" ]; then
+    ok compare-written
+else bad compare-written "$(cat "$T/err")"; fi
+run_chromium --enable-logging=stderr --v=0 --dump-dom "file://$T/compare.html" \
+    >"$T/cdom.html" 2>"$T/cconsole"
+if grep -q 'data-report-ready="' "$T/cdom.html" && grep -q '<table id="compare"' "$T/cdom.html" &&
+    grep -q '<table id="pods"' "$T/cdom.html" && grep -q 'a.yaml' "$T/cdom.html" &&
+    grep -q 'b.yaml' "$T/cdom.html"; then ok compare-page
+else bad compare-page "script, tables #compare / #pods or run titles missing"; fi
+if grep -q 'Uncaught\|CONSOLE.*[Ee]rror\|Refused to' "$T/cconsole"; then
+    bad compare-no-console-errors "$(grep 'Uncaught\|CONSOLE\|Refused to' "$T/cconsole" | head -5)"
+else ok compare-no-console-errors; fi
 echo "HTML $pass $fail"
