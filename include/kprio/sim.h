@@ -185,6 +185,9 @@ typedef struct {
     uint32_t restarts; /* container restarts after OOM kills (the kubelets) */
 } kp_sim_pod;
 
+/* "Pending", "Bound", "Terminating", "Succeeded", "Failed", "Deleted" ("?" out of range). */
+const char *kp_sim_pod_state_name(kp_sim_pod_state s);
+
 size_t kp_sim_pod_count(const kp_sim *sim);
 /* Timeline i (pods in index order); NULL out of range. Borrowed. */
 const kp_sim_pod *kp_sim_pod_get(const kp_sim *sim, size_t i);

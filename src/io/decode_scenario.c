@@ -108,11 +108,8 @@ static kp_status create_file(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     if (st != KP_OK) return st;
     if (!has || !f[0]) return kp__dctx_fail(d, body, KP_EINVAL, "file", "required value");
     const kp_tnode *fn = kp__tree_get(body, "file");
-    size_t bl = f[0] != '/' && x->base_dir && x->base_dir[0] ? strlen(x->base_dir) : 0;
-    char *path = kp__malloc(bl + strlen(f) + 2);
+    char *path = kp__sc_path(x->base_dir, f);
     if (!path) return kp__sc_nomem(d);
-    if (bl) snprintf(path, bl + strlen(f) + 2, "%s/%s", x->base_dir, f);
-    else memcpy(path, f, strlen(f) + 1);
     char *buf = NULL;
     size_t len = 0;
     kp_error e;

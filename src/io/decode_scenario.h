@@ -42,5 +42,8 @@ kp_status kp__sc_decode_kubelet(kp_dctx *d, scen *s, const char *base_dir, const
  * decoder's out-of-memory failure. */
 char *kp__sc_sdup(scen *s, const char *p, size_t n);
 kp_status kp__sc_nomem(kp_dctx *d);
+/* f relative to the scenario's directory base (absolute f, or no base: f itself); kp__malloc'd,
+ * NULL when out of memory */
+char *kp__sc_path(const char *base, const char *f);
 
 #endif

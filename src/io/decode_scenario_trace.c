@@ -127,11 +127,8 @@ static kp_status parse(kp_dctx *d, scen *s, const kp_tnode *fn, const char *path
 kp_status kp__sc_read_trace(kp_dctx *d, scen *s, const char *base_dir, const kp_tnode *fn,
                             kp_scenario_usage *u) {
     const char *f = u->trace_file;
-    size_t bl = f[0] != '/' && base_dir && base_dir[0] ? strlen(base_dir) : 0;
-    char *path = kp__malloc(bl + strlen(f) + 2);
+    char *path = kp__sc_path(base_dir, f);
     if (!path) return kp__sc_nomem(d);
-    if (bl) snprintf(path, bl + strlen(f) + 2, "%s/%s", base_dir, f);
-    else memcpy(path, f, strlen(f) + 1);
     char *buf = NULL;
     size_t len = 0;
     kp_error e;

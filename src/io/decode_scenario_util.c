@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/arena.h"
 #include "base/gosyntax.h"
 #include "io/dctx.h"
@@ -216,4 +217,13 @@ kp_status kp__sc_decode_selector(kp_dctx *d, scen *s, const kp_tnode *sel, kp_se
         (*n_reqs)++;
     }
     return KP_OK;
+}
+
+char *kp__sc_path(const char *base, const char *f) {
+    size_t bl = f[0] != '/' && base && base[0] ? strlen(base) : 0;
+    char *path = kp__malloc(bl + strlen(f) + 2);
+    if (!path) return NULL;
+    if (bl) snprintf(path, bl + strlen(f) + 2, "%s/%s", base, f);
+    else memcpy(path, f, strlen(f) + 1);
+    return path;
 }

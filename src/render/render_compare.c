@@ -12,18 +12,6 @@
 #include "kprio/render_sim.h"
 #include "kprio/sim.h"
 
-static const char *state_str(kp_sim_pod_state s) {
-    switch (s) {
-    case KP_SIM_POD_PENDING: return "Pending";
-    case KP_SIM_POD_BOUND: return "Bound";
-    case KP_SIM_POD_TERMINATING: return "Terminating";
-    case KP_SIM_POD_SUCCEEDED: return "Succeeded";
-    case KP_SIM_POD_FAILED: return "Failed";
-    case KP_SIM_POD_DELETED: return "Deleted";
-    }
-    return "?";
-}
-
 static void dur(int64_t ms, char *buf, size_t cap) { kp_duration_format(ms * 1000000, buf, cap); }
 
 static void row_u(kp_table *t, const char *what, uint64_t a, uint64_t b) {
@@ -56,9 +44,9 @@ static void where(const kp_sim *sim, kp_index pod, kp_index node, kp_sim_pod_sta
                   size_t cap) {
     if (pod < 0) snprintf(buf, cap, "(absent)");
     else if (node >= 0)
-        snprintf(buf, cap, "%s on %s", state_str(st),
+        snprintf(buf, cap, "%s on %s", kp_sim_pod_state_name(st),
                  kp_cluster_node_name(kp_sim_cluster(sim), node));
-    else snprintf(buf, cap, "%s", state_str(st));
+    else snprintf(buf, cap, "%s", kp_sim_pod_state_name(st));
 }
 
 static kp_table *numbers(const kp_sim *a, const kp_insight *ia, const char *la, const kp_sim *b,
@@ -156,7 +144,7 @@ static void emit_end(kp_emit *e, const char *key, const kp_sim *sim, kp_index po
         return;
     }
     kp_emit_obj_begin(e);
-    kp_emit_kv_str(e, "state", state_str(st));
+    kp_emit_kv_str(e, "state", kp_sim_pod_state_name(st));
     kp_emit_key(e, "node");
     if (node < 0) kp_emit_null(e);
     else kp_emit_str(e, kp_cluster_node_name(kp_sim_cluster(sim), node));

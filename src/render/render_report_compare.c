@@ -7,12 +7,6 @@
 #include "kprio/cluster.h"
 #include "render/render_report_html.h"
 
-static const char *state_name(kp_sim_pod_state s) {
-    static const char *const N[] = {"Pending",   "Bound",  "Terminating",
-                                    "Succeeded", "Failed", "Deleted"};
-    return (unsigned)s < sizeof N / sizeof N[0] ? N[s] : "?";
-}
-
 static void row_u(FILE *f, const char *label, uint64_t a, uint64_t b) {
     fprintf(f,
             "<tr%s><td>%s</td><td class=\"num\">%" PRIu64 "</td><td class=\"num\">%" PRIu64
@@ -40,7 +34,7 @@ static void node_state(FILE *f, const kp_sim *sim, kp_index pod, kp_index node,
         fputs("(no such pod)</td>", f);
         return;
     }
-    fputs(state_name(st), f);
+    fputs(kp_sim_pod_state_name(st), f);
     if (node >= 0 && sim) {
         fputs(" on ", f);
         kp__html_esc(f, kp_cluster_node_name(kp_sim_cluster(sim), node));

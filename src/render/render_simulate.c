@@ -14,18 +14,6 @@
 
 static void vtime(int64_t ms, char *buf, size_t cap) { kp_duration_format(ms * 1000000, buf, cap); }
 
-static const char *state_str(kp_sim_pod_state s) {
-    switch (s) {
-    case KP_SIM_POD_PENDING: return "Pending";
-    case KP_SIM_POD_BOUND: return "Bound";
-    case KP_SIM_POD_TERMINATING: return "Terminating";
-    case KP_SIM_POD_SUCCEEDED: return "Succeeded";
-    case KP_SIM_POD_FAILED: return "Failed";
-    case KP_SIM_POD_DELETED: return "Deleted";
-    }
-    return "?";
-}
-
 /* kubectl events' OBJECT: kind/name, lower case, with the namespace for namespaced objects */
 static void object_ref(const kp_sim_event *e, char *buf, size_t cap) {
     char kind[64];
@@ -191,7 +179,7 @@ static void emit_pods(kp_emit *e, const kp_sim *sim) {
         kp_emit_obj_begin(e);
         kp_emit_kv_str(e, "namespace", kp_cluster_pod_namespace(cl, p->pod));
         kp_emit_kv_str(e, "name", kp_cluster_pod_name(cl, p->pod));
-        kp_emit_kv_str(e, "state", state_str(p->state));
+        kp_emit_kv_str(e, "state", kp_sim_pod_state_name(p->state));
         kv_time(e, "created", p->created_ms);
         kv_time(e, "nominated", p->first_nominated_ms);
         kv_time(e, "bound", p->bound_ms);

@@ -229,6 +229,11 @@ const kp_sim_event *kp_sim_event_get(const kp_sim *s, size_t i) {
     return i < s->n_events ? &s->events[i] : NULL;
 }
 size_t kp_sim_pod_count(const kp_sim *s) { return s->n_pods; }
+const char *kp_sim_pod_state_name(kp_sim_pod_state st) {
+    static const char *const N[] = {"Pending",   "Bound",  "Terminating",
+                                    "Succeeded", "Failed", "Deleted"};
+    return (unsigned)st < sizeof N / sizeof N[0] ? N[st] : "?";
+}
 const kp_sim_pod *kp_sim_pod_get(const kp_sim *s, size_t i) {
     return i < s->n_pods ? &s->pods[i].pub : NULL;
 }
