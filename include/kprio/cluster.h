@@ -357,9 +357,17 @@ kp_status kp_cluster_workload_scale(kp_cluster *cl, kp_index workload, int32_t r
 typedef struct {
     const char *ns, *name;
     int32_t current_healthy, desired_healthy, expected_pods, disruptions_allowed;
+    bool deleted; /* kp_cluster_delete_pdb */
 } kp_pdb_info;
+/* PDBs ever loaded, deleted ones included (their indices stay). */
 size_t kp_cluster_pdb_count(const kp_cluster *cl);
 kp_status kp_cluster_pdb_info(const kp_cluster *cl, kp_index pdb, kp_pdb_info *out);
+/* The live PDB ns/name, -1 when none. */
+kp_index kp_cluster_find_pdb(const kp_cluster *cl, const char *ns, const char *name);
+/* Deletes a PDB: from now on it selects no pod (kp_cluster_pdb_selects), protects no preemption
+ * victim and no eviction, is not recounted and not written by the encoder; kp_cluster_pdb_selected
+ * still answers for the time it lived; its name is free for a new PDB. No-op when deleted. */
+kp_status kp_cluster_delete_pdb(kp_cluster *cl, kp_index pdb, kp_error *err);
 /* Whether the PDB selects the pod (same namespace, its selector; an empty selector selects
  * every pod of the namespace, as policy/v1 does). */
 bool kp_cluster_pdb_selects(const kp_cluster *cl, kp_index pdb, kp_index pod);
@@ -377,6 +385,11 @@ kp_status kp_cluster_pdb_recount(kp_cluster *cl, kp_index pdb, kp_error *err);
 kp_index kp_cluster_find_priority_class(const kp_cluster *cl, const char *name);
 kp_status kp_cluster_priority_class_set_value(kp_cluster *cl, kp_index pc, int32_t value,
                                               kp_error *err);
+/* Deletes a PriorityClass: no longer found by name (pods created later that name it are refused
+ * by the Priority admission plugin's rule; a deleted globalDefault class is nobody's default),
+ * admitted pods keep their priority, the name is free for a new class. The system- classes are
+ * refused (KP_EINVAL, the API server's message). No-op when deleted already. */
+kp_status kp_cluster_delete_priority_class(kp_cluster *cl, kp_index pc, kp_error *err);
 
 /* Loading objects into a finalized cluster (the simulator's `create`): kp_cluster_load_buffer
  * (or _path) on a finalized cluster adds the objects, refusing one whose identity (kind,

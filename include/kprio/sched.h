@@ -156,6 +156,11 @@ kp_status kp_sched_sync(kp_sched *s, kp_error *err);
 const kp_sched_pod_result *kp_sched_result_of(const kp_sched *s, kp_index pod);
 /* Whether one of the scheduler's profiles serves the pod (its spec.schedulerName). */
 bool kp_sched_serves(const kp_sched *s, kp_index pod);
+/* The pods whose nomination the last kp_sched_schedule_one cleared: lower-priority pods
+ * nominated to the node its preemption nominated (prepareCandidate's ClearNominatedNodeName; each
+ * such status update is an event for the scheduling queue). *pods borrowed until the next
+ * attempt; 0 when none. */
+size_t kp_sched_cleared_nominations(const kp_sched *s, const kp_index **pods);
 
 /* ---- --explain (kp_sched_explain): what the last attempt of the explained pod saw ---- */
 

@@ -192,6 +192,10 @@ size_t kp_sim_pod_count(const kp_sim *sim);
 /* Timeline i (pods in index order); NULL out of range. Borrowed. */
 const kp_sim_pod *kp_sim_pod_get(const kp_sim *sim, size_t i);
 
+/* When PodDisruptionBudget `pdb` (a kp_cluster_pdb_* index) existed in the run: from *from_ms (0
+ * for the snapshot's) to *to_ms (deleted then; -1: to the end). false for a bad index. */
+bool kp_sim_pdb_span(const kp_sim *sim, kp_index pdb, int64_t *from_ms, int64_t *to_ms);
+
 /* ---- counters ---- */
 typedef struct {
     uint64_t events;

@@ -522,6 +522,11 @@ long kp__cluster_find_object(const kp_cluster *cl, const char *kind, kp_str ns, 
     return idmap_get(&((const kp_cluster_ext *)cl)->maps[which], idkey(ns, name));
 }
 
+void kp__cluster_forget_identity(kp_cluster *cl, const char *kind, kp_str ns, kp_str name) {
+    int which = map_of_kind(kind);
+    if (which >= 0) idmap_del(map_of(cl, which), idkey(ns, name));
+}
+
 size_t kp_cluster_object_count(const kp_cluster *cl, const char *kind) {
     int which = kind ? map_of_kind(kind) : -1;
     return which < 0 ? 0 : ((const kp_cluster_ext *)cl)->maps[which].n;

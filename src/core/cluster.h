@@ -114,6 +114,9 @@ const void *kp__cluster_find_volume(const kp_cluster *cl, kp_volume_kind kind, k
  * exists). After finalize kp__cluster_new_* return NULL for an existing identity instead of
  * replacing the object: callers check first. */
 long kp__cluster_find_object(const kp_cluster *cl, const char *kind, kp_str ns, kp_str name);
+/* Drops an object's identity (a PDB or PriorityClass deleted by the simulator): not found by
+ * name, not counted, its name free for a new object; the object stays where it is, flagged. */
+void kp__cluster_forget_identity(kp_cluster *cl, const char *kind, kp_str ns, kp_str name);
 /* The nodes a scheduler sees: those not deleted (kp_cluster_delete_node). */
 static inline uint32_t kp__cluster_live_nodes(const kp_cluster *cl) {
     return cl->n_nodes - cl->n_nodes_deleted;

@@ -483,3 +483,21 @@ kp_status kp_cluster_priority_class_set_value(kp_cluster *cl, kp_index pc, int32
     c->value = value; /* pods created from now on read it (core/cluster_create.c) */
     return KP_OK;
 }
+
+kp_status kp_cluster_delete_priority_class(kp_cluster *cl, kp_index pc, kp_error *err) {
+    if (pc < 0 || (size_t)pc >= cl->n_classes) return bad_index(err, "PriorityClass", pc);
+    kp_priority_class *c = &cl->classes[pc];
+    if (c->deleted) return KP_OK;
+    const char *name = kp__s(cl, c->name);
+    /* the priorityclass registry's Delete refuses the system classes */
+    if (c->builtin || strncmp(name, "system-", 7) == 0)
+        return kp_error_set(err, KP_EINVAL,
+                            "priorityclasses.scheduling.k8s.io \"%s\" is forbidden: this is a "
+                            "system priority class and cannot be deleted",
+                            name);
+    /* admitted pods keep spec.priority; pods created later that name it are refused, and a
+     * deleted globalDefault class no longer gives pods without a class its value */
+    c->deleted = true;
+    kp__cluster_forget_identity(cl, "PriorityClass", 0, c->name);
+    return KP_OK;
+}

@@ -24,7 +24,7 @@
 
 static const kp_priority_class *find_class(const kp_cluster *cl, kp_str name) {
     for (uint32_t i = 0; i < cl->n_classes; i++)
-        if (cl->classes[i].name == name) return &cl->classes[i];
+        if (cl->classes[i].name == name && !cl->classes[i].deleted) return &cl->classes[i];
     return NULL;
 }
 
@@ -50,7 +50,7 @@ static kp_status validate_classes(kp_cluster *cl, uint32_t from, kp_error *err) 
     const kp_priority_class *def = NULL;
     char what[512];
     for (uint32_t i = 0; i < from && !def; i++)
-        if (cl->classes[i].global_default) def = &cl->classes[i];
+        if (cl->classes[i].global_default && !cl->classes[i].deleted) def = &cl->classes[i];
     for (uint32_t i = from; i < cl->n_classes; i++) {
         kp_priority_class *pc = &cl->classes[i];
         const char *name = kp__s(cl, pc->name);
@@ -98,7 +98,8 @@ static const kp_priority_class *default_class(const kp_cluster *cl) {
     /* getDefaultPriorityClass: the lowest value among globalDefault classes */
     const kp_priority_class *def = NULL;
     for (uint32_t i = 0; i < cl->n_classes; i++)
-        if (cl->classes[i].global_default && (!def || cl->classes[i].value < def->value))
+        if (cl->classes[i].global_default && !cl->classes[i].deleted &&
+            (!def || cl->classes[i].value < def->value))
             def = &cl->classes[i];
     return def;
 }

@@ -18,6 +18,7 @@ typedef struct {
     int32_t current_healthy, desired_healthy, expected_pods;
     uint32_t n_disrupted;
     kp_str *disrupted; /* pod names in status.disruptedPods */
+    bool deleted; /* kp_cluster_delete_pdb: selects nothing, protects nothing, not written */
 } kp_pdb;
 
 #endif

@@ -20,7 +20,28 @@ kp_status kp_cluster_pdb_info(const kp_cluster *cl, kp_index pdb, kp_pdb_info *o
     if (pdb < 0 || (size_t)pdb >= cl->n_pdbs) return KP_EINVAL;
     const kp_pdb *b = &cl->pdbs[pdb];
     *out = (kp_pdb_info){kp__s(cl, b->ns),   kp__s(cl, b->name), b->current_healthy,
-                         b->desired_healthy, b->expected_pods,   b->disruptions_allowed};
+                         b->desired_healthy, b->expected_pods,   b->disruptions_allowed,
+                         b->deleted};
+    return KP_OK;
+}
+
+kp_index kp_cluster_find_pdb(const kp_cluster *cl, const char *ns, const char *name) {
+    kp_str nsid = kp__intern_find(&cl->strs, ns, strlen(ns));
+    kp_str nid = kp__intern_find(&cl->strs, name, strlen(name));
+    if (nsid == UINT32_MAX || nid == UINT32_MAX) return -1;
+    return kp__cluster_find_object(cl, "PodDisruptionBudget", nsid, nid);
+}
+
+kp_status kp_cluster_delete_pdb(kp_cluster *cl, kp_index pdb, kp_error *err) {
+    if (pdb < 0 || (size_t)pdb >= cl->n_pdbs)
+        return kp_error_set(err, KP_EINVAL, "PodDisruptionBudget index %ld is out of range", pdb);
+    kp_pdb *b = &cl->pdbs[pdb];
+    if (b->deleted) return KP_OK;
+    b->deleted = true;
+    /* its name is free again (a later create makes a new PDB), and every reader of budgets
+     * rereads them (the preemption's PDB index: a deleted PDB protects nothing) */
+    kp__cluster_forget_identity(cl, "PodDisruptionBudget", b->ns, b->name);
+    cl->gen_pdb_status++;
     return KP_OK;
 }
 
@@ -28,7 +49,7 @@ kp_status kp_cluster_pdb_info(const kp_cluster *cl, kp_index pdb, kp_pdb_info *o
  * (metav1.LabelSelectorAsSelector: nil selects nothing, empty everything); deleted pods are gone
  * from the API. Terminal pods are listed too, as the pod lister does. */
 static bool selects(const kp_cluster *cl, const kp_pdb *b, const kp_pod *p) {
-    if (p->deleted || p->ns != b->ns || !b->selector.is_set) return false;
+    if (b->deleted || p->deleted || p->ns != b->ns || !b->selector.is_set) return false;
     return kp__selector_matches(cl, &b->selector, &p->labels);
 }
 
@@ -120,6 +141,7 @@ kp_status kp_cluster_pdb_recount(kp_cluster *cl, kp_index pdb, kp_error *err) {
     if (pdb < 0 || (size_t)pdb >= cl->n_pdbs)
         return kp_error_set(err, KP_EINVAL, "PodDisruptionBudget index %ld is out of range", pdb);
     kp_pdb *b = &cl->pdbs[pdb];
+    if (b->deleted) return KP_OK; /* the disruption controller syncs only PDBs that exist */
     int32_t n_pods = 0, healthy = 0;
     for (uint32_t i = 0; i < cl->n_pods; i++) {
         const kp_pod *p = &cl->pods[i];

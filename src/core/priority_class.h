@@ -18,6 +18,7 @@ typedef struct {
     bool has_preemption_policy;
     kp_str description;
     bool builtin;
+    bool deleted; /* kp_cluster_delete_priority_class: not found by name, never the default */
     kp_origin origin; /* file and object it was read from (NULL, NULL: built in, never read) */
 } kp_priority_class;
 

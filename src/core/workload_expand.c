@@ -252,7 +252,7 @@ static kp_status check_template(ex *x, const kp_workload *w) {
     kp_str pc = w->template->priority_class;
     if (!pc || w->template->has_priority) return KP_OK;
     for (uint32_t i = 0; i < x->cl->n_classes; i++)
-        if (x->cl->classes[i].name == pc) return KP_OK;
+        if (x->cl->classes[i].name == pc && !x->cl->classes[i].deleted) return KP_OK;
     snprintf(field, sizeof field, "%s.spec.priorityClassName", template_field(w));
     snprintf(what, sizeof what, "no PriorityClass with name %s was found", kp__s(x->cl, pc));
     return fail(x, w, KP_EINVAL, field, what);

@@ -397,7 +397,7 @@ kp_status kp_cluster_encode_json(const kp_cluster *cl, const kp_encode_options *
     for (uint32_t i = 0; i < cl->n_namespaces && e.st == KP_OK; i++)
         namespace_obj(&e, &cl->namespaces[i]);
     for (uint32_t i = 0; i < cl->n_classes && e.st == KP_OK; i++)
-        if (!cl->classes[i].builtin) priority_class(&e, &cl->classes[i]);
+        if (!cl->classes[i].builtin && !cl->classes[i].deleted) priority_class(&e, &cl->classes[i]);
     for (uint32_t i = 0; i < cl->n_nodes && e.st == KP_OK; i++)
         if (!node_is_deleted(&cl->nodes[i])) node_obj(&e, &cl->nodes[i]);
     for (int k = 0; k < KP_VK_KINDS; k++)
@@ -405,7 +405,8 @@ kp_status kp_cluster_encode_json(const kp_cluster *cl, const kp_encode_options *
             volume_obj(&e, (kp_volume_kind)k, i);
     for (uint32_t i = 0; i < cl->n_workloads && e.st == KP_OK; i++)
         kp__enc_workload(&e, &cl->workloads[i]);
-    for (uint32_t i = 0; i < cl->n_pdbs && e.st == KP_OK; i++) pdb_obj(&e, &cl->pdbs[i]);
+    for (uint32_t i = 0; i < cl->n_pdbs && e.st == KP_OK; i++)
+        if (!cl->pdbs[i].deleted) pdb_obj(&e, &cl->pdbs[i]);
     for (uint32_t i = 0; i < cl->n_pods && e.st == KP_OK; i++)
         if (!pod_is_deleted(cl, &cl->pods[i])) kp__enc_pod(&e, &cl->pods[i]);
     kp__enc_end_arr(&e);

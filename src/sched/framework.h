@@ -175,6 +175,10 @@ struct kp_sched {
     bool no_memo; /* test hook: every attempt in full (the memo never used) */
     uint64_t memo_hits; /* statistics (tests): attempts replayed from the memo */
     uint32_t n_rebuilds; /* statistics (tests): kp_sched_sync rebuilds */
+    /* the pods whose nomination the last attempt's preemption cleared (kp__preempt_actuate;
+     * kp_sched_cleared_nominations), reset by each attempt */
+    kp_index *cleared_nom;
+    uint32_t n_cleared_nom, cap_cleared_nom;
 };
 
 /* ---- per-pod CycleState ---- */

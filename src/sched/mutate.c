@@ -37,6 +37,11 @@ bool kp_sched_serves(const kp_sched *s, kp_index pod) {
     return kp__sched_profile_of(s, &s->cl->pods[pod]) >= 0;
 }
 
+size_t kp_sched_cleared_nominations(const kp_sched *s, const kp_index **pods) {
+    *pods = s->cleared_nom;
+    return s->n_cleared_nom;
+}
+
 /* Since the scheduler was built or last caught up, pending pods were added and existing nodes
  * were cordoned, uncordoned, tainted or untainted, and nothing else changed: the derived state
  * grows and the node reasons are made again instead of a rebuild (kp_sched_sync). A rebuild would

@@ -318,6 +318,7 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s->nom_cap);
     kp__free(s->nom_of);
     kp__free(s->nom_scratch);
+    kp__free(s->cleared_nom);
     kp__sched_nominator_free(s);
     kp__reasons_free(s);
     kp__free(s->order);

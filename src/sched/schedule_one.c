@@ -418,6 +418,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     if (!res) return kp_error_set(err, KP_ENOMEM, "out of memory");
     res->attempts++;
     res->pub.decided_by = ""; /* set again when this attempt nominates */
+    s->n_cleared_nom = 0;
     if (explain) kp__explain_begin(s->explain, nn);
     memset(s->has_status, 0, nn + 1);
     s->n_statuses = 0;

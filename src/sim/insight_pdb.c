@@ -1,8 +1,9 @@
 /* PDB pressure (docs/simulate.md "Findings"): the disruption controller's count of a
  * PodDisruptionBudget rebuilt over the run from the pods' timelines (healthy: bound, not
  * terminating, as kp_cluster_pdb_recount counts), against its desiredHealthy (as recounted at
- * the end: a scale during the run is not replayed), and the preemptions that took a victim it
- * protected when it allowed no more disruptions (violations() below). */
+ * the end, or at its deletion: a scale during the run is not replayed), while it existed
+ * (kp_sim_pdb_span), and the preemptions that took a victim it protected when it allowed no more
+ * disruptions (violations() below). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,14 +75,25 @@ static int cmp_change(const void *a, const void *b) {
     return (x->ev > y->ev) - (x->ev < y->ev);
 }
 
-/* Time at zero allowed disruptions: the healthy count after each instant's changes. */
+/* The PDB's lifetime in the run (kp_sim_pdb_span): created by the scenario, deleted. */
+typedef struct {
+    int64_t from, to; /* to -1: to the end */
+} ins_life;
+
+static bool alive(const ins_life *l, int64_t t) { return t >= l->from && (l->to < 0 || t < l->to); }
+
+/* Time at zero allowed disruptions while the PDB existed: the healthy count after each instant's
+ * changes (its creation and deletion are instants too). */
 static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, size_t n,
-                           int32_t desired, ins_change *ch, int32_t *lo, int32_t *hi) {
+                           int32_t desired, const ins_life *life, ins_change *ch, int32_t *lo,
+                           int32_t *hi) {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         ch[m++] = (ins_change){sp[i].t0, +1, sp[i].ev0};
         if (sp[i].t1 >= 0) ch[m++] = (ins_change){sp[i].t1, -1, sp[i].ev1};
     }
+    ch[m++] = (ins_change){life->from, 0, -1};
+    if (life->to >= 0) ch[m++] = (ins_change){life->to, 0, -1};
     qsort(ch, m, sizeof *ch, cmp_change);
     int32_t h = 0;
     int64_t since = -1;
@@ -93,9 +105,10 @@ static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, 
             h += ch[i].d;
             if (ch[i].ev >= 0 && ch[i].d < 0) last_ev = ch[i].ev;
         }
-        if (h < *lo) *lo = h;
-        if (h > *hi) *hi = h;
-        bool zero = desired > 0 && h <= desired; /* a PDB that asks for nothing never is */
+        bool in = alive(life, t);
+        if (in && h < *lo) *lo = h;
+        if (in && h > *hi) *hi = h;
+        bool zero = in && desired > 0 && h <= desired; /* a PDB that asks for nothing never is */
         if (zero && since < 0) {
             since = t;
             if (!f->duration_ms && f->first_ms < 0) f->first_ms = t;
@@ -106,9 +119,10 @@ static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, 
             since = -1;
         }
     }
-    if (since >= 0 && since < r->end_ms) {
-        f->duration_ms += r->end_ms - since;
-        f->last_ms = r->end_ms;
+    int64_t end = life->to >= 0 && life->to < r->end_ms ? life->to : r->end_ms;
+    if (since >= 0 && since < end) {
+        f->duration_ms += end - since;
+        f->last_ms = end;
     }
     return KP_OK;
 }
@@ -118,14 +132,14 @@ static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, 
  * here, over the run's Preempted events, from the PDB's count rebuilt just before the decision.
  * Also the evictions the PDB blocked (the Eviction API's 429: it was at zero then). */
 static kp_status violations(const ins_run *r, kp_finding *f, const ins_scratch *x, size_t n,
-                            int32_t desired, uint32_t *blocked) {
+                            int32_t desired, const ins_life *life, uint32_t *blocked) {
     long decision = -1;
     int32_t allowed = 0;
     const ins_span *sp = x->sp;
     for (size_t k = 0; k < x->n_evs; k++) {
         size_t i = (size_t)x->evs[k];
         const kp_sim_event *e = kp_sim_event_get(r->sim, i);
-        if (!x->sel[e->pod]) continue;
+        if (!x->sel[e->pod] || !alive(life, e->t_ms)) continue; /* it protected nothing then */
         if (strcmp(e->reason, "EvictionBlocked") == 0) { /* the Eviction API's 429: at zero */
             char tb[40], pb[600];
             ++*blocked;
@@ -186,8 +200,10 @@ static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, const ins
     f0.summary = f0.detail = "";
     int32_t lo, hi;
     uint32_t blocked = 0;
-    kp_status st = zero_time(r, &f0, sp, n, pi.desired_healthy, x->ch, &lo, &hi);
-    if (st == KP_OK) st = violations(r, &f0, x, n, pi.desired_healthy, &blocked);
+    ins_life life = {0, -1};
+    if (!kp_sim_pdb_span(r->sim, k, &life.from, &life.to)) life.from = 0, life.to = -1;
+    kp_status st = zero_time(r, &f0, sp, n, pi.desired_healthy, &life, x->ch, &lo, &hi);
+    if (st == KP_OK) st = violations(r, &f0, x, n, pi.desired_healthy, &life, &blocked);
     if (st == KP_OK && (f0.duration_ms > 0 || f0.count > 0 || blocked > 0)) {
         kp_finding *f = kp__ins_add(in, KP_FINDING_PDB_PRESSURE,
                                     f0.count ? KP_SEVERITY_CRITICAL : KP_SEVERITY_WARNING,
@@ -230,7 +246,7 @@ kp_status kp__ins_pdbs(const ins_run *r, kp_insight *in) {
     ins_scratch x;
     x.sp = kp_malloc(n * sizeof *x.sp);
     x.sel = kp_malloc(n * sizeof *x.sel);
-    x.ch = kp_malloc(2 * n * sizeof *x.ch);
+    x.ch = kp_malloc((2 * n + 2) * sizeof *x.ch); /* each pod's two changes, the PDB's own two */
     x.evs = kp_malloc((r->n_events ? r->n_events : 1) * sizeof *x.evs);
     x.n_evs = 0;
     kp_status st = x.sp && x.sel && x.ch && x.evs ? KP_OK : KP_ENOMEM;

@@ -24,6 +24,50 @@ static kp_status fail(kp_sim *s, size_t i, kp_status code, const char *what, con
     return st;
 }
 
+/* An action the API server refuses while the run goes on, as kubectl reports the error of one
+ * command (docs/scenario.md): a Warning event of reason ActionFailed on the action
+ * ("scenario/actions[I]") with kubectl's text. Only what the cluster tells at that moment is
+ * refused so: a name that existed and is gone by then, a create whose object exists or whose
+ * PriorityClass is gone; a name never seen is a bad scenario (fail above). */
+static kp_status refused(kp_sim *s, size_t ai, const char *message, kp_error *err) {
+    char name[32];
+    snprintf(name, sizeof name, "actions[%zu]", ai);
+    return kp__sim_log(s, KP_SIM_WARNING, "ActionFailed", "Scenario", "", name, message, -1, -1,
+                       -1) < 0
+               ? nomem(err)
+               : KP_OK;
+}
+
+/* kubectl's NotFound: `Error from server (NotFound): RESOURCE "NAME" not found` */
+static kp_status not_found(kp_sim *s, size_t ai, const char *verb, const char *resource,
+                           const char *name, kp_error *err) {
+    char msg[640]; /* a name is at most 253 characters (DNS subdomain) */
+    snprintf(msg, sizeof msg, "%s: Error from server (NotFound): %s \"%s\" not found", verb,
+             resource, name);
+    return refused(s, ai, msg, err);
+}
+
+/* Whether a pod ns/name lived in this run and is deleted now (its tombstone). */
+static bool pod_was_deleted(const kp_sim *s, const kp_object_ref *r) {
+    for (size_t p = 0; p < s->n_pods; p++)
+        if (s->pods[p].pub.state == KP_SIM_POD_DELETED &&
+            strcmp(kp_cluster_pod_name(s->cl, (kp_index)p), r->name) == 0 &&
+            strcmp(kp_cluster_pod_namespace(s->cl, (kp_index)p), r->ns) == 0)
+            return true;
+    return false;
+}
+
+/* Whether a PDB ns/name lived in this run and is deleted now. */
+static bool pdb_was_deleted(const kp_sim *s, const kp_object_ref *r) {
+    for (size_t i = 0; i < kp_cluster_pdb_count(s->cl); i++) {
+        kp_pdb_info in;
+        if (kp_cluster_pdb_info(s->cl, (kp_index)i, &in) == KP_OK && in.deleted &&
+            strcmp(in.ns, r->ns) == 0 && strcmp(in.name, r->name) == 0)
+            return true;
+    }
+    return false;
+}
+
 static long find_workload(const kp_sim *s, const kp_object_ref *r) {
     for (size_t i = 0; i < kp_cluster_workload_count(s->cl); i++) {
         kp_workload_info in;
@@ -59,11 +103,19 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         const kp_scenario_object *o = &a->objects[k];
         size_t pods0 = kp_cluster_pod_count(s->cl), nodes0 = kp_cluster_node_count(s->cl);
         size_t pdbs0 = kp_cluster_pdb_count(s->cl);
-        kp_status st = kp_cluster_load_buffer(s->cl, o->source, o->text, o->len, err);
-        if (st == KP_OK) st = kp_cluster_finalize(s->cl, err);
-        if (st != KP_OK) {
-            if (st != KP_ENOMEM && err) kp_error_prefix(err, "actions[%zu]: create", ai);
+        kp_error e; /* what the API server answers: the create is refused, the run goes on */
+        kp_error_clear(&e);
+        kp_status st = kp_cluster_load_buffer(s->cl, o->source, o->text, o->len, &e);
+        if (st == KP_OK) st = kp_cluster_finalize(s->cl, &e); /* undoes the load on error */
+        if (st == KP_ENOMEM) {
+            if (err) *err = e;
             return st;
+        }
+        if (st != KP_OK) {
+            char msg[KP_ERR_MSG_CAP + 16];
+            snprintf(msg, sizeof msg, "create: %s", e.msg);
+            if ((st = refused(s, ai, msg, err)) != KP_OK) return st;
+            continue;
         }
         if ((st = kp__sim_grow_pods(s)) != KP_OK || (st = grow_workloads(s)) != KP_OK)
             return nomem(err);
@@ -84,6 +136,7 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         }
         for (size_t q = pdbs0; q < kp_cluster_pdb_count(s->cl); q++)
             if ((st = kp_cluster_pdb_recount(s->cl, (kp_index)q, err)) != KP_OK) return st;
+        if (kp__sim_pdb_spans_grow(s) != KP_OK) return nomem(err);
         if (kp_cluster_node_count(s->cl) > nodes0 && kp__sim_move_all(s, "NodeAdd") != KP_OK)
             return nomem(err);
     }
@@ -112,12 +165,52 @@ static kp_status delete_node(kp_sim *s, kp_index n, kp_error *err) {
     return kp_cluster_delete_node(s->cl, n, err);
 }
 
+/* A PDB deleted: preemption and drains no longer see it, the disruption controller stops
+ * syncing it (kp_cluster_delete_pdb). */
+static kp_status delete_pdb(kp_sim *s, size_t ai, const kp_object_ref *r, kp_error *err) {
+    kp_index b = kp_cluster_find_pdb(s->cl, r->ns, r->name);
+    if (b < 0 && pdb_was_deleted(s, r))
+        return not_found(s, ai, "delete", "poddisruptionbudgets.policy", r->name, err);
+    if (b < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "PodDisruptionBudget not found", err);
+    kp_status st = kp_cluster_delete_pdb(s->cl, b, err);
+    if (st != KP_OK) return st;
+    if ((size_t)b < s->n_pdb_spans) s->pdb_to[b] = s->now;
+    return kp__sim_log(s, KP_SIM_NORMAL, "Deleted", "PodDisruptionBudget", r->ns, r->name,
+                       "deleted by the scenario", -1, -1, -1) < 0
+               ? nomem(err)
+               : KP_OK;
+}
+
+/* A PriorityClass deleted: admitted pods keep their priority, pods created later that name it
+ * are refused (FailedCreate from their controllers); a system class is refused (Forbidden). */
+static kp_status delete_class(kp_sim *s, size_t ai, const kp_object_ref *r, kp_error *err) {
+    kp_index pc = kp_cluster_find_priority_class(s->cl, r->name);
+    if (pc < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "PriorityClass not found", err);
+    kp_error e;
+    kp_error_clear(&e);
+    kp_status st = kp_cluster_delete_priority_class(s->cl, pc, &e);
+    if (st == KP_EINVAL) {
+        char msg[KP_ERR_MSG_CAP + 48];
+        snprintf(msg, sizeof msg, "delete: Error from server (Forbidden): %s", e.msg);
+        return refused(s, ai, msg, err);
+    }
+    if (st != KP_OK) {
+        if (err) *err = e;
+        return st;
+    }
+    return kp__sim_log(s, KP_SIM_NORMAL, "Deleted", "PriorityClass", "", r->name,
+                       "deleted by the scenario", -1, -1, -1) < 0
+               ? nomem(err)
+               : KP_OK;
+}
+
 static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     const kp_object_ref *r = &a->ref;
     if (strcmp(r->kind, "Pod") == 0) {
         char ref[600];
         snprintf(ref, sizeof ref, "%s/%s", r->ns, r->name);
         kp_index p = kp_cluster_find_pod(s->cl, ref);
+        if (p < 0 && pod_was_deleted(s, r)) return not_found(s, ai, "delete", "pods", r->name, err);
         if (p < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "pod not found", err);
         long ev = kp__sim_log(s, KP_SIM_NORMAL, "Deleted", "Pod", r->ns, r->name,
                               "deleted by the scenario", p, kp_cluster_pod_node(s->cl, p), -1);
@@ -126,9 +219,13 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
     }
     if (strcmp(r->kind, "Node") == 0) {
         kp_index n = node_of(s, r);
+        if (n < 0 && kp_cluster_find_node(s->cl, r->name) >= 0) /* deleted earlier */
+            return not_found(s, ai, "delete", "nodes", r->name, err);
         if (n < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "node not found", err);
         return delete_node(s, n, err);
     }
+    if (strcmp(r->kind, "PodDisruptionBudget") == 0) return delete_pdb(s, ai, r, err);
+    if (strcmp(r->kind, "PriorityClass") == 0) return delete_class(s, ai, r, err);
     long w = find_workload(s, r);
     if (w < 0)
         return fail(s, ai, KP_ENOTFOUND, "delete",
@@ -257,8 +354,20 @@ kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err) {
     return KP_OK;
 }
 
+static const char *node_verb(kp_action_type t) {
+    switch (t) {
+    case KP_ACT_CORDON: return "cordon";
+    case KP_ACT_UNCORDON: return "uncordon";
+    case KP_ACT_TAINT: return "taint";
+    case KP_ACT_UNTAINT: return "untaint";
+    default: return "drain";
+    }
+}
+
 static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     kp_index n = node_of(s, &a->ref);
+    if (n < 0 && kp_cluster_find_node(s->cl, a->ref.name) >= 0) /* deleted earlier */
+        return not_found(s, ai, node_verb(a->type), "nodes", a->ref.name, err);
     if (n < 0) return fail(s, ai, KP_ENOTFOUND, "node", "node not found", err);
     kp_status st = KP_OK;
     size_t removed = 0;

@@ -141,6 +141,11 @@ kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error 
     if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
     /* AssignedPodDelete: resources freed, unschedulable pods may fit now */
     if (was_bound && (st = kp__sim_move_all(s, "AssignedPodDelete")) != KP_OK) return nomem(err);
+    /* deletePodFromSchedulingQueue: a pending pod that held a nomination was counted on its node
+     * by the pods of lower or equal priority */
+    if (!was_bound && *pi.nominated_node &&
+        (st = kp__sim_move_le(s, "AssignedPodDelete", pi.priority)) != KP_OK)
+        return nomem(err);
     return KP_OK;
 }
 

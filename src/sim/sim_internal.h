@@ -102,6 +102,9 @@ struct kp_sim {
     bool started; /* t = 0 set up: pods made from now on are the run's */
     bool stepped; /* the first instant (t = 0) was played */
     const char *end_reason;
+    /* each PDB's lifetime in the run (kp_sim_pdb_span), grown as creates add PDBs */
+    int64_t *pdb_from, *pdb_to;
+    size_t n_pdb_spans;
     uint64_t seq;
 
     sim_timer *timers; /* binary heap on (t, seq) */
@@ -154,7 +157,13 @@ long kp__sim_logf(kp_sim *s, kp_sim_event_type type, const char *reason, kp_inde
 
 /* sim_queue.c: the scheduling queue and the attempts */
 kp_status kp__sim_enqueue_new(kp_sim *s, uint32_t pod);
+/* sim_log.c: the PDBs loaded since the last call exist from now on (kp_sim_pdb_span) */
+kp_status kp__sim_pdb_spans_grow(kp_sim *s);
 kp_status kp__sim_move_all(kp_sim *s, const char *event);
+/* The same for the pods of priority <= `priority` only (getLEPriorityPreCheck): a pod that held
+ * a nomination lost it, was deleted or bound (the scheduler treated it as assigned to the
+ * nominated node for pods of lower or equal priority). */
+kp_status kp__sim_move_le(kp_sim *s, const char *event, int32_t priority);
 kp_status kp__sim_queue_timer(kp_sim *s, const sim_timer *t);
 kp_status kp__sim_add_unschedulable(kp_sim *s, uint32_t pod);
 kp_status kp__sim_unsched_add(kp_sim *s, uint32_t pod);

@@ -1,5 +1,6 @@
 /* The simulator's bottom layer: the timed-event heap, the event log (texts kept in chunks that
- * never move, so events can point into them) and the per-pod timeline array. */
+ * never move, so events can point into them), the per-pod timeline array and the PDBs'
+ * lifetimes. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -117,6 +118,28 @@ long kp__sim_logf(kp_sim *s, kp_sim_event_type type, const char *reason, kp_inde
     long at = kp__sim_log(s, type, reason, kind, ns, name, big ? big : buf, pod, node, cause);
     kp_free(big);
     return at;
+}
+
+/* ---------------------------------------------------------------- PDB lifetimes */
+
+kp_status kp__sim_pdb_spans_grow(kp_sim *s) {
+    size_t n = kp_cluster_pdb_count(s->cl);
+    if (n <= s->n_pdb_spans) return KP_OK;
+    int64_t *f = kp_realloc(s->pdb_from, n * sizeof *f);
+    if (f) s->pdb_from = f;
+    int64_t *t = f ? kp_realloc(s->pdb_to, n * sizeof *t) : NULL;
+    if (!t) return KP_ENOMEM;
+    s->pdb_to = t;
+    for (size_t i = s->n_pdb_spans; i < n; i++) s->pdb_from[i] = s->now, s->pdb_to[i] = -1;
+    s->n_pdb_spans = n;
+    return KP_OK;
+}
+
+bool kp_sim_pdb_span(const kp_sim *s, kp_index pdb, int64_t *from_ms, int64_t *to_ms) {
+    if (pdb < 0 || (size_t)pdb >= s->n_pdb_spans) return false;
+    *from_ms = s->pdb_from[pdb];
+    *to_ms = s->pdb_to[pdb];
+    return true;
 }
 
 /* ---------------------------------------------------------------- pods */

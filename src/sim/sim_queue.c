@@ -165,17 +165,29 @@ static kp_status to_active_or_backoff(kp_sim *s, uint32_t pod) {
     return heap_push(s, &s->active, pod);
 }
 
-kp_status kp__sim_move_all(kp_sim *s, const char *event) {
-    (void)event;
+/* mirrors MoveAllToActiveOrBackoffQueue with kprio's simplified queueing hints (docs/simulate.md:
+ * every event that reaches here moves every unschedulable pod the pre-check lets through) */
+static kp_status move(kp_sim *s, bool le, int32_t priority) {
     /* from the end: to_active_or_backoff removes the entry (swap with the last) */
     for (size_t i = s->n_unsched; i-- > 0;) {
         if (i >= s->n_unsched) continue;
         uint32_t pod = s->unsched[i];
         if (s->pods[pod].q == SIM_Q_GATED) continue;
+        if (le && kp_cluster_pod_priority(s->cl, (kp_index)pod) > priority) continue;
         kp_status st = to_active_or_backoff(s, pod);
         if (st != KP_OK) return st;
     }
     return KP_OK;
+}
+
+kp_status kp__sim_move_all(kp_sim *s, const char *event) {
+    (void)event;
+    return move(s, false, 0);
+}
+
+kp_status kp__sim_move_le(kp_sim *s, const char *event, int32_t priority) {
+    (void)event;
+    return move(s, true, priority);
 }
 
 /* mirrors AddUnschedulableIfNotPresent (no move request during the attempt: the attempt takes

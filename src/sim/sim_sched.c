@@ -32,9 +32,32 @@ static kp_status on_nominated(kp_sim *s, uint32_t pod, const kp_sched_pod_result
     return KP_OK;
 }
 
+/* The nominations an attempt changed, as the scheduler's informers see them: a lower-priority
+ * pod whose nomination the preemption cleared (a status update, hasNominatedNodeNameChanged), the
+ * pod itself nominated elsewhere than before, or bound while it held a nomination (the
+ * unscheduled-pod handler's delete of the old object, deletePodFromSchedulingQueue): each moves
+ * the unschedulable pods of priority <= that pod's (updatePodInSchedulingQueue). */
+static kp_status nominations_changed(kp_sim *s, const char *had, const kp_sched_pod_result *r) {
+    const kp_index *cleared = NULL;
+    size_t n = kp_sched_cleared_nominations(s->sched, &cleared);
+    for (size_t i = 0; i < n; i++) {
+        kp_status st =
+            kp__sim_move_le(s, "AssignedPodDelete", kp_cluster_pod_priority(s->cl, cleared[i]));
+        if (st != KP_OK) return st;
+    }
+    if (!*had) return KP_OK;
+    bool moved = r->outcome == KP_OUTCOME_BOUND ||
+                 (r->outcome == KP_OUTCOME_NOMINATED &&
+                  strcmp(had, kp_cluster_node_name(s->cl, r->nominated_node)) != 0);
+    return moved ? kp__sim_move_le(s, "AssignedPodDelete", r->priority) : KP_OK;
+}
+
 static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
     sim_pod *p = &s->pods[pod];
     kp__sim_dequeue(s, pod);
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    const char *nnn = pi.nominated_node; /* status.nominatedNodeName before the attempt */
     const kp_sched_pod_result *r = kp_sched_result_of(s->sched, (kp_index)pod);
     size_t had = r ? r->n_victims : 0; /* victims accumulate over a pod's attempts */
     if (s->o.attempt_hook) s->o.attempt_hook(s->o.attempt_ctx, s, (kp_index)pod, NULL);
@@ -59,7 +82,9 @@ static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
             s->c.longest_wait_ms = s->now - since;
             s->c.longest_wait_pod = (kp_index)pod;
         }
-        return kp__sim_pod_bound(s, pod, err);
+        if ((st = kp__sim_pod_bound(s, pod, err)) != KP_OK) return st;
+        st = nominations_changed(s, nnn, r);
+        return st == KP_OK ? KP_OK : kp_error_set(err, st, "simulate: out of memory");
     }
     s->c.unschedulable++;
     s->c.preemption_attempts++; /* DefaultPreemption's PostFilter ran */
@@ -69,7 +94,8 @@ static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
     p->pub.last_message = s->events[ev].message;
     if (r->outcome == KP_OUTCOME_NOMINATED && (st = on_nominated(s, pod, r, had, ev, err)) != KP_OK)
         return st;
-    st = kp__sim_add_unschedulable(s, pod);
+    /* the status updates reach the queue after the pod is back in it */
+    if ((st = kp__sim_add_unschedulable(s, pod)) == KP_OK) st = nominations_changed(s, nnn, r);
     return st == KP_OK ? KP_OK : kp_error_set(err, st, "simulate: out of memory");
 }
 

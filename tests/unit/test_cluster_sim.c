@@ -544,8 +544,152 @@ KT_TEST(alloc_fail_changes) {
         }
 }
 
+/* Deleting a PDB (the scenario's delete): no longer found, selects nobody, not recounted, its
+ * name free for a new PDB; kp_cluster_pdb_selected still answers for the time it lived. */
+KT_TEST(delete_pdb) {
+    static char buf[8192];
+    kp_error err;
+    kp_cluster *cl = load(pdb_yaml(buf, sizeof buf, "minAvailable: 3", 4, 4, 0), &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    check_status(cl, 1, 4, 3, 4, __LINE__);
+    KT_CHECK_INT(kp_cluster_find_pdb(cl, "ns", "pdb"), 0);
+    KT_CHECK_INT(kp_cluster_find_pdb(cl, "other", "pdb"), -1);
+    uint64_t gen = cl->gen_pdb_status;
+    KT_CHECK_INT(kp_cluster_delete_pdb(cl, 0, &err), KP_OK);
+    KT_CHECK(cl->gen_pdb_status > gen); /* the preemption's budgets are reread */
+    KT_CHECK_INT(kp_cluster_delete_pdb(cl, 0, &err), KP_OK); /* no-op */
+    KT_CHECK_INT(kp_cluster_delete_pdb(cl, 5, &err), KP_EINVAL);
+    kp_pdb_info b;
+    KT_CHECK_INT(kp_cluster_pdb_info(cl, 0, &b), KP_OK);
+    KT_CHECK(b.deleted);
+    KT_CHECK_INT(kp_cluster_find_pdb(cl, "ns", "pdb"), -1);
+    kp_index p0 = kp_cluster_find_pod(cl, "ns/p0");
+    KT_CHECK(!kp_cluster_pdb_selects(cl, 0, p0));
+    KT_CHECK(kp_cluster_pdb_selected(cl, 0, p0));
+    /* a terminating pod no longer changes its status: nothing syncs it */
+    KT_CHECK_INT(kp_cluster_mark_terminating(cl, p0, 10, NULL, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pdb_recount(cl, 0, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pdb_info(cl, 0, &b), KP_OK);
+    KT_CHECK_INT(b.current_healthy, 4);
+    KT_CHECK_INT(kp_cluster_object_count(cl, "PodDisruptionBudget"), 0);
+    /* the name is free: a new PDB of that name is a new object */
+    const char *again = "apiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+                        "metadata: {name: pdb, namespace: ns}\n"
+                        "spec: {selector: {matchLabels: {foo: bar}}, maxUnavailable: 1}\n";
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "again.yaml", again, strlen(again), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pdb_count(cl), 2);
+    KT_CHECK_INT(kp_cluster_find_pdb(cl, "ns", "pdb"), 1);
+    KT_CHECK(kp_cluster_pdb_selects(cl, 1, kp_cluster_find_pod(cl, "ns/p1")));
+    kp_cluster_free(cl);
+}
+
+/* Deleting a PriorityClass: admitted pods keep their priority, a pod created later that names it
+ * is refused by the Priority admission plugin's rule, a deleted globalDefault class is nobody's
+ * default, the system classes cannot be deleted (the registry's Forbidden), the name is free. */
+KT_TEST(delete_priority_class) {
+    kp_error err;
+    const char *yaml =
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: base}\n"
+        "value: 7\nglobalDefault: true\n---\n";
+    char text[8192];
+    snprintf(text, sizeof text, "%s%s", yaml, BASE);
+    kp_cluster *cl = load(text, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_index high = kp_cluster_find_priority_class(cl, "high");
+    KT_CHECK(high >= 0);
+    kp_index web = kp_cluster_find_pod(cl, "shop/web-7f-aaaaa");
+    KT_CHECK_INT(kp_cluster_pod_priority(cl, web), 1000);
+    KT_CHECK_INT(kp_cluster_delete_priority_class(cl, high, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_find_priority_class(cl, "high"), -1);
+    KT_CHECK_INT(kp_cluster_pod_priority(cl, web), 1000); /* admitted: kept */
+    kp_index rs = workload(cl, "ReplicaSet", "web-7f"), p = -1;
+    KT_CHECK_INT(kp_cluster_create_pod(cl, rs, -1, "web-7f-new", 0, &p, &err), KP_EINVAL);
+    KT_CHECK_STR(err.msg,
+                 "pods \"web-7f-new\" is forbidden: no PriorityClass with name high was found");
+    /* the system classes stay */
+    kp_index snc = kp_cluster_find_priority_class(cl, "system-node-critical");
+    KT_CHECK_INT(kp_cluster_delete_priority_class(cl, snc, &err), KP_EINVAL);
+    KT_CHECK_STR(err.msg, "priorityclasses.scheduling.k8s.io \"system-node-critical\" is "
+                          "forbidden: this is a system priority class and cannot be deleted");
+    KT_CHECK(kp_cluster_find_priority_class(cl, "system-node-critical") >= 0);
+    /* the default class: a pod without a class gets its value, then nothing once it is gone */
+    kp_index lone = kp_cluster_find_pod(cl, "shop/lone");
+    KT_CHECK_INT(kp_cluster_create_pod(cl, -1, lone, "lone-2", 0, &p, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pod_priority(cl, p), 7);
+    KT_CHECK_INT(
+        kp_cluster_delete_priority_class(cl, kp_cluster_find_priority_class(cl, "base"), &err),
+        KP_OK);
+    const char *pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: later, namespace: shop}\n"
+                      "spec: {containers: [{name: c}]}\n";
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "later.yaml", pod, strlen(pod), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pod_priority(cl, kp_cluster_find_pod(cl, "shop/later")), 0);
+    /* "high" again, with another value: pods created from now on get it */
+    const char *pc = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+                     "metadata: {name: high}\nvalue: 3000\n";
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "pc.yaml", pc, strlen(pc), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    KT_CHECK(kp_cluster_find_priority_class(cl, "high") > high);
+    KT_CHECK_INT(kp_cluster_create_pod(cl, rs, -1, "web-7f-new", 0, &p, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pod_priority(cl, p), 3000);
+    kp_cluster_free(cl);
+}
+
+/* The lower-priority pods a preemption un-nominates (kp_sched_cleared_nominations), for the
+ * simulator's queue: a fresh victim taken on the node, the lower pod nominated there loses its
+ * nomination; nothing when every victim already terminates. */
+KT_TEST(cleared_nominations_reported) {
+    kp_error err;
+    const char *yaml =
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: mid}\nvalue: 500\n"
+        "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: top}\n"
+        "value: 1000\n" NODE(
+            "n1") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: d}\n"
+                  "spec: {nodeName: n1, terminationGracePeriodSeconds: 60, containers: [{name: c, "
+                  "resources: {requests: {cpu: '2'}}}]}\nstatus: {phase: Running}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b, namespace: d}\n"
+                  "spec: {nodeName: n1, terminationGracePeriodSeconds: 60, containers: [{name: c, "
+                  "resources: {requests: {cpu: '2'}}}]}\nstatus: {phase: Running}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: mid, namespace: d}\n"
+                  "spec: {priorityClassName: mid, containers: [{name: c, resources: {requests: "
+                  "{cpu: '2'}}}]}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: top, namespace: d}\n"
+                  "spec: {priorityClassName: top, containers: [{name: c, resources: {requests: "
+                  "{cpu: '4'}}}]}\n";
+    kp_cluster *cl = load(yaml, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_sched *s = NULL;
+    KT_CHECK_INT(kp_sched_new(cl, NULL, NULL, &s, &err), KP_OK);
+    if (!s) {
+        kp_cluster_free(cl);
+        return;
+    }
+    kp_index mid = kp_cluster_find_pod(cl, "d/mid"), top = kp_cluster_find_pod(cl, "d/top");
+    const kp_index *cleared = NULL;
+    KT_CHECK_INT(kp_sched_schedule_one(s, mid, &err), KP_OK);
+    KT_CHECK_INT(kp_sched_result_of(s, mid)->outcome, KP_OUTCOME_NOMINATED);
+    KT_CHECK_INT(kp_sched_cleared_nominations(s, &cleared), 0);
+    KT_CHECK_INT(kp_sched_schedule_one(s, top, &err), KP_OK);
+    KT_CHECK_INT(kp_sched_result_of(s, top)->outcome, KP_OUTCOME_NOMINATED);
+    KT_CHECK_INT(kp_sched_cleared_nominations(s, &cleared), 1);
+    KT_CHECK_INT(cleared ? cleared[0] : -1, mid);
+    kp_pod_info pi;
+    kp_cluster_pod_info(cl, mid, &pi);
+    KT_CHECK_STR(pi.nominated_node, "");
+    /* top again: its victims all terminate already, nothing is cleared */
+    KT_CHECK_INT(kp_sched_schedule_one(s, top, &err), KP_OK);
+    KT_CHECK_INT(kp_sched_cleared_nominations(s, &cleared), 0);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(pod_info_and_matches), KT_CASE(delete_pod_tombstone_and_log),
         KT_CASE(create_from_template_and_like), KT_CASE(create_with_unknown_class),
         KT_CASE(create_from_deployment), KT_CASE(taint_cordon_delete_node),
         KT_CASE(pdb_recount_upstream_cases), KT_CASE(pdb_recount_unknown_controller),
-        KT_CASE(alloc_fail_changes))
+        KT_CASE(alloc_fail_changes), KT_CASE(delete_pdb), KT_CASE(delete_priority_class),
+        KT_CASE(cleared_nominations_reported))

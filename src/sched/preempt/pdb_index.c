@@ -160,6 +160,13 @@ static bool build_keys(kp_pdbix *ix, const kp_cluster *cl) {
     return true;
 }
 
+/* status.disruptionsAllowed (0 without a status); a deleted PDB protects nothing, also in the
+ * pods' lists made before its deletion */
+static int32_t initial_budget(const kp_pdb *b) {
+    if (b->deleted) return INT32_MAX;
+    return b->has_status ? b->disruptions_allowed : 0;
+}
+
 kp_pdbix *kp__pdbix_new(const kp_cluster *cl) {
     kp_pdbix *ix = kp__calloc(1, sizeof *ix);
     if (!ix) return NULL;
@@ -185,7 +192,7 @@ kp_pdbix *kp__pdbix_new(const kp_cluster *cl) {
     kp__free(tmp);
     for (uint32_t r = 0; r < cl->n_pdbs; r++) {
         const kp_pdb *b = &cl->pdbs[ix->order[r]];
-        ix->init[r] = b->has_status ? b->disruptions_allowed : 0;
+        ix->init[r] = initial_budget(b);
     }
     memset(ix->pod_start, 0xff, nq * sizeof *ix->pod_start);
     ix->gen = 1;
@@ -217,7 +224,7 @@ void kp__pdbix_refresh(kp_pdbix *ix, const kp_cluster *cl) {
     if (ix->status_gen == cl->gen_pdb_status) return;
     for (uint32_t r = 0; r < ix->n_pdbs; r++) {
         const kp_pdb *b = &cl->pdbs[ix->order[r]];
-        ix->init[r] = b->has_status ? b->disruptions_allowed : 0;
+        ix->init[r] = initial_budget(b);
     }
     ix->status_gen = cl->gen_pdb_status;
     kp__pdbix_reset(ix); /* budgets copied from the old values are stale */
@@ -239,7 +246,8 @@ static bool in_disrupted(const kp_pdb *pdb, kp_str name) {
 /* The full test of one filed PDB (by rank) against the pod. */
 static bool selects(const kp_pdbix *ix, const kp_cluster *cl, const kp_pod *p, uint32_t rank) {
     const kp_pdb *b = &cl->pdbs[ix->order[rank]];
-    return kp__selector_matches(cl, &b->selector, &p->labels) && !in_disrupted(b, p->name);
+    return !b->deleted && kp__selector_matches(cl, &b->selector, &p->labels) &&
+           !in_disrupted(b, p->name);
 }
 
 /* Appends the ranks of the keys [i, ...) filed under (ns, key, val) that select the pod. */

@@ -696,18 +696,23 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
     if (n_delete > 0) {
         const uint32_t *nom = NULL;
         uint32_t n_nom = kp__sched_nominated_on(s, (uint32_t)r->node, &nom);
-        /* copy: un-nominating edits the nominator's list */
-        uint32_t *lower = kp__malloc((n_nom ? n_nom : 1) * sizeof *lower);
-        if (!lower) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+        /* copied out first (un-nominating edits the nominator's list) into the list the
+         * simulator reads (kp_sched_cleared_nominations: each pod's status update requeues) */
+        if (n_nom > s->cap_cleared_nom) {
+            kp_index *nc = kp__realloc(s->cleared_nom, n_nom * sizeof *nc);
+            if (!nc) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
+            s->cleared_nom = nc;
+            s->cap_cleared_nom = n_nom;
+        }
         uint32_t n_lower = 0;
         for (uint32_t i = 0; i < n_nom; i++)
             if (nom[i] != pod && cl->pods[nom[i]].priority < pre->priority)
-                lower[n_lower++] = nom[i];
+                s->cleared_nom[n_lower++] = (kp_index)nom[i];
         for (uint32_t i = 0; i < n_lower; i++) {
-            kp__sched_nominate(s, lower[i], -1);
-            cl->pods[lower[i]].nominated_node = 0;
+            kp__sched_nominate(s, (uint32_t)s->cleared_nom[i], -1);
+            cl->pods[s->cleared_nom[i]].nominated_node = 0;
         }
-        kp__free(lower);
+        s->n_cleared_nom = n_lower;
     }
     if (kp__sched_nominate(s, pod, r->node) != KP_OK)
         return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
