@@ -131,14 +131,16 @@ static kp_scenario *arrivals(int total) {
  * threshold (memory.available < 100Mi) about 32 minutes after each pod started: a few nodes come
  * under pressure and evict, every other node stays quiet. */
 static void leak(kp_scenario *sc) {
-    static char key[] = "app", op[] = "In", val[] = "rs-0", ns[] = "", mem[] = "memory";
+    static char key[] = "app", op[] = "In", val[] = "rs-0", ns[] = "", mem[] = "memory", none[] = "";
     static char *vals[] = {val};
     static kp_selector_req req = {key, op, vals, 1};
     static kp_scenario_usage u;
     u.ns = ns;
     u.reqs = &req;
     u.n_reqs = 1;
+    u.node = u.container = u.volume = u.trace_file = none; /* a pod entry, the whole pod */
     u.resource = mem;
+    u.res = KP_USE_MEMORY;
     u.model = KP_USAGE_RAMP;
     u.start = (int64_t)1 << 30;
     u.per_minute = (int64_t)2 << 30;
