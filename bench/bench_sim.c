@@ -131,7 +131,8 @@ static kp_scenario *arrivals(int total) {
  * threshold (memory.available < 100Mi) about 32 minutes after each pod started: a few nodes come
  * under pressure and evict, every other node stays quiet. */
 static void leak(kp_scenario *sc) {
-    static char key[] = "app", op[] = "In", val[] = "rs-0", ns[] = "", mem[] = "memory", none[] = "";
+    static char key[] = "app", op[] = "In", val[] = "rs-0", ns[] = "", mem[] = "memory",
+                none[] = "";
     static char *vals[] = {val};
     static kp_selector_req req = {key, op, vals, 1};
     static kp_scenario_usage u;

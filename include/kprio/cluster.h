@@ -248,6 +248,14 @@ kp_status kp_cluster_mark_terminating(kp_cluster *cl, kp_index pod, int64_t now,
  * status.reason / status.message (NULL = unchanged). */
 kp_status kp_cluster_finish_pod(kp_cluster *cl, kp_index pod, kp_pod_phase phase,
                                 const char *reason, const char *message, kp_error *err);
+/* The same, and the DisruptionTarget condition (status True) with condition_reason /
+ * condition_message (NULL: none) added or replaced: the kubelet's status of a pod it evicted or
+ * preempted (TerminationByKubelet), set with the terminal phase once its containers stopped
+ * (mergePodStatus delays both until then). */
+kp_status kp_cluster_finish_pod_disrupted(kp_cluster *cl, kp_index pod, kp_pod_phase phase,
+                                          const char *reason, const char *message,
+                                          const char *condition_reason,
+                                          const char *condition_message, kp_error *err);
 
 /* The kubelet started the pod on its node: phase Running, status.startTime `now` (what
  * preemption's victim order reads). KP_EINVAL when the pod is not bound. */

@@ -149,6 +149,26 @@ kp_status kp_cluster_delete_pod(kp_cluster *cl, kp_index pod, kp_error *err) {
 
 static kp_str intern(kp_cluster *cl, const char *s) { return kp__intern(&cl->strs, s, strlen(s)); }
 
+/* The pod keeps only its DisruptionTarget condition (core/pod.h): replaced, or added
+ * (podutil.UpdatePodCondition), status True; a new array, the old one may be shared. */
+static kp_status set_disruption(kp_cluster *cl, kp_pod *p, const char *reason, const char *message,
+                                const char *doing, kp_error *err) {
+    kp_str type = intern(cl, "DisruptionTarget"), yes = intern(cl, "True"),
+           why = intern(cl, reason), msg = message ? intern(cl, message) : 0;
+    uint16_t n = p->n_conditions, at = n;
+    for (uint16_t i = 0; i < n && at == n; i++)
+        if (p->conditions[i].type == type) at = i;
+    kp_condition *c = kp__arena_alloc(&cl->arena, ((size_t)n + (at == n ? 1 : 0)) * sizeof *c);
+    if (type == UINT32_MAX || yes == UINT32_MAX || why == UINT32_MAX || msg == UINT32_MAX || !c)
+        return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory %s", kp__s(cl, p->ns),
+                            kp__s(cl, p->name), doing);
+    if (n) memcpy(c, p->conditions, n * sizeof *c);
+    c[at] = (kp_condition){type, yes, why, msg};
+    p->conditions = c;
+    p->n_conditions = (uint16_t)(n + (at == n ? 1 : 0));
+    return KP_OK;
+}
+
 kp_status kp_cluster_mark_terminating(kp_cluster *cl, kp_index pod, int64_t now, const char *reason,
                                       kp_error *err) {
     if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
@@ -156,31 +176,22 @@ kp_status kp_cluster_mark_terminating(kp_cluster *cl, kp_index pod, int64_t now,
     if (p->deleted || p->deletion_ts != KP_TIME_NONE) return KP_OK;
     kp_status st = log_change(cl, p, (uint32_t)pod, "marking it terminating", err);
     if (st != KP_OK) return st;
-    if (reason) {
-        /* the pod keeps only its DisruptionTarget condition (core/pod.h): replaced, or added
-         * (podutil.UpdatePodCondition); a new array, the old one may be shared */
-        kp_str type = intern(cl, "DisruptionTarget"), yes = intern(cl, "True"),
-               why = intern(cl, reason);
-        uint16_t n = p->n_conditions, at = n;
-        for (uint16_t i = 0; i < n && at == n; i++)
-            if (p->conditions[i].type == type) at = i;
-        kp_condition *c = kp__arena_alloc(&cl->arena, ((size_t)n + (at == n ? 1 : 0)) * sizeof *c);
-        if (type == UINT32_MAX || yes == UINT32_MAX || why == UINT32_MAX || !c)
-            return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory marking it terminating",
-                                kp__s(cl, p->ns), kp__s(cl, p->name));
-        if (n) memcpy(c, p->conditions, n * sizeof *c);
-        c[at] = (kp_condition){type, yes, why, 0};
-        p->conditions = c;
-        p->n_conditions = (uint16_t)(n + (at == n ? 1 : 0));
-    }
+    if (reason &&
+        (st = set_disruption(cl, p, reason, NULL, "marking it terminating", err)) != KP_OK)
+        return st;
     p->deletion_ts = now;
     return KP_OK;
 }
 
 kp_status kp_cluster_finish_pod(kp_cluster *cl, kp_index pod, kp_pod_phase phase,
                                 const char *reason, const char *message, kp_error *err) {
-    (void)reason; /* status.reason / message: kp_pod keeps neither (no reader yet) */
-    (void)message;
+    return kp_cluster_finish_pod_disrupted(cl, pod, phase, reason, message, NULL, NULL, err);
+}
+
+kp_status kp_cluster_finish_pod_disrupted(kp_cluster *cl, kp_index pod, kp_pod_phase phase,
+                                          const char *reason, const char *message,
+                                          const char *condition_reason,
+                                          const char *condition_message, kp_error *err) {
     if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
     if (phase != KP_POD_PHASE_SUCCEEDED && phase != KP_POD_PHASE_FAILED)
         return kp_error_set(err, KP_EINVAL, "Pod %s/%s: a pod ends in phase Succeeded or Failed",
@@ -189,10 +200,20 @@ kp_status kp_cluster_finish_pod(kp_cluster *cl, kp_index pod, kp_pod_phase phase
     if (p->deleted || kp__pod_is_terminal(p)) return KP_OK; /* a terminal phase is final */
     kp_status st = log_change(cl, p, (uint32_t)pod, "finishing it", err);
     if (st != KP_OK) return st;
+    kp_str r = reason ? intern(cl, reason) : p->status_reason;
+    kp_str m = message ? intern(cl, message) : p->status_message;
+    if (r == UINT32_MAX || m == UINT32_MAX)
+        return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory finishing it",
+                            kp__s(cl, p->ns), kp__s(cl, p->name));
+    if (condition_reason && (st = set_disruption(cl, p, condition_reason, condition_message,
+                                                 "finishing it", err)) != KP_OK)
+        return st;
     kp__node_remove_pod(cl, (uint32_t)pod); /* terminal pods hold no resources */
     p->node = -1;
     p->nominated_node = 0;
     p->phase = (uint8_t)(phase == KP_POD_PHASE_SUCCEEDED ? KP_PHASE_SUCCEEDED : KP_PHASE_FAILED);
+    p->status_reason = r;
+    p->status_message = m;
     return KP_OK;
 }
 

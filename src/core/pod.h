@@ -157,6 +157,7 @@ typedef struct kp_pod {
     kp_str nominated_node; /* status.nominatedNodeName */
     kp_str os_name; /* spec.os.name */
     kp_str status_qos; /* status.qosClass as loaded ("" if absent) */
+    kp_str status_reason, status_message; /* status.reason / .message (an eviction's) */
     kp_str
         gates; /* spec.schedulingGates' names as SchedulingGates prints them, "[a b]"; 0 = none */
     int32_t priority; /* effective priority after finalize */

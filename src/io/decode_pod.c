@@ -616,6 +616,8 @@ static kp_status decode_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *statu
     TRY(kp__dget_time(d, status, "startTime", &p->start_time, NULL));
     TRY(kp__d_str(d, cl, status, "nominatedNodeName", &p->nominated_node));
     TRY(kp__d_str(d, cl, status, "qosClass", &p->status_qos));
+    TRY(kp__d_str(d, cl, status, "reason", &p->status_reason));
+    TRY(kp__d_str(d, cl, status, "message", &p->status_message));
     if (p->status_qos) {
         const char *q = kp__s(cl, p->status_qos);
         if (strcmp(q, "Guaranteed") && strcmp(q, "Burstable") && strcmp(q, "BestEffort"))

@@ -2,7 +2,8 @@
  * decode_pod_resize.c and decode_pod_gates.c keep, in the order the API server prints them
  * (PodSpec's, Container's, PodStatus' field order). What the model drops on load is not written:
  * ports without a hostPort, volumes no decision reads (secrets, projected tokens), conditions other
- * than DisruptionTarget, annotations other than kubernetes.io/config.*, ... (docs/api.md). */
+ * than DisruptionTarget, annotations other than kubernetes.io/config.*, ... (docs/api.md).
+ * status.reason and status.message are kept (an eviction's, a kubelet rejection's). */
 #include <string.h>
 
 #include "core/cluster.h"
@@ -327,6 +328,8 @@ static void status(kp__enc *e, const kp_pod *p) {
     kp__enc_obj(e, "status");
     if (p->phase != KP_PHASE_UNKNOWN && p->phase <= KP_PHASE_FAILED)
         kp__enc_str(e, "phase", phase_names[p->phase]);
+    kp__enc_sid(e, "reason", p->status_reason);
+    kp__enc_sid(e, "message", p->status_message);
     if (p->n_conditions || (rz && rz->infeasible)) {
         kp__enc_arr(e, "conditions");
         for (uint16_t i = 0; i < p->n_conditions; i++) {

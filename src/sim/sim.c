@@ -138,7 +138,8 @@ static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
     case SIM_EV_ACTION: return kp__sim_apply_action(s, (size_t)t->arg, err);
     case SIM_EV_POD_GONE: return kp__sim_pod_gone(s, (uint32_t)t->arg, NULL, err);
     case SIM_EV_LIFETIME:
-        return kp__sim_pod_finished(s, (uint32_t)t->arg, KP_POD_PHASE_SUCCEEDED, "Completed", err);
+        return kp__sim_pod_finished(s, (uint32_t)t->arg, KP_POD_PHASE_SUCCEEDED, "Completed", NULL,
+                                    false, err);
     case SIM_EV_DRAIN_RETRY: return kp__sim_drain_step(s, (kp_index)t->arg, err);
     case SIM_EV_WORKLOAD_SYNC: kp__sim_mark_workload(s, t->arg); return KP_OK;
     case SIM_EV_KUBELET:

@@ -32,7 +32,13 @@ void kp__sim_admit_free(kp_sim *s) {
  * unschedulable pods move (an assigned pod changed). */
 static kp_status fail_pod(kp_sim *s, uint32_t pod, const char *reason, const char *message,
                           const char *cause, long ev, kp_error *err) {
-    kp_status st = kp_cluster_finish_pod(s->cl, pod, KP_POD_PHASE_FAILED, reason, message, err);
+    /* a victim of the kubelet's preemption also gets DisruptionTarget (evictPodsToFreeRequests'
+     * status function); a rejected pod does not (rejectPod) */
+    bool victim = strcmp(cause, "preempted") == 0;
+    kp_status st =
+        kp_cluster_finish_pod_disrupted(s->cl, pod, KP_POD_PHASE_FAILED, reason, message,
+                                        victim ? KP_ADMIT_VICTIM_CONDITION_REASON : NULL,
+                                        victim ? KP_ADMIT_VICTIM_CONDITION_MESSAGE : NULL, err);
     if (st != KP_OK) return st;
     sim_pod *p = &s->pods[pod];
     p->pub.state = KP_SIM_POD_FAILED;

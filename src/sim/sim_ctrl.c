@@ -177,14 +177,19 @@ kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err) {
 }
 
 kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, const char *reason,
-                               kp_error *err) {
+                               const char *message, bool by_kubelet, kp_error *err) {
     if (pod >= s->n_pods) return KP_OK;
     sim_pod *p = &s->pods[pod];
     kp_pod_info pi;
     kp_cluster_pod_info(s->cl, pod, &pi);
     if (pi.deleted || pi.terminal || pi.node < 0) return KP_OK;
     kp_index node = pi.node;
-    kp_status st = kp_cluster_finish_pod(s->cl, pod, phase, reason, NULL, err);
+    /* a pod the kubelet evicted also gets DisruptionTarget (TerminationByKubelet, the eviction
+     * message), with its terminal status (managerImpl.evictPod's status function) */
+    bool failed = phase == KP_POD_PHASE_FAILED; /* a Succeeded pod's status has no reason */
+    kp_status st = kp_cluster_finish_pod_disrupted(
+        s->cl, pod, phase, failed ? reason : NULL, message,
+        by_kubelet ? "TerminationByKubelet" : NULL, by_kubelet ? message : NULL, err);
     if (st != KP_OK) return st;
     bool ok = phase == KP_POD_PHASE_SUCCEEDED;
     p->pub.state = ok ? KP_SIM_POD_SUCCEEDED : KP_SIM_POD_FAILED;

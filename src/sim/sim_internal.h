@@ -58,6 +58,9 @@ typedef struct {
     int32_t unsched_pos; /* position in kp_sim.unsched, -1 */
     int64_t workload; /* its controller, -1 */
     long lost_ev; /* the event that made it inactive (preemption, eviction, ...), -1 */
+    const char *evict_msg; /* the kubelet's eviction message (an event's text), NULL */
+    bool evict_condition; /* a threshold eviction: DisruptionTarget once killed (local-storage
+                           * evictions get none: localStorageEviction passes no condition) */
     bool replaced; /* its controller made a pod in its place (or chose not to) */
     bool drain_blocked; /* a drain was refused for it (logged once) */
 } sim_pod;
@@ -184,7 +187,7 @@ kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error 
 kp_status kp__sim_log_killing(kp_sim *s, uint32_t pod, kp_index node, long cause_ev);
 kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err);
 kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, const char *reason,
-                               kp_error *err);
+                               const char *message, bool by_kubelet, kp_error *err);
 kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err);
 kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err);
 void kp__sim_mark_workload(kp_sim *s, int64_t wl);

@@ -91,6 +91,8 @@ static kp_status evict(kp_sim *s, kp_index node, sim_kub_node *kn, const kp_evic
     if (ev < 0 || kp__sim_log_killing(s, (uint32_t)e->pod, node, ev) != KP_OK) return nomem(err);
     sim_pod *sp = &s->pods[e->pod];
     if (sp->lost_ev < 0) sp->lost_ev = ev;
+    sp->evict_msg = s->events[ev].message; /* its status message once killed */
+    sp->evict_condition = !e->local_storage;
     if (kn->n_waits == kn->cap_waits) {
         uint32_t c = kn->cap_waits ? kn->cap_waits * 2 : 2;
         kp_index *nw = kp_realloc(kn->waits, c * sizeof *nw);
@@ -112,7 +114,8 @@ static kp_status evict(kp_sim *s, kp_index node, sim_kub_node *kn, const kp_evic
 
 /* The evicted pod's containers are stopped: Failed, Evicted; its controller replaces it. */
 static kp_status finish_evicted(kp_sim *s, kp_index pod, kp_error *err) {
-    kp_status st = kp__sim_pod_finished(s, (uint32_t)pod, KP_POD_PHASE_FAILED, "Evicted", err);
+    kp_status st = kp__sim_pod_finished(s, (uint32_t)pod, KP_POD_PHASE_FAILED, "Evicted",
+                                        s->pods[pod].evict_msg, s->pods[pod].evict_condition, err);
     if (st == KP_OK) s->pods[pod].pub.cause = "evicted";
     return st;
 }

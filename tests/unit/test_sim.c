@@ -392,12 +392,6 @@ typedef struct {
     size_t n_cum;
 } fresh_ctx;
 
-static kp_status to_sbuf(void *ctx, const char *buf, size_t len) {
-    sbuf *b = ctx;
-    put(b, "%.*s", (int)len, buf);
-    return KP_OK;
-}
-
 static void fresh_answer(fresh_ctx *c, const kp_sim *sim, kp_index pod) {
     const kp_cluster *cl = kp_sim_cluster(sim);
     sbuf b = {0};

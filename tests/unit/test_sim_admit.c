@@ -22,6 +22,7 @@
 #include "kprio/inspect.h"
 #include "kprio/scenario.h"
 #include "kprio/sim.h"
+#include "sim_case.h"
 #include "text_buf.h"
 
 #define MAX_WL 8
@@ -99,11 +100,6 @@ static unsigned cpu_of(const admit_ctx *c, const kp_cluster *cl, kp_index pod) {
         return 0;
     }
     return c->cpu[w];
-}
-
-static kp_status to_sbuf(void *ctx, const char *buf, size_t len) {
-    put(ctx, "%.*s", (int)len, buf);
-    return KP_OK;
 }
 
 static char *ref_of(const kp_cluster *cl, kp_index pod, char *buf, size_t cap) {
@@ -358,5 +354,39 @@ KT_TEST(scenario_kubelet_pools) {
                     "kubelets[0]") != NULL);
 }
 
+/* The kubelet's preemption victims end as evictPodsToFreeRequests' status function writes them:
+ * Failed, reason Preempting, "Preempted in order to admit critical pod", and DisruptionTarget
+ * (TerminationByKubelet, "Pod was preempted by Kubelet to accommodate a critical pod."), as
+ * --final-snapshot writes them (golden simulate-admit-critical-preempts' inputs). */
+KT_TEST(kubelet_victims_final_status) {
+    kp_error err;
+    kp_cluster *cl = NULL;
+    kp_scenario *sc = NULL;
+    kp_sim_options o;
+    kp_sim_options_init(&o);
+    o.kubelets = true;
+    kp_sim *sim =
+        sim_case_run("tests/golden/simulate-admit-critical-preempts/", &o, &cl, &sc, &err);
+    KT_CHECK(sim != NULL);
+    sbuf b = {0};
+    KT_CHECK_INT(kp_cluster_encode_json(cl, NULL, to_sbuf, &b, &err), KP_OK);
+    int victims = 0;
+    const char *at = b.buf;
+    for (char *line; (line = next_line(&at)); free(line))
+        if (strstr(line, "\"reason\":\"Preempting\"")) {
+            victims++;
+            KT_CHECK_CONTAINS(line, "\"phase\":\"Failed\",\"reason\":\"Preempting\",\"message\":"
+                                    "\"" KP_ADMIT_VICTIM_MESSAGE "\",\"conditions\":[{\"type\":"
+                                    "\"DisruptionTarget\",\"status\":\"True\",\"reason\":"
+                                    "\"TerminationByKubelet\",\"message\":"
+                                    "\"" KP_ADMIT_VICTIM_CONDITION_MESSAGE "\"}]");
+        }
+    KT_CHECK_INT(victims, 2); /* web-b and web-c */
+    free(b.buf);
+    kp_sim_free(sim);
+    kp_scenario_free(sc);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(random_admissions_fit_and_equal_kprio_admit), KT_CASE(reject_loop_unfolds_in_time),
-        KT_CASE(scenario_kubelet_pools))
+        KT_CASE(scenario_kubelet_pools), KT_CASE(kubelet_victims_final_status))

@@ -11,6 +11,7 @@
 #include "base/alloc.h"
 #include "harness.h"
 #include "kprio/cluster.h"
+#include "kprio/encode.h"
 #include "kprio/eviction.h"
 #include "kprio/scenario.h"
 #include "kprio/sim.h"
@@ -215,6 +216,7 @@ KT_TEST(sync_pods_keeps_the_managers_state) {
 
 /* ---------------------------------------------------------------- random runs */
 
+#include "sim_case.h"
 #include "text_buf.h"
 
 /* nodes of 2-4Gi; ReplicaSets of leaking, steady and stepping pods, some critical
@@ -388,17 +390,24 @@ static const char *OOM_CLUSTER =
 static const char *OOM_SCENARIO = HEAD "duration: 6m\nusage:\n- selector: {}\n  resource: "
                                        "memory\n  ramp: {start: 100Mi, perMinute: 1Gi}\n";
 
+/* OOM_CLUSTER finalized and OOM_SCENARIO loaded (*sc the caller's). */
+static kp_cluster *oom_inputs(kp_scenario **sc, kp_error *err) {
+    kp_error_clear(err);
+    kp_cluster *cl = kp_cluster_new();
+    *sc = NULL;
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "c.yaml", OOM_CLUSTER, strlen(OOM_CLUSTER), err),
+                 KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, err), KP_OK);
+    KT_CHECK_INT(
+        kp_scenario_load_buffer("s.yaml", OOM_SCENARIO, strlen(OOM_SCENARIO), NULL, sc, err),
+        KP_OK);
+    return cl;
+}
+
 static kp_status oom_run(long fail_after, uint64_t *evictions) {
     kp_error err;
-    kp_error_clear(&err);
-    kp_cluster *cl = kp_cluster_new();
     kp_scenario *sc = NULL;
-    KT_CHECK_INT(kp_cluster_load_buffer(cl, "c.yaml", OOM_CLUSTER, strlen(OOM_CLUSTER), &err),
-                 KP_OK);
-    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
-    KT_CHECK_INT(
-        kp_scenario_load_buffer("s.yaml", OOM_SCENARIO, strlen(OOM_SCENARIO), NULL, &sc, &err),
-        KP_OK);
+    kp_cluster *cl = oom_inputs(&sc, &err);
     kp_sim *sim = NULL;
     kp__alloc_fail_after(fail_after, false);
     kp_status st = kp_sim_new(cl, NULL, sc, NULL, &sim, &err);
@@ -413,6 +422,83 @@ static kp_status oom_run(long fail_after, uint64_t *evictions) {
     kp_scenario_free(sc);
     kp_cluster_free(cl);
     return st;
+}
+
+/* The evicted pod's final status, as the kubelet writes it once its containers stopped
+ * (managerImpl.evictPod's status function): phase Failed, reason Evicted, the eviction message,
+ * and DisruptionTarget with reason TerminationByKubelet and the same message; it round-trips
+ * through --final-snapshot's encoder and loader. */
+KT_TEST(evicted_pod_status_and_disruption_target) {
+    kp_error err;
+    kp_scenario *sc = NULL;
+    kp_cluster *cl = oom_inputs(&sc, &err);
+    kp_sim *sim = NULL;
+    KT_CHECK_INT(kp_sim_new(cl, NULL, sc, NULL, &sim, &err), KP_OK);
+    KT_CHECK_INT(sim ? kp_sim_run(sim, &err) : KP_EINVAL, KP_OK);
+    const kp_sim_event *ev = NULL;
+    for (size_t i = 0; sim && i < kp_sim_event_count(sim) && !ev; i++) {
+        const kp_sim_event *e = kp_sim_event_get(sim, i);
+        if (e->type == KP_SIM_WARNING && strcmp(e->reason, "Evicted") == 0) ev = e;
+    }
+    KT_CHECK(ev != NULL);
+    sbuf b = {0};
+    KT_CHECK_INT(kp_cluster_encode_json(cl, NULL, to_sbuf, &b, &err), KP_OK);
+    char want[1024];
+    if (ev && b.buf) {
+        /* the evicted pod's item: Failed, Evicted, the event's message, the condition */
+        snprintf(want, sizeof want, "\"name\":\"%s\"", kp_cluster_pod_name(cl, ev->pod));
+        const char *item = strstr(b.buf, want);
+        const char *end = item ? strchr(item, '\n') : NULL;
+        KT_CHECK(item && end);
+        size_t n = item && end ? (size_t)(end - item) : 0;
+        char *line = calloc(1, n + 1);
+        if (line && n) memcpy(line, item, n);
+        snprintf(want, sizeof want,
+                 "\"phase\":\"Failed\",\"reason\":\"Evicted\",\"message\":\"%s\",\"conditions\":"
+                 "[{\"type\":\"DisruptionTarget\",\"status\":\"True\",\"reason\":"
+                 "\"TerminationByKubelet\",\"message\":\"%s\"}]",
+                 ev->message, ev->message);
+        KT_CHECK_CONTAINS(line ? line : "", want);
+        free(line);
+        /* loaded again: the status and the condition come back */
+        kp_cluster *fresh = kp_cluster_new();
+        KT_CHECK_INT(kp_cluster_load_buffer(fresh, "final.json", b.buf, b.len, &err), KP_OK);
+        KT_CHECK_INT(kp_cluster_finalize(fresh, &err), KP_OK);
+        sbuf b2 = {0};
+        KT_CHECK_INT(kp_cluster_encode_json(fresh, NULL, to_sbuf, &b2, &err), KP_OK);
+        KT_CHECK_CONTAINS(b2.buf ? b2.buf : "", want);
+        free(b2.buf);
+        kp_cluster_free(fresh);
+    }
+    free(b.buf);
+    kp_sim_free(sim);
+    kp_scenario_free(sc);
+    kp_cluster_free(cl);
+}
+
+/* Local-storage evictions carry no DisruptionTarget (localStorageEviction passes no condition to
+ * evictPod): golden simulate-kubelet-emptydir-sizelimit's two evicted pods. */
+KT_TEST(local_storage_evictions_have_no_condition) {
+    kp_error err;
+    kp_cluster *cl = NULL;
+    kp_scenario *sc = NULL;
+    kp_sim *sim =
+        sim_case_run("tests/golden/simulate-kubelet-emptydir-sizelimit/", NULL, &cl, &sc, &err);
+    KT_CHECK(sim != NULL);
+    sbuf b = {0};
+    KT_CHECK_INT(kp_cluster_encode_json(cl, NULL, to_sbuf, &b, &err), KP_OK);
+    int evicted = 0;
+    const char *at = b.buf;
+    for (char *line; (line = next_line(&at)); free(line))
+        if (strstr(line, "\"reason\":\"Evicted\"")) {
+            evicted++;
+            KT_CHECK(!strstr(line, "DisruptionTarget"));
+        }
+    KT_CHECK_INT(evicted, 2);
+    free(b.buf);
+    kp_sim_free(sim);
+    kp_scenario_free(sc);
+    kp_cluster_free(cl);
 }
 
 KT_TEST(alloc_fail_sweep) {
@@ -433,5 +519,7 @@ KT_TEST(alloc_fail_sweep) {
 }
 
 KT_MAIN(KT_CASE(usage_models_decoded), KT_CASE(usage_errors), KT_CASE(alloc_fail_sweep),
+        KT_CASE(evicted_pod_status_and_disruption_target),
+        KT_CASE(local_storage_evictions_have_no_condition),
         KT_CASE(sync_pods_keeps_the_managers_state),
         KT_CASE(random_runs_evict_only_as_upstream_would))

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kprio/common.h"
+
 typedef struct {
     char *buf;
     size_t len, cap;
@@ -34,4 +36,11 @@ static inline uint32_t rnd(uint32_t n) {
     rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
     return (uint32_t)(rng >> 33) % n;
 }
+
+/* A kp_write_fn (kprio/encode.h) appending to an sbuf. */
+static inline kp_status to_sbuf(void *ctx, const char *buf, size_t len) {
+    put(ctx, "%.*s", (int)len, buf);
+    return KP_OK;
+}
+
 #endif
