@@ -87,6 +87,9 @@ kp_status kp_sim_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_scenar
     }
     /* SchedulerPopFromBackoffQ: beta and on by default since v1.33 */
     s->pop_from_backoff = !s->o.compat || compat_minor(s->o.compat) >= 33;
+    /* kubernetes#129058 (v1.33.0): nomination changes requeue; before, the status update of a
+     * pod that lost its nomination was ignored by the queue */
+    s->nomination_moves = s->pop_from_backoff;
     int64_t dur = s->o.duration_ms;
     if (!dur && scenario && scenario->has_duration) dur = scenario->duration_ms;
     s->has_duration = dur > 0;

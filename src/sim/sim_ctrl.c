@@ -143,7 +143,7 @@ kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error 
     if (was_bound && (st = kp__sim_move_all(s, "AssignedPodDelete")) != KP_OK) return nomem(err);
     /* deletePodFromSchedulingQueue: a pending pod that held a nomination was counted on its node
      * by the pods of lower or equal priority */
-    if (!was_bound && *pi.nominated_node &&
+    if (!was_bound && *pi.nominated_node && s->nomination_moves &&
         (st = kp__sim_move_le(s, "AssignedPodDelete", pi.priority)) != KP_OK)
         return nomem(err);
     return KP_OK;

@@ -98,6 +98,7 @@ struct kp_sim {
     const kp_scenario *sc;
     kp_sim_options o;
     bool pop_from_backoff; /* SchedulerPopFromBackoffQ (beta, on since 1.33) */
+    bool nomination_moves; /* a nominated pod leaving requeues pods <= its priority (v1.33+) */
     int64_t epoch; /* unix seconds of t = 0 */
     int64_t now; /* ms */
     int64_t end; /* ms: duration, or the 24h cap */

@@ -38,6 +38,7 @@ static kp_status on_nominated(kp_sim *s, uint32_t pod, const kp_sched_pod_result
  * unscheduled-pod handler's delete of the old object, deletePodFromSchedulingQueue): each moves
  * the unschedulable pods of priority <= that pod's (updatePodInSchedulingQueue). */
 static kp_status nominations_changed(kp_sim *s, const char *had, const kp_sched_pod_result *r) {
+    if (!s->nomination_moves) return KP_OK; /* --compat 1.32 and older */
     const kp_index *cleared = NULL;
     size_t n = kp_sched_cleared_nominations(s->sched, &cleared);
     for (size_t i = 0; i < n; i++) {
