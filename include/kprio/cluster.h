@@ -401,8 +401,9 @@ kp_status kp_cluster_delete_priority_class(kp_cluster *cl, kp_index pc, kp_error
 
 /* Loading objects into a finalized cluster (the simulator's `create`): kp_cluster_load_buffer
  * (or _path) on a finalized cluster adds the objects, refusing one whose identity (kind,
- * namespace, name) exists already, live or deleted pod alike (KP_EINVAL, "SOURCE: Pod ns/x:
- * already exists", as the API server's create is; nothing of that load is kept then), and
+ * namespace, name) exists already (KP_EINVAL, "SOURCE: Pod ns/x: already exists", as the API
+ * server's create is; nothing of that load is kept then; a deleted pod's, PDB's or
+ * PriorityClass's name is free again, as once the object is gone from the API), and
  * kp_cluster_finalize then finalizes only the objects added since (priorities resolved against
  * the classes as they are now, pods bound when they name a node). The objects a load added are
  * the indices from the count before to the count after. kind: "Pod", "Node",

@@ -410,9 +410,11 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     TRY(kp__d_intern(&d, cl, meta, "metadata.name", name, strlen(name), &name_id));
     if (namespaced) TRY(kp__d_intern(&d, cl, meta, "metadata.namespace", ns, strlen(ns), &ns_id));
     if (is_pod) TRY(kp__d_intern(&d, cl, NULL, NULL, lc->source, strlen(lc->source), &src_id));
-    /* after finalize a load is the API server's create: an identity that exists (a deleted pod's
-     * too: its tombstone keeps the index) is refused, and the load is undone (kp_cluster_load_*) */
-    if (cl->finalized && kp__cluster_find_object(cl, kind, ns_id, name_id) >= 0)
+    /* after finalize a load is the API server's create: an identity that exists is refused, and
+     * the load is undone (kp_cluster_load_*); a deleted pod is gone from the API, its name free
+     * (its tombstone keeps its index, the new pod gets another) */
+    long old = cl->finalized ? kp__cluster_find_object(cl, kind, ns_id, name_id) : -1;
+    if (old >= 0 && !(is_pod && cl->pods[old].deleted))
         return kp__dctx_fail(&d, meta, KP_EINVAL, NULL, "already exists");
 
     if (is_pod) {

@@ -149,6 +149,25 @@ KT_TEST(delete_pod_tombstone_and_log) {
     KT_CHECK_STR(label(cl, again, "statefulset.kubernetes.io/pod-name"), "db-0");
     KT_CHECK_STR(label(cl, again, "apps.kubernetes.io/pod-index"), "0");
     KT_CHECK(cl->pods[again].uid != cl->pods[db0].uid);
+    /* a create (a load after finalize) may use a deleted pod's name: the API server has no such
+     * pod any more; a refused load that used it leaves the name free too */
+    kp_index lone = kp_cluster_find_pod(cl, "shop/lone");
+    KT_CHECK_INT(kp_cluster_delete_pod(cl, lone, &err), KP_OK);
+    const char *bad = "apiVersion: v1\nkind: Pod\nmetadata: {name: lone, namespace: shop}\n"
+                      "spec: {containers: [{name: c}]}\n---\napiVersion: v1\nkind: Pod\n"
+                      "metadata: {name: x, namespace: shop}\nspec: {priority: y}\n";
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "bad.yaml", bad, strlen(bad), &err), KP_EINVAL);
+    KT_CHECK_INT(kp_cluster_find_pod(cl, "shop/lone"), -1);
+    const char *good = "apiVersion: v1\nkind: Pod\nmetadata: {name: lone, namespace: shop}\n"
+                       "spec: {containers: [{name: c}]}\n";
+    size_t before = kp_cluster_pod_count(cl);
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "good.yaml", good, strlen(good), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_find_pod(cl, "shop/lone"), (kp_index)before);
+    KT_CHECK(cl->pods[lone].deleted); /* the tombstone stays where it was */
+    /* the name is taken again */
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "again.yaml", good, strlen(good), &err), KP_EINVAL);
+    KT_CHECK_CONTAINS(err.msg, "already exists");
     /* finishing a pod frees its node */
     kp_index web = kp_cluster_find_pod(cl, "shop/web-7f-aaaaa"),
              n1 = kp_cluster_find_node(cl, "n1");
