@@ -195,6 +195,13 @@ const kp_sim_pod *kp_sim_pod_get(const kp_sim *sim, size_t i);
 /* When PodDisruptionBudget `pdb` (a kp_cluster_pdb_* index) existed in the run: from *from_ms (0
  * for the snapshot's) to *to_ms (deleted then; -1: to the end). false for a bad index. */
 bool kp_sim_pdb_span(const kp_sim *sim, kp_index pdb, int64_t *from_ms, int64_t *to_ms);
+/* PDB pdb's status.desiredHealthy as the disruption controller last wrote it at or before t_ms
+ * (its first value before its first sync); 0 for a bad index. */
+int32_t kp_sim_pdb_desired_at(const kp_sim *sim, kp_index pdb, int64_t t_ms);
+/* The instants at which PDB pdb's desiredHealthy took a new value (*t_ms, in time order; the
+ * values in *values), borrowed until the simulation runs again; 0 for a bad index. */
+size_t kp_sim_pdb_desired_history(const kp_sim *sim, kp_index pdb, const int64_t **t_ms,
+                                  const int32_t **values);
 
 /* ---- counters ---- */
 typedef struct {

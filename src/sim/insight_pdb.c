@@ -1,9 +1,9 @@
 /* PDB pressure (docs/simulate.md "Findings"): the disruption controller's count of a
  * PodDisruptionBudget rebuilt over the run from the pods' timelines (healthy: bound, not
- * terminating, as kp_cluster_pdb_recount counts), against its desiredHealthy (as recounted at
- * the end, or at its deletion: a scale during the run is not replayed), while it existed
- * (kp_sim_pdb_span), and the preemptions that took a victim it protected when it allowed no more
- * disruptions (violations() below). */
+ * terminating, as kp_cluster_pdb_recount counts), against its desiredHealthy as the controller
+ * wrote it at each instant (kp_sim_pdb_desired_at: a scale of the pods' controller moves it),
+ * while it existed (kp_sim_pdb_span), and the preemptions that took a victim it protected when it
+ * allowed no more disruptions (violations() below). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +65,7 @@ typedef struct {
     ins_span *sp;
     bool *sel;
     ins_change *ch;
+    size_t cap_ch;
     long *evs;
     size_t n_evs;
 } ins_scratch;
@@ -85,8 +86,8 @@ static bool alive(const ins_life *l, int64_t t) { return t >= l->from && (l->to 
 /* Time at zero allowed disruptions while the PDB existed: the healthy count after each instant's
  * changes (its creation and deletion are instants too). */
 static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, size_t n,
-                           int32_t desired, const ins_life *life, ins_change *ch, int32_t *lo,
-                           int32_t *hi) {
+                           kp_index pdb, const ins_life *life, ins_change *ch, int32_t *lo,
+                           int32_t *hi, int32_t *dlo, int32_t *dhi) {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         ch[m++] = (ins_change){sp[i].t0, +1, sp[i].ev0};
@@ -94,10 +95,14 @@ static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, 
     }
     ch[m++] = (ins_change){life->from, 0, -1};
     if (life->to >= 0) ch[m++] = (ins_change){life->to, 0, -1};
+    const int64_t *dt = NULL;
+    const int32_t *dv = NULL;
+    size_t nd = kp_sim_pdb_desired_history(r->sim, pdb, &dt, &dv);
+    for (size_t i = 0; i < nd; i++) ch[m++] = (ins_change){dt[i], 0, -1}; /* a new desiredHealthy */
     qsort(ch, m, sizeof *ch, cmp_change);
     int32_t h = 0;
     int64_t since = -1;
-    *lo = INT32_MAX, *hi = 0;
+    *lo = *dlo = INT32_MAX, *hi = *dhi = 0;
     for (size_t i = 0; i < m;) {
         int64_t t = ch[i].t;
         long last_ev = -1;
@@ -106,8 +111,11 @@ static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, 
             if (ch[i].ev >= 0 && ch[i].d < 0) last_ev = ch[i].ev;
         }
         bool in = alive(life, t);
+        int32_t desired = kp_sim_pdb_desired_at(r->sim, pdb, t); /* as the controller wrote it */
         if (in && h < *lo) *lo = h;
         if (in && h > *hi) *hi = h;
+        if (in && desired < *dlo) *dlo = desired;
+        if (in && desired > *dhi) *dhi = desired;
         bool zero = in && desired > 0 && h <= desired; /* a PDB that asks for nothing never is */
         if (zero && since < 0) {
             since = t;
@@ -132,7 +140,7 @@ static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, 
  * here, over the run's Preempted events, from the PDB's count rebuilt just before the decision.
  * Also the evictions the PDB blocked (the Eviction API's 429: it was at zero then). */
 static kp_status violations(const ins_run *r, kp_finding *f, const ins_scratch *x, size_t n,
-                            int32_t desired, const ins_life *life, uint32_t *blocked) {
+                            kp_index pdb, const ins_life *life, uint32_t *blocked) {
     long decision = -1;
     int32_t allowed = 0;
     const ins_span *sp = x->sp;
@@ -156,7 +164,8 @@ static kp_status violations(const ins_run *r, kp_finding *f, const ins_scratch *
         if (strcmp(e->reason, "Preempted") != 0) continue;
         if (e->cause != decision || decision < 0) {
             decision = e->cause;
-            allowed = healthy_before(sp, n, e->t_ms, e->cause) - desired;
+            allowed = healthy_before(sp, n, e->t_ms, e->cause) -
+                      kp_sim_pdb_desired_at(r->sim, pdb, e->t_ms);
         }
         if (--allowed >= 0) continue;
         f->count++;
@@ -181,7 +190,7 @@ static kp_status violations(const ins_run *r, kp_finding *f, const ins_scratch *
     return KP_OK;
 }
 
-static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, const ins_scratch *x) {
+static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, ins_scratch *x) {
     ins_span *sp = x->sp;
     bool *sel = x->sel;
     kp_pdb_info pi;
@@ -198,12 +207,22 @@ static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, const ins
     memset(&f0, 0, sizeof f0);
     f0.first_ms = f0.last_ms = -1;
     f0.summary = f0.detail = "";
-    int32_t lo, hi;
+    int32_t lo, hi, dlo, dhi;
     uint32_t blocked = 0;
+    /* room for each pod's two changes, the PDB's creation and deletion, its desiredHealthy's */
+    const int64_t *dt = NULL;
+    const int32_t *dv = NULL;
+    size_t need = 2 * n + 2 + kp_sim_pdb_desired_history(r->sim, k, &dt, &dv);
+    if (need > x->cap_ch) {
+        ins_change *nc = kp_realloc(x->ch, need * sizeof *nc);
+        if (!nc) return KP_ENOMEM;
+        x->ch = nc;
+        x->cap_ch = need;
+    }
     ins_life life = {0, -1};
     if (!kp_sim_pdb_span(r->sim, k, &life.from, &life.to)) life.from = 0, life.to = -1;
-    kp_status st = zero_time(r, &f0, sp, n, pi.desired_healthy, &life, x->ch, &lo, &hi);
-    if (st == KP_OK) st = violations(r, &f0, x, n, pi.desired_healthy, &life, &blocked);
+    kp_status st = zero_time(r, &f0, sp, n, k, &life, x->ch, &lo, &hi, &dlo, &dhi);
+    if (st == KP_OK) st = violations(r, &f0, x, n, k, &life, &blocked);
     if (st == KP_OK && (f0.duration_ms > 0 || f0.count > 0 || blocked > 0)) {
         kp_finding *f = kp__ins_add(in, KP_FINDING_PDB_PRESSURE,
                                     f0.count ? KP_SEVERITY_CRITICAL : KP_SEVERITY_WARNING,
@@ -224,10 +243,15 @@ static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, const ins
                                  pi.ns, pi.name, kp__ins_dur(f->duration_ms, db, sizeof db),
                                  kp__ins_dur(f->first_ms < 0 ? 0 : f->first_ms, fb, sizeof fb),
                                  blocked, f->count);
-            if (st == KP_OK)
+            if (st == KP_OK && dlo < dhi)
+                st = kp__ins_detail(f,
+                                    "desiredHealthy between %d and %d; healthy pods between %d "
+                                    "and %d",
+                                    (int)dlo, (int)dhi, (int)(lo == INT32_MAX ? 0 : lo), (int)hi);
+            else if (st == KP_OK)
                 st = kp__ins_detail(f, "desiredHealthy %d; healthy pods between %d and %d",
-                                    (int)pi.desired_healthy, (int)(lo == INT32_MAX ? 0 : lo),
-                                    (int)hi);
+                                    (int)(dlo == INT32_MAX ? pi.desired_healthy : dlo),
+                                    (int)(lo == INT32_MAX ? 0 : lo), (int)hi);
             if (st == KP_OK && detail && *detail) st = kp__ins_detail(f, "%s", detail);
             if (detail && *detail) kp_free((void *)detail);
             return st;
@@ -246,7 +270,8 @@ kp_status kp__ins_pdbs(const ins_run *r, kp_insight *in) {
     ins_scratch x;
     x.sp = kp_malloc(n * sizeof *x.sp);
     x.sel = kp_malloc(n * sizeof *x.sel);
-    x.ch = kp_malloc((2 * n + 2) * sizeof *x.ch); /* each pod's two changes, the PDB's own two */
+    x.cap_ch = 2 * n + 2; /* grown per PDB (one_pdb) */
+    x.ch = kp_malloc(x.cap_ch * sizeof *x.ch);
     x.evs = kp_malloc((r->n_events ? r->n_events : 1) * sizeof *x.evs);
     x.n_evs = 0;
     kp_status st = x.sp && x.sel && x.ch && x.evs ? KP_OK : KP_ENOMEM;

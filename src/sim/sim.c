@@ -61,8 +61,7 @@ static kp_status start(kp_sim *s, kp_error *err) {
     /* the disruption controller's view from the first instant: a snapshot's PDB status may be
      * stale (pods listed after it was written); every PDB is recounted from the pods */
     for (size_t i = 0; st == KP_OK && i < kp_cluster_pdb_count(s->cl); i++)
-        if ((st = kp_cluster_pdb_recount(s->cl, (kp_index)i, err)) != KP_OK) return st;
-    if (st == KP_OK) st = kp__sim_pdb_spans_grow(s);
+        if ((st = kp__sim_pdb_recount(s, (kp_index)i, err)) != KP_OK) return st;
     if (st != KP_OK) return kp_error_set(err, st, "simulate: out of memory");
     return KP_OK;
 }
@@ -129,8 +128,7 @@ void kp_sim_free(kp_sim *s) {
     kp_free(s->chunks);
     kp_free(s->drain_nodes);
     kp_free(s->samples);
-    kp_free(s->pdb_from);
-    kp_free(s->pdb_to);
+    kp__sim_pdb_spans_free(s);
     kp_free(s);
 }
 

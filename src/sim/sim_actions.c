@@ -120,7 +120,7 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         if ((st = kp__sim_grow_pods(s)) != KP_OK || (st = grow_workloads(s)) != KP_OK)
             return nomem(err);
         for (size_t p = pods0; p < kp_cluster_pod_count(s->cl); p++) {
-            /* timeline, its workload's pod list, the queue when pending */
+            /* timeline, its workload's pod list, its PDBs, the queue when pending */
             if (kp__sim_pod_added(s, (uint32_t)p, -1) != KP_OK) return nomem(err);
             if (kp__sim_log(s, KP_SIM_NORMAL, "Created", "Pod", kp_cluster_pod_namespace(s->cl, p),
                             kp_cluster_pod_name(s->cl, p), "created by the scenario", p,
@@ -132,11 +132,9 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
                 s->pods[p].pub.bound_ms = s->now;
                 s->pods[p].pub.node = node;
             }
-            if ((st = kp__sim_recount_pdbs(s, (uint32_t)p, err)) != KP_OK) return st;
         }
         for (size_t q = pdbs0; q < kp_cluster_pdb_count(s->cl); q++)
-            if ((st = kp_cluster_pdb_recount(s->cl, (kp_index)q, err)) != KP_OK) return st;
-        if (kp__sim_pdb_spans_grow(s) != KP_OK) return nomem(err);
+            if ((st = kp__sim_pdb_recount(s, (kp_index)q, err)) != KP_OK) return st;
         if (kp_cluster_node_count(s->cl) > nodes0 && kp__sim_move_all(s, "NodeAdd") != KP_OK)
             return nomem(err);
     }

@@ -51,7 +51,7 @@ kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err) {
     size_t n = kp_cluster_pdb_count(s->cl);
     for (size_t i = 0; i < n; i++) {
         if (!kp_cluster_pdb_selects(s->cl, (kp_index)i, (kp_index)pod)) continue;
-        kp_status st = kp_cluster_pdb_recount(s->cl, (kp_index)i, err);
+        kp_status st = kp__sim_pdb_recount(s, (kp_index)i, err);
         if (st != KP_OK) return st;
     }
     return KP_OK;
@@ -69,6 +69,9 @@ kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces) {
     if (p->workload >= 0 && (size_t)p->workload < s->n_wls &&
         (st = wl_add_pod(&s->wls[p->workload], pod)) != KP_OK)
         return st;
+    /* DisruptionController.addPod: the PDBs that select it sync (expectedPods counts it; a
+     * percentage follows its controller's scale) */
+    if ((st = kp__sim_recount_pdbs(s, pod, NULL)) != KP_OK) return st;
     kp_pod_info pi;
     kp_cluster_pod_info(s->cl, pod, &pi);
     if (pi.node < 0 && !pi.terminal && kp_sched_serves(s->sched, pod))

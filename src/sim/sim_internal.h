@@ -106,8 +106,10 @@ struct kp_sim {
     bool started; /* t = 0 set up: pods made from now on are the run's */
     bool stepped; /* the first instant (t = 0) was played */
     const char *end_reason;
-    /* each PDB's lifetime in the run (kp_sim_pdb_span), grown as creates add PDBs */
+    /* each PDB's lifetime in the run (kp_sim_pdb_span) and the desiredHealthy its recounts wrote
+     * (kp_sim_pdb_desired_at), grown as creates add PDBs */
     int64_t *pdb_from, *pdb_to;
+    struct sim_pdb_desired *pdb_desired;
     size_t n_pdb_spans;
     uint64_t seq;
 
@@ -163,6 +165,10 @@ long kp__sim_logf(kp_sim *s, kp_sim_event_type type, const char *reason, kp_inde
 kp_status kp__sim_enqueue_new(kp_sim *s, uint32_t pod);
 /* sim_log.c: the PDBs loaded since the last call exist from now on (kp_sim_pdb_span) */
 kp_status kp__sim_pdb_spans_grow(kp_sim *s);
+/* The disruption controller's sync of PDB `pdb` (kp_cluster_pdb_recount), its desiredHealthy
+ * recorded when it changed (kp_sim_pdb_desired_at). */
+kp_status kp__sim_pdb_recount(kp_sim *s, kp_index pdb, kp_error *err);
+void kp__sim_pdb_spans_free(kp_sim *s);
 kp_status kp__sim_move_all(kp_sim *s, const char *event);
 /* The same for the pods of priority <= `priority` only (getLEPriorityPreCheck): a pod that held
  * a nomination lost it, was deleted or bound (the scheduler treated it as assigned to the

@@ -122,17 +122,68 @@ long kp__sim_logf(kp_sim *s, kp_sim_event_type type, const char *reason, kp_inde
 
 /* ---------------------------------------------------------------- PDB lifetimes */
 
+/* One PDB's desiredHealthy over the run: (t, value) in time order, a new entry when it changed. */
+struct sim_pdb_desired {
+    int64_t *t;
+    int32_t *v;
+    uint32_t n, cap;
+};
+
 kp_status kp__sim_pdb_spans_grow(kp_sim *s) {
     size_t n = kp_cluster_pdb_count(s->cl);
     if (n <= s->n_pdb_spans) return KP_OK;
     int64_t *f = kp_realloc(s->pdb_from, n * sizeof *f);
     if (f) s->pdb_from = f;
     int64_t *t = f ? kp_realloc(s->pdb_to, n * sizeof *t) : NULL;
-    if (!t) return KP_ENOMEM;
-    s->pdb_to = t;
-    for (size_t i = s->n_pdb_spans; i < n; i++) s->pdb_from[i] = s->now, s->pdb_to[i] = -1;
+    if (t) s->pdb_to = t;
+    struct sim_pdb_desired *d = t ? kp_realloc(s->pdb_desired, n * sizeof *d) : NULL;
+    if (!d) return KP_ENOMEM;
+    s->pdb_desired = d;
+    for (size_t i = s->n_pdb_spans; i < n; i++) {
+        s->pdb_from[i] = s->now, s->pdb_to[i] = -1;
+        memset(&s->pdb_desired[i], 0, sizeof s->pdb_desired[i]);
+    }
     s->n_pdb_spans = n;
     return KP_OK;
+}
+
+void kp__sim_pdb_spans_free(kp_sim *s) {
+    for (size_t i = 0; i < s->n_pdb_spans; i++) {
+        kp_free(s->pdb_desired[i].t);
+        kp_free(s->pdb_desired[i].v);
+    }
+    kp_free(s->pdb_desired);
+    kp_free(s->pdb_from);
+    kp_free(s->pdb_to);
+}
+
+kp_status kp__sim_pdb_recount(kp_sim *s, kp_index pdb, kp_error *err) {
+    kp_status st = kp_cluster_pdb_recount(s->cl, pdb, err);
+    if (st != KP_OK) return st;
+    if (kp__sim_pdb_spans_grow(s) != KP_OK) goto oom;
+    kp_pdb_info in;
+    if ((size_t)pdb >= s->n_pdb_spans || kp_cluster_pdb_info(s->cl, pdb, &in) != KP_OK)
+        return KP_OK;
+    struct sim_pdb_desired *d = &s->pdb_desired[pdb];
+    if (d->n && d->v[d->n - 1] == in.desired_healthy) return KP_OK;
+    if (d->n && d->t[d->n - 1] == s->now) { /* a second change at this instant: the last counts */
+        d->v[d->n - 1] = in.desired_healthy;
+        return KP_OK;
+    }
+    if (d->n == d->cap) {
+        uint32_t c = d->cap ? d->cap * 2 : 4;
+        int64_t *nt = kp_realloc(d->t, c * sizeof *nt);
+        if (nt) d->t = nt;
+        int32_t *nv = nt ? kp_realloc(d->v, c * sizeof *nv) : NULL;
+        if (!nv) goto oom;
+        d->v = nv;
+        d->cap = c;
+    }
+    d->t[d->n] = s->now;
+    d->v[d->n++] = in.desired_healthy;
+    return KP_OK;
+oom:
+    return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
 }
 
 bool kp_sim_pdb_span(const kp_sim *s, kp_index pdb, int64_t *from_ms, int64_t *to_ms) {
@@ -140,6 +191,26 @@ bool kp_sim_pdb_span(const kp_sim *s, kp_index pdb, int64_t *from_ms, int64_t *t
     *from_ms = s->pdb_from[pdb];
     *to_ms = s->pdb_to[pdb];
     return true;
+}
+
+size_t kp_sim_pdb_desired_history(const kp_sim *s, kp_index pdb, const int64_t **t_ms,
+                                  const int32_t **values) {
+    if (pdb < 0 || (size_t)pdb >= s->n_pdb_spans) return 0;
+    *t_ms = s->pdb_desired[pdb].t;
+    *values = s->pdb_desired[pdb].v;
+    return s->pdb_desired[pdb].n;
+}
+
+int32_t kp_sim_pdb_desired_at(const kp_sim *s, kp_index pdb, int64_t t_ms) {
+    if (pdb < 0 || (size_t)pdb >= s->n_pdb_spans) return 0;
+    const struct sim_pdb_desired *d = &s->pdb_desired[pdb];
+    uint32_t lo = 0, hi = d->n; /* the last entry at or before t_ms */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->t[mid] <= t_ms) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo ? d->v[lo - 1] : d->n ? d->v[0] : 0;
 }
 
 /* ---------------------------------------------------------------- pods */
