@@ -108,6 +108,8 @@ typedef enum {
     KP_GATE_IN_PLACE_POD_VERTICAL_SCALING, /* GA, locked true from 1.35 */
     KP_GATE_POD_LEVEL_RESOURCES, /* from 1.32; on from 1.34 */
     KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS, /* from 1.37, on */
+    KP_GATE_SCHEDULER_ASYNC_PREEMPTION, /* from 1.32; on from 1.33 (simulate) */
+    KP_GATE_SCHEDULER_POP_FROM_BACKOFF_Q, /* from 1.33, on (simulate) */
     KP_GATE_COUNT
 } kp_gate;
 typedef struct {

@@ -230,6 +230,9 @@ static kp_status load_pools(sim_args *a, const kp_scenario *sc, kp_sim_kubelet_p
 }
 
 static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
+    /* the --compat line's gate defaults and locks first, as `schedule` reads them */
+    int crc = kp_cli_compat_arg(c, argc, argv, "simulate", &a->compat);
+    if (crc != 0) return crc;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         int r = kp_cli_common_arg(c, argc, argv, &i);
@@ -274,12 +277,8 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
             if (r2 != KP_EXIT_OK) return r2;
         } else if (kp_cli_is_opt(arg, "--config")) {
             if (!(a->config = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
-        } else if (kp_cli_is_opt(arg, "--compat")) {
-            if (!(a->compat = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
-            if (!kp_cli_compat_ok(a->compat))
-                return kp_cli_usage_hint(
-                    "simulate", "--compat: \"%s\" is not a Kubernetes version (expected e.g. 1.35)",
-                    a->compat);
+        } else if (kp_cli_is_opt(arg, "--compat")) { /* read by kp_cli_compat_arg */
+            if (!kp_cli_optval(argc, argv, &i, "simulate")) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--duration")) {
             if (!(v = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
             int64_t ns = 0;

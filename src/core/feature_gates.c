@@ -46,6 +46,12 @@ static const struct {
     [KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS] = {"PodLevelResourcesFixKubeletQOSClass",
                                                            1,
                                                            {{37, true, false}}},
+    /* alpha 1.32, beta (on) 1.33 */
+    [KP_GATE_SCHEDULER_ASYNC_PREEMPTION] = {"SchedulerAsyncPreemption",
+                                            2,
+                                            {{32, false, false}, {33, true, false}}},
+    /* beta (on) 1.33 */
+    [KP_GATE_SCHEDULER_POP_FROM_BACKOFF_Q] = {"SchedulerPopFromBackoffQ", 1, {{33, true, false}}},
 };
 
 /* The spec in force at line (NULL: the line does not have the gate). */

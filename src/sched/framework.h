@@ -89,6 +89,7 @@ struct kp_sched {
     int32_t protect_pod; /* what-if PDB for every preemption (kp_sched_options), -1 = none */
     uint16_t compat; /* the same as a minor version (sched/compat.h: KP_COMPAT_NEWEST) */
     bool postfilter_dra; /* DynamicResources' PostFilter runs (active profile and compat) */
+    bool async_preemption; /* SchedulerAsyncPreemption: the cluster's gate, else the line's */
 
     uint32_t *order; /* zone round-robin node order (node_tree) */
     uint32_t n_order;

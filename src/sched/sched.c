@@ -205,6 +205,11 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
                             o.protect_pod);
     }
     s->protect_pod = o.protect_pod < 0 ? -1 : (int32_t)o.protect_pod;
+    /* SchedulerAsyncPreemption: the cluster's gate when set, else the --compat line's default */
+    const kp_feature_gates *g = &cl->gates;
+    s->async_preemption = g->set[KP_GATE_SCHEDULER_ASYNC_PREEMPTION]
+                              ? g->on[KP_GATE_SCHEDULER_ASYNC_PREEMPTION]
+                              : s->compat >= 33;
     s->now = KP_TIME_NONE;
     s->n_pods_seen = cl->n_pods;
     s->n_nodes_seen = cl->n_nodes;

@@ -84,11 +84,15 @@ kp_status kp_sim_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_scenar
         kp_free(s);
         return st;
     }
-    /* SchedulerPopFromBackoffQ: beta and on by default since v1.33 */
-    s->pop_from_backoff = !s->o.compat || compat_minor(s->o.compat) >= 33;
+    /* SchedulerPopFromBackoffQ: beta and on by default since v1.33; the cluster's gate when set */
+    bool v133 = !s->o.compat || compat_minor(s->o.compat) >= 33;
+    const kp_feature_gates *g = kp_cluster_feature_gates(cl);
+    s->pop_from_backoff = g && g->set[KP_GATE_SCHEDULER_POP_FROM_BACKOFF_Q]
+                              ? g->on[KP_GATE_SCHEDULER_POP_FROM_BACKOFF_Q]
+                              : v133;
     /* kubernetes#129058 (v1.33.0): nomination changes requeue; before, the status update of a
      * pod that lost its nomination was ignored by the queue */
-    s->nomination_moves = s->pop_from_backoff;
+    s->nomination_moves = v133;
     int64_t dur = s->o.duration_ms;
     if (!dur && scenario && scenario->has_duration) dur = scenario->duration_ms;
     s->has_duration = dur > 0;

@@ -141,7 +141,7 @@ KT_TEST(gates_upstream_unmodelled) {
     char msg[600];
     kp_feature_gates_init(&d);
     KT_CHECK_INT(parse(&g,
-                       "KubeletPSI=true,SchedulerAsyncPreemption=false,"
+                       "KubeletPSI=true,SchedulerAsyncAPICalls=false,"
                        "RotateKubeletServerCertificate=true,ContextualLogging=true,"
                        "WatchListClient=false,DRADeviceTaints=false,CustomCPUCFSQuotaPeriod=true",
                        msg, sizeof msg),

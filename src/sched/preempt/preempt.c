@@ -676,9 +676,9 @@ static kp_status mark_disruption(kp_cluster *cl, kp_pod *p, kp_error *err) {
 /* mirrors Evaluator.prepareCandidateAsync (async preemption, default since 1.33): victims not yet
  * terminating get DisruptionTarget and a deletionTimestamp; lower-priority pods nominated to the
  * node lose their nomination; the preemptor is nominated. Nothing is cleared when every victim
- * is already terminating (it returns before its goroutine). --compat 1.32 and older
- * (SchedulerAsyncPreemption off by default): prepareCandidate, which clears the nominations in
- * any case. */
+ * is already terminating (it returns before its goroutine). SchedulerAsyncPreemption off (the
+ * default of --compat 1.32 and older, or --feature-gates): prepareCandidate, which clears the
+ * nominations in any case. */
 kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result *r,
                               kp_error *err) {
     if (!r || r->outcome != KP_PREEMPT_NOMINATED || r->node < 0) return KP_OK;
@@ -695,8 +695,7 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
         kp__sched_hot_update(s, r->victims[i]);
         n_delete++;
     }
-    bool async = s->compat >= 33; /* SchedulerAsyncPreemption: beta, on since v1.33 */
-    if (n_delete > 0 || !async) {
+    if (n_delete > 0 || !s->async_preemption) { /* SchedulerAsyncPreemption, on since v1.33 */
         const uint32_t *nom = NULL;
         uint32_t n_nom = kp__sched_nominated_on(s, (uint32_t)r->node, &nom);
         /* copied out first (un-nominating edits the nominator's list) into the list the
