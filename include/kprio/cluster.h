@@ -359,6 +359,13 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
 /* The controller workload of pod (its controller ownerReference's kind and name, same
  * namespace), or -1. */
 kp_index kp_cluster_pod_workload(const kp_cluster *cl, kp_index pod);
+/* The deployment controller's new ReplicaSet for a Deployment that has none (getNewReplicaSet):
+ * named NAME-HASH (HASH a stand-in for pod-template-hash, as --expand-workloads names it), with
+ * the Deployment's selector and template plus the pod-template-hash label, its replicas, and
+ * controlled by it; a ReplicaSet of that name already there is returned instead. *out: its
+ * index. KP_EINVAL (not a Deployment, or one without a template), KP_ENOMEM. */
+kp_status kp_cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployment, kp_index *out,
+                                               kp_error *err);
 /* Changes spec.replicas (the scale subresource). */
 kp_status kp_cluster_workload_scale(kp_cluster *cl, kp_index workload, int32_t replicas,
                                     kp_error *err);

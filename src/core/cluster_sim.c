@@ -20,6 +20,7 @@
 #include "core/selector.h"
 #include "core/taints.h"
 #include "core/workload.h"
+#include "core/workload_expand.h"
 #include "kprio/cluster.h"
 
 static bool pod_ok(const kp_cluster *cl, kp_index pod) {
@@ -476,6 +477,24 @@ kp_status kp_cluster_workload_scale(kp_cluster *cl, kp_index workload, int32_t r
                             "equal to 0",
                             kind, kp__s(cl, w->ns), kp__s(cl, w->name), replicas);
     w->replicas = replicas;
+    return KP_OK;
+}
+
+kp_status kp_cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployment, kp_index *out,
+                                               kp_error *err) {
+    if (deployment < 0 || (size_t)deployment >= cl->n_workloads)
+        return bad_index(err, "workload", deployment);
+    const kp_workload *d = &cl->workloads[deployment];
+    if (d->kind != KP_WL_DEPLOY || !d->template)
+        return kp_error_set(err, KP_EINVAL, "%s %s/%s: not a Deployment with a pod template",
+                            kp__workload_kind_name(d->kind), kp__s(cl, d->ns), kp__s(cl, d->name));
+    uint32_t n = cl->n_workloads, rs = 0;
+    if (kp__workload_new_replicaset(cl, (uint32_t)deployment, &rs) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "Deployment %s/%s: out of memory",
+                            kp__s(cl, cl->workloads[deployment].ns),
+                            kp__s(cl, cl->workloads[deployment].name));
+    if (cl->n_workloads != n) cl->gen_struct++; /* a new selector for default spreading: rebuild */
+    *out = (kp_index)rs;
     return KP_OK;
 }
 

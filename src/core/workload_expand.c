@@ -575,15 +575,18 @@ static kp_status expand_daemonset(ex *x, uint32_t wi) {
 /* The ReplicaSet a Deployment's generated pods belong to, when the input lacks it: what the
  * deployment controller creates (getNewReplicaSet): the Deployment's selector and template plus
  * pod-template-hash, controlled by the Deployment (PodTopologySpread's default selector reads
- * it). */
-static kp_status add_replicaset(ex *x, uint32_t di) {
-    kp_cluster *cl = x->cl;
+ * it), with its replicas. *out: its index (an existing ReplicaSet of that name: that one). */
+kp_status kp__workload_new_replicaset(kp_cluster *cl, uint32_t di, uint32_t *out) {
     char hash[16], name[400];
     kp__workload_template_hash(cl, &cl->workloads[di], hash);
     snprintf(name, sizeof name, "%s-%s", kp__s(cl, cl->workloads[di].name), hash);
     kp_str nid = intern(cl, name), dep = intern(cl, "Deployment");
     if (nid == UINT32_MAX || dep == UINT32_MAX) return KP_ENOMEM;
-    if (find_workload(x, KP_WL_RS, cl->workloads[di].ns, nid) >= 0) return KP_OK;
+    long old = kp__cluster_find_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid);
+    if (old >= 0) {
+        *out = (uint32_t)old;
+        return KP_OK;
+    }
     kp_workload *rs = kp__cluster_new_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid);
     if (!rs) return KP_ENOMEM;
     const kp_workload *d = &cl->workloads[di];
@@ -593,8 +596,17 @@ static kp_status add_replicaset(ex *x, uint32_t di) {
     rs->replicas = d->replicas;
     rs->sel = d->sel;
     rs->labels = d->labels;
-    rs->template = d->template;
     rs->sel.is_set = true;
+    *out = (uint32_t)(rs - cl->workloads);
+    /* its template: the Deployment's plus the pod-template-hash label (a copy: the Deployment's
+     * is not changed) */
+    kp_pod *t = d->template ? kp__arena_alloc(&cl->arena, sizeof *t) : NULL;
+    if (d->template && !t) return KP_ENOMEM;
+    if (t) {
+        *t = *d->template;
+        if (kp__labels_set(cl, &t->labels, "pod-template-hash", hash) != KP_OK) return KP_ENOMEM;
+    }
+    rs->template = t;
     return kp__labels_set(cl, &rs->sel.match_labels, "pod-template-hash", hash);
 }
 
@@ -650,8 +662,10 @@ kp_status kp__workload_expand(kp_cluster *cl, kp_error *err) {
         x.s_rs == UINT32_MAX || index_pods(&x) != KP_OK)
         st = fail_nomem(&x);
     if (st == KP_OK) st = expand_all(&x, deps, &n_deps, &n_cron);
-    for (uint32_t i = 0; i < n_deps && st == KP_OK; i++)
-        if (add_replicaset(&x, deps[i]) != KP_OK) st = fail_nomem(&x);
+    for (uint32_t i = 0; i < n_deps && st == KP_OK; i++) {
+        uint32_t rs;
+        if (kp__workload_new_replicaset(cl, deps[i], &rs) != KP_OK) st = fail_nomem(&x);
+    }
     if (st == KP_OK && n_cron &&
         kp__cluster_warn(cl,
                          "%u CronJob(s) not expanded: a CronJob has no pods until its schedule "

@@ -27,6 +27,10 @@ void kp__workload_template_hash(const kp_cluster *cl, const kp_workload *w, char
 void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *base, uint64_t seq,
                                 char *out, size_t cap);
 
+/* The deployment controller's new ReplicaSet for Deployment di (getNewReplicaSet; one that
+ * exists under that name is returned instead); *out its index. KP_ENOMEM. */
+kp_status kp__workload_new_replicaset(kp_cluster *cl, uint32_t di, uint32_t *out);
+
 /* l with key=val set: a new sorted array in the cluster arena (the old one is not changed, it
  * may be shared). KP_ENOMEM. */
 kp_status kp__labels_set(kp_cluster *cl, kp_labels *l, const char *key, const char *val);

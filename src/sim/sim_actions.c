@@ -86,17 +86,6 @@ static kp_index node_of(const kp_sim *s, const kp_object_ref *r) {
 
 /* ---------------------------------------------------------------- create */
 
-static kp_status grow_workloads(kp_sim *s) {
-    size_t n = kp_cluster_workload_count(s->cl);
-    if (n <= s->n_wls) return KP_OK;
-    sim_wl *nw = kp_realloc(s->wls, n * sizeof *nw);
-    if (!nw) return KP_ENOMEM;
-    memset(nw + s->n_wls, 0, (n - s->n_wls) * sizeof *nw);
-    s->wls = nw;
-    for (size_t w = s->n_wls; w < n; w++) kp__sim_mark_workload(s, (int64_t)w);
-    s->n_wls = n;
-    return KP_OK;
-}
 
 static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     for (size_t k = 0; k < a->n_objects; k++) {
@@ -117,7 +106,7 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
             if ((st = refused(s, ai, msg, err)) != KP_OK) return st;
             continue;
         }
-        if ((st = kp__sim_grow_pods(s)) != KP_OK || (st = grow_workloads(s)) != KP_OK)
+        if ((st = kp__sim_grow_pods(s)) != KP_OK || (st = kp__sim_grow_workloads(s)) != KP_OK)
             return nomem(err);
         for (size_t p = pods0; p < kp_cluster_pod_count(s->cl); p++) {
             /* timeline, its workload's pod list, its PDBs, the queue when pending */
@@ -239,24 +228,6 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
     return KP_OK;
 }
 
-/* A Deployment scales through its ReplicaSet (the last one it owns that has replicas, else its
- * last one): the deployment controller's "Scaled up/down replica set" step. */
-static long deployment_rs(const kp_sim *s, const kp_workload_info *d) {
-    long best = -1;
-    int32_t best_rep = -1;
-    for (size_t i = 0; i < kp_cluster_workload_count(s->cl); i++) {
-        kp_workload_info in;
-        if (kp_cluster_workload_info(s->cl, (kp_index)i, &in) != KP_OK) continue;
-        if (strcmp(in.kind, "ReplicaSet") != 0 || strcmp(in.ns, d->ns) != 0 ||
-            strcmp(in.owner_kind, "Deployment") != 0 || strcmp(in.owner_name, d->name) != 0)
-            continue;
-        if (in.replicas > 0 || best_rep <= 0) {
-            best = (long)i;
-            best_rep = in.replicas;
-        }
-    }
-    return best;
-}
 
 static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     long w = find_workload(s, &a->ref);
@@ -266,12 +237,11 @@ static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp
     kp_status st = kp_cluster_workload_scale(s->cl, w, a->replicas, err);
     if (st != KP_OK) return st;
     if (strcmp(in.kind, "Deployment") == 0) {
-        long rs = deployment_rs(s, &in);
-        if (rs < 0)
-            return fail(s, ai, KP_ENOTFOUND, "scale",
-                        "the Deployment has no ReplicaSet "
-                        "in the snapshot",
-                        err);
+        long rs = kp__sim_deployment_rs(s, &in);
+        if (rs < 0) { /* its controller makes the ReplicaSet at the new scale (sync_deployment) */
+            kp__sim_mark_workload(s, w);
+            return KP_OK;
+        }
         kp_workload_info ri;
         kp_cluster_workload_info(s->cl, rs, &ri);
         char msg[600];

@@ -45,6 +45,38 @@ kp_status kp__sim_index_workloads(kp_sim *s) {
     return KP_OK;
 }
 
+kp_status kp__sim_grow_workloads(kp_sim *s) {
+    size_t n = kp_cluster_workload_count(s->cl);
+    if (n <= s->n_wls) return KP_OK;
+    sim_wl *nw = kp_realloc(s->wls, n * sizeof *nw);
+    if (!nw) return KP_ENOMEM;
+    memset(nw + s->n_wls, 0, (n - s->n_wls) * sizeof *nw);
+    s->wls = nw;
+    size_t from = s->n_wls;
+    s->n_wls = n; /* first: kp__sim_mark_workload ignores indices past n_wls */
+    for (size_t w = from; w < n; w++) kp__sim_mark_workload(s, (int64_t)w);
+    return KP_OK;
+}
+
+/* A Deployment scales through its ReplicaSet (the last one it owns that has replicas, else its
+ * last one): the deployment controller's "Scaled up/down replica set" step. */
+long kp__sim_deployment_rs(const kp_sim *s, const kp_workload_info *d) {
+    long best = -1;
+    int32_t best_rep = -1;
+    for (size_t i = 0; i < kp_cluster_workload_count(s->cl); i++) {
+        kp_workload_info in;
+        if (kp_cluster_workload_info(s->cl, (kp_index)i, &in) != KP_OK) continue;
+        if (strcmp(in.kind, "ReplicaSet") != 0 || strcmp(in.ns, d->ns) != 0 ||
+            strcmp(in.owner_kind, "Deployment") != 0 || strcmp(in.owner_name, d->name) != 0)
+            continue;
+        if (in.replicas > 0 || best_rep <= 0) {
+            best = (long)i;
+            best_rep = in.replicas;
+        }
+    }
+    return best;
+}
+
 /* ---------------------------------------------------------------- the disruption controller */
 
 kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err) {
@@ -677,6 +709,28 @@ static kp_status sync_daemonset(kp_sim *s, size_t wi, const kp_workload_info *in
     return st;
 }
 
+/* A Deployment without a ReplicaSet (created by the scenario, or one the snapshot lacks): the
+ * deployment controller makes its new ReplicaSet (getNewReplicaSet, kp_cluster_deployment_new_-
+ * replicaset) and logs ScalingReplicaSet "Scaled up replica set NAME from 0 to N"; the
+ * ReplicaSet's controller then creates the pods. A Deployment with one scales through it (the
+ * scenario's scale). */
+static kp_status sync_deployment(kp_sim *s, size_t wi, const kp_workload_info *in, kp_error *err) {
+    if (!in->has_template || kp__sim_deployment_rs(s, in) >= 0) return KP_OK;
+    kp_index rs = -1;
+    kp_status st = kp_cluster_deployment_new_replicaset(s->cl, (kp_index)wi, &rs, err);
+    if (st != KP_OK) return st;
+    kp_workload_info ri;
+    if (kp__sim_grow_workloads(s) != KP_OK || kp_cluster_workload_info(s->cl, rs, &ri) != KP_OK)
+        return nomem(err);
+    char msg[600];
+    snprintf(msg, sizeof msg, "Scaled up replica set %s from 0 to %d", ri.name, ri.replicas);
+    if (kp__sim_log(s, KP_SIM_NORMAL, "ScalingReplicaSet", "Deployment", in->ns, in->name, msg, -1,
+                    -1, -1) < 0)
+        return nomem(err);
+    kp__sim_mark_workload(s, rs);
+    return KP_OK;
+}
+
 void kp__sim_mark_daemonsets(kp_sim *s) {
     for (size_t wi = 0; wi < s->n_wls; wi++) {
         kp_workload_info in;
@@ -701,6 +755,7 @@ kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err) {
             else if (strcmp(in.kind, "StatefulSet") == 0) st = sync_statefulset(s, wi, &in, err);
             else if (strcmp(in.kind, "Job") == 0) st = sync_job(s, wi, &in, err);
             else if (strcmp(in.kind, "DaemonSet") == 0) st = sync_daemonset(s, wi, &in, err);
+            else if (strcmp(in.kind, "Deployment") == 0) st = sync_deployment(s, wi, &in, err);
             if (st != KP_OK) return st;
         }
     }

@@ -197,6 +197,10 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
                                const char *message, bool by_kubelet, kp_error *err);
 kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err);
 kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err);
+/* the workloads loaded since the last call join (marked for a sync) */
+kp_status kp__sim_grow_workloads(kp_sim *s);
+/* A Deployment's ReplicaSet: the last one it controls with replicas, else its last; -1. */
+long kp__sim_deployment_rs(const kp_sim *s, const kp_workload_info *d);
 void kp__sim_mark_workload(kp_sim *s, int64_t wl);
 /* every DaemonSet syncs (a node was added, changed or deleted) */
 void kp__sim_mark_daemonsets(kp_sim *s);

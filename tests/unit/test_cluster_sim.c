@@ -302,6 +302,34 @@ KT_TEST(create_from_deployment) {
     KT_CHECK_INT(
         kp_cluster_create_pod(cl, workload(cl, "DaemonSet", "agent"), -1, "agent-1", 1, &p, &err),
         KP_EINVAL);
+    /* a Deployment without a ReplicaSet gets its new one (getNewReplicaSet): NAME-HASH, the
+     * Deployment's replicas and template, pod-template-hash in its selector, owned by it; its
+     * pods belong to it; asked again, the same one */
+    const char *web =
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: "
+        "shop, uid: d2}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n"
+        "  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: "
+        "c}]}}\n";
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "web.yaml", web, strlen(web), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    kp_index dep = workload(cl, "Deployment", "web"), rs = -1, rs2 = -1;
+    uint64_t gen = cl->gen_struct;
+    KT_CHECK_INT(kp_cluster_deployment_new_replicaset(cl, dep, &rs, &err), KP_OK);
+    KT_CHECK(cl->gen_struct > gen); /* a new selector: schedulers rebuild */
+    KT_CHECK_INT(kp_cluster_workload_info(cl, rs, &wi), KP_OK);
+    KT_CHECK_STR(wi.kind, "ReplicaSet");
+    KT_CHECK(strncmp(wi.name, "web-", 4) == 0 && strlen(wi.name) > 4);
+    KT_CHECK_STR(wi.owner_kind, "Deployment");
+    KT_CHECK_STR(wi.owner_name, "web");
+    KT_CHECK(wi.replicas == 3 && wi.has_template);
+    char name[300];
+    snprintf(name, sizeof name, "%s-abcde", wi.name);
+    KT_CHECK_INT(kp_cluster_create_pod(cl, rs, -1, name, 1, &p, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pod_workload(cl, p), rs);
+    KT_CHECK_STR(label(cl, p, "pod-template-hash"), wi.name + 4);
+    KT_CHECK_INT(kp_cluster_deployment_new_replicaset(cl, dep, &rs2, &err), KP_OK);
+    KT_CHECK_INT(rs2, rs);
+    KT_CHECK_INT(kp_cluster_deployment_new_replicaset(cl, rs, &rs2, &err), KP_EINVAL);
     kp_cluster_free(cl);
 }
 
