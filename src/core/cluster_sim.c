@@ -498,6 +498,32 @@ kp_status kp_cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployme
     return KP_OK;
 }
 
+kp_noexec_verdict kp_cluster_pod_noexecute(const kp_cluster *cl, kp_index pod, kp_index node,
+                                           int64_t *seconds) {
+    *seconds = 0;
+    if (!pod_ok(cl, pod) || !node_ok(cl, node)) return KP_NOEXEC_KEEP;
+    const kp_pod *p = &cl->pods[pod];
+    const kp_node *n = &cl->nodes[node];
+    bool any = false, bounded = false;
+    int64_t min = 0;
+    for (uint16_t i = 0; i < n->n_taints; i++) {
+        const kp_taint *t = &n->taints[i];
+        if (t->effect != KP_EFFECT_NOEXECUTE) continue; /* getNoExecuteTaints */
+        any = true;
+        const kp_toleration *used = NULL; /* GetMatchingTolerations: the first that matches */
+        for (uint16_t j = 0; j < p->n_tolerations && !used; j++)
+            if (kp__toleration_tolerates(&p->tolerations[j], t)) used = &p->tolerations[j];
+        if (!used) return KP_NOEXEC_NOW;
+        if (!used->has_seconds) continue; /* forever */
+        if (used->seconds <= 0) return KP_NOEXEC_NOW; /* getMinTolerationTime: 0 */
+        if (!bounded || used->seconds < min) min = used->seconds;
+        bounded = true;
+    }
+    if (!any || !bounded) return KP_NOEXEC_KEEP;
+    *seconds = min;
+    return KP_NOEXEC_AFTER;
+}
+
 /* ---- PriorityClasses (kp_cluster_find_priority_class: core/cluster.c, by the name map) ---- */
 
 kp_status kp_cluster_priority_class_set_value(kp_cluster *cl, kp_index pc, int32_t value,

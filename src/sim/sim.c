@@ -151,6 +151,7 @@ static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
     case SIM_EV_KUBELET_IDLE: return kp__sim_kubelet_timer(s, (kp_index)t->arg, err);
     case SIM_EV_ADMIT:
     case SIM_EV_ADMIT_KILLED: return kp__sim_admit_timer(s, t, err);
+    case SIM_EV_TAINT_EVICT: return kp__sim_taint_timer(s, t, err);
     case SIM_EV_FLUSH_UNSCHED:
     case SIM_EV_BACKOFF_DONE: {
         kp_status st = kp__sim_queue_timer(s, t);

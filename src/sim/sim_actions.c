@@ -348,14 +348,15 @@ static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_
             kp__sim_logf(s, KP_SIM_NORMAL, "TaintAdded", -1, n, -1, "taint %s=%s:%s added",
                          a->taint.key, a->taint.value, a->taint.effect) < 0)
             return nomem(err);
-        return st;
+        return st == KP_OK ? kp__sim_taint_node(s, n, err) : st; /* NoExecute: evictions */
     case KP_ACT_UNTAINT:
         st = kp_cluster_node_untaint(s->cl, n, a->taint.key, a->taint.effect, &removed, err);
         if (st != KP_OK) return st;
         if (kp__sim_logf(s, KP_SIM_NORMAL, "TaintRemoved", -1, n, -1, "%zu taint(s) %s removed",
                          removed, a->taint.key) < 0)
             return nomem(err);
-        return removed && kp__sim_move_all(s, "NodeUpdate") != KP_OK ? nomem(err) : KP_OK;
+        if (removed && kp__sim_move_all(s, "NodeUpdate") != KP_OK) return nomem(err);
+        return kp__sim_taint_node(s, n, err); /* planned NoExecute evictions may be cancelled */
     case KP_ACT_DRAIN:
         if ((st = cordon(s, n, true, err)) != KP_OK) return st;
         return kp__sim_drain_step(s, n, err);

@@ -26,7 +26,8 @@ typedef enum {
                           * keep a run without a duration going */
     SIM_EV_WORKLOAD_SYNC, /* workload arg syncs again (a Job's pod failure backoff ended) */
     SIM_EV_ADMIT, /* pod arg's kubelet sees its bind and admits or rejects it (sim_admit.c) */
-    SIM_EV_ADMIT_KILLED /* pod arg, preempted by its kubelet, is killed: Failed (sim_admit.c) */
+    SIM_EV_ADMIT_KILLED, /* pod arg, preempted by its kubelet, is killed: Failed (sim_admit.c) */
+    SIM_EV_TAINT_EVICT /* pod arg's NoExecute toleration ran out (gen: still planned) */
 } sim_ev_kind;
 
 typedef struct {
@@ -61,6 +62,8 @@ typedef struct {
     const char *evict_msg; /* the kubelet's eviction message (an event's text), NULL */
     bool evict_condition; /* a threshold eviction: DisruptionTarget once killed (local-storage
                            * evictions get none: localStorageEviction passes no condition) */
+    int64_t taint_since; /* the taint-eviction controller's planned deletion: created at, -1 */
+    uint32_t taint_gen; /* bumped when that plan is cancelled or replaced (stale timers) */
     bool replaced; /* its controller made a pod in its place (or chose not to) */
     bool drain_blocked; /* a drain was refused for it (logged once) */
 } sim_pod;
@@ -160,6 +163,12 @@ long kp__sim_logf(kp_sim *s, kp_sim_event_type type, const char *reason, kp_inde
     __attribute__((format(printf, 7, 8)))
 #endif
     ;
+
+/* sim_taint.c: the taint-eviction controller (NoExecute taints): the pods of a node whose
+ * taints changed, a pod just bound, a planned eviction that came due */
+kp_status kp__sim_taint_node(kp_sim *s, kp_index node, kp_error *err);
+kp_status kp__sim_taint_pod(kp_sim *s, uint32_t pod, kp_error *err);
+kp_status kp__sim_taint_timer(kp_sim *s, const sim_timer *t, kp_error *err);
 
 /* sim_queue.c: the scheduling queue and the attempts */
 kp_status kp__sim_enqueue_new(kp_sim *s, uint32_t pod);

@@ -239,6 +239,7 @@ kp_status kp__sim_grow_pods(kp_sim *s) {
         p->pub.last_message = "";
         p->pub.preempted_by = p->pub.replaces = -1;
         p->lost_ev = -1;
+        p->taint_since = -1;
         p->heap_pos = p->unsched_pos = -1;
         p->workload = kp_cluster_pod_workload(s->cl, (kp_index)i);
         kp_pod_info pi;

@@ -84,6 +84,8 @@ static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
             s->c.longest_wait_pod = (kp_index)pod;
         }
         if ((st = kp__sim_pod_bound(s, pod, err)) != KP_OK) return st;
+        /* handlePodUpdate: a NoExecute taint it tolerates for tolerationSeconds */
+        if ((st = kp__sim_taint_pod(s, pod, err)) != KP_OK) return st;
         st = nominations_changed(s, nnn, r);
         return st == KP_OK ? KP_OK : kp_error_set(err, st, "simulate: out of memory");
     }
