@@ -38,15 +38,14 @@ static kp_status plan(kp_sim *s, uint32_t pod, int64_t since, int64_t at, kp_err
     p->taint_since = since;
     p->taint_gen++;
     return kp__sim_timer_add(s, at, SIM_EV_TAINT_EVICT, pod, p->taint_gen) == KP_OK ? KP_OK
-                                                                                 : nomem(err);
+                                                                                    : nomem(err);
 }
 
 /* processPodOnNode for a bound pod that is not being deleted */
 static kp_status process(kp_sim *s, uint32_t pod, kp_error *err) {
     kp_pod_info pi;
     if (pod >= s->n_pods || kp_cluster_pod_info(s->cl, pod, &pi) != KP_OK) return KP_OK;
-    if (pi.deleted || pi.terminal || pi.node < 0 || pi.deletion_ts != KP_TIME_UNSET)
-        return KP_OK;
+    if (pi.deleted || pi.terminal || pi.node < 0 || pi.deletion_ts != KP_TIME_UNSET) return KP_OK;
     int64_t secs = 0;
     kp_noexec_verdict v = kp_cluster_pod_noexecute(s->cl, pod, pi.node, &secs);
     kp_status st = KP_OK;
