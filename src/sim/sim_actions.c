@@ -79,6 +79,21 @@ static long find_workload(const kp_sim *s, const kp_object_ref *r) {
     return -1;
 }
 
+/* kubectl's resource name of a workload kind ("deployments.apps"), for NotFound */
+static const char *resource_of(const char *kind) {
+    static const char *const K[][2] = {{"ReplicaSet", "replicasets.apps"},
+                                       {"Deployment", "deployments.apps"},
+                                       {"StatefulSet", "statefulsets.apps"},
+                                       {"DaemonSet", "daemonsets.apps"},
+                                       {"Job", "jobs.batch"},
+                                       {"CronJob", "cronjobs.batch"},
+                                       {"ReplicationController", "replicationcontrollers"},
+                                       {"Service", "services"}};
+    for (size_t i = 0; i < sizeof K / sizeof K[0]; i++)
+        if (strcmp(K[i][0], kind) == 0) return K[i][1];
+    return kind;
+}
+
 static kp_index node_of(const kp_sim *s, const kp_object_ref *r) {
     kp_index n = kp_cluster_find_node(s->cl, r->name);
     return n >= 0 && !kp_cluster_node_deleted(s->cl, n) ? n : -1;
@@ -191,6 +206,32 @@ static kp_status delete_class(kp_sim *s, size_t ai, const kp_object_ref *r, kp_e
                : KP_OK;
 }
 
+/* Background cascading deletion (the garbage collector): the workload makes no more pods, its
+ * pods go, and so do the workloads it controls (a Deployment's ReplicaSets, a CronJob's Jobs)
+ * with theirs. */
+static kp_status delete_workload(kp_sim *s, long w, kp_error *err) {
+    if (w < 0 || (size_t)w >= s->n_wls || s->wls[w].deleted) return KP_OK;
+    s->wls[w].deleted = true;
+    for (uint32_t i = 0; i < s->wls[w].n; i++) {
+        uint32_t p = s->wls[w].pods[i];
+        s->pods[p].replaced = true;
+        kp_status st = kp__sim_pod_terminating(s, p, "deleted", -1, err);
+        if (st != KP_OK) return st;
+    }
+    kp_workload_info in;
+    if (kp_cluster_workload_info(s->cl, (kp_index)w, &in) != KP_OK) return KP_OK;
+    for (size_t o = 0; o < s->n_wls; o++) {
+        kp_workload_info oi;
+        if ((long)o == w || kp_cluster_workload_info(s->cl, (kp_index)o, &oi) != KP_OK ||
+            strcmp(oi.ns, in.ns) != 0 || strcmp(oi.owner_kind, in.kind) != 0 ||
+            strcmp(oi.owner_name, in.name) != 0)
+            continue;
+        kp_status st = delete_workload(s, (long)o, err);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
 static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     const kp_object_ref *r = &a->ref;
     if (strcmp(r->kind, "Pod") == 0) {
@@ -217,21 +258,16 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
     if (w < 0)
         return fail(s, ai, KP_ENOTFOUND, "delete",
                     "no such object (kinds: Pod, Node, or a workload of the snapshot)", err);
-    /* background cascading deletion: the workload makes no more pods, its pods go */
-    s->wls[w].deleted = true;
-    for (uint32_t i = 0; i < s->wls[w].n; i++) {
-        uint32_t p = s->wls[w].pods[i];
-        s->pods[p].replaced = true;
-        kp_status st = kp__sim_pod_terminating(s, p, "deleted", -1, err);
-        if (st != KP_OK) return st;
-    }
-    return KP_OK;
+    if ((size_t)w < s->n_wls && s->wls[w].deleted)
+        return not_found(s, ai, "delete", resource_of(r->kind), r->name, err);
+    return delete_workload(s, w, err);
 }
-
 
 static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     long w = find_workload(s, &a->ref);
     if (w < 0) return fail(s, ai, KP_ENOTFOUND, "scale", "no such workload", err);
+    if ((size_t)w < s->n_wls && s->wls[w].deleted)
+        return not_found(s, ai, "scale", resource_of(a->ref.kind), a->ref.name, err);
     kp_workload_info in;
     kp_cluster_workload_info(s->cl, w, &in);
     kp_status st = kp_cluster_workload_scale(s->cl, w, a->replicas, err);
