@@ -359,9 +359,12 @@ typedef struct {
     bool has_template;
     int32_t ordinals_start; /* StatefulSet: spec.ordinals.start (0) */
     bool parallel_pods; /* StatefulSet: podManagementPolicy Parallel (else OrderedReady) */
-    bool suspend; /* Job: spec.suspend */
+    bool suspend; /* Job, CronJob: spec.suspend */
     bool indexed; /* Job: completionMode Indexed */
     int32_t backoff_limit; /* Job: spec.backoffLimit (default 6) */
+    const char *schedule; /* CronJob: spec.schedule ("" otherwise) */
+    const char *time_zone; /* CronJob: spec.timeZone ("" when unset) */
+    const char *concurrency; /* CronJob: spec.concurrencyPolicy ("Allow", "Forbid", "Replace") */
 } kp_workload_info;
 size_t kp_cluster_workload_count(const kp_cluster *cl);
 kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_workload_info *out);
@@ -375,6 +378,12 @@ kp_index kp_cluster_pod_workload(const kp_cluster *cl, kp_index pod);
  * index. KP_EINVAL (not a Deployment, or one without a template), KP_ENOMEM. */
 kp_status kp_cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployment, kp_index *out,
                                                kp_error *err);
+/* The CronJob controller's Job (getJobFromTemplate2): named `name`, the CronJob's jobTemplate
+ * (labels, spec, pod template), controlled by it, no status. *out: its index. KP_EINVAL (not a
+ * CronJob with a template; a Job of that name exists: "jobs.batch \"NAME\" already exists"),
+ * KP_ENOMEM. */
+kp_status kp_cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const char *name,
+                                     kp_index *out, kp_error *err);
 /* Changes spec.replicas (the scale subresource). */
 kp_status kp_cluster_workload_scale(kp_cluster *cl, kp_index workload, int32_t replicas,
                                     kp_error *err);

@@ -438,9 +438,15 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
         .has_template = w->template != NULL,
         .ordinals_start = w->ordinals_start,
         .parallel_pods = w->parallel_pods,
-        .suspend = w->kind == KP_WL_JOB && w->job.suspend,
+        .suspend = w->kind == KP_WL_JOB ? w->job.suspend : w->kind == KP_WL_CRONJOB && w->suspend,
         .indexed = job && w->job.indexed,
         .backoff_limit = job ? w->job.backoff_limit : 0,
+        .schedule = kp__s(cl, w->schedule),
+        .time_zone = kp__s(cl, w->time_zone),
+        .concurrency = w->kind != KP_WL_CRONJOB                   ? ""
+                       : w->concurrency == KP_CONCURRENCY_FORBID  ? "Forbid"
+                       : w->concurrency == KP_CONCURRENCY_REPLACE ? "Replace"
+                                                                  : "Allow",
     };
     return KP_OK;
 }
@@ -522,6 +528,37 @@ kp_noexec_verdict kp_cluster_pod_noexecute(const kp_cluster *cl, kp_index pod, k
     if (!any || !bounded) return KP_NOEXEC_KEEP;
     *seconds = min;
     return KP_NOEXEC_AFTER;
+}
+
+kp_status kp_cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const char *name,
+                                     kp_index *out, kp_error *err) {
+    if (cronjob < 0 || (size_t)cronjob >= cl->n_workloads)
+        return bad_index(err, "workload", cronjob);
+    const kp_workload *c = &cl->workloads[cronjob];
+    if (c->kind != KP_WL_CRONJOB || !c->template)
+        return kp_error_set(err, KP_EINVAL, "%s %s/%s: not a CronJob with a job template",
+                            kp__workload_kind_name(c->kind), kp__s(cl, c->ns), kp__s(cl, c->name));
+    kp_str nid = intern(cl, name), kind = intern(cl, "CronJob");
+    if (nid == UINT32_MAX || kind == UINT32_MAX)
+        return kp_error_set(err, KP_ENOMEM, "Job %s: out of memory", name);
+    if (kp__cluster_find_workload(cl, KP_WL_JOB, c->ns, nid) >= 0)
+        return kp_error_set(err, KP_EINVAL, "jobs.batch \"%s\" already exists", name);
+    kp_workload *j = kp__cluster_new_workload(cl, KP_WL_JOB, cl->workloads[cronjob].ns, nid);
+    if (!j) return kp_error_set(err, KP_ENOMEM, "Job %s: out of memory", name);
+    c = &cl->workloads[cronjob]; /* the array may have moved */
+    j->origin = c->origin;
+    j->owner_kind = kind;
+    j->owner_name = c->name;
+    j->labels = c->labels; /* jobTemplate.metadata.labels */
+    j->template = c->template;
+    j->template_host_network = c->template_host_network;
+    j->job = c->job; /* jobTemplate.spec, no status yet */
+    j->job.succeeded = j->job.failed = j->job.active = 0;
+    j->job.completed_indexes = 0;
+    j->job.finished = false;
+    cl->gen_struct++; /* a new workload: schedulers rebuild */
+    *out = (kp_index)(j - cl->workloads);
+    return KP_OK;
 }
 
 /* ---- PriorityClasses (kp_cluster_find_priority_class: core/cluster.c, by the name map) ---- */

@@ -109,6 +109,7 @@ typedef struct kp_workload {
     kp_job_spec job; /* Job spec and status; CronJob jobTemplate.spec */
     /* CronJob */
     kp_str schedule; /* spec.schedule as written */
+    kp_str time_zone; /* spec.timeZone, 0 when unset */
     bool suspend; /* spec.suspend */
     kp_concur concurrency; /* spec.concurrencyPolicy */
     int32_t n_active_jobs; /* status.active[] length */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/civil.h"
 #include "base/gosyntax.h"
 #include "io/dctx.h"
 #include "io/input.h"
@@ -163,15 +164,6 @@ static int digits(const char *s, size_t n, int *out) {
     return 0;
 }
 
-static int64_t days_from_civil(int64_t y, int m, int d) {
-    /* Howard Hinnant's algorithm: days since 1970-01-01 in the proleptic Gregorian calendar. */
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
 
 kp_status kp__parse_time(const char *s, size_t len, int64_t *secs, int32_t *nanos) {
     int Y, M, D, h, m, sec;
@@ -207,7 +199,7 @@ kp_status kp__parse_time(const char *s, size_t len, int64_t *secs, int32_t *nano
         return KP_EINVAL;
     }
     if (i != len) return KP_EINVAL;
-    *secs = days_from_civil(Y, M, D) * 86400 + h * 3600 + m * 60 + sec - off;
+    *secs = kp__days_from_civil(Y, M, D) * 86400 + h * 3600 + m * 60 + sec - off;
     if (nanos) *nanos = ns;
     return KP_OK;
 }

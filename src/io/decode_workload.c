@@ -252,6 +252,7 @@ static kp_status decode_job_spec(kp_dctx *d, kp_cluster *cl, const kp_tnode *spe
 
 static kp_status decode_cronjob(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, kp_workload *w) {
     TRY(kp__d_str(d, cl, spec, "schedule", &w->schedule));
+    TRY(kp__d_str(d, cl, spec, "timeZone", &w->time_zone));
     TRY(kp__dget_bool(d, spec, "suspend", &w->suspend, NULL));
     const char *s = NULL;
     bool has = false;

@@ -123,6 +123,7 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         }
         if ((st = kp__sim_grow_pods(s)) != KP_OK || (st = kp__sim_grow_workloads(s)) != KP_OK)
             return nomem(err);
+        if ((st = kp__sim_cron_start(s, err)) != KP_OK) return st; /* CronJobs it created */
         for (size_t p = pods0; p < kp_cluster_pod_count(s->cl); p++) {
             /* timeline, its workload's pod list, its PDBs, the queue when pending */
             if (kp__sim_pod_added(s, (uint32_t)p, -1) != KP_OK) return nomem(err);
@@ -206,31 +207,6 @@ static kp_status delete_class(kp_sim *s, size_t ai, const kp_object_ref *r, kp_e
                : KP_OK;
 }
 
-/* Background cascading deletion (the garbage collector): the workload makes no more pods, its
- * pods go, and so do the workloads it controls (a Deployment's ReplicaSets, a CronJob's Jobs)
- * with theirs. */
-static kp_status delete_workload(kp_sim *s, long w, kp_error *err) {
-    if (w < 0 || (size_t)w >= s->n_wls || s->wls[w].deleted) return KP_OK;
-    s->wls[w].deleted = true;
-    for (uint32_t i = 0; i < s->wls[w].n; i++) {
-        uint32_t p = s->wls[w].pods[i];
-        s->pods[p].replaced = true;
-        kp_status st = kp__sim_pod_terminating(s, p, "deleted", -1, err);
-        if (st != KP_OK) return st;
-    }
-    kp_workload_info in;
-    if (kp_cluster_workload_info(s->cl, (kp_index)w, &in) != KP_OK) return KP_OK;
-    for (size_t o = 0; o < s->n_wls; o++) {
-        kp_workload_info oi;
-        if ((long)o == w || kp_cluster_workload_info(s->cl, (kp_index)o, &oi) != KP_OK ||
-            strcmp(oi.ns, in.ns) != 0 || strcmp(oi.owner_kind, in.kind) != 0 ||
-            strcmp(oi.owner_name, in.name) != 0)
-            continue;
-        kp_status st = delete_workload(s, (long)o, err);
-        if (st != KP_OK) return st;
-    }
-    return KP_OK;
-}
 
 static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     const kp_object_ref *r = &a->ref;
@@ -260,7 +236,7 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
                     "no such object (kinds: Pod, Node, or a workload of the snapshot)", err);
     if ((size_t)w < s->n_wls && s->wls[w].deleted)
         return not_found(s, ai, "delete", resource_of(r->kind), r->name, err);
-    return delete_workload(s, w, err);
+    return kp__sim_delete_workload(s, w, err);
 }
 
 static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {

@@ -77,6 +77,32 @@ long kp__sim_deployment_rs(const kp_sim *s, const kp_workload_info *d) {
     return best;
 }
 
+/* Background cascading deletion (the garbage collector): the workload makes no more pods, its
+ * pods go, and so do the workloads it controls (a Deployment's ReplicaSets, a CronJob's Jobs)
+ * with theirs. */
+kp_status kp__sim_delete_workload(kp_sim *s, long w, kp_error *err) {
+    if (w < 0 || (size_t)w >= s->n_wls || s->wls[w].deleted) return KP_OK;
+    s->wls[w].deleted = true;
+    for (uint32_t i = 0; i < s->wls[w].n; i++) {
+        uint32_t p = s->wls[w].pods[i];
+        s->pods[p].replaced = true;
+        kp_status st = kp__sim_pod_terminating(s, p, "deleted", -1, err);
+        if (st != KP_OK) return st;
+    }
+    kp_workload_info in;
+    if (kp_cluster_workload_info(s->cl, (kp_index)w, &in) != KP_OK) return KP_OK;
+    for (size_t o = 0; o < s->n_wls; o++) {
+        kp_workload_info oi;
+        if ((long)o == w || kp_cluster_workload_info(s->cl, (kp_index)o, &oi) != KP_OK ||
+            strcmp(oi.ns, in.ns) != 0 || strcmp(oi.owner_kind, in.kind) != 0 ||
+            strcmp(oi.owner_name, in.name) != 0)
+            continue;
+        kp_status st = kp__sim_delete_workload(s, (long)o, err);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
+}
+
 /* ---------------------------------------------------------------- the disruption controller */
 
 kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err) {

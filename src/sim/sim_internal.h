@@ -27,7 +27,8 @@ typedef enum {
     SIM_EV_WORKLOAD_SYNC, /* workload arg syncs again (a Job's pod failure backoff ended) */
     SIM_EV_ADMIT, /* pod arg's kubelet sees its bind and admits or rejects it (sim_admit.c) */
     SIM_EV_ADMIT_KILLED, /* pod arg, preempted by its kubelet, is killed: Failed (sim_admit.c) */
-    SIM_EV_TAINT_EVICT /* pod arg's NoExecute toleration ran out (gen: still planned) */
+    SIM_EV_TAINT_EVICT, /* pod arg's NoExecute toleration ran out (gen: still planned) */
+    SIM_EV_CRON /* CronJob arg's next scheduled time (sim_cron.c) */
 } sim_ev_kind;
 
 typedef struct {
@@ -83,6 +84,7 @@ typedef struct {
     bool dirty; /* needs a sync in this instant */
     bool deleted; /* the workload was deleted: it makes no more pods */
     bool done; /* a Job that completed: it makes no more pods */
+    bool cron_started; /* a CronJob whose schedule the controller follows (sim_cron.c) */
     int64_t resync_at; /* a SIM_EV_WORKLOAD_SYNC planned for then (ms), 0 = none */
 } sim_wl;
 
@@ -170,6 +172,11 @@ kp_status kp__sim_taint_node(kp_sim *s, kp_index node, kp_error *err);
 kp_status kp__sim_taint_pod(kp_sim *s, uint32_t pod, kp_error *err);
 kp_status kp__sim_taint_timer(kp_sim *s, const sim_timer *t, kp_error *err);
 
+/* sim_cron.c: the CronJob controller: the CronJobs not followed yet start (their next
+ * scheduled time planned), a scheduled time came */
+kp_status kp__sim_cron_start(kp_sim *s, kp_error *err);
+kp_status kp__sim_cron_timer(kp_sim *s, const sim_timer *t, kp_error *err);
+
 /* sim_queue.c: the scheduling queue and the attempts */
 kp_status kp__sim_enqueue_new(kp_sim *s, uint32_t pod);
 /* sim_log.c: the PDBs loaded since the last call exist from now on (kp_sim_pdb_span) */
@@ -208,6 +215,8 @@ kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err);
 kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err);
 /* the workloads loaded since the last call join (marked for a sync) */
 kp_status kp__sim_grow_workloads(kp_sim *s);
+/* The garbage collector's background deletion of workload w: its pods, the workloads it controls */
+kp_status kp__sim_delete_workload(kp_sim *s, long w, kp_error *err);
 /* A Deployment's ReplicaSet: the last one it controls with replicas, else its last; -1. */
 long kp__sim_deployment_rs(const kp_sim *s, const kp_workload_info *d);
 void kp__sim_mark_workload(kp_sim *s, int64_t wl);

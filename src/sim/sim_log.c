@@ -13,6 +13,12 @@ static bool timer_less(const sim_timer *a, const sim_timer *b) {
     return a->t != b->t ? a->t < b->t : a->seq < b->seq;
 }
 
+/* Timers that do not keep a run without a duration going (kp_sim "quiet"): the leftover flush,
+ * an idle kubelet's pass, a CronJob's next time (a schedule fires for ever) */
+static bool background(sim_ev_kind kind) {
+    return kind == SIM_EV_FLUSH_UNSCHED || kind == SIM_EV_KUBELET_IDLE || kind == SIM_EV_CRON;
+}
+
 kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg, uint32_t gen) {
     if (s->n_timers == s->cap_timers) {
         size_t cap = s->cap_timers ? s->cap_timers * 2 : 64;
@@ -28,7 +34,7 @@ kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg,
         i = (i - 1) / 2;
     }
     s->timers[i] = x;
-    if (kind != SIM_EV_FLUSH_UNSCHED && kind != SIM_EV_KUBELET_IDLE) s->n_real_timers++;
+    if (!background(kind)) s->n_real_timers++;
     return KP_OK;
 }
 
@@ -45,7 +51,7 @@ sim_timer kp__sim_timer_pop(kp_sim *s) {
         i = m;
     }
     if (n) s->timers[i] = last;
-    if (top.kind != SIM_EV_FLUSH_UNSCHED && top.kind != SIM_EV_KUBELET_IDLE) s->n_real_timers--;
+    if (!background((sim_ev_kind)top.kind)) s->n_real_timers--;
     return top;
 }
 

@@ -37,4 +37,5 @@ run fuzz_sched_config tests/fuzz/fuzz_sched_config.c "" schedconfig
 run fuzz_engines tests/fuzz/fuzz_engines.c "" engines
 run fuzz_encode tests/fuzz/fuzz_encode.c "" "json yaml"
 run fuzz_scenario tests/fuzz/fuzz_scenario.c "" scenario
+run fuzz_cron tests/fuzz/fuzz_cron.c "" cron
 echo "fuzz: all targets clean"
