@@ -365,12 +365,18 @@ typedef struct {
     const char *schedule; /* CronJob: spec.schedule ("" otherwise) */
     const char *time_zone; /* CronJob: spec.timeZone ("" when unset) */
     const char *concurrency; /* CronJob: spec.concurrencyPolicy ("Allow", "Forbid", "Replace") */
+    bool deleted; /* kp_cluster_delete_workload */
 } kp_workload_info;
 size_t kp_cluster_workload_count(const kp_cluster *cl);
 kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_workload_info *out);
 /* The controller workload of pod (its controller ownerReference's kind and name, same
  * namespace), or -1. */
 kp_index kp_cluster_pod_workload(const kp_cluster *cl, kp_index pod);
+/* Deletes a workload (the API object; its pods are the caller's, as the garbage collector's):
+ * no longer found by name nor written by the encoder, its selector leaves default spreading
+ * (schedulers rebuild), its name is free; its index stays (kp_workload_info.deleted). No-op when
+ * deleted already. */
+kp_status kp_cluster_delete_workload(kp_cluster *cl, kp_index workload, kp_error *err);
 /* The deployment controller's new ReplicaSet for a Deployment that has none (getNewReplicaSet):
  * named NAME-HASH (HASH a stand-in for pod-template-hash, as --expand-workloads names it), with
  * the Deployment's selector and template plus the pod-template-hash label, its replicas, and

@@ -58,8 +58,9 @@ static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const ch
         kp_str rs_uid = 0;
         for (uint32_t i = 0; i < cl->n_workloads; i++) {
             const kp_workload *rs = &cl->workloads[i];
-            if (rs->kind != KP_WL_RS || rs->ns != w->ns || rs->replicas <= 0 || !rs->owner_kind ||
-                rs->owner_name != w->name || strcmp(kp__s(cl, rs->owner_kind), "Deployment") != 0)
+            if (rs->kind != KP_WL_RS || rs->deleted || rs->ns != w->ns || rs->replicas <= 0 ||
+                !rs->owner_kind || rs->owner_name != w->name ||
+                strcmp(kp__s(cl, rs->owner_kind), "Deployment") != 0)
                 continue;
             kp_str key = kp__intern_find(&cl->strs, "pod-template-hash", 17), v;
             const kp_labels *src = rs->template ? &rs->template->labels : &rs->sel.match_labels;

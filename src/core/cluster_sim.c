@@ -441,6 +441,7 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
         .suspend = w->kind == KP_WL_JOB ? w->job.suspend : w->kind == KP_WL_CRONJOB && w->suspend,
         .indexed = job && w->job.indexed,
         .backoff_limit = job ? w->job.backoff_limit : 0,
+        .deleted = w->deleted,
         .schedule = kp__s(cl, w->schedule),
         .time_zone = kp__s(cl, w->time_zone),
         .concurrency = w->kind != KP_WL_CRONJOB                   ? ""
@@ -483,6 +484,17 @@ kp_status kp_cluster_workload_scale(kp_cluster *cl, kp_index workload, int32_t r
                             "equal to 0",
                             kind, kp__s(cl, w->ns), kp__s(cl, w->name), replicas);
     w->replicas = replicas;
+    return KP_OK;
+}
+
+kp_status kp_cluster_delete_workload(kp_cluster *cl, kp_index workload, kp_error *err) {
+    if (workload < 0 || (size_t)workload >= cl->n_workloads)
+        return bad_index(err, "workload", workload);
+    kp_workload *w = &cl->workloads[workload];
+    if (w->deleted) return KP_OK;
+    w->deleted = true;
+    kp__cluster_forget_identity(cl, kp__workload_kind_name(w->kind), w->ns, w->name);
+    cl->gen_struct++; /* default spreading's selectors change: schedulers rebuild */
     return KP_OK;
 }
 

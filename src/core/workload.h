@@ -113,6 +113,7 @@ typedef struct kp_workload {
     bool suspend; /* spec.suspend */
     kp_concur concurrency; /* spec.concurrencyPolicy */
     int32_t n_active_jobs; /* status.active[] length */
+    bool deleted; /* kp_cluster_delete_workload: no longer listed, not written, name free */
 } kp_workload;
 
 #endif

@@ -404,7 +404,7 @@ kp_status kp_cluster_encode_json(const kp_cluster *cl, const kp_encode_options *
         for (uint32_t i = 0; i < cl->vol.n[k] && e.st == KP_OK; i++)
             volume_obj(&e, (kp_volume_kind)k, i);
     for (uint32_t i = 0; i < cl->n_workloads && e.st == KP_OK; i++)
-        kp__enc_workload(&e, &cl->workloads[i]);
+        if (!cl->workloads[i].deleted) kp__enc_workload(&e, &cl->workloads[i]);
     for (uint32_t i = 0; i < cl->n_pdbs && e.st == KP_OK; i++)
         if (!cl->pdbs[i].deleted) pdb_obj(&e, &cl->pdbs[i]);
     for (uint32_t i = 0; i < cl->n_pods && e.st == KP_OK; i++)

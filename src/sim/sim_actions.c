@@ -68,15 +68,19 @@ static bool pdb_was_deleted(const kp_sim *s, const kp_object_ref *r) {
     return false;
 }
 
+/* The workload of that kind and name: the live one, else the last deleted one (-1: never) */
 static long find_workload(const kp_sim *s, const kp_object_ref *r) {
+    long gone = -1;
     for (size_t i = 0; i < kp_cluster_workload_count(s->cl); i++) {
         kp_workload_info in;
         if (kp_cluster_workload_info(s->cl, (kp_index)i, &in) != KP_OK) continue;
-        if (strcmp(in.kind, r->kind) == 0 && strcmp(in.ns, r->ns) == 0 &&
-            strcmp(in.name, r->name) == 0)
-            return (long)i;
+        if (strcmp(in.kind, r->kind) != 0 || strcmp(in.ns, r->ns) != 0 ||
+            strcmp(in.name, r->name) != 0)
+            continue;
+        if (!in.deleted) return (long)i;
+        gone = (long)i;
     }
-    return -1;
+    return gone;
 }
 
 /* kubectl's resource name of a workload kind ("deployments.apps"), for NotFound */

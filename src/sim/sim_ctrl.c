@@ -66,7 +66,7 @@ long kp__sim_deployment_rs(const kp_sim *s, const kp_workload_info *d) {
     for (size_t i = 0; i < kp_cluster_workload_count(s->cl); i++) {
         kp_workload_info in;
         if (kp_cluster_workload_info(s->cl, (kp_index)i, &in) != KP_OK) continue;
-        if (strcmp(in.kind, "ReplicaSet") != 0 || strcmp(in.ns, d->ns) != 0 ||
+        if (in.deleted || strcmp(in.kind, "ReplicaSet") != 0 || strcmp(in.ns, d->ns) != 0 ||
             strcmp(in.owner_kind, "Deployment") != 0 || strcmp(in.owner_name, d->name) != 0)
             continue;
         if (in.replicas > 0 || best_rep <= 0) {
@@ -83,6 +83,8 @@ long kp__sim_deployment_rs(const kp_sim *s, const kp_workload_info *d) {
 kp_status kp__sim_delete_workload(kp_sim *s, long w, kp_error *err) {
     if (w < 0 || (size_t)w >= s->n_wls || s->wls[w].deleted) return KP_OK;
     s->wls[w].deleted = true;
+    kp_status dst = kp_cluster_delete_workload(s->cl, (kp_index)w, err);
+    if (dst != KP_OK) return dst;
     for (uint32_t i = 0; i < s->wls[w].n; i++) {
         uint32_t p = s->wls[w].pods[i];
         s->pods[p].replaced = true;

@@ -734,9 +734,35 @@ KT_TEST(cleared_nominations_reported) {
     kp_cluster_free(cl);
 }
 
+/* Deleting a workload: flagged, no longer found by name, not written by the encoder, its name
+ * free for a new one; schedulers rebuild (its selector leaves default spreading). */
+KT_TEST(delete_workload) {
+    kp_error err;
+    kp_cluster *cl = load(BASE, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_index rs = workload(cl, "ReplicaSet", "web-7f");
+    uint64_t gen = cl->gen_struct;
+    KT_CHECK_INT(kp_cluster_delete_workload(cl, rs, &err), KP_OK);
+    KT_CHECK(cl->gen_struct > gen);
+    KT_CHECK_INT(kp_cluster_delete_workload(cl, rs, &err), KP_OK); /* no-op */
+    KT_CHECK_INT(kp_cluster_delete_workload(cl, 999, &err), KP_EINVAL);
+    kp_workload_info wi;
+    KT_CHECK_INT(kp_cluster_workload_info(cl, rs, &wi), KP_OK);
+    KT_CHECK(wi.deleted);
+    KT_CHECK_INT(kp_cluster_object_count(cl, "ReplicaSet"), 0);
+    const char *again =
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-7f, namespace: "
+        "shop}\nspec: {replicas: 1, selector: {matchLabels: {app: web}}}\n";
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "again.yaml", again, strlen(again), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_object_count(cl, "ReplicaSet"), 1);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(pod_info_and_matches), KT_CASE(delete_pod_tombstone_and_log),
         KT_CASE(create_from_template_and_like), KT_CASE(create_with_unknown_class),
         KT_CASE(create_from_deployment), KT_CASE(taint_cordon_delete_node),
         KT_CASE(pdb_recount_upstream_cases), KT_CASE(pdb_recount_unknown_controller),
         KT_CASE(alloc_fail_changes), KT_CASE(delete_pdb), KT_CASE(delete_priority_class),
-        KT_CASE(cleared_nominations_reported))
+        KT_CASE(cleared_nominations_reported), KT_CASE(delete_workload))

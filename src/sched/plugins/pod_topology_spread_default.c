@@ -127,6 +127,7 @@ kp_status kp__spread_defaults_init(kp_sched *s) {
     if (!d->sel || !d->state || !d->svc) return KP_ENOMEM;
     for (uint32_t i = 0; i < cl->n_workloads; i++) {
         const kp_workload *w = &cl->workloads[i];
+        if (w->deleted) continue; /* gone from the API: no selector */
         if (w->kind == KP_WL_SERVICE) d->svc[d->n_svc++] = i;
         else if (kp__pairmap_add(&d->by_name[w->kind], kp__pair(w->ns, w->name), (int64_t)i + 1) !=
                  KP_OK)
