@@ -39,18 +39,24 @@ static kp_status on_nominated(kp_sim *s, uint32_t pod, const kp_sched_pod_result
  * the unschedulable pods of priority <= that pod's (updatePodInSchedulingQueue). */
 static kp_status nominations_changed(kp_sim *s, const char *had, const kp_sched_pod_result *r) {
     if (!s->nomination_moves) return KP_OK; /* --compat 1.32 and older */
+    /* each such event moves the pods of priority <= that pod's: one move at the highest of
+     * them moves the same pods */
+    bool any = false;
+    int32_t top = INT32_MIN;
     const kp_index *cleared = NULL;
     size_t n = kp_sched_cleared_nominations(s->sched, &cleared);
     for (size_t i = 0; i < n; i++) {
-        kp_status st =
-            kp__sim_move_le(s, "AssignedPodDelete", kp_cluster_pod_priority(s->cl, cleared[i]));
-        if (st != KP_OK) return st;
+        int32_t p = kp_cluster_pod_priority(s->cl, cleared[i]);
+        if (!any || p > top) top = p;
+        any = true;
     }
-    if (!*had) return KP_OK;
-    bool moved = r->outcome == KP_OUTCOME_BOUND ||
+    if (*had && (r->outcome == KP_OUTCOME_BOUND ||
                  (r->outcome == KP_OUTCOME_NOMINATED &&
-                  strcmp(had, kp_cluster_node_name(s->cl, r->nominated_node)) != 0);
-    return moved ? kp__sim_move_le(s, "AssignedPodDelete", r->priority) : KP_OK;
+                  strcmp(had, kp_cluster_node_name(s->cl, r->nominated_node)) != 0))) {
+        if (!any || r->priority > top) top = r->priority;
+        any = true;
+    }
+    return any ? kp__sim_move_le(s, "AssignedPodDelete", top) : KP_OK;
 }
 
 static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {

@@ -447,12 +447,9 @@ KT_TEST(evicted_pod_status_and_disruption_target) {
     if (ev && b.buf) {
         /* the evicted pod's item: Failed, Evicted, the event's message, the condition */
         snprintf(want, sizeof want, "\"name\":\"%s\"", kp_cluster_pod_name(cl, ev->pod));
-        const char *item = strstr(b.buf, want);
-        const char *end = item ? strchr(item, '\n') : NULL;
-        KT_CHECK(item && end);
-        size_t n = item && end ? (size_t)(end - item) : 0;
-        char *line = calloc(1, n + 1);
-        if (line && n) memcpy(line, item, n);
+        const char *at = strstr(b.buf, want);
+        KT_CHECK(at != NULL);
+        char *line = next_line(&at);
         snprintf(want, sizeof want,
                  "\"phase\":\"Failed\",\"reason\":\"Evicted\",\"message\":\"%s\",\"conditions\":"
                  "[{\"type\":\"DisruptionTarget\",\"status\":\"True\",\"reason\":"
