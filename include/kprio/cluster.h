@@ -183,11 +183,11 @@ kp_index kp_cluster_find_pod(const kp_cluster *cl, const char *ref);
 kp_index kp_cluster_find_node(const kp_cluster *cl, const char *name);
 
 /* ---- The simulator's view of a finalized cluster, and the explicit changes it makes ----
- * The cluster stands for the API server: objects change only through these calls (and through
- * a scheduler's binding and preemption, include/kprio/sched.h). A scheduler created over the
- * cluster catches up with them at its next attempt, as upstream's informers would: deleted pods
- * leave its nominator; a created pod or node, or a changed node, rebuilds its node order and
- * indexes. Indices are stable: a deleted pod keeps its index (kp_pod_info.deleted) and a new
+ * The cluster stands for the API server: objects change only through these calls (a pod's own
+ * state through "Pod state changes" below, which a scheduler's binding and preemption,
+ * include/kprio/sched.h, call too). A scheduler created over the cluster catches up with them
+ * at its next attempt, as upstream's informers would: deleted pods leave its nominator; a
+ * created pod or node, or a changed node, rebuilds its node order and indexes. Indices are stable: a deleted pod keeps its index (kp_pod_info.deleted) and a new
  * object gets the next one, never a reused one. Times are unix seconds. */
 
 /* A label selector requirement (metav1.LabelSelectorRequirement; matchLabels entries are `In`
@@ -236,18 +236,41 @@ typedef struct {
 /* Fills *out; KP_EINVAL when pod is out of range. */
 kp_status kp_cluster_pod_info(const kp_cluster *cl, kp_index pod, kp_pod_info *out);
 
-/* Deletes a pod (the API server's final delete, after its grace period): it leaves its node and
- * every scheduler's nominator, and is kept as a tombstone. No-op for a deleted pod. */
-kp_status kp_cluster_delete_pod(kp_cluster *cl, kp_index pod, kp_error *err);
+/* ---- Pod state changes ----
+ * The one writer of each piece of a pod's state after finalize: its node (spec.nodeName and the
+ * node's requested resources, pod count and ports), status.nominatedNodeName, the deletion
+ * request (deletionTimestamp) with the DisruptionTarget condition, the kubelet's status (phase,
+ * startTime, reason, message) and the final delete. The scheduler's binding and preemption, the
+ * kubelets' actions and the controllers go through these; kp_cluster_pod_info reads them. A
+ * scheduler over the cluster catches up at its next attempt (see "The simulator's view"). */
+
+/* Binds a pending pod to node (the binding subresource): the pod joins the node's pods and
+ * aggregates; schedulers over the cluster rebuild. No-op when it is bound there already.
+ * KP_EINVAL: an index out of range, a deleted or ended pod, a deleted node, a pod bound to
+ * another node ("Operation cannot be fulfilled on pods/binding ..."); KP_ERANGE: the node's
+ * requested resources would not fit in int64; KP_ENOMEM. Nothing changes on error. */
+kp_status kp_cluster_bind_pod(kp_cluster *cl, kp_index pod, kp_index node, kp_error *err);
+/* Sets status.nominatedNodeName to node's name, or clears it (node -1). Errors as
+ * kp_cluster_bind_pod's checks (KP_EINVAL). */
+kp_status kp_cluster_nominate_pod(kp_cluster *cl, kp_index pod, kp_index node, kp_error *err);
 /* Marks a pod terminating at `now` (a deletion request: deletionTimestamp set, resources kept
  * until kp_cluster_delete_pod). reason non-NULL adds the DisruptionTarget condition with that
- * reason ("PreemptionByScheduler", "EvictionByEvictionAPI", "TerminationByKubelet"). No-op when
- * it is terminating already. */
+ * reason ("PreemptionByScheduler", "EvictionByEvictionAPI", "DeletionByTaintManager") and no
+ * message. No-op when it is deleted or terminating already. */
 kp_status kp_cluster_mark_terminating(kp_cluster *cl, kp_index pod, int64_t now, const char *reason,
                                       kp_error *err);
+/* The same with the condition's message too (NULL: none), as the scheduler's preemption writes
+ * it ("default-scheduler: preempting to accommodate a higher priority pod"). */
+kp_status kp_cluster_mark_terminating_disrupted(kp_cluster *cl, kp_index pod, int64_t now,
+                                                const char *reason, const char *message,
+                                                kp_error *err);
+/* The kubelet started the pod on its node: phase Running, status.startTime `now` (what
+ * preemption's victim order reads). KP_EINVAL when the pod is not bound. */
+kp_status kp_cluster_pod_set_running(kp_cluster *cl, kp_index pod, int64_t now, kp_error *err);
 /* Ends a pod in phase Succeeded or Failed (a container that ran to completion, an eviction,
- * an admission rejection): it stops holding resources on its node. reason / message go to
- * status.reason / status.message (NULL = unchanged). */
+ * an admission rejection): it stops holding resources on its node and loses its nomination.
+ * reason / message go to status.reason / status.message (NULL = unchanged). A terminal phase is
+ * final: no-op for an ended or deleted pod. */
 kp_status kp_cluster_finish_pod(kp_cluster *cl, kp_index pod, kp_pod_phase phase,
                                 const char *reason, const char *message, kp_error *err);
 /* The same, and the DisruptionTarget condition (status True) with condition_reason /
@@ -258,10 +281,9 @@ kp_status kp_cluster_finish_pod_disrupted(kp_cluster *cl, kp_index pod, kp_pod_p
                                           const char *reason, const char *message,
                                           const char *condition_reason,
                                           const char *condition_message, kp_error *err);
-
-/* The kubelet started the pod on its node: phase Running, status.startTime `now` (what
- * preemption's victim order reads). KP_EINVAL when the pod is not bound. */
-kp_status kp_cluster_pod_set_running(kp_cluster *cl, kp_index pod, int64_t now, kp_error *err);
+/* Deletes a pod (the API server's final delete, after its grace period): it leaves its node and
+ * every scheduler's nominator, and is kept as a tombstone. No-op for a deleted pod. */
+kp_status kp_cluster_delete_pod(kp_cluster *cl, kp_index pod, kp_error *err);
 
 /* A new pod the way a controller makes one: a copy of the pod template of workload `workload`
  * (kp_cluster_workload_*), or of pod `like` (workload -1: the template is an existing pod of

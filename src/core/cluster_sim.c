@@ -1,13 +1,11 @@
 /* The simulator's view of a finalized cluster and the explicit changes it makes
  * (include/kprio/cluster.h, "The simulator's view"): pod, node, workload and PriorityClass
- * queries; deleting and ending pods; cordon, taints and node deletion; scale; a class's value.
- * Creating pods is core/cluster_create.c, the disruption controller's recount
- * core/pdb_status.c.
+ * queries; cordon, taints and node deletion; scale; a class's value. A pod's own state (bind,
+ * nominate, mark terminating, finish, delete) is core/pod_state.c, creating pods
+ * core/cluster_create.c, the disruption controller's recount core/pdb_status.c.
  *
- * The change log (core/cluster.h) is how the schedulers over the cluster catch up: a deleted pod
- * is appended to cl->changed_log (it leaves their nominators), and every change that rebuilds a
- * scheduler's node order and indexes (a pod or node added, a node changed or deleted) moves
- * cl->gen_struct. */
+ * Every change that rebuilds a scheduler's node order and indexes (a node changed or deleted, a
+ * workload's selector added or gone) moves cl->gen_struct (core/cluster.h). */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -123,100 +121,7 @@ kp_status kp_cluster_pod_info(const kp_cluster *cl, kp_index pod, kp_pod_info *o
     return KP_OK;
 }
 
-/* Logs a change a scheduler must catch up with (cl->changed_log): the pod was deleted, began
- * terminating or finished. KP_ENOMEM naming the change (nothing changed then). */
-static kp_status log_change(kp_cluster *cl, const kp_pod *p, uint32_t pod, const char *what,
-                            kp_error *err) {
-    if (!kp__grow32((void **)&cl->changed_log, &cl->cap_changed_log, (size_t)cl->n_changed_log + 1,
-                    sizeof *cl->changed_log, 64))
-        return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory %s", kp__s(cl, p->ns),
-                            kp__s(cl, p->name), what);
-    cl->changed_log[cl->n_changed_log++] = pod;
-    return KP_OK;
-}
-
-kp_status kp_cluster_delete_pod(kp_cluster *cl, kp_index pod, kp_error *err) {
-    if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
-    kp_pod *p = &cl->pods[pod];
-    if (p->deleted) return KP_OK;
-    kp_status st = log_change(cl, p, (uint32_t)pod, "deleting it", err);
-    if (st != KP_OK) return st;
-    kp__node_remove_pod(cl, (uint32_t)pod); /* no-op when it is on no node */
-    p->node = -1;
-    p->nominated_node = 0;
-    p->deleted = true; /* kp_cluster_find_pod skips it; a new pod of its name is a new index */
-    return KP_OK;
-}
-
 static kp_str intern(kp_cluster *cl, const char *s) { return kp__intern(&cl->strs, s, strlen(s)); }
-
-/* The pod keeps only its DisruptionTarget condition (core/pod.h): replaced, or added
- * (podutil.UpdatePodCondition), status True; a new array, the old one may be shared. */
-static kp_status set_disruption(kp_cluster *cl, kp_pod *p, const char *reason, const char *message,
-                                const char *doing, kp_error *err) {
-    kp_str type = intern(cl, "DisruptionTarget"), yes = intern(cl, "True"),
-           why = intern(cl, reason), msg = message ? intern(cl, message) : 0;
-    uint16_t n = p->n_conditions, at = n;
-    for (uint16_t i = 0; i < n && at == n; i++)
-        if (p->conditions[i].type == type) at = i;
-    kp_condition *c = kp__arena_alloc(&cl->arena, ((size_t)n + (at == n ? 1 : 0)) * sizeof *c);
-    if (type == UINT32_MAX || yes == UINT32_MAX || why == UINT32_MAX || msg == UINT32_MAX || !c)
-        return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory %s", kp__s(cl, p->ns),
-                            kp__s(cl, p->name), doing);
-    if (n) memcpy(c, p->conditions, n * sizeof *c);
-    c[at] = (kp_condition){type, yes, why, msg};
-    p->conditions = c;
-    p->n_conditions = (uint16_t)(n + (at == n ? 1 : 0));
-    return KP_OK;
-}
-
-kp_status kp_cluster_mark_terminating(kp_cluster *cl, kp_index pod, int64_t now, const char *reason,
-                                      kp_error *err) {
-    if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
-    kp_pod *p = &cl->pods[pod];
-    if (p->deleted || p->deletion_ts != KP_TIME_NONE) return KP_OK;
-    kp_status st = log_change(cl, p, (uint32_t)pod, "marking it terminating", err);
-    if (st != KP_OK) return st;
-    if (reason &&
-        (st = set_disruption(cl, p, reason, NULL, "marking it terminating", err)) != KP_OK)
-        return st;
-    p->deletion_ts = now;
-    return KP_OK;
-}
-
-kp_status kp_cluster_finish_pod(kp_cluster *cl, kp_index pod, kp_pod_phase phase,
-                                const char *reason, const char *message, kp_error *err) {
-    return kp_cluster_finish_pod_disrupted(cl, pod, phase, reason, message, NULL, NULL, err);
-}
-
-kp_status kp_cluster_finish_pod_disrupted(kp_cluster *cl, kp_index pod, kp_pod_phase phase,
-                                          const char *reason, const char *message,
-                                          const char *condition_reason,
-                                          const char *condition_message, kp_error *err) {
-    if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
-    if (phase != KP_POD_PHASE_SUCCEEDED && phase != KP_POD_PHASE_FAILED)
-        return kp_error_set(err, KP_EINVAL, "Pod %s/%s: a pod ends in phase Succeeded or Failed",
-                            kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
-    kp_pod *p = &cl->pods[pod];
-    if (p->deleted || kp__pod_is_terminal(p)) return KP_OK; /* a terminal phase is final */
-    kp_status st = log_change(cl, p, (uint32_t)pod, "finishing it", err);
-    if (st != KP_OK) return st;
-    kp_str r = reason ? intern(cl, reason) : p->status_reason;
-    kp_str m = message ? intern(cl, message) : p->status_message;
-    if (r == UINT32_MAX || m == UINT32_MAX)
-        return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory finishing it",
-                            kp__s(cl, p->ns), kp__s(cl, p->name));
-    if (condition_reason && (st = set_disruption(cl, p, condition_reason, condition_message,
-                                                 "finishing it", err)) != KP_OK)
-        return st;
-    kp__node_remove_pod(cl, (uint32_t)pod); /* terminal pods hold no resources */
-    p->node = -1;
-    p->nominated_node = 0;
-    p->phase = (uint8_t)(phase == KP_POD_PHASE_SUCCEEDED ? KP_PHASE_SUCCEEDED : KP_PHASE_FAILED);
-    p->status_reason = r;
-    p->status_message = m;
-    return KP_OK;
-}
 
 /* ---- nodes ---- */
 

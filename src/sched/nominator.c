@@ -4,6 +4,7 @@
 #include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/pod.h"
+#include "core/pod_state.h"
 #include "core/resources.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
@@ -185,7 +186,7 @@ uint32_t kp__sched_nominated_sum(kp_sched *s, uint32_t node, int32_t prio, uint3
 kp_status kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
     int32_t old = s->nom_of[pod];
     s->memo_mut++; /* the failed-attempt memo's state (memo.h) */
-    kp_pod *p = &s->cl->pods[pod];
+    const kp_pod *p = &s->cl->pods[pod];
     if (old >= 0) {
         uint32_t *l = s->nom_pods[old], n = s->nom_n[old];
         for (uint32_t i = 0; i < n; i++) {
@@ -200,7 +201,7 @@ kp_status kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
     }
     if (node >= 0 && p->node < 0) {
         if (agg_add(s, (uint32_t)node, p) != KP_OK) {
-            p->nominated_node = 0;
+            kp__pod_nominate(s->cl, pod, -1);
             return KP_ENOMEM;
         }
         if (s->nom_n[node] == s->nom_cap[node]) {
@@ -208,7 +209,7 @@ kp_status kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
             uint32_t *nl = kp__realloc(s->nom_pods[node], ncap * sizeof *nl);
             if (!nl) {
                 agg_remove(s, (uint32_t)node, p);
-                p->nominated_node = 0;
+                kp__pod_nominate(s->cl, pod, -1);
                 return KP_ENOMEM;
             }
             s->nom_pods[node] = nl;
@@ -217,7 +218,7 @@ kp_status kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
                 uint32_t *ns = kp__realloc(s->nom_scratch, ncap * sizeof *ns);
                 if (!ns) {
                     agg_remove(s, (uint32_t)node, p);
-                    p->nominated_node = 0;
+                    kp__pod_nominate(s->cl, pod, -1);
                     return KP_ENOMEM;
                 }
                 s->nom_scratch = ns;
@@ -226,9 +227,9 @@ kp_status kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
         }
         s->nom_pods[node][s->nom_n[node]++] = pod;
         s->nom_of[pod] = node;
-        p->nominated_node = s->cl->nodes[node].name;
+        kp__pod_nominate(s->cl, pod, node);
     } else {
-        p->nominated_node = 0;
+        kp__pod_nominate(s->cl, pod, -1);
     }
     return KP_OK;
 }

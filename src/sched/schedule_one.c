@@ -10,6 +10,7 @@
 #include "core/cluster.h"
 #include "core/node.h"
 #include "core/pod.h"
+#include "core/pod_state.h"
 #include "core/sched_config.h"
 #include "sched/cycle.h"
 #include "sched/diagnosis.h"
@@ -137,13 +138,13 @@ static kp_status add_victims(kp_result_int *r, const uint32_t *v, uint32_t n, in
     return KP_OK;
 }
 
-/* assume + bind: the pod joins the node (later pods see it) and leaves the nominator */
+/* assume + bind: the pod joins the node through core's writer (later pods see it) and leaves
+ * the nominator */
 static kp_status bind(kp_sched *s, uint32_t pod, uint32_t node) {
     kp_cluster *cl = s->cl;
-    kp_status st = kp__node_add_pod(cl, node, pod);
+    kp_status st = kp__pod_bind(cl, pod, node);
     if (st != KP_OK) return st;
-    kp_pod *p = &cl->pods[pod];
-    p->node_name = cl->nodes[node].name;
+    const kp_pod *p = &cl->pods[pod];
     s->memo_mut++; /* the failed-attempt memo's state (memo.h) */
     kp__sched_hot_update(s, pod);
     kp__sched_nominate(s, pod, -1);
@@ -326,7 +327,7 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
                 /* victims terminate at once: they leave their node */
                 s->memo_mut++;
                 for (uint32_t v = 0; v < pr.n_victims; v++) {
-                    kp__node_remove_pod(cl, pr.victims[v]);
+                    kp__pod_unbind(cl, pr.victims[v]);
                     kp__sched_hot_update(s, pr.victims[v]);
                 }
             }

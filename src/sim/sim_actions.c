@@ -50,7 +50,7 @@ static kp_status not_found(kp_sim *s, size_t ai, const char *verb, const char *r
 /* Whether a pod ns/name lived in this run and is deleted now (its tombstone). */
 static bool pod_was_deleted(const kp_sim *s, const kp_object_ref *r) {
     for (size_t p = 0; p < s->n_pods; p++)
-        if (s->pods[p].pub.state == KP_SIM_POD_DELETED &&
+        if (kp__sim_pod_state(s, (uint32_t)p) == KP_SIM_POD_DELETED &&
             strcmp(kp_cluster_pod_name(s->cl, (kp_index)p), r->name) == 0 &&
             strcmp(kp_cluster_pod_namespace(s->cl, (kp_index)p), r->ns) == 0)
             return true;
@@ -137,7 +137,6 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
                 return nomem(err);
             kp_index node = kp_cluster_pod_node(s->cl, (kp_index)p);
             if (node >= 0) { /* it named its node: bound by the load */
-                s->pods[p].pub.state = KP_SIM_POD_BOUND;
                 s->pods[p].pub.bound_ms = s->now;
                 s->pods[p].pub.node = node;
             }

@@ -41,7 +41,6 @@ static kp_status fail_pod(kp_sim *s, uint32_t pod, const char *reason, const cha
                                         victim ? KP_ADMIT_VICTIM_CONDITION_MESSAGE : NULL, err);
     if (st != KP_OK) return st;
     sim_pod *p = &s->pods[pod];
-    p->pub.state = KP_SIM_POD_FAILED;
     p->pub.gone_ms = s->now;
     p->pub.cause = cause;
     if (p->lost_ev < 0) p->lost_ev = ev;
@@ -84,10 +83,8 @@ static kp_status preempt(kp_sim *s, uint32_t pod, kp_index node, const kp_admiss
         sim_pod *vp = &s->pods[v];
         if (vp->lost_ev < 0) vp->lost_ev = ev;
         vp->pub.preempted_by = (kp_index)pod;
-        if (vp->pub.state == KP_SIM_POD_BOUND) {
-            vp->pub.state = KP_SIM_POD_TERMINATING;
-            vp->pub.terminating_ms = s->now;
-        }
+        /* its kubelet stops it: Terminating until killed (kp__sim_pod_state) */
+        if (kp__sim_pod_state(s, (uint32_t)v) == KP_SIM_POD_BOUND) vp->pub.terminating_ms = s->now;
         s->c.kubelet_preemptions++;
         if (kp__sim_timer_add(s, s->now + vi.grace_seconds * 1000, SIM_EV_ADMIT_KILLED, v, 0) !=
             KP_OK)

@@ -172,7 +172,6 @@ kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, lo
         if (st != KP_OK) return st;
         kp_cluster_pod_info(s->cl, pod, &pi);
     }
-    p->pub.state = KP_SIM_POD_TERMINATING;
     p->pub.terminating_ms = s->now;
     p->pub.cause = cause;
     /* the kubelet sees the deletion and stops each container (killContainer) */
@@ -197,7 +196,6 @@ kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error 
     kp__sim_dequeue(s, pod);
     if (cause) p->pub.cause = cause;
     if (!*p->pub.cause) p->pub.cause = "deleted";
-    p->pub.state = KP_SIM_POD_DELETED;
     p->pub.gone_ms = s->now;
     s->c.pods_deleted++;
     kp__sim_mark_workload(s, p->workload);
@@ -225,7 +223,6 @@ static kp_status plan_lifetime(kp_sim *s, uint32_t pod) {
 
 kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err) {
     sim_pod *p = &s->pods[pod];
-    p->pub.state = KP_SIM_POD_BOUND;
     p->pub.bound_ms = s->now;
     p->pub.node = kp_cluster_pod_node(s->cl, pod);
     kp_status st = kp_cluster_pod_set_running(s->cl, pod, s->epoch + s->now / 1000, err);
@@ -255,7 +252,6 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
         by_kubelet ? "TerminationByKubelet" : NULL, by_kubelet ? message : NULL, err);
     if (st != KP_OK) return st;
     bool ok = phase == KP_POD_PHASE_SUCCEEDED;
-    p->pub.state = ok ? KP_SIM_POD_SUCCEEDED : KP_SIM_POD_FAILED;
     p->pub.gone_ms = s->now;
     p->pub.cause = ok ? "succeeded" : "failed";
     if (ok) s->c.pods_succeeded++;
@@ -516,10 +512,10 @@ static void count_job_pods(kp_sim *s, const sim_wl *w, const kp_workload_info *i
         uint32_t q = w->pods[i];
         int64_t ix = c->done ? job_index_of(kp_cluster_pod_name(s->cl, q), in->name) : -1;
         if (ix >= in->completions) ix = -1;
-        if (s->pods[q].pub.state == KP_SIM_POD_SUCCEEDED) {
+        if (kp__sim_pod_state(s, q) == KP_SIM_POD_SUCCEEDED) {
             s->pods[q].replaced = true; /* done: nothing replaces it */
-            if (finish_ms(&s->pods[q].pub) > c->last_success_ms)
-                c->last_success_ms = finish_ms(&s->pods[q].pub);
+            if (finish_ms(kp__sim_pod_view(s, q)) > c->last_success_ms)
+                c->last_success_ms = finish_ms(kp__sim_pod_view(s, q));
             if (!c->done) c->succeeded++;
             else if (ix >= 0 && c->done[ix] != 1) c->succeeded++, c->done[ix] = 1;
             continue;
@@ -533,7 +529,7 @@ static void count_job_pods(kp_sim *s, const sim_wl *w, const kp_workload_info *i
     }
     /* newBackoffRecord: the failures after the last success, the latest failure's time */
     for (uint32_t i = 0; i < w->n; i++) {
-        const kp_sim_pod *p = &s->pods[w->pods[i]].pub;
+        const kp_sim_pod *p = kp__sim_pod_view(s, w->pods[i]);
         if (p->state == KP_SIM_POD_SUCCEEDED || active(s, w->pods[i])) continue;
         int64_t t = finish_ms(p);
         if (t <= c->last_success_ms) continue;

@@ -67,6 +67,8 @@ typedef struct {
     uint32_t taint_gen; /* bumped when that plan is cancelled or replaced (stale timers) */
     bool replaced; /* its controller made a pod in its place (or chose not to) */
     bool drain_blocked; /* a drain was refused for it (logged once) */
+    bool arrived_terminating; /* it had a deletionTimestamp when the run first saw it (the
+                               * snapshot's, or a created object's): no deletion of this run */
 } sim_pod;
 
 /* a heap of pods ordered by a key (activeQ: PrioritySort; backoffQ: expiry) */
@@ -153,6 +155,13 @@ struct kp_sim {
 sim_timer kp__sim_timer_pop(kp_sim *s);
 kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg, uint32_t gen);
 kp_status kp__sim_grow_pods(kp_sim *s);
+/* A pod's state now, derived from the cluster (kp_cluster_pod_info: deleted, terminal phase,
+ * deletionTimestamp, node), never stored: the one kept bit is the kubelet's own, a bound pod it
+ * is stopping (its eviction with a grace period, its admission preemption: terminating_ms set
+ * while the API object has no deletionTimestamp) is Terminating. */
+kp_sim_pod_state kp__sim_pod_state(const kp_sim *s, uint32_t pod);
+/* The pod's timeline with its state filled in now (kp_sim_pod_get's, for internal reads). */
+const kp_sim_pod *kp__sim_pod_view(const kp_sim *s, uint32_t pod);
 /* samples for every sample time before `until` (ms) not yet taken: the state now */
 kp_status kp__sim_sample_until(kp_sim *s, int64_t until);
 /* log: a copy of the texts is kept; returns the event's index or -1 (out of memory) */

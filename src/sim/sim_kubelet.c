@@ -104,8 +104,7 @@ static kp_status evict(kp_sim *s, kp_index node, sim_kub_node *kn, const kp_evic
     kn->wait_since = s->now;
     kn->wait_kill_at = s->now + e->grace_seconds * 1000;
     s->c.kubelet_evictions++;
-    if (e->grace_seconds > 0) {
-        sp->pub.state = KP_SIM_POD_TERMINATING;
+    if (e->grace_seconds > 0) { /* Terminating until killed (kp__sim_pod_state) */
         sp->pub.terminating_ms = s->now;
         return KP_OK; /* killed when the grace period ends (the cleanup polls) */
     }

@@ -250,12 +250,7 @@ kp_status kp__sim_grow_pods(kp_sim *s) {
         p->workload = kp_cluster_pod_workload(s->cl, (kp_index)i);
         kp_pod_info pi;
         kp_cluster_pod_info(s->cl, (kp_index)i, &pi);
-        p->pub.state = pi.deleted                           ? KP_SIM_POD_DELETED
-                       : pi.phase == KP_POD_PHASE_SUCCEEDED ? KP_SIM_POD_SUCCEEDED
-                       : pi.phase == KP_POD_PHASE_FAILED    ? KP_SIM_POD_FAILED
-                       : pi.deletion_ts != KP_TIME_UNSET    ? KP_SIM_POD_TERMINATING
-                       : pi.node >= 0                       ? KP_SIM_POD_BOUND
-                                                            : KP_SIM_POD_PENDING;
+        p->arrived_terminating = !pi.deleted && pi.deletion_ts != KP_TIME_UNSET;
     }
     s->n_pods = n;
     return KP_OK;

@@ -17,7 +17,12 @@ static kp_status on_nominated(kp_sim *s, uint32_t pod, const kp_sched_pod_result
     bool any = false;
     for (size_t i = first_victim; i < r->n_victims; i++) {
         uint32_t v = (uint32_t)r->victims[i];
-        if (v >= s->n_pods || s->pods[v].pub.state != KP_SIM_POD_BOUND) continue;
+        /* the victims this attempt deleted (prepareCandidate's DeletePod: core's mark terminating,
+         * called by the scheduler): terminating now, and not by a deletion the run saw before
+         * (its own, which set terminating_ms; the kubelet's kill; one the pod arrived with) */
+        if (v >= s->n_pods || kp__sim_pod_state(s, v) != KP_SIM_POD_TERMINATING ||
+            s->pods[v].pub.terminating_ms >= 0 || s->pods[v].arrived_terminating)
+            continue;
         any = true;
         s->c.victims++;
         long at = kp__sim_logf(s, KP_SIM_NORMAL, "Preempted", (kp_index)v, r->victim_nodes[i], ev,

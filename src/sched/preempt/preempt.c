@@ -19,6 +19,7 @@
 #include "core/meta.h"
 #include "core/node.h"
 #include "core/pod.h"
+#include "core/pod_state.h"
 #include "core/priority_class.h"
 #include "core/resources.h"
 #include "core/sched_config.h"
@@ -640,9 +641,12 @@ out:
 
 /* ---------------------------------------------------------------- actuation ---- */
 
-/* Adds/replaces the DisruptionTarget condition (PreemptPod's status patch). */
-static kp_status mark_disruption(kp_cluster *cl, kp_pod *p, kp_error *err) {
+/* PreemptPod: the victim's deletion with the DisruptionTarget condition of its status patch
+ * (reason PreemptionByScheduler, message "<scheduler>: preempting to accommodate a higher
+ * priority pod"), through core's writer; deletionTimestamp `now`. */
+static kp_status preempt_pod(kp_cluster *cl, uint32_t victim, int64_t now, kp_error *err) {
     static const char tail[] = ": preempting to accommodate a higher priority pod";
+    const kp_pod *p = &cl->pods[victim];
     const char *sched = p->scheduler_name ? kp__s(cl, p->scheduler_name) : "default-scheduler";
     size_t len = strlen(sched) + sizeof tail - 1;
     char inline_msg[200]; /* a longer scheduler name takes the heap: the message is never cut */
@@ -650,27 +654,9 @@ static kp_status mark_disruption(kp_cluster *cl, kp_pod *p, kp_error *err) {
     if (!msg) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
     memcpy(msg, sched, len - (sizeof tail - 1));
     memcpy(msg + len - (sizeof tail - 1), tail, sizeof tail);
-    kp_condition cond;
-    cond.type = kp__intern(&cl->strs, "DisruptionTarget", 16);
-    cond.status = kp__intern(&cl->strs, "True", 4);
-    cond.reason = kp__intern(&cl->strs, "PreemptionByScheduler", 21);
-    cond.message = kp__intern(&cl->strs, msg, len);
+    kp_status rc = kp__pod_mark_terminating(cl, victim, now, "PreemptionByScheduler", msg, err);
     if (msg != inline_msg) kp__free(msg);
-    if (cond.type == UINT32_MAX || cond.status == UINT32_MAX || cond.reason == UINT32_MAX ||
-        cond.message == UINT32_MAX)
-        return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-    for (uint16_t i = 0; i < p->n_conditions; i++)
-        if (p->conditions[i].type == cond.type) {
-            p->conditions[i] = cond;
-            return KP_OK;
-        }
-    kp_condition *nc = kp__arena_alloc(&cl->arena, (p->n_conditions + 1u) * sizeof *nc);
-    if (!nc) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-    if (p->n_conditions) memcpy(nc, p->conditions, p->n_conditions * sizeof *nc);
-    nc[p->n_conditions] = cond;
-    p->conditions = nc;
-    p->n_conditions++;
-    return KP_OK;
+    return rc;
 }
 
 /* mirrors Evaluator.prepareCandidateAsync (async preemption, default since 1.33): victims not yet
@@ -687,11 +673,9 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
     uint32_t n_delete = 0;
     s->memo_mut++; /* the failed-attempt memo's state (memo.h) */
     for (uint32_t i = 0; i < r->n_victims; i++) {
-        kp_pod *v = &cl->pods[r->victims[i]];
-        if (v->deletion_ts != KP_TIME_NONE) continue;
-        kp_status rc = mark_disruption(cl, v, err);
+        if (cl->pods[r->victims[i]].deletion_ts != KP_TIME_NONE) continue;
+        kp_status rc = preempt_pod(cl, r->victims[i], r->now == KP_TIME_NONE ? 0 : r->now, err);
         if (rc != KP_OK) return rc;
-        v->deletion_ts = r->now == KP_TIME_NONE ? 0 : r->now;
         kp__sched_hot_update(s, r->victims[i]);
         n_delete++;
     }
@@ -710,14 +694,12 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
         for (uint32_t i = 0; i < n_nom; i++)
             if (nom[i] != pod && cl->pods[nom[i]].priority < pre->priority)
                 s->cleared_nom[n_lower++] = (kp_index)nom[i];
-        for (uint32_t i = 0; i < n_lower; i++) {
+        for (uint32_t i = 0; i < n_lower; i++) /* status.nominatedNodeName cleared too */
             kp__sched_nominate(s, (uint32_t)s->cleared_nom[i], -1);
-            cl->pods[s->cleared_nom[i]].nominated_node = 0;
-        }
         s->n_cleared_nom = n_lower;
     }
     if (kp__sched_nominate(s, pod, r->node) != KP_OK)
         return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-    pre->nominated_node = cl->nodes[r->node].name;
+    kp__pod_nominate(cl, pod, r->node); /* the preemptor's status.nominatedNodeName */
     return KP_OK;
 }
