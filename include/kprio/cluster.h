@@ -187,8 +187,9 @@ kp_index kp_cluster_find_node(const kp_cluster *cl, const char *name);
  * state through "Pod state changes" below, which a scheduler's binding and preemption,
  * include/kprio/sched.h, call too). A scheduler created over the cluster catches up with them
  * at its next attempt, as upstream's informers would: deleted pods leave its nominator; a
- * created pod or node, or a changed node, rebuilds its node order and indexes. Indices are stable: a deleted pod keeps its index (kp_pod_info.deleted) and a new
- * object gets the next one, never a reused one. Times are unix seconds. */
+ * created pod or node, or a changed node, rebuilds its node order and indexes. Indices are stable:
+ * a deleted pod keeps its index (kp_pod_info.deleted) and a new object gets the next one, never a
+ * reused one. Times are unix seconds. */
 
 /* A label selector requirement (metav1.LabelSelectorRequirement; matchLabels entries are `In`
  * with one value). op: "In", "NotIn", "Exists", "DoesNotExist". */
