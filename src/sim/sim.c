@@ -246,28 +246,6 @@ const char *kp_sim_pod_state_name(kp_sim_pod_state st) {
                                     "Succeeded", "Failed", "Deleted"};
     return (unsigned)st < sizeof N / sizeof N[0] ? N[st] : "?";
 }
-kp_sim_pod_state kp__sim_pod_state(const kp_sim *s, uint32_t pod) {
-    kp_pod_info pi;
-    if (pod >= s->n_pods || kp_cluster_pod_info(s->cl, pod, &pi) != KP_OK)
-        return KP_SIM_POD_PENDING;
-    if (pi.deleted) return KP_SIM_POD_DELETED;
-    if (pi.phase == KP_POD_PHASE_SUCCEEDED) return KP_SIM_POD_SUCCEEDED;
-    if (pi.phase == KP_POD_PHASE_FAILED) return KP_SIM_POD_FAILED;
-    if (pi.deletion_ts != KP_TIME_UNSET) return KP_SIM_POD_TERMINATING;
-    if (pi.node < 0) return KP_SIM_POD_PENDING;
-    /* its kubelet is stopping it: the kubelet's view, not the API's (its status turns Failed
-     * once the containers stopped) */
-    return s->pods[pod].pub.terminating_ms >= 0 ? KP_SIM_POD_TERMINATING : KP_SIM_POD_BOUND;
-}
-
-/* The state is written into the timeline as it is read (the field is a view, refreshed at each
- * read, not a second record of the pod's state). */
-const kp_sim_pod *kp__sim_pod_view(const kp_sim *s, uint32_t pod) {
-    if (pod >= s->n_pods) return NULL;
-    s->pods[pod].pub.state = kp__sim_pod_state(s, pod);
-    return &s->pods[pod].pub;
-}
-
 const kp_sim_pod *kp_sim_pod_get(const kp_sim *s, size_t i) {
     return i < s->n_pods ? kp__sim_pod_view(s, (uint32_t)i) : NULL;
 }

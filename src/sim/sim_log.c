@@ -1,6 +1,6 @@
 /* The simulator's bottom layer: the timed-event heap, the event log (texts kept in chunks that
- * never move, so events can point into them), the per-pod timeline array and the PDBs'
- * lifetimes. */
+ * never move, so events can point into them), the per-pod timeline array (a pod's state derived
+ * from the cluster as it is read) and the PDBs' lifetimes. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -254,6 +254,30 @@ kp_status kp__sim_grow_pods(kp_sim *s) {
     }
     s->n_pods = n;
     return KP_OK;
+}
+
+/* ---------------------------------------------------------------- pod states */
+
+kp_sim_pod_state kp__sim_pod_state(const kp_sim *s, uint32_t pod) {
+    kp_pod_info pi;
+    if (pod >= s->n_pods || kp_cluster_pod_info(s->cl, pod, &pi) != KP_OK)
+        return KP_SIM_POD_PENDING;
+    if (pi.deleted) return KP_SIM_POD_DELETED;
+    if (pi.phase == KP_POD_PHASE_SUCCEEDED) return KP_SIM_POD_SUCCEEDED;
+    if (pi.phase == KP_POD_PHASE_FAILED) return KP_SIM_POD_FAILED;
+    if (pi.deletion_ts != KP_TIME_UNSET) return KP_SIM_POD_TERMINATING;
+    if (pi.node < 0) return KP_SIM_POD_PENDING;
+    /* its kubelet is stopping it: the kubelet's view, not the API's (its status turns Failed
+     * once the containers stopped) */
+    return s->pods[pod].pub.terminating_ms >= 0 ? KP_SIM_POD_TERMINATING : KP_SIM_POD_BOUND;
+}
+
+/* The state is written into the timeline as it is read (the field is a view, refreshed at each
+ * read, not a second record of the pod's state). */
+const kp_sim_pod *kp__sim_pod_view(const kp_sim *s, uint32_t pod) {
+    if (pod >= s->n_pods) return NULL;
+    s->pods[pod].pub.state = kp__sim_pod_state(s, pod);
+    return &s->pods[pod].pub;
 }
 
 /* ---------------------------------------------------------------- samples */
