@@ -1,8 +1,9 @@
 /* Pod state changes (include/kprio/cluster.h, "Pod state changes"; src/core/pod_state.c): each
  * writer on its own (bind keeps the node's aggregates, nominate, mark terminating writes the
  * DisruptionTarget condition with reason and message once, finish frees the node and keeps a
- * terminal phase final, set running, delete), and the scheduler's binding and preemption seen
- * through kp_cluster_pod_info as they were before core wrote them. */
+ * terminal phase final, set running, delete), the scheduler's binding and preemption seen
+ * through kp_cluster_pod_info as they were before core wrote them, and the simulator's pod
+ * states read from the cluster. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
+#include "kprio/sim.h"
 
 static kp_cluster *load(const char *text, kp_error *err) {
     kp_cluster *cl = kp_cluster_new();
@@ -46,7 +48,7 @@ static int64_t cpu_requested(const kp_cluster *cl, kp_index node) {
 
 /* clang-format off */
 #define NODE(name)                                                                     \
-    "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name "}\n" \
+    "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name ", labels: {kubernetes.io/hostname: " name "}}\n" \
     "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n"
 
 /* on n1: run (1 cpu, running) and old (1 cpu, a DisruptionTarget False condition from the
@@ -357,6 +359,69 @@ KT_TEST(scheduler_bind_and_victims_visible) {
     kp_cluster_free(cl);
 }
 
+/* The simulator's pod state is the cluster's, read when asked: a scheduler's victim is
+ * Terminating once its deletionTimestamp is set and Deleted after its grace period; a pod its
+ * kubelet preempts at admission (no deletionTimestamp: the kubelet's own kill) is Terminating
+ * while its containers stop, then Failed as its status says. */
+KT_TEST(sim_state_read_from_cluster) {
+    kp_error err;
+    /* n1: low (3 cpu) runs, crit (system-node-critical, 2 cpu) names n1: its kubelet preempts
+     * low at admission. n2: mid (3 cpu) runs; top (3 cpu) preempts it through the scheduler. */
+    const char *yaml =
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: top}\n"
+        "value: 1000\n" NODE("n1") NODE(
+            "n2") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: low, namespace: d}\n"
+                  "spec: {nodeName: n1, terminationGracePeriodSeconds: 20, containers: [{name: c, "
+                  "resources: {requests: {cpu: '3'}}}]}\nstatus: {phase: Running}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: crit, namespace: kube-system}\n"
+                  "spec: {nodeName: n1, priorityClassName: system-node-critical, containers: "
+                  "[{name: c, "
+                  "resources: {requests: {cpu: '2'}}}]}\nstatus: {phase: Pending}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: mid, namespace: d}\n"
+                  "spec: {nodeName: n2, terminationGracePeriodSeconds: 20, containers: [{name: c, "
+                  "resources: {requests: {cpu: '3'}}}]}\nstatus: {phase: Running}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: top, namespace: d}\n"
+                  "spec: {priorityClassName: top, nodeSelector: {kubernetes.io/hostname: n2}, "
+                  "containers: [{name: c, resources: {requests: {cpu: '3'}}}]}\n";
+    kp_cluster *cl = load(yaml, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_sim_options o;
+    kp_sim_options_init(&o);
+    o.kubelets = true;
+    kp_sim *sim = NULL;
+    KT_CHECK_INT(kp_sim_new(cl, NULL, NULL, &o, &sim, &err), KP_OK);
+    if (!sim) {
+        kp_cluster_free(cl);
+        return;
+    }
+    kp_index low = kp_cluster_find_pod(cl, "d/low"), mid = kp_cluster_find_pod(cl, "d/mid");
+    kp_index top = kp_cluster_find_pod(cl, "d/top");
+    KT_CHECK_INT(kp_sim_run_until(sim, 5000, &err), KP_OK);
+    kp_pod_info pi;
+    /* the scheduler's victim: the API's deletion */
+    kp_cluster_pod_info(cl, mid, &pi);
+    KT_CHECK(pi.deletion_ts != KP_TIME_UNSET && pi.node >= 0);
+    KT_CHECK_INT(kp_sim_pod_get(sim, (size_t)mid)->state, KP_SIM_POD_TERMINATING);
+    KT_CHECK_STR(kp_sim_pod_get(sim, (size_t)mid)->cause, "preempted");
+    KT_CHECK_INT(kp_sim_pod_get(sim, (size_t)top)->state, KP_SIM_POD_PENDING);
+    /* the kubelet's victim: still running as far as the API knows */
+    kp_cluster_pod_info(cl, low, &pi);
+    KT_CHECK(pi.deletion_ts == KP_TIME_UNSET && pi.node >= 0 && !pi.terminal);
+    KT_CHECK_INT(kp_sim_pod_get(sim, (size_t)low)->state, KP_SIM_POD_TERMINATING);
+    KT_CHECK_INT(kp_sim_run_until(sim, 60000, &err), KP_OK);
+    kp_cluster_pod_info(cl, low, &pi);
+    KT_CHECK(pi.terminal && pi.phase == KP_POD_PHASE_FAILED);
+    KT_CHECK_INT(kp_sim_pod_get(sim, (size_t)low)->state, KP_SIM_POD_FAILED);
+    kp_cluster_pod_info(cl, mid, &pi);
+    KT_CHECK(pi.deleted);
+    KT_CHECK_INT(kp_sim_pod_get(sim, (size_t)mid)->state, KP_SIM_POD_DELETED);
+    KT_CHECK_INT(kp_sim_pod_get(sim, (size_t)top)->state, KP_SIM_POD_BOUND);
+    kp_sim_free(sim);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(bind_updates_node_aggregates), KT_CASE(nominate_sets_and_clears),
         KT_CASE(mark_terminating_condition_once), KT_CASE(finish_frees_and_is_final),
-        KT_CASE(set_running_and_delete), KT_CASE(scheduler_bind_and_victims_visible))
+        KT_CASE(set_running_and_delete), KT_CASE(scheduler_bind_and_victims_visible),
+        KT_CASE(sim_state_read_from_cluster))
