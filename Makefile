@@ -31,11 +31,16 @@ CXXFLAGS+= -std=c++17 $(OPT) $(SIMD_ARCH) $(CXXWARN) $(SAN) -Iinclude -Isrc
 LDLIBS  += -lsimdjson -lyaml -lm
 LDFLAGS += $(SAN)
 
-LIB_C   := $(sort $(shell find src -name '*.c' -not -path 'src/cli/*'))
+# libkprio: every layer but the tool's two (src/render, src/cli), which are linked into kprio and
+# the tests that use them (libkprio-tool.a holds the renderers), never into the library.
+LIB_C   := $(sort $(shell find src -name '*.c' -not -path 'src/cli/*' -not -path 'src/render/*'))
 LIB_CXX := $(sort $(shell find src -name '*.cpp'))
+REN_C   := $(sort $(wildcard src/render/*.c))
 CLI_C   := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CXX:%.cpp=$(BUILD)/%.o)
+REN_OBJ := $(REN_C:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_C:%.c=$(BUILD)/%.o)
+TOOL_A  := $(BUILD)/libkprio-tool.a
 UNIT_SRC:= $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC:= $(sort $(wildcard bench/*.c))
@@ -57,8 +62,13 @@ $(BUILD)/libkprio.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/kprio: $(CLI_OBJ) $(BUILD)/libkprio.a
-	$(CXX) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libkprio.a $(LDLIBS)
+$(TOOL_A): $(REN_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/kprio: $(CLI_OBJ) $(TOOL_A) $(BUILD)/libkprio.a
+	$(CXX) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_A) $(BUILD)/libkprio.a $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -68,9 +78,10 @@ $(BUILD)/%.o: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h tests/unit/cli_capture.h tests/unit/text_buf.h $(BUILD)/libkprio.a
+# Unit tests link the renderers' archive too: a test pulls the renderers it calls, no others.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h tests/unit/cli_capture.h tests/unit/text_buf.h $(TOOL_A) $(BUILD)/libkprio.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libkprio.a $(LDFLAGS) $(LDLIBS) -lstdc++
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(TOOL_A) $(BUILD)/libkprio.a $(LDFLAGS) $(LDLIBS) -lstdc++
 
 # CLI tests compile src/cli/*.c into the test binary.
 # (explicit targets: a pattern rule without a recipe would not add these prerequisites)

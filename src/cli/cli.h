@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "kprio/cluster.h"
-#include "kprio/emit.h"
+#include "render/emit.h"
 
 enum { KP_EXIT_OK = 0, KP_EXIT_ERROR = 1, KP_EXIT_USAGE = 2 };
 

@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "kprio/eviction.h"
-#include "kprio/render_kubelet.h"
+#include "render/render_kubelet.h"
 
 static const char *const USAGE =
     "kprio evict -f FILE... [--node NODE] --summary FILE|DIR... [--config FILE] [eviction flags]\n"

@@ -9,11 +9,11 @@
 #include "kprio/encode.h"
 #include "kprio/eviction.h"
 #include "kprio/insight.h"
-#include "kprio/render_report.h"
-#include "kprio/render_sim.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
 #include "kprio/sim.h"
+#include "render/render_report.h"
+#include "render/render_sim.h"
 
 static const char *USAGE =
     "kprio simulate -f FILE|DIR|- [-f ...] [-R] [--scenario FILE] [--config FILE]\n"

@@ -11,10 +11,10 @@
 #include "cli/simulate_insight.h"
 #include "kprio/encode.h"
 #include "kprio/eviction.h"
-#include "kprio/render_report.h"
-#include "kprio/render_sim.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
+#include "render/render_report.h"
+#include "render/render_sim.h"
 
 void kp_cli_insight_args_init(kp_cli_insight_args *x) {
     memset(x, 0, sizeof *x);
@@ -167,7 +167,7 @@ static int side_run(side *s, kp_cli_common *c, const kp_cli_insight_args *x,
     return KP_EXIT_OK;
 }
 
-/* --report with --compare*: the two runs side by side (kprio/render_report.h). */
+/* --report with --compare*: the two runs side by side (render/render_report.h). */
 typedef struct {
     const side *s;
     const kp_cli_insight_args *x;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kprio/emit.h"
+#include "render/emit.h"
 
 bool kp_outfmt_parse(const char *s, kp_outfmt *out) {
     if (strcmp(s, "table") == 0 || strcmp(s, "wide") == 0) *out = KP_OUT_TABLE;

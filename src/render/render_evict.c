@@ -1,17 +1,17 @@
 /* kprio evict's report: one row (table) or one object (JSON / YAML) per synchronize step, from
- * the public eviction API (include/kprio/render_kubelet.h). */
+ * the public eviction API (src/render/render_kubelet.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "kprio/cluster.h"
-#include "kprio/emit.h"
 #include "kprio/eviction.h"
 #include "kprio/node_conditions.h"
 #include "kprio/quantity.h"
-#include "kprio/render_kubelet.h"
+#include "render/emit.h"
 #include "render/render_gates.h"
+#include "render/render_kubelet.h"
 
 /* A growing table cell (no length limit); out of memory sets nomem, which fails the table or
  * document the text goes to (nothing is written). */
