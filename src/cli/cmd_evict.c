@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "cli/cli.h"
 #include "kprio/eviction.h"
 #include "render/render_kubelet.h"
@@ -148,7 +149,7 @@ static int load_steps(const char **args, int n_args, step_list *l) {
     for (int a = 0; a < n_args; a++) {
         char **paths = NULL;
         size_t n = 0;
-        if (kp_evict_summary_paths(args[a], &paths, &n, &err) != KP_OK)
+        if (kp_cli_summary_paths(args[a], &paths, &n, &err) != KP_OK)
             return fail_err(&err, args[a]);
         int rc = 0;
         for (size_t i = 0; i < n; i++) {
@@ -177,7 +178,7 @@ static int load_steps(const char **args, int n_args, step_list *l) {
                 }
             }
         }
-        kp_evict_summary_paths_free(paths, n);
+        kp__paths_free(paths, n);
         if (rc) return rc;
     }
     sort_by_time(l->sums, l->paths, l->n);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "cli/simulate_insight.h"
 #include "kprio/encode.h"
 #include "kprio/eviction.h"
@@ -231,7 +232,7 @@ int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
     }
     if (run->report) {
         html_ctx h = {s, x, cmp};
-        if (kp_file_write_path(run->report, fill_compare, &h, &err) != KP_OK) {
+        if (kp__file_write(run->report, fill_compare, &h, &err) != KP_OK) {
             rc = kp_cli_print_error(&err);
             goto out;
         }
