@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/civil.h"
 #include "core/cluster.h"
 #include "core/meta.h"
 #include "core/quantity.h"
@@ -164,20 +165,6 @@ void kp__enc_sid(kp__enc *e, const char *key, kp_str s) {
     if (s) kp__enc_str(e, key, kp__s(e->cl, s));
 }
 
-/* days since 1970-01-01 -> civil date (the proleptic Gregorian calendar; H. Hinnant's
- * days-to-civil algorithm) */
-static void civil(int64_t days, int64_t *y, unsigned *m, unsigned *d) {
-    days += 719468;
-    int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-    unsigned doe = (unsigned)(days - era * 146097);
-    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = (int64_t)yoe + era * 400 + (*m <= 2);
-}
-
 /* metav1.Time's JSON: RFC 3339 in UTC, whole seconds (the model keeps no fraction). */
 void kp__enc_time(kp__enc *e, const char *key, int64_t secs) {
     if (secs == KP_TIME_NONE) return;
@@ -187,10 +174,10 @@ void kp__enc_time(kp__enc *e, const char *key, int64_t secs) {
         days--;
     }
     int64_t y;
-    unsigned mo, d;
-    civil(days, &y, &mo, &d);
+    int mo, d;
+    kp__civil_from_days(days, &y, &mo, &d);
     char b[64];
-    snprintf(b, sizeof b, "%04" PRId64 "-%02u-%02uT%02u:%02u:%02uZ", y, mo, d,
+    snprintf(b, sizeof b, "%04" PRId64 "-%02d-%02dT%02u:%02u:%02uZ", y, mo, d,
              (unsigned)(rem / 3600), (unsigned)(rem / 60 % 60), (unsigned)(rem % 60));
     kp__enc_str(e, key, b);
 }
