@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/file.h"
 #include "cli/cli.h"
 #include "kprio/eviction.h"
@@ -154,12 +155,14 @@ static int load_steps(const char **args, int n_args, step_list *l) {
         int rc = 0;
         for (size_t i = 0; i < n; i++) {
             if (!rc && l->n == l->cap) {
-                size_t cap = l->cap ? l->cap * 2 : 8;
-                char **np = kp_realloc(l->paths, cap * sizeof *np);
-                if (np) l->paths = np;
-                kp_evict_summary **ns = np ? kp_realloc(l->sums, cap * sizeof *ns) : NULL;
+                /* paths first, then sums at the capacity paths got */
+                size_t cap = l->cap;
+                void *np = l->paths;
+                bool ok = kp__grow(&np, &cap, l->n + 1, sizeof *l->paths, 8);
+                if (ok) l->paths = np;
+                kp_evict_summary **ns = ok ? kp__realloc(l->sums, cap * sizeof *ns) : NULL;
                 if (ns) l->sums = ns;
-                if (!np || !ns) rc = kp_cli_print_status(KP_ENOMEM);
+                if (!ns) rc = kp_cli_print_status(KP_ENOMEM);
                 else l->cap = cap;
             }
             if (!rc) {
