@@ -39,7 +39,8 @@ void kp__json_free(kp__json *j) {
     j->depth = 0;
 }
 
-void kp__json_raw(kp__json *j, const char *s, size_t n) {
+/* The general case of put: the chunk is full (sink), the buffer must grow, or the writer failed. */
+static void put_slow(kp__json *j, const char *s, size_t n) {
     if (j->st != KP_OK) return;
     if (j->sink) {
         /* fill the chunk, hand it on, go on: pieces of at most KP__JSON_CHUNK bytes */
@@ -54,7 +55,30 @@ void kp__json_raw(kp__json *j, const char *s, size_t n) {
     if (!kp__buf_append(&j->out, s, n)) kp__json_fail(j, KP_ENOMEM);
 }
 
-static void raw_c(kp__json *j, char c) { kp__json_raw(j, &c, 1); }
+/* Appends s[0..n): the common case (room in the buffer and in the chunk) inline, as the encoder
+ * writes a few bytes at a time and a call per piece would double its cost. Keeps out's NUL. */
+static inline void put(kp__json *j, const char *s, size_t n) {
+    kp__buf *b = &j->out;
+    if (j->st == KP_OK && n < b->cap - b->len && (!j->sink || n <= KP__JSON_CHUNK - b->len)) {
+        memcpy(b->p + b->len, s, n);
+        b->len += n;
+        b->p[b->len] = 0;
+        return;
+    }
+    put_slow(j, s, n);
+}
+
+static inline void raw_c(kp__json *j, char c) {
+    kp__buf *b = &j->out;
+    if (j->st == KP_OK && 1 < b->cap - b->len && (!j->sink || b->len < KP__JSON_CHUNK)) {
+        b->p[b->len++] = c;
+        b->p[b->len] = 0;
+        return;
+    }
+    put_slow(j, &c, 1);
+}
+
+void kp__json_raw(kp__json *j, const char *s, size_t n) { put(j, s, n); }
 
 void kp__json_quoted(kp__json *j, const char *s, size_t len) {
     static const char hex[] = "0123456789abcdef";
@@ -63,7 +87,7 @@ void kp__json_quoted(kp__json *j, const char *s, size_t len) {
     for (; s < end; s++) {
         unsigned char c = (unsigned char)*s;
         if (c >= 0x20 && c != '"' && c != '\\') continue;
-        kp__json_raw(j, run, (size_t)(s - run));
+        put(j, run, (size_t)(s - run));
         run = s + 1;
         char esc[6] = {'\\', 0, 0, 0, 0, 0};
         size_t n = 2;
@@ -77,9 +101,9 @@ void kp__json_quoted(kp__json *j, const char *s, size_t len) {
             esc[5] = hex[c & 15];
             n = 6;
         }
-        kp__json_raw(j, esc, n);
+        put(j, esc, n);
     }
-    kp__json_raw(j, run, (size_t)(s - run));
+    put(j, run, (size_t)(s - run));
     raw_c(j, '"');
 }
 
@@ -88,7 +112,7 @@ static void newline_indent(kp__json *j, size_t depth) {
     raw_c(j, '\n');
     for (size_t n = depth * 4; n && j->st == KP_OK;) {
         size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
-        kp__json_raw(j, spaces, k);
+        put(j, spaces, k);
         n -= k;
     }
 }
@@ -112,7 +136,7 @@ void kp__json_key(kp__json *j, const char *key) {
     if (j->st != KP_OK || j->depth == 0) return;
     next_item(j);
     kp__json_quoted(j, key, strlen(key));
-    if (j->pretty) kp__json_raw(j, ": ", 2);
+    if (j->pretty) put(j, ": ", 2);
     else raw_c(j, ':');
     j->after_key = true;
 }
@@ -160,17 +184,17 @@ void kp__json_int(kp__json *j, int64_t v) {
     while ((u /= 10) > 0);
     if (v < 0) b[--n] = '-';
     before_value(j);
-    kp__json_raw(j, b + n, sizeof b - n);
+    put(j, b + n, sizeof b - n);
 }
 
 void kp__json_bool(kp__json *j, bool v) {
     if (j->st != KP_OK) return;
     before_value(j);
-    kp__json_raw(j, v ? "true" : "false", v ? 4 : 5);
+    put(j, v ? "true" : "false", v ? 4 : 5);
 }
 
 void kp__json_null(kp__json *j) {
     if (j->st != KP_OK) return;
     before_value(j);
-    kp__json_raw(j, "null", 4);
+    put(j, "null", 4);
 }
