@@ -80,28 +80,48 @@ static inline void raw_c(kp__json *j, char c) {
 
 void kp__json_raw(kp__json *j, const char *s, size_t n) { put(j, s, n); }
 
-void kp__json_quoted(kp__json *j, const char *s, size_t len) {
+/* The escape of byte c (a quote, a backslash or a control byte). */
+static void escape(kp__json *j, unsigned char c) {
     static const char hex[] = "0123456789abcdef";
+    char esc[6] = {'\\', 0, 0, 0, 0, 0};
+    size_t n = 2;
+    if (c == '"' || c == '\\') esc[1] = (char)c;
+    else if (c == '\n') esc[1] = 'n';
+    else if (c == '\r') esc[1] = 'r';
+    else if (c == '\t') esc[1] = 't';
+    else {
+        memcpy(esc + 1, "u00", 3);
+        esc[4] = hex[c >> 4];
+        esc[5] = hex[c & 15];
+        n = 6;
+    }
+    put(j, esc, n);
+}
+
+static inline bool plain(unsigned char c) { return c >= 0x20 && c != '"' && c != '\\'; }
+
+void kp__json_quoted(kp__json *j, const char *s, size_t len) {
     raw_c(j, '"');
     const char *run = s, *end = s + len;
     for (; s < end; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        if (plain((unsigned char)*s)) continue;
         put(j, run, (size_t)(s - run));
         run = s + 1;
-        char esc[6] = {'\\', 0, 0, 0, 0, 0};
-        size_t n = 2;
-        if (c == '"' || c == '\\') esc[1] = (char)c;
-        else if (c == '\n') esc[1] = 'n';
-        else if (c == '\r') esc[1] = 'r';
-        else if (c == '\t') esc[1] = 't';
-        else {
-            memcpy(esc + 1, "u00", 3);
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            n = 6;
-        }
-        put(j, esc, n);
+        escape(j, (unsigned char)*s);
+    }
+    put(j, run, (size_t)(s - run));
+    raw_c(j, '"');
+}
+
+/* The same for a NUL-terminated string, in one pass (no strlen first: the encoder's hot path). */
+static void quoted_z(kp__json *j, const char *s) {
+    raw_c(j, '"');
+    const char *run = s;
+    for (; *s; s++) {
+        if (plain((unsigned char)*s)) continue;
+        put(j, run, (size_t)(s - run));
+        run = s + 1;
+        escape(j, (unsigned char)*s);
     }
     put(j, run, (size_t)(s - run));
     raw_c(j, '"');
@@ -135,7 +155,7 @@ static void before_value(kp__json *j) {
 void kp__json_key(kp__json *j, const char *key) {
     if (j->st != KP_OK || j->depth == 0) return;
     next_item(j);
-    kp__json_quoted(j, key, strlen(key));
+    quoted_z(j, key);
     if (j->pretty) put(j, ": ", 2);
     else raw_c(j, ':');
     j->after_key = true;
@@ -173,7 +193,11 @@ void kp__json_strn(kp__json *j, const char *s, size_t len) {
     kp__json_quoted(j, s, len);
 }
 
-void kp__json_str(kp__json *j, const char *s) { kp__json_strn(j, s, strlen(s)); }
+void kp__json_str(kp__json *j, const char *s) {
+    if (j->st != KP_OK) return;
+    before_value(j);
+    quoted_z(j, s);
+}
 
 void kp__json_int(kp__json *j, int64_t v) {
     if (j->st != KP_OK) return;
