@@ -31,11 +31,16 @@ CXXFLAGS+= -std=c++17 $(OPT) $(SIMD_ARCH) $(CXXWARN) $(SAN) -Iinclude -Isrc
 LDLIBS  += -lsimdjson -lyaml -lm
 LDFLAGS += $(SAN)
 
-LIB_C   := $(sort $(shell find src -name '*.c' -not -path 'src/cli/*'))
+# libkprio: every layer but the tool's two (src/render, src/cli), which are linked into kprio and
+# the tests that use them (libkprio-tool.a holds the renderers), never into the library.
+LIB_C   := $(sort $(shell find src -name '*.c' -not -path 'src/cli/*' -not -path 'src/render/*'))
 LIB_CXX := $(sort $(shell find src -name '*.cpp'))
+REN_C   := $(sort $(wildcard src/render/*.c))
 CLI_C   := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CXX:%.cpp=$(BUILD)/%.o)
+REN_OBJ := $(REN_C:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_C:%.c=$(BUILD)/%.o)
+TOOL_A  := $(BUILD)/libkprio-tool.a
 UNIT_SRC:= $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC:= $(sort $(wildcard bench/*.c))
@@ -45,7 +50,7 @@ EX_BIN  := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 
 .PHONY: all deps demo test test-plain test-asan unit golden bench fuzz clean check-clang \
 	check-layout test-layout test-html cppcheck test-valgrind format check-format mirror-table check-docs \
-	install
+	install test-install
 
 all: $(BUILD)/kprio $(UNIT_BIN) $(BENCH_BIN) $(EX_BIN)
 
@@ -57,8 +62,13 @@ $(BUILD)/libkprio.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/kprio: $(CLI_OBJ) $(BUILD)/libkprio.a
-	$(CXX) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libkprio.a $(LDLIBS)
+$(TOOL_A): $(REN_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/kprio: $(CLI_OBJ) $(TOOL_A) $(BUILD)/libkprio.a
+	$(CXX) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_A) $(BUILD)/libkprio.a $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -68,9 +78,10 @@ $(BUILD)/%.o: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h tests/unit/cli_capture.h tests/unit/text_buf.h $(BUILD)/libkprio.a
+# Unit tests link the renderers' archive too: a test pulls the renderers it calls, no others.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h tests/unit/cli_capture.h tests/unit/text_buf.h $(TOOL_A) $(BUILD)/libkprio.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libkprio.a $(LDFLAGS) $(LDLIBS) -lstdc++
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(TOOL_A) $(BUILD)/libkprio.a $(LDFLAGS) $(LDLIBS) -lstdc++
 
 # CLI tests compile src/cli/*.c into the test binary.
 # (explicit targets: a pattern rule without a recipe would not add these prerequisites)
@@ -90,17 +101,58 @@ demo: deps
 	./$(BUILD)/kprio schedule -f examples/cluster.yaml -f examples/whatif-critical.yaml
 
 # `make install PREFIX=DIR` (default /usr/local; DESTDIR for packaging): kprio, the kubectl
-# plugin next to it (docs/live.md) and the bash and zsh completions.
+# plugin next to it (docs/live.md), the bash and zsh completions, and the library for outside
+# programs (docs/api.md): libkprio.a, libkprio.so.$(SOMAJOR) (position-independent objects of
+# their own, exporting only the public kp_ symbols: $(BUILD)/libkprio.map), the headers of
+# include/kprio/ and kprio.pc for pkg-config.
+VERSION := 0.1.0
+SOMAJOR := 0
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
+LIBDIR  ?= $(PREFIX)/lib
+INCDIR  ?= $(PREFIX)/include
+PCDIR   ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
-install: $(BUILD)/kprio
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+SO      := $(BUILD)/libkprio.so.$(SOMAJOR)
+PIC_OBJ := $(LIB_C:%.c=$(BUILD)/pic/%.o) $(LIB_CXX:%.cpp=$(BUILD)/pic/%.o)
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+
+$(BUILD)/pic/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -fPIC -MMD -MP -c -o $@ $<
+
+# The version script: kp_ names are the API, everything else (kp__ internals, the C++ shim's
+# template instances) stays local to the library.
+$(BUILD)/libkprio.map:
+	@mkdir -p $(@D)
+	printf '{\n  global: kp_[!_]*;\n  local: *;\n};\n' > $@
+
+$(SO): $(PIC_OBJ) $(BUILD)/libkprio.map
+	$(CXX) -shared -Wl,-soname,libkprio.so.$(SOMAJOR) -Wl,--version-script=$(BUILD)/libkprio.map \
+	    -Wl,--no-undefined $(LDFLAGS) -o $@ $(PIC_OBJ) $(LDLIBS)
+
+install: $(BUILD)/kprio $(BUILD)/libkprio.a $(SO)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+	    $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/kprio $(DESTDIR)$(PCDIR)
 	install -m 755 $(BUILD)/kprio $(DESTDIR)$(BINDIR)/kprio
 	install -m 755 scripts/kubectl-kprio scripts/kubectl_complete-kprio $(DESTDIR)$(BINDIR)/
 	install -m 644 scripts/completion/kprio.bash $(DESTDIR)$(BASHCOMPDIR)/kprio
 	install -m 644 scripts/completion/_kprio $(DESTDIR)$(ZSHCOMPDIR)/_kprio
+	install -m 644 $(BUILD)/libkprio.a $(DESTDIR)$(LIBDIR)/libkprio.a
+	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/libkprio.so.$(SOMAJOR)
+	ln -sf libkprio.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libkprio.so
+	install -m 644 include/kprio/*.h $(DESTDIR)$(INCDIR)/kprio/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' kprio.pc.in > $(DESTDIR)$(PCDIR)/kprio.pc
+
+# Installs into a scratch PREFIX, checks the shared library exports kp_ symbols only, and builds
+# every examples/*.c against the installed copy with pkg-config, shared and static.
+test-install: $(BUILD)/kprio $(BUILD)/libkprio.a $(SO)
+	@sh tests/install.sh $(BUILD)
 
 # The test command named in README.md: plain build, then ASan+UBSan build. Every summary line of
 # tests/run.sh names its pass ("plain:", "asan+ubsan:"); both passes' totals close the run.

@@ -2,7 +2,7 @@
  * simulator left it) as a kubectl-style `v1 List` in JSON, which every kprio command loads again
  * (`kprio simulate --final-snapshot FILE` writes it).
  *
- * Typical use (the library never opens files: the caller passes a writer):
+ * Typical use (the library never creates files: the caller passes a writer):
  *     static kp_status to_file(void *ctx, const char *buf, size_t len) {
  *         return fwrite(buf, 1, len, (FILE *)ctx) == len ? KP_OK : KP_EIO;
  *     }
@@ -29,7 +29,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "kprio/cluster.h"
 #include "kprio/common.h"
@@ -58,18 +57,6 @@ void kp_encode_options_init(kp_encode_options *o);
  * failed"), KP_ENOMEM, KP_EINVAL (cl or w NULL). */
 kp_status kp_cluster_encode_json(const kp_cluster *cl, const kp_encode_options *o, kp_write_fn w,
                                  void *ctx, kp_error *err);
-
-/* The same into a file it creates (or truncates) at path; on any error the file is removed.
- * Errors: those of kp_cluster_encode_json, KP_EIO ("cannot create: REASON", "write error",
- * with path as the error's source). */
-kp_status kp_cluster_encode_json_path(const kp_cluster *cl, const kp_encode_options *o,
-                                      const char *path, kp_error *err);
-
-/* Any output written to a file it creates (or truncates) at path by fill(f, ctx) (`kprio
- * simulate --metrics / --report`); on any error the file is removed. Errors: fill's status,
- * KP_EIO ("cannot create: REASON", "write error", with path as the error's source). */
-kp_status kp_file_write_path(const char *path, kp_status (*fill)(FILE *f, void *ctx), void *ctx,
-                             kp_error *err);
 
 #ifdef __cplusplus
 }

@@ -205,13 +205,6 @@ void kp_evict_summary_free(kp_evict_summary *s);
  * the path as the error's source. */
 kp_status kp_evict_summary_write_dir(const char *dir, const char *node, int64_t t_ms,
                                      const char *json, size_t len, kp_error *err);
-/* The summary files a --summary argument names: path itself when it is not a directory, else
- * the directory's regular files named *.json, *.yaml or *.yml (not recursive), by name. On
- * success *paths holds *n >= 1 strings ("DIR/NAME"); release them with
- * kp_evict_summary_paths_free. Errors: KP_EIO (directory unreadable), KP_EINVAL (no summary
- * file in the directory), KP_ENOMEM. */
-kp_status kp_evict_summary_paths(const char *path, char ***paths, size_t *n, kp_error *err);
-void kp_evict_summary_paths_free(char **paths, size_t n);
 /* The step's time: the newest `time` among the node-level stats, unix nanoseconds; false when
  * the summary carries no node-level time. */
 bool kp_evict_summary_time(const kp_evict_summary *s, int64_t *unix_ns);

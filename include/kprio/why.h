@@ -1,7 +1,7 @@
 /* The `kprio why` question: for a pod that would be a preemption victim when the pending pods
  * are scheduled, which pending pod preempts it, on which node, how the node was chosen, and what
  * would have spared it. Built on the public scheduler and preemption API alone (src/sim/why.c);
- * kprio/render_sched.h renders the answer. */
+ * the tool (src/render/render_sched.h) renders the answer. */
 #ifndef KPRIO_WHY_H
 #define KPRIO_WHY_H
 

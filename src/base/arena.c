@@ -200,11 +200,12 @@ kp_str kp__intern(kp_interner *in, const char *s, size_t len) {
     if (in->table[i]) return (in->table[i] & ID_MASK) - 1;
     if (in->n >= ID_MASK - 1) return UINT32_MAX; /* ids must fit the slot's id bits */
     if (in->n == in->cap) {
-        uint32_t ncap = in->cap ? in->cap * 2 : 1024;
-        const char **np = kp__realloc(in->ptr, ncap * sizeof *np);
-        if (!np) return UINT32_MAX;
+        /* ptr first, then len at the capacity ptr got */
+        uint32_t ncap = in->cap;
+        void *np = in->ptr;
+        if (!kp__grow32(&np, &ncap, (size_t)in->n + 1, sizeof *in->ptr, 1024)) return UINT32_MAX;
         in->ptr = np;
-        uint32_t *nl = kp__realloc(in->len, ncap * sizeof *nl);
+        uint32_t *nl = kp__realloc(in->len, (size_t)ncap * sizeof *nl);
         if (!nl) return UINT32_MAX;
         in->len = nl;
         in->cap = ncap;

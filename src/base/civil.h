@@ -1,6 +1,7 @@
 /* Civil dates in the proleptic Gregorian calendar and days since 1970-01-01 (Howard Hinnant's
- * algorithms): RFC 3339 timestamps (io/dctx.c) and cron schedules (core/cron.c) share them, as C11
- * and POSIX have no timegm. */
+ * algorithms): RFC 3339 timestamps (read by io/dctx.c, written by io/encode_json.c) and cron
+ * schedules (core/cron.c) share them, as C11 and POSIX have no timegm. Part of the internal utility
+ * module: every layer may use it, none keeps a copy. */
 #ifndef KP_BASE_CIVIL_H
 #define KP_BASE_CIVIL_H
 

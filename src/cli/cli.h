@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "kprio/cluster.h"
-#include "kprio/emit.h"
+#include "render/emit.h"
 
 enum { KP_EXIT_OK = 0, KP_EXIT_ERROR = 1, KP_EXIT_USAGE = 2 };
 
@@ -111,6 +111,13 @@ bool kp_cli_compat_ok(const char *v);
  * or KP_EXIT_ERROR after printing "out of memory". */
 int kp_cli_snapshot_kubelet(const kp_cli_common *c, const char *node, char **summary,
                             char **configz);
+
+/* The summary files a --summary argument names (snapshot_dir.c): path itself when it is not a
+ * directory ("-" included), else the directory's regular files named *.json, *.yaml or *.yml
+ * (not recursive), by name. On success *paths holds *n >= 1 strings ("DIR/NAME"); release them
+ * with kp__paths_free (base/file.h). Errors: KP_EIO (directory unreadable), KP_EINVAL (no summary
+ * file in the directory), KP_ENOMEM. */
+kp_status kp_cli_summary_paths(const char *path, char ***paths, size_t *n, kp_error *err);
 
 /* Sub-commands (one file each: src/cli/cmd_<name>.c). */
 int kp_cmd_inspect(int argc, char **argv);

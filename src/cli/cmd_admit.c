@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "kprio/admission.h"
 #include "kprio/node_conditions.h"
-#include "kprio/render_kubelet.h"
+#include "render/render_kubelet.h"
 
 static const char *const USAGE =
     "kprio admit -f FILE... --node NODE --pod FILE [--node-condition TYPE=True|False]...\n"

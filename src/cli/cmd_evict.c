@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/file.h"
 #include "cli/cli.h"
 #include "kprio/eviction.h"
-#include "kprio/render_kubelet.h"
+#include "render/render_kubelet.h"
 
 static const char *const USAGE =
     "kprio evict -f FILE... [--node NODE] --summary FILE|DIR... [--config FILE] [eviction flags]\n"
@@ -148,17 +150,19 @@ static int load_steps(const char **args, int n_args, step_list *l) {
     for (int a = 0; a < n_args; a++) {
         char **paths = NULL;
         size_t n = 0;
-        if (kp_evict_summary_paths(args[a], &paths, &n, &err) != KP_OK)
+        if (kp_cli_summary_paths(args[a], &paths, &n, &err) != KP_OK)
             return fail_err(&err, args[a]);
         int rc = 0;
         for (size_t i = 0; i < n; i++) {
             if (!rc && l->n == l->cap) {
-                size_t cap = l->cap ? l->cap * 2 : 8;
-                char **np = kp_realloc(l->paths, cap * sizeof *np);
-                if (np) l->paths = np;
-                kp_evict_summary **ns = np ? kp_realloc(l->sums, cap * sizeof *ns) : NULL;
+                /* paths first, then sums at the capacity paths got */
+                size_t cap = l->cap;
+                void *np = l->paths;
+                bool ok = kp__grow(&np, &cap, l->n + 1, sizeof *l->paths, 8);
+                if (ok) l->paths = np;
+                kp_evict_summary **ns = ok ? kp__realloc(l->sums, cap * sizeof *ns) : NULL;
                 if (ns) l->sums = ns;
-                if (!np || !ns) rc = kp_cli_print_status(KP_ENOMEM);
+                if (!ns) rc = kp_cli_print_status(KP_ENOMEM);
                 else l->cap = cap;
             }
             if (!rc) {
@@ -177,7 +181,7 @@ static int load_steps(const char **args, int n_args, step_list *l) {
                 }
             }
         }
-        kp_evict_summary_paths_free(paths, n);
+        kp__paths_free(paths, n);
         if (rc) return rc;
     }
     sort_by_time(l->sums, l->paths, l->n);

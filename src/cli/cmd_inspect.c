@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "kprio/inspect.h"
-#include "kprio/render_inspect.h"
+#include "render/render_inspect.h"
 
 #define USAGE_TEXT                                                                           \
     "kprio inspect -f FILE|DIR|- [-f ...] [-R] [-o table|json|yaml] [--max-input-bytes N]\n" \

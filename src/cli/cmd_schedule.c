@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "kprio/render_sched.h"
 #include "kprio/sched.h"
+#include "render/render_sched.h"
 
 static const char *USAGE = "kprio schedule -f FILE|DIR|- [-f ...] [-R] [--config FILE] "
                            "[--scheduler-name NAME] [--seed N]\n"

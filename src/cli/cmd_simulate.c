@@ -4,16 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "cli/cli.h"
 #include "cli/simulate_insight.h"
 #include "kprio/encode.h"
 #include "kprio/eviction.h"
 #include "kprio/insight.h"
-#include "kprio/render_report.h"
-#include "kprio/render_sim.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
 #include "kprio/sim.h"
+#include "render/render_report.h"
+#include "render/render_sim.h"
 
 static const char *USAGE =
     "kprio simulate -f FILE|DIR|- [-f ...] [-R] [--scenario FILE] [--config FILE]\n"
@@ -329,18 +330,34 @@ static kp_status dump_summary(void *ctx, const kp_sim *sim, kp_index node, const
     return kp_evict_summary_write_dir(a->dump_dir, name, kp_sim_now(sim), json, len, err);
 }
 
-/* --final-snapshot: the end state through kprio/encode.h (a half-written file is removed). */
-static int write_final(const char *path, const kp_cluster *cl) {
-    kp_error err;
-    kp_error_clear(&err);
+/* --final-snapshot: the end state through kprio/encode.h, into a file written whole by
+ * kp__file_write (a half-written file is removed). */
+typedef struct {
+    const kp_cluster *cl;
+    kp_error *err;
+} final_ctx;
+
+static kp_status to_file(void *ctx, const char *buf, size_t len) {
+    return fwrite(buf, 1, len, (FILE *)ctx) == len ? KP_OK : KP_EIO;
+}
+
+static kp_status fill_final(FILE *f, void *ctx) {
+    const final_ctx *fc = ctx;
     kp_encode_options o;
     kp_encode_options_init(&o);
     o.pretty = true;
-    if (kp_cluster_encode_json_path(cl, &o, path, &err) != KP_OK) return kp_cli_print_error(&err);
+    return kp_cluster_encode_json(fc->cl, &o, to_file, f, fc->err);
+}
+
+static int write_final(const char *path, const kp_cluster *cl) {
+    kp_error err;
+    kp_error_clear(&err);
+    final_ctx fc = {cl, &err};
+    if (kp__file_write(path, fill_final, &fc, &err) != KP_OK) return kp_cli_print_error(&err);
     return KP_EXIT_OK;
 }
 
-/* --metrics / --report: the file written whole through kp_file_write_path (a half-written
+/* --metrics / --report: the file written whole through kp__file_write (a half-written
  * file is removed). */
 typedef struct {
     kp_sim *sim;
@@ -369,7 +386,7 @@ static int write_out(const char *path, kp_sim *sim, const kp_insight_options *in
     kp_error err;
     kp_error_clear(&err);
     out_ctx o = {sim, ins};
-    if (kp_file_write_path(path, ins ? fill_report : fill_metrics, &o, &err) != KP_OK)
+    if (kp__file_write(path, ins ? fill_report : fill_metrics, &o, &err) != KP_OK)
         return kp_cli_print_error(&err);
     return KP_EXIT_OK;
 }

@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "cli/simulate_insight.h"
 #include "kprio/encode.h"
 #include "kprio/eviction.h"
-#include "kprio/render_report.h"
-#include "kprio/render_sim.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
+#include "render/render_report.h"
+#include "render/render_sim.h"
 
 void kp_cli_insight_args_init(kp_cli_insight_args *x) {
     memset(x, 0, sizeof *x);
@@ -167,7 +168,7 @@ static int side_run(side *s, kp_cli_common *c, const kp_cli_insight_args *x,
     return KP_EXIT_OK;
 }
 
-/* --report with --compare*: the two runs side by side (kprio/render_report.h). */
+/* --report with --compare*: the two runs side by side (render/render_report.h). */
 typedef struct {
     const side *s;
     const kp_cli_insight_args *x;
@@ -231,7 +232,7 @@ int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
     }
     if (run->report) {
         html_ctx h = {s, x, cmp};
-        if (kp_file_write_path(run->report, fill_compare, &h, &err) != KP_OK) {
+        if (kp__file_write(run->report, fill_compare, &h, &err) != KP_OK) {
             rc = kp_cli_print_error(&err);
             goto out;
         }

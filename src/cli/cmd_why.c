@@ -11,9 +11,9 @@
 
 #include "cli/cli.h"
 #include "kprio/preempt.h"
-#include "kprio/render_sched.h"
 #include "kprio/sched.h"
 #include "kprio/why.h"
+#include "render/render_sched.h"
 
 static const char *why_usage =
     "kprio why [NAMESPACE/]NAME -f FILE... [--config FILE] [--seed N] [--compat VERSION] "

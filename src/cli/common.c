@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "cli/cli.h"
 
 bool kp_cli_is_opt(const char *arg, const char *name) {
@@ -80,14 +81,16 @@ static bool add_file(kp_cli_common *c, const char *val) {
         c->cap_files = (int)(sizeof c->files_inline / sizeof c->files_inline[0]);
     }
     if (c->n_files == c->cap_files) {
-        if (c->cap_files > (1 << 28)) return false;
-        int cap = c->cap_files * 2;
-        const char **nf = kp_malloc((size_t)cap * sizeof *nf);
-        if (!nf) return false;
-        memcpy(nf, c->files, (size_t)c->n_files * sizeof *nf);
-        if (c->files != c->files_inline) kp_free((void *)c->files);
+        /* from the inline array to the heap (a fresh block), or grown on the heap */
+        bool is_inline = c->files == c->files_inline;
+        void *nf = is_inline ? NULL : (void *)c->files;
+        size_t cap = is_inline ? 0 : (size_t)c->cap_files;
+        if (c->cap_files > (1 << 28) || !kp__grow(&nf, &cap, (size_t)c->n_files + 1,
+                                                  sizeof *c->files, (size_t)c->cap_files * 2))
+            return false;
+        if (is_inline) memcpy(nf, c->files_inline, (size_t)c->n_files * sizeof *c->files);
         c->files = nf;
-        c->cap_files = cap;
+        c->cap_files = (int)cap;
     }
     c->files[c->n_files++] = val;
     return true;

@@ -18,13 +18,9 @@ kp_status kp__node_add_pod(kp_cluster *cl, uint32_t node, uint32_t pod) {
     if (kp_amount_add(n->nz_cpu, p->nz_cpu, &unused) != KP_OK ||
         kp_amount_add(n->nz_mem, p->nz_mem, &unused) != KP_OK)
         return KP_ERANGE;
-    if (n->n_pods == n->cap_pods) {
-        uint32_t ncap = n->cap_pods ? n->cap_pods * 2 : 8;
-        uint32_t *np = kp__realloc(n->pods, ncap * sizeof *np);
-        if (!np) return KP_ENOMEM;
-        n->pods = np;
-        n->cap_pods = ncap;
-    }
+    void *np = n->pods;
+    if (!kp__grow32(&np, &n->cap_pods, (size_t)n->n_pods + 1, sizeof *n->pods, 8)) return KP_ENOMEM;
+    n->pods = np;
     p->pos_in_node = n->n_pods;
     n->pods[n->n_pods++] = pod;
     n->pods_gen++;

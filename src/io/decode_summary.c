@@ -24,12 +24,9 @@
  * One difference remains by design: a member this parser skips is not looked into, so a
  * malformed number or literal (or nesting beyond 128 levels) inside, say, node.network is not
  * reported; simdjson still validates the structure, strings and UTF-8 of the whole document. */
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/alloc.h"
 #include "core/kubelet_config.h"
@@ -665,82 +662,5 @@ kp_status kp_evict_summary_load_path(const char *path, kp_evict_summary **out, k
     if (st != KP_OK) return st;
     st = kp__summary_load_padded(path, buf, len, out, err);
     kp__free(buf);
-    return st;
-}
-
-/* ---------------------------------------------------------------- summary paths */
-
-static int path_cmp(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static bool summary_ext(const char *name) {
-    size_t n = strlen(name);
-    return (n > 5 && strcmp(name + n - 5, ".json") == 0) ||
-           (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
-           (n > 4 && strcmp(name + n - 4, ".yml") == 0);
-}
-
-void kp_evict_summary_paths_free(char **paths, size_t n) {
-    for (size_t i = 0; paths && i < n; i++) kp__free(paths[i]);
-    kp__free(paths);
-}
-
-static kp_status add_path(char ***paths, size_t *n, size_t *cap, const char *dir, const char *name,
-                          kp_error *err) {
-    size_t l = strlen(dir) + strlen(name) + 2;
-    char *p = kp__malloc(l);
-    if (!p || !kp__grow((void **)paths, cap, *n + 1, sizeof **paths, 16)) {
-        kp__free(p);
-        return kp_error_set(err, KP_ENOMEM, "out of memory");
-    }
-    snprintf(p, l, "%s%s%s", dir, *dir && *name ? "/" : "", name);
-    (*paths)[(*n)++] = p;
-    return KP_OK;
-}
-
-kp_status kp_evict_summary_paths(const char *path, char ***paths, size_t *n, kp_error *err) {
-    *paths = NULL;
-    *n = 0;
-    size_t cap = 0;
-    struct stat sb;
-    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return add_path(paths, n, &cap, path, "", err); /* a file: loading it reports errors */
-    DIR *dir = opendir(path);
-    if (!dir) {
-        int e = errno;
-        if (err) snprintf(err->source, sizeof err->source, "%s", path);
-        return kp_error_set(err, KP_EIO, "cannot open directory: %s", strerror(e));
-    }
-    kp_status st = KP_OK;
-    struct dirent *de;
-    while (st == KP_OK && (de = readdir(dir))) {
-        if (de->d_name[0] == '.' || !summary_ext(de->d_name)) continue;
-        st = add_path(paths, n, &cap, path, de->d_name, err);
-    }
-    closedir(dir);
-    /* regular files only (a FIFO would block): others are left out */
-    size_t k = 0;
-    for (size_t i = 0; i < *n; i++) {
-        if (st == KP_OK && stat((*paths)[i], &sb) == 0 && S_ISREG(sb.st_mode))
-            (*paths)[k++] = (*paths)[i];
-        else kp__free((*paths)[i]);
-    }
-    *n = k;
-    if (st != KP_OK) {
-        kp_evict_summary_paths_free(*paths, 0);
-        *paths = NULL;
-        return st;
-    }
-    if (*n) qsort(*paths, *n, sizeof **paths, path_cmp);
-    else {
-        if (err) snprintf(err->source, sizeof err->source, "%s", path);
-        st = kp_error_set(err, KP_EINVAL, "no summary files (*.json, *.yaml, *.yml) in directory");
-    }
-    if (st != KP_OK) {
-        kp_evict_summary_paths_free(*paths, 0);
-        *paths = NULL;
-        *n = 0;
-    }
     return st;
 }

@@ -389,25 +389,25 @@ kp_status kp_cluster_encode_json(const kp_cluster *cl, const kp_encode_options *
     }
     kp__enc e;
     if (kp__enc_init(&e, cl, o->pretty, w, ctx, err) != KP_OK) return kp__enc_finish(&e);
-    e.list_items = !o->pretty;
+    e.j.line_depth = o->pretty ? 0 : 2; /* compact: the List's items one per line */
     kp__enc_obj(&e, NULL);
     kp__enc_str(&e, "apiVersion", "v1");
     kp__enc_str(&e, "kind", "List");
     kp__enc_arr(&e, "items");
-    for (uint32_t i = 0; i < cl->n_namespaces && e.st == KP_OK; i++)
+    for (uint32_t i = 0; i < cl->n_namespaces && e.j.st == KP_OK; i++)
         namespace_obj(&e, &cl->namespaces[i]);
-    for (uint32_t i = 0; i < cl->n_classes && e.st == KP_OK; i++)
+    for (uint32_t i = 0; i < cl->n_classes && e.j.st == KP_OK; i++)
         if (!cl->classes[i].builtin && !cl->classes[i].deleted) priority_class(&e, &cl->classes[i]);
-    for (uint32_t i = 0; i < cl->n_nodes && e.st == KP_OK; i++)
+    for (uint32_t i = 0; i < cl->n_nodes && e.j.st == KP_OK; i++)
         if (!node_is_deleted(&cl->nodes[i])) node_obj(&e, &cl->nodes[i]);
     for (int k = 0; k < KP_VK_KINDS; k++)
-        for (uint32_t i = 0; i < cl->vol.n[k] && e.st == KP_OK; i++)
+        for (uint32_t i = 0; i < cl->vol.n[k] && e.j.st == KP_OK; i++)
             volume_obj(&e, (kp_volume_kind)k, i);
-    for (uint32_t i = 0; i < cl->n_workloads && e.st == KP_OK; i++)
+    for (uint32_t i = 0; i < cl->n_workloads && e.j.st == KP_OK; i++)
         if (!cl->workloads[i].deleted) kp__enc_workload(&e, &cl->workloads[i]);
-    for (uint32_t i = 0; i < cl->n_pdbs && e.st == KP_OK; i++)
+    for (uint32_t i = 0; i < cl->n_pdbs && e.j.st == KP_OK; i++)
         if (!cl->pdbs[i].deleted) pdb_obj(&e, &cl->pdbs[i]);
-    for (uint32_t i = 0; i < cl->n_pods && e.st == KP_OK; i++)
+    for (uint32_t i = 0; i < cl->n_pods && e.j.st == KP_OK; i++)
         if (!pod_is_deleted(cl, &cl->pods[i])) kp__enc_pod(&e, &cl->pods[i]);
     kp__enc_end_arr(&e);
     kp__enc_end_obj(&e);

@@ -1,181 +1,84 @@
-/* The JSON writer of kp_cluster_encode_json: buffering, escaping, structure, and the spellings
- * of the values the API server prints (sorted maps, quantities, RFC 3339 times). */
+/* The JSON encoding of kp_cluster_encode_json on base/json.h's writer: the encoder's nesting
+ * limit and the spellings of the values the API server prints (sorted maps, quantities, RFC 3339
+ * times). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/civil.h"
 #include "core/cluster.h"
 #include "core/meta.h"
 #include "core/quantity.h"
 #include "io/encode_json.h"
 #include "kprio/quantity.h"
 
-static void flush(kp__enc *e) {
-    if (e->st != KP_OK || e->len == 0) return;
-    kp_status st = e->w(e->ctx, e->buf, e->len);
-    e->len = 0;
-    if (st != KP_OK) {
-        e->st = st;
-        kp_error_set(e->err, st, "write failed (%s)", kp_status_str(st));
-    }
-}
-
-static void raw(kp__enc *e, const char *s, size_t n) {
-    while (n && e->st == KP_OK) {
-        if (e->len == KP__ENC_BUF) flush(e);
-        size_t k = KP__ENC_BUF - e->len < n ? KP__ENC_BUF - e->len : n;
-        memcpy(e->buf + e->len, s, k);
-        e->len += k;
-        s += k;
-        n -= k;
-    }
-}
-
-static void raw_c(kp__enc *e, char c) {
-    if (e->st != KP_OK) return;
-    if (e->len == KP__ENC_BUF) flush(e);
-    if (e->st == KP_OK) e->buf[e->len++] = c;
-}
-
 kp_status kp__enc_init(kp__enc *e, const kp_cluster *cl, bool pretty, kp_write_fn w, void *ctx,
                        kp_error *err) {
     memset(e, 0, sizeof *e);
     e->cl = cl;
-    e->w = w;
-    e->ctx = ctx;
     e->err = err;
-    e->pretty = pretty;
-    e->first[0] = true;
-    e->buf = kp__malloc(KP__ENC_BUF);
-    e->qcache = e->buf ? kp__calloc(KP__ENC_QCACHE, sizeof *e->qcache) : NULL;
-    if (!e->qcache) e->st = kp_error_set(err, KP_ENOMEM, "out of memory");
-    return e->st;
+    kp__json_init(&e->j, pretty, w, ctx, err);
+    e->qcache = e->j.st == KP_OK ? kp__calloc(KP__ENC_QCACHE, sizeof *e->qcache) : NULL;
+    if (!e->qcache) kp__json_fail(&e->j, KP_ENOMEM);
+    return e->j.st;
 }
 
 kp_status kp__enc_finish(kp__enc *e) {
-    flush(e);
-    kp__free(e->buf);
+    kp_status st = kp__json_flush(&e->j);
+    kp__json_free(&e->j);
     kp__free(e->pairs);
     kp__free(e->qcache);
-    e->buf = NULL;
     e->pairs = NULL;
     e->qcache = NULL;
-    return e->st;
+    return st;
 }
 
-/* A JSON string: quote, backslash and control characters escaped as encoding/json does (\n, \r,
- * \t by name, the others as \u00XX); every other byte, UTF-8 included, as it is. */
-static void quoted(kp__enc *e, const char *s) {
-    static const char hex[] = "0123456789abcdef";
-    raw_c(e, '"');
-    const char *run = s;
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
-        raw(e, run, (size_t)(s - run));
-        run = s + 1;
-        char esc[6] = {'\\', 0, 0, 0, 0, 0};
-        size_t n = 2;
-        if (c == '"' || c == '\\') esc[1] = (char)c;
-        else if (c == '\n') esc[1] = 'n';
-        else if (c == '\r') esc[1] = 'r';
-        else if (c == '\t') esc[1] = 't';
-        else {
-            memcpy(esc + 1, "u00", 3);
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            n = 6;
-        }
-        raw(e, esc, n);
-    }
-    raw(e, run, (size_t)(s - run));
-    raw_c(e, '"');
+static void key(kp__enc *e, const char *k) {
+    if (k) kp__json_key(&e->j, k);
 }
 
-static void newline_indent(kp__enc *e) {
-    raw_c(e, '\n');
-    for (int i = 0; i < e->depth; i++) raw(e, "    ", 4);
+/* Containers: the encoder's own nesting is fixed by the code (KP__ENC_MAX_DEPTH). */
+static bool depth_ok(kp__enc *e) {
+    if (e->j.st != KP_OK) return false;
+    if (e->j.depth < KP__ENC_MAX_DEPTH) return true;
+    kp__json_fail(&e->j, kp_error_set(e->err, KP_ELIMIT,
+                                      "encoder nesting deeper than KP__ENC_MAX_DEPTH (%d): a bug",
+                                      KP__ENC_MAX_DEPTH));
+    return false;
 }
 
-/* Separator, line break and key before a value in the current container. */
-static void before(kp__enc *e, const char *key) {
-    if (e->st != KP_OK) return;
-    if (!e->first[e->depth]) raw_c(e, ',');
-    e->first[e->depth] = false;
-    if (e->pretty && e->depth > 0) newline_indent(e);
-    else if (e->list_items && e->depth == 2) raw_c(e, '\n');
-    if (key) {
-        quoted(e, key);
-        raw(e, e->pretty ? ": " : ":", e->pretty ? 2 : 1);
-    }
+void kp__enc_obj(kp__enc *e, const char *k) {
+    key(e, k);
+    if (depth_ok(e)) kp__json_obj(&e->j);
 }
 
-static void open_c(kp__enc *e, const char *key, char c) {
-    before(e, key);
-    if (e->st != KP_OK) return;
-    if (e->depth == KP__ENC_MAX_DEPTH) {
-        e->st = kp_error_set(e->err, KP_ELIMIT,
-                             "encoder nesting deeper than KP__ENC_MAX_DEPTH (%d): a bug",
-                             KP__ENC_MAX_DEPTH);
-        return;
-    }
-    raw_c(e, c);
-    e->first[++e->depth] = true;
+void kp__enc_arr(kp__enc *e, const char *k) {
+    key(e, k);
+    if (depth_ok(e)) kp__json_arr(&e->j);
 }
 
-static void close_c(kp__enc *e, char c) {
-    if (e->st != KP_OK) return;
-    bool empty = e->first[e->depth];
-    e->depth--;
-    if (!empty && e->pretty) newline_indent(e);
-    else if (!empty && e->list_items && e->depth == 1) raw_c(e, '\n');
-    raw_c(e, c);
+void kp__enc_end_obj(kp__enc *e) { kp__json_end_obj(&e->j); }
+void kp__enc_end_arr(kp__enc *e) { kp__json_end_arr(&e->j); }
+
+void kp__enc_str(kp__enc *e, const char *k, const char *s) {
+    key(e, k);
+    kp__json_str(&e->j, s ? s : "");
 }
 
-void kp__enc_obj(kp__enc *e, const char *key) { open_c(e, key, '{'); }
-void kp__enc_arr(kp__enc *e, const char *key) { open_c(e, key, '['); }
-void kp__enc_end_obj(kp__enc *e) { close_c(e, '}'); }
-void kp__enc_end_arr(kp__enc *e) { close_c(e, ']'); }
-
-void kp__enc_str(kp__enc *e, const char *key, const char *s) {
-    before(e, key);
-    quoted(e, s ? s : "");
+void kp__enc_int(kp__enc *e, const char *k, int64_t v) {
+    key(e, k);
+    kp__json_int(&e->j, v);
 }
 
-void kp__enc_int(kp__enc *e, const char *key, int64_t v) {
-    char b[24];
-    size_t n = sizeof b;
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do b[--n] = (char)('0' + u % 10);
-    while ((u /= 10) > 0);
-    if (v < 0) b[--n] = '-';
-    before(e, key);
-    raw(e, b + n, sizeof b - n);
-}
-
-void kp__enc_bool(kp__enc *e, const char *key, bool v) {
-    before(e, key);
-    raw(e, v ? "true" : "false", v ? 4 : 5);
+void kp__enc_bool(kp__enc *e, const char *k, bool v) {
+    key(e, k);
+    kp__json_bool(&e->j, v);
 }
 
 void kp__enc_sid(kp__enc *e, const char *key, kp_str s) {
     if (s) kp__enc_str(e, key, kp__s(e->cl, s));
-}
-
-/* days since 1970-01-01 -> civil date (the proleptic Gregorian calendar; H. Hinnant's
- * days-to-civil algorithm) */
-static void civil(int64_t days, int64_t *y, unsigned *m, unsigned *d) {
-    days += 719468;
-    int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-    unsigned doe = (unsigned)(days - era * 146097);
-    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = (int64_t)yoe + era * 400 + (*m <= 2);
 }
 
 /* metav1.Time's JSON: RFC 3339 in UTC, whole seconds (the model keeps no fraction). */
@@ -187,10 +90,10 @@ void kp__enc_time(kp__enc *e, const char *key, int64_t secs) {
         days--;
     }
     int64_t y;
-    unsigned mo, d;
-    civil(days, &y, &mo, &d);
+    int mo, d;
+    kp__civil_from_days(days, &y, &mo, &d);
     char b[64];
-    snprintf(b, sizeof b, "%04" PRId64 "-%02u-%02uT%02u:%02u:%02uZ", y, mo, d,
+    snprintf(b, sizeof b, "%04" PRId64 "-%02d-%02dT%02u:%02u:%02uZ", y, mo, d,
              (unsigned)(rem / 3600), (unsigned)(rem / 60 % 60), (unsigned)(rem % 60));
     kp__enc_str(e, key, b);
 }
@@ -216,11 +119,11 @@ void kp__enc_labels_plus(kp__enc *e, const char *key, const kp_labels *l, const 
     kp_str v;
     if (extra && kp__labels_get(l, extra->key, &v)) extra = NULL;
     uint32_t n = l->n + (extra != NULL);
-    if (e->st != KP_OK || (!n && !always)) return;
+    if (e->j.st != KP_OK || (!n && !always)) return;
     if (n > e->cap_pairs / 2) {
         void *p = e->pairs;
         if (!kp__grow(&p, &e->cap_pairs, (size_t)n * 2, sizeof *e->pairs, 64)) {
-            e->st = kp_error_set(e->err, KP_ENOMEM, "out of memory");
+            kp__json_fail(&e->j, KP_ENOMEM);
             return;
         }
         e->pairs = p;
@@ -345,4 +248,4 @@ void kp__enc_nsterm(kp__enc *e, const char *key, const kp_nsterm *t) {
     kp__enc_end_obj(e);
 }
 
-void kp__enc_newline(kp__enc *e) { raw_c(e, '\n'); }
+void kp__enc_newline(kp__enc *e) { kp__json_raw(&e->j, "\n", 1); }

@@ -1,5 +1,5 @@
-/* The JSON writer behind kp_cluster_encode_json (internal to src/io): a buffered, streaming
- * writer of objects, arrays and scalars with a sticky error, and the value spellings the API
+/* The JSON encoding behind kp_cluster_encode_json (internal to src/io): base/json.h's streaming
+ * writer (objects, arrays and scalars with a sticky error) and the value spellings the API
  * server prints (sorted maps, quantities, RFC 3339 times). encode_cluster.c writes the objects,
  * encode_pod.c pods and pod templates with it. */
 #ifndef KP_IO_ENCODE_JSON_H
@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/json.h"
 #include "core/cluster.h"
 #include "core/labels.h"
 #include "core/pod.h"
@@ -23,7 +24,6 @@
  * levels. Not a limit of the input: the depth is fixed by the code, and a deeper call is a bug
  * that fails the encoding with KP_ELIMIT (rule 8: named in that error). */
 #define KP__ENC_MAX_DEPTH 32
-#define KP__ENC_BUF 65536
 #define KP__ENC_QCACHE 512 /* entries of kp__enc.qcache (a power of two) */
 
 typedef struct {
@@ -33,16 +33,10 @@ typedef struct {
 
 typedef struct {
     const kp_cluster *cl;
-    kp_write_fn w;
-    void *ctx;
     kp_error *err;
-    bool pretty;
-    kp_status st; /* first failure (sticky): every call after it does nothing */
-    char *buf;
-    size_t len;
-    int depth;
-    bool first[KP__ENC_MAX_DEPTH + 1]; /* no member written yet at this depth */
-    bool list_items; /* compact mode: depth 2 is the List's items, one per line */
+    /* the JSON writer (base/json.h): pieces of at most 64 KiB to the caller's kp_write_fn; in the
+     * compact look a List's items (depth 2) one per line */
+    kp__json j;
     /* scratch for sorting a label map by key (grows to the largest map met) */
     const char **pairs;
     size_t cap_pairs;
@@ -53,7 +47,7 @@ typedef struct {
 
 kp_status kp__enc_init(kp__enc *e, const kp_cluster *cl, bool pretty, kp_write_fn w, void *ctx,
                        kp_error *err);
-/* Flushes what is buffered (on success) and releases the buffers; returns e->st. */
+/* Flushes what is buffered (on success) and releases the buffers; returns e->j.st. */
 kp_status kp__enc_finish(kp__enc *e);
 
 /* A line break (the end of the document). */

@@ -1,5 +1,5 @@
 /* kp_evict_summary_write_dir (kprio/eviction.h): the Summary API documents a simulated kubelet
- * observed, written to files, which only io creates (as encode_file.c); a file left
+ * observed, written to files (the tool's other output files go through base/file.h); a file left
  * half-written is removed. */
 #include <errno.h>
 #include <stdio.h>

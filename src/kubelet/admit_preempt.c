@@ -22,10 +22,10 @@
 /* Grows the scratch arrays of `a` for n candidates and n * k cached values. */
 static kp_status reserve(kp_admission *a, uint32_t n, uint32_t k) {
     if (n > a->cap_cands) {
-        uint32_t cap = a->cap_cands ? a->cap_cands : 16;
-        while (cap < n) cap *= 2;
-        kp__admit_cand *c = kp__realloc(a->cands, (size_t)cap * sizeof *c);
-        if (!c) return KP_ENOMEM;
+        /* cands first, then its companions at the capacity it got */
+        uint32_t cap = a->cap_cands;
+        void *c = a->cands;
+        if (!kp__grow32(&c, &cap, n, sizeof *a->cands, 16)) return KP_ENOMEM;
         a->cands = c;
         uint32_t *o = kp__realloc(a->order, (size_t)cap * 3 * sizeof *o);
         if (!o) return KP_ENOMEM;
@@ -36,14 +36,9 @@ static kp_status reserve(kp_admission *a, uint32_t n, uint32_t k) {
         a->cap_cands = cap;
     }
     size_t nv = (size_t)n * (k ? k : 1);
-    if (nv > a->cap_vals) {
-        size_t cap = a->cap_vals ? a->cap_vals : 64;
-        while (cap < nv) cap *= 2;
-        int64_t *v = kp__realloc(a->vals, cap * sizeof *v);
-        if (!v) return KP_ENOMEM;
-        a->vals = v;
-        a->cap_vals = cap;
-    }
+    void *v = a->vals;
+    if (!kp__grow(&v, &a->cap_vals, nv, sizeof *a->vals, 64)) return KP_ENOMEM;
+    a->vals = v;
     return KP_OK;
 }
 
@@ -251,17 +246,12 @@ bool kp__admit_pods_to_preempt(const kp_cluster *cl, uint32_t node, uint32_t pod
 
     /* result order: besteffort, burstable, guaranteed */
     uint32_t total = gv.n + bv.n + ev.n;
-    if (total > a->cap_victims) {
-        uint32_t cap = a->cap_victims ? a->cap_victims : 8;
-        while (cap < total) cap *= 2;
-        kp_admit_victim *nv = kp__realloc(a->victims, (size_t)cap * sizeof *nv);
-        if (!nv) {
-            *st = KP_ENOMEM;
-            return false;
-        }
-        a->victims = nv;
-        a->cap_victims = cap;
+    void *nv = a->victims;
+    if (!kp__grow32(&nv, &a->cap_victims, total, sizeof *a->victims, 8)) {
+        *st = KP_ENOMEM;
+        return false;
     }
+    a->victims = nv;
     const idxlist *parts[3] = {&ev, &bv, &gv};
     for (int p = 0; p < 3; p++) {
         for (uint32_t i = 0; i < parts[p]->n; i++) {

@@ -1,9 +1,9 @@
 /* The eviction message and annotations: evictionMessage and getThresholdMetInfo (helpers.go). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/buf.h"
 #include "core/cluster.h"
 #include "core/pod.h"
 #include "core/quantity.h"
@@ -15,62 +15,15 @@
 #include "kubelet/evict_spec.h"
 #include "kubelet/evict_thresholds.h"
 
-/* A growing text (the message and the annotation lists have no length limit): starts in its own
- * buffer and moves to the heap only when that is too small, so a step formats each piece once and
- * allocates nothing in the common case. */
-typedef struct {
-    char *p;
-    size_t n, cap;
-    bool oom;
-    char local[1024];
-} text;
-
-static void text_init(text *t) {
-    t->p = t->local;
-    t->n = 0;
-    t->cap = sizeof t->local;
-    t->oom = false;
-    t->local[0] = 0;
-}
-
-static void text_fini(text *t) {
-    if (t->p != t->local) kp__free(t->p);
-}
-
-static void text_add(text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void text_add(text *t, const char *fmt, ...) {
-    if (t->oom) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
-    va_end(ap);
-    if (w < 0) return;
-    if (t->n + (size_t)w >= t->cap) {
-        size_t cap = t->cap * 2;
-        while (cap <= t->n + (size_t)w) cap *= 2;
-        char *np = t->p == t->local ? kp__malloc(cap) : kp__realloc(t->p, cap);
-        if (!np) {
-            t->oom = true;
-            return;
-        }
-        if (t->p == t->local) memcpy(np, t->local, t->n);
-        t->p = np;
-        t->cap = cap;
-        va_start(ap, fmt);
-        vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
-        va_end(ap);
-    }
-    t->n += (size_t)w;
-}
+/* The message and the annotation lists have no length limit: each is a kp__buf that starts in a
+ * local array and moves to the heap only when that is too small, so a step formats each piece
+ * once and allocates nothing in the common case. */
+#define TEXT_LOCAL 1024
 
 /* The text, copied into the step's arena ("" for an empty text); NULL when out of memory. */
-static const char *text_keep(kp_arena *a, text *t) {
-    if (t->oom) return NULL;
-    return kp__arena_dup(a, t->p, t->n + 1);
+static const char *text_keep(kp_arena *a, const kp__buf *t) {
+    if (t->failed) return NULL;
+    return kp__arena_dup(a, kp__buf_str(t), t->len + 1);
 }
 
 static void obs_str(kp_evict_signal s, int64_t v, char *buf, size_t cap) {
@@ -87,19 +40,20 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
     const kp_pod *p = &cl->pods[rp_pod];
     kp__ev_qty qt;
     char q[64], a[64];
-    text msg, names, usages;
-    text_init(&msg);
-    text_init(&names);
-    text_init(&usages);
+    char msg_s[TEXT_LOCAL], names_s[TEXT_LOCAL], usages_s[TEXT_LOCAL];
+    kp__buf msg, names, usages;
+    kp__buf_init_local(&msg, msg_s, sizeof msg_s);
+    kp__buf_init_local(&names, names_s, sizeof names_s);
+    kp__buf_init_local(&usages, usages_s, sizeof usages_s);
     kp_status st_out = KP_ENOMEM;
-    text_add(&msg, "The node was low on resource: %s. ", resource);
+    kp__buf_printf(&msg, "The node was low on resource: %s. ", resource);
     for (uint32_t k = 0; k < n3; k++) {
         const kp__ev_threshold *t = &m->th[t3[k]];
         if (strcmp(kp_evict_signal_resource(t->signal), resource) != 0 || !obs[t->signal].present)
             continue;
         kp__ev_threshold_quantity_str(&t->value, obs[t->signal].capacity, q, sizeof q);
         obs_str(t->signal, obs[t->signal].available, a, sizeof a);
-        text_add(&msg, "Threshold quantity: %s, available: %s. ", q, a);
+        kp__buf_printf(&msg, "Threshold quantity: %s, available: %s. ", q, a);
         break;
     }
     if (!st) {
@@ -117,8 +71,9 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
         int64_t ws = (st->has & KP__EVP_WS) ? kp__ev_u2i(st->ws) : 0;
         kp__quantity_format_int(ws, KP_QFMT_BINARY_SI, a, sizeof a);
         kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_POD_REQUEST, "", "memory", preq, &qt);
-        text_add(&msg, "Pod %s was using %s, request is %s, has larger consumption of memory. ",
-                 pod_name, a, kp__ev_qty_str(&qt));
+        kp__buf_printf(&msg,
+                       "Pod %s was using %s, request is %s, has larger consumption of memory. ",
+                       pod_name, a, kp__ev_qty_str(&qt));
         if (!(pod_usage = kp__arena_dup(&m->arena, a, strlen(a) + 1))) goto out;
     }
     uint32_t n_all = (uint32_t)p->n_containers + p->n_init;
@@ -148,11 +103,12 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
                 kp__quantity_format_int(usage, KP_QFMT_BINARY_SI, a, sizeof a);
                 kp__ev_spec_qty(&m->spec, rp_pod, KP_EVSPEC_REQUEST, kp__s(cl, ct->name), resource,
                                 req, &qt);
-                text_add(&msg,
-                         "Container %s was using %s, request is %s, has larger consumption of %s. ",
-                         kp__s(cl, ct->name), a, kp__ev_qty_str(&qt), resource);
-                text_add(&names, "%s%s", names.n ? "," : "", kp__s(cl, ct->name));
-                text_add(&usages, "%s%s", usages.n ? "," : "", a);
+                kp__buf_printf(
+                    &msg,
+                    "Container %s was using %s, request is %s, has larger consumption of %s. ",
+                    kp__s(cl, ct->name), a, kp__ev_qty_str(&qt), resource);
+                kp__buf_printf(&names, "%s%s", names.len ? "," : "", kp__s(cl, ct->name));
+                kp__buf_printf(&usages, "%s%s", usages.len ? "," : "", a);
             }
             break;
         }
@@ -181,8 +137,8 @@ kp_status kp__ev_eviction_message(kp_evict_manager *m, kp_evict_eviction *e, con
     e->ann_values = vv;
     if ((e->message = text_keep(&m->arena, &msg)) != NULL) st_out = KP_OK;
 out:
-    text_fini(&msg);
-    text_fini(&names);
-    text_fini(&usages);
+    kp__buf_free(&msg);
+    kp__buf_free(&names);
+    kp__buf_free(&usages);
     return st_out;
 }

@@ -5,10 +5,10 @@
 
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
-#include "kprio/emit.h"
 #include "kprio/node_conditions.h"
 #include "kprio/qos.h"
-#include "kprio/render_kubelet.h"
+#include "render/emit.h"
+#include "render/render_kubelet.h"
 
 static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
     const char *ns = kp_cluster_pod_namespace(cl, pod), *name = kp_cluster_pod_name(cl, pod);

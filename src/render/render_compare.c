@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "kprio/cluster.h"
-#include "kprio/emit.h"
 #include "kprio/insight.h"
-#include "kprio/render_sim.h"
 #include "kprio/sim.h"
+#include "render/emit.h"
+#include "render/render_sim.h"
 
 static void dur(int64_t ms, char *buf, size_t cap) { kp_duration_format(ms * 1000000, buf, cap); }
 

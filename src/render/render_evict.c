@@ -1,68 +1,34 @@
 /* kprio evict's report: one row (table) or one object (JSON / YAML) per synchronize step, from
- * the public eviction API (include/kprio/render_kubelet.h). */
-#include <stdarg.h>
+ * the public eviction API (src/render/render_kubelet.h). */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "base/buf.h"
 #include "kprio/cluster.h"
-#include "kprio/emit.h"
 #include "kprio/eviction.h"
 #include "kprio/node_conditions.h"
 #include "kprio/quantity.h"
-#include "kprio/render_kubelet.h"
+#include "render/emit.h"
 #include "render/render_gates.h"
+#include "render/render_kubelet.h"
 
-/* A growing table cell (no length limit); out of memory sets nomem, which fails the table or
+/* A table cell is a kp__buf (base/buf.h: no length limit); out of memory fails the table or
  * document the text goes to (nothing is written). */
-typedef struct {
-    char *p;
-    size_t n, cap;
-    bool nomem;
-} text;
-
-static void text_add(text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void text_add(text *t, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(t->p ? t->p + t->n : NULL, t->p ? t->cap - t->n : 0, fmt, ap);
-    va_end(ap);
-    if (w < 0) return;
-    if (!t->p || t->n + (size_t)w >= t->cap) {
-        size_t cap = t->cap ? t->cap : 256;
-        while (cap <= t->n + (size_t)w) cap *= 2;
-        char *np = kp_realloc(t->p, cap);
-        if (!np) {
-            t->nomem = true;
-            return;
-        }
-        t->p = np;
-        t->cap = cap;
-        va_start(ap, fmt);
-        vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
-        va_end(ap);
-    }
-    t->n += (size_t)w;
-}
 
 /* Adds the cell (or `empty` when nothing was written) and starts the next one. */
-static void text_cell(kp_table *t, text *c, const char *empty) {
-    if (c->nomem) kp_table_fail(t, KP_ENOMEM);
-    kp_table_add(t, c->n ? c->p : empty);
-    c->n = 0;
-    if (c->p) c->p[0] = 0;
+static void text_cell(kp_table *t, kp__buf *c, const char *empty) {
+    if (c->failed) kp_table_fail(t, KP_ENOMEM);
+    kp_table_add(t, c->len ? kp__buf_str(c) : empty);
+    kp__buf_reset(c);
 }
 
 static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
-    text ref = {0};
-    text_add(&ref, "%s/%s", kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
-    if (ref.nomem) kp_emit_fail(e, KP_ENOMEM);
-    kp_emit_str(e, ref.p ? ref.p : "");
-    kp_free(ref.p);
+    kp__buf ref = {0};
+    kp__buf_printf(&ref, "%s/%s", kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
+    if (ref.failed) kp_emit_fail(e, KP_ENOMEM);
+    kp_emit_str(e, kp__buf_str(&ref));
+    kp__buf_free(&ref);
 }
 
 static void fmt_time(int64_t ns, char *buf, size_t cap) {
@@ -237,31 +203,31 @@ static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const 
 
 static void table_row(kp_table *t, const kp_cluster *cl, const kp_evict_result *r) {
     char buf[64], a[64], q[64];
-    text cell = {0};
+    kp__buf cell = {0};
     fmt_time(r->time_ns, buf, sizeof buf);
     kp_table_add(t, buf);
     for (uint32_t i = 0; i < r->n_met; i++) {
         const kp_evict_met *m = &r->met[i];
         fmt_pair(m->signal, r->obs[m->signal].available, m->quantity, a, q, sizeof a);
-        text_add(&cell, "%s%s %s<%s%s", cell.n ? ", " : "", kp_evict_signal_name(m->signal), a, q,
-                 m->grace_met ? "" : " (grace)");
+        kp__buf_printf(&cell, "%s%s %s<%s%s", cell.len ? ", " : "", kp_evict_signal_name(m->signal),
+                       a, q, m->grace_met ? "" : " (grace)");
     }
     text_cell(t, &cell, "<none>");
     for (unsigned c = 0; c < KP_NODE_COND_COUNT; c++)
         if (r->conditions & (1u << c))
-            text_add(&cell, "%s%s", cell.n ? "," : "", kp_node_condition_name(1u << c));
+            kp__buf_printf(&cell, "%s%s", cell.len ? "," : "", kp_node_condition_name(1u << c));
     text_cell(t, &cell, "<none>");
     for (uint32_t i = 0; i < r->n_evicted; i++)
-        text_add(&cell, "%s%s/%s", cell.n ? "," : "",
-                 kp_cluster_pod_namespace(cl, (kp_index)r->evicted[i].pod),
-                 kp_cluster_pod_name(cl, (kp_index)r->evicted[i].pod));
+        kp__buf_printf(&cell, "%s%s/%s", cell.len ? "," : "",
+                       kp_cluster_pod_namespace(cl, (kp_index)r->evicted[i].pod),
+                       kp_cluster_pod_name(cl, (kp_index)r->evicted[i].pod));
     text_cell(t, &cell, "<none>");
     for (uint32_t i = 0; i < r->n_evicted; i++)
-        text_add(&cell, "%s%s, pod termination grace period %llds", cell.n ? "; " : "",
-                 r->evicted[i].signal, (long long)r->evicted[i].grace_seconds);
-    if (!r->n_evicted && r->note) text_add(&cell, "%s", r->note);
+        kp__buf_printf(&cell, "%s%s, pod termination grace period %llds", cell.len ? "; " : "",
+                       r->evicted[i].signal, (long long)r->evicted[i].grace_seconds);
+    if (!r->n_evicted && r->note) kp__buf_printf(&cell, "%s", r->note);
     text_cell(t, &cell, "");
-    kp_free(cell.p);
+    kp__buf_free(&cell);
 }
 
 struct kp_evict_report {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "kprio/cluster.h"
-#include "kprio/emit.h"
+#include "render/emit.h"
 
 /* A "featureGates" object of the differing gates; nothing when every gate is at its default. */
 void kp__render_emit_gates(kp_emit *e, const kp_cluster *cl);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "kprio/quantity.h"
-#include "kprio/render_inspect.h"
+#include "render/render_inspect.h"
 
 static kp_quantity_str cpu_str(int64_t milli) {
     return kp_quantity_string_milli(milli, KP_QFMT_DECIMAL_SI);

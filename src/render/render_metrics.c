@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "kprio/metrics.h"
-#include "kprio/render_report.h"
+#include "render/render_report.h"
 
 /* Go's strconv.FormatFloat(v, 'g', -1, 64), as client_golang writes a value: the fewest digits
  * that read back the same double, %e form when the exponent is < -4 or >= 6 ("3", "0.01",

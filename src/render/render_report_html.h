@@ -5,8 +5,8 @@
 #include <stdio.h>
 
 #include "kprio/metrics.h"
-#include "kprio/render_report.h"
 #include "kprio/sim.h"
+#include "render/render_report.h"
 
 /* text escaped for HTML element content and attribute values (& < > " ') */
 void kp__html_esc(FILE *f, const char *s);

@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kprio/emit.h"
 #include "kprio/preempt.h"
-#include "kprio/render_sched.h"
 #include "kprio/sched.h"
+#include "render/emit.h"
 #include "render/render_gates.h"
+#include "render/render_sched.h"
 
 static const char *outcome_str(kp_sched_outcome o) {
     switch (o) {

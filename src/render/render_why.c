@@ -2,7 +2,7 @@
  * WhyPreempted document; on the public API only. */
 #include <stdio.h>
 
-#include "kprio/render_sched.h"
+#include "render/render_sched.h"
 
 /* "namespace/name" of a pod ("?" for none), cut to cap. */
 static const char *pod_ref(const kp_cluster *cl, kp_index pod, char *buf, size_t cap) {

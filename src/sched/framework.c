@@ -40,13 +40,10 @@ uint32_t kp__sched_affinity_pod_bound(const kp_sched *s) { return s->n_aff_pods;
 void **kp__sched_preempt_cache(kp_sched *s) { return &s->preempt_cache; }
 
 kp_status kp__sched_track_affinity_pod(kp_sched *s, uint32_t pod) {
-    if (s->n_aff_pods == s->cap_aff_pods) {
-        uint32_t ncap = s->cap_aff_pods ? s->cap_aff_pods * 2 : 64;
-        uint32_t *np = kp__realloc(s->aff_pods, ncap * sizeof *np);
-        if (!np) return KP_ENOMEM;
-        s->aff_pods = np;
-        s->cap_aff_pods = ncap;
-    }
+    void *np = s->aff_pods;
+    if (!kp__grow32(&np, &s->cap_aff_pods, (size_t)s->n_aff_pods + 1, sizeof *s->aff_pods, 64))
+        return KP_ENOMEM;
+    s->aff_pods = np;
     s->aff_pods[s->n_aff_pods++] = pod;
     return KP_OK;
 }

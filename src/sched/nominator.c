@@ -205,15 +205,15 @@ kp_status kp__sched_nominate(kp_sched *s, uint32_t pod, int32_t node) {
             return KP_ENOMEM;
         }
         if (s->nom_n[node] == s->nom_cap[node]) {
-            uint32_t ncap = s->nom_cap[node] ? s->nom_cap[node] * 2 : 4;
-            uint32_t *nl = kp__realloc(s->nom_pods[node], ncap * sizeof *nl);
-            if (!nl) {
+            void *nl = s->nom_pods[node];
+            if (!kp__grow32(&nl, &s->nom_cap[node], (size_t)s->nom_n[node] + 1,
+                            sizeof *s->nom_pods[node], 4)) {
                 agg_remove(s, (uint32_t)node, p);
                 kp__pod_nominate(s->cl, pod, -1);
                 return KP_ENOMEM;
             }
             s->nom_pods[node] = nl;
-            s->nom_cap[node] = ncap;
+            uint32_t ncap = s->nom_cap[node];
             if (ncap > s->cap_nom_scratch) {
                 uint32_t *ns = kp__realloc(s->nom_scratch, ncap * sizeof *ns);
                 if (!ns) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/insight_internal.h"
 
 /* ---------------------------------------------------------------- the builder */
@@ -16,13 +17,9 @@ static const char *KIND_NAME[] = {"Loop", "Cascade", "Starvation", "PDBPressure"
 kp_finding *kp__ins_add(kp_insight *in, kp_finding_kind kind, kp_finding_severity sev,
                         const char *subject_kind, const char *subject_ns,
                         const char *subject_name) {
-    if (in->n == in->cap) {
-        size_t cap = in->cap ? in->cap * 2 : 16;
-        kp_finding *nf = kp_realloc(in->f, cap * sizeof *nf);
-        if (!nf) return NULL;
-        in->f = nf;
-        in->cap = cap;
-    }
+    void *nf = in->f;
+    if (!kp__grow(&nf, &in->cap, in->n + 1, sizeof *in->f, 16)) return NULL;
+    in->f = nf;
     kp_finding *f = &in->f[in->n++];
     memset(f, 0, sizeof *f);
     f->kind = kind;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/insight_internal.h"
 
 static const kp_sim_event *ev_of(const ins_run *r, long i) {
@@ -177,14 +178,12 @@ static kp_status one_cascade(const ins_run *r, kp_insight *in, const ins_forest 
         kp_index q = queue[head];
         int32_t par = fo->parent[q] >= 0 ? slot[fo->parent[q]] : -1;
         uint32_t d = par >= 0 ? links[par].depth + 1 : 0;
-        if (n_links == cap) {
-            kp_finding_link *nl = kp_realloc(links, 2 * cap * sizeof *nl);
-            if (!nl) {
-                kp_free(links);
-                return KP_ENOMEM;
-            }
-            links = nl, cap *= 2;
+        void *nl = links;
+        if (!kp__grow(&nl, &cap, n_links + 1, sizeof *links, 1)) {
+            kp_free(links);
+            return KP_ENOMEM;
         }
+        links = nl;
         links[n_links] = (kp_finding_link){r->displaced[q], q, par, d};
         slot[q] = (int32_t)n_links++;
         if (d > depth) depth = d;

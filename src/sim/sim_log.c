@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/sim_internal.h"
 
 /* ---------------------------------------------------------------- timers */
@@ -20,13 +21,9 @@ static bool background(sim_ev_kind kind) {
 }
 
 kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg, uint32_t gen) {
-    if (s->n_timers == s->cap_timers) {
-        size_t cap = s->cap_timers ? s->cap_timers * 2 : 64;
-        sim_timer *nt = kp_realloc(s->timers, cap * sizeof *nt);
-        if (!nt) return KP_ENOMEM;
-        s->timers = nt;
-        s->cap_timers = cap;
-    }
+    void *nt = s->timers;
+    if (!kp__grow(&nt, &s->cap_timers, s->n_timers + 1, sizeof *s->timers, 64)) return KP_ENOMEM;
+    s->timers = nt;
     sim_timer x = {t < s->now ? s->now : t, s->seq++, (uint32_t)kind, gen, arg};
     size_t i = s->n_timers++;
     while (i > 0 && timer_less(&x, &s->timers[(i - 1) / 2])) {
@@ -62,13 +59,9 @@ static const char *keep(kp_sim *s, const char *text) {
     size_t len = strlen(text) + 1;
     if (s->chunk_used + len > s->chunk_cap) {
         size_t cap = len > 65536 ? len : 65536;
-        if (s->n_chunks == s->cap_chunks) {
-            size_t nc = s->cap_chunks ? s->cap_chunks * 2 : 16;
-            char **c = kp_realloc(s->chunks, nc * sizeof *c);
-            if (!c) return NULL;
-            s->chunks = c;
-            s->cap_chunks = nc;
-        }
+        void *c = s->chunks;
+        if (!kp__grow(&c, &s->cap_chunks, s->n_chunks + 1, sizeof *s->chunks, 16)) return NULL;
+        s->chunks = c;
         if (!(s->chunks[s->n_chunks] = kp_malloc(cap))) return NULL;
         s->n_chunks++;
         s->chunk_used = 0;
@@ -83,13 +76,9 @@ static const char *keep(kp_sim *s, const char *text) {
 long kp__sim_log(kp_sim *s, kp_sim_event_type type, const char *reason, const char *kind,
                  const char *ns, const char *name, const char *message, kp_index pod, kp_index node,
                  long cause) {
-    if (s->n_events == s->cap_events) {
-        size_t cap = s->cap_events ? s->cap_events * 2 : 256;
-        kp_sim_event *ne = kp_realloc(s->events, cap * sizeof *ne);
-        if (!ne) return -1;
-        s->events = ne;
-        s->cap_events = cap;
-    }
+    void *ne = s->events;
+    if (!kp__grow(&ne, &s->cap_events, s->n_events + 1, sizeof *s->events, 256)) return -1;
+    s->events = ne;
     kp_sim_event *e = &s->events[s->n_events];
     e->t_ms = s->now;
     e->type = type;
@@ -177,10 +166,12 @@ kp_status kp__sim_pdb_recount(kp_sim *s, kp_index pdb, kp_error *err) {
         return KP_OK;
     }
     if (d->n == d->cap) {
-        uint32_t c = d->cap ? d->cap * 2 : 4;
-        int64_t *nt = kp_realloc(d->t, c * sizeof *nt);
-        if (nt) d->t = nt;
-        int32_t *nv = nt ? kp_realloc(d->v, c * sizeof *nv) : NULL;
+        /* t first, then v at the capacity t got */
+        uint32_t c = d->cap;
+        void *nt = d->t;
+        if (!kp__grow32(&nt, &c, (size_t)d->n + 1, sizeof *d->t, 4)) goto oom;
+        d->t = nt;
+        int32_t *nv = kp__realloc(d->v, (size_t)c * sizeof *nv);
         if (!nv) goto oom;
         d->v = nv;
         d->cap = c;
@@ -224,14 +215,9 @@ int32_t kp_sim_pdb_desired_at(const kp_sim *s, kp_index pdb, int64_t t_ms) {
 kp_status kp__sim_grow_pods(kp_sim *s) {
     size_t n = kp_cluster_pod_count(s->cl);
     if (n <= s->n_pods) return KP_OK;
-    if (n > s->cap_pods) {
-        size_t cap = s->cap_pods ? s->cap_pods : 64;
-        while (cap < n) cap *= 2;
-        sim_pod *np = kp_realloc(s->pods, cap * sizeof *np);
-        if (!np) return KP_ENOMEM;
-        s->pods = np;
-        s->cap_pods = cap;
-    }
+    void *np = s->pods;
+    if (!kp__grow(&np, &s->cap_pods, n, sizeof *s->pods, 64)) return KP_ENOMEM;
+    s->pods = np;
     for (size_t i = s->n_pods; i < n; i++) {
         sim_pod *p = &s->pods[i];
         memset(p, 0, sizeof *p);
@@ -297,13 +283,10 @@ kp_status kp__sim_sample_until(kp_sim *s, int64_t until) {
     int64_t step = s->o.sample_every_ms;
     if (step <= 0) return KP_OK;
     while ((int64_t)s->n_samples * step < until) {
-        if (s->n_samples == s->cap_samples) {
-            size_t cap = s->cap_samples ? s->cap_samples * 2 : 64;
-            kp_sim_sample *ns = kp_realloc(s->samples, cap * sizeof *ns);
-            if (!ns) return KP_ENOMEM;
-            s->samples = ns;
-            s->cap_samples = cap;
-        }
+        void *ns = s->samples;
+        if (!kp__grow(&ns, &s->cap_samples, s->n_samples + 1, sizeof *s->samples, 64))
+            return KP_ENOMEM;
+        s->samples = ns;
         kp_sim_sample *x = &s->samples[s->n_samples];
         const kp_sim_sample *prev = s->n_samples ? x - 1 : NULL;
         /* an idle stretch (no event, same queue sizes) copies the last sample: no scan */

@@ -14,6 +14,7 @@
  *    flushBackoffQCompleted tick after its backoff expires. */
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/sim_internal.h"
 
 /* ---------------------------------------------------------------- pod heaps */
@@ -61,13 +62,9 @@ static void sift_down(kp_sim *s, sim_pheap *h, uint32_t i) {
 }
 
 static kp_status heap_push(kp_sim *s, sim_pheap *h, uint32_t pod) {
-    if (h->n == h->cap) {
-        uint32_t cap = h->cap ? h->cap * 2 : 64;
-        uint32_t *nv = kp_realloc(h->v, cap * sizeof *nv);
-        if (!nv) return KP_ENOMEM;
-        h->v = nv;
-        h->cap = cap;
-    }
+    void *nv = h->v;
+    if (!kp__grow32(&nv, &h->cap, (size_t)h->n + 1, sizeof *h->v, 64)) return KP_ENOMEM;
+    h->v = nv;
     h->v[h->n++] = pod;
     sift_up(s, h, h->n - 1);
     return KP_OK;
@@ -89,13 +86,9 @@ void kp__sim_pheap_free(sim_pheap *h) { kp_free(h->v); }
 /* ---------------------------------------------------------------- the queues */
 
 kp_status kp__sim_unsched_add(kp_sim *s, uint32_t pod) {
-    if (s->n_unsched == s->cap_unsched) {
-        size_t cap = s->cap_unsched ? s->cap_unsched * 2 : 64;
-        uint32_t *nu = kp_realloc(s->unsched, cap * sizeof *nu);
-        if (!nu) return KP_ENOMEM;
-        s->unsched = nu;
-        s->cap_unsched = cap;
-    }
+    void *nu = s->unsched;
+    if (!kp__grow(&nu, &s->cap_unsched, s->n_unsched + 1, sizeof *s->unsched, 64)) return KP_ENOMEM;
+    s->unsched = nu;
     s->pods[pod].unsched_pos = (int32_t)s->n_unsched;
     s->unsched[s->n_unsched++] = pod;
     return KP_OK;

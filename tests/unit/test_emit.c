@@ -1,11 +1,11 @@
-/* The JSON/YAML emitter and the table writer (kprio/emit.h): output shape, no depth limit, long
+/* The JSON/YAML emitter and the table writer (render/emit.h): output shape, no depth limit, long
  * cells, and allocation failures that stay sticky and come back as KP_ENOMEM. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
 #include "harness.h"
-#include "kprio/emit.h"
+#include "render/emit.h"
 
 static char *slurp(FILE *f) {
     static char buf[1 << 16];

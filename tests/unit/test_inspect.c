@@ -6,7 +6,7 @@
 #include "base/alloc.h"
 #include "harness.h"
 #include "kprio/inspect.h"
-#include "kprio/render_inspect.h"
+#include "render/render_inspect.h"
 
 static kp_cluster *load(const char *text) {
     kp_error err;

@@ -8,8 +8,8 @@
 
 #include "harness.h"
 #include "kprio/cluster.h"
-#include "kprio/render_report.h"
 #include "kprio/sim.h"
+#include "render/render_report.h"
 
 /* a preemption whose victim's namespace and name hold < > & " ' */
 static const char CLUSTER[] =

@@ -9,10 +9,10 @@
 #include "kprio/cluster.h"
 #include "kprio/encode.h"
 #include "kprio/inspect.h"
-#include "kprio/render_sim.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
 #include "kprio/sim.h"
+#include "render/render_sim.h"
 
 /* ---------------------------------------------------------------- random clusters */
 

@@ -237,16 +237,12 @@ static void ts_add(topo_score *ts, const kp_node *n, kp_str key, int64_t w) {
     if (kp__pairmap_add(&ts->m, kp__pair(key, val), w) != KP_OK) ts->st = KP_ENOMEM;
     for (uint32_t i = 0; i < ts->n_keys; i++)
         if (ts->keys[i] == key) return;
-    if (ts->n_keys == ts->cap_keys) {
-        uint32_t ncap = ts->cap_keys ? ts->cap_keys * 2 : 8;
-        kp_str *nk = kp__realloc(ts->keys, ncap * sizeof *nk);
-        if (!nk) {
-            ts->st = KP_ENOMEM;
-            return;
-        }
-        ts->keys = nk;
-        ts->cap_keys = ncap;
+    void *nk = ts->keys;
+    if (!kp__grow32(&nk, &ts->cap_keys, (size_t)ts->n_keys + 1, sizeof *ts->keys, 8)) {
+        ts->st = KP_ENOMEM;
+        return;
     }
+    ts->keys = nk;
     ts->keys[ts->n_keys++] = key;
 }
 

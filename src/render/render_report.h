@@ -9,16 +9,16 @@
  *     kp_insight_new(sim, NULL, &in, &err);
  *     kp_report_findings fs = kp_report_findings_of(in);
  *     kp_render_report_html(html, sim, &fs);           // one self-contained HTML file */
-#ifndef KPRIO_RENDER_REPORT_H
-#define KPRIO_RENDER_REPORT_H
+#ifndef KP_RENDER_RENDER_REPORT_H
+#define KP_RENDER_RENDER_REPORT_H
 
 #include <stdio.h>
 
 #include "kprio/common.h"
-#include "kprio/emit.h"
 #include "kprio/insight.h"
 #include "kprio/metrics.h"
 #include "kprio/sim.h"
+#include "render/emit.h"
 
 #ifdef __cplusplus
 extern "C" {

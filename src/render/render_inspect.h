@@ -8,14 +8,14 @@
  *         kp_status st = kp_render_inspection(stdout, in, KP_OUT_JSON);   // KP_ENOMEM: nothing
  * written kp_inspection_free(in);
  *     } */
-#ifndef KP_RENDER_INSPECT_H
-#define KP_RENDER_INSPECT_H
+#ifndef KP_RENDER_RENDER_INSPECT_H
+#define KP_RENDER_RENDER_INSPECT_H
 
 #include <stdio.h>
 
 #include "kprio/common.h"
-#include "kprio/emit.h"
 #include "kprio/inspect.h"
+#include "render/emit.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,16 +5,16 @@
  * Typical use:
  *     kp_sim_run(sim, &err);
  *     kp_render_simulation(stdout, sim, KP_OUT_TABLE, false); */
-#ifndef KPRIO_RENDER_SIM_H
-#define KPRIO_RENDER_SIM_H
+#ifndef KP_RENDER_RENDER_SIM_H
+#define KP_RENDER_RENDER_SIM_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "kprio/common.h"
-#include "kprio/emit.h"
 #include "kprio/insight.h"
 #include "kprio/sim.h"
+#include "render/emit.h"
 
 #ifdef __cplusplus
 extern "C" {

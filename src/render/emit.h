@@ -15,8 +15,8 @@
  *     kp_emit_free(e);
  * A writer that failed writes nothing at all: kp_emit_free of a failed emitter, and kp_table_print
  * of a failed table (which returns the status), leave the FILE* untouched. */
-#ifndef KP_EMIT_H
-#define KP_EMIT_H
+#ifndef KP_RENDER_EMIT_H
+#define KP_RENDER_EMIT_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,21 +1,21 @@
 /* kprio: reports of the kubelet engines, as the `kprio evict` and `kprio admit` commands print
- * them (tables, or JSON / YAML documents through kprio/emit.h). Built on the public API only.
+ * them (tables, or JSON / YAML documents through render/emit.h). Built on the public API only.
  *
  * Typical use:
  *     kp_render_admission(stdout, KP_OUT_TABLE, cl, node, pod, o.conditions, a);  // after kp_admit
  *     kp_evict_report *r = kp_evict_report_new(stdout, KP_OUT_YAML, cl, "node-1");
  *     for each step: kp_evict_report_step(r, m, "summary-1.json", &res);   // after
  * kp_evict_manager_step kp_evict_report_finish(r); kp_evict_report_free(r); */
-#ifndef KP_KPRIO_RENDER_KUBELET_H
-#define KP_KPRIO_RENDER_KUBELET_H
+#ifndef KP_RENDER_RENDER_KUBELET_H
+#define KP_RENDER_RENDER_KUBELET_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
-#include "kprio/emit.h"
 #include "kprio/eviction.h"
+#include "render/emit.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,5 @@
-/* kp_error helpers: formatting of one-line error messages. */
+/* kp_error helpers (kprio/common.h): formatting of one-line error messages. In base, under every
+ * layer, so that base's own fallible helpers (file writing, directory walking) fill a kp_error. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

@@ -8,8 +8,8 @@
  * cluster
  *     ...
  *     kp_render_why(stdout, &answer, cl, "prod/web-0", KP_OUT_JSON); */
-#ifndef KPRIO_RENDER_SCHED_H
-#define KPRIO_RENDER_SCHED_H
+#ifndef KP_RENDER_RENDER_SCHED_H
+#define KP_RENDER_RENDER_SCHED_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,10 +17,10 @@
 
 #include "kprio/cluster.h"
 #include "kprio/common.h"
-#include "kprio/emit.h"
 #include "kprio/preempt.h"
 #include "kprio/sched.h"
 #include "kprio/why.h"
+#include "render/emit.h"
 
 #ifdef __cplusplus
 extern "C" {
