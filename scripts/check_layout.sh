@@ -79,7 +79,7 @@ done < "$tmp/files"
 # --- rules 1, 2, 3, 4, 7 (includes and symbols) ---------------------------------------------
 awk -v layers="$LAYERS" -v fileio="$FILE_IO" -v openers="$FILE_OPENERS" -v alloc="$ALLOC" \
     -v allocex="$ALLOC_EXEMPT" -v tooldirs="$TOOL_DIRS" -v toolsees="$TOOL_SEES" \
-    -v util="$BASE_UTILITY" -v simsees="$SIM_SEES" '
+    -v util="$BASE_UTILITY" '
 function top(f,   p) { split(f, p, "/"); return p[2] }          # src/DIR/... -> DIR
 function words(s, set,   a, n, i) { n = split(s, a, /[ \t\n]+/); for (i = 1; i <= n; i++) if (a[i] != "") set[a[i]] = 1 }
 function glob2re(g) { gsub(/[.+^$(){}|\\]/, "\\\\&", g); gsub(/\*/, "[^/]*", g); gsub(/\?/, "[^/]", g); return "^" g "$" }
@@ -99,7 +99,7 @@ BEGIN {
     words(fileio, io); words(alloc, al); words(allocex, alex); words(tooldirs, tool)
     n = split(toolsees, a, /[ \t\n]+/)
     for (i = 1; i <= n; i++) if (split(a[i], kv, ":") == 2) sees[kv[1], kv[2]] = 1
-    nu_re = globs(util, ure); no_re = globs(openers, ore); ns_re = globs(simsees, sre)
+    nu_re = globs(util, ure); no_re = globs(openers, ore)
     client["sim"] = 2; for (d in tool) client[d] = 1       # the rule a client breaks
 }
 $1 == "I" { inc[++ni] = $2 SUBSEP $3 SUBSEP $4; next }
