@@ -49,7 +49,7 @@ EX_SRC  := $(sort $(wildcard examples/*.c))
 EX_BIN  := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 
 .PHONY: all deps demo test test-plain test-asan unit golden bench fuzz clean check-clang \
-	check-layout test-layout test-html cppcheck test-valgrind format check-format mirror-table check-docs \
+	check-layout test-layout test-html cppcheck test-valgrind format check-format mirror-table where-table check-docs \
 	install test-install
 
 all: $(BUILD)/kprio $(UNIT_BIN) $(BENCH_BIN) $(EX_BIN)
@@ -189,12 +189,16 @@ check-layout: all
 test-layout:
 	@sh tests/layout/run.sh
 
-# docs/architecture.md's upstream-to-kprio table, generated from the `mirrors NAME` comments.
+# docs/architecture.md's generated tables: upstream-to-kprio (from the `mirrors NAME` comments) and
+# "What lives where" (from the tree); `sh scripts/update_doc_tables.sh` regenerates both.
 mirror-table:
-	@sh scripts/update_mirror_table.sh
+	@sh scripts/update_doc_tables.sh mirror
+
+where-table:
+	@sh scripts/update_doc_tables.sh where
 
 check-docs:
-	@sh scripts/update_mirror_table.sh --check
+	@sh scripts/update_doc_tables.sh --check
 
 CPPCHECK_FLAGS := --enable=warning,performance,portability --error-exitcode=1 --inline-suppr \
 	--quiet -Iinclude -Isrc --std=c11 -D_POSIX_C_SOURCE=200809L \

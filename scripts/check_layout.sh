@@ -11,17 +11,18 @@
 # POSIX sh, awk, grep, nm only (Debian 12 with scripts/deps.sh).
 set -eu
 
-# Layers, lowest first. A folder of src/ that is not here is reported (rule 7) so that a new
-# folder gets a place. Folders with the same number are siblings and must not use each other.
-LAYERS="base:0 core:1 io:2 sched:2 kubelet:2 sim:3 render:4 cli:5"
-# Rule 3: what only src/io/ (and base) may call to reach files. 64-bit, fortified (__*_chk) and
+# The data of the rules (layers, the tool, the base utility module, who opens files, the groups of
+# rule 5) is in scripts/layout.conf (or the file KP_LAYOUT_CONF names): adjust a name there.
+conf=${KP_LAYOUT_CONF:-"$(cd "$(dirname "$0")" && pwd)/layout.conf"}
+# shellcheck source=/dev/null
+. "$conf"
+# Rule 3: what only FILE_OPENERS may call to reach files. 64-bit, fortified (__*_chk) and
 # old glibc stat (__xstat) spellings are what the compiler may actually emit for these calls.
 FILE_IO="open openat fopen fdopen mmap munmap stat fstat lstat fstatat read pread fread
  opendir readdir scandir open64 openat64 fopen64 mmap64 stat64 fstat64 lstat64 fstatat64
  pread64 readdir64 scandir64 __open_2 __open64_2 __openat_2 __openat64_2 __read_chk
  __pread_chk __pread64_chk __fread_chk __xstat __fxstat __lxstat __xstat64 __fxstat64
  __lxstat64 __fxstatat __fxstatat64 fread_unlocked __fread_unlocked_chk"
-RULE3_DIRS="core sched kubelet sim render cli"
 # Rule 4: the C library's allocator; only src/base/ calls it (base/alloc.h wraps it so that every
 # failure reaches the caller as KP_ENOMEM). Also C++ operator new/new[] (_Znwm, _Znam and their
 # nothrow/aligned forms). Exempt: src/io/json_simdjson.cpp, the C++ shim: simdjson's parser
@@ -41,9 +42,11 @@ root=${2:-.}
 cd "$root"
 case $build in /*) ;; *) build=$(pwd)/$build ;; esac
 [ -d src ] || { echo "check-layout: no src/ under $root" >&2; exit 2; }
-tmp=${TMPDIR:-/tmp}/kp-layout.$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# A private directory of our own (never a name another run could share), removed however the
+# script ends: a signal (timeout, ^C) exits through the EXIT trap.
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kp-layout.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM HUP
 
 find src -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) | LC_ALL=C sort > "$tmp/files"
 
@@ -74,22 +77,37 @@ while read -r f; do
 done < "$tmp/files"
 
 # --- rules 1, 2, 3, 4, 7 (includes and symbols) ---------------------------------------------
-awk -v layers="$LAYERS" -v fileio="$FILE_IO" -v r3dirs="$RULE3_DIRS" -v alloc="$ALLOC" \
-    -v allocex="$ALLOC_EXEMPT" '
+awk -v layers="$LAYERS" -v fileio="$FILE_IO" -v openers="$FILE_OPENERS" -v alloc="$ALLOC" \
+    -v allocex="$ALLOC_EXEMPT" -v tooldirs="$TOOL_DIRS" -v toolsees="$TOOL_SEES" \
+    -v util="$BASE_UTILITY" '
 function top(f,   p) { split(f, p, "/"); return p[2] }          # src/DIR/... -> DIR
 function words(s, set,   a, n, i) { n = split(s, a, /[ \t\n]+/); for (i = 1; i <= n; i++) if (a[i] != "") set[a[i]] = 1 }
+function glob2re(g) { gsub(/[.+^$(){}|\\]/, "\\\\&", g); gsub(/\*/, "[^/]*", g); gsub(/\?/, "[^/]", g); return "^" g "$" }
+function globs(s, re,   a, n, i, k) { n = split(s, a, /[ \t\n]+/); k = 0; for (i = 1; i <= n; i++) if (a[i] != "") re[++k] = glob2re(a[i]); return k }
+function matches(f, re, n,   i) { for (i = 1; i <= n; i++) if (f ~ re[i]) return 1; return 0 }
 function out(rule, f, what) { printf "check-layout: RULE %d: %s: %s\n", rule, f, what; bad = 1 }
+# may a client folder d (sim or the tool) use file g (a header it includes, or the .c defining a
+# kp__ function it calls)? its own folder, the folders it sees, and the base utility module
+function client_ok(d, g,   e) {
+    e = top(g)
+    if (e == d || (d SUBSEP e) in sees) return 1
+    return matches(g, ure, nu_re)
+}
 BEGIN {
     n = split(layers, a, " ")
     for (i = 1; i <= n; i++) { split(a[i], kv, ":"); layer[kv[1]] = kv[2] + 0 }
-    words(fileio, io); words(r3dirs, r3); words(alloc, al); words(allocex, alex)
+    words(fileio, io); words(alloc, al); words(allocex, alex); words(tooldirs, tool)
+    n = split(toolsees, a, /[ \t\n]+/)
+    for (i = 1; i <= n; i++) if (split(a[i], kv, ":") == 2) sees[kv[1], kv[2]] = 1
+    nu_re = globs(util, ure); no_re = globs(openers, ore)
+    client["sim"] = 2; for (d in tool) client[d] = 1       # the rule a client breaks
 }
 $1 == "I" { inc[++ni] = $2 SUBSEP $3 SUBSEP $4; next }
 $1 == "D" { if (!($3 in def)) def[$3] = $2; next }
 $1 == "U" { use[++nu] = $2 SUBSEP $3; next }
 END {
     # folders in no layer
-    for (i = 1; i <= ni; i++) { split(inc[i], p, SUBSEP); d = top(p[1]); if (!(d in layer) && !(d in told)) { told[d] = 1; out(7, "src/" d, "folder is in no layer (add it to LAYERS in scripts/check_layout.sh)") } }
+    for (i = 1; i <= ni; i++) { split(inc[i], p, SUBSEP); d = top(p[1]); if (!(d in layer) && !(d in told)) { told[d] = 1; out(7, "src/" d, "folder is in no layer (add it to LAYERS in scripts/layout.conf)") } }
     for (i = 1; i <= ni; i++) {
         split(inc[i], p, SUBSEP); f = p[1]; line = p[2]; t = p[3]; d = top(f)
         angle = (substr(t, 1, 1) == "<")
@@ -97,43 +115,52 @@ END {
         while (substr(path, 1, 3) == "../") path = substr(path, 4)
         if (substr(path, 1, 2) == "./") path = substr(path, 3)
         slash = index(path, "/")
-        if (!slash) { if (angle) continue; td = d }          # "x.h": beside the includer
+        if (!slash) { if (angle) continue; td = d; path = d "/" path }  # "x.h": beside the includer
         else td = substr(path, 1, slash - 1)
         if (angle && td != "kprio" && !(td in layer)) continue  # a system header
         where = f ":" line
-        if (td == "kprio") continue
-        # rule 1: cli and render see only the public headers and their own folder
-        if ((d == "cli" || d == "render") && td != d) out(1, where, "includes " path " (only <system>, kprio/*.h and src/" d "/ headers)")
-        # rule 2: the two engines never include each other; sim sees only kprio/*.h and itself
+        if (td == "kprio") { if (d == "sim" || (d in tool)) kprio_seen[d] = 1; continue }
+        # rules 1 and 2: the tool and sim see kprio/*.h, their own folder, the folders they are
+        # given and the base utility headers
+        if ((d in client) && !client_ok(d, "src/" path)) {
+            if (d == "sim") out(2, where, "includes " path " (src/sim includes only kprio/*.h, src/sim/ and base utility headers)")
+            else out(1, where, "includes " path " (only <system>, kprio/*.h, src/" d "/, the base utility and the folders it is given)")
+        }
+        # rule 2: the two engines never include each other
         if ((d == "sched" && td == "kubelet") || (d == "kubelet" && td == "sched")) out(2, where, "includes " path " (src/sched and src/kubelet never include each other)")
-        if (d == "sim" && td != d) out(2, where, "includes " path " (src/sim includes only kprio/*.h and src/sim/ headers)")
         # rule 7: includes go down the layers, never sideways
         if ((d in layer) && (td in layer) && td != d) {
             if (layer[td] > layer[d]) out(7, where, "includes " path " (layer " td " is above " d ")")
-            else if (layer[td] == layer[d]) out(7, where, "includes " path " (" td " and " d " are siblings)")
+            else if (layer[td] == layer[d] && !((d SUBSEP td) in sees)) out(7, where, "includes " path " (" td " and " d " are siblings)")
         }
     }
     for (i = 1; i <= nu; i++) {
         split(use[i], p, SUBSEP); f = p[1]; s = p[2]; d = top(f)
-        if ((d in r3) && (s in io)) out(3, f, "calls " s " (only src/io/ reads files)")
+        if ((s in io) && !matches(f, ore, no_re)) out(3, f, "calls " s " (only src/io/ and the base file writer and directory walker reach files)")
         if (d != "base" && (s in al) && !(f in alex)) out(4, f, "calls " s " (use base/alloc.h: kp__malloc, kp__free, ...)")
         if (!(s in def)) continue
         g = def[s]; e = top(g)
         if (g == f) continue
-        if ((d == "cli" || d == "render") && substr(s, 1, 4) == "kp__" && e != d) out(1, f, "calls " s " defined in " g " (a public kp_ function instead)")
+        if ((d in client) && substr(s, 1, 4) == "kp__" && !client_ok(d, g)) {
+            if (d == "sim") out(2, f, "calls " s " defined in " g " (a public kp_ function, or the base utility module)")
+            else out(1, f, "calls " s " defined in " g " (a public kp_ function, or the base utility module)")
+        }
         if ((d in layer) && (e in layer) && e != d) {
             if (layer[e] > layer[d]) out(7, f, "uses " s " of " g " (layer " e " is above " d ")")
-            else if (layer[e] == layer[d]) out(7, f, "uses " s " of " g " (" e " and " d " are siblings)")
+            else if (layer[e] == layer[d] && !((d SUBSEP e) in sees)) out(7, f, "uses " s " of " g " (" e " and " d " are siblings)")
         }
     }
     exit bad
 }' "$tmp/inc" "$tmp/sym" > "$tmp/out1" || true
 
-# --- rule 5: circles of files calling each other --------------------------------------------
-sh "$(dirname "$0")/file_cycles.sh" "$build" 2>&1 | awk '/^circle:/ {
-    printf "check-layout: RULE 5: %s: in a circle of calls with", $2
-    for (i = 3; i <= NF; i++) printf " %s", $i
-    printf "\n" }' > "$tmp/out5" || true
+# --- rule 5: circles of modules (calls, static inline functions, includes) ---------------------
+sh "$(dirname "$0")/file_cycles.sh" "$build" . > "$tmp/cycles" 2>&1 || true
+awk '/^circle:/ { if (line != "") print line ")"; line = "check-layout: RULE 5: " $2 ": in a circle with"
+        for (i = 3; i <= NF; i++) line = line " " $i
+        line = line " ("; sep = ""; next }
+    /^  / { sub(/^  /, ""); line = line sep $0; sep = "; "; next }
+    /^file_cycles:/ { print "check-layout: RULE 5: " $0 }
+    END { if (line != "") print line ")" }' "$tmp/cycles" > "$tmp/out5"
 
 # --- rule 6: file and function sizes ----------------------------------------------------------
 : > "$tmp/out6"

@@ -12,8 +12,8 @@
 #include "core/summary.h"
 #include "kubelet/compat.h"
 #include "kubelet/evict_local_storage.h"
-#include "kubelet/evict_manager.h"
 #include "kubelet/evict_spec.h"
+#include "kubelet/evict_state.h"
 #include "kubelet/evict_thresholds.h"
 
 /* printf into the step's arena (NULL when out of memory). */

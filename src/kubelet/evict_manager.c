@@ -25,10 +25,10 @@
 #include "core/resources.h"
 #include "core/summary.h"
 #include "kubelet/evict_local_storage.h"
-#include "kubelet/evict_manager.h"
 #include "kubelet/evict_message.h"
 #include "kubelet/evict_rank.h"
 #include "kubelet/evict_signals.h"
+#include "kubelet/evict_state.h"
 #include "kubelet/evict_thresholds.h"
 
 /* ---------------------------------------------------------------- small helpers */

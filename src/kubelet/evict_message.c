@@ -9,10 +9,10 @@
 #include "core/quantity.h"
 #include "core/resources.h"
 #include "core/summary.h"
-#include "kubelet/evict_manager.h"
 #include "kubelet/evict_message.h"
 #include "kubelet/evict_signals.h"
 #include "kubelet/evict_spec.h"
+#include "kubelet/evict_state.h"
 #include "kubelet/evict_thresholds.h"
 
 /* The message and the annotation lists have no length limit: each is a kp__buf that starts in a

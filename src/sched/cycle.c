@@ -13,18 +13,6 @@
 #include "core/sched_config.h"
 #include "sched/cycle.h"
 #include "sched/nominator.h"
-#include "sched/plugins/inter_pod_affinity.h"
-#include "sched/plugins/node_affinity.h"
-#include "sched/plugins/node_name.h"
-#include "sched/plugins/node_ports.h"
-#include "sched/plugins/node_resources_fit.h"
-#include "sched/plugins/node_unschedulable.h"
-#include "sched/plugins/node_volume_limits.h"
-#include "sched/plugins/pod_topology_spread.h"
-#include "sched/plugins/taint_toleration.h"
-#include "sched/plugins/volume_binding.h"
-#include "sched/plugins/volume_restrictions.h"
-#include "sched/plugins/volume_zone.h"
 
 static bool in_list(const uint8_t *l, uint8_t n, kp_plugin pl) {
     for (uint8_t i = 0; i < n; i++)
@@ -46,7 +34,9 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
     const kp_sched_config *cfg = &s->cfg;
     for (uint8_t i = 0; i < cfg->n_filter; i++) c->run[cfg->filter[i]] = true;
     const kp_pod *p = c->p;
-    kp__fit_prepare(c);
+    const kp__plugin_ops *ops = s->plugins;
+    for (uint8_t k = 0; k < KP_PL_COUNT; k++) /* NodeResourcesFit's requests, for every pod */
+        if (ops[k].prepare) ops[k].prepare(c);
 
     /* PreFilter Skip decisions (the plugin's Filter then does not run) */
     if (!p->node_affinity || !p->node_affinity->has_required) {
@@ -62,25 +52,21 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
         switch (pl) {
         case KP_PL_NODE_AFFINITY:
             if (c->run[KP_PL_NODE_AFFINITY] || in_list(cfg->filter, cfg->n_filter, pl))
-                st = kp__prefilter_node_affinity(c, pre);
+                st = ops[pl].prefilter(c, pre, NULL);
             break;
         case KP_PL_INTERPOD:
-            if (c->run[KP_PL_INTERPOD]) st = kp__ipa_prefilter(c);
-            break;
         case KP_PL_SPREAD:
-            if (c->run[KP_PL_SPREAD]) st = kp__spread_prefilter(c);
+            if (c->run[pl]) st = ops[pl].prefilter(c, pre, NULL);
             break;
         case KP_PL_VOLUME_ZONE: /* a pod without kept volumes has nothing to check */
-            if (p->n_volumes) st = kp__volume_zone_prefilter(c, pre);
-            break;
         case KP_PL_VOLUME_BINDING:
-            if (p->n_volumes) st = kp__volume_binding_prefilter(c, pre);
+            if (p->n_volumes) st = ops[pl].prefilter(c, pre, NULL);
             break;
         case KP_PL_VOLUME_RESTRICTIONS:
-            if (p->n_volumes) st = kp__volume_restrictions_prefilter(c, pre, &vr_skip);
+            if (p->n_volumes) st = ops[pl].prefilter(c, pre, &vr_skip);
             break;
         case KP_PL_NODE_VOLUME_LIMITS:
-            if (p->n_volumes) st = kp__node_volume_limits_prefilter(c, &nvl_skip);
+            if (p->n_volumes) st = ops[pl].prefilter(c, pre, &nvl_skip);
             break;
         default: break;
         }
@@ -110,8 +96,8 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
 
 void kp__cycle_free(kp_cycle *c) {
     if (!c) return;
-    kp__ipa_fini(c);
-    kp__spread_fini(c);
+    for (uint8_t k = 0; k < KP_PL_COUNT; k++) /* each plugin's own CycleState */
+        if (c->s->plugins[k].fini) c->s->plugins[k].fini(c);
     kp__pairmap_fini(&c->aff_counts);
     kp__pairmap_fini(&c->anti_counts);
     kp__pairmap_fini(&c->existing_anti);
@@ -120,8 +106,6 @@ void kp__cycle_free(kp_cycle *c) {
     if (c->rwop) kp__free(c->rwop);
     if (c->vb_bound) kp__free(c->vb_bound);
     if (c->vb_unbound) kp__free(c->vb_unbound);
-    kp__volume_binding_fini(c);
-    kp__node_volume_limits_fini(c);
     kp__free(c);
 }
 
@@ -132,25 +116,21 @@ static inline void status_clear(kp_node_status *st) {
     st->n_reasons = 0;
 }
 
+/* PreFilterExtensions AddPod (sign 1) / RemovePod (-1) of pod q on node n: the plugins whose
+ * PreFilter state counts pods (InterPodAffinity, PodTopologySpread, VolumeRestrictions) */
+static void update_pod(kp_cycle *c, const kp__plugin_ops *ops, const kp_pod *q, const kp_node *n,
+                       int sign) {
+    if (c->ipa) ops[KP_PL_INTERPOD].update(c, q, n, sign);
+    if (c->n_spread) ops[KP_PL_SPREAD].update(c, q, n, sign);
+    if (c->n_rwop) ops[KP_PL_VOLUME_RESTRICTIONS].update(c, q, n, sign);
+}
+
 /* One filter plugin on node (with c->extra pods virtually present); st must be clear (Success, no
  * reasons) on entry: a plugin writes only when it rejects the node. */
 static void filter_one(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_node_status *st) {
     const kp_node *n = &c->s->cl->nodes[node];
-    switch (pl) {
-    case KP_PL_NODE_UNSCHEDULABLE: kp__filter_node_unschedulable(c, n, st); break;
-    case KP_PL_NODE_NAME: kp__filter_node_name(c, node, st); break;
-    case KP_PL_TAINT_TOLERATION: kp__filter_taints(c, n, st); break;
-    case KP_PL_NODE_AFFINITY: kp__filter_node_affinity(c, n, st); break;
-    case KP_PL_NODE_PORTS: kp__filter_node_ports(c, n, st); break;
-    case KP_PL_FIT: kp__filter_fit(c, n, st); break;
-    case KP_PL_SPREAD: kp__spread_filter(c, n, st); break;
-    case KP_PL_INTERPOD: kp__ipa_filter(c, n, st); break;
-    case KP_PL_VOLUME_ZONE: kp__filter_volume_zone(c, n, st); break;
-    case KP_PL_VOLUME_RESTRICTIONS: kp__filter_volume_restrictions(c, n, st); break;
-    case KP_PL_VOLUME_BINDING: kp__filter_volume_binding(c, n, st); break;
-    case KP_PL_NODE_VOLUME_LIMITS: kp__filter_node_volume_limits(c, n, st); break;
-    default: break;
-    }
+    const kp__plugin_ops *ops = &c->s->plugins[pl];
+    if (ops->filter) ops->filter(c, node, n, st);
     if (st->code != KP_CODE_SUCCESS) st->plugin = kp__plugin_name(pl);
 }
 
@@ -217,24 +197,17 @@ void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
     }
     /* pass 1: a virtual NodeInfo with the nominated pods added (Fit and NodePorts read
      * c->extra; the PreFilter state gets AddPod, undone afterwards) */
-    kp__spread_save(c);
+    const kp__plugin_ops *ops = s->plugins;
+    ops[KP_PL_SPREAD].save(c);
     const kp_node *n = &cl->nodes[node];
-    for (uint32_t i = 0; i < n_extra; i++) {
-        if (c->ipa) kp__ipa_update(c, &cl->pods[extra[i]], n, 1);
-        if (c->n_spread) kp__spread_update(c, &cl->pods[extra[i]], n, 1);
-        if (c->n_rwop) kp__volume_restrictions_update(c, &cl->pods[extra[i]], 1);
-    }
+    for (uint32_t i = 0; i < n_extra; i++) update_pod(c, ops, &cl->pods[extra[i]], n, 1);
     c->extra = extra;
     c->n_extra = n_extra;
     run_filters(c, node, out);
     c->extra = NULL;
     c->n_extra = 0;
-    for (uint32_t i = 0; i < n_extra; i++) {
-        if (c->ipa) kp__ipa_update(c, &cl->pods[extra[i]], n, -1);
-        if (c->n_spread) kp__spread_update(c, &cl->pods[extra[i]], n, -1);
-        if (c->n_rwop) kp__volume_restrictions_update(c, &cl->pods[extra[i]], -1);
-    }
-    kp__spread_restore(c);
+    for (uint32_t i = 0; i < n_extra; i++) update_pod(c, ops, &cl->pods[extra[i]], n, -1);
+    ops[KP_PL_SPREAD].restore(c);
     if (out->code != KP_CODE_SUCCESS) return;
     /* pass 2: the real node */
     run_filters(c, node, out);
@@ -244,25 +217,19 @@ void kp__cycle_filter(kp_cycle *c, uint32_t node, kp_node_status *out) {
  * VolumeRestrictions */
 void kp__cycle_remove_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
     const kp_node *n = &c->s->cl->nodes[node];
-    const kp_pod *v = &c->s->cl->pods[victim];
-    if (c->ipa) kp__ipa_update(c, v, n, -1);
-    if (c->n_spread) kp__spread_update(c, v, n, -1);
-    if (c->n_rwop) kp__volume_restrictions_update(c, v, -1);
+    update_pod(c, c->s->plugins, &c->s->cl->pods[victim], n, -1);
 }
 
 void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
     const kp_node *n = &c->s->cl->nodes[node];
-    const kp_pod *v = &c->s->cl->pods[victim];
-    if (c->ipa) kp__ipa_update(c, v, n, 1);
-    if (c->n_spread) kp__spread_update(c, v, n, 1);
-    if (c->n_rwop) kp__volume_restrictions_update(c, v, 1);
+    update_pod(c, c->s->plugins, &c->s->cl->pods[victim], n, 1);
 }
 
 /* NodeVolumeLimits' reason with the counts behind it (plugins/node_volume_limits.c) */
 static void explain_volume_note(const kp_cycle *c, uint32_t node, kp_explain_filter *f,
                                 kp_explain *x) {
     char note[512];
-    kp__node_volume_limits_note(c, &c->s->cl->nodes[node], note, sizeof note);
+    c->s->plugins[KP_PL_NODE_VOLUME_LIMITS].note(c, &c->s->cl->nodes[node], note, sizeof note);
     if (!note[0] || f->reason == KP_TEXT_NONE) return;
     const char *r = kp__textbuf_get(&x->text, f->reason);
     size_t lr = strlen(r), ln = strlen(note);

@@ -30,6 +30,29 @@
 
 typedef struct kp_cycle kp_cycle;
 
+/* One plugin's entry points as the framework calls them (upstream's framework.PreFilterPlugin,
+ * FilterPlugin, PreFilterExtensions, ScorePlugin interfaces), NULL where the plugin has none. The
+ * table, indexed by kp_plugin, is the registry's (sched/registry.c, upstream's
+ * plugins/registry.go); kp_sched_new hands it to the framework, which calls no plugin by name:
+ * framework <- plugins <- registry. */
+typedef struct {
+    /* CycleState preparation run for every pod (NodeResourcesFit's computePodResourceRequest) */
+    void (*prepare)(kp_cycle *c);
+    /* PreFilter; *skip (may be NULL) set when the plugin has nothing to check (PreFilter Skip) */
+    kp_status (*prefilter)(kp_cycle *c, kp_node_status *pre, bool *skip);
+    void (*filter)(const kp_cycle *c, uint32_t node, const kp_node *n, kp_node_status *st);
+    /* PreFilterExtensions.AddPod (sign 1) / RemovePod (sign -1) of pod q on node n */
+    void (*update)(kp_cycle *c, const kp_pod *q, const kp_node *n, int sign);
+    /* the PreFilter state kept around the nominated-pods pass (save, then restore) */
+    void (*save)(kp_cycle *c);
+    void (*restore)(kp_cycle *c);
+    /* a rejection's detail for --explain ("" when none) */
+    void (*note)(const kp_cycle *c, const kp_node *n, char *buf, size_t cap);
+    /* normalised, unweighted scores: 1 scored, 0 skipped (PreScore Skip), KP_ENOMEM (< 0) */
+    int (*score)(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out);
+    void (*fini)(kp_cycle *c); /* the plugin's CycleState freed */
+} kp__plugin_ops;
+
 #define KP_MAX_NODE_SCORE 100 /* rule 8: not a limit: upstream's framework.MaxNodeScore */
 
 /* ---- per-pod result of a run ---- */
@@ -72,6 +95,7 @@ typedef struct {
 /* ---- the scheduler ---- */
 struct kp_sched {
     kp_cluster *cl;
+    const kp__plugin_ops *plugins; /* the registry's table, KP_PL_COUNT entries */
     kp_sched_config cfg; /* the active profile's (prof[cur]) */
     kp_prng prng;
     kp_str sched_name; /* interned profile name (UINT32_MAX if absent in the cluster) */

@@ -22,6 +22,7 @@
 #include "sched/plugins/scheduling_gates.h"
 #include "sched/preempt/preempt.h"
 #include "sched/reasons.h"
+#include "sched/registry.h"
 #include "sched/schedule_one.h"
 
 
@@ -183,6 +184,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     kp_sched *s = kp__calloc(1, sizeof *s);
     if (!s) return kp_error_set(err, KP_ENOMEM, "out of memory");
     s->cl = cl;
+    s->plugins = kp__plugin_registry;
     kp_sched_options o;
     if (opt) o = *opt;
     else kp_sched_options_init(&o);

@@ -1,8 +1,10 @@
-/* The eviction manager's state (internal): what synchronize (evict_manager.c) keeps between
- * steps and the per-step scratch, read by the local-storage checks (evict_local_storage.c) and
- * the messages (evict_message.c). */
-#ifndef KP_KUBELET_EVICT_MANAGER_H
-#define KP_KUBELET_EVICT_MANAGER_H
+/* The eviction manager's state (internal, a header of its own below every eviction file):
+ * what synchronize (evict_manager.c) keeps between steps and the per-step scratch, with the two
+ * helpers that record an eviction; read by the local-storage checks (evict_local_storage.c) and
+ * the messages (evict_message.c), so that they depend on the state and not on the manager that
+ * calls them. */
+#ifndef KP_KUBELET_EVICT_STATE_H
+#define KP_KUBELET_EVICT_STATE_H
 
 #include <stdbool.h>
 #include <stdint.h>
