@@ -1,11 +1,11 @@
 /* The kubelets of a simulation (docs/simulate.md "Kubelets"): one eviction manager per node,
  * driven through kprio/eviction.h exactly as `kprio evict` drives it. Every
  * evictionMonitoringPeriod a node's kubelet observes its pods' usage (the Scenario's usage
- * models, else each pod's memory request) as a Summary API document, built as JSON text and
- * parsed with kp_evict_summary_load_buffer (the only public way into a summary), runs one
- * synchronize step and applies its decision: the evicted pod goes Failed with reason Evicted and
- * the engine's message, and the node's pressure conditions become the node lifecycle
- * controller's NoSchedule taints.
+ * models, else each pod's memory request) as a Summary, filled through kprio/summary_builder.h
+ * (no JSON text: that is written only for summary_hook, --dump-summaries, and decodes to the
+ * same summary), runs one synchronize step and applies its decision: the evicted pod goes Failed
+ * with reason Evicted and the engine's message, and the node's pressure conditions become the node
+ * lifecycle controller's NoSchedule taints.
  *
  * Upstream: pkg/kubelet/eviction/eviction_manager.go (managerImpl.Start: synchronize every
  * monitoringInterval; after an eviction, waitForPodsCleanup polls every podCleanupPollFreq = 1s
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/sim_kubelet.h"
 
 #define KUBELET_PERIOD_MS 10000 /* evictionMonitoringPeriod */
@@ -123,7 +124,7 @@ static kp_status finish_evicted(kp_sim *s, kp_index pod, kp_error *err) {
 /* ---------------------------------------------------------------- the pass */
 
 static kp_status step(kp_sim *s, kp_index node, sim_kub_node *kn, uint64_t pods_sig,
-                      kp_error *err) {
+                      const kp_evict_summary *sum, kp_error *err) {
     sim_kubelets *k = s->kub;
     kp_status st;
     if (!kn->m) {
@@ -132,15 +133,8 @@ static kp_status step(kp_sim *s, kp_index node, sim_kub_node *kn, uint64_t pods_
     } else if (pods_sig != kn->pods_sig) {
         if ((st = kp_evict_manager_sync_pods(kn->m, err)) != KP_OK) return st;
     }
-    if (k->oom) return nomem(err);
-    kp_evict_summary *sum = NULL;
-    if ((st = kp_evict_summary_load_buffer("simulated summary", k->buf, k->len, &sum, err)) !=
-        KP_OK)
-        return st;
     kp_evict_result res;
-    st = kp_evict_manager_step(kn->m, sum, &res, err);
-    kp_evict_summary_free(sum);
-    if (st != KP_OK) return st;
+    if ((st = kp_evict_manager_step(kn->m, sum, &res, err)) != KP_OK) return st;
     s->c.kubelet_steps++;
     kn->idle = res.n_met == 0 && res.conditions == 0;
     if ((st = follow_conditions(s, node, kn, res.conditions, err)) != KP_OK) return st;
@@ -167,6 +161,25 @@ static bool cleaned_up(kp_sim *s, kp_index pod) {
     kp_pod_info pi;
     kp_cluster_pod_info(s->cl, pod, &pi);
     return pi.deleted || pi.terminal;
+}
+
+/* the document text of sum into k->json */
+static kp_status keep_json(void *ctx, const char *buf, size_t len) {
+    sim_kubelets *k = ctx;
+    if (!kp__grow((void **)&k->json, &k->json_cap, len + 1, 1, 4096)) return KP_ENOMEM;
+    memcpy(k->json, buf, len);
+    k->json[len] = 0;
+    k->json_len = len;
+    return KP_OK;
+}
+
+/* summary_hook (--dump-summaries): the summary as the Summary API document it decodes from */
+static kp_status hook(kp_sim *s, kp_index node, const kp_evict_summary *sum, kp_error *err) {
+    sim_kubelets *k = s->kub;
+    kp_status st = kp_evict_summary_encode_json(sum, keep_json, k, err);
+    if (st == KP_ENOMEM) return nomem(err);
+    if (st != KP_OK) return st;
+    return s->o.summary_hook(s->o.summary_ctx, s, node, k->json, k->json_len, err);
 }
 
 static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
@@ -211,10 +224,12 @@ static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
     if (!skip) {
         kp__sim_observe(s, node, true, &ps, &os, &live);
         if (k->oom) return nomem(err);
-        if (s->o.summary_hook &&
-            (st = s->o.summary_hook(s->o.summary_ctx, s, node, k->buf, k->len, err)) != KP_OK)
-            return st;
-        if ((st = step(s, node, kn, ps, err)) != KP_OK) return st;
+        kp_evict_summary *sum = NULL;
+        if ((st = kp_summary_builder_finish(k->sb, &sum, err)) != KP_OK) return st;
+        if (s->o.summary_hook) st = hook(s, node, sum, err);
+        if (st == KP_OK) st = step(s, node, kn, ps, sum, err);
+        kp_evict_summary_free(sum);
+        if (st != KP_OK) return st;
         kn->has_step = true;
         kn->pods_sig = ps;
         kn->obs_sig = os;
