@@ -247,6 +247,7 @@ void kp_summary_builder_reset(kp_summary_builder *sb) {
     sb->b.oom = false;
     sb->st = KP_OK;
     sb->msg[0] = 0;
+    sb->side = SIDE_NODE;
 }
 
 /* The first error, its field named as the decoder names it ("pods[2].containers[0].rootfs.
@@ -460,7 +461,10 @@ kp_status kp_summary_builder_pod(kp_summary_builder *sb, const char *ns, const c
 kp_status kp_summary_builder_pod_stats(kp_summary_builder *sb, const kp_summary_pod *p) {
     if (sb->st != KP_OK) return sb->st;
     kp__ev_pstats *ps = last_pod(sb);
-    if (!ps) return fail(sb, KP_EINVAL, "pods", "", "pod stats before any pod");
+    if (!ps) {
+        sb->side = SIDE_NODE;
+        return fail(sb, KP_EINVAL, "pods", "", "pod stats before any pod");
+    }
     sb->side = SIDE_POD;
     ps->has = 0;
     ps->ws = ps->procs = ps->eph_used = ps->eph_iused = 0;
@@ -478,7 +482,10 @@ kp_status kp_summary_builder_pod_stats(kp_summary_builder *sb, const kp_summary_
 kp_status kp_summary_builder_container(kp_summary_builder *sb, const char *name,
                                        const kp_summary_container *c) {
     if (sb->st != KP_OK) return sb->st;
-    if (!last_pod(sb)) return fail(sb, KP_EINVAL, "pods", "", "a container before any pod");
+    if (!last_pod(sb)) {
+        sb->side = SIDE_NODE;
+        return fail(sb, KP_EINVAL, "pods", "", "a container before any pod");
+    }
     kp__ev_cstats *cs = kp__ev_build_push(&sb->b, &sb->b.conts, sizeof *cs);
     if (!cs) return nomem(sb);
     last_pod(sb)->n_containers++;
@@ -495,7 +502,10 @@ kp_status kp_summary_builder_container(kp_summary_builder *sb, const char *name,
 kp_status kp_summary_builder_volume(kp_summary_builder *sb, const char *name,
                                     const kp_summary_fs *fs) {
     if (sb->st != KP_OK) return sb->st;
-    if (!last_pod(sb)) return fail(sb, KP_EINVAL, "pods", "", "a volume before any pod");
+    if (!last_pod(sb)) {
+        sb->side = SIDE_NODE;
+        return fail(sb, KP_EINVAL, "pods", "", "a volume before any pod");
+    }
     kp__ev_vstats *vs = kp__ev_build_push(&sb->b, &sb->b.vols, sizeof *vs);
     if (!vs) return nomem(sb);
     last_pod(sb)->n_volumes++;
@@ -508,8 +518,10 @@ kp_status kp_summary_builder_volume(kp_summary_builder *sb, const char *name,
 
 kp_status kp_summary_builder_finish(kp_summary_builder *sb, kp_evict_summary **out, kp_error *err) {
     *out = NULL;
-    if (sb->st == KP_OK && !sb->b.head.has_node)
+    if (sb->st == KP_OK && !sb->b.head.has_node) {
+        sb->side = SIDE_NODE;
         fail(sb, KP_EINVAL, "node", "", "missing (not a Summary)");
+    }
     if (sb->st != KP_OK) return kp_error_set(err, sb->st, "%s", sb->msg);
     kp_evict_summary *s = kp__ev_build_finish(&sb->b);
     if (!s) return kp_error_set(err, KP_ENOMEM, "out of memory");

@@ -94,13 +94,9 @@ static kp_status evict(kp_sim *s, kp_index node, sim_kub_node *kn, const kp_evic
     if (sp->lost_ev < 0) sp->lost_ev = ev;
     sp->evict_msg = s->events[ev].message; /* its status message once killed */
     sp->evict_condition = !e->local_storage;
-    if (kn->n_waits == kn->cap_waits) {
-        uint32_t c = kn->cap_waits ? kn->cap_waits * 2 : 2;
-        kp_index *nw = kp_realloc(kn->waits, c * sizeof *nw);
-        if (!nw) return nomem(err);
-        kn->waits = nw;
-        kn->cap_waits = c;
-    }
+    if (!kp__grow32((void **)&kn->waits, &kn->cap_waits, (size_t)kn->n_waits + 1, sizeof *kn->waits,
+                    2))
+        return nomem(err);
     kn->waits[kn->n_waits++] = e->pod;
     kn->wait_since = s->now;
     kn->wait_kill_at = s->now + e->grace_seconds * 1000;
@@ -214,7 +210,8 @@ static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
         /* containers past their memory limit were OOM-killed since the last pass */
         size_t killed = 0;
         if ((st = kp__sim_oom_kills(s, node, &killed, err)) != KP_OK) return st;
-        kp__sim_observe(s, node, false, &ps, &os, &live);
+        /* the summary is filled at once: cheaper than a second look when the step runs */
+        kp__sim_observe(s, node, true, &ps, &os, &live);
         if (k->oom) return nomem(err);
         skip = kn->has_step && kn->idle && ps == kn->pods_sig && os == kn->obs_sig;
         kn->live = live || killed; /* a restarted container may pass its limit again */
@@ -222,8 +219,6 @@ static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
     }
     if (!skip && kp_cluster_node_pod_count(s->cl, node) == 0 && !kn->m) skip = true;
     if (!skip) {
-        kp__sim_observe(s, node, true, &ps, &os, &live);
-        if (k->oom) return nomem(err);
         kp_evict_summary *sum = NULL;
         if ((st = kp_summary_builder_finish(k->sb, &sum, err)) != KP_OK) return st;
         if (s->o.summary_hook) st = hook(s, node, sum, err);

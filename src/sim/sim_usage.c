@@ -448,9 +448,9 @@ kp_status kp__sim_oom_kills(kp_sim *s, kp_index node, size_t *killed, kp_error *
 }
 
 void kp__sim_usage_free(sim_kubelets *k) {
-    kp_free(k->upods);
-    kp_free(k->pool);
+    kp__free(k->upods);
+    kp__free(k->pool);
     kp_summary_builder_free(k->sb);
     kp__free(k->json);
-    kp_free(k->shares);
+    kp__free(k->shares);
 }
