@@ -211,7 +211,7 @@ static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
         size_t killed = 0;
         if ((st = kp__sim_oom_kills(s, node, &killed, err)) != KP_OK) return st;
         /* the summary is filled at once: cheaper than a second look when the step runs */
-        kp__sim_observe(s, node, true, &ps, &os, &live);
+        kp__sim_observe(s, node, &ps, &os, &live);
         if (k->oom) return nomem(err);
         skip = kn->has_step && kn->idle && ps == kn->pods_sig && os == kn->obs_sig;
         kn->live = live || killed; /* a restarted container may pass its limit again */

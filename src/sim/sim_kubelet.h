@@ -50,11 +50,10 @@ struct sim_kubelets {
     uint64_t next_pid; /* the simulated PID an OOM-killed process had (SystemOOM events) */
 };
 
-/* sim_usage.c. One pass over the node's pods: their usage, the signatures, and (write) the
- * Summary in k->sb (k->oom on allocation failure; the builder keeps its own error); *live: some
+/* sim_usage.c. One pass over the node's pods: their usage, the signatures, and the Summary in
+ * k->sb (k->oom on allocation failure; the builder keeps its own error); *live: some
  * usage may change by itself later. */
-void kp__sim_observe(kp_sim *s, kp_index node, bool write, uint64_t *pods_sig, uint64_t *obs_sig,
-                     bool *live);
+void kp__sim_observe(kp_sim *s, kp_index node, uint64_t *pods_sig, uint64_t *obs_sig, bool *live);
 /* OOM kills on the node: every container whose working set passed its memory limit is killed
  * and restarted (SystemOOM and Started events; the pod's usage restarts from the models'
  * start). *killed: how many. */

@@ -218,8 +218,8 @@ typedef struct {
     uint64_t sig;
 } pod_use;
 
-/* The pod's usage; with write, its PodStats in the builder. */
-static pod_use one_pod(kp_sim *s, kp_index pod, const kp_pod_info *pi, bool write, bool *live) {
+/* The pod's usage, and its PodStats in the builder. */
+static pod_use one_pod(kp_sim *s, kp_index pod, const kp_pod_info *pi, bool *live) {
     sim_kubelets *k = s->kub;
     kp_summary_builder *sb = k->sb;
     pod_use r;
@@ -231,7 +231,7 @@ static pod_use one_pod(kp_sim *s, kp_index pod, const kp_pod_info *pi, bool writ
     if (k->oom) return r;
     r.sig = mix(0x5678, (uint64_t)r.ws);
     size_t n = kp_cluster_pod_container_count(s->cl, pod);
-    if (write) kp_summary_builder_pod(sb, pi->ns, pi->name, pi->uid);
+    kp_summary_builder_pod(sb, pi->ns, pi->name, pi->uid);
     for (size_t c = 0; c < n; c++) {
         const char *name = kp_cluster_pod_container_name(s->cl, pod, c);
         const kp_scenario_usage *u;
@@ -247,7 +247,6 @@ static pod_use one_pod(kp_sim *s, kp_index pod, const kp_pod_info *pi, bool writ
         r.eph_inodes = sum(r.eph_inodes, sum(rino, DEF_LOGS_INODES));
         r.sig = mix(mix(mix(mix(r.sig, (uint64_t)k->shares[c]), (uint64_t)root), (uint64_t)rino),
                     (uint64_t)logs);
-        if (!write) continue;
         kp_summary_container cs;
         memset(&cs.memory, 0, sizeof cs.memory);
         cs.memory.has = KP_SUMMARY_WORKING_SET;
@@ -264,24 +263,21 @@ static pod_use one_pod(kp_sim *s, kp_index pod, const kp_pod_info *pi, bool writ
         r.eph = sum(r.eph, used);
         r.eph_inodes = sum(r.eph_inodes, DEF_EMPTYDIR_INODES);
         r.sig = mix(r.sig, (uint64_t)used);
-        if (!write) continue;
         kp_summary_fs vs = used_stats(used, DEF_EMPTYDIR_INODES);
         kp_summary_builder_volume(sb, name, &vs);
     }
     const kp_scenario_usage *u = entry(s, up, KP_USE_PIDS, NULL);
     r.procs = u ? value(u, a.cont_age, live) : (int64_t)n;
     r.sig = mix(r.sig, (uint64_t)r.procs);
-    if (write) {
-        /* ephemeral-storage: rootfs + logs + local volumes, as calcEphemeralStorage sums them */
-        kp_summary_pod ps;
-        memset(&ps.memory, 0, sizeof ps.memory);
-        ps.memory.has = KP_SUMMARY_WORKING_SET;
-        ps.memory.working_set = r.ws;
-        ps.ephemeral_storage = used_stats(r.eph, r.eph_inodes);
-        ps.has_processes = true;
-        ps.processes = r.procs;
-        kp_summary_builder_pod_stats(sb, &ps);
-    }
+    /* ephemeral-storage: rootfs + logs + local volumes, as calcEphemeralStorage sums them */
+    kp_summary_pod ps;
+    memset(&ps.memory, 0, sizeof ps.memory);
+    ps.memory.has = KP_SUMMARY_WORKING_SET;
+    ps.memory.working_set = r.ws;
+    ps.ephemeral_storage = used_stats(r.eph, r.eph_inodes);
+    ps.has_processes = true;
+    ps.processes = r.procs;
+    kp_summary_builder_pod_stats(sb, &ps);
     return r;
 }
 
@@ -339,8 +335,7 @@ static void node_filesystems(kp_sim *s, int64_t t_ns, int64_t ecap, const pod_us
     kp_summary_builder_node_fs(sb, KP_SUMMARY_CONTAINER_FS, &f);
 }
 
-void kp__sim_observe(kp_sim *s, kp_index node, bool write, uint64_t *pods_sig, uint64_t *obs_sig,
-                     bool *live) {
+void kp__sim_observe(kp_sim *s, kp_index node, uint64_t *pods_sig, uint64_t *obs_sig, bool *live) {
     sim_kubelets *k = s->kub;
     const char *nn = kp_cluster_node_name(s->cl, node);
     int64_t cap, alloc, ecap, ealloc;
@@ -351,19 +346,17 @@ void kp__sim_observe(kp_sim *s, kp_index node, bool write, uint64_t *pods_sig, u
     size_t n = kp_cluster_node_pod_count(s->cl, node);
     pod_use all;
     memset(&all, 0, sizeof all);
-    if (write) {
-        if (!k->sb && !(k->sb = kp_summary_builder_new())) {
-            k->oom = true;
-            return;
-        }
-        kp_summary_builder_reset(k->sb);
+    if (!k->sb && !(k->sb = kp_summary_builder_new())) {
+        k->oom = true;
+        return;
     }
+    kp_summary_builder_reset(k->sb);
     for (size_t i = 0; i < n; i++) {
         kp_index p = kp_cluster_node_pod(s->cl, node, i);
         kp_pod_info pi;
         kp_cluster_pod_info(s->cl, p, &pi);
         if (pi.deleted || pi.terminal) continue;
-        pod_use u = one_pod(s, p, &pi, write, live);
+        pod_use u = one_pod(s, p, &pi, live);
         all.ws = sum(all.ws, u.ws);
         all.eph = sum(all.eph, u.eph);
         all.eph_inodes = sum(all.eph_inodes, u.eph_inodes);
@@ -384,7 +377,6 @@ void kp__sim_observe(kp_sim *s, kp_index node, bool write, uint64_t *pods_sig, u
              (uint64_t)sys_procs);
     *pods_sig = ps;
     *obs_sig = mix(os, (uint64_t)n);
-    if (!write) return;
     /* the node's working set: its pods plus the system's; the pods cgroup is limited to
      * allocatable (enforceNodeAllocatable: pods) */
     kp_summary_builder *sb = k->sb;
