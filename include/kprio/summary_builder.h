@@ -74,8 +74,8 @@ typedef enum {
 } kp_summary_fs_kind;
 
 /* A pod's own stats (PodStats): of memory its working set, of ephemeral-storage its used bytes
- * and inodes (the fields eviction reads, and the kubelet's inodesUsed); a pod-side object with
- * no `has` bit is not reported. */
+ * and inodes (the fields eviction reads, and the kubelet's inodesUsed; a pod-side object's other
+ * fields and time are not read); a pod-side object with no `has` bit is not reported. */
 typedef struct {
     kp_summary_memory memory;
     kp_summary_fs ephemeral_storage;

@@ -414,26 +414,36 @@ kp_status kp_summary_builder_pods_memory(kp_summary_builder *sb, const kp_summar
     return KP_OK;
 }
 
-/* a pod-side memory or filesystem object kept through the decoders' sink (no `has` bit: not
- * reported); times are not kept there */
+/* A pod-side memory or filesystem object kept through the decoders' sink (no `has` bit: not
+ * reported): only the fields the compact form keeps are read (a working set; used bytes and
+ * inodes), times are not kept there. */
 static bool side_mem(kp_summary_builder *sb, const kp_summary_memory *m, kp__ev_sink k, void *rec,
                      const char *where) {
-    kp__ev_mem mem;
     if (!m->has) return true;
-    kp_summary_memory t = *m;
-    t.time_ns = 0;
-    if (!mem_of(sb, &t, where, &mem)) return false;
+    kp__ev_mem mem = {KP__EVM_PRESENT, 0, 0, 0, 0};
+    if (m->has & KP_SUMMARY_WORKING_SET) {
+        if (neg(sb, m->working_set, where, "workingSetBytes")) return false;
+        mem.has |= KP__EVM_WS;
+        mem.ws = (uint64_t)m->working_set;
+    }
     kp__ev_sink_store(k, rec, &mem, NULL);
     return true;
 }
 
 static bool side_fs(kp_summary_builder *sb, const kp_summary_fs *fs, kp__ev_sink k, void *rec,
                     const char *where) {
-    kp__ev_fs f;
     if (!fs->has) return true;
-    kp_summary_fs t = *fs;
-    t.time_ns = 0;
-    if (!fs_of(sb, &t, where, &f)) return false;
+    kp__ev_fs f = {KP__EVF_PRESENT, 0, 0, 0, 0, 0, 0, 0};
+    if (fs->has & KP_SUMMARY_USED) {
+        if (neg(sb, fs->used, where, "usedBytes")) return false;
+        f.has |= KP__EVF_USED;
+        f.used = (uint64_t)fs->used;
+    }
+    if (fs->has & KP_SUMMARY_INODES_USED) {
+        if (neg(sb, fs->inodes_used, where, "inodesUsed")) return false;
+        f.has |= KP__EVF_IUSED;
+        f.inodes_used = (uint64_t)fs->inodes_used;
+    }
     kp__ev_sink_store(k, rec, NULL, &f);
     return true;
 }
