@@ -24,20 +24,9 @@ void kp__ev_build_fini(kp__ev_builder *b) {
 /* room for `more` elements of size sz */
 static bool vec_reserve(kp__ev_builder *b, kp__ev_vec *v, size_t more, size_t sz) {
     if (more <= (size_t)(v->cap - v->n)) return true;
-    size_t need = (size_t)v->n + more, ncap = v->cap ? v->cap : 64;
-    while (ncap < need) ncap *= 2;
-    if (ncap > UINT32_MAX || ncap > SIZE_MAX / sz) {
-        b->oom = true;
-        return false;
-    }
-    char *np = kp__realloc(v->p, ncap * sz);
-    if (!np) {
-        b->oom = true;
-        return false;
-    }
-    v->p = np;
-    v->cap = (uint32_t)ncap;
-    return true;
+    if (kp__grow32((void **)&v->p, &v->cap, (size_t)v->n + more, sz, 64)) return true;
+    b->oom = true; /* out of memory, or past 4 Gi elements */
+    return false;
 }
 
 void *kp__ev_build_push(kp__ev_builder *b, kp__ev_vec *v, size_t sz) {

@@ -400,14 +400,15 @@ kp_status kp__sim_oom_kills(kp_sim *s, kp_index node, size_t *killed, kp_error *
     *killed = 0;
     for (size_t i = 0; i < n; i++) {
         kp_index p = kp_cluster_node_pod(s->cl, node, i);
-        kp_pod_info pi;
-        kp_cluster_pod_info(s->cl, p, &pi);
-        if (pi.deleted || pi.terminal) continue;
+        /* the limits first: most pods have none, and the pod's record is not read then */
         size_t nc = kp_cluster_pod_container_count(s->cl, p);
         bool any_limit = false;
         for (size_t c = 0; c < nc && !any_limit; c++)
             any_limit = kp_cluster_pod_container_memory_limit(s->cl, p, c) > 0;
         if (!any_limit) continue;
+        kp_pod_info pi;
+        kp_cluster_pod_info(s->cl, p, &pi);
+        if (pi.deleted || pi.terminal) continue;
         sim_use_pod *up = upod(s, p);
         if (!up) break;
         bool live = false;
