@@ -4,7 +4,8 @@
  * newest release line. Three inputs, each with its own handle:
  *   - kp_evict_config: eviction thresholds and timings, from a KubeletConfiguration document
  *     and/or the equivalent kubelet flags (ParseThresholdConfig rules and error texts);
- *   - kp_evict_summary: one parsed Summary API document (/stats/summary), one synchronize step;
+ *   - kp_evict_summary: one parsed Summary API document (/stats/summary), one synchronize step
+ *     (or one filled from values: kprio/summary_builder.h);
  *   - kp_evict_manager: the state carried between steps for one node of a loaded cluster.
  *
  * Typical use:

@@ -64,8 +64,9 @@ typedef struct {
     const kp_evict_config *kubelet_config;
     /* Called with the Summary API document (JSON text, len bytes; borrowed for the call) a
      * node's kubelet observed, at each pass that runs a synchronize step, before the step (the
-     * time is kp_sim_now; `kprio simulate --dump-summaries`). A status other than KP_OK stops
-     * the run with it. NULL = none. */
+     * time is kp_sim_now; `kprio simulate --dump-summaries`). The kubelets fill their summaries
+     * directly; the text is written for this hook only (kp_evict_summary_encode_json). A status
+     * other than KP_OK stops the run with it. NULL = none. */
     /* The simulated nodes' filesystems (docs/simulate.md "Kubelets"): KP_EVFS_AUTO / SHARED one
      * disk for everything; DEDICATED images and containers' writable layers on a second disk
      * of the node's size (runtime.imageFs = containerFs); SPLIT images on the second disk,

@@ -70,7 +70,8 @@ static bool pod_equal(const kp_evict_summary *a, const kp__ev_pstats *x, const k
         return false;
     if (((x->has & KP__EVP_WS) && x->ws != y->ws) ||
         ((x->has & KP__EVP_PROCS) && x->procs != y->procs) ||
-        ((x->has & KP__EVP_EPH_USED) && x->eph_used != y->eph_used))
+        ((x->has & KP__EVP_EPH_USED) && x->eph_used != y->eph_used) ||
+        ((x->has & KP__EVP_EPH_IUSED) && x->eph_iused != y->eph_iused))
         return false;
     for (uint32_t i = 0; i < x->n_containers; i++)
         if (!cont_equal(a, kp__ev_pod_conts(a, x) + i, b, kp__ev_pod_conts(b, y) + i)) return false;

@@ -72,7 +72,8 @@ enum {
     KP__EVP_MEM = 1 << 0, /* memory object present */
     KP__EVP_WS = 1 << 1, /* memory.workingSetBytes */
     KP__EVP_PROCS = 1 << 2, /* process_stats.process_count */
-    KP__EVP_EPH_USED = 1 << 3 /* ephemeral-storage.usedBytes */
+    KP__EVP_EPH_USED = 1 << 3, /* ephemeral-storage.usedBytes */
+    KP__EVP_EPH_IUSED = 1 << 4 /* ephemeral-storage.inodesUsed (kept for the encoder) */
 };
 typedef struct {
     /* the join and memory / pid ranking read the first 40 bytes */
@@ -84,6 +85,7 @@ typedef struct {
     uint32_t ns, ns_len, name, name_len;
     uint32_t c0, n_containers; /* containers: the summary's conts[c0 .. c0 + n_containers) */
     uint32_t v0, n_volumes; /* volumes: vols[v0 .. v0 + n_volumes) */
+    uint64_t eph_iused; /* ephemeral-storage.inodesUsed: eviction does not read it */
 } kp__ev_pstats;
 
 struct kp_evict_summary {

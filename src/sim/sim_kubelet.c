@@ -1,11 +1,11 @@
 /* The kubelets of a simulation (docs/simulate.md "Kubelets"): one eviction manager per node,
  * driven through kprio/eviction.h exactly as `kprio evict` drives it. Every
  * evictionMonitoringPeriod a node's kubelet observes its pods' usage (the Scenario's usage
- * models, else each pod's memory request) as a Summary API document, built as JSON text and
- * parsed with kp_evict_summary_load_buffer (the only public way into a summary), runs one
- * synchronize step and applies its decision: the evicted pod goes Failed with reason Evicted and
- * the engine's message, and the node's pressure conditions become the node lifecycle
- * controller's NoSchedule taints.
+ * models, else each pod's memory request) as a Summary, filled through kprio/summary_builder.h
+ * (no JSON text: that is written only for summary_hook, --dump-summaries, and decodes to the
+ * same summary), runs one synchronize step and applies its decision: the evicted pod goes Failed
+ * with reason Evicted and the engine's message, and the node's pressure conditions become the node
+ * lifecycle controller's NoSchedule taints.
  *
  * Upstream: pkg/kubelet/eviction/eviction_manager.go (managerImpl.Start: synchronize every
  * monitoringInterval; after an eviction, waitForPodsCleanup polls every podCleanupPollFreq = 1s
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/sim_kubelet.h"
 
 #define KUBELET_PERIOD_MS 10000 /* evictionMonitoringPeriod */
@@ -93,13 +94,9 @@ static kp_status evict(kp_sim *s, kp_index node, sim_kub_node *kn, const kp_evic
     if (sp->lost_ev < 0) sp->lost_ev = ev;
     sp->evict_msg = s->events[ev].message; /* its status message once killed */
     sp->evict_condition = !e->local_storage;
-    if (kn->n_waits == kn->cap_waits) {
-        uint32_t c = kn->cap_waits ? kn->cap_waits * 2 : 2;
-        kp_index *nw = kp_realloc(kn->waits, c * sizeof *nw);
-        if (!nw) return nomem(err);
-        kn->waits = nw;
-        kn->cap_waits = c;
-    }
+    if (!kp__grow32((void **)&kn->waits, &kn->cap_waits, (size_t)kn->n_waits + 1, sizeof *kn->waits,
+                    2))
+        return nomem(err);
     kn->waits[kn->n_waits++] = e->pod;
     kn->wait_since = s->now;
     kn->wait_kill_at = s->now + e->grace_seconds * 1000;
@@ -122,7 +119,7 @@ static kp_status finish_evicted(kp_sim *s, kp_index pod, kp_error *err) {
 /* ---------------------------------------------------------------- the pass */
 
 static kp_status step(kp_sim *s, kp_index node, sim_kub_node *kn, uint64_t pods_sig,
-                      kp_error *err) {
+                      const kp_evict_summary *sum, kp_error *err) {
     sim_kubelets *k = s->kub;
     kp_status st;
     if (!kn->m) {
@@ -131,15 +128,8 @@ static kp_status step(kp_sim *s, kp_index node, sim_kub_node *kn, uint64_t pods_
     } else if (pods_sig != kn->pods_sig) {
         if ((st = kp_evict_manager_sync_pods(kn->m, err)) != KP_OK) return st;
     }
-    if (k->oom) return nomem(err);
-    kp_evict_summary *sum = NULL;
-    if ((st = kp_evict_summary_load_buffer("simulated summary", k->buf, k->len, &sum, err)) !=
-        KP_OK)
-        return st;
     kp_evict_result res;
-    st = kp_evict_manager_step(kn->m, sum, &res, err);
-    kp_evict_summary_free(sum);
-    if (st != KP_OK) return st;
+    if ((st = kp_evict_manager_step(kn->m, sum, &res, err)) != KP_OK) return st;
     s->c.kubelet_steps++;
     kn->idle = res.n_met == 0 && res.conditions == 0;
     if ((st = follow_conditions(s, node, kn, res.conditions, err)) != KP_OK) return st;
@@ -166,6 +156,25 @@ static bool cleaned_up(kp_sim *s, kp_index pod) {
     kp_pod_info pi;
     kp_cluster_pod_info(s->cl, pod, &pi);
     return pi.deleted || pi.terminal;
+}
+
+/* the document text of sum into k->json */
+static kp_status keep_json(void *ctx, const char *buf, size_t len) {
+    sim_kubelets *k = ctx;
+    if (!kp__grow((void **)&k->json, &k->json_cap, len + 1, 1, 4096)) return KP_ENOMEM;
+    memcpy(k->json, buf, len);
+    k->json[len] = 0;
+    k->json_len = len;
+    return KP_OK;
+}
+
+/* summary_hook (--dump-summaries): the summary as the Summary API document it decodes from */
+static kp_status hook(kp_sim *s, kp_index node, const kp_evict_summary *sum, kp_error *err) {
+    sim_kubelets *k = s->kub;
+    kp_status st = kp_evict_summary_encode_json(sum, keep_json, k, err);
+    if (st == KP_ENOMEM) return nomem(err);
+    if (st != KP_OK) return st;
+    return s->o.summary_hook(s->o.summary_ctx, s, node, k->json, k->json_len, err);
 }
 
 static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
@@ -200,7 +209,8 @@ static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
         /* containers past their memory limit were OOM-killed since the last pass */
         size_t killed = 0;
         if ((st = kp__sim_oom_kills(s, node, &killed, err)) != KP_OK) return st;
-        kp__sim_observe(s, node, false, &ps, &os, &live);
+        /* the summary is filled at once: cheaper than a second look when the step runs */
+        kp__sim_observe(s, node, &ps, &os, &live);
         if (k->oom) return nomem(err);
         skip = kn->has_step && kn->idle && ps == kn->pods_sig && os == kn->obs_sig;
         kn->live = live || killed; /* a restarted container may pass its limit again */
@@ -208,12 +218,12 @@ static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
     }
     if (!skip && kp_cluster_node_pod_count(s->cl, node) == 0 && !kn->m) skip = true;
     if (!skip) {
-        kp__sim_observe(s, node, true, &ps, &os, &live);
-        if (k->oom) return nomem(err);
-        if (s->o.summary_hook &&
-            (st = s->o.summary_hook(s->o.summary_ctx, s, node, k->buf, k->len, err)) != KP_OK)
-            return st;
-        if ((st = step(s, node, kn, ps, err)) != KP_OK) return st;
+        kp_evict_summary *sum = NULL;
+        if ((st = kp_summary_builder_finish(k->sb, &sum, err)) != KP_OK) return st;
+        if (s->o.summary_hook) st = hook(s, node, sum, err);
+        if (st == KP_OK) st = step(s, node, kn, ps, sum, err);
+        kp_evict_summary_free(sum);
+        if (st != KP_OK) return st;
         kn->has_step = true;
         kn->pods_sig = ps;
         kn->obs_sig = os;

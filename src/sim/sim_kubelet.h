@@ -1,9 +1,11 @@
 /* The kubelets' shared state (internal): sim_kubelet.c runs the passes and applies decisions,
- * sim_usage.c evaluates the usage models and writes the Summary API document a pass observes. */
+ * sim_usage.c evaluates the usage models and fills the Summary a pass observes
+ * (kprio/summary_builder.h). */
 #ifndef KP_SIM_KUBELET_H
 #define KP_SIM_KUBELET_H
 
 #include "kprio/eviction.h"
+#include "kprio/summary_builder.h"
 #include "sim/sim_internal.h"
 
 typedef struct {
@@ -38,20 +40,20 @@ struct sim_kubelets {
     size_t n_upods;
     int32_t *pool; /* usage entry indices, runs per pod */
     size_t n_pool, cap_pool;
-    char *buf; /* the summary being written */
-    size_t len, cap;
+    kp_summary_builder *sb; /* the summary being observed */
+    char *json; /* its Summary API document, for summary_hook only */
+    size_t json_len, json_cap;
     bool oom;
     int64_t *shares; /* per container of the pod being written: its working set */
-    size_t n_shares;
+    size_t n_shares, cap_shares;
     uint64_t sched_seen; /* s->c.scheduled at the latest pass */
     uint64_t next_pid; /* the simulated PID an OOM-killed process had (SystemOOM events) */
 };
 
-/* sim_usage.c. One pass over the node's pods: their usage, the signatures, and (write) the
- * Summary API document in k->buf (k->oom on allocation failure); *live: some usage may change
- * by itself later. */
-void kp__sim_observe(kp_sim *s, kp_index node, bool write, uint64_t *pods_sig, uint64_t *obs_sig,
-                     bool *live);
+/* sim_usage.c. One pass over the node's pods: their usage, the signatures, and the Summary in
+ * k->sb (k->oom on allocation failure; the builder keeps its own error); *live: some
+ * usage may change by itself later. */
+void kp__sim_observe(kp_sim *s, kp_index node, uint64_t *pods_sig, uint64_t *obs_sig, bool *live);
 /* OOM kills on the node: every container whose working set passed its memory limit is killed
  * and restarted (SystemOOM and Started events; the pod's usage restarts from the models'
  * start). *killed: how many. */

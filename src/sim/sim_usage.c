@@ -1,7 +1,7 @@
 /* What the simulated kubelets observe (docs/scenario.md "Usage", docs/simulate.md "Kubelets"):
- * the Scenario's usage models evaluated at each pod's age (or the defaults), written as the
- * Summary API document a kubelet serves (/stats/summary), and OOM kills at containers' memory
- * limits.
+ * the Scenario's usage models evaluated at each pod's age (or the defaults), filled into the
+ * Summary a kubelet serves (/stats/summary) through kprio/summary_builder.h, and OOM kills at
+ * containers' memory limits.
  *
  * Upstream: pkg/kubelet/server/stats/summary.go and the cadvisor / CRI stats providers (the
  * document's shape: node.memory, node.fs, runtime.imageFs / containerFs, rlimit, per pod its
@@ -10,10 +10,10 @@
  * (realWatcher.Start: a SystemOOM event on the node, "System OOM encountered, victim process:
  * NAME, pid: N"), pkg/kubelet/events/event.go (StartedContainer "Started container NAME" when the
  * kubelet restarts it). */
-#include <stdarg.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/sim_kubelet.h"
 
 /* defaults when no entry covers a pod or a node (docs/scenario.md "Usage") */
@@ -32,15 +32,12 @@
 static sim_use_pod *upod(kp_sim *s, kp_index pod) {
     sim_kubelets *k = s->kub;
     if ((size_t)pod >= k->n_upods) {
-        size_t n = k->n_upods ? k->n_upods : 64;
-        while (n <= (size_t)pod) n *= 2;
-        sim_use_pod *nu = kp_realloc(k->upods, n * sizeof *nu);
-        if (!nu) {
+        size_t n = k->n_upods;
+        if (!kp__grow((void **)&k->upods, &n, (size_t)pod + 1, sizeof *k->upods, 64)) {
             k->oom = true;
             return NULL;
         }
-        memset(nu + k->n_upods, 0, (n - k->n_upods) * sizeof *nu);
-        k->upods = nu;
+        memset(k->upods + k->n_upods, 0, (n - k->n_upods) * sizeof *k->upods);
         k->n_upods = n;
     }
     sim_use_pod *up = &k->upods[pod];
@@ -54,16 +51,10 @@ static sim_use_pod *upod(kp_sim *s, kp_index pod) {
         if (u->node[0] || (u->ns[0] && strcmp(u->ns, ns) != 0) ||
             !kp_cluster_pod_matches(s->cl, pod, u->reqs, u->n_reqs))
             continue;
-        if (k->n_pool == k->cap_pool) {
-            size_t c = k->cap_pool ? k->cap_pool * 2 : 64;
-            int32_t *np = kp_realloc(k->pool, c * sizeof *np);
-            if (!np) {
-                k->oom = true;
-                k->n_pool = up->off;
-                return NULL;
-            }
-            k->pool = np;
-            k->cap_pool = c;
+        if (!kp__grow((void **)&k->pool, &k->cap_pool, k->n_pool + 1, sizeof *k->pool, 64)) {
+            k->oom = true;
+            k->n_pool = up->off;
+            return NULL;
         }
         k->pool[k->n_pool++] = (int32_t)i;
         up->n++;
@@ -109,15 +100,9 @@ static ages ages_of(const kp_sim *s, const sim_use_pod *up, kp_index pod, bool *
 }
 
 static bool shares_room(sim_kubelets *k, size_t n) {
-    if (n <= k->n_shares) return true;
-    int64_t *ns = kp_realloc(k->shares, n * sizeof *ns);
-    if (!ns) {
-        k->oom = true;
-        return false;
-    }
-    k->shares = ns;
-    k->n_shares = n;
-    return true;
+    if (kp__grow((void **)&k->shares, &k->cap_shares, n, sizeof *k->shares, 8)) return true;
+    k->oom = true;
+    return false;
 }
 
 /* The pod's working set, and each app container's in k->shares: a container entry gives its
@@ -165,88 +150,30 @@ static int64_t pod_memory(kp_sim *s, kp_index pod, const sim_use_pod *up, const 
     return own + (first < n || !n ? ws : 0);
 }
 
-/* ---------------------------------------------------------------- the summary text */
+/* ---------------------------------------------------------------- the summary */
 
-static void put(sim_kubelets *k, const char *p, size_t n) {
-    if (k->oom) return;
-    if (k->len + n + 1 > k->cap) {
-        size_t c = k->cap ? k->cap : 4096;
-        while (c < k->len + n + 1) c *= 2;
-        char *nb = kp_realloc(k->buf, c);
-        if (!nb) {
-            k->oom = true;
-            return;
-        }
-        k->buf = nb;
-        k->cap = c;
-    }
-    memcpy(k->buf + k->len, p, n);
-    k->len += n;
-    k->buf[k->len] = 0;
+/* a + b saturated: usage models' values near INT64_MAX add up without overflow */
+static int64_t sum(int64_t a, int64_t b) {
+    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+    return a + b;
 }
 
-static void puts_(sim_kubelets *k, const char *p) { put(k, p, strlen(p)); }
+static int64_t pos(int64_t v) { return v > 0 ? v : 0; }
 
-static void putf(sim_kubelets *k, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void putf(sim_kubelets *k, const char *fmt, ...) {
-    char t[200];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(t, sizeof t, fmt, ap);
-    va_end(ap);
-    put(k, t, n > 0 ? (size_t)n : 0);
+/* unix seconds as the builder's nanoseconds; past year 2262, -1: the builder refuses it */
+static int64_t ns_of(int64_t unix_s) {
+    return unix_s >= 0 && unix_s <= INT64_MAX / 1000000000 ? unix_s * 1000000000 : -1;
 }
 
-/* a JSON string */
-static void put_str(sim_kubelets *k, const char *v) {
-    put(k, "\"", 1);
-    for (; *v; v++) {
-        char e[8];
-        unsigned char c = (unsigned char)*v;
-        if (c == '"' || c == '\\') {
-            e[0] = '\\';
-            e[1] = (char)c;
-            put(k, e, 2);
-        } else if (c < 0x20) {
-            snprintf(e, sizeof e, "\\u%04x", c);
-            put(k, e, 6);
-        } else {
-            put(k, v, 1);
-        }
-    }
-    put(k, "\"", 1);
-}
-
-/* RFC 3339 of unix seconds (UTC), civil from days (proleptic Gregorian) */
-static void put_time(sim_kubelets *k, int64_t unix_s) {
-    int64_t days = unix_s / 86400, rem = unix_s % 86400;
-    if (rem < 0) {
-        rem += 86400;
-        days--;
-    }
-    int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
-    int64_t d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
-    int64_t y = yoe + era * 400 + (m <= 2);
-    char b[64];
-    snprintf(b, sizeof b, "\"%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ\"", (long long)y,
-             (long long)m, (long long)d, (long long)(rem / 3600), (long long)(rem / 60 % 60),
-             (long long)(rem % 60));
-    puts_(k, b);
-}
-
-static long long pos(int64_t v) { return v > 0 ? (long long)v : 0; }
-
-static void put_mem(sim_kubelets *k, int64_t unix_s, int64_t avail, int64_t ws) {
-    puts_(k, "{\"time\":");
-    put_time(k, unix_s);
-    putf(k, ",\"availableBytes\":%lld,\"workingSetBytes\":%lld}", pos(avail), pos(ws));
+static kp_summary_memory mem_stats(int64_t t_ns, int64_t avail, int64_t ws) {
+    kp_summary_memory m;
+    memset(&m, 0, sizeof m);
+    m.has = KP_SUMMARY_AVAILABLE | KP_SUMMARY_WORKING_SET;
+    m.time_ns = t_ns;
+    m.available = pos(avail);
+    m.working_set = pos(ws);
+    return m;
 }
 
 /* a filesystem's stats (FsStats) */
@@ -254,13 +181,29 @@ typedef struct {
     int64_t cap, used, inodes, iused;
 } fs_use;
 
-static void put_fs(sim_kubelets *k, int64_t unix_s, const fs_use *f, int64_t used) {
-    puts_(k, "{\"time\":");
-    put_time(k, unix_s);
-    putf(k, ",\"availableBytes\":%lld,\"capacityBytes\":%lld", pos(f->cap - f->used),
-         (long long)f->cap);
-    putf(k, ",\"usedBytes\":%lld,\"inodesFree\":%lld", pos(used), pos(f->inodes - f->iused));
-    putf(k, ",\"inodes\":%lld,\"inodesUsed\":%lld}", (long long)f->inodes, pos(f->iused));
+/* FsStats of f reporting `used` bytes used */
+static kp_summary_fs fs_stats(int64_t t_ns, const fs_use *f, int64_t used) {
+    kp_summary_fs r;
+    r.has = KP_SUMMARY_AVAILABLE | KP_SUMMARY_CAPACITY | KP_SUMMARY_USED | KP_SUMMARY_INODES_FREE |
+            KP_SUMMARY_INODES | KP_SUMMARY_INODES_USED;
+    r.time_ns = t_ns;
+    r.available = pos(f->cap - f->used);
+    r.capacity = f->cap;
+    r.used = pos(used);
+    r.inodes_free = pos(f->inodes - f->iused);
+    r.inodes = f->inodes;
+    r.inodes_used = pos(f->iused);
+    return r;
+}
+
+/* a pod-side usedBytes / inodesUsed pair */
+static kp_summary_fs used_stats(int64_t used, int64_t iused) {
+    kp_summary_fs r;
+    memset(&r, 0, sizeof r);
+    r.has = KP_SUMMARY_USED | KP_SUMMARY_INODES_USED;
+    r.used = used;
+    r.inodes_used = iused;
+    return r;
 }
 
 static uint64_t mix(uint64_t h, uint64_t v) {
@@ -275,9 +218,10 @@ typedef struct {
     uint64_t sig;
 } pod_use;
 
-/* The pod's usage; with write, its PodStats. */
-static pod_use one_pod(kp_sim *s, kp_index pod, const kp_pod_info *pi, bool write, bool *live) {
+/* The pod's usage, and its PodStats in the builder. */
+static pod_use one_pod(kp_sim *s, kp_index pod, const kp_pod_info *pi, bool *live) {
     sim_kubelets *k = s->kub;
+    kp_summary_builder *sb = k->sb;
     pod_use r;
     memset(&r, 0, sizeof r);
     sim_use_pod *up = upod(s, pod);
@@ -287,18 +231,7 @@ static pod_use one_pod(kp_sim *s, kp_index pod, const kp_pod_info *pi, bool writ
     if (k->oom) return r;
     r.sig = mix(0x5678, (uint64_t)r.ws);
     size_t n = kp_cluster_pod_container_count(s->cl, pod);
-    if (write) {
-        puts_(k, "{\"podRef\":{\"name\":");
-        put_str(k, pi->name);
-        puts_(k, ",\"namespace\":");
-        put_str(k, pi->ns);
-        if (pi->uid[0]) {
-            puts_(k, ",\"uid\":");
-            put_str(k, pi->uid);
-        }
-        putf(k, "},\"memory\":{\"workingSetBytes\":%lld}", (long long)r.ws);
-        if (n) puts_(k, ",\"containers\":[");
-    }
+    kp_summary_builder_pod(sb, pi->ns, pi->name, pi->uid);
     for (size_t c = 0; c < n; c++) {
         const char *name = kp_cluster_pod_container_name(s->cl, pod, c);
         const kp_scenario_usage *u;
@@ -308,46 +241,43 @@ static pod_use one_pod(kp_sim *s, kp_index pod, const kp_pod_info *pi, bool writ
                                                                : DEF_ROOTFS_INODES;
         int64_t logs =
             (u = entry(s, up, KP_USE_LOGS, name)) ? value(u, a.pod_age, live) : DEF_LOGS_BYTES;
-        r.eph += root + logs;
-        r.rootfs += root;
-        r.rootfs_inodes += rino;
-        r.eph_inodes += rino + DEF_LOGS_INODES;
+        r.eph = sum(r.eph, sum(root, logs));
+        r.rootfs = sum(r.rootfs, root);
+        r.rootfs_inodes = sum(r.rootfs_inodes, rino);
+        r.eph_inodes = sum(r.eph_inodes, sum(rino, DEF_LOGS_INODES));
         r.sig = mix(mix(mix(mix(r.sig, (uint64_t)k->shares[c]), (uint64_t)root), (uint64_t)rino),
                     (uint64_t)logs);
-        if (!write) continue;
-        puts_(k, c ? ",{\"name\":" : "{\"name\":");
-        put_str(k, name);
-        putf(k, ",\"memory\":{\"workingSetBytes\":%lld},\"rootfs\":{\"usedBytes\":%lld",
-             (long long)k->shares[c], (long long)root);
-        putf(k, ",\"inodesUsed\":%lld},\"logs\":{\"usedBytes\":%lld", (long long)rino,
-             (long long)logs);
-        putf(k, ",\"inodesUsed\":%lld}}", (long long)DEF_LOGS_INODES);
+        kp_summary_container cs;
+        memset(&cs.memory, 0, sizeof cs.memory);
+        cs.memory.has = KP_SUMMARY_WORKING_SET;
+        cs.memory.working_set = k->shares[c];
+        cs.rootfs = used_stats(root, rino);
+        cs.logs = used_stats(logs, DEF_LOGS_INODES);
+        kp_summary_builder_container(sb, name, &cs);
     }
-    if (write && n) puts_(k, "]");
     size_t nv = kp_cluster_pod_empty_dir_count(s->cl, pod);
-    if (write && nv) puts_(k, ",\"volume\":[");
     for (size_t v = 0; v < nv; v++) {
         const char *name = kp_cluster_pod_empty_dir_name(s->cl, pod, v);
         const kp_scenario_usage *u = entry(s, up, KP_USE_EMPTYDIR, name);
         int64_t used = u ? value(u, a.pod_age, live) : DEF_EMPTYDIR_BYTES;
-        r.eph += used;
-        r.eph_inodes += DEF_EMPTYDIR_INODES;
+        r.eph = sum(r.eph, used);
+        r.eph_inodes = sum(r.eph_inodes, DEF_EMPTYDIR_INODES);
         r.sig = mix(r.sig, (uint64_t)used);
-        if (!write) continue;
-        puts_(k, v ? ",{\"name\":" : "{\"name\":");
-        put_str(k, name);
-        putf(k, ",\"usedBytes\":%lld,\"inodesUsed\":%lld}", (long long)used,
-             (long long)DEF_EMPTYDIR_INODES);
+        kp_summary_fs vs = used_stats(used, DEF_EMPTYDIR_INODES);
+        kp_summary_builder_volume(sb, name, &vs);
     }
-    if (write && nv) puts_(k, "]");
     const kp_scenario_usage *u = entry(s, up, KP_USE_PIDS, NULL);
     r.procs = u ? value(u, a.cont_age, live) : (int64_t)n;
     r.sig = mix(r.sig, (uint64_t)r.procs);
-    if (write) {
-        putf(k, ",\"ephemeral-storage\":{\"usedBytes\":%lld,\"inodesUsed\":%lld}", (long long)r.eph,
-             (long long)r.eph_inodes);
-        putf(k, ",\"process_stats\":{\"process_count\":%lld}}", (long long)r.procs);
-    }
+    /* ephemeral-storage: rootfs + logs + local volumes, as calcEphemeralStorage sums them */
+    kp_summary_pod ps;
+    memset(&ps.memory, 0, sizeof ps.memory);
+    ps.memory.has = KP_SUMMARY_WORKING_SET;
+    ps.memory.working_set = r.ws;
+    ps.ephemeral_storage = used_stats(r.eph, r.eph_inodes);
+    ps.has_processes = true;
+    ps.processes = r.procs;
+    kp_summary_builder_pod_stats(sb, &ps);
     return r;
 }
 
@@ -371,73 +301,68 @@ static int64_t node_value(const kp_sim *s, const char *node, kp_usage_resource r
 
 /* The node's filesystems from what its pods and system use (summary.go: node.fs is the root
  * filesystem, runtime.imageFs the images' and runtime.containerFs the writable layers'). */
-static void put_filesystems(kp_sim *s, int64_t unix_s, int64_t ecap, const pod_use *pods,
-                            int64_t sys_disk, int64_t images, int64_t sys_inodes) {
-    sim_kubelets *k = s->kub;
+static void node_filesystems(kp_sim *s, int64_t t_ns, int64_t ecap, const pod_use *pods,
+                             int64_t sys_disk, int64_t images, int64_t sys_inodes) {
+    kp_summary_builder *sb = s->kub->sb;
     fs_use node, img;
     node.cap = img.cap = ecap > 0 ? ecap : DEF_FS_CAPACITY;
     node.inodes = img.inodes = node.cap / BYTES_PER_INODE;
     /* shared: one disk; split: the writable layers on the node's disk, images apart */
-    node.used = sys_disk + pods->eph;
-    node.iused = sys_inodes + pods->eph_inodes;
+    node.used = sum(sys_disk, pods->eph);
+    node.iused = sum(sys_inodes, pods->eph_inodes);
     img.used = images;
     img.iused = 0;
     switch (s->o.fs_layout) {
     case KP_EVFS_DEDICATED: /* the writable layers with the images */
         node.used -= pods->rootfs;
         node.iused -= pods->rootfs_inodes;
-        img.used += pods->rootfs;
-        img.iused += pods->rootfs_inodes;
+        img.used = sum(img.used, pods->rootfs);
+        img.iused = sum(img.iused, pods->rootfs_inodes);
         break;
     case KP_EVFS_SPLIT: break;
     case KP_EVFS_AUTO:
     case KP_EVFS_SHARED:
-        node.used += images;
+        node.used = sum(node.used, images);
         img = node;
         break;
     }
     bool shared = s->o.fs_layout == KP_EVFS_AUTO || s->o.fs_layout == KP_EVFS_SHARED;
-    puts_(k, ",\"fs\":");
-    put_fs(k, unix_s, &node, node.used);
-    puts_(k, ",\"runtime\":{\"imageFs\":");
-    put_fs(k, unix_s, &img, shared ? images : img.used);
-    puts_(k, ",\"containerFs\":");
-    if (s->o.fs_layout == KP_EVFS_SPLIT) put_fs(k, unix_s, &node, pods->rootfs);
-    else put_fs(k, unix_s, &img, shared ? images : img.used);
-    puts_(k, "}");
+    kp_summary_fs f = fs_stats(t_ns, &node, node.used);
+    kp_summary_builder_node_fs(sb, KP_SUMMARY_NODE_FS, &f);
+    f = fs_stats(t_ns, &img, shared ? images : img.used);
+    kp_summary_builder_node_fs(sb, KP_SUMMARY_IMAGE_FS, &f);
+    if (s->o.fs_layout == KP_EVFS_SPLIT) f = fs_stats(t_ns, &node, pods->rootfs);
+    kp_summary_builder_node_fs(sb, KP_SUMMARY_CONTAINER_FS, &f);
 }
 
-void kp__sim_observe(kp_sim *s, kp_index node, bool write, uint64_t *pods_sig, uint64_t *obs_sig,
-                     bool *live) {
+void kp__sim_observe(kp_sim *s, kp_index node, uint64_t *pods_sig, uint64_t *obs_sig, bool *live) {
     sim_kubelets *k = s->kub;
     const char *nn = kp_cluster_node_name(s->cl, node);
     int64_t cap, alloc, ecap, ealloc;
     kp_cluster_node_memory(s->cl, node, &cap, &alloc);
     kp_cluster_node_ephemeral_storage(s->cl, node, &ecap, &ealloc);
-    int64_t unix_s = s->epoch + s->now / 1000;
+    int64_t t_ns = ns_of(s->epoch + s->now / 1000); /* the document's times are whole seconds */
     uint64_t ps = 0x1234, os = 0x5678;
     size_t n = kp_cluster_node_pod_count(s->cl, node);
     pod_use all;
     memset(&all, 0, sizeof all);
-    if (write) {
-        k->len = 0;
-        puts_(k, "{\"pods\":[");
+    if (!k->sb && !(k->sb = kp_summary_builder_new())) {
+        k->oom = true;
+        return;
     }
-    bool first = true;
+    kp_summary_builder_reset(k->sb);
     for (size_t i = 0; i < n; i++) {
         kp_index p = kp_cluster_node_pod(s->cl, node, i);
         kp_pod_info pi;
         kp_cluster_pod_info(s->cl, p, &pi);
         if (pi.deleted || pi.terminal) continue;
-        if (write && !first) puts_(k, ",");
-        first = false;
-        pod_use u = one_pod(s, p, &pi, write, live);
-        all.ws += u.ws;
-        all.eph += u.eph;
-        all.eph_inodes += u.eph_inodes;
-        all.rootfs += u.rootfs;
-        all.rootfs_inodes += u.rootfs_inodes;
-        all.procs += u.procs;
+        pod_use u = one_pod(s, p, &pi, live);
+        all.ws = sum(all.ws, u.ws);
+        all.eph = sum(all.eph, u.eph);
+        all.eph_inodes = sum(all.eph_inodes, u.eph_inodes);
+        all.rootfs = sum(all.rootfs, u.rootfs);
+        all.rootfs_inodes = sum(all.rootfs_inodes, u.rootfs_inodes);
+        all.procs = sum(all.procs, u.procs);
         ps = mix(ps, (uint64_t)p);
         os = mix(os, u.sig);
     }
@@ -452,21 +377,17 @@ void kp__sim_observe(kp_sim *s, kp_index node, bool write, uint64_t *pods_sig, u
              (uint64_t)sys_procs);
     *pods_sig = ps;
     *obs_sig = mix(os, (uint64_t)n);
-    if (!write) return;
     /* the node's working set: its pods plus the system's; the pods cgroup is limited to
      * allocatable (enforceNodeAllocatable: pods) */
-    int64_t node_ws = all.ws + sys_ws;
-    puts_(k, "],\"node\":{\"nodeName\":");
-    put_str(k, nn);
-    puts_(k, ",\"memory\":");
-    put_mem(k, unix_s, cap - node_ws, node_ws);
-    put_filesystems(s, unix_s, ecap, &all, sys_disk, images, sys_inodes);
-    puts_(k, ",\"rlimit\":{\"time\":");
-    put_time(k, unix_s);
-    putf(k, ",\"maxpid\":%lld,\"curproc\":%lld}", (long long)MAXPID, pos(sys_procs + all.procs));
-    puts_(k, ",\"systemContainers\":[{\"name\":\"pods\",\"memory\":");
-    put_mem(k, unix_s, alloc - all.ws, all.ws);
-    puts_(k, "}]}}");
+    kp_summary_builder *sb = k->sb;
+    int64_t node_ws = sum(all.ws, sys_ws);
+    kp_summary_builder_node(sb, nn);
+    kp_summary_memory m = mem_stats(t_ns, cap - node_ws, node_ws);
+    kp_summary_builder_node_memory(sb, &m);
+    node_filesystems(s, t_ns, ecap, &all, sys_disk, images, sys_inodes);
+    kp_summary_builder_rlimit(sb, t_ns, true, MAXPID, true, pos(sum(sys_procs, all.procs)));
+    m = mem_stats(t_ns, alloc - all.ws, all.ws);
+    kp_summary_builder_pods_memory(sb, &m);
 }
 
 /* ---------------------------------------------------------------- OOM kills */
@@ -479,14 +400,15 @@ kp_status kp__sim_oom_kills(kp_sim *s, kp_index node, size_t *killed, kp_error *
     *killed = 0;
     for (size_t i = 0; i < n; i++) {
         kp_index p = kp_cluster_node_pod(s->cl, node, i);
-        kp_pod_info pi;
-        kp_cluster_pod_info(s->cl, p, &pi);
-        if (pi.deleted || pi.terminal) continue;
+        /* the limits first: most pods have none, and the pod's record is not read then */
         size_t nc = kp_cluster_pod_container_count(s->cl, p);
         bool any_limit = false;
         for (size_t c = 0; c < nc && !any_limit; c++)
             any_limit = kp_cluster_pod_container_memory_limit(s->cl, p, c) > 0;
         if (!any_limit) continue;
+        kp_pod_info pi;
+        kp_cluster_pod_info(s->cl, p, &pi);
+        if (pi.deleted || pi.terminal) continue;
         sim_use_pod *up = upod(s, p);
         if (!up) break;
         bool live = false;
@@ -519,8 +441,9 @@ kp_status kp__sim_oom_kills(kp_sim *s, kp_index node, size_t *killed, kp_error *
 }
 
 void kp__sim_usage_free(sim_kubelets *k) {
-    kp_free(k->upods);
-    kp_free(k->pool);
-    kp_free(k->buf);
-    kp_free(k->shares);
+    kp__free(k->upods);
+    kp__free(k->pool);
+    kp_summary_builder_free(k->sb);
+    kp__free(k->json);
+    kp__free(k->shares);
 }
