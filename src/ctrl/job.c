@@ -162,4 +162,3 @@ kp_status kp_ctrl_job_sync(kp_ctrl *s, kp_index w_, int64_t now_ms, const kp_ctr
     kp__free(c.done);
     return st;
 }
-

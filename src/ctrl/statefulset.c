@@ -73,14 +73,13 @@ static kp_status scale_down(kp_ctrl *c, kp_index w, const kp_workload_info *in, 
  * increasing order, one at a time: after a creation, or at a pod terminating or not running and
  * ready (kprio: bound), the sync stops; the pod's binding or deletion syncs again. Parallel:
  * every missing ordinal at once. */
-kp_status kp_ctrl_statefulset_sync(kp_ctrl *c, kp_index w, int64_t now_ms,
-                                   const kp_ctrl_sink *sink, kp_error *err) {
+kp_status kp_ctrl_statefulset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
+                                   kp_error *err) {
     if (kp__ctrl_grow(c) != KP_OK) return kp__ctrl_nomem(err);
     kp_workload_info in;
     if (w < 0 || (size_t)w >= c->n_wls || c->wls[w].kind != CTRL_KIND_STATEFULSET ||
         kp_cluster_workload_info(c->cl, w, &in) != KP_OK)
-        return kp_error_set(err, KP_EINVAL, "statefulset sync: %ld is not a StatefulSet",
-                            (long)w);
+        return kp_error_set(err, KP_EINVAL, "statefulset sync: %ld is not a StatefulSet", (long)w);
     c->now = now_ms;
     int64_t lo = in.ordinals_start, hi = lo + in.replicas;
     bool monotonic = !in.parallel_pods;

@@ -164,8 +164,8 @@ static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
 }
 
 static bool quiet(const kp_sim *s) {
-    return s->n_real_timers == 0 && s->active.n == 0 && s->backoff.n == 0 && !kp_ctrl_queued(s->ctrl) &&
-           kp__sim_kubelets_settled(s);
+    return s->n_real_timers == 0 && s->active.n == 0 && s->backoff.n == 0 &&
+           !kp_ctrl_queued(s->ctrl) && kp__sim_kubelets_settled(s);
 }
 
 static kp_status finish(kp_sim *s, const char *why, kp_error *err) {

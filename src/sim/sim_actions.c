@@ -244,8 +244,7 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
     if (w < 0)
         return fail(s, ai, KP_ENOTFOUND, "delete",
                     "no such object (kinds: Pod, Node, or a workload of the snapshot)", err);
-    if (wl_deleted(s, w))
-        return not_found(s, ai, "delete", resource_of(r->kind), r->name, err);
+    if (wl_deleted(s, w)) return not_found(s, ai, "delete", resource_of(r->kind), r->name, err);
     return kp__sim_delete_workload(s, w, err);
 }
 

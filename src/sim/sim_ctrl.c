@@ -23,7 +23,8 @@ static long cause_of(const kp_sim *s, kp_index pod) {
 
 static long log_ctrl(kp_sim *s, const kp_ctrl_event *ev) {
     return kp__sim_log(s, ev->warning ? KP_SIM_WARNING : KP_SIM_NORMAL, ev->reason, ev->kind,
-                       ev->ns, ev->name, ev->message, ev->pod, ev->node, cause_of(s, ev->cause_pod));
+                       ev->ns, ev->name, ev->message, ev->pod, ev->node,
+                       cause_of(s, ev->cause_pod));
 }
 
 static kp_status sink_event(void *ctx, const kp_ctrl_event *ev, kp_error *err) {
@@ -252,4 +253,3 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
     if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
     return kp__sim_move_all(s, "AssignedPodUpdate") == KP_OK ? KP_OK : nomem(err);
 }
-
