@@ -4,7 +4,11 @@
  * 5 deleted), TestSelectorDaemonLaunchesPods, TestNodeNameDaemonLaunchesPods,
  * TestTaintedNodeDaemonDoesNotLaunchIntolerantPods, TestNotReadyNodeDaemonLaunchesPod (the
  * controller's tolerations), TestDaemonKillFailedPods (FailedDaemonPod, the failed pod deleted
- * and replaced), and a node change queueing every DaemonSet. */
+ * and replaced), and a node change queueing every DaemonSet; and core's rule the controller and
+ * --expand-workloads share (kp__daemon_should_run) against TestNodeShouldRunDaemonPod. */
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/workload_ctrl.h"
 #include "ctrl_case.h"
 #include "harness.h"
 
@@ -197,6 +201,64 @@ KT_TEST(node_changed) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(launches_one_per_node), KT_CASE(deals_with_existing_pods),
-        KT_CASE(selector_and_node_name), KT_CASE(taints_and_tolerations),
-        KT_CASE(kills_failed_pods), KT_CASE(node_changed))
+#define ZNODE(name, extra)                                                                   \
+    "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name ", labels: {zone: a}}\n" extra \
+    "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n"
+#define TAINT(key, effect) "spec: {taints: [{key: " key ", value: v, effect: " effect "}]}\n"
+
+static const char *SHOULD_CLUSTER = ZNODE("plain", "") ZNODE("nosched", TAINT("k", "NoSchedule"))
+    ZNODE("noexec", TAINT("k", "NoExecute"))
+        ZNODE("cordoned", "spec: {unschedulable: true, taints: "
+                          "[{key: node.kubernetes.io/"
+                          "unschedulable, effect: NoSchedule}]}\n")
+            ZNODE("pressure", TAINT("node.kubernetes.io/memory-pressure", "NoSchedule"))
+                ZNODE("nonet", TAINT("node.kubernetes.io/network-unavailable", "NoSchedule"))
+                    ZNODE("notready", TAINT("node.kubernetes.io/not-ready", "NoExecute"))
+                        NODE_L("zoneb", "zone: b") DS("all", "")
+                            DS("sel", "      nodeSelector: {zone: b}\n")
+                                DS("named", "      nodeName: plain\n")
+                                    DS("host", "      hostNetwork: true\n")
+                                        DS("tol", "      tolerations: [{key: k, operator: Exists, "
+                                                  "effect: NoSchedule}]\n");
+
+/* (shouldRun, shouldContinueRunning) as 10 * run + continue */
+static int should(const kp_cluster *cl, const char *ds, const char *node) {
+    kp_index w = cc_workload(cl, "DaemonSet", ds), n = kp_cluster_find_node(cl, node);
+    if (w < 0 || n < 0) return -1;
+    bool run = true, cont = true;
+    kp__daemon_should_run(cl, &cl->workloads[w], &cl->nodes[n], &run, &cont);
+    return (run ? 10 : 0) + (cont ? 1 : 0);
+}
+
+/* TestNodeShouldRunDaemonPod and the taint tests, against core's rule */
+KT_TEST(should_run_upstream_cases) {
+    kp_cluster *cl = cc_load(SHOULD_CLUSTER);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    KT_CHECK_INT(should(cl, "all", "plain"), 11); /* "simple" */
+    KT_CHECK_INT(should(cl, "all", "nosched"), 1); /* untolerated NoSchedule: keeps running */
+    KT_CHECK_INT(should(cl, "all", "noexec"), 0); /* untolerated NoExecute: neither */
+    KT_CHECK_INT(should(cl, "tol", "nosched"), 11); /* the template tolerates it */
+    KT_CHECK_INT(should(cl, "all", "cordoned"), 11); /* unschedulable: the controller's */
+    KT_CHECK_INT(should(cl, "all", "pressure"), 11); /* memory-pressure: the controller's */
+    KT_CHECK_INT(should(cl, "all", "notready"), 11); /* not-ready NoExecute: the controller's */
+    KT_CHECK_INT(should(cl, "all", "nonet"), 1); /* network-unavailable: hostNetwork only */
+    KT_CHECK_INT(should(cl, "host", "nonet"), 11);
+    KT_CHECK_INT(should(cl, "sel", "plain"), 0); /* "node selector mismatch" */
+    KT_CHECK_INT(should(cl, "sel", "zoneb"), 11);
+    KT_CHECK_INT(should(cl, "named", "plain"), 11); /* "node name" */
+    KT_CHECK_INT(should(cl, "named", "zoneb"), 0); /* "node name mismatch" */
+    /* through the sync: a deleted node gets no pod */
+    kp_error err;
+    KT_CHECK_INT(kp_cluster_delete_node(cl, kp_cluster_find_node(cl, "plain"), &err), KP_OK);
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    KT_CHECK_INT(sync_ds(c, cl, "named", &r), KP_OK);
+    KT_CHECK_INT(r.n_created, 0);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(should_run_upstream_cases), KT_CASE(launches_one_per_node),
+        KT_CASE(deals_with_existing_pods), KT_CASE(selector_and_node_name),
+        KT_CASE(taints_and_tolerations), KT_CASE(kills_failed_pods), KT_CASE(node_changed))
