@@ -11,8 +11,8 @@
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
 
-/* mirrors NodeShouldRunDaemonPod for DaemonSet w on node (core's rule); both false for a deleted
- * node */
+/* NodeShouldRunDaemonPod for DaemonSet w on node (core's kp__daemon_should_run); both false for a
+ * deleted node */
 static void should_run(const kp_ctrl *c, kp_index w, kp_index node, bool *run, bool *cont) {
     const kp_cluster *cl = c->cl;
     *run = *cont = false;
