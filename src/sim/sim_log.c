@@ -233,7 +233,6 @@ kp_status kp__sim_grow_pods(kp_sim *s) {
         p->lost_ev = -1;
         p->taint_since = -1;
         p->heap_pos = p->unsched_pos = -1;
-        p->workload = kp_cluster_pod_workload(s->cl, (kp_index)i);
         kp_pod_info pi;
         kp_cluster_pod_info(s->cl, (kp_index)i, &pi);
         p->arrived_terminating = !pi.deleted && pi.deletion_ts != KP_TIME_UNSET;

@@ -1,0 +1,157 @@
+/* The controllers (kube-controller-manager): one file per upstream controller in src/ctrl/, each
+ * mirroring its sync function, run by a small manager (kp_ctrl) that keeps what upstream keeps in
+ * informers and expectations: per workload its pods, its generateName sequence, whether it is
+ * dirty (queued), deleted or done; per pod its controller and whether something replaced it.
+ *
+ * Controllers change the cluster only through core's state-changing calls (kprio/cluster.h:
+ * create a pod, mark one terminating, scale a ReplicaSet, ...) and report what they did through
+ * a kp_ctrl_sink the caller supplies (the simulator logs events, plays grace periods, queues new
+ * pods, plans resyncs). Every callback may be NULL (nothing to report).
+ *
+ * Typical use (a runner such as the simulator):
+ *     kp_ctrl *c = kp_ctrl_new(cl);               // cl finalized; every workload queued
+ *     kp_ctrl_set_epoch(c, epoch);                // unix seconds of t = 0
+ *     ... a pod changed:  kp_ctrl_pod_changed(c, pod, now_ms);
+ *     ... a node changed: kp_ctrl_node_changed(c, node);
+ *     kp_ctrl_sync(c, epoch, now_ms, &sink, &err); // every queued controller syncs
+ *     kp_ctrl_free(c);
+ * Deterministic: workloads sync in index order, pods are considered in creation order. Not
+ * thread-safe. */
+#ifndef KP_CTRL_H
+#define KP_CTRL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kprio/cluster.h"
+#include "kprio/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kp_ctrl kp_ctrl;
+
+/* What a controller did, as EventRecorder.Eventf on an object. The strings are the
+ * controller's (valid during the callback only: copy them to keep them). */
+typedef struct {
+    bool warning; /* event type Warning (else Normal) */
+    const char *reason, *kind, *ns, *name, *message;
+    kp_index pod, node; /* the pod / node it is about, -1 when none */
+    kp_index cause_pod; /* the pod whose loss this follows from (a replacement), -1 */
+} kp_ctrl_event;
+
+/* What kp_ctrl_sink.resync_at asks to sync again */
+typedef enum {
+    KP_CTRL_RESYNC_WORKLOAD = 0, /* obj: a workload index (kp_ctrl_workload_changed then) */
+    KP_CTRL_RESYNC_POD = 1 /* obj: a pod (taint eviction) */
+} kp_ctrl_resync_kind;
+
+/* The runner's side. Every callback returns KP_OK or an error that stops the sync (KP_ENOMEM,
+ * or the runner's own), and may be NULL. `ev` arguments may be NULL (nothing to log). */
+typedef struct {
+    void *ctx;
+    /* an event to record */
+    kp_status (*event)(void *ctx, const kp_ctrl_event *ev, kp_error *err);
+    /* the controller created `pod` through core (replacing `replaces`, -1 for a scale-up);
+     * ev: its SuccessfulCreate event, to record first */
+    kp_status (*pod_created)(void *ctx, kp_index pod, kp_index replaces, const kp_ctrl_event *ev,
+                             kp_error *err);
+    /* the controller deleted `pod` (a running pod: core's kp_cluster_mark_terminating already
+     * called; a pod bound to no node: not yet, the API server deletes it at once); the runner
+     * plays the rest (the grace period, the kubelet stopping it, core's kp_cluster_delete_pod
+     * at its end). cause: "deleted". ev: the SuccessfulDelete event, to record first (it caused
+     * the deletion), or NULL (the garbage collector's cascade logs none) */
+    kp_status (*pod_deleting)(void *ctx, kp_index pod, const char *cause, const kp_ctrl_event *ev,
+                              kp_error *err);
+    /* the controller deleted `pod`, which was terminal (Succeeded / Failed): it goes at once
+     * (the runner calls kp_cluster_delete_pod); ev: the SuccessfulDelete event or NULL */
+    kp_status (*pod_deleted)(void *ctx, kp_index pod, const kp_ctrl_event *ev, kp_error *err);
+    /* sync object `obj` again at t_ms (workqueue.AddAfter); kind: kp_ctrl_resync_kind */
+    kp_status (*resync_at)(void *ctx, int kind, kp_index obj, int64_t t_ms, kp_error *err);
+} kp_ctrl_sink;
+
+/* The manager for cluster cl (finalized; it must outlive the manager): every pod indexed under
+ * its controller (kp_cluster_pod_workload), every workload queued for a sync. NULL on
+ * allocation failure. */
+kp_ctrl *kp_ctrl_new(kp_cluster *cl);
+/* NULL is a no-op. */
+void kp_ctrl_free(kp_ctrl *c);
+/* Unix seconds of t = 0 (0 until set): creationTimestamps and deletionTimestamps the controllers
+ * write are epoch + now_ms / 1000. kp_ctrl_sync sets it too. */
+void kp_ctrl_set_epoch(kp_ctrl *c, int64_t epoch);
+
+/* Informer notifications. kp_ctrl_pod_changed: pod (any pod of the cluster) was added or its
+ * state changed at now_ms. A pod the manager has not seen yet is indexed under its controller
+ * (no sync: a new pod is what its controller expected). Otherwise its controller is queued when
+ * the pod is no longer active (terminating, terminal or deleted: FilterActivePods), and a
+ * StatefulSet's when its pod is bound (running and ready in kprio: an OrderedReady set goes on).
+ * KP_ENOMEM. */
+kp_status kp_ctrl_pod_changed(kp_ctrl *c, kp_index pod, int64_t now_ms);
+/* node was added, changed or deleted (-1: some node may have): every DaemonSet is queued. */
+kp_status kp_ctrl_node_changed(kp_ctrl *c, kp_index node);
+/* Workload w's spec changed (a scale; or a resync asked through resync_at came): it is queued.
+ * Workloads the cluster gained since the manager last looked are queued too (w = -1: only
+ * those). KP_ENOMEM. */
+kp_status kp_ctrl_workload_changed(kp_ctrl *c, kp_index w);
+
+/* Whether a controller is queued (kp_ctrl_sync has work) */
+bool kp_ctrl_queued(const kp_ctrl *c);
+
+/* Syncs every queued controller at now_ms (unix seconds: epoch + now_ms / 1000), in workload
+ * index order, again while a sync queued another (a Deployment's new ReplicaSet, a Job's pod
+ * gone). Errors: the sink's, KP_ENOMEM, core's. */
+kp_status kp_ctrl_sync(kp_ctrl *c, int64_t epoch, int64_t now_ms, const kp_ctrl_sink *sink,
+                       kp_error *err);
+
+/* The garbage collector's background cascading deletion of workload w (mirrors
+ * GarbageCollector.attemptToDeleteItem with propagationPolicy Background): the workload leaves
+ * the cluster (kp_cluster_delete_workload), its pods are deleted (pod_deleting, no event) and so
+ * are the workloads it controls (a Deployment's ReplicaSets, a CronJob's Jobs) with theirs. A
+ * workload deleted already: nothing. Errors: the sink's, core's. */
+kp_status kp_ctrl_delete_workload(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
+                                  kp_error *err);
+/* Workload w's spec.replicas was written (kp_cluster_workload_scale) at now_ms: a Deployment
+ * scales its ReplicaSet at once (ScalingReplicaSet "Scaled up/down replica set NAME from A to
+ * B", src/ctrl/deployment.c) and that one is queued; any other workload (or a Deployment without
+ * a ReplicaSet yet) is queued. Errors: the sink's, core's. */
+kp_status kp_ctrl_workload_scaled(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
+                                  kp_error *err);
+/* Whether workload w makes no more pods: a Job that completed or failed, or a deleted workload */
+bool kp_ctrl_workload_done(const kp_ctrl *c, kp_index w);
+
+/* `--expand-workloads`: the controllers' pass at t = 0 over a loaded, not yet finalized
+ * snapshot (kp_cluster_set_expand set its flags before loading; without KP_EXPAND_WORKLOADS or
+ * KP_EXPAND_CRONJOBS nothing happens): the pending pods each workload's controller would create
+ * now, appended to the cluster (kprio/cluster.h, "Workload expansion", states the rules; src/
+ * ctrl/expand.c cites the controller code each mirrors). Runs once; kp_cluster_finalize then
+ * resolves the new pods like any. Errors: the PriorityClasses' (as finalize reports them),
+ * KP_EINVAL (a workload without a template, or whose template names a missing PriorityClass:
+ * the workload's file, object and field), KP_ELIMIT (more than KP_EXPAND_MAX_PODS), KP_ENOMEM. */
+kp_status kp_ctrl_expand(kp_cluster *cl, kp_error *err);
+
+/* One sync function per controller (what kp_ctrl_sync calls for a queued workload of its kind),
+ * public for their unit tests: w must be a workload of that kind (else KP_EINVAL). They read
+ * the cluster as it is now and act at now_ms. */
+/* mirrors ReplicaSetController.syncReplicaSet / manageReplicas (ReplicaSet and
+ * ReplicationController; src/ctrl/replicaset.c) */
+kp_status kp_ctrl_replicaset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
+                                  kp_error *err);
+/* mirrors DeploymentController.syncDeployment's getNewReplicaSet (src/ctrl/deployment.c) */
+kp_status kp_ctrl_deployment_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
+                                  kp_error *err);
+/* mirrors StatefulSetControl.UpdateStatefulSet (src/ctrl/statefulset.c) */
+kp_status kp_ctrl_statefulset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
+                                   kp_error *err);
+/* mirrors DaemonSetsController.syncDaemonSet / manage (src/ctrl/daemonset.c) */
+kp_status kp_ctrl_daemonset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
+                                 kp_error *err);
+/* mirrors Controller.syncJob / manageJob (src/ctrl/job.c) */
+kp_status kp_ctrl_job_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
+                           kp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,117 @@
+/* The controller manager's state (src/ctrl/, internal): what upstream keeps in its informers'
+ * caches and the controllers' expectations, per workload and per pod, and the helpers every
+ * controller shares (create a pod, delete one, report). */
+#ifndef KP_CTRL_INTERNAL_H
+#define KP_CTRL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kprio/cluster.h"
+#include "kprio/ctrl.h"
+
+/* the controller a workload kind has */
+typedef enum {
+    CTRL_KIND_OTHER = 0,
+    CTRL_KIND_REPLICASET, /* ReplicaSet, ReplicationController */
+    CTRL_KIND_DEPLOYMENT,
+    CTRL_KIND_STATEFULSET,
+    CTRL_KIND_DAEMONSET,
+    CTRL_KIND_JOB,
+    CTRL_KIND_CRONJOB
+} ctrl_kind;
+
+/* per workload: the pods it owns (indices, in creation order; stale entries are skipped) */
+typedef struct {
+    uint32_t *pods;
+    uint32_t n, cap;
+    uint64_t name_seq; /* generateName sequence */
+    uint8_t kind; /* ctrl_kind */
+    bool dirty; /* queued: syncs at the next kp_ctrl_sync */
+    bool deleted; /* the workload was deleted: it makes no more pods */
+    bool done; /* a Job that completed or failed: it makes no more pods */
+    bool cron_started; /* a CronJob whose schedule the controller follows */
+    int64_t resync_at; /* a resync asked for then (ms), 0 = none */
+} ctrl_wl;
+
+/* a pod's state as the manager last saw it (kp_ctrl_pod_changed) */
+typedef enum {
+    CTRL_POD_ACTIVE = 0, /* pending or running, not being deleted */
+    CTRL_POD_TERMINATING,
+    CTRL_POD_SUCCEEDED,
+    CTRL_POD_FAILED,
+    CTRL_POD_DELETED
+} ctrl_pod_state;
+
+/* per pod */
+typedef struct {
+    kp_index workload; /* its controller, -1 */
+    bool replaced; /* its controller made a pod in its place (or chose not to) */
+    uint8_t state; /* ctrl_pod_state, as last seen */
+    kp_index node; /* the node it was last seen bound to, -1 */
+    int64_t terminating_ms; /* when it was first seen terminating (ms), -1 */
+    int64_t gone_ms; /* when it was first seen terminal or deleted (ms), -1 */
+} ctrl_pod;
+
+struct kp_ctrl {
+    kp_cluster *cl;
+    int64_t epoch; /* unix seconds of t = 0 */
+    int64_t now; /* ms, of the call being served */
+    ctrl_wl *wls;
+    size_t n_wls, cap_wls;
+    ctrl_pod *pods;
+    size_t n_pods, cap_pods;
+    bool any_dirty;
+};
+
+/* controller_utils.c */
+kp_status kp__ctrl_nomem(kp_error *err);
+/* the cluster's workloads not seen yet join (queued); KP_ENOMEM */
+kp_status kp__ctrl_grow_workloads(kp_ctrl *c);
+/* pods [c->n_pods, upto) join, indexed under their controller; KP_ENOMEM */
+kp_status kp__ctrl_index_pods(kp_ctrl *c, size_t upto);
+ctrl_pod_state kp__ctrl_seen_state(const kp_pod_info *pi);
+/* the cluster's new workloads (queued) and pods (indexed) join; KP_ENOMEM */
+kp_status kp__ctrl_grow(kp_ctrl *c);
+void kp__ctrl_mark(kp_ctrl *c, kp_index w);
+/* FilterActivePods: not terminal, not being deleted */
+bool kp__ctrl_active(const kp_ctrl *c, uint32_t pod);
+/* unix seconds now */
+int64_t kp__ctrl_now_s(const kp_ctrl *c);
+/* reports an event (sink->event) */
+kp_status kp__ctrl_event(kp_ctrl *c, const kp_ctrl_sink *sink, bool warning, const char *reason,
+                         const kp_workload_info *in, const char *message, kp_index pod,
+                         kp_index node, kp_index cause_pod, kp_error *err);
+/* The pod a new one replaces: the earliest inactive pod of workload w not replaced yet (node >=
+ * 0, a DaemonSet's: one that ran on or targeted that node), now marked replaced; -1 when the new
+ * pod is a scale-up. */
+kp_index kp__ctrl_lost_pod(kp_ctrl *c, kp_index w, kp_index node);
+/* A new pod of workload w named name (node >= 0: a DaemonSet's pod for that node), with the
+ * controller's SuccessfulCreate event ("Created pod: NAME"; a StatefulSet's "create Pod NAME in
+ * StatefulSet SET successful"), or its FailedCreate (it tries again at its next sync). */
+kp_status kp__ctrl_create_pod(kp_ctrl *c, kp_index w, const kp_workload_info *in, const char *name,
+                              kp_index node, const kp_ctrl_sink *sink, kp_error *err);
+/* A controller deletes one of its pods with the event SuccessfulDelete `msg` (NULL: RealPodControl
+ * .DeletePod's "Deleted pod: NAME"); nothing replaces it. A terminal pod goes at once
+ * (pod_deleted), a running one terminates (core's mark terminating, pod_deleting). */
+kp_status kp__ctrl_delete_pod(kp_ctrl *c, const kp_workload_info *in, uint32_t pod, const char *msg,
+                              const kp_ctrl_sink *sink, kp_error *err);
+/* The deletion of a pod without the event: core's mark terminating (a bound, running pod), then
+ * the sink's pod_deleting with ev (may be NULL); without a sink a pod on no node is deleted at
+ * once (core's kp_cluster_delete_pod). */
+kp_status kp__ctrl_pod_deleting(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *ev,
+                                const kp_ctrl_sink *sink, kp_error *err);
+/* A terminal pod goes at once: the sink's pod_deleted with ev (may be NULL), or without one
+ * core's kp_cluster_delete_pod. */
+kp_status kp__ctrl_pod_deleted(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *ev,
+                               const kp_ctrl_sink *sink, kp_error *err);
+/* A Deployment's ReplicaSet: the last one it controls with replicas, else its last; -1. */
+kp_index kp__ctrl_deployment_rs(const kp_ctrl *c, const kp_workload_info *d);
+
+/* deployment.c: Deployment w's spec.replicas changed: its ReplicaSet scales now (queued), or
+ * w is queued when it has none yet (kp_ctrl_workload_scaled) */
+kp_status kp__ctrl_deployment_scale(kp_ctrl *c, kp_index w, const kp_ctrl_sink *sink,
+                                    kp_error *err);
+
+#endif
