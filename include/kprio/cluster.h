@@ -415,11 +415,7 @@ bool kp_cluster_pdb_selects(const kp_cluster *cl, kp_index pdb, kp_index pod);
 /* The same for a pod deleted since (its tombstone's labels): whether the PDB selected it while it
  * lived (the simulation's findings, kprio/insight.h). */
 bool kp_cluster_pdb_selected(const kp_cluster *cl, kp_index pdb, kp_index pod);
-/* Recomputes the PDB's status from the pods it selects now, as the disruption controller's
- * trySync does: expected pods from minAvailable / maxUnavailable (percentages against the
- * pods' controllers' scale), healthy = bound, running, not terminating; disruptionsAllowed =
- * currentHealthy - desiredHealthy, at least 0. */
-kp_status kp_cluster_pdb_recount(kp_cluster *cl, kp_index pdb, kp_error *err);
+/* The status is written by the disruption controller (kprio/ctrl.h, kp_ctrl_disruption_sync). */
 
 /* PriorityClasses: find by name (-1), value, and change the value (existing pods keep theirs;
  * pods created later get the new one, as the Priority admission plugin reads it then). */

@@ -62,6 +62,8 @@ static kp_status index_pods(kp_ctrl *c, size_t upto) {
         p->state = (uint8_t)seen_state(&pi);
         p->node = pi.node;
         p->terminating_ms = p->gone_ms = -1;
+        p->taint_planned = false;
+        p->taint_since = -1;
         if (p->workload >= 0 && (size_t)p->workload < c->n_wls &&
             wl_add_pod(&c->wls[p->workload], (uint32_t)i) != KP_OK)
             return KP_ENOMEM;
@@ -109,6 +111,7 @@ void kp_ctrl_free(kp_ctrl *c) {
     for (size_t i = 0; i < c->n_wls; i++) kp__free(c->wls[i].pods);
     kp__free(c->wls);
     kp__free(c->pods);
+    kp__free(c->node_tainted);
     kp__free(c);
 }
 
