@@ -43,8 +43,8 @@ static inline kp_status rec_event(void *ctx, const kp_ctrl_event *ev, kp_error *
     return KP_OK;
 }
 
-static inline kp_status rec_created(void *ctx, kp_index pod, kp_index replaces, const kp_ctrl_event *ev,
-                             kp_error *err) {
+static inline kp_status rec_created(void *ctx, kp_index pod, kp_index replaces,
+                                    const kp_ctrl_event *ev, kp_error *err) {
     rec *r = ctx;
     if (ev) rec_event(ctx, ev, err);
     if (r->n_created < REC_MAX) {
@@ -56,8 +56,8 @@ static inline kp_status rec_created(void *ctx, kp_index pod, kp_index replaces, 
     return KP_OK;
 }
 
-static inline kp_status rec_deleting(void *ctx, kp_index pod, const char *cause, const kp_ctrl_event *ev,
-                              kp_error *err) {
+static inline kp_status rec_deleting(void *ctx, kp_index pod, const char *cause,
+                                     const kp_ctrl_event *ev, kp_error *err) {
     (void)cause;
     rec *r = ctx;
     if (ev) rec_event(ctx, ev, err);
@@ -71,7 +71,8 @@ static inline kp_status rec_deleting(void *ctx, kp_index pod, const char *cause,
     return KP_OK;
 }
 
-static inline kp_status rec_deleted(void *ctx, kp_index pod, const kp_ctrl_event *ev, kp_error *err) {
+static inline kp_status rec_deleted(void *ctx, kp_index pod, const kp_ctrl_event *ev,
+                                    kp_error *err) {
     rec *r = ctx;
     if (ev) rec_event(ctx, ev, err);
     if (r->n_deleted < REC_MAX) r->deleted[r->n_deleted++] = pod;

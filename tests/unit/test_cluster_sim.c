@@ -685,6 +685,6 @@ KT_TEST(delete_workload) {
 KT_MAIN(KT_CASE(pod_info_and_matches), KT_CASE(delete_pod_tombstone_and_log),
         KT_CASE(create_from_template_and_like), KT_CASE(create_with_unknown_class),
         KT_CASE(create_from_deployment), KT_CASE(taint_cordon_delete_node),
-        
+
         KT_CASE(alloc_fail_changes), KT_CASE(delete_pdb), KT_CASE(delete_priority_class),
         KT_CASE(cleared_nominations_reported), KT_CASE(delete_workload))

@@ -90,7 +90,8 @@ KT_TEST(upstream_cases) {
     KT_CHECK(cl != NULL);
     if (!cl) return;
     check_status(cl, 0, 1, 4, 7, __LINE__);
-    KT_CHECK_INT(kp_cluster_workload_scale(cl, ctrl_workload(cl, "ReplicaSet", "rs"), 3, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_workload_scale(cl, ctrl_workload(cl, "ReplicaSet", "rs"), 3, &err),
+                 KP_OK);
     check_status(cl, 0, 1, 2, 3, __LINE__);
     KT_CHECK_INT(kp_cluster_workload_scale(cl, ctrl_workload(cl, "ReplicaSet", "rs"), -1, &err),
                  KP_EINVAL);
@@ -149,35 +150,47 @@ KT_TEST(unsupported_controller_fails_safe) {
  * TestReplicaSetWithDeployment: a ReplicaSet a Deployment controls counts with the Deployment's
  * replicas (getPodDeployment), once for all its pods. */
 KT_TEST(statefulset_and_deployment_scale) {
-    const char *sts = NODE("n1") "---\napiVersion: apps/v1\nkind: StatefulSet\n"
-        "metadata: {name: db, namespace: ns, uid: sts-uid}\n"
-        "spec: {replicas: 3, selector: {matchLabels: {foo: bar}}}\n"
-        "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb, namespace: "
-        "ns}\nspec: {selector: {matchLabels: {foo: bar}}, minAvailable: 34%}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: db-0\n  namespace: ns\n  labels: {foo: "
-        "bar}\n  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: sts-uid, "
-        "controller: true}]\nspec: {nodeName: n1, containers: [{name: c}]}\n"
-        "status: {phase: Running}\n";
+    const char *sts =
+        NODE("n1") "---\napiVersion: apps/v1\nkind: StatefulSet\n"
+                   "metadata: {name: db, namespace: ns, uid: sts-uid}\n"
+                   "spec: {replicas: 3, selector: {matchLabels: {foo: bar}}}\n"
+                   "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb, "
+                   "namespace: "
+                   "ns}\nspec: {selector: {matchLabels: {foo: bar}}, minAvailable: 34%}\n"
+                   "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: db-0\n  namespace: ns\n  "
+                   "labels: {foo: "
+                   "bar}\n  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, "
+                   "uid: sts-uid, "
+                   "controller: true}]\nspec: {nodeName: n1, containers: [{name: c}]}\n"
+                   "status: {phase: Running}\n";
     kp_cluster *cl = ctrl_load(sts);
     KT_CHECK(cl != NULL);
     if (cl) check_status(cl, 0, 1, 2, 3, __LINE__);
     kp_cluster_free(cl);
-    const char *dep = NODE("n1") "---\napiVersion: apps/v1\nkind: Deployment\n"
-        "metadata: {name: web, namespace: ns, uid: d-uid}\n"
-        "spec: {replicas: 4, selector: {matchLabels: {foo: bar}}}\n"
-        "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-1, namespace: ns, uid: "
-        "rs-uid, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d-uid, "
-        "controller: true}]}\nspec: {replicas: 10, selector: {matchLabels: {foo: bar}}}\n"
-        "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb, namespace: "
-        "ns}\nspec: {selector: {matchLabels: {foo: bar}}, maxUnavailable: 25%}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: ns\n  labels: {foo: "
-        "bar}\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-1, uid: rs-uid, "
-        "controller: true}]\nspec: {nodeName: n1, containers: [{name: c}]}\n"
-        "status: {phase: Running}\n"
-        "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: b\n  namespace: ns\n  labels: {foo: "
-        "bar}\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-1, uid: rs-uid, "
-        "controller: true}]\nspec: {nodeName: n1, containers: [{name: c}]}\n"
-        "status: {phase: Running}\n";
+    const char *dep = NODE(
+        "n1") "---\napiVersion: apps/v1\nkind: Deployment\n"
+              "metadata: {name: web, namespace: ns, uid: d-uid}\n"
+              "spec: {replicas: 4, selector: {matchLabels: {foo: bar}}}\n"
+              "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-1, namespace: ns, "
+              "uid: "
+              "rs-uid, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: "
+              "d-uid, "
+              "controller: true}]}\nspec: {replicas: 10, selector: {matchLabels: {foo: bar}}}\n"
+              "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb, "
+              "namespace: "
+              "ns}\nspec: {selector: {matchLabels: {foo: bar}}, maxUnavailable: 25%}\n"
+              "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: ns\n  labels: "
+              "{foo: "
+              "bar}\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-1, uid: "
+              "rs-uid, "
+              "controller: true}]\nspec: {nodeName: n1, containers: [{name: c}]}\n"
+              "status: {phase: Running}\n"
+              "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: b\n  namespace: ns\n  labels: "
+              "{foo: "
+              "bar}\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-1, uid: "
+              "rs-uid, "
+              "controller: true}]\nspec: {nodeName: n1, containers: [{name: c}]}\n"
+              "status: {phase: Running}\n";
     cl = ctrl_load(dep);
     KT_CHECK(cl != NULL);
     if (cl) check_status(cl, 0, 2, 3, 4, __LINE__); /* 4 - 25% of 4 rounded up */

@@ -4,7 +4,8 @@
  * backoffLimit; the Indexed cases' firstPendingIndexes), and suspend. */
 #include "ctrl_case.h"
 
-#define NODE "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"8\"}}\n"
+#define NODE \
+    "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"8\"}}\n"
 
 /* Job foobar (labels foo: bar) with parallelism p, completions c (< 0: nil), backoffLimit b,
  * then extra (pods) */
@@ -12,11 +13,12 @@ static kp_cluster *job(int p, int c, int b, bool indexed, bool suspend, const ch
     char text[8192], comp[64] = "";
     if (c >= 0) snprintf(comp, sizeof comp, "  completions: %d\n", c);
     snprintf(text, sizeof text,
-             NODE "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: foobar, namespace: "
-                  "default, uid: u-job}\nspec:\n  parallelism: %d\n%s  backoffLimit: %d\n%s%s"
-                  "  selector: {matchLabels: {foo: bar}}\n  template:\n    metadata: {labels: "
-                  "{foo: bar}}\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, "
-                  "image: foo/bar}]\n%s",
+             NODE
+             "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: foobar, namespace: "
+             "default, uid: u-job}\nspec:\n  parallelism: %d\n%s  backoffLimit: %d\n%s%s"
+             "  selector: {matchLabels: {foo: bar}}\n  template:\n    metadata: {labels: "
+             "{foo: bar}}\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, "
+             "image: foo/bar}]\n%s",
              p, comp, b, indexed ? "  completionMode: Indexed\n" : "",
              suspend ? "  suspend: true\n" : "", pods);
     return ctrl_load(text);
