@@ -68,7 +68,7 @@ $(BUILD)/%.o: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h tests/unit/cli_capture.h tests/unit/text_buf.h $(BUILD)/libkprio.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h tests/unit/cli_capture.h tests/unit/text_buf.h tests/unit/ctrl_case.h tests/unit/ctrl_rec.h $(BUILD)/libkprio.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libkprio.a $(LDFLAGS) $(LDLIBS) -lstdc++
 

@@ -95,6 +95,9 @@ kp_status kp_ctrl_node_changed(kp_ctrl *c, kp_index node);
  * those). KP_ENOMEM. */
 kp_status kp_ctrl_workload_changed(kp_ctrl *c, kp_index w);
 
+/* Whether a controller is queued (kp_ctrl_sync has work) */
+bool kp_ctrl_queued(const kp_ctrl *c);
+
 /* Syncs every queued controller at now_ms (unix seconds: epoch + now_ms / 1000), in workload
  * index order, again while a sync queued another (a Deployment's new ReplicaSet, a Job's pod
  * gone). Errors: the sink's, KP_ENOMEM, core's. */

@@ -153,6 +153,8 @@ kp_status kp_ctrl_workload_changed(kp_ctrl *c, kp_index w) {
     return KP_OK;
 }
 
+bool kp_ctrl_queued(const kp_ctrl *c) { return c->any_dirty; }
+
 bool kp_ctrl_workload_done(const kp_ctrl *c, kp_index w) {
     return w >= 0 && (size_t)w < c->n_wls && (c->wls[w].done || c->wls[w].deleted);
 }
@@ -222,8 +224,16 @@ kp_status kp__ctrl_pod_deleting(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *e
         kp_status st = kp_cluster_mark_terminating(c->cl, pod, kp__ctrl_now_s(c), NULL, err);
         if (st != KP_OK) return st;
     }
-    if (!sink || !sink->pod_deleting) return KP_OK;
-    return sink->pod_deleting(sink->ctx, pod, "deleted", ev, err);
+    if (sink && sink->pod_deleting) return sink->pod_deleting(sink->ctx, pod, "deleted", ev, err);
+    /* no runner: the API server deletes a pod on no node at once; a running one stays
+     * terminating (nobody plays its grace period) */
+    return pi.node < 0 && !pi.deleted ? kp_cluster_delete_pod(c->cl, pod, err) : KP_OK;
+}
+
+kp_status kp__ctrl_pod_deleted(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *ev,
+                               const kp_ctrl_sink *sink, kp_error *err) {
+    if (sink && sink->pod_deleted) return sink->pod_deleted(sink->ctx, pod, ev, err);
+    return kp_cluster_delete_pod(c->cl, pod, err);
 }
 
 kp_status kp__ctrl_delete_pod(kp_ctrl *c, const kp_workload_info *in, uint32_t pod, const char *msg,
@@ -238,8 +248,7 @@ kp_status kp__ctrl_delete_pod(kp_ctrl *c, const kp_workload_info *in, uint32_t p
     kp_pod_info pi;
     kp_cluster_pod_info(c->cl, pod, &pi);
     if (!pi.terminal) return kp__ctrl_pod_deleting(c, pod, &ev, sink, err);
-    if (!sink || !sink->pod_deleted) return KP_OK;
-    return sink->pod_deleted(sink->ctx, pod, &ev, err);
+    return kp__ctrl_pod_deleted(c, pod, &ev, sink, err);
 }
 
 kp_index kp__ctrl_deployment_rs(const kp_ctrl *c, const kp_workload_info *d) {

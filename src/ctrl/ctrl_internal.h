@@ -100,9 +100,14 @@ kp_status kp__ctrl_create_pod(kp_ctrl *c, kp_index w, const kp_workload_info *in
 kp_status kp__ctrl_delete_pod(kp_ctrl *c, const kp_workload_info *in, uint32_t pod, const char *msg,
                               const kp_ctrl_sink *sink, kp_error *err);
 /* The deletion of a pod without the event: core's mark terminating (a bound, running pod), then
- * the sink's pod_deleting with ev (may be NULL). */
+ * the sink's pod_deleting with ev (may be NULL); without a sink a pod on no node is deleted at
+ * once (core's kp_cluster_delete_pod). */
 kp_status kp__ctrl_pod_deleting(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *ev,
                                 const kp_ctrl_sink *sink, kp_error *err);
+/* A terminal pod goes at once: the sink's pod_deleted with ev (may be NULL), or without one
+ * core's kp_cluster_delete_pod. */
+kp_status kp__ctrl_pod_deleted(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *ev,
+                               const kp_ctrl_sink *sink, kp_error *err);
 /* A Deployment's ReplicaSet: the last one it controls with replicas, else its last; -1. */
 kp_index kp__ctrl_deployment_rs(const kp_ctrl *c, const kp_workload_info *d);
 

@@ -126,8 +126,8 @@ void kp_sim_free(kp_sim *s) {
     kp__sim_pheap_free(&s->backoff);
     kp_free(s->unsched);
     kp_free(s->pods);
-    for (size_t i = 0; i < s->n_wls; i++) kp_free(s->wls[i].pods);
-    kp_free(s->wls);
+    kp_ctrl_free(s->ctrl);
+    kp_free(s->cron_started);
     kp_free(s->events);
     for (size_t i = 0; i < s->n_chunks; i++) kp_free(s->chunks[i]);
     kp_free(s->chunks);
@@ -164,8 +164,8 @@ static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
 }
 
 static bool quiet(const kp_sim *s) {
-    return s->n_real_timers == 0 && s->active.n == 0 && s->backoff.n == 0 && !s->any_dirty &&
-           kp__sim_kubelets_settled(s);
+    return s->n_real_timers == 0 && s->active.n == 0 && s->backoff.n == 0 &&
+           !kp_ctrl_queued(s->ctrl) && kp__sim_kubelets_settled(s);
 }
 
 static kp_status finish(kp_sim *s, const char *why, kp_error *err) {

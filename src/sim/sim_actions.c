@@ -83,6 +83,12 @@ static long find_workload(const kp_sim *s, const kp_object_ref *r) {
     return gone;
 }
 
+/* a workload deleted earlier in the run (kp_cluster_delete_workload) */
+static bool wl_deleted(const kp_sim *s, long w) {
+    kp_workload_info in;
+    return kp_cluster_workload_info(s->cl, (kp_index)w, &in) == KP_OK && in.deleted;
+}
+
 /* kubectl's resource name of a workload kind ("deployments.apps"), for NotFound */
 static const char *resource_of(const char *kind) {
     static const char *const K[][2] = {{"ReplicaSet", "replicasets.apps"},
@@ -238,39 +244,18 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
     if (w < 0)
         return fail(s, ai, KP_ENOTFOUND, "delete",
                     "no such object (kinds: Pod, Node, or a workload of the snapshot)", err);
-    if ((size_t)w < s->n_wls && s->wls[w].deleted)
-        return not_found(s, ai, "delete", resource_of(r->kind), r->name, err);
+    if (wl_deleted(s, w)) return not_found(s, ai, "delete", resource_of(r->kind), r->name, err);
     return kp__sim_delete_workload(s, w, err);
 }
 
 static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     long w = find_workload(s, &a->ref);
     if (w < 0) return fail(s, ai, KP_ENOTFOUND, "scale", "no such workload", err);
-    if ((size_t)w < s->n_wls && s->wls[w].deleted)
+    if (wl_deleted(s, w))
         return not_found(s, ai, "scale", resource_of(a->ref.kind), a->ref.name, err);
-    kp_workload_info in;
-    kp_cluster_workload_info(s->cl, w, &in);
     kp_status st = kp_cluster_workload_scale(s->cl, w, a->replicas, err);
     if (st != KP_OK) return st;
-    if (strcmp(in.kind, "Deployment") == 0) {
-        long rs = kp__sim_deployment_rs(s, &in);
-        if (rs < 0) { /* its controller makes the ReplicaSet at the new scale (sync_deployment) */
-            kp__sim_mark_workload(s, w);
-            return KP_OK;
-        }
-        kp_workload_info ri;
-        kp_cluster_workload_info(s->cl, rs, &ri);
-        char msg[600];
-        snprintf(msg, sizeof msg, "Scaled %s replica set %s from %d to %d",
-                 a->replicas >= ri.replicas ? "up" : "down", ri.name, ri.replicas, a->replicas);
-        if (kp__sim_log(s, KP_SIM_NORMAL, "ScalingReplicaSet", "Deployment", in.ns, in.name, msg,
-                        -1, -1, -1) < 0)
-            return nomem(err);
-        if ((st = kp_cluster_workload_scale(s->cl, rs, a->replicas, err)) != KP_OK) return st;
-        w = rs;
-    }
-    kp__sim_mark_workload(s, w);
-    return KP_OK;
+    return kp__sim_workload_scaled(s, w, err); /* a Deployment scales its ReplicaSet */
 }
 
 /* ---------------------------------------------------------------- nodes */

@@ -46,7 +46,7 @@ static kp_status fail_pod(kp_sim *s, uint32_t pod, const char *reason, const cha
     p->pub.cause = cause;
     if (p->lost_ev < 0) p->lost_ev = ev;
     s->c.pods_failed++;
-    kp__sim_mark_workload(s, p->workload);
+    if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err);
     if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
     return kp__sim_move_all(s, "AssignedPodUpdate") == KP_OK ? KP_OK : nomem(err);
 }

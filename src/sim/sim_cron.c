@@ -46,13 +46,23 @@ static bool parse(kp_sim *s, const kp_workload_info *in, kp_cron *c, kp_error *e
 }
 
 kp_status kp__sim_cron_start(kp_sim *s, kp_error *err) {
-    for (size_t wi = 0; wi < s->n_wls; wi++) {
+    size_t n = kp_cluster_workload_count(s->cl);
+    if (n > s->n_cron_started) {
+        if (n > s->cap_cron_started) {
+            uint8_t *v = kp_realloc(s->cron_started, n);
+            if (!v) return nomem(err);
+            s->cron_started = v;
+            s->cap_cron_started = n;
+        }
+        memset(s->cron_started + s->n_cron_started, 0, n - s->n_cron_started);
+        s->n_cron_started = n;
+    }
+    for (size_t wi = 0; wi < n; wi++) {
         kp_workload_info in;
-        if (s->wls[wi].cron_started || s->wls[wi].deleted ||
-            kp_cluster_workload_info(s->cl, (kp_index)wi, &in) != KP_OK ||
-            strcmp(in.kind, "CronJob") != 0)
+        if (s->cron_started[wi] || kp_cluster_workload_info(s->cl, (kp_index)wi, &in) != KP_OK ||
+            in.deleted || strcmp(in.kind, "CronJob") != 0)
             continue;
-        s->wls[wi].cron_started = true;
+        s->cron_started[wi] = 1;
         kp_cron c;
         kp_status st;
         if (!parse(s, &in, &c, err, &st)) {
@@ -77,10 +87,10 @@ kp_status kp__sim_cron_start(kp_sim *s, kp_error *err) {
 static size_t active_jobs(const kp_sim *s, const kp_workload_info *cj, long *first) {
     size_t n = 0;
     *first = -1;
-    for (size_t wi = 0; wi < s->n_wls; wi++) {
+    for (size_t wi = 0; wi < kp_cluster_workload_count(s->cl); wi++) {
         kp_workload_info in;
-        if (s->wls[wi].done || s->wls[wi].deleted ||
-            kp_cluster_workload_info(s->cl, (kp_index)wi, &in) != KP_OK ||
+        if (kp_ctrl_workload_done(s->ctrl, (kp_index)wi) ||
+            kp_cluster_workload_info(s->cl, (kp_index)wi, &in) != KP_OK || in.deleted ||
             strcmp(in.kind, "Job") != 0 || strcmp(in.ns, cj->ns) != 0 ||
             strcmp(in.owner_kind, "CronJob") != 0 || strcmp(in.owner_name, cj->name) != 0)
             continue;
@@ -108,9 +118,7 @@ static kp_status replace(kp_sim *s, const kp_workload_info *cj, kp_error *err) {
 kp_status kp__sim_cron_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
     size_t wi = (size_t)t->arg;
     kp_workload_info in;
-    if (wi >= s->n_wls || s->wls[wi].deleted ||
-        kp_cluster_workload_info(s->cl, (kp_index)wi, &in) != KP_OK)
-        return KP_OK;
+    if (kp_cluster_workload_info(s->cl, (kp_index)wi, &in) != KP_OK || in.deleted) return KP_OK;
     kp_cron c;
     kp_status st;
     if (!parse(s, &in, &c, err, &st)) return st;

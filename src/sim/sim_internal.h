@@ -1,5 +1,6 @@
 /* The simulator's state (src/sim/): the clock and the timed-event heap, the scheduling queue,
- * per-pod timelines, the controllers' bookkeeping and the event log. Public API only below this
+ * per-pod timelines and the event log; the controllers' bookkeeping is their manager's
+ * (kprio/ctrl.h). Public API only below this
  * line: the simulator is a client of include/kprio/ like any program. */
 #ifndef KP_SIM_INTERNAL_H
 #define KP_SIM_INTERNAL_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "kprio/cluster.h"
+#include "kprio/ctrl.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
 #include "kprio/sim.h"
@@ -58,14 +60,12 @@ typedef struct {
     uint8_t q; /* sim_qstate */
     int32_t heap_pos; /* position in the active or backoff heap, -1 */
     int32_t unsched_pos; /* position in kp_sim.unsched, -1 */
-    int64_t workload; /* its controller, -1 */
     long lost_ev; /* the event that made it inactive (preemption, eviction, ...), -1 */
     const char *evict_msg; /* the kubelet's eviction message (an event's text), NULL */
     bool evict_condition; /* a threshold eviction: DisruptionTarget once killed (local-storage
                            * evictions get none: localStorageEviction passes no condition) */
     int64_t taint_since; /* the taint-eviction controller's planned deletion: created at, -1 */
     uint32_t taint_gen; /* bumped when that plan is cancelled or replaced (stale timers) */
-    bool replaced; /* its controller made a pod in its place (or chose not to) */
     bool drain_blocked; /* a drain was refused for it (logged once) */
 } sim_pod;
 
@@ -75,18 +75,6 @@ typedef struct {
     uint32_t n, cap;
     bool backoff; /* key: backoff expiry first */
 } sim_pheap;
-
-/* per workload: the pods it owns (indices, in creation order; stale entries are skipped) */
-typedef struct {
-    uint32_t *pods;
-    uint32_t n, cap;
-    uint64_t name_seq; /* generateName sequence */
-    bool dirty; /* needs a sync in this instant */
-    bool deleted; /* the workload was deleted: it makes no more pods */
-    bool done; /* a Job that completed: it makes no more pods */
-    bool cron_started; /* a CronJob whose schedule the controller follows (sim_cron.c) */
-    int64_t resync_at; /* a SIM_EV_WORKLOAD_SYNC planned for then (ms), 0 = none */
-} sim_wl;
 
 typedef struct sim_kubelets sim_kubelets;
 
@@ -128,9 +116,11 @@ struct kp_sim {
     sim_pod *pods;
     size_t n_pods, cap_pods;
 
-    sim_wl *wls;
-    size_t n_wls;
-    bool any_dirty;
+    kp_ctrl *ctrl; /* the controllers (sim_ctrl.c is the glue) */
+    /* per workload: a CronJob whose schedule sim_cron.c follows (until the CronJob controller
+     * joins src/ctrl/) */
+    uint8_t *cron_started;
+    size_t n_cron_started, cap_cron_started;
 
     kp_sim_event *events;
     size_t n_events, cap_events;
@@ -200,7 +190,8 @@ void kp__sim_pheap_free(sim_pheap *h);
 /* sim_sched.c: the attempts */
 kp_status kp__sim_schedule_pending(kp_sim *s, kp_error *err);
 
-/* sim_ctrl.c: controllers, the disruption controller, pod lifecycle */
+/* sim_ctrl.c: pod lifecycle, the glue to the controllers (kprio/ctrl.h), the disruption
+ * controller */
 kp_status kp__sim_index_workloads(kp_sim *s);
 kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces);
 kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, long cause_ev,
@@ -217,8 +208,11 @@ kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err);
 kp_status kp__sim_grow_workloads(kp_sim *s);
 /* The garbage collector's background deletion of workload w: its pods, the workloads it controls */
 kp_status kp__sim_delete_workload(kp_sim *s, long w, kp_error *err);
-/* A Deployment's ReplicaSet: the last one it controls with replicas, else its last; -1. */
-long kp__sim_deployment_rs(const kp_sim *s, const kp_workload_info *d);
+/* workload w's spec.replicas was written: a Deployment scales its ReplicaSet now
+ * (kp_ctrl_workload_scaled) */
+kp_status kp__sim_workload_scaled(kp_sim *s, long w, kp_error *err);
+/* pod was added or its state changed (kp_ctrl_pod_changed): its controller may sync. KP_ENOMEM */
+kp_status kp__sim_pod_changed(kp_sim *s, uint32_t pod);
 void kp__sim_mark_workload(kp_sim *s, int64_t wl);
 /* every DaemonSet syncs (a node was added, changed or deleted) */
 void kp__sim_mark_daemonsets(kp_sim *s);

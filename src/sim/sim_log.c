@@ -247,7 +247,6 @@ kp_status kp__sim_grow_pods(kp_sim *s) {
         p->lost_ev = -1;
         p->taint_since = -1;
         p->heap_pos = p->unsched_pos = -1;
-        p->workload = kp_cluster_pod_workload(s->cl, (kp_index)i);
         kp_pod_info pi;
         kp_cluster_pod_info(s->cl, (kp_index)i, &pi);
         p->pub.state = pi.deleted                           ? KP_SIM_POD_DELETED

@@ -4,7 +4,7 @@
  * (a Job NAME-<minutes>, SuccessfulCreate), suspended, concurrencyPolicy Allow / Forbid / Replace
  * with a Job still active or done, an invalid schedule, a timeZone kprio does not apply; the Job
  * it makes is queued for the Job controller; a second sync at the same time makes nothing. */
-#include "ctrl_case.h"
+#include "ctrl_rec.h"
 
 /* 2026-11-26T10:07:00Z, a Thursday */
 #define EPOCH 1795687620LL

@@ -6,7 +6,7 @@
  * (gen_pdb_status moves); every allocation failure ends in KP_ENOMEM. */
 #include "base/alloc.h"
 #include "core/cluster.h"
-#include "ctrl_case.h"
+#include "ctrl_rec.h"
 
 /* clang-format off */
 #define NODE(name)                                                                     \

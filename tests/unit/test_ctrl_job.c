@@ -2,7 +2,7 @@
  * cases of upstream's pkg/controller/job/job_controller_test.go (TestControllerSyncJob: job
  * start, pending pods, too few active pods, WQ jobs, job finish, the pod failure backoff,
  * backoffLimit; the Indexed cases' firstPendingIndexes), and suspend. */
-#include "ctrl_case.h"
+#include "ctrl_rec.h"
 
 #define NODE \
     "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"8\"}}\n"

@@ -4,7 +4,7 @@
  * node with MemoryPressure gets node.kubernetes.io/memory-pressure:NoSchedule, DiskPressure and
  * PIDPressure theirs, several at once in that order, the taint goes with the condition); a taint
  * the node had before the controller looked is left alone; the events TaintAdded / TaintRemoved. */
-#include "ctrl_case.h"
+#include "ctrl_rec.h"
 #include "kprio/node_conditions.h"
 
 static const char *CLUSTER =

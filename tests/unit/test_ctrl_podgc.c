@@ -3,7 +3,7 @@
  * bound to a node that was deleted go, the others stay; a pod not bound stays) and TestGCTerminated
  * ("threshold = 1, 2 pods": the oldest terminated pod goes; "threshold = 0": nothing; evicted pods
  * first: byEvictionAndCreationTimestamp). */
-#include "ctrl_case.h"
+#include "ctrl_rec.h"
 
 /* clang-format off */
 #define NODE(name) "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name "}\nstatus: {allocatable: {cpu: '8'}}\n"

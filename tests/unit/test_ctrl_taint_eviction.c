@@ -6,7 +6,7 @@
  * the planned deletion cancelled), TestUpdateNodeWithMultipleTaints and the tolerationSeconds
  * cases (deletion after the smallest tolerationSeconds; an earlier plan that ends sooner stays),
  * tolerationSeconds 0. */
-#include "ctrl_case.h"
+#include "ctrl_rec.h"
 
 /* clang-format off */
 #define POD(name, extra)                                                                    \
