@@ -44,7 +44,9 @@ typedef struct {
 /* What kp_ctrl_sink.resync_at asks to sync again */
 typedef enum {
     KP_CTRL_RESYNC_WORKLOAD = 0, /* obj: a workload index (kp_ctrl_workload_changed then) */
-    KP_CTRL_RESYNC_POD = 1 /* obj: a pod (taint eviction) */
+    KP_CTRL_RESYNC_POD = 1, /* obj: a pod (taint eviction: kp_ctrl_taint_eviction_fire then) */
+    KP_CTRL_RESYNC_CRONJOB = 2 /* obj: a CronJob (kp_ctrl_cronjob_sync then); a schedule alone
+                                * need not keep a runner going */
 } kp_ctrl_resync_kind;
 
 /* The runner's side. Every callback returns KP_OK or an error that stops the sync (KP_ENOMEM,
@@ -147,7 +149,7 @@ kp_status kp_ctrl_job_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl
  * (InvalidSchedule, UnsupportedTimeZone events) and starts following it from now_ms; a later one
  * runs the most recent scheduled time not handled yet (Forbid, Replace, the new Job, which is
  * queued) unless suspended. Each asks for a resync at the next scheduled time (resync_at,
- * KP_CTRL_RESYNC_WORKLOAD, once per time). KP_EINVAL when w is not a CronJob. */
+ * KP_CTRL_RESYNC_CRONJOB, once per time). KP_EINVAL when w is not a CronJob. */
 kp_status kp_ctrl_cronjob_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
                                kp_error *err);
 /* The CronJobs the manager has not followed yet (the cluster's, loaded since too) get their

@@ -32,7 +32,7 @@ static kp_status plan(kp_ctrl *c, kp_index w, const kp_cron *cr, const kp_ctrl_s
     if (c->wls[w].resync_at == at) return KP_OK;
     c->wls[w].resync_at = at;
     if (!sink || !sink->resync_at) return KP_OK;
-    return sink->resync_at(sink->ctx, KP_CTRL_RESYNC_WORKLOAD, w, at, err);
+    return sink->resync_at(sink->ctx, KP_CTRL_RESYNC_CRONJOB, w, at, err);
 }
 
 /* the CronJob's Jobs still running: not done, not deleted; *first the first of them */

@@ -1,9 +1,9 @@
 /* Shared by the tests of the Job, CronJob, disruption, taint-eviction, node lifecycle and pod GC
  * controllers (test_ctrl_*.c; the workload controllers' use ctrl_case.h): a cluster loaded from
- * YAML text with its workloads' templates kept, and a recording kp_ctrl_sink (events as "Reason: message", pods
- * created, deleting and deleted, resyncs) in the order the controller reported them. A recorded
- * deletion is not played: the pod stays marked terminating (pod_deleting) or is deleted by core
- * (pod_deleted), as a runner with no grace period left would. Header-only, static. */
+ * YAML text with its workloads' templates kept, and a recording kp_ctrl_sink (events as "Reason:
+ * message", pods created, deleting and deleted, resyncs) in the order the controller reported them.
+ * A recorded deletion is not played: the pod stays marked terminating (pod_deleting) or is deleted
+ * by core (pod_deleted), as a runner with no grace period left would. Header-only, static. */
 #ifndef KP_TEST_CTRL_REC_H
 #define KP_TEST_CTRL_REC_H
 

@@ -81,7 +81,7 @@ KT_TEST(not_time_then_is_time) {
         KT_CHECK_INT(f.r.n_events, 0);
         KT_CHECK_INT(kp_cluster_workload_count(f.cl), 1);
         KT_CHECK_INT(f.r.n_resync, 1);
-        KT_CHECK_INT(f.r.resync_kind[0], KP_CTRL_RESYNC_WORKLOAD);
+        KT_CHECK_INT(f.r.resync_kind[0], KP_CTRL_RESYNC_CRONJOB);
         KT_CHECK_INT(f.r.resync_obj[0], f.w);
         KT_CHECK_INT(f.r.resync_t[0], 480000);
         KT_CHECK_INT(sync_at(&f, 300000),
