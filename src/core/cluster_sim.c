@@ -1,8 +1,8 @@
 /* The simulator's view of a finalized cluster and the explicit changes it makes
  * (include/kprio/cluster.h, "The simulator's view"): pod, node, workload and PriorityClass
  * queries; deleting and ending pods; cordon, taints and node deletion; scale; a class's value.
- * Creating pods is core/cluster_create.c, the disruption controller's recount
- * core/pdb_status.c.
+ * Creating pods is core/cluster_create.c, PDBs core/pdb_status.c; the controllers that use these
+ * calls are src/ctrl/.
  *
  * The change log (core/cluster.h) is how the schedulers over the cluster catch up: a deleted pod
  * is appended to cl->changed_log (it leaves their nominators), and every change that rebuilds a
@@ -513,63 +513,6 @@ kp_status kp_cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployme
                             kp__s(cl, cl->workloads[deployment].name));
     if (cl->n_workloads != n) cl->gen_struct++; /* a new selector for default spreading: rebuild */
     *out = (kp_index)rs;
-    return KP_OK;
-}
-
-kp_noexec_verdict kp_cluster_pod_noexecute(const kp_cluster *cl, kp_index pod, kp_index node,
-                                           int64_t *seconds) {
-    *seconds = 0;
-    if (!pod_ok(cl, pod) || !node_ok(cl, node)) return KP_NOEXEC_KEEP;
-    const kp_pod *p = &cl->pods[pod];
-    const kp_node *n = &cl->nodes[node];
-    bool any = false, bounded = false;
-    int64_t min = 0;
-    for (uint16_t i = 0; i < n->n_taints; i++) {
-        const kp_taint *t = &n->taints[i];
-        if (t->effect != KP_EFFECT_NOEXECUTE) continue; /* getNoExecuteTaints */
-        any = true;
-        const kp_toleration *used = NULL; /* GetMatchingTolerations: the first that matches */
-        for (uint16_t j = 0; j < p->n_tolerations && !used; j++)
-            if (kp__toleration_tolerates(&p->tolerations[j], t)) used = &p->tolerations[j];
-        if (!used) return KP_NOEXEC_NOW;
-        if (!used->has_seconds) continue; /* forever */
-        if (used->seconds <= 0) return KP_NOEXEC_NOW; /* getMinTolerationTime: 0 */
-        if (!bounded || used->seconds < min) min = used->seconds;
-        bounded = true;
-    }
-    if (!any || !bounded) return KP_NOEXEC_KEEP;
-    *seconds = min;
-    return KP_NOEXEC_AFTER;
-}
-
-kp_status kp_cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const char *name,
-                                     kp_index *out, kp_error *err) {
-    if (cronjob < 0 || (size_t)cronjob >= cl->n_workloads)
-        return bad_index(err, "workload", cronjob);
-    const kp_workload *c = &cl->workloads[cronjob];
-    if (c->kind != KP_WL_CRONJOB || !c->template)
-        return kp_error_set(err, KP_EINVAL, "%s %s/%s: not a CronJob with a job template",
-                            kp__workload_kind_name(c->kind), kp__s(cl, c->ns), kp__s(cl, c->name));
-    kp_str nid = intern(cl, name), kind = intern(cl, "CronJob");
-    if (nid == UINT32_MAX || kind == UINT32_MAX)
-        return kp_error_set(err, KP_ENOMEM, "Job %s: out of memory", name);
-    if (kp__cluster_find_workload(cl, KP_WL_JOB, c->ns, nid) >= 0)
-        return kp_error_set(err, KP_EINVAL, "jobs.batch \"%s\" already exists", name);
-    kp_workload *j = kp__cluster_new_workload(cl, KP_WL_JOB, cl->workloads[cronjob].ns, nid);
-    if (!j) return kp_error_set(err, KP_ENOMEM, "Job %s: out of memory", name);
-    c = &cl->workloads[cronjob]; /* the array may have moved */
-    j->origin = c->origin;
-    j->owner_kind = kind;
-    j->owner_name = c->name;
-    j->labels = c->labels; /* jobTemplate.metadata.labels */
-    j->template = c->template;
-    j->template_host_network = c->template_host_network;
-    j->job = c->job; /* jobTemplate.spec, no status yet */
-    j->job.succeeded = j->job.failed = j->job.active = 0;
-    j->job.completed_indexes = 0;
-    j->job.finished = false;
-    cl->gen_struct++; /* a new workload: schedulers rebuild */
-    *out = (kp_index)(j - cl->workloads);
     return KP_OK;
 }
 
