@@ -71,11 +71,12 @@ void kp_cluster_set_progress(kp_cluster *cl, kp_progress_fn fn, void *ctx);
 #define KP_CLUSTER_MAX_INPUT_BYTES_DEFAULT ((uint64_t)16 << 30)
 void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes);
 
-/* Workload expansion (`kprio schedule --expand-workloads`, docs/schedule.md): at
- * kp_cluster_finalize every ReplicationController, ReplicaSet, Deployment, StatefulSet, DaemonSet
- * and Job of the input becomes the pending pods its controller would create now — the replicas
- * its existing active pods do not cover (a DaemonSet: one pod per eligible node without one,
- * with the controller's node affinity and tolerations; a Job: min(parallelism, completions -
+/* Workload expansion (`kprio schedule --expand-workloads`, docs/schedule.md): kp_ctrl_expand
+ * (kprio/ctrl.h, the controllers' pass at t = 0; call it after loading, before
+ * kp_cluster_finalize) makes every ReplicationController, ReplicaSet, Deployment, StatefulSet,
+ * DaemonSet and Job of the input becomes the pending pods its controller would create now — the
+ * replicas its existing active pods do not cover (a DaemonSet: one pod per eligible node without
+ * one, with the controller's node affinity and tolerations; a Job: min(parallelism, completions -
  * succeeded) less its active pods) — with deterministic generated names, the template's labels
  * and priority class (resolved like any pod's), created after every pod of the input.
  * KP_EXPAND_CRONJOBS also fires each CronJob once now (one Job's worth of pods, unless it is
@@ -83,7 +84,7 @@ void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes);
  * pods (a warning counts them). KP_WORKLOAD_TEMPLATES alone expands nothing and keeps the
  * decoded pod templates (the simulator's use). Pod templates are decoded only when a flag is set:
  * call before the first load (a template costs as much as a pod to decode); flags 0 (the
- * default) turns expansion off. Finalize errors: a workload whose pods are needed without
+ * default) turns expansion off. kp_ctrl_expand's errors: a workload whose pods are needed without
  * spec.template, or whose template names a missing PriorityClass (KP_EINVAL, naming the
  * workload's file, kind, namespace/name and field); more generated pods than
  * KP_EXPAND_MAX_PODS (KP_ELIMIT). */
@@ -93,7 +94,7 @@ void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes);
 #define KP_EXPAND_MAX_PODS 10000000u
 /* KP_EINVAL (and nothing changes) once an object was loaded. */
 kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags);
-/* How many pods expansion made (after finalize). They are appended after the loaded pods, except
+/* How many pods expansion made (kp_ctrl_expand). They are appended after the loaded pods, except
  * a StatefulSet pod that replaces a Succeeded/Failed pod of its name: made in that pod's place. */
 size_t kp_cluster_expanded_pod_count(const kp_cluster *cl);
 
@@ -281,13 +282,6 @@ kp_status kp_cluster_create_pod(kp_cluster *cl, kp_index workload, kp_index like
  * kp_cluster_create_pod; KP_EINVAL when workload is not a DaemonSet or node is out of range. */
 kp_status kp_cluster_create_daemon_pod(kp_cluster *cl, kp_index workload, kp_index node,
                                        const char *name, int64_t now, kp_index *out, kp_error *err);
-/* mirrors NodeShouldRunDaemonPod for DaemonSet `workload` and `node`: should_run (the template's
- * nodeName, node selector and required node affinity fit, and every NoSchedule / NoExecute taint
- * is tolerated, with the controller's tolerations) and should_continue (the same with NoExecute
- * taints only: a pod already there keeps running). Both false for a deleted node. KP_EINVAL when
- * workload is not a DaemonSet with a template or an index is out of range. */
-kp_status kp_cluster_daemonset_should_run(const kp_cluster *cl, kp_index workload, kp_index node,
-                                          bool *should_run, bool *should_continue);
 /* The node a pod runs on or targets (GetTargetNodeName: spec.nodeName, else its required node
  * affinity's matchFields metadata.name In [NODE], as a DaemonSet's pending pod has); -1 when it
  * names none (or pod is out of range), -2 when it names a node the cluster does not have (never
@@ -368,13 +362,6 @@ kp_index kp_cluster_pod_workload(const kp_cluster *cl, kp_index pod);
  * (schedulers rebuild), its name is free; its index stays (kp_workload_info.deleted). No-op when
  * deleted already. */
 kp_status kp_cluster_delete_workload(kp_cluster *cl, kp_index workload, kp_error *err);
-/* The deployment controller's new ReplicaSet for a Deployment that has none (getNewReplicaSet):
- * named NAME-HASH (HASH a stand-in for pod-template-hash, as --expand-workloads names it), with
- * the Deployment's selector and template plus the pod-template-hash label, its replicas, and
- * controlled by it; a ReplicaSet of that name already there is returned instead. *out: its
- * index. KP_EINVAL (not a Deployment, or one without a template), KP_ENOMEM. */
-kp_status kp_cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployment, kp_index *out,
-                                               kp_error *err);
 /* Changes spec.replicas (the scale subresource). */
 kp_status kp_cluster_workload_scale(kp_cluster *cl, kp_index workload, int32_t replicas,
                                     kp_error *err);

@@ -122,6 +122,16 @@ kp_status kp_ctrl_workload_scaled(kp_ctrl *c, kp_index w, int64_t now_ms, const 
 /* Whether workload w makes no more pods: a Job that completed or failed, or a deleted workload */
 bool kp_ctrl_workload_done(const kp_ctrl *c, kp_index w);
 
+/* `--expand-workloads`: the controllers' pass at t = 0 over a loaded, not yet finalized
+ * snapshot (kp_cluster_set_expand set its flags before loading; without KP_EXPAND_WORKLOADS or
+ * KP_EXPAND_CRONJOBS nothing happens): the pending pods each workload's controller would create
+ * now, appended to the cluster (kprio/cluster.h, "Workload expansion", states the rules; src/
+ * ctrl/expand.c cites the controller code each mirrors). Runs once; kp_cluster_finalize then
+ * resolves the new pods like any. Errors: the PriorityClasses' (as finalize reports them),
+ * KP_EINVAL (a workload without a template, or whose template names a missing PriorityClass:
+ * the workload's file, object and field), KP_ELIMIT (more than KP_EXPAND_MAX_PODS), KP_ENOMEM. */
+kp_status kp_ctrl_expand(kp_cluster *cl, kp_error *err);
+
 /* One sync function per controller (what kp_ctrl_sync calls for a queued workload of its kind),
  * public for their unit tests: w must be a workload of that kind (else KP_EINVAL). They read
  * the cluster as it is now and act at now_ms. */

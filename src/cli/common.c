@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "kprio/ctrl.h"
 
 bool kp_cli_is_opt(const char *arg, const char *name) {
     size_t n = strlen(name);
@@ -288,7 +289,8 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
     }
     sigaction(SIGBUS, &old_sa, NULL);
     kp_cluster_set_progress(cl, NULL, NULL);
-    if (kp_cluster_finalize(cl, &err) != KP_OK) {
+    /* --expand-workloads: the controllers' pass at t = 0, before finalize resolves the pods */
+    if (kp_ctrl_expand(cl, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
         if (lp.shown) fputc('\n', stderr);
         kp_cli_print_error(&err);
         kp_cluster_free(cl);

@@ -13,7 +13,7 @@
 #include "core/pod.h"
 #include "core/priority_class.h"
 #include "core/workload.h"
-#include "core/workload_expand.h"
+#include "core/workload_ctrl.h"
 #include "kprio/cluster.h"
 
 static kp_str intern(kp_cluster *cl, const char *s) { return kp__intern(&cl->strs, s, strlen(s)); }
@@ -32,11 +32,11 @@ static const char *job_index(const kp_cluster *cl, const kp_workload *w, const c
     return k && name[n + 1 + k] == '-' ? buf : NULL;
 }
 
-/* The owner and the labels a controller gives its pods (as workload_expand.c's expansion does):
+/* The owner and the labels a controller gives its pods (as src/ctrl/expand.c's expansion does):
  * a ReplicaSet's or ReplicationController's pods its template's labels; a StatefulSet's the
  * pod-name and pod-index labels (newVersionedStatefulSetPod, ordinal = the name's last
  * "-N"); a Deployment's pods belong to its ReplicaSet (the one of the snapshot it controls,
- * else the stand-in workload_expand.c names) with its pod-template-hash; a Job's the job-name
+ * else the stand-in expansion names) with its pod-template-hash; a Job's the job-name
  * labels (the API server's generateSelector, unless manualSelector) and, Indexed, the
  * completion index; a DaemonSet's its template's. */
 static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const char *name,

@@ -20,7 +20,7 @@
 #include "core/selector.h"
 #include "core/taints.h"
 #include "core/workload.h"
-#include "core/workload_expand.h"
+#include "core/workload_ctrl.h"
 #include "kprio/cluster.h"
 
 static bool pod_ok(const kp_cluster *cl, kp_index pod) {
@@ -498,8 +498,8 @@ kp_status kp_cluster_delete_workload(kp_cluster *cl, kp_index workload, kp_error
     return KP_OK;
 }
 
-kp_status kp_cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployment, kp_index *out,
-                                               kp_error *err) {
+kp_status kp__cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployment, kp_index *out,
+                                                kp_error *err) {
     if (deployment < 0 || (size_t)deployment >= cl->n_workloads)
         return bad_index(err, "workload", deployment);
     const kp_workload *d = &cl->workloads[deployment];

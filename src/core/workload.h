@@ -1,7 +1,7 @@
 /* Workload objects (internal): Services (their selectors only) and the controllers that make pods —
  * ReplicationControllers, ReplicaSets, StatefulSets, Deployments, DaemonSets, Jobs, CronJobs —
  * decoded into plain values (src/io/decode_workload.c) for PodTopologySpread's default selector
- * (helper.DefaultSelector), for `--expand-workloads` (src/core/workload_expand.c) and for the
+ * (helper.DefaultSelector), for `--expand-workloads` (src/ctrl/expand.c) and for the
  * simulator.
  *
  * Defaults are the API server's (SetDefaults_*), applied when decoding: replicas 1, Job

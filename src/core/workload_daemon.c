@@ -1,6 +1,7 @@
-/* The DaemonSet controller's rules shared by `--expand-workloads` (workload_expand.c) and the
- * simulator (kp_cluster_create_daemon_pod, kp_cluster_daemonset_should_run): which nodes should
- * run a daemon pod, the tolerations it gets and the node affinity that pins it to its node. */
+/* The DaemonSet rules core keeps once (upstream's component-helpers and the controller's pod
+ * shape), for src/ctrl/daemonset.c, src/ctrl/expand.c and kp_cluster_create_daemon_pod: which
+ * nodes should run a daemon pod, the tolerations it gets and the node affinity that pins it to
+ * its node. */
 #include <string.h>
 
 #include "core/cluster.h"
@@ -9,7 +10,7 @@
 #include "core/selector.h"
 #include "core/taints.h"
 #include "core/workload.h"
-#include "core/workload_expand.h"
+#include "core/workload_ctrl.h"
 #include "kprio/cluster.h"
 
 /* util.AddOrUpdateDaemonPodTolerations' keys: not-ready and unreachable NoExecute, then
@@ -125,19 +126,6 @@ kp_str kp__pod_target_node(const kp_cluster *cl, const kp_pod *p) {
                 return r->values[0];
         }
     return 0;
-}
-
-kp_status kp_cluster_daemonset_should_run(const kp_cluster *cl, kp_index workload, kp_index node,
-                                          bool *should_run, bool *should_continue) {
-    *should_run = *should_continue = false;
-    if (workload < 0 || (size_t)workload >= cl->n_workloads || node < 0 ||
-        (size_t)node >= cl->n_nodes)
-        return KP_EINVAL;
-    const kp_workload *w = &cl->workloads[workload];
-    if (w->kind != KP_WL_DS || !w->template) return KP_EINVAL;
-    if (cl->nodes[node].deleted) return KP_OK;
-    kp__daemon_should_run(cl, w, &cl->nodes[node], should_run, should_continue);
-    return KP_OK;
 }
 
 kp_index kp_cluster_pod_target_node(const kp_cluster *cl, kp_index pod) {

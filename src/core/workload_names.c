@@ -1,11 +1,14 @@
-/* Generated names of expanded pods (workload_expand.h): generateName's shape with a hash instead
- * of a random source, and the stand-in of a new ReplicaSet's pod-template-hash. */
+/* What the controllers (src/ctrl/) ask of core beyond pods (workload_ctrl.h): generated names
+ * (generateName's shape with a hash instead of a random source), the stand-in of a new
+ * ReplicaSet's pod-template-hash, a label set on a copy, the Deployment's new ReplicaSet object,
+ * and the expansion switch the CLI sets before loading. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/cluster.h"
+#include "core/labels.h"
 #include "core/workload.h"
-#include "core/workload_expand.h"
+#include "core/workload_ctrl.h"
 #include "kprio/cluster.h"
 
 
@@ -68,3 +71,70 @@ void kp_cluster_generate_pod_name(const kp_cluster *cl, const char *ns, const ch
                                   uint64_t seq, char *buf, size_t cap) {
     generate_name(cl, ns, base, seq, buf, cap);
 }
+
+/* ---------------------------------------------------------------- objects */
+
+static kp_str intern(kp_cluster *cl, const char *s) { return kp__intern(&cl->strs, s, strlen(s)); }
+
+/* l with key=val set (a new sorted array in the arena; workload_ctrl.h). */
+kp_status kp__labels_set(kp_cluster *cl, kp_labels *l, const char *key, const char *val) {
+    kp_str k = intern(cl, key), v = intern(cl, val);
+    if (k == UINT32_MAX || v == UINT32_MAX) return KP_ENOMEM;
+    kp_label *items = kp__arena_alloc(&cl->arena, ((size_t)l->n + 1) * sizeof *items);
+    if (!items) return KP_ENOMEM;
+    uint32_t n = 0, i = 0;
+    for (; i < l->n && l->items[i].key < k; i++) items[n++] = l->items[i];
+    items[n++] = (kp_label){k, v};
+    if (i < l->n && l->items[i].key == k) i++;
+    for (; i < l->n; i++) items[n++] = l->items[i];
+    l->items = items;
+    l->n = n;
+    return KP_OK;
+}
+
+/* The ReplicaSet a Deployment's generated pods belong to, when the input lacks it: what the
+ * deployment controller creates (getNewReplicaSet): the Deployment's selector and template plus
+ * pod-template-hash, controlled by the Deployment (PodTopologySpread's default selector reads
+ * it), with its replicas. *out: its index (an existing ReplicaSet of that name: that one). */
+kp_status kp__workload_new_replicaset(kp_cluster *cl, uint32_t di, uint32_t *out) {
+    char hash[16], name[400];
+    kp__workload_template_hash(cl, &cl->workloads[di], hash);
+    snprintf(name, sizeof name, "%s-%s", kp__s(cl, cl->workloads[di].name), hash);
+    kp_str nid = intern(cl, name), dep = intern(cl, "Deployment");
+    if (nid == UINT32_MAX || dep == UINT32_MAX) return KP_ENOMEM;
+    long old = kp__cluster_find_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid);
+    if (old >= 0) {
+        *out = (uint32_t)old;
+        return KP_OK;
+    }
+    kp_workload *rs = kp__cluster_new_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid);
+    if (!rs) return KP_ENOMEM;
+    const kp_workload *d = &cl->workloads[di];
+    rs->origin = d->origin;
+    rs->owner_kind = dep;
+    rs->owner_name = d->name;
+    rs->replicas = d->replicas;
+    rs->sel = d->sel;
+    rs->labels = d->labels;
+    rs->sel.is_set = true;
+    *out = (uint32_t)(rs - cl->workloads);
+    /* its template: the Deployment's plus the pod-template-hash label (a copy: the Deployment's
+     * is not changed) */
+    kp_pod *t = d->template ? kp__arena_alloc(&cl->arena, sizeof *t) : NULL;
+    if (d->template && !t) return KP_ENOMEM;
+    if (t) {
+        *t = *d->template;
+        if (kp__labels_set(cl, &t->labels, "pod-template-hash", hash) != KP_OK) return KP_ENOMEM;
+    }
+    rs->template = t;
+    return kp__labels_set(cl, &rs->sel.match_labels, "pod-template-hash", hash);
+}
+
+kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags) {
+    /* the templates of objects already loaded were not decoded */
+    if (cl->n_objects || cl->finalized) return KP_EINVAL;
+    cl->expand_flags = flags;
+    return KP_OK;
+}
+
+size_t kp_cluster_expanded_pod_count(const kp_cluster *cl) { return cl->n_expanded; }

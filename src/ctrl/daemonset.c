@@ -8,7 +8,7 @@
 
 #include "base/alloc.h"
 #include "core/cluster.h"
-#include "core/workload_expand.h"
+#include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
 
 /* mirrors NodeShouldRunDaemonPod for DaemonSet w on node (core's rule); both false for a deleted

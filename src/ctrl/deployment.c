@@ -3,6 +3,7 @@
  * ReplicaSet (scale). No rollouts: a Deployment has one ReplicaSet that matters. */
 #include <stdio.h>
 
+#include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
 
 static kp_status scaling_event(kp_ctrl *c, const kp_workload_info *d, const char *rs, bool up,
@@ -15,8 +16,8 @@ static kp_status scaling_event(kp_ctrl *c, const kp_workload_info *d, const char
 
 /* mirrors DeploymentController.syncDeployment's getNewReplicaSet (createIfNotExisted) for a
  * Deployment without a ReplicaSet (created by the scenario, or one the snapshot lacks): its new
- * ReplicaSet NAME-HASH (kp_cluster_deployment_new_replicaset) at the Deployment's replicas, the
- * event ScalingReplicaSet "Scaled up replica set NAME from 0 to N"; the ReplicaSet's controller
+ * ReplicaSet NAME-HASH (core's kp__cluster_deployment_new_replicaset) at the Deployment's replicas,
+ * the event ScalingReplicaSet "Scaled up replica set NAME from 0 to N"; the ReplicaSet's controller
  * then creates the pods (it is queued). A Deployment with one: nothing (kp_ctrl_workload_scaled
  * scales it). */
 kp_status kp_ctrl_deployment_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
@@ -29,7 +30,7 @@ kp_status kp_ctrl_deployment_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const 
     c->now = now_ms;
     if (!in.has_template || kp__ctrl_deployment_rs(c, &in) >= 0) return KP_OK;
     kp_index rs = -1;
-    kp_status st = kp_cluster_deployment_new_replicaset(c->cl, w, &rs, err);
+    kp_status st = kp__cluster_deployment_new_replicaset(c->cl, w, &rs, err);
     if (st != KP_OK) return st;
     kp_workload_info ri;
     if (kp__ctrl_grow(c) != KP_OK || kp_cluster_workload_info(c->cl, rs, &ri) != KP_OK)

@@ -10,7 +10,7 @@
 #include "kprio/cluster.h"
 #include "kprio/ctrl.h"
 
-static kp_cluster *cc_load(const char *text) {
+static inline kp_cluster *cc_load(const char *text) {
     kp_error err;
     kp_cluster *cl = kp_cluster_new();
     kp_error_clear(&err);
@@ -24,7 +24,14 @@ static kp_cluster *cc_load(const char *text) {
     return cl;
 }
 
-static kp_index cc_workload(const kp_cluster *cl, const char *kind, const char *name) {
+/* the same from two texts (a C string literal has a length limit) */
+static inline kp_cluster *cc_load2(const char *a, const char *b) {
+    static char buf[16384];
+    snprintf(buf, sizeof buf, "%s%s", a, b);
+    return cc_load(buf);
+}
+
+static inline kp_index cc_workload(const kp_cluster *cl, const char *kind, const char *name) {
     for (size_t i = 0; i < kp_cluster_workload_count(cl); i++) {
         kp_workload_info w;
         if (kp_cluster_workload_info(cl, (kp_index)i, &w) == KP_OK && strcmp(w.kind, kind) == 0 &&
@@ -34,7 +41,7 @@ static kp_index cc_workload(const kp_cluster *cl, const char *kind, const char *
     return -1;
 }
 
-static kp_index cc_pod(const kp_cluster *cl, const char *name) {
+static inline kp_index cc_pod(const kp_cluster *cl, const char *name) {
     char ref[300];
     snprintf(ref, sizeof ref, "default/%s", name);
     return kp_cluster_find_pod(cl, ref);
@@ -57,21 +64,21 @@ typedef struct {
     int n_resync;
 } cc_rec;
 
-static void cc_note(cc_rec *r, const kp_ctrl_event *ev) {
+static inline void cc_note(cc_rec *r, const kp_ctrl_event *ev) {
     if (!ev || r->n_events >= CC_MAX) return;
     snprintf(r->events[r->n_events], sizeof r->events[0], "%s%s %s", ev->warning ? "W " : "",
              ev->reason, ev->message);
     r->event_cause[r->n_events++] = ev->cause_pod;
 }
 
-static kp_status cc_event(void *ctx, const kp_ctrl_event *ev, kp_error *err) {
+static inline kp_status cc_event(void *ctx, const kp_ctrl_event *ev, kp_error *err) {
     (void)err;
     cc_note(ctx, ev);
     return KP_OK;
 }
 
-static kp_status cc_created(void *ctx, kp_index pod, kp_index replaces, const kp_ctrl_event *ev,
-                            kp_error *err) {
+static inline kp_status cc_created(void *ctx, kp_index pod, kp_index replaces,
+                                   const kp_ctrl_event *ev, kp_error *err) {
     cc_rec *r = ctx;
     (void)err;
     cc_note(r, ev);
@@ -83,8 +90,8 @@ static kp_status cc_created(void *ctx, kp_index pod, kp_index replaces, const kp
 }
 
 /* a pod on no node goes at once (the API server); a running one stays terminating */
-static kp_status cc_deleting(void *ctx, kp_index pod, const char *cause, const kp_ctrl_event *ev,
-                             kp_error *err) {
+static inline kp_status cc_deleting(void *ctx, kp_index pod, const char *cause,
+                                    const kp_ctrl_event *ev, kp_error *err) {
     cc_rec *r = ctx;
     (void)cause;
     cc_note(r, ev);
@@ -92,21 +99,22 @@ static kp_status cc_deleting(void *ctx, kp_index pod, const char *cause, const k
     return kp_cluster_pod_node(r->cl, pod) < 0 ? kp_cluster_delete_pod(r->cl, pod, err) : KP_OK;
 }
 
-static kp_status cc_deleted(void *ctx, kp_index pod, const kp_ctrl_event *ev, kp_error *err) {
+static inline kp_status cc_deleted(void *ctx, kp_index pod, const kp_ctrl_event *ev,
+                                   kp_error *err) {
     cc_rec *r = ctx;
     cc_note(r, ev);
     if (r->n_deleted < CC_MAX) r->deleted[r->n_deleted++] = pod;
     return kp_cluster_delete_pod(r->cl, pod, err);
 }
 
-static kp_status cc_resync(void *ctx, int kind, kp_index obj, int64_t t_ms, kp_error *err) {
+static inline kp_status cc_resync(void *ctx, int kind, kp_index obj, int64_t t_ms, kp_error *err) {
     (void)kind, (void)obj, (void)t_ms, (void)err;
     ((cc_rec *)ctx)->n_resync++;
     return KP_OK;
 }
 
 /* a fresh record and its sink */
-static kp_ctrl_sink cc_sink(cc_rec *r, kp_cluster *cl) {
+static inline kp_ctrl_sink cc_sink(cc_rec *r, kp_cluster *cl) {
     memset(r, 0, sizeof *r);
     r->cl = cl;
     kp_ctrl_sink s = {r, cc_event, cc_created, cc_deleting, cc_deleted, cc_resync};
@@ -114,7 +122,7 @@ static kp_ctrl_sink cc_sink(cc_rec *r, kp_cluster *cl) {
 }
 
 /* the number of events whose text starts with prefix */
-static int cc_count(const cc_rec *r, const char *prefix) {
+static inline int cc_count(const cc_rec *r, const char *prefix) {
     int n = 0;
     for (int i = 0; i < r->n_events; i++) n += strncmp(r->events[i], prefix, strlen(prefix)) == 0;
     return n;

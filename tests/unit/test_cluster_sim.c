@@ -9,6 +9,7 @@
 #include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/pod.h"
+#include "core/workload_ctrl.h"
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/ctrl.h"
@@ -314,7 +315,7 @@ KT_TEST(create_from_deployment) {
     KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
     kp_index dep = workload(cl, "Deployment", "web"), rs = -1, rs2 = -1;
     uint64_t gen = cl->gen_struct;
-    KT_CHECK_INT(kp_cluster_deployment_new_replicaset(cl, dep, &rs, &err), KP_OK);
+    KT_CHECK_INT(kp__cluster_deployment_new_replicaset(cl, dep, &rs, &err), KP_OK);
     KT_CHECK(cl->gen_struct > gen); /* a new selector: schedulers rebuild */
     KT_CHECK_INT(kp_cluster_workload_info(cl, rs, &wi), KP_OK);
     KT_CHECK_STR(wi.kind, "ReplicaSet");
@@ -327,9 +328,9 @@ KT_TEST(create_from_deployment) {
     KT_CHECK_INT(kp_cluster_create_pod(cl, rs, -1, name, 1, &p, &err), KP_OK);
     KT_CHECK_INT(kp_cluster_pod_workload(cl, p), rs);
     KT_CHECK_STR(label(cl, p, "pod-template-hash"), wi.name + 4);
-    KT_CHECK_INT(kp_cluster_deployment_new_replicaset(cl, dep, &rs2, &err), KP_OK);
+    KT_CHECK_INT(kp__cluster_deployment_new_replicaset(cl, dep, &rs2, &err), KP_OK);
     KT_CHECK_INT(rs2, rs);
-    KT_CHECK_INT(kp_cluster_deployment_new_replicaset(cl, rs, &rs2, &err), KP_EINVAL);
+    KT_CHECK_INT(kp__cluster_deployment_new_replicaset(cl, rs, &rs2, &err), KP_EINVAL);
     kp_cluster_free(cl);
 }
 

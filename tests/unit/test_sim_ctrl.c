@@ -1,7 +1,5 @@
-/* The controllers' rules the simulator reads through include/kprio/cluster.h (src/core/
- * workload_daemon.c, cluster_create.c): NodeShouldRunDaemonPod against upstream's
- * daemon_controller_test.go cases (node name, node selector, NoSchedule / NoExecute taints, the
- * tolerations the controller adds, network-unavailable with hostNetwork only), a DaemonSet pod
+/* The controllers in the simulator (kprio/ctrl.h run by kp_sim; NodeShouldRunDaemonPod's cases
+ * are test_ctrl_daemonset's): a DaemonSet pod
  * pinned to its node and tolerating what the controller tolerates (a cordoned node), an Indexed
  * Job's pod labelled with its completion index, a Job's backoffLimit (default 6), and randomised
  * runs (nodes added, deleted, tainted, drained; preemptions) where after every instant each node
@@ -13,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cluster.h"
+#include "core/node.h"
+#include "core/workload_ctrl.h"
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/scenario.h"
@@ -70,50 +71,6 @@ static const char *CLUSTER = NODE("plain", "") NODE("nosched", TAINT("k", "NoSch
                                             DS("host", "      hostNetwork: true\n")
                                                 DS("tol", "      tolerations: [{key: k, operator: "
                                                           "Exists, effect: NoSchedule}]\n");
-
-static int should(const kp_cluster *cl, const char *ds, const char *node) {
-    bool run = true, cont = true;
-    kp_status st = kp_cluster_daemonset_should_run(cl, workload(cl, "DaemonSet", ds),
-                                                   kp_cluster_find_node(cl, node), &run, &cont);
-    if (st != KP_OK) return -1;
-    return (run ? 10 : 0) + (cont ? 1 : 0);
-}
-
-/* daemon_controller_test.go TestNodeShouldRunDaemonPod and the taint tests: (shouldRun,
- * shouldContinueRunning) as 10 * run + continue. */
-KT_TEST(should_run_upstream_cases) {
-    kp_cluster *cl = load(CLUSTER);
-    KT_CHECK(cl != NULL);
-    if (!cl) return;
-    KT_CHECK_INT(should(cl, "all", "plain"), 11); /* "simple" */
-    KT_CHECK_INT(should(cl, "all", "nosched"), 1); /* untolerated NoSchedule: keeps running */
-    KT_CHECK_INT(should(cl, "all", "noexec"), 0); /* untolerated NoExecute: neither */
-    KT_CHECK_INT(should(cl, "tol", "nosched"), 11); /* the template tolerates it */
-    KT_CHECK_INT(should(cl, "all", "cordoned"), 11); /* unschedulable: the controller's */
-    KT_CHECK_INT(should(cl, "all", "pressure"), 11); /* memory-pressure: the controller's */
-    KT_CHECK_INT(should(cl, "all", "notready"), 11); /* not-ready NoExecute: the controller's */
-    KT_CHECK_INT(should(cl, "all", "nonet"), 1); /* network-unavailable: hostNetwork only */
-    KT_CHECK_INT(should(cl, "host", "nonet"), 11);
-    KT_CHECK_INT(should(cl, "sel", "plain"), 0); /* "node selector mismatch" */
-    KT_CHECK_INT(should(cl, "sel", "zoneb"), 11);
-    KT_CHECK_INT(should(cl, "named", "plain"), 11); /* "node name" */
-    KT_CHECK_INT(should(cl, "named", "zoneb"), 0); /* "node name mismatch" */
-    /* not a DaemonSet, a node out of range */
-    bool run, cont;
-    KT_CHECK_INT(kp_cluster_daemonset_should_run(cl, -1, 0, &run, &cont), KP_EINVAL);
-    KT_CHECK_INT(
-        kp_cluster_daemonset_should_run(cl, workload(cl, "DaemonSet", "all"), 99, &run, &cont),
-        KP_EINVAL);
-    /* a deleted node runs nothing */
-    kp_error err;
-    kp_index plain = kp_cluster_find_node(cl, "plain");
-    KT_CHECK_INT(kp_cluster_delete_node(cl, plain, &err), KP_OK);
-    KT_CHECK_INT(
-        kp_cluster_daemonset_should_run(cl, workload(cl, "DaemonSet", "all"), plain, &run, &cont),
-        KP_OK);
-    KT_CHECK(!run && !cont);
-    kp_cluster_free(cl);
-}
 
 /* The pod the controller makes for a node targets it (ReplaceDaemonSetPodNodeNameNodeAffinity)
  * and, cordoned as that node is, the scheduler binds it there (the controller's unschedulable
@@ -326,7 +283,7 @@ static void check_instant(kp_sim *sim, int parallelism, int completions, bool fa
     for (size_t n = 0; n < nn; n++) {
         bool run, cont;
         if (kp_cluster_node_deleted(cl, (kp_index)n)) continue;
-        KT_CHECK_INT(kp_cluster_daemonset_should_run(cl, ds, (kp_index)n, &run, &cont), KP_OK);
+        kp__daemon_should_run(cl, &cl->workloads[ds], &cl->nodes[n], &run, &cont); /* core's */
         if (run) KT_CHECK(pods[n] >= 1);
         if (!cont) KT_CHECK_INT(running[n], 0);
         KT_CHECK(running[n] <= 1);
@@ -392,5 +349,5 @@ KT_TEST(random_runs_keep_the_controllers_rules) {
     KT_CHECK(completed > 0 && failed_runs > 0); /* both ends were reached */
 }
 
-KT_MAIN(KT_CASE(should_run_upstream_cases), KT_CASE(daemon_pod_pinned_and_tolerated),
-        KT_CASE(job_index_and_backoff_limit), KT_CASE(random_runs_keep_the_controllers_rules))
+KT_MAIN(KT_CASE(daemon_pod_pinned_and_tolerated), KT_CASE(job_index_and_backoff_limit),
+        KT_CASE(random_runs_keep_the_controllers_rules))

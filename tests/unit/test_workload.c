@@ -1,8 +1,8 @@
 /* Workloads (issue 10 item 7): decoding of every controller kind into core/workload.h, and
- * `--expand-workloads` (src/core/workload_expand.c): Deployment replicas less the pods already
- * there, a DaemonSet's pod per eligible node with the controller's node affinity and tolerations,
- * a Job's parallelism and completions as the Job controller's manageJob computes them, a
- * StatefulSet's ordinals, CronJobs, and the errors naming the workload. */
+ * `--expand-workloads` (kp_ctrl_expand, src/ctrl/expand.c): Deployment replicas less the pods
+ * already there, a DaemonSet's pod per eligible node with the controller's node affinity and
+ * tolerations, a Job's parallelism and completions as the Job controller's manageJob computes them,
+ * a StatefulSet's ordinals, CronJobs, and the errors naming the workload. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,13 +15,14 @@
 #include "core/workload.h"
 #include "harness.h"
 #include "kprio/cluster.h"
+#include "kprio/ctrl.h"
 
 static kp_cluster *load_ex(const char *text, unsigned expand, kp_error *err) {
     kp_cluster *cl = kp_cluster_new();
     kp_error_clear(err);
     kp_cluster_set_expand(cl, expand);
     if (kp_cluster_load_buffer(cl, "in.yaml", text, strlen(text), err) != KP_OK ||
-        kp_cluster_finalize(cl, err) != KP_OK) {
+        kp_ctrl_expand(cl, err) != KP_OK || kp_cluster_finalize(cl, err) != KP_OK) {
         kp_cluster_free(cl);
         return NULL;
     }
@@ -536,7 +537,7 @@ KT_TEST(orphans_are_adopted) {
     kp_cluster_free(cl);
 }
 
-/* Every allocation failure during load + finalize with expansion ends in KP_OK with the same
+/* Every allocation failure during load + expansion + finalize ends in KP_OK with the same
  * model or in KP_ENOMEM with a message (LeakSanitizer checks the frees in the ASan build). */
 static kp_status sweep_one(const char *text, unsigned flags, size_t *pods, size_t *warns,
                            kp_error *err) {
@@ -545,6 +546,7 @@ static kp_status sweep_one(const char *text, unsigned flags, size_t *pods, size_
     if (!cl) return kp_error_set(err, KP_ENOMEM, "kp_cluster_new: NULL");
     kp_cluster_set_expand(cl, flags);
     kp_status st = kp_cluster_load_buffer(cl, "in.yaml", text, strlen(text), err);
+    if (st == KP_OK) st = kp_ctrl_expand(cl, err);
     if (st == KP_OK) st = kp_cluster_finalize(cl, err);
     *pods = kp_cluster_pod_count(cl);
     *warns = kp_cluster_warning_count(cl);

@@ -1,20 +1,17 @@
-/* Workload expansion (internal; the public switch is kp_cluster_set_expand in kprio/cluster.h):
- * the pending pods the controllers would create now for the workloads of the input.
- * docs/schedule.md ("--expand-workloads") states the rules; workload_expand.c cites the upstream
- * controller code each one mirrors. */
-#ifndef KP_CORE_WORKLOAD_EXPAND_H
-#define KP_CORE_WORKLOAD_EXPAND_H
+/* Core's internal calls for the controllers (src/ctrl/) and workload expansion (kp_ctrl_expand,
+ * src/ctrl/expand.c; the switch is kp_cluster_set_expand in kprio/cluster.h): generated names,
+ * the rule of which nodes run a DaemonSet's pod (component-helpers' node affinity and taint
+ * toleration, kept once here), and the objects a controller makes. */
+#ifndef KP_CORE_WORKLOAD_CTRL_H
+#define KP_CORE_WORKLOAD_CTRL_H
 
 #include "core/cluster.h"
 #include "core/pod.h"
 #include "core/workload.h"
 #include "kprio/common.h"
 
-/* Appends the generated pods to cl->pods (before finalize resolves their priorities). Does
- * nothing unless kp_cluster_set_expand asked for it. Errors: KP_EINVAL (a workload without a
- * template, or whose template names a missing PriorityClass: the workload's file, object and
- * field), KP_ELIMIT (more pods than kprio's limit), KP_ENOMEM. */
-kp_status kp__workload_expand(kp_cluster *cl, kp_error *err);
+/* finalize.c: finalize's first check (the PriorityClasses), which expansion runs first too */
+kp_status kp__cluster_validate_classes(kp_cluster *cl, kp_error *err);
 
 /* Generated names: upstream's generateName suffix alphabet (utilrand.String) and length. */
 #define KP_NAME_ALPHABET "bcdfghjklmnpqrstvwxz2456789"
@@ -28,8 +25,14 @@ void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *bas
                                 char *out, size_t cap);
 
 /* The deployment controller's new ReplicaSet for Deployment di (getNewReplicaSet; one that
- * exists under that name is returned instead); *out its index. KP_ENOMEM. */
+ * exists under that name is returned instead): named NAME-HASH (kp__workload_template_hash),
+ * the Deployment's selector and template plus the pod-template-hash label, its replicas,
+ * controlled by it; *out its index. KP_ENOMEM. */
 kp_status kp__workload_new_replicaset(kp_cluster *cl, uint32_t di, uint32_t *out);
+/* The same for a Deployment with a template, index checked, schedulers told to rebuild (a new
+ * selector for default spreading). KP_EINVAL (not a Deployment with a template), KP_ENOMEM. */
+kp_status kp__cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployment, kp_index *out,
+                                                kp_error *err);
 
 /* l with key=val set: a new sorted array in the cluster arena (the old one is not changed, it
  * may be shared). KP_ENOMEM. */

@@ -1,4 +1,5 @@
-/* Workload expansion: the pending pods the controllers would create now (workload_expand.h).
+/* Workload expansion (`--expand-workloads`, kp_ctrl_expand in kprio/ctrl.h): the pending pods
+ * the controllers would create now for the workloads of a loaded snapshot, before finalize.
  *
  * Existing pods are found once: each non-terminal pod is keyed by its controller reference
  * (kind, namespace, name), sorted, and each workload counts its pods by binary search. A pod
@@ -20,8 +21,9 @@
 #include "core/selector.h"
 #include "core/taints.h"
 #include "core/workload.h"
-#include "core/workload_expand.h"
+#include "core/workload_ctrl.h"
 #include "kprio/cluster.h"
+#include "kprio/ctrl.h"
 
 /* A pod keyed by its controller: kind is a kp_workload_kind (KP_WL_KINDS: terminating pods of a
  * Job, counted apart for podReplacementPolicy Failed). */
@@ -45,6 +47,7 @@ typedef struct {
     uint32_t n_orphans;
     uint8_t *adopted; /* per orphan */
     int64_t now; /* creationTimestamp of the generated pods */
+    unsigned flags; /* kp_cluster_set_expand's */
     kp_str s_apps_v1, s_batch_v1, s_v1, s_rs, s_hash_key;
 } ex;
 
@@ -212,22 +215,6 @@ static uint32_t adopt(ex *x, const kp_workload *w, kp_str node) {
 }
 
 /* ---- making pods ---- */
-
-/* l with key=val set (a new sorted array in the arena; workload_expand.h). */
-kp_status kp__labels_set(kp_cluster *cl, kp_labels *l, const char *key, const char *val) {
-    kp_str k = intern(cl, key), v = intern(cl, val);
-    if (k == UINT32_MAX || v == UINT32_MAX) return KP_ENOMEM;
-    kp_label *items = kp__arena_alloc(&cl->arena, ((size_t)l->n + 1) * sizeof *items);
-    if (!items) return KP_ENOMEM;
-    uint32_t n = 0, i = 0;
-    for (; i < l->n && l->items[i].key < k; i++) items[n++] = l->items[i];
-    items[n++] = (kp_label){k, v};
-    if (i < l->n && l->items[i].key == k) i++;
-    for (; i < l->n; i++) items[n++] = l->items[i];
-    l->items = items;
-    l->n = n;
-    return KP_OK;
-}
 
 static kp_status fail(ex *x, const kp_workload *w, kp_status code, const char *field,
                       const char *what) {
@@ -572,53 +559,6 @@ static kp_status expand_daemonset(ex *x, uint32_t wi) {
     return KP_OK;
 }
 
-/* The ReplicaSet a Deployment's generated pods belong to, when the input lacks it: what the
- * deployment controller creates (getNewReplicaSet): the Deployment's selector and template plus
- * pod-template-hash, controlled by the Deployment (PodTopologySpread's default selector reads
- * it), with its replicas. *out: its index (an existing ReplicaSet of that name: that one). */
-kp_status kp__workload_new_replicaset(kp_cluster *cl, uint32_t di, uint32_t *out) {
-    char hash[16], name[400];
-    kp__workload_template_hash(cl, &cl->workloads[di], hash);
-    snprintf(name, sizeof name, "%s-%s", kp__s(cl, cl->workloads[di].name), hash);
-    kp_str nid = intern(cl, name), dep = intern(cl, "Deployment");
-    if (nid == UINT32_MAX || dep == UINT32_MAX) return KP_ENOMEM;
-    long old = kp__cluster_find_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid);
-    if (old >= 0) {
-        *out = (uint32_t)old;
-        return KP_OK;
-    }
-    kp_workload *rs = kp__cluster_new_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid);
-    if (!rs) return KP_ENOMEM;
-    const kp_workload *d = &cl->workloads[di];
-    rs->origin = d->origin;
-    rs->owner_kind = dep;
-    rs->owner_name = d->name;
-    rs->replicas = d->replicas;
-    rs->sel = d->sel;
-    rs->labels = d->labels;
-    rs->sel.is_set = true;
-    *out = (uint32_t)(rs - cl->workloads);
-    /* its template: the Deployment's plus the pod-template-hash label (a copy: the Deployment's
-     * is not changed) */
-    kp_pod *t = d->template ? kp__arena_alloc(&cl->arena, sizeof *t) : NULL;
-    if (d->template && !t) return KP_ENOMEM;
-    if (t) {
-        *t = *d->template;
-        if (kp__labels_set(cl, &t->labels, "pod-template-hash", hash) != KP_OK) return KP_ENOMEM;
-    }
-    rs->template = t;
-    return kp__labels_set(cl, &rs->sel.match_labels, "pod-template-hash", hash);
-}
-
-kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags) {
-    /* the templates of objects already loaded were not decoded */
-    if (cl->n_objects || cl->finalized) return KP_EINVAL;
-    cl->expand_flags = flags;
-    return KP_OK;
-}
-
-size_t kp_cluster_expanded_pod_count(const kp_cluster *cl) { return cl->n_expanded; }
-
 static kp_status expand_all(ex *x, uint32_t *deps, uint32_t *n_deps, uint32_t *n_cron) {
     kp_cluster *cl = x->cl;
     uint32_t n_wl = cl->n_workloads;
@@ -633,7 +573,7 @@ static kp_status expand_all(ex *x, uint32_t *deps, uint32_t *n_deps, uint32_t *n
         case KP_WL_DS: st = expand_daemonset(x, i); break;
         case KP_WL_JOB: st = expand_job(x, i, kp__s(cl, cl->workloads[i].name), false); break;
         case KP_WL_CRONJOB:
-            if (cl->expand_flags & KP_EXPAND_CRONJOBS) st = expand_cronjob(x, i);
+            if (x->flags & KP_EXPAND_CRONJOBS) st = expand_cronjob(x, i);
             else (*n_cron)++;
             break;
         case KP_WL_SERVICE:
@@ -644,13 +584,21 @@ static kp_status expand_all(ex *x, uint32_t *deps, uint32_t *n_deps, uint32_t *n
     return st;
 }
 
-kp_status kp__workload_expand(kp_cluster *cl, kp_error *err) {
-    if (!(cl->expand_flags & (KP_EXPAND_WORKLOADS | KP_EXPAND_CRONJOBS))) return KP_OK;
+kp_status kp_ctrl_expand(kp_cluster *cl, kp_error *err) {
+    if (!(cl->expand_flags & (KP_EXPAND_WORKLOADS | KP_EXPAND_CRONJOBS)) || cl->finalized)
+        return KP_OK;
+    unsigned flags = cl->expand_flags;
+    /* once: templates still decode for what is loaded next */
+    cl->expand_flags = KP_WORKLOAD_TEMPLATES;
+    /* finalize's first check comes first, as when finalize expanded */
+    kp_status vst = kp__cluster_validate_classes(cl, err);
+    if (vst != KP_OK) return vst;
     ex x;
     memset(&x, 0, sizeof x);
     x.cl = cl;
     x.err = err;
     x.now = KP_TIME_NONE;
+    x.flags = flags;
     x.s_apps_v1 = intern(cl, "apps/v1");
     x.s_batch_v1 = intern(cl, "batch/v1");
     x.s_v1 = intern(cl, "v1");

@@ -1,0 +1,141 @@
+/* The Deployment controller (src/ctrl/deployment.c) through kp_ctrl_deployment_sync,
+ * kp_ctrl_workload_scaled and the manager, with cases from upstream's pkg/controller/deployment
+ * tests: TestSyncDeploymentCreatesReplicaSet (deployment_controller_test.go: a Deployment without
+ * a ReplicaSet gets one, its pods follow), TestScale (sync_test.go: the ReplicaSet follows the
+ * Deployment's replicas up and down), a Deployment that has its ReplicaSet does nothing, and the
+ * garbage collector's cascade (a deleted Deployment takes its ReplicaSet and pods). */
+#include "ctrl_case.h"
+#include "harness.h"
+
+#define DEPLOY(name, replicas) CC_WL("apps/v1", "Deployment", name, "  replicas: " #replicas "\n")
+
+static bool has_label(const kp_cluster *cl, kp_index pod, const char *key) {
+    char *none[] = {NULL};
+    kp_selector_req r = {(char *)key, (char *)"Exists", none, 0};
+    return kp_cluster_pod_matches(cl, pod, &r, 1);
+}
+
+/* TestSyncDeploymentCreatesReplicaSet: the new ReplicaSet NAME-HASH at the Deployment's
+ * replicas, controlled by it, ScalingReplicaSet "Scaled up replica set NAME-HASH from 0 to 3";
+ * the ReplicaSet then syncs in the same kp_ctrl_sync and makes 3 pods NAME-HASH-xxxxx labelled
+ * with pod-template-hash. */
+KT_TEST(creates_replicaset) {
+    kp_cluster *cl = cc_load(CC_NODE("n1", "") DEPLOY("web", 3));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    kp_ctrl_sink s = cc_sink(&r, cl);
+    kp_error err;
+    kp_index d = cc_workload(cl, "Deployment", "web");
+    size_t n0 = kp_cluster_workload_count(cl);
+    KT_CHECK_INT(kp_ctrl_deployment_sync(c, d, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_workload_count(cl), n0 + 1);
+    kp_workload_info ri;
+    KT_CHECK_INT(kp_cluster_workload_info(cl, (kp_index)n0, &ri), KP_OK);
+    KT_CHECK_STR(ri.kind, "ReplicaSet");
+    KT_CHECK_STR(ri.owner_kind, "Deployment");
+    KT_CHECK_STR(ri.owner_name, "web");
+    KT_CHECK_INT(ri.replicas, 3);
+    KT_CHECK(strncmp(ri.name, "web-", 4) == 0 && strlen(ri.name) > 4);
+    char want[300];
+    snprintf(want, sizeof want, "ScalingReplicaSet Scaled up replica set %s from 0 to 3", ri.name);
+    KT_CHECK_INT(r.n_events, 1);
+    KT_CHECK_STR(r.events[0], want);
+    KT_CHECK_INT(r.n_created, 0); /* the ReplicaSet's controller makes the pods */
+    KT_CHECK(kp_ctrl_queued(c));
+    s = cc_sink(&r, cl);
+    KT_CHECK_INT(kp_ctrl_sync(c, 0, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_created, 3);
+    for (int i = 0; i < r.n_created; i++) {
+        KT_CHECK_INT(kp_cluster_pod_workload(cl, r.created[i]), (kp_index)n0);
+        KT_CHECK(strncmp(kp_cluster_pod_name(cl, r.created[i]), ri.name, strlen(ri.name)) == 0);
+        KT_CHECK(has_label(cl, r.created[i], "pod-template-hash"));
+    }
+    /* synced again: the Deployment has its ReplicaSet, nothing new */
+    s = cc_sink(&r, cl);
+    KT_CHECK_INT(kp_ctrl_deployment_sync(c, d, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_workload_count(cl), n0 + 1);
+    KT_CHECK_INT(r.n_events + r.n_created, 0);
+    KT_CHECK_INT(kp_ctrl_deployment_sync(c, (kp_index)n0, 0, &s, &err), KP_EINVAL);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+/* TestScale: the Deployment scaled up then down: its ReplicaSet follows at once with
+ * ScalingReplicaSet "Scaled up/down replica set NAME from A to B"; the ReplicaSet syncs. */
+KT_TEST(scale_follows) {
+    kp_cluster *cl = cc_load(CC_NODE("n1", "") DEPLOY(
+        "web", 2) "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: "
+                  "{name: web-abc, namespace: default, ownerReferences: "
+                  "[{apiVersion: apps/v1, kind: Deployment, name: web, "
+                  "uid: u-web, controller: true}]}\nspec:\n  replicas: "
+                  "2\n  selector: {matchLabels: {app: web}}\n  "
+                  "template:\n    metadata: {labels: {app: web}}\n    "
+                  "spec:\n      containers: [{name: c, image: x}]\n" CC_POD(
+                      "web-abc-1", "ReplicaSet", "web-abc", "n1", "Running")
+                                 CC_POD("web-abc-2", "ReplicaSet", "web-abc", "n1", "Running"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    kp_ctrl_sink s = cc_sink(&r, cl);
+    kp_error err;
+    kp_index d = cc_workload(cl, "Deployment", "web"),
+             rs = cc_workload(cl, "ReplicaSet", "web-abc");
+    KT_CHECK_INT(kp_ctrl_sync(c, 0, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_events + r.n_created, 0); /* has its ReplicaSet: nothing */
+    KT_CHECK_INT(kp_cluster_workload_scale(cl, d, 5, &err), KP_OK);
+    s = cc_sink(&r, cl);
+    KT_CHECK_INT(kp_ctrl_workload_scaled(c, d, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_events, 1);
+    KT_CHECK_STR(r.events[0], "ScalingReplicaSet Scaled up replica set web-abc from 2 to 5");
+    kp_workload_info ri;
+    kp_cluster_workload_info(cl, rs, &ri);
+    KT_CHECK_INT(ri.replicas, 5);
+    KT_CHECK_INT(kp_ctrl_sync(c, 0, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_created, 3);
+    KT_CHECK_INT(kp_cluster_workload_scale(cl, d, 1, &err), KP_OK);
+    s = cc_sink(&r, cl);
+    KT_CHECK_INT(kp_ctrl_workload_scaled(c, d, 0, &s, &err), KP_OK);
+    KT_CHECK_STR(r.events[0], "ScalingReplicaSet Scaled down replica set web-abc from 5 to 1");
+    KT_CHECK_INT(kp_ctrl_sync(c, 0, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_deleting, 4);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+/* The garbage collector's background cascade: the Deployment, its ReplicaSet and its pods go;
+ * the pods without an event; a second delete is a no-op; a deleted ReplicaSet makes no pods. */
+KT_TEST(cascading_delete) {
+    kp_cluster *cl = cc_load(CC_NODE("n1", "") DEPLOY("web", 2));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    kp_ctrl_sink s = cc_sink(&r, cl);
+    kp_error err;
+    kp_index d = cc_workload(cl, "Deployment", "web");
+    KT_CHECK_INT(kp_ctrl_sync(c, 0, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_created, 2);
+    kp_index rs = kp_cluster_pod_workload(cl, r.created[0]);
+    s = cc_sink(&r, cl);
+    KT_CHECK_INT(kp_ctrl_delete_workload(c, d, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_deleting, 2);
+    KT_CHECK_INT(r.n_events, 0);
+    kp_workload_info wi;
+    kp_cluster_workload_info(cl, d, &wi);
+    KT_CHECK(wi.deleted);
+    kp_cluster_workload_info(cl, rs, &wi);
+    KT_CHECK(wi.deleted);
+    KT_CHECK(kp_ctrl_workload_done(c, rs));
+    s = cc_sink(&r, cl);
+    KT_CHECK_INT(kp_ctrl_delete_workload(c, d, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(kp_ctrl_workload_changed(c, rs), KP_OK);
+    KT_CHECK_INT(kp_ctrl_sync(c, 0, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_deleting + r.n_created + r.n_events, 0);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(creates_replicaset), KT_CASE(scale_follows), KT_CASE(cascading_delete))

@@ -1,0 +1,118 @@
+/* The StatefulSet controller (src/ctrl/statefulset.c) through kp_ctrl_statefulset_sync, with
+ * cases from upstream's pkg/controller/statefulset/stateful_set_control_test.go: CreatesPods and
+ * ScalesUp (OrderedReady: one ordinal at a time, each once the one before runs; Parallel: all at
+ * once), ScalesDown (the highest ordinal first; OrderedReady one at a time), RecreatesFailedPod
+ * (a Failed pod is deleted and made again under its name), spec.ordinals.start. */
+#include "ctrl_case.h"
+#include "harness.h"
+
+#define STS(name, spec) CC_WL("apps/v1", "StatefulSet", name, spec)
+
+static kp_status run(kp_ctrl *c, kp_cluster *cl, const char *name, cc_rec *r) {
+    kp_ctrl_sink s = cc_sink(r, cl);
+    kp_error err;
+    return kp_ctrl_statefulset_sync(c, cc_workload(cl, "StatefulSet", name), 0, &s, &err);
+}
+
+/* CreatesPods, OrderedReady: web-0 first; nothing more while it is not running and ready
+ * (kprio: bound); with web-0 running (the snapshot's) web-1 next. */
+KT_TEST(ordered_ready_creates_one_at_a_time) {
+    kp_cluster *cl = cc_load(CC_NODE("n1", "") STS("web", "  replicas: 3\n"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    KT_CHECK_INT(run(c, cl, "web", &r), KP_OK);
+    KT_CHECK_INT(r.n_created, 1);
+    KT_CHECK_STR(kp_cluster_pod_name(cl, r.created[0]), "web-0");
+    KT_CHECK_STR(r.events[0], "SuccessfulCreate create Pod web-0 in StatefulSet web successful");
+    KT_CHECK_INT(run(c, cl, "web", &r), KP_OK);
+    KT_CHECK_INT(r.n_created, 0); /* web-0 pending: wait */
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+
+    cl = cc_load(CC_NODE("n1", "") STS("web", "  replicas: 3\n")
+                     CC_POD("web-0", "StatefulSet", "web", "n1", "Running"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    c = kp_ctrl_new(cl);
+    KT_CHECK_INT(run(c, cl, "web", &r), KP_OK);
+    KT_CHECK_INT(r.n_created, 1);
+    if (r.n_created) KT_CHECK_STR(kp_cluster_pod_name(cl, r.created[0]), "web-1");
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+/* CreatesPods, Parallel: every ordinal at once; spec.ordinals.start shifts them */
+KT_TEST(parallel_creates_all) {
+    kp_cluster *cl = cc_load(CC_NODE("n1", "") STS(
+        "db", "  replicas: 3\n  podManagementPolicy: Parallel\n  ordinals: {start: 5}\n"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    KT_CHECK_INT(run(c, cl, "db", &r), KP_OK);
+    KT_CHECK_INT(r.n_created, 3);
+    if (r.n_created == 3) {
+        KT_CHECK_STR(kp_cluster_pod_name(cl, r.created[0]), "db-5");
+        KT_CHECK_STR(kp_cluster_pod_name(cl, r.created[1]), "db-6");
+        KT_CHECK_STR(kp_cluster_pod_name(cl, r.created[2]), "db-7");
+    }
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+#define THREE_RUNNING(set)                                \
+    CC_POD(set "-0", "StatefulSet", set, "n1", "Running") \
+    CC_POD(set "-1", "StatefulSet", set, "n1", "Running") \
+    CC_POD(set "-2", "StatefulSet", set, "n1", "Running")
+
+/* ScalesDown: 3 running, replicas 1. OrderedReady: web-2 only ("delete Pod web-2 in StatefulSet
+ * web successful"), and nothing more while it terminates; Parallel: web-2 then web-1 at once. */
+KT_TEST(scales_down) {
+    kp_cluster *cl = cc_load(CC_NODE("n1", "") STS("web", "  replicas: 1\n") THREE_RUNNING(
+        "web") STS("par", "  replicas: 1\n  podManagementPolicy: Parallel\n") THREE_RUNNING("par"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    KT_CHECK_INT(run(c, cl, "web", &r), KP_OK);
+    KT_CHECK_INT(r.n_deleting, 1);
+    KT_CHECK_INT(r.n_created, 0);
+    if (r.n_deleting) KT_CHECK_STR(kp_cluster_pod_name(cl, r.deleting[0]), "web-2");
+    KT_CHECK_STR(r.events[0], "SuccessfulDelete delete Pod web-2 in StatefulSet web successful");
+    KT_CHECK_INT(run(c, cl, "web", &r), KP_OK);
+    KT_CHECK_INT(r.n_deleting, 0); /* web-2 still terminating: wait */
+    KT_CHECK_INT(run(c, cl, "par", &r), KP_OK);
+    KT_CHECK_INT(r.n_deleting, 2);
+    if (r.n_deleting == 2) {
+        KT_CHECK_STR(kp_cluster_pod_name(cl, r.deleting[0]), "par-2");
+        KT_CHECK_STR(kp_cluster_pod_name(cl, r.deleting[1]), "par-1");
+    }
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+/* RecreatesFailedPod: web-0 Failed: deleted (no event), then made again under its name, the new
+ * pod replacing the old one */
+KT_TEST(recreates_failed_pod) {
+    kp_cluster *cl = cc_load(CC_NODE("n1", "") STS("web", "  replicas: 1\n")
+                                 CC_POD("web-0", "StatefulSet", "web", "n1", "Failed"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_index old = cc_pod(cl, "web-0");
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    KT_CHECK_INT(run(c, cl, "web", &r), KP_OK);
+    KT_CHECK_INT(r.n_deleted, 1);
+    KT_CHECK_INT(r.deleted[0], old);
+    KT_CHECK_INT(r.n_created, 1);
+    KT_CHECK(r.n_created && r.created[0] != old);
+    KT_CHECK_INT(cc_pod(cl, "web-0"), r.created[0]);
+    KT_CHECK_INT(r.replaces[0], old);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(ordered_ready_creates_one_at_a_time), KT_CASE(parallel_creates_all),
+        KT_CASE(scales_down), KT_CASE(recreates_failed_pod))
