@@ -516,6 +516,37 @@ kp_status kp__cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deploym
     return KP_OK;
 }
 
+kp_status kp__cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const char *name,
+                                      kp_index *out, kp_error *err) {
+    if (cronjob < 0 || (size_t)cronjob >= cl->n_workloads)
+        return bad_index(err, "workload", cronjob);
+    const kp_workload *c = &cl->workloads[cronjob];
+    if (c->kind != KP_WL_CRONJOB || !c->template)
+        return kp_error_set(err, KP_EINVAL, "%s %s/%s: not a CronJob with a job template",
+                            kp__workload_kind_name(c->kind), kp__s(cl, c->ns), kp__s(cl, c->name));
+    kp_str nid = intern(cl, name), kind = intern(cl, "CronJob");
+    if (nid == UINT32_MAX || kind == UINT32_MAX)
+        return kp_error_set(err, KP_ENOMEM, "Job %s: out of memory", name);
+    if (kp__cluster_find_workload(cl, KP_WL_JOB, c->ns, nid) >= 0)
+        return kp_error_set(err, KP_EINVAL, "jobs.batch \"%s\" already exists", name);
+    kp_workload *j = kp__cluster_new_workload(cl, KP_WL_JOB, cl->workloads[cronjob].ns, nid);
+    if (!j) return kp_error_set(err, KP_ENOMEM, "Job %s: out of memory", name);
+    c = &cl->workloads[cronjob]; /* the array may have moved */
+    j->origin = c->origin;
+    j->owner_kind = kind;
+    j->owner_name = c->name;
+    j->labels = c->labels; /* jobTemplate.metadata.labels */
+    j->template = c->template;
+    j->template_host_network = c->template_host_network;
+    j->job = c->job; /* jobTemplate.spec, no status yet */
+    j->job.succeeded = j->job.failed = j->job.active = 0;
+    j->job.completed_indexes = 0;
+    j->job.finished = false;
+    cl->gen_struct++; /* a new workload: schedulers rebuild */
+    *out = (kp_index)(j - cl->workloads);
+    return KP_OK;
+}
+
 /* ---- PriorityClasses (kp_cluster_find_priority_class: core/cluster.c, by the name map) ---- */
 
 kp_status kp_cluster_priority_class_set_value(kp_cluster *cl, kp_index pc, int32_t value,

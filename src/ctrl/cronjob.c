@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/cluster.h"
+#include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
 #include "kprio/cron.h"
 
@@ -68,40 +68,6 @@ static kp_status replace(kp_ctrl *c, const kp_workload_info *cj, const kp_ctrl_s
     return KP_OK;
 }
 
-/* mirrors getJobFromTemplate2: a Job named `name` from the CronJob's jobTemplate (labels, spec,
- * pod template), controlled by it, no status. KP_EINVAL (not a CronJob with a template; a Job of
- * that name exists: "jobs.batch \"NAME\" already exists"), KP_ENOMEM. */
-static kp_status job_from_template(kp_cluster *cl, kp_index cronjob, const char *name,
-                                   kp_index *out, kp_error *err) {
-    const kp_workload *cw = &cl->workloads[cronjob];
-    if (cw->kind != KP_WL_CRONJOB || !cw->template)
-        return kp_error_set(err, KP_EINVAL, "%s %s/%s: not a CronJob with a job template",
-                            kp__workload_kind_name(cw->kind), kp__s(cl, cw->ns),
-                            kp__s(cl, cw->name));
-    kp_str nid = kp__intern(&cl->strs, name, strlen(name));
-    kp_str kind = kp__intern(&cl->strs, "CronJob", 7);
-    if (nid == UINT32_MAX || kind == UINT32_MAX)
-        return kp_error_set(err, KP_ENOMEM, "Job %s: out of memory", name);
-    if (kp__cluster_find_workload(cl, KP_WL_JOB, cw->ns, nid) >= 0)
-        return kp_error_set(err, KP_EINVAL, "jobs.batch \"%s\" already exists", name);
-    kp_workload *j = kp__cluster_new_workload(cl, KP_WL_JOB, cl->workloads[cronjob].ns, nid);
-    if (!j) return kp_error_set(err, KP_ENOMEM, "Job %s: out of memory", name);
-    cw = &cl->workloads[cronjob]; /* the array may have moved */
-    j->origin = cw->origin;
-    j->owner_kind = kind;
-    j->owner_name = cw->name;
-    j->labels = cw->labels; /* jobTemplate.metadata.labels */
-    j->template = cw->template;
-    j->template_host_network = cw->template_host_network;
-    j->job = cw->job; /* jobTemplate.spec, no status yet */
-    j->job.succeeded = j->job.failed = j->job.active = 0;
-    j->job.completed_indexes = 0;
-    j->job.finished = false;
-    cl->gen_struct++; /* a new workload: schedulers rebuild */
-    *out = (kp_index)(j - cl->workloads);
-    return KP_OK;
-}
-
 /* The scheduled time `t` (unix seconds) came: Forbid / Replace / the new Job. */
 static kp_status run_scheduled(kp_ctrl *c, kp_index w, const kp_workload_info *in, int64_t t,
                                const kp_ctrl_sink *sink, kp_error *err) {
@@ -119,7 +85,7 @@ static kp_status run_scheduled(kp_ctrl *c, kp_index w, const kp_workload_info *i
     kp_index job = -1;
     kp_error e;
     kp_error_clear(&e);
-    if (job_from_template(c->cl, w, name, &job, &e) != KP_OK) {
+    if (kp__cluster_cronjob_new_job(c->cl, w, name, &job, &e) != KP_OK) {
         if (e.code == KP_ENOMEM) return kp__ctrl_nomem(err);
         snprintf(msg, sizeof msg, "Error creating job: %.400s", e.msg);
         return cron_event(c, sink, true, "FailedCreate", in, msg, err);
