@@ -16,6 +16,7 @@
 
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
+#include "ctrl/expand.h"
 #include "kprio/cron.h"
 
 static kp_status cron_event(kp_ctrl *c, const kp_ctrl_sink *sink, bool warning, const char *reason,
@@ -162,4 +163,18 @@ kp_status kp_ctrl_cronjobs_added(kp_ctrl *c, int64_t now_ms, const kp_ctrl_sink 
         if (st != KP_OK) return st;
     }
     return KP_OK;
+}
+
+/* ---------------------------------------------------------------- --expand-workloads */
+
+/* A CronJob fired now (KP_EXPAND_CRONJOBS): one Job's worth of pods, as syncCronJob would create
+ * at a schedule time, unless suspended or concurrencyPolicy Forbid meets an active Job. The
+ * Job's name is NAME-next (upstream: NAME-<scheduled time in minutes>). */
+kp_status kp__ctrl_cronjob_expand(kp__expand *x, uint32_t wi) {
+    const kp_workload *w = &x->cl->workloads[wi];
+    if (w->suspend || (w->concurrency == KP_CONCURRENCY_FORBID && w->n_active_jobs > 0))
+        return KP_OK;
+    char job[400];
+    snprintf(job, sizeof job, "%.52s-next", kp__s(x->cl, w->name));
+    return kp__ctrl_job_expand(x, wi, job, true);
 }

@@ -32,8 +32,7 @@ typedef struct {
     bool deleted; /* the workload was deleted: it makes no more pods */
     bool done; /* a Job that completed or failed: it makes no more pods */
     bool cron_started; /* a CronJob whose schedule the controller follows */
-    int64_t
-        cron_last; /* a CronJob's last scheduled time handled (unix seconds; lastScheduleTime) */
+    int64_t cron_last; /* a CronJob's last scheduled time handled (unix s, lastScheduleTime) */
     int64_t resync_at; /* a resync asked for then (ms), 0 = none */
 } ctrl_wl;
 
@@ -72,8 +71,13 @@ struct kp_ctrl {
     size_t n_node_tainted;
 };
 
-/* ctrl.c */
+/* controller_utils.c */
 kp_status kp__ctrl_nomem(kp_error *err);
+/* the cluster's workloads not seen yet join (queued); KP_ENOMEM */
+kp_status kp__ctrl_grow_workloads(kp_ctrl *c);
+/* pods [c->n_pods, upto) join, indexed under their controller; KP_ENOMEM */
+kp_status kp__ctrl_index_pods(kp_ctrl *c, size_t upto);
+ctrl_pod_state kp__ctrl_seen_state(const kp_pod_info *pi);
 /* the cluster's new workloads (queued) and pods (indexed) join; KP_ENOMEM */
 kp_status kp__ctrl_grow(kp_ctrl *c);
 void kp__ctrl_mark(kp_ctrl *c, kp_index w);
