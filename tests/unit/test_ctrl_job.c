@@ -2,6 +2,7 @@
  * cases of upstream's pkg/controller/job/job_controller_test.go (TestControllerSyncJob: job
  * start, pending pods, too few active pods, WQ jobs, job finish, the pod failure backoff,
  * backoffLimit; the Indexed cases' firstPendingIndexes), and suspend. */
+#include "base/alloc.h"
 #include "ctrl_rec.h"
 
 #define NODE \
@@ -265,6 +266,40 @@ KT_TEST(not_a_job) {
     teardown(&f);
 }
 
+/* every allocation of an Indexed Job's first sync fails in turn: KP_ENOMEM with a message (or
+ * KP_OK), and a later sync completes the pods without making one twice */
+KT_TEST(alloc_fail) {
+    for (unsigned long f = 0;; f++) {
+        fix x;
+        if (!setup(&x, job(2, 3, 6, true, false, ""))) {
+            teardown(&x);
+            return;
+        }
+        kp_error err;
+        kp_error_clear(&err);
+        x.sink = rec_sink(&x.r, x.cl);
+        unsigned long before = kp__alloc_count();
+        kp__alloc_fail_after((long)f, false);
+        kp_status st = kp_ctrl_job_sync(x.c, x.w, 0, &x.sink, &err);
+        kp__alloc_fail_after(-1, false);
+        bool done = kp__alloc_count() - before <= f;
+        KT_CHECK(st == KP_OK || (st == KP_ENOMEM && err.msg[0]));
+        if (st != KP_OK) { /* the Job's pods in the cluster: two */
+            KT_CHECK_INT(sync_at(&x, 0), KP_OK);
+            int n = 0;
+            for (size_t i = 0; i < kp_cluster_pod_count(x.cl); i++) {
+                kp_pod_info pi;
+                kp_cluster_pod_info(x.cl, (kp_index)i, &pi);
+                n += kp_cluster_pod_workload(x.cl, (kp_index)i) == x.w && !pi.deleted;
+            }
+            KT_CHECK_INT(n, 2);
+        }
+        teardown(&x);
+        if (done || f > 200) break;
+    }
+}
+
 KT_MAIN(KT_CASE(job_start), KT_CASE(pending_pods_count_as_active), KT_CASE(too_few_active_pods),
         KT_CASE(job_finish), KT_CASE(pod_failure_backoff), KT_CASE(backoff_limit_exceeded),
-        KT_CASE(indexed_first_pending_indexes), KT_CASE(suspended), KT_CASE(not_a_job))
+        KT_CASE(indexed_first_pending_indexes), KT_CASE(suspended), KT_CASE(not_a_job),
+        KT_CASE(alloc_fail))
