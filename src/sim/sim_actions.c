@@ -362,7 +362,8 @@ static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err) {
     if (!s->sc || i >= s->sc->n_actions) return KP_OK;
     const kp_scenario_action *a = &s->sc->actions[i];
-    kp__sim_mark_daemonsets(s); /* nodes may change: the DaemonSets look again */
+    /* nodes may change: the DaemonSets look again */
+    if (kp__sim_mark_daemonsets(s, err) != KP_OK) return KP_ENOMEM;
     switch (a->type) {
     case KP_ACT_CREATE: return act_create(s, i, a, err);
     case KP_ACT_DELETE: return act_delete(s, i, a, err);

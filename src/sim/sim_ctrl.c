@@ -84,11 +84,13 @@ kp_status kp__sim_index_workloads(kp_sim *s) {
 
 kp_status kp__sim_grow_workloads(kp_sim *s) { return kp_ctrl_workload_changed(s->ctrl, -1); }
 
-void kp__sim_mark_workload(kp_sim *s, int64_t wl) {
-    (void)kp_ctrl_workload_changed(s->ctrl, (kp_index)wl); /* (grows first: KP_ENOMEM only) */
+kp_status kp__sim_mark_workload(kp_sim *s, int64_t wl, kp_error *err) {
+    return kp_ctrl_workload_changed(s->ctrl, (kp_index)wl) == KP_OK ? KP_OK : nomem(err);
 }
 
-void kp__sim_mark_daemonsets(kp_sim *s) { (void)kp_ctrl_node_changed(s->ctrl, -1); }
+kp_status kp__sim_mark_daemonsets(kp_sim *s, kp_error *err) {
+    return kp_ctrl_node_changed(s->ctrl, -1) == KP_OK ? KP_OK : nomem(err);
+}
 
 kp_status kp__sim_pod_changed(kp_sim *s, uint32_t pod) {
     return kp_ctrl_pod_changed(s->ctrl, (kp_index)pod, s->now);

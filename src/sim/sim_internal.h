@@ -212,9 +212,10 @@ kp_status kp__sim_delete_workload(kp_sim *s, long w, kp_error *err);
 kp_status kp__sim_workload_scaled(kp_sim *s, long w, kp_error *err);
 /* pod was added or its state changed (kp_ctrl_pod_changed): its controller may sync. KP_ENOMEM */
 kp_status kp__sim_pod_changed(kp_sim *s, uint32_t pod);
-void kp__sim_mark_workload(kp_sim *s, int64_t wl);
+/* workload wl syncs again (a resync it asked for); KP_ENOMEM */
+kp_status kp__sim_mark_workload(kp_sim *s, int64_t wl, kp_error *err);
 /* every DaemonSet syncs (a node was added, changed or deleted) */
-void kp__sim_mark_daemonsets(kp_sim *s);
+kp_status kp__sim_mark_daemonsets(kp_sim *s, kp_error *err);
 
 /* sim_actions.c: scenario actions and drains */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);
