@@ -79,7 +79,7 @@ $(BUILD)/%.o: %.cpp
 	$(CXX) $(CXXFLAGS) -MMD -MP -c -o $@ $<
 
 # Unit tests link the renderers' archive too: a test pulls the renderers it calls, no others.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h tests/unit/cli_capture.h tests/unit/text_buf.h tests/unit/ctrl_case.h $(TOOL_A) $(BUILD)/libkprio.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h tests/unit/cli_capture.h tests/unit/text_buf.h tests/unit/ctrl_case.h tests/unit/ctrl_rec.h $(TOOL_A) $(BUILD)/libkprio.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(TOOL_A) $(BUILD)/libkprio.a $(LDFLAGS) $(LDLIBS) -lstdc++
 

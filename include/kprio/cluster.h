@@ -325,15 +325,6 @@ kp_status kp_cluster_node_taint(kp_cluster *cl, kp_index node, const char *key, 
                                 const char *effect, kp_error *err);
 kp_status kp_cluster_node_untaint(kp_cluster *cl, kp_index node, const char *key,
                                   const char *effect, size_t *removed, kp_error *err);
-/* The taint-eviction controller's verdict for pod on node (processPodOnNode over the node's
- * NoExecute taints: GetMatchingTolerations, the first toleration of the pod matching each taint,
- * then getMinTolerationTime): KP_NOEXEC_KEEP when the node has no NoExecute taint or every one
- * is tolerated without tolerationSeconds; KP_NOEXEC_NOW when one is not tolerated or a used
- * toleration has tolerationSeconds <= 0; KP_NOEXEC_AFTER with *seconds the smallest
- * tolerationSeconds of the tolerations used. */
-typedef enum { KP_NOEXEC_KEEP = 0, KP_NOEXEC_NOW, KP_NOEXEC_AFTER } kp_noexec_verdict;
-kp_noexec_verdict kp_cluster_pod_noexecute(const kp_cluster *cl, kp_index pod, kp_index node,
-                                           int64_t *seconds);
 /* Deletes a node: it leaves every scheduler's node order; its pods are not touched (the caller
  * deletes them, as the pod garbage collector does). */
 kp_status kp_cluster_delete_node(kp_cluster *cl, kp_index node, kp_error *err);
@@ -394,12 +385,6 @@ kp_index kp_cluster_pod_workload(const kp_cluster *cl, kp_index pod);
  * (schedulers rebuild), its name is free; its index stays (kp_workload_info.deleted). No-op when
  * deleted already. */
 kp_status kp_cluster_delete_workload(kp_cluster *cl, kp_index workload, kp_error *err);
-/* The CronJob controller's Job (getJobFromTemplate2): named `name`, the CronJob's jobTemplate
- * (labels, spec, pod template), controlled by it, no status. *out: its index. KP_EINVAL (not a
- * CronJob with a template; a Job of that name exists: "jobs.batch \"NAME\" already exists"),
- * KP_ENOMEM. */
-kp_status kp_cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const char *name,
-                                     kp_index *out, kp_error *err);
 /* Changes spec.replicas (the scale subresource). */
 kp_status kp_cluster_workload_scale(kp_cluster *cl, kp_index workload, int32_t replicas,
                                     kp_error *err);
@@ -425,11 +410,7 @@ bool kp_cluster_pdb_selects(const kp_cluster *cl, kp_index pdb, kp_index pod);
 /* The same for a pod deleted since (its tombstone's labels): whether the PDB selected it while it
  * lived (the simulation's findings, kprio/insight.h). */
 bool kp_cluster_pdb_selected(const kp_cluster *cl, kp_index pdb, kp_index pod);
-/* Recomputes the PDB's status from the pods it selects now, as the disruption controller's
- * trySync does: expected pods from minAvailable / maxUnavailable (percentages against the
- * pods' controllers' scale), healthy = bound, running, not terminating; disruptionsAllowed =
- * currentHealthy - desiredHealthy, at least 0. */
-kp_status kp_cluster_pdb_recount(kp_cluster *cl, kp_index pdb, kp_error *err);
+/* The status is written by the disruption controller (kprio/ctrl.h, kp_ctrl_disruption_sync). */
 
 /* PriorityClasses: find by name (-1), value, and change the value (existing pods keep theirs;
  * pods created later get the new one, as the Priority admission plugin reads it then). */

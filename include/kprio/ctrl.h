@@ -44,7 +44,9 @@ typedef struct {
 /* What kp_ctrl_sink.resync_at asks to sync again */
 typedef enum {
     KP_CTRL_RESYNC_WORKLOAD = 0, /* obj: a workload index (kp_ctrl_workload_changed then) */
-    KP_CTRL_RESYNC_POD = 1 /* obj: a pod (taint eviction) */
+    KP_CTRL_RESYNC_POD = 1, /* obj: a pod (taint eviction: kp_ctrl_taint_eviction_fire then) */
+    KP_CTRL_RESYNC_CRONJOB = 2 /* obj: a CronJob (kp_ctrl_cronjob_sync then); a schedule alone
+                                * need not keep a runner going */
 } kp_ctrl_resync_kind;
 
 /* The runner's side. Every callback returns KP_OK or an error that stops the sync (KP_ENOMEM,
@@ -149,6 +151,55 @@ kp_status kp_ctrl_daemonset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const k
 /* mirrors Controller.syncJob / manageJob (src/ctrl/job.c) */
 kp_status kp_ctrl_job_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
                            kp_error *err);
+
+/* The controllers that are not workload controllers (src/ctrl/cronjob.c, disruption.c,
+ * taint_eviction.c, node_lifecycle.c, podgc.c): the runner calls them when their inputs change
+ * (kp_ctrl_sync does not). */
+/* mirrors ControllerV2.syncCronJob for CronJob w: its first sync reads the schedule
+ * (InvalidSchedule, UnsupportedTimeZone events) and starts following it from now_ms; a later one
+ * runs the most recent scheduled time not handled yet (Forbid, Replace, the new Job, which is
+ * queued) unless suspended. Each asks for a resync at the next scheduled time (resync_at,
+ * KP_CTRL_RESYNC_CRONJOB, once per time). KP_EINVAL when w is not a CronJob. */
+kp_status kp_ctrl_cronjob_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
+                               kp_error *err);
+/* The CronJobs the manager has not followed yet (the cluster's, loaded since too) get their
+ * first kp_ctrl_cronjob_sync (the informer's addCronjob), in index order. */
+kp_status kp_ctrl_cronjobs_added(kp_ctrl *c, int64_t now_ms, const kp_ctrl_sink *sink,
+                                 kp_error *err);
+/* mirrors DisruptionController.trySync for PodDisruptionBudget pdb: its status (currentHealthy,
+ * desiredHealthy, expectedPods, disruptionsAllowed) recomputed from the pods it selects now and
+ * written through core: expected pods from minAvailable / maxUnavailable (percentages against
+ * the pods' controllers' scale), healthy = bound, not terminal, not terminating;
+ * disruptionsAllowed = healthy - desired, at least 0, 0 when a pod's controller is not found
+ * (failSafe). A deleted PDB: nothing. KP_EINVAL (out of range), KP_ENOMEM. */
+kp_status kp_ctrl_disruption_sync(kp_ctrl *c, kp_index pdb, kp_error *err);
+/* The taint-eviction controller. kp_ctrl_taint_eviction_pod: processPodOnNode for pod (bound,
+ * running) against its node's NoExecute taints: a deletion planned now, after the smallest
+ * tolerationSeconds (resync_at, KP_CTRL_RESYNC_POD), or a plan cancelled (event
+ * TaintManagerEviction "Cancelling deletion of Pod NS/NAME"). kp_ctrl_taint_eviction_node: the
+ * same for every pod of node (its taints changed). kp_ctrl_taint_eviction_fire: the resync came;
+ * a plan still in place deletes the pod (DisruptionTarget DeletionByTaintManager, pod_deleting
+ * with the event "Marking for deletion Pod NS/NAME"). Errors: the sink's, core's, KP_ENOMEM. */
+kp_status kp_ctrl_taint_eviction_pod(kp_ctrl *c, kp_index pod, int64_t now_ms,
+                                     const kp_ctrl_sink *sink, kp_error *err);
+kp_status kp_ctrl_taint_eviction_node(kp_ctrl *c, kp_index node, int64_t now_ms,
+                                      const kp_ctrl_sink *sink, kp_error *err);
+kp_status kp_ctrl_taint_eviction_fire(kp_ctrl *c, kp_index pod, int64_t now_ms,
+                                      const kp_ctrl_sink *sink, kp_error *err);
+/* mirrors Controller.doNoScheduleTaintingPass (node lifecycle) for node's pressure conditions
+ * now (KP_NODE_COND_* bits, kprio/node_conditions.h): the NoSchedule taint of a condition newly
+ * on is added (event TaintAdded), that of a condition the controller tainted for and now off is
+ * removed (TaintRemoved); *untainted (may be NULL): a taint was removed. KP_EINVAL (node out of
+ * range), core's errors. */
+kp_status kp_ctrl_node_lifecycle_sync(kp_ctrl *c, kp_index node, unsigned conditions,
+                                      int64_t now_ms, const kp_ctrl_sink *sink, bool *untainted,
+                                      kp_error *err);
+/* mirrors PodGCController.gc: with terminated_threshold > 0 (upstream's default 12500) the
+ * oldest terminated pods past that many are deleted (gcTerminated), then every pod still bound to
+ * a deleted node (gcOrphaned). Each deletion: the sink's pod_deleted (ev NULL), or core's
+ * kp_cluster_delete_pod when the sink has none. Errors: the sink's, core's, KP_ENOMEM. */
+kp_status kp_ctrl_podgc_sync(kp_ctrl *c, int64_t now_ms, int32_t terminated_threshold,
+                             const kp_ctrl_sink *sink, kp_error *err);
 
 #ifdef __cplusplus
 }

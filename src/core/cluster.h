@@ -75,7 +75,7 @@ typedef struct kp_cluster {
      * scheduler catches up with those in place when they explain every move of gen_struct
      * (kp_sched_sync); a change that moves gen_struct alone makes it rebuild */
     uint64_t gen_pods, gen_nodes;
-    uint64_t gen_pdb_status; /* bumped by every PDB status change (kp_cluster_pdb_recount) */
+    uint64_t gen_pdb_status; /* bumped by every PDB status change (kp__cluster_pdb_set_status) */
     uint32_t *changed_log;
     uint32_t n_changed_log, cap_changed_log;
     /* well-known interned strings */
@@ -117,6 +117,11 @@ long kp__cluster_find_object(const kp_cluster *cl, const char *kind, kp_str ns, 
 /* Drops an object's identity (a PDB or PriorityClass deleted by the simulator): not found by
  * name, not counted, its name free for a new object; the object stays where it is, flagged. */
 void kp__cluster_forget_identity(kp_cluster *cl, const char *kind, kp_str ns, kp_str name);
+/* Writes PDB pdb's status (the disruption controller's updatePdbStatus, src/ctrl/disruption.c):
+ * currentHealthy, desiredHealthy, expectedPods and disruptionsAllowed from *s (its other fields
+ * unread); s NULL: failSafe, the status kept but disruptionsAllowed 0. Every reader of budgets
+ * rereads them (gen_pdb_status). pdb must be in range. KP_OK. */
+kp_status kp__cluster_pdb_set_status(kp_cluster *cl, kp_index pdb, const kp_pdb_info *s);
 /* The nodes a scheduler sees: those not deleted (kp_cluster_delete_node). */
 static inline uint32_t kp__cluster_live_nodes(const kp_cluster *cl) {
     return cl->n_nodes - cl->n_nodes_deleted;

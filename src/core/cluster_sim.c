@@ -2,7 +2,8 @@
  * (include/kprio/cluster.h, "The simulator's view"): pod, node, workload and PriorityClass
  * queries; cordon, taints and node deletion; scale; a class's value. A pod's own state (bind,
  * nominate, mark terminating, finish, delete) is core/pod_state.c, creating pods
- * core/cluster_create.c, the disruption controller's recount core/pdb_status.c.
+ * core/cluster_create.c, PDBs core/pdb_status.c; the controllers that use these calls are
+ * src/ctrl/.
  *
  * Every change that rebuilds a scheduler's node order and indexes (a node changed or deleted, a
  * workload's selector added or gone) moves cl->gen_struct (core/cluster.h). */
@@ -421,34 +422,8 @@ kp_status kp__cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deploym
     return KP_OK;
 }
 
-kp_noexec_verdict kp_cluster_pod_noexecute(const kp_cluster *cl, kp_index pod, kp_index node,
-                                           int64_t *seconds) {
-    *seconds = 0;
-    if (!pod_ok(cl, pod) || !node_ok(cl, node)) return KP_NOEXEC_KEEP;
-    const kp_pod *p = &cl->pods[pod];
-    const kp_node *n = &cl->nodes[node];
-    bool any = false, bounded = false;
-    int64_t min = 0;
-    for (uint16_t i = 0; i < n->n_taints; i++) {
-        const kp_taint *t = &n->taints[i];
-        if (t->effect != KP_EFFECT_NOEXECUTE) continue; /* getNoExecuteTaints */
-        any = true;
-        const kp_toleration *used = NULL; /* GetMatchingTolerations: the first that matches */
-        for (uint16_t j = 0; j < p->n_tolerations && !used; j++)
-            if (kp__toleration_tolerates(&p->tolerations[j], t)) used = &p->tolerations[j];
-        if (!used) return KP_NOEXEC_NOW;
-        if (!used->has_seconds) continue; /* forever */
-        if (used->seconds <= 0) return KP_NOEXEC_NOW; /* getMinTolerationTime: 0 */
-        if (!bounded || used->seconds < min) min = used->seconds;
-        bounded = true;
-    }
-    if (!any || !bounded) return KP_NOEXEC_KEEP;
-    *seconds = min;
-    return KP_NOEXEC_AFTER;
-}
-
-kp_status kp_cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const char *name,
-                                     kp_index *out, kp_error *err) {
+kp_status kp__cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const char *name,
+                                      kp_index *out, kp_error *err) {
     if (cronjob < 0 || (size_t)cronjob >= cl->n_workloads)
         return bad_index(err, "workload", cronjob);
     const kp_workload *c = &cl->workloads[cronjob];

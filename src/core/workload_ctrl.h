@@ -34,6 +34,13 @@ kp_status kp__workload_new_replicaset(kp_cluster *cl, uint32_t di, uint32_t *out
 kp_status kp__cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployment, kp_index *out,
                                                 kp_error *err);
 
+/* The CronJob controller's Job (mirrors getJobFromTemplate2): named `name`, the CronJob's
+ * jobTemplate (labels, spec, pod template), controlled by it, no status; schedulers told to
+ * rebuild. *out: its index. KP_EINVAL (not a CronJob with a template; a Job of that name exists:
+ * "jobs.batch \"NAME\" already exists"), KP_ENOMEM. */
+kp_status kp__cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const char *name,
+                                      kp_index *out, kp_error *err);
+
 /* l with key=val set: a new sorted array in the cluster arena (the old one is not changed, it
  * may be shared). KP_ENOMEM. */
 kp_status kp__labels_set(kp_cluster *cl, kp_labels *l, const char *key, const char *val);

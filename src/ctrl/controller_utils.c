@@ -61,6 +61,8 @@ kp_status kp__ctrl_index_pods(kp_ctrl *c, size_t upto) {
         p->state = (uint8_t)kp__ctrl_seen_state(&pi);
         p->node = pi.node;
         p->terminating_ms = p->gone_ms = -1;
+        p->taint_planned = false;
+        p->taint_since = -1;
         if (p->workload >= 0 && (size_t)p->workload < c->n_wls &&
             wl_add_pod(&c->wls[p->workload], (uint32_t)i) != KP_OK)
             return KP_ENOMEM;

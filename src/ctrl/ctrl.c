@@ -25,6 +25,7 @@ void kp_ctrl_free(kp_ctrl *c) {
     for (size_t i = 0; i < c->n_wls; i++) kp__free(c->wls[i].pods);
     kp__free(c->wls);
     kp__free(c->pods);
+    kp__free(c->node_tainted);
     kp__free(c);
 }
 

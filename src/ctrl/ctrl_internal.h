@@ -32,6 +32,7 @@ typedef struct {
     bool deleted; /* the workload was deleted: it makes no more pods */
     bool done; /* a Job that completed or failed: it makes no more pods */
     bool cron_started; /* a CronJob whose schedule the controller follows */
+    int64_t cron_last; /* a CronJob's last scheduled time handled (unix s, lastScheduleTime) */
     int64_t resync_at; /* a resync asked for then (ms), 0 = none */
 } ctrl_wl;
 
@@ -52,6 +53,8 @@ typedef struct {
     kp_index node; /* the node it was last seen bound to, -1 */
     int64_t terminating_ms; /* when it was first seen terminating (ms), -1 */
     int64_t gone_ms; /* when it was first seen terminal or deleted (ms), -1 */
+    bool taint_planned; /* taint eviction: a deletion is planned (src/ctrl/taint_eviction.c) */
+    int64_t taint_since; /* when that plan was made (ms) */
 } ctrl_pod;
 
 struct kp_ctrl {
@@ -63,6 +66,9 @@ struct kp_ctrl {
     ctrl_pod *pods;
     size_t n_pods, cap_pods;
     bool any_dirty;
+    uint8_t *node_tainted; /* per node: the pressure conditions the node lifecycle controller
+                            * tainted it for (KP_NODE_COND_* bits; src/ctrl/node_lifecycle.c) */
+    size_t n_node_tainted;
 };
 
 /* controller_utils.c */

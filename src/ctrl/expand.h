@@ -76,5 +76,9 @@ long kp__ctrl_deployment_current_rs(const kp__expand *x, const kp_workload *d, c
                                     size_t cap);
 kp_status kp__ctrl_statefulset_expand(kp__expand *x, uint32_t wi);
 kp_status kp__ctrl_daemonset_expand(kp__expand *x, uint32_t wi);
+/* job.c: the Job's pass (job_name: the Job's, or a CronJob's made-up Job's when from_cronjob);
+ * cronjob.c: a CronJob fired once now (KP_EXPAND_CRONJOBS) */
+kp_status kp__ctrl_job_expand(kp__expand *x, uint32_t wi, const char *job_name, bool from_cronjob);
+kp_status kp__ctrl_cronjob_expand(kp__expand *x, uint32_t wi);
 
 #endif

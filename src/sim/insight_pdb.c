@@ -1,6 +1,6 @@
 /* PDB pressure (docs/simulate.md "Findings"): the disruption controller's count of a
  * PodDisruptionBudget rebuilt over the run from the pods' timelines (healthy: bound, not
- * terminating, as kp_cluster_pdb_recount counts), against its desiredHealthy as the controller
+ * terminating, as kp_ctrl_disruption_sync counts), against its desiredHealthy as the controller
  * wrote it at each instant (kp_sim_pdb_desired_at: a scale of the pods' controller moves it),
  * while it existed (kp_sim_pdb_span), and the preemptions that took a victim it protected when it
  * allowed no more disruptions (violations() below). */

@@ -127,7 +127,6 @@ void kp_sim_free(kp_sim *s) {
     kp_free(s->unsched);
     kp_free(s->pods);
     kp_ctrl_free(s->ctrl);
-    kp_free(s->cron_started);
     kp_free(s->events);
     for (size_t i = 0; i < s->n_chunks; i++) kp_free(s->chunks[i]);
     kp_free(s->chunks);

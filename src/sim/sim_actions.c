@@ -159,7 +159,7 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
 
 /* A Node deleted. The node lifecycle controller logs it (monitorNodeHealth: RemovingNode, "Node
  * NAME event: Removing Node NAME from Controller"); the pod garbage collector deletes the pods
- * still bound to it (PodGCController.gcOrphaned; kprio at once, without its quarantine) and
+ * still bound to it (kp_ctrl_podgc_sync: gcOrphaned, at once, without its quarantine) and
  * their controllers replace them; the scheduler leaves the node out from then on (its node
  * tree, the FitError's node count, preemption's candidates, nominations to it). */
 static kp_status delete_node(kp_sim *s, kp_index n, kp_error *err) {
@@ -167,14 +167,8 @@ static kp_status delete_node(kp_sim *s, kp_index n, kp_error *err) {
     long ev = kp__sim_logf(s, KP_SIM_NORMAL, "RemovingNode", -1, n, -1,
                            "Node %s event: Removing Node %s from Controller", name, name);
     if (ev < 0) return nomem(err);
-    for (size_t left = kp_cluster_node_pod_count(s->cl, n); left > 0; left--) {
-        kp_index p = kp_cluster_node_pod(s->cl, n, left - 1);
-        if (p < 0 || (size_t)p >= s->n_pods) continue;
-        if (s->pods[p].lost_ev < 0) s->pods[p].lost_ev = ev; /* the cause of its replacement */
-        kp_status st = kp__sim_pod_gone(s, (uint32_t)p, "deleted", err);
-        if (st != KP_OK) return st;
-    }
-    return kp_cluster_delete_node(s->cl, n, err);
+    kp_status st = kp_cluster_delete_node(s->cl, n, err);
+    return st == KP_OK ? kp__sim_podgc(s, ev, err) : st;
 }
 
 /* A PDB deleted: preemption and drains no longer see it, the disruption controller stops

@@ -52,10 +52,23 @@ static kp_status sink_deleted(void *ctx, kp_index pod, const kp_ctrl_event *ev, 
     return kp__sim_pod_gone(s, (uint32_t)pod, NULL, err);
 }
 
+/* a resync timer: a workload's (a Job's pod failure backoff), a CronJob's next scheduled time
+ * (SIM_EV_CRON: it does not keep a run going), a pod's planned taint eviction (its generation:
+ * a later plan makes the earlier timer stale) */
 static kp_status sink_resync(void *ctx, int kind, kp_index obj, int64_t t_ms, kp_error *err) {
     kp_sim *s = ctx;
-    if (kind != KP_CTRL_RESYNC_WORKLOAD) return KP_OK;
-    return kp__sim_timer_add(s, t_ms, SIM_EV_WORKLOAD_SYNC, obj, 0) == KP_OK ? KP_OK : nomem(err);
+    kp_status st = KP_OK;
+    switch ((kp_ctrl_resync_kind)kind) {
+    case KP_CTRL_RESYNC_WORKLOAD:
+        st = kp__sim_timer_add(s, t_ms, SIM_EV_WORKLOAD_SYNC, obj, 0);
+        break;
+    case KP_CTRL_RESYNC_CRONJOB: st = kp__sim_timer_add(s, t_ms, SIM_EV_CRON, obj, 0); break;
+    case KP_CTRL_RESYNC_POD:
+        if (obj < 0 || (size_t)obj >= s->n_pods) return KP_OK;
+        st = kp__sim_timer_add(s, t_ms, SIM_EV_TAINT_EVICT, obj, ++s->pods[obj].taint_gen);
+        break;
+    }
+    return st == KP_OK ? KP_OK : nomem(err);
 }
 
 static kp_ctrl_sink sink_of(kp_sim *s) {
@@ -96,6 +109,66 @@ kp_status kp__sim_workload_scaled(kp_sim *s, long w, kp_error *err) {
 kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err) {
     kp_ctrl_sink k = sink_of(s);
     return kp_ctrl_sync(s->ctrl, s->epoch, s->now, &k, err);
+}
+
+/* ---------------------------------------------------------------- the other controllers
+ * (src/ctrl/cronjob.c, taint_eviction.c, node_lifecycle.c, podgc.c): called when their inputs
+ * change, their timers played here */
+
+kp_status kp__sim_cron_start(kp_sim *s, kp_error *err) {
+    kp_ctrl_sink k = sink_of(s);
+    return kp_ctrl_cronjobs_added(s->ctrl, s->now, &k, err);
+}
+
+kp_status kp__sim_cron_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
+    kp_workload_info in;
+    if (kp_cluster_workload_info(s->cl, (kp_index)t->arg, &in) != KP_OK) return KP_OK;
+    kp_ctrl_sink k = sink_of(s);
+    return kp_ctrl_cronjob_sync(s->ctrl, (kp_index)t->arg, s->now, &k, err);
+}
+
+kp_status kp__sim_taint_node(kp_sim *s, kp_index node, kp_error *err) {
+    kp_ctrl_sink k = sink_of(s);
+    return kp_ctrl_taint_eviction_node(s->ctrl, node, s->now, &k, err);
+}
+
+kp_status kp__sim_taint_pod(kp_sim *s, uint32_t pod, kp_error *err) {
+    kp_ctrl_sink k = sink_of(s);
+    return kp_ctrl_taint_eviction_pod(s->ctrl, (kp_index)pod, s->now, &k, err);
+}
+
+kp_status kp__sim_taint_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
+    uint32_t pod = (uint32_t)t->arg;
+    if (pod >= s->n_pods || s->pods[pod].taint_gen != t->gen) return KP_OK; /* replaced */
+    kp_ctrl_sink k = sink_of(s);
+    return kp_ctrl_taint_eviction_fire(s->ctrl, (kp_index)pod, s->now, &k, err);
+}
+
+kp_status kp__sim_node_lifecycle(kp_sim *s, kp_index node, unsigned conditions, bool *untainted,
+                                 kp_error *err) {
+    kp_ctrl_sink k = sink_of(s);
+    return kp_ctrl_node_lifecycle_sync(s->ctrl, node, conditions, s->now, &k, untainted, err);
+}
+
+/* the pod garbage collector's deletions: at once, the node's removal (event cause_ev) the cause
+ * of each pod's replacement */
+typedef struct {
+    kp_sim *s;
+    long cause_ev;
+} podgc_ctx;
+
+static kp_status podgc_deleted(void *ctx, kp_index pod, const kp_ctrl_event *ev, kp_error *err) {
+    podgc_ctx *g = ctx;
+    (void)ev; /* the collector records none */
+    if (pod < 0 || (size_t)pod >= g->s->n_pods) return KP_OK;
+    if (g->s->pods[pod].lost_ev < 0) g->s->pods[pod].lost_ev = g->cause_ev;
+    return kp__sim_pod_gone(g->s, (uint32_t)pod, "deleted", err);
+}
+
+kp_status kp__sim_podgc(kp_sim *s, long cause_ev, kp_error *err) {
+    podgc_ctx g = {s, cause_ev};
+    kp_ctrl_sink k = {&g, NULL, NULL, NULL, podgc_deleted, NULL};
+    return kp_ctrl_podgc_sync(s->ctrl, s->now, 0, &k, err);
 }
 
 /* ---------------------------------------------------------------- the disruption controller */

@@ -30,7 +30,7 @@ typedef enum {
     SIM_EV_ADMIT, /* pod arg's kubelet sees its bind and admits or rejects it (sim_admit.c) */
     SIM_EV_ADMIT_KILLED, /* pod arg, preempted by its kubelet, is killed: Failed (sim_admit.c) */
     SIM_EV_TAINT_EVICT, /* pod arg's NoExecute toleration ran out (gen: still planned) */
-    SIM_EV_CRON /* CronJob arg's next scheduled time (sim_cron.c) */
+    SIM_EV_CRON /* CronJob arg's next scheduled time (kp_ctrl_cronjob_sync) */
 } sim_ev_kind;
 
 typedef struct {
@@ -64,8 +64,8 @@ typedef struct {
     const char *evict_msg; /* the kubelet's eviction message (an event's text), NULL */
     bool evict_condition; /* a threshold eviction: DisruptionTarget once killed (local-storage
                            * evictions get none: localStorageEviction passes no condition) */
-    int64_t taint_since; /* the taint-eviction controller's planned deletion: created at, -1 */
-    uint32_t taint_gen; /* bumped when that plan is cancelled or replaced (stale timers) */
+    uint32_t taint_gen; /* the taint-eviction controller's latest plan (its resync timer): an
+                         * earlier timer is stale */
     bool drain_blocked; /* a drain was refused for it (logged once) */
     bool arrived_terminating; /* it had a deletionTimestamp when the run first saw it (the
                                * snapshot's, or a created object's): no deletion of this run */
@@ -119,10 +119,6 @@ struct kp_sim {
     size_t n_pods, cap_pods;
 
     kp_ctrl *ctrl; /* the controllers (sim_ctrl.c is the glue) */
-    /* per workload: a CronJob whose schedule sim_cron.c follows (until the CronJob controller
-     * joins src/ctrl/) */
-    uint8_t *cron_started;
-    size_t n_cron_started, cap_cron_started;
 
     kp_sim_event *events;
     size_t n_events, cap_events;
@@ -165,22 +161,11 @@ long kp__sim_logf(kp_sim *s, kp_sim_event_type type, const char *reason, kp_inde
 #endif
     ;
 
-/* sim_taint.c: the taint-eviction controller (NoExecute taints): the pods of a node whose
- * taints changed, a pod just bound, a planned eviction that came due */
-kp_status kp__sim_taint_node(kp_sim *s, kp_index node, kp_error *err);
-kp_status kp__sim_taint_pod(kp_sim *s, uint32_t pod, kp_error *err);
-kp_status kp__sim_taint_timer(kp_sim *s, const sim_timer *t, kp_error *err);
-
-/* sim_cron.c: the CronJob controller: the CronJobs not followed yet start (their next
- * scheduled time planned), a scheduled time came */
-kp_status kp__sim_cron_start(kp_sim *s, kp_error *err);
-kp_status kp__sim_cron_timer(kp_sim *s, const sim_timer *t, kp_error *err);
-
 /* sim_queue.c: the scheduling queue and the attempts */
 kp_status kp__sim_enqueue_new(kp_sim *s, uint32_t pod);
 /* sim_log.c: the PDBs loaded since the last call exist from now on (kp_sim_pdb_span) */
 kp_status kp__sim_pdb_spans_grow(kp_sim *s);
-/* The disruption controller's sync of PDB `pdb` (kp_cluster_pdb_recount), its desiredHealthy
+/* The disruption controller's sync of PDB `pdb` (kp_ctrl_disruption_sync), its desiredHealthy
  * recorded when it changed (kp_sim_pdb_desired_at). */
 kp_status kp__sim_pdb_recount(kp_sim *s, kp_index pdb, kp_error *err);
 void kp__sim_pdb_spans_free(kp_sim *s);
@@ -213,6 +198,20 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
                                const char *message, bool by_kubelet, kp_error *err);
 kp_status kp__sim_sync_controllers(kp_sim *s, kp_error *err);
 kp_status kp__sim_recount_pdbs(kp_sim *s, uint32_t pod, kp_error *err);
+/* the controllers that are not workload controllers (src/ctrl/): the CronJobs not followed yet
+ * start (their next scheduled time planned) and a scheduled time came (SIM_EV_CRON); taint
+ * eviction for the pods of a node whose taints changed, a pod just bound, a planned eviction that
+ * came due (SIM_EV_TAINT_EVICT); the node lifecycle controller's pressure taints after the
+ * conditions a node's kubelet reports (*untainted: one was removed); the pod garbage collector
+ * after a node's deletion (event cause_ev: the cause of its pods' replacements) */
+kp_status kp__sim_cron_start(kp_sim *s, kp_error *err);
+kp_status kp__sim_cron_timer(kp_sim *s, const sim_timer *t, kp_error *err);
+kp_status kp__sim_taint_node(kp_sim *s, kp_index node, kp_error *err);
+kp_status kp__sim_taint_pod(kp_sim *s, uint32_t pod, kp_error *err);
+kp_status kp__sim_taint_timer(kp_sim *s, const sim_timer *t, kp_error *err);
+kp_status kp__sim_node_lifecycle(kp_sim *s, kp_index node, unsigned conditions, bool *untainted,
+                                 kp_error *err);
+kp_status kp__sim_podgc(kp_sim *s, long cause_ev, kp_error *err);
 /* the workloads loaded since the last call join (marked for a sync) */
 kp_status kp__sim_grow_workloads(kp_sim *s);
 /* The garbage collector's background deletion of workload w: its pods, the workloads it controls */

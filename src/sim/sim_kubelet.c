@@ -4,14 +4,13 @@
  * models, else each pod's memory request) as a Summary, filled through kprio/summary_builder.h
  * (no JSON text: that is written only for summary_hook, --dump-summaries, and decodes to the
  * same summary), runs one synchronize step and applies its decision: the evicted pod goes Failed
- * with reason Evicted and the engine's message, and the node's pressure conditions become the node
- * lifecycle controller's NoSchedule taints.
+ * with reason Evicted and the engine's message, and the node's pressure conditions are reported
+ * (the node lifecycle controller, src/ctrl/node_lifecycle.c, taints the node after them).
  *
  * Upstream: pkg/kubelet/eviction/eviction_manager.go (managerImpl.Start: synchronize every
  * monitoringInterval; after an eviction, waitForPodsCleanup polls every podCleanupPollFreq = 1s
  * for at most podCleanupTimeout = 30s before the next synchronize), pkg/kubelet/nodestatus/
- * setters.go (MemoryPressureCondition & co.: the NodeHas... events), pkg/controller/nodelifecycle
- * (doNoScheduleTaintingPass: node.kubernetes.io/memory-pressure:NoSchedule & co.). */
+ * setters.go (MemoryPressureCondition & co.: the NodeHas... events). */
 #include <stdio.h>
 #include <string.h>
 
@@ -35,18 +34,15 @@ static uint64_t mix(uint64_t h, uint64_t v) {
 
 static const struct {
     unsigned bit;
-    const char *taint, *on, *off;
+    const char *on, *off;
 } PRESSURE[] = {
-    {KP_NODE_COND_MEMORY_PRESSURE, "node.kubernetes.io/memory-pressure",
-     "NodeHasInsufficientMemory", "NodeHasSufficientMemory"},
-    {KP_NODE_COND_DISK_PRESSURE, "node.kubernetes.io/disk-pressure", "NodeHasDiskPressure",
-     "NodeHasNoDiskPressure"},
-    {KP_NODE_COND_PID_PRESSURE, "node.kubernetes.io/pid-pressure", "NodeHasInsufficientPID",
-     "NodeHasSufficientPID"},
+    {KP_NODE_COND_MEMORY_PRESSURE, "NodeHasInsufficientMemory", "NodeHasSufficientMemory"},
+    {KP_NODE_COND_DISK_PRESSURE, "NodeHasDiskPressure", "NodeHasNoDiskPressure"},
+    {KP_NODE_COND_PID_PRESSURE, "NodeHasInsufficientPID", "NodeHasSufficientPID"},
 };
 
-/* The kubelet reports the conditions (recordNodeStatusEvent); the node lifecycle controller
- * taints the node after them (doNoScheduleTaintingPass). */
+/* The kubelet reports each condition that changed (recordNodeStatusEvent); the node lifecycle
+ * controller follows each report with its taint (kp_ctrl_node_lifecycle_sync). */
 static kp_status follow_conditions(kp_sim *s, kp_index node, sim_kub_node *kn, unsigned cond,
                                    kp_error *err) {
     bool untainted = false;
@@ -59,25 +55,12 @@ static kp_status follow_conditions(kp_sim *s, kp_index node, sim_kub_node *kn, u
         if (kp__sim_logf(s, KP_SIM_NORMAL, what, -1, node, -1, "Node %s status is now: %s", nn,
                          what) < 0)
             return nomem(err);
-        kp_status st;
-        if (on) {
-            st = kp_cluster_node_taint(s->cl, node, PRESSURE[i].taint, "", "NoSchedule", err);
-            if (st == KP_OK && kp__sim_logf(s, KP_SIM_NORMAL, "TaintAdded", -1, node, -1,
-                                            "taint %s=:NoSchedule added", PRESSURE[i].taint) < 0)
-                return nomem(err);
-            kn->tainted |= b;
-        } else {
-            size_t removed = 0;
-            st = kp_cluster_node_untaint(s->cl, node, PRESSURE[i].taint, "NoSchedule", &removed,
-                                         err);
-            if (st == KP_OK &&
-                kp__sim_logf(s, KP_SIM_NORMAL, "TaintRemoved", -1, node, -1,
-                             "%zu taint(s) %s removed", removed, PRESSURE[i].taint) < 0)
-                return nomem(err);
-            kn->tainted &= ~b;
-            untainted = true;
-        }
+        if (on) kn->tainted |= b;
+        else kn->tainted &= ~b;
+        bool removed = false;
+        kp_status st = kp__sim_node_lifecycle(s, node, kn->tainted, &removed, err);
         if (st != KP_OK) return st;
+        untainted |= removed;
     }
     if (untainted && kp__sim_move_all(s, "NodeUpdate") != KP_OK) return nomem(err);
     return KP_OK;

@@ -15,7 +15,8 @@ typedef struct {
     bool idle; /* the last step met no threshold and reported no condition */
     bool live; /* at the last observation a pod's usage could still change by itself */
     uint64_t ids_sig; /* the node's pod list at the last observation */
-    unsigned tainted; /* KP_NODE_COND_* bits whose taint is on */
+    unsigned tainted; /* KP_NODE_COND_* bits it last reported (the node lifecycle controller
+                       * taints after them) */
     kp_index *waits; /* evicted pods whose cleanup the next step waits for */
     uint32_t n_waits, cap_waits;
     int64_t wait_since, wait_kill_at; /* ms: the eviction; when its grace period ends */

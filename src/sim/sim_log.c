@@ -153,7 +153,7 @@ void kp__sim_pdb_spans_free(kp_sim *s) {
 }
 
 kp_status kp__sim_pdb_recount(kp_sim *s, kp_index pdb, kp_error *err) {
-    kp_status st = kp_cluster_pdb_recount(s->cl, pdb, err);
+    kp_status st = kp_ctrl_disruption_sync(s->ctrl, pdb, err);
     if (st != KP_OK) return st;
     if (kp__sim_pdb_spans_grow(s) != KP_OK) goto oom;
     kp_pdb_info in;
@@ -231,7 +231,6 @@ kp_status kp__sim_grow_pods(kp_sim *s) {
         p->pub.last_message = "";
         p->pub.preempted_by = p->pub.replaces = -1;
         p->lost_ev = -1;
-        p->taint_since = -1;
         p->heap_pos = p->unsched_pos = -1;
         kp_pod_info pi;
         kp_cluster_pod_info(s->cl, (kp_index)i, &pi);

@@ -2,8 +2,7 @@
  * "The simulator's view"; src/core/cluster_sim.c, cluster_create.c, pdb_status.c): pod and node
  * queries, deleting pods (tombstones, the change log), creating pods from a workload's template
  * or a like pod (labels, owner, priority as the class is now, requests, fresh index and name),
- * cordon and taints as a new scheduler sees them, and the disruption controller's recount of a
- * PDB's status against upstream's disruption_test.go cases. */
+ * cordon and taints as a new scheduler sees them, deleting a PDB. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +12,7 @@
 #include "core/workload_ctrl.h"
 #include "harness.h"
 #include "kprio/cluster.h"
+#include "kprio/ctrl.h"
 #include "kprio/sched.h"
 
 static kp_cluster *load(const char *text, kp_error *err) {
@@ -381,7 +381,7 @@ KT_TEST(taint_cordon_delete_node) {
     kp_cluster_free(cl);
 }
 
-/* ---- the disruption controller (cases of upstream's disruption_test.go) ---- */
+/* ---- PDBs (the disruption controller's own cases: tests/unit/test_ctrl_disruption.c) ---- */
 
 static const char *pdb_yaml(char *buf, size_t cap, const char *spec, int rs_replicas, int n_pods,
                             int n_naked) {
@@ -405,11 +405,20 @@ static const char *pdb_yaml(char *buf, size_t cap, const char *spec, int rs_repl
     return buf;
 }
 
+/* the disruption controller's sync of one PDB (kprio/ctrl.h) */
+static kp_status recount(kp_cluster *cl, kp_index pdb, kp_error *err) {
+    kp_ctrl *c = kp_ctrl_new(cl);
+    if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    kp_status st = kp_ctrl_disruption_sync(c, pdb, err);
+    kp_ctrl_free(c);
+    return st;
+}
+
 static void check_status(kp_cluster *cl, int allowed, int healthy, int desired, int expected,
                          int line) {
     kp_error err;
     kp_pdb_info b;
-    KT_CHECK_INT(kp_cluster_pdb_recount(cl, 0, &err), KP_OK);
+    KT_CHECK_INT(recount(cl, 0, &err), KP_OK);
     KT_CHECK_INT(kp_cluster_pdb_info(cl, 0, &b), KP_OK);
     if (b.disruptions_allowed != allowed || b.current_healthy != healthy ||
         b.desired_healthy != desired || b.expected_pods != expected)
@@ -418,92 +427,6 @@ static void check_status(kp_cluster *cl, int allowed, int healthy, int desired, 
     KT_CHECK_INT(b.current_healthy, healthy);
     KT_CHECK_INT(b.desired_healthy, desired);
     KT_CHECK_INT(b.expected_pods, expected);
-}
-
-KT_TEST(pdb_recount_upstream_cases) {
-    static char buf[8192];
-    kp_error err;
-    /* TestUnavailable: minAvailable 3, four ready pods -> (1, 4, 3, 4); one of them going ->
-     * (0, 3, 3, 4) (here: terminating, so not healthy, still expected) */
-    kp_cluster *cl = load(pdb_yaml(buf, sizeof buf, "minAvailable: 3", 4, 4, 0), &err);
-    KT_CHECK(cl != NULL);
-    if (!cl) return;
-    KT_CHECK_INT(kp_cluster_pdb_count(cl), 1);
-    check_status(cl, 1, 4, 3, 4, __LINE__);
-    KT_CHECK_INT(kp_cluster_mark_terminating(cl, kp_cluster_find_pod(cl, "ns/p3"), 10, NULL, &err),
-                 KP_OK);
-    check_status(cl, 0, 3, 3, 4, __LINE__);
-    /* deleted: no longer listed (TestBasicFinderFunctions' pod removal) */
-    kp_cluster_delete_pod(cl, kp_cluster_find_pod(cl, "ns/p3"), &err);
-    check_status(cl, 0, 3, 3, 3, __LINE__);
-    KT_CHECK(kp_cluster_pdb_selects(cl, 0, kp_cluster_find_pod(cl, "ns/p0")));
-    KT_CHECK(!kp_cluster_pdb_selects(cl, 0, 3));
-    kp_cluster_free(cl);
-
-    /* TestReplicaSet: minAvailable 20% with a ReplicaSet of 10, one pod -> (0, 1, 2, 10) */
-    cl = load(pdb_yaml(buf, sizeof buf, "minAvailable: 20%", 10, 1, 0), &err);
-    KT_CHECK(cl != NULL);
-    if (!cl) return;
-    check_status(cl, 0, 1, 2, 10, __LINE__);
-    kp_cluster_free(cl);
-
-    /* TestPercentageMaxUnavailableWithScaling: maxUnavailable 30%, ReplicaSet 7 -> (0, 1, 4, 7);
-     * scaled to 3 -> (0, 1, 2, 3) */
-    cl = load(pdb_yaml(buf, sizeof buf, "maxUnavailable: 30%", 7, 1, 0), &err);
-    KT_CHECK(cl != NULL);
-    if (!cl) return;
-    check_status(cl, 0, 1, 4, 7, __LINE__);
-    KT_CHECK_INT(kp_cluster_workload_scale(cl, workload(cl, "ReplicaSet", "rs"), 3, &err), KP_OK);
-    check_status(cl, 0, 1, 2, 3, __LINE__);
-    KT_CHECK_INT(kp_cluster_workload_scale(cl, workload(cl, "ReplicaSet", "rs"), -1, &err),
-                 KP_EINVAL);
-    kp_cluster_free(cl);
-
-    /* TestIntegerMaxUnavailableWithScaling: maxUnavailable 2, ReplicaSet 7, one pod ->
-     * (0, 1, 5, 7); TestReplicationController's shape: 34% of 3 rounds up to 2, three pods ->
-     * (1, 3, 2, 3), and a rogue pod without a controller is unmanaged: healthy, allowed 2 */
-    cl = load(pdb_yaml(buf, sizeof buf, "maxUnavailable: 2", 7, 1, 0), &err);
-    KT_CHECK(cl != NULL);
-    if (!cl) return;
-    check_status(cl, 0, 1, 5, 7, __LINE__);
-    kp_cluster_free(cl);
-    cl = load(pdb_yaml(buf, sizeof buf, "minAvailable: 34%", 3, 3, 1), &err);
-    KT_CHECK(cl != NULL);
-    if (!cl) return;
-    check_status(cl, 2, 4, 2, 3, __LINE__);
-    kp_cluster_free(cl);
-
-    /* TestNakedPod: 28% and only a pod without a controller -> no disruption (expected 0) */
-    cl = load(pdb_yaml(buf, sizeof buf, "minAvailable: 28%", 3, 0, 1), &err);
-    KT_CHECK(cl != NULL);
-    if (!cl) return;
-    check_status(cl, 0, 1, 0, 0, __LINE__);
-    kp_cluster_free(cl);
-}
-
-/* TestUnsupportedControllerPod: a controller without a scale subresource (here a DaemonSet, or
- * one not in the snapshot) fails the sync: failSafe allows no disruption. */
-KT_TEST(pdb_recount_unknown_controller) {
-    kp_error err;
-    const char *yaml = NODE("n1") "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
-                                  "metadata: {name: pdb, namespace: ns}\n"
-                                  "spec: {selector: {matchLabels: {foo: bar}}, minAvailable: 1%}\n"
-                                  "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
-                                  "  namespace: ns\n  labels: {foo: bar}\n"
-                                  "  ownerReferences: [{apiVersion: apps.test.io/v1, kind: "
-                                  "TestWorkload, name: fake, uid: u, controller: true}]\n"
-                                  "spec: {nodeName: n1, containers: [{name: c}]}\n"
-                                  "status: {phase: Running}\n";
-    kp_cluster *cl = load(yaml, &err);
-    KT_CHECK(cl != NULL);
-    if (!cl) return;
-    cl->pdbs[0].disruptions_allowed = 5;
-    KT_CHECK_INT(kp_cluster_pdb_recount(cl, 0, &err), KP_OK);
-    kp_pdb_info b;
-    kp_cluster_pdb_info(cl, 0, &b);
-    KT_CHECK_INT(b.disruptions_allowed, 0);
-    KT_CHECK_INT(kp_cluster_pdb_recount(cl, 7, &err), KP_EINVAL);
-    kp_cluster_free(cl);
 }
 
 /* ---- allocation failures: every change ends in KP_OK or KP_ENOMEM with a message, and leaves
@@ -538,7 +461,6 @@ static int changes(kp_cluster *cl, kp_status *st, char msgs[][64]) {
     }
     STEP(kp_cluster_create_pod(cl, sts, -1, "db-1", 10, &out, &err));
     STEP(kp_cluster_create_pod(cl, -1, web, "web-like", 10, &out, &err));
-    STEP(kp_cluster_pdb_recount(cl, 0, &err));
     STEP(kp_cluster_finish_pod(cl, web, KP_POD_PHASE_FAILED, "Evicted", "", &err));
 #undef STEP
     return n;
@@ -617,7 +539,7 @@ KT_TEST(delete_pdb) {
     KT_CHECK(kp_cluster_pdb_selected(cl, 0, p0));
     /* a terminating pod no longer changes its status: nothing syncs it */
     KT_CHECK_INT(kp_cluster_mark_terminating(cl, p0, 10, NULL, &err), KP_OK);
-    KT_CHECK_INT(kp_cluster_pdb_recount(cl, 0, &err), KP_OK);
+    KT_CHECK_INT(recount(cl, 0, &err), KP_OK);
     KT_CHECK_INT(kp_cluster_pdb_info(cl, 0, &b), KP_OK);
     KT_CHECK_INT(b.current_healthy, 4);
     KT_CHECK_INT(kp_cluster_object_count(cl, "PodDisruptionBudget"), 0);
@@ -764,6 +686,6 @@ KT_TEST(delete_workload) {
 KT_MAIN(KT_CASE(pod_info_and_matches), KT_CASE(delete_pod_tombstone_and_log),
         KT_CASE(create_from_template_and_like), KT_CASE(create_with_unknown_class),
         KT_CASE(create_from_deployment), KT_CASE(taint_cordon_delete_node),
-        KT_CASE(pdb_recount_upstream_cases), KT_CASE(pdb_recount_unknown_controller),
+
         KT_CASE(alloc_fail_changes), KT_CASE(delete_pdb), KT_CASE(delete_priority_class),
         KT_CASE(cleared_nominations_reported), KT_CASE(delete_workload))

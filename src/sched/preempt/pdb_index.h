@@ -16,8 +16,9 @@ typedef struct kp_pdbix kp_pdbix;
  * while it is used (they do not once the cluster is finalized). */
 kp_pdbix *kp__pdbix_new(const kp_cluster *cl);
 void kp__pdbix_free(kp_pdbix *ix);
-/* A PDB's status changed since the index read it (the simulator's disruption controller,
- * kp_cluster_pdb_recount bumps cl->gen_pdb_status): reread every status.disruptionsAllowed. */
+/* A PDB's status changed since the index read it (the disruption controller's status write,
+ * kp__cluster_pdb_set_status, bumps cl->gen_pdb_status): reread every
+ * status.disruptionsAllowed. */
 void kp__pdbix_refresh(kp_pdbix *ix, const kp_cluster *cl);
 /* True when ix was built for a cluster with these PDB and pod counts (else rebuild). */
 bool kp__pdbix_fits(const kp_pdbix *ix, const kp_cluster *cl);
