@@ -684,12 +684,9 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
         uint32_t n_nom = kp__sched_nominated_on(s, (uint32_t)r->node, &nom);
         /* copied out first (un-nominating edits the nominator's list) into the list the
          * simulator reads (kp_sched_cleared_nominations: each pod's status update requeues) */
-        if (n_nom > s->cap_cleared_nom) {
-            kp_index *nc = kp__realloc(s->cleared_nom, n_nom * sizeof *nc);
-            if (!nc) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-            s->cleared_nom = nc;
-            s->cap_cleared_nom = n_nom;
-        }
+        if (!kp__grow32((void **)&s->cleared_nom, &s->cap_cleared_nom, n_nom,
+                        sizeof *s->cleared_nom, 8))
+            return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         uint32_t n_lower = 0;
         for (uint32_t i = 0; i < n_nom; i++)
             if (nom[i] != pod && cl->pods[nom[i]].priority < pre->priority)
