@@ -12,9 +12,9 @@
 #include "core/cluster.h"
 #include "core/node.h"
 #include "core/pod.h"
-#include "kubelet/admit.h"
 #include "kubelet/admit_predicates.h"
 #include "kubelet/admit_preempt.h"
+#include "kubelet/admit_state.h"
 
 void kp_admit_options_init(kp_admit_options *o) {
     if (!o) return;

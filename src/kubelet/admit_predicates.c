@@ -18,8 +18,8 @@
 #include "core/resources.h"
 #include "core/selector.h"
 #include "core/taints.h"
-#include "kubelet/admit.h"
 #include "kubelet/admit_predicates.h"
+#include "kubelet/admit_state.h"
 
 /* mirrors kubetypes.Preemptable */
 bool kp__admit_preemptable(const kp_pod *preemptor, const kp_pod *preemptee) {

@@ -10,7 +10,7 @@
 #include "core/node.h"
 #include "core/pod.h"
 #include "kprio/admission.h"
-#include "kubelet/admit.h"
+#include "kubelet/admit_state.h"
 
 /* ---- classification (pkg/kubelet/types, pkg/api/v1/resource) ---- */
 

@@ -15,9 +15,9 @@
 #include "core/pod.h"
 #include "core/pod_requests.h"
 #include "core/resources.h"
-#include "kubelet/admit.h"
 #include "kubelet/admit_predicates.h"
 #include "kubelet/admit_preempt.h"
+#include "kubelet/admit_state.h"
 
 /* Grows the scratch arrays of `a` for n candidates and n * k cached values. */
 static kp_status reserve(kp_admission *a, uint32_t n, uint32_t k) {

@@ -83,13 +83,9 @@ kp_status kp__fit_error_message(const kp_sched *s, const kp_node_status *prefilt
 
 static kp_result_int *result_for(kp_sched *s, uint32_t pod) {
     if (s->res_of_pod[pod] >= 0) return &s->res[s->res_of_pod[pod]];
-    if (s->n_res == s->cap_res) {
-        uint32_t ncap = s->cap_res ? s->cap_res * 2 : 64;
-        kp_result_int *nr = kp__realloc(s->res, ncap * sizeof *nr);
-        if (!nr) return NULL;
-        s->res = nr;
-        s->cap_res = ncap;
-    }
+    if (s->n_res == s->cap_res &&
+        !kp__grow32((void **)&s->res, &s->cap_res, (size_t)s->n_res + 1, sizeof *s->res, 64))
+        return NULL;
     kp_result_int *r = &s->res[s->n_res];
     memset(r, 0, sizeof *r);
     r->pub.pod = pod;
@@ -118,17 +114,14 @@ static kp_status set_message(kp_result_int *r, const char *msg) {
 static kp_status add_victims(kp_result_int *r, const uint32_t *v, uint32_t n, int32_t node) {
     if (!n) return KP_OK;
     size_t have = r->pub.n_victims;
-    if (have + n > r->cap_victims) {
-        size_t ncap = have + n + 8;
-        kp_index *nv = kp__realloc(r->victims, ncap * sizeof *nv);
-        if (!nv) return KP_ENOMEM;
-        r->victims = nv;
-        r->pub.victims = nv;
-        kp_index *nn = kp__realloc(r->victim_nodes, ncap * sizeof *nn);
-        if (!nn) return KP_ENOMEM;
-        r->victim_nodes = nn;
-        r->pub.victim_nodes = nn;
-        r->cap_victims = ncap;
+    if (have + n > r->cap_victims) { /* two arrays of one capacity: it moves once both grew */
+        size_t cv = r->cap_victims, cn = r->cap_victims;
+        bool ok = kp__grow((void **)&r->victims, &cv, have + n, sizeof *r->victims, 8);
+        r->pub.victims = r->victims;
+        ok = ok && kp__grow((void **)&r->victim_nodes, &cn, have + n, sizeof *r->victim_nodes, 8);
+        r->pub.victim_nodes = r->victim_nodes;
+        if (!ok) return KP_ENOMEM;
+        r->cap_victims = cn;
     }
     for (uint32_t i = 0; i < n; i++) {
         r->victims[have + i] = v[i];

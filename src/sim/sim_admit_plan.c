@@ -7,6 +7,7 @@
  * per delay (as upstream's does, bounded by the run's duration). */
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/sim_internal.h"
 
 const kp_evict_config *kp__sim_kubelet_config(const kp_sim *s, kp_index node,
@@ -22,13 +23,9 @@ const kp_evict_config *kp__sim_kubelet_config(const kp_sim *s, kp_index node,
 static kp_status mark_unseen(kp_sim *s, size_t pod) {
     sim_admit *m = &s->adm;
     if (pod >= m->n_unseen) {
-        size_t n = m->n_unseen ? m->n_unseen : 64;
-        while (n <= pod) n *= 2;
-        uint8_t *nu = kp_realloc(m->unseen, n);
-        if (!nu) return KP_ENOMEM;
-        memset(nu + m->n_unseen, 0, n - m->n_unseen);
-        m->unseen = nu;
-        m->n_unseen = n;
+        size_t old = m->n_unseen;
+        if (!kp__grow((void **)&m->unseen, &m->n_unseen, pod + 1, 1, 64)) return KP_ENOMEM;
+        memset(m->unseen + old, 0, m->n_unseen - old);
     }
     m->unseen[pod] = 1;
     return KP_OK;

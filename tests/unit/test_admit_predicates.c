@@ -12,8 +12,8 @@
 #include "harness.h"
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
-#include "kubelet/admit.h"
 #include "kubelet/admit_predicates.h"
+#include "kubelet/admit_state.h"
 
 static kp_cluster *load(const char *y) {
     kp_error err;

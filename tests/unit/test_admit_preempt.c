@@ -10,9 +10,9 @@
 #include "harness.h"
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
-#include "kubelet/admit.h"
 #include "kubelet/admit_predicates.h"
 #include "kubelet/admit_preempt.h"
+#include "kubelet/admit_state.h"
 
 /* ---- building clusters ---------------------------------------------------------------- */
 

@@ -15,9 +15,9 @@
 #include "harness.h"
 #include "kprio/admission.h"
 #include "kprio/cluster.h"
-#include "kubelet/admit.h"
 #include "kubelet/admit_predicates.h"
 #include "kubelet/admit_preempt.h"
+#include "kubelet/admit_state.h"
 
 static uint64_t rng_state;
 static uint64_t rnd(void) { /* xorshift64* */

@@ -183,6 +183,32 @@ KT_TEST(preempt_actuate_then_not_eligible) {
     tp_end();
 }
 
+/* PreemptPod: the victim's DisruptionTarget message names the preemptor's schedulerName
+ * (executor.go: representative.Spec.SchedulerName), not the victim's. */
+KT_TEST(preempt_message_names_preemptor_scheduler) {
+    tp_begin();
+    tp_node("node1", NULL, NULL, 32, NULL);
+    tp_raw("---\napiVersion: v1\nkind: Pod\nmetadata: {name: v, namespace: default, uid: uid-v}\n"
+           "spec: {nodeName: node1, schedulerName: batch-scheduler, priority: 0, containers: "
+           "[{name: c, resources: {requests: {cpu: \"32\"}}}]}\nstatus: {phase: Running}\n");
+    tp_pod("p", NULL, 1000, "500m", "1", -1, NULL);
+    KT_CHECK(tp_load());
+    KT_CHECK(tp_new_sched(NULL));
+    uint32_t pod = (uint32_t)kp_cluster_find_pod(tp_cl, "default/p");
+    kp_preempt_result r;
+    KT_CHECK_INT(tp_attempt(pod, NULL, 0, &r, NULL), KP_OK);
+    KT_CHECK_INT(r.outcome, KP_PREEMPT_NOMINATED);
+    KT_CHECK_INT(r.n_victims, 1);
+    kp_error err;
+    KT_CHECK_INT(kp__preempt_actuate(tp_s, pod, &r, &err), KP_OK);
+    const kp_pod *v = &tp_cl->pods[kp_cluster_find_pod(tp_cl, "default/v")];
+    KT_CHECK(kp__pod_has_condition(tp_cl, v, "DisruptionTarget", "True", "PreemptionByScheduler"));
+    KT_CHECK_STR(kp__s(tp_cl, v->conditions[v->n_conditions - 1].message),
+                 "default-scheduler: preempting to accommodate a higher priority pod");
+    kp__preempt_result_fini(&r);
+    tp_end();
+}
+
 KT_TEST(eligibility_never_and_plain_terminating) {
     tp_begin();
     tp_node("node1", NULL, NULL, 1, NULL);
@@ -312,5 +338,6 @@ KT_MAIN(KT_CASE(select_random_tie), KT_CASE(select_lowest_highest_priority),
         KT_CASE(select_smallest_sum), KT_CASE(select_offset_sum_negative_priorities),
         KT_CASE(select_many_nodes_veryhigh), KT_CASE(select_start_times),
         KT_CASE(preempt_actuate_then_not_eligible),
+        KT_CASE(preempt_message_names_preemptor_scheduler),
         KT_CASE(eligibility_never_and_plain_terminating), KT_CASE(pdb_integration),
         KT_CASE(compat_pdb_accounting), KT_CASE(compat_victim_order_uid))

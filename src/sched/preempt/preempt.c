@@ -641,12 +641,14 @@ out:
 
 /* ---------------------------------------------------------------- actuation ---- */
 
-/* PreemptPod: the victim's deletion with the DisruptionTarget condition of its status patch
- * (reason PreemptionByScheduler, message "<scheduler>: preempting to accommodate a higher
- * priority pod"), through core's writer; deletionTimestamp `now`. */
-static kp_status preempt_pod(kp_cluster *cl, uint32_t victim, int64_t now, kp_error *err) {
+/* mirrors Executor.PreemptPod: the victim's deletion with the DisruptionTarget condition of its
+ * status patch (reason PreemptionByScheduler, message "<scheduler>: preempting to accommodate a
+ * higher priority pod", where <scheduler> is the PREEMPTOR's spec.schedulerName, upstream's
+ * representative.Spec.SchedulerName), through core's writer; deletionTimestamp `now`. */
+static kp_status preempt_pod(kp_cluster *cl, uint32_t victim, uint32_t preemptor, int64_t now,
+                             kp_error *err) {
     static const char tail[] = ": preempting to accommodate a higher priority pod";
-    const kp_pod *p = &cl->pods[victim];
+    const kp_pod *p = &cl->pods[preemptor];
     const char *sched = p->scheduler_name ? kp__s(cl, p->scheduler_name) : "default-scheduler";
     size_t len = strlen(sched) + sizeof tail - 1;
     char inline_msg[200]; /* a longer scheduler name takes the heap: the message is never cut */
@@ -674,7 +676,8 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
     s->memo_mut++; /* the failed-attempt memo's state (memo.h) */
     for (uint32_t i = 0; i < r->n_victims; i++) {
         if (cl->pods[r->victims[i]].deletion_ts != KP_TIME_NONE) continue;
-        kp_status rc = preempt_pod(cl, r->victims[i], r->now == KP_TIME_NONE ? 0 : r->now, err);
+        kp_status rc =
+            preempt_pod(cl, r->victims[i], pod, r->now == KP_TIME_NONE ? 0 : r->now, err);
         if (rc != KP_OK) return rc;
         kp__sched_hot_update(s, r->victims[i]);
         n_delete++;
@@ -684,12 +687,9 @@ kp_status kp__preempt_actuate(kp_sched *s, uint32_t pod, const kp_preempt_result
         uint32_t n_nom = kp__sched_nominated_on(s, (uint32_t)r->node, &nom);
         /* copied out first (un-nominating edits the nominator's list) into the list the
          * simulator reads (kp_sched_cleared_nominations: each pod's status update requeues) */
-        if (n_nom > s->cap_cleared_nom) {
-            kp_index *nc = kp__realloc(s->cleared_nom, n_nom * sizeof *nc);
-            if (!nc) return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
-            s->cleared_nom = nc;
-            s->cap_cleared_nom = n_nom;
-        }
+        if (!kp__grow32((void **)&s->cleared_nom, &s->cap_cleared_nom, n_nom,
+                        sizeof *s->cleared_nom, 8))
+            return kp_error_set(err, KP_ENOMEM, "preemption: out of memory");
         uint32_t n_lower = 0;
         for (uint32_t i = 0; i < n_nom; i++)
             if (nom[i] != pod && cl->pods[nom[i]].priority < pre->priority)

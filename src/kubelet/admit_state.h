@@ -1,11 +1,14 @@
-/* Kubelet admission (internal): the kp_admission body shared by admit.c (the decision,
- * lifecycle's predicateAdmitHandler + admission.go's CriticalPodAdmissionHandler),
- * admit_predicates.c (the handlers' predicates) and admit_preempt.c (getPodsToPreempt).
+/* Kubelet admission's state (internal, a header of its own below every admission file, as
+ * evict_state.h is for eviction): the kp_admission body written by admit.c (the decision,
+ * lifecycle's predicateAdmitHandler + admission.go's CriticalPodAdmissionHandler) and read by
+ * admit_predicates.c (the handlers' predicates) and admit_preempt.c (getPodsToPreempt), so that
+ * they depend on the state and not on the decision that calls them. Types and limits only: no
+ * function is declared here.
  *
- * The kp_admission body lives here: the result of one decision plus scratch arrays that are kept
- * between calls so a warm object admits without allocating. */
-#ifndef KP_KUBELET_ADMIT_H
-#define KP_KUBELET_ADMIT_H
+ * The kp_admission body: the result of one decision plus scratch arrays that are kept between
+ * calls so a warm object admits without allocating. */
+#ifndef KP_KUBELET_ADMIT_STATE_H
+#define KP_KUBELET_ADMIT_STATE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,9 +95,5 @@ struct kp_admission {
     uint32_t *order; /* bucket index lists (3 * cap_cands) */
     uint32_t *picked; /* victims as candidate indices (cap_cands) */
 };
-
-/* Room for a message naming every requirement of l: the requirement list
- * (admissionRequirementList.toString) plus `extra` bytes of surrounding text. */
-size_t kp__admit_reqs_text_bound(const kp_cluster *cl, const kp__admit_reqlist *l, size_t extra);
 
 #endif
