@@ -29,7 +29,7 @@ static kp_status fifo_add(kp_sim *s, const sim_timer *x, bool *queued) {
     if (s->n_fifo > s->fifo_head && x->t < s->fifo[s->n_fifo - 1].t) return KP_OK;
     /* the popped room is reused once it is half the queue (each entry moves at most once per
      * pop that made the room: linear in all), else the queue grows */
-    if (s->n_fifo == s->cap_fifo && s->fifo_head >= s->cap_fifo / 2) {
+    if (s->n_fifo == s->cap_fifo && s->fifo_head > 0 && s->fifo_head >= s->cap_fifo / 2) {
         memmove(s->fifo, s->fifo + s->fifo_head, (s->n_fifo - s->fifo_head) * sizeof *s->fifo);
         s->n_fifo -= s->fifo_head;
         s->fifo_head = 0;
