@@ -332,6 +332,12 @@ bool kp_cluster_node_deleted(const kp_cluster *cl, kp_index node);
 /* Pods bound to the node now (terminating ones included), in the node's order. */
 size_t kp_cluster_node_pod_count(const kp_cluster *cl, kp_index node);
 kp_index kp_cluster_node_pod(const kp_cluster *cl, kp_index node, size_t i);
+/* The node's pod-list generation: changes with every change of the list above (a pod bound,
+ * finished, deleted, or leaving it as a preemption victim; a scheduler's dry run that takes pods
+ * off and puts them back changes it too) and with nothing else, so that a reader may keep what it
+ * derived from the list while the generation is the one it read then (modulo 2^32 changes).
+ * 0 for an unknown node. */
+uint32_t kp_cluster_node_generation(const kp_cluster *cl, kp_index node);
 
 /* Memory as a node's kubelet sees it (the simulated Summary API): status.capacity and
  * status.allocatable memory in bytes (capacity = allocatable when the node states none; 0 when

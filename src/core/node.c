@@ -51,3 +51,7 @@ void kp__node_remove_pod(kp_cluster *cl, uint32_t pod) {
     n->n_attachable -= kp__pod_attachable(p);
     p->node = -1;
 }
+
+uint32_t kp_cluster_node_generation(const kp_cluster *cl, kp_index node) {
+    return cl && node >= 0 && (size_t)node < cl->n_nodes ? cl->nodes[node].pods_gen : 0;
+}

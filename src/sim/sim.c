@@ -122,6 +122,7 @@ void kp_sim_free(kp_sim *s) {
     kp__sim_admit_free(s);
     kp_sched_free(s->sched);
     kp_free(s->timers);
+    kp_free(s->fifo);
     kp__sim_pheap_free(&s->active);
     kp__sim_pheap_free(&s->backoff);
     kp_free(s->unsched);
@@ -187,19 +188,20 @@ kp_status kp_sim_step(kp_sim *s, bool *more, kp_error *err) {
     if (s->ended) return KP_OK;
     if (s->stepped && quiet(s) && !s->has_duration) return finish(s, "quiet", err);
     if (s->stepped) {
-        int64_t next = s->n_timers == 0 || s->timers[0].t > s->end ? s->end : s->timers[0].t;
+        const sim_timer *nt = kp__sim_timer_next(s);
+        int64_t next = !nt || nt->t > s->end ? s->end : nt->t;
         if (kp__sim_sample_until(s, next) != KP_OK)
             return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
-        if (s->n_timers == 0 || s->timers[0].t > s->end) {
+        if (!nt || nt->t > s->end) {
             s->now = s->end;
             return finish(s, s->has_duration ? "duration" : "cap", err);
         }
-        s->now = s->timers[0].t;
+        s->now = nt->t;
     }
     s->stepped = true;
     kp_sched_set_time(s->sched, s->epoch + s->now / 1000);
     kp_status st = KP_OK;
-    while (st == KP_OK && s->n_timers && s->timers[0].t <= s->now) {
+    for (const sim_timer *nt; st == KP_OK && (nt = kp__sim_timer_next(s)) && nt->t <= s->now;) {
         sim_timer t = kp__sim_timer_pop(s);
         st = play_timer(s, &t, err);
     }
@@ -211,8 +213,9 @@ kp_status kp_sim_step(kp_sim *s, bool *more, kp_error *err) {
 
 kp_status kp_sim_run_until(kp_sim *s, int64_t t_ms, kp_error *err) {
     bool more = true;
+    const sim_timer *nt;
     while (more && !s->ended &&
-           (!s->stepped || (s->n_timers && s->timers[0].t <= t_ms) ||
+           (!s->stepped || ((nt = kp__sim_timer_next(s)) && nt->t <= t_ms) ||
             (quiet(s) && !s->has_duration))) {
         kp_status st = kp_sim_step(s, &more, err);
         if (st != KP_OK) return st;

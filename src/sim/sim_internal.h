@@ -110,6 +110,11 @@ struct kp_sim {
 
     sim_timer *timers; /* binary heap on (t, seq) */
     size_t n_timers, cap_timers;
+    /* the kubelets' passes, planned at now + a constant: mostly in (t, seq) order already, so kept
+     * in a queue (fifo[fifo_head..n_fifo)) while they come in order, the heap taking the others;
+     * the next timer is the earlier of the two heads (kp__sim_timer_next) */
+    sim_timer *fifo;
+    size_t fifo_head, n_fifo, cap_fifo;
     size_t n_real_timers; /* timers that can change something (not leftover flushes) */
 
     sim_pheap active, backoff;
@@ -139,6 +144,8 @@ struct kp_sim {
 
 /* sim_log.c */
 sim_timer kp__sim_timer_pop(kp_sim *s);
+/* the timer kp__sim_timer_pop returns next, NULL when none is planned */
+const sim_timer *kp__sim_timer_next(const kp_sim *s);
 kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg, uint32_t gen);
 kp_status kp__sim_grow_pods(kp_sim *s);
 /* A pod's state now, derived from the cluster (kp_cluster_pod_info: deleted, terminal phase,

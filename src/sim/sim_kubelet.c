@@ -126,8 +126,11 @@ static kp_status step(kp_sim *s, kp_index node, sim_kub_node *kn, uint64_t pods_
     return st;
 }
 
-/* The node's pod list (bound, not terminal: finished and deleted pods leave it). */
-static uint64_t ids_sig(const kp_sim *s, kp_index node) {
+/* The node's pod list (bound, not terminal: finished and deleted pods leave it). Hashed only when
+ * its generation moved since the last observation: while the generation is the same, so is the
+ * list, and a quiet pass costs no look at it. */
+static uint64_t ids_sig(const kp_sim *s, kp_index node, const sim_kub_node *kn, uint32_t gen) {
+    if (kn->has_ids && gen == kn->ids_gen) return kn->ids_sig;
     uint64_t h = 0x9abc;
     size_t n = kp_cluster_node_pod_count(s->cl, node);
     for (size_t i = 0; i < n; i++) h = mix(h, (uint64_t)kp_cluster_node_pod(s->cl, node, i));
@@ -183,7 +186,9 @@ static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
         kn->n_waits = 0;
     }
     bool live = false;
-    uint64_t ps = 0, os = 0, ids = ids_sig(s, node);
+    uint32_t gen = kp_cluster_node_generation(s->cl, node);
+    uint64_t ps = 0, os = 0, ids = ids_sig(s, node, kn, gen);
+    if (kn->has_ids && ids == kn->ids_sig) kn->ids_gen = gen; /* the same list: no new hash */
     /* a node whose pods and usage did not change since a step that met nothing needs no step:
      * the manager would decide the same (no allocation, no parse). Without a pod whose usage
      * moves by itself, the same pod list is the same observation. */
@@ -198,6 +203,8 @@ static kp_status pass(kp_sim *s, kp_index node, kp_error *err) {
         skip = kn->has_step && kn->idle && ps == kn->pods_sig && os == kn->obs_sig;
         kn->live = live || killed; /* a restarted container may pass its limit again */
         kn->ids_sig = ids;
+        kn->ids_gen = gen;
+        kn->has_ids = true;
     }
     if (!skip && kp_cluster_node_pod_count(s->cl, node) == 0 && !kn->m) skip = true;
     if (!skip) {

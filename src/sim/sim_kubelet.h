@@ -15,6 +15,8 @@ typedef struct {
     bool idle; /* the last step met no threshold and reported no condition */
     bool live; /* at the last observation a pod's usage could still change by itself */
     uint64_t ids_sig; /* the node's pod list at the last observation */
+    uint32_t ids_gen; /* its generation then (kp_cluster_node_generation) */
+    bool has_ids; /* ids_sig and ids_gen are set */
     unsigned tainted; /* KP_NODE_COND_* bits it last reported (the node lifecycle controller
                        * taints after them) */
     kp_index *waits; /* evicted pods whose cleanup the next step waits for */

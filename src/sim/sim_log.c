@@ -20,11 +20,45 @@ static bool background(sim_ev_kind kind) {
     return kind == SIM_EV_FLUSH_UNSCHED || kind == SIM_EV_KUBELET_IDLE || kind == SIM_EV_CRON;
 }
 
+/* A kubelet pass planned no earlier than the last one queued joins the queue: the queue stays in
+ * (t, seq) order (seq only grows), and the thousands of passes of a large cluster cost no heap
+ * walk. KP_ENOMEM. */
+static kp_status fifo_add(kp_sim *s, const sim_timer *x, bool *queued) {
+    *queued = false;
+    if (x->kind != SIM_EV_KUBELET && x->kind != SIM_EV_KUBELET_IDLE) return KP_OK;
+    if (s->n_fifo > s->fifo_head && x->t < s->fifo[s->n_fifo - 1].t) return KP_OK;
+    /* the popped room is reused once it is half the queue (each entry moves at most once per
+     * pop that made the room: linear in all), else the queue grows */
+    if (s->n_fifo == s->cap_fifo && s->fifo_head > 0 && s->fifo_head >= s->cap_fifo / 2) {
+        memmove(s->fifo, s->fifo + s->fifo_head, (s->n_fifo - s->fifo_head) * sizeof *s->fifo);
+        s->n_fifo -= s->fifo_head;
+        s->fifo_head = 0;
+    }
+    void *nf = s->fifo;
+    if (!kp__grow(&nf, &s->cap_fifo, s->n_fifo + 1, sizeof *s->fifo, 64)) return KP_ENOMEM;
+    s->fifo = nf;
+    s->fifo[s->n_fifo++] = *x;
+    *queued = true;
+    return KP_OK;
+}
+
+const sim_timer *kp__sim_timer_next(const kp_sim *s) {
+    const sim_timer *h = s->n_timers ? &s->timers[0] : NULL;
+    const sim_timer *f = s->n_fifo > s->fifo_head ? &s->fifo[s->fifo_head] : NULL;
+    return !f || (h && timer_less(h, f)) ? h : f;
+}
+
 kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg, uint32_t gen) {
+    sim_timer x = {t < s->now ? s->now : t, s->seq++, (uint32_t)kind, gen, arg};
+    bool queued;
+    if (fifo_add(s, &x, &queued) != KP_OK) return KP_ENOMEM;
+    if (queued) {
+        if (!background(kind)) s->n_real_timers++;
+        return KP_OK;
+    }
     void *nt = s->timers;
     if (!kp__grow(&nt, &s->cap_timers, s->n_timers + 1, sizeof *s->timers, 64)) return KP_ENOMEM;
     s->timers = nt;
-    sim_timer x = {t < s->now ? s->now : t, s->seq++, (uint32_t)kind, gen, arg};
     size_t i = s->n_timers++;
     while (i > 0 && timer_less(&x, &s->timers[(i - 1) / 2])) {
         s->timers[i] = s->timers[(i - 1) / 2];
@@ -36,6 +70,13 @@ kp_status kp__sim_timer_add(kp_sim *s, int64_t t, sim_ev_kind kind, int64_t arg,
 }
 
 sim_timer kp__sim_timer_pop(kp_sim *s) {
+    const sim_timer *next = kp__sim_timer_next(s);
+    if (!s->n_timers || next != &s->timers[0]) { /* the queue's head */
+        sim_timer top = s->fifo[s->fifo_head++];
+        if (s->fifo_head == s->n_fifo) s->fifo_head = s->n_fifo = 0;
+        if (!background((sim_ev_kind)top.kind)) s->n_real_timers--;
+        return top;
+    }
     sim_timer top = s->timers[0], last = s->timers[--s->n_timers];
     size_t i = 0, n = s->n_timers;
     for (;;) {

@@ -9,6 +9,7 @@
 
 #include "core/cluster.h"
 #include "core/pod.h"
+#include "core/pod_state.h"
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/sched.h"
@@ -421,7 +422,106 @@ KT_TEST(sim_state_read_from_cluster) {
     kp_cluster_free(cl);
 }
 
+/* kp_cluster_node_generation: moves with every change of a node's pod list (bind, finish,
+ * delete, a victim leaving it) and with nothing else (nominate, running, terminating, a taint,
+ * a no-op writer, another node's change). */
+KT_TEST(node_generation_follows_pod_list) {
+    kp_error err;
+    kp_cluster *cl = load(BASE, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_index free_pod = kp_cluster_find_pod(cl, "d/free"), run = kp_cluster_find_pod(cl, "d/run");
+    kp_index old = kp_cluster_find_pod(cl, "d/old");
+    kp_index n1 = kp_cluster_find_node(cl, "n1"), n2 = kp_cluster_find_node(cl, "n2");
+    kp_index n3 = kp_cluster_find_node(cl, "n3");
+    uint32_t g1 = kp_cluster_node_generation(cl, n1), g2 = kp_cluster_node_generation(cl, n2);
+    uint32_t g3 = kp_cluster_node_generation(cl, n3);
+    KT_CHECK_INT(kp_cluster_node_generation(cl, -1), 0);
+    KT_CHECK_INT(kp_cluster_node_generation(cl, 99), 0);
+    /* no change of any list */
+    KT_CHECK_INT(kp_cluster_nominate_pod(cl, free_pod, n2, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pod_set_running(cl, run, 5, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_mark_terminating(cl, old, 10, "EvictionByEvictionAPI", &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_node_taint(cl, n1, "k", "", "NoSchedule", &err), KP_OK);
+    KT_CHECK(kp_cluster_node_generation(cl, n1) == g1);
+    KT_CHECK(kp_cluster_node_generation(cl, n2) == g2);
+    /* bind: the node's list moves, no other; binding again is a no-op */
+    KT_CHECK_INT(kp_cluster_bind_pod(cl, free_pod, n2, &err), KP_OK);
+    KT_CHECK(kp_cluster_node_generation(cl, n2) != g2);
+    g2 = kp_cluster_node_generation(cl, n2);
+    KT_CHECK_INT(kp_cluster_bind_pod(cl, free_pod, n2, &err), KP_OK);
+    KT_CHECK(kp_cluster_node_generation(cl, n2) == g2);
+    KT_CHECK(kp_cluster_node_generation(cl, n1) == g1);
+    /* finish: the pod leaves its node; a second finish is a no-op */
+    KT_CHECK_INT(kp_cluster_finish_pod(cl, run, KP_POD_PHASE_SUCCEEDED, "Completed", NULL, &err),
+                 KP_OK);
+    KT_CHECK(kp_cluster_node_generation(cl, n1) != g1);
+    g1 = kp_cluster_node_generation(cl, n1);
+    KT_CHECK_INT(kp_cluster_finish_pod(cl, run, KP_POD_PHASE_FAILED, "X", NULL, &err), KP_OK);
+    KT_CHECK(kp_cluster_node_generation(cl, n1) == g1);
+    /* delete: a terminating pod on the node leaves it; an ended one (on no node) changes none */
+    KT_CHECK_INT(kp_cluster_delete_pod(cl, old, &err), KP_OK);
+    KT_CHECK(kp_cluster_node_generation(cl, n1) != g1);
+    g1 = kp_cluster_node_generation(cl, n1);
+    KT_CHECK_INT(kp_cluster_delete_pod(cl, run, &err), KP_OK);
+    KT_CHECK(kp_cluster_node_generation(cl, n1) == g1);
+    /* a scheduler run's victim leaving at once (kp__pod_unbind) */
+    kp__pod_unbind(cl, (uint32_t)free_pod);
+    KT_CHECK(kp_cluster_node_generation(cl, n2) != g2);
+    KT_CHECK(kp_cluster_node_generation(cl, n1) == g1);
+    KT_CHECK(kp_cluster_node_generation(cl, n3) == g3);
+    kp_cluster_free(cl);
+}
+
+/* A preemption victim: marked terminating it stays in the list (the dry runs that take pods off
+ * and put them back may move the generation); once deleted it leaves, and the generation moves. */
+KT_TEST(node_generation_victim_gone) {
+    kp_error err;
+    const char *yaml =
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: top}\n"
+        "value: 1000\n" NODE("n1") NODE("n2") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, "
+                                              "namespace: d}\n"
+                                              "spec: {nodeName: n1, containers: [{name: c, "
+                                              "resources: {requests: {cpu: '3'}}}]}\n"
+                                              "status: {phase: Running}\n"
+                                              "---\napiVersion: v1\nkind: Pod\nmetadata: {name: "
+                                              "top, namespace: d}\nspec: {priorityClassName: top, "
+                                              "nodeName: '', affinity: {nodeAffinity: "
+                                              "{requiredDuringSchedulingIgnoredDuringExecution: "
+                                              "{nodeSelectorTerms: [{matchFields: [{key: "
+                                              "metadata.name, operator: In, values: [n1]}]}]}}}, "
+                                              "containers: [{name: c, resources: {requests: "
+                                              "{cpu: '2'}}}]}\n";
+    kp_cluster *cl = load(yaml, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_sched *s = NULL;
+    KT_CHECK_INT(kp_sched_new(cl, NULL, NULL, &s, &err), KP_OK);
+    if (!s) {
+        kp_cluster_free(cl);
+        return;
+    }
+    kp_index a = kp_cluster_find_pod(cl, "d/a"), top = kp_cluster_find_pod(cl, "d/top");
+    kp_index n1 = kp_cluster_find_node(cl, "n1"), n2 = kp_cluster_find_node(cl, "n2");
+    uint32_t g2 = kp_cluster_node_generation(cl, n2);
+    kp_sched_set_time(s, 1700000000);
+    KT_CHECK_INT(kp_sched_schedule_one(s, top, &err), KP_OK);
+    const kp_sched_pod_result *r = kp_sched_result_of(s, top);
+    KT_CHECK_INT(r->outcome, KP_OUTCOME_NOMINATED);
+    KT_CHECK_INT(r->n_victims, 1);
+    KT_CHECK_INT(kp_cluster_node_pod_count(cl, n1), 1); /* the victim terminates, still there */
+    KT_CHECK(kp_cluster_node_generation(cl, n2) == g2);
+    uint32_t g1 = kp_cluster_node_generation(cl, n1);
+    KT_CHECK_INT(kp_cluster_delete_pod(cl, a, &err), KP_OK); /* its grace period ended */
+    KT_CHECK_INT(kp_cluster_node_pod_count(cl, n1), 0);
+    KT_CHECK(kp_cluster_node_generation(cl, n1) != g1);
+    KT_CHECK(kp_cluster_node_generation(cl, n2) == g2);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(bind_updates_node_aggregates), KT_CASE(nominate_sets_and_clears),
         KT_CASE(mark_terminating_condition_once), KT_CASE(finish_frees_and_is_final),
         KT_CASE(set_running_and_delete), KT_CASE(scheduler_bind_and_victims_visible),
-        KT_CASE(sim_state_read_from_cluster))
+        KT_CASE(sim_state_read_from_cluster), KT_CASE(node_generation_follows_pod_list),
+        KT_CASE(node_generation_victim_gone))
