@@ -19,7 +19,7 @@
 #include "core/pod.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand.h"
+#include "ctrl/expand_index.h"
 
 /* DefaultJobPodFailureBackOff and MaxJobPodFailureBackOff (ms) */
 #define JOB_BACKOFF_MS 10000
