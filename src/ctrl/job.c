@@ -113,9 +113,9 @@ static kp_status fail_job(kp_ctrl *c, kp_index w, const kp_workload_info *in,
                           "Job has reached the specified backoff limit", -1, -1, -1, err);
 }
 
-/* mirrors manageJob's wantActive, the one rule of how many pods a Job keeps active: parallelism,
- * at most the completions not succeeded yet (completions < 0: none set; then, once a pod
- * succeeded, no new pods: the active ones finish the work); never below 0. */
+/* mirrors Controller.manageJob's wantActive, the one rule of how many pods a Job keeps active:
+ * parallelism, at most the completions not succeeded yet (completions < 0: none set; then, once
+ * a pod succeeded, no new pods: the active ones finish the work); never below 0. */
 static int64_t want_active(int64_t parallelism, int64_t completions, int64_t succeeded,
                            int64_t active) {
     int64_t want = parallelism;
