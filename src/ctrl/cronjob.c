@@ -16,7 +16,7 @@
 
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand.h"
+#include "ctrl/expand_index.h"
 #include "kprio/cron.h"
 
 static kp_status cron_event(kp_ctrl *c, const kp_ctrl_sink *sink, bool warning, const char *reason,

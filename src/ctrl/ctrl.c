@@ -1,8 +1,8 @@
 /* The controller manager (kprio/ctrl.h): informer notifications (pods, nodes, workloads) queue
- * the controllers, kp_ctrl_sync runs each queued one's sync function, and the garbage
- * collector's cascading deletion. The bookkeeping and the helpers the controllers share are
- * controller_utils.c's. Controllers act in the instant of the change: their work queues take no
- * time. */
+ * the controllers and kp_ctrl_sync runs each queued one's sync function (the garbage
+ * collector's cascading deletion is garbagecollector.c's). The bookkeeping and the helpers the
+ * controllers share are controller_utils.c's. Controllers act in the instant of the change: their
+ * work queues take no time. */
 #include <stdio.h>
 #include <string.h>
 
@@ -71,34 +71,6 @@ bool kp_ctrl_queued(const kp_ctrl *c) { return c->any_dirty; }
 
 bool kp_ctrl_workload_done(const kp_ctrl *c, kp_index w) {
     return w >= 0 && (size_t)w < c->n_wls && (c->wls[w].done || c->wls[w].deleted);
-}
-
-/* ---------------------------------------------------------------- the garbage collector */
-
-kp_status kp_ctrl_delete_workload(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
-                                  kp_error *err) {
-    if (kp__ctrl_grow(c) != KP_OK) return kp__ctrl_nomem(err);
-    if (w < 0 || (size_t)w >= c->n_wls || c->wls[w].deleted) return KP_OK;
-    c->now = now_ms;
-    c->wls[w].deleted = true;
-    kp_status st = kp_cluster_delete_workload(c->cl, w, err);
-    if (st != KP_OK) return st;
-    for (uint32_t i = 0; i < c->wls[w].n; i++) {
-        uint32_t p = c->wls[w].pods[i];
-        c->pods[p].replaced = true;
-        if ((st = kp__ctrl_pod_deleting(c, p, NULL, sink, err)) != KP_OK) return st;
-    }
-    kp_workload_info in;
-    if (kp_cluster_workload_info(c->cl, w, &in) != KP_OK) return KP_OK;
-    for (size_t o = 0; o < c->n_wls; o++) {
-        kp_workload_info oi;
-        if ((kp_index)o == w || kp_cluster_workload_info(c->cl, (kp_index)o, &oi) != KP_OK ||
-            strcmp(oi.ns, in.ns) != 0 || strcmp(oi.owner_kind, in.kind) != 0 ||
-            strcmp(oi.owner_name, in.name) != 0)
-            continue;
-        if ((st = kp_ctrl_delete_workload(c, (kp_index)o, now_ms, sink, err)) != KP_OK) return st;
-    }
-    return KP_OK;
 }
 
 /* ---------------------------------------------------------------- the queue */

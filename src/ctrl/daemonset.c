@@ -11,7 +11,7 @@
 #include "core/node.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand.h"
+#include "ctrl/expand_index.h"
 
 /* NodeShouldRunDaemonPod for DaemonSet w on node (core's kp__daemon_should_run); both false for a
  * deleted node */

@@ -4,10 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/labels.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand.h"
 
 static kp_status scaling_event(kp_ctrl *c, const kp_workload_info *d, const char *rs, bool up,
                                int32_t from, int32_t to, const kp_ctrl_sink *sink, kp_error *err) {
@@ -63,31 +61,4 @@ kp_status kp__ctrl_deployment_scale(kp_ctrl *c, kp_index w, const kp_ctrl_sink *
     if (st != KP_OK) return st;
     kp__ctrl_mark(c, rs);
     return KP_OK;
-}
-
-/* ---------------------------------------------------------------- --expand-workloads (t = 0) */
-
-/* The Deployment's current ReplicaSet: the one ReplicaSet of the input it controls that has
- * replicas (a settled Deployment scales only its new ReplicaSet, FindNewReplicaSet; during a
- * rollout there are several and kprio cannot tell which template matches: -1), with its
- * pod-template-hash in hash (its template's label, else its selector's, else its name's tail). */
-long kp__ctrl_deployment_current_rs(const kp__expand *x, const kp_workload *d, char *hash,
-                                    size_t cap) {
-    const kp_cluster *cl = x->cl;
-    kp__expand_key k = {0, d->ns, d->name, 0};
-    uint32_t i = kp__expand_lower(x->scaled, x->n_scaled, &k, false);
-    if (i >= x->n_scaled || x->scaled[i].ns != d->ns || x->scaled[i].name != d->name ||
-        (i + 1 < x->n_scaled && x->scaled[i + 1].ns == d->ns && x->scaled[i + 1].name == d->name))
-        return -1;
-    const kp_workload *rs = &cl->workloads[x->scaled[i].node];
-    kp_str key = kp__intern_find(&cl->strs, "pod-template-hash", 17), v;
-    const char *name = kp__s(cl, rs->name), *dn = kp__s(cl, d->name);
-    if (key != UINT32_MAX && rs->template && kp__labels_get(&rs->template->labels, key, &v))
-        snprintf(hash, cap, "%s", kp__s(cl, v));
-    else if (key != UINT32_MAX && kp__labels_get(&rs->sel.match_labels, key, &v))
-        snprintf(hash, cap, "%s", kp__s(cl, v));
-    else if (strncmp(name, dn, strlen(dn)) == 0 && name[strlen(dn)] == '-')
-        snprintf(hash, cap, "%s", name + strlen(dn) + 1);
-    else return -1;
-    return (long)x->scaled[i].node;
 }

@@ -15,7 +15,7 @@
 #include "core/taints.h"
 #include "core/workload.h"
 #include "core/workload_ctrl.h"
-#include "ctrl/expand.h"
+#include "ctrl/expand_index.h"
 #include "kprio/cluster.h"
 #include "kprio/ctrl.h"
 

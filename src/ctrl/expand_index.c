@@ -1,9 +1,9 @@
-/* Workload expansion's view of the snapshot (expand.h), below every controller's pass at t = 0:
- * each non-terminal pod is keyed by its controller reference (kind, namespace, name), sorted, and
- * each workload counts its pods by binary search. A pod with no controller reference is an orphan
- * the first workload whose selector matches adopts (ClaimPods). A pod of a ReplicaSet also counts
- * for the Deployment that controls the ReplicaSet: the ReplicaSet's own owner reference when it
- * is in the input, otherwise the Deployment named by the ReplicaSet's name less its last "-hash"
+/* Workload expansion's view of the snapshot (expand_index.h), below every controller's pass at t =
+ * 0: each non-terminal pod is keyed by its controller reference (kind, namespace, name), sorted,
+ * and each workload counts its pods by binary search. A pod with no controller reference is an
+ * orphan the first workload whose selector matches adopts (ClaimPods). A pod of a ReplicaSet also
+ * counts for the Deployment that controls the ReplicaSet: the ReplicaSet's own owner reference when
+ * it is in the input, otherwise the Deployment named by the ReplicaSet's name less its last "-hash"
  * (the deployment controller's naming). The pods made are pending copies of the template. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@
 #include "core/taints.h"
 #include "core/workload.h"
 #include "core/workload_ctrl.h"
-#include "ctrl/expand.h"
+#include "ctrl/expand_index.h"
 #include "kprio/cluster.h"
 
 static int key_cmp(const void *a, const void *b) {
@@ -187,6 +187,30 @@ uint32_t kp__expand_adopt(kp__expand *x, const kp_workload *w, kp_str node) {
         n++;
     }
     return n;
+}
+
+/* The Deployment's current ReplicaSet: the one ReplicaSet of the input it controls that has
+ * replicas (a settled Deployment scales only its new ReplicaSet, FindNewReplicaSet; during a
+ * rollout there are several and kprio cannot tell which template matches: -1), with its
+ * pod-template-hash in hash (its template's label, else its selector's, else its name's tail). */
+long kp__expand_deployment_rs(const kp__expand *x, const kp_workload *d, char *hash, size_t cap) {
+    const kp_cluster *cl = x->cl;
+    kp__expand_key k = {0, d->ns, d->name, 0};
+    uint32_t i = kp__expand_lower(x->scaled, x->n_scaled, &k, false);
+    if (i >= x->n_scaled || x->scaled[i].ns != d->ns || x->scaled[i].name != d->name ||
+        (i + 1 < x->n_scaled && x->scaled[i + 1].ns == d->ns && x->scaled[i + 1].name == d->name))
+        return -1;
+    const kp_workload *rs = &cl->workloads[x->scaled[i].node];
+    kp_str key = kp__intern_find(&cl->strs, "pod-template-hash", 17), v;
+    const char *name = kp__s(cl, rs->name), *dn = kp__s(cl, d->name);
+    if (key != UINT32_MAX && rs->template && kp__labels_get(&rs->template->labels, key, &v))
+        snprintf(hash, cap, "%s", kp__s(cl, v));
+    else if (key != UINT32_MAX && kp__labels_get(&rs->sel.match_labels, key, &v))
+        snprintf(hash, cap, "%s", kp__s(cl, v));
+    else if (strncmp(name, dn, strlen(dn)) == 0 && name[strlen(dn)] == '-')
+        snprintf(hash, cap, "%s", name + strlen(dn) + 1);
+    else return -1;
+    return (long)x->scaled[i].node;
 }
 
 /* ---- making pods ---- */

@@ -19,7 +19,7 @@
 #include "core/pod.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand.h"
+#include "ctrl/expand_index.h"
 
 /* DefaultJobPodFailureBackOff and MaxJobPodFailureBackOff (ms) */
 #define JOB_BACKOFF_MS 10000
@@ -113,16 +113,24 @@ static kp_status fail_job(kp_ctrl *c, kp_index w, const kp_workload_info *in,
                           "Job has reached the specified backoff limit", -1, -1, -1, err);
 }
 
+/* mirrors Controller.manageJob's wantActive, the one rule of how many pods a Job keeps active:
+ * parallelism, at most the completions not succeeded yet (completions < 0: none set; then, once
+ * a pod succeeded, no new pods: the active ones finish the work); never below 0. */
+static int64_t want_active(int64_t parallelism, int64_t completions, int64_t succeeded,
+                           int64_t active) {
+    int64_t want = parallelism;
+    if (completions < 0 && succeeded > 0) want = active;
+    if (completions >= 0 && completions - succeeded < want) want = completions - succeeded;
+    return want < 0 ? 0 : want;
+}
+
 /* manageJob's creations: up to `want` active pods, Indexed ones at the lowest indexes neither
  * succeeded nor active (firstPendingIndexes), after the pod failure backoff
  * (enqueueSyncJobWithDelay asks for a resync when it ends). */
 static kp_status manage_job(kp_ctrl *c, kp_index w, const kp_workload_info *in, job_pods *jp,
                             const kp_ctrl_sink *sink, kp_error *err) {
     int64_t have = jp->active;
-    int64_t want = in->replicas;
-    if (in->completions < 0 && jp->succeeded > 0) want = have;
-    if (in->completions >= 0 && in->completions - jp->succeeded < want)
-        want = in->completions - jp->succeeded;
+    int64_t want = want_active(in->replicas, in->completions, jp->succeeded, have);
     int64_t next = 0, left = have < want ? job_backoff_left(c->now, jp) : 0;
     kp_status st = KP_OK;
     if (left > 0 && c->wls[w].resync_at != c->now + left) {
@@ -223,8 +231,7 @@ static void active_indexes(const kp__expand *x, const kp_workload *w, uint8_t *d
 }
 
 /* mirrors Controller.manageJob (pkg/controller/job) at t = 0 for --expand-workloads, over the
- * snapshot's recorded status: wantActive = parallelism (no completions,
- * none succeeded yet) or min(parallelism, completions - succeeded); the pods to create are
+ * snapshot's recorded status: wantActive as the sync's (want_active); the pods to create are
  * wantActive less the active pods (and, with podReplacementPolicy Failed, less the terminating
  * ones); an Indexed Job takes the lowest indexes neither completed nor active
  * (firstPendingIndexes). job_name: the Job's name (a CronJob's Job: made up). */
@@ -252,10 +259,8 @@ kp_status kp__ctrl_job_expand(kp__expand *x, uint32_t wi, const char *job_name, 
             active_indexes(x, w, done, j->completions);
         }
     }
-    int64_t want = !j->has_completions ? (succeeded > 0 ? active : j->parallelism)
-                                       : (int64_t)j->completions - succeeded;
-    if (want > j->parallelism) want = j->parallelism;
-    if (want < 0) want = 0;
+    int64_t want =
+        want_active(j->parallelism, j->has_completions ? j->completions : -1, succeeded, active);
     int64_t diff = want - active - (j->replacement == KP_JOB_REPLACE_FAILED ? terminating : 0);
     kp_status st = diff > 0 ? kp__expand_check_template(x, w) : KP_OK;
     kp_labels labels;

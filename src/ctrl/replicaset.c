@@ -6,7 +6,7 @@
 
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand.h"
+#include "ctrl/expand_index.h"
 
 /* mirrors getPodsToDelete's first keys (ActivePodsWithRanks): unassigned before assigned, then
  * the newest first */
@@ -82,7 +82,7 @@ kp_status kp__ctrl_replicaset_expand(kp__expand *x, uint32_t wi, bool *made) {
     kp_str api = w->kind == KP_WL_RC ? x->s_v1 : x->s_apps_v1;
     bool new_rs = false;
     if (w->kind == KP_WL_DEPLOY) {
-        long rs = kp__ctrl_deployment_current_rs(x, w, hash, sizeof hash);
+        long rs = kp__expand_deployment_rs(x, w, hash, sizeof hash);
         new_rs = rs < 0;
         if (new_rs) kp__workload_template_hash(cl, w, hash);
         snprintf(owner, sizeof owner, "%s", new_rs ? "" : kp__s(cl, cl->workloads[rs].name));

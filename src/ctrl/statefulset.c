@@ -7,7 +7,7 @@
 #include "core/labels.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand.h"
+#include "ctrl/expand_index.h"
 
 /* The ordinal of a pod named SET-N (getParentNameAndOrdinal: the set's name, "-", a decimal);
  * -1 when the name has no ordinal of this set. */

@@ -3,8 +3,8 @@
  * of its workloads at t = 0 (kp__ctrl_*_expand next to its sync function), through the helpers
  * below.
  */
-#ifndef KP_CTRL_EXPAND_H
-#define KP_CTRL_EXPAND_H
+#ifndef KP_CTRL_EXPAND_INDEX_H
+#define KP_CTRL_EXPAND_INDEX_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,6 +47,9 @@ kp_status kp__expand_index_pods(kp__expand *x);
  * controller on one node */
 uint32_t kp__expand_count_keys(const kp__expand *x, uint32_t kind, kp_str ns, kp_str name,
                                kp_str node);
+/* Deployment d's current ReplicaSet (its one ReplicaSet with replicas) and its pod-template-hash
+ * in hash; -1 when none or several */
+long kp__expand_deployment_rs(const kp__expand *x, const kp_workload *d, char *hash, size_t cap);
 /* the snapshot's workload (kind, ns, name): its index or -1 */
 long kp__expand_find_workload(const kp__expand *x, kp_workload_kind kind, kp_str ns, kp_str name);
 /* first key of v[0..n) >= k (node compared when with_node) */
@@ -72,8 +75,6 @@ kp_status kp__expand_pod_labels(kp__expand *x, const kp_workload *w, kp_labels *
  * Deployment's pods, under the ReplicaSet deployment.c names: *made_rs when that ReplicaSet is
  * to be created). */
 kp_status kp__ctrl_replicaset_expand(kp__expand *x, uint32_t wi, bool *made_rs);
-long kp__ctrl_deployment_current_rs(const kp__expand *x, const kp_workload *d, char *hash,
-                                    size_t cap);
 kp_status kp__ctrl_statefulset_expand(kp__expand *x, uint32_t wi);
 kp_status kp__ctrl_daemonset_expand(kp__expand *x, uint32_t wi);
 /* job.c: the Job's pass (job_name: the Job's, or a CronJob's made-up Job's when from_cronjob);
