@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sim/sim_kubelet.h"
+#include "sim/sim_usage.h"
 
 #define KUBELET_PERIOD_MS 10000 /* evictionMonitoringPeriod */
 #define CLEANUP_POLL_MS 1000 /* podCleanupPollFreq */

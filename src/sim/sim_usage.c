@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "sim/sim_kubelet.h"
+#include "sim/sim_usage.h"
 
 /* defaults when no entry covers a pod or a node (docs/scenario.md "Usage") */
 #define DEF_ROOTFS_BYTES ((int64_t)1 << 20) /* a container's writable layer: 1Mi */

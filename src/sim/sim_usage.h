@@ -1,8 +1,8 @@
-/* The kubelets' shared state (internal): sim_kubelet.c runs the passes and applies decisions,
- * sim_usage.c evaluates the usage models and fills the Summary a pass observes
- * (kprio/summary_builder.h). */
-#ifndef KP_SIM_KUBELET_H
-#define KP_SIM_KUBELET_H
+/* The simulated kubelets' shared state and the usage models' calls (internal): sim_usage.c
+ * evaluates the usage models and fills the Summary a pass observes (kprio/summary_builder.h);
+ * sim_kubelet.c, above it, runs the passes and applies the decisions. */
+#ifndef KP_SIM_USAGE_H
+#define KP_SIM_USAGE_H
 
 #include "kprio/eviction.h"
 #include "kprio/summary_builder.h"
