@@ -8,28 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/alloc.h"
+#include "base/buf.h"
 #include "base/civil.h"
 #include "core/summary.h"
 #include "kprio/summary_builder.h"
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-    bool oom;
-} out_buf;
+/* the document is built whole in a kp__buf (failure sticky), then written in one call */
+typedef kp__buf out_buf;
 
-static void put(out_buf *o, const char *s, size_t n) {
-    if (o->oom) return;
-    if (!kp__grow((void **)&o->p, &o->cap, o->len + n + 1, 1, 4096)) {
-        o->oom = true;
-        return;
-    }
-    memcpy(o->p + o->len, s, n);
-    o->len += n;
-}
+static void put(out_buf *o, const char *s, size_t n) { kp__buf_append(o, s, n); }
 
-static void puts_(out_buf *o, const char *s) { put(o, s, strlen(s)); }
+static void puts_(out_buf *o, const char *s) { kp__buf_puts(o, s); }
 
 static void put_u64(out_buf *o, uint64_t v) {
     char t[24];
@@ -261,7 +250,7 @@ static void put_node(out_buf *o, const kp_evict_summary *s) {
 kp_status kp_evict_summary_encode_json(const kp_evict_summary *s, kp_write_fn w, void *ctx,
                                        kp_error *err) {
     out_buf o;
-    memset(&o, 0, sizeof o);
+    kp__buf_init(&o);
     puts_(&o, "{\"pods\":[");
     for (uint32_t i = 0; i < s->n_pods; i++) {
         if (i) put(&o, ",", 1);
@@ -274,8 +263,8 @@ kp_status kp_evict_summary_encode_json(const kp_evict_summary *s, kp_write_fn w,
     }
     put(&o, "}", 1);
     kp_status st = KP_OK;
-    if (o.oom) st = kp_error_set(err, KP_ENOMEM, "out of memory");
+    if (o.failed) st = kp_error_set(err, KP_ENOMEM, "out of memory");
     else st = w(ctx, o.p, o.len);
-    kp__free(o.p);
+    kp__buf_free(&o);
     return st;
 }
