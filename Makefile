@@ -50,7 +50,7 @@ EX_BIN  := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 
 .PHONY: all deps demo test test-plain test-asan unit golden bench fuzz clean check-clang \
 	check-layout test-layout test-html cppcheck test-valgrind format check-format mirror-table where-table check-docs \
-	install test-install
+	install install-tool test-install
 
 all: $(BUILD)/kprio $(UNIT_BIN) $(BENCH_BIN) $(EX_BIN)
 
@@ -125,6 +125,15 @@ $(BUILD)/pic/%.o: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
+# `make install-tool`: the tool alone (kprio, the kubectl plugin, the completions), what users
+# of the command line need; `install` adds the library.
+install-tool: $(BUILD)/kprio
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 755 $(BUILD)/kprio $(DESTDIR)$(BINDIR)/kprio
+	install -m 755 scripts/kubectl-kprio scripts/kubectl_complete-kprio $(DESTDIR)$(BINDIR)/
+	install -m 644 scripts/completion/kprio.bash $(DESTDIR)$(BASHCOMPDIR)/kprio
+	install -m 644 scripts/completion/_kprio $(DESTDIR)$(ZSHCOMPDIR)/_kprio
+
 # The version script: kp_ names are the API, everything else (kp__ internals, the C++ shim's
 # template instances) stays local to the library.
 $(BUILD)/libkprio.map:
@@ -135,13 +144,8 @@ $(SO): $(PIC_OBJ) $(BUILD)/libkprio.map
 	$(CXX) -shared -Wl,-soname,libkprio.so.$(SOMAJOR) -Wl,--version-script=$(BUILD)/libkprio.map \
 	    -Wl,--no-undefined $(LDFLAGS) -o $@ $(PIC_OBJ) $(LDLIBS)
 
-install: $(BUILD)/kprio $(BUILD)/libkprio.a $(SO)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
-	    $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/kprio $(DESTDIR)$(PCDIR)
-	install -m 755 $(BUILD)/kprio $(DESTDIR)$(BINDIR)/kprio
-	install -m 755 scripts/kubectl-kprio scripts/kubectl_complete-kprio $(DESTDIR)$(BINDIR)/
-	install -m 644 scripts/completion/kprio.bash $(DESTDIR)$(BASHCOMPDIR)/kprio
-	install -m 644 scripts/completion/_kprio $(DESTDIR)$(ZSHCOMPDIR)/_kprio
+install: install-tool $(BUILD)/libkprio.a $(SO)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/kprio $(DESTDIR)$(PCDIR)
 	install -m 644 $(BUILD)/libkprio.a $(DESTDIR)$(LIBDIR)/libkprio.a
 	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/libkprio.so.$(SOMAJOR)
 	ln -sf libkprio.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libkprio.so

@@ -53,16 +53,18 @@ find src -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) | LC_ALL=C so
 # --- facts ----------------------------------------------------------------------------------
 # I FILE LINE TARGET    one #include; TARGET is <x> for angle brackets, else the quoted path
 : > "$tmp/inc"
-while read -r f; do
-    grep -n '^[[:space:]]*#[[:space:]]*include' "$f" | awk -v f="$f" -F: '{
-        line = $1; t = substr($0, length($1) + 2)
-        if (match(t, /<[^>]*>/)) print "I", f, line, substr(t, RSTART, RLENGTH)
-        else if (match(t, /"[^"]*"/)) print "I", f, line, substr(t, RSTART + 1, RLENGTH - 2)
-    }' >> "$tmp/inc" || true
-done < "$tmp/files"
+# (one grep over every file: "FILE:LINE:TEXT")
+grep -Hn '^[[:space:]]*#[[:space:]]*include' $(cat "$tmp/files") | awk '{
+    f = $0; sub(/:.*/, "", f); rest = substr($0, length(f) + 2)
+    line = rest; sub(/:.*/, "", line); t = substr(rest, length(line) + 2)
+    if (match(t, /<[^>]*>/)) print "I", f, line, substr(t, RSTART, RLENGTH)
+    else if (match(t, /"[^"]*"/)) print "I", f, line, substr(t, RSTART + 1, RLENGTH - 2)
+}' >> "$tmp/inc" || true
 
 # D FILE SYM / U FILE SYM    from each object's symbol table; FILE is the object's source
+# (one nm over every object: "OBJECT:VALUE TYPE SYM" or "OBJECT:          U SYM")
 : > "$tmp/sym"
+: > "$tmp/objs"
 nobj=0
 while read -r f; do
     case $f in *.h) continue ;; esac
@@ -72,9 +74,14 @@ while read -r f; do
         exit 2
     fi
     nobj=$((nobj + 1))
-    nm "$o" | awk -v f="$f" '$1 == "U" { print "U", f, $2; next }
-        NF == 3 && $2 ~ /^[TDBRCVWGSui]$/ { print "D", f, $3 }' >> "$tmp/sym"
+    printf '%s %s\n' "$o" "$f" >> "$tmp/objs"
 done < "$tmp/files"
+if [ "$nobj" -gt 0 ]; then
+    nm -A $(awk '{ print $1 }' "$tmp/objs") | awk 'NR == FNR { src[$1] = $2; next }
+        { i = index($0, ".o:"); f = src[substr($0, 1, i + 1)]; n = split(substr($0, i + 3), w, " ") }
+        w[1] == "U" { print "U", f, w[2]; next }
+        n == 3 && w[2] ~ /^[TDBRCVWGSui]$/ { print "D", f, w[3] }' "$tmp/objs" - >> "$tmp/sym"
+fi
 
 # --- rules 1, 2, 3, 4, 7 (includes and symbols) ---------------------------------------------
 awk -v layers="$LAYERS" -v fileio="$FILE_IO" -v openers="$FILE_OPENERS" -v alloc="$ALLOC" \
@@ -164,13 +171,11 @@ awk '/^circle:/ { if (line != "") print line ")"; line = "check-layout: RULE 5: 
 
 # --- rule 6: file and function sizes ----------------------------------------------------------
 : > "$tmp/out6"
-while read -r f; do
-    n=$(wc -l < "$f")
-    [ "$n" -gt "$MAX_FILE_LINES" ] && echo "check-layout: RULE 6: $f: $n lines (at most $MAX_FILE_LINES)" >> "$tmp/out6"
-    # A function: a header starting in column 0 at file level, then a body; its length runs
-    # from the header's first line to the closing brace. Comments, strings and character
-    # literals are blanked first; `namespace x {` and `extern "C" {` do not count as a level.
-    awk -v f="$f" -v max="$MAX_FUNC_LINES" '
+# One awk over every file (state reset at each file's first line): file length, then each
+# function's. A function: a header starting in column 0 at file level, then a body; its length
+# runs from the header's first line to the closing brace. Comments, strings and character
+# literals are blanked first; `namespace x {` and `extern "C" {` do not count as a level.
+awk -v max="$MAX_FUNC_LINES" -v maxf="$MAX_FILE_LINES" '
     function strip(s,   o, c, c2, i, n) {
         o = ""; n = length(s)
         for (i = 1; i <= n; i++) {
@@ -187,12 +192,22 @@ while read -r f; do
         }
         return o
     }
+    function file_end() {
+        if (f != "" && lines > maxf) printf "check-layout: RULE 6: %s: %d lines (at most %d)\n", f, lines, maxf
+        printf "%s", fnbuf; fnbuf = ""
+    }
+    FNR == 1 {
+        file_end()
+        f = FILENAME; lines = 0; cont = 0; incom = 0; depth = 0; hdr = ""; hstart = 0; nt = 0; isfn = 0
+    }
+    { lines = FNR }
+    END { file_end() }
     {
         raw = $0
         if (cont) { cont = (raw ~ /\\$/); next }                 # preprocessor continuation
         if (!incom && raw ~ /^[ \t]*#/) { cont = (raw ~ /\\$/); next }
         s = strip(raw)
-        if (depth == 0 && hdr ~ /^[ \t]*$/ && s ~ /^[A-Za-z_]/) hstart = NR
+        if (depth == 0 && hdr ~ /^[ \t]*$/ && s ~ /^[A-Za-z_]/) hstart = FNR
         n = length(s)
         for (i = 1; i <= n; i++) {
             c = substr(s, i, 1)
@@ -210,16 +225,15 @@ while read -r f; do
                 if (nt > 0) nt--
                 if (depth > 0) depth--
                 if (depth == 0) {
-                    if (isfn && NR - fstart + 1 > max)
-                        printf "check-layout: RULE 6: %s:%d: function %s is %d lines (at most %d)\n", f, fstart, fname, NR - fstart + 1, max
+                    if (isfn && FNR - fstart + 1 > max)
+                        fnbuf = fnbuf sprintf("check-layout: RULE 6: %s:%d: function %s is %d lines (at most %d)\n", f, fstart, fname, FNR - fstart + 1, max)
                     isfn = 0; hdr = ""; hstart = 0
                 }
             } else if (c == ";") { hdr = ""; hstart = 0 }
             if (depth == 0 && c == "}") { hdr = ""; hstart = 0 }
         }
         if (depth == 0 && hdr != "") hdr = hdr " "
-    }' "$f" >> "$tmp/out6"
-done < "$tmp/files"
+    }' $(cat "$tmp/files") >> "$tmp/out6"
 
 # --- rule 8 (a hint): fixed limits that no error message names ---------------------------------
 # A KP_..MAX.. macro is taken as reported when some line within two of a use of it (outside its
@@ -239,16 +253,19 @@ while IFS=: read -r df dl rest; do
                 if (index(line[i], "rule 8:")) { print "y"; exit }
         }' "$df")
     [ -z "$reviewed" ] || continue
-    said=$(while read -r f; do
-        awk -v m="$name" -v df="$df" -v dl="$dl" -v f="$f" '
-            { line[NR] = $0 }
-            END { for (i = 1; i <= NR; i++) {
-                if (f == df && i == dl) continue
+    said=$(awk -v m="$name" -v df="$df" -v dl="$dl" '
+        function check(   i, j) {
+            for (i = 1; i <= n; i++) {
+                if (fn == df && i == dl) continue
                 if (line[i] ~ /^[ \t]*#[ \t]*define/ ) continue
                 if (index(line[i], m) == 0) continue
-                for (j = i - 2; j <= i + 2; j++) if (j >= 1 && j <= NR && line[j] ~ /"/) { print "y"; exit }
-            } }' "$f"
-    done < "$tmp/files" | head -n 1)
+                for (j = i - 2; j <= i + 2; j++) if (j >= 1 && j <= n && line[j] ~ /"/) return 1
+            }
+            return 0
+        }
+        FNR == 1 && NR > 1 { if (check()) { found = 1; exit } n = 0 }
+        { fn = FILENAME; line[++n] = $0 }
+        END { if (found || check()) print "y" }' $(cat "$tmp/files"))
     [ -n "$said" ] || echo "check-layout: WARNING: RULE 8: $df:$dl: $name is a fixed limit that no error message names" >> "$tmp/out8"
 done
 

@@ -10,23 +10,28 @@
 B=${1:-build}
 L=${2:-plain}
 pass=0; fail=0
-err=${TMPDIR:-/tmp}/kprio-unit-err.$$
+# Unit-test binaries run TEST_JOBS at a time (default: the machine's cores), each into files of
+# its own; their reports are read back in name order.
+W=$(mktemp -d "${TMPDIR:-/tmp}/kprio-unit.XXXXXX") || exit 2
+trap 'rm -rf "$W"' EXIT
+for t in "$B"/tests/test_*; do [ -x "$t" ] && printf '%s\n' "$t"; done |
+    xargs -P "${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh -c \
+        'n=$(basename "$1"); "$1" >"$0/$n.out" 2>"$0/$n.err"; echo $? >"$0/$n.rc"' "$W"
 for t in "$B"/tests/test_*; do
     [ -x "$t" ] || continue
-    out=$("$t" 2>"$err"); rc=$?
-    res=$(printf '%s\n' "$out" | awk '/^RESULT/{print $2, $3}' | tail -n 1)
+    n=$(basename "$t"); rc=$(cat "$W/$n.rc" 2>/dev/null)
+    res=$(awk '/^RESULT/{print $2, $3}' "$W/$n.out" 2>/dev/null | tail -n 1)
     if [ -z "$res" ]; then
-        echo "$L: CRASH $t (exit $rc)"; cat "$err"; fail=$((fail+1)); continue
+        echo "$L: CRASH $t (exit $rc)"; cat "$W/$n.err"; fail=$((fail+1)); continue
     fi
     p=${res% *}; f=${res#* }
     pass=$((pass+p)); fail=$((fail+f))
     if [ "$f" != 0 ] || [ "$rc" != 0 ]; then
-        cat "$err"
+        cat "$W/$n.err"
         [ "$f" = 0 ] && { echo "$L: FAIL $t exited $rc"; fail=$((fail+1)); }
     fi
-    echo "$L: $(basename "$t"): $p passed, $f failed"
+    echo "$L: $n: $p passed, $f failed"
 done
-rm -f "$err"
 # (not `tee /dev/stderr`: reopening stderr truncates it when it is redirected to a file)
 gout=$(sh tests/golden/run.sh "$B")
 printf '%s\n' "$gout" | grep -v '^ok \|^GOLDEN ' | sed "s/^/$L: /" >&2

@@ -6,6 +6,13 @@
 set -e
 SECS=${FUZZ_SECONDS:-20}
 B=build-fuzz
+# run.sh --run NAME: one built target for SECS seconds on its corpus (a scratch copy).
+fuzz_one() {
+    ASAN_OPTIONS=detect_leaks=1 $B/$1 -max_total_time="$SECS" -timeout=10 -max_len=65536 -print_final_stats=0 $B/corpus-$1 \
+        -artifact_prefix=$B/ 2>$B/$1.log || { tail -n 60 $B/$1.log; echo "fuzz: $1 FAILED"; return 1; }
+    echo "fuzz: $1 for ${SECS}s: $(grep -E '^Done [0-9]+ runs' $B/$1.log | tail -n 1)"
+}
+if [ "$1" = --run ]; then fuzz_one "$2"; exit; fi
 mkdir -p $B
 FLAGS="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc"
 LIBSRC=$(find src -name '*.c' -not -path 'src/cli/*')
@@ -17,25 +24,25 @@ CFLAGS_LIB=$(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/')
 export CFLAGS_LIB B
 printf '%s\n' $LIBSRC | xargs -P "${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh -c \
     'clang $CFLAGS_LIB -c "$1" -o "$B/$(echo "$1" | tr / _ | sed "s/\.c\$/.o/")"' sh
-run() { # name source extra-flags corpus-dirs
+targets=""
+build() { # name source extra-flags corpus-dirs
     case " ${FUZZ_ONLY:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
     clang $(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/') $3 -c "$2" -o $B/$1.o
     clang++ -fsanitize=fuzzer,address,undefined $B/$1.o $objs $B/json_simdjson.o -o $B/$1 -lsimdjson -lyaml -lm
     rm -rf $B/corpus-$1 && mkdir -p $B/corpus-$1
     for c in $4; do cp tests/fuzz/corpus/$c/* $B/corpus-$1/ 2>/dev/null || true; done
-    echo "fuzz: $1 for ${SECS}s"
-    ASAN_OPTIONS=detect_leaks=1 $B/$1 -max_total_time="$SECS" -timeout=10 -max_len=65536 -print_final_stats=0 $B/corpus-$1 \
-        -artifact_prefix=$B/ 2>$B/$1.log || { tail -n 60 $B/$1.log; echo "fuzz: $1 FAILED"; exit 1; }
-    grep -E '^Done [0-9]+ runs' $B/$1.log | tail -n 1 || true
+    targets="$targets $1"
 }
-run fuzz_quantity tests/fuzz/fuzz_quantity.c "" quantity
-run fuzz_ingest_json tests/fuzz/fuzz_ingest.c "" json
-run fuzz_ingest_yaml tests/fuzz/fuzz_ingest.c "-DFUZZ_FORCE_YAML" "yaml json"
-run fuzz_summary tests/fuzz/fuzz_summary.c "" summary
-run fuzz_kubelet_config tests/fuzz/fuzz_kubelet_config.c "" kubeletconfig
-run fuzz_sched_config tests/fuzz/fuzz_sched_config.c "" schedconfig
-run fuzz_engines tests/fuzz/fuzz_engines.c "" engines
-run fuzz_encode tests/fuzz/fuzz_encode.c "" "json yaml"
-run fuzz_scenario tests/fuzz/fuzz_scenario.c "" scenario
-run fuzz_cron tests/fuzz/fuzz_cron.c "" cron
+build fuzz_quantity tests/fuzz/fuzz_quantity.c "" quantity
+build fuzz_ingest_json tests/fuzz/fuzz_ingest.c "" json
+build fuzz_ingest_yaml tests/fuzz/fuzz_ingest.c "-DFUZZ_FORCE_YAML" "yaml json"
+build fuzz_summary tests/fuzz/fuzz_summary.c "" summary
+build fuzz_kubelet_config tests/fuzz/fuzz_kubelet_config.c "" kubeletconfig
+build fuzz_sched_config tests/fuzz/fuzz_sched_config.c "" schedconfig
+build fuzz_engines tests/fuzz/fuzz_engines.c "" engines
+build fuzz_encode tests/fuzz/fuzz_encode.c "" "json yaml"
+build fuzz_scenario tests/fuzz/fuzz_scenario.c "" scenario
+build fuzz_cron tests/fuzz/fuzz_cron.c "" cron
+# each target for SECS seconds, FUZZ_JOBS (default: the cores) at a time
+printf '%s\n' $targets | xargs -P "${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh tests/fuzz/run.sh --run
 echo "fuzz: all targets clean"

@@ -275,9 +275,10 @@ cmp -s "$W/r1" "$W/r2" && bad "two random keys give the same output"
 want_rc 2
 end
 
+# the tool's part of `make install` (the library's is tests/install.sh, `make test-install`)
 start make-install
-env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory -s -C "$R" install BUILD="$B" \
-    PREFIX="$W/usr" >"$W/out" 2>&1 || bad "make install failed: $(cat "$W/out")"
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory -s -C "$R" install-tool BUILD="$B" \
+    PREFIX="$W/usr" >"$W/out" 2>&1 || bad "make install-tool failed: $(cat "$W/out")"
 for f in bin/kprio bin/kubectl-kprio bin/kubectl_complete-kprio \
     share/bash-completion/completions/kprio share/zsh/site-functions/_kprio; do
     [ -f "$W/usr/$f" ] || bad "make install did not install $f"
