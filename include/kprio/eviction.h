@@ -201,8 +201,9 @@ kp_status kp_evict_summary_load_path(const char *path, kp_evict_summary **out, k
 void kp_evict_summary_free(kp_evict_summary *s);
 /* Writes the Summary API document json[0..len) to DIR/NODE/TIME.json, TIME the virtual
  * milliseconds on 13 digits (names sort by time; `kprio evict --summary DIR/NODE` replays
- * them), creating DIR and DIR/NODE when missing (`kprio simulate --dump-summaries`). A file left
- * half-written is removed. Errors: KP_EIO / KP_EINVAL (a node name that is no file name) with
+ * them), creating DIR and DIR/NODE when missing (`kprio simulate --dump-summaries`). Each file
+ * is written to a temporary file beside it and renamed into place when complete: never left
+ * half-written. Errors: KP_EIO / KP_EINVAL (a node name that is no file name) with
  * the path as the error's source. */
 kp_status kp_evict_summary_write_dir(const char *dir, const char *node, int64_t t_ms,
                                      const char *json, size_t len, kp_error *err);

@@ -15,12 +15,38 @@
 
 #include "kprio/common.h"
 
-/* Creates (or truncates) the file at path and lets fill(f, ctx) write it; on any error the file
- * is removed. Errors: fill's status (err says "out of memory" or "cannot write" unless it is
- * KP_EIO), KP_EIO ("cannot create: REASON", "write error"), always with path as the error's
- * source. */
+/* An output file being written. A regular file (or a name not taken yet) is written to a
+ * temporary file beside its target ("DIR/.NAME.kprio-XXXXXX", after following symbolic links, so
+ * a link keeps pointing where it did) and renamed over the target only when complete: until then
+ * the target is untouched, and on failure only the temporary file is removed. Anything else (a
+ * device such as /dev/null or /dev/full, a FIFO, a socket) is written in place and never
+ * removed. Open every output before the work that fills it, so that a bad path costs nothing. */
+typedef struct kp__out kp__out;
+
+/* Opens path for writing (above); *out is released by kp__out_commit or kp__out_abort.
+ * Errors: KP_EIO ("cannot create: REASON", "is a directory"), KP_ENOMEM, with path as the
+ * error's source. */
+kp_status kp__out_open(const char *path, kp__out **out, kp_error *err);
+
+/* The stream to write to. */
+FILE *kp__out_stream(kp__out *o);
+
+/* Closes o and, when fill (the status of whatever wrote the stream) is KP_OK and every write
+ * succeeded, puts the file in place; else removes the temporary file. Releases o. Errors: fill
+ * (err says "out of memory" or "cannot write" unless it is KP_EIO), KP_EIO ("write error",
+ * "cannot rename: REASON"), always with the path as the error's source. */
+kp_status kp__out_commit(kp__out *o, kp_status fill, kp_error *err);
+
+/* Closes o, removes its temporary file (never the target) and releases o; NULL is a no-op. */
+void kp__out_abort(kp__out *o);
+
+/* kp__out_open, fill(f, ctx), kp__out_commit: the file at path written whole or not at all. */
 kp_status kp__file_write(const char *path, kp_status (*fill)(FILE *f, void *ctx), void *ctx,
                          kp_error *err);
+
+/* Makes directory path (one level; an existing directory is fine). Errors: KP_EIO ("cannot
+ * create directory: REASON", "a file of that name exists"), path as the error's source. */
+kp_status kp__dir_make(const char *path, kp_error *err);
 
 /* True when path names a directory (following symbolic links). */
 bool kp__is_dir(const char *path);

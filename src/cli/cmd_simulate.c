@@ -330,8 +330,7 @@ static kp_status dump_summary(void *ctx, const kp_sim *sim, kp_index node, const
     return kp_evict_summary_write_dir(a->dump_dir, name, kp_sim_now(sim), json, len, err);
 }
 
-/* --final-snapshot: the end state through kprio/encode.h, into a file written whole by
- * kp__file_write (a half-written file is removed). */
+/* --final-snapshot: the end state through kprio/encode.h. */
 typedef struct {
     const kp_cluster *cl;
     kp_error *err;
@@ -349,16 +348,16 @@ static kp_status fill_final(FILE *f, void *ctx) {
     return kp_cluster_encode_json(fc->cl, &o, to_file, f, fc->err);
 }
 
-static int write_final(const char *path, const kp_cluster *cl) {
+/* Commits an output opened before the run (base/file.h): its content from fill. */
+static int commit_out(kp__out *o, kp_status (*fill)(FILE *f, void *ctx), void *ctx) {
     kp_error err;
     kp_error_clear(&err);
-    final_ctx fc = {cl, &err};
-    if (kp__file_write(path, fill_final, &fc, &err) != KP_OK) return kp_cli_print_error(&err);
+    if (kp__out_commit(o, fill(kp__out_stream(o), ctx), &err) != KP_OK)
+        return kp_cli_print_error(&err);
     return KP_EXIT_OK;
 }
 
-/* --metrics / --report: the file written whole through kp__file_write (a half-written
- * file is removed). */
+/* --metrics / --report */
 typedef struct {
     kp_sim *sim;
     const kp_insight_options *ins; /* the report's findings thresholds */
@@ -381,14 +380,45 @@ static kp_status fill_report(FILE *f, void *ctx) {
     return st;
 }
 
-/* ins NULL: the metrics; else the HTML report with those thresholds. */
-static int write_out(const char *path, kp_sim *sim, const kp_insight_options *ins) {
+/* The output files, opened before the run so that a bad path costs nothing (base/file.h):
+ * each is written whole at the end or left as it was. */
+typedef struct {
+    kp__out *final, *metrics, *report;
+} sim_outs;
+
+static int open_outs(const sim_args *a, sim_outs *o) {
     kp_error err;
     kp_error_clear(&err);
-    out_ctx o = {sim, ins};
-    if (kp__file_write(path, ins ? fill_report : fill_metrics, &o, &err) != KP_OK)
+    if ((a->final_snapshot && kp__out_open(a->final_snapshot, &o->final, &err) != KP_OK) ||
+        (a->metrics && kp__out_open(a->metrics, &o->metrics, &err) != KP_OK) ||
+        (a->report && kp__out_open(a->report, &o->report, &err) != KP_OK) ||
+        (a->dump_dir && kp__dir_make(a->dump_dir, &err) != KP_OK))
         return kp_cli_print_error(&err);
     return KP_EXIT_OK;
+}
+
+/* Commits the outputs in order (each one's pointer cleared as it is released); the first error
+ * ends it, and the caller aborts the rest. */
+static int write_outs(sim_outs *so, kp_sim *sim, kp_cluster *cl, const kp_insight_options *ins) {
+    int rc = KP_EXIT_OK;
+    kp_error err;
+    kp_error_clear(&err);
+    final_ctx fc = {cl, &err};
+    out_ctx mo = {sim, NULL}, ro = {sim, ins};
+    kp__out *o;
+    if (rc == KP_EXIT_OK && (o = so->final)) {
+        so->final = NULL;
+        rc = commit_out(o, fill_final, &fc);
+    }
+    if (rc == KP_EXIT_OK && (o = so->metrics)) {
+        so->metrics = NULL;
+        rc = commit_out(o, fill_metrics, &mo);
+    }
+    if (rc == KP_EXIT_OK && (o = so->report)) {
+        so->report = NULL;
+        rc = commit_out(o, fill_report, &ro);
+    }
+    return rc;
 }
 
 static int run_simulate(kp_cli_common *c, int argc, char **argv) {
@@ -420,6 +450,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     kp_sim *sim = NULL;
     kp_evict_config *kcfg = NULL;
     kp_sim_kubelet_pool *pools = NULL;
+    sim_outs outs = {NULL, NULL, NULL};
+    if ((rc = open_outs(&a, &outs)) != KP_EXIT_OK) goto out;
     if (a.kubelet_config && !(kcfg = kp_evict_config_new())) {
         rc = kp_cli_print_status(KP_ENOMEM);
         goto out;
@@ -462,11 +494,12 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         rc = kp_cli_print_error(&err);
         goto out;
     }
-    if (a.final_snapshot && (rc = write_final(a.final_snapshot, cl)) != KP_EXIT_OK) goto out;
-    if (a.metrics && (rc = write_out(a.metrics, sim, NULL)) != KP_EXIT_OK) goto out;
-    if (a.report && (rc = write_out(a.report, sim, &a.ins.o)) != KP_EXIT_OK) goto out;
+    if ((rc = write_outs(&outs, sim, cl, &a.ins.o)) != KP_EXIT_OK) goto out;
     rc = kp_cli_simulate_render(&a.ins, sim, c->out, a.events_only);
 out:
+    kp__out_abort(outs.final);
+    kp__out_abort(outs.metrics);
+    kp__out_abort(outs.report);
     kp_sim_free(sim);
     kp_cluster_free(cl);
     kp_scenario_free(sc);

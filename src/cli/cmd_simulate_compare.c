@@ -200,9 +200,16 @@ int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
         s[k].config = x->compare == KP_CMP_CONFIG ? v : run->config;
         s[k].kubelet_config = x->compare == KP_CMP_KUBELET_CONFIG ? v : run->kubelet_config;
     }
-    int rc = side_load(&s[0]);
-    if (rc == KP_EXIT_OK) rc = side_load(&s[1]);
+    /* the report's file opened before the runs (base/file.h): a bad path costs nothing */
+    kp__out *report = NULL;
     kp_insight_compare *cmp = NULL;
+    kp_error oerr;
+    kp_error_clear(&oerr);
+    int rc = KP_EXIT_OK;
+    if (run->report && kp__out_open(run->report, &report, &oerr) != KP_OK)
+        rc = kp_cli_print_error(&oerr);
+    if (rc == KP_EXIT_OK) rc = side_load(&s[0]);
+    if (rc == KP_EXIT_OK) rc = side_load(&s[1]);
     if (rc != KP_EXIT_OK) goto out;
     kp_sim_options o;
     kp_sim_options_init(&o);
@@ -230,9 +237,11 @@ int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
         rc = kp_cli_print_error(&err);
         goto out;
     }
-    if (run->report) {
+    if (report) {
         html_ctx h = {s, x, cmp};
-        if (kp__file_write(run->report, fill_compare, &h, &err) != KP_OK) {
+        kp__out *ro = report;
+        report = NULL;
+        if (kp__out_commit(ro, fill_compare(kp__out_stream(ro), &h), &err) != KP_OK) {
             rc = kp_cli_print_error(&err);
             goto out;
         }
@@ -241,6 +250,7 @@ int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
                                      kp_insight_compare_get(cmp), c->out);
     if (st != KP_OK) rc = kp_cli_print_status(st);
 out:
+    kp__out_abort(report);
     kp_insight_compare_free(cmp);
     side_free(&s[0]);
     side_free(&s[1]);

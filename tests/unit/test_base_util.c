@@ -1,5 +1,7 @@
 /* The internal utility module of base/: the growing buffer (buf.h), the JSON writer (json.h),
  * output files and directory listings (file.h), under failed allocations too. */
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +151,97 @@ static bool json_only(const char *name) {
     return n > 5 && strcmp(name + n - 5, ".json") == 0;
 }
 
+static void read_back(const char *path, char *buf, size_t cap) {
+    buf[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = 0;
+    fclose(f);
+}
+
+/* entries of dir other than . and .. */
+static int count_entries(const char *dir) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) n++;
+    if (d) closedir(d);
+    return n;
+}
+
+/* A failed write leaves the target as it was (content, mode), a symbolic link stays a link to
+ * the file it named, a FIFO is written in place and never removed, no temporary file stays. */
+KT_TEST(outputs_replace_their_target_only_when_complete) {
+    char dir[] = "/tmp/kp-base-out.XXXXXX";
+    KT_CHECK(mkdtemp(dir) != NULL);
+    char path[256], link[256], fifo[256], got[64];
+    kp_error err;
+    kp_error_clear(&err);
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    KT_CHECK_INT(kp__file_write(path, fill_ok, "old", &err), KP_OK);
+    KT_CHECK(chmod(path, 0640) == 0);
+    KT_CHECK_INT(kp__file_write(path, fill_oom, NULL, &err), KP_ENOMEM);
+    read_back(path, got, sizeof got);
+    KT_CHECK_STR(got, "old"); /* untouched, not truncated */
+    KT_CHECK_INT(count_entries(dir), 1); /* the temporary file is gone */
+    KT_CHECK_INT(kp__file_write(path, fill_ok, "new", &err), KP_OK);
+    read_back(path, got, sizeof got);
+    KT_CHECK_STR(got, "new");
+    struct stat sb;
+    KT_CHECK(stat(path, &sb) == 0 && (sb.st_mode & 07777) == 0640); /* mode kept */
+
+    /* open first, fill later: the target stays as it was until the commit */
+    kp__out *o = NULL;
+    KT_CHECK_INT(kp__out_open(path, &o, &err), KP_OK);
+    fputs("third", kp__out_stream(o));
+    read_back(path, got, sizeof got);
+    KT_CHECK_STR(got, "new");
+    KT_CHECK_INT(kp__out_commit(o, KP_OK, &err), KP_OK);
+    read_back(path, got, sizeof got);
+    KT_CHECK_STR(got, "third");
+    KT_CHECK_INT(kp__out_open(path, &o, &err), KP_OK);
+    kp__out_abort(o);
+    read_back(path, got, sizeof got);
+    KT_CHECK_STR(got, "third");
+
+    /* through a relative symbolic link: the link stays, its target gets the content */
+    snprintf(link, sizeof link, "%s/link.json", dir);
+    KT_CHECK(symlink("out.json", link) == 0);
+    KT_CHECK_INT(kp__file_write(link, fill_oom, NULL, &err), KP_ENOMEM);
+    KT_CHECK(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
+    read_back(path, got, sizeof got);
+    KT_CHECK_STR(got, "third");
+    KT_CHECK_INT(kp__file_write(link, fill_ok, "via link", &err), KP_OK);
+    KT_CHECK(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
+    read_back(path, got, sizeof got);
+    KT_CHECK_STR(got, "via link");
+    KT_CHECK_INT(count_entries(dir), 2);
+
+    /* a FIFO (a reader holds it open): written in place, kept on failure */
+    snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+    KT_CHECK(mkfifo(fifo, 0600) == 0);
+    int rd = open(fifo, O_RDWR | O_NONBLOCK);
+    KT_CHECK(rd >= 0);
+    KT_CHECK_INT(kp__file_write(fifo, fill_oom, NULL, &err), KP_ENOMEM);
+    KT_CHECK(lstat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode));
+    char pb[16] = {0};
+    KT_CHECK(read(rd, pb, sizeof pb - 1) == 7 && strcmp(pb, "partial") == 0);
+    close(rd);
+    KT_CHECK_INT(count_entries(dir), 3);
+
+    /* a directory is refused, naming it */
+    KT_CHECK_INT(kp__file_write(dir, fill_ok, "", &err), KP_EIO);
+    KT_CHECK_CONTAINS(err.msg, "is a directory");
+    KT_CHECK_STR(err.source, dir);
+
+    unlink(fifo);
+    unlink(link);
+    unlink(path);
+    rmdir(dir);
+}
+
 KT_TEST(files_written_whole_and_directories_listed) {
     char dir[] = "/tmp/kp-base-util.XXXXXX";
     KT_CHECK(mkdtemp(dir) != NULL);
@@ -201,4 +294,5 @@ KT_TEST(files_written_whole_and_directories_listed) {
 KT_MAIN(KT_CASE(buf_appends_and_grows), KT_CASE(buf_moves_from_local_storage_to_the_heap),
         KT_CASE(buf_failure_is_sticky), KT_CASE(json_pretty_and_compact),
         KT_CASE(json_sink_gets_bounded_pieces), KT_CASE(json_sink_failure_is_sticky_and_named),
-        KT_CASE(files_written_whole_and_directories_listed))
+        KT_CASE(files_written_whole_and_directories_listed),
+        KT_CASE(outputs_replace_their_target_only_when_complete))
