@@ -191,6 +191,68 @@ node-b1-summary.json" ] || bad "kubelet/ holds $(ls "$W/snap2/kubelet")"
 grep -q '^context: fake-context$' "$W/snap2/README" || bad "README: $(cat "$W/snap2/README")"
 end
 
+# Node names reach paths and URLs only when the API server would accept them; `*` is a name,
+# never a glob; one line, exit 1, nothing written.
+start snapshot-hostile-node-names
+FAKE_KUBECTL_MODE=hostile-nodes plugin snapshot -o "$W/snap3" --all-nodes
+want_rc 1
+err_line "kubectl-kprio: node name \"../../x\" is not a DNS subdomain (lowercase letters, digits, '-' and '.'): refused"
+[ -e "$W/snap3" ] && bad "a snapshot was written: $(ls -R "$W/snap3")"
+grep -q 'x/proxy' "$W/log" && bad "kubectl asked for a hostile path: $(cat "$W/log")"
+for n in '*' 'a b' 'Node-1' 'a/b' ''; do
+    plugin snapshot -o "$W/snap4" --node "$n"
+    want_rc 1
+    has_err "kubectl-kprio: node name \"$n\" is not a DNS subdomain"
+    [ -e "$W/snap4" ] && bad "a snapshot was written for node '$n'"
+done
+plugin evict --node '../x'
+want_rc 1
+has_err 'kubectl-kprio: node name "../x" is not a DNS subdomain'
+end
+
+# kubectl's answer must be JSON: empty output and an HTML page stop with one line; a cut-off
+# document is kprio's parse error naming what it read, not a deleted temporary file.
+start kubectl-output-not-json
+FAKE_KUBECTL_MODE=empty plugin schedule
+want_rc 1
+no_out
+err_line 'kubectl-kprio: kubectl get nodes,pods,... (19 kinds) -A -o json: kubectl printed nothing (expected a JSON List)'
+FAKE_KUBECTL_MODE=html plugin inspect
+want_rc 1
+no_out
+err_line 'kubectl-kprio: kubectl get nodes,pods,... (19 kinds) -A -o json: kubectl did not print JSON (it begins "<!DOCTYPE html> <html><body>Sign in</bod")'
+FAKE_KUBECTL_MODE=truncated plugin inspect
+want_rc 1
+no_out
+has_err 'kprio: the output of kubectl get'
+grep -q "$W/tmp" "$W/err" && bad "the error names a temporary path: $(cat "$W/err")"
+end
+
+# control characters of kubectl's messages are not echoed
+start kubectl-stderr-escapes
+FAKE_KUBECTL_MODE=escape-stderr plugin inspect
+want_rc 1
+err_line 'kubectl-kprio: kubectl get nodes,pods,... (19 kinds) -A -o json: error: ]0;owned[2Jbadthings'
+end
+
+# a signal that ends the plugin removes the temporary snapshot (end checks) and exits 128+N
+start signals-clean-up
+for sig in USR1 ALRM PIPE; do
+    FAKE_KUBECTL_MODE=slow TMPDIR=$W/tmp sh "$PLUGIN" inspect >"$W/out" 2>"$W/err" &
+    pid=$!
+    i=0
+    while [ -z "$(ls -A "$W/tmp")" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    sleep 0.2
+    kill -s "$sig" $pid
+    wait $pid
+    rc=$?
+    case $sig in USR1) want=138 ;; ALRM) want=142 ;; PIPE) want=141 ;; esac
+    [ $rc = $want ] || bad "SIG$sig: exit $rc, expected $want"
+    [ -z "$(ls -A "$W/tmp")" ] || { bad "SIG$sig left $(ls "$W/tmp")"; rm -rf "$W/tmp"/*; }
+done
+pkill -f 'tests/plugin/bin/kubectl' 2>/dev/null
+end
+
 start usage-errors
 plugin frobnicate
 want_rc 2
