@@ -433,8 +433,8 @@ kp_status kp__cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const ch
     kp_str nid = intern(cl, name), kind = intern(cl, "CronJob");
     if (nid == UINT32_MAX || kind == UINT32_MAX)
         return kp_error_set(err, KP_ENOMEM, "Job %s: out of memory", name);
-    if (kp__cluster_find_workload(cl, KP_WL_JOB, c->ns, nid) >= 0)
-        return kp_error_set(err, KP_EINVAL, "jobs.batch \"%s\" already exists", name);
+    *out = -1;
+    if (kp__cluster_find_workload(cl, KP_WL_JOB, c->ns, nid) >= 0) return KP_OK;
     kp_workload *j = kp__cluster_new_workload(cl, KP_WL_JOB, cl->workloads[cronjob].ns, nid);
     if (!j) return kp_error_set(err, KP_ENOMEM, "Job %s: out of memory", name);
     c = &cl->workloads[cronjob]; /* the array may have moved */

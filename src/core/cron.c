@@ -2,6 +2,8 @@
  * parseDescriptor; the messages are the parser's) and SpecSchedule.Next / ConstantDelaySchedule,
  * in UTC, with the civil-date arithmetic written out (no timegm in C11/POSIX). */
 #include <ctype.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,21 +22,40 @@ static const char *const DAYS[] = {"sun", "mon", "tue", "wed", "thu", "fri", "sa
 static const cron_bounds B_MIN = {0, 59, NULL}, B_HOUR = {0, 23, NULL}, B_DOM = {1, 31, NULL},
                          B_MONTH = {1, 12, MONTHS}, B_DOW = {0, 6, DAYS};
 
-/* mustParseInt: a non-negative decimal integer */
+/* mustParseInt: strconv.Atoi (an optional sign, decimal digits, any number of leading zeros;
+ * "invalid syntax" or "value out of range" beyond int64) and no negative number. */
 static kp_status parse_int(const char *s, size_t n, long *out, kp_error *err) {
-    char buf[64];
-    if (n >= sizeof buf) n = sizeof buf - 1;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    char *end = NULL;
-    long v = n ? strtol(buf, &end, 10) : 0;
-    if (!n || *end || (buf[0] == '+' && n == 1))
+    char shown[96]; /* the field as the message quotes it (cut to fit: messages only) */
+    snprintf(shown, sizeof shown, "%.*s", (int)(n < 80 ? n : 80), s);
+    size_t i = 0;
+    bool neg = false;
+    if (n > 0 && (s[0] == '+' || s[0] == '-')) neg = s[0] == '-', i = 1;
+    bool range = false;
+    uint64_t v = 0;
+    if (i == n) i = n + 1; /* no digits */
+    for (size_t k = i; k < n; k++) {
+        if (s[k] < '0' || s[k] > '9') {
+            i = n + 1;
+            break;
+        }
+        unsigned d = (unsigned)(s[k] - '0');
+        if (v > (UINT64_C(9223372036854775808) - d) / 10) range = true;
+        else v = v * 10 + d;
+    }
+    if (i > n)
+        return kp_error_set(
+            err, KP_EINVAL,
+            "failed to parse int from %s: strconv.Atoi: parsing \"%s\": invalid syntax", shown,
+            shown);
+    if (range || (!neg && v > (uint64_t)INT64_MAX))
         return kp_error_set(err, KP_EINVAL,
-                            "failed to parse int from %s: strconv.Atoi: parsing "
-                            "\"%s\": invalid syntax",
-                            buf, buf);
-    if (v < 0) return kp_error_set(err, KP_EINVAL, "negative number (%ld) not allowed: %s", v, buf);
-    *out = v;
+                            "failed to parse int from %s: strconv.Atoi: parsing \"%s\": value out "
+                            "of range",
+                            shown, shown);
+    if (neg && v > 0)
+        return kp_error_set(err, KP_EINVAL, "negative number (-%llu) not allowed: %s",
+                            (unsigned long long)v, shown);
+    *out = (long)v; /* at most INT64_MAX here: a long on the platforms kprio builds for */
     return KP_OK;
 }
 
@@ -139,26 +160,51 @@ static kp_status descriptor(const char *s, kp_cron *c, kp_error *err) {
     return kp_error_set(err, KP_EINVAL, "unrecognized descriptor: %s", s);
 }
 
+/* unicode.IsSpace of the UTF-8 character at p: its length in bytes, 0 when it is no space
+ * (strings.Fields splits on these: '\r', '\v', NBSP and the other Unicode spaces too) */
+static size_t go_space(const unsigned char *p) {
+    if (*p == ' ' || (*p >= '\t' && *p <= '\r')) return 1;
+    if (p[0] == 0xC2 && (p[1] == 0x85 || p[1] == 0xA0)) return 2;
+    if (p[0] == 0xE1 && p[1] == 0x9A && p[2] == 0x80) return 3; /* U+1680 */
+    if (p[0] == 0xE2 && p[1] == 0x80 &&
+        ((p[2] >= 0x80 && p[2] <= 0x8A) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
+        return 3; /* U+2000..U+200A, U+2028, U+2029, U+202F */
+    if (p[0] == 0xE2 && p[1] == 0x81 && p[2] == 0x9F) return 3; /* U+205F */
+    if (p[0] == 0xE3 && p[1] == 0x80 && p[2] == 0x80) return 3; /* U+3000 */
+    return 0;
+}
+
+/* mirrors cron.Parser.Parse for ParseStandard's options: TZ= / CRON_TZ= (refused: the
+ * CronJob's timeZone field replaces them), a descriptor when the spec starts with '@' (no
+ * trimming first, as robfig), else strings.Fields and exactly five fields */
 kp_status kp_cron_parse(const char *spec, kp_cron *c, kp_error *err) {
     memset(c, 0, sizeof *c);
-    while (*spec == ' ' || *spec == '\t') spec++;
+    if (!spec[0]) return kp_error_set(err, KP_EINVAL, "empty spec string");
     if (strncmp(spec, "TZ=", 3) == 0 || strncmp(spec, "CRON_TZ=", 8) == 0)
         return kp_error_set(err, KP_EINVAL,
                             "cannot use TZ or CRON_TZ in schedule, use timeZone field instead");
     if (spec[0] == '@') return descriptor(spec, c, err);
     const char *f[6];
-    size_t len[6], n = 0;
-    for (const char *p = spec; *p;) {
-        while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+    size_t len[6], n = 0, sp;
+    for (const unsigned char *p = (const unsigned char *)spec; *p;) {
+        while ((sp = go_space(p)) > 0) p += sp;
         if (!*p) break;
-        const char *q = p;
-        while (*q && *q != ' ' && *q != '\t' && *q != '\n') q++;
-        if (n < 6) f[n] = p, len[n] = (size_t)(q - p);
+        const unsigned char *q = p;
+        while (*q && !go_space(q)) q++;
+        if (n < 6) f[n] = (const char *)p, len[n] = (size_t)(q - p);
         n++;
         p = q;
     }
-    if (n != 5)
-        return kp_error_set(err, KP_EINVAL, "expected exactly 5 fields, found %zu: [%s]", n, spec);
+    if (n != 5) { /* the fields as Go prints a []string: "[a b c]" */
+        char shown[256];
+        size_t k = 0, m = n < 6 ? n : 6;
+        for (size_t i = 0; i < m && k < sizeof shown - 1; i++)
+            k += (size_t)snprintf(shown + k, sizeof shown - k, "%s%.*s", i ? " " : "", (int)len[i],
+                                  f[i]);
+        if (k >= sizeof shown) k = sizeof shown - 1;
+        return kp_error_set(err, KP_EINVAL, "expected exactly 5 fields, found %zu: [%s%s]", n,
+                            shown, n > 6 ? " ..." : "");
+    }
     uint64_t bits;
     bool star;
     kp_status st;

@@ -36,8 +36,9 @@ kp_status kp__cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deploym
 
 /* The CronJob controller's Job (mirrors getJobFromTemplate2): named `name`, the CronJob's
  * jobTemplate (labels, spec, pod template), controlled by it, no status; schedulers told to
- * rebuild. *out: its index. KP_EINVAL (not a CronJob with a template; a Job of that name exists:
- * "jobs.batch \"NAME\" already exists"), KP_ENOMEM. */
+ * rebuild. *out: its index; -1 when a Job of that name exists already (nothing created: the API
+ * server's AlreadyExists, which the controller does not report). KP_EINVAL (not a CronJob with
+ * a template), KP_ENOMEM. */
 kp_status kp__cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const char *name,
                                       kp_index *out, kp_error *err);
 

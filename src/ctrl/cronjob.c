@@ -4,8 +4,9 @@
  * SuccessfulCreate "Created job NAME"; concurrencyPolicy Forbid skips a time while a Job of the
  * CronJob is active (Normal JobAlreadyActive), Replace deletes the active Jobs first (Normal
  * SuccessfulDelete "Deleted job NAME", the garbage collector's cascade); suspend skips the time.
- * A schedule that does not parse: Warning InvalidSchedule "invalid schedule: SCHEDULE : ERROR",
- * nothing runs. The Job controller (src/ctrl/job.c) then runs the Job.
+ * A schedule that does not parse: Warning UnparseableSchedule "unparseable schedule: \"SCHEDULE\" :
+ * ERROR" (the schedule quoted as Go's %q), nothing runs. The Job controller (src/ctrl/job.c) then
+ * runs the Job.
  *
  * The controller follows a CronJob from its first sync on (status.lastScheduleTime is that
  * instant: no missed runs from before it, no startingDeadlineSeconds); it asks for a resync at
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/gosyntax.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
 #include "ctrl/expand_index.h"
@@ -91,12 +93,15 @@ static kp_status run_scheduled(kp_ctrl *c, kp_index w, const kp_workload_info *i
         snprintf(msg, sizeof msg, "Error creating job: %.400s", e.msg);
         return cron_event(c, sink, true, "FailedCreate", in, msg, err);
     }
+    /* the Job exists (a schedule firing twice within its minute, @every under a minute: one
+     * name): syncCronJob's IsAlreadyExists branch logs and records no event */
+    if (job < 0) return KP_OK;
     if (kp__ctrl_grow(c) != KP_OK) return kp__ctrl_nomem(err); /* the Job is queued */
     snprintf(msg, sizeof msg, "Created job %s", name);
     return cron_event(c, sink, false, "SuccessfulCreate", in, msg, err);
 }
 
-/* The CronJob's first sync: its schedule read (InvalidSchedule, UnsupportedTimeZone) and its
+/* The CronJob's first sync: its schedule read (UnparseableSchedule, UnsupportedTimeZone) and its
  * next time planned. */
 static kp_status start(kp_ctrl *c, kp_index w, const kp_workload_info *in, const kp_cron *cr,
                        const kp_ctrl_sink *sink, kp_error *err) {
@@ -133,9 +138,10 @@ kp_status kp_ctrl_cronjob_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_
     kp_error_clear(&e);
     if (kp_cron_parse(in.schedule, &cr, &e) != KP_OK) {
         if (!first) return KP_OK; /* reported at the first sync */
-        char msg[KP_ERR_MSG_CAP + 300];
-        snprintf(msg, sizeof msg, "invalid schedule: %s : %s", in.schedule, e.msg);
-        return cron_event(c, sink, true, "InvalidSchedule", &in, msg, err);
+        char msg[KP_ERR_MSG_CAP + 600], q[520];
+        kp__go_quote(in.schedule, strlen(in.schedule), q, sizeof q);
+        snprintf(msg, sizeof msg, "unparseable schedule: %s : %s", q, e.msg);
+        return cron_event(c, sink, true, "UnparseableSchedule", &in, msg, err);
     }
     if (first) return start(c, w, &in, &cr, sink, err);
     int64_t now_s = kp__ctrl_now_s(c), t = -1;

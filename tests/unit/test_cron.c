@@ -84,4 +84,27 @@ KT_TEST(parse_errors) {
     err_is("TZ=UTC 0 * * * *", "cannot use TZ or CRON_TZ in schedule, use timeZone field instead");
 }
 
-KT_MAIN(KT_CASE(next_activation), KT_CASE(parse_errors))
+/* The parser as robfig/cron reads input: strconv.Atoi takes any number of leading zeros and a
+ * sign; strings.Fields splits on every Unicode space ('\r', '\v', NBSP...); nothing is trimmed
+ * before the '@' test; the field-count message prints the fields as Go prints a []string. */
+KT_TEST(parse_as_go_reads_it) {
+    int64_t t0 = utc(2026, 12, 7, 13, 2);
+    char zeros[128];
+    snprintf(zeros, sizeof zeros, "%070d5 * * * *", 0); /* 70 zeros, then 5 */
+    KT_CHECK_INT(next(zeros, 0, t0), utc(2026, 12, 7, 13, 5));
+    KT_CHECK_INT(next("+5 * * * *", 0, t0), utc(2026, 12, 7, 13, 5));
+    KT_CHECK_INT(next("0 * * * *\r", 0, t0), utc(2026, 12, 7, 14, 0));
+    KT_CHECK_INT(next("0\v*\f* *\t*\n", 0, t0), utc(2026, 12, 7, 14, 0));
+    KT_CHECK_INT(next("0\xc2\xa0* * * *", 0, t0), utc(2026, 12, 7, 14, 0)); /* NBSP */
+    KT_CHECK_INT(next("0\xe3\x80\x80* * * *", 0, t0), utc(2026, 12, 7, 14, 0)); /* U+3000 */
+    err_is("99999999999999999999 * * * *",
+           "failed to parse int from 99999999999999999999: strconv.Atoi: parsing "
+           "\"99999999999999999999\": value out of range");
+    err_is("-5 * * * *", "failed to parse int from : strconv.Atoi: parsing \"\": invalid syntax");
+    err_is(" @hourly", "expected exactly 5 fields, found 1: [@hourly]");
+    err_is("0  *\t* *", "expected exactly 5 fields, found 4: [0 * * *]");
+    err_is("@hourly\r", "unrecognized descriptor: @hourly\r");
+    err_is("", "empty spec string");
+}
+
+KT_MAIN(KT_CASE(next_activation), KT_CASE(parse_errors), KT_CASE(parse_as_go_reads_it))

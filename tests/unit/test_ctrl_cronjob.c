@@ -189,15 +189,15 @@ KT_TEST(forbid_after_done) {
     teardown(&f);
 }
 
-/* "never ran, not valid schedule": Warning InvalidSchedule with the parser's words, nothing
+/* "never ran, not valid schedule": Warning UnparseableSchedule with the parser's words, nothing
  * planned, nothing run; a timeZone other than UTC: a Warning, the schedule read in UTC */
 KT_TEST(invalid_schedule_and_time_zone) {
     fix f;
     if (setup(&f, cronjob("0 25 * * *", "Allow", "", false))) {
         KT_CHECK_INT(sync_at(&f, 0), KP_OK);
         KT_CHECK_INT(f.r.n_events, 1);
-        KT_CHECK_STR(f.r.events[0], "!InvalidSchedule: invalid schedule: 0 25 * * * : end of "
-                                    "range (25) above maximum (23): 25");
+        KT_CHECK_STR(f.r.events[0], "!UnparseableSchedule: unparseable schedule: \"0 25 * * *\" : "
+                                    "end of range (25) above maximum (23): 25");
         KT_CHECK_INT(f.r.n_resync, 0);
         KT_CHECK_INT(sync_at(&f, 3600000), KP_OK); /* reported once */
         KT_CHECK_INT(f.r.n_events + f.r.n_resync, 0);
@@ -208,6 +208,29 @@ KT_TEST(invalid_schedule_and_time_zone) {
         KT_CHECK_STR(f.r.events[0], "!UnsupportedTimeZone: kprio reads the schedule in UTC: "
                                     "timeZone Europe/Paris is not applied");
         KT_CHECK_INT(f.r.resync_t[0], 53 * 60000); /* 11:00 UTC */
+    }
+    teardown(&f);
+}
+
+/* One Job name per scheduled minute: `@every 20s` fires three times in a minute; the second and
+ * third find the name taken and, as syncCronJob's IsAlreadyExists branch, create nothing and
+ * report nothing (no FailedCreate every 20 s). */
+KT_TEST(job_name_taken_is_not_reported) {
+    fix f;
+    if (setup(&f, cronjob("@every 20s", "Allow", "", false))) {
+        KT_CHECK_INT(sync_at(&f, 0), KP_OK);
+        int64_t last_min = -1;
+        size_t minutes = 0, created = 0;
+        for (int k = 1; k <= 9; k++) {
+            KT_CHECK_INT(sync_at(&f, 20000 * k), KP_OK); /* (the recorder starts empty) */
+            for (size_t i = 0; i < f.r.n_events; i++) {
+                KT_CHECK(strstr(f.r.events[i], "FailedCreate") == NULL);
+                if (strncmp(f.r.events[i], "SuccessfulCreate", 16) == 0) created++;
+            }
+            int64_t m = (EPOCH + 20 * k) / 60;
+            if (m != last_min) minutes++, last_min = m;
+        }
+        KT_CHECK_INT(created, minutes);
     }
     teardown(&f);
 }
@@ -231,4 +254,5 @@ KT_TEST(added_once) {
 
 KT_MAIN(KT_CASE(not_time_then_is_time), KT_CASE(suspended),
         KT_CASE(concurrency_policies_with_an_active_job), KT_CASE(forbid_after_done),
-        KT_CASE(invalid_schedule_and_time_zone), KT_CASE(added_once))
+        KT_CASE(invalid_schedule_and_time_zone), KT_CASE(job_name_taken_is_not_reported),
+        KT_CASE(added_once))
