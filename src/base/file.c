@@ -192,6 +192,13 @@ kp_status kp__dir_make(const char *path, kp_error *err) {
                     e == EEXIST ? "a file of that name exists" : strerror(e));
 }
 
+bool kp__file_rereadable(const char *path) {
+    struct stat sb;
+    if (strcmp(path, "-") == 0) return false;
+    if (stat(path, &sb) != 0) return true;
+    return S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode);
+}
+
 bool kp__is_dir(const char *path) {
     struct stat sb;
     return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);

@@ -48,6 +48,11 @@ kp_status kp__file_write(const char *path, kp_status (*fill)(FILE *f, void *ctx)
  * create directory: REASON", "a file of that name exists"), path as the error's source. */
 kp_status kp__dir_make(const char *path, kp_error *err);
 
+/* True when path can be read a second time with the same content: a regular file or a
+ * directory, or a name that does not exist (its reader reports that). False for standard input
+ * ("-"), a pipe or FIFO, a device or a socket: read once, they are empty (or different) after. */
+bool kp__file_rereadable(const char *path);
+
 /* True when path names a directory (following symbolic links). */
 bool kp__is_dir(const char *path);
 

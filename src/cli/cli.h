@@ -71,6 +71,18 @@ bool kp_cli_parse_bytes(const char *s, uint64_t *out);
  * failure). Returns NULL on error (caller exits 1). Shows progress on a terminal when slow. */
 kp_cluster *kp_cli_load(const kp_cli_common *c);
 
+/* A command that reads its inputs more than once (kp_cli_load per run of --compare, twice for
+ * why) needs inputs that read the same the second time: every -f and each path of paths[0..n)
+ * (NULL entries skipped) must be a regular file or a directory. Else one line, "kprio: PATH:
+ * WHO reads it twice, and standard input or a pipe reads only once: save it to a file
+ * first", and KP_EXIT_USAGE; KP_EXIT_OK when all are. */
+int kp_cli_require_rereadable(const kp_cli_common *c, const char *const *paths, size_t n,
+                              const char *who);
+
+/* Standard input ("-") named by two of paths[0..n) (NULL entries skipped): one line naming the
+ * two flags (names[i] is the flag of paths[i]) and KP_EXIT_USAGE; else KP_EXIT_OK. */
+int kp_cli_stdin_once(const char *const *paths, const char *const *names, size_t n);
+
 /* Prints a kp_error as one line on stderr and returns KP_EXIT_ERROR. The only place that maps
  * status codes to CLI output: KP_ENOMEM prints exactly "kprio: out of memory" (whatever the
  * message and source); anything else "kprio: SOURCE: MESSAGE" (source prefix when set). */

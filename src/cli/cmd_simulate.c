@@ -421,6 +421,17 @@ static int write_outs(sim_outs *so, kp_sim *sim, kp_cluster *cl, const kp_insigh
     return rc;
 }
 
+/* standard input may feed one input only: -f -, --scenario -, --config -, --kubelet-config -
+ * and the --compare* values */
+static int stdin_once(const kp_cli_common *c, const sim_args *a) {
+    const char *paths[6] = {NULL, a->scenario, a->config, a->kubelet_config, a->ins.a, a->ins.b};
+    const char *names[6] = {"-f",           "--scenario",  "--config", "--kubelet-config",
+                            "--compare* A", "--compare* B"};
+    for (int i = 0; i < c->n_files; i++)
+        if (strcmp(c->files[i], "-") == 0) paths[0] = "-";
+    return kp_cli_stdin_once(paths, names, 6);
+}
+
 static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     sim_args a;
     memset(&a, 0, sizeof a);
@@ -428,6 +439,7 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
     a.dump_nodes = kp_calloc((size_t)argc + 1, sizeof *a.dump_nodes);
     if (!a.dump_nodes) return kp_cli_print_status(KP_ENOMEM);
     int rc = parse_args(c, &a, argc, argv);
+    if (rc == KP_EXIT_OK) rc = stdin_once(c, &a);
     if (rc == KP_EXIT_OK && a.ins.compare != KP_CMP_NONE) {
         kp_cli_sim_run run = {a.scenario, a.config,      a.kubelet_config, a.compat,
                               NULL,       a.duration_ms, a.seed,           a.has_seed,

@@ -203,6 +203,14 @@ int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
     /* the report's file opened before the runs (base/file.h): a bad path costs nothing */
     kp__out *report = NULL;
     kp_insight_compare *cmp = NULL;
+    /* each run loads the snapshot, and the files both runs share, again: they must read the
+     * same the second time */
+    const char *twice[4] = {s[0].scenario == s[1].scenario ? s[0].scenario : NULL,
+                            s[0].config == s[1].config ? s[0].config : NULL,
+                            s[0].kubelet_config == s[1].kubelet_config ? s[0].kubelet_config : NULL,
+                            strcmp(x->a, x->b) == 0 ? x->a : NULL};
+    int rrc = kp_cli_require_rereadable(c, twice, 4, "--compare");
+    if (rrc != KP_EXIT_OK) return rrc;
     kp_error oerr;
     kp_error_clear(&oerr);
     int rc = KP_EXIT_OK;

@@ -134,6 +134,11 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
         goto out;
     }
     /* the run binds pods in run_cl; the what-ifs read what_cl, the same inputs untouched */
+    /* (two loads: the run's cluster and the one the answer is read against) */
+    if (kp_cli_require_rereadable(common, NULL, 0, "why") != KP_EXIT_OK) {
+        rc = KP_EXIT_USAGE;
+        goto out;
+    }
     if (!(run_cl = kp_cli_load(common)) || !(what_cl = kp_cli_load(common))) goto out;
     kp_index pod = kp_cluster_find_pod(run_cl, ref);
     if (pod < 0) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/file.h"
 #include "cli/cli.h"
 #include "kprio/ctrl.h"
 
@@ -255,6 +256,34 @@ static void on_progress(void *ctx, const char *source, uint64_t done, uint64_t t
             lp->file + 1, lp->n_files, (double)done / 1e6, (double)total / 1e6,
             (double)(lp->before + done) / 1e6);
     lp->shown = true;
+}
+
+static int not_rereadable(const char *path, const char *who) {
+    kp_cli_eprintf("kprio: %s: %s reads it twice, and standard input or a pipe reads only once: "
+                   "save it to a file first",
+                   path, who);
+    return KP_EXIT_USAGE;
+}
+
+int kp_cli_require_rereadable(const kp_cli_common *c, const char *const *paths, size_t n,
+                              const char *who) {
+    for (int i = 0; i < c->n_files; i++)
+        if (!kp__file_rereadable(c->files[i])) return not_rereadable(c->files[i], who);
+    for (size_t i = 0; i < n; i++)
+        if (paths[i] && !kp__file_rereadable(paths[i])) return not_rereadable(paths[i], who);
+    return KP_EXIT_OK;
+}
+
+int kp_cli_stdin_once(const char *const *paths, const char *const *names, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n && paths[i] && strcmp(paths[i], "-") == 0; j++)
+            if (paths[j] && strcmp(paths[j], "-") == 0) {
+                kp_cli_eprintf("kprio: -: standard input is given to both %s and %s: it reads "
+                               "only once",
+                               names[i], names[j]);
+                return KP_EXIT_USAGE;
+            }
+    return KP_EXIT_OK;
 }
 
 kp_cluster *kp_cli_load(const kp_cli_common *c) {
