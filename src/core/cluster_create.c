@@ -162,6 +162,7 @@ static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_ind
     if (o) {
         p->owners = o;
         p->n_owners = 1;
+        p->src_file = w->origin.file; /* its messages name the workload's file */
     }
     /* a new object: no status, pending, on no node (spec.nodeName too, unless it names a node
      * that exists: the scheduler binds) */

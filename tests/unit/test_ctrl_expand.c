@@ -45,7 +45,7 @@ static kp_cluster *load_expanded(const char *text) {
     kp_error_clear(&err);
     kp_cluster_set_expand(cl, KP_EXPAND_WORKLOADS);
     if (kp_cluster_load_buffer(cl, "in.yaml", text, strlen(text), &err) != KP_OK ||
-        kp_ctrl_expand(cl, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
+        kp_cluster_finalize(cl, &err) != KP_OK || kp_ctrl_expand(cl, &err) != KP_OK) {
         fprintf(stderr, "  expand: %s\n", err.msg);
         kp_cluster_free(cl);
         return NULL;
