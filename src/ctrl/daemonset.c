@@ -2,7 +2,7 @@
  * to it; failed and succeeded daemon pods deleted and replaced, extra ones deleted, pods on nodes
  * that should no longer run them deleted. Which nodes should run a daemon pod is core's rule
  * (kp__daemon_should_run, the node-affinity and taint-toleration predicates of component-helpers,
- * shared with --expand-workloads). */
+ * shared with kp_cluster_create_daemon_pod). */
 #include <stdio.h>
 #include <string.h>
 
