@@ -87,7 +87,7 @@ void kp__ctrl_mark(kp_ctrl *c, kp_index w);
 bool kp__ctrl_active(const kp_ctrl *c, uint32_t pod);
 /* unix seconds now */
 int64_t kp__ctrl_now_s(const kp_ctrl *c);
-/* mirrors ControllerRefManager.ClaimPods' adoption for workload w (a ReplicaSet or
+/* mirrors PodControllerRefManager.ClaimPods' adoption for workload w (a ReplicaSet or
  * ReplicationController, StatefulSet, DaemonSet, or a Job with a selector as written): the active
  * pods of its namespace with no controller reference that its selector (an empty one matches
  * nothing) selects join its pods, in creation order, the first workload to sync taking them. A

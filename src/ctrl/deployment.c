@@ -82,8 +82,8 @@ kp_status kp_ctrl_deployment_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const 
     return KP_OK;
 }
 
-/* Deployment w's spec.replicas changed: it syncs at once (DeploymentController.scale through
- * kp_ctrl_deployment_sync: its ReplicaSet scaled, or its new one made). */
+/* mirrors DeploymentController.scale for Deployment w, whose spec.replicas changed: it syncs at
+ * once (kp_ctrl_deployment_sync holds the rule: its ReplicaSet scaled, or its new one made). */
 kp_status kp__ctrl_deployment_scale(kp_ctrl *c, kp_index w, const kp_ctrl_sink *sink,
                                     kp_error *err) {
     return kp_ctrl_deployment_sync(c, w, c->now, sink, err);
