@@ -72,15 +72,15 @@ void kp_cluster_set_progress(kp_cluster *cl, kp_progress_fn fn, void *ctx);
 void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes);
 
 /* Workload expansion (`kprio schedule --expand-workloads`, docs/schedule.md): kp_ctrl_expand
- * (kprio/ctrl.h, the controllers' pass at t = 0; call it after loading, before
- * kp_cluster_finalize) makes every ReplicationController, ReplicaSet, Deployment, StatefulSet,
- * DaemonSet and Job of the input becomes the pending pods its controller would create now — the
- * replicas its existing active pods do not cover (a DaemonSet: one pod per eligible node without
- * one, with the controller's node affinity and tolerations; a Job: min(parallelism, completions -
- * succeeded) less its active pods) — with deterministic generated names, the template's labels
- * and priority class (resolved like any pod's), created after every pod of the input.
- * KP_EXPAND_CRONJOBS also fires each CronJob once now (one Job's worth of pods, unless it is
- * suspended or its concurrencyPolicy Forbid meets an active Job); without it CronJobs make no
+ * (kprio/ctrl.h; call it after kp_cluster_finalize) runs the controllers' sync at t = 0, so every
+ * ReplicationController, ReplicaSet, Deployment, StatefulSet, DaemonSet and Job of the input gets
+ * the pending pods its controller creates now: the replicas its active pods (adopted orphans
+ * included) do not cover (a Deployment through its ReplicaSet; a DaemonSet: one pod per eligible
+ * node without one; a Job: min(parallelism, completions - succeeded) less its active pods; an
+ * OrderedReady StatefulSet: its first missing ordinal), with generated names, created after
+ * every pod of the input (t = 0: their newest creationTimestamp). KP_EXPAND_CRONJOBS also fires
+ * each CronJob once, at its next scheduled time (its Job NAME-<that time in minutes>, unless it
+ * is suspended or its concurrencyPolicy Forbid meets an active Job); without it CronJobs make no
  * pods (a warning counts them). KP_WORKLOAD_TEMPLATES alone expands nothing and keeps the
  * decoded pod templates (the simulator's use). Pod templates are decoded only when a flag is set:
  * call before the first load (a template costs as much as a pod to decode); flags 0 (the
@@ -94,8 +94,8 @@ void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes);
 #define KP_EXPAND_MAX_PODS 10000000u
 /* KP_EINVAL (and nothing changes) once an object was loaded. */
 kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags);
-/* How many pods expansion made (kp_ctrl_expand). They are appended after the loaded pods, except
- * a StatefulSet pod that replaces a Succeeded/Failed pod of its name: made in that pod's place. */
+/* How many pods expansion made (kp_ctrl_expand): the last ones of the cluster's pods (a
+ * Succeeded/Failed StatefulSet pod a new one replaces is deleted first, its slot a tombstone). */
 size_t kp_cluster_expanded_pod_count(const kp_cluster *cl);
 
 /* Feature gates (kube-scheduler's and the kubelet's --feature-gates, KubeletConfiguration's

@@ -122,14 +122,17 @@ kp_status kp_ctrl_workload_scaled(kp_ctrl *c, kp_index w, int64_t now_ms, const 
 /* Whether workload w makes no more pods: a Job that completed or failed, or a deleted workload */
 bool kp_ctrl_workload_done(const kp_ctrl *c, kp_index w);
 
-/* `--expand-workloads`: the controllers' pass at t = 0 over a loaded, not yet finalized
- * snapshot (kp_cluster_set_expand set its flags before loading; without KP_EXPAND_WORKLOADS or
- * KP_EXPAND_CRONJOBS nothing happens): the pending pods each workload's controller would create
- * now, appended to the cluster (kprio/cluster.h, "Workload expansion", states the rules; src/
- * ctrl/expand.c cites the controller code each mirrors). Runs once; kp_cluster_finalize then
- * resolves the new pods like any. Errors: the PriorityClasses' (as finalize reports them),
- * KP_EINVAL (a workload without a template, or whose template names a missing PriorityClass:
- * the workload's file, object and field), KP_ELIMIT (more than KP_EXPAND_MAX_PODS), KP_ENOMEM. */
+/* `--expand-workloads`: the controllers' own sync at t = 0 over a finalized cluster whose
+ * kp_cluster_set_expand flags were set before loading (without KP_EXPAND_WORKLOADS or
+ * KP_EXPAND_CRONJOBS nothing happens): a manager over the cluster, each CronJob fired once
+ * (KP_EXPAND_CRONJOBS), then kp_ctrl_sync until no controller is queued; the pods the
+ * controllers create are the expanded ones (kp_cluster_expanded_pod_count), created through
+ * core like any controller's. One instant: no pod is scheduled, started or Ready meanwhile, so a
+ * StatefulSet with podManagementPolicy OrderedReady makes its first missing ordinal only
+ * (src/ctrl/expand.c). Runs once. Errors: KP_EINVAL (the cluster is not finalized; a workload
+ * that asks for pods without a template, or whose template names a missing PriorityClass: one
+ * line naming the workload's file, object and field, checked before any controller acts; a
+ * creation the API server refuses), KP_ELIMIT (more than KP_EXPAND_MAX_PODS), KP_ENOMEM. */
 kp_status kp_ctrl_expand(kp_cluster *cl, kp_error *err);
 
 /* One sync function per controller (what kp_ctrl_sync calls for a queued workload of its kind),

@@ -321,8 +321,8 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
     }
     sigaction(SIGBUS, &old_sa, NULL);
     kp_cluster_set_progress(cl, NULL, NULL);
-    /* --expand-workloads: the controllers' pass at t = 0, before finalize resolves the pods */
-    if (kp_ctrl_expand(cl, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
+    /* --expand-workloads: the controllers' sync at t = 0 over the finalized snapshot */
+    if (kp_cluster_finalize(cl, &err) != KP_OK || kp_ctrl_expand(cl, &err) != KP_OK) {
         if (lp.shown) fputc('\n', stderr);
         kp_cli_print_error(&err);
         kp_cluster_free(cl);

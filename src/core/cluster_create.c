@@ -32,13 +32,13 @@ static const char *job_index(const kp_cluster *cl, const kp_workload *w, const c
     return k && name[n + 1 + k] == '-' ? buf : NULL;
 }
 
-/* The owner and the labels a controller gives its pods (as src/ctrl/expand.c's expansion does):
- * a ReplicaSet's or ReplicationController's pods its template's labels; a StatefulSet's the
- * pod-name and pod-index labels (newVersionedStatefulSetPod, ordinal = the name's last
- * "-N"); a Deployment's pods belong to its ReplicaSet (the one of the snapshot it controls,
- * else the stand-in expansion names) with its pod-template-hash; a Job's the job-name
- * labels (the API server's generateSelector, unless manualSelector) and, Indexed, the
- * completion index; a DaemonSet's its template's. */
+/* The owner and the labels a controller gives the pods it creates, the one copy of that rule
+ * (every controller of src/ctrl/ creates through here, `--expand-workloads` too): controlled by
+ * the workload; a ReplicaSet's, ReplicationController's or DaemonSet's labels its template's; a
+ * StatefulSet's the pod-name and pod-index labels (newVersionedStatefulSetPod, ordinal = the
+ * name's last "-N"); a Job's the job-name labels (the API server's generateSelector, unless
+ * manualSelector) and, Indexed, the completion index. A Deployment creates no pod itself (its
+ * ReplicaSet does), nor does a CronJob (its Job does). */
 static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const char *name,
                                   kp_owner_ref *o, kp_labels *labels, kp_error *err) {
     const char *kind = kp__workload_kind_name(w->kind);
@@ -51,29 +51,6 @@ static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const ch
         st = kp__labels_set(cl, labels, "statefulset.kubernetes.io/pod-name", name);
         if (st == KP_OK && dash && dash[1])
             st = kp__labels_set(cl, labels, "apps.kubernetes.io/pod-index", dash + 1);
-    } else if (w->kind == KP_WL_DEPLOY) {
-        char hash[16], rs_name[400];
-        kp__workload_template_hash(cl, w, hash);
-        snprintf(rs_name, sizeof rs_name, "%s-%s", kp__s(cl, w->name), hash);
-        kp_str rs_uid = 0;
-        for (uint32_t i = 0; i < cl->n_workloads; i++) {
-            const kp_workload *rs = &cl->workloads[i];
-            if (rs->kind != KP_WL_RS || rs->deleted || rs->ns != w->ns || rs->replicas <= 0 ||
-                !rs->owner_kind || rs->owner_name != w->name ||
-                strcmp(kp__s(cl, rs->owner_kind), "Deployment") != 0)
-                continue;
-            kp_str key = kp__intern_find(&cl->strs, "pod-template-hash", 17), v;
-            const kp_labels *src = rs->template ? &rs->template->labels : &rs->sel.match_labels;
-            if (key != UINT32_MAX && kp__labels_get(src, key, &v))
-                snprintf(hash, sizeof hash, "%.15s", kp__s(cl, v));
-            snprintf(rs_name, sizeof rs_name, "%s", kp__s(cl, rs->name));
-            rs_uid = rs->uid;
-            break;
-        }
-        *o = (kp_owner_ref){intern(cl, "ReplicaSet"), intern(cl, rs_name), rs_uid, o->api_version,
-                            true};
-        if (o->name == UINT32_MAX) st = KP_ENOMEM;
-        if (st == KP_OK) st = kp__labels_set(cl, labels, "pod-template-hash", hash);
     } else if (w->kind == KP_WL_JOB) {
         if (!w->job.manual_selector) {
             st = kp__labels_set(cl, labels, "batch.kubernetes.io/job-name", kp__s(cl, w->name));
@@ -162,6 +139,7 @@ static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_ind
     if (o) {
         p->owners = o;
         p->n_owners = 1;
+        p->src_file = w->origin.file; /* its messages name the workload's file */
     }
     /* a new object: no status, pending, on no node (spec.nodeName too, unless it names a node
      * that exists: the scheduler binds) */

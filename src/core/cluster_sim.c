@@ -448,6 +448,8 @@ kp_status kp__cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const ch
     j->job.succeeded = j->job.failed = j->job.active = 0;
     j->job.completed_indexes = 0;
     j->job.finished = false;
+    j->replicas = 1; /* as a decoded Job's (replicas is not a Job field) */
+    if (!j->job.has_completions) j->job.completions = 0; /* nil, as a decoded Job's */
     cl->gen_struct++; /* a new workload: schedulers rebuild */
     *out = (kp_index)(j - cl->workloads);
     return KP_OK;

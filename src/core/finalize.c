@@ -381,10 +381,6 @@ static kp_status assign_uid(kp_cluster *cl, uint32_t i, kp_error *err) {
     return KP_OK;
 }
 
-kp_status kp__cluster_validate_classes(kp_cluster *cl, kp_error *err) {
-    return validate_classes(cl, 0, err);
-}
-
 static kp_status finalize_more(kp_cluster *cl, kp_error *err) {
     kp__cluster_mark *m = kp__cluster_final_mark(cl);
     uint32_t n_bound = 0;
@@ -420,7 +416,7 @@ static kp_status finalize_more(kp_cluster *cl, kp_error *err) {
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     if (cl->finalized) return finalize_more(cl, err);
     kp_status st = validate_classes(cl, 0, err);
-    if (st != KP_OK) return st; /* (expanded pods, kp_ctrl_expand's, resolve below like any) */
+    if (st != KP_OK) return st;
     if (cl->n_skipped_kinds)
         if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",
                              cl->n_skipped_kinds,

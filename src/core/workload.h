@@ -1,8 +1,8 @@
 /* Workload objects (internal): Services (their selectors only) and the controllers that make pods —
  * ReplicationControllers, ReplicaSets, StatefulSets, Deployments, DaemonSets, Jobs, CronJobs —
  * decoded into plain values (src/io/decode_workload.c) for PodTopologySpread's default selector
- * (helper.DefaultSelector), for `--expand-workloads` (src/ctrl/expand.c) and for the
- * simulator.
+ * (helper.DefaultSelector) and for the controllers (src/ctrl/: the simulator and
+ * `--expand-workloads`).
  *
  * Defaults are the API server's (SetDefaults_*), applied when decoding: replicas 1, Job
  * parallelism 1 (and completions 1 when both are unset), backoffLimit 6, podManagementPolicy

@@ -1,5 +1,5 @@
-/* Core's internal calls for the controllers (src/ctrl/) and workload expansion (kp_ctrl_expand,
- * src/ctrl/expand.c; the switch is kp_cluster_set_expand in kprio/cluster.h): generated names,
+/* Core's internal calls for the controllers (src/ctrl/; workload expansion, kp_ctrl_expand, is
+ * their sync at t = 0, switched on by kp_cluster_set_expand in kprio/cluster.h): generated names,
  * the rule of which nodes run a DaemonSet's pod (component-helpers' node affinity and taint
  * toleration, kept once here), and the objects a controller makes. */
 #ifndef KP_CORE_WORKLOAD_CTRL_H
@@ -10,19 +10,13 @@
 #include "core/workload.h"
 #include "kprio/common.h"
 
-/* finalize.c: finalize's first check (the PriorityClasses), which expansion runs first too */
-kp_status kp__cluster_validate_classes(kp_cluster *cl, kp_error *err);
-
 /* Generated names: upstream's generateName suffix alphabet (utilrand.String) and length. */
 #define KP_NAME_ALPHABET "bcdfghjklmnpqrstvwxz2456789"
 #define KP_NAME_SUFFIX_LEN 5
 
 /* workload_names.c: the pod-template-hash stand-in of w's new ReplicaSet (up to 10 characters of
- * the alphabet), and base + 5 characters, the first name no pod of namespace ns has (seq: the
- * pod's number among its workload's). */
+ * the alphabet; generated pod names are kp_cluster_generate_pod_name's, kprio/cluster.h). */
 void kp__workload_template_hash(const kp_cluster *cl, const kp_workload *w, char out[16]);
-void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *base, uint64_t seq,
-                                char *out, size_t cap);
 
 /* The deployment controller's new ReplicaSet for Deployment di (getNewReplicaSet; one that
  * exists under that name is returned instead): named NAME-HASH (kp__workload_template_hash),

@@ -1,5 +1,5 @@
 /* The DaemonSet rules core keeps once (upstream's component-helpers and the controller's pod
- * shape), for src/ctrl/daemonset.c, src/ctrl/expand.c and kp_cluster_create_daemon_pod: which
+ * shape), for src/ctrl/daemonset.c and kp_cluster_create_daemon_pod: which
  * nodes should run a daemon pod, the tolerations it gets and the node affinity that pins it to
  * its node. */
 #include <string.h>

@@ -1,7 +1,7 @@
 /* What the controllers (src/ctrl/) ask of core beyond pods (workload_ctrl.h): generated names
  * (generateName's shape with a hash instead of a random source), the stand-in of a new
  * ReplicaSet's pod-template-hash, a label set on a copy, the Deployment's new ReplicaSet object,
- * and the expansion switch the CLI sets before loading. */
+ * and the expansion switch the CLI sets before loading (kprio/ctrl.h kp_ctrl_expand applies it). */
 #include <stdio.h>
 #include <string.h>
 
@@ -60,11 +60,6 @@ static void generate_name(const kp_cluster *cl, const char *ns, const char *base
         snprintf(out, cap, "%.*s%s", (int)bl, base, sfx);
         if (!pod_exists(cl, ns, out)) return;
     }
-}
-
-void kp__workload_generate_name(const kp_cluster *cl, kp_str ns, const char *base, uint64_t seq,
-                                char *out, size_t cap) {
-    generate_name(cl, kp__s(cl, ns), base, seq, out, cap);
 }
 
 void kp_cluster_generate_pod_name(const kp_cluster *cl, const char *ns, const char *base,

@@ -6,6 +6,11 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/cluster.h"
+#include "core/labels.h"
+#include "core/selector.h"
+#include "core/workload.h"
+#include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
 
 kp_status kp__ctrl_nomem(kp_error *err) {
@@ -66,6 +71,13 @@ kp_status kp__ctrl_index_pods(kp_ctrl *c, size_t upto) {
         if (p->workload >= 0 && (size_t)p->workload < c->n_wls &&
             wl_add_pod(&c->wls[p->workload], (uint32_t)i) != KP_OK)
             return KP_ENOMEM;
+        if (p->workload < 0 && !*pi.owner_kind && !pi.deleted && !pi.terminal) { /* an orphan */
+            if (c->n_orphans == c->cap_orphans &&
+                !kp__grow((void **)&c->orphans, &c->cap_orphans, c->n_orphans + 1,
+                          sizeof *c->orphans, 16))
+                return KP_ENOMEM;
+            c->orphans[c->n_orphans++] = (uint32_t)i;
+        }
         c->n_pods = i + 1;
     }
     return KP_OK;
@@ -92,6 +104,45 @@ kp_status kp__ctrl_grow_workloads(kp_ctrl *c) {
 kp_status kp__ctrl_grow(kp_ctrl *c) {
     if (kp__ctrl_grow_workloads(c) != KP_OK) return KP_ENOMEM;
     return kp__ctrl_index_pods(c, kp_cluster_pod_count(c->cl));
+}
+
+/* w's selector selects labels l (ClaimPods' match; an empty or unset selector: nothing) */
+static bool selects(const kp_cluster *cl, const kp_workload *w, const kp_labels *l) {
+    if (w->kind == KP_WL_RC) { /* a ReplicationController's map selector */
+        if (!w->has_map || w->map.n == 0) return false;
+        for (uint32_t k = 0; k < w->map.n; k++) {
+            kp_str v;
+            if (!kp__labels_get(l, w->map.items[k].key, &v) || v != w->map.items[k].val)
+                return false;
+        }
+        return true;
+    }
+    if (!w->sel.is_set || (w->sel.match_labels.n == 0 && w->sel.n_exprs == 0)) return false;
+    return kp__selector_matches(cl, &w->sel, l);
+}
+
+kp_status kp__ctrl_claim_pods(kp_ctrl *c, kp_index w) {
+    const kp_cluster *cl = c->cl;
+    if (w < 0 || (size_t)w >= c->n_wls || (size_t)w >= cl->n_workloads) return KP_OK;
+    const kp_workload *wl = &cl->workloads[w];
+    if (wl->deleted || (wl->kind != KP_WL_RC && wl->kind != KP_WL_RS && wl->kind != KP_WL_STS &&
+                        wl->kind != KP_WL_DS && wl->kind != KP_WL_JOB))
+        return KP_OK;
+    size_t keep = 0;
+    for (size_t i = 0; i < c->n_orphans; i++) {
+        uint32_t q = c->orphans[i];
+        const kp_pod *p = &cl->pods[q];
+        if (c->pods[q].workload >= 0 || p->deleted || kp__pod_is_terminal(p)) continue; /* gone */
+        /* ClaimObject: a pod being deleted is not adopted */
+        if (p->ns == wl->ns && p->deletion_ts == KP_TIME_NONE && selects(cl, wl, &p->labels)) {
+            if (wl_add_pod(&c->wls[w], q) != KP_OK) return KP_ENOMEM;
+            c->pods[q].workload = w;
+            continue;
+        }
+        c->orphans[keep++] = q;
+    }
+    c->n_orphans = keep;
+    return KP_OK;
 }
 
 bool kp__ctrl_active(const kp_ctrl *c, uint32_t pod) {
@@ -186,19 +237,20 @@ kp_status kp__ctrl_delete_pod(kp_ctrl *c, const kp_workload_info *in, uint32_t p
     return kp__ctrl_pod_deleted(c, pod, &ev, sink, err);
 }
 
-kp_index kp__ctrl_deployment_rs(const kp_ctrl *c, const kp_workload_info *d) {
-    kp_index best = -1;
-    int32_t best_rep = -1;
-    for (size_t i = 0; i < kp_cluster_workload_count(c->cl); i++) {
-        kp_workload_info in;
-        if (kp_cluster_workload_info(c->cl, (kp_index)i, &in) != KP_OK) continue;
-        if (in.deleted || strcmp(in.kind, "ReplicaSet") != 0 || strcmp(in.ns, d->ns) != 0 ||
-            strcmp(in.owner_kind, "Deployment") != 0 || strcmp(in.owner_name, d->name) != 0)
+kp_index kp__ctrl_deployment_rs(const kp_ctrl *c, kp_index d) {
+    const kp_cluster *cl = c->cl;
+    const kp_workload *dw = &cl->workloads[d];
+    char hash[16], own[400];
+    kp__workload_template_hash(cl, dw, hash);
+    snprintf(own, sizeof own, "%s-%s", kp__s(cl, dw->name), hash);
+    kp_index best = -1, made = -1;
+    for (uint32_t i = 0; i < cl->n_workloads; i++) {
+        const kp_workload *rs = &cl->workloads[i];
+        if (rs->deleted || rs->kind != KP_WL_RS || rs->ns != dw->ns || !rs->owner_kind ||
+            rs->owner_name != dw->name || strcmp(kp__s(cl, rs->owner_kind), "Deployment") != 0)
             continue;
-        if (in.replicas > 0 || best_rep <= 0) {
-            best = (kp_index)i;
-            best_rep = in.replicas;
-        }
+        if (rs->replicas > 0) best = (kp_index)i;
+        if (strcmp(kp__s(cl, rs->name), own) == 0) made = (kp_index)i;
     }
-    return best;
+    return best >= 0 ? best : made;
 }

@@ -16,14 +16,25 @@
 #include <string.h>
 
 #include "base/gosyntax.h"
+#include "core/cluster.h"
+#include "core/workload.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand_index.h"
 #include "kprio/cron.h"
 
 static kp_status cron_event(kp_ctrl *c, const kp_ctrl_sink *sink, bool warning, const char *reason,
                             const kp_workload_info *in, const char *msg, kp_error *err) {
     return kp__ctrl_event(c, sink, warning, reason, in, msg, -1, -1, -1, err);
+}
+
+/* syncCronJob's answer to a schedule cron.ParseStandard refuses: Warning UnparseableSchedule
+ * "unparseable schedule: %q : ERROR" */
+static kp_status unparseable(kp_ctrl *c, const kp_ctrl_sink *sink, const kp_workload_info *in,
+                             const char *why, kp_error *err) {
+    char msg[KP_ERR_MSG_CAP + 600], q[520];
+    kp__go_quote(in->schedule, strlen(in->schedule), q, sizeof q);
+    snprintf(msg, sizeof msg, "unparseable schedule: %s : %s", q, why);
+    return cron_event(c, sink, true, "UnparseableSchedule", in, msg, err);
 }
 
 /* the next scheduled time after now (unix seconds): a resync then, asked once */
@@ -71,12 +82,13 @@ static kp_status replace(kp_ctrl *c, const kp_workload_info *cj, const kp_ctrl_s
     return KP_OK;
 }
 
-/* The scheduled time `t` (unix seconds) came: Forbid / Replace / the new Job. */
+/* The scheduled time `t` (unix seconds) came: Forbid / Replace / the new Job. listed: active
+ * Jobs counted beyond the cluster's (the snapshot's status.active, kp__ctrl_cronjob_fire). */
 static kp_status run_scheduled(kp_ctrl *c, kp_index w, const kp_workload_info *in, int64_t t,
-                               const kp_ctrl_sink *sink, kp_error *err) {
+                               size_t listed, const kp_ctrl_sink *sink, kp_error *err) {
     kp_index j;
     kp_status st;
-    if (strcmp(in->concurrency, "Forbid") == 0 && active_jobs(c, in, &j) > 0)
+    if (strcmp(in->concurrency, "Forbid") == 0 && active_jobs(c, in, &j) + listed > 0)
         return cron_event(c, sink, false, "JobAlreadyActive", in,
                           "Not starting job because prior execution is running and concurrency "
                           "policy is Forbid",
@@ -138,10 +150,7 @@ kp_status kp_ctrl_cronjob_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_
     kp_error_clear(&e);
     if (kp_cron_parse(in.schedule, &cr, &e) != KP_OK) {
         if (!first) return KP_OK; /* reported at the first sync */
-        char msg[KP_ERR_MSG_CAP + 600], q[520];
-        kp__go_quote(in.schedule, strlen(in.schedule), q, sizeof q);
-        snprintf(msg, sizeof msg, "unparseable schedule: %s : %s", q, e.msg);
-        return cron_event(c, sink, true, "UnparseableSchedule", &in, msg, err);
+        return unparseable(c, sink, &in, e.msg, err);
     }
     if (first) return start(c, w, &in, &cr, sink, err);
     int64_t now_s = kp__ctrl_now_s(c), t = -1;
@@ -151,7 +160,7 @@ kp_status kp_ctrl_cronjob_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_
     if (t >= 0) {
         cw->cron_last = t;
         if (!in.suspend) {
-            kp_status st = run_scheduled(c, w, &in, t, sink, err);
+            kp_status st = run_scheduled(c, w, &in, t, 0, sink, err);
             if (st != KP_OK) return st;
             cw = &c->wls[w]; /* a new Job may have moved the array */
         }
@@ -171,16 +180,25 @@ kp_status kp_ctrl_cronjobs_added(kp_ctrl *c, int64_t now_ms, const kp_ctrl_sink 
     return KP_OK;
 }
 
-/* ---------------------------------------------------------------- --expand-workloads */
-
-/* A CronJob fired now (KP_EXPAND_CRONJOBS): one Job's worth of pods, as syncCronJob would create
- * at a schedule time, unless suspended or concurrencyPolicy Forbid meets an active Job. The
- * Job's name is NAME-next (upstream: NAME-<scheduled time in minutes>). */
-kp_status kp__ctrl_cronjob_expand(kp__expand *x, uint32_t wi) {
-    const kp_workload *w = &x->cl->workloads[wi];
-    if (w->suspend || (w->concurrency == KP_CONCURRENCY_FORBID && w->n_active_jobs > 0))
-        return KP_OK;
-    char job[400];
-    snprintf(job, sizeof job, "%.52s-next", kp__s(x->cl, w->name));
-    return kp__ctrl_job_expand(x, wi, job, true);
+/* --expand-workloads with --expand-cronjobs (src/ctrl/expand.c): CronJob w fires once at now, as
+ * syncCronJob runs a scheduled time: the next one its schedule names (none: nothing), the Job
+ * named for it (NAME-<time in minutes>, getJobName), unless suspended; concurrencyPolicy Forbid
+ * also counts the active Jobs the snapshot's status.active lists (the Jobs themselves may be
+ * absent from it). An invalid schedule: Warning UnparseableSchedule, nothing. The Job is queued. */
+kp_status kp__ctrl_cronjob_fire(kp_ctrl *c, kp_index w, const kp_ctrl_sink *sink, kp_error *err) {
+    kp_workload_info in;
+    if (kp_cluster_workload_info(c->cl, w, &in) != KP_OK || strcmp(in.kind, "CronJob") != 0)
+        return kp_error_set(err, KP_EINVAL, "workload %ld is not a CronJob", (long)w);
+    if (kp__ctrl_grow(c) != KP_OK) return kp__ctrl_nomem(err);
+    if (in.deleted || in.suspend) return KP_OK;
+    kp_cron cr;
+    kp_error e;
+    kp_error_clear(&e);
+    if (kp_cron_parse(in.schedule, &cr, &e) != KP_OK) {
+        return unparseable(c, sink, &in, e.msg, err);
+    }
+    int64_t t = kp_cron_next(&cr, c->epoch, kp__ctrl_now_s(c));
+    if (t < 0) return KP_OK;
+    size_t listed = (size_t)c->cl->workloads[w].n_active_jobs;
+    return run_scheduled(c, w, &in, t, listed, sink, err);
 }

@@ -26,6 +26,7 @@ void kp_ctrl_free(kp_ctrl *c) {
     kp__free(c->wls);
     kp__free(c->pods);
     kp__free(c->node_tainted);
+    kp__free(c->orphans);
     kp__free(c);
 }
 

@@ -69,6 +69,8 @@ struct kp_ctrl {
     uint8_t *node_tainted; /* per node: the pressure conditions the node lifecycle controller
                             * tainted it for (KP_NODE_COND_* bits; src/ctrl/node_lifecycle.c) */
     size_t n_node_tainted;
+    uint32_t *orphans; /* pods with no controller reference, not adopted yet (ClaimPods) */
+    size_t n_orphans, cap_orphans;
 };
 
 /* controller_utils.c */
@@ -85,6 +87,13 @@ void kp__ctrl_mark(kp_ctrl *c, kp_index w);
 bool kp__ctrl_active(const kp_ctrl *c, uint32_t pod);
 /* unix seconds now */
 int64_t kp__ctrl_now_s(const kp_ctrl *c);
+/* mirrors PodControllerRefManager.ClaimPods' adoption for workload w (a ReplicaSet or
+ * ReplicationController, StatefulSet, DaemonSet, or a Job with a selector as written): the active
+ * pods of its namespace with no controller reference that its selector (an empty one matches
+ * nothing) selects join its pods, in creation order, the first workload to sync taking them. A
+ * Deployment adopts through its ReplicaSets (their selectors add pod-template-hash). In the
+ * manager's index only: the pod's ownerReferences are not written. KP_ENOMEM. */
+kp_status kp__ctrl_claim_pods(kp_ctrl *c, kp_index w);
 /* reports an event (sink->event) */
 kp_status kp__ctrl_event(kp_ctrl *c, const kp_ctrl_sink *sink, bool warning, const char *reason,
                          const kp_workload_info *in, const char *message, kp_index pod,
@@ -112,12 +121,17 @@ kp_status kp__ctrl_pod_deleting(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *e
  * core's kp_cluster_delete_pod. */
 kp_status kp__ctrl_pod_deleted(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *ev,
                                const kp_ctrl_sink *sink, kp_error *err);
-/* A Deployment's ReplicaSet: the last one it controls with replicas, else its last; -1. */
-kp_index kp__ctrl_deployment_rs(const kp_ctrl *c, const kp_workload_info *d);
+/* Deployment d's ReplicaSet (FindNewReplicaSet as far as kprio tells revisions apart): the last
+ * one it controls with replicas; else the one its controller made (NAME-HASH, scaled to 0); -1
+ * (a ReplicaSet of the snapshot scaled to 0 is an older revision: a new one is made). */
+kp_index kp__ctrl_deployment_rs(const kp_ctrl *c, kp_index d);
 
 /* deployment.c: Deployment w's spec.replicas changed: its ReplicaSet scales now (queued), or
  * w is queued when it has none yet (kp_ctrl_workload_scaled) */
 kp_status kp__ctrl_deployment_scale(kp_ctrl *c, kp_index w, const kp_ctrl_sink *sink,
                                     kp_error *err);
+
+/* cronjob.c: CronJob w fires once now (--expand-cronjobs; kprio/ctrl.h kp_ctrl_expand) */
+kp_status kp__ctrl_cronjob_fire(kp_ctrl *c, kp_index w, const kp_ctrl_sink *sink, kp_error *err);
 
 #endif

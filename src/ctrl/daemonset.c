@@ -2,7 +2,7 @@
  * to it; failed and succeeded daemon pods deleted and replaced, extra ones deleted, pods on nodes
  * that should no longer run them deleted. Which nodes should run a daemon pod is core's rule
  * (kp__daemon_should_run, the node-affinity and taint-toleration predicates of component-helpers,
- * shared with --expand-workloads). */
+ * shared with kp_cluster_create_daemon_pod). */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +11,6 @@
 #include "core/node.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand_index.h"
 
 /* NodeShouldRunDaemonPod for DaemonSet w on node (core's kp__daemon_should_run); both false for a
  * deleted node */
@@ -105,6 +104,7 @@ kp_status kp_ctrl_daemonset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const k
         kp_cluster_workload_info(c->cl, w, &in) != KP_OK)
         return kp_error_set(err, KP_EINVAL, "daemonset sync: %ld is not a DaemonSet", (long)w);
     c->now = now_ms;
+    if (kp__ctrl_claim_pods(c, w) != KP_OK) return kp__ctrl_nomem(err);
     if (!in.has_template) return KP_OK;
     size_t nn = kp_cluster_node_count(c->cl);
     uint32_t nw = c->wls[w].n;
@@ -142,50 +142,4 @@ kp_status kp_ctrl_daemonset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const k
     }
     kp__free(first), kp__free(next), kp__free(list), kp__free(on);
     return st;
-}
-
-/* ---------------------------------------------------------------- --expand-workloads (t = 0) */
-
-/* mirrors DaemonSetsController.manage with NodeShouldRunDaemonPod: one pod per node whose name
- * (template spec.nodeName), node selector and required node affinity fit and whose NoSchedule /
- * NoExecute taints the pod tolerates (with the controller's default tolerations), unless a
- * non-terminal pod of the DaemonSet is there or targets it already. */
-kp_status kp__ctrl_daemonset_expand(kp__expand *x, uint32_t wi) {
-    kp_cluster *cl = x->cl;
-    const kp_workload *w = &cl->workloads[wi];
-    kp_toleration *tols = NULL;
-    uint16_t n_tols = 0;
-    kp_str okind = kp__expand_intern(cl, "DaemonSet");
-    if (okind == UINT32_MAX) return kp__expand_nomem(x);
-    bool prepared = false;
-    char base[420], name[480];
-    snprintf(base, sizeof base, "%s-", kp__s(cl, w->name));
-    for (uint32_t n = 0; n < cl->n_nodes; n++) {
-        const kp_node *node = &cl->nodes[n];
-        if (!w->template)
-            return kp__expand_check_template(x, w); /* eligibility needs the template */
-        bool run, cont;
-        kp__daemon_should_run(cl, w, node, &run, &cont);
-        if (!run) continue;
-        if (!prepared && kp__daemon_tolerations(cl, w, &tols, &n_tols) != KP_OK)
-            return kp__expand_nomem(x);
-        prepared = true;
-        if (kp__expand_count_keys(x, KP_WL_DS, w->ns, w->name, node->name) > 0 ||
-            kp__expand_adopt(x, w, node->name) > 0)
-            continue;
-        kp_status st = kp__expand_check_template(x, w);
-        if (st != KP_OK) return st;
-        uint32_t idx;
-        kp__workload_generate_name(cl, w->ns, base, n, name, sizeof name);
-        kp_str node_name = node->name;
-        if ((st = kp__expand_make_pod(x, w, name, -1, okind, w->name, x->s_apps_v1, &idx)) != KP_OK)
-            return st == KP_ENOMEM ? kp__expand_nomem(x) : st;
-        w = &cl->workloads[wi];
-        kp_pod *p = &cl->pods[idx];
-        p->tolerations = tols;
-        p->n_tolerations = n_tols;
-        if (!(p->node_affinity = kp__daemon_pin(cl, w->template, node_name)))
-            return kp__expand_nomem(x);
-    }
-    return KP_OK;
 }

@@ -19,7 +19,6 @@
 #include "core/pod.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand_index.h"
 
 /* DefaultJobPodFailureBackOff and MaxJobPodFailureBackOff (ms) */
 #define JOB_BACKOFF_MS 10000
@@ -42,6 +41,9 @@ static int64_t job_index_of(const char *pod, const char *job) {
  * active pod (2). */
 typedef struct {
     int64_t active, succeeded, failed;
+    int64_t terminating; /* being deleted, not terminal yet */
+    int64_t loaded_succeeded; /* Succeeded pods as loaded (not seen succeeding: gone_ms < 0) */
+    bool replace_failed; /* podReplacementPolicy Failed */
     uint8_t *done;
     int64_t last_success_ms, last_failure_ms; /* -1 when none */
     int64_t failures_after_success; /* backoffRecord.failuresAfterLastSuccess */
@@ -64,7 +66,8 @@ static void count_job_pods(kp_ctrl *c, const ctrl_wl *w, const kp_workload_info 
         if (p->state == CTRL_POD_SUCCEEDED) {
             p->replaced = true; /* done: nothing replaces it */
             if (finish_ms(p) > jp->last_success_ms) jp->last_success_ms = finish_ms(p);
-            if (!jp->done) jp->succeeded++;
+            if (!jp->done && p->gone_ms < 0) jp->loaded_succeeded++;
+            else if (!jp->done) jp->succeeded++;
             else if (ix >= 0 && jp->done[ix] != 1) jp->succeeded++, jp->done[ix] = 1;
             continue;
         }
@@ -73,6 +76,8 @@ static void count_job_pods(kp_ctrl *c, const ctrl_wl *w, const kp_workload_info 
             if (ix >= 0 && !jp->done[ix]) jp->done[ix] = 2;
             continue;
         }
+        if (p->state == CTRL_POD_TERMINATING) jp->terminating++;
+        if (p->state == CTRL_POD_TERMINATING && jp->replace_failed) continue; /* isPodFailed */
         jp->failed++;
     }
     /* newBackoffRecord: the failures after the last success, the latest failure's time */
@@ -131,6 +136,8 @@ static kp_status manage_job(kp_ctrl *c, kp_index w, const kp_workload_info *in, 
                             const kp_ctrl_sink *sink, kp_error *err) {
     int64_t have = jp->active;
     int64_t want = want_active(in->replicas, in->completions, jp->succeeded, have);
+    /* podReplacementPolicy Failed: a terminating pod is replaced once it is Failed */
+    if (jp->replace_failed) have += jp->terminating;
     int64_t next = 0, left = have < want ? job_backoff_left(c->now, jp) : 0;
     kp_status st = KP_OK;
     if (left > 0 && c->wls[w].resync_at != c->now + left) {
@@ -154,6 +161,22 @@ static kp_status manage_job(kp_ctrl *c, kp_index w, const kp_workload_info *in, 
     return st;
 }
 
+/* status.completedIndexes ("1,3-5") into done[0..completions) as succeeded (1); returns how many
+ * it sets. */
+static int64_t completed_indexes(const char *s, uint8_t *done, int64_t completions) {
+    int64_t n = 0;
+    while (s && *s) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (end == s) break;
+        if (*end == '-') b = strtol(end + 1, &end, 10);
+        for (long i = a < 0 ? 0 : a; i <= b && i < completions; i++)
+            if (done[i] != 1) done[i] = 1, n++;
+        s = *end == ',' ? end + 1 : NULL;
+    }
+    return n;
+}
+
 /* mirrors Controller.syncJob / manageJob (pkg/controller/job): `parallelism` active pods
  * (FilterActivePods) while fewer than `completions` pods succeeded (wantActive: completions -
  * succeeded, at most parallelism; without completions, parallelism until a pod succeeded, then
@@ -172,11 +195,24 @@ kp_status kp_ctrl_job_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl
     if (st != KP_OK) return kp__ctrl_nomem(err);
     c->now = now_ms;
     ctrl_wl *cw = &c->wls[w];
+    const kp_job_spec *js = &c->cl->workloads[w].job;
+    if (js->finished) cw->done = true; /* a Complete or Failed condition: nothing more */
     if (cw->done || cw->deleted || in.deleted || in.suspend) return KP_OK;
-    job_pods jp = {0, 0, 0, NULL, -1, -1, 0};
+    if (kp__ctrl_claim_pods(c, w) != KP_OK) return kp__ctrl_nomem(err);
+    job_pods jp = {0};
+    jp.last_success_ms = jp.last_failure_ms = -1;
+    jp.replace_failed = js->replacement == KP_JOB_REPLACE_FAILED;
     if (in.indexed && in.completions > 0 && !(jp.done = kp__calloc((size_t)in.completions, 1)))
         return kp__ctrl_nomem(err);
+    /* the succeeded pods the Job's status counted already (their tracking finalizer removed,
+     * the pods maybe gone): status.completedIndexes (Indexed) or status.succeeded, the base
+     * syncJob adds the newly succeeded pods to (getNewFinishedPods) */
+    if (jp.done && js->completed_indexes)
+        jp.succeeded =
+            completed_indexes(kp__s(c->cl, js->completed_indexes), jp.done, in.completions);
     count_job_pods(c, cw, &in, &jp);
+    if (!jp.done) /* a Succeeded pod as loaded is one status.succeeded counts */
+        jp.succeeded += jp.loaded_succeeded > js->succeeded ? jp.loaded_succeeded : js->succeeded;
     bool complete =
         in.completions >= 0 ? jp.succeeded >= in.completions : jp.succeeded > 0 && !jp.active;
     if (complete) {
@@ -188,119 +224,5 @@ kp_status kp_ctrl_job_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl
         st = manage_job(c, w, &in, &jp, sink, err);
     }
     kp__free(jp.done);
-    return st;
-}
-
-/* ---------------------------------------------------------------- --expand-workloads */
-
-/* status.completedIndexes ("1,3-5") into done[0..completions); returns how many are set. */
-static int32_t completed_indexes(const char *s, uint8_t *done, int32_t completions) {
-    int32_t n = 0;
-    while (s && *s) {
-        char *end;
-        long a = strtol(s, &end, 10), b = a;
-        if (end == s) break;
-        if (*end == '-') b = strtol(end + 1, &end, 10);
-        for (long i = a < 0 ? 0 : a; i <= b && i < completions; i++)
-            if (!done[i]) done[i] = 1, n++;
-        s = *end == ',' ? end + 1 : NULL;
-    }
-    return n;
-}
-
-/* Marks in done[] the completion indexes of the Job's active pods: their
- * batch.kubernetes.io/job-completion-index label (PodIndexLabel; getCompletionIndex reads the
- * annotation of the same name, which kprio does not keep: the Job controller sets both). */
-static void active_indexes(const kp__expand *x, const kp_workload *w, uint8_t *done,
-                           int32_t completions) {
-    const kp_cluster *cl = x->cl;
-    kp_str key = kp__intern_find(&cl->strs, "batch.kubernetes.io/job-completion-index", 40);
-    for (uint32_t i = 0; key != UINT32_MAX && i < cl->n_pods; i++) {
-        const kp_pod *p = &cl->pods[i];
-        if (p->ns != w->ns || kp__pod_is_terminal(p) || p->deletion_ts != KP_TIME_NONE) continue;
-        bool mine = false;
-        for (uint16_t k = 0; k < p->n_owners; k++)
-            mine |= p->owners[k].controller && p->owners[k].name == w->name &&
-                    strcmp(kp__s(cl, p->owners[k].kind), "Job") == 0;
-        kp_str v;
-        if (!mine || !kp__labels_get(&p->labels, key, &v)) continue;
-        char *end;
-        long idx = strtol(kp__s(cl, v), &end, 10);
-        if (!*end && idx >= 0 && idx < completions) done[idx] = 1;
-    }
-}
-
-/* mirrors Controller.manageJob (pkg/controller/job) at t = 0 for --expand-workloads, over the
- * snapshot's recorded status: wantActive as the sync's (want_active); the pods to create are
- * wantActive less the active pods (and, with podReplacementPolicy Failed, less the terminating
- * ones); an Indexed Job takes the lowest indexes neither completed nor active
- * (firstPendingIndexes). job_name: the Job's name (a CronJob's Job: made up). */
-kp_status kp__ctrl_job_expand(kp__expand *x, uint32_t wi, const char *job_name, bool from_cronjob) {
-    kp_cluster *cl = x->cl;
-    const kp_workload *w = &cl->workloads[wi];
-    const kp_job_spec *j = &w->job;
-    if (j->suspend || j->finished) return KP_OK;
-    kp_str jname = kp__expand_intern(cl, job_name), okind = kp__expand_intern(cl, "Job");
-    if (jname == UINT32_MAX || okind == UINT32_MAX) return kp__expand_nomem(x);
-    int64_t active = 0, terminating = 0, succeeded = from_cronjob ? 0 : j->succeeded;
-    if (!from_cronjob) {
-        active = kp__expand_count_keys(x, KP_WL_JOB, w->ns, w->name, 0);
-        if (w->sel.is_set) active += kp__expand_adopt(x, w, 0);
-        terminating = kp__expand_count_keys(x, KP_WL_KINDS, w->ns, w->name, 0);
-    }
-    uint8_t *done = NULL;
-    if (j->indexed) {
-        done = kp__calloc((size_t)j->completions + 1, 1);
-        if (!done) return kp__expand_nomem(x);
-        if (!from_cronjob) {
-            succeeded =
-                completed_indexes(j->completed_indexes ? kp__s(cl, j->completed_indexes) : NULL,
-                                  done, j->completions);
-            active_indexes(x, w, done, j->completions);
-        }
-    }
-    int64_t want =
-        want_active(j->parallelism, j->has_completions ? j->completions : -1, succeeded, active);
-    int64_t diff = want - active - (j->replacement == KP_JOB_REPLACE_FAILED ? terminating : 0);
-    kp_status st = diff > 0 ? kp__expand_check_template(x, w) : KP_OK;
-    kp_labels labels;
-    if (st == KP_OK && diff > 0) {
-        labels = w->template->labels;
-        /* the API server's Job defaulting labels the template (generateSelector) */
-        if (!j->manual_selector &&
-            (kp__labels_set(cl, &labels, "batch.kubernetes.io/job-name", job_name) != KP_OK ||
-             kp__labels_set(cl, &labels, "job-name", job_name) != KP_OK))
-            st = kp__expand_nomem(x);
-    }
-    int32_t next = 0;
-    for (int64_t i = 0; i < diff && st == KP_OK; i++) {
-        char base[420], name[480], num[24];
-        if (done) {
-            while (next < j->completions && done[next]) next++;
-            if (next >= j->completions) break;
-            snprintf(base, sizeof base, "%s-%d-", job_name, next);
-        } else {
-            snprintf(base, sizeof base, "%s-", job_name);
-        }
-        kp__workload_generate_name(cl, w->ns, base, (uint64_t)i, name, sizeof name);
-        uint32_t idx;
-        st = kp__expand_make_pod(x, w, name, -1, okind, jname, x->s_batch_v1, &idx);
-        if (st == KP_ENOMEM) st = kp__expand_nomem(x);
-        if (st != KP_OK) break;
-        w = &cl->workloads[wi];
-        j = &w->job;
-        kp_pod *p = &cl->pods[idx];
-        p->labels = labels;
-        if (done) { /* addCompletionIndexAnnotation, addCompletionIndexLabel */
-            snprintf(num, sizeof num, "%d", next);
-            if (kp__labels_set(cl, &p->labels, "batch.kubernetes.io/job-completion-index", num) !=
-                    KP_OK ||
-                kp__labels_set(cl, &p->annotations, "batch.kubernetes.io/job-completion-index",
-                               num) != KP_OK)
-                st = kp__expand_nomem(x);
-            done[next] = 1;
-        }
-    }
-    kp__free(done);
     return st;
 }

@@ -7,7 +7,6 @@
 #include "core/labels.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
-#include "ctrl/expand_index.h"
 
 /* The ordinal of a pod named SET-N (getParentNameAndOrdinal: the set's name, "-", a decimal);
  * -1 when the name has no ordinal of this set. */
@@ -84,6 +83,7 @@ kp_status kp_ctrl_statefulset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const
         kp_cluster_workload_info(c->cl, w, &in) != KP_OK)
         return kp_error_set(err, KP_EINVAL, "statefulset sync: %ld is not a StatefulSet", (long)w);
     c->now = now_ms;
+    if (kp__ctrl_claim_pods(c, w) != KP_OK) return kp__ctrl_nomem(err);
     int64_t lo = in.ordinals_start, hi = lo + in.replicas;
     bool monotonic = !in.parallel_pods;
     for (int64_t ord = lo; ord < hi; ord++) {
@@ -106,40 +106,4 @@ kp_status kp_ctrl_statefulset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const
         if (st != KP_OK || monotonic) return st; /* monotonic: wait for it to be ready */
     }
     return scale_down(c, w, &in, lo, hi, sink, err);
-}
-
-/* ---------------------------------------------------------------- --expand-workloads (t = 0) */
-
-/* mirrors newVersionedStatefulSetPod as the StatefulSet controller creates replicas: pods
- * NAME-ORDINAL for the ordinals [start, start + replicas); an existing non-terminal pod of that
- * name stands; a Failed or Succeeded one is replaced. */
-kp_status kp__ctrl_statefulset_expand(kp__expand *x, uint32_t wi) {
-    kp_cluster *cl = x->cl;
-    const kp_workload *w = &cl->workloads[wi];
-    kp_status st = KP_OK;
-    bool checked = false;
-    kp_str okind = kp__expand_intern(cl, "StatefulSet");
-    if (okind == UINT32_MAX) return kp__expand_nomem(x);
-    for (int64_t ord = w->ordinals_start; ord < (int64_t)w->ordinals_start + w->replicas; ord++) {
-        char name[400], num[24], ref[800];
-        snprintf(name, sizeof name, "%s-%lld", kp__s(cl, w->name), (long long)ord);
-        snprintf(ref, sizeof ref, "%s/%s", kp__s(cl, w->ns), name);
-        kp_index old = kp_cluster_find_pod(cl, ref);
-        if (old >= 0 && !kp__pod_is_terminal(&cl->pods[old])) continue;
-        if (!checked && (st = kp__expand_check_template(x, w)) != KP_OK) return st;
-        checked = true;
-        kp_labels labels;
-        snprintf(num, sizeof num, "%lld", (long long)ord);
-        uint32_t idx;
-        if (kp__expand_pod_labels(x, w, &labels, "statefulset.kubernetes.io/pod-name", name) !=
-                KP_OK ||
-            kp__labels_set(cl, &labels, "apps.kubernetes.io/pod-index", num) != KP_OK)
-            return kp__expand_nomem(x);
-        if ((st = kp__expand_make_pod(x, w, name, old, okind, w->name, x->s_apps_v1, &idx)) !=
-            KP_OK)
-            return st == KP_ENOMEM ? kp__expand_nomem(x) : st;
-        w = &cl->workloads[wi];
-        cl->pods[idx].labels = labels;
-    }
-    return KP_OK;
 }

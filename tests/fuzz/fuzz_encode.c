@@ -39,8 +39,8 @@ static kp_cluster *load(const char *src, const char *buf, size_t len, unsigned f
     if (!cl) return NULL;
     kp_status st = kp_cluster_set_expand(cl, flags);
     if (st == KP_OK) st = kp_cluster_load_buffer(cl, src, buf, len, err);
-    if (st == KP_OK) st = kp_ctrl_expand(cl, err);
     if (st == KP_OK) st = kp_cluster_finalize(cl, err);
+    if (st == KP_OK) st = kp_ctrl_expand(cl, err);
     if (st != KP_OK) {
         kp_cluster_free(cl);
         return NULL;

@@ -264,8 +264,8 @@ KT_TEST(create_with_unknown_class) {
     kp_cluster_free(cl);
 }
 
-/* A Deployment's pods belong to its ReplicaSet (the one it controls, with its pod-template-hash);
- * a kind kprio does not create pods for one by one is refused. */
+/* A Deployment creates no pod itself: its ReplicaSet does (its template carries the
+ * pod-template-hash); a kind kprio does not create pods for one by one is refused. */
 KT_TEST(create_from_deployment) {
     kp_error err;
     const char *yaml =
@@ -287,7 +287,12 @@ KT_TEST(create_from_deployment) {
     kp_index p = -1;
     KT_CHECK_INT(
         kp_cluster_create_pod(cl, workload(cl, "Deployment", "api"), -1, "api-5d-xyz", 1, &p, &err),
-        KP_OK);
+        KP_EINVAL);
+    KT_CHECK_STR(err.msg, "Deployment shop/api: kprio does not create the pods of a Deployment one "
+                          "by one");
+    KT_CHECK_INT(kp_cluster_create_pod(cl, workload(cl, "ReplicaSet", "api-5d"), -1, "api-5d-xyz",
+                                       1, &p, &err),
+                 KP_OK);
     kp_pod_info pi;
     KT_CHECK_INT(kp_cluster_pod_info(cl, p, &pi), KP_OK);
     KT_CHECK_STR(pi.owner_kind, "ReplicaSet");

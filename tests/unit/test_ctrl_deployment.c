@@ -138,4 +138,37 @@ KT_TEST(cascading_delete) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(creates_replicaset), KT_CASE(scale_follows), KT_CASE(cascading_delete))
+/* DeploymentController.scale at a sync: the Deployment's ReplicaSet takes spec.replicas less the
+ * active pods of its older ReplicaSets (here one the snapshot lacks, web-old, named after the
+ * Deployment), with ScalingReplicaSet; the ReplicaSet then makes the pods it lacks. */
+KT_TEST(sync_scales_replicaset) {
+    kp_cluster *cl = cc_load(CC_NODE("n1", "") DEPLOY(
+        "web",
+        5) "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-abc, namespace: "
+           "default, uid: u-abc, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: "
+           "web, "
+           "uid: u-web, controller: true}]}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: "
+           "web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: "
+           "c, "
+           "image: x}]}\n" CC_POD("web-abc-1", "ReplicaSet", "web-abc", "n1", "Running")
+                                 CC_POD("web-abc-2", "ReplicaSet", "web-abc", "n1", "Running")
+                                     CC_POD("web-old-1", "ReplicaSet", "web-old", "n1", "Running"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    kp_ctrl_sink s = cc_sink(&r, cl);
+    kp_error err;
+    KT_CHECK_INT(kp_ctrl_sync(c, 0, 0, &s, &err), KP_OK);
+    kp_workload_info ri;
+    KT_CHECK_INT(kp_cluster_workload_info(cl, cc_workload(cl, "ReplicaSet", "web-abc"), &ri),
+                 KP_OK);
+    KT_CHECK_INT(ri.replicas, 4); /* 5 - web-old-1 */
+    KT_CHECK_INT(cc_count(&r, "ScalingReplicaSet Scaled up replica set web-abc from 2 to 4"), 1);
+    KT_CHECK_INT(r.n_created, 2);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(creates_replicaset), KT_CASE(scale_follows), KT_CASE(cascading_delete),
+        KT_CASE(sync_scales_replicaset))

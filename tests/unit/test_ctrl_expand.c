@@ -1,9 +1,9 @@
-/* `--expand-workloads` (kp_ctrl_expand) against the controllers' own sync at t = 0: for a
- * ReplicaSet, a Deployment without a ReplicaSet, a Parallel StatefulSet, a DaemonSet and an
- * Indexed Job, the pods expansion makes are the pods one kp_ctrl_sync at t = 0 creates: as many,
- * in the same order, from the same template (priority, PriorityClass, scheduler, controller,
- * labels, target node), with the same names where the names are not generated (a StatefulSet's
- * ordinals, a Job's completion indexes). */
+/* `--expand-workloads` (kp_ctrl_expand) is the controllers' own sync at t = 0: for a ReplicaSet,
+ * a Deployment without a ReplicaSet, a Parallel and an OrderedReady StatefulSet, a DaemonSet and
+ * an Indexed Job, the pods expansion makes are the pods one kp_ctrl_sync at t = 0 creates: as
+ * many, in the same order, from the same template (priority, PriorityClass, scheduler,
+ * controller, labels, target node), with the same names. An OrderedReady StatefulSet makes one
+ * pod at one instant (the next waits for it to be Running and Ready). */
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +29,8 @@ static const char *DEPLOY_TEXT = NODES PC
 static const char *STS_TEXT = NODES PC
     "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  replicas: 3\n"
     "  podManagementPolicy: Parallel\n" TEMPLATE("db");
+static const char *STS_ORDERED_TEXT = NODES PC
+    "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  replicas: 3\n" TEMPLATE("db");
 static const char *DS_TEXT = NODES PC
     "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n" TEMPLATE("agent");
 static const char *JOB_TEXT = NODES PC
@@ -45,7 +47,7 @@ static kp_cluster *load_expanded(const char *text) {
     kp_error_clear(&err);
     kp_cluster_set_expand(cl, KP_EXPAND_WORKLOADS);
     if (kp_cluster_load_buffer(cl, "in.yaml", text, strlen(text), &err) != KP_OK ||
-        kp_ctrl_expand(cl, &err) != KP_OK || kp_cluster_finalize(cl, &err) != KP_OK) {
+        kp_cluster_finalize(cl, &err) != KP_OK || kp_ctrl_expand(cl, &err) != KP_OK) {
         fprintf(stderr, "  expand: %s\n", err.msg);
         kp_cluster_free(cl);
         return NULL;
@@ -128,6 +130,9 @@ KT_TEST(deployment_same) { check_same(DEPLOY_TEXT, 2, true); }
 /* StatefulSetControl.UpdateStatefulSet, Parallel: every ordinal at once, NAME-ORDINAL */
 KT_TEST(statefulset_same) { check_same(STS_TEXT, 3, false); }
 
+/* StatefulSetControl.UpdateStatefulSet, OrderedReady: db-0 only, then it waits */
+KT_TEST(statefulset_ordered_one) { check_same(STS_ORDERED_TEXT, 1, false); }
+
 /* DaemonSetsController.manage: one pod per node that should run one (n3's taint: none) */
 KT_TEST(daemonset_same) { check_same(DS_TEXT, 2, true); }
 
@@ -135,4 +140,4 @@ KT_TEST(daemonset_same) { check_same(DS_TEXT, 2, true); }
 KT_TEST(indexed_job_same) { check_same(JOB_TEXT, 3, true); }
 
 KT_MAIN(KT_CASE(replicaset_same), KT_CASE(deployment_same), KT_CASE(statefulset_same),
-        KT_CASE(daemonset_same), KT_CASE(indexed_job_same))
+        KT_CASE(statefulset_ordered_one), KT_CASE(daemonset_same), KT_CASE(indexed_job_same))

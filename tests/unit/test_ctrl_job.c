@@ -299,7 +299,89 @@ KT_TEST(alloc_fail) {
     }
 }
 
+/* Job foobar with parallelism 4, completions 10, extra spec lines and the status given, then
+ * pods */
+static kp_cluster *job_status(const char *spec, const char *status, const char *pods) {
+    char text[8192];
+    snprintf(text, sizeof text,
+             NODE "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: foobar, namespace: "
+                  "default, uid: u-job}\nspec:\n  parallelism: 4\n  completions: 10\n%s"
+                  "  selector: {matchLabels: {foo: bar}}\n  template:\n    metadata: {labels: "
+                  "{foo: bar}}\n    spec:\n      restartPolicy: Never\n      containers: [{name: "
+                  "c, image: foo/bar}]\nstatus: %s\n%s",
+             spec, status, pods);
+    return ctrl_load(text);
+}
+
+/* syncJob's succeeded count starts from the Job's status (the pods it counted may be gone:
+ * getNewFinishedPods adds only the newly finished ones): 8 of 10 succeeded, none left, so
+ * wantActive = min(4, 10 - 8) = 2; a Succeeded pod as loaded is one of those 8. A Job with a
+ * Complete condition makes nothing. */
+KT_TEST(succeeded_from_status) {
+    fix f;
+    if (setup(&f, job_status("", "{succeeded: 8}", POD("s", SUCCEEDED)))) {
+        KT_CHECK_INT(sync_at(&f, 0), KP_OK);
+        KT_CHECK_INT(f.r.n_created, 2);
+    }
+    teardown(&f);
+    if (setup(&f, job_status("", "{succeeded: 3, conditions: [{type: Complete, status: 'True'}]}",
+                             ""))) {
+        KT_CHECK_INT(sync_at(&f, 0), KP_OK);
+        KT_CHECK_INT(f.r.n_created + f.r.n_events, 0);
+    }
+    teardown(&f);
+    /* Indexed: status.completedIndexes, and the lowest indexes left */
+    if (setup(&f, job_status("  completionMode: Indexed\n", "{completedIndexes: '0-7'}", ""))) {
+        KT_CHECK_INT(sync_at(&f, 0), KP_OK);
+        KT_CHECK_INT(f.r.n_created, 2);
+        KT_CHECK(f.r.n_created == 2 && strncmp(f.r.created[0], "foobar-8-", 9) == 0 &&
+                 strncmp(f.r.created[1], "foobar-9-", 9) == 0);
+    }
+    teardown(&f);
+}
+
+/* podReplacementPolicy Failed: a terminating pod is replaced once it is Failed (it counts
+ * against the creations meanwhile); the default TerminatingOrFailed replaces it now */
+KT_TEST(replacement_policy_failed) {
+    const char *term =
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: t, namespace: default, labels: {foo: "
+        "bar}, deletionTimestamp: '2024-01-01T00:00:00Z', ownerReferences: [{apiVersion: "
+        "batch/v1, kind: Job, name: foobar, uid: u-job, controller: true}]}\n"
+        "spec: {nodeName: n1, containers: [{name: c, image: foo/bar}]}\n";
+    fix f;
+    if (setup(&f, job_status("  podReplacementPolicy: Failed\n", "{}", term))) {
+        KT_CHECK_INT(sync_at(&f, 0), KP_OK);
+        KT_CHECK_INT(f.r.n_created, 3);
+    }
+    teardown(&f);
+    if (setup(&f, job_status("", "{}", term))) {
+        KT_CHECK_INT(sync_at(&f, 0), KP_OK);
+        KT_CHECK_INT(f.r.n_created, 4);
+    }
+    teardown(&f);
+}
+
+/* ClaimPods: a pod without a controller that the Job's selector selects is adopted (it counts
+ * as active); one of another namespace or being deleted is not */
+KT_TEST(orphans_adopted) {
+    fix f;
+    const char *orphans =
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: o1, namespace: default, labels: {foo: "
+        "bar}}\nspec: {nodeName: n1, containers: [{name: c, image: foo/bar}]}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: o2, namespace: other, labels: {foo: "
+        "bar}}\nspec: {nodeName: n1, containers: [{name: c, image: foo/bar}]}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: o3, namespace: default, labels: {foo: "
+        "bar}, deletionTimestamp: '2024-01-01T00:00:00Z'}\nspec: {nodeName: n1, containers: "
+        "[{name: c, image: foo/bar}]}\n";
+    if (setup(&f, job_status("", "{}", orphans))) {
+        KT_CHECK_INT(sync_at(&f, 0), KP_OK);
+        KT_CHECK_INT(f.r.n_created, 3); /* parallelism 4 less o1 */
+    }
+    teardown(&f);
+}
+
 KT_MAIN(KT_CASE(job_start), KT_CASE(pending_pods_count_as_active), KT_CASE(too_few_active_pods),
         KT_CASE(job_finish), KT_CASE(pod_failure_backoff), KT_CASE(backoff_limit_exceeded),
         KT_CASE(indexed_first_pending_indexes), KT_CASE(suspended), KT_CASE(not_a_job),
-        KT_CASE(alloc_fail))
+        KT_CASE(alloc_fail), KT_CASE(succeeded_from_status), KT_CASE(replacement_policy_failed),
+        KT_CASE(orphans_adopted))

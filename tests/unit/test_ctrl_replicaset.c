@@ -182,5 +182,30 @@ KT_TEST(replication_controller) {
     kp_cluster_free(cl);
 }
 
+/* ClaimPods: an orphan (no controller reference) the selector selects is adopted and counts
+ * (2 replicas: one creation); one of another namespace, or being deleted, is not */
+KT_TEST(orphans_adopted) {
+    kp_cluster *cl = cc_load(CC_NODE("n1", "") RS(
+        "foo",
+        2) "---\napiVersion: v1\nkind: Pod\nmetadata: {name: o1, namespace: default, labels: {app: "
+           "foo}}\nspec: {nodeName: n1, containers: [{name: c, image: x}]}\n"
+           "---\napiVersion: v1\nkind: Pod\nmetadata: {name: o2, namespace: other, labels: {app: "
+           "foo}}\nspec: {nodeName: n1, containers: [{name: c, image: x}]}\n"
+           "---\napiVersion: v1\nkind: Pod\nmetadata: {name: o3, namespace: default, labels: {app: "
+           "foo}, deletionTimestamp: '2024-01-01T00:00:00Z'}\nspec: {nodeName: n1, containers: "
+           "[{name: c, image: x}]}\n");
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    kp_ctrl_sink s = cc_sink(&r, cl);
+    kp_error err;
+    KT_CHECK_INT(kp_ctrl_sync(c, 0, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_created, 1);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(sync_creates), KT_CASE(sync_does_nothing), KT_CASE(sync_deletes_ranked),
-        KT_CASE(lost_pod_replaced), KT_CASE(create_failure), KT_CASE(replication_controller))
+        KT_CASE(lost_pod_replaced), KT_CASE(create_failure), KT_CASE(replication_controller),
+        KT_CASE(orphans_adopted))

@@ -81,8 +81,8 @@ static kp_cluster *load(const golden *g, unsigned flags, bool quiet) {
     }
     for (int i = 0; i < g->n_files && st == KP_OK; i++)
         st = kp_cluster_load_path(cl, g->files[i], g->recursive, &err);
-    if (st == KP_OK) st = kp_ctrl_expand(cl, &err);
     if (st == KP_OK) st = kp_cluster_finalize(cl, &err);
+    if (st == KP_OK) st = kp_ctrl_expand(cl, &err);
     if (st != KP_OK) {
         if (!quiet) fprintf(stderr, "  %s: %s: %s\n", g->dir, err.source, err.msg);
         kp_cluster_free(cl);

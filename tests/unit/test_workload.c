@@ -22,7 +22,7 @@ static kp_cluster *load_ex(const char *text, unsigned expand, kp_error *err) {
     kp_error_clear(err);
     kp_cluster_set_expand(cl, expand);
     if (kp_cluster_load_buffer(cl, "in.yaml", text, strlen(text), err) != KP_OK ||
-        kp_ctrl_expand(cl, err) != KP_OK || kp_cluster_finalize(cl, err) != KP_OK) {
+        kp_cluster_finalize(cl, err) != KP_OK || kp_ctrl_expand(cl, err) != KP_OK) {
         kp_cluster_free(cl);
         return NULL;
     }
@@ -191,11 +191,13 @@ static const char *DEPLOY =
     "spec:\n  replicas: 5\n  selector: {matchLabels: {app: web}}\n"
     "  template:\n    metadata: {labels: {app: web}}\n"
     "    spec: {priorityClassName: high, containers: [{name: c, resources: {requests: {cpu: 1}}}]}\n"
-    /* its ReplicaSet says 5 too: counted through the Deployment, not expanded twice */
+    /* its ReplicaSet (the Deployment's template plus pod-template-hash, as the controller made
+     * it) says 5 too: the Deployment scales it, its pods are not made twice */
     "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web-abc\n  namespace: shop\n"
     "  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d1, controller: true}]\n"
-    "spec:\n  replicas: 5\n  selector: {matchLabels: {app: web}}\n"
-    "  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c}]}}\n"
+    "spec:\n  replicas: 5\n  selector: {matchLabels: {app: web, pod-template-hash: abc}}\n"
+    "  template:\n    metadata: {labels: {app: web, pod-template-hash: abc}}\n"
+    "    spec: {priorityClassName: high, containers: [{name: c, resources: {requests: {cpu: 1}}}]}\n"
     "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web-abc-1\n  namespace: shop\n"
     "  labels: {app: web}\n  creationTimestamp: '2024-05-01T10:00:00Z'\n"
     "  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-abc, controller: true}]\n"
@@ -261,10 +263,11 @@ KT_TEST(deployment_minus_existing_pods) {
     kp_cluster_free(again);
     kp_cluster_free(cl);
     /* web-abc scaled to 0 (an old revision): a new ReplicaSet web-HASH, added to the model for
-     * the default spreading selector */
+     * the default spreading selector, at the replicas the older ReplicaSets' active pods do not
+     * cover (NewRSNewReplicas without surge: 5 - web-abc-1 - web-old-1) */
     static char text[8192];
     snprintf(text, sizeof text, "%s", DEPLOY);
-    char *r = strstr(text, "replicas: 5\n  selector: {matchLabels: {app: web}}\n  template: {");
+    char *r = strstr(text, "replicas: 5\n  selector: {matchLabels: {app: web, pod-template-hash");
     KT_CHECK(r != NULL);
     if (r) r[10] = '0';
     cl = load_ex(text, KP_EXPAND_WORKLOADS, &err);
@@ -279,7 +282,7 @@ KT_TEST(deployment_minus_existing_pods) {
     snprintf(rs_name, sizeof rs_name, "web-%s", hash ? hash : "");
     check_deployment_pods(cl, rs_name);
     const kp_workload *rs = wl(cl, KP_WL_RS, rs_name);
-    KT_CHECK(rs && rs->sel.is_set && rs->sel.match_labels.n == 2 && rs->replicas == 5);
+    KT_CHECK(rs && rs->sel.is_set && rs->sel.match_labels.n == 2 && rs->replicas == 3);
     kp_cluster_free(cl);
 }
 
@@ -421,25 +424,34 @@ KT_TEST(job_parallelism_and_completions) {
 
 KT_TEST(statefulset_ordinals_and_cronjobs) {
     kp_error err;
-    kp_cluster *cl =
-        load_ex("---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\n"
-                "spec:\n  replicas: 3\n  selector: {matchLabels: {app: db}}\n"
-                "  template: {metadata: {labels: {app: db}}, spec: {containers: [{name: c}]}}\n"
-                "---\napiVersion: v1\nkind: Pod\nmetadata: {name: db-1, labels: {app: db}}\n"
-                "spec: {containers: [{name: c}]}\nstatus: {phase: Running}\n"
-                "---\napiVersion: v1\nkind: Pod\nmetadata: {name: db-2, labels: {app: db}}\n"
-                "spec: {containers: [{name: c}]}\nstatus: {phase: Failed}\n",
-                KP_EXPAND_WORKLOADS, &err);
-    /* db-0 is made, db-1 stands, the Failed db-2 is replaced in its place */
-    KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 2 && cl->n_pods == 3);
+#define STS(policy)                                                                  \
+    "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\n"            \
+    "spec:\n  replicas: 3\n  selector: {matchLabels: {app: db}}\n" policy            \
+    "  template: {metadata: {labels: {app: db}}, spec: {containers: [{name: c}]}}\n" \
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: db-1, labels: {app: db}}\n"    \
+    "spec: {containers: [{name: c}]}\nstatus: {phase: Running}\n"                    \
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: db-2, labels: {app: db}}\n"    \
+    "spec: {containers: [{name: c}]}\nstatus: {phase: Failed}\n"
+    kp_cluster *cl = load_ex(STS("  podManagementPolicy: Parallel\n"), KP_EXPAND_WORKLOADS, &err);
+    /* Parallel: db-0 is made, db-1 stands, the Failed db-2 is deleted and made again */
+    KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 2);
     long i0 = cl ? kp_cluster_find_pod(cl, "db-0") : -1,
          i2 = cl ? kp_cluster_find_pod(cl, "db-2") : -1;
     KT_CHECK(i0 >= 0 && i2 >= 0);
     if (i0 >= 0 && i2 >= 0) {
         KT_CHECK_STR(label(cl, &cl->pods[i0].labels, "statefulset.kubernetes.io/pod-name"), "db-0");
         KT_CHECK_STR(label(cl, &cl->pods[i0].labels, "apps.kubernetes.io/pod-index"), "0");
-        KT_CHECK_INT(cl->pods[i2].phase, KP_PHASE_UNKNOWN);
+        KT_CHECK_INT(cl->pods[i2].phase, KP_PHASE_PENDING);
+        KT_CHECK((uint32_t)i2 >= cl->n_pods - 2); /* a new pod */
     }
+    kp_cluster_free(cl);
+    /* OrderedReady (the default), at one instant: db-0 is made and the set waits for it to be
+     * Running and Ready; db-2 stays Failed */
+    cl = load_ex(STS(""), KP_EXPAND_WORKLOADS, &err);
+    KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 1);
+    i2 = cl ? kp_cluster_find_pod(cl, "db-2") : -1;
+    KT_CHECK(cl && kp_cluster_find_pod(cl, "db-0") >= 0 && i2 >= 0 &&
+             cl->pods[i2].phase == KP_PHASE_FAILED);
     kp_cluster_free(cl);
 #define CRON(spec, status)                                                            \
     "---\napiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly}\n"           \
@@ -452,8 +464,10 @@ KT_TEST(statefulset_ordinals_and_cronjobs) {
     KT_CHECK_CONTAINS(cl ? kp_cluster_warning(cl, 0) : "", "1 CronJob(s) not expanded");
     kp_cluster_free(cl);
     cl = load_ex(buf, KP_EXPAND_WORKLOADS | KP_EXPAND_CRONJOBS, &err);
+    /* the Job of its next scheduled time, named for it in minutes (getJobName): no pod has a
+     * creationTimestamp, so t = 0 is the unix epoch and the next 03:00 is minute 180 */
     KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 2 &&
-             count_prefix(cl, "default", "nightly-next-") == 2);
+             count_prefix(cl, "default", "nightly-180-") == 2);
     kp_cluster_free(cl);
     buf = CRON("  concurrencyPolicy: Forbid\n", "status: {active: [{name: nightly-28000000}]}\n");
     cl = load_ex(buf, KP_EXPAND_WORKLOADS | KP_EXPAND_CRONJOBS, &err);
@@ -532,8 +546,10 @@ KT_TEST(orphans_are_adopted) {
     kp_cluster *cl = load_ex(rs, KP_EXPAND_WORKLOADS, &err);
     KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 2); /* r-a counts, r-b does not */
     kp_cluster_free(cl);
+    /* a Deployment adopts through its ReplicaSet, whose selector adds its own pod-template-hash:
+     * neither d-a (no hash) nor d-b (another ReplicaSet's hash, x1) is the new ReplicaSet's */
     cl = load_ex(dep, KP_EXPAND_WORKLOADS, &err);
-    KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 2); /* d-b counts, d-a does not */
+    KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 3);
     kp_cluster_free(cl);
 }
 
@@ -546,8 +562,8 @@ static kp_status sweep_one(const char *text, unsigned flags, size_t *pods, size_
     if (!cl) return kp_error_set(err, KP_ENOMEM, "kp_cluster_new: NULL");
     kp_cluster_set_expand(cl, flags);
     kp_status st = kp_cluster_load_buffer(cl, "in.yaml", text, strlen(text), err);
-    if (st == KP_OK) st = kp_ctrl_expand(cl, err);
     if (st == KP_OK) st = kp_cluster_finalize(cl, err);
+    if (st == KP_OK) st = kp_ctrl_expand(cl, err);
     *pods = kp_cluster_pod_count(cl);
     *warns = kp_cluster_warning_count(cl);
     kp_cluster_free(cl);
