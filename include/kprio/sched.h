@@ -199,6 +199,10 @@ void kp_sched_node_before(kp_sched *s, kp_index node);
  * check on the node (preCheckForNode), an assigned pod added matches one of the pod's required
  * affinity terms (AssignedPodAdded). */
 kp_sched_hint kp_sched_queueing_hint(kp_sched *s, kp_index pod, const kp_sched_event *ev);
+/* False when the event can queue no pod: no pod's last attempt was rejected by a plugin that
+ * registers it (and none failed without a rejecting plugin). A shortcut for the queue, which
+ * then asks no pod. */
+bool kp_sched_event_may_queue(const kp_sched *s, kp_sched_event_kind kind);
 /* The plugins that rejected the pod in its last attempt (UnschedulablePlugins), as upstream
  * names them, into names[cap]; returns how many there are (0: none, or never attempted). */
 size_t kp_sched_rejecting_plugins(const kp_sched *s, kp_index pod, const char **names, size_t cap);

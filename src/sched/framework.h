@@ -212,6 +212,8 @@ struct kp_sched {
     bool queueing_hints, has_node_old;
     kp_index node_old_idx;
     kp_node node_old;
+    /* results whose rejectors have each plugin's bit (the last: failed, no plugin) */
+    uint32_t n_rejected_by[KP_PL_COUNT + 1];
 };
 
 /* ---- per-pod CycleState ---- */

@@ -29,6 +29,9 @@
 #include "sched/queueing_hints.h"
 
 #define BIT(p) (1u << (p))
+/* kp_result_int.rejectors of a failed attempt no plugin rejected (no nodes): it queues on any
+ * event */
+#define REJ_NONE BIT(KP_PL_COUNT)
 
 /* Which plugins register each event kind (EventsToRegister with the hints on):
  * - a node added: NodeName, NodeUnschedulable, TaintToleration, NodeAffinity, NodePorts,
@@ -343,7 +346,7 @@ static kp_sched_hint without_hints(const kp_sched *s, const kp_pod *p, uint32_t 
                                    const kp_sched_event *ev) {
     bool node_ev = ev->kind == KP_SCHED_EV_NODE_ADD || ev->kind == KP_SCHED_EV_NODE_UPDATE;
     uint32_t reg = REGISTERED[node_ev ? KP_SCHED_EV_NODE_ADD : ev->kind];
-    if (rejectors && !(rejectors & reg)) return KP_HINT_SKIP;
+    if ((rejectors & ~REJ_NONE) && !(rejectors & reg)) return KP_HINT_SKIP;
     if (node_ev)
         return admission_check(s, p, &s->cl->nodes[ev->node]) ? KP_HINT_QUEUE : KP_HINT_SKIP;
     if (ev->kind == KP_SCHED_EV_POD_ADD)
@@ -363,7 +366,7 @@ kp_sched_hint kp_sched_queueing_hint(kp_sched *s, kp_index pod, const kp_sched_e
     const kp_pod *p = &s->cl->pods[pod];
     if (!s->queueing_hints) return without_hints(s, p, rejectors, ev);
     /* no rejecting plugin (no nodes, an error): queueAfterBackoff on any event */
-    if (rejectors == 0) return KP_HINT_QUEUE;
+    if ((rejectors & ~REJ_NONE) == 0) return KP_HINT_QUEUE;
     uint32_t ask = rejectors & REGISTERED[ev->kind];
     for (int pl = 0; ask; pl++, ask >>= 1)
         if ((ask & 1) && plugin_hint(s, (kp_plugin)pl, p, ev)) return KP_HINT_QUEUE;
@@ -396,4 +399,26 @@ uint32_t kp__sched_rejectors_of(const kp_sched *s) {
         if (pl >= 0) m |= BIT(pl);
     }
     return m;
+}
+
+void kp__sched_set_rejectors(kp_sched *s, kp_result_int *res, uint32_t rejectors) {
+    uint32_t old = res->rejectors;
+    if (rejectors == 0 && res->pub.outcome != KP_OUTCOME_BOUND) rejectors = REJ_NONE;
+    for (int b = 0; b <= KP_PL_COUNT; b++) {
+        if (old & BIT(b)) s->n_rejected_by[b]--;
+        if (rejectors & BIT(b)) s->n_rejected_by[b]++;
+    }
+    res->rejectors = rejectors;
+}
+
+bool kp_sched_event_may_queue(const kp_sched *s, kp_sched_event_kind kind) {
+    if ((unsigned)kind >= KP_SCHED_EV_COUNT || s->n_rejected_by[KP_PL_COUNT]) return true;
+    /* before the hints an assigned pod added asks InterPodAffinity's and PodTopologySpread's
+     * pods too: the same plugins */
+    uint32_t reg = REGISTERED[kind];
+    if (!s->queueing_hints && kind == KP_SCHED_EV_NODE_UPDATE)
+        reg = REGISTERED[KP_SCHED_EV_NODE_ADD];
+    for (int b = 0; b < KP_PL_COUNT; b++)
+        if ((reg & BIT(b)) && s->n_rejected_by[b]) return true;
+    return false;
 }

@@ -11,4 +11,8 @@
  * every rejected node's failing plugin, a PreFilter rejection's), one bit per kp_plugin. */
 uint32_t kp__sched_rejectors_of(const kp_sched *s);
 
+/* Records the rejecting plugins of the pod's last attempt (0 for a failure no plugin rejected:
+ * no nodes) in res and the scheduler's per-plugin counts (kp_sched_event_may_queue). */
+void kp__sched_set_rejectors(kp_sched *s, kp_result_int *res, uint32_t rejectors);
+
 #endif

@@ -164,6 +164,7 @@ static kp_status to_active_or_backoff(kp_sim *s, uint32_t pod) {
  * (isPodWorthRequeuing); Queue moves it (requeuePodWithQueueingStrategy: backoffQ while it backs
  * off, else activeQ), QueueSkip leaves it in unschedulablePods. */
 static kp_status move(kp_sim *s, const kp_sched_event *ev, bool le, int32_t priority) {
+    if (!s->n_unsched || !kp_sched_event_may_queue(s->sched, ev->kind)) return KP_OK;
     /* from the end: to_active_or_backoff removes the entry (swap with the last) */
     for (size_t i = s->n_unsched; i-- > 0;) {
         if (i >= s->n_unsched) continue;
