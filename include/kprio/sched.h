@@ -170,9 +170,13 @@ typedef enum {
     KP_SCHED_EV_NODE_ADD = 0, /* a node created */
     KP_SCHED_EV_NODE_UPDATE, /* a node changed: the old object is kp_sched_node_before's */
     KP_SCHED_EV_POD_ADD, /* a pod assigned to a node: bound, or created with spec.nodeName */
-    KP_SCHED_EV_POD_DELETE, /* a pod deleted (or finished) while assigned, or a pending pod that
-                             * held a nomination deleted, bound or renominated (kubernetes#129058)
-                             */
+    /* a pod deleted (or finished) while assigned, or a pending pod that held a nomination
+     * deleted, bound or renominated (kubernetes#129058) */
+    KP_SCHED_EV_POD_DELETE,
+    KP_SCHED_EV_PVC_ADD, /* a PersistentVolumeClaim created (`object`: its index among them) */
+    KP_SCHED_EV_PV_ADD, /* a PersistentVolume created */
+    KP_SCHED_EV_STORAGE_CLASS_ADD, /* a StorageClass created */
+    KP_SCHED_EV_CSI_NODE_ADD, /* a CSINode created */
     KP_SCHED_EV_COUNT
 } kp_sched_event_kind;
 
@@ -181,6 +185,7 @@ typedef struct {
     kp_index node; /* NODE_*: the node; POD_*: the node the pod is / was on, -1 when none */
     kp_index pod; /* POD_*: the pod (its labels, ports, volumes as they were); -1 otherwise */
     bool nominated; /* POD_DELETE of a pod on no node: it held a nomination */
+    kp_index object; /* the storage kinds: the object's index among its kind's (load order) */
 } kp_sched_event;
 
 typedef enum {
@@ -199,6 +204,9 @@ void kp_sched_node_before(kp_sched *s, kp_index node);
  * check on the node (preCheckForNode), an assigned pod added matches one of the pod's required
  * affinity terms (AssignedPodAdded). */
 kp_sched_hint kp_sched_queueing_hint(kp_sched *s, kp_index pod, const kp_sched_event *ev);
+/* How many objects of a storage event's kind the cluster holds (PVC_ADD: PersistentVolumeClaims,
+ * ...; 0 for the other kinds): those from a count taken before a create on are the new ones. */
+size_t kp_sched_event_objects(const kp_sched *s, kp_sched_event_kind kind);
 /* False when the event can queue no pod: no pod's last attempt was rejected by a plugin that
  * registers it (and none failed without a rejecting plugin). A shortcut for the queue, which
  * then asks no pod. */

@@ -5,10 +5,9 @@
  * EventsToRegister, as a table and one hint function per plugin and event kind; the rejecting
  * plugins are recorded per pod by the attempt (schedule_one.c: Diagnosis.UnschedulablePlugins).
  *
- * Events without a hint function upstream (registered with a nil QueueingHintFn) queue. The
- * volume objects' own events (PVC, PV, StorageClass, CSINode added) are not modelled: a pod
- * rejected only by a volume plugin waits for a node added, a pod deleted, or the 5-minute
- * flush. */
+ * Events without a hint function upstream (registered with a nil QueueingHintFn) queue. Of the
+ * volume objects' events, kprio models their creation (PVC, PV, StorageClass, CSINode added);
+ * not their updates, nor CSIDriver, CSIStorageCapacity or VolumeAttachment events. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -20,6 +19,7 @@
 #include "core/sched_config.h"
 #include "core/selector.h"
 #include "core/taints.h"
+#include "core/volume.h"
 #include "kprio/sched.h"
 #include "sched/framework.h"
 #include "sched/plugins/inter_pod_affinity.h"
@@ -43,7 +43,11 @@
  *   InterPodAffinity (UpdateNodeLabel), VolumeBinding and VolumeZone (UpdateNodeLabel);
  * - an assigned pod added: PodTopologySpread, InterPodAffinity;
  * - a pod deleted: NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity,
- *   VolumeRestrictions, NodeVolumeLimits. */
+ *   VolumeRestrictions, NodeVolumeLimits;
+ * - a PVC added: VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone;
+ * - a PV added: VolumeBinding, VolumeZone (no hint function: queue);
+ * - a StorageClass added: VolumeBinding (its hint queues a creation), VolumeZone (no hint);
+ * - a CSINode added: NodeVolumeLimits, VolumeBinding (their hints queue a creation). */
 static const uint32_t REGISTERED[KP_SCHED_EV_COUNT] = {
     [KP_SCHED_EV_NODE_ADD] = BIT(KP_PL_NODE_NAME) | BIT(KP_PL_NODE_UNSCHEDULABLE) |
                              BIT(KP_PL_TAINT_TOLERATION) | BIT(KP_PL_NODE_AFFINITY) |
@@ -58,7 +62,38 @@ static const uint32_t REGISTERED[KP_SCHED_EV_COUNT] = {
     [KP_SCHED_EV_POD_DELETE] = BIT(KP_PL_NODE_PORTS) | BIT(KP_PL_FIT) | BIT(KP_PL_SPREAD) |
                                BIT(KP_PL_INTERPOD) | BIT(KP_PL_VOLUME_RESTRICTIONS) |
                                BIT(KP_PL_NODE_VOLUME_LIMITS),
+    [KP_SCHED_EV_PVC_ADD] = BIT(KP_PL_VOLUME_RESTRICTIONS) | BIT(KP_PL_NODE_VOLUME_LIMITS) |
+                            BIT(KP_PL_VOLUME_BINDING) | BIT(KP_PL_VOLUME_ZONE),
+    [KP_SCHED_EV_PV_ADD] = BIT(KP_PL_VOLUME_BINDING) | BIT(KP_PL_VOLUME_ZONE),
+    [KP_SCHED_EV_STORAGE_CLASS_ADD] = BIT(KP_PL_VOLUME_BINDING) | BIT(KP_PL_VOLUME_ZONE),
+    [KP_SCHED_EV_CSI_NODE_ADD] = BIT(KP_PL_NODE_VOLUME_LIMITS) | BIT(KP_PL_VOLUME_BINDING),
 };
+
+/* the storage kinds' events and their core kind */
+static int storage_kind(kp_sched_event_kind k) {
+    switch (k) {
+    case KP_SCHED_EV_PVC_ADD: return KP_VK_PVC;
+    case KP_SCHED_EV_PV_ADD: return KP_VK_PV;
+    case KP_SCHED_EV_STORAGE_CLASS_ADD: return KP_VK_SC;
+    case KP_SCHED_EV_CSI_NODE_ADD: return KP_VK_CSINODE;
+    case KP_SCHED_EV_NODE_ADD:
+    case KP_SCHED_EV_NODE_UPDATE:
+    case KP_SCHED_EV_POD_ADD:
+    case KP_SCHED_EV_POD_DELETE:
+    case KP_SCHED_EV_COUNT: return -1;
+    }
+    return -1;
+}
+
+/* mirrors the PVC hints of VolumeBinding (isSchedulableAfterPersistentVolumeClaimChange),
+ * VolumeZone (IsPVCRequestedFromPod), VolumeRestrictions and NodeVolumeLimits: the pod uses the
+ * claim (its namespace, a volume's claimName or generic ephemeral claim) */
+static bool pod_uses_claim(const kp_pod *p, const kp_pvc *c) {
+    if (c->ns != p->ns) return false;
+    for (uint16_t i = 0; i < p->n_volumes; i++)
+        if (p->volumes[i].claim && p->volumes[i].claim == c->name) return true;
+    return false;
+}
 
 /* ---------------------------------------------------------------- nodes */
 
@@ -249,6 +284,8 @@ static bool limits_after_delete(const kp_pod *q) { return kp__pod_attachable(q) 
  * (the spread constraints), Queue: upstream queues on a hint's error. */
 static bool plugin_hint(kp_sched *s, kp_plugin pl, const kp_pod *p, const kp_sched_event *ev) {
     const kp_cluster *cl = s->cl;
+    if (ev->kind == KP_SCHED_EV_PVC_ADD) return pod_uses_claim(p, &cl->vol.pvcs[ev->object]);
+    if (storage_kind(ev->kind) >= 0) return true; /* PV, StorageClass, CSINode added */
     bool node_ev = ev->kind == KP_SCHED_EV_NODE_ADD || ev->kind == KP_SCHED_EV_NODE_UPDATE;
     const kp_node *n = node_ev ? &cl->nodes[ev->node] : NULL;
     const kp_node *old = ev->kind == KP_SCHED_EV_NODE_UPDATE ? old_node(s, ev) : NULL;
@@ -349,6 +386,7 @@ static kp_sched_hint without_hints(const kp_sched *s, const kp_pod *p, uint32_t 
     if ((rejectors & ~REJ_NONE) && !(rejectors & reg)) return KP_HINT_SKIP;
     if (node_ev)
         return admission_check(s, p, &s->cl->nodes[ev->node]) ? KP_HINT_QUEUE : KP_HINT_SKIP;
+    if (storage_kind(ev->kind) >= 0) return KP_HINT_QUEUE;
     if (ev->kind == KP_SCHED_EV_POD_ADD)
         return affinity_term_matches(s, p, &s->cl->pods[ev->pod]) ? KP_HINT_QUEUE : KP_HINT_SKIP;
     return KP_HINT_QUEUE;
@@ -358,8 +396,10 @@ kp_sched_hint kp_sched_queueing_hint(kp_sched *s, kp_index pod, const kp_sched_e
     if (pod < 0 || (size_t)pod >= s->cl->n_pods || (unsigned)ev->kind >= KP_SCHED_EV_COUNT)
         return KP_HINT_QUEUE;
     bool node_ev = ev->kind == KP_SCHED_EV_NODE_ADD || ev->kind == KP_SCHED_EV_NODE_UPDATE;
-    if (node_ev ? ev->node < 0 || (size_t)ev->node >= s->cl->n_nodes
-                : ev->pod < 0 || (size_t)ev->pod >= s->cl->n_pods)
+    int vk = storage_kind(ev->kind);
+    if (vk >= 0   ? ev->object < 0 || (size_t)ev->object >= s->cl->vol.n[vk]
+        : node_ev ? ev->node < 0 || (size_t)ev->node >= s->cl->n_nodes
+                  : ev->pod < 0 || (size_t)ev->pod >= s->cl->n_pods)
         return KP_HINT_QUEUE;
     int32_t ri = (size_t)pod < s->n_pods_seen ? s->res_of_pod[pod] : -1;
     uint32_t rejectors = ri >= 0 ? s->res[ri].rejectors : 0;
@@ -421,4 +461,9 @@ bool kp_sched_event_may_queue(const kp_sched *s, kp_sched_event_kind kind) {
     for (int b = 0; b < KP_PL_COUNT; b++)
         if ((reg & BIT(b)) && s->n_rejected_by[b]) return true;
     return false;
+}
+
+size_t kp_sched_event_objects(const kp_sched *s, kp_sched_event_kind kind) {
+    int vk = storage_kind(kind);
+    return vk >= 0 ? s->cl->vol.n[vk] : 0;
 }

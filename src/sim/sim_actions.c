@@ -117,6 +117,9 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         const kp_scenario_object *o = &a->objects[k];
         size_t pods0 = kp_cluster_pod_count(s->cl), nodes0 = kp_cluster_node_count(s->cl);
         size_t pdbs0 = kp_cluster_pdb_count(s->cl);
+        size_t vol0[KP_SCHED_EV_COUNT]; /* the storage kinds' objects before (their events) */
+        for (int ek = 0; ek < KP_SCHED_EV_COUNT; ek++)
+            vol0[ek] = kp_sched_event_objects(s->sched, (kp_sched_event_kind)ek);
         kp_error e; /* what the API server answers: the create is refused, the run goes on */
         kp_error_clear(&e);
         kp_status st = kp_cluster_load_buffer(s->cl, o->source, o->text, o->len, &e);
@@ -154,6 +157,15 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
             if ((st = kp__sim_pdb_recount(s, (kp_index)q, err)) != KP_OK) return st;
         for (size_t n = nodes0; n < kp_cluster_node_count(s->cl); n++) /* NodeAdd, per node */
             if (kp__sim_move_node(s, KP_SCHED_EV_NODE_ADD, (kp_index)n) != KP_OK) return nomem(err);
+        /* PvcAdd, PvAdd, StorageClassAdd, CSINodeAdd: one event per object */
+        for (int ek = 0; ek < KP_SCHED_EV_COUNT; ek++) {
+            kp_sched_event ev = {.kind = (kp_sched_event_kind)ek, .node = -1, .pod = -1};
+            size_t now = kp_sched_event_objects(s->sched, ev.kind);
+            for (size_t i = vol0[ek]; i < now; i++) {
+                ev.object = (kp_index)i;
+                if (kp__sim_move(s, &ev) != KP_OK) return nomem(err);
+            }
+        }
     }
     return KP_OK;
 }

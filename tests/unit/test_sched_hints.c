@@ -209,6 +209,52 @@ KT_TEST(hints_interpod_affinity_queues_when_a_matching_pod_is_added) {
     kp_cluster_free(cl);
 }
 
+/* "v" uses claim "data", which does not exist: VolumeRestrictions' PreFilter (the first to read
+ * the claim) rejects it */
+static const char *PVC_MISSING =
+    NODE("n1", "8", "") POD("v", "{}",
+                            "{containers: [" CT("1") "], volumes: [{name: d, "
+                                                     "persistentVolumeClaim: {claimName: data}}]}");
+
+#define PVC(name)                                                                        \
+    "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: " name           \
+    ", namespace: default}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: " \
+    "{storage: 1Gi}}}\n"
+
+KT_TEST(hints_volume_plugin_queues_when_its_claim_is_created) {
+    kp_cluster *cl = ts_load(PVC_MISSING);
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_index p = s ? fail_once(s, cl, "default/v") : -1;
+    KT_CHECK(p >= 0);
+    if (p < 0) return;
+    const char *names[2];
+    KT_CHECK_INT(kp_sched_rejecting_plugins(s, p, names, 2), 1);
+    KT_CHECK_STR(names[0], "VolumeRestrictions");
+    size_t before = kp_sched_event_objects(s, KP_SCHED_EV_PVC_ADD);
+    add(cl, PVC("other"));
+    add(cl, PVC("data"));
+    KT_CHECK_INT(kp_sched_event_objects(s, KP_SCHED_EV_PVC_ADD), before + 2);
+    /* isSchedulableAfterPersistentVolumeClaimAdded: a claim the pod does not use, skip */
+    kp_sched_event ev = {.kind = KP_SCHED_EV_PVC_ADD, .node = -1, .pod = -1};
+    ev.object = (kp_index)before;
+    KT_CHECK_INT(kp_sched_queueing_hint(s, p, &ev), KP_HINT_SKIP);
+    ev.object = (kp_index)before + 1; /* its claim: queue */
+    KT_CHECK_INT(kp_sched_queueing_hint(s, p, &ev), KP_HINT_QUEUE);
+    /* a node added: registered without a hint function */
+    kp_index n2 = add(cl, NODE("n2", "1", ""));
+    KT_CHECK_INT(node_hint(s, p, KP_SCHED_EV_NODE_ADD, n2), KP_HINT_QUEUE);
+    /* isSchedulableAfterPodDeleted: a deleted pod without volumes frees none, skip */
+    kp_index q = add(cl, POD("q", "{}", "{nodeName: n1, containers: [" CT("1") "]}"));
+    KT_CHECK_INT(pod_hint(s, p, KP_SCHED_EV_POD_DELETE, q, 0), KP_HINT_SKIP);
+    /* a PV or a StorageClass added: VolumeRestrictions registers neither */
+    kp_sched_event pv = {.kind = KP_SCHED_EV_PV_ADD, .node = -1, .pod = -1, .object = 0};
+    add(cl, "---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv1}\nspec: "
+            "{capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /x}}\n");
+    KT_CHECK_INT(kp_sched_queueing_hint(s, p, &pv), KP_HINT_SKIP);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+}
+
 /* no nodes: no plugin rejected the pod, any event queues it */
 KT_TEST(hints_pod_no_plugin_rejected_queues_on_any_event) {
     kp_cluster *cl = ts_load(POD("lone", "{}", "{containers: [" CT("1") "]}"));
@@ -229,4 +275,5 @@ KT_MAIN(KT_CASE(hints_fit_node_add_skips_a_node_too_small_queues_a_big_one),
         KT_CASE(hints_taints_and_unschedulable_queue_when_the_node_opens),
         KT_CASE(hints_spread_queues_when_a_matching_pod_is_scheduled),
         KT_CASE(hints_interpod_affinity_queues_when_a_matching_pod_is_added),
+        KT_CASE(hints_volume_plugin_queues_when_its_claim_is_created),
         KT_CASE(hints_pod_no_plugin_rejected_queues_on_any_event))
