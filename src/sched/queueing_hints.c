@@ -85,7 +85,7 @@ static int storage_kind(kp_sched_event_kind k) {
     return -1;
 }
 
-/* mirrors the PVC hints of VolumeBinding (isSchedulableAfterPersistentVolumeClaimChange),
+/* mirrors VolumeBinding.isSchedulableAfterPersistentVolumeClaimChange and the PVC hints of
  * VolumeZone (IsPVCRequestedFromPod), VolumeRestrictions and NodeVolumeLimits: the pod uses the
  * claim (its namespace, a volume's claimName or generic ephemeral claim) */
 static bool pod_uses_claim(const kp_pod *p, const kp_pvc *c) {
@@ -102,8 +102,8 @@ static const kp_node *old_node(const kp_sched *s, const kp_sched_event *ev) {
     return s->has_node_old && s->node_old_idx == ev->node ? &s->node_old : NULL;
 }
 
-/* mirrors Fit's isFit: the pod's requests against the node's allocatable alone (an empty
- * NodeInfo), the pods count included */
+/* mirrors isFit (NodeResourcesFit): the pod's requests against the node's allocatable alone (an
+ * empty NodeInfo), the pods count included */
 static bool fits_empty(const kp_sched *s, const kp_pod *p, const kp_node *n) {
     const kp_cluster *cl = s->cl;
     if (1 > n->alloc[KP_RES_PODS]) return false;

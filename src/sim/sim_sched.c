@@ -53,13 +53,19 @@ static kp_status nominations_changed(kp_sim *s, const char *had, const kp_sched_
     size_t n = kp_sched_cleared_nominations(s->sched, &cleared);
     for (size_t i = 0; i < n; i++) {
         int32_t p = kp_cluster_pod_priority(s->cl, cleared[i]);
-        if (!any || p > top) top = p, top_pod = cleared[i];
+        if (!any || p > top) {
+            top = p;
+            top_pod = cleared[i];
+        }
         any = true;
     }
     if (*had && (r->outcome == KP_OUTCOME_BOUND ||
                  (r->outcome == KP_OUTCOME_NOMINATED &&
                   strcmp(had, kp_cluster_node_name(s->cl, r->nominated_node)) != 0))) {
-        if (!any || r->priority > top) top = r->priority, top_pod = r->pod;
+        if (!any || r->priority > top) {
+            top = r->priority;
+            top_pod = r->pod;
+        }
         any = true;
     }
     return any ? kp__sim_move_pod_gone(s, top_pod, -1, true, top) : KP_OK;
