@@ -111,6 +111,7 @@ typedef enum {
     KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS, /* from 1.37, on */
     KP_GATE_SCHEDULER_ASYNC_PREEMPTION, /* from 1.32; on from 1.33 (simulate) */
     KP_GATE_SCHEDULER_POP_FROM_BACKOFF_Q, /* from 1.33, on (simulate) */
+    KP_GATE_SCHEDULER_QUEUEING_HINTS, /* beta off 1.28, on 1.32, GA locked 1.34 (simulate) */
     KP_GATE_COUNT
 } kp_gate;
 typedef struct {

@@ -162,6 +162,59 @@ bool kp_sched_serves(const kp_sched *s, kp_index pod);
  * attempt; 0 when none. */
 size_t kp_sched_cleared_nominations(const kp_sched *s, const kp_index **pods);
 
+/* ---- queueing hints (each plugin's EventsToRegister and QueueingHintFn) ---- */
+
+/* The cluster events the scheduling queue reacts to (framework.ClusterEvent), as kprio models
+ * them. */
+typedef enum {
+    KP_SCHED_EV_NODE_ADD = 0, /* a node created */
+    KP_SCHED_EV_NODE_UPDATE, /* a node changed: the old object is kp_sched_node_before's */
+    KP_SCHED_EV_POD_ADD, /* a pod assigned to a node: bound, or created with spec.nodeName */
+    /* a pod deleted (or finished) while assigned, or a pending pod that held a nomination
+     * deleted, bound or renominated (kubernetes#129058) */
+    KP_SCHED_EV_POD_DELETE,
+    KP_SCHED_EV_PVC_ADD, /* a PersistentVolumeClaim created (`object`: its index among them) */
+    KP_SCHED_EV_PV_ADD, /* a PersistentVolume created */
+    KP_SCHED_EV_STORAGE_CLASS_ADD, /* a StorageClass created */
+    KP_SCHED_EV_CSI_NODE_ADD, /* a CSINode created */
+    KP_SCHED_EV_COUNT
+} kp_sched_event_kind;
+
+typedef struct {
+    kp_sched_event_kind kind;
+    kp_index node; /* NODE_*: the node; POD_*: the node the pod is / was on, -1 when none */
+    kp_index pod; /* POD_*: the pod (its labels, ports, volumes as they were); -1 otherwise */
+    bool nominated; /* POD_DELETE of a pod on no node: it held a nomination */
+    kp_index object; /* the storage kinds: the object's index among its kind's (load order) */
+} kp_sched_event;
+
+typedef enum {
+    KP_HINT_SKIP = 0, /* QueueSkip: the pod stays in unschedulablePods */
+    KP_HINT_QUEUE /* Queue: to backoffQ while it backs off, else activeQ */
+} kp_sched_hint;
+
+/* Remembers node as it is now: the old object of the next KP_SCHED_EV_NODE_UPDATE of that node
+ * (the informer's oldObj). Call it before changing the node. */
+void kp_sched_node_before(kp_sched *s, kp_index node);
+/* mirrors PriorityQueue.isPodWorthRequeuing for one unschedulable pod and one event: the
+ * QueueingHintFn of every plugin that rejected the pod in its last attempt and registers the
+ * event; QUEUE when one says Queue, or when no plugin rejected it (no nodes, an error). With
+ * SchedulerQueueingHints off (--compat before 1.32, or the gate set false), the queue of before
+ * the hints: a rejecting plugin registers the event, a node event's pod passes the admission
+ * check on the node (preCheckForNode), an assigned pod added matches one of the pod's required
+ * affinity terms (AssignedPodAdded). */
+kp_sched_hint kp_sched_queueing_hint(kp_sched *s, kp_index pod, const kp_sched_event *ev);
+/* How many objects of a storage event's kind the cluster holds (PVC_ADD: PersistentVolumeClaims,
+ * ...; 0 for the other kinds): those from a count taken before a create on are the new ones. */
+size_t kp_sched_event_objects(const kp_sched *s, kp_sched_event_kind kind);
+/* False when the event can queue no pod: no pod's last attempt was rejected by a plugin that
+ * registers it (and none failed without a rejecting plugin). A shortcut for the queue, which
+ * then asks no pod. */
+bool kp_sched_event_may_queue(const kp_sched *s, kp_sched_event_kind kind);
+/* The plugins that rejected the pod in its last attempt (UnschedulablePlugins), as upstream
+ * names them, into names[cap]; returns how many there are (0: none, or never attempted). */
+size_t kp_sched_rejecting_plugins(const kp_sched *s, kp_index pod, const char **names, size_t cap);
+
 /* ---- --explain (kp_sched_explain): what the last attempt of the explained pod saw ---- */
 
 /* framework.Status codes of a Filter verdict. */

@@ -52,6 +52,9 @@ static const struct {
                                             {{32, false, false}, {33, true, false}}},
     /* beta (on) 1.33 */
     [KP_GATE_SCHEDULER_POP_FROM_BACKOFF_Q] = {"SchedulerPopFromBackoffQ", 1, {{33, true, false}}},
+    /* beta (off) 1.28, beta (on) 1.32, GA and locked 1.34 */
+    [KP_GATE_SCHEDULER_QUEUEING_HINTS] =
+        {"SchedulerQueueingHints", 3, {{28, false, false}, {32, true, false}, {34, true, true}}},
 };
 
 /* The spec in force at line (NULL: the line does not have the gate). */

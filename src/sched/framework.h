@@ -66,6 +66,9 @@ typedef struct {
     kp_index *victim_nodes; /* node each victim was preempted on */
     char *message; /* heap */
     uint32_t attempts;
+    /* the plugins that rejected the pod in its last attempt, one bit per kp_plugin
+     * (QueuedPodInfo.UnschedulablePlugins; queueing_hints.c) */
+    uint32_t rejectors;
 } kp_result_int;
 
 typedef struct kp_spread_defaults kp_spread_defaults;
@@ -204,6 +207,13 @@ struct kp_sched {
      * kp_sched_cleared_nominations), reset by each attempt */
     kp_index *cleared_nom;
     uint32_t n_cleared_nom, cap_cleared_nom;
+    /* queueing hints (queueing_hints.c): SchedulerQueueingHints on; the old object of the next
+     * node update (kp_sched_node_before) */
+    bool queueing_hints, has_node_old;
+    kp_index node_old_idx;
+    kp_node node_old;
+    /* results whose rejectors have each plugin's bit (the last: failed, no plugin) */
+    uint32_t n_rejected_by[KP_PL_COUNT + 1];
 };
 
 /* ---- per-pod CycleState ---- */

@@ -27,6 +27,7 @@ typedef struct {
     /* what the attempt did */
     char *message;
     uint32_t n_statuses, n_pot;
+    uint32_t rejectors; /* the attempt's rejecting plugins (queueing_hints.c) */
 } memo_entry;
 
 struct kp_memo {
@@ -100,7 +101,7 @@ static bool matches(const memo_entry *e, const kp_sched *s, const kp_cycle *c) {
 }
 
 const char *kp__memo_begin(kp_sched *s, const kp_cycle *c, kp_memo_probe *pr, uint32_t *n_statuses,
-                           uint32_t *n_pot) {
+                           uint32_t *n_pot, uint32_t *rejectors) {
     pr->eligible = eligible(s, c);
     stamp_of(s, pr->stamp);
     pr->prng = s->prng;
@@ -115,6 +116,7 @@ const char *kp__memo_begin(kp_sched *s, const kp_cycle *c, kp_memo_probe *pr, ui
         if (!matches(&m->e[i], s, c)) continue;
         *n_statuses = m->e[i].n_statuses;
         *n_pot = m->e[i].n_pot;
+        *rejectors = m->e[i].rejectors;
         s->memo_hits++;
         return m->e[i].message;
     }
@@ -122,7 +124,7 @@ const char *kp__memo_begin(kp_sched *s, const kp_cycle *c, kp_memo_probe *pr, ui
 }
 
 void kp__memo_record(kp_sched *s, const kp_cycle *c, const kp_memo_probe *pr, const char *message,
-                     uint32_t n_statuses, uint32_t n_pot) {
+                     uint32_t n_statuses, uint32_t n_pot, uint32_t rejectors) {
     if (!pr->eligible) return;
     uint64_t now[7];
     stamp_of(s, now);
@@ -168,4 +170,5 @@ void kp__memo_record(kp_sched *s, const kp_cycle *c, const kp_memo_probe *pr, co
     e->n_tol = p->n_tolerations;
     e->n_statuses = n_statuses;
     e->n_pot = n_pot;
+    e->rejectors = rejectors;
 }

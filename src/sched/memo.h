@@ -43,15 +43,16 @@ typedef struct {
 
 /* Before the attempt, with its cycle built (PreFilter passed): fills *pr and returns the
  * recorded message of a matching entry (the caller replays it: the result, nextStartNodeIndex
- * advanced by *n_statuses, one PRNG draw below *n_pot when it is not 0), else NULL. */
+ * advanced by *n_statuses, one PRNG draw below *n_pot when it is not 0, the rejecting plugins
+ * *rejectors), else NULL. */
 const char *kp__memo_begin(kp_sched *s, const kp_cycle *c, kp_memo_probe *pr, uint32_t *n_statuses,
-                           uint32_t *n_pot);
+                           uint32_t *n_pot, uint32_t *rejectors);
 /* After an attempt that ended UNSCHEDULABLE without a nomination: records it when its pod was
  * eligible, the state did not change during it and n_pot (the dry run's potential nodes, 0: no
  * draw) explains the PRNG's move. A full memo drops its oldest entry; out of memory, the memo is
  * emptied (a miss later, not an error). */
 void kp__memo_record(kp_sched *s, const kp_cycle *c, const kp_memo_probe *pr, const char *message,
-                     uint32_t n_statuses, uint32_t n_pot);
+                     uint32_t n_statuses, uint32_t n_pot, uint32_t rejectors);
 /* Frees the memo (kp_sched_free). */
 void kp__memo_free(kp_sched *s);
 

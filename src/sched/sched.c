@@ -212,6 +212,10 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     s->async_preemption = g->set[KP_GATE_SCHEDULER_ASYNC_PREEMPTION]
                               ? g->on[KP_GATE_SCHEDULER_ASYNC_PREEMPTION]
                               : s->compat >= 33;
+    /* SchedulerQueueingHints: on by default from v1.32, locked on from v1.34 */
+    s->queueing_hints = g->set[KP_GATE_SCHEDULER_QUEUEING_HINTS]
+                            ? g->on[KP_GATE_SCHEDULER_QUEUEING_HINTS]
+                            : s->compat >= 32;
     s->now = KP_TIME_NONE;
     s->n_pods_seen = cl->n_pods;
     s->n_nodes_seen = cl->n_nodes;
@@ -570,6 +574,10 @@ static kp_status carry_over(kp_sched *s, kp_sched *n) {
     n->no_memo = s->no_memo;
     n->memo_hits = s->memo_hits;
     n->n_rebuilds = s->n_rebuilds + 1;
+    n->has_node_old = s->has_node_old; /* kp_sched_node_before's old object */
+    n->node_old = s->node_old;
+    n->node_old_idx = s->node_old_idx;
+    memcpy(n->n_rejected_by, s->n_rejected_by, sizeof n->n_rejected_by); /* the results move */
     n->next_start = n->n_order ? s->next_start % n->n_order : 0;
     n->seen_changed = s->cl->n_changed_log;
     n->gen = s->cl->gen_struct;

@@ -21,6 +21,7 @@
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/scheduling_gates.h"
 #include "sched/preempt/preempt.h"
+#include "sched/queueing_hints.h"
 #include "sched/schedule_one.h"
 #include "sched/score.h"
 
@@ -412,6 +413,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     if (!res) return kp_error_set(err, KP_ENOMEM, "out of memory");
     res->attempts++;
     res->pub.decided_by = ""; /* set again when this attempt nominates */
+    uint32_t rej = 0; /* Pop clears UnschedulablePlugins; a failure sets them again */
     s->n_cleared_nom = 0;
     if (explain) kp__explain_begin(s->explain, nn);
     memset(s->has_status, 0, nn + 1);
@@ -439,7 +441,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
         goto failed;
     }
     uint32_t memo_statuses = 0;
-    const char *memo_msg = kp__memo_begin(s, c, &probe, &memo_statuses, &n_drawn);
+    const char *memo_msg = kp__memo_begin(s, c, &probe, &memo_statuses, &n_drawn, &rej);
     if (memo_msg) {
         if ((st = replay_failure(s, res, memo_msg, memo_statuses, n_drawn)) != KP_OK)
             kp_error_set(err, st, "out of memory");
@@ -473,10 +475,12 @@ bound:
         kp_error_set(err, st, "out of memory");
     goto out;
 failed:
+    rej = kp__sched_rejectors_of(s); /* Diagnosis.UnschedulablePlugins */
     st = handle_scheduling_failure(s, c, res, pod, prefilter, explain, changed, &n_drawn, err);
     if (st == KP_OK && res->pub.outcome == KP_OUTCOME_UNSCHEDULABLE && !*changed)
-        kp__memo_record(s, c, &probe, res->pub.message, s->n_statuses, n_drawn);
+        kp__memo_record(s, c, &probe, res->pub.message, s->n_statuses, n_drawn, rej);
 out:
+    kp__sched_set_rejectors(s, res, res->pub.outcome == KP_OUTCOME_BOUND ? 0 : rej);
     if (st == KP_OK && explain && s->explain->enomem)
         st = kp_error_set(err, KP_ENOMEM, "explain: out of memory");
     kp__cycle_free(c);

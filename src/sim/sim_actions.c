@@ -117,6 +117,9 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         const kp_scenario_object *o = &a->objects[k];
         size_t pods0 = kp_cluster_pod_count(s->cl), nodes0 = kp_cluster_node_count(s->cl);
         size_t pdbs0 = kp_cluster_pdb_count(s->cl);
+        size_t vol0[KP_SCHED_EV_COUNT]; /* the storage kinds' objects before (their events) */
+        for (int ek = 0; ek < KP_SCHED_EV_COUNT; ek++)
+            vol0[ek] = kp_sched_event_objects(s->sched, (kp_sched_event_kind)ek);
         kp_error e; /* what the API server answers: the create is refused, the run goes on */
         kp_error_clear(&e);
         kp_status st = kp_cluster_load_buffer(s->cl, o->source, o->text, o->len, &e);
@@ -145,12 +148,24 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
             if (node >= 0) { /* it named its node: bound by the load */
                 s->pods[p].pub.bound_ms = s->now;
                 s->pods[p].pub.node = node;
+                /* the scheduler's informer: an assigned pod added (AssignedPodAdd) */
+                if (kp__sim_move_pod(s, KP_SCHED_EV_POD_ADD, (kp_index)p, node) != KP_OK)
+                    return nomem(err);
             }
         }
         for (size_t q = pdbs0; q < kp_cluster_pdb_count(s->cl); q++)
             if ((st = kp__sim_pdb_recount(s, (kp_index)q, err)) != KP_OK) return st;
-        if (kp_cluster_node_count(s->cl) > nodes0 && kp__sim_move_all(s, "NodeAdd") != KP_OK)
-            return nomem(err);
+        for (size_t n = nodes0; n < kp_cluster_node_count(s->cl); n++) /* NodeAdd, per node */
+            if (kp__sim_move_node(s, KP_SCHED_EV_NODE_ADD, (kp_index)n) != KP_OK) return nomem(err);
+        /* PvcAdd, PvAdd, StorageClassAdd, CSINodeAdd: one event per object */
+        for (int ek = 0; ek < KP_SCHED_EV_COUNT; ek++) {
+            kp_sched_event ev = {.kind = (kp_sched_event_kind)ek, .node = -1, .pod = -1};
+            size_t now = kp_sched_event_objects(s->sched, ev.kind);
+            for (size_t i = vol0[ek]; i < now; i++) {
+                ev.object = (kp_index)i;
+                if (kp__sim_move(s, &ev) != KP_OK) return nomem(err);
+            }
+        }
     }
     return KP_OK;
 }
@@ -255,13 +270,14 @@ static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp
 
 static kp_status cordon(kp_sim *s, kp_index n, bool on, kp_error *err) {
     if (kp_cluster_node_unschedulable(s->cl, n) == on) return KP_OK;
+    kp_sched_node_before(s->sched, n); /* the NodeUpdate's old object */
     kp_status st = kp_cluster_node_set_unschedulable(s->cl, n, on, err);
     if (st != KP_OK) return st;
     const char *what = on ? "NodeNotSchedulable" : "NodeSchedulable";
     if (kp__sim_logf(s, KP_SIM_NORMAL, what, -1, n, -1, "Node %s status is now: %s",
                      kp_cluster_node_name(s->cl, n), what) < 0)
         return nomem(err);
-    return on || kp__sim_move_all(s, "NodeUpdate") == KP_OK ? KP_OK : nomem(err);
+    return on || kp__sim_move_node(s, KP_SCHED_EV_NODE_UPDATE, n) == KP_OK ? KP_OK : nomem(err);
 }
 
 static bool pdb_blocks(kp_sim *s, kp_index pod) {
@@ -344,12 +360,13 @@ static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_
             return nomem(err);
         return st == KP_OK ? kp__sim_taint_node(s, n, err) : st; /* NoExecute: evictions */
     case KP_ACT_UNTAINT:
+        kp_sched_node_before(s->sched, n); /* the NodeUpdate's old object */
         st = kp_cluster_node_untaint(s->cl, n, a->taint.key, a->taint.effect, &removed, err);
         if (st != KP_OK) return st;
         if (kp__sim_logf(s, KP_SIM_NORMAL, "TaintRemoved", -1, n, -1, "%zu taint(s) %s removed",
                          removed, a->taint.key) < 0)
             return nomem(err);
-        if (removed && kp__sim_move_all(s, "NodeUpdate") != KP_OK) return nomem(err);
+        if (removed && kp__sim_move_node(s, KP_SCHED_EV_NODE_UPDATE, n) != KP_OK) return nomem(err);
         return kp__sim_taint_node(s, n, err); /* planned NoExecute evictions may be cancelled */
     case KP_ACT_DRAIN:
         if ((st = cordon(s, n, true, err)) != KP_OK) return st;

@@ -47,7 +47,8 @@ static kp_status fail_pod(kp_sim *s, uint32_t pod, const char *reason, const cha
     s->c.pods_failed++;
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err);
     if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
-    return kp__sim_move_all(s, "AssignedPodUpdate") == KP_OK ? KP_OK : nomem(err);
+    /* its node's resources are freed: the queueing hints see it as the assigned pod deleted */
+    return kp__sim_move_pod_gone(s, pod, p->pub.node, false, 0) == KP_OK ? KP_OK : nomem(err);
 }
 
 /* mirrors kubelet.rejectPod: a Warning event of the admit result's reason and message, then

@@ -265,11 +265,12 @@ kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error 
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err);
     if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
     /* AssignedPodDelete: resources freed, unschedulable pods may fit now */
-    if (was_bound && (st = kp__sim_move_all(s, "AssignedPodDelete")) != KP_OK) return nomem(err);
+    if (was_bound && (st = kp__sim_move_pod_gone(s, pod, pi.node, false, 0)) != KP_OK)
+        return nomem(err);
     /* deletePodFromSchedulingQueue: a pending pod that held a nomination was counted on its node
      * by the pods of lower or equal priority */
     if (!was_bound && *pi.nominated_node && s->nomination_moves &&
-        (st = kp__sim_move_le(s, "AssignedPodDelete", pi.priority)) != KP_OK)
+        (st = kp__sim_move_pod_gone(s, pod, -1, true, pi.priority)) != KP_OK)
         return nomem(err);
     return KP_OK;
 }
@@ -322,5 +323,6 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
         return nomem(err);
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err);
     if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
-    return kp__sim_move_all(s, "AssignedPodUpdate") == KP_OK ? KP_OK : nomem(err);
+    /* its node's resources are freed: the queueing hints see it as the assigned pod deleted */
+    return kp__sim_move_pod_gone(s, pod, node, false, 0) == KP_OK ? KP_OK : nomem(err);
 }

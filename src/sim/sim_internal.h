@@ -176,11 +176,20 @@ kp_status kp__sim_pdb_spans_grow(kp_sim *s);
  * recorded when it changed (kp_sim_pdb_desired_at). */
 kp_status kp__sim_pdb_recount(kp_sim *s, kp_index pdb, kp_error *err);
 void kp__sim_pdb_spans_free(kp_sim *s);
-kp_status kp__sim_move_all(kp_sim *s, const char *event);
+/* mirrors MoveAllToActiveOrBackoffQueue for one cluster event: every unschedulable pod (not
+ * gated) the scheduler's queueing hints queue goes to backoffQ or activeQ
+ * (kp_sched_queueing_hint). For a NODE_UPDATE, kp_sched_node_before was called before the
+ * change. */
+kp_status kp__sim_move(kp_sim *s, const kp_sched_event *ev);
 /* The same for the pods of priority <= `priority` only (getLEPriorityPreCheck): a pod that held
  * a nomination lost it, was deleted or bound (the scheduler treated it as assigned to the
  * nominated node for pods of lower or equal priority). */
-kp_status kp__sim_move_le(kp_sim *s, const char *event, int32_t priority);
+kp_status kp__sim_move_le(kp_sim *s, const kp_sched_event *ev, int32_t priority);
+/* The events themselves: a node added or updated, an assigned pod added, a pod deleted (or
+ * finished) from `node` (-1: a pending pod that held a nomination, `nominated`). */
+kp_status kp__sim_move_node(kp_sim *s, kp_sched_event_kind kind, kp_index node);
+kp_status kp__sim_move_pod(kp_sim *s, kp_sched_event_kind kind, kp_index pod, kp_index node);
+kp_status kp__sim_move_pod_gone(kp_sim *s, kp_index pod, kp_index node, bool le, int32_t priority);
 kp_status kp__sim_queue_timer(kp_sim *s, const sim_timer *t);
 kp_status kp__sim_add_unschedulable(kp_sim *s, uint32_t pod);
 kp_status kp__sim_unsched_add(kp_sim *s, uint32_t pod);

@@ -47,6 +47,7 @@ static kp_status follow_conditions(kp_sim *s, kp_index node, sim_kub_node *kn, u
                                    kp_error *err) {
     bool untainted = false;
     const char *nn = kp_cluster_node_name(s->cl, node);
+    kp_sched_node_before(s->sched, node); /* the NodeUpdate's old object */
     for (size_t i = 0; i < sizeof PRESSURE / sizeof PRESSURE[0]; i++) {
         unsigned b = PRESSURE[i].bit;
         bool on = (cond & b) != 0, was = (kn->tainted & b) != 0;
@@ -62,7 +63,8 @@ static kp_status follow_conditions(kp_sim *s, kp_index node, sim_kub_node *kn, u
         if (st != KP_OK) return st;
         untainted |= removed;
     }
-    if (untainted && kp__sim_move_all(s, "NodeUpdate") != KP_OK) return nomem(err);
+    if (untainted && kp__sim_move_node(s, KP_SCHED_EV_NODE_UPDATE, node) != KP_OK)
+        return nomem(err);
     return KP_OK;
 }
 

@@ -3,15 +3,16 @@
  * PrioritySort (priority, then the queue timestamp), backoffQ ordered by backoff expiry,
  * unschedulablePods; the attempts themselves are kp_sched_schedule_one.
  *
+ * Each cluster event asks the scheduler's queueing hints (kp_sched_queueing_hint: the plugins
+ * that rejected the pod, their QueueingHintFn) whether an unschedulable pod moves.
+ *
  * Where kprio simplifies upstream (docs/simulate.md):
- *  - queueing hints: every event that can make a pod schedulable (an assigned pod deleted or
- *    finished, a node added, uncordoned or untainted) moves every unschedulable pod
- *    (MoveAllToActiveOrBackoffQueue without the per-plugin hint filter); an assigned pod added
- *    moves none (only the InterPodAffinity / PodTopologySpread hints would queue on it);
  *  - the scheduler takes no virtual time: every pod ready at an instant is attempted then, so
  *    with SchedulerPopFromBackoffQ (on since v1.33) a pod in backoffQ is popped at the same
  *    instant once activeQ is empty; with --compat 1.32 and older it waits for the 1s
- *    flushBackoffQCompleted tick after its backoff expires. */
+ *    flushBackoffQCompleted tick after its backoff expires; so no event arrives while a pod is
+ *    in flight (determineSchedulingHintForInFlightPod finds none: the pod goes back to
+ *    unschedulablePods, or to backoffQ at once when no plugin rejected it). */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -158,29 +159,45 @@ static kp_status to_active_or_backoff(kp_sim *s, uint32_t pod) {
     return heap_push(s, &s->active, pod);
 }
 
-/* mirrors MoveAllToActiveOrBackoffQueue with kprio's simplified queueing hints (docs/simulate.md:
- * every event that reaches here moves every unschedulable pod the pre-check lets through) */
-static kp_status move(kp_sim *s, bool le, int32_t priority) {
+/* mirrors MoveAllToActiveOrBackoffQueue -> movePodsToActiveOrBackoffQueue: each unschedulable
+ * pod the pre-check lets through is asked to the scheduler's queueing hints
+ * (isPodWorthRequeuing); Queue moves it (requeuePodWithQueueingStrategy: backoffQ while it backs
+ * off, else activeQ), QueueSkip leaves it in unschedulablePods. */
+static kp_status move(kp_sim *s, const kp_sched_event *ev, bool le, int32_t priority) {
+    if (!s->n_unsched || !kp_sched_event_may_queue(s->sched, ev->kind)) return KP_OK;
     /* from the end: to_active_or_backoff removes the entry (swap with the last) */
     for (size_t i = s->n_unsched; i-- > 0;) {
         if (i >= s->n_unsched) continue;
         uint32_t pod = s->unsched[i];
         if (s->pods[pod].q == SIM_Q_GATED) continue;
         if (le && kp_cluster_pod_priority(s->cl, (kp_index)pod) > priority) continue;
+        if (kp_sched_queueing_hint(s->sched, (kp_index)pod, ev) == KP_HINT_SKIP) continue;
         kp_status st = to_active_or_backoff(s, pod);
         if (st != KP_OK) return st;
     }
     return KP_OK;
 }
 
-kp_status kp__sim_move_all(kp_sim *s, const char *event) {
-    (void)event;
-    return move(s, false, 0);
+kp_status kp__sim_move(kp_sim *s, const kp_sched_event *ev) { return move(s, ev, false, 0); }
+
+kp_status kp__sim_move_le(kp_sim *s, const kp_sched_event *ev, int32_t priority) {
+    return move(s, ev, true, priority);
 }
 
-kp_status kp__sim_move_le(kp_sim *s, const char *event, int32_t priority) {
-    (void)event;
-    return move(s, true, priority);
+kp_status kp__sim_move_node(kp_sim *s, kp_sched_event_kind kind, kp_index node) {
+    kp_sched_event ev = {.kind = kind, .node = node, .pod = -1, .nominated = false};
+    return move(s, &ev, false, 0);
+}
+
+kp_status kp__sim_move_pod(kp_sim *s, kp_sched_event_kind kind, kp_index pod, kp_index node) {
+    kp_sched_event ev = {.kind = kind, .node = node, .pod = pod, .nominated = false};
+    return move(s, &ev, false, 0);
+}
+
+kp_status kp__sim_move_pod_gone(kp_sim *s, kp_index pod, kp_index node, bool le, int32_t priority) {
+    kp_sched_event ev = {
+        .kind = KP_SCHED_EV_POD_DELETE, .node = node, .pod = pod, .nominated = node < 0};
+    return move(s, &ev, le, priority);
 }
 
 /* mirrors AddUnschedulableIfNotPresent (no move request during the attempt: the attempt takes

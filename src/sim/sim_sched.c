@@ -48,20 +48,27 @@ static kp_status nominations_changed(kp_sim *s, const char *had, const kp_sched_
      * them moves the same pods */
     bool any = false;
     int32_t top = INT32_MIN;
+    kp_index top_pod = -1; /* the event's pod: an unassigned pod that held a nomination */
     const kp_index *cleared = NULL;
     size_t n = kp_sched_cleared_nominations(s->sched, &cleared);
     for (size_t i = 0; i < n; i++) {
         int32_t p = kp_cluster_pod_priority(s->cl, cleared[i]);
-        if (!any || p > top) top = p;
+        if (!any || p > top) {
+            top = p;
+            top_pod = cleared[i];
+        }
         any = true;
     }
     if (*had && (r->outcome == KP_OUTCOME_BOUND ||
                  (r->outcome == KP_OUTCOME_NOMINATED &&
                   strcmp(had, kp_cluster_node_name(s->cl, r->nominated_node)) != 0))) {
-        if (!any || r->priority > top) top = r->priority;
+        if (!any || r->priority > top) {
+            top = r->priority;
+            top_pod = r->pod;
+        }
         any = true;
     }
-    return any ? kp__sim_move_le(s, "AssignedPodDelete", top) : KP_OK;
+    return any ? kp__sim_move_pod_gone(s, top_pod, -1, true, top) : KP_OK;
 }
 
 static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
@@ -97,7 +104,9 @@ static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
         if ((st = kp__sim_pod_bound(s, pod, err)) != KP_OK) return st;
         /* handlePodUpdate: a NoExecute taint it tolerates for tolerationSeconds */
         if ((st = kp__sim_taint_pod(s, pod, err)) != KP_OK) return st;
-        st = nominations_changed(s, nnn, r);
+        /* the scheduler's informer: an assigned pod added (AssignedPodAdd) */
+        if ((st = kp__sim_move_pod(s, KP_SCHED_EV_POD_ADD, (kp_index)pod, r->node)) == KP_OK)
+            st = nominations_changed(s, nnn, r);
         return st == KP_OK ? KP_OK : kp_error_set(err, st, "simulate: out of memory");
     }
     s->c.unschedulable++;

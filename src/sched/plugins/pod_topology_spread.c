@@ -39,6 +39,10 @@ static bool sel_matches(const kp_cluster *cl, const kp_spread_c *c, const kp_lab
     return kp__selector_matches(cl, c->sel, l);
 }
 
+bool kp__spread_selector_matches(const kp_cluster *cl, const kp_spread_c *c, const kp_labels *l) {
+    return sel_matches(cl, c, l);
+}
+
 /* labels.Selector.Empty(): a selector with no requirements */
 static bool sel_empty(const kp_spread_c *c) {
     return c->sel->is_set && c->sel->match_labels.n == 0 && c->sel->n_exprs == 0 && c->n_extra == 0;

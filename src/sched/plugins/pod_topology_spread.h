@@ -24,6 +24,9 @@ int kp__spread_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32
 /* the constraints a pod is spread by: its own, else the default ones (KP_ENOMEM on failure) */
 kp_status kp__spread_constraints(kp_sched *s, const kp_pod *p, kp_when_unsat when,
                                  kp_spread_c **out, uint16_t *n_out);
+/* the constraint's selector (with its matchLabelKeys requirements) matches labels l
+ * (c.Selector.Matches; the queueing hint's podLabelsMatchSpreadConstraints) */
+bool kp__spread_selector_matches(const kp_cluster *cl, const kp_spread_c *c, const kp_labels *l);
 /* node passes nodeAffinityPolicy / nodeTaintsPolicy for the pod (MatchNodeInclusionPolicies) */
 bool kp__spread_node_included(const kp_cluster *cl, const kp_pod *p, kp_inclusion_policy aff,
                               kp_inclusion_policy taint, const kp_node *n);
