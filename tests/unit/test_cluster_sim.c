@@ -13,7 +13,9 @@
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/ctrl.h"
+#include "kprio/encode.h"
 #include "kprio/sched.h"
+#include "text_buf.h"
 
 static kp_cluster *load(const char *text, kp_error *err) {
     kp_cluster *cl = kp_cluster_new();
@@ -657,6 +659,58 @@ KT_TEST(cleared_nominations_reported) {
     kp_cluster_free(cl);
 }
 
+/* A load into a finalized cluster made as an API create (kp_cluster_finalize_create): each new
+ * pod is stored as the API server stores a create (rest.BeforeCreate,
+ * podStrategy.PrepareForCreate): creationTimestamp the create's time, no deletionTimestamp, and
+ * its status replaced by phase Pending, whatever the object carried; spec.nodeName is kept. The
+ * encoder writes both, as --final-snapshot does. */
+KT_TEST(finalize_create_stores_a_create) {
+    kp_error err;
+    kp_cluster *cl = load(BASE, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    const char *objs =
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: fresh, namespace: shop}\n"
+        "spec: {containers: [{name: c}]}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: stale, namespace: shop, "
+        "creationTimestamp: '2020-01-01T00:00:00Z', deletionTimestamp: '2020-01-01T00:01:00Z'}\n"
+        "spec: {nodeName: n2, containers: [{name: c}]}\n"
+        "status: {phase: Succeeded, reason: Done, message: over, nominatedNodeName: n1, "
+        "startTime: '2020-01-01T00:00:00Z'}\n";
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "create.yaml", objs, strlen(objs), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize_create(cl, 1700000000, &err), KP_OK);
+    kp_index fresh = kp_cluster_find_pod(cl, "shop/fresh"),
+             stale = kp_cluster_find_pod(cl, "shop/stale");
+    kp_pod_info pi;
+    KT_CHECK_INT(kp_cluster_pod_info(cl, fresh, &pi), KP_OK);
+    KT_CHECK(pi.creation_ts == 1700000000 && pi.phase == KP_POD_PHASE_PENDING && pi.node < 0);
+    KT_CHECK_INT(kp_cluster_pod_info(cl, stale, &pi), KP_OK);
+    KT_CHECK(pi.creation_ts == 1700000000 && pi.phase == KP_POD_PHASE_PENDING && !pi.terminal);
+    KT_CHECK(pi.deletion_ts == KP_TIME_UNSET);
+    KT_CHECK_STR(pi.nominated_node, "");
+    KT_CHECK_INT(pi.node, kp_cluster_find_node(cl, "n2")); /* bound where it names */
+    sbuf b = {0};
+    KT_CHECK_INT(kp_cluster_encode_json(cl, NULL, to_sbuf, &b, &err), KP_OK);
+    const char *at = b.buf ? strstr(b.buf, "\"name\":\"stale\"") : NULL;
+    KT_CHECK(at != NULL);
+    const char *end = at ? strchr(at, '\n') : NULL;
+    char line[2048] = "";
+    if (at) snprintf(line, sizeof line, "%.*s", (int)(end ? end - at : (long)strlen(at)), at);
+    KT_CHECK_CONTAINS(line, "\"creationTimestamp\":\"2023-11-14T22:13:20Z\"");
+    KT_CHECK_CONTAINS(line, "\"status\":{\"phase\":\"Pending\"}");
+    KT_CHECK(!strstr(line, "deletionTimestamp") && !strstr(line, "Done"));
+    free(b.buf);
+    /* a plain kp_cluster_finalize keeps what the load gave */
+    const char *kept =
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: kept, namespace: shop, "
+        "creationTimestamp: '2020-01-01T00:00:00Z'}\nspec: {containers: [{name: c}]}\n";
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "kept.yaml", kept, strlen(kept), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pod_info(cl, kp_cluster_find_pod(cl, "shop/kept"), &pi), KP_OK);
+    KT_CHECK_INT(pi.creation_ts, 1577836800);
+    kp_cluster_free(cl);
+}
+
 /* Deleting a workload: flagged, no longer found by name, not written by the encoder, its name
  * free for a new one; schedulers rebuild (its selector leaves default spreading). */
 KT_TEST(delete_workload) {
@@ -688,4 +742,5 @@ KT_MAIN(KT_CASE(pod_info_and_matches), KT_CASE(delete_pod_tombstone_and_log),
         KT_CASE(create_from_deployment), KT_CASE(taint_cordon_delete_node),
 
         KT_CASE(alloc_fail_changes), KT_CASE(delete_pdb), KT_CASE(delete_priority_class),
-        KT_CASE(cleared_nominations_reported), KT_CASE(delete_workload))
+        KT_CASE(cleared_nominations_reported), KT_CASE(delete_workload),
+        KT_CASE(finalize_create_stores_a_create))
