@@ -711,6 +711,66 @@ KT_TEST(finalize_create_stores_a_create) {
     kp_cluster_free(cl);
 }
 
+/* A nomination to a node that is gone (schedulingCycle, v1.37): status.nominatedNodeName keeps
+ * the deleted node's name until the pod's next attempt, which clears it when preemption finds no
+ * candidate (Evaluator.Preempt: NewPostFilterResultWithNominatedNode("")) or no node is left
+ * (ErrNoNodesAvailable: clearNominatedNode), and keeps it when the pod may not preempt
+ * (PodEligibleToPreemptOthers false: no PostFilterResult, ModeNoop). */
+KT_TEST(nomination_to_deleted_node_cleared) {
+    kp_error err;
+    const char *yaml =
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: top}\n"
+        "value: 1000\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+        "metadata: {name: meek}\nvalue: 1000\npreemptionPolicy: Never\n" NODE("n1") NODE(
+            "n2") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: peer, namespace: d}\n"
+                  "spec: {nodeName: n2, priorityClassName: top, containers: [{name: c, resources: "
+                  "{requests: {cpu: '4'}}}]}\nstatus: {phase: Running}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: want, namespace: d}\n"
+                  "spec: {priorityClassName: top, containers: [{name: c, resources: {requests: "
+                  "{cpu: '4'}}}]}\nstatus: {nominatedNodeName: n1}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: never, namespace: d}\n"
+                  "spec: {priorityClassName: meek, containers: [{name: c, "
+                  "resources: {requests: {cpu: '4'}}}]}\nstatus: {nominatedNodeName: n1}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: last, namespace: d}\n"
+                  "spec: {priorityClassName: top, containers: [{name: c, resources: {requests: "
+                  "{cpu: '4'}}}]}\nstatus: {nominatedNodeName: n1}\n";
+    kp_cluster *cl = load(yaml, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_sched *s = NULL;
+    KT_CHECK_INT(kp_sched_new(cl, NULL, NULL, &s, &err), KP_OK);
+    if (!s) {
+        kp_cluster_free(cl);
+        return;
+    }
+    kp_index want = kp_cluster_find_pod(cl, "d/want"), never = kp_cluster_find_pod(cl, "d/never"),
+             last = kp_cluster_find_pod(cl, "d/last");
+    KT_CHECK_INT(kp_cluster_delete_node(cl, kp_cluster_find_node(cl, "n1"), &err), KP_OK);
+    KT_CHECK_INT(kp_sched_sync(s, &err), KP_OK);
+    kp_pod_info pi;
+    kp_cluster_pod_info(cl, want, &pi);
+    KT_CHECK_STR(pi.nominated_node, "n1"); /* nothing clears it before the pod's attempt */
+    /* n2 holds a pod of the same priority: no candidate, the nomination goes */
+    KT_CHECK_INT(kp_sched_schedule_one(s, want, &err), KP_OK);
+    KT_CHECK_INT(kp_sched_result_of(s, want)->outcome, KP_OUTCOME_UNSCHEDULABLE);
+    kp_cluster_pod_info(cl, want, &pi);
+    KT_CHECK_STR(pi.nominated_node, "");
+    /* preemptionPolicy Never: not eligible, the status is not touched */
+    KT_CHECK_INT(kp_sched_schedule_one(s, never, &err), KP_OK);
+    KT_CHECK_CONTAINS(kp_sched_result_of(s, never)->message, "preemptionPolicy=Never");
+    kp_cluster_pod_info(cl, never, &pi);
+    KT_CHECK_STR(pi.nominated_node, "n1");
+    /* no node left: ErrNoNodesAvailable clears it */
+    KT_CHECK_INT(kp_cluster_delete_node(cl, kp_cluster_find_node(cl, "n2"), &err), KP_OK);
+    KT_CHECK_INT(kp_sched_sync(s, &err), KP_OK);
+    KT_CHECK_INT(kp_sched_schedule_one(s, last, &err), KP_OK);
+    KT_CHECK_STR(kp_sched_result_of(s, last)->message, "no nodes available to schedule pods");
+    kp_cluster_pod_info(cl, last, &pi);
+    KT_CHECK_STR(pi.nominated_node, "");
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+}
+
 /* Deleting a workload: flagged, no longer found by name, not written by the encoder, its name
  * free for a new one; schedulers rebuild (its selector leaves default spreading). */
 KT_TEST(delete_workload) {
@@ -743,4 +803,4 @@ KT_MAIN(KT_CASE(pod_info_and_matches), KT_CASE(delete_pod_tombstone_and_log),
 
         KT_CASE(alloc_fail_changes), KT_CASE(delete_pdb), KT_CASE(delete_priority_class),
         KT_CASE(cleared_nominations_reported), KT_CASE(delete_workload),
-        KT_CASE(finalize_create_stores_a_create))
+        KT_CASE(finalize_create_stores_a_create), KT_CASE(nomination_to_deleted_node_cleared))
