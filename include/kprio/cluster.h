@@ -54,6 +54,14 @@ kp_status kp_cluster_load_path(kp_cluster *cl, const char *path, bool recursive,
  * it was finalized before: then the objects added since the last finalize are dropped and the
  * cluster is as it was (see "Loading objects into a finalized cluster"). */
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err);
+/* kp_cluster_finalize for objects loaded into a finalized cluster that are an API create at unix
+ * time `now` (the simulator's `create`): each new pod is stored as the API server stores a
+ * create (rest.BeforeCreate, podStrategy.PrepareForCreate): metadata.creationTimestamp `now`, no
+ * deletionTimestamp, its status replaced by phase Pending (a loaded status, startTime,
+ * nominatedNodeName, reason, message, conditions or resize status is dropped); spec.nodeName is
+ * kept (the pod is bound there). On a cluster not finalized yet: kp_cluster_finalize. Errors:
+ * kp_cluster_finalize's. */
+kp_status kp_cluster_finalize_create(kp_cluster *cl, int64_t now, kp_error *err);
 
 /* Progress of a long load: called when a mapped file (1 MB or more) starts (done = 0), about
  * every 32 MB of an input file and once at its end, with the file name, bytes read so far and

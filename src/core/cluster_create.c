@@ -11,6 +11,7 @@
 #include "core/labels.h"
 #include "core/node.h"
 #include "core/pod.h"
+#include "core/pod_state.h"
 #include "core/priority_class.h"
 #include "core/workload.h"
 #include "core/workload_ctrl.h"
@@ -141,15 +142,10 @@ static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_ind
         p->n_owners = 1;
         p->src_file = w->origin.file; /* its messages name the workload's file */
     }
-    /* a new object: no status, pending, on no node (spec.nodeName too, unless it names a node
-     * that exists: the scheduler binds) */
-    p->creation_ts = now;
-    p->deletion_ts = p->start_time = KP_TIME_NONE;
-    p->phase = KP_PHASE_PENDING;
-    p->node_name = p->nominated_node = p->status_qos = 0;
-    p->conditions = NULL;
-    p->n_conditions = 0;
-    p->resize = NULL;
+    /* a new object as the API server stores it (no status, pending), on no node (spec.nodeName
+     * too, unless it names a node that exists: the scheduler binds) */
+    kp__pod_prepare_create(p, now);
+    p->node_name = 0;
     p->deleted = false;
     p->node = -1;
     p->pos_in_node = 0;

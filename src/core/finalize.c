@@ -12,6 +12,7 @@
 #include "core/node.h"
 #include "core/pod.h"
 #include "core/pod_requests.h"
+#include "core/pod_state.h"
 #include "core/priority_class.h"
 #include "core/qos.h"
 #include "core/resources.h"
@@ -381,7 +382,9 @@ static kp_status assign_uid(kp_cluster *cl, uint32_t i, kp_error *err) {
     return KP_OK;
 }
 
-static kp_status finalize_more(kp_cluster *cl, kp_error *err) {
+/* created: the new objects are the API server's create at unix time now (the pods' metadata and
+ * status as the server stores them, kp__pod_prepare_create); otherwise kept as loaded. */
+static kp_status finalize_more(kp_cluster *cl, bool created, int64_t now, kp_error *err) {
     kp__cluster_mark *m = kp__cluster_final_mark(cl);
     uint32_t n_bound = 0;
     kp_status st = validate_classes(cl, m->n_classes, err);
@@ -391,6 +394,7 @@ static kp_status finalize_more(kp_cluster *cl, kp_error *err) {
                          cl->skipped_kinds ? cl->skipped_kinds : "") != KP_OK)
         st = kp_error_set(err, KP_ENOMEM, "out of memory storing a warning");
     for (uint32_t i = m->n_pods; i < cl->n_pods && st == KP_OK; i++) {
+        if (created) kp__pod_prepare_create(&cl->pods[i], now);
         st = pod_finalize(cl, i, err);
         if (st == KP_OK && !cl->pods[i].uid) st = assign_uid(cl, i, err);
     }
@@ -414,7 +418,7 @@ static kp_status finalize_more(kp_cluster *cl, kp_error *err) {
 }
 
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
-    if (cl->finalized) return finalize_more(cl, err);
+    if (cl->finalized) return finalize_more(cl, false, 0, err);
     kp_status st = validate_classes(cl, 0, err);
     if (st != KP_OK) return st;
     if (cl->n_skipped_kinds)
@@ -438,4 +442,8 @@ kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     cl->finalized = true;
     kp__cluster_mark_get(cl, kp__cluster_final_mark(cl));
     return KP_OK;
+}
+
+kp_status kp_cluster_finalize_create(kp_cluster *cl, int64_t now, kp_error *err) {
+    return cl->finalized ? finalize_more(cl, true, now, err) : kp_cluster_finalize(cl, err);
 }

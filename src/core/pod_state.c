@@ -206,3 +206,19 @@ kp_status kp_cluster_finish_pod_disrupted(kp_cluster *cl, kp_index pod, kp_pod_p
     p->status_message = m;
     return KP_OK;
 }
+
+/* ---- the API server's create ---- */
+
+/* A create through the API keeps the object's spec and metadata but not what the server owns:
+ * BeforeCreate clears deletionTimestamp and sets creationTimestamp; PrepareForCreate replaces the
+ * status with phase Pending. status.qosClass (PrepareForCreate sets it too) is left to finalize,
+ * which computes the class from the spec when the status has none. */
+void kp__pod_prepare_create(kp_pod *p, int64_t now) {
+    p->creation_ts = now;
+    p->deletion_ts = p->start_time = KP_TIME_NONE;
+    p->phase = KP_PHASE_PENDING;
+    p->nominated_node = p->status_qos = p->status_reason = p->status_message = 0;
+    p->conditions = NULL;
+    p->n_conditions = 0;
+    p->resize = NULL;
+}

@@ -36,4 +36,11 @@ static inline void kp__pod_unbind(kp_cluster *cl, uint32_t pod) { kp__node_remov
 kp_status kp__pod_mark_terminating(kp_cluster *cl, uint32_t pod, int64_t now, const char *reason,
                                    const char *message, kp_error *err);
 
+/* The API server's create of pod p at unix time now (rest.BeforeCreate,
+ * podStrategy.PrepareForCreate): creationTimestamp now, no deletionTimestamp, and its status
+ * replaced by phase Pending (no reason, message, conditions, startTime, nomination or resize
+ * status). Before the pod is finalized (its requests read the resize status); spec.nodeName is the
+ * caller's. */
+void kp__pod_prepare_create(kp_pod *p, int64_t now);
+
 #endif

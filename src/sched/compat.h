@@ -30,5 +30,10 @@ static inline bool kp__compat_volume_limit_scaling(uint16_t minor) { return mino
  * (StorageCapacityScoring, alpha in v1.33, beta and on by default in v1.37; the default shape
  * {0: 10, 100: 0}). */
 static inline bool kp__compat_storage_capacity_scoring(uint16_t minor) { return minor >= 37; }
+/* VolumeRestrictions' ReadWriteOncePod conflict reads "node(s) unavailable due to
+ * PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod" (PR
+ * #129145, merged for v1.33.0); older lines print "node has pod using PersistentVolumeClaim with
+ * the same name and ReadWriteOncePod access mode". */
+static inline bool kp__compat_rwop_in_use_reason(uint16_t minor) { return minor >= 33; }
 
 #endif

@@ -275,6 +275,15 @@ static kp_status record_bound(kp_sched *s, kp_result_int *res, uint32_t pod, uin
     return set_message(res, "");
 }
 
+/* schedulingCycle's clearNominatedNode (NominatingInfo ModeOverride, no node): an attempt that
+ * failed with ErrNoNodesAvailable, with no PostFilter plugin, or whose preemption found no
+ * candidate removes the pod's nomination, in the nominator and in status.nominatedNodeName
+ * (core's writer), even when the nominator dropped it already because its node is gone: the
+ * status keeps a deleted node's name until this attempt (handleSchedulingFailure's updatePod). */
+static void clear_nominated_node(kp_sched *s, uint32_t pod) {
+    if (s->nom_of[pod] >= 0 || s->cl->pods[pod].nominated_node) kp__sched_nominate(s, pod, -1);
+}
+
 /* mirrors runPostFilterPlugins with DefaultPreemption: every node has a status (unvisited ones
  * are absent: unresolvable); a nominated result is actuated; msg gains the preemption text. */
 static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod,
@@ -328,8 +337,9 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
         }
     } else {
         res->pub.nominated_node = -1;
-        if (pr.outcome == KP_PREEMPT_NO_CANDIDATES && s->nom_of[pod] >= 0)
-            kp__sched_nominate(s, pod, -1);
+        /* Evaluator.Preempt: no candidate: NewPostFilterResultWithNominatedNode(""); not
+         * eligible: no result, the nomination stays (ModeNoop) */
+        if (pr.outcome == KP_PREEMPT_NO_CANDIDATES) clear_nominated_node(s, pod);
     }
     if (explain) {
         s->explain->preempt = pr;
@@ -360,6 +370,9 @@ static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_i
         kp__free(msg);
         return kp_error_set(err, KP_ENOMEM, "out of memory");
     }
+    /* no PostFilter plugin at all: clearNominatedNode; DynamicResources' PostFilter alone
+     * returns no result (the nomination stays) */
+    if (!s->cfg.postfilter_preemption && !s->postfilter_dra) clear_nominated_node(s, pod);
     if (s->until_settled && res->pub.outcome == KP_OUTCOME_UNSCHEDULABLE)
         res->pub.nominated_node = -1;
     st = set_message(res, msg);
@@ -430,6 +443,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     kp_status st = KP_OK;
 
     if (kp__cluster_live_nodes(s->cl) == 0) {
+        clear_nominated_node(s, pod); /* ErrNoNodesAvailable */
         st = set_message(res, "no nodes available to schedule pods");
         res->pub.outcome = KP_OUTCOME_UNSCHEDULABLE;
         res->pub.node = -1;

@@ -123,7 +123,9 @@ static kp_status act_create(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         kp_error e; /* what the API server answers: the create is refused, the run goes on */
         kp_error_clear(&e);
         kp_status st = kp_cluster_load_buffer(s->cl, o->source, o->text, o->len, &e);
-        if (st == KP_OK) st = kp_cluster_finalize(s->cl, &e); /* undoes the load on error */
+        /* the API server stores each as a create now (creationTimestamp, status Pending); a
+         * failed finalize undoes the load */
+        if (st == KP_OK) st = kp_cluster_finalize_create(s->cl, s->epoch + s->now / 1000, &e);
         if (st == KP_ENOMEM) {
             if (err) *err = e;
             return st;

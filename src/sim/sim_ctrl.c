@@ -192,12 +192,17 @@ kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces) {
     p->pub.created_ms = s->now;
     p->pub.replaces = replaces;
     s->c.pods_created++;
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    /* named its node: with no kubelet modelled it starts at once, as a pod the scheduler binds
+     * (kp__sim_pod_bound); a modelled kubelet admits it first (kp__sim_admit_bound) */
+    if (pi.node >= 0 && !pi.terminal && !s->kub && pi.phase == KP_POD_PHASE_PENDING &&
+        (st = kp_cluster_pod_set_running(s->cl, pod, s->epoch + s->now / 1000, NULL)) != KP_OK)
+        return st;
     if ((st = kp__sim_pod_changed(s, pod)) != KP_OK) return st; /* its controller's pod list */
     /* DisruptionController.addPod: the PDBs that select it sync (expectedPods counts it; a
      * percentage follows its controller's scale) */
     if ((st = kp__sim_recount_pdbs(s, pod, NULL)) != KP_OK) return st;
-    kp_pod_info pi;
-    kp_cluster_pod_info(s->cl, pod, &pi);
     if (pi.node < 0 && !pi.terminal && kp_sched_serves(s->sched, pod))
         return kp__sim_enqueue_new(s, pod);
     if (pi.node >= 0 && !pi.terminal) return kp__sim_admit_bound(s, pod); /* named its node */
@@ -318,8 +323,11 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
     p->pub.cause = ok ? "succeeded" : "failed";
     if (ok) s->c.pods_succeeded++;
     else s->c.pods_failed++;
-    if (kp__sim_logf(s, KP_SIM_NORMAL, reason, pod, node, -1, "Pod %s (%s)",
-                     ok ? "succeeded" : "failed", ok ? "its scenario lifetime ended" : reason) < 0)
+    /* A pod that failed already has its event: the kubelet's eviction writes only its Warning
+     * Evicted (managerImpl.evictPod); no upstream component logs the terminal phase. A pod whose
+     * scenario lifetime ended gets kprio's own Completed. */
+    if (ok && kp__sim_logf(s, KP_SIM_NORMAL, reason, pod, node, -1,
+                           "Pod succeeded (its scenario lifetime ended)") < 0)
         return nomem(err);
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err);
     if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;

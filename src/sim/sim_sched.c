@@ -71,6 +71,22 @@ static kp_status nominations_changed(kp_sim *s, const char *had, const kp_sched_
     return any ? kp__sim_move_pod_gone(s, top_pod, -1, true, top) : KP_OK;
 }
 
+/* The timeline's nominatedNode follows status.nominatedNodeName when the scheduler removes a
+ * nomination: the pod's own failed attempt (clearNominatedNode: no node, no preemption candidate;
+ * a nomination to a deleted node goes so) and lower-priority pods a preemption un-nominated. A
+ * bound pod keeps its last nomination. */
+static void timeline_nominations(kp_sim *s, uint32_t pod, const kp_sched_pod_result *r) {
+    kp_pod_info pi;
+    if (r->outcome != KP_OUTCOME_BOUND && r->outcome != KP_OUTCOME_NOMINATED &&
+        kp_cluster_pod_info(s->cl, pod, &pi) == KP_OK && !*pi.nominated_node)
+        s->pods[pod].pub.nominated_node = -1;
+    const kp_index *cleared = NULL;
+    size_t n = kp_sched_cleared_nominations(s->sched, &cleared);
+    for (size_t i = 0; i < n; i++)
+        if (cleared[i] >= 0 && (size_t)cleared[i] < s->n_pods)
+            s->pods[cleared[i]].pub.nominated_node = -1;
+}
+
 static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
     sim_pod *p = &s->pods[pod];
     kp__sim_dequeue(s, pod);
@@ -117,6 +133,7 @@ static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
     p->pub.last_message = s->events[ev].message;
     if (r->outcome == KP_OUTCOME_NOMINATED && (st = on_nominated(s, pod, r, had, ev, err)) != KP_OK)
         return st;
+    timeline_nominations(s, pod, r);
     /* the status updates reach the queue after the pod is back in it */
     if ((st = kp__sim_add_unschedulable(s, pod)) == KP_OK) st = nominations_changed(s, nnn, r);
     return st == KP_OK ? KP_OK : kp_error_set(err, st, "simulate: out of memory");

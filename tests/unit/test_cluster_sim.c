@@ -13,7 +13,9 @@
 #include "harness.h"
 #include "kprio/cluster.h"
 #include "kprio/ctrl.h"
+#include "kprio/encode.h"
 #include "kprio/sched.h"
+#include "text_buf.h"
 
 static kp_cluster *load(const char *text, kp_error *err) {
     kp_cluster *cl = kp_cluster_new();
@@ -662,6 +664,118 @@ KT_TEST(cleared_nominations_reported) {
     kp_cluster_free(cl);
 }
 
+/* A load into a finalized cluster made as an API create (kp_cluster_finalize_create): each new
+ * pod is stored as the API server stores a create (rest.BeforeCreate,
+ * podStrategy.PrepareForCreate): creationTimestamp the create's time, no deletionTimestamp, and
+ * its status replaced by phase Pending, whatever the object carried; spec.nodeName is kept. The
+ * encoder writes both, as --final-snapshot does. */
+KT_TEST(finalize_create_stores_a_create) {
+    kp_error err;
+    kp_cluster *cl = load(BASE, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    const char *objs =
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: fresh, namespace: shop}\n"
+        "spec: {containers: [{name: c}]}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: stale, namespace: shop, "
+        "creationTimestamp: '2020-01-01T00:00:00Z', deletionTimestamp: '2020-01-01T00:01:00Z'}\n"
+        "spec: {nodeName: n2, containers: [{name: c}]}\n"
+        "status: {phase: Succeeded, reason: Done, message: over, nominatedNodeName: n1, "
+        "startTime: '2020-01-01T00:00:00Z'}\n";
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "create.yaml", objs, strlen(objs), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize_create(cl, 1700000000, &err), KP_OK);
+    kp_index fresh = kp_cluster_find_pod(cl, "shop/fresh"),
+             stale = kp_cluster_find_pod(cl, "shop/stale");
+    kp_pod_info pi;
+    KT_CHECK_INT(kp_cluster_pod_info(cl, fresh, &pi), KP_OK);
+    KT_CHECK(pi.creation_ts == 1700000000 && pi.phase == KP_POD_PHASE_PENDING && pi.node < 0);
+    KT_CHECK_INT(kp_cluster_pod_info(cl, stale, &pi), KP_OK);
+    KT_CHECK(pi.creation_ts == 1700000000 && pi.phase == KP_POD_PHASE_PENDING && !pi.terminal);
+    KT_CHECK(pi.deletion_ts == KP_TIME_UNSET);
+    KT_CHECK_STR(pi.nominated_node, "");
+    KT_CHECK_INT(pi.node, kp_cluster_find_node(cl, "n2")); /* bound where it names */
+    sbuf b = {0};
+    KT_CHECK_INT(kp_cluster_encode_json(cl, NULL, to_sbuf, &b, &err), KP_OK);
+    const char *at = b.buf ? strstr(b.buf, "\"name\":\"stale\"") : NULL;
+    KT_CHECK(at != NULL);
+    const char *end = at ? strchr(at, '\n') : NULL;
+    char line[2048] = "";
+    if (at) snprintf(line, sizeof line, "%.*s", (int)(end ? end - at : (long)strlen(at)), at);
+    KT_CHECK_CONTAINS(line, "\"creationTimestamp\":\"2023-11-14T22:13:20Z\"");
+    KT_CHECK_CONTAINS(line, "\"status\":{\"phase\":\"Pending\"}");
+    KT_CHECK(!strstr(line, "deletionTimestamp") && !strstr(line, "Done"));
+    free(b.buf);
+    /* a plain kp_cluster_finalize keeps what the load gave */
+    const char *kept =
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: kept, namespace: shop, "
+        "creationTimestamp: '2020-01-01T00:00:00Z'}\nspec: {containers: [{name: c}]}\n";
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "kept.yaml", kept, strlen(kept), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_pod_info(cl, kp_cluster_find_pod(cl, "shop/kept"), &pi), KP_OK);
+    KT_CHECK_INT(pi.creation_ts, 1577836800);
+    kp_cluster_free(cl);
+}
+
+/* A nomination to a node that is gone (schedulingCycle, v1.37): status.nominatedNodeName keeps
+ * the deleted node's name until the pod's next attempt, which clears it when preemption finds no
+ * candidate (Evaluator.Preempt: NewPostFilterResultWithNominatedNode("")) or no node is left
+ * (ErrNoNodesAvailable: clearNominatedNode), and keeps it when the pod may not preempt
+ * (PodEligibleToPreemptOthers false: no PostFilterResult, ModeNoop). */
+KT_TEST(nomination_to_deleted_node_cleared) {
+    kp_error err;
+    const char *yaml =
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: top}\n"
+        "value: 1000\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+        "metadata: {name: meek}\nvalue: 1000\npreemptionPolicy: Never\n" NODE("n1") NODE(
+            "n2") "---\napiVersion: v1\nkind: Pod\nmetadata: {name: peer, namespace: d}\n"
+                  "spec: {nodeName: n2, priorityClassName: top, containers: [{name: c, resources: "
+                  "{requests: {cpu: '4'}}}]}\nstatus: {phase: Running}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: want, namespace: d}\n"
+                  "spec: {priorityClassName: top, containers: [{name: c, resources: {requests: "
+                  "{cpu: '4'}}}]}\nstatus: {nominatedNodeName: n1}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: never, namespace: d}\n"
+                  "spec: {priorityClassName: meek, containers: [{name: c, "
+                  "resources: {requests: {cpu: '4'}}}]}\nstatus: {nominatedNodeName: n1}\n"
+                  "---\napiVersion: v1\nkind: Pod\nmetadata: {name: last, namespace: d}\n"
+                  "spec: {priorityClassName: top, containers: [{name: c, resources: {requests: "
+                  "{cpu: '4'}}}]}\nstatus: {nominatedNodeName: n1}\n";
+    kp_cluster *cl = load(yaml, &err);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_sched *s = NULL;
+    KT_CHECK_INT(kp_sched_new(cl, NULL, NULL, &s, &err), KP_OK);
+    if (!s) {
+        kp_cluster_free(cl);
+        return;
+    }
+    kp_index want = kp_cluster_find_pod(cl, "d/want"), never = kp_cluster_find_pod(cl, "d/never"),
+             last = kp_cluster_find_pod(cl, "d/last");
+    KT_CHECK_INT(kp_cluster_delete_node(cl, kp_cluster_find_node(cl, "n1"), &err), KP_OK);
+    KT_CHECK_INT(kp_sched_sync(s, &err), KP_OK);
+    kp_pod_info pi;
+    kp_cluster_pod_info(cl, want, &pi);
+    KT_CHECK_STR(pi.nominated_node, "n1"); /* nothing clears it before the pod's attempt */
+    /* n2 holds a pod of the same priority: no candidate, the nomination goes */
+    KT_CHECK_INT(kp_sched_schedule_one(s, want, &err), KP_OK);
+    KT_CHECK_INT(kp_sched_result_of(s, want)->outcome, KP_OUTCOME_UNSCHEDULABLE);
+    kp_cluster_pod_info(cl, want, &pi);
+    KT_CHECK_STR(pi.nominated_node, "");
+    /* preemptionPolicy Never: not eligible, the status is not touched */
+    KT_CHECK_INT(kp_sched_schedule_one(s, never, &err), KP_OK);
+    KT_CHECK_CONTAINS(kp_sched_result_of(s, never)->message, "preemptionPolicy=Never");
+    kp_cluster_pod_info(cl, never, &pi);
+    KT_CHECK_STR(pi.nominated_node, "n1");
+    /* no node left: ErrNoNodesAvailable clears it */
+    KT_CHECK_INT(kp_cluster_delete_node(cl, kp_cluster_find_node(cl, "n2"), &err), KP_OK);
+    KT_CHECK_INT(kp_sched_sync(s, &err), KP_OK);
+    KT_CHECK_INT(kp_sched_schedule_one(s, last, &err), KP_OK);
+    KT_CHECK_STR(kp_sched_result_of(s, last)->message, "no nodes available to schedule pods");
+    kp_cluster_pod_info(cl, last, &pi);
+    KT_CHECK_STR(pi.nominated_node, "");
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+}
+
 /* Deleting a workload: flagged, no longer found by name, not written by the encoder, its name
  * free for a new one; schedulers rebuild (its selector leaves default spreading). */
 KT_TEST(delete_workload) {
@@ -693,4 +807,5 @@ KT_MAIN(KT_CASE(pod_info_and_matches), KT_CASE(delete_pod_tombstone_and_log),
         KT_CASE(create_from_deployment), KT_CASE(taint_cordon_delete_node),
 
         KT_CASE(alloc_fail_changes), KT_CASE(delete_pdb), KT_CASE(delete_priority_class),
-        KT_CASE(cleared_nominations_reported), KT_CASE(delete_workload))
+        KT_CASE(cleared_nominations_reported), KT_CASE(delete_workload),
+        KT_CASE(finalize_create_stores_a_create), KT_CASE(nomination_to_deleted_node_cleared))

@@ -498,6 +498,36 @@ KT_TEST(local_storage_evictions_have_no_condition) {
     kp_cluster_free(cl);
 }
 
+/* One Evicted event per kubelet eviction: upstream's eviction manager writes the Warning Evicted
+ * with the eviction message (managerImpl.evictPod) and no component logs the terminal phase
+ * again (tools counting reason=Evicted, as upstream's e2e helpers do, count one per pod); the
+ * pod's terminal status stays (evicted_pod_status_and_disruption_target). Golden
+ * simulate-kubelet-emptydir-sizelimit evicts two pods. */
+KT_TEST(one_evicted_event_per_eviction) {
+    kp_error err;
+    kp_cluster *cl = NULL;
+    kp_scenario *sc = NULL;
+    kp_sim *sim =
+        sim_case_run("tests/golden/simulate-kubelet-emptydir-sizelimit/", NULL, &cl, &sc, &err);
+    KT_CHECK(sim != NULL);
+    size_t n_events = sim ? kp_sim_event_count(sim) : 0;
+    int evicted = 0;
+    for (size_t i = 0; i < n_events; i++) {
+        const kp_sim_event *e = kp_sim_event_get(sim, i);
+        if (strcmp(e->reason, "Evicted") != 0) continue;
+        evicted++;
+        KT_CHECK(e->type == KP_SIM_WARNING);
+        for (size_t j = i + 1; j < n_events; j++) { /* no second Evicted for the same pod */
+            const kp_sim_event *f = kp_sim_event_get(sim, j);
+            KT_CHECK(strcmp(f->reason, "Evicted") != 0 || f->pod != e->pod);
+        }
+    }
+    KT_CHECK_INT(evicted, 2);
+    kp_sim_free(sim);
+    kp_scenario_free(sc);
+    kp_cluster_free(cl);
+}
+
 KT_TEST(alloc_fail_sweep) {
     uint64_t want = 0, got = 0;
     KT_CHECK_INT(oom_run(-1, &want), KP_OK);
@@ -517,6 +547,6 @@ KT_TEST(alloc_fail_sweep) {
 
 KT_MAIN(KT_CASE(usage_models_decoded), KT_CASE(usage_errors), KT_CASE(alloc_fail_sweep),
         KT_CASE(evicted_pod_status_and_disruption_target),
-        KT_CASE(local_storage_evictions_have_no_condition),
+        KT_CASE(local_storage_evictions_have_no_condition), KT_CASE(one_evicted_event_per_eviction),
         KT_CASE(sync_pods_keeps_the_managers_state),
         KT_CASE(random_runs_evict_only_as_upstream_would))

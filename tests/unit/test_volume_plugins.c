@@ -199,13 +199,26 @@ KT_TEST(volume_restrictions_read_write_once_pod) {
     KT_CHECK(cl != NULL);
     if (!cl) return;
     kp_sched *s = ts_sched(cl, NULL, 0);
-    const char *msg = "node has pod using PersistentVolumeClaim with the same name and "
-                      "ReadWriteOncePod access mode";
+    /* TestAccessModeConflicts "access mode conflict": Unschedulable with
+     * ErrReasonReadWriteOncePodConflict as PR #129145 words it (v1.33 on) */
+    const char *msg = "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod "
+                      "access mode already in-use by another pod";
     for (int i = 0; i < 2; i++) {
         kp_node_status st = ts_filter(s, "want", i ? "n2" : "n1");
         KT_CHECK_INT(st.code, KP_CODE_UNSCHEDULABLE); /* every node, not unresolvable */
         KT_CHECK_STR(st.plugin, "VolumeRestrictions");
         KT_CHECK_STR(st.n_reasons ? st.reasons[0] : "", msg);
+    }
+    /* --compat 1.32: the text before PR #129145 */
+    kp_sched *old = ts_sched_compat(cl, "1.32");
+    KT_CHECK(old != NULL);
+    if (old) {
+        kp_node_status o = ts_filter(old, "want", "n2");
+        KT_CHECK_INT(o.code, KP_CODE_UNSCHEDULABLE);
+        KT_CHECK_STR(o.n_reasons ? o.reasons[0] : "",
+                     "node has pod using PersistentVolumeClaim with the same name and "
+                     "ReadWriteOncePod access mode");
+        kp_sched_free(old);
     }
     KT_CHECK_INT(ts_filter(s, "want-rwo", "n2").code, KP_CODE_SUCCESS);
     kp_node_status st = ts_filter(s, "want-missing", "n2");
@@ -302,7 +315,10 @@ KT_TEST(volume_binding_filter_and_prefilter) {
                          "\"pv-lost\"");
     prefilter_rejects_on(s, "phalf", "na", "pod has unbound immediate PersistentVolumeClaims");
     prefilter_rejects_on(s, "pimm", "na", "pod has unbound immediate PersistentVolumeClaims");
-    prefilter_rejects_on(s, "eph", "na", "persistentvolumeclaim \"eph-data\" not found");
+    /* TestVolumeBinding "generic ephemeral volume, missing": podHasPVCs' own message */
+    prefilter_rejects_on(s, "eph", "na",
+                         "waiting for ephemeral volume controller to create the "
+                         "persistentvolumeclaim \"eph-data\"");
     kp_sched_free(s);
     kp_cluster_free(cl);
 }

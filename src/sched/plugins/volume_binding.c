@@ -38,6 +38,27 @@ static kp_status reject_lost(kp_cluster *cl, kp_node_status *pre, const kp_pvc *
     return KP_OK;
 }
 
+/* podHasPVCs: a generic ephemeral volume's claim not there yet is normal right after the pod was
+ * created (the ephemeral volume controller makes it), so the lister's NotFound error is replaced
+ * by this status, UnschedulableAndUnresolvable as every podHasPVCs error (PR #104605). */
+static kp_status reject_ephemeral_missing(kp_cluster *cl, kp_node_status *pre, kp_str claim) {
+    static const char p1[] = "waiting for ephemeral volume controller to create the "
+                             "persistentvolumeclaim \"";
+    const char *nm = kp__s(cl, claim);
+    size_t ln = strlen(nm), n = sizeof p1 - 1 + ln + 1;
+    char *buf = kp__malloc(n);
+    if (!buf) return KP_ENOMEM;
+    memcpy(buf, p1, sizeof p1 - 1);
+    memcpy(buf + sizeof p1 - 1, nm, ln);
+    buf[n - 1] = '"';
+    kp_str id = kp__intern(&cl->strs, buf, n);
+    kp__free(buf);
+    if (id == UINT32_MAX) return KP_ENOMEM;
+    pre->code = KP_CODE_UNRESOLVABLE;
+    kp__status_add_reason(pre, kp__s(cl, id));
+    return KP_OK;
+}
+
 /* mirrors VolumeBinding.PreFilter with podHasPVCs (a missing claim, a claim in phase Lost) and
  * GetPodVolumeClaims (bound: spec.volumeName and the bind-completed annotation; unbound of a
  * WaitForFirstConsumer class (IsDelayBindingMode: a class that does not exist is not); any other
@@ -53,6 +74,8 @@ kp_status kp__volume_binding_prefilter(kp_cycle *c, kp_node_status *pre) {
         const kp_volume *v = &p->volumes[i];
         if (v->source != KP_VS_PVC && v->source != KP_VS_EPHEMERAL) continue;
         const kp_pvc *pvc = kp__cluster_find_volume(cl, KP_VK_PVC, p->ns, v->claim);
+        if (!pvc && v->source == KP_VS_EPHEMERAL)
+            return reject_ephemeral_missing(cl, pre, v->claim);
         if (!pvc) return kp__volume_not_found(cl, pre, "persistentvolumeclaim", v->claim);
         if (pvc->phase == KP_PVC_LOST) return reject_lost(cl, pre, pvc);
     }

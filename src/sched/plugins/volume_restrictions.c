@@ -5,6 +5,7 @@
 #include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/volume.h"
+#include "sched/compat.h"
 #include "sched/plugins/volume_restrictions.h"
 #include "sched/plugins/volume_zone.h"
 #include "sched/status.h"
@@ -122,9 +123,12 @@ void kp__filter_volume_restrictions(const kp_cycle *c, const kp_node *n, kp_node
             return;
         }
     }
-    if (c->rwop_refs > 0) {
+    if (c->rwop_refs > 0) { /* satisfyReadWriteOncePod: Unschedulable (preemption may free it) */
         st->code = KP_CODE_UNSCHEDULABLE;
-        kp__status_add_reason(st, "node has pod using PersistentVolumeClaim with the same name "
-                                  "and ReadWriteOncePod access mode");
+        kp__status_add_reason(st, kp__compat_rwop_in_use_reason(c->s->compat)
+                                      ? "node(s) unavailable due to PersistentVolumeClaim with "
+                                        "ReadWriteOncePod access mode already in-use by another pod"
+                                      : "node has pod using PersistentVolumeClaim with the same "
+                                        "name and ReadWriteOncePod access mode");
     }
 }
