@@ -177,6 +177,8 @@ kp_status kp__sim_pdb_spans_grow(kp_sim *s);
 kp_status kp__sim_pdb_recount(kp_sim *s, kp_index pdb, kp_error *err);
 void kp__sim_pdb_spans_free(kp_sim *s);
 kp_status kp__sim_move_all(kp_sim *s, const char *event);
+/* a pending pod changed by the scenario (PriorityQueue.Update): KP_ENOMEM */
+kp_status kp__sim_pod_updated(kp_sim *s, uint32_t pod);
 /* The same for the pods of priority <= `priority` only (getLEPriorityPreCheck): a pod that held
  * a nomination lost it, was deleted or bound (the scheduler treated it as assigned to the
  * nominated node for pods of lower or equal priority). */
@@ -232,6 +234,9 @@ kp_status kp__sim_pod_changed(kp_sim *s, uint32_t pod);
 kp_status kp__sim_mark_workload(kp_sim *s, int64_t wl, kp_error *err);
 /* every DaemonSet syncs (a node was added, changed or deleted) */
 kp_status kp__sim_mark_daemonsets(kp_sim *s, kp_error *err);
+
+/* sim_patch.c: the `patch` action */
+kp_status kp__sim_patch(kp_sim *s, size_t i, const kp_scenario_action *a, kp_error *err);
 
 /* sim_actions.c: scenario actions and drains */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);
