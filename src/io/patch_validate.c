@@ -280,7 +280,7 @@ static bool has_annotation(const kp_cluster *cl, const kp_pod *p, const char *ke
     return k != UINT32_MAX && kp__labels_get(&p->annotations, k, &v);
 }
 
-static const char *const QOS_NAMES[] = {"Guaranteed", "Burstable", "BestEffort"};
+static const char *const QOS_NAMES[] = {"BestEffort", "Burstable", "Guaranteed"}; /* kp_qos */
 
 /* mirrors ValidatePodResize, with the resize subresource's dropNonResizeUpdates: of the patched
  * pod only its containers' requests and limits are taken (containers matched by name) */
@@ -323,7 +323,7 @@ static kp_status pod_resize(kp_cluster *cl, const kp_pod *old, kp_pod *nw, kp__u
         kp__upd_err(errs,
                     "spec: Invalid value: \"%s\": Pod QOS Class may not change as a result of "
                     "resizing",
-                    old->status_qos ? kp__s(cl, old->status_qos) : "");
+                    oq); /* status.qosClass, which the API server sets at creation */
     bool other = false, side_other = false, init_changed = false, resized = false;
     for (uint32_t k = 0; k < nc; k++) {
         const kp_container *o = &old->containers[k], *n = &cs[k];
