@@ -430,7 +430,7 @@ static kp_status workload_update(kp_cluster *cl, const kp_workload *old, kp_work
         m.sel = nw->sel;
         if ((st = same(cl, ENC_WL, &m, old, &eq)) != KP_OK) return st;
         if (!eq)
-            kp__upd_err(errs, "spec.selector: Invalid value: &v1.LabelSelector{...}: field is "
+            kp__upd_err(errs, "spec.selector: Invalid value: v1.LabelSelector{...}: field is "
                               "immutable");
         if (old->kind == KP_WL_JOB) {
             m = *old;

@@ -410,7 +410,7 @@ KT_TEST(workload_update) {
                        &r, &err),
                  KP_EINVAL);
     KT_CHECK_STR(err.msg, "The Deployment \"web\" is invalid: spec.selector: Invalid value: "
-                          "&v1.LabelSelector{...}: field is immutable");
+                          "v1.LabelSelector{...}: field is immutable");
     /* a template the selector does not select: the decoder's validation */
     KT_CHECK_INT(patch(cl, "Deployment", "web", "",
                        "{\"spec\":{\"template\":{\"metadata\":{\"labels\":{\"app\":\"x\"}}}}}", &r,
