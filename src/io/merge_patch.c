@@ -21,7 +21,8 @@ static void put_key(kp_tbuf *out, bool *first, const kp_tnode *m) {
     kp__tbuf_put(out, ": ", 2);
 }
 
-/* mirrors RFC 7386 section 2 MergePatch (jsonpatch.MergePatch's mergeDocs) */
+/* mirrors jsonpatch.MergePatch (RFC 7386 section 2 MergePatch; the API server applies merge patches
+ * with it) */
 void kp__merge_patch(kp_tbuf *out, const kp_tnode *target, const kp_tnode *patch) {
     if (patch->type != KP_T_OBJ) { /* a scalar, an array or null replaces the target */
         kp__tree_text(out, patch);
