@@ -73,6 +73,9 @@ kp_resize_result kp_kubelet_resize_check(const kp_cluster *cl, kp_index pod, cha
  * range or not bound; KP_ERANGE, KP_ENOMEM. */
 kp_status kp_cluster_pod_resize_set(kp_cluster *cl, kp_index pod, kp_resize_result result,
                                     const char *message, kp_error *err);
+/* The pod's pending resize: KP_RESIZE_DEFERRED or KP_RESIZE_INFEASIBLE while its status carries
+ * that PodResizePending condition, else KP_RESIZE_APPLIED (none pending; out of range too). */
+kp_resize_result kp_cluster_pod_resize_state(const kp_cluster *cl, kp_index pod);
 
 #ifdef __cplusplus
 }

@@ -109,6 +109,14 @@ kp_status kp_cluster_pod_resize_set(kp_cluster *cl, kp_index pod, kp_resize_resu
     return swap_in(cl, (uint32_t)pod, &u, err);
 }
 
+kp_resize_result kp_cluster_pod_resize_state(const kp_cluster *cl, kp_index pod) {
+    if (pod < 0 || (size_t)pod >= cl->n_pods || !cl->pods[pod].resize) return KP_RESIZE_APPLIED;
+    const kp_pod_resize *rz = cl->pods[pod].resize;
+    return rz->infeasible ? KP_RESIZE_INFEASIBLE
+           : rz->deferred ? KP_RESIZE_DEFERRED
+                          : KP_RESIZE_APPLIED;
+}
+
 kp_status kp__cluster_update_node(kp_cluster *cl, uint32_t i, const kp_node *nn, bool status,
                                   kp_error *err) {
     (void)err;

@@ -1,7 +1,7 @@
 /* The kubelet's answer to an in-place resize (include/kprio/update.h kp_kubelet_resize_check):
- * mirrors manager.canResizePod (pkg/kubelet/allocation, called by handlePodResourcesResize): a pod whose
- * new cpu or memory request exceeds the node's allocatable is Infeasible; one whose new requests
- * do not fit beside the node's other pods (canAdmitPod: the resource fit of the admission
+ * mirrors manager.canResizePod (pkg/kubelet/allocation, called by handlePodResourcesResize): a pod
+ * whose new cpu or memory request exceeds the node's allocatable is Infeasible; one whose new
+ * requests do not fit beside the node's other pods (canAdmitPod: the resource fit of the admission
  * handlers, with the other pods' allocated requests) is Deferred, and the kubelet retries it when
  * resources free up; otherwise the resize is allocated. The static CPU and memory managers'
  * Infeasible cases are not modelled (kprio has no CPU manager policy). */

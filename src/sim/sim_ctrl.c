@@ -266,6 +266,7 @@ kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error 
     if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
     /* AssignedPodDelete: resources freed, unschedulable pods may fit now */
     if (was_bound && (st = kp__sim_move_all(s, "AssignedPodDelete")) != KP_OK) return nomem(err);
+    if (was_bound && (st = kp__sim_resize_retry(s, pi.node, err)) != KP_OK) return st;
     /* deletePodFromSchedulingQueue: a pending pod that held a nomination was counted on its node
      * by the pods of lower or equal priority */
     if (!was_bound && *pi.nominated_node && s->nomination_moves &&
@@ -322,5 +323,6 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
         return nomem(err);
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err);
     if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
+    if ((st = kp__sim_resize_retry(s, node, err)) != KP_OK) return st; /* freed room */
     return kp__sim_move_all(s, "AssignedPodUpdate") == KP_OK ? KP_OK : nomem(err);
 }

@@ -237,6 +237,8 @@ kp_status kp__sim_mark_daemonsets(kp_sim *s, kp_error *err);
 
 /* sim_patch.c: the `patch` action */
 kp_status kp__sim_patch(kp_sim *s, size_t i, const kp_scenario_action *a, kp_error *err);
+/* the node's kubelet retries its pending in-place resizes (a pod left the node); KP_ENOMEM */
+kp_status kp__sim_resize_retry(kp_sim *s, kp_index node, kp_error *err);
 
 /* sim_actions.c: scenario actions and drains */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);

@@ -81,6 +81,24 @@ static kp_status resize(kp_sim *s, kp_index pod, kp_error *err) {
     return ev < 0 ? nomem(err) : KP_OK;
 }
 
+/* mirrors manager.RetryPendingResizes (pkg/kubelet/allocation): the node's kubelet decides its
+ * pending resizes again once something on the node changed (a pod left it, a resize or its
+ * allocatable changed), in the order of the node's pod list; one that fits now completes. */
+kp_status kp__sim_resize_retry(kp_sim *s, kp_index node, kp_error *err) {
+    if (node < 0) return KP_OK;
+    for (size_t i = 0; i < kp_cluster_node_pod_count(s->cl, node); i++) {
+        kp_index pod = kp_cluster_node_pod(s->cl, node, i);
+        kp_resize_result was = kp_cluster_pod_resize_state(s->cl, pod);
+        if (was == KP_RESIZE_APPLIED) continue;
+        char msg[256];
+        if (kp_kubelet_resize_check(s->cl, pod, msg, sizeof msg) != KP_RESIZE_APPLIED) continue;
+        kp_status st = resize(s, pod, err);
+        if (st != KP_OK) return st;
+        i = (size_t)-1; /* the node's list changed order: look again from the start */
+    }
+    return KP_OK;
+}
+
 kp_status kp__sim_patch(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     const kp_object_ref *r = &a->ref;
     kp_update_result u;
@@ -112,6 +130,8 @@ kp_status kp__sim_patch(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_er
     if (!u.changed) return KP_OK;
     if (is_pod) {
         if (u.resize_pending && (st = resize(s, pod, err)) != KP_OK) return st;
+        /* a smaller resize may leave room for a deferred one on the node */
+        if (u.resize_pending && (st = kp__sim_resize_retry(s, node, err)) != KP_OK) return st;
         if (kp__sim_pod_changed(s, (uint32_t)pod) != KP_OK) return nomem(err);
         if (node < 0 && kp__sim_pod_updated(s, (uint32_t)pod) != KP_OK) return nomem(err);
         /* an assigned pod's requests changed: room may have been freed (AssignedPodUpdate) */
@@ -121,6 +141,7 @@ kp_status kp__sim_patch(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_er
     }
     if (is_node) {
         if (kp__sim_move_all(s, "NodeUpdate") != KP_OK) return nomem(err);
+        if (u.status_changed && (st = kp__sim_resize_retry(s, node, err)) != KP_OK) return st;
         return u.spec_changed ? kp__sim_taint_node(s, node, err) : KP_OK; /* NoExecute taints */
     }
     if (strcmp(r->kind, "PodDisruptionBudget") == 0) return kp__sim_pdb_recount(s, u.index, err);
