@@ -237,7 +237,11 @@ kp_status kp__sim_mark_daemonsets(kp_sim *s, kp_error *err);
 
 /* sim_patch.c: the `patch` action */
 kp_status kp__sim_patch(kp_sim *s, size_t i, const kp_scenario_action *a, kp_error *err);
-/* the node's kubelet retries its pending in-place resizes (a pod left the node); KP_ENOMEM */
+
+/* sim_resize.c: the kubelets' in-place resizes. The pod's kubelet decides a pending resize now
+ * (and logs ResizeCompleted / ResizeDeferred / ResizeInfeasible); the node's kubelet retries its
+ * pending resizes (a pod left the node, ...). KP_ENOMEM */
+kp_status kp__sim_resize_decide(kp_sim *s, kp_index pod, kp_error *err);
 kp_status kp__sim_resize_retry(kp_sim *s, kp_index node, kp_error *err);
 
 /* sim_actions.c: scenario actions and drains */

@@ -65,40 +65,6 @@ static void lower_kind(const char *kind, char *out, size_t cap) {
     out[i] = 0;
 }
 
-/* The kubelet of a resized bound pod decides at once (handlePodResourcesResize). */
-static kp_status resize(kp_sim *s, kp_index pod, kp_error *err) {
-    char msg[256];
-    kp_resize_result d = kp_kubelet_resize_check(s->cl, pod, msg, sizeof msg);
-    kp_status st = kp_cluster_pod_resize_set(s->cl, pod, d, msg, err);
-    if (st != KP_OK) return st;
-    kp_index node = kp_cluster_pod_node(s->cl, pod);
-    long ev = d == KP_RESIZE_APPLIED
-                  ? kp__sim_logf(s, KP_SIM_NORMAL, "ResizeCompleted", pod, node, -1,
-                                 "Pod resize completed")
-                  : kp__sim_logf(s, KP_SIM_WARNING,
-                                 d == KP_RESIZE_DEFERRED ? "ResizeDeferred" : "ResizeInfeasible",
-                                 pod, node, -1, "%s", msg);
-    return ev < 0 ? nomem(err) : KP_OK;
-}
-
-/* mirrors manager.RetryPendingResizes (pkg/kubelet/allocation): the node's kubelet decides its
- * pending resizes again once something on the node changed (a pod left it, a resize or its
- * allocatable changed), in the order of the node's pod list; one that fits now completes. */
-kp_status kp__sim_resize_retry(kp_sim *s, kp_index node, kp_error *err) {
-    if (node < 0) return KP_OK;
-    for (size_t i = 0; i < kp_cluster_node_pod_count(s->cl, node); i++) {
-        kp_index pod = kp_cluster_node_pod(s->cl, node, i);
-        kp_resize_result was = kp_cluster_pod_resize_state(s->cl, pod);
-        if (was == KP_RESIZE_APPLIED) continue;
-        char msg[256];
-        if (kp_kubelet_resize_check(s->cl, pod, msg, sizeof msg) != KP_RESIZE_APPLIED) continue;
-        kp_status st = resize(s, pod, err);
-        if (st != KP_OK) return st;
-        i = (size_t)-1; /* the node's list changed order: look again from the start */
-    }
-    return KP_OK;
-}
-
 kp_status kp__sim_patch(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     const kp_object_ref *r = &a->ref;
     kp_update_result u;
@@ -129,7 +95,7 @@ kp_status kp__sim_patch(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_er
         return nomem(err);
     if (!u.changed) return KP_OK;
     if (is_pod) {
-        if (u.resize_pending && (st = resize(s, pod, err)) != KP_OK) return st;
+        if (u.resize_pending && (st = kp__sim_resize_decide(s, pod, err)) != KP_OK) return st;
         /* a smaller resize may leave room for a deferred one on the node */
         if (u.resize_pending && (st = kp__sim_resize_retry(s, node, err)) != KP_OK) return st;
         if (kp__sim_pod_changed(s, (uint32_t)pod) != KP_OK) return nomem(err);
