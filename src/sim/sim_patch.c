@@ -100,6 +100,9 @@ kp_status kp__sim_patch(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_er
         if (u.resize_pending && (st = kp__sim_resize_retry(s, node, err)) != KP_OK) return st;
         if (kp__sim_pod_changed(s, (uint32_t)pod) != KP_OK) return nomem(err);
         if (node < 0 && kp__sim_pod_updated(s, (uint32_t)pod) != KP_OK) return nomem(err);
+        /* taint eviction's handlePodUpdate: new tolerations may cancel or move an eviction */
+        if (node >= 0 && u.spec_changed && (st = kp__sim_taint_pod(s, (uint32_t)pod, err)) != KP_OK)
+            return st;
         /* an assigned pod's requests changed: room may have been freed (AssignedPodUpdate) */
         if (node >= 0 && u.resized && kp__sim_move_all(s, "AssignedPodUpdate") != KP_OK)
             return nomem(err);
