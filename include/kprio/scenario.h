@@ -36,7 +36,8 @@ typedef enum {
     KP_ACT_TAINT, /* ref: a Node; taint */
     KP_ACT_UNTAINT, /* ref: a Node; taint (key, and effect when given) */
     KP_ACT_DRAIN, /* ref: a Node: cordon, then evict every pod through the Eviction API rules */
-    KP_ACT_SET_PRIORITY_CLASS /* ref: a PriorityClass; value */
+    KP_ACT_SET_PRIORITY_CLASS, /* ref: a PriorityClass; value */
+    KP_ACT_PATCH /* ref: an object (kprio/update.h's kinds); patch, subresource */
 } kp_action_type;
 
 /* An object reference as written: kind (as the API spells it, "Pod"), namespace ("" for
@@ -67,6 +68,10 @@ typedef struct {
     kp_scenario_taint taint; /* taint, untaint */
     kp_scenario_object *objects; /* create */
     size_t n_objects;
+    char *subresource; /* patch: "", "status" (a Node's) or "resize" (a Pod's) */
+    char *patch; /* patch: the JSON merge patch as text, for kp_cluster_patch (JSON; YAML when
+                  * it starts with "---", the scenario's plain scalars kept as written) */
+    size_t patch_len;
 } kp_scenario_action;
 
 /* lifetimes[]: pods whose labels match the selector (and namespace, when given) run for

@@ -40,7 +40,7 @@ static const char *HELP =
     "  -f, --filename FILE     input (repeatable; a directory with -R)\n"
     "  --scenario FILE         kind: Scenario (apiVersion kprio/v1alpha1): duration, seed,\n"
     "                          timed actions (create, delete, scale, cordon, uncordon, taint,\n"
-    "                          untaint, drain, setPriorityClass), pod lifetimes, usage\n"
+    "                          untaint, drain, setPriorityClass, patch), pod lifetimes, usage\n"
     "                          models (memory, disk, inodes, PIDs over a pod's age:\n"
     "                          constant, ramp, step, periodic, trace; they turn the\n"
     "                          kubelets on), kubelets[] (a KubeletConfiguration per\n"

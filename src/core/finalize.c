@@ -276,7 +276,6 @@ static kp_status pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
         has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
     if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
     if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
-    if ((st = check_pod_sums(cl, p, err)) != KP_OK) return st;
     p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
     p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
     if (p->status_qos) {
@@ -288,15 +287,22 @@ static kp_status pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
         p->qos =
             kp__pod_compute_qos(p, cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
     }
+    if ((st = kp__pod_derive_requests(cl, p, err)) != KP_OK) return st;
+    p->node = -1;
+    return KP_OK;
+}
+
+kp_status kp__pod_derive_requests(kp_cluster *cl, kp_pod *p, kp_error *err) {
+    kp_status st = check_pod_sums(cl, p, err);
+    if (st != KP_OK) return st;
     int64_t dense[KP_MAX_RES];
     kp__pod_requests(cl, p, true, false, dense);
-    if ((st = to_resv(cl, dense, &p->req)) != KP_OK)
-        return kp_error_set(err, st, "Pod %s/%s: out of memory", kp__s(cl, p->ns),
+    if (to_resv(cl, dense, &p->req) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory", kp__s(cl, p->ns),
                             kp__s(cl, p->name));
     kp__pod_requests(cl, p, true, true, dense);
     p->nz_cpu = dense[KP_RES_CPU];
     p->nz_mem = dense[KP_RES_MEM];
-    p->node = -1;
     return KP_OK;
 }
 

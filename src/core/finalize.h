@@ -16,6 +16,11 @@
  * for a pod (KP_ENOTFOUND an unknown PriorityClass, KP_EINVAL, KP_ERANGE, KP_ENOMEM). */
 kp_status kp__pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err);
 
+/* The pod's derived request vectors (kp_pod.req, nz_cpu, nz_mem) from its containers, overhead,
+ * pod-level resources and resize status, as finalize computes them: after a change of those
+ * (core/object_update.c; the caller takes the pod off its node first). KP_ENOMEM. */
+kp_status kp__pod_derive_requests(kp_cluster *cl, struct kp_pod *p, kp_error *err);
+
 /* A uid shaped like the API server's (a version-4 UUID) for a pod the cluster makes after
  * finalize: a hash of the namespace, the name and the pod's index (deterministic, distinct for a
  * pod recreated under the same name). */

@@ -123,6 +123,8 @@ typedef struct {
     bool has_res; /* status.resources present */
     bool has_req, has_alloc; /* status.resources.requests / status.allocatedResources present */
     bool infeasible; /* the first PodResizePending condition has reason Infeasible */
+    bool deferred; /* ... has reason Deferred (the kubelet retries it) */
+    kp_str pending_message; /* that condition's message (0: none) */
 } kp_pod_resize;
 
 typedef struct kp_pod {

@@ -57,6 +57,13 @@ kp_status kp__d_effect(kp_dctx *d, const kp_tnode *obj, bool allow_empty, kp_eff
 
 kp_status kp__decode_pod(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_pod *p);
 kp_status kp__decode_node(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_node *n);
+/* load.c: the one object of buf[0..len) (JSON or YAML) decoded into `into`, a kp_pod, kp_node,
+ * kp_priority_class, kp_pdb, kp_workload or kp_namespace as kind says, set to its defaults by the
+ * caller: the API server's update of an existing object (io/patch.c). Nothing is added to the
+ * cluster (strings are interned, arrays go to its arena). KP_EINVAL: another kind, name or
+ * namespace ("field is immutable"), a bad field (the loader's message), not one object. */
+kp_status kp__load_into(kp_cluster *cl, const char *source, const char *buf, size_t len,
+                        const char *kind, kp_str ns, kp_str name, void *into, kp_error *err);
 
 /* decode_workload.c: Service, ReplicationController, ReplicaSet, StatefulSet, Deployment,
  * DaemonSet, Job, CronJob (core/workload.h); source names the input file in w->origin. */

@@ -111,9 +111,11 @@ kp_status kp__decode_pod_resize(kp_dctx *d, kp_cluster *cl, const kp_tnode *stat
         if (!t || t->type != KP_T_STR || strcmp(t->s, "PodResizePending") != 0) continue;
         const kp_tnode *r = kp__tree_get(c, "reason");
         rz.infeasible = r && r->type == KP_T_STR && strcmp(r->s, "Infeasible") == 0;
+        rz.deferred = r && r->type == KP_T_STR && strcmp(r->s, "Deferred") == 0;
+        TRY(kp__d_str(d, cl, c, "message", &rz.pending_message));
         break;
     }
-    if (!res && !al && !has_cs && !rz.infeasible) return KP_OK;
+    if (!res && !al && !has_cs && !rz.infeasible && !rz.deferred) return KP_OK;
     uint32_t nc = (uint32_t)p->n_containers + p->n_init;
     kp_container_status *cs = NULL;
     bool *seen = NULL, any = false;
@@ -139,7 +141,7 @@ kp_status kp__decode_pod_resize(kp_dctx *d, kp_cluster *cl, const kp_tnode *stat
     }
     TRY(kp__d_resources(d, cl, status, "allocatedResources", &rz.alloc));
     rz.has_alloc = al && al->type == KP_T_OBJ;
-    if (!any && !rz.has_res && !rz.has_alloc && !rz.infeasible) return KP_OK;
+    if (!any && !rz.has_res && !rz.has_alloc && !rz.infeasible && !rz.deferred) return KP_OK;
     rz.c = any ? cs : NULL;
     p->resize = kp__d_alloc(d, cl, sizeof *p->resize);
     if (!p->resize) return KP_ENOMEM;

@@ -249,6 +249,7 @@ static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     kp_status st;
     switch (a->type) {
     case KP_ACT_CREATE: return decode_create(x, d, body, ai, a);
+    case KP_ACT_PATCH: return kp__sc_decode_patch(d, s, body, x->yaml, &x->text, a);
     case KP_ACT_DELETE:
         if ((st = kp__sc_only_keys(d, body, k_ref)) != KP_OK) return st;
         return decode_ref(d, s, body, false, &a->ref);
@@ -299,14 +300,15 @@ static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     return KP_OK;
 }
 
-static const char *const ACTIONS[] = {"create", "delete",  "scale", "cordon",           "uncordon",
-                                      "taint",  "untaint", "drain", "setPriorityClass", NULL};
+static const char *const ACTIONS[] = {"create",           "delete", "scale",   "cordon",
+                                      "uncordon",         "taint",  "untaint", "drain",
+                                      "setPriorityClass", "patch",  NULL};
 
 static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t ai,
                                kp_scenario_action *a) {
     static const char *const keys[] = {"at",     "create",           "delete", "scale",
                                        "cordon", "uncordon",         "taint",  "untaint",
-                                       "drain",  "setPriorityClass", NULL};
+                                       "drain",  "setPriorityClass", "patch",  NULL};
     snprintf(d->object, sizeof d->object, "actions[%u]", ai);
     kp_status st;
     if ((st = kp__sc_need_obj(d, n, NULL)) != KP_OK ||
@@ -327,13 +329,14 @@ static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t 
     if (!body)
         return kp__dctx_fail(d, n, KP_EINVAL, NULL,
                              "one action is required: create, delete, scale, cordon, uncordon, "
-                             "taint, untaint, drain or setPriorityClass");
+                             "taint, untaint, drain, setPriorityClass or patch");
     a->type = (kp_action_type)which;
     /* every string of the action is set, "" when it does not apply */
     char *empty = kp__sc_sdup(x->s, "", 0);
     if (!empty) return kp__sc_nomem(d);
     a->ref.kind = a->ref.ns = a->ref.name = empty;
     a->taint.key = a->taint.value = a->taint.effect = empty;
+    a->subresource = a->patch = empty;
     size_t sv = kp__dctx_push(d, ACTIONS[which]);
     st = kp__sc_need_obj(d, body, NULL);
     if (st == KP_OK) st = decode_body(x, d, body, ai, a);

@@ -8,6 +8,7 @@
 #include "base/arena.h"
 #include "io/dctx.h"
 #include "io/tree.h"
+#include "io/tree_text.h"
 #include "kprio/scenario.h"
 
 typedef struct {
@@ -37,6 +38,11 @@ kp_status kp__sc_read_trace(kp_dctx *d, scen *s, const char *base_dir, const kp_
 /* kubelets[i] (decode_scenario_kubelets.c); base_dir: the scenario's directory (NULL: none). */
 kp_status kp__sc_decode_kubelet(kp_dctx *d, scen *s, const char *base_dir, const kp_tnode *n,
                                 uint32_t i, kp_scenario_kubelet *k);
+
+/* The body of a `patch` action (decode_scenario_patch.c): the object's reference, its
+ * subresource and the merge patch, kept as text (written with scratch; YAML when yaml). */
+kp_status kp__sc_decode_patch(kp_dctx *d, scen *s, const kp_tnode *body, bool yaml,
+                              kp_tbuf *scratch, kp_scenario_action *a);
 
 /* A NUL-terminated copy of p[0..n) in the scenario's arena (NULL: out of memory), and the
  * decoder's out-of-memory failure. */

@@ -414,3 +414,17 @@ kp_status kp_cluster_encode_json(const kp_cluster *cl, const kp_encode_options *
     kp__enc_newline(&e);
     return kp__enc_finish(&e);
 }
+
+kp_status kp__encode_object(const kp_cluster *cl, const char *kind, uint32_t i, kp_write_fn w,
+                            void *ctx, kp_error *err) {
+    kp__enc e;
+    if (kp__enc_init(&e, cl, false, w, ctx, err) != KP_OK) return kp__enc_finish(&e);
+    if (strcmp(kind, "Pod") == 0) kp__enc_pod(&e, &cl->pods[i]);
+    else if (strcmp(kind, "Node") == 0) node_obj(&e, &cl->nodes[i]);
+    else if (strcmp(kind, "PriorityClass") == 0) priority_class(&e, &cl->classes[i]);
+    else if (strcmp(kind, "PodDisruptionBudget") == 0) pdb_obj(&e, &cl->pdbs[i]);
+    else if (strcmp(kind, "Namespace") == 0) namespace_obj(&e, &cl->namespaces[i]);
+    else kp__enc_workload(&e, &cl->workloads[i]);
+    kp__enc_newline(&e);
+    return kp__enc_finish(&e);
+}

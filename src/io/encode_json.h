@@ -102,6 +102,11 @@ void kp__enc_strs(kp__enc *e, const char *key, uint16_t n, const kp_str *s);
 void kp__enc_pod(kp__enc *e, const kp_pod *p);
 void kp__enc_pod_template(kp__enc *e, const char *key, const kp_pod *p, const kp_label *extra);
 const char *kp__enc_effect(kp_effect x);
+/* encode_cluster.c: one object as its own JSON document (io/patch.c): kind "Pod", "Node",
+ * "PriorityClass", "PodDisruptionBudget", "Namespace", else a workload; i its index in the
+ * cluster's array of that kind. Errors as kp_cluster_encode_json's. */
+kp_status kp__encode_object(const kp_cluster *cl, const char *kind, uint32_t i, kp_write_fn w,
+                            void *ctx, kp_error *err);
 /* encode_workload.c: a Service or a controller. */
 void kp__enc_workload(kp__enc *e, const kp_workload *w);
 

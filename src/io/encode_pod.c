@@ -330,7 +330,8 @@ static void status(kp__enc *e, const kp_pod *p) {
         kp__enc_str(e, "phase", phase_names[p->phase]);
     kp__enc_sid(e, "reason", p->status_reason);
     kp__enc_sid(e, "message", p->status_message);
-    if (p->n_conditions || (rz && rz->infeasible)) {
+    bool pending = rz && (rz->infeasible || rz->deferred);
+    if (p->n_conditions || pending) {
         kp__enc_arr(e, "conditions");
         for (uint16_t i = 0; i < p->n_conditions; i++) {
             const kp_condition *c = &p->conditions[i];
@@ -341,11 +342,12 @@ static void status(kp__enc *e, const kp_pod *p) {
             kp__enc_sid(e, "message", c->message);
             kp__enc_end_obj(e);
         }
-        if (rz && rz->infeasible) {
+        if (pending) {
             kp__enc_obj(e, NULL);
             kp__enc_str(e, "type", "PodResizePending");
             kp__enc_str(e, "status", "True");
-            kp__enc_str(e, "reason", "Infeasible");
+            kp__enc_str(e, "reason", rz->infeasible ? "Infeasible" : "Deferred");
+            kp__enc_sid(e, "message", rz->pending_message);
             kp__enc_end_obj(e);
         }
         kp__enc_end_arr(e);

@@ -32,6 +32,11 @@ typedef struct {
     const char *source;
     kp_input *in; /* the file being read, NULL for a caller's buffer */
     uint64_t n_seen; /* objects met in this input (any kind) */
+    /* kp__load_into: the one object of the input is decoded into `into` (an object of kind
+     * into_kind and identity into_ns / into_name the caller holds), nothing is added */
+    void *into;
+    const char *into_kind;
+    kp_str into_ns, into_name;
 } load_ctx;
 
 void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes) {
@@ -309,6 +314,34 @@ static const char *generate_name(kp_cluster *cl, const char *source, const kp_td
 
 #define PROGRESS_STEP ((uint64_t)32 << 20)
 
+/* kp__load_into's object: of the kind and identity the caller holds (the API server's update
+ * keeps them: a patch that changes one is refused as the API refuses it), decoded in place. */
+static kp_status decode_into(load_ctx *lc, kp_dctx *d, const kp_tnode *obj, const kp_tnode *meta,
+                             const char *kind, kp_str ns_id, kp_str name_id) {
+    kp_cluster *cl = lc->cl;
+    if (lc->n_seen > 1) return kp__dctx_fail(d, obj, KP_EINVAL, NULL, "more than one object");
+    if (strcmp(kind, lc->into_kind) != 0)
+        return kp__dctx_fail(d, kp__tree_get(obj, "kind"), KP_EINVAL, "kind",
+                             "Invalid value: \"%s\": may not be changed", kind);
+    if (name_id != lc->into_name || ns_id != lc->into_ns)
+        return kp__dctx_fail(d, meta, KP_EINVAL, name_id != lc->into_name ? "name" : "namespace",
+                             "Invalid value: \"%s\": field is immutable",
+                             kp__s(cl, name_id != lc->into_name ? name_id : ns_id));
+    kp_workload_kind wk = KP_WL_SERVICE;
+    if (strcmp(kind, "Pod") == 0) return kp__decode_pod(d, cl, obj, lc->into);
+    if (strcmp(kind, "Node") == 0) return decode_node_obj(d, cl, obj, lc->into);
+    if (strcmp(kind, "PriorityClass") == 0) return decode_pc(d, cl, obj, lc->into);
+    if (strcmp(kind, "PodDisruptionBudget") == 0) return decode_pdb(d, cl, obj, lc->into);
+    if (kp__workload_kind(kind, &wk)) return kp__decode_workload(d, cl, lc->source, obj, lc->into);
+    if (strcmp(kind, "Namespace") == 0) {
+        size_t saved = kp__dctx_push(d, "metadata");
+        kp_status st = kp__d_labels(d, cl, meta, "labels", &((kp_namespace *)lc->into)->labels);
+        kp__dctx_pop(d, saved);
+        return st;
+    }
+    return kp__dctx_fail(d, obj, KP_EINVAL, "kind", "%s cannot be updated in kprio", kind);
+}
+
 static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
     load_ctx *lc = vctx;
     kp_cluster *cl = lc->cl;
@@ -413,6 +446,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     /* after finalize a load is the API server's create: an identity that exists is refused, and
      * the load is undone (kp_cluster_load_*); a deleted pod is gone from the API, its name free
      * (its tombstone keeps its index, the new pod gets another) */
+    if (lc->into) return decode_into(lc, &d, obj, meta, kind, ns_id, name_id);
     long old = cl->finalized ? kp__cluster_find_object(cl, kind, ns_id, name_id) : -1;
     if (old >= 0 && !(is_pod && cl->pods[old].deleted))
         return kp__dctx_fail(&d, meta, KP_EINVAL, NULL, "already exists");
@@ -460,7 +494,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
 /* buf: padded text; in: the input file it comes from, if any (lets the parser release pages). */
 static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf, size_t len,
                              kp_input *in, kp_error *err) {
-    load_ctx lc = {cl, source, in, 0};
+    load_ctx lc = {cl, source, in, 0, NULL, NULL, 0, 0};
     cl->progress_next = PROGRESS_STEP;
     if (in && in->map && cl->progress_fn) {
         /* a mapped file starts: the caller learns its name before any page of it is read */
@@ -601,6 +635,23 @@ static kp_status load_dir(kp_cluster *cl, const char *path, bool recursive, int 
     }
     for (size_t i = 0; i < n; i++) kp__free(names[i]);
     kp__free(names);
+    return st;
+}
+
+kp_status kp__load_into(kp_cluster *cl, const char *source, const char *buf, size_t len,
+                        const char *kind, kp_str ns, kp_str name, void *into, kp_error *err) {
+    kp__cluster_mark m;
+    kp__cluster_mark_get(cl, &m);
+    char *copy = kp__malloc(len + KP_JSON_PADDING);
+    if (!copy) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    memcpy(copy, buf, len);
+    memset(copy + len, 0, KP_JSON_PADDING);
+    load_ctx lc = {cl, source ? source : "", NULL, 0, into, kind, ns, name};
+    kp_status st = kp__tree_parse(lc.source, copy, len, true, on_object, &lc, err);
+    kp__free(copy);
+    if (st == KP_OK && lc.n_seen == 0) st = kp_error_set(err, KP_EINVAL, "no object");
+    /* nothing was added: the counters and warnings of the load go (interned strings stay) */
+    kp__cluster_rollback(cl, &m);
     return st;
 }
 

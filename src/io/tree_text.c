@@ -59,6 +59,8 @@ static void put_quoted(kp_tbuf *b, const char *s, size_t n) {
     kp__tbuf_put(b, "\"", 1);
 }
 
+void kp__tbuf_quoted(kp_tbuf *b, const char *s, size_t n) { put_quoted(b, s, n); }
+
 /* n written back out. YAML plain scalars (numbers, booleans as written) are copied as they are,
  * so they are typed again the same way; everything else is quoted. */
 void kp__tree_text(kp_tbuf *b, const kp_tnode *n) {

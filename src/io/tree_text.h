@@ -17,6 +17,8 @@ typedef struct {
 } kp_tbuf;
 
 void kp__tbuf_put(kp_tbuf *b, const char *s, size_t n);
+/* Appends s[0..n) as a double-quoted string, valid JSON and YAML (kp__tree_text's strings). */
+void kp__tbuf_quoted(kp_tbuf *b, const char *s, size_t n);
 /* Appends n as JSON text, which YAML reads too: objects and arrays in flow style, strings
  * double-quoted (quote, backslash, control characters, the characters YAML does not allow
  * unescaped and those it reads as line breaks escaped), numbers as written. A YAML plain scalar

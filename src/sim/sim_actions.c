@@ -386,6 +386,7 @@ kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err) {
     case KP_ACT_CREATE: return act_create(s, i, a, err);
     case KP_ACT_DELETE: return act_delete(s, i, a, err);
     case KP_ACT_SCALE: return act_scale(s, i, a, err);
+    case KP_ACT_PATCH: return kp__sim_patch(s, i, a, err); /* sim_patch.c */
     case KP_ACT_SET_PRIORITY_CLASS: {
         kp_index pc = kp_cluster_find_priority_class(s->cl, a->ref.name);
         if (pc < 0) return fail(s, i, KP_ENOTFOUND, "setPriorityClass", "no such class", err);

@@ -272,6 +272,7 @@ kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error 
     /* AssignedPodDelete: resources freed, unschedulable pods may fit now */
     if (was_bound && (st = kp__sim_move_pod_gone(s, pod, pi.node, false, 0)) != KP_OK)
         return nomem(err);
+    if (was_bound && (st = kp__sim_resize_retry(s, pi.node, err)) != KP_OK) return st;
     /* deletePodFromSchedulingQueue: a pending pod that held a nomination was counted on its node
      * by the pods of lower or equal priority */
     if (!was_bound && *pi.nominated_node && s->nomination_moves &&
@@ -331,6 +332,7 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
         return nomem(err);
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err);
     if ((st = kp__sim_recount_pdbs(s, pod, err)) != KP_OK) return st;
+    if ((st = kp__sim_resize_retry(s, node, err)) != KP_OK) return st; /* freed room */
     /* its node's resources are freed: the queueing hints see it as the assigned pod deleted */
     return kp__sim_move_pod_gone(s, pod, node, false, 0) == KP_OK ? KP_OK : nomem(err);
 }

@@ -181,6 +181,8 @@ void kp__sim_pdb_spans_free(kp_sim *s);
  * (kp_sched_queueing_hint). For a NODE_UPDATE, kp_sched_node_before was called before the
  * change. */
 kp_status kp__sim_move(kp_sim *s, const kp_sched_event *ev);
+/* a pending pod changed by the scenario (PriorityQueue.Update): KP_ENOMEM */
+kp_status kp__sim_pod_updated(kp_sim *s, uint32_t pod);
 /* The same for the pods of priority <= `priority` only (getLEPriorityPreCheck): a pod that held
  * a nomination lost it, was deleted or bound (the scheduler treated it as assigned to the
  * nominated node for pods of lower or equal priority). */
@@ -241,6 +243,15 @@ kp_status kp__sim_pod_changed(kp_sim *s, uint32_t pod);
 kp_status kp__sim_mark_workload(kp_sim *s, int64_t wl, kp_error *err);
 /* every DaemonSet syncs (a node was added, changed or deleted) */
 kp_status kp__sim_mark_daemonsets(kp_sim *s, kp_error *err);
+
+/* sim_patch.c: the `patch` action */
+kp_status kp__sim_patch(kp_sim *s, size_t i, const kp_scenario_action *a, kp_error *err);
+
+/* sim_resize.c: the kubelets' in-place resizes. The pod's kubelet decides a pending resize now
+ * (and logs ResizeCompleted / ResizeDeferred / ResizeInfeasible); the node's kubelet retries its
+ * pending resizes (a pod left the node, ...). KP_ENOMEM */
+kp_status kp__sim_resize_decide(kp_sim *s, kp_index pod, kp_error *err);
+kp_status kp__sim_resize_retry(kp_sim *s, kp_index node, kp_error *err);
 
 /* sim_actions.c: scenario actions and drains */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);

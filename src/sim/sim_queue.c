@@ -237,3 +237,19 @@ long kp__sim_queue_next(const kp_sim *s) {
     if (s->pop_from_backoff && s->backoff.n) return (long)s->backoff.v[0];
     return -1;
 }
+
+/* mirrors PriorityQueue.Update for a pending pod the scenario changed (its tolerations, labels,
+ * scheduling gates): a gated pod whose gates are gone passes PreEnqueue and joins activeQ; an
+ * unschedulable pod moves to activeQ or backoffQ (kprio's simplified hints: any update may make
+ * it schedulable). */
+kp_status kp__sim_pod_updated(kp_sim *s, uint32_t pod) {
+    sim_pod *p = &s->pods[pod];
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    if (p->q == SIM_Q_GATED && !pi.gated) {
+        kp__sim_dequeue(s, pod);
+        p->q = SIM_Q_ACTIVE;
+        return heap_push(s, &s->active, pod);
+    }
+    return p->q == SIM_Q_UNSCHED ? to_active_or_backoff(s, pod) : KP_OK;
+}
