@@ -232,6 +232,7 @@ typedef struct {
     bool deleted; /* removed by kp_cluster_delete_pod */
     bool gated; /* spec.schedulingGates not empty */
     bool is_static, is_mirror, is_critical;
+    bool ready; /* kp_cluster_pod_ready */
 } kp_pod_info;
 #define KP_TIME_UNSET INT64_MIN
 
@@ -269,6 +270,29 @@ kp_status kp_cluster_mark_terminating_disrupted(kp_cluster *cl, kp_index pod, in
 /* The kubelet started the pod on its node: phase Running, status.startTime `now` (what
  * preemption's victim order reads). KP_EINVAL when the pod is not bound. */
 kp_status kp_cluster_pod_set_running(kp_cluster *cl, kp_index pod, int64_t now, kp_error *err);
+/* Readiness (the kubelet's status manager: the Ready and ContainersReady conditions, kept equal:
+ * no readiness gates). Sets both to `ready` at `now` (unix seconds): lastTransitionTime becomes
+ * now when the status changes (or the pod had no condition yet), else it stays. KP_EINVAL: an
+ * index out of range, or ready true for a pod not running on a node (pending, ended, deleted). */
+kp_status kp_cluster_pod_set_ready(kp_cluster *cl, kp_index pod, bool ready, int64_t now,
+                                   kp_error *err);
+/* podutil.IsPodReady: the Ready condition is True, and the pod has neither ended nor been
+ * deleted. A loaded pod without a Ready condition is Ready when it is bound and Running (or has
+ * no phase): a running pod from `kubectl get` always carries the condition, so one without it is
+ * a hand-written snapshot's shorthand (docs/simulate.md). false out of range. */
+bool kp_cluster_pod_ready(const kp_cluster *cl, kp_index pod);
+/* podutil.IsPodAvailable: Ready, and min_ready_seconds (<= 0: none) passed since the Ready
+ * condition's lastTransitionTime, strictly before `now` (unix seconds). A Ready pod of the input
+ * whose condition it assumed (above) without any timestamp counts as Ready long ago. */
+bool kp_cluster_pod_available(const kp_cluster *cl, kp_index pod, int32_t min_ready_seconds,
+                              int64_t now);
+/* The Ready condition's lastTransitionTime (unix seconds) of a Ready pod; KP_TIME_UNSET when it
+ * is not Ready or the time is unknown. */
+int64_t kp_cluster_pod_ready_time(const kp_cluster *cl, kp_index pod);
+/* Seconds from a pod's start to its Ready as its probes model it: the largest, over its
+ * containers and sidecars, of the startupProbe's plus the readinessProbe's initialDelaySeconds;
+ * 0 without probes (Ready at once). */
+int64_t kp_cluster_pod_probe_delay(const kp_cluster *cl, kp_index pod);
 /* Ends a pod in phase Succeeded or Failed (a container that ran to completion, an eviction,
  * an admission rejection): it stops holding resources on its node and loses its nomination.
  * reason / message go to status.reason / status.message (NULL = unchanged). A terminal phase is

@@ -166,7 +166,8 @@ static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_ind
     /* a new object: no status, pending, on no node (spec.nodeName too, unless it names a node
      * that exists: the scheduler binds) */
     p->creation_ts = now;
-    p->deletion_ts = p->start_time = KP_TIME_NONE;
+    p->deletion_ts = p->start_time = p->ready_ts = KP_TIME_NONE;
+    p->has_ready_cond = p->ready = false; /* not Ready until its kubelet says so */
     p->phase = KP_PHASE_PENDING;
     p->node_name = p->nominated_node = p->status_qos = 0;
     p->conditions = NULL;

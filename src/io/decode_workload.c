@@ -135,7 +135,7 @@ static kp_status decode_template(kp_dctx *d, kp_cluster *cl, const kp_tnode *spe
     kp_pod *p = kp__d_alloc(d, cl, sizeof *p);
     if (!p) return KP_ENOMEM;
     p->ns = w->ns;
-    p->creation_ts = p->deletion_ts = p->start_time = KP_TIME_NONE;
+    p->creation_ts = p->deletion_ts = p->start_time = p->ready_ts = KP_TIME_NONE;
     p->termination_grace = 30;
     p->node = -1;
     size_t saved = kp__dctx_push(d, "template");
