@@ -282,7 +282,8 @@ kp_status kp_cluster_pod_set_ready(kp_cluster *cl, kp_index pod, bool ready, int
  * a hand-written snapshot's shorthand (docs/simulate.md). false out of range. */
 bool kp_cluster_pod_ready(const kp_cluster *cl, kp_index pod);
 /* podutil.IsPodAvailable: Ready, and min_ready_seconds (<= 0: none) passed since the Ready
- * condition's lastTransitionTime, strictly before `now` (unix seconds). A Ready pod of the input
+ * condition's lastTransitionTime at `now` (unix seconds): lastTransitionTime + min_ready_seconds
+ * <= now, as the newest line compares. A Ready pod of the input
  * whose condition it assumed (above) without any timestamp counts as Ready long ago. */
 bool kp_cluster_pod_available(const kp_cluster *cl, kp_index pod, int32_t min_ready_seconds,
                               int64_t now);

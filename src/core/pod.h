@@ -224,8 +224,8 @@ void kp__pod_ready_default(kp_pod *p);
  * ended (the kubelet turns Ready False with reason PodCompleted when a pod ends) nor been
  * deleted. */
 bool kp__pod_ready(const kp_pod *p);
-/* podutil.IsPodAvailable: Ready, and Ready for more than min_ready seconds at `now` (unix
- * seconds; lastTransitionTime + minReadySeconds before now; min_ready <= 0: Ready is enough).
+/* podutil.IsPodAvailable: Ready, and Ready for at least min_ready seconds at `now` (unix
+ * seconds; lastTransitionTime + minReadySeconds <= now; min_ready <= 0: Ready is enough).
  * A defaulted condition without a time (kp__pod_ready_default) counts as Ready long ago. */
 bool kp__pod_available(const kp_pod *p, int32_t min_ready, int64_t now);
 /* Readable name in messages: "ns/name". Writes into buf, returns buf. */

@@ -2,7 +2,7 @@
  * src/io/decode_pod_ready.c): the Ready condition read from the input (status, lastTransitionTime,
  * strictly validated), the default for a pod without one, the one writer (set_ready moves
  * lastTransitionTime only on a change), podutil.IsPodReady / IsPodAvailable (the rows of upstream's
- * pod util tests: minReadySeconds 0, not yet, passed, the strict Before), the probes'
+ * pod util tests: minReadySeconds 0, not yet, passed, at the boundary), the probes'
  * initialDelaySeconds (startupProbe plus readinessProbe, the last container; init containers),
  * and the encoder writing Ready / ContainersReady and the probes back. */
 #include <stdlib.h>
@@ -88,8 +88,9 @@ KT_TEST(available_min_ready_seconds) {
     KT_CHECK(!kp_cluster_pod_available(cl, unready, 0, t + 1000)); /* not ready */
     KT_CHECK(kp_cluster_pod_available(cl, ready, 0, t)); /* minReadySeconds 0 */
     KT_CHECK(!kp_cluster_pod_available(cl, ready, 1, t)); /* not yet */
-    KT_CHECK(!kp_cluster_pod_available(cl, ready, 1, t + 1)); /* Before is strict */
-    KT_CHECK(kp_cluster_pod_available(cl, ready, 1, t + 2)); /* passed */
+    KT_CHECK(kp_cluster_pod_available(cl, ready, 1, t + 1)); /* Compare <= 0 */
+    KT_CHECK(!kp_cluster_pod_available(cl, ready, 30, t + 29)); /* not yet */
+    KT_CHECK(kp_cluster_pod_available(cl, ready, 30, t + 31)); /* passed */
     KT_CHECK(!kp_cluster_pod_available(cl, -1, 0, t));
     kp_cluster_free(cl);
 }
@@ -107,8 +108,8 @@ KT_TEST(set_ready_moves_transition_time_on_change) {
     KT_CHECK(!kp_cluster_pod_ready(cl, ready));
     KT_CHECK_INT(kp_cluster_pod_set_ready(cl, ready, true, T0 + 700, &err), KP_OK);
     KT_CHECK_INT(kp_cluster_pod_ready_time(cl, ready), T0 + 700);
-    KT_CHECK(!kp_cluster_pod_available(cl, ready, 5, T0 + 705));
-    KT_CHECK(kp_cluster_pod_available(cl, ready, 5, T0 + 706));
+    KT_CHECK(!kp_cluster_pod_available(cl, ready, 5, T0 + 704));
+    KT_CHECK(kp_cluster_pod_available(cl, ready, 5, T0 + 705));
     /* only a pod running on a node can be Ready; an ended pod is not, whatever its condition */
     KT_CHECK_INT(kp_cluster_pod_set_ready(cl, pend, true, T0, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "d/pending");
