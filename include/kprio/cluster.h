@@ -233,6 +233,7 @@ typedef struct {
     bool gated; /* spec.schedulingGates not empty */
     bool is_static, is_mirror, is_critical;
     bool ready; /* kp_cluster_pod_ready */
+    int64_t start_time; /* status.startTime (unix seconds), KP_TIME_UNSET when unset */
 } kp_pod_info;
 #define KP_TIME_UNSET INT64_MIN
 

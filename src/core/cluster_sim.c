@@ -119,6 +119,7 @@ kp_status kp_cluster_pod_info(const kp_cluster *cl, kp_index pod, kp_pod_info *o
         .is_mirror = p->is_mirror,
         .is_critical = p->is_critical,
         .ready = kp__pod_ready(p),
+        .start_time = p->start_time,
     };
     return KP_OK;
 }

@@ -46,10 +46,12 @@ kp_status kp_ctrl_pod_changed(kp_ctrl *c, kp_index pod, int64_t now_ms) {
         if (st != CTRL_POD_TERMINATING && st != CTRL_POD_ACTIVE) p->gone_ms = now_ms;
         p->state = (uint8_t)st;
     }
+    bool ready_changed = pi.ready != p->ready;
+    p->ready = pi.ready;
     if (st != CTRL_POD_ACTIVE) kp__ctrl_mark(c, p->workload); /* FilterActivePods: not active */
-    else if (pi.node >= 0 && p->workload >= 0 && (size_t)p->workload < c->n_wls &&
-             c->wls[p->workload].kind == CTRL_KIND_STATEFULSET)
-        kp__ctrl_mark(c, p->workload); /* running and ready: an OrderedReady set goes on */
+    else if (ready_changed) /* updatePod: a readiness change syncs its controller (an OrderedReady
+                             * StatefulSet goes on, replicas become ready / available) */
+        kp__ctrl_mark(c, p->workload);
     return KP_OK;
 }
 
