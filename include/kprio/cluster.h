@@ -444,6 +444,24 @@ bool kp_cluster_pdb_selects(const kp_cluster *cl, kp_index pdb, kp_index pod);
 bool kp_cluster_pdb_selected(const kp_cluster *cl, kp_index pdb, kp_index pod);
 /* The status is written by the disruption controller (kprio/ctrl.h, kp_ctrl_disruption_sync). */
 
+/* The Eviction API's answer for a pod (pkg/registry/core/pod/storage/eviction.go): whether an
+ * eviction may delete it now. */
+typedef enum {
+    KP_EVICT_ALLOWED = 0, /* no PDB read (a pending, ended or terminating pod), none selects it,
+                           * or its PDB allows a disruption (the eviction spends it) */
+    KP_EVICT_ALLOWED_UNHEALTHY, /* a pod that is not Ready: its PDB's unhealthyPodEvictionPolicy
+                                 * (AlwaysAllow; IfHealthyBudget while currentHealthy >=
+                                 * desiredHealthy > 0) lets it go without spending a disruption */
+    KP_EVICT_TOO_MANY_REQUESTS, /* 429 "Cannot evict pod as it would violate the pod's
+                                 * disruption budget." (disruptionsAllowed 0) */
+    KP_EVICT_MULTIPLE_PDBS /* 500 "This pod has more than one PodDisruptionBudget, which the
+                            * eviction subresource does not support." */
+} kp_evict_verdict;
+/* The Eviction API's PDB checks for pod (EvictionREST.Create), on the PDBs' status as the
+ * disruption controller last wrote it. *pdb: the PDB that decided (-1: none). A PDB with an empty
+ * selector selects nothing here (getPodDisruptionBudgets), unlike the disruption controller. */
+kp_evict_verdict kp_cluster_evict_check(const kp_cluster *cl, kp_index pod, kp_index *pdb);
+
 /* PriorityClasses: find by name (-1), value, and change the value (existing pods keep theirs;
  * pods created later get the new one, as the Priority admission plugin reads it then). */
 kp_index kp_cluster_find_priority_class(const kp_cluster *cl, const char *name);
