@@ -398,6 +398,7 @@ typedef struct {
     int32_t completions; /* Job: spec.completions (-1 when nil) */
     bool has_template;
     int32_t ordinals_start; /* StatefulSet: spec.ordinals.start (0) */
+    int32_t min_ready_seconds; /* spec.minReadySeconds (0) */
     bool parallel_pods; /* StatefulSet: podManagementPolicy Parallel (else OrderedReady) */
     bool suspend; /* Job, CronJob: spec.suspend */
     bool indexed; /* Job: completionMode Indexed */

@@ -345,6 +345,7 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
         .completions = job && w->job.has_completions ? w->job.completions : -1,
         .has_template = w->template != NULL,
         .ordinals_start = w->ordinals_start,
+        .min_ready_seconds = w->min_ready_seconds,
         .parallel_pods = w->parallel_pods,
         .suspend = w->kind == KP_WL_JOB ? w->job.suspend : w->kind == KP_WL_CRONJOB && w->suspend,
         .indexed = job && w->job.indexed,
