@@ -241,6 +241,8 @@ typedef struct {
     bool deleted; /* removed by kp_cluster_delete_pod */
     bool gated; /* spec.schedulingGates not empty */
     bool is_static, is_mirror, is_critical;
+    bool ready; /* kp_cluster_pod_ready */
+    int64_t start_time; /* status.startTime (unix seconds), KP_TIME_UNSET when unset */
 } kp_pod_info;
 #define KP_TIME_UNSET INT64_MIN
 
@@ -278,6 +280,30 @@ kp_status kp_cluster_mark_terminating_disrupted(kp_cluster *cl, kp_index pod, in
 /* The kubelet started the pod on its node: phase Running, status.startTime `now` (what
  * preemption's victim order reads). KP_EINVAL when the pod is not bound. */
 kp_status kp_cluster_pod_set_running(kp_cluster *cl, kp_index pod, int64_t now, kp_error *err);
+/* Readiness (the kubelet's status manager: the Ready and ContainersReady conditions, kept equal:
+ * no readiness gates). Sets both to `ready` at `now` (unix seconds): lastTransitionTime becomes
+ * now when the status changes (or the pod had no condition yet), else it stays. KP_EINVAL: an
+ * index out of range, or ready true for a pod not running on a node (pending, ended, deleted). */
+kp_status kp_cluster_pod_set_ready(kp_cluster *cl, kp_index pod, bool ready, int64_t now,
+                                   kp_error *err);
+/* podutil.IsPodReady: the Ready condition is True, and the pod has neither ended nor been
+ * deleted. A loaded pod without a Ready condition is Ready when it is bound and Running (or has
+ * no phase): a running pod from `kubectl get` always carries the condition, so one without it is
+ * a hand-written snapshot's shorthand (docs/simulate.md). false out of range. */
+bool kp_cluster_pod_ready(const kp_cluster *cl, kp_index pod);
+/* podutil.IsPodAvailable: Ready, and min_ready_seconds (<= 0: none) passed since the Ready
+ * condition's lastTransitionTime at `now` (unix seconds): lastTransitionTime + min_ready_seconds
+ * <= now, as the newest line compares. A Ready pod of the input
+ * whose condition it assumed (above) without any timestamp counts as Ready long ago. */
+bool kp_cluster_pod_available(const kp_cluster *cl, kp_index pod, int32_t min_ready_seconds,
+                              int64_t now);
+/* The Ready condition's lastTransitionTime (unix seconds) of a Ready pod; KP_TIME_UNSET when it
+ * is not Ready or the time is unknown. */
+int64_t kp_cluster_pod_ready_time(const kp_cluster *cl, kp_index pod);
+/* Seconds from a pod's start to its Ready as its probes model it: the largest, over its
+ * containers and sidecars, of the startupProbe's plus the readinessProbe's initialDelaySeconds;
+ * 0 without probes (Ready at once). */
+int64_t kp_cluster_pod_probe_delay(const kp_cluster *cl, kp_index pod);
 /* Ends a pod in phase Succeeded or Failed (a container that ran to completion, an eviction,
  * an admission rejection): it stops holding resources on its node and loses its nomination.
  * reason / message go to status.reason / status.message (NULL = unchanged). A terminal phase is
@@ -381,6 +407,7 @@ typedef struct {
     int32_t completions; /* Job: spec.completions (-1 when nil) */
     bool has_template;
     int32_t ordinals_start; /* StatefulSet: spec.ordinals.start (0) */
+    int32_t min_ready_seconds; /* spec.minReadySeconds (0) */
     bool parallel_pods; /* StatefulSet: podManagementPolicy Parallel (else OrderedReady) */
     bool suspend; /* Job, CronJob: spec.suspend */
     bool indexed; /* Job: completionMode Indexed */
@@ -426,6 +453,24 @@ bool kp_cluster_pdb_selects(const kp_cluster *cl, kp_index pdb, kp_index pod);
  * lived (the simulation's findings, kprio/insight.h). */
 bool kp_cluster_pdb_selected(const kp_cluster *cl, kp_index pdb, kp_index pod);
 /* The status is written by the disruption controller (kprio/ctrl.h, kp_ctrl_disruption_sync). */
+
+/* The Eviction API's answer for a pod (pkg/registry/core/pod/storage/eviction.go): whether an
+ * eviction may delete it now. */
+typedef enum {
+    KP_EVICT_ALLOWED = 0, /* no PDB read (a pending, ended or terminating pod), none selects it,
+                           * or its PDB allows a disruption (the eviction spends it) */
+    KP_EVICT_ALLOWED_UNHEALTHY, /* a pod that is not Ready: its PDB's unhealthyPodEvictionPolicy
+                                 * (AlwaysAllow; IfHealthyBudget while currentHealthy >=
+                                 * desiredHealthy > 0) lets it go without spending a disruption */
+    KP_EVICT_TOO_MANY_REQUESTS, /* 429 "Cannot evict pod as it would violate the pod's
+                                 * disruption budget." (disruptionsAllowed 0) */
+    KP_EVICT_MULTIPLE_PDBS /* 500 "This pod has more than one PodDisruptionBudget, which the
+                            * eviction subresource does not support." */
+} kp_evict_verdict;
+/* The Eviction API's PDB checks for pod (EvictionREST.Create), on the PDBs' status as the
+ * disruption controller last wrote it. *pdb: the PDB that decided (-1: none). A PDB with an empty
+ * selector selects nothing here (getPodDisruptionBudgets), unlike the disruption controller. */
+kp_evict_verdict kp_cluster_evict_check(const kp_cluster *cl, kp_index pod, kp_index *pdb);
 
 /* PriorityClasses: find by name (-1), value, and change the value (existing pods keep theirs;
  * pods created later get the new one, as the Priority admission plugin reads it then). */

@@ -100,6 +100,20 @@ kp_status kp_ctrl_workload_changed(kp_ctrl *c, kp_index w);
 /* Whether a controller is queued (kp_ctrl_sync has work) */
 bool kp_ctrl_queued(const kp_ctrl *c);
 
+/* A workload's replica counts as its controller writes them in its status at `now` (unix
+ * seconds): replicas, the active pods (FilterActivePods); ready, those Ready (IsPodReady);
+ * available, those available for spec.minReadySeconds (IsPodAvailable). ReplicaSet / RC:
+ * calculateStatus (status.replicas, readyReplicas, availableReplicas); Deployment: the sums over
+ * its ReplicaSets (GetReadyReplicaCountForReplicaSets, GetAvailableReplicaCountForReplicaSets);
+ * StatefulSet: status.readyReplicas / availableReplicas; DaemonSet: numberReady /
+ * numberAvailable; Job: status.active and status.ready (countReadyPods; available = ready).
+ * KP_EINVAL when w is not a workload the manager follows. */
+typedef struct {
+    int32_t replicas, ready, available;
+} kp_replica_status;
+kp_status kp_ctrl_workload_status(const kp_ctrl *c, kp_index w, int64_t now,
+                                  kp_replica_status *out);
+
 /* Syncs every queued controller at now_ms (unix seconds: epoch + now_ms / 1000), in workload
  * index order, again while a sync queued another (a Deployment's new ReplicaSet, a Job's pod
  * gone). Errors: the sink's, KP_ENOMEM, core's. */

@@ -86,6 +86,11 @@ typedef struct {
     int64_t after_ms;
 } kp_scenario_lifetime;
 
+/* readiness[]: the same entries (kp_scenario_lifetime) for readiness: pods matching the selector
+ * (and namespace) become Ready `after_ms` once their containers start (bound, or restarted after
+ * an OOM kill). The first matching entry wins; a pod no entry matches is Ready after its probes'
+ * initialDelaySeconds (kp_cluster_pod_probe_delay), at once without probes. */
+
 /* usage[]: what the pods matching the selector (and namespace, when given) use of `resource`
  * over their age (virtual ms since the simulation saw them bound, or since their containers
  * last restarted after an OOM kill; 0 for the snapshot's running pods at t = 0), as the
@@ -164,6 +169,8 @@ typedef struct kp_scenario {
     size_t n_actions;
     kp_scenario_lifetime *lifetimes;
     size_t n_lifetimes;
+    kp_scenario_lifetime *readiness;
+    size_t n_readiness;
     kp_scenario_usage *usage;
     size_t n_usage;
     kp_scenario_kubelet *kubelets;

@@ -184,6 +184,11 @@ typedef struct {
     kp_index replaces; /* the pod its controller made it to replace, -1 */
     const char *last_message; /* the last FailedScheduling message, "" */
     uint32_t restarts; /* container restarts after OOM kills (the kubelets) */
+    /* readiness (docs/simulate.md "Readiness"): ready_ms, when it first became Ready in the run
+     * (0 for a pod of the snapshot Ready at t = 0; a pod Ready as soon as bound has ready_ms ==
+     * bound_ms; -1: never); ready, whether it is Ready at the end (or now: kp_cluster_pod_ready) */
+    int64_t ready_ms;
+    bool ready;
 } kp_sim_pod;
 
 /* "Pending", "Bound", "Terminating", "Succeeded", "Failed", "Deleted" ("?" out of range). */

@@ -156,7 +156,7 @@ kp_pod *kp__cluster_new_pod(kp_cluster *cl, kp_str ns, kp_str name) {
     if (!p) return NULL;
     p->ns = ns;
     p->name = name;
-    p->creation_ts = p->deletion_ts = p->start_time = KP_TIME_NONE;
+    p->creation_ts = p->deletion_ts = p->start_time = p->ready_ts = KP_TIME_NONE;
     p->node = -1;
     p->termination_grace = 30;
     p->src_index = (uint32_t)(p - cl->pods);

@@ -118,6 +118,8 @@ kp_status kp_cluster_pod_info(const kp_cluster *cl, kp_index pod, kp_pod_info *o
         .is_static = p->is_static,
         .is_mirror = p->is_mirror,
         .is_critical = p->is_critical,
+        .ready = kp__pod_ready(p),
+        .start_time = p->start_time,
     };
     return KP_OK;
 }
@@ -343,6 +345,7 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
         .completions = job && w->job.has_completions ? w->job.completions : -1,
         .has_template = w->template != NULL,
         .ordinals_start = w->ordinals_start,
+        .min_ready_seconds = w->min_ready_seconds,
         .parallel_pods = w->parallel_pods,
         .suspend = w->kind == KP_WL_JOB ? w->job.suspend : w->kind == KP_WL_CRONJOB && w->suspend,
         .indexed = job && w->job.indexed,

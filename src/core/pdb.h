@@ -19,6 +19,8 @@ typedef struct {
     uint32_t n_disrupted;
     kp_str *disrupted; /* pod names in status.disruptedPods */
     bool deleted; /* kp_cluster_delete_pdb: selects nothing, protects nothing, not written */
+    bool always_allow; /* spec.unhealthyPodEvictionPolicy AlwaysAllow (else IfHealthyBudget, the
+                        * default) */
 } kp_pdb;
 
 #endif

@@ -75,3 +75,46 @@ kp_status kp__cluster_pdb_set_status(kp_cluster *cl, kp_index pdb, const kp_pdb_
     b->disruptions_allowed = s->disruptions_allowed;
     return KP_OK;
 }
+
+/* ---- the Eviction API (pkg/registry/core/pod/storage/eviction.go) ---- */
+
+/* selector.Empty(): no requirement (a nil selector too) */
+static bool selector_empty(const kp_label_selector *sel) {
+    return !sel->is_set || (sel->match_labels.n == 0 && sel->n_exprs == 0);
+}
+
+/* mirrors EvictionREST.Create's PDB checks: canIgnorePDB (a Succeeded, Failed or Pending pod, or
+ * one being deleted: no PDB is read); getPodDisruptionBudgets (the PDBs of the pod's namespace
+ * whose selector matches it; a PDB with an empty selector matches nothing here); more than one:
+ * refused (500); a pod that is not Ready passes without spending a disruption under
+ * unhealthyPodEvictionPolicy AlwaysAllow, and under IfHealthyBudget (the default) while
+ * currentHealthy >= desiredHealthy > 0; else checkAndDecrement: 429 while disruptionsAllowed is
+ * 0. The decrement itself is the caller's deletion request: the disruption controller's next
+ * count no longer holds the pod healthy. */
+kp_evict_verdict kp_cluster_evict_check(const kp_cluster *cl, kp_index pod, kp_index *pdb_out) {
+    *pdb_out = -1;
+    if (pod < 0 || (size_t)pod >= cl->n_pods) return KP_EVICT_ALLOWED;
+    const kp_pod *p = &cl->pods[pod];
+    if (p->deleted || kp__pod_is_terminal(p) || p->phase == KP_PHASE_PENDING ||
+        p->deletion_ts != KP_TIME_NONE)
+        return KP_EVICT_ALLOWED; /* canIgnorePDB */
+    kp_index found = -1;
+    for (size_t i = 0; i < cl->n_pdbs; i++) {
+        const kp_pdb *b = &cl->pdbs[i];
+        if (b->deleted || selector_empty(&b->selector) ||
+            !kp_cluster_pdb_selects(cl, (kp_index)i, pod))
+            continue;
+        if (found >= 0) {
+            *pdb_out = found;
+            return KP_EVICT_MULTIPLE_PDBS;
+        }
+        found = (kp_index)i;
+    }
+    *pdb_out = found;
+    if (found < 0) return KP_EVICT_ALLOWED;
+    const kp_pdb *b = &cl->pdbs[found];
+    if (!kp__pod_ready(p) &&
+        (b->always_allow || (b->current_healthy >= b->desired_healthy && b->desired_healthy > 0)))
+        return KP_EVICT_ALLOWED_UNHEALTHY;
+    return b->disruptions_allowed > 0 ? KP_EVICT_ALLOWED : KP_EVICT_TOO_MANY_REQUESTS;
+}

@@ -43,6 +43,10 @@ typedef struct {
     kp_str image; /* spec.containers[].image as written */
     kp_resv req, lim;
     bool is_init, is_sidecar; /* sidecar = init container with restartPolicy Always */
+    /* startupProbe / readinessProbe present, and their initialDelaySeconds (the rest of a probe
+     * is not kept: kprio models readiness as this delay, docs/scenario.md "Readiness") */
+    bool has_startup_probe, has_readiness_probe;
+    int32_t startup_delay, readiness_delay;
     uint16_t n_ports; /* only ports with hostPort > 0 */
     kp_port *ports;
 } kp_container;
@@ -135,6 +139,13 @@ typedef struct kp_pod {
     int64_t creation_ts; /* unix seconds, KP_TIME_NONE if unset */
     int64_t deletion_ts; /* KP_TIME_NONE if not being deleted */
     int64_t start_time; /* status.startTime, KP_TIME_NONE if unset */
+    /* the Ready condition's lastTransitionTime (unix seconds, KP_TIME_NONE if unset); written by
+     * kp_cluster_pod_set_ready only (core/pod_state.c) after loading */
+    int64_t ready_ts;
+    /* seconds from the containers' start to the pod's Ready as the probes model it: the largest
+     * over its containers (sidecars too) of the startupProbe's plus the readinessProbe's
+     * initialDelaySeconds; 0 without probes */
+    int64_t probe_delay;
     int64_t termination_grace; /* seconds, default 30 */
     int64_t nz_cpu, nz_mem; /* derived: non-zero requests for scoring (100m / 200Mi defaults) */
     kp_owner_ref *owners;
@@ -183,6 +194,12 @@ typedef struct kp_pod {
     bool has_termination_grace;
     bool is_static, is_mirror, is_critical; /* derived */
     bool deleted; /* kp_cluster_delete_pod: a tombstone, off its node and out of the name map */
+    /* the Ready condition (and ContainersReady, which kprio keeps equal: no readiness gates):
+     * has_ready_cond, the status carries it (read from the input, or written by
+     * kp_cluster_pod_set_ready); ready, its status is True. A loaded pod without the condition
+     * is taken as Ready when it is bound and Running (or has no phase): see kp__pod_ready_default
+     */
+    bool has_ready_cond, ready;
     uint8_t preemption_policy; /* kp_preempt_policy */
     uint8_t phase; /* kp_phase */
     uint8_t qos; /* kp_qos, derived */
@@ -199,6 +216,20 @@ static inline uint32_t kp__pod_attachable(const kp_pod *p) {
 bool kp__pod_is_terminal(const kp_pod *p);
 bool kp__pod_has_condition(const kp_cluster *cl, const kp_pod *p, const char *type,
                            const char *status, const char *reason);
+/* The Ready condition of a loaded pod whose status has none (its decoder calls this): a pod
+ * from `kubectl get` of a running pod always carries one, so a pod without it is a hand-written
+ * snapshot's: taken as Ready when bound to a node and Running (or without a phase), since its
+ * startTime (else its creationTimestamp); not Ready otherwise. has_ready_cond stays false, so
+ * the encoder writes no condition the input did not have. */
+void kp__pod_ready_default(kp_pod *p);
+/* podutil.IsPodReady as the controllers read it: the Ready condition is True and the pod has not
+ * ended (the kubelet turns Ready False with reason PodCompleted when a pod ends) nor been
+ * deleted. */
+bool kp__pod_ready(const kp_pod *p);
+/* podutil.IsPodAvailable: Ready, and Ready for at least min_ready seconds at `now` (unix
+ * seconds; lastTransitionTime + minReadySeconds <= now; min_ready <= 0: Ready is enough).
+ * A defaulted condition without a time (kp__pod_ready_default) counts as Ready long ago. */
+bool kp__pod_available(const kp_pod *p, int32_t min_ready, int64_t now);
 /* Readable name in messages: "ns/name". Writes into buf, returns buf. */
 const char *kp__pod_ref(const kp_cluster *cl, const kp_pod *p, char *buf, size_t cap);
 

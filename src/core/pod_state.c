@@ -2,10 +2,10 @@
  * core/pod_state.h): the one writer of each piece of a pod's state after finalize. Binding
  * (spec.nodeName, the node's aggregates), nomination (status.nominatedNodeName), a deletion
  * request (deletionTimestamp, the DisruptionTarget condition), the kubelet's status (phase
- * Running and startTime; a terminal phase with reason, message and condition) and the final
- * delete. The scheduler's binding and preemption, the kubelets and the controllers call these;
- * nothing else writes those kp_pod fields (io's decoders and core's construction set them once,
- * before finalize or at a pod's creation).
+ * Running and startTime; the Ready and ContainersReady conditions; a terminal phase with
+ * reason, message and condition) and the final delete. The scheduler's binding and preemption, the
+ * kubelets and the controllers call these; nothing else writes those kp_pod fields (io's decoders
+ * and core's construction set them once, before finalize or at a pod's creation).
  *
  * The change log (core/cluster.h) is how the schedulers over the cluster catch up: a pod deleted,
  * marked terminating or finished is appended to cl->changed_log; a pod bound or nominated by
@@ -215,10 +215,48 @@ kp_status kp_cluster_finish_pod_disrupted(kp_cluster *cl, kp_index pod, kp_pod_p
  * which computes the class from the spec when the status has none. */
 void kp__pod_prepare_create(kp_pod *p, int64_t now) {
     p->creation_ts = now;
-    p->deletion_ts = p->start_time = KP_TIME_NONE;
+    p->deletion_ts = p->start_time = p->ready_ts = KP_TIME_NONE;
+    p->has_ready_cond = p->ready = false; /* not Ready until its kubelet says so */
     p->phase = KP_PHASE_PENDING;
     p->nominated_node = p->status_qos = p->status_reason = p->status_message = 0;
     p->conditions = NULL;
     p->n_conditions = 0;
     p->resize = NULL;
+}
+
+/* ---- readiness: the Ready and ContainersReady conditions ---- */
+
+/* The kubelet's status manager writes both conditions together (generatePodReadyCondition,
+ * generateContainersReadyCondition: kprio models no readiness gates, so they agree); the
+ * lastTransitionTime moves only when the status changes (podutil.UpdatePodCondition). */
+kp_status kp_cluster_pod_set_ready(kp_cluster *cl, kp_index pod, bool ready, int64_t now,
+                                   kp_error *err) {
+    if (!pod_ok(cl, pod)) return bad_index(err, "pod", pod);
+    kp_pod *p = &cl->pods[pod];
+    if (ready && (p->deleted || kp__pod_is_terminal(p) || p->node < 0))
+        return kp_error_set(err, KP_EINVAL, "Pod %s/%s: only a pod running on a node can be Ready",
+                            kp__s(cl, p->ns), kp__s(cl, p->name));
+    if (!p->has_ready_cond || p->ready != ready) p->ready_ts = now;
+    p->ready = ready;
+    p->has_ready_cond = true;
+    return KP_OK;
+}
+
+bool kp_cluster_pod_ready(const kp_cluster *cl, kp_index pod) {
+    return pod_ok(cl, pod) && kp__pod_ready(&cl->pods[pod]);
+}
+
+bool kp_cluster_pod_available(const kp_cluster *cl, kp_index pod, int32_t min_ready_seconds,
+                              int64_t now) {
+    return pod_ok(cl, pod) && kp__pod_available(&cl->pods[pod], min_ready_seconds, now);
+}
+
+int64_t kp_cluster_pod_ready_time(const kp_cluster *cl, kp_index pod) {
+    if (!pod_ok(cl, pod) || !cl->pods[pod].ready || cl->pods[pod].ready_ts == KP_TIME_NONE)
+        return KP_TIME_UNSET;
+    return cl->pods[pod].ready_ts;
+}
+
+int64_t kp_cluster_pod_probe_delay(const kp_cluster *cl, kp_index pod) {
+    return pod_ok(cl, pod) ? cl->pods[pod].probe_delay : 0;
 }

@@ -98,6 +98,8 @@ typedef struct kp_workload {
 
     /* controllers */
     int32_t replicas; /* RC, RS, StatefulSet, Deployment: spec.replicas (default 1) */
+    int32_t
+        min_ready_seconds; /* RC, RS, StatefulSet, Deployment, DaemonSet: spec.minReadySeconds */
     struct kp_pod *template; /* spec.template (CronJob: spec.jobTemplate.spec.template) decoded as
                                 a pod without status; NULL when absent, or when no
                                 kp_cluster_set_expand flag asked for templates before loading */

@@ -65,6 +65,7 @@ kp_status kp__ctrl_index_pods(kp_ctrl *c, size_t upto) {
         p->replaced = false;
         p->state = (uint8_t)kp__ctrl_seen_state(&pi);
         p->node = pi.node;
+        p->ready = pi.ready;
         p->terminating_ms = p->gone_ms = -1;
         p->taint_planned = false;
         p->taint_since = -1;

@@ -47,10 +47,12 @@ kp_status kp_ctrl_pod_changed(kp_ctrl *c, kp_index pod, int64_t now_ms) {
         if (st != CTRL_POD_TERMINATING && st != CTRL_POD_ACTIVE) p->gone_ms = now_ms;
         p->state = (uint8_t)st;
     }
+    bool ready_changed = pi.ready != p->ready;
+    p->ready = pi.ready;
     if (st != CTRL_POD_ACTIVE) kp__ctrl_mark(c, p->workload); /* FilterActivePods: not active */
-    else if (pi.node >= 0 && p->workload >= 0 && (size_t)p->workload < c->n_wls &&
-             c->wls[p->workload].kind == CTRL_KIND_STATEFULSET)
-        kp__ctrl_mark(c, p->workload); /* running and ready: an OrderedReady set goes on */
+    else if (ready_changed) /* updatePod: a readiness change syncs its controller (an OrderedReady
+                             * StatefulSet goes on, replicas become ready / available) */
+        kp__ctrl_mark(c, p->workload);
     return KP_OK;
 }
 
@@ -113,6 +115,45 @@ kp_status kp_ctrl_sync(kp_ctrl *c, int64_t epoch, int64_t now_ms, const kp_ctrl_
             kp_status st = sync_one(c, (kp_index)w, sink, err);
             if (st != KP_OK) return st;
         }
+    }
+    return KP_OK;
+}
+
+/* ---------------------------------------------------------------- replica status */
+
+/* the active pods of workload w counted into *out (mirrors calculateStatus's loop over
+ * FilterActivePods: IsPodReady, IsPodAvailable with minReadySeconds) */
+static void count_pods(const kp_ctrl *c, kp_index w, int32_t min_ready, int64_t now,
+                       kp_replica_status *out) {
+    const ctrl_wl *wl = &c->wls[w];
+    for (uint32_t i = 0; i < wl->n; i++) {
+        uint32_t q = wl->pods[i];
+        if (!kp__ctrl_active(c, q)) continue;
+        out->replicas++;
+        out->ready += kp_cluster_pod_ready(c->cl, (kp_index)q);
+        out->available += kp_cluster_pod_available(c->cl, (kp_index)q, min_ready, now);
+    }
+}
+
+kp_status kp_ctrl_workload_status(const kp_ctrl *c, kp_index w, int64_t now,
+                                  kp_replica_status *out) {
+    *out = (kp_replica_status){0, 0, 0};
+    kp_workload_info in;
+    if (w < 0 || (size_t)w >= c->n_wls || kp_cluster_workload_info(c->cl, w, &in) != KP_OK)
+        return KP_EINVAL;
+    if (c->wls[w].kind != CTRL_KIND_DEPLOYMENT) {
+        count_pods(c, w, c->wls[w].kind == CTRL_KIND_JOB ? 0 : in.min_ready_seconds, now, out);
+        return KP_OK;
+    }
+    /* a Deployment: its ReplicaSets' counts, each with the Deployment's minReadySeconds (the
+     * deployment controller sets it on the ReplicaSets it owns) */
+    for (size_t i = 0; i < c->n_wls; i++) {
+        kp_workload_info ri;
+        if (kp_cluster_workload_info(c->cl, (kp_index)i, &ri) != KP_OK || ri.deleted ||
+            strcmp(ri.kind, "ReplicaSet") != 0 || strcmp(ri.ns, in.ns) != 0 ||
+            strcmp(ri.owner_kind, "Deployment") != 0 || strcmp(ri.owner_name, in.name) != 0)
+            continue;
+        count_pods(c, (kp_index)i, in.min_ready_seconds, now, out);
     }
     return KP_OK;
 }

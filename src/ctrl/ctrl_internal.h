@@ -50,6 +50,7 @@ typedef struct {
     kp_index workload; /* its controller, -1 */
     bool replaced; /* its controller made a pod in its place (or chose not to) */
     uint8_t state; /* ctrl_pod_state, as last seen */
+    bool ready; /* its Ready condition, as last seen (kp_cluster_pod_ready) */
     kp_index node; /* the node it was last seen bound to, -1 */
     int64_t terminating_ms; /* when it was first seen terminating (ms), -1 */
     int64_t gone_ms; /* when it was first seen terminal or deleted (ms), -1 */

@@ -95,12 +95,11 @@ kp_status kp_ctrl_disruption_sync(kp_ctrl *c, kp_index pdb, kp_error *err) {
         const kp_pod *p = &cl->pods[i];
         if (!kp_cluster_pdb_selects(cl, pdb, (kp_index)i)) continue; /* getPodsForPdb */
         n_pods++;
-        /* countHealthyPods counts the Ready pods without a deletionTimestamp. kprio keeps no
-         * Ready condition: a pod counts as Ready while it is bound to a node and not terminal
-         * (finished pods leave their node), as the simulator's pods are running from their
-         * binding on. status.disruptedPods (recently evicted pods) carries no time in kprio;
-         * an eviction sets the deletionTimestamp at once, which already excludes them. */
-        if (p->node >= 0 && !kp__pod_is_terminal(p) && p->deletion_ts == KP_TIME_NONE) healthy++;
+        /* mirrors countHealthyPods: the Ready pods (podutil.IsPodReady: the Ready condition,
+         * kp__pod_ready) without a deletionTimestamp. status.disruptedPods (recently evicted
+         * pods) carries no time in kprio; an eviction sets the deletionTimestamp at once, which
+         * already excludes them. */
+        if (kp__pod_ready(p) && p->deletion_ts == KP_TIME_NONE) healthy++;
     }
     /* getExpectedPodCount */
     int32_t expected = 0, desired = 0;

@@ -32,7 +32,8 @@ static kp_status delete_condemned(kp_ctrl *c, const kp_workload_info *in, uint32
 /* mirrors StatefulSetControl.processCondemned: pods whose ordinal is outside [lo, hi) go,
  * the highest ordinal first. Parallel: all at once. OrderedReady (monotonic): one at a time,
  * only once the one before is gone and while every other pod of the set is running and ready
- * (bound and not terminating, in kprio); the next sync (a pod of the set gone or bound) goes on. */
+ * (Ready and not terminating: isHealthy); the next sync (a pod of the set gone or Ready) goes
+ * on. */
 static kp_status scale_down(kp_ctrl *c, kp_index w, const kp_workload_info *in, int64_t lo,
                             int64_t hi, const kp_ctrl_sink *sink, kp_error *err) {
     for (;;) {
@@ -46,7 +47,7 @@ static kp_status scale_down(kp_ctrl *c, kp_index w, const kp_workload_info *in, 
             kp_cluster_pod_info(c->cl, q, &pi);
             int64_t ord = ordinal_of(kp_cluster_pod_name(c->cl, q), in->name);
             if (pi.deleted || pi.terminal || ord < 0) continue;
-            bool bad = pi.node < 0 || pi.deletion_ts != KP_TIME_UNSET;
+            bool bad = !pi.ready || pi.deletion_ts != KP_TIME_UNSET; /* !isHealthy */
             bool condemned = ord < lo || ord >= hi;
             if (in->parallel_pods && condemned && pi.deletion_ts != KP_TIME_UNSET) continue;
             if (condemned && ord > tord) {
@@ -73,8 +74,8 @@ static kp_status scale_down(kp_ctrl *c, kp_index w, const kp_workload_info *in, 
  * of that name is gone (a terminating one blocks it; a Succeeded or Failed one is deleted first);
  * ordinals outside the range go (scale_down). OrderedReady (monotonic): the ordinals in
  * increasing order, one at a time: after a creation, or at a pod terminating or not running and
- * ready (kprio: bound), the sync stops; the pod's binding or deletion syncs again. Parallel:
- * every missing ordinal at once. */
+ * ready (its Ready condition), the sync stops; the pod's readiness or deletion syncs again.
+ * Parallel: every missing ordinal at once. */
 kp_status kp_ctrl_statefulset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
                                    kp_error *err) {
     if (kp__ctrl_grow(c) != KP_OK) return kp__ctrl_nomem(err);
@@ -95,7 +96,8 @@ kp_status kp_ctrl_statefulset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const
             kp_pod_info pi;
             kp_cluster_pod_info(c->cl, cur, &pi);
             if (!pi.terminal) { /* running, pending or still terminating */
-                if (monotonic && (pi.node < 0 || pi.deletion_ts != KP_TIME_UNSET)) return KP_OK;
+                /* isRunningAndReady (the Ready condition, kp_cluster_pod_ready) */
+                if (monotonic && (!pi.ready || pi.deletion_ts != KP_TIME_UNSET)) return KP_OK;
                 continue;
             }
             /* a Succeeded / Failed pod is deleted before its replacement (no event) */

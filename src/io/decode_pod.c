@@ -13,6 +13,7 @@
 #include "io/dctx.h"
 #include "io/decode_common.h"
 #include "io/decode_pod_gates.h"
+#include "io/decode_pod_ready.h"
 #include "io/decode_pod_resize.h"
 
 #define TRY(x)                        \
@@ -55,7 +56,7 @@ static kp_status decode_ports(kp_dctx *d, kp_cluster *cl, const kp_tnode *c, kp_
 }
 
 static kp_status decode_container(kp_dctx *d, kp_cluster *cl, const kp_tnode *c, bool is_init,
-                                  kp_container *ct) {
+                                  kp_container *ct, int64_t *delay) {
     if (c->type != KP_T_OBJ) return kp__dctx_fail(d, c, KP_EINVAL, NULL, "expected an object");
     TRY(kp__d_str(d, cl, c, "name", &ct->name));
     TRY(kp__d_str(d, cl, c, "image", &ct->image));
@@ -107,6 +108,7 @@ static kp_status decode_container(kp_dctx *d, kp_cluster *cl, const kp_tnode *c,
             ct->is_sidecar = true;
         }
     }
+    TRY(kp__decode_container_probes(d, c, ct, delay));
     return decode_ports(d, cl, c, ct);
 }
 
@@ -129,9 +131,11 @@ static kp_status decode_containers(kp_dctx *d, kp_cluster *cl, const kp_tnode *s
         uint32_t i = 0;
         for (const kp_tnode *c = arr->first; c; c = c->next, i++) {
             size_t s2 = kp__dctx_push_index(d, i);
-            kp_status st = decode_container(d, cl, c, pass == 1, &cs[k++]);
+            int64_t delay = 0;
+            kp_status st = decode_container(d, cl, c, pass == 1, &cs[k++], &delay);
             kp__dctx_pop(d, s2);
             if (st != KP_OK) return st;
+            if (delay > p->probe_delay) p->probe_delay = delay; /* the last container Ready */
         }
         kp__dctx_pop(d, saved);
     }
@@ -624,11 +628,12 @@ static kp_status decode_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *statu
             return kp__dctx_fail(d, kp__tree_get(status, "qosClass"), KP_EINVAL, "qosClass",
                                  "unsupported value \"%s\"", q);
     }
-    /* Of a pod's conditions only DisruptionTarget changes a decision (preemption eligibility)
-     * and PodResizePending the requests (decode_resize); the others are validated and not
-     * kept. */
+    /* Of a pod's conditions DisruptionTarget changes a decision (preemption eligibility),
+     * Ready the controllers' counts (decode_pod_ready.c) and PodResizePending the requests
+     * (decode_resize); the others are validated and not kept. */
     TRY(kp__d_conditions(d, cl, status, "conditions", "DisruptionTarget", &p->n_conditions,
                          &p->conditions));
+    TRY(kp__decode_pod_ready(d, cl, status, p)); /* and Ready */
     return kp__decode_pod_resize(d, cl, status, p);
 }
 
@@ -682,5 +687,6 @@ kp_status kp__decode_pod(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_pod
         st = decode_status(d, cl, status, p);
         kp__dctx_pop(d, saved);
     }
+    if (st == KP_OK) kp__pod_ready_default(p); /* no Ready condition: decided from the phase */
     return st;
 }

@@ -344,10 +344,11 @@ static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t 
     return st;
 }
 
-static kp_status decode_lifetime(kp_dctx *d, scen *s, const kp_tnode *n, uint32_t i,
-                                 kp_scenario_lifetime *l) {
+/* An entry of lifetimes[] or readiness[] (`list`): the same shape, selector, namespace, after. */
+static kp_status decode_lifetime(kp_dctx *d, scen *s, const kp_tnode *n, const char *list,
+                                 uint32_t i, kp_scenario_lifetime *l) {
     static const char *const keys[] = {"selector", "namespace", "after", NULL};
-    snprintf(d->object, sizeof d->object, "lifetimes[%u]", i);
+    snprintf(d->object, sizeof d->object, "%s[%u]", list, i);
     kp_status st;
     if ((st = kp__sc_need_obj(d, n, NULL)) != KP_OK ||
         (st = kp__sc_only_keys(d, n, keys)) != KP_OK ||
@@ -360,6 +361,18 @@ static kp_status decode_lifetime(kp_dctx *d, scen *s, const kp_tnode *n, uint32_
     size_t sv = kp__dctx_push(d, "selector");
     st = kp__sc_decode_selector(d, s, sel, &l->reqs, &l->n_reqs);
     kp__dctx_pop(d, sv);
+    return st;
+}
+
+static kp_status decode_lifetimes(kp_dctx *d, scen *s, const kp_tnode *a, const char *list,
+                                  kp_scenario_lifetime **out, size_t *n) {
+    if (!a || !a->n) return KP_OK;
+    *out = kp__arena_alloc(&s->arena, a->n * sizeof **out);
+    if (!*out) return kp__sc_nomem(d);
+    uint32_t i = 0;
+    kp_status st = KP_OK;
+    for (const kp_tnode *l = a->first; l && st == KP_OK; l = l->next, i++)
+        if ((st = decode_lifetime(d, s, l, list, i, &(*out)[i])) == KP_OK) ++*n;
     return st;
 }
 
@@ -408,8 +421,8 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
     x->yaml = kp__d_doc_is_yaml(doc);
     /* duplicate keys are errors, in JSON too (the YAML rule: no warning sink) */
     if ((st = kp__d_dup_keys(&d, (kp_tnode *)root, true, NULL, NULL)) != KP_OK) return st;
-    static const char *const keys[] = {"apiVersion", "kind",  "duration", "seed", "actions",
-                                       "lifetimes",  "usage", "kubelets", NULL};
+    static const char *const keys[] = {"apiVersion", "kind",      "duration", "seed",     "actions",
+                                       "lifetimes",  "readiness", "usage",    "kubelets", NULL};
     const char *av = NULL, *kind = NULL;
     bool has_av = false, has_kind = false;
     if ((st = kp__dget_str(&d, root, "apiVersion", &av, &has_av)) != KP_OK ||
@@ -427,9 +440,10 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
                                  &sc->has_duration)) != KP_OK ||
         (st = decode_seed(&d, root, sc)) != KP_OK)
         return st;
-    const kp_tnode *acts = NULL, *lts = NULL, *use = NULL, *kub = NULL;
+    const kp_tnode *acts = NULL, *lts = NULL, *rdy = NULL, *use = NULL, *kub = NULL;
     if ((st = decode_list(&d, root, "actions", KP_SCENARIO_MAX_ACTIONS, &acts)) != KP_OK ||
         (st = decode_list(&d, root, "lifetimes", KP_SCENARIO_MAX_LIFETIMES, &lts)) != KP_OK ||
+        (st = decode_list(&d, root, "readiness", KP_SCENARIO_MAX_LIFETIMES, &rdy)) != KP_OK ||
         (st = decode_list(&d, root, "usage", KP_SCENARIO_MAX_LIFETIMES, &use)) != KP_OK ||
         (st = decode_list(&d, root, "kubelets", KP_SCENARIO_MAX_LIFETIMES, &kub)) != KP_OK)
         return st;
@@ -441,14 +455,10 @@ static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_
             if ((st = decode_action(x, &d, a, i, &sc->actions[i])) == KP_OK) sc->n_actions++;
         if (st != KP_OK) return st;
     }
-    if (lts && lts->n) {
-        sc->lifetimes = kp__arena_alloc(&s->arena, lts->n * sizeof *sc->lifetimes);
-        if (!sc->lifetimes) return kp__sc_nomem(&d);
-        uint32_t i = 0;
-        for (const kp_tnode *l = lts->first; l && st == KP_OK; l = l->next, i++)
-            if ((st = decode_lifetime(&d, s, l, i, &sc->lifetimes[i])) == KP_OK) sc->n_lifetimes++;
-        if (st != KP_OK) return st;
-    }
+    if ((st = decode_lifetimes(&d, s, lts, "lifetimes", &sc->lifetimes, &sc->n_lifetimes)) !=
+            KP_OK ||
+        (st = decode_lifetimes(&d, s, rdy, "readiness", &sc->readiness, &sc->n_readiness)) != KP_OK)
+        return st;
     if (use && use->n) {
         sc->usage = kp__arena_alloc(&s->arena, use->n * sizeof *sc->usage);
         if (!sc->usage) return kp__sc_nomem(&d);

@@ -135,7 +135,7 @@ static kp_status decode_template(kp_dctx *d, kp_cluster *cl, const kp_tnode *spe
     kp_pod *p = kp__d_alloc(d, cl, sizeof *p);
     if (!p) return KP_ENOMEM;
     p->ns = w->ns;
-    p->creation_ts = p->deletion_ts = p->start_time = KP_TIME_NONE;
+    p->creation_ts = p->deletion_ts = p->start_time = p->ready_ts = KP_TIME_NONE;
     p->termination_grace = 30;
     p->node = -1;
     size_t saved = kp__dctx_push(d, "template");
@@ -363,6 +363,11 @@ kp_status kp__decode_workload(kp_dctx *d, kp_cluster *cl, const char *source, co
                       w->kind == KP_WL_DEPLOY;
     if (st == KP_OK && replicated) st = kp__dget_int(d, spec, "replicas", 0, INT32_MAX, &v, NULL);
     w->replicas = (int32_t)v;
+    if (st == KP_OK && (replicated || w->kind == KP_WL_DS)) { /* availability (IsPodAvailable) */
+        v = 0;
+        st = kp__dget_int(d, spec, "minReadySeconds", 0, INT32_MAX, &v, NULL);
+        w->min_ready_seconds = (int32_t)v;
+    }
     if (st == KP_OK && (w->kind == KP_WL_DEPLOY || w->kind == KP_WL_STS || w->kind == KP_WL_DS))
         st = decode_strategy(d, spec, w);
     if (st == KP_OK && w->kind == KP_WL_DEPLOY)

@@ -358,6 +358,7 @@ static void pdb_obj(kp__enc *e, const kp_pdb *b) {
     if (b->has_min_available) int_or_string(e, "minAvailable", b->min_available);
     kp__enc_selector(e, "selector", &b->selector);
     if (b->has_max_unavailable) int_or_string(e, "maxUnavailable", b->max_unavailable);
+    if (b->always_allow) kp__enc_str(e, "unhealthyPodEvictionPolicy", "AlwaysAllow");
     kp__enc_end_obj(e);
     if (b->has_status || b->n_disrupted || b->current_healthy || b->desired_healthy ||
         b->expected_pods) {

@@ -50,6 +50,17 @@ static void container(kp__enc *e, const kp_container *c) {
         kp__enc_end_obj(e);
     }
     if (c->is_sidecar) kp__enc_str(e, "restartPolicy", "Always");
+    /* of a probe only its initialDelaySeconds is kept (the readiness model) */
+    if (c->has_readiness_probe) {
+        kp__enc_obj(e, "readinessProbe");
+        kp__enc_int(e, "initialDelaySeconds", c->readiness_delay);
+        kp__enc_end_obj(e);
+    }
+    if (c->has_startup_probe) {
+        kp__enc_obj(e, "startupProbe");
+        kp__enc_int(e, "initialDelaySeconds", c->startup_delay);
+        kp__enc_end_obj(e);
+    }
     kp__enc_end_obj(e);
 }
 
@@ -323,6 +334,22 @@ static void container_statuses(kp__enc *e, const char *key, const kp_pod *p, uin
 
 static const char *const phase_names[] = {"Unknown", "Pending", "Running", "Succeeded", "Failed"};
 
+/* Ready and ContainersReady (kept equal: no readiness gates), when the pod's status has them:
+ * the input's or the ones the simulated kubelet wrote. An ended pod's are False with reason
+ * PodCompleted, as the kubelet writes them (generatePodReadyCondition). */
+static void ready_conditions(kp__enc *e, const kp_pod *p) {
+    static const char *const types[] = {"Ready", "ContainersReady"};
+    bool ended = kp__pod_is_terminal(p);
+    for (int i = 0; i < 2; i++) {
+        kp__enc_obj(e, NULL);
+        kp__enc_str(e, "type", types[i]);
+        kp__enc_str(e, "status", p->ready && !ended ? "True" : "False");
+        if (ended) kp__enc_str(e, "reason", "PodCompleted");
+        else kp__enc_time(e, "lastTransitionTime", p->ready_ts);
+        kp__enc_end_obj(e);
+    }
+}
+
 static void status(kp__enc *e, const kp_pod *p) {
     const kp_pod_resize *rz = p->resize;
     kp__enc_obj(e, "status");
@@ -331,8 +358,9 @@ static void status(kp__enc *e, const kp_pod *p) {
     kp__enc_sid(e, "reason", p->status_reason);
     kp__enc_sid(e, "message", p->status_message);
     bool pending = rz && (rz->infeasible || rz->deferred);
-    if (p->n_conditions || pending) {
+    if (p->n_conditions || pending || p->has_ready_cond) {
         kp__enc_arr(e, "conditions");
+        if (p->has_ready_cond) ready_conditions(e, p);
         for (uint16_t i = 0; i < p->n_conditions; i++) {
             const kp_condition *c = &p->conditions[i];
             kp__enc_obj(e, NULL);

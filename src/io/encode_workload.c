@@ -146,6 +146,7 @@ static void cronjob(kp__enc *e, const kp_workload *w) {
 static void controller_spec(kp__enc *e, const kp_workload *w) {
     kp__enc_obj(e, "spec");
     if (w->kind != KP_WL_DS) kp__enc_int(e, "replicas", w->replicas);
+    if (w->min_ready_seconds) kp__enc_int(e, "minReadySeconds", w->min_ready_seconds);
     if (w->kind == KP_WL_RC) {
         if (w->has_map) kp__enc_labels(e, "selector", &w->map, true);
     } else {

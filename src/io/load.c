@@ -193,6 +193,22 @@ static kp_status decode_int_or_string(kp_dctx *d, kp_cluster *cl, const kp_tnode
     return kp__d_intern(d, cl, n, key, n->s, n->len, out);
 }
 
+/* spec.unhealthyPodEvictionPolicy (ValidatePodDisruptionBudgetSpec's supported values) */
+static kp_status decode_unhealthy_policy(kp_dctx *d, const kp_tnode *spec, kp_pdb *b) {
+    const char *v = NULL;
+    bool has = false;
+    TRY(kp__dget_str(d, spec, "unhealthyPodEvictionPolicy", &v, &has));
+    if (!has) return KP_OK;
+    if (strcmp(v, "AlwaysAllow") == 0) b->always_allow = true;
+    else if (strcmp(v, "IfHealthyBudget") != 0)
+        return kp__dctx_fail(d, kp__tree_get(spec, "unhealthyPodEvictionPolicy"), KP_EINVAL,
+                             "unhealthyPodEvictionPolicy",
+                             "Unsupported value: \"%s\": supported values: \"AlwaysAllow\", "
+                             "\"IfHealthyBudget\"",
+                             v);
+    return KP_OK;
+}
+
 static kp_status decode_pdb(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_pdb *b) {
     const kp_tnode *spec, *status;
     TRY(kp__dget_obj(d, obj, "spec", &spec));
@@ -205,6 +221,7 @@ static kp_status decode_pdb(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_
         if (st == KP_OK)
             st = decode_int_or_string(d, cl, spec, "maxUnavailable", &b->has_max_unavailable,
                                       &b->max_unavailable);
+        if (st == KP_OK) st = decode_unhealthy_policy(d, spec, b);
         if (st == KP_OK && b->has_min_available && b->has_max_unavailable)
             st = kp__dctx_fail(d, spec, KP_EINVAL, NULL,
                                "minAvailable and maxUnavailable cannot be both set");

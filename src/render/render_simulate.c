@@ -193,6 +193,10 @@ static void emit_pods(kp_emit *e, const kp_sim *sim) {
         kv_pod(e, cl, "replaces", p->replaces);
         kp_emit_kv_str(e, "lastMessage", p->last_message);
         if (p->restarts) kp_emit_kv_int(e, "restarts", p->restarts);
+        /* readiness, when it lagged the pod's start (or never came for a pod still bound) */
+        int64_t started = p->bound_ms > 0 ? p->bound_ms : 0;
+        if (p->ready_ms > started || (p->ready_ms < 0 && p->state == KP_SIM_POD_BOUND))
+            kv_time(e, "ready", p->ready_ms);
         kp_emit_obj_end(e);
     }
     kp_emit_arr_end(e);

@@ -22,6 +22,7 @@ static void run_free(ins_run *r) {
     kp_free(r->first_failed);
     kp_free(r->last_failed);
     kp_free(r->scheduled);
+    kp_free(r->first_ready);
     kp_free(r->deleted);
     kp_free(r->replaced_by);
 }
@@ -46,6 +47,7 @@ static kp_status run_index(ins_run *r) {
     if (!(r->displaced = minus_ones(n)) || !(r->created = minus_ones(n)) ||
         !(r->first_failed = minus_ones(n)) || !(r->last_failed = minus_ones(n)) ||
         !(r->scheduled = minus_ones(n)) || !(r->deleted = minus_ones(n)) ||
+        !(r->first_ready = minus_ones(n)) ||
         !(r->replaced_by = kp_malloc((n ? n : 1) * sizeof *r->replaced_by)))
         return KP_ENOMEM;
     for (size_t i = 0; i < n; i++) r->replaced_by[i] = -1;
@@ -69,6 +71,8 @@ static kp_status run_index(ins_run *r) {
             r->last_failed[p] = at;
         } else if (strcmp(e->reason, "Scheduled") == 0) {
             r->scheduled[p] = at;
+        } else if (strcmp(e->reason, "PodReady") == 0) {
+            if (r->first_ready[p] < 0) r->first_ready[p] = at;
         } else if (strcmp(e->reason, "SuccessfulDelete") == 0 ||
                    strcmp(e->reason, "Deleted") == 0) {
             if (r->deleted[p] < 0) r->deleted[p] = at;

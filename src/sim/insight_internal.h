@@ -28,6 +28,7 @@ typedef struct {
     long *created; /* the SuccessfulCreate / Created event that made it */
     long *first_failed, *last_failed; /* its first and last FailedScheduling */
     long *scheduled; /* its last Scheduled */
+    long *first_ready; /* its first PodReady */
     long *deleted; /* the SuccessfulDelete / Deleted event that took it */
     kp_index *replaced_by; /* the pod its controller made to replace it */
 } ins_run;

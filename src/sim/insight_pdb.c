@@ -1,6 +1,7 @@
 /* PDB pressure (docs/simulate.md "Findings"): the disruption controller's count of a
- * PodDisruptionBudget rebuilt over the run from the pods' timelines (healthy: bound, not
- * terminating, as kp_ctrl_disruption_sync counts), against its desiredHealthy as the controller
+ * PodDisruptionBudget rebuilt over the run from the pods' timelines (healthy: Ready, not
+ * terminating, as kp_ctrl_disruption_sync counts; from the first time a pod was Ready: a pod not
+ * Ready again after a container restart still counts), against its desiredHealthy as the controller
  * wrote it at each instant (kp_sim_pdb_desired_at: a scale of the pods' controller moves it),
  * while it existed (kp_sim_pdb_span), and the preemptions that took a victim it protected when it
  * allowed no more disruptions (violations() below). */
@@ -20,8 +21,11 @@ typedef struct {
 static bool span_of(const ins_run *r, kp_index pod, ins_span *s) {
     const kp_sim_pod *sp = kp_sim_pod_get(r->sim, (size_t)pod);
     s->pod = pod;
-    if (sp->bound_ms >= 0) {
-        s->t0 = sp->bound_ms, s->ev0 = r->scheduled[pod];
+    if (sp->ready_ms < 0) return false; /* never Ready: never healthy */
+    if (r->first_ready[pod] >= 0) { /* Ready some time after its start */
+        s->t0 = sp->ready_ms, s->ev0 = r->first_ready[pod];
+    } else if (sp->bound_ms >= 0) {
+        s->t0 = sp->bound_ms, s->ev0 = sp->ready_ms == sp->bound_ms ? r->scheduled[pod] : -1;
     } else {
         /* the snapshot's running pods are healthy from t = 0; a terminating one never */
         bool term0 = sp->terminating_ms < 0 &&

@@ -59,6 +59,7 @@ static kp_status start(kp_sim *s, kp_error *err) {
         st = kp__sim_timer_add(s, s->sc->actions[i].at_ms, SIM_EV_ACTION, (int64_t)i, 0);
     if (st == KP_OK) st = kp__sim_index_workloads(s);
     if (st == KP_OK && (st = kp__sim_cron_start(s, err)) != KP_OK) return st;
+    if (st == KP_OK && (st = kp__sim_ready_start(s, err)) != KP_OK) return st;
     /* the disruption controller's view from the first instant: a snapshot's PDB status may be
      * stale (pods listed after it was written); every PDB is recounted from the pods */
     for (size_t i = 0; st == KP_OK && i < kp_cluster_pdb_count(s->cl); i++)
@@ -154,6 +155,7 @@ static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
     case SIM_EV_ADMIT_KILLED: return kp__sim_admit_timer(s, t, err);
     case SIM_EV_TAINT_EVICT: return kp__sim_taint_timer(s, t, err);
     case SIM_EV_CRON: return kp__sim_cron_timer(s, t, err);
+    case SIM_EV_READY: return kp__sim_ready_timer(s, t, err);
     case SIM_EV_FLUSH_UNSCHED:
     case SIM_EV_BACKOFF_DONE: {
         kp_status st = kp__sim_queue_timer(s, t);

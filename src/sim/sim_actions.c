@@ -282,16 +282,6 @@ static kp_status cordon(kp_sim *s, kp_index n, bool on, kp_error *err) {
     return on || kp__sim_move_node(s, KP_SCHED_EV_NODE_UPDATE, n) == KP_OK ? KP_OK : nomem(err);
 }
 
-static bool pdb_blocks(kp_sim *s, kp_index pod) {
-    for (size_t i = 0; i < kp_cluster_pdb_count(s->cl); i++) {
-        kp_pdb_info in;
-        if (!kp_cluster_pdb_selects(s->cl, (kp_index)i, pod)) continue;
-        if (kp_cluster_pdb_info(s->cl, (kp_index)i, &in) == KP_OK && in.disruptions_allowed <= 0)
-            return true;
-    }
-    return false;
-}
-
 kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err) {
     if (kp_cluster_node_deleted(s->cl, node)) return KP_OK;
     bool blocked = false, busy = false;
@@ -304,11 +294,18 @@ kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err) {
             busy = true;
             continue;
         }
-        if (pdb_blocks(s, p)) { /* the Eviction API's 429 */
+        kp_index pdb;
+        kp_evict_verdict v = kp_cluster_evict_check(s->cl, p, &pdb);
+        if (v == KP_EVICT_TOO_MANY_REQUESTS || v == KP_EVICT_MULTIPLE_PDBS) {
+            /* the Eviction API's 429, or its 500 for a pod of two PDBs (kubectl drain retries
+             * the first; kprio retries both) */
             if (!s->pods[p].drain_blocked &&
-                kp__sim_logf(s, KP_SIM_WARNING, "EvictionBlocked", p, node, -1,
-                             "Cannot evict pod as it would violate the pod's disruption "
-                             "budget.") < 0)
+                kp__sim_logf(s, KP_SIM_WARNING, "EvictionBlocked", p, node, -1, "%s",
+                             v == KP_EVICT_TOO_MANY_REQUESTS
+                                 ? "Cannot evict pod as it would violate the pod's disruption "
+                                   "budget."
+                                 : "This pod has more than one PodDisruptionBudget, which the "
+                                   "eviction subresource does not support.") < 0)
                 return nomem(err);
             s->pods[p].drain_blocked = true;
             blocked = true;

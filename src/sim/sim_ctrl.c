@@ -205,7 +205,11 @@ kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces) {
     if ((st = kp__sim_recount_pdbs(s, pod, NULL)) != KP_OK) return st;
     if (pi.node < 0 && !pi.terminal && kp_sched_serves(s->sched, pod))
         return kp__sim_enqueue_new(s, pod);
-    if (pi.node >= 0 && !pi.terminal) return kp__sim_admit_bound(s, pod); /* named its node */
+    if (pi.node >= 0 && !pi.terminal) { /* named its node: its containers start now */
+        if ((st = kp__sim_ready_plan(s, pod, s->now, NULL)) != KP_OK) return st;
+        if ((st = kp__sim_recount_pdbs(s, pod, NULL)) != KP_OK) return st;
+        return kp__sim_admit_bound(s, pod);
+    }
     return KP_OK;
 }
 
@@ -283,13 +287,9 @@ kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error 
 
 static kp_status plan_lifetime(kp_sim *s, uint32_t pod) {
     if (!s->sc) return KP_OK;
-    for (size_t i = 0; i < s->sc->n_lifetimes; i++) {
-        const kp_scenario_lifetime *l = &s->sc->lifetimes[i];
-        if (l->ns && *l->ns && strcmp(l->ns, kp_cluster_pod_namespace(s->cl, pod)) != 0) continue;
-        if (!kp_cluster_pod_matches(s->cl, pod, l->reqs, l->n_reqs)) continue;
-        return kp__sim_timer_add(s, s->now + l->after_ms, SIM_EV_LIFETIME, pod, 0);
-    }
-    return KP_OK;
+    const kp_scenario_lifetime *l =
+        kp__sim_first_match(s, s->sc->lifetimes, s->sc->n_lifetimes, pod);
+    return l ? kp__sim_timer_add(s, s->now + l->after_ms, SIM_EV_LIFETIME, pod, 0) : KP_OK;
 }
 
 kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err) {
@@ -299,7 +299,8 @@ kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err) {
     kp_status st = kp_cluster_pod_set_running(s->cl, pod, s->epoch + s->now / 1000, err);
     if (st != KP_OK) return st;
     if (plan_lifetime(s, pod) != KP_OK || kp__sim_admit_bound(s, pod) != KP_OK) return nomem(err);
-    /* running and ready: an OrderedReady StatefulSet goes on */
+    /* Ready at once, or planned: its controller and PDBs see it either way */
+    if ((st = kp__sim_ready_plan(s, pod, s->now, err)) != KP_OK) return st;
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err);
     return kp__sim_recount_pdbs(s, pod, err);
 }
@@ -335,4 +336,43 @@ kp_status kp__sim_pod_finished(kp_sim *s, uint32_t pod, kp_pod_phase phase, cons
     if ((st = kp__sim_resize_retry(s, node, err)) != KP_OK) return st; /* freed room */
     /* its node's resources are freed: the queueing hints see it as the assigned pod deleted */
     return kp__sim_move_pod_gone(s, pod, node, false, 0) == KP_OK ? KP_OK : nomem(err);
+}
+
+/* ---------------------------------------------------------------- readiness (sim_ready.c plans
+ * it): a pod's containers became ready, or a restarted container made it not Ready; either way
+ * its controller syncs and the PDBs that select it are recounted */
+
+static kp_status ready_changed(kp_sim *s, uint32_t pod, kp_error *err) {
+    if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err);
+    return kp__sim_recount_pdbs(s, pod, err);
+}
+
+kp_status kp__sim_ready_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
+    uint32_t pod = (uint32_t)t->arg;
+    if (pod >= s->n_pods || s->pods[pod].ready_gen != t->gen) return KP_OK; /* replanned */
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    if (pi.deleted || pi.terminal || pi.node < 0 || pi.ready) return KP_OK;
+    kp_status st = kp_cluster_pod_set_ready(s->cl, pod, true, s->epoch + s->now / 1000, err);
+    if (st != KP_OK) return st;
+    sim_pod *p = &s->pods[pod];
+    if (p->pub.ready_ms < 0) p->pub.ready_ms = s->now;
+    if (kp__sim_logf(s, KP_SIM_NORMAL, "PodReady", pod, pi.node, -1,
+                     "Pod is Ready: its containers are ready") < 0)
+        return nomem(err);
+    return ready_changed(s, pod, err);
+}
+
+kp_status kp__sim_ready_restart(kp_sim *s, uint32_t pod, const char *container, kp_error *err) {
+    kp_pod_info pi;
+    kp_cluster_pod_info(s->cl, pod, &pi);
+    if (pi.deleted || pi.terminal || pi.node < 0 || kp__sim_ready_delay_ms(s, pod) <= 0)
+        return KP_OK;
+    bool was = pi.ready;
+    kp_status st = kp__sim_ready_plan(s, pod, s->now, err);
+    if (st != KP_OK || !was) return st;
+    if (kp__sim_logf(s, KP_SIM_NORMAL, "PodNotReady", pod, pi.node, -1,
+                     "Pod is not Ready: container %s restarted", container) < 0)
+        return nomem(err);
+    return ready_changed(s, pod, err);
 }

@@ -30,7 +30,8 @@ typedef enum {
     SIM_EV_ADMIT, /* pod arg's kubelet sees its bind and admits or rejects it (sim_admit.c) */
     SIM_EV_ADMIT_KILLED, /* pod arg, preempted by its kubelet, is killed: Failed (sim_admit.c) */
     SIM_EV_TAINT_EVICT, /* pod arg's NoExecute toleration ran out (gen: still planned) */
-    SIM_EV_CRON /* CronJob arg's next scheduled time (kp_ctrl_cronjob_sync) */
+    SIM_EV_CRON, /* CronJob arg's next scheduled time (kp_ctrl_cronjob_sync) */
+    SIM_EV_READY /* pod arg's containers are ready (gen: still planned; sim_ready.c) */
 } sim_ev_kind;
 
 typedef struct {
@@ -69,6 +70,7 @@ typedef struct {
     bool drain_blocked; /* a drain was refused for it (logged once) */
     bool arrived_terminating; /* it had a deletionTimestamp when the run first saw it (the
                                * snapshot's, or a created object's): no deletion of this run */
+    uint32_t ready_gen; /* its latest readiness plan (SIM_EV_READY): an earlier timer is stale */
 } sim_pod;
 
 /* a heap of pods ordered by a key (activeQ: PrioritySort; backoffQ: expiry) */
@@ -252,6 +254,22 @@ kp_status kp__sim_patch(kp_sim *s, size_t i, const kp_scenario_action *a, kp_err
  * pending resizes (a pod left the node, ...). KP_ENOMEM */
 kp_status kp__sim_resize_decide(kp_sim *s, kp_index pod, kp_error *err);
 kp_status kp__sim_resize_retry(kp_sim *s, kp_index node, kp_error *err);
+/* sim_ready.c: the first entry of a scenario list (lifetimes[], readiness[]) matching pod: its
+ * namespace (when given) and its selector; NULL when none */
+const kp_scenario_lifetime *kp__sim_first_match(const kp_sim *s, const kp_scenario_lifetime *l,
+                                                size_t n, uint32_t pod);
+
+/* sim_ready.c: readiness (docs/simulate.md "Readiness"). A pod whose containers start (bound,
+ * named its node at creation: from_ms = now; the snapshot's bound pods not Ready at t = 0: from
+ * their startTime) becomes Ready after its readiness[] entry's time, else its probes' delay, at
+ * once without either; a restarted container makes it not Ready for that time again. */
+int64_t kp__sim_ready_delay_ms(const kp_sim *s, uint32_t pod);
+kp_status kp__sim_ready_plan(kp_sim *s, uint32_t pod, int64_t from_ms, kp_error *err);
+kp_status kp__sim_ready_start(kp_sim *s, kp_error *err);
+/* sim_ctrl.c: a planned Ready came (SIM_EV_READY: event PodReady), a container restarted (event
+ * PodNotReady when it was Ready); the pod's controller and PDBs follow */
+kp_status kp__sim_ready_timer(kp_sim *s, const sim_timer *t, kp_error *err);
+kp_status kp__sim_ready_restart(kp_sim *s, uint32_t pod, const char *container, kp_error *err);
 
 /* sim_actions.c: scenario actions and drains */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);

@@ -265,7 +265,7 @@ kp_status kp__sim_grow_pods(kp_sim *s) {
         p->pub.pod = (kp_index)i;
         p->pub.created_ms = s->started ? s->now : -1;
         p->pub.first_nominated_ms = p->pub.bound_ms = p->pub.terminating_ms = -1;
-        p->pub.gone_ms = -1;
+        p->pub.gone_ms = p->pub.ready_ms = -1;
         p->pub.node = kp_cluster_pod_node(s->cl, (kp_index)i);
         p->pub.nominated_node = -1;
         p->pub.cause = "";
@@ -276,6 +276,7 @@ kp_status kp__sim_grow_pods(kp_sim *s) {
         kp_pod_info pi;
         kp_cluster_pod_info(s->cl, (kp_index)i, &pi);
         p->arrived_terminating = !pi.deleted && pi.deletion_ts != KP_TIME_UNSET;
+        if (!s->started && pi.ready) p->pub.ready_ms = 0; /* Ready in the snapshot */
     }
     s->n_pods = n;
     return KP_OK;
@@ -302,6 +303,7 @@ kp_sim_pod_state kp__sim_pod_state(const kp_sim *s, uint32_t pod) {
 const kp_sim_pod *kp__sim_pod_view(const kp_sim *s, uint32_t pod) {
     if (pod >= s->n_pods) return NULL;
     s->pods[pod].pub.state = kp__sim_pod_state(s, pod);
+    s->pods[pod].pub.ready = kp_cluster_pod_ready(s->cl, (kp_index)pod);
     return &s->pods[pod].pub;
 }
 

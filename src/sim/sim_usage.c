@@ -415,7 +415,7 @@ kp_status kp__sim_oom_kills(kp_sim *s, kp_index node, size_t *killed, kp_error *
         ages a = ages_of(s, up, p, &live);
         pod_memory(s, p, up, &a);
         if (k->oom) break;
-        bool restart = false;
+        const char *restarted = NULL;
         for (size_t c = 0; c < nc; c++) {
             int64_t lim = kp_cluster_pod_container_memory_limit(s->cl, p, c);
             if (lim <= 0 || k->shares[c] <= lim) continue;
@@ -426,15 +426,18 @@ kp_status kp__sim_oom_kills(kp_sim *s, kp_index node, size_t *killed, kp_error *
             if (ev < 0 || kp__sim_logf(s, KP_SIM_NORMAL, "Started", p, node, ev,
                                        "Started container %s", cn) < 0)
                 return kp_error_set(err, KP_ENOMEM, "simulate: kubelet: out of memory");
-            restart = true;
+            if (!restarted) restarted = cn;
             ++*killed;
             s->c.oom_kills++;
         }
-        if (restart) {
+        if (restarted) {
             up->restarted = true;
             up->origin_ms = s->now;
             up->restarts++;
             s->pods[p].pub.restarts++;
+            /* not Ready until the restarted container is ready again */
+            kp_status st = kp__sim_ready_restart(s, (uint32_t)p, restarted, err);
+            if (st != KP_OK) return st;
         }
     }
     return k->oom ? kp_error_set(err, KP_ENOMEM, "simulate: kubelet: out of memory") : KP_OK;

@@ -170,5 +170,71 @@ KT_TEST(sync_scales_replicaset) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(creates_replicaset), KT_CASE(scale_follows), KT_CASE(cascading_delete),
-        KT_CASE(sync_scales_replicaset))
+/* clang-format off */
+#define RPOD(name, owner_kind, owner, cond)                                                     \
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: default, "            \
+    "labels: {app: web}, ownerReferences: [{apiVersion: apps/v1, kind: " owner_kind ", name: "  \
+    owner ", uid: u-" owner ", controller: true}]}\n"                                          \
+    "spec: {nodeName: n1, containers: [{name: c}]}\nstatus: {phase: Running, conditions: [" cond "]}\n"
+#define READY_AT(t) "{type: Ready, status: 'True', lastTransitionTime: '2024-01-01T00:00:" t "Z'}"
+/* clang-format on */
+
+/* calculateStatus (replica_set_utils.go) and the deployment's sums (GetReadyReplicaCountFor-
+ * ReplicaSets, GetAvailableReplicaCountForReplicaSets), the rows of TestCalculateStatus and of
+ * IsPodAvailable: with minReadySeconds 10 at 00:00:30, a pod Ready since 00:00:10 is available, one
+ * Ready since 00:00:25 is ready only, one not Ready neither, one being deleted is not counted; a
+ * Job's status.ready counts its active Ready pods. */
+KT_TEST(replica_status_ready_available) {
+    const char *y = CC_NODE(
+        "n1",
+        "") "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default, "
+            "uid: u-web}\nspec: {replicas: 3, minReadySeconds: 10, selector: {matchLabels: {app: "
+            "web}}}\n"
+            "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-1, namespace: "
+            "default, "
+            "uid: u-web-1, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, "
+            "uid: "
+            "u-web, controller: true}]}\nspec: {replicas: 3, selector: {matchLabels: {app: web}}}\n"
+            "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: default, uid: "
+            "u-j}\n"
+            "spec: {parallelism: 2, template: {spec: {containers: [{name: c}]}}}\n" RPOD(
+                "a", "ReplicaSet", "web-1", READY_AT("10"))
+                RPOD("b", "ReplicaSet", "web-1", READY_AT("25"))
+                    RPOD("c", "ReplicaSet", "web-1", "{type: Ready, status: 'False'}")
+                        RPOD("j1", "Job", "j", READY_AT("25"))
+                            RPOD("j2", "Job", "j", "{type: Ready, status: 'False'}");
+    kp_cluster *cl = cc_load(y);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    const int64_t t30 = 1704067230;
+    kp_replica_status rs;
+    KT_CHECK_INT(kp_ctrl_workload_status(c, cc_workload(cl, "ReplicaSet", "web-1"), t30, &rs),
+                 KP_OK);
+    KT_CHECK_INT(rs.replicas, 3);
+    KT_CHECK_INT(rs.ready, 2);
+    KT_CHECK_INT(rs.available, 2); /* the ReplicaSet's own minReadySeconds: 0 */
+    kp_index d = cc_workload(cl, "Deployment", "web");
+    KT_CHECK_INT(kp_ctrl_workload_status(c, d, t30, &rs), KP_OK);
+    KT_CHECK_INT(rs.replicas, 3);
+    KT_CHECK_INT(rs.ready, 2);
+    KT_CHECK_INT(rs.available, 1);
+    KT_CHECK_INT(kp_ctrl_workload_status(c, d, t30 + 5, &rs), KP_OK);
+    KT_CHECK_INT(rs.available, 2); /* 00:00:25 + 10 s <= 00:00:35 */
+    kp_error err;
+    KT_CHECK_INT(
+        kp_cluster_mark_terminating(cl, kp_cluster_find_pod(cl, "default/a"), t30, NULL, &err),
+        KP_OK);
+    KT_CHECK_INT(kp_ctrl_workload_status(c, d, t30 + 5, &rs), KP_OK);
+    KT_CHECK_INT(rs.replicas, 2);
+    KT_CHECK_INT(rs.available, 1);
+    KT_CHECK_INT(kp_ctrl_workload_status(c, cc_workload(cl, "Job", "j"), t30, &rs), KP_OK);
+    KT_CHECK_INT(rs.replicas, 2);
+    KT_CHECK_INT(rs.ready, 1);
+    KT_CHECK_INT(kp_ctrl_workload_status(c, -1, t30, &rs), KP_EINVAL);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(creates_replicaset), KT_CASE(replica_status_ready_available),
+        KT_CASE(scale_follows), KT_CASE(cascading_delete), KT_CASE(sync_scales_replicaset))

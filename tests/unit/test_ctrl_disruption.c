@@ -241,6 +241,34 @@ KT_TEST(alloc_fail) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(upstream_cases), KT_CASE(unsupported_controller_fails_safe),
-        KT_CASE(statefulset_and_deployment_scale), KT_CASE(status_written_through_core),
-        KT_CASE(alloc_fail))
+/* TestUnavailable (disruption_test.go): minAvailable 3 over four pods of which the fourth is not
+ * Ready (countHealthyPods reads IsPodReady): 3 healthy, no disruption allowed; once it is Ready,
+ * one; a Ready pod being deleted does not count. */
+KT_TEST(unready_pods_not_healthy) {
+    char buf[8192];
+    pdb_yaml(buf, sizeof buf, "minAvailable: 3", 4, 4, 0);
+    char *at = strstr(buf, "name: p3\n");
+    KT_CHECK(at != NULL);
+    if (!at) return;
+    at = strstr(at, "status: {phase: Running}");
+    char tail[4096];
+    snprintf(tail, sizeof tail, "%s", at + strlen("status: {phase: Running}"));
+    snprintf(at, sizeof buf - (size_t)(at - buf),
+             "status: {phase: Running, conditions: [{type: Ready, status: 'False'}]}%s", tail);
+    kp_cluster *cl = ctrl_load(buf);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    check_status(cl, 0, 3, 3, 4, __LINE__);
+    kp_error err;
+    KT_CHECK_INT(kp_cluster_pod_set_ready(cl, kp_cluster_find_pod(cl, "ns/p3"), true, 1, &err),
+                 KP_OK);
+    check_status(cl, 1, 4, 3, 4, __LINE__);
+    KT_CHECK_INT(kp_cluster_mark_terminating(cl, kp_cluster_find_pod(cl, "ns/p0"), 2, NULL, &err),
+                 KP_OK);
+    check_status(cl, 0, 3, 3, 4, __LINE__);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(upstream_cases), KT_CASE(unready_pods_not_healthy),
+        KT_CASE(unsupported_controller_fails_safe), KT_CASE(statefulset_and_deployment_scale),
+        KT_CASE(status_written_through_core), KT_CASE(alloc_fail))

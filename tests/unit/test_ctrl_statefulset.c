@@ -114,5 +114,50 @@ KT_TEST(recreates_failed_pod) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(ordered_ready_creates_one_at_a_time), KT_CASE(parallel_creates_all),
-        KT_CASE(scales_down), KT_CASE(recreates_failed_pod))
+/* scaleUpStatefulSetControl's loop (stateful_set_control_test.go): each pod is set Running, then
+ * Ready, before the next ordinal comes; a Running pod that is not Ready (isRunningAndReady false)
+ * holds the ordinals above it, and holds a scale-down (processCondemned waits on an unhealthy
+ * pod). */
+KT_TEST(ordered_ready_waits_for_ready) {
+    kp_cluster *cl = cc_load(CC_NODE("n1", "") STS("web", "  replicas: 3\n")
+                                 CC_POD("web-0", "StatefulSet", "web", "n1",
+                                        "Running, conditions: [{type: Ready, status: 'False'}]"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    kp_error err;
+    KT_CHECK_INT(run(c, cl, "web", &r), KP_OK);
+    KT_CHECK_INT(r.n_created, 0); /* web-0 runs but is not Ready */
+    kp_index w0 = kp_cluster_find_pod(cl, "default/web-0");
+    KT_CHECK_INT(kp_cluster_pod_set_ready(cl, w0, true, 1704067300, &err), KP_OK);
+    KT_CHECK_INT(run(c, cl, "web", &r), KP_OK);
+    KT_CHECK_INT(r.n_created, 1);
+    if (r.n_created) KT_CHECK_STR(kp_cluster_pod_name(cl, r.created[0]), "web-1");
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+
+    /* scale down 2 -> 1 while web-0 is not Ready: web-1 waits */
+    cl = cc_load(CC_NODE("n1", "") STS("web", "  replicas: 1\n")
+                     CC_POD("web-0", "StatefulSet", "web", "n1",
+                            "Running, conditions: [{type: Ready, status: 'False'}]")
+                         CC_POD("web-1", "StatefulSet", "web", "n1", "Running"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    c = kp_ctrl_new(cl);
+    KT_CHECK_INT(run(c, cl, "web", &r), KP_OK);
+    KT_CHECK_INT(r.n_events, 0);
+    KT_CHECK_INT(kp_cluster_pod_set_ready(cl, kp_cluster_find_pod(cl, "default/web-0"), true,
+                                          1704067300, &err),
+                 KP_OK);
+    KT_CHECK_INT(run(c, cl, "web", &r), KP_OK);
+    KT_CHECK_INT(r.n_events, 1);
+    if (r.n_events)
+        KT_CHECK_STR(r.events[0],
+                     "SuccessfulDelete delete Pod web-1 in StatefulSet web successful");
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(ordered_ready_creates_one_at_a_time), KT_CASE(ordered_ready_waits_for_ready),
+        KT_CASE(parallel_creates_all), KT_CASE(scales_down), KT_CASE(recreates_failed_pod))

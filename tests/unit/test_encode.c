@@ -887,7 +887,9 @@ KT_TEST(terminating_pod_survives) {
     size_t l1, l2;
     char *e1 = encode(c1, false, &l1);
     KT_CHECK_CONTAINS(e1, "\"deletionTimestamp\":\"2026-01-02T03:04:05Z\"");
-    KT_CHECK_CONTAINS(e1, "\"conditions\":[{\"type\":\"DisruptionTarget\",\"status\":\"True\","
+    /* its Ready condition is kept too (readiness), written first with ContainersReady */
+    KT_CHECK_CONTAINS(e1, "{\"type\":\"ContainersReady\",\"status\":\"True\"},"
+                          "{\"type\":\"DisruptionTarget\",\"status\":\"True\","
                           "\"reason\":\"PreemptionByScheduler\",\"message\":\"Preempted by pod "
                           "\\\"x\\\"\\n\\ton node n1\"}]");
     KT_CHECK_CONTAINS(e1, "\"terminationGracePeriodSeconds\":45");
