@@ -36,7 +36,9 @@ typedef enum {
     KP_ACT_TAINT, /* ref: a Node; taint */
     KP_ACT_UNTAINT, /* ref: a Node; taint (key, and effect when given) */
     KP_ACT_DRAIN, /* ref: a Node: cordon, then evict every pod through the Eviction API rules */
-    KP_ACT_SET_PRIORITY_CLASS /* ref: a PriorityClass; value */
+    KP_ACT_SET_PRIORITY_CLASS, /* ref: a PriorityClass; value */
+    KP_ACT_FAIL, /* ref: a Node: its kubelet stops posting status (node failure) */
+    KP_ACT_RECOVER /* ref: a Node: its kubelet posts again */
 } kp_action_type;
 
 /* An object reference as written: kind (as the API spells it, "Pod"), namespace ("" for

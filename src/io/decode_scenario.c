@@ -263,6 +263,8 @@ static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     case KP_ACT_CORDON:
     case KP_ACT_UNCORDON:
     case KP_ACT_DRAIN:
+    case KP_ACT_FAIL:
+    case KP_ACT_RECOVER:
         if ((st = kp__sc_only_keys(d, body, k_node)) != KP_OK) return st;
         return node_ref(d, s, body, &a->ref);
     case KP_ACT_TAINT:
@@ -299,14 +301,15 @@ static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     return KP_OK;
 }
 
-static const char *const ACTIONS[] = {"create", "delete",  "scale", "cordon",           "uncordon",
-                                      "taint",  "untaint", "drain", "setPriorityClass", NULL};
+static const char *const ACTIONS[] = {"create",           "delete", "scale",   "cordon",
+                                      "uncordon",         "taint",  "untaint", "drain",
+                                      "setPriorityClass", "fail",   "recover", NULL};
 
 static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t ai,
                                kp_scenario_action *a) {
-    static const char *const keys[] = {"at",     "create",           "delete", "scale",
-                                       "cordon", "uncordon",         "taint",  "untaint",
-                                       "drain",  "setPriorityClass", NULL};
+    static const char *const keys[] = {
+        "at",      "create", "delete",           "scale", "cordon",  "uncordon", "taint",
+        "untaint", "drain",  "setPriorityClass", "fail",  "recover", NULL};
     snprintf(d->object, sizeof d->object, "actions[%u]", ai);
     kp_status st;
     if ((st = kp__sc_need_obj(d, n, NULL)) != KP_OK ||
@@ -327,7 +330,7 @@ static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t 
     if (!body)
         return kp__dctx_fail(d, n, KP_EINVAL, NULL,
                              "one action is required: create, delete, scale, cordon, uncordon, "
-                             "taint, untaint, drain or setPriorityClass");
+                             "taint, untaint, drain, setPriorityClass, fail or recover");
     a->type = (kp_action_type)which;
     /* every string of the action is set, "" when it does not apply */
     char *empty = kp__sc_sdup(x->s, "", 0);

@@ -256,6 +256,8 @@ static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp
 static kp_status cordon(kp_sim *s, kp_index n, bool on, kp_error *err) {
     if (kp_cluster_node_unschedulable(s->cl, n) == on) return KP_OK;
     kp_status st = kp_cluster_node_set_unschedulable(s->cl, n, on, err);
+    /* the node lifecycle controller's node.kubernetes.io/unschedulable:NoSchedule follows */
+    if (st == KP_OK) st = kp__sim_node_noschedule(s, n, err);
     if (st != KP_OK) return st;
     const char *what = on ? "NodeNotSchedulable" : "NodeSchedulable";
     if (kp__sim_logf(s, KP_SIM_NORMAL, what, -1, n, -1, "Node %s status is now: %s",
@@ -322,6 +324,8 @@ static const char *node_verb(kp_action_type t) {
     case KP_ACT_UNCORDON: return "uncordon";
     case KP_ACT_TAINT: return "taint";
     case KP_ACT_UNTAINT: return "untaint";
+    case KP_ACT_FAIL: return "fail";
+    case KP_ACT_RECOVER: return "recover";
     default: return "drain";
     }
 }
@@ -336,6 +340,8 @@ static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_
     switch (a->type) {
     case KP_ACT_CORDON: return cordon(s, n, true, err);
     case KP_ACT_UNCORDON: return cordon(s, n, false, err);
+    case KP_ACT_FAIL:
+    case KP_ACT_RECOVER: return kp__sim_node_kubelet(s, n, a->type == KP_ACT_RECOVER, err);
     case KP_ACT_TAINT:
         st = kp_cluster_node_taint(s->cl, n, a->taint.key, a->taint.value, a->taint.effect, err);
         if (st == KP_OK &&

@@ -30,7 +30,8 @@ typedef enum {
     SIM_EV_ADMIT, /* pod arg's kubelet sees its bind and admits or rejects it (sim_admit.c) */
     SIM_EV_ADMIT_KILLED, /* pod arg, preempted by its kubelet, is killed: Failed (sim_admit.c) */
     SIM_EV_TAINT_EVICT, /* pod arg's NoExecute toleration ran out (gen: still planned) */
-    SIM_EV_CRON /* CronJob arg's next scheduled time (kp_ctrl_cronjob_sync) */
+    SIM_EV_CRON, /* CronJob arg's next scheduled time (kp_ctrl_cronjob_sync) */
+    SIM_EV_NODE_MONITOR /* the node lifecycle controller's monitor pass of node arg */
 } sim_ev_kind;
 
 typedef struct {
@@ -137,6 +138,9 @@ struct kp_sim {
     sim_kubelets *kub; /* sim_kubelet.c; NULL when the run has no kubelets */
     sim_admit adm; /* sim_admit.c: the kubelets' admission */
 
+    uint8_t *node_failed; /* per node: its kubelet stopped (the `fail` action; sim_ctrl.c) */
+    size_t n_node_failed;
+
     kp_sim_sample *samples; /* every o.sample_every_ms (sim_log.c) */
     size_t n_samples, cap_samples;
     uint64_t sampled_events; /* s->c.events when the last sample was counted */
@@ -219,6 +223,15 @@ kp_status kp__sim_taint_timer(kp_sim *s, const sim_timer *t, kp_error *err);
 kp_status kp__sim_node_lifecycle(kp_sim *s, kp_index node, unsigned conditions, bool *untainted,
                                  kp_error *err);
 kp_status kp__sim_podgc(kp_sim *s, long cause_ev, kp_error *err);
+/* The node lifecycle controller: its start over the snapshot (t = 0), a monitor pass of a node
+ * (SIM_EV_NODE_MONITOR), the NoSchedule pass after a cordon or uncordon, and a node's kubelet
+ * stopped (`fail`) or posting again (`recover`): a failed node's kubelet evicts nothing, reports
+ * nothing and finishes no pod until it recovers (kp__sim_node_failed). */
+kp_status kp__sim_node_lifecycle_start(kp_sim *s, kp_error *err);
+kp_status kp__sim_node_monitor(kp_sim *s, kp_index node, kp_error *err);
+kp_status kp__sim_node_noschedule(kp_sim *s, kp_index node, kp_error *err);
+kp_status kp__sim_node_kubelet(kp_sim *s, kp_index node, bool posting, kp_error *err);
+bool kp__sim_node_failed(const kp_sim *s, kp_index node);
 /* the workloads loaded since the last call join (marked for a sync) */
 kp_status kp__sim_grow_workloads(kp_sim *s);
 /* The garbage collector's background deletion of workload w: its pods, the workloads it controls */

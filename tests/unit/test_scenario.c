@@ -426,7 +426,7 @@ KT_TEST(errors_name_action_and_field) {
     /* one action per entry */
     KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n", KP_EINVAL),
                  "actions[0]: one action is required: create, delete, scale, cordon, uncordon, "
-                 "taint, untaint, drain or setPriorityClass");
+                 "taint, untaint, drain, setPriorityClass, fail or recover");
     KT_CHECK_STR(
         fails(HEAD "actions:\n- at: 1s\n  cordon: {node: a}\n  drain: {node: a}\n", KP_EINVAL),
         "actions[0]: drain: only one action per entry (cordon is there too)");
