@@ -375,6 +375,8 @@ int64_t kp_cluster_pod_container_memory_limit(const kp_cluster *cl, kp_index pod
  * spec order: how many, and volume i's name ("" out of range). */
 size_t kp_cluster_pod_empty_dir_count(const kp_cluster *cl, kp_index pod);
 const char *kp_cluster_pod_empty_dir_name(const kp_cluster *cl, kp_index pod, size_t i);
+/* Whether the pod has an emptyDir volume of any medium (kubectl drain's hasLocalStorage). */
+bool kp_cluster_pod_has_empty_dir(const kp_cluster *cl, kp_index pod);
 
 /* Workloads: the controllers of the snapshot (ReplicationController, ReplicaSet, StatefulSet,
  * Deployment, DaemonSet, Job, CronJob) and Services (kind "Service", no template), in load

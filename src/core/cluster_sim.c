@@ -219,6 +219,14 @@ const char *kp_cluster_pod_empty_dir_name(const kp_cluster *cl, kp_index pod, si
     return v ? kp__s(cl, v->name) : "";
 }
 
+bool kp_cluster_pod_has_empty_dir(const kp_cluster *cl, kp_index pod) {
+    if (pod < 0 || (size_t)pod >= cl->n_pods) return false;
+    const kp_pod *p = &cl->pods[pod];
+    for (uint16_t v = 0; v < p->n_volumes; v++)
+        if (p->volumes[v].is_empty_dir) return true;
+    return false;
+}
+
 static bool parse_effect(const char *s, kp_effect *out) {
     static const char *const names[] = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
     static const kp_effect effects[] = {KP_EFFECT_NOSCHEDULE, KP_EFFECT_PREFERNOSCHEDULE,

@@ -260,9 +260,9 @@ static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
         if (!has) return kp__dctx_fail(d, body, KP_EINVAL, "replicas", "required value");
         a->replicas = (int32_t)v;
         return KP_OK;
+    case KP_ACT_DRAIN: return kp__sc_decode_drain(d, s, body, a);
     case KP_ACT_CORDON:
     case KP_ACT_UNCORDON:
-    case KP_ACT_DRAIN:
     case KP_ACT_FAIL:
     case KP_ACT_RECOVER:
         if ((st = kp__sc_only_keys(d, body, k_node)) != KP_OK) return st;

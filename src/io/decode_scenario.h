@@ -38,6 +38,11 @@ kp_status kp__sc_read_trace(kp_dctx *d, scen *s, const char *base_dir, const kp_
 kp_status kp__sc_decode_kubelet(kp_dctx *d, scen *s, const char *base_dir, const kp_tnode *n,
                                 uint32_t i, kp_scenario_kubelet *k);
 
+/* IsValidLabelValue: NULL when valid, else upstream's message (decode_scenario_util.c). */
+const char *kp__sc_label_value_error(const char *v, size_t n);
+/* drain's body (decode_scenario_drain.c): node or nodeSelector and kubectl drain's options */
+kp_status kp__sc_decode_drain(kp_dctx *d, scen *s, const kp_tnode *body, kp_scenario_action *a);
+
 /* A NUL-terminated copy of p[0..n) in the scenario's arena (NULL: out of memory), and the
  * decoder's out-of-memory failure. */
 char *kp__sc_sdup(scen *s, const char *p, size_t n);

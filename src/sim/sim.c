@@ -135,7 +135,7 @@ void kp_sim_free(kp_sim *s) {
     kp_free(s->events);
     for (size_t i = 0; i < s->n_chunks; i++) kp_free(s->chunks[i]);
     kp_free(s->chunks);
-    kp_free(s->drain_nodes);
+    kp__sim_drains_free(s);
     kp_free(s->node_failed);
     kp_free(s->samples);
     kp__sim_pdb_spans_free(s);

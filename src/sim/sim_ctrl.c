@@ -302,7 +302,8 @@ kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, lo
      * Terminating until it recovers (kp__sim_node_kubelet) */
     if (!kp__sim_node_failed(s, pi.node) &&
         (kp__sim_log_killing(s, pod, pi.node, cause_ev) != KP_OK ||
-         kp__sim_timer_add(s, s->now + pi.grace_seconds * 1000, SIM_EV_POD_GONE, pod, 0) != KP_OK))
+         kp__sim_timer_add(s, s->now + (p->has_grace ? p->grace_s : pi.grace_seconds) * 1000,
+                           SIM_EV_POD_GONE, pod, 0) != KP_OK))
         return nomem(err);
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err); /* no longer active */
     return kp__sim_recount_pdbs(s, pod, err);

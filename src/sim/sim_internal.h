@@ -68,6 +68,8 @@ typedef struct {
     uint32_t taint_gen; /* the taint-eviction controller's latest plan (its resync timer): an
                          * earlier timer is stale */
     bool drain_blocked; /* a drain was refused for it (logged once) */
+    bool has_grace; /* a drain's eviction gave its grace period (DeleteOptions) */
+    int64_t grace_s;
     bool arrived_terminating; /* it had a deletionTimestamp when the run first saw it (the
                                * snapshot's, or a created object's): no deletion of this run */
 } sim_pod;
@@ -133,8 +135,10 @@ struct kp_sim {
     size_t chunk_used, chunk_cap;
 
     kp_sim_counters c;
-    int64_t *drain_nodes; /* nodes being drained (-1 = done) */
-    size_t n_drain, cap_drain;
+    struct sim_drain *drains; /* the drain actions played (sim_drain.c) */
+    size_t n_drains, cap_drains;
+    int32_t *node_drain; /* per node: the drain draining it now, -1 */
+    size_t n_node_drain;
     sim_kubelets *kub; /* sim_kubelet.c; NULL when the run has no kubelets */
     sim_admit adm; /* sim_admit.c: the kubelets' admission */
 
@@ -246,9 +250,16 @@ kp_status kp__sim_mark_workload(kp_sim *s, int64_t wl, kp_error *err);
 /* every DaemonSet syncs (a node was added, changed or deleted) */
 kp_status kp__sim_mark_daemonsets(kp_sim *s, kp_error *err);
 
-/* sim_actions.c: scenario actions and drains */
+/* sim_actions.c: scenario actions; kp__sim_cordon sets or clears spec.unschedulable (the
+ * kubelet's NodeSchedulable / NodeNotSchedulable event, the node lifecycle controller's taint) */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);
+kp_status kp__sim_cordon(kp_sim *s, kp_index n, bool on, kp_error *err);
+/* sim_drain.c: drain action ai over node (-1: the nodes of its nodeSelector); a drain's retry
+ * (SIM_EV_DRAIN_RETRY); the drains' memory */
+kp_status kp__sim_drain_start(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_index node,
+                              kp_error *err);
 kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err);
+void kp__sim_drains_free(kp_sim *s);
 
 /* sim_kubelet.c: the nodes' kubelets (eviction manager, pressure taints) */
 kp_status kp__sim_kubelets_start(kp_sim *s, kp_error *err);
