@@ -431,7 +431,7 @@ KT_TEST(errors_name_action_and_field) {
         fails(HEAD "actions:\n- at: 1s\n  drain: {nodeSelector: 'pool in (a'}\n", KP_EINVAL),
         "actions[0]: drain.nodeSelector: invalid label selector \"pool in (a\": expected "
         "')'");
-    KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n  drain: {node: n1, concurrency: 0}\n", KP_EINVAL),
+    KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n  drain: {node: n1, concurrency: 0}\n", KP_ERANGE),
                  "actions[0]: drain.concurrency: 0 is out of range [1, 100000]");
     KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n", KP_EINVAL),
                  "actions[0]: one action is required: create, delete, scale, cordon, uncordon, "
