@@ -248,18 +248,6 @@ static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp
 
 /* ---------------------------------------------------------------- nodes */
 
-kp_status kp__sim_cordon(kp_sim *s, kp_index n, bool on, kp_error *err) {
-    if (kp_cluster_node_unschedulable(s->cl, n) == on) return KP_OK;
-    kp_status st = kp_cluster_node_set_unschedulable(s->cl, n, on, err);
-    /* the node lifecycle controller's node.kubernetes.io/unschedulable:NoSchedule follows */
-    if (st == KP_OK) st = kp__sim_node_noschedule(s, n, err);
-    if (st != KP_OK) return st;
-    const char *what = on ? "NodeNotSchedulable" : "NodeSchedulable";
-    if (kp__sim_logf(s, KP_SIM_NORMAL, what, -1, n, -1, "Node %s status is now: %s",
-                     kp_cluster_node_name(s->cl, n), what) < 0)
-        return nomem(err);
-    return on || kp__sim_move_all(s, "NodeUpdate") == KP_OK ? KP_OK : nomem(err);
-}
 
 static const char *node_verb(kp_action_type t) {
     switch (t) {

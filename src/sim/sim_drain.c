@@ -33,6 +33,21 @@ static kp_status nomem(kp_error *err) {
     return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
 }
 
+/* kubectl cordon / uncordon: spec.unschedulable, the kubelet's NodeNotSchedulable /
+ * NodeSchedulable event, the node lifecycle controller's unschedulable taint */
+kp_status kp__sim_cordon(kp_sim *s, kp_index n, bool on, kp_error *err) {
+    if (kp_cluster_node_unschedulable(s->cl, n) == on) return KP_OK;
+    kp_status st = kp_cluster_node_set_unschedulable(s->cl, n, on, err);
+    /* the node lifecycle controller's node.kubernetes.io/unschedulable:NoSchedule follows */
+    if (st == KP_OK) st = kp__sim_node_noschedule(s, n, err);
+    if (st != KP_OK) return st;
+    const char *what = on ? "NodeNotSchedulable" : "NodeSchedulable";
+    if (kp__sim_logf(s, KP_SIM_NORMAL, what, -1, n, -1, "Node %s status is now: %s",
+                     kp_cluster_node_name(s->cl, n), what) < 0)
+        return nomem(err);
+    return on || kp__sim_move_all(s, "NodeUpdate") == KP_OK ? KP_OK : nomem(err);
+}
+
 static bool pdb_blocks(kp_sim *s, kp_index pod) {
     for (size_t i = 0; i < kp_cluster_pdb_count(s->cl); i++) {
         kp_pdb_info in;

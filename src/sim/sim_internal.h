@@ -250,9 +250,10 @@ kp_status kp__sim_mark_workload(kp_sim *s, int64_t wl, kp_error *err);
 /* every DaemonSet syncs (a node was added, changed or deleted) */
 kp_status kp__sim_mark_daemonsets(kp_sim *s, kp_error *err);
 
-/* sim_actions.c: scenario actions; kp__sim_cordon sets or clears spec.unschedulable (the
- * kubelet's NodeSchedulable / NodeNotSchedulable event, the node lifecycle controller's taint) */
+/* sim_actions.c: scenario actions */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);
+/* sim_drain.c: kp__sim_cordon sets or clears spec.unschedulable (the kubelet's NodeSchedulable /
+ * NodeNotSchedulable event, the node lifecycle controller's taint) */
 kp_status kp__sim_cordon(kp_sim *s, kp_index n, bool on, kp_error *err);
 /* sim_drain.c: drain action ai over node (-1: the nodes of its nodeSelector); a drain's retry
  * (SIM_EV_DRAIN_RETRY); the drains' memory */
