@@ -138,6 +138,8 @@ static kp_status taint(kp_ctrl *c, kp_index node, const char *key, const char *e
 
 static kp_status untaint(kp_ctrl *c, kp_index node, const char *key, const char *effect,
                          bool *removed_any, kp_error *err) {
+    /* (a node without the taint is left as it is: no change for the schedulers to catch up on) */
+    if (!kp_cluster_node_has_taint(c->cl, node, key, effect, NULL)) return KP_OK;
     size_t removed = 0;
     kp_status st = kp_cluster_node_untaint(c->cl, node, key, effect, &removed, err);
     if (removed && removed_any) *removed_any = true;
