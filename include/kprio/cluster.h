@@ -360,6 +360,20 @@ kp_status kp_cluster_node_taint(kp_cluster *cl, kp_index node, const char *key, 
                                 const char *effect, kp_error *err);
 kp_status kp_cluster_node_untaint(kp_cluster *cl, kp_index node, const char *key,
                                   const char *effect, size_t *removed, kp_error *err);
+/* The node lifecycle controller's reads and writes (src/ctrl/node_lifecycle.c).
+ * kp_cluster_node_has_taint: whether the node has a taint key:effect (effect "NoSchedule",
+ * "PreferNoSchedule" or "NoExecute"), with its timeAdded (unix seconds, 0 when unset: the
+ * snapshot's, as the API server stamps NoExecute taints) in *time_added (may be NULL).
+ * kp_cluster_node_condition: status.conditions[type].status ("True", "False", "Unknown"; "" when
+ * the node has no such condition). kp_cluster_node_set_condition: that condition replaced or
+ * added with status, reason and message (NULL: ""); KP_EINVAL (bad index, deleted node),
+ * KP_ENOMEM. */
+bool kp_cluster_node_has_taint(const kp_cluster *cl, kp_index node, const char *key,
+                               const char *effect, int64_t *time_added);
+const char *kp_cluster_node_condition(const kp_cluster *cl, kp_index node, const char *type);
+kp_status kp_cluster_node_set_condition(kp_cluster *cl, kp_index node, const char *type,
+                                        const char *status, const char *reason, const char *message,
+                                        kp_error *err);
 /* Deletes a node: it leaves every scheduler's node order; its pods are not touched (the caller
  * deletes them, as the pod garbage collector does). */
 kp_status kp_cluster_delete_node(kp_cluster *cl, kp_index node, kp_error *err);
@@ -396,6 +410,8 @@ int64_t kp_cluster_pod_container_memory_limit(const kp_cluster *cl, kp_index pod
  * spec order: how many, and volume i's name ("" out of range). */
 size_t kp_cluster_pod_empty_dir_count(const kp_cluster *cl, kp_index pod);
 const char *kp_cluster_pod_empty_dir_name(const kp_cluster *cl, kp_index pod, size_t i);
+/* Whether the pod has an emptyDir volume of any medium (kubectl drain's hasLocalStorage). */
+bool kp_cluster_pod_has_empty_dir(const kp_cluster *cl, kp_index pod);
 
 /* Workloads: the controllers of the snapshot (ReplicationController, ReplicaSet, StatefulSet,
  * Deployment, DaemonSet, Job, CronJob) and Services (kind "Service", no template), in load

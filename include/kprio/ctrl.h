@@ -45,8 +45,9 @@ typedef struct {
 typedef enum {
     KP_CTRL_RESYNC_WORKLOAD = 0, /* obj: a workload index (kp_ctrl_workload_changed then) */
     KP_CTRL_RESYNC_POD = 1, /* obj: a pod (taint eviction: kp_ctrl_taint_eviction_fire then) */
-    KP_CTRL_RESYNC_CRONJOB = 2 /* obj: a CronJob (kp_ctrl_cronjob_sync then); a schedule alone
-                                * need not keep a runner going */
+    KP_CTRL_RESYNC_CRONJOB = 2, /* obj: a CronJob (kp_ctrl_cronjob_sync then); a schedule alone
+                                 * need not keep a runner going */
+    KP_CTRL_RESYNC_NODE = 3 /* obj: a Node (kp_ctrl_node_monitor then: a monitor pass) */
 } kp_ctrl_resync_kind;
 
 /* The runner's side. Every callback returns KP_OK or an error that stops the sync (KP_ENOMEM,
@@ -211,6 +212,32 @@ kp_status kp_ctrl_taint_eviction_fire(kp_ctrl *c, kp_index pod, int64_t now_ms,
 kp_status kp_ctrl_node_lifecycle_sync(kp_ctrl *c, kp_index node, unsigned conditions,
                                       int64_t now_ms, const kp_ctrl_sink *sink, bool *untainted,
                                       kp_error *err);
+/* The node lifecycle controller's health monitoring (src/ctrl/node_lifecycle.c; upstream's
+ * defaults: nodeMonitorPeriod 5 s, passes at multiples of it from t = 0; nodeMonitorGracePeriod
+ * KP_CTRL_NODE_MONITOR_GRACE_MS; a zone's NoExecute taints one node every 10 s).
+ * kp_ctrl_node_lifecycle_start: the controller's first look at a snapshot (Ready Unknown: the
+ * kubelet is not posting; Ready False / Unknown: their not-ready / unreachable NoSchedule and
+ * NoExecute taints; spec.unschedulable: its taint; the NoExecute taints' evictions planned from
+ * their timeAdded). kp_ctrl_node_kubelet: node's kubelet stopped (posting false) or resumed
+ * posting its status at now_ms; resumed, it reports Ready (event NodeReady) and the NoSchedule
+ * taints go at once. kp_ctrl_node_monitor: a monitor pass of node (the resync
+ * KP_CTRL_RESYNC_NODE came): past the grace period, Ready and the pressure conditions go
+ * Unknown (events NodeNotReady on the node and on each of its running pods, the NoSchedule
+ * taint), at the next pass the NoExecute taint (monitorNodeHealth, processTaintBaseEviction,
+ * doNoExecuteTaintingPass) and the taint-eviction controller's plans; Ready again, the NoExecute
+ * taints go (markNodeAsReachable). kp_ctrl_node_noschedule_pass: doNoScheduleTaintingPass for
+ * the Ready condition's and spec.unschedulable's taints (cordon, uncordon). *untainted (may be
+ * NULL): a taint was removed. Errors: KP_EINVAL (node out of range), the sink's, core's. */
+#define KP_CTRL_NODE_MONITOR_GRACE_MS 50000 /* nodeMonitorGracePeriod (v1.32+; 40 s before) */
+kp_status kp_ctrl_node_lifecycle_start(kp_ctrl *c, int64_t now_ms, const kp_ctrl_sink *sink,
+                                       kp_error *err);
+kp_status kp_ctrl_node_kubelet(kp_ctrl *c, kp_index node, bool posting, int64_t now_ms,
+                               const kp_ctrl_sink *sink, bool *untainted, kp_error *err);
+kp_status kp_ctrl_node_monitor(kp_ctrl *c, kp_index node, int64_t now_ms, const kp_ctrl_sink *sink,
+                               bool *untainted, kp_error *err);
+kp_status kp_ctrl_node_noschedule_pass(kp_ctrl *c, kp_index node, bool *untainted, kp_error *err);
+/* nodeMonitorGracePeriod (<= 0: the default) */
+void kp_ctrl_set_node_monitor_grace(kp_ctrl *c, int64_t grace_ms);
 /* mirrors PodGCController.gc: with terminated_threshold > 0 (upstream's default 12500) the
  * oldest terminated pods past that many are deleted (gcTerminated), then every pod still bound to
  * a deleted node (gcOrphaned). Each deletion: the sink's pod_deleted (ev NULL), or core's

@@ -35,9 +35,12 @@ typedef enum {
     KP_ACT_UNCORDON,
     KP_ACT_TAINT, /* ref: a Node; taint */
     KP_ACT_UNTAINT, /* ref: a Node; taint (key, and effect when given) */
-    KP_ACT_DRAIN, /* ref: a Node: cordon, then evict every pod through the Eviction API rules */
+    KP_ACT_DRAIN, /* ref: a Node (or drain.node_reqs): cordon, then evict its pods through the
+                   * Eviction API rules, as kubectl drain with drain's options */
     KP_ACT_SET_PRIORITY_CLASS, /* ref: a PriorityClass; value */
-    KP_ACT_PATCH /* ref: an object (kprio/update.h's kinds); patch, subresource */
+    KP_ACT_PATCH, /* ref: an object (kprio/update.h's kinds); patch, subresource */
+    KP_ACT_FAIL, /* ref: a Node: its kubelet stops posting status (node failure) */
+    KP_ACT_RECOVER /* ref: a Node: its kubelet posts again */
 } kp_action_type;
 
 /* An object reference as written: kind (as the API spells it, "Pod"), namespace ("" for
@@ -59,6 +62,21 @@ typedef struct {
     char *key, *value, *effect; /* value "" when none; effect "" when none (untaint: any) */
 } kp_scenario_taint;
 
+/* drain: kubectl drain's options (docs/scenario.md). The nodes: ref.name, or every node whose
+ * labels match node_reqs (nodeSelector, as `kubectl drain --selector`: has_node_selector; a
+ * label selector string, `k=v`, `k!=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`, parsed into
+ * requirements as labels.Parse does). */
+typedef struct {
+    bool has_node_selector;
+    kp_selector_req *node_reqs; /* nodeSelector */
+    size_t n_node_reqs;
+    kp_selector_req *pod_reqs; /* podSelector: only the pods it selects are evicted */
+    size_t n_pod_reqs;
+    int32_t concurrency; /* nodes drained at once (>= 1; default 1) */
+    int64_t grace_period; /* seconds for the evictions' DeleteOptions; -1: the pod's own */
+    bool ignore_daemonsets, delete_emptydir_data, force; /* kubectl's defaults: false */
+} kp_scenario_drain;
+
 typedef struct {
     int64_t at_ms;
     kp_action_type type;
@@ -66,6 +84,7 @@ typedef struct {
     int32_t replicas; /* scale */
     int32_t value; /* setPriorityClass */
     kp_scenario_taint taint; /* taint, untaint */
+    kp_scenario_drain drain; /* drain */
     kp_scenario_object *objects; /* create */
     size_t n_objects;
     char *subresource; /* patch: "", "status" (a Node's) or "resize" (a Pod's) */

@@ -221,6 +221,14 @@ const char *kp_cluster_pod_empty_dir_name(const kp_cluster *cl, kp_index pod, si
     return v ? kp__s(cl, v->name) : "";
 }
 
+bool kp_cluster_pod_has_empty_dir(const kp_cluster *cl, kp_index pod) {
+    if (pod < 0 || (size_t)pod >= cl->n_pods) return false;
+    const kp_pod *p = &cl->pods[pod];
+    for (uint16_t v = 0; v < p->n_volumes; v++)
+        if (p->volumes[v].is_empty_dir) return true;
+    return false;
+}
+
 static bool parse_effect(const char *s, kp_effect *out) {
     static const char *const names[] = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
     static const kp_effect effects[] = {KP_EFFECT_NOSCHEDULE, KP_EFFECT_PREFERNOSCHEDULE,
@@ -262,11 +270,62 @@ kp_status kp_cluster_node_taint(kp_cluster *cl, kp_index node, const char *key, 
         return kp_error_set(err, KP_ENOMEM, "Node %s: out of memory adding a taint",
                             kp__s(cl, n->name));
     if (n->n_taints) memcpy(t, n->taints, n->n_taints * sizeof *t);
-    t[at] = (kp_taint){k, v, e};
+    t[at] = (kp_taint){k, v, e, 0};
     n->taints = t; /* a new array: the old one may be shared */
     n->n_taints = (uint16_t)cnt;
     cl->gen_struct++;
     cl->gen_nodes++;
+    return KP_OK;
+}
+
+bool kp_cluster_node_has_taint(const kp_cluster *cl, kp_index node, const char *key,
+                               const char *effect, int64_t *time_added) {
+    if (time_added) *time_added = 0;
+    kp_effect e;
+    if (!node_ok(cl, node) || !key || !parse_effect(effect, &e)) return false;
+    const kp_node *n = &cl->nodes[node];
+    kp_str k = kp__intern_find(&cl->strs, key, strlen(key));
+    for (uint16_t i = 0; i < n->n_taints; i++)
+        if (n->taints[i].key == k && n->taints[i].effect == e) {
+            if (time_added) *time_added = n->taints[i].time_added;
+            return true;
+        }
+    return false;
+}
+
+const char *kp_cluster_node_condition(const kp_cluster *cl, kp_index node, const char *type) {
+    if (!node_ok(cl, node) || !type) return "";
+    const kp_node *n = &cl->nodes[node];
+    kp_str t = kp__intern_find(&cl->strs, type, strlen(type));
+    for (uint16_t i = 0; i < n->n_conditions; i++)
+        if (n->conditions[i].type == t) return kp__s(cl, n->conditions[i].status);
+    return "";
+}
+
+/* Replaced in place of the same type, or appended; a new array (the old one may be shared) */
+kp_status kp_cluster_node_set_condition(kp_cluster *cl, kp_index node, const char *type,
+                                        const char *status, const char *reason, const char *message,
+                                        kp_error *err) {
+    kp_status st = node_check(cl, node, err);
+    if (st != KP_OK) return st;
+    kp_node *n = &cl->nodes[node];
+    kp_str t = intern(cl, type), s = intern(cl, status), r = intern(cl, reason ? reason : ""),
+           m = intern(cl, message ? message : "");
+    uint16_t cnt = n->n_conditions, at = cnt;
+    for (uint16_t i = 0; i < cnt && at == cnt; i++)
+        if (n->conditions[i].type == t) at = i;
+    if (at == UINT16_MAX)
+        return kp_error_set(err, KP_ELIMIT, "Node %s: status.conditions: more than %u",
+                            kp__s(cl, n->name), (unsigned)UINT16_MAX);
+    size_t total = (size_t)cnt + (at == cnt ? 1 : 0);
+    kp_condition *c = kp__arena_alloc(&cl->arena, total * sizeof *c);
+    if (t == UINT32_MAX || s == UINT32_MAX || r == UINT32_MAX || m == UINT32_MAX || !c)
+        return kp_error_set(err, KP_ENOMEM, "Node %s: out of memory setting a condition",
+                            kp__s(cl, n->name));
+    if (cnt) memcpy(c, n->conditions, cnt * sizeof *c);
+    c[at] = (kp_condition){t, s, r, m};
+    n->conditions = c;
+    n->n_conditions = (uint16_t)total;
     return KP_OK;
 }
 

@@ -261,6 +261,50 @@ static kp_status to_resv(kp_cluster *cl, const int64_t *dense, kp_resv *out) {
     return n && !out->e ? KP_ENOMEM : KP_OK;
 }
 
+/* mirrors the DefaultTolerationSeconds admission plugin (plugin/pkg/admission/
+ * defaulttolerationseconds, Admit): a pod with no toleration of node.kubernetes.io/not-ready
+ * (or unreachable) NoExecute (key that taint's or empty, effect NoExecute or empty) gets one,
+ * operator Exists, tolerationSeconds 300. The lists are stored shared (most pods get the same
+ * two). */
+#define DEFAULT_TOLERATION_SECONDS 300
+static kp_status default_tolerations(kp_cluster *cl, kp_pod *p) {
+    static const char *const KEYS[2] = {"node.kubernetes.io/not-ready",
+                                        "node.kubernetes.io/unreachable"};
+    kp_str keys[2];
+    bool has[2] = {false, false};
+    for (int k = 0; k < 2; k++) {
+        keys[k] = kp__intern(&cl->strs, KEYS[k], strlen(KEYS[k]));
+        if (keys[k] == UINT32_MAX) return KP_ENOMEM;
+    }
+    for (uint16_t i = 0; i < p->n_tolerations; i++) {
+        const kp_toleration *t = &p->tolerations[i];
+        bool effect = t->effect == KP_EFFECT_NOEXECUTE || t->effect == KP_EFFECT_NONE;
+        for (int k = 0; k < 2; k++)
+            if (effect && (t->key == keys[k] || !t->key)) has[k] = true;
+    }
+    if (has[0] && has[1]) return KP_OK;
+    if (p->n_tolerations > UINT16_MAX - 2) return KP_OK; /* (the decoder's limit leaves room) */
+    size_t n = p->n_tolerations;
+    kp_toleration *v = kp__malloc((n + 2) * sizeof *v);
+    if (!v) return KP_ENOMEM;
+    if (n) memcpy(v, p->tolerations, n * sizeof *v);
+    for (int k = 0; k < 2; k++)
+        if (!has[k]) {
+            memset(&v[n], 0, sizeof v[n]);
+            v[n].key = keys[k];
+            v[n].op = KP_TOL_EXISTS;
+            v[n].effect = KP_EFFECT_NOEXECUTE;
+            v[n].has_seconds = true;
+            v[n++].seconds = DEFAULT_TOLERATION_SECONDS;
+        }
+    kp_toleration *stored = kp__cluster_store_shared(cl, v, n * sizeof *v);
+    kp__free(v);
+    if (!stored) return KP_ENOMEM;
+    p->tolerations = stored;
+    p->n_tolerations = (uint16_t)n;
+    return KP_OK;
+}
+
 static kp_status pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
     kp_pod *p = &cl->pods[i];
     kp_status st;
@@ -276,6 +320,9 @@ static kp_status pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
         has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
     if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
     if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
+    if (default_tolerations(cl, p) != KP_OK)
+        return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory", kp__s(cl, p->ns),
+                            kp__s(cl, p->name));
     p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
     p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
     if (p->status_qos) {

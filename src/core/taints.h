@@ -16,6 +16,7 @@ typedef enum {
 typedef struct {
     kp_str key, value;
     kp_effect effect;
+    int64_t time_added; /* timeAdded (unix seconds), 0 when unset */
 } kp_taint;
 typedef enum { KP_TOL_EQUAL = 0, KP_TOL_EXISTS } kp_tolop;
 typedef struct {

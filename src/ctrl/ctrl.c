@@ -13,6 +13,7 @@ kp_ctrl *kp_ctrl_new(kp_cluster *cl) {
     kp_ctrl *c = kp__calloc(1, sizeof *c);
     if (!c) return NULL;
     c->cl = cl;
+    c->node_grace_ms = KP_CTRL_NODE_MONITOR_GRACE_MS;
     if (kp__ctrl_grow(c) != KP_OK) {
         kp_ctrl_free(c);
         return NULL;
@@ -27,6 +28,9 @@ void kp_ctrl_free(kp_ctrl *c) {
     kp__free(c->pods);
     kp__free(c->node_tainted);
     kp__free(c->orphans);
+    kp__free(c->node_health);
+    kp__free(c->zone_keys);
+    kp__free(c->zone_next);
     kp__free(c);
 }
 

@@ -58,6 +58,12 @@ typedef struct {
     int64_t taint_since; /* when that plan was made (ms) */
 } ctrl_pod;
 
+/* per node: the node lifecycle controller's view of its health (src/ctrl/node_lifecycle.c) */
+typedef struct {
+    bool stopped; /* its kubelet stopped posting status (kp_ctrl_node_kubelet) */
+    int64_t heartbeat; /* ms: the last status the controller saw (nodeHealthData.probeTimestamp) */
+} ctrl_node;
+
 struct kp_ctrl {
     kp_cluster *cl;
     int64_t epoch; /* unix seconds of t = 0 */
@@ -72,6 +78,12 @@ struct kp_ctrl {
     size_t n_node_tainted;
     uint32_t *orphans; /* pods with no controller reference, not adopted yet (ClaimPods) */
     size_t n_orphans, cap_orphans;
+    ctrl_node *node_health; /* per node (src/ctrl/node_lifecycle.c) */
+    size_t n_node_health;
+    int64_t node_grace_ms; /* nodeMonitorGracePeriod */
+    uint64_t *zone_keys; /* zoneNoExecuteTainter: per zone (GetZoneKey), the time its rate */
+    int64_t *zone_next; /* limiter gives the next token (ms) */
+    size_t n_zones;
 };
 
 /* controller_utils.c */
@@ -126,6 +138,11 @@ kp_status kp__ctrl_pod_deleted(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *ev
  * one it controls with replicas; else the one its controller made (NAME-HASH, scaled to 0); -1
  * (a ReplicaSet of the snapshot scaled to 0 is an older revision: a new one is made). */
 kp_index kp__ctrl_deployment_rs(const kp_ctrl *c, kp_index d);
+
+/* taint_eviction.c: processPodOnNode with a plan counted from since_ms (<= now_ms): the
+ * snapshot's NoExecute taints, planned from their timeAdded */
+kp_status kp__ctrl_taint_eviction_since(kp_ctrl *c, kp_index pod, int64_t now_ms, int64_t since_ms,
+                                        const kp_ctrl_sink *sink, kp_error *err);
 
 /* deployment.c: Deployment w's spec.replicas changed: its ReplicaSet scales now (queued), or
  * w is queued when it has none yet (kp_ctrl_workload_scaled) */

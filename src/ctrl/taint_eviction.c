@@ -88,6 +88,11 @@ static bool running_on(const kp_ctrl *c, kp_index pod, kp_pod_info *pi) {
  * it ends sooner, counted from when it was made). */
 kp_status kp_ctrl_taint_eviction_pod(kp_ctrl *c, kp_index pod, int64_t now_ms,
                                      const kp_ctrl_sink *sink, kp_error *err) {
+    return kp__ctrl_taint_eviction_since(c, pod, now_ms, now_ms, sink, err);
+}
+
+kp_status kp__ctrl_taint_eviction_since(kp_ctrl *c, kp_index pod, int64_t now_ms, int64_t since_ms,
+                                        const kp_ctrl_sink *sink, kp_error *err) {
     if (kp__ctrl_grow(c) != KP_OK) return kp__ctrl_nomem(err);
     c->now = now_ms;
     kp_pod_info pi;
@@ -101,12 +106,13 @@ kp_status kp_ctrl_taint_eviction_pod(kp_ctrl *c, kp_index pod, int64_t now_ms,
         return plan(c, pod, now_ms, now_ms, sink, err);
     }
     const ctrl_pod *p = &c->pods[pod];
-    int64_t at = now_ms + secs * 1000;
+    if (since_ms > now_ms) since_ms = now_ms;
+    int64_t at = since_ms + secs * 1000;
     if (p->taint_planned) { /* the earlier plan stays if it ends sooner, else a new one now */
         if (p->taint_since + secs * 1000 < at) return KP_OK;
         if ((st = cancel(c, pod, sink, err)) != KP_OK) return st;
     }
-    return plan(c, pod, now_ms, at, sink, err);
+    return plan(c, pod, since_ms, at < now_ms ? now_ms : at, sink, err);
 }
 
 /* mirrors Controller.handleNodeUpdate: every pod of the node (a deletion at once changes nothing

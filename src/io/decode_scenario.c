@@ -261,9 +261,11 @@ static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
         if (!has) return kp__dctx_fail(d, body, KP_EINVAL, "replicas", "required value");
         a->replicas = (int32_t)v;
         return KP_OK;
+    case KP_ACT_DRAIN: return kp__sc_decode_drain(d, s, body, a);
     case KP_ACT_CORDON:
     case KP_ACT_UNCORDON:
-    case KP_ACT_DRAIN:
+    case KP_ACT_FAIL:
+    case KP_ACT_RECOVER:
         if ((st = kp__sc_only_keys(d, body, k_node)) != KP_OK) return st;
         return node_ref(d, s, body, &a->ref);
     case KP_ACT_TAINT:
@@ -300,15 +302,15 @@ static kp_status decode_body(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
     return KP_OK;
 }
 
-static const char *const ACTIONS[] = {"create",           "delete", "scale",   "cordon",
-                                      "uncordon",         "taint",  "untaint", "drain",
-                                      "setPriorityClass", "patch",  NULL};
+static const char *const ACTIONS[] = {"create", "delete",  "scale", "cordon",           "uncordon",
+                                      "taint",  "untaint", "drain", "setPriorityClass", "patch",
+                                      "fail",   "recover", NULL};
 
 static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t ai,
                                kp_scenario_action *a) {
-    static const char *const keys[] = {"at",     "create",           "delete", "scale",
-                                       "cordon", "uncordon",         "taint",  "untaint",
-                                       "drain",  "setPriorityClass", "patch",  NULL};
+    static const char *const keys[] = {"at",       "create", "delete",  "scale", "cordon",
+                                       "uncordon", "taint",  "untaint", "drain", "setPriorityClass",
+                                       "patch",    "fail",   "recover", NULL};
     snprintf(d->object, sizeof d->object, "actions[%u]", ai);
     kp_status st;
     if ((st = kp__sc_need_obj(d, n, NULL)) != KP_OK ||
@@ -329,7 +331,7 @@ static kp_status decode_action(sctx *x, kp_dctx *d, const kp_tnode *n, uint32_t 
     if (!body)
         return kp__dctx_fail(d, n, KP_EINVAL, NULL,
                              "one action is required: create, delete, scale, cordon, uncordon, "
-                             "taint, untaint, drain, setPriorityClass or patch");
+                             "taint, untaint, drain, setPriorityClass, patch, fail or recover");
     a->type = (kp_action_type)which;
     /* every string of the action is set, "" when it does not apply */
     char *empty = kp__sc_sdup(x->s, "", 0);

@@ -43,6 +43,10 @@ kp_status kp__sc_decode_kubelet(kp_dctx *d, scen *s, const char *base_dir, const
  * subresource and the merge patch, kept as text (written with scratch; YAML when yaml). */
 kp_status kp__sc_decode_patch(kp_dctx *d, scen *s, const kp_tnode *body, bool yaml,
                               kp_tbuf *scratch, kp_scenario_action *a);
+/* IsValidLabelValue: NULL when valid, else upstream's message (decode_scenario_util.c). */
+const char *kp__sc_label_value_error(const char *v, size_t n);
+/* drain's body (decode_scenario_drain.c): node or nodeSelector and kubectl drain's options */
+kp_status kp__sc_decode_drain(kp_dctx *d, scen *s, const kp_tnode *body, kp_scenario_action *a);
 
 /* A NUL-terminated copy of p[0..n) in the scenario's arena (NULL: out of memory), and the
  * decoder's out-of-memory failure. */

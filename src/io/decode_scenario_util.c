@@ -89,8 +89,7 @@ kp_status kp__sc_duration_ms(kp_dctx *d, const kp_tnode *obj, const char *key, b
 
 /* ---------------------------------------------------------------- lifetimes */
 
-/* IsValidLabelValue: NULL when valid, else upstream's message. */
-static const char *label_value_error(const char *v, size_t n) {
+const char *kp__sc_label_value_error(const char *v, size_t n) {
     if (n > 63) return "must be no more than 63 characters";
     for (size_t i = 0; i < n; i++) {
         char c = v[i];
@@ -111,7 +110,7 @@ static kp_status check_key(kp_dctx *d, const kp_tnode *at, const char *field, co
 }
 
 static kp_status check_value(kp_dctx *d, const kp_tnode *at, const char *field, const char *v) {
-    const char *bad = label_value_error(v, strlen(v));
+    const char *bad = kp__sc_label_value_error(v, strlen(v));
     if (!bad) return KP_OK;
     return kp__dctx_fail(d, at, KP_EINVAL, field, "Invalid value: \"%s\": %s", v, bad);
 }

@@ -82,6 +82,7 @@ static void node_obj(kp__enc *e, const kp_node *n) {
             kp__enc_sid(e, "key", n->taints[i].key);
             kp__enc_sid(e, "value", n->taints[i].value);
             kp__enc_str(e, "effect", kp__enc_effect(n->taints[i].effect));
+            if (n->taints[i].time_added) kp__enc_time(e, "timeAdded", n->taints[i].time_added);
             kp__enc_end_obj(e);
         }
         kp__enc_end_arr(e);

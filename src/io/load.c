@@ -86,6 +86,10 @@ static kp_status decode_node_obj(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj
                     st = kp__dctx_fail(d, t, KP_EINVAL, "key", "required value");
                 if (st == KP_OK) st = kp__d_str(d, cl, t, "value", &n->taints[i].value);
                 if (st == KP_OK) st = kp__d_effect(d, t, false, &n->taints[i].effect);
+                int64_t added = 0;
+                bool has_added = false;
+                if (st == KP_OK) st = kp__dget_time(d, t, "timeAdded", &added, &has_added);
+                n->taints[i].time_added = has_added && added != KP_TIME_NONE ? added : 0;
                 kp__dctx_pop(d, s2);
             }
             n->n_taints = (uint16_t)i;

@@ -58,6 +58,10 @@ static kp_status start(kp_sim *s, kp_error *err) {
     for (size_t i = 0; st == KP_OK && s->sc && i < s->sc->n_actions; i++)
         st = kp__sim_timer_add(s, s->sc->actions[i].at_ms, SIM_EV_ACTION, (int64_t)i, 0);
     if (st == KP_OK) st = kp__sim_index_workloads(s);
+    /* nodeMonitorGracePeriod: 50 s since v1.32, 40 s before */
+    if (st == KP_OK && s->o.compat && compat_minor(s->o.compat) < 32)
+        kp_ctrl_set_node_monitor_grace(s->ctrl, 40000);
+    if (st == KP_OK && (st = kp__sim_node_lifecycle_start(s, err)) != KP_OK) return st;
     if (st == KP_OK && (st = kp__sim_cron_start(s, err)) != KP_OK) return st;
     if (st == KP_OK && (st = kp__sim_ready_start(s, err)) != KP_OK) return st;
     /* the disruption controller's view from the first instant: a snapshot's PDB status may be
@@ -132,7 +136,8 @@ void kp_sim_free(kp_sim *s) {
     kp_free(s->events);
     for (size_t i = 0; i < s->n_chunks; i++) kp_free(s->chunks[i]);
     kp_free(s->chunks);
-    kp_free(s->drain_nodes);
+    kp__sim_drains_free(s);
+    kp_free(s->node_failed);
     kp_free(s->samples);
     kp__sim_pdb_spans_free(s);
     kp_free(s);
@@ -143,8 +148,12 @@ void kp_sim_free(kp_sim *s) {
 static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
     switch ((sim_ev_kind)t->kind) {
     case SIM_EV_ACTION: return kp__sim_apply_action(s, (size_t)t->arg, err);
-    case SIM_EV_POD_GONE: return kp__sim_pod_gone(s, (uint32_t)t->arg, NULL, err);
+    case SIM_EV_POD_GONE: /* a failed node's kubelet never confirms it (kp__sim_node_kubelet) */
+        if (kp__sim_node_failed(s, kp_cluster_pod_node(s->cl, (kp_index)t->arg))) return KP_OK;
+        return kp__sim_pod_gone(s, (uint32_t)t->arg, NULL, err);
+    case SIM_EV_NODE_MONITOR: return kp__sim_node_monitor(s, (kp_index)t->arg, err);
     case SIM_EV_LIFETIME:
+        if (kp__sim_node_failed(s, kp_cluster_pod_node(s->cl, (kp_index)t->arg))) return KP_OK;
         return kp__sim_pod_finished(s, (uint32_t)t->arg, KP_POD_PHASE_SUCCEEDED, "Completed", NULL,
                                     false, err);
     case SIM_EV_DRAIN_RETRY: return kp__sim_drain_step(s, (kp_index)t->arg, err);

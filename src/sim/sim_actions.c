@@ -1,15 +1,10 @@
 /* The Scenario's timed actions (kprio/scenario.h, docs/scenario.md) applied to the simulated
- * cluster, each through the cluster's explicit changes, and `drain` as kubectl drain runs it:
- * cordon, then evict every pod through the Eviction API (refused while a PDB that selects the
- * pod allows no disruption; kubectl retries every 5 seconds), DaemonSet and mirror pods left
- * alone (--ignore-daemonsets). */
+ * cluster, each through the cluster's explicit changes; `drain` as kubectl drain runs it is
+ * sim_drain.c. */
 #include <stdio.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
-
-#define DRAIN_RETRY_MS 5000 /* kubectl drain: "will retry after 5s" */
-#define DRAIN_POLL_MS 1000 /* kubectl drain: waitForDelete's poll interval */
 
 static kp_status nomem(kp_error *err) {
     return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
@@ -270,66 +265,6 @@ static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp
 
 /* ---------------------------------------------------------------- nodes */
 
-static kp_status cordon(kp_sim *s, kp_index n, bool on, kp_error *err) {
-    if (kp_cluster_node_unschedulable(s->cl, n) == on) return KP_OK;
-    kp_sched_node_before(s->sched, n); /* the NodeUpdate's old object */
-    kp_status st = kp_cluster_node_set_unschedulable(s->cl, n, on, err);
-    if (st != KP_OK) return st;
-    const char *what = on ? "NodeNotSchedulable" : "NodeSchedulable";
-    if (kp__sim_logf(s, KP_SIM_NORMAL, what, -1, n, -1, "Node %s status is now: %s",
-                     kp_cluster_node_name(s->cl, n), what) < 0)
-        return nomem(err);
-    return on || kp__sim_move_node(s, KP_SCHED_EV_NODE_UPDATE, n) == KP_OK ? KP_OK : nomem(err);
-}
-
-kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err) {
-    if (kp_cluster_node_deleted(s->cl, node)) return KP_OK;
-    bool blocked = false, busy = false;
-    for (size_t i = 0; i < kp_cluster_node_pod_count(s->cl, node); i++) {
-        kp_index p = kp_cluster_node_pod(s->cl, node, i);
-        kp_pod_info pi;
-        kp_cluster_pod_info(s->cl, p, &pi);
-        if (pi.is_mirror || strcmp(pi.owner_kind, "DaemonSet") == 0) continue;
-        if (pi.deletion_ts != KP_TIME_UNSET) {
-            busy = true;
-            continue;
-        }
-        kp_index pdb;
-        kp_evict_verdict v = kp_cluster_evict_check(s->cl, p, &pdb);
-        if (v == KP_EVICT_TOO_MANY_REQUESTS || v == KP_EVICT_MULTIPLE_PDBS) {
-            /* the Eviction API's 429, or its 500 for a pod of two PDBs (kubectl drain retries
-             * the first; kprio retries both) */
-            if (!s->pods[p].drain_blocked &&
-                kp__sim_logf(s, KP_SIM_WARNING, "EvictionBlocked", p, node, -1, "%s",
-                             v == KP_EVICT_TOO_MANY_REQUESTS
-                                 ? "Cannot evict pod as it would violate the pod's disruption "
-                                   "budget."
-                                 : "This pod has more than one PodDisruptionBudget, which the "
-                                   "eviction subresource does not support.") < 0)
-                return nomem(err);
-            s->pods[p].drain_blocked = true;
-            blocked = true;
-            continue;
-        }
-        long ev = kp__sim_logf(s, KP_SIM_NORMAL, "Evicted", p, node, -1,
-                               "Evicted through the Eviction API (drain of node %s)",
-                               kp_cluster_node_name(s->cl, node));
-        if (ev < 0) return nomem(err);
-        kp_status st = kp_cluster_mark_terminating(s->cl, p, s->epoch + s->now / 1000,
-                                                   "EvictionByEvictionAPI", err);
-        if (st == KP_OK) st = kp__sim_pod_terminating(s, (uint32_t)p, "evicted", ev, err);
-        if (st != KP_OK) return st;
-        busy = true;
-        i = (size_t)-1; /* the node's list may have changed: look again from the start */
-    }
-    if (blocked) return kp__sim_timer_add(s, s->now + DRAIN_RETRY_MS, SIM_EV_DRAIN_RETRY, node, 0);
-    /* kubectl drain then waits for the evicted pods to be gone (waitForDelete polls each 1s) */
-    if (busy) return kp__sim_timer_add(s, s->now + DRAIN_POLL_MS, SIM_EV_DRAIN_RETRY, node, 0);
-    if (kp__sim_logf(s, KP_SIM_NORMAL, "Drained", -1, node, -1, "node/%s drained",
-                     kp_cluster_node_name(s->cl, node)) < 0)
-        return nomem(err);
-    return KP_OK;
-}
 
 static const char *node_verb(kp_action_type t) {
     switch (t) {
@@ -337,11 +272,15 @@ static const char *node_verb(kp_action_type t) {
     case KP_ACT_UNCORDON: return "uncordon";
     case KP_ACT_TAINT: return "taint";
     case KP_ACT_UNTAINT: return "untaint";
+    case KP_ACT_FAIL: return "fail";
+    case KP_ACT_RECOVER: return "recover";
     default: return "drain";
     }
 }
 
 static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
+    if (a->type == KP_ACT_DRAIN && a->drain.has_node_selector)
+        return kp__sim_drain_start(s, ai, a, -1, err);
     kp_index n = node_of(s, &a->ref);
     if (n < 0 && kp_cluster_find_node(s->cl, a->ref.name) >= 0) /* deleted earlier */
         return not_found(s, ai, node_verb(a->type), "nodes", a->ref.name, err);
@@ -349,8 +288,10 @@ static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_
     kp_status st = KP_OK;
     size_t removed = 0;
     switch (a->type) {
-    case KP_ACT_CORDON: return cordon(s, n, true, err);
-    case KP_ACT_UNCORDON: return cordon(s, n, false, err);
+    case KP_ACT_CORDON: return kp__sim_cordon(s, n, true, err);
+    case KP_ACT_UNCORDON: return kp__sim_cordon(s, n, false, err);
+    case KP_ACT_FAIL:
+    case KP_ACT_RECOVER: return kp__sim_node_kubelet(s, n, a->type == KP_ACT_RECOVER, err);
     case KP_ACT_TAINT:
         st = kp_cluster_node_taint(s->cl, n, a->taint.key, a->taint.value, a->taint.effect, err);
         if (st == KP_OK &&
@@ -367,9 +308,7 @@ static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_
             return nomem(err);
         if (removed && kp__sim_move_node(s, KP_SCHED_EV_NODE_UPDATE, n) != KP_OK) return nomem(err);
         return kp__sim_taint_node(s, n, err); /* planned NoExecute evictions may be cancelled */
-    case KP_ACT_DRAIN:
-        if ((st = cordon(s, n, true, err)) != KP_OK) return st;
-        return kp__sim_drain_step(s, n, err);
+    case KP_ACT_DRAIN: return kp__sim_drain_start(s, ai, a, n, err);
     default: return KP_OK;
     }
 }

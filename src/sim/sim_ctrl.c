@@ -63,6 +63,7 @@ static kp_status sink_resync(void *ctx, int kind, kp_index obj, int64_t t_ms, kp
         st = kp__sim_timer_add(s, t_ms, SIM_EV_WORKLOAD_SYNC, obj, 0);
         break;
     case KP_CTRL_RESYNC_CRONJOB: st = kp__sim_timer_add(s, t_ms, SIM_EV_CRON, obj, 0); break;
+    case KP_CTRL_RESYNC_NODE: st = kp__sim_timer_add(s, t_ms, SIM_EV_NODE_MONITOR, obj, 0); break;
     case KP_CTRL_RESYNC_POD:
         if (obj < 0 || (size_t)obj >= s->n_pods) return KP_OK;
         st = kp__sim_timer_add(s, t_ms, SIM_EV_TAINT_EVICT, obj, ++s->pods[obj].taint_gen);
@@ -148,6 +149,68 @@ kp_status kp__sim_node_lifecycle(kp_sim *s, kp_index node, unsigned conditions, 
                                  kp_error *err) {
     kp_ctrl_sink k = sink_of(s);
     return kp_ctrl_node_lifecycle_sync(s->ctrl, node, conditions, s->now, &k, untainted, err);
+}
+
+/* the node lifecycle controller's health monitoring; a taint it removed may let pods fit */
+static kp_status moved_if(kp_sim *s, kp_index node, bool untainted, kp_error *err) {
+    if (!untainted) return KP_OK;
+    return kp__sim_move_node(s, KP_SCHED_EV_NODE_UPDATE, node) == KP_OK ? KP_OK : nomem(err);
+}
+
+kp_status kp__sim_node_lifecycle_start(kp_sim *s, kp_error *err) {
+    kp_ctrl_sink k = sink_of(s);
+    return kp_ctrl_node_lifecycle_start(s->ctrl, s->now, &k, err);
+}
+
+kp_status kp__sim_node_monitor(kp_sim *s, kp_index node, kp_error *err) {
+    kp_ctrl_sink k = sink_of(s);
+    bool untainted = false;
+    kp_sched_node_before(s->sched, node); /* the NodeUpdate's old object */
+    kp_status st = kp_ctrl_node_monitor(s->ctrl, node, s->now, &k, &untainted, err);
+    return st == KP_OK ? moved_if(s, node, untainted, err) : st;
+}
+
+kp_status kp__sim_node_noschedule(kp_sim *s, kp_index node, kp_error *err) {
+    bool untainted = false;
+    kp_sched_node_before(s->sched, node); /* the NodeUpdate's old object */
+    kp_status st = kp_ctrl_node_noschedule_pass(s->ctrl, node, &untainted, err);
+    return st == KP_OK ? moved_if(s, node, untainted, err) : st;
+}
+
+bool kp__sim_node_failed(const kp_sim *s, kp_index node) {
+    return node >= 0 && (size_t)node < s->n_node_failed && s->node_failed[node];
+}
+
+/* A node's kubelet stops (it evicts, reports and finishes nothing: the pods deleted meanwhile
+ * stay Terminating) or posts again: the deletions it missed are carried out from now (each
+ * container stopped, the pod gone after its grace period). */
+kp_status kp__sim_node_kubelet(kp_sim *s, kp_index node, bool posting, kp_error *err) {
+    if (!posting && (size_t)node >= s->n_node_failed) {
+        size_t n = kp_cluster_node_count(s->cl);
+        uint8_t *f = kp_realloc(s->node_failed, n);
+        if (!f) return nomem(err);
+        memset(f + s->n_node_failed, 0, n - s->n_node_failed);
+        s->node_failed = f;
+        s->n_node_failed = n;
+    }
+    if (kp__sim_node_failed(s, node) == !posting) return KP_OK;
+    s->node_failed[node] = !posting;
+    kp_ctrl_sink k = sink_of(s);
+    bool untainted = false;
+    kp_sched_node_before(s->sched, node); /* the NodeUpdate's old object */
+    kp_status st = kp_ctrl_node_kubelet(s->ctrl, node, posting, s->now, &k, &untainted, err);
+    if (st != KP_OK || !posting) return st;
+    for (size_t i = 0; i < kp_cluster_node_pod_count(s->cl, node); i++) {
+        kp_index pod = kp_cluster_node_pod(s->cl, node, i);
+        kp_pod_info pi;
+        kp_cluster_pod_info(s->cl, pod, &pi);
+        if (pi.deleted || pi.terminal || pi.deletion_ts == KP_TIME_UNSET) continue;
+        int64_t end = (pi.deletion_ts + pi.grace_seconds - s->epoch) * 1000;
+        if (kp__sim_log_killing(s, (uint32_t)pod, node, s->pods[pod].lost_ev) != KP_OK ||
+            kp__sim_timer_add(s, end > s->now ? end : s->now, SIM_EV_POD_GONE, pod, 0) != KP_OK)
+            return nomem(err);
+    }
+    return moved_if(s, node, untainted, err);
 }
 
 /* the pod garbage collector's deletions: at once, the node's removal (event cause_ev) the cause
@@ -247,11 +310,13 @@ kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, lo
     }
     p->pub.terminating_ms = s->now;
     p->pub.cause = cause;
-    /* the kubelet sees the deletion and stops each container (killContainer) */
-    if (kp__sim_log_killing(s, pod, pi.node, cause_ev) != KP_OK) return nomem(err);
-    /* the kubelet stops the containers within the grace period; the pod object goes then */
-    if ((st = kp__sim_timer_add(s, s->now + pi.grace_seconds * 1000, SIM_EV_POD_GONE, pod, 0)) !=
-        KP_OK)
+    /* the kubelet sees the deletion and stops each container (killContainer) within the grace
+     * period; the pod object goes then. A failed node's kubelet sees nothing: the pod stays
+     * Terminating until it recovers (kp__sim_node_kubelet) */
+    if (!kp__sim_node_failed(s, pi.node) &&
+        (kp__sim_log_killing(s, pod, pi.node, cause_ev) != KP_OK ||
+         kp__sim_timer_add(s, s->now + (p->has_grace ? p->grace_s : pi.grace_seconds) * 1000,
+                           SIM_EV_POD_GONE, pod, 0) != KP_OK))
         return nomem(err);
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err); /* no longer active */
     return kp__sim_recount_pdbs(s, pod, err);

@@ -31,7 +31,8 @@ typedef enum {
     SIM_EV_ADMIT_KILLED, /* pod arg, preempted by its kubelet, is killed: Failed (sim_admit.c) */
     SIM_EV_TAINT_EVICT, /* pod arg's NoExecute toleration ran out (gen: still planned) */
     SIM_EV_CRON, /* CronJob arg's next scheduled time (kp_ctrl_cronjob_sync) */
-    SIM_EV_READY /* pod arg's containers are ready (gen: still planned; sim_ready.c) */
+    SIM_EV_READY, /* pod arg's containers are ready (gen: still planned; sim_ready.c) */
+    SIM_EV_NODE_MONITOR /* the node lifecycle controller's monitor pass of node arg */
 } sim_ev_kind;
 
 typedef struct {
@@ -68,6 +69,8 @@ typedef struct {
     uint32_t taint_gen; /* the taint-eviction controller's latest plan (its resync timer): an
                          * earlier timer is stale */
     bool drain_blocked; /* a drain was refused for it (logged once) */
+    bool has_grace; /* a drain's eviction gave its grace period (DeleteOptions) */
+    int64_t grace_s;
     bool arrived_terminating; /* it had a deletionTimestamp when the run first saw it (the
                                * snapshot's, or a created object's): no deletion of this run */
     uint32_t ready_gen; /* its latest readiness plan (SIM_EV_READY): an earlier timer is stale */
@@ -134,10 +137,15 @@ struct kp_sim {
     size_t chunk_used, chunk_cap;
 
     kp_sim_counters c;
-    int64_t *drain_nodes; /* nodes being drained (-1 = done) */
-    size_t n_drain, cap_drain;
+    struct sim_drain *drains; /* the drain actions played (sim_drain.c) */
+    size_t n_drains, cap_drains;
+    int32_t *node_drain; /* per node: the drain draining it now, -1 */
+    size_t n_node_drain;
     sim_kubelets *kub; /* sim_kubelet.c; NULL when the run has no kubelets */
     sim_admit adm; /* sim_admit.c: the kubelets' admission */
+
+    uint8_t *node_failed; /* per node: its kubelet stopped (the `fail` action; sim_ctrl.c) */
+    size_t n_node_failed;
 
     kp_sim_sample *samples; /* every o.sample_every_ms (sim_log.c) */
     size_t n_samples, cap_samples;
@@ -232,6 +240,15 @@ kp_status kp__sim_taint_timer(kp_sim *s, const sim_timer *t, kp_error *err);
 kp_status kp__sim_node_lifecycle(kp_sim *s, kp_index node, unsigned conditions, bool *untainted,
                                  kp_error *err);
 kp_status kp__sim_podgc(kp_sim *s, long cause_ev, kp_error *err);
+/* The node lifecycle controller: its start over the snapshot (t = 0), a monitor pass of a node
+ * (SIM_EV_NODE_MONITOR), the NoSchedule pass after a cordon or uncordon, and a node's kubelet
+ * stopped (`fail`) or posting again (`recover`): a failed node's kubelet evicts nothing, reports
+ * nothing and finishes no pod until it recovers (kp__sim_node_failed). */
+kp_status kp__sim_node_lifecycle_start(kp_sim *s, kp_error *err);
+kp_status kp__sim_node_monitor(kp_sim *s, kp_index node, kp_error *err);
+kp_status kp__sim_node_noschedule(kp_sim *s, kp_index node, kp_error *err);
+kp_status kp__sim_node_kubelet(kp_sim *s, kp_index node, bool posting, kp_error *err);
+bool kp__sim_node_failed(const kp_sim *s, kp_index node);
 /* the workloads loaded since the last call join (marked for a sync) */
 kp_status kp__sim_grow_workloads(kp_sim *s);
 /* The garbage collector's background deletion of workload w: its pods, the workloads it controls */
@@ -272,8 +289,17 @@ kp_status kp__sim_ready_timer(kp_sim *s, const sim_timer *t, kp_error *err);
 kp_status kp__sim_ready_restart(kp_sim *s, uint32_t pod, const char *container, kp_error *err);
 
 /* sim_actions.c: scenario actions and drains */
+/* sim_actions.c: scenario actions */
 kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err);
+/* sim_drain.c: kp__sim_cordon sets or clears spec.unschedulable (the kubelet's NodeSchedulable /
+ * NodeNotSchedulable event, the node lifecycle controller's taint) */
+kp_status kp__sim_cordon(kp_sim *s, kp_index n, bool on, kp_error *err);
+/* sim_drain.c: drain action ai over node (-1: the nodes of its nodeSelector); a drain's retry
+ * (SIM_EV_DRAIN_RETRY); the drains' memory */
+kp_status kp__sim_drain_start(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_index node,
+                              kp_error *err);
 kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err);
+void kp__sim_drains_free(kp_sim *s);
 
 /* sim_kubelet.c: the nodes' kubelets (eviction manager, pressure taints) */
 kp_status kp__sim_kubelets_start(kp_sim *s, kp_error *err);

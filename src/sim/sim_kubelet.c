@@ -248,6 +248,11 @@ static kp_status add_nodes(kp_sim *s, kp_error *err) {
 
 kp_status kp__sim_kubelet_timer(kp_sim *s, kp_index node, kp_error *err) {
     kp_status st = add_nodes(s, err);
+    if (st == KP_OK && kp__sim_node_failed(s, node)) /* a failed node's kubelet does nothing */
+        return kp__sim_timer_add(s, s->now + KUBELET_PERIOD_MS, SIM_EV_KUBELET_IDLE, node, 0) ==
+                       KP_OK
+                   ? KP_OK
+                   : nomem(err);
     return st == KP_OK ? pass(s, node, err) : st;
 }
 

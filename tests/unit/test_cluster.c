@@ -365,7 +365,7 @@ KT_TEST(selectors_and_affinity) {
     if (!cl) return;
     KT_CHECK(kp__pod_matches_node_selector_and_affinity(cl, pod(cl, "p"), &cl->nodes[0]));
     KT_CHECK(!kp__pod_matches_node_selector_and_affinity(cl, pod(cl, "q"), &cl->nodes[0]));
-    kp_taint t = {1, 2, KP_EFFECT_NOEXECUTE};
+    kp_taint t = {1, 2, KP_EFFECT_NOEXECUTE, 0};
     KT_CHECK(kp__tolerations_tolerate(pod(cl, "q"), &t));
     KT_CHECK(!kp__tolerations_tolerate(pod(cl, "p"), &t));
     kp_cluster_free(cl);

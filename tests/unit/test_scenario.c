@@ -355,8 +355,8 @@ KT_TEST(errors_name_action_and_field) {
     KT_CHECK_STR(fails(HEAD "duration: soon\n", KP_EINVAL), "duration: invalid duration \"soon\"");
     /* unknown fields */
     KT_CHECK_STR(fails(HEAD "extra: 1\n", KP_EINVAL), "extra: unknown field");
-    KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n  drain: {node: a, force: true}\n", KP_EINVAL),
-                 "actions[0]: drain.force: unknown field");
+    KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n  drain: {node: a, forced: true}\n", KP_EINVAL),
+                 "actions[0]: drain.forced: unknown field");
     KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n  when: now\n  drain: {node: a}\n", KP_EINVAL),
                  "actions[0]: when: unknown field");
     /* duplicate keys, YAML and JSON */
@@ -424,9 +424,18 @@ KT_TEST(errors_name_action_and_field) {
     KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n  setPriorityClass: {name: high}\n", KP_EINVAL),
                  "actions[0]: setPriorityClass.value: required value");
     /* one action per entry */
+    /* drain: exactly one of node and nodeSelector; a selector string as labels.Parse reads it */
+    KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n  drain: {}\n", KP_EINVAL),
+                 "actions[0]: drain: exactly one of node and nodeSelector is required");
+    KT_CHECK_STR(
+        fails(HEAD "actions:\n- at: 1s\n  drain: {nodeSelector: 'pool in (a'}\n", KP_EINVAL),
+        "actions[0]: drain.nodeSelector: invalid label selector \"pool in (a\": expected "
+        "')'");
+    KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n  drain: {node: n1, concurrency: 0}\n", KP_ERANGE),
+                 "actions[0]: drain.concurrency: 0 is out of range [1, 100000]");
     KT_CHECK_STR(fails(HEAD "actions:\n- at: 1s\n", KP_EINVAL),
                  "actions[0]: one action is required: create, delete, scale, cordon, uncordon, "
-                 "taint, untaint, drain, setPriorityClass or patch");
+                 "taint, untaint, drain, setPriorityClass, patch, fail or recover");
     KT_CHECK_STR(
         fails(HEAD "actions:\n- at: 1s\n  cordon: {node: a}\n  drain: {node: a}\n", KP_EINVAL),
         "actions[0]: drain: only one action per entry (cordon is there too)");
