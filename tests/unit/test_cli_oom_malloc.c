@@ -23,11 +23,13 @@
  * definition would either clash or take the blocks away from ASan's checks). So the ASan build
  * runs the same forked sweep with the failures injected at kprio's layer (kp__alloc_fail_after,
  * which the JSON shim also consults right before each place simdjson allocates, so its three
- * out-of-memory paths are met) and LeakSanitizer checks each child; the plain build, and
- * `make test-valgrind` over it, fail the real calls.
+ * out-of-memory paths are met) and LeakSanitizer checks each child. Valgrind replaces malloc in
+ * the executable as well, so under `make test-valgrind` the failures are injected at kprio's
+ * layer too, and valgrind checks each child's memory and leaks. The plain build fails the real
+ * calls.
  *
- * Run time: the N of a command line are sampled with a stride (every N up to 24, then 50 more
- * spread over the run, then the last ones): about 2 x 80 runs per line, a few seconds for the
+ * Run time: the N of a command line are sampled with a stride (every N up to 24, then 40 more
+ * spread over the run, then the last ones): about 2 x 70 runs per line, a few seconds for the
  * whole file on the plain build. KP_OOM_SWEEP_ALL=1 tries every N (minutes). Under valgrind
  * only 12 N per line. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
@@ -78,6 +80,11 @@
 typedef int (*cmd_fn)(int, char **);
 
 /* ---------------------------------------------------------------- the interposed allocator */
+
+/* Failures injected at kprio's layer (kp__alloc_fail_after) instead of the C allocator's: under
+ * AddressSanitizer (no interposer compiled) and under valgrind, which replaces malloc in the
+ * executable too (the interposer would count nothing). */
+static bool kp_layer(void) { return KT_ASAN || RUNNING_ON_VALGRIND; }
 
 /* What a child reports back (a shared page): calls counted, blocks left allocated. */
 typedef struct {
@@ -242,26 +249,28 @@ static void run_child(const cmdline *c, long at, bool sticky, run_result *r) {
         setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
         int argc = 0;
         while (c->argv[argc]) argc++;
-#if KT_ASAN
-        kp__alloc_fail_after(at, sticky);
-        unsigned long before = kp__alloc_count();
-        int rc = c->fn(argc, c->argv);
-        kp__alloc_fail_after(-1, false);
-        shared->calls = kp__alloc_count() - before;
+        int rc;
+        if (kp_layer()) {
+            kp__alloc_fail_after(at, sticky);
+            unsigned long before = kp__alloc_count();
+            rc = c->fn(argc, c->argv);
+            kp__alloc_fail_after(-1, false);
+            shared->calls = kp__alloc_count() - before;
+        } else {
+            fail_at = at;
+            fail_sticky = sticky;
+            n_calls = 0;
+            n_live = 0;
+            armed = true;
+            rc = c->fn(argc, c->argv);
+            armed = false;
+            shared->calls = n_calls;
+            shared->live = n_live;
+        }
         fflush(stdout);
+#if KT_ASAN
         /* LeakSanitizer at the child's end (_exit skips the one at exit) */
         if (__lsan_do_recoverable_leak_check()) _exit(121);
-#else
-        fail_at = at;
-        fail_sticky = sticky;
-        n_calls = 0;
-        n_live = 0;
-        armed = true;
-        int rc = c->fn(argc, c->argv);
-        armed = false;
-        shared->calls = n_calls;
-        shared->live = n_live;
-        fflush(stdout);
 #endif
         _exit(rc);
     }
@@ -317,7 +326,7 @@ static bool judge(const cmdline *c, long at, bool sticky) {
         why = got.rc > 128 ? "killed by a signal (abort or crash)" : "wrong exit status";
     }
     if (!why && temp_left(c->dir)) why = "a temporary file left";
-    if (!why && !KT_ASAN && got.rep.live != 0) why = "blocks left allocated";
+    if (!why && !kp_layer() && got.rep.live != 0) why = "blocks left allocated";
     if (!why) return true;
     fprintf(stderr, "  %s, failing allocation %ld%s: %s (exit %d, %ld blocks left)\n  %s",
             c->argv[0], at, sticky ? " (sticky)" : "", why, got.rc, got.rep.live, got.err);
@@ -329,7 +338,7 @@ static bool judge(const cmdline *c, long at, bool sticky) {
 static int sweep(const cmdline *c) {
     run_child(c, -1, false, &normal);
     KT_CHECK_INT(normal.rc, 0);
-    if (!KT_ASAN) KT_CHECK_INT(normal.rep.live, 0); /* the normal run frees everything too */
+    if (!kp_layer()) KT_CHECK_INT(normal.rep.live, 0); /* the normal run frees everything too */
     if (normal.rc != 0) {
         fprintf(stderr, "  %s: %s", c->argv[0], normal.err);
         return 0;
@@ -341,7 +350,7 @@ static int sweep(const cmdline *c) {
         KT_CHECK(want_file[i][0] != 0);
     }
     unsigned long total = normal.rep.calls;
-    unsigned long first = 24, spread = RUNNING_ON_VALGRIND ? 8 : 50;
+    unsigned long first = 24, spread = RUNNING_ON_VALGRIND ? 8 : 40;
     if (RUNNING_ON_VALGRIND) first = 2;
     unsigned long step =
         total > first + spread && !getenv("KP_OOM_SWEEP_ALL") ? (total - first) / spread : 1;
