@@ -30,7 +30,8 @@
  *
  * Run time: the N of a command line are sampled with a stride (every N up to 24, then 40 more
  * spread over the run, then the last ones): about 2 x 70 runs per line, a few seconds for the
- * whole file on the plain build. KP_OOM_SWEEP_ALL=1 tries every N (minutes). Under valgrind
+ * whole file on the plain build (ASan: every N up to 8, then 16 more). KP_OOM_SWEEP_ALL=1 tries
+ * every N (minutes). Under valgrind
  * only 12 N per line. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <dirent.h>
@@ -350,8 +351,10 @@ static int sweep(const cmdline *c) {
         KT_CHECK(want_file[i][0] != 0);
     }
     unsigned long total = normal.rep.calls;
-    unsigned long first = 24, spread = RUNNING_ON_VALGRIND ? 8 : 40;
-    if (RUNNING_ON_VALGRIND) first = 2;
+    /* fewer under valgrind and ASan, where a run (and ASan's fork) costs 10-50 times more */
+    unsigned long first = 24, spread = 40;
+    if (RUNNING_ON_VALGRIND) first = 2, spread = 8;
+    else if (KT_ASAN) first = 8, spread = 16;
     unsigned long step =
         total > first + spread && !getenv("KP_OOM_SWEEP_ALL") ? (total - first) / spread : 1;
     if (getenv("KP_TEST_VERBOSE"))
