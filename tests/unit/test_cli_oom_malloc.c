@@ -31,8 +31,7 @@
  * Run time: the N of a command line are sampled with a stride (every N up to 24, then 40 more
  * spread over the run, then the last ones): about 2 x 70 runs per line, a few seconds for the
  * whole file on the plain build (ASan: every N up to 8, then 16 more). KP_OOM_SWEEP_ALL=1 tries
- * every N (minutes). Under valgrind
- * only 12 N per line. */
+ * every N (minutes). Under valgrind only 12 N per line. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <dirent.h>
 #include <errno.h>
