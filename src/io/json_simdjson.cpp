@@ -233,18 +233,18 @@ extern "C" void kp__json_oom_counts(unsigned long out[3]) {
     for (int i = 0; i < 3; i++) out[i] = oom_counts[i];
 }
 
+// Documents up to this size reuse the caller's parser, whose buffers then grow to the largest
+// of them; a bigger one gets a parser of its own, freed after it, so that one big document does
+// not keep its index for the rest of a stream.
+constexpr size_t kReuseMax = size_t(16) << 20;
+
 // A parser owned by the C side (events.h): made by kp__json_parser_new, freed by
 // kp__json_parser_free. No thread_local object: glibc registers a thread_local's destructor with
 // calloc and aborts the process when that fails ("failed to register TLS destructor"), and a
 // thread's cached parser would outlive every caller that could free it.
 struct kp__json_parser {
-    ondemand::parser p;
+    ondemand::parser p{kReuseMax};
 };
-
-// Documents up to this size reuse the caller's parser, whose buffers then grow to the largest
-// of them; a bigger one gets a parser of its own, freed after it, so that one big document does
-// not keep its index for the rest of a stream.
-constexpr size_t kReuseMax = size_t(16) << 20;
 
 static ondemand::parser *parser_new(size_t max_capacity) {
     if (!alloc_probe()) return nullptr;
@@ -355,7 +355,7 @@ extern "C" int kp__json_events_with(kp__json_parser *jp, const char *buf, size_t
 
 extern "C" kp__json_parser *kp__json_parser_new(void) {
     if (!alloc_probe()) return nullptr;
-    kp__json_parser *jp = new (std::nothrow) kp__json_parser{ondemand::parser(kReuseMax)};
+    kp__json_parser *jp = new (std::nothrow) kp__json_parser;
     if (!jp) oom_counts[2]++;
     return jp;
 }
