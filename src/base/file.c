@@ -141,7 +141,9 @@ kp_status kp__out_open(const char *path, kp__out **out, kp_error *err) {
     }
     if (st != KP_OK) {
         kp__out_abort(o);
-        if (st == KP_ENOMEM) return out_fail(err, KP_ENOMEM, path, "out of memory", NULL);
+        /* fdopen/fopen failing for want of memory (ENOMEM) is out of memory, not a bad path */
+        if (st == KP_ENOMEM || eno == ENOMEM)
+            return out_fail(err, KP_ENOMEM, path, "out of memory", NULL);
         return out_fail(err, KP_EIO, path, "cannot create", strerror(eno));
     }
     *out = o;

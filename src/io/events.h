@@ -48,10 +48,24 @@ typedef int (*kp_ev_fn)(void *ctx, kp_ev ev, const char *s, size_t len, uint64_t
 #define KP_MAX_DEPTH 128
 
 /* Walks one JSON text (buf[len] followed by KP_JSON_PADDING readable bytes). Returns 0 on
- * success, the consumer's negative value if it aborted, or -1000 on a syntax error with
- * *err_off and errmsg set. */
+ * success, the consumer's negative value if it aborted, KP_EV_NOMEM when memory ran out (no C++
+ * exception ever leaves the back end), or -1000 on a syntax error with *err_off and errmsg set.
+ * The text gets a parser of its own, freed before the call returns. Thread-safe (no shared
+ * state but the test counters below). */
 int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
                     size_t errcap, uint64_t *err_off);
+
+/* A JSON parser owned by the caller, for a run of documents (the items of a List, the documents
+ * of a stream): its buffers are allocated once and grow to the largest document up to 16 MiB (a
+ * bigger one gets a parser of its own for the call). kp__json_parser_new returns NULL when out of
+ * memory; kp__json_parser_free(NULL) is a no-op. One thread at a time per parser. */
+typedef struct kp__json_parser kp__json_parser;
+kp__json_parser *kp__json_parser_new(void);
+void kp__json_parser_free(kp__json_parser *jp);
+
+/* kp__json_events with the caller's parser jp (NULL: as kp__json_events). */
+int kp__json_events_with(kp__json_parser *jp, const char *buf, size_t len, kp_ev_fn fn, void *ctx,
+                         char *errmsg, size_t errcap, uint64_t *err_off);
 
 /* Walks a YAML stream (several documents). Same return convention, and KP_EV_NOMEM when libyaml
  * runs out of memory. */
@@ -59,9 +73,9 @@ int kp__yaml_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *e
                     size_t errcap, uint64_t *err_off);
 
 /* Test hook: how often the JSON back end ended out of memory through each of its three paths:
- * [0] a std::bad_alloc caught at the C boundary, [1] simdjson's MEMALLOC, [2] the nothrow new of
- * a big document's parser. The allocation-failure sweep (kp__alloc_fail_after) reaches all three.
- */
+ * [0] an exception (std::bad_alloc) caught at the C boundary, [1] simdjson's MEMALLOC or a missing
+ * string buffer, [2] the nothrow new of a
+ * parser. The allocation-failure sweep (kp__alloc_fail_after) reaches all three. */
 void kp__json_oom_counts(unsigned long out[3]);
 
 #ifdef __cplusplus

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string_view>
 
@@ -189,13 +190,38 @@ struct Walker {
 
 } // namespace
 
+// simdjson 3.0.1's parser::allocate() does not check its string buffer (`new (std::nothrow)`,
+// then only the index's allocation is checked): when that buffer alone cannot be had, allocate
+// and iterate report SUCCESS and the first string read writes through a null pointer. The
+// buffer is a private member; an explicit instantiation may name it (access is not checked in
+// explicit instantiations, [temp.spec.general]), which lets the shim look at it after
+// allocating and report the failure itself.
+namespace {
+using StringBuf = std::unique_ptr<uint8_t[]> ondemand::parser::*;
+template <StringBuf M> struct StringBufOf {
+    friend bool string_buf_missing(const ondemand::parser &p) { return !(p.*M); }
+};
+template struct StringBufOf<&ondemand::parser::string_buf>;
+bool string_buf_missing(const ondemand::parser &p);
+} // namespace
+
 // Out-of-memory paths of the shim, counted for the tests (kp__json_oom_counts). simdjson's own
 // buffers come from operator new, outside kp__malloc; so that the allocation-failure sweep
 // (kp__alloc_fail_after) reaches the three ways they fail, each place where simdjson is about to
 // allocate first makes one allocation through kp__malloc and, when the sweep fails it, fails the
-// way simdjson would there: a throwing allocation (std::bad_alloc), iterate's MEMALLOC, and the
-// nothrow new of a big document's parser.
+// way simdjson would there: a throwing allocation (std::bad_alloc), allocate's MEMALLOC, and the
+// nothrow new of a parser. Real failures of malloc take the same paths (tests/unit/
+// test_alloc_fail_malloc.c fails them).
 static unsigned long oom_counts[3];
+
+// simdjson picks its stage-1 kernel on first use
+// (detect_best_supported_implementation_on_first_use), building its implementation singletons
+// (std::string members) inside noexcept functions: an allocation failure there terminates the
+// process whatever the caller catches. The choice is made here instead, while the program starts
+// (static initialization, before main), where a failure to allocate means the program could not
+// start at all; no later parse can meet it.
+[[maybe_unused]] static const bool kImplementationChosen =
+    !simdjson::get_active_implementation()->name().empty();
 
 static bool alloc_probe() {
     void *p = kp__malloc(1);
@@ -207,41 +233,51 @@ extern "C" void kp__json_oom_counts(unsigned long out[3]) {
     for (int i = 0; i < 3; i++) out[i] = oom_counts[i];
 }
 
-static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
-                       size_t errcap, uint64_t *err_off) {
+// Documents up to this size reuse the caller's parser, whose buffers then grow to the largest
+// of them; a bigger one gets a parser of its own, freed after it, so that one big document does
+// not keep its index for the rest of a stream.
+constexpr size_t kReuseMax = size_t(16) << 20;
+
+// A parser owned by the C side (events.h): made by kp__json_parser_new, freed by
+// kp__json_parser_free. No thread_local object: glibc registers a thread_local's destructor with
+// calloc and aborts the process when that fails ("failed to register TLS destructor"), and a
+// thread's cached parser would outlive every caller that could free it.
+struct kp__json_parser {
+    ondemand::parser p{kReuseMax};
+};
+
+static ondemand::parser *parser_new(size_t max_capacity) {
+    if (!alloc_probe()) return nullptr;
+    return new (std::nothrow) ondemand::parser(max_capacity);
+}
+
+// Sizes p for len bytes (what iterate would do, checked): KP_EV_NOMEM when simdjson's index or
+// string buffer could not be allocated.
+static int reserve(ondemand::parser &p, size_t len) {
+    if (p.capacity() >= len && !string_buf_missing(p)) return 0;
+    if (!alloc_probe()) throw std::bad_alloc(); // the sweep's stand-in for a throwing allocation
+    error_code e = alloc_probe() ? p.allocate(len) : MEMALLOC;
+    if (e == SUCCESS && string_buf_missing(p)) e = MEMALLOC;
+    if (e == MEMALLOC) {
+        oom_counts[1]++;
+        return KP_EV_NOMEM;
+    }
+    return 0; // CAPACITY and the like: iterate reports them
+}
+
+static int events_body(ondemand::parser &parser, const char *buf, size_t len, kp_ev_fn fn,
+                       void *ctx, char *errmsg, size_t errcap, uint64_t *err_off) {
     Walker w{buf, len, fn, ctx, errmsg, errcap, err_off};
-    // Small documents (List items cut by the splitter, configs) reuse one parser per thread so
-    // its buffers are allocated once; a big document gets its own parser, freed afterwards.
-    constexpr size_t kReuseMax = size_t(16) << 20;
-    static thread_local ondemand::parser small_parser(kReuseMax);
-    ondemand::parser *big = nullptr;
-    if (len > kReuseMax) {
-        big = alloc_probe() ? new (std::nothrow)
-                                  ondemand::parser(len > 0xFFFFFFFFull ? 0xFFFFFFFFull : len)
-                            : nullptr;
-        if (!big) {
-            oom_counts[2]++;
-            return KP_EV_NOMEM; // out of memory is not a syntax error (events.h)
-        }
-    }
-    struct Cleanup {
-        ondemand::parser *p;
-        ~Cleanup() { delete p; }
-    } cleanup{big};
-    ondemand::parser &parser = big ? *big : small_parser;
+    int r = reserve(parser, len);
+    if (r < 0) return r;
     ondemand::document doc;
-    error_code e = SUCCESS;
-    if (parser.capacity() < len) { // iterate allocates its index (the test hook's places)
-        if (!alloc_probe()) throw std::bad_alloc();
-        if (!alloc_probe()) e = MEMALLOC;
-    }
-    if (e == SUCCESS) e = parser.iterate(buf, len, len + KP_JSON_PADDING).get(doc);
+    error_code e = parser.iterate(buf, len, len + KP_JSON_PADDING).get(doc);
     if (e == MEMALLOC) { // simdjson could not allocate its index
         oom_counts[1]++;
         return KP_EV_NOMEM;
     }
     if (e) return w.fail("invalid JSON", e, 0);
-    int r = w.emit(KP_EV_DOC_BEGIN, nullptr, 0, 0);
+    r = w.emit(KP_EV_DOC_BEGIN, nullptr, 0, 0);
     if (r < 0) return r;
     json_type t;
     e = doc.type().get(t);
@@ -275,15 +311,53 @@ static int events_body(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char
     return w.emit(KP_EV_DOC_END, nullptr, 0, len);
 }
 
-// The C boundary: no C++ exception may cross it. simdjson and the standard library report an
-// allocation failure as std::bad_alloc (the thread-local parser, std::string growth), which
-// would otherwise terminate the process; it is an out-of-memory result like any other.
-extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
-                               size_t errcap, uint64_t *err_off) {
+// One document with the caller's parser (nullptr: a parser for this document alone).
+static int events(kp__json_parser *jp, const char *buf, size_t len, kp_ev_fn fn, void *ctx,
+                  char *errmsg, size_t errcap, uint64_t *err_off) {
+    if (jp && len <= kReuseMax)
+        return events_body(jp->p, buf, len, fn, ctx, errmsg, errcap, err_off);
+    ondemand::parser *own = parser_new(len > 0xFFFFFFFFull ? 0xFFFFFFFFull : len);
+    if (!own) {
+        oom_counts[2]++;
+        return KP_EV_NOMEM; // out of memory is not a syntax error (events.h)
+    }
+    struct Cleanup {
+        ondemand::parser *p;
+        ~Cleanup() { delete p; }
+    } cleanup{own};
+    return events_body(*own, buf, len, fn, ctx, errmsg, errcap, err_off);
+}
+
+// The C boundary: no C++ exception may cross it (each function below is noexcept and catches
+// everything). simdjson and the standard library report an allocation failure as
+// std::bad_alloc, which would otherwise terminate the process; it is an out-of-memory result
+// like any other. Nothing else is thrown here (simdjson is used through error codes only); any
+// other exception would be a defect, reported as out of memory rather than a crash.
+static int boundary(kp__json_parser *jp, const char *buf, size_t len, kp_ev_fn fn, void *ctx,
+                    char *errmsg, size_t errcap, uint64_t *err_off) noexcept {
     try {
-        return events_body(buf, len, fn, ctx, errmsg, errcap, err_off);
-    } catch (const std::bad_alloc &) {
+        return events(jp, buf, len, fn, ctx, errmsg, errcap, err_off);
+    } catch (...) {
         oom_counts[0]++;
         return KP_EV_NOMEM;
     }
 }
+
+extern "C" int kp__json_events(const char *buf, size_t len, kp_ev_fn fn, void *ctx, char *errmsg,
+                               size_t errcap, uint64_t *err_off) {
+    return boundary(nullptr, buf, len, fn, ctx, errmsg, errcap, err_off);
+}
+
+extern "C" int kp__json_events_with(kp__json_parser *jp, const char *buf, size_t len, kp_ev_fn fn,
+                                    void *ctx, char *errmsg, size_t errcap, uint64_t *err_off) {
+    return boundary(jp, buf, len, fn, ctx, errmsg, errcap, err_off);
+}
+
+extern "C" kp__json_parser *kp__json_parser_new(void) {
+    if (!alloc_probe()) return nullptr;
+    kp__json_parser *jp = new (std::nothrow) kp__json_parser;
+    if (!jp) oom_counts[2]++;
+    return jp;
+}
+
+extern "C" void kp__json_parser_free(kp__json_parser *jp) { delete jp; }

@@ -43,6 +43,7 @@ typedef struct {
     bool lazy; /* expanding a KP_T_LAZY member: nodes go to the caller's arena, no dispatch */
     uint64_t base_off; /* offset of that document in the whole buffer */
     kp_input *input; /* mapped input: told how far the splitter got */
+    kp__json_parser *jp; /* the JSON documents of this input share one parser (events.h) */
     /* YAML duplicate keys outside the tree (see ydup_event) */
     struct ykey *yk;
     size_t nyk, capyk;
@@ -534,8 +535,10 @@ static kp_status parse_json_doc(builder *b, const char *buf, size_t len, uint64_
                                 size_t full_len, const char *full_buf) {
     char msg[256] = "";
     uint64_t eoff = 0;
+    if (!b->jp && !(b->jp = kp__json_parser_new()))
+        return kp_error_set(b->err, KP_ENOMEM, "out of memory");
     b->base_off = base;
-    int rc = kp__json_events(buf, len, on_event, b, msg, sizeof msg, &eoff);
+    int rc = kp__json_events_with(b->jp, buf, len, on_event, b, msg, sizeof msg, &eoff);
     b->base_off = 0;
     if (rc == -1000) return syntax_error(b, full_buf, full_len, base + eoff, msg);
     if (rc < 0) return b->st != KP_OK ? b->st : kp_error_set(b->err, KP_ENOMEM, "out of memory");
@@ -631,6 +634,7 @@ static kp_status tree_parse(const char *source, const char *buf, size_t len, kp_
     kp__arena_fini(&b->root_arena);
     kp__arena_fini(&b->item_arena);
     kp__free(b->yk);
+    kp__json_parser_free(b->jp);
     kp__free(b->yt);
     kp__free(b);
     return st;

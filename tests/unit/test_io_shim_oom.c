@@ -31,7 +31,7 @@ static void *load_in_thread(void *arg) {
 }
 
 /* Sweeps the failing allocation over a load until one succeeds; each load runs in a new thread,
- * whose simdjson parser (thread-local) has no buffers yet. Returns the number of failed loads,
+ * as the loads of a program's threads would. Returns the number of failed loads,
  * -1 if one failed with anything but KP_ENOMEM. */
 static long sweep(const char *text, bool threads) {
     long failed = 0;
