@@ -156,23 +156,31 @@ KT_TEST(pod_update_rules) {
                        &r, &err),
                  KP_OK);
     KT_CHECK(r.changed && r.spec_changed && !r.resized);
-    /* "added a toleration" / "modified tolerationSeconds" */
-    KT_CHECK_INT(patch(cl, "Pod", "run", "",
-                       "{\"spec\":{\"tolerations\":[{\"key\":\"k\",\"operator\":\"Equal\","
-                       "\"value\":\"v\",\"effect\":\"NoExecute\",\"tolerationSeconds\":10},"
-                       "{\"key\":\"x\",\"operator\":\"Exists\"}]}}",
-                       &r, &err),
-                 KP_OK);
-    KT_CHECK_INT(cl->pods[run].n_tolerations, 2);
+    /* "added a toleration" / "modified tolerationSeconds" (a merge patch replaces the list: it
+     * restates the not-ready / unreachable tolerations DefaultTolerationSeconds added) */
+#define DEFAULT_TOLS                                                                              \
+    "{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"," \
+    "\"tolerationSeconds\":300},{\"key\":\"node.kubernetes.io/"                                   \
+    "unreachable\",\"operator\":\"Exists\","                                                      \
+    "\"effect\":\"NoExecute\",\"tolerationSeconds\":300}"
+    KT_CHECK_INT(cl->pods[run].n_tolerations, 3); /* k and the two defaults */
+    KT_CHECK_INT(
+        patch(cl, "Pod", "run", "",
+              "{\"spec\":{\"tolerations\":[{\"key\":\"k\",\"operator\":\"Equal\","
+              "\"value\":\"v\",\"effect\":\"NoExecute\",\"tolerationSeconds\":10}," DEFAULT_TOLS
+              ",{\"key\":\"x\",\"operator\":\"Exists\"}]}}",
+              &r, &err),
+        KP_OK);
+    KT_CHECK_INT(cl->pods[run].n_tolerations, 4);
     /* "removed a toleration" */
     KT_CHECK_INT(patch(cl, "Pod", "run", "",
-                       "{\"spec\":{\"tolerations\":[{\"key\":\"x\","
+                       "{\"spec\":{\"tolerations\":[" DEFAULT_TOLS ",{\"key\":\"x\","
                        "\"operator\":\"Exists\"}]}}",
                        &r, &err),
                  KP_EINVAL);
     KT_CHECK_STR(err.msg, "The Pod \"run\" is invalid: spec.tolerations: Forbidden: existing "
                           "toleration can not be modified except its tolerationSeconds");
-    KT_CHECK_INT(cl->pods[run].n_tolerations, 2); /* unchanged */
+    KT_CHECK_INT(cl->pods[run].n_tolerations, 4); /* unchanged */
     /* "cpu change" through the pod itself, not the resize subresource */
     KT_CHECK_INT(patch(cl, "Pod", "run", "",
                        "{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"app:2\","
