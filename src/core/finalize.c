@@ -323,6 +323,8 @@ static kp_status pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
     if (default_tolerations(cl, p) != KP_OK)
         return kp_error_set(err, KP_ENOMEM, "Pod %s/%s: out of memory", kp__s(cl, p->ns),
                             kp__s(cl, p->name));
+    /* the requests first: their sums are checked there, before QoS adds limits up */
+    if ((st = kp__pod_derive_requests(cl, p, err)) != KP_OK) return st;
     p->is_mirror = has_annotation(cl, p, "kubernetes.io/config.mirror", NULL);
     p->is_critical = p->is_static || p->is_mirror || p->priority >= SYSTEM_CRITICAL_PRIORITY;
     if (p->status_qos) {
@@ -334,7 +336,6 @@ static kp_status pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
         p->qos =
             kp__pod_compute_qos(p, cl->gates.on[KP_GATE_POD_LEVEL_RESOURCES_FIX_KUBELET_QOS_CLASS]);
     }
-    if ((st = kp__pod_derive_requests(cl, p, err)) != KP_OK) return st;
     p->node = -1;
     return KP_OK;
 }
