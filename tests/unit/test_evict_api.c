@@ -130,6 +130,7 @@ KT_TEST(policy_decoding) {
     const char *y = NODE PDB(
         "p", "selector: {matchLabels: {app: a}}, unhealthyPodEvictionPolicy: Sometimes", ZERO);
     kp_error err;
+    kp_error_clear(&err);
     kp_cluster *cl = kp_cluster_new();
     KT_CHECK_INT(kp_cluster_load_buffer(cl, "in.yaml", y, strlen(y), &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "spec.unhealthyPodEvictionPolicy: Unsupported value: \"Sometimes\": "
