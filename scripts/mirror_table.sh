@@ -9,8 +9,9 @@
 # file as a whole, shown as "(the file)". A prototype's row in a header is left out when the
 # definition's comment in the .c names the same upstream function.
 #
-# Upstream files come from docs/internals/upstream-files.tsv: NAME<TAB>path in kubernetes/kubernetes (or
-# another repository, as `owner/repo:path`, or go:path for the Go standard library). A NAME
+# Upstream files come from docs/internals/upstream-files.tsv: NAME<TAB>path in
+# kubernetes/kubernetes (or another repository, as `owner/repo:path`, or go:path for the Go
+# standard library). A NAME
 # that is ambiguous (two upstream functions of the same name) is written NAME@GLOB, GLOB a
 # pattern of the kprio files whose comments mean that one; the qualified entry wins. A name
 # with no entry prints "?" and makes the script exit 1 (after printing the table).
