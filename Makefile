@@ -193,8 +193,9 @@ check-layout: all
 test-layout:
 	@sh tests/layout/run.sh
 
-# docs/architecture.md's generated tables: upstream-to-kprio (from the `mirrors NAME` comments) and
-# "What lives where" (from the tree); `sh scripts/update_doc_tables.sh` regenerates both.
+# The generated tables of docs/internals/architecture.md: upstream-to-kprio (from the `mirrors NAME`
+# comments) and "What lives where" (from the tree); `sh scripts/update_doc_tables.sh` regenerates
+# both. check-docs also fails on a relative link of README.md or docs/ to a path that does not exist.
 mirror-table:
 	@sh scripts/update_doc_tables.sh mirror
 
@@ -203,6 +204,7 @@ where-table:
 
 check-docs:
 	@sh scripts/update_doc_tables.sh --check
+	@sh scripts/check_doc_links.sh
 
 CPPCHECK_FLAGS := --enable=warning,performance,portability --error-exitcode=1 --inline-suppr \
 	--quiet -Iinclude -Isrc --std=c11 -D_POSIX_C_SOURCE=200809L \

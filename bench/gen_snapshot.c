@@ -16,7 +16,8 @@
  * managedFields (the default: every object carries its manager entries, pods list their main
  * fields) and ~22 KB with --managed-fields full, so 5,000 nodes / 150,000 pods make ~2.2 GB
  * (the foundation issue's "~8.7 KB per pod, ~1.3 GB" assumed leaner objects; see
- * docs/benchmarks.md). The output depends only on the arguments (own PRNG, no rand()). */
+ * docs/internals/benchmarks.md). The output depends only on the arguments (own PRNG, no
+ * rand()). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>

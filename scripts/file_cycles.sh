@@ -1,5 +1,5 @@
 #!/bin/sh
-# Circles of modules that depend on each other (rule 5 of docs/architecture.md). A module is a
+# Circles of modules that depend on each other (rule 5 of docs/internals/architecture.md). A module is a
 # path without its extension: src/kubelet/evict_manager stands for evict_manager.c, .h (and
 # .cpp). Module A depends on module B when
 #   - call:    A's object uses a global symbol B's object defines (the objects' symbol tables, nm);

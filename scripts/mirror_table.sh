@@ -1,5 +1,5 @@
 #!/bin/sh
-# The upstream-to-kprio table of docs/architecture.md, generated from the code: every
+# The upstream-to-kprio table of docs/internals/architecture.md, generated from the code: every
 # "mirrors NAME" comment in src/ gives one row (upstream file, upstream function, kprio file,
 # kprio function or type), sorted by upstream file and function.
 #
@@ -9,15 +9,16 @@
 # file as a whole, shown as "(the file)". A prototype's row in a header is left out when the
 # definition's comment in the .c names the same upstream function.
 #
-# Upstream files come from docs/upstream-files.tsv: NAME<TAB>path in kubernetes/kubernetes (or
-# another repository, as `owner/repo:path`, or go:path for the Go standard library). A NAME
+# Upstream files come from docs/internals/upstream-files.tsv: NAME<TAB>path in
+# kubernetes/kubernetes (or another repository, as `owner/repo:path`, or go:path for the Go
+# standard library). A NAME
 # that is ambiguous (two upstream functions of the same name) is written NAME@GLOB, GLOB a
 # pattern of the kprio files whose comments mean that one; the qualified entry wins. A name
 # with no entry prints "?" and makes the script exit 1 (after printing the table).
 # usage: sh scripts/mirror_table.sh [SRC_DIR] [TSV]
 set -eu
 src=${1:-src}
-tsv=${2:-docs/upstream-files.tsv}
+tsv=${2:-docs/internals/upstream-files.tsv}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kp-mirror.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM HUP

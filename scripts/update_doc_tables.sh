@@ -1,12 +1,12 @@
 #!/bin/sh
-# Writes the generated tables of docs/architecture.md between their markers: the "What lives
+# Writes the generated tables of docs/internals/architecture.md between their markers: the "What lives
 # where" table (scripts/where_table.sh, markers `where-table`) and the upstream-to-kprio table
 # (scripts/mirror_table.sh, markers `mirror-table`). With --check, only compares and exits 1 when
 # the file is stale. Without a table name, both.
 # usage: sh scripts/update_doc_tables.sh [--check] [where|mirror]...
 set -eu
 cd "$(dirname "$0")/.."
-doc=docs/architecture.md
+doc=docs/internals/architecture.md
 check=0
 [ "${1:-}" = --check ] && { check=1; shift; }
 tables=${*:-"where mirror"}
@@ -18,7 +18,7 @@ stale=""
 for t in $tables; do
     case $t in
     where) sh scripts/where_table.sh . > "$tmp/table" ;;
-    mirror) sh scripts/mirror_table.sh src docs/upstream-files.tsv > "$tmp/table" ;;
+    mirror) sh scripts/mirror_table.sh src docs/internals/upstream-files.tsv > "$tmp/table" ;;
     *) echo "update_doc_tables: unknown table $t (where, mirror)" >&2; exit 2 ;;
     esac
     grep -q "^<!-- BEGIN $t-table" "$tmp/doc" || { echo "update_doc_tables: $doc has no $t-table markers" >&2; exit 2; }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The "What lives where" table of docs/architecture.md, generated from the tree: one row per
+# The "What lives where" table of docs/internals/architecture.md, generated from the tree: one row per
 # folder of src/ (subfolders get their own row), every .c/.cpp named once in its folder's row
 # with a one-line description, the first sentence of the file's first comment; the last column
 # is what the folder may use, from the layers of scripts/layout.conf. Prints Markdown on stdout.

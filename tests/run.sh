@@ -3,7 +3,8 @@
 # $2 names the pass (default: plain) and starts every summary line, so that the plain and the
 # sanitizer passes of `make test` read apart: "plain: test_cluster: 40 passed, 0 failed", ...,
 # "plain: golden: 138 passed, 0 failed", "plain: plugin: 17 passed, 0 failed" (the kubectl plugin,
-# tests/plugin/run.sh), "plain: html: 9 passed, 0 failed" (the HTML report in headless Chromium,
+# tests/plugin/run.sh), "plain: examples: 14 passed, 0 failed" (every command of the user guide,
+# tests/examples.sh), "plain: html: 9 passed, 0 failed" (the HTML report in headless Chromium,
 # tests/html/run.sh), then the pass's totals, "plain: N passed, N failed".
 # The totals line is also left in $1/test-totals (`make test` repeats both passes' at the end).
 # Exits non-zero if anything failed.
@@ -51,6 +52,16 @@ if [ -n "$g" ]; then
     pass=$((pass+${g% *})); fail=$((fail+${g#* }))
 else
     echo "$L: plugin: no result"; fail=$((fail+1))
+fi
+# every command of the user guide, docs/guide.md, and the output it shows (tests/examples.sh)
+eout=$(sh tests/examples.sh "$B")
+printf '%s\n' "$eout" | grep -v '^ok \|^EXAMPLES ' | sed "s/^/$L: /" >&2
+g=$(printf '%s\n' "$eout" | awk '/^EXAMPLES/{print $2, $3}' | tail -n 1)
+if [ -n "$g" ]; then
+    echo "$L: examples: ${g% *} passed, ${g#* } failed"
+    pass=$((pass+${g% *})); fail=$((fail+${g#* }))
+else
+    echo "$L: examples: no result"; fail=$((fail+1))
 fi
 # obfuscation keeps every golden case's decisions (tests/plugin/obfuscate_goldens.sh; plain pass
 # only: ~15 s, and the sanitizer pass runs the obfuscator in the plugin tests above)

@@ -109,7 +109,7 @@ size_t kp_cluster_expanded_pod_count(const kp_cluster *cl);
 /* Feature gates (kube-scheduler's and the kubelet's --feature-gates, KubeletConfiguration's
  * featureGates): the gates whose behaviour kprio reproduces, with the defaults and locks of a
  * release line (the mirrored one, KP_KUBERNETES_VERSION, unless kp_feature_gates_init_compat
- * names an older one); docs/upstream.md "Feature gates" says what each changes. */
+ * names an older one); docs/compat.md "Feature gates" says what each changes. */
 typedef enum {
     KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS = 0, /* locked false from 1.35 */
     KP_GATE_DYNAMIC_RESOURCE_ALLOCATION, /* on from 1.34, locked from 1.35 */
@@ -126,7 +126,7 @@ typedef struct {
     bool on[KP_GATE_COUNT];
     bool set[KP_GATE_COUNT]; /* given explicitly (kp_feature_gates_set / _parse) */
     uint16_t line; /* the release line's minor version (37 for 1.37): its defaults and locks; the
-                    * kubelet side's other per-line rules (docs/upstream.md "Compatibility")
+                    * kubelet side's other per-line rules (docs/compat.md "Compatibility")
                     * follow the line of the cluster's gates */
 } kp_feature_gates;
 /* The defaults of the mirrored line (KP_KUBERNETES_VERSION). */

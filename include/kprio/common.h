@@ -78,7 +78,7 @@ void kp_duration_format(int64_t ns, char *buf, size_t cap);
 const char *kp_version(void);
 /* The upstream Kubernetes release line whose decisions kprio reproduces by default
  * (kube-scheduler, kubelet); older lines' differences are selected with a compat option
- * (docs/upstream.md lists them, with the upstream file each module mirrors). */
+ * (docs/compat.md lists them; docs/internals/upstream.md the upstream sources). */
 #define KP_KUBERNETES_VERSION "1.37"
 
 #ifdef __cplusplus

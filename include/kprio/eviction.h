@@ -135,7 +135,7 @@ const kp_feature_gates *kp_evict_config_feature_gates(const kp_evict_config *cfg
  * gate defaults and locks the file's featureGates are read against: call before
  * kp_evict_config_load_* (it resets the gates to that line's defaults). The kubelet-side rules
  * follow the line of the cluster's gates (kp_feature_gates_init_compat, kp_cluster_set_feature_
- * gates); docs/upstream.md "Compatibility". KP_EINVAL if version is not a version. */
+ * gates); docs/compat.md "Compatibility". KP_EINVAL if version is not a version. */
 kp_status kp_evict_config_set_compat(kp_evict_config *cfg, const char *version, kp_error *err);
 /* Forces the filesystem layout instead of detecting it (--imagefs). */
 void kp_evict_config_set_fs_layout(kp_evict_config *cfg, kp_evict_fs_layout layout);

@@ -55,7 +55,7 @@ typedef struct {
     bool until_settled; /* victims terminate at once; retry until nothing changes */
     kp_index protect_pod; /* what-if (kprio why): this pod counts as covered by a PDB with no
                            * disruptions left in every preemption of the run; -1 = none */
-    const char *compat; /* "1.35" etc.: an older line (docs/upstream.md); NULL = newest (1.37) */
+    const char *compat; /* "1.35" etc.: an older line (docs/compat.md); NULL = newest (1.37) */
     /* kprio why: kp_sched_run stops as soon as pod settle_pod's fate as a preemption victim is
      * settled, where the queue order allows it: after the attempt that makes it a victim, or
      * before the first pod whose priority is not above its own (no later pod can preempt it);

@@ -22,7 +22,7 @@ static const char *HELP =
     "pods the workloads' controllers would create as pending "
     "(docs/schedule.md).\n"
     "--feature-gates K=B,... as for kprio schedule: the gates that change requests and QoS\n"
-    "classes (PodLevelResources, in-place resize; docs/upstream.md).\n\nusage: " USAGE_TEXT "\n"
+    "classes (PodLevelResources, in-place resize; docs/compat.md).\n\nusage: " USAGE_TEXT "\n"
     "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 "
     "usage\n"
     "error (unknown option, missing or bad option value).\n";

@@ -82,7 +82,7 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
                 "NAME alone is default/NAME (as kubectl without -n); a pod not in the input is\n"
                 "an error that suggests the closest NAMESPACE/NAME.\n"
                 "--compat VERSION and --feature-gates K=B,... as for kprio schedule (the schedule\n"
-                "is replayed with them; docs/upstream.md).\n"
+                "is replayed with them; docs/compat.md).\n"
                 "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write\n"
                 "error), 2 usage error (unknown option, missing or bad option value).\n",
                 why_usage);

@@ -1,6 +1,6 @@
 /* `--compat VERSION`: the upstream release line whose decisions and texts kprio reproduces,
  * parsed into a minor version. Shared by the scheduler (sched/compat.h), the kubelet side
- * (kubelet/compat.h) and the feature gates' per-line defaults (feature_gates.c); docs/upstream.md
+ * (kubelet/compat.h) and the feature gates' per-line defaults (feature_gates.c); docs/compat.md
  * "Compatibility" lists what each line changes. */
 #ifndef KP_CORE_COMPAT_H
 #define KP_CORE_COMPAT_H

@@ -1,5 +1,5 @@
 /* Feature gates: the table of the gates kprio mirrors with their per-release specs
- * (pkg/features/kube_features.go VersionedSpecs, docs/upstream.md "Feature gates"), the release
+ * (pkg/features/kube_features.go VersionedSpecs, docs/compat.md "Feature gates"), the release
  * line a set of gates follows (--compat) and the flag syntax of component-base's featuregate. */
 #include <string.h>
 
@@ -18,7 +18,7 @@ typedef struct {
 
 /* Each gate's featuregate.VersionedSpecs, oldest first (pkg/features/kube_features.go, the
  * kube-scheduler feature list with the 1.37 entries, and PR #137150 for the QOS-class fix; see
- * docs/upstream.md "Feature gates"). Before its first entry a line does not have the gate. */
+ * docs/compat.md "Feature gates"). Before its first entry a line does not have the gate. */
 static const struct {
     const char *name;
     uint8_t n;

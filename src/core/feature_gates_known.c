@@ -20,7 +20,7 @@
  * - the v1.37.0-alpha.1 notes (CHANGELOG-1.37.md, commit 04666cc668c5): gates added, removed
  *   and locked in 1.37 (DeclarativeValidationTakeover locked off, #139212; LIFESPAN below).
  * Gates whose removal was only announced are kept (accepting a name a 1.37 binary dropped is
- * safer than refusing a real configuration); see docs/upstream.md. */
+ * safer than refusing a real configuration); see docs/compat.md. */
 #include <string.h>
 
 #include "core/compat.h"

@@ -1,7 +1,7 @@
 /* `--compat VERSION` on the kubelet side (evict, admit): the release line is the one of the
  * cluster's feature gates (kp_feature_gates.line, set by kp_feature_gates_init_compat), so one
  * flag moves the gate defaults and the rules below together. Each rule that differs between
- * lines and is not behind a gate is one predicate here; docs/upstream.md "Compatibility" lists
+ * lines and is not behind a gate is one predicate here; docs/compat.md "Compatibility" lists
  * the same (gates: feature_gates.c). */
 #ifndef KP_KUBELET_COMPAT_H
 #define KP_KUBELET_COMPAT_H

@@ -1,7 +1,7 @@
 /* `--compat VERSION` on the scheduler side: parsed once (kp_sched_new, core/compat.h) into a
  * minor version; each behaviour that differs between lines
  * asks one predicate below, named after the change and the release it landed in, so the list
- * of differences is this file (docs/upstream.md "Compatibility" lists the same). */
+ * of differences is this file (docs/compat.md "Compatibility" lists the same). */
 #ifndef KP_SCHED_COMPAT_H
 #define KP_SCHED_COMPAT_H
 

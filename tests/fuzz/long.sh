@@ -1,5 +1,5 @@
 #!/bin/sh
-# The long fuzz run of docs/fuzzing.md: builds the targets (tests/fuzz/run.sh, 1 s each), then
+# The long fuzz run of docs/internals/fuzzing.md: builds the targets (tests/fuzz/run.sh, 1 s each), then
 # runs each target SECS seconds (default 630) one after the other at nice 19, on one core,
 # restarting after a crash so a finding does not end the run. Everything goes to OUT (default
 # /tmp/fuzzlong): TARGET.runN.log, corpus-TARGET/ (seeds + what was found), arts-TARGET/
