@@ -417,10 +417,11 @@ static kp_status build_series(kp_metrics *m, const kp_sim *sim) {
     for (size_t k = 0; k < ndis; k++) { /* the samples' counters, cumulative */
         const char *cause = m->fam[F_DISRUPTIONS].samples[k].label_values[0];
         int d = 0;
-        while (d + 1 < KP_SIM_N_DISRUPT && strcmp(kp_sim_disruption_name((kp_sim_disruption)d),
-                                                  cause) != 0)
+        while (d + 1 < KP_SIM_N_DISRUPT &&
+               strcmp(kp_sim_disruption_name((kp_sim_disruption)d), cause) != 0)
             d++;
-        int64_t *v = (int64_t *)add_series(m, "kprio_pod_disruptions_total", "cause", cause)->values;
+        int64_t *v =
+            (int64_t *)add_series(m, "kprio_pod_disruptions_total", "cause", cause)->values;
         for (size_t t = 0; t < m->n_times; t++)
             v[t] = (int64_t)kp_sim_sample_get(sim, t)->c.disruptions[d];
     }

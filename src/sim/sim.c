@@ -260,9 +260,8 @@ const char *kp_sim_pod_state_name(kp_sim_pod_state st) {
     return (unsigned)st < sizeof N / sizeof N[0] ? N[st] : "?";
 }
 const char *kp_sim_disruption_name(kp_sim_disruption d) {
-    static const char *const N[KP_SIM_N_DISRUPT] = {"preemption",  "nodePressure",
-                                                    "admission",   "evictionAPI",
-                                                    "taintManager", "deletion"};
+    static const char *const N[KP_SIM_N_DISRUPT] = {"preemption",  "nodePressure", "admission",
+                                                    "evictionAPI", "taintManager", "deletion"};
     return (unsigned)d < KP_SIM_N_DISRUPT ? N[d] : "?";
 }
 const char *kp_sim_disruption_title(kp_sim_disruption d) {

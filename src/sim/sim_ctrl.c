@@ -43,8 +43,9 @@ static kp_status sink_deleting(void *ctx, kp_index pod, const char *cause, const
     kp_sim *s = ctx;
     /* the taint-eviction controller deletes as the others do; its event names it */
     kp__sim_disrupted(s, pod,
-                      ev && strcmp(ev->reason, "TaintManagerEviction") == 0 ? KP_SIM_DISRUPT_TAINT
-                                                                           : KP_SIM_DISRUPT_DELETION);
+                      ev && strcmp(ev->reason, "TaintManagerEviction") == 0
+                          ? KP_SIM_DISRUPT_TAINT
+                          : KP_SIM_DISRUPT_DELETION);
     long at = ev ? log_ctrl(s, ev) : -1;
     if (ev && at < 0) return nomem(err);
     return kp__sim_pod_terminating(s, (uint32_t)pod, cause, at, err);
