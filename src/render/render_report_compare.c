@@ -8,6 +8,8 @@
 #include "kprio/cluster.h"
 #include "render/render_report_html.h"
 
+#define POD_ROWS 1000 /* the pods that ended differently shown (-o json has all) */
+
 /* a count row: A, B and B - A ("=" when equal) */
 static void row_u(FILE *f, const char *label, uint64_t a, uint64_t b) {
     fprintf(f,
@@ -159,7 +161,7 @@ kp_status kp_render_compare_html(FILE *f, const kp_compare *c, const kp_report_r
     fputs("</th><th>", f);
     title(f, b, "B");
     fputs("</th></tr></thead><tbody>\n", f);
-    for (size_t i = 0; i < c->n_pods; i++) {
+    for (size_t i = 0; i < c->n_pods && i < POD_ROWS; i++) {
         const kp_compare_pod *p = &c->pods[i];
         fputs("<tr><td>", f);
         kp__html_esc(f, p->ns);
@@ -170,7 +172,13 @@ kp_status kp_render_compare_html(FILE *f, const kp_compare *c, const kp_report_r
         node_state(f, b->sim, p->pod_b, p->node_b, p->state_b);
         fputs("</tr>\n", f);
     }
-    fputs("</tbody></table></details>\n<h2>Findings in one run only</h2><div class=\"cols\">", f);
+    fputs("</tbody></table>", f);
+    if (c->n_pods > POD_ROWS)
+        fprintf(f,
+                "<p class=\"more\" id=\"pods-more\">%zu more: the JSON output (-o json) has "
+                "every pod</p>",
+                c->n_pods - POD_ROWS);
+    fputs("</details>\n<h2>Findings in one run only</h2><div class=\"cols\">", f);
     only_findings(f, a, c->only_a, c->n_only_a);
     only_findings(f, b, c->only_b, c->n_only_b);
     fputs("</div>\n", f);
