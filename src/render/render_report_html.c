@@ -31,7 +31,7 @@ static const char STYLE[] =
     "padding:2px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}.num{text-align:"
     "right;white-space:nowrap}.answer{font-size:16px;background:#f4f6fa;border-left:4px solid "
     "#1f77b4;padding:6px 10px}"
-    ".chart{display:block;max-width:100%;height:auto;background:#fafafa;border:1px solid #ddd;"
+    ".chart{display:block;width:100%;height:auto;background:#fafafa;border:1px solid #ddd;"
     "margin:6px 0 2px}.chart "
     "text{font-size:11px;fill:#333}.axis{stroke:#888}.series{stroke-width:2}"
     ".edge{stroke:#888}.root{fill:#d62728}.victim{fill:#1f77b4}"
