@@ -210,6 +210,28 @@ size_t kp_sim_pdb_desired_history(const kp_sim *sim, kp_index pdb, const int64_t
                                   const int32_t **values);
 
 /* ---- counters ---- */
+
+/* What disrupted a running pod (docs/simulate.md "Disruptions"): each pod bound to a node and
+ * not finished is counted once, under the first of these that ended it. */
+typedef enum {
+    KP_SIM_DISRUPT_PREEMPTION = 0, /* the scheduler preempted it (Preempted) */
+    KP_SIM_DISRUPT_NODE_PRESSURE, /* its kubelet's eviction manager evicted it (Warning Evicted) */
+    KP_SIM_DISRUPT_ADMISSION, /* its kubelet preempted it to admit a critical pod (Preempting) */
+    KP_SIM_DISRUPT_EVICTION_API, /* evicted through the Eviction API: a drain (Normal Evicted) */
+    KP_SIM_DISRUPT_TAINT, /* the taint-eviction controller: a NoExecute taint
+                           * (TaintManagerEviction) */
+    KP_SIM_DISRUPT_DELETION, /* deleted: by the scenario, a controller (scale-down, garbage
+                              * collector), or with its node */
+    KP_SIM_N_DISRUPT
+} kp_sim_disruption;
+
+/* "preemption", "nodePressure", "admission", "evictionAPI", "taintManager", "deletion" (the
+ * JSON keys and metric label values); "?" out of range. */
+const char *kp_sim_disruption_name(kp_sim_disruption d);
+/* A short phrase for people: "scheduler preemption", "kubelet node pressure", "kubelet
+ * admission", "Eviction API (drain)", "taint manager (NoExecute)", "deletion"; "?". */
+const char *kp_sim_disruption_title(kp_sim_disruption d);
+
 typedef struct {
     uint64_t events;
     uint64_t attempts; /* scheduling attempts (scheduler_schedule_attempts_total) */
@@ -227,6 +249,8 @@ typedef struct {
     uint64_t kubelet_rejections; /* bound pods their kubelet refused at admission */
     uint64_t kubelet_preemptions; /* pods a kubelet killed to admit a critical pod */
     kp_index longest_wait_pod;
+    /* running pods disrupted, by what disrupted them (kp_sim_disruption; each pod once) */
+    uint64_t disruptions[KP_SIM_N_DISRUPT];
 } kp_sim_counters;
 
 void kp_sim_counters_get(const kp_sim *sim, kp_sim_counters *out);

@@ -226,6 +226,17 @@ static void emit_counters(kp_emit *e, const kp_sim *sim) {
     if (c.kubelet_preemptions)
         kp_emit_kv_int(e, "kubeletPreemptions", (int64_t)c.kubelet_preemptions);
     if (c.oom_kills) kp_emit_kv_int(e, "oomKills", (int64_t)c.oom_kills);
+    /* running pods disrupted, by cause (every cause, when any pod was) */
+    uint64_t any = 0;
+    for (int i = 0; i < KP_SIM_N_DISRUPT; i++) any += c.disruptions[i];
+    if (any) {
+        kp_emit_key(e, "disruptions");
+        kp_emit_obj_begin(e);
+        for (int i = 0; i < KP_SIM_N_DISRUPT; i++)
+            kp_emit_kv_int(e, kp_sim_disruption_name((kp_sim_disruption)i),
+                           (int64_t)c.disruptions[i]);
+        kp_emit_obj_end(e);
+    }
     kv_time(e, "longestTimeToSchedule", c.longest_wait_pod >= 0 ? c.longest_wait_ms : -1);
     kv_pod(e, kp_sim_cluster(sim), "longestTimeToSchedulePod", c.longest_wait_pod);
     kp_emit_obj_end(e);

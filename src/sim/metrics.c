@@ -32,6 +32,7 @@ enum {
     F_POD_ATTEMPTS,
     F_SLI,
     F_EVICTIONS,
+    F_DISRUPTIONS,
     N_F
 };
 
@@ -40,6 +41,7 @@ struct kp_metrics {
     kp_metric_sample attempts[3], preempt_attempts, victims, pending[4], pod_attempts;
     kp_metric_sample *sli; /* one per attempts value */
     kp_metric_sample evictions[N_SIGNALS];
+    kp_metric_sample disruptions[KP_SIM_N_DISRUPT];
     double victim_b[N_VICTIM_B], attempt_b[N_ATTEMPT_B], sli_b[N_SLI_B];
     uint64_t victim_c[N_VICTIM_B], attempt_c[N_ATTEMPT_B];
     uint64_t *sli_c; /* N_SLI_B per sli sample */
@@ -128,6 +130,8 @@ static void define_families(kp_metrics *m) {
     family(m, F_EVICTIONS, "kubelet_evictions", KP_METRIC_COUNTER, "ALPHA",
            "pkg/kubelet/metrics/metrics.go",
            "Cumulative number of pod evictions by eviction signal");
+    family(m, F_DISRUPTIONS, "kprio_pod_disruptions_total", KP_METRIC_COUNTER, "", "",
+           "Running pods disrupted, by what disrupted them (each pod once, its first cause)");
     for (int i = 0; i < N_VICTIM_B; i++) m->victim_b[i] = (double)(1 << i);
     for (int i = 0; i < N_ATTEMPT_B; i++) m->attempt_b[i] = (double)(1 << i);
     double b = 0.01;
@@ -245,7 +249,16 @@ static void final_values(kp_metrics *m, const kp_sim *sim) {
     size_t ne = 0;
     for (int i = 0; i < N_SIGNALS; i++)
         if (m->evictions[i].value > 0) m->evictions[ne++] = m->evictions[i];
+    /* kprio's own: the simulator's counters by cause, only the causes that occurred */
+    size_t nd = 0;
+    for (int i = 0; i < KP_SIM_N_DISRUPT; i++) {
+        if (!c.disruptions[i]) continue;
+        label1(&m->disruptions[nd], "cause", kp_sim_disruption_name((kp_sim_disruption)i));
+        m->disruptions[nd++].value = (double)c.disruptions[i];
+    }
     kp_metric_family *f = m->fam;
+    f[F_DISRUPTIONS].samples = m->disruptions;
+    f[F_DISRUPTIONS].n_samples = nd;
     f[F_ATTEMPTS].samples = m->attempts;
     f[F_ATTEMPTS].n_samples = 3;
     f[F_PREEMPT_ATTEMPTS].samples = &m->preempt_attempts;
@@ -378,7 +391,8 @@ static kp_status build_series(kp_metrics *m, const kp_sim *sim) {
     int32_t *prio = kp_calloc(npods ? npods : 1, sizeof *prio);
     if (!prio) return KP_ENOMEM;
     size_t np = pending_priorities(sim, prio);
-    size_t total = 10 + nsig + np, nt = m->n_times ? m->n_times : 1;
+    size_t ndis = m->fam[F_DISRUPTIONS].n_samples;
+    size_t total = 10 + nsig + ndis + np, nt = m->n_times ? m->n_times : 1;
     m->times = kp_calloc(nt, sizeof *m->times);
     m->series = kp_calloc(total, sizeof *m->series);
     m->values = kp_calloc(total * nt, sizeof *m->values);
@@ -399,6 +413,17 @@ static kp_status build_series(kp_metrics *m, const kp_sim *sim) {
             if (a < m->n_times) v[a]++;
         }
         for (size_t t = 1; t < m->n_times; t++) v[t] += v[t - 1];
+    }
+    for (size_t k = 0; k < ndis; k++) { /* the samples' counters, cumulative */
+        const char *cause = m->fam[F_DISRUPTIONS].samples[k].label_values[0];
+        int d = 0;
+        while (d + 1 < KP_SIM_N_DISRUPT &&
+               strcmp(kp_sim_disruption_name((kp_sim_disruption)d), cause) != 0)
+            d++;
+        int64_t *v =
+            (int64_t *)add_series(m, "kprio_pod_disruptions_total", "cause", cause)->values;
+        for (size_t t = 0; t < m->n_times; t++)
+            v[t] = (int64_t)kp_sim_sample_get(sim, t)->c.disruptions[d];
     }
     int64_t *first = m->values + m->n_series * m->n_times;
     for (size_t k = 0; k < np; k++) {

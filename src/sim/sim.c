@@ -259,6 +259,17 @@ const char *kp_sim_pod_state_name(kp_sim_pod_state st) {
                                     "Succeeded", "Failed", "Deleted"};
     return (unsigned)st < sizeof N / sizeof N[0] ? N[st] : "?";
 }
+const char *kp_sim_disruption_name(kp_sim_disruption d) {
+    static const char *const N[KP_SIM_N_DISRUPT] = {"preemption",  "nodePressure", "admission",
+                                                    "evictionAPI", "taintManager", "deletion"};
+    return (unsigned)d < KP_SIM_N_DISRUPT ? N[d] : "?";
+}
+const char *kp_sim_disruption_title(kp_sim_disruption d) {
+    static const char *const N[KP_SIM_N_DISRUPT] = {
+        "scheduler preemption", "kubelet node pressure",     "kubelet admission",
+        "Eviction API (drain)", "taint manager (NoExecute)", "deletion"};
+    return (unsigned)d < KP_SIM_N_DISRUPT ? N[d] : "?";
+}
 const kp_sim_pod *kp_sim_pod_get(const kp_sim *s, size_t i) {
     return i < s->n_pods ? kp__sim_pod_view(s, (uint32_t)i) : NULL;
 }

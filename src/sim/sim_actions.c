@@ -231,6 +231,7 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         kp_index p = kp_cluster_find_pod(s->cl, ref);
         if (p < 0 && pod_was_deleted(s, r)) return not_found(s, ai, "delete", "pods", r->name, err);
         if (p < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "pod not found", err);
+        kp__sim_disrupted(s, p, KP_SIM_DISRUPT_DELETION);
         long ev = kp__sim_log(s, KP_SIM_NORMAL, "Deleted", "Pod", r->ns, r->name,
                               "deleted by the scenario", p, kp_cluster_pod_node(s->cl, p), -1);
         if (ev < 0) return nomem(err);

@@ -77,6 +77,7 @@ static kp_status preempt(kp_sim *s, uint32_t pod, kp_index node, const kp_admiss
         kp_index v = kp_admission_victim(a, i)->pod;
         kp_pod_info vi;
         kp_cluster_pod_info(s->cl, v, &vi);
+        kp__sim_disrupted(s, v, KP_SIM_DISRUPT_ADMISSION);
         long ev = kp__sim_logf(s, KP_SIM_WARNING, KP_ADMIT_VICTIM_REASON, v, node, -1, "%s",
                                KP_ADMIT_VICTIM_MESSAGE);
         /* killPodFunc: the victim's containers are stopped */

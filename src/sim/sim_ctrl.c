@@ -41,6 +41,11 @@ static kp_status sink_created(void *ctx, kp_index pod, kp_index replaces, const 
 static kp_status sink_deleting(void *ctx, kp_index pod, const char *cause, const kp_ctrl_event *ev,
                                kp_error *err) {
     kp_sim *s = ctx;
+    /* the taint-eviction controller deletes as the others do; its event names it */
+    kp__sim_disrupted(s, pod,
+                      ev && strcmp(ev->reason, "TaintManagerEviction") == 0
+                          ? KP_SIM_DISRUPT_TAINT
+                          : KP_SIM_DISRUPT_DELETION);
     long at = ev ? log_ctrl(s, ev) : -1;
     if (ev && at < 0) return nomem(err);
     return kp__sim_pod_terminating(s, (uint32_t)pod, cause, at, err);
@@ -48,6 +53,7 @@ static kp_status sink_deleting(void *ctx, kp_index pod, const char *cause, const
 
 static kp_status sink_deleted(void *ctx, kp_index pod, const kp_ctrl_event *ev, kp_error *err) {
     kp_sim *s = ctx;
+    kp__sim_disrupted(s, pod, KP_SIM_DISRUPT_DELETION);
     if (ev && log_ctrl(s, ev) < 0) return nomem(err);
     return kp__sim_pod_gone(s, (uint32_t)pod, NULL, err);
 }
@@ -225,6 +231,7 @@ static kp_status podgc_deleted(void *ctx, kp_index pod, const kp_ctrl_event *ev,
     (void)ev; /* the collector records none */
     if (pod < 0 || (size_t)pod >= g->s->n_pods) return KP_OK;
     if (g->s->pods[pod].lost_ev < 0) g->s->pods[pod].lost_ev = g->cause_ev;
+    kp__sim_disrupted(g->s, pod, KP_SIM_DISRUPT_DELETION);
     return kp__sim_pod_gone(g->s, (uint32_t)pod, "deleted", err);
 }
 
@@ -320,6 +327,17 @@ kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, lo
         return nomem(err);
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err); /* no longer active */
     return kp__sim_recount_pdbs(s, pod, err);
+}
+
+void kp__sim_disrupted(kp_sim *s, kp_index pod, kp_sim_disruption why) {
+    if (pod < 0 || (size_t)pod >= s->n_pods || (unsigned)why >= KP_SIM_N_DISRUPT) return;
+    sim_pod *p = &s->pods[pod];
+    kp_pod_info pi;
+    if (p->disrupted || p->arrived_terminating || kp_cluster_pod_info(s->cl, pod, &pi) != KP_OK ||
+        pi.deleted || pi.terminal || pi.node < 0)
+        return;
+    p->disrupted = true;
+    s->c.disruptions[why]++;
 }
 
 kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error *err) {

@@ -171,6 +171,7 @@ kp_status kp__sim_drain_step(kp_sim *s, kp_index node, kp_error *err) {
             blocked = true;
             continue;
         }
+        kp__sim_disrupted(s, p, KP_SIM_DISRUPT_EVICTION_API);
         long ev = kp__sim_logf(s, KP_SIM_NORMAL, "Evicted", p, node, -1,
                                "Evicted through the Eviction API (drain of node %s)",
                                kp_cluster_node_name(s->cl, node));

@@ -74,6 +74,7 @@ typedef struct {
     bool arrived_terminating; /* it had a deletionTimestamp when the run first saw it (the
                                * snapshot's, or a created object's): no deletion of this run */
     uint32_t ready_gen; /* its latest readiness plan (SIM_EV_READY): an earlier timer is stale */
+    bool disrupted; /* counted in kp_sim_counters.disruptions (once, its first cause) */
 } sim_pod;
 
 /* a heap of pods ordered by a key (activeQ: PrioritySort; backoffQ: expiry) */
@@ -219,6 +220,10 @@ kp_status kp__sim_pod_added(kp_sim *s, uint32_t pod, long replaces);
 kp_status kp__sim_pod_terminating(kp_sim *s, uint32_t pod, const char *cause, long cause_ev,
                                   kp_error *err);
 kp_status kp__sim_pod_gone(kp_sim *s, uint32_t pod, const char *cause, kp_error *err);
+/* Counts a disruption of `pod` by `why` (kp_sim_counters.disruptions), the one definition every
+ * actor calls as it acts, before the pod's state changes: a pod bound to a node, not finished,
+ * not deleted, not terminating since before the run, counted once under its first cause. */
+void kp__sim_disrupted(kp_sim *s, kp_index pod, kp_sim_disruption why);
 /* Normal Killing "Stopping container NAME" for each container (KP_ENOMEM) */
 kp_status kp__sim_log_killing(kp_sim *s, uint32_t pod, kp_index node, long cause_ev);
 kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err);

@@ -72,6 +72,7 @@ static kp_status follow_conditions(kp_sim *s, kp_index node, sim_kub_node *kn, u
  * status is Failed, reason Evicted, the engine's message (an event of reason Evicted). */
 static kp_status evict(kp_sim *s, kp_index node, sim_kub_node *kn, const kp_evict_eviction *e,
                        kp_error *err) {
+    kp__sim_disrupted(s, e->pod, KP_SIM_DISRUPT_NODE_PRESSURE);
     long ev = kp__sim_logf(s, KP_SIM_WARNING, "Evicted", e->pod, node, -1, "%s", e->message);
     /* evictPod kills the pod at once (killPodFunc): its containers are stopped */
     if (ev < 0 || kp__sim_log_killing(s, (uint32_t)e->pod, node, ev) != KP_OK) return nomem(err);

@@ -25,6 +25,8 @@ static kp_status on_nominated(kp_sim *s, uint32_t pod, const kp_sched_pod_result
             continue;
         any = true;
         s->c.victims++;
+        /* marked terminating by the attempt already: counted as the bound pod it was */
+        kp__sim_disrupted(s, (kp_index)v, KP_SIM_DISRUPT_PREEMPTION);
         long at = kp__sim_logf(s, KP_SIM_NORMAL, "Preempted", (kp_index)v, r->victim_nodes[i], ev,
                                "Preempted by pod %s on node %s", pre.uid,
                                kp_cluster_node_name(s->cl, r->victim_nodes[i]));

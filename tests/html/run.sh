@@ -6,6 +6,11 @@
 # error, the charts are there (svg ids), and a screenshot of the first screen is a PNG of the
 # window's size that is not blank (more than 16 colours, counted by Chromium itself on a page
 # that draws the PNG on a canvas: tests/html/png_check.js; no pixel comparison: fonts differ).
+# The layout (tests/html/layout_check.js appended to a copy of each page, every section opened):
+# nothing runs past the page's or its parent's right edge, no SVG text past its drawing (a
+# clipped label). The headline of a drain's report counts its Eviction API evictions, legends
+# name PriorityClasses, the comparison page has B - A for the percentiles and the two runs'
+# charts side by side.
 # Skips, saying so, only when chromium is absent. Prints "ok NAME" / "html NAME: ..." lines and
 # "HTML passed failed" last (tests/run.sh reads it).
 B=$(cd "${1:-build}" && pwd)
@@ -41,6 +46,27 @@ done
 # the heat map has the leaking nodes' MemoryPressure bands, the event log its rows
 if grep -q 'class="p-mem"' "$T/dom.html"; then ok pressure-bands; else bad pressure-bands none; fi
 if grep -q '<tr id="ev-0"' "$T/dom.html"; then ok event-log; else bad event-log "no rows"; fi
+# layout_check PAGE NAME WIDTH: no overflow in a window WIDTH px wide
+layout_check() {
+    { sed 's#</body></html>##' "$1"; printf '<script>'; cat tests/html/layout_check.js
+      printf '</script></body></html>\n'; } >"$T/layout.html"
+    run_chromium --window-size="$3",900 --dump-dom "file://$T/layout.html" >"$T/ldom.html" \
+        2>/dev/null
+    if grep -q 'data-overflow="0"' "$T/ldom.html"; then ok "$2"
+    else bad "$2" "$(sed -n 's/.*data-overflow-what="\([^"]*\)".*/\1/p' "$T/ldom.html" |
+        head -c 600)"; fi
+}
+layout_check "$T/report.html" layout-report 1000
+# a drain through the Eviction API: the headline's card and the chart's legend count it
+D=tests/golden/simulate-drain-pool
+if "$B/kprio" simulate -f $D/cluster.yaml --scenario $D/scenario.yaml --report "$T/drain.html" \
+    >/dev/null 2>"$T/err"; then ok drain-written; else bad drain-written "$(cat "$T/err")"; fi
+run_chromium --dump-dom "file://$T/drain.html" >"$T/ddom.html" 2>/dev/null
+if grep -q 'data-cause="evictionAPI"><b>3</b>' "$T/ddom.html" &&
+    grep -q 'Eviction API (drain): 3</span>' "$T/ddom.html" &&
+    grep -q '<rect data-cause="evictionAPI"' "$T/ddom.html"; then ok headline-drain-evictions
+else bad headline-drain-evictions "no 3 Eviction API evictions in the cards, legend or bars"; fi
+layout_check "$T/drain.html" layout-drain 1000
 run_chromium --window-size=1000,800 --screenshot="$T/first.png" "file://$T/report.html" \
     >/dev/null 2>&1
 if [ ! -s "$T/first.png" ]; then
@@ -69,6 +95,14 @@ if grep -q 'data-report-ready="' "$T/cdom.html" && grep -q '<table id="compare"'
     grep -q '<table id="pods"' "$T/cdom.html" && grep -q 'a.yaml' "$T/cdom.html" &&
     grep -q 'b.yaml' "$T/cdom.html"; then ok compare-page
 else bad compare-page "script, tables #compare / #pods or run titles missing"; fi
+# B - A for the percentiles, the two runs' charts side by side, classes named in their legends
+if grep -q '<td>pending time p50</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td class="num[^"]*">[-+=]' "$T/cdom.html" &&
+    grep -q '<svg id="chart-pending-a"' "$T/cdom.html" && grep -q '<svg id="chart-pending-b"' "$T/cdom.html" &&
+    grep -q '<svg id="chart-disruptions-b"' "$T/cdom.html" &&
+    grep -q 'id="chart-pending-a-legend"><span class="key"><i style="background:#[0-9a-f]*"></i>urgent (1000)' "$T/cdom.html"; then
+    ok compare-deltas-charts
+else bad compare-deltas-charts "no B - A for p50, no charts side by side or no class names"; fi
+layout_check "$T/compare.html" layout-compare 1400
 if grep -q 'Uncaught\|CONSOLE.*[Ee]rror\|Refused to' "$T/cconsole"; then
     bad compare-no-console-errors "$(grep 'Uncaught\|CONSOLE\|Refused to' "$T/cconsole" | head -5)"
 else ok compare-no-console-errors; fi

@@ -93,6 +93,17 @@ static void check_final(const kp_sim *sim, const kp_metrics *m) {
     for (size_t i = 0; ev && i < ev->n_samples; i++) evs += ev->samples[i].value;
     KT_CHECK(ev && (size_t)evs == events_until(sim, "Evicted", KP_SIM_WARNING, end));
     KT_CHECK((uint64_t)evs == c.kubelet_evictions);
+    const kp_metric_family *dis = family(m, "kprio_pod_disruptions_total");
+    KT_CHECK(dis != NULL);
+    for (size_t i = 0; dis && i < dis->n_samples; i++) { /* deletions: not in one event */
+        const char *cause = dis->samples[i].label_values[0];
+        double dv = dis->samples[i].value;
+        if (strcmp(cause, "preemption") == 0) KT_CHECK(dv == (double)c.victims);
+        else if (strcmp(cause, "nodePressure") == 0) KT_CHECK(dv == (double)c.kubelet_evictions);
+        else if (strcmp(cause, "evictionAPI") == 0)
+            KT_CHECK(dv == (double)events_until(sim, "Evicted", KP_SIM_NORMAL, end));
+        else KT_CHECK(strcmp(cause, "deletion") == 0 && dv > 0);
+    }
     /* the queue at the last sample */
     size_t ns = kp_sim_sample_count(sim);
     const kp_sim_sample *last = kp_sim_sample_get(sim, ns - 1);
@@ -119,6 +130,11 @@ static void check_series(const kp_sim *sim, const kp_metrics *m) {
         KT_CHECK((size_t)vict->values[t] == events_until(sim, "Preempted", -1, at));
         size_t evn = events_until(sim, "Evicted", KP_SIM_WARNING, at);
         KT_CHECK(evm ? (size_t)evm->values[t] == evn : evn == 0);
+        /* the disruptions by cause: every victim and every evicted pod was running here */
+        const kp_metric_series *dp = series(m, "kprio_pod_disruptions_total", "preemption");
+        const kp_metric_series *dn = series(m, "kprio_pod_disruptions_total", "nodePressure");
+        KT_CHECK(dp ? dp->values[t] == vict->values[t] : vict->values[t] == 0);
+        KT_CHECK(dn ? (size_t)dn->values[t] == evn : evn == 0);
         int64_t pending = 0;
         for (size_t i = 0; i < kp_metrics_series_count(m); i++) {
             const kp_metric_series *s = kp_metrics_series_get(m, i);

@@ -10,6 +10,7 @@
 #include "kprio/cluster.h"
 #include "kprio/sim.h"
 #include "render/render_report.h"
+#include "sim_case.h"
 
 /* a preemption whose victim's namespace and name hold < > & " ' */
 static const char CLUSTER[] =
@@ -102,6 +103,12 @@ KT_TEST(report_escapes_and_links) {
         KT_CHECK(strstr(html, "<svg id=\"chart-pressure\"") != NULL);
         KT_CHECK(strstr(html, "<svg id=\"chart-cascade-0\"") != NULL);
         KT_CHECK(strstr(html, "data-priority=\"1000\"") != NULL);
+        /* the legend names the PriorityClass, not the bare value */
+        KT_CHECK(strstr(html, "id=\"chart-pending-legend\"><span class=\"key\"><i "
+                              "style=\"background:#1f77b4\"></i>high (1000)</span>") != NULL);
+        KT_CHECK(!strstr(html, ">priority 1000<"));
+        /* the victim was preempted: the headline counts it under its cause */
+        KT_CHECK(strstr(html, "data-cause=\"preemption\"><b>1</b>scheduler preemption") != NULL);
         /* one script only (the page's own), every name escaped */
         KT_CHECK(count(html, "<script") == 1);
         KT_CHECK(strstr(html, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;") != NULL);
@@ -132,12 +139,85 @@ KT_TEST(report_escapes_and_links) {
     kp_cluster_free(cl);
 }
 
+/* A drain through the Eviction API (the golden case simulate-drain-pool: 3 pods on 3 nodes):
+ * the headline's card, its sentence and the chart count the 3 evictions under their cause. */
+KT_TEST(report_counts_drain_evictions) {
+    kp_error err;
+    kp_cluster *cl = NULL;
+    kp_scenario *sc = NULL;
+    kp_sim *sim = sim_case_run("tests/golden/simulate-drain-pool/", NULL, &cl, &sc, &err);
+    KT_CHECK(sim != NULL);
+    if (sim) {
+        kp_sim_counters c;
+        kp_sim_counters_get(sim, &c);
+        KT_CHECK(c.disruptions[KP_SIM_DISRUPT_EVICTION_API] == 3 && c.kubelet_evictions == 0 &&
+                 c.victims == 0);
+        size_t len = 0;
+        char *html = render(sim, NULL, &len);
+        KT_CHECK(html && strstr(html, "data-cause=\"evictionAPI\"><b>3</b>Eviction API (drain)"));
+        KT_CHECK(html && strstr(html, "3 running pod(s) disrupted (Eviction API (drain) 3)"));
+        KT_CHECK(html && count(html, "<rect data-cause=\"evictionAPI\"") >= 2);
+        KT_CHECK(html && strstr(html, "Eviction API (drain): 3</span>"));
+        free(html);
+    }
+    kp_sim_free(sim);
+    kp_scenario_free(sc);
+    kp_cluster_free(cl);
+}
+
+/* A run of 2,000 pods that never fit: the log keeps its first 1000 rows and says where the
+ * rest is; the page stays small (each row of the log would add about 330 bytes). */
+KT_TEST(report_log_capped) {
+    char *json = NULL;
+    size_t jlen = 0;
+    FILE *j = open_memstream(&json, &jlen);
+    KT_CHECK(j != NULL);
+    if (!j) return;
+    fputs("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{\"apiVersion\":\"v1\","
+          "\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"},\"status\":{\"allocatable\":"
+          "{\"cpu\":\"1\",\"memory\":\"1Gi\",\"pods\":\"10\"}}}",
+          j);
+    for (int i = 0; i < 2000; i++)
+        fprintf(j,
+                ",{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\","
+                "\"namespace\":\"default\",\"creationTimestamp\":\"2026-01-01T00:00:00Z\"},"
+                "\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":"
+                "{\"cpu\":\"2\"}}}]},\"status\":{\"phase\":\"Pending\"}}",
+                i);
+    fputs("]}", j);
+    fclose(j);
+    kp_error err;
+    kp_error_clear(&err);
+    kp_cluster *cl = kp_cluster_new();
+    KT_CHECK(kp_cluster_load_buffer(cl, "c.json", json, jlen, &err) == KP_OK);
+    KT_CHECK(kp_cluster_finalize(cl, &err) == KP_OK);
+    free(json);
+    kp_sim *sim = NULL;
+    kp_sim_options o;
+    kp_sim_options_init(&o);
+    o.duration_ms = 1000;
+    KT_CHECK(kp_sim_new(cl, NULL, NULL, &o, &sim, &err) == KP_OK && kp_sim_run(sim, &err) == KP_OK);
+    if (sim) {
+        KT_CHECK(kp_sim_event_count(sim) >= 2000);
+        size_t len = 0;
+        char *html = render(sim, NULL, &len);
+        KT_CHECK(html && count(html, "<tr id=\"ev-") == 1000);
+        KT_CHECK(html && strstr(html, "<tr id=\"ev-999\"") && !strstr(html, "<tr id=\"ev-1000\""));
+        KT_CHECK(html && strstr(html, "id=\"events-more\">1000 of "));
+        KT_CHECK(len < 450000); /* the whole log would make about 700 KB */
+        free(html);
+    }
+    kp_sim_free(sim);
+    kp_cluster_free(cl);
+}
+
 KT_TEST(compare_two_columns) {
     kp_compare c;
     memset(&c, 0, sizeof c);
     c.a.preemptions = 3;
     c.b.preemptions = 1;
     c.evictions_a = 2;
+    c.b.disruptions[KP_SIM_DISRUPT_EVICTION_API] = 5;
     c.pending_a[0] = 1500;
     c.pending_b[0] = 90000;
     kp_compare_pod pods[1] = {
@@ -162,7 +242,13 @@ KT_TEST(compare_two_columns) {
     KT_CHECK(strstr(buf, "What-if: a.yaml vs b&amp;.yaml") != NULL);
     KT_CHECK(strstr(buf, "<td>preemptions</td><td class=\"num\">3</td><td class=\"num\">1</td>"
                          "<td class=\"num\">-2</td>") != NULL);
-    KT_CHECK(strstr(buf, "<td class=\"num\">1.5s</td><td class=\"num\">1m30s</td>") != NULL);
+    /* B - A of a percentile, as a signed duration; of a count by cause */
+    KT_CHECK(strstr(buf, "<td class=\"num\">1.5s</td><td class=\"num\">1m30s</td><td "
+                         "class=\"num pos\">+1m28.5s</td>") != NULL);
+    KT_CHECK(strstr(buf, "<td>pending time p90</td><td class=\"num\">0s</td><td "
+                         "class=\"num\">0s</td><td class=\"num\">=</td>") != NULL);
+    KT_CHECK(strstr(buf, "<td>disrupted: Eviction API (drain)</td><td class=\"num\">0</td><td "
+                         "class=\"num\">5</td><td class=\"num\">+5</td>") != NULL);
     KT_CHECK(strstr(buf, "default/web&lt;1&gt;</td><td>Pending</td><td>(no such pod)</td>") !=
              NULL);
     KT_CHECK(strstr(buf, "a.yaml only (1)") && strstr(buf, "4 turns"));
@@ -170,4 +256,5 @@ KT_TEST(compare_two_columns) {
     free(buf);
 }
 
-KT_MAIN(KT_CASE(report_escapes_and_links), KT_CASE(compare_two_columns))
+KT_MAIN(KT_CASE(report_escapes_and_links), KT_CASE(report_counts_drain_evictions),
+        KT_CASE(report_log_capped), KT_CASE(compare_two_columns))
