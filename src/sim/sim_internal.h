@@ -74,6 +74,7 @@ typedef struct {
     bool arrived_terminating; /* it had a deletionTimestamp when the run first saw it (the
                                * snapshot's, or a created object's): no deletion of this run */
     uint32_t ready_gen; /* its latest readiness plan (SIM_EV_READY): an earlier timer is stale */
+    bool was_ready; /* Ready before a node monitor pass (MarkPodsNotReady's changes) */
 } sim_pod;
 
 /* a heap of pods ordered by a key (activeQ: PrioritySort; backoffQ: expiry) */
