@@ -85,12 +85,17 @@ static bool at_update(const kp_ctrl *c, kp_index w, uint32_t pod) {
     return kp__pod_at_revision(c->cl, &c->cl->pods[pod], wl, wl->tmpl_rev);
 }
 
+/* A pod for node; *acted (may be NULL) when it was created (a FailedCreate is not an action:
+ * the controller tries again at its next sync, not at once) */
 static kp_status new_daemon_pod(kp_ctrl *c, kp_index w, const kp_workload_info *in, kp_index node,
-                                const kp_ctrl_sink *sink, kp_error *err) {
+                                const kp_ctrl_sink *sink, bool *acted, kp_error *err) {
     char base[320], name[400];
     snprintf(base, sizeof base, "%s-", in->name);
     kp_cluster_generate_pod_name(c->cl, in->ns, base, c->wls[w].name_seq++, name, sizeof name);
-    return kp__ctrl_create_pod(c, w, in, name, node, sink, err);
+    size_t before = kp_cluster_pod_count(c->cl);
+    kp_status st = kp__ctrl_create_pod(c, w, in, name, node, sink, err);
+    if (acted && kp_cluster_pod_count(c->cl) > before) *acted = true;
+    return st;
 }
 
 /* With surge (podsShouldBeOnNode's AllowsSurge branch), the running pods run[0..n) of a node
@@ -132,10 +137,7 @@ static kp_status daemon_node(kp_ctrl *c, kp_index w, const kp_workload_info *in,
                              bool *acted, kp_error *err) {
     bool run = false, cont = false;
     should_run(c, w, node, &run, &cont);
-    if (run && n == 0) {
-        *acted = true;
-        return new_daemon_pod(c, w, in, node, sink, err);
-    }
+    if (run && n == 0) return new_daemon_pod(c, w, in, node, sink, acted, err);
     uint32_t n_run = 0; /* the running ones, oldest first, compacted into pods[] */
     for (uint32_t i = 0; i < n; i++) {
         kp_pod_info pi;
@@ -157,10 +159,7 @@ static kp_status daemon_node(kp_ctrl *c, kp_index w, const kp_workload_info *in,
     }
     if (!cont) return KP_OK;
     if (surge) {
-        if (n_run == 0 && run) {
-            *acted = true;
-            return new_daemon_pod(c, w, in, node, sink, err);
-        }
+        if (n_run == 0 && run) return new_daemon_pod(c, w, in, node, sink, acted, err);
         return surge_prune(c, w, in, pods, n_run, sink, acted, err);
     }
     for (uint32_t i = 1; i < n_run; i++) { /* all but the oldest */
@@ -282,7 +281,7 @@ static kp_status update_surge(kp_ctrl *c, kp_index w, const kp_workload_info *in
     for (int64_t i = 0; i < k->max_surge - n_surge && i < n_cand; i++) make[n_new++] = cand[i];
     kp_status st = KP_OK; /* syncNodes: creations first, then deletions */
     for (uint32_t i = 0; i < n_new && st == KP_OK; i++)
-        st = new_daemon_pod(c, w, in, (kp_index)make[i], sink, err);
+        st = new_daemon_pod(c, w, in, (kp_index)make[i], sink, NULL, err);
     for (uint32_t i = 0; i < n_del && st == KP_OK; i++)
         st = kp__ctrl_delete_pod(c, in, del[i], NULL, sink, err);
     return st;

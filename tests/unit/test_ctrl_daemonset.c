@@ -382,8 +382,26 @@ KT_TEST(updates_on_delete) {
     kp_cluster_free(cl);
 }
 
+/* a creation the API server refuses (FailedCreate) is no action: the sync does not queue the
+ * set again at once (it would retry for ever within one instant) */
+KT_TEST(failed_create_does_not_requeue) {
+    kp_cluster *cl = cc_load(CC_NODE("node-0", "") DS("foo", "      priorityClassName: nope\n"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    kp_ctrl_sink s = cc_sink(&r, cl);
+    kp_error err;
+    KT_CHECK_INT(kp_ctrl_sync(c, 0, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_created, 0);
+    KT_CHECK_INT(cc_count(&r, "W FailedCreate"), 1);
+    KT_CHECK(!kp_ctrl_queued(c));
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(should_run_upstream_cases), KT_CASE(launches_one_per_node),
         KT_CASE(deals_with_existing_pods), KT_CASE(selector_and_node_name),
         KT_CASE(taints_and_tolerations), KT_CASE(kills_failed_pods), KT_CASE(node_changed),
         KT_CASE(updates_pods_max_unavailable), KT_CASE(updates_pods_max_surge),
-        KT_CASE(updates_on_delete))
+        KT_CASE(updates_on_delete), KT_CASE(failed_create_does_not_requeue))
