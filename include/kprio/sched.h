@@ -177,6 +177,9 @@ typedef enum {
     KP_SCHED_EV_PV_ADD, /* a PersistentVolume created */
     KP_SCHED_EV_STORAGE_CLASS_ADD, /* a StorageClass created */
     KP_SCHED_EV_CSI_NODE_ADD, /* a CSINode created */
+    /* an assigned pod changed (framework.AssignedPodUpdate): its labels, or its requests (an
+     * in-place resize the kubelet applied); the old object is kp_sched_pod_before's */
+    KP_SCHED_EV_POD_UPDATE,
     KP_SCHED_EV_COUNT
 } kp_sched_event_kind;
 
@@ -196,6 +199,9 @@ typedef enum {
 /* Remembers node as it is now: the old object of the next KP_SCHED_EV_NODE_UPDATE of that node
  * (the informer's oldObj). Call it before changing the node. */
 void kp_sched_node_before(kp_sched *s, kp_index node);
+/* Remembers pod as it is now (its labels, the requests the scheduler counts for it): the old
+ * object of the next KP_SCHED_EV_POD_UPDATE of that pod. Call it before changing the pod. */
+void kp_sched_pod_before(kp_sched *s, kp_index pod);
 /* mirrors PriorityQueue.isPodWorthRequeuing for one unschedulable pod and one event: the
  * QueueingHintFn of every plugin that rejected the pod in its last attempt and registers the
  * event; QUEUE when one says Queue, or when no plugin rejected it (no nodes, an error). With

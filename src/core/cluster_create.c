@@ -40,10 +40,11 @@ static const char *job_index(const kp_cluster *cl, const kp_workload *w, const c
  * name's last "-N"); a Job's the job-name labels (the API server's generateSelector, unless
  * manualSelector) and, Indexed, the completion index. A Deployment creates no pod itself (its
  * ReplicaSet does), nor does a CronJob (its Job does). */
-static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const char *name,
-                                  kp_owner_ref *o, kp_labels *labels, kp_error *err) {
+static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const kp_pod *tmpl,
+                                  uint32_t rev, const char *name, kp_owner_ref *o,
+                                  kp_labels *labels, kp_error *err) {
     const char *kind = kp__workload_kind_name(w->kind);
-    *labels = w->template->labels;
+    *labels = tmpl->labels;
     const char *api = w->kind == KP_WL_RC ? "v1" : w->kind == KP_WL_JOB ? "batch/v1" : "apps/v1";
     *o = (kp_owner_ref){intern(cl, kind), w->name, w->uid, intern(cl, api), true};
     kp_status st = KP_OK;
@@ -65,6 +66,14 @@ static kp_status owner_and_labels(kp_cluster *cl, const kp_workload *w, const ch
                             "%s %s/%s: kprio does not create the pods of a %s one by one", kind,
                             kp__s(cl, w->ns), kp__s(cl, w->name), kind);
     }
+    if (st == KP_OK && (w->kind == KP_WL_STS || w->kind == KP_WL_DS)) {
+        /* the revision's controller-revision-hash (newVersionedStatefulSetPod's
+         * StatefulSetRevisionLabel; the DaemonSet's template label DefaultDaemonSetUniqueLabelKey)
+         */
+        char rv[480];
+        kp__workload_revision_label(cl, w, rev, rv, sizeof rv);
+        st = kp__labels_set(cl, labels, "controller-revision-hash", rv);
+    }
     if (st == KP_OK && (o->kind == UINT32_MAX || o->api_version == UINT32_MAX)) st = KP_ENOMEM;
     return st == KP_OK ? KP_OK : kp_error_set(err, st, "Pod %s: out of memory", name);
 }
@@ -80,10 +89,30 @@ static kp_status check_class(const kp_cluster *cl, const kp_pod *t, const char *
                         kp__s(cl, t->priority_class));
 }
 
+/* The template a StatefulSet's pod NAME-ORDINAL is made from (newVersionedStatefulSetPod):
+ * with RollingUpdate the current revision's below ordinals.start + partition, else the update
+ * revision's; every other workload's: its template. *rev: that revision. */
+static const kp_pod *revision_template(const kp_workload *w, const char *name, uint32_t *rev) {
+    *rev = w->tmpl_rev;
+    if (w->kind != KP_WL_STS || !w->cur_template || w->strategy.type != KP_WL_STRATEGY_ROLLING)
+        return w->template;
+    const char *dash = strrchr(name, '-');
+    int64_t ord = 0;
+    if (!dash || !dash[1]) return w->template;
+    for (const char *c = dash + 1; *c; c++) {
+        if (*c < '0' || *c > '9' || ord > INT32_MAX) return w->template;
+        ord = ord * 10 + (*c - '0');
+    }
+    if (ord >= (int64_t)w->ordinals_start + w->strategy.partition) return w->template;
+    *rev = w->cur_rev;
+    return w->cur_template;
+}
+
 static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_index node,
                         const char *name, int64_t now, kp_index *out, kp_error *err) {
     const kp_workload *w = NULL;
     const kp_pod *src;
+    uint32_t rev = 0;
     if (workload >= 0) {
         if ((size_t)workload >= cl->n_workloads)
             return kp_error_set(err, KP_EINVAL, "workload index %ld is out of range", workload);
@@ -92,7 +121,7 @@ static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_ind
             return kp_error_set(err, KP_EINVAL, "%s %s/%s: spec.template: Required value",
                                 kp__workload_kind_name(w->kind), kp__s(cl, w->ns),
                                 kp__s(cl, w->name));
-        src = w->template;
+        src = revision_template(w, name, &rev);
     } else {
         if (like < 0 || (size_t)like >= cl->n_pods)
             return kp_error_set(err, KP_EINVAL, "pod index %ld is out of range", like);
@@ -107,7 +136,7 @@ static kp_status create(kp_cluster *cl, kp_index workload, kp_index like, kp_ind
     kp_owner_ref owner;
     kp_labels labels = src->labels;
     const char *index;
-    if (st == KP_OK && w) st = owner_and_labels(cl, w, name, &owner, &labels, err);
+    if (st == KP_OK && w) st = owner_and_labels(cl, w, src, rev, name, &owner, &labels, err);
     if (st != KP_OK) return st;
     kp_owner_ref *o = NULL;
     if (w && !(o = kp__arena_alloc(&cl->arena, sizeof *o)))

@@ -141,7 +141,7 @@ kp_status kp__cluster_update_node(kp_cluster *cl, uint32_t i, const kp_node *nn,
 }
 
 kp_status kp__cluster_update_workload(kp_cluster *cl, uint32_t i, const kp_workload *nw,
-                                      kp_error *err) {
+                                      bool template_changed, kp_error *err) {
     (void)err;
     kp_workload *w = &cl->workloads[i];
     kp_workload keep = *w;
@@ -162,6 +162,16 @@ kp_status kp__cluster_update_workload(kp_cluster *cl, uint32_t i, const kp_workl
     w->job.completed_indexes = keep.job.completed_indexes;
     w->job.finished = keep.job.finished;
     if (!w->template) w->template = keep.template; /* templates not kept: none to swap */
+    /* a new template is a new update revision (getStatefulSetRevisions / constructHistory);
+     * the current revision stays that of the pods the rollout replaces (the first change: the
+     * template as it was) */
+    w->tmpl_rev = keep.tmpl_rev;
+    w->cur_rev = keep.cur_rev;
+    w->cur_template = keep.cur_template;
+    if (template_changed && keep.template) {
+        if (!w->cur_template) w->cur_template = keep.template;
+        w->tmpl_rev++;
+    }
     cl->gen_struct++; /* a Service's or controller's selector feeds default spreading */
     return KP_OK;
 }

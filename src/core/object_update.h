@@ -26,9 +26,9 @@ kp_status kp__cluster_update_pod(kp_cluster *cl, uint32_t i, const kp_pod *np, b
 kp_status kp__cluster_update_node(kp_cluster *cl, uint32_t i, const kp_node *nn, bool status,
                                   kp_error *err);
 /* Workload i takes nw's spec (replicas, template, strategy, ...; its status, identity and
- * ownership kept). */
+ * ownership kept); template_changed (the pod template differs): a new update revision. */
 kp_status kp__cluster_update_workload(kp_cluster *cl, uint32_t i, const kp_workload *nw,
-                                      kp_error *err);
+                                      bool template_changed, kp_error *err);
 /* PriorityClass i takes nc's description and globalDefault (value and preemptionPolicy are
  * immutable: the caller refused a change). */
 kp_status kp__cluster_update_class(kp_cluster *cl, uint32_t i, const kp_priority_class *nc,

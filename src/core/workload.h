@@ -105,6 +105,13 @@ typedef struct kp_workload {
                                 kp_cluster_set_expand flag asked for templates before loading */
     bool template_host_network; /* template spec.hostNetwork (DaemonSet tolerations) */
     kp_wl_strategy strategy; /* Deployment strategy, StatefulSet / DaemonSet updateStrategy */
+    /* StatefulSet / DaemonSet revisions (their ControllerRevisions): tmpl_rev numbers the
+     * template, 0 as loaded, one more at each change of it (kp__cluster_update_workload);
+     * a StatefulSet's status.currentRevision is cur_rev with its template cur_template (NULL:
+     * the same as template) until the controller completes the rolling update
+     * (kp__workload_rollout_done). */
+    uint32_t tmpl_rev, cur_rev;
+    struct kp_pod *cur_template;
     bool paused; /* Deployment spec.paused */
     bool parallel_pods; /* StatefulSet podManagementPolicy: Parallel (default OrderedReady) */
     int32_t ordinals_start; /* StatefulSet spec.ordinals.start */

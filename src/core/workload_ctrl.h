@@ -18,6 +18,18 @@
  * the alphabet; generated pod names are kp_cluster_generate_pod_name's, kprio/cluster.h). */
 void kp__workload_template_hash(const kp_cluster *cl, const kp_workload *w, char out[16]);
 
+/* StatefulSet and DaemonSet revisions (kp_workload.tmpl_rev, cur_rev; workload_names.c).
+ * kp__workload_revision_label: the controller-revision-hash label value of revision rev of w
+ * (a StatefulSet's: the revision's name NAME-HASH; a DaemonSet's: the hash), into out.
+ * kp__pod_at_revision: pod p carries that label of revision rev (getPodRevision ==
+ * revision.Name, IsPodUpdated); revision 0, the template as loaded, counts every pod the
+ * snapshot had as at it, whatever its label. kp__workload_rollout_done: completeRollingUpdate,
+ * status.currentRevision becomes the update revision. */
+void kp__workload_revision_label(const kp_cluster *cl, const kp_workload *w, uint32_t rev,
+                                 char *out, size_t cap);
+bool kp__pod_at_revision(const kp_cluster *cl, const kp_pod *p, const kp_workload *w, uint32_t rev);
+void kp__workload_rollout_done(kp_workload *w);
+
 /* The deployment controller's new ReplicaSet for Deployment di (getNewReplicaSet; one that
  * exists under that name is returned instead): named NAME-HASH (kp__workload_template_hash),
  * the Deployment's selector and template plus the pod-template-hash label, its replicas,

@@ -39,6 +39,40 @@ void kp__workload_template_hash(const kp_cluster *cl, const kp_workload *w, char
     out[i] = 0;
 }
 
+/* The controller-revision-hash of revision rev of StatefulSet / DaemonSet w (ComputeHash of
+ * its template, here fnv-1a 32 of "ns/name/rev" in decimal mapped into the alphabet like the
+ * pod-template-hash stand-in): a StatefulSet's pods carry the revision's name, NAME-HASH, a
+ * DaemonSet's the hash alone (workload_ctrl.h). */
+void kp__workload_revision_label(const kp_cluster *cl, const kp_workload *w, uint32_t rev,
+                                 char *out, size_t cap) {
+    uint32_t h = 2166136261u;
+    char key[600];
+    snprintf(key, sizeof key, "%s/%s/%u", kp__s(cl, w->ns), kp__s(cl, w->name), rev);
+    for (const char *s = key; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    char dec[16], hash[16];
+    snprintf(dec, sizeof dec, "%u", h);
+    size_t i = 0;
+    for (; dec[i]; i++) hash[i] = KP_NAME_ALPHABET[(unsigned char)dec[i] % 27];
+    hash[i] = 0;
+    if (w->kind == KP_WL_STS) snprintf(out, cap, "%s-%s", kp__s(cl, w->name), hash);
+    else snprintf(out, cap, "%s", hash);
+}
+
+bool kp__pod_at_revision(const kp_cluster *cl, const kp_pod *p, const kp_workload *w,
+                         uint32_t rev) {
+    if (rev == 0) return true; /* the template as loaded: every pod the snapshot has */
+    char want[480];
+    kp__workload_revision_label(cl, w, rev, want, sizeof want);
+    kp_str key = kp__intern_find(&cl->strs, "controller-revision-hash", 24), v;
+    if (key == UINT32_MAX || !kp__labels_get(&p->labels, key, &v)) return false;
+    return strcmp(kp__s(cl, v), want) == 0;
+}
+
+void kp__workload_rollout_done(kp_workload *w) {
+    w->cur_template = NULL;
+    w->cur_rev = w->tmpl_rev;
+}
+
 static bool pod_exists(const kp_cluster *cl, const char *ns, const char *name) {
     char ref[600];
     snprintf(ref, sizeof ref, "%s/%s", ns, name);

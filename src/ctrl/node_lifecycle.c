@@ -251,8 +251,9 @@ static const char *const HEALTH_CONDITIONS[] = {"Ready", "MemoryPressure", "Disk
 /* tryUpdateNodeHealth past the grace period: Ready, MemoryPressure, DiskPressure and PIDPressure
  * Unknown ("NodeStatusUnknown", "Kubelet stopped posting node status."; a condition the node
  * never had: "NodeStatusNeverUpdated", "Kubelet never posted node status."), then
- * RecordNodeStatusChange (NodeNotReady) and MarkPodsNotReady (a Warning NodeNotReady "Node is not
- * ready" on each of its running pods). */
+ * RecordNodeStatusChange (NodeNotReady) and MarkPodsNotReady (each of its pods that is Ready
+ * gets Ready False through core's kp_cluster_pod_set_ready, and a Warning NodeNotReady "Node is
+ * not ready"). */
 static kp_status mark_unknown(kp_ctrl *c, kp_index node, const kp_ctrl_sink *sink, kp_error *err) {
     for (size_t i = 0; i < sizeof HEALTH_CONDITIONS / sizeof HEALTH_CONDITIONS[0]; i++) {
         const char *cur = kp_cluster_node_condition(c->cl, node, HEALTH_CONDITIONS[i]);
@@ -269,10 +270,15 @@ static kp_status mark_unknown(kp_ctrl *c, kp_index node, const kp_ctrl_sink *sin
     char msg[320];
     snprintf(msg, sizeof msg, "Node %s status is now: NodeNotReady", name);
     kp_status st = node_event(c, node, "NodeNotReady", msg, sink, err);
+    int64_t now_s = kp__ctrl_now_s(c);
     for (size_t i = 0; st == KP_OK && i < kp_cluster_node_pod_count(c->cl, node); i++) {
         kp_index pod = kp_cluster_node_pod(c->cl, node, i);
         kp_pod_info pi;
         if (kp_cluster_pod_info(c->cl, pod, &pi) != KP_OK || pi.terminal || pi.deleted) continue;
+        /* MarkPodsNotReady: a pod whose Ready condition is True gets it False (UpdateStatus),
+         * then the event; one not Ready already is not updated and gets none */
+        if (!pi.ready) continue;
+        if ((st = kp_cluster_pod_set_ready(c->cl, pod, false, now_s, err)) != KP_OK) return st;
         if (!sink || !sink->event) continue;
         kp_ctrl_event ev = {true, "NodeNotReady", "Pod", pi.ns, pi.name, "Node is not ready",
                             pod,  node,           -1};

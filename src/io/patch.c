@@ -145,8 +145,7 @@ static kp_status apply(kp_cluster *cl, const char *kind, long i, const char *sub
         return kp__cluster_update_pdb(cl, (uint32_t)i, &nw->pdb, err);
     if (strcmp(kind, "Namespace") == 0)
         return kp__cluster_update_namespace(cl, (uint32_t)i, &nw->ns, err);
-    (void)out;
-    return kp__cluster_update_workload(cl, (uint32_t)i, &nw->wl, err);
+    return kp__cluster_update_workload(cl, (uint32_t)i, &nw->wl, out->template_changed, err);
 }
 
 kp_status kp_cluster_patch(kp_cluster *cl, const char *kind, const char *ns, const char *name,

@@ -212,6 +212,12 @@ struct kp_sched {
     bool queueing_hints, has_node_old;
     kp_index node_old_idx;
     kp_node node_old;
+    /* the old object of the next assigned pod update (kp_sched_pod_before): its labels (core
+     * replaces a pod's label array on a change) and the requests counted for it */
+    bool has_pod_old;
+    kp_index pod_old_idx;
+    kp_labels pod_old_labels;
+    int64_t pod_old_req[KP_MAX_RES];
     /* results whose rejectors have each plugin's bit (the last: failed, no plugin) */
     uint32_t n_rejected_by[KP_PL_COUNT + 1];
 };

@@ -15,6 +15,7 @@
 #include "core/host_ports.h"
 #include "core/node.h"
 #include "core/pod.h"
+#include "core/pod_requests.h"
 #include "core/resources.h"
 #include "core/sched_config.h"
 #include "core/selector.h"
@@ -47,7 +48,9 @@
  * - a PVC added: VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone;
  * - a PV added: VolumeBinding, VolumeZone (no hint function: queue);
  * - a StorageClass added: VolumeBinding (its hint queues a creation), VolumeZone (no hint);
- * - a CSINode added: NodeVolumeLimits, VolumeBinding (their hints queue a creation). */
+ * - a CSINode added: NodeVolumeLimits, VolumeBinding (their hints queue a creation);
+ * - an assigned pod updated: NodeResourcesFit (UpdatePodScaleDown, with the
+ *   InPlacePodVerticalScaling gate), PodTopologySpread and InterPodAffinity (UpdatePodLabel). */
 static const uint32_t REGISTERED[KP_SCHED_EV_COUNT] = {
     [KP_SCHED_EV_NODE_ADD] = BIT(KP_PL_NODE_NAME) | BIT(KP_PL_NODE_UNSCHEDULABLE) |
                              BIT(KP_PL_TAINT_TOLERATION) | BIT(KP_PL_NODE_AFFINITY) |
@@ -67,6 +70,7 @@ static const uint32_t REGISTERED[KP_SCHED_EV_COUNT] = {
     [KP_SCHED_EV_PV_ADD] = BIT(KP_PL_VOLUME_BINDING) | BIT(KP_PL_VOLUME_ZONE),
     [KP_SCHED_EV_STORAGE_CLASS_ADD] = BIT(KP_PL_VOLUME_BINDING) | BIT(KP_PL_VOLUME_ZONE),
     [KP_SCHED_EV_CSI_NODE_ADD] = BIT(KP_PL_NODE_VOLUME_LIMITS) | BIT(KP_PL_VOLUME_BINDING),
+    [KP_SCHED_EV_POD_UPDATE] = BIT(KP_PL_FIT) | BIT(KP_PL_SPREAD) | BIT(KP_PL_INTERPOD),
 };
 
 /* the storage kinds' events and their core kind */
@@ -80,6 +84,7 @@ static int storage_kind(kp_sched_event_kind k) {
     case KP_SCHED_EV_NODE_UPDATE:
     case KP_SCHED_EV_POD_ADD:
     case KP_SCHED_EV_POD_DELETE:
+    case KP_SCHED_EV_POD_UPDATE:
     case KP_SCHED_EV_COUNT: return -1;
     }
     return -1;
@@ -278,6 +283,56 @@ static bool restrictions_after_delete(const kp_pod *p, const kp_pod *q) {
  * volumes */
 static bool limits_after_delete(const kp_pod *q) { return kp__pod_attachable(q) > 0; }
 
+/* ---------------------------------------------------------------- assigned pod updates */
+
+static bool labels_equal(const kp_labels *a, const kp_labels *b) {
+    if (a->n != b->n) return false;
+    for (uint32_t i = 0; i < a->n; i++)
+        if (a->items[i].key != b->items[i].key || a->items[i].val != b->items[i].val) return false;
+    return true;
+}
+
+/* mirrors Fit.isResourceScaleDown: a resource the pod requests is counted smaller for the
+ * updated pod than before (PodRequests with UseStatusResources: what its node accounts) */
+static bool fit_after_update(const kp_sched *s, const kp_pod *p, const kp_pod *q) {
+    const kp_cluster *cl = s->cl;
+    if (!cl->gates.on[KP_GATE_IN_PLACE_POD_VERTICAL_SCALING]) return false; /* not registered */
+    int64_t now[KP_MAX_RES] = {0};
+    kp__pod_requests(cl, q, true, false, now);
+    for (uint16_t i = 0; i < p->req.n; i++) {
+        int r = p->req.e[i].res;
+        if (p->req.e[i].v <= 0 || r == KP_RES_PODS) continue;
+        if (r >= KP_RES_FIXED && !kp__res_is_scalar(kp__s(cl, cl->res_names[r]))) continue;
+        if (s->pod_old_req[r] > now[r]) return true;
+    }
+    return false;
+}
+
+/* mirrors PodTopologySpread.isSchedulableAfterPodChange for an assigned pod updated: same
+ * namespace, labels changed so that a constraint's selector matches them now and did not, or
+ * the reverse */
+static bool spread_after_update(const kp_sched *s, const kp_spread_c *cs, uint16_t n,
+                                const kp_pod *p, const kp_pod *q) {
+    if (q->ns != p->ns || labels_equal(&s->pod_old_labels, &q->labels)) return false;
+    for (uint16_t i = 0; i < n; i++)
+        if (kp__spread_selector_matches(s->cl, &cs[i], &s->pod_old_labels) !=
+            kp__spread_selector_matches(s->cl, &cs[i], &q->labels))
+            return true;
+    return false;
+}
+
+/* mirrors InterPodAffinity.isSchedulableAfterPodChange for an assigned pod updated: it matches
+ * every required affinity term now and did not, or matched every anti-affinity term and does
+ * not any more (the old labels on a copy of the pod) */
+static bool interpod_after_update(const kp_sched *s, const kp_pod *p, const kp_pod *q) {
+    kp_pod was = *q;
+    was.labels = s->pod_old_labels;
+    if (!matches_all(s, p->pod_affinity, p, &was) && matches_all(s, p->pod_affinity, p, q))
+        return true;
+    return matches_all(s, p->pod_anti_affinity, p, &was) &&
+           !matches_all(s, p->pod_anti_affinity, p, q);
+}
+
 /* ---------------------------------------------------------------- one plugin, one event */
 
 /* The hint of plugin pl for pod p and event ev (the plugin registers the event). Out of memory
@@ -291,6 +346,8 @@ static bool plugin_hint(kp_sched *s, kp_plugin pl, const kp_pod *p, const kp_sch
     const kp_node *old = ev->kind == KP_SCHED_EV_NODE_UPDATE ? old_node(s, ev) : NULL;
     if (ev->kind == KP_SCHED_EV_NODE_UPDATE && !old) return true; /* no old object: unknown */
     const kp_pod *q = node_ev ? NULL : &cl->pods[ev->pod];
+    bool upd = ev->kind == KP_SCHED_EV_POD_UPDATE;
+    if (upd && (!s->has_pod_old || s->pod_old_idx != ev->pod)) return true; /* no old object */
     /* the pod events' plugins other than NodeResourcesFit skip a pod on no node */
     if (q && ev->node < 0 && pl != KP_PL_FIT) return false;
     switch (pl) {
@@ -300,7 +357,9 @@ static bool plugin_hint(kp_sched *s, kp_plugin pl, const kp_pod *p, const kp_sch
     case KP_PL_NODE_AFFINITY: return affinity_after_node(s, p, old, n);
     case KP_PL_NODE_PORTS: return node_ev ? true : ports_after_delete(s, p, q);
     case KP_PL_FIT:
-        /* isSchedulableAfterPodEvent: any assigned or nominated pod deleted */
+        /* isSchedulableAfterPodEvent: any assigned or nominated pod deleted; an update that
+         * scales a resource the pod wants down */
+        if (upd) return fit_after_update(s, p, q);
         if (!node_ev) return ev->node >= 0 || ev->nominated;
         return fit_after_node(s, p, old, n);
     case KP_PL_SPREAD: {
@@ -308,13 +367,16 @@ static bool plugin_hint(kp_sched *s, kp_plugin pl, const kp_pod *p, const kp_sch
         uint16_t nc = 0;
         kp__sched_use_profile(s, (uint32_t)(p - cl->pods)); /* its profile's default constraints */
         if (kp__spread_constraints(s, p, KP_WHEN_DONOTSCHEDULE, &cs, &nc) != KP_OK) return true;
-        bool q_ok = node_ev ? spread_after_node(cs, nc, old, n) : spread_after_pod(s, cs, nc, p, q);
+        bool q_ok = node_ev ? spread_after_node(cs, nc, old, n)
+                    : upd   ? spread_after_update(s, cs, nc, p, q)
+                            : spread_after_pod(s, cs, nc, p, q);
         for (uint16_t i = 0; i < nc; i++) kp__pairmap_fini(&cs[i].counts);
         kp__free(cs);
         return q_ok;
     }
     case KP_PL_INTERPOD:
         if (node_ev) return interpod_after_node(p, n);
+        if (upd) return interpod_after_update(s, p, q);
         return interpod_after_pod(s, p, q, ev->kind == KP_SCHED_EV_POD_ADD);
     case KP_PL_VOLUME_RESTRICTIONS: return node_ev ? true : restrictions_after_delete(p, q);
     case KP_PL_NODE_VOLUME_LIMITS: return node_ev ? true : limits_after_delete(q);
@@ -344,6 +406,16 @@ void kp_sched_node_before(kp_sched *s, kp_index node) {
     s->node_old = s->cl->nodes[node];
     s->node_old_idx = node;
     s->has_node_old = true;
+}
+
+void kp_sched_pod_before(kp_sched *s, kp_index pod) {
+    s->has_pod_old = pod >= 0 && (size_t)pod < s->cl->n_pods;
+    if (!s->has_pod_old) return;
+    const kp_pod *p = &s->cl->pods[pod];
+    s->pod_old_idx = pod;
+    s->pod_old_labels = p->labels;
+    memset(s->pod_old_req, 0, sizeof s->pod_old_req);
+    kp__pod_requests(s->cl, p, true, false, s->pod_old_req);
 }
 
 /* mirrors AdmissionCheck (the pre-check of the node events before the hints): the pod fits the
@@ -387,7 +459,9 @@ static kp_sched_hint without_hints(const kp_sched *s, const kp_pod *p, uint32_t 
     if (node_ev)
         return admission_check(s, p, &s->cl->nodes[ev->node]) ? KP_HINT_QUEUE : KP_HINT_SKIP;
     if (storage_kind(ev->kind) >= 0) return KP_HINT_QUEUE;
-    if (ev->kind == KP_SCHED_EV_POD_ADD)
+    if (ev->kind == KP_SCHED_EV_POD_ADD || ev->kind == KP_SCHED_EV_POD_UPDATE)
+        /* AssignedPodAdded / AssignedPodUpdated: the pods with a required affinity term the
+         * pod matches */
         return affinity_term_matches(s, p, &s->cl->pods[ev->pod]) ? KP_HINT_QUEUE : KP_HINT_SKIP;
     return KP_HINT_QUEUE;
 }

@@ -577,6 +577,10 @@ static kp_status carry_over(kp_sched *s, kp_sched *n) {
     n->has_node_old = s->has_node_old; /* kp_sched_node_before's old object */
     n->node_old = s->node_old;
     n->node_old_idx = s->node_old_idx;
+    n->has_pod_old = s->has_pod_old; /* kp_sched_pod_before's */
+    n->pod_old_idx = s->pod_old_idx;
+    n->pod_old_labels = s->pod_old_labels;
+    memcpy(n->pod_old_req, s->pod_old_req, sizeof n->pod_old_req);
     memcpy(n->n_rejected_by, s->n_rejected_by, sizeof n->n_rejected_by); /* the results move */
     n->next_start = n->n_order ? s->next_start % n->n_order : 0;
     n->seen_changed = s->cl->n_changed_log;

@@ -168,12 +168,55 @@ kp_status kp__sim_node_lifecycle_start(kp_sim *s, kp_error *err) {
     return kp_ctrl_node_lifecycle_start(s->ctrl, s->now, &k, err);
 }
 
+static kp_status ready_changed(kp_sim *s, uint32_t pod, kp_error *err);
+
+/* A monitor pass; the pods whose readiness the controller took (MarkPodsNotReady) lose their
+ * readiness plan, sync their controllers and recount their PDBs. */
 kp_status kp__sim_node_monitor(kp_sim *s, kp_index node, kp_error *err) {
     kp_ctrl_sink k = sink_of(s);
     bool untainted = false;
+    if (kp__sim_grow_pods(s) != KP_OK) return nomem(err);
+    size_t n = kp_cluster_node_pod_count(s->cl, node);
+    for (size_t i = 0; i < n; i++) {
+        kp_index pod = kp_cluster_node_pod(s->cl, node, i);
+        s->pods[pod].was_ready = kp_cluster_pod_ready(s->cl, pod);
+    }
     kp_sched_node_before(s->sched, node); /* the NodeUpdate's old object */
     kp_status st = kp_ctrl_node_monitor(s->ctrl, node, s->now, &k, &untainted, err);
+    for (size_t i = 0; st == KP_OK && i < n && i < kp_cluster_node_pod_count(s->cl, node); i++) {
+        kp_index pod = kp_cluster_node_pod(s->cl, node, i);
+        if (!s->pods[pod].was_ready || kp_cluster_pod_ready(s->cl, pod)) continue;
+        s->pods[pod].ready_gen++;
+        st = ready_changed(s, (uint32_t)pod, err);
+    }
     return st == KP_OK ? moved_if(s, node, untainted, err) : st;
+}
+
+/* A node's kubelet posts again: its status manager reports each running pod's readiness as its
+ * prober kept it meanwhile (the containers ran on): Ready at once (PodReady) when the modelled
+ * time since the pod started has passed, else at that time. */
+static kp_status ready_resume(kp_sim *s, kp_index node, kp_error *err) {
+    for (size_t i = 0; i < kp_cluster_node_pod_count(s->cl, node); i++) {
+        kp_index pod = kp_cluster_node_pod(s->cl, node, i);
+        kp_pod_info pi;
+        kp_cluster_pod_info(s->cl, pod, &pi);
+        if (pi.deleted || pi.terminal || pi.ready || pi.deletion_ts != KP_TIME_UNSET) continue;
+        int64_t from = pi.start_time == KP_TIME_UNSET ? s->now : (pi.start_time - s->epoch) * 1000;
+        int64_t d = kp__sim_ready_delay_ms(s, (uint32_t)pod);
+        kp_status st;
+        if (from > s->now || d > s->now - from) {
+            st = kp__sim_ready_plan(s, (uint32_t)pod, from, err);
+        } else {
+            s->pods[pod].ready_gen++;
+            st = kp_cluster_pod_set_ready(s->cl, pod, true, s->epoch + s->now / 1000, err);
+            if (st == KP_OK && kp__sim_logf(s, KP_SIM_NORMAL, "PodReady", pod, node, -1,
+                                            "Pod is Ready: its containers are ready") < 0)
+                return nomem(err);
+            if (st == KP_OK) st = ready_changed(s, (uint32_t)pod, err);
+        }
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
 }
 
 kp_status kp__sim_node_noschedule(kp_sim *s, kp_index node, kp_error *err) {
@@ -206,6 +249,7 @@ kp_status kp__sim_node_kubelet(kp_sim *s, kp_index node, bool posting, kp_error 
     kp_sched_node_before(s->sched, node); /* the NodeUpdate's old object */
     kp_status st = kp_ctrl_node_kubelet(s->ctrl, node, posting, s->now, &k, &untainted, err);
     if (st != KP_OK || !posting) return st;
+    if ((st = ready_resume(s, node, err)) != KP_OK) return st;
     for (size_t i = 0; i < kp_cluster_node_pod_count(s->cl, node); i++) {
         kp_index pod = kp_cluster_node_pod(s->cl, node, i);
         kp_pod_info pi;
@@ -436,6 +480,9 @@ kp_status kp__sim_ready_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
     kp_pod_info pi;
     kp_cluster_pod_info(s->cl, pod, &pi);
     if (pi.deleted || pi.terminal || pi.node < 0 || pi.ready) return KP_OK;
+    if (kp__sim_node_failed(s, pi.node))
+        return KP_OK; /* its kubelet posts nothing: resumed,
+                       * it reports the pod (ready_resume) */
     kp_status st = kp_cluster_pod_set_ready(s->cl, pod, true, s->epoch + s->now / 1000, err);
     if (st != KP_OK) return st;
     sim_pod *p = &s->pods[pod];

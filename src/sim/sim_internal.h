@@ -75,6 +75,7 @@ typedef struct {
                                * snapshot's, or a created object's): no deletion of this run */
     uint32_t ready_gen; /* its latest readiness plan (SIM_EV_READY): an earlier timer is stale */
     bool disrupted; /* counted in kp_sim_counters.disruptions (once, its first cause) */
+    bool was_ready; /* Ready before a node monitor pass (MarkPodsNotReady's changes) */
 } sim_pod;
 
 /* a heap of pods ordered by a key (activeQ: PrioritySort; backoffQ: expiry) */

@@ -2,9 +2,9 @@
  * (kp_cluster_patch, kprio/update.h), then what watches that object: the kubelet of a resized
  * pod (kp_kubelet_resize_check: applied, Deferred or Infeasible), the scheduling queue (a pending
  * pod changed; a node's labels, taints, unschedulable or allocatable changed: NodeUpdate; an
- * assigned pod's requests changed: AssignedPodUpdate), taint eviction of a node's NoExecute
- * taints, the DaemonSets (every action queues them), a workload's controller (replicas: the
- * scale; anything else of its spec: a sync, new pods from the new template) and the disruption
+ * assigned pod's labels or counted requests changed: AssignedPodUpdate), taint eviction of a node's
+ * NoExecute taints, the DaemonSets (every action queues them), a workload's controller (replicas:
+ * the scale; anything else of its spec: a sync, new pods from the new template) and the disruption
  * controller for a PDB. A refusal of the API server is an ActionFailed event, as kubectl's error
  * for one command. */
 #include <stdio.h>
@@ -73,6 +73,12 @@ kp_status kp__sim_patch(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_er
     /* a node's old object for the queueing hints' NodeUpdate, taken before the change */
     kp_index before = strcmp(r->kind, "Node") == 0 ? kp_cluster_find_node(s->cl, r->name) : -1;
     if (before >= 0) kp_sched_node_before(s->sched, before);
+    /* a pod's old object for the hints' AssignedPodUpdate */
+    if (strcmp(r->kind, "Pod") == 0) {
+        char ref[600];
+        snprintf(ref, sizeof ref, "%s/%s", r->ns, r->name);
+        kp_sched_pod_before(s->sched, kp_cluster_find_pod(s->cl, ref));
+    }
     kp_status st = kp_cluster_patch(s->cl, r->kind, r->ns, r->name, a->subresource, a->patch,
                                     a->patch_len, &u, &e);
     if (st == KP_ENOMEM) {
@@ -99,6 +105,11 @@ kp_status kp__sim_patch(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_er
     if (!u.changed) return KP_OK;
     if (is_pod) {
         if (u.resize_pending && (st = kp__sim_resize_decide(s, pod, err)) != KP_OK) return st;
+        /* an assigned pod's labels or counted requests changed (AssignedPodUpdate: the hints
+         * of PodTopologySpread, InterPodAffinity, NodeResourcesFit's scale-down) */
+        if (node >= 0 && (u.resized || u.labels_changed) &&
+            kp__sim_move_pod(s, KP_SCHED_EV_POD_UPDATE, pod, node) != KP_OK)
+            return nomem(err);
         /* a smaller resize may leave room for a deferred one on the node */
         if (u.resize_pending && (st = kp__sim_resize_retry(s, node, err)) != KP_OK) return st;
         if (kp__sim_pod_changed(s, (uint32_t)pod) != KP_OK) return nomem(err);
@@ -106,12 +117,6 @@ kp_status kp__sim_patch(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_er
         /* taint eviction's handlePodUpdate: new tolerations may cancel or move an eviction */
         if (node >= 0 && u.spec_changed && (st = kp__sim_taint_pod(s, (uint32_t)pod, err)) != KP_OK)
             return st;
-        /* an assigned pod's requests changed: room may have been freed (AssignedPodUpdate).
-         * The hints have no pod-update event: the one that asks the plugins whether freed
-         * room helps is the assigned pod's delete (NodeResourcesFit queues on either) */
-        if (node >= 0 && u.resized &&
-            kp__sim_move_pod(s, KP_SCHED_EV_POD_DELETE, pod, node) != KP_OK)
-            return nomem(err);
         return KP_OK;
     }
     if (is_node) {

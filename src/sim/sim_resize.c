@@ -29,7 +29,8 @@ kp_status kp__sim_resize_decide(kp_sim *s, kp_index pod, kp_error *err) {
 
 /* mirrors manager.RetryPendingResizes (pkg/kubelet/allocation): the node's kubelet decides its
  * pending resizes again once something on the node changed (a pod left it, a resize or its
- * allocatable changed), in the order of the node's pod list; one that fits now completes. */
+ * allocatable changed), in the order of the node's pod list; one that fits now completes (an
+ * assigned pod update for the scheduling queue). */
 kp_status kp__sim_resize_retry(kp_sim *s, kp_index node, kp_error *err) {
     if (node < 0) return KP_OK;
     for (size_t i = 0; i < kp_cluster_node_pod_count(s->cl, node); i++) {
@@ -38,8 +39,10 @@ kp_status kp__sim_resize_retry(kp_sim *s, kp_index node, kp_error *err) {
         if (was == KP_RESIZE_APPLIED) continue;
         char msg[256];
         if (kp_kubelet_resize_check(s->cl, pod, msg, sizeof msg) != KP_RESIZE_APPLIED) continue;
+        kp_sched_pod_before(s->sched, pod); /* the AssignedPodUpdate's old object */
         kp_status st = kp__sim_resize_decide(s, pod, err);
         if (st != KP_OK) return st;
+        if (kp__sim_move_pod(s, KP_SCHED_EV_POD_UPDATE, pod, node) != KP_OK) return nomem(err);
         i = (size_t)-1; /* the node's list changed order: look again from the start */
     }
     return KP_OK;

@@ -5,12 +5,15 @@
  * TestTaintedNodeDaemonDoesNotLaunchIntolerantPods, TestNotReadyNodeDaemonLaunchesPod (the
  * controller's tolerations), TestDaemonKillFailedPods (FailedDaemonPod, the failed pod deleted
  * and replaced), and a node change queueing every DaemonSet; and core's rule the controller and
- * --expand-workloads share (kp__daemon_should_run) against TestNodeShouldRunDaemonPod. */
+ * --expand-workloads share (kp__daemon_should_run) against TestNodeShouldRunDaemonPod; rolling
+ * updates from pkg/controller/daemon/update_test.go: TestDaemonSetUpdatesPods (maxUnavailable),
+ * TestDaemonSetUpdatesPodsWithMaxSurge, TestDaemonSetUpdatesNoTemplateChanged, OnDelete. */
 #include "core/cluster.h"
 #include "core/node.h"
 #include "core/workload_ctrl.h"
 #include "ctrl_case.h"
 #include "harness.h"
+#include "kprio/update.h"
 
 #define NODE_L(name, label)                                                              \
     "---\napiVersion: v1\nkind: Node\nmetadata: {name: " name ", labels: {" label "}}\n" \
@@ -259,6 +262,146 @@ KT_TEST(should_run_upstream_cases) {
     kp_cluster_free(cl);
 }
 
+/* ---------------------------------------------------------------- rolling updates */
+
+#define DSU(name, strategy)                                                                \
+    "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: " name                    \
+    ", namespace: default, uid: u-" name "}\nspec:\n  selector: {matchLabels: {app: " name \
+    "}}\n  updateStrategy: " strategy "\n  template:\n    metadata: {labels: {app: " name  \
+    "}}\n    spec:\n      containers: [{name: c, image: x, resources: {requests: {cpu: 10m}}}]\n"
+#define IMAGE2 \
+    "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"y\"}]}}}}"
+
+/* the pods just created bound to their nodes and Ready */
+static void start_all(kp_cluster *cl, const cc_rec *r) {
+    kp_error err;
+    for (int i = 0; i < r->n_created; i++) {
+        KT_CHECK_INT(kp_cluster_bind_pod(cl, r->created[i],
+                                         kp_cluster_pod_target_node(cl, r->created[i]), &err),
+                     KP_OK);
+        KT_CHECK_INT(kp_cluster_pod_set_ready(cl, r->created[i], true, 1704067200, &err), KP_OK);
+    }
+}
+
+/* the terminating pods just deleted go */
+static void gone_all(kp_cluster *cl, const cc_rec *r) {
+    kp_error err;
+    for (int i = 0; i < r->n_deleting; i++)
+        KT_CHECK_INT(kp_cluster_delete_pod(cl, r->deleting[i], &err), KP_OK);
+}
+
+/* five nodes running foo's pods, Ready; then its template patched */
+static kp_cluster *rolled(const char *text, kp_ctrl **c) {
+    kp_cluster *cl = cc_load(text);
+    *c = NULL;
+    if (!cl) return NULL;
+    *c = kp_ctrl_new(cl);
+    cc_rec r;
+    KT_CHECK_INT(sync_ds(*c, cl, "foo", &r), KP_OK);
+    KT_CHECK_INT(r.n_created, 5);
+    start_all(cl, &r);
+    KT_CHECK_INT(sync_ds(*c, cl, "foo", &r), KP_OK); /* no template change: nothing */
+    KT_CHECK_INT(r.n_created + r.n_deleting, 0);
+    kp_update_result u;
+    kp_error err;
+    KT_CHECK_INT(
+        kp_cluster_patch(cl, "DaemonSet", "default", "foo", "", IMAGE2, strlen(IMAGE2), &u, &err),
+        KP_OK);
+    return cl;
+}
+
+/* TestDaemonSetUpdatesPods: maxUnavailable 2 of 5 nodes: two old pods go; nothing more while
+ * they terminate or their successors are not available; then two more, then the last */
+KT_TEST(updates_pods_max_unavailable) {
+    kp_ctrl *c;
+    kp_cluster *cl = rolled(
+        FIVE_NODES DSU("foo", "{type: RollingUpdate, rollingUpdate: {maxUnavailable: 2}}"), &c);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    cc_rec r;
+    int want[] = {2, 2, 1};
+    for (int round = 0; round < 3; round++) {
+        KT_CHECK_INT(sync_ds(c, cl, "foo", &r), KP_OK);
+        KT_CHECK_INT(r.n_deleting, want[round]);
+        KT_CHECK_INT(r.n_created, 0);
+        cc_rec gone = r;
+        KT_CHECK_INT(sync_ds(c, cl, "foo", &r), KP_OK); /* terminating: unavailable */
+        KT_CHECK_INT(r.n_deleting + r.n_created, 0);
+        gone_all(cl, &gone);
+        KT_CHECK_INT(sync_ds(c, cl, "foo", &r), KP_OK); /* the manage loop's successors */
+        KT_CHECK_INT(r.n_created, want[round]);
+        KT_CHECK_INT(r.n_deleting, 0);
+        start_all(cl, &r);
+    }
+    KT_CHECK_INT(sync_ds(c, cl, "foo", &r), KP_OK);
+    KT_CHECK_INT(r.n_deleting + r.n_created, 0);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+/* TestDaemonSetUpdatesPodsWithMaxSurge: maxSurge 2, maxUnavailable 0: two new pods beside the
+ * old ones; nothing more until they are available; then the two old pods go (the manage loop)
+ * and two more nodes surge */
+KT_TEST(updates_pods_max_surge) {
+    kp_ctrl *c;
+    kp_cluster *cl =
+        rolled(FIVE_NODES DSU(
+                   "foo", "{type: RollingUpdate, rollingUpdate: {maxSurge: 2, maxUnavailable: 0}}"),
+               &c);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    cc_rec r;
+    KT_CHECK_INT(sync_ds(c, cl, "foo", &r), KP_OK);
+    KT_CHECK_INT(r.n_created, 2);
+    KT_CHECK_INT(r.n_deleting, 0);
+    cc_rec made = r;
+    KT_CHECK_INT(sync_ds(c, cl, "foo", &r), KP_OK); /* surging: not available yet */
+    KT_CHECK_INT(r.n_deleting + r.n_created, 0);
+    start_all(cl, &made);
+    KT_CHECK_INT(sync_ds(c, cl, "foo", &r), KP_OK);
+    KT_CHECK_INT(r.n_deleting, 2);
+    KT_CHECK_INT(r.n_created, 0);
+    KT_CHECK(kp_ctrl_queued(c)); /* the update comes at the next sync */
+    KT_CHECK_INT(sync_ds(c, cl, "foo", &r), KP_OK);
+    KT_CHECK_INT(r.n_created, 2);
+    KT_CHECK_INT(r.n_deleting, 0);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+/* OnDelete: the patch replaces nothing; an old pod deleted by someone else comes back new */
+KT_TEST(updates_on_delete) {
+    kp_ctrl *c;
+    kp_cluster *cl = rolled(FIVE_NODES DSU("foo", "{type: OnDelete}"), &c);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    cc_rec r;
+    KT_CHECK_INT(sync_ds(c, cl, "foo", &r), KP_OK);
+    KT_CHECK_INT(r.n_deleting + r.n_created, 0);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
+/* a creation the API server refuses (FailedCreate) is no action: the sync does not queue the
+ * set again at once (it would retry for ever within one instant) */
+KT_TEST(failed_create_does_not_requeue) {
+    kp_cluster *cl = cc_load(CC_NODE("node-0", "") DS("foo", "      priorityClassName: nope\n"));
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    cc_rec r;
+    kp_ctrl_sink s = cc_sink(&r, cl);
+    kp_error err;
+    KT_CHECK_INT(kp_ctrl_sync(c, 0, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(r.n_created, 0);
+    KT_CHECK_INT(cc_count(&r, "W FailedCreate"), 1);
+    KT_CHECK(!kp_ctrl_queued(c));
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(should_run_upstream_cases), KT_CASE(launches_one_per_node),
         KT_CASE(deals_with_existing_pods), KT_CASE(selector_and_node_name),
-        KT_CASE(taints_and_tolerations), KT_CASE(kills_failed_pods), KT_CASE(node_changed))
+        KT_CASE(taints_and_tolerations), KT_CASE(kills_failed_pods), KT_CASE(node_changed),
+        KT_CASE(updates_pods_max_unavailable), KT_CASE(updates_pods_max_surge),
+        KT_CASE(updates_on_delete), KT_CASE(failed_create_does_not_requeue))

@@ -170,6 +170,37 @@ KT_TEST(monitor_node_health_unknown) {
     kp_cluster_free(cl);
 }
 
+/* MarkPodsNotReady (TestMonitorNodeHealthMarkPodsNotReady): when the node goes Unknown, its
+ * Ready pod p gets Ready False and the Warning NodeNotReady "Node is not ready"; q, not Ready
+ * already, is not updated and gets no event */
+KT_TEST(mark_pods_not_ready) {
+    static char text[4096];
+    snprintf(text, sizeof text, "%s%s", HEALTH,
+             "---\napiVersion: v1\nkind: Pod\nmetadata: {name: q, namespace: "
+             "default}\nspec: {nodeName: a1, containers: [{name: c, image: "
+             "i}]}\nstatus: {phase: Running, conditions: [{type: Ready, status: "
+             "'False'}]}\n");
+    kp_cluster *cl = ctrl_load(text);
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    kp_ctrl *c = kp_ctrl_new(cl);
+    kp_index a1 = kp_cluster_find_node(cl, "a1"), p = kp_cluster_find_pod(cl, "default/p");
+    rec r;
+    kp_ctrl_sink sink = rec_sink(&r, cl);
+    kp_error err;
+    KT_CHECK(kp_cluster_pod_ready(cl, p));
+    KT_CHECK_INT(kp_ctrl_node_kubelet(c, a1, false, 10000, &sink, NULL, &err), KP_OK);
+    sink = rec_sink(&r, cl);
+    KT_CHECK_INT(kp_ctrl_node_monitor(c, a1, 65000, &sink, NULL, &err), KP_OK);
+    KT_CHECK(!kp_cluster_pod_ready(cl, p));
+    size_t n = 0;
+    for (size_t i = 0; i < r.n_events; i++)
+        n += strcmp(r.events[i], "!NodeNotReady: Node is not ready") == 0;
+    KT_CHECK_INT(n, 1);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
 /* two nodes of zone z1 unreachable at once: the zone's rate limiter taints one now, the other
  * 10s later; a node of zone z2 has its own limiter. Ready False swaps unreachable for not-ready
  * at once. */
@@ -268,5 +299,6 @@ KT_TEST(snapshot_taint_time_added) {
 }
 
 KT_MAIN(KT_CASE(taints_follow_conditions), KT_CASE(earlier_taint_left_alone),
-        KT_CASE(monitor_node_health_unknown), KT_CASE(apply_noexecute_taints),
-        KT_CASE(unschedulable_and_snapshot_taints), KT_CASE(snapshot_taint_time_added))
+        KT_CASE(monitor_node_health_unknown), KT_CASE(mark_pods_not_ready),
+        KT_CASE(apply_noexecute_taints), KT_CASE(unschedulable_and_snapshot_taints),
+        KT_CASE(snapshot_taint_time_added))

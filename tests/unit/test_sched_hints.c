@@ -2,9 +2,12 @@
  * (noderesources/fit_test.go Test_isSchedulableAfterNodeChange and
  * TestEventsToRegister/isSchedulableAfterPodEvent, tainttoleration_test.go
  * TestIsSchedulableAfterNodeChange, node_unschedulable_test.go, podtopologyspread
- * plugin_test.go Test_isSchedulableAfterPodChange, interpodaffinity plugin_test.go) through a
+ * plugin_test.go Test_isSchedulableAfterPodChange, interpodaffinity plugin_test.go; the assigned
+ * pod updates: fit_test.go's "queue-on-deleted"/scale-down rows, the spread and inter-pod
+ * affinity "update pod label" rows) through a
  * real attempt, so the rejecting plugins are the ones the scheduler recorded; and the queue of
  * before the hints (--compat 1.31: preCheckForNode). */
+#include "kprio/update.h"
 #include "test_sched_util.h"
 
 #define NODE(name, cpu, extra)                                             \
@@ -14,7 +17,7 @@
 #define POD(name, labels, spec)                              \
     "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name \
     ", namespace: default, labels: " labels "}\nspec: " spec "\n"
-#define CT(cpu) "{name: c, resources: {requests: {cpu: \"" cpu "\"}}}"
+#define CT(cpu) "{name: c, image: i, resources: {requests: {cpu: \"" cpu "\"}}}"
 
 static kp_index add(kp_cluster *cl, const char *y) {
     kp_error err;
@@ -270,10 +273,84 @@ KT_TEST(hints_pod_no_plugin_rejected_queues_on_any_event) {
     kp_cluster_free(cl);
 }
 
+/* a merge patch of pod NAME (sub: "" or "resize") with its old object taken first */
+static void patch_pod(kp_sched *s, kp_cluster *cl, const char *name, const char *sub,
+                      const char *patch) {
+    char ref[200];
+    snprintf(ref, sizeof ref, "default/%s", name);
+    kp_sched_pod_before(s, kp_cluster_find_pod(cl, ref));
+    kp_update_result u;
+    kp_error err;
+    kp_error_clear(&err);
+    kp_status st =
+        kp_cluster_patch(cl, "Pod", "default", name, sub, patch, strlen(patch), &u, &err);
+    if (st != KP_OK) fprintf(stderr, "  patch %s: %s\n", name, err.msg);
+    KT_CHECK_INT(st, KP_OK);
+    if (u.resize_pending)
+        KT_CHECK_INT(kp_cluster_pod_resize_set(cl, u.index, KP_RESIZE_APPLIED, "", &err), KP_OK);
+}
+
+#define LABELS(l) "{\"metadata\":{\"labels\":" l "}}"
+#define CPU(c)                                                                             \
+    "{\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"" c \
+    "\"}}}]}}"
+
+/* AssignedPodUpdate: NodeResourcesFit queues when an assigned pod's cpu is scaled down
+ * (isResourceScaleDown), skips a scale-up and a label change; PodTopologySpread queues when an
+ * assigned pod's labels start or stop matching a constraint's selector, skips other label
+ * changes; InterPodAffinity queues when an assigned pod comes to match the required affinity */
+KT_TEST(hints_assigned_pod_update) {
+    kp_cluster *cl = ts_load(FIT);
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_index big = s ? fail_once(s, cl, "default/big") : -1;
+    KT_CHECK(big >= 0);
+    if (big < 0) return;
+    kp_index q = add(cl, POD("q", "{}", "{nodeName: n1, containers: [" CT("1") "]}"));
+    KT_CHECK(kp_sched_event_may_queue(s, KP_SCHED_EV_POD_UPDATE));
+    patch_pod(s, cl, "q", "resize", CPU("500m"));
+    KT_CHECK_INT(pod_hint(s, big, KP_SCHED_EV_POD_UPDATE, q, 0), KP_HINT_QUEUE);
+    patch_pod(s, cl, "q", "resize", CPU("2"));
+    KT_CHECK_INT(pod_hint(s, big, KP_SCHED_EV_POD_UPDATE, q, 0), KP_HINT_SKIP);
+    patch_pod(s, cl, "q", "", LABELS("{\"x\":\"y\"}"));
+    KT_CHECK_INT(pod_hint(s, big, KP_SCHED_EV_POD_UPDATE, q, 0), KP_HINT_SKIP);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+
+    cl = ts_load(SPREAD);
+    s = ts_sched(cl, NULL, 0);
+    kp_index p = s ? fail_once(s, cl, "default/s") : -1;
+    KT_CHECK(p >= 0);
+    if (p < 0) return;
+    kp_index fill = kp_cluster_find_pod(cl, "default/fill");
+    /* "update pod label that doesn't match topologySpreadConstraints selector": app stays a */
+    patch_pod(s, cl, "a1", "", LABELS("{\"app\":\"a\",\"other\":\"v\"}"));
+    KT_CHECK_INT(pod_hint(s, p, KP_SCHED_EV_POD_UPDATE, kp_cluster_find_pod(cl, "default/a1"), 0),
+                 KP_HINT_SKIP);
+    /* "change pod's label that matches topologySpreadConstraints selector" */
+    patch_pod(s, cl, "fill", "", LABELS("{\"app\":\"a\"}"));
+    KT_CHECK_INT(pod_hint(s, p, KP_SCHED_EV_POD_UPDATE, fill, 1), KP_HINT_QUEUE);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+
+    cl = ts_load(IPA);
+    s = ts_sched(cl, NULL, 0);
+    p = s ? fail_once(s, cl, "default/w") : -1;
+    KT_CHECK(p >= 0);
+    if (p < 0) return;
+    kp_index x = add(cl, POD("x", "{app: web}", "{nodeName: n1, containers: [" CT("0") "]}"));
+    patch_pod(s, cl, "x", "", LABELS("{\"app\":\"cache\"}"));
+    KT_CHECK_INT(pod_hint(s, p, KP_SCHED_EV_POD_UPDATE, x, 0), KP_HINT_SKIP);
+    patch_pod(s, cl, "x", "", LABELS("{\"app\":\"db\"}"));
+    KT_CHECK_INT(pod_hint(s, p, KP_SCHED_EV_POD_UPDATE, x, 0), KP_HINT_QUEUE);
+    kp_sched_free(s);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(hints_fit_node_add_skips_a_node_too_small_queues_a_big_one),
         KT_CASE(hints_compat_before_1_32_prechecks_the_node),
         KT_CASE(hints_taints_and_unschedulable_queue_when_the_node_opens),
         KT_CASE(hints_spread_queues_when_a_matching_pod_is_scheduled),
         KT_CASE(hints_interpod_affinity_queues_when_a_matching_pod_is_added),
         KT_CASE(hints_volume_plugin_queues_when_its_claim_is_created),
-        KT_CASE(hints_pod_no_plugin_rejected_queues_on_any_event))
+        KT_CASE(hints_pod_no_plugin_rejected_queues_on_any_event),
+        KT_CASE(hints_assigned_pod_update))
