@@ -119,7 +119,7 @@ static void rank(kp_cluster *cl, kp_evict_signal sig, bool imagefs, bool split, 
     kp__ev_rank_key keys[32];
     kp__ev_rank_pod tmp[16];
     kp__ev_rank_fn fn = kp__ev_rank_fn_for(sig, imagefs, split);
-    kp__ev_rank(cl, &sum, &fn, rp, n, keys, tmp);
+    kp__ev_rank(cl, &sum, &fn, rp, n, keys, tmp, NULL);
 }
 
 static const char *name_at(kp_cluster *cl, uint32_t i) {
@@ -423,7 +423,7 @@ KT_TEST(large_rank_is_stable) {
         rp[i].st = NULL; /* no stats: priority decides, ties keep input order */
     }
     kp__ev_rank_fn fn = kp__ev_rank_fn_for(KP_EVSIG_MEMORY_AVAILABLE, false, false);
-    kp__ev_rank(NULL, NULL, &fn, rp, n, keys, tmp);
+    kp__ev_rank(NULL, NULL, &fn, rp, n, keys, tmp, NULL);
     for (uint32_t i = 1; i < n; i++) {
         KT_CHECK(rp[i - 1].priority <= rp[i].priority);
         if (rp[i - 1].priority == rp[i].priority) KT_CHECK(rp[i - 1].pod < rp[i].pod);
