@@ -458,8 +458,12 @@ static int render_why(const kp_cli_common *c, kp_sim *sim, const char *target) {
         const kp_sim_pod *sp =
             (size_t)pod < kp_sim_pod_count(sim) ? kp_sim_pod_get(sim, (size_t)pod) : NULL;
         char note[160];
-        snprintf(note, sizeof note, "no kubelet evicted it by ranking in the run (it ended: %s)",
-                 sp && sp->cause && *sp->cause ? sp->cause : "no");
+        if (sp && sp->cause && *sp->cause)
+            snprintf(note, sizeof note,
+                     "no kubelet evicted it by ranking in the run (it ended: %s)", sp->cause);
+        else
+            snprintf(note, sizeof note, "no kubelet evicted it in the run (at the end: %s)",
+                     sp ? kp_sim_pod_state_name(sp->state) : "?");
         st = kp_render_evict_not_evicted(stdout, c->out, cl, pod, NULL, note);
         return st == KP_OK ? KP_EXIT_OK : kp_cli_print_status(st);
     }
