@@ -44,6 +44,11 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
                 "an error that suggests the closest NAMESPACE/NAME.\n"
                 "--compat VERSION and --feature-gates K=B,... as for kprio schedule (the schedule\n"
                 "is replayed with them; docs/upstream.md).\n"
+                "\nFor a pod a kubelet evicted: with --summary FILE... (and kprio evict's options)\n"
+                "the eviction replay explains it (kprio evict --why); with --scenario FILE or\n"
+                "--kubelet-config FILE (and kprio simulate's options), the simulation's kubelet\n"
+                "(kprio simulate --why): the ranking, the key that decided it against each other\n"
+                "pod, and what would have spared it.\n"
                 "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write\n"
                 "error), 2 usage error (unknown option, missing or bad option value).\n",
                 why_usage);
