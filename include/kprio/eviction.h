@@ -242,6 +242,82 @@ typedef struct {
     const char *quantity_str; /* resolved quantity as upstream prints it ("100Mi") */
 } kp_evict_met;
 
+/* ---------------------------------------------------------------- the ranking */
+
+/* The rank function a step ordered the active pods with (buildSignalToRankFunc), i.e. its chain
+ * of comparators (pkg/kubelet/eviction/helpers.go):
+ *   MEMORY       rankMemoryPressure: exceedMemoryRequests, priority, memory (usage - request);
+ *   DISK         rankDiskPressureFunc for bytes: exceedDiskRequests, priority, disk;
+ *   DISK_INODES  rankDiskPressureFunc for inodes: exceedDiskRequests compares the inodes used with
+ *                no request (none exists), disk subtracts the ephemeral-storage request;
+ *   PID          rankPIDPressure: priority, process (count). */
+typedef enum {
+    KP_EVRANK_MEMORY = 0,
+    KP_EVRANK_DISK,
+    KP_EVRANK_DISK_INODES,
+    KP_EVRANK_PID
+} kp_evict_rank_kind;
+
+/* Upstream name of a rank function ("rankMemoryPressure", ...). */
+const char *kp_evict_rank_kind_name(kp_evict_rank_kind k);
+
+/* One pod as the rank function saw it (a plain value). */
+typedef struct {
+    kp_index pod;
+    uint32_t order; /* its place among the active pods: the last key (ties keep the input order) */
+    bool has_stats; /* the summary had stats for it (a pod without ranks first for memory/disk) */
+    bool critical; /* a critical pod: ranked, but evictPod refuses it */
+    int32_t priority;
+    int64_t usage; /* memory: working set bytes; disk: podDiskUsage on the signal's filesystems
+                      (bytes, or inodes for DISK_INODES); pid: processes */
+    int64_t request; /* memory or ephemeral-storage request (GetResourceRequestQuantity); 0 for
+                        pid */
+} kp_evict_rank_entry;
+
+/* The comparator that orders two pods (the first of the chain on which they differ). */
+typedef enum {
+    KP_EVKEY_ORDER = 0, /* equal on every comparator: the input order */
+    KP_EVKEY_STATS, /* one has stats, the other not: the one without ranks first (pid: after
+                       priority) */
+    KP_EVKEY_EXCEEDS, /* one uses more than its request, the other not: it ranks first */
+    KP_EVKEY_PRIORITY, /* the lower priority ranks first */
+    KP_EVKEY_USAGE /* the larger usage - request (pid: process count) ranks first */
+} kp_evict_rank_key;
+
+/* Short name of a comparator ("exceedsRequests", "priority", "usage", "stats", "order"). */
+const char *kp_evict_rank_key_name(kp_evict_rank_key k);
+
+/* The engine's comparison of two pods under rank function kind: negative when a ranks before b
+ * (is evicted first), positive when after, 0 only for entries equal in every field, order
+ * included. *decisive (optional) gets the comparator that decided. This is the comparator the
+ * manager sorts with. */
+int kp_evict_rank_compare(kp_evict_rank_kind kind, const kp_evict_rank_entry *a,
+                          const kp_evict_rank_entry *b, kp_evict_rank_key *decisive);
+
+/* What would have spared the pod evicted from a ranking, in that step (the first non-critical pod
+ * of the ranking is evicted; a spared pod ranks after the next non-critical pod, the runner-up,
+ * which is evicted in its place). Every value is the exact bound at which the engine's comparator
+ * (kp_evict_rank_compare) ranks it after the runner-up, other pods unchanged. */
+typedef struct {
+    size_t position; /* the evicted pod's place in the ranking */
+    size_t runner_up; /* place of the pod evicted in its place; == n when none */
+    bool by_request; /* some request spares it (memory or ephemeral storage; not pid) */
+    int64_t min_request; /* ... the smallest */
+    bool by_usage; /* some usage spares it */
+    int64_t max_usage; /* ... the largest (working set, disk usage, processes) */
+    int32_t min_priority; /* the smallest priority that spares it: the comparator's bound, or
+                             2000000000 (a critical pod is never evicted) when none below */
+    bool priority_critical; /* min_priority spares it only by making the pod critical */
+} kp_evict_spare;
+
+/* Explains ranking[pos] (n entries in ranking order, as kp_evict_result.rank_entries): the
+ * comparator deciding it against every other pod (decisive, n entries, optional; decisive[pos]
+ * is KP_EVKEY_ORDER) and what would have spared it (*spare). KP_EINVAL when pos >= n or
+ * ranking[pos] is critical. */
+kp_status kp_evict_explain(kp_evict_rank_kind kind, const kp_evict_rank_entry *ranking, size_t n,
+                           size_t pos, kp_evict_rank_key *decisive, kp_evict_spare *spare,
+                           kp_error *err);
+
 /* One evicted pod. */
 typedef struct {
     kp_index pod;
@@ -270,6 +346,8 @@ typedef struct {
     bool node_reclaim_enough; /* GC relieved every threshold: no pod evicted */
     size_t n_ranking; /* pods in eviction order, when ranking ran */
     const kp_index *ranking;
+    kp_evict_rank_kind rank_kind; /* the rank function, when ranking ran */
+    const kp_evict_rank_entry *rank_entries; /* n_ranking entries, ranking order: the keys */
     size_t n_evicted;
     const kp_evict_eviction *evicted;
     const char *note; /* why nothing was evicted, or NULL */

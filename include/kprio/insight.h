@@ -100,14 +100,19 @@ const kp_finding *kp_insight_finding_get(const kp_insight *in, size_t i);
 
 /* ---- what-if: two runs from the same snapshot and seed (`kprio simulate --compare`) ---- */
 
-/* A pod that ended differently (pods matched by namespace/name: the snapshot's, and the ones
- * the controllers made with their deterministic names). pod_a / pod_b -1 when only one run
- * has it. */
+/* A pod that ended differently. Pods are matched by owner and ordinal when a controller
+ * created them during the run (the i-th pod an owner created in A against its i-th in B, in
+ * creation order: generated names differ between runs), else by namespace/name (the snapshot's
+ * pods, the scenario's; the last pod of a name). pod_a / pod_b -1 when only one run has it. */
 typedef struct {
-    const char *ns, *name;
+    const char *ns, *name; /* name: A's (B's when only B has it) */
     kp_index pod_a, pod_b;
     kp_index node_a, node_b; /* last bound node, -1 */
     kp_sim_pod_state state_a, state_b;
+    const char *name_b; /* B's name (== name when the same or only one run has it) */
+    const char *owner_kind, *owner_name; /* matched by owner: its controller, else "" */
+    uint32_t ordinal; /* matched by owner: the pod's place among the owner's pods created in
+                         the run (0 = first) */
 } kp_compare_pod;
 
 typedef struct {

@@ -198,6 +198,23 @@ size_t kp_sim_pod_count(const kp_sim *sim);
 /* Timeline i (pods in index order); NULL out of range. Borrowed. */
 const kp_sim_pod *kp_sim_pod_get(const kp_sim *sim, size_t i);
 
+/* The ranking a node's kubelet evicted a pod from (its latest threshold eviction in the run;
+ * local-storage evictions have none): for kp_evict_explain. */
+typedef struct {
+    kp_index node;
+    int64_t t_ms; /* virtual time of the eviction */
+    const char *signal; /* the threshold's signal */
+    const char *message; /* the pod status message */
+    kp_evict_rank_kind kind;
+    const kp_evict_rank_entry *ranking; /* n_ranking entries, ranking order (pods: the run's
+                                           cluster, kp_sim_cluster) */
+    size_t n_ranking;
+    size_t position; /* the pod's place */
+} kp_sim_eviction_ranking;
+/* Fills *out for pod (a kp_sim_cluster pod index) and returns true when a kubelet evicted it by
+ * ranking; false otherwise. Borrowed from the simulation (valid until kp_sim_free). */
+bool kp_sim_eviction_ranking_get(const kp_sim *sim, kp_index pod, kp_sim_eviction_ranking *out);
+
 /* When PodDisruptionBudget `pdb` (a kp_cluster_pdb_* index) existed in the run: from *from_ms (0
  * for the snapshot's) to *to_ms (deleted then; -1: to the end). false for a bad index. */
 bool kp_sim_pdb_span(const kp_sim *sim, kp_index pdb, int64_t *from_ms, int64_t *to_ms);

@@ -138,6 +138,13 @@ int kp_cmd_why(int argc, char **argv);
 int kp_cmd_evict(int argc, char **argv);
 int kp_cmd_admit(int argc, char **argv);
 int kp_cmd_simulate(int argc, char **argv);
+/* `kprio why POD` for evictions: argv as kprio evict's (or simulate's) with POD as the one
+ * positional argument, the same as their --why POD. */
+int kp_cmd_evict_why(int argc, char **argv);
+int kp_cmd_simulate_why(int argc, char **argv);
+/* The pod NAMESPACE/NAME (NAME alone: default/NAME) of cl, or -1 after printing "kprio: CMD: no
+ * pod ... in the input" with the closest NAMESPACE/NAME as a hint. */
+kp_index kp_cli_find_pod_or_hint(const kp_cluster *cl, const char *target, const char *cmd);
 int kp_cmd_obfuscate(int argc, char **argv);
 
 #endif

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/alloc.h"
+#include "base/buf.h"
 #include "base/file.h"
 #include "cli/cli.h"
 #include "kprio/eviction.h"
@@ -15,7 +17,7 @@ static const char *const USAGE =
     "kprio evict -f FILE... [--node NODE] --summary FILE|DIR... [--config FILE] [eviction flags]\n"
     "            [--imagefs auto|shared|dedicated|split] [--reclaimable SIGNAL=QUANTITY]...\n"
     "            [--feature-gates KEY=BOOL,...] [--compat VERSION] [-o table|json|yaml] [-R]\n"
-    "            [--explain]\n"
+    "            [--explain] [--why NAMESPACE/NAME]\n"
     "\n"
     "Replays the kubelet's node-pressure eviction manager for NODE: each summary (a\n"
     "/stats/summary document) is one synchronize step, in the order of the summaries' times.\n"
@@ -59,8 +61,16 @@ static const char *const USAGE =
     "                             (image filesystem separate from nodefs) or split (container\n"
     "                             filesystem separate from the image filesystem too)\n"
     "      --reclaimable SIG=QTY  what image/container garbage collection would free on the\n"
-    "                             filesystem of SIG (default: nothing)\n"
-    "  -o, --output FORMAT        table (default), json or yaml\n"
+    "                             filesystem of SIG (default: nothing)\n";
+
+/* the end of --help (apart: one string literal has at most 4095 bytes in C11) */
+static const char *const USAGE_TAIL =
+    "      --why NAMESPACE/NAME   why that pod was evicted and not another: the ranking it\n"
+    "                             was evicted from, the key that decided it against each\n"
+    "                             other pod and what would have spared it (also `kprio why\n"
+    "                             NAMESPACE/NAME --summary ...`)\n"
+    "  -o, --output FORMAT        table (default), wide (with every step's ranking: the\n"
+    "                             rank function's keys per pod), json or yaml\n"
     "\n"
     "Defaults as the kubelet on Linux: memory.available<100Mi, nodefs.available<10%,\n"
     "nodefs.inodesFree<5%, imagefs.available<15%, imagefs.inodesFree<5%.\n"
@@ -212,9 +222,48 @@ static const char *pick_node(const char *node_name, const step_list *l, int *rc)
     return node_name;
 }
 
+/* --why: the step that evicted the pod explains it; a pod no step evicted by ranking says so.
+ * 1 when the answer was written (stop stepping), 0 to go on, <0 out of memory. */
+static int why_step(const kp_cluster *cl, kp_outfmt fmt, kp_index pod, const char *node,
+                    const kp_evict_result *res) {
+    for (size_t i = 0; i < res->n_evicted; i++) {
+        const kp_evict_eviction *v = &res->evicted[i];
+        if (v->pod != pod) continue;
+        if (v->local_storage) {
+            kp__buf why = {0};
+            kp__buf_printf(&why, "evicted for its local storage (%s), not by a ranking: %s",
+                           v->signal, v->message);
+            kp_status st = why.failed ? KP_ENOMEM
+                                      : kp_render_evict_not_evicted(stdout, fmt, cl, pod, node,
+                                                                    kp__buf_str(&why));
+            kp__buf_free(&why);
+            return st == KP_OK ? 1 : -1;
+        }
+        size_t pos = 0;
+        while (pos < res->n_ranking && res->rank_entries[pos].pod != pod) pos++;
+        char when[64];
+        time_t secs = (time_t)(res->time_ns / 1000000000);
+        struct tm tm;
+        if (gmtime_r(&secs, &tm)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        else snprintf(when, sizeof when, "?");
+        kp_evict_why_input in = {
+            node,           when, v->signal, v->message, res->rank_kind, res->rank_entries,
+            res->n_ranking, pos};
+        kp_error err;
+        kp_error_clear(&err);
+        if (kp_render_evict_why(stdout, fmt, cl, &in, &err) != KP_OK) {
+            kp_cli_print_error(&err);
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 static int run(kp_cli_common *c, const char *node_arg, const char **summaries, int n_sum,
                const char *config_file, const flag_arg *flags, int n_flags, const char **reclaim,
-               int n_reclaim, kp_evict_fs_layout layout, bool explain, const char *compat) {
+               int n_reclaim, kp_evict_fs_layout layout, bool explain, const char *compat,
+               const char *why) {
     kp_error err;
     kp_error_clear(&err);
     int rc = KP_EXIT_ERROR;
@@ -281,12 +330,37 @@ static int run(kp_cli_common *c, const char *node_arg, const char **summaries, i
         fail_err(&err, NULL);
         goto out;
     }
+    kp_evict_result res;
+    if (why) {
+        kp_index pod = kp_cli_find_pod_or_hint(cl, why, "evict");
+        if (pod < 0) goto out;
+        int w = 0;
+        for (size_t i = 0; i < steps.n && w == 0; i++) {
+            if (kp_evict_manager_step(m, steps.sums[i], &res, &err) != KP_OK) {
+                fail_err(&err, steps.paths[i]);
+                goto out;
+            }
+            w = why_step(cl, c->out, pod, node_name, &res);
+        }
+        if (w == 0) {
+            char note[96];
+            snprintf(note, sizeof note, "not evicted in the %zu steps replayed", steps.n);
+            if (kp_render_evict_not_evicted(stdout, c->out, cl, pod, node_name, note) != KP_OK)
+                w = -1;
+        }
+        if (w < 0) {
+            kp_cli_print_status(KP_ENOMEM);
+            goto out;
+        }
+        rc = KP_EXIT_OK;
+        goto out;
+    }
     if (!(report = kp_evict_report_new(stdout, c->out, cl, node_name))) {
         kp_cli_print_status(KP_ENOMEM);
         goto out;
     }
     kp_evict_report_set_explain(report, explain);
-    kp_evict_result res;
+    kp_evict_report_set_wide(report, c->wide);
     for (size_t i = 0; i < steps.n; i++) {
         if (kp_evict_manager_step(m, steps.sums[i], &res, &err) != KP_OK) {
             fail_err(&err, steps.paths[i]);
@@ -309,9 +383,9 @@ out:
 }
 
 /* The command proper; the caller owns the common options (-f list) and frees them. */
-static int run_evict(kp_cli_common *c, int argc, char **argv) {
+static int run_evict(kp_cli_common *c, int argc, char **argv, bool why_positional) {
     c->out = KP_OUT_TABLE;
-    const char *node_name = NULL, *config_file = NULL;
+    const char *node_name = NULL, *config_file = NULL, *why = NULL;
     kp_evict_fs_layout layout = KP_EVFS_AUTO;
     bool explain = false;
     int n_sum = 0, n_flags = 0, n_reclaim = 0;
@@ -332,6 +406,7 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             fputs("usage: ", stdout);
             fputs(USAGE, stdout);
+            fputs(USAGE_TAIL, stdout);
             rc = KP_EXIT_OK;
             goto out;
         }
@@ -360,6 +435,10 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
                 summaries[n_sum++] = argv[++i];
         } else if (strcmp(arg, "--explain") == 0) {
             explain = true;
+        } else if (kp_cli_is_opt(arg, "--why")) {
+            if (!(why = kp_cli_optval(argc, argv, &i, "evict"))) goto out;
+        } else if (why_positional && !why && arg[0] != '-') {
+            why = arg; /* kprio why NAMESPACE/NAME --summary ... */
         } else if (kp_cli_is_opt(arg, "--config")) {
             if (!(config_file = kp_cli_optval(argc, argv, &i, "evict"))) goto out;
         } else if (kp_cli_is_opt(arg, "--reclaimable")) {
@@ -393,7 +472,7 @@ static int run_evict(kp_cli_common *c, int argc, char **argv) {
         goto out;
     }
     rc = run(c, node_name, summaries, n_sum, config_file, flags, n_flags, reclaim, n_reclaim,
-             layout, explain, compat);
+             layout, explain, compat, why);
 out:
     kp_free(snap_sum);
     kp_free(snap_cfg);
@@ -403,10 +482,18 @@ out:
     return rc;
 }
 
+int kp_cmd_evict_why(int argc, char **argv) {
+    kp_cli_common c;
+    kp_cli_common_init(&c);
+    int rc = run_evict(&c, argc, argv, true);
+    kp_cli_common_free(&c);
+    return rc;
+}
+
 int kp_cmd_evict(int argc, char **argv) {
     kp_cli_common c;
     kp_cli_common_init(&c);
-    int rc = run_evict(&c, argc, argv);
+    int rc = run_evict(&c, argc, argv, false);
     kp_cli_common_free(&c);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
 #include "kprio/sim.h"
+#include "render/render_kubelet.h"
 #include "render/render_report.h"
 #include "render/render_sim.h"
 
@@ -24,7 +25,7 @@ static const char *USAGE =
     "               [--dump-summaries DIR [--dump-node NAME ...]]\n"
     "               [--starvation-threshold D] [--loop-turns N] [--cascade-depth N]\n"
     "               [--compare A B | --compare-config A B | --compare-kubelet-config A B]\n"
-    "               [--metrics FILE] [--report FILE.html]";
+    "               [--metrics FILE] [--report FILE.html] [--why NAMESPACE/NAME]";
 
 static const char *HELP =
     "Plays the snapshot forward in virtual time: kube-scheduler's queue (backoff, unschedulable\n"
@@ -73,7 +74,11 @@ static const char *HELP =
     "  --dump-summaries DIR    write the Summary API document each node's kubelet observed at\n"
     "                          each eviction step to DIR/NODE/TIME.json (TIME: virtual ms on\n"
     "                          13 digits); `kprio evict --summary DIR/NODE` replays them\n"
-    "  --dump-node NAME        only this node's (repeatable; default: every node)\n";
+    "  --dump-node NAME        only this node's (repeatable; default: every node)\n"
+    "  --why NAMESPACE/NAME    instead of the run's summary: why a kubelet evicted that pod\n"
+    "                          and not another (the ranking, the deciding key against each\n"
+    "                          other pod, what would have spared it); also `kprio why\n"
+    "                          NAMESPACE/NAME --scenario ...`\n";
 
 /* (two strings: ISO C's limit on a string literal's length) */
 static const char *HELP_INSIGHT =
@@ -115,6 +120,8 @@ typedef struct {
     const char **dump_nodes;
     size_t n_dump_nodes;
     const char *metrics, *report;
+    const char *why; /* --why NAMESPACE/NAME */
+    bool why_positional; /* kprio why NAMESPACE/NAME ...: the positional argument is it */
     int64_t duration_ms;
     uint64_t seed;
     bool has_seed, events_only;
@@ -255,6 +262,10 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
             if (!(a->metrics = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--report")) {
             if (!(a->report = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+        } else if (kp_cli_is_opt(arg, "--why")) {
+            if (!(a->why = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+        } else if (a->why_positional && !a->why && arg[0] != '-') {
+            a->why = arg;
         } else if (kp_cli_is_opt(arg, "--scenario")) {
             if (!(a->scenario = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--imagefs")) {
@@ -307,6 +318,8 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
     }
     if (c->n_files == 0)
         return kp_cli_usage_error("simulate", USAGE, "no input: give at least one -f FILE");
+    if (a->why && a->ins.compare != KP_CMP_NONE)
+        return kp_cli_usage_error("simulate", USAGE, "--why takes one run, not --compare*");
     if (a->n_dump_nodes && !a->dump_dir)
         return kp_cli_usage_error("simulate", USAGE, "--dump-node needs --dump-summaries DIR");
     if (a->ins.compare != KP_CMP_NONE && (a->dump_dir || a->n_pools || a->metrics))
@@ -433,9 +446,48 @@ static int stdin_once(const kp_cli_common *c, const sim_args *a) {
     return kp_cli_stdin_once(paths, names, 6);
 }
 
-static int run_simulate(kp_cli_common *c, int argc, char **argv) {
+/* --why: the kubelet eviction of the pod, explained from the ranking the run kept */
+static int render_why(const kp_cli_common *c, kp_sim *sim, const char *target) {
+    const kp_cluster *cl = kp_sim_cluster(sim);
+    kp_index pod = kp_cli_find_pod_or_hint(cl, target, "simulate");
+    if (pod < 0) return KP_EXIT_ERROR;
+    kp_sim_eviction_ranking r;
+    kp_status st;
+    kp_error err;
+    kp_error_clear(&err);
+    if (!kp_sim_eviction_ranking_get(sim, pod, &r)) {
+        const kp_sim_pod *sp =
+            (size_t)pod < kp_sim_pod_count(sim) ? kp_sim_pod_get(sim, (size_t)pod) : NULL;
+        char note[160];
+        if (sp && sp->cause && *sp->cause)
+            snprintf(note, sizeof note,
+                     "no kubelet evicted it by ranking in the run (it ended: %s)", sp->cause);
+        else
+            snprintf(note, sizeof note, "no kubelet evicted it in the run (at the end: %s)",
+                     sp ? kp_sim_pod_state_name(sp->state) : "?");
+        st = kp_render_evict_not_evicted(stdout, c->out, cl, pod, NULL, note);
+        return st == KP_OK ? KP_EXIT_OK : kp_cli_print_status(st);
+    }
+    char when[64], d[48];
+    kp_duration_format(r.t_ms * 1000000, d, sizeof d); /* virtual time, as the event log */
+    snprintf(when, sizeof when, "t=%s", d);
+    kp_evict_why_input in = {kp_cluster_node_name(cl, r.node),
+                             when,
+                             r.signal,
+                             r.message,
+                             r.kind,
+                             r.ranking,
+                             r.n_ranking,
+                             r.position};
+    if (kp_render_evict_why(stdout, c->out, cl, &in, &err) != KP_OK)
+        return kp_cli_print_error(&err);
+    return KP_EXIT_OK;
+}
+
+static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positional) {
     sim_args a;
     memset(&a, 0, sizeof a);
+    a.why_positional = why_positional;
     kp_cli_insight_args_init(&a.ins);
     a.dump_nodes = kp_calloc((size_t)argc + 1, sizeof *a.dump_nodes);
     if (!a.dump_nodes) return kp_cli_print_status(KP_ENOMEM);
@@ -508,7 +560,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv) {
         goto out;
     }
     if ((rc = write_outs(&outs, sim, cl, &a.ins.o)) != KP_EXIT_OK) goto out;
-    rc = kp_cli_simulate_render(&a.ins, sim, c->out, a.events_only);
+    if (a.why) rc = render_why(c, sim, a.why);
+    else rc = kp_cli_simulate_render(&a.ins, sim, c->out, a.events_only);
 out:
     kp__out_abort(outs.final);
     kp__out_abort(outs.metrics);
@@ -524,10 +577,18 @@ out:
     return rc;
 }
 
+int kp_cmd_simulate_why(int argc, char **argv) {
+    kp_cli_common c;
+    kp_cli_common_init(&c);
+    int rc = run_simulate(&c, argc, argv, true);
+    kp_cli_common_free(&c);
+    return rc;
+}
+
 int kp_cmd_simulate(int argc, char **argv) {
     kp_cli_common c;
     kp_cli_common_init(&c);
-    int rc = run_simulate(&c, argc, argv);
+    int rc = run_simulate(&c, argc, argv, false);
     kp_cli_common_free(&c);
     return rc;
 }

@@ -20,51 +20,12 @@ static const char *why_usage =
     "[-o table|json|yaml] [--max-input-bytes N]\n"
     "                [--expand-workloads | --expand-cronjobs] [--feature-gates KEY=BOOL,...]";
 
-/* Levenshtein distance of a and b, or more than `cap` (then cap + 1) without finishing. */
-static size_t edit_distance(const char *a, const char *b, size_t cap, size_t *row) {
-    size_t la = strlen(a), lb = strlen(b);
-    if ((la > lb ? la - lb : lb - la) > cap) return cap + 1;
-    for (size_t j = 0; j <= lb; j++) row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0], best = row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t v = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < v) v = up + 1;
-            if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
-            row[j] = v;
-            diag = up;
-            if (v < best) best = v;
-        }
-        if (best > cap) return cap + 1;
-    }
-    return row[lb];
-}
-
-/* The pod to suggest for a NAMESPACE/NAME that is not in the input: the same name in another
- * namespace (first in load order), else the closest NAMESPACE/NAME by edit distance (at most a
- * third of its length, at least 2; ties: first in load order). -1 when none is close. */
-static kp_index closest_pod(const kp_cluster *cl, const char *ref, const char *name) {
-    size_t n = kp_cluster_pod_count(cl);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(kp_cluster_pod_name(cl, (kp_index)i), name) == 0) return (kp_index)i;
-    size_t len = strlen(ref), cap = len / 3 > 2 ? len / 3 : 2;
-    size_t *row = kp_malloc((len + cap + 2) * sizeof *row);
-    char *buf = kp_malloc(len + cap + 2);
-    kp_index best = -1;
-    for (size_t i = 0; row && buf && i < n; i++) {
-        const char *ns = kp_cluster_pod_namespace(cl, (kp_index)i);
-        const char *pn = kp_cluster_pod_name(cl, (kp_index)i);
-        size_t nl = strlen(ns), pl = strlen(pn);
-        if (nl + 1 + pl > len + cap) continue; /* too far by length alone */
-        snprintf(buf, len + cap + 2, "%s/%s", ns, pn);
-        size_t d = edit_distance(ref, buf, cap, row);
-        if (d <= cap) best = (kp_index)i, cap = d ? d - 1 : 0;
-        if (d == 0) break;
-    }
-    kp_free(row);
-    kp_free(buf);
-    return best;
+/* `kprio why POD --summary ...` is the eviction question (kprio evict --why POD), `kprio why POD
+ * --scenario ...` or with --kubelet-config the one of a simulation (kprio simulate --why POD). */
+static bool has_opt(int argc, char **argv, const char *opt) {
+    for (int i = 1; i < argc; i++)
+        if (kp_cli_is_opt(argv[i], opt)) return true;
+    return false;
 }
 
 /* The command proper; the caller owns the common options (-f list) and frees them. */
@@ -83,6 +44,12 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
                 "an error that suggests the closest NAMESPACE/NAME.\n"
                 "--compat VERSION and --feature-gates K=B,... as for kprio schedule (the schedule\n"
                 "is replayed with them; docs/compat.md).\n"
+                "\nFor a pod a kubelet evicted: with --summary FILE... (and kprio evict's "
+                "options)\n"
+                "the eviction replay explains it (kprio evict --why); with --scenario FILE or\n"
+                "--kubelet-config FILE (and kprio simulate's options), the simulation's kubelet\n"
+                "(kprio simulate --why): the ranking, the key that decided it against each other\n"
+                "pod, and what would have spared it.\n"
                 "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write\n"
                 "error), 2 usage error (unknown option, missing or bad option value).\n",
                 why_usage);
@@ -140,16 +107,8 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
         goto out;
     }
     if (!(run_cl = kp_cli_load(common)) || !(what_cl = kp_cli_load(common))) goto out;
-    kp_index pod = kp_cluster_find_pod(run_cl, ref);
-    if (pod < 0) {
-        kp_index near = closest_pod(run_cl, ref, strchr(ref, '/') + 1);
-        if (near < 0) kp_cli_eprintf("kprio: why: no pod %s in the input", ref);
-        else
-            kp_cli_eprintf("kprio: why: no pod %s in the input; did you mean %s/%s?", ref,
-                           kp_cluster_pod_namespace(run_cl, near),
-                           kp_cluster_pod_name(run_cl, near));
-        goto out;
-    }
+    kp_index pod = kp_cli_find_pod_or_hint(run_cl, ref, "why");
+    if (pod < 0) goto out;
     kp_preempt_options po;
     kp_preempt_options_init(&po);
     po.config = cfg;
@@ -174,6 +133,9 @@ out:
 }
 
 int kp_cmd_why(int argc, char **argv) {
+    if (has_opt(argc, argv, "--summary")) return kp_cmd_evict_why(argc, argv);
+    if (has_opt(argc, argv, "--scenario") || has_opt(argc, argv, "--kubelet-config"))
+        return kp_cmd_simulate_why(argc, argv);
     kp_cli_common common;
     kp_cli_common_init(&common);
     int rc = run_why(&common, argc, argv);

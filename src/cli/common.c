@@ -443,3 +443,72 @@ bool kp_cli_compat_ok(const char *v) {
     while (isdigit((unsigned char)*v)) v++, digits++;
     return digits <= 3 && (*v == 0 || *v == '.');
 }
+
+/* ---------------------------------------------------------------- a pod by name */
+
+/* Levenshtein distance of a and b, or more than `cap` (then cap + 1) without finishing. */
+static size_t edit_distance(const char *a, const char *b, size_t cap, size_t *row) {
+    size_t la = strlen(a), lb = strlen(b);
+    if ((la > lb ? la - lb : lb - la) > cap) return cap + 1;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0], best = row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t v = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < v) v = up + 1;
+            if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+            row[j] = v;
+            diag = up;
+            if (v < best) best = v;
+        }
+        if (best > cap) return cap + 1;
+    }
+    return row[lb];
+}
+
+/* The pod to suggest for a NAMESPACE/NAME that is not in the input: the same name in another
+ * namespace (first in load order), else the closest NAMESPACE/NAME by edit distance (at most a
+ * third of its length, at least 2; ties: first in load order). -1 when none is close. */
+static kp_index closest_pod(const kp_cluster *cl, const char *ref, const char *name) {
+    size_t n = kp_cluster_pod_count(cl);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(kp_cluster_pod_name(cl, (kp_index)i), name) == 0) return (kp_index)i;
+    size_t len = strlen(ref), cap = len / 3 > 2 ? len / 3 : 2;
+    size_t *row = kp_malloc((len + cap + 2) * sizeof *row);
+    char *buf = kp_malloc(len + cap + 2);
+    kp_index best = -1;
+    for (size_t i = 0; row && buf && i < n; i++) {
+        const char *ns = kp_cluster_pod_namespace(cl, (kp_index)i);
+        const char *pn = kp_cluster_pod_name(cl, (kp_index)i);
+        size_t nl = strlen(ns), pl = strlen(pn);
+        if (nl + 1 + pl > len + cap) continue; /* too far by length alone */
+        snprintf(buf, len + cap + 2, "%s/%s", ns, pn);
+        size_t d = edit_distance(ref, buf, cap, row);
+        if (d <= cap) best = (kp_index)i, cap = d ? d - 1 : 0;
+        if (d == 0) break;
+    }
+    kp_free(row);
+    kp_free(buf);
+    return best;
+}
+
+kp_index kp_cli_find_pod_or_hint(const kp_cluster *cl, const char *target, const char *cmd) {
+    size_t len = strlen(target) + sizeof "default/";
+    char *ref = kp_malloc(len);
+    if (!ref) {
+        kp_cli_print_status(KP_ENOMEM);
+        return -1;
+    }
+    snprintf(ref, len, "%s%s", strchr(target, '/') ? "" : "default/", target);
+    kp_index pod = kp_cluster_find_pod(cl, ref);
+    if (pod < 0) {
+        kp_index near = closest_pod(cl, ref, strchr(ref, '/') + 1);
+        if (near < 0) kp_cli_eprintf("kprio: %s: no pod %s in the input", cmd, ref);
+        else
+            kp_cli_eprintf("kprio: %s: no pod %s in the input; did you mean %s/%s?", cmd, ref,
+                           kp_cluster_pod_namespace(cl, near), kp_cluster_pod_name(cl, near));
+    }
+    kp_free(ref);
+    return pod;
+}

@@ -91,6 +91,7 @@ static kp_status load_pods(kp_evict_manager *m) {
         kp__free(m->rank);
         kp__free(m->rank_tmp);
         kp__free(m->keys);
+        kp__free(m->rank_ent);
         kp__free(m->ranking);
         kp__free(m->ev);
         m->act = kp__calloc(np, sizeof *m->act);
@@ -99,11 +100,12 @@ static kp_status load_pods(kp_evict_manager *m) {
         m->rank = kp__calloc(np, sizeof *m->rank);
         m->rank_tmp = kp__calloc(np, sizeof *m->rank_tmp);
         m->keys = kp__calloc(np * 2, sizeof *m->keys);
+        m->rank_ent = kp__calloc(np * 2, sizeof *m->rank_ent);
         m->ranking = kp__calloc(np, sizeof *m->ranking);
         m->ev = kp__calloc(np, sizeof *m->ev);
         m->pod_cap = 0;
         if (!m->act || !m->stats_of || !m->joined_by_name || !m->rank || !m->rank_tmp || !m->keys ||
-            !m->ranking || !m->ev)
+            !m->rank_ent || !m->ranking || !m->ev)
             return KP_ENOMEM;
         m->pod_cap = np;
     } else {
@@ -195,6 +197,7 @@ void kp_evict_manager_free(kp_evict_manager *m) {
     kp__free(m->rank);
     kp__free(m->rank_tmp);
     kp__free(m->keys);
+    kp__free(m->rank_ent);
     kp__free(m->ranking);
     kp__free(m->ev);
     kp__free(m->uid_tab);
@@ -533,8 +536,10 @@ static kp_status rank_and_evict(kp_evict_manager *m, const kp_evict_summary *s,
         rp->eph_req = m->act[i].eph_req;
         rp->st = m->stats_of[i];
     }
-    kp__ev_rank(m->cl, s, &fn, m->rank, m->n_act, m->keys, m->rank_tmp);
+    kp__ev_rank(m->cl, s, &fn, m->rank, m->n_act, m->keys, m->rank_tmp, m->rank_ent);
     res->n_ranking = m->n_act;
+    res->rank_kind = kp__ev_rank_public_kind(&fn);
+    res->rank_entries = m->rank_ent;
     for (uint32_t i = 0; i < m->n_act; i++) m->ranking[i] = m->rank[i].pod;
     kp_status st = evict_one(m, s, eval, chosen, resource, m->th_updated, n_updated, obs, res);
     res->n_evicted = m->n_ev;

@@ -141,55 +141,134 @@ static int64_t neg_sat(int64_t v) { return v == INT64_MIN ? INT64_MAX : -v; }
 static uint64_t ord64(int64_t v) { return (uint64_t)v ^ (UINT64_C(1) << 63); }
 static uint64_t ord32(int32_t v) { return (uint64_t)((uint32_t)v ^ UINT32_C(0x80000000)); }
 
-/* Keys (ascending = evicted first), the comparator chain (k1, k2, k3) packed as hi, lo:
+kp_evict_rank_kind kp__ev_rank_public_kind(const kp__ev_rank_fn *fn) {
+    switch (fn->kind) {
+    case KP__EVRANK_MEMORY: return KP_EVRANK_MEMORY;
+    case KP__EVRANK_PID: return KP_EVRANK_PID;
+    case KP__EVRANK_DISK: return fn->inodes ? KP_EVRANK_DISK_INODES : KP_EVRANK_DISK;
+    }
+    return KP_EVRANK_MEMORY;
+}
+
+const char *kp_evict_rank_kind_name(kp_evict_rank_kind k) {
+    switch (k) {
+    case KP_EVRANK_MEMORY: return "rankMemoryPressure";
+    case KP_EVRANK_DISK:
+    case KP_EVRANK_DISK_INODES: return "rankDiskPressureFunc";
+    case KP_EVRANK_PID: return "rankPIDPressure";
+    }
+    return "";
+}
+
+const char *kp_evict_rank_key_name(kp_evict_rank_key k) {
+    switch (k) {
+    case KP_EVKEY_ORDER: return "order";
+    case KP_EVKEY_STATS: return "stats";
+    case KP_EVKEY_EXCEEDS: return "exceedsRequests";
+    case KP_EVKEY_PRIORITY: return "priority";
+    case KP_EVKEY_USAGE: return "usage";
+    }
+    return "";
+}
+
+/* The one packing of the comparator chains (ascending = evicted first), (k1, k2, k3) as hi, lo:
  *   memory / disk: k1 = 0 no stats (cmpBool(!found1, !found2) puts them first), 1 usage exceeds
  *                  the request, 2 within it; k2 = priority; k3 = -(usage - request).
  *                  hi = k1 << 32 | priority, lo = k3.
  *   pid:           k1 = priority; k2 = 0 no stats, 1 stats; k3 = -process count.
  *                  hi = priority << 1 | k2, lo = k3.
- * Ties keep the input order (the sort is stable). */
-void kp__ev_rank(const kp_cluster *cl, const kp_evict_summary *s, const kp__ev_rank_fn *fn,
-                 kp__ev_rank_pod *pods, uint32_t n, kp__ev_rank_key *keys,
-                 kp__ev_rank_pod *tmp) { /* keys: 2n entries */
-    for (uint32_t i = 0; i < n; i++) {
-        const kp__ev_rank_pod *rp = &pods[i];
-        const kp__ev_pstats *st = rp->st;
-        kp__ev_rank_key *k = &keys[i];
-        k->pos = i;
-        switch (fn->kind) {
-        case KP__EVRANK_MEMORY: { /* mirrors rankMemoryPressure */
-            if (!st) {
-                k->hi = ord32(rp->priority);
-                k->lo = ord64(0);
-                break;
-            }
-            int64_t usage = stat_or_0(st->has, KP__EVP_WS, st->ws);
-            k->hi = (uint64_t)(usage > rp->mem_req ? 1 : 2) << 32 | ord32(rp->priority);
-            k->lo = ord64(neg_sat(kp__ev_sat_add(usage, neg_sat(rp->mem_req))));
-            break;
+ * The sort (kp__ev_rank) and kp_evict_rank_compare both read it. */
+static void pack(kp_evict_rank_kind kind, const kp_evict_rank_entry *e, kp__ev_rank_key *k) {
+    switch (kind) {
+    case KP_EVRANK_MEMORY: /* mirrors rankMemoryPressure */
+    case KP_EVRANK_DISK: /* mirrors rankDiskPressureFunc */
+    case KP_EVRANK_DISK_INODES: {
+        if (!e->has_stats) {
+            k->hi = ord32(e->priority);
+            k->lo = ord64(0);
+            return;
         }
-        case KP__EVRANK_PID: /* mirrors rankPIDPressure */
-            k->hi = ord32(rp->priority) << 1 | (st ? 1 : 0);
-            k->lo = ord64(st ? neg_sat(stat_or_0(st->has, KP__EVP_PROCS, st->procs)) : 0);
-            break;
-        case KP__EVRANK_DISK: { /* mirrors rankDiskPressureFunc */
-            if (!st) {
-                k->hi = ord32(rp->priority);
-                k->lo = ord64(0);
-                break;
-            }
-            int64_t usage =
+        /* exceedDiskRequests compares with the request of the measured resource (none for
+         * inodes); disk subtracts the ephemeral-storage request even for inodes */
+        int64_t exceed_req = kind == KP_EVRANK_DISK_INODES ? 0 : e->request;
+        k->hi = (uint64_t)(e->usage > exceed_req ? 1 : 2) << 32 | ord32(e->priority);
+        k->lo = ord64(neg_sat(kp__ev_sat_add(e->usage, neg_sat(e->request))));
+        return;
+    }
+    case KP_EVRANK_PID: /* mirrors rankPIDPressure */
+        k->hi = ord32(e->priority) << 1 | (e->has_stats ? 1 : 0);
+        k->lo = ord64(e->has_stats ? neg_sat(e->usage) : 0);
+        return;
+    }
+}
+
+int kp_evict_rank_compare(kp_evict_rank_kind kind, const kp_evict_rank_entry *a,
+                          const kp_evict_rank_entry *b, kp_evict_rank_key *decisive) {
+    kp__ev_rank_key x, y;
+    pack(kind, a, &x);
+    pack(kind, b, &y);
+    kp_evict_rank_key d = KP_EVKEY_ORDER;
+    int c = 0;
+    if (x.hi != y.hi) {
+        c = x.hi < y.hi ? -1 : 1;
+        if (kind == KP_EVRANK_PID)
+            d = (x.hi >> 1) != (y.hi >> 1) ? KP_EVKEY_PRIORITY : KP_EVKEY_STATS;
+        else if ((x.hi >> 32) != (y.hi >> 32))
+            d = (x.hi >> 32) == 0 || (y.hi >> 32) == 0 ? KP_EVKEY_STATS : KP_EVKEY_EXCEEDS;
+        else d = KP_EVKEY_PRIORITY;
+    } else if (x.lo != y.lo) {
+        c = x.lo < y.lo ? -1 : 1;
+        d = KP_EVKEY_USAGE;
+    } else if (a->order != b->order) {
+        c = a->order < b->order ? -1 : 1;
+    }
+    if (decisive) *decisive = d;
+    return c;
+}
+
+/* What the rank function reads of one pod (its comparators' inputs). */
+static void entry_of(const kp_cluster *cl, const kp_evict_summary *s, const kp__ev_rank_fn *fn,
+                     const kp__ev_rank_pod *rp, uint32_t order, kp_evict_rank_entry *e) {
+    const kp__ev_pstats *st = rp->st;
+    memset(e, 0, sizeof *e);
+    e->pod = (kp_index)rp->pod;
+    e->order = order;
+    e->has_stats = st != NULL;
+    e->critical = cl ? cl->pods[rp->pod].is_critical : false;
+    e->priority = rp->priority;
+    switch (fn->kind) {
+    case KP__EVRANK_MEMORY:
+        e->request = rp->mem_req;
+        if (st) e->usage = stat_or_0(st->has, KP__EVP_WS, st->ws);
+        break;
+    case KP__EVRANK_PID:
+        if (st) e->usage = stat_or_0(st->has, KP__EVP_PROCS, st->procs);
+        break;
+    case KP__EVRANK_DISK:
+        e->request = rp->eph_req;
+        if (st)
+            e->usage =
                 kp__ev_pod_disk_usage(cl, &cl->pods[rp->pod], s, st, fn->fs_types, fn->inodes);
-            /* exceedDiskRequests compares with the request of the measured resource (none for
-             * inodes); disk subtracts the ephemeral-storage request even for inodes */
-            int64_t req = fn->inodes ? 0 : rp->eph_req;
-            k->hi = (uint64_t)(usage > req ? 1 : 2) << 32 | ord32(rp->priority);
-            k->lo = ord64(neg_sat(kp__ev_sat_add(usage, neg_sat(rp->eph_req))));
-            break;
-        }
-        }
+        break;
+    }
+}
+
+/* Ties keep the input order (the sort is stable). ent (optional, 2n entries): the pods'
+ * comparator inputs in ranking order in ent[0..n), ent[n..2n) scratch. */
+void kp__ev_rank(const kp_cluster *cl, const kp_evict_summary *s, const kp__ev_rank_fn *fn,
+                 kp__ev_rank_pod *pods, uint32_t n, kp__ev_rank_key *keys, kp__ev_rank_pod *tmp,
+                 kp_evict_rank_entry *ent) { /* keys: 2n entries */
+    kp_evict_rank_kind kind = kp__ev_rank_public_kind(fn);
+    for (uint32_t i = 0; i < n; i++) {
+        kp_evict_rank_entry e;
+        entry_of(cl, s, fn, &pods[i], i, &e);
+        keys[i].pos = i;
+        pack(kind, &e, &keys[i]);
+        if (ent) ent[n + i] = e;
     }
     sort_keys(keys, keys + n, n);
     for (uint32_t i = 0; i < n; i++) tmp[i] = pods[keys[i].pos];
     memcpy(pods, tmp, (size_t)n * sizeof *tmp);
+    if (ent)
+        for (uint32_t i = 0; i < n; i++) ent[i] = ent[n + keys[i].pos];
 }

@@ -39,7 +39,11 @@ typedef struct {
     uint64_t hi, lo;
     uint32_t pos;
 } kp__ev_rank_key;
+/* ent (optional, 2n entries): each pod's comparator inputs, in ranking order in ent[0..n). */
 void kp__ev_rank(const kp_cluster *cl, const kp_evict_summary *s, const kp__ev_rank_fn *fn,
-                 kp__ev_rank_pod *pods, uint32_t n, kp__ev_rank_key *keys, kp__ev_rank_pod *tmp);
+                 kp__ev_rank_pod *pods, uint32_t n, kp__ev_rank_key *keys, kp__ev_rank_pod *tmp,
+                 kp_evict_rank_entry *ent);
+/* The public name of a rank function. */
+kp_evict_rank_kind kp__ev_rank_public_kind(const kp__ev_rank_fn *fn);
 
 #endif

@@ -72,6 +72,7 @@ struct kp_evict_manager {
     bool *joined_by_name; /* stats_of[i] was found by namespace/name (a side without uid) */
     kp__ev_rank_pod *rank, *rank_tmp;
     kp__ev_rank_key *keys;
+    kp_evict_rank_entry *rank_ent; /* 2 * pod_cap: the ranking's comparator inputs, then scratch */
     kp_index *ranking;
     kp_evict_eviction *ev;
     uint32_t n_ev;

@@ -82,7 +82,9 @@ static kp_table *pods_table(const kp_sim *a, const kp_sim *b, const kp_compare *
         char x[400], y[400];
         where(a, p->pod_a, p->node_a, p->state_a, x, sizeof x);
         where(b, p->pod_b, p->node_b, p->state_b, y, sizeof y);
-        kp_table_addf(t, "%s/%s", p->ns, p->name);
+        if (p->name_b && strcmp(p->name_b, p->name) != 0)
+            kp_table_addf(t, "%s/%s (B: %s)", p->ns, p->name, p->name_b);
+        else kp_table_addf(t, "%s/%s", p->ns, p->name);
         kp_table_add(t, x);
         kp_table_add(t, y);
     }
@@ -167,6 +169,15 @@ static kp_status document(FILE *f, const kp_sim *a, const kp_insight *ia, const 
         kp_emit_obj_begin(e);
         kp_emit_kv_str(e, "namespace", p->ns);
         kp_emit_kv_str(e, "name", p->name);
+        if (p->name_b && strcmp(p->name_b, p->name) != 0) kp_emit_kv_str(e, "nameB", p->name_b);
+        if (p->owner_kind && p->owner_kind[0]) {
+            kp_emit_key(e, "matchedBy");
+            kp_emit_obj_begin(e);
+            kp_emit_kv_str(e, "ownerKind", p->owner_kind);
+            kp_emit_kv_str(e, "ownerName", p->owner_name);
+            kp_emit_kv_int(e, "ordinal", p->ordinal);
+            kp_emit_obj_end(e);
+        }
         emit_end(e, "a", a, p->pod_a, p->node_a, p->state_a);
         emit_end(e, "b", b, p->pod_b, p->node_b, p->state_b);
         kp_emit_obj_end(e);

@@ -166,10 +166,7 @@ static void emit_step(kp_emit *e, const kp_cluster *cl, const char *file, const 
         kp_emit_kv_bool(e, "relieved", r->node_reclaim_enough);
         kp_emit_obj_end(e);
     }
-    kp_emit_key(e, "ranking");
-    kp_emit_arr_begin(e);
-    for (uint32_t i = 0; i < r->n_ranking; i++) emit_pod_ref(e, cl, r->ranking[i]);
-    kp_emit_arr_end(e);
+    if (r->n_ranking) kp__render_emit_ranking(e, cl, r);
     kp_emit_key(e, "evicted");
     kp_emit_arr_begin(e);
     for (uint32_t i = 0; i < r->n_evicted; i++) {
@@ -241,9 +238,13 @@ struct kp_evict_report {
     bool explain;
     const kp_evict_manager *m; /* of the last step (explain: its thresholds) */
     kp_table *joins; /* explain, table format: how each step joined pod stats */
+    kp_table *ranks; /* wide: the ranking of each step that ranked pods */
+    bool wide;
 };
 
 void kp_evict_report_set_explain(kp_evict_report *r, bool on) { r->explain = on; }
+
+void kp_evict_report_set_wide(kp_evict_report *r, bool on) { r->wide = on; }
 
 /* explain, table format: the join of this step's pod stats */
 static void join_row(kp_evict_report *r, const kp_evict_result *res) {
@@ -355,6 +356,13 @@ void kp_evict_report_step(kp_evict_report *r, const kp_evict_manager *m, const c
     } else {
         table_row(r->t, r->cl, res);
         if (r->explain) join_row(r, res);
+        if (r->wide && res->n_ranking) {
+            char when[64];
+            fmt_time(res->time_ns, when, sizeof when);
+            if (!r->ranks && !(r->ranks = kp__render_ranking_table_new()))
+                kp_table_fail(r->t, KP_ENOMEM);
+            kp__render_ranking_rows(r->ranks, r->cl, when, res);
+        }
     }
     r->m = m;
     r->n_steps++;
@@ -373,7 +381,15 @@ kp_status kp_evict_report_finish(kp_evict_report *r) {
         kp_emit_free(r->e); /* writes the document, unless it failed */
         r->e = NULL;
     } else {
+        if (r->ranks && kp_table_status(r->ranks) != KP_OK) kp_table_fail(r->t, KP_ENOMEM);
         st = kp_table_print(r->t, r->f); /* prints nothing when it failed */
+        if (st == KP_OK && r->wide) {
+            fputs("\nRanking (the kubelet's rank function for the signal; the first pod that is "
+                  "not critical is evicted):\n",
+                  r->f);
+            if (r->ranks) st = kp_table_print(r->ranks, r->f);
+            else fputs("no step ranked pods\n", r->f);
+        }
         if (st == KP_OK && r->explain) st = print_explain(r);
     }
     r->finished = true;
@@ -385,5 +401,6 @@ void kp_evict_report_free(kp_evict_report *r) {
     kp_emit_discard(r->e); /* not finished: nothing is written */
     kp_table_free(r->t);
     kp_table_free(r->joins);
+    kp_table_free(r->ranks);
     kp_free(r);
 }

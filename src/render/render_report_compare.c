@@ -167,6 +167,11 @@ kp_status kp_render_compare_html(FILE *f, const kp_compare *c, const kp_report_r
         kp__html_esc(f, p->ns);
         fputc('/', f);
         kp__html_esc(f, p->name);
+        if (p->name_b && strcmp(p->name_b, p->name) != 0) {
+            fputs(" (B: ", f);
+            kp__html_esc(f, p->name_b);
+            fputc(')', f);
+        }
         fputs("</td>", f);
         node_state(f, a->sim, p->pod_a, p->node_a, p->state_a);
         node_state(f, b->sim, p->pod_b, p->node_b, p->state_b);

@@ -1,6 +1,7 @@
 /* The what-if comparison (kprio/insight.h, docs/simulate.md "What-if comparison"): two runs from
  * the same snapshot and seed, their counters, pending-time percentiles, the pods that ended
- * differently (matched by namespace/name) and the findings only one run has. */
+ * differently (matched by owner and creation ordinal, or namespace/name) and the findings only
+ * one run has. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,37 +11,67 @@ struct kp_insight_compare {
     kp_compare c;
 };
 
-/* the last pod of each namespace/name (a StatefulSet ordinal recreated keeps its name) */
+/* How a pod of one run is matched with the other run's (kp_compare_pod): a pod a controller
+ * created during the run by its owner and its ordinal (the i-th pod that owner created in the
+ * run, in creation order: generated names differ between runs, the order does not), every other
+ * pod by namespace/name (the snapshot's, those the scenario names; the last pod of a name). */
 typedef struct {
     const kp_cluster *cl;
     kp_index pod;
-} ins_named;
+    const char *ns, *owner_kind, *owner_name, *name; /* owner "" for a pod matched by name */
+    uint32_t ordinal;
+} ins_key;
 
-static int cmp_named(const void *a, const void *b) {
-    const ins_named *x = a, *y = b;
-    int c =
-        strcmp(kp_cluster_pod_namespace(x->cl, x->pod), kp_cluster_pod_namespace(y->cl, y->pod));
-    if (!c) c = strcmp(kp_cluster_pod_name(x->cl, x->pod), kp_cluster_pod_name(y->cl, y->pod));
-    if (!c) c = (x->pod > y->pod) - (x->pod < y->pod);
+static int cmp_str(const char *x, const char *y) { return strcmp(x, y); }
+
+/* the match key, without the ordinal */
+static int cmp_group(const ins_key *x, const ins_key *y) {
+    int c = cmp_str(x->ns, y->ns);
+    if (!c) c = cmp_str(x->owner_kind, y->owner_kind);
+    if (!c) c = cmp_str(x->owner_name, y->owner_name);
+    if (!c && !x->owner_kind[0]) c = cmp_str(x->name, y->name);
     return c;
 }
 
-static int cmp_names(const ins_named *x, const ins_named *y) {
-    int c =
-        strcmp(kp_cluster_pod_namespace(x->cl, x->pod), kp_cluster_pod_namespace(y->cl, y->pod));
-    return c ? c : strcmp(kp_cluster_pod_name(x->cl, x->pod), kp_cluster_pod_name(y->cl, y->pod));
+static int cmp_keys(const ins_key *x, const ins_key *y) {
+    int c = cmp_group(x, y);
+    return c ? c : (x->ordinal > y->ordinal) - (x->ordinal < y->ordinal);
 }
 
-static ins_named *named(const kp_sim *sim, size_t *n) {
+/* group, then creation (pod index) order */
+static int cmp_key_pod(const void *a, const void *b) {
+    const ins_key *x = a, *y = b;
+    int c = cmp_group(x, y);
+    return c ? c : (x->pod > y->pod) - (x->pod < y->pod);
+}
+
+static ins_key *keyed(const kp_sim *sim, size_t *n) {
     const kp_cluster *cl = kp_sim_cluster(sim);
     size_t np = kp_sim_pod_count(sim);
-    ins_named *v = kp_malloc((np ? np : 1) * sizeof *v);
+    ins_key *v = kp_malloc((np ? np : 1) * sizeof *v);
     if (!v) return NULL;
-    for (size_t i = 0; i < np; i++) v[i] = (ins_named){cl, (kp_index)i};
-    qsort(v, np, sizeof *v, cmp_named);
+    for (size_t i = 0; i < np; i++) {
+        kp_pod_info pi;
+        kp_cluster_pod_info(cl, (kp_index)i, &pi);
+        const kp_sim_pod *sp = kp_sim_pod_get(sim, i);
+        bool by_owner = sp->created_ms >= 0 && pi.owner_kind[0] && pi.owner_name[0];
+        v[i] = (ins_key){cl,
+                         (kp_index)i,
+                         pi.ns,
+                         by_owner ? pi.owner_kind : "",
+                         by_owner ? pi.owner_name : "",
+                         pi.name,
+                         0};
+    }
+    qsort(v, np, sizeof *v, cmp_key_pod);
     size_t w = 0;
     for (size_t i = 0; i < np; i++) {
-        if (i + 1 < np && cmp_names(&v[i], &v[i + 1]) == 0) continue; /* keep the last */
+        bool same = i + 1 < np && cmp_group(&v[i], &v[i + 1]) == 0;
+        if (!v[i].owner_kind[0]) {
+            if (same) continue; /* by name: keep the last */
+        } else if (w > 0 && cmp_group(&v[w - 1], &v[i]) == 0) {
+            v[i].ordinal = v[w - 1].ordinal + 1;
+        }
         v[w++] = v[i];
     }
     *n = w;
@@ -83,7 +114,7 @@ static bool same_node(const kp_sim *a, kp_index na, const kp_sim *b, kp_index nb
 
 static kp_status diff_pods(const kp_sim *a, const kp_sim *b, kp_compare *c) {
     size_t na = 0, nb = 0;
-    ins_named *va = named(a, &na), *vb = named(b, &nb);
+    ins_key *va = keyed(a, &na), *vb = keyed(b, &nb);
     kp_compare_pod *out = kp_malloc((na + nb + 1) * sizeof *out);
     if (!va || !vb || !out) {
         kp_free(va), kp_free(vb), kp_free(out);
@@ -91,20 +122,23 @@ static kp_status diff_pods(const kp_sim *a, const kp_sim *b, kp_compare *c) {
     }
     size_t i = 0, j = 0, n = 0;
     while (i < na || j < nb) {
-        int o = i == na ? 1 : j == nb ? -1 : cmp_names(&va[i], &vb[j]);
+        int o = i == na ? 1 : j == nb ? -1 : cmp_keys(&va[i], &vb[j]);
         kp_index pa = o <= 0 ? va[i].pod : -1, pb = o >= 0 ? vb[j].pod : -1;
         const kp_sim_pod *sa = pa >= 0 ? kp_sim_pod_get(a, (size_t)pa) : NULL;
         const kp_sim_pod *sb = pb >= 0 ? kp_sim_pod_get(b, (size_t)pb) : NULL;
-        const kp_cluster *cl = sa ? kp_sim_cluster(a) : kp_sim_cluster(b);
-        kp_index pod = sa ? pa : pb;
-        kp_compare_pod d = {kp_cluster_pod_namespace(cl, pod),
-                            kp_cluster_pod_name(cl, pod),
+        const ins_key *k = o <= 0 ? &va[i] : &vb[j];
+        kp_compare_pod d = {k->ns,
+                            k->name,
                             pa,
                             pb,
                             sa ? sa->node : -1,
                             sb ? sb->node : -1,
                             sa ? sa->state : KP_SIM_POD_PENDING,
-                            sb ? sb->state : KP_SIM_POD_PENDING};
+                            sb ? sb->state : KP_SIM_POD_PENDING,
+                            pb >= 0 ? vb[j].name : k->name,
+                            k->owner_kind,
+                            k->owner_name,
+                            k->ordinal};
         if (!sa || !sb || sa->state != sb->state || !same_node(a, d.node_a, b, d.node_b))
             out[n++] = d;
         if (o <= 0) i++;

@@ -94,6 +94,51 @@ static kp_status evict(kp_sim *s, kp_index node, sim_kub_node *kn, const kp_evic
     return KP_OK;
 }
 
+/* Keeps the ranking a threshold eviction of e->pod was decided on (kp_sim_eviction_ranking):
+ * the result's entries are the engine's, valid until the manager's next step. */
+static kp_status keep_ranking(kp_sim *s, kp_index node, const kp_evict_result *res,
+                              const kp_evict_eviction *e) {
+    sim_kubelets *k = s->kub;
+    size_t pos = 0;
+    while (pos < res->n_ranking && res->rank_entries[pos].pod != e->pod) pos++;
+    if (pos == res->n_ranking) return KP_OK;
+    if (!kp__grow((void **)&k->ranks, &k->cap_ranks, k->n_ranks + 1, sizeof *k->ranks, 16) ||
+        !kp__grow((void **)&k->rank_pool, &k->cap_rank_pool, k->n_rank_pool + res->n_ranking,
+                  sizeof *k->rank_pool, 64))
+        return KP_ENOMEM;
+    sim_rank_rec *r = &k->ranks[k->n_ranks++];
+    r->pod = e->pod;
+    r->node = node;
+    r->t_ms = s->now;
+    r->signal = e->signal;
+    r->message = s->pods[e->pod].evict_msg;
+    r->kind = res->rank_kind;
+    r->off = k->n_rank_pool;
+    r->n = res->n_ranking;
+    r->position = pos;
+    memcpy(k->rank_pool + k->n_rank_pool, res->rank_entries, res->n_ranking * sizeof *k->rank_pool);
+    k->n_rank_pool += res->n_ranking;
+    return KP_OK;
+}
+
+bool kp_sim_eviction_ranking_get(const kp_sim *s, kp_index pod, kp_sim_eviction_ranking *out) {
+    const sim_kubelets *k = s->kub;
+    for (size_t i = k ? k->n_ranks : 0; i-- > 0;) {
+        const sim_rank_rec *r = &k->ranks[i];
+        if (r->pod != pod) continue;
+        out->node = r->node;
+        out->t_ms = r->t_ms;
+        out->signal = r->signal;
+        out->message = r->message ? r->message : "";
+        out->kind = r->kind;
+        out->ranking = k->rank_pool + r->off;
+        out->n_ranking = r->n;
+        out->position = r->position;
+        return true;
+    }
+    return false;
+}
+
 /* The evicted pod's containers are stopped: Failed, Evicted; its controller replaces it. */
 static kp_status finish_evicted(kp_sim *s, kp_index pod, kp_error *err) {
     kp_status st = kp__sim_pod_finished(s, (uint32_t)pod, KP_POD_PHASE_FAILED, "Evicted",
@@ -124,6 +169,8 @@ static kp_status step(kp_sim *s, kp_index node, sim_kub_node *kn, uint64_t pods_
     for (size_t i = 0; i < res.n_evicted && st == KP_OK; i++) {
         if (i && !res.evicted[i].local_storage) break;
         if ((st = evict(s, node, kn, &res.evicted[i], err)) != KP_OK) return st;
+        if (!res.evicted[i].local_storage && keep_ranking(s, node, &res, &res.evicted[i]) != KP_OK)
+            return nomem(err);
         if (res.evicted[i].grace_seconds <= 0) st = finish_evicted(s, res.evicted[i].pod, err);
     }
     return st;
@@ -292,6 +339,8 @@ void kp__sim_kubelets_free(kp_sim *s) {
         kp_free(k->nodes[i].waits);
     }
     kp_free(k->nodes);
+    kp_free(k->ranks);
+    kp_free(k->rank_pool);
     kp__sim_usage_free(k);
     kp_evict_config_free(k->own_cfg);
     kp_free(k);

@@ -34,6 +34,16 @@ typedef struct {
     uint32_t restarts;
 } sim_use_pod;
 
+/* a threshold eviction's ranking (kp_sim_eviction_ranking): entries [off, off + n) of the
+ * kubelets' rank pool */
+typedef struct {
+    kp_index pod, node;
+    int64_t t_ms;
+    const char *signal, *message; /* the signal name (static), the event's message (the log's) */
+    kp_evict_rank_kind kind;
+    size_t off, n, position;
+} sim_rank_rec;
+
 struct sim_kubelets {
     kp_evict_config *own_cfg; /* the default configuration, when none was given */
     const kp_evict_config *cfg;
@@ -51,6 +61,10 @@ struct sim_kubelets {
     size_t n_shares, cap_shares;
     uint64_t sched_seen; /* s->c.scheduled at the latest pass */
     uint64_t next_pid; /* the simulated PID an OOM-killed process had (SystemOOM events) */
+    sim_rank_rec *ranks; /* every threshold eviction's ranking, in eviction order */
+    size_t n_ranks, cap_ranks;
+    kp_evict_rank_entry *rank_pool;
+    size_t n_rank_pool, cap_rank_pool;
 };
 
 /* sim_usage.c. One pass over the node's pods: their usage, the signatures, and the Summary in

@@ -119,7 +119,7 @@ static void rank(kp_cluster *cl, kp_evict_signal sig, bool imagefs, bool split, 
     kp__ev_rank_key keys[32];
     kp__ev_rank_pod tmp[16];
     kp__ev_rank_fn fn = kp__ev_rank_fn_for(sig, imagefs, split);
-    kp__ev_rank(cl, &sum, &fn, rp, n, keys, tmp);
+    kp__ev_rank(cl, &sum, &fn, rp, n, keys, tmp, NULL);
 }
 
 static const char *name_at(kp_cluster *cl, uint32_t i) {
@@ -423,7 +423,7 @@ KT_TEST(large_rank_is_stable) {
         rp[i].st = NULL; /* no stats: priority decides, ties keep input order */
     }
     kp__ev_rank_fn fn = kp__ev_rank_fn_for(KP_EVSIG_MEMORY_AVAILABLE, false, false);
-    kp__ev_rank(NULL, NULL, &fn, rp, n, keys, tmp);
+    kp__ev_rank(NULL, NULL, &fn, rp, n, keys, tmp, NULL);
     for (uint32_t i = 1; i < n; i++) {
         KT_CHECK(rp[i - 1].priority <= rp[i].priority);
         if (rp[i - 1].priority == rp[i].priority) KT_CHECK(rp[i - 1].pod < rp[i].pod);
@@ -433,9 +433,218 @@ KT_TEST(large_rank_is_stable) {
     for (uint32_t i = 0; i < n; i++) KT_CHECK(seen[i]);
 }
 
+
+/* ---------------------------------------------------------------- why: kp_evict_explain */
+
+static kp__ev_rank_pod orig[16];
+
+/* Ranks a copy of orig[0..n) with the engine; the pod evicted (the first non-critical one of the
+ * ranking), its entries in ent[0..n). */
+static uint32_t evicted_of(kp_cluster *cl, kp_evict_signal sig, uint32_t n,
+                           kp_evict_rank_entry *ent) {
+    kp__ev_rank_key keys[32];
+    kp__ev_rank_pod tmp[16];
+    memcpy(rp, orig, n * sizeof *rp);
+    kp__ev_rank_fn fn = kp__ev_rank_fn_for(sig, false, false);
+    kp__ev_rank(cl, &sum, &fn, rp, n, keys, tmp, ent);
+    for (uint32_t i = 0; i < n; i++)
+        if (!ent[i].critical) return (uint32_t)ent[i].pod;
+    return UINT32_MAX;
+}
+
+static void set_usage(kp_evict_signal sig, uint32_t i, int64_t v) {
+    if (sig == KP_EVSIG_MEMORY_AVAILABLE) set_ws(i, v);
+    else if (sig == KP_EVSIG_PID_AVAILABLE) st[i].procs = (uint64_t)v;
+    else set_fs(i, v, 0);
+}
+
+static int64_t request_of(kp_evict_signal sig, uint32_t i) {
+    return sig == KP_EVSIG_MEMORY_AVAILABLE ? orig[i].mem_req : orig[i].eph_req;
+}
+static void set_request(kp_evict_signal sig, uint32_t i, int64_t v) {
+    if (sig == KP_EVSIG_MEMORY_AVAILABLE) orig[i].mem_req = v;
+    else orig[i].eph_req = v;
+}
+
+/* Explains the eviction of the ranking of orig[0..n), then checks every bound by re-ranking with
+ * the engine: at the bound the pod is spared (another is evicted), one step short it is not. */
+static kp_evict_spare explain_and_verify(kp_cluster *cl, kp_evict_signal sig, uint32_t n,
+                                         int64_t usage_now) {
+    kp_evict_rank_entry ent[32];
+    kp_evict_rank_key dec[16];
+    kp_evict_spare sp;
+    memset(&sp, 0, sizeof sp);
+    uint32_t e = evicted_of(cl, sig, n, ent);
+    size_t pos = 0;
+    while (ent[pos].pod != (kp_index)e) pos++;
+    kp__ev_rank_fn fn = kp__ev_rank_fn_for(sig, false, false);
+    KT_CHECK_INT(kp_evict_explain(kp__ev_rank_public_kind(&fn), ent, n, pos, dec, &sp, NULL),
+                 KP_OK);
+    if (sp.by_request) {
+        int64_t was = request_of(sig, e);
+        set_request(sig, e, sp.min_request);
+        KT_CHECK(evicted_of(cl, sig, n, ent) != e);
+        set_request(sig, e, sp.min_request - 1);
+        KT_CHECK(evicted_of(cl, sig, n, ent) == e);
+        set_request(sig, e, was);
+    }
+    if (!sp.priority_critical) {
+        int32_t was = orig[e].priority;
+        orig[e].priority = sp.min_priority;
+        KT_CHECK(evicted_of(cl, sig, n, ent) != e);
+        orig[e].priority = sp.min_priority - 1;
+        KT_CHECK(evicted_of(cl, sig, n, ent) == e);
+        orig[e].priority = was;
+    }
+    if (sp.by_usage) {
+        set_usage(sig, e, sp.max_usage);
+        KT_CHECK(evicted_of(cl, sig, n, ent) != e);
+        set_usage(sig, e, sp.max_usage + 1);
+        KT_CHECK(evicted_of(cl, sig, n, ent) == e);
+        set_usage(sig, e, usage_now);
+    }
+    KT_CHECK(evicted_of(cl, sig, n, ent) == e); /* restored */
+    return sp;
+}
+
+/* Memory: the evicted pod exceeds its request; the runner-up exceeds too with a higher
+ * priority. Spared by a request of its usage (then within), a priority equal to the runner-up's
+ * (then usage - request decides), a usage at its request. */
+KT_TEST(explain_memory_spared_by) {
+    pod("evicted", 0, 100, -1, NULL);
+    pod("runner", 1, 0, -1, NULL);
+    pod("guaranteed", -1, 1024, -1, NULL);
+    pod("below", 0, 100, -1, NULL);
+    kp_cluster *cl = load();
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    setup(cl, 4);
+    set_ws(0, 400 * MI);
+    set_ws(1, 400 * MI);
+    set_ws(2, 900 * MI);
+    set_ws(3, 50 * MI);
+    memcpy(orig, rp, 4 * sizeof *rp);
+    kp_evict_rank_entry ent[8];
+    KT_CHECK_INT(evicted_of(cl, KP_EVSIG_MEMORY_AVAILABLE, 4, ent), 0);
+    kp_evict_rank_key dec[4];
+    kp_evict_spare sp;
+    KT_CHECK_INT(kp_evict_explain(KP_EVRANK_MEMORY, ent, 4, 0, dec, &sp, NULL), KP_OK);
+    KT_CHECK_INT(dec[1], KP_EVKEY_PRIORITY); /* runner: 0 < 1 */
+    KT_CHECK_INT(dec[2], KP_EVKEY_EXCEEDS); /* guaranteed: within its request */
+    KT_CHECK_INT(dec[3], KP_EVKEY_EXCEEDS);
+    KT_CHECK_INT((int64_t)sp.runner_up, 1);
+    sp = explain_and_verify(cl, KP_EVSIG_MEMORY_AVAILABLE, 4, 400 * MI);
+    KT_CHECK(sp.by_request && sp.by_usage && !sp.priority_critical);
+    KT_CHECK_INT(sp.min_request, 400 * MI);
+    KT_CHECK_INT(sp.min_priority, 1);
+    KT_CHECK_INT(sp.max_usage, 100 * MI);
+    kp_cluster_free(cl);
+}
+
+/* Memory, same priority, both above their request: usage - request decides, and the bounds sit
+ * on the runner-up's excess (ties go by the pod list's order: the evicted pod comes first). */
+KT_TEST(explain_memory_usage_decides) {
+    pod("evicted", 5, 100, -1, NULL);
+    pod("runner", 5, 100, -1, NULL);
+    kp_cluster *cl = load();
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    setup(cl, 2);
+    set_ws(0, 300 * MI);
+    set_ws(1, 200 * MI + 7);
+    memcpy(orig, rp, 2 * sizeof *rp);
+    kp_evict_rank_entry ent[4];
+    kp_evict_rank_key dec[2];
+    kp_evict_spare sp;
+    KT_CHECK_INT(evicted_of(cl, KP_EVSIG_MEMORY_AVAILABLE, 2, ent), 0);
+    KT_CHECK_INT(kp_evict_explain(KP_EVRANK_MEMORY, ent, 2, 0, dec, &sp, NULL), KP_OK);
+    KT_CHECK_INT(dec[1], KP_EVKEY_USAGE);
+    sp = explain_and_verify(cl, KP_EVSIG_MEMORY_AVAILABLE, 2, 300 * MI);
+    KT_CHECK_INT(sp.max_usage, 200 * MI + 6); /* a tie keeps it first: one byte less */
+    KT_CHECK_INT(sp.min_request, 200 * MI - 6);
+    KT_CHECK_INT(sp.min_priority, 6);
+    kp_cluster_free(cl);
+}
+
+/* Disk (nodefs): the ephemeral-storage request and the disk usage, verified the same way. */
+KT_TEST(explain_disk_spared_by) {
+    pod("evicted", 0, -1, 10, NULL);
+    pod("runner", 0, -1, 50, NULL);
+    pod("high", 100, -1, 0, NULL);
+    kp_cluster *cl = load();
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    setup(cl, 3);
+    set_fs(0, 90 * MI, 0);
+    set_fs(1, 70 * MI, 0);
+    set_fs(2, 500 * MI, 0);
+    memcpy(orig, rp, 3 * sizeof *rp);
+    kp_evict_spare sp = explain_and_verify(cl, KP_EVSIG_NODEFS_AVAILABLE, 3, 90 * MI);
+    KT_CHECK(sp.by_request && sp.by_usage);
+    KT_CHECK_INT(sp.min_request, 70 * MI + 1); /* 90 - R < 20Mi */
+    KT_CHECK_INT(sp.max_usage, 30 * MI - 1); /* usage - 10Mi < 20Mi */
+    KT_CHECK_INT(sp.min_priority, 1);
+    kp_cluster_free(cl);
+}
+
+/* PID: priority first, then the process count; no request. */
+KT_TEST(explain_pid_spared_by) {
+    pod("evicted", 0, -1, -1, NULL);
+    pod("runner", 0, -1, -1, NULL);
+    kp_cluster *cl = load();
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    setup(cl, 2);
+    st[0].has |= KP__EVP_PROCS;
+    st[0].procs = 40;
+    st[1].has |= KP__EVP_PROCS;
+    st[1].procs = 12;
+    memcpy(orig, rp, 2 * sizeof *rp);
+    kp_evict_spare sp = explain_and_verify(cl, KP_EVSIG_PID_AVAILABLE, 2, 40);
+    KT_CHECK(!sp.by_request);
+    KT_CHECK(sp.by_usage);
+    KT_CHECK_INT(sp.max_usage, 11);
+    KT_CHECK_INT(sp.min_priority, 1);
+    kp_cluster_free(cl);
+}
+
+/* A critical pod ranked first is skipped; the only other pod can be spared only by becoming
+ * critical; a pod without stats cannot be spared by its request or usage. */
+KT_TEST(explain_critical_and_no_stats) {
+    pod("critical", 2000000000, 0, -1, NULL);
+    pod("nostats", 0, 0, -1, NULL);
+    kp_cluster *cl = load();
+    KT_CHECK(cl != NULL);
+    if (!cl) return;
+    setup(cl, 2);
+    set_ws(0, 10 * MI);
+    rp[1].st = NULL;
+    memcpy(orig, rp, 2 * sizeof *rp);
+    kp_evict_rank_entry ent[4];
+    kp_evict_rank_key dec[2];
+    kp_evict_spare sp;
+    KT_CHECK_INT(evicted_of(cl, KP_EVSIG_MEMORY_AVAILABLE, 2, ent), 1);
+    KT_CHECK_INT(ent[0].pod, 1); /* no stats: first */
+    KT_CHECK_INT(kp_evict_explain(KP_EVRANK_MEMORY, ent, 2, 0, dec, &sp, NULL), KP_OK);
+    KT_CHECK_INT(dec[1], KP_EVKEY_STATS);
+    KT_CHECK_INT((int64_t)sp.runner_up, 2); /* the other is critical: nobody else */
+    KT_CHECK(sp.priority_critical && !sp.by_request && !sp.by_usage);
+    KT_CHECK_INT(sp.min_priority, 2000000000);
+    KT_CHECK_INT(kp_evict_explain(KP_EVRANK_MEMORY, ent, 2, 1, dec, &sp, NULL), KP_EINVAL);
+    /* the comparator the manager sorts with: a tie on every key goes by the pod list's order */
+    kp_evict_rank_entry a = ent[0], b = ent[0];
+    b.order++;
+    kp_evict_rank_key d = KP_EVKEY_USAGE;
+    KT_CHECK(kp_evict_rank_compare(KP_EVRANK_MEMORY, &a, &b, &d) < 0);
+    KT_CHECK_INT(d, KP_EVKEY_ORDER);
+    kp_cluster_free(cl);
+}
+
 KT_MAIN(KT_CASE(exceed_memory_requests_first), KT_CASE(large_rank_is_stable),
         KT_CASE(exceed_disk_requests_first), KT_CASE(priority_orders_ascending),
         KT_CASE(disk_usage_minus_request), KT_CASE(inodes_rank), KT_CASE(full_disk_and_memory_rank),
         KT_CASE(memory_usage_minus_request), KT_CASE(pid_rank), KT_CASE(no_stats_first),
         KT_CASE(rank_tables_per_layout), KT_CASE(thresholds_met),
-        KT_CASE(fractional_threshold_compares_exactly))
+        KT_CASE(fractional_threshold_compares_exactly), KT_CASE(explain_memory_spared_by),
+        KT_CASE(explain_memory_usage_decides), KT_CASE(explain_disk_spared_by),
+        KT_CASE(explain_pid_spared_by), KT_CASE(explain_critical_and_no_stats))

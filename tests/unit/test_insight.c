@@ -399,7 +399,11 @@ KT_TEST(compare_two_runs) {
     size_t absent_b = 0;
     for (size_t i = 0; i < x->n_pods; i++) {
         const kp_compare_pod *p = &x->pods[i];
-        if (i) KT_CHECK(strcmp(x->pods[i - 1].name, p->name) < 0); /* by name */
+        const kp_compare_pod *q = i ? &x->pods[i - 1] : NULL;
+        /* pods matched by name first, by name; then the replacements by owner and ordinal */
+        if (q && !q->owner_kind[0] && !p->owner_kind[0]) KT_CHECK(strcmp(q->name, p->name) < 0);
+        if (q && q->owner_kind[0]) KT_CHECK(p->owner_kind[0] && p->ordinal == q->ordinal + 1);
+        if (p->owner_kind[0]) KT_CHECK_STR(p->owner_name, "app");
         if (p->pod_b < 0) absent_b++;
         if (strcmp(p->name, "app-1") == 0) {
             KT_CHECK_INT(p->state_a, KP_SIM_POD_DELETED);

@@ -220,8 +220,8 @@ KT_TEST(compare_two_columns) {
     c.b.disruptions[KP_SIM_DISRUPT_EVICTION_API] = 5;
     c.pending_a[0] = 1500;
     c.pending_b[0] = 90000;
-    kp_compare_pod pods[1] = {
-        {"default", "web<1>", 0, -1, -1, -1, KP_SIM_POD_PENDING, KP_SIM_POD_DELETED}};
+    kp_compare_pod pods[1] = {{"default", "web<1>", 0, -1, -1, -1, KP_SIM_POD_PENDING,
+                               KP_SIM_POD_DELETED, "web<1>", "", "", 0}};
     c.pods = pods;
     c.n_pods = 1;
     kp_finding fd;
