@@ -70,6 +70,9 @@ bool kp_cli_parse_bytes(const char *s, uint64_t *out);
 /* Loads and finalizes all -f inputs, printing warnings to stderr (and a one-line error on
  * failure). Returns NULL on error (caller exits 1). Shows progress on a terminal when slow. */
 kp_cluster *kp_cli_load(const kp_cli_common *c);
+/* The same inputs loaded once more (why's second cluster, each run of --compare after the
+ * first): the same, without printing the warnings the first load printed already. */
+kp_cluster *kp_cli_load_again(const kp_cli_common *c);
 
 /* A command that reads its inputs more than once (kp_cli_load per run of --compare, twice for
  * why) needs inputs that read the same the second time: every -f and each path of paths[0..n)

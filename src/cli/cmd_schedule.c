@@ -53,6 +53,44 @@ static const char *HELP =
     "error (unknown option, missing or bad option value).\n";
 
 
+/* Whether workload w has a child in the input: a pod it controls or a workload it owns (a
+ * Deployment's ReplicaSet). */
+static bool has_child(const kp_cluster *cl, kp_index w, const kp_workload_info *wi) {
+    for (size_t i = 0; i < kp_cluster_pod_count(cl); i++)
+        if (kp_cluster_pod_workload(cl, (kp_index)i) == w) return true;
+    for (size_t i = 0; i < kp_cluster_workload_count(cl); i++) {
+        kp_workload_info o;
+        if (kp_cluster_workload_info(cl, (kp_index)i, &o) == KP_OK && o.owner_kind &&
+            o.owner_name && strcmp(o.owner_kind, wi->kind) == 0 &&
+            strcmp(o.owner_name, wi->name) == 0 && strcmp(o.ns, wi->ns) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Nothing to schedule although the input has workloads (not Services) none of whose pods are in
+ * it, read without --expand-workloads: the user most likely meant their pods to be scheduled.
+ * One line on stderr naming the flag (--expand-cronjobs when each of them is a CronJob). */
+static void hint_expand(const kp_cluster *cl, const kp_sched *s, unsigned expand) {
+    if (expand || kp_sched_result_count(s) != 0) return;
+    size_t n = 0, n_cron = 0;
+    kp_workload_info first = {0};
+    for (size_t i = 0; i < kp_cluster_workload_count(cl); i++) {
+        kp_workload_info w;
+        if (kp_cluster_workload_info(cl, (kp_index)i, &w) != KP_OK || w.deleted ||
+            strcmp(w.kind, "Service") == 0 || has_child(cl, (kp_index)i, &w))
+            continue;
+        if (n++ == 0) first = w;
+        n_cron += strcmp(w.kind, "CronJob") == 0;
+    }
+    if (n == 0) return;
+    kp_cli_eprintf("kprio: hint: %zu workload%s of the input (%s %s/%s%s) ha%s no pod in it; "
+                   "%s creates the pods %s would create",
+                   n, n == 1 ? "" : "s", first.kind, first.ns, first.name, n > 1 ? ", ..." : "",
+                   n == 1 ? "s" : "ve", n_cron == n ? "--expand-cronjobs" : "--expand-workloads",
+                   n == 1 ? "its controller" : "their controllers");
+}
+
 /* The command proper; the caller owns the common options (-f list) and frees them. */
 static int run_schedule(kp_cli_common *c, int argc, char **argv) {
     const char *config = NULL, *sched_name = NULL, *explain = NULL, *compat = NULL;
@@ -143,6 +181,7 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
     }
     if (kp_render_schedule(stdout, s, cl, c->wide ? KP_OUT_WIDE : c->out) != KP_OK)
         rc = kp_cli_print_status(KP_ENOMEM); /* nothing was written */
+    else hint_expand(cl, s, c->expand);
 out:
     kp_sched_free(s);
     kp_cluster_free(cl);

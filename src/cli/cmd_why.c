@@ -139,7 +139,7 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
         rc = KP_EXIT_USAGE;
         goto out;
     }
-    if (!(run_cl = kp_cli_load(common)) || !(what_cl = kp_cli_load(common))) goto out;
+    if (!(run_cl = kp_cli_load(common)) || !(what_cl = kp_cli_load_again(common))) goto out;
     kp_index pod = kp_cluster_find_pod(run_cl, ref);
     if (pod < 0) {
         kp_index near = closest_pod(run_cl, ref, strchr(ref, '/') + 1);

@@ -286,7 +286,14 @@ int kp_cli_stdin_once(const char *const *paths, const char *const *names, size_t
     return KP_EXIT_OK;
 }
 
-kp_cluster *kp_cli_load(const kp_cli_common *c) {
+/* kp_cli_load and kp_cli_load_again: warn false leaves the load's warnings unprinted. */
+static kp_cluster *load(const kp_cli_common *c, bool warn);
+
+kp_cluster *kp_cli_load(const kp_cli_common *c) { return load(c, true); }
+
+kp_cluster *kp_cli_load_again(const kp_cli_common *c) { return load(c, false); }
+
+static kp_cluster *load(const kp_cli_common *c, bool warn) {
     kp_cluster *cl = kp_cluster_new();
     if (!cl) {
         kp_cli_print_status(KP_ENOMEM);
@@ -332,7 +339,7 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
         fprintf(stderr, "\rkprio: loaded %.0f MB, %zu nodes, %zu pods in %.1f s\033[K\n",
                 (double)kp_cluster_bytes_loaded(cl) / 1e6, kp_cluster_node_count(cl),
                 kp_cluster_pod_count(cl), now_s() - lp.t0);
-    for (size_t i = 0; i < kp_cluster_warning_count(cl); i++)
+    for (size_t i = 0; warn && i < kp_cluster_warning_count(cl); i++)
         kp_cli_eprintf("kprio: warning: %s", kp_cluster_warning(cl, i));
     return cl;
 }
