@@ -13,6 +13,7 @@ static const char *USAGE = "kprio schedule -f FILE|DIR|- [-f ...] [-R] [--config
                            "[--scheduler-name NAME] [--seed N]\n"
                            "               [--until-settled] [--compat VERSION] [--explain "
                            "NAMESPACE/NAME] [-o table|json|yaml]\n"
+                           "               [-n NS | -A] [-l SELECTOR] [--sort-by COLUMN]\n"
                            "               [--expand-workloads] [--expand-cronjobs] "
                            "[--feature-gates KEY=BOOL,...]";
 
@@ -40,7 +41,7 @@ static const char *HELP =
     "                          (repeatable; docs/upstream.md lists the ones kprio models)\n"
     "  -o table|wide|json|yaml output format (default table; wide adds PROFILE, VICTIMS,\n"
     "                          PDB-VIOLATIONS and CHOSEN-BY columns)\n"
-    "      --no-headers        tables without their header row\n"
+    "      --no-headers        tables without their header row\n" KP_CLI_VIEW_HELP
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "  --expand-workloads      Deployments, ReplicaSets, ReplicationControllers, StatefulSets,\n"
     "                          DaemonSets and Jobs become the pending pods their controllers\n"
@@ -102,6 +103,7 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
         const char *a = argv[i];
         int r = kp_cli_common_arg(c, argc, argv, &i);
         if (r == 0) r = kp_cli_gates_arg(c, argc, argv, &i, "schedule");
+        if (r == 0) r = kp_cli_view_arg(c, argc, argv, &i, "schedule");
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -135,6 +137,11 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
     }
     if (c->n_files == 0)
         return kp_cli_usage_error("schedule", USAGE, "no input: give at least one -f FILE");
+    static const char *const columns[] = {"POD",    "PROFILE", "PRIORITY",       "OUTCOME",
+                                          "NODE",   "VICTIMS", "PDB-VIOLATIONS", "CHOSEN-BY",
+                                          "MESSAGE"};
+    int vrc = kp_cli_view_check(c, "schedule", columns, sizeof columns / sizeof columns[0]);
+    if (vrc != KP_EXIT_OK) return vrc;
 
     kp_error err;
     kp_error_clear(&err);
@@ -179,6 +186,7 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
         rc = KP_EXIT_ERROR;
         goto out;
     }
+    kp_cli_view_begin(c, cl, false);
     if (kp_render_schedule(stdout, s, cl, c->wide ? KP_OUT_WIDE : c->out) != KP_OK)
         rc = kp_cli_print_status(KP_ENOMEM); /* nothing was written */
     else hint_expand(cl, s, c->expand);

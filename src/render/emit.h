@@ -82,6 +82,13 @@ void kp_table_free(kp_table *t); /* NULL no-op */
 /* kubectl's --no-headers: the tables this thread prints from now on leave out their first row
  * (the header), which then does not widen the columns either. Default false. */
 void kp_table_set_no_headers(bool on);
+/* kubectl's --sort-by: the tables this thread prints from now on order their rows by the column
+ * whose header is `column` (case-insensitive; borrowed; NULL: the renderer's order). Integers and
+ * Go durations compare as numbers, before text; "<none>", "-" and "" come last; equal cells keep
+ * the renderer's order. A table without that column keeps its order. */
+void kp_table_set_sort_by(const char *column);
+/* The number a cell sorts by (an integer, or a Go duration in ns); false for text. */
+bool kp_table_sort_value(const char *cell, int64_t *out);
 
 #ifdef __cplusplus
 }

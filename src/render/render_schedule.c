@@ -10,6 +10,7 @@
 #include "render/emit.h"
 #include "render/render_gates.h"
 #include "render/render_sched.h"
+#include "render/view.h"
 
 static const char *outcome_str(kp_sched_outcome o) {
     switch (o) {
@@ -67,7 +68,7 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
         const kp_sched_pod_result *r = kp_sched_result(s, i);
-        if (!r) continue;
+        if (!r || !kp_view_pod(cl, r->pod)) continue; /* -n, -l */
         kp_emit_obj_begin(e);
         kp_emit_kv_str(e, "pod", pod_ref(cl, r->pod, ref, sizeof ref));
         if (several) kp_emit_kv_str(e, "schedulerName", r->scheduler_name);
@@ -118,7 +119,7 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f, b
     char ref[512];
     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
         const kp_sched_pod_result *r = kp_sched_result(s, i);
-        if (!r) continue;
+        if (!r || !kp_view_pod(cl, r->pod)) continue; /* -n, -l */
         kp_table_add(t, pod_ref(cl, r->pod, ref, sizeof ref));
         if (several) kp_table_add(t, r->scheduler_name);
         kp_table_addf(t, "%" PRId32, r->priority);
