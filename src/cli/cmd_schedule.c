@@ -54,36 +54,43 @@ static const char *HELP =
     "error (unknown option, missing or bad option value).\n";
 
 
-/* Whether workload w has a child in the input: a pod it controls or a workload it owns (a
- * Deployment's ReplicaSet). */
-static bool has_child(const kp_cluster *cl, kp_index w, const kp_workload_info *wi) {
-    for (size_t i = 0; i < kp_cluster_pod_count(cl); i++)
-        if (kp_cluster_pod_workload(cl, (kp_index)i) == w) return true;
-    for (size_t i = 0; i < kp_cluster_workload_count(cl); i++) {
-        kp_workload_info o;
-        if (kp_cluster_workload_info(cl, (kp_index)i, &o) == KP_OK && o.owner_kind &&
-            o.owner_name && strcmp(o.owner_kind, wi->kind) == 0 &&
-            strcmp(o.owner_name, wi->name) == 0 && strcmp(o.ns, wi->ns) == 0)
-            return true;
-    }
-    return false;
+/* Whether the workload `o` (a ReplicaSet of a Deployment, a Job of a CronJob) is owned by w. */
+static bool owned_by(const kp_workload_info *o, const kp_workload_info *w) {
+    return o->owner_kind && o->owner_name && strcmp(o->owner_kind, w->kind) == 0 &&
+           strcmp(o->owner_name, w->name) == 0 && strcmp(o->ns, w->ns) == 0;
 }
 
-/* Nothing to schedule although the input has workloads (not Services) none of whose pods are in
- * it, read without --expand-workloads: the user most likely meant their pods to be scheduled.
- * One line on stderr naming the flag (--expand-cronjobs when each of them is a CronJob). */
+/* Nothing to schedule although the input has workloads (not Services) with no child in it (no
+ * pod they control, no workload they own), read without --expand-workloads: the user most
+ * likely meant their pods to be scheduled. One line on stderr naming the flag
+ * (--expand-cronjobs when each of them is a CronJob). One pass over the pods; only the
+ * workloads left childless are compared with the others (Deployments and CronJobs own
+ * workloads, their pods are their children's). */
 static void hint_expand(const kp_cluster *cl, const kp_sched *s, unsigned expand) {
-    if (expand || kp_sched_result_count(s) != 0) return;
+    size_t nw = kp_cluster_workload_count(cl);
+    if (expand || kp_sched_result_count(s) != 0 || nw == 0) return;
+    bool *has_pod = kp_calloc(nw, sizeof *has_pod);
+    if (!has_pod) return; /* a hint, not an answer: none when out of memory */
+    for (size_t i = 0; i < kp_cluster_pod_count(cl); i++) {
+        kp_index w = kp_cluster_pod_workload(cl, (kp_index)i);
+        if (w >= 0 && (size_t)w < nw) has_pod[w] = true;
+    }
     size_t n = 0, n_cron = 0;
     kp_workload_info first = {0};
-    for (size_t i = 0; i < kp_cluster_workload_count(cl); i++) {
-        kp_workload_info w;
-        if (kp_cluster_workload_info(cl, (kp_index)i, &w) != KP_OK || w.deleted ||
-            strcmp(w.kind, "Service") == 0 || has_child(cl, (kp_index)i, &w))
+    for (size_t i = 0; i < nw; i++) {
+        kp_workload_info w, o;
+        if (has_pod[i] || kp_cluster_workload_info(cl, (kp_index)i, &w) != KP_OK || w.deleted ||
+            strcmp(w.kind, "Service") == 0)
             continue;
+        bool owns = false;
+        for (size_t j = 0; !owns && j < nw; j++)
+            owns = j != i && kp_cluster_workload_info(cl, (kp_index)j, &o) == KP_OK &&
+                   owned_by(&o, &w);
+        if (owns) continue;
         if (n++ == 0) first = w;
         n_cron += strcmp(w.kind, "CronJob") == 0;
     }
+    kp_free(has_pod);
     if (n == 0) return;
     kp_cli_eprintf("kprio: hint: %zu workload%s of the input (%s %s/%s%s) ha%s no pod in it; "
                    "%s creates the pods %s would create",
