@@ -242,6 +242,22 @@ void kp_emit_kv_bool(kp_emit *e, const char *key, bool v) {
     kp_emit_bool(e, v);
 }
 
+void kp_emit_pod_ref(kp_emit *e, const char *ns, const char *name) {
+    if (!name) {
+        kp_emit_null(e);
+        return;
+    }
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "namespace", ns);
+    kp_emit_kv_str(e, "name", name);
+    kp_emit_obj_end(e);
+}
+
+void kp_emit_kv_pod_ref(kp_emit *e, const char *key, const char *ns, const char *name) {
+    kp_emit_key(e, key);
+    kp_emit_pod_ref(e, ns, name);
+}
+
 /* ---- tables ---- */
 
 struct kp_table {

@@ -58,6 +58,11 @@ void kp_emit_null(kp_emit *e);
 void kp_emit_kv_str(kp_emit *e, const char *key, const char *s);
 void kp_emit_kv_int(kp_emit *e, const char *key, int64_t v);
 void kp_emit_kv_bool(kp_emit *e, const char *key, bool v);
+/* A pod reference, the one shape of every kprio document (the API's and kubectl's habit, e.g. an
+ * event's involvedObject): {"namespace": NS, "name": NAME} (docs/api.md "Pod references").
+ * kp_emit_kv_pod_ref writes it under key; name NULL writes null (no pod). */
+void kp_emit_pod_ref(kp_emit *e, const char *ns, const char *name);
+void kp_emit_kv_pod_ref(kp_emit *e, const char *key, const char *ns, const char *name);
 /* Marks the writer failed with st (a caller's own allocation for it failed): sticky, as if the
  * writer's allocation had failed; nothing is written. NULL is a no-op. */
 void kp_emit_fail(kp_emit *e, kp_status st);

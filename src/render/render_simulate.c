@@ -142,10 +142,7 @@ static void kv_pod(kp_emit *e, const kp_cluster *cl, const char *key, kp_index p
         kp_emit_null(e);
         return;
     }
-    char buf[600];
-    snprintf(buf, sizeof buf, "%s/%s", kp_cluster_pod_namespace(cl, pod),
-             kp_cluster_pod_name(cl, pod));
-    kp_emit_str(e, buf);
+    kp_emit_pod_ref(e, kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
 }
 
 static void kv_node(kp_emit *e, const kp_cluster *cl, const char *key, kp_index node) {
@@ -312,12 +309,9 @@ static void emit_finding(kp_emit *e, const kp_cluster *cl, const kp_finding *x) 
     kp_emit_arr_end(e);
     kp_emit_key(e, "pods");
     kp_emit_arr_begin(e);
-    for (size_t k = 0; k < x->n_pods; k++) {
-        char buf[600];
-        snprintf(buf, sizeof buf, "%s/%s", kp_cluster_pod_namespace(cl, x->pods[k]),
-                 kp_cluster_pod_name(cl, x->pods[k]));
-        kp_emit_str(e, buf);
-    }
+    for (size_t k = 0; k < x->n_pods; k++)
+        kp_emit_pod_ref(e, kp_cluster_pod_namespace(cl, x->pods[k]),
+                        kp_cluster_pod_name(cl, x->pods[k]));
     kp_emit_arr_end(e);
     kp_emit_key(e, "nodes");
     kp_emit_arr_begin(e);
