@@ -73,6 +73,10 @@ void kp_free(void *p);
  * Duration.String does ("1m30s", "0s"; buf of 32 bytes is enough). */
 kp_status kp_duration_parse(const char *text, int64_t *out_ns, kp_error *err);
 void kp_duration_format(int64_t ns, char *buf, size_t cap);
+/* An RFC 3339 timestamp as the API server reads metav1.Time ("2026-11-01T01:00:00Z", an offset
+ * "+02:00", fractional seconds), into unix seconds (a fraction is dropped). KP_EINVAL with
+ * `invalid RFC 3339 time "TEXT" (e.g. 2026-11-01T01:00:00Z)`. */
+kp_status kp_time_parse(const char *text, int64_t *out_unix, kp_error *err);
 
 /* Version string of the library, e.g. "0.1.0". */
 const char *kp_version(void);

@@ -50,6 +50,11 @@ typedef struct {
     uint64_t seed; /* used when has_seed; else the scenario's, else 0 */
     bool has_seed;
     const char *compat; /* an older line (kp_sched_options.compat); NULL = newest */
+    /* t = 0 as unix seconds when has_start (`kprio simulate --start`); else the snapshot's newest
+     * timestamp (kp_sim_epoch). No earlier than that timestamp: the snapshot's pods are never
+     * younger than the simulation (KP_EINVAL naming both times). */
+    int64_t start_unix;
+    bool has_start;
     /* kube-scheduler's queue settings (KubeSchedulerConfiguration defaults) */
     int64_t pod_initial_backoff_ms; /* 1000 */
     int64_t pod_max_backoff_ms; /* 10000 */

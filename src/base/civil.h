@@ -5,7 +5,9 @@
 #ifndef KP_BASE_CIVIL_H
 #define KP_BASE_CIVIL_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 static inline int64_t kp__days_from_civil(int64_t y, int m, int d) {
     y -= m <= 2;
@@ -26,6 +28,17 @@ static inline void kp__civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
     *d = (int)(doy - (153 * mp + 2) / 5 + 1);
     *m = (int)(mp < 10 ? mp + 3 : mp - 9);
     *y = yoe + era * 400 + (*m <= 2);
+}
+
+/* Unix seconds as an RFC 3339 UTC timestamp, "2026-11-01T01:00:00Z" (at most 32 bytes for any
+ * int64 / 86400 year; cut to cap). */
+static inline void kp__rfc3339_utc(int64_t secs, char *buf, size_t cap) {
+    int64_t days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
+    int64_t rem = secs - days * 86400, y;
+    int m, d;
+    kp__civil_from_days(days, &y, &m, &d);
+    snprintf(buf, cap, "%04lld-%02d-%02dT%02d:%02d:%02dZ", (long long)y, m, d, (int)(rem / 3600),
+             (int)(rem / 60 % 60), (int)(rem % 60));
 }
 
 #endif

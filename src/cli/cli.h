@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "kprio/cluster.h"
+#include "kprio/selector.h"
 #include "render/emit.h"
 
 enum { KP_EXIT_OK = 0, KP_EXIT_ERROR = 1, KP_EXIT_USAGE = 2 };
@@ -31,6 +32,12 @@ typedef struct {
     unsigned expand; /* kp_cluster_set_expand flags (schedule --expand-workloads); 0 = off */
     kp_feature_gates gates; /* --feature-gates (schedule, why, inspect, admit, evict) on the
                              * --compat line's defaults (kp_cli_compat_arg) */
+    /* kubectl's habits on output (schedule, simulate, inspect; why takes -n only): -n/--namespace,
+     * -A/--all-namespaces, -l/--selector, --sort-by (kp_cli_view_arg, kp_cli_view_begin) */
+    const char *ns; /* NULL: every namespace */
+    bool all_ns;
+    const char *selector, *sort_by;
+    kp_selector *sel; /* parsed -l (kp_cli_view_begin); freed by kp_cli_common_free */
     int cap_files;
     const char *files_inline[16]; /* first 16 -f values: no allocation in the common case */
 } kp_cli_common;
@@ -67,9 +74,35 @@ bool kp_cli_is_opt(const char *arg, const char *name);
  * at least 1. False if malformed or too large for 64 bits. */
 bool kp_cli_parse_bytes(const char *s, uint64_t *out);
 
+/* -n NS / --namespace NS, -A / --all-namespaces, -l SEL / --selector SEL, --sort-by COLUMN (also
+ * "-nNS", "-lSEL", "--namespace=NS"): 1 if argv[*i] is one of them (stored in c), 0 if not, -1
+ * after a usage error. */
+/* The help lines of those options (schedule, simulate, inspect). */
+#define KP_CLI_VIEW_HELP                                                                        \
+    "  -n, --namespace NS      show only the pods (and namespaced objects) of namespace NS\n"   \
+    "  -A, --all-namespaces    show every namespace (the default: a snapshot is the cluster)\n" \
+    "  -l, --selector SEL      show only the pods whose labels match SEL (k=v, k!=v,\n"         \
+    "                          k in (a,b), k notin (a,b), k, !k; comma-separated)\n"            \
+    "  --sort-by COLUMN        order table rows by a column (its header, or .metadata.name,\n"  \
+    "                          .metadata.namespace, .spec.priority, .spec.nodeName ...)\n"      \
+    "                          Filters change what is shown (tables, -o json|yaml), never\n"    \
+    "                          what is computed; docs/schedule.md\n"
+int kp_cli_view_arg(kp_cli_common *c, int argc, char **argv, int *i, const char *cmd);
+/* Checks the view options before anything is loaded: the selector parses (one line, "kprio
+ * CMD: -l: invalid label selector ..."), --sort-by names one of columns[0..n) (a JSONPath-like
+ * key such as .metadata.name or .spec.priority is read as its column; the resolved header is
+ * kept in c->sort_by). Returns KP_EXIT_OK or KP_EXIT_USAGE after printing the error. */
+int kp_cli_view_check(kp_cli_common *c, const char *cmd, const char *const *columns, size_t n);
+/* Sets the renderers' view (render/view.h) and the tables' sort (kp_table_set_sort_by) for cl,
+ * with absolute times when absolute. */
+void kp_cli_view_begin(const kp_cli_common *c, const kp_cluster *cl, bool absolute);
+
 /* Loads and finalizes all -f inputs, printing warnings to stderr (and a one-line error on
  * failure). Returns NULL on error (caller exits 1). Shows progress on a terminal when slow. */
 kp_cluster *kp_cli_load(const kp_cli_common *c);
+/* The same inputs loaded once more (why's second cluster, each run of --compare after the
+ * first): the same, without printing the warnings the first load printed already. */
+kp_cluster *kp_cli_load_again(const kp_cli_common *c);
 
 /* A command that reads its inputs more than once (kp_cli_load per run of --compare, twice for
  * why) needs inputs that read the same the second time: every -f and each path of paths[0..n)

@@ -7,9 +7,10 @@
 #include "kprio/inspect.h"
 #include "render/render_inspect.h"
 
-#define USAGE_TEXT                                                                           \
-    "kprio inspect -f FILE|DIR|- [-f ...] [-R] [-o table|json|yaml] [--max-input-bytes N]\n" \
-    "              [--expand-workloads | --expand-cronjobs] [--feature-gates KEY=BOOL,...]"
+#define USAGE_TEXT                                                                            \
+    "kprio inspect -f FILE|DIR|- [-f ...] [-R] [-o table|json|yaml] [--max-input-bytes N]\n"  \
+    "              [--expand-workloads | --expand-cronjobs] [--feature-gates KEY=BOOL,...]\n" \
+    "              [-n NS | -A] [-l SELECTOR] [--sort-by COLUMN]"
 static const char *USAGE = USAGE_TEXT;
 
 static const char *HELP =
@@ -22,7 +23,10 @@ static const char *HELP =
     "pods the workloads' controllers would create as pending "
     "(docs/schedule.md).\n"
     "--feature-gates K=B,... as for kprio schedule: the gates that change requests and QoS\n"
-    "classes (PodLevelResources, in-place resize; docs/compat.md).\n\nusage: " USAGE_TEXT "\n"
+    "classes (PodLevelResources, in-place resize; docs/compat.md).\n"
+    "-n NS and -l SEL keep the PodDisruptionBudgets of NS and the pending pods' claims of NS /\n"
+    "selected by SEL; nodes and PriorityClasses are cluster-wide. --sort-by COLUMN orders the\n"
+    "rows of every table that has the column.\n\nusage: " USAGE_TEXT "\n"
     "\nExit status: 0 answered, 1 bad input or a runtime error (out of memory, write error), 2 "
     "usage\n"
     "error (unknown option, missing or bad option value).\n";
@@ -40,20 +44,53 @@ int kp_cmd_inspect(int argc, char **argv) {
         if (kp_cli_expand_arg(&c, argv[i])) continue; /* the pods as kprio schedule sees them */
         int r = kp_cli_common_arg(&c, argc, argv, &i);
         if (r == 0) r = kp_cli_gates_arg(&c, argc, argv, &i, "inspect");
+        if (r == 0) r = kp_cli_view_arg(&c, argc, argv, &i, "inspect");
         if (r < 0) rc = KP_EXIT_USAGE;
         else if (r == 0)
             rc = kp_cli_usage_error("inspect", USAGE, "unknown argument \"%s\"", argv[i]);
     }
     if (rc == KP_EXIT_OK && c.n_files == 0)
         rc = kp_cli_usage_error("inspect", USAGE, "at least one -f is required");
+    static const char *const columns[] = {"NODE",
+                                          "CPU REQ/ALLOC",
+                                          "MEMORY REQ/ALLOC",
+                                          "PODS",
+                                          "QOS G/B/BE",
+                                          "PRIORITY CLASSES",
+                                          "FLAGS",
+                                          "PRIORITYCLASS",
+                                          "VALUE",
+                                          "GLOBAL-DEFAULT",
+                                          "PREEMPTIONPOLICY",
+                                          "PDB",
+                                          "MIN AVAILABLE",
+                                          "MAX UNAVAILABLE",
+                                          "ALLOWED DISRUPTIONS",
+                                          "DISRUPTED PODS",
+                                          "CSI DRIVER",
+                                          "VOLUMES IN USE",
+                                          "HELD BY ATTACHMENTS",
+                                          "LIMIT",
+                                          "PENDING POD",
+                                          "CLAIM",
+                                          "STATUS",
+                                          "VOLUME",
+                                          "STORAGECLASS",
+                                          "NODES",
+                                          "CAPACITY"};
+    if (rc == KP_EXIT_OK)
+        rc = kp_cli_view_check(&c, "inspect", columns, sizeof columns / sizeof columns[0]);
     if (rc != KP_EXIT_OK) {
         kp_cli_common_free(&c);
         return rc;
     }
     kp_outfmt out = c.out;
     kp_cluster *cl = kp_cli_load(&c);
-    kp_cli_common_free(&c);
-    if (!cl) return KP_EXIT_ERROR;
+    if (!cl) {
+        kp_cli_common_free(&c);
+        return KP_EXIT_ERROR;
+    }
+    kp_cli_view_begin(&c, cl, false);
 
     kp_error err;
     kp_error_clear(&err);
@@ -66,5 +103,6 @@ int kp_cmd_inspect(int argc, char **argv) {
     if (st != KP_OK) rc = kp_cli_print_error(&err);
     kp_inspection_free(in);
     kp_cluster_free(cl);
+    kp_cli_common_free(&c);
     return rc;
 }

@@ -13,6 +13,7 @@ static const char *USAGE = "kprio schedule -f FILE|DIR|- [-f ...] [-R] [--config
                            "[--scheduler-name NAME] [--seed N]\n"
                            "               [--until-settled] [--compat VERSION] [--explain "
                            "NAMESPACE/NAME] [-o table|json|yaml]\n"
+                           "               [-n NS | -A] [-l SELECTOR] [--sort-by COLUMN]\n"
                            "               [--expand-workloads] [--expand-cronjobs] "
                            "[--feature-gates KEY=BOOL,...]";
 
@@ -40,7 +41,7 @@ static const char *HELP =
     "                          (repeatable; docs/compat.md lists the ones kprio models)\n"
     "  -o table|wide|json|yaml output format (default table; wide adds PROFILE, VICTIMS,\n"
     "                          PDB-VIOLATIONS and CHOSEN-BY columns)\n"
-    "      --no-headers        tables without their header row\n"
+    "      --no-headers        tables without their header row\n" KP_CLI_VIEW_HELP
     "  --max-input-bytes N     largest input read (Ki/Mi/Gi/Ti suffixes; default 16Gi)\n"
     "  --expand-workloads      Deployments, ReplicaSets, ReplicationControllers, StatefulSets,\n"
     "                          DaemonSets and Jobs become the pending pods their controllers\n"
@@ -53,6 +54,51 @@ static const char *HELP =
     "error (unknown option, missing or bad option value).\n";
 
 
+/* Whether the workload `o` (a ReplicaSet of a Deployment, a Job of a CronJob) is owned by w. */
+static bool owned_by(const kp_workload_info *o, const kp_workload_info *w) {
+    return o->owner_kind && o->owner_name && strcmp(o->owner_kind, w->kind) == 0 &&
+           strcmp(o->owner_name, w->name) == 0 && strcmp(o->ns, w->ns) == 0;
+}
+
+/* Nothing to schedule although the input has workloads (not Services) with no child in it (no
+ * pod they control, no workload they own), read without --expand-workloads: the user most
+ * likely meant their pods to be scheduled. One line on stderr naming the flag
+ * (--expand-cronjobs when each of them is a CronJob). One pass over the pods; only the
+ * workloads left childless are compared with the others (Deployments and CronJobs own
+ * workloads, their pods are their children's). */
+static void hint_expand(const kp_cluster *cl, const kp_sched *s, unsigned expand) {
+    size_t nw = kp_cluster_workload_count(cl);
+    if (expand || kp_sched_result_count(s) != 0 || nw == 0) return;
+    bool *has_pod = kp_calloc(nw, sizeof *has_pod);
+    if (!has_pod) return; /* a hint, not an answer: none when out of memory */
+    for (size_t i = 0; i < kp_cluster_pod_count(cl); i++) {
+        kp_index w = kp_cluster_pod_workload(cl, (kp_index)i);
+        if (w >= 0 && (size_t)w < nw) has_pod[w] = true;
+    }
+    size_t n = 0, n_cron = 0;
+    kp_workload_info first = {0};
+    for (size_t i = 0; i < nw; i++) {
+        kp_workload_info w, o;
+        if (has_pod[i] || kp_cluster_workload_info(cl, (kp_index)i, &w) != KP_OK || w.deleted ||
+            strcmp(w.kind, "Service") == 0)
+            continue;
+        bool owns = false;
+        for (size_t j = 0; !owns && j < nw; j++)
+            owns = j != i && kp_cluster_workload_info(cl, (kp_index)j, &o) == KP_OK &&
+                   owned_by(&o, &w);
+        if (owns) continue;
+        if (n++ == 0) first = w;
+        n_cron += strcmp(w.kind, "CronJob") == 0;
+    }
+    kp_free(has_pod);
+    if (n == 0) return;
+    kp_cli_eprintf("kprio: hint: %zu workload%s of the input (%s %s/%s%s) ha%s no pod in it; "
+                   "%s creates the pods %s would create",
+                   n, n == 1 ? "" : "s", first.kind, first.ns, first.name, n > 1 ? ", ..." : "",
+                   n == 1 ? "s" : "ve", n_cron == n ? "--expand-cronjobs" : "--expand-workloads",
+                   n == 1 ? "its controller" : "their controllers");
+}
+
 /* The command proper; the caller owns the common options (-f list) and frees them. */
 static int run_schedule(kp_cli_common *c, int argc, char **argv) {
     const char *config = NULL, *sched_name = NULL, *explain = NULL, *compat = NULL;
@@ -64,6 +110,7 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
         const char *a = argv[i];
         int r = kp_cli_common_arg(c, argc, argv, &i);
         if (r == 0) r = kp_cli_gates_arg(c, argc, argv, &i, "schedule");
+        if (r == 0) r = kp_cli_view_arg(c, argc, argv, &i, "schedule");
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -97,6 +144,11 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
     }
     if (c->n_files == 0)
         return kp_cli_usage_error("schedule", USAGE, "no input: give at least one -f FILE");
+    static const char *const columns[] = {"POD",    "PROFILE", "PRIORITY",       "OUTCOME",
+                                          "NODE",   "VICTIMS", "PDB-VIOLATIONS", "CHOSEN-BY",
+                                          "MESSAGE"};
+    int vrc = kp_cli_view_check(c, "schedule", columns, sizeof columns / sizeof columns[0]);
+    if (vrc != KP_EXIT_OK) return vrc;
 
     kp_error err;
     kp_error_clear(&err);
@@ -141,8 +193,10 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
         rc = KP_EXIT_ERROR;
         goto out;
     }
+    kp_cli_view_begin(c, cl, false);
     if (kp_render_schedule(stdout, s, cl, c->wide ? KP_OUT_WIDE : c->out) != KP_OK)
         rc = kp_cli_print_status(KP_ENOMEM); /* nothing was written */
+    else hint_expand(cl, s, c->expand);
 out:
     kp_sched_free(s);
     kp_cluster_free(cl);

@@ -19,8 +19,10 @@
 
 static const char *USAGE =
     "kprio simulate -f FILE|DIR|- [-f ...] [-R] [--scenario FILE] [--config FILE]\n"
-    "               [--duration D] [--seed N] [--compat VERSION] [--feature-gates KEY=BOOL,...]\n"
+    "               [--duration D] [--start TIME] [--seed N] [--compat VERSION] [--feature-gates "
+    "KEY=BOOL,...]\n"
     "               [--kubelet-config [SELECTOR=]FILE]... [-o table|json|yaml] [--events-only]\n"
+    "               [-n NS | -A] [-l SELECTOR] [--sort-by COLUMN]\n"
     "               [--final-snapshot FILE] [--imagefs shared|dedicated|split]\n"
     "               [--dump-summaries DIR [--dump-node NAME ...]]\n"
     "               [--starvation-threshold D] [--loop-turns N] [--cascade-depth N]\n"
@@ -51,6 +53,9 @@ static const char *HELP =
     "                          scenario's, else until nothing can change (at most 24h)\n"
     "  --seed N                PRNG seed (the scheduler's random choices); default: the\n"
     "                          scenario's, else 0\n"
+    "  --start TIME            t = 0 as an RFC 3339 time (2026-11-01T09:00:00Z; default and\n"
+    "                          earliest: the snapshot's newest timestamp); times are then\n"
+    "                          printed as RFC 3339 UTC timestamps\n"
     "  --compat VERSION        decide as an older release line (e.g. 1.32: no\n"
     "                          SchedulerPopFromBackoffQ), see docs/compat.md\n"
     "  --feature-gates K=B,... kube-scheduler's feature gates (docs/compat.md)\n"
@@ -81,7 +86,7 @@ static const char *HELP =
     "                          NAMESPACE/NAME --scenario ...`\n";
 
 /* (two strings: ISO C's limit on a string literal's length) */
-static const char *HELP_INSIGHT =
+static const char *HELP_INSIGHT = KP_CLI_VIEW_HELP
     "  --starvation-threshold D  a pod pending longer starves (Go duration; default 5m)\n"
     "  --loop-turns N          displaced-and-recreated turns that make a loop (default 3)\n"
     "  --cascade-depth N       levels that make a cascade worth reporting (default 2)\n"
@@ -125,6 +130,8 @@ typedef struct {
     int64_t duration_ms;
     uint64_t seed;
     bool has_seed, events_only;
+    int64_t start_unix; /* --start (has_start) */
+    bool has_start;
     kubelet_pool *pools;
     size_t n_pools;
     kp_cli_insight_args ins; /* findings' thresholds, --compare* (cmd_simulate_compare.c) */
@@ -247,6 +254,7 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
         int r = kp_cli_common_arg(c, argc, argv, &i);
         if (r == 0) r = kp_cli_gates_arg(c, argc, argv, &i, "simulate");
         if (r == 0) r = kp_cli_insight_arg(&a->ins, argc, argv, &i, USAGE);
+        if (r == 0) r = kp_cli_view_arg(c, argc, argv, &i, "simulate");
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         const char *v = NULL;
@@ -302,6 +310,13 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
                                           "90s, 1h30m)",
                                           v);
             a->duration_ms = ns / 1000000 ? ns / 1000000 : 1;
+        } else if (kp_cli_is_opt(arg, "--start")) {
+            if (!(v = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+            kp_error err;
+            kp_error_clear(&err);
+            if (kp_time_parse(v, &a->start_unix, &err) != KP_OK)
+                return kp_cli_usage_error("simulate", USAGE, "--start: %s", err.msg);
+            a->has_start = true;
         } else if (kp_cli_is_opt(arg, "--seed")) {
             if (!(v = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
             char *end;
@@ -322,6 +337,12 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
         return kp_cli_usage_error("simulate", USAGE, "--why takes one run, not --compare*");
     if (a->n_dump_nodes && !a->dump_dir)
         return kp_cli_usage_error("simulate", USAGE, "--dump-node needs --dump-summaries DIR");
+    if (a->ins.compare != KP_CMP_NONE && (c->ns || c->selector || c->sort_by || a->has_start))
+        return kp_cli_usage_error("simulate", USAGE,
+                                  "--compare* takes neither -n, -l, --sort-by nor --start");
+    static const char *const columns[] = {"TIME", "TYPE", "REASON", "OBJECT", "MESSAGE"};
+    int vrc = kp_cli_view_check(c, "simulate", columns, sizeof columns / sizeof columns[0]);
+    if (vrc != KP_EXIT_OK) return vrc;
     if (a->ins.compare != KP_CMP_NONE && (a->dump_dir || a->n_pools || a->metrics))
         return kp_cli_usage_error("simulate", USAGE,
                                   "--compare* takes neither --dump-summaries, --metrics nor node "
@@ -545,6 +566,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
     o.duration_ms = a.duration_ms;
     o.seed = a.seed;
     o.has_seed = a.has_seed;
+    o.start_unix = a.start_unix;
+    o.has_start = a.has_start;
     o.compat = a.compat;
     o.kubelet_config = kcfg;
     o.fs_layout = a.fs_layout;
@@ -561,7 +584,10 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
     }
     if ((rc = write_outs(&outs, sim, cl, &a.ins.o)) != KP_EXIT_OK) goto out;
     if (a.why) rc = render_why(c, sim, a.why);
-    else rc = kp_cli_simulate_render(&a.ins, sim, c->out, a.events_only);
+    else {
+        kp_cli_view_begin(c, cl, a.has_start); /* the output on stdout only (not --report) */
+        rc = kp_cli_simulate_render(&a.ins, sim, c->out, a.events_only);
+    }
 out:
     kp__out_abort(outs.final);
     kp__out_abort(outs.metrics);

@@ -16,7 +16,8 @@
 #include "render/render_sched.h"
 
 static const char *why_usage =
-    "kprio why [NAMESPACE/]NAME -f FILE... [--config FILE] [--seed N] [--compat VERSION] "
+    "kprio why [NAMESPACE/]NAME [-n NAMESPACE] -f FILE... [--config FILE] [--seed N] [--compat "
+    "VERSION] "
     "[-o table|json|yaml] [--max-input-bytes N]\n"
     "                [--expand-workloads | --expand-cronjobs] [--feature-gates KEY=BOOL,...]";
 
@@ -40,7 +41,8 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
                 "usage: %s\n\nFor a pod that would be a preemption victim when the pending pods "
                 "are\n"
                 "scheduled: which preemptor, on which node, and what would have spared it.\n"
-                "NAME alone is default/NAME (as kubectl without -n); a pod not in the input is\n"
+                "NAME alone is default/NAME, or NAMESPACE/NAME with -n NAMESPACE (as kubectl);\n"
+                "a pod not in the input is "
                 "an error that suggests the closest NAMESPACE/NAME.\n"
                 "--compat VERSION and --feature-gates K=B,... as for kprio schedule (the schedule\n"
                 "is replayed with them; docs/compat.md).\n"
@@ -57,6 +59,7 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
         }
         int r = kp_cli_common_arg(common, argc, argv, &i);
         if (r == 0) r = kp_cli_gates_arg(common, argc, argv, &i, "why");
+        if (r == 0) r = kp_cli_view_arg(common, argc, argv, &i, "why");
         if (r < 0) return KP_EXIT_USAGE;
         if (r > 0) continue;
         if (kp_cli_expand_arg(common, argv[i])) continue; /* as kprio schedule */
@@ -82,11 +85,25 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
         }
     }
     if (!target) return kp_cli_usage_error("why", why_usage, "missing NAMESPACE/NAME");
-    /* NAME alone is in the namespace "default", as kubectl reads it without -n */
-    size_t ref_len = strlen(target) + sizeof "default/";
+    /* why answers for one pod: -n names its namespace, as kubectl's; nothing to filter or sort */
+    if (common->all_ns || common->selector || common->sort_by)
+        return kp_cli_usage_error("why", why_usage,
+                                  "%s: why answers for one pod (-n NAMESPACE names its namespace)",
+                                  common->all_ns     ? "-A"
+                                  : common->selector ? "-l"
+                                                     : "--sort-by");
+    if (common->ns && strchr(target, '/'))
+        return kp_cli_usage_error("why", why_usage,
+                                  "-n %s and %s: give the namespace once (NAME with -n, or "
+                                  "NAMESPACE/NAME)",
+                                  common->ns, target);
+    /* NAME alone is in -n's namespace, else "default", as kubectl reads it */
+    const char *ns = common->ns ? common->ns : "default";
+    size_t ref_len = strlen(target) + strlen(ns) + 2;
     char *ref = kp_malloc(ref_len);
     if (!ref) return kp_cli_print_status(KP_ENOMEM);
-    snprintf(ref, ref_len, "%s%s", strchr(target, '/') ? "" : "default/", target);
+    if (strchr(target, '/')) snprintf(ref, ref_len, "%s", target);
+    else snprintf(ref, ref_len, "%s/%s", ns, target);
     if (common->n_files == 0) return kp_cli_usage_error("why", why_usage, "missing -f FILE");
 
     kp_error err;
@@ -106,7 +123,7 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
         rc = KP_EXIT_USAGE;
         goto out;
     }
-    if (!(run_cl = kp_cli_load(common)) || !(what_cl = kp_cli_load(common))) goto out;
+    if (!(run_cl = kp_cli_load(common)) || !(what_cl = kp_cli_load_again(common))) goto out;
     kp_index pod = kp_cli_find_pod_or_hint(run_cl, ref, "why");
     if (pod < 0) goto out;
     kp_preempt_options po;

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "base/file.h"
 #include "cli/cli.h"
 #include "kprio/ctrl.h"
+#include "render/view.h"
 
 bool kp_cli_is_opt(const char *arg, const char *name) {
     size_t n = strlen(name);
@@ -73,6 +75,9 @@ int kp_cli_compat_arg(kp_cli_common *c, int argc, char **argv, const char *cmd,
 
 void kp_cli_common_free(kp_cli_common *c) {
     if (c->files != c->files_inline) kp_free((void *)c->files);
+    kp_selector_free(c->sel);
+    kp_view_set(NULL);
+    kp_table_set_sort_by(NULL);
     kp_cli_common_init(c);
 }
 
@@ -286,7 +291,14 @@ int kp_cli_stdin_once(const char *const *paths, const char *const *names, size_t
     return KP_EXIT_OK;
 }
 
-kp_cluster *kp_cli_load(const kp_cli_common *c) {
+/* kp_cli_load and kp_cli_load_again: warn false leaves the load's warnings unprinted. */
+static kp_cluster *load(const kp_cli_common *c, bool warn);
+
+kp_cluster *kp_cli_load(const kp_cli_common *c) { return load(c, true); }
+
+kp_cluster *kp_cli_load_again(const kp_cli_common *c) { return load(c, false); }
+
+static kp_cluster *load(const kp_cli_common *c, bool warn) {
     kp_cluster *cl = kp_cluster_new();
     if (!cl) {
         kp_cli_print_status(KP_ENOMEM);
@@ -332,7 +344,7 @@ kp_cluster *kp_cli_load(const kp_cli_common *c) {
         fprintf(stderr, "\rkprio: loaded %.0f MB, %zu nodes, %zu pods in %.1f s\033[K\n",
                 (double)kp_cluster_bytes_loaded(cl) / 1e6, kp_cluster_node_count(cl),
                 kp_cluster_pod_count(cl), now_s() - lp.t0);
-    for (size_t i = 0; i < kp_cluster_warning_count(cl); i++)
+    for (size_t i = 0; warn && i < kp_cluster_warning_count(cl); i++)
         kp_cli_eprintf("kprio: warning: %s", kp_cluster_warning(cl, i));
     return cl;
 }
@@ -511,4 +523,111 @@ kp_index kp_cli_find_pod_or_hint(const kp_cluster *cl, const char *target, const
     }
     kp_free(ref);
     return pod;
+}
+
+/* ---- kubectl's habits on output: -n, -A, -l, --sort-by (render/view.h) ---- */
+
+/* "-xVAL" or "-x VAL" for a short option x, "--long VAL" / "--long=VAL": the value, NULL when argv
+ * is not this option; *bad after a usage error (missing value). */
+static const char *short_or_long(int argc, char **argv, int *i, const char *cmd, char x,
+                                 const char *lng, bool *bad) {
+    const char *a = argv[*i];
+    *bad = false;
+    if (a[0] == '-' && a[1] == x && a[2]) return a + 2 + (a[2] == '=');
+    if ((a[0] == '-' && a[1] == x && !a[2]) || kp_cli_is_opt(a, lng)) {
+        const char *v = kp_cli_optval(argc, argv, i, cmd);
+        *bad = !v;
+        return v;
+    }
+    return NULL;
+}
+
+int kp_cli_view_arg(kp_cli_common *c, int argc, char **argv, int *i, const char *cmd) {
+    const char *a = argv[*i], *v;
+    bool bad;
+    if (strcmp(a, "-A") == 0 || strcmp(a, "--all-namespaces") == 0) {
+        c->all_ns = true;
+        return 1;
+    }
+    if ((v = short_or_long(argc, argv, i, cmd, 'n', "--namespace", &bad)) || bad) {
+        if (bad) return -1;
+        if (!*v) return kp_cli_usage_hint(cmd, "-n: the namespace is empty"), -1;
+        c->ns = v;
+        return 1;
+    }
+    if ((v = short_or_long(argc, argv, i, cmd, 'l', "--selector", &bad)) || bad) {
+        if (bad) return -1;
+        c->selector = v;
+        return 1;
+    }
+    if (kp_cli_is_opt(a, "--sort-by")) {
+        if (!(v = kp_cli_optval(argc, argv, i, cmd))) return -1;
+        c->sort_by = v;
+        return 1;
+    }
+    return 0;
+}
+
+/* kubectl's --sort-by takes a JSONPath ("{.metadata.name}", ".spec.priority"); the tables here
+ * are not objects, so the paths users type most are read as the column that shows them. */
+static const struct {
+    const char *path, *columns[4];
+} sort_paths[] = {
+    {".metadata.name", {"POD", "NAME", "OBJECT", "NODE"}},
+    {".metadata.namespace", {"NAMESPACE", "POD", "PDB"}},
+    {".spec.priority", {"PRIORITY", "VALUE"}},
+    {".spec.nodeName", {"NODE"}},
+    {".status.phase", {"OUTCOME"}},
+    {".lastTimestamp", {"TIME"}},
+    {".metadata.creationTimestamp", {"TIME"}},
+    {".reason", {"REASON"}},
+    {".type", {"TYPE"}},
+};
+
+static const char *find_column(const char *key, const char *const *columns, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (strcasecmp(key, columns[i]) == 0) return columns[i];
+    return NULL;
+}
+
+int kp_cli_view_check(kp_cli_common *c, const char *cmd, const char *const *columns, size_t n) {
+    if (c->all_ns) c->ns = NULL; /* -A wins, as kubectl's */
+    if (c->selector) {
+        kp_error err;
+        kp_error_clear(&err);
+        kp_status st = kp_selector_parse(c->selector, &c->sel, &err);
+        if (st == KP_ENOMEM) return kp_cli_print_status(st);
+        if (st != KP_OK) {
+            kp_cli_eprintf("kprio %s: -l: %s", cmd, err.msg);
+            return KP_EXIT_USAGE;
+        }
+    }
+    if (!c->sort_by) return KP_EXIT_OK;
+    char key[128];
+    const char *k = c->sort_by;
+    size_t len = strlen(k);
+    if (len >= 2 && k[0] == '{' && k[len - 1] == '}') k++, len -= 2; /* {.metadata.name} */
+    snprintf(key, sizeof key, "%.*s", (int)len, k);
+    const char *col = key[0] == '.' ? NULL : find_column(key, columns, n);
+    for (size_t i = 0; !col && key[0] == '.' && i < sizeof sort_paths / sizeof sort_paths[0]; i++)
+        for (size_t j = 0; !col && strcmp(key, sort_paths[i].path) == 0 && j < 4; j++)
+            if (sort_paths[i].columns[j]) col = find_column(sort_paths[i].columns[j], columns, n);
+    if (col) {
+        c->sort_by = col;
+        return KP_EXIT_OK;
+    }
+    char list[512];
+    size_t off = 0;
+    list[0] = 0;
+    for (size_t i = 0; i < n && off < sizeof list; i++)
+        off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", i ? ", " : "", columns[i]);
+    kp_cli_eprintf("kprio %s: --sort-by: no column \"%s\" in the tables of %s (columns: %s)", cmd,
+                   c->sort_by, cmd, list);
+    return KP_EXIT_USAGE;
+}
+
+void kp_cli_view_begin(const kp_cli_common *c, const kp_cluster *cl, bool absolute) {
+    kp_view v = {c->ns, c->sel, cl, absolute};
+    kp_view_set(&v);
+    kp_table_set_sort_by(c->sort_by);
 }

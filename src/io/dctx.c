@@ -204,6 +204,12 @@ kp_status kp__parse_time(const char *s, size_t len, int64_t *secs, int32_t *nano
     return KP_OK;
 }
 
+kp_status kp_time_parse(const char *text, int64_t *out_unix, kp_error *err) {
+    if (kp__parse_time(text, strlen(text), out_unix, NULL) == KP_OK) return KP_OK;
+    return kp_error_set(err, KP_EINVAL, "invalid RFC 3339 time \"%s\" (e.g. 2026-11-01T01:00:00Z)",
+                        text);
+}
+
 kp_status kp__dget_time(kp_dctx *d, const kp_tnode *obj, const char *key, int64_t *out,
                         bool *present) {
     if (present) *present = false;

@@ -45,6 +45,12 @@ kp_status kp__sc_decode_patch(kp_dctx *d, scen *s, const kp_tnode *body, bool ya
                               kp_tbuf *scratch, kp_scenario_action *a);
 /* IsValidLabelValue: NULL when valid, else upstream's message (decode_scenario_util.c). */
 const char *kp__sc_label_value_error(const char *v, size_t n);
+/* A label selector string (labels.Parse; decode_scenario_selector.c, kprio/selector.h) into
+ * *out / *n_out in arena: NULL on success, else the reason (kp__selector_string_oom tells out of
+ * memory from bad syntax). */
+const char *kp__selector_string_parse(const char *text, kp_arena *arena, kp_selector_req **out,
+                                      size_t *n_out);
+bool kp__selector_string_oom(const char *why);
 /* drain's body (decode_scenario_drain.c): node or nodeSelector and kubectl drain's options */
 kp_status kp__sc_decode_drain(kp_dctx *d, scen *s, const kp_tnode *body, kp_scenario_action *a);
 

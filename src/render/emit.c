@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/alloc.h"
 #include "base/json.h"
@@ -241,6 +242,22 @@ void kp_emit_kv_bool(kp_emit *e, const char *key, bool v) {
     kp_emit_bool(e, v);
 }
 
+void kp_emit_pod_ref(kp_emit *e, const char *ns, const char *name) {
+    if (!name) {
+        kp_emit_null(e);
+        return;
+    }
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "namespace", ns);
+    kp_emit_kv_str(e, "name", name);
+    kp_emit_obj_end(e);
+}
+
+void kp_emit_kv_pod_ref(kp_emit *e, const char *key, const char *ns, const char *name) {
+    kp_emit_key(e, key);
+    kp_emit_pod_ref(e, ns, name);
+}
+
 /* ---- tables ---- */
 
 struct kp_table {
@@ -312,15 +329,85 @@ void kp_table_addf(kp_table *t, const char *fmt, ...) {
     add_owned(t, cell);
 }
 
+/* kubectl's --sort-by for the tables this thread prints (kp_table_set_sort_by): the header of
+ * the column rows are ordered by, NULL = the renderer's order. */
+static _Thread_local const char *sort_by;
+
+void kp_table_set_sort_by(const char *column) { sort_by = column; }
+
+bool kp_table_sort_value(const char *cell, int64_t *out) {
+    char *end;
+    long long v = strtoll(cell, &end, 10);
+    if (end != cell && *end == 0) {
+        *out = v;
+        return true;
+    }
+    return kp_duration_parse(cell, out, NULL) == KP_OK;
+}
+
+/* What rows are compared by, once per row: a number (integers, Go durations) or the text. */
+typedef struct {
+    const char *cell;
+    bool is_num, is_none;
+    int64_t num;
+    size_t row;
+} sort_key;
+
+static int key_cmp(const void *pa, const void *pb) {
+    const sort_key *a = pa, *b = pb;
+    int c = 0;
+    if (a->is_none != b->is_none) c = a->is_none ? 1 : -1; /* <none> and "" last */
+    else if (a->is_num && b->is_num) c = (a->num > b->num) - (a->num < b->num);
+    else if (a->is_num != b->is_num) c = a->is_num ? -1 : 1; /* numbers before words */
+    else c = strcmp(a->cell, b->cell);
+    return c ? c : (a->row > b->row) - (a->row < b->row); /* stable, as kubectl's */
+}
+
+/* The order of the data rows (rows 1..): by sort_by's column when the table has it, NULL when
+ * not sorted; *failed when out of memory. */
+static size_t *row_order(const kp_table *t, bool *failed) {
+    *failed = false;
+    size_t rows = t->n / (size_t)t->n_cols;
+    int col = -1;
+    for (int c = 0; sort_by && c < t->n_cols && (size_t)c < t->n; c++)
+        if (strcasecmp(t->cells[c], sort_by) == 0) col = c;
+    if (col < 0 || rows < 2) return NULL;
+    sort_key *k = kp__calloc(rows - 1, sizeof *k);
+    size_t *order = kp__calloc(rows, sizeof *order);
+    if (!k || !order) {
+        kp__free(k);
+        kp__free(order);
+        *failed = true;
+        return NULL;
+    }
+    for (size_t r = 1; r < rows; r++) {
+        sort_key *x = &k[r - 1];
+        x->cell = t->cells[r * (size_t)t->n_cols + (size_t)col];
+        x->row = r;
+        x->is_none = !x->cell[0] || strcmp(x->cell, "<none>") == 0 || strcmp(x->cell, "-") == 0;
+        x->is_num = !x->is_none && kp_table_sort_value(x->cell, &x->num);
+    }
+    qsort(k, rows - 1, sizeof *k, key_cmp);
+    order[0] = 0;
+    for (size_t r = 1; r < rows; r++) order[r] = k[r - 1].row;
+    kp__free(k);
+    return order;
+}
+
 kp_status kp_table_print(const kp_table *t, FILE *f) {
     if (!t || t->status != KP_OK) return kp_table_status(t);
+    bool failed;
+    size_t *order = row_order(t, &failed);
+    if (failed) return KP_ENOMEM;
     const size_t *width = no_headers ? t->body_width : t->width;
-    for (size_t i = no_headers ? (size_t)t->n_cols : 0; i < t->n; i++) {
-        int col = (int)(i % (size_t)t->n_cols);
-        bool last = col == t->n_cols - 1 || i == t->n - 1;
-        if (last) fprintf(f, "%s\n", t->cells[i]);
-        else fprintf(f, "%-*s   ", (int)width[col], t->cells[i]);
+    size_t nc = (size_t)t->n_cols;
+    for (size_t i = no_headers ? nc : 0; i < t->n; i++) {
+        size_t col = i % nc, cell = order ? order[i / nc] * nc + col : i;
+        bool last = col == nc - 1 || i == t->n - 1;
+        if (last) fprintf(f, "%s\n", t->cells[cell]);
+        else fprintf(f, "%-*s   ", (int)width[col], t->cells[cell]);
     }
+    kp__free(order);
     return KP_OK;
 }
 

@@ -58,6 +58,11 @@ void kp_emit_null(kp_emit *e);
 void kp_emit_kv_str(kp_emit *e, const char *key, const char *s);
 void kp_emit_kv_int(kp_emit *e, const char *key, int64_t v);
 void kp_emit_kv_bool(kp_emit *e, const char *key, bool v);
+/* A pod reference, the one shape of every kprio document (the API's and kubectl's habit, e.g. an
+ * event's involvedObject): {"namespace": NS, "name": NAME} (docs/api.md "Pod references").
+ * kp_emit_kv_pod_ref writes it under key; name NULL writes null (no pod). */
+void kp_emit_pod_ref(kp_emit *e, const char *ns, const char *name);
+void kp_emit_kv_pod_ref(kp_emit *e, const char *key, const char *ns, const char *name);
 /* Marks the writer failed with st (a caller's own allocation for it failed): sticky, as if the
  * writer's allocation had failed; nothing is written. NULL is a no-op. */
 void kp_emit_fail(kp_emit *e, kp_status st);
@@ -82,6 +87,13 @@ void kp_table_free(kp_table *t); /* NULL no-op */
 /* kubectl's --no-headers: the tables this thread prints from now on leave out their first row
  * (the header), which then does not widen the columns either. Default false. */
 void kp_table_set_no_headers(bool on);
+/* kubectl's --sort-by: the tables this thread prints from now on order their rows by the column
+ * whose header is `column` (case-insensitive; borrowed; NULL: the renderer's order). Integers and
+ * Go durations compare as numbers, before text; "<none>", "-" and "" come last; equal cells keep
+ * the renderer's order. A table without that column keeps its order. */
+void kp_table_set_sort_by(const char *column);
+/* The number a cell sorts by (an integer, or a Go duration in ns); false for text. */
+bool kp_table_sort_value(const char *cell, int64_t *out);
 
 #ifdef __cplusplus
 }

@@ -11,18 +11,7 @@
 #include "render/render_kubelet.h"
 
 static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
-    const char *ns = kp_cluster_pod_namespace(cl, pod), *name = kp_cluster_pod_name(cl, pod);
-    size_t nl = strlen(ns), ml = strlen(name);
-    char *ref = kp_malloc(nl + ml + 2);
-    if (!ref) {
-        kp_emit_fail(e, KP_ENOMEM);
-        return;
-    }
-    memcpy(ref, ns, nl);
-    ref[nl] = '/';
-    memcpy(ref + nl + 1, name, ml + 1);
-    kp_emit_str(e, ref);
-    kp_free(ref);
+    kp_emit_pod_ref(e, kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
 }
 
 static kp_status emit_structured(FILE *f, kp_outfmt fmt, const kp_cluster *cl, kp_index node,

@@ -24,11 +24,7 @@ static void text_cell(kp_table *t, kp__buf *c, const char *empty) {
 }
 
 static void emit_pod_ref(kp_emit *e, const kp_cluster *cl, kp_index pod) {
-    kp__buf ref = {0};
-    kp__buf_printf(&ref, "%s/%s", kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
-    if (ref.failed) kp_emit_fail(e, KP_ENOMEM);
-    kp_emit_str(e, kp__buf_str(&ref));
-    kp__buf_free(&ref);
+    kp_emit_pod_ref(e, kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
 }
 
 static void fmt_time(int64_t ns, char *buf, size_t cap) {

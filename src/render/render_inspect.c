@@ -5,6 +5,7 @@
 
 #include "kprio/quantity.h"
 #include "render/render_inspect.h"
+#include "render/view.h"
 
 static kp_quantity_str cpu_str(int64_t milli) {
     return kp_quantity_string_milli(milli, KP_QFMT_DECIMAL_SI);
@@ -87,6 +88,7 @@ static kp_table *pdb_table(const kp_inspection *in) {
     for (int i = 0; i < 5; i++) kp_table_add(t, hdr[i]);
     for (size_t k = 0; k < kp_inspection_pdb_count(in); k++) {
         const kp_inspect_pdb *b = kp_inspection_pdb(in, k);
+        if (!kp_view_ns(b->ns)) continue; /* -n */
         kp_table_addf(t, "%s/%s", b->ns, b->name);
         kp_table_add(t, b->min_available ? b->min_available : "N/A");
         kp_table_add(t, b->max_unavailable ? b->max_unavailable : "N/A");
@@ -124,6 +126,7 @@ static kp_table *claim_table(const kp_inspection *in) {
     for (int i = 0; i < (cap ? 7 : 6); i++) kp_table_add(t, hdr[i]);
     for (size_t k = 0; k < kp_inspection_claim_count(in); k++) {
         const kp_inspect_claim *c = kp_inspection_claim(in, k);
+        if (!kp_view_pod_named(c->ns, c->pod)) continue; /* -n, -l */
         kp_table_addf(t, "%s/%s", c->ns, c->pod);
         kp_table_add(t, c->claim);
         kp_table_add(t, c->phase);
@@ -280,6 +283,7 @@ static void emit_volumes(kp_emit *e, const kp_inspection *in) {
         kp_emit_arr_begin(e);
         for (size_t k = 0; k < kp_inspection_claim_count(in); k++) {
             const kp_inspect_claim *c = kp_inspection_claim(in, k);
+            if (!kp_view_pod_named(c->ns, c->pod)) continue; /* -n, -l */
             kp_emit_obj_begin(e);
             kp_emit_kv_str(e, "namespace", c->ns);
             kp_emit_kv_str(e, "pod", c->pod);
@@ -329,7 +333,9 @@ static kp_status render_document(FILE *f, const kp_inspection *in, kp_outfmt fmt
     kp_emit_arr_end(e);
     kp_emit_key(e, "podDisruptionBudgets");
     kp_emit_arr_begin(e);
-    for (size_t k = 0; k < kp_inspection_pdb_count(in); k++) emit_pdb(e, kp_inspection_pdb(in, k));
+    for (size_t k = 0; k < kp_inspection_pdb_count(in); k++)
+        if (kp_view_ns(kp_inspection_pdb(in, k)->ns))
+            emit_pdb(e, kp_inspection_pdb(in, k)); /* -n */
     kp_emit_arr_end(e);
     emit_volumes(e, in);
     kp_emit_key(e, "warnings");

@@ -10,6 +10,7 @@
 #include "render/emit.h"
 #include "render/render_gates.h"
 #include "render/render_sched.h"
+#include "render/view.h"
 
 static const char *outcome_str(kp_sched_outcome o) {
     switch (o) {
@@ -59,7 +60,6 @@ static int human_len(const char *msg) {
 /* ---------------------------------------------------------------- plan */
 
 static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
-    char ref[512];
     bool several = kp_sched_profile_count(s) > 1; /* the profile is named only then */
     kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
     kp_emit_kv_str(e, "kind", "SchedulePlan");
@@ -67,9 +67,10 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
         const kp_sched_pod_result *r = kp_sched_result(s, i);
-        if (!r) continue;
+        if (!r || !kp_view_pod(cl, r->pod)) continue; /* -n, -l */
         kp_emit_obj_begin(e);
-        kp_emit_kv_str(e, "pod", pod_ref(cl, r->pod, ref, sizeof ref));
+        kp_emit_kv_pod_ref(e, "pod", kp_cluster_pod_namespace(cl, r->pod),
+                           kp_cluster_pod_name(cl, r->pod));
         if (several) kp_emit_kv_str(e, "schedulerName", r->scheduler_name);
         kp_emit_kv_int(e, "priority", r->priority);
         kp_emit_kv_str(e, "outcome", outcome_str(r->outcome));
@@ -81,7 +82,8 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
         kp_emit_arr_begin(e);
         for (size_t v = 0; v < r->n_victims; v++) {
             kp_emit_obj_begin(e);
-            kp_emit_kv_str(e, "pod", pod_ref(cl, r->victims[v], ref, sizeof ref));
+            kp_emit_kv_pod_ref(e, "pod", kp_cluster_pod_namespace(cl, r->victims[v]),
+                               kp_cluster_pod_name(cl, r->victims[v]));
             kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, r->victim_nodes[v]));
             kp_emit_kv_int(e, "priority", kp_cluster_pod_priority(cl, r->victims[v]));
             kp_emit_obj_end(e);
@@ -118,7 +120,7 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f, b
     char ref[512];
     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
         const kp_sched_pod_result *r = kp_sched_result(s, i);
-        if (!r) continue;
+        if (!r || !kp_view_pod(cl, r->pod)) continue; /* -n, -l */
         kp_table_add(t, pod_ref(cl, r->pod, ref, sizeof ref));
         if (several) kp_table_add(t, r->scheduler_name);
         kp_table_addf(t, "%" PRId32, r->priority);
@@ -158,10 +160,11 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f, b
 
 static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched_explanation *x,
                          kp_emit *e) {
-    char ref[512], txt[1024];
+    char txt[1024];
     kp_emit_key(e, "explain");
     kp_emit_obj_begin(e);
-    kp_emit_kv_str(e, "pod", pod_ref(cl, x->pod, ref, sizeof ref));
+    kp_emit_kv_pod_ref(e, "pod", kp_cluster_pod_namespace(cl, x->pod),
+                       kp_cluster_pod_name(cl, x->pod));
     kp__render_emit_gates(e, cl); /* the gates that differ from the defaults */
     if (kp_sched_profile_count(s) > 1 && x->scheduler_name[0])
         kp_emit_kv_str(e, "schedulerName", x->scheduler_name);
@@ -235,9 +238,11 @@ static void emit_explain(const kp_sched *s, const kp_cluster *cl, const kp_sched
             if (pn.candidate) {
                 kp_emit_key(e, "victims");
                 kp_emit_arr_begin(e);
-                for (size_t v = 0; v < pn.n_victims; v++)
-                    kp_emit_str(e, pod_ref(cl, kp_sched_explain_preemption_victim(s, i, v), ref,
-                                           sizeof ref));
+                for (size_t v = 0; v < pn.n_victims; v++) {
+                    kp_index vp = kp_sched_explain_preemption_victim(s, i, v);
+                    kp_emit_pod_ref(e, kp_cluster_pod_namespace(cl, vp),
+                                    kp_cluster_pod_name(cl, vp));
+                }
                 kp_emit_arr_end(e);
                 kp_emit_kv_int(e, "pdbViolations", pn.pdb_violations);
             }

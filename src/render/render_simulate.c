@@ -11,8 +11,14 @@
 #include "render/emit.h"
 #include "render/render_report.h"
 #include "render/render_sim.h"
+#include "render/view.h"
 
 static void vtime(int64_t ms, char *buf, size_t cap) { kp_duration_format(ms * 1000000, buf, cap); }
+
+/* Whether the event is shown (-n, -l: render/view.h): a pod's by the pod, others by namespace. */
+static bool event_shown(const kp_cluster *cl, const kp_sim_event *e) {
+    return e->pod >= 0 ? kp_view_pod(cl, e->pod) : kp_view_object(e->ns);
+}
 
 /* kubectl events' OBJECT: kind/name, lower case, with the namespace for namespaced objects */
 static void object_ref(const kp_sim_event *e, char *buf, size_t cap) {
@@ -35,7 +41,9 @@ static kp_status events_table(FILE *f, const kp_sim *sim) {
     for (size_t i = 0; i < kp_sim_event_count(sim); i++) {
         const kp_sim_event *e = kp_sim_event_get(sim, i);
         char tb[40], ob[600];
-        vtime(e->t_ms, tb, sizeof tb);
+        if (!event_shown(kp_sim_cluster(sim), e)) continue;
+        if (kp_view_absolute()) kp_view_time_format(kp_sim_epoch(sim), e->t_ms, tb, sizeof tb);
+        else vtime(e->t_ms, tb, sizeof tb);
         object_ref(e, ob, sizeof ob);
         kp_table_add(t, tb);
         kp_table_add(t, e->type == KP_SIM_WARNING ? "Warning" : "Normal");
@@ -106,7 +114,8 @@ static kp_status summary(FILE *f, const kp_sim *sim, uint32_t *cnt) {
     fprintf(f, "%s\n", c.pending_at_end ? ":" : ".");
     for (size_t i = 0; i < kp_sim_pod_count(sim); i++) {
         const kp_sim_pod *p = kp_sim_pod_get(sim, i);
-        if (p->state != KP_SIM_POD_PENDING || !*p->last_message) continue;
+        if (p->state != KP_SIM_POD_PENDING || !*p->last_message || !kp_view_pod(cl, p->pod))
+            continue;
         fprintf(f, "  %s/%s: %s\n", kp_cluster_pod_namespace(cl, p->pod),
                 kp_cluster_pod_name(cl, p->pod), p->last_message);
     }
@@ -133,10 +142,7 @@ static void kv_pod(kp_emit *e, const kp_cluster *cl, const char *key, kp_index p
         kp_emit_null(e);
         return;
     }
-    char buf[600];
-    snprintf(buf, sizeof buf, "%s/%s", kp_cluster_pod_namespace(cl, pod),
-             kp_cluster_pod_name(cl, pod));
-    kp_emit_str(e, buf);
+    kp_emit_pod_ref(e, kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
 }
 
 static void kv_node(kp_emit *e, const kp_cluster *cl, const char *key, kp_index node) {
@@ -150,9 +156,15 @@ static void emit_events(kp_emit *e, const kp_sim *sim) {
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_sim_event_count(sim); i++) {
         const kp_sim_event *ev = kp_sim_event_get(sim, i);
+        if (!event_shown(kp_sim_cluster(sim), ev)) continue;
         kp_emit_obj_begin(e);
         kv_time(e, "time", ev->t_ms);
         kp_emit_kv_int(e, "timeMs", ev->t_ms);
+        if (kp_view_absolute()) { /* --start */
+            char ts[48];
+            kp_view_time_format(kp_sim_epoch(sim), ev->t_ms, ts, sizeof ts);
+            kp_emit_kv_str(e, "timestamp", ts);
+        }
         kp_emit_kv_str(e, "type", ev->type == KP_SIM_WARNING ? "Warning" : "Normal");
         kp_emit_kv_str(e, "reason", ev->reason);
         kp_emit_key(e, "involvedObject");
@@ -176,6 +188,7 @@ static void emit_pods(kp_emit *e, const kp_sim *sim) {
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_sim_pod_count(sim); i++) {
         const kp_sim_pod *p = kp_sim_pod_get(sim, i);
+        if (!kp_view_pod(cl, p->pod)) continue; /* -n, -l */
         kp_emit_obj_begin(e);
         kp_emit_kv_str(e, "namespace", kp_cluster_pod_namespace(cl, p->pod));
         kp_emit_kv_str(e, "name", kp_cluster_pod_name(cl, p->pod));
@@ -307,12 +320,9 @@ static void emit_finding(kp_emit *e, const kp_cluster *cl, const kp_finding *x) 
     kp_emit_arr_end(e);
     kp_emit_key(e, "pods");
     kp_emit_arr_begin(e);
-    for (size_t k = 0; k < x->n_pods; k++) {
-        char buf[600];
-        snprintf(buf, sizeof buf, "%s/%s", kp_cluster_pod_namespace(cl, x->pods[k]),
-                 kp_cluster_pod_name(cl, x->pods[k]));
-        kp_emit_str(e, buf);
-    }
+    for (size_t k = 0; k < x->n_pods; k++)
+        kp_emit_pod_ref(e, kp_cluster_pod_namespace(cl, x->pods[k]),
+                        kp_cluster_pod_name(cl, x->pods[k]));
     kp_emit_arr_end(e);
     kp_emit_key(e, "nodes");
     kp_emit_arr_begin(e);
@@ -374,6 +384,11 @@ kp_status kp_render_simulation_insight(FILE *f, const kp_sim *sim, const kp_insi
     kv_time(e, "duration", kp_sim_now(sim));
     kp_emit_kv_str(e, "endReason", kp_sim_end_reason(sim));
     kp_emit_kv_int(e, "startUnix", kp_sim_epoch(sim));
+    if (kp_view_absolute()) { /* --start: t = 0 as given */
+        char ts[48];
+        kp_view_time_format(kp_sim_epoch(sim), 0, ts, sizeof ts);
+        kp_emit_kv_str(e, "startTime", ts);
+    }
     emit_events(e, sim);
     if (!events_only) {
         emit_counters(e, sim);

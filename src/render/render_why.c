@@ -1,6 +1,7 @@
 /* The answer of `kprio why` (docs/preemption.md): a short text or a kprio/v1alpha1
  * WhyPreempted document; on the public API only. */
 #include <stdio.h>
+#include <string.h>
 
 #include "render/render_sched.h"
 
@@ -11,6 +12,12 @@ static const char *pod_ref(const kp_cluster *cl, kp_index pod, char *buf, size_t
         snprintf(buf, cap, "%s/%s", kp_cluster_pod_namespace(cl, pod),
                  kp_cluster_pod_name(cl, pod));
     return buf;
+}
+
+/* The pod as a document names it ({namespace, name}; null for none). */
+static void emit_pod(kp_emit *e, const kp_cluster *cl, kp_index pod) {
+    if (pod < 0 || (size_t)pod >= kp_cluster_pod_count(cl)) kp_emit_pod_ref(e, "", NULL);
+    else kp_emit_pod_ref(e, kp_cluster_pod_namespace(cl, pod), kp_cluster_pod_name(cl, pod));
 }
 
 static void print_table(FILE *f, const kp_why_answer *a, const kp_cluster *cl, const char *target) {
@@ -68,24 +75,26 @@ static void print_table(FILE *f, const kp_why_answer *a, const kp_cluster *cl, c
 
 static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl,
                            const char *target, kp_outfmt fmt) {
-    char buf[256];
     kp_emit *e = kp_emit_new(f, fmt);
     if (!e) return KP_ENOMEM;
     kp_emit_obj_begin(e);
     kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
     kp_emit_kv_str(e, "kind", "WhyPreempted");
-    kp_emit_kv_str(e, "pod", target);
+    const char *slash = strchr(target, '/'); /* "namespace/name" */
+    char ns[256];
+    snprintf(ns, sizeof ns, "%.*s", slash ? (int)(slash - target) : 0, target);
+    kp_emit_kv_pod_ref(e, "pod", ns, slash ? slash + 1 : target);
     kp_emit_kv_bool(e, "preempted", a->preempted);
     if (a->preempted) {
         kp_emit_kv_int(e, "priority", a->pod_priority);
-        kp_emit_kv_str(e, "preemptor", pod_ref(cl, a->preemptor, buf, sizeof buf));
+        kp_emit_key(e, "preemptor");
+        emit_pod(e, cl, a->preemptor);
         kp_emit_kv_int(e, "preemptorPriority", a->preemptor_priority);
         kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, a->node));
         kp_emit_kv_str(e, "decidedBy", a->decided_by ? a->decided_by : "");
         kp_emit_key(e, "victims");
         kp_emit_arr_begin(e);
-        for (size_t i = 0; i < a->n_victims; i++)
-            kp_emit_str(e, pod_ref(cl, a->victims[i], buf, sizeof buf));
+        for (size_t i = 0; i < a->n_victims; i++) emit_pod(e, cl, a->victims[i]);
         kp_emit_arr_end(e);
         kp_emit_kv_int(e, "pdbViolations", a->pdb_violations);
         if (a->n_attach_blocked) { /* nodes where preemption cannot help (VolumeAttachments) */
@@ -117,8 +126,7 @@ static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl
                 kp_emit_kv_str(e, "preemptorNode", kp_cluster_node_name(cl, a->node));
                 kp_emit_key(e, "victimsInstead");
                 kp_emit_arr_begin(e);
-                for (size_t i = 0; i < a->n_alt_victims; i++)
-                    kp_emit_str(e, pod_ref(cl, a->alt_victims[i], buf, sizeof buf));
+                for (size_t i = 0; i < a->n_alt_victims; i++) emit_pod(e, cl, a->alt_victims[i]);
                 kp_emit_arr_end(e);
             } else if (a->pdb_spares && a->pdb_alt_node >= 0) {
                 kp_emit_kv_str(e, "preemptorNodeInstead",

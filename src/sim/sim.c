@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/civil.h"
 #include "sim/sim_internal.h"
 
 void kp_sim_options_init(kp_sim_options *o) {
@@ -81,6 +82,17 @@ kp_status kp_sim_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_scenar
     s->sc = scenario;
     if (opt) s->o = *opt;
     else kp_sim_options_init(&s->o);
+    int64_t newest = snapshot_epoch(cl);
+    if (s->o.has_start && s->o.start_unix < newest) {
+        char a[40], b[40];
+        kp__rfc3339_utc(s->o.start_unix, a, sizeof a);
+        kp__rfc3339_utc(newest, b, sizeof b);
+        kp_free(s);
+        return kp_error_set(err, KP_EINVAL,
+                            "start: %s is before the snapshot's newest timestamp %s: its pods "
+                            "cannot be younger than the simulation",
+                            a, b);
+    }
     kp_sched_options so;
     kp_sched_options_init(&so);
     so.seed = s->o.has_seed ? s->o.seed : scenario && scenario->has_seed ? scenario->seed : 0;
@@ -103,7 +115,7 @@ kp_status kp_sim_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_scenar
     if (!dur && scenario && scenario->has_duration) dur = scenario->duration_ms;
     s->has_duration = dur > 0;
     s->end = dur > 0 ? dur : KP_SIM_MAX_DURATION_MS;
-    s->epoch = snapshot_epoch(cl);
+    s->epoch = s->o.has_start ? s->o.start_unix : newest;
     s->end_reason = "";
     s->c.longest_wait_pod = -1;
     kp_sched_set_time(s->sched, s->epoch);

@@ -19,6 +19,17 @@ static kp_status fail(kp_sim *s, size_t i, kp_status code, const char *what, con
     return st;
 }
 
+/* A reference that names nothing the scenario could ever have meant (fail above), naming the
+ * object: "node \"worker-9\" not found", "pod \"default/web-0\" not found" (kubectl's
+ * `KIND "NAME" not found`, with the namespace for namespaced objects). */
+static kp_status missing(kp_sim *s, size_t ai, const char *verb, const char *kind,
+                         const kp_object_ref *r, kp_error *err) {
+    char msg[640]; /* a name is at most 253 characters (DNS subdomain) */
+    snprintf(msg, sizeof msg, "%s \"%s%s%s\" not found", kind, r->ns ? r->ns : "",
+             r->ns && r->ns[0] ? "/" : "", r->name);
+    return fail(s, ai, KP_ENOTFOUND, verb, msg, err);
+}
+
 /* An action the API server refuses while the run goes on, as kubectl reports the error of one
  * command (docs/scenario.md): a Warning event of reason ActionFailed on the action
  * ("scenario/actions[I]") with kubectl's text. Only what the cluster tells at that moment is
@@ -189,7 +200,7 @@ static kp_status delete_pdb(kp_sim *s, size_t ai, const kp_object_ref *r, kp_err
     kp_index b = kp_cluster_find_pdb(s->cl, r->ns, r->name);
     if (b < 0 && pdb_was_deleted(s, r))
         return not_found(s, ai, "delete", "poddisruptionbudgets.policy", r->name, err);
-    if (b < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "PodDisruptionBudget not found", err);
+    if (b < 0) return missing(s, ai, "delete", "PodDisruptionBudget", r, err);
     kp_status st = kp_cluster_delete_pdb(s->cl, b, err);
     if (st != KP_OK) return st;
     if ((size_t)b < s->n_pdb_spans) s->pdb_to[b] = s->now;
@@ -203,7 +214,7 @@ static kp_status delete_pdb(kp_sim *s, size_t ai, const kp_object_ref *r, kp_err
  * are refused (FailedCreate from their controllers); a system class is refused (Forbidden). */
 static kp_status delete_class(kp_sim *s, size_t ai, const kp_object_ref *r, kp_error *err) {
     kp_index pc = kp_cluster_find_priority_class(s->cl, r->name);
-    if (pc < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "PriorityClass not found", err);
+    if (pc < 0) return missing(s, ai, "delete", "PriorityClass", r, err);
     kp_error e;
     kp_error_clear(&e);
     kp_status st = kp_cluster_delete_priority_class(s->cl, pc, &e);
@@ -230,7 +241,7 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         snprintf(ref, sizeof ref, "%s/%s", r->ns, r->name);
         kp_index p = kp_cluster_find_pod(s->cl, ref);
         if (p < 0 && pod_was_deleted(s, r)) return not_found(s, ai, "delete", "pods", r->name, err);
-        if (p < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "pod not found", err);
+        if (p < 0) return missing(s, ai, "delete", "pod", r, err);
         kp__sim_disrupted(s, p, KP_SIM_DISRUPT_DELETION);
         long ev = kp__sim_log(s, KP_SIM_NORMAL, "Deleted", "Pod", r->ns, r->name,
                               "deleted by the scenario", p, kp_cluster_pod_node(s->cl, p), -1);
@@ -241,22 +252,27 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
         kp_index n = node_of(s, r);
         if (n < 0 && kp_cluster_find_node(s->cl, r->name) >= 0) /* deleted earlier */
             return not_found(s, ai, "delete", "nodes", r->name, err);
-        if (n < 0) return fail(s, ai, KP_ENOTFOUND, "delete", "node not found", err);
+        if (n < 0) return missing(s, ai, "delete", "node", r, err);
         return delete_node(s, n, err);
     }
     if (strcmp(r->kind, "PodDisruptionBudget") == 0) return delete_pdb(s, ai, r, err);
     if (strcmp(r->kind, "PriorityClass") == 0) return delete_class(s, ai, r, err);
     long w = find_workload(s, r);
-    if (w < 0)
-        return fail(s, ai, KP_ENOTFOUND, "delete",
-                    "no such object (kinds: Pod, Node, or a workload of the snapshot)", err);
+    if (w < 0) { /* the kinds a delete takes, after the name */
+        char msg[700];
+        snprintf(msg, sizeof msg,
+                 "%s \"%s/%s\" not found (kinds: Pod, Node, PodDisruptionBudget, PriorityClass, "
+                 "or a workload of the snapshot)",
+                 r->kind, r->ns, r->name);
+        return fail(s, ai, KP_ENOTFOUND, "delete", msg, err);
+    }
     if (wl_deleted(s, w)) return not_found(s, ai, "delete", resource_of(r->kind), r->name, err);
     return kp__sim_delete_workload(s, w, err);
 }
 
 static kp_status act_scale(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     long w = find_workload(s, &a->ref);
-    if (w < 0) return fail(s, ai, KP_ENOTFOUND, "scale", "no such workload", err);
+    if (w < 0) return missing(s, ai, "scale", a->ref.kind, &a->ref, err);
     if (wl_deleted(s, w))
         return not_found(s, ai, "scale", resource_of(a->ref.kind), a->ref.name, err);
     kp_status st = kp_cluster_workload_scale(s->cl, w, a->replicas, err);
@@ -285,7 +301,7 @@ static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_
     kp_index n = node_of(s, &a->ref);
     if (n < 0 && kp_cluster_find_node(s->cl, a->ref.name) >= 0) /* deleted earlier */
         return not_found(s, ai, node_verb(a->type), "nodes", a->ref.name, err);
-    if (n < 0) return fail(s, ai, KP_ENOTFOUND, "node", "node not found", err);
+    if (n < 0) return missing(s, ai, "node", "node", &a->ref, err);
     kp_status st = KP_OK;
     size_t removed = 0;
     switch (a->type) {
@@ -326,7 +342,7 @@ kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err) {
     case KP_ACT_PATCH: return kp__sim_patch(s, i, a, err); /* sim_patch.c */
     case KP_ACT_SET_PRIORITY_CLASS: {
         kp_index pc = kp_cluster_find_priority_class(s->cl, a->ref.name);
-        if (pc < 0) return fail(s, i, KP_ENOTFOUND, "setPriorityClass", "no such class", err);
+        if (pc < 0) return missing(s, i, "setPriorityClass", "PriorityClass", &a->ref, err);
         kp_status st = kp_cluster_priority_class_set_value(s->cl, pc, a->value, err);
         if (st == KP_OK &&
             kp__sim_log(s, KP_SIM_NORMAL, "PriorityClassChanged", "PriorityClass", "", a->ref.name,

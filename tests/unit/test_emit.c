@@ -128,6 +128,34 @@ KT_TEST(table_out_of_memory_prints_nothing) {
     KT_CHECK(done);
 }
 
+/* --sort-by (kp_table_set_sort_by): numbers (integers, Go durations) before text, <none> last,
+ * equal cells in the renderer's order, the header first; a table without the column as added. */
+KT_TEST(table_sort_by_column) {
+    static const char *rows[][2] = {{"a", "10"},  {"b", "9"}, {"c", "<none>"}, {"d", "1m"},
+                                    {"e", "90s"}, {"f", "9"}, {"g", "x"},      {"h", "-2"}};
+    kp_table *t = kp_table_new(2);
+    kp_table_add(t, "NAME");
+    kp_table_add(t, "VAL");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        kp_table_add(t, rows[i][0]);
+        kp_table_add(t, rows[i][1]);
+    }
+    FILE *f = tmpfile();
+    kp_table_set_sort_by("val");
+    KT_CHECK_INT(kp_table_print(t, f), KP_OK);
+    char *out = slurp(f);
+    /* 1m = 60e9 ns and 90s = 90e9 ns: durations compare as numbers among the integers */
+    KT_CHECK_STR(out, "NAME   VAL\nh      -2\nb      9\nf      9\na      10\nd      1m\n"
+                      "e      90s\ng      x\nc      <none>\n");
+    f = tmpfile();
+    kp_table_set_sort_by("NODE"); /* not a column: the order as added */
+    KT_CHECK_INT(kp_table_print(t, f), KP_OK);
+    out = slurp(f);
+    KT_CHECK(strncmp(out, "NAME   VAL\na      10\nb      9\n", 30) == 0);
+    kp_table_set_sort_by(NULL);
+    kp_table_free(t);
+}
+
 KT_MAIN(KT_CASE(json_and_yaml_shape), KT_CASE(no_depth_limit),
         KT_CASE(emitter_out_of_memory_is_sticky), KT_CASE(table_layout_and_long_cells),
-        KT_CASE(table_out_of_memory_prints_nothing))
+        KT_CASE(table_out_of_memory_prints_nothing), KT_CASE(table_sort_by_column))
