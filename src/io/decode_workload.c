@@ -20,6 +20,7 @@
 #include "core/workload.h"
 #include "io/dctx.h"
 #include "io/decode_common.h"
+#include "io/encode_json.h"
 
 #define TRY(x)                        \
     do {                              \
@@ -160,6 +161,9 @@ static kp_status decode_template(kp_dctx *d, kp_cluster *cl, const kp_tnode *spe
                            "`selector` does not match template `labels`");
     kp__dctx_pop(d, saved);
     if (st == KP_OK) w->template = p;
+    /* its identity: what a Deployment's ReplicaSets are told apart by (FindNewReplicaSet) */
+    if (st == KP_OK && kp__enc_template_fp(cl, p, &w->template_fp, &w->template_hash32) != KP_OK)
+        st = KP_ENOMEM;
     return st;
 }
 
@@ -372,6 +376,18 @@ kp_status kp__decode_workload(kp_dctx *d, kp_cluster *cl, const char *source, co
         st = decode_strategy(d, spec, w);
     if (st == KP_OK && w->kind == KP_WL_DEPLOY)
         st = kp__dget_bool(d, spec, "paused", &w->paused, NULL);
+    if (w->kind == KP_WL_DEPLOY) { /* SetDefaults_Deployment */
+        w->progress_deadline_seconds = 600;
+        w->revision_history_limit = 10;
+        bool has = false;
+        v = 0;
+        if (st == KP_OK)
+            st = kp__dget_int(d, spec, "progressDeadlineSeconds", 0, INT32_MAX, &v, &has);
+        if (has) w->progress_deadline_seconds = (int32_t)v;
+        has = false;
+        if (st == KP_OK) st = kp__dget_int(d, spec, "revisionHistoryLimit", 0, INT32_MAX, &v, &has);
+        if (has) w->revision_history_limit = (int32_t)v;
+    }
     if (st == KP_OK && w->kind == KP_WL_STS) {
         const char *pmp = NULL;
         bool has = false;
