@@ -173,6 +173,14 @@ int32_t kp__deploy_new_rs_replicas(const struct kp_workload *d, int32_t all_repl
                                    int32_t new_replicas);
 bool kp__deploy_complete(int32_t replicas, const kp_deploy_status *s);
 bool kp__deploy_progressing(const kp_deploy_status *old, const kp_deploy_status *nw);
+/* one scaling of an old ReplicaSet (kp__deploy_old_scale_down) */
+typedef struct {
+    size_t rs;
+    int32_t to;
+} kp_deploy_step;
+size_t kp__deploy_old_scale_down(const struct kp_workload *d, int32_t new_spec,
+                                 int32_t new_available, size_t n, int32_t *spec,
+                                 const int32_t *available, kp_deploy_step *steps);
 bool kp__deploy_timed_out(int32_t deadline_s, const char *reason, int64_t last_update,
                           int64_t now_s);
 

@@ -96,12 +96,6 @@ int32_t kp__dep_sum_spec(const dep_sync *x) {
     return n;
 }
 
-int32_t kp__dep_sum_available(const dep_sync *x) {
-    int32_t n = 0;
-    for (size_t i = 0; i < x->n; i++) n += x->rs[i].available;
-    return n;
-}
-
 static int64_t max_old_revision(const dep_sync *x) {
     int64_t m = 0;
     for (size_t i = 0; i < x->n; i++)

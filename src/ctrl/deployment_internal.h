@@ -36,7 +36,6 @@ kp_status kp__dep_scale_rs(dep_sync *x, size_t i, int32_t to, bool *scaled);
 /* getNewReplicaSet with createIfNotExisted: x->nw made (scaled to NewRSNewReplicas) */
 kp_status kp__dep_create_new(dep_sync *x);
 int32_t kp__dep_sum_spec(const dep_sync *x);
-int32_t kp__dep_sum_available(const dep_sync *x);
 
 /* deployment_rollout.c: rolloutRolling, rolloutRecreate, scale (the proportional scaling of a
  * scaling event); each ends with the caller's status sync */

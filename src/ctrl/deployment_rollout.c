@@ -3,10 +3,9 @@
  * of its ReplicaSets (deployment_internal.h). The status is synced by the caller. */
 #include <string.h>
 
+#include "base/alloc.h"
 #include "core/cluster.h"
 #include "ctrl/deployment_internal.h"
-
-static int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
 
 /* ---------------------------------------------------------------- RollingUpdate */
 
@@ -21,55 +20,33 @@ static kp_status reconcile_new(dep_sync *x, bool *scaled) {
     return kp__dep_scale_rs(x, (size_t)x->nw, to, scaled);
 }
 
-/* mirrors cleanupUnhealthyReplicas: old ReplicaSets, oldest first, lose their unavailable
- * replicas first, at most max in all */
-static kp_status cleanup_unhealthy(dep_sync *x, int32_t max, int32_t *done) {
-    *done = 0;
-    for (size_t i = 0; i < x->n && *done < max; i++) {
-        dep_rs *r = &x->rs[i];
-        if ((long)i == x->nw || r->spec == 0 || r->spec == r->available) continue;
-        int32_t down = min32(max - *done, r->spec - r->available);
-        kp_status st = kp__dep_scale_rs(x, i, r->spec - down, NULL);
-        if (st != KP_OK) return st;
-        *done += down;
-    }
-    return KP_OK;
-}
-
-/* mirrors scaleDownOldReplicaSetsForRollingUpdate: the available pods above spec.replicas -
- * maxUnavailable go, from the oldest ReplicaSets first */
-static kp_status scale_down_old(dep_sync *x, int32_t *done) {
-    *done = 0;
-    int32_t min_available = x->dw.replicas - kp__deploy_max_unavailable(&x->dw);
-    int32_t available = kp__dep_sum_available(x);
-    if (available <= min_available) return KP_OK;
-    int32_t total = available - min_available;
-    for (size_t i = 0; i < x->n && *done < total; i++) {
-        dep_rs *r = &x->rs[i];
-        if ((long)i == x->nw || r->spec == 0) continue;
-        int32_t down = min32(r->spec, total - *done);
-        kp_status st = kp__dep_scale_rs(x, i, r->spec - down, NULL);
-        if (st != KP_OK) return st;
-        *done += down;
-    }
-    return KP_OK;
-}
-
-/* mirrors reconcileOldReplicaSets: how far the old ReplicaSets may shrink (all pods less the
- * minimum available less the new ReplicaSet's unavailable ones), the unhealthy ones first */
+/* mirrors reconcileOldReplicaSets (cleanupUnhealthyReplicas, then
+ * scaleDownOldReplicaSetsForRollingUpdate): kp__deploy_old_scale_down's steps applied, each a
+ * ScalingReplicaSet */
 static kp_status reconcile_old(dep_sync *x, bool *scaled) {
-    int32_t old = 0;
-    for (size_t i = 0; i < x->n; i++)
-        if ((long)i != x->nw) old += x->rs[i].spec;
-    if (old == 0) return KP_OK;
-    int32_t min_available = x->dw.replicas - kp__deploy_max_unavailable(&x->dw);
+    size_t n = 0;
+    for (size_t i = 0; i < x->n; i++) n += (long)i != x->nw;
+    if (n == 0) return KP_OK;
+    size_t *idx = kp__malloc(n * sizeof *idx);
+    int32_t *spec = kp__malloc(n * sizeof *spec), *avail = kp__malloc(n * sizeof *avail);
+    kp_deploy_step *steps = kp__malloc(2 * n * sizeof *steps);
+    kp_status st = idx && spec && avail && steps ? KP_OK : kp__ctrl_nomem(x->err);
+    for (size_t i = 0, k = 0; st == KP_OK && i < x->n; i++) {
+        if ((long)i == x->nw) continue;
+        idx[k] = i;
+        spec[k] = x->rs[i].spec;
+        avail[k++] = x->rs[i].available;
+    }
     const dep_rs *nw = &x->rs[x->nw];
-    int32_t max_down = kp__dep_sum_spec(x) - min_available - (nw->spec - nw->available);
-    if (max_down <= 0) return KP_OK;
-    int32_t cleaned = 0, down = 0;
-    kp_status st = cleanup_unhealthy(x, max_down, &cleaned);
-    if (st == KP_OK) st = scale_down_old(x, &down);
-    if (cleaned + down > 0) *scaled = true;
+    size_t n_steps = st == KP_OK ? kp__deploy_old_scale_down(&x->dw, nw->spec, nw->available, n,
+                                                             spec, avail, steps)
+                                 : 0;
+    for (size_t s = 0; st == KP_OK && s < n_steps; s++)
+        st = kp__dep_scale_rs(x, idx[steps[s].rs], steps[s].to, scaled);
+    kp__free(idx);
+    kp__free(spec);
+    kp__free(avail);
+    kp__free(steps);
     return st;
 }
 

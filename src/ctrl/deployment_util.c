@@ -79,3 +79,44 @@ bool kp__deploy_timed_out(int32_t deadline_s, const char *reason, int64_t last_u
     if (strcmp(reason, KP_DEPLOY_TIMED_OUT) == 0) return true;
     return last_update + deadline_s < now_s;
 }
+
+/* mirrors reconcileOldReplicaSets with cleanupUnhealthyReplicas and
+ * scaleDownOldReplicaSetsForRollingUpdate, on numbers: the old ReplicaSets (oldest first) spec[i]
+ * / available[i], the new one new_spec / new_available. How far the old ones may shrink: all
+ * pods less minAvailable (spec.replicas - maxUnavailable) less the new one's unavailable ones;
+ * first their unavailable replicas go, oldest ReplicaSet first, then available ones above
+ * minAvailable. The steps (ReplicaSet i to size to), in order, go to steps (room for 2 n);
+ * spec[] is updated. Returns the number of steps. */
+size_t kp__deploy_old_scale_down(const struct kp_workload *d, int32_t new_spec,
+                                 int32_t new_available, size_t n, int32_t *spec,
+                                 const int32_t *available, kp_deploy_step *steps) {
+    int32_t old = 0, all = new_spec, avail = new_available;
+    for (size_t i = 0; i < n; i++) old += spec[i], all += spec[i];
+    if (old == 0) return 0;
+    int32_t min_available = d->replicas - kp__deploy_max_unavailable(d);
+    int32_t max_down = all - min_available - (new_spec - new_available);
+    if (max_down <= 0) return 0;
+    size_t k = 0;
+    int32_t done = 0;
+    for (size_t i = 0; i < n && done < max_down; i++) { /* cleanupUnhealthyReplicas */
+        if (spec[i] == 0 || spec[i] == available[i]) continue;
+        int32_t down = spec[i] - available[i];
+        if (down > max_down - done) down = max_down - done;
+        if (down <= 0) continue; /* more available than spec: nothing unhealthy to take */
+        spec[i] -= down;
+        done += down;
+        steps[k++] = (kp_deploy_step){i, spec[i]};
+    }
+    for (size_t i = 0; i < n; i++) avail += available[i]; /* status, as before the cleanup */
+    if (avail <= min_available) return k; /* scaleDownOldReplicaSetsForRollingUpdate */
+    int32_t total = avail - min_available;
+    done = 0;
+    for (size_t i = 0; i < n && done < total; i++) {
+        if (spec[i] == 0) continue;
+        int32_t down = spec[i] < total - done ? spec[i] : total - done;
+        spec[i] -= down;
+        done += down;
+        steps[k++] = (kp_deploy_step){i, spec[i]};
+    }
+    return k;
+}
