@@ -410,6 +410,10 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
         .indexed = job && w->job.indexed,
         .backoff_limit = job ? w->job.backoff_limit : 0,
         .deleted = w->deleted,
+        .revision = w->dstatus.revision,
+        .progressing_reason =
+            w->dstatus.progressing.set ? kp__s(cl, w->dstatus.progressing.reason) : "",
+        .progressing_time = w->dstatus.progressing.last_update,
         .schedule = kp__s(cl, w->schedule),
         .time_zone = kp__s(cl, w->time_zone),
         .concurrency = w->kind != KP_WL_CRONJOB                   ? ""
