@@ -32,6 +32,8 @@ void kp_ctrl_free(kp_ctrl *c) {
     kp__free(c->zone_keys);
     kp__free(c->zone_next);
     kp__free(c->dep_rs);
+    for (size_t i = 0; i < c->n_pdb_sel; i++) kp__free(c->pdb_sel[i].pods);
+    kp__free(c->pdb_sel);
     kp__free(c);
 }
 

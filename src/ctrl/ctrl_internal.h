@@ -70,6 +70,16 @@ typedef struct {
     int64_t heartbeat; /* ms: the last status the controller saw (nodeHealthData.probeTimestamp) */
 } ctrl_node;
 
+/* per PDB: the pods its selector selected (disruption.c), valid while the cluster's structure
+ * generation is the one it was built at; pods added since are looked at when it is used */
+typedef struct {
+    uint32_t *pods;
+    uint32_t n, cap;
+    size_t scanned; /* pods [0, scanned) were looked at */
+    uint64_t gen;
+    bool built;
+} ctrl_pdb_sel;
+
 struct kp_ctrl {
     kp_cluster *cl;
     int64_t epoch; /* unix seconds of t = 0 */
@@ -90,6 +100,8 @@ struct kp_ctrl {
     uint64_t *zone_keys; /* zoneNoExecuteTainter: per zone (GetZoneKey), the time its rate */
     int64_t *zone_next; /* limiter gives the next token (ms) */
     bool lost_rs_pods; /* some pod names a ReplicaSet the cluster lacks (deployment.c) */
+    ctrl_pdb_sel *pdb_sel; /* per PDB (disruption.c) */
+    size_t n_pdb_sel;
     void *dep_rs; /* deployment.c: its ReplicaSets while it syncs (scratch) */
     size_t cap_dep_rs;
     size_t n_zones;
