@@ -1,6 +1,6 @@
 /* The deployment controller's files (src/ctrl/deployment*.c, internal): one sync's view of a
  * Deployment and its ReplicaSets, shared by the sync (deployment.c) and the two strategies
- * (deployment_rollout.c). */
+ * (deployment_rollout.c), over deployment_rs.c. */
 #ifndef KP_CTRL_DEPLOYMENT_INTERNAL_H
 #define KP_CTRL_DEPLOYMENT_INTERNAL_H
 
@@ -31,11 +31,20 @@ typedef struct {
     int64_t now_s;
 } dep_sync;
 
-/* deployment.c */
-kp_status kp__dep_scale_rs(dep_sync *x, size_t i, int32_t to, bool *scaled);
-/* getNewReplicaSet with createIfNotExisted: x->nw made (scaled to NewRSNewReplicas) */
-kp_status kp__dep_create_new(dep_sync *x);
+/* deployment_rs.c: the Deployment's ReplicaSets gathered into x (oldest first, x->nw the new
+ * one); the sum of their spec.replicas; one scaled with its ScalingReplicaSet event; the new one
+ * made (getNewReplicaSet with createIfNotExisted, scaled to NewRSNewReplicas); the revisions
+ * synced; the Progressing condition of a new ReplicaSet made or found; a condition set
+ * (SetDeploymentCondition); whether the Deployment has a progress deadline. KP_ENOMEM, core's. */
+kp_status kp__dep_gather(dep_sync *x);
 int32_t kp__dep_sum_spec(const dep_sync *x);
+kp_status kp__dep_scale_rs(dep_sync *x, size_t i, int32_t to, bool *scaled);
+kp_status kp__dep_create_new(dep_sync *x);
+kp_status kp__dep_sync_revision(dep_sync *x);
+kp_status kp__dep_progressing_for_new(dep_sync *x, bool created);
+kp_status kp__dep_set_cond(dep_sync *x, kp_wl_condition *cur, int8_t status, const char *reason,
+                           const char *msg);
+bool kp__dep_has_deadline(const dep_sync *x);
 
 /* deployment_rollout.c: rolloutRolling, rolloutRecreate, scale (the proportional scaling of a
  * scaling event); each ends with the caller's status sync */
