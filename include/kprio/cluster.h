@@ -432,6 +432,12 @@ typedef struct {
     const char *time_zone; /* CronJob: spec.timeZone ("" when unset) */
     const char *concurrency; /* CronJob: spec.concurrencyPolicy ("Allow", "Forbid", "Replace") */
     bool deleted; /* kp_cluster_delete_workload */
+    /* Deployment: its status as the deployment controller wrote it (src/ctrl/deployment.c):
+     * the revision (0: none written), the Progressing condition's reason ("" when none) and
+     * lastUpdateTime (unix seconds) */
+    int64_t revision;
+    const char *progressing_reason;
+    int64_t progressing_time;
 } kp_workload_info;
 size_t kp_cluster_workload_count(const kp_cluster *cl);
 kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_workload_info *out);

@@ -47,7 +47,10 @@ typedef enum {
     KP_CTRL_RESYNC_POD = 1, /* obj: a pod (taint eviction: kp_ctrl_taint_eviction_fire then) */
     KP_CTRL_RESYNC_CRONJOB = 2, /* obj: a CronJob (kp_ctrl_cronjob_sync then); a schedule alone
                                  * need not keep a runner going */
-    KP_CTRL_RESYNC_NODE = 3 /* obj: a Node (kp_ctrl_node_monitor then: a monitor pass) */
+    KP_CTRL_RESYNC_NODE = 3, /* obj: a Node (kp_ctrl_node_monitor then: a monitor pass) */
+    KP_CTRL_RESYNC_WORKLOAD_IDLE = 4 /* obj: a workload, as KP_CTRL_RESYNC_WORKLOAD, for a check
+                                      * alone (a Deployment's progress deadline): it need not
+                                      * keep a runner going */
 } kp_ctrl_resync_kind;
 
 /* The runner's side. Every callback returns KP_OK or an error that stops the sync (KP_ENOMEM,
@@ -157,7 +160,9 @@ kp_status kp_ctrl_expand(kp_cluster *cl, kp_error *err);
  * ReplicationController; src/ctrl/replicaset.c) */
 kp_status kp_ctrl_replicaset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
                                   kp_error *err);
-/* mirrors DeploymentController.syncDeployment's getNewReplicaSet (src/ctrl/deployment.c) */
+/* mirrors DeploymentController.syncDeployment (src/ctrl/deployment.c): the new ReplicaSet made
+ * or found, the rollout by the strategy (RollingUpdate, Recreate), the status written (core) and
+ * the resyncs a rollout needs asked for (resync_at) */
 kp_status kp_ctrl_deployment_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
                                   kp_error *err);
 /* mirrors StatefulSetControl.UpdateStatefulSet (src/ctrl/statefulset.c) */

@@ -121,6 +121,13 @@ typedef struct {
      * (never bound: counted until the end): percentiles 50, 90, 99 and max, ms */
     int64_t pending_a[4], pending_b[4];
     uint64_t evictions_a, evictions_b; /* pods the kubelets evicted */
+    /* when the last Deployment rollout (a new revision: a changed template) completed, ms
+     * (NewReplicaSetAvailable); KP_COMPARE_ROLLOUT_NOT_DONE when one was still under way (or
+     * past its progress deadline) at the end, KP_COMPARE_NO_ROLLOUT when no Deployment rolled
+     * out */
+    int64_t rollout_a, rollout_b;
+    /* time, summed over the PDBs, a PDB had fewer healthy pods than its desiredHealthy, ms */
+    int64_t pdb_below_a, pdb_below_b;
     const kp_compare_pod *pods;
     size_t n_pods;
     /* findings of one run with no finding of the same kind and subject in the other:
@@ -128,6 +135,9 @@ typedef struct {
     const size_t *only_a, *only_b;
     size_t n_only_a, n_only_b;
 } kp_compare;
+
+#define KP_COMPARE_ROLLOUT_NOT_DONE (-1)
+#define KP_COMPARE_NO_ROLLOUT (-2)
 
 typedef struct kp_insight_compare kp_insight_compare;
 

@@ -410,6 +410,10 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
         .indexed = job && w->job.indexed,
         .backoff_limit = job ? w->job.backoff_limit : 0,
         .deleted = w->deleted,
+        .revision = w->dstatus.revision,
+        .progressing_reason =
+            w->dstatus.progressing.set ? kp__s(cl, w->dstatus.progressing.reason) : "",
+        .progressing_time = w->dstatus.progressing.last_update,
         .schedule = kp__s(cl, w->schedule),
         .time_zone = kp__s(cl, w->time_zone),
         .concurrency = w->kind != KP_WL_CRONJOB                   ? ""
@@ -558,5 +562,29 @@ kp_status kp_cluster_delete_priority_class(kp_cluster *cl, kp_index pc, kp_error
      * deleted globalDefault class no longer gives pods without a class its value */
     c->deleted = true;
     kp__cluster_forget_identity(cl, "PriorityClass", 0, c->name);
+    return KP_OK;
+}
+
+/* ---------------------------------------------------------------- the deployment controller's
+ * writes (workload_ctrl.h) */
+
+kp_str kp__cluster_intern_str(kp_cluster *cl, const char *s) {
+    return kp__intern(&cl->strs, s, strlen(s));
+}
+
+kp_status kp__cluster_deployment_status_set(kp_cluster *cl, kp_index deployment,
+                                            const kp_deploy_status *st) {
+    if (deployment < 0 || (size_t)deployment >= cl->n_workloads ||
+        cl->workloads[deployment].kind != KP_WL_DEPLOY)
+        return KP_EINVAL;
+    cl->workloads[deployment].dstatus = *st;
+    cl->workloads[deployment].dstatus.written = true;
+    return KP_OK;
+}
+
+kp_status kp__cluster_replicaset_revision_set(kp_cluster *cl, kp_index rs, int64_t revision) {
+    if (rs < 0 || (size_t)rs >= cl->n_workloads || cl->workloads[rs].kind != KP_WL_RS)
+        return KP_EINVAL;
+    cl->workloads[rs].revision = revision;
     return KP_OK;
 }

@@ -161,7 +161,13 @@ kp_status kp__cluster_update_workload(kp_cluster *cl, uint32_t i, const kp_workl
     w->job.active = keep.job.active;
     w->job.completed_indexes = keep.job.completed_indexes;
     w->job.finished = keep.job.finished;
-    if (!w->template) w->template = keep.template; /* templates not kept: none to swap */
+    w->dstatus = keep.dstatus; /* the deployment controller's */
+    w->revision = keep.revision;
+    if (!w->template) { /* templates not kept: none to swap */
+        w->template = keep.template;
+        w->template_fp = keep.template_fp;
+        w->template_hash32 = keep.template_hash32;
+    }
     /* a new template is a new update revision (getStatefulSetRevisions / constructHistory);
      * the current revision stays that of the pods the rollout replaces (the first change: the
      * template as it was) */

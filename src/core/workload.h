@@ -8,7 +8,7 @@
  * parallelism 1 (and completions 1 when both are unset), backoffLimit 6, podManagementPolicy
  * OrderedReady, strategies RollingUpdate with 25% / 25% (Deployment), 1 / 0 (DaemonSet), partition
  * 0 (StatefulSet); concurrencyPolicy Allow. Fields that change no decision kprio models
- * (revisionHistoryLimit, minReadySeconds, ...) are not kept. */
+ * are not kept. */
 #ifndef KP_CORE_WORKLOAD_H
 #define KP_CORE_WORKLOAD_H
 
@@ -62,6 +62,25 @@ typedef struct {
     int32_t partition; /* StatefulSet rollingUpdate.partition */
 } kp_wl_strategy;
 
+/* A condition of a Deployment's status (DeploymentCondition) as the deployment controller writes
+ * it; times are unix seconds. */
+typedef struct {
+    bool set;
+    int8_t status; /* 1 True, 0 False, -1 Unknown */
+    kp_str reason, message;
+    int64_t last_update, last_transition;
+} kp_wl_condition;
+
+/* A Deployment's status (calculateStatus, syncRolloutStatus), written by the deployment
+ * controller through kp__cluster_deployment_status_set (workload_ctrl.h); written = false until
+ * it first syncs (the encoder then writes no status). */
+typedef struct {
+    bool written;
+    int32_t replicas, updated, ready, available, unavailable;
+    int64_t revision; /* metadata.annotations deployment.kubernetes.io/revision */
+    kp_wl_condition available_cond, progressing; /* types Available, Progressing */
+} kp_deploy_status;
+
 typedef enum { KP_JOB_REPLACE_TERMINATING_OR_FAILED = 0, KP_JOB_REPLACE_FAILED } kp_job_replace;
 
 /* batch/v1 JobSpec (a Job's spec, or a CronJob's jobTemplate.spec) and what of the Job's status
@@ -113,6 +132,17 @@ typedef struct kp_workload {
     uint32_t tmpl_rev, cur_rev;
     struct kp_pod *cur_template;
     bool paused; /* Deployment spec.paused */
+    int32_t progress_deadline_seconds; /* Deployment spec.progressDeadlineSeconds (default 600;
+                                        * INT32_MAX: none, HasProgressDeadline) */
+    int32_t revision_history_limit; /* Deployment spec.revisionHistoryLimit (default 10) */
+    /* the pod template's identity (io computes it when it decodes a template): fnv-1a over the
+     * template as the encoder writes it, the pod-template-hash label left out; 64 bits decide
+     * template equality (FindNewReplicaSet's EqualIgnoreHash), 32 bits name a new ReplicaSet
+     * (ComputeHash) */
+    uint64_t template_fp;
+    uint32_t template_hash32;
+    int64_t revision; /* ReplicaSet of a Deployment: its revision (annotation), 0 unknown */
+    kp_deploy_status dstatus; /* Deployment: the status its controller wrote */
     bool parallel_pods; /* StatefulSet podManagementPolicy: Parallel (default OrderedReady) */
     int32_t ordinals_start; /* StatefulSet spec.ordinals.start */
     kp_job_spec job; /* Job spec and status; CronJob jobTemplate.spec */

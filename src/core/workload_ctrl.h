@@ -40,6 +40,14 @@ kp_status kp__workload_new_replicaset(kp_cluster *cl, uint32_t di, uint32_t *out
 kp_status kp__cluster_deployment_new_replicaset(kp_cluster *cl, kp_index deployment, kp_index *out,
                                                 kp_error *err);
 
+/* The deployment controller's writes (cluster_sim.c): a string interned for a kp_deploy_status
+ * (UINT32_MAX: out of memory); Deployment d's status (KP_EINVAL: not a Deployment); a
+ * ReplicaSet's revision (KP_EINVAL: not a ReplicaSet). */
+kp_str kp__cluster_intern_str(kp_cluster *cl, const char *s);
+kp_status kp__cluster_deployment_status_set(kp_cluster *cl, kp_index deployment,
+                                            const kp_deploy_status *st);
+kp_status kp__cluster_replicaset_revision_set(kp_cluster *cl, kp_index rs, int64_t revision);
+
 /* The CronJob controller's Job (mirrors getJobFromTemplate2): named `name`, the CronJob's
  * jobTemplate (labels, spec, pod template), controlled by it, no status; schedulers told to
  * rebuild. *out: its index; -1 when a Job of that name exists already (nothing created: the API

@@ -25,13 +25,26 @@ static uint64_t hash_str(uint64_t h, const char *s) {
     return h;
 }
 
-/* The pod-template-hash stand-in of a Deployment's ReplicaSet: fnv-1a 32 of "ns/name" in
- * decimal, each digit mapped into the alphabet as rand.SafeEncodeString does. */
-void kp__workload_template_hash(const kp_cluster *cl, const kp_workload *w, char out[16]) {
+/* mirrors controller.ComputeHash: fnv-1a 32 of the template (here its encoding, io's
+ * template_hash32, where upstream hashes the Go object's dump), then, when the Deployment has a
+ * collisionCount, its 4 little-endian bytes and 4 zero bytes; the sum in decimal, each digit
+ * mapped into the alphabet (rand.SafeEncodeString). A workload whose template was not decoded
+ * hashes "ns/name" instead. */
+static void template_hash(const kp_cluster *cl, const kp_workload *w, int32_t collisions,
+                          char out[16]) {
     uint32_t h = 2166136261u;
-    char key[600];
-    snprintf(key, sizeof key, "%s/%s", kp__s(cl, w->ns), kp__s(cl, w->name));
-    for (const char *s = key; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    if (w->template_fp) {
+        h = w->template_hash32;
+    } else {
+        char key[600];
+        snprintf(key, sizeof key, "%s/%s", kp__s(cl, w->ns), kp__s(cl, w->name));
+        for (const char *s = key; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    }
+    if (collisions > 0) {
+        unsigned char b[8] = {(unsigned char)collisions, (unsigned char)(collisions >> 8),
+                              (unsigned char)(collisions >> 16), (unsigned char)(collisions >> 24)};
+        for (int i = 0; i < 8; i++) h = (h ^ b[i]) * 16777619u;
+    }
     char dec[16];
     snprintf(dec, sizeof dec, "%u", h);
     size_t i = 0;
@@ -71,6 +84,10 @@ bool kp__pod_at_revision(const kp_cluster *cl, const kp_pod *p, const kp_workloa
 void kp__workload_rollout_done(kp_workload *w) {
     w->cur_template = NULL;
     w->cur_rev = w->tmpl_rev;
+}
+
+void kp__workload_template_hash(const kp_cluster *cl, const kp_workload *w, char out[16]) {
+    template_hash(cl, w, 0, out);
 }
 
 static bool pod_exists(const kp_cluster *cl, const char *ns, const char *name) {
@@ -127,14 +144,20 @@ kp_status kp__labels_set(kp_cluster *cl, kp_labels *l, const char *key, const ch
  * it), with its replicas. *out: its index (an existing ReplicaSet of that name: that one). */
 kp_status kp__workload_new_replicaset(kp_cluster *cl, uint32_t di, uint32_t *out) {
     char hash[16], name[400];
-    kp__workload_template_hash(cl, &cl->workloads[di], hash);
-    snprintf(name, sizeof name, "%s-%s", kp__s(cl, cl->workloads[di].name), hash);
-    kp_str nid = intern(cl, name), dep = intern(cl, "Deployment");
-    if (nid == UINT32_MAX || dep == UINT32_MAX) return KP_ENOMEM;
-    long old = kp__cluster_find_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid);
-    if (old >= 0) {
-        *out = (uint32_t)old;
-        return KP_OK;
+    kp_str nid = 0, dep = intern(cl, "Deployment");
+    if (dep == UINT32_MAX) return KP_ENOMEM;
+    /* getNewReplicaSet's AlreadyExists: the ReplicaSet of that name with the same template is
+     * the new one; another template under that name is a hash collision: collisionCount + 1 */
+    for (int32_t collisions = 0;; collisions++) {
+        template_hash(cl, &cl->workloads[di], collisions, hash);
+        snprintf(name, sizeof name, "%s-%s", kp__s(cl, cl->workloads[di].name), hash);
+        if ((nid = intern(cl, name)) == UINT32_MAX) return KP_ENOMEM;
+        long old = kp__cluster_find_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid);
+        if (old < 0) break;
+        if (cl->workloads[old].template_fp == cl->workloads[di].template_fp) {
+            *out = (uint32_t)old;
+            return KP_OK;
+        }
     }
     kp_workload *rs = kp__cluster_new_workload(cl, KP_WL_RS, cl->workloads[di].ns, nid);
     if (!rs) return KP_ENOMEM;
@@ -143,6 +166,9 @@ kp_status kp__workload_new_replicaset(kp_cluster *cl, uint32_t di, uint32_t *out
     rs->owner_kind = dep;
     rs->owner_name = d->name;
     rs->replicas = d->replicas;
+    rs->min_ready_seconds = d->min_ready_seconds;
+    rs->template_fp = d->template_fp;
+    rs->template_hash32 = d->template_hash32;
     rs->sel = d->sel;
     rs->labels = d->labels;
     rs->sel.is_set = true;

@@ -72,6 +72,7 @@ kp_status kp__ctrl_index_pods(kp_ctrl *c, size_t upto) {
         if (p->workload >= 0 && (size_t)p->workload < c->n_wls &&
             wl_add_pod(&c->wls[p->workload], (uint32_t)i) != KP_OK)
             return KP_ENOMEM;
+        if (p->workload < 0 && strcmp(pi.owner_kind, "ReplicaSet") == 0) c->lost_rs_pods = true;
         if (p->workload < 0 && !*pi.owner_kind && !pi.deleted && !pi.terminal) { /* an orphan */
             if (c->n_orphans == c->cap_orphans &&
                 !kp__grow((void **)&c->orphans, &c->cap_orphans, c->n_orphans + 1,
@@ -93,6 +94,9 @@ kp_status kp__ctrl_grow_workloads(kp_ctrl *c) {
     size_t from = c->n_wls;
     c->n_wls = n; /* first: kp__ctrl_mark ignores indices past n_wls */
     for (size_t w = from; w < n; w++) {
+        c->wls[w].desired_replicas = -1;
+        c->wls[w].owner_dep = -2;
+        c->wls[w].deadline_at = c->wls[w].avail_at = -1;
         kp_workload_info in;
         c->wls[w].kind =
             (uint8_t)(kp_cluster_workload_info(c->cl, (kp_index)w, &in) == KP_OK ? kind_of(in.kind)
@@ -238,20 +242,18 @@ kp_status kp__ctrl_delete_pod(kp_ctrl *c, const kp_workload_info *in, uint32_t p
     return kp__ctrl_pod_deleted(c, pod, &ev, sink, err);
 }
 
-kp_index kp__ctrl_deployment_rs(const kp_ctrl *c, kp_index d) {
+
+kp_index kp__ctrl_rs_deployment(kp_ctrl *c, kp_index rs) {
+    if (rs < 0 || (size_t)rs >= c->n_wls || c->wls[rs].kind != CTRL_KIND_REPLICASET) return -1;
+    if (c->wls[rs].owner_dep != -2) return c->wls[rs].owner_dep;
     const kp_cluster *cl = c->cl;
-    const kp_workload *dw = &cl->workloads[d];
-    char hash[16], own[400];
-    kp__workload_template_hash(cl, dw, hash);
-    snprintf(own, sizeof own, "%s-%s", kp__s(cl, dw->name), hash);
-    kp_index best = -1, made = -1;
-    for (uint32_t i = 0; i < cl->n_workloads; i++) {
-        const kp_workload *rs = &cl->workloads[i];
-        if (rs->deleted || rs->kind != KP_WL_RS || rs->ns != dw->ns || !rs->owner_kind ||
-            rs->owner_name != dw->name || strcmp(kp__s(cl, rs->owner_kind), "Deployment") != 0)
-            continue;
-        if (rs->replicas > 0) best = (kp_index)i;
-        if (strcmp(kp__s(cl, rs->name), own) == 0) made = (kp_index)i;
-    }
-    return best >= 0 ? best : made;
+    const kp_workload *w = &cl->workloads[rs];
+    kp_index found = -1;
+    if (w->kind == KP_WL_RS && w->owner_kind && strcmp(kp__s(cl, w->owner_kind), "Deployment") == 0)
+        for (size_t i = 0; i < cl->n_workloads && found < 0; i++)
+            if (cl->workloads[i].kind == KP_WL_DEPLOY && !cl->workloads[i].deleted &&
+                cl->workloads[i].ns == w->ns && cl->workloads[i].name == w->owner_name)
+                found = (kp_index)i;
+    c->wls[rs].owner_dep = found;
+    return found;
 }

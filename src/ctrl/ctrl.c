@@ -31,6 +31,9 @@ void kp_ctrl_free(kp_ctrl *c) {
     kp__free(c->node_health);
     kp__free(c->zone_keys);
     kp__free(c->zone_next);
+    kp__free(c->dep_rs);
+    for (size_t i = 0; i < c->n_pdb_sel; i++) kp__free(c->pdb_sel[i].pods);
+    kp__free(c->pdb_sel);
     kp__free(c);
 }
 
@@ -53,6 +56,9 @@ kp_status kp_ctrl_pod_changed(kp_ctrl *c, kp_index pod, int64_t now_ms) {
     }
     bool ready_changed = pi.ready != p->ready;
     p->ready = pi.ready;
+    /* a Deployment watches its ReplicaSets' status (updateReplicaSet): their pods' counts */
+    if (st != CTRL_POD_ACTIVE || ready_changed)
+        kp__ctrl_mark(c, kp__ctrl_rs_deployment(c, p->workload));
     if (st != CTRL_POD_ACTIVE) kp__ctrl_mark(c, p->workload); /* FilterActivePods: not active */
     else if (ready_changed) /* updatePod: a readiness change syncs its controller (an OrderedReady
                              * StatefulSet goes on, replicas become ready / available) */
@@ -94,7 +100,11 @@ kp_status kp_ctrl_workload_scaled(kp_ctrl *c, kp_index w, int64_t now_ms, const 
 
 static kp_status sync_one(kp_ctrl *c, kp_index w, const kp_ctrl_sink *sink, kp_error *err) {
     switch ((ctrl_kind)c->wls[w].kind) {
-    case CTRL_KIND_REPLICASET: return kp_ctrl_replicaset_sync(c, w, c->now, sink, err);
+    case CTRL_KIND_REPLICASET: {
+        /* its status changes: its Deployment syncs (DeploymentController.updateReplicaSet) */
+        kp__ctrl_mark(c, kp__ctrl_rs_deployment(c, w));
+        return kp_ctrl_replicaset_sync(c, w, c->now, sink, err);
+    }
     case CTRL_KIND_DEPLOYMENT: return kp_ctrl_deployment_sync(c, w, c->now, sink, err);
     case CTRL_KIND_STATEFULSET: return kp_ctrl_statefulset_sync(c, w, c->now, sink, err);
     case CTRL_KIND_DAEMONSET: return kp_ctrl_daemonset_sync(c, w, c->now, sink, err);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/workload.h"
 #include "kprio/cluster.h"
 #include "kprio/ctrl.h"
 
@@ -34,6 +35,11 @@ typedef struct {
     bool cron_started; /* a CronJob whose schedule the controller follows */
     int64_t cron_last; /* a CronJob's last scheduled time handled (unix s, lastScheduleTime) */
     int64_t resync_at; /* a resync asked for then (ms), 0 = none */
+    kp_index
+        owner_dep; /* a ReplicaSet: the Deployment controlling it (-1 none, -2 not looked up) */
+    int32_t desired_replicas; /* a Deployment's ReplicaSet: its desired-replicas annotation, -1 */
+    int64_t deadline_at; /* a Deployment: the progress check asked for then (ms), -1 none */
+    int64_t avail_at; /* a Deployment: the availability check asked for then (ms), -1 none */
 } ctrl_wl;
 
 /* a pod's state as the manager last saw it (kp_ctrl_pod_changed) */
@@ -64,6 +70,16 @@ typedef struct {
     int64_t heartbeat; /* ms: the last status the controller saw (nodeHealthData.probeTimestamp) */
 } ctrl_node;
 
+/* per PDB: the pods its selector selected (disruption.c), valid while the cluster's structure
+ * generation is the one it was built at; pods added since are looked at when it is used */
+typedef struct {
+    uint32_t *pods;
+    uint32_t n, cap;
+    size_t scanned; /* pods [0, scanned) were looked at */
+    uint64_t gen;
+    bool built;
+} ctrl_pdb_sel;
+
 struct kp_ctrl {
     kp_cluster *cl;
     int64_t epoch; /* unix seconds of t = 0 */
@@ -83,6 +99,11 @@ struct kp_ctrl {
     int64_t node_grace_ms; /* nodeMonitorGracePeriod */
     uint64_t *zone_keys; /* zoneNoExecuteTainter: per zone (GetZoneKey), the time its rate */
     int64_t *zone_next; /* limiter gives the next token (ms) */
+    bool lost_rs_pods; /* some pod names a ReplicaSet the cluster lacks (deployment.c) */
+    ctrl_pdb_sel *pdb_sel; /* per PDB (disruption.c) */
+    size_t n_pdb_sel;
+    void *dep_rs; /* deployment.c: its ReplicaSets while it syncs (scratch) */
+    size_t cap_dep_rs;
     size_t n_zones;
 };
 
@@ -134,15 +155,46 @@ kp_status kp__ctrl_pod_deleting(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *e
  * core's kp_cluster_delete_pod. */
 kp_status kp__ctrl_pod_deleted(kp_ctrl *c, uint32_t pod, const kp_ctrl_event *ev,
                                const kp_ctrl_sink *sink, kp_error *err);
-/* Deployment d's ReplicaSet (FindNewReplicaSet as far as kprio tells revisions apart): the last
- * one it controls with replicas; else the one its controller made (NAME-HASH, scaled to 0); -1
- * (a ReplicaSet of the snapshot scaled to 0 is an older revision: a new one is made). */
-kp_index kp__ctrl_deployment_rs(const kp_ctrl *c, kp_index d);
+/* The Deployment controlling ReplicaSet rs (its controller reference), -1 (cached). */
+kp_index kp__ctrl_rs_deployment(kp_ctrl *c, kp_index rs);
 
 /* taint_eviction.c: processPodOnNode with a plan counted from since_ms (<= now_ms): the
  * snapshot's NoExecute taints, planned from their timeAdded */
 kp_status kp__ctrl_taint_eviction_since(kp_ctrl *c, kp_index pod, int64_t now_ms, int64_t since_ms,
                                         const kp_ctrl_sink *sink, kp_error *err);
+
+/* deployment_util.c: the deployment controller's arithmetic (deployment_util.go), pure */
+struct kp_workload;
+/* the reasons of a Deployment's conditions (deployment_util.go) */
+#define KP_DEPLOY_NEW_RS_CREATED "NewReplicaSetCreated"
+#define KP_DEPLOY_FOUND_NEW_RS "FoundNewReplicaSet"
+#define KP_DEPLOY_RS_UPDATED "ReplicaSetUpdated"
+#define KP_DEPLOY_NEW_RS_AVAILABLE "NewReplicaSetAvailable"
+#define KP_DEPLOY_TIMED_OUT "ProgressDeadlineExceeded"
+#define KP_DEPLOY_MIN_AVAILABLE "MinimumReplicasAvailable"
+#define KP_DEPLOY_MIN_UNAVAILABLE "MinimumReplicasUnavailable"
+#define KP_DEPLOY_PAUSED "DeploymentPaused"
+#define KP_DEPLOY_RESUMED "DeploymentResumed"
+int32_t kp__deploy_scaled(const kp_int_or_percent *v, int32_t total, bool round_up);
+void kp__deploy_fenceposts(const kp_int_or_percent *max_surge,
+                           const kp_int_or_percent *max_unavailable, int32_t desired,
+                           int32_t *surge, int32_t *unavailable);
+int32_t kp__deploy_max_surge(const struct kp_workload *d);
+int32_t kp__deploy_max_unavailable(const struct kp_workload *d);
+int32_t kp__deploy_new_rs_replicas(const struct kp_workload *d, int32_t all_replicas,
+                                   int32_t new_replicas);
+bool kp__deploy_complete(int32_t replicas, const kp_deploy_status *s);
+bool kp__deploy_progressing(const kp_deploy_status *old, const kp_deploy_status *nw);
+/* one scaling of an old ReplicaSet (kp__deploy_old_scale_down) */
+typedef struct {
+    size_t rs;
+    int32_t to;
+} kp_deploy_step;
+size_t kp__deploy_old_scale_down(const struct kp_workload *d, int32_t new_spec,
+                                 int32_t new_available, size_t n, int32_t *spec,
+                                 const int32_t *available, kp_deploy_step *steps);
+bool kp__deploy_timed_out(int32_t deadline_s, const char *reason, int64_t last_update,
+                          int64_t now_s);
 
 /* deployment.c: Deployment w's spec.replicas changed: its ReplicaSet scales now (queued), or
  * w is queued when it has none yet (kp_ctrl_workload_scaled) */

@@ -1,89 +1,198 @@
-/* The Deployment controller (pkg/controller/deployment), as far as kprio models it: a Deployment
- * without a ReplicaSet gets its new one (getNewReplicaSet), and its ReplicaSet takes the replicas
- * its older ReplicaSets' pods do not cover (scale). No rollouts: a Deployment has one ReplicaSet
- * that matters. */
+/* The Deployment controller (pkg/controller/deployment): syncDeployment over a Deployment's
+ * ReplicaSets: the new one (the one whose template is the Deployment's, FindNewReplicaSet; made
+ * when missing, NAME-HASH with the pod-template-hash label), the old ones scaled down as the
+ * strategy says (deployment_rollout.c: RollingUpdate within maxSurge / maxUnavailable, Recreate),
+ * the status and its Available and Progressing conditions (calculateStatus, syncRolloutStatus)
+ * with the progress deadline checked in virtual time (requeueStuckDeployment). */
 #include <stdio.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "core/cluster.h"
 #include "core/workload_ctrl.h"
-#include "ctrl/ctrl_internal.h"
+#include "ctrl/deployment_internal.h"
 
-static kp_status scaling_event(kp_ctrl *c, const kp_workload_info *d, const char *rs, bool up,
-                               int32_t from, int32_t to, const kp_ctrl_sink *sink, kp_error *err) {
-    char msg[600];
-    snprintf(msg, sizeof msg, "Scaled %s replica set %s from %d to %d", up ? "up" : "down", rs,
-             from, to);
-    return kp__ctrl_event(c, sink, false, "ScalingReplicaSet", d, msg, -1, -1, -1, err);
-}
 
-/* The active pods of Deployment d (workload index di) controlled by a ReplicaSet of it other than
- * cur: one the cluster holds (controlled by d), or one it lacks (a snapshot without the
- * ReplicaSet object) whose name is d's name, "-" and a hash (the controller's naming). */
-static int32_t old_pods(const kp_ctrl *c, const kp_workload_info *d, kp_index cur) {
-    int32_t n = 0;
-    size_t dn = strlen(d->name);
-    for (size_t q = 0; q < c->n_pods; q++) {
-        if (!kp__ctrl_active(c, (uint32_t)q)) continue;
-        kp_pod_info pi;
-        kp_cluster_pod_info(c->cl, (kp_index)q, &pi);
-        if (strcmp(pi.owner_kind, "ReplicaSet") != 0 || strcmp(pi.ns, d->ns) != 0) continue;
-        kp_index rs = c->pods[q].workload;
-        if (rs >= 0 && rs == cur) continue;
-        kp_workload_info ri;
-        if (rs >= 0) {
-            if (kp_cluster_workload_info(c->cl, rs, &ri) == KP_OK &&
-                strcmp(ri.kind, "ReplicaSet") == 0 && strcmp(ri.owner_kind, "Deployment") == 0 &&
-                strcmp(ri.owner_name, d->name) == 0)
-                n++;
-            continue;
-        }
-        const char *dash = strrchr(pi.owner_name, '-');
-        if (dash && (size_t)(dash - pi.owner_name) == dn &&
-            strncmp(pi.owner_name, d->name, dn) == 0)
-            n++;
+static int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
+
+/* ---------------------------------------------------------------- status */
+
+static kp_status calculate_status(dep_sync *x, kp_deploy_status *s) {
+    *s = x->c->cl->workloads[x->d].dstatus;
+    s->replicas = x->lost;
+    s->updated = x->lost;
+    s->ready = x->lost_ready;
+    s->available = x->lost_available;
+    int32_t total = x->lost;
+    for (size_t i = 0; i < x->n; i++) {
+        s->replicas += x->rs[i].actual;
+        s->ready += x->rs[i].ready;
+        s->available += x->rs[i].available;
+        total += x->rs[i].spec;
     }
-    return n;
+    if (x->nw >= 0) s->updated += x->rs[x->nw].actual;
+    s->unavailable = max32(total - s->available, 0);
+    int32_t want = x->in.replicas - kp__deploy_max_unavailable(&x->dw);
+    if (s->available >= want)
+        return kp__dep_set_cond(x, &s->available_cond, 1, KP_DEPLOY_MIN_AVAILABLE,
+                                "Deployment has minimum availability.");
+    return kp__dep_set_cond(x, &s->available_cond, 0, KP_DEPLOY_MIN_UNAVAILABLE,
+                            "Deployment does not have minimum availability.");
 }
 
-/* mirrors DeploymentController.syncDeployment for a Deployment with a template: its new
- * ReplicaSet (getNewReplicaSet with createIfNotExisted: NAME-HASH, core's
- * kp__cluster_deployment_new_replicaset) when it has none, and the ReplicaSet's scale
- * (DeploymentController.scale, NewRSNewReplicas): spec.replicas less the active pods of its
- * other ReplicaSets (an older revision's, or one the snapshot lacks), at least 0, with the
- * event ScalingReplicaSet "Scaled up/down replica set NAME from A to B"; the ReplicaSet's
- * controller then creates or deletes the pods (it is queued). kprio models no rollout: no
- * maxSurge on top of spec.replicas, and the old ReplicaSets are not scaled down. */
+static bool same_status(const kp_deploy_status *a, const kp_deploy_status *b) {
+    const kp_wl_condition *ca[2] = {&a->available_cond, &a->progressing};
+    const kp_wl_condition *cb[2] = {&b->available_cond, &b->progressing};
+    for (int k = 0; k < 2; k++)
+        if (ca[k]->set != cb[k]->set || ca[k]->status != cb[k]->status ||
+            ca[k]->reason != cb[k]->reason || ca[k]->message != cb[k]->message ||
+            ca[k]->last_update != cb[k]->last_update ||
+            ca[k]->last_transition != cb[k]->last_transition)
+            return false;
+    return a->written && a->replicas == b->replicas && a->updated == b->updated &&
+           a->ready == b->ready && a->available == b->available &&
+           a->unavailable == b->unavailable && a->revision == b->revision;
+}
+
+
+/* The resyncs a rollout needs in virtual time: when a Ready pod becomes available
+ * (minReadySeconds: the ReplicaSet controller's AddAfter), and the progress check
+ * (requeueStuckDeployment: lastUpdateTime + progressDeadlineSeconds, one second later, on a
+ * timer that does not keep a run going). */
+static kp_status plan_resyncs(dep_sync *x, const kp_deploy_status *s) {
+    ctrl_wl *wl = &x->c->wls[x->d];
+    const kp_ctrl_sink *sink = x->sink;
+    if (!sink || !sink->resync_at) return KP_OK;
+    int64_t epoch = x->c->epoch;
+    if (x->dw.min_ready_seconds > 0) {
+        int64_t first = -1;
+        for (size_t i = 0; i < x->n; i++) {
+            const ctrl_wl *rw = &x->c->wls[x->rs[i].w];
+            for (uint32_t k = 0; k < rw->n; k++) {
+                int64_t rt = kp_cluster_pod_ready_time(x->c->cl, (kp_index)rw->pods[k]);
+                if (rt == KP_TIME_UNSET || !kp__ctrl_active(x->c, rw->pods[k])) continue;
+                int64_t at = rt + x->dw.min_ready_seconds;
+                if (at > x->now_s && (first < 0 || at < first)) first = at;
+            }
+        }
+        int64_t t_ms = first < 0 ? -1 : (first - epoch) * 1000;
+        if (t_ms > x->c->now && t_ms != wl->avail_at) {
+            wl->avail_at = t_ms;
+            kp_status st = sink->resync_at(sink->ctx, KP_CTRL_RESYNC_WORKLOAD, x->d, t_ms, x->err);
+            if (st != KP_OK) return st;
+        }
+    }
+    const kp_wl_condition *p = &s->progressing;
+    const kp_cluster *cl = x->c->cl;
+    if (!kp__dep_has_deadline(x) || !p->set || kp__deploy_complete(x->in.replicas, s) ||
+        strcmp(kp__s(cl, p->reason), KP_DEPLOY_TIMED_OUT) == 0)
+        return KP_OK;
+    int64_t t_ms = (p->last_update + x->dw.progress_deadline_seconds + 1 - epoch) * 1000;
+    if (t_ms <= x->c->now || t_ms == wl->deadline_at) return KP_OK;
+    wl->deadline_at = t_ms;
+    return sink->resync_at(sink->ctx, KP_CTRL_RESYNC_WORKLOAD_IDLE, x->d, t_ms, x->err);
+}
+
+static kp_status write_status(dep_sync *x, kp_deploy_status *s) {
+    if (!same_status(&x->c->cl->workloads[x->d].dstatus, s) &&
+        kp__cluster_deployment_status_set(x->c->cl, x->d, s) != KP_OK)
+        return kp_error_set(x->err, KP_EINVAL, "deployment sync: %ld is not a Deployment",
+                            (long)x->d);
+    return plan_resyncs(x, s);
+}
+
+/* mirrors syncRolloutStatus: calculateStatus, then the Progressing condition unless the rollout
+ * completed before: NewReplicaSetAvailable once complete, ReplicaSetUpdated while it progresses
+ * (its lastUpdateTime moves), ProgressDeadlineExceeded past the deadline */
+static kp_status sync_rollout_status(dep_sync *x) {
+    kp_deploy_status s;
+    kp_status st = calculate_status(x, &s);
+    if (st != KP_OK) return st;
+    const kp_cluster *cl = x->c->cl;
+    const kp_deploy_status *old = &cl->workloads[x->d].dstatus;
+    if (!kp__dep_has_deadline(x)) s.progressing.set = false;
+    const kp_wl_condition *cur = &old->progressing;
+    bool was_complete = s.replicas == s.updated && cur->set &&
+                        strcmp(kp__s(cl, cur->reason), KP_DEPLOY_NEW_RS_AVAILABLE) == 0;
+    char msg[600];
+    const char *rs = x->nw >= 0 ? kp__s(cl, cl->workloads[x->rs[x->nw].w].name) : NULL;
+    if (kp__dep_has_deadline(x) && !was_complete) {
+        if (kp__deploy_complete(x->in.replicas, &s)) {
+            if (rs) snprintf(msg, sizeof msg, "ReplicaSet \"%s\" has successfully progressed.", rs);
+            else
+                snprintf(msg, sizeof msg, "Deployment \"%s\" has successfully progressed.",
+                         x->in.name);
+            st = kp__dep_set_cond(x, &s.progressing, 1, KP_DEPLOY_NEW_RS_AVAILABLE, msg);
+        } else if (kp__deploy_progressing(old, &s)) {
+            if (rs) snprintf(msg, sizeof msg, "ReplicaSet \"%s\" is progressing.", rs);
+            else snprintf(msg, sizeof msg, "Deployment \"%s\" is progressing.", x->in.name);
+            /* the same reason again: lastUpdateTime moves, lastTransitionTime stays while True */
+            kp_wl_condition keep = s.progressing;
+            s.progressing.set = false;
+            st = kp__dep_set_cond(x, &s.progressing, 1, KP_DEPLOY_RS_UPDATED, msg);
+            if (keep.set && keep.status > 0) s.progressing.last_transition = keep.last_transition;
+        } else if (kp__deploy_timed_out(x->dw.progress_deadline_seconds,
+                                        s.progressing.set ? kp__s(cl, s.progressing.reason) : NULL,
+                                        s.progressing.last_update, x->now_s)) {
+            if (rs) snprintf(msg, sizeof msg, "ReplicaSet \"%s\" has timed out progressing.", rs);
+            else
+                snprintf(msg, sizeof msg, "Deployment \"%s\" has timed out progressing.",
+                         x->in.name);
+            st = kp__dep_set_cond(x, &s.progressing, 0, KP_DEPLOY_TIMED_OUT, msg);
+        }
+    }
+    return st == KP_OK ? write_status(x, &s) : st;
+}
+
+/* mirrors syncDeploymentStatus (a paused Deployment, a scaling event): the counts, the
+ * Available condition, no progress estimated */
+static kp_status sync_status(dep_sync *x) {
+    kp_deploy_status s;
+    kp_status st = calculate_status(x, &s);
+    return st == KP_OK ? write_status(x, &s) : st;
+}
+
+static bool scaling_event(const dep_sync *x) {
+    for (size_t i = 0; i < x->n; i++) {
+        int32_t want = x->c->wls[x->rs[i].w].desired_replicas;
+        if (x->rs[i].spec > 0 && want >= 0 && want != x->in.replicas) return true;
+    }
+    return false;
+}
+
+/* mirrors DeploymentController.syncDeployment: the Deployment's ReplicaSets and revision, then
+ * a paused Deployment or a scaling event is scaled (sync), any other rolls out by its strategy */
 kp_status kp_ctrl_deployment_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl_sink *sink,
                                   kp_error *err) {
     if (kp__ctrl_grow(c) != KP_OK) return kp__ctrl_nomem(err);
-    kp_workload_info in, ri;
+    dep_sync x;
+    memset(&x, 0, sizeof x);
     if (w < 0 || (size_t)w >= c->n_wls || c->wls[w].kind != CTRL_KIND_DEPLOYMENT ||
-        kp_cluster_workload_info(c->cl, w, &in) != KP_OK)
+        kp_cluster_workload_info(c->cl, w, &x.in) != KP_OK)
         return kp_error_set(err, KP_EINVAL, "deployment sync: %ld is not a Deployment", (long)w);
     c->now = now_ms;
-    if (!in.has_template) return KP_OK;
-    kp_index rs = kp__ctrl_deployment_rs(c, w);
-    int32_t want = in.replicas - old_pods(c, &in, rs), from = 0;
-    if (want < 0) want = 0;
-    kp_status st;
-    if (rs < 0) {
-        if ((st = kp__cluster_deployment_new_replicaset(c->cl, w, &rs, err)) != KP_OK) return st;
-        if (kp__ctrl_grow(c) != KP_OK) return kp__ctrl_nomem(err);
-    } else {
-        kp_cluster_workload_info(c->cl, rs, &ri);
-        if (ri.replicas == want) return KP_OK;
-        from = ri.replicas;
+    if (!x.in.has_template) return KP_OK;
+    x.c = c;
+    x.sink = sink;
+    x.err = err;
+    x.d = w;
+    x.dw = c->cl->workloads[w];
+    x.now_s = kp__ctrl_now_s(c);
+    kp_status st = kp__dep_gather(&x);
+    if (st == KP_OK) st = kp__dep_sync_revision(&x);
+    if (st == KP_OK && x.nw >= 0) st = kp__dep_progressing_for_new(&x, false);
+    if (st != KP_OK) return st;
+    if (x.dw.paused || scaling_event(&x)) {
+        if ((st = kp__dep_scale(&x)) != KP_OK) return st;
+        return sync_status(&x);
     }
-    if ((st = kp_cluster_workload_scale(c->cl, rs, want, err)) != KP_OK) return st;
-    kp_cluster_workload_info(c->cl, rs, &ri);
-    if ((st = scaling_event(c, &in, ri.name, want >= from, from, want, sink, err)) != KP_OK)
-        return st;
-    kp__ctrl_mark(c, rs);
-    return KP_OK;
+    st = x.dw.strategy.type == KP_WL_STRATEGY_RECREATE ? kp__dep_rollout_recreate(&x)
+                                                       : kp__dep_rollout_rolling(&x);
+    return st == KP_OK ? sync_rollout_status(&x) : st;
 }
 
 /* mirrors DeploymentController.scale for Deployment w, whose spec.replicas changed: it syncs at
- * once (kp_ctrl_deployment_sync holds the rule: its ReplicaSet scaled, or its new one made). */
+ * once (a scaling event: kp_ctrl_deployment_sync holds the rule) */
 kp_status kp__ctrl_deployment_scale(kp_ctrl *c, kp_index w, const kp_ctrl_sink *sink,
                                     kp_error *err) {
     return kp_ctrl_deployment_sync(c, w, c->now, sink, err);

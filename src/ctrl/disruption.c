@@ -49,11 +49,42 @@ static bool controller_scale(const kp_cluster *cl, const kp_pod *p, const kp_own
     return false;
 }
 
+/* getPodsForPdb: the pods the PDB's selector selects, from the manager's cache (rebuilt when
+ * the cluster's structure changed: a label, a selector; else the pods added since are looked
+ * at); a pod deleted since is skipped by the caller (kp_cluster_pdb_selects). NULL: out of
+ * memory. */
+static const ctrl_pdb_sel *selected(kp_ctrl *c, kp_index pdb) {
+    const kp_cluster *cl = c->cl;
+    if ((size_t)pdb >= c->n_pdb_sel) {
+        size_t n = cl->n_pdbs;
+        ctrl_pdb_sel *v = kp__realloc(c->pdb_sel, n * sizeof *v);
+        if (!v) return NULL;
+        memset(v + c->n_pdb_sel, 0, (n - c->n_pdb_sel) * sizeof *v);
+        c->pdb_sel = v;
+        c->n_pdb_sel = n;
+    }
+    ctrl_pdb_sel *s = &c->pdb_sel[pdb];
+    if (!s->built || s->gen != cl->gen_struct) {
+        s->n = 0;
+        s->scanned = 0;
+        s->gen = cl->gen_struct;
+        s->built = true;
+    }
+    for (; s->scanned < cl->n_pods; s->scanned++) {
+        if (!kp_cluster_pdb_selects(cl, pdb, (kp_index)s->scanned)) continue;
+        if (s->n == s->cap &&
+            !kp__grow32((void **)&s->pods, &s->cap, (size_t)s->n + 1, sizeof *s->pods, 16))
+            return NULL;
+        s->pods[s->n++] = (uint32_t)s->scanned;
+    }
+    return s;
+}
+
 /* mirrors DisruptionController.getExpectedScale: the sum of the scales of the selected pods'
  * controllers, each counted once; pods without a controller are unmanaged and skipped. *ok false:
  * a controller was not found. */
-static kp_status expected_scale(const kp_cluster *cl, kp_index pdb, int32_t *expected, bool *ok,
-                                kp_error *err) {
+static kp_status expected_scale(const kp_cluster *cl, kp_index pdb, const ctrl_pdb_sel *sel,
+                                int32_t *expected, bool *ok, kp_error *err) {
     *expected = 0;
     *ok = true;
     uint8_t *seen = kp__calloc(cl->n_workloads ? cl->n_workloads : 1, 1);
@@ -61,7 +92,8 @@ static kp_status expected_scale(const kp_cluster *cl, kp_index pdb, int32_t *exp
         return kp_error_set(err, KP_ENOMEM, "PodDisruptionBudget %s/%s: out of memory",
                             kp__s(cl, cl->pdbs[pdb].ns), kp__s(cl, cl->pdbs[pdb].name));
     int64_t sum = 0;
-    for (uint32_t i = 0; i < cl->n_pods && *ok; i++) {
+    for (uint32_t j = 0; j < sel->n && *ok; j++) {
+        uint32_t i = sel->pods[j];
         const kp_pod *p = &cl->pods[i];
         if (!kp_cluster_pdb_selects(cl, pdb, (kp_index)i)) continue;
         const kp_owner_ref *o = NULL;
@@ -91,7 +123,12 @@ kp_status kp_ctrl_disruption_sync(kp_ctrl *c, kp_index pdb, kp_error *err) {
     const kp_pdb *b = &cl->pdbs[pdb];
     if (b->deleted) return KP_OK; /* the disruption controller syncs only PDBs that exist */
     int32_t n_pods = 0, healthy = 0;
-    for (uint32_t i = 0; i < cl->n_pods; i++) {
+    const ctrl_pdb_sel *sel = selected(c, pdb);
+    if (!sel)
+        return kp_error_set(err, KP_ENOMEM, "PodDisruptionBudget %s/%s: out of memory",
+                            kp__s(cl, b->ns), kp__s(cl, b->name));
+    for (uint32_t j = 0; j < sel->n; j++) {
+        uint32_t i = sel->pods[j];
         const kp_pod *p = &cl->pods[i];
         if (!kp_cluster_pdb_selects(cl, pdb, (kp_index)i)) continue; /* getPodsForPdb */
         n_pods++;
@@ -106,7 +143,7 @@ kp_status kp_ctrl_disruption_sync(kp_ctrl *c, kp_index pdb, kp_error *err) {
     bool ok = true;
     kp_status st = KP_OK;
     if (b->has_max_unavailable) {
-        st = expected_scale(cl, pdb, &expected, &ok, err);
+        st = expected_scale(cl, pdb, sel, &expected, &ok, err);
         int32_t max_un = scaled(kp__s(cl, b->max_unavailable), expected);
         desired = expected - max_un < 0 ? 0 : expected - max_un;
     } else if (b->has_min_available) {
@@ -115,7 +152,7 @@ kp_status kp_ctrl_disruption_sync(kp_ctrl *c, kp_index pdb, kp_error *err) {
             desired = scaled(v, 0);
             expected = n_pods;
         } else {
-            st = expected_scale(cl, pdb, &expected, &ok, err);
+            st = expected_scale(cl, pdb, sel, &expected, &ok, err);
             desired = scaled(v, expected);
         }
     }

@@ -20,6 +20,7 @@
 #include "core/workload.h"
 #include "io/dctx.h"
 #include "io/decode_common.h"
+#include "io/encode_json.h"
 
 #define TRY(x)                        \
     do {                              \
@@ -160,6 +161,9 @@ static kp_status decode_template(kp_dctx *d, kp_cluster *cl, const kp_tnode *spe
                            "`selector` does not match template `labels`");
     kp__dctx_pop(d, saved);
     if (st == KP_OK) w->template = p;
+    /* its identity: what a Deployment's ReplicaSets are told apart by (FindNewReplicaSet) */
+    if (st == KP_OK && kp__enc_template_fp(cl, p, &w->template_fp, &w->template_hash32) != KP_OK)
+        st = kp__dctx_fail(d, t, KP_ENOMEM, NULL, "out of memory");
     return st;
 }
 
@@ -327,6 +331,59 @@ static kp_status decode_meta(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp
     return st;
 }
 
+/* A Deployment's status as its controller last wrote it (the counts, the Available and
+ * Progressing conditions) and the revision annotation of a Deployment or ReplicaSet
+ * (deployment.kubernetes.io/revision): the deployment controller reads them at its next sync, and
+ * the encoder writes them back. */
+static kp_status decode_deploy_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj,
+                                      kp_workload *w) {
+    const kp_tnode *md = kp__tree_get(obj, "metadata"), *an, *status, *conds;
+    an = md && md->type == KP_T_OBJ ? kp__tree_get(md, "annotations") : NULL;
+    const kp_tnode *rev =
+        an && an->type == KP_T_OBJ ? kp__tree_get(an, "deployment.kubernetes.io/revision") : NULL;
+    int64_t r = rev && rev->type == KP_T_STR ? strtoll(rev->s, NULL, 10) : 0;
+    if (w->kind == KP_WL_RS) w->revision = r > 0 ? r : 0;
+    if (w->kind != KP_WL_DEPLOY) return KP_OK;
+    kp_deploy_status *s = &w->dstatus;
+    s->revision = r > 0 ? r : 0;
+    TRY(kp__dget_obj(d, obj, "status", &status));
+    if (!status) return KP_OK;
+    size_t saved = kp__dctx_push(d, "status");
+    static const char *const KEYS[5] = {"replicas", "updatedReplicas", "readyReplicas",
+                                        "availableReplicas", "unavailableReplicas"};
+    int32_t *vals[5] = {&s->replicas, &s->updated, &s->ready, &s->available, &s->unavailable};
+    kp_status st = KP_OK;
+    for (int k = 0; k < 5 && st == KP_OK; k++) {
+        int64_t v = 0;
+        st = kp__dget_int(d, status, KEYS[k], 0, INT32_MAX, &v, NULL);
+        *vals[k] = (int32_t)v;
+    }
+    if (st == KP_OK) st = kp__dget_arr(d, status, "conditions", &conds);
+    for (const kp_tnode *c = st == KP_OK && conds ? conds->first : NULL; c && st == KP_OK;
+         c = c->next) {
+        const kp_tnode *t = kp__tree_get(c, "type"), *v = kp__tree_get(c, "status");
+        if (c->type != KP_T_OBJ || !t || t->type != KP_T_STR) continue;
+        kp_wl_condition *wc = strcmp(t->s, "Available") == 0     ? &s->available_cond
+                              : strcmp(t->s, "Progressing") == 0 ? &s->progressing
+                                                                 : NULL;
+        if (!wc) continue;
+        memset(wc, 0, sizeof *wc);
+        wc->set = true;
+        wc->status = !v || v->type != KP_T_STR    ? -1
+                     : strcmp(v->s, "True") == 0  ? 1
+                     : strcmp(v->s, "False") == 0 ? 0
+                                                  : -1;
+        wc->last_update = wc->last_transition = KP_TIME_NONE;
+        st = kp__d_str(d, cl, c, "reason", &wc->reason);
+        if (st == KP_OK) st = kp__d_str(d, cl, c, "message", &wc->message);
+        if (st == KP_OK) st = kp__dget_time(d, c, "lastUpdateTime", &wc->last_update, NULL);
+        if (st == KP_OK) st = kp__dget_time(d, c, "lastTransitionTime", &wc->last_transition, NULL);
+    }
+    s->written = st == KP_OK;
+    kp__dctx_pop(d, saved);
+    return st;
+}
+
 kp_status kp__decode_workload(kp_dctx *d, kp_cluster *cl, const char *source, const kp_tnode *obj,
                               kp_workload *w) {
     TRY(kp__d_origin(d, cl, source, false, &w->origin));
@@ -334,6 +391,8 @@ kp_status kp__decode_workload(kp_dctx *d, kp_cluster *cl, const char *source, co
     const kp_tnode *spec;
     kp_status st = kp__dget_obj(d, obj, "spec", &spec);
     if (w->kind == KP_WL_JOB && st == KP_OK) st = decode_job_status(d, cl, obj, &w->job);
+    if ((w->kind == KP_WL_DEPLOY || w->kind == KP_WL_RS) && st == KP_OK)
+        st = decode_deploy_status(d, cl, obj, w);
     if (w->kind == KP_WL_CRONJOB && st == KP_OK) st = decode_cronjob_status(d, obj, w);
     if (st != KP_OK || !spec) {
         if (w->kind == KP_WL_JOB || w->kind == KP_WL_CRONJOB) { /* SetDefaults_Job */
@@ -372,6 +431,18 @@ kp_status kp__decode_workload(kp_dctx *d, kp_cluster *cl, const char *source, co
         st = decode_strategy(d, spec, w);
     if (st == KP_OK && w->kind == KP_WL_DEPLOY)
         st = kp__dget_bool(d, spec, "paused", &w->paused, NULL);
+    if (w->kind == KP_WL_DEPLOY) { /* SetDefaults_Deployment */
+        w->progress_deadline_seconds = 600;
+        w->revision_history_limit = 10;
+        bool has = false;
+        v = 0;
+        if (st == KP_OK)
+            st = kp__dget_int(d, spec, "progressDeadlineSeconds", 0, INT32_MAX, &v, &has);
+        if (has) w->progress_deadline_seconds = (int32_t)v;
+        has = false;
+        if (st == KP_OK) st = kp__dget_int(d, spec, "revisionHistoryLimit", 0, INT32_MAX, &v, &has);
+        if (has) w->revision_history_limit = (int32_t)v;
+    }
     if (st == KP_OK && w->kind == KP_WL_STS) {
         const char *pmp = NULL;
         bool has = false;

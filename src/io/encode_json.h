@@ -101,6 +101,10 @@ void kp__enc_strs(kp__enc *e, const char *key, uint16_t n, const kp_str *s);
  * one more label, extra, when not NULL), a taint effect's name. */
 void kp__enc_pod(kp__enc *e, const kp_pod *p);
 void kp__enc_pod_template(kp__enc *e, const char *key, const kp_pod *p, const kp_label *extra);
+/* A pod template's identity (kp_workload.template_fp, template_hash32): fnv-1a 64 and 32 over
+ * the template as kp__enc_pod_template writes it, its pod-template-hash label left out. KP_ENOMEM.
+ */
+kp_status kp__enc_template_fp(const kp_cluster *cl, const kp_pod *t, uint64_t *fp, uint32_t *h32);
 const char *kp__enc_effect(kp_effect x);
 /* encode_cluster.c: one object as its own JSON document (io/patch.c): kind "Pod", "Node",
  * "PriorityClass", "PodDisruptionBudget", "Namespace", else a workload; i its index in the

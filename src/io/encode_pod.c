@@ -6,6 +6,7 @@
  * status.reason and status.message are kept (an eviction's, a kubelet rejection's). */
 #include <string.h>
 
+#include "base/alloc.h"
 #include "core/cluster.h"
 #include "core/pod.h"
 #include "core/priority_class.h"
@@ -418,4 +419,50 @@ void kp__enc_pod_template(kp__enc *e, const char *key, const kp_pod *p, const kp
     kp__enc_end_obj(e);
     spec(e, p);
     kp__enc_end_obj(e);
+}
+
+/* ---------------------------------------------------------------- a template's identity */
+
+typedef struct {
+    uint64_t h64;
+    uint32_t h32;
+} fp_ctx;
+
+static kp_status fp_write(void *ctx, const char *buf, size_t len) {
+    fp_ctx *f = ctx;
+    for (size_t i = 0; i < len; i++) {
+        f->h64 = (f->h64 ^ (unsigned char)buf[i]) * 0x100000001b3ULL;
+        f->h32 = (f->h32 ^ (unsigned char)buf[i]) * 16777619u;
+    }
+    return KP_OK;
+}
+
+kp_status kp__enc_template_fp(const kp_cluster *cl, const kp_pod *t, uint64_t *fp, uint32_t *h32) {
+    kp_pod copy = *t;
+    kp_label *items = NULL;
+    kp_str key = kp__intern_find(&cl->strs, "pod-template-hash", 17);
+    for (uint32_t i = 0; key != UINT32_MAX && i < t->labels.n; i++) {
+        if (t->labels.items[i].key != key) continue;
+        /* EqualIgnoreHash: the label the deployment controller adds is not the template's */
+        if (t->labels.n > 1 && !(items = kp__malloc((t->labels.n - 1) * sizeof *items)))
+            return KP_ENOMEM;
+        uint32_t n = 0;
+        for (uint32_t j = 0; j < t->labels.n; j++)
+            if (j != i) items[n++] = t->labels.items[j];
+        copy.labels.items = items;
+        copy.labels.n = n;
+        break;
+    }
+    fp_ctx f = {0xcbf29ce484222325ULL, 2166136261u};
+    kp__enc e;
+    kp_error err;
+    kp_error_clear(&err);
+    kp_status st = kp__enc_init(&e, cl, false, fp_write, &f, &err);
+    if (st == KP_OK) kp__enc_pod_template(&e, NULL, &copy, NULL);
+    kp_status st2 = kp__enc_finish(&e);
+    kp__free(items);
+    if (st == KP_OK) st = st2;
+    *fp = f.h64 ? f.h64 : 1; /* 0 is "no template" */
+    *h32 = f.h32;
+    return st;
 }

@@ -163,6 +163,51 @@ static void controller_spec(kp__enc *e, const kp_workload *w) {
         }
     }
     if (w->kind == KP_WL_DEPLOY && w->paused) kp__enc_bool(e, "paused", true);
+    if (w->kind == KP_WL_DEPLOY) {
+        kp__enc_int(e, "revisionHistoryLimit", w->revision_history_limit);
+        kp__enc_int(e, "progressDeadlineSeconds", w->progress_deadline_seconds);
+    }
+    kp__enc_end_obj(e);
+}
+
+/* A Deployment's status as its controller wrote it (calculateStatus, syncRolloutStatus): the
+ * counts (omitted when 0, as the API's omitempty) and the Available and Progressing conditions. */
+static void condition(kp__enc *e, const char *type, const kp_wl_condition *c) {
+    if (!c->set) return;
+    kp__enc_obj(e, NULL);
+    kp__enc_str(e, "type", type);
+    kp__enc_str(e, "status", c->status > 0 ? "True" : c->status == 0 ? "False" : "Unknown");
+    kp__enc_time(e, "lastUpdateTime", c->last_update);
+    kp__enc_time(e, "lastTransitionTime", c->last_transition);
+    kp__enc_sid(e, "reason", c->reason);
+    kp__enc_sid(e, "message", c->message);
+    kp__enc_end_obj(e);
+}
+
+static void deployment_status(kp__enc *e, const kp_deploy_status *s) {
+    if (!s->written) return;
+    kp__enc_obj(e, "status");
+    if (s->replicas) kp__enc_int(e, "replicas", s->replicas);
+    if (s->updated) kp__enc_int(e, "updatedReplicas", s->updated);
+    if (s->ready) kp__enc_int(e, "readyReplicas", s->ready);
+    if (s->available) kp__enc_int(e, "availableReplicas", s->available);
+    if (s->unavailable) kp__enc_int(e, "unavailableReplicas", s->unavailable);
+    if (s->available_cond.set || s->progressing.set) {
+        kp__enc_arr(e, "conditions");
+        condition(e, "Available", &s->available_cond);
+        condition(e, "Progressing", &s->progressing);
+        kp__enc_end_arr(e);
+    }
+    kp__enc_end_obj(e);
+}
+
+/* metadata.annotations deployment.kubernetes.io/revision of a Deployment and its ReplicaSets */
+static void revision(kp__enc *e, int64_t rev) {
+    if (rev <= 0) return;
+    char b[24];
+    snprintf(b, sizeof b, "%" PRId64, rev);
+    kp__enc_obj(e, "annotations");
+    kp__enc_str(e, "deployment.kubernetes.io/revision", b);
     kp__enc_end_obj(e);
 }
 
@@ -172,6 +217,7 @@ void kp__enc_workload(kp__enc *e, const kp_workload *w) {
     if (w->kind != KP_WL_SERVICE) {
         kp__enc_sid(e, "uid", w->uid);
         owner(e, w);
+        revision(e, w->kind == KP_WL_DEPLOY ? w->dstatus.revision : w->revision);
     }
     kp__enc_end_obj(e); /* metadata */
     switch (w->kind) {
@@ -185,7 +231,10 @@ void kp__enc_workload(kp__enc *e, const kp_workload *w) {
         job_status(e, &w->job);
         break;
     case KP_WL_CRONJOB: cronjob(e, w); break;
-    default: controller_spec(e, w); break;
+    default:
+        controller_spec(e, w);
+        if (w->kind == KP_WL_DEPLOY) deployment_status(e, &w->dstatus);
+        break;
     }
     kp__enc_end_obj(e);
 }

@@ -49,6 +49,28 @@ static void where(const kp_sim *sim, kp_index pod, kp_index node, kp_sim_pod_sta
     else snprintf(buf, cap, "%s", kp_sim_pod_state_name(st));
 }
 
+/* when the rollouts completed (kp_compare.rollout_a): a time, "not done" */
+static void rollout_cell(int64_t t, char *buf, size_t cap) {
+    if (t == KP_COMPARE_ROLLOUT_NOT_DONE) snprintf(buf, cap, "not done");
+    else if (t == KP_COMPARE_NO_ROLLOUT) snprintf(buf, cap, "none");
+    else dur(t, buf, cap);
+}
+
+static void row_rollout(kp_table *t, int64_t a, int64_t b) {
+    if (a == KP_COMPARE_NO_ROLLOUT && b == KP_COMPARE_NO_ROLLOUT) return;
+    if (a >= 0 && b >= 0) {
+        row_t(t, "rollout complete", a, b);
+        return;
+    }
+    char x[40], y[40];
+    rollout_cell(a, x, sizeof x);
+    rollout_cell(b, y, sizeof y);
+    kp_table_add(t, "rollout complete");
+    kp_table_add(t, x);
+    kp_table_add(t, y);
+    kp_table_add(t, a == b ? "=" : "");
+}
+
 static kp_table *numbers(const kp_sim *a, const kp_insight *ia, const char *la, const kp_sim *b,
                          const kp_insight *ib, const char *lb, const kp_compare *c) {
     kp_table *t = kp_table_new(4);
@@ -57,6 +79,9 @@ static kp_table *numbers(const kp_sim *a, const kp_insight *ia, const char *la, 
     kp_table_addf(t, "B (%s)", lb);
     kp_table_add(t, "B-A");
     row_t(t, "virtual time", kp_sim_now(a), kp_sim_now(b));
+    row_rollout(t, c->rollout_a, c->rollout_b);
+    if (c->rollout_a != KP_COMPARE_NO_ROLLOUT || c->rollout_b != KP_COMPARE_NO_ROLLOUT)
+        row_t(t, "PDB below desired", c->pdb_below_a, c->pdb_below_b);
     row_u(t, "scheduled", c->a.scheduled, c->b.scheduled);
     row_u(t, "schedule attempts", c->a.attempts, c->b.attempts);
     row_u(t, "preemptions", c->a.preemptions, c->b.preemptions);
@@ -110,7 +135,7 @@ static void only_text(FILE *f, const char *which, const kp_insight *in, const si
 
 static void emit_side(kp_emit *e, const char *key, const char *label, const kp_sim *sim,
                       const kp_insight *in, const kp_sim_counters *c, const int64_t pend[4],
-                      uint64_t evictions) {
+                      uint64_t evictions, int64_t rollout, int64_t pdb_below) {
     kp_emit_key(e, key);
     kp_emit_obj_begin(e);
     kp_emit_kv_str(e, "label", label);
@@ -135,6 +160,12 @@ static void emit_side(kp_emit *e, const char *key, const char *label, const kp_s
     }
     kp_emit_obj_end(e);
     kp_emit_kv_int(e, "findings", (int64_t)kp_insight_finding_count(in));
+    if (rollout != KP_COMPARE_NO_ROLLOUT) { /* a Deployment rolled out */
+        rollout_cell(rollout, tb, sizeof tb);
+        kp_emit_kv_str(e, "rolloutComplete", tb);
+        dur(pdb_below, tb, sizeof tb);
+        kp_emit_kv_str(e, "pdbBelowDesired", tb);
+    }
     kp_emit_obj_end(e);
 }
 
@@ -160,8 +191,8 @@ static kp_status document(FILE *f, const kp_sim *a, const kp_insight *ia, const 
     kp_emit_obj_begin(e);
     kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
     kp_emit_kv_str(e, "kind", "SimulationComparison");
-    emit_side(e, "a", la, a, ia, &c->a, c->pending_a, c->evictions_a);
-    emit_side(e, "b", lb, b, ib, &c->b, c->pending_b, c->evictions_b);
+    emit_side(e, "a", la, a, ia, &c->a, c->pending_a, c->evictions_a, c->rollout_a, c->pdb_below_a);
+    emit_side(e, "b", lb, b, ib, &c->b, c->pending_b, c->evictions_b, c->rollout_b, c->pdb_below_b);
     kp_emit_key(e, "pods");
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < c->n_pods; i++) {

@@ -106,6 +106,24 @@ static kp_status pending(const kp_sim *sim, int64_t out[4]) {
     return KP_OK;
 }
 
+/* When the run's last Deployment rollout completed (kp_compare.rollout_a): over the Deployments
+ * with a second revision, the Progressing condition's lastUpdateTime once NewReplicaSetAvailable */
+static int64_t rollout_done(const kp_sim *sim) {
+    const kp_cluster *cl = kp_sim_cluster(sim);
+    int64_t done = KP_COMPARE_NO_ROLLOUT;
+    for (size_t i = 0; i < kp_cluster_workload_count(cl); i++) {
+        kp_workload_info in;
+        if (kp_cluster_workload_info(cl, (kp_index)i, &in) != KP_OK || in.deleted ||
+            strcmp(in.kind, "Deployment") != 0 || in.revision < 2)
+            continue;
+        if (strcmp(in.progressing_reason, "NewReplicaSetAvailable") != 0)
+            return KP_COMPARE_ROLLOUT_NOT_DONE;
+        int64_t t = (in.progressing_time - kp_sim_epoch(sim)) * 1000;
+        if (t > done) done = t;
+    }
+    return done;
+}
+
 static bool same_node(const kp_sim *a, kp_index na, const kp_sim *b, kp_index nb) {
     if (na < 0 || nb < 0) return na == nb;
     return strcmp(kp_cluster_node_name(kp_sim_cluster(a), na),
@@ -182,6 +200,10 @@ kp_status kp_insight_compare_new(const kp_sim *a, const kp_insight *ia, const kp
     kp_sim_counters_get(b, &c->b);
     c->evictions_a = c->a.kubelet_evictions;
     c->evictions_b = c->b.kubelet_evictions;
+    c->rollout_a = rollout_done(a);
+    c->rollout_b = rollout_done(b);
+    c->pdb_below_a = ia->pdb_below_ms;
+    c->pdb_below_b = ib->pdb_below_ms;
     kp_status st = pending(a, c->pending_a);
     if (st == KP_OK) st = pending(b, c->pending_b);
     if (st == KP_OK) st = diff_pods(a, b, c);

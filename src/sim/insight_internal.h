@@ -15,6 +15,8 @@
 struct kp_insight {
     kp_finding *f;
     size_t n, cap;
+    int64_t pdb_below_ms; /* time some PDB had fewer healthy pods than desiredHealthy (summed
+                           * over PDBs; the what-if comparison of rollouts reads it) */
 };
 
 /* The run, indexed once: per pod the events the finders link to (-1 when none). */

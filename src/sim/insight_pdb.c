@@ -91,7 +91,7 @@ static bool alive(const ins_life *l, int64_t t) { return t >= l->from && (l->to 
  * changes (its creation and deletion are instants too). */
 static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, size_t n,
                            kp_index pdb, const ins_life *life, ins_change *ch, int32_t *lo,
-                           int32_t *hi, int32_t *dlo, int32_t *dhi) {
+                           int32_t *hi, int32_t *dlo, int32_t *dhi, int64_t *below_ms) {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         ch[m++] = (ins_change){sp[i].t0, +1, sp[i].ev0};
@@ -105,7 +105,7 @@ static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, 
     for (size_t i = 0; i < nd; i++) ch[m++] = (ins_change){dt[i], 0, -1}; /* a new desiredHealthy */
     qsort(ch, m, sizeof *ch, cmp_change);
     int32_t h = 0;
-    int64_t since = -1;
+    int64_t since = -1, below_since = -1;
     *lo = *dlo = INT32_MAX, *hi = *dhi = 0;
     for (size_t i = 0; i < m;) {
         int64_t t = ch[i].t;
@@ -121,6 +121,9 @@ static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, 
         if (in && desired < *dlo) *dlo = desired;
         if (in && desired > *dhi) *dhi = desired;
         bool zero = in && desired > 0 && h <= desired; /* a PDB that asks for nothing never is */
+        bool below = in && h < desired; /* the budget violated */
+        if (below && below_since < 0) below_since = t;
+        else if (!below && below_since >= 0) *below_ms += t - below_since, below_since = -1;
         if (zero && since < 0) {
             since = t;
             if (!f->duration_ms && f->first_ms < 0) f->first_ms = t;
@@ -132,6 +135,7 @@ static kp_status zero_time(const ins_run *r, kp_finding *f, const ins_span *sp, 
         }
     }
     int64_t end = life->to >= 0 && life->to < r->end_ms ? life->to : r->end_ms;
+    if (below_since >= 0 && below_since < end) *below_ms += end - below_since;
     if (since >= 0 && since < end) {
         f->duration_ms += end - since;
         f->last_ms = end;
@@ -225,7 +229,8 @@ static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, ins_scrat
     }
     ins_life life = {0, -1};
     if (!kp_sim_pdb_span(r->sim, k, &life.from, &life.to)) life.from = 0, life.to = -1;
-    kp_status st = zero_time(r, &f0, sp, n, k, &life, x->ch, &lo, &hi, &dlo, &dhi);
+    kp_status st =
+        zero_time(r, &f0, sp, n, k, &life, x->ch, &lo, &hi, &dlo, &dhi, &in->pdb_below_ms);
     if (st == KP_OK) st = violations(r, &f0, x, n, k, &life, &blocked);
     if (st == KP_OK && (f0.duration_ms > 0 || f0.count > 0 || blocked > 0)) {
         kp_finding *f = kp__ins_add(in, KP_FINDING_PDB_PRESSURE,

@@ -169,7 +169,8 @@ static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
         return kp__sim_pod_finished(s, (uint32_t)t->arg, KP_POD_PHASE_SUCCEEDED, "Completed", NULL,
                                     false, err);
     case SIM_EV_DRAIN_RETRY: return kp__sim_drain_step(s, (kp_index)t->arg, err);
-    case SIM_EV_WORKLOAD_SYNC: return kp__sim_mark_workload(s, t->arg, err);
+    case SIM_EV_WORKLOAD_SYNC:
+    case SIM_EV_WORKLOAD_CHECK: return kp__sim_mark_workload(s, t->arg, err);
     case SIM_EV_KUBELET:
     case SIM_EV_KUBELET_IDLE: return kp__sim_kubelet_timer(s, (kp_index)t->arg, err);
     case SIM_EV_ADMIT:

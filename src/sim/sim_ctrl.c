@@ -69,6 +69,9 @@ static kp_status sink_resync(void *ctx, int kind, kp_index obj, int64_t t_ms, kp
         st = kp__sim_timer_add(s, t_ms, SIM_EV_WORKLOAD_SYNC, obj, 0);
         break;
     case KP_CTRL_RESYNC_CRONJOB: st = kp__sim_timer_add(s, t_ms, SIM_EV_CRON, obj, 0); break;
+    case KP_CTRL_RESYNC_WORKLOAD_IDLE:
+        st = kp__sim_timer_add(s, t_ms, SIM_EV_WORKLOAD_CHECK, obj, 0);
+        break;
     case KP_CTRL_RESYNC_NODE: st = kp__sim_timer_add(s, t_ms, SIM_EV_NODE_MONITOR, obj, 0); break;
     case KP_CTRL_RESYNC_POD:
         if (obj < 0 || (size_t)obj >= s->n_pods) return KP_OK;

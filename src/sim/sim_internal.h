@@ -32,7 +32,9 @@ typedef enum {
     SIM_EV_TAINT_EVICT, /* pod arg's NoExecute toleration ran out (gen: still planned) */
     SIM_EV_CRON, /* CronJob arg's next scheduled time (kp_ctrl_cronjob_sync) */
     SIM_EV_READY, /* pod arg's containers are ready (gen: still planned; sim_ready.c) */
-    SIM_EV_NODE_MONITOR /* the node lifecycle controller's monitor pass of node arg */
+    SIM_EV_NODE_MONITOR, /* the node lifecycle controller's monitor pass of node arg */
+    SIM_EV_WORKLOAD_CHECK /* workload arg syncs again for a check (a Deployment's progress
+                           * deadline): it does not keep a run without a duration going */
 } sim_ev_kind;
 
 typedef struct {

@@ -17,7 +17,8 @@ static bool timer_less(const sim_timer *a, const sim_timer *b) {
 /* Timers that do not keep a run without a duration going (kp_sim "quiet"): the leftover flush,
  * an idle kubelet's pass, a CronJob's next time (a schedule fires for ever) */
 static bool background(sim_ev_kind kind) {
-    return kind == SIM_EV_FLUSH_UNSCHED || kind == SIM_EV_KUBELET_IDLE || kind == SIM_EV_CRON;
+    return kind == SIM_EV_FLUSH_UNSCHED || kind == SIM_EV_KUBELET_IDLE || kind == SIM_EV_CRON ||
+           kind == SIM_EV_WORKLOAD_CHECK;
 }
 
 /* A kubelet pass planned no earlier than the last one queued joins the queue: the queue stays in

@@ -72,8 +72,8 @@ KT_TEST(scale_follows) {
                   "uid: u-web, controller: true}]}\nspec:\n  replicas: "
                   "2\n  selector: {matchLabels: {app: web}}\n  "
                   "template:\n    metadata: {labels: {app: web}}\n    "
-                  "spec:\n      containers: [{name: c, image: x}]\n" CC_POD(
-                      "web-abc-1", "ReplicaSet", "web-abc", "n1", "Running")
+                  "spec:\n      containers: [{name: c, image: x, resources: {requests: {cpu: "
+                  "10m}}}]\n" CC_POD("web-abc-1", "ReplicaSet", "web-abc", "n1", "Running")
                                  CC_POD("web-abc-2", "ReplicaSet", "web-abc", "n1", "Running"));
     KT_CHECK(cl != NULL);
     if (!cl) return;
@@ -149,8 +149,8 @@ KT_TEST(sync_scales_replicaset) {
            "web, "
            "uid: u-web, controller: true}]}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: "
            "web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: "
-           "c, "
-           "image: x}]}\n" CC_POD("web-abc-1", "ReplicaSet", "web-abc", "n1", "Running")
+           "c, image: x, resources: {requests: {cpu: 10m}}}]}\n" CC_POD("web-abc-1", "ReplicaSet",
+                                                                        "web-abc", "n1", "Running")
                                  CC_POD("web-abc-2", "ReplicaSet", "web-abc", "n1", "Running")
                                      CC_POD("web-old-1", "ReplicaSet", "web-old", "n1", "Running"));
     KT_CHECK(cl != NULL);

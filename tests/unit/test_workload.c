@@ -224,13 +224,13 @@ static const char *DEPLOY =
 /* clang-format on */
 
 /* The Deployment's pods, checked the same way whichever ReplicaSet they go to. */
-static void check_deployment_pods(const kp_cluster *cl, const char *rs_name) {
-    /* 5 replicas, 2 active (web-abc-1, web-old-1): the controller creates 3 */
-    KT_CHECK_INT(kp_cluster_expanded_pod_count(cl), 3);
+static void check_deployment_pods(const kp_cluster *cl, const char *rs_name, int n) {
+    /* 5 replicas, 2 active (web-abc-1, web-old-1): the controller creates 3 (n) */
+    KT_CHECK_INT(kp_cluster_expanded_pod_count(cl), n);
     const kp_pod *p = &cl->pods[cl->n_pods - 1];
     char prefix[64];
     snprintf(prefix, sizeof prefix, "%s-", rs_name);
-    KT_CHECK_INT(count_prefix(cl, "shop", prefix), 3);
+    KT_CHECK_INT(count_prefix(cl, "shop", prefix), n);
     KT_CHECK_INT(strlen(kp__s(cl, p->name)), strlen(prefix) + 5);
     KT_CHECK_STR(label(cl, &p->labels, "pod-template-hash"), rs_name + 4);
     KT_CHECK_INT(p->priority, 1000); /* the template's class, resolved at finalize */
@@ -253,7 +253,7 @@ KT_TEST(deployment_minus_existing_pods) {
         return;
     }
     /* its one scaled ReplicaSet, web-abc, takes the new pods (FindNewReplicaSet) */
-    check_deployment_pods(cl, "web-abc");
+    check_deployment_pods(cl, "web-abc", 3);
     KT_CHECK_INT(cl->n_workloads, 2); /* no ReplicaSet added */
     /* deterministic: the same input gives the same names */
     kp_cluster *again = load_ex(DEPLOY, KP_EXPAND_WORKLOADS, &err);
@@ -262,17 +262,24 @@ KT_TEST(deployment_minus_existing_pods) {
         KT_CHECK_STR(kp__s(again, again->pods[i].name), kp__s(cl, cl->pods[i].name));
     kp_cluster_free(again);
     kp_cluster_free(cl);
-    /* web-abc scaled to 0 (an old revision): a new ReplicaSet web-HASH, added to the model for
-     * the default spreading selector, at the replicas the older ReplicaSets' active pods do not
-     * cover (NewRSNewReplicas without surge: 5 - web-abc-1 - web-old-1) */
+    /* web-abc scaled to 0 with an older template (an old revision): a new ReplicaSet web-HASH,
+     * added to the model for the default spreading selector, at NewRSNewReplicas: the replicas
+     * less web-old-1 (a pod of a ReplicaSet the input lacks counts as the current revision's),
+     * 4, within maxSurge since the old ReplicaSets ask for 0 */
     static char text[8192];
     snprintf(text, sizeof text, "%s", DEPLOY);
     char *r = strstr(text, "replicas: 5\n  selector: {matchLabels: {app: web, pod-template-hash");
     KT_CHECK(r != NULL);
     if (r) r[10] = '0';
+    /* and its template an older one (FindNewReplicaSet compares templates) */
+    char *cpu = strstr(text, "pod-template-hash: abc}}\n    spec: {priorityClassName: high, "
+                             "containers: [{name: c, resources: {requests: {cpu: 1");
+    KT_CHECK(cpu != NULL);
+    char *c1 = cpu ? strstr(cpu, "cpu: 1") : NULL;
+    if (c1) c1[5] = '2';
     cl = load_ex(text, KP_EXPAND_WORKLOADS, &err);
-    KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 3);
-    if (!cl || kp_cluster_expanded_pod_count(cl) != 3) {
+    KT_CHECK(cl && kp_cluster_expanded_pod_count(cl) == 4);
+    if (!cl || kp_cluster_expanded_pod_count(cl) != 4) {
         kp_cluster_free(cl);
         return;
     }
@@ -280,9 +287,9 @@ KT_TEST(deployment_minus_existing_pods) {
     KT_CHECK(hash && strlen(hash) >= 8 && strcmp(hash, "abc") != 0);
     char rs_name[64];
     snprintf(rs_name, sizeof rs_name, "web-%s", hash ? hash : "");
-    check_deployment_pods(cl, rs_name);
+    check_deployment_pods(cl, rs_name, 4);
     const kp_workload *rs = wl(cl, KP_WL_RS, rs_name);
-    KT_CHECK(rs && rs->sel.is_set && rs->sel.match_labels.n == 2 && rs->replicas == 3);
+    KT_CHECK(rs && rs->sel.is_set && rs->sel.match_labels.n == 2 && rs->replicas == 4);
     kp_cluster_free(cl);
 }
 
