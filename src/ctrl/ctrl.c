@@ -53,9 +53,11 @@ kp_status kp_ctrl_pod_changed(kp_ctrl *c, kp_index pod, int64_t now_ms) {
     }
     bool ready_changed = pi.ready != p->ready;
     p->ready = pi.ready;
-    if (st != CTRL_POD_ACTIVE) kp__ctrl_mark(c, p->workload); /* FilterActivePods: not active */
-    else if (ready_changed) /* updatePod: a readiness change syncs its controller (an OrderedReady
-                             * StatefulSet goes on, replicas become ready / available) */
+    if (st != CTRL_POD_ACTIVE) { /* FilterActivePods: not active */
+        kp__ctrl_pod_left(c, (uint32_t)pod);
+        kp__ctrl_mark(c, p->workload);
+    } else if (ready_changed) /* updatePod: a readiness change syncs its controller (an OrderedReady
+                               * StatefulSet goes on, replicas become ready / available) */
         kp__ctrl_mark(c, p->workload);
     return KP_OK;
 }
