@@ -366,6 +366,8 @@ kp_status kp_cluster_delete_node(kp_cluster *cl, kp_index node, kp_error *err) {
     if (!node_ok(cl, node)) return bad_index(err, "node", node);
     if (cl->nodes[node].deleted) return KP_OK;
     cl->nodes[node].deleted = true; /* kp_cluster_find_node skips it */
+    /* its name is free: a node of that name can be created again (a new index) */
+    kp__cluster_forget_identity(cl, "Node", 0, cl->nodes[node].name);
     cl->n_nodes_deleted++;
     cl->gen_struct++;
     cl->gen_nodes++;
