@@ -125,7 +125,7 @@ static kp_status count_job_pods(kp_ctrl *c, const ctrl_wl *w, const kp_workload_
         if (t > jp->last_failure_ms) jp->last_failure_ms = t;
     }
     if (jp->indexed) { /* the distinct succeeded indexes (status and pods) */
-        qsort(jp->iv, jp->n_iv, sizeof *jp->iv, iv_cmp);
+        if (jp->n_iv) qsort(jp->iv, jp->n_iv, sizeof *jp->iv, iv_cmp); /* iv NULL when none */
         jp->succeeded = iv_succeeded(jp);
     }
     return KP_OK;
