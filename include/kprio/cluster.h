@@ -78,6 +78,12 @@ void kp_cluster_set_progress(kp_cluster *cl, kp_progress_fn fn, void *ctx);
  * whatever its size; a stream is held whole while it is parsed. */
 #define KP_CLUSTER_MAX_INPUT_BYTES_DEFAULT ((uint64_t)16 << 30)
 void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes);
+/* Object names are checked as the API server checks them at a create (per kind: a DNS-1123
+ * subdomain, a label for Namespaces, Services and StatefulSets, a path segment for
+ * PodDisruptionBudgets; metadata.namespace a label: docs/schedule.md "Object names"), a bad one
+ * failing the load with KP_EINVAL. On by default; off (before loading), only a name's presence is
+ * required: fixtures that replay upstream's unit tests, whose names never met the API server. */
+void kp_cluster_set_name_rules(kp_cluster *cl, bool on);
 
 /* Workload expansion (`kprio schedule --expand-workloads`, docs/schedule.md): kp_ctrl_expand
  * (kprio/ctrl.h; call it after kp_cluster_finalize) runs the controllers' sync at t = 0, so every

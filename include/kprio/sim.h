@@ -44,6 +44,16 @@ typedef struct kp_sim kp_sim;
 
 /* The default and the cap of a run without a duration: until nothing can change, at most 24h. */
 #define KP_SIM_MAX_DURATION_MS (24LL * 3600 * 1000)
+/* Limits of one run (kp_sim_step fails with KP_ELIMIT naming them): the pods the run's
+ * controllers create (a `scale` to a billion replicas ends with an error, not out of memory after
+ * hours), and the rounds (timers, controllers, scheduler) played within one instant of virtual
+ * time (pods that end the instant they start and are replaced at once, a lifetime of `0s` on a
+ * ReplicaSet's pods, would otherwise be recreated for ever while the clock stands still). */
+#define KP_SIM_MAX_CREATED_PODS 1000000u
+#define KP_SIM_MAX_ROUNDS_PER_INSTANT 10000u
+/* The most points of the samples' series (kp_sim_options.sample_every_ms): past it the step
+ * doubles. */
+#define KP_SIM_MAX_SAMPLES 65536u
 
 typedef struct {
     int64_t duration_ms; /* 0 = the scenario's, else until quiet (capped at 24h) */
@@ -101,8 +111,11 @@ typedef struct {
     void *admit_ctx;
     /* Samples (kp_sim_sample_get): the queue and the counters every sample_every_ms of virtual
      * time (default 10000; 0 = none). Cost follows the events: an idle stretch copies the last
-     * sample. */
+     * sample. The series is bounded: when it would pass KP_SIM_MAX_SAMPLES points, every other
+     * point goes and the step doubles (kp_sim_sample_step gives the step in force). */
     int64_t sample_every_ms;
+    /* The run's limits (0: KP_SIM_MAX_CREATED_PODS, KP_SIM_MAX_ROUNDS_PER_INSTANT). */
+    uint64_t max_created_pods, max_rounds_per_instant;
 } kp_sim_options;
 
 /* One node pool's kubelet configuration: nodes whose labels satisfy every requirement

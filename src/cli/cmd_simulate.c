@@ -124,6 +124,7 @@ typedef struct {
     kp_evict_fs_layout fs_layout;
     const char **dump_nodes;
     size_t n_dump_nodes;
+    bool *dump_seen; /* per --dump-node: a node of that name had a summary dumped */
     const char *metrics, *report;
     const char *why; /* --why NAMESPACE/NAME */
     bool why_positional; /* kprio why NAMESPACE/NAME ...: the positional argument is it */
@@ -360,7 +361,7 @@ static kp_status dump_summary(void *ctx, const kp_sim *sim, kp_index node, const
     const char *name = kp_cluster_node_name(kp_sim_cluster(sim), node);
     bool want = a->n_dump_nodes == 0;
     for (size_t i = 0; i < a->n_dump_nodes && !want; i++)
-        want = strcmp(a->dump_nodes[i], name) == 0;
+        if ((want = strcmp(a->dump_nodes[i], name) == 0)) a->dump_seen[i] = true;
     if (!want) return KP_OK;
     return kp_evict_summary_write_dir(a->dump_dir, name, kp_sim_now(sim), json, len, err);
 }
@@ -511,7 +512,12 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
     a.why_positional = why_positional;
     kp_cli_insight_args_init(&a.ins);
     a.dump_nodes = kp_calloc((size_t)argc + 1, sizeof *a.dump_nodes);
-    if (!a.dump_nodes) return kp_cli_print_status(KP_ENOMEM);
+    a.dump_seen = kp_calloc((size_t)argc + 1, sizeof *a.dump_seen);
+    if (!a.dump_nodes || !a.dump_seen) {
+        kp_free(a.dump_nodes);
+        kp_free(a.dump_seen);
+        return kp_cli_print_status(KP_ENOMEM);
+    }
     int rc = parse_args(c, &a, argc, argv);
     if (rc == KP_EXIT_OK) rc = stdin_once(c, &a);
     if (rc == KP_EXIT_OK && a.ins.compare != KP_CMP_NONE) {
@@ -520,6 +526,7 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
                               false,      a.fs_layout,   a.report};
         rc = kp_cli_simulate_compare(c, &a.ins, &run);
         kp_free(a.dump_nodes);
+        kp_free(a.dump_seen);
         pools_free(&a);
         return rc;
     }
@@ -528,6 +535,7 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
     if (rc != KP_EXIT_OK) {
         pools_free(&a);
         kp_free(a.dump_nodes);
+        kp_free(a.dump_seen);
         return rc < 0 ? KP_EXIT_OK : rc; /* < 0: --help */
     }
     kp_sched_config *cfg = NULL;
@@ -582,6 +590,12 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
         rc = kp_cli_print_error(&err);
         goto out;
     }
+    /* a --dump-node that matched nothing is named (issue 30: it was ignored without a word) */
+    for (size_t i = 0; i < a.n_dump_nodes; i++)
+        if (!a.dump_seen[i])
+            kp_cli_eprintf("kprio: warning: --dump-node %s: no node of that name had its summaries "
+                           "dumped (no such node, or no kubelet pass on it)",
+                           a.dump_nodes[i]);
     if ((rc = write_outs(&outs, sim, cl, &a.ins.o)) != KP_EXIT_OK) goto out;
     if (a.why) rc = render_why(c, sim, a.why);
     else {
@@ -598,6 +612,7 @@ out:
     kp_sched_config_free(cfg);
     kp_evict_config_free(kcfg);
     kp_free(a.dump_nodes);
+    kp_free(a.dump_seen);
     kp_free(pools);
     pools_free(&a);
     return rc;

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "kprio/ctrl.h"
 #include "render/view.h"
+#include "render/emit.h"
 
 bool kp_cli_is_opt(const char *arg, const char *name) {
     size_t n = strlen(name);
@@ -356,35 +357,7 @@ static kp_cluster *load(const kp_cli_common *c, bool warn) {
  * so a message is one line and input cannot drive the terminal. Printable text, UTF-8 included,
  * is kept. Writes at most 6 bytes to out (no NUL); returns their count, *used the bytes of s. */
 static size_t escape_unit(const unsigned char *p, char out[6], size_t *used) {
-    unsigned c = *p;
-    *used = 1;
-    if (c == '\n' || c == '\t' || c == '\r') {
-        out[0] = '\\';
-        out[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
-        return 2;
-    }
-    if (c < 0x20 || c == 0x7f) return (size_t)snprintf(out, 6, "\\x%02x", c);
-    if (c < 0x80) {
-        out[0] = (char)c;
-        return 1;
-    }
-    /* a UTF-8 sequence: its length from the lead byte, continuation bytes checked */
-    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
-               : c >= 0xe0 && c <= 0xef ? 3
-               : c >= 0xf0 && c <= 0xf4 ? 4
-                                        : 0;
-    size_t k = 1;
-    while (k < n && (p[k] & 0xc0) == 0x80) k++;
-    if (n == 0 || k < n) return (size_t)snprintf(out, 6, "\\x%02x", c);
-    *used = n;
-    if (c == 0xc2 && p[1] < 0xa0) {
-        char tmp[8];
-        snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)p[1]);
-        memcpy(out, tmp, 6);
-        return 6;
-    }
-    memcpy(out, p, n);
-    return n;
+    return kp_escape_unit(p, out, used); /* the tables' rule too (render/emit.c) */
 }
 
 static void put_escaped(const char *s) {

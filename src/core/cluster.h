@@ -61,6 +61,7 @@ typedef struct kp_cluster {
     void *progress_ctx;
     uint64_t progress_next; /* offset in the current input of the next report */
     uint64_t max_input_bytes; /* kp_cluster_set_max_input_bytes (src/io/load.c); 0 = default */
+    bool lax_names; /* kp_cluster_set_name_rules(false) (src/io/load.c) */
     unsigned expand_flags; /* kp_cluster_set_expand (KP_EXPAND_*), applied by kp_ctrl_expand */
     uint32_t n_expanded; /* pods made by workload expansion (the last ones of cl->pods) */
 

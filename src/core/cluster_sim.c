@@ -366,6 +366,8 @@ kp_status kp_cluster_delete_node(kp_cluster *cl, kp_index node, kp_error *err) {
     if (!node_ok(cl, node)) return bad_index(err, "node", node);
     if (cl->nodes[node].deleted) return KP_OK;
     cl->nodes[node].deleted = true; /* kp_cluster_find_node skips it */
+    /* its name is free: a node of that name can be created again (a new index) */
+    kp__cluster_forget_identity(cl, "Node", 0, cl->nodes[node].name);
     cl->n_nodes_deleted++;
     cl->gen_struct++;
     cl->gen_nodes++;
@@ -466,7 +468,9 @@ kp_status kp_cluster_delete_workload(kp_cluster *cl, kp_index workload, kp_error
     if (w->deleted) return KP_OK;
     w->deleted = true;
     kp__cluster_forget_identity(cl, kp__workload_kind_name(w->kind), w->ns, w->name);
-    cl->gen_struct++; /* default spreading's selectors change: schedulers rebuild */
+    /* default spreading's selectors change: schedulers rebuild (a Job's or CronJob's deletion,
+     * a CronJob's history limit every minute, changes nothing a scheduler reads) */
+    if (w->kind != KP_WL_JOB && w->kind != KP_WL_CRONJOB) cl->gen_struct++;
     return KP_OK;
 }
 
@@ -516,7 +520,9 @@ kp_status kp__cluster_cronjob_new_job(kp_cluster *cl, kp_index cronjob, const ch
     j->job.finished = false;
     j->replicas = 1; /* as a decoded Job's (replicas is not a Job field) */
     if (!j->job.has_completions) j->job.completions = 0; /* nil, as a decoded Job's */
-    cl->gen_struct++; /* a new workload: schedulers rebuild */
+    /* gen_struct stays: no scheduler reads a Job (default spreading reads Services,
+     * ReplicationControllers, ReplicaSets and StatefulSets), so a CronJob's Job every minute
+     * costs no rebuild (kp__sched_catch_up takes new Jobs in its stride) */
     *out = (kp_index)(j - cl->workloads);
     return KP_OK;
 }

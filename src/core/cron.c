@@ -84,14 +84,16 @@ static kp_status range(const char *e, size_t n, const cron_bounds *b, uint64_t *
         return kp_error_set(err, KP_EINVAL, "too many slashes: %s", expr);
     size_t rn = slash ? (size_t)(slash - e) : n;
     const char *dash = memchr(e, '-', rn);
-    if (dash && memchr(dash + 1, '-', rn - (size_t)(dash + 1 - e)))
-        return kp_error_set(err, KP_EINVAL, "too many hyphens: %s", expr);
     long start, end, step = 1;
-    bool any = rn == 1 && (e[0] == '*' || e[0] == '?');
+    /* lowAndHigh[0] is "*" or "?": the whole range, whatever follows a '-' (robfig reads no
+     * further: "*-5" is "*") */
+    bool any = (dash ? (size_t)(dash - e) : rn) == 1 && (e[0] == '*' || e[0] == '?');
     kp_status st;
     if (any) {
         start = b->min, end = b->max;
     } else {
+        if (dash && memchr(dash + 1, '-', rn - (size_t)(dash + 1 - e)))
+            return kp_error_set(err, KP_EINVAL, "too many hyphens: %s", expr);
         if ((st = int_or_name(e, dash ? (size_t)(dash - e) : rn, b, &start, err)) != KP_OK)
             return st;
         end = start;
@@ -125,7 +127,7 @@ static kp_status range(const char *e, size_t n, const cron_bounds *b, uint64_t *
     return KP_OK;
 }
 
-/* getField: comma-separated ranges */
+/* getField: comma-separated ranges (FieldsFunc: empty ones skipped) */
 static kp_status field(const char *f, size_t n, const cron_bounds *b, uint64_t *bits, bool *star,
                        kp_error *err) {
     *bits = 0;
@@ -133,7 +135,8 @@ static kp_status field(const char *f, size_t n, const cron_bounds *b, uint64_t *
     for (size_t i = 0; i <= n;) {
         size_t j = i;
         while (j < n && f[j] != ',') j++;
-        kp_status st = range(f + i, j - i, b, bits, star, err);
+        /* strings.FieldsFunc on ',': an empty range ("10,", "1,,2") is skipped, not an error */
+        kp_status st = j > i ? range(f + i, j - i, b, bits, star, err) : KP_OK;
         if (st != KP_OK) return st;
         i = j + 1;
     }

@@ -36,12 +36,20 @@ void kp__ctrl_mark(kp_ctrl *c, kp_index w) {
     c->any_dirty = true;
 }
 
-static kp_status wl_add_pod(ctrl_wl *w, uint32_t pod) {
+static kp_status wl_add_pod(ctrl_wl *w, ctrl_pod *p, uint32_t pod) {
     if (w->n == w->cap &&
         !kp__grow32((void **)&w->pods, &w->cap, (size_t)w->n + 1, sizeof *w->pods, 8))
         return KP_ENOMEM;
+    p->wl_pos = w->n;
     w->pods[w->n++] = pod;
     return KP_OK;
+}
+
+void kp__ctrl_pod_left(kp_ctrl *c, uint32_t pod) {
+    const ctrl_pod *p = &c->pods[pod];
+    if (p->workload < 0 || (size_t)p->workload >= c->n_wls) return;
+    ctrl_wl *w = &c->wls[p->workload];
+    if (p->wl_pos < w->lost_from) w->lost_from = p->wl_pos;
 }
 
 ctrl_pod_state kp__ctrl_seen_state(const kp_pod_info *pi) {
@@ -70,7 +78,7 @@ kp_status kp__ctrl_index_pods(kp_ctrl *c, size_t upto) {
         p->taint_planned = false;
         p->taint_since = -1;
         if (p->workload >= 0 && (size_t)p->workload < c->n_wls &&
-            wl_add_pod(&c->wls[p->workload], (uint32_t)i) != KP_OK)
+            wl_add_pod(&c->wls[p->workload], p, (uint32_t)i) != KP_OK)
             return KP_ENOMEM;
         if (p->workload < 0 && strcmp(pi.owner_kind, "ReplicaSet") == 0) c->lost_rs_pods = true;
         if (p->workload < 0 && !*pi.owner_kind && !pi.deleted && !pi.terminal) { /* an orphan */
@@ -140,7 +148,7 @@ kp_status kp__ctrl_claim_pods(kp_ctrl *c, kp_index w) {
         if (c->pods[q].workload >= 0 || p->deleted || kp__pod_is_terminal(p)) continue; /* gone */
         /* ClaimObject: a pod being deleted is not adopted */
         if (p->ns == wl->ns && p->deletion_ts == KP_TIME_NONE && selects(cl, wl, &p->labels)) {
-            if (wl_add_pod(&c->wls[w], q) != KP_OK) return KP_ENOMEM;
+            if (wl_add_pod(&c->wls[w], &c->pods[q], q) != KP_OK) return KP_ENOMEM;
             c->pods[q].workload = w;
             continue;
         }
@@ -151,9 +159,16 @@ kp_status kp__ctrl_claim_pods(kp_ctrl *c, kp_index w) {
 }
 
 bool kp__ctrl_active(const kp_ctrl *c, uint32_t pod) {
-    kp_pod_info pi;
-    kp_cluster_pod_info(c->cl, pod, &pi);
-    return !pi.deleted && !pi.terminal && pi.deletion_ts == KP_TIME_UNSET;
+    /* the pod's own fields, not kp_cluster_pod_info's copy of all of them: every sync asks */
+    const kp_pod *p = &c->cl->pods[pod];
+    return !p->deleted && !kp__pod_is_terminal(p) && p->deletion_ts == KP_TIME_NONE;
+}
+
+uint32_t kp__ctrl_active_from(kp_ctrl *c, kp_index w) {
+    ctrl_wl *wl = &c->wls[w];
+    while (wl->active_from < wl->n && !kp__ctrl_active(c, wl->pods[wl->active_from]))
+        wl->active_from++;
+    return wl->active_from;
 }
 
 kp_status kp__ctrl_event(kp_ctrl *c, const kp_ctrl_sink *sink, bool warning, const char *reason,
@@ -166,7 +181,17 @@ kp_status kp__ctrl_event(kp_ctrl *c, const kp_ctrl_sink *sink, bool warning, con
 }
 
 kp_index kp__ctrl_lost_pod(kp_ctrl *c, kp_index w, kp_index node) {
-    const ctrl_wl *wl = &c->wls[w];
+    ctrl_wl *wl = &c->wls[w];
+    if (node < 0) { /* from the cursor on: a pod seen leaving since lowered it */
+        for (; wl->lost_from < wl->n; wl->lost_from++) {
+            uint32_t q = wl->pods[wl->lost_from];
+            if (kp__ctrl_active(c, q) || c->pods[q].replaced) continue;
+            c->pods[q].replaced = true;
+            wl->lost_from++;
+            return (kp_index)q;
+        }
+        return -1;
+    }
     for (uint32_t i = 0; i < wl->n; i++) {
         uint32_t q = wl->pods[i];
         if (kp__ctrl_active(c, q) || c->pods[q].replaced) continue;

@@ -59,9 +59,11 @@ kp_status kp_ctrl_pod_changed(kp_ctrl *c, kp_index pod, int64_t now_ms) {
     /* a Deployment watches its ReplicaSets' status (updateReplicaSet): their pods' counts */
     if (st != CTRL_POD_ACTIVE || ready_changed)
         kp__ctrl_mark(c, kp__ctrl_rs_deployment(c, p->workload));
-    if (st != CTRL_POD_ACTIVE) kp__ctrl_mark(c, p->workload); /* FilterActivePods: not active */
-    else if (ready_changed) /* updatePod: a readiness change syncs its controller (an OrderedReady
-                             * StatefulSet goes on, replicas become ready / available) */
+    if (st != CTRL_POD_ACTIVE) { /* FilterActivePods: not active */
+        kp__ctrl_pod_left(c, (uint32_t)pod);
+        kp__ctrl_mark(c, p->workload);
+    } else if (ready_changed) /* updatePod: a readiness change syncs its controller (an OrderedReady
+                               * StatefulSet goes on, replicas become ready / available) */
         kp__ctrl_mark(c, p->workload);
     return KP_OK;
 }

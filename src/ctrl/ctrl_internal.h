@@ -28,6 +28,10 @@ typedef struct {
     uint32_t *pods;
     uint32_t n, cap;
     uint64_t name_seq; /* generateName sequence */
+    uint32_t active_from; /* kp__ctrl_active_from: the pods before this position are inactive */
+    uint32_t lost_from; /* kp__ctrl_lost_pod: every pod before this position is replaced or was
+                         * active when last seen (a pod seen leaving lowers it): the search for
+                         * the pod a new one replaces is linear over a run, not per creation */
     uint8_t kind; /* ctrl_kind */
     bool dirty; /* queued: syncs at the next kp_ctrl_sync */
     bool deleted; /* the workload was deleted: it makes no more pods */
@@ -54,6 +58,7 @@ typedef enum {
 /* per pod */
 typedef struct {
     kp_index workload; /* its controller, -1 */
+    uint32_t wl_pos; /* its position in its controller's pods (ctrl_wl.pods) */
     bool replaced; /* its controller made a pod in its place (or chose not to) */
     uint8_t state; /* ctrl_pod_state, as last seen */
     bool ready; /* its Ready condition, as last seen (kp_cluster_pod_ready) */
@@ -119,6 +124,11 @@ kp_status kp__ctrl_grow(kp_ctrl *c);
 void kp__ctrl_mark(kp_ctrl *c, kp_index w);
 /* FilterActivePods: not terminal, not being deleted */
 bool kp__ctrl_active(const kp_ctrl *c, uint32_t pod);
+/* The first position of workload w's pods that may hold an active pod: a pod that left the
+ * active pods never comes back (deleted, terminal, a deletionTimestamp), so a sync counting its
+ * active pods starts there (a controller whose pods end and are replaced for a long run does
+ * not count every pod it ever made at every sync) */
+uint32_t kp__ctrl_active_from(kp_ctrl *c, kp_index w);
 /* unix seconds now */
 int64_t kp__ctrl_now_s(const kp_ctrl *c);
 /* mirrors PodControllerRefManager.ClaimPods' adoption for workload w (a ReplicaSet or
@@ -136,6 +146,8 @@ kp_status kp__ctrl_event(kp_ctrl *c, const kp_ctrl_sink *sink, bool warning, con
  * 0, a DaemonSet's: one that ran on or targeted that node), now marked replaced; -1 when the new
  * pod is a scale-up. */
 kp_index kp__ctrl_lost_pod(kp_ctrl *c, kp_index w, kp_index node);
+/* pod was seen leaving the active pods (kp_ctrl_pod_changed): kp__ctrl_lost_pod looks at it */
+void kp__ctrl_pod_left(kp_ctrl *c, uint32_t pod);
 /* A new pod of workload w named name (node >= 0: a DaemonSet's pod for that node), with the
  * controller's SuccessfulCreate event ("Created pod: NAME"; a StatefulSet's "create Pod NAME in
  * StatefulSet SET successful"), or its FailedCreate (it tries again at its next sync). */

@@ -35,16 +35,25 @@ static int64_t job_index_of(const char *pod, const char *job) {
     return c > pod + n + 1 && *c == '-' && v <= INT32_MAX ? v : -1;
 }
 
+/* indexes [a, b] of an Indexed Job, succeeded (1) or with an active pod (2) */
+typedef struct {
+    int64_t a, b;
+    uint8_t kind;
+} job_iv;
+
 /* What syncJob reads of the Job's pods: active ones, succeeded ones (Indexed: distinct succeeded
  * indexes) and failed ones (isPodFailed: phase Failed, or being or been deleted without having
- * succeeded, podReplacementPolicy TerminatingOrFailed). done[i]: index i succeeded (1) or has an
- * active pod (2). */
+ * succeeded, podReplacementPolicy TerminatingOrFailed). */
 typedef struct {
     int64_t active, succeeded, failed;
     int64_t terminating; /* being deleted, not terminal yet */
     int64_t loaded_succeeded; /* Succeeded pods as loaded (not seen succeeding: gone_ms < 0) */
     bool replace_failed; /* podReplacementPolicy Failed */
-    uint8_t *done;
+    bool indexed; /* an Indexed Job with completions: the index intervals below */
+    job_iv *iv; /* the indexes succeeded (status.completedIndexes, the pods) or active, as
+                 * intervals: as upstream's orderedIntervals, memory follows the pods and the
+                 * status, not `completions` (2^31-1 completions cost no 2 GiB bitmap) */
+    size_t n_iv, cap_iv;
     int64_t last_success_ms, last_failure_ms; /* -1 when none */
     int64_t failures_after_success; /* backoffRecord.failuresAfterLastSuccess */
 } job_pods;
@@ -57,23 +66,49 @@ static int64_t finish_ms(const ctrl_pod *p) {
     return p->gone_ms;
 }
 
-static void count_job_pods(kp_ctrl *c, const ctrl_wl *w, const kp_workload_info *in, job_pods *jp) {
+static kp_status iv_add(job_pods *jp, int64_t a, int64_t b, uint8_t kind) {
+    if (jp->n_iv == jp->cap_iv &&
+        !kp__grow((void **)&jp->iv, &jp->cap_iv, jp->n_iv + 1, sizeof *jp->iv, 16))
+        return KP_ENOMEM;
+    jp->iv[jp->n_iv++] = (job_iv){a, b, kind};
+    return KP_OK;
+}
+
+static int iv_cmp(const void *x, const void *y) {
+    const job_iv *a = x, *b = y;
+    return a->a < b->a ? -1 : a->a > b->a ? 1 : 0;
+}
+
+/* How many distinct indexes the succeeded intervals cover (sorted by start). */
+static int64_t iv_succeeded(const job_pods *jp) {
+    int64_t n = 0, upto = -1; /* indexes <= upto counted */
+    for (size_t i = 0; i < jp->n_iv; i++) {
+        const job_iv *v = &jp->iv[i];
+        if (v->kind != 1 || v->b <= upto) continue;
+        n += v->b - (v->a > upto ? v->a : upto + 1) + 1;
+        upto = v->b;
+    }
+    return n;
+}
+
+static kp_status count_job_pods(kp_ctrl *c, const ctrl_wl *w, const kp_workload_info *in,
+                                job_pods *jp) {
     for (uint32_t i = 0; i < w->n; i++) {
         uint32_t q = w->pods[i];
         ctrl_pod *p = &c->pods[q];
-        int64_t ix = jp->done ? job_index_of(kp_cluster_pod_name(c->cl, q), in->name) : -1;
+        int64_t ix = jp->indexed ? job_index_of(kp_cluster_pod_name(c->cl, q), in->name) : -1;
         if (ix >= in->completions) ix = -1;
         if (p->state == CTRL_POD_SUCCEEDED) {
             p->replaced = true; /* done: nothing replaces it */
             if (finish_ms(p) > jp->last_success_ms) jp->last_success_ms = finish_ms(p);
-            if (!jp->done && p->gone_ms < 0) jp->loaded_succeeded++;
-            else if (!jp->done) jp->succeeded++;
-            else if (ix >= 0 && jp->done[ix] != 1) jp->succeeded++, jp->done[ix] = 1;
+            if (!jp->indexed && p->gone_ms < 0) jp->loaded_succeeded++;
+            else if (!jp->indexed) jp->succeeded++;
+            else if (ix >= 0 && iv_add(jp, ix, ix, 1) != KP_OK) return KP_ENOMEM;
             continue;
         }
         if (kp__ctrl_active(c, q)) {
             jp->active++;
-            if (ix >= 0 && !jp->done[ix]) jp->done[ix] = 2;
+            if (ix >= 0 && iv_add(jp, ix, ix, 2) != KP_OK) return KP_ENOMEM;
             continue;
         }
         if (p->state == CTRL_POD_TERMINATING) jp->terminating++;
@@ -89,6 +124,11 @@ static void count_job_pods(kp_ctrl *c, const ctrl_wl *w, const kp_workload_info 
         jp->failures_after_success++;
         if (t > jp->last_failure_ms) jp->last_failure_ms = t;
     }
+    if (jp->indexed) { /* the distinct succeeded indexes (status and pods) */
+        if (jp->n_iv) qsort(jp->iv, jp->n_iv, sizeof *jp->iv, iv_cmp); /* iv NULL when none */
+        jp->succeeded = iv_succeeded(jp);
+    }
+    return KP_OK;
 }
 
 /* mirrors backoffRecord.getRemainingTime: 10s (DefaultJobPodFailureBackOff) doubled per failure
@@ -139,6 +179,7 @@ static kp_status manage_job(kp_ctrl *c, kp_index w, const kp_workload_info *in, 
     /* podReplacementPolicy Failed: a terminating pod is replaced once it is Failed */
     if (jp->replace_failed) have += jp->terminating;
     int64_t next = 0, left = have < want ? job_backoff_left(c->now, jp) : 0;
+    size_t k = 0; /* jp->iv sorted by start: the intervals that start at or before `next` */
     kp_status st = KP_OK;
     if (left > 0 && c->wls[w].resync_at != c->now + left) {
         c->wls[w].resync_at = c->now + left;
@@ -147,11 +188,11 @@ static kp_status manage_job(kp_ctrl *c, kp_index w, const kp_workload_info *in, 
     }
     for (; left == 0 && have < want && st == KP_OK; have++) {
         char base[320], name[400];
-        if (jp->done) {
-            while (next < in->completions && jp->done[next]) next++;
+        if (jp->indexed) { /* firstPendingIndexes: the lowest index in no interval */
+            for (; k < jp->n_iv && jp->iv[k].a <= next; k++)
+                if (jp->iv[k].b >= next) next = jp->iv[k].b + 1;
             if (next >= in->completions) break;
-            jp->done[next] = 2;
-            snprintf(base, sizeof base, "%s-%lld-", in->name, (long long)next);
+            snprintf(base, sizeof base, "%s-%lld-", in->name, (long long)next++);
         } else {
             snprintf(base, sizeof base, "%s-", in->name);
         }
@@ -161,20 +202,19 @@ static kp_status manage_job(kp_ctrl *c, kp_index w, const kp_workload_info *in, 
     return st;
 }
 
-/* status.completedIndexes ("1,3-5") into done[0..completions) as succeeded (1); returns how many
- * it sets. */
-static int64_t completed_indexes(const char *s, uint8_t *done, int64_t completions) {
-    int64_t n = 0;
+/* status.completedIndexes ("1,3-5") as succeeded intervals within [0, completions). */
+static kp_status completed_indexes(const char *s, job_pods *jp, int64_t completions) {
     while (s && *s) {
         char *end;
-        long a = strtol(s, &end, 10), b = a;
+        long long a = strtoll(s, &end, 10), b = a;
         if (end == s) break;
-        if (*end == '-') b = strtol(end + 1, &end, 10);
-        for (long i = a < 0 ? 0 : a; i <= b && i < completions; i++)
-            if (done[i] != 1) done[i] = 1, n++;
+        if (*end == '-') b = strtoll(end + 1, &end, 10);
+        if (a < 0) a = 0;
+        if (b >= completions) b = completions - 1;
+        if (a <= b && iv_add(jp, a, b, 1) != KP_OK) return KP_ENOMEM;
         s = *end == ',' ? end + 1 : NULL;
     }
-    return n;
+    return KP_OK;
 }
 
 /* mirrors Controller.syncJob / manageJob (pkg/controller/job): `parallelism` active pods
@@ -202,16 +242,17 @@ kp_status kp_ctrl_job_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl
     job_pods jp = {0};
     jp.last_success_ms = jp.last_failure_ms = -1;
     jp.replace_failed = js->replacement == KP_JOB_REPLACE_FAILED;
-    if (in.indexed && in.completions > 0 && !(jp.done = kp__calloc((size_t)in.completions, 1)))
-        return kp__ctrl_nomem(err);
+    jp.indexed = in.indexed && in.completions > 0;
     /* the succeeded pods the Job's status counted already (their tracking finalizer removed,
      * the pods maybe gone): status.completedIndexes (Indexed) or status.succeeded, the base
      * syncJob adds the newly succeeded pods to (getNewFinishedPods) */
-    if (jp.done && js->completed_indexes)
-        jp.succeeded =
-            completed_indexes(kp__s(c->cl, js->completed_indexes), jp.done, in.completions);
-    count_job_pods(c, cw, &in, &jp);
-    if (!jp.done) /* a Succeeded pod as loaded is one status.succeeded counts */
+    if ((jp.indexed && js->completed_indexes &&
+         completed_indexes(kp__s(c->cl, js->completed_indexes), &jp, in.completions) != KP_OK) ||
+        count_job_pods(c, cw, &in, &jp) != KP_OK) {
+        kp__free(jp.iv);
+        return kp__ctrl_nomem(err);
+    }
+    if (!jp.indexed) /* a Succeeded pod as loaded is one status.succeeded counts */
         jp.succeeded += jp.loaded_succeeded > js->succeeded ? jp.loaded_succeeded : js->succeeded;
     bool complete =
         in.completions >= 0 ? jp.succeeded >= in.completions : jp.succeeded > 0 && !jp.active;
@@ -223,6 +264,6 @@ kp_status kp_ctrl_job_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const kp_ctrl
     } else {
         st = manage_job(c, w, &in, &jp, sink, err);
     }
-    kp__free(jp.done);
+    kp__free(jp.iv);
     return st;
 }

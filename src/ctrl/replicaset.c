@@ -2,30 +2,45 @@
  * (replication_controller.go wraps it): it keeps spec.replicas active pods, creating the missing
  * ones with generated names and deleting the surplus. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
 
-/* mirrors getPodsToDelete's first keys (ActivePodsWithRanks): unassigned before assigned, then
- * the newest first */
-static long pick_to_delete(const kp_ctrl *c, const ctrl_wl *w) {
-    long best = -1;
-    for (uint32_t i = 0; i < w->n; i++) {
-        uint32_t q = w->pods[i];
+/* a deletion candidate: getPodsToDelete's first keys (ActivePodsWithRanks): unassigned before
+ * assigned, then the newest (the highest index) first */
+typedef struct {
+    uint32_t pod;
+    bool assigned;
+} rs_victim;
+
+static int victim_cmp(const void *a, const void *b) {
+    const rs_victim *x = a, *y = b;
+    if (x->assigned != y->assigned) return x->assigned ? 1 : -1;
+    return x->pod < y->pod ? 1 : x->pod > y->pod ? -1 : 0;
+}
+
+/* mirrors getPodsToDelete: the active pods ranked once, the first `n` deleted (each deletion
+ * leaves the others' ranks as they were: one sort, not a search per deletion) */
+static kp_status delete_surplus(kp_ctrl *c, kp_index w, const kp_workload_info *in, int64_t n,
+                                const kp_ctrl_sink *sink, kp_error *err) {
+    const ctrl_wl *wl = &c->wls[w];
+    rs_victim *v = kp__malloc((size_t)(wl->n ? wl->n : 1) * sizeof *v);
+    if (!v) return kp__ctrl_nomem(err);
+    size_t nv = 0;
+    for (uint32_t i = kp__ctrl_active_from(c, w); i < wl->n; i++) {
+        uint32_t q = wl->pods[i];
         if (!kp__ctrl_active(c, q)) continue;
-        if (best < 0) {
-            best = q;
-            continue;
-        }
-        bool qa = kp_cluster_pod_node(c->cl, q) >= 0, ba = kp_cluster_pod_node(c->cl, best) >= 0;
-        if (qa != ba) {
-            if (!qa) best = q;
-            continue;
-        }
-        if (q > (uint32_t)best) best = q; /* created later */
+        v[nv++] = (rs_victim){q, kp_cluster_pod_node(c->cl, q) >= 0};
     }
-    return best;
+    qsort(v, nv, sizeof *v, victim_cmp);
+    kp_status st = KP_OK;
+    for (size_t i = 0; st == KP_OK && i < nv && (int64_t)i < n; i++)
+        st = kp__ctrl_delete_pod(c, in, v[i].pod, NULL, sink, err);
+    kp__free(v);
+    return st;
 }
 
 /* mirrors ReplicaSetController.syncReplicaSet / manageReplicas: the active pods
@@ -42,7 +57,8 @@ kp_status kp_ctrl_replicaset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const 
     c->now = now_ms;
     if (kp__ctrl_claim_pods(c, w) != KP_OK) return kp__ctrl_nomem(err);
     int64_t have = 0;
-    for (uint32_t i = 0; i < c->wls[w].n; i++) have += kp__ctrl_active(c, c->wls[w].pods[i]);
+    for (uint32_t i = kp__ctrl_active_from(c, w); i < c->wls[w].n; i++)
+        have += kp__ctrl_active(c, c->wls[w].pods[i]);
     char base[300], name[400];
     snprintf(base, sizeof base, "%s-", in.name);
     for (; have < in.replicas; have++) {
@@ -50,11 +66,6 @@ kp_status kp_ctrl_replicaset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const 
         kp_status st = kp__ctrl_create_pod(c, w, &in, name, -1, sink, err);
         if (st != KP_OK) return st;
     }
-    for (; have > in.replicas; have--) {
-        long victim = pick_to_delete(c, &c->wls[w]);
-        if (victim < 0) break;
-        kp_status st = kp__ctrl_delete_pod(c, &in, (uint32_t)victim, NULL, sink, err);
-        if (st != KP_OK) return st;
-    }
+    if (have > in.replicas) return delete_surplus(c, w, &in, have - in.replicas, sink, err);
     return KP_OK;
 }

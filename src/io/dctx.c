@@ -48,7 +48,7 @@ void kp__dctx_pop(kp_dctx *d, size_t saved) {
 
 kp_status kp__dctx_fail(kp_dctx *d, const kp_tnode *n, kp_status code, const char *field,
                         const char *fmt, ...) {
-    char what[256];
+    char what[KP_ERR_MSG_CAP]; /* upstream's longest messages (a name rule's regex) fit */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);

@@ -15,6 +15,7 @@
 #include "base/alloc.h"
 #include "base/arena.h"
 #include "base/gosyntax.h"
+#include "core/cluster.h"
 #include "io/dctx.h"
 #include "io/decode_common.h"
 #include "io/decode_pod_gates.h"
@@ -51,7 +52,20 @@ static kp_status check_object(sctx *x, kp_dctx *d, const kp_tnode *at, const cha
                               const char *src, const char *text, size_t len) {
     kp_error e;
     kp_error_clear(&e);
+    uint32_t skipped = x->scratch->n_skipped_kinds;
+    size_t kinds_at = x->scratch->skipped_len;
     kp_status st = kp_cluster_load_buffer(x->scratch, src, text, len, &e);
+    if (st == KP_OK && x->scratch->n_skipped_kinds != skipped) {
+        /* a kind kprio does not load (`Pood`): -f skips it with a warning, a scenario's create
+         * would add nothing and say nothing, so it is refused here (a typo, most likely) */
+        const char *kinds = x->scratch->skipped_kinds ? x->scratch->skipped_kinds : "";
+        if (kinds_at && kinds[kinds_at] == ',') kinds_at += 2;
+        st = kp_error_set(&e, KP_EINVAL,
+                          "kind: unsupported kind%s%s%s: kprio does not load it (-f skips it with "
+                          "a warning; the kinds: docs/schedule.md)",
+                          kinds[kinds_at] ? " \"" : "", kinds + kinds_at,
+                          kinds[kinds_at] ? "\"" : "");
+    }
     if (st == KP_OK) return KP_OK;
     if (st == KP_ENOMEM) return kp__sc_nomem(d);
     kp_error_set(d->err, st, "%s: %s", label, e.msg);

@@ -1,8 +1,10 @@
 /* kubelets[] of a Scenario (docs/scenario.md "Kubelets"): a KubeletConfiguration per node pool,
  * for the simulated kubelets' eviction and admission (src/sim/sim_admit_plan.c). The file is
  * named here and read by the caller. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/decode_common.h"
 #include "io/decode_scenario.h"
@@ -29,10 +31,16 @@ kp_status kp__sc_decode_kubelet(kp_dctx *d, scen *s, const char *base_dir, const
     size_t bl = f[0] != '/' && base_dir && base_dir[0] ? strlen(base_dir) : 0;
     if (!bl) {
         k->config = f;
-        return KP_OK;
+    } else {
+        size_t cap = bl + strlen(f) + 2;
+        if (!(k->config = kp__arena_alloc(&s->arena, cap))) return kp__sc_nomem(d);
+        snprintf(k->config, cap, "%s/%s", base_dir, f);
     }
-    size_t cap = bl + strlen(f) + 2;
-    if (!(k->config = kp__arena_alloc(&s->arena, cap))) return kp__sc_nomem(d);
-    snprintf(k->config, cap, "%s/%s", base_dir, f);
+    /* a regular file only, as every file a scenario names: a FIFO or device would be waited on
+     * for ever by its reader (a missing file is the reader's error, naming it) */
+    struct stat sb;
+    if (stat(k->config, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return kp__dctx_fail(d, kp__tree_get(n, "config"), KP_EIO, "config",
+                             "%s: not a regular file", k->config);
     return KP_OK;
 }

@@ -17,6 +17,7 @@
 #include "core/workload.h"
 #include "io/dctx.h"
 #include "io/decode_common.h"
+#include "io/decode_names.h"
 #include "io/events.h"
 #include "io/input.h"
 #include "kprio/cluster.h"
@@ -38,6 +39,8 @@ typedef struct {
     const char *into_kind;
     kp_str into_ns, into_name;
 } load_ctx;
+
+void kp_cluster_set_name_rules(kp_cluster *cl, bool on) { cl->lax_names = !on; }
 
 void kp_cluster_set_max_input_bytes(kp_cluster *cl, uint64_t max_bytes) {
     cl->max_input_bytes = max_bytes;
@@ -363,6 +366,23 @@ static kp_status decode_into(load_ctx *lc, kp_dctx *d, const kp_tnode *obj, cons
     return kp__dctx_fail(d, obj, KP_EINVAL, "kind", "%s cannot be updated in kprio", kind);
 }
 
+/* the API server's name rules (ValidateObjectMeta with the kind's rule; decode_names.h):
+ * metadata.name, and metadata.namespace of a namespaced object (ns NULL: none) */
+static kp_status check_names(const kp_cluster *cl, kp_dctx *d, const kp_tnode *meta,
+                             const char *kind, const char *name, const char *ns) {
+    char why[1024];
+    if (cl->lax_names) return KP_OK;
+    if (kp__name_error(kind, name, why, sizeof why))
+        return kp__dctx_fail(d, kp__tree_get(meta, "name") ? kp__tree_get(meta, "name") : meta,
+                             KP_EINVAL, "metadata.name", "Invalid value: \"%.*s%s\": %s",
+                             strlen(name) > 64 ? 64 : (int)strlen(name), name,
+                             strlen(name) > 64 ? "..." : "", why);
+    if (ns && kp__namespace_error(ns, why, sizeof why))
+        return kp__dctx_fail(d, kp__tree_get(meta, "namespace"), KP_EINVAL, "metadata.namespace",
+                             "Invalid value: \"%s\": %s", ns, why);
+    return KP_OK;
+}
+
 static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
     load_ctx *lc = vctx;
     kp_cluster *cl = lc->cl;
@@ -460,6 +480,7 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
                 : !api_group_ok(api, kind))
         return kp__dctx_fail(&d, kp__tree_get(obj, "apiVersion"), KP_EINVAL, "apiVersion",
                              "unsupported apiVersion \"%s\" for kind %s", api, kind);
+    TRY(check_names(cl, &d, meta, kind, name, namespaced ? ns : NULL));
     kp_str name_id = 0, ns_id = 0, src_id = 0;
     TRY(kp__d_intern(&d, cl, meta, "metadata.name", name, strlen(name), &name_id));
     if (namespaced) TRY(kp__d_intern(&d, cl, meta, "metadata.namespace", ns, strlen(ns), &ns_id));

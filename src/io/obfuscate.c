@@ -112,6 +112,22 @@ static void put(sbuf *b, const char *s, size_t n) {
 }
 static void puts_(sbuf *b, const char *s) { put(b, s, strlen(s)); }
 
+/* An original value in the --show-map TSV: a backslash, tab, newline, carriage return or other
+ * control character escaped (\\, \t, \n, \r, \xNN), so one value is one field of one line and
+ * the map reads back exactly. */
+static void put_original(sbuf *b, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char e[5];
+        if (c == '\\') put(b, "\\\\", 2);
+        else if (c == '\t') put(b, "\\t", 2);
+        else if (c == '\n') put(b, "\\n", 2);
+        else if (c == '\r') put(b, "\\r", 2);
+        else if (c < 0x20 || c == 0x7f) put(b, e, (size_t)snprintf(e, sizeof e, "\\x%02x", c));
+        else put(b, s + i, 1);
+    }
+}
+
 static void put_json_string(sbuf *b, const char *s, size_t n) {
     put(b, "\"", 1);
     size_t run = 0;
@@ -261,7 +277,7 @@ static void put_hash(const walker *o, sbuf *b, const char *s, size_t n) {
     for (int i = 0; i < 12; i++) out[1 + i] = A[(h >> (5 * i)) & 31];
     put(b, out, 13);
     if (o->record) {
-        put(o->record, s, n);
+        put_original(o->record, s, n);
         put(o->record, "\t", 1);
         put(o->record, out, 13);
         put(o->record, "\n", 1);
@@ -314,7 +330,7 @@ static bool put_ebs(const walker *o, sbuf *b, const char *s, size_t n) {
     } else {
         put(b, t.p, t.len);
         if (o->record) {
-            put(o->record, s, n);
+            put_original(o->record, s, n);
             put(o->record, "\t", 1);
             put(o->record, t.p, t.len);
             put(o->record, "\n", 1);
@@ -413,7 +429,7 @@ static void put_pdb_name(const walker *o, sbuf *b, const kp_tnode *v) {
     } else {
         put_json_string(b, t.p, t.len);
         if (o->record) {
-            put(o->record, v->s, v->len);
+            put_original(o->record, v->s, v->len);
             put(o->record, "\t", 1);
             put(o->record, t.p, t.len);
             put(o->record, "\n", 1);

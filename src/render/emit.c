@@ -290,8 +290,67 @@ void kp_table_fail(kp_table *t, kp_status st) {
     if (t && t->status == KP_OK) t->status = st;
 }
 
+size_t kp_escape_unit(const unsigned char *p, char out[6], size_t *used) {
+    unsigned c = *p;
+    *used = 1;
+    if (c == '\n' || c == '\t' || c == '\r') {
+        out[0] = '\\';
+        out[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+        return 2;
+    }
+    if (c < 0x20 || c == 0x7f) return (size_t)snprintf(out, 6, "\\x%02x", c);
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    /* a UTF-8 sequence: its length from the lead byte, continuation bytes checked */
+    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+               : c >= 0xe0 && c <= 0xef ? 3
+               : c >= 0xf0 && c <= 0xf4 ? 4
+                                        : 0;
+    size_t k = 1;
+    while (k < n && (p[k] & 0xc0) == 0x80) k++;
+    if (n == 0 || k < n) return (size_t)snprintf(out, 6, "\\x%02x", c);
+    *used = n;
+    if (c == 0xc2 && p[1] < 0xa0) {
+        char tmp[8];
+        snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)p[1]);
+        memcpy(out, tmp, 6);
+        return 6;
+    }
+    memcpy(out, p, n);
+    return n;
+}
+
+/* cell escaped (kp_escape_unit), in place when it needs nothing, else a new allocation (cell
+ * freed); NULL stays NULL (a failed allocation) */
+static char *escaped(char *cell) {
+    if (!cell) return NULL;
+    size_t need = 0;
+    bool any = false;
+    for (const unsigned char *p = (const unsigned char *)cell; *p;) {
+        char out[6];
+        size_t used, n = kp_escape_unit(p, out, &used);
+        any |= n != used || memcmp(out, p, n) != 0;
+        need += n;
+        p += used;
+    }
+    if (!any) return cell;
+    char *e = kp__malloc(need + 1);
+    size_t len = 0;
+    for (const unsigned char *p = (const unsigned char *)cell; e && *p;) {
+        size_t used, n = kp_escape_unit(p, e + len, &used);
+        len += n;
+        p += used;
+    }
+    if (e) e[len] = 0;
+    kp__free(cell);
+    return e;
+}
+
 /* Takes ownership of cell (a kp__malloc allocation; NULL = the allocation failed). */
 static void add_owned(kp_table *t, char *cell) {
+    cell = escaped(cell);
     void *cells = t->cells;
     if (cell && t->status == KP_OK && !kp__grow(&cells, &t->cap, t->n + 1, sizeof *t->cells, 64)) {
         kp__free(cell);

@@ -67,8 +67,16 @@ void kp_emit_kv_pod_ref(kp_emit *e, const char *key, const char *ns, const char 
  * writer's allocation had failed; nothing is written. NULL is a no-op. */
 void kp_emit_fail(kp_emit *e, kp_status st);
 
-/* Table: add cells row by row, then print with columns padded to the widest cell plus 3 spaces
- * (kubectl's tabwriter look). Header row first. */
+/* One unit of s (a byte or a UTF-8 sequence) with every control character escaped as Go's %q
+ * does (\n, \t, \r, \x1b, \x7f; C1 controls \u0080-\u009f; bytes that are not UTF-8 as \xNN),
+ * so a message or a table cell is one line and input cannot drive the terminal. Printable text,
+ * UTF-8 included, is kept. Writes at most 6 bytes to out (no NUL); returns their count, *used
+ * the bytes of s. */
+size_t kp_escape_unit(const unsigned char *p, char out[6], size_t *used);
+
+/* Table: add cells row by row (each escaped as kp_escape_unit does: a name or message from the
+ * input cannot forge lines or drive the terminal), then print with columns padded to the widest
+ * cell plus 3 spaces (kubectl's tabwriter look). Header row first. */
 typedef struct kp_table kp_table;
 kp_table *kp_table_new(int n_cols); /* NULL = out of memory (every call accepts NULL) */
 void kp_table_add(kp_table *t, const char *cell); /* appends to the current row; copies */

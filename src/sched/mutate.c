@@ -67,8 +67,13 @@ kp_status kp__sched_catch_up(kp_sched *s, bool *done) {
     if (cl->n_nodes_deleted != s->seen_nodes_deleted || cl->n_res != s->seen_n_res ||
         m.n_nodes != s->n_nodes_seen || m.n_pods < s->n_pods_seen || m.n_classes != o->n_classes ||
         m.n_pdbs != o->n_pdbs || m.n_namespaces != o->n_namespaces ||
-        m.n_workloads != o->n_workloads || memcmp(m.n_vol, o->n_vol, sizeof m.n_vol) != 0)
+        m.n_workloads < o->n_workloads || memcmp(m.n_vol, o->n_vol, sizeof m.n_vol) != 0)
         return KP_OK;
+    /* new workloads: only Jobs and CronJobs, which no plugin reads (default spreading reads
+     * Services, ReplicationControllers, ReplicaSets, StatefulSets) */
+    for (uint32_t i = o->n_workloads; i < m.n_workloads; i++)
+        if (cl->workloads[i].kind != KP_WL_JOB && cl->workloads[i].kind != KP_WL_CRONJOB)
+            return KP_OK;
     uint32_t old = s->n_pods_seen, np = cl->n_pods;
     for (uint32_t i = old; i < np; i++)
         if (cl->pods[i].node >= 0 || cl->pods[i].nominated_node) return KP_OK;

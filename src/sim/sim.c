@@ -208,6 +208,7 @@ static kp_status finish(kp_sim *s, const char *why, kp_error *err) {
 }
 
 kp_status kp_sim_step(kp_sim *s, bool *more, kp_error *err) {
+    char buf[32];
     *more = false;
     if (s->ended) return KP_OK;
     if (s->stepped && quiet(s) && !s->has_duration) return finish(s, "quiet", err);
@@ -220,9 +221,22 @@ kp_status kp_sim_step(kp_sim *s, bool *more, kp_error *err) {
             s->now = s->end;
             return finish(s, s->has_duration ? "duration" : "cap", err);
         }
+        if (nt->t != s->now) s->rounds = 0;
         s->now = nt->t;
     }
     s->stepped = true;
+    /* a round at the same instant again: something made work due now (a pod that ended as it
+     * started and was replaced at once); with the clock standing still that could go on for ever */
+    uint64_t max =
+        s->o.max_rounds_per_instant ? s->o.max_rounds_per_instant : KP_SIM_MAX_ROUNDS_PER_INSTANT;
+    if (++s->rounds > max)
+        return kp_error_set(err, KP_ELIMIT,
+                            "simulate: at %s: more than %llu rounds within one instant "
+                            "(KP_SIM_MAX_ROUNDS_PER_INSTANT, kprio's limit): pods end as they "
+                            "start and are replaced at once (a lifetime of 0s on a controller's "
+                            "pods?)",
+                            (kp_duration_format(s->now * 1000000, buf, sizeof buf), buf),
+                            (unsigned long long)max);
     kp_sched_set_time(s->sched, s->epoch + s->now / 1000);
     kp_status st = KP_OK;
     for (const sim_timer *nt; st == KP_OK && (nt = kp__sim_timer_next(s)) && nt->t <= s->now;) {

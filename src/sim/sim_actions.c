@@ -115,6 +115,32 @@ static kp_index node_of(const kp_sim *s, const kp_object_ref *r) {
     return n >= 0 && !kp_cluster_node_deleted(s->cl, n) ? n : -1;
 }
 
+/* ---- issue 30 item 7: objects deleted earlier in the run (the lookups above find live ones
+ * only, so these look at the tombstones) ---- */
+
+/* Whether a node of that name lived in this run and is deleted now. */
+static bool node_was_deleted(const kp_sim *s, const char *name) {
+    for (size_t n = 0; n < kp_cluster_node_count(s->cl); n++)
+        if (kp_cluster_node_deleted(s->cl, (kp_index)n) &&
+            strcmp(kp_cluster_node_name(s->cl, (kp_index)n), name) == 0)
+            return true;
+    return false;
+}
+
+/* Whether an action played before action ai deleted that PriorityClass (the cluster keeps no
+ * tombstone of a class: the scenario's own earlier deletes tell) */
+static bool class_deleted_earlier(const kp_sim *s, size_t ai, const char *name) {
+    const kp_scenario_action *me = &s->sc->actions[ai];
+    for (size_t j = 0; j < s->sc->n_actions; j++) {
+        const kp_scenario_action *a = &s->sc->actions[j];
+        if (j == ai || a->type != KP_ACT_DELETE || strcmp(a->ref.kind, "PriorityClass") != 0 ||
+            strcmp(a->ref.name, name) != 0)
+            continue;
+        if (a->at_ms < me->at_ms || (a->at_ms == me->at_ms && j < ai)) return true;
+    }
+    return false;
+}
+
 /* ---------------------------------------------------------------- create */
 
 
@@ -214,6 +240,8 @@ static kp_status delete_pdb(kp_sim *s, size_t ai, const kp_object_ref *r, kp_err
  * are refused (FailedCreate from their controllers); a system class is refused (Forbidden). */
 static kp_status delete_class(kp_sim *s, size_t ai, const kp_object_ref *r, kp_error *err) {
     kp_index pc = kp_cluster_find_priority_class(s->cl, r->name);
+    if (pc < 0 && class_deleted_earlier(s, ai, r->name))
+        return not_found(s, ai, "delete", "priorityclasses.scheduling.k8s.io", r->name, err);
     if (pc < 0) return missing(s, ai, "delete", "PriorityClass", r, err);
     kp_error e;
     kp_error_clear(&e);
@@ -250,7 +278,7 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
     }
     if (strcmp(r->kind, "Node") == 0) {
         kp_index n = node_of(s, r);
-        if (n < 0 && kp_cluster_find_node(s->cl, r->name) >= 0) /* deleted earlier */
+        if (n < 0 && node_was_deleted(s, r->name)) /* deleted earlier */
             return not_found(s, ai, "delete", "nodes", r->name, err);
         if (n < 0) return missing(s, ai, "delete", "node", r, err);
         return delete_node(s, n, err);
@@ -299,7 +327,7 @@ static kp_status act_node(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_
     if (a->type == KP_ACT_DRAIN && a->drain.has_node_selector)
         return kp__sim_drain_start(s, ai, a, -1, err);
     kp_index n = node_of(s, &a->ref);
-    if (n < 0 && kp_cluster_find_node(s->cl, a->ref.name) >= 0) /* deleted earlier */
+    if (n < 0 && node_was_deleted(s, a->ref.name)) /* deleted earlier */
         return not_found(s, ai, node_verb(a->type), "nodes", a->ref.name, err);
     if (n < 0) return missing(s, ai, "node", "node", &a->ref, err);
     kp_status st = KP_OK;
@@ -342,6 +370,9 @@ kp_status kp__sim_apply_action(kp_sim *s, size_t i, kp_error *err) {
     case KP_ACT_PATCH: return kp__sim_patch(s, i, a, err); /* sim_patch.c */
     case KP_ACT_SET_PRIORITY_CLASS: {
         kp_index pc = kp_cluster_find_priority_class(s->cl, a->ref.name);
+        if (pc < 0 && class_deleted_earlier(s, i, a->ref.name))
+            return not_found(s, i, "setPriorityClass", "priorityclasses.scheduling.k8s.io",
+                             a->ref.name, err);
         if (pc < 0) return missing(s, i, "setPriorityClass", "PriorityClass", &a->ref, err);
         kp_status st = kp_cluster_priority_class_set_value(s->cl, pc, a->value, err);
         if (st == KP_OK &&

@@ -34,6 +34,13 @@ static kp_status sink_event(void *ctx, const kp_ctrl_event *ev, kp_error *err) {
 static kp_status sink_created(void *ctx, kp_index pod, kp_index replaces, const kp_ctrl_event *ev,
                               kp_error *err) {
     kp_sim *s = ctx;
+    uint64_t max = s->o.max_created_pods ? s->o.max_created_pods : KP_SIM_MAX_CREATED_PODS;
+    if (++s->ctrl_created > max) /* a scale to a billion replicas: an error, not hours of work */
+        return kp_error_set(err, KP_ELIMIT,
+                            "simulate: %s %s/%s: the controllers create more than %llu pods in "
+                            "the run (KP_SIM_MAX_CREATED_PODS, kprio's limit)",
+                            ev ? ev->kind : "?", ev ? ev->ns : "?", ev ? ev->name : "?",
+                            (unsigned long long)max);
     if (ev && log_ctrl(s, ev) < 0) return nomem(err);
     return kp__sim_pod_added(s, (uint32_t)pod, replaces) == KP_OK ? KP_OK : nomem(err);
 }

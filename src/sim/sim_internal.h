@@ -109,6 +109,8 @@ struct kp_sim {
     bool has_duration, ended;
     bool started; /* t = 0 set up: pods made from now on are the run's */
     bool stepped; /* the first instant (t = 0) was played */
+    uint64_t rounds; /* the rounds played at `now` (KP_SIM_MAX_ROUNDS_PER_INSTANT) */
+    uint64_t ctrl_created; /* pods the controllers created (KP_SIM_MAX_CREATED_PODS) */
     const char *end_reason;
     /* each PDB's lifetime in the run (kp_sim_pdb_span) and the desiredHealthy its recounts wrote
      * (kp_sim_pdb_desired_at), grown as creates add PDBs */

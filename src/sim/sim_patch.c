@@ -27,7 +27,11 @@ static bool ever_had(const kp_sim *s, const kp_object_ref *r) {
                 return true;
         return false;
     }
-    if (strcmp(r->kind, "Node") == 0) return kp_cluster_find_node(s->cl, r->name) >= 0;
+    if (strcmp(r->kind, "Node") == 0) { /* a deleted node too (find_node skips those) */
+        for (size_t n = 0; n < kp_cluster_node_count(s->cl); n++)
+            if (strcmp(kp_cluster_node_name(s->cl, (kp_index)n), r->name) == 0) return true;
+        return false;
+    }
     if (strcmp(r->kind, "PriorityClass") == 0 || strcmp(r->kind, "Namespace") == 0) return false;
     if (strcmp(r->kind, "PodDisruptionBudget") == 0) {
         for (size_t i = 0; i < kp_cluster_pdb_count(s->cl); i++) {

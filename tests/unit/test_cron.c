@@ -105,6 +105,12 @@ KT_TEST(parse_as_go_reads_it) {
     err_is("0  *\t* *", "expected exactly 5 fields, found 4: [0 * * *]");
     err_is("@hourly\r", "unrecognized descriptor: @hourly\r");
     err_is("", "empty spec string");
+    /* getField's strings.FieldsFunc: empty ranges between commas are skipped (fuzz_cron's
+     * reference model found "10," refused); "*-5" is "*" (getRange reads no further) */
+    KT_CHECK_INT(next("0 14, * * *", 0, t0), utc(2026, 12, 7, 14, 0));
+    KT_CHECK_INT(next("0 ,,14,,15 * * *", 0, t0), utc(2026, 12, 7, 14, 0));
+    KT_CHECK_INT(next("*-5 * * * *", 0, t0), utc(2026, 12, 7, 13, 3));
+    KT_CHECK_INT(next(", * * * *", 0, t0), -1); /* no minute: never */
 }
 
 KT_MAIN(KT_CASE(next_activation), KT_CASE(parse_errors), KT_CASE(parse_as_go_reads_it))

@@ -49,6 +49,8 @@ KT_TEST(report_escapes_and_links) {
     kp_error err;
     kp_error_clear(&err);
     kp_cluster *cl = kp_cluster_new();
+    /* names the API server refuses: the page escapes whatever a library caller loads */
+    kp_cluster_set_name_rules(cl, false);
     KT_CHECK(kp_cluster_load_buffer(cl, "c.json", CLUSTER, strlen(CLUSTER), &err) == KP_OK);
     KT_CHECK(kp_cluster_finalize(cl, &err) == KP_OK);
     kp_sim *sim = NULL;

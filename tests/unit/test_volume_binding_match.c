@@ -30,47 +30,49 @@
 
 static const char *const PARTS[] = {
     NODE("node1") NODE("node2")
-    /* waitClass: static PVs only; provClass: a CSI provisioner; topoClass: allowed on node2 */
-    OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: waitClass}, "
+    /* wait-class: static PVs only; prov-class: a CSI provisioner; topo-class: allowed on node2 */
+    OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: wait-class}, "
         "provisioner: kubernetes.io/no-provisioner, volumeBindingMode: WaitForFirstConsumer}")
-        OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: provClass}, "
+        OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: prov-class}, "
             "provisioner: ebs.csi.aws.com, volumeBindingMode: WaitForFirstConsumer}")
-            OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: topoClass}, "
+            OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: topo-class}, "
                 "provisioner: ebs.csi.aws.com, volumeBindingMode: WaitForFirstConsumer, "
                 "allowedTopologies: [{matchLabelExpressions: [{key: nodeKey, values: [node2]}]}]}"),
-    PV("pv-node1a", "waitClass", "5G", "node1", "") PV("pv-node1b", "waitClass", "10G", "node1", "")
-        PV("pv-node2", "waitClass", "20G", "node2", "")
-            PV("pv-block", "blockClass", "5G", "node1", ", volumeMode: Block")
-                PV("pv-rwx", "rwxClass", "5G", "node1", "")
-                    PV("pv-prebound", "preClass", "1G", "node2",
-                       ", claimRef: {namespace: default, name: prebound-pvc}")
-                        PV("pv-big-free", "preClass", "1G", "node1", "")
-                            PV("pv-other", "otherClass", "5G", "node1",
-                               ", claimRef: {namespace: default, name: someone}"),
-    OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: blockClass}, "
+    PV("pv-node1a", "wait-class", "5G", "node1", "")
+        PV("pv-node1b", "wait-class", "10G", "node1", "")
+            PV("pv-node2", "wait-class", "20G", "node2", "")
+                PV("pv-block", "block-class", "5G", "node1", ", volumeMode: Block")
+                    PV("pv-rwx", "rwx-class", "5G", "node1", "")
+                        PV("pv-prebound", "pre-class", "1G", "node2",
+                           ", claimRef: {namespace: default, name: prebound-pvc}")
+                            PV("pv-big-free", "pre-class", "1G", "node1", "")
+                                PV("pv-other", "other-class", "5G", "node1",
+                                   ", claimRef: {namespace: default, name: someone}"),
+    OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: block-class}, "
         "provisioner: kubernetes.io/no-provisioner, volumeBindingMode: WaitForFirstConsumer}")
-        OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: rwxClass}, "
+        OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: rwx-class}, "
             "provisioner: kubernetes.io/no-provisioner, volumeBindingMode: WaitForFirstConsumer}")
-            OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: preClass}, "
+            OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: pre-class}, "
                 "provisioner: kubernetes.io/no-provisioner, volumeBindingMode: "
                 "WaitForFirstConsumer}") OBJ("{apiVersion: storage.k8s.io/v1, kind: StorageClass, "
-                                             "metadata: {name: otherClass}, "
+                                             "metadata: {name: other-class}, "
                                              "provisioner: kubernetes.io/no-provisioner, "
                                              "volumeBindingMode: WaitForFirstConsumer}"),
-    PVC("unbound-pvc", "waitClass", "5G", "") PVC("unbound-pvc2", "waitClass", "5G", "")
-        PVC("big-pvc", "waitClass", "12G", "") PVC("huge-pvc", "waitClass", "50G", "")
-            PVC("gold-pvc", "waitClass", "1G", ", selector: {matchLabels: {tier: gold}}")
-                PVC("silver-pvc", "waitClass", "1G", ", selector: {matchLabels: {tier: silver}}")
-                    PVC("block-pvc", "blockClass", "1G", "") PVC("block-pvc-b", "blockClass", "1G",
-                                                                 ", volumeMode: Block")
-                        OBJ("{apiVersion: v1, kind: PersistentVolumeClaim, metadata: {name: "
-                            "rwx-pvc, namespace: "
-                            "default}, spec: {storageClassName: rwxClass, accessModes: "
-                            "[ReadWriteMany], resources: "
-                            "{requests: {storage: 1G}}}}") PVC("prebound-pvc", "preClass", "1G", "")
-                            PVC("other-pvc", "otherClass", "1G", "")
-                                PVC("provisioned-pvc", "provClass", "1G", "")
-                                    PVC("topo-pvc", "topoClass", "1G", ""),
+    PVC("unbound-pvc", "wait-class", "5G", "") PVC("unbound-pvc2", "wait-class", "5G", "")
+        PVC("big-pvc", "wait-class", "12G", "") PVC("huge-pvc", "wait-class", "50G", "")
+            PVC("gold-pvc", "wait-class", "1G", ", selector: {matchLabels: {tier: gold}}")
+                PVC("silver-pvc", "wait-class", "1G", ", selector: {matchLabels: {tier: silver}}")
+                    PVC("block-pvc", "block-class", "1G", "")
+                        PVC("block-pvc-b", "block-class", "1G", ", volumeMode: Block")
+                            OBJ("{apiVersion: v1, kind: PersistentVolumeClaim, metadata: {name: "
+                                "rwx-pvc, namespace: "
+                                "default}, spec: {storageClassName: rwx-class, accessModes: "
+                                "[ReadWriteMany], resources: "
+                                "{requests: {storage: 1G}}}}")
+                                PVC("prebound-pvc", "pre-class", "1G", "")
+                                    PVC("other-pvc", "other-class", "1G", "")
+                                        PVC("provisioned-pvc", "prov-class", "1G", "")
+                                            PVC("topo-pvc", "topo-class", "1G", ""),
     POD("one", CLAIM("a", "unbound-pvc"))
         POD("two", CLAIM("a", "unbound-pvc") ", " CLAIM("b", "unbound-pvc2"))
             POD("by-size", CLAIM("a", "big-pvc") ", " CLAIM("b", "unbound-pvc"))
