@@ -82,6 +82,8 @@ void kp_table_free(kp_table *t); /* NULL no-op */
 /* kubectl's --no-headers: the tables this thread prints from now on leave out their first row
  * (the header), which then does not widen the columns either. Default false. */
 void kp_table_set_no_headers(bool on);
+/* Whether --no-headers is on (lines around a table that only a reader wants are left out too). */
+bool kp_table_no_headers(void);
 
 #ifdef __cplusplus
 }
