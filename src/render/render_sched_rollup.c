@@ -219,60 +219,66 @@ void kp__sched_rollup_headline(FILE *f, const kp_cluster *cl, const kp__sched_ro
         if (over_by(&r->pdbs[k])) kp__render_pdb_use_line(f, cl, &r->pdbs[k], "");
 }
 
-static kp_status print_one(FILE *f, kp_table *t) {
-    kp_status st = kp_table_print(t, f);
-    kp_table_free(t);
-    return st;
-}
-
 kp_status kp__sched_rollup_tables(FILE *f, const kp_cluster *cl, const kp__sched_rollup *r) {
-    fprintf(f, "\nVictims by workload:\n");
-    kp_table *t = kp_table_new(3);
-    kp_table_add(t, "WORKLOAD");
-    kp_table_add(t, "VICTIMS");
-    kp_table_add(t, "NODES");
+    /* the three tables are made before anything is printed: all or nothing */
+    kp_table *tw = kp_table_new(3), *tn = kp_table_new(3), *tp = NULL;
+    kp_table_add(tw, "WORKLOAD");
+    kp_table_add(tw, "VICTIMS");
+    kp_table_add(tw, "NODES");
     for (size_t i = 0; i < r->n_wl; i++) {
         const kp__rollup_row *w = &r->wl[i];
-        if (w->index >= 0) kp_table_addf(t, "%s %s/%s", w->kind, w->ns, w->name);
-        else kp_table_addf(t, "<no owner> %s", w->ns);
-        kp_table_addf(t, "%" PRIu32, w->victims);
-        kp_table_addf(t, "%" PRIu32, w->nodes);
+        if (w->index >= 0) kp_table_addf(tw, "%s %s/%s", w->kind, w->ns, w->name);
+        else kp_table_addf(tw, "<no owner> %s", w->ns);
+        kp_table_addf(tw, "%" PRIu32, w->victims);
+        kp_table_addf(tw, "%" PRIu32, w->nodes);
     }
-    kp_status st = print_one(f, t);
-    if (st != KP_OK) return st;
-    fprintf(f, "\nVictims by node:\n");
-    t = kp_table_new(3);
-    kp_table_add(t, "NODE");
-    kp_table_add(t, "VICTIMS");
-    kp_table_add(t, "PREEMPTORS");
+    kp_table_add(tn, "NODE");
+    kp_table_add(tn, "VICTIMS");
+    kp_table_add(tn, "PREEMPTORS");
     for (size_t i = 0; i < r->n_by_node; i++) {
         kp_index k = r->by_node[i];
-        kp_table_add(t, kp_cluster_node_name(cl, k));
-        kp_table_addf(t, "%" PRIu32, r->node_victims[k]);
-        kp_table_addf(t, "%" PRIu32, r->node_preemptors[k]);
+        kp_table_add(tn, kp_cluster_node_name(cl, k));
+        kp_table_addf(tn, "%" PRIu32, r->node_victims[k]);
+        kp_table_addf(tn, "%" PRIu32, r->node_preemptors[k]);
     }
-    if ((st = print_one(f, t)) != KP_OK || !r->n_pdbs) return st;
-    fprintf(f, "\nVictims by PDB:\n");
-    t = kp_table_new(6);
-    kp_table_add(t, "PDB");
-    kp_table_add(t, "ALLOWED");
-    kp_table_add(t, "VICTIMS");
-    kp_table_add(t, "OVER-BUDGET");
-    kp_table_add(t, "DECISIONS");
-    kp_table_add(t, "DECISIONS-OVER");
+    if (r->n_pdbs) {
+        tp = kp_table_new(6);
+        kp_table_add(tp, "PDB");
+        kp_table_add(tp, "ALLOWED");
+        kp_table_add(tp, "VICTIMS");
+        kp_table_add(tp, "OVER-BUDGET");
+        kp_table_add(tp, "DECISIONS");
+        kp_table_add(tp, "DECISIONS-OVER");
+    }
     for (size_t k = 0; k < r->n_pdbs; k++) {
         const kp_sched_pdb_use *u = &r->pdbs[k];
         kp_pdb_info pi;
         if (kp_cluster_pdb_info(cl, u->pdb, &pi) != KP_OK) continue;
-        kp_table_addf(t, "%s/%s", pi.ns, pi.name);
-        if (u->has_status) kp_table_addf(t, "%" PRId32, u->allowed);
-        else kp_table_add(t, "0 (no status)");
-        kp_table_addf(t, "%" PRIu32, u->victims);
-        kp_table_addf(t, "%" PRId64, over_by(u));
-        kp_table_addf(t, "%" PRIu32, u->decisions);
-        kp_table_addf(t, "%" PRIu32, u->decisions_over);
+        kp_table_addf(tp, "%s/%s", pi.ns, pi.name);
+        if (u->has_status) kp_table_addf(tp, "%" PRId32, u->allowed);
+        else kp_table_add(tp, "0 (no status)");
+        kp_table_addf(tp, "%" PRIu32, u->victims);
+        kp_table_addf(tp, "%" PRId64, over_by(u));
+        kp_table_addf(tp, "%" PRIu32, u->decisions);
+        kp_table_addf(tp, "%" PRIu32, u->decisions_over);
     }
-    return print_one(f, t);
+    kp_status st = kp_table_status(tw);
+    if (st == KP_OK) st = kp_table_status(tn);
+    if (st == KP_OK && r->n_pdbs) st = kp_table_status(tp);
+    if (st == KP_OK) {
+        fprintf(f, "\nVictims by workload:\n");
+        kp_table_print(tw, f);
+        fprintf(f, "\nVictims by node:\n");
+        kp_table_print(tn, f);
+        if (tp) {
+            fprintf(f, "\nVictims by PDB:\n");
+            kp_table_print(tp, f);
+        }
+    }
+    kp_table_free(tw);
+    kp_table_free(tn);
+    kp_table_free(tp);
+    return st;
 }
 
 /* ---------------------------------------------------------------- JSON */

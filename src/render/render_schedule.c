@@ -108,10 +108,6 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, const kp__
     /* with a preemption, the answer first and the roll-ups after the rows (not with
      * --no-headers: rows only, for awk) */
     bool rollup = ru->victims > 0 && !kp_table_no_headers();
-    if (rollup) {
-        kp__sched_rollup_headline(f, cl, ru);
-        fprintf(f, "\n");
-    }
     bool several = wide || kp_sched_profile_count(s) > 1; /* a PROFILE column only then */
     kp_table *t = kp_table_new((several ? 6 : 5) + (wide ? 3 : 0));
     kp_table_add(t, "POD");
@@ -159,7 +155,12 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, const kp__
             kp_table_addf(t, "%.*s", human_len(r->message), r->message);
         }
     }
-    kp_status st = kp_table_print(t, f); /* prints nothing when it failed */
+    kp_status st = kp_table_status(t); /* nothing printed when a table failed */
+    if (st == KP_OK && rollup) {
+        kp__sched_rollup_headline(f, cl, ru);
+        fprintf(f, "\n");
+    }
+    if (st == KP_OK) st = kp_table_print(t, f);
     kp_table_free(t);
     /* the roll-ups sum several decisions: one decision's victims are all in its own row */
     if (st == KP_OK && rollup && ru->preemptors > 1) st = kp__sched_rollup_tables(f, cl, ru);
