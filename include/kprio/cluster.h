@@ -450,6 +450,10 @@ kp_status kp_cluster_workload_info(const kp_cluster *cl, kp_index workload, kp_w
 /* The controller workload of pod (its controller ownerReference's kind and name, same
  * namespace), or -1. */
 kp_index kp_cluster_pod_workload(const kp_cluster *cl, kp_index pod);
+/* The workload's top controller: up its controller ownerReferences while they name a workload
+ * of the input (a ReplicaSet's Deployment, a Job's CronJob), else the workload itself; -1 out of
+ * range. What findings and roll-ups group a pod's workload by. */
+kp_index kp_cluster_workload_top(const kp_cluster *cl, kp_index workload);
 /* Deletes a workload (the API object; its pods are the caller's, as the garbage collector's):
  * no longer found by name nor written by the encoder, its selector leaves default spreading
  * (schedulers rebuild), its name is free; its index stays (kp_workload_info.deleted). No-op when

@@ -52,7 +52,9 @@ typedef struct {
     kp_finding_severity severity;
     const char *kind_name; /* "Loop", "Cascade", "Starvation", "PDBPressure", "PressureHotSpot" */
     /* the object it is about: the workload (Loop), the first displaced pod (Cascade), the pod
-     * (Starvation), the PodDisruptionBudget, the Node */
+     * group (Starvation: the top workload of its pods, kp_cluster_workload_top; pods without
+     * owner: "PodGroup" namespace / priorityClassName, or the "Pod" when it is alone), the
+     * PodDisruptionBudget, the Node */
     const char *subject_kind, *subject_ns, *subject_name;
     const char *summary; /* one line, e.g. "ReplicaSet default/web: 4 turns of preempt ->
                           * recreate every 40s (pods ..., nodes ...)" */
@@ -60,7 +62,7 @@ typedef struct {
                          * placed and whether preemption was tried, the condition and its time */
     int64_t first_ms, last_ms; /* virtual times it spans */
     int64_t period_ms; /* Loop: the median time between turns; else 0 */
-    uint32_t count; /* Loop: turns; Cascade: pods displaced; Starvation: attempts; PDBPressure:
+    uint32_t count; /* Loop: turns; Cascade: pods displaced; Starvation: pods; PDBPressure:
                      * preemption victims that violated it; PressureHotSpot: evictions */
     uint32_t depth; /* Cascade: deepest level (root = 0); else 0 */
     int64_t duration_ms; /* Starvation: time pending; PDBPressure: time at zero allowed;
@@ -77,6 +79,9 @@ typedef struct {
     size_t n_tree;
     const char *condition; /* PressureHotSpot: "MemoryPressure", "DiskPressure" or
                             * "PIDPressure" (one finding per node and condition); else "" */
+    kp_index pod; /* Starvation: the pod that waited longest (its wait: duration_ms); else -1 */
+    uint32_t never_bound; /* Starvation: the group's pods never bound (still pending or gone) */
+    uint32_t blocked; /* PDBPressure: evictions it blocked */
 } kp_finding;
 
 typedef struct {
@@ -94,9 +99,27 @@ typedef struct kp_insight kp_insight;
 kp_status kp_insight_new(const kp_sim *sim, const kp_insight_options *opt, kp_insight **out,
                          kp_error *err);
 void kp_insight_free(kp_insight *in);
-/* Most severe first; ties by kind, then first_ms, then subject name (deterministic). */
+/* Most severe first; within a severity what broke a guarantee before what waited (kinds in the
+ * order PDBPressure, Loop, Cascade, PressureHotSpot, Starvation); Starvation groups by pods, then
+ * longest wait; then first_ms, subject (deterministic). */
 size_t kp_insight_finding_count(const kp_insight *in);
 const kp_finding *kp_insight_finding_get(const kp_insight *in, size_t i);
+
+/* What the findings add up to, for a one-line answer ("2 PDBs violated, 1 loop, 47 pods of 3
+ * workloads starved"). */
+typedef struct {
+    uint32_t pdbs_violated; /* PDBPressure with a preemption violating it */
+    uint32_t pdbs_at_zero; /* PDBPressure without one (at zero allowed, evictions blocked) */
+    uint32_t evictions_blocked; /* over every PDBPressure */
+    uint32_t loops, cascades;
+    uint32_t starved_pods; /* over every Starvation finding */
+    uint32_t starved_never_bound;
+    uint32_t starved_workloads, starved_groups; /* Starvation findings of a workload / without */
+    uint32_t starved_owned_pods; /* starved_pods of the workloads' findings */
+    uint32_t hotspots, hotspot_evictions; /* PressureHotSpot findings, their evictions */
+    uint32_t critical, warning, info; /* findings by severity */
+} kp_insight_totals;
+void kp_insight_totals_get(const kp_insight *in, kp_insight_totals *out);
 
 /* ---- what-if: two runs from the same snapshot and seed (`kprio simulate --compare`) ---- */
 

@@ -138,6 +138,29 @@ const kp_sched_pod_result *kp_sched_result(const kp_sched *s, size_t i);
  * order; KP_ENOTFOUND when the pod is nobody's victim. */
 kp_status kp_sched_result_find_preemptor(const kp_sched *s, kp_index pod, size_t *result);
 
+/* ---- PDB budgets over the whole run (docs/schedule.md "PDB budgets over the run") ---- */
+
+/* One PodDisruptionBudget the run's preemptions took victims of. Preemption counts a PDB's budget
+ * per decision (filterPodsWithPDBViolation), each from status.disruptionsAllowed as read: victims
+ * above `allowed` with decisions_over 0 took more than the budget although every decision was
+ * within it (the status lags the scheduler's own preemptions). */
+typedef struct {
+    kp_index pdb; /* kp_cluster_pdb_info */
+    bool has_status; /* the PDB had a status (without one preemption counts 0 allowed) */
+    int32_t allowed; /* status.disruptionsAllowed the scheduler read (0 without a status) */
+    uint32_t victims; /* the run's victims it selects (each pod once), as preemption selects */
+    uint32_t decisions; /* preemption decisions that took at least one of them */
+    uint32_t
+        decisions_over; /* decisions that alone took more than allowed (their PDB violations) */
+    uint32_t max_per_decision; /* the most victims of it one decision took */
+} kp_sched_pdb_use;
+
+/* The PDBs the run's results took victims of (namespace/name order); pod >= 0: only the PDBs that
+ * select that pod. *out NULL and *n 0 when none; else owned by the caller (kp_sched_pdb_uses_free).
+ * Errors: KP_EINVAL (pod out of range), KP_ENOMEM. */
+kp_status kp_sched_pdb_uses(const kp_sched *s, kp_index pod, kp_sched_pdb_use **out, size_t *n,
+                            kp_error *err);
+void kp_sched_pdb_uses_free(kp_sched_pdb_use *u);
 
 /* ---- a cluster that changes between attempts (the simulator; src/sched/mutate.c) ---- */
 

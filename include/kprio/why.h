@@ -12,6 +12,7 @@
 #include "kprio/cluster.h"
 #include "kprio/common.h"
 #include "kprio/preempt.h"
+#include "kprio/sched.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +50,12 @@ typedef struct {
      * help, as the run left them (node order) */
     size_t n_attach_blocked;
     const kp_why_attach_block *attach_blocked;
+    /* preempted: the PDBs that select the pod as preemption counts them, with the run's victims
+     * of each up to and including its preemptor's decision against status.disruptionsAllowed
+     * (kp_sched_pdb_uses: a sum over the budget with every decision within it is the status
+     * lag, docs/schedule.md "PDB budgets over the run") */
+    size_t n_pdbs;
+    const kp_sched_pdb_use *pdbs;
 } kp_why_answer;
 
 typedef struct kp_why kp_why;

@@ -442,6 +442,21 @@ kp_index kp_cluster_pod_workload(const kp_cluster *cl, kp_index pod) {
     return kp__cluster_find_workload(cl, kind_of(kp__s(cl, o->kind)), p->ns, o->name);
 }
 
+kp_index kp_cluster_workload_top(const kp_cluster *cl, kp_index workload) {
+    if (workload < 0 || (size_t)workload >= cl->n_workloads) return -1;
+    /* a chain is short (Deployment -> ReplicaSet, CronJob -> Job); the bound stops a cycle of
+     * ownerReferences in a hand-written input */
+    for (int hop = 0; hop < 8; hop++) {
+        const kp_workload *w = &cl->workloads[workload];
+        if (!w->owner_kind || !w->owner_name) break;
+        long up =
+            kp__cluster_find_workload(cl, kind_of(kp__s(cl, w->owner_kind)), w->ns, w->owner_name);
+        if (up < 0 || up == workload) break;
+        workload = (kp_index)up;
+    }
+    return workload;
+}
+
 kp_status kp_cluster_workload_scale(kp_cluster *cl, kp_index workload, int32_t replicas,
                                     kp_error *err) {
     if (workload < 0 || (size_t)workload >= cl->n_workloads)

@@ -273,6 +273,7 @@ struct kp_table {
 static _Thread_local bool no_headers;
 
 void kp_table_set_no_headers(bool on) { no_headers = on; }
+bool kp_table_no_headers(void) { return no_headers; }
 
 kp_table *kp_table_new(int n_cols) {
     kp_table *t = kp__calloc(1, sizeof *t);

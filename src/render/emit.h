@@ -102,6 +102,8 @@ void kp_table_set_no_headers(bool on);
 void kp_table_set_sort_by(const char *column);
 /* The number a cell sorts by (an integer, or a Go duration in ns); false for text. */
 bool kp_table_sort_value(const char *cell, int64_t *out);
+/* Whether --no-headers is on (lines around a table that only a reader wants are left out too). */
+bool kp_table_no_headers(void);
 
 #ifdef __cplusplus
 }

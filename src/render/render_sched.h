@@ -35,6 +35,41 @@ kp_status kp_render_schedule(FILE *f, const kp_sched *s, const kp_cluster *cl, k
 kp_status kp_render_why(FILE *f, const kp_why_answer *a, const kp_cluster *cl, const char *target,
                         kp_outfmt fmt);
 
+/* ---- the run's answer in figures (render_sched_rollup.c, docs/schedule.md "Summary and
+ * roll-ups"): placements, victims, PDB budgets over the run, victims by workload, node, PDB ---- */
+
+typedef struct {
+    kp_index index; /* the top workload (kp_cluster_workload_top); -1: pods without owner */
+    const char *kind, *ns, *name; /* borrowed from the cluster; kind and name "" for -1 */
+    uint32_t victims, nodes; /* distinct victims, the nodes they were on */
+} kp__rollup_row;
+
+typedef struct {
+    size_t bound, nominated, unschedulable, gated; /* results by outcome */
+    size_t preemptors, victims, nodes; /* results with victims, distinct victims, their nodes */
+    size_t bound_preempting; /* bound results with victims (--until-settled) */
+    kp__rollup_row *wl; /* victims by workload, most first */
+    size_t n_wl;
+    uint32_t *node_victims, *node_preemptors; /* per node */
+    kp_index *by_node; /* nodes with victims, most first */
+    size_t n_by_node;
+    kp_sched_pdb_use *pdbs; /* kp_sched_pdb_uses */
+    size_t n_pdbs, pdbs_over;
+} kp__sched_rollup;
+
+kp_status kp__sched_rollup_build(const kp_sched *s, const kp_cluster *cl, kp__sched_rollup *r);
+void kp__sched_rollup_fini(kp__sched_rollup *r);
+/* The first lines of the table: placements and victims, then each PDB over budget. */
+void kp__sched_rollup_headline(FILE *f, const kp_cluster *cl, const kp__sched_rollup *r);
+/* The tables after the per-pod rows: victims by workload, by node, by PDB. */
+kp_status kp__sched_rollup_tables(FILE *f, const kp_cluster *cl, const kp__sched_rollup *r);
+/* The SchedulePlan's "summary" object. */
+void kp__sched_rollup_emit(kp_emit *e, const kp_cluster *cl, const kp__sched_rollup *r);
+/* One PDB's use by the run: a sentence (`kprio why` too) / a JSON object. */
+void kp__render_pdb_use_line(FILE *f, const kp_cluster *cl, const kp_sched_pdb_use *u,
+                             const char *indent);
+void kp__render_pdb_use_emit(kp_emit *e, const kp_cluster *cl, const kp_sched_pdb_use *u);
+
 #ifdef __cplusplus
 }
 #endif

@@ -59,7 +59,8 @@ static int human_len(const char *msg) {
 
 /* ---------------------------------------------------------------- plan */
 
-static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
+static void emit_plan(const kp_sched *s, const kp_cluster *cl, const kp__sched_rollup *ru,
+                      kp_emit *e) {
     bool several = kp_sched_profile_count(s) > 1; /* the profile is named only then */
     kp_emit_kv_str(e, "apiVersion", "kprio/v1alpha1");
     kp_emit_kv_str(e, "kind", "SchedulePlan");
@@ -94,16 +95,21 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, kp_emit *e) {
         kp_emit_obj_end(e);
     }
     kp_emit_arr_end(e);
+    kp__sched_rollup_emit(e, cl, ru); /* render_sched_rollup.c */
 }
 
 /* -o wide adds PROFILE (always), VICTIMS, PDB-VIOLATIONS and CHOSEN-BY (the step of the node
  * choice that picked a nominated node) before MESSAGE. */
-static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f, bool wide) {
+static kp_status print_table(const kp_sched *s, const kp_cluster *cl, const kp__sched_rollup *ru,
+                             FILE *f, bool wide) {
     if (kp_sched_result_count(s) == 0) {
         fprintf(f, "No pending pods to schedule: every pod is bound, finished or being deleted, "
                    "or names another spec.schedulerName.\n");
         return KP_OK;
     }
+    /* with a preemption, the answer first and the roll-ups after the rows (not with
+     * --no-headers: rows only, for awk) */
+    bool rollup = ru->victims > 0 && !kp_table_no_headers();
     bool several = wide || kp_sched_profile_count(s) > 1; /* a PROFILE column only then */
     kp_table *t = kp_table_new((several ? 6 : 5) + (wide ? 3 : 0));
     kp_table_add(t, "POD");
@@ -151,8 +157,15 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, FILE *f, b
             kp_table_addf(t, "%.*s", human_len(r->message), r->message);
         }
     }
-    kp_status st = kp_table_print(t, f); /* prints nothing when it failed */
+    kp_status st = kp_table_status(t); /* nothing printed when a table failed */
+    if (st == KP_OK && rollup) {
+        kp__sched_rollup_headline(f, cl, ru);
+        fprintf(f, "\n");
+    }
+    if (st == KP_OK) st = kp_table_print(t, f);
     kp_table_free(t);
+    /* the roll-ups sum several decisions: one decision's victims are all in its own row */
+    if (st == KP_OK && rollup && ru->preemptors > 1) st = kp__sched_rollup_tables(f, cl, ru);
     return st;
 }
 
@@ -351,18 +364,26 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
 kp_status kp_render_schedule(FILE *f, const kp_sched *s, const kp_cluster *cl, kp_outfmt fmt) {
     kp_sched_explanation x;
     bool has_explain = kp_sched_explanation_get(s, &x);
+    kp__sched_rollup ru;
+    kp_status st = kp__sched_rollup_build(s, cl, &ru); /* before any output: all or nothing */
+    if (st != KP_OK) return st;
     if (fmt == KP_OUT_JSON || fmt == KP_OUT_YAML) {
         kp_emit *e = kp_emit_new(f, fmt);
-        if (!e) return KP_ENOMEM;
+        if (!e) {
+            kp__sched_rollup_fini(&ru);
+            return KP_ENOMEM;
+        }
         kp_emit_obj_begin(e);
-        emit_plan(s, cl, e);
+        emit_plan(s, cl, &ru, e);
         if (has_explain) emit_explain(s, cl, &x, e);
         kp_emit_obj_end(e);
-        kp_status st = kp_emit_status(e);
+        st = kp_emit_status(e);
         kp_emit_free(e);
+        kp__sched_rollup_fini(&ru);
         return st;
     }
-    kp_status st = print_table(s, cl, f, fmt == KP_OUT_WIDE);
+    st = print_table(s, cl, &ru, f, fmt == KP_OUT_WIDE);
     if (st == KP_OK && has_explain) print_explain(s, cl, &x, f);
+    kp__sched_rollup_fini(&ru);
     return st;
 }

@@ -27,9 +27,17 @@ kp_status kp_render_simulation(FILE *f, const kp_sim *sim, kp_outfmt fmt, bool e
  * the table's "Findings" section after the summary, the document's findings[]. */
 kp_status kp_render_simulation_insight(FILE *f, const kp_sim *sim, const kp_insight *in,
                                        kp_outfmt fmt, bool events_only);
-/* The findings as the table prints them ("Findings: none." when there is none), and as the
- * document's array (only: the indices to emit, NULL = all). */
-void kp_render_findings_text(FILE *f, const kp_insight *in);
+/* The findings as the table prints them ("Findings: none." when there is none; the headline, then
+ * the first `limit`, 0 = all, and how many more), and as the document's array (only: the indices
+ * to emit, NULL = all). */
+void kp_render_findings_text(FILE *f, const kp_insight *in, size_t limit);
+/* The findings' answer in one line, e.g. "1 PDB violated, 1 loop, 47 pods of 3 workloads
+ * starved" ("none" without findings), into buf (cut to cap). */
+const char *kp_render_findings_headline(const kp_insight *in, char *buf, size_t cap);
+/* The document's "findingsSummary" object (kp_insight_totals and the headline). */
+void kp_render_findings_summary_emit(kp_emit *e, const kp_insight *in);
+/* The table shows the first KP_FINDINGS_TOP findings (-o wide: all). */
+#define KP_FINDINGS_TOP 10
 void kp_render_findings_emit(kp_emit *e, const kp_sim *sim, const kp_insight *in,
                              const size_t *only, size_t n_only);
 

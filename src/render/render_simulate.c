@@ -261,15 +261,89 @@ static const char *severity_str(kp_finding_severity s) {
     return s == KP_SEVERITY_CRITICAL ? "Critical" : s == KP_SEVERITY_WARNING ? "Warning" : "Info";
 }
 
-void kp_render_findings_text(FILE *f, const kp_insight *in) {
+/* appends "N THING(s)" (plural "s" unless irregular) to buf at *off, ", " between parts */
+static void part(char *buf, size_t cap, size_t *off, uint32_t n, const char *one,
+                 const char *many) {
+    if (!n || *off >= cap) return;
+    int w = snprintf(buf + *off, cap - *off, "%s%u %s", *off ? ", " : "", n, n == 1 ? one : many);
+    if (w > 0) *off += (size_t)w;
+    if (*off > cap) *off = cap;
+}
+
+const char *kp_render_findings_headline(const kp_insight *in, char *buf, size_t cap) {
+    kp_insight_totals t;
+    kp_insight_totals_get(in, &t);
+    size_t off = 0;
+    buf[0] = 0;
+    part(buf, cap, &off, t.pdbs_violated, "PDB violated", "PDBs violated");
+    part(buf, cap, &off, t.loops, "loop", "loops");
+    part(buf, cap, &off, t.cascades, "cascade", "cascades");
+    part(buf, cap, &off, t.hotspot_evictions, "pod evicted under node pressure",
+         "pods evicted under node pressure");
+    uint32_t owned = t.starved_owned_pods, loose = t.starved_pods - t.starved_owned_pods;
+    if (owned && off < cap) {
+        int w = snprintf(buf + off, cap - off, "%s%u pod%s of %u workload%s%s", off ? ", " : "",
+                         owned, owned == 1 ? "" : "s", t.starved_workloads,
+                         t.starved_workloads == 1 ? "" : "s", loose ? "" : " starved");
+        if (w > 0) off += (size_t)w;
+        if (off > cap) off = cap;
+    }
+    if (loose && off < cap) {
+        int w = snprintf(buf + off, cap - off, "%s%u pod%s without owner starved",
+                         owned ? " and "
+                         : off ? ", "
+                               : "",
+                         loose, loose == 1 ? "" : "s");
+        if (w > 0) off += (size_t)w;
+        if (off > cap) off = cap;
+    }
+    part(buf, cap, &off, t.pdbs_at_zero, "PDB at zero disruptions allowed",
+         "PDBs at zero disruptions allowed");
+    part(buf, cap, &off, t.evictions_blocked, "eviction blocked", "evictions blocked");
+    if (t.hotspots && !t.hotspot_evictions)
+        part(buf, cap, &off, t.hotspots, "node pressure spell", "node pressure spells");
+    if (!off) snprintf(buf, cap, "none");
+    return buf;
+}
+
+void kp_render_findings_summary_emit(kp_emit *e, const kp_insight *in) {
+    kp_insight_totals t;
+    kp_insight_totals_get(in, &t);
+    char line[1024];
+    kp_emit_key(e, "findingsSummary");
+    kp_emit_obj_begin(e);
+    kp_emit_kv_str(e, "headline", kp_render_findings_headline(in, line, sizeof line));
+    kp_emit_kv_int(e, "findings", (int64_t)kp_insight_finding_count(in));
+    kp_emit_kv_int(e, "critical", t.critical);
+    kp_emit_kv_int(e, "warning", t.warning);
+    kp_emit_kv_int(e, "info", t.info);
+    kp_emit_kv_int(e, "pdbsViolated", t.pdbs_violated);
+    kp_emit_kv_int(e, "pdbsAtZero", t.pdbs_at_zero);
+    kp_emit_kv_int(e, "evictionsBlocked", t.evictions_blocked);
+    kp_emit_kv_int(e, "loops", t.loops);
+    kp_emit_kv_int(e, "cascades", t.cascades);
+    kp_emit_kv_int(e, "starvedPods", t.starved_pods);
+    kp_emit_kv_int(e, "starvedNeverBound", t.starved_never_bound);
+    kp_emit_kv_int(e, "starvedWorkloads", t.starved_workloads);
+    kp_emit_kv_int(e, "starvedWorkloadPods", t.starved_owned_pods);
+    kp_emit_kv_int(e, "starvedGroupsWithoutOwner", t.starved_groups);
+    kp_emit_kv_int(e, "pressureHotSpots", t.hotspots);
+    kp_emit_kv_int(e, "pressureEvictions", t.hotspot_evictions);
+    kp_emit_obj_end(e);
+}
+
+void kp_render_findings_text(FILE *f, const kp_insight *in, size_t limit) {
     size_t n = kp_insight_finding_count(in);
     if (!n) {
         fprintf(f, "Findings: none.\n");
         return;
     }
-    fprintf(f, "Findings (%zu, most severe first; #N: an event's position in the log, from 0):\n",
-            n);
-    for (size_t i = 0; i < n; i++) {
+    char line[1024];
+    fprintf(f, "Findings: %s.\n", kp_render_findings_headline(in, line, sizeof line));
+    size_t shown = limit && limit < n ? limit : n;
+    fprintf(f, "%zu finding%s, most severe first (#N: an event's position in the log, from 0):\n",
+            n, n == 1 ? "" : "s");
+    for (size_t i = 0; i < shown; i++) {
         const kp_finding *x = kp_insight_finding_get(in, i);
         fprintf(f, "%zu. %s %s: %s\n", i + 1, severity_str(x->severity), x->kind_name, x->summary);
         for (const char *d = x->detail; *d;) {
@@ -283,6 +357,7 @@ void kp_render_findings_text(FILE *f, const kp_insight *in) {
         for (size_t k = 0; k < x->n_events; k++) fprintf(f, " #%ld", x->events[k]);
         fprintf(f, "\n");
     }
+    if (shown < n) fprintf(f, "%zu more (-o wide or -o json for all)\n", n - shown);
 }
 
 static void emit_finding(kp_emit *e, const kp_cluster *cl, const kp_finding *x) {
@@ -314,6 +389,11 @@ static void emit_finding(kp_emit *e, const kp_cluster *cl, const kp_finding *x) 
     if (x->kind == KP_FINDING_LOOP) kv_time(e, "period", x->period_ms);
     if (x->kind == KP_FINDING_CASCADE) kp_emit_kv_int(e, "depth", x->depth);
     if (x->kind >= KP_FINDING_STARVATION) kv_time(e, "duration", x->duration_ms);
+    if (x->kind == KP_FINDING_STARVATION) {
+        kv_pod(e, cl, "longestWaitPod", x->pod);
+        kp_emit_kv_int(e, "neverBound", x->never_bound);
+    }
+    if (x->kind == KP_FINDING_PDB_PRESSURE) kp_emit_kv_int(e, "evictionsBlocked", x->blocked);
     kp_emit_key(e, "events");
     kp_emit_arr_begin(e);
     for (size_t k = 0; k < x->n_events; k++) kp_emit_int(e, x->events[k]);
@@ -372,7 +452,7 @@ kp_status kp_render_simulation_insight(FILE *f, const kp_sim *sim, const kp_insi
         if (st == KP_OK && !events_only) st = summary(f, sim, cnt);
         if (st == KP_OK && !events_only && in) {
             fprintf(f, "\n");
-            kp_render_findings_text(f, in);
+            kp_render_findings_text(f, in, fmt == KP_OUT_WIDE ? 0 : KP_FINDINGS_TOP);
         }
         kp_free(cnt);
         return st;
@@ -394,6 +474,7 @@ kp_status kp_render_simulation_insight(FILE *f, const kp_sim *sim, const kp_insi
         emit_counters(e, sim);
         emit_pods(e, sim);
         if (in) {
+            kp_render_findings_summary_emit(e, in);
             kp_emit_key(e, "findings");
             kp_render_findings_emit(e, sim, in, NULL, 0);
         }

@@ -35,6 +35,8 @@ static void print_table(FILE *f, const kp_why_answer *a, const kp_cluster *cl, c
     for (size_t i = 0; i < a->n_victims; i++)
         fprintf(f, "%s%s", i ? ", " : "", pod_ref(cl, a->victims[i], buf, sizeof buf));
     fprintf(f, "\nPDB violations: %d\n", a->pdb_violations);
+    for (size_t i = 0; i < a->n_pdbs; i++) /* its PDBs over the run (render_sched_rollup.c) */
+        kp__render_pdb_use_line(f, cl, &a->pdbs[i], "");
     for (size_t i = 0; i < a->n_attach_blocked; i++) {
         const kp_why_attach_block *b = &a->attach_blocked[i];
         fprintf(f,
@@ -97,6 +99,10 @@ static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl
         for (size_t i = 0; i < a->n_victims; i++) emit_pod(e, cl, a->victims[i]);
         kp_emit_arr_end(e);
         kp_emit_kv_int(e, "pdbViolations", a->pdb_violations);
+        kp_emit_key(e, "pdbs"); /* its PDBs over the run (render_sched_rollup.c) */
+        kp_emit_arr_begin(e);
+        for (size_t i = 0; i < a->n_pdbs; i++) kp__render_pdb_use_emit(e, cl, &a->pdbs[i]);
+        kp_emit_arr_end(e);
         if (a->n_attach_blocked) { /* nodes where preemption cannot help (VolumeAttachments) */
             kp_emit_key(e, "attachSlotsHeld");
             kp_emit_arr_begin(e);

@@ -88,10 +88,27 @@ static int cmp_first_event(const kp_finding *x, const kp_finding *y) {
     return (x->events[0] > y->events[0]) - (x->events[0] < y->events[0]);
 }
 
+/* Within a severity, what broke a guarantee (a PDB, a loop, a cascade, evictions under
+ * pressure) before what waited (starvation). */
+static int kind_rank(kp_finding_kind k) {
+    switch (k) {
+    case KP_FINDING_PDB_PRESSURE: return 0;
+    case KP_FINDING_LOOP: return 1;
+    case KP_FINDING_CASCADE: return 2;
+    case KP_FINDING_PRESSURE_HOTSPOT: return 3;
+    case KP_FINDING_STARVATION: return 4;
+    }
+    return 5;
+}
+
 static int cmp_finding(const void *a, const void *b) {
     const kp_finding *x = a, *y = b;
     if (x->severity != y->severity) return x->severity > y->severity ? -1 : 1;
-    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    if (x->kind != y->kind) return kind_rank(x->kind) < kind_rank(y->kind) ? -1 : 1;
+    if (x->kind == KP_FINDING_STARVATION && x->count != y->count) /* the biggest group first */
+        return x->count > y->count ? -1 : 1;
+    if (x->kind == KP_FINDING_STARVATION && x->duration_ms != y->duration_ms)
+        return x->duration_ms > y->duration_ms ? -1 : 1;
     if (x->first_ms != y->first_ms) return x->first_ms < y->first_ms ? -1 : 1;
     int c = strcmp(x->subject_ns, y->subject_ns);
     if (c) return c;
@@ -149,4 +166,39 @@ void kp_insight_free(kp_insight *in) {
 size_t kp_insight_finding_count(const kp_insight *in) { return in->n; }
 const kp_finding *kp_insight_finding_get(const kp_insight *in, size_t i) {
     return i < in->n ? &in->f[i] : NULL;
+}
+
+void kp_insight_totals_get(const kp_insight *in, kp_insight_totals *out) {
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; in && i < in->n; i++) {
+        const kp_finding *f = &in->f[i];
+        switch (f->severity) {
+        case KP_SEVERITY_CRITICAL: out->critical++; break;
+        case KP_SEVERITY_WARNING: out->warning++; break;
+        case KP_SEVERITY_INFO: out->info++; break;
+        }
+        switch (f->kind) {
+        case KP_FINDING_LOOP: out->loops++; break;
+        case KP_FINDING_CASCADE: out->cascades++; break;
+        case KP_FINDING_STARVATION:
+            out->starved_pods += f->count;
+            out->starved_never_bound += f->never_bound;
+            if (strcmp(f->subject_kind, "Pod") == 0 || strcmp(f->subject_kind, "PodGroup") == 0)
+                out->starved_groups++;
+            else {
+                out->starved_workloads++;
+                out->starved_owned_pods += f->count;
+            }
+            break;
+        case KP_FINDING_PDB_PRESSURE:
+            if (f->count) out->pdbs_violated++;
+            else out->pdbs_at_zero++;
+            out->evictions_blocked += f->blocked;
+            break;
+        case KP_FINDING_PRESSURE_HOTSPOT:
+            out->hotspots++;
+            out->hotspot_evictions += f->count;
+            break;
+        }
+    }
 }

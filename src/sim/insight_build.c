@@ -29,6 +29,7 @@ kp_finding *kp__ins_add(kp_insight *in, kp_finding_kind kind, kp_finding_severit
     f->subject_ns = subject_ns ? subject_ns : "";
     f->subject_name = subject_name;
     f->summary = f->detail = f->condition = "";
+    f->pod = -1;
     return f;
 }
 

@@ -244,6 +244,8 @@ static kp_status one_pdb(const ins_run *r, kp_insight *in, kp_index k, ins_scrat
             f0.subject_name = f->subject_name, f0.summary = "", f0.detail = "";
             f0.condition = "";
             *f = f0;
+            f->pod = -1;
+            f->blocked = blocked;
             kp__ins_sort_links(f);
             char db[40], fb[40];
             st = kp__ins_summary(f,

@@ -4,6 +4,7 @@
  * FailedScheduling) and whether DefaultPreemption's PostFilter tried. A hot spot is a node under
  * a pressure condition (the kubelet's NodeHas* events): for how long and what it evicted then. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/insight_internal.h"
@@ -37,20 +38,50 @@ static kp_status preemption_line(const ins_run *r, kp_finding *f, const kp_sim_p
     return kp__ins_detail(f, "preemption: tried; no victims found (%s)", m);
 }
 
-static kp_status one_starving(const ins_run *r, kp_insight *in, const kp_sim_pod *sp, int64_t from,
-                              int64_t to) {
-    kp_index p = sp->pod;
+/* A starving pod and the group its finding is about: its top workload (a ReplicaSet's pods are
+ * their Deployment's, a Job's its CronJob's: kp_cluster_workload_top), else its namespace and
+ * priorityClassName (pods without owner). */
+typedef struct {
+    kp_index pod;
+    int64_t from, to;
+    kp_index wl; /* -1: no owner */
+    const char *ns, *pc;
+    bool unbound; /* never bound though attempted: Critical */
+} ins_starving;
+
+static int cmp_starving(const void *a, const void *b) {
+    const ins_starving *x = a, *y = b;
+    if (x->wl != y->wl) return x->wl < y->wl ? -1 : 1;
+    int c;
+    if (x->wl < 0 && ((c = strcmp(x->ns, y->ns)) || (c = strcmp(x->pc, y->pc)))) return c;
+    /* within a group: the longest wait first, then pod order */
+    if (x->to - x->from != y->to - y->from) return x->to - x->from > y->to - y->from ? -1 : 1;
+    return (x->pod > y->pod) - (x->pod < y->pod);
+}
+
+static bool same_group(const ins_starving *x, const ins_starving *y) {
+    return x->wl == y->wl && (x->wl >= 0 || (!strcmp(x->ns, y->ns) && !strcmp(x->pc, y->pc)));
+}
+
+/* "pending for 12m0s (from 0s; still pending at the end), 14 attempt(s)" of one pod into buf */
+static const char *wait_text(const ins_run *r, const ins_starving *w, char *buf, size_t cap) {
+    const kp_sim_pod *sp = kp_sim_pod_get(r->sim, (size_t)w->pod);
+    char wb[40], fb[40], tb[40], end[700];
+    kp__ins_dur(w->to, tb, sizeof tb);
+    if (sp->bound_ms >= 0)
+        snprintf(end, sizeof end, "bound at %s to %s", tb, kp_cluster_node_name(r->cl, sp->node));
+    else if (sp->gone_ms >= 0) snprintf(end, sizeof end, "gone at %s unscheduled", tb);
+    else snprintf(end, sizeof end, "still pending at the end");
+    snprintf(buf, cap, "pending for %s (from %s; %s), %u attempt(s)",
+             kp__ins_dur(w->to - w->from, wb, sizeof wb), kp__ins_dur(w->from, fb, sizeof fb), end,
+             sp->attempts);
+    return buf;
+}
+
+static kp_status link_pod(const ins_run *r, kp_finding *f, const ins_starving *w) {
+    kp_index p = w->pod;
+    const kp_sim_pod *sp = kp_sim_pod_get(r->sim, (size_t)p);
     bool bound = sp->bound_ms >= 0;
-    /* never bound: critical, unless no attempt was made (held by scheduling gates) */
-    bool held = !bound && sp->attempts == 0;
-    kp_finding *f = kp__ins_add(in, KP_FINDING_STARVATION,
-                                bound || held ? KP_SEVERITY_WARNING : KP_SEVERITY_CRITICAL, "Pod",
-                                kp_cluster_pod_namespace(r->cl, p), kp_cluster_pod_name(r->cl, p));
-    if (!f) return KP_ENOMEM;
-    f->first_ms = from;
-    f->last_ms = to;
-    f->duration_ms = to - from;
-    f->count = sp->attempts;
     kp_status st;
     if ((st = kp__ins_pod(f, p)) != KP_OK || (st = kp__ins_event(f, r->created[p])) != KP_OK ||
         (st = kp__ins_event(f, r->first_failed[p])) != KP_OK ||
@@ -59,35 +90,100 @@ static kp_status one_starving(const ins_run *r, kp_insight *in, const kp_sim_pod
         (bound && (st = kp__ins_node(f, sp->node)) != KP_OK) ||
         (st = kp__ins_event(f, r->deleted[p])) != KP_OK)
         return st;
-    char wb[40], fb[40], tb[40], pb[600], end[700];
-    kp__ins_dur(to, tb, sizeof tb);
-    if (bound)
-        snprintf(end, sizeof end, "bound at %s to %s", tb, kp_cluster_node_name(r->cl, sp->node));
-    else if (sp->gone_ms >= 0) snprintf(end, sizeof end, "gone at %s unscheduled", tb);
-    else snprintf(end, sizeof end, "still pending at the end");
-    if ((st = kp__ins_summary(f, "Pod %s: pending for %s (from %s; %s), %u attempt(s)",
-                              kp__ins_pod_ref(r, p, pb, sizeof pb),
-                              kp__ins_dur(to - from, wb, sizeof wb),
-                              kp__ins_dur(from, fb, sizeof fb), end, sp->attempts)) != KP_OK)
-        return st;
-    const kp_sim_event *lf = ev_of(r, r->last_failed[p]);
-    if (lf && (st = kp__ins_detail(f, "last FailedScheduling (%s): %s",
-                                   kp__ins_dur(lf->t_ms, tb, sizeof tb), lf->message)) != KP_OK)
-        return st;
-    return preemption_line(r, f, sp);
+    return KP_OK;
+}
+
+/* One finding for the group g[0..n) (the longest wait first): the count of pods, the longest wait
+ * and its reason (that pod's last FailedScheduling and whether preemption was tried). */
+static kp_status one_group(const ins_run *r, kp_insight *in, const ins_starving *g, size_t n) {
+    uint32_t unbound = 0;
+    for (size_t i = 0; i < n; i++) unbound += g[i].unbound;
+    bool held = true; /* every pod held by scheduling gates (never attempted): Warning */
+    for (size_t i = 0; i < n; i++) held &= kp_sim_pod_get(r->sim, (size_t)g[i].pod)->attempts == 0;
+    kp_finding_severity sev = unbound && !held ? KP_SEVERITY_CRITICAL : KP_SEVERITY_WARNING;
+    kp_workload_info wi;
+    bool owned = g[0].wl >= 0 && kp_cluster_workload_info(r->cl, g[0].wl, &wi) == KP_OK;
+    kp_index p0 = g[0].pod;
+    kp_finding *f = owned   ? kp__ins_add(in, KP_FINDING_STARVATION, sev, wi.kind, wi.ns, wi.name)
+                    : n > 1 ? kp__ins_add(in, KP_FINDING_STARVATION, sev, "PodGroup", g[0].ns,
+                                          *g[0].pc ? g[0].pc : "<none>")
+                            : kp__ins_add(in, KP_FINDING_STARVATION, sev, "Pod", g[0].ns,
+                                          kp_cluster_pod_name(r->cl, p0));
+    if (!f) return KP_ENOMEM;
+    f->first_ms = g[0].from;
+    f->last_ms = g[0].to;
+    f->duration_ms = g[0].to - g[0].from;
+    f->count = (uint32_t)n;
+    f->pod = p0;
+    f->never_bound = unbound;
+    kp_status st = KP_OK;
+    for (size_t i = 0; st == KP_OK && i < n; i++) {
+        if (g[i].from < f->first_ms) f->first_ms = g[i].from;
+        if (g[i].to > f->last_ms) f->last_ms = g[i].to;
+        st = link_pod(r, f, &g[i]);
+    }
+    if (st != KP_OK) return st;
+    char pb[600], wt[1600], th[40];
+    wait_text(r, &g[0], wt, sizeof wt);
+    kp__ins_pod_ref(r, p0, pb, sizeof pb);
+    if (!owned && n == 1) st = kp__ins_summary(f, "Pod %s: %s", pb, wt);
+    else {
+        char who[600];
+        if (owned) snprintf(who, sizeof who, "%s %s/%s", wi.kind, wi.ns, wi.name);
+        else
+            snprintf(who, sizeof who, "Pods without owner in %s, priorityClassName %s", g[0].ns,
+                     *g[0].pc ? g[0].pc : "<none>");
+        char lw[40];
+        st = kp__ins_summary(
+            f, "%s: %zu pod(s) pending longer than %s (%u never bound); longest %s: %s", who, n,
+            kp__ins_dur(r->o.starvation_ms, th, sizeof th), unbound,
+            kp__ins_dur(f->duration_ms, lw, sizeof lw), pb);
+        if (st == KP_OK) st = kp__ins_detail(f, "longest: %s %s", pb, wt);
+    }
+    const kp_sim_event *lf = ev_of(r, r->last_failed[p0]);
+    if (st == KP_OK && lf)
+        st = kp__ins_detail(f, "last FailedScheduling (%s): %s",
+                            kp__ins_dur(lf->t_ms, th, sizeof th), lf->message);
+    if (st == KP_OK) st = preemption_line(r, f, kp_sim_pod_get(r->sim, (size_t)p0));
+    if (st == KP_OK && n > 1) {
+        char list[2048];
+        kp__ins_sort_links(f);
+        st = kp__ins_detail(f, "pods: %s", kp__ins_pod_list(r, f, list, sizeof list));
+    }
+    return st;
 }
 
 kp_status kp__ins_starvation(const ins_run *r, kp_insight *in) {
+    ins_starving *v = kp_malloc((r->n_pods ? r->n_pods : 1) * sizeof *v);
+    if (!v) return KP_ENOMEM;
+    size_t n = 0;
     for (size_t i = 0; i < r->n_pods; i++) {
         const kp_sim_pod *sp = kp_sim_pod_get(r->sim, i);
         if (sp->bound_ms < 0 && sp->attempts == 0 && sp->state != KP_SIM_POD_PENDING) continue;
         int64_t from = sp->created_ms >= 0 ? sp->created_ms : 0;
         int64_t to = sp->bound_ms >= 0 ? sp->bound_ms : sp->gone_ms >= 0 ? sp->gone_ms : r->end_ms;
         if (to - from <= r->o.starvation_ms) continue;
-        kp_status st = one_starving(r, in, sp, from, to);
-        if (st != KP_OK) return st;
+        kp_pod_info pi;
+        if (kp_cluster_pod_info(r->cl, (kp_index)i, &pi) != KP_OK) continue;
+        v[n++] = (ins_starving){
+            (kp_index)i,
+            from,
+            to,
+            kp_cluster_workload_top(r->cl, kp_cluster_pod_workload(r->cl, (kp_index)i)),
+            pi.ns,
+            pi.priority_class,
+            sp->bound_ms < 0 && sp->attempts > 0};
     }
-    return KP_OK;
+    if (n > 1) qsort(v, n, sizeof *v, cmp_starving);
+    kp_status st = KP_OK;
+    for (size_t i = 0; st == KP_OK && i < n;) {
+        size_t j = i + 1;
+        while (j < n && same_group(&v[i], &v[j])) j++;
+        st = one_group(r, in, &v[i], j - i);
+        i = j;
+    }
+    kp_free(v);
+    return st;
 }
 
 /* ---------------------------------------------------------------- pressure hot spots */

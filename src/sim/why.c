@@ -15,6 +15,7 @@ struct kp_why {
     kp_why_answer a;
     kp_index *victims, *alt_victims;
     kp_why_attach_block *blocked;
+    kp_sched_pdb_use *pdbs;
 };
 
 /* The nodes where the preemptor's NodeVolumeLimits count cannot be helped by preemption (the
@@ -139,6 +140,10 @@ kp_status kp_why_evaluate(kp_cluster *run_cl, kp_cluster *snapshot, kp_index pod
     if (st == KP_OK && (st = find_preemptor(s, pod, w)) != KP_OK)
         kp_error_set(err, st, "out of memory");
     if (st == KP_OK && w->a.preempted) st = attach_blocked(run_cl, s, w, err);
+    if (st == KP_OK && w->a.preempted) { /* the PDBs of the pod, summed over the run so far */
+        st = kp_sched_pdb_uses(s, pod, &w->pdbs, &w->a.n_pdbs, err);
+        w->a.pdbs = w->pdbs;
+    }
     kp_sched_free(s);
     if (st == KP_OK && w->a.preempted) st = what_if_pdb(snapshot, pod, &po, w, err);
     if (st != KP_OK) {
@@ -156,5 +161,6 @@ void kp_why_free(kp_why *w) {
     kp_free(w->victims);
     kp_free(w->alt_victims);
     kp_free(w->blocked);
+    kp_sched_pdb_uses_free(w->pdbs);
     kp_free(w);
 }

@@ -266,32 +266,48 @@ KT_TEST(starvation_reason_and_threshold) {
     kp_insight_options_init(&o);
     o.starvation_ms = 120000;
     kp_insight *in = insight(&r, &o);
-    KT_CHECK_INT(kp_insight_finding_count(in), 2);
-    if (kp_insight_finding_count(in) == 2) {
-        const kp_finding *h = kp_insight_finding_get(in, 0), *w = kp_insight_finding_get(in, 1);
+    /* waiter and huge: no owner, one namespace and priorityClassName: one finding for the two */
+    KT_CHECK_INT(kp_insight_finding_count(in), 1);
+    if (kp_insight_finding_count(in) == 1) {
+        const kp_finding *h = kp_insight_finding_get(in, 0);
         KT_CHECK_INT(h->kind, KP_FINDING_STARVATION);
-        KT_CHECK_STR(h->subject_name, "huge");
-        KT_CHECK_INT(h->severity, KP_SEVERITY_CRITICAL); /* never bound */
-        KT_CHECK_INT(h->duration_ms, 360000);
-        KT_CHECK_INT(h->count, kp_sim_pod_get(r.sim, (size_t)h->pods[0])->attempts);
+        KT_CHECK_STR(h->subject_kind, "PodGroup");
+        KT_CHECK_STR(h->subject_ns, "default");
+        KT_CHECK_STR(h->subject_name, "low");
+        KT_CHECK_INT(h->severity, KP_SEVERITY_CRITICAL); /* huge never bound */
+        KT_CHECK_INT(h->count, 2); /* pods */
+        KT_CHECK_INT(h->never_bound, 1);
+        KT_CHECK_STR(kp_cluster_pod_name(kp_sim_cluster(r.sim), h->pod), "huge");
+        KT_CHECK_INT(h->duration_ms, 360000); /* the longest wait: huge's */
+        KT_CHECK_INT(h->first_ms, 0);
+        KT_CHECK_INT(h->last_ms, 360000);
+        KT_CHECK_INT(h->n_pods, 2);
+        KT_CHECK_INT(h->n_nodes, 1); /* where waiter was bound */
+        KT_CHECK_CONTAINS(h->summary, "2 pod(s) pending longer than 2m0s (1 never bound); "
+                                      "longest 6m0s: default/huge");
         KT_CHECK_CONTAINS(h->detail, "last FailedScheduling (3m0s): 0/1 nodes are available: 1 "
                                      "Insufficient cpu.");
         KT_CHECK_CONTAINS(h->detail, "preemption: tried; no victims found (0/1 nodes are "
                                      "available: 1 Preemption is not helpful for scheduling.)");
-        KT_CHECK_STR(w->subject_name, "waiter");
-        KT_CHECK_INT(w->severity, KP_SEVERITY_WARNING); /* bound in the end */
-        KT_CHECK_INT(w->duration_ms, 180000);
-        KT_CHECK_INT(w->first_ms, 0);
-        KT_CHECK_INT(w->last_ms, 180000);
-        KT_CHECK_INT(w->n_nodes, 1);
-        const kp_sim_event *last = kp_sim_event_get(r.sim, (size_t)w->events[w->n_events - 1]);
-        KT_CHECK_STR(last->reason, "Scheduled");
-        KT_CHECK_INT(last->t_ms, 180000);
+        KT_CHECK_CONTAINS(h->detail, "pods: default/waiter, default/huge");
+        bool bound_linked = false; /* waiter's binding is linked too */
+        for (size_t k = 0; k < h->n_events; k++) {
+            const kp_sim_event *e = kp_sim_event_get(r.sim, (size_t)h->events[k]);
+            bound_linked |= strcmp(e->reason, "Scheduled") == 0 && e->t_ms == 180000;
+        }
+        KT_CHECK(bound_linked);
     }
     kp_insight_free(in);
     o.starvation_ms = 180000; /* longer than the threshold: 3m is not */
     in = insight(&r, &o);
     KT_CHECK_INT(count_kind(in, KP_FINDING_STARVATION), 1);
+    if (kp_insight_finding_count(in) == 1) { /* alone: the pod itself, as before grouping */
+        const kp_finding *h = kp_insight_finding_get(in, 0);
+        KT_CHECK_STR(h->subject_kind, "Pod");
+        KT_CHECK_STR(h->subject_name, "huge");
+        KT_CHECK_INT(h->count, 1);
+        KT_CHECK_CONTAINS(h->summary, "Pod default/huge: pending for 6m0s");
+    }
     kp_insight_free(in);
     stop(&r);
 }
@@ -313,7 +329,8 @@ KT_TEST(starvation_of_a_gated_pod) {
         KT_CHECK_INT(f->kind, KP_FINDING_STARVATION);
         KT_CHECK_INT(f->severity, KP_SEVERITY_WARNING);
         KT_CHECK_INT(f->duration_ms, 600000);
-        KT_CHECK_INT(f->count, 0);
+        KT_CHECK_INT(f->count, 1); /* one pod */
+        KT_CHECK_INT(f->never_bound, 0); /* never attempted: held, not refused */
         KT_CHECK_CONTAINS(f->detail, "preemption: not tried; never attempted");
     }
     kp_insight_free(in);
@@ -370,17 +387,68 @@ KT_TEST(none_below_the_thresholds) {
     kp_insight_options_init(&o);
     o.starvation_ms = 60000;
     in = insight(&r, &o);
-    KT_CHECK_INT(kp_insight_finding_count(in), 2);
-    KT_CHECK_INT(count_kind(in, KP_FINDING_STARVATION), 2);
-    for (size_t i = 0; i < kp_insight_finding_count(in); i++) {
-        const kp_finding *f = kp_insight_finding_get(in, i);
+    /* the two replacements are ReplicaSet app's: one finding for the workload */
+    KT_CHECK_INT(kp_insight_finding_count(in), 1);
+    KT_CHECK_INT(count_kind(in, KP_FINDING_STARVATION), 1);
+    const kp_finding *f = kp_insight_finding_get(in, 0);
+    if (f) {
+        KT_CHECK_STR(f->subject_kind, "ReplicaSet");
+        KT_CHECK_STR(f->subject_name, "app");
+        KT_CHECK_INT(f->count, 2);
+        KT_CHECK_INT(f->never_bound, 2);
+        KT_CHECK_INT(f->n_pods, 2);
         KT_CHECK_INT(f->duration_ms, 110000);
         KT_CHECK_INT(f->severity, KP_SEVERITY_CRITICAL);
-        if (i) /* same severity, kind and time: by name */
-            KT_CHECK(strcmp(kp_insight_finding_get(in, i - 1)->subject_name, f->subject_name) < 0);
     }
+    kp_insight_totals t;
+    kp_insight_totals_get(in, &t);
+    KT_CHECK_INT(t.starved_pods, 2);
+    KT_CHECK_INT(t.starved_workloads, 1);
+    KT_CHECK_INT(t.starved_groups, 0);
+    KT_CHECK_INT(t.critical, 1);
     kp_insight_free(in);
     stop(&r);
+}
+
+/* Within a severity a violated PDB comes before what waited (issue 29: the PDB finding was last,
+ * after every starving pod); the totals count both. */
+KT_TEST(violated_pdb_leads_its_severity) {
+    run r;
+    KT_CHECK_INT(start(&r, PDB_CLUSTER("2"), PDB_SCENARIO), KP_OK);
+    kp_insight_options o;
+    kp_insight_options_init(&o);
+    o.starvation_ms = 60000;
+    kp_insight *in = insight(&r, &o);
+    KT_CHECK_INT(kp_insight_finding_count(in), 2);
+    const kp_finding *a = kp_insight_finding_get(in, 0), *b = kp_insight_finding_get(in, 1);
+    if (a && b) {
+        KT_CHECK_INT(a->severity, KP_SEVERITY_CRITICAL);
+        KT_CHECK_INT(b->severity, KP_SEVERITY_CRITICAL);
+        KT_CHECK_INT(a->kind, KP_FINDING_PDB_PRESSURE);
+        KT_CHECK_INT(b->kind, KP_FINDING_STARVATION);
+    }
+    kp_insight_totals t;
+    kp_insight_totals_get(in, &t);
+    KT_CHECK_INT(t.pdbs_violated, 1);
+    KT_CHECK_INT(t.pdbs_at_zero, 0);
+    KT_CHECK_INT(t.starved_pods, 2);
+    kp_insight_free(in);
+    stop(&r);
+}
+
+/* No finding of a higher severity follows one of a lower, and within a severity the kinds go
+ * PDBPressure, Loop, Cascade, PressureHotSpot, Starvation; Starvation groups by size. Checked on
+ * every run of the random sweep below. */
+static void check_order(const kp_insight *in) {
+    static const int rank[] = {1, 2, 4, 0, 3}; /* by kp_finding_kind */
+    for (size_t i = 1; i < kp_insight_finding_count(in); i++) {
+        const kp_finding *p = kp_insight_finding_get(in, i - 1), *f = kp_insight_finding_get(in, i);
+        KT_CHECK(p->severity >= f->severity);
+        if (p->severity != f->severity) continue;
+        KT_CHECK(rank[p->kind] <= rank[f->kind]);
+        if (p->kind == KP_FINDING_STARVATION && f->kind == KP_FINDING_STARVATION)
+            KT_CHECK(p->count >= f->count);
+    }
 }
 
 KT_TEST(compare_two_runs) {
@@ -543,6 +611,7 @@ KT_TEST(random_runs_pdb_violations_equal_the_schedulers) {
         kp_sim_counters_get(sim, &c);
         kp_insight *in = NULL;
         KT_CHECK_INT(kp_insight_new(sim, NULL, &in, &err), KP_OK);
+        check_order(in);
         int64_t mine = 0;
         for (size_t i = 0; i < kp_insight_finding_count(in); i++) {
             const kp_finding *f = kp_insight_finding_get(in, i);
@@ -603,5 +672,5 @@ KT_TEST(alloc_fail_sweep) {
 KT_MAIN(KT_CASE(eviction_loop_turns_period_and_events), KT_CASE(cascade_tree_three_deep),
         KT_CASE(starvation_reason_and_threshold), KT_CASE(starvation_of_a_gated_pod),
         KT_CASE(pdb_violations_spend_the_budget_per_victim), KT_CASE(none_below_the_thresholds),
-        KT_CASE(compare_two_runs), KT_CASE(random_runs_pdb_violations_equal_the_schedulers),
-        KT_CASE(alloc_fail_sweep))
+        KT_CASE(violated_pdb_leads_its_severity), KT_CASE(compare_two_runs),
+        KT_CASE(random_runs_pdb_violations_equal_the_schedulers), KT_CASE(alloc_fail_sweep))

@@ -250,6 +250,19 @@ static bool selects(const kp_pdbix *ix, const kp_cluster *cl, const kp_pod *p, u
            !in_disrupted(b, p->name);
 }
 
+bool kp__pdbix_selects(const kp_cluster *cl, uint32_t pdb, uint32_t pod) {
+    const kp_pdb *b = &cl->pdbs[pdb];
+    const kp_pod *p = &cl->pods[pod];
+    return p->labels.n > 0 && b->ns == p->ns && !selects_nothing(&b->selector) && !b->deleted &&
+           kp__selector_matches(cl, &b->selector, &p->labels) && !in_disrupted(b, p->name);
+}
+
+int32_t kp__pdbix_status_allowed(const kp_cluster *cl, uint32_t pdb, bool *has_status) {
+    const kp_pdb *b = &cl->pdbs[pdb];
+    *has_status = b->has_status;
+    return b->has_status ? b->disruptions_allowed : 0;
+}
+
 /* Appends the ranks of the keys [i, ...) filed under (ns, key, val) that select the pod. */
 static bool collect(kp_pdbix *ix, const kp_cluster *cl, const kp_pod *p, kp_str key, kp_str val) {
     for (uint32_t i = key_lower(ix, p->ns, key, val); i < ix->n_keys; i++) {

@@ -32,4 +32,10 @@ void kp__pdbix_reset(kp_pdbix *ix);
 bool kp__pdbix_pod_violates(kp_pdbix *ix, const kp_cluster *cl, uint32_t pod, bool newest,
                             uint64_t *checks);
 
+/* The same test one PDB (cluster index) at a time, for what is counted after a run
+ * (pdb_tally.c): whether preemption charges pod to pdb. */
+bool kp__pdbix_selects(const kp_cluster *cl, uint32_t pdb, uint32_t pod);
+/* The budget preemption starts from: status.disruptionsAllowed, 0 without a status. */
+int32_t kp__pdbix_status_allowed(const kp_cluster *cl, uint32_t pdb, bool *has_status);
+
 #endif
