@@ -13,8 +13,8 @@
 #include "base/file.h"
 #include "cli/cli.h"
 #include "kprio/ctrl.h"
-#include "render/view.h"
 #include "render/emit.h"
+#include "render/view.h"
 
 bool kp_cli_is_opt(const char *arg, const char *name) {
     size_t n = strlen(name);
