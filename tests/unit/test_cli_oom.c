@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <valgrind/valgrind.h>
 
 #include "base/alloc.h"
 #include "cli_capture.h"
@@ -79,11 +80,15 @@ static int sweep(cmd_fn fn, char **argv) {
     memcpy(want_err, err, strlen(err) + 1); /* warnings of the input, if any */
     /* every N up to 40, then about 300 more spread evenly over the run, then the last ones */
     /* KP_OOM_SWEEP_ALL=1: every N (minutes under ASan) */
-    unsigned long step = total > 340 && !getenv("KP_OOM_SWEEP_ALL") ? (total - 40) / 300 : 1;
+    /* under valgrind (a run costs 20-50 times more; ASan and the plain pass sweep densely) every
+     * N up to 10, then about 60 more */
+    unsigned long dense = RUNNING_ON_VALGRIND ? 10 : 40, spread = RUNNING_ON_VALGRIND ? 60 : 300;
+    unsigned long step =
+        total > dense + spread && !getenv("KP_OOM_SWEEP_ALL") ? (total - dense) / spread : 1;
     if (getenv("KP_TEST_VERBOSE"))
         fprintf(stderr, "  %s %s: %lu allocations\n", argv[0], argv[argc - 1], total);
     int oom = 0;
-    for (unsigned long n = 0; n <= total + 2; n = n < 40 || n + 4 > total ? n + 1 : n + step) {
+    for (unsigned long n = 0; n <= total + 2; n = n < dense || n + 4 > total ? n + 1 : n + step) {
         for (int sticky = 0; sticky < 2; sticky++) {
             kp__alloc_fail_after((long)n, sticky != 0);
             rc = run_cmd(fn, argc, argv);
