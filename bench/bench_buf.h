@@ -37,4 +37,15 @@ static void put(buf_t *b, const char *fmt, ...) {
         b->cap = ncap;
     }
 }
+/* NODES nodes node-0 .. node-(NODES-1) (16 cpu, 64Gi, 110 pods; zones zone-0..2 in turn), each
+ * preceded by a comma: the cluster bench_sim and bench_rollout play on. */
+static inline void put_nodes(buf_t *b, int nodes) {
+    for (int n = 0; n < nodes; n++)
+        put(b,
+            ",{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\","
+            "\"labels\":{\"kubernetes.io/hostname\":\"node-%d\",\"topology.kubernetes.io/"
+            "zone\":\"zone-%d\"}},\"status\":{\"allocatable\":{\"cpu\":\"16\",\"memory\":"
+            "\"64Gi\",\"pods\":\"110\"}}}",
+            n, n, n % 3);
+}
 #endif

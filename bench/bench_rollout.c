@@ -60,13 +60,7 @@ static void snapshot(buf_t *b, int nodes, int replicas) {
            "{\"name\":\"batch\"},\"value\":100},");
     put(b, "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":"
            "{\"name\":\"web\"},\"value\":1000}");
-    for (int n = 0; n < nodes; n++)
-        put(b,
-            ",{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\","
-            "\"labels\":{\"kubernetes.io/hostname\":\"node-%d\",\"topology.kubernetes.io/"
-            "zone\":\"zone-%d\"}},\"status\":{\"allocatable\":{\"cpu\":\"16\",\"memory\":"
-            "\"64Gi\",\"pods\":\"110\"}}}",
-            n, n, n % 3);
+    put_nodes(b, nodes);
     for (int r = 0; r < nodes; r++) {
         put(b,
             ",{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"metadata\":{\"name\":"

@@ -60,13 +60,7 @@ static void snapshot(buf_t *b, int nodes) {
            "{\"name\":\"batch\"},\"value\":100},");
     put(b, "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":"
            "{\"name\":\"urgent\"},\"value\":100000}");
-    for (int n = 0; n < nodes; n++)
-        put(b,
-            ",{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\","
-            "\"labels\":{\"kubernetes.io/hostname\":\"node-%d\",\"topology.kubernetes.io/"
-            "zone\":\"zone-%d\"}},\"status\":{\"allocatable\":{\"cpu\":\"16\",\"memory\":"
-            "\"64Gi\",\"pods\":\"110\"}}}",
-            n, n, n % 3);
+    put_nodes(b, nodes);
     /* ReplicaSet r holds pod k of node (r*30+k)/30... spread: replica k on node (r + k*97) */
     for (int r = 0; r < nodes; r++) {
         put(b,
