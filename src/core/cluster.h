@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "core/dra.h"
 #include "core/namespace.h"
 #include "core/node.h"
 #include "core/pdb.h"
@@ -45,6 +46,7 @@ typedef struct kp_cluster {
     kp_workload *workloads; /* Services and the controllers of core/workload.h */
     uint32_t n_workloads, cap_workloads;
     kp_volumes vol; /* storage objects (core/volume.h) */
+    kp_dra dra; /* Dynamic Resource Allocation objects (core/dra.h) */
 
     kp_feature_gates gates; /* kp_cluster_set_feature_gates; defaults from kp_cluster_new */
     bool finalized;

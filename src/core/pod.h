@@ -156,6 +156,7 @@ typedef struct kp_pod {
     kp_container *containers; /* n_containers + n_init entries: apps, then init containers */
     kp_volume *volumes;
     kp_str *image_volumes; /* spec.volumes[].image.reference, in order (ImageLocality) */
+    struct kp_pod_claim *claims; /* spec.resourceClaims (core/dra.h), n_claims entries */
     kp_condition *conditions; /* only DisruptionTarget is kept */
     const char *src_file; /* file it came from (interned path) */
     kp_pod_resize *resize; /* in-place resize status (NULL if the status has none) */
@@ -182,6 +183,7 @@ typedef struct kp_pod {
     uint16_t n_containers, n_init;
     uint16_t n_volumes, n_conditions;
     uint16_t n_image_volumes;
+    uint16_t n_claims; /* spec.resourceClaims entries */
 
     /* priority: spec.priority if set, else resolved at finalize (Priority admission plugin) */
     bool has_priority; /* priority known: spec.priority in the input, or resolved at finalize */
