@@ -242,6 +242,36 @@ typedef struct {
     uint32_t n_claims, cap_claims;
     kp_dra_template *templates;
     uint32_t n_templates, cap_templates;
+    /* bumped by every change of a claim's allocation or reservations, or a claim's creation or
+     * deletion, after finalize (core/dra_state.c): a scheduler's device index catches up */
+    uint64_t gen_claims;
 } kp_dra;
+
+struct kp_cluster;
+
+/* ---- storage (core/dra.c) ----
+ * A new object of kind with that namespace (0 for cluster-scoped kinds) and name, zeroed but for
+ * its identity, following the cluster's replace rule (kp__cluster_new_volume's); NULL when out
+ * of memory (or, after finalize, when the identity exists). */
+void *kp__cluster_new_dra(struct kp_cluster *cl, kp_dra_kind kind, kp_str ns, kp_str name);
+/* The index of the object of kind with that identity in its array of kp_dra, or -1. */
+long kp__cluster_find_dra(const struct kp_cluster *cl, kp_dra_kind kind, kp_str ns, kp_str name);
+
+/* ---- claim state: the one writer of a claim's status after finalize (core/dra_state.c) ----
+ * Every call bumps kp_dra.gen_claims; nothing changes on error. */
+/* The scheduler's Reserve/PreBind (dynamicresources.go bindClaim): writes status.allocation
+ * (results, node selector of the allocation, allocationTimestamp now) of an unallocated claim.
+ * KP_EINVAL: out of range, or allocated already. */
+kp_status kp__dra_claim_allocate(struct kp_cluster *cl, uint32_t claim, const kp_dra_result *res,
+                                 uint16_t n_res, const kp_dra_nodes *nodes, int64_t now);
+/* Adds pod to status.reservedFor (no-op when it is there). KP_EINVAL: out of range, or the
+ * claim is not allocated. */
+kp_status kp__dra_claim_reserve(struct kp_cluster *cl, uint32_t claim, uint32_t pod);
+/* The resourceclaim controller (pkg/controller/resourceclaim): drops pod from reservedFor
+ * (no-op when absent); deallocates a claim no longer reserved by anyone; creates the claim of
+ * a pod's template (named as the controller's generateName does); deletes a claim. */
+kp_status kp__dra_claim_unreserve(struct kp_cluster *cl, uint32_t claim, uint32_t pod);
+kp_status kp__dra_claim_deallocate(struct kp_cluster *cl, uint32_t claim);
+kp_status kp__dra_claim_delete(struct kp_cluster *cl, uint32_t claim);
 
 #endif
