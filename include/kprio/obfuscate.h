@@ -2,7 +2,10 @@
  * annotation values, images and every other free-form string are replaced by a keyed hash, the
  * same string by the same hash everywhere, so that every decision kprio makes is the same on the
  * obfuscated snapshot as on the original, with the names mapped. What is kept: member names
- * (label keys, resource names), numbers, quantities, times and durations, the values the engines
+ * (label keys, resource names), numbers, quantities, times and durations (but numbers that are
+ * user data are hashed: env values, commands and args, values of labels and annotations of the
+ * user's own keys and of selectors, unless a Gt / Lt node affinity of the same input compares
+ * that label key), the values the engines
  * interpret (kind, operator, effect, phase, policy fields, taint and topology keys, ...) and a few
  * well-known names (default-scheduler, kube-system, system-* classes, linux/windows). */
 #ifndef KPRIO_OBFUSCATE_H

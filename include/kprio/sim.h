@@ -233,6 +233,13 @@ typedef struct {
  * ranking; false otherwise. Borrowed from the simulation (valid until kp_sim_free). */
 bool kp_sim_eviction_ranking_get(const kp_sim *sim, kp_index pod, kp_sim_eviction_ranking *out);
 
+/* The field of the scenario's usage entry i (kp_scenario.usage) that matched nothing the run's
+ * kubelets observed so far, for a warning (docs/scenario.md "Usage"): "node" (no node of that
+ * name), "selector" (no pod on a node matched the selector and namespace), "container" /
+ * "volume" (none of the pods it matched had an app container / emptyDir volume of that name).
+ * NULL when everything matched, for node "*", or i out of range. */
+const char *kp_sim_usage_unmatched(const kp_sim *sim, size_t i);
+
 /* When PodDisruptionBudget `pdb` (a kp_cluster_pdb_* index) existed in the run: from *from_ms (0
  * for the snapshot's) to *to_ms (deleted then; -1: to the end). false for a bad index. */
 bool kp_sim_pdb_span(const kp_sim *sim, kp_index pdb, int64_t *from_ms, int64_t *to_ms);

@@ -590,7 +590,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
         rc = kp_cli_print_error(&err);
         goto out;
     }
-    /* a --dump-node that matched nothing is named (issue 30: it was ignored without a word) */
+    /* a usage entry or a --dump-node that matched nothing is named (else it goes unnoticed) */
+    kp_cli_usage_warnings(sc, sim, NULL);
     for (size_t i = 0; i < a.n_dump_nodes; i++)
         if (!a.dump_seen[i])
             kp_cli_eprintf("kprio: warning: --dump-node %s: no node of that name had its summaries "

@@ -113,6 +113,31 @@ int kp_cli_simulate_render(const kp_cli_insight_args *x, const kp_sim *sim, kp_o
     return st == KP_OK ? KP_EXIT_OK : kp_cli_print_status(st);
 }
 
+/* ---------------------------------------------------------------- warnings */
+
+void kp_cli_usage_warnings(const kp_scenario *sc, const kp_sim *a, const kp_sim *b) {
+    for (size_t i = 0; sc && i < sc->n_usage; i++) {
+        const char *fa = kp_sim_usage_unmatched(a, i), *fb = b ? kp_sim_usage_unmatched(b, i) : fa;
+        if (!fa || !fb) continue;
+        const char *f = strcmp(fa, "selector") == 0 ? fb : fa; /* the nearer miss */
+        const kp_scenario_usage *u = &sc->usage[i];
+        if (strcmp(f, "selector") == 0)
+            kp_cli_eprintf("kprio: warning: %s: usage[%zu]: selector: matched no pod on a node in "
+                           "the run%s%s%s",
+                           sc->source, i, u->ns[0] ? " (namespace \"" : "", u->ns,
+                           u->ns[0] ? "\")" : "");
+        else if (strcmp(f, "node") == 0)
+            kp_cli_eprintf("kprio: warning: %s: usage[%zu]: node: \"%s\": no node of that name in "
+                           "the run",
+                           sc->source, i, u->node);
+        else
+            kp_cli_eprintf("kprio: warning: %s: usage[%zu]: %s: \"%s\": none of the pods it "
+                           "matched has %s of that name",
+                           sc->source, i, f, f[0] == 'v' ? u->volume : u->container,
+                           f[0] == 'v' ? "an emptyDir volume" : "a container");
+    }
+}
+
 /* ---------------------------------------------------------------- one side */
 
 typedef struct {
@@ -239,6 +264,12 @@ int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
     if ((rc = side_run(&s[0], c, x, &o)) != KP_EXIT_OK ||
         (rc = side_run(&s[1], c, x, &o)) != KP_EXIT_OK)
         goto out;
+    if (x->compare == KP_CMP_SCENARIO && strcmp(x->a, x->b) != 0) {
+        kp_cli_usage_warnings(s[0].sc, s[0].sim, NULL);
+        kp_cli_usage_warnings(s[1].sc, s[1].sim, NULL);
+    } else {
+        kp_cli_usage_warnings(s[0].sc, s[0].sim, s[1].sim);
+    }
     kp_error err;
     kp_error_clear(&err);
     if (kp_insight_compare_new(s[0].sim, s[0].in, s[1].sim, s[1].in, &cmp, &err) != KP_OK) {

@@ -40,6 +40,10 @@ int kp_cli_insight_check(const kp_cli_insight_args *x, const kp_cli_common *c,
 /* The run's output with its findings (kp_render_simulation_insight). An exit status. */
 int kp_cli_simulate_render(const kp_cli_insight_args *x, const kp_sim *sim, kp_outfmt fmt,
                            bool events_only);
+/* A warning per usage entry of sc that matched nothing in run a (kp_sim_usage_unmatched), and in
+ * run b too when b is given (the same scenario run twice: an entry either run matched is not
+ * named). */
+void kp_cli_usage_warnings(const kp_scenario *sc, const kp_sim *a, const kp_sim *b);
 /* --compare*: both runs, from the snapshot loaded twice, compared. An exit status. */
 int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
                             const kp_cli_sim_run *run);

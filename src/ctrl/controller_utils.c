@@ -166,8 +166,10 @@ bool kp__ctrl_active(const kp_ctrl *c, uint32_t pod) {
 
 uint32_t kp__ctrl_active_from(kp_ctrl *c, kp_index w) {
     ctrl_wl *wl = &c->wls[w];
-    while (wl->active_from < wl->n && !kp__ctrl_active(c, wl->pods[wl->active_from]))
+    while (wl->active_from < wl->n && !kp__ctrl_active(c, wl->pods[wl->active_from])) {
         wl->active_from++;
+        c->looked++;
+    }
     return wl->active_from;
 }
 
@@ -185,6 +187,7 @@ kp_index kp__ctrl_lost_pod(kp_ctrl *c, kp_index w, kp_index node) {
     if (node < 0) { /* from the cursor on: a pod seen leaving since lowered it */
         for (; wl->lost_from < wl->n; wl->lost_from++) {
             uint32_t q = wl->pods[wl->lost_from];
+            c->looked++;
             if (kp__ctrl_active(c, q) || c->pods[q].replaced) continue;
             c->pods[q].replaced = true;
             wl->lost_from++;
@@ -194,6 +197,7 @@ kp_index kp__ctrl_lost_pod(kp_ctrl *c, kp_index w, kp_index node) {
     }
     for (uint32_t i = 0; i < wl->n; i++) {
         uint32_t q = wl->pods[i];
+        c->looked++;
         if (kp__ctrl_active(c, q) || c->pods[q].replaced) continue;
         if (node >= 0 && c->pods[q].node != node && kp_cluster_pod_target_node(c->cl, q) != node)
             continue;

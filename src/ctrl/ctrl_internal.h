@@ -110,6 +110,10 @@ struct kp_ctrl {
     void *dep_rs; /* deployment.c: its ReplicaSets while it syncs (scratch) */
     size_t cap_dep_rs;
     size_t n_zones;
+    /* a workload's pods looked at by the scans of its pods on the creation path (the lost pod a
+     * new one replaces, the active pods counted, Jobs' pods classified): the work a sync does,
+     * which tests compare for N and 4N pods (creation stays linear, test_sim_limits.c) */
+    uint64_t looked;
 };
 
 /* controller_utils.c */

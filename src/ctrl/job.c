@@ -93,6 +93,7 @@ static int64_t iv_succeeded(const job_pods *jp) {
 
 static kp_status count_job_pods(kp_ctrl *c, const ctrl_wl *w, const kp_workload_info *in,
                                 job_pods *jp) {
+    c->looked += 2 * (uint64_t)w->n; /* the two passes below */
     for (uint32_t i = 0; i < w->n; i++) {
         uint32_t q = w->pods[i];
         ctrl_pod *p = &c->pods[q];

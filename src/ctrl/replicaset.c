@@ -32,6 +32,7 @@ static kp_status delete_surplus(kp_ctrl *c, kp_index w, const kp_workload_info *
     size_t nv = 0;
     for (uint32_t i = kp__ctrl_active_from(c, w); i < wl->n; i++) {
         uint32_t q = wl->pods[i];
+        c->looked++;
         if (!kp__ctrl_active(c, q)) continue;
         v[nv++] = (rs_victim){q, kp_cluster_pod_node(c->cl, q) >= 0};
     }
@@ -57,7 +58,7 @@ kp_status kp_ctrl_replicaset_sync(kp_ctrl *c, kp_index w, int64_t now_ms, const 
     c->now = now_ms;
     if (kp__ctrl_claim_pods(c, w) != KP_OK) return kp__ctrl_nomem(err);
     int64_t have = 0;
-    for (uint32_t i = kp__ctrl_active_from(c, w); i < c->wls[w].n; i++)
+    for (uint32_t i = kp__ctrl_active_from(c, w); i < c->wls[w].n; i++, c->looked++)
         have += kp__ctrl_active(c, c->wls[w].pods[i]);
     char base[300], name[400];
     snprintf(base, sizeof base, "%s-", in.name);

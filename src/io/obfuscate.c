@@ -266,6 +266,8 @@ typedef struct {
     sbuf *record;
     const kp_tnode **pdbs;
     size_t n_pdbs;
+    char **cmp_keys; /* the label keys a Gt / Lt requirement of the input compares */
+    size_t n_cmp_keys;
 } walker;
 
 /* "x" + 12 base-32 letters of the keyed hash of s. */
@@ -284,9 +286,11 @@ static void put_hash(const walker *o, sbuf *b, const char *s, size_t n) {
     }
 }
 
-/* One token: kept, or hashed (put_hash). */
-static void put_token(const walker *o, sbuf *b, const char *s, size_t n) {
-    if (numeric_like(s, n) || in_list(s, n, KEEP_VALUES) || mig_driver(s, n) ||
+/* One token: kept, or hashed (put_hash). user: the token is user data (an env value, an
+ * argument, a label or annotation value of the user's own key), where a number means nothing to
+ * Kubernetes and may be a secret: hashed as any string (the empty string stays). */
+static void put_token(const walker *o, sbuf *b, const char *s, size_t n, bool user) {
+    if ((user ? n == 0 : numeric_like(s, n)) || in_list(s, n, KEEP_VALUES) || mig_driver(s, n) ||
         (n > 7 && memcmp(s, "system-", 7) == 0) ||
         (n > 14 && memcmp(s, "kubernetes.io/", 14) == 0)) {
         put(b, s, n);
@@ -312,7 +316,7 @@ static bool put_ebs(const walker *o, sbuf *b, const char *s, size_t n) {
         puts_(&t, "aws://");
         size_t h = i = 6;
         while (h < n && s[h] != '/') h++;
-        if (h > i) put_token(&quiet, &t, s + i, h - i); /* the zone, as in the zone labels */
+        if (h > i) put_token(&quiet, &t, s + i, h - i, false); /* the zone, as in the labels */
         for (i = h; i < n && s[i] == '/'; i++) put(&t, "/", 1);
     }
     size_t end = i, k;
@@ -342,19 +346,19 @@ static bool put_ebs(const walker *o, sbuf *b, const char *s, size_t n) {
 
 /* A free-form value: its "__"-separated parts one by one (a multi-zone label value, as the
  * VolumeZone plugin splits it), so that a part keeps matching the same part elsewhere; an EBS
- * volume id as put_ebs writes it. */
-static void put_value(const walker *o, sbuf *b, const char *s, size_t n) {
+ * volume id as put_ebs writes it. user: as put_token. */
+static void put_value(const walker *o, sbuf *b, const char *s, size_t n, bool user) {
     if (put_ebs(o, b, s, n)) return;
     size_t start = 0;
     for (size_t i = 0; i + 1 < n; i++) {
         if (s[i] == '_' && s[i + 1] == '_') {
-            put_token(o, b, s + start, i - start);
+            put_token(o, b, s + start, i - start, user);
             put(b, "__", 2);
             start = i + 2;
             i++;
         }
     }
-    put_token(o, b, s + start, n - start);
+    put_token(o, b, s + start, n - start, user);
 }
 
 /* An image reference: the repository hashed, a tag kept when it is "latest" (ImageLocality
@@ -368,22 +372,22 @@ static void put_image(const walker *o, sbuf *b, const char *s, size_t n) {
         if (s[i] == ':' && at == n && i >= slash) colon = i;
     }
     size_t repo_end = colon < at ? colon : at;
-    put_token(o, b, s, repo_end);
+    put_token(o, b, s, repo_end, false);
     if (colon < at) {
         put(b, ":", 1);
         if (eq(s + colon + 1, at - colon - 1, "latest")) puts_(b, "latest");
-        else put_token(o, b, s + colon + 1, at - colon - 1);
+        else put_token(o, b, s + colon + 1, at - colon - 1, false);
     }
     if (at < n) {
         puts_(b, "@sha256:");
-        put_token(o, b, s + at + 1, n - at - 1);
+        put_token(o, b, s + at + 1, n - at - 1, false);
     }
 }
 
 char *kp_obfuscate_string(const kp_obfuscator *o, const char *s, size_t len) {
     sbuf b = {0};
-    walker wk = {o, NULL, NULL, 0};
-    put_value(&wk, &b, s, len);
+    walker wk = {o, NULL, NULL, 0, NULL, 0};
+    put_value(&wk, &b, s, len, false);
     if (b.oom || !b.p) {
         kp__free(b.p);
         return b.oom ? NULL : kp__strdup("");
@@ -401,6 +405,7 @@ typedef struct {
     unsigned map; /* the value is a member of a labels-like or an annotations map */
     bool sched_config; /* inside a KubeSchedulerConfiguration: only schedulerName is hashed */
     bool pdb_meta; /* the metadata of a PodDisruptionBudget */
+    const kp_tnode *req_key; /* the values of a requirement ({key, operator, values}): its key */
 } wctx;
 
 static int str_cmp(const void *a, const void *b) {
@@ -423,7 +428,7 @@ static void put_pdb_name(const walker *o, sbuf *b, const kp_tnode *v) {
     puts_(&t, rank);
     walker quiet = *o;
     quiet.record = NULL;
-    put_token(&quiet, &t, v->s, v->len);
+    put_token(&quiet, &t, v->s, v->len, false);
     if (t.oom) {
         b->oom = true;
     } else {
@@ -496,19 +501,55 @@ static bool json_number(const char *s, size_t n) {
     return i == n;
 }
 
+/* A label or annotation key of Kubernetes' own (its prefix kubernetes.io or k8s.io, or a
+ * subdomain of either: reserved for Kubernetes' components): its value is the system's data
+ * (apps.kubernetes.io/pod-index, deployment.kubernetes.io/revision,
+ * controller.kubernetes.io/pod-deletion-cost, ...), whose numbers the controllers read. */
+static bool k8s_key(const char *k, size_t n) {
+    size_t slash = 0;
+    while (slash < n && k[slash] != '/') slash++;
+    if (slash == n) return false;
+    static const char *const DOMAINS[] = {"kubernetes.io", "k8s.io", NULL};
+    for (const char *const *d = DOMAINS; *d; d++) {
+        size_t dl = strlen(*d);
+        if (slash == dl && memcmp(k, *d, dl) == 0) return true;
+        if (slash > dl && k[slash - dl - 1] == '.' && memcmp(k + slash - dl, *d, dl) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Whether a number in the value of label key k is user data (hashed): not when the key is
+ * Kubernetes' own, nor when a Gt / Lt requirement of the input compares it (nodeaffinity
+ * parses both sides as integers: the number is the decision), nor for matchFields' metadata.name
+ * (a node name, kept as names are). */
+static bool label_user(const walker *o, const char *k, size_t n) {
+    if (k8s_key(k, n) || eq(k, n, "metadata.name")) return false;
+    for (size_t i = 0; i < o->n_cmp_keys; i++)
+        if (eq(k, n, o->cmp_keys[i])) return false;
+    return true;
+}
+
 static void put_string_value(const walker *o, sbuf *b, const kp_tnode *v, const wctx *w) {
     const char *s = v->s ? v->s : "";
     size_t n = v->len;
     sbuf tmp = {0};
     sbuf *t = &tmp;
+    const char *k = w->key ? w->key : "";
     if (w->sched_config) {
-        if (key_is(w->key, w->key_len, "schedulerName")) put_value(o, t, s, n);
+        if (key_is(w->key, w->key_len, "schedulerName")) put_value(o, t, s, n, false);
         else put(t, s, n);
     } else if (w->map == MAP_ANNOTATIONS) {
         if (w->key_len > 21 && memcmp(w->key, "kubernetes.io/config.", 21) == 0) put(t, s, n);
-        else put_value(o, t, s, n);
+        else put_value(o, t, s, n, !k8s_key(k, w->key_len));
     } else if (w->map == MAP_LABELS) {
-        put_value(o, t, s, n);
+        put_value(o, t, s, n, label_user(o, k, w->key_len));
+    } else if (w->req_key && key_is(w->key, w->key_len, "values")) {
+        /* a selector's values are label values of its key: hashed as the labels are */
+        put_value(o, t, s, n, label_user(o, w->req_key->s, w->req_key->len));
+    } else if ((key_is(w->key, w->key_len, "value") && key_is(w->pkey, w->pkey_len, "env")) ||
+               key_is(w->key, w->key_len, "args") || key_is(w->key, w->key_len, "command")) {
+        put_value(o, t, s, n, true); /* an env value, a container's arguments and command */
     } else if (key_is(w->key, w->key_len, "image") ||
                (key_is(w->key, w->key_len, "names") && key_is(w->pkey, w->pkey_len, "images"))) {
         put_image(o, t, s, n);
@@ -520,7 +561,7 @@ static void put_string_value(const walker *o, sbuf *b, const kp_tnode *v, const 
                in_list(w->key ? w->key : "", w->key ? w->key_len : 0, KEEP_KEYS)) {
         put(t, s, n);
     } else {
-        put_value(o, t, s, n);
+        put_value(o, t, s, n, false);
     }
     if (tmp.oom) b->oom = true;
     else put_json_string(b, tmp.p ? tmp.p : "", tmp.len);
@@ -528,9 +569,10 @@ static void put_string_value(const walker *o, sbuf *b, const kp_tnode *v, const 
 }
 
 static void walk(const walker *o, sbuf *b, const kp_tnode *v, const wctx *w) {
-    /* a YAML plain scalar in a labels or annotations map is a string ("tier: y", "v: 1"), as
-     * kprio and sigs.k8s.io/yaml read it there */
-    if (w->map && v->plain && v->s && v->type != KP_T_OBJ && v->type != KP_T_ARR) {
+    /* a YAML plain scalar in a labels or annotations map, or among a selector's values, is a
+     * string ("tier: y", "v: 1", "values: [1]"), as kprio and sigs.k8s.io/yaml read it there */
+    bool strs = w->map || (w->req_key && key_is(w->key, w->key_len, "values"));
+    if (strs && v->plain && v->s && v->type != KP_T_OBJ && v->type != KP_T_ARR) {
         put_string_value(o, b, v, w);
         return;
     }
@@ -560,10 +602,14 @@ static void walk(const walker *o, sbuf *b, const kp_tnode *v, const wctx *w) {
         bool pdb = kind_is(v, "PodDisruptionBudget");
         /* status.disruptedPods of a PDB: a map keyed by pod names */
         bool hash_keys = v->key && key_is(v->key, v->key_len, "disruptedPods");
+        /* a requirement ({key, operator, values}): its values are label values of its key */
+        const kp_tnode *req_key = kp__tree_get(v, "key");
+        if (req_key && !(req_key->s && (req_key->type == KP_T_STR || req_key->plain)))
+            req_key = NULL;
         for (const kp_tnode *c = v->first; c; c = c->next) {
             if (hash_keys) {
                 sbuf t = {0};
-                put_value(o, &t, c->key ? c->key : "", c->key_len);
+                put_value(o, &t, c->key ? c->key : "", c->key_len, false);
                 if (t.oom) b->oom = true;
                 else put_json_string(b, t.p ? t.p : "", t.len);
                 kp__free(t.p);
@@ -577,7 +623,8 @@ static void walk(const walker *o, sbuf *b, const kp_tnode *v, const wctx *w) {
                        w->key ? w->key_len : 0,
                        map,
                        w->sched_config,
-                       pdb && key_is(c->key, c->key_len, "metadata")};
+                       pdb && key_is(c->key, c->key_len, "metadata"),
+                       key_is(c->key, c->key_len, "values") ? req_key : NULL};
             if (w->pdb_meta && key_is(c->key, c->key_len, "name") && c->s &&
                 (c->type == KP_T_STR || c->plain)) {
                 put_pdb_name(o, b, c);
@@ -597,7 +644,39 @@ typedef struct {
     const kp_obfuscator *o;
     sbuf out, map;
     bool want_map;
+    char **cmp_keys; /* walker.cmp_keys, from every document of the input (scan_doc) */
+    size_t n_cmp_keys, cap_cmp_keys;
+    bool oom;
 } run_ctx;
+
+/* The label keys of the Gt / Lt requirements under v (a node selector's matchExpressions):
+ * their integer values stay in every label of the input (label_user). */
+static void scan(run_ctx *r, const kp_tnode *v) {
+    if (v->type != KP_T_OBJ && v->type != KP_T_ARR) return;
+    const kp_tnode *op = v->type == KP_T_OBJ ? kp__tree_get(v, "operator") : NULL;
+    const kp_tnode *key = op ? kp__tree_get(v, "key") : NULL;
+    if (key && key->s && op->s && (eq(op->s, op->len, "Gt") || eq(op->s, op->len, "Lt"))) {
+        bool seen = false;
+        for (size_t i = 0; i < r->n_cmp_keys && !seen; i++)
+            seen = eq(key->s, key->len, r->cmp_keys[i]);
+        char *copy = seen ? NULL : kp__strndup(key->s, key->len);
+        if (!seen && (!copy || !kp__grow((void **)&r->cmp_keys, &r->cap_cmp_keys, r->n_cmp_keys + 1,
+                                         sizeof *r->cmp_keys, 8))) {
+            kp__free(copy);
+            r->oom = true;
+            return;
+        }
+        if (copy) r->cmp_keys[r->n_cmp_keys++] = copy;
+    }
+    for (const kp_tnode *c = v->first; c; c = c->next) scan(r, c);
+}
+
+static kp_status scan_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
+    (void)doc;
+    run_ctx *r = ctx;
+    scan(r, obj);
+    return r->oom ? kp_error_set(err, KP_ENOMEM, "out of memory") : KP_OK;
+}
 
 static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_error *err) {
     (void)doc;
@@ -605,10 +684,10 @@ static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_e
     /* a scheduler configuration holds plugin names and settings, kept; its profiles'
      * schedulerName is what pods name, hashed as theirs */
     const kp_tnode *kind = kp__tree_get(obj, "kind");
-    wctx w = {NULL, "", 0, 0, 0, false, false};
+    wctx w = {NULL, "", 0, 0, 0, false, false, NULL};
     w.sched_config =
         kind && kind->type == KP_T_STR && strcmp(kind->s, "KubeSchedulerConfiguration") == 0;
-    walker wk = {r->o, r->want_map ? &r->map : NULL, NULL, 0};
+    walker wk = {r->o, r->want_map ? &r->map : NULL, NULL, 0, r->cmp_keys, r->n_cmp_keys};
     if (!collect_pdbs(obj, &wk)) {
         kp__free((void *)wk.pdbs);
         return kp_error_set(err, KP_ENOMEM, "out of memory");
@@ -637,9 +716,14 @@ kp_status kp_obfuscate_path(const kp_obfuscator *o, const char *path, bool map, 
         if (err && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", path);
         return st;
     }
-    run_ctx r = {o, {0}, {0}, map};
-    st = kp__tree_parse(path, buf, len, false, on_doc, &r, err);
+    run_ctx r = {o, {0}, {0}, map, NULL, 0, 0, false};
+    /* two passes: the Gt / Lt keys of every document first, so that a node's labels and the
+     * pods' affinity agree in whatever order the file has them */
+    st = kp__tree_parse(path, buf, len, false, scan_doc, &r, err);
+    if (st == KP_OK) st = kp__tree_parse(path, buf, len, false, on_doc, &r, err);
     kp__free(buf);
+    for (size_t i = 0; i < r.n_cmp_keys; i++) kp__free(r.cmp_keys[i]);
+    kp__free((void *)r.cmp_keys);
     sbuf *res = map ? &r.map : &r.out;
     if (st == KP_OK && res->oom) st = kp_error_set(err, KP_ENOMEM, "out of memory");
     if (st != KP_OK) {

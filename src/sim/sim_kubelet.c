@@ -311,6 +311,8 @@ kp_status kp__sim_kubelets_start(kp_sim *s, kp_error *err) {
     sim_kubelets *k = kp_calloc(1, sizeof *k);
     if (!k) return nomem(err);
     s->kub = k;
+    if (s->sc && s->sc->n_usage && !(k->usage_hit = kp_calloc(s->sc->n_usage, 1)))
+        return nomem(err);
     k->cfg = s->o.kubelet_config;
     if (!k->cfg) {
         k->own_cfg = kp_evict_config_new();

@@ -29,6 +29,26 @@
 
 /* ---------------------------------------------------------------- the models */
 
+/* Entry u matched pod (selector and namespace): its scope is met, and its container or volume
+ * when the pod has one of that name (kp_sim_usage_unmatched). Once per pod, as upod looks. */
+static void hit_pod(const kp_sim *s, kp_index pod, const kp_scenario_usage *u, uint8_t *hit) {
+    *hit |= SIM_USAGE_HIT_SCOPE;
+    if (*hit & SIM_USAGE_HIT_NAME) return;
+    bool vol = u->volume[0] != 0;
+    const char *want = vol ? u->volume : u->container;
+    if (!want[0]) return;
+    size_t n = vol ? kp_cluster_pod_empty_dir_count(s->cl, pod)
+                   : kp_cluster_pod_container_count(s->cl, pod);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = vol ? kp_cluster_pod_empty_dir_name(s->cl, pod, i)
+                               : kp_cluster_pod_container_name(s->cl, pod, i);
+        if (strcmp(name, want) == 0) {
+            *hit |= SIM_USAGE_HIT_NAME;
+            return;
+        }
+    }
+}
+
 static sim_use_pod *upod(kp_sim *s, kp_index pod) {
     sim_kubelets *k = s->kub;
     if ((size_t)pod >= k->n_upods) {
@@ -58,6 +78,7 @@ static sim_use_pod *upod(kp_sim *s, kp_index pod) {
         }
         k->pool[k->n_pool++] = (int32_t)i;
         up->n++;
+        if (k->usage_hit) hit_pod(s, pod, u, &k->usage_hit[i]);
     }
     up->looked = true;
     return up;
@@ -366,6 +387,10 @@ void kp__sim_observe(kp_sim *s, kp_index node, uint64_t *pods_sig, uint64_t *obs
         ps = mix(ps, (uint64_t)p);
         os = mix(os, u.sig);
     }
+    /* the node entries naming it are met (kp_sim_usage_unmatched) */
+    for (size_t i = 0; k->usage_hit && i < s->sc->n_usage; i++)
+        if (!k->usage_hit[i] && s->sc->usage[i].node[0] && strcmp(s->sc->usage[i].node, nn) == 0)
+            k->usage_hit[i] = SIM_USAGE_HIT_SCOPE;
     /* the node's system (its overhead): capacity - allocatable unless a node entry says */
     int64_t sys_ws = node_value(s, nn, KP_USE_MEMORY, cap - alloc, live);
     int64_t sys_disk = node_value(s, nn, KP_USE_NODEFS, ecap - ealloc, live);
@@ -443,7 +468,19 @@ kp_status kp__sim_oom_kills(kp_sim *s, kp_index node, size_t *killed, kp_error *
     return k->oom ? kp_error_set(err, KP_ENOMEM, "simulate: kubelet: out of memory") : KP_OK;
 }
 
+const char *kp_sim_usage_unmatched(const kp_sim *s, size_t i) {
+    if (!s->sc || i >= s->sc->n_usage) return NULL;
+    const kp_scenario_usage *u = &s->sc->usage[i];
+    uint8_t hit = s->kub && s->kub->usage_hit ? s->kub->usage_hit[i] : 0;
+    if (u->node[0]) return strcmp(u->node, "*") != 0 && !hit ? "node" : NULL;
+    if (!(hit & SIM_USAGE_HIT_SCOPE)) return "selector";
+    if ((u->container[0] || u->volume[0]) && !(hit & SIM_USAGE_HIT_NAME))
+        return u->volume[0] ? "volume" : "container";
+    return NULL;
+}
+
 void kp__sim_usage_free(sim_kubelets *k) {
+    kp__free(k->usage_hit);
     kp__free(k->upods);
     kp__free(k->pool);
     kp_summary_builder_free(k->sb);

@@ -24,6 +24,11 @@ typedef struct {
     int64_t wait_since, wait_kill_at; /* ms: the eviction; when its grace period ends */
 } sim_kub_node;
 
+/* what of a usage entry matched (kp_sim_usage_unmatched): its pod's selector and namespace, or
+ * its node; its container or volume */
+#define SIM_USAGE_HIT_SCOPE 1u
+#define SIM_USAGE_HIT_NAME 2u
+
 /* per pod: the usage entries matching it (a run of kp_sim's match pool), its containers' usage
  * origin (bound, or the last OOM restart) and restarts */
 typedef struct {
@@ -52,6 +57,7 @@ struct sim_kubelets {
     sim_use_pod *upods; /* per pod */
     size_t n_upods;
     int32_t *pool; /* usage entry indices, runs per pod */
+    uint8_t *usage_hit; /* per usage entry: SIM_USAGE_HIT_* met in the run so far */
     size_t n_pool, cap_pool;
     kp_summary_builder *sb; /* the summary being observed */
     char *json; /* its Summary API document, for summary_hook only */

@@ -210,6 +210,45 @@ want_rc 1
 has_err 'kubectl-kprio: node name "../x" is not a DNS subdomain'
 end
 
+# Generated node names (a fixed seed; hostile characters, newlines, lengths about the 253 limit)
+# judged by the plugin's valid_node and by an independent reading of the DNS subdomain rule
+# (awk): both must agree on every name. A name with a newline passed before: grep -x matched
+# its first line.
+start node-names-generated
+eval "$(sed -n '/^valid_node() {$/,/^}$/p' "$PLUGIN")"
+LC_ALL=C awk 'BEGIN {
+    srand(30)
+    A = "abcxyz0189-.-.aZ/* _?[\t\n"
+    for (i = 0; i < 80; i++) {
+        long = i % 10 == 0
+        len = long ? 250 + int(rand() * 6) : 1 + int(rand() * 12)
+        s = ""
+        for (k = 0; k < len; k++) {
+            if (long) c = (k % 9 == 8 && k < len - 1) ? "." : "a"
+            else if (rand() < 0.85) c = substr(A, 1 + int(rand() * 14), 1)
+            else c = substr(A, 15 + int(rand() * 10), 1)
+            s = s c
+        }
+        ok = length(s) <= 253 && s !~ /[^a-z0-9.-]/
+        n = split(s, part, ".")
+        for (k = 1; k <= n && ok; k++)
+            ok = part[k] ~ /^[a-z0-9]/ && part[k] ~ /[a-z0-9]$/
+        e = s
+        gsub(/\t/, "\\t", e)
+        gsub(/\n/, "\\n", e)
+        print (ok ? 1 : 0) "\t" e
+    }
+}' >"$W/names"
+seen_bad=0 seen_ok=0
+while IFS="$(printf '\t')" read -r want enc; do
+    n=$enc
+    case $enc in *\\*) n=$(printf '%bx' "$enc") && n=${n%x} ;; esac # \t, \n: decoded
+    if valid_node "$n"; then got=1; seen_ok=1; else got=0; seen_bad=1; fi
+    [ "$got" = "$want" ] || bad "valid_node says $got, the rule $want, for \"$enc\""
+done <"$W/names"
+[ $seen_ok = 1 ] && [ $seen_bad = 1 ] || bad "the generated names are all valid or all invalid"
+end
+
 # kubectl's answer must be JSON: empty output and an HTML page stop with one line; a cut-off
 # document is kprio's parse error naming what it read, not a deleted temporary file.
 start kubectl-output-not-json

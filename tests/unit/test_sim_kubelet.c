@@ -528,6 +528,52 @@ KT_TEST(one_evicted_event_per_eviction) {
     kp_cluster_free(cl);
 }
 
+/* A usage entry's node, selector, container or volume that matched nothing the kubelets observed
+ * is named (kp_sim_usage_unmatched; the tool warns with it, docs/scenario.md "Usage"); one that
+ * matched, and node "*", are not. */
+KT_TEST(usage_entries_matching_nothing_are_named) {
+    static const char *CL =
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus:\n  allocatable: {cpu: \"4\", "
+        "memory: 2Gi, pods: \"110\"}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, "
+        "namespace: default, labels: {app: w}}\nspec:\n  nodeName: n1\n  containers: [{name: c, "
+        "image: i}]\n  volumes: [{name: v, emptyDir: {}}]\nstatus: {phase: Running}\n";
+    static const char *const ENTRIES[][2] = {
+        {"{selector: {matchLabels: {app: w}}, resource: memory, container: c", NULL},
+        {"{selector: {matchLabels: {app: w}}, resource: rootfs, container: cc", "container"},
+        {"{selector: {matchLabels: {app: x}}, resource: memory, container: c", "selector"},
+        {"{selector: {matchLabels: {app: w}}, namespace: other, resource: logs", "selector"},
+        {"{selector: {}, resource: emptyDir, volume: v", NULL},
+        {"{selector: {}, resource: emptyDir, volume: vv", "volume"},
+        {"{node: n1, resource: nodefs", NULL},
+        {"{node: n2, resource: nodefs", "node"},
+        {"{node: \"*\", resource: imagefs", NULL},
+    };
+    size_t n = sizeof ENTRIES / sizeof ENTRIES[0];
+    char text[4096];
+    int len = snprintf(text, sizeof text, "%s", HEAD "duration: 30s\nusage:\n");
+    for (size_t i = 0; i < n; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len, "- %s, constant: {value: 1Mi}}\n",
+                        ENTRIES[i][0]);
+    kp_error err;
+    kp_scenario *sc = load(text, &err);
+    KT_CHECK(sc != NULL);
+    kp_cluster *cl = kp_cluster_new();
+    KT_CHECK_INT(kp_cluster_load_buffer(cl, "c.yaml", CL, strlen(CL), &err), KP_OK);
+    KT_CHECK_INT(kp_cluster_finalize(cl, &err), KP_OK);
+    kp_sim *sim = NULL;
+    KT_CHECK_INT(kp_sim_new(cl, NULL, sc, NULL, &sim, &err), KP_OK);
+    KT_CHECK_INT(sim ? kp_sim_run(sim, &err) : KP_EINVAL, KP_OK);
+    for (size_t i = 0; sim && i < n; i++) {
+        const char *got = kp_sim_usage_unmatched(sim, i);
+        if (!ENTRIES[i][1]) KT_CHECK(got == NULL);
+        else KT_CHECK_STR(got ? got : "(null)", ENTRIES[i][1]);
+    }
+    KT_CHECK(!sim || kp_sim_usage_unmatched(sim, n) == NULL); /* out of range */
+    kp_sim_free(sim);
+    kp_scenario_free(sc);
+    kp_cluster_free(cl);
+}
+
 KT_TEST(alloc_fail_sweep) {
     uint64_t want = 0, got = 0;
     KT_CHECK_INT(oom_run(-1, &want), KP_OK);
@@ -546,6 +592,7 @@ KT_TEST(alloc_fail_sweep) {
 }
 
 KT_MAIN(KT_CASE(usage_models_decoded), KT_CASE(usage_errors), KT_CASE(alloc_fail_sweep),
+        KT_CASE(usage_entries_matching_nothing_are_named),
         KT_CASE(evicted_pod_status_and_disruption_target),
         KT_CASE(local_storage_evictions_have_no_condition), KT_CASE(one_evicted_event_per_eviction),
         KT_CASE(sync_pods_keeps_the_managers_state),
