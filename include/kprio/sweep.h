@@ -111,7 +111,9 @@ typedef struct kp_sweep {
     uint64_t seed; /* base.seed */
     const kp_sweep_var *vars; /* matrix, in order */
     size_t n_vars;
-    const kp_sweep_figure *figures; /* kept figures, in the order figures: names them */
+    const kp_sweep_figure *figures; /* kept figures, in the order figures: names them (default:
+                                     * scheduled, preemptions, victims, pendingAtEnd,
+                                     * pendingTime.p50, pendingTime.p99, findings) */
     size_t n_figures;
     size_t n_runs; /* the product of the variables' value counts (1 without variables) */
 } kp_sweep;

@@ -109,7 +109,7 @@ static int out_arg(sweep_args *a, const char *v) {
 }
 
 /* -o V, -oV, --output V, --output=V */
-static const char *short_or_long(int argc, char **argv, int *i, const char *s, const char *l) {
+static const char *sweep_opt(int argc, char **argv, int *i, const char *s, const char *l) {
     const char *arg = argv[*i];
     size_t sl = strlen(s);
     if (strncmp(arg, s, sl) == 0 && arg[sl]) return arg + sl;
@@ -152,12 +152,12 @@ static int parse_args(sweep_args *a, int argc, char **argv, int first, const cha
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             printf("usage: %s\n\n%s", USAGE, HELP);
             return -1;
-        } else if ((v = short_or_long(argc, argv, &i, "-f", "--filename"))) {
+        } else if ((v = sweep_opt(argc, argv, &i, "-f", "--filename"))) {
             if (a->file) return kp_cli_usage_error("sweep", USAGE, "one Sweep file (-f) only");
             a->file = v;
-        } else if ((v = short_or_long(argc, argv, &i, "-o", "--output"))) {
+        } else if ((v = sweep_opt(argc, argv, &i, "-o", "--output"))) {
             if (out_arg(a, v) != KP_EXIT_OK) return KP_EXIT_USAGE;
-        } else if ((v = short_or_long(argc, argv, &i, "-j", "--jobs"))) {
+        } else if ((v = sweep_opt(argc, argv, &i, "-j", "--jobs"))) {
             if (!parse_count(v, 4096, &n))
                 return kp_cli_usage_error("sweep", USAGE, "-j: \"%s\" is not from 1 to 4096", v);
             a->jobs = (unsigned)n;

@@ -333,7 +333,8 @@ static kp_status decode_matrix(swctx *x, kp_dctx *d, const kp_tnode *m) {
 /* ---------------------------------------------------------------- figures */
 
 /* figures: names of the catalogue, or a prefix and `*` ("pendingTime.*", "*"); each kept once,
- * in the order first named. Absent: every figure. */
+ * in the order first named. Absent: scheduled, preemptions, victims, pendingAtEnd,
+ * pendingTime.p50, pendingTime.p99 and findings (`*` keeps every one). */
 static kp_status decode_figures(swctx *x, kp_dctx *d, const kp_tnode *f) {
     kp_sweep *sw = &x->s->pub;
     kp_sweep_figure *figs = kp__arena_alloc(&x->s->arena, KP_FIG_COUNT * sizeof *figs);
@@ -341,7 +342,10 @@ static kp_status decode_figures(swctx *x, kp_dctx *d, const kp_tnode *f) {
     bool kept[KP_FIG_COUNT] = {false};
     size_t n = 0;
     if (!f || f->type == KP_T_NULL) {
-        for (int k = 0; k < KP_FIG_COUNT; k++) figs[n++] = (kp_sweep_figure)k;
+        static const kp_sweep_figure DEFAULT[] = {
+            KP_FIG_SCHEDULED,   KP_FIG_PREEMPTIONS, KP_FIG_VICTIMS, KP_FIG_PENDING_AT_END,
+            KP_FIG_PENDING_P50, KP_FIG_PENDING_P99, KP_FIG_FINDINGS};
+        for (size_t k = 0; k < sizeof DEFAULT / sizeof DEFAULT[0]; k++) figs[n++] = DEFAULT[k];
     } else {
         size_t sv = kp__dctx_push(d, "figures");
         if (f->type != KP_T_ARR || f->n == 0)
