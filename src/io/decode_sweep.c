@@ -96,10 +96,12 @@ static char *sdup(sweep_t *s, const char *p, size_t n) {
 
 static kp_status nomem(kp_dctx *d) { return kp_error_set(d->err, KP_ENOMEM, "out of memory"); }
 
+static bool is_text(const kp_tnode *n);
+
 /* A path as written and resolved against the Sweep file's directory. */
 static kp_status path_of(swctx *x, kp_dctx *d, const kp_tnode *n, const char *field,
                          const char **raw, const char **resolved) {
-    if (!n || n->type != KP_T_STR || n->len == 0)
+    if (!is_text(n) || n->len == 0)
         return kp__dctx_fail(d, n, KP_EINVAL, field, "expected a file name");
     if (kp__d_no_nul(d, n, field, n->s, n->len) != KP_OK) return KP_EINVAL;
     char *r = sdup(x->s, n->s, n->len);
@@ -146,6 +148,13 @@ static bool is_number(const char *s, size_t len) {
     return i == len;
 }
 
+/* A scalar read as text: a string, or a YAML plain scalar where a string is expected (`name: n`
+ * is the string "n", as sigs.k8s.io/yaml reads it). */
+static bool is_text(const kp_tnode *n) {
+    return n && (n->type == KP_T_STR ||
+                 (n->plain && n->s && n->type != KP_T_OBJ && n->type != KP_T_ARR));
+}
+
 static bool name_ok(const char *s, size_t len) {
     if (!len || (s[0] >= '0' && s[0] <= '9')) return false;
     for (size_t i = 0; i < len; i++) {
@@ -169,7 +178,7 @@ static kp_status decode_base(swctx *x, kp_dctx *d, const kp_tnode *base) {
                                        "duration", "seed",     NULL};
     if ((st = kp__sc_only_keys(d, base, keys)) != KP_OK) return st;
     const kp_tnode *snap = kp__tree_get(base, "snapshot");
-    if (snap && snap->type == KP_T_STR) { /* one file: the list of one */
+    if (snap && is_text(snap)) { /* one file: the list of one */
         const char **raw = kp__arena_alloc(&x->s->arena, sizeof *raw);
         const char **res = kp__arena_alloc(&x->s->arena, sizeof *res);
         if (!raw || !res) return nomem(d);
@@ -272,7 +281,7 @@ static kp_status decode_var(swctx *x, kp_dctx *d, const kp_tnode *e, kp_sweep_va
     if (e->type != KP_T_OBJ) return kp__dctx_fail(d, e, KP_EINVAL, NULL, "expected an object");
     if ((st = kp__sc_only_keys(d, e, keys)) != KP_OK) return st;
     const kp_tnode *nm = kp__tree_get(e, "name");
-    if (!nm || nm->type != KP_T_STR || !name_ok(nm->s, nm->len))
+    if (!is_text(nm) || !name_ok(nm->s, nm->len))
         return kp__dctx_fail(d, nm ? nm : e, KP_EINVAL, "name",
                              "required: letters, digits and _, not starting with a digit");
     if (!(v->name = sdup(x->s, nm->s, nm->len))) return nomem(d);
@@ -353,7 +362,7 @@ static kp_status decode_figures(swctx *x, kp_dctx *d, const kp_tnode *f) {
         uint32_t i = 0;
         for (const kp_tnode *e = f->first; e; e = e->next, i++) {
             size_t sv2 = kp__dctx_push_index(d, i);
-            if (e->type != KP_T_STR || e->len == 0)
+            if (!is_text(e) || e->len == 0)
                 return kp__dctx_fail(d, e, KP_EINVAL, NULL, "expected a figure name");
             bool star = e->s[e->len - 1] == '*';
             size_t plen = star ? e->len - 1 : e->len, matched = 0;
