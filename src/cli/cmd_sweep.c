@@ -179,8 +179,9 @@ static int parse_args(sweep_args *a, int argc, char **argv, int first, const cha
             if (!(a->shard_out = kp_cli_optval(argc, argv, &i, "sweep"))) return KP_EXIT_USAGE;
         } else if (files && arg[0] != '-') {
             (*files)[(*n_files)++] = arg; /* merge's shards (room for argc) */
-        } else if (!v &&
-                   (strcmp(arg, "-f") == 0 || strcmp(arg, "-o") == 0 || strcmp(arg, "-j") == 0)) {
+        } else if (!v && (strcmp(arg, "-f") == 0 || strcmp(arg, "-o") == 0 ||
+                          strcmp(arg, "-j") == 0 || kp_cli_is_opt(arg, "--filename") ||
+                          kp_cli_is_opt(arg, "--output") || kp_cli_is_opt(arg, "--jobs"))) {
             return KP_EXIT_USAGE; /* (its missing value was reported) */
         } else {
             return kp_cli_usage_error("sweep", USAGE, "unknown option \"%s\"", arg);

@@ -3,6 +3,7 @@
  * writes, so the pods read the same Sweep file from the ConfigMap's mount. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/alloc.h"
 #include "io/input.h"
@@ -39,6 +40,15 @@ static kp_status add(const kp_sweep *sw, list *l, const char *field, const char 
                      "%s: \"%s\": a Job's ConfigMap holds only files below the Sweep file's "
                      "directory, named by relative paths (or give the inputs as a volume: "
                      "--inputs-claim)",
+                     field, raw);
+        if (err) snprintf(err->source, sizeof err->source, "%s", sw->source);
+        return KP_EINVAL;
+    }
+    struct stat sb;
+    if (stat(resolved, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        kp_error_set(err, KP_EINVAL,
+                     "%s: \"%s\" is a directory: a Job's ConfigMap holds files (name them, or give "
+                     "the inputs as a volume: --inputs-claim)",
                      field, raw);
         if (err) snprintf(err->source, sizeof err->source, "%s", sw->source);
         return KP_EINVAL;

@@ -162,11 +162,16 @@ KT_TEST(worker_death_costs_its_task_only) {
 KT_TEST(shards_merge_to_the_local_bytes) {
     char *local = NULL, *merged = NULL;
     char paths[3][300], *argv[12];
-    for (int fmt = 0; fmt < 2; fmt++) {
+    char html[300];
+    snprintf(html, sizeof html, "%s/sweep.html", dir);
+    /* (the table's bytes: the user guide's commands, tests/examples.sh) */
+    for (int fmt = 1; fmt < 2; fmt++) {
         char *o = fmt ? (char *)"-ojson" : (char *)"-otable";
         argv[0] = (char *)"sweep", argv[1] = (char *)"-f", argv[2] = (char *)EX "sweep.yaml";
-        argv[3] = (char *)"-j2", argv[4] = o, argv[5] = NULL;
-        KT_CHECK_INT(sweep(5, argv), 0);
+        argv[3] = (char *)"-j2", argv[4] = o, argv[5] = (char *)"--progress", argv[6] = NULL;
+        KT_CHECK_INT(sweep(6, argv), 0);
+        KT_CHECK_STR(errb, "kprio sweep: 1/4 runs\nkprio sweep: 2/4 runs\nkprio sweep: 3/4 runs\n"
+                           "kprio sweep: 4/4 runs\n");
         local = strdup(out);
         for (int s = 0; s < 3; s++) {
             char shard[8];
@@ -179,9 +184,25 @@ KT_TEST(shards_merge_to_the_local_bytes) {
             KT_CHECK_STR(out, "");
         }
         /* in any order */
-        char *av[] = {(char *)"sweep", (char *)"merge", paths[2], paths[0], paths[1], o, NULL};
-        KT_CHECK_INT(sweep(6, av), 0);
+        char *av[] = {(char *)"sweep",
+                      (char *)"merge",
+                      paths[2],
+                      paths[0],
+                      paths[1],
+                      o,
+                      (char *)"--html",
+                      html,
+                      NULL};
+        KT_CHECK_INT(sweep(8, av), 0);
         merged = strdup(out);
+        FILE *hf = fopen(html, "r");
+        char page[1 << 14] = "";
+        size_t hn = hf ? fread(page, 1, sizeof page - 1, hf) : 0;
+        page[hn] = '\0';
+        if (hf) fclose(hf);
+        KT_CHECK_CONTAINS(page, "<svg id=\"fig-2-var-0\""); /* victims by replicas */
+        KT_CHECK_CONTAINS(page, "4: mean 2.000, p50 2, p95 2 over 2 run(s)");
+        unlink(html);
         KT_CHECK(local && merged && strlen(local) > 200);
         KT_CHECK_STR(merged, local);
         free(local);
