@@ -135,6 +135,9 @@ int kp_cli_sweep_emit_job(FILE *f, const kp_sweep *sw, const kp_cli_sweep_job *j
             "        app.kubernetes.io/name: kprio-sweep\n        app.kubernetes.io/instance: "
             "%s\n    spec:\n      restartPolicy: Never\n",
             name);
+    /* the image's user (Containerfile); fsGroup lets it write to a --results-claim volume */
+    fprintf(f, "      securityContext:\n        runAsNonRoot: true\n        runAsUser: 65532\n"
+               "        fsGroup: 65532\n");
     container(f, &j, file);
     volumes(f, name, &j, in, n);
     kp_sweep_inputs_free(in, n);

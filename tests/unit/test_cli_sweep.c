@@ -174,7 +174,7 @@ KT_TEST(shards_merge_to_the_local_bytes) {
                            "kprio sweep: 4/4 runs\n");
         local = strdup(out);
         for (int s = 0; s < 3; s++) {
-            char shard[8];
+            char shard[16];
             snprintf(paths[s], sizeof paths[s], "%s/shard-%d.json", dir, s);
             snprintf(shard, sizeof shard, "%d/3", s);
             char *av[] = {(char *)"sweep",   (char *)"-f",  (char *)EX "sweep.yaml",
