@@ -121,6 +121,11 @@ typedef struct {
 } kp_insight_totals;
 void kp_insight_totals_get(const kp_insight *in, kp_insight_totals *out);
 
+/* Time from creation (or t = 0) to binding of the run's pods that were pending at some time
+ * (never bound: until they went, or the end): out[0..3] = p50, p90, p99 (nearest rank) and max,
+ * ms; 0 when none was. The figures of kp_compare.pending_a. KP_ENOMEM. */
+kp_status kp_insight_pending_times(const kp_sim *sim, int64_t out[4]);
+
 /* ---- what-if: two runs from the same snapshot and seed (`kprio simulate --compare`) ---- */
 
 /* A pod that ended differently. Pods are matched by owner and ordinal when a controller

@@ -211,6 +211,12 @@ void kp__json_int(kp__json *j, int64_t v) {
     put(j, b + n, sizeof b - n);
 }
 
+void kp__json_number(kp__json *j, const char *text, size_t len) {
+    if (j->st != KP_OK) return;
+    before_value(j);
+    put(j, text, len);
+}
+
 void kp__json_bool(kp__json *j, bool v) {
     if (j->st != KP_OK) return;
     before_value(j);

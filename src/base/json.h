@@ -64,6 +64,8 @@ void kp__json_end_arr(kp__json *j);
 void kp__json_str(kp__json *j, const char *s);
 void kp__json_strn(kp__json *j, const char *s, size_t len);
 void kp__json_int(kp__json *j, int64_t v);
+/* A number the caller formatted (a mean: "12.500"), written as it is. */
+void kp__json_number(kp__json *j, const char *text, size_t len);
 void kp__json_bool(kp__json *j, bool v);
 void kp__json_null(kp__json *j);
 

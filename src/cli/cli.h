@@ -179,5 +179,7 @@ int kp_cmd_simulate_why(int argc, char **argv);
  * pod ... in the input" with the closest NAMESPACE/NAME as a hint. */
 kp_index kp_cli_find_pod_or_hint(const kp_cluster *cl, const char *target, const char *cmd);
 int kp_cmd_obfuscate(int argc, char **argv);
+/* kprio sweep (cmd_sweep.c, cli/sweep.h). */
+int kp_cmd_sweep(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct {
     {"simulate", kp_cmd_simulate,
      "Play the cluster forward in virtual time: queue, preemption, controllers"},
     {"obfuscate", kp_cmd_obfuscate, "Replace names in a snapshot by a keyed hash, decisions kept"},
+    {"sweep", kp_cmd_sweep, "Run a matrix of simulations (seeds, settings): rows and aggregates"},
 };
 
 static void usage(FILE *f) {

@@ -84,7 +84,7 @@ static int cmp_i64(const void *a, const void *b) {
 }
 
 /* p50, p90, p99 (nearest rank) and max of the pending times (as starvation measures them) */
-static kp_status pending(const kp_sim *sim, int64_t out[4]) {
+kp_status kp_insight_pending_times(const kp_sim *sim, int64_t out[4]) {
     size_t np = kp_sim_pod_count(sim), n = 0;
     int64_t *v = kp_malloc((np ? np : 1) * sizeof *v), end = kp_sim_now(sim);
     if (!v) return KP_ENOMEM;
@@ -204,8 +204,8 @@ kp_status kp_insight_compare_new(const kp_sim *a, const kp_insight *ia, const kp
     c->rollout_b = rollout_done(b);
     c->pdb_below_a = ia->pdb_below_ms;
     c->pdb_below_b = ib->pdb_below_ms;
-    kp_status st = pending(a, c->pending_a);
-    if (st == KP_OK) st = pending(b, c->pending_b);
+    kp_status st = kp_insight_pending_times(a, c->pending_a);
+    if (st == KP_OK) st = kp_insight_pending_times(b, c->pending_b);
     if (st == KP_OK) st = diff_pods(a, b, c);
     if (st == KP_OK) st = only_in(ia, ib, &c->only_a, &c->n_only_a);
     if (st == KP_OK) st = only_in(ib, ia, &c->only_b, &c->n_only_b);
