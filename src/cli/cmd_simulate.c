@@ -26,7 +26,8 @@ static const char *USAGE =
     "               [--final-snapshot FILE] [--imagefs shared|dedicated|split]\n"
     "               [--dump-summaries DIR [--dump-node NAME ...]]\n"
     "               [--starvation-threshold D] [--loop-turns N] [--cascade-depth N]\n"
-    "               [--compare A B | --compare-config A B | --compare-kubelet-config A B]\n"
+    "               [--compare A B | --compare-config A B | --compare-kubelet-config A B |\n"
+    "                --compare-priorities A B]\n"
     "               [--metrics FILE] [--report FILE.html] [--why NAMESPACE/NAME]";
 
 static const char *HELP =
@@ -94,6 +95,8 @@ static const char *HELP_INSIGHT = KP_CLI_VIEW_HELP
     "                          seed and print the differences (not with --scenario)\n"
     "  --compare-config A B    the same with two KubeSchedulerConfigurations (not --config)\n"
     "  --compare-kubelet-config A B  the same with two KubeletConfigurations\n"
+    "  --compare-priorities A B  the same with two PriorityLayouts (classes and which pods\n"
+    "                          get them), with churn per class (docs/simulate.md)\n"
     "  --metrics FILE          write the run's metrics (upstream's names: scheduler_*,\n"
     "                          kubelet_evictions; kprio_pod_disruptions_total) in Prometheus\n"
     "                          text format; -o json|yaml carries their time series\n"

@@ -79,6 +79,8 @@ typedef struct kp_cluster {
     uint64_t gen_pdb_status; /* bumped by every PDB status change (kp__cluster_pdb_set_status) */
     uint32_t *changed_log;
     uint32_t n_changed_log, cap_changed_log;
+    /* kp_cluster_set_priority_layout (core/priority_layout.h), borrowed; NULL: none */
+    const struct kp_priority_layout *layout;
     /* well-known interned strings */
     kp_str s_default_scheduler, s_tcp, s_any_ip, s_hostname_key;
 } kp_cluster;

@@ -16,6 +16,7 @@
 #include "core/pod.h"
 #include "core/pod_requests.h"
 #include "core/priority_class.h"
+#include "core/priority_layout.h"
 #include "core/selector.h"
 #include "core/taints.h"
 #include "core/workload.h"
@@ -81,6 +82,12 @@ static bool labels_match(const kp_cluster *cl, const kp_labels *l, const kp_sele
         if (q.op == KP_OP_IN ? !any : !all) return false;
     }
     return true;
+}
+
+/* The same rule for a pod template's labels (core/priority_layout.h). */
+bool kp__cluster_labels_match(const kp_cluster *cl, const kp_labels *l, const kp_selector_req *reqs,
+                              size_t n) {
+    return labels_match(cl, l, reqs, n);
 }
 
 bool kp_cluster_pod_matches(const kp_cluster *cl, kp_index pod, const kp_selector_req *reqs,
