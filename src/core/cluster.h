@@ -125,6 +125,10 @@ void kp__cluster_forget_identity(kp_cluster *cl, const char *kind, kp_str ns, kp
  * unread); s NULL: failSafe, the status kept but disruptionsAllowed 0. Every reader of budgets
  * rereads them (gen_pdb_status). pdb must be in range. KP_OK. */
 kp_status kp__cluster_pdb_set_status(kp_cluster *cl, kp_index pdb, const kp_pdb_info *s);
+/* Whether labels l satisfy every requirement, as kp_cluster_pod_matches does a pod's
+ * (cluster_sim.c): a pod template's labels (core/priority_layout.c). */
+bool kp__cluster_labels_match(const kp_cluster *cl, const kp_labels *l, const kp_selector_req *reqs,
+                              size_t n);
 /* The nodes a scheduler sees: those not deleted (kp_cluster_delete_node). */
 static inline uint32_t kp__cluster_live_nodes(const kp_cluster *cl) {
     return cl->n_nodes - cl->n_nodes_deleted;

@@ -16,7 +16,6 @@
 #include "core/pod.h"
 #include "core/pod_requests.h"
 #include "core/priority_class.h"
-#include "core/priority_layout.h"
 #include "core/selector.h"
 #include "core/taints.h"
 #include "core/workload.h"

@@ -64,10 +64,6 @@ kp_status kp__layout_apply_classes(kp_cluster *cl, kp_error *err);
  * workloads). */
 void kp__layout_apply_templates(kp_cluster *cl, uint32_t from);
 
-/* Whether labels l satisfy every requirement, as kp_cluster_pod_matches (cluster_sim.c). */
-bool kp__cluster_labels_match(const kp_cluster *cl, const kp_labels *l, const kp_selector_req *reqs,
-                              size_t n);
-
 /* PriorityClass validation (ValidatePriorityClass): NULL when a class of that name, value and
  * globalDefault may be created by a user (builtin false) or is a built-in one as it must be;
  * else the field ("metadata.name", "value") with the API server's reason in what. */
