@@ -103,6 +103,19 @@ static kp_status summary(FILE *f, const kp_sim *sim, uint32_t *cnt) {
                 " pod(s) rejected at admission, %" PRIu64
                 " preempted to admit critical pods, %" PRIu64 " container(s) OOM-killed.\n",
                 c.kubelet_evictions, c.kubelet_rejections, c.kubelet_preemptions, c.oom_kills);
+    uint64_t n_disrupted = 0;
+    for (int d = 0; d < KP_SIM_N_DISRUPT; d++) n_disrupted += c.disruptions[d];
+    if (n_disrupted) { /* by cause, as counters.disruptions in -o json */
+        fprintf(f, "Running pods disrupted: %" PRIu64 " (", n_disrupted);
+        const char *sep = "";
+        for (int d = 0; d < KP_SIM_N_DISRUPT; d++) {
+            if (!c.disruptions[d]) continue;
+            fprintf(f, "%s%s %" PRIu64, sep, kp_sim_disruption_title((kp_sim_disruption)d),
+                    c.disruptions[d]);
+            sep = ", ";
+        }
+        fputs(").\n", f);
+    }
     if (c.longest_wait_pod >= 0) {
         vtime(c.longest_wait_ms, tb, sizeof tb);
         fprintf(f, "Longest time to schedule: %s (%s/%s).\n", tb,
