@@ -38,10 +38,12 @@ static kp_status events_table(FILE *f, const kp_sim *sim) {
     kp_table_add(t, "REASON");
     kp_table_add(t, "OBJECT");
     kp_table_add(t, "MESSAGE");
+    size_t rows = 0;
     for (size_t i = 0; i < kp_sim_event_count(sim); i++) {
         const kp_sim_event *e = kp_sim_event_get(sim, i);
         char tb[40], ob[600];
         if (!event_shown(kp_sim_cluster(sim), e)) continue;
+        rows++;
         if (kp_view_absolute()) kp_view_time_format(kp_sim_epoch(sim), e->t_ms, tb, sizeof tb);
         else vtime(e->t_ms, tb, sizeof tb);
         object_ref(e, ob, sizeof ob);
@@ -51,7 +53,9 @@ static kp_status events_table(FILE *f, const kp_sim *sim) {
         kp_table_add(t, ob);
         kp_table_add(t, e->message);
     }
-    kp_status st = kp_table_print(t, f);
+    kp_status st = kp_table_status(t);
+    if (st == KP_OK && !rows && kp_view_filters()) kp_view_none_found(f); /* -n, -l */
+    else st = kp_table_print(t, f);
     kp_table_free(t);
     return st;
 }
