@@ -112,6 +112,22 @@ kp_status kp_cluster_set_expand(kp_cluster *cl, unsigned flags);
  * Succeeded/Failed StatefulSet pod a new one replaces is deleted first, its slot a tombstone). */
 size_t kp_cluster_expanded_pod_count(const kp_cluster *cl);
 
+/* A priority-class layout (kprio/priority_layout.h; `kprio simulate --compare-priorities`),
+ * borrowed: it must outlive the cluster. Set before kp_cluster_finalize, which applies it before
+ * it resolves priorities: the snapshot's PriorityClasses but the built-in system- ones are
+ * deleted and the layout's created; each pod the layout assigns gets its class, and every pod and
+ * workload pod template of a layout class loses spec.priority and spec.preemptionPolicy, which
+ * finalize then resolves as the Priority admission plugin does (static pods and pods of the
+ * system- classes are left alone). Objects loaded into the finalized cluster later (the
+ * simulator's creates, controllers' pods) are assigned the same way. kp_cluster_finalize fails
+ * (KP_EINVAL, naming the pod or workload and the layout) when a pod or template that no
+ * assignment matches names a class the layout does not have. NULL: none. KP_EINVAL once the
+ * cluster is finalized. */
+struct kp_priority_layout;
+kp_status kp_cluster_set_priority_layout(kp_cluster *cl, const struct kp_priority_layout *layout);
+/* The value of PriorityClass pc (kp_cluster_find_priority_class); 0 out of range. */
+int32_t kp_cluster_priority_class_value(const kp_cluster *cl, kp_index pc);
+
 /* Feature gates (kube-scheduler's and the kubelet's --feature-gates, KubeletConfiguration's
  * featureGates): the gates whose behaviour kprio reproduces, with the defaults and locks of a
  * release line (the mirrored one, KP_KUBERNETES_VERSION, unless kp_feature_gates_init_compat

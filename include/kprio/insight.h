@@ -143,6 +143,20 @@ typedef struct {
                          the run (0 = first) */
 } kp_compare_pod;
 
+/* One PriorityClass in both runs (kp_insight_compare_by_class, `--compare-priorities`): its
+ * value in each run's cluster at the end, and what its pods went through. */
+typedef struct {
+    const char *name; /* "" for the pods without a class */
+    bool has_a, has_b; /* the class exists at the end of run A / B */
+    int32_t value_a, value_b;
+    uint32_t pods_a, pods_b; /* pods of the class the run saw */
+    uint32_t preemptions_a, preemptions_b; /* preemptions its pods made (as preemptors) */
+    uint32_t victims_a, victims_b; /* its pods preempted by the scheduler */
+    uint32_t findings_a, findings_b; /* findings involving one of its pods (a finding counts for
+                                      * every class of its pods) */
+    int64_t pending_a[4], pending_b[4]; /* pending-time p50, p90, p99, max (as kp_compare's) */
+} kp_compare_class;
+
 typedef struct {
     kp_sim_counters a, b;
     /* time from creation (or t = 0) to binding, over pods that were pending at some time
@@ -162,6 +176,10 @@ typedef struct {
      * indices into kp_insight_finding_get of a / b */
     const size_t *only_a, *only_b;
     size_t n_only_a, n_only_b;
+    /* per PriorityClass, after kp_insight_compare_by_class (else NULL, 0): the classes whose pods
+     * either run saw, highest value first ("" last) */
+    const kp_compare_class *classes;
+    size_t n_classes;
 } kp_compare;
 
 #define KP_COMPARE_ROLLOUT_NOT_DONE (-1)
@@ -174,6 +192,11 @@ typedef struct kp_insight_compare kp_insight_compare;
 kp_status kp_insight_compare_new(const kp_sim *a, const kp_insight *ia, const kp_sim *b,
                                  const kp_insight *ib, kp_insight_compare **out, kp_error *err);
 const kp_compare *kp_insight_compare_get(const kp_insight_compare *c);
+/* Adds the per-PriorityClass figures (kp_compare.classes) to a comparison of the same runs: a
+ * pod's class is its priorityClassName in its run, a preemption counts for the preemptor's class,
+ * a victim for its own. KP_ENOMEM. */
+kp_status kp_insight_compare_by_class(kp_insight_compare *c, const kp_sim *a, const kp_insight *ia,
+                                      const kp_sim *b, const kp_insight *ib, kp_error *err);
 void kp_insight_compare_free(kp_insight_compare *c);
 
 #ifdef __cplusplus

@@ -38,6 +38,9 @@ typedef struct {
     bool all_ns;
     const char *selector, *sort_by;
     kp_selector *sel; /* parsed -l (kp_cli_view_begin); freed by kp_cli_common_free */
+    /* simulate --compare-priorities: the layout the next kp_cli_load gives the cluster before
+     * finalize (kp_cluster_set_priority_layout); borrowed, NULL: none */
+    const struct kp_priority_layout *layout;
     int cap_files;
     const char *files_inline[16]; /* first 16 -f values: no allocation in the common case */
 } kp_cli_common;

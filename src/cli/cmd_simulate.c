@@ -26,7 +26,8 @@ static const char *USAGE =
     "               [--final-snapshot FILE] [--imagefs shared|dedicated|split]\n"
     "               [--dump-summaries DIR [--dump-node NAME ...]]\n"
     "               [--starvation-threshold D] [--loop-turns N] [--cascade-depth N]\n"
-    "               [--compare A B | --compare-config A B | --compare-kubelet-config A B]\n"
+    "               [--compare A B | --compare-config A B | --compare-kubelet-config A B |\n"
+    "                --compare-priorities A B]\n"
     "               [--metrics FILE] [--report FILE.html] [--why NAMESPACE/NAME]";
 
 static const char *HELP =
@@ -65,9 +66,9 @@ static const char *HELP =
     "                          kubelets evict under node pressure and admit every pod bound\n"
     "                          to their node (1s after the bind) as `kprio admit` does\n"
     "  --kubelet-config SELECTOR=FILE\n"
-    "                          the same for the nodes whose labels match SELECTOR (k=v, k!=v,\n"
-    "                          k, !k, comma-separated; the file is after the last '='); "
-    "repeatable:\n"
+    "                          the same for the nodes whose labels match SELECTOR (as -l:\n"
+    "                          k=v, k!=v, k in (a,b), k notin (a,b), k, !k, comma-separated;\n"
+    "                          the file is after the last '='); repeatable:\n"
     "                          the first matching pool wins, FILE alone covers the rest\n"
     "  -o table|json|yaml      output format (default table)\n"
     "  --events-only           the event log alone (no summary, no pod timelines)\n"
@@ -94,6 +95,8 @@ static const char *HELP_INSIGHT = KP_CLI_VIEW_HELP
     "                          seed and print the differences (not with --scenario)\n"
     "  --compare-config A B    the same with two KubeSchedulerConfigurations (not --config)\n"
     "  --compare-kubelet-config A B  the same with two KubeletConfigurations\n"
+    "  --compare-priorities A B  the same with two PriorityLayouts (classes and which pods\n"
+    "                          get them), with churn per class (docs/simulate.md)\n"
     "  --metrics FILE          write the run's metrics (upstream's names: scheduler_*,\n"
     "                          kubelet_evictions; kprio_pod_disruptions_total) in Prometheus\n"
     "                          text format; -o json|yaml carries their time series\n"
@@ -106,13 +109,13 @@ static const char *HELP_INSIGHT = KP_CLI_VIEW_HELP
     "\n"
     "Exit status: 0 answered, 1 bad input or a runtime error, 2 usage error.\n";
 
-/* One --kubelet-config SELECTOR=FILE: its requirements point into text (a copy of the
- * argument, cut at the separators). */
+/* One --kubelet-config SELECTOR=FILE: SELECTOR parsed as -l is (kp_selector_parse), FILE
+ * pointing into text (a copy of the argument, cut at the last '='). */
 typedef struct {
     char *text;
     const char *file;
-    kp_selector_req *reqs;
-    char **vals; /* one value per requirement (In / NotIn) */
+    kp_selector *sel; /* the command line's; NULL for the Scenario's */
+    const kp_selector_req *reqs;
     size_t n_reqs;
     bool scenario; /* from the Scenario's kubelets[]: reqs and file are the scenario's */
     kp_evict_config *cfg;
@@ -141,42 +144,10 @@ typedef struct {
 static void pools_free(sim_args *a) {
     for (size_t i = 0; i < a->n_pools; i++) {
         kp_free(a->pools[i].text);
-        if (!a->pools[i].scenario) kp_free(a->pools[i].reqs);
-        kp_free(a->pools[i].vals);
+        kp_selector_free(a->pools[i].sel);
         kp_evict_config_free(a->pools[i].cfg);
     }
     kp_free(a->pools);
-}
-
-/* Parses SELECTOR (cut in place): comma-separated k=v (or k==v), k!=v, k, !k, as kubectl's
- * -l equality and existence terms. Returns -1 out of memory, 0 bad syntax, 1 parsed. */
-static int parse_selector(kubelet_pool *p, char *sel) {
-    size_t n = 1;
-    for (const char *c = sel; *c; c++) n += *c == ',';
-    if (!(p->reqs = kp_calloc(n, sizeof *p->reqs)) || !(p->vals = kp_calloc(n, sizeof *p->vals)))
-        return -1;
-    for (char *term = sel; term;) {
-        char *next = strchr(term, ',');
-        if (next) *next++ = '\0';
-        kp_selector_req *r = &p->reqs[p->n_reqs];
-        char *ne = strstr(term, "!="), *eq = strchr(term, '=');
-        if (ne || eq) {
-            char *v = ne ? ne + 2 : eq[1] == '=' ? eq + 2 : eq + 1;
-            *(ne ? ne : eq) = '\0';
-            r->op = ne ? "NotIn" : "In";
-            p->vals[p->n_reqs] = v;
-            r->values = &p->vals[p->n_reqs];
-            r->n_values = 1;
-        } else {
-            r->op = term[0] == '!' ? "DoesNotExist" : "Exists";
-            term += term[0] == '!';
-        }
-        r->key = term;
-        if (!*term || strchr(term, '!') || strchr(term, '=')) return 0;
-        p->n_reqs++;
-        term = next;
-    }
-    return 1;
 }
 
 /* --kubelet-config [SELECTOR=]FILE */
@@ -200,13 +171,17 @@ static int kubelet_config_arg(sim_args *a, const char *v) {
     char *cut = p->text + (eq - v);
     *cut = '\0';
     p->file = cut + 1;
-    int r = *p->file ? parse_selector(p, p->text) : 0;
-    if (r < 0) return kp_cli_print_status(KP_ENOMEM);
-    if (r == 0)
+    if (!*p->file || !*p->text)
         return kp_cli_usage_error("simulate", USAGE,
-                                  "--kubelet-config: \"%s\" is not SELECTOR=FILE (SELECTOR: "
-                                  "k=v, k!=v, k or !k, comma-separated)",
+                                  "--kubelet-config: \"%s\" is not SELECTOR=FILE (SELECTOR: a "
+                                  "label selector as -l takes)",
                                   v);
+    kp_error err;
+    kp_error_clear(&err);
+    kp_status st = kp_selector_parse(p->text, &p->sel, &err);
+    if (st == KP_ENOMEM) return kp_cli_print_status(st);
+    if (st != KP_OK) return kp_cli_usage_error("simulate", USAGE, "--kubelet-config: %s", err.msg);
+    p->reqs = kp_selector_reqs(p->sel, &p->n_reqs);
     return KP_EXIT_OK;
 }
 

@@ -12,6 +12,7 @@
 #include "cli/simulate_insight.h"
 #include "kprio/encode.h"
 #include "kprio/eviction.h"
+#include "kprio/priority_layout.h"
 #include "kprio/scenario.h"
 #include "kprio/sched.h"
 #include "render/render_report.h"
@@ -40,7 +41,8 @@ int kp_cli_insight_arg(kp_cli_insight_args *x, int argc, char **argv, int *i, co
         kp_cmp_kind kind;
     } CMP[] = {{"--compare", KP_CMP_SCENARIO},
                {"--compare-config", KP_CMP_CONFIG},
-               {"--compare-kubelet-config", KP_CMP_KUBELET_CONFIG}};
+               {"--compare-kubelet-config", KP_CMP_KUBELET_CONFIG},
+               {"--compare-priorities", KP_CMP_PRIORITIES}};
     for (size_t k = 0; k < sizeof CMP / sizeof CMP[0]; k++) {
         if (strcmp(arg, CMP[k].opt) != 0) continue;
         if (x->compare != KP_CMP_NONE)
@@ -141,7 +143,8 @@ void kp_cli_usage_warnings(const kp_scenario *sc, const kp_sim *a, const kp_sim 
 /* ---------------------------------------------------------------- one side */
 
 typedef struct {
-    const char *scenario, *config, *kubelet_config;
+    const char *scenario, *config, *kubelet_config, *layout_path;
+    kp_priority_layout *layout; /* --compare-priorities: given to the cluster before finalize */
     kp_sched_config *cfg;
     kp_scenario *sc;
     kp_evict_config *kcfg;
@@ -157,6 +160,7 @@ static void side_free(side *s) {
     kp_scenario_free(s->sc);
     kp_sched_config_free(s->cfg);
     kp_evict_config_free(s->kcfg);
+    kp_priority_layout_free(s->layout); /* (after the cluster it was given to) */
 }
 
 static int side_load(side *s) {
@@ -166,6 +170,8 @@ static int side_load(side *s) {
         return kp_cli_print_status(KP_ENOMEM);
     if ((s->config && kp_sched_config_load_path(s->config, NULL, &s->cfg, &err) != KP_OK) ||
         (s->scenario && kp_scenario_load_path(s->scenario, &s->sc, &err) != KP_OK) ||
+        (s->layout_path &&
+         kp_priority_layout_load_path(s->layout_path, &s->layout, &err) != KP_OK) ||
         (s->kcfg && (kp_evict_config_load_path(s->kcfg, s->kubelet_config, &err) != KP_OK ||
                      kp_evict_config_finish(s->kcfg, &err) != KP_OK))) {
         if (s->kcfg && !err.source[0])
@@ -184,7 +190,10 @@ static int side_run(side *s, kp_cli_common *c, const kp_cli_insight_args *x,
                     const kp_sim_options *o0) {
     kp_error err;
     kp_error_clear(&err);
-    if (!(s->cl = kp_cli_load(c))) return KP_EXIT_ERROR;
+    c->layout = s->layout;
+    s->cl = kp_cli_load(c);
+    c->layout = NULL;
+    if (!s->cl) return KP_EXIT_ERROR;
     kp_sim_options o = *o0;
     o.kubelet_config = s->kcfg;
     if (kp_sim_new(s->cl, s->cfg, s->sc, &o, &s->sim, &err) != KP_OK ||
@@ -224,6 +233,7 @@ int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
         s[k].scenario = x->compare == KP_CMP_SCENARIO ? v : run->scenario;
         s[k].config = x->compare == KP_CMP_CONFIG ? v : run->config;
         s[k].kubelet_config = x->compare == KP_CMP_KUBELET_CONFIG ? v : run->kubelet_config;
+        s[k].layout_path = x->compare == KP_CMP_PRIORITIES ? v : NULL;
     }
     /* the report's file opened before the runs (base/file.h): a bad path costs nothing */
     kp__out *report = NULL;
@@ -272,7 +282,9 @@ int kp_cli_simulate_compare(kp_cli_common *c, const kp_cli_insight_args *x,
     }
     kp_error err;
     kp_error_clear(&err);
-    if (kp_insight_compare_new(s[0].sim, s[0].in, s[1].sim, s[1].in, &cmp, &err) != KP_OK) {
+    if (kp_insight_compare_new(s[0].sim, s[0].in, s[1].sim, s[1].in, &cmp, &err) != KP_OK ||
+        (x->compare == KP_CMP_PRIORITIES &&
+         kp_insight_compare_by_class(cmp, s[0].sim, s[0].in, s[1].sim, s[1].in, &err) != KP_OK)) {
         rc = kp_cli_print_error(&err);
         goto out;
     }

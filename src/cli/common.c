@@ -312,6 +312,7 @@ static kp_cluster *load(const kp_cli_common *c, bool warn) {
     kp_cluster_set_max_input_bytes(cl, c->max_input_bytes);
     (void)kp_cluster_set_expand(cl, c->expand); /* (a new cluster: cannot fail) */
     (void)kp_cluster_set_feature_gates(cl, &c->gates); /* (not finalized: cannot fail) */
+    (void)kp_cluster_set_priority_layout(cl, c->layout); /* (the same) */
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigbus;

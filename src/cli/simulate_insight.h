@@ -11,11 +11,18 @@
 #include "kprio/insight.h"
 #include "kprio/sim.h"
 
-typedef enum { KP_CMP_NONE = 0, KP_CMP_SCENARIO, KP_CMP_CONFIG, KP_CMP_KUBELET_CONFIG } kp_cmp_kind;
+typedef enum {
+    KP_CMP_NONE = 0,
+    KP_CMP_SCENARIO,
+    KP_CMP_CONFIG,
+    KP_CMP_KUBELET_CONFIG,
+    KP_CMP_PRIORITIES /* --compare-priorities: two PriorityLayouts (kprio/priority_layout.h) */
+} kp_cmp_kind;
 
 typedef struct {
     kp_insight_options o; /* --starvation-threshold, --loop-turns, --cascade-depth */
-    kp_cmp_kind compare; /* --compare, --compare-config, --compare-kubelet-config */
+    kp_cmp_kind compare; /* --compare, --compare-config, --compare-kubelet-config,
+                          * --compare-priorities */
     const char *a, *b;
 } kp_cli_insight_args;
 

@@ -81,6 +81,8 @@ typedef struct kp_cluster {
     uint64_t gen_pdb_status; /* bumped by every PDB status change (kp__cluster_pdb_set_status) */
     uint32_t *changed_log;
     uint32_t n_changed_log, cap_changed_log;
+    /* kp_cluster_set_priority_layout (core/priority_layout.h), borrowed; NULL: none */
+    const struct kp_priority_layout *layout;
     /* well-known interned strings */
     kp_str s_default_scheduler, s_tcp, s_any_ip, s_hostname_key;
 } kp_cluster;
@@ -125,6 +127,10 @@ void kp__cluster_forget_identity(kp_cluster *cl, const char *kind, kp_str ns, kp
  * unread); s NULL: failSafe, the status kept but disruptionsAllowed 0. Every reader of budgets
  * rereads them (gen_pdb_status). pdb must be in range. KP_OK. */
 kp_status kp__cluster_pdb_set_status(kp_cluster *cl, kp_index pdb, const kp_pdb_info *s);
+/* Whether labels l satisfy every requirement, as kp_cluster_pod_matches does a pod's
+ * (cluster_sim.c): a pod template's labels (core/priority_layout.c). */
+bool kp__cluster_labels_match(const kp_cluster *cl, const kp_labels *l, const kp_selector_req *reqs,
+                              size_t n);
 /* The nodes a scheduler sees: those not deleted (kp_cluster_delete_node). */
 static inline uint32_t kp__cluster_live_nodes(const kp_cluster *cl) {
     return cl->n_nodes - cl->n_nodes_deleted;

@@ -83,6 +83,12 @@ static bool labels_match(const kp_cluster *cl, const kp_labels *l, const kp_sele
     return true;
 }
 
+/* The same rule for a pod template's labels (core/priority_layout.h). */
+bool kp__cluster_labels_match(const kp_cluster *cl, const kp_labels *l, const kp_selector_req *reqs,
+                              size_t n) {
+    return labels_match(cl, l, reqs, n);
+}
+
 bool kp_cluster_pod_matches(const kp_cluster *cl, kp_index pod, const kp_selector_req *reqs,
                             size_t n) {
     return pod_ok(cl, pod) && labels_match(cl, &cl->pods[pod].labels, reqs, n);

@@ -14,6 +14,7 @@
 #include "core/pod_requests.h"
 #include "core/pod_state.h"
 #include "core/priority_class.h"
+#include "core/priority_layout.h"
 #include "core/qos.h"
 #include "core/resources.h"
 #include "core/workload_ctrl.h"
@@ -42,6 +43,35 @@ static kp_status class_error(const kp_cluster *cl, const kp_priority_class *pc, 
     return st;
 }
 
+/* mirrors ValidatePriorityClass (pkg/apis/scheduling/validation) but its globalDefault rule:
+ * the one rule for a class of the input and a layout's (core/priority_layout.h). */
+const char *kp__priority_class_check(const char *name, int32_t value, bool global_default,
+                                     bool builtin, char *what, size_t cap) {
+    if (strncmp(name, "system-", 7) == 0) {
+        /* IsKnownSystemPriorityClass: the system- prefix is reserved for the built-in classes,
+         * with their values and globalDefault false */
+        int32_t want = strcmp(name, "system-node-critical") == 0      ? 2000001000
+                       : strcmp(name, "system-cluster-critical") == 0 ? 2000000000
+                                                                      : 0;
+        const char *pre = "priority class names with 'system-' prefix are reserved for system "
+                          "use only. error: ";
+        if (!want || !builtin)
+            snprintf(what, cap, "%s%s is not a known system priority class", pre, name);
+        else if (value != want)
+            snprintf(what, cap, "%svalue of %s PriorityClass must be %d", pre, name, want);
+        else if (global_default)
+            snprintf(what, cap, "%sglobalDefault of %s PriorityClass must be false", pre, name);
+        else return NULL;
+        return "metadata.name";
+    }
+    if (value > HIGHEST_USER_PRIORITY) {
+        snprintf(what, cap, "maximum allowed value of a user defined priority is %d",
+                 HIGHEST_USER_PRIORITY);
+        return "value";
+    }
+    return NULL;
+}
+
 /* mirrors ValidatePriorityClass (pkg/apis/scheduling/validation) and, for globalDefault, the
  * Priority admission plugin's validatePriorityClass: a class marked globalDefault while another
  * one is already is forbidden. The classes are created in load order, so the later one fails;
@@ -54,32 +84,10 @@ static kp_status validate_classes(kp_cluster *cl, uint32_t from, kp_error *err) 
         if (cl->classes[i].global_default && !cl->classes[i].deleted) def = &cl->classes[i];
     for (uint32_t i = from; i < cl->n_classes; i++) {
         kp_priority_class *pc = &cl->classes[i];
-        const char *name = kp__s(cl, pc->name);
-        if (strncmp(name, "system-", 7) == 0) {
-            /* IsKnownSystemPriorityClass: the system- prefix is reserved for the built-in
-             * classes, with their values and globalDefault false */
-            int32_t want = strcmp(name, "system-node-critical") == 0      ? 2000001000
-                           : strcmp(name, "system-cluster-critical") == 0 ? 2000000000
-                                                                          : 0;
-            const char *pre = "priority class names with 'system-' prefix are reserved for "
-                              "system use only. error: ";
-            if (!want || !pc->builtin)
-                snprintf(what, sizeof what, "%s%s is not a known system priority class", pre, name);
-            else if (pc->value != want)
-                snprintf(what, sizeof what, "%svalue of %s PriorityClass must be %d", pre, name,
-                         want);
-            else if (pc->global_default)
-                snprintf(what, sizeof what, "%sglobalDefault of %s PriorityClass must be false",
-                         pre, name);
-            else continue;
-            return class_error(cl, pc, "metadata.name", what, err);
-        }
-        if (pc->value > HIGHEST_USER_PRIORITY) {
-            snprintf(what, sizeof what, "maximum allowed value of a user defined priority is %d",
-                     HIGHEST_USER_PRIORITY);
-            return class_error(cl, pc, "value", what, err);
-        }
-        if (pc->global_default) {
+        const char *field = kp__priority_class_check(
+            kp__s(cl, pc->name), pc->value, pc->global_default, pc->builtin, what, sizeof what);
+        if (field) return class_error(cl, pc, field, what, err);
+        if (pc->global_default && !pc->deleted) { /* (a class a layout replaced) */
             if (def) {
                 snprintf(what, sizeof what,
                          "PriorityClass %s is already marked as default. Only one default can "
@@ -318,6 +326,7 @@ static kp_status pod_finalize(kp_cluster *cl, uint32_t i, kp_error *err) {
     const char *src = NULL;
     p->is_static =
         has_annotation(cl, p, "kubernetes.io/config.source", &src) && strcmp(src, "api") != 0;
+    kp__layout_apply_pod(cl, p); /* kp_cluster_set_priority_layout: the class it assigns */
     if (!p->is_static && (st = resolve_priority(cl, p, err)) != KP_OK) return st;
     if (p->is_static && !p->has_preemption_policy) p->preemption_policy = KP_PREEMPT_LOWER;
     if (default_tolerations(cl, p) != KP_OK)
@@ -441,6 +450,7 @@ static kp_status assign_uid(kp_cluster *cl, uint32_t i, kp_error *err) {
 static kp_status finalize_more(kp_cluster *cl, bool created, int64_t now, kp_error *err) {
     kp__cluster_mark *m = kp__cluster_final_mark(cl);
     uint32_t n_bound = 0;
+    kp__layout_apply_templates(cl, m->n_workloads);
     kp_status st = validate_classes(cl, m->n_classes, err);
     if (st == KP_OK && cl->n_skipped_kinds > m->n_skipped_kinds &&
         kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",
@@ -473,7 +483,8 @@ static kp_status finalize_more(kp_cluster *cl, bool created, int64_t now, kp_err
 
 kp_status kp_cluster_finalize(kp_cluster *cl, kp_error *err) {
     if (cl->finalized) return finalize_more(cl, false, 0, err);
-    kp_status st = validate_classes(cl, 0, err);
+    kp_status st = kp__layout_apply_classes(cl, err);
+    if (st == KP_OK) st = validate_classes(cl, 0, err);
     if (st != KP_OK) return st;
     if (cl->n_skipped_kinds)
         if (kp__cluster_warn(cl, "skipped %u object(s) of kinds kprio does not model: %s",

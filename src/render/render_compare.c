@@ -97,6 +97,135 @@ static kp_table *numbers(const kp_sim *a, const kp_insight *ia, const char *la, 
     return t;
 }
 
+/* ---- per PriorityClass (--compare-priorities) ---- */
+
+static void cell_delta_u(kp_table *t, uint32_t a, uint32_t b) {
+    if (a == b) kp_table_add(t, "=");
+    else if (b > a) kp_table_addf(t, "+%" PRIu32, b - a);
+    else kp_table_addf(t, "-%" PRIu32, a - b);
+}
+
+static void cell_delta_t(kp_table *t, int64_t a, int64_t b) {
+    char d[48];
+    if (a == b) {
+        kp_table_add(t, "=");
+        return;
+    }
+    dur(b > a ? b - a : a - b, d + 1, sizeof d - 1);
+    d[0] = b > a ? '+' : '-';
+    kp_table_add(t, d);
+}
+
+/* side 0: A's figures, 1: B's, 2: B-A */
+static kp_table *class_table(const kp_compare *c, int side) {
+    static const char *H[] = {"PRIORITYCLASS", "VALUE",       "PODS",        "PREEMPTIONS",
+                              "VICTIMS",       "PENDING-P50", "PENDING-P90", "PENDING-P99",
+                              "PENDING-MAX",   "FINDINGS"};
+    kp_table *t = kp_table_new(10);
+    for (size_t k = 0; k < 10; k++) kp_table_add(t, H[k]);
+    for (size_t i = 0; i < c->n_classes; i++) {
+        const kp_compare_class *x = &c->classes[i];
+        kp_table_add(t, x->name[0] ? x->name : "(none)");
+        if (side == 2) {
+            if (x->has_a && x->has_b && x->value_a != x->value_b)
+                kp_table_addf(t, "%+" PRId64, (int64_t)x->value_b - x->value_a);
+            else kp_table_add(t, x->has_a && x->has_b ? "=" : "-");
+            cell_delta_u(t, x->pods_a, x->pods_b);
+            cell_delta_u(t, x->preemptions_a, x->preemptions_b);
+            cell_delta_u(t, x->victims_a, x->victims_b);
+            for (int k = 0; k < 4; k++) cell_delta_t(t, x->pending_a[k], x->pending_b[k]);
+            cell_delta_u(t, x->findings_a, x->findings_b);
+            continue;
+        }
+        bool has = side ? x->has_b : x->has_a;
+        if (has) kp_table_addf(t, "%" PRId32, side ? x->value_b : x->value_a);
+        else kp_table_add(t, "-");
+        kp_table_addf(t, "%" PRIu32, side ? x->pods_b : x->pods_a);
+        kp_table_addf(t, "%" PRIu32, side ? x->preemptions_b : x->preemptions_a);
+        kp_table_addf(t, "%" PRIu32, side ? x->victims_b : x->victims_a);
+        for (int k = 0; k < 4; k++) {
+            char b[40];
+            dur(side ? x->pending_b[k] : x->pending_a[k], b, sizeof b);
+            kp_table_add(t, b);
+        }
+        kp_table_addf(t, "%" PRIu32, side ? x->findings_b : x->findings_a);
+    }
+    return t;
+}
+
+static kp_status class_tables(FILE *f, const kp_compare *c, const char *la, const char *lb) {
+    kp_table *t[3] = {class_table(c, 0), class_table(c, 1), class_table(c, 2)};
+    kp_status st = KP_OK;
+    for (int k = 0; k < 3 && st == KP_OK; k++) st = kp_table_status(t[k]);
+    for (int k = 0; k < 3 && st == KP_OK; k++) {
+        if (k == 0) fprintf(f, "\nBy PriorityClass, A (%s):\n", la);
+        else if (k == 1) fprintf(f, "\nBy PriorityClass, B (%s):\n", lb);
+        else fprintf(f, "\nBy PriorityClass, B-A:\n");
+        st = kp_table_print(t[k], f);
+    }
+    for (int k = 0; k < 3; k++) kp_table_free(t[k]);
+    return st;
+}
+
+static void emit_class_side(kp_emit *e, const char *key, bool has, int32_t value, uint32_t pods,
+                            uint32_t preemptions, uint32_t victims, const int64_t pend[4],
+                            uint32_t findings) {
+    char tb[40];
+    kp_emit_key(e, key);
+    kp_emit_obj_begin(e);
+    kp_emit_key(e, "value");
+    if (has) kp_emit_int(e, value);
+    else kp_emit_null(e);
+    kp_emit_kv_int(e, "pods", pods);
+    kp_emit_kv_int(e, "preemptions", preemptions);
+    kp_emit_kv_int(e, "victims", victims);
+    kp_emit_key(e, "pendingTime");
+    kp_emit_obj_begin(e);
+    static const char *K[4] = {"p50", "p90", "p99", "max"};
+    for (int k = 0; k < 4; k++) {
+        dur(pend[k], tb, sizeof tb);
+        kp_emit_kv_str(e, K[k], tb);
+    }
+    kp_emit_obj_end(e);
+    kp_emit_kv_int(e, "findings", findings);
+    kp_emit_obj_end(e);
+}
+
+/* "classes": [{name, a: {...}, b: {...}, delta: {...}}] */
+static void emit_classes(kp_emit *e, const kp_compare *c) {
+    kp_emit_key(e, "classes");
+    kp_emit_arr_begin(e);
+    for (size_t i = 0; i < c->n_classes; i++) {
+        const kp_compare_class *x = &c->classes[i];
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "name", x->name);
+        emit_class_side(e, "a", x->has_a, x->value_a, x->pods_a, x->preemptions_a, x->victims_a,
+                        x->pending_a, x->findings_a);
+        emit_class_side(e, "b", x->has_b, x->value_b, x->pods_b, x->preemptions_b, x->victims_b,
+                        x->pending_b, x->findings_b);
+        kp_emit_key(e, "delta"); /* B-A */
+        kp_emit_obj_begin(e);
+        kp_emit_kv_int(e, "pods", (int64_t)x->pods_b - x->pods_a);
+        kp_emit_kv_int(e, "preemptions", (int64_t)x->preemptions_b - x->preemptions_a);
+        kp_emit_kv_int(e, "victims", (int64_t)x->victims_b - x->victims_a);
+        kp_emit_key(e, "pendingTime");
+        kp_emit_obj_begin(e);
+        static const char *K[4] = {"p50", "p90", "p99", "max"};
+        for (int k = 0; k < 4; k++) {
+            char tb[48];
+            int64_t d = x->pending_b[k] - x->pending_a[k];
+            dur(d < 0 ? -d : d, tb + 1, sizeof tb - 1);
+            tb[0] = '-';
+            kp_emit_kv_str(e, K[k], d < 0 ? tb : tb + 1);
+        }
+        kp_emit_obj_end(e);
+        kp_emit_kv_int(e, "findings", (int64_t)x->findings_b - x->findings_a);
+        kp_emit_obj_end(e);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+}
+
 static kp_table *pods_table(const kp_sim *a, const kp_sim *b, const kp_compare *c) {
     kp_table *t = kp_table_new(3);
     kp_table_add(t, "POD");
@@ -193,6 +322,7 @@ static kp_status document(FILE *f, const kp_sim *a, const kp_insight *ia, const 
     kp_emit_kv_str(e, "kind", "SimulationComparison");
     emit_side(e, "a", la, a, ia, &c->a, c->pending_a, c->evictions_a, c->rollout_a, c->pdb_below_a);
     emit_side(e, "b", lb, b, ib, &c->b, c->pending_b, c->evictions_b, c->rollout_b, c->pdb_below_b);
+    if (c->classes) emit_classes(e, c);
     kp_emit_key(e, "pods");
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < c->n_pods; i++) {
@@ -234,6 +364,7 @@ kp_status kp_render_compare(FILE *f, const kp_sim *a, const kp_insight *ia, cons
     kp_status st = kp_table_status(nums);
     if (st == KP_OK) st = kp_table_status(pods);
     if (st == KP_OK) st = kp_table_print(nums, f);
+    if (st == KP_OK && c->classes) st = class_tables(f, c, label_a, label_b);
     if (st == KP_OK) {
         fprintf(f, "\nPods that ended differently: ");
         if (c->n_pods) {

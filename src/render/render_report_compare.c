@@ -115,6 +115,39 @@ static kp_status charts(FILE *f, const kp_report_run *a, const kp_report_run *b)
     return KP_OK;
 }
 
+/* --compare-priorities: per PriorityClass, a group of rows (its pods, preemptions, victims,
+ * pending-time percentiles, findings) with B - A */
+static void class_rows(FILE *f, const kp_compare *c, const kp_report_run *a,
+                       const kp_report_run *b) {
+    fputs("<h2 id=\"by-class\">By PriorityClass</h2><table id=\"classes\"><thead><tr><th></th>"
+          "<th>",
+          f);
+    title(f, a, "A");
+    fputs("</th><th>", f);
+    title(f, b, "B");
+    fputs("</th><th>B - A</th></tr></thead><tbody>\n", f);
+    static const char *const P[4] = {"pending time p50", "pending time p90", "pending time p99",
+                                     "pending time max"};
+    for (size_t i = 0; i < c->n_classes; i++) {
+        const kp_compare_class *x = &c->classes[i];
+        fputs("<tr class=\"group\"><th colspan=\"4\">", f);
+        kp__html_esc(f, x->name[0] ? x->name : "(no class)");
+        fputs(" (value ", f);
+        if (x->has_a) fprintf(f, "%" PRId32, x->value_a);
+        else fputs("-", f);
+        fputs(" / ", f);
+        if (x->has_b) fprintf(f, "%" PRId32, x->value_b);
+        else fputs("-", f);
+        fputs(")</th></tr>\n", f);
+        row_u(f, "pods", x->pods_a, x->pods_b);
+        row_u(f, "preemptions (as preemptor)", x->preemptions_a, x->preemptions_b);
+        row_u(f, "preemption victims", x->victims_a, x->victims_b);
+        for (int k = 0; k < 4; k++) row_t(f, P[k], x->pending_a[k], x->pending_b[k]);
+        row_u(f, "findings", x->findings_a, x->findings_b);
+    }
+    fputs("</tbody></table>\n", f);
+}
+
 kp_status kp_render_compare_html(FILE *f, const kp_compare *c, const kp_report_run *a,
                                  const kp_report_run *b) {
     kp__html_head(f, "kprio simulate: what-if comparison", true);
@@ -148,6 +181,7 @@ kp_status kp_render_compare_html(FILE *f, const kp_compare *c, const kp_report_r
                                      "pending time max"};
     for (int i = 0; i < 4; i++) row_t(f, P[i], c->pending_a[i], c->pending_b[i]);
     fputs("</tbody></table>\n", f);
+    if (c->classes) class_rows(f, c, a, b);
     if (a->sim && b->sim) {
         kp_status st = charts(f, a, b);
         if (st != KP_OK) return st;

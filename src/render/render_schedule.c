@@ -124,9 +124,11 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, const kp__
     }
     kp_table_add(t, "MESSAGE");
     char ref[512];
+    size_t rows = 0;
     for (size_t i = 0; i < kp_sched_result_count(s); i++) {
         const kp_sched_pod_result *r = kp_sched_result(s, i);
         if (!r || !kp_view_pod(cl, r->pod)) continue; /* -n, -l */
+        rows++;
         kp_table_add(t, pod_ref(cl, r->pod, ref, sizeof ref));
         if (several) kp_table_add(t, r->scheduler_name);
         kp_table_addf(t, "%" PRId32, r->priority);
@@ -162,7 +164,8 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, const kp__
         kp__sched_rollup_headline(f, cl, ru);
         fprintf(f, "\n");
     }
-    if (st == KP_OK) st = kp_table_print(t, f);
+    if (st == KP_OK && !rows && kp_view_filters()) kp_view_none_found(f); /* -n, -l */
+    else if (st == KP_OK) st = kp_table_print(t, f);
     kp_table_free(t);
     /* the roll-ups sum several decisions: one decision's victims are all in its own row */
     if (st == KP_OK && rollup && ru->preemptors > 1) st = kp__sched_rollup_tables(f, cl, ru);

@@ -38,10 +38,12 @@ static kp_status events_table(FILE *f, const kp_sim *sim) {
     kp_table_add(t, "REASON");
     kp_table_add(t, "OBJECT");
     kp_table_add(t, "MESSAGE");
+    size_t rows = 0;
     for (size_t i = 0; i < kp_sim_event_count(sim); i++) {
         const kp_sim_event *e = kp_sim_event_get(sim, i);
         char tb[40], ob[600];
         if (!event_shown(kp_sim_cluster(sim), e)) continue;
+        rows++;
         if (kp_view_absolute()) kp_view_time_format(kp_sim_epoch(sim), e->t_ms, tb, sizeof tb);
         else vtime(e->t_ms, tb, sizeof tb);
         object_ref(e, ob, sizeof ob);
@@ -51,7 +53,9 @@ static kp_status events_table(FILE *f, const kp_sim *sim) {
         kp_table_add(t, ob);
         kp_table_add(t, e->message);
     }
-    kp_status st = kp_table_print(t, f);
+    kp_status st = kp_table_status(t);
+    if (st == KP_OK && !rows && kp_view_filters()) kp_view_none_found(f); /* -n, -l */
+    else st = kp_table_print(t, f);
     kp_table_free(t);
     return st;
 }
@@ -103,6 +107,19 @@ static kp_status summary(FILE *f, const kp_sim *sim, uint32_t *cnt) {
                 " pod(s) rejected at admission, %" PRIu64
                 " preempted to admit critical pods, %" PRIu64 " container(s) OOM-killed.\n",
                 c.kubelet_evictions, c.kubelet_rejections, c.kubelet_preemptions, c.oom_kills);
+    uint64_t n_disrupted = 0;
+    for (int d = 0; d < KP_SIM_N_DISRUPT; d++) n_disrupted += c.disruptions[d];
+    if (n_disrupted) { /* by cause, as counters.disruptions in -o json */
+        fprintf(f, "Running pods disrupted: %" PRIu64 " (", n_disrupted);
+        const char *sep = "";
+        for (int d = 0; d < KP_SIM_N_DISRUPT; d++) {
+            if (!c.disruptions[d]) continue;
+            fprintf(f, "%s%s %" PRIu64, sep, kp_sim_disruption_title((kp_sim_disruption)d),
+                    c.disruptions[d]);
+            sep = ", ";
+        }
+        fputs(").\n", f);
+    }
     if (c.longest_wait_pod >= 0) {
         vtime(c.longest_wait_ms, tb, sizeof tb);
         fprintf(f, "Longest time to schedule: %s (%s/%s).\n", tb,

@@ -38,6 +38,11 @@ bool kp_view_ns(const char *ns) { return !view.ns || strcmp(view.ns, ns) == 0; }
 
 bool kp_view_absolute(void) { return view.absolute; }
 
+void kp_view_none_found(FILE *f) {
+    if (view.ns) fprintf(f, "No resources found in %s namespace.\n", view.ns);
+    else fputs("No resources found\n", f);
+}
+
 void kp_view_time_format(int64_t unix_s, int64_t ms, char *buf, size_t cap) {
     int64_t t = unix_s * 1000 + ms;
     int64_t secs = t >= 0 ? t / 1000 : (t - 999) / 1000, frac = t - secs * 1000;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kprio/cluster.h"
 #include "kprio/selector.h"
@@ -38,6 +39,9 @@ bool kp_view_pod_named(const char *ns, const char *name);
 bool kp_view_object(const char *ns);
 /* Whether namespace ns is shown (-n alone; a selector is not asked). */
 bool kp_view_ns(const char *ns);
+/* In place of a table whose every row -n / -l filtered out: kubectl's words, "No resources
+ * found in NS namespace." (with -n) or "No resources found". */
+void kp_view_none_found(FILE *f);
 /* Whether times are absolute (--start). */
 bool kp_view_absolute(void);
 /* unix seconds + ms as RFC 3339 UTC with milliseconds only when not whole

@@ -83,25 +83,37 @@ static int cmp_i64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* p50, p90, p99 (nearest rank) and max of the pending times (as starvation measures them) */
-kp_status kp_insight_pending_times(const kp_sim *sim, int64_t out[4]) {
-    size_t np = kp_sim_pod_count(sim), n = 0;
-    int64_t *v = kp_malloc((np ? np : 1) * sizeof *v), end = kp_sim_now(sim);
-    if (!v) return KP_ENOMEM;
-    for (size_t i = 0; i < np; i++) {
-        const kp_sim_pod *sp = kp_sim_pod_get(sim, i);
-        if (sp->bound_ms < 0 && sp->attempts == 0 && sp->state != KP_SIM_POD_PENDING) continue;
-        int64_t from = sp->created_ms >= 0 ? sp->created_ms : 0;
-        int64_t to = sp->bound_ms >= 0 ? sp->bound_ms : sp->gone_ms >= 0 ? sp->gone_ms : end;
-        v[n++] = to - from;
-    }
-    qsort(v, n, sizeof *v, cmp_i64);
+/* p50, p90, p99 (nearest rank) and max of v[0..n), sorted */
+static void percentiles(const int64_t *v, size_t n, int64_t out[4]) {
     static const int PCT[3] = {50, 90, 99};
     for (int k = 0; k < 3; k++) {
         size_t rank = (n * (size_t)PCT[k] + 99) / 100; /* ceil(n * p / 100), 1-based */
         out[k] = n ? v[rank ? rank - 1 : 0] : 0;
     }
     out[3] = n ? v[n - 1] : 0;
+}
+
+/* Whether the pod was pending at some time in the run, and for how long (as starvation
+ * measures it: from creation or t = 0 to binding, deletion or the end). */
+static bool pending_time(const kp_sim *sim, const kp_sim_pod *sp, int64_t *out) {
+    if (sp->bound_ms < 0 && sp->attempts == 0 && sp->state != KP_SIM_POD_PENDING) return false;
+    int64_t from = sp->created_ms >= 0 ? sp->created_ms : 0;
+    int64_t to = sp->bound_ms >= 0  ? sp->bound_ms
+                 : sp->gone_ms >= 0 ? sp->gone_ms
+                                    : kp_sim_now(sim);
+    *out = to - from;
+    return true;
+}
+
+/* p50, p90, p99 (nearest rank) and max of the pending times (as starvation measures them) */
+kp_status kp_insight_pending_times(const kp_sim *sim, int64_t out[4]) {
+    size_t np = kp_sim_pod_count(sim), n = 0;
+    int64_t *v = kp_malloc((np ? np : 1) * sizeof *v);
+    if (!v) return KP_ENOMEM;
+    for (size_t i = 0; i < np; i++)
+        if (pending_time(sim, kp_sim_pod_get(sim, i), &v[n])) n++;
+    qsort(v, n, sizeof *v, cmp_i64);
+    percentiles(v, n, out);
     kp_free(v);
     return KP_OK;
 }
@@ -224,5 +236,160 @@ void kp_insight_compare_free(kp_insight_compare *c) {
     kp_free((void *)c->c.pods);
     kp_free((void *)c->c.only_a);
     kp_free((void *)c->c.only_b);
+    kp_free((void *)c->c.classes);
     kp_free(c);
+}
+
+/* ---------------------------------------------------------------- per PriorityClass */
+
+/* the rows so far and, per run, each pod's row and the pending times collected per row */
+typedef struct {
+    kp_compare_class *v;
+    size_t n, cap;
+} class_rows;
+
+/* the row of class name (added when new), -1 out of memory */
+static long row_of(class_rows *r, const char *name) {
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp(r->v[i].name, name) == 0) return (long)i;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 8;
+        kp_compare_class *nv = kp_realloc(r->v, cap * sizeof *nv);
+        if (!nv) return -1;
+        r->v = nv;
+        r->cap = cap;
+    }
+    memset(&r->v[r->n], 0, sizeof r->v[r->n]);
+    r->v[r->n].name = name;
+    return (long)r->n++;
+}
+
+typedef struct {
+    long row;
+    int64_t t;
+} row_time;
+
+static int cmp_row_time(const void *a, const void *b) {
+    const row_time *x = a, *y = b;
+    if (x->row != y->row) return (x->row > y->row) - (x->row < y->row);
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+/* run k's figures into the rows: pods, victims, pending times (percentiles per row), then the
+ * preemptions (by the preemptor's class) and the findings (once per class of their pods) */
+static kp_status side_by_class(class_rows *r, int k, const kp_sim *sim, const kp_insight *in) {
+    const kp_cluster *cl = kp_sim_cluster(sim);
+    size_t np = kp_sim_pod_count(sim), ne = kp_sim_event_count(sim), nt = 0;
+    long *row = kp_malloc((np ? np : 1) * sizeof *row);
+    row_time *times = kp_malloc((np ? np : 1) * sizeof *times);
+    long *seen = NULL;
+    kp_status st = row && times ? KP_OK : KP_ENOMEM;
+    for (size_t i = 0; i < np && st == KP_OK; i++) {
+        kp_pod_info pi;
+        const char *name =
+            kp_cluster_pod_info(cl, (kp_index)i, &pi) == KP_OK ? pi.priority_class : "";
+        if ((row[i] = row_of(r, name)) < 0) {
+            st = KP_ENOMEM;
+            break;
+        }
+        kp_compare_class *c = &r->v[row[i]];
+        const kp_sim_pod *sp = kp_sim_pod_get(sim, i);
+        (*(k ? &c->pods_b : &c->pods_a))++;
+        if (sp->preempted_by >= 0) (*(k ? &c->victims_b : &c->victims_a))++;
+        if (pending_time(sim, sp, &times[nt].t)) times[nt++].row = row[i];
+    }
+    if (st == KP_OK) {
+        qsort(times, nt, sizeof *times, cmp_row_time);
+        int64_t buf[4];
+        for (size_t i = 0, j; i < nt; i = j) {
+            for (j = i; j < nt && times[j].row == times[i].row; j++) continue;
+            int64_t *v = kp_malloc((j - i) * sizeof *v);
+            if (!v) {
+                st = KP_ENOMEM;
+                break;
+            }
+            for (size_t q = i; q < j; q++) v[q - i] = times[q].t;
+            percentiles(v, j - i, buf);
+            kp_free(v);
+            memcpy(k ? r->v[times[i].row].pending_b : r->v[times[i].row].pending_a, buf,
+                   sizeof buf);
+        }
+    }
+    /* a preemption is the Preempted events of one attempt (their cause, as the victims'
+     * histogram counts them), counted once for its preemptor's class */
+    bool *done = st == KP_OK ? kp_calloc(ne ? ne : 1, sizeof *done) : NULL;
+    if (st == KP_OK && !done) st = KP_ENOMEM;
+    for (size_t i = 0; i < ne && st == KP_OK; i++) {
+        const kp_sim_event *e = kp_sim_event_get(sim, i);
+        if (strcmp(e->reason, "Preempted") != 0 || e->pod < 0 || (size_t)e->pod >= np) continue;
+        if (e->cause >= 0 && (size_t)e->cause < ne) {
+            if (done[e->cause]) continue;
+            done[e->cause] = true;
+        }
+        kp_index by = kp_sim_pod_get(sim, (size_t)e->pod)->preempted_by;
+        if (by < 0 || (size_t)by >= np) continue;
+        kp_compare_class *c = &r->v[row[by]];
+        (*(k ? &c->preemptions_b : &c->preemptions_a))++;
+    }
+    kp_free(done);
+    size_t nf = kp_insight_finding_count(in);
+    if (st == KP_OK && !(seen = kp_malloc((r->n ? r->n : 1) * sizeof *seen))) st = KP_ENOMEM;
+    for (size_t i = 0; i < r->n && st == KP_OK; i++) seen[i] = -1;
+    for (size_t f = 0; f < nf && st == KP_OK; f++) {
+        const kp_finding *x = kp_insight_finding_get(in, f);
+        for (size_t q = 0; q <= x->n_pods; q++) {
+            kp_index p = q < x->n_pods ? x->pods[q] : x->pod;
+            if (p < 0 || (size_t)p >= np || seen[row[p]] == (long)f) continue;
+            seen[row[p]] = (long)f;
+            kp_compare_class *c = &r->v[row[p]];
+            (*(k ? &c->findings_b : &c->findings_a))++;
+        }
+    }
+    kp_free(seen);
+    kp_free(times);
+    kp_free(row);
+    return st;
+}
+
+static int64_t top_value(const kp_compare_class *c) {
+    int64_t v = INT64_MIN;
+    if (c->has_a) v = c->value_a;
+    if (c->has_b && c->value_b > v) v = c->value_b;
+    return v;
+}
+
+/* highest value first, then name; the pods without a class last */
+static int cmp_class(const void *a, const void *b) {
+    const kp_compare_class *x = a, *y = b;
+    if (!x->name[0] != !y->name[0]) return x->name[0] ? -1 : 1;
+    int64_t vx = top_value(x), vy = top_value(y);
+    if (vx != vy) return vx > vy ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+kp_status kp_insight_compare_by_class(kp_insight_compare *cmp, const kp_sim *a,
+                                      const kp_insight *ia, const kp_sim *b, const kp_insight *ib,
+                                      kp_error *err) {
+    class_rows r = {NULL, 0, 0};
+    kp_status st = side_by_class(&r, 0, a, ia);
+    if (st == KP_OK) st = side_by_class(&r, 1, b, ib);
+    if (st != KP_OK) {
+        kp_free(r.v);
+        return kp_error_set(err, st, "insight: out of memory");
+    }
+    for (size_t i = 0; i < r.n; i++) {
+        kp_compare_class *c = &r.v[i];
+        if (!c->name[0]) continue;
+        kp_index pa = kp_cluster_find_priority_class(kp_sim_cluster(a), c->name);
+        kp_index pb = kp_cluster_find_priority_class(kp_sim_cluster(b), c->name);
+        c->has_a = pa >= 0;
+        c->has_b = pb >= 0;
+        c->value_a = kp_cluster_priority_class_value(kp_sim_cluster(a), pa);
+        c->value_b = kp_cluster_priority_class_value(kp_sim_cluster(b), pb);
+    }
+    if (r.n > 1) qsort(r.v, r.n, sizeof *r.v, cmp_class);
+    kp_free((void *)cmp->c.classes);
+    cmp->c.classes = r.v;
+    cmp->c.n_classes = r.n;
+    return KP_OK;
 }

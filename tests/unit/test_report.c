@@ -255,6 +255,28 @@ KT_TEST(compare_two_columns) {
              NULL);
     KT_CHECK(strstr(buf, "a.yaml only (1)") && strstr(buf, "4 turns"));
     KT_CHECK(strstr(buf, "b&amp;.yaml only (0)") != NULL);
+    KT_CHECK(strstr(buf, "By PriorityClass") == NULL); /* --compare: no classes */
+    free(buf);
+    /* --compare-priorities: a group of rows per class, a class one layout lacks shown "-" */
+    kp_compare_class cls[2];
+    memset(cls, 0, sizeof cls);
+    cls[0] = (kp_compare_class){.name = "batch<x>",
+                                .has_a = true,
+                                .value_a = 1000,
+                                .has_b = true,
+                                .value_b = 100,
+                                .victims_a = 0,
+                                .victims_b = 2};
+    cls[1] = (kp_compare_class){.name = "", .pods_a = 1, .pods_b = 1};
+    c.classes = cls;
+    c.n_classes = 2;
+    f = open_memstream(&buf, &len);
+    KT_CHECK(kp_render_compare_html(f, &c, &a, &b) == KP_OK);
+    fclose(f);
+    KT_CHECK(strstr(buf, "<th colspan=\"4\">batch&lt;x&gt; (value 1000 / 100)</th>") != NULL);
+    KT_CHECK(strstr(buf, "<td>preemption victims</td><td class=\"num\">0</td><td "
+                         "class=\"num\">2</td><td class=\"num\">+2</td>") != NULL);
+    KT_CHECK(strstr(buf, "(no class) (value - / -)") != NULL);
     free(buf);
 }
 
