@@ -42,7 +42,9 @@ kp__tstate *kp__trace_state(kp__tctx *x, const char *key) {
         if (!kp__grow((void **)&x->st, &x->st_cap, (size_t)id + 1, sizeof *x->st, 256)) return NULL;
         memset(x->st + old, 0, (x->st_cap - old) * sizeof *x->st);
     }
-    return &x->st[id];
+    /* states live in the arena: a state found earlier stays valid while others are added */
+    if (!x->st[id]) x->st[id] = kp__arena_alloc(&x->s->arena, sizeof **x->st);
+    return x->st[id];
 }
 
 const char *kp__trace_dup(kp__tctx *x, const char *p, size_t n) { return kp__sc_sdup(x->s, p, n); }

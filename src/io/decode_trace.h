@@ -47,7 +47,7 @@ typedef struct {
     int64_t start, end; /* unix seconds */
     kp_dctx d;
     kp_interner keys;
-    kp__tstate *st;
+    kp__tstate **st; /* by key id (arena memory: pointers stay valid) */
     size_t st_cap;
     kp__tact *acts;
     size_t n_acts, cap_acts;
