@@ -369,8 +369,9 @@ end
 start completion-kubectl-plugin
 C=$R/scripts/kubectl_complete-kprio
 { sh "$C" --context x ev; sh "$C" -n shop why --se; sh "$C" snapshot -o ''; sh "$C" snapshot --all
+  sh "$C" rec; sh "$C" record --dur
 } >"$W/out" 2>&1
-printf '%s\n' evict --seed :4 :16 --all-nodes :4 >"$W/want"
+printf '%s\n' evict --seed :4 :16 --all-nodes :4 record --duration :4 >"$W/want"
 diff -u "$W/want" "$W/out" >"$W/diff" || { bad "kubectl_complete-kprio"; cat "$W/diff"; }
 end
 
