@@ -181,5 +181,6 @@ int kp_cmd_simulate_why(int argc, char **argv);
  * pod ... in the input" with the closest NAMESPACE/NAME as a hint. */
 kp_index kp_cli_find_pod_or_hint(const kp_cluster *cl, const char *target, const char *cmd);
 int kp_cmd_obfuscate(int argc, char **argv);
+int kp_cmd_convert(int argc, char **argv);
 
 #endif

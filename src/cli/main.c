@@ -18,6 +18,7 @@ static const struct {
     {"simulate", kp_cmd_simulate,
      "Play the cluster forward in virtual time: queue, preemption, controllers"},
     {"obfuscate", kp_cmd_obfuscate, "Replace names in a snapshot by a keyed hash, decisions kept"},
+    {"convert", kp_cmd_convert, "Convert a public workload trace into a snapshot and a Scenario"},
 };
 
 static void usage(FILE *f) {
