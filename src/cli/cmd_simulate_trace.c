@@ -18,8 +18,6 @@ int kp_cli_trace_begin(kp_cli_common *c, const char *dir, kp_cli_trace *t) {
     memcpy(t->snapshot, dir, n);
     memcpy(t->snapshot + n, "/snapshot", sizeof "/snapshot");
     if (!kp_cli_add_file(c, t->snapshot)) return kp_cli_print_status(KP_ENOMEM);
-    /* the snapshot directory holds cluster.json (and what else the user put there) */
-    c->recursive = true;
     return KP_EXIT_OK;
 }
 
