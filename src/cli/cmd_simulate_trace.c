@@ -28,6 +28,7 @@ int kp_cli_trace_load(kp_cli_trace *t, const kp_cluster *cl, kp_sim_options *o) 
     o->start_unix = kp_trace_start(t->tr);
     o->has_start = true;
     if (!o->duration_ms) o->duration_ms = kp_trace_duration_ms(t->tr);
+    o->refuse_unknown_refs = true;
     return KP_EXIT_OK;
 }
 
