@@ -116,6 +116,10 @@ typedef struct {
     int64_t sample_every_ms;
     /* The run's limits (0: KP_SIM_MAX_CREATED_PODS, KP_SIM_MAX_ROUNDS_PER_INSTANT). */
     uint64_t max_created_pods, max_rounds_per_instant;
+    /* A scenario action naming an object the run never had is refused (an ActionFailed event,
+     * kubectl's NotFound) instead of ending the run as a bad scenario: a replayed trace
+     * (kprio/trace.h), whose objects' creations the simulated cluster may have refused. */
+    bool refuse_unknown_refs;
 } kp_sim_options;
 
 /* One node pool's kubelet configuration: nodes whose labels satisfy every requirement

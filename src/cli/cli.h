@@ -53,6 +53,8 @@ void kp_cli_common_free(kp_cli_common *c);
  * common option, -1 on a usage error (already printed). Accepts "-f X", "-fX", "--filename=X",
  * "-o json", "-ojson", "--output=json". */
 int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i);
+/* Appends an input as -f does (simulate --trace adds its snapshot); false when out of memory. */
+bool kp_cli_add_file(kp_cli_common *c, const char *val);
 /* --expand-workloads / --expand-cronjobs (schedule, why, inspect): sets c->expand and returns
  * true if arg is one of them. */
 bool kp_cli_expand_arg(kp_cli_common *c, const char *arg);
@@ -184,5 +186,6 @@ kp_index kp_cli_find_pod_or_hint(const kp_cluster *cl, const char *target, const
 int kp_cmd_obfuscate(int argc, char **argv);
 /* kprio sweep (cmd_sweep.c, cli/sweep.h). */
 int kp_cmd_sweep(int argc, char **argv);
+int kp_cmd_convert(int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
 #include "base/file.h"
 #include "cli/cli.h"
 #include "cli/simulate_insight.h"
+#include "cli/simulate_trace.h"
 #include "kprio/encode.h"
 #include "kprio/eviction.h"
 #include "kprio/insight.h"
@@ -28,7 +29,8 @@ static const char *USAGE =
     "               [--starvation-threshold D] [--loop-turns N] [--cascade-depth N]\n"
     "               [--compare A B | --compare-config A B | --compare-kubelet-config A B |\n"
     "                --compare-priorities A B]\n"
-    "               [--metrics FILE] [--report FILE.html] [--why NAMESPACE/NAME]";
+    "               [--metrics FILE] [--report FILE.html] [--why NAMESPACE/NAME]\n"
+    "kprio simulate --trace DIR [-f FILE ...] [--divergences N] [-o table|json|yaml] ...";
 
 static const char *HELP =
     "Plays the snapshot forward in virtual time: kube-scheduler's queue (backoff, unschedulable\n"
@@ -87,6 +89,14 @@ static const char *HELP =
     "                          NAMESPACE/NAME --scenario ...`\n";
 
 /* (two strings: ISO C's limit on a string literal's length) */
+static const char *HELP_TRACE =
+    "  --trace DIR             replay a trace `kubectl kprio record` wrote (docs/live.md):\n"
+    "                          its snapshot is the input, its users' actions the scenario;\n"
+    "                          prints how far the simulated decisions (Scheduled, node,\n"
+    "                          FailedScheduling, Preempted, Evicted) agree with the recorded\n"
+    "                          ones and the first divergences side by side\n"
+    "  --divergences N         with --trace: how many divergences to print (default 10)\n";
+
 static const char *HELP_INSIGHT = KP_CLI_VIEW_HELP
     "  --starvation-threshold D  a pod pending longer starves (Go duration; default 5m)\n"
     "  --loop-turns N          displaced-and-recreated turns that make a loop (default 3)\n"
@@ -130,6 +140,8 @@ typedef struct {
     bool *dump_seen; /* per --dump-node: a node of that name had a summary dumped */
     const char *metrics, *report;
     const char *why; /* --why NAMESPACE/NAME */
+    const char *trace; /* --trace DIR (cmd_simulate_trace.c) */
+    size_t divergences; /* --divergences N */
     bool why_positional; /* kprio why NAMESPACE/NAME ...: the positional argument is it */
     int64_t duration_ms;
     uint64_t seed;
@@ -235,7 +247,7 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
         if (r > 0) continue;
         const char *v = NULL;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            printf("usage: %s\n\n%s%s", USAGE, HELP, HELP_INSIGHT);
+            printf("usage: %s\n\n%s%s%s", USAGE, HELP, HELP_TRACE, HELP_INSIGHT);
             return -1;
         } else if (strcmp(arg, "--events-only") == 0) {
             a->events_only = true;
@@ -250,6 +262,17 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
             if (!(a->why = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (a->why_positional && !a->why && arg[0] != '-') {
             a->why = arg;
+        } else if (kp_cli_is_opt(arg, "--trace")) {
+            if (!(a->trace = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+        } else if (kp_cli_is_opt(arg, "--divergences")) {
+            if (!(v = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
+            char *end;
+            errno = 0;
+            unsigned long long x = strtoull(v, &end, 10);
+            if (errno || end == v || *end || v[0] == '-' || x > 1000000)
+                return kp_cli_usage_error(
+                    "simulate", USAGE, "--divergences: \"%s\" is not a number of 0 to 1000000", v);
+            a->divergences = (size_t)x;
         } else if (kp_cli_is_opt(arg, "--scenario")) {
             if (!(a->scenario = kp_cli_optval(argc, argv, &i, "simulate"))) return KP_EXIT_USAGE;
         } else if (kp_cli_is_opt(arg, "--imagefs")) {
@@ -307,7 +330,10 @@ static int parse_args(kp_cli_common *c, sim_args *a, int argc, char **argv) {
             return kp_cli_usage_error("simulate", USAGE, "unknown option \"%s\"", arg);
         }
     }
-    if (c->n_files == 0)
+    if (a->trace && (a->scenario || a->why || a->has_start || a->ins.compare != KP_CMP_NONE))
+        return kp_cli_usage_error(
+            "simulate", USAGE, "--trace takes neither --scenario, --why, --start nor --compare*");
+    if (c->n_files == 0 && !a->trace)
         return kp_cli_usage_error("simulate", USAGE, "no input: give at least one -f FILE");
     if (a->why && a->ins.compare != KP_CMP_NONE)
         return kp_cli_usage_error("simulate", USAGE, "--why takes one run, not --compare*");
@@ -485,6 +511,7 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
     sim_args a;
     memset(&a, 0, sizeof a);
     a.why_positional = why_positional;
+    a.divergences = 10;
     kp_cli_insight_args_init(&a.ins);
     a.dump_nodes = kp_calloc((size_t)argc + 1, sizeof *a.dump_nodes);
     a.dump_seen = kp_calloc((size_t)argc + 1, sizeof *a.dump_seen);
@@ -520,6 +547,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
     kp_evict_config *kcfg = NULL;
     kp_sim_kubelet_pool *pools = NULL;
     sim_outs outs = {NULL, NULL, NULL};
+    kp_cli_trace tc;
+    memset(&tc, 0, sizeof tc);
     if ((rc = open_outs(&a, &outs)) != KP_EXIT_OK) goto out;
     if (a.kubelet_config && !(kcfg = kp_evict_config_new())) {
         rc = kp_cli_print_status(KP_ENOMEM);
@@ -540,6 +569,7 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
     }
     /* the controllers make pods from their workloads' templates (kept, nothing expanded) */
     c->expand |= KP_WORKLOAD_TEMPLATES;
+    if (a.trace && (rc = kp_cli_trace_begin(c, a.trace, &tc)) != KP_EXIT_OK) goto out;
     if (!(cl = kp_cli_load(c))) {
         rc = KP_EXIT_ERROR;
         goto out;
@@ -561,7 +591,9 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
     }
     o.kubelet_pools = pools;
     o.n_kubelet_pools = a.n_pools;
-    if (kp_sim_new(cl, cfg, sc, &o, &sim, &err) != KP_OK || kp_sim_run(sim, &err) != KP_OK) {
+    if (a.trace && (rc = kp_cli_trace_load(&tc, cl, &o)) != KP_EXIT_OK) goto out;
+    const kp_scenario *play = a.trace ? kp_trace_scenario(tc.tr) : sc;
+    if (kp_sim_new(cl, cfg, play, &o, &sim, &err) != KP_OK || kp_sim_run(sim, &err) != KP_OK) {
         rc = kp_cli_print_error(&err);
         goto out;
     }
@@ -573,7 +605,8 @@ static int run_simulate(kp_cli_common *c, int argc, char **argv, bool why_positi
                            "dumped (no such node, or no kubelet pass on it)",
                            a.dump_nodes[i]);
     if ((rc = write_outs(&outs, sim, cl, &a.ins.o)) != KP_EXIT_OK) goto out;
-    if (a.why) rc = render_why(c, sim, a.why);
+    if (a.trace) rc = kp_cli_trace_render(&tc, sim, c->out, a.divergences);
+    else if (a.why) rc = render_why(c, sim, a.why);
     else {
         kp_cli_view_begin(c, cl, a.has_start); /* the output on stdout only (not --report) */
         rc = kp_cli_simulate_render(&a.ins, sim, c->out, a.events_only);
@@ -585,6 +618,7 @@ out:
     kp_sim_free(sim);
     kp_cluster_free(cl);
     kp_scenario_free(sc);
+    kp_cli_trace_end(&tc);
     kp_sched_config_free(cfg);
     kp_evict_config_free(kcfg);
     kp_free(a.dump_nodes);

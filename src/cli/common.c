@@ -83,7 +83,7 @@ void kp_cli_common_free(kp_cli_common *c) {
 }
 
 /* Appends a -f value, growing the list (zeroed structs start on files_inline). */
-static bool add_file(kp_cli_common *c, const char *val) {
+bool kp_cli_add_file(kp_cli_common *c, const char *val) {
     if (!c->files) {
         c->files = c->files_inline;
         c->cap_files = (int)(sizeof c->files_inline / sizeof c->files_inline[0]);
@@ -167,7 +167,7 @@ int kp_cli_common_arg(kp_cli_common *c, int argc, char **argv, int *i) {
     }
     bool is_file = a[1] == 'f' || strncmp(a, "--filename", 10) == 0;
     if (is_file) {
-        if (!add_file(c, val)) {
+        if (!kp_cli_add_file(c, val)) {
             kp_cli_print_status(KP_ENOMEM);
             return -1;
         }

@@ -14,6 +14,7 @@
 #include "kprio/common.h"
 #include "kprio/insight.h"
 #include "kprio/sim.h"
+#include "kprio/trace.h"
 #include "render/emit.h"
 
 #ifdef __cplusplus
@@ -47,6 +48,12 @@ void kp_render_findings_emit(kp_emit *e, const kp_sim *sim, const kp_insight *in
 kp_status kp_render_compare(FILE *f, const kp_sim *a, const kp_insight *ia, const char *label_a,
                             const kp_sim *b, const kp_insight *ib, const char *label_b,
                             const kp_compare *c, kp_outfmt fmt);
+
+/* `kprio simulate --trace` (docs/live.md "Replaying a trace"): the replay's agreement with the
+ * recorded decisions and the first max_divergences divergences, as a table or a kprio/v1alpha1
+ * TraceReplay document. KP_ENOMEM. */
+kp_status kp_render_trace(FILE *f, const kp_trace *tr, const kp_trace_comparison *c, kp_outfmt fmt,
+                          size_t max_divergences);
 
 #ifdef __cplusplus
 }

@@ -22,11 +22,18 @@ static kp_status fail(kp_sim *s, size_t i, kp_status code, const char *what, con
 /* A reference that names nothing the scenario could ever have meant (fail above), naming the
  * object: "node \"worker-9\" not found", "pod \"default/web-0\" not found" (kubectl's
  * `KIND "NAME" not found`, with the namespace for namespaced objects). */
+static kp_status refused(kp_sim *s, size_t ai, const char *message, kp_error *err);
+
 static kp_status missing(kp_sim *s, size_t ai, const char *verb, const char *kind,
                          const kp_object_ref *r, kp_error *err) {
     char msg[640]; /* a name is at most 253 characters (DNS subdomain) */
     snprintf(msg, sizeof msg, "%s \"%s%s%s\" not found", kind, r->ns ? r->ns : "",
              r->ns && r->ns[0] ? "/" : "", r->name);
+    if (s->o.refuse_unknown_refs) { /* a replayed trace: its object may have been refused */
+        char m[700];
+        snprintf(m, sizeof m, "%s: Error from server (NotFound): %s", verb, msg);
+        return refused(s, ai, m, err);
+    }
     return fail(s, ai, KP_ENOTFOUND, verb, msg, err);
 }
 
@@ -292,6 +299,7 @@ static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, k
                  "%s \"%s/%s\" not found (kinds: Pod, Node, PodDisruptionBudget, PriorityClass, "
                  "or a workload of the snapshot)",
                  r->kind, r->ns, r->name);
+        if (s->o.refuse_unknown_refs) return refused(s, ai, msg, err);
         return fail(s, ai, KP_ENOTFOUND, "delete", msg, err);
     }
     if (wl_deleted(s, w)) return not_found(s, ai, "delete", resource_of(r->kind), r->name, err);

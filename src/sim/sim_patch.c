@@ -90,7 +90,7 @@ kp_status kp__sim_patch(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_er
         return st;
     }
     if (st == KP_ENOTFOUND && !ever_had(s, r) && strcmp(r->kind, "PriorityClass") != 0 &&
-        strcmp(r->kind, "Namespace") != 0) {
+        strcmp(r->kind, "Namespace") != 0 && !s->o.refuse_unknown_refs) {
         kp_status f = kp_error_set(err, KP_ENOTFOUND, "actions[%zu]: patch: no such %s %s%s%s", ai,
                                    r->kind, r->ns, r->ns[0] ? "/" : "", r->name);
         if (err && s->sc && s->sc->source)

@@ -408,9 +408,65 @@ end
 start completion-kubectl-plugin
 C=$R/scripts/kubectl_complete-kprio
 { sh "$C" --context x ev; sh "$C" -n shop why --se; sh "$C" snapshot -o ''; sh "$C" snapshot --all
+  sh "$C" rec; sh "$C" record --dur
 } >"$W/out" 2>&1
-printf '%s\n' evict --seed :4 :16 --all-nodes :4 >"$W/want"
+printf '%s\n' evict --seed :4 :16 --all-nodes :4 record --duration :4 >"$W/want"
 diff -u "$W/want" "$W/out" >"$W/diff" || { bad "kubectl_complete-kprio"; cat "$W/diff"; }
+end
+
+# record: a snapshot, one watch per kind (through the same kubectl flags), the trace directory
+start record-trace
+plugin --context prod record -o "$W/trace" --duration 1s
+want_rc 0
+WK="pods nodes deployments.apps replicasets.apps statefulsets.apps daemonsets.apps jobs.batch cronjobs.batch poddisruptionbudgets.policy priorityclasses.scheduling.k8s.io events"
+sort "$W/log" >"$W/log-sorted"
+{ echo "--context=prod get $KINDS -A -o json"
+  for k in $WK; do echo "--context=prod get $k -A --watch --output-watch-events -o json"; done
+} | sort >"$W/want-calls"
+diff -u "$W/want-calls" "$W/log-sorted" >"$W/diff" || { bad "kubectl calls differ"; cat "$W/diff"; }
+[ "$(head -n 1 "$W/log")" = "--context=prod get $KINDS -A -o json" ] || bad "the snapshot is not first"
+cmp -s "$D/cluster.json" "$W/trace/snapshot/cluster.json" || bad "snapshot/cluster.json differs"
+for k in $WK; do [ -f "$W/trace/watch/${k%%.*}.json" ] || bad "no watch/${k%%.*}.json"; done
+grep -q '^  "kind": "Trace",$' "$W/trace/manifest.json" || bad "manifest: $(cat "$W/trace/manifest.json")"
+grep -q '^  "start": "[0-9-]*T[0-9:]*Z",$' "$W/trace/manifest.json" || bad "manifest has no start"
+# kubectl's indented documents become one line each, the arrival time in front, strings intact
+[ "$(wc -l <"$W/trace/watch/pods.json")" = 2 ] || bad "pods.json: $(cat "$W/trace/watch/pods.json")"
+grep -q '^{"recorded":"[0-9-]*T[0-9:]*Z","type": "DELETED","object": {"apiVersion": "v1",.*"image": "busybox \\"quoted\\" {braces}"}\]},"status": {"phase": "Pending"}}}$' \
+    "$W/trace/watch/pods.json" || bad "pods.json: $(cat "$W/trace/watch/pods.json")"
+has_err "kubectl-kprio: trace written to $W/trace"
+end
+
+start record-watch-forbidden
+FAKE_KUBECTL_MODE=watch-forbidden-events plugin record -o "$W/trace2" --duration 1m
+want_rc 1
+[ -e "$W/trace2" ] && bad "a trace was written"
+has_err 'kubectl-kprio: kubectl get events -A --watch: forbidden: you may not watch events; kprio needs RBAC verb "watch" on "events" cluster-wide (check: kubectl auth can-i watch events -A)'
+end
+
+start record-usage
+plugin record -o "$W/trace3"
+want_rc 2
+has_err "kubectl-kprio: record: --duration D is required"
+plugin record -o "$W/trace3" --duration 5x
+want_rc 2
+has_err 'kubectl-kprio: record: --duration: "5x" is not a duration'
+[ -s "$W/log" ] && bad "kubectl called: $(cat "$W/log")"
+end
+
+# a signal stops the watches (no kubectl left running) and removes the temporary files
+start record-signal
+TMPDIR=$W/tmp sh "$PLUGIN" record -o "$W/trace4" --duration 1h >"$W/out" 2>"$W/err" &
+pid=$!
+i=0
+while ! grep -q recording "$W/err" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+kill -s TERM $pid
+wait $pid
+rc=$?
+want_rc 143
+[ -e "$W/trace4" ] && bad "a trace was written"
+sleep 0.2
+[ "$(grep -c 'watch' "$W/log")" = 11 ] || bad "watches: $(cat "$W/log")"
+ps -eo args | grep -q '^sleep 600$' && bad "a watching kubectl is still running"
 end
 
 echo "PLUGIN $pass $fail"

@@ -41,6 +41,7 @@
 #undef USAGE
 #undef HELP
 #include "cli/cmd_simulate_compare.c"
+#include "cli/cmd_simulate_trace.c"
 #include "cli/common.c"
 #include "cli/snapshot_dir.c"
 
