@@ -70,8 +70,15 @@ static const char *result_type(const cel_val *v) {
 kp_status kp__cel_eval_device(const kp_cel_program *p, const kp_cel_device *d, bool *match,
                               kp_error *err) {
     *match = false;
-    cel_ctx x = {.dev = d};
+    cel_ctx x; /* field by field: the inline scratch area needs no zeroing */
     cel_val local[16];
+    x.dev = d;
+    x.inl_used = 0;
+    x.cost = 0;
+    x.re = NULL;
+    x.re_work = NULL;
+    x.re_work_cap = 0;
+    x.oom = false;
     kp__arena_init(&x.scratch);
     x.slots = local;
     if (p->n_slots > 16 && !(x.slots = kp__cel_alloc(&x, p->n_slots * sizeof *x.slots))) {

@@ -151,6 +151,32 @@ static kp_status check_regex(ck *c, cel_node *n, const cel_fn *f) {
     return KP_OK;
 }
 
+/* quantity('LITERAL') and semver('LITERAL'[, BOOL]) are values known at compile time: parsed
+ * once, not at every evaluation. A literal that does not parse stays a call, so its error is
+ * the evaluation's, as upstream's. */
+static void fold_literal(ck *c, cel_node *n, const cel_fn *f) {
+    if (f->impl != F_Q_PARSE && f->impl != F_SV_PARSE && f->impl != F_SV_PARSEN) return;
+    for (uint32_t i = 0; i < n->n_args; i++)
+        if (n->args[i]->kind != N_LIT) return;
+    const cel_val *s = &n->args[0]->lit;
+    if (s->k != CV_STRING) return;
+    cel_val v = {.k = f->impl == F_Q_PARSE ? CV_QTY : CV_SEMVER};
+    if (f->impl == F_Q_PARSE) {
+        if (kp_quantity_parse(s->u.s, s->n, &v.u.q, NULL) != KP_OK) return;
+    } else {
+        bool norm = f->impl == F_SV_PARSEN && n->args[1]->lit.k == CV_BOOL && n->args[1]->lit.u.b;
+        cel_semver *sv = kp__arena_alloc(c->cc->arena, sizeof *sv);
+        if (!sv) {
+            c->cc->oom = true;
+            return;
+        }
+        if (!kp__cel_semver_parse(s->u.s, s->n, norm, sv)) return;
+        v.u.sv = sv;
+    }
+    n->kind = N_LIT;
+    n->lit = v;
+}
+
 static kp_status check_call(ck *c, cel_node *n) {
     kp_status st;
     for (uint32_t i = 0; i < n->n_args; i++)
@@ -183,6 +209,7 @@ static kp_status check_call(ck *c, cel_node *n) {
     }
     if (!first) return no_overload(c, n->pos, n->name, n->member, n->args, n->n_args);
     n->ty = ret;
+    fold_literal(c, n, first);
     return check_regex(c, n, first);
 }
 
@@ -394,7 +421,8 @@ static kp_status check(ck *c, cel_node *n) {
     kp_status st = KP_OK;
     switch ((cel_nkind)n->kind) {
     case N_LIT: {
-        if (n->lit.k == CV_LIST) return KP_OK; /* folded already */
+        if (n->lit.k == CV_LIST || n->lit.k == CV_QTY || n->lit.k == CV_SEMVER)
+            return KP_OK; /* folded already */
         static const uint8_t K[] = {
             [CV_NULL] = TY_NULL,  [CV_BOOL] = TY_BOOL,     [CV_INT] = TY_INT,
             [CV_UINT] = TY_UINT,  [CV_DOUBLE] = TY_DOUBLE, [CV_STRING] = TY_STRING,

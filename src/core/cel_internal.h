@@ -287,6 +287,10 @@ bool kp__cel_fn_unsupported(const char *name);
 /* ---- evaluation (cel_eval.c, cel_lib.c) ---- */
 typedef struct {
     const kp_cel_device *dev;
+    /* scratch memory: a small inline area first (most evaluations need no more, and so no
+     * malloc), then the arena */
+    uint64_t inl[128];
+    size_t inl_used; /* in uint64_t */
     kp_arena scratch;
     uint64_t cost;
     cel_val *slots;

@@ -268,15 +268,27 @@ static const char *find_bytes(const char *h, size_t hn, const char *nd, size_t n
 
 /* ---- conversions ---- */
 
+/* the exponent of "%e" text */
+static int atoi_exp(const char *s) {
+    const char *e = strchr(s, 'e');
+    return e ? (int)strtol(e + 1, NULL, 10) : 0;
+}
+
 static cel_val fmt_double(cel_ctx *x, double d) {
     char buf[64];
     if (isnan(d)) return mkstr(x, "NaN", 3);
     if (isinf(d)) return d > 0 ? mkstr(x, "+Inf", 4) : mkstr(x, "-Inf", 4);
-    /* the shortest text that reads back as d (Go's FormatFloat(d, 'g', -1, 64)) */
-    for (int p = 1; p <= 17; p++) {
-        snprintf(buf, sizeof buf, "%.*g", p, d);
+    /* Go's FormatFloat(d, 'g', -1, 64): the fewest digits that read back as d, in exponent form
+     * when the exponent is below -4 or at least 6 (shortest formatting's precision) */
+    int p = 1;
+    for (; p < 17; p++) {
+        snprintf(buf, sizeof buf, "%.*e", p - 1, d);
         if (strtod(buf, NULL) == d) break;
     }
+    snprintf(buf, sizeof buf, "%.*e", p - 1, d);
+    int exp = atoi_exp(buf);
+    if (exp >= -4 && exp < 6)
+        snprintf(buf, sizeof buf, "%.*f", p - 1 - exp > 0 ? p - 1 - exp : 0, d);
     return mkstr(x, buf, strlen(buf));
 }
 

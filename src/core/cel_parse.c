@@ -287,10 +287,18 @@ static kp_status primary(ps *p, cel_node **out) {
     }
 }
 
+static kp_status too_deep(ps *p);
+
+/* Selections, indexes and member calls: each link of the chain counts against the depth limit. */
 static kp_status member(ps *p, cel_node **out) {
     kp_status st = primary(p, out);
+    int links = 0;
     while (st == KP_OK) {
         tok t = p->cur;
+        if (t.t == T_DOT || t.t == T_LB) {
+            links++;
+            if (++p->depth > KP__CEL_MAX_DEPTH) return too_deep(p);
+        }
         if (t.t == T_DOT) {
             if ((st = next(p)) != KP_OK) return st;
             if (p->cur.t == T_QM)
@@ -329,6 +337,7 @@ static kp_status member(ps *p, cel_node **out) {
             break;
         }
     }
+    p->depth -= links;
     return st;
 }
 
@@ -374,21 +383,74 @@ static kp_status unary(ps *p, cel_node **out) {
     return member(p, out);
 }
 
+static kp_status too_deep(ps *p) {
+    return kp__cel_cerr(p->cc, p->cur.pos, "expression recursion limit exceeded: %d",
+                        KP__CEL_MAX_DEPTH);
+}
+
+/* The operands v[lo..hi] of an && or || chain as a balanced tree (cel-go's parser balancer), so
+ * a long chain does not make a deep tree; the operator between v[i-1] and v[i] is at pos[i]. */
+static cel_node *balance(ps *p, uint8_t kind, cel_node **v, const uint32_t *pos, size_t lo,
+                         size_t hi) {
+    if (lo == hi) return v[lo];
+    size_t mid = (lo + hi + 1) / 2;
+    cel_node *n = mk(p, kind, pos[mid]);
+    if (!n) return NULL;
+    if (!(n->a = balance(p, kind, v, pos, lo, mid - 1))) return NULL;
+    if (!(n->b = balance(p, kind, v, pos, mid, hi))) return NULL;
+    return n;
+}
+
 static kp_status binary(ps *p, int level, cel_node **out);
 
-/* levels: 0 ||, 1 &&, 2 relations, 3 + -, 4 * / %, 5 unary */
+/* An && (level 1) or || (level 0) chain. */
+static kp_status logic_chain(ps *p, int level, cel_node **out) {
+    uint8_t tk = level == 0 ? T_OR : T_AND;
+    cel_node *first;
+    kp_status st = binary(p, level + 1, &first);
+    if (st != KP_OK || p->cur.t != tk) {
+        *out = first;
+        return st;
+    }
+    size_t n = 1, cap = 8;
+    cel_node **v = kp__arena_alloc(p->cc->arena, cap * sizeof *v);
+    uint32_t *pos = kp__arena_alloc(p->cc->arena, cap * sizeof *pos);
+    if (!v || !pos) goto oom;
+    v[0] = first;
+    while (p->cur.t == tk) {
+        if (n == cap) {
+            cel_node **nv = kp__arena_alloc(p->cc->arena, cap * 2 * sizeof *nv);
+            uint32_t *np = kp__arena_alloc(p->cc->arena, cap * 2 * sizeof *np);
+            if (!nv || !np) goto oom;
+            memcpy(nv, v, n * sizeof *v);
+            memcpy(np, pos, n * sizeof *pos);
+            v = nv;
+            pos = np;
+            cap *= 2;
+        }
+        pos[n] = p->cur.pos;
+        if ((st = next(p)) != KP_OK) return st;
+        if ((st = binary(p, level + 1, &v[n])) != KP_OK) return st;
+        n++;
+    }
+    if (!(*out = balance(p, level == 0 ? N_OR : N_AND, v, pos, 0, n - 1))) return KP_ENOMEM;
+    return KP_OK;
+oom:
+    p->cc->oom = true;
+    return kp__cel_cerr(p->cc, p->cur.pos, "out of memory");
+}
+
+/* levels: 0 ||, 1 &&, 2 relations, 3 + -, 4 * / %, 5 unary. The left-associative chains of
+ * levels 2-4 make a tree as deep as they are long: each link counts against the depth limit. */
 static kp_status binary(ps *p, int level, cel_node **out) {
     if (level == 5) return unary(p, out);
-    if (++p->depth > KP__CEL_MAX_DEPTH)
-        return kp__cel_cerr(p->cc, p->cur.pos, "expression recursion limit exceeded: %d",
-                            KP__CEL_MAX_DEPTH);
+    if (level < 2) return logic_chain(p, level, out);
     kp_status st = binary(p, level + 1, out);
+    int links = 0;
     while (st == KP_OK) {
-        uint8_t t = p->cur.t, kind = N_BIN, op = 0;
+        uint8_t t = p->cur.t, op = 0;
         bool ok = false;
         switch (level) {
-        case 0: ok = t == T_OR, kind = N_OR; break;
-        case 1: ok = t == T_AND, kind = N_AND; break;
         case 2:
             ok = true;
             switch (t) {
@@ -406,14 +468,15 @@ static kp_status binary(ps *p, int level, cel_node **out) {
             ok = t == T_PLUS || t == T_MINUS;
             op = t == T_PLUS ? OP_ADD : OP_SUB;
             break;
-        case 4:
+        default:
             ok = t == T_STAR || t == T_SLASH || t == T_PCT;
             op = t == T_STAR ? OP_MUL : t == T_SLASH ? OP_DIV : OP_MOD;
             break;
-        default: break;
         }
         if (!ok) break;
-        cel_node *n = mk(p, kind, p->cur.pos);
+        if (++p->depth > KP__CEL_MAX_DEPTH) return too_deep(p);
+        links++;
+        cel_node *n = mk(p, N_BIN, p->cur.pos);
         if (!n) return KP_ENOMEM;
         n->op = op;
         n->a = *out;
@@ -421,14 +484,12 @@ static kp_status binary(ps *p, int level, cel_node **out) {
         if ((st = binary(p, level + 1, &n->b)) != KP_OK) return st;
         *out = n;
     }
-    p->depth--;
+    p->depth -= links;
     return st;
 }
 
 static kp_status expr(ps *p, cel_node **out) {
-    if (++p->depth > KP__CEL_MAX_DEPTH)
-        return kp__cel_cerr(p->cc, p->cur.pos, "expression recursion limit exceeded: %d",
-                            KP__CEL_MAX_DEPTH);
+    if (++p->depth > KP__CEL_MAX_DEPTH) return too_deep(p);
     kp_status st = binary(p, 0, out);
     if (st == KP_OK && p->cur.t == T_QM) {
         cel_node *n = mk(p, N_COND, p->cur.pos);

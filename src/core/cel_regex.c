@@ -396,8 +396,10 @@ static rnode *parse_rep(rp *p) {
     return a;
 }
 
+/* Concatenations and alternations are right-deep lists (a, rest), so that gen walks them in a
+ * loop, not a recursion as deep as the pattern is long. */
 static rnode *parse_cat(rp *p) {
-    rnode *acc = NULL;
+    rnode *acc = NULL, **tail = &acc;
     while (p->i < p->n && p->s[p->i] != '|' && p->s[p->i] != ')') {
         rnode *r = parse_rep(p);
         if (!r) return NULL;
@@ -407,24 +409,26 @@ static rnode *parse_cat(rp *p) {
         }
         rnode *c = node(p, R_CAT);
         if (!c) return NULL;
-        c->a = acc;
+        c->a = *tail;
         c->b = r;
-        acc = c;
+        *tail = c;
+        tail = &c->b;
     }
     return acc ? acc : node(p, R_EMPTY);
 }
 
 static rnode *parse_alt(rp *p) {
-    rnode *a = parse_cat(p);
+    rnode *a = parse_cat(p), **tail = &a;
     while (a && p->i < p->n && p->s[p->i] == '|') {
         p->i++;
         rnode *b = parse_cat(p);
         if (!b) return NULL;
         rnode *alt = node(p, R_ALT);
         if (!alt) return NULL;
-        alt->a = a;
+        alt->a = *tail;
         alt->b = b;
-        a = alt;
+        *tail = alt;
+        tail = &alt->b;
     }
     return a;
 }
@@ -476,19 +480,30 @@ static void gen(emitter *e, const rnode *r) {
     case R_WORDB: emit(e, I_WORDB); return;
     case R_NWORDB: emit(e, I_NWORDB); return;
     case R_CAT:
-        gen(e, r->a);
-        gen(e, r->b);
+        for (; r->t == R_CAT; r = r->b) gen(e, r->a);
+        gen(e, r);
         return;
     case R_ALT: {
-        uint32_t sp = emit(e, I_SPLIT);
-        gen(e, r->a);
-        uint32_t j = emit(e, I_JMP);
+        /* split L1, L2; L1: a; jmp END; L2: split ...; the jumps to END are chained through
+         * their x until END is known */
+        uint32_t pending = UINT32_MAX;
+        for (; r->t == R_ALT; r = r->b) {
+            uint32_t sp = emit(e, I_SPLIT);
+            gen(e, r->a);
+            uint32_t j = emit(e, I_JMP);
+            if (e->oom || e->big) return;
+            e->v[j].x = pending;
+            pending = j;
+            e->v[sp].x = sp + 1;
+            e->v[sp].y = e->n;
+        }
+        gen(e, r);
         if (e->oom || e->big) return;
-        e->v[sp].x = sp + 1;
-        e->v[sp].y = e->n;
-        gen(e, r->b);
-        if (e->oom || e->big) return;
-        e->v[j].x = e->n;
+        while (pending != UINT32_MAX) {
+            uint32_t nx = e->v[pending].x;
+            e->v[pending].x = e->n;
+            pending = nx;
+        }
         return;
     }
     case R_REP: {

@@ -14,6 +14,13 @@
 #include "core/cluster.h"
 
 void *kp__cel_alloc(cel_ctx *x, size_t n) {
+    size_t words = (n + 7) / 8;
+    if (n && words <= sizeof x->inl / sizeof x->inl[0] - x->inl_used) {
+        uint64_t *p = x->inl + x->inl_used;
+        x->inl_used += words;
+        memset(p, 0, words * 8);
+        return p;
+    }
     void *p = kp__arena_alloc(&x->scratch, n ? n : 1);
     if (!p) x->oom = true;
     return p;
@@ -27,9 +34,8 @@ cel_val kp__cel_err(cel_ctx *x, const char *fmt, ...) {
     va_end(ap);
     size_t n = w < 0 ? 0 : (size_t)w >= sizeof buf ? sizeof buf - 1 : (size_t)w;
     cel_val v = {.k = CV_ERR};
-    char *s = kp__arena_alloc(&x->scratch, n + 1);
+    char *s = kp__cel_alloc(x, n + 1);
     if (!s) {
-        x->oom = true;
         v.u.s = "out of memory";
         return v;
     }

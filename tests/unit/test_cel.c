@@ -476,6 +476,10 @@ KT_TEST(test_cel_language) {
          "int('42') == 42 && uint(3) == 3u && double(1) == 1.0 && string(1.5) == '1.5' && "
          "string(true) == 'true' && bool('true') && int(2.9) == 2 && string(b'ab') == 'ab'",
          .match = 1},
+        {"cel-go string(double): Go's shortest %g",
+         "string(1000000.0) == '1e+06' && string(123456.0) == '123456' && string(0.0001) == "
+         "'0.0001' && string(0.00001) == '1e-05' && string(-2.5) == '-2.5'",
+         .match = 1},
         {"cel spec: bad int conversion", "int('4x') == 4", .eval_err = "invalid syntax"},
         {"cel spec: comments and whitespace", "// a comment\n  true // another\n", .match = 1},
         {"cel spec: even negation", "!!true", .match = 1},
@@ -661,6 +665,36 @@ KT_TEST(test_cel_limits) {
     for (size_t i = 0; i < depth; i++) deep[k++] = ')';
     KT_CHECK_INT(kp__cel_compile(deep, k, &p, &err), KP_EINVAL);
     KT_CHECK_CONTAINS(err.msg, "expression recursion limit exceeded: 250");
+    /* a long && chain is balanced (cel-go's parser balancer), not refused */
+    char *chain = malloc(10 * 1024);
+    k = 0;
+    for (size_t i = 0; i < 1500; i++) k += (size_t)snprintf(chain + k, 16, "%strue", i ? "&&" : "");
+    KT_CHECK_INT(kp__cel_compile(chain, k, &p, &err), KP_OK);
+    kp__cel_free(p);
+    /* a long + chain is as deep as it is long: refused past the limit */
+    k = 0;
+    for (size_t i = 0; i < 1500; i++) k += (size_t)snprintf(chain + k, 16, "%s1", i ? "+" : "");
+    KT_CHECK_INT(kp__cel_compile(chain, k, &p, &err), KP_EINVAL);
+    KT_CHECK_CONTAINS(err.msg, "expression recursion limit exceeded");
+    /* so is a long selection chain */
+    k = (size_t)snprintf(chain, 16, "device");
+    for (size_t i = 0; i < 1500; i++) k += (size_t)snprintf(chain + k, 16, ".a");
+    KT_CHECK_INT(kp__cel_compile(chain, k, &p, &err), KP_EINVAL);
+    KT_CHECK_CONTAINS(err.msg, "expression recursion limit exceeded");
+    /* a long regular expression (alternation, concatenation) compiles and matches */
+    k = (size_t)snprintf(chain, 32, "'x9'.matches('");
+    for (size_t i = 0; i < 1000; i++)
+        k += (size_t)snprintf(chain + k, 16, "%sx%zu", i ? "|" : "", i);
+    k += (size_t)snprintf(chain + k, 16, "')");
+    tdev t;
+    build(&t, "d", NULL, NULL);
+    bool m = false;
+    KT_CHECK_INT(kp__cel_compile(chain, k, &p, &err), KP_OK);
+    KT_CHECK_INT(kp__cel_eval_device(p, &t.d, &m, &err), KP_OK);
+    KT_CHECK(m);
+    kp__cel_free(p);
+    kp_cluster_free(t.cl);
+    free(chain);
     free(deep);
     free(big);
     /* kp__cel_free(NULL) is a no-op */
