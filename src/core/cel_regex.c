@@ -355,6 +355,7 @@ static bool parse_count(rp *p, int *out) {
 
 static rnode *parse_rep(rp *p) {
     rnode *a = parse_atom(p);
+    bool repeated = false;
     while (a && p->i < p->n) {
         char c = p->s[p->i];
         int min, max;
@@ -383,8 +384,9 @@ static rnode *parse_rep(rp *p) {
         } else {
             break;
         }
-        if (a->t == R_REP && !(p->i < p->n && p->s[p->i] == '?') && c != '{')
-            return fail(p, "invalid nested repetition operator");
+        /* a** (not (?:a*)*) is an error in RE2 */
+        if (repeated) return fail(p, "invalid nested repetition operator");
+        repeated = true;
         rnode *r = node(p, R_REP);
         if (!r) return NULL;
         r->a = a;
@@ -636,7 +638,7 @@ bool kp__cel_re_search(const cel_re *re, void *work, const char *s, size_t n, si
     bool matched = false;
     for (size_t i = from;;) {
         if (!matched) add(re, &cur, mark, gen_cur, stack, 0, i, s, n, i);
-        if (cur.n == 0) break;
+        else if (cur.n == 0) break; /* nothing left can do better than the match */
         size_t ni = i;
         uint32_t cp = 0;
         if (i < n) cp = decode(s, n, &ni);

@@ -562,6 +562,12 @@ KT_TEST(test_cel_strings_and_regex) {
         {"regex: findAll empty matches", "'abc'.findAll('x*') == ['', '', '', '']", .match = 1},
         {"regex: word boundary", "'a gpu'.matches('\\\\bgpu\\\\b') && !'agpu'.matches('\\\\bgpu')",
          .match = 1},
+        {"regex: an assertion that fails at the first positions",
+         "'ab'.matches('$') && 'xa'.matches('\\\\Ba') && 'a b'.find('\\\\bb') == 'b' && "
+         "'aa'.find('(?:a*)*') == 'aa'",
+         .match = 1},
+        {"regex: nested repetition", "'aa'.matches('a**')",
+         .compile_err = "invalid regular expression: invalid nested repetition operator"},
         {"regex: dynamic pattern", "'abc'.matches(device.driver)", "b.", .match = 1},
         {"regex: dynamic bad pattern", "'abc'.matches(device.driver)", "(",
          .eval_err = "invalid regular expression: missing closing )"},
