@@ -82,8 +82,7 @@ static bool parse_strict(const char *s, size_t n, cel_semver *out) {
 
 /* mirrors normalizeAndParse (semverlib.go): drops a "v" prefix, leading zeros of the three parts,
  * and fills a missing minor or patch with 0. buf holds the rewritten text while it is parsed; the
- * prerelease of the result points into s (the parts after the core are not rewritten but for
- * leading zeros of the third part, which precede them). */
+ * prerelease of the result points into s (the rewriting only touches the start of a part). */
 bool kp__cel_semver_parse(const char *s, size_t n, bool normalize, cel_semver *out) {
     if (!normalize) return parse_strict(s, n, out);
     if (n && s[0] == 'v') s++, n--;
@@ -102,14 +101,16 @@ bool kp__cel_semver_parse(const char *s, size_t n, bool normalize, cel_semver *o
         for (size_t i = 0; i < lens[k - 1]; i++)
             if (parts[k - 1][i] == '+' || parts[k - 1][i] == '-') return false;
     }
+    /* strings.TrimLeft(p, "0") of a part longer than one byte, then "0" before it when it is
+     * empty or does not start with a digit ("00" -> "0", "-beta" -> "0-beta") */
+    bool zero[3] = {false, false, false};
     for (size_t i = 0; i < k; i++) {
         if (lens[i] > 1) {
             size_t z = 0;
             while (z < lens[i] && parts[i][z] == '0') z++;
-            /* keep one zero when nothing or a non-digit follows */
-            if (z == lens[i] || parts[i][z] < '0' || parts[i][z] > '9') z--;
             parts[i] += z;
             lens[i] -= z;
+            zero[i] = lens[i] == 0 || parts[i][0] < '0' || parts[i][0] > '9';
         }
     }
     /* the normalized text is parts joined by '.', with "0" for missing ones; the prerelease, if
@@ -119,8 +120,9 @@ bool kp__cel_semver_parse(const char *s, size_t n, bool normalize, cel_semver *o
     for (size_t i = 0; i < 3; i++) {
         const char *p = i < k ? parts[i] : "0";
         size_t l = i < k ? lens[i] : 1;
-        if (total + l + 1 >= sizeof buf) return false;
+        if (total + l + 2 >= sizeof buf) return false;
         if (i) buf[total++] = '.';
+        if (zero[i]) buf[total++] = '0';
         memcpy(buf + total, p, l);
         total += l;
     }

@@ -409,6 +409,10 @@ KT_TEST(test_cel_semver_library) {
         {"semver_test.go patch", "semver(\"1.2.3\").patch() == 3", .match = 1},
         {"semver_test.go normalize", "semver(\"v01.002.0003\", true) == semver(\"1.2.3\")",
          .match = 1},
+        {"semverlib.go normalizeAndParse: a part starting with a non-digit gets a 0",
+         "semver('1.2.-beta', true) == semver('1.2.0-beta') && !isSemver('\\xc3v1.2', true) && "
+         "semver('v1.02.3-rc.1', true).isLessThan(semver('1.2.3'))",
+         .match = 1},
         {"semver_test.go normalize_short", "semver(\"v1\", true) == semver(\"1.0.0\")", .match = 1},
         {"semver.org 11: prerelease order",
          "semver(\"1.0.0-alpha\").isLessThan(semver(\"1.0.0-alpha.1\")) && "
