@@ -462,6 +462,8 @@ KT_TEST(test_cel_language) {
         {"cel spec: has on map", "has({'a': 1}.a) && !has({'a': 1}.b)", .match = 1},
         {"cel spec: has on a device domain", "has(device.attributes.dom.x)", "dom", "x=i:1",
          .match = 1},
+        {"compile.go mapper.Find: has() on any domain is true", "has(device.attributes.nosuch)",
+         "dom", "x=i:1", .match = 1},
         {"cel spec: has on a missing attribute", "has(device.attributes.dom.y)", "dom", "x=i:1",
          .match = 0},
         {"cel spec: all", "[1, 2, 3].all(x, x > 0)", .match = 1},
