@@ -11,6 +11,12 @@
 #include "io/encode_json.h"
 #include "kprio/quantity.h"
 
+static const char *effect(kp_effect x) {
+    return x == KP_EFFECT_NOEXECUTE    ? "NoExecute"
+           : x == KP_EFFECT_NOSCHEDULE ? "NoSchedule"
+                                       : "None";
+}
+
 static void quantity(kp__enc *e, const char *key, const kp_quantity *q) {
     kp__enc_str(e, key, kp_quantity_string(q).s);
 }
@@ -189,7 +195,7 @@ static void exact(kp__enc *e, const kp_dra_exact *x, bool sub) {
             kp__enc_sid(e, "key", t->key);
             kp__enc_str(e, "operator", t->op == KP_TOL_EXISTS ? "Exists" : "Equal");
             kp__enc_sid(e, "value", t->value);
-            if (t->effect != KP_EFFECT_NONE) kp__enc_str(e, "effect", kp__enc_effect(t->effect));
+            if (t->effect != KP_EFFECT_NONE) kp__enc_str(e, "effect", effect(t->effect));
             if (t->has_seconds) kp__enc_int(e, "tolerationSeconds", t->seconds);
             kp__enc_end_obj(e);
         }
