@@ -131,8 +131,7 @@ static void device(kp__enc *e, kp_str driver, const kp_dra_device *d) {
             kp__enc_obj(e, NULL);
             kp__enc_sid(e, "key", t->key);
             kp__enc_sid(e, "value", t->value);
-            kp__enc_str(e, "effect",
-                        t->effect == KP_EFFECT_NONE ? "None" : kp__enc_effect(t->effect));
+            kp__enc_str(e, "effect", effect(t->effect));
             if (t->time_added) kp__enc_time(e, "timeAdded", t->time_added);
             kp__enc_end_obj(e);
         }
