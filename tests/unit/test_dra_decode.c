@@ -340,5 +340,181 @@ KT_TEST(round_trip) {
     kp_cluster_free(b);
 }
 
-KT_MAIN(KT_CASE(round_trip), KT_CASE(slice_v1_decoded), KT_CASE(claim_v1_decoded_with_defaults),
+/* rows of upstream's validation tests: the object (after a common head) and the error kprio
+ * must give (file, object and field named, upstream's words) */
+static const struct {
+    const char *src, *text, *want;
+} BAD[] = {
+    /* validation_resourceclaim_test.go */
+    {"resourceclaim bad-request-both",
+     "kind: ResourceClaim\nmetadata: {name: c}\nspec:\n  "
+     "devices:\n    requests:\n    - name: r\n      exactly: {deviceClassName: g}\n      "
+     "firstAvailable: [{name: s, deviceClassName: g}]\n",
+     "ResourceClaim default/c: spec.devices.requests[0]: Invalid value: null: exactly one "
+     "of `exactly` or `firstAvailable` is required, but multiple fields are set"},
+    {"resourceclaim missing-exactly",
+     "kind: ResourceClaim\nmetadata: {name: c}\nspec:\n  "
+     "devices:\n    requests: [{name: r}]\n",
+     "spec.devices.requests[0]: Required value: exactly one of `exactly` or `firstAvailable` is "
+     "required"},
+    {"resourceclaim all-with-count",
+     "kind: ResourceClaim\nmetadata: {name: c}\nspec:\n  "
+     "devices:\n    requests: [{name: r, exactly: {deviceClassName: g, allocationMode: All, "
+     "count: 2}}]\n",
+     "spec.devices.requests[0].exactly.count: Invalid value: 2: must not be specified when "
+     "allocationMode is 'All'"},
+    {"resourceclaim negative-count",
+     "kind: ResourceClaim\nmetadata: {name: c}\nspec:\n  "
+     "devices:\n    requests: [{name: r, exactly: {deviceClassName: g, count: -1}}]\n",
+     "exactly.count: Invalid value: -1: must be greater than zero"},
+    {"resourceclaim bad-mode",
+     "kind: ResourceClaim\nmetadata: {name: c}\nspec:\n  devices:\n"
+     "    requests: [{name: r, exactly: {deviceClassName: g, allocationMode: Some}}]\n",
+     "exactly.allocationMode: Unsupported value: \"Some\": supported values: \"All\", "
+     "\"ExactCount\""},
+    {"resourceclaim duplicate-request",
+     "kind: ResourceClaim\nmetadata: {name: c}\nspec:\n  "
+     "devices:\n    requests:\n    - {name: r, exactly: {deviceClassName: g}}\n    - {name: r, "
+     "exactly: {deviceClassName: g}}\n",
+     "spec.devices.requests[1]: Duplicate value: \"r\""},
+    {"resourceclaim bad-constraint-ref",
+     "kind: ResourceClaim\nmetadata: {name: c}\nspec:\n  "
+     "devices:\n    requests: [{name: r, exactly: {deviceClassName: g}}]\n    constraints: "
+     "[{requests: [x], matchAttribute: a.example.com/m}]\n",
+     "constraints[0].requests[0]: Invalid value: \"x\": must be the name of a request in the "
+     "claim"},
+    {"resourceclaim matchattribute-not-qualified",
+     "kind: ResourceClaim\nmetadata: {name: "
+     "c}\nspec:\n  devices:\n    requests: [{name: r, exactly: {deviceClassName: g}}]\n    "
+     "constraints: [{matchAttribute: model}]\n",
+     "matchAttribute: Invalid value: \"model\": a fully qualified name must be a domain and a "
+     "name separated by a slash"},
+    {"resourceclaim reserved-without-allocation",
+     "kind: ResourceClaim\nmetadata: {name: "
+     "c}\nspec: {}\nstatus:\n  reservedFor: [{resource: pods, name: p, uid: u}]\n",
+     "status.reservedFor: Forbidden: may not be specified when `allocated` is not set"},
+    {"resourceclaim too-many-requests", NULL, "Too many: 33: must have at most 32 items"},
+    /* validation_resourceslice_test.go */
+    {"resourceslice no-node-selection",
+     "kind: ResourceSlice\nmetadata: {name: s}\nspec:\n  "
+     "driver: d.example.com\n  pool: {name: p, resourceSliceCount: 1}\n",
+     "spec: Required value: exactly one of `nodeName`, `nodeSelector`, `allNodes`, "
+     "`perDeviceNodeSelection` is required"},
+    {"resourceslice multiple-node-selection",
+     "kind: ResourceSlice\nmetadata: {name: "
+     "s}\nspec:\n  driver: d.example.com\n  nodeName: n\n  allNodes: true\n  pool: {name: p, "
+     "resourceSliceCount: 1}\n",
+     "spec: Invalid value: \"{`nodeName`, `allNodes`}\": exactly one of `nodeName`, "
+     "`nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required, but multiple fields are "
+     "set"},
+    {"resourceslice bad-slice-count",
+     "kind: ResourceSlice\nmetadata: {name: s}\nspec:\n  "
+     "driver: d.example.com\n  allNodes: true\n  pool: {name: p, resourceSliceCount: 0}\n",
+     "spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero"},
+    {"resourceslice attribute-two-values",
+     "kind: ResourceSlice\nmetadata: {name: s}\nspec:\n"
+     "  driver: d.example.com\n  allNodes: true\n  pool: {name: p, resourceSliceCount: 1}\n  "
+     "devices: [{name: d, attributes: {a: {int: 1, bool: true}}}]\n",
+     "spec.devices[0].attributes.a: Invalid value: multiple values: exactly one value must be "
+     "specified"},
+    {"resourceslice version-not-semver",
+     "kind: ResourceSlice\nmetadata: {name: s}\nspec:\n  "
+     "driver: d.example.com\n  allNodes: true\n  pool: {name: p, resourceSliceCount: 1}\n  "
+     "devices: [{name: d, attributes: {v: {version: 1.01.0}}}]\n",
+     "attributes.v.version: Invalid value: \"1.01.0\": must be a string compatible with "
+     "semver.org spec 2.0.0"},
+    {"resourceslice bad-device-name",
+     "kind: ResourceSlice\nmetadata: {name: s}\nspec:\n  "
+     "driver: d.example.com\n  allNodes: true\n  pool: {name: p, resourceSliceCount: 1}\n  "
+     "devices: [{name: Dev_0}]\n",
+     "spec.devices[0].name: Invalid value: \"Dev_0\": a lowercase RFC 1123 label"},
+    {"resourceslice bad-capacity",
+     "kind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: "
+     "d.example.com\n  allNodes: true\n  pool: {name: p, resourceSliceCount: 1}\n  devices: "
+     "[{name: d, capacity: {mem: {value: 1x}}}]\n",
+     "spec.devices[0].capacity.mem.value: invalid quantity \"1x\""},
+    {"resourceslice per-device-without-flag",
+     "kind: ResourceSlice\nmetadata: {name: "
+     "s}\nspec:\n  driver: d.example.com\n  allNodes: true\n  pool: {name: p, "
+     "resourceSliceCount: 1}\n  devices: [{name: d, nodeName: n}]\n",
+     "`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is "
+     "set to true"},
+    /* validation_deviceclass_test.go */
+    {"deviceclass selector-without-cel",
+     "kind: DeviceClass\nmetadata: {name: g}\nspec: "
+     "{selectors: [{}]}\n",
+     "DeviceClass g: spec.selectors[0].cel: Required value"},
+    {"deviceclass bad-extended-resource",
+     "kind: DeviceClass\nmetadata: {name: g}\nspec: "
+     "{extendedResourceName: cpu}\n",
+     "spec.extendedResourceName: Invalid value: \"cpu\": must be a valid extended resource "
+     "name"},
+    {"deviceclass config-without-opaque",
+     "kind: DeviceClass\nmetadata: {name: g}\nspec: "
+     "{config: [{}]}\n",
+     "spec.config[0].opaque: Required value"},
+    /* pkg/apis/core/validation/validation_test.go (TestValidatePodSpec, resourceClaims) */
+    {"pod claim-without-source",
+     "kind: Pod\napiVersion: v1\nmetadata: {name: p}\nspec:\n  "
+     "containers: [{name: c, image: i}]\n  resourceClaims: [{name: a}]\n",
+     "spec.resourceClaims[0]: Invalid value: \"a\": must specify one of: `resourceClaimName`, "
+     "`resourceClaimTemplateName`"},
+    {"pod container-claim-not-found",
+     "kind: Pod\napiVersion: v1\nmetadata: {name: "
+     "p}\nspec:\n  containers: [{name: c, image: i, resources: {claims: [{name: x}]}}]\n",
+     "spec.containers[0].resources.claims[0]: Not found: \"x\": must be one of the names in "
+     "pod.spec.resourceClaims which is empty"},
+};
+
+KT_TEST(upstream_validation_rows) {
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        char text[8192];
+        if (BAD[i].text) {
+            snprintf(text, sizeof text, "%s%s",
+                     strncmp(BAD[i].text, "kind: Pod", 9) == 0 ? ""
+                                                               : "apiVersion: resource.k8s.io/v1\n",
+                     BAD[i].text);
+        } else { /* 33 requests */
+            size_t n = (size_t)snprintf(text, sizeof text,
+                                        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+                                        "metadata: {name: c}\nspec:\n  devices:\n    requests:\n");
+            for (int r = 0; r < 33; r++)
+                n += (size_t)snprintf(text + n, sizeof text - n,
+                                      "    - {name: r%d, exactly: {deviceClassName: g}}\n", r);
+        }
+        kp_error err;
+        kp_cluster *cl = load(text, &err);
+        KT_CHECK(cl == NULL);
+        if (cl) {
+            fprintf(stderr, "  %s: loaded\n", BAD[i].src);
+            kp_cluster_free(cl);
+            continue;
+        }
+        if (!strstr(err.msg, BAD[i].want)) fprintf(stderr, "  %s: %s\n", BAD[i].src, err.msg);
+        KT_CHECK_CONTAINS(err.msg, BAD[i].want);
+    }
+}
+
+/* a --compat line that does not serve a version refuses it */
+KT_TEST(versions_per_line) {
+    static const char v1[] = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+                             "metadata: {name: g}\n";
+    kp_feature_gates g;
+    kp_error err;
+    KT_CHECK(kp_feature_gates_init_compat(&g, "1.33", &err) == KP_OK);
+    kp_cluster *cl = kp_cluster_new();
+    kp_cluster_set_feature_gates(cl, &g);
+    KT_CHECK(kp_cluster_load_buffer(cl, "in.yaml", v1, strlen(v1), &err) != KP_OK);
+    KT_CHECK_CONTAINS(err.msg, "apiVersion: unsupported apiVersion \"resource.k8s.io/v1\" for "
+                               "kind DeviceClass: not served before v1.34");
+    kp_cluster_free(cl);
+    KT_CHECK(kp_feature_gates_init_compat(&g, "1.34", &err) == KP_OK);
+    cl = kp_cluster_new();
+    kp_cluster_set_feature_gates(cl, &g);
+    KT_CHECK(kp_cluster_load_buffer(cl, "in.yaml", v1, strlen(v1), &err) == KP_OK);
+    kp_cluster_free(cl);
+}
+
+KT_MAIN(KT_CASE(upstream_validation_rows), KT_CASE(versions_per_line), KT_CASE(round_trip),
+        KT_CASE(slice_v1_decoded), KT_CASE(claim_v1_decoded_with_defaults),
         KT_CASE(older_versions_map_onto_the_model), KT_CASE(replace_and_rollback))
