@@ -115,6 +115,30 @@ typedef struct {
     size_t capacity_objects; /* how many CSIStorageCapacity objects the class has */
 } kp_inspect_claim;
 
+/* One device of a ResourceSlice (Dynamic Resource Allocation) and the claim holding it, rows by
+ * node, driver, pool and device. */
+typedef struct {
+    /* the node the device is on: the slice's (or, per device, the device's) nodeName;
+     * "<selector>" for a node selector, "<all>" for allNodes */
+    const char *node;
+    const char *driver, *pool, *device;
+    const char *attributes; /* "name=value,..." (attributes then capacities; names of the
+                               driver's own domain unqualified), "" when none */
+    const char *claim_ns, *claim; /* the allocated claim holding it ("" when free) */
+    const char *reserved_for; /* the first pod in the claim's reservedFor ("" when none) */
+    size_t n_reserved; /* how many consumers reserve the claim */
+} kp_inspect_device;
+
+/* A ResourceClaim without an allocation, and why (rows by namespace and name). */
+typedef struct {
+    const char *ns, *name;
+    const char *requests; /* "gpu: 1 x gpu.example.com; ..." ("all", "first of a|b") */
+    const char *pod; /* the first pod naming it in spec.resourceClaims (or its status), "" none */
+    size_t pods; /* how many pods name it */
+    /* "waiting for the scheduler", "device class \"X\" does not exist", "not used by any pod" */
+    const char *reason;
+} kp_inspect_dra_claim;
+
 /* Computes the inspection of a finalized cluster into *out (NULL on error). Errors: KP_EINVAL
  * (cluster not finalized), KP_ENOMEM. */
 kp_status kp_inspection_new(const kp_cluster *cl, kp_inspection **out, kp_error *err);
@@ -135,6 +159,12 @@ const kp_inspect_attach *kp_inspection_attach(const kp_inspection *in, size_t i)
 /* Claims of pending pods (kp_inspect_claim). */
 size_t kp_inspection_claim_count(const kp_inspection *in);
 const kp_inspect_claim *kp_inspection_claim(const kp_inspection *in, size_t i);
+/* Devices of the ResourceSlices (kp_inspect_device) and claims without an allocation
+ * (kp_inspect_dra_claim); none without DRA objects. */
+size_t kp_inspection_device_count(const kp_inspection *in);
+const kp_inspect_device *kp_inspection_device(const kp_inspection *in, size_t i);
+size_t kp_inspection_dra_claim_count(const kp_inspection *in);
+const kp_inspect_dra_claim *kp_inspection_dra_claim(const kp_inspection *in, size_t i);
 /* Warnings for state that changes decisions: terminating pods (and whether they are preemption
  * victims), nominated pods, pods whose PriorityClass no longer exists, pods held back by
  * scheduling gates. One line each. */

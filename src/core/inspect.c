@@ -8,6 +8,7 @@
 
 #include "base/alloc.h"
 #include "core/cluster.h"
+#include "core/inspect_dra.h"
 #include "core/inspect_volume.h"
 #include "core/meta.h"
 #include "core/node.h"
@@ -30,6 +31,11 @@ struct kp_inspection {
     size_t n_attach;
     kp_inspect_claim *claims;
     size_t n_claims;
+    kp_inspect_device *devices; /* DRA (core/inspect_dra.c); strings in dra_pool */
+    size_t n_devices;
+    kp_inspect_dra_claim *dra_claims;
+    size_t n_dra_claims;
+    char *dra_pool;
 };
 
 /* describeNodeResource computes float64(req) / float64(alloc) * 100 and prints int64() of it, so
@@ -299,6 +305,9 @@ static kp_status build(const kp_cluster *cl, kp_inspection *in) {
         st = kp__inspect_attach_rows(cl, in->nodes, in->sum.nodes, &in->attach, &in->n_attach);
     if (st == KP_OK)
         st = kp__inspect_claim_rows(cl, in->nodes, in->sum.nodes, &in->claims, &in->n_claims);
+    if (st == KP_OK)
+        st = kp__inspect_dra_rows(cl, &in->devices, &in->n_devices, &in->dra_claims,
+                                  &in->n_dra_claims, &in->dra_pool);
     kp__free(keys);
     kp__free(class_order);
     kp__free(t.qos);
@@ -332,6 +341,9 @@ void kp_inspection_free(kp_inspection *in) {
     kp__free(in->pdbs);
     kp__free(in->attach);
     kp__free(in->claims);
+    kp__free(in->devices);
+    kp__free(in->dra_claims);
+    kp__free(in->dra_pool);
     kp__free(in);
 }
 
@@ -359,4 +371,12 @@ const kp_inspect_attach *kp_inspection_attach(const kp_inspection *in, size_t i)
 size_t kp_inspection_claim_count(const kp_inspection *in) { return in->n_claims; }
 const kp_inspect_claim *kp_inspection_claim(const kp_inspection *in, size_t i) {
     return i < in->n_claims ? &in->claims[i] : NULL;
+}
+size_t kp_inspection_device_count(const kp_inspection *in) { return in->n_devices; }
+const kp_inspect_device *kp_inspection_device(const kp_inspection *in, size_t i) {
+    return i < in->n_devices ? &in->devices[i] : NULL;
+}
+size_t kp_inspection_dra_claim_count(const kp_inspection *in) { return in->n_dra_claims; }
+const kp_inspect_dra_claim *kp_inspection_dra_claim(const kp_inspection *in, size_t i) {
+    return i < in->n_dra_claims ? &in->dra_claims[i] : NULL;
 }

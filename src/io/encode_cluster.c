@@ -405,6 +405,7 @@ kp_status kp_cluster_encode_json(const kp_cluster *cl, const kp_encode_options *
     for (int k = 0; k < KP_VK_KINDS; k++)
         for (uint32_t i = 0; i < cl->vol.n[k] && e.j.st == KP_OK; i++)
             volume_obj(&e, (kp_volume_kind)k, i);
+    kp__enc_dra(&e); /* encode_dra.c */
     for (uint32_t i = 0; i < cl->n_workloads && e.j.st == KP_OK; i++)
         if (!cl->workloads[i].deleted) kp__enc_workload(&e, &cl->workloads[i]);
     for (uint32_t i = 0; i < cl->n_pdbs && e.j.st == KP_OK; i++)

@@ -113,5 +113,10 @@ kp_status kp__encode_object(const kp_cluster *cl, const char *kind, uint32_t i, 
                             void *ctx, kp_error *err);
 /* encode_workload.c: a Service or a controller. */
 void kp__enc_workload(kp__enc *e, const kp_workload *w);
+/* encode_dra.c: every DRA object (resource.k8s.io/v1: classes, slices, templates, claims), and a
+ * pod's spec.resourceClaims / status.resourceClaimStatuses (nothing when it has none). */
+void kp__enc_dra(kp__enc *e);
+void kp__enc_pod_claims(kp__enc *e, const kp_pod *p);
+void kp__enc_pod_claim_statuses(kp__enc *e, const kp_pod *p);
 
 #endif

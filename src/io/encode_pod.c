@@ -282,6 +282,7 @@ static void spec(kp__enc *e, const kp_pod *p) {
     affinity(e, p);
     kp__enc_sid(e, "schedulerName", p->scheduler_name);
     tolerations(e, p);
+    kp__enc_pod_claims(e, p); /* encode_dra.c */
     kp__enc_sid(e, "priorityClassName", p->priority_class);
     if (p->has_priority) kp__enc_int(e, "priority", p->priority);
     if (p->has_preemption_policy)
@@ -358,6 +359,7 @@ static void status(kp__enc *e, const kp_pod *p) {
         kp__enc_str(e, "phase", phase_names[p->phase]);
     kp__enc_sid(e, "reason", p->status_reason);
     kp__enc_sid(e, "message", p->status_message);
+    kp__enc_pod_claim_statuses(e, p); /* encode_dra.c */
     bool pending = rz && (rz->infeasible || rz->deferred);
     if (p->n_conditions || pending || p->has_ready_cond) {
         kp__enc_arr(e, "conditions");

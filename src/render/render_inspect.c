@@ -145,6 +145,46 @@ static kp_table *claim_table(const kp_inspection *in) {
     return t;
 }
 
+/* DRA devices per node and pool with the claims holding them (only with ResourceSlices). */
+static kp_table *device_table(const kp_inspection *in) {
+    kp_table *t = kp_table_new(7);
+    const char *hdr[] = {"NODE", "DRIVER", "POOL", "DEVICE", "ATTRIBUTES", "CLAIM", "RESERVED FOR"};
+    for (int i = 0; i < 7; i++) kp_table_add(t, hdr[i]);
+    for (size_t k = 0; k < kp_inspection_device_count(in); k++) {
+        const kp_inspect_device *d = kp_inspection_device(in, k);
+        kp_table_add(t, d->node[0] ? d->node : "<per device>");
+        kp_table_add(t, d->driver);
+        kp_table_add(t, d->pool);
+        kp_table_add(t, d->device);
+        kp_table_add(t, d->attributes[0] ? d->attributes : "-");
+        if (d->claim[0]) kp_table_addf(t, "%s/%s", d->claim_ns, d->claim);
+        else kp_table_add(t, "<free>");
+        if (!d->claim[0]) kp_table_add(t, "-");
+        else if (!d->n_reserved) kp_table_add(t, "<none>");
+        else if (d->n_reserved == 1) kp_table_addf(t, "%s/%s", d->claim_ns, d->reserved_for);
+        else kp_table_addf(t, "%s/%s +%zu", d->claim_ns, d->reserved_for, d->n_reserved - 1);
+    }
+    return t;
+}
+
+/* ResourceClaims without an allocation and why (only when there are some). */
+static kp_table *dra_claim_table(const kp_inspection *in) {
+    kp_table *t = kp_table_new(4);
+    const char *hdr[] = {"UNALLOCATED CLAIM", "REQUESTS", "PODS", "WHY"};
+    for (int i = 0; i < 4; i++) kp_table_add(t, hdr[i]);
+    for (size_t k = 0; k < kp_inspection_dra_claim_count(in); k++) {
+        const kp_inspect_dra_claim *c = kp_inspection_dra_claim(in, k);
+        if (!kp_view_ns(c->ns)) continue; /* -n */
+        kp_table_addf(t, "%s/%s", c->ns, c->name);
+        kp_table_add(t, c->requests);
+        if (!c->pods) kp_table_add(t, "<none>");
+        else if (c->pods == 1) kp_table_add(t, c->pod);
+        else kp_table_addf(t, "%s +%zu", c->pod, c->pods - 1);
+        kp_table_add(t, c->reason);
+    }
+    return t;
+}
+
 /* The tables are built completely, and their status checked, before anything is printed: out of
  * memory leaves the output empty. */
 static kp_status render_tables(FILE *f, const kp_inspection *in) {
@@ -155,7 +195,11 @@ static kp_status render_tables(FILE *f, const kp_inspection *in) {
     bool has_claims = kp_inspection_claim_count(in) > 0;
     kp_table *attach = has_attach ? attach_table(in) : NULL;
     kp_table *claims = has_claims ? claim_table(in) : NULL;
+    kp_table *devices = kp_inspection_device_count(in) ? device_table(in) : NULL;
+    kp_table *dra_claims = kp_inspection_dra_claim_count(in) ? dra_claim_table(in) : NULL;
     kp_status st = kp_table_status(nodes);
+    if (st == KP_OK && devices) st = kp_table_status(devices);
+    if (st == KP_OK && dra_claims) st = kp_table_status(dra_claims);
     if (st == KP_OK) st = kp_table_status(classes);
     if (st == KP_OK && s->pod_disruption_budgets) st = kp_table_status(pdbs);
     if (st == KP_OK && has_attach) st = kp_table_status(attach);
@@ -182,6 +226,12 @@ static kp_status render_tables(FILE *f, const kp_inspection *in) {
             fprintf(f, "\n");
             kp_table_print(claims, f);
         }
+        kp_table *const dra[] = {devices, dra_claims};
+        for (int i = 0; i < 2; i++)
+            if (dra[i]) {
+                fprintf(f, "\n");
+                kp_table_print(dra[i], f);
+            }
         size_t n_warn = kp_inspection_warning_count(in);
         if (n_warn) {
             fprintf(f, "\nWarnings (state that changes decisions):\n");
@@ -194,6 +244,8 @@ static kp_status render_tables(FILE *f, const kp_inspection *in) {
     kp_table_free(pdbs);
     kp_table_free(attach);
     kp_table_free(claims);
+    kp_table_free(devices);
+    kp_table_free(dra_claims);
     return st;
 }
 
@@ -307,6 +359,51 @@ static void emit_volumes(kp_emit *e, const kp_inspection *in) {
     }
 }
 
+/* devices and unallocatedClaims (DRA), each only when it has rows */
+static void emit_dra(kp_emit *e, const kp_inspection *in) {
+    if (kp_inspection_device_count(in)) {
+        kp_emit_key(e, "devices");
+        kp_emit_arr_begin(e);
+        for (size_t k = 0; k < kp_inspection_device_count(in); k++) {
+            const kp_inspect_device *d = kp_inspection_device(in, k);
+            kp_emit_obj_begin(e);
+            kp_emit_kv_str(e, "node", d->node);
+            kp_emit_kv_str(e, "driver", d->driver);
+            kp_emit_kv_str(e, "pool", d->pool);
+            kp_emit_kv_str(e, "device", d->device);
+            kp_emit_kv_str(e, "attributes", d->attributes);
+            if (d->claim[0]) {
+                kp_emit_key(e, "claim");
+                kp_emit_obj_begin(e);
+                kp_emit_kv_str(e, "namespace", d->claim_ns);
+                kp_emit_kv_str(e, "name", d->claim);
+                kp_emit_kv_str(e, "reservedFor", d->reserved_for);
+                kp_emit_kv_int(e, "reservations", (int64_t)d->n_reserved);
+                kp_emit_obj_end(e);
+            }
+            kp_emit_obj_end(e);
+        }
+        kp_emit_arr_end(e);
+    }
+    if (kp_inspection_dra_claim_count(in)) {
+        kp_emit_key(e, "unallocatedClaims");
+        kp_emit_arr_begin(e);
+        for (size_t k = 0; k < kp_inspection_dra_claim_count(in); k++) {
+            const kp_inspect_dra_claim *c = kp_inspection_dra_claim(in, k);
+            if (!kp_view_ns(c->ns)) continue; /* -n */
+            kp_emit_obj_begin(e);
+            kp_emit_kv_str(e, "namespace", c->ns);
+            kp_emit_kv_str(e, "name", c->name);
+            kp_emit_kv_str(e, "requests", c->requests);
+            kp_emit_kv_str(e, "pod", c->pod);
+            kp_emit_kv_int(e, "pods", (int64_t)c->pods);
+            kp_emit_kv_str(e, "reason", c->reason);
+            kp_emit_obj_end(e);
+        }
+        kp_emit_arr_end(e);
+    }
+}
+
 static kp_status render_document(FILE *f, const kp_inspection *in, kp_outfmt fmt) {
     kp_emit *e = kp_emit_new(f, fmt); /* NULL: every call below is a no-op, the status KP_ENOMEM */
     kp_emit_obj_begin(e);
@@ -338,6 +435,7 @@ static kp_status render_document(FILE *f, const kp_inspection *in, kp_outfmt fmt
             emit_pdb(e, kp_inspection_pdb(in, k)); /* -n */
     kp_emit_arr_end(e);
     emit_volumes(e, in);
+    emit_dra(e, in);
     kp_emit_key(e, "warnings");
     kp_emit_arr_begin(e);
     for (size_t i = 0; i < kp_inspection_warning_count(in); i++)
