@@ -22,6 +22,7 @@
 #include "sched/plugins/scheduling_gates.h"
 #include "sched/preempt/preempt.h"
 #include "sched/reasons.h"
+#include "sched/plugins/dynamic_resources.h"
 #include "sched/registry.h"
 #include "sched/schedule_one.h"
 
@@ -335,6 +336,7 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s->order);
     kp__free(s->aff_pods);
     kp__preempt_cache_free(s->preempt_cache);
+    kp__dra_sched_free(s);
     kp__memo_free(s);
     kp__podindex_fini(&s->ix);
     kp__sched_hot_free(s);
