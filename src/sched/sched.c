@@ -17,12 +17,12 @@
 #include "sched/hot.h"
 #include "sched/memo.h"
 #include "sched/nominator.h"
+#include "sched/plugins/dynamic_resources.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/pod_topology_spread_default.h"
 #include "sched/plugins/scheduling_gates.h"
 #include "sched/preempt/preempt.h"
 #include "sched/reasons.h"
-#include "sched/plugins/dynamic_resources.h"
 #include "sched/registry.h"
 #include "sched/schedule_one.h"
 

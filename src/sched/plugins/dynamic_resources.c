@@ -108,8 +108,9 @@ static long pod_claim(struct kp_dra_cycle *d, const kp_cycle *c, const kp_pod_cl
     kp_str name = pc->claim_name;
     if (!name) {
         if (!pc->has_status) {
-            *st = reject(d, pre, keep_text(d, "pod \"%s/%s\": ResourceClaim not created yet",
-                                           kp__s(cl, p->ns), kp__s(cl, p->name)));
+            *st = reject(d, pre,
+                         keep_text(d, "pod \"%s/%s\": ResourceClaim not created yet",
+                                   kp__s(cl, p->ns), kp__s(cl, p->name)));
             return -2;
         }
         if (!pc->status_claim) return -1;
@@ -117,20 +118,22 @@ static long pod_claim(struct kp_dra_cycle *d, const kp_cycle *c, const kp_pod_cl
     }
     long k = kp__dra_index_claim(c->s->dra_ix, cl, p->ns, name);
     if (k < 0) {
-        *st = reject(d, pre, keep_text(d, "could not find ResourceClaim \"%s/%s\"",
-                                       kp__s(cl, p->ns), kp__s(cl, name)));
+        *st = reject(d, pre,
+                     keep_text(d, "could not find ResourceClaim \"%s/%s\"", kp__s(cl, p->ns),
+                               kp__s(cl, name)));
         return -2;
     }
     const kp_dra_claim *claim = &cl->dra.claims[k];
     if (claim->deletion_ts != KP_TIME_NONE) {
-        *st = reject(d, pre, keep_text(d, "resourceclaim \"%s\" is being deleted",
-                                       kp__s(cl, claim->name)));
+        *st = reject(d, pre,
+                     keep_text(d, "resourceclaim \"%s\" is being deleted", kp__s(cl, claim->name)));
         return -2;
     }
     if (!pc->claim_name && claim->owner_uid != p->uid) {
         *st = reject(d, pre,
-                     keep_text(d, "ResourceClaim %s/%s was not created for pod %s/%s (pod is "
-                                  "not owner)",
+                     keep_text(d,
+                               "ResourceClaim %s/%s was not created for pod %s/%s (pod is "
+                               "not owner)",
                                kp__s(cl, claim->ns), kp__s(cl, claim->name), kp__s(cl, p->ns),
                                kp__s(cl, p->name)));
         return -2;
@@ -162,8 +165,7 @@ static bool classes_exist(struct kp_dra_cycle *d, const kp_cycle *c, const kp_dr
 }
 
 /* The pod's claims into d (claims_set: upstream's state.claims); false with *pre set. */
-static bool gather_claims(struct kp_dra_cycle *d, kp_cycle *c, kp_node_status *pre,
-                          kp_status *st) {
+static bool gather_claims(struct kp_dra_cycle *d, kp_cycle *c, kp_node_status *pre, kp_status *st) {
     const kp_cluster *cl = c->s->cl;
     const kp_pod *p = c->p;
     for (uint16_t i = 0; i < p->n_claims; i++) {
