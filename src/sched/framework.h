@@ -163,6 +163,7 @@ struct kp_sched {
      * index.h), and the CycleState of the pod being scheduled (its Score reads it) */
     struct kp_dra_index *dra_ix;
     struct kp_dra_cycle *dra_cur;
+    bool dra_reference; /* test hook: the index rebuilt from the cluster for every pod */
     /* preemption's per-node cache (preempt/cache.c), freed by kp_sched_free */
     void *preempt_cache;
     /* pods by namespace / label for the InterPodAffinity and PodTopologySpread PreFilters

@@ -62,6 +62,8 @@ struct kp_dra_alloc {
     uint32_t node;
     ndev *nd;
     uint32_t n_nd, cap_nd;
+    uint32_t *cand; /* gather's scratch: candidate slices, then the pools */
+    uint32_t cap_cand;
     uint8_t *sel; /* n_rqs * n_nd: 0 unknown, 1 selectable, 2 not */
     size_t cap_sel;
     res_ent *res; /* RESULTS_MAX per claim */
@@ -217,6 +219,7 @@ void kp__dra_alloc_free(kp_dra_alloc *a) {
     kp__free(a->cons);
     kp__free(a->cons_base);
     kp__free(a->nd);
+    kp__free(a->cand);
     kp__free(a->sel);
     kp__free(a->res);
     kp__free(a->n_res);
@@ -263,8 +266,15 @@ static kp_status gather(kp_dra_alloc *a, uint32_t node) {
     uint32_t hi = node < ix->n_nodes_seen ? ix->node_off[node + 1] : 0;
     uint32_t n_cand = (hi - lo) + ix->n_shared;
     /* candidate slices that reach the node, then the pools in order of first appearance */
-    uint32_t *cand = kp__malloc(((size_t)n_cand + 1) * 2 * sizeof *cand);
-    if (!cand) return KP_ENOMEM;
+    if (2 * (n_cand + 1) > a->cap_cand) {
+        kp__free(a->cand);
+        a->cap_cand = 2 * (n_cand + 1);
+        if (!(a->cand = kp__malloc((size_t)a->cap_cand * sizeof *a->cand))) {
+            a->cap_cand = 0;
+            return KP_ENOMEM;
+        }
+    }
+    uint32_t *cand = a->cand;
     uint32_t *pools = cand + n_cand + 1, n_c = 0, n_p = 0;
     for (uint32_t i = 0; i < n_cand; i++) {
         uint32_t s = i < hi - lo ? ix->node_slices[lo + i] : ix->shared[i - (hi - lo)];
@@ -298,7 +308,6 @@ static kp_status gather(kp_dra_alloc *a, uint32_t node) {
                 st = push_nd(a, cand[i], d, complete);
         }
     }
-    kp__free(cand);
     return st;
 }
 

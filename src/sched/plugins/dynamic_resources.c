@@ -25,6 +25,11 @@ struct kp_dra_cycle {
     uint32_t *to_alloc, n_alloc; /* the claims still to allocate (cluster indices) */
     kp_dra_alloc *al; /* NULL when every claim is allocated */
     int64_t *score; /* per node: the prioritized-list score where the claims fit */
+    /* per node: the allocator's verdict, kept for the attempt (the claims and devices do not
+     * change within it, and removing or adding pods, as preemption's dry runs do, moves no
+     * device): 0 not computed, 1 fits, 2 cannot allocate, 3 an error (verdict_text) */
+    uint8_t *verdict;
+    const char **verdict_text;
     char **texts; /* reasons formatted for this pod (statuses borrow them) */
     uint32_t n_texts, cap_texts;
     kp_status st;
@@ -65,6 +70,8 @@ static void cycle_free(struct kp_dra_cycle *d) {
     kp__free(d->unavailable);
     kp__free(d->to_alloc);
     kp__free(d->score);
+    kp__free(d->verdict);
+    kp__free(d->verdict_text);
     kp__free(d);
 }
 
@@ -192,6 +199,7 @@ kp_status kp__dra_prefilter(kp_cycle *c, kp_node_status *pre, bool *skip) {
     kp_sched *s = c->s;
     *skip = true;
     if (!c->p->n_claims) return KP_OK;
+    if (s->dra_reference) kp__dra_sched_free(s); /* the literal path: nothing kept */
     kp_status st = kp__dra_index_sync(&s->dra_ix, s->cl);
     if (st != KP_OK) return st;
     struct kp_dra_cycle *d = kp__calloc(1, sizeof *d);
@@ -220,8 +228,11 @@ kp_status kp__dra_prefilter(kp_cycle *c, kp_node_status *pre, bool *skip) {
         kp_dra_features f = {on[KP_GATE_DRA_ADMIN_ACCESS], on[KP_GATE_DRA_PRIORITIZED_LIST],
                              on[KP_GATE_DRA_DEVICE_TAINTS]};
         d->al = kp__dra_alloc_new(s->cl, s->dra_ix, &f, d->to_alloc, d->n_alloc);
-        d->score = kp__calloc((size_t)s->cl->n_nodes + 1, sizeof *d->score);
-        if (!d->al || !d->score) return KP_ENOMEM;
+        size_t nn = (size_t)s->cl->n_nodes + 1;
+        d->score = kp__calloc(nn, sizeof *d->score);
+        d->verdict = kp__calloc(nn, 1);
+        d->verdict_text = kp__calloc(nn, sizeof *d->verdict_text);
+        if (!d->al || !d->score || !d->verdict || !d->verdict_text) return KP_ENOMEM;
     }
     return KP_OK;
 }
@@ -239,7 +250,7 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
         if (kp__dra_nodes_match(cl, &claim->alloc_nodes, node)) continue;
         unavailable = true;
     }
-    if (d->al) {
+    if (d->al && !d->verdict[node]) {
         const char *msg = NULL;
         int r = kp__dra_alloc_node(d->al, node, &msg);
         if (r == KP_ENOMEM) {
@@ -252,16 +263,20 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
                 d->st = KP_ENOMEM;
                 return;
             }
-            st->code = KP_CODE_UNRESOLVABLE;
-            kp__status_add_reason(st, t);
-            return;
+            d->verdict_text[node] = t;
+            d->verdict[node] = 3;
+        } else if (r == 0) {
+            d->verdict[node] = 2;
+        } else {
+            d->verdict[node] = 1;
+            d->score[node] = kp__dra_alloc_score(d->al);
         }
-        if (r == 0) {
-            st->code = KP_CODE_UNRESOLVABLE;
-            kp__status_add_reason(st, KP_REASON_DRA_CANNOT_ALLOCATE);
-            return;
-        }
-        d->score[node] = kp__dra_alloc_score(d->al);
+    }
+    if (d->al && d->verdict[node] != 1) {
+        st->code = KP_CODE_UNRESOLVABLE;
+        kp__status_add_reason(st, d->verdict[node] == 3 ? d->verdict_text[node]
+                                                        : KP_REASON_DRA_CANNOT_ALLOCATE);
+        return;
     }
     if (unavailable) {
         for (uint32_t i = 0; i < d->n_claims; i++) {
@@ -273,6 +288,14 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
         st->code = KP_CODE_UNRESOLVABLE;
         kp__status_add_reason(st, KP_REASON_DRA_NOT_AVAILABLE);
     }
+}
+
+bool kp__dra_filter_steady(const kp_cycle *c, uint32_t node) {
+    if (!c->dra || !c->run[KP_PL_DYNAMIC_RESOURCES]) return true;
+    kp_node_status st;
+    kp__status_reset(&st);
+    kp__dra_filter(c, node, &st);
+    return st.code == KP_CODE_SUCCESS;
 }
 
 /* ---- Score ---- */

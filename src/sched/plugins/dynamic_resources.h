@@ -25,6 +25,10 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st);
  * 0: the pod has no claims to allocate (every score 0). */
 int kp__dra_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t n, int64_t *out);
 void kp__dra_fini(kp_cycle *c);
+/* For preemption's arithmetic paths (like kp__volume_filters_steady): true when the pod's
+ * claims do not stop it on node, a verdict no victim changes (devices are not freed by a
+ * preemption in v1.37); false sends the node to the dry run that runs every Filter. */
+bool kp__dra_filter_steady(const kp_cycle *c, uint32_t node);
 /* KP_ENOMEM when a Filter call ran out of memory. */
 kp_status kp__dra_cycle_status(const struct kp_dra_cycle *d);
 /* PostFilter's status message (upstream's words): "no new claims to deallocate" for a pod
