@@ -237,11 +237,12 @@ void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node) {
     update_pod(c, c->s->plugins, &c->s->cl->pods[victim], n, 1);
 }
 
-/* NodeVolumeLimits' reason with the counts behind it (plugins/node_volume_limits.c) */
-static void explain_volume_note(const kp_cycle *c, uint32_t node, kp_explain_filter *f,
-                                kp_explain *x) {
-    char note[512];
-    c->s->plugins[KP_PL_NODE_VOLUME_LIMITS].note(c, &c->s->cl->nodes[node], note, sizeof note);
+/* A rejection's reason with the detail behind it: NodeVolumeLimits' counts
+ * (plugins/node_volume_limits.c), DynamicResources' devices and their holders */
+static void explain_note(const kp_cycle *c, kp_plugin pl, uint32_t node, kp_explain_filter *f,
+                         kp_explain *x) {
+    char note[1024];
+    c->s->plugins[pl].note(c, &c->s->cl->nodes[node], note, sizeof note);
     if (!note[0] || f->reason == KP_TEXT_NONE) return;
     const char *r = kp__textbuf_get(&x->text, f->reason);
     size_t lr = strlen(r), ln = strlen(note);
@@ -276,7 +277,7 @@ void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node
             f->code = st.code;
             f->reason = kp__textbuf_add(&x->text, NULL, &st); /* every reason, whole */
             if (pl == KP_PL_NODE_VOLUME_LIMITS && st.code != KP_CODE_SUCCESS)
-                explain_volume_note(c, node, f, x);
+                explain_note(c, KP_PL_NODE_VOLUME_LIMITS, node, f, x);
         }
         if (f->reason == KP_TEXT_NONE) x->enomem = true;
     }
@@ -288,5 +289,6 @@ void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node
         f->code = st.code;
         f->reason = kp__textbuf_add(&x->text, NULL, &st);
         if (f->reason == KP_TEXT_NONE) x->enomem = true;
+        else if (st.code != KP_CODE_SUCCESS) explain_note(c, KP_PL_DYNAMIC_RESOURCES, node, f, x);
     }
 }

@@ -475,8 +475,31 @@ KT_TEST(dra_preemption_for_cpu_where_claims_fit) {
     TEARDOWN();
 }
 
-KT_MAIN(KT_CASE(dra_no_resources_cannot_allocate), KT_CASE(dra_missing_class),
-        KT_CASE(dra_claim_missing_and_not_created),
+/* --explain's detail for a device shortage: the class, the free count, who holds the rest */
+KT_TEST(dra_explain_device_shortage) {
+    SETUP(ONE_NODE);
+    td_class(cl, "gpu.example.com");
+    td_slice(cl, "worker", "worker", 1, 1, 1);
+    td_claim(cl, "my-pod-my-resource", "gpu.example.com", 1, KP_DRA_MODE_EXACT);
+    kp_dra_claim *o = td_claim(cl, "other-claim", "gpu.example.com", 1, KP_DRA_MODE_EXACT);
+    td_allocated(cl, o, "worker", "dev-0", "other");
+    td_pod_claims(cl, "default/my-pod", "my-pod-my-resource");
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_node_status pre;
+    kp_cycle *c = kp__cycle_new(s, (uint32_t)kp_cluster_find_pod(cl, "default/my-pod"), &pre);
+    KT_CHECK(c != NULL);
+    if (c) {
+        char note[512];
+        kp__dra_note(c, &cl->nodes[kp_cluster_find_node(cl, "worker")], note, sizeof note);
+        KT_CHECK_STR(note, "request req-1: 0 free of 1 device(s) matching class gpu.example.com, "
+                           "held by default/other-claim (reserved by other)");
+        kp__cycle_free(c);
+    }
+    TEARDOWN();
+}
+
+KT_MAIN(KT_CASE(dra_explain_device_shortage), KT_CASE(dra_no_resources_cannot_allocate),
+        KT_CASE(dra_missing_class), KT_CASE(dra_claim_missing_and_not_created),
         KT_CASE(dra_with_resources_bound_allocated_reserved),
         KT_CASE(dra_exhausted_resources_pending_no_preemption), KT_CASE(dra_admin_access),
         KT_CASE(dra_allocated_claim_pins_to_its_node), KT_CASE(dra_device_taints),

@@ -698,3 +698,76 @@ int64_t kp__dra_alloc_score(const kp_dra_alloc *a) {
         if (a->req_nsub[fr]) score += FIRST_AVAILABLE_MAX - (int64_t)a->sel_sub[fr];
     return score;
 }
+
+/* ---- --explain ---- */
+
+/* The claims holding device k (up to 3 named, then a count) appended to b. */
+static size_t holders(const kp_dra_alloc *a, uint32_t k, char *b, size_t cap, size_t len,
+                      uint32_t *named) {
+    const kp_dra_slice *s = slice_of(a, k);
+    kp_str dev = dev_of(a, k)->name;
+    const kp_dra *d = &a->cl->dra;
+    for (uint32_t c = 0; c < d->n_claims; c++) {
+        const kp_dra_claim *cl = &d->claims[c];
+        if (!cl->allocated || cl->deleted) continue;
+        for (uint16_t i = 0; i < cl->n_results; i++) {
+            const kp_dra_result *r = &cl->results[i];
+            if (r->device != dev || r->pool != s->pool || r->driver != s->driver || r->admin_access)
+                continue;
+            if (*named < 3 && len < cap) {
+                int n = snprintf(b + len, cap - len, "%s%s/%s", *named ? ", " : "", S(a, cl->ns),
+                                 S(a, cl->name));
+                if (n > 0) len += (size_t)n;
+                if (cl->n_reserved && len < cap) {
+                    n = snprintf(b + len, cap - len, " (reserved by %s)",
+                                 S(a, cl->reserved[0].name));
+                    if (n > 0) len += (size_t)n;
+                }
+            }
+            (*named)++;
+        }
+    }
+    return len;
+}
+
+void kp__dra_alloc_explain(kp_dra_alloc *a, uint32_t node, char *b, size_t cap) {
+    if (!cap) return;
+    b[0] = 0;
+    a->node = node;
+    a->n_busy = 0;
+    if (gather(a, node) != KP_OK) return;
+    size_t need = (size_t)a->n_rqs * a->n_nd + 1;
+    if (need > a->cap_sel) {
+        kp__free(a->sel);
+        if (!(a->sel = kp__malloc(need))) {
+            a->cap_sel = 0;
+            return;
+        }
+        a->cap_sel = need;
+    }
+    memset(a->sel, 0, need);
+    size_t len = 0;
+    for (uint32_t qi = 0; qi < a->n_rqs && len < cap; qi++) {
+        const rq *q = &a->rqs[qi];
+        uint32_t match = 0, free_n = 0, named = 0;
+        char held[512];
+        size_t hl = 0;
+        held[0] = 0;
+        for (uint32_t k = 0; k < a->n_nd; k++) {
+            if (q->cls < 0 || selectable(a, qi, k) != 1) continue;
+            match++;
+            if (!in_use(a, k)) free_n++;
+            else hl = holders(a, k, held, sizeof held, hl, &named);
+        }
+        int n = snprintf(b + len, cap - len,
+                         "%srequest %s: %u free of %u device(s) matching class %s", len ? "; " : "",
+                         S(a, q->full), free_n, match, q->cls >= 0 ? S(a, q->ex->class_name) : "?");
+        if (n > 0) len += (size_t)n;
+        if (named && len < cap) {
+            n = snprintf(b + len, cap - len, ", held by %s%s", held, named > 3 ? ", ..." : "");
+            if (n > 0) len += (size_t)n;
+        }
+    }
+    if (len >= cap) len = cap - 1;
+    b[len] = 0;
+}

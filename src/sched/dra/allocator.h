@@ -49,4 +49,9 @@ const kp_dra_claim_alloc *kp__dra_alloc_result(const kp_dra_alloc *a, uint32_t i
  * each firstAvailable request, 8 minus the index of the subrequest picked. */
 int64_t kp__dra_alloc_score(const kp_dra_alloc *a);
 
+/* --explain: for each request, the devices of its class the node reaches, how many are free,
+ * and the claims holding the others ("request gpu: 0 free of 1 device(s) matching class
+ * gpu.example.com, held by default/holder-gpu (reserved by holder)"), into b[cap]. */
+void kp__dra_alloc_explain(kp_dra_alloc *a, uint32_t node, char *b, size_t cap);
+
 #endif

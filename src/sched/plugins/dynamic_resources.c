@@ -359,7 +359,7 @@ kp_status kp__dra_bind(kp_cycle *c, uint32_t node) {
 /* ---- --explain ---- */
 
 void kp__dra_note(const kp_cycle *c, const kp_node *n, char *buf, size_t cap) {
-    (void)c;
-    (void)n;
     if (cap) buf[0] = 0;
+    if (!c->dra || !c->dra->al) return;
+    kp__dra_alloc_explain(c->dra->al, (uint32_t)(n - c->s->cl->nodes), buf, cap);
 }
