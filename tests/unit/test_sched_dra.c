@@ -268,6 +268,20 @@ KT_TEST(dra_exhausted_resources_pending_no_preemption) {
                      "0/1 nodes are available: 1 cannot allocate all claims. still not "
                      "schedulable, preemption: 0/1 nodes are available: 1 Preemption is not "
                      "helpful for scheduling.");
+    /* isSchedulableAfterClaimChange: another claim deallocated queues the pod, an unrelated
+     * claim's change does not, its own claim's change does; a slice added queues it */
+    kp_index pod = kp_cluster_find_pod(cl, "default/my-pod");
+    kp_sched_event ev = {.kind = KP_SCHED_EV_CLAIM_CHANGE, .node = -1, .pod = -1, .object = 1};
+    KT_CHECK_INT(kp_sched_queueing_hint(s, pod, &ev), KP_HINT_SKIP);
+    ev.deallocated = true;
+    KT_CHECK_INT(kp_sched_queueing_hint(s, pod, &ev), KP_HINT_QUEUE);
+    ev.deallocated = false;
+    ev.object = 0;
+    KT_CHECK_INT(kp_sched_queueing_hint(s, pod, &ev), KP_HINT_QUEUE);
+    ev = (kp_sched_event){.kind = KP_SCHED_EV_SLICE_ADD, .node = -1, .pod = -1, .object = 0};
+    KT_CHECK_INT(kp_sched_queueing_hint(s, pod, &ev), KP_HINT_QUEUE);
+    ev = (kp_sched_event){.kind = KP_SCHED_EV_PV_ADD, .node = -1, .pod = -1, .object = 0};
+    KT_CHECK(kp_sched_event_may_queue(s, KP_SCHED_EV_CLAIM_CHANGE));
     TEARDOWN();
 }
 
