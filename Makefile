@@ -87,7 +87,7 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h tests/unit/cli_capture.h t
 # (explicit targets: a pattern rule without a recipe would not add these prerequisites)
 $(filter $(BUILD)/tests/test_cli_%,$(UNIT_BIN)): $(CLI_C) src/cli/cli.h
 
-$(BUILD)/bench/%: bench/%.c bench/bench_buf.h $(BUILD)/libkprio.a
+$(BUILD)/bench/%: bench/%.c bench/bench_buf.h bench/bench_dra.h $(BUILD)/libkprio.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libkprio.a $(LDFLAGS) $(LDLIBS) -lstdc++
 

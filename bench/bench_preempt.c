@@ -4,6 +4,8 @@
  *                             [--reference R]   (R: decisions also run on the reference path, 50)
  *                             [--rounds K]      (K: rounds of the D decisions, median reported, 5)
  *                             [--pvc PCT]       (PCT % of the pods use a claim, 0)
+ *                             [--dra PCT]       (8 GPUs per node, PCT % of the pods with a
+ *                                                one-GPU ResourceClaim: bench_dra.h)
  *
  * 1. Decisions: N nodes (cpu 4, 32Gi, 110 pods) each holding K pods of 130m in three priority
  *    bands (0, 100, 1000); D preemptors of priority 500 with requests 600m..2000m. Each decision
@@ -19,6 +21,9 @@
  *    and of the preemptors use a claim bound to a CSI PV (an existing pod's with a
  *    VolumeAttachment on its node), so VolumeBinding, VolumeZone, NodeVolumeLimits and
  *    VolumeRestrictions run and the dry run re-runs every Filter for those preemptors.
+ *    --dra: every node publishes 8 GPUs in a ResourceSlice; PCT % of the existing pods hold one
+ *    (at most 4 per node) and PCT % of the preemptors claim one, so DynamicResources runs in
+ *    their Filter and dry runs (no device is freed by a victim: v1.37 has no DRA preemption).
  * 2. PreemptionBasic shape: B nodes (cpu 4, 32Gi, 110 pods), 4 low-priority 900m/500Mi pods each,
  *    B high-priority 3970m/500Mi preemptors scheduled with kp_sched_run (victims terminate,
  *    nominations reserve). Prints pods/s; must complete.
@@ -34,6 +39,8 @@
 #include "kprio/sched.h"
 #include "sched/cycle.h"
 #include "sched/framework.h"
+
+#include "bench_dra.h"
 #include "sched/nominator.h"
 #include "sched/preempt/preempt.h"
 
@@ -92,7 +99,7 @@ static void node_json(buf_t *b, int i, bool *first) {
     *first = false;
 }
 
-static int pct_pvc = 0;
+static int pct_pvc = 0, pct_dra = -1;
 
 /* Claim data-NAME bound to CSI PV pv-NAME (with a VolumeAttachment on node when node >= 0). */
 static void claim_json(buf_t *b, const char *name, int node, bool *first) {
@@ -230,9 +237,11 @@ static int bench_decisions(int n_nodes, int per_node, int n_dec, int n_ref_max, 
     double t0 = now_s();
     kp_cluster *cl = load(&b);
     free(b.p);
+    if (pct_dra >= 0) bench_dra_add(cl, pct_dra);
     printf("decisions: %d nodes, %zu pods loaded in %.2f s", n_nodes, kp_cluster_pod_count(cl),
            now_s() - t0);
     if (pct_pvc) printf(" (claims: %d%% of the pods)", pct_pvc);
+    if (pct_dra >= 0) printf(" (8 GPUs per node, resource claims: %d%% of the pods)", pct_dra);
     printf("\n");
 
     kp_sched_options so;
@@ -368,6 +377,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--reference") == 0) ref = v;
         else if (strcmp(argv[i], "--rounds") == 0) rounds = v > 0 ? v : 1;
         else if (strcmp(argv[i], "--pvc") == 0) pct_pvc = v;
+        else if (strcmp(argv[i], "--dra") == 0) pct_dra = v;
     }
     int rc = nodes > 0 ? bench_decisions(nodes, per_node, dec, ref, rounds) : 0;
     if (basic > 0 && bench_basic(basic) != 0) rc = 1;

@@ -16,6 +16,13 @@
  *                                          bound to a PV pinned to one zone (even pods) or not
  *                                          bound yet, of a WaitForFirstConsumer class whose
  *                                          provisioner allows every zone (odd pods)
+ *        bench_sched --dra PCT [--nodes N] [--pending P]
+ *                                          basic shape (default 5000 nodes) with 8 GPUs per node
+ *                                          in ResourceSlices and PCT % of the pods with a one-GPU
+ *                                          claim (bench_dra.h); the run is repeated on the
+ *                                          literal reference path (the DRA index rebuilt from the
+ *                                          cluster for every pod, nothing cached) and the two
+ *                                          runs' decisions must be identical
  *        (no arguments: 1000 5000 15000 for basic, 5000 for affinity) */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -29,8 +36,11 @@
 #include "kprio/sched.h"
 
 #include "bench_buf.h"
+#include "bench_dra.h"
+#include "sched/framework.h"
 
-static int pct_pvc = 0;
+static int pct_pvc = 0, pct_dra = -1;
+static bool dra_reference;
 
 /* A claim NAME in namespace NS, bound to PV pv-NAME (ebs.csi.aws.com, handle vol-NAME; pinned to
  * ZONE when zone >= 0), or not bound yet (class wffc) when pv is false. */
@@ -168,6 +178,7 @@ static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
 static double cpu_s(void) { return clock_s(CLOCK_THREAD_CPUTIME_ID); }
 
 static int pending = 10000;
+static uint64_t last_digest;
 
 static int run(const char *label, int n_nodes, int pct) {
     const int per_node = 30;
@@ -181,6 +192,7 @@ static int run(const char *label, int n_nodes, int pct) {
         return 1;
     }
     free(b.p);
+    if (pct_dra >= 0) bench_dra_add(cl, pct_dra);
     kp_sched *s = NULL;
     kp_sched_options o;
     kp_sched_options_init(&o);
@@ -189,6 +201,7 @@ static int run(const char *label, int n_nodes, int pct) {
         fprintf(stderr, "bench_sched: %s\n", err.msg);
         return 1;
     }
+    s->dra_reference = dra_reference;
     double t0 = now_s(), c0 = cpu_s();
     if (kp_sched_run(s, &err) != KP_OK) {
         fprintf(stderr, "bench_sched: run failed: %s\n", err.msg);
@@ -211,7 +224,9 @@ static int run(const char *label, int n_nodes, int pct) {
            label, n_nodes, n_nodes * per_node, pending, bound, dt, (double)n / dt, dc,
            (double)n / dc, (unsigned long long)sum);
     if (pct_pvc) printf("  pvc=%d%%", pct_pvc);
+    if (pct_dra >= 0) printf("  dra=%d%%%s", pct_dra, dra_reference ? " (reference)" : "");
     printf("\n");
+    last_digest = sum;
     kp_sched_free(s);
     kp_cluster_free(cl);
     return 0;
@@ -230,9 +245,12 @@ int main(int argc, char **argv) {
                 pending = (int)strtol(argv[++i], NULL, 10);
             else if (i + 1 < argc && strcmp(argv[i], "--pvc") == 0)
                 pct_pvc = (int)strtol(argv[++i], NULL, 10);
-            else {
+            else if (i + 1 < argc && strcmp(argv[i], "--dra") == 0) {
+                pct_dra = (int)strtol(argv[++i], NULL, 10);
+                if (nodes == 1000) nodes = 5000;
+            } else {
                 fprintf(stderr, "usage: bench_sched --shape basic|affinity --nodes N [--pending P] "
-                                "[--pvc PCT]\n");
+                                "[--pvc PCT] [--dra PCT]\n");
                 return 2;
             }
         }
@@ -240,7 +258,13 @@ int main(int argc, char **argv) {
             fprintf(stderr, "bench_sched: unknown shape %s (basic, affinity)\n", shape);
             return 2;
         }
-        return run(shape, nodes, strcmp(shape, "affinity") == 0 ? 20 : 0);
+        if (pct_dra < 0) return run(shape, nodes, strcmp(shape, "affinity") == 0 ? 20 : 0);
+        if (run("dra", nodes, 0)) return 1;
+        uint64_t fast = last_digest;
+        dra_reference = true;
+        if (run("dra", nodes, 0)) return 1;
+        printf("identical decisions: %s\n", fast == last_digest ? "yes" : "NO");
+        return fast == last_digest ? 0 : 1;
     }
     if (argc > 1 && strcmp(argv[1], "affinity") == 0) {
         if (argc == 2) return run("affinity", 5000, 20);

@@ -203,6 +203,11 @@ typedef enum {
     /* an assigned pod changed (framework.AssignedPodUpdate): its labels, or its requests (an
      * in-place resize the kubelet applied); the old object is kp_sched_pod_before's */
     KP_SCHED_EV_POD_UPDATE,
+    /* a ResourceClaim created or its status changed (`object`: its index among the claims;
+     * `deallocated`: the change removed its allocation) */
+    KP_SCHED_EV_CLAIM_CHANGE,
+    KP_SCHED_EV_SLICE_ADD, /* a ResourceSlice created or updated */
+    KP_SCHED_EV_DEVICE_CLASS_ADD, /* a DeviceClass created or updated */
     KP_SCHED_EV_COUNT
 } kp_sched_event_kind;
 
@@ -211,7 +216,8 @@ typedef struct {
     kp_index node; /* NODE_*: the node; POD_*: the node the pod is / was on, -1 when none */
     kp_index pod; /* POD_*: the pod (its labels, ports, volumes as they were); -1 otherwise */
     bool nominated; /* POD_DELETE of a pod on no node: it held a nomination */
-    kp_index object; /* the storage kinds: the object's index among its kind's (load order) */
+    kp_index object; /* the storage and DRA kinds: the object's index among its kind's */
+    bool deallocated; /* CLAIM_CHANGE: the claim's allocation was removed */
 } kp_sched_event;
 
 typedef enum {

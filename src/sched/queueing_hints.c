@@ -22,6 +22,7 @@
 #include "core/taints.h"
 #include "core/volume.h"
 #include "kprio/sched.h"
+#include "sched/dra/index.h"
 #include "sched/framework.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/pod_topology_spread.h"
@@ -50,17 +51,20 @@
  * - a StorageClass added: VolumeBinding (its hint queues a creation), VolumeZone (no hint);
  * - a CSINode added: NodeVolumeLimits, VolumeBinding (their hints queue a creation);
  * - an assigned pod updated: NodeResourcesFit (UpdatePodScaleDown, with the
- *   InPlacePodVerticalScaling gate), PodTopologySpread and InterPodAffinity (UpdatePodLabel). */
+ *   InPlacePodVerticalScaling gate), PodTopologySpread and InterPodAffinity (UpdatePodLabel);
+ * - DynamicResources: a node added or its labels changed (no hint function), a ResourceClaim
+ *   created or its status changed (isSchedulableAfterClaimChange), a ResourceSlice or a
+ *   DeviceClass created or updated (no hint function). */
 static const uint32_t REGISTERED[KP_SCHED_EV_COUNT] = {
-    [KP_SCHED_EV_NODE_ADD] = BIT(KP_PL_NODE_NAME) | BIT(KP_PL_NODE_UNSCHEDULABLE) |
-                             BIT(KP_PL_TAINT_TOLERATION) | BIT(KP_PL_NODE_AFFINITY) |
-                             BIT(KP_PL_NODE_PORTS) | BIT(KP_PL_FIT) | BIT(KP_PL_SPREAD) |
-                             BIT(KP_PL_INTERPOD) | BIT(KP_PL_VOLUME_RESTRICTIONS) |
-                             BIT(KP_PL_VOLUME_BINDING) | BIT(KP_PL_VOLUME_ZONE),
+    [KP_SCHED_EV_NODE_ADD] =
+        BIT(KP_PL_NODE_NAME) | BIT(KP_PL_NODE_UNSCHEDULABLE) | BIT(KP_PL_TAINT_TOLERATION) |
+        BIT(KP_PL_NODE_AFFINITY) | BIT(KP_PL_NODE_PORTS) | BIT(KP_PL_FIT) | BIT(KP_PL_SPREAD) |
+        BIT(KP_PL_INTERPOD) | BIT(KP_PL_VOLUME_RESTRICTIONS) | BIT(KP_PL_VOLUME_BINDING) |
+        BIT(KP_PL_VOLUME_ZONE) | BIT(KP_PL_DYNAMIC_RESOURCES),
     [KP_SCHED_EV_NODE_UPDATE] = BIT(KP_PL_NODE_UNSCHEDULABLE) | BIT(KP_PL_TAINT_TOLERATION) |
                                 BIT(KP_PL_NODE_AFFINITY) | BIT(KP_PL_FIT) | BIT(KP_PL_SPREAD) |
                                 BIT(KP_PL_INTERPOD) | BIT(KP_PL_VOLUME_BINDING) |
-                                BIT(KP_PL_VOLUME_ZONE),
+                                BIT(KP_PL_VOLUME_ZONE) | BIT(KP_PL_DYNAMIC_RESOURCES),
     [KP_SCHED_EV_POD_ADD] = BIT(KP_PL_SPREAD) | BIT(KP_PL_INTERPOD),
     [KP_SCHED_EV_POD_DELETE] = BIT(KP_PL_NODE_PORTS) | BIT(KP_PL_FIT) | BIT(KP_PL_SPREAD) |
                                BIT(KP_PL_INTERPOD) | BIT(KP_PL_VOLUME_RESTRICTIONS) |
@@ -71,7 +75,36 @@ static const uint32_t REGISTERED[KP_SCHED_EV_COUNT] = {
     [KP_SCHED_EV_STORAGE_CLASS_ADD] = BIT(KP_PL_VOLUME_BINDING) | BIT(KP_PL_VOLUME_ZONE),
     [KP_SCHED_EV_CSI_NODE_ADD] = BIT(KP_PL_NODE_VOLUME_LIMITS) | BIT(KP_PL_VOLUME_BINDING),
     [KP_SCHED_EV_POD_UPDATE] = BIT(KP_PL_FIT) | BIT(KP_PL_SPREAD) | BIT(KP_PL_INTERPOD),
+    [KP_SCHED_EV_CLAIM_CHANGE] = BIT(KP_PL_DYNAMIC_RESOURCES),
+    [KP_SCHED_EV_SLICE_ADD] = BIT(KP_PL_DYNAMIC_RESOURCES),
+    [KP_SCHED_EV_DEVICE_CLASS_ADD] = BIT(KP_PL_DYNAMIC_RESOURCES),
 };
+
+/* mirrors DynamicResources.isSchedulableAfterClaimChange: a claim deallocated frees devices for
+ * anyone; else only a claim of the pod's own matters, once every claim of the pod exists (the
+ * change of a status kprio cannot compare with the old one queues) */
+static bool dra_after_claim(kp_sched *s, const kp_pod *p, const kp_sched_event *ev) {
+    const kp_cluster *cl = s->cl;
+    if (kp__dra_index_sync(&s->dra_ix, cl) != KP_OK) return true; /* an error queues */
+    bool uses = false;
+    for (uint16_t i = 0; i < p->n_claims; i++) {
+        const kp_pod_claim *pc = &p->claims[i];
+        kp_str name = pc->claim_name ? pc->claim_name : pc->status_claim;
+        if (!name) {
+            if (!pc->claim_name && !pc->has_status) return false; /* not created yet */
+            continue;
+        }
+        long k = kp__dra_index_claim(s->dra_ix, cl, p->ns, name);
+        if (k < 0 || cl->dra.claims[k].deletion_ts != KP_TIME_NONE) return false;
+        if (k == ev->object) uses = true;
+    }
+    return ev->deallocated || uses;
+}
+
+static bool dra_event(kp_sched_event_kind k) {
+    return k == KP_SCHED_EV_CLAIM_CHANGE || k == KP_SCHED_EV_SLICE_ADD ||
+           k == KP_SCHED_EV_DEVICE_CLASS_ADD;
+}
 
 /* the storage kinds' events and their core kind */
 static int storage_kind(kp_sched_event_kind k) {
@@ -85,6 +118,9 @@ static int storage_kind(kp_sched_event_kind k) {
     case KP_SCHED_EV_POD_ADD:
     case KP_SCHED_EV_POD_DELETE:
     case KP_SCHED_EV_POD_UPDATE:
+    case KP_SCHED_EV_CLAIM_CHANGE:
+    case KP_SCHED_EV_SLICE_ADD:
+    case KP_SCHED_EV_DEVICE_CLASS_ADD:
     case KP_SCHED_EV_COUNT: return -1;
     }
     return -1;
@@ -341,6 +377,8 @@ static bool plugin_hint(kp_sched *s, kp_plugin pl, const kp_pod *p, const kp_sch
     const kp_cluster *cl = s->cl;
     if (ev->kind == KP_SCHED_EV_PVC_ADD) return pod_uses_claim(p, &cl->vol.pvcs[ev->object]);
     if (storage_kind(ev->kind) >= 0) return true; /* PV, StorageClass, CSINode added */
+    if (dra_event(ev->kind)) /* only DynamicResources registers them */
+        return ev->kind == KP_SCHED_EV_CLAIM_CHANGE ? dra_after_claim(s, p, ev) : true;
     bool node_ev = ev->kind == KP_SCHED_EV_NODE_ADD || ev->kind == KP_SCHED_EV_NODE_UPDATE;
     const kp_node *n = node_ev ? &cl->nodes[ev->node] : NULL;
     const kp_node *old = ev->kind == KP_SCHED_EV_NODE_UPDATE ? old_node(s, ev) : NULL;
@@ -382,13 +420,13 @@ static bool plugin_hint(kp_sched *s, kp_plugin pl, const kp_pod *p, const kp_sch
     case KP_PL_NODE_VOLUME_LIMITS: return node_ev ? true : limits_after_delete(q);
     case KP_PL_VOLUME_BINDING: /* Node events without a hint function */
     case KP_PL_VOLUME_ZONE: return true;
+    case KP_PL_DYNAMIC_RESOURCES: return true; /* a node added or relabelled: no hint function */
     case KP_PL_SCHEDULING_GATES:
     case KP_PL_PRIORITY_SORT:
     case KP_PL_DEFAULT_PREEMPTION:
     case KP_PL_BALANCED:
     case KP_PL_IMAGE_LOCALITY:
     case KP_PL_DEFAULT_BINDER:
-    case KP_PL_DYNAMIC_RESOURCES:
     case KP_PL_COUNT: return false;
     }
     return false;
@@ -473,7 +511,10 @@ kp_sched_hint kp_sched_queueing_hint(kp_sched *s, kp_index pod, const kp_sched_e
     int vk = storage_kind(ev->kind);
     if (vk >= 0   ? ev->object < 0 || (size_t)ev->object >= s->cl->vol.n[vk]
         : node_ev ? ev->node < 0 || (size_t)ev->node >= s->cl->n_nodes
-                  : ev->pod < 0 || (size_t)ev->pod >= s->cl->n_pods)
+        : ev->kind == KP_SCHED_EV_CLAIM_CHANGE
+            ? ev->object < 0 || (size_t)ev->object >= s->cl->dra.n_claims
+        : dra_event(ev->kind) ? false
+                              : ev->pod < 0 || (size_t)ev->pod >= s->cl->n_pods)
         return KP_HINT_QUEUE;
     int32_t ri = (size_t)pod < s->n_pods_seen ? s->res_of_pod[pod] : -1;
     uint32_t rejectors = ri >= 0 ? s->res[ri].rejectors : 0;

@@ -140,12 +140,13 @@ KT_TEST(gates_upstream_unmodelled) {
     kp_feature_gates g, d;
     char msg[600];
     kp_feature_gates_init(&d);
-    KT_CHECK_INT(parse(&g,
-                       "KubeletPSI=true,SchedulerAsyncAPICalls=false,"
-                       "RotateKubeletServerCertificate=true,ContextualLogging=true,"
-                       "WatchListClient=false,DRADeviceTaints=false,CustomCPUCFSQuotaPeriod=true",
-                       msg, sizeof msg),
-                 KP_OK);
+    KT_CHECK_INT(
+        parse(&g,
+              "KubeletPSI=true,SchedulerAsyncAPICalls=false,"
+              "RotateKubeletServerCertificate=true,ContextualLogging=true,"
+              "WatchListClient=false,DRAConsumableCapacity=false,CustomCPUCFSQuotaPeriod=true",
+              msg, sizeof msg),
+        KP_OK);
     KT_CHECK_STR(msg, "");
     KT_CHECK(memcmp(&g, &d, sizeof g) == 0); /* nothing kprio models moved */
     /* locked (GA, LockToDefault) at 1.37: the locked value is accepted, the other is not */

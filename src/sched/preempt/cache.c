@@ -9,6 +9,7 @@
 #include "core/resources.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
+#include "sched/plugins/dynamic_resources.h"
 #include "sched/plugins/node_resources_fit.h"
 #include "sched/plugins/node_volume_limits.h"
 #include "sched/preempt/cache.h"
@@ -625,7 +626,7 @@ kp_status kp__preempt_select_victims(kp_pctx *x, uint32_t node, const kp_node_st
                   .nonviol = x->scratch + 3 * sc,
                   .victims = x->scratch + 4 * sc};
     if (!x->o->reference && x->fast && x->cache && kp__preempt_failed_in_fit(x, node, filter_st) &&
-        kp__volume_filters_steady(x->c, node)) {
+        kp__volume_filters_steady(x->c, node) && kp__dra_filter_steady(x->c, node)) {
         kp_status crc;
         if (select_cached(x, node, &w, out, &crc, err)) return crc;
     }

@@ -30,6 +30,7 @@
 #include "sched/cycle.h"
 #include "sched/framework.h"
 #include "sched/nominator.h"
+#include "sched/plugins/dynamic_resources.h"
 #include "sched/plugins/node_volume_limits.h"
 #include "sched/preempt/order.h"
 #include "sched/preempt/victims.h"
@@ -251,7 +252,7 @@ kp_status kp__preempt_select_generic(kp_pctx *x, uint32_t node, const kp_node_st
     kp_status rc;
     if (x->o->reference) rc = select_reference(x, node, w, out, err);
     else if (x->fast && kp__preempt_failed_in_fit(x, node, filter_st) &&
-             kp__volume_filters_steady(x->c, node))
+             kp__volume_filters_steady(x->c, node) && kp__dra_filter_steady(x->c, node))
         rc = select_arith(x, node, w, out, err);
     else rc = select_incremental(x, node, w, out, err);
     if (rc != KP_OK || out->st.code != KP_CODE_SUCCESS) return rc;
