@@ -14,6 +14,7 @@ kp_ctrl *kp_ctrl_new(kp_cluster *cl) {
     if (!c) return NULL;
     c->cl = cl;
     c->node_grace_ms = KP_CTRL_NODE_MONITOR_GRACE_MS;
+    kp_ctrl_set_seed(c, 0);
     if (kp__ctrl_grow(c) != KP_OK) {
         kp_ctrl_free(c);
         return NULL;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/prng.h"
 #include "core/workload.h"
 #include "kprio/cluster.h"
 #include "kprio/ctrl.h"
@@ -110,6 +111,8 @@ struct kp_ctrl {
     void *dep_rs; /* deployment.c: its ReplicaSets while it syncs (scratch) */
     size_t cap_dep_rs;
     size_t n_zones;
+    kp_prng claim_prng; /* resourceclaim.c: generated claim names (kp_ctrl_set_seed) */
+    size_t claim_pods_known; /* resourceclaim.c: pods [0, this) were there at its start */
 };
 
 /* controller_utils.c */

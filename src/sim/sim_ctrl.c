@@ -89,7 +89,7 @@ static kp_status sink_resync(void *ctx, int kind, kp_index obj, int64_t t_ms, kp
 }
 
 static kp_ctrl_sink sink_of(kp_sim *s) {
-    kp_ctrl_sink k = {s, sink_event, sink_created, sink_deleting, sink_deleted, sink_resync};
+    kp_ctrl_sink k = {s, sink_event, sink_created, sink_deleting, sink_deleted, sink_resync, NULL};
     return k;
 }
 
@@ -291,7 +291,7 @@ static kp_status podgc_deleted(void *ctx, kp_index pod, const kp_ctrl_event *ev,
 
 kp_status kp__sim_podgc(kp_sim *s, long cause_ev, kp_error *err) {
     podgc_ctx g = {s, cause_ev};
-    kp_ctrl_sink k = {&g, NULL, NULL, NULL, podgc_deleted, NULL};
+    kp_ctrl_sink k = {&g, NULL, NULL, NULL, podgc_deleted, NULL, NULL};
     return kp_ctrl_podgc_sync(s->ctrl, s->now, 0, &k, err);
 }
 
