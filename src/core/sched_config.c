@@ -248,12 +248,19 @@ kp_status kp__sched_config_build(kp_sched_config *c, const kp_cfg_pluginset *mp_
             for (uint8_t i = 0; i < n_tmp; i++)
                 if (tmp[i] == KP_PL_SCHEDULING_GATES) c->preenqueue_gates = true;
         }
-        /* DynamicResources' PreFilter returns Skip for a pod without resource claims (kprio
-         * reads none), which skips its Filter and Score too: it leaves those lists */
+        /* DynamicResources' PreFilter returns Skip for a pod without resource claims, which
+         * skips its Filter; its Score gives such a pod 0 everywhere: it leaves those lists and
+         * runs last for a pod with claims (dra_prefilter, dra_filter, dra_score) */
         uint8_t k = 0;
-        for (uint8_t i = 0; i < *n_dst; i++)
+        bool has_dra = false;
+        for (uint8_t i = 0; i < *n_dst; i++) {
             if (dst[i] != KP_PL_DYNAMIC_RESOURCES) dst[k++] = dst[i];
+            else has_dra = true;
+        }
         *n_dst = k;
+        if (bit == KP_EP_PREFILTER) c->dra_prefilter = has_dra;
+        else if (bit == KP_EP_FILTER) c->dra_filter = has_dra;
+        else if (bit == KP_EP_SCORE) c->dra_score = has_dra;
     }
     return KP_OK;
 }

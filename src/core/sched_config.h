@@ -91,6 +91,10 @@ typedef struct kp_sched_config {
     bool preenqueue_gates; /* SchedulingGates enabled at PreEnqueue */
     bool postfilter_dra; /* DynamicResources enabled at PostFilter */
     bool dra_before_preemption; /* ... and it runs before DefaultPreemption (the default) */
+    /* DynamicResources at PreFilter, Filter and Score: kept out of those lists (it skips every
+     * pod without resource claims) and run last, where upstream's default order has it, for a
+     * pod with claims (sched/plugins/dynamic_resources.c) */
+    bool dra_prefilter, dra_filter, dra_score;
 
     /* NodeResourcesFitArgs */
     kp_strategy strategy;
