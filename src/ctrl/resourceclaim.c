@@ -14,6 +14,9 @@
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
 
+/* ResourceClaimReservedForMaxSize (k8s.io/api/resource/v1) */
+#define KP_DRA_RESERVED_MAX 256
+
 void kp_ctrl_set_seed(kp_ctrl *c, uint64_t seed) { kp__prng_seed(&c->claim_prng, seed); }
 
 static kp_status nomem(kp_error *err) { return kp__ctrl_nomem(err); }
@@ -200,6 +203,17 @@ static kp_status sync_pod(kp_ctrl *c, uint32_t pod, bool scan, const kp_ctrl_sin
     for (uint16_t i = 0; i < c->cl->pods[pod].n_claims && !stop; i++) {
         kp_status st = handle_claim(c, pod, i, scan, sink, &stop, err);
         if (st != KP_OK) return st;
+    }
+    if (stop || c->cl->pods[pod].node < 0) return KP_OK; /* the scheduler reserves */
+    /* a pod bound without the scheduler (spec.nodeName): its allocated claims are reserved for
+     * it (reserveForPod) while they can be (CanBeReserved: fewer than
+     * ResourceClaimReservedForMaxSize entries) */
+    for (uint16_t i = 0; i < c->cl->pods[pod].n_claims; i++) {
+        long claim = kp__dra_pod_claim(c->cl, pod, i);
+        if (claim < 0) continue;
+        const kp_dra_claim *cd = &c->cl->dra.claims[claim];
+        if (cd->deleted || !cd->allocated || cd->n_reserved >= KP_DRA_RESERVED_MAX) continue;
+        if (kp__dra_claim_reserve(c->cl, (uint32_t)claim, pod) != KP_OK) return nomem(err);
     }
     return KP_OK;
 }

@@ -337,6 +337,27 @@ KT_TEST(release) {
     kp_cluster_free(cl);
 }
 
+/* "add-reserved": a pod bound to its node already whose generated claim is allocated: reserved
+ * for it */
+KT_TEST(add_reserved) {
+    kp_cluster *cl = load(POD("test-pod", "uidpod1", "  nodeName: worker\n"));
+    if (!cl) return;
+    add_template(cl);
+    kp_index pod = pod_of(cl, "test-pod");
+    uint32_t a = add_claim(cl, NS, "test-pod-acme-resource-1", pod, true, true, NULL);
+    pod_claim(cl, pod, "test-pod-acme-resource-1");
+    kp_ctrl *c = kp_ctrl_new(cl);
+    rc_rec r;
+    kp_ctrl_sink s = rc_sink(&r, cl);
+    kp_error err;
+    KT_CHECK_INT(kp_ctrl_resourceclaim_pod(c, pod, 0, &s, &err), KP_OK);
+    KT_CHECK_INT(cl->dra.claims[a].n_reserved, 1);
+    KT_CHECK(cl->dra.claims[a].reserved[0].uid == cl->pods[pod].uid);
+    KT_CHECK_INT(cl->dra.n_claims, 1);
+    kp_ctrl_free(c);
+    kp_cluster_free(cl);
+}
+
 /* the generateName base (Controller.handleClaim): "<pod>-<podClaim>-" up to 57 bytes; past that
  * both cut in proportion, joined without a trailing "-" */
 KT_TEST(generate_base) {
@@ -375,5 +396,5 @@ KT_TEST(core_writes) {
 }
 
 KT_MAIN(KT_CASE(create), KT_CASE(recreate), KT_CASE(missing_template), KT_CASE(find_existing),
-        KT_CASE(nothing_to_do), KT_CASE(reservations), KT_CASE(release), KT_CASE(generate_base),
+        KT_CASE(nothing_to_do), KT_CASE(reservations), KT_CASE(release), KT_CASE(add_reserved), KT_CASE(generate_base),
         KT_CASE(core_writes))
