@@ -396,5 +396,5 @@ KT_TEST(core_writes) {
 }
 
 KT_MAIN(KT_CASE(create), KT_CASE(recreate), KT_CASE(missing_template), KT_CASE(find_existing),
-        KT_CASE(nothing_to_do), KT_CASE(reservations), KT_CASE(release), KT_CASE(add_reserved), KT_CASE(generate_base),
-        KT_CASE(core_writes))
+        KT_CASE(nothing_to_do), KT_CASE(reservations), KT_CASE(release), KT_CASE(add_reserved),
+        KT_CASE(generate_base), KT_CASE(core_writes))
