@@ -285,7 +285,8 @@ kp_status kp_ctrl_resourceclaim_start(kp_ctrl *c, int64_t now_ms, const kp_ctrl_
                                       kp_error *err);
 /* `schedule` and `why`: the claims a live cluster's controller would have made already, for
  * every pending pod of finalized cluster cl (kp_ctrl_resourceclaim_start's creation step alone,
- * at unix time now_s, names from seed). *created (may be NULL): how many. Errors: KP_ENOMEM. */
+ * at unix time now_s (0: creationTimestamp unset), names from seed). *created (may be NULL): how
+ * many. Errors: KP_ENOMEM. */
 kp_status kp_ctrl_resourceclaim_create_all(kp_cluster *cl, uint64_t seed, int64_t now_s,
                                            size_t *created, kp_error *err);
 

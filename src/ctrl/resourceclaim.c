@@ -172,7 +172,8 @@ static kp_status handle_claim(kp_ctrl *c, uint32_t pod, uint16_t pc, bool scan,
         char name[160];
         kp_status st = claim_name(c, p, e, name, sizeof name);
         if (st == KP_OK)
-            st = kp__dra_claim_create(cl, pod, pc, name, c->epoch + c->now / 1000, &made);
+            st = kp__dra_claim_create(cl, pod, pc, name,
+                                      c->epoch ? c->epoch + c->now / 1000 : KP_TIME_NONE, &made);
         if (st == KP_ENOTFOUND) {
             char msg[700];
             const char *t = kp__s(cl, cl->pods[pod].claims[pc].template_name);
