@@ -14,7 +14,7 @@
 
 static kp_str intern(kp_cluster *cl, const char *s) { return kp__intern(&cl->strs, s, strlen(s)); }
 
-/* mirrors the generateName truncation of Controller.handleClaim (pkg/controller/resourceclaim):
+/* The generateName base and its truncation (mirrors Controller.handleClaim, its first lines):
  * 57 bytes leave room for the API server's 5 random characters in a 63-byte name; past that both
  * names are cut in proportion (no trailing "-" then, as upstream writes it) */
 void kp__dra_claim_generate_base(const char *pod, const char *pod_claim, char *out, size_t cap) {
