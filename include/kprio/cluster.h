@@ -118,6 +118,9 @@ size_t kp_cluster_expanded_pod_count(const kp_cluster *cl);
  * names an older one); docs/compat.md "Feature gates" says what each changes. */
 typedef enum {
     KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS = 0, /* locked false from 1.35 */
+    KP_GATE_DRA_ADMIN_ACCESS, /* from 1.32; on from 1.34, locked from 1.36 */
+    KP_GATE_DRA_DEVICE_TAINTS, /* from 1.33; on from 1.36 */
+    KP_GATE_DRA_PRIORITIZED_LIST, /* from 1.33; on from 1.34, locked from 1.37 */
     KP_GATE_DYNAMIC_RESOURCE_ALLOCATION, /* on from 1.34, locked from 1.35 */
     KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING, /* from 1.35; on from 1.36 */
     KP_GATE_IN_PLACE_POD_VERTICAL_SCALING, /* GA, locked true from 1.35 */

@@ -29,6 +29,16 @@ static const struct {
         {"AllowOverwriteTerminationGracePeriodSeconds",
          3,
          {{0, true, false}, {32, false, false}, {35, false, true}}},
+    /* alpha 1.32, beta (on) 1.34, GA and locked 1.36 */
+    [KP_GATE_DRA_ADMIN_ACCESS] = {"DRAAdminAccess",
+                                  3,
+                                  {{32, false, false}, {34, true, false}, {36, true, true}}},
+    /* alpha 1.33, beta (on) 1.36, GA (on, not locked) 1.37 */
+    [KP_GATE_DRA_DEVICE_TAINTS] = {"DRADeviceTaints", 2, {{33, false, false}, {36, true, false}}},
+    /* alpha 1.33, beta (on) 1.34, GA 1.36, locked 1.37 */
+    [KP_GATE_DRA_PRIORITIZED_LIST] = {"DRAPrioritizedList",
+                                      3,
+                                      {{33, false, false}, {34, true, false}, {37, true, true}}},
     /* alpha 1.26, beta (off) 1.32, GA (on) 1.34, locked 1.35 */
     [KP_GATE_DYNAMIC_RESOURCE_ALLOCATION] =
         {"DynamicResourceAllocation", 3, {{26, false, false}, {34, true, false}, {35, true, true}}},

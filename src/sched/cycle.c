@@ -79,6 +79,17 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
             break;
         }
     }
+    /* DynamicResources, last as in the default order, for a pod with claims (sched_config.h) */
+    c->run[KP_PL_DYNAMIC_RESOURCES] = false;
+    if (cfg->dra_prefilter && p->n_claims && pre->code == KP_CODE_SUCCESS) {
+        bool skip = true;
+        if (ops[KP_PL_DYNAMIC_RESOURCES].prefilter(c, pre, &skip) != KP_OK) {
+            kp__cycle_free(c);
+            return NULL;
+        }
+        if (pre->code != KP_CODE_SUCCESS) pre->plugin = kp__plugin_name(KP_PL_DYNAMIC_RESOURCES);
+        c->run[KP_PL_DYNAMIC_RESOURCES] = !skip && cfg->dra_filter;
+    }
     if (!c->ipa) c->run[KP_PL_INTERPOD] = false;
     if (!c->n_spread) c->run[KP_PL_SPREAD] = false;
     if (!c->n_vz) c->run[KP_PL_VOLUME_ZONE] = false;
@@ -91,6 +102,7 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
         if (cfg->filter[i] == KP_PL_NODE_NAME && !p->node_name) continue;
         if (c->run[cfg->filter[i]]) c->active[c->n_active++] = cfg->filter[i];
     }
+    if (c->run[KP_PL_DYNAMIC_RESOURCES]) c->active[c->n_active++] = KP_PL_DYNAMIC_RESOURCES;
     return c;
 }
 
@@ -266,6 +278,15 @@ void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node
             if (pl == KP_PL_NODE_VOLUME_LIMITS && st.code != KP_CODE_SUCCESS)
                 explain_volume_note(c, node, f, x);
         }
+        if (f->reason == KP_TEXT_NONE) x->enomem = true;
+    }
+    if (c->run[KP_PL_DYNAMIC_RESOURCES] && en->n_filters < KP_PL_COUNT) {
+        kp_explain_filter *f = &en->filters[en->n_filters++];
+        kp_node_status st;
+        f->plugin = KP_PL_DYNAMIC_RESOURCES;
+        run_plugin(c, KP_PL_DYNAMIC_RESOURCES, node, &st);
+        f->code = st.code;
+        f->reason = kp__textbuf_add(&x->text, NULL, &st);
         if (f->reason == KP_TEXT_NONE) x->enomem = true;
     }
 }

@@ -22,8 +22,11 @@ void kp__cycle_add_pod(kp_cycle *c, uint32_t victim, uint32_t node);
 /* KP_ENOMEM when a PreFilter state update could not allocate since the cycle began (its
  * Filter verdicts are then unusable), else KP_OK. Check after a filter pass or a dry run. */
 kp_status kp__nvl_status(const struct kp_nvl *s); /* plugins/node_volume_limits.c */
+kp_status kp__dra_cycle_status(const struct kp_dra_cycle *d); /* plugins/dynamic_resources.c */
 static inline kp_status kp__cycle_status(const kp_cycle *c) {
-    return c->st != KP_OK ? c->st : c->nvl ? kp__nvl_status(c->nvl) : KP_OK;
+    if (c->st != KP_OK) return c->st;
+    if (c->dra && kp__dra_cycle_status(c->dra) != KP_OK) return KP_ENOMEM;
+    return c->nvl ? kp__nvl_status(c->nvl) : KP_OK;
 }
 /* --explain: each filter's own verdict on node */
 void kp__cycle_explain_filters(const kp_cycle *c, uint32_t node, kp_explain_node *en,

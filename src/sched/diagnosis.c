@@ -94,15 +94,15 @@ kp_status kp__diagnosis_text(const kp_diagnosis *d, const char *prefix, uint32_t
 
 /* mirrors RunPostFilterPlugins (the Unschedulable statuses' reasons merged in plugin order, a
  * Success returned at once) and FitError.Error()'s " " + PostFilterMsg */
-kp_status kp__postfilter_join(char **msg, bool dra, bool dra_first, const char *preempt_msg,
+kp_status kp__postfilter_join(char **msg, const char *dra, bool dra_first, const char *preempt_msg,
                               bool nominated) {
     const char *parts[2] = {NULL, NULL};
     uint32_t n = 0;
     bool has_preempt = preempt_msg && preempt_msg[0];
-    if (nominated) dra = false; /* Success returns at once; a later DRA does not run */
-    if (dra && dra_first) parts[n++] = KP_REASON_NO_CLAIMS;
+    if (nominated) dra = NULL; /* Success returns at once; a later DRA does not run */
+    if (dra && dra_first) parts[n++] = dra;
     if (has_preempt) parts[n++] = preempt_msg;
-    if (dra && !dra_first) parts[n++] = KP_REASON_NO_CLAIMS;
+    if (dra && !dra_first) parts[n++] = dra;
     if (n == 0) return KP_OK;
     size_t len = strlen(*msg) + 1 + strlen(parts[0]) + (n > 1 ? 2 + strlen(parts[1]) : 0) + 1;
     char *joined = kp__malloc(len);

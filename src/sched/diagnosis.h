@@ -45,7 +45,7 @@ kp_status kp__diagnosis_text(const kp_diagnosis *d, const char *prefix, uint32_t
  * DynamicResources' KP_REASON_NO_CLAIMS when dra (before or after DefaultPreemption as
  * dra_first says) and preemption's message (NULL or "": none). A nominating preemption is a
  * Success that ends the PostFilter run: only its message is kept. KP_ENOMEM. */
-kp_status kp__postfilter_join(char **msg, bool dra, bool dra_first, const char *preempt_msg,
+kp_status kp__postfilter_join(char **msg, const char *dra, bool dra_first, const char *preempt_msg,
                               bool nominated);
 
 #endif

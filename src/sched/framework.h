@@ -159,6 +159,10 @@ struct kp_sched {
     kp_hot_pod *hot;
     uint32_t n_hot;
     bool hot_stale; /* a pod past the array changed: rebuild on the next use */
+    /* DynamicResources (plugins/dynamic_resources.c): the index of the DRA objects (sched/dra/
+     * index.h), and the CycleState of the pod being scheduled (its Score reads it) */
+    struct kp_dra_index *dra_ix;
+    struct kp_dra_cycle *dra_cur;
     /* preemption's per-node cache (preempt/cache.c), freed by kp_sched_free */
     void *preempt_cache;
     /* pods by namespace / label for the InterPodAffinity and PodTopologySpread PreFilters
@@ -289,6 +293,7 @@ struct kp_cycle {
      * NodeAffinity's (the absent nodes' status names the plugins) */
     uint8_t vb_narrowed;
     struct kp_nvl *nvl; /* NodeVolumeLimits (plugins/node_volume_limits.c; its Filter scratch) */
+    struct kp_dra_cycle *dra; /* DynamicResources (plugins/dynamic_resources.c), NULL: no claims */
 
     /* KP_ENOMEM once a PreFilter state update (AddPod / RemovePod) could not allocate: the
      * cycle's verdicts are then unusable and its users report the error (kp__cycle_status) */

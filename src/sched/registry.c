@@ -6,6 +6,7 @@
 #include "sched/registry.h"
 
 #include "sched/plugins/balanced_allocation.h"
+#include "sched/plugins/dynamic_resources.h"
 #include "sched/plugins/image_locality.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/node_affinity.h"
@@ -78,6 +79,11 @@ static void filter_node_volume_limits(const kp_cycle *c, uint32_t node, const kp
                                       kp_node_status *st) {
     (void)node;
     kp__filter_node_volume_limits(c, n, st);
+}
+
+static void filter_dra(const kp_cycle *c, uint32_t node, const kp_node *n, kp_node_status *st) {
+    (void)n;
+    kp__dra_filter(c, node, st);
 }
 
 static kp_status prefilter_node_affinity(kp_cycle *c, kp_node_status *pre, bool *skip) {
@@ -177,6 +183,11 @@ const kp__plugin_ops kp__plugin_registry[KP_PL_COUNT] = {
                               .filter = filter_volume_binding,
                               .score = kp__volume_binding_score,
                               .fini = kp__volume_binding_fini},
+    [KP_PL_DYNAMIC_RESOURCES] = {.prefilter = kp__dra_prefilter,
+                                 .filter = filter_dra,
+                                 .note = kp__dra_note,
+                                 .score = kp__dra_score,
+                                 .fini = kp__dra_fini},
     [KP_PL_NODE_VOLUME_LIMITS] = {.prefilter = prefilter_node_volume_limits,
                                   .filter = filter_node_volume_limits,
                                   .note = kp__node_volume_limits_note,

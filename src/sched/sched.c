@@ -17,6 +17,7 @@
 #include "sched/hot.h"
 #include "sched/memo.h"
 #include "sched/nominator.h"
+#include "sched/plugins/dynamic_resources.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/pod_topology_spread_default.h"
 #include "sched/plugins/scheduling_gates.h"
@@ -335,6 +336,7 @@ void kp_sched_free(kp_sched *s) {
     kp__free(s->order);
     kp__free(s->aff_pods);
     kp__preempt_cache_free(s->preempt_cache);
+    kp__dra_sched_free(s);
     kp__memo_free(s);
     kp__podindex_fini(&s->ix);
     kp__sched_hot_free(s);

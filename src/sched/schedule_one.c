@@ -18,6 +18,7 @@
 #include "sched/framework.h"
 #include "sched/memo.h"
 #include "sched/nominator.h"
+#include "sched/plugins/dynamic_resources.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/scheduling_gates.h"
 #include "sched/preempt/preempt.h"
@@ -134,10 +135,12 @@ static kp_status add_victims(kp_result_int *r, const uint32_t *v, uint32_t n, in
 
 /* assume + bind: the pod joins the node through core's writer (later pods see it) and leaves
  * the nominator */
-static kp_status bind(kp_sched *s, uint32_t pod, uint32_t node) {
+static kp_status bind(kp_sched *s, kp_cycle *c, uint32_t pod, uint32_t node) {
     kp_cluster *cl = s->cl;
     kp_status st = kp__pod_bind(cl, pod, node);
     if (st != KP_OK) return st;
+    /* DynamicResources' Reserve and PreBind: the claims' allocation and reservation */
+    if (c->dra && (st = kp__dra_bind(c, node)) != KP_OK) return st;
     const kp_pod *p = &cl->pods[pod];
     s->memo_mut++; /* the failed-attempt memo's state (memo.h) */
     kp__sched_hot_update(s, pod);
@@ -162,6 +165,15 @@ static kp_status prioritize(kp_sched *s, const kp_pod *p, uint32_t n_feas, bool 
         int64_t w = cfg->score_weight[pl];
         for (uint32_t i = 0; i < n_feas; i++) s->scores[i] += s->plug_scores[i] * w;
         if (explain) kp__explain_plugin_scores(s, pl, n_feas, w);
+    }
+    /* DynamicResources' Score, last in the default order, for a pod with claims to allocate */
+    if (cfg->dra_score && s->dra_cur) {
+        kp_plugin pl = KP_PL_DYNAMIC_RESOURCES;
+        int scored = kp__score_plugin(s, pl, p, s->feasible, n_feas, s->plug_scores);
+        if (scored < 0) return (kp_status)scored;
+        int64_t w = scored ? cfg->score_weight[pl] : 0;
+        for (uint32_t i = 0; i < n_feas && scored; i++) s->scores[i] += s->plug_scores[i] * w;
+        if (explain && scored) kp__explain_plugin_scores(s, pl, n_feas, w);
     }
     if (explain) kp__explain_totals(s, n_feas);
     return KP_OK;
@@ -263,9 +275,9 @@ static kp_status find_nodes_that_pass_filters(kp_sched *s, kp_cycle *c, bool exp
 }
 
 /* The pod is bound to node: result and explain record. */
-static kp_status record_bound(kp_sched *s, kp_result_int *res, uint32_t pod, uint32_t node,
-                              bool explain, bool *changed) {
-    kp_status st = bind(s, pod, node);
+static kp_status record_bound(kp_sched *s, kp_cycle *c, kp_result_int *res, uint32_t pod,
+                              uint32_t node, bool explain, bool *changed) {
+    kp_status st = bind(s, c, pod, node);
     if (st != KP_OK) return st;
     if (explain) s->explain->selected = (int32_t)node;
     res->pub.outcome = KP_OUTCOME_BOUND;
@@ -311,7 +323,8 @@ static kp_status post_filter(kp_sched *s, kp_cycle *c, kp_result_int *res, uint3
         return st;
     }
     /* the FitError text, then the PostFilter reasons (DynamicResources', preemption's) */
-    if (kp__postfilter_join(msg, s->postfilter_dra, s->cfg.dra_before_preemption, pr.message,
+    if (kp__postfilter_join(msg, s->postfilter_dra ? kp__dra_postfilter(c) : NULL,
+                            s->cfg.dra_before_preemption, pr.message,
                             pr.outcome == KP_PREEMPT_NOMINATED) != KP_OK) {
         kp__preempt_result_fini(&pr);
         return kp_error_set(err, KP_ENOMEM, "out of memory");
@@ -366,7 +379,8 @@ static kp_status handle_scheduling_failure(kp_sched *s, kp_cycle *c, kp_result_i
         return st;
     }
     if (!s->cfg.postfilter_preemption &&
-        kp__postfilter_join(&msg, s->postfilter_dra, true, NULL, false) != KP_OK) {
+        kp__postfilter_join(&msg, s->postfilter_dra ? kp__dra_postfilter(c) : NULL, true, NULL,
+                            false) != KP_OK) {
         kp__free(msg);
         return kp_error_set(err, KP_ENOMEM, "out of memory");
     }
@@ -485,7 +499,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
         chosen = kp__select_host(s, s->feasible, s->scores, n_feas);
     }
 bound:
-    if ((st = record_bound(s, res, pod, chosen, explain, changed)) != KP_OK)
+    if ((st = record_bound(s, c, res, pod, chosen, explain, changed)) != KP_OK)
         kp_error_set(err, st, "out of memory");
     goto out;
 failed:

@@ -143,7 +143,7 @@ KT_TEST(gates_upstream_unmodelled) {
     KT_CHECK_INT(parse(&g,
                        "KubeletPSI=true,SchedulerAsyncAPICalls=false,"
                        "RotateKubeletServerCertificate=true,ContextualLogging=true,"
-                       "WatchListClient=false,DRADeviceTaints=false,CustomCPUCFSQuotaPeriod=true",
+                       "WatchListClient=false,DRAConsumableCapacity=false,CustomCPUCFSQuotaPeriod=true",
                        msg, sizeof msg),
                  KP_OK);
     KT_CHECK_STR(msg, "");

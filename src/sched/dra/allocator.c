@@ -283,7 +283,8 @@ static kp_status gather(kp_dra_alloc *a, uint32_t node) {
                 gen = cl->dra.slices[cand[i]].generation;
         for (uint32_t i = 0; i < n_c; i++) {
             const kp_dra_slice *s = &cl->dra.slices[cand[i]];
-            if (ix->slice_pool[cand[i]] == p && s->generation == gen) count++, want = s->slice_count;
+            if (ix->slice_pool[cand[i]] == p && s->generation == gen)
+                count++, want = s->slice_count;
         }
         bool complete = count == want;
         if (!complete) {
@@ -388,7 +389,8 @@ static bool busy_for_claim(const kp_dra_alloc *a, uint32_t k, uint32_t ci) {
 /* mirrors taintPreventsAllocation: a NoSchedule or NoExecute taint no toleration tolerates */
 static bool taint_prevents(const kp_dra_device *d, const kp_dra_exact *ex) {
     for (uint16_t t = 0; t < d->n_taints; t++) {
-        if (d->taints[t].effect != KP_EFFECT_NOSCHEDULE && d->taints[t].effect != KP_EFFECT_NOEXECUTE)
+        if (d->taints[t].effect != KP_EFFECT_NOSCHEDULE &&
+            d->taints[t].effect != KP_EFFECT_NOEXECUTE)
             continue;
         bool ok = false;
         for (uint16_t i = 0; i < ex->n_tolerations && !ok; i++)
@@ -550,8 +552,9 @@ static int validate(kp_dra_alloc *a) {
                         "feature is disabled",
                         S(a, c->ns), S(a, c->name), S(a, q->base));
         if (q->ex->admin_access && !a->f.admin_access)
-            return fail(a, "claim %s/%s, request %s: admin access is requested, but the feature "
-                           "is disabled",
+            return fail(a,
+                        "claim %s/%s, request %s: admin access is requested, but the feature "
+                        "is disabled",
                         S(a, c->ns), S(a, c->name), rname);
         if (q->cls < 0)
             return fail(a,
@@ -560,7 +563,9 @@ static int validate(kp_dra_alloc *a) {
                         S(a, c->ns), S(a, c->name), rname, S(a, q->ex->class_name),
                         S(a, q->ex->class_name));
         if (q->ex->mode == KP_DRA_MODE_EXACT) {
-            q->num = q->ex->count < 0 ? 0 : (uint32_t)(q->ex->count > UINT32_MAX / 2 ? UINT32_MAX / 2 : q->ex->count);
+            q->num = q->ex->count < 0 ? 0
+                                      : (uint32_t)(q->ex->count > UINT32_MAX / 2 ? UINT32_MAX / 2
+                                                                                 : q->ex->count);
             continue;
         }
         q->n_all = 0;
@@ -585,7 +590,8 @@ static int validate(kp_dra_alloc *a) {
     }
     for (uint32_t ci = 0; ci < a->n_claims; ci++) { /* minDevicesPerClaim */
         uint64_t min = 0;
-        for (uint32_t fr = a->req_base[ci]; fr < (ci + 1 < a->n_claims ? a->req_base[ci + 1] : a->n_reqs); fr++) {
+        for (uint32_t fr = a->req_base[ci];
+             fr < (ci + 1 < a->n_claims ? a->req_base[ci + 1] : a->n_reqs); fr++) {
             uint32_t n = a->req_nsub[fr] ? a->req_nsub[fr] : 1, m = UINT32_MAX;
             for (uint32_t s = 0; s < n; s++)
                 if (a->rqs[a->req_rq[fr] + s].num < m) m = a->rqs[a->req_rq[fr] + s].num;

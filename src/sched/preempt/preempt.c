@@ -287,6 +287,9 @@ static bool fast_path_allowed(const kp_pctx *x) {
     if (x->o->reference || x->o->no_fastpath) return false;
     const kp_pod *p = &x->cl->pods[x->pod];
     if (p->pod_affinity || p->pod_anti_affinity || p->n_spread) return false;
+    /* resource claims: DynamicResources' verdict is not Fit's (a node without a free device
+     * stays out whatever is removed): every dry run runs the filters */
+    if (p->n_claims) return false;
     for (uint16_t i = 0; i < p->n_containers + p->n_init; i++)
         if (p->containers[i].n_ports) return false;
     /* volumes: per node, kp__volume_filters_steady (plugins/node_volume_limits.c) */
