@@ -203,6 +203,9 @@ typedef enum {
     /* an assigned pod changed (framework.AssignedPodUpdate): its labels, or its requests (an
      * in-place resize the kubelet applied); the old object is kp_sched_pod_before's */
     KP_SCHED_EV_POD_UPDATE,
+    /* a ResourceClaim updated: its allocation cleared when its last consumer ended, or deleted
+     * (the resourceclaim controller; `object`: its index, kp_cluster_claim_info) */
+    KP_SCHED_EV_CLAIM_UPDATE,
     KP_SCHED_EV_COUNT
 } kp_sched_event_kind;
 

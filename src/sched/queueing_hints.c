@@ -71,6 +71,8 @@ static const uint32_t REGISTERED[KP_SCHED_EV_COUNT] = {
     [KP_SCHED_EV_STORAGE_CLASS_ADD] = BIT(KP_PL_VOLUME_BINDING) | BIT(KP_PL_VOLUME_ZONE),
     [KP_SCHED_EV_CSI_NODE_ADD] = BIT(KP_PL_NODE_VOLUME_LIMITS) | BIT(KP_PL_VOLUME_BINDING),
     [KP_SCHED_EV_POD_UPDATE] = BIT(KP_PL_FIT) | BIT(KP_PL_SPREAD) | BIT(KP_PL_INTERPOD),
+    /* DynamicResources' ResourceClaim Add|Update (isSchedulableAfterClaimChange) */
+    [KP_SCHED_EV_CLAIM_UPDATE] = BIT(KP_PL_DYNAMIC_RESOURCES),
 };
 
 /* the storage kinds' events and their core kind */
@@ -85,6 +87,7 @@ static int storage_kind(kp_sched_event_kind k) {
     case KP_SCHED_EV_POD_ADD:
     case KP_SCHED_EV_POD_DELETE:
     case KP_SCHED_EV_POD_UPDATE:
+    case KP_SCHED_EV_CLAIM_UPDATE:
     case KP_SCHED_EV_COUNT: return -1;
     }
     return -1;
@@ -341,6 +344,9 @@ static bool plugin_hint(kp_sched *s, kp_plugin pl, const kp_pod *p, const kp_sch
     const kp_cluster *cl = s->cl;
     if (ev->kind == KP_SCHED_EV_PVC_ADD) return pod_uses_claim(p, &cl->vol.pvcs[ev->object]);
     if (storage_kind(ev->kind) >= 0) return true; /* PV, StorageClass, CSINode added */
+    /* mirrors isSchedulableAfterClaimChange for a claim whose allocation was removed: devices
+     * were freed, any pod waiting for devices may fit */
+    if (ev->kind == KP_SCHED_EV_CLAIM_UPDATE) return pl == KP_PL_DYNAMIC_RESOURCES;
     bool node_ev = ev->kind == KP_SCHED_EV_NODE_ADD || ev->kind == KP_SCHED_EV_NODE_UPDATE;
     const kp_node *n = node_ev ? &cl->nodes[ev->node] : NULL;
     const kp_node *old = ev->kind == KP_SCHED_EV_NODE_UPDATE ? old_node(s, ev) : NULL;
@@ -458,7 +464,7 @@ static kp_sched_hint without_hints(const kp_sched *s, const kp_pod *p, uint32_t 
     if ((rejectors & ~REJ_NONE) && !(rejectors & reg)) return KP_HINT_SKIP;
     if (node_ev)
         return admission_check(s, p, &s->cl->nodes[ev->node]) ? KP_HINT_QUEUE : KP_HINT_SKIP;
-    if (storage_kind(ev->kind) >= 0) return KP_HINT_QUEUE;
+    if (storage_kind(ev->kind) >= 0 || ev->kind == KP_SCHED_EV_CLAIM_UPDATE) return KP_HINT_QUEUE;
     if (ev->kind == KP_SCHED_EV_POD_ADD || ev->kind == KP_SCHED_EV_POD_UPDATE)
         /* AssignedPodAdded / AssignedPodUpdated: the pods with a required affinity term the
          * pod matches */
@@ -471,9 +477,11 @@ kp_sched_hint kp_sched_queueing_hint(kp_sched *s, kp_index pod, const kp_sched_e
         return KP_HINT_QUEUE;
     bool node_ev = ev->kind == KP_SCHED_EV_NODE_ADD || ev->kind == KP_SCHED_EV_NODE_UPDATE;
     int vk = storage_kind(ev->kind);
-    if (vk >= 0   ? ev->object < 0 || (size_t)ev->object >= s->cl->vol.n[vk]
-        : node_ev ? ev->node < 0 || (size_t)ev->node >= s->cl->n_nodes
-                  : ev->pod < 0 || (size_t)ev->pod >= s->cl->n_pods)
+    bool claim_ev = ev->kind == KP_SCHED_EV_CLAIM_UPDATE;
+    if (vk >= 0    ? ev->object < 0 || (size_t)ev->object >= s->cl->vol.n[vk]
+        : claim_ev ? ev->object < 0 || (size_t)ev->object >= s->cl->dra.n_claims
+        : node_ev  ? ev->node < 0 || (size_t)ev->node >= s->cl->n_nodes
+                   : ev->pod < 0 || (size_t)ev->pod >= s->cl->n_pods)
         return KP_HINT_QUEUE;
     int32_t ri = (size_t)pod < s->n_pods_seen ? s->res_of_pod[pod] : -1;
     uint32_t rejectors = ri >= 0 ? s->res[ri].rejectors : 0;

@@ -74,10 +74,15 @@ kp_status kp__sim_claim_changed(void *ctx, kp_index claim, int change, kp_index 
         return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
     switch ((kp_ctrl_claim_change)change) {
     case KP_CTRL_CLAIM_CREATED: c->claims_created++; break;
-    case KP_CTRL_CLAIM_DEALLOCATED:
+    case KP_CTRL_CLAIM_DEALLOCATED: {
         if (d->allocated[claim]) c->deallocations++;
         d->allocated[claim] = 0;
+        /* a ResourceClaim update: pods waiting for devices may fit now */
+        kp_sched_event ev = {KP_SCHED_EV_CLAIM_UPDATE, -1, -1, false, claim};
+        if (kp__sim_move(s, &ev) != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
         break;
+    }
     case KP_CTRL_CLAIM_DELETED: c->claims_deleted++; break;
     case KP_CTRL_CLAIM_UNRESERVED: break;
     }
