@@ -6,6 +6,7 @@
 
 #include "base/alloc.h"
 #include "core/cluster.h"
+#include "core/dra_store.h"
 #include "core/meta.h"
 #include "core/namespace.h"
 #include "core/node.h"
@@ -33,7 +34,8 @@ enum {
     MAP_NS,
     MAP_WL,
     MAP_VOL = MAP_WL + KP_WL_KINDS,
-    MAP_COUNT = MAP_VOL + KP_VK_KINDS
+    MAP_DRA = MAP_VOL + KP_VK_KINDS,
+    MAP_COUNT = MAP_DRA + KP_DK_KINDS
 };
 
 typedef struct kp_cluster_ext {
@@ -240,6 +242,21 @@ const void *kp__cluster_find_volume(const kp_cluster *cl, kp_volume_kind kind, k
     return (const char *)*arr + (size_t)i * sz;
 }
 
+/* ---- DRA objects' identities (core/dra_store.h; the arrays are dra.c's) ---- */
+
+void *kp__cluster_dra_upsert(kp_cluster *cl, kp_dra_kind kind, void **arr, uint32_t *n,
+                             uint32_t *cap, size_t sz, kp_str ns, kp_str name) {
+    return upsert(cl, MAP_DRA + (int)kind, arr, n, cap, sz, ns, name, kp__dra_kind_name(kind));
+}
+
+long kp__cluster_dra_map_get(const kp_cluster *cl, kp_dra_kind kind, kp_str ns, kp_str name) {
+    return idmap_get(&((const kp_cluster_ext *)cl)->maps[MAP_DRA + (int)kind], idkey(ns, name));
+}
+
+void kp__cluster_dra_map_del(kp_cluster *cl, kp_dra_kind kind, kp_str ns, kp_str name) {
+    idmap_del(map_of(cl, MAP_DRA + (int)kind), idkey(ns, name));
+}
+
 kp_namespace *kp__cluster_new_namespace(kp_cluster *cl, kp_str name) {
     kp_namespace *ns = upsert(cl, MAP_NS, (void **)&cl->namespaces, &cl->n_namespaces,
                               &cl->cap_namespaces, sizeof *ns, 0, name, "Namespace");
@@ -418,6 +435,7 @@ void kp_cluster_free(kp_cluster *cl) {
         size_t sz;
         kp__free(*volume_array(cl, (kp_volume_kind)k, &sz));
     }
+    kp__dra_free(cl);
     kp__intern_fini(&cl->strs);
     kp__arena_fini(&cl->arena);
 
@@ -513,6 +531,8 @@ static int map_of_kind(const char *kind) {
         if (strcmp(kind, kp__workload_kind_name((kp_workload_kind)k)) == 0) return MAP_WL + k;
     for (int k = 0; k < KP_VK_KINDS; k++)
         if (strcmp(kind, kp__volume_kind_name((kp_volume_kind)k)) == 0) return MAP_VOL + k;
+    kp_dra_kind dk;
+    if (kp__dra_kind_of(kind, &dk)) return MAP_DRA + (int)dk;
     return -1;
 }
 
@@ -541,6 +561,7 @@ void kp__cluster_mark_get(const kp_cluster *cl, kp__cluster_mark *m) {
     m->n_namespaces = cl->n_namespaces;
     m->n_workloads = cl->n_workloads;
     for (int k = 0; k < KP_VK_KINDS; k++) m->n_vol[k] = cl->vol.n[k];
+    kp__dra_counts(cl, m->n_dra);
     m->n_warnings = cl->n_warnings;
     m->n_skipped_kinds = cl->n_skipped_kinds;
     m->n_objects = cl->n_objects;
@@ -578,6 +599,7 @@ void kp__cluster_rollback(kp_cluster *cl, const kp__cluster_mark *m) {
         }
         cl->vol.n[k] = m->n_vol[k];
     }
+    kp__dra_rollback(cl, m->n_dra);
     cl->n_pods = m->n_pods;
     cl->n_nodes = m->n_nodes;
     cl->n_classes = m->n_classes;

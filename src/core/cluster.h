@@ -136,6 +136,7 @@ static inline uint32_t kp__cluster_live_nodes(const kp_cluster *cl) {
 typedef struct {
     uint32_t n_pods, n_nodes, n_classes, n_pdbs, n_namespaces, n_workloads;
     uint32_t n_vol[KP_VK_KINDS];
+    uint32_t n_dra[KP_DK_KINDS]; /* DRA objects per kind (core/dra.h) */
     uint32_t n_warnings, n_skipped_kinds, n_objects;
     size_t skipped_len;
     uint64_t bytes_loaded;

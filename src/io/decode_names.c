@@ -91,3 +91,17 @@ const char *kp__namespace_error(const char *ns, char *buf, size_t cap) {
     label(ns, buf, cap);
     return buf[0] ? buf : NULL;
 }
+
+const char *kp__dns_label_error(const char *s, char *buf, size_t cap) {
+    if (!cap) return NULL;
+    buf[0] = 0;
+    label(s, buf, cap);
+    return buf[0] ? buf : NULL;
+}
+
+const char *kp__dns_subdomain_error(const char *s, char *buf, size_t cap) {
+    if (!cap) return NULL;
+    buf[0] = 0;
+    subdomain(s, buf, cap);
+    return buf[0] ? buf : NULL;
+}

@@ -15,5 +15,8 @@
 const char *kp__name_error(const char *kind, const char *name, char *buf, size_t cap);
 /* The same for metadata.namespace (ValidateNamespaceName: a DNS-1123 label). */
 const char *kp__namespace_error(const char *ns, char *buf, size_t cap);
+/* IsDNS1123Label / IsDNS1123Subdomain of any name (DRA device, request and driver names). */
+const char *kp__dns_label_error(const char *s, char *buf, size_t cap);
+const char *kp__dns_subdomain_error(const char *s, char *buf, size_t cap);
 
 #endif

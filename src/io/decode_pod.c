@@ -12,6 +12,7 @@
 #include "core/taints.h"
 #include "io/dctx.h"
 #include "io/decode_common.h"
+#include "io/decode_dra.h"
 #include "io/decode_pod_gates.h"
 #include "io/decode_pod_ready.h"
 #include "io/decode_pod_resize.h"
@@ -586,6 +587,7 @@ static kp_status decode_spec(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, k
     TRY(decode_tolerations(d, cl, spec, p));
     TRY(decode_spread(d, cl, spec, p));
     TRY(decode_volumes(d, cl, spec, p));
+    TRY(kp__decode_pod_claims(d, cl, spec, p)); /* decode_pod_claims.c */
     p->termination_grace = 30;
     TRY(kp__dget_int(d, spec, "terminationGracePeriodSeconds", 0, INT64_MAX, &v, &has));
     if (has) {
@@ -634,6 +636,7 @@ static kp_status decode_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *statu
     TRY(kp__d_conditions(d, cl, status, "conditions", "DisruptionTarget", &p->n_conditions,
                          &p->conditions));
     TRY(kp__decode_pod_ready(d, cl, status, p)); /* and Ready */
+    TRY(kp__decode_pod_claim_statuses(d, cl, status, p)); /* decode_pod_claims.c */
     return kp__decode_pod_resize(d, cl, status, p);
 }
 

@@ -17,6 +17,7 @@
 #include "core/workload.h"
 #include "io/dctx.h"
 #include "io/decode_common.h"
+#include "io/decode_dra.h"
 #include "io/decode_names.h"
 #include "io/events.h"
 #include "io/input.h"
@@ -281,6 +282,24 @@ static bool api_group_ok(const char *api, const char *kind) {
     return true;
 }
 
+/* The apiVersion of a kind kprio reads: one it serves (a DRA version the release line of
+ * --compat does not serve is refused as that line's API server would). */
+static kp_status check_api(const kp_cluster *cl, kp_dctx *d, const kp_tnode *obj, const char *kind,
+                           const char *api) {
+    kp_workload_kind wk;
+    kp_volume_kind vk;
+    kp_dra_kind dk;
+    const char *why = NULL;
+    bool ok = kp__dra_kind(kind, &dk)        ? !api || kp__dra_api_ok(api, cl->gates.line, &why)
+              : kp__volume_kind(kind, &vk)   ? !api || kp__volume_api_ok(vk, api)
+              : kp__workload_kind(kind, &wk) ? !api || kp__workload_api_ok(wk, api)
+                                             : api_group_ok(api, kind);
+    if (ok) return KP_OK;
+    return kp__dctx_fail(d, kp__tree_get(obj, "apiVersion"), KP_EINVAL, "apiVersion",
+                         "unsupported apiVersion \"%s\" for kind %s%s%s", api, kind,
+                         why ? ": " : "", why ? why : "");
+}
+
 /* Duplicate keys of one object (JSON): kept until the object is named, then warned once each. */
 typedef struct {
     char text[4][512];
@@ -440,10 +459,12 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     kp_volume_kind vk = KP_VK_PV;
     bool is_vol =
         !(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl) && kp__volume_kind(kind, &vk);
-    if (dn.n && !(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl || is_vol) &&
-        dup_flush(cl, lc->source, &d, &dn) != KP_OK)
+    kp_dra_kind dk = KP_DK_CLASS; /* DRA objects (decode_dra.c): dispatched with storage */
+    bool is_dra = !is_vol && kp__dra_kind(kind, &dk);
+    bool known = is_pod || is_node || is_pc || is_pdb || is_ns || is_wl || is_vol || is_dra;
+    if (dn.n && !known && dup_flush(cl, lc->source, &d, &dn) != KP_OK)
         return kp__dctx_fail(&d, obj, KP_ENOMEM, NULL, "out of memory");
-    if (!(is_pod || is_node || is_pc || is_pdb || is_ns || is_wl || is_vol)) {
+    if (!known) {
         if (kp__cluster_note_skipped(cl, kind) != KP_OK)
             return kp__dctx_fail(&d, obj, KP_ENOMEM, "kind", "out of memory");
         return KP_OK;
@@ -468,18 +489,15 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
     }
     kp__dctx_pop(&d, saved);
     if (st != KP_OK) return st;
-    bool namespaced = is_pod || is_pdb || is_wl || (is_vol && kp__volume_kind_namespaced(vk));
+    bool namespaced =
+        is_pod || is_pdb || is_wl ||
+        (is_dra ? kp__dra_kind_namespaced(dk) : is_vol && kp__volume_kind_namespaced(vk));
     if (namespaced && (!has_ns || !ns[0])) ns = "default";
     snprintf(d.object, sizeof d.object, "%s%s%s %s%s%s%s", where, where[0] ? " (" : "", kind,
              namespaced ? ns : "", namespaced ? "/" : "", name, where[0] ? ")" : "");
     if (dn.n && dup_flush(cl, lc->source, &d, &dn) != KP_OK)
         return kp__dctx_fail(&d, obj, KP_ENOMEM, NULL, "out of memory");
-    /* checked once the object is named, so the error says which object */
-    if (is_vol  ? api && !kp__volume_api_ok(vk, api)
-        : is_wl ? api && !kp__workload_api_ok(wk, api)
-                : !api_group_ok(api, kind))
-        return kp__dctx_fail(&d, kp__tree_get(obj, "apiVersion"), KP_EINVAL, "apiVersion",
-                             "unsupported apiVersion \"%s\" for kind %s", api, kind);
+    TRY(check_api(cl, &d, obj, kind, api)); /* once named, so the error says which object */
     TRY(check_names(cl, &d, meta, kind, name, namespaced ? ns : NULL));
     kp_str name_id = 0, ns_id = 0, src_id = 0;
     TRY(kp__d_intern(&d, cl, meta, "metadata.name", name, strlen(name), &name_id));
@@ -515,10 +533,12 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
         if (!b) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
         return decode_pdb(&d, cl, obj, b);
     }
-    if (is_vol) {
-        void *o = kp__cluster_new_volume(cl, vk, ns_id, name_id);
+    if (is_vol || is_dra) {
+        void *o = is_dra ? kp__cluster_new_dra(cl, dk, ns_id, name_id)
+                         : kp__cluster_new_volume(cl, vk, ns_id, name_id);
         if (!o) return kp__dctx_fail(&d, NULL, KP_ENOMEM, NULL, "out of memory");
-        return kp__decode_volume(&d, cl, obj, vk, o);
+        return is_dra ? kp__decode_dra(&d, cl, lc->source, obj, dk, api, o)
+                      : kp__decode_volume(&d, cl, obj, vk, o);
     }
     if (is_wl) {
         kp_workload *w = kp__cluster_new_workload(cl, wk, ns_id, name_id);
