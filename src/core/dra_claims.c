@@ -96,10 +96,11 @@ kp_status kp__dra_pod_set_claim_status(kp_cluster *cl, uint32_t pod, uint16_t pc
 kp_status kp__dra_claim_unreserve(kp_cluster *cl, uint32_t claim, uint32_t pod) {
     if (claim >= cl->dra.n_claims || pod >= cl->n_pods) return KP_EINVAL;
     kp_dra_claim *c = &cl->dra.claims[claim];
-    kp_str uid = cl->pods[pod].uid;
+    kp_str uid = cl->pods[pod].uid, name = cl->pods[pod].name;
     uint16_t n = 0;
-    for (uint16_t i = 0; i < c->n_reserved; i++)
-        if (c->reserved[i].uid != uid) c->reserved[n++] = c->reserved[i];
+    for (uint16_t i = 0; i < c->n_reserved; i++) /* a snapshot's pods may come without uids */
+        if (c->reserved[i].uid != uid || c->reserved[i].name != name)
+            c->reserved[n++] = c->reserved[i];
     if (n == c->n_reserved) return KP_OK;
     c->n_reserved = n;
     cl->dra.gen_claims++;

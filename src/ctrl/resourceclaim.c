@@ -42,9 +42,11 @@ static long find_pod(const kp_cluster *cl, kp_str ns, kp_str name) {
     return kp_cluster_find_pod(cl, ref);
 }
 
-/* mirrors resourceclaim.IsForPod: the claim's controller reference is the pod */
+/* mirrors resourceclaim.IsForPod: the claim's controller reference is the pod (its uid; and its
+ * name: a snapshot's pods may come without uids) */
 static bool is_for_pod(const kp_cluster *cl, const kp_dra_claim *c, const kp_pod *p) {
-    return c->owner_uid == p->uid && c->owner_kind && strcmp(kp__s(cl, c->owner_kind), "Pod") == 0;
+    return c->owner_uid == p->uid && c->owner_name == p->name && c->owner_kind &&
+           strcmp(kp__s(cl, c->owner_kind), "Pod") == 0;
 }
 
 /* ---------------------------------------------------------------- syncClaim */

@@ -170,6 +170,25 @@ KT_TEST(create) {
     kp_cluster_free(cl);
 }
 
+/* pods of a snapshot without uids: each gets its own claim (IsForPod compares the name too) */
+KT_TEST(no_uids) {
+    kp_cluster *cl = load("---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: " NS
+                          "}\nspec:\n  containers: [{name: c, image: x}]\n"
+                          "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b, namespace: " NS
+                          "}\nspec:\n  containers: [{name: c, image: x}]\n");
+    if (!cl) return;
+    add_template(cl);
+    kp_index a = pod_of(cl, "a"), b = pod_of(cl, "b");
+    pod_claim(cl, a, NULL);
+    pod_claim(cl, b, NULL);
+    size_t made = 0;
+    kp_error err;
+    KT_CHECK_INT(kp_ctrl_resourceclaim_create_all(cl, 0, 0, &made, &err), KP_OK);
+    KT_CHECK_INT(made, 2);
+    KT_CHECK(kp_cluster_pod_claim(cl, a, 0) != kp_cluster_pod_claim(cl, b, 0));
+    kp_cluster_free(cl);
+}
+
 /* "recreate": the status names a claim that is gone: a new one is made */
 KT_TEST(recreate) {
     kp_cluster *cl = load(POD("test-pod", "uidpod1", ""));
@@ -395,6 +414,6 @@ KT_TEST(core_writes) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(create), KT_CASE(recreate), KT_CASE(missing_template), KT_CASE(find_existing),
-        KT_CASE(nothing_to_do), KT_CASE(reservations), KT_CASE(release), KT_CASE(add_reserved),
-        KT_CASE(generate_base), KT_CASE(core_writes))
+KT_MAIN(KT_CASE(create), KT_CASE(no_uids), KT_CASE(recreate), KT_CASE(missing_template),
+        KT_CASE(find_existing), KT_CASE(nothing_to_do), KT_CASE(reservations), KT_CASE(release),
+        KT_CASE(add_reserved), KT_CASE(generate_base), KT_CASE(core_writes))
