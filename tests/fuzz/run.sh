@@ -8,10 +8,11 @@ SECS=${FUZZ_SECONDS:-20}
 B=build-fuzz
 # run.sh --run NAME: one built target for SECS seconds on its corpus (a scratch copy).
 # fuzz_scenario and fuzz_sim share one target's time (the scenario decoder, then the actions
-# played), so the total stays what it was.
+# played), and so do fuzz_quantity and fuzz_cel (two small parsers), so the total stays what it
+# was.
 fuzz_one() {
     s=$SECS
-    case $1 in fuzz_scenario | fuzz_sim) s=$(((SECS + 1) / 2)) ;; esac
+    case $1 in fuzz_scenario | fuzz_sim | fuzz_quantity | fuzz_cel) s=$(((SECS + 1) / 2)) ;; esac
     ASAN_OPTIONS=detect_leaks=1 $B/$1 -max_total_time="$s" -timeout=10 -max_len=65536 -print_final_stats=0 $B/corpus-$1 \
         -artifact_prefix=$B/ 2>$B/$1.log || { tail -n 60 $B/$1.log; echo "fuzz: $1 FAILED"; return 1; }
     echo "fuzz: $1 for ${s}s: $(grep -E '^Done [0-9]+ runs' $B/$1.log | tail -n 1)"
@@ -48,6 +49,7 @@ build fuzz_encode tests/fuzz/fuzz_encode.c "" "json yaml"
 build fuzz_scenario tests/fuzz/fuzz_scenario.c "" scenario
 build fuzz_cron tests/fuzz/fuzz_cron.c "" cron
 build fuzz_sim tests/fuzz/fuzz_sim.c "" scenario
+build fuzz_cel tests/fuzz/fuzz_cel.c "" cel
 # each target for SECS seconds, FUZZ_JOBS (default: the cores) at a time
 printf '%s\n' $targets | xargs -P "${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh tests/fuzz/run.sh --run
 echo "fuzz: all targets clean"
