@@ -17,8 +17,6 @@
 /* ResourceClaimReservedForMaxSize (k8s.io/api/resource/v1) */
 #define KP_DRA_RESERVED_MAX 256
 
-void kp_ctrl_set_seed(kp_ctrl *c, uint64_t seed) { kp__prng_seed(&c->claim_prng, seed); }
-
 static kp_status nomem(kp_error *err) { return kp__ctrl_nomem(err); }
 
 static kp_status changed(const kp_ctrl_sink *sink, uint32_t claim, kp_ctrl_claim_change what,

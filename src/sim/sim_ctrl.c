@@ -94,7 +94,11 @@ static kp_ctrl_sink sink_of(kp_sim *s) {
     return k;
 }
 
-kp_ctrl_sink kp__sim_ctrl_sink(kp_sim *s) { return sink_of(s); }
+kp_status kp__sim_claims_start(kp_sim *s, kp_error *err) {
+    if (kp__sim_dra_start(s) != KP_OK) return nomem(err);
+    kp_ctrl_sink k = sink_of(s);
+    return kp_ctrl_resourceclaim_start(s->ctrl, s->now, &k, err);
+}
 
 kp_status kp__sim_index_workloads(kp_sim *s) {
     if (!(s->ctrl = kp_ctrl_new(s->cl))) return KP_ENOMEM;

@@ -89,18 +89,16 @@ kp_status kp__sim_claim_changed(void *ctx, kp_index claim, int change, kp_index 
     return KP_OK;
 }
 
-kp_status kp__sim_claims_start(kp_sim *s, kp_error *err) {
+kp_status kp__sim_dra_start(kp_sim *s) {
     size_t n = kp_cluster_claim_count(s->cl);
     struct sim_dra *d = n ? dra_of(s) : NULL;
-    if (n && (!d || grow_seen(d, n) != KP_OK))
-        return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
+    if (n && (!d || grow_seen(d, n) != KP_OK)) return KP_ENOMEM;
     for (size_t i = 0; i < n; i++) { /* the snapshot's allocations are not the run's */
         kp_claim_info ci;
         if (kp_cluster_claim_info(s->cl, (kp_index)i, &ci) == KP_OK)
             d->allocated[i] = ci.allocated && !ci.deleted;
     }
-    kp_ctrl_sink k = kp__sim_ctrl_sink(s);
-    return kp_ctrl_resourceclaim_start(s->ctrl, s->now, &k, err);
+    return KP_OK;
 }
 
 /* each distinct class of pod's claims, once: fn(class, claim info) */
