@@ -545,6 +545,22 @@ kp_status kp_cluster_delete_priority_class(kp_cluster *cl, kp_index pc, kp_error
  * "PriorityClass", "PodDisruptionBudget", or a workload kind ("ReplicaSet", ...). */
 size_t kp_cluster_object_count(const kp_cluster *cl, const char *kind);
 
+/* ResourceClaims (Dynamic Resource Allocation) as the simulator follows them: claim indices go
+ * from 0 to kp_cluster_claim_count (deleted ones stay, flagged); a pod's claims by the order of
+ * its spec.resourceClaims (-1: the entry names no claim yet, or it does not exist). */
+typedef struct {
+    const char *ns, *name;
+    const char *device_class; /* the first request's deviceClassName ("" when none) */
+    const char *owner_pod; /* a generated claim's pod (its controller reference), "" */
+    bool allocated, deleted;
+    size_t n_reserved, n_devices; /* status.reservedFor, status.allocation's results */
+} kp_claim_info;
+size_t kp_cluster_claim_count(const kp_cluster *cl);
+/* KP_EINVAL: claim out of range */
+kp_status kp_cluster_claim_info(const kp_cluster *cl, kp_index claim, kp_claim_info *out);
+size_t kp_cluster_pod_claim_count(const kp_cluster *cl, kp_index pod);
+kp_index kp_cluster_pod_claim(const kp_cluster *cl, kp_index pod, size_t i);
+
 #ifdef __cplusplus
 }
 #endif

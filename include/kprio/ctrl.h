@@ -75,7 +75,18 @@ typedef struct {
     kp_status (*pod_deleted)(void *ctx, kp_index pod, const kp_ctrl_event *ev, kp_error *err);
     /* sync object `obj` again at t_ms (workqueue.AddAfter); kind: kp_ctrl_resync_kind */
     kp_status (*resync_at)(void *ctx, int kind, kp_index obj, int64_t t_ms, kp_error *err);
+    /* the resourceclaim controller changed ResourceClaim `claim` (kp_cluster_claim_info) for
+     * `pod` (-1: none): change is a kp_ctrl_claim_change */
+    kp_status (*claim_changed)(void *ctx, kp_index claim, int change, kp_index pod, kp_error *err);
 } kp_ctrl_sink;
+
+/* What kp_ctrl_sink.claim_changed reports */
+typedef enum {
+    KP_CTRL_CLAIM_CREATED = 0, /* generated from its pod's ResourceClaimTemplate */
+    KP_CTRL_CLAIM_UNRESERVED, /* reservedFor entries of pods gone or done dropped */
+    KP_CTRL_CLAIM_DEALLOCATED, /* no longer reserved: status.allocation cleared, devices free */
+    KP_CTRL_CLAIM_DELETED /* a generated claim whose pod is done or gone */
+} kp_ctrl_claim_change;
 
 /* The manager for cluster cl (finalized; it must outlive the manager): every pod indexed under
  * its controller (kp_cluster_pod_workload), every workload queued for a sync. NULL on
@@ -249,6 +260,35 @@ void kp_ctrl_set_node_monitor_grace(kp_ctrl *c, int64_t grace_ms);
  * kp_cluster_delete_pod when the sink has none. Errors: the sink's, core's, KP_ENOMEM. */
 kp_status kp_ctrl_podgc_sync(kp_ctrl *c, int64_t now_ms, int32_t terminated_threshold,
                              const kp_ctrl_sink *sink, kp_error *err);
+
+/* ---- the resourceclaim controller (src/ctrl/resourceclaim.c, pkg/controller/resourceclaim) ----
+ * Claims from templates and their release, done at once (its work queue takes no time):
+ * kp_ctrl_resourceclaim_pod is the pod informer's enqueuePod with the syncs it queues. A pod
+ * that no longer needs its claims (deleted, terminal, or deleted before it was scheduled:
+ * podNeedsClaims) has each of its claims synced (syncClaim: reservedFor entries of pods that are
+ * gone, replaced or done dropped; a claim whose last reservation went has its allocation cleared;
+ * a claim generated for a pod that is done is deleted, one whose pod is gone is deleted by the
+ * garbage collector, its owner reference). A pod that needs work has syncPod: each
+ * spec.resourceClaims entry with a template and no claim yet gets one (handleClaim: named
+ * generateName "<pod>-<podClaim>-" + 5 characters of the manager's PRNG, kp_ctrl_set_seed;
+ * status.resourceClaimStatuses written); a missing template: the Warning event
+ * FailedResourceClaimCreation "PodResourceClaim NAME: resource claim template ...", the pod left
+ * without its claim. A pod without spec.resourceClaims: nothing. Errors: the sink's, KP_ENOMEM. */
+void kp_ctrl_set_seed(kp_ctrl *c, uint64_t seed);
+kp_status kp_ctrl_resourceclaim_pod(kp_ctrl *c, kp_index pod, int64_t now_ms,
+                                    const kp_ctrl_sink *sink, kp_error *err);
+/* The controller's start (its informers' first lists): every pod with claims as above, in index
+ * order, then every claim synced (a snapshot's reservations of pods it lacks dropped; a
+ * generated claim found by its owner and annotation completes its pod's status,
+ * findPodResourceClaim). Errors as above. */
+kp_status kp_ctrl_resourceclaim_start(kp_ctrl *c, int64_t now_ms, const kp_ctrl_sink *sink,
+                                      kp_error *err);
+/* `schedule` and `why`: the claims a live cluster's controller would have made already, for
+ * every pending pod of finalized cluster cl (kp_ctrl_resourceclaim_start's creation step alone,
+ * at unix time now_s (0: creationTimestamp unset), names from seed). *created (may be NULL): how
+ * many. Errors: KP_ENOMEM. */
+kp_status kp_ctrl_resourceclaim_create_all(kp_cluster *cl, uint64_t seed, int64_t now_s,
+                                           size_t *created, kp_error *err);
 
 #ifdef __cplusplus
 }

@@ -316,6 +316,24 @@ size_t kp_sim_sample_count(const kp_sim *sim);
 const kp_sim_sample *kp_sim_sample_get(const kp_sim *sim, size_t i);
 int64_t kp_sim_sample_step(const kp_sim *sim); /* sample_every_ms (0: no samples) */
 
+/* ---- devices (Dynamic Resource Allocation): the run's account per device class (the first
+ * request's deviceClassName of a claim), in the order the run first met each class. ---- */
+typedef struct {
+    const char *device_class; /* borrowed from the cluster */
+    uint64_t claims_created; /* claims the resourceclaim controller made from templates */
+    uint64_t claims_deleted; /* generated claims deleted with their pods */
+    uint64_t allocations; /* claims allocated at a binding (the scheduler's PreBind) */
+    uint64_t devices_allocated; /* devices in those allocations */
+    uint64_t deallocations; /* allocations cleared when their last consumer ended */
+    uint64_t pods_bound; /* pods with a claim of the class bound in the run */
+    int64_t wait_ms_sum, wait_ms_max; /* their time from creation (t = 0 for the snapshot's) */
+    uint64_t pods_waiting; /* pods with such a claim pending now (not bound, not ended) */
+    uint64_t holders_preempted; /* preemption victims holding an allocated claim of the class */
+} kp_sim_device_class;
+size_t kp_sim_device_class_count(const kp_sim *sim);
+/* KP_EINVAL: out of range */
+kp_status kp_sim_device_class_get(const kp_sim *sim, size_t i, kp_sim_device_class *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "kprio/ctrl.h"
 #include "kprio/sched.h"
 #include "render/render_sched.h"
 
@@ -164,6 +165,12 @@ static int run_schedule(kp_cli_common *c, int argc, char **argv) {
     }
     int rc = KP_EXIT_OK;
     kp_sched *s = NULL;
+    /* the claims of pods' ResourceClaimTemplates a live cluster's controller made already */
+    if (kp_ctrl_resourceclaim_create_all(cl, seed, 0, NULL, &err) != KP_OK) {
+        kp_cli_print_error(&err);
+        rc = KP_EXIT_ERROR;
+        goto out;
+    }
     kp_sched_options opt;
     kp_sched_options_init(&opt);
     opt.scheduler_name = sched_name;

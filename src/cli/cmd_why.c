@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "kprio/ctrl.h"
 #include "kprio/preempt.h"
 #include "kprio/sched.h"
 #include "kprio/why.h"
@@ -124,6 +125,13 @@ static int run_why(kp_cli_common *common, int argc, char **argv) {
         goto out;
     }
     if (!(run_cl = kp_cli_load(common)) || !(what_cl = kp_cli_load_again(common))) goto out;
+    /* the claims of pods' ResourceClaimTemplates a live cluster's controller made already (the
+     * same names in both: the same seed) */
+    if (kp_ctrl_resourceclaim_create_all(run_cl, seed, 0, NULL, &err) != KP_OK ||
+        kp_ctrl_resourceclaim_create_all(what_cl, seed, 0, NULL, &err) != KP_OK) {
+        kp_cli_print_error(&err);
+        goto out;
+    }
     kp_index pod = kp_cli_find_pod_or_hint(run_cl, ref, "why");
     if (pod < 0) goto out;
     kp_preempt_options po;

@@ -12,6 +12,7 @@
 #define KP_CORE_DRA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/arena.h"
@@ -273,5 +274,31 @@ kp_status kp__dra_claim_reserve(struct kp_cluster *cl, uint32_t claim, uint32_t 
 kp_status kp__dra_claim_unreserve(struct kp_cluster *cl, uint32_t claim, uint32_t pod);
 kp_status kp__dra_claim_deallocate(struct kp_cluster *cl, uint32_t claim);
 kp_status kp__dra_claim_delete(struct kp_cluster *cl, uint32_t claim);
+
+/* ---- claim lifecycle: the resourceclaim controller's writes (core/dra_claims.c) ----
+ * The generateName base of the claim the controller makes for a pod's spec.resourceClaims entry
+ * (mirrors Controller.handleClaim's truncation): "<pod>-<podClaim>-"; when that is longer than 57
+ * bytes, both names cut in proportion to their lengths and joined by "-" (the API server then adds
+ * 5 random characters). out: at least 64 bytes. */
+void kp__dra_claim_generate_base(const char *pod, const char *pod_claim, char *out, size_t cap);
+/* Creates the claim of pod's spec.resourceClaims[pc] from its ResourceClaimTemplate (mirrors the
+ * object Controller.handleClaim creates), named `name`: the template's spec and spec.metadata
+ * labels and annotations, the annotation resource.kubernetes.io/pod-claim-name, a controller
+ * owner reference to the pod, creationTimestamp now (unix seconds), unallocated; *out its index.
+ * The pod's status is not written (kp__dra_pod_set_claim_status). KP_EINVAL: pod or pc out of
+ * range, the entry names no template, or a claim of that name exists; KP_ENOTFOUND: the template
+ * does not exist; KP_ENOMEM. */
+kp_status kp__dra_claim_create(struct kp_cluster *cl, uint32_t pod, uint16_t pc, const char *name,
+                               int64_t now, uint32_t *out);
+/* Writes pod's status.resourceClaimStatuses entry of spec.resourceClaims[pc] (the controller's
+ * ApplyStatus): claim is the claim's name (0: none needed). KP_EINVAL: out of range; KP_ENOMEM. */
+kp_status kp__dra_pod_set_claim_status(struct kp_cluster *cl, uint32_t pod, uint16_t pc,
+                                       kp_str claim);
+/* The claim pod's spec.resourceClaims[pc] names (resourceclaim.Name): its resourceClaimName, or
+ * for a template the name in its status; -1 when it names none or the claim does not exist. */
+long kp__dra_pod_claim(const struct kp_cluster *cl, uint32_t pod, uint16_t pc);
+/* Drops status.reservedFor[i] of claim (a consumer that is gone: its pod may no longer exist, so
+ * kp__dra_claim_unreserve cannot name it). KP_EINVAL: out of range. */
+kp_status kp__dra_claim_drop_reservation(struct kp_cluster *cl, uint32_t claim, uint16_t i);
 
 #endif

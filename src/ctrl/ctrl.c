@@ -14,6 +14,7 @@ kp_ctrl *kp_ctrl_new(kp_cluster *cl) {
     if (!c) return NULL;
     c->cl = cl;
     c->node_grace_ms = KP_CTRL_NODE_MONITOR_GRACE_MS;
+    kp_ctrl_set_seed(c, 0);
     if (kp__ctrl_grow(c) != KP_OK) {
         kp_ctrl_free(c);
         return NULL;
@@ -38,6 +39,9 @@ void kp_ctrl_free(kp_ctrl *c) {
 }
 
 void kp_ctrl_set_epoch(kp_ctrl *c, int64_t epoch) { c->epoch = epoch; }
+
+/* the resourceclaim controller's generated names (src/ctrl/resourceclaim.c) */
+void kp_ctrl_set_seed(kp_ctrl *c, uint64_t seed) { kp__prng_seed(&c->claim_prng, seed); }
 
 kp_status kp_ctrl_pod_changed(kp_ctrl *c, kp_index pod, int64_t now_ms) {
     if (pod < 0 || (size_t)pod >= kp_cluster_pod_count(c->cl)) return KP_OK;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/prng.h"
 #include "core/workload.h"
 #include "kprio/cluster.h"
 #include "kprio/ctrl.h"
@@ -114,6 +115,8 @@ struct kp_ctrl {
      * new one replaces, the active pods counted, Jobs' pods classified): the work a sync does,
      * which tests compare for N and 4N pods (creation stays linear, test_sim_limits.c) */
     uint64_t looked;
+    kp_prng claim_prng; /* resourceclaim.c: generated claim names (kp_ctrl_set_seed) */
+    size_t claim_pods_known; /* resourceclaim.c: pods [0, this) were there at its start */
 };
 
 /* controller_utils.c */

@@ -146,7 +146,7 @@ kp_status kp_ctrl_expand(kp_cluster *cl, kp_error *err) {
     if (!c) return kp_error_set(err, KP_ENOMEM, "out of memory");
     int64_t epoch = newest_creation(cl);
     kp_ctrl_set_epoch(c, epoch);
-    kp_ctrl_sink sink = {cl, on_event, on_created, NULL, NULL, NULL};
+    kp_ctrl_sink sink = {cl, on_event, on_created, NULL, NULL, NULL, NULL};
     for (uint32_t i = 0; i < n_wl && st == KP_OK && (flags & KP_EXPAND_CRONJOBS); i++)
         if (cl->workloads[i].kind == KP_WL_CRONJOB)
             st = kp__ctrl_cronjob_fire(c, (kp_index)i, &sink, err);

@@ -88,6 +88,28 @@ static void disrupted(FILE *f, const kp_sim *sim, uint32_t *cnt) {
     }
 }
 
+/* Per device class (a run whose cluster has claims): the churn of its devices, the pods' wait
+ * for them and the device holders preempted */
+static void devices(FILE *f, const kp_sim *sim) {
+    size_t n = kp_sim_device_class_count(sim);
+    if (n) fprintf(f, "Devices by class:\n");
+    for (size_t i = 0; i < n; i++) {
+        kp_sim_device_class d;
+        if (kp_sim_device_class_get(sim, i, &d) != KP_OK) continue;
+        char mean[40] = "-", max[40] = "-";
+        if (d.pods_bound) {
+            vtime(d.wait_ms_sum / (int64_t)d.pods_bound, mean, sizeof mean);
+            vtime(d.wait_ms_max, max, sizeof max);
+        }
+        fprintf(f,
+                "  %s: %" PRIu64 " allocation(s), %" PRIu64 " released; %" PRIu64
+                " pod(s) bound (wait mean %s, max %s), %" PRIu64 " still waiting; %" PRIu64
+                " holder(s) preempted\n",
+                *d.device_class ? d.device_class : "(no class)", d.allocations, d.deallocations,
+                d.pods_bound, mean, max, d.pods_waiting, d.holders_preempted);
+    }
+}
+
 static kp_status summary(FILE *f, const kp_sim *sim, uint32_t *cnt) {
     const kp_cluster *cl = kp_sim_cluster(sim);
     kp_sim_counters c;
@@ -137,6 +159,7 @@ static kp_status summary(FILE *f, const kp_sim *sim, uint32_t *cnt) {
                 kp_cluster_pod_name(cl, p->pod), p->last_message);
     }
     disrupted(f, sim, cnt);
+    devices(f, sim);
     return KP_OK;
 }
 

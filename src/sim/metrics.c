@@ -33,11 +33,24 @@ enum {
     F_SLI,
     F_EVICTIONS,
     F_DISRUPTIONS,
-    N_F
+    N_F,
+    /* devices, per device class: listed only when the run met a device class */
+    F_DRA_CREATED = N_F,
+    F_DRA_ALLOC,
+    F_DRA_DEALLOC,
+    F_DRA_BOUND,
+    F_DRA_WAIT,
+    F_DRA_WAITING,
+    F_DRA_PREEMPTED,
+    N_F_ALL
 };
+#define N_DRA (N_F_ALL - N_F)
 
 struct kp_metrics {
-    kp_metric_family fam[N_F];
+    kp_metric_family fam[N_F_ALL];
+    size_t n_fam;
+    kp_metric_sample *dra; /* N_DRA per device class */
+    kp_sim_device_class *dra_classes;
     kp_metric_sample attempts[3], preempt_attempts, victims, pending[4], pod_attempts;
     kp_metric_sample *sli; /* one per attempts value */
     kp_metric_sample evictions[N_SIGNALS];
@@ -132,6 +145,22 @@ static void define_families(kp_metrics *m) {
            "Cumulative number of pod evictions by eviction signal");
     family(m, F_DISRUPTIONS, "kprio_pod_disruptions_total", KP_METRIC_COUNTER, "", "",
            "Running pods disrupted, by what disrupted them (each pod once, its first cause)");
+    static const char *const DRA[N_DRA][2] = {
+        {"kprio_dra_claims_created_total",
+         "ResourceClaims the resourceclaim controller made from templates, by device class"},
+        {"kprio_dra_allocations_total", "Claims allocated at a binding, by device class"},
+        {"kprio_dra_deallocations_total",
+         "Allocations cleared when the claim's last consumer ended, by device class"},
+        {"kprio_dra_pods_bound_total", "Pods with a claim of the device class bound"},
+        {"kprio_dra_pod_wait_seconds_total",
+         "Time the pods bound with a claim of the device class waited, from creation (t = 0 "
+         "for the snapshot's) to binding"},
+        {"kprio_dra_pods_waiting", "Pods with a claim of the device class still pending"},
+        {"kprio_dra_preempted_holders_total",
+         "Preemption victims that held an allocated claim of the device class"}};
+    for (int i = 0; i < N_DRA; i++)
+        family(m, N_F + i, DRA[i][0],
+               i == F_DRA_WAITING - N_F ? KP_METRIC_GAUGE : KP_METRIC_COUNTER, "", "", DRA[i][1]);
     for (int i = 0; i < N_VICTIM_B; i++) m->victim_b[i] = (double)(1 << i);
     for (int i = 0; i < N_ATTEMPT_B; i++) m->attempt_b[i] = (double)(1 << i);
     double b = 0.01;
@@ -436,6 +465,34 @@ static kp_status build_series(kp_metrics *m, const kp_sim *sim) {
 }
 
 
+/* kprio's own device families: one sample per device class the run met (kp_sim_device_class) */
+static kp_status dra_values(kp_metrics *m, const kp_sim *sim) {
+    size_t n = kp_sim_device_class_count(sim);
+    m->n_fam = n ? N_F_ALL : N_F;
+    if (!n) return KP_OK;
+    m->dra = kp_calloc(n * N_DRA, sizeof *m->dra);
+    m->dra_classes = kp_calloc(n, sizeof *m->dra_classes);
+    if (!m->dra || !m->dra_classes) return KP_ENOMEM;
+    for (size_t c = 0; c < n; c++) {
+        kp_sim_device_class *d = &m->dra_classes[c];
+        kp_sim_device_class_get(sim, c, d);
+        const double v[N_DRA] = {(double)d->claims_created,       (double)d->allocations,
+                                 (double)d->deallocations,        (double)d->pods_bound,
+                                 (double)d->wait_ms_sum / 1000.0, (double)d->pods_waiting,
+                                 (double)d->holders_preempted};
+        for (int f = 0; f < N_DRA; f++) {
+            kp_metric_sample *s = &m->dra[(size_t)f * n + c];
+            label1(s, "device_class", d->device_class);
+            s->value = v[f];
+        }
+    }
+    for (int f = 0; f < N_DRA; f++) {
+        m->fam[N_F + f].samples = &m->dra[(size_t)f * n];
+        m->fam[N_F + f].n_samples = n;
+    }
+    return KP_OK;
+}
+
 kp_status kp_metrics_new(const kp_sim *sim, kp_metrics **out, kp_error *err) {
     kp_metrics *m = kp_calloc(1, sizeof *m);
     *out = NULL;
@@ -443,7 +500,7 @@ kp_status kp_metrics_new(const kp_sim *sim, kp_metrics **out, kp_error *err) {
     define_families(m);
     final_values(m, sim);
     if (victims_histogram(m, sim) != KP_OK || pod_histograms(m, sim) != KP_OK ||
-        build_series(m, sim) != KP_OK) {
+        build_series(m, sim) != KP_OK || dra_values(m, sim) != KP_OK) {
         kp_metrics_free(m);
         return kp_error_set(err, KP_ENOMEM, "metrics: out of memory");
     }
@@ -460,15 +517,14 @@ void kp_metrics_free(kp_metrics *m) {
     kp_free(m->series);
     kp_free(m->values);
     kp_free(m->prio_labels);
+    kp_free(m->dra);
+    kp_free(m->dra_classes);
     kp_free(m);
 }
 
-size_t kp_metrics_family_count(const kp_metrics *m) {
-    (void)m;
-    return N_F;
-}
+size_t kp_metrics_family_count(const kp_metrics *m) { return m->n_fam; }
 const kp_metric_family *kp_metrics_family_get(const kp_metrics *m, size_t i) {
-    return i < N_F ? &m->fam[i] : NULL;
+    return i < m->n_fam ? &m->fam[i] : NULL;
 }
 size_t kp_metrics_time_count(const kp_metrics *m) { return m->n_times; }
 const int64_t *kp_metrics_times(const kp_metrics *m) { return m->times; }

@@ -64,6 +64,7 @@ static kp_status start(kp_sim *s, kp_error *err) {
         kp_ctrl_set_node_monitor_grace(s->ctrl, 40000);
     if (st == KP_OK && (st = kp__sim_node_lifecycle_start(s, err)) != KP_OK) return st;
     if (st == KP_OK && (st = kp__sim_cron_start(s, err)) != KP_OK) return st;
+    if (st == KP_OK && (st = kp__sim_claims_start(s, err)) != KP_OK) return st;
     if (st == KP_OK && (st = kp__sim_ready_start(s, err)) != KP_OK) return st;
     /* the disruption controller's view from the first instant: a snapshot's PDB status may be
      * stale (pods listed after it was written); every PDB is recounted from the pods */
@@ -152,6 +153,7 @@ void kp_sim_free(kp_sim *s) {
     kp_free(s->node_failed);
     kp_free(s->samples);
     kp__sim_pdb_spans_free(s);
+    kp__sim_dra_free(s);
     kp_free(s);
 }
 

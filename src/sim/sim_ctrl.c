@@ -89,13 +89,24 @@ static kp_status sink_resync(void *ctx, int kind, kp_index obj, int64_t t_ms, kp
 }
 
 static kp_ctrl_sink sink_of(kp_sim *s) {
-    kp_ctrl_sink k = {s, sink_event, sink_created, sink_deleting, sink_deleted, sink_resync};
+    kp_ctrl_sink k = {s,           sink_event,           sink_created, sink_deleting, sink_deleted,
+                      sink_resync, kp__sim_claim_changed};
     return k;
+}
+
+kp_status kp__sim_claims_start(kp_sim *s, kp_error *err) {
+    if (kp__sim_dra_start(s) != KP_OK) return nomem(err);
+    kp_ctrl_sink k = sink_of(s);
+    return kp_ctrl_resourceclaim_start(s->ctrl, s->now, &k, err);
 }
 
 kp_status kp__sim_index_workloads(kp_sim *s) {
     if (!(s->ctrl = kp_ctrl_new(s->cl))) return KP_ENOMEM;
     kp_ctrl_set_epoch(s->ctrl, s->epoch);
+    /* generated claim names: the run's seed, a PRNG of their own (the scheduler's draws stay) */
+    kp_ctrl_set_seed(s->ctrl, s->o.has_seed              ? s->o.seed
+                              : s->sc && s->sc->has_seed ? s->sc->seed
+                                                         : 0);
     return KP_OK;
 }
 
@@ -110,7 +121,12 @@ kp_status kp__sim_mark_daemonsets(kp_sim *s, kp_error *err) {
 }
 
 kp_status kp__sim_pod_changed(kp_sim *s, uint32_t pod) {
-    return kp_ctrl_pod_changed(s->ctrl, (kp_index)pod, s->now);
+    kp_status st = kp_ctrl_pod_changed(s->ctrl, (kp_index)pod, s->now);
+    if (st != KP_OK || !kp_cluster_pod_claim_count(s->cl, (kp_index)pod)) return st;
+    /* the resourceclaim controller: the pod's claims made, or released when it ended */
+    kp_ctrl_sink k = sink_of(s);
+    kp_error err;
+    return kp_ctrl_resourceclaim_pod(s->ctrl, (kp_index)pod, s->now, &k, &err);
 }
 
 kp_status kp__sim_delete_workload(kp_sim *s, long w, kp_error *err) {
@@ -291,7 +307,7 @@ static kp_status podgc_deleted(void *ctx, kp_index pod, const kp_ctrl_event *ev,
 
 kp_status kp__sim_podgc(kp_sim *s, long cause_ev, kp_error *err) {
     podgc_ctx g = {s, cause_ev};
-    kp_ctrl_sink k = {&g, NULL, NULL, NULL, podgc_deleted, NULL};
+    kp_ctrl_sink k = {&g, NULL, NULL, NULL, podgc_deleted, NULL, NULL};
     return kp_ctrl_podgc_sync(s->ctrl, s->now, 0, &k, err);
 }
 
@@ -435,7 +451,9 @@ kp_status kp__sim_pod_bound(kp_sim *s, uint32_t pod, kp_error *err) {
     p->pub.node = kp_cluster_pod_node(s->cl, pod);
     kp_status st = kp_cluster_pod_set_running(s->cl, pod, s->epoch + s->now / 1000, err);
     if (st != KP_OK) return st;
-    if (plan_lifetime(s, pod) != KP_OK || kp__sim_admit_bound(s, pod) != KP_OK) return nomem(err);
+    if (plan_lifetime(s, pod) != KP_OK || kp__sim_admit_bound(s, pod) != KP_OK ||
+        kp__sim_dra_bound(s, pod) != KP_OK)
+        return nomem(err);
     /* Ready at once, or planned: its controller and PDBs see it either way */
     if ((st = kp__sim_ready_plan(s, pod, s->now, err)) != KP_OK) return st;
     if (kp__sim_pod_changed(s, pod) != KP_OK) return nomem(err);

@@ -156,7 +156,18 @@ struct kp_sim {
     kp_sim_sample *samples; /* every o.sample_every_ms (sim_log.c) */
     size_t n_samples, cap_samples;
     uint64_t sampled_events; /* s->c.events when the last sample was counted */
+    struct sim_dra *dra; /* sim_dra.c: the account per device class (NULL: none yet) */
 };
+
+/* sim_dra.c: devices. The resourceclaim controller's start (t = 0) and its sink's claim_changed;
+ * a pod bound (its allocations, its wait) or preempted (a device holder) is counted per class */
+kp_status kp__sim_dra_start(kp_sim *s); /* the snapshot's claims as they are; KP_ENOMEM */
+kp_status kp__sim_claim_changed(void *ctx, kp_index claim, int change, kp_index pod, kp_error *err);
+kp_status kp__sim_dra_bound(kp_sim *s, uint32_t pod);
+kp_status kp__sim_dra_preempted(kp_sim *s, uint32_t pod);
+void kp__sim_dra_free(kp_sim *s);
+/* sim_ctrl.c: the resourceclaim controller's start at t = 0 (after kp__sim_dra_start) */
+kp_status kp__sim_claims_start(kp_sim *s, kp_error *err);
 
 /* sim_log.c */
 sim_timer kp__sim_timer_pop(kp_sim *s);

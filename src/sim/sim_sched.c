@@ -32,6 +32,8 @@ static kp_status on_nominated(kp_sim *s, uint32_t pod, const kp_sched_pod_result
                                kp_cluster_node_name(s->cl, r->victim_nodes[i]));
         if (at < 0) return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
         s->pods[v].pub.preempted_by = (kp_index)pod;
+        if (kp__sim_dra_preempted(s, v) != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
         kp_status st = kp__sim_pod_terminating(s, v, "preempted", at, err);
         if (st != KP_OK) return st;
     }

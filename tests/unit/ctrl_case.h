@@ -117,7 +117,7 @@ static inline kp_status cc_resync(void *ctx, int kind, kp_index obj, int64_t t_m
 static inline kp_ctrl_sink cc_sink(cc_rec *r, kp_cluster *cl) {
     memset(r, 0, sizeof *r);
     r->cl = cl;
-    kp_ctrl_sink s = {r, cc_event, cc_created, cc_deleting, cc_deleted, cc_resync};
+    kp_ctrl_sink s = {r, cc_event, cc_created, cc_deleting, cc_deleted, cc_resync, NULL};
     return s;
 }
 

@@ -95,7 +95,7 @@ static inline kp_status rec_resync(void *ctx, int kind, kp_index obj, int64_t t_
 static inline kp_ctrl_sink rec_sink(rec *r, kp_cluster *cl) {
     memset(r, 0, sizeof *r);
     r->cl = cl;
-    return (kp_ctrl_sink){r, rec_event, rec_created, rec_deleting, rec_deleted, rec_resync};
+    return (kp_ctrl_sink){r, rec_event, rec_created, rec_deleting, rec_deleted, rec_resync, NULL};
 }
 
 static kp_cluster *ctrl_load(const char *text) {
