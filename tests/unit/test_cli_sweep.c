@@ -255,6 +255,13 @@ KT_TEST(shards_merge_a_layout_variable) {
     KT_CHECK_STR(out, local);
     free(local);
     for (int s = 0; s < 2; s++) unlink(paths[s]);
+    /* --emit-job: the layout files go into the ConfigMap with the other inputs */
+    char *j[] = {
+        (char *)"sweep", (char *)"-f", (char *)LAYOUTS, (char *)"--emit-job", (char *)"--image",
+        (char *)"x:1",   NULL};
+    KT_CHECK_INT(sweep(6, j), 0);
+    KT_CHECK_CONTAINS(out, "path: \"layout-current.yaml\"");
+    KT_CHECK_CONTAINS(out, "path: \"layout-web-low.yaml\"");
 }
 
 /* a shard document is decoded strictly */
