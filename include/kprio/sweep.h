@@ -29,16 +29,21 @@ extern "C" {
 #endif
 
 /* What a variable varies: the seed, a number substituted as ${NAME} into the run's scenario,
- * the scenario file, the KubeSchedulerConfiguration file, the KubeletConfiguration file. */
+ * the scenario file, the KubeSchedulerConfiguration file, the KubeletConfiguration file, the
+ * PriorityLayout file (include/kprio/priority_layout.h) given to the run's cluster. */
 typedef enum {
     KP_SWEEP_SEEDS = 0,
     KP_SWEEP_VALUES,
     KP_SWEEP_SCENARIOS,
     KP_SWEEP_CONFIGS,
-    KP_SWEEP_KUBELET_CONFIGS
+    KP_SWEEP_KUBELET_CONFIGS,
+    KP_SWEEP_PRIORITY_LAYOUTS
 } kp_sweep_var_kind;
 
-/* "seeds", "values", "scenarios", "configs", "kubeletConfigs" (the Sweep file's keys); "?". */
+#define KP_SWEEP_N_KINDS 6
+
+/* "seeds", "values", "scenarios", "configs", "kubeletConfigs", "priorityLayouts" (the Sweep
+ * file's keys); "?". */
 const char *kp_sweep_var_kind_name(kp_sweep_var_kind k);
 
 typedef struct {
@@ -123,8 +128,9 @@ typedef struct kp_sweep {
  * KP_SWEEP_MAX_RUNS; and the scenario templates: every file the runs use as scenario (base and
  * a scenarios variable's) is read now, and a ${NAME} naming no numeric variable, or a numeric
  * variable no scenario names, is an error ("sweep.yaml: matrix[1].name: variable \"x\" appears
- * in no scenario"). One line naming the file and the field. KP_EINVAL, KP_ESYNTAX, KP_EIO,
- * KP_ELIMIT, KP_ENOMEM. */
+ * in no scenario"); every PriorityLayout file of a priorityLayouts variable is read and decoded
+ * now too (an error names the variable's field, then the layout file's). One line naming the file
+ * and the field. KP_EINVAL, KP_ESYNTAX, KP_EIO, KP_ELIMIT, KP_ENOMEM. */
 kp_status kp_sweep_load_path(const char *path, kp_sweep **out, kp_error *err);
 /* The same from buf[0..len) (not retained): relative paths against base_dir (NULL: the current
  * directory). */

@@ -9,6 +9,7 @@
 #include "kprio/cluster.h"
 #include "kprio/eviction.h"
 #include "kprio/insight.h"
+#include "kprio/priority_layout.h"
 #include "kprio/sched.h"
 #include "kprio/sim.h"
 
@@ -16,6 +17,7 @@ typedef struct {
     kp_scenario *sc;
     kp_sched_config *cfg;
     kp_evict_config *kcfg;
+    kp_priority_layout *layout; /* a priorityLayouts variable's: given to cl before finalize */
     kp_cluster *cl;
     kp_sim *sim;
     kp_insight *in;
@@ -26,6 +28,7 @@ static void run_free(run_state *r) {
     kp_insight_free(r->in);
     kp_sim_free(r->sim);
     kp_cluster_free(r->cl);
+    kp_priority_layout_free(r->layout); /* (after the cluster it was given to) */
     kp_scenario_free(r->sc);
     kp_sched_config_free(r->cfg);
     kp_evict_config_free(r->kcfg);
@@ -51,7 +54,9 @@ static kp_status load_inputs(const kp_sweep *sw, run_state *r, kp_error *err) {
                             r->sc->source);
     const char *cfg = file_of(sw, r->idx, KP_SWEEP_CONFIGS, sw->config);
     const char *kcfg = file_of(sw, r->idx, KP_SWEEP_KUBELET_CONFIGS, sw->kubelet_config);
+    const char *lay = file_of(sw, r->idx, KP_SWEEP_PRIORITY_LAYOUTS, NULL);
     if (cfg && (st = kp_sched_config_load_path(cfg, NULL, &r->cfg, err)) != KP_OK) return st;
+    if (lay && (st = kp_priority_layout_load_path(lay, &r->layout, err)) != KP_OK) return st;
     if (kcfg) {
         if (!(r->kcfg = kp_evict_config_new()))
             return kp_error_set(err, KP_ENOMEM, "out of memory");
@@ -65,6 +70,9 @@ static kp_status load_inputs(const kp_sweep *sw, run_state *r, kp_error *err) {
     if (!(r->cl = kp_cluster_new())) return kp_error_set(err, KP_ENOMEM, "out of memory");
     if ((st = kp_cluster_set_expand(r->cl, KP_WORKLOAD_TEMPLATES)) != KP_OK)
         return kp_error_set(err, st, "out of memory");
+    /* the layout as `simulate --compare-priorities` gives it: the same call, before finalize */
+    if ((st = kp_cluster_set_priority_layout(r->cl, r->layout)) != KP_OK)
+        return kp_error_set(err, st, "cannot apply the priority layout");
     for (size_t i = 0; i < sw->n_snapshot; i++)
         if ((st = kp_cluster_load_path(r->cl, sw->snapshot[i], false, err)) != KP_OK) return st;
     return kp_cluster_finalize(r->cl, err);

@@ -14,6 +14,7 @@
 #include "io/events.h"
 #include "io/input.h"
 #include "io/tree.h"
+#include "kprio/priority_layout.h"
 #include "kprio/sweep.h"
 
 /* Named limits (errors say which): bytes of a Sweep file and of a scenario template. */
@@ -30,11 +31,11 @@ typedef struct {
     bool seen;
 } swctx;
 
-static const char *const KIND_NAMES[] = {"seeds", "values", "scenarios", "configs",
-                                         "kubeletConfigs"};
+static const char *const KIND_NAMES[KP_SWEEP_N_KINDS] = {
+    "seeds", "values", "scenarios", "configs", "kubeletConfigs", "priorityLayouts"};
 
 const char *kp_sweep_var_kind_name(kp_sweep_var_kind k) {
-    return (unsigned)k < 5 ? KIND_NAMES[k] : "?";
+    return (unsigned)k < KP_SWEEP_N_KINDS ? KIND_NAMES[k] : "?";
 }
 
 static const char *const FIG_NAMES[KP_FIG_COUNT] = {
@@ -275,8 +276,8 @@ static kp_status decode_values(swctx *x, kp_dctx *d, const kp_tnode *list, kp_sw
 }
 
 static kp_status decode_var(swctx *x, kp_dctx *d, const kp_tnode *e, kp_sweep_var *v) {
-    static const char *const keys[] = {"name",    "seeds",          "values", "scenarios",
-                                       "configs", "kubeletConfigs", NULL};
+    static const char *const keys[] = {"name",    "seeds",          "values",          "scenarios",
+                                       "configs", "kubeletConfigs", "priorityLayouts", NULL};
     kp_status st;
     if (e->type != KP_T_OBJ) return kp__dctx_fail(d, e, KP_EINVAL, NULL, "expected an object");
     if ((st = kp__sc_only_keys(d, e, keys)) != KP_OK) return st;
@@ -286,7 +287,7 @@ static kp_status decode_var(swctx *x, kp_dctx *d, const kp_tnode *e, kp_sweep_va
                              "required: letters, digits and _, not starting with a digit");
     if (!(v->name = sdup(x->s, nm->s, nm->len))) return nomem(d);
     const kp_tnode *list = NULL;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < KP_SWEEP_N_KINDS; k++) {
         const kp_tnode *l = kp__tree_get(e, KIND_NAMES[k]);
         if (!l) continue;
         if (list)
@@ -299,7 +300,8 @@ static kp_status decode_var(swctx *x, kp_dctx *d, const kp_tnode *e, kp_sweep_va
     }
     if (!list)
         return kp__dctx_fail(d, e, KP_EINVAL, NULL,
-                             "one of seeds, values, scenarios, configs, kubeletConfigs required");
+                             "one of seeds, values, scenarios, configs, kubeletConfigs, "
+                             "priorityLayouts required");
     return decode_values(x, d, list, v);
 }
 
@@ -502,6 +504,30 @@ static kp_status check_templates(const kp_sweep *sw, kp_error *err) {
     return st;
 }
 
+/* Every PriorityLayout file of a priorityLayouts variable is decoded now, as the Sweep is
+ * checked whole before anything runs: an error names the variable's field, then what the layout
+ * decoder says (the layout file and its field). */
+static kp_status check_layouts(const kp_sweep *sw, kp_error *err) {
+    for (size_t i = 0; i < sw->n_vars; i++) {
+        const kp_sweep_var *v = &sw->vars[i];
+        if (v->kind != KP_SWEEP_PRIORITY_LAYOUTS) continue;
+        for (size_t k = 0; k < v->n_values; k++) {
+            kp_error e;
+            kp_error_clear(&e);
+            kp_priority_layout *l = NULL;
+            kp_status st = kp_priority_layout_load_path(v->paths[k], &l, &e);
+            kp_priority_layout_free(l);
+            if (st == KP_OK) continue;
+            if (st == KP_ENOMEM) return kp_error_set(err, KP_ENOMEM, "out of memory");
+            st = kp_error_set(err, st, "matrix[%zu].priorityLayouts[%zu]: %s: %s", i, k,
+                              e.source[0] ? e.source : v->paths[k], e.msg);
+            if (err) snprintf(err->source, sizeof err->source, "%s", sw->source);
+            return st;
+        }
+    }
+    return KP_OK;
+}
+
 /* ---------------------------------------------------------------- the document */
 
 static kp_status on_doc(void *ctx, const kp_tnode *root, const kp_tdoc *doc, kp_error *err) {
@@ -574,6 +600,7 @@ static kp_status load_padded(const char *source, const char *buf, size_t len, co
     if (st != KP_OK && err && !err->source[0])
         snprintf(err->source, sizeof err->source, "%s", source);
     if (st == KP_OK) st = check_templates(&s->pub, err);
+    if (st == KP_OK) st = check_layouts(&s->pub, err);
     if (st != KP_OK) {
         kp_sweep_free(&s->pub);
         return st;

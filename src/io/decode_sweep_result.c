@@ -68,11 +68,13 @@ static kp_status decode_vars(result_t *r, kp_dctx *d, const kp_tnode *vars) {
             return st;
         if (!hn || !name[0]) return kp__dctx_fail(d, e, KP_EINVAL, "name", "required value");
         int k = 0;
-        while (k < 5 && (!hk || strcmp(kind, kp_sweep_var_kind_name((kp_sweep_var_kind)k)) != 0))
+        while (k < KP_SWEEP_N_KINDS &&
+               (!hk || strcmp(kind, kp_sweep_var_kind_name((kp_sweep_var_kind)k)) != 0))
             k++;
-        if (k == 5)
+        if (k == KP_SWEEP_N_KINDS)
             return kp__dctx_fail(d, e, KP_EINVAL, "kind",
-                                 "expected seeds, values, scenarios, configs or kubeletConfigs");
+                                 "expected seeds, values, scenarios, configs, kubeletConfigs or "
+                                 "priorityLayouts");
         if (!vals || vals->n == 0 || vals->n > KP_SWEEP_MAX_RUNS)
             return kp__dctx_fail(d, e, KP_EINVAL, "values", "expected 1 to %u values",
                                  KP_SWEEP_MAX_RUNS);

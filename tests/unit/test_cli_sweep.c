@@ -22,6 +22,7 @@
 #include "cli/common.c"
 
 #define EX "examples/sweep/"
+#define LAYOUTS "tests/golden/sweep-priority-layouts/sweep.yaml"
 static char dir[] = "/tmp/kprio-test-sweep-XXXXXX";
 static char out[1 << 17], errb[4096];
 
@@ -71,6 +72,17 @@ KT_TEST(decoder_errors_name_file_and_field) {
     KT_CHECK_STR(load_error(HEAD ", scenario: scenario.yaml}\n"),
                  "examples/sweep/scenario.yaml: line 1: ${replicas}: no numeric variable of that "
                  "name in the sweep (matrix[].values)");
+    /* a priorityLayouts variable's files are decoded with the Sweep: the variable's field, then
+     * the layout file and what is wrong with it */
+    KT_CHECK_STR(load_error(HEAD "}\nmatrix:\n- {name: l, priorityLayouts: [nope.yaml]}\n"),
+                 "s.yaml: matrix[0].priorityLayouts[0]: examples/sweep/nope.yaml: cannot open: No "
+                 "such file or directory");
+    KT_CHECK_STR(
+        load_error(HEAD "}\nmatrix:\n- {name: l, priorityLayouts: ["
+                        "../../tests/golden/sweep-priority-layouts/layout-web-low.yaml, "
+                        "cluster.yaml]}\n"),
+        "s.yaml: matrix[0].priorityLayouts[1]: examples/sweep/cluster.yaml: kind: expected "
+        "PriorityLayout, got \"PriorityClass\"");
     /* one million runs is the limit */
     KT_CHECK_CONTAINS(
         load_error(HEAD "}\nmatrix:\n- {name: a, values: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}\n"
@@ -216,6 +228,40 @@ KT_TEST(shards_merge_to_the_local_bytes) {
     KT_CHECK_INT(sweep(6, av2), 1);
     KT_CHECK_CONTAINS(errb, "shard 1: given twice");
     for (int s = 0; s < 3; s++) unlink(paths[s]);
+}
+
+/* a priorityLayouts variable (by file name) travels through the shard documents too: the 2
+ * layouts x 2 seeds of tests/golden/sweep-priority-layouts, in 2 shards, merge to the local
+ * run's bytes */
+KT_TEST(shards_merge_a_layout_variable) {
+    char *av[] = {(char *)"sweep", (char *)"-f",     (char *)LAYOUTS,
+                  (char *)"-j1",   (char *)"-ojson", NULL};
+    KT_CHECK_INT(sweep(5, av), 0);
+    char *local = strdup(out);
+    char paths[2][300];
+    for (int s = 0; s < 2; s++) {
+        char shard[16];
+        snprintf(paths[s], sizeof paths[s], "%s/layout-shard-%d.json", dir, s);
+        snprintf(shard, sizeof shard, "%d/2", s);
+        char *a[] = {(char *)"sweep",   (char *)"-f",  (char *)LAYOUTS,
+                     (char *)"--shard", shard,         (char *)"--shard-out",
+                     paths[s],          (char *)"-j1", NULL};
+        KT_CHECK_INT(sweep(8, a), 0);
+    }
+    char *m[] = {(char *)"sweep", (char *)"merge", paths[1], paths[0], (char *)"-ojson", NULL};
+    KT_CHECK_INT(sweep(5, m), 0);
+    KT_CHECK_CONTAINS(local, "\"priorityLayouts\"");
+    KT_CHECK_CONTAINS(local, "layout-web-low.yaml");
+    KT_CHECK_STR(out, local);
+    free(local);
+    for (int s = 0; s < 2; s++) unlink(paths[s]);
+    /* --emit-job: the layout files go into the ConfigMap with the other inputs */
+    char *j[] = {
+        (char *)"sweep", (char *)"-f", (char *)LAYOUTS, (char *)"--emit-job", (char *)"--image",
+        (char *)"x:1",   NULL};
+    KT_CHECK_INT(sweep(6, j), 0);
+    KT_CHECK_CONTAINS(out, "path: \"layout-current.yaml\"");
+    KT_CHECK_CONTAINS(out, "path: \"layout-web-low.yaml\"");
 }
 
 /* a shard document is decoded strictly */
@@ -371,4 +417,5 @@ static void teardown(void) { rmdir(dir); }
 
 KT_MAIN(KT_CASE(setup), KT_CASE(decoder_errors_name_file_and_field), KT_CASE(substitution),
         KT_CASE(worker_death_costs_its_task_only), KT_CASE(shards_merge_to_the_local_bytes),
-        KT_CASE(shard_decoder), KT_CASE(emit_job_is_a_batch_v1_indexed_job), KT_CASE(teardown))
+        KT_CASE(shards_merge_a_layout_variable), KT_CASE(shard_decoder),
+        KT_CASE(emit_job_is_a_batch_v1_indexed_job), KT_CASE(teardown))
