@@ -496,7 +496,7 @@ static kp_sched_hint without_hints(const kp_sched *s, const kp_pod *p, uint32_t 
     if ((rejectors & ~REJ_NONE) && !(rejectors & reg)) return KP_HINT_SKIP;
     if (node_ev)
         return admission_check(s, p, &s->cl->nodes[ev->node]) ? KP_HINT_QUEUE : KP_HINT_SKIP;
-    if (storage_kind(ev->kind) >= 0 || ev->kind == KP_SCHED_EV_CLAIM_UPDATE) return KP_HINT_QUEUE;
+    if (storage_kind(ev->kind) >= 0 || dra_event(ev->kind)) return KP_HINT_QUEUE;
     if (ev->kind == KP_SCHED_EV_POD_ADD || ev->kind == KP_SCHED_EV_POD_UPDATE)
         /* AssignedPodAdded / AssignedPodUpdated: the pods with a required affinity term the
          * pod matches */
