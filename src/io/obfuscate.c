@@ -173,51 +173,22 @@ static const char *const KEEP_VALUES[] = {"default",
 
 /* Members whose string values the engines interpret (enums, keys of labels and taints, policy
  * fields) or that carry nothing identifying: kept as they are. */
-static const char *const KEEP_KEYS[] = {"kind",
-                                        "apiVersion",
-                                        "operator",
-                                        "effect",
-                                        "type",
-                                        "status",
-                                        "reason",
-                                        "phase",
-                                        "qosClass",
-                                        "preemptionPolicy",
-                                        "restartPolicy",
-                                        "protocol",
-                                        "whenUnsatisfiable",
-                                        "nodeAffinityPolicy",
-                                        "nodeTaintsPolicy",
-                                        "volumeBindingMode",
-                                        "accessModes",
-                                        "volumeMode",
-                                        "persistentVolumeReclaimPolicy",
-                                        "reclaimPolicy",
-                                        "key",
-                                        "topologyKey",
-                                        "matchLabelKeys",
-                                        "mismatchLabelKeys",
-                                        "resource",
-                                        "resourceName",
-                                        "fsType",
-                                        "medium",
-                                        "unhealthyPodEvictionPolicy",
-                                        "podManagementPolicy",
-                                        "concurrencyPolicy",
-                                        "schedule",
-                                        "timeZone",
-                                        "completionMode",
-                                        "podReplacementPolicy",
-                                        "enforceNodeAllocatable",
-                                        "hostIP",
-                                        "scopeName",
-                                        "minAvailable",
-                                        "maxUnavailable",
-                                        "maxSurge",
-                                        "imagePullPolicy",
-                                        "dnsPolicy",
-                                        "storagePolicy",
-                                        NULL};
+static const char *const KEEP_KEYS[] = {
+    "kind", "apiVersion", "operator", "effect", "type", "status", "reason", "phase", "qosClass",
+    "preemptionPolicy", "restartPolicy", "protocol", "whenUnsatisfiable", "nodeAffinityPolicy",
+    "nodeTaintsPolicy", "volumeBindingMode", "accessModes", "volumeMode",
+    "persistentVolumeReclaimPolicy", "reclaimPolicy", "key", "topologyKey", "matchLabelKeys",
+    "mismatchLabelKeys", "resource", "resourceName", "fsType", "medium",
+    "unhealthyPodEvictionPolicy", "podManagementPolicy", "concurrencyPolicy", "schedule",
+    "timeZone", "completionMode", "podReplacementPolicy", "enforceNodeAllocatable", "hostIP",
+    "scopeName", "minAvailable", "maxUnavailable", "maxSurge", "imagePullPolicy", "dnsPolicy",
+    "storagePolicy",
+    /* DRA: a device selector's CEL expression reads the
+     * driver, attribute names and their string/version
+     * values as written, and constraints name attributes:
+     * all kept so that selectors select the same devices */
+    "expression", "string", "version", "matchAttribute", "distinctAttribute", "allocationMode",
+    "deviceClassName", NULL};
 
 /* The CSI drivers NodeVolumeLimits counts migrated in-tree volumes under (core/volume.h
  * kp__mig_driver_name: ebs.csi.aws.com, pd.csi.storage.gke.io, ...): an inline
@@ -405,6 +376,8 @@ typedef struct {
     unsigned map; /* the value is a member of a labels-like or an annotations map */
     bool sched_config; /* inside a KubeSchedulerConfiguration: only schedulerName is hashed */
     bool pdb_meta; /* the metadata of a PodDisruptionBudget */
+    bool dclass_meta; /* the metadata of a DeviceClass */
+    bool dra; /* inside a DRA object: its `driver` is kept (device selectors compare it) */
     const kp_tnode *req_key; /* the values of a requirement ({key, operator, values}): its key */
 } wctx;
 
@@ -558,6 +531,7 @@ static void put_string_value(const walker *o, sbuf *b, const kp_tnode *v, const 
                /* an rbd volume's pool: "rbd" is also the default of an rbd volume without one
                 * (VolumeRestrictions compares pools), so that value stays */
                (key_is(w->key, w->key_len, "pool") && eq(s, n, "rbd")) ||
+               (w->dra && key_is(w->key, w->key_len, "driver")) ||
                in_list(w->key ? w->key : "", w->key ? w->key_len : 0, KEEP_KEYS)) {
         put(t, s, n);
     } else {
@@ -600,6 +574,11 @@ static void walk(const walker *o, sbuf *b, const kp_tnode *v, const wctx *w) {
                        : (v->key && key_is(v->key, v->key_len, "annotations")) ? MAP_ANNOTATIONS
                                                                                : 0;
         bool pdb = kind_is(v, "PodDisruptionBudget");
+        /* a DeviceClass is named like its driver as a rule ("gpu.nvidia.com"), and CEL may
+         * compare the driver: its name is kept, as deviceClassName references are */
+        bool dclass = kind_is(v, "DeviceClass");
+        bool dra = w->dra || dclass || kind_is(v, "ResourceSlice") || kind_is(v, "ResourceClaim") ||
+                   kind_is(v, "ResourceClaimTemplate");
         /* status.disruptedPods of a PDB: a map keyed by pod names */
         bool hash_keys = v->key && key_is(v->key, v->key_len, "disruptedPods");
         /* a requirement ({key, operator, values}): its values are label values of its key */
@@ -624,7 +603,15 @@ static void walk(const walker *o, sbuf *b, const kp_tnode *v, const wctx *w) {
                        map,
                        w->sched_config,
                        pdb && key_is(c->key, c->key_len, "metadata"),
+                       dclass && key_is(c->key, c->key_len, "metadata"),
+                       dra,
                        key_is(c->key, c->key_len, "values") ? req_key : NULL};
+            if (w->dclass_meta && key_is(c->key, c->key_len, "name") && c->s &&
+                (c->type == KP_T_STR || c->plain)) {
+                put_json_string(b, c->s, strlen(c->s));
+                if (c->next) put(b, ",", 1);
+                continue;
+            }
             if (w->pdb_meta && key_is(c->key, c->key_len, "name") && c->s &&
                 (c->type == KP_T_STR || c->plain)) {
                 put_pdb_name(o, b, c);
@@ -684,7 +671,7 @@ static kp_status on_doc(void *ctx, const kp_tnode *obj, const kp_tdoc *doc, kp_e
     /* a scheduler configuration holds plugin names and settings, kept; its profiles'
      * schedulerName is what pods name, hashed as theirs */
     const kp_tnode *kind = kp__tree_get(obj, "kind");
-    wctx w = {NULL, "", 0, 0, 0, false, false, NULL};
+    wctx w = {NULL, "", 0, 0, 0, false, false, false, false, NULL};
     w.sched_config =
         kind && kind->type == KP_T_STR && strcmp(kind->s, "KubeSchedulerConfiguration") == 0;
     walker wk = {r->o, r->want_map ? &r->map : NULL, NULL, 0, r->cmp_keys, r->n_cmp_keys};
