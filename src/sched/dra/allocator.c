@@ -77,7 +77,11 @@ struct kp_dra_alloc {
 
 /* ---- messages ---- */
 
-static int fail(kp_dra_alloc *a, const char *fmt, ...) {
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int
+fail(kp_dra_alloc *a, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);

@@ -35,7 +35,11 @@ struct kp_dra_cycle {
     kp_status st;
 };
 
-static const char *keep_text(struct kp_dra_cycle *d, const char *fmt, ...) {
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static const char *
+keep_text(struct kp_dra_cycle *d, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
