@@ -391,15 +391,18 @@ kp_status kp__dra_claim_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *statu
         if (t->type != KP_T_OBJ) st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
         static const char *const keys[] = {"resource", "name", "uid"};
         kp_str *dst[] = {&u->resource, &u->name, &u->uid};
+        /* the uid may be missing, as a pod's may in a hand-written snapshot (kprio reserves
+         * claims for such pods too, and --final-snapshot writes what it reserved) */
         for (int k = 0; k < 3 && st == KP_OK; k++) {
             st = kp__d_str(d, cl, t, keys[k], dst[k]);
-            if (st == KP_OK && !*dst[k])
+            if (st == KP_OK && !*dst[k] && k < 2)
                 st = kp__dctx_fail(d, t, KP_EINVAL, keys[k], "Required value");
         }
         for (uint32_t j = 0; j < i && st == KP_OK; j++)
-            if (c->reserved[j].uid == u->uid)
+            if (u->uid ? c->reserved[j].uid == u->uid
+                       : !c->reserved[j].uid && c->reserved[j].name == u->name)
                 st = kp__dctx_fail(d, t, KP_EINVAL, NULL, "Duplicate value: \"%s\"",
-                                   kp__s(cl, u->uid));
+                                   kp__s(cl, u->uid ? u->uid : u->name));
         kp__dctx_pop(d, s2);
     }
     c->n_reserved = (uint16_t)i;

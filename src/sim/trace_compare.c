@@ -167,6 +167,7 @@ static kp_status sim_sides(const kp_sim *sim, side **out, size_t *n_out) {
 static void fill(kp_trace_item *it, const side *r, const side *s) {
     memset(it, 0, sizeof *it);
     const side *a = r ? r : s;
+    if (!a) return; /* never: one side at least */
     it->kind = a->kind;
     it->ns = a->key.ns;
     it->name = r ? r->pod_name : s->pod_name;
