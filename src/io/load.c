@@ -557,6 +557,9 @@ static kp_status on_object(void *vctx, const kp_tnode *obj, const kp_tdoc *doc, 
 static kp_status load_padded(kp_cluster *cl, const char *source, const char *buf, size_t len,
                              kp_input *in, kp_error *err) {
     load_ctx lc = {cl, source, in, 0, NULL, NULL, 0, 0};
+    /* the error's source is filled below when a failure left it empty: start it empty (the
+     * caller's kp_error may be uninitialised) */
+    if (err) err->source[0] = '\0';
     cl->progress_next = PROGRESS_STEP;
     if (in && in->map && cl->progress_fn) {
         /* a mapped file starts: the caller learns its name before any page of it is read */
