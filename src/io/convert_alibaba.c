@@ -3,6 +3,7 @@
  * list) and cluster-trace-v2026-spot-gpu (nodes and jobs, high-priority and spot). CSV with a
  * header row; columns found by name, others ignored. Errors name the file, the line and the
  * column: `pods.csv: line 7: cpu_milli: expected a number, got "x"`. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +365,18 @@ static kp_status gpu_pods(kp_converted *cv, const char *path, kp_error *err) {
         if (field(&c, col[5], &p, &n)) {
             if (n >= sizeof spec) {
                 st = csv_fail(&c, "gpu_spec", "too long", p, n);
+                break;
+            }
+            /* GPU models joined by '|' ("V100M16|V100M32"): written into a label value and
+             * JSON as is, so only the characters those take (no quote, no byte past ASCII) */
+            size_t bad = 0;
+            while (bad < n &&
+                   (isalnum((unsigned char)p[bad]) || (p[bad] && strchr("|._-", p[bad]))))
+                bad++;
+            if (bad < n) {
+                st = csv_fail(&c, "gpu_spec",
+                              "expected GPU models (letters, digits, '|', '.', '_', '-'), got", p,
+                              n);
                 break;
             }
             memcpy(spec, p, n);
