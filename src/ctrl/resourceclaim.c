@@ -14,7 +14,9 @@
 #include "core/workload_ctrl.h"
 #include "ctrl/ctrl_internal.h"
 
-/* ResourceClaimReservedForMaxSize (k8s.io/api/resource/v1) */
+/* ResourceClaimReservedForMaxSize (k8s.io/api/resource/v1). rule 8: upstream's own API limit;
+ * a claim already reserved by that many consumers is not reserved again, as upstream's
+ * CanBeReserved decides, so the limit is part of the answer, not a limit of kprio's */
 #define KP_DRA_RESERVED_MAX 256
 
 static kp_status nomem(kp_error *err) { return kp__ctrl_nomem(err); }
