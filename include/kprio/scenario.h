@@ -179,6 +179,14 @@ typedef struct {
     char *config;
 } kp_scenario_kubelet;
 
+/* A file the scenario names: a create action's file, a trace usage model's file, a kubelets[]
+ * pool's config. What `kprio sweep --emit-job` puts in the Job's ConfigMap beside the scenario
+ * (include/kprio/sweep.h kp_sweep_inputs). */
+typedef struct {
+    char *field; /* "actions[2].create.file", "usage[0].trace.file", "kubelets[1].config" */
+    char *name; /* as written: relative to the scenario's directory unless absolute */
+} kp_scenario_file;
+
 typedef struct kp_scenario {
     char *source; /* the file name errors use */
     bool has_duration, has_seed;
@@ -194,6 +202,8 @@ typedef struct kp_scenario {
     size_t n_usage;
     kp_scenario_kubelet *kubelets;
     size_t n_kubelets;
+    kp_scenario_file *files; /* every file the scenario names, in the order it names them */
+    size_t n_files;
 } kp_scenario;
 
 /* Loads a Scenario (YAML or JSON) from path into *out (NULL on error). A `file:` of a create

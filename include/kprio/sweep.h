@@ -159,15 +159,22 @@ kp_status kp_sweep_substitute(const kp_sweep *sw, const size_t *idx, const char 
 
 /* One input of the sweep with its bytes (what an Indexed Job's ConfigMap holds). */
 typedef struct {
-    const char *path; /* as the Sweep file writes it (the Sweep file itself: its base name) */
+    const char *path; /* where the pods find it below the mount: as the Sweep file writes it (the
+                       * Sweep file itself: its base name); a file a scenario names: joined to
+                       * the scenario's directory */
     char *data;
     size_t len;
 } kp_sweep_input;
 
 /* The Sweep file, then every file it names (base.snapshot, base.scenario, base.config,
- * base.kubeletConfig, the files of the matrix), each once, with its bytes. Every path must be
- * relative and stay below the Sweep file's directory (no "..", no directory): else KP_EINVAL
- * naming the field. Release with kp_sweep_inputs_free. KP_EIO, KP_ELIMIT, KP_ENOMEM. */
+ * base.kubeletConfig, the files of the matrix), then every file the runs' scenarios name
+ * (kp_scenario.files: each scenario the runs use, decoded with each combination of the numeric
+ * variables it names), each once, with its bytes. Every path must be relative and stay below the
+ * Sweep file's directory, a path a ConfigMap's item can hold (no "." or ".." element, not
+ * starting with "..", at most 4096 bytes and 255 per element), a file (no directory) of at most
+ * 1 MiB: else KP_EINVAL naming the file that names it and the field ("scenario.yaml:
+ * usage[0].trace.file: \"/data/u.csv\": ..."). Release with kp_sweep_inputs_free. KP_EIO,
+ * KP_ELIMIT, KP_ENOMEM, and a scenario's own errors. */
 kp_status kp_sweep_inputs(const kp_sweep *sw, kp_sweep_input **out, size_t *n, kp_error *err);
 void kp_sweep_inputs_free(kp_sweep_input *in, size_t n);
 

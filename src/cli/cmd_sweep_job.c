@@ -1,6 +1,7 @@
 /* `kprio sweep --emit-job` (docs/reference.md "kprio sweep", "On Kubernetes: an Indexed Job"):
- * a ConfigMap holding the Sweep file and every file it names, each under the path the Sweep
- * file writes (or a PersistentVolumeClaim the user filled), and an Indexed Job (batch/v1,
+ * a ConfigMap holding the Sweep file, every file it names and every file its scenarios name,
+ * each under the path the pods read it at below the mount (kp_sweep_inputs; or a
+ * PersistentVolumeClaim the user filled), and an Indexed Job (batch/v1,
  * completionMode Indexed) whose pod I runs `kprio sweep -f /sweep/SWEEP --shard I/N`, I from
  * JOB_COMPLETION_INDEX (the Job controller sets it in each pod's environment and the kubelet
  * expands $(JOB_COMPLETION_INDEX) in the command). The shards go to the pods' logs, or to a
@@ -12,9 +13,9 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 
-/* The API server refuses a ConfigMap whose data passes 1 MiB (ValidateConfigMap checks the
- * total against core.MaxSecretSize); a little room is left for the keys. */
-#define KP_CONFIGMAP_MAX_BYTES (1024 * 1024 - 4096)
+/* The API server refuses a ConfigMap whose values pass 1 MiB together (ValidateConfigMap sums
+ * the values of data and binaryData against core.MaxSecretSize; the keys do not count). */
+#define KP_CONFIGMAP_MAX_BYTES ((size_t)1024 * 1024)
 
 /* s as a double-quoted scalar (JSON's escapes are YAML's) */
 static void q(FILE *f, const char *s, size_t len) {
@@ -117,9 +118,10 @@ int kp_cli_sweep_emit_job(FILE *f, const kp_sweep *sw, const kp_cli_sweep_job *j
         for (size_t i = 0; i < n; i++) total += in[i].len;
         if (total > KP_CONFIGMAP_MAX_BYTES) {
             kp_sweep_inputs_free(in, n);
-            kp_cli_eprintf("kprio: %s: the inputs are %zu bytes and a ConfigMap holds 1 MiB at "
-                           "most: put them on a volume and give --inputs-claim PVC",
-                           sw->source, total);
+            kp_cli_eprintf("kprio: %s: the inputs are %zu bytes in %zu files and a ConfigMap "
+                           "holds 1 MiB (1048576 bytes) at most: put them on a volume and give "
+                           "--inputs-claim PVC",
+                           sw->source, total, n);
             return KP_EXIT_ERROR;
         }
         config_map(f, name, in, n);

@@ -146,6 +146,7 @@ static kp_status create_file(sctx *x, kp_dctx *d, const kp_tnode *body, uint32_t
         snprintf(label, sizeof label, "actions[%u].create.file: %s", ai, path);
         st = check_object(x, d, fn, label, path, buf, len);
     }
+    if (st == KP_OK) st = kp__sc_name_file(d, x->s, "file", f);
     if (st == KP_OK) {
         x->n_objects++;
         a->objects = kp__arena_alloc(&x->s->arena, sizeof *a->objects);
@@ -501,6 +502,7 @@ void kp_scenario_free(kp_scenario *sc) {
     if (!sc) return;
     scen *s = (scen *)sc;
     kp__arena_fini(&s->arena);
+    kp__free(sc->files);
     kp__free(s);
 }
 

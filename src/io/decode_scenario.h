@@ -14,6 +14,7 @@
 typedef struct {
     kp_scenario pub;
     kp_arena arena;
+    size_t files_cap; /* of pub.files (kp__grow) */
 } scen;
 
 kp_status kp__sc_only_keys(kp_dctx *d, const kp_tnode *obj, const char *const *keys);
@@ -58,6 +59,9 @@ kp_status kp__sc_decode_drain(kp_dctx *d, scen *s, const kp_tnode *body, kp_scen
  * decoder's out-of-memory failure. */
 char *kp__sc_sdup(scen *s, const char *p, size_t n);
 kp_status kp__sc_nomem(kp_dctx *d);
+/* Adds name (as written) to the files the scenario names (kp_scenario.files), its field the
+ * decoder's object and path then key ("usage[0].trace.file"). */
+kp_status kp__sc_name_file(kp_dctx *d, scen *s, const char *key, const char *name);
 /* f relative to the scenario's directory base (absolute f, or no base: f itself); kp__malloc'd,
  * NULL when out of memory */
 char *kp__sc_path(const char *base, const char *f);

@@ -42,5 +42,5 @@ kp_status kp__sc_decode_kubelet(kp_dctx *d, scen *s, const char *base_dir, const
     if (stat(k->config, &sb) == 0 && !S_ISREG(sb.st_mode))
         return kp__dctx_fail(d, kp__tree_get(n, "config"), KP_EIO, "config",
                              "%s: not a regular file", k->config);
-    return KP_OK;
+    return kp__sc_name_file(d, s, "config", f);
 }

@@ -141,6 +141,7 @@ kp_status kp__sc_read_trace(kp_dctx *d, scen *s, const char *base_dir, const kp_
     if (st == KP_ENOMEM) st = kp__sc_nomem(d);
     else if (st != KP_OK) st = kp__dctx_fail(d, fn, st, "file", "%s: %s", path, e.msg);
     else st = parse(d, s, fn, path, buf, len, u);
+    if (st == KP_OK) st = kp__sc_name_file(d, s, "file", f);
     kp__free(buf);
     kp__free(path);
     return st;

@@ -226,3 +226,18 @@ char *kp__sc_path(const char *base, const char *f) {
     else memcpy(path, f, strlen(f) + 1);
     return path;
 }
+
+kp_status kp__sc_name_file(kp_dctx *d, scen *s, const char *key, const char *name) {
+    kp_scenario *sc = &s->pub;
+    if (!kp__grow((void **)&sc->files, &s->files_cap, sc->n_files + 1, sizeof *sc->files, 4))
+        return kp__sc_nomem(d);
+    char field[700];
+    snprintf(field, sizeof field, "%s%s%s%s%s", d->object, d->object[0] && d->path_len ? "." : "",
+             d->path, d->object[0] || d->path_len ? "." : "", key);
+    kp_scenario_file *f = &sc->files[sc->n_files];
+    f->field = kp__sc_sdup(s, field, strlen(field));
+    f->name = kp__sc_sdup(s, name, strlen(name));
+    if (!f->field || !f->name) return kp__sc_nomem(d);
+    sc->n_files++;
+    return KP_OK;
+}

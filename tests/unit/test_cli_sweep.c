@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/alloc.h"
@@ -410,6 +411,198 @@ KT_TEST(emit_job_is_a_batch_v1_indexed_job) {
     unlink(path);
 }
 
+/* ---------------------------------------------------------------- the Job's ConfigMap, mounted */
+
+#define FILES "tests/golden/sweep-emit-job-files/"
+
+/* The emitted ConfigMap's data and the Job's volume items and command, as a pod gets them. */
+typedef struct {
+    char *data[16], *key[16], *item_key[16], *item_path[16], *cmd[16];
+    size_t n_data, n_items, n_cmd;
+} mount_check;
+
+static char *tdup(const kp_tnode *n) {
+    char *c = malloc(n->len + 1);
+    if (c) memcpy(c, n->s, n->len), c[n->len] = '\0';
+    return c;
+}
+
+static kp_status on_mount_obj(void *ctx, const kp_tnode *o, const kp_tdoc *doc, kp_error *err) {
+    (void)doc, (void)err;
+    mount_check *m = ctx;
+    if (is_str(at(o, "kind"), "ConfigMap")) {
+        for (const kp_tnode *d = at(o, "data")->first; d && m->n_data < 16; d = d->next) {
+            m->key[m->n_data] = strndup(d->key, d->key_len);
+            m->data[m->n_data++] = tdup(d);
+        }
+        return KP_OK;
+    }
+    const kp_tnode *ct = at(o, "spec.template.spec.containers")->first;
+    for (const kp_tnode *a = at(ct, "command")->first; a && m->n_cmd < 16; a = a->next)
+        m->cmd[m->n_cmd++] = tdup(a);
+    const kp_tnode *vol = at(o, "spec.template.spec.volumes")->first;
+    for (const kp_tnode *it = at(vol, "configMap.items")->first; it && m->n_items < 16;
+         it = it->next) {
+        m->item_key[m->n_items] = tdup(at(it, "key"));
+        m->item_path[m->n_items++] = tdup(at(it, "path"));
+    }
+    return KP_OK;
+}
+
+/* writes text at root/path, making its directories; the file's path into made[] */
+static void put_file(const char *root, const char *path, const char *text, char made[][300],
+                     size_t *n_made) {
+    char full[300];
+    KT_CHECK(strlen(root) + strlen(path) + 2 <= sizeof full);
+    snprintf(full, sizeof full, "%.150s/%.140s", root, path);
+    for (char *c = full + strlen(root) + 1; (c = strchr(c, '/')); c++) {
+        *c = '\0';
+        if (mkdir(full, 0755) == 0) snprintf(made[(*n_made)++], 300, "%s", full);
+        *c = '/';
+    }
+    FILE *f = fopen(full, "w");
+    KT_CHECK(f != NULL);
+    if (f) fputs(text, f), fclose(f);
+    snprintf(made[(*n_made)++], 300, "%s", full);
+}
+
+/* tests/golden/sweep-emit-job-files: the scenarios name a create file (its name holding
+ * ${replicas}) and usage traces, beside them and in a sibling directory. The ConfigMap holds
+ * every one of them; written to a directory as the kubelet mounts it (each key at its item's
+ * path), the pods' own command lines, run from there, give shards that merge to the local
+ * run's bytes. */
+KT_TEST(emit_job_config_map_runs_the_shards) {
+    char *loc[] = {(char *)"sweep", (char *)"-f",     (char *)FILES "sweep.yaml",
+                   (char *)"-j1",   (char *)"-ojson", NULL};
+    KT_CHECK_INT(sweep(5, loc), 0);
+    char *local = strdup(out);
+    char *j[] = {(char *)"sweep",      (char *)"-f",      (char *)FILES "sweep.yaml",
+                 (char *)"--emit-job", (char *)"--image", (char *)"x:1",
+                 (char *)"--shards",   (char *)"2",       NULL};
+    KT_CHECK_INT(sweep(8, j), 0);
+    mount_check m;
+    memset(&m, 0, sizeof m);
+    kp_error err;
+    kp_error_clear(&err);
+    size_t len = strlen(out);
+    char *buf = calloc(1, len + 64);
+    memcpy(buf, out, len);
+    KT_CHECK_INT(kp__tree_parse("job.yaml", buf, len, false, on_mount_obj, &m, &err), KP_OK);
+    free(buf);
+    /* every file the runs read, each once */
+    const char *want[] = {"sweep.yaml",         "cluster.yaml",       "scen/burst.yaml",
+                          "scen/steady.yaml",   "objects/web-2.yaml", "scen/batch-memory.csv",
+                          "objects/web-3.yaml", "traces/steady.csv"};
+    KT_CHECK_INT(m.n_items, 8);
+    KT_CHECK_INT(m.n_data, 8);
+    for (size_t i = 0; i < 8 && i < m.n_items; i++) KT_CHECK_STR(m.item_path[i], want[i]);
+    char mount[300], made[40][300], paths[2][300];
+    size_t n_made = 0;
+    snprintf(mount, sizeof mount, "%s/mount", dir);
+    KT_CHECK_INT(mkdir(mount, 0755), 0);
+    for (size_t i = 0; i < m.n_items; i++)
+        for (size_t k = 0; k < m.n_data; k++)
+            if (strcmp(m.item_key[i], m.key[k]) == 0)
+                put_file(mount, m.item_path[i], m.data[k], made, &n_made);
+    /* the pod's command, /sweep being the mount and JOB_COMPLETION_INDEX its index */
+    KT_CHECK_INT(m.n_cmd, 8);
+    KT_CHECK_STR(m.n_cmd > 3 ? m.cmd[3] : "", "/sweep/sweep.yaml");
+    char file[300];
+    snprintf(file, sizeof file, "%s/sweep.yaml", mount);
+    for (int s = 0; s < 2 && m.n_cmd == 8; s++) {
+        char idx[4];
+        snprintf(idx, sizeof idx, "%d", s);
+        setenv("JOB_COMPLETION_INDEX", idx, 1);
+        snprintf(paths[s], sizeof paths[s], "%s/files-shard-%d.json", dir, s);
+        char *av[] = {m.cmd[1], m.cmd[2], file,     m.cmd[4],
+                      m.cmd[5], m.cmd[6], m.cmd[7], (char *)"--shard-out",
+                      paths[s], NULL};
+        KT_CHECK_INT(sweep(9, av), 0);
+    }
+    unsetenv("JOB_COMPLETION_INDEX");
+    char *mg[] = {(char *)"sweep", (char *)"merge", paths[0], paths[1], (char *)"-ojson", NULL};
+    KT_CHECK_INT(sweep(5, mg), 0);
+    KT_CHECK(strlen(local) > 200);
+    KT_CHECK_STR(out, local);
+    free(local);
+    for (int s = 0; s < 2; s++) unlink(paths[s]);
+    while (n_made--) remove(made[n_made]);
+    rmdir(mount);
+    for (size_t i = 0; i < 16; i++) {
+        free(m.data[i]), free(m.key[i]), free(m.item_key[i]), free(m.item_path[i]);
+        free(m.cmd[i]);
+    }
+}
+
+/* a scenario's file that a ConfigMap cannot hold: one line naming the scenario and its field;
+ * a kubelets[] pool's config is collected too */
+KT_TEST(emit_job_refuses_what_a_config_map_cannot_hold) {
+    char sw[300], sc[300], kc[300], big[300];
+    snprintf(sw, sizeof sw, "%s/s.yaml", dir);
+    snprintf(sc, sizeof sc, "%s/sc.yaml", dir);
+    snprintf(kc, sizeof kc, "%s/kubelet.yaml", dir);
+    snprintf(big, sizeof big, "%s/big.csv", dir);
+    FILE *f = fopen(sw, "w");
+    if (f) {
+        fputs("apiVersion: kprio/v1alpha1\nkind: Sweep\nbase: {snapshot: [sc.yaml], scenario: "
+              "sc.yaml}\n",
+              f);
+        fclose(f);
+    }
+    const char *head = "apiVersion: kprio/v1alpha1\nkind: Scenario\n";
+    char *av[] = {(char *)"sweep",   (char *)"-f",  sw,  (char *)"--emit-job",
+                  (char *)"--image", (char *)"x:1", NULL};
+    /* a pool's config */
+    if ((f = fopen(kc, "w"))) fputs("kind: KubeletConfiguration\n", f), fclose(f);
+    if ((f = fopen(sc, "w")))
+        fprintf(f, "%skubelets:\n- {nodeSelector: {}, config: kubelet.yaml}\n", head), fclose(f);
+    KT_CHECK_INT(sweep(6, av), 0);
+    KT_CHECK_CONTAINS(out, "path: \"kubelet.yaml\"");
+    /* an absolute name, a name leaving the Sweep file's directory */
+    if ((f = fopen(sc, "w")))
+        fprintf(f, "%susage:\n- {selector: {}, resource: memory, trace: {file: %s}}\n", head, big),
+            fclose(f);
+    if ((f = fopen(big, "w"))) fputs("0s,1\n", f), fclose(f);
+    KT_CHECK_INT(sweep(6, av), 1);
+    char want[1500];
+    snprintf(want, sizeof want,
+             "kprio: %s: usage[0].trace.file: \"%s\": a Job's ConfigMap holds only files below "
+             "the Sweep file's directory, named by relative paths (or give the inputs as a "
+             "volume: --inputs-claim PVC)\n",
+             sc, big);
+    KT_CHECK_STR(errb, want);
+    if ((f = fopen(sc, "w")))
+        fprintf(f, "%skubelets:\n- {nodeSelector: {}, config: ../%s/kubelet.yaml}\n", head,
+                strrchr(dir, '/') + 1),
+            fclose(f);
+    KT_CHECK_INT(sweep(6, av), 1);
+    KT_CHECK_CONTAINS(errb, ": kubelets[0].config: \"../");
+    /* a file past 1 MiB, then files past 1 MiB together */
+    if ((f = fopen(sc, "w")))
+        fprintf(f, "%susage:\n- {selector: {}, resource: memory, trace: {file: big.csv}}\n", head),
+            fclose(f);
+    if ((f = fopen(big, "w"))) {
+        for (int i = 0; i < 150000; i++) fprintf(f, "%ds,1\n", i);
+        fclose(f);
+    }
+    KT_CHECK_INT(sweep(6, av), 1);
+    KT_CHECK_CONTAINS(errb, "usage[0].trace.file: \"big.csv\": larger than a ConfigMap holds "
+                            "(1 MiB) (or give the inputs as a volume: --inputs-claim PVC)");
+    if ((f = fopen(big, "w"))) {
+        for (int i = 0; i < 90000; i++) fprintf(f, "%ds,1\n", i);
+        fclose(f);
+    }
+    if ((f = fopen(sc, "w"))) {
+        fprintf(f, "%susage:\n- {selector: {}, resource: memory, trace: {file: big.csv}}\n", head);
+        for (int i = 0; i < 12000; i++) fprintf(f, "# %d padding the scenario past 100 KiB\n", i);
+        fclose(f);
+    }
+    KT_CHECK_INT(sweep(6, av), 1);
+    KT_CHECK_CONTAINS(errb, "files and a ConfigMap holds 1 MiB (1048576 bytes) at most: put them "
+                            "on a volume and give --inputs-claim PVC");
+    unlink(sw), unlink(sc), unlink(kc), unlink(big);
+}
+
 static void setup(void) {
     if (!mkdtemp(dir)) perror("mkdtemp");
 }
@@ -418,4 +611,5 @@ static void teardown(void) { rmdir(dir); }
 KT_MAIN(KT_CASE(setup), KT_CASE(decoder_errors_name_file_and_field), KT_CASE(substitution),
         KT_CASE(worker_death_costs_its_task_only), KT_CASE(shards_merge_to_the_local_bytes),
         KT_CASE(shards_merge_a_layout_variable), KT_CASE(shard_decoder),
-        KT_CASE(emit_job_is_a_batch_v1_indexed_job), KT_CASE(teardown))
+        KT_CASE(emit_job_is_a_batch_v1_indexed_job), KT_CASE(emit_job_config_map_runs_the_shards),
+        KT_CASE(emit_job_refuses_what_a_config_map_cannot_hold), KT_CASE(teardown))
