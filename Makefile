@@ -50,7 +50,7 @@ EX_BIN  := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 
 .PHONY: all deps demo test test-plain test-asan unit golden bench fuzz clean check-clang \
 	check-layout test-layout test-html cppcheck test-valgrind format check-format mirror-table where-table check-docs \
-	install install-tool test-install
+	install install-tool test-install check-container
 
 all: $(BUILD)/kprio $(UNIT_BIN) $(BENCH_BIN) $(EX_BIN)
 
@@ -183,6 +183,13 @@ test-asan:
 # gcc and clang must both build warning-free (WERROR=1 here, whatever the caller set). clang's
 # warnings come from its front end, the same at any optimisation level: -O0 builds it in half
 # the time.
+# `make check-container`: builds the Containerfile without a container engine, in a
+# debootstrap'ed Debian bookworm under chroot, and runs a sweep's Indexed Job in the image
+# (scripts/check_containerfile.sh; root; downloads a Debian base the first time, so it is not
+# part of `make test` or CI; the cache is KPRIO_CONTAINER_CACHE, default /var/cache/kprio-container).
+check-container:
+	@bash scripts/check_containerfile.sh Containerfile .
+
 check-clang:
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang CXX=clang++ OPT="-O0 -g" WERROR=1 all
 
