@@ -217,7 +217,7 @@ in_root() {
 parse
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kprio-container.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-declare -A STAGE_NAME=() STAGE_KEY=() USED=()
+declare -A STAGE_NAME=() STAGE_KEY=() STAGE_ROOT=() USED=()
 NSTAGE=0
 KEY="" ROOT="" MATERIAL=0 FS_SRC="" SLIM=0 WD=/ USER_=0 ENVF="" PENDING=()
 ENTRY=() CMD=() HAVE_CMD=0
@@ -241,10 +241,18 @@ step() {
     if [ "$MATERIAL" = 1 ]; then eval "$1"; else PENDING+=("$1"); fi
 }
 
+# A stage ends: its root is what a later COPY --from reads (a layer as it is when nothing came
+# after it: no copy), and the last stage's is the image, run below.
 end_stage() {
     [ "$NSTAGE" -gt 0 ] || return 0
-    materialize
+    local last=${1:-0}
     STAGE_KEY[$((NSTAGE - 1))]=$KEY
+    STAGE_ROOT[$((NSTAGE - 1))]=$ROOT
+    if [ "$last" = 0 ] && [ "$MATERIAL" = 0 ] && [ ${#PENDING[@]} -eq 0 ] && [ "$FS_SRC" != base ]; then
+        STAGE_ROOT[$((NSTAGE - 1))]=$CACHE/layers/$FS_SRC
+        return 0
+    fi
+    materialize
 }
 
 abs_in() { # a path of the stage: relative ones against WORKDIR
@@ -412,7 +420,7 @@ for i in "${!INSTR[@]}"; do
             [[ -n "$fi" || ! "$from" =~ ^[0-9]+$ ]] || fi=$from
             [ -n "$fi" ] && [ "$fi" -lt $((NSTAGE - 1)) ] || die "$at: COPY --from=$from: no earlier stage of that name"
             srckey=${STAGE_KEY[$fi]}
-            srcroot=$WORK/stage-$fi
+            srcroot=${STAGE_ROOT[$fi]}
         else
             srckey=$(source_hash "${srcs[@]}")
             srcroot=""
@@ -446,8 +454,8 @@ for i in "${!INSTR[@]}"; do
         ;;
     esac
 done
-end_stage
 [ "$NSTAGE" -gt 0 ] || die "$CF: no FROM"
+end_stage 1
 for l in "$CACHE"/layers/*; do # the layers this run did not use
     [ -e "$l" ] || continue
     [ -n "${USED[$(basename "$l")]:-}" ] || rm -rf "$l"
