@@ -288,7 +288,21 @@ static void claim_status(kp__enc *e, const kp_dra_claim *c) {
         if (c->alloc_has_nodes) {
             kp__enc_obj(e, "nodeSelector");
             kp__enc_arr(e, "nodeSelectorTerms");
-            kp__enc_nsterm(e, NULL, &c->alloc_nodes.selector);
+            if (c->alloc_nodes.node_name) { /* a node-local allocation (createNodeSelector) */
+                kp__enc_obj(e, NULL);
+                kp__enc_arr(e, "matchFields");
+                kp__enc_obj(e, NULL);
+                kp__enc_str(e, "key", "metadata.name");
+                kp__enc_str(e, "operator", "In");
+                kp__enc_arr(e, "values");
+                kp__enc_str(e, NULL, kp__s(e->cl, c->alloc_nodes.node_name));
+                kp__enc_end_arr(e);
+                kp__enc_end_obj(e);
+                kp__enc_end_arr(e);
+                kp__enc_end_obj(e);
+            } else {
+                kp__enc_nsterm(e, NULL, &c->alloc_nodes.selector);
+            }
             kp__enc_end_arr(e);
             kp__enc_end_obj(e);
         }
