@@ -136,6 +136,7 @@ typedef enum {
     KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS = 0, /* locked false from 1.35 */
     KP_GATE_DRA_ADMIN_ACCESS, /* from 1.32; on from 1.34, locked from 1.36 */
     KP_GATE_DRA_DEVICE_TAINTS, /* from 1.33; on from 1.36 */
+    KP_GATE_DRA_EXTENDED_RESOURCE, /* from 1.34; on from 1.36, locked from 1.37 */
     KP_GATE_DRA_PRIORITIZED_LIST, /* from 1.33; on from 1.34, locked from 1.37 */
     KP_GATE_DYNAMIC_RESOURCE_ALLOCATION, /* on from 1.34, locked from 1.35 */
     KP_GATE_IN_PLACE_POD_LEVEL_RESOURCES_VERTICAL_SCALING, /* from 1.35; on from 1.36 */
@@ -547,7 +548,8 @@ size_t kp_cluster_object_count(const kp_cluster *cl, const char *kind);
 
 /* ResourceClaims (Dynamic Resource Allocation) as the simulator follows them: claim indices go
  * from 0 to kp_cluster_claim_count (deleted ones stay, flagged); a pod's claims by the order of
- * its spec.resourceClaims (-1: the entry names no claim yet, or it does not exist). */
+ * its spec.resourceClaims (-1: the entry names no claim yet, or it does not exist), then the
+ * claim of its DRA-backed extended resources when its status names one. */
 typedef struct {
     const char *ns, *name;
     const char *device_class; /* the first request's deviceClassName ("" when none) */

@@ -136,6 +136,8 @@ typedef struct {
                                  "deviceclass.resource.kubernetes.io/<name>") */
     bool deleted;
     const char *src_file;
+    int64_t creation_ts; /* metadata.creationTimestamp (unix seconds; 0 when unset): the newest
+                            class wins an extendedResourceName several classes declare */
 } kp_dra_class;
 
 /* ---- claims ---- */
@@ -232,6 +234,20 @@ typedef struct kp_pod_claim {
     bool has_status; /* an entry exists (a nil resourceClaimName means "no claim needed") */
 } kp_pod_claim;
 
+/* ---- DRA-backed extended resources (DRAExtendedResource; core/dra_ext.c) ---- */
+
+/* v1.ContainerExtendedResourceRequest: which request of the pod's extended-resource claim serves
+ * a container's extended resource. */
+typedef struct {
+    kp_str container, resource, request;
+} kp_dra_ext_mapping;
+/* v1.PodExtendedResourceClaimStatus (pod.status.extendedResourceClaimStatus). */
+typedef struct kp_pod_ext_claim {
+    kp_str claim; /* resourceClaimName */
+    uint16_t n_mappings;
+    kp_dra_ext_mapping *mappings; /* requestMappings */
+} kp_pod_ext_claim;
+
 /* Every DRA object of a cluster (kp_cluster.dra). Objects are addressed by index; identities
  * follow the cluster's replace rule (later inputs win, with a warning). */
 typedef struct {
@@ -300,5 +316,38 @@ long kp__dra_pod_claim(const struct kp_cluster *cl, uint32_t pod, uint16_t pc);
 /* Drops status.reservedFor[i] of claim (a consumer that is gone: its pod may no longer exist, so
  * kp__dra_claim_unreserve cannot name it). KP_EINVAL: out of range. */
 kp_status kp__dra_claim_drop_reservation(struct kp_cluster *cl, uint32_t claim, uint16_t i);
+
+/* ---- DRA-backed extended resources (core/dra_ext.c) ----
+ * IsDRAExtendedResourceName: an extended resource name, or the implicit
+ * "deviceclass.resource.kubernetes.io/<class>". */
+bool kp__dra_ext_name(const char *name);
+/* The DeviceClass serving resource name (the extended resource cache's GetDeviceClass): the
+ * class named in the implicit name, else among the classes whose spec.extendedResourceName is
+ * name the newest (creationTimestamp), ties to the lower name; -1 when none (deleted classes do
+ * not count). */
+long kp__dra_ext_class(const struct kp_cluster *cl, const char *name);
+/* Is resource r (an index of cl->res_names) served by a DeviceClass (the DRAExtendedResource
+ * gate on)? Cheap when the cluster has no DeviceClass. */
+bool kp__dra_ext_backed(const struct kp_cluster *cl, int r);
+/* mirrors hasDeviceClassMappedExtendedResource: does p request (non-zero) an extended resource
+ * a DeviceClass serves? */
+struct kp_pod;
+bool kp__dra_ext_wanted(const struct kp_cluster *cl, const struct kp_pod *p);
+/* The claim the scheduler's PreBind creates for pod's extended resources (mirrors
+ * createExtendedResourceClaimInAPI): named `name`, the annotation
+ * resource.kubernetes.io/extended-resource-claim "true", a controller owner reference to the
+ * pod, the requests copied (n_req of them, into the arena), creationTimestamp now (unix seconds,
+ * KP_TIME_NONE: none), unallocated; *out its index. KP_EINVAL: pod out of range or a claim of
+ * that name exists; KP_ENOMEM. */
+kp_status kp__dra_ext_claim_create(struct kp_cluster *cl, uint32_t pod, const char *name,
+                                   const kp_dra_request *req, uint16_t n_req, int64_t now,
+                                   uint32_t *out);
+/* Writes pod.status.extendedResourceClaimStatus (patchPodExtendedResourceClaimStatus): claim's
+ * name and the mappings (copied). KP_EINVAL: out of range; KP_ENOMEM. */
+kp_status kp__dra_pod_set_ext_status(struct kp_cluster *cl, uint32_t pod, kp_str claim,
+                                     const kp_dra_ext_mapping *m, uint16_t n);
+/* The pod's extended-resource claim: the one its status names, else a claim annotated as one
+ * and controlled by the pod (findExtendedResourceClaim); -1 when none (or deleted). */
+long kp__dra_pod_ext_claim(const struct kp_cluster *cl, uint32_t pod);
 
 #endif

@@ -179,12 +179,20 @@ kp_status kp_cluster_claim_info(const kp_cluster *cl, kp_index claim, kp_claim_i
     return KP_OK;
 }
 
+/* a pod's claims: its spec.resourceClaims, then the claim of its extended resources its status
+ * names (core/dra_ext.c) */
 size_t kp_cluster_pod_claim_count(const kp_cluster *cl, kp_index pod) {
-    return pod >= 0 && (size_t)pod < cl->n_pods ? cl->pods[pod].n_claims : 0;
+    if (pod < 0 || (size_t)pod >= cl->n_pods) return 0;
+    return cl->pods[pod].n_claims + (cl->pods[pod].ext_claim != NULL);
 }
 
 kp_index kp_cluster_pod_claim(const kp_cluster *cl, kp_index pod, size_t i) {
-    if (pod < 0 || (size_t)pod >= cl->n_pods || i >= cl->pods[pod].n_claims) return -1;
+    if (pod < 0 || (size_t)pod >= cl->n_pods) return -1;
+    if (i == cl->pods[pod].n_claims && cl->pods[pod].ext_claim) {
+        long c = kp__dra_pod_ext_claim(cl, (uint32_t)pod);
+        return c >= 0 ? (kp_index)c : -1;
+    }
+    if (i >= cl->pods[pod].n_claims) return -1;
     long c = kp__dra_pod_claim(cl, (uint32_t)pod, (uint16_t)i);
     return c >= 0 && !cl->dra.claims[c].deleted ? (kp_index)c : -1;
 }

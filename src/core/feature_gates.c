@@ -35,6 +35,10 @@ static const struct {
                                   {{32, false, false}, {34, true, false}, {36, true, true}}},
     /* alpha 1.33, beta (on) 1.36, GA (on, not locked) 1.37 */
     [KP_GATE_DRA_DEVICE_TAINTS] = {"DRADeviceTaints", 2, {{33, false, false}, {36, true, false}}},
+    /* alpha 1.34, beta (on) 1.36, GA and locked 1.37 */
+    [KP_GATE_DRA_EXTENDED_RESOURCE] = {"DRAExtendedResource",
+                                       3,
+                                       {{34, false, false}, {36, true, false}, {37, true, true}}},
     /* alpha 1.33, beta (on) 1.34, GA 1.36, locked 1.37 */
     [KP_GATE_DRA_PRIORITIZED_LIST] = {"DRAPrioritizedList",
                                       3,

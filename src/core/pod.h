@@ -157,6 +157,7 @@ typedef struct kp_pod {
     kp_volume *volumes;
     kp_str *image_volumes; /* spec.volumes[].image.reference, in order (ImageLocality) */
     struct kp_pod_claim *claims; /* spec.resourceClaims (core/dra.h), n_claims entries */
+    struct kp_pod_ext_claim *ext_claim; /* status.extendedResourceClaimStatus (core/dra.h), NULL */
     kp_condition *conditions; /* only DisruptionTarget is kept */
     const char *src_file; /* file it came from (interned path) */
     kp_pod_resize *resize; /* in-place resize status (NULL if the status has none) */

@@ -225,14 +225,17 @@ static kp_status sync_pod(kp_ctrl *c, uint32_t pod, bool scan, const kp_ctrl_sin
 static kp_status pod_changed(kp_ctrl *c, uint32_t pod, bool scan, const kp_ctrl_sink *sink,
                              kp_error *err) {
     kp_cluster *cl = c->cl;
-    if (pod >= cl->n_pods || !cl->pods[pod].n_claims) return KP_OK;
+    if (pod >= cl->n_pods || (!cl->pods[pod].n_claims && !cl->pods[pod].ext_claim)) return KP_OK;
     if (!needs_claims(&cl->pods[pod])) {
         for (uint16_t i = 0; i < cl->pods[pod].n_claims; i++) {
             long claim = kp__dra_pod_claim(cl, pod, i);
             kp_status st = claim >= 0 ? sync_claim(c, (uint32_t)claim, sink, err) : KP_OK;
             if (st != KP_OK) return st;
         }
-        return KP_OK;
+        /* the claim the scheduler made for its DRA-backed extended resources: released and
+         * deleted as a generated claim (its owner is the pod) */
+        long ext = cl->pods[pod].ext_claim ? kp__dra_pod_ext_claim(cl, pod) : -1;
+        return ext >= 0 ? sync_claim(c, (uint32_t)ext, sink, err) : KP_OK;
     }
     return sync_pod(c, pod, scan, sink, err);
 }

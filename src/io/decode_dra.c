@@ -501,7 +501,11 @@ kp_status kp__decode_dra(kp_dctx *d, kp_cluster *cl, const char *source, const k
     switch (kind) {
     case KP_DK_CLASS:
         ((kp_dra_class *)o)->src_file = kp__s(cl, src);
-        if (spec) st = decode_class(d, cl, spec, o);
+        /* the newest class wins an extendedResourceName (core/dra_ext.c) */
+        if (meta)
+            st = kp__dget_time(d, meta, "creationTimestamp", &((kp_dra_class *)o)->creation_ts,
+                               NULL);
+        if (spec && st == KP_OK) st = decode_class(d, cl, spec, o);
         break;
     case KP_DK_SLICE:
         ((kp_dra_slice *)o)->src_file = kp__s(cl, src);

@@ -121,11 +121,67 @@ kp_status kp__decode_pod_claims(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec
     return container_claims(d, cl, spec, "initContainers", p);
 }
 
+/* status.extendedResourceClaimStatus (DRAExtendedResource): resourceClaimName and
+ * requestMappings[] {containerName, resourceName, requestName}, each container one of the pod's
+ * (validatePodExtendedResourceClaimStatus) */
+static kp_status ext_mapping(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, const kp_pod *p,
+                             kp_dra_ext_mapping *m) {
+    if (t->type != KP_T_OBJ) return kp__dctx_fail(d, t, KP_EINVAL, NULL, "expected an object");
+    TRY(kp__dra_req_str(d, cl, t, "containerName", KP_DRA_NAME_LABEL, &m->container));
+    const char *rn = NULL;
+    bool has = false;
+    TRY(kp__dget_str(d, t, "resourceName", &rn, &has));
+    if (!has || !*rn) return kp__dctx_fail(d, t, KP_EINVAL, "resourceName", "Required value");
+    TRY(kp__d_intern(d, cl, kp__tree_get(t, "resourceName"), "resourceName", rn, strlen(rn),
+                     &m->resource));
+    TRY(kp__dra_req_str(d, cl, t, "requestName", KP_DRA_NAME_LABEL, &m->request));
+    for (uint16_t i = 0; i < p->n_containers + p->n_init; i++)
+        if (p->containers[i].name == m->container) return KP_OK;
+    return kp__dctx_fail(d, kp__tree_get(t, "containerName"), KP_EINVAL, "containerName",
+                         "Invalid value: \"%s\": must match the name of a container",
+                         kp__s(cl, m->container));
+}
+
+static kp_status ext_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *status, kp_pod *p) {
+    const kp_tnode *o, *a;
+    TRY(kp__dget_obj(d, status, "extendedResourceClaimStatus", &o));
+    if (!o) return KP_OK;
+    size_t saved = kp__dctx_push(d, "extendedResourceClaimStatus");
+    kp_pod_ext_claim *e = kp__d_alloc(d, cl, sizeof *e);
+    kp_status st = e ? KP_OK : KP_ENOMEM;
+    if (st == KP_OK) {
+        memset(e, 0, sizeof *e);
+        st = kp__dra_req_str(d, cl, o, "resourceClaimName", KP_DRA_NAME_SUBDOMAIN, &e->claim);
+    }
+    if (st == KP_OK) st = kp__dget_arr(d, o, "requestMappings", &a);
+    if (st == KP_OK && (!a || !a->n))
+        st = kp__dctx_fail(d, o, KP_EINVAL, "requestMappings", "Required value");
+    if (st == KP_OK) st = kp__d_check_count(d, a, "requestMappings", a->n, KP_MAX_ENTRIES);
+    if (st == KP_OK && !(e->mappings = kp__d_alloc(d, cl, a->n * sizeof *e->mappings)))
+        st = KP_ENOMEM;
+    if (st == KP_OK) {
+        size_t s1 = kp__dctx_push(d, "requestMappings");
+        uint32_t i = 0;
+        for (const kp_tnode *t = a->first; t && st == KP_OK; t = t->next, i++) {
+            size_t s2 = kp__dctx_push_index(d, i);
+            memset(&e->mappings[i], 0, sizeof e->mappings[i]);
+            st = ext_mapping(d, cl, t, p, &e->mappings[i]);
+            kp__dctx_pop(d, s2);
+        }
+        e->n_mappings = (uint16_t)i;
+        kp__dctx_pop(d, s1);
+    }
+    kp__dctx_pop(d, saved);
+    if (st == KP_OK) p->ext_claim = e;
+    return st;
+}
+
 /* status.resourceClaimStatuses[]: {name, resourceClaimName}, each naming an entry of
  * spec.resourceClaims once (validatePodResourceClaimStatuses) */
 kp_status kp__decode_pod_claim_statuses(kp_dctx *d, kp_cluster *cl, const kp_tnode *status,
                                         kp_pod *p) {
     const kp_tnode *a;
+    TRY(ext_status(d, cl, status, p));
     TRY(kp__dget_arr(d, status, "resourceClaimStatuses", &a));
     if (!a || !a->n) return KP_OK;
     size_t saved = kp__dctx_push(d, "resourceClaimStatuses");

@@ -171,6 +171,7 @@ static void slice_obj(kp__enc *e, const kp_dra_slice *s) {
 static void class_obj(kp__enc *e, const kp_dra_class *c) {
     kp__enc_obj(e, NULL);
     kp__enc_head(e, "resource.k8s.io/v1", "DeviceClass", 0, c->name);
+    if (c->creation_ts) kp__enc_time(e, "creationTimestamp", c->creation_ts);
     kp__enc_end_obj(e);
     kp__enc_obj(e, "spec");
     selectors(e, c->n_selectors, c->selectors);
@@ -287,7 +288,21 @@ static void claim_status(kp__enc *e, const kp_dra_claim *c) {
         if (c->alloc_has_nodes) {
             kp__enc_obj(e, "nodeSelector");
             kp__enc_arr(e, "nodeSelectorTerms");
-            kp__enc_nsterm(e, NULL, &c->alloc_nodes.selector);
+            if (c->alloc_nodes.node_name) { /* a node-local allocation (createNodeSelector) */
+                kp__enc_obj(e, NULL);
+                kp__enc_arr(e, "matchFields");
+                kp__enc_obj(e, NULL);
+                kp__enc_str(e, "key", "metadata.name");
+                kp__enc_str(e, "operator", "In");
+                kp__enc_arr(e, "values");
+                kp__enc_str(e, NULL, kp__s(e->cl, c->alloc_nodes.node_name));
+                kp__enc_end_arr(e);
+                kp__enc_end_obj(e);
+                kp__enc_end_arr(e);
+                kp__enc_end_obj(e);
+            } else {
+                kp__enc_nsterm(e, NULL, &c->alloc_nodes.selector);
+            }
             kp__enc_end_arr(e);
             kp__enc_end_obj(e);
         }
@@ -379,7 +394,26 @@ void kp__enc_pod_claims(kp__enc *e, const kp_pod *p) {
     kp__enc_end_arr(e);
 }
 
+/* status.extendedResourceClaimStatus (DRAExtendedResource) */
+static void pod_ext_status(kp__enc *e, const kp_pod *p) {
+    const kp_pod_ext_claim *x = p->ext_claim;
+    if (!x) return;
+    kp__enc_obj(e, "extendedResourceClaimStatus");
+    kp__enc_arr(e, "requestMappings");
+    for (uint16_t i = 0; i < x->n_mappings; i++) {
+        kp__enc_obj(e, NULL);
+        kp__enc_sid(e, "containerName", x->mappings[i].container);
+        kp__enc_sid(e, "resourceName", x->mappings[i].resource);
+        kp__enc_sid(e, "requestName", x->mappings[i].request);
+        kp__enc_end_obj(e);
+    }
+    kp__enc_end_arr(e);
+    kp__enc_sid(e, "resourceClaimName", x->claim);
+    kp__enc_end_obj(e);
+}
+
 void kp__enc_pod_claim_statuses(kp__enc *e, const kp_pod *p) {
+    pod_ext_status(e, p);
     bool any = false;
     for (uint16_t i = 0; i < p->n_claims; i++) any |= p->claims[i].has_status;
     if (!any) return;

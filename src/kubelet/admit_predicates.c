@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/cluster.h"
+#include "core/dra.h"
 #include "core/host_ports.h"
 #include "core/labels.h"
 #include "core/node.h"
@@ -233,6 +234,9 @@ static void fit_resources(const kp_cluster *cl, const kp_node *n, uint32_t pod, 
             if (!is_scalar(name)) continue;
             if (is_extended(name) && !n->has_alloc[r])
                 continue; /* removeMissingExtendedResources */
+            if (!n->has_alloc[r] && cl->gates.on[KP_GATE_DRA_EXTENDED_RESOURCE] &&
+                kp__dra_ext_name(name))
+                continue; /* served by DRA (shouldDelegateResourceToDRA): an implicit name */
             sc[n_sc].res = r;
             sc[n_sc].name = name;
             sc[n_sc].req = v;

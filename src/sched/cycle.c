@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "core/cluster.h"
+#include "core/dra.h"
 #include "core/host_ports.h"
 #include "core/node.h"
 #include "core/pod.h"
@@ -81,7 +82,8 @@ kp_cycle *kp__cycle_new(kp_sched *s, uint32_t pod, kp_node_status *pre) {
     }
     /* DynamicResources, last as in the default order, for a pod with claims (sched_config.h) */
     c->run[KP_PL_DYNAMIC_RESOURCES] = false;
-    if (cfg->dra_prefilter && p->n_claims && pre->code == KP_CODE_SUCCESS) {
+    if (cfg->dra_prefilter && (p->n_claims || kp__dra_ext_wanted(s->cl, p)) &&
+        pre->code == KP_CODE_SUCCESS) {
         bool skip = true;
         if (ops[KP_PL_DYNAMIC_RESOURCES].prefilter(c, pre, &skip) != KP_OK) {
             kp__cycle_free(c);

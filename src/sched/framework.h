@@ -101,6 +101,9 @@ struct kp_sched {
     const kp__plugin_ops *plugins; /* the registry's table, KP_PL_COUNT entries */
     kp_sched_config cfg; /* the active profile's (prof[cur]) */
     kp_prng prng;
+    /* DynamicResources' extended-resource claims' generated names (dynamic_resources_ext.c):
+     * the run's seed, a PRNG of their own so that the node choices' draws stay */
+    kp_prng ext_prng;
     kp_str sched_name; /* interned profile name (UINT32_MAX if absent in the cluster) */
     /* every profile served (one queue, one cache: upstream's Scheduler.Profiles); the fields
      * marked "active profile" are prof[cur]'s, copied in by kp__sched_use_profile */
@@ -295,6 +298,11 @@ struct kp_cycle {
     uint8_t vb_narrowed;
     struct kp_nvl *nvl; /* NodeVolumeLimits (plugins/node_volume_limits.c; its Filter scratch) */
     struct kp_dra_cycle *dra; /* DynamicResources (plugins/dynamic_resources.c), NULL: no claims */
+    /* NodeResourcesFit: the pod's requests of extended resources a DeviceClass serves (DRA),
+     * checked only on nodes that advertise them (plugins/dynamic_resources_ext.c) */
+    uint8_t n_fit_dra;
+    uint8_t fit_dra_res[KP_MAX_RES];
+    int64_t fit_dra_want[KP_MAX_RES];
 
     /* KP_ENOMEM once a PreFilter state update (AddPod / RemovePod) could not allocate: the
      * cycle's verdicts are then unusable and its users report the error (kp__cycle_status) */

@@ -71,7 +71,7 @@ void kp__memo_free(kp_sched *s) {
 static bool eligible(const kp_sched *s, const kp_cycle *c) {
     const kp_pod *p = c->p;
     if (s->no_memo || s->explain || p->node_name || p->nominated_node || s->nom_of[c->pod] >= 0 ||
-        p->gates || p->n_volumes || c->allowed || c->ipa || c->n_spread)
+        p->gates || p->n_volumes || c->allowed || c->ipa || c->n_spread || c->n_fit_dra)
         return false;
     for (uint8_t i = 0; i < c->n_active; i++) {
         kp_plugin pl = (kp_plugin)c->active[i];

@@ -190,6 +190,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
     if (opt) o = *opt;
     else kp_sched_options_init(&o);
     kp__prng_seed(&s->prng, o.seed);
+    kp__prng_seed(&s->ext_prng, o.seed ^ UINT64_C(0x5852455344524145)); /* "EARDSERX" */
     s->until_settled = o.until_settled;
     /* --compat is parsed once, here; every preemption attempt reads s->preempt_compat */
     s->preempt_compat = KP_PREEMPT_COMPAT_NEWEST;
@@ -572,6 +573,7 @@ static kp_status rebuild(kp_sched *s, kp_sched **out, kp_error *err) {
 /* Moves s's running state into n (the results, the PRNG, the node-search start, time). */
 static kp_status carry_over(kp_sched *s, kp_sched *n) {
     n->prng = s->prng;
+    n->ext_prng = s->ext_prng;
     n->now = s->now;
     n->no_memo = s->no_memo;
     n->memo_hits = s->memo_hits;

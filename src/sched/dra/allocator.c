@@ -73,6 +73,7 @@ struct kp_dra_alloc {
     kp_dra_claim_alloc *out;
     kp_dra_result *out_res;
     char *msg;
+    const kp_dra_claim *virt; /* KP_DRA_VIRTUAL_CLAIM's claim (an extended-resource claim) */
 };
 
 /* ---- messages ---- */
@@ -97,6 +98,7 @@ fail(kp_dra_alloc *a, const char *fmt, ...) {
 
 static const char *S(const kp_dra_alloc *a, kp_str s) { return kp__s(a->cl, s); }
 static const kp_dra_claim *claim_of(const kp_dra_alloc *a, uint32_t ci) {
+    if (a->claims[ci] == KP_DRA_VIRTUAL_CLAIM) return a->virt; /* dynamic_resources_ext.c */
     return &a->cl->dra.claims[a->claims[ci]];
 }
 static const kp_dra_slice *slice_of(const kp_dra_alloc *a, uint32_t k) {
@@ -190,8 +192,15 @@ static kp_status setup_requests(kp_dra_alloc *a) {
 
 kp_dra_alloc *kp__dra_alloc_new(kp_cluster *cl, kp_dra_index *ix, const kp_dra_features *f,
                                 const uint32_t *claims, uint32_t n) {
+    return kp__dra_alloc_new_virtual(cl, ix, f, claims, n, NULL);
+}
+
+kp_dra_alloc *kp__dra_alloc_new_virtual(kp_cluster *cl, kp_dra_index *ix, const kp_dra_features *f,
+                                        const uint32_t *claims, uint32_t n,
+                                        const kp_dra_claim *virt) {
     kp_dra_alloc *a = kp__calloc(1, sizeof *a);
     if (!a) return NULL;
+    a->virt = virt;
     a->cl = cl;
     a->ix = ix;
     a->f = *f;
@@ -691,6 +700,8 @@ int kp__dra_alloc_node(kp_dra_alloc *a, uint32_t node, const char **msg) {
     fill_results(a);
     return 1;
 }
+
+uint32_t kp__dra_alloc_count(const kp_dra_alloc *a) { return a->n_claims; }
 
 const kp_dra_claim_alloc *kp__dra_alloc_result(const kp_dra_alloc *a, uint32_t i) {
     return &a->out[i];

@@ -39,12 +39,22 @@ typedef struct kp_dra_alloc kp_dra_alloc;
  * cluster as ix indexes it (NewAllocator). NULL: out of memory. */
 kp_dra_alloc *kp__dra_alloc_new(kp_cluster *cl, kp_dra_index *ix, const kp_dra_features *f,
                                 const uint32_t *claims, uint32_t n);
+/* The same with one claim that is not the cluster's: KP_DRA_VIRTUAL_CLAIM in claims[] stands for
+ * virt (the in-memory claim of a pod's DRA-backed extended resources, which the scheduler
+ * creates only at PreBind; virt is borrowed and must outlive the allocator). Its result's claim
+ * is KP_DRA_VIRTUAL_CLAIM. */
+#define KP_DRA_VIRTUAL_CLAIM UINT32_MAX
+kp_dra_alloc *kp__dra_alloc_new_virtual(kp_cluster *cl, kp_dra_index *ix, const kp_dra_features *f,
+                                        const uint32_t *claims, uint32_t n,
+                                        const kp_dra_claim *virt);
 void kp__dra_alloc_free(kp_dra_alloc *a);
 /* Allocate on node: 1 when every claim got its devices (kp__dra_alloc_result), 0 when not on
  * this node, KP_EINVAL when the claims cannot be allocated anywhere as they are (*msg: the
  * reason, upstream's text, owned by a until it is freed), KP_ENOMEM. */
 int kp__dra_alloc_node(kp_dra_alloc *a, uint32_t node, const char **msg);
 const kp_dra_claim_alloc *kp__dra_alloc_result(const kp_dra_alloc *a, uint32_t i);
+/* How many claims a allocates (kp__dra_alloc_result's range). */
+uint32_t kp__dra_alloc_count(const kp_dra_alloc *a);
 /* The prioritized-list score of the last allocation (dynamicresources.go computeScore): for
  * each firstAvailable request, 8 minus the index of the subrequest picked. */
 int64_t kp__dra_alloc_score(const kp_dra_alloc *a);

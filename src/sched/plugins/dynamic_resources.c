@@ -14,6 +14,7 @@
 #include "core/dra.h"
 #include "sched/dra/allocator.h"
 #include "sched/dra/index.h"
+#include "sched/plugins/dynamic_resources_ext.h"
 
 #define RESERVED_FOR_MAX 256 /* rule 8: upstream's ResourceClaimReservedForMaxSize */
 
@@ -30,6 +31,7 @@ struct kp_dra_cycle {
      * device): 0 not computed, 1 fits, 2 cannot allocate, 3 an error (verdict_text) */
     uint8_t *verdict;
     const char **verdict_text;
+    kp_dra_ext *ext; /* DRA-backed extended resources (dynamic_resources_ext.c), NULL: none */
     char **texts; /* reasons formatted for this pod (statuses borrow them) */
     uint32_t n_texts, cap_texts;
     kp_status st;
@@ -68,6 +70,7 @@ keep_text(struct kp_dra_cycle *d, const char *fmt, ...) {
 static void cycle_free(struct kp_dra_cycle *d) {
     if (!d) return;
     kp__dra_alloc_free(d->al);
+    kp__dra_ext_free(d->ext);
     for (uint32_t i = 0; i < d->n_texts; i++) kp__free(d->texts[i]);
     kp__free(d->texts);
     kp__free(d->claims);
@@ -202,7 +205,7 @@ static bool gather_claims(struct kp_dra_cycle *d, kp_cycle *c, kp_node_status *p
 kp_status kp__dra_prefilter(kp_cycle *c, kp_node_status *pre, bool *skip) {
     kp_sched *s = c->s;
     *skip = true;
-    if (!c->p->n_claims) return KP_OK;
+    if (!c->p->n_claims && !kp__dra_ext_wanted(s->cl, c->p)) return KP_OK;
     if (s->dra_reference) kp__dra_sched_free(s); /* the literal path: nothing kept */
     kp_status st = kp__dra_index_sync(&s->dra_ix, s->cl);
     if (st != KP_OK) return st;
@@ -225,18 +228,20 @@ kp_status kp__dra_prefilter(kp_cycle *c, kp_node_status *pre, bool *skip) {
         *skip = false;
         return st;
     }
-    if (!d->n_claims) return KP_OK; /* Skip */
+    const bool *on = s->cl->gates.on; /* AllocatorFeatures */
+    kp_dra_features f = {on[KP_GATE_DRA_ADMIN_ACCESS], on[KP_GATE_DRA_PRIORITIZED_LIST],
+                         on[KP_GATE_DRA_DEVICE_TAINTS]};
+    /* the pod's extended-resource claim (preFilterExtendedResources): it allocates per node */
+    if ((st = kp__dra_ext_prefilter(c, d->to_alloc, d->n_alloc, &f, &d->ext)) != KP_OK) return st;
+    if (!d->n_claims && !d->ext) return KP_OK; /* Skip */
     *skip = false;
-    if (d->n_alloc) {
-        const bool *on = s->cl->gates.on; /* AllocatorFeatures */
-        kp_dra_features f = {on[KP_GATE_DRA_ADMIN_ACCESS], on[KP_GATE_DRA_PRIORITIZED_LIST],
-                             on[KP_GATE_DRA_DEVICE_TAINTS]};
-        d->al = kp__dra_alloc_new(s->cl, s->dra_ix, &f, d->to_alloc, d->n_alloc);
+    if (d->n_alloc || d->ext) {
+        d->al = d->ext ? NULL : kp__dra_alloc_new(s->cl, s->dra_ix, &f, d->to_alloc, d->n_alloc);
         size_t nn = (size_t)s->cl->n_nodes + 1;
         d->score = kp__calloc(nn, sizeof *d->score);
         d->verdict = kp__calloc(nn, 1);
         d->verdict_text = kp__calloc(nn, sizeof *d->verdict_text);
-        if (!d->al || !d->score || !d->verdict || !d->verdict_text) return KP_ENOMEM;
+        if ((!d->al && !d->ext) || !d->score || !d->verdict || !d->verdict_text) return KP_ENOMEM;
     }
     return KP_OK;
 }
@@ -245,8 +250,10 @@ kp_status kp__dra_prefilter(kp_cycle *c, kp_node_status *pre, bool *skip) {
 
 void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
     struct kp_dra_cycle *d = c->dra;
-    if (!d || !d->n_claims) return;
+    if (!d || (!d->n_claims && !d->ext)) return;
     const kp_cluster *cl = c->s->cl;
+    kp_dra_alloc *al = d->al;
+    if (d->ext && !kp__dra_ext_filter(d->ext, c, node, st, &al, &d->st)) return;
     bool unavailable = false;
     for (uint32_t i = 0; i < d->n_claims; i++) { /* an allocated claim's node selector */
         const kp_dra_claim *claim = &cl->dra.claims[d->claims[i]];
@@ -254,9 +261,9 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
         if (kp__dra_nodes_match(cl, &claim->alloc_nodes, node)) continue;
         unavailable = true;
     }
-    if (d->al && !d->verdict[node]) {
+    if (al && !d->verdict[node]) {
         const char *msg = NULL;
-        int r = kp__dra_alloc_node(d->al, node, &msg);
+        int r = kp__dra_alloc_node(al, node, &msg);
         if (r == KP_ENOMEM) {
             d->st = KP_ENOMEM;
             return;
@@ -273,10 +280,10 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
             d->verdict[node] = 2;
         } else {
             d->verdict[node] = 1;
-            d->score[node] = kp__dra_alloc_score(d->al);
+            d->score[node] = kp__dra_alloc_score(al);
         }
     }
-    if (d->al && d->verdict[node] != 1) {
+    if (al && d->verdict[node] != 1) {
         st->code = KP_CODE_UNRESOLVABLE;
         kp__status_add_reason(st, d->verdict[node] == 3 ? d->verdict_text[node]
                                                         : KP_REASON_DRA_CANNOT_ALLOCATE);
@@ -312,7 +319,7 @@ int kp__dra_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t 
         out[i] = d && d->score ? d->score[nodes[i]] : 0;
         if (out[i] > max) max = out[i];
     }
-    if (!max) return d && d->al ? 1 : 0;
+    if (!max) return d && (d->al || d->ext) ? 1 : 0;
     for (uint32_t i = 0; i < n; i++) out[i] = out[i] * KP_MAX_NODE_SCORE / max;
     return 1;
 }
@@ -321,7 +328,7 @@ int kp__dra_score(kp_sched *s, const kp_pod *p, const uint32_t *nodes, uint32_t 
 
 const char *kp__dra_postfilter(const kp_cycle *c) {
     const struct kp_dra_cycle *d = c->dra;
-    if (!d || !d->n_claims) return "no new claims to deallocate";
+    if (!d || (!d->n_claims && !d->ext)) return "no new claims to deallocate";
     const kp_cluster *cl = c->s->cl;
     for (uint32_t i = 0; i < d->n_claims; i++) {
         if (!d->unavailable[i]) continue;
@@ -330,6 +337,7 @@ const char *kp__dra_postfilter(const kp_cycle *c) {
             (claim->n_reserved == 1 && claim->reserved[0].uid == c->p->uid))
             return "deallocation of ResourceClaim completed";
     }
+    if (kp__dra_ext_stale(d->ext)) return "deletion of ResourceClaim completed";
     return "still not schedulable";
 }
 
@@ -337,15 +345,28 @@ const char *kp__dra_postfilter(const kp_cycle *c) {
 
 kp_status kp__dra_bind(kp_cycle *c, uint32_t node) {
     struct kp_dra_cycle *d = c->dra;
-    if (!d || !d->n_claims) return KP_OK;
+    if (!d || (!d->n_claims && !d->ext)) return KP_OK;
     kp_sched *s = c->s;
     kp_cluster *cl = s->cl;
-    if (d->al) { /* the allocation Filter found on this node, found again */
+    kp_dra_alloc *al = d->al;
+    if (d->ext) { /* the node's claims, the extended-resource claim's variant among them */
+        kp_node_status ns;
+        kp__status_reset(&ns);
+        kp_status est = KP_OK;
+        if (!kp__dra_ext_filter(d->ext, c, node, &ns, &al, &est) || est != KP_OK)
+            return est != KP_OK ? est : KP_EINVAL;
+    }
+    if (al) { /* the allocation Filter found on this node, found again */
         const char *msg;
-        int r = kp__dra_alloc_node(d->al, node, &msg);
+        int r = kp__dra_alloc_node(al, node, &msg);
         if (r != 1) return r < 0 ? (kp_status)r : KP_EINVAL;
-        for (uint32_t i = 0; i < d->n_alloc; i++) {
-            const kp_dra_claim_alloc *a = kp__dra_alloc_result(d->al, i);
+        for (uint32_t i = 0; i < kp__dra_alloc_count(al); i++) {
+            const kp_dra_claim_alloc *a = kp__dra_alloc_result(al, i);
+            if (a->claim == KP_DRA_VIRTUAL_CLAIM) { /* created, allocated and reserved */
+                kp_status st = kp__dra_ext_bind(d->ext, c, node, a);
+                if (st != KP_OK) return st;
+                continue;
+            }
             kp_status st = kp__dra_claim_allocate(cl, a->claim, a->results, a->n_results,
                                                   a->has_nodes ? &a->nodes : NULL, s->now);
             if (st == KP_OK) st = kp__dra_index_allocated(s->dra_ix, cl, a->claim);
@@ -364,6 +385,15 @@ kp_status kp__dra_bind(kp_cycle *c, uint32_t node) {
 
 void kp__dra_note(const kp_cycle *c, const kp_node *n, char *buf, size_t cap) {
     if (cap) buf[0] = 0;
-    if (!c->dra || !c->dra->al) return;
-    kp__dra_alloc_explain(c->dra->al, (uint32_t)(n - c->s->cl->nodes), buf, cap);
+    if (!c->dra) return;
+    uint32_t node = (uint32_t)(n - c->s->cl->nodes);
+    kp_dra_alloc *al = c->dra->al;
+    if (c->dra->ext) { /* the node's variant of the extended-resource claim */
+        kp_node_status ns;
+        kp__status_reset(&ns);
+        kp_status st = KP_OK;
+        if (!kp__dra_ext_filter(c->dra->ext, c, node, &ns, &al, &st)) al = NULL;
+    }
+    if (!al) return;
+    kp__dra_alloc_explain(al, node, buf, cap);
 }

@@ -11,6 +11,7 @@
 #include "core/pod.h"
 #include "core/resources.h"
 #include "core/sched_config.h"
+#include "sched/plugins/dynamic_resources_ext.h"
 #include "sched/plugins/node_resources_fit.h"
 #include "sched/plugins/resource_allocation.h"
 
@@ -21,6 +22,7 @@ void kp__fit_prepare(kp_cycle *c) {
     const kp_cluster *cl = c->s->cl;
     const kp_pod *p = c->p;
     c->n_fit = 0;
+    c->n_fit_dra = 0;
     for (uint16_t i = 0; i < p->req.n && c->n_fit < KP_MAX_RES; i++) {
         int r = p->req.e[i].res;
         int64_t want = p->req.e[i].v;
@@ -29,6 +31,11 @@ void kp__fit_prepare(kp_cycle *c) {
             const char *rn = kp__s(cl, cl->res_names[r]);
             if (!kp__res_is_scalar(rn)) continue;
             if (kp__res_is_extended(rn) && c->s->ignored_res[r]) continue;
+            if (kp__dra_ext_backed(cl, r)) { /* checked per node: dynamic_resources_ext.c */
+                c->fit_dra_res[c->n_fit_dra] = (uint8_t)r;
+                c->fit_dra_want[c->n_fit_dra++] = want;
+                continue;
+            }
         }
         c->fit_res[c->n_fit] = (uint8_t)r;
         c->fit_want[c->n_fit++] = want;
@@ -110,6 +117,7 @@ fit_check_nominated(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
 void kp__filter_fit(const kp_cycle *c, const kp_node *n, kp_node_status *st) {
     if (c->n_extra) fit_check_nominated(c, n, st);
     else fit_check_plain(c, n, st);
+    if (c->n_fit_dra) kp__dra_ext_fit(c, n, st); /* DRA-backed extended resources */
 }
 
 
@@ -122,6 +130,7 @@ bool kp__fit_status3(const kp_cycle *c, const kp_node *n, const int64_t *used, i
                      kp_node_status *st) {
     for (uint8_t i = 0; i < c->n_fit; i++)
         if (c->fit_res[i] > KP_RES_EPH) return false;
+    if (c->n_fit_dra) return false;
     kp__status_reset(st);
     bool unresolvable = false;
     uint32_t short_mask = 0;
