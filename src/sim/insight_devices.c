@@ -13,19 +13,6 @@
 
 #include "sim/insight_internal.h"
 
-/* whether pod has a claim whose (first request's) device class is cls */
-static bool has_class(const ins_run *r, kp_index pod, const char *cls) {
-    size_t n = kp_cluster_pod_claim_count(r->cl, pod);
-    for (size_t i = 0; i < n; i++) {
-        kp_index c = kp_cluster_pod_claim(r->cl, pod, i);
-        kp_claim_info ci;
-        if (c >= 0 && kp_cluster_claim_info(r->cl, c, &ci) == KP_OK &&
-            strcmp(ci.device_class, cls) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* The DynamicResources plugin's rejections (dynamicresources.go: its Filter's and PreFilter's
  * messages all name the claims) */
 static bool device_message(const char *msg) { return strstr(msg, "claim") != NULL; }
@@ -43,7 +30,7 @@ static kp_finding *add(kp_insight *in, kp_finding_severity sev, const kp_sim_dev
 }
 
 /* Wait: the pods of the class pending longer than the threshold for their devices */
-static kp_status waits(const ins_run *r, kp_insight *in, const kp_sim_device_class *d) {
+static kp_status waits(const ins_run *r, kp_insight *in, const kp_sim_device_class *d, size_t ci) {
     kp_finding *f = NULL;
     uint32_t unbound = 0;
     kp_status st = KP_OK;
@@ -52,8 +39,7 @@ static kp_status waits(const ins_run *r, kp_insight *in, const kp_sim_device_cla
         if (sp->attempts == 0 || r->last_failed[i] < 0) continue;
         int64_t from = sp->created_ms >= 0 ? sp->created_ms : 0;
         int64_t to = sp->bound_ms >= 0 ? sp->bound_ms : sp->gone_ms >= 0 ? sp->gone_ms : r->end_ms;
-        if (to - from <= r->o.starvation_ms || !has_class(r, (kp_index)i, d->device_class))
-            continue;
+        if (to - from <= r->o.starvation_ms || !kp_sim_pod_device_class(r->sim, i, ci)) continue;
         const kp_sim_event *lf = kp_sim_event_get(r->sim, (size_t)r->last_failed[i]);
         if (!lf || !device_message(lf->message)) continue;
         if (!f && !(f = add(in, KP_SEVERITY_WARNING, d, "Wait"))) return KP_ENOMEM;
@@ -126,7 +112,8 @@ static kp_status churn(const ins_run *r, kp_insight *in, const kp_sim_device_cla
 }
 
 /* PreemptionLoop: holders of the class's devices preempted again and again */
-static kp_status preemptions(const ins_run *r, kp_insight *in, const kp_sim_device_class *d) {
+static kp_status preemptions(const ins_run *r, kp_insight *in, const kp_sim_device_class *d,
+                             size_t ci) {
     if (d->holders_preempted < r->o.loop_min_turns) return KP_OK;
     kp_finding *f = add(in, KP_SEVERITY_WARNING, d, "PreemptionLoop");
     if (!f) return KP_ENOMEM;
@@ -137,7 +124,7 @@ static kp_status preemptions(const ins_run *r, kp_insight *in, const kp_sim_devi
         const kp_sim_pod *sp = kp_sim_pod_get(r->sim, i);
         long ev = r->displaced[i];
         if (strcmp(sp->cause, "preempted") != 0 || ev < 0 ||
-            !has_class(r, (kp_index)i, d->device_class))
+            !kp_sim_pod_device_class(r->sim, i, ci))
             continue;
         const kp_sim_event *e = kp_sim_event_get(r->sim, (size_t)ev);
         if (!any || e->t_ms < f->first_ms) f->first_ms = e->t_ms;
@@ -169,9 +156,9 @@ kp_status kp__ins_devices(const ins_run *r, kp_insight *in) {
     for (size_t i = 0; st == KP_OK && i < n; i++) {
         kp_sim_device_class d;
         if (kp_sim_device_class_get(r->sim, i, &d) != KP_OK) continue;
-        st = waits(r, in, &d);
+        st = waits(r, in, &d, i);
         if (st == KP_OK) st = churn(r, in, &d);
-        if (st == KP_OK) st = preemptions(r, in, &d);
+        if (st == KP_OK) st = preemptions(r, in, &d, i);
     }
     return st;
 }
