@@ -133,6 +133,7 @@ static kp_status preemptions(const ins_run *r, kp_insight *in, const kp_sim_devi
         if ((st = kp__ins_pod(f, (kp_index)i)) == KP_OK) st = kp__ins_event(f, ev);
     }
     if (st != KP_OK) return st;
+    f->duration_ms = f->last_ms - f->first_ms;
     kp__ins_sort_links(f);
     char tb[40], list[2048];
     st = kp__ins_summary(f,
