@@ -30,7 +30,9 @@ typedef enum {
     KP_FINDING_CASCADE, /* one preemption or eviction that led, through replacements, to more */
     KP_FINDING_STARVATION, /* a pod pending longer than the threshold */
     KP_FINDING_PDB_PRESSURE, /* a PDB at zero allowed disruptions / preemptions violating one */
-    KP_FINDING_PRESSURE_HOTSPOT /* a node long under a pressure condition, and what it evicted */
+    KP_FINDING_PRESSURE_HOTSPOT, /* a node long under a pressure condition, and what it evicted */
+    KP_FINDING_DEVICE_CONTENTION /* a device class's pods waiting for devices, its allocations
+                                  * churning, or its holders preempted again and again */
 } kp_finding_kind;
 
 typedef enum {
@@ -50,11 +52,12 @@ typedef struct {
 typedef struct {
     kp_finding_kind kind;
     kp_finding_severity severity;
-    const char *kind_name; /* "Loop", "Cascade", "Starvation", "PDBPressure", "PressureHotSpot" */
+    const char *kind_name; /* "Loop", "Cascade", "Starvation", "PDBPressure", "PressureHotSpot",
+                            * "DeviceContention" */
     /* the object it is about: the workload (Loop), the first displaced pod (Cascade), the pod
      * group (Starvation: the top workload of its pods, kp_cluster_workload_top; pods without
      * owner: "PodGroup" namespace / priorityClassName, or the "Pod" when it is alone), the
-     * PodDisruptionBudget, the Node */
+     * PodDisruptionBudget, the Node, the DeviceClass (DeviceContention) */
     const char *subject_kind, *subject_ns, *subject_name;
     const char *summary; /* one line, e.g. "ReplicaSet default/web: 4 turns of preempt ->
                           * recreate every 40s (pods ..., nodes ...)" */
@@ -78,9 +81,14 @@ typedef struct {
     const kp_finding_link *tree; /* Cascade only */
     size_t n_tree;
     const char *condition; /* PressureHotSpot: "MemoryPressure", "DiskPressure" or
-                            * "PIDPressure" (one finding per node and condition); else "" */
-    kp_index pod; /* Starvation: the pod that waited longest (its wait: duration_ms); else -1 */
-    uint32_t never_bound; /* Starvation: the group's pods never bound (still pending or gone) */
+                            * "PIDPressure" (one finding per node and condition);
+                            * DeviceContention: "Wait" (count: pods that waited longer than the
+                            * threshold for devices, duration_ms and pod: the longest),
+                            * "Churn" (count: allocations released and made again),
+                            * "PreemptionLoop" (count: device holders preempted); else "" */
+    kp_index pod; /* Starvation, DeviceContention "Wait": the pod that waited longest (its wait:
+                   * duration_ms); else -1 */
+    uint32_t never_bound; /* Starvation, DeviceContention "Wait": pods never bound */
     uint32_t blocked; /* PDBPressure: evictions it blocked */
 } kp_finding;
 
@@ -100,8 +108,8 @@ kp_status kp_insight_new(const kp_sim *sim, const kp_insight_options *opt, kp_in
                          kp_error *err);
 void kp_insight_free(kp_insight *in);
 /* Most severe first; within a severity what broke a guarantee before what waited (kinds in the
- * order PDBPressure, Loop, Cascade, PressureHotSpot, Starvation); Starvation groups by pods, then
- * longest wait; then first_ms, subject (deterministic). */
+ * order PDBPressure, Loop, Cascade, PressureHotSpot, DeviceContention, Starvation); Starvation
+ * groups by pods, then longest wait; then first_ms, subject (deterministic). */
 size_t kp_insight_finding_count(const kp_insight *in);
 const kp_finding *kp_insight_finding_get(const kp_insight *in, size_t i);
 
@@ -117,6 +125,7 @@ typedef struct {
     uint32_t starved_workloads, starved_groups; /* Starvation findings of a workload / without */
     uint32_t starved_owned_pods; /* starved_pods of the workloads' findings */
     uint32_t hotspots, hotspot_evictions; /* PressureHotSpot findings, their evictions */
+    uint32_t device_contentions; /* DeviceContention findings */
     uint32_t critical, warning, info; /* findings by severity */
 } kp_insight_totals;
 void kp_insight_totals_get(const kp_insight *in, kp_insight_totals *out);

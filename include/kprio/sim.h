@@ -333,6 +333,9 @@ typedef struct {
 size_t kp_sim_device_class_count(const kp_sim *sim);
 /* KP_EINVAL: out of range */
 kp_status kp_sim_device_class_get(const kp_sim *sim, size_t i, kp_sim_device_class *out);
+/* Whether pod (kp_sim_pod_get index) has a claim of device class i (kp_sim_device_class_get
+ * order) now, or was bound with one (its generated claims are deleted when it ends). */
+bool kp_sim_pod_device_class(const kp_sim *sim, size_t pod, size_t i);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,14 @@ typedef struct {
     int64_t held, limit; /* slots VolumeAttachments hold, of the driver's limit on the node */
 } kp_why_attach_block;
 
+/* A node where the DynamicResources plugin could not allocate the pod's claims: its reason as
+ * --explain prints it ("cannot allocate all claims (request gpu: 0 free of 1 device(s) matching
+ * class gpu.example.com, held by ns/claim (reserved by pod))"). */
+typedef struct {
+    kp_index node;
+    const char *reason; /* owned by the answer */
+} kp_why_device_node;
+
 /* The answer of `kprio why` for one pod (a plain value; arrays are borrowed). */
 typedef struct {
     bool preempted;
@@ -56,6 +64,12 @@ typedef struct {
      * lag, docs/schedule.md "PDB budgets over the run") */
     size_t n_pdbs;
     const kp_sched_pdb_use *pdbs;
+    /* A pod pending for devices (not bound and not nominated in the run, its claims not
+     * allocatable on some nodes): the one-line summary "no free device matching class C on N
+     * nodes; devices held by A, B" ("" otherwise) and the nodes with their reasons (node order) */
+    const char *device_summary;
+    size_t n_device_nodes;
+    const kp_why_device_node *device_nodes;
 } kp_why_answer;
 
 typedef struct kp_why kp_why;

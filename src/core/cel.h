@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/dra.h"
 #include "kprio/common.h"
@@ -30,6 +31,15 @@ typedef struct kp_cel_program kp_cel_program;
  * upstream's (resource.k8s.io/v1 CELSelectorExpressionMaxLength, CELSelectorExpressionMaxCost). */
 kp_status kp__cel_compile(const char *expr, size_t len, kp_cel_program **out, kp_error *err);
 void kp__cel_free(kp_cel_program *p);
+
+/* The static cost estimate (cel_cost.c): the worst-case cost of p as cel-go's checker estimates
+ * it with Kubernetes' size and call estimators, into *out (saturating at UINT64_MAX). KP_ENOMEM. */
+kp_status kp__cel_cost_estimate(const kp_cel_program *p, uint64_t *out);
+/* Validation at create (validateCELSelector): *over true when expr[0..len) compiles and its
+ * estimated cost (*estimate) exceeds CELSelectorExpressionMaxCost; false when within, or when
+ * it does not compile (that error is the evaluation's, reported when a device is matched).
+ * KP_ENOMEM. */
+kp_status kp__cel_over_cost(const char *expr, size_t len, bool *over, uint64_t *estimate);
 
 /* What an expression sees of a device. */
 typedef struct {

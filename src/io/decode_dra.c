@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cel.h"
 #include "core/cluster.h"
 #include "core/dra.h"
 #include "core/meta.h"
@@ -167,6 +168,14 @@ kp_status kp__dra_selectors(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, uin
         if (st == KP_OK && strlen(expr) > CEL_MAX_LEN)
             st = kp__dctx_fail(d, en, KP_EINVAL, "cel.expression",
                                "Too long: may not be more than %d bytes", CEL_MAX_LEN);
+        /* validateCELSelector: an expression whose estimated cost exceeds the limit is refused
+         * at create (its compile errors are left to the evaluation, core/cel.h) */
+        bool over = false;
+        uint64_t estimate = 0;
+        if (st == KP_OK) st = kp__cel_over_cost(expr, strlen(expr), &over, &estimate);
+        if (st == KP_OK && over)
+            st = kp__dctx_fail(d, en, KP_EINVAL, "cel.expression",
+                               "Forbidden: too complex, exceeds cost limit");
         if (st == KP_OK)
             st = kp__d_intern(d, cl, en, "cel.expression", expr, strlen(expr), &(*out)[i]);
         kp__dctx_pop(d, s2);

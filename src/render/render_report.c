@@ -115,6 +115,49 @@ static void headline(FILE *f, const kp_sim *sim, const kp_report_findings *fs) {
     if (n > top) fprintf(f, "<p><a href=\"#findings\">%zu more finding(s)</a></p>\n", n - top);
 }
 
+/* Per device class (a run whose cluster has claims): the devices' churn, the pods' wait for them,
+ * the holders preempted, and the class's findings linked (kp_sim_device_class, as -o json's
+ * "devices") */
+static void devices(FILE *f, const kp_sim *sim, const kp_report_findings *fs) {
+    size_t n = kp_sim_device_class_count(sim);
+    if (!n) return;
+    fprintf(f,
+            "<h2 id=\"devices\">Devices by class (%zu)</h2>\n<table id=\"device-classes\">"
+            "<thead><tr><th>DEVICE CLASS</th><th>ALLOCATIONS</th><th>DEVICES</th>"
+            "<th>RELEASED</th><th>PODS BOUND</th><th>WAIT MEAN</th><th>WAIT MAX</th>"
+            "<th>STILL WAITING</th><th>HOLDERS PREEMPTED</th><th>FINDINGS</th></tr></thead>"
+            "<tbody>\n",
+            n);
+    for (size_t i = 0; i < n; i++) {
+        kp_sim_device_class d;
+        if (kp_sim_device_class_get(sim, i, &d) != KP_OK) continue;
+        char mean[40] = "-", max[40] = "-";
+        if (d.pods_bound) {
+            kp__html_vtime(d.wait_ms_sum / (int64_t)d.pods_bound, mean, sizeof mean);
+            kp__html_vtime(d.wait_ms_max, max, sizeof max);
+        }
+        fputs("<tr><td>", f);
+        kp__html_esc(f, *d.device_class ? d.device_class : "(no class)");
+        fprintf(f,
+                "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+                "</td><td>%s</td><td>%s</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>",
+                d.allocations, d.devices_allocated, d.deallocations, d.pods_bound, mean, max,
+                d.pods_waiting, d.holders_preempted);
+        size_t k = 0;
+        for (size_t j = 0; fs && j < fs->n; j++) {
+            const kp_finding *fd = fs->items[j];
+            if (fd->kind != KP_FINDING_DEVICE_CONTENTION ||
+                strcmp(fd->subject_name, *d.device_class ? d.device_class : "(no class)"))
+                continue;
+            fprintf(f, "%s<a href=\"#finding-%zu\">", k++ ? ", " : "", j);
+            kp__html_esc(f, fd->condition);
+            fputs("</a>", f);
+        }
+        fputs(k ? "</td></tr>\n" : "-</td></tr>\n", f);
+    }
+    fputs("</tbody></table>\n", f);
+}
+
 /* one finding: severity, kind, subject, summary; detailed: its detail, times and events */
 static void finding(FILE *f, const kp_sim *sim, const kp_finding *fd, size_t i, bool detailed,
                     const bool *shown) {
@@ -294,6 +337,7 @@ kp_status kp_render_report_html(FILE *f, const kp_sim *sim, const kp_report_find
     kp__html_chart_disruptions(f, m, "chart-disruptions", NULL);
     fputs("<h2 id=\"pressure\">Node pressure</h2>\n", f);
     kp_status st = kp__html_chart_pressure(f, sim, PRESSURE_ROWS);
+    if (st == KP_OK) devices(f, sim, fs);
     if (st == KP_OK) st = findings(f, sim, fs, shown);
     if (st == KP_OK) {
         event_log(f, sim, shown);

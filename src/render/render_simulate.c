@@ -255,6 +255,35 @@ static void emit_pods(kp_emit *e, const kp_sim *sim) {
     kp_emit_arr_end(e);
 }
 
+/* Per device class (runs whose cluster has claims): the account of kp_sim_device_class, as the
+ * text summary's "Devices by class" */
+static void emit_devices(kp_emit *e, const kp_sim *sim) {
+    size_t n = kp_sim_device_class_count(sim);
+    if (!n) return;
+    kp_emit_key(e, "devices");
+    kp_emit_arr_begin(e);
+    for (size_t i = 0; i < n; i++) {
+        kp_sim_device_class d;
+        if (kp_sim_device_class_get(sim, i, &d) != KP_OK) continue;
+        int64_t mean = d.pods_bound ? d.wait_ms_sum / (int64_t)d.pods_bound : -1;
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "deviceClass", d.device_class);
+        kp_emit_kv_int(e, "claimsCreated", (int64_t)d.claims_created);
+        kp_emit_kv_int(e, "claimsDeleted", (int64_t)d.claims_deleted);
+        kp_emit_kv_int(e, "allocations", (int64_t)d.allocations);
+        kp_emit_kv_int(e, "devicesAllocated", (int64_t)d.devices_allocated);
+        kp_emit_kv_int(e, "deallocations", (int64_t)d.deallocations);
+        kp_emit_kv_int(e, "podsBound", (int64_t)d.pods_bound);
+        kv_time(e, "waitMean", mean);
+        kv_time(e, "waitMax", d.pods_bound ? d.wait_ms_max : -1);
+        kp_emit_kv_int(e, "waitMsSum", d.wait_ms_sum);
+        kp_emit_kv_int(e, "podsWaiting", (int64_t)d.pods_waiting);
+        kp_emit_kv_int(e, "holdersPreempted", (int64_t)d.holders_preempted);
+        kp_emit_obj_end(e);
+    }
+    kp_emit_arr_end(e);
+}
+
 static void emit_counters(kp_emit *e, const kp_sim *sim) {
     kp_sim_counters c;
     kp_sim_counters_get(sim, &c);
@@ -342,6 +371,7 @@ const char *kp_render_findings_headline(const kp_insight *in, char *buf, size_t 
     part(buf, cap, &off, t.evictions_blocked, "eviction blocked", "evictions blocked");
     if (t.hotspots && !t.hotspot_evictions)
         part(buf, cap, &off, t.hotspots, "node pressure spell", "node pressure spells");
+    part(buf, cap, &off, t.device_contentions, "device contention", "device contentions");
     if (!off) snprintf(buf, cap, "none");
     return buf;
 }
@@ -369,6 +399,7 @@ void kp_render_findings_summary_emit(kp_emit *e, const kp_insight *in) {
     kp_emit_kv_int(e, "starvedGroupsWithoutOwner", t.starved_groups);
     kp_emit_kv_int(e, "pressureHotSpots", t.hotspots);
     kp_emit_kv_int(e, "pressureEvictions", t.hotspot_evictions);
+    if (t.device_contentions) kp_emit_kv_int(e, "deviceContentions", t.device_contentions);
     kp_emit_obj_end(e);
 }
 
@@ -434,6 +465,10 @@ static void emit_finding(kp_emit *e, const kp_cluster *cl, const kp_finding *x) 
         kp_emit_kv_int(e, "neverBound", x->never_bound);
     }
     if (x->kind == KP_FINDING_PDB_PRESSURE) kp_emit_kv_int(e, "evictionsBlocked", x->blocked);
+    if (x->kind == KP_FINDING_DEVICE_CONTENTION && x->pod >= 0) { /* condition Wait */
+        kv_pod(e, cl, "longestWaitPod", x->pod);
+        kp_emit_kv_int(e, "neverBound", x->never_bound);
+    }
     kp_emit_key(e, "events");
     kp_emit_arr_begin(e);
     for (size_t k = 0; k < x->n_events; k++) kp_emit_int(e, x->events[k]);
@@ -512,6 +547,7 @@ kp_status kp_render_simulation_insight(FILE *f, const kp_sim *sim, const kp_insi
     emit_events(e, sim);
     if (!events_only) {
         emit_counters(e, sim);
+        emit_devices(e, sim);
         emit_pods(e, sim);
         if (in) {
             kp_render_findings_summary_emit(e, in);

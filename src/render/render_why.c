@@ -75,6 +75,16 @@ static void print_table(FILE *f, const kp_why_answer *a, const kp_cluster *cl, c
     }
 }
 
+/* A pod pending for devices: the one-line summary first, then the nodes' reasons */
+static void print_devices(FILE *f, const kp_why_answer *a, const kp_cluster *cl,
+                          const char *target) {
+    if (!a->device_summary || !*a->device_summary) return;
+    fprintf(f, "%s: %s\n", target, a->device_summary);
+    for (size_t i = 0; i < a->n_device_nodes; i++)
+        fprintf(f, "  %s: %s\n", kp_cluster_node_name(cl, a->device_nodes[i].node),
+                a->device_nodes[i].reason);
+}
+
 static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl,
                            const char *target, kp_outfmt fmt) {
     kp_emit *e = kp_emit_new(f, fmt);
@@ -87,6 +97,21 @@ static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl
     snprintf(ns, sizeof ns, "%.*s", slash ? (int)(slash - target) : 0, target);
     kp_emit_kv_pod_ref(e, "pod", ns, slash ? slash + 1 : target);
     kp_emit_kv_bool(e, "preempted", a->preempted);
+    if (cl && a->device_summary && *a->device_summary) { /* pending for devices */
+        kp_emit_key(e, "deviceShortage");
+        kp_emit_obj_begin(e);
+        kp_emit_kv_str(e, "summary", a->device_summary);
+        kp_emit_key(e, "nodes");
+        kp_emit_arr_begin(e);
+        for (size_t i = 0; i < a->n_device_nodes; i++) {
+            kp_emit_obj_begin(e);
+            kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, a->device_nodes[i].node));
+            kp_emit_kv_str(e, "reason", a->device_nodes[i].reason);
+            kp_emit_obj_end(e);
+        }
+        kp_emit_arr_end(e);
+        kp_emit_obj_end(e);
+    }
     if (a->preempted) {
         kp_emit_kv_int(e, "priority", a->pod_priority);
         kp_emit_key(e, "preemptor");
@@ -159,6 +184,7 @@ static kp_status print_doc(FILE *f, const kp_why_answer *a, const kp_cluster *cl
 kp_status kp_render_why(FILE *f, const kp_why_answer *a, const kp_cluster *cl, const char *target,
                         kp_outfmt fmt) {
     if (fmt == KP_OUT_TABLE) {
+        if (cl) print_devices(f, a, cl, target);
         if (!a->preempted || !cl)
             fprintf(f, "%s would not be preempted by any pending pod.\n", target);
         else print_table(f, a, cl, target);

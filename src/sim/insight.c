@@ -89,16 +89,17 @@ static int cmp_first_event(const kp_finding *x, const kp_finding *y) {
 }
 
 /* Within a severity, what broke a guarantee (a PDB, a loop, a cascade, evictions under
- * pressure) before what waited (starvation). */
+ * pressure) before what waited (devices contended, starvation). */
 static int kind_rank(kp_finding_kind k) {
     switch (k) {
     case KP_FINDING_PDB_PRESSURE: return 0;
     case KP_FINDING_LOOP: return 1;
     case KP_FINDING_CASCADE: return 2;
     case KP_FINDING_PRESSURE_HOTSPOT: return 3;
-    case KP_FINDING_STARVATION: return 4;
+    case KP_FINDING_DEVICE_CONTENTION: return 4;
+    case KP_FINDING_STARVATION: return 5;
     }
-    return 5;
+    return 6;
 }
 
 static int cmp_finding(const void *a, const void *b) {
@@ -137,6 +138,7 @@ kp_status kp_insight_new(const kp_sim *sim, const kp_insight_options *opt, kp_in
     if (st == KP_OK) st = kp__ins_starvation(&r, in);
     if (st == KP_OK) st = kp__ins_pdbs(&r, in);
     if (st == KP_OK) st = kp__ins_hotspots(&r, in);
+    if (st == KP_OK) st = kp__ins_devices(&r, in);
     run_free(&r);
     if (st != KP_OK) {
         kp_insight_free(in);
@@ -199,6 +201,7 @@ void kp_insight_totals_get(const kp_insight *in, kp_insight_totals *out) {
             out->hotspots++;
             out->hotspot_evictions += f->count;
             break;
+        case KP_FINDING_DEVICE_CONTENTION: out->device_contentions++; break;
         }
     }
 }

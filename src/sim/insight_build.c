@@ -11,8 +11,8 @@
 
 /* ---------------------------------------------------------------- the builder */
 
-static const char *KIND_NAME[] = {"Loop", "Cascade", "Starvation", "PDBPressure",
-                                  "PressureHotSpot"};
+static const char *KIND_NAME[] = {"Loop",        "Cascade",         "Starvation",
+                                  "PDBPressure", "PressureHotSpot", "DeviceContention"};
 
 kp_finding *kp__ins_add(kp_insight *in, kp_finding_kind kind, kp_finding_severity sev,
                         const char *subject_kind, const char *subject_ns,

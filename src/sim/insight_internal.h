@@ -62,5 +62,6 @@ kp_status kp__ins_cascades(const ins_run *r, kp_insight *in);
 kp_status kp__ins_starvation(const ins_run *r, kp_insight *in);
 kp_status kp__ins_pdbs(const ins_run *r, kp_insight *in);
 kp_status kp__ins_hotspots(const ins_run *r, kp_insight *in);
+kp_status kp__ins_devices(const ins_run *r, kp_insight *in); /* insight_devices.c */
 
 #endif

@@ -17,6 +17,12 @@ struct sim_dra {
     size_t n, cap;
     uint8_t *allocated; /* per claim: allocated when last seen */
     size_t n_allocated;
+    /* the classes each pod was bound with (kp_sim_pod_device_class: its claims may be gone
+     * since): per pod its first class + 1 (0: none), the others as (pod, class) pairs */
+    uint32_t *pod_cls;
+    size_t n_pod_cls;
+    uint32_t (*extra)[2];
+    size_t n_extra, cap_extra;
 };
 
 static kp_status grow_seen(struct sim_dra *d, size_t n) {
@@ -58,6 +64,8 @@ void kp__sim_dra_free(kp_sim *s) {
     if (!s->dra) return;
     kp_free(s->dra->classes);
     kp_free(s->dra->allocated);
+    kp_free(s->dra->pod_cls);
+    kp_free(s->dra->extra);
     kp_free(s->dra);
     s->dra = NULL;
 }
@@ -127,6 +135,42 @@ static kp_status each_class(kp_sim *s, uint32_t pod, bool allocated_only,
     return KP_OK;
 }
 
+typedef struct {
+    int64_t wait;
+    uint32_t pod;
+} bound_arg;
+
+/* remembers that pod was bound with a claim of class c */
+static kp_status note_class(kp_sim *s, uint32_t pod, const kp_sim_device_class *c) {
+    struct sim_dra *d = s->dra;
+    uint32_t ci = 0;
+    while (ci < d->n && &d->classes[ci].pub != c) ci++;
+    if (pod >= d->n_pod_cls) {
+        size_t n = s->n_pods > pod ? s->n_pods : (size_t)pod + 1;
+        uint32_t *a = kp_realloc(d->pod_cls, n * sizeof *a);
+        if (!a) return KP_ENOMEM;
+        memset(a + d->n_pod_cls, 0, (n - d->n_pod_cls) * sizeof *a);
+        d->pod_cls = a;
+        d->n_pod_cls = n;
+    }
+    if (!d->pod_cls[pod] || d->pod_cls[pod] == ci + 1) {
+        d->pod_cls[pod] = ci + 1;
+        return KP_OK;
+    }
+    for (size_t i = 0; i < d->n_extra; i++)
+        if (d->extra[i][0] == pod && d->extra[i][1] == ci) return KP_OK;
+    if (d->n_extra == d->cap_extra) {
+        size_t cap = d->cap_extra ? 2 * d->cap_extra : 8;
+        uint32_t(*e)[2] = kp_realloc(d->extra, cap * sizeof *e);
+        if (!e) return KP_ENOMEM;
+        d->extra = e;
+        d->cap_extra = cap;
+    }
+    d->extra[d->n_extra][0] = pod;
+    d->extra[d->n_extra++][1] = ci;
+    return KP_OK;
+}
+
 static kp_status on_bound(kp_sim *s, kp_sim_device_class *c, kp_index claim, void *arg) {
     struct sim_dra *d = s->dra;
     if (grow_seen(d, kp_cluster_claim_count(s->cl)) != KP_OK) return KP_ENOMEM;
@@ -140,7 +184,9 @@ static kp_status on_bound(kp_sim *s, kp_sim_device_class *c, kp_index claim, voi
         cc->devices_allocated += ci.n_devices;
     }
     if (c) {
-        int64_t wait = *(const int64_t *)arg;
+        const bound_arg *b = arg;
+        int64_t wait = b->wait;
+        if (note_class(s, b->pod, c) != KP_OK) return KP_ENOMEM;
         c->pods_bound++;
         c->wait_ms_sum += wait;
         if (wait > c->wait_ms_max) c->wait_ms_max = wait;
@@ -152,8 +198,8 @@ kp_status kp__sim_dra_bound(kp_sim *s, uint32_t pod) {
     if (!kp_cluster_pod_claim_count(s->cl, (kp_index)pod)) return KP_OK;
     if (!dra_of(s)) return KP_ENOMEM;
     const sim_pod *p = &s->pods[pod];
-    int64_t wait = s->now - (p->pub.created_ms < 0 ? 0 : p->pub.created_ms);
-    return each_class(s, pod, false, on_bound, &wait);
+    bound_arg b = {s->now - (p->pub.created_ms < 0 ? 0 : p->pub.created_ms), pod};
+    return each_class(s, pod, false, on_bound, &b);
 }
 
 static kp_status on_preempted(kp_sim *s, kp_sim_device_class *c, kp_index claim, void *arg) {
@@ -199,4 +245,21 @@ kp_status kp_sim_device_class_get(const kp_sim *sim, size_t i, kp_sim_device_cla
     *out = sim->dra->classes[i].pub;
     out->pods_waiting = waiting(sim, out->device_class);
     return KP_OK;
+}
+
+bool kp_sim_pod_device_class(const kp_sim *sim, size_t pod, size_t i) {
+    const struct sim_dra *d = sim->dra;
+    if (!d || i >= d->n || pod >= sim->n_pods) return false;
+    if (pod < d->n_pod_cls && d->pod_cls[pod] == i + 1) return true;
+    for (size_t k = 0; k < d->n_extra; k++)
+        if (d->extra[k][0] == pod && d->extra[k][1] == i) return true;
+    size_t n = kp_cluster_pod_claim_count(sim->cl, (kp_index)pod); /* its claims now */
+    for (size_t j = 0; j < n; j++) {
+        kp_index claim = kp_cluster_pod_claim(sim->cl, (kp_index)pod, j);
+        kp_claim_info ci;
+        if (claim >= 0 && kp_cluster_claim_info(sim->cl, claim, &ci) == KP_OK &&
+            strcmp(ci.device_class, d->classes[i].name) == 0)
+            return true;
+    }
+    return false;
 }

@@ -10,7 +10,7 @@
 # nothing runs past the page's or its parent's right edge, no SVG text past its drawing (a
 # clipped label). The headline of a drain's report counts its Eviction API evictions, legends
 # name PriorityClasses, the comparison page has B - A for the percentiles and the two runs'
-# charts side by side.
+# charts side by side, a DRA run's report has its table of device classes.
 # Skips, saying so, only when chromium is absent. Prints "ok NAME" / "html NAME: ..." lines and
 # "HTML passed failed" last (tests/run.sh reads it).
 B=$(cd "${1:-build}" && pwd)
@@ -67,6 +67,15 @@ if grep -q 'data-cause="evictionAPI"><b>3</b>' "$T/ddom.html" &&
     grep -q '<rect data-cause="evictionAPI"' "$T/ddom.html"; then ok headline-drain-evictions
 else bad headline-drain-evictions "no 3 Eviction API evictions in the cards, legend or bars"; fi
 layout_check "$T/drain.html" layout-drain 1000
+# devices: the per-class table (a row per device class, its findings linked) fits the page
+V=tests/golden/simulate-dra-findings
+if "$B/kprio" simulate -f $V/cluster.yaml --scenario $V/scenario.yaml --report "$T/dra.html" \
+    >/dev/null 2>"$T/err"; then ok dra-written; else bad dra-written "$(cat "$T/err")"; fi
+layout_check "$T/dra.html" layout-devices 1000
+if grep -q '<table id="device-classes">' "$T/ldom.html" &&
+    grep -q '<td>gpu.example.com</td>.*<a href="#finding-[0-9]*">Wait</a>' "$T/ldom.html"; then
+    ok devices-table
+else bad devices-table "no device class row linking its Wait finding"; fi
 run_chromium --window-size=1000,800 --screenshot="$T/first.png" "file://$T/report.html" \
     >/dev/null 2>&1
 if [ ! -s "$T/first.png" ]; then

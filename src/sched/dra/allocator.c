@@ -155,6 +155,7 @@ static kp_status setup_requests(kp_dra_alloc *a) {
     if (!a->req_base || !a->req_rq || !a->req_nsub || !a->sel_sub || !a->rqs || !a->cons ||
         !a->cons_base || !a->res || !a->n_res || !a->out || !a->out_res)
         return KP_ENOMEM;
+    a->cons_base[a->n_claims] = n_cons; /* what kp__dra_alloc_free frees, should this fail */
     uint32_t fr = 0, k = 0;
     for (uint32_t ci = 0; ci < a->n_claims; ci++) {
         const kp_dra_claim_spec *sp = &claim_of(a, ci)->spec;
@@ -221,7 +222,7 @@ kp_dra_alloc *kp__dra_alloc_new_virtual(kp_cluster *cl, kp_dra_index *ix, const 
 void kp__dra_alloc_free(kp_dra_alloc *a) {
     if (!a) return;
     for (uint32_t i = 0; i < a->n_rqs; i++) kp__free(a->rqs[i].all);
-    if (a->cons)
+    if (a->cons && a->cons_base) /* a failed setup_requests leaves either NULL */
         for (uint32_t i = 0; i < a->cons_base[a->n_claims]; i++) kp__free(a->cons[i].vals);
     kp__free(a->claims);
     kp__free(a->req_base);
