@@ -3,7 +3,7 @@
 # when everything is present. Needs root (or sudo) only when something must be installed.
 # chromium: the HTML report's browser test (tests/html/run.sh, headless).
 set -e
-PKGS="build-essential g++ clang libclang-rt-14-dev libsimdjson-dev libyaml-dev valgrind cppcheck clang-format chromium"
+PKGS="build-essential g++ clang libclang-rt-14-dev libsimdjson-dev libyaml-dev libmsgpack-dev valgrind cppcheck clang-format chromium"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

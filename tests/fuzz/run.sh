@@ -37,7 +37,7 @@ targets=""
 build() { # name source extra-flags corpus-dirs
     case " ${FUZZ_ONLY:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
     clang $(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/') $3 -c "$2" -o $B/$1.o
-    clang++ -fsanitize=fuzzer,address,undefined $B/$1.o $objs $B/json_simdjson.o -o $B/$1 -lsimdjson -lyaml -lm
+    clang++ -fsanitize=fuzzer,address,undefined $B/$1.o $objs $B/json_simdjson.o -o $B/$1 -lsimdjson -lyaml -lmsgpackc -lm
     rm -rf $B/corpus-$1 && mkdir -p $B/corpus-$1
     for c in $4; do cp tests/fuzz/corpus/$c/* $B/corpus-$1/ 2>/dev/null || true; done
     targets="$targets $1"
