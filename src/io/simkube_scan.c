@@ -173,6 +173,7 @@ static int header(const unsigned char *b, size_t avail, size_t *hdr, uint64_t *p
 
 kp_status kp__sk_scan(sk *k, const unsigned char *b, size_t len) {
     frame f[SK_MAX_DEPTH + 1];
+    memset(f, 0, sizeof f); /* (only the open frames are read; for the analysers) */
     int depth = 0;
     size_t pos = 0;
     uint64_t values = 0;
