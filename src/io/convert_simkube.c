@@ -186,7 +186,7 @@ static kp_status to_json(sk *k, kp_tbuf *b, const msgpack_object *o) {
 
 /* The identity of object o (kind, namespace, name) checked, the label of messages set, and its
  * key ("GROUP\x1fKIND\x1fNS\x1fNAME") in key. */
-static kp_status identify(sk *k, const msgpack_object *o, char *key, size_t cap, bool *is_pod) {
+static kp_status identify(sk *k, const msgpack_object *o, char *key, size_t cap) {
     k->obj_at = 0;
     if (o->type != MSGPACK_OBJECT_MAP) return want(k, o, "a Kubernetes object (a map)");
     const char *api, *kind, *name, *ns;
@@ -248,7 +248,6 @@ static kp_status identify(sk *k, const msgpack_object *o, char *key, size_t cap,
     snprintf(k->label, sizeof k->label, " (%.*s %.*s%s%.*s)", (int)n_kind, kind, (int)n_ns,
              ns ? ns : "", ns ? "/" : "", (int)n_name, name);
     k->obj_at = k->path_len;
-    *is_pod = !slash && n_kind == 3 && memcmp(kind, "Pod", 3) == 0;
     return KP_OK;
 }
 
@@ -323,8 +322,7 @@ static kp_status flush_ends(conv *c, int64_t ts) {
 
 static kp_status one_object(conv *c, int64_t ts, bool applied, const msgpack_object *o) {
     char key[700];
-    bool is_pod;
-    kp_status st = identify(&c->k, o, key, sizeof key, &is_pod);
+    kp_status st = identify(&c->k, o, key, sizeof key);
     if (st != KP_OK) return st;
     kp_str id;
     ostate *s = state_of(c, key, &id);
@@ -408,8 +406,11 @@ static kp_status lifecycle_end(conv *c, const msgpack_object *list, int64_t *end
             } else if (!is_str(&d->via.map.ptr[0].key, "Finished")) {
                 kp__sk_pop(&c->k, at);
                 st = want(&c->k, d, "\"Empty\", {\"Running\": ts} or {\"Finished\": [start, end]}");
-            } else if (v->type != MSGPACK_OBJECT_ARRAY || v->via.array.size != 2) {
+            } else if (v->type != MSGPACK_OBJECT_ARRAY) {
                 st = want(&c->k, v, "[start, end]");
+            } else if (v->via.array.size != 2) {
+                st = kp__sk_fail(&c->k, KP_EINVAL, "expected [start, end], got %u value%s",
+                                 (unsigned)v->via.array.size, v->via.array.size == 1 ? "" : "s");
             } else if ((st = ts_value(&c->k, &v->via.array.ptr[0], &a)) == KP_OK &&
                        (st = ts_value(&c->k, &v->via.array.ptr[1], &b)) == KP_OK) {
                 *end = b;
