@@ -28,7 +28,7 @@ CFLAGS  += -std=c11 $(OPT) $(WARN) $(SAN) -Iinclude -Isrc -D_POSIX_C_SOURCE=2008
 NATIVE  ?=
 SIMD_ARCH ?= $(if $(filter 1,$(NATIVE)),-march=native)
 CXXFLAGS+= -std=c++17 $(OPT) $(SIMD_ARCH) $(CXXWARN) $(SAN) -Iinclude -Isrc
-LDLIBS  += -lsimdjson -lyaml -lm
+LDLIBS  += -lsimdjson -lyaml -lmsgpackc -lm
 LDFLAGS += $(SAN)
 
 # libkprio: every layer but the tool's two (src/render, src/cli), which are linked into kprio and

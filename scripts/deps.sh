@@ -8,8 +8,8 @@
 #   container:     what `make check-container` needs (scripts/check_containerfile.sh)
 set -e
 case "${1:-all}" in
-all) PKGS="build-essential g++ clang libclang-rt-14-dev libsimdjson-dev libyaml-dev valgrind cppcheck clang-format chromium" ;;
-build) PKGS="build-essential g++ libsimdjson-dev libyaml-dev" ;;
+all) PKGS="build-essential g++ clang libclang-rt-14-dev libsimdjson-dev libyaml-dev libmsgpack-dev valgrind cppcheck clang-format chromium" ;;
+build) PKGS="build-essential g++ libsimdjson-dev libyaml-dev libmsgpack-dev" ;;
 container) PKGS="debootstrap" ;;
 *) echo "usage: sh scripts/deps.sh [all|build|container]" >&2; exit 2 ;;
 esac

@@ -27,6 +27,7 @@ typedef struct kp_converted kp_converted;
 
 typedef struct {
     uint64_t nodes, pods, actions;
+    uint64_t objects, events; /* kp_convert_simkube: objects in the snapshot, watch events */
 } kp_converted_stats;
 
 /* Alibaba cluster-trace-gpu-v2023: the node list (sn, cpu_milli, memory_mib, gpu, model) and
@@ -40,7 +41,21 @@ kp_status kp_convert_alibaba_gpu(const char *nodes_csv, const char *pods_csv, kp
 kp_status kp_convert_alibaba_spot(const char *nodes_csv, const char *jobs_csv, kp_converted **out,
                                   kp_error *err);
 
-/* The snapshot (a JSON v1 List) and the Scenario (JSON), borrowed; *len their sizes. */
+/* A SimKube trace (msgpack, trace format version 2: SimKube's sk-tracer export) into a trace
+ * directory as `kubectl kprio record` writes it (kprio/trace.h): the objects at the trace's
+ * start are the snapshot, every applied or deleted object a watch event, a bare pod's recorded
+ * end its deletion. `kprio simulate --trace DIR` replays it. Errors name the file, the event
+ * and object, and the field: `t.sktrace: events[3].applied_objs[0] (Deployment shop/web):
+ * spec.replicas: ...` (KP_EINVAL, KP_EIO, KP_ELIMIT, KP_ENOMEM). */
+kp_status kp_convert_simkube(const char *trace, kp_converted **out, kp_error *err);
+
+/* The files of the result by index i from 0, NULL past the last: *name the path relative to
+ * the output directory ("cluster.json", "scenario.json"; a trace: "manifest.json",
+ * "snapshot/cluster.json", "watch/simkube.json", "README"), *len the text's size; borrowed. */
+const char *kp_converted_file(const kp_converted *c, size_t i, const char **name, size_t *len);
+
+/* The snapshot (a JSON v1 List) and the Scenario (JSON), borrowed; *len their sizes (a trace's
+ * Scenario is empty: its actions are the watch file's). */
 const char *kp_converted_cluster(const kp_converted *c, size_t *len);
 const char *kp_converted_scenario(const kp_converted *c, size_t *len);
 void kp_converted_stats_get(const kp_converted *c, kp_converted_stats *out);

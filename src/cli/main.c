@@ -19,7 +19,7 @@ static const struct {
      "Play the cluster forward in virtual time: queue, preemption, controllers"},
     {"obfuscate", kp_cmd_obfuscate, "Replace names in a snapshot by a keyed hash, decisions kept"},
     {"sweep", kp_cmd_sweep, "Run a matrix of simulations (seeds, settings): rows and aggregates"},
-    {"convert", kp_cmd_convert, "Convert a public workload trace into a snapshot and a Scenario"},
+    {"convert", kp_cmd_convert, "Convert an Alibaba or a SimKube trace into inputs of simulate"},
 };
 
 static void usage(FILE *f) {

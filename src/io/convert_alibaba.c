@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "io/convert.h"
 #include "io/input.h"
 #include "io/tree_text.h"
 #include "kprio/convert.h"
@@ -17,11 +18,6 @@
 #define CSV_MAX_BYTES ((size_t)4 << 30)
 #define CSV_MAX_COLUMNS 64
 
-struct kp_converted {
-    kp_tbuf cluster, scenario;
-    uint32_t items; /* cluster items written */
-    kp_converted_stats st;
-};
 
 /* ---------------------------------------------------------------- CSV */
 
@@ -543,10 +539,26 @@ const char *kp_converted_scenario(const kp_converted *c, size_t *len) {
     *len = c->scenario.n;
     return c->scenario.p ? c->scenario.p : "";
 }
+const char *kp_converted_file(const kp_converted *c, size_t i, const char **name, size_t *len) {
+    static const char *const PLAIN[] = {"cluster.json", "scenario.json"};
+    static const char *const TRACE[] = {"manifest.json", "snapshot/cluster.json",
+                                        "watch/simkube.json", "README"};
+    const kp_tbuf *plain[] = {&c->cluster, &c->scenario},
+                  *trace[] = {&c->manifest, &c->cluster, &c->watch, &c->readme};
+    size_t n = c->is_trace ? 4 : 2;
+    if (i >= n) return NULL;
+    const kp_tbuf *b = c->is_trace ? trace[i] : plain[i];
+    *name = c->is_trace ? TRACE[i] : PLAIN[i];
+    *len = b->n;
+    return b->p ? b->p : "";
+}
 void kp_converted_stats_get(const kp_converted *c, kp_converted_stats *out) { *out = c->st; }
 void kp_converted_free(kp_converted *c) {
     if (!c) return;
     kp__free(c->cluster.p);
     kp__free(c->scenario.p);
+    kp__free(c->manifest.p);
+    kp__free(c->watch.p);
+    kp__free(c->readme.p);
     kp__free(c);
 }

@@ -7,14 +7,15 @@ set -e
 SECS=${FUZZ_SECONDS:-20}
 B=build-fuzz
 # run.sh --run NAME: one built target for SECS seconds on its corpus (a scratch copy).
-# fuzz_scenario, fuzz_sim, fuzz_trace and fuzz_convert share one target's time (the scenario
-# decoder, the actions played, the trace reader, the converters), and so do fuzz_cron and
+# fuzz_scenario, fuzz_sim, fuzz_trace, fuzz_convert and fuzz_simkube share one target's time (the
+# scenario decoder, the actions played, the trace reader, the converters, the SimKube trace
+# reader), and so do fuzz_cron and
 # fuzz_sweep, and fuzz_quantity and fuzz_cel (small decoders and parsers), so the total stays
 # what it was.
 fuzz_one() {
     s=$SECS
     case $1 in
-    fuzz_scenario | fuzz_sim | fuzz_trace | fuzz_convert) s=$(((SECS + 3) / 4)) ;;
+    fuzz_scenario | fuzz_sim | fuzz_trace | fuzz_convert | fuzz_simkube) s=$(((SECS + 4) / 5)) ;;
     fuzz_cron | fuzz_sweep | fuzz_quantity | fuzz_cel) s=$(((SECS + 1) / 2)) ;;
     esac
     ASAN_OPTIONS=detect_leaks=1 $B/$1 -max_total_time="$s" -timeout=10 -max_len=65536 -print_final_stats=0 $B/corpus-$1 \
@@ -37,7 +38,7 @@ targets=""
 build() { # name source extra-flags corpus-dirs
     case " ${FUZZ_ONLY:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
     clang $(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/') $3 -c "$2" -o $B/$1.o
-    clang++ -fsanitize=fuzzer,address,undefined $B/$1.o $objs $B/json_simdjson.o -o $B/$1 -lsimdjson -lyaml -lm
+    clang++ -fsanitize=fuzzer,address,undefined $B/$1.o $objs $B/json_simdjson.o -o $B/$1 -lsimdjson -lyaml -lmsgpackc -lm
     rm -rf $B/corpus-$1 && mkdir -p $B/corpus-$1
     for c in $4; do cp tests/fuzz/corpus/$c/* $B/corpus-$1/ 2>/dev/null || true; done
     targets="$targets $1"
@@ -56,6 +57,7 @@ build fuzz_sim tests/fuzz/fuzz_sim.c "" scenario
 build fuzz_sweep tests/fuzz/fuzz_sweep.c "" sweep
 build fuzz_trace tests/fuzz/fuzz_trace.c "" trace
 build fuzz_convert tests/fuzz/fuzz_convert.c "" convert
+build fuzz_simkube tests/fuzz/fuzz_simkube.c "" simkube
 build fuzz_cel tests/fuzz/fuzz_cel.c "" cel
 # each target for SECS seconds, FUZZ_JOBS (default: the cores) at a time
 printf '%s\n' $targets | xargs -P "${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh tests/fuzz/run.sh --run
