@@ -91,6 +91,14 @@ typedef struct {
     char *patch; /* patch: the JSON merge patch as text, for kp_cluster_patch (JSON; YAML when
                   * it starts with "---", the scenario's plain scalars kept as written) */
     size_t patch_len;
+    /* delete of a Pod by its controller (a replayed trace's pod whose name the API server
+     * generated, kprio/trace.h; not written in Scenario files): when owner.kind is set
+     * (ReplicaSet, ReplicationController, Job or DaemonSet, in ref.ns), the pod deleted is the
+     * owner_rank-th (0: the first) pod that controller created during the run, in creation
+     * order; ref.name is the recorded pod's name. No such pod, or one deleted already: an
+     * ActionFailed event, the run goes on. NULL / 0 otherwise. */
+    kp_object_ref owner;
+    uint32_t owner_rank;
 } kp_scenario_action;
 
 /* lifetimes[]: pods whose labels match the selector (and namespace, when given) run for

@@ -76,8 +76,9 @@ typedef struct {
     uint64_t actions; /* scenario actions made of them */
     uint64_t controllers; /* pod and workload creations and deletions left to the simulated
                            * controllers and engines */
-    uint64_t unaddressable; /* evictions and deletions of pods whose name the simulation does
-                             * not know (generated names), not replayed */
+    uint64_t by_controller; /* deletions and evictions of pods whose name the API server
+                             * generated, replayed on the simulated pod of the same controller
+                             * and rank (kp_scenario_action.owner) */
     uint64_t decisions; /* decisions recorded (one per pod and kind) */
     uint64_t before_start; /* events the watches listed from before the start (skipped) */
 } kp_trace_stats;
@@ -126,6 +127,11 @@ const kp_trace_item *kp_trace_item_get(const kp_trace_comparison *c, size_t i);
 /* Items of kind k (KP_TRACE_N_DECISIONS: all) and how many agree. */
 void kp_trace_agreement(const kp_trace_comparison *c, kp_trace_decision_kind k, uint64_t *items,
                         uint64_t *agree);
+/* Of the replayed actions: how many the simulated cluster refused (ActionFailed events: an
+ * object it did not have or no longer had, a create it refused), and of the by_controller
+ * deletions, how many found no simulated pod to delete (the run's controller created fewer
+ * pods, or that one was gone already): not replayed. */
+void kp_trace_refused(const kp_trace_comparison *c, uint64_t *refused, uint64_t *unmapped);
 
 #ifdef __cplusplus
 }

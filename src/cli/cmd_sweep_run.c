@@ -17,6 +17,9 @@ typedef struct {
     kp_scenario *sc;
     kp_sched_config *cfg;
     kp_evict_config *kcfg;
+    kp_evict_config **pool_cfg; /* the scenario's kubelets[] pools' configurations */
+    kp_sim_kubelet_pool *pools;
+    size_t n_pools;
     kp_priority_layout *layout; /* a priorityLayouts variable's: given to cl before finalize */
     kp_cluster *cl;
     kp_sim *sim;
@@ -32,6 +35,9 @@ static void run_free(run_state *r) {
     kp_scenario_free(r->sc);
     kp_sched_config_free(r->cfg);
     kp_evict_config_free(r->kcfg);
+    for (size_t i = 0; i < r->n_pools; i++) kp_evict_config_free(r->pool_cfg[i]);
+    kp_free(r->pool_cfg);
+    kp_free(r->pools);
     kp_free(r->idx);
 }
 
@@ -43,29 +49,45 @@ static const char *file_of(const kp_sweep *sw, const size_t *idx, kp_sweep_var_k
     return base;
 }
 
+/* A KubeletConfiguration read and finished; the error names its file. */
+static kp_status load_kubelet_config(const char *path, kp_evict_config **out, kp_error *err) {
+    if (!(*out = kp_evict_config_new())) return kp_error_set(err, KP_ENOMEM, "out of memory");
+    kp_status st = kp_evict_config_load_path(*out, path, err);
+    if (st == KP_OK) st = kp_evict_config_finish(*out, err);
+    if (st != KP_OK && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", path);
+    return st;
+}
+
+/* The scenario's kubelets[] pools, read as `kprio simulate` reads them (its load_pools: each
+ * entry's config, the path the scenario loader joined to the scenario's directory). */
+static kp_status load_pools(run_state *r, kp_error *err) {
+    size_t n = r->sc->n_kubelets;
+    if (!n) return KP_OK;
+    if (!(r->pool_cfg = kp_calloc(n, sizeof *r->pool_cfg)) ||
+        !(r->pools = kp_calloc(n, sizeof *r->pools)))
+        return kp_error_set(err, KP_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const kp_scenario_kubelet *k = &r->sc->kubelets[i];
+        r->n_pools = i + 1;
+        kp_status st = load_kubelet_config(k->config, &r->pool_cfg[i], err);
+        if (st != KP_OK) return st;
+        r->pools[i].reqs = k->reqs;
+        r->pools[i].n_reqs = k->n_reqs;
+        r->pools[i].config = r->pool_cfg[i];
+    }
+    return KP_OK;
+}
+
 static kp_status load_inputs(const kp_sweep *sw, run_state *r, kp_error *err) {
     kp_status st = kp_sweep_scenario_load(sw, r->idx, &r->sc, err);
     if (st != KP_OK) return st;
-    if (r->sc && r->sc->n_kubelets) /* (their pools: `kprio simulate` alone reads them) */
-        return kp_error_set(err, KP_EINVAL,
-                            "%s: kubelets: node pools are not supported by kprio sweep (give "
-                            "one KubeletConfiguration: base.kubeletConfig or a kubeletConfigs "
-                            "variable)",
-                            r->sc->source);
+    if (r->sc && (st = load_pools(r, err)) != KP_OK) return st;
     const char *cfg = file_of(sw, r->idx, KP_SWEEP_CONFIGS, sw->config);
     const char *kcfg = file_of(sw, r->idx, KP_SWEEP_KUBELET_CONFIGS, sw->kubelet_config);
     const char *lay = file_of(sw, r->idx, KP_SWEEP_PRIORITY_LAYOUTS, NULL);
     if (cfg && (st = kp_sched_config_load_path(cfg, NULL, &r->cfg, err)) != KP_OK) return st;
     if (lay && (st = kp_priority_layout_load_path(lay, &r->layout, err)) != KP_OK) return st;
-    if (kcfg) {
-        if (!(r->kcfg = kp_evict_config_new()))
-            return kp_error_set(err, KP_ENOMEM, "out of memory");
-        if ((st = kp_evict_config_load_path(r->kcfg, kcfg, err)) != KP_OK ||
-            (st = kp_evict_config_finish(r->kcfg, err)) != KP_OK) {
-            if (!err->source[0]) snprintf(err->source, sizeof err->source, "%s", kcfg);
-            return st;
-        }
-    }
+    if (kcfg && (st = load_kubelet_config(kcfg, &r->kcfg, err)) != KP_OK) return st;
     /* the controllers make pods from their workloads' templates, as `kprio simulate` loads */
     if (!(r->cl = kp_cluster_new())) return kp_error_set(err, KP_ENOMEM, "out of memory");
     if ((st = kp_cluster_set_expand(r->cl, KP_WORKLOAD_TEMPLATES)) != KP_OK)
@@ -148,6 +170,8 @@ bool kp_cli_sweep_run(const kp_sweep *sw, size_t run, int64_t *figs, char *msg, 
                 o.has_seed = true;
             }
         o.kubelet_config = r.kcfg;
+        o.kubelet_pools = r.pools;
+        o.n_kubelet_pools = r.n_pools;
         if ((st = kp_sim_new(r.cl, r.cfg, r.sc, &o, &r.sim, &err)) == KP_OK &&
             (st = kp_sim_run(r.sim, &err)) == KP_OK)
             st = kp_insight_new(r.sim, NULL, &r.in, &err);

@@ -313,6 +313,8 @@ static int act_cmp(const void *pa, const void *pb) {
 /* Events name pods by uid: the pod's key as the pod watch made it (by name when the watch never
  * saw that uid); then one decision per pod and kind, the first. */
 static kp_status finish(kp__tctx *x, kp_trace *tr) {
+    kp_status st = kp__trace_owned_deletions(x);
+    if (st != KP_OK) return st;
     size_t n = x->n_decs;
     kp_trace_decision *d = n ? kp__arena_alloc(&x->s->arena, n * sizeof *d) : NULL;
     if (n && !d) return kp__sc_nomem(&x->d);
@@ -388,6 +390,7 @@ kp_status kp_trace_load(const char *dir, const kp_cluster *cl, kp_trace **out, k
     kp__free(x.st);
     kp__free(x.acts);
     kp__free(x.decs);
+    kp__free(x.dels);
     kp__free(x.text.p);
     kp__intern_fini(&x.keys);
     kp_cluster_free(x.scratch);

@@ -14,6 +14,12 @@
 #include "io/tree_text.h"
 #include "kprio/trace.h"
 
+/* A time in a list (arena memory). */
+typedef struct kp__tms {
+    int64_t t_ms;
+    struct kp__tms *next;
+} kp__tms;
+
 /* What the translation remembers of one object (or one counter), by interned key. */
 typedef struct {
     bool seen; /* a watch event of it was read (its state below is the last one) */
@@ -26,6 +32,10 @@ typedef struct {
     uint32_t count; /* name / owner counters: pods seen so far */
     const char *text; /* workload: template; PDB: spec; node: its user taints, one per line */
     const char *node; /* pod: spec.nodeName ("" none) */
+    const char *labels; /* node: its labels, one per line "key\x1fvalue" */
+    bool has_gone_ms; /* workload: its deletion was seen (deletionTimestamp or DELETED) ... */
+    int64_t gone_ms; /* ... first at this time */
+    kp__tms *deleted_by_controller; /* "D" keys: the times of its controller's SuccessfulDelete */
     kp_trace_pod_key key; /* pod */
 } kp__tstate;
 
@@ -34,6 +44,15 @@ typedef struct {
     kp_trace_decision d;
     const char *uid; /* "" when the pod is named by key already */
 } kp__tdec;
+
+/* A deletion of a pod a controller owns that no DisruptionTarget condition explains: a user's
+ * (replayed) or its controller's (the simulation's own), told apart once every event is read
+ * (kp__trace_owned_deletions). */
+typedef struct {
+    int64_t t_ms;
+    const char *ns, *name, *owner_kind, *owner_name;
+    kp_trace_pod_key key;
+} kp__tdel;
 
 typedef struct {
     kp_scenario_action a;
@@ -53,6 +72,9 @@ typedef struct {
     size_t n_acts, cap_acts;
     kp__tdec *decs;
     size_t n_decs, cap_decs;
+    kp__tdel *dels; /* owned pods' deletions to tell apart */
+    size_t n_dels, cap_dels;
+    bool has_events; /* an Event object was read (its controllers' SuccessfulDelete can tell) */
     kp_tbuf text; /* scratch for object texts */
     kp_trace_stats stats;
     int64_t t_ms; /* the event being read: its virtual time */
@@ -76,6 +98,9 @@ int64_t kp__trace_ms(const kp__tctx *x, int64_t secs, int32_t nanos);
 
 /* One watch event (decode_trace_kinds.c): type "ADDED", "MODIFIED" or "DELETED". */
 kp_status kp__trace_event(kp__tctx *x, const char *type, const kp_tnode *obj);
+/* The owned pods' deletions (x->dels), once every watch file is read: a user's become delete
+ * actions, their controllers' are left to the simulation. */
+kp_status kp__trace_owned_deletions(kp__tctx *x);
 /* Marks the snapshot's workloads (before the first event). */
 kp_status kp__trace_snapshot_workloads(kp__tctx *x);
 

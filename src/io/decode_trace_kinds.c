@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "core/cluster.h"
 #include "io/decode_trace.h"
 
@@ -199,6 +200,24 @@ static kp_status pod_first(kp__tctx *x, const ev *e, kp__tstate *s, const char *
     return st;
 }
 
+/* a delete action of the pod of e: by name, or (a generated name) by its controller and rank */
+static kp_status delete_action(kp__tctx *x, const ev *e, const kp_trace_pod_key *key) {
+    kp_status st = ref_action(x, KP_ACT_DELETE, RANK_POD, e);
+    if (st != KP_OK || !key->owner_kind[0]) return st;
+    kp_scenario_action *a = &x->acts[x->n_acts - 1].a;
+    a->owner.kind = (char *)key->owner_kind;
+    a->owner.ns = (char *)e->ns;
+    a->owner.name = (char *)key->owner_name;
+    a->owner_rank = key->rank;
+    x->stats.by_controller++;
+    return KP_OK;
+}
+
+/* the controllers the simulation runs whose deletions of their pods it makes itself */
+static bool simulated_controller(const char *kind) {
+    return generates_names(kind) || strcmp(kind, "StatefulSet") == 0;
+}
+
 /* the pod's deletion, first seen: who asked for it (its DisruptionTarget condition, set by
  * whoever deletes a pod to disrupt it) tells whether the simulation replays it or decides it */
 static kp_status pod_deletion(kp__tctx *x, const ev *e, kp__tstate *s) {
@@ -212,20 +231,31 @@ static kp_status pod_deletion(kp__tctx *x, const ev *e, kp__tstate *s) {
     if (strcmp(reason, "TerminationByKubelet") == 0)
         return kp__trace_decision(x, x->t_ms, KP_TRACE_EVICTED, NULL, &s->key, s->node,
                                   str_of(dt, "message"));
-    bool api_eviction = strcmp(reason, "EvictionByEvictionAPI") == 0;
-    if (!api_eviction && (reason[0] || strcmp(phase, "Succeeded") == 0 ||
-                          strcmp(phase, "Failed") == 0 || e->owner_kind[0])) {
-        /* the taint manager, the pod GC, a controller's scale-down: the simulation's own */
+    /* an eviction through the API (which the cluster granted: replayed as the deletion it
+     * became), a pod of a generated name on its controller's simulated pod of the same rank */
+    if (strcmp(reason, "EvictionByEvictionAPI") == 0) return delete_action(x, e, &s->key);
+    if (reason[0] || strcmp(phase, "Succeeded") == 0 || strcmp(phase, "Failed") == 0) {
+        /* the taint manager, the pod GC, a finished pod: the simulation's own */
         x->stats.controllers++;
         return KP_OK;
     }
-    /* a user's deletion or an eviction through the API (which the cluster granted: replayed as
-     * the deletion it became); a pod the simulation names otherwise cannot be addressed */
-    if (s->key.owner_kind[0]) {
-        x->stats.unaddressable++;
+    if (e->owner_kind[0] && !simulated_controller(e->owner_kind)) {
+        x->stats.controllers++; /* a controller kprio does not run (its pods are not created) */
         return KP_OK;
     }
-    return ref_action(x, KP_ACT_DELETE, RANK_POD, e);
+    if (!e->owner_kind[0]) return delete_action(x, e, &s->key); /* a user's */
+    /* a controller's scale-down or a user's `kubectl delete pod`: told apart at the end, by
+     * the controller's SuccessfulDelete events (kp__trace_owned_deletions) */
+    if (!kp__grow((void **)&x->dels, &x->cap_dels, x->n_dels + 1, sizeof *x->dels, 64))
+        return kp__sc_nomem(&x->d);
+    kp__tdel *d = &x->dels[x->n_dels++];
+    d->t_ms = x->t_ms;
+    d->ns = e->ns;
+    d->name = e->name;
+    d->owner_kind = e->owner_kind;
+    d->owner_name = e->owner_name;
+    d->key = s->key;
+    return KP_OK;
 }
 
 static kp_status on_pod(kp__tctx *x, const ev *e) {
@@ -315,6 +345,77 @@ static kp_status taint_diff(kp__tctx *x, const ev *e, const char *from, const ch
     return KP_OK;
 }
 
+/* the node's labels, one per line "key\x1fvalue" (the snapshot's node: in >= 0) */
+static const char *label_lines(kp__tctx *x, const ev *e, kp_index in) {
+    x->text.n = 0;
+    if (in >= 0) {
+        const kp_labels *l = &x->cl->nodes[in].labels;
+        for (uint32_t i = 0; i < l->n; i++) {
+            const char *k = kp__s(x->cl, l->items[i].key), *v = kp__s(x->cl, l->items[i].val);
+            kp__tbuf_put(&x->text, k, strlen(k));
+            kp__tbuf_put(&x->text, "\x1f", 1);
+            kp__tbuf_put(&x->text, v, strlen(v));
+            kp__tbuf_put(&x->text, "\n", 1);
+        }
+    } else {
+        const kp_tnode *l = kp__tree_get(e->meta, "labels");
+        for (const kp_tnode *m = l && l->type == KP_T_OBJ ? l->first : NULL; m; m = m->next) {
+            /* (the API server's label syntax has neither separator) */
+            if (m->type != KP_T_STR || memchr(m->key, '\n', m->key_len) ||
+                memchr(m->key, '\x1f', m->key_len) || strpbrk(m->s, "\n\x1f"))
+                continue;
+            kp__tbuf_put(&x->text, m->key, m->key_len);
+            kp__tbuf_put(&x->text, "\x1f", 1);
+            kp__tbuf_put(&x->text, m->s, strlen(m->s));
+            kp__tbuf_put(&x->text, "\n", 1);
+        }
+    }
+    if (x->text.oom) return NULL;
+    return kp__trace_dup(x, x->text.p ? x->text.p : "", x->text.n);
+}
+
+/* whether a line of set starts with key p[0..n) and the separator */
+static bool has_key(const char *set, const char *p, size_t n) {
+    for (const char *q = set; *q; q = strchr(q, '\n') + 1)
+        if (strncmp(q, p, n) == 0 && q[n] == '\x1f') return true;
+    return false;
+}
+
+/* The labels changed from `from` to `to` (label_lines): one patch of the node's
+ * metadata.labels, a label removed set to null (a JSON merge patch, as `kubectl label node`
+ * sends it). Its NodeUpdate wakes the pods whose queueing hints care (sim_patch.c). */
+static kp_status label_patch(kp__tctx *x, const ev *e, const char *from, const char *to) {
+    kp_tbuf *b = &x->text;
+    b->n = 0;
+    static const char head[] = "{\"metadata\":{\"labels\":{";
+    kp__tbuf_put(b, head, sizeof head - 1);
+    size_t empty = b->n;
+    for (const char *p = to; *p; p = strchr(p, '\n') + 1) {
+        const char *end = strchr(p, '\n'), *sep = memchr(p, '\x1f', (size_t)(end - p));
+        if (has_line(from, p, (size_t)(end - p))) continue;
+        if (b->n > empty) kp__tbuf_put(b, ",", 1);
+        kp__tbuf_quoted(b, p, (size_t)(sep - p));
+        kp__tbuf_put(b, ":", 1);
+        kp__tbuf_quoted(b, sep + 1, (size_t)(end - sep - 1));
+    }
+    for (const char *p = from; *p; p = strchr(p, '\n') + 1) {
+        const char *sep = strchr(p, '\x1f');
+        if (has_key(to, p, (size_t)(sep - p))) continue;
+        if (b->n > empty) kp__tbuf_put(b, ",", 1);
+        kp__tbuf_quoted(b, p, (size_t)(sep - p));
+        kp__tbuf_put(b, ":null", 5);
+    }
+    if (b->n == empty) return KP_OK;
+    kp__tbuf_put(b, "}}}", 3);
+    if (b->oom) return kp__sc_nomem(&x->d);
+    kp_status st = ref_action(x, KP_ACT_PATCH, RANK_NODE, e);
+    if (st != KP_OK) return st;
+    kp_scenario_action *a = &x->acts[x->n_acts - 1].a;
+    if (!(a->patch = (char *)kp__trace_dup(x, b->p, b->n))) return kp__sc_nomem(&x->d);
+    a->patch_len = b->n;
+    return KP_OK;
+}
+
 static kp_status on_node(kp__tctx *x, ev *e) {
     char key[600];
     snprintf(key, sizeof key, "N\x1f%s", e->name);
@@ -335,23 +436,28 @@ static kp_status on_node(kp__tctx *x, ev *e) {
     if (u && u->type == KP_T_BOOL) unsched = u->b;
     const kp_tnode *rc = condition(e->status, "Ready");
     int8_t ready = rc ? (strcmp(str_of(rc, "status"), "True") == 0 ? 1 : 0) : -1;
-    const char *taints = user_taints(x, e);
-    if (!taints) return kp__sc_nomem(&x->d);
+    const char *taints = user_taints(x, e), *labels = label_lines(x, e, -1);
+    if (!taints || !labels) return kp__sc_nomem(&x->d);
     kp_status st = KP_OK;
     if (!s->seen) {
         kp_index in = s->gone ? -1 : kp_cluster_find_node(x->cl, e->name);
         if (in < 0) {
             object_text(x, e->obj, true, false);
             st = kp__trace_create(x, e->obj, RANK_NODE);
-        } else if (kp_cluster_node_unschedulable(x->cl, in) != unsched) {
-            /* cordoned (or uncordoned) between the snapshot and the watch */
-            st = ref_action(x, unsched ? KP_ACT_CORDON : KP_ACT_UNCORDON, RANK_NODE, e);
+        } else {
+            /* cordoned (or uncordoned), labelled between the snapshot and the watch */
+            if (kp_cluster_node_unschedulable(x->cl, in) != unsched)
+                st = ref_action(x, unsched ? KP_ACT_CORDON : KP_ACT_UNCORDON, RANK_NODE, e);
+            const char *had = st == KP_OK ? label_lines(x, e, in) : "";
+            if (!had) return kp__sc_nomem(&x->d);
+            if (st == KP_OK) st = label_patch(x, e, had, labels);
         }
     } else {
         kp_action_type cordon = unsched ? KP_ACT_CORDON : KP_ACT_UNCORDON;
         if (unsched != s->unsched) st = ref_action(x, cordon, RANK_NODE, e);
         if (st == KP_OK) st = taint_diff(x, e, taints, s->text, true);
         if (st == KP_OK) st = taint_diff(x, e, s->text, taints, false);
+        if (st == KP_OK) st = label_patch(x, e, s->labels, labels);
         /* the kubelet stopped posting Ready, or posts it again */
         if (st == KP_OK && s->ready == 1 && ready == 0)
             st = ref_action(x, KP_ACT_FAIL, RANK_NODE, e);
@@ -362,6 +468,7 @@ static kp_status on_node(kp__tctx *x, ev *e) {
     s->gone = false;
     s->unsched = unsched;
     s->text = taints;
+    s->labels = labels;
     if (ready >= 0) s->ready = ready;
     return st;
 }
@@ -382,6 +489,11 @@ static kp_status on_object(kp__tctx *x, const ev *e, bool in_snapshot, uint32_t 
     kp__tstate *s = kp__trace_state(x, key);
     if (!s) return kp__sc_nomem(&x->d);
     bool owned = e->owner_kind[0] != 0;
+    /* from then on the garbage collector may delete its pods (kp__trace_owned_deletions) */
+    if ((e->deleted || kp__tree_get(e->meta, "deletionTimestamp")) && !s->has_gone_ms) {
+        s->has_gone_ms = true;
+        s->gone_ms = x->t_ms;
+    }
     if (e->deleted) {
         kp_status st = KP_OK;
         if (owned) x->stats.controllers++;
@@ -433,12 +545,60 @@ static kp_status on_object(kp__tctx *x, const ev *e, bool in_snapshot, uint32_t 
 
 /* ---------------------------------------------------------------- events */
 
+/* An event's own time (eventTime, else lastTimestamp, else firstTimestamp): false when it has
+ * none. */
+static bool event_time(const ev *e, int64_t *secs, int32_t *nanos) {
+    static const char *const times[] = {"eventTime", "lastTimestamp", "firstTimestamp"};
+    for (size_t i = 0; i < 3; i++) {
+        const char *t = str_of(e->obj, times[i]);
+        if (t[0] && kp__parse_time(t, strlen(t), secs, nanos) == KP_OK) return true;
+    }
+    return false;
+}
+
+/* A controller's SuccessfulDelete event: the pod it deleted, by name, in the messages the
+ * ReplicaSet, ReplicationController, Job and DaemonSet controllers write (RealPodControl.DeletePod:
+ * "Deleted pod: NAME") and the StatefulSet controller's (recordPodEvent: "delete Pod NAME in
+ * StatefulSet SET successful"). Kept as "D" keys with the event's times. */
+static kp_status controller_deleted(kp__tctx *x, const ev *e, const kp_tnode *io) {
+    const char *msg = str_of(e->obj, "message");
+    if (!msg[0]) msg = str_of(e->obj, "note");
+    const char *name = NULL;
+    size_t n = 0;
+    if (strncmp(msg, "Deleted pod: ", 13) == 0) {
+        name = msg + 13;
+        n = strcspn(name, " ");
+    } else if (strncmp(msg, "delete Pod ", 11) == 0) {
+        name = msg + 11;
+        n = strcspn(name, " ");
+    }
+    if (!name || !n || n > 253) return KP_OK;
+    int64_t secs = 0, t_ms = x->t_ms;
+    int32_t nanos = 0;
+    if (event_time(e, &secs, &nanos)) {
+        if (secs < x->start) return KP_OK; /* history */
+        t_ms = kp__trace_ms(x, secs, nanos);
+    }
+    char key[600];
+    snprintf(key, sizeof key, "D\x1f%s\x1f%.*s", str_of(io, "namespace"), (int)n, name);
+    kp__tstate *s = kp__trace_state(x, key);
+    kp__tms *t = s ? kp__arena_alloc(&x->s->arena, sizeof *t) : NULL;
+    if (!t) return kp__sc_nomem(&x->d);
+    t->t_ms = t_ms;
+    t->next = s->deleted_by_controller;
+    s->deleted_by_controller = t;
+    return KP_OK;
+}
+
 /* An Event about a pod: the scheduler's and the kubelets' decisions. Its time is its own
  * (eventTime, else lastTimestamp, else firstTimestamp); events from before the start, which the
  * watch lists first, are history. */
 static kp_status on_event(kp__tctx *x, const ev *e) {
     const kp_tnode *io = kp__tree_get(e->obj, "involvedObject");
     if (!io) io = kp__tree_get(e->obj, "regarding");
+    x->has_events = true;
+    if (io && strcmp(str_of(e->obj, "reason"), "SuccessfulDelete") == 0)
+        return controller_deleted(x, e, io);
     if (!io || strcmp(str_of(io, "kind"), "Pod") != 0) return KP_OK;
     const char *reason = str_of(e->obj, "reason");
     kp_trace_decision_kind k;
@@ -447,14 +607,9 @@ static kp_status on_event(kp__tctx *x, const ev *e) {
     else if (strcmp(reason, "Preempted") == 0) k = KP_TRACE_PREEMPTED;
     else if (strcmp(reason, "Evicted") == 0) k = KP_TRACE_EVICTED;
     else return KP_OK;
-    static const char *const times[] = {"eventTime", "lastTimestamp", "firstTimestamp"};
     int64_t secs = 0;
     int32_t nanos = 0;
-    bool have = false;
-    for (size_t i = 0; i < 3 && !have; i++) {
-        const char *t = str_of(e->obj, times[i]);
-        have = t[0] && kp__parse_time(t, strlen(t), &secs, &nanos) == KP_OK;
-    }
+    bool have = event_time(e, &secs, &nanos);
     int64_t t_ms = x->t_ms;
     if (have) {
         if (secs < x->start) {
@@ -562,6 +717,52 @@ kp_status kp__trace_event(kp__tctx *x, const char *type, const kp_tnode *obj) {
         return on_object(x, &e, s->in_snapshot, RANK_WORKLOAD);
     }
     return KP_OK; /* a kind the replay does not read */
+}
+
+/* How far apart a pod's deletion and the event or owner deletion that explains it may be
+ * recorded: the watches are separate streams, the events' times the controllers' clocks. */
+#define EXPLAINED_WITHIN_MS 60000
+
+static bool near(int64_t a, int64_t b) {
+    return a - b <= EXPLAINED_WITHIN_MS && b - a <= EXPLAINED_WITHIN_MS;
+}
+
+/* Whether the owned pod's deletion d is its controller's (or the garbage collector's): the
+ * controller's SuccessfulDelete naming it, or its owner being deleted by then. A trace without
+ * events cannot tell: the controller's, as before events were read. */
+static bool controller_deletion(kp__tctx *x, const kp__tdel *d, bool *nomem) {
+    char key[600];
+    if (!x->has_events) return true;
+    snprintf(key, sizeof key, "D\x1f%s\x1f%s", d->ns, d->name);
+    kp__tstate *s = kp__trace_state(x, key);
+    if (!s) return *nomem = true;
+    for (const kp__tms *t = s->deleted_by_controller; t; t = t->next)
+        if (near(t->t_ms, d->t_ms)) return true;
+    snprintf(key, sizeof key, "W\x1f%s\x1f%s\x1f%s", d->owner_kind, d->ns, d->owner_name);
+    if (!(s = kp__trace_state(x, key))) return *nomem = true;
+    return s->has_gone_ms && s->gone_ms <= d->t_ms + EXPLAINED_WITHIN_MS;
+}
+
+kp_status kp__trace_owned_deletions(kp__tctx *x) {
+    for (size_t i = 0; i < x->n_dels; i++) {
+        const kp__tdel *d = &x->dels[i];
+        bool nomem = false;
+        if (controller_deletion(x, d, &nomem)) {
+            if (nomem) return kp__sc_nomem(&x->d);
+            x->stats.controllers++;
+            continue;
+        }
+        /* a user's `kubectl delete pod`: its controller replaces it, in the run too */
+        ev e;
+        memset(&e, 0, sizeof e);
+        e.kind = "Pod";
+        e.ns = d->ns;
+        e.name = d->name;
+        x->t_ms = d->t_ms;
+        kp_status st = delete_action(x, &e, &d->key);
+        if (st != KP_OK) return st;
+    }
+    return KP_OK;
 }
 
 /* The snapshot's workloads, by kind, namespace and name (keys "S..."). */

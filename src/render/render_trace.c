@@ -38,12 +38,18 @@ static kp_status table(FILE *f, const kp_trace *tr, const kp_trace_comparison *c
     uint64_t n = 0, a = 0;
     kp_trace_agreement(c, KP_TRACE_N_DECISIONS, &n, &a);
     pct(p, sizeof p, a, n);
+    uint64_t refused = 0, unmapped = 0;
+    kp_trace_refused(c, &refused, &unmapped);
     if (!kp_table_no_headers()) {
         fprintf(f,
                 "Replayed %s: %" PRIu64 " watch events, %" PRIu64 " actions (%" PRIu64
                 " changes left to the simulated controllers and engines, %" PRIu64
-                " of pods with generated names not replayed)\n",
-                d, s.events, s.actions, s.controllers, s.unaddressable);
+                " refused by the simulated cluster)\n",
+                d, s.events, s.actions, s.controllers, refused);
+        fprintf(f,
+                "Deletions of pods with generated names: %" PRIu64 ", replayed on the simulated "
+                "pod of the same controller and rank; %" PRIu64 " found none (not replayed)\n",
+                s.by_controller, unmapped);
         fprintf(f, "Agreement: %s (%" PRIu64 " of %" PRIu64 " decisions)\n\n", p, a, n);
     }
     kp_table *t = kp_table_new(4);
@@ -127,7 +133,11 @@ static kp_status doc(FILE *f, const kp_trace *tr, const kp_trace_comparison *c, 
     kp_emit_kv_int(e, "watchEvents", (int64_t)s.events);
     kp_emit_kv_int(e, "actions", (int64_t)s.actions);
     kp_emit_kv_int(e, "leftToSimulation", (int64_t)s.controllers);
-    kp_emit_kv_int(e, "notReplayed", (int64_t)s.unaddressable);
+    uint64_t refused = 0, unmapped = 0;
+    kp_trace_refused(c, &refused, &unmapped);
+    kp_emit_kv_int(e, "refused", (int64_t)refused);
+    kp_emit_kv_int(e, "generatedNameDeletions", (int64_t)s.by_controller);
+    kp_emit_kv_int(e, "notReplayed", (int64_t)unmapped);
     kp_emit_kv_int(e, "eventsBeforeStart", (int64_t)s.before_start);
     kp_emit_obj_end(e);
     kp_emit_key(e, "agreement");

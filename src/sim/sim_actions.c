@@ -269,8 +269,54 @@ static kp_status delete_class(kp_sim *s, size_t ai, const kp_object_ref *r, kp_e
 }
 
 
+/* The pod a delete by controller names (kprio/scenario.h: owner, owner_rank): the owner_rank-th
+ * pod that controller created during the run, in creation (index) order, as kp_trace_compare
+ * ranks the simulated pods it pairs with the recorded ones; -1 when the run has fewer, or that
+ * pod is gone or going (the run deleted it itself: the recorded deletion has nothing left to
+ * do), the reason in msg. */
+static kp_index pod_by_owner(const kp_sim *s, const kp_scenario_action *a, char *msg, size_t cap) {
+    const kp_object_ref *r = &a->ref, *o = &a->owner;
+    uint32_t rank = 0;
+    for (size_t i = 0; i < s->n_pods; i++) {
+        const kp_sim_pod *tl = kp__sim_pod_view(s, (uint32_t)i);
+        kp_pod_info pi;
+        if (tl->created_ms < 0 || kp_cluster_pod_info(s->cl, tl->pod, &pi) != KP_OK ||
+            !pi.owner_kind || strcmp(pi.owner_kind, o->kind) != 0 ||
+            strcmp(pi.owner_name, o->name) != 0 || strcmp(pi.ns, r->ns) != 0)
+            continue;
+        if (rank++ < a->owner_rank) continue;
+        if (tl->state == KP_SIM_POD_DELETED)
+            snprintf(msg, cap,
+                     "delete: Error from server (NotFound): pods \"%s\" not found (the run's pod "
+                     "of %s %s/%s paired with the recorded %s)",
+                     pi.name, o->kind, r->ns, o->name, r->name);
+        else if (tl->state == KP_SIM_POD_TERMINATING) /* the run deleted it itself */
+            snprintf(msg, cap,
+                     "delete: pod \"%s\" is being deleted already (the run's pod of %s %s/%s "
+                     "paired with the recorded %s)",
+                     pi.name, o->kind, r->ns, o->name, r->name);
+        else return tl->pod;
+        return -1;
+    }
+    snprintf(msg, cap,
+             "delete: no pod of %s %s/%s to pair with the recorded %s (its pod %u; the run's "
+             "controller created %u)",
+             o->kind, r->ns, o->name, r->name, a->owner_rank + 1, rank);
+    return -1;
+}
+
 static kp_status act_delete(kp_sim *s, size_t ai, const kp_scenario_action *a, kp_error *err) {
     const kp_object_ref *r = &a->ref;
+    if (strcmp(r->kind, "Pod") == 0 && a->owner.kind && a->owner.kind[0]) {
+        char msg[1400];
+        kp_index p = pod_by_owner(s, a, msg, sizeof msg);
+        if (p < 0) return refused(s, ai, msg, err);
+        kp__sim_disrupted(s, p, KP_SIM_DISRUPT_DELETION);
+        long ev = kp__sim_logf(s, KP_SIM_NORMAL, "Deleted", p, kp_cluster_pod_node(s->cl, p), -1,
+                               "deleted by the scenario (the recorded %s)", r->name);
+        if (ev < 0) return nomem(err);
+        return kp__sim_pod_terminating(s, (uint32_t)p, "deleted", ev, err);
+    }
     if (strcmp(r->kind, "Pod") == 0) {
         char ref[600];
         snprintf(ref, sizeof ref, "%s/%s", r->ns, r->name);

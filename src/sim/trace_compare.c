@@ -14,6 +14,7 @@ struct kp_trace_comparison {
     kp_trace_item *items;
     size_t n;
     uint64_t total[KP_TRACE_N_DECISIONS + 1], agree[KP_TRACE_N_DECISIONS + 1];
+    uint64_t refused, unmapped;
 };
 
 /* one decision of one side, with the pod's key */
@@ -183,6 +184,25 @@ static void fill(kp_trace_item *it, const side *r, const side *s) {
     it->agree = r && s && (a->kind != KP_TRACE_SCHEDULED || strcmp(r->node, s->node) == 0);
 }
 
+/* The replayed actions the run refused: its ActionFailed events name them ("actions[I]"),
+ * one event per action played. */
+static void count_refused(const kp_trace *tr, const kp_sim *sim, kp_trace_comparison *c) {
+    const kp_scenario *sc = kp_trace_scenario(tr);
+    for (size_t i = 0; i < kp_sim_event_count(sim); i++) {
+        const kp_sim_event *e = kp_sim_event_get(sim, i);
+        if (strcmp(e->reason, "ActionFailed") != 0 || strcmp(e->kind, "Scenario") != 0 ||
+            strncmp(e->name, "actions[", 8) != 0)
+            continue;
+        c->refused++;
+        char *end = NULL;
+        unsigned long long ai = strtoull(e->name + 8, &end, 10);
+        if (end && *end == ']' && ai < sc->n_actions) {
+            const kp_scenario_action *a = &sc->actions[ai];
+            if (a->type == KP_ACT_DELETE && a->owner.kind && a->owner.kind[0]) c->unmapped++;
+        }
+    }
+}
+
 kp_status kp_trace_compare(const kp_trace *tr, const kp_sim *sim, kp_trace_comparison **out,
                            kp_error *err) {
     *out = NULL;
@@ -224,6 +244,7 @@ kp_status kp_trace_compare(const kp_trace *tr, const kp_sim *sim, kp_trace_compa
         }
     }
     if (c->n) qsort(c->items, c->n, sizeof *c->items, item_cmp);
+    count_refused(tr, sim, c);
     kp__free(s);
     kp__free(r);
     *out = c;
@@ -246,4 +267,9 @@ void kp_trace_agreement(const kp_trace_comparison *c, kp_trace_decision_kind k, 
     size_t i = (unsigned)k <= KP_TRACE_N_DECISIONS ? (size_t)k : KP_TRACE_N_DECISIONS;
     *items = c->total[i];
     *agree = c->agree[i];
+}
+
+void kp_trace_refused(const kp_trace_comparison *c, uint64_t *refused, uint64_t *unmapped) {
+    *refused = c->refused;
+    *unmapped = c->unmapped;
 }

@@ -24,6 +24,7 @@
 
 #define EX "examples/sweep/"
 #define LAYOUTS "tests/golden/sweep-priority-layouts/sweep.yaml"
+#define POOLS "tests/golden/sweep-kubelet-pools/sweep.yaml"
 static char dir[] = "/tmp/kprio-test-sweep-XXXXXX";
 static char out[1 << 17], errb[4096];
 
@@ -263,6 +264,34 @@ KT_TEST(shards_merge_a_layout_variable) {
     KT_CHECK_INT(sweep(6, j), 0);
     KT_CHECK_CONTAINS(out, "path: \"layout-current.yaml\"");
     KT_CHECK_CONTAINS(out, "path: \"layout-web-low.yaml\"");
+}
+
+/* a scenario with a kubelets[] pool: each run reads the pool's KubeletConfiguration (relative to
+ * the scenario's directory) as `kprio simulate` does, the same figures in the shards as in the
+ * local run (tests/golden/sweep-kubelet-pools: n1's pool rejects one pod at admission, which
+ * the other nodes' configuration alone would admit) */
+KT_TEST(shards_merge_a_scenario_with_kubelet_pools) {
+    char *av[] = {(char *)"sweep", (char *)"-f",     (char *)POOLS,
+                  (char *)"-j2",   (char *)"-ojson", NULL};
+    KT_CHECK_INT(sweep(5, av), 0);
+    char *local = strdup(out);
+    KT_CHECK_CONTAINS(local, "\"kubeletRejections\": 1,");
+    KT_CHECK(!strstr(local, "\"kubeletRejections\": 0"));
+    char paths[2][300];
+    for (int s = 0; s < 2; s++) {
+        char shard[16];
+        snprintf(paths[s], sizeof paths[s], "%s/pools-shard-%d.json", dir, s);
+        snprintf(shard, sizeof shard, "%d/2", s);
+        char *a[] = {(char *)"sweep",   (char *)"-f",  (char *)POOLS,
+                     (char *)"--shard", shard,         (char *)"--shard-out",
+                     paths[s],          (char *)"-j1", NULL};
+        KT_CHECK_INT(sweep(8, a), 0);
+    }
+    char *m[] = {(char *)"sweep", (char *)"merge", paths[0], paths[1], (char *)"-ojson", NULL};
+    KT_CHECK_INT(sweep(5, m), 0);
+    KT_CHECK_STR(out, local);
+    free(local);
+    for (int s = 0; s < 2; s++) unlink(paths[s]);
 }
 
 /* a shard document is decoded strictly */
@@ -610,6 +639,7 @@ static void teardown(void) { rmdir(dir); }
 
 KT_MAIN(KT_CASE(setup), KT_CASE(decoder_errors_name_file_and_field), KT_CASE(substitution),
         KT_CASE(worker_death_costs_its_task_only), KT_CASE(shards_merge_to_the_local_bytes),
-        KT_CASE(shards_merge_a_layout_variable), KT_CASE(shard_decoder),
+        KT_CASE(shards_merge_a_layout_variable),
+        KT_CASE(shards_merge_a_scenario_with_kubelet_pools), KT_CASE(shard_decoder),
         KT_CASE(emit_job_is_a_batch_v1_indexed_job), KT_CASE(emit_job_config_map_runs_the_shards),
         KT_CASE(emit_job_refuses_what_a_config_map_cannot_hold), KT_CASE(teardown))

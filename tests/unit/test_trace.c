@@ -250,6 +250,133 @@ KT_TEST(workload_changes_and_events) {
     kp_cluster_free(cl);
 }
 
+#define NODE_LABELS(t, labels)                                                                  \
+    "{\"recorded\":\"2026-01-01T00:0" t "Z\",\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":" \
+    "\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{" labels "}},\"spec\":" \
+    "{}}}\n"
+
+/* a node's labels changed (`kubectl label node`): one merge patch of metadata.labels per event,
+ * a removed label null; the first event against the snapshot's node (which has none) */
+KT_TEST(node_label_changes) {
+    kp_cluster *cl;
+    kp_error err;
+    kp_trace *tr =
+        load(NODE_LABELS("0:01", "\"a\":\"1\"") NODE_LABELS("1:00", "\"a\":\"2\",\"b\":\"x\"")
+                 NODE_LABELS("2:00", "\"b\":\"x\"") NODE_LABELS("3:00", "\"b\":\"x\""),
+             &cl, &err);
+    KT_CHECK(tr != NULL);
+    if (!tr) {
+        fprintf(stderr, "  %s\n", err.msg);
+        kp_cluster_free(cl);
+        return;
+    }
+    const kp_scenario *sc = kp_trace_scenario(tr);
+    KT_CHECK_INT(sc->n_actions, 3);
+    static const char *const want[] = {"{\"metadata\":{\"labels\":{\"a\":\"1\"}}}",
+                                       "{\"metadata\":{\"labels\":{\"a\":\"2\",\"b\":\"x\"}}}",
+                                       "{\"metadata\":{\"labels\":{\"a\":null}}}"};
+    static const int64_t at[] = {1000, 60000, 120000};
+    for (size_t i = 0; i < 3 && i < sc->n_actions; i++) {
+        KT_CHECK_INT(sc->actions[i].type, KP_ACT_PATCH);
+        KT_CHECK_STR(sc->actions[i].ref.kind, "Node");
+        KT_CHECK_STR(sc->actions[i].ref.name, "n1");
+        KT_CHECK_STR(sc->actions[i].subresource, "");
+        KT_CHECK_STR(sc->actions[i].patch, want[i]);
+        KT_CHECK_INT(sc->actions[i].patch_len, strlen(want[i]));
+        KT_CHECK_INT(sc->actions[i].at_ms, at[i]);
+    }
+    kp_trace_free(tr);
+    kp_cluster_free(cl);
+}
+
+#define GEN(name, uid) \
+    "\"name\":\"" name "\",\"generateName\":\"web-1-\",\"uid\":\"" uid "\"," RS_OWNER
+#define DELETING(t) ",\"deletionTimestamp\":\"2026-01-01T00:0" t "Z\""
+#define DB0                                                                                     \
+    "\"name\":\"db-0\",\"uid\":\"d0\",\"ownerReferences\":[{\"kind\":\"StatefulSet\",\"name\":" \
+    "\"db\",\"controller\":true}]"
+#define EVENT(t, kind, obj, reason, msg)                                                         \
+    "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Event\",\"metadata\":{\"name\":\"e" t "\"},"     \
+    "\"involvedObject\":{\"kind\":\"" kind "\",\"namespace\":\"default\",\"name\":\"" obj "\"}," \
+    "\"reason\":\"" reason "\",\"message\":\"" msg "\",\"eventTime\":\"2026-01-01T00:0" t        \
+    "Z\"}}\n"
+#define RS_WEB1(t, type)                                                                         \
+    "{\"recorded\":\"2026-01-01T00:0" t "Z\",\"type\":\"" type "\",\"object\":{\"apiVersion\":"  \
+    "\"apps/v1\",\"kind\":\"ReplicaSet\",\"metadata\":{\"name\":\"web-1\",\"namespace\":"        \
+    "\"default\",\"ownerReferences\":[{\"kind\":\"Deployment\",\"name\":\"web\",\"controller\":" \
+    "true}]},\"spec\":{\"replicas\":4}}}\n"
+
+static const char OWNED_ADDS[] = POD("0:10", "ADDED", GEN("web-1-x", "r0"), "", "")
+    POD("0:11", "ADDED", GEN("web-1-y", "r1"), "", "")
+        POD("0:12", "ADDED", GEN("web-1-z", "r2"), "", "")
+            POD("0:13", "ADDED", GEN("web-1-w", "r3"), "", "") POD("0:14", "ADDED", DB0, "", "")
+                RS_WEB1("0:01", "ADDED") RS_WEB1("1:35", "DELETED");
+static const char OWNED_DELETES[] =
+    POD("0:20", "MODIFIED", GEN("web-1-x", "r0") DELETING("0:20"), "", "")
+        POD("0:30", "MODIFIED", GEN("web-1-y", "r1") DELETING("0:30"), "", "")
+            POD("0:40", "MODIFIED", GEN("web-1-z", "r2") DELETING("0:40"), "", "")
+                POD("0:45", "MODIFIED", GEN("web-1-w", "r3") DELETING("0:45"), "",
+                    "\"conditions\":[{\"type\":\"DisruptionTarget\",\"status\":\"True\","
+                    "\"reason\":\"EvictionByEvictionAPI\"}]")
+                    POD("0:50", "MODIFIED", DB0 DELETING("0:50"), "", "");
+static const char OWNED_EVENTS[] =
+    EVENT("0:30", "ReplicaSet", "web-1", "SuccessfulDelete", "Deleted pod: web-1-y")
+        EVENT("2:00", "StatefulSet", "db", "SuccessfulDelete",
+              "delete Pod db-0 in StatefulSet db successful");
+
+/* deletions of pods their controllers own: a user's (no SuccessfulDelete names the pod, its
+ * owner not deleted) replayed, by controller and rank for a generated name, by name for a
+ * StatefulSet's; the controller's scale-down (its SuccessfulDelete) and the garbage collector's
+ * (the owner deleted by then, or within a minute) left to the simulation; an API eviction
+ * replayed by rank */
+KT_TEST(owned_pod_deletions) {
+    kp_cluster *cl;
+    kp_error err;
+    static char lines[sizeof OWNED_ADDS + sizeof OWNED_DELETES + sizeof OWNED_EVENTS];
+    snprintf(lines, sizeof lines, "%s%s%s", OWNED_ADDS, OWNED_DELETES, OWNED_EVENTS);
+    kp_trace *tr = load(lines, &cl, &err);
+    KT_CHECK(tr != NULL);
+    if (!tr) {
+        fprintf(stderr, "  %s\n", err.msg);
+        kp_cluster_free(cl);
+        return;
+    }
+    const kp_scenario *sc = kp_trace_scenario(tr);
+    KT_CHECK_INT(sc->n_actions, 3);
+    if (sc->n_actions == 3) {
+        const kp_scenario_action *a = &sc->actions[0]; /* web-1-x: the first pod of web-1 */
+        KT_CHECK_INT(a->type, KP_ACT_DELETE);
+        KT_CHECK_INT(a->at_ms, 20000);
+        KT_CHECK_STR(a->ref.name, "web-1-x");
+        KT_CHECK_STR(a->owner.kind, "ReplicaSet");
+        KT_CHECK_STR(a->owner.name, "web-1");
+        KT_CHECK_INT(a->owner_rank, 0);
+        a = &sc->actions[1]; /* web-1-w's eviction: the fourth */
+        KT_CHECK_INT(a->at_ms, 45000);
+        KT_CHECK_STR(a->owner.kind, "ReplicaSet");
+        KT_CHECK_INT(a->owner_rank, 3);
+        a = &sc->actions[2]; /* db-0 by name (the StatefulSet's event is 70 s later) */
+        KT_CHECK_INT(a->at_ms, 50000);
+        KT_CHECK_STR(a->ref.name, "db-0");
+        KT_CHECK(a->owner.kind == NULL);
+    }
+    kp_trace_stats st;
+    kp_trace_stats_get(tr, &st);
+    KT_CHECK_INT(st.by_controller, 2);
+    KT_CHECK_INT(st.controllers, 5 + 2 + 2); /* 5 pods, the ReplicaSet twice, y and z */
+    kp_trace_free(tr);
+    kp_cluster_free(cl);
+    /* without events nothing tells a user's deletion from its controller's: the controller's */
+    snprintf(lines, sizeof lines, "%s%s", OWNED_ADDS, OWNED_DELETES);
+    tr = load(lines, &cl, &err);
+    KT_CHECK(tr != NULL);
+    if (tr) {
+        KT_CHECK_INT(kp_trace_scenario(tr)->n_actions, 1); /* the eviction */
+        kp_trace_free(tr);
+    }
+    kp_cluster_free(cl);
+}
+
 /* one line naming the file, the line, the object and the field */
 KT_TEST(errors_name_line_and_field) {
     kp_cluster *cl;
@@ -267,5 +394,6 @@ KT_TEST(errors_name_line_and_field) {
     kp_cluster_free(cl);
 }
 
-KT_MAIN(KT_CASE(node_changes), KT_CASE(pod_events), KT_CASE(workload_changes_and_events),
+KT_MAIN(KT_CASE(node_changes), KT_CASE(node_label_changes), KT_CASE(owned_pod_deletions),
+        KT_CASE(pod_events), KT_CASE(workload_changes_and_events),
         KT_CASE(errors_name_line_and_field))
