@@ -92,15 +92,15 @@ kp_status kp__dra_ext_claim_create(kp_cluster *cl, uint32_t pod, const char *nam
     kp__pod_make_uid(cl, p->ns, name, cl->dra.n_claims | 0x80000000u, uid, sizeof uid);
     kp_str uid_id = intern(cl, uid);
     if (uid_id == UINT32_MAX) return KP_ENOMEM;
-    kp_labels annotations = {0};
-    if (kp__labels_set(cl, &annotations, EXT_ANNOTATION, "true") != KP_OK) return KP_ENOMEM;
+    /* the annotation is c->extended (encoded from it); "true" interned for the encoder */
+    if (intern(cl, EXT_ANNOTATION) == UINT32_MAX || intern(cl, "true") == UINT32_MAX)
+        return KP_ENOMEM;
     kp_dra_request *reqs = copy_requests(cl, req, n_req);
     if (n_req && !reqs) return KP_ENOMEM;
     kp_dra_claim *c = kp__cluster_new_dra(cl, KP_DK_CLAIM, p->ns, nid);
     if (!c) return KP_ENOMEM;
     p = &cl->pods[pod];
     c->uid = uid_id;
-    c->annotations = annotations;
     c->extended = true;
     c->owner_kind = pod_kind;
     c->owner_name = p->name;

@@ -470,6 +470,13 @@ static kp_status decode_claim(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, c
         if (st == KP_OK)
             st = kp__dget_str(d, ann, "resource.kubernetes.io/extended-resource-claim", &ext, &has);
         if (st == KP_OK && has) c->extended = strcmp(ext, "true") == 0;
+        kp_str k_ext, k_true; /* interned for the encoder, which writes it from c->extended */
+        if (st == KP_OK && c->extended)
+            st = kp__d_intern(d, cl, ann, "resource.kubernetes.io/extended-resource-claim",
+                              "resource.kubernetes.io/extended-resource-claim", 46, &k_ext);
+        if (st == KP_OK && c->extended)
+            st = kp__d_intern(d, cl, ann, "resource.kubernetes.io/extended-resource-claim", "true",
+                              4, &k_true);
         kp__dctx_pop(d, s2);
     }
     kp__dctx_pop(d, saved);

@@ -335,6 +335,11 @@ static void claim_obj(kp__enc *e, const kp_dra_claim *c) {
     size_t n_extra = 0;
     kp_str k1 = kp__intern_find(&e->cl->strs, "resource.kubernetes.io/pod-claim-name", 37);
     if (c->pod_claim_name && k1 != UINT32_MAX) extra[n_extra++] = (kp_label){k1, c->pod_claim_name};
+    /* the annotation of a claim for DRA-backed extended resources (decoded into c->extended) */
+    kp_str k2 = kp__intern_find(&e->cl->strs, "resource.kubernetes.io/extended-resource-claim", 46);
+    kp_str yes = kp__intern_find(&e->cl->strs, "true", 4);
+    if (c->extended && !n_extra && k2 != UINT32_MAX && yes != UINT32_MAX)
+        extra[n_extra++] = (kp_label){k2, yes}; /* (a claim has one or the other) */
     kp__enc_labels_plus(e, "annotations", &ann, n_extra ? &extra[0] : NULL, false);
     if (c->owner_name) {
         kp__enc_arr(e, "ownerReferences");

@@ -188,7 +188,9 @@ static const char *const KEEP_KEYS[] = {
      * values as written, and constraints name attributes:
      * all kept so that selectors select the same devices */
     "expression", "string", "version", "matchAttribute", "distinctAttribute", "allocationMode",
-    "deviceClassName", NULL};
+    "deviceClassName",
+    /* a DeviceClass's extended resource is named as the pods' requests name it (kept) */
+    "extendedResourceName", NULL};
 
 /* The CSI drivers NodeVolumeLimits counts migrated in-tree volumes under (core/volume.h
  * kp__mig_driver_name: ebs.csi.aws.com, pd.csi.storage.gke.io, ...): an inline

@@ -392,7 +392,7 @@ kp_status kp__dra_ext_bind(kp_dra_ext *x, kp_cycle *c, uint32_t node, const kp_d
     if (st == KP_OK)
         st = kp__dra_claim_allocate(cl, claim, a->results, a->n_results,
                                     a->has_nodes ? &a->nodes : NULL, s->now);
-    if (st == KP_OK) st = kp__dra_index_sync(&s->dra_ix, cl);
+    /* its devices in use at once (the index learns its name at its next sync) */
     if (st == KP_OK) st = kp__dra_index_allocated(s->dra_ix, cl, claim);
     if (st == KP_OK) st = kp__dra_claim_reserve(cl, claim, c->pod);
     if (st == KP_OK)
