@@ -536,10 +536,10 @@ KT_TEST(emit_job_config_map_runs_the_shards) {
     /* the pod's command, /sweep being the mount and JOB_COMPLETION_INDEX its index */
     KT_CHECK_INT(m.n_cmd, 8);
     KT_CHECK_STR(m.n_cmd > 3 ? m.cmd[3] : "", "/sweep/sweep.yaml");
-    char file[300];
-    snprintf(file, sizeof file, "%s/sweep.yaml", mount);
+    char file[320];
+    snprintf(file, sizeof file, "%.290s/sweep.yaml", mount);
     for (int s = 0; s < 2 && m.n_cmd == 8; s++) {
-        char idx[4];
+        char idx[16];
         snprintf(idx, sizeof idx, "%d", s);
         setenv("JOB_COMPLETION_INDEX", idx, 1);
         snprintf(paths[s], sizeof paths[s], "%s/files-shard-%d.json", dir, s);
