@@ -378,7 +378,11 @@ static int part_take(kp_dra_alloc *a, uint32_t qi, uint32_t k, uint32_t slot) {
     const kp_dra_slice *s = slice_of(a, k);
     const kp_dra_device *d = dev_of(a, k);
     kp_dra_devid id = {s->driver, s->pool, d->name};
-    if (!d->n_consumes && !a->f.consumable_capacity) return 1;
+    /* nothing to check: no counters, and a device for one claim with no capacity asked of it
+     * (its requestPolicy-free capacities are consumed whole, which always fits) */
+    if (!d->n_consumes &&
+        !(a->f.consumable_capacity && (d->allow_multiple || a->rqs[qi].ex->n_cap_requests)))
+        return 1;
     int r = kp__dra_part_take(a->part, a->ix, a->cl, &a->f, a->ix->slice_pool[a->pl.nd[k].slice],
                               id, d, a->rqs[qi].ex, k, slot);
     return r == KP_ERANGE ? fail(a,
@@ -540,7 +544,8 @@ static int validate(kp_dra_alloc *a) {
                             S(a, c->ns), S(a, c->name), rname, S(a, s->driver), S(a, s->pool));
             }
             int r = selectable(a, qi, k);
-            if (r > 0 && a->f.consumable_capacity) { /* CmpRequestOverCapacity */
+            if (r > 0 && a->f.consumable_capacity &&
+                (dev_of(a, k)->allow_multiple || q->ex->n_cap_requests)) { /* see part_take */
                 const kp_dra_slice *s = slice_of(a, k);
                 kp_dra_devid id = {s->driver, s->pool, dev_of(a, k)->name};
                 r = kp__dra_part_fits(a->part, a->ix, &a->f, id, dev_of(a, k), q->ex, k);
