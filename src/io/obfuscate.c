@@ -188,7 +188,9 @@ static const char *const KEEP_KEYS[] = {
      * values as written, and constraints name attributes:
      * all kept so that selectors select the same devices */
     "expression", "string", "version", "matchAttribute", "distinctAttribute", "allocationMode",
-    "deviceClassName", NULL};
+    "deviceClassName",
+    /* an allocation result's shareID: a random UID the decoder checks for its form */
+    "shareID", NULL};
 
 /* The CSI drivers NodeVolumeLimits counts migrated in-tree volumes under (core/volume.h
  * kp__mig_driver_name: ebs.csi.aws.com, pd.csi.storage.gke.io, ...): an inline
