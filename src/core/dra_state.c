@@ -20,6 +20,11 @@ kp_status kp__dra_claim_allocate(kp_cluster *cl, uint32_t claim, const kp_dra_re
         copy = kp__arena_dup(&cl->arena, res, (size_t)n_res * sizeof *res);
         if (!copy) return KP_ENOMEM;
     }
+    for (uint16_t i = 0; i < n_res; i++) /* consumedCapacity (a shared device's) is the caller's */
+        if (copy[i].n_consumed && !(copy[i].consumed = kp__arena_dup(&cl->arena, res[i].consumed,
+                                                                     (size_t)res[i].n_consumed *
+                                                                         sizeof *res[i].consumed)))
+            return KP_ENOMEM;
     c->results = copy;
     c->n_results = n_res;
     c->alloc_has_nodes = nodes != NULL;

@@ -16,6 +16,7 @@ typedef struct {
     size_t node, driver, pool, device, attrs, claim_ns, claim, reserved;
     size_t n_reserved;
     kp_str drv_id, pool_id, dev_id; /* to find a claim's devices */
+    uint32_t slice, dev; /* the device (sharing_notes) */
 } dev_row;
 
 static size_t put(kp__buf *b, const char *s) {
@@ -90,6 +91,116 @@ static void holders(const kp_cluster *cl, kp__buf *b, dev_row *rows, size_t n) {
     }
 }
 
+static int64_t milli(const kp_quantity *q) {
+    int64_t v = 0;
+    return kp_quantity_milli_value(q, &v) == KP_OK ? v : INT64_MAX;
+}
+
+/* a counter's value in the pool's counter slices of generation gen (-1: none) */
+static int64_t counter_total(const kp_cluster *cl, const kp_dra_slice *of, kp_str set, kp_str name,
+                             kp_qformat *fmt) {
+    for (uint32_t s = 0; s < cl->dra.n_slices; s++) {
+        const kp_dra_slice *sl = &cl->dra.slices[s];
+        if (sl->deleted || sl->driver != of->driver || sl->pool != of->pool ||
+            sl->generation != of->generation)
+            continue;
+        for (uint16_t c = 0; c < sl->n_counter_sets; c++)
+            for (uint16_t k = 0;
+                 sl->counter_sets[c].name == set && k < sl->counter_sets[c].n_counters; k++)
+                if (sl->counter_sets[c].counters[k].name == name) {
+                    *fmt = sl->counter_sets[c].counters[k].value.format;
+                    return milli(&sl->counter_sets[c].counters[k].value);
+                }
+    }
+    return -1;
+}
+
+/* what the held devices of the pool (rows[lo..hi), one pool) consume of set/name */
+static int64_t counter_used(const kp_cluster *cl, const dev_row *rows, size_t lo, size_t hi,
+                            kp_str set, kp_str name) {
+    int64_t used = 0;
+    for (size_t i = lo; i < hi; i++) {
+        if (!rows[i].claim) continue;
+        const kp_dra_device *d = &cl->dra.slices[rows[i].slice].devices[rows[i].dev];
+        for (uint16_t c = 0; c < d->n_consumes; c++)
+            for (uint16_t k = 0; d->consumes[c].name == set && k < d->consumes[c].n_counters; k++)
+                if (d->consumes[c].counters[k].name == name)
+                    used += milli(&d->consumes[c].counters[k].value);
+    }
+    return used;
+}
+
+/* what the allocations sharing device r consume of capacity cap (consumedCapacity) */
+static int64_t capacity_used(const kp_cluster *cl, const dev_row *r, const kp_dra_capacity *cap) {
+    int64_t used = 0;
+    for (uint32_t c = 0; c < cl->dra.n_claims; c++) {
+        const kp_dra_claim *cm = &cl->dra.claims[c];
+        if (cm->deleted || !cm->allocated) continue;
+        for (uint16_t i = 0; i < cm->n_results; i++) {
+            const kp_dra_result *res = &cm->results[i];
+            if (!res->share_id || res->device != r->dev_id || res->pool != r->pool_id ||
+                res->driver != r->drv_id)
+                continue;
+            for (uint16_t q = 0; q < res->n_consumed; q++)
+                if (res->consumed[q].name == cap->name && res->consumed[q].domain == cap->domain)
+                    used += milli(&res->consumed[q].value);
+        }
+    }
+    return used;
+}
+
+/* Partitionable and shared devices: what is left, after the allocated devices, of each counter
+ * a device consumes ("gpu-0-counters/memory=10Gi (30Gi of 40Gi left)") and of a shared device's
+ * capacities ("memory: 30Gi of 40Gi left"), appended to its attributes (rows sorted by id). */
+static void sharing_notes(const kp_cluster *cl, kp__buf *b, dev_row *rows, size_t n) {
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        for (hi = lo + 1;
+             hi < n && rows[hi].drv_id == rows[lo].drv_id && rows[hi].pool_id == rows[lo].pool_id;
+             hi++) {}
+        for (size_t i = lo; i < hi; i++) {
+            const kp_dra_slice *sl = &cl->dra.slices[rows[i].slice];
+            const kp_dra_device *d = &sl->devices[rows[i].dev];
+            if (!d->n_consumes && !d->allow_multiple) continue;
+            size_t len = strlen(b->p + rows[i].attrs), off = b->len;
+            char *old = kp__malloc(len + 1);
+            if (!old) {
+                b->failed = true;
+                return;
+            }
+            memcpy(old, b->p + rows[i].attrs, len + 1);
+            kp__buf_puts(b, old);
+            kp__free(old);
+            for (uint16_t c = 0; c < d->n_consumes; c++)
+                for (uint16_t k = 0; k < d->consumes[c].n_counters; k++) {
+                    const kp_dra_counter *ct = &d->consumes[c].counters[k];
+                    kp_qformat fmt = ct->value.format;
+                    int64_t total = counter_total(cl, sl, d->consumes[c].name, ct->name, &fmt);
+                    kp__buf_printf(b, "%s%s/%s=%s", b->len > off ? "," : "",
+                                   kp__s(cl, d->consumes[c].name), kp__s(cl, ct->name),
+                                   kp_quantity_string(&ct->value).s);
+                    if (total >= 0) {
+                        int64_t left =
+                            total - counter_used(cl, rows, lo, hi, d->consumes[c].name, ct->name);
+                        kp__buf_printf(b, " (%s of %s left)", kp_quantity_string_milli(left, fmt).s,
+                                       kp_quantity_string_milli(total, fmt).s);
+                    }
+                }
+            for (uint16_t c = 0; d->allow_multiple && c < d->n_caps; c++) {
+                const kp_dra_capacity *cap = &d->caps[c];
+                int64_t total = milli(&cap->value);
+                kp__buf_printf(b, "%s%s: %s of %s left", b->len > off ? "," : "",
+                               kp__s(cl, cap->name),
+                               kp_quantity_string_milli(total - capacity_used(cl, &rows[i], cap),
+                                                        cap->value.format)
+                                   .s,
+                               kp_quantity_string(&cap->value).s);
+            }
+            kp__buf_putc(b, 0);
+            rows[i].attrs = off;
+        }
+    }
+}
+
 static kp_status device_rows(const kp_cluster *cl, kp__buf *b, kp_inspect_device **out,
                              size_t *n_out) {
     size_t n = 0;
@@ -118,11 +229,14 @@ static kp_status device_rows(const kp_cluster *cl, kp__buf *b, kp_inspect_device
                                 .reserved = empty,
                                 .drv_id = sl->driver,
                                 .pool_id = sl->pool,
-                                .dev_id = dv->name};
+                                .dev_id = dv->name,
+                                .slice = s,
+                                .dev = d};
         }
     }
     qsort(rows, n, sizeof *rows, id_cmp);
     holders(cl, b, rows, n);
+    sharing_notes(cl, b, rows, n);
     kp_inspect_device *o = b->failed ? NULL : kp__calloc(n, sizeof *o);
     if (!o) {
         kp__free(rows);

@@ -190,7 +190,9 @@ static const char *const KEEP_KEYS[] = {
     "expression", "string", "version", "matchAttribute", "distinctAttribute", "allocationMode",
     "deviceClassName",
     /* a DeviceClass's extended resource is named as the pods' requests name it (kept) */
-    "extendedResourceName", NULL};
+    "extendedResourceName",
+    /* an allocation result's shareID: a random UID the decoder checks for its form */
+    "shareID", NULL};
 
 /* The CSI drivers NodeVolumeLimits counts migrated in-tree volumes under (core/volume.h
  * kp__mig_driver_name: ebs.csi.aws.com, pd.csi.storage.gke.io, ...): an inline

@@ -144,7 +144,7 @@ KT_TEST(gates_upstream_unmodelled) {
         parse(&g,
               "KubeletPSI=true,SchedulerAsyncAPICalls=false,"
               "RotateKubeletServerCertificate=true,ContextualLogging=true,"
-              "WatchListClient=false,DRAConsumableCapacity=false,CustomCPUCFSQuotaPeriod=true",
+              "WatchListClient=false,StorageCapacityScoring=false,CustomCPUCFSQuotaPeriod=true",
               msg, sizeof msg),
         KP_OK);
     KT_CHECK_STR(msg, "");

@@ -10,17 +10,13 @@
 
 #include "base/alloc.h"
 #include "core/taints.h"
+#include "sched/dra/capacity.h"
+#include "sched/dra/pools.h"
 
 #define RESULTS_MAX 32 /* rule 8: upstream's resourceapi.AllocationResultsMaxSize */
 #define FIRST_AVAILABLE_MAX 8 /* rule 8: upstream's FirstAvailableDeviceRequestMaxSize */
 
 enum { R_FAIL = 0, R_DONE = 1, R_MAXSIZE = 2 }; /* errAllocationResultMaxSizeExceeded */
-
-/* A device the node reaches, in upstream's search order (pool, slice, device). */
-typedef struct {
-    uint32_t slice, dev;
-    bool usable; /* its pool is complete (ExactCount never takes from an incomplete pool) */
-} ndev;
 
 /* A request or one subrequest (requestData). */
 typedef struct {
@@ -60,10 +56,7 @@ struct kp_dra_alloc {
     uint32_t *cons_base; /* per claim (n_claims + 1 entries) */
     /* the current node */
     uint32_t node;
-    ndev *nd;
-    uint32_t n_nd, cap_nd;
-    uint32_t *cand; /* gather's scratch: candidate slices, then the pools */
-    uint32_t cap_cand;
+    kp_dra_pools pl; /* the devices the node reaches (pools.h) */
     uint8_t *sel; /* n_rqs * n_nd: 0 unknown, 1 selectable, 2 not */
     size_t cap_sel;
     res_ent *res; /* RESULTS_MAX per claim */
@@ -74,6 +67,7 @@ struct kp_dra_alloc {
     kp_dra_result *out_res;
     char *msg;
     const kp_dra_claim *virt; /* KP_DRA_VIRTUAL_CLAIM's claim (an extended-resource claim) */
+    kp_dra_part *part; /* counters and shared capacity being allocated (capacity.h) */
 };
 
 /* ---- messages ---- */
@@ -102,10 +96,10 @@ static const kp_dra_claim *claim_of(const kp_dra_alloc *a, uint32_t ci) {
     return &a->cl->dra.claims[a->claims[ci]];
 }
 static const kp_dra_slice *slice_of(const kp_dra_alloc *a, uint32_t k) {
-    return &a->cl->dra.slices[a->nd[k].slice];
+    return &a->cl->dra.slices[a->pl.nd[k].slice];
 }
 static const kp_dra_device *dev_of(const kp_dra_alloc *a, uint32_t k) {
-    return &slice_of(a, k)->devices[a->nd[k].dev];
+    return &slice_of(a, k)->devices[a->pl.nd[k].dev];
 }
 
 /* ---- setup (NewAllocator and the claim part of Allocate) ---- */
@@ -212,7 +206,7 @@ kp_dra_alloc *kp__dra_alloc_new_virtual(kp_cluster *cl, kp_dra_index *ix, const 
         return NULL;
     }
     if (n) memcpy(a->claims, claims, (size_t)n * sizeof *claims);
-    if (setup_requests(a) != KP_OK) {
+    if (!(a->part = kp__calloc(1, sizeof *a->part)) || setup_requests(a) != KP_OK) {
         kp__dra_alloc_free(a);
         return NULL;
     }
@@ -232,8 +226,7 @@ void kp__dra_alloc_free(kp_dra_alloc *a) {
     kp__free(a->rqs);
     kp__free(a->cons);
     kp__free(a->cons_base);
-    kp__free(a->nd);
-    kp__free(a->cand);
+    kp__dra_pools_fini(&a->pl);
     kp__free(a->sel);
     kp__free(a->res);
     kp__free(a->n_res);
@@ -241,88 +234,9 @@ void kp__dra_alloc_free(kp_dra_alloc *a) {
     kp__free(a->out);
     kp__free(a->out_res);
     kp__free(a->msg);
+    if (a->part) kp__dra_part_fini(a->part);
+    kp__free(a->part);
     kp__free(a);
-}
-
-/* ---- the node's pools (GatherPools) ---- */
-
-static kp_status push_nd(kp_dra_alloc *a, uint32_t slice, uint32_t dev, bool usable) {
-    if (a->n_nd == a->cap_nd) {
-        void *p = a->nd;
-        if (!kp__grow32(&p, &a->cap_nd, (size_t)a->n_nd + 1, sizeof *a->nd, 64)) return KP_ENOMEM;
-        a->nd = p;
-    }
-    a->nd[a->n_nd++] = (ndev){slice, dev, usable};
-    return KP_OK;
-}
-
-/* Does the slice reach the node (by its own selection, or one of its devices')? */
-static bool slice_reaches(const kp_cluster *cl, const kp_dra_slice *s, uint32_t node) {
-    if (s->nodes.node_name || s->nodes.all_nodes || s->nodes.has_selector)
-        return kp__dra_nodes_match(cl, &s->nodes, node);
-    if (!s->per_device_nodes) return false; /* an unknown future selection */
-    for (uint32_t d = 0; d < s->n_devices; d++)
-        if (s->devices[d].has_nodes && kp__dra_nodes_match(cl, &s->devices[d].nodes, node))
-            return true;
-    return false;
-}
-
-/* The devices of the pools the node reaches, pool by pool in the order the pools are first
- * met (node-local slices first, then the others: NewAllocator's slicesOnNode + slicesShared),
- * each pool at its newest generation among those slices; a pool with a newer generation
- * elsewhere is dropped (checkSlicesInPool's obsolete case). Upstream walks a Go map here (an
- * unspecified order); kprio's order is the inputs'. */
-static kp_status gather(kp_dra_alloc *a, uint32_t node) {
-    const kp_cluster *cl = a->cl;
-    const kp_dra_index *ix = a->ix;
-    a->n_nd = 0;
-    uint32_t lo = node < ix->n_nodes_seen ? ix->node_off[node] : 0;
-    uint32_t hi = node < ix->n_nodes_seen ? ix->node_off[node + 1] : 0;
-    uint32_t n_cand = (hi - lo) + ix->n_shared;
-    /* candidate slices that reach the node, then the pools in order of first appearance */
-    if (2 * (n_cand + 1) > a->cap_cand) {
-        kp__free(a->cand);
-        a->cap_cand = 2 * (n_cand + 1);
-        if (!(a->cand = kp__malloc((size_t)a->cap_cand * sizeof *a->cand))) {
-            a->cap_cand = 0;
-            return KP_ENOMEM;
-        }
-    }
-    uint32_t *cand = a->cand;
-    uint32_t *pools = cand + n_cand + 1, n_c = 0, n_p = 0;
-    for (uint32_t i = 0; i < n_cand; i++) {
-        uint32_t s = i < hi - lo ? ix->node_slices[lo + i] : ix->shared[i - (hi - lo)];
-        if (i >= hi - lo && !slice_reaches(cl, &cl->dra.slices[s], node)) continue;
-        cand[n_c++] = s;
-        uint32_t p = ix->slice_pool[s], j = 0;
-        while (j < n_p && ix->slice_pool[pools[j]] != p) j++;
-        if (j == n_p) pools[n_p++] = s;
-    }
-    kp_status st = KP_OK;
-    for (uint32_t j = 0; j < n_p && st == KP_OK; j++) {
-        uint32_t p = ix->slice_pool[pools[j]];
-        int64_t gen = INT64_MIN, count = 0, want = 0;
-        for (uint32_t i = 0; i < n_c; i++)
-            if (ix->slice_pool[cand[i]] == p && cl->dra.slices[cand[i]].generation > gen)
-                gen = cl->dra.slices[cand[i]].generation;
-        for (uint32_t i = 0; i < n_c; i++) {
-            const kp_dra_slice *s = &cl->dra.slices[cand[i]];
-            if (ix->slice_pool[cand[i]] == p && s->generation == gen)
-                count++, want = s->slice_count;
-        }
-        bool complete = count == want;
-        if (!complete) {
-            if (ix->pool_gen[p] > gen) continue; /* obsolete: being replaced */
-            complete = (int64_t)ix->pool_count[p] == want;
-        }
-        for (uint32_t i = 0; i < n_c && st == KP_OK; i++) {
-            const kp_dra_slice *s = &cl->dra.slices[cand[i]];
-            if (ix->slice_pool[cand[i]] != p || s->generation != gen) continue;
-            for (uint32_t d = 0; d < s->n_devices && st == KP_OK; d++)
-                st = push_nd(a, cand[i], d, complete);
-        }
-    }
-    return st;
 }
 
 /* ---- selection ---- */
@@ -361,14 +275,14 @@ static int selectors_match(kp_dra_alloc *a, uint32_t k, const kp_str *sel, uint1
 /* mirrors isSelectable: the class's selectors (their verdict per device cached across pods),
  * the request's own, and the device's own node selection */
 static int selectable(kp_dra_alloc *a, uint32_t qi, uint32_t k) {
-    uint8_t *c = &a->sel[(size_t)qi * a->n_nd + k];
+    uint8_t *c = &a->sel[(size_t)qi * a->pl.n_nd + k];
     if (*c) return *c == 1;
     const rq *q = &a->rqs[qi];
     const kp_dra_class *cls = &a->cl->dra.classes[q->cls];
     int r = 1;
     if (cls->n_selectors) {
         uint8_t **cache = &a->ix->class_ok[q->cls];
-        uint32_t g = a->ix->dev_base[a->nd[k].slice] + a->nd[k].dev;
+        uint32_t g = a->ix->dev_base[a->pl.nd[k].slice] + a->pl.nd[k].dev;
         if (!*cache && !(*cache = kp__calloc(a->ix->n_devices + 1, 1))) return KP_ENOMEM;
         if (!(*cache)[g]) {
             char who[600];
@@ -400,7 +314,9 @@ static bool in_use(const kp_dra_alloc *a, uint32_t k) {
         if (a->busy[i].nd == k) return true;
     const kp_dra_slice *s = slice_of(a, k);
     kp_dra_devid id = {s->driver, s->pool, dev_of(a, k)->name};
-    return kp__dra_devset_get(&a->ix->in_use, id) > 0;
+    /* without DRAConsumableCapacity a shared device's allocations hold it (capacity.h) */
+    return kp__dra_devset_get(&a->ix->in_use, id) > 0 ||
+           (!a->f.consumable_capacity && kp__dra_index_n_shares(a->ix, id));
 }
 
 static bool busy_for_claim(const kp_dra_alloc *a, uint32_t k, uint32_t ci) {
@@ -466,17 +382,42 @@ static void cons_remove(cons *c, const rq *q) {
     if (cons_applies(c, q)) c->n--;
 }
 
+/* partitionable devices and consumable capacity (capacity.h): the device's counters and shared
+ * capacity for result slot; 1 taken, 0 not, < 0 error */
+static int part_take(kp_dra_alloc *a, uint32_t qi, uint32_t k, uint32_t slot) {
+    const kp_dra_slice *s = slice_of(a, k);
+    const kp_dra_device *d = dev_of(a, k);
+    kp_dra_devid id = {s->driver, s->pool, d->name};
+    /* nothing to check: no counters, and a device for one claim with no capacity asked of it
+     * (its requestPolicy-free capacities are consumed whole, which always fits) */
+    if (!d->n_consumes &&
+        !(a->f.consumable_capacity && (d->allow_multiple || a->rqs[qi].ex->n_cap_requests)))
+        return 1;
+    int r = kp__dra_part_take(a->part, a->ix, a->cl, &a->f, a->ix->slice_pool[a->pl.nd[k].slice],
+                              id, d, a->rqs[qi].ex, k, slot);
+    return r == KP_ERANGE ? fail(a,
+                                 "device %s/%s/%s: a capacity or counter is past int64 "
+                                 "milli-units",
+                                 S(a, s->driver), S(a, s->pool), S(a, d->name))
+                          : r;
+}
+
 /* 1 allocated, 0 not, < 0 error */
 static int allocate_device(kp_dra_alloc *a, uint32_t ci, uint32_t qi, uint32_t k, bool must) {
     const rq *q = &a->rqs[qi];
-    if (q->ex->admin_access ? busy_for_claim(a, k, ci) : in_use(a, k)) return 0;
     const kp_dra_device *d = dev_of(a, k);
+    bool multi = kp__dra_part_multi(&a->f, d);
+    if (q->ex->admin_access ? !multi && busy_for_claim(a, k, ci) : in_use(a, k)) return 0;
     if (a->f.device_taints && taint_prevents(d, q->ex)) return 0;
+    uint32_t slot = ci * RESULTS_MAX + a->n_res[ci];
+    int pr = part_take(a, qi, k, slot);
+    if (pr <= 0) return pr;
     cons *cs = &a->cons[a->cons_base[ci]];
     uint32_t n_cs = a->cons_base[ci + 1] - a->cons_base[ci];
     for (uint32_t i = 0; i < n_cs; i++) {
         if (cons_add(&cs[i], q, d)) continue;
         for (uint32_t e = 0; e < i; e++) cons_remove(&cs[e], q);
+        kp__dra_part_undo(a->part, a->ix, slot);
         if (!must) return 0;
         const kp_dra_claim *c = claim_of(a, ci);
         char id[768];
@@ -490,11 +431,12 @@ static int allocate_device(kp_dra_alloc *a, uint32_t ci, uint32_t qi, uint32_t k
         void *p = a->busy;
         if (!kp__grow32(&p, &a->cap_busy, (size_t)a->n_busy + 1, sizeof *a->busy, 16)) {
             for (uint32_t i = 0; i < n_cs; i++) cons_remove(&cs[i], q);
+            kp__dra_part_undo(a->part, a->ix, slot);
             return KP_ENOMEM;
         }
         a->busy = p;
     }
-    a->busy[a->n_busy++] = (res_ent){ci, k};
+    if (!multi) a->busy[a->n_busy++] = (res_ent){ci, k}; /* a shared device stays free */
     a->res[(size_t)ci * RESULTS_MAX + a->n_res[ci]++] = (res_ent){qi, k};
     return 1;
 }
@@ -504,8 +446,9 @@ static void deallocate(kp_dra_alloc *a, uint32_t ci, uint32_t qi) {
     cons *cs = &a->cons[a->cons_base[ci]];
     for (uint32_t i = 0; i < a->cons_base[ci + 1] - a->cons_base[ci]; i++)
         cons_remove(&cs[i], &a->rqs[qi]);
-    a->n_busy--;
-    a->n_res[ci]--;
+    uint32_t slot = ci * RESULTS_MAX + --a->n_res[ci];
+    if (!kp__dra_part_multi(&a->f, dev_of(a, a->res[slot].nd))) a->n_busy--;
+    kp__dra_part_undo(a->part, a->ix, slot);
 }
 
 /* ---- the search (allocateOne) ---- */
@@ -546,8 +489,8 @@ static int alloc_one(kp_dra_alloc *a, uint32_t ci, uint32_t ri, uint32_t si, uin
         if (r != R_DONE) deallocate(a, ci, qi);
         return r;
     }
-    for (uint32_t k = start; k < a->n_nd; k++) {
-        if (!a->nd[k].usable) continue;
+    for (uint32_t k = start; k < a->pl.n_nd; k++) {
+        if (!a->pl.nd[k].usable) continue;
         if (q->ex->admin_access ? busy_for_claim(a, k, ci) : in_use(a, k)) continue;
         int r = selectable(a, qi, k);
         if (r < 0) return r;
@@ -574,6 +517,11 @@ static int validate(kp_dra_alloc *a) {
                         "claim %s/%s, request %s: has subrequests, but the DRAPrioritizedList "
                         "feature is disabled",
                         S(a, c->ns), S(a, c->name), S(a, q->base));
+        if (q->ex->n_cap_requests && !a->f.consumable_capacity)
+            return fail(a,
+                        "claim %s/%s, %s %s: has capacity requests, but the "
+                        "DRAConsumableCapacity feature is disabled",
+                        S(a, c->ns), S(a, c->name), q->sub ? "subrequest" : "request", rname);
         if (q->ex->admin_access && !a->f.admin_access)
             return fail(a,
                         "claim %s/%s, request %s: admin access is requested, but the feature "
@@ -592,13 +540,13 @@ static int validate(kp_dra_alloc *a) {
             continue;
         }
         q->n_all = 0;
-        if (q->cap_all < a->n_nd + 1) {
+        if (q->cap_all < a->pl.n_nd + 1) {
             kp__free(q->all);
-            q->cap_all = a->n_nd + 1;
+            q->cap_all = a->pl.n_nd + 1;
             if (!(q->all = kp__malloc((size_t)q->cap_all * sizeof *q->all))) return KP_ENOMEM;
         }
-        for (uint32_t k = 0; k < a->n_nd; k++) {
-            if (!a->nd[k].usable) {
+        for (uint32_t k = 0; k < a->pl.n_nd; k++) {
+            if (!a->pl.nd[k].usable) {
                 const kp_dra_slice *s = slice_of(a, k);
                 return fail(a,
                             "claim %s/%s, request %s: asks for all devices, but resource pool "
@@ -606,6 +554,13 @@ static int validate(kp_dra_alloc *a) {
                             S(a, c->ns), S(a, c->name), rname, S(a, s->driver), S(a, s->pool));
             }
             int r = selectable(a, qi, k);
+            if (r > 0 && a->f.consumable_capacity &&
+                (dev_of(a, k)->allow_multiple || q->ex->n_cap_requests)) { /* see part_take */
+                const kp_dra_slice *s = slice_of(a, k);
+                kp_dra_devid id = {s->driver, s->pool, dev_of(a, k)->name};
+                r = kp__dra_part_fits(a->part, a->ix, &a->f, id, dev_of(a, k), q->ex, k);
+                if (r == KP_ERANGE) r = 0;
+            }
             if (r < 0) return r;
             if (r) q->all[q->n_all++] = k;
         }
@@ -652,7 +607,7 @@ static void node_selector(kp_dra_alloc *a, uint32_t ci, kp_dra_claim_alloc *o) {
     }
 }
 
-static void fill_results(kp_dra_alloc *a) {
+static kp_status fill_results(kp_dra_alloc *a) {
     for (uint32_t ci = 0; ci < a->n_claims; ci++) {
         kp_dra_claim_alloc *o = &a->out[ci];
         o->claim = a->claims[ci];
@@ -668,20 +623,25 @@ static void fill_results(kp_dra_alloc *a) {
             r->pool = s->pool;
             r->device = dev_of(a, e.nd)->name;
             r->admin_access = a->rqs[e.rq].ex->admin_access;
+            kp_status st = kp__dra_part_result(a->part, a->cl, claim_of(a, ci),
+                                               ci * RESULTS_MAX + i, r); /* shareID */
+            if (st != KP_OK) return st;
         }
         node_selector(a, ci, o);
     }
+    return KP_OK;
 }
 
 int kp__dra_alloc_node(kp_dra_alloc *a, uint32_t node, const char **msg) {
     *msg = NULL;
     a->node = node;
     a->n_busy = 0;
+    kp__dra_part_reset(a->part);
     for (uint32_t ci = 0; ci < a->n_claims; ci++) a->n_res[ci] = 0;
     for (uint32_t i = 0; i < a->cons_base[a->n_claims]; i++) a->cons[i].n = 0;
-    kp_status st = gather(a, node);
+    kp_status st = kp__dra_gather(&a->pl, a->cl, a->ix, a->f.partitionable_devices, node);
     if (st != KP_OK) return st;
-    size_t need = (size_t)a->n_rqs * a->n_nd + 1;
+    size_t need = (size_t)a->n_rqs * a->pl.n_nd + 1;
     if (need > a->cap_sel) {
         kp__free(a->sel);
         if (!(a->sel = kp__malloc(need))) {
@@ -697,9 +657,16 @@ int kp__dra_alloc_node(kp_dra_alloc *a, uint32_t node, const char **msg) {
         *msg = a->msg;
         return r;
     }
-    if (r != R_DONE) return 0;
-    fill_results(a);
-    return 1;
+    if (r != R_DONE) {
+        /* allocation on the node failed with an invalid pool seen: upstream's error wrapping
+         * ErrFailedAllocationOnNode, the node's reason */
+        if (a->pl.saw_invalid && fail(a, "invalid resource pools were encountered") == KP_ENOMEM)
+            return KP_ENOMEM;
+        if (a->pl.saw_invalid) *msg = a->msg;
+        return 0;
+    }
+    st = fill_results(a);
+    return st == KP_OK ? 1 : st;
 }
 
 uint32_t kp__dra_alloc_count(const kp_dra_alloc *a) { return a->n_claims; }
@@ -751,8 +718,8 @@ void kp__dra_alloc_explain(kp_dra_alloc *a, uint32_t node, char *b, size_t cap) 
     b[0] = 0;
     a->node = node;
     a->n_busy = 0;
-    if (gather(a, node) != KP_OK) return;
-    size_t need = (size_t)a->n_rqs * a->n_nd + 1;
+    if (kp__dra_gather(&a->pl, a->cl, a->ix, a->f.partitionable_devices, node) != KP_OK) return;
+    size_t need = (size_t)a->n_rqs * a->pl.n_nd + 1;
     if (need > a->cap_sel) {
         kp__free(a->sel);
         if (!(a->sel = kp__malloc(need))) {
@@ -769,7 +736,7 @@ void kp__dra_alloc_explain(kp_dra_alloc *a, uint32_t node, char *b, size_t cap) 
         char held[512];
         size_t hl = 0;
         held[0] = 0;
-        for (uint32_t k = 0; k < a->n_nd; k++) {
+        for (uint32_t k = 0; k < a->pl.n_nd; k++) {
             if (q->cls < 0 || selectable(a, qi, k) != 1) continue;
             match++;
             if (!in_use(a, k)) free_n++;

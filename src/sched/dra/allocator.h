@@ -6,8 +6,8 @@
  * admin access, device taints and the request's tolerations, devices already allocated to other
  * claims; the first solution of the exhaustive search in upstream's order wins.
  *
- * Not mirrored (docs/internals/upstream.md): shared counters (partitionable devices), consumable
- * capacity (a device allowing multiple allocations is allocated once), binding conditions
+ * Shared counters (partitionable devices) and consumable capacity live in counters.c and
+ * capacity.c. Not mirrored (docs/internals/upstream.md): binding conditions
  * (devices that have them are allocated, PreBind does not wait), the allocation's node selector
  * merged from several selectors (the first is kept), a pool with duplicate device names. */
 #ifndef KP_SCHED_DRA_ALLOCATOR_H
@@ -22,6 +22,7 @@
 /* The allocator's features (structured.Features), from the cluster's feature gates. */
 typedef struct {
     bool admin_access, prioritized_list, device_taints;
+    bool partitionable_devices, consumable_capacity; /* sched/dra/counters.c, capacity.c */
 } kp_dra_features;
 
 /* One claim's allocation on the last node allocated for (kp__dra_alloc_node). */

@@ -2,6 +2,7 @@
 #include "sched/dra/index.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -76,6 +77,122 @@ static kp_status add_claim_devices(kp_dra_devset *s, const kp_dra_claim *c) {
         kp_status st = devset_add(s, (kp_dra_devid){r->driver, r->pool, r->device});
         if (st != KP_OK) return st;
     }
+    return KP_OK;
+}
+
+/* ---- shared devices (consumable capacity): results with a share ID, by device ---- */
+
+static int devid_cmp(kp_dra_devid a, kp_dra_devid b) {
+    if (a.driver != b.driver) return a.driver < b.driver ? -1 : 1;
+    if (a.pool != b.pool) return a.pool < b.pool ? -1 : 1;
+    return a.device < b.device ? -1 : a.device > b.device;
+}
+
+static int share_cmp(const void *x, const void *y) {
+    const kp_dra_share *a = x, *b = y;
+    int c = devid_cmp(a->id, b->id);
+    if (c) return c;
+    return a->r < b->r ? -1 : a->r > b->r; /* a total order: results are distinct objects */
+}
+
+/* mirrors foreachAllocatedDevice's shares (a result with a share ID: AllocatedSharedDeviceIDs,
+ * its consumedCapacity added to AggregatedCapacity) */
+static kp_status add_claim(kp_dra_index *ix, const kp_dra_claim *c) {
+    if (!c->allocated || c->deleted) return KP_OK;
+    for (uint16_t i = 0; i < c->n_results; i++) {
+        const kp_dra_result *r = &c->results[i];
+        if (r->admin_access || !r->share_id) continue; /* foreachAllocatedDevice */
+        if (ix->n_shares == ix->cap_shares) {
+            void *p = ix->shares;
+            if (!kp__grow32(&p, &ix->cap_shares, (size_t)ix->n_shares + 1, sizeof *ix->shares, 16))
+                return KP_ENOMEM;
+            ix->shares = p;
+        }
+        ix->shares[ix->n_shares++] = (kp_dra_share){{r->driver, r->pool, r->device}, r};
+    }
+    return KP_OK;
+}
+
+static kp_status build_shares(kp_dra_index *ix, const kp_cluster *cl) {
+    ix->n_shares = 0;
+    for (uint32_t i = 0; i < cl->dra.n_claims; i++) {
+        kp_status st = add_claim(ix, &cl->dra.claims[i]);
+        if (st != KP_OK) return st;
+    }
+    if (ix->n_shares > 1) qsort(ix->shares, ix->n_shares, sizeof *ix->shares, share_cmp);
+    ix->ctr_stamp++; /* the devices held changed: the pools' counters too */
+    return KP_OK;
+}
+
+static kp_status add_shares(kp_dra_index *ix, const kp_cluster *cl, uint32_t claim) {
+    uint32_t n0 = ix->n_shares;
+    kp_status st = add_claim(ix, &cl->dra.claims[claim]);
+    if (st == KP_OK && ix->n_shares != n0 && ix->n_shares > 1)
+        qsort(ix->shares, ix->n_shares, sizeof *ix->shares, share_cmp);
+    ix->ctr_stamp++;
+    return st;
+}
+
+static void shares_free(kp_dra_index *ix) {
+    kp__free(ix->shares);
+    ix->shares = NULL;
+    ix->n_shares = ix->cap_shares = 0;
+}
+
+uint32_t kp__dra_index_first_share(const kp_dra_index *ix, kp_dra_devid id) {
+    uint32_t lo = 0, hi = ix->n_shares;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (devid_cmp(ix->shares[mid].id, id) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+uint32_t kp__dra_index_n_shares(const kp_dra_index *ix, kp_dra_devid id) {
+    if (!ix->n_shares) return 0;
+    uint32_t i = kp__dra_index_first_share(ix, id), n = 0;
+    while (i + n < ix->n_shares && devid_cmp(ix->shares[i + n].id, id) == 0) n++;
+    return n;
+}
+
+static void pools_free(kp_dra_index *ix) {
+    if (ix->pool_ctr)
+        for (uint32_t p = 0; p < ix->n_pools_ctr; p++) kp__free(ix->pool_ctr[p].e);
+    kp__free(ix->pool_ctr);
+    kp__free(ix->pool_off);
+    kp__free(ix->pool_slices);
+    ix->pool_ctr = NULL;
+    ix->pool_off = ix->pool_slices = NULL;
+    ix->n_pools_ctr = 0;
+}
+
+/* the slices of each pool (CSR) and fresh counter caches (counters.c fills them) */
+static kp_status build_pool_slices(kp_dra_index *ix, const kp_cluster *cl) {
+    pools_free(ix);
+    uint32_t np = ix->n_pools, ns = cl->dra.n_slices;
+    ix->pool_off = kp__calloc((size_t)np + 2, sizeof *ix->pool_off);
+    ix->pool_slices = kp__calloc((size_t)ns + 1, sizeof *ix->pool_slices);
+    ix->pool_ctr = kp__calloc((size_t)np + 1, sizeof *ix->pool_ctr);
+    if (!ix->pool_off || !ix->pool_slices || !ix->pool_ctr) return KP_ENOMEM;
+    ix->n_pools_ctr = np;
+    for (uint32_t i = 0; i < ns; i++)
+        if (!cl->dra.slices[i].deleted) ix->pool_off[ix->slice_pool[i] + 1]++;
+    for (uint32_t p = 1; p <= np; p++) ix->pool_off[p] += ix->pool_off[p - 1];
+    uint32_t *fill = kp__calloc((size_t)np + 1, sizeof *fill);
+    if (!fill) return KP_ENOMEM;
+    for (uint32_t p = 0; p < np; p++) ix->pool_ctr[p].plain = true;
+    for (uint32_t i = 0; i < ns; i++) {
+        const kp_dra_slice *s = &cl->dra.slices[i];
+        if (s->deleted) continue;
+        uint32_t p = ix->slice_pool[i];
+        ix->pool_slices[ix->pool_off[p] + fill[p]++] = i;
+        bool plain = !s->n_counter_sets;
+        for (uint32_t d = 0; d < s->n_devices && plain; d++) plain = !s->devices[d].n_consumes;
+        if (!plain) ix->pool_ctr[p].plain = false;
+    }
+    kp__free(fill);
+    ix->ctr_stamp++;
     return KP_OK;
 }
 
@@ -184,6 +301,7 @@ static kp_status build_slices(kp_dra_index *ix, const kp_cluster *cl) {
     /* node k's run is node_off[k + 1] .. node_off[k + 2]: shift down by one */
     memmove(ix->node_off, ix->node_off + 1, ((size_t)nn + 1) * sizeof *ix->node_off);
     if ((st = build_pools(ix, cl)) != KP_OK) return st;
+    if ((st = build_pool_slices(ix, cl)) != KP_OK) return st; /* partitionable devices */
     ix->n_slices_seen = ns;
     ix->n_nodes_seen = nn;
     free_class_cache(ix); /* device numbers moved */
@@ -227,6 +345,8 @@ static kp_status build_in_use(kp_dra_index *ix, const kp_cluster *cl) {
         kp_status st = add_claim_devices(&ix->in_use, &cl->dra.claims[i]);
         if (st != KP_OK) return st;
     }
+    kp_status st = build_shares(ix, cl); /* shared devices (consumable capacity) */
+    if (st != KP_OK) return st;
     ix->gen_seen = cl->dra.gen_claims;
     ix->in_use_built = true;
     return KP_OK;
@@ -234,6 +354,7 @@ static kp_status build_in_use(kp_dra_index *ix, const kp_cluster *cl) {
 
 kp_status kp__dra_index_allocated(kp_dra_index *ix, const kp_cluster *cl, uint32_t claim) {
     kp_status st = add_claim_devices(&ix->in_use, &cl->dra.claims[claim]);
+    if (st == KP_OK) st = add_shares(ix, cl, claim); /* its shares, counters */
     if (st == KP_OK) ix->gen_seen = cl->dra.gen_claims;
     return st;
 }
@@ -333,5 +454,7 @@ void kp__dra_index_free(kp_dra_index *ix) {
     kp__pairmap_fini(&ix->prog_of);
     kp__pairmap_fini(&ix->claim_of);
     devset_fini(&ix->in_use);
+    pools_free(ix);
+    shares_free(ix);
     kp__free(ix);
 }

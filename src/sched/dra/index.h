@@ -25,6 +25,31 @@ typedef struct {
     uint32_t cap, used;
 } kp_dra_devset;
 
+/* One counter of a pool: set and counter name, and what is left (milli-units). */
+typedef struct {
+    kp_str set, name;
+    int64_t left;
+} kp_dra_ctr;
+
+/* A pool's counters (kp_dra_index.pool_ctr[pool]), built when first needed after a change of
+ * the slices or of the claims' allocations (stamp != kp_dra_index.ctr_stamp). */
+typedef struct kp_dra_pool_ctr {
+    uint64_t stamp;
+    bool plain; /* no slice of the pool has counter sets nor a device consuming any: nothing to
+                   build (most pools) */
+    bool invalid; /* buildPool's invalid pool: why says why (a counter set named twice, a device
+                     consuming a set or counter the pool does not have, a value past int64) */
+    char why[160];
+    uint32_t n, cap;
+    kp_dra_ctr *e;
+} kp_dra_pool_ctr;
+
+/* An allocated claim's result with a share ID (admin access excluded), by device. */
+typedef struct kp_dra_share {
+    kp_dra_devid id;
+    const kp_dra_result *r;
+} kp_dra_share;
+
 typedef struct kp_dra_index {
     /* slices (rebuilt when a slice or a node was added) */
     uint32_t n_slices_seen, n_nodes_seen;
@@ -52,6 +77,14 @@ typedef struct kp_dra_index {
     kp_dra_devset in_use;
     uint64_t gen_seen;
     bool in_use_built;
+    /* partitionable devices (counters.c): the slices of each pool (CSR over n_pools_ctr pools)
+     * and each pool's counters, rebuilt lazily when ctr_stamp moves (slices or allocations) */
+    uint32_t *pool_off, *pool_slices, n_pools_ctr;
+    struct kp_dra_pool_ctr *pool_ctr;
+    uint64_t ctr_stamp;
+    /* consumable capacity (capacity.c): allocated results with a share ID, sorted by device */
+    struct kp_dra_share *shares;
+    uint32_t n_shares, cap_shares;
 } kp_dra_index;
 
 /* Brings ix up to date with cl (creating it when *ix is NULL). KP_ENOMEM. */
@@ -70,6 +103,10 @@ uint32_t kp__dra_devset_get(const kp_dra_devset *s, kp_dra_devid d);
  * or out of memory (*why NULL). */
 const kp_cel_program *kp__dra_index_prog(kp_dra_index *ix, const kp_cluster *cl, kp_str expr,
                                          const char **why);
+/* The first of the shares of device id (index into ix->shares; n_shares when none) and how
+ * many allocated results share it (consumable capacity; foreachAllocatedDevice's shares). */
+uint32_t kp__dra_index_first_share(const kp_dra_index *ix, kp_dra_devid id);
+uint32_t kp__dra_index_n_shares(const kp_dra_index *ix, kp_dra_devid id);
 /* Does the node (index) reach this node selection (pools.go NodeMatches)? */
 bool kp__dra_nodes_match(const kp_cluster *cl, const kp_dra_nodes *sel, uint32_t node);
 

@@ -229,8 +229,11 @@ kp_status kp__dra_prefilter(kp_cycle *c, kp_node_status *pre, bool *skip) {
         return st;
     }
     const bool *on = s->cl->gates.on; /* AllocatorFeatures */
-    kp_dra_features f = {on[KP_GATE_DRA_ADMIN_ACCESS], on[KP_GATE_DRA_PRIORITIZED_LIST],
-                         on[KP_GATE_DRA_DEVICE_TAINTS]};
+    kp_dra_features f = {.admin_access = on[KP_GATE_DRA_ADMIN_ACCESS],
+                         .prioritized_list = on[KP_GATE_DRA_PRIORITIZED_LIST],
+                         .device_taints = on[KP_GATE_DRA_DEVICE_TAINTS],
+                         .partitionable_devices = on[KP_GATE_DRA_PARTITIONABLE_DEVICES],
+                         .consumable_capacity = on[KP_GATE_DRA_CONSUMABLE_CAPACITY]};
     /* the pod's extended-resource claim (preFilterExtendedResources): it allocates per node */
     if ((st = kp__dra_ext_prefilter(c, d->to_alloc, d->n_alloc, &f, &d->ext)) != KP_OK) return st;
     if (!d->n_claims && !d->ext) return KP_OK; /* Skip */
@@ -278,6 +281,11 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
             d->verdict[node] = 3;
         } else if (r == 0) {
             d->verdict[node] = 2;
+            /* a node-level reason (an invalid pool: ErrFailedAllocationOnNode) */
+            if (msg && !(d->verdict_text[node] = keep_text(d, "%s", msg))) {
+                d->st = KP_ENOMEM;
+                return;
+            }
         } else {
             d->verdict[node] = 1;
             d->score[node] = kp__dra_alloc_score(al);
@@ -285,7 +293,7 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
     }
     if (al && d->verdict[node] != 1) {
         st->code = KP_CODE_UNRESOLVABLE;
-        kp__status_add_reason(st, d->verdict[node] == 3 ? d->verdict_text[node]
+        kp__status_add_reason(st, d->verdict_text[node] ? d->verdict_text[node]
                                                         : KP_REASON_DRA_CANNOT_ALLOCATE);
         return;
     }
