@@ -257,6 +257,34 @@ static bool slice_reaches(const kp_cluster *cl, const kp_dra_slice *s, uint32_t 
     return false;
 }
 
+/* ---- binding conditions (DRADeviceBindingConditions) ---- */
+
+static bool has_binding(const kp_dra_device *d) {
+    return d->binds_to_node || d->n_binding_conditions || d->n_binding_failure_conditions;
+}
+
+/* mirrors GatherPools' order with binding conditions (pools_incubating.go): the pools without a
+ * device with binding conditions first, then those with, each group in its order */
+static void binding_pools_last(kp_dra_alloc *a, const uint32_t *cand, uint32_t n_c, uint32_t *pools,
+                               uint32_t n_p) {
+    const kp_cluster *cl = a->cl;
+    const kp_dra_index *ix = a->ix;
+    uint32_t n_plain = 0;
+    for (uint32_t j = 0; j < n_p; j++) {
+        bool with = false;
+        for (uint32_t i = 0; i < n_c && !with; i++) {
+            if (ix->slice_pool[cand[i]] != ix->slice_pool[pools[j]]) continue;
+            const kp_dra_slice *s = &cl->dra.slices[cand[i]];
+            for (uint32_t d = 0; d < s->n_devices && !with; d++)
+                with = s->devices[d].n_binding_conditions > 0;
+        }
+        if (with) continue;
+        uint32_t v = pools[j]; /* stable: the plain pool moves before those with conditions */
+        for (uint32_t k = j; k > n_plain; k--) pools[k] = pools[k - 1];
+        pools[n_plain++] = v;
+    }
+}
+
 /* The devices of the pools the node reaches, pool by pool in the order the pools are first
  * met (node-local slices first, then the others: NewAllocator's slicesOnNode + slicesShared),
  * each pool at its newest generation among those slices; a pool with a newer generation
@@ -288,6 +316,7 @@ static kp_status gather(kp_dra_alloc *a, uint32_t node) {
         while (j < n_p && ix->slice_pool[pools[j]] != p) j++;
         if (j == n_p) pools[n_p++] = s;
     }
+    if (a->f.device_binding) binding_pools_last(a, cand, n_c, pools, n_p);
     kp_status st = KP_OK;
     for (uint32_t j = 0; j < n_p && st == KP_OK; j++) {
         uint32_t p = ix->slice_pool[pools[j]];
@@ -462,6 +491,7 @@ static int allocate_device(kp_dra_alloc *a, uint32_t ci, uint32_t qi, uint32_t k
     if (q->ex->admin_access ? busy_for_claim(a, k, ci) : in_use(a, k)) return 0;
     const kp_dra_device *d = dev_of(a, k);
     if (a->f.device_taints && taint_prevents(d, q->ex)) return 0;
+    if (!a->f.device_binding && has_binding(d)) return 0; /* DeviceBindingAndStatus off */
     cons *cs = &a->cons[a->cons_base[ci]];
     uint32_t n_cs = a->cons_base[ci + 1] - a->cons_base[ci];
     for (uint32_t i = 0; i < n_cs; i++) {
@@ -629,7 +659,7 @@ static void node_selector(kp_dra_alloc *a, uint32_t ci, kp_dra_claim_alloc *o) {
         uint32_t k = a->res[(size_t)ci * RESULTS_MAX + i].nd;
         const kp_dra_slice *s = slice_of(a, k);
         const kp_dra_nodes *n = s->per_device_nodes ? &dev_of(a, k)->nodes : &s->nodes;
-        if (n->node_name) {
+        if (n->node_name || (a->f.device_binding && dev_of(a, k)->binds_to_node)) {
             memset(&o->nodes, 0, sizeof o->nodes);
             o->nodes.node_name = a->cl->nodes[a->node].name;
             o->has_nodes = true;
@@ -658,6 +688,13 @@ static void fill_results(kp_dra_alloc *a) {
             r->pool = s->pool;
             r->device = dev_of(a, e.nd)->name;
             r->admin_access = a->rqs[e.rq].ex->admin_access;
+            if (a->f.device_binding) { /* the device's binding conditions travel with it */
+                const kp_dra_device *d = dev_of(a, e.nd);
+                r->n_binding_conditions = d->n_binding_conditions;
+                r->binding_conditions = d->binding_conditions;
+                r->n_binding_failure_conditions = d->n_binding_failure_conditions;
+                r->binding_failure_conditions = d->binding_failure_conditions;
+            }
         }
         node_selector(a, ci, o);
     }

@@ -7,9 +7,9 @@
  * claims; the first solution of the exhaustive search in upstream's order wins.
  *
  * Not mirrored (docs/internals/upstream.md): shared counters (partitionable devices), consumable
- * capacity (a device allowing multiple allocations is allocated once), binding conditions
- * (devices that have them are allocated, PreBind does not wait), the allocation's node selector
- * merged from several selectors (the first is kept), a pool with duplicate device names. */
+ * capacity (a device allowing multiple allocations is allocated once), the allocation's node
+ * selector merged from several selectors (the first is kept), a pool with duplicate device names.
+ */
 #ifndef KP_SCHED_DRA_ALLOCATOR_H
 #define KP_SCHED_DRA_ALLOCATOR_H
 
@@ -22,6 +22,10 @@
 /* The allocator's features (structured.Features), from the cluster's feature gates. */
 typedef struct {
     bool admin_access, prioritized_list, device_taints;
+    /* DeviceBindingAndStatus (DRADeviceBindingConditions and DRAResourceClaimDeviceStatus):
+     * results carry the devices' binding conditions, bindsToNode pins the allocation to the
+     * node, pools without binding conditions are tried first; off, such devices are skipped */
+    bool device_binding;
 } kp_dra_features;
 
 /* One claim's allocation on the last node allocated for (kp__dra_alloc_node). */

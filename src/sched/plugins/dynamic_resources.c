@@ -230,7 +230,8 @@ kp_status kp__dra_prefilter(kp_cycle *c, kp_node_status *pre, bool *skip) {
     if (d->n_alloc) {
         const bool *on = s->cl->gates.on; /* AllocatorFeatures */
         kp_dra_features f = {on[KP_GATE_DRA_ADMIN_ACCESS], on[KP_GATE_DRA_PRIORITIZED_LIST],
-                             on[KP_GATE_DRA_DEVICE_TAINTS]};
+                             on[KP_GATE_DRA_DEVICE_TAINTS],
+                             on[KP_GATE_DRA_DEVICE_BINDING_CONDITIONS]};
         d->al = kp__dra_alloc_new(s->cl, s->dra_ix, &f, d->to_alloc, d->n_alloc);
         size_t nn = (size_t)s->cl->n_nodes + 1;
         d->score = kp__calloc(nn, sizeof *d->score);
@@ -248,12 +249,9 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
     if (!d || !d->n_claims) return;
     const kp_cluster *cl = c->s->cl;
     bool unavailable = false;
-    for (uint32_t i = 0; i < d->n_claims; i++) { /* an allocated claim's node selector */
-        const kp_dra_claim *claim = &cl->dra.claims[d->claims[i]];
-        if (!claim->allocated || !claim->alloc_has_nodes) continue;
-        if (kp__dra_nodes_match(cl, &claim->alloc_nodes, node)) continue;
-        unavailable = true;
-    }
+    /* an allocated claim's node selector, its binding conditions (dynamic_resources_bind.c) */
+    for (uint32_t i = 0; i < d->n_claims && !unavailable; i++)
+        unavailable = kp__dra_claim_unavailable(c, &cl->dra.claims[d->claims[i]], node);
     if (d->al && !d->verdict[node]) {
         const char *msg = NULL;
         int r = kp__dra_alloc_node(d->al, node, &msg);
@@ -283,12 +281,9 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
         return;
     }
     if (unavailable) {
-        for (uint32_t i = 0; i < d->n_claims; i++) {
-            const kp_dra_claim *claim = &cl->dra.claims[d->claims[i]];
-            if (claim->allocated && claim->alloc_has_nodes &&
-                !kp__dra_nodes_match(cl, &claim->alloc_nodes, node))
+        for (uint32_t i = 0; i < d->n_claims; i++)
+            if (kp__dra_claim_unavailable(c, &cl->dra.claims[d->claims[i]], node))
                 d->unavailable[i] = 1;
-        }
         st->code = KP_CODE_UNRESOLVABLE;
         kp__status_add_reason(st, KP_REASON_DRA_NOT_AVAILABLE);
     }
@@ -327,8 +322,10 @@ const char *kp__dra_postfilter(const kp_cycle *c) {
         if (!d->unavailable[i]) continue;
         const kp_dra_claim *claim = &cl->dra.claims[d->claims[i]];
         if (claim->n_reserved == 0 ||
-            (claim->n_reserved == 1 && claim->reserved[0].uid == c->p->uid))
+            (claim->n_reserved == 1 && claim->reserved[0].uid == c->p->uid)) {
+            kp__dra_deallocate(c, d->claims[i]); /* its UpdateStatus, through core */
             return "deallocation of ResourceClaim completed";
+        }
     }
     return "still not schedulable";
 }
