@@ -312,8 +312,8 @@ kp_status kp__dra_claim_drop_reservation(struct kp_cluster *cl, uint32_t claim, 
 
 /* metav1.Condition of an AllocatedDeviceStatus (only what the scheduler reads). */
 typedef struct {
-    kp_str type, reason, message;
-    bool is_true; /* status "True" (else "False" or "Unknown") */
+    kp_str type, status, reason, message; /* status: "True", "False" or "Unknown" */
+    bool is_true; /* status "True" */
 } kp_dra_condition;
 /* v1.AllocatedDeviceStatus: status.devices[] of a claim, written by drivers. */
 typedef struct kp_dra_device_status {

@@ -101,7 +101,9 @@ kp_status kp__dra_claim_set_condition(kp_cluster *cl, uint32_t claim, uint16_t r
     kp_dra_claim *c = &cl->dra.claims[claim];
     if (c->deleted || !c->allocated || result >= c->n_results || !type) return KP_EINVAL;
     kp_str t = intern(cl, type), rs = intern(cl, reason), ms = intern(cl, message);
-    if (t == UINT32_MAX || rs == UINT32_MAX || ms == UINT32_MAX) return KP_ENOMEM;
+    kp_str sv = intern(cl, is_true ? "True" : "False");
+    if (t == UINT32_MAX || rs == UINT32_MAX || ms == UINT32_MAX || sv == UINT32_MAX)
+        return KP_ENOMEM;
     const kp_dra_result *r = &c->results[result];
     const kp_dra_device_status *old = device_status(c, r);
     uint16_t n = c->n_device_status, at = old ? (uint16_t)(old - c->device_status) : n;
@@ -123,7 +125,8 @@ kp_status kp__dra_claim_set_condition(kp_cluster *cl, uint32_t claim, uint16_t r
     kp_dra_condition *cs = kp__arena_alloc(&cl->arena, ((size_t)nc + 1) * sizeof *cs);
     if (!cs) return KP_ENOMEM;
     if (nc) memcpy(cs, e->conditions, (size_t)nc * sizeof *cs);
-    cs[ci] = (kp_dra_condition){.type = t, .reason = rs, .message = ms, .is_true = is_true};
+    cs[ci] = (kp_dra_condition){
+        .type = t, .status = sv, .reason = rs, .message = ms, .is_true = is_true};
     e->conditions = cs;
     e->n_conditions = ci == nc ? (uint16_t)(nc + 1) : nc;
     c->device_status = ds;

@@ -48,6 +48,7 @@ static kp_status condition(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, kp_dra
                              "\"Unknown\"",
                              status);
     o->is_true = strcmp(status, "True") == 0;
+    TRY(kp__d_str(d, cl, t, "status", &o->status));
     TRY(kp__d_str(d, cl, t, "reason", &o->reason));
     return kp__d_str(d, cl, t, "message", &o->message);
 }

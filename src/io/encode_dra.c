@@ -270,7 +270,7 @@ static void device_status(kp__enc *e, const kp_dra_claim *c) {
         for (uint16_t k = 0; k < d->n_conditions; k++) {
             kp__enc_obj(e, NULL);
             kp__enc_sid(e, "type", d->conditions[k].type);
-            kp__enc_str(e, "status", d->conditions[k].is_true ? "True" : "False");
+            kp__enc_sid(e, "status", d->conditions[k].status);
             kp__enc_sid(e, "reason", d->conditions[k].reason);
             kp__enc_sid(e, "message", d->conditions[k].message);
             kp__enc_end_obj(e);

@@ -89,6 +89,10 @@ kp_status kp__sim_claim_changed(void *ctx, kp_index claim, int change, kp_index 
     return KP_OK;
 }
 
+kp_status kp__sim_dra_postfilter(kp_sim *s, kp_index claim, kp_error *err) {
+    return kp__sim_claim_changed(s, claim, KP_CTRL_CLAIM_DEALLOCATED, -1, err);
+}
+
 kp_status kp__sim_dra_start(kp_sim *s) {
     size_t n = kp_cluster_claim_count(s->cl);
     struct sim_dra *d = n ? dra_of(s) : NULL;

@@ -164,6 +164,9 @@ struct kp_sim {
 kp_status kp__sim_dra_start(kp_sim *s); /* the snapshot's claims as they are; KP_ENOMEM */
 kp_status kp__sim_claim_changed(void *ctx, kp_index claim, int change, kp_index pod, kp_error *err);
 kp_status kp__sim_dra_bound(kp_sim *s, uint32_t pod);
+/* the scheduler's PostFilter deallocated claim (kp_sched_deallocated_claim): a claim update
+ * (pods waiting for devices may fit now), counted as a deallocation of its class */
+kp_status kp__sim_dra_postfilter(kp_sim *s, kp_index claim, kp_error *err);
 kp_status kp__sim_dra_preempted(kp_sim *s, uint32_t pod);
 void kp__sim_dra_free(kp_sim *s);
 /* sim_ctrl.c: the resourceclaim controller's start at t = 0 (after kp__sim_dra_start) */
