@@ -23,7 +23,7 @@ static bool binding_on(const kp_sched *s) {
     return s->cl->gates.on[KP_GATE_DRA_DEVICE_BINDING_CONDITIONS];
 }
 
-/* mirrors Filter's loop over the pod's allocated claims */
+/* mirrors DynamicResources.Filter's loop over the pod's allocated claims */
 bool kp__dra_claim_unavailable(const kp_cycle *c, const kp_dra_claim *claim, uint32_t node) {
     const kp_sched *s = c->s;
     if (!claim->allocated) return false;
@@ -37,9 +37,9 @@ bool kp__dra_claim_unavailable(const kp_cycle *c, const kp_dra_claim *claim, uin
     return b == KP_DRA_BINDING_FAILED || b == KP_DRA_BINDING_TIMEOUT;
 }
 
-/* mirrors PostFilter's UpdateStatus: ReservedFor, Allocation and Devices cleared. The
- * scheduler's memo and device index see the change (gen_claims); the simulator learns the
- * claim through kp_sched_deallocated_claim. */
+/* mirrors DynamicResources.PostFilter's UpdateStatus: ReservedFor, Allocation and Devices cleared.
+ * The scheduler's memo and device index see the change (gen_claims); the simulator learns the claim
+ * through kp_sched_deallocated_claim. */
 void kp__dra_deallocate(const kp_cycle *c, uint32_t claim) {
     kp_sched *s = c->s;
     if (kp__dra_claim_release(s->cl, claim) != KP_OK) return; /* deleted meanwhile: nothing */
