@@ -136,6 +136,7 @@ typedef enum {
     KP_GATE_ALLOW_OVERWRITE_TERMINATION_GRACE_PERIOD_SECONDS = 0, /* locked false from 1.35 */
     KP_GATE_DRA_ADMIN_ACCESS, /* from 1.32; on from 1.34, locked from 1.36 */
     KP_GATE_DRA_CONSUMABLE_CAPACITY, /* from 1.34; on from 1.36 */
+    KP_GATE_DRA_DEVICE_BINDING_CONDITIONS, /* from 1.34; on from 1.36 */
     KP_GATE_DRA_DEVICE_TAINTS, /* from 1.33; on from 1.36 */
     KP_GATE_DRA_EXTENDED_RESOURCE, /* from 1.34; on from 1.36, locked from 1.37 */
     KP_GATE_DRA_PARTITIONABLE_DEVICES, /* from 1.33; on from 1.36 */

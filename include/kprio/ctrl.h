@@ -48,9 +48,13 @@ typedef enum {
     KP_CTRL_RESYNC_CRONJOB = 2, /* obj: a CronJob (kp_ctrl_cronjob_sync then); a schedule alone
                                  * need not keep a runner going */
     KP_CTRL_RESYNC_NODE = 3, /* obj: a Node (kp_ctrl_node_monitor then: a monitor pass) */
-    KP_CTRL_RESYNC_WORKLOAD_IDLE = 4 /* obj: a workload, as KP_CTRL_RESYNC_WORKLOAD, for a check
-                                      * alone (a Deployment's progress deadline): it need not
-                                      * keep a runner going */
+    KP_CTRL_RESYNC_WORKLOAD_IDLE = 4, /* obj: a workload, as KP_CTRL_RESYNC_WORKLOAD, for a check
+                                       * alone (a Deployment's progress deadline): it need not
+                                       * keep a runner going */
+    KP_CTRL_RESYNC_CLAIMS = 5 /* obj: a pod whose claim could not be made (its template is
+                               * missing): the resourceclaim controller's work queue retries it
+                               * with its rate limiter (kp_ctrl_resourceclaim_pod then); a retry
+                               * alone need not keep a runner going */
 } kp_ctrl_resync_kind;
 
 /* The runner's side. Every callback returns KP_OK or an error that stops the sync (KP_ENOMEM,
@@ -273,7 +277,11 @@ kp_status kp_ctrl_podgc_sync(kp_ctrl *c, int64_t now_ms, int32_t terminated_thre
  * generateName "<pod>-<podClaim>-" + 5 characters of the manager's PRNG, kp_ctrl_set_seed;
  * status.resourceClaimStatuses written); a missing template: the Warning event
  * FailedResourceClaimCreation "PodResourceClaim NAME: resource claim template ...", the pod left
- * without its claim. A pod without spec.resourceClaims: nothing. Errors: the sink's, KP_ENOMEM. */
+ * without its claim and retried (KP_CTRL_RESYNC_CLAIMS) after the work queue's per-item
+ * exponential backoff, 5 ms doubling to at most 1000 s (DefaultTypedControllerRateLimiter); the
+ * retries' identical events are the first one's (the event recorder aggregates them), a success
+ * forgets the failures. A pod without spec.resourceClaims: nothing. Errors: the sink's, KP_ENOMEM.
+ */
 void kp_ctrl_set_seed(kp_ctrl *c, uint64_t seed);
 kp_status kp_ctrl_resourceclaim_pod(kp_ctrl *c, kp_index pod, int64_t now_ms,
                                     const kp_ctrl_sink *sink, kp_error *err);

@@ -184,6 +184,10 @@ bool kp_sched_serves(const kp_sched *s, kp_index pod);
  * such status update is an event for the scheduling queue). *pods borrowed until the next
  * attempt; 0 when none. */
 size_t kp_sched_cleared_nominations(const kp_sched *s, const kp_index **pods);
+/* The ResourceClaim (index among the cluster's claims) the last attempt's DynamicResources
+ * PostFilter deallocated (its reservations, allocation and device status cleared: a claim
+ * update event), -1 when none. */
+kp_index kp_sched_deallocated_claim(const kp_sched *s);
 
 /* ---- queueing hints (each plugin's EventsToRegister and QueueingHintFn) ---- */
 

@@ -186,6 +186,10 @@ typedef struct {
     bool admin_access;
     uint16_t n_consumed;
     kp_dra_capacity *consumed; /* consumedCapacity */
+    /* bindingConditions / bindingFailureConditions copied from the device at allocation
+     * (DRADeviceBindingConditions; core/dra_binding.c) */
+    uint16_t n_binding_conditions, n_binding_failure_conditions;
+    kp_str *binding_conditions, *binding_failure_conditions;
 } kp_dra_result;
 
 /* v1.ResourceClaimConsumerReference of a pod (the only consumer kprio models; others are kept
@@ -214,6 +218,8 @@ typedef struct {
     kp_dra_consumer *reserved; /* status.reservedFor */
     uint32_t cap_reserved; /* reserved grows in the simulator (core/dra_state.c) */
     const char *src_file;
+    uint16_t n_device_status;
+    struct kp_dra_device_status *device_status; /* status.devices (core/dra_binding.c) */
 } kp_dra_claim;
 
 typedef struct {
@@ -349,5 +355,44 @@ kp_status kp__dra_pod_set_ext_status(struct kp_cluster *cl, uint32_t pod, kp_str
 /* The pod's extended-resource claim: the one its status names, else a claim annotated as one
  * and controlled by the pod (findExtendedResourceClaim); -1 when none (or deleted). */
 long kp__dra_pod_ext_claim(const struct kp_cluster *cl, uint32_t pod);
+/* ---- binding conditions (DRADeviceBindingConditions, DRAResourceClaimDeviceStatus):
+ * core/dra_binding.c ---- */
+
+/* metav1.Condition of an AllocatedDeviceStatus (only what the scheduler reads). */
+typedef struct {
+    kp_str type, status, reason, message; /* status: "True", "False" or "Unknown" */
+    bool is_true; /* status "True" */
+} kp_dra_condition;
+/* v1.AllocatedDeviceStatus: status.devices[] of a claim, written by drivers. */
+typedef struct kp_dra_device_status {
+    kp_str driver, pool, device, share_id;
+    uint16_t n_conditions;
+    kp_dra_condition *conditions;
+} kp_dra_device_status;
+
+/* What the binding conditions of an allocated claim say (mirrors isClaimReadyForBinding and
+ * isClaimTimeout of dynamicresources.go). */
+typedef enum {
+    KP_DRA_BINDING_READY = 0, /* every result's bindingConditions True (or none has any) */
+    KP_DRA_BINDING_PENDING, /* some condition not True yet, the timeout not reached */
+    KP_DRA_BINDING_FAILED, /* a bindingFailureCondition is True (*why: "claim NAME binding
+                            * failed: reason=R, message=\"M\"") */
+    KP_DRA_BINDING_TIMEOUT /* not ready, allocationTimestamp + timeout before now */
+} kp_dra_binding;
+/* The state of claim at now (unix seconds; KP_TIME_NONE: no clock, never timed out) with the
+ * binding timeout timeout_s. why: the failure's text (may be NULL). */
+kp_dra_binding kp__dra_claim_binding(const struct kp_cluster *cl, const kp_dra_claim *c,
+                                     int64_t now, int64_t timeout_s, char *why, size_t cap);
+/* Whether any result of an allocated claim has binding conditions (hasBindingConditions). */
+bool kp__dra_claim_has_binding_conditions(const kp_dra_claim *c);
+/* DynamicResources' PostFilter (its UpdateStatus): reservedFor, the allocation and
+ * status.devices cleared. KP_EINVAL: out of range. */
+kp_status kp__dra_claim_release(struct kp_cluster *cl, uint32_t claim);
+/* A driver sets condition `type` of the device of the claim's allocation result `result`
+ * (status.devices[] entry made when missing). KP_EINVAL: out of range, or not allocated;
+ * KP_ENOMEM. */
+kp_status kp__dra_claim_set_condition(struct kp_cluster *cl, uint32_t claim, uint16_t result,
+                                      const char *type, bool is_true, const char *reason,
+                                      const char *message);
 
 #endif

@@ -41,6 +41,10 @@ static const struct {
     [KP_GATE_DRA_PARTITIONABLE_DEVICES] = {"DRAPartitionableDevices",
                                            2,
                                            {{33, false, false}, {36, true, false}}},
+    /* alpha 1.34, beta (on) 1.36 (with DRAResourceClaimDeviceStatus, locked on at 1.37) */
+    [KP_GATE_DRA_DEVICE_BINDING_CONDITIONS] = {"DRADeviceBindingConditions",
+                                               2,
+                                               {{34, false, false}, {36, true, false}}},
     /* alpha 1.33, beta (on) 1.36, GA (on, not locked) 1.37 */
     [KP_GATE_DRA_DEVICE_TAINTS] = {"DRADeviceTaints", 2, {{33, false, false}, {36, true, false}}},
     /* alpha 1.34, beta (on) 1.36, GA and locked 1.37 */

@@ -95,6 +95,8 @@ typedef struct kp_sched_config {
      * pod without resource claims) and run last, where upstream's default order has it, for a
      * pod with claims (sched/plugins/dynamic_resources.c) */
     bool dra_prefilter, dra_filter, dra_score;
+    /* DynamicResourcesArgs.bindingTimeout in seconds (0: upstream's default, 600 s) */
+    int64_t dra_binding_timeout_s;
 
     /* NodeResourcesFitArgs */
     kp_strategy strategy;

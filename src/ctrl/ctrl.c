@@ -29,6 +29,7 @@ void kp_ctrl_free(kp_ctrl *c) {
     kp__free(c->pods);
     kp__free(c->node_tainted);
     kp__free(c->orphans);
+    kp__free(c->claim_fails);
     kp__free(c->node_health);
     kp__free(c->zone_keys);
     kp__free(c->zone_next);

@@ -117,6 +117,8 @@ struct kp_ctrl {
     uint64_t looked;
     kp_prng claim_prng; /* resourceclaim.c: generated claim names (kp_ctrl_set_seed) */
     size_t claim_pods_known; /* resourceclaim.c: pods [0, this) were there at its start */
+    uint32_t *claim_fails; /* resourceclaim.c: per pod, its failed syncs (the rate limiter) */
+    size_t n_claim_fails;
 };
 
 /* controller_utils.c */

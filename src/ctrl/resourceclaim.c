@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/prng.h"
 #include "core/cluster.h"
 #include "core/dra.h"
@@ -136,10 +137,35 @@ static kp_status claim_name(kp_ctrl *c, const kp_pod *p, const kp_pod_claim *pc,
     }
 }
 
-/* FailedResourceClaimCreation on the pod (syncPod's recorder.Event) */
+/* The work queue's rate limiter for a pod whose sync failed (mirrors
+ * ItemExponentialFailureRateLimiter of DefaultTypedControllerRateLimiter: 5 ms * 2^failures, at
+ * most 1000 s; its token bucket, 10 per second after a burst of 100, never waits longer for one
+ * pod): the retry asked of the sink. The failures are kept per pod until a sync succeeds
+ * (Forget). */
+static kp_status retry_later(kp_ctrl *c, uint32_t pod, const kp_ctrl_sink *sink, kp_error *err) {
+    if (pod >= c->n_claim_fails) {
+        size_t cap = c->n_claim_fails;
+        void *p = c->claim_fails;
+        if (!kp__grow(&p, &cap, (size_t)pod + 1, sizeof *c->claim_fails, 16)) return nomem(err);
+        c->claim_fails = p;
+        memset(c->claim_fails + c->n_claim_fails, 0,
+               (cap - c->n_claim_fails) * sizeof *c->claim_fails);
+        c->n_claim_fails = cap;
+    }
+    uint32_t n = c->claim_fails[pod]++;
+    int64_t delay = n >= 18 ? 1000000 : (int64_t)5 << n; /* 5 ms * 2^18 > 1000 s */
+    if (delay > 1000000) delay = 1000000;
+    if (!sink || !sink->resync_at) return KP_OK;
+    return sink->resync_at(sink->ctx, KP_CTRL_RESYNC_CLAIMS, (kp_index)pod, c->now + delay, err);
+}
+
+/* FailedResourceClaimCreation on the pod (syncPod's recorder.Event); a retry's identical event
+ * is aggregated into the first by the event recorder: not reported again */
 static kp_status failed(kp_ctrl *c, uint32_t pod, const char *msg, const kp_ctrl_sink *sink,
                         kp_error *err) {
-    if (!sink || !sink->event) return KP_OK;
+    bool again = pod < c->n_claim_fails && c->claim_fails[pod] > 0;
+    kp_status st = retry_later(c, pod, sink, err);
+    if (st != KP_OK || again || !sink || !sink->event) return st;
     const kp_pod *p = &c->cl->pods[pod];
     kp_ctrl_event ev = {true,
                         "FailedResourceClaimCreation",
@@ -207,6 +233,7 @@ static kp_status sync_pod(kp_ctrl *c, uint32_t pod, bool scan, const kp_ctrl_sin
         kp_status st = handle_claim(c, pod, i, scan, sink, &stop, err);
         if (st != KP_OK) return st;
     }
+    if (!stop && pod < c->n_claim_fails) c->claim_fails[pod] = 0; /* Forget */
     if (stop || c->cl->pods[pod].node < 0) return KP_OK; /* the scheduler reserves */
     /* a pod bound without the scheduler (spec.nodeName): its allocated claims are reserved for
      * it (reserveForPod) while they can be (CanBeReserved: fewer than

@@ -69,6 +69,11 @@ kp_status kp__dra_qname(kp_dctx *d, kp_cluster *cl, const kp_tnode *n, const cha
 kp_status kp__dra_claim_spec(kp_dctx *d, kp_cluster *cl, const kp_tnode *obj, kp_dra_version v,
                              kp_dra_claim_spec *out);
 kp_status kp__dra_claim_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *status, kp_dra_claim *c);
+/* decode_dra_status.c (DRADeviceBindingConditions): a result's bindingConditions and
+ * bindingFailureConditions; a claim's status.devices (after its allocation). */
+kp_status kp__dra_result_binding(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, kp_dra_result *r);
+kp_status kp__dra_claim_devices(kp_dctx *d, kp_cluster *cl, const kp_tnode *status,
+                                kp_dra_claim *c);
 kp_status kp__dra_decode_slice(kp_dctx *d, kp_cluster *cl, const kp_tnode *spec, kp_dra_version v,
                                kp_dra_slice *s);
 

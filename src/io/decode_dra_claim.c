@@ -307,6 +307,7 @@ static kp_status result(kp_dctx *d, kp_cluster *cl, const kp_tnode *t, const kp_
     if (has)
         TRY(kp__d_intern(d, cl, kp__tree_get(t, "shareID"), "shareID", share, strlen(share),
                          &r->share_id));
+    TRY(kp__dra_result_binding(d, cl, t, r)); /* DRADeviceBindingConditions */
     const kp_tnode *m = NULL;
     TRY(kp__dget_obj(d, t, "consumedCapacity", &m));
     if (!m || !m->n) return KP_OK;
@@ -374,6 +375,8 @@ kp_status kp__dra_claim_status(kp_dctx *d, kp_cluster *cl, const kp_tnode *statu
         kp__dctx_pop(d, saved);
         TRY(st);
     }
+    TRY(kp__dra_claim_devices(d, cl, status,
+                              c)); /* status.devices (DRAResourceClaimDeviceStatus) */
     TRY(kp__dra_arr(d, status, "reservedFor", RESERVED_MAX, &a));
     if (!a || !a->n) return KP_OK;
     if (!c->allocated)

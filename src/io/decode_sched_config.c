@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/gosyntax.h"
 #include "core/sched_config.h"
 #include "io/dctx.h"
 #include "io/input.h"
@@ -224,6 +225,24 @@ static kp_status parse_fit_args(kp_dctx *d, kp_sched_config *c, const kp_tnode *
     return KP_OK;
 }
 
+/* DynamicResourcesArgs.bindingTimeout (ValidateDynamicResourcesArgs: at least one second) */
+static kp_status binding_timeout(kp_dctx *d, kp_sched_config *c, const kp_tnode *a) {
+    const char *v = NULL;
+    bool has = false;
+    kp_status st = kp__dget_str(d, a, "bindingTimeout", &v, &has);
+    if (st != KP_OK || !has) return st;
+    int64_t ns = 0;
+    char msg[160];
+    if (kp__go_parse_duration(v, strlen(v), &ns, msg, sizeof msg) != KP_OK)
+        return kp__dctx_fail(d, kp__tree_get(a, "bindingTimeout"), KP_EINVAL, "bindingTimeout",
+                             "%s", msg);
+    if (ns < 1000000000)
+        return kp__dctx_fail(d, kp__tree_get(a, "bindingTimeout"), KP_EINVAL, "bindingTimeout",
+                             "Invalid value: \"%s\": must be at least 1s", v);
+    c->dra_binding_timeout_s = ns / 1000000000;
+    return KP_OK;
+}
+
 static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, const kp_tnode *a) {
     kp_status st;
     bool has;
@@ -323,11 +342,12 @@ static kp_status parse_args(kp_dctx *d, kp_sched_config *c, const char *name, co
         return KP_OK;
     }
     if (strcmp(name, "DynamicResources") == 0) {
-        /* DynamicResourcesArgs: timeouts of the DRA allocation, no effect on a pod without
-         * resource claims (every pod, for kprio): accepted and ignored */
+        /* DynamicResourcesArgs: filterTimeout accepted and ignored (the allocator has no
+         * clock); bindingTimeout: how long PreBind waits for binding conditions */
         static const char *const keys[] = {"apiVersion", "kind", "filterTimeout", "bindingTimeout",
                                            NULL};
-        return only_keys(d, a, keys);
+        kp_status ok = only_keys(d, a, keys);
+        return ok == KP_OK ? binding_timeout(d, c, a) : ok;
     }
     if (strcmp(name, "NodeAffinity") == 0) {
         static const char *const keys[] = {"apiVersion", "kind", NULL};

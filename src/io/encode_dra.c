@@ -256,6 +256,32 @@ static void claim_spec(kp__enc *e, const char *key, const kp_dra_claim_spec *sp)
     kp__enc_end_obj(e);
 }
 
+/* status.devices (DRAResourceClaimDeviceStatus): the conditions drivers set */
+static void device_status(kp__enc *e, const kp_dra_claim *c) {
+    if (!c->n_device_status) return;
+    kp__enc_arr(e, "devices");
+    for (uint16_t i = 0; i < c->n_device_status; i++) {
+        const kp_dra_device_status *d = &c->device_status[i];
+        kp__enc_obj(e, NULL);
+        kp__enc_sid(e, "driver", d->driver);
+        kp__enc_sid(e, "pool", d->pool);
+        kp__enc_sid(e, "device", d->device);
+        kp__enc_sid(e, "shareID", d->share_id);
+        if (d->n_conditions) kp__enc_arr(e, "conditions");
+        for (uint16_t k = 0; k < d->n_conditions; k++) {
+            kp__enc_obj(e, NULL);
+            kp__enc_sid(e, "type", d->conditions[k].type);
+            kp__enc_sid(e, "status", d->conditions[k].status);
+            kp__enc_sid(e, "reason", d->conditions[k].reason);
+            kp__enc_sid(e, "message", d->conditions[k].message);
+            kp__enc_end_obj(e);
+        }
+        if (d->n_conditions) kp__enc_end_arr(e);
+        kp__enc_end_obj(e);
+    }
+    kp__enc_end_arr(e);
+}
+
 static void claim_status(kp__enc *e, const kp_dra_claim *c) {
     if (!c->allocated && !c->n_reserved) return;
     kp__enc_obj(e, "status");
@@ -272,6 +298,9 @@ static void claim_status(kp__enc *e, const kp_dra_claim *c) {
             kp__enc_sid(e, "device", r->device);
             if (r->admin_access) kp__enc_bool(e, "adminAccess", true);
             kp__enc_sid(e, "shareID", r->share_id);
+            kp__enc_strs(e, "bindingConditions", r->n_binding_conditions, r->binding_conditions);
+            kp__enc_strs(e, "bindingFailureConditions", r->n_binding_failure_conditions,
+                         r->binding_failure_conditions);
             if (r->n_consumed) {
                 char k[320];
                 kp__enc_obj(e, "consumedCapacity");
@@ -320,6 +349,7 @@ static void claim_status(kp__enc *e, const kp_dra_claim *c) {
         }
         kp__enc_end_arr(e);
     }
+    device_status(e, c);
     kp__enc_end_obj(e);
 }
 

@@ -215,6 +215,9 @@ struct kp_sched {
      * kp_sched_cleared_nominations), reset by each attempt */
     kp_index *cleared_nom;
     uint32_t n_cleared_nom, cap_cleared_nom;
+    /* the claim DynamicResources' PostFilter deallocated in the last attempt, -1
+     * (kp_sched_deallocated_claim) */
+    kp_index dra_deallocated;
     /* queueing hints (queueing_hints.c): SchedulerQueueingHints on; the old object of the next
      * node update (kp_sched_node_before) */
     bool queueing_hints, has_node_old;

@@ -37,6 +37,8 @@ bool kp_sched_serves(const kp_sched *s, kp_index pod) {
     return kp__sched_profile_of(s, &s->cl->pods[pod]) >= 0;
 }
 
+kp_index kp_sched_deallocated_claim(const kp_sched *s) { return s->dra_deallocated; }
+
 size_t kp_sched_cleared_nominations(const kp_sched *s, const kp_index **pods) {
     *pods = s->cleared_nom;
     return s->n_cleared_nom;

@@ -219,6 +219,7 @@ kp_status kp_sched_new(kp_cluster *cl, const kp_sched_config *cfg, const kp_sche
                             ? g->on[KP_GATE_SCHEDULER_QUEUEING_HINTS]
                             : s->compat >= 32;
     s->now = KP_TIME_NONE;
+    s->dra_deallocated = -1;
     s->n_pods_seen = cl->n_pods;
     s->n_nodes_seen = cl->n_nodes;
     s->seen_changed = cl->n_changed_log;

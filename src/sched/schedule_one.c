@@ -284,6 +284,9 @@ static kp_status record_bound(kp_sched *s, kp_cycle *c, kp_result_int *res, uint
     res->pub.node = node;
     res->pub.nominated_node = -1;
     *changed = true;
+    /* DynamicResources' PreBind waiting for the devices' binding conditions */
+    char wait[320];
+    if (c->dra && kp__dra_prebind_waits(c, node, wait, sizeof wait)) return set_message(res, wait);
     return set_message(res, "");
 }
 
@@ -442,6 +445,7 @@ kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *
     res->pub.decided_by = ""; /* set again when this attempt nominates */
     uint32_t rej = 0; /* Pop clears UnschedulablePlugins; a failure sets them again */
     s->n_cleared_nom = 0;
+    s->dra_deallocated = -1;
     if (explain) kp__explain_begin(s->explain, nn);
     memset(s->has_status, 0, nn + 1);
     s->n_statuses = 0;

@@ -180,6 +180,7 @@ static kp_status play_timer(kp_sim *s, const sim_timer *t, kp_error *err) {
     case SIM_EV_TAINT_EVICT: return kp__sim_taint_timer(s, t, err);
     case SIM_EV_CRON: return kp__sim_cron_timer(s, t, err);
     case SIM_EV_READY: return kp__sim_ready_timer(s, t, err);
+    case SIM_EV_CLAIM_RETRY: return kp__sim_claim_retry(s, (kp_index)t->arg, err);
     case SIM_EV_FLUSH_UNSCHED:
     case SIM_EV_BACKOFF_DONE: {
         kp_status st = kp__sim_queue_timer(s, t);

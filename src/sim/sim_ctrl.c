@@ -80,6 +80,7 @@ static kp_status sink_resync(void *ctx, int kind, kp_index obj, int64_t t_ms, kp
         st = kp__sim_timer_add(s, t_ms, SIM_EV_WORKLOAD_CHECK, obj, 0);
         break;
     case KP_CTRL_RESYNC_NODE: st = kp__sim_timer_add(s, t_ms, SIM_EV_NODE_MONITOR, obj, 0); break;
+    case KP_CTRL_RESYNC_CLAIMS: st = kp__sim_timer_add(s, t_ms, SIM_EV_CLAIM_RETRY, obj, 0); break;
     case KP_CTRL_RESYNC_POD:
         if (obj < 0 || (size_t)obj >= s->n_pods) return KP_OK;
         st = kp__sim_timer_add(s, t_ms, SIM_EV_TAINT_EVICT, obj, ++s->pods[obj].taint_gen);
@@ -127,6 +128,11 @@ kp_status kp__sim_pod_changed(kp_sim *s, uint32_t pod) {
     kp_ctrl_sink k = sink_of(s);
     kp_error err;
     return kp_ctrl_resourceclaim_pod(s->ctrl, (kp_index)pod, s->now, &k, &err);
+}
+
+kp_status kp__sim_claim_retry(kp_sim *s, kp_index pod, kp_error *err) {
+    kp_ctrl_sink k = sink_of(s);
+    return kp_ctrl_resourceclaim_pod(s->ctrl, pod, s->now, &k, err);
 }
 
 kp_status kp__sim_delete_workload(kp_sim *s, long w, kp_error *err) {

@@ -81,7 +81,14 @@ kp_status kp__sim_claim_changed(void *ctx, kp_index claim, int change, kp_index 
     if (!c || grow_seen(d, kp_cluster_claim_count(s->cl)) != KP_OK)
         return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
     switch ((kp_ctrl_claim_change)change) {
-    case KP_CTRL_CLAIM_CREATED: c->claims_created++; break;
+    case KP_CTRL_CLAIM_CREATED: {
+        c->claims_created++;
+        /* a ResourceClaim added: a pod waiting for its claim may be scheduled now */
+        kp_sched_event ev = {KP_SCHED_EV_CLAIM_CHANGE, -1, -1, false, claim, false};
+        if (kp__sim_move(s, &ev) != KP_OK)
+            return kp_error_set(err, KP_ENOMEM, "simulate: out of memory");
+        break;
+    }
     case KP_CTRL_CLAIM_DEALLOCATED: {
         if (d->allocated[claim]) c->deallocations++;
         d->allocated[claim] = 0;
@@ -95,6 +102,10 @@ kp_status kp__sim_claim_changed(void *ctx, kp_index claim, int change, kp_index 
     case KP_CTRL_CLAIM_UNRESERVED: break;
     }
     return KP_OK;
+}
+
+kp_status kp__sim_dra_postfilter(kp_sim *s, kp_index claim, kp_error *err) {
+    return kp__sim_claim_changed(s, claim, KP_CTRL_CLAIM_DEALLOCATED, -1, err);
 }
 
 kp_status kp__sim_dra_start(kp_sim *s) {

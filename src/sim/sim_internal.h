@@ -33,8 +33,10 @@ typedef enum {
     SIM_EV_CRON, /* CronJob arg's next scheduled time (kp_ctrl_cronjob_sync) */
     SIM_EV_READY, /* pod arg's containers are ready (gen: still planned; sim_ready.c) */
     SIM_EV_NODE_MONITOR, /* the node lifecycle controller's monitor pass of node arg */
-    SIM_EV_WORKLOAD_CHECK /* workload arg syncs again for a check (a Deployment's progress
-                           * deadline): it does not keep a run without a duration going */
+    SIM_EV_WORKLOAD_CHECK, /* workload arg syncs again for a check (a Deployment's progress
+                            * deadline): it does not keep a run without a duration going */
+    SIM_EV_CLAIM_RETRY /* the resourceclaim controller retries pod arg (a claim it could not
+                        * make): it does not keep a run without a duration going */
 } sim_ev_kind;
 
 typedef struct {
@@ -164,6 +166,11 @@ struct kp_sim {
 kp_status kp__sim_dra_start(kp_sim *s); /* the snapshot's claims as they are; KP_ENOMEM */
 kp_status kp__sim_claim_changed(void *ctx, kp_index claim, int change, kp_index pod, kp_error *err);
 kp_status kp__sim_dra_bound(kp_sim *s, uint32_t pod);
+/* the scheduler's PostFilter deallocated claim (kp_sched_deallocated_claim): a claim update
+ * (pods waiting for devices may fit now), counted as a deallocation of its class */
+kp_status kp__sim_dra_postfilter(kp_sim *s, kp_index claim, kp_error *err);
+/* sim_ctrl.c: the resourceclaim controller's work queue retries pod (SIM_EV_CLAIM_RETRY) */
+kp_status kp__sim_claim_retry(kp_sim *s, kp_index pod, kp_error *err);
 kp_status kp__sim_dra_preempted(kp_sim *s, uint32_t pod);
 void kp__sim_dra_free(kp_sim *s);
 /* sim_ctrl.c: the resourceclaim controller's start at t = 0 (after kp__sim_dra_start) */

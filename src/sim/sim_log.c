@@ -18,7 +18,7 @@ static bool timer_less(const sim_timer *a, const sim_timer *b) {
  * an idle kubelet's pass, a CronJob's next time (a schedule fires for ever) */
 static bool background(sim_ev_kind kind) {
     return kind == SIM_EV_FLUSH_UNSCHED || kind == SIM_EV_KUBELET_IDLE || kind == SIM_EV_CRON ||
-           kind == SIM_EV_WORKLOAD_CHECK;
+           kind == SIM_EV_WORKLOAD_CHECK || kind == SIM_EV_CLAIM_RETRY;
 }
 
 /* A kubelet pass planned no earlier than the last one queued joins the queue: the queue stays in

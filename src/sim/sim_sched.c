@@ -140,7 +140,10 @@ static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
     timeline_nominations(s, pod, r);
     /* the status updates reach the queue after the pod is back in it */
     if ((st = kp__sim_add_unschedulable(s, pod)) == KP_OK) st = nominations_changed(s, nnn, r);
-    return st == KP_OK ? KP_OK : kp_error_set(err, st, "simulate: out of memory");
+    if (st != KP_OK) return kp_error_set(err, st, "simulate: out of memory");
+    /* DynamicResources' PostFilter freed a claim: its update event, after the pod is back */
+    kp_index freed = kp_sched_deallocated_claim(s->sched);
+    return freed >= 0 ? kp__sim_dra_postfilter(s, freed, err) : KP_OK;
 }
 
 /* The ScheduleOne loop at this instant: activeQ until empty, then (SchedulerPopFromBackoffQ)

@@ -320,17 +320,16 @@ KT_TEST(dra_allocated_claim_pins_to_its_node) {
     td_pod_claims(cl, "default/my-pod", "my-pod-my-resource");
     kp_sched *s = ts_sched(cl, NULL, 0);
     char post[128];
-    kp_node_status st = td_filter(s, "default/my-pod", "worker", post, sizeof post);
+    kp_node_status st = td_filter(s, "default/my-pod", "worker-2", post, sizeof post);
+    KT_CHECK_INT(st.code, KP_CODE_SUCCESS);
+    /* elsewhere: unavailable, and PostFilter deallocates the claim (reserved by nobody: its
+     * allocation cleared for the next attempt) */
+    st = td_filter(s, "default/my-pod", "worker", post, sizeof post);
     KT_CHECK_INT(st.code, KP_CODE_UNRESOLVABLE);
     KT_CHECK_STR(st.reasons[0], "resourceclaim not available on the node");
     KT_CHECK_STR(post, "deallocation of ResourceClaim completed");
-    st = td_filter(s, "default/my-pod", "worker-2", post, sizeof post);
-    KT_CHECK_INT(st.code, KP_CODE_SUCCESS);
-    kp_error err;
-    kp_error_clear(&err);
-    KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
-    KT_CHECK_STR(ts_node_of(s, "default/my-pod"), "worker-2");
-    KT_CHECK_INT(c->n_reserved, 1);
+    KT_CHECK_INT(c->allocated, false);
+    KT_CHECK_INT(c->n_reserved, 0);
     TEARDOWN();
 }
 

@@ -239,6 +239,12 @@ void kp__dra_alloc_free(kp_dra_alloc *a) {
     kp__free(a);
 }
 
+/* ---- binding conditions (DRADeviceBindingConditions) ---- */
+
+static bool has_binding(const kp_dra_device *d) {
+    return d->binds_to_node || d->n_binding_conditions || d->n_binding_failure_conditions;
+}
+
 /* ---- selection ---- */
 
 static void dev_name(const kp_dra_alloc *a, uint32_t k, char *b, size_t cap) {
@@ -409,6 +415,7 @@ static int allocate_device(kp_dra_alloc *a, uint32_t ci, uint32_t qi, uint32_t k
     bool multi = kp__dra_part_multi(&a->f, d);
     if (q->ex->admin_access ? !multi && busy_for_claim(a, k, ci) : in_use(a, k)) return 0;
     if (a->f.device_taints && taint_prevents(d, q->ex)) return 0;
+    if (!a->f.device_binding && has_binding(d)) return 0; /* DeviceBindingAndStatus off */
     uint32_t slot = ci * RESULTS_MAX + a->n_res[ci];
     int pr = part_take(a, qi, k, slot);
     if (pr <= 0) return pr;
@@ -594,7 +601,7 @@ static void node_selector(kp_dra_alloc *a, uint32_t ci, kp_dra_claim_alloc *o) {
         uint32_t k = a->res[(size_t)ci * RESULTS_MAX + i].nd;
         const kp_dra_slice *s = slice_of(a, k);
         const kp_dra_nodes *n = s->per_device_nodes ? &dev_of(a, k)->nodes : &s->nodes;
-        if (n->node_name) {
+        if (n->node_name || (a->f.device_binding && dev_of(a, k)->binds_to_node)) {
             memset(&o->nodes, 0, sizeof o->nodes);
             o->nodes.node_name = a->cl->nodes[a->node].name;
             o->has_nodes = true;
@@ -626,6 +633,13 @@ static kp_status fill_results(kp_dra_alloc *a) {
             kp_status st = kp__dra_part_result(a->part, a->cl, claim_of(a, ci),
                                                ci * RESULTS_MAX + i, r); /* shareID */
             if (st != KP_OK) return st;
+            if (a->f.device_binding) { /* the device's binding conditions travel with it */
+                const kp_dra_device *d = dev_of(a, e.nd);
+                r->n_binding_conditions = d->n_binding_conditions;
+                r->binding_conditions = d->binding_conditions;
+                r->n_binding_failure_conditions = d->n_binding_failure_conditions;
+                r->binding_failure_conditions = d->binding_failure_conditions;
+            }
         }
         node_selector(a, ci, o);
     }
@@ -639,7 +653,7 @@ int kp__dra_alloc_node(kp_dra_alloc *a, uint32_t node, const char **msg) {
     kp__dra_part_reset(a->part);
     for (uint32_t ci = 0; ci < a->n_claims; ci++) a->n_res[ci] = 0;
     for (uint32_t i = 0; i < a->cons_base[a->n_claims]; i++) a->cons[i].n = 0;
-    kp_status st = kp__dra_gather(&a->pl, a->cl, a->ix, a->f.partitionable_devices, node);
+    kp_status st = kp__dra_gather(&a->pl, a->cl, a->ix, a->f.partitionable_devices, a->f.device_binding, node);
     if (st != KP_OK) return st;
     size_t need = (size_t)a->n_rqs * a->pl.n_nd + 1;
     if (need > a->cap_sel) {
@@ -718,7 +732,7 @@ void kp__dra_alloc_explain(kp_dra_alloc *a, uint32_t node, char *b, size_t cap) 
     b[0] = 0;
     a->node = node;
     a->n_busy = 0;
-    if (kp__dra_gather(&a->pl, a->cl, a->ix, a->f.partitionable_devices, node) != KP_OK) return;
+    if (kp__dra_gather(&a->pl, a->cl, a->ix, a->f.partitionable_devices, a->f.device_binding, node) != KP_OK) return;
     size_t need = (size_t)a->n_rqs * a->pl.n_nd + 1;
     if (need > a->cap_sel) {
         kp__free(a->sel);

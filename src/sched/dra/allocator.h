@@ -7,9 +7,8 @@
  * claims; the first solution of the exhaustive search in upstream's order wins.
  *
  * Shared counters (partitionable devices) and consumable capacity live in counters.c and
- * capacity.c. Not mirrored (docs/internals/upstream.md): binding conditions
- * (devices that have them are allocated, PreBind does not wait), the allocation's node selector
- * merged from several selectors (the first is kept), a pool with duplicate device names. */
+ * capacity.c. Not mirrored (docs/internals/upstream.md): the allocation's node selector merged
+ * from several selectors (the first is kept), a pool with duplicate device names. */
 #ifndef KP_SCHED_DRA_ALLOCATOR_H
 #define KP_SCHED_DRA_ALLOCATOR_H
 
@@ -23,6 +22,10 @@
 typedef struct {
     bool admin_access, prioritized_list, device_taints;
     bool partitionable_devices, consumable_capacity; /* sched/dra/counters.c, capacity.c */
+    /* DeviceBindingAndStatus (DRADeviceBindingConditions and DRAResourceClaimDeviceStatus):
+     * results carry the devices' binding conditions, bindsToNode pins the allocation to the
+     * node, pools without binding conditions are tried first; off, such devices are skipped */
+    bool device_binding;
 } kp_dra_features;
 
 /* One claim's allocation on the last node allocated for (kp__dra_alloc_node). */

@@ -28,13 +28,33 @@ static bool slice_reaches(const kp_cluster *cl, const kp_dra_slice *s, uint32_t 
     return false;
 }
 
+/* mirrors GatherPools' order with binding conditions (pools_incubating.go): the pools without a
+ * device with binding conditions first, then those with, each group in its order */
+static void binding_pools_last(const kp_cluster *cl, const kp_dra_index *ix, const uint32_t *cand,
+                               uint32_t n_c, uint32_t *pools, uint32_t n_p) {
+    uint32_t n_plain = 0;
+    for (uint32_t j = 0; j < n_p; j++) {
+        bool with = false;
+        for (uint32_t i = 0; i < n_c && !with; i++) {
+            if (ix->slice_pool[cand[i]] != ix->slice_pool[pools[j]]) continue;
+            const kp_dra_slice *s = &cl->dra.slices[cand[i]];
+            for (uint32_t d = 0; d < s->n_devices && !with; d++)
+                with = s->devices[d].n_binding_conditions > 0;
+        }
+        if (with) continue;
+        uint32_t v = pools[j]; /* stable: the plain pool moves before those with conditions */
+        for (uint32_t k = j; k > n_plain; k--) pools[k] = pools[k - 1];
+        pools[n_plain++] = v;
+    }
+}
+
 /* The devices of the pools the node reaches, pool by pool in the order the pools are first
  * met (node-local slices first, then the others: NewAllocator's slicesOnNode + slicesShared),
  * each pool at its newest generation among those slices; a pool with a newer generation
  * elsewhere is dropped (checkSlicesInPool's obsolete case). Upstream walks a Go map here (an
  * unspecified order); kprio's order is the inputs'. */
 kp_status kp__dra_gather(kp_dra_pools *a, const kp_cluster *cl, kp_dra_index *ix,
-                         bool partitionable, uint32_t node) {
+                         bool partitionable, bool binding, uint32_t node) {
     a->n_nd = 0;
     a->saw_invalid = false;
     uint32_t lo = node < ix->n_nodes_seen ? ix->node_off[node] : 0;
@@ -64,6 +84,7 @@ kp_status kp__dra_gather(kp_dra_pools *a, const kp_cluster *cl, kp_dra_index *ix
         while (j < n_p && ix->slice_pool[pools[j]] != p) j++;
         if (j == n_p) pools[n_p++] = s;
     }
+    if (binding) binding_pools_last(cl, ix, cand, n_c, pools, n_p);
     kp_status st = KP_OK;
     for (uint32_t j = 0; j < n_p && st == KP_OK; j++) {
         uint32_t p = ix->slice_pool[pools[j]];

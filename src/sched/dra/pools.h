@@ -25,10 +25,10 @@ typedef struct {
     bool saw_invalid; /* a pool the node reaches is invalid (counters.h) */
 } kp_dra_pools;
 
-/* The devices of the pools node reaches into a->nd (partitionable: DRAPartitionableDevices).
- * KP_ENOMEM. */
+/* The devices of the pools node reaches into a->nd (partitionable: DRAPartitionableDevices;
+ * binding: DRADeviceBindingConditions, the pools without binding conditions first). KP_ENOMEM. */
 kp_status kp__dra_gather(kp_dra_pools *a, const kp_cluster *cl, kp_dra_index *ix,
-                         bool partitionable, uint32_t node);
+                         bool partitionable, bool binding, uint32_t node);
 void kp__dra_pools_fini(kp_dra_pools *a);
 
 #endif

@@ -233,7 +233,8 @@ kp_status kp__dra_prefilter(kp_cycle *c, kp_node_status *pre, bool *skip) {
                          .prioritized_list = on[KP_GATE_DRA_PRIORITIZED_LIST],
                          .device_taints = on[KP_GATE_DRA_DEVICE_TAINTS],
                          .partitionable_devices = on[KP_GATE_DRA_PARTITIONABLE_DEVICES],
-                         .consumable_capacity = on[KP_GATE_DRA_CONSUMABLE_CAPACITY]};
+                         .consumable_capacity = on[KP_GATE_DRA_CONSUMABLE_CAPACITY],
+                         .device_binding = on[KP_GATE_DRA_DEVICE_BINDING_CONDITIONS]};
     /* the pod's extended-resource claim (preFilterExtendedResources): it allocates per node */
     if ((st = kp__dra_ext_prefilter(c, d->to_alloc, d->n_alloc, &f, &d->ext)) != KP_OK) return st;
     if (!d->n_claims && !d->ext) return KP_OK; /* Skip */
@@ -258,12 +259,9 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
     kp_dra_alloc *al = d->al;
     if (d->ext && !kp__dra_ext_filter(d->ext, c, node, st, &al, &d->st)) return;
     bool unavailable = false;
-    for (uint32_t i = 0; i < d->n_claims; i++) { /* an allocated claim's node selector */
-        const kp_dra_claim *claim = &cl->dra.claims[d->claims[i]];
-        if (!claim->allocated || !claim->alloc_has_nodes) continue;
-        if (kp__dra_nodes_match(cl, &claim->alloc_nodes, node)) continue;
-        unavailable = true;
-    }
+    /* an allocated claim's node selector, its binding conditions (dynamic_resources_bind.c) */
+    for (uint32_t i = 0; i < d->n_claims && !unavailable; i++)
+        unavailable = kp__dra_claim_unavailable(c, &cl->dra.claims[d->claims[i]], node);
     if (al && !d->verdict[node]) {
         const char *msg = NULL;
         int r = kp__dra_alloc_node(al, node, &msg);
@@ -298,12 +296,9 @@ void kp__dra_filter(const kp_cycle *c, uint32_t node, kp_node_status *st) {
         return;
     }
     if (unavailable) {
-        for (uint32_t i = 0; i < d->n_claims; i++) {
-            const kp_dra_claim *claim = &cl->dra.claims[d->claims[i]];
-            if (claim->allocated && claim->alloc_has_nodes &&
-                !kp__dra_nodes_match(cl, &claim->alloc_nodes, node))
+        for (uint32_t i = 0; i < d->n_claims; i++)
+            if (kp__dra_claim_unavailable(c, &cl->dra.claims[d->claims[i]], node))
                 d->unavailable[i] = 1;
-        }
         st->code = KP_CODE_UNRESOLVABLE;
         kp__status_add_reason(st, KP_REASON_DRA_NOT_AVAILABLE);
     }
@@ -342,8 +337,10 @@ const char *kp__dra_postfilter(const kp_cycle *c) {
         if (!d->unavailable[i]) continue;
         const kp_dra_claim *claim = &cl->dra.claims[d->claims[i]];
         if (claim->n_reserved == 0 ||
-            (claim->n_reserved == 1 && claim->reserved[0].uid == c->p->uid))
+            (claim->n_reserved == 1 && claim->reserved[0].uid == c->p->uid)) {
+            kp__dra_deallocate(c, d->claims[i]); /* its UpdateStatus, through core */
             return "deallocation of ResourceClaim completed";
+        }
     }
     if (kp__dra_ext_stale(d->ext)) return "deletion of ResourceClaim completed";
     return "still not schedulable";
