@@ -30,13 +30,21 @@ find src -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) | LC_ALL=C so
 
 # C FILE SYM (call facts) from the symbol tables; a missing object is an error (build first)
 : > "$tmp/facts"
+: > "$tmp/objs"
 while read -r f; do
     case $f in *.h) continue ;; esac
     o=$build/${f%.*}.o
     [ -f "$o" ] || { echo "file_cycles: $f: no object $o (build first: make all)" >&2; exit 2; }
-    nm "$o" | awk -v f="$f" '$1 == "U" { print "U", f, $2; next }
-        NF == 3 && $2 ~ /^[TDBRCVW]$/ { print "D", f, $3 }' >> "$tmp/facts"
+    printf '%s %s\n' "$o" "$f" >> "$tmp/objs"
 done < "$tmp/files"
+# (one nm over every object, "OBJECT:VALUE TYPE SYM" or "OBJECT:          U SYM": a process per
+# object cost more than the rest of the script)
+if [ -s "$tmp/objs" ]; then
+    nm -A $(awk '{ print $1 }' "$tmp/objs") | awk 'NR == FNR { src[$1] = $2; next }
+        { i = index($0, ".o:"); f = src[substr($0, 1, i + 1)]; n = split(substr($0, i + 3), w, " ") }
+        w[1] == "U" { print "U", f, w[2]; next }
+        n == 3 && w[2] ~ /^[TDBRCVW]$/ { print "D", f, w[3] }' "$tmp/objs" - >> "$tmp/facts"
+fi
 
 # I FILE LINE TARGET (includes of source files), N FILE NAME (a static inline function a header
 # defines), W FILE NAME (identifiers a file names, comments and strings blanked)
@@ -51,8 +59,10 @@ FNR == 1 { incom = 0; f = FILENAME }
     if (f ~ /\.h$/ && raw ~ /^[ \t]*static[ \t]+inline[ \t]/ && raw ~ /\(/) {
         h = raw; sub(/\(.*/, "", h); n = split(h, w, /[^A-Za-z0-9_]+/); if (w[n] != "") print "N", f, w[n]
     }
-    # blank comments and literals, then list the identifiers
+    # blank comments and literals, then list the identifiers (a line without a slash or a quote
+    # is left as it is, or blank inside a comment: the character loop below is the slow part)
     s = ""; m = length(raw)
+    if (index(raw, "/") == 0 && index(raw, "\"") == 0 && index(raw, "\047") == 0) { if (!incom) s = raw; m = 0 }
     for (i = 1; i <= m; i++) {
         c = substr(raw, i, 1); c2 = substr(raw, i, 2)
         if (incom) { if (c2 == "*/") { incom = 0; i++ } ; continue }

@@ -15,8 +15,15 @@ pass=0; fail=0
 # its own; their reports are read back in name order.
 W=$(mktemp -d "${TMPDIR:-/tmp}/kprio-unit.XXXXXX") || exit 2
 trap 'rm -rf "$W"' EXIT
-for t in "$B"/tests/test_*; do [ -x "$t" ] && printf '%s\n' "$t"; done |
-    xargs -P "${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh -c \
+# (the longest first, so that none starts near the end and runs alone on one core)
+SLOW="test_alloc_fail test_cli_oom test_cli_oom_malloc test_io_input test_sim test_io_shim_oom"
+{
+    for n in $SLOW; do [ -x "$B/tests/$n" ] && printf '%s\n' "$B/tests/$n"; done
+    for t in "$B"/tests/test_*; do
+        case " $SLOW " in *" ${t##*/} "*) continue ;; esac
+        [ -x "$t" ] && printf '%s\n' "$t"
+    done
+} | xargs -P "${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh -c \
         'n=$(basename "$1"); "$1" >"$0/$n.out" 2>"$0/$n.err"; echo $? >"$0/$n.rc"' "$W"
 for t in "$B"/tests/test_*; do
     [ -x "$t" ] || continue

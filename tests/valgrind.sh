@@ -41,8 +41,15 @@ fi
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/kprio-vg.XXXXXX") || exit 2
 trap 'rm -rf "$W"' EXIT
+# the longest runs first (the sweeps; by plain-build CPU time), so that none starts near the end
+# and runs alone on one core; then the other binaries, then the golden cases
+SLOW="test_alloc_fail test_cli_oom test_cli_oom_malloc test_sim test_io_shim_oom test_io_scan"
 {
-    for t in "$B"/tests/test_*; do [ -x "$t" ] && printf '%s\n' "$t"; done
+    for n in $SLOW; do [ -x "$B/tests/$n" ] && printf '%s\n' "$B/tests/$n"; done
+    for t in "$B"/tests/test_*; do
+        case " $SLOW " in *" ${t##*/} "*) continue ;; esac
+        [ -x "$t" ] && printf '%s\n' "$t"
+    done
     for c in $CASES; do printf 'golden:%s\n' "$c"; done
 } | xargs -P "${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh tests/valgrind.sh "$B" --one "$W"
 pass=0; fail=0

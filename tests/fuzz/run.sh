@@ -35,10 +35,10 @@ export CFLAGS_LIB B
 printf '%s\n' $LIBSRC | xargs -P "${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh -c \
     'clang $CFLAGS_LIB -c "$1" -o "$B/$(echo "$1" | tr / _ | sed "s/\.c\$/.o/")"' sh
 targets=""
+: >$B/targets
 build() { # name source extra-flags corpus-dirs
     case " ${FUZZ_ONLY:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
-    clang $(echo "$FLAGS" | sed 's/fuzzer,/fuzzer-no-link,/') $3 -c "$2" -o $B/$1.o
-    clang++ -fsanitize=fuzzer,address,undefined $B/$1.o $objs $B/json_simdjson.o -o $B/$1 -lsimdjson -lyaml -lmsgpackc -lm
+    echo "$1 $2 ${3:--}" >>$B/targets
     rm -rf $B/corpus-$1 && mkdir -p $B/corpus-$1
     for c in $4; do cp tests/fuzz/corpus/$c/* $B/corpus-$1/ 2>/dev/null || true; done
     targets="$targets $1"
@@ -59,6 +59,14 @@ build fuzz_trace tests/fuzz/fuzz_trace.c "" trace
 build fuzz_convert tests/fuzz/fuzz_convert.c "" convert
 build fuzz_simkube tests/fuzz/fuzz_simkube.c "" simkube
 build fuzz_cel tests/fuzz/fuzz_cel.c "" cel
+# the targets' objects and links, FUZZ_JOBS at a time (one after the other, they kept one core
+# busy and the other idle)
+export FLAGS objs
+xargs -P "${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}" -L 1 sh -c '
+    x=$3; [ "$x" = - ] && x=
+    clang $(echo "$FLAGS" | sed "s/fuzzer,/fuzzer-no-link,/") $x -c "$2" -o $B/$1.o &&
+    clang++ -fsanitize=fuzzer,address,undefined $B/$1.o $objs $B/json_simdjson.o -o $B/$1 \
+        -lsimdjson -lyaml -lmsgpackc -lm' sh <$B/targets
 # each target for SECS seconds, FUZZ_JOBS (default: the cores) at a time
 printf '%s\n' $targets | xargs -P "${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 sh tests/fuzz/run.sh --run
 echo "fuzz: all targets clean"

@@ -169,7 +169,7 @@ static int run(kp_cluster *cl, const kp_dra_features *f, char *out, size_t cap) 
     return r;
 }
 
-static const kp_dra_features ALL = {true, true, true, true, true};
+static const kp_dra_features ALL = {true, true, true, true, true, true};
 
 /* a pool of three devices consuming one counter set (memory 4Gi, 6Gi, 4Gi) and its counter
  * slice of memory mem */
