@@ -76,16 +76,9 @@ kp_status kp__dra_claim_release(kp_cluster *cl, uint32_t claim) {
     kp_dra_claim *c = &cl->dra.claims[claim];
     if (c->deleted) return KP_EINVAL;
     c->n_reserved = 0;
-    c->allocated = false;
-    c->n_results = 0;
-    c->results = NULL;
-    c->alloc_has_nodes = false;
-    memset(&c->alloc_nodes, 0, sizeof c->alloc_nodes);
-    c->alloc_ts = KP_TIME_NONE;
     c->n_device_status = 0;
-    c->device_status = NULL;
-    cl->dra.gen_claims++;
-    return KP_OK;
+    cl->dra.gen_claims++; /* reservedFor changed even when nothing was allocated */
+    return kp__dra_claim_deallocate(cl, claim);
 }
 
 static kp_str intern(kp_cluster *cl, const char *s) {

@@ -129,6 +129,7 @@ kp_status kp__dra_claim_deallocate(kp_cluster *cl, uint32_t claim) {
     c->alloc_has_nodes = false;
     memset(&c->alloc_nodes, 0, sizeof c->alloc_nodes);
     c->alloc_ts = KP_TIME_NONE;
+    c->n_device_status = 0; /* status.devices name allocated devices only (validation) */
     cl->dra.gen_claims++;
     return KP_OK;
 }
@@ -140,10 +141,8 @@ kp_status kp__dra_claim_delete(kp_cluster *cl, uint32_t claim) {
     kp_dra_claim *c = &cl->dra.claims[claim];
     if (c->deleted) return KP_OK;
     c->n_reserved = 0;
-    c->allocated = false;
-    c->n_results = 0;
-    c->results = NULL;
-    c->alloc_has_nodes = false;
+    kp_status st = kp__dra_claim_deallocate(cl, claim);
+    if (st != KP_OK) return st;
     c->deleted = true;
     kp__cluster_forget_identity(cl, "ResourceClaim", c->ns, c->name);
     cl->dra.gen_claims++;

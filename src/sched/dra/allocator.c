@@ -653,7 +653,8 @@ int kp__dra_alloc_node(kp_dra_alloc *a, uint32_t node, const char **msg) {
     kp__dra_part_reset(a->part);
     for (uint32_t ci = 0; ci < a->n_claims; ci++) a->n_res[ci] = 0;
     for (uint32_t i = 0; i < a->cons_base[a->n_claims]; i++) a->cons[i].n = 0;
-    kp_status st = kp__dra_gather(&a->pl, a->cl, a->ix, a->f.partitionable_devices, a->f.device_binding, node);
+    kp_status st =
+        kp__dra_gather(&a->pl, a->cl, a->ix, a->f.partitionable_devices, a->f.device_binding, node);
     if (st != KP_OK) return st;
     size_t need = (size_t)a->n_rqs * a->pl.n_nd + 1;
     if (need > a->cap_sel) {
@@ -732,7 +733,9 @@ void kp__dra_alloc_explain(kp_dra_alloc *a, uint32_t node, char *b, size_t cap) 
     b[0] = 0;
     a->node = node;
     a->n_busy = 0;
-    if (kp__dra_gather(&a->pl, a->cl, a->ix, a->f.partitionable_devices, a->f.device_binding, node) != KP_OK) return;
+    if (kp__dra_gather(&a->pl, a->cl, a->ix, a->f.partitionable_devices, a->f.device_binding,
+                       node) != KP_OK)
+        return;
     size_t need = (size_t)a->n_rqs * a->pl.n_nd + 1;
     if (need > a->cap_sel) {
         kp__free(a->sel);
