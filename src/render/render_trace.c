@@ -50,7 +50,16 @@ static kp_status table(FILE *f, const kp_trace *tr, const kp_trace_comparison *c
                 "Deletions of pods with generated names: %" PRIu64 ", replayed on the simulated "
                 "pod of the same controller and rank; %" PRIu64 " found none (not replayed)\n",
                 s.by_controller, unmapped);
-        fprintf(f, "Agreement: %s (%" PRIu64 " of %" PRIu64 " decisions)\n\n", p, a, n);
+        uint64_t recorded = 0; /* a trace without the cluster's events (a SimKube trace) */
+        for (size_t i = 0; i < kp_trace_item_count(c); i++)
+            recorded += kp_trace_item_get(c, i)->recorded;
+        if (recorded)
+            fprintf(f, "Agreement: %s (%" PRIu64 " of %" PRIu64 " decisions)\n\n", p, a, n);
+        else
+            fprintf(f,
+                    "Agreement: - (the trace records no decisions to compare; the %" PRIu64
+                    " simulated ones are listed)\n\n",
+                    n);
     }
     kp_table *t = kp_table_new(4);
     kp_table_add(t, "DECISION");
