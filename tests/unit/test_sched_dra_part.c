@@ -68,7 +68,7 @@ static kp_dra_slice *slice(kp_cluster *cl, const char *pool, uint32_t n, int64_t
     s->devices = T.devs[k];
     s->n_devices = n;
     for (uint32_t i = 0; i < n; i++) {
-        char b[16];
+        char b[24];
         snprintf(b, sizeof b, "device-%u", i + 1);
         T.devs[k][i].name = S(cl, b);
     }
