@@ -47,16 +47,6 @@ void kp__dra_sched_free(kp_sched *s);
 /* --explain: why the pod's claims do not fit node ("" when they do or it has none). */
 void kp__dra_note(const kp_cycle *c, const kp_node *n, char *buf, size_t cap);
 
-/* ---- binding conditions and PostFilter's deallocation (dynamic_resources_bind.c) ---- */
-/* DynamicResourcesArgs.bindingTimeout in seconds (600 when not configured). */
-int64_t kp__dra_binding_timeout(const kp_sched *s);
-/* Filter: is the pod's allocated claim unavailable on node (its allocation's node selector; a
- * binding failure condition or the binding timeout: everywhere)? */
-bool kp__dra_claim_unavailable(const kp_cycle *c, const kp_dra_claim *claim, uint32_t node);
-/* PostFilter: the claim's reservations, allocation and device status cleared through core. */
-void kp__dra_deallocate(const kp_cycle *c, uint32_t claim);
-/* PreBind, once the pod's claims are allocated and reserved on node: true (buf: the
- * BindingConditionsPending text) when a device's binding conditions are not all True yet. */
-bool kp__dra_prebind_waits(const kp_cycle *c, uint32_t node, char *buf, size_t cap);
+#include "sched/plugins/dynamic_resources_bind.h"
 
 #endif

@@ -9,7 +9,7 @@
 #include "core/cluster.h"
 #include "core/dra.h"
 #include "sched/dra/index.h"
-#include "sched/plugins/dynamic_resources.h"
+#include "sched/plugins/dynamic_resources_bind.h"
 
 /* DynamicResourcesBindingTimeoutDefault */
 #define BINDING_TIMEOUT_DEFAULT_S 600
