@@ -22,6 +22,15 @@ static const char *outcome_str(kp_sched_outcome o) {
     return "?";
 }
 
+/* A pod PreEnqueue kept out of the queue: SchedulingGated (its gates; the API server's condition
+ * message), else DynamicResources' rejection (a claim not there yet), which sets no condition. */
+static const char *row_outcome(const kp_sched_pod_result *r) {
+    if (r->outcome == KP_OUTCOME_GATED &&
+        strcmp(r->message, "Scheduling is blocked due to non-empty scheduling gates") != 0)
+        return "PreEnqueueRejected";
+    return outcome_str(r->outcome);
+}
+
 static const char *code_str(kp_filter_code c) { return kp_filter_code_name(c); }
 
 /* "namespace/name" of a pod, cut to cap like the table's other cells. */
@@ -74,7 +83,7 @@ static void emit_plan(const kp_sched *s, const kp_cluster *cl, const kp__sched_r
                            kp_cluster_pod_name(cl, r->pod));
         if (several) kp_emit_kv_str(e, "schedulerName", r->scheduler_name);
         kp_emit_kv_int(e, "priority", r->priority);
-        kp_emit_kv_str(e, "outcome", outcome_str(r->outcome));
+        kp_emit_kv_str(e, "outcome", row_outcome(r));
         if (r->outcome == KP_OUTCOME_BOUND)
             kp_emit_kv_str(e, "node", kp_cluster_node_name(cl, r->node));
         if (r->outcome == KP_OUTCOME_NOMINATED)
@@ -132,7 +141,7 @@ static kp_status print_table(const kp_sched *s, const kp_cluster *cl, const kp__
         kp_table_add(t, pod_ref(cl, r->pod, ref, sizeof ref));
         if (several) kp_table_add(t, r->scheduler_name);
         kp_table_addf(t, "%" PRId32, r->priority);
-        kp_table_add(t, outcome_str(r->outcome));
+        kp_table_add(t, row_outcome(r));
         kp_index node = r->outcome == KP_OUTCOME_BOUND       ? r->node
                         : r->outcome == KP_OUTCOME_NOMINATED ? r->nominated_node
                                                              : -1;
@@ -282,8 +291,9 @@ static void print_explain(const kp_sched *s, const kp_cluster *cl, const kp_sche
                            "  feature gates that differ from the Kubernetes " KP_KUBERNETES_VERSION
                            " defaults: ");
     if (!x->attempted && x->pre_enqueue_message[0]) {
-        fprintf(f, "  not queued: PreEnqueue rejected the pod (SchedulingGates): %s\n",
-                x->pre_enqueue_message);
+        bool gates = strncmp(x->pre_enqueue_message, "waiting for scheduling gates", 28) == 0;
+        fprintf(f, "  not queued: PreEnqueue rejected the pod (%s): %s\n",
+                gates ? "SchedulingGates" : "DynamicResources", x->pre_enqueue_message);
         return;
     }
     if (!x->attempted) {

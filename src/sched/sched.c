@@ -18,6 +18,7 @@
 #include "sched/memo.h"
 #include "sched/nominator.h"
 #include "sched/plugins/dynamic_resources.h"
+#include "sched/plugins/dynamic_resources_enqueue.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/pod_topology_spread_default.h"
 #include "sched/plugins/scheduling_gates.h"
@@ -407,13 +408,27 @@ static int queue_cmp(const void *a, const void *b) {
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* The PreEnqueue plugins (runPreEnqueuePlugins): SchedulingGates, then DynamicResources. */
+static kp_status pre_enqueue_rejects(kp_sched *s, const kp_pod *p, bool *rejected) {
+    *rejected = !kp__pre_enqueue_gates(s, p);
+    if (*rejected) return KP_OK;
+    char *msg = NULL;
+    kp_status st = kp__pre_enqueue_dra(s, p, &msg);
+    *rejected = msg != NULL;
+    kp__free(msg);
+    return st;
+}
+
 kp_status kp_sched_schedule_one(kp_sched *s, kp_index pod, kp_error *err) {
     if (pod < 0 || (size_t)pod >= s->cl->n_pods)
         return kp_error_set(err, KP_EINVAL, "pod index %ld out of range", pod);
     kp_status sy = kp_sched_sync(s, err); /* the cluster may have changed since (mutate.c) */
     if (sy != KP_OK) return sy;
     kp__sched_use_profile(s, (uint32_t)pod);
-    if (!kp__pre_enqueue_gates(s, &s->cl->pods[pod])) {
+    bool gated = false;
+    if ((sy = pre_enqueue_rejects(s, &s->cl->pods[pod], &gated)) != KP_OK)
+        return kp_error_set(err, sy, "out of memory");
+    if (gated) {
         kp_status st = kp__sched_record_gated(s, (uint32_t)pod);
         return st == KP_OK ? KP_OK : kp_error_set(err, st, "out of memory");
     }
@@ -463,7 +478,12 @@ kp_status kp_sched_run(kp_sched *s, kp_error *err) {
         const kp_pod *p = &cl->pods[i];
         if (!is_pending(s, p)) continue;
         kp__sched_use_profile(s, i); /* PreEnqueue is the pod's profile's */
-        bool gated = !kp__pre_enqueue_gates(s, p);
+        bool gated = false;
+        if ((sy = pre_enqueue_rejects(s, p, &gated)) != KP_OK) {
+            kp__free(q);
+            kp__free(keys);
+            return kp_error_set(err, sy, "out of memory");
+        }
         qkey *k = gated ? &keys[cl->n_pods - 1 - n_gated++] : &keys[n++];
         k->prio = p->priority;
         k->ts = p->creation_ts;

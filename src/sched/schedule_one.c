@@ -19,6 +19,7 @@
 #include "sched/memo.h"
 #include "sched/nominator.h"
 #include "sched/plugins/dynamic_resources.h"
+#include "sched/plugins/dynamic_resources_enqueue.h"
 #include "sched/plugins/inter_pod_affinity.h"
 #include "sched/plugins/scheduling_gates.h"
 #include "sched/preempt/preempt.h"
@@ -404,6 +405,18 @@ kp_status kp__sched_record_gated(kp_sched *s, uint32_t pod) {
     res->pub.outcome = KP_OUTCOME_GATED;
     res->pub.node = res->pub.nominated_node = -1;
     kp_explain *x = s->explain;
+    if (kp__pre_enqueue_gates(s, &s->cl->pods[pod])) { /* DynamicResources rejected it */
+        char *dra = NULL;
+        kp_status st = kp__pre_enqueue_dra(s, &s->cl->pods[pod], &dra);
+        if (st != KP_OK || !dra) return st != KP_OK ? st : KP_ENOMEM;
+        /* the plugin that gated it (GatingPlugin): its hints move the pod */
+        kp__sched_set_rejectors(s, res, 1u << KP_PL_DYNAMIC_RESOURCES);
+        if (x && x->pod == pod) x->pre_enqueue_msg = kp__textbuf_add(&x->text, dra, NULL);
+        st = x && x->pod == pod && x->pre_enqueue_msg == KP_TEXT_NONE ? KP_ENOMEM
+                                                                      : set_message(res, dra);
+        kp__free(dra);
+        return st;
+    }
     if (x && x->pod == pod) { /* the plugin's status: fmt.Sprintf("...: %v", gate names) */
         static const char lead[] = "waiting for scheduling gates: ";
         const char *gates = kp__s(s->cl, s->cl->pods[pod].gates);

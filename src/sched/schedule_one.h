@@ -9,8 +9,10 @@
 
 /* One scheduling attempt of pod; *changed: bound or caused victims. */
 kp_status kp__sched_attempt(kp_sched *s, uint32_t pod, bool *changed, kp_error *err);
-/* The result of a pod PreEnqueue kept out of the queue (SchedulingGates): outcome GATED with the
- * pod's SchedulingGated condition message; the pod is not attempted. KP_ENOMEM. */
+/* The result of a pod PreEnqueue kept out of the queue: outcome GATED with the pod's
+ * SchedulingGated condition message (SchedulingGates), or DynamicResources' PreEnqueue message
+ * (a claim not there yet; its rejector DynamicResources, whose hints move the pod); the pod is
+ * not attempted. KP_ENOMEM. */
 kp_status kp__sched_record_gated(kp_sched *s, uint32_t pod);
 /* mirrors numFeasibleNodesToFind */
 uint32_t kp__num_feasible_to_find(int32_t pct, uint32_t n_all);

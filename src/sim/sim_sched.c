@@ -104,11 +104,13 @@ static kp_status attempt(kp_sim *s, uint32_t pod, kp_error *err) {
     if (st != KP_OK) return st;
     if (!(r = kp_sched_result_of(s->sched, (kp_index)pod))) return KP_OK;
     if (s->o.attempt_hook) s->o.attempt_hook(s->o.attempt_ctx, s, (kp_index)pod, r);
-    p->pub.attempts++;
     if (r->outcome == KP_OUTCOME_GATED) {
-        p->q = SIM_Q_GATED;
+        /* PreEnqueue rejected it, not attempted: a gated pod waits for its gates' removal, a pod
+         * DynamicResources rejected (a claim not there yet) for the claim events' hints */
+        p->q = pi.gated ? SIM_Q_GATED : SIM_Q_UNSCHED;
         return kp__sim_unsched_add(s, pod);
     }
+    p->pub.attempts++;
     s->c.attempts++;
     if (r->outcome == KP_OUTCOME_BOUND) {
         s->c.scheduled++;

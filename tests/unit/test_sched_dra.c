@@ -511,8 +511,39 @@ KT_TEST(dra_explain_device_shortage) {
     TEARDOWN();
 }
 
-KT_MAIN(KT_CASE(dra_explain_device_shortage), KT_CASE(dra_no_resources_cannot_allocate),
-        KT_CASE(dra_missing_class), KT_CASE(dra_claim_missing_and_not_created),
+/* TestPlugin "claim-missing" (wantPreEnqueueStatus: DynamicResources.PreEnqueue rejects, the
+ * pod is not attempted); once the claim exists the pod is queued and bound */
+KT_TEST(dra_pre_enqueue_missing_claim) {
+    SETUP(ONE_NODE);
+    td_pod_claims(cl, "default/my-pod", "my-pod-my-resource");
+    kp_sched *s = ts_sched(cl, NULL, 0);
+    kp_index pod = kp_cluster_find_pod(cl, "default/my-pod");
+    kp_error err;
+    kp_error_clear(&err);
+    KT_CHECK_INT(kp_sched_explain(s, pod, &err), KP_OK);
+    KT_CHECK_INT(kp_sched_run(s, &err), KP_OK);
+    const kp_sched_pod_result *r = kp_sched_result_of(s, pod);
+    KT_CHECK(r != NULL);
+    if (r) {
+        KT_CHECK_INT(r->outcome, KP_OUTCOME_GATED);
+        KT_CHECK_STR(r->message, "could not find ResourceClaim \"default/my-pod-my-resource\"");
+    }
+    kp_sched_explanation x;
+    KT_CHECK(kp_sched_explanation_get(s, &x));
+    KT_CHECK(!x.attempted);
+    KT_CHECK_STR(x.pre_enqueue_message,
+                 "could not find ResourceClaim \"default/my-pod-my-resource\"");
+    td_class(cl, "my-resource-class");
+    td_slice(cl, "worker", "worker", 1, 1, 1);
+    td_claim(cl, "my-pod-my-resource", "my-resource-class", 1, KP_DRA_MODE_EXACT);
+    KT_CHECK_INT(kp_sched_schedule_one(s, pod, &err), KP_OK);
+    KT_CHECK_STR(ts_node_of(s, "default/my-pod"), "worker");
+    TEARDOWN();
+}
+
+KT_MAIN(KT_CASE(dra_explain_device_shortage), KT_CASE(dra_pre_enqueue_missing_claim),
+        KT_CASE(dra_no_resources_cannot_allocate), KT_CASE(dra_missing_class),
+        KT_CASE(dra_claim_missing_and_not_created),
         KT_CASE(dra_with_resources_bound_allocated_reserved),
         KT_CASE(dra_exhausted_resources_pending_no_preemption), KT_CASE(dra_admin_access),
         KT_CASE(dra_allocated_claim_pins_to_its_node), KT_CASE(dra_device_taints),

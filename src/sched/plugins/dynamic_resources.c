@@ -4,6 +4,7 @@
  * resourceclaim.Name, IsForPod, CanBeReserved and IsReservedForPod of
  * k8s.io/dynamic-resource-allocation/resourceclaim. */
 #include "sched/plugins/dynamic_resources.h"
+#include "sched/plugins/dynamic_resources_enqueue.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,46 +113,14 @@ static bool reserved_for(const kp_dra_claim *c, const kp_pod *p) {
     return false;
 }
 
-/* foreachPodResourceClaim + resourceclaim.Name / IsForPod for one entry of
- * spec.resourceClaims: the claim's index, -1 when the entry needs none (a template whose status
- * names no claim), -2 with *pre set when the pod cannot be scheduled. */
+/* foreachPodResourceClaim for one entry (kp__dra_sched_pod_claim): the claim's index, -1 when the
+ * entry needs none, -2 with *pre set when the pod cannot be scheduled. */
 static long pod_claim(struct kp_dra_cycle *d, const kp_cycle *c, const kp_pod_claim *pc,
                       kp_node_status *pre, kp_status *st) {
-    const kp_cluster *cl = c->s->cl;
-    const kp_pod *p = c->p;
-    kp_str name = pc->claim_name;
-    if (!name) {
-        if (!pc->has_status) {
-            *st = reject(d, pre,
-                         keep_text(d, "pod \"%s/%s\": ResourceClaim not created yet",
-                                   kp__s(cl, p->ns), kp__s(cl, p->name)));
-            return -2;
-        }
-        if (!pc->status_claim) return -1;
-        name = pc->status_claim;
-    }
-    long k = kp__dra_index_claim(c->s->dra_ix, cl, p->ns, name);
-    if (k < 0) {
-        *st = reject(d, pre,
-                     keep_text(d, "could not find ResourceClaim \"%s/%s\"", kp__s(cl, p->ns),
-                               kp__s(cl, name)));
-        return -2;
-    }
-    const kp_dra_claim *claim = &cl->dra.claims[k];
-    if (claim->deletion_ts != KP_TIME_NONE) {
-        *st = reject(d, pre,
-                     keep_text(d, "resourceclaim \"%s\" is being deleted", kp__s(cl, claim->name)));
-        return -2;
-    }
-    if (!pc->claim_name && claim->owner_uid != p->uid) {
-        *st = reject(d, pre,
-                     keep_text(d,
-                               "ResourceClaim %s/%s was not created for pod %s/%s (pod is "
-                               "not owner)",
-                               kp__s(cl, claim->ns), kp__s(cl, claim->name), kp__s(cl, p->ns),
-                               kp__s(cl, p->name)));
-        return -2;
-    }
+    char *msg = NULL;
+    long k = kp__dra_sched_pod_claim(c->s, c->p, pc, &msg);
+    if (k == -2) *st = reject(d, pre, msg ? keep_text(d, "%s", msg) : NULL);
+    kp__free(msg);
     return k;
 }
 
