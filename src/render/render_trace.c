@@ -53,7 +53,7 @@ static kp_status table(FILE *f, const kp_trace *tr, const kp_trace_comparison *c
         uint64_t recorded = 0; /* a trace without the cluster's events (a SimKube trace) */
         for (size_t i = 0; i < kp_trace_item_count(c); i++)
             recorded += kp_trace_item_get(c, i)->recorded;
-        if (recorded)
+        if (recorded || !n)
             fprintf(f, "Agreement: %s (%" PRIu64 " of %" PRIu64 " decisions)\n\n", p, a, n);
         else
             fprintf(f,
